@@ -1,0 +1,49 @@
+import Ajv, { type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import ajvErrors from 'ajv-errors';
+import addFormats from 'ajv-formats';
+import type { SchemaMap } from './registry';
+
+/** Keywords our schemas carry for the console (labels, colours, trimming): known to ajv, never validated. */
+export const ANNOTATION_KEYWORDS = ['x-color', 'x-trim', 'x-widget', 'x-order'];
+
+export const AJV_OPTIONS: Options = { allErrors: true, $data: true, strict: false, coerceTypes: false };
+
+/** Adds what every validator of ours needs: formats, custom messages (ajv-errors), annotation keywords. */
+export function extendAjv<T extends Ajv>(ajv: T): T {
+  addFormats(ajv as any);
+  ajvErrors(ajv as any);
+  for (const k of ANNOTATION_KEYWORDS) if (!ajv.getKeyword(k)) ajv.addKeyword(k);
+  return ajv;
+}
+
+export function createAjv(schemas: SchemaMap): Ajv {
+  const ajv = extendAjv(new Ajv(AJV_OPTIONS));
+  for (const [key, s] of Object.entries(schemas)) ajv.addSchema(s, key);
+  return ajv;
+}
+
+export interface FieldError {
+  /** dotted property path, "" for the whole payload */
+  field: string;
+  message: string;
+}
+
+/** Turns ajv (+ ajv-errors) output into one message per field, in schema order. */
+export function toFieldErrors(errors: ErrorObject[] | null | undefined): FieldError[] {
+  const out: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const e of errors ?? []) {
+    // "must match then schema" only repeats the errors of the branch that failed
+    if (e.keyword === 'if') continue;
+    let field = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const inner = (e.params as any)?.errors?.[0];
+    const missing = (e.params as any)?.missingProperty ?? inner?.params?.missingProperty;
+    if (missing) field = field ? `${field}.${missing}` : missing;
+    if (seen.has(field)) continue;
+    seen.add(field);
+    out.push({ field, message: e.message ?? '参数错误' });
+  }
+  return out;
+}
+
+export type Validator = ValidateFunction;

@@ -1,0 +1,68 @@
+/**
+ * The schema registry: every JSON Schema under `schemas/`, keyed by its path
+ * relative to that folder ("forms/login.json"). Shared by the console and the
+ * server so both validate and label with the same documents.
+ */
+export type JsonSchema = Record<string, any>;
+export type SchemaMap = Record<string, JsonSchema>;
+
+export interface EnumOption<V = string | number> {
+  value: V;
+  label: string;
+  color?: string;
+}
+
+/** Resolves `ref` (as written in `from`) to a registry key: "../enums/a.json" from "forms/x.json" -> "enums/a.json". */
+export function resolveRefKey(from: string, ref: string): string {
+  const base = from.split('/').slice(0, -1);
+  for (const part of ref.split('#')[0].split('/')) {
+    if (part === '..') base.pop();
+    else if (part !== '.' && part !== '') base.push(part);
+  }
+  return base.join('/');
+}
+
+export class SchemaRegistry {
+  constructor(readonly schemas: SchemaMap) {}
+
+  get(key: string): JsonSchema {
+    const s = this.schemas[key.endsWith('.json') ? key : `${key}.json`];
+    if (!s) throw new Error(`unknown schema ${key}`);
+    return s;
+  }
+
+  /** The schema with every cross-file $ref inlined (what RJSF needs: it resolves only local refs). */
+  inline(key: string): JsonSchema {
+    const k = key.endsWith('.json') ? key : `${key}.json`;
+    const walk = (node: any, from: string): any => {
+      if (Array.isArray(node)) return node.map((n) => walk(n, from));
+      if (!node || typeof node !== 'object') return node;
+      if (typeof node.$ref === 'string' && !node.$ref.startsWith('#')) {
+        const target = resolveRefKey(from, node.$ref);
+        const { $ref: _ref, ...rest } = node;
+        const { $id: _id, $schema: _s, ...body } = this.get(target);
+        return { ...walk(body, target), ...walk(rest, from) };
+      }
+      const out: any = {};
+      for (const [p, v] of Object.entries(node)) out[p] = walk(v, from);
+      return out;
+    };
+    const { $id: _id, ...root } = this.get(k);
+    return walk(root, k);
+  }
+
+  /** Options of an enumeration: value, Chinese label and tag colour, in the schema's order. */
+  enumOptions<V extends string | number = any>(name: string): EnumOption<V>[] {
+    const s = this.get(`enums/${name}`);
+    return (s.oneOf as any[]).map((o) => ({ value: o.const, label: o.title, ...(o['x-color'] ? { color: o['x-color'] } : {}) }));
+  }
+
+  enumLabel(name: string, value: unknown): string | undefined {
+    if (value === undefined || value === null || value === '') return undefined;
+    return this.enumOptions(name).find((o) => String(o.value) === String(value))?.label;
+  }
+
+  enumColor(name: string, value: unknown): string | undefined {
+    return this.enumOptions(name).find((o) => String(o.value) === String(value))?.color;
+  }
+}

@@ -1,0 +1,594 @@
+/* eslint-disable */
+/**
+ * Generated from schemas/ by `npm run gen` (json-schema-to-typescript). Do not edit by hand:
+ * change the schema and regenerate. A test fails when this file is stale.
+ */
+
+/**
+ * 账户状态
+ */
+export type AccountStatus = number & (0 | 1 | 5 | 6 | 7);
+/**
+ * 证件类型；认证可选 6、7、3、1，开户另可选 4、5、8
+ */
+export type IdType = number & (6 | 7 | 3 | 1 | 4 | 5 | 8);
+/**
+ * 用户类型（userType）
+ */
+export type UserType = ('1' | '2') & string;
+/**
+ * 运营模式（operation_mode）
+ */
+export type OperationMode = ('0' | '1') & string;
+/**
+ * 认证状态（oauth_status）；接口也以“未认证”“待认证”文字返回 1、2
+ */
+export type OauthStatus = number & (1 | 2 | 3 | 4);
+/**
+ * 收发范围（phone_inout_type）
+ */
+export type PhoneInoutType = number & (0 | 1 | 2);
+/**
+ * 付费方式（paytype）
+ */
+export type PayType = number & (0 | 1 | 3);
+/**
+ * 账户归属（agentOwned）
+ */
+export type AgentOwned = number & (1 | 0);
+/**
+ * 资质审核状态
+ */
+export type AuthStatus = number & (2 | 3 | 4);
+/**
+ * 账单业务类型；12-15 仅直充模式
+ */
+export type BillPaymentType = number & (0 | 1 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15);
+/**
+ * 运营商
+ */
+export type Carrier = number & (0 | 1 | 2 | 3 | 4);
+/**
+ * 认证类型
+ */
+export type CertType = number & (1 | 2);
+/**
+ * 客户类型（client_type）
+ */
+export type ClientType = number & (2 | 1);
+/**
+ * 收支方向
+ */
+export type FinancialType = number & (0 | 1);
+/**
+ * 开票主体
+ */
+export type InvoiceBody = number & (2 | 1);
+/**
+ * 发票状态
+ */
+export type InvoiceStatus = number & (0 | 1 | 2 | 3 | 4 | 5);
+/**
+ * 发票类型
+ */
+export type InvoiceType = number & (1 | 2);
+/**
+ * 审核方式（needaudit）
+ */
+export type NeedAudit = number & (0 | 1 | 2 | 3);
+/**
+ * 扩展号（needextend）
+ */
+export type NeedExtend = number & (0 | 1);
+/**
+ * 上行（needmo）
+ */
+export type NeedMo = number & (0 | 1 | 3);
+/**
+ * 状态报告（needreport）
+ */
+export type NeedReport = number & (0 | 1 | 2 | 3);
+/**
+ * 号码输入方式（fileType）
+ */
+export type NumberInputMode = number & (0 | 1);
+/**
+ * 支付订单状态；2 与 5 均为支付成功
+ */
+export type PayOrderState = number & (0 | 1 | 2 | 3 | 4 | 5);
+/**
+ * 支付方式
+ */
+export type PaymentMode = number & (0 | 1);
+/**
+ * 计价方式（SMSUnitPrice）
+ */
+export type PriceType = number & (0 | 1);
+/**
+ * 产品类型（product_type）
+ */
+export type ProductType = number & (0 | 1 | 2 | 3 | 4);
+/**
+ * 返点类型
+ */
+export type RebateType = number & (0 | 1);
+/**
+ * 找回密码方式（sendType）
+ */
+export type RecoveryWay = number & (1 | 2);
+/**
+ * 到期提示（dead）
+ */
+export type RemainDead = number & (0 | 1);
+/**
+ * 报表类型（clickType）
+ */
+export type ReportClickType = ('normal' | 'inter') & string;
+/**
+ * 报表付费类型
+ */
+export type ReportPayType = number & (0 | 1);
+/**
+ * 筛选号码来源（type）
+ */
+export type ScreeningType = number & (1 | 2);
+/**
+ * 发送记录状态，颜色按规格
+ */
+export type SendRecordStatus = number & (0 | 1 | 3 | 4 | 6 | 7 | 8 | 9 | 11 | 12 | 13 | 14 | 15 | 16);
+/**
+ * 发送时间
+ */
+export type SendTimeType = number & (0 | 1);
+/**
+ * 签名审核状态
+ */
+export type SignState = number & (0 | 1 | 2 | 4);
+/**
+ * 短信账单订单类型
+ */
+export type SmsBillOrderType = number & (0 | 1 | 2 | 3);
+/**
+ * 短信类型
+ */
+export type SmsType = number & (0 | 4 | 5 | 7 | 8);
+/**
+ * 子账户记录操作类型
+ */
+export type SubAccountOperationType = number & (1 | 2 | 3);
+/**
+ * 任务详情发送结果
+ */
+export type TaskDetailOutcome = number & (1 | 2 | 3 | 4 | 5);
+/**
+ * 发送任务状态
+ */
+export type TaskStatus = number & (0 | 1 | 2 | 3 | 4);
+/**
+ * 模板审核状态
+ */
+export type TemplateAuditState = number & (0 | 1 | 3);
+/**
+ * 业务类型（business）
+ */
+export type TemplateBusiness = number & (0 | 1);
+/**
+ * 模板属性（smsType）
+ */
+export type TemplateCategory = number & (10 | 11);
+/**
+ * 模板类型（templateType）
+ */
+export type TemplateType = number & (0 | 1);
+/**
+ * 定时任务时间类型
+ */
+export type TimedTaskTimeType = number & (0 | 1);
+/**
+ * 上传状态
+ */
+export type UploadState = ('pending' | 'uploading' | 'paused' | 'done') & string;
+/**
+ * 是否
+ */
+export type YesNo = number & (1 | 0);
+/**
+ * 找回密码第一步：发送验证码（POST /password/email）。sendType 1 邮箱、2 手机；email 字段携带邮箱或手机号；captcha 为图形验证码。
+ */
+export type PasswordCodeForm = {
+  sendType: RecoveryWay;
+  /**
+   * 国家代码
+   */
+  countryCode?: string;
+  /**
+   * 邮箱/手机号
+   */
+  email: string;
+  /**
+   * 图形验证码
+   */
+  captcha: string;
+};
+
+/**
+ * Every schema of schemas/, by path. Generated: do not edit.
+ */
+export interface SchemaIndex {
+  'entities/agent-base-info.json'?: AgentBaseInfo;
+  'entities/branding.json'?: Branding;
+  'entities/country-code.json'?: CountryCode;
+  'entities/current-user.json'?: CurrentUser;
+  'entities/support-contact.json'?: SupportContact;
+  'enums/account-status.json'?: AccountStatus;
+  'enums/agent-owned.json'?: AgentOwned;
+  'enums/auth-status.json'?: AuthStatus;
+  'enums/bill-payment-type.json'?: BillPaymentType;
+  'enums/carrier.json'?: Carrier;
+  'enums/cert-type.json'?: CertType;
+  'enums/client-type.json'?: ClientType;
+  'enums/financial-type.json'?: FinancialType;
+  'enums/id-type.json'?: IdType;
+  'enums/invoice-body.json'?: InvoiceBody;
+  'enums/invoice-status.json'?: InvoiceStatus;
+  'enums/invoice-type.json'?: InvoiceType;
+  'enums/need-audit.json'?: NeedAudit;
+  'enums/need-extend.json'?: NeedExtend;
+  'enums/need-mo.json'?: NeedMo;
+  'enums/need-report.json'?: NeedReport;
+  'enums/number-input-mode.json'?: NumberInputMode;
+  'enums/oauth-status.json'?: OauthStatus;
+  'enums/operation-mode.json'?: OperationMode;
+  'enums/pay-order-state.json'?: PayOrderState;
+  'enums/payment-mode.json'?: PaymentMode;
+  'enums/paytype.json'?: PayType;
+  'enums/phone-inout-type.json'?: PhoneInoutType;
+  'enums/price-type.json'?: PriceType;
+  'enums/product-type.json'?: ProductType;
+  'enums/rebate-type.json'?: RebateType;
+  'enums/recovery-way.json'?: RecoveryWay;
+  'enums/remain-dead.json'?: RemainDead;
+  'enums/report-click-type.json'?: ReportClickType;
+  'enums/report-paytype.json'?: ReportPayType;
+  'enums/screening-type.json'?: ScreeningType;
+  'enums/send-record-status.json'?: SendRecordStatus;
+  'enums/send-time-type.json'?: SendTimeType;
+  'enums/sign-state.json'?: SignState;
+  'enums/sms-bill-order-type.json'?: SmsBillOrderType;
+  'enums/sms-type.json'?: SmsType;
+  'enums/sub-account-operation-type.json'?: SubAccountOperationType;
+  'enums/task-detail-outcome.json'?: TaskDetailOutcome;
+  'enums/task-status.json'?: TaskStatus;
+  'enums/template-audit-state.json'?: TemplateAuditState;
+  'enums/template-business.json'?: TemplateBusiness;
+  'enums/template-category.json'?: TemplateCategory;
+  'enums/template-type.json'?: TemplateType;
+  'enums/timed-task-time-type.json'?: TimedTaskTimeType;
+  'enums/upload-state.json'?: UploadState;
+  'enums/user-type.json'?: UserType;
+  'enums/yes-no.json'?: YesNo;
+  'forms/login.json'?: LoginForm;
+  'forms/password-code.json'?: PasswordCodeForm;
+  'forms/password-reset.json'?: PasswordResetForm;
+  'forms/register.json'?: RegisterForm;
+  'forms/send-code.json'?: SendCodeForm;
+  'forms/slider-verify.json'?: SliderVerifyForm;
+}
+/**
+ * 代理商基本信息（GET /admin/baseinfo）。oauth_status 以“未认证”“待认证”文字或数字 3、4 返回。
+ */
+export interface AgentBaseInfo {
+  /**
+   * 代理商ID
+   */
+  agent_id?: string;
+  /**
+   * 代理商名称
+   */
+  agent_name?: string;
+  status?: AccountStatus;
+  /**
+   * 认证状态
+   */
+  oauth_status?: string | number;
+  /**
+   * 认证时间
+   */
+  oauth_date?: string;
+  /**
+   * 驳回原因
+   */
+  oauth_remark?: string;
+  /**
+   * 地址
+   */
+  address?: string;
+  id_type?: IdType;
+  /**
+   * 证件号码
+   */
+  id_nbr?: string;
+  /**
+   * 手机号
+   */
+  mobile?: string;
+  /**
+   * 邮箱
+   */
+  email?: string;
+  /**
+   * 创建时间
+   */
+  create_time?: string;
+  /**
+   * 更新时间
+   */
+  update_time?: string;
+  /**
+   * 智能模板审核回调地址
+   */
+  auto_template_callback_url?: string;
+}
+/**
+ * 品牌信息（GET /loginInfo）
+ */
+export interface Branding {
+  /**
+   * 版权信息
+   */
+  copyright_text: string;
+  /**
+   * 公司标志
+   */
+  company_logo_url?: string;
+  /**
+   * 平台名称
+   */
+  company_name?: string;
+  /**
+   * ICP备案号
+   */
+  icp_text?: string;
+  /**
+   * HTTP 示例下载地址
+   */
+  demo_file_path?: string;
+  /**
+   * 每个文档是否显示：1 显示
+   */
+  systemInfoShow?: {
+    [k: string]: 0 | 1;
+  };
+}
+/**
+ * 国家代码（POST /userCenter/getCountryCodeList）
+ */
+export interface CountryCode {
+  /**
+   * 国家代码
+   */
+  countryCode: string;
+  /**
+   * 国家/地区
+   */
+  countryName: string;
+}
+/**
+ * 当前登录用户（GET /admin/info）
+ */
+export interface CurrentUser {
+  userType: UserType;
+  /**
+   * 账户
+   */
+  clientid: string;
+  /**
+   * 所属代理商
+   */
+  agent_id?: string;
+  operation_mode: OperationMode;
+  /**
+   * 邮箱
+   */
+  email?: string;
+  /**
+   * 联系人
+   */
+  realname?: string;
+  /**
+   * 手机号
+   */
+  mobile?: string;
+  /**
+   * 名称
+   */
+  name?: string;
+  /**
+   * 省份
+   */
+  province?: string;
+  /**
+   * 城市
+   */
+  city?: string;
+  /**
+   * 区县
+   */
+  area?: string;
+  /**
+   * 地址
+   */
+  address?: string;
+  /**
+   * 状态报告回调地址
+   */
+  deliveryurl?: string;
+  /**
+   * 上行回调地址
+   */
+  mourl?: string;
+  oauth_status: OauthStatus;
+  status?: AccountStatus;
+  phone_inout_type?: PhoneInoutType;
+  paytype?: PayType;
+}
+/**
+ * 在线客服联系人（GET /api/supportInfo）
+ */
+export interface SupportContact {
+  /**
+   * 职位名称
+   */
+  name: string;
+  /**
+   * QQ
+   */
+  qq?: string;
+  /**
+   * 手机
+   */
+  mobile?: string;
+  /**
+   * 邮箱
+   */
+  email?: string;
+}
+/**
+ * 登录（POST /login）。password 为 SHA-256 十六进制摘要；server、token 来自滑块验证。
+ */
+export interface LoginForm {
+  /**
+   * 帐户名
+   */
+  username: string;
+  /**
+   * 密码
+   */
+  password: string;
+  /**
+   * 记住我（7天内自动登录）
+   */
+  remember?: boolean;
+  /**
+   * 验证服务
+   */
+  server?: string;
+  /**
+   * 验证令牌
+   */
+  token?: string;
+}
+/**
+ * 找回密码第二步（POST /password/change）
+ */
+export interface PasswordResetForm {
+  sendType: RecoveryWay;
+  /**
+   * 国家代码
+   */
+  countryCode?: string;
+  /**
+   * 邮箱/手机号
+   */
+  email: string;
+  /**
+   * 验证码
+   */
+  validateCode: string;
+  /**
+   * 新密码
+   */
+  password: string;
+  /**
+   * 确认密码
+   */
+  confirmPassword: {$data: '1/password'};
+}
+/**
+ * 代理商注册（POST /userCenter/agentRegister）。flag=1 表示确认 501 提示后再次提交。
+ */
+export interface RegisterForm {
+  /**
+   * 个人/公司名称
+   */
+  realName: string;
+  /**
+   * 登录邮箱
+   */
+  email: string;
+  /**
+   * 国家代码
+   */
+  countryCode: string;
+  /**
+   * 手机号
+   */
+  mobile: string;
+  /**
+   * 手机验证码
+   */
+  validateCode: string;
+  /**
+   * 密码
+   */
+  password: string;
+  /**
+   * 确认密码
+   */
+  confirmPassword: {$data: '1/password'};
+  /**
+   * 省份
+   */
+  province?: string;
+  /**
+   * 城市
+   */
+  city?: string;
+  /**
+   * 区县
+   */
+  area?: string;
+  /**
+   * 地址
+   */
+  address?: string;
+  /**
+   * 邀请码
+   */
+  inviteCode?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  server?: string;
+  token?: string;
+  /**
+   * 确认标记
+   */
+  flag?: '0' | '1';
+}
+/**
+ * 注册获取手机验证码（POST /userCenter/sendCode）
+ */
+export interface SendCodeForm {
+  /**
+   * 国家代码
+   */
+  countryCode?: string;
+  /**
+   * 手机号
+   */
+  mobile: string;
+}
+/**
+ * 滑块验证（POST /captcha/slider/verify）：server 为 GET /captcha/slider 发放的挑战编号，track 为拖动轨迹 [x, 毫秒]。
+ */
+export interface SliderVerifyForm {
+  server: string;
+  width: number;
+  /**
+   * @minItems 2
+   * @maxItems 2000
+   */
+  track: [[number, number], [number, number], ...[number, number][]];
+}

@@ -1,0 +1,17 @@
+/**
+ * The console's schema registry: every file of schemas/ bundled at build time.
+ * Labels, enum options, tag colours and form rules all come from here.
+ */
+import { SchemaRegistry, type SchemaMap } from '../../common/schema';
+
+const files = import.meta.glob('../../schemas/*/*.json', { eager: true, import: 'default' }) as Record<string, object>;
+
+export const schemaMap: SchemaMap = Object.fromEntries(
+  Object.entries(files).map(([p, s]) => [p.replace(/^.*\/schemas\//, ''), s]),
+);
+
+export const schemas = new SchemaRegistry(schemaMap);
+
+export const enumOptions = schemas.enumOptions.bind(schemas);
+export const enumLabel = schemas.enumLabel.bind(schemas);
+export const enumColor = schemas.enumColor.bind(schemas);
