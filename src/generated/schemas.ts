@@ -33,6 +33,30 @@ export type PhoneInoutType = number & (0 | 1 | 2);
  */
 export type PayType = number & (0 | 1 | 3);
 /**
+ * 是否
+ */
+export type YesNo = number & (1 | 0);
+/**
+ * 签名审核状态
+ */
+export type SignState = number & (0 | 1 | 2 | 4);
+/**
+ * 模板属性（smsType）
+ */
+export type TemplateCategory = number & (10 | 11);
+/**
+ * 模板类型（templateType）
+ */
+export type TemplateType = number & (0 | 1);
+/**
+ * 业务类型（business）
+ */
+export type TemplateBusiness = number & (0 | 1);
+/**
+ * 模板审核状态
+ */
+export type TemplateAuditState = number & (0 | 1 | 3);
+/**
  * 账户归属（agentOwned）
  */
 export type AgentOwned = number & (1 | 0);
@@ -141,10 +165,6 @@ export type SendRecordStatus = number & (0 | 1 | 3 | 4 | 6 | 7 | 8 | 9 | 11 | 12
  */
 export type SendTimeType = number & (0 | 1);
 /**
- * 签名审核状态
- */
-export type SignState = number & (0 | 1 | 2 | 4);
-/**
  * 短信账单订单类型
  */
 export type SmsBillOrderType = number & (0 | 1 | 2 | 3);
@@ -165,22 +185,6 @@ export type TaskDetailOutcome = number & (1 | 2 | 3 | 4 | 5);
  */
 export type TaskStatus = number & (0 | 1 | 2 | 3 | 4);
 /**
- * 模板审核状态
- */
-export type TemplateAuditState = number & (0 | 1 | 3);
-/**
- * 业务类型（business）
- */
-export type TemplateBusiness = number & (0 | 1);
-/**
- * 模板属性（smsType）
- */
-export type TemplateCategory = number & (10 | 11);
-/**
- * 模板类型（templateType）
- */
-export type TemplateType = number & (0 | 1);
-/**
  * 定时任务时间类型
  */
 export type TimedTaskTimeType = number & (0 | 1);
@@ -188,10 +192,6 @@ export type TimedTaskTimeType = number & (0 | 1);
  * 上传状态
  */
 export type UploadState = ('pending' | 'uploading' | 'paused' | 'done') & string;
-/**
- * 是否
- */
-export type YesNo = number & (1 | 0);
 /**
  * 找回密码第一步：发送验证码（POST /password/email）。sendType 1 邮箱、2 手机；email 字段携带邮箱或手机号；captcha 为图形验证码。
  */
@@ -219,7 +219,10 @@ export interface SchemaIndex {
   'entities/branding.json'?: Branding;
   'entities/country-code.json'?: CountryCode;
   'entities/current-user.json'?: CurrentUser;
+  'entities/notice.json'?: Notice;
+  'entities/sign.json'?: Sign;
   'entities/support-contact.json'?: SupportContact;
+  'entities/template.json'?: SmsTemplate;
   'enums/account-status.json'?: AccountStatus;
   'enums/agent-owned.json'?: AgentOwned;
   'enums/auth-status.json'?: AuthStatus;
@@ -267,12 +270,18 @@ export interface SchemaIndex {
   'enums/upload-state.json'?: UploadState;
   'enums/user-type.json'?: UserType;
   'enums/yes-no.json'?: YesNo;
+  'filters/sign.json'?: SignFilter;
+  'filters/template-general.json'?: GeneralTemplateFilter;
+  'filters/template-smart.json'?: SmartTemplateFilter;
+  'forms/content-test.json'?: ContentTestForm;
   'forms/login.json'?: LoginForm;
   'forms/password-code.json'?: PasswordCodeForm;
   'forms/password-reset.json'?: PasswordResetForm;
   'forms/register.json'?: RegisterForm;
   'forms/send-code.json'?: SendCodeForm;
+  'forms/sign-add.json'?: SignAddForm;
   'forms/slider-verify.json'?: SliderVerifyForm;
+  'forms/template.json'?: TemplateForm;
 }
 /**
  * 代理商基本信息（GET /admin/baseinfo）。oauth_status 以“未认证”“待认证”文字或数字 3、4 返回。
@@ -433,6 +442,78 @@ export interface CurrentUser {
   paytype?: PayType;
 }
 /**
+ * 公告（/agent/noticePage 的 data 行；noticeContent 为已净化的 HTML）
+ */
+export interface Notice {
+  /**
+   * 编号
+   */
+  id: number;
+  /**
+   * 公告名称
+   */
+  noticeName: string;
+  isTop?: YesNo;
+  /**
+   * 发布时间
+   */
+  releaseTime?: string;
+  /**
+   * 发布时间
+   */
+  releaseTimeToStr?: string;
+  /**
+   * 公告内容
+   */
+  noticeContent?: string;
+}
+/**
+ * 短信签名（POST /sign/list 的行）
+ */
+export interface Sign {
+  /**
+   * 序号
+   */
+  rownum?: number;
+  /**
+   * 编号
+   */
+  id: number;
+  /**
+   * 子账户
+   */
+  clientid: string;
+  /**
+   * 账户名称
+   */
+  clientName?: string;
+  /**
+   * 签名
+   */
+  sign: string;
+  /**
+   * 创建人
+   */
+  userName?: string;
+  /**
+   * 创建时间
+   */
+  createDate?: string;
+  /**
+   * 备注
+   */
+  remarks?: string;
+  state: SignState;
+  /**
+   * 状态
+   */
+  stateStr?: string;
+  /**
+   * 驳回原因
+   */
+  cause?: string;
+}
+/**
  * 在线客服联系人（GET /api/supportInfo）
  */
 export interface SupportContact {
@@ -452,6 +533,122 @@ export interface SupportContact {
    * 邮箱
    */
   email?: string;
+}
+/**
+ * 短信模板（/autoTemplate/list、/autoTemplate/commonlist 的 entityList 行）
+ */
+export interface SmsTemplate {
+  /**
+   * 模板ID
+   */
+  templateId: number;
+  /**
+   * 子账户
+   */
+  clientId?: string;
+  smsType: TemplateCategory;
+  templateType: TemplateType;
+  business?: TemplateBusiness;
+  /**
+   * 模板内容
+   */
+  content: string;
+  /**
+   * 签名
+   */
+  sign?: string;
+  state: TemplateAuditState;
+  /**
+   * 审核原因
+   */
+  remark?: string;
+  /**
+   * 创建人
+   */
+  userName?: string;
+  /**
+   * 创建时间
+   */
+  createTimeStr?: string;
+  /**
+   * 序号
+   */
+  orderNo?: number;
+  isCreateor?: YesNo;
+}
+/**
+ * 签名列表筛选（POST /sign/list），参数名与接口一致
+ */
+export interface SignFilter {
+  /**
+   * 子账户
+   */
+  clientid?: string;
+  state?: SignState;
+  /**
+   * 签名
+   */
+  sign?: string;
+  /**
+   * 开始时间
+   */
+  start_time?: string;
+  /**
+   * 结束时间
+   */
+  end_time?: string;
+}
+/**
+ * 通用模板筛选（POST /autoTemplate/commonlist）
+ */
+export interface GeneralTemplateFilter {
+  smsType?: TemplateCategory;
+  templateType?: TemplateType;
+  /**
+   * 模板内容
+   */
+  content?: string;
+}
+/**
+ * 智能模板筛选（POST /autoTemplate/list）
+ */
+export interface SmartTemplateFilter {
+  /**
+   * 子账户
+   */
+  clientId?: string;
+  smsType?: TemplateCategory;
+  state?: TemplateAuditState;
+  templateType?: TemplateType;
+  /**
+   * 模板ID
+   */
+  templateId?: string;
+  /**
+   * 签名
+   */
+  sign?: string;
+  /**
+   * 模板内容
+   */
+  content?: string;
+  /**
+   * 创建开始日期
+   */
+  createStartTime?: string;
+  /**
+   * 创建结束日期
+   */
+  createEndTime?: string;
+}
+/**
+ * 敏感内容检测（POST /content/content/test）
+ */
+export interface ContentTestForm {
+  /**
+   * 短信内容
+   */
+  content: string;
 }
 /**
  * 登录（POST /login）。password 为 SHA-256 十六进制摘要；server、token 来自滑块验证。
@@ -581,6 +778,23 @@ export interface SendCodeForm {
   mobile: string;
 }
 /**
+ * 新增签名（POST /sign/add）。主账户必须选择子账户。
+ */
+export interface SignAddForm {
+  /**
+   * 子账户
+   */
+  clientid?: string;
+  /**
+   * 签名
+   */
+  sign: string;
+  /**
+   * 备注
+   */
+  remarks?: string;
+}
+/**
  * 滑块验证（POST /captcha/slider/verify）：server 为 GET /captcha/slider 发放的挑战编号，track 为拖动轨迹 [x, 毫秒]。
  */
 export interface SliderVerifyForm {
@@ -591,4 +805,28 @@ export interface SliderVerifyForm {
    * @maxItems 2000
    */
   track: [[number, number], [number, number], ...[number, number][]];
+}
+/**
+ * 新增/编辑智能模板（POST /autoTemplate/add、/autoTemplate/edit）。变量以 {变量名} 标记。
+ */
+export interface TemplateForm {
+  /**
+   * 模板ID
+   */
+  templateId?: number;
+  /**
+   * 子账户
+   */
+  clientId?: string;
+  smsType: TemplateCategory;
+  templateType: TemplateType;
+  business: TemplateBusiness;
+  /**
+   * 签名
+   */
+  sign: string;
+  /**
+   * 模板内容
+   */
+  content: string;
 }
