@@ -193,6 +193,51 @@ export type TimedTaskTimeType = number & (0 | 1);
  */
 export type UploadState = ('pending' | 'uploading' | 'paused' | 'done') & string;
 /**
+ * 自助开户（POST /client/account/addUser）。非代理商自有时另需 idType、idNbr、imgUrl。
+ */
+export type OpenAccountForm = {
+  /**
+   * 账户名称
+   */
+  name: string;
+  agentOwned: AgentOwned;
+  needreport: NeedReport;
+  /**
+   * 状态报告回调地址
+   */
+  deliveryurl?: string;
+  needmo: NeedMo;
+  /**
+   * 上行回调地址
+   */
+  mourl?: string;
+  /**
+   * 邮箱
+   */
+  email?: {
+    [k: string]: unknown;
+  } & string;
+  /**
+   * 手机号
+   */
+  mobile?: {
+    [k: string]: unknown;
+  } & string;
+  idType?: IdType;
+  /**
+   * 证件号码
+   */
+  idNbr?: string;
+  /**
+   * 证件图片
+   */
+  imgUrl?: string;
+  /**
+   * 备注
+   */
+  remarks?: string;
+};
+/**
  * 找回密码第一步：发送验证码（POST /password/email）。sendType 1 邮箱、2 手机；email 字段携带邮箱或手机号；captcha 为图形验证码。
  */
 export type PasswordCodeForm = {
@@ -273,15 +318,22 @@ export interface SchemaIndex {
   'filters/sign.json'?: SignFilter;
   'filters/template-general.json'?: GeneralTemplateFilter;
   'filters/template-smart.json'?: SmartTemplateFilter;
+  'forms/agent-base-info.json'?: AgentBaseInfoForm;
+  'forms/certification.json'?: CertificationForm;
   'forms/content-test.json'?: ContentTestForm;
+  'forms/enterprise-base-info.json'?: EnterpriseBaseInfoForm;
   'forms/login.json'?: LoginForm;
+  'forms/open-account.json'?: OpenAccountForm;
+  'forms/password-change.json'?: PasswordChangeForm;
   'forms/password-code.json'?: PasswordCodeForm;
   'forms/password-reset.json'?: PasswordResetForm;
+  'forms/recharge.json'?: RechargeForm;
   'forms/register.json'?: RegisterForm;
   'forms/send-code.json'?: SendCodeForm;
   'forms/sign-add.json'?: SignAddForm;
   'forms/slider-verify.json'?: SliderVerifyForm;
   'forms/template.json'?: TemplateForm;
+  'forms/user-info.json'?: UserInfoForm;
 }
 /**
  * 代理商基本信息（GET /admin/baseinfo）。oauth_status 以“未认证”“待认证”文字或数字 3、4 返回。
@@ -642,6 +694,50 @@ export interface SmartTemplateFilter {
   createEndTime?: string;
 }
 /**
+ * 代理商基本信息修改（POST /admin/baseinfo/edit）
+ */
+export interface AgentBaseInfoForm {
+  /**
+   * 代理商名称
+   */
+  agent_name: string;
+  /**
+   * 地址
+   */
+  address: string;
+  /**
+   * 手机号
+   */
+  mobile: string;
+  /**
+   * 智能模板审核回调地址
+   */
+  auto_template_callback_url?: {
+    [k: string]: unknown;
+  } & string;
+}
+/**
+ * 资质认证（POST /admin/cer/add、/admin/cer/edit）。imgUrl 为 1-5 个图片路径，以竖线分隔。
+ */
+export interface CertificationForm {
+  /**
+   * 证件类型
+   */
+  id_type: 6 | 7 | 3 | 1;
+  /**
+   * 公司名称
+   */
+  company: string;
+  /**
+   * 证件号码
+   */
+  id_nbr: string;
+  /**
+   * 证件图片
+   */
+  imgUrl: string;
+}
+/**
  * 敏感内容检测（POST /content/content/test）
  */
 export interface ContentTestForm {
@@ -649,6 +745,39 @@ export interface ContentTestForm {
    * 短信内容
    */
   content: string;
+}
+/**
+ * 企业（子账户）基本信息修改（POST /account/updateClient）
+ */
+export interface EnterpriseBaseInfoForm {
+  /**
+   * 账户名称
+   */
+  name: string;
+  /**
+   * 联系人
+   */
+  realName?: string;
+  /**
+   * 手机号
+   */
+  mobile: string;
+  /**
+   * 邮箱
+   */
+  email: string;
+  /**
+   * 地址
+   */
+  address: string;
+  /**
+   * 状态报告回调地址
+   */
+  deliveryurl?: string;
+  /**
+   * 上行回调地址
+   */
+  mourl?: string;
 }
 /**
  * 登录（POST /login）。password 为 SHA-256 十六进制摘要；server、token 来自滑块验证。
@@ -676,6 +805,23 @@ export interface LoginForm {
   token?: string;
 }
 /**
+ * 修改密码（POST /password/save）。代理商（userType 1）提交的是 SHA-256 摘要，服务器校验原密码。
+ */
+export interface PasswordChangeForm {
+  /**
+   * 原密码
+   */
+  oldPassword: string;
+  /**
+   * 新密码
+   */
+  newPassword: string;
+  /**
+   * 确认新密码
+   */
+  confirmPassword: {$data: '1/newPassword'};
+}
+/**
  * 找回密码第二步（POST /password/change）
  */
 export interface PasswordResetForm {
@@ -700,6 +846,27 @@ export interface PasswordResetForm {
    * 确认密码
    */
   confirmPassword: {$data: '1/password'};
+}
+/**
+ * 子账户充值/回退。amount 为十进制字符串，最多两位小数，大于 0；requestId 用于幂等。
+ */
+export interface RechargeForm {
+  /**
+   * 子账户
+   */
+  clientId: string;
+  /**
+   * 金额
+   */
+  amount: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 请求编号
+   */
+  requestId?: string;
 }
 /**
  * 代理商注册（POST /userCenter/agentRegister）。flag=1 表示确认 501 提示后再次提交。
@@ -829,4 +996,29 @@ export interface TemplateForm {
    * 模板内容
    */
   content: string;
+}
+/**
+ * 用户信息：以短信验证码修改手机号（POST /admin/info/save）
+ */
+export interface UserInfoForm {
+  /**
+   * 邮箱
+   */
+  email?: string;
+  /**
+   * 联系人
+   */
+  realName?: string;
+  /**
+   * 国家代码
+   */
+  countryCode: string;
+  /**
+   * 手机号
+   */
+  mobile: string;
+  /**
+   * 验证码
+   */
+  valcode: string;
 }
