@@ -1,3 +1,4 @@
+import '../polyfills';
 import '@testing-library/jest-dom/vitest';
 
 // antd reads matchMedia, which jsdom lacks
