@@ -1,4 +1,3 @@
-import '../polyfills';
 import '@testing-library/jest-dom/vitest';
 
 // antd reads matchMedia, which jsdom lacks
