@@ -1,43 +1,25 @@
 /**
  * Routes of the console. Public: /login, /register, /forget. Everything else needs a session
- * (checked by <Authenticated> on entry and by the layout on each navigation) and sits in the
- * console layout. Unknown paths show Not Found. Every page is its own chunk (React.lazy), so
- * /login loads neither the layout nor Refine's antd UI.
+ * (checked on entry by <Authenticated> and on each navigation by the layout) and sits in the
+ * console layout. Unknown paths show Not Found.
+ *
+ * Every page is its own chunk (React.lazy) and Refine is mounted only around the protected
+ * routes (layout/ConsoleRoot), so /login loads React, the router and antd, nothing more.
  */
 import { lazy, Suspense, type ReactNode } from 'react';
-import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
-import { Authenticated } from '@refinedev/core';
-import { Spin } from 'antd';
-import { ConsoleRefine } from './providers/ConsoleRefine';
-import type { CheckParams } from './providers/authProvider';
+import { BrowserRouter, Route, Routes } from 'react-router';
+import { AppProviders } from './providers/AppProviders';
+import { HttpErrorToasts } from './providers/HttpErrorToasts';
+import { PageLoading } from './pages/PageLoading';
 
 const LoginPage = lazy(() => import('./custom-pages/login/LoginPage'));
 const RegisterPage = lazy(() => import('./custom-pages/register/RegisterPage'));
 const ForgetPage = lazy(() => import('./custom-pages/forget/ForgetPage'));
-const ConsoleLayout = lazy(() => import('./layout/ConsoleLayout'));
+const ConsoleRoot = lazy(() => import('./layout/ConsoleRoot'));
 const Home = lazy(() => import('./pages/Home'));
 const NotFound = lazy(() => import('./pages/NotFound'));
 
-export function PageLoading() {
-  return (
-    <div style={{ minHeight: '60vh', display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
-      <Spin size="large" />
-    </div>
-  );
-}
-
 const page = (el: ReactNode) => <Suspense fallback={<PageLoading />}>{el}</Suspense>;
-
-/** Protected routes: session check first, with the target path in the login redirect. */
-export function RequireSession({ children }: { children: ReactNode }) {
-  const location = useLocation();
-  const params: CheckParams = { target: `${location.pathname}${location.search}` };
-  return (
-    <Authenticated key="console" appendCurrentPathToQuery={false} params={params} loading={<PageLoading />}>
-      {children}
-    </Authenticated>
-  );
-}
 
 export function AppRoutes() {
   return (
@@ -45,7 +27,7 @@ export function AppRoutes() {
       <Route path="/login" element={page(<LoginPage />)} />
       <Route path="/register" element={page(<RegisterPage />)} />
       <Route path="/forget" element={page(<ForgetPage />)} />
-      <Route element={<RequireSession>{page(<ConsoleLayout />)}</RequireSession>}>
+      <Route element={page(<ConsoleRoot />)}>
         <Route index element={page(<Home />)} />
       </Route>
       <Route path="*" element={page(<NotFound />)} />
@@ -56,9 +38,10 @@ export function AppRoutes() {
 export default function App() {
   return (
     <BrowserRouter>
-      <ConsoleRefine>
+      <AppProviders>
+        <HttpErrorToasts />
         <AppRoutes />
-      </ConsoleRefine>
+      </AppProviders>
     </BrowserRouter>
   );
 }

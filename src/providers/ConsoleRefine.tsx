@@ -1,13 +1,11 @@
 /**
- * Refine wired to the console's providers (router, auth, data) inside the Chinese antd
- * providers, plus the global error toasts. Must sit inside a react-router router.
- * The app uses it with a BrowserRouter; stories (src/stories/withApp.tsx) with a MemoryRouter.
+ * Refine wired to the console's providers (router, auth, data). Must sit inside a react-router
+ * router and inside AppProviders. Only the protected part of the app mounts it (the public pages
+ * do not load Refine); stories use it through src/stories/withApp.tsx.
  */
 import type { ReactNode } from 'react';
 import { Refine, type AuthProvider, type DataProvider, type IRefineOptions } from '@refinedev/core';
 import routerProvider from '@refinedev/react-router';
-import { AppProviders } from './AppProviders';
-import { HttpErrorToasts } from './HttpErrorToasts';
 import { authProvider as defaultAuthProvider } from './authProvider';
 import { dataProvider as defaultDataProvider } from './dataProvider';
 
@@ -21,21 +19,18 @@ export interface ConsoleRefineProps {
 
 export function ConsoleRefine({ children, authProvider = defaultAuthProvider, dataProvider = defaultDataProvider, queryClientConfig }: ConsoleRefineProps) {
   return (
-    <AppProviders>
-      <Refine
-        routerProvider={routerProvider}
-        authProvider={authProvider}
-        dataProvider={dataProvider}
-        options={{
-          disableTelemetry: true,
-          syncWithLocation: false,
-          warnWhenUnsavedChanges: false,
-          ...(queryClientConfig ? { reactQuery: { clientConfig: queryClientConfig } } : {}),
-        }}
-      >
-        <HttpErrorToasts />
-        {children}
-      </Refine>
-    </AppProviders>
+    <Refine
+      routerProvider={routerProvider}
+      authProvider={authProvider}
+      dataProvider={dataProvider}
+      options={{
+        disableTelemetry: true,
+        syncWithLocation: false,
+        warnWhenUnsavedChanges: false,
+        ...(queryClientConfig ? { reactQuery: { clientConfig: queryClientConfig } } : {}),
+      }}
+    >
+      {children}
+    </Refine>
   );
 }
