@@ -112,16 +112,28 @@ export const SupportPanelOpen: Story = {
   },
 };
 
+const timeoutParameters = {
+  app: { path: '/?from=menu' },
+  msw: { handlers: [http.get('/api/admin/baseinfo', sessionTimeout), ...consoleApi()] },
+};
+
 export const SessionTimeout: Story = {
   name: '登录超时遮罩',
-  parameters: {
-    app: { path: '/?from=menu' },
-    msw: { handlers: [http.get('/api/admin/baseinfo', sessionTimeout), ...consoleApi()] },
-  },
+  parameters: timeoutParameters,
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const overlay = await c.findByRole('alertdialog', { name: '登录超时' }, T);
     await expect(within(overlay).getByText('登录超时')).toBeInTheDocument();
+    await expect(within(overlay).getByRole('button', { name: /重新登录/ })).toBeEnabled();
+  },
+};
+
+export const SessionTimeoutRelogin: Story = {
+  name: '登录超时后重新登录',
+  parameters: timeoutParameters,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const overlay = await c.findByRole('alertdialog', { name: '登录超时' }, T);
     await userEvent.click(within(overlay).getByRole('button', { name: /重新登录/ }));
     await expect(await c.findByTestId('login-stand-in', {}, T)).toHaveTextContent('登录页 /login?redirect=%2F%3Ffrom%3Dmenu');
   },

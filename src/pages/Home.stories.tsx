@@ -29,7 +29,7 @@ export const Agent: Story = {
 
 export const SubAccount: Story = {
   name: '子账户（未认证）',
-  parameters: { msw: { handlers: consoleApi({ user: { ...subAccount, oauth_status: 1 } }) } },
+  parameters: { msw: { handlers: consoleApi({ user: { ...subAccount, oauth_status: 1 }, clientOauth: { oauth_status: '未认证' } }) } },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText(`欢迎您，${subAccount.name}`, {}, T)).toBeInTheDocument();

@@ -9,12 +9,14 @@ import { oauthStatusOf } from '@/domain/certification';
 import { menuFor, type MenuEntry } from '@/providers/access';
 import { menuEntries } from '@/layout/menu';
 import { iconOf } from '@/layout/menuIcons';
-import { useCurrentUser } from '@/layout/hooks';
+import { useCertification, useCurrentUser } from '@/layout/hooks';
 
 const leaves = (es: MenuEntry[]): MenuEntry[] => es.flatMap((e) => (e.children ? leaves(e.children) : [e]));
 
 export default function Home() {
   const { user, isLoading } = useCurrentUser();
+  // the same source as the layout's certification banner (base info), so both always agree
+  const { info: certification } = useCertification(user);
   if (isLoading || !user) return <Skeleton active />;
   const areas = leaves(menuFor(user, menuEntries)).filter((e) => e.route && e.route !== '/');
   return (
@@ -27,7 +29,7 @@ export default function Home() {
           <Descriptions.Item label="账户">{user.clientid}</Descriptions.Item>
           <Descriptions.Item label="用户类型">{enumLabel('user-type', user.userType)}</Descriptions.Item>
           <Descriptions.Item label="运营模式">{enumLabel('operation-mode', user.operation_mode)}</Descriptions.Item>
-          <Descriptions.Item label="认证状态">{enumLabel('oauth-status', oauthStatusOf(user.oauth_status)) ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label="认证状态">{enumLabel('oauth-status', oauthStatusOf(certification?.oauth_status ?? user.oauth_status)) ?? '-'}</Descriptions.Item>
         </Descriptions>
       </Card>
       {areas.length > 0 && (
