@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import fs from 'node:fs';
 import path from 'node:path';
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
@@ -18,9 +19,14 @@ export const CHROMIUM_ARGS = [
 
 const alias = { '@': path.resolve(import.meta.dirname, 'src') };
 
+// node_modules may be a symlink (git worktrees share one install): let the browser-mode dev
+// server serve files from its real location too.
+const nodeModules = fs.realpathSync(path.resolve(import.meta.dirname, 'node_modules'));
+
 export default defineConfig({
   plugins: [react()],
   resolve: { alias },
+  server: { fs: { allow: [import.meta.dirname, nodeModules] } },
   test: {
     projects: [
       {

@@ -1,11 +1,11 @@
 import type { Preview } from '@storybook/react-vite';
-import { initialize, mswLoader } from 'msw-storybook-addon';
+import { mswLoader } from 'msw-storybook-addon/csf3';
 import { AppProviders } from '../src/providers/AppProviders';
 
-initialize({ onUnhandledRequest: 'bypass', quiet: true });
-
+// msw-storybook-addon 3: the CSF 3 loader starts the worker (quietly, unhandled requests pass
+// through) and applies each story's `parameters.msw.handlers`.
 const preview: Preview = {
-  loaders: [mswLoader],
+  loaders: [mswLoader()],
   decorators: [(Story) => <AppProviders><Story /></AppProviders>],
   parameters: { layout: 'fullscreen' },
 };

@@ -7,6 +7,7 @@ import { App as AntApp, ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
+import './antdReact19';
 
 dayjs.locale('zh-cn');
 

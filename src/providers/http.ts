@@ -15,11 +15,24 @@ export interface ApiBody<T = any> {
 
 /** Thrown (as a rejection) for any response whose code is not 0. */
 export class ApiError extends Error {
-  constructor(readonly body: ApiBody) {
+  /**
+   * @param body the answer's body ({code,msg,data})
+   * @param timedOut true when the server reported a session timeout through the response header
+   *   (the timeout overlay is already showing)
+   */
+  constructor(
+    readonly body: ApiBody,
+    readonly timedOut = false,
+  ) {
     super(body.msg ?? '请求失败');
+    this.name = 'ApiError';
   }
   get code() {
     return Number(this.body.code);
+  }
+  /** Refine reads `statusCode` from errors (HttpError); our status is the body's code. */
+  get statusCode() {
+    return this.code;
   }
 }
 
@@ -62,7 +75,7 @@ http.interceptors.response.use(
   (res) => {
     if (res.headers?.[TIMEOUT_HEADER]) {
       listeners.timeout.forEach((fn) => fn());
-      return Promise.reject(new ApiError(TIMEOUT_BODY));
+      return Promise.reject(new ApiError(TIMEOUT_BODY, true));
     }
     // file downloads and other non-JSON answers pass through untouched
     if (res.config.responseType === 'blob' || res.config.responseType === 'arraybuffer') return res;
@@ -75,7 +88,7 @@ http.interceptors.response.use(
   (error: AxiosError<ApiBody>) => {
     if (error.response?.headers?.[TIMEOUT_HEADER]) {
       listeners.timeout.forEach((fn) => fn());
-      return Promise.reject(new ApiError(TIMEOUT_BODY));
+      return Promise.reject(new ApiError(TIMEOUT_BODY, true));
     }
     const body = error.response?.data;
     if (body && typeof body === 'object' && 'code' in body) {

@@ -1,0 +1,158 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { http } from 'msw';
+import { withApp } from '@/stories/withApp';
+import { agentDirectChargeMode, agentPackageMode, consoleApi, sessionTimeout, subAccount } from '@/stories/mockApi';
+import Home from '@/pages/Home';
+import ConsoleLayout from './ConsoleLayout';
+import { RequireSession } from './ConsoleRoot';
+
+const T = { timeout: 5000 };
+
+/** The protected composition as the app uses it: session check, layout, home page inside. */
+const meta = {
+  title: 'Shell/ConsoleLayout',
+  component: ConsoleLayout,
+  decorators: [withApp],
+  render: (args) => (
+    <RequireSession>
+      <ConsoleLayout {...args}>
+        <Home />
+      </ConsoleLayout>
+    </RequireSession>
+  ),
+  parameters: { msw: { handlers: consoleApi() } },
+} satisfies Meta<typeof ConsoleLayout>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const AgentPackageMode: Story = {
+  name: '代理商（产品包账户）',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const account = await c.findByTestId('account', {}, T);
+    await expect(within(account).getByText('代理商')).toBeInTheDocument();
+    await expect(within(account).getByText('（a10001）')).toBeInTheDocument();
+    await expect(await c.findByText('欢迎您，深圳市云讯通信有限公司', {}, T)).toBeInTheDocument();
+    await expect(c.getByText('产品包账户')).toBeInTheDocument();
+    await expect(await c.findByText('Copyright © 2026 深圳市云讯通信有限公司 版权所有', {}, T)).toBeInTheDocument();
+    await expect(c.getByTestId('platform-name')).toHaveTextContent('云讯短信平台');
+    await expect(within(c.getByRole('menu')).getByText('首页')).toBeInTheDocument();
+    await expect(c.getByRole('button', { name: /退出登录/ })).toBeInTheDocument();
+    await expect(c.queryByTestId('certification-banner')).not.toBeInTheDocument();
+  },
+};
+
+export const AgentDirectChargeMode: Story = {
+  name: '代理商（直充账户）',
+  parameters: { msw: { handlers: consoleApi({ user: agentDirectChargeMode }) } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('欢迎您，杭州信达网络科技有限公司', {}, T)).toBeInTheDocument();
+    await expect(c.getByText('直充账户')).toBeInTheDocument();
+    await expect(within(c.getByTestId('account')).getByText('代理商')).toBeInTheDocument();
+  },
+};
+
+export const SubAccount: Story = {
+  name: '子账户',
+  parameters: { msw: { handlers: consoleApi({ user: subAccount }) } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const account = await c.findByTestId('account', {}, T);
+    await expect(within(account).getByText('子账户')).toBeInTheDocument();
+    await expect(within(account).getByText('（b20001）')).toBeInTheDocument();
+    await expect(await c.findByText('欢迎您，上海优品电商有限公司', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const NotCertified: Story = {
+  name: '未认证提示',
+  parameters: { msw: { handlers: consoleApi({ baseInfo: { oauth_status: '未认证' } }) } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const banner = await c.findByTestId('certification-banner', {}, T);
+    await expect(banner).toHaveTextContent('您还未进行资质认证，认证通过后才能发送短信，');
+    await expect(within(banner).getByRole('link', { name: '立即认证' })).toHaveAttribute('href', '/account/info/base/auth');
+  },
+};
+
+export const PendingCertification: Story = {
+  name: '待认证提示（子账户）',
+  parameters: { msw: { handlers: consoleApi({ user: subAccount, clientOauth: { oauth_status: '待认证' } }) } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByTestId('certification-banner', {}, T)).toHaveTextContent('您的认证资料正在审核中，审核通过后才能发送短信');
+  },
+};
+
+export const CertificationRejected: Story = {
+  name: '认证不通过',
+  parameters: { msw: { handlers: consoleApi({ baseInfo: { oauth_status: 4, oauth_remark: '营业执照图片不清晰' } }) } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const banner = await c.findByTestId('certification-banner', {}, T);
+    await expect(banner).toHaveTextContent('原因：营业执照图片不清晰');
+    await expect(within(banner).getByRole('link', { name: '重新认证' })).toHaveAttribute('href', '/account/info/base/auth/re');
+  },
+};
+
+export const SupportPanelOpen: Story = {
+  name: '在线客服面板',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByTestId('account', {}, T);
+    await userEvent.click(c.getByRole('button', { name: '在线客服' }));
+    const page = within(document.body);
+    await expect(await page.findByText('售前咨询', {}, T)).toBeInTheDocument();
+    await expect(page.getByText('技术支持')).toBeInTheDocument();
+    await expect(page.getByRole('link', { name: /QQ：800012345/ })).toHaveAttribute('href', 'tencent://message/?uin=800012345');
+    await expect(page.getByText(/手机：13900001111/)).toBeInTheDocument();
+    await expect(page.getByRole('link', { name: /sales@yunxun\.example/ })).toHaveAttribute('href', 'mailto:sales@yunxun.example');
+  },
+};
+
+const timeoutParameters = {
+  app: { path: '/?from=menu' },
+  msw: { handlers: [http.get('/api/admin/baseinfo', sessionTimeout), ...consoleApi()] },
+};
+
+export const SessionTimeout: Story = {
+  name: '登录超时遮罩',
+  parameters: timeoutParameters,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const overlay = await c.findByRole('alertdialog', { name: '登录超时' }, T);
+    await expect(within(overlay).getByText('登录超时')).toBeInTheDocument();
+    await expect(within(overlay).getByRole('button', { name: /重新登录/ })).toBeEnabled();
+  },
+};
+
+export const SessionTimeoutRelogin: Story = {
+  name: '登录超时后重新登录',
+  parameters: timeoutParameters,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const overlay = await c.findByRole('alertdialog', { name: '登录超时' }, T);
+    await userEvent.click(within(overlay).getByRole('button', { name: /重新登录/ }));
+    await expect(await c.findByTestId('login-stand-in', {}, T)).toHaveTextContent('登录页 /login?redirect=%2F%3Ffrom%3Dmenu');
+  },
+};
+
+export const NoSession: Story = {
+  name: '未登录时跳转登录页',
+  parameters: { app: { path: '/notice/notice?page=2' }, msw: { handlers: consoleApi({ user: null }) } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByTestId('login-stand-in', {}, T)).toHaveTextContent('登录页 /login?redirect=%2Fnotice%2Fnotice%3Fpage%3D2');
+  },
+};
+
+export const Logout: Story = {
+  name: '退出登录',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(await c.findByRole('button', { name: /退出登录/ }, T));
+    await waitFor(() => expect(c.getByTestId('login-stand-in')).toHaveTextContent('登录页 /login'), T);
+  },
+};

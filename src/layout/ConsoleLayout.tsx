@@ -1,0 +1,135 @@
+/**
+ * The console shell: header (platform logo/name, account, user type, logout), side menu by
+ * account kind, certification banner, content, footer (copyright), support panel and the
+ * session-timeout overlay. Protected routes render inside it (<Outlet/>).
+ */
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { useActiveAuthProvider, useLogout } from '@refinedev/core';
+import { Button, Layout, Menu, Space, Spin, Tag, Typography, type MenuProps } from 'antd';
+import { LogoutOutlined } from '@ant-design/icons';
+import { enumLabel } from '@/schema';
+import { menuFor, type MenuEntry } from '@/providers/access';
+import type { CheckParams } from '@/providers/authProvider';
+import { menuEntries } from './menu';
+import { iconOf } from './menuIcons';
+import { useBranding, useCertification, useCurrentUser } from './hooks';
+import { CertificationBanner } from './CertificationBanner';
+import { SupportPanel } from './SupportPanel';
+import { SessionTimeoutOverlay } from './SessionTimeoutOverlay';
+
+const { Header, Sider, Content, Footer } = Layout;
+
+type MenuItem = Required<MenuProps>['items'][number];
+
+function toItems(entries: MenuEntry[]): MenuItem[] {
+  return entries.map((e) =>
+    e.children
+      ? { key: e.key, icon: iconOf(e.icon), label: e.label, children: toItems(e.children) }
+      : { key: e.route ?? e.key, icon: iconOf(e.icon), label: e.route ? <Link to={e.route}>{e.label}</Link> : e.label },
+  );
+}
+
+/** Leaf routes of the menu, to highlight the entry of the current page (longest prefix). */
+function selectedKey(entries: MenuEntry[], pathname: string): string[] {
+  const routes: string[] = [];
+  const walk = (es: MenuEntry[]) => es.forEach((e) => (e.children ? walk(e.children) : e.route && routes.push(e.route)));
+  walk(entries);
+  const hit = routes
+    .filter((r) => (r === '/' ? pathname === '/' : pathname === r || pathname.startsWith(`${r}/`)))
+    .sort((a, b) => b.length - a.length)[0];
+  return hit ? [hit] : [];
+}
+
+/** Asks the server whether the session is still valid before each protected page after the first. */
+function useSessionCheckOnNavigate() {
+  const auth = useActiveAuthProvider();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false; // <Authenticated> checked the first page
+      return;
+    }
+    let cancelled = false;
+    const target = `${location.pathname}${location.search}`;
+    auth?.check?.({ target } satisfies CheckParams).then((r) => {
+      if (!cancelled && !r.authenticated && r.redirectTo) navigate(r.redirectTo, { replace: true });
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [location.pathname, location.search]); // eslint-disable-line react-hooks/exhaustive-deps
+}
+
+export interface ConsoleLayoutProps {
+  /** content to show instead of the route outlet (stories) */
+  children?: ReactNode;
+  /** open the support panel at once (stories) */
+  supportOpen?: boolean;
+}
+
+export default function ConsoleLayout({ children, supportOpen }: ConsoleLayoutProps) {
+  useSessionCheckOnNavigate();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { user } = useCurrentUser();
+  const { branding } = useBranding();
+  const { info: certification } = useCertification(user);
+  const { mutate: logout, isPending: loggingOut } = useLogout();
+  const [collapsed, setCollapsed] = useState(false);
+
+  const entries = useMemo(() => menuFor(user, menuEntries), [user]);
+  const items = useMemo(() => toItems(entries), [entries]);
+  const platformName = branding?.company_name || '短信服务平台';
+
+  useEffect(() => {
+    if (branding?.company_name) document.title = branding.company_name;
+  }, [branding?.company_name]);
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <Sider collapsible collapsed={collapsed} onCollapse={setCollapsed} breakpoint="lg" theme="dark" width={208}>
+        <div
+          style={{ height: 64, display: 'flex', alignItems: 'center', gap: 8, padding: '0 16px', color: '#fff', cursor: 'pointer', overflow: 'hidden' }}
+          onClick={() => navigate('/')}
+        >
+          {branding?.company_logo_url && <img src={branding.company_logo_url} alt={platformName} style={{ height: 32, maxWidth: collapsed ? 48 : 60, objectFit: 'contain' }} />}
+          {!collapsed && (
+            <Typography.Text strong ellipsis style={{ color: '#fff', fontSize: 16 }} data-testid="platform-name">
+              {platformName}
+            </Typography.Text>
+          )}
+        </div>
+        <Menu theme="dark" mode="inline" items={items} selectedKeys={selectedKey(entries, location.pathname)} aria-label="主菜单" />
+      </Sider>
+      <Layout>
+        <Header style={{ background: '#fff', padding: '0 24px', display: 'flex', alignItems: 'center', justifyContent: 'flex-end', boxShadow: '0 1px 4px rgba(0,21,41,0.08)' }}>
+          {user ? (
+            <Space size="middle" data-testid="account">
+              <Tag color={user.userType === '1' ? 'blue' : 'green'}>{enumLabel('user-type', user.userType)}</Tag>
+              <span>
+                {user.name || user.realname || user.clientid}
+                <Typography.Text type="secondary">（{user.clientid}）</Typography.Text>
+              </span>
+              {/* 在线充值 (userType 1) joins the header when the recharge feature exists: rules.onlineRecharge */}
+              <Button icon={<LogoutOutlined />} loading={loggingOut} onClick={() => logout()}>
+                退出登录
+              </Button>
+            </Space>
+          ) : (
+            <Spin size="small" />
+          )}
+        </Header>
+        <CertificationBanner info={certification} />
+        <Content style={{ margin: 24 }}>{children ?? <Outlet />}</Content>
+        <Footer style={{ textAlign: 'center', color: 'rgba(0,0,0,0.45)' }} data-testid="copyright">
+          {branding?.copyright_text}
+        </Footer>
+      </Layout>
+      <SupportPanel defaultOpen={supportOpen} />
+      <SessionTimeoutOverlay />
+    </Layout>
+  );
+}

@@ -1,0 +1,50 @@
+/**
+ * Home (index route): a welcome with the account's name and kind, and a card for each area of
+ * the console this account may open (the side menu's entries). The dashboard comes later.
+ */
+import { Link } from 'react-router';
+import { Card, Col, Descriptions, Row, Skeleton, Typography } from 'antd';
+import { enumLabel } from '@/schema';
+import { oauthStatusOf } from '@/domain/certification';
+import { menuFor, type MenuEntry } from '@/providers/access';
+import { menuEntries } from '@/layout/menu';
+import { iconOf } from '@/layout/menuIcons';
+import { useCertification, useCurrentUser } from '@/layout/hooks';
+
+const leaves = (es: MenuEntry[]): MenuEntry[] => es.flatMap((e) => (e.children ? leaves(e.children) : [e]));
+
+export default function Home() {
+  const { user, isLoading } = useCurrentUser();
+  // the same source as the layout's certification banner (base info), so both always agree
+  const { info: certification } = useCertification(user);
+  if (isLoading || !user) return <Skeleton active />;
+  const areas = leaves(menuFor(user, menuEntries)).filter((e) => e.route && e.route !== '/');
+  return (
+    <>
+      <Card>
+        <Typography.Title level={4} style={{ marginTop: 0 }}>
+          欢迎您，{user.name || user.realname || user.clientid}
+        </Typography.Title>
+        <Descriptions column={{ xs: 1, sm: 2, lg: 4 }} size="small">
+          <Descriptions.Item label="账户">{user.clientid}</Descriptions.Item>
+          <Descriptions.Item label="用户类型">{enumLabel('user-type', user.userType)}</Descriptions.Item>
+          <Descriptions.Item label="运营模式">{enumLabel('operation-mode', user.operation_mode)}</Descriptions.Item>
+          <Descriptions.Item label="认证状态">{enumLabel('oauth-status', oauthStatusOf(certification?.oauth_status ?? user.oauth_status)) ?? '-'}</Descriptions.Item>
+        </Descriptions>
+      </Card>
+      {areas.length > 0 && (
+        <Row gutter={[16, 16]} style={{ marginTop: 16 }}>
+          {areas.map((a) => (
+            <Col key={a.key} xs={24} sm={12} lg={6}>
+              <Link to={a.route!}>
+                <Card hoverable>
+                  <Card.Meta avatar={iconOf(a.icon)} title={a.label} />
+                </Card>
+              </Link>
+            </Col>
+          ))}
+        </Row>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,127 @@
+/**
+ * Refine auth provider for the console's session API (docs/api-auth.md).
+ *
+ * - check: GET /login/timeout; `data` truthy = logged in, otherwise redirect to
+ *   `/login?redirect=<target path + search>`.
+ * - login: POST /login (form) with the payload the login page built
+ *   `{username, password (SHA-256 hex), server, token, remember}`; on success redirects to the
+ *   `redirect` query (or `/`). A page that already posted the form itself passes `{ posted: true }`
+ *   to only get the redirect.
+ * - logout: POST /logout, then /login.
+ * - getIdentity: GET /admin/info (the current user).
+ * - onError: code 401 logs out and redirects to the login page, except a timeout reported through
+ *   the response header: the timeout overlay is showing then and the user leaves from there.
+ */
+import type { AuthProvider } from '@refinedev/core';
+import type { CurrentUser } from '@/generated/schemas';
+import { ApiError, get, postForm } from './http';
+
+export interface LoginPayload {
+  username: string;
+  /** SHA-256 hex of the password */
+  password: string;
+  /** slider captcha challenge id and token */
+  server: string;
+  token: string;
+  remember?: boolean | '1' | 'true';
+  /** where to go afterwards; defaults to the `redirect` query of the current URL */
+  redirect?: string | null;
+  /** the page already POSTed /login itself: only compute the redirect */
+  posted?: boolean;
+}
+
+export interface CheckParams {
+  /** the protected path (+ search) being opened; defaults to the browser location */
+  target?: string;
+}
+
+const currentTarget = () =>
+  typeof window === 'undefined' ? '/' : `${window.location.pathname}${window.location.search}`;
+
+/** `/login?redirect=<encoded target>`. */
+export function loginPath(target: string = currentTarget()): string {
+  const t = target || '/';
+  if (t.startsWith('/login')) return '/login';
+  return `/login?redirect=${encodeURIComponent(t)}`;
+}
+
+/** Only same-site paths are followed after login (no open redirect). */
+export function safeRedirect(value: string | null | undefined): string {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
+  return value;
+}
+
+/** Where to go after logging in: the `redirect` query of `search`, else `/`. */
+export function redirectAfterLogin(search: string = typeof window === 'undefined' ? '' : window.location.search): string {
+  return safeRedirect(new URLSearchParams(search).get('redirect'));
+}
+
+/** The current user as the rest of the console expects it (userType and operation_mode as strings). */
+export function normaliseUser(raw: any): CurrentUser | null {
+  if (!raw || typeof raw !== 'object') return null;
+  return {
+    ...raw,
+    userType: String(raw.userType) as CurrentUser['userType'],
+    operation_mode: String(raw.operation_mode ?? '0') as CurrentUser['operation_mode'],
+    clientid: String(raw.clientid ?? ''),
+  };
+}
+
+const asRefineError = (e: unknown, fallback: string) => {
+  const message = e instanceof Error ? e.message : fallback;
+  const err = new Error(message || fallback);
+  err.name = fallback;
+  return err;
+};
+
+export const authProvider: AuthProvider = {
+  async check(params?: CheckParams) {
+    const target = params?.target ?? currentTarget();
+    try {
+      const body = await get<boolean>('/login/timeout', undefined, { silent: true });
+      if (body.data) return { authenticated: true };
+    } catch {
+      // no answer: treat as logged out
+    }
+    return { authenticated: false, redirectTo: loginPath(target) };
+  },
+
+  async login(params: LoginPayload) {
+    const redirectTo = params.redirect ? safeRedirect(params.redirect) : redirectAfterLogin();
+    if (params.posted) return { success: true, redirectTo };
+    const { redirect: _r, posted: _p, remember, ...form } = params;
+    try {
+      await postForm('/login', { ...form, remember: remember === true || remember === '1' || remember === 'true' ? '1' : undefined });
+      return { success: true, redirectTo };
+    } catch (e) {
+      return { success: false, error: asRefineError(e, '登录失败') };
+    }
+  },
+
+  async logout() {
+    try {
+      await postForm('/logout', undefined, { silent: true });
+    } catch {
+      // the session is gone either way
+    }
+    return { success: true, redirectTo: '/login' };
+  },
+
+  async getIdentity() {
+    try {
+      const body = await get<CurrentUser>('/admin/info', undefined, { silent: true });
+      return normaliseUser(body.data);
+    } catch {
+      return null;
+    }
+  },
+
+  async onError(error: unknown) {
+    const code = error instanceof ApiError ? error.code : Number((error as any)?.statusCode ?? (error as any)?.status);
+    if (code === 401) {
+      if (error instanceof ApiError && error.timedOut) return { error };
+      return { logout: true, redirectTo: loginPath(), error: error as Error };
+    }
+    return {};
+  },
+};

@@ -1,0 +1,185 @@
+/**
+ * Refine data provider over the console's HTTP client, driven by the resource registry
+ * (./resources.ts). It maps Refine pagination and filters onto each endpoint's own parameter
+ * names and normalises the spec's three list shapes into `{ data, total }`.
+ */
+import type { BaseRecord, CrudFilter, CustomParams, DataProvider, Pagination } from '@refinedev/core';
+import { get, postForm, postJson, type ApiBody, type ApiRequestConfig } from './http';
+import {
+  DEFAULT_PAGE_SIZE,
+  resources as defaultRegistry,
+  type CallMethod,
+  type Endpoint,
+  type ListEndpoint,
+  type ResourceDefinition,
+  type ResourceRegistry,
+} from './resources';
+
+export interface NormalisedList<T = any> {
+  data: T[];
+  total: number;
+}
+
+const num = (v: unknown, fallback: number) => {
+  const n = Number(v);
+  return v === undefined || v === null || v === '' || Number.isNaN(n) ? fallback : n;
+};
+
+/** One container (body.data or the body itself) -> list, if it has one of the known shapes. */
+function listIn(c: any): NormalisedList | undefined {
+  if (!c || typeof c !== 'object' || Array.isArray(c)) return undefined;
+  // {list, totalCount, currentPage, pageRowCount, totalPage}
+  if (Array.isArray(c.list)) return { data: c.list, total: num(c.totalCount ?? c.totalRecord, c.list.length) };
+  // {entityList, totalCount}
+  if (Array.isArray(c.entityList)) return { data: c.entityList, total: num(c.totalCount ?? c.totalRecord, c.entityList.length) };
+  // {data, totalRecord, page, rows} where rows is the page size ... or rows is the array
+  if (Array.isArray(c.rows)) return { data: c.rows, total: num(c.totalRecord ?? c.totalCount ?? c.total, c.rows.length) };
+  if (Array.isArray(c.data)) return { data: c.data, total: num(c.totalRecord ?? c.totalCount ?? c.total, c.data.length) };
+  return undefined;
+}
+
+/**
+ * The spec's list answers, found at body.data or at the body's top level:
+ * `{list,totalCount,currentPage,pageRowCount,totalPage}`, `{data,totalRecord,page,rows}`
+ * (rows may be the array), `{entityList,totalCount}`; a bare array counts as one unpaged list.
+ */
+export function normaliseList<T = any>(body: ApiBody | unknown): NormalisedList<T> {
+  const b = body as any;
+  if (Array.isArray(b)) return { data: b, total: b.length };
+  if (!b || typeof b !== 'object') return { data: [], total: 0 };
+  if (Array.isArray(b.data) && !('totalRecord' in b) && !('totalCount' in b)) return { data: b.data, total: b.data.length };
+  return listIn(b.data) ?? listIn(b) ?? { data: [], total: 0 };
+}
+
+/** Refine pagination -> the endpoint's page parameters. */
+export function pagingParams(endpoint: ListEndpoint, pagination?: Pagination): Record<string, number> {
+  const style = endpoint.paging ?? 'currentPage';
+  if (style === 'none' || pagination?.mode === 'off' || pagination?.mode === 'client') return {};
+  const page = pagination?.currentPage ?? 1;
+  const size = pagination?.pageSize ?? endpoint.pageSize ?? DEFAULT_PAGE_SIZE;
+  return style === 'page' ? { page, rows: size } : { currentPage: page, pageRowCount: size };
+}
+
+const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+
+/** Refine filters -> the endpoint's filter parameters (empty values are left out). */
+export function filterParams(endpoint: ListEndpoint, filters: CrudFilter[] = []): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const visit = (f: CrudFilter) => {
+    if (f.operator === 'or' || f.operator === 'and') {
+      f.value.forEach(visit);
+      return;
+    }
+    if (!('field' in f) || isEmpty(f.value)) return;
+    const mapping = endpoint.filters?.[f.field];
+    if (typeof mapping === 'function') Object.assign(out, mapping(f.value));
+    else out[mapping ?? f.field] = f.value;
+  };
+  filters.forEach(visit);
+  return out;
+}
+
+/** Sends one call the way the endpoint wants it; resolves with the whole body. */
+export function call<T = any>(method: CallMethod, url: string, params?: object, config?: ApiRequestConfig): Promise<ApiBody<T>> {
+  if (method === 'form') return postForm<T>(url, params, config);
+  if (method === 'json') return postJson<T>(url, params, config);
+  return get<T>(url, params, config);
+}
+
+function definition(registry: ResourceRegistry, resource: string): ResourceDefinition {
+  const def = registry[resource];
+  if (!def) throw new Error(`未登记的资源：${resource}`);
+  return def;
+}
+
+function endpointOf<K extends keyof ResourceDefinition>(def: ResourceDefinition, resource: string, kind: K): NonNullable<ResourceDefinition[K]> {
+  const ep = def[kind];
+  if (!ep) throw new Error(`资源 ${resource} 没有 ${String(kind)} 接口`);
+  return ep as NonNullable<ResourceDefinition[K]>;
+}
+
+function withId(ep: Endpoint, id: unknown, params?: object) {
+  const hasPathId = ep.url.includes(':id');
+  const url = hasPathId ? ep.url.replace(':id', encodeURIComponent(String(id))) : ep.url;
+  const extra = !hasPathId && ep.idParam ? { [ep.idParam]: id } : {};
+  return { url, params: { ...ep.params, ...extra, ...params } };
+}
+
+function withRecordId<T extends BaseRecord>(def: ResourceDefinition, record: T): T {
+  if (!def.idField || !record || typeof record !== 'object' || record.id !== undefined) return record;
+  return { ...record, id: record[def.idField] };
+}
+
+/** A data provider over the given registry (the console's by default; tests pass their own). */
+export function createDataProvider(registry: ResourceRegistry = defaultRegistry): DataProvider {
+  return {
+    getApiUrl: () => '/api',
+
+    async getList({ resource, pagination, filters, sorters, meta }) {
+      const def = definition(registry, resource);
+      const ep = endpointOf(def, resource, 'list');
+      const params = {
+        ...ep.params,
+        ...filterParams(ep, filters),
+        ...(sorters?.length && ep.sorters ? ep.sorters(sorters) : {}),
+        ...pagingParams(ep, pagination),
+        ...meta?.params,
+      };
+      const body = await call(ep.method ?? 'get', ep.url, params);
+      const { data, total } = normaliseList(body);
+      return { data: data.map((r) => withRecordId(def, r)) as any[], total };
+    },
+
+    async getOne({ resource, id, meta }) {
+      const def = definition(registry, resource);
+      const ep = endpointOf(def, resource, 'one');
+      const { url, params } = withId(ep, id, meta?.params);
+      const body = await call(ep.method ?? 'get', url, params);
+      return { data: withRecordId(def, body.data) };
+    },
+
+    async create({ resource, variables, meta }) {
+      const def = definition(registry, resource);
+      const ep = endpointOf(def, resource, 'create');
+      const body = await call(ep.method ?? 'form', ep.url, { ...ep.params, ...(variables as object), ...meta?.params });
+      return { data: withRecordId(def, body.data ?? variables) as any };
+    },
+
+    async update({ resource, id, variables, meta }) {
+      const def = definition(registry, resource);
+      const ep = endpointOf(def, resource, 'update');
+      const { url, params } = withId(ep, id, { ...(variables as object), ...meta?.params });
+      const body = await call(ep.method ?? 'form', url, params);
+      return { data: withRecordId(def, body.data ?? { id, ...(variables as object) }) as any };
+    },
+
+    async deleteOne({ resource, id, variables, meta }) {
+      const def = definition(registry, resource);
+      const ep = endpointOf(def, resource, 'deleteOne');
+      const { url, params } = withId(ep, id, { ...(variables as object), ...meta?.params });
+      const body = await call(ep.method ?? 'form', url, params);
+      return { data: (body.data ?? { id }) as any };
+    },
+
+    /**
+     * Any other call. `method: 'get'` sends `query` as the query string; `post` sends `payload`
+     * as a form unless `meta.json` is set. Resolves with `{ data: body.data, body }`.
+     */
+    async custom<TData extends BaseRecord = BaseRecord, TQuery = unknown, TPayload = unknown>({
+      url,
+      method,
+      query,
+      payload,
+      headers,
+      meta,
+    }: CustomParams<TQuery, TPayload>) {
+      const config: ApiRequestConfig = { headers, silent: meta?.silent };
+      let body: ApiBody;
+      if (method === 'get') body = await get(url, query as object, config);
+      else body = await call(meta?.json ? 'json' : 'form', url, { ...(query as object), ...(payload as object) }, config);
+      return { data: body.data as TData, body };
+    },
+  };
+}
+
+export const dataProvider = createDataProvider();

@@ -1,0 +1,71 @@
+/**
+ * The resource registry: what the data provider needs to know about each Refine resource.
+ *
+ * The spec's endpoints do not share one convention, so each resource says, in data:
+ * - which endpoint lists it, with which HTTP method (GET query, POST form, POST JSON);
+ * - how Refine's pagination maps onto the endpoint's own parameter names
+ *   (`currentPage` + `pageRowCount`, or `page` + `rows`), default page size 15;
+ * - how Refine filters (field -> value) map onto the endpoint's filter parameters;
+ * - which endpoints read, create, update and delete one record.
+ *
+ * Feature folders add their resources here (one entry each); the list-shape normalisation
+ * ({list,totalCount,...} | {data,totalRecord,...} | {entityList,totalCount}) is the data
+ * provider's job and needs no declaration.
+ */
+import type { CrudSort } from '@refinedev/core';
+
+/** How a call sends its parameters: GET query string, POST form (urlencoded) or POST JSON. */
+export type CallMethod = 'get' | 'form' | 'json';
+
+/**
+ * Paging parameter convention of an endpoint:
+ * - `currentPage`: `currentPage` (1-based) + `pageRowCount`
+ * - `page`: `page` (1-based) + `rows`
+ * - `none`: the endpoint is not paged (returns everything)
+ */
+export type PagingStyle = 'currentPage' | 'page' | 'none';
+
+export const DEFAULT_PAGE_SIZE = 15;
+
+/** A filter mapping: the endpoint's parameter name, or a function returning the parameters to send. */
+export type FilterMapping = string | ((value: any) => Record<string, unknown>);
+
+export interface Endpoint {
+  /** path under /api; `:id` is replaced with the record id */
+  url: string;
+  method?: CallMethod;
+  /** name of the parameter carrying the record id (when the id is not in the path) */
+  idParam?: string;
+  /** fixed parameters sent with every call */
+  params?: Record<string, unknown>;
+}
+
+export interface ListEndpoint extends Endpoint {
+  paging?: PagingStyle;
+  /** page size when the screen does not choose one (default 15) */
+  pageSize?: number;
+  /** Refine filter field -> endpoint parameter(s); unmapped fields are sent under their own name */
+  filters?: Record<string, FilterMapping>;
+  /** Refine sorters -> endpoint parameters (sorting is not sent unless the resource says how) */
+  sorters?: (sorters: CrudSort[]) => Record<string, unknown>;
+}
+
+export interface ResourceDefinition {
+  list?: ListEndpoint;
+  one?: Endpoint;
+  create?: Endpoint;
+  update?: Endpoint;
+  deleteOne?: Endpoint;
+  /** record field holding the id (Refine expects `id`); copied to `id` when absent */
+  idField?: string;
+}
+
+export type ResourceRegistry = Record<string, ResourceDefinition>;
+
+/** The console's resources. */
+export const resources: ResourceRegistry = {
+  /** 在线客服联系人 (support panel) */
+  supportContacts: {
+    list: { url: '/supportInfo', method: 'get', paging: 'none' },
+  },
+};
