@@ -22,6 +22,19 @@ export function resolveRefKey(from: string, ref: string): string {
   return base.join('/');
 }
 
+/** What list screens and filter bars need to know about one property of an entity or filter schema. */
+export interface FieldInfo {
+  name: string;
+  title: string;
+  type?: string | string[];
+  /** enum file name when the property refers to schemas/enums/<name>.json */
+  enumName?: string;
+  format?: string;
+  widget?: string;
+  agentOnly?: boolean;
+  maxLength?: number;
+}
+
 export class SchemaRegistry {
   constructor(readonly schemas: SchemaMap) {}
 
@@ -49,6 +62,30 @@ export class SchemaRegistry {
     };
     const { $id: _id, ...root } = this.get(k);
     return walk(root, k);
+  }
+
+  /** The properties of an object schema, in order, with their labels and enum references. */
+  fields(key: string): FieldInfo[] {
+    const k = key.endsWith('.json') ? key : `${key}.json`;
+    const props = this.get(k).properties ?? {};
+    return Object.entries<any>(props).map(([name, p]) => {
+      const ref = typeof p.$ref === 'string' ? resolveRefKey(k, p.$ref) : undefined;
+      const target = ref ? this.get(ref) : undefined;
+      return {
+        name,
+        title: p.title ?? target?.description ?? name,
+        type: p.type ?? target?.type,
+        enumName: ref?.startsWith('enums/') ? ref.slice('enums/'.length, -'.json'.length) : undefined,
+        format: p.format,
+        widget: p['x-widget'],
+        agentOnly: !!p['x-agent-only'],
+        maxLength: p.maxLength,
+      };
+    });
+  }
+
+  field(key: string, name: string): FieldInfo | undefined {
+    return this.fields(key).find((f) => f.name === name);
   }
 
   /** Options of an enumeration: value, Chinese label and tag colour, in the schema's order. */

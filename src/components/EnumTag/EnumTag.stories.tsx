@@ -1,0 +1,39 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, within } from 'storybook/test';
+import { Space } from 'antd';
+import { EnumTag } from './EnumTag';
+import { enumOptions } from '@/schema';
+
+const meta: Meta<typeof EnumTag> = { title: 'Components/EnumTag', component: EnumTag, parameters: { layout: 'padded' } };
+export default meta;
+type Story = StoryObj<typeof EnumTag>;
+
+export const SendRecordStatuses: Story = {
+  render: () => (
+    <Space wrap>
+      {enumOptions('send-record-status').map((o) => (
+        <EnumTag key={o.value} enumName="send-record-status" value={o.value} />
+      ))}
+    </Space>
+  ),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('未发送')).toBeInTheDocument();
+    await expect(c.getByText('网关接收拦截')).toBeInTheDocument();
+  },
+};
+
+export const FrozenAccount: Story = {
+  args: { enumName: 'account-status', value: 5 },
+  play: async ({ canvasElement }) => {
+    const tag = within(canvasElement).getByText('冻结');
+    await expect(tag.className).toMatch(/red/);
+  },
+};
+
+export const UnknownValueUsesServerLabel: Story = {
+  args: { enumName: 'sign-state', value: 99, fallback: '服务器状态' },
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByText('服务器状态')).toBeInTheDocument();
+  },
+};

@@ -1,0 +1,67 @@
+/**
+ * A list's filter bar, drawn from its filter schema (schemas/filters/*.json): enum properties
+ * become selects with the enum's Chinese options, `format: date` becomes a date picker,
+ * `x-widget: client-select` the sub-account picker (agents only, `x-agent-only`), other strings
+ * text inputs. Parameter names are the schema's, which are the API's.
+ *
+ * Use with Refine's `searchFormProps` (useTable `onSearch` turns the values into filters).
+ */
+import type { ReactNode } from 'react';
+import { Button, DatePicker, Form, Input, Select, Space, type FormProps } from 'antd';
+import { SearchOutlined } from '@ant-design/icons';
+import { enumOptions, schemas } from '@/schema';
+import type { FieldInfo } from '../../../common/schema';
+
+export interface SchemaFilterBarProps<V> {
+  /** filter schema key, e.g. "filters/sign" */
+  filter: string;
+  /** Refine's searchFormProps */
+  formProps: FormProps<V>;
+  /** whether the viewer is an agent (agent-only filters are hidden otherwise) */
+  agent?: boolean;
+  /** fields to leave out */
+  omit?: string[];
+  /** renders a field the schema marks with an x-widget (e.g. client-select) */
+  widgets?: Record<string, (field: FieldInfo) => ReactNode>;
+  /** extra buttons after 查询 */
+  extra?: ReactNode;
+}
+
+function control(field: FieldInfo, widgets: SchemaFilterBarProps<unknown>['widgets']): ReactNode {
+  if (field.widget && widgets?.[field.widget]) return widgets[field.widget](field);
+  if (field.enumName) {
+    return (
+      <Select
+        allowClear
+        placeholder={`全部${field.title}`}
+        style={{ minWidth: 140 }}
+        options={enumOptions(field.enumName).map((o) => ({ value: o.value, label: o.label }))}
+      />
+    );
+  }
+  if (field.format === 'date') return <DatePicker placeholder={field.title} inputReadOnly />;
+  return <Input allowClear placeholder={field.title} maxLength={field.maxLength} style={{ width: 180 }} />;
+}
+
+export function SchemaFilterBar<V>({ filter, formProps, agent, omit = [], widgets, extra }: SchemaFilterBarProps<V>) {
+  const fields = schemas.fields(filter).filter((f) => !omit.includes(f.name) && (agent || !f.agentOnly));
+  return (
+    <Form layout="inline" {...formProps} style={{ rowGap: 12, marginBottom: 16 }}>
+      {fields.map((f) => (
+        <Form.Item key={f.name} name={f.name} label={f.title}>
+          {control(f, widgets)}
+        </Form.Item>
+      ))}
+      <Form.Item>
+        <Space>
+          <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
+            查询
+          </Button>
+          {extra}
+        </Space>
+      </Form.Item>
+    </Form>
+  );
+}
+
+export default SchemaFilterBar;
