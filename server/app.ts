@@ -80,7 +80,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     logger: opts.logger ?? false,
     trustProxy: true,
     bodyLimit: 1024 * 1024,
-    disableRequestLogging: false,
   });
   const now = opts.now ?? systemClock;
   const ctx: AppContext = {
