@@ -117,7 +117,7 @@ export async function createDb(opts: CreateDbOptions): Promise<DbHandle> {
 export async function openDatabase(opts: CreateDbOptions): Promise<DbHandle> {
   const handle = await createDb(opts);
   try {
-    await migrateToLatest(handle.db);
+    await migrateToLatest(handle.db, opts.schema);
   } catch (e) {
     await handle.close();
     throw e;

@@ -138,9 +138,13 @@ export const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Brings the schema up to date; throws with the failing migration's error. */
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+/**
+ * Brings the schema up to date; throws with the failing migration's error. `schema` is where the
+ * tables live (the search_path's first schema): the migrator's bookkeeping tables go there too,
+ * so that several schemas of one database (tests) never see each other's.
+ */
+export async function migrateToLatest(db: Kysely<any>, schema = 'public'): Promise<string[]> {
+  const migrator = new Migrator({ db, provider, migrationTableSchema: schema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

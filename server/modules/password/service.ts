@@ -13,6 +13,8 @@ import type { CaptchaService } from '../captcha/service';
 import { checkMobile } from '../register/mobile';
 import { CODE_MESSAGES, mailTarget, smsTarget, type VerificationService } from '../verification/service';
 
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
 export const PASSWORD_MESSAGES = {
   sent: '发送成功',
   captcha: '图形验证码错误',
@@ -70,6 +72,9 @@ export class PasswordService {
 
   /** POST /password/change */
   async reset(form: PasswordResetForm): Promise<void> {
+    // forms/password-reset.json does not (yet) carry the per-way address rules of forms/password-code.json
+    if (form.sendType === 1 && !EMAIL.test(form.email.trim())) throw new ApiError(400, '请输入有效的邮箱');
+    if (form.sendType === 2 && !/^[0-9]+$/.test(form.email.trim())) throw new ApiError(400, '请输入有效的手机号');
     const codeId = await this.deps.codes.check({ purpose: 'reset', target: this.target(form), code: form.validateCode });
     const account = await this.findAccount(form);
     if (!account) throw new ApiError(500, CODE_MESSAGES.invalid);
