@@ -113,11 +113,11 @@ export interface BrandingTable {
   /** null: the default; else a host ('sms.example.com') or a wildcard ('*.example.com') */
   host_pattern: string | null;
   copyright_text: string;
-  company_logo_url: string;
-  company_name: string;
-  icp_text: string;
-  demo_file_path: string;
-  system_info_show: ColumnType<Record<string, number>, string, string>;
+  company_logo_url: D<string>;
+  company_name: D<string>;
+  icp_text: D<string>;
+  demo_file_path: D<string>;
+  system_info_show: ColumnType<Record<string, number>, string | undefined, string>;
 }
 
 export interface SupportContactTable {
