@@ -181,7 +181,12 @@ export async function startServer(backend: Backend, opts: ServerOptions = {}): P
     if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
     schema = opts.pgSchema ?? `t_${randomBytes(6).toString('hex')}`;
     await withPg((c) => c.query(`create schema if not exists ${schema}`));
-    handle = await openDatabase({ databaseUrl: TEST_DATABASE_URL, schema, poolSize: 4 });
+    try {
+      handle = await openDatabase({ databaseUrl: TEST_DATABASE_URL, schema, poolSize: 4 });
+    } catch (e) {
+      if (!opts.pgSchema) await withPg((c) => c.query(`drop schema if exists ${schema} cascade`));
+      throw e;
+    }
   } else {
     handle = await openDatabase(opts.pgliteDir ? { dataDir: opts.pgliteDir } : { memory: true });
   }
