@@ -22,10 +22,11 @@ const distDir = path.resolve(import.meta.dirname, '../dist');
 const handle = await openDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir });
 const created = await seed(handle.db);
 
+const staticDir = fs.existsSync(path.join(distDir, 'index.html')) ? distDir : undefined;
 const app = await buildApp({
   db: handle.db,
   dataDir,
-  staticDir: fs.existsSync(path.join(distDir, 'index.html')) ? distDir : undefined,
+  staticDir,
   logger: { level: env.LOG_LEVEL ?? 'info' },
   config: configFromEnv(env),
 });
@@ -58,6 +59,6 @@ if (created.length) app.log.info(`demo accounts created: ${created.join(', ')} (
 const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
 app.log.info(
   `短信平台已启动: http://${shownHost}:${port}/ (database: ${handle.kind} ${handle.location}; console: ${
-    app.hasRoute({ method: 'GET', url: '/*' }) ? 'dist/' : 'not built, API only'
+    staticDir ? 'dist/' : 'not built (npm run build), API only'
   }; ${Date.now() - started} ms)`,
 );

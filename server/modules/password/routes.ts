@@ -17,7 +17,7 @@ export function passwordRoutes(ctx: AppContext, password: PasswordService): Fast
       return ok(undefined, PASSWORD_MESSAGES.sent);
     });
 
-    app.post('/password/change', ipRateLimit(ctx.config), async (req, reply) => {
+    app.post('/password/change', ipRateLimit(ctx.config), async (req) => {
       const form = validateForm<PasswordResetForm>(ctx.schemas, 'forms/password-reset', req.body);
       await password.reset(form);
       return ok(undefined, PASSWORD_MESSAGES.changed);
