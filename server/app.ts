@@ -1,0 +1,154 @@
+/**
+ * The API server as a Fastify app (no listen): `main.ts` starts it, tests drive it with inject.
+ * Every route lives under /api; with `staticDir` the built console is served too, and any other
+ * GET answers its index.html (client-side routes, the Not Found page).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import { DEFAULT_CONFIG, type AppConfig } from './config';
+import type { AppContext } from './context';
+import type { Db } from './db';
+import { purgeExpired } from './db/maintenance';
+import { installCsrf } from './http/csrf';
+import { errors, installErrorHandler } from './http/errors';
+import { systemClock, type Clock } from './lib/time';
+import { ServerSchemas, DEFAULT_SCHEMA_DIR } from './schemas';
+import { authRoutes } from './modules/auth/routes';
+import { AuthService } from './modules/auth/service';
+import { SessionService } from './modules/auth/session';
+import { captchaRoutes } from './modules/captcha/routes';
+import { CaptchaService, type ImageCaptchaGenerator } from './modules/captcha/service';
+import { passwordRoutes } from './modules/password/routes';
+import { PasswordService } from './modules/password/service';
+import { profileRoutes } from './modules/profile/routes';
+import { ProfileService } from './modules/profile/service';
+import { registerRoutes } from './modules/register/routes';
+import { RegisterService } from './modules/register/service';
+import { siteRoutes } from './modules/site/routes';
+import { SiteService } from './modules/site/service';
+import { NodeMailer, type Mailer } from './modules/verification/mail';
+import { OutboxSmsChannel, type SmsChannel } from './modules/verification/sms';
+import { VerificationService } from './modules/verification/service';
+
+export interface BuildAppOptions {
+  db: Db;
+  /** outbox files (SMS, mail) go under `${dataDir}/outbox` */
+  dataDir: string;
+  /** the schemas/ folder (forms and their messages); defaults to the repository's */
+  schemaDir?: string;
+  /** the built console (dist/) to serve, with SPA fallback */
+  staticDir?: string;
+  logger?: FastifyServerOptions['logger'];
+  config?: Partial<AppConfig>;
+  /** the clock every expiry and limit uses (tests move it) */
+  now?: Clock;
+  /** replace the embedded SMS outbox / mail transport */
+  sms?: SmsChannel;
+  mailer?: Mailer;
+  /** replace the image captcha generator (tests record the answer) */
+  imageCaptcha?: ImageCaptchaGenerator;
+  /** purge expired rows every this many ms (0: never; default 10 min) */
+  purgeEveryMs?: number;
+}
+
+export interface Services {
+  sessions: SessionService;
+  captcha: CaptchaService;
+  codes: VerificationService;
+  auth: AuthService;
+  profile: ProfileService;
+  site: SiteService;
+  register: RegisterService;
+  password: PasswordService;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+    services: Services;
+  }
+}
+
+export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
+  const config: AppConfig = { ...DEFAULT_CONFIG, ...opts.config };
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+  });
+  const now = opts.now ?? systemClock;
+  const ctx: AppContext = {
+    db: opts.db,
+    config,
+    now,
+    schemas: new ServerSchemas(opts.schemaDir ?? DEFAULT_SCHEMA_DIR),
+    dataDir: opts.dataDir,
+    log: app.log,
+    sms: opts.sms ?? new OutboxSmsChannel(opts.dataDir, app.log, now),
+    mailer: opts.mailer ?? new NodeMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom, dataDir: opts.dataDir, log: app.log, now }),
+  };
+  const sessions = new SessionService(ctx);
+  const captcha = new CaptchaService(ctx, opts.imageCaptcha);
+  const codes = new VerificationService(ctx);
+  const services: Services = {
+    sessions,
+    captcha,
+    codes,
+    auth: new AuthService(ctx, captcha),
+    profile: new ProfileService(ctx),
+    site: new SiteService(ctx),
+    register: new RegisterService(ctx, codes),
+    password: new PasswordService(ctx, { codes, captcha, sessions }),
+  };
+  app.decorate('ctx', ctx);
+  app.decorate('services', services);
+  app.decorateRequest('currentSession', undefined);
+
+  installErrorHandler(app);
+  await app.register(cookie);
+  await app.register(formbody);
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: () => errors.tooManyRequests(),
+  });
+  installCsrf(app, { secure: config.secureCookies });
+
+  await app.register(
+    async (api) => {
+      await api.register(siteRoutes(services.site));
+      await api.register(captchaRoutes(ctx, captcha));
+      await api.register(authRoutes(ctx, services));
+      await api.register(profileRoutes(sessions, services.profile));
+      await api.register(registerRoutes(ctx, services));
+      await api.register(passwordRoutes(ctx, services.password));
+    },
+    { prefix: '/api' },
+  );
+
+  const staticDir = opts.staticDir && fs.existsSync(path.join(opts.staticDir, 'index.html')) ? opts.staticDir : undefined;
+  if (staticDir) await app.register(fastifyStatic, { root: path.resolve(staticDir), index: ['index.html'] });
+
+  app.setNotFoundHandler((req, reply) => {
+    const pathOnly = req.url.split('?')[0];
+    if (staticDir && (req.method === 'GET' || req.method === 'HEAD') && !pathOnly.startsWith('/api/') && pathOnly !== '/api') {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send({ code: 404, msg: '接口不存在' });
+  });
+
+  const purgeEvery = opts.purgeEveryMs ?? 10 * 60_000;
+  if (purgeEvery > 0) {
+    const timer = setInterval(() => {
+      purgeExpired(ctx.db, now()).catch((err) => app.log.warn({ err }, 'purge of expired rows failed'));
+    }, purgeEvery);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+  }
+  app.addHook('onClose', async () => ctx.mailer.close());
+  return app;
+}

@@ -1,0 +1,118 @@
+/** Account commands: list, unlock, reset a password. */
+import { sql } from 'kysely';
+import { hashPassword } from '../lib/crypto';
+import { formatDateTime } from '../lib/time';
+import { effectiveStatus } from '../modules/profile/service';
+import { CommandError, defineCommands, table, UsageError } from './registry';
+
+const STATUS: Record<number, string> = { 0: '注册未激活', 1: '注册完成', 5: '冻结', 6: '注销', 7: '锁定' };
+const OAUTH: Record<number, string> = { 1: '未认证', 2: '待认证', 3: '已认证', 4: '认证不通过' };
+
+export const accountCommands = defineCommands(
+  {
+    name: 'accounts',
+    usage: 'accounts [search]',
+    description: '列出账户（可按账户、名称、邮箱、手机号筛选）',
+    async run({ db, out, now }, args) {
+      let q = db
+        .selectFrom('accounts as a')
+        .leftJoin('accounts as p', 'p.id', 'a.agent_id')
+        .select([
+          'a.clientid',
+          'a.user_type',
+          'a.operation_mode',
+          'a.name',
+          'a.email',
+          'a.mobile',
+          'a.status',
+          'a.locked_until',
+          'a.oauth_status',
+          'a.create_time',
+          'p.clientid as agent',
+        ])
+        .orderBy('a.id');
+      const term = args[0];
+      if (term) {
+        const like = `%${term.toLowerCase()}%`;
+        q = q.where((eb) =>
+          eb.or([
+            eb(sql`lower(a.clientid)`, 'like', like),
+            eb(sql`lower(a.name)`, 'like', like),
+            eb(sql`lower(a.email)`, 'like', like),
+            eb('a.mobile', 'like', like),
+          ]),
+        );
+      }
+      const rows = await q.execute();
+      const t = now();
+      out(
+        table([
+          ['账户', '类型', '模式', '所属代理商', '名称', '邮箱', '手机号', '状态', '认证', '创建时间'],
+          ...rows.map((r) => [
+            r.clientid,
+            r.user_type === '1' ? '代理商' : '子账户',
+            r.operation_mode,
+            r.agent ?? '-',
+            r.name,
+            r.email,
+            r.mobile,
+            STATUS[effectiveStatus(r, t)] ?? String(r.status),
+            OAUTH[r.oauth_status] ?? String(r.oauth_status),
+            formatDateTime(r.create_time),
+          ]),
+        ]).join('\n'),
+      );
+      out(`共 ${rows.length} 个账户`);
+    },
+  },
+  {
+    name: 'unlock',
+    usage: 'unlock <clientid>',
+    description: '解除登录失败造成的锁定',
+    async run({ db, out }, [clientid]) {
+      if (!clientid) throw new UsageError('缺少账户');
+      const r = await db
+        .updateTable('accounts')
+        .set((eb) => ({
+          failed_logins: 0,
+          locked_until: null,
+          status: eb.case().when('status', '=', 7).then(1).else(eb.ref('status')).end(),
+        }))
+        .where('clientid', '=', clientid)
+        .returning(['clientid', 'status'])
+        .executeTakeFirst();
+      if (!r) throw new CommandError(`账户 ${clientid} 不存在`);
+      out(`已解锁 ${r.clientid}（状态：${STATUS[r.status] ?? r.status}）`);
+    },
+  },
+  {
+    name: 'reset-password',
+    usage: 'reset-password <clientid> <password>',
+    description: '设置新密码（8-16位字母和数字），并结束该账户的所有登录会话',
+    async run({ db, out, now }, [clientid, password]) {
+      if (!clientid || !password) throw new UsageError('缺少账户或密码');
+      if (!/^[A-Za-z0-9]{8,16}$/.test(password) || /^[0-9]+$/.test(password) || /^[A-Za-z]+$/.test(password)) {
+        throw new CommandError('密码须为8-16位字母和数字的组合');
+      }
+      const hash = await hashPassword(password);
+      await db.transaction().execute(async (tx) => {
+        const r = await tx
+          .updateTable('accounts')
+          .set((eb) => ({
+            password_hash: hash,
+            failed_logins: 0,
+            locked_until: null,
+            status: eb.case().when('status', '=', 7).then(1).else(eb.ref('status')).end(),
+            update_time: now(),
+          }))
+          .where('clientid', '=', clientid)
+          .returning('id')
+          .executeTakeFirst();
+        if (!r) throw new CommandError(`账户 ${clientid} 不存在`);
+        await tx.deleteFrom('sessions').where('account_id', '=', r.id).execute();
+        await tx.updateTable('remember_tokens').set({ revoked_at: now() }).where('account_id', '=', r.id).where('revoked_at', 'is', null).execute();
+      });
+      out(`已重置 ${clientid} 的密码，原有登录已失效`);
+    },
+  },
+);

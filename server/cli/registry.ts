@@ -1,0 +1,36 @@
+/**
+ * The operator CLI's command registry. A command is a name, a usage line, a description and a
+ * `run` that gets the database. Areas add their commands with `defineCommands` in their own file
+ * and list it in server/cli.ts.
+ */
+import type { Db } from '../db';
+
+export interface CliContext {
+  db: Db;
+  out: (line: string) => void;
+  now: () => Date;
+}
+
+export interface Command {
+  name: string;
+  usage: string;
+  description: string;
+  run(ctx: CliContext, args: string[]): Promise<void>;
+}
+
+/** A wrong invocation: printed with the command's usage, exit code 2. */
+export class UsageError extends Error {}
+/** A refused operation (unknown account …): printed, exit code 1. */
+export class CommandError extends Error {}
+
+export function defineCommands(...commands: Command[]): Command[] {
+  return commands;
+}
+
+/** Pads rows into aligned columns. */
+export function table(rows: string[][]): string[] {
+  const widths: number[] = [];
+  const w = (s: string) => [...s].reduce((n, ch) => n + (/[\u1100-\uffff]/.test(ch) ? 2 : 1), 0);
+  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, w(c))));
+  return rows.map((r) => r.map((c, i) => c + ' '.repeat(widths[i] - w(c))).join('  ').trimEnd());
+}

@@ -1,0 +1,19 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppConfig } from './config';
+import type { Db } from './db';
+import type { Clock } from './lib/time';
+import type { ServerSchemas } from './schemas';
+import type { Mailer } from './modules/verification/mail';
+import type { SmsChannel } from './modules/verification/sms';
+
+/** What every module's service needs: built once per app by buildApp. */
+export interface AppContext {
+  db: Db;
+  config: AppConfig;
+  now: Clock;
+  schemas: ServerSchemas;
+  dataDir: string;
+  log: FastifyBaseLogger;
+  sms: SmsChannel;
+  mailer: Mailer;
+}

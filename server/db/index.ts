@@ -1,0 +1,126 @@
+/**
+ * Database connection: embedded PGlite (file-backed under DATA_DIR/pgdata, or in memory for
+ * tests) by default, or a PostgreSQL pool when a database URL is given. Same migrations and
+ * queries for both.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './types';
+import { migrateToLatest } from './migrations';
+
+export type { Database } from './types';
+export type Db = Kysely<Database>;
+
+export interface CreateDbOptions {
+  /** postgres://… : use PostgreSQL instead of the embedded PGlite */
+  databaseUrl?: string;
+  /** PGlite keeps its files in `${dataDir}/pgdata` */
+  dataDir?: string;
+  /** PGlite in memory (tests) */
+  memory?: boolean;
+  /** PostgreSQL: put every table in this schema (search_path); tests use one schema per file */
+  schema?: string;
+  /** PostgreSQL pool size */
+  poolSize?: number;
+}
+
+export interface DbHandle {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** where the data lives, for logs */
+  location: string;
+  /** closes the pool or PGlite cleanly (a restart keeps the data) and releases the data lock */
+  close(): Promise<void>;
+}
+
+/** One process at a time may open a PGlite data directory: a second one would corrupt it. */
+function acquireDataLock(dir: string): () => void {
+  const lock = path.join(dir, 'pgdata.lock');
+  try {
+    const pid = Number(fs.readFileSync(lock, 'utf8'));
+    if (pid && pid !== process.pid) {
+      let alive = true;
+      try {
+        process.kill(pid, 0);
+      } catch {
+        alive = false;
+      }
+      if (alive) {
+        throw new Error(
+          `数据目录 ${dir} 正被进程 ${pid} 使用（内嵌数据库只允许一个进程打开）。请先停止该进程，或使用 DATABASE_URL 连接 PostgreSQL。`,
+        );
+      }
+    }
+  } catch (e: any) {
+    if (e?.code !== 'ENOENT') throw e;
+  }
+  fs.writeFileSync(lock, String(process.pid));
+  return () => {
+    try {
+      if (fs.readFileSync(lock, 'utf8') === String(process.pid)) fs.unlinkSync(lock);
+    } catch {
+      /* already gone */
+    }
+  };
+}
+
+export async function createDb(opts: CreateDbOptions): Promise<DbHandle> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolSize ?? 10,
+      ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const url = new URL(opts.databaseUrl);
+    return {
+      db,
+      kind: 'postgres',
+      location: `postgres://${url.host}${url.pathname}${opts.schema ? ` (schema ${opts.schema})` : ''}`,
+      close: () => db.destroy(),
+    };
+  }
+  let release = () => {};
+  let pglite: PGlite;
+  let location = 'memory';
+  if (opts.memory) {
+    pglite = await PGlite.create();
+  } else {
+    if (!opts.dataDir) throw new Error('createDb: dataDir or databaseUrl is required');
+    fs.mkdirSync(opts.dataDir, { recursive: true });
+    release = acquireDataLock(opts.dataDir);
+    location = path.join(opts.dataDir, 'pgdata');
+    try {
+      pglite = await PGlite.create(location);
+    } catch (e) {
+      release();
+      throw e;
+    }
+  }
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  return {
+    db,
+    kind: 'pglite',
+    location,
+    async close() {
+      await db.destroy();
+      if (!pglite.closed) await pglite.close();
+      release();
+    },
+  };
+}
+
+/** createDb + migrations: what the server, the CLI and the tests start with. */
+export async function openDatabase(opts: CreateDbOptions): Promise<DbHandle> {
+  const handle = await createDb(opts);
+  try {
+    await migrateToLatest(handle.db, opts.schema);
+  } catch (e) {
+    await handle.close();
+    throw e;
+  }
+  return handle;
+}

@@ -1,0 +1,10 @@
+/** Removes rows nobody can use any more (expired sessions, tokens, captchas, old codes). */
+import type { Db } from './index';
+
+export async function purgeExpired(db: Db, now: Date): Promise<void> {
+  const dayAgo = new Date(now.getTime() - 2 * 86_400_000); // codes stay two days: the daily limits count them
+  await db.deleteFrom('sessions').where('expires_at', '<', now).execute();
+  await db.deleteFrom('remember_tokens').where('expires_at', '<', dayAgo).execute();
+  await db.deleteFrom('captcha_challenges').where('expires_at', '<', now).execute();
+  await db.deleteFrom('verification_codes').where('created_at', '<', dayAgo).execute();
+}

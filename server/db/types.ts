@@ -1,0 +1,145 @@
+/**
+ * The database as Kysely sees it. Column types follow what both drivers (pg and PGlite) return:
+ * NUMERIC as decimal strings, timestamptz as Date, integer as number, jsonb as parsed JSON.
+ * No bigint columns: the two drivers disagree on how they return them.
+ */
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+/** a column with a database default: optional on insert */
+type D<T> = ColumnType<T, T | undefined, T>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+/** NUMERIC: exact decimal, read as a string, written as a string or number */
+export type Money = ColumnType<string, string | number, string | number>;
+
+export interface AccountTable {
+  id: Generated<number>;
+  /** login name: agents 'a10001' (seeded ones have readable names), sub-accounts 6 characters */
+  clientid: string;
+  /** '1' agent, '2' sub-account / direct customer */
+  user_type: string;
+  /** parent agent of a sub-account */
+  agent_id: D<number | null>;
+  /** '0' direct top-up, '1' product packages */
+  operation_mode: D<string>;
+  name: D<string>;
+  realname: D<string>;
+  /** stored lower-case; '' when none */
+  email: D<string>;
+  mobile: D<string>;
+  country_code: D<string>;
+  /** argon2id(sha256hex(password)) */
+  password_hash: string;
+  /** 0 registered inactive, 1 active, 5 frozen, 6 cancelled, 7 locked */
+  status: D<number>;
+  /** 1 未认证, 2 待认证, 3 已认证, 4 认证不通过 */
+  oauth_status: D<number>;
+  oauth_remark: D<string>;
+  oauth_date: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  id_type: D<number | null>;
+  id_nbr: D<string>;
+  address: D<string>;
+  province: D<string>;
+  city: D<string>;
+  area: D<string>;
+  phone_inout_type: D<number>;
+  paytype: D<number>;
+  needreport: D<number>;
+  needaudit: D<number>;
+  needmo: D<number>;
+  needextend: D<number>;
+  deliveryurl: D<string>;
+  mourl: D<string>;
+  remarks: D<string>;
+  invite_code: D<string>;
+  auto_template_callback_url: D<string>;
+  failed_logins: D<number>;
+  locked_until: D<Date | null>;
+  create_time: CreatedAt;
+  update_time: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface SessionTable {
+  /** sha256 hex of the cookie token */
+  id: string;
+  account_id: number;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  last_seen_at: Timestamp;
+  ip: D<string>;
+  user_agent: D<string>;
+}
+
+export interface RememberTokenTable {
+  /** sha256 hex of the cookie token */
+  id: string;
+  account_id: number;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  revoked_at: D<Date | null>;
+}
+
+export interface VerificationCodeTable {
+  id: Generated<number>;
+  /** register, reset, mobile */
+  purpose: string;
+  /** 'sms:86:13800000000' or 'mail:name@example.com' */
+  target: string;
+  /** sha256 hex of `${id-less salt}:${code}` */
+  code_hash: string;
+  salt: string;
+  expires_at: Timestamp;
+  used_at: D<Date | null>;
+  attempts: D<number>;
+  ip: D<string>;
+  created_at: Timestamp;
+}
+
+export interface CaptchaChallengeTable {
+  id: Generated<number>;
+  /** slider (challenge), slider-token (passed check), image */
+  kind: string;
+  /** sha256 hex of the public id (challenge id, token or cid cookie) */
+  key_hash: string;
+  /** slider-token: key_hash of its challenge; image: sha256 hex of the answer */
+  ref: D<string>;
+  expires_at: Timestamp;
+  used_at: D<Date | null>;
+  created_at: Timestamp;
+}
+
+export interface BrandingTable {
+  id: Generated<number>;
+  /** null: the default; else a host ('sms.example.com') or a wildcard ('*.example.com') */
+  host_pattern: string | null;
+  copyright_text: string;
+  company_logo_url: D<string>;
+  company_name: D<string>;
+  icp_text: D<string>;
+  demo_file_path: D<string>;
+  system_info_show: ColumnType<Record<string, number>, string | undefined, string>;
+}
+
+export interface SupportContactTable {
+  id: Generated<number>;
+  branding_id: D<number | null>;
+  name: string;
+  qq: string;
+  mobile: string;
+  email: string;
+  sort: D<number>;
+}
+
+export interface Database {
+  accounts: AccountTable;
+  sessions: SessionTable;
+  remember_tokens: RememberTokenTable;
+  verification_codes: VerificationCodeTable;
+  captcha_challenges: CaptchaChallengeTable;
+  branding: BrandingTable;
+  support_contacts: SupportContactTable;
+}
+
+export type Account = Selectable<AccountTable>;
+export type NewAccount = Insertable<AccountTable>;
+export type AccountUpdate = Updateable<AccountTable>;

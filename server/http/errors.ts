@@ -1,0 +1,68 @@
+/**
+ * Every failure answers JSON `{ code, msg, data? }` with a non-zero code and a Chinese message.
+ * Business errors (validation, session, captcha, limits, CSRF) use HTTP 200 so the console reads
+ * the body; only an unknown /api path (404) and an unexpected server fault (500) change the
+ * HTTP status. Stack traces never leave the server: they go to the log.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    msg: string,
+    readonly data?: unknown,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(msg);
+  }
+}
+
+export const TIMEOUT_HEADER = 'x-session-timeout';
+
+export const errors = {
+  timeout: () => new ApiError(401, '登录超时', undefined, { [TIMEOUT_HEADER]: '1' }),
+  csrf: () => new ApiError(403, '非法请求，请刷新页面后重试'),
+  tooManyRequests: () => new ApiError(429, '请求过于频繁，请稍后再试'),
+};
+
+export interface ErrorBody {
+  code: number;
+  msg: string;
+  data?: unknown;
+}
+
+function fromFrameworkError(err: FastifyError): { status: number; body: ErrorBody } | null {
+  const status = err.statusCode ?? 500;
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 200, body: { code: 415, msg: '不支持的请求格式' } };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 200, body: { code: 413, msg: '请求内容过大' } };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { status: 200, body: { code: 400, msg: '请求格式错误' } };
+  }
+  if (status === 429) return { status: 200, body: { code: 429, msg: '请求过于频繁，请稍后再试' } };
+  // JSON.parse failures and other client-side faults the framework reports
+  if (status >= 400 && status < 500) return { status: 200, body: { code: 400, msg: '请求格式错误' } };
+  return null;
+}
+
+export function installErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError | ApiError, req: FastifyRequest, reply: FastifyReply) => {
+    if (err instanceof ApiError) {
+      if (err.headers) reply.headers(err.headers);
+      const body: ErrorBody = { code: err.code, msg: err.message };
+      if (err.data !== undefined) body.data = err.data;
+      return reply.status(200).send(body);
+    }
+    const mapped = fromFrameworkError(err as FastifyError);
+    if (mapped) {
+      req.log.info({ err: { code: (err as FastifyError).code, message: err.message } }, 'request refused');
+      return reply.status(mapped.status).send(mapped.body);
+    }
+    req.log.error({ err }, 'unexpected error');
+    return reply.status(500).send({ code: 500, msg: '服务器繁忙，请稍后再试' });
+  });
+}

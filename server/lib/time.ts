@@ -1,0 +1,36 @@
+/** The server's clock (injectable for tests) and Asia/Shanghai formatting of business dates. */
+export type Clock = () => Date;
+export const systemClock: Clock = () => new Date();
+
+export const BUSINESS_TZ = 'Asia/Shanghai';
+const SHANGHAI_OFFSET_MS = 8 * 3600_000; // China has no daylight saving time
+
+const fmt = new Intl.DateTimeFormat('en-CA', {
+  timeZone: BUSINESS_TZ,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** 'YYYY-MM-DD HH:mm:ss' in Asia/Shanghai; '' for null. */
+export function formatDateTime(d: Date | string | null | undefined): string {
+  if (d === null || d === undefined || d === '') return '';
+  const date = d instanceof Date ? d : new Date(d);
+  if (Number.isNaN(date.getTime())) return '';
+  const p = Object.fromEntries(fmt.formatToParts(date).map((x) => [x.type, x.value]));
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
+}
+
+/** Midnight (Asia/Shanghai) of the business day containing `d`. */
+export function startOfBusinessDay(d: Date): Date {
+  const local = d.getTime() + SHANGHAI_OFFSET_MS;
+  return new Date(local - (local % 86_400_000) - SHANGHAI_OFFSET_MS);
+}
+
+export function addMs(d: Date, ms: number): Date {
+  return new Date(d.getTime() + ms);
+}

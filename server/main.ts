@@ -1,0 +1,64 @@
+/**
+ * Starts the API server (and the built console when dist/ exists).
+ *
+ * Environment: PORT (8080), HOST (0.0.0.0), DATA_DIR (./data), DATABASE_URL (PostgreSQL instead of
+ * the embedded PGlite under DATA_DIR/pgdata), SMTP_URL, SMTP_FROM, REGISTER_AUTO_LOGIN (1),
+ * SECURE_COOKIES (0), LOG_LEVEL (info).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildApp } from './app';
+import { configFromEnv } from './config';
+import { openDatabase } from './db';
+import { seed } from './db/seed';
+
+const started = Date.now();
+const env = process.env;
+const port = Number(env.PORT ?? 8080);
+const host = env.HOST ?? '0.0.0.0';
+const dataDir = path.resolve(env.DATA_DIR ?? './data');
+const distDir = path.resolve(import.meta.dirname, '../dist');
+
+const handle = await openDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir });
+const created = await seed(handle.db);
+
+const staticDir = fs.existsSync(path.join(distDir, 'index.html')) ? distDir : undefined;
+const app = await buildApp({
+  db: handle.db,
+  dataDir,
+  staticDir,
+  logger: { level: env.LOG_LEVEL ?? 'info' },
+  config: configFromEnv(env),
+});
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  app.log.info(`${signal}: shutting down`);
+  try {
+    await app.close();
+    await handle.close();
+    process.exit(0);
+  } catch (err) {
+    app.log.error({ err }, 'shutdown failed');
+    process.exit(1);
+  }
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+try {
+  await app.listen({ port, host });
+} catch (err) {
+  app.log.error({ err }, 'cannot listen');
+  await handle.close();
+  process.exit(1);
+}
+if (created.length) app.log.info(`demo accounts created: ${created.join(', ')} (password Demo1234)`);
+const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+app.log.info(
+  `短信平台已启动: http://${shownHost}:${port}/ (database: ${handle.kind} ${handle.location}; console: ${
+    staticDir ? 'dist/' : 'not built (npm run build), API only'
+  }; ${Date.now() - started} ms)`,
+);

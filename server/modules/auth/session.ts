@@ -1,0 +1,179 @@
+/**
+ * Server-side sessions and remember-me tokens.
+ *
+ * - `sid` cookie: random token, httpOnly, SameSite=Lax; the database keeps only its SHA-256.
+ *   Sliding idle expiry (config.sessionIdleMs).
+ * - `remember` cookie: random 7-day token, httpOnly; stored hashed, revoked on logout and on
+ *   password change. When the session is missing or expired, a valid remember token opens a new
+ *   session. No password (plain or hashed) ever goes into a cookie.
+ */
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { Transaction } from 'kysely';
+import type { AppContext } from '../../context';
+import type { Account, Database } from '../../db/types';
+import { errors } from '../../http/errors';
+import { randomToken, sha256hex } from '../../lib/crypto';
+import { addMs } from '../../lib/time';
+
+export const SESSION_COOKIE = 'sid';
+export const REMEMBER_COOKIE = 'remember';
+/** account statuses that may hold a session (7 = locked by failed logins elsewhere: sessions stay) */
+export const SESSION_STATUSES = [1, 7];
+/** refresh the sliding expiry at most this often (keeps GET /login/timeout to one read) */
+const TOUCH_EVERY_MS = 60_000;
+
+export interface CurrentSession {
+  sessionId: string;
+  account: Account;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** undefined: not resolved yet; null: no valid session */
+    currentSession?: CurrentSession | null;
+  }
+}
+
+export class SessionService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private cookieOpts(maxAgeMs?: number) {
+    return {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax' as const,
+      secure: this.ctx.config.secureCookies,
+      ...(maxAgeMs ? { maxAge: Math.floor(maxAgeMs / 1000) } : {}),
+    };
+  }
+
+  /** The session of this request (or one renewed from the remember token), else null. Cached per request. */
+  async resolve(req: FastifyRequest, reply: FastifyReply): Promise<CurrentSession | null> {
+    if (req.currentSession !== undefined) return req.currentSession;
+    const now = this.ctx.now();
+    let found: CurrentSession | null = null;
+    const token = req.cookies[SESSION_COOKIE];
+    if (token) {
+      const row = await this.ctx.db
+        .selectFrom('sessions')
+        .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
+        .selectAll('accounts')
+        .select(['sessions.id as session_id', 'sessions.last_seen_at as session_last_seen'])
+        .where('sessions.id', '=', sha256hex(token))
+        .where('sessions.expires_at', '>', now)
+        .executeTakeFirst();
+      if (row && SESSION_STATUSES.includes(row.status)) {
+        const { session_id, session_last_seen, ...account } = row;
+        found = { sessionId: session_id, account };
+        if (now.getTime() - new Date(session_last_seen).getTime() > TOUCH_EVERY_MS) {
+          await this.ctx.db
+            .updateTable('sessions')
+            .set({ last_seen_at: now, expires_at: addMs(now, this.ctx.config.sessionIdleMs) })
+            .where('id', '=', session_id)
+            .execute();
+        }
+      }
+    }
+    if (!found) found = await this.renewFromRememberToken(req, reply);
+    req.currentSession = found;
+    return found;
+  }
+
+  private async renewFromRememberToken(req: FastifyRequest, reply: FastifyReply): Promise<CurrentSession | null> {
+    const token = req.cookies[REMEMBER_COOKIE];
+    if (!token) return null;
+    const now = this.ctx.now();
+    const row = await this.ctx.db
+      .selectFrom('remember_tokens')
+      .innerJoin('accounts', 'accounts.id', 'remember_tokens.account_id')
+      .selectAll('accounts')
+      .where('remember_tokens.id', '=', sha256hex(token))
+      .where('remember_tokens.revoked_at', 'is', null)
+      .where('remember_tokens.expires_at', '>', now)
+      .executeTakeFirst();
+    if (!row || !SESSION_STATUSES.includes(row.status)) {
+      reply.clearCookie(REMEMBER_COOKIE, { path: '/' });
+      return null;
+    }
+    const sessionId = await this.createSession(req, reply, row.id);
+    return { sessionId, account: row };
+  }
+
+  private async createSession(req: FastifyRequest, reply: FastifyReply, accountId: number): Promise<string> {
+    const now = this.ctx.now();
+    const token = randomToken();
+    const id = sha256hex(token);
+    await this.ctx.db
+      .insertInto('sessions')
+      .values({
+        id,
+        account_id: accountId,
+        created_at: now,
+        last_seen_at: now,
+        expires_at: addMs(now, this.ctx.config.sessionIdleMs),
+        ip: req.ip ?? '',
+        user_agent: String(req.headers['user-agent'] ?? '').slice(0, 300),
+      })
+      .execute();
+    reply.setCookie(SESSION_COOKIE, token, this.cookieOpts());
+    return id;
+  }
+
+  /** Opens a session after a login or registration (replacing this browser's previous one). */
+  async open(req: FastifyRequest, reply: FastifyReply, account: Account, remember: boolean): Promise<void> {
+    await this.revokeCurrent(req, reply);
+    const sessionId = await this.createSession(req, reply, account.id);
+    if (remember) {
+      const now = this.ctx.now();
+      const token = randomToken();
+      await this.ctx.db
+        .insertInto('remember_tokens')
+        .values({ id: sha256hex(token), account_id: account.id, created_at: now, expires_at: addMs(now, this.ctx.config.rememberMs) })
+        .execute();
+      reply.setCookie(REMEMBER_COOKIE, token, this.cookieOpts(this.ctx.config.rememberMs));
+    }
+    req.currentSession = { sessionId, account };
+  }
+
+  /** Ends this browser's session and revokes its remember token; clears both cookies. */
+  async revokeCurrent(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const sid = req.cookies[SESSION_COOKIE];
+    const remember = req.cookies[REMEMBER_COOKIE];
+    if (sid) await this.ctx.db.deleteFrom('sessions').where('id', '=', sha256hex(sid)).execute();
+    if (remember) {
+      await this.ctx.db
+        .updateTable('remember_tokens')
+        .set({ revoked_at: this.ctx.now() })
+        .where('id', '=', sha256hex(remember))
+        .where('revoked_at', 'is', null)
+        .execute();
+    }
+    if (sid) reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    if (remember) reply.clearCookie(REMEMBER_COOKIE, { path: '/' });
+    req.currentSession = null;
+  }
+
+  /** Ends every session and remember token of an account (password change, freeze). */
+  async revokeAll(db: Transaction<Database> | AppContext['db'], accountId: number): Promise<void> {
+    await db.deleteFrom('sessions').where('account_id', '=', accountId).execute();
+    await db
+      .updateTable('remember_tokens')
+      .set({ revoked_at: this.ctx.now() })
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
+  /** preHandler: 401 登录超时 (with x-session-timeout: 1) unless the request has a valid session. */
+  requireSession(): preHandlerAsyncHookHandler {
+    return async (req, reply) => {
+      if (!(await this.resolve(req, reply))) throw errors.timeout();
+    };
+  }
+}
+
+/** The session a `requireSession` route runs with. */
+export function sessionOf(req: FastifyRequest): CurrentSession {
+  if (!req.currentSession) throw errors.timeout();
+  return req.currentSession;
+}

@@ -1,0 +1,100 @@
+/**
+ * Password recovery: a code by e-mail or SMS (after the image captcha), then a new password.
+ * The answer never says whether an account exists. A successful reset ends every session and
+ * remember token of the account and lifts a lock.
+ */
+import { sql } from 'kysely';
+import type { AppContext } from '../../context';
+import type { Account } from '../../db/types';
+import { ApiError } from '../../http/errors';
+import { hashPassword } from '../../lib/crypto';
+import type { SessionService } from '../auth/session';
+import type { CaptchaService } from '../captcha/service';
+import { checkMobile } from '../register/mobile';
+import { CODE_MESSAGES, mailTarget, smsTarget, type VerificationService } from '../verification/service';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const PASSWORD_MESSAGES = {
+  sent: '发送成功',
+  captcha: '图形验证码错误',
+  changed: '密码修改成功，请重新登录',
+} as const;
+
+export interface PasswordCodeForm {
+  sendType: 1 | 2;
+  email: string;
+  countryCode?: string;
+  captcha: string;
+}
+
+export interface PasswordResetForm {
+  sendType: 1 | 2;
+  email: string;
+  countryCode?: string;
+  validateCode: string;
+  password: string;
+  confirmPassword: string;
+}
+
+export class PasswordService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly deps: { codes: VerificationService; captcha: CaptchaService; sessions: SessionService },
+  ) {}
+
+  private target(f: { sendType: 1 | 2; email: string; countryCode?: string }) {
+    const countryCode = f.countryCode ?? '86';
+    return f.sendType === 1 ? mailTarget(f.email) : smsTarget(countryCode, f.email.trim());
+  }
+
+  private async findAccount(f: { sendType: 1 | 2; email: string }): Promise<Account | undefined> {
+    const q = this.ctx.db.selectFrom('accounts').selectAll().where('status', '<>', 0);
+    return (
+      f.sendType === 1 ? q.where(sql`lower(email)`, '=', f.email.trim().toLowerCase()) : q.where('mobile', '=', f.email.trim())
+    )
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** POST /password/email */
+  async sendCode(form: PasswordCodeForm, cid: string | undefined, ip: string): Promise<void> {
+    if (!(await this.deps.captcha.checkImage(cid, form.captcha))) throw new ApiError(400, PASSWORD_MESSAGES.captcha);
+    const countryCode = form.countryCode ?? '86';
+    if (form.sendType === 2) checkMobile(countryCode, form.email.trim());
+    const account = await this.findAccount(form);
+    const deliver = account !== undefined;
+    if (form.sendType === 1) await this.deps.codes.sendMail({ purpose: 'reset', email: form.email.trim(), ip, deliver });
+    else await this.deps.codes.sendSms({ purpose: 'reset', countryCode, mobile: form.email.trim(), ip, deliver });
+    if (!deliver) this.ctx.log.info({ sendType: form.sendType }, 'password code requested for an unknown account (nothing sent)');
+  }
+
+  /** POST /password/change */
+  async reset(form: PasswordResetForm): Promise<void> {
+    // forms/password-reset.json does not (yet) carry the per-way address rules of forms/password-code.json
+    if (form.sendType === 1 && !EMAIL.test(form.email.trim())) throw new ApiError(400, '请输入有效的邮箱');
+    if (form.sendType === 2 && !/^[0-9]+$/.test(form.email.trim())) throw new ApiError(400, '请输入有效的手机号');
+    const codeId = await this.deps.codes.check({ purpose: 'reset', target: this.target(form), code: form.validateCode });
+    const account = await this.findAccount(form);
+    if (!account) throw new ApiError(500, CODE_MESSAGES.invalid);
+    const hash = await hashPassword(form.password);
+    const now = this.ctx.now();
+    await this.ctx.db.transaction().execute(async (tx) => {
+      await this.deps.codes.consume(tx, codeId);
+      await tx
+        .updateTable('accounts')
+        .set((eb) => ({
+          password_hash: hash,
+          failed_logins: 0,
+          locked_until: null,
+          status: eb.case().when('status', '=', 7).then(1).else(eb.ref('status')).end(),
+          update_time: now,
+        }))
+        .where('id', '=', account.id)
+        .execute();
+      await this.deps.sessions.revokeAll(tx, account.id);
+    });
+    this.ctx.log.info({ clientid: account.clientid }, 'password reset');
+  }
+}

@@ -1,0 +1,16 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { ok } from '../../http/reply';
+import { sessionOf, type SessionService } from '../auth/session';
+import { oauthStatusForApi, type ProfileService } from './service';
+
+export function profileRoutes(sessions: SessionService, profile: ProfileService): FastifyPluginAsync {
+  return async (app) => {
+    const auth = { preHandler: sessions.requireSession() };
+
+    app.get('/admin/info', auth, async (req) => ok(await profile.currentUser(sessionOf(req).account)));
+
+    app.get('/admin/baseinfo', auth, async (req) => ok(profile.baseInfo(sessionOf(req).account)));
+
+    app.get('/client/oauth', auth, async (req) => ok({ oauth_status: oauthStatusForApi(sessionOf(req).account.oauth_status) }));
+  };
+}

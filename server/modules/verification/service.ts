@@ -1,0 +1,170 @@
+/**
+ * Verification codes (registration, password recovery, mobile change): 6 digits, stored hashed,
+ * valid 5 minutes, single use, at most 5 wrong tries; one per target per 60 s, 10 per target and
+ * 20 per IP a business day (Asia/Shanghai). Issuing a new code retires the previous one.
+ */
+import { sql, type Transaction } from 'kysely';
+import type { AppContext } from '../../context';
+import type { Database } from '../../db/types';
+import { ApiError } from '../../http/errors';
+import { randomDigits, randomToken, safeEqual, sha256hex } from '../../lib/crypto';
+import { addMs, startOfBusinessDay } from '../../lib/time';
+
+export type CodePurpose = 'register' | 'reset' | 'mobile';
+
+export const CODE_MESSAGES = {
+  cooldown: '验证码发送过于频繁，请60秒后再试',
+  daily: '今日发送次数已达上限',
+  invalid: '验证码错误或已过期',
+  sendFailed: '验证码发送失败，请稍后再试',
+} as const;
+
+const PURPOSE_TEXT: Record<CodePurpose, string> = {
+  register: '注册',
+  reset: '找回密码',
+  mobile: '修改手机号',
+};
+
+export const smsTarget = (countryCode: string, mobile: string) => `sms:${countryCode}:${mobile}`;
+export const mailTarget = (email: string) => `mail:${email.trim().toLowerCase()}`;
+
+function codeHash(salt: string, code: string) {
+  return sha256hex(`${salt}:${code}`);
+}
+
+export class VerificationService {
+  constructor(private readonly ctx: AppContext) {}
+
+  /** Checks the send limits for `target` and `ip`, stores a new code and hands it to `deliver`. */
+  private async issue(purpose: CodePurpose, target: string, ip: string, deliver: (code: string) => Promise<void>) {
+    const { db, config } = this.ctx;
+    const now = this.ctx.now();
+    const dayStart = startOfBusinessDay(now);
+    await db.transaction().execute(async (tx) => {
+      // serialise concurrent requests for the same target so that the limits hold
+      await sql`select pg_advisory_xact_lock(hashtext(${target}))`.execute(tx);
+      const last = await tx
+        .selectFrom('verification_codes')
+        .select('created_at')
+        .where('target', '=', target)
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      if (last && now.getTime() - new Date(last.created_at).getTime() < config.codeCooldownMs) {
+        throw new ApiError(500, CODE_MESSAGES.cooldown);
+      }
+      const counts = await tx
+        .selectFrom('verification_codes')
+        .select([
+          sql<number>`count(*) filter (where target = ${target})::int`.as('per_target'),
+          sql<number>`count(*) filter (where ip = ${ip})::int`.as('per_ip'),
+        ])
+        .where('created_at', '>=', dayStart)
+        .where((eb) => eb.or([eb('target', '=', target), eb('ip', '=', ip)]))
+        .executeTakeFirstOrThrow();
+      if (counts.per_target >= config.codeDailyPerTarget || counts.per_ip >= config.codeDailyPerIp) {
+        throw new ApiError(500, CODE_MESSAGES.daily);
+      }
+      // the latest code replaces any earlier one for the same purpose
+      await tx
+        .updateTable('verification_codes')
+        .set({ used_at: now })
+        .where('target', '=', target)
+        .where('purpose', '=', purpose)
+        .where('used_at', 'is', null)
+        .execute();
+      const code = randomDigits(6);
+      const salt = randomToken(12);
+      await tx
+        .insertInto('verification_codes')
+        .values({
+          purpose,
+          target,
+          code_hash: codeHash(salt, code),
+          salt,
+          expires_at: addMs(now, config.codeTtlMs),
+          ip,
+          created_at: now,
+        })
+        .execute();
+      try {
+        await deliver(code);
+      } catch (err) {
+        this.ctx.log.error({ err, target }, 'verification code delivery failed');
+        throw new ApiError(500, CODE_MESSAGES.sendFailed);
+      }
+    });
+  }
+
+  /** Sends a code by SMS. `deliver: false` counts the request against the limits but sends nothing. */
+  sendSms(p: { purpose: CodePurpose; countryCode: string; mobile: string; ip: string; deliver?: boolean }) {
+    const minutes = Math.round(this.ctx.config.codeTtlMs / 60_000);
+    return this.issue(p.purpose, smsTarget(p.countryCode, p.mobile), p.ip, async (code) => {
+      if (p.deliver === false) return;
+      const text = `【${this.ctx.config.platformName}】您的${PURPOSE_TEXT[p.purpose]}验证码为${code}，${minutes}分钟内有效，请勿泄露给他人。`;
+      await this.ctx.sms.send({ countryCode: p.countryCode, mobile: p.mobile }, text, { code, purpose: p.purpose });
+    });
+  }
+
+  /** Sends a code by e-mail; `deliver: false` as for sendSms. */
+  sendMail(p: { purpose: CodePurpose; email: string; ip: string; deliver?: boolean }) {
+    const minutes = Math.round(this.ctx.config.codeTtlMs / 60_000);
+    return this.issue(p.purpose, mailTarget(p.email), p.ip, async (code) => {
+      if (p.deliver === false) return;
+      await this.ctx.mailer.send({
+        to: p.email,
+        subject: `${this.ctx.config.platformName}${PURPOSE_TEXT[p.purpose]}验证码`,
+        text: [
+          '您好：',
+          '',
+          `您正在${PURPOSE_TEXT[p.purpose]}，验证码为：${code}`,
+          `验证码${minutes}分钟内有效，仅可使用一次。如非本人操作，请忽略本邮件。`,
+          '',
+          `${this.ctx.config.platformName}短信平台`,
+        ].join('\n'),
+      });
+    });
+  }
+
+  /**
+   * Checks `code` against the live code of `target`. A wrong code costs one of the tries (kept even
+   * when the caller's request fails later). Returns the code's id; throws 验证码错误或已过期.
+   * Without `consume`, the code stays usable (call `consume` in the transaction that uses it).
+   */
+  async check(p: { purpose: CodePurpose; target: string; code: string; consume?: boolean }): Promise<number> {
+    const { db, config } = this.ctx;
+    const now = this.ctx.now();
+    const row = await db
+      .selectFrom('verification_codes')
+      .select(['id', 'code_hash', 'salt', 'attempts'])
+      .where('target', '=', p.target)
+      .where('purpose', '=', p.purpose)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!row || row.attempts >= config.codeMaxAttempts) throw new ApiError(500, CODE_MESSAGES.invalid);
+    if (!safeEqual(codeHash(row.salt, p.code.trim()), row.code_hash)) {
+      await db
+        .updateTable('verification_codes')
+        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+        .where('id', '=', row.id)
+        .execute();
+      throw new ApiError(500, CODE_MESSAGES.invalid);
+    }
+    if (p.consume) await this.consume(db, row.id);
+    return row.id;
+  }
+
+  /** Marks a checked code used; fails if another request used it first. */
+  async consume(tx: Transaction<Database> | AppContext['db'], id: number) {
+    const r = await tx
+      .updateTable('verification_codes')
+      .set({ used_at: this.ctx.now() })
+      .where('id', '=', id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) throw new ApiError(500, CODE_MESSAGES.invalid);
+  }
+}
