@@ -23,6 +23,11 @@ export const errors = {
   timeout: () => new ApiError(401, '登录超时', undefined, { [TIMEOUT_HEADER]: '1' }),
   csrf: () => new ApiError(403, '非法请求，请刷新页面后重试'),
   tooManyRequests: () => new ApiError(429, '请求过于频繁，请稍后再试'),
+  /** the caller may not reach this record or call (another agent's sub-account, an agent-only call) */
+  forbidden: () => new ApiError(403, '无权访问'),
+  notFound: (what = '记录') => new ApiError(404, `${what}不存在`),
+  /** a business rule refused the request; nothing changed */
+  refused: (msg: string, data?: unknown) => new ApiError(500, msg, data),
 };
 
 export interface ErrorBody {

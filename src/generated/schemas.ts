@@ -255,6 +255,32 @@ export type PasswordCodeForm = {
    */
   captcha: string;
 };
+/**
+ * 找回密码第二步（POST /password/change）
+ */
+export type PasswordResetForm = {
+  sendType: RecoveryWay;
+  /**
+   * 国家代码
+   */
+  countryCode?: string;
+  /**
+   * 邮箱/手机号
+   */
+  email: string;
+  /**
+   * 验证码
+   */
+  validateCode: string;
+  /**
+   * 新密码
+   */
+  password: string;
+  /**
+   * 确认密码
+   */
+  confirmPassword: {$data: '1/password'};
+};
 
 /**
  * Every schema of schemas/, by path. Generated: do not edit.
@@ -820,32 +846,6 @@ export interface PasswordChangeForm {
    * 确认新密码
    */
   confirmPassword: {$data: '1/newPassword'};
-}
-/**
- * 找回密码第二步（POST /password/change）
- */
-export interface PasswordResetForm {
-  sendType: RecoveryWay;
-  /**
-   * 国家代码
-   */
-  countryCode?: string;
-  /**
-   * 邮箱/手机号
-   */
-  email: string;
-  /**
-   * 验证码
-   */
-  validateCode: string;
-  /**
-   * 新密码
-   */
-  password: string;
-  /**
-   * 确认密码
-   */
-  confirmPassword: {$data: '1/password'};
 }
 /**
  * 子账户充值/回退。amount 为十进制字符串，最多两位小数，大于 0；requestId 用于幂等。

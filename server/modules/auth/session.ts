@@ -170,6 +170,15 @@ export class SessionService {
       if (!(await this.resolve(req, reply))) throw errors.timeout();
     };
   }
+
+  /** A session of an agent (userType 1); sub-accounts get 403 `无权访问`. */
+  requireAgent(): preHandlerAsyncHookHandler {
+    return async (req, reply) => {
+      const s = await this.resolve(req, reply);
+      if (!s) throw errors.timeout();
+      if (s.account.user_type !== '1') throw errors.forbidden();
+    };
+  }
 }
 
 /** The session a `requireSession` route runs with. */
