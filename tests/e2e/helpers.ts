@@ -43,3 +43,28 @@ export async function smsCodeFor(mobile: string): Promise<string> {
   }
   throw new Error(`no SMS for ${mobile} in ${file}`);
 }
+
+/**
+ * Logs the browser context in through the API (slider challenge, verify, login), for tests whose
+ * subject is not the login page itself. Cookies land in the page's context.
+ */
+export async function apiLogin(page: Page, username: string, password = 'Demo1234') {
+  const { createHash } = await import('node:crypto');
+  const req = page.request;
+  await req.get('/api/login/timeout');
+  const xsrf = async () => (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+  const challenge = (await (await req.get('/api/captcha/slider')).json()).data;
+  const width = 300;
+  const track = Array.from({ length: 30 }, (_, i) => [Math.round((width * (i + 1)) / 30), i * 25]);
+  const verified = await (
+    await req.post('/api/captcha/slider/verify', { headers: { 'x-xsrf-token': decodeURIComponent(await xsrf()) }, data: { server: challenge.server, width, track } })
+  ).json();
+  if (verified.code !== 0) throw new Error(`slider: ${verified.msg}`);
+  const res = await (
+    await req.post('/api/login', {
+      headers: { 'x-xsrf-token': decodeURIComponent(await xsrf()) },
+      data: { username, password: createHash('sha256').update(password).digest('hex'), server: challenge.server, token: verified.data.token },
+    })
+  ).json();
+  if (res.code !== 0) throw new Error(`login ${username}: ${res.msg}`);
+}
