@@ -1,15 +1,15 @@
 /**
  * Operator CLI: `npm run cli -- <command> [args]`. Uses DATA_DIR / DATABASE_URL like the server.
- * With the embedded database, stop the server first (one process at a time may open it).
+ * When a server runs on the embedded database of DATA_DIR (which one process at a time may open),
+ * the command is handed to that server over its loopback operator channel instead.
  */
 import path from 'node:path';
 import { openDatabase } from './db';
 import { seed } from './db/seed';
-import { accountCommands } from './cli/accounts';
-import { CommandError, UsageError, type Command } from './cli/registry';
+import { COMMANDS } from './cli/commands';
+import { runCommand, runningServer, runOnServer } from './cli/operator-channel';
 
-/** Every area's commands; add new lists here. */
-export const COMMANDS: Command[] = [...accountCommands];
+export { COMMANDS };
 
 function help(out: (s: string) => void) {
   out('用法: npm run cli -- <命令> [参数]\n');
@@ -28,27 +28,23 @@ export async function runCli(argv: string[], out = (s: string) => console.log(s)
     help(err);
     return 2;
   }
-  const handle = await openDatabase({
-    databaseUrl: process.env.DATABASE_URL || undefined,
-    dataDir: path.resolve(process.env.DATA_DIR ?? './data'),
-  });
-  try {
-    await seed(handle.db);
-    await cmd.run({ db: handle.db, out, now: () => new Date() }, args);
-    return 0;
-  } catch (e) {
-    if (e instanceof UsageError) {
-      err(`${e.message}\n用法: npm run cli -- ${cmd.usage}`);
-      return 2;
+  const dataDir = path.resolve(process.env.DATA_DIR ?? './data');
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  const server = databaseUrl ? undefined : runningServer(dataDir);
+  let result;
+  if (server) {
+    result = await runOnServer(server, [name, ...args]);
+  } else {
+    const handle = await openDatabase({ databaseUrl, dataDir });
+    try {
+      await seed(handle.db);
+      result = await runCommand({ db: handle.db, now: () => new Date() }, [name, ...args]);
+    } finally {
+      await handle.close();
     }
-    if (e instanceof CommandError) {
-      err(e.message);
-      return 1;
-    }
-    throw e;
-  } finally {
-    await handle.close();
   }
+  for (const line of result.lines) (result.code === 0 ? out : err)(line);
+  return result.code;
 }
 
 if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('server/cli.ts')) {

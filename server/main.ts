@@ -5,6 +5,7 @@
  * the embedded PGlite under DATA_DIR/pgdata), SMTP_URL, SMTP_FROM, REGISTER_AUTO_LOGIN (1),
  * SECURE_COOKIES (0), LOG_LEVEL (info).
  */
+import { installOperatorChannel } from './cli/operator-channel';
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildApp } from './app';
@@ -31,12 +32,15 @@ const app = await buildApp({
   config: configFromEnv(env),
 });
 
+const operator = installOperatorChannel(app, dataDir);
+
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
   app.log.info(`${signal}: shutting down`);
   try {
+    operator.unpublish();
     await app.close();
     await handle.close();
     process.exit(0);
@@ -55,6 +59,7 @@ try {
   await handle.close();
   process.exit(1);
 }
+operator.publish(port);
 if (created.length) app.log.info(`demo accounts created: ${created.join(', ')} (password Demo1234)`);
 const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
 app.log.info(

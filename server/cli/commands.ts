@@ -1,0 +1,5 @@
+/** Every area's operator commands. Areas add their list here (one line each). */
+import { accountCommands } from './accounts';
+import type { Command } from './registry';
+
+export const COMMANDS: Command[] = [...accountCommands];
