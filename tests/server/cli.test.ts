@@ -85,3 +85,55 @@ describe('operator CLI', () => {
     expect(await run('accounts')).toBe(0);
   });
 });
+
+/** While a server holds the embedded database, the CLI hands its commands to that server. */
+describe('operator CLI with the server running', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'smsp-cli-live-'));
+  const saved = { DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL };
+  let close: () => Promise<void> = async () => {};
+
+  beforeAll(async () => {
+    process.env.DATA_DIR = dir;
+    delete process.env.DATABASE_URL;
+    const { buildApp } = await import('../../server/app');
+    const { seed } = await import('../../server/db/seed');
+    const { installOperatorChannel } = await import('../../server/cli/operator-channel');
+    const handle = await openDatabase({ dataDir: dir });
+    await seed(handle.db);
+    const app = await buildApp({ db: handle.db, dataDir: dir, purgeEveryMs: 0 });
+    const channel = installOperatorChannel(app, dir);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    channel.publish((app.server.address() as { port: number }).port);
+    close = async () => {
+      channel.unpublish();
+      await app.close();
+      await handle.close();
+    };
+  });
+  afterAll(async () => {
+    await close();
+    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs commands through the server while it holds the database lock', async () => {
+    expect(fs.existsSync(path.join(dir, 'pgdata.lock'))).toBe(true);
+    const out: string[] = [];
+    const err: string[] = [];
+    expect(await runCli(['accounts', 'agent1'], (s) => out.push(s), (s) => err.push(s))).toBe(0);
+    expect(out.join('\n')).toContain('共 1 个账户');
+    expect(await runCli(['unlock', 'nobody'], (s) => out.push(s), (s) => err.push(s))).toBe(1);
+    expect(err.join('\n')).toContain('账户 nobody 不存在');
+  });
+
+  it('refuses the operator endpoint without the token', async () => {
+    const ep = JSON.parse(fs.readFileSync(path.join(dir, 'operator.json'), 'utf8'));
+    const res = await fetch(`http://127.0.0.1:${ep.port}/__operator`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-operator-token': 'x'.repeat(64) },
+      body: JSON.stringify({ argv: ['accounts'] }),
+    });
+    expect(await res.json()).toEqual({ code: 403, msg: '无权访问' });
+  });
+});
