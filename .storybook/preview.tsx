@@ -1,11 +1,10 @@
 import type { Preview } from '@storybook/react-vite';
-import { initialize, mswLoader } from 'msw-storybook-addon';
+import { mswLoader } from 'msw-storybook-addon/csf3';
 import { AppProviders } from '../src/providers/AppProviders';
 
-initialize({ onUnhandledRequest: 'bypass', quiet: true });
-
 const preview: Preview = {
-  loaders: [mswLoader],
+  // msw-storybook-addon 3: stories give their handlers in parameters.msw (or .handlers)
+  loaders: [mswLoader()],
   decorators: [(Story) => <AppProviders><Story /></AppProviders>],
   parameters: { layout: 'fullscreen' },
 };
