@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import path from 'node:path';
+import fs from 'node:fs';
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
 
@@ -18,9 +19,13 @@ export const CHROMIUM_ARGS = [
 
 const alias = { '@': path.resolve(import.meta.dirname, 'src') };
 
+// a git worktree may link node_modules from another checkout: let the browser tests load files from there
+const allow = [import.meta.dirname, fs.realpathSync(path.join(import.meta.dirname, 'node_modules'))];
+
 export default defineConfig({
   plugins: [react()],
   resolve: { alias },
+  server: { fs: { allow } },
   test: {
     projects: [
       {
