@@ -14,6 +14,9 @@ import { resolveSchema, toErrorSchema, transformErrors, validator } from './vali
 import { CodeButtonWidget } from './widgets/CodeButtonWidget';
 import { CountryCodeWidget } from './widgets/CountryCodeWidget';
 import { SliderWidget } from './widgets/SliderWidget';
+import { FieldErrorTemplate } from './FieldErrorTemplate';
+
+const templates = { FieldErrorTemplate };
 
 /** Widgets any uiSchema may name, besides RJSF's own (text, password, checkbox, radio, select ...). */
 export const schemaWidgets: RegistryWidgetsType = {
@@ -116,6 +119,7 @@ export function SchemaForm<T extends Record<string, any> = Record<string, any>>(
       formData={current}
       validator={validator}
       widgets={allWidgets}
+      templates={templates}
       transformErrors={transformErrors}
       showErrorList={false}
       liveValidate={submitted ? 'onChange' : undefined}

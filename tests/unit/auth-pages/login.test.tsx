@@ -13,7 +13,7 @@ import { passwordDigest } from '@/lib/password';
 const server = setupServer(...publicHandlers);
 let logins: Record<string, string>[] = [];
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 beforeEach(() => {
   logins = [];
   localStorage.clear();

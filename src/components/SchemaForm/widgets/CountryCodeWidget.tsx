@@ -54,7 +54,6 @@ export function CountryCodeWidget({ id, value, onChange, onBlur, onFocus, disabl
       onChange={(v) => onChange(v ?? undefined)}
       onBlur={() => onBlur(id, value)}
       onFocus={() => onFocus(id, value)}
-      aria-label="国家代码"
     />
   );
 }
