@@ -56,7 +56,7 @@ export const Form: Story = {
 export const ValidationErrors: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    await userEvent.click(await c.findByRole('button', { name: '获取验证码' }));
+    await userEvent.click(await c.findByRole('button', { name: /获取验证码/ }));
     await waitFor(() => expect(c.getByText('请输入手机号')).toBeVisible());
     await userEvent.click(c.getByRole('button', { name: /^注\s*册$/ }));
     for (const msg of ['请输入个人/公司名称', '请输入您的登陆邮箱', '请输入手机验证码', '密码格式为8-12为数字字母组合', '请阅读并同意《服务协议》']) {
@@ -71,7 +71,7 @@ export const CountdownRunning: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.type(await c.findByLabelText('手机号'), '13800138000');
-    await userEvent.click(c.getByRole('button', { name: '获取验证码' }));
+    await userEvent.click(c.getByRole('button', { name: /获取验证码/ }));
     const button = await c.findByRole('button', { name: /\d+秒后重新发送/ });
     await expect(button).toBeDisabled();
     await waitFor(() => expect(within(document.body).getByText('发送成功')).toBeVisible());
@@ -85,9 +85,9 @@ export const SendCodeRefused: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.type(await c.findByLabelText('手机号'), '13800138000');
-    await userEvent.click(c.getByRole('button', { name: '获取验证码' }));
+    await userEvent.click(c.getByRole('button', { name: /获取验证码/ }));
     await waitFor(() => expect(within(document.body).getByText('手机号码已存在')).toBeVisible());
-    await waitFor(() => expect(c.getByRole('button', { name: '获取验证码' })).toBeEnabled());
+    await waitFor(() => expect(c.getByRole('button', { name: /获取验证码/ })).toBeEnabled());
   },
 };
 
