@@ -31,7 +31,11 @@ export interface SchemaFormHandle {
 }
 
 export interface SchemaFormProps<T extends Record<string, any> = Record<string, any>> {
-  /** registry key ("forms/login") or a schema object */
+  /**
+   * registry key ("forms/login") or a schema object. Avoid a root-level allOf in a displayed
+   * schema: RJSF merges it into the rendered fields, and a `const: {$data}` confirmation field
+   * then drops what is typed (check such rules with validateBySchema instead).
+   */
   schema: string | JsonSchema;
   /** the fields to show, in order; the schema's other properties stay hidden (omitted: all, schema order) */
   fields?: string[];
@@ -85,9 +89,10 @@ export function SchemaForm<T extends Record<string, any> = Record<string, any>>(
   ref,
 }: SchemaFormProps<T>) {
   const schema = useMemo(() => {
-    // the root's title and description are for developers and product staff, not for the screen
-    const { title: _t, description: _d, ...rest } = resolveSchema(schemaOrKey);
-    return rest;
+    // descriptions (and the root's title) are notes for developers and product staff, not screen text
+    const { title: _t, description: _d, properties, ...rest } = resolveSchema(schemaOrKey);
+    const shown = Object.fromEntries(Object.entries<any>(properties ?? {}).map(([k, { description: _pd, ...p }]) => [k, p]));
+    return { ...rest, properties: shown };
   }, [schemaOrKey]);
   const ui = useMemo(() => ({ ...fieldsUi(schema, fields), ...uiSchema }), [schema, fields, uiSchema]);
   const allWidgets = useMemo(() => ({ ...schemaWidgets, ...widgets }), [widgets]);
