@@ -15,6 +15,7 @@ import { CodeButtonWidget } from './widgets/CodeButtonWidget';
 import { CountryCodeWidget } from './widgets/CountryCodeWidget';
 import { SliderWidget } from './widgets/SliderWidget';
 import { FieldErrorTemplate } from './FieldErrorTemplate';
+import './SchemaForm.css';
 
 const templates = { FieldErrorTemplate };
 
@@ -119,6 +120,7 @@ export function SchemaForm<T extends Record<string, any> = Record<string, any>>(
     <Form
       ref={formRef}
       id={id}
+      className="schema-form"
       schema={schema}
       uiSchema={ui}
       formData={current}

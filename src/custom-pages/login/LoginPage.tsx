@@ -16,14 +16,9 @@ import { passwordDigest } from '../../lib/password';
 import { ApiError, postForm } from '../../providers/http';
 import { trimBySchema } from '../../../common/schema';
 import { schemas } from '../../schema';
+import type { LoginForm } from '../../generated/schemas';
 import { safeRedirect } from './redirect';
 import { rememberedUser } from './rememberedUser';
-
-interface LoginForm {
-  username: string;
-  password: string;
-  remember?: boolean;
-}
 
 const FIELDS = ['username', 'password', 'token', 'remember'];
 const SLIDER_FIRST = '请先完成滑块验证';
