@@ -5,7 +5,10 @@
  * shows 验证通过 and reports {server, token}. Anything else snaps the handle back.
  *
  * Works with mouse, touch and pen (pointer events) and with the keyboard: the handle is a
- * focusable `role="slider"`; arrow keys move it a tenth of the way, End moves it to the end.
+ * focusable `role="slider"`; arrow keys glide it a tenth of the way, End glides it to the end.
+ * A keyboard move is animated frame by frame and each frame is recorded, so a keyboard user's
+ * track is an actual movement of the handle like a drag's (the server refuses jumps of more
+ * than half the width, tracks under 300 ms and tracks of fewer than 5 points).
  */
 import { useCallback, useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent, type PointerEvent, type Ref } from 'react';
 import { CheckCircleFilled, DoubleRightOutlined, LoadingOutlined } from '@ant-design/icons';
@@ -40,13 +43,22 @@ type Phase = 'idle' | 'dragging' | 'verifying' | 'passed';
 
 const HANDLE = 40;
 const HEIGHT = 40;
+/** keyboard glides: a tenth of the way, and all the way to the end */
+const STEP_MS = 120;
+const END_MS = 500;
 
 export function SliderCaptcha({ onVerified, onFailed, resetKey, ref, id, disabled }: SliderCaptchaProps) {
   const { token: t } = theme.useToken();
   const trackRef = useRef<HTMLDivElement>(null);
   const challenge = useRef<Promise<string> | null>(null);
   const drag = useRef<{ startX: number; t0: number; points: [number, number][] } | null>(null);
-  const [x, setX] = useState(0);
+  const gliding = useRef(false);
+  const xRef = useRef(0);
+  const [x, setXState] = useState(0);
+  const setX = (nx: number) => {
+    xRef.current = nx;
+    setXState(nx);
+  };
   const [phase, setPhase] = useState<Phase>('idle');
   const [animate, setAnimate] = useState(false);
   const [error, setError] = useState('');
@@ -137,35 +149,40 @@ export function SliderCaptcha({ onVerified, onFailed, resetKey, ref, id, disable
     void finish(Math.min(maxX(), Math.max(0, e.clientX - drag.current.startX)));
   };
 
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (locked) return;
+  /** Moves the handle from where it is to `to` over `ms`, recording every frame. */
+  const glide = (to: number, ms: number) =>
+    new Promise<void>((resolve) => {
+      const from = xRef.current;
+      const t0 = performance.now();
+      const frame = () => {
+        const p = Math.min(1, (performance.now() - t0) / ms);
+        record(from + (to - from) * (1 - (1 - p) ** 2));
+        if (p < 1) requestAnimationFrame(frame);
+        else resolve();
+      };
+      requestAnimationFrame(frame);
+    });
+
+  const onKeyDown = async (e: KeyboardEvent<HTMLDivElement>) => {
     const width = maxX();
-    const step = width / 10;
-    let nx: number;
-    switch (e.key) {
-      case 'ArrowRight':
-      case 'ArrowUp':
-        nx = x + step;
-        break;
-      case 'ArrowLeft':
-      case 'ArrowDown':
-        nx = x - step;
-        break;
-      case 'End':
-        nx = width;
-        break;
-      case 'Home':
-        nx = 0;
-        break;
-      default:
-        return;
-    }
+    const targets: Record<string, [number, number]> = {
+      ArrowRight: [xRef.current + width / 10, STEP_MS],
+      ArrowUp: [xRef.current + width / 10, STEP_MS],
+      ArrowLeft: [xRef.current - width / 10, STEP_MS],
+      ArrowDown: [xRef.current - width / 10, STEP_MS],
+      End: [width, END_MS],
+      Home: [0, END_MS],
+    };
+    if (!(e.key in targets)) return;
     e.preventDefault();
-    nx = Math.min(width, Math.max(0, nx));
+    if (locked || gliding.current) return;
+    const [target, ms] = targets[e.key];
+    const to = Math.min(width, Math.max(0, target));
     if (!drag.current) begin(0);
-    setAnimate(true);
-    record(nx);
-    if (nx >= width) void finish(nx);
+    gliding.current = true;
+    await glide(to, ms);
+    gliding.current = false;
+    if (to >= width) void finish(to);
   };
 
   const passed = phase === 'passed';
