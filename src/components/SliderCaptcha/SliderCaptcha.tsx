@@ -163,26 +163,46 @@ export function SliderCaptcha({ onVerified, onFailed, resetKey, ref, id, disable
       requestAnimationFrame(frame);
     });
 
-  const onKeyDown = async (e: KeyboardEvent<HTMLDivElement>) => {
-    const width = maxX();
+  /** Where a key sends the handle, and how long the glide takes; undefined for other keys. */
+  const keyTarget = (key: string, width: number): [number, number] | undefined => {
+    const step = width / 10;
+    const from = xRef.current;
     const targets: Record<string, [number, number]> = {
-      ArrowRight: [xRef.current + width / 10, STEP_MS],
-      ArrowUp: [xRef.current + width / 10, STEP_MS],
-      ArrowLeft: [xRef.current - width / 10, STEP_MS],
-      ArrowDown: [xRef.current - width / 10, STEP_MS],
+      ArrowRight: [from + step, STEP_MS],
+      ArrowUp: [from + step, STEP_MS],
+      ArrowLeft: [from - step, STEP_MS],
+      ArrowDown: [from - step, STEP_MS],
       End: [width, END_MS],
       Home: [0, END_MS],
     };
-    if (!(e.key in targets)) return;
+    return targets[key];
+  };
+
+  /** keys pressed while the handle glides run after it, in order */
+  const queued = useRef<string[]>([]);
+
+  const onKeyDown = async (e: KeyboardEvent<HTMLDivElement>) => {
+    if (!keyTarget(e.key, 1)) return;
     e.preventDefault();
-    if (locked || gliding.current) return;
-    const [target, ms] = targets[e.key];
-    const to = Math.min(width, Math.max(0, target));
-    if (!drag.current) begin(0);
+    if (locked) return;
+    queued.current.push(e.key);
+    if (gliding.current) return;
     gliding.current = true;
-    await glide(to, ms);
+    if (!drag.current) begin(0);
+    const width = maxX();
+    let key: string | undefined;
+    while ((key = queued.current.shift())) {
+      const [target, ms] = keyTarget(key, width)!;
+      const to = Math.min(width, Math.max(0, target));
+      await glide(to, ms);
+      if (to >= width) {
+        queued.current = [];
+        gliding.current = false;
+        void finish(to);
+        return;
+      }
+    }
     gliding.current = false;
-    if (to >= width) void finish(to);
   };
 
   const passed = phase === 'passed';
