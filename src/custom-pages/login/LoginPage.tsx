@@ -1,7 +1,125 @@
 /**
- * TODO placeholder: the real 登录 page is built on another branch and replaces this file.
- * It exists only so the router's lazy import resolves.
+ * /login: user name, password, slider captcha, remember me. The slider must pass first; once it
+ * has, the login is sent at once if the fields are valid (else on the button). The password
+ * leaves the browser as its SHA-256 digest. On success: the `redirect` query (same-site paths
+ * only) or "/". On failure: the server's message, and the slider is re-armed.
  */
+import { useMemo, useRef, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Alert, Button, Flex } from 'antd';
+import type { UiSchema } from '@rjsf/utils';
+import type { FieldError } from '../../../common/schema';
+import { PublicLayout } from '../../components/PublicLayout';
+import { SchemaForm, useStableCallback, validateBySchema } from '../../components/SchemaForm';
+import type { SliderResult } from '../../components/SliderCaptcha';
+import { passwordDigest } from '../../lib/password';
+import { ApiError, postForm } from '../../providers/http';
+import { trimBySchema } from '../../../common/schema';
+import { schemas } from '../../schema';
+import type { LoginForm } from '../../generated/schemas';
+import { safeRedirect } from './redirect';
+import { rememberedUser } from './rememberedUser';
+
+const FIELDS = ['username', 'password', 'token', 'remember'];
+const SLIDER_FIRST = '请先完成滑块验证';
+
 export default function LoginPage() {
-  return <div style={{ padding: 48, textAlign: 'center' }}>登录（页面建设中）</div>;
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [formData, setFormData] = useState<Partial<LoginForm>>(() => {
+    const username = rememberedUser.get();
+    return username ? { username, remember: true } : {};
+  });
+  const [captcha, setCaptcha] = useState<SliderResult | null>(null);
+  const [sliderKey, setSliderKey] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<{ code: number; msg: string } | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<FieldError[]>();
+
+  const inFlight = useRef(false);
+
+  const login = async (data: Partial<LoginForm>, pass: SliderResult | null) => {
+    if (inFlight.current) return;
+    if (!pass) {
+      setFieldErrors([{ field: 'token', message: SLIDER_FIRST }]);
+      return;
+    }
+    inFlight.current = true;
+    setBusy(true);
+    setFailure(null);
+    setFieldErrors(undefined);
+    try {
+      await postForm(
+        '/login',
+        {
+          username: data.username,
+          password: passwordDigest(data.password ?? ''),
+          server: pass.server,
+          token: pass.token,
+          remember: data.remember ? 1 : undefined,
+        },
+        { silent: true },
+      );
+      rememberedUser.set(data.remember ? data.username! : null);
+      navigate(safeRedirect(params.get('redirect')), { replace: true });
+    } catch (e) {
+      const err = e instanceof ApiError ? e : new ApiError({ code: -1, msg: '接口异常' });
+      setFailure({ code: err.code, msg: err.message });
+      if (Array.isArray(err.body.data?.errors)) setFieldErrors(err.body.data.errors);
+      // the captcha token is single-use: a new attempt needs a new pass
+      setCaptcha(null);
+      setSliderKey((k) => k + 1);
+      setBusy(false);
+      inFlight.current = false;
+    }
+  };
+
+  const onVerified = useStableCallback((pass: SliderResult) => {
+    setCaptcha(pass);
+    setFieldErrors(undefined);
+    const data = trimBySchema(schemas.get('forms/login'), formData);
+    if (validateBySchema('forms/login', data).length === 0) void login(data, pass);
+  });
+
+  const uiSchema: UiSchema = useMemo(
+    () => ({
+      username: { 'ui:placeholder': '帐户名/邮箱/手机号', 'ui:autocomplete': 'username' },
+      password: { 'ui:widget': 'password', 'ui:placeholder': '密码', 'ui:autocomplete': 'current-password' },
+      token: { 'ui:widget': 'slider', 'ui:label': false, 'ui:options': { onVerified, resetKey: sliderKey } },
+      remember: { 'ui:widget': 'checkbox' },
+    }),
+    [onVerified, sliderKey],
+  );
+
+  return (
+    <PublicLayout title="账户登录">
+      {failure && (
+        <Alert
+          type={failure.code === 423 ? 'error' : 'warning'}
+          showIcon
+          message={failure.msg}
+          description={failure.code === 423 ? '如需帮助，请点击右下角“在线咨询”联系客服。' : undefined}
+          style={{ marginBottom: 16 }}
+          role="alert"
+        />
+      )}
+      <SchemaForm<LoginForm>
+        schema="forms/login"
+        fields={FIELDS}
+        uiSchema={uiSchema}
+        formData={formData}
+        onChange={setFormData}
+        serverErrors={fieldErrors}
+        onSubmit={(data) => void login(data, captcha)}
+      >
+        <Button type="primary" htmlType="submit" block loading={busy}>
+          登录
+        </Button>
+        <Flex justify="space-between" style={{ marginTop: 16 }}>
+          <Link to="/register">注册</Link>
+          <Link to="/forget">忘记密码</Link>
+        </Flex>
+      </SchemaForm>
+    </PublicLayout>
+  );
 }

@@ -1,0 +1,50 @@
+/**
+ * The frame of the public pages (login, register, forgot password): the agent's brand
+ * (GET /loginInfo), a centred card, the copyright and ICP footer and the online-consulting panel.
+ */
+import type { ReactNode } from 'react';
+import { Alert, Card, ConfigProvider, Layout, Typography, theme } from 'antd';
+import { SupportPanel } from './SupportPanel';
+import { usePublicInfo } from './usePublicInfo';
+
+export interface PublicLayoutProps {
+  /** the card's heading, e.g. 账户登录 */
+  title: ReactNode;
+  children: ReactNode;
+  /** wider card for longer forms */
+  width?: number;
+}
+
+export function PublicLayout({ title, children, width = 420 }: PublicLayoutProps) {
+  const { token: t } = theme.useToken();
+  const { branding, brandingError, contacts } = usePublicInfo();
+  const name = branding.company_name || '短信服务平台';
+  return (
+    <Layout style={{ minHeight: '100vh', background: `linear-gradient(160deg, ${t.colorPrimaryBg} 0%, ${t.colorBgLayout} 55%)` }}>
+      <Layout.Header style={{ background: 'transparent', display: 'flex', alignItems: 'center', gap: 12, paddingInline: 32 }}>
+        {branding.company_logo_url && <img src={branding.company_logo_url} alt={name} style={{ height: 36 }} />}
+        <Typography.Title level={4} style={{ margin: 0 }}>
+          {name}
+        </Typography.Title>
+      </Layout.Header>
+      <Layout.Content style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', padding: '40px 16px' }}>
+        {brandingError && <Alert type="warning" showIcon message={brandingError} style={{ width, maxWidth: '100%', marginBottom: 16 }} />}
+        <Card style={{ width, maxWidth: '100%', boxShadow: t.boxShadowTertiary }} styles={{ body: { padding: '32px 32px 24px' } }}>
+          <Typography.Title level={3} style={{ textAlign: 'center', marginTop: 0, marginBottom: 24 }}>
+            {title}
+          </Typography.Title>
+          <ConfigProvider componentSize="large">{children}</ConfigProvider>
+        </Card>
+      </Layout.Content>
+      <Layout.Footer style={{ background: 'transparent', textAlign: 'center', color: t.colorTextSecondary, fontSize: t.fontSizeSM }}>
+        {branding.copyright_text && <div>{branding.copyright_text}</div>}
+        {branding.icp_text && (
+          <a href="https://beian.miit.gov.cn/" target="_blank" rel="noreferrer" style={{ color: 'inherit' }}>
+            {branding.icp_text}
+          </a>
+        )}
+      </Layout.Footer>
+      <SupportPanel contacts={contacts} />
+    </Layout>
+  );
+}

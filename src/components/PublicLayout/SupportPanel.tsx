@@ -1,0 +1,57 @@
+/** The "在线咨询" toggle and its panel of support contacts (position, QQ, mobile, e-mail). */
+import { useState } from 'react';
+import { Button, Card, Empty, List, Space, Typography } from 'antd';
+import { CloseOutlined, CustomerServiceOutlined, MailOutlined, MobileOutlined, QqOutlined } from '@ant-design/icons';
+import type { SupportContact } from './usePublicInfo';
+
+export function SupportPanel({ contacts }: { contacts: SupportContact[] }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div style={{ position: 'fixed', right: 24, bottom: 24, zIndex: 10, display: 'flex', flexDirection: 'column', alignItems: 'flex-end', gap: 12 }}>
+      {open && (
+        <Card
+          size="small"
+          title="在线咨询"
+          extra={<Button type="text" size="small" icon={<CloseOutlined />} aria-label="关闭" onClick={() => setOpen(false)} />}
+          style={{ width: 280, boxShadow: '0 6px 16px rgba(0,0,0,.12)' }}
+          role="dialog"
+          aria-label="在线咨询"
+        >
+          {contacts.length ? (
+            <List
+              size="small"
+              dataSource={contacts}
+              renderItem={(c) => (
+                <List.Item>
+                  <Space direction="vertical" size={2}>
+                    <Typography.Text strong>{c.name}</Typography.Text>
+                    {c.qq && (
+                      <a href={`tencent://message/?uin=${encodeURIComponent(c.qq)}`}>
+                        <QqOutlined /> QQ：{c.qq}
+                      </a>
+                    )}
+                    {c.mobile && (
+                      <a href={`tel:${c.mobile}`}>
+                        <MobileOutlined /> 手机：{c.mobile}
+                      </a>
+                    )}
+                    {c.email && (
+                      <a href={`mailto:${c.email}`}>
+                        <MailOutlined /> 邮箱：{c.email}
+                      </a>
+                    )}
+                  </Space>
+                </List.Item>
+              )}
+            />
+          ) : (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无客服信息" />
+          )}
+        </Card>
+      )}
+      <Button type="primary" shape="round" icon={<CustomerServiceOutlined />} aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+        在线咨询
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+import { useEffect, useState } from 'react';
+import { ApiError, get } from '../../providers/http';
+
+export interface Branding {
+  copyright_text?: string;
+  company_logo_url?: string;
+  company_name?: string;
+  icp_text?: string;
+}
+
+export interface SupportContact {
+  name: string;
+  qq?: string;
+  mobile?: string;
+  email?: string;
+}
+
+/** Branding (GET /loginInfo) and support contacts (GET /supportInfo) of the public pages. */
+export function usePublicInfo() {
+  const [branding, setBranding] = useState<Branding>({});
+  const [brandingError, setBrandingError] = useState('');
+  const [contacts, setContacts] = useState<SupportContact[]>([]);
+  useEffect(() => {
+    let live = true;
+    get<Branding>('/loginInfo', undefined, { silent: true })
+      .then((b) => live && setBranding(b.data ?? {}))
+      .catch((e) => live && setBrandingError(e instanceof ApiError ? e.message : '接口异常'));
+    get<SupportContact[]>('/supportInfo', undefined, { silent: true })
+      .then((b) => live && setContacts(b.data ?? []))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
+  return { branding, brandingError, contacts };
+}

@@ -1,0 +1,29 @@
+/**
+ * A verification-code input with its send button. ui:options: `onSend` (required), `seconds`,
+ * `sendText`, `resendText`, `onSendError` (see CountdownButton).
+ */
+import { Input, Space } from 'antd';
+import type { WidgetProps } from '@rjsf/utils';
+import { CountdownButton } from '../../CountdownButton';
+
+export function CodeButtonWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, placeholder, options }: WidgetProps) {
+  const { onSend, seconds, sendText, resendText, onSendError } = options as any;
+  return (
+    <Space.Compact style={{ width: '100%' }}>
+      <Input
+        id={id}
+        name={id}
+        value={value ?? ''}
+        placeholder={placeholder}
+        disabled={disabled || readonly}
+        autoComplete="one-time-code"
+        onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value)}
+        onBlur={(e) => onBlur(id, e.target.value)}
+        onFocus={(e) => onFocus(id, e.target.value)}
+      />
+      <CountdownButton onSend={onSend} seconds={seconds} resendText={resendText} onError={onSendError} disabled={disabled}>
+        {sendText}
+      </CountdownButton>
+    </Space.Compact>
+  );
+}

@@ -1,0 +1,16 @@
+/**
+ * Where to go after login: the `redirect` query value when it is a path of this site, else "/".
+ * Rejects absolute URLs, protocol-relative "//host" and "/\host" (browsers read "\" as "/"),
+ * so a crafted login link cannot send the user to another site.
+ */
+export function safeRedirect(target: string | null | undefined, origin = window.location.origin): string {
+  if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return '/';
+  if (/[\u0000-\u001f\u007f]/.test(target)) return '/';
+  try {
+    const url = new URL(target, origin);
+    if (url.origin !== origin) return '/';
+    return url.pathname + url.search + url.hash;
+  } catch {
+    return '/';
+  }
+}
