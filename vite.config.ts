@@ -7,7 +7,11 @@ const apiPort = process.env.PORT ?? '8080';
 export default defineConfig({
   plugins: [react()],
   resolve: {
-    alias: { '@': path.resolve(import.meta.dirname, 'src') },
+    alias: {
+      '@': path.resolve(import.meta.dirname, 'src'),
+      // RJSF renders descriptions as markdown only on request, which our forms never make
+      'markdown-to-jsx/react': path.resolve(import.meta.dirname, 'src/lib/plain-markdown.tsx'),
+    },
   },
   server: {
     port: 5173,

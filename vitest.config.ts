@@ -17,7 +17,10 @@ export const CHROMIUM_ARGS = [
   '--disable-dev-shm-usage',
 ];
 
-const alias = { '@': path.resolve(import.meta.dirname, 'src') };
+const alias = {
+  '@': path.resolve(import.meta.dirname, 'src'),
+  'markdown-to-jsx/react': path.resolve(import.meta.dirname, 'src/lib/plain-markdown.tsx'),
+};
 
 // node_modules may be a symlink (git worktrees share one install): let the browser-mode dev
 // server serve files from its real location too.

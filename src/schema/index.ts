@@ -2,7 +2,7 @@
  * The console's schema registry: every file of schemas/ bundled at build time.
  * Labels, enum options, tag colours and form rules all come from here.
  */
-import { SchemaRegistry, type SchemaMap } from '../../common/schema';
+import { SchemaRegistry, type SchemaMap } from '../../common/schema/registry';
 
 const files = import.meta.glob('../../schemas/*/*.json', { eager: true, import: 'default' }) as Record<string, object>;
 

@@ -1,6 +1,6 @@
 /** The "在线咨询" toggle and its panel of support contacts (position, QQ, mobile, e-mail). */
 import { useState } from 'react';
-import { Button, Card, Empty, List, Space, Typography } from 'antd';
+import { Button, Card, Divider, Empty, Space, Typography } from 'antd';
 import { CloseOutlined, CustomerServiceOutlined, MailOutlined, MobileOutlined, QqOutlined } from '@ant-design/icons';
 import type { SupportContact } from './usePublicInfo';
 
@@ -18,11 +18,11 @@ export function SupportPanel({ contacts }: { contacts: SupportContact[] }) {
           aria-label="在线咨询"
         >
           {contacts.length ? (
-            <List
-              size="small"
-              dataSource={contacts}
-              renderItem={(c) => (
-                <List.Item>
+            // a plain list: antd's List would bring its pager (and Select) onto the login page
+            <div role="list">
+              {contacts.map((c, i) => (
+                <div role="listitem" key={`${c.name}-${i}`}>
+                  {i > 0 && <Divider style={{ margin: '8px 0' }} />}
                   <Space direction="vertical" size={2}>
                     <Typography.Text strong>{c.name}</Typography.Text>
                     {c.qq && (
@@ -41,9 +41,9 @@ export function SupportPanel({ contacts }: { contacts: SupportContact[] }) {
                       </a>
                     )}
                   </Space>
-                </List.Item>
-              )}
-            />
+                </div>
+              ))}
+            </div>
           ) : (
             <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无客服信息" />
           )}

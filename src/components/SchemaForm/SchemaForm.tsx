@@ -5,7 +5,7 @@
  * errors the server answered (`data.errors`) show on their fields.
  */
 import { useEffect, useImperativeHandle, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
-import { Form } from '@rjsf/antd';
+import { AntdForm as Form } from './theme';
 import type { IChangeEvent } from '@rjsf/core';
 import type { RegistryWidgetsType, UiSchema } from '@rjsf/utils';
 import type { FieldError, JsonSchema } from '../../../common/schema';
