@@ -52,8 +52,13 @@ test('registration with the SMS code from the outbox, then login as the new agen
   await page.getByLabel(/确认密码/).fill('Abc12345');
   await page.getByRole('checkbox', { name: /阅读并同意/ }).check();
   await page.getByRole('button', { name: /注\s*册/ }).click();
-  await expect(page.getByText('注册完成')).toBeVisible();
-  await expect(page).toHaveURL(/\/login/, { timeout: 8000 });
+  // REGISTER_AUTO_LOGIN is on by default: the new agent is logged in and offered certification
+  await expect(page.getByText('注册成功')).toBeVisible();
+  await expect(page.getByRole('button', { name: /去认证/ })).toBeVisible();
+  await page.getByRole('button', { name: /返\s*回/ }).click();
+  await expect(page.getByTestId('account')).toBeVisible();
+  await page.getByRole('button', { name: /退出登录/ }).click();
+  await expect(page).toHaveURL(/\/login/);
   await login(page, email, 'Abc12345');
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByText(/您还未进行资质认证/)).toBeVisible();
