@@ -3,7 +3,7 @@
  * (GET /loginInfo), a centred card, the copyright and ICP footer and the online-consulting panel.
  */
 import type { ReactNode } from 'react';
-import { Alert, Card, ConfigProvider, Layout, Typography, theme } from 'antd';
+import { Alert, ConfigProvider, Layout, Typography, theme } from 'antd';
 import { SupportPanel } from './SupportPanel';
 import { usePublicInfo } from './usePublicInfo';
 
@@ -29,12 +29,15 @@ export function PublicLayout({ title, children, width = 420 }: PublicLayoutProps
       </Layout.Header>
       <Layout.Content style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', padding: '40px 16px' }}>
         {brandingError && <Alert type="warning" showIcon message={brandingError} style={{ width, maxWidth: '100%', marginBottom: 16 }} />}
-        <Card style={{ width, maxWidth: '100%', boxShadow: t.boxShadowTertiary }} styles={{ body: { padding: '32px 32px 24px' } }}>
+        {/* a plain panel, not antd Card: Card brings Tabs (and Menu, Dropdown) onto the public pages */}
+        <section
+          style={{ width, maxWidth: '100%', background: t.colorBgContainer, borderRadius: t.borderRadiusLG, boxShadow: t.boxShadowTertiary, padding: '32px 32px 24px' }}
+        >
           <Typography.Title level={3} style={{ textAlign: 'center', marginTop: 0, marginBottom: 24 }}>
             {title}
           </Typography.Title>
           <ConfigProvider componentSize="large">{children}</ConfigProvider>
-        </Card>
+        </section>
       </Layout.Content>
       <Layout.Footer style={{ background: 'transparent', textAlign: 'center', color: t.colorTextSecondary, fontSize: t.fontSizeSM }}>
         {branding.copyright_text && <div>{branding.copyright_text}</div>}

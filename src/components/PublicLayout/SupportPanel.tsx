@@ -1,22 +1,25 @@
 /** The "在线咨询" toggle and its panel of support contacts (position, QQ, mobile, e-mail). */
 import { useState } from 'react';
-import { Button, Card, Divider, Empty, Space, Typography } from 'antd';
+import { Button, Divider, Empty, Space, Typography, theme } from 'antd';
 import { CloseOutlined, CustomerServiceOutlined, MailOutlined, MobileOutlined, QqOutlined } from '@ant-design/icons';
 import type { SupportContact } from './usePublicInfo';
 
 export function SupportPanel({ contacts }: { contacts: SupportContact[] }) {
   const [open, setOpen] = useState(false);
+  const { token: t } = theme.useToken();
   return (
     <div style={{ position: 'fixed', right: 24, bottom: 24, zIndex: 10, display: 'flex', flexDirection: 'column', alignItems: 'flex-end', gap: 12 }}>
       {open && (
-        <Card
-          size="small"
-          title="在线咨询"
-          extra={<Button type="text" size="small" icon={<CloseOutlined />} aria-label="关闭" onClick={() => setOpen(false)} />}
-          style={{ width: 280, boxShadow: '0 6px 16px rgba(0,0,0,.12)' }}
+        <div
           role="dialog"
           aria-label="在线咨询"
+          style={{ width: 280, background: t.colorBgElevated, borderRadius: t.borderRadiusLG, boxShadow: t.boxShadowSecondary }}
         >
+          <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', padding: '8px 12px', borderBottom: `1px solid ${t.colorSplit}` }}>
+            <Typography.Text strong>在线咨询</Typography.Text>
+            <Button type="text" size="small" icon={<CloseOutlined />} aria-label="关闭" onClick={() => setOpen(false)} />
+          </div>
+          <div style={{ padding: 12 }}>
           {contacts.length ? (
             // a plain list: antd's List would bring its pager (and Select) onto the login page
             <div role="list">
@@ -47,7 +50,8 @@ export function SupportPanel({ contacts }: { contacts: SupportContact[] }) {
           ) : (
             <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无客服信息" />
           )}
-        </Card>
+          </div>
+        </div>
       )}
       <Button type="primary" shape="round" icon={<CustomerServiceOutlined />} aria-expanded={open} onClick={() => setOpen((o) => !o)}>
         在线咨询
