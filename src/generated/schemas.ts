@@ -341,6 +341,7 @@ export interface SchemaIndex {
   'enums/upload-state.json'?: UploadState;
   'enums/user-type.json'?: UserType;
   'enums/yes-no.json'?: YesNo;
+  'filters/notice.json'?: NoticeFilter;
   'filters/sign.json'?: SignFilter;
   'filters/template-general.json'?: GeneralTemplateFilter;
   'filters/template-smart.json'?: SmartTemplateFilter;
@@ -653,6 +654,15 @@ export interface SmsTemplate {
    */
   orderNo?: number;
   isCreateor?: YesNo;
+}
+/**
+ * 公告列表筛选（POST /agent/noticePage），参数名与接口一致
+ */
+export interface NoticeFilter {
+  /**
+   * 公告内容
+   */
+  searchContent?: string;
 }
 /**
  * 签名列表筛选（POST /sign/list），参数名与接口一致
