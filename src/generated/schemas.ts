@@ -442,7 +442,7 @@ export interface Branding {
    */
   demo_file_path?: string;
   /**
-   * 每个文档是否显示：1 显示
+   * 每个帮助文档是否显示：1 显示。由服务器按文档是否存在计算（https 为自动生成的 HTTP 接口文档，始终为 1）；键：https、cmpp、sgip、smgp、smpp、template、httpDemo、faq（仅代理商）
    */
   systemInfoShow?: {
     [k: string]: 0 | 1;

@@ -215,3 +215,23 @@ describe.each(backends)('notices, help documents, content test (%s)', (backend) 
     });
   });
 });
+
+describe('demo notices', () => {
+  it('are seeded once: deleting them all does not bring them back', async () => {
+    const { openDatabase } = await import('../../server/db');
+    const { seed } = await import('../../server/db/seed');
+    const handle = await openDatabase({ memory: true });
+    try {
+      await seed(handle.db);
+      const count = async () => Number((await handle.db.selectFrom('notices').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      expect(await count()).toBe(DEMO_NOTICES.length);
+      await seed(handle.db);
+      expect(await count()).toBe(DEMO_NOTICES.length);
+      await handle.db.deleteFrom('notices').execute();
+      await seed(handle.db);
+      expect(await count()).toBe(0);
+    } finally {
+      await handle.close();
+    }
+  });
+});

@@ -1,4 +1,8 @@
-/** Demo notices: inserted once, when the table is empty. */
+/**
+ * Demo notices: inserted once, on a database that has never held a notice (the table's identity
+ * sequence is unused), so notices the operator deletes do not come back at the next start.
+ */
+import { sql } from 'kysely';
 import type { Db } from '../../db';
 import { publishNotice } from './service';
 
@@ -132,10 +136,10 @@ export const DEMO_NOTICES: SeedNotice[] = [
   },
 ];
 
-/** Inserts the demo notices when there are none; returns how many it inserted. */
+/** Inserts the demo notices when no notice was ever stored; returns how many it inserted. */
 export async function seedNotices(db: Db): Promise<number> {
-  const any = await db.selectFrom('notices').select('id').limit(1).executeTakeFirst();
-  if (any) return 0;
+  const seq = await sql<{ used: boolean }>`select is_called as used from notices_id_seq`.execute(db);
+  if (seq.rows[0]?.used) return 0;
   for (const n of [...DEMO_NOTICES].sort((a, b) => a.at.localeCompare(b.at))) {
     await publishNotice(db, { name: n.name, html: n.html, top: n.top, releaseTime: new Date(n.at) }, new Date(n.at));
   }
