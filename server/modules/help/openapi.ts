@@ -147,6 +147,17 @@ code{background:#f5f5f5;padding:0 4px;border-radius:3px}.note{color:#666}.none{c
 <h1>${esc(doc.info?.title)}</h1>
 <p>版本 ${esc(doc.info?.version)} · 生成于 ${esc(generatedAt)} · 共 ${ops.length} 个接口</p>
 <p>${esc(doc.info?.description)}</p>
+<h2>通用应答</h2>
+<table><thead><tr><th>code</th><th>含义</th></tr></thead><tbody>
+<tr><td>0</td><td>成功，结果在 data 中</td></tr>
+<tr><td>400</td><td>参数校验失败：msg 为第一条错误说明，data.errors 列出 {field, message}</td></tr>
+<tr><td>401</td><td>登录超时（响应头 x-session-timeout: 1），请重新登录</td></tr>
+<tr><td>403</td><td>无权访问，或 CSRF 校验失败（非法请求，请刷新页面后重试）</td></tr>
+<tr><td>404</td><td>记录不存在（如 公告不存在、文档不存在），或接口不存在（HTTP 404）</td></tr>
+<tr><td>429</td><td>请求过于频繁，请稍后再试</td></tr>
+<tr><td>500 及以上</td><td>业务拒绝（msg 说明原因），或服务器繁忙（HTTP 500）</td></tr>
+</tbody></table>
+<p>列表接口的分页参数为 currentPage + pageRowCount 或 page + rows（默认每页 15 条），应答为 {list,totalCount,…} 或 {data,totalRecord,page,rows,totalPage}。</p>
 <h2>目录</h2><ul>${toc}</ul>
 ${sections.join('\n')}
 </body></html>
