@@ -36,10 +36,11 @@ export const noticeCommands = defineCommands(
     usage: 'notice-publish <标题> <file.html|-> [--top]',
     description: '发布公告（内容为 HTML 文件或标准输入，保存前净化）',
     async prepare(args) {
-      const src = args[1];
-      if (src === '-') return [args[0], `${INLINE}${await readStdin()}`, ...args.slice(2)];
-      if (src && !src.startsWith(INLINE)) return [args[0], `${INLINE}${readSource(src)}`, ...args.slice(2)];
-      return args;
+      const top = args.includes('--top');
+      const [title, src, ...rest] = args.filter((a) => a !== '--top');
+      if (src === undefined || src.startsWith(INLINE)) return args;
+      const html = src === '-' ? await readStdin() : readSource(src);
+      return [title, `${INLINE}${html}`, ...rest, ...(top ? ['--top'] : [])];
     },
     async run({ db, out, now }, args) {
       const top = args.includes('--top');
