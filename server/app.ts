@@ -34,6 +34,13 @@ import { SiteService } from './modules/site/service';
 import { NodeMailer, type Mailer } from './modules/verification/mail';
 import { OutboxSmsChannel, type SmsChannel } from './modules/verification/sms';
 import { VerificationService } from './modules/verification/service';
+import { SensitiveWords } from './modules/content/sensitive-words';
+import { contentRoutes } from './modules/content/routes';
+import { NoticeService } from './modules/notice/service';
+import { noticeRoutes } from './modules/notice/routes';
+import { HelpDocs } from './modules/help/docs';
+import { helpRoutes } from './modules/help/routes';
+import { registerOpenApi } from './modules/help/openapi';
 
 export interface BuildAppOptions {
   db: Db;
@@ -65,6 +72,8 @@ export interface Services {
   site: SiteService;
   register: RegisterService;
   password: PasswordService;
+  notices: NoticeService;
+  docs: HelpDocs;
 }
 
 declare module 'fastify' {
@@ -91,6 +100,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     log: app.log,
     sms: opts.sms ?? new OutboxSmsChannel(opts.dataDir, app.log, now),
     mailer: opts.mailer ?? new NodeMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom, dataDir: opts.dataDir, log: app.log, now }),
+    words: new SensitiveWords(config.sensitiveWordsFile, { log: (m) => app.log.info(m) }),
   };
   const sessions = new SessionService(ctx);
   const captcha = new CaptchaService(ctx, opts.imageCaptcha);
@@ -104,6 +114,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     site: new SiteService(ctx),
     register: new RegisterService(ctx, codes),
     password: new PasswordService(ctx, { codes, captcha, sessions }),
+    notices: new NoticeService(ctx),
+    docs: new HelpDocs(config.docsDir || path.join(opts.dataDir, 'docs')),
   };
   app.decorate('ctx', ctx);
   app.decorate('services', services);
@@ -117,15 +129,19 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     errorResponseBuilder: () => errors.tooManyRequests(),
   });
   installCsrf(app, { secure: config.secureCookies });
+  await registerOpenApi(app, ctx.schemas, config.platformName);
 
   await app.register(
     async (api) => {
-      await api.register(siteRoutes(services.site));
+      await api.register(siteRoutes(services.site, services.docs));
       await api.register(captchaRoutes(ctx, captcha));
       await api.register(authRoutes(ctx, services));
       await api.register(profileRoutes(sessions, services.profile));
       await api.register(registerRoutes(ctx, services));
       await api.register(passwordRoutes(ctx, services.password));
+      await api.register(noticeRoutes(sessions, services.notices));
+      await api.register(helpRoutes(ctx, sessions, services.docs));
+      await api.register(contentRoutes(ctx, sessions));
     },
     { prefix: '/api' },
   );

@@ -17,7 +17,7 @@ function help(out: (s: string) => void) {
 }
 
 export async function runCli(argv: string[], out = (s: string) => console.log(s), err = (s: string) => console.error(s)): Promise<number> {
-  const [name, ...args] = argv;
+  const [name, ...rawArgs] = argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
     help(out);
     return name ? 0 : 2;
@@ -27,6 +27,13 @@ export async function runCli(argv: string[], out = (s: string) => console.log(s)
     err(`未知命令: ${name}\n`);
     help(err);
     return 2;
+  }
+  let args = rawArgs;
+  try {
+    if (cmd.prepare) args = await cmd.prepare(rawArgs);
+  } catch (e) {
+    err(e instanceof Error ? e.message : String(e));
+    return 1;
   }
   const dataDir = path.resolve(process.env.DATA_DIR ?? './data');
   const databaseUrl = process.env.DATABASE_URL || undefined;

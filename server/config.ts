@@ -1,4 +1,6 @@
 /** Settings of the API server, with their defaults; `configFromEnv` reads the environment. */
+import path from 'node:path';
+
 export interface AppConfig {
   /** open a session right after registration (the console then shows the certification view) */
   registerAutoLogin: boolean;
@@ -27,6 +29,10 @@ export interface AppConfig {
   platformName: string;
   /** mark cookies Secure (behind HTTPS) */
   secureCookies: boolean;
+  /** the sensitive-word list (one word a line; reloaded when it changes) */
+  sensitiveWordsFile: string;
+  /** folder of the downloadable help documents; '' = `${dataDir}/docs` */
+  docsDir: string;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {
@@ -47,6 +53,8 @@ export const DEFAULT_CONFIG: AppConfig = {
   ipRateLimitPerMinute: 30,
   platformName: '云讯通',
   secureCookies: false,
+  sensitiveWordsFile: path.resolve(import.meta.dirname, 'config/sensitive-words.txt'),
+  docsDir: '',
 };
 
 function bool(v: string | undefined, dflt: boolean): boolean {
@@ -60,5 +68,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
   if (env.SMTP_FROM) out.smtpFrom = env.SMTP_FROM;
   out.registerAutoLogin = bool(env.REGISTER_AUTO_LOGIN, DEFAULT_CONFIG.registerAutoLogin);
   out.secureCookies = bool(env.SECURE_COOKIES, false);
+  if (env.SENSITIVE_WORDS_FILE) out.sensitiveWordsFile = path.resolve(env.SENSITIVE_WORDS_FILE);
+  if (env.DOCS_DIR) out.docsDir = path.resolve(env.DOCS_DIR);
   return out;
 }

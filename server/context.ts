@@ -5,6 +5,7 @@ import type { Clock } from './lib/time';
 import type { ServerSchemas } from './schemas';
 import type { Mailer } from './modules/verification/mail';
 import type { SmsChannel } from './modules/verification/sms';
+import type { SensitiveWords } from './modules/content/sensitive-words';
 
 /** What every module's service needs: built once per app by buildApp. */
 export interface AppContext {
@@ -16,4 +17,6 @@ export interface AppContext {
   log: FastifyBaseLogger;
   sms: SmsChannel;
   mailer: Mailer;
+  /** the one sensitive-word matcher (content test, templates, sending) */
+  words: SensitiveWords;
 }

@@ -18,6 +18,11 @@ const ForgetPage = lazy(() => import('./custom-pages/forget/ForgetPage'));
 const ConsoleRoot = lazy(() => import('./layout/ConsoleRoot'));
 const Home = lazy(() => import('./pages/Home'));
 const NotFound = lazy(() => import('./pages/NotFound'));
+const NoticeList = lazy(() => import('./resources/notices/NoticeList'));
+const NoticeView = lazy(() => import('./resources/notices/NoticeView'));
+const HelpDocumentPage = lazy(() => import('./custom-pages/help/HelpDocumentPage'));
+const FaqPage = lazy(() => import('./custom-pages/help/FaqPage'));
+const ContentTestPage = lazy(() => import('./custom-pages/content-test/ContentTestPage'));
 
 const page = (el: ReactNode) => <Suspense fallback={<PageLoading />}>{el}</Suspense>;
 
@@ -29,6 +34,11 @@ export function AppRoutes() {
       <Route path="/forget" element={page(<ForgetPage />)} />
       <Route element={page(<ConsoleRoot />)}>
         <Route index element={page(<Home />)} />
+        <Route path="notice/notice" element={page(<NoticeList />)} />
+        <Route path="notice/view" element={page(<NoticeView />)} />
+        <Route path="help/document" element={page(<HelpDocumentPage />)} />
+        <Route path="help/faq" element={page(<FaqPage />)} />
+        <Route path="content/test" element={page(<ContentTestPage />)} />
       </Route>
       <Route path="*" element={page(<NotFound />)} />
     </Routes>

@@ -16,6 +16,8 @@ export interface Command {
   usage: string;
   description: string;
   run(ctx: CliContext, args: string[]): Promise<void>;
+  /** optional: rewrites the arguments where the CLI runs (e.g. reads a local file or stdin) before dispatch */
+  prepare?(args: string[]): Promise<string[]>;
 }
 
 /** A wrong invocation: printed with the command's usage, exit code 2. */

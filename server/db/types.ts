@@ -130,6 +130,17 @@ export interface SupportContactTable {
   sort: D<number>;
 }
 
+export interface NoticeTable {
+  id: Generated<number>;
+  notice_name: string;
+  /** sanitized HTML (sanitize-html when stored) */
+  notice_content: D<string>;
+  /** 1: shown first */
+  is_top: D<number>;
+  release_time: ColumnType<Date, Date | string | undefined, Date | string>;
+  create_time: CreatedAt;
+}
+
 export interface Database {
   accounts: AccountTable;
   sessions: SessionTable;
@@ -138,6 +149,7 @@ export interface Database {
   captcha_challenges: CaptchaChallengeTable;
   branding: BrandingTable;
   support_contacts: SupportContactTable;
+  notices: NoticeTable;
 }
 
 export type Account = Selectable<AccountTable>;

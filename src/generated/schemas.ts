@@ -341,6 +341,7 @@ export interface SchemaIndex {
   'enums/upload-state.json'?: UploadState;
   'enums/user-type.json'?: UserType;
   'enums/yes-no.json'?: YesNo;
+  'filters/notice.json'?: NoticeFilter;
   'filters/sign.json'?: SignFilter;
   'filters/template-general.json'?: GeneralTemplateFilter;
   'filters/template-smart.json'?: SmartTemplateFilter;
@@ -441,7 +442,7 @@ export interface Branding {
    */
   demo_file_path?: string;
   /**
-   * 每个文档是否显示：1 显示
+   * 每个帮助文档是否显示：1 显示。由服务器按文档是否存在计算（https 为自动生成的 HTTP 接口文档，始终为 1）；键：https、cmpp、sgip、smgp、smpp、template、httpDemo、faq（仅代理商）
    */
   systemInfoShow?: {
     [k: string]: 0 | 1;
@@ -653,6 +654,15 @@ export interface SmsTemplate {
    */
   orderNo?: number;
   isCreateor?: YesNo;
+}
+/**
+ * 公告列表筛选（POST /agent/noticePage），参数名与接口一致
+ */
+export interface NoticeFilter {
+  /**
+   * 公告内容
+   */
+  searchContent?: string;
 }
 /**
  * 签名列表筛选（POST /sign/list），参数名与接口一致

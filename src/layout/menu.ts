@@ -7,4 +7,15 @@ import type { MenuEntry } from '@/providers/access';
 
 export const menuEntries: MenuEntry[] = [
   { key: 'index', label: '首页', icon: 'home', route: '/' },
+  { key: 'content_test', label: '内容检测', icon: 'content', route: '/content/test' },
+  { key: 'notice', label: '公告', icon: 'notice', route: '/notice/notice' },
+  {
+    key: 'help',
+    label: '帮助中心',
+    icon: 'help',
+    children: [
+      { key: 'help_document', label: '文档下载', route: '/help/document' },
+      { key: 'help_faq', label: '常见问题', route: '/help/faq' },
+    ],
+  },
 ];

@@ -9,6 +9,7 @@ import {
   MessageOutlined,
   QuestionCircleOutlined,
   SafetyCertificateOutlined,
+  SafetyOutlined,
   ShoppingCartOutlined,
   TeamOutlined,
   UserOutlined,
@@ -25,6 +26,7 @@ export const menuIcons: Record<string, ReactNode> = {
   certification: <SafetyCertificateOutlined />,
   notice: <BellOutlined />,
   help: <QuestionCircleOutlined />,
+  content: <SafetyOutlined />,
   other: <AppstoreOutlined />,
 };
 

@@ -10,6 +10,7 @@ import { menuFor, type MenuEntry } from '@/providers/access';
 import { menuEntries } from '@/layout/menu';
 import { iconOf } from '@/layout/menuIcons';
 import { useCertification, useCurrentUser } from '@/layout/hooks';
+import { LatestNotices } from '@/resources/notices/LatestNotices';
 
 const leaves = (es: MenuEntry[]): MenuEntry[] => es.flatMap((e) => (e.children ? leaves(e.children) : [e]));
 
@@ -45,6 +46,7 @@ export default function Home() {
           ))}
         </Row>
       )}
+      <LatestNotices />
     </>
   );
 }

@@ -68,4 +68,9 @@ export const resources: ResourceRegistry = {
   supportContacts: {
     list: { url: '/supportInfo', method: 'get', paging: 'none' },
   },
+  /** 公告: POST /agent/noticePage (page + rows, searchContent), GET /agent/notice/detail?noticeId= */
+  notices: {
+    list: { url: '/agent/noticePage', method: 'form', paging: 'page', filters: { searchContent: 'searchContent' } },
+    one: { url: '/agent/notice/detail', method: 'get', idParam: 'noticeId' },
+  },
 };

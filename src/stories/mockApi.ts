@@ -78,5 +78,6 @@ export function consoleApi(opts: ConsoleApiOptions = {}): HttpHandler[] {
       ),
     ),
     http.get('/api/client/oauth', guarded(() => ok(opts.clientOauth ?? { oauth_status: 3 }))),
+    http.get('/api/agent/notice', guarded(() => ok([]))),
   ];
 }

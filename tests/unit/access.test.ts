@@ -66,8 +66,10 @@ describe('access rules', () => {
     expect(keys(menuFor(subAccount, fullMenu))).toEqual(['index', 'send', 'sms_deliver', 'own']);
   });
 
-  it('the real menu today: home for everyone, nothing without a user', () => {
-    for (const u of [agentMode0, agentMode1, subAccount]) expect(keys(menuFor(u, menuEntries))).toEqual(['index']);
+  it('the real menu today: home, content test, notices and help for everyone, nothing without a user', () => {
+    for (const u of [agentMode0, agentMode1, subAccount]) {
+      expect(keys(menuFor(u, menuEntries))).toEqual(expect.arrayContaining(['index', 'content_test', 'notice', 'help', 'help_document', 'help_faq']));
+    }
     expect(menuFor(null, menuEntries)).toEqual([]);
   });
 });

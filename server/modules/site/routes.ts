@@ -1,12 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ok } from '../../http/reply';
 import { countryCodes, type SiteService } from './service';
+import type { HelpDocs } from '../help/docs';
 
-export function siteRoutes(site: SiteService): FastifyPluginAsync {
+/** `docs`: systemInfoShow is computed from the help documents that exist (never the stored flags). */
+export function siteRoutes(site: SiteService, docs?: HelpDocs): FastifyPluginAsync {
   return async (app) => {
     app.get('/loginInfo', async (req) => {
       const { id: _id, ...info } = await site.branding(req.headers.host);
-      return ok(info);
+      if (!docs) return ok(info);
+      const systemInfoShow = docs.flags();
+      return ok({ ...info, systemInfoShow, demo_file_path: info.demo_file_path || (systemInfoShow.httpDemo ? '/api/help/demoFilePath' : '') });
     });
 
     app.get('/supportInfo', async (req) => ok(await site.supportContacts(req.headers.host)));

@@ -1,0 +1,165 @@
+/**
+ * The server's own OpenAPI description (@fastify/swagger, dynamic mode: built from the routes
+ * as registered) and the HTTP API document rendered from it: one self-contained HTML page
+ * listing every /api path with its method, summary, parameters and the answer convention.
+ */
+import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import type { ServerSchemas } from '../../schemas';
+import { routeDocFor } from './route-docs';
+
+type Json = Record<string, any>;
+
+/** Drops ajv-errors messages and ids from a form schema so it reads as plain JSON Schema. */
+function plainSchema(s: unknown): unknown {
+  if (Array.isArray(s)) return s.map(plainSchema);
+  if (!s || typeof s !== 'object') return s;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (k === 'errorMessage' || k === '$id' || k === '$schema' || k.startsWith('x-')) continue;
+    out[k] = plainSchema(v);
+  }
+  return out;
+}
+
+/** Registers @fastify/swagger (call before any route is registered). */
+export async function registerOpenApi(app: FastifyInstance, schemas: ServerSchemas, platformName: string) {
+  await app.register(swagger, {
+    mode: 'dynamic',
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: `${platformName}短信平台 HTTP 接口`,
+        version: '1.0.0',
+        description:
+          '所有接口位于 /api 之下，应答为 JSON `{ code, msg, data }`，code 为 0 表示成功，否则 msg 为中文错误说明。' +
+          '表单接口使用 application/x-www-form-urlencoded（也接受 JSON）。需要登录的接口凭会话 Cookie（sid）访问；' +
+          '改变状态的请求（POST 等）须在 X-XSRF-TOKEN 头中回传 XSRF-TOKEN Cookie 的值。',
+      },
+    },
+    transform: ({ schema, url, route }) => {
+      const method = String(Array.isArray(route.method) ? route.method[0] : route.method).toUpperCase();
+      if (!url.startsWith('/api/')) return { schema: { ...(schema as Json), hide: true } as any, url };
+      const doc = routeDocFor(method, url);
+      const s: Json = { summary: doc.summary, tags: [doc.tag], ...(schema as Json) };
+      const notes = [doc.public ? '无需登录' : '需要登录', doc.agentOnly ? '仅代理商（userType 1）' : '', doc.description ?? ''].filter(Boolean);
+      s.description = notes.join('；');
+      if (doc.query) {
+        s.querystring = { type: 'object', properties: Object.fromEntries(Object.entries(doc.query).map(([k, d]) => [k, { type: 'string', description: d }])) };
+      }
+      if (doc.form) {
+        try {
+          s.body = plainSchema(schemas.registry.inline(doc.form));
+          s.consumes = ['application/x-www-form-urlencoded', 'application/json'];
+        } catch {
+          /* an unknown schema key only loses the body description */
+        }
+      }
+      return { schema: s as any, url };
+    },
+  });
+}
+
+/** The description of the /api routes (the routes outside /api are hidden). */
+export function openApiDocument(app: FastifyInstance): Json {
+  return (app as unknown as { swagger(): Json }).swagger();
+}
+
+const esc = (s: unknown) =>
+  String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function typeText(s: Json | undefined): string {
+  if (!s) return '';
+  if (s.enum) return `${s.type ?? ''} (${s.enum.map(String).join(' | ')})`;
+  if (s.oneOf) return s.oneOf.map((o: Json) => (o.const !== undefined ? String(o.const) : typeText(o))).join(' | ');
+  const limits = [s.minLength !== undefined ? `≥${s.minLength}` : '', s.maxLength !== undefined ? `≤${s.maxLength}` : ''].filter(Boolean).join(' ');
+  return [Array.isArray(s.type) ? s.type.join('|') : (s.type ?? ''), s.format ? `(${s.format})` : '', limits ? `长度 ${limits}` : ''].filter(Boolean).join(' ');
+}
+
+interface ParamRow {
+  name: string;
+  where: string;
+  required: boolean;
+  type: string;
+  description: string;
+}
+
+function paramsOf(op: Json): ParamRow[] {
+  const rows: ParamRow[] = (op.parameters ?? []).map((p: Json) => ({
+    name: p.name,
+    where: p.in,
+    required: !!p.required,
+    type: typeText(p.schema),
+    description: p.description ?? p.schema?.description ?? p.schema?.title ?? '',
+  }));
+  const content = op.requestBody?.content ?? {};
+  const body = (Object.values(content)[0] as Json | undefined)?.schema as Json | undefined;
+  if (body?.properties) {
+    const req = new Set<string>(body.required ?? []);
+    for (const [name, p] of Object.entries<Json>(body.properties)) {
+      rows.push({ name, where: 'body', required: req.has(name), type: typeText(p), description: p.title ?? p.description ?? '' });
+    }
+  }
+  return rows;
+}
+
+/** The HTTP API document: a self-contained HTML page (no script, inline style only). */
+export function renderApiHtml(doc: Json, generatedAt: string): string {
+  const ops: { method: string; path: string; op: Json }[] = [];
+  for (const [p, item] of Object.entries<Json>(doc.paths ?? {})) {
+    for (const [m, op] of Object.entries<Json>(item)) {
+      if (['get', 'post', 'put', 'patch', 'delete'].includes(m)) ops.push({ method: m.toUpperCase(), path: p, op });
+    }
+  }
+  const byTag = new Map<string, typeof ops>();
+  for (const o of ops) {
+    const tag = o.op.tags?.[0] ?? '其他';
+    if (!byTag.has(tag)) byTag.set(tag, []);
+    byTag.get(tag)!.push(o);
+  }
+  const anchor = (o: { method: string; path: string }) => `${o.method}-${o.path}`.replace(/[^A-Za-z0-9]+/g, '-');
+  const sections = [...byTag].map(([tag, list]) => {
+    const items = list.map((o) => {
+      const params = paramsOf(o.op);
+      const table = params.length
+        ? `<table><thead><tr><th>参数</th><th>位置</th><th>必填</th><th>类型</th><th>说明</th></tr></thead><tbody>${params
+            .map((r) => `<tr><td><code>${esc(r.name)}</code></td><td>${esc(r.where)}</td><td>${r.required ? '是' : '否'}</td><td>${esc(r.type)}</td><td>${esc(r.description)}</td></tr>`)
+            .join('')}</tbody></table>`
+        : '<p class="none">无参数</p>';
+      return `<section class="op" id="${anchor(o)}"><h3><span class="m ${o.method.toLowerCase()}">${o.method}</span> <code>${esc(o.path)}</code></h3>
+<p>${esc(o.op.summary ?? '')}</p>${o.op.description ? `<p class="note">${esc(o.op.description)}</p>` : ''}${table}</section>`;
+    });
+    return `<h2>${esc(tag)}</h2>\n${items.join('\n')}`;
+  });
+  const toc = [...byTag]
+    .map(([tag, list]) => `<li>${esc(tag)}<ul>${list.map((o) => `<li><a href="#${anchor(o)}">${o.method} ${esc(o.path)}</a> ${esc(o.op.summary ?? '')}</li>`).join('')}</ul></li>`)
+    .join('');
+  return `<!doctype html>
+<html lang="zh-CN"><head><meta charset="utf-8"><title>${esc(doc.info?.title)}</title>
+<style>
+body{font-family:-apple-system,"PingFang SC","Microsoft YaHei","Noto Sans CJK SC",sans-serif;max-width:1000px;margin:24px auto;padding:0 16px;color:#222;line-height:1.6}
+h1{border-bottom:2px solid #1677ff;padding-bottom:8px}h2{margin-top:40px;border-bottom:1px solid #ddd}
+.op{margin:16px 0 28px}.m{display:inline-block;min-width:56px;text-align:center;color:#fff;border-radius:4px;font-size:13px;padding:1px 6px}
+.get{background:#52c41a}.post{background:#1677ff}.put,.patch{background:#fa8c16}.delete{background:#f5222d}
+table{border-collapse:collapse;width:100%;font-size:14px}th,td{border:1px solid #ddd;padding:4px 8px;text-align:left;vertical-align:top}th{background:#fafafa}
+code{background:#f5f5f5;padding:0 4px;border-radius:3px}.note{color:#666}.none{color:#999}
+</style></head><body>
+<h1>${esc(doc.info?.title)}</h1>
+<p>版本 ${esc(doc.info?.version)} · 生成于 ${esc(generatedAt)} · 共 ${ops.length} 个接口</p>
+<p>${esc(doc.info?.description)}</p>
+<h2>通用应答</h2>
+<table><thead><tr><th>code</th><th>含义</th></tr></thead><tbody>
+<tr><td>0</td><td>成功，结果在 data 中</td></tr>
+<tr><td>400</td><td>参数校验失败：msg 为第一条错误说明，data.errors 列出 {field, message}</td></tr>
+<tr><td>401</td><td>登录超时（响应头 x-session-timeout: 1），请重新登录</td></tr>
+<tr><td>403</td><td>无权访问，或 CSRF 校验失败（非法请求，请刷新页面后重试）</td></tr>
+<tr><td>404</td><td>记录不存在（如 公告不存在、文档不存在），或接口不存在（HTTP 404）</td></tr>
+<tr><td>429</td><td>请求过于频繁，请稍后再试</td></tr>
+<tr><td>500 及以上</td><td>业务拒绝（msg 说明原因），或服务器繁忙（HTTP 500）</td></tr>
+</tbody></table>
+<p>列表接口的分页参数为 currentPage + pageRowCount 或 page + rows（默认每页 15 条），应答为 {list,totalCount,…} 或 {data,totalRecord,page,rows,totalPage}。</p>
+<h2>目录</h2><ul>${toc}</ul>
+${sections.join('\n')}
+</body></html>
+`;
+}

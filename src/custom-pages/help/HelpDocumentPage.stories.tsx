@@ -1,0 +1,71 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, waitFor, within } from 'storybook/test';
+import { http } from 'msw';
+import { withApp } from '@/stories/withApp';
+import { branding, consoleApi, fail, ok, subAccount } from '@/stories/mockApi';
+import HelpDocumentPage from './HelpDocumentPage';
+
+const T = { timeout: 5000 };
+const all = { https: 1, cmpp: 1, sgip: 1, smgp: 1, smpp: 1, template: 1, httpDemo: 1, faq: 1 };
+const loginInfo = (systemInfoShow: Record<string, number>) => http.get('/api/loginInfo', () => ok({ ...branding, systemInfoShow }));
+
+const meta = {
+  title: 'Help/HelpDocumentPage',
+  component: HelpDocumentPage,
+  decorators: [withApp],
+  parameters: { layout: 'padded', app: { path: '/help/document' } },
+} satisfies Meta<typeof HelpDocumentPage>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const AgentAllDocuments: Story = {
+  name: '代理商：全部文档',
+  parameters: { msw: { handlers: [loginInfo(all), ...consoleApi()] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('HTTP接口文档', {}, T)).toBeInTheDocument();
+    for (const t of ['HTTP接口示例代码', 'CMPP接口文档', 'SMPP接口文档', 'SGIP接口文档', 'SMGP接口文档', '模板短信接口文档', '常见问题文档']) {
+      await expect(c.getByText(t)).toBeInTheDocument();
+    }
+    await expect(c.getByRole('link', { name: 'HTTP接口文档' }).getAttribute('href')).toBe('/api/help/httpsdoc');
+    await expect(c.getByRole('link', { name: '常见问题文档' }).getAttribute('href')).toBe('/api/help/faqdoc');
+  },
+};
+
+export const SubAccountNoFaq: Story = {
+  name: '子账户：无常见问题文档',
+  parameters: { msw: { handlers: [loginInfo(all), ...consoleApi({ user: subAccount })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('HTTP接口文档', {}, T)).toBeInTheDocument();
+    await expect(c.getByText('CMPP接口文档')).toBeInTheDocument();
+    await waitFor(() => expect(c.queryByText('常见问题文档')).toBeNull());
+  },
+};
+
+export const OnlyGeneratedHttpDocument: Story = {
+  name: '仅 HTTP 接口文档（其它文件未放置）',
+  parameters: { msw: { handlers: [loginInfo({ https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 }), ...consoleApi()] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('HTTP接口文档', {}, T)).toBeInTheDocument();
+    await expect(canvasElement.querySelectorAll('.ant-list-item')).toHaveLength(1);
+    await expect(c.queryByText('CMPP接口文档')).toBeNull();
+  },
+};
+
+export const NoDocuments: Story = {
+  name: '无文档',
+  parameters: { msw: { handlers: [loginInfo({}), ...consoleApi()] } },
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByText('暂无可下载的文档', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const Failed: Story = {
+  name: '加载失败',
+  parameters: { msw: { handlers: [http.get('/api/loginInfo', () => fail(500, '域名未绑定代理商，请联系运营人员处理')), ...consoleApi()] } },
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByText('文档列表加载失败，请稍后重试', {}, T)).toBeInTheDocument();
+  },
+};

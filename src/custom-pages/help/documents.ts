@@ -1,0 +1,23 @@
+/**
+ * The downloadable help documents, in the order the page lists them. `key` is the server's
+ * systemInfoShow key (GET /loginInfo): a link shows only when its flag is 1, which the server sets
+ * only when the document exists. The FAQ document is for agents only.
+ */
+export interface HelpDocument {
+  key: string;
+  title: string;
+  description: string;
+  href: string;
+  agentOnly?: boolean;
+}
+
+export const HELP_DOCUMENTS: HelpDocument[] = [
+  { key: 'https', title: 'HTTP接口文档', description: '通过 HTTP(S) 提交短信、查询状态报告与上行短信的接口说明（由平台接口描述自动生成）', href: '/api/help/httpsdoc' },
+  { key: 'httpDemo', title: 'HTTP接口示例代码', description: 'Java、PHP、Python、C# 等语言调用 HTTP 接口的示例工程', href: '/api/help/demoFilePath' },
+  { key: 'cmpp', title: 'CMPP接口文档', description: '中国移动 CMPP 2.0/3.0 协议直连接入说明', href: '/api/help/cmppdoc' },
+  { key: 'smpp', title: 'SMPP接口文档', description: 'SMPP 3.4 协议接入说明（国内与国际短信）', href: '/api/help/smppdoc' },
+  { key: 'sgip', title: 'SGIP接口文档', description: '中国联通 SGIP 1.2 协议接入说明', href: '/api/help/sgipdoc' },
+  { key: 'smgp', title: 'SMGP接口文档', description: '中国电信 SMGP 3.0 协议接入说明', href: '/api/help/smgpdoc' },
+  { key: 'template', title: '模板短信接口文档', description: '模板报备、变量替换与模板短信提交接口说明', href: '/api/help/smstemplatedoc' },
+  { key: 'faq', title: '常见问题文档', description: '代理商常见问题汇总（开户、计费、通道与售后）', href: '/api/help/faqdoc', agentOnly: true },
+];

@@ -1,0 +1,33 @@
+/** 最新公告: the home page's card, at most 10 (GET /agent/notice), each opening its notice. */
+import { Link } from 'react-router';
+import { Card, List, Typography } from 'antd';
+import { useCustom } from '@refinedev/core';
+import type { Notice } from '@/generated/schemas';
+import { noticeViewPath } from './NoticeList';
+
+export const HOME_NOTICE_COUNT = 10;
+
+export function LatestNotices() {
+  const { result, query } = useCustom<Notice[]>({ url: '/agent/notice', method: 'get', meta: { silent: true } });
+  const notices = (Array.isArray(result.data) ? result.data : []).slice(0, HOME_NOTICE_COUNT);
+  return (
+    <Card title="最新公告" extra={<Link to="/notice/notice">更多</Link>} style={{ marginTop: 16 }} data-testid="latest-notices">
+      <List<Notice>
+        size="small"
+        loading={query.isLoading}
+        dataSource={notices}
+        locale={{ emptyText: query.isError ? '公告加载失败' : '暂无公告' }}
+        renderItem={(n) => (
+          <List.Item extra={<Typography.Text type="secondary">{(n.releaseTimeToStr ?? n.releaseTime ?? '').slice(0, 10)}</Typography.Text>}>
+            <Link to={noticeViewPath(n.id)}>
+              {n.isTop === 1 && <Typography.Text type="danger">[置顶] </Typography.Text>}
+              {n.noticeName}
+            </Link>
+          </List.Item>
+        )}
+      />
+    </Card>
+  );
+}
+
+export default LatestNotices;

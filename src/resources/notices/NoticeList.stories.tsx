@@ -1,0 +1,142 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { delay, http, HttpResponse } from 'msw';
+import { Route, Routes } from 'react-router';
+import { withApp } from '@/stories/withApp';
+import { consoleApi, fail, ok } from '@/stories/mockApi';
+import NoticeList from './NoticeList';
+import NoticeView from './NoticeView';
+import { demoNotices } from './fixtures';
+
+const T = { timeout: 5000 };
+
+/** POST /agent/noticePage answering `total` notices in pages, recording the search term. */
+function noticePage(total: number, seen: string[] = []) {
+  const all = demoNotices(total);
+  return http.post('/api/agent/noticePage', async ({ request }) => {
+    const form = new URLSearchParams(await request.text());
+    const page = Number(form.get('page') ?? 1);
+    const rows = Number(form.get('rows') ?? 15);
+    const term = form.get('searchContent') ?? '';
+    seen.push(term);
+    const hits = all.filter((n) => !term || n.noticeName.includes(term) || n.noticeContent!.includes(term));
+    return ok({ data: hits.slice((page - 1) * rows, page * rows), totalRecord: hits.length, page, rows, totalPage: Math.max(1, Math.ceil(hits.length / rows)) });
+  });
+}
+
+const meta = {
+  title: 'Notices/NoticeList',
+  component: NoticeList,
+  decorators: [withApp],
+  parameters: { layout: 'padded', app: { path: '/notice/notice' } },
+  render: () => (
+    <Routes>
+      <Route path="/notice/notice" element={<NoticeList />} />
+      <Route path="/notice/view" element={<NoticeView />} />
+    </Routes>
+  ),
+} satisfies Meta<typeof NoticeList>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const searched: string[] = [];
+
+export const Filled: Story = {
+  name: '有数据（多页，搜索，点击查看）',
+  parameters: {
+    msw: {
+      handlers: [
+        noticePage(40, searched),
+        http.get('/api/agent/notice/detail', ({ request }) => {
+          const id = Number(new URL(request.url).searchParams.get('noticeId'));
+          return ok(demoNotices(40).find((n) => n.id === id));
+        }),
+        ...consoleApi(),
+      ],
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('2026年12月6日凌晨系统维护公告', {}, T)).toBeInTheDocument();
+    await expect(c.getByRole('columnheader', { name: '公告名称' })).toBeInTheDocument();
+    await expect(c.getByRole('columnheader', { name: '公告内容' })).toBeInTheDocument();
+    await expect(c.getByRole('columnheader', { name: '发布时间' })).toBeInTheDocument();
+    await expect(c.getAllByText('[置顶]')).toHaveLength(2);
+    // content is shown as a plain-text excerpt, not markup
+    await expect(c.getByText('尊敬的客户：第 1 条公告内容，请合理安排发送计划。')).toBeInTheDocument();
+    await expect(c.getByText('共 40 条')).toBeInTheDocument();
+    await expect(canvasElement.querySelector('.ant-pagination')).not.toBeNull();
+    // search with Enter
+    const box = c.getByPlaceholderText('公告内容');
+    await userEvent.type(box, '割接{Enter}');
+    await waitFor(() => expect(searched).toContain('割接'), T);
+    await expect(await c.findByText('中国电信通道割接公告', {}, T)).toBeInTheDocument();
+    await waitFor(() => expect(canvasElement.querySelector('.ant-pagination')).toBeNull(), T);
+    // row click opens the notice
+    await userEvent.click(c.getByText('第 9 条', { exact: false }));
+    await expect(await c.findByTestId('notice-title', {}, T)).toHaveTextContent('中国电信通道割接公告');
+    await expect(c.getByText('发布时间：2026-11-20 10:08:00')).toBeInTheDocument();
+    await userEvent.click(c.getByRole('button', { name: /返\s*回/ }));
+    await expect(await c.findByPlaceholderText('公告内容', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const SearchWithButton: Story = {
+  name: '点击查询按钮搜索',
+  parameters: { msw: { handlers: [noticePage(40, searched), ...consoleApi()] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('共 40 条', {}, T);
+    await userEvent.type(c.getByPlaceholderText('公告内容'), '国庆');
+    await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
+    await expect(await c.findByText('国庆假期期间营销短信暂停发送的通知', {}, T)).toBeInTheDocument();
+    await waitFor(() => expect(c.queryByText('2026年12月6日凌晨系统维护公告')).toBeNull(), T);
+  },
+};
+
+export const Empty: Story = {
+  name: '无数据',
+  parameters: { msw: { handlers: [noticePage(0), ...consoleApi()] } },
+  play: async ({ canvasElement }) => {
+    await waitFor(() => expect(canvasElement.querySelector('.ant-empty')).not.toBeNull(), T);
+    await expect(canvasElement.querySelector('.ant-pagination')).toBeNull();
+  },
+};
+
+export const OnePage: Story = {
+  name: '仅一页（不显示分页）',
+  parameters: { msw: { handlers: [noticePage(6), ...consoleApi()] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('2026年12月6日凌晨系统维护公告', {}, T)).toBeInTheDocument();
+    await expect(canvasElement.querySelectorAll('tbody tr.ant-table-row')).toHaveLength(6);
+    await expect(canvasElement.querySelector('.ant-pagination')).toBeNull();
+  },
+};
+
+export const Loading: Story = {
+  name: '加载中',
+  parameters: {
+    msw: {
+      handlers: [
+        http.post('/api/agent/noticePage', async () => {
+          await delay('infinite');
+          return HttpResponse.json({});
+        }),
+        ...consoleApi(),
+      ],
+    },
+  },
+  play: async ({ canvasElement }) => {
+    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
+  },
+};
+
+export const Failed: Story = {
+  name: '加载失败',
+  parameters: { msw: { handlers: [http.post('/api/agent/noticePage', () => fail(500, '服务器繁忙，请稍后再试')), ...consoleApi()] } },
+  play: async ({ canvasElement }) => {
+    await waitFor(() => expect(canvasElement.querySelector('.ant-alert')).toHaveTextContent('服务器繁忙，请稍后再试'), T);
+    await expect(canvasElement.querySelector('.ant-empty')).not.toBeNull();
+  },
+};

@@ -1,0 +1,54 @@
+/** 公告 (/notice/notice): search by content (Enter or 查询), click a row to read the notice. */
+import { useNavigate } from 'react-router';
+import { Alert, Card, Typography } from 'antd';
+import type { HttpError } from '@refinedev/core';
+import { useTable } from '@refinedev/antd';
+import type { Notice } from '@/generated/schemas';
+import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
+import { SchemaTable } from '@/components/SchemaTable/SchemaTable';
+import { noticePlainText } from './noticeHtml';
+
+interface NoticeSearch {
+  searchContent?: string;
+}
+
+export const noticeViewPath = (id: number | string) => `/notice/view?noticeId=${encodeURIComponent(String(id))}`;
+
+export default function NoticeList() {
+  const navigate = useNavigate();
+  const { tableProps, searchFormProps, tableQuery } = useTable<Notice, HttpError, NoticeSearch>({
+    resource: 'notices',
+    syncWithLocation: false,
+    pagination: { pageSize: 15 },
+    onSearch: (v) => [{ field: 'searchContent', operator: 'contains', value: v.searchContent?.trim() || undefined }],
+  });
+  return (
+    <Card title="公告">
+      <SchemaFilterBar filter="filters/notice" formProps={searchFormProps} />
+      {tableQuery.isError && <Alert type="error" showIcon style={{ marginBottom: 16 }} message={tableQuery.error?.message || '公告加载失败'} />}
+      <SchemaTable<Notice>
+        {...tableProps}
+        entity="entities/notice"
+        data-testid="notice-table"
+        columns={[
+          {
+            field: 'noticeName',
+            width: 280,
+            render: (v: string, r) => (
+              <Typography.Link onClick={() => navigate(noticeViewPath(r.id))}>
+                {r.isTop === 1 && <Typography.Text type="danger">[置顶] </Typography.Text>}
+                {v}
+              </Typography.Link>
+            ),
+          },
+          {
+            field: 'noticeContent',
+            render: (v: string) => <Typography.Text type="secondary">{noticePlainText(v, 60)}</Typography.Text>,
+          },
+          { field: 'releaseTimeToStr', width: 180 },
+        ]}
+        onRow={(r) => ({ onClick: () => navigate(noticeViewPath(r.id)), style: { cursor: 'pointer' } })}
+      />
+    </Card>
+  );
+}

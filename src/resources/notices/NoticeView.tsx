@@ -1,0 +1,44 @@
+/** 公告详情 (/notice/view?noticeId=): title, release time, the sanitized HTML body, back. */
+import { useNavigate, useSearchParams } from 'react-router';
+import { Button, Card, Divider, Result, Skeleton, Typography } from 'antd';
+import { ArrowLeftOutlined } from '@ant-design/icons';
+import { useOne, type HttpError } from '@refinedev/core';
+import type { Notice } from '@/generated/schemas';
+import { safeNoticeHtml } from './noticeHtml';
+
+export default function NoticeView() {
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const id = params.get('noticeId') ?? '';
+  const { result, query } = useOne<Notice, HttpError>({
+    resource: 'notices',
+    id,
+    queryOptions: { enabled: !!id, retry: false },
+  });
+  const back = (
+    <Button icon={<ArrowLeftOutlined />} onClick={() => navigate('/notice/notice')}>
+      返回
+    </Button>
+  );
+  if (id && query.isLoading) return <Card><Skeleton active /></Card>;
+  if (!id || query.isError || !result) {
+    const notFound = !id || query.error?.statusCode === 404;
+    return (
+      <Card>
+        <Result status={notFound ? '404' : 'error'} title={notFound ? '公告不存在' : (query.error?.message ?? '公告加载失败')} extra={back} />
+      </Card>
+    );
+  }
+  return (
+    <Card extra={back}>
+      <Typography.Title level={3} style={{ marginTop: 0, textAlign: 'center' }} data-testid="notice-title">
+        {result.noticeName}
+      </Typography.Title>
+      <Typography.Paragraph type="secondary" style={{ textAlign: 'center' }}>
+        发布时间：{result.releaseTimeToStr ?? result.releaseTime}
+      </Typography.Paragraph>
+      <Divider />
+      <div className="notice-body" data-testid="notice-body" style={{ lineHeight: 1.8, overflowX: 'auto' }} dangerouslySetInnerHTML={{ __html: safeNoticeHtml(result.noticeContent) }} />
+    </Card>
+  );
+}
