@@ -27,6 +27,10 @@ export interface AppConfig {
   platformName: string;
   /** mark cookies Secure (behind HTTPS) */
   secureCookies: boolean;
+  /** demo: new signs are approved at once (env AUTO_REVIEW=1) */
+  autoReview: boolean;
+  /** most rows a sign export may hold (spec: 5,000,000) */
+  signExportMax: number;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {
@@ -47,6 +51,8 @@ export const DEFAULT_CONFIG: AppConfig = {
   ipRateLimitPerMinute: 30,
   platformName: '云讯通',
   secureCookies: false,
+  autoReview: false,
+  signExportMax: 5_000_000,
 };
 
 function bool(v: string | undefined, dflt: boolean): boolean {
@@ -60,5 +66,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
   if (env.SMTP_FROM) out.smtpFrom = env.SMTP_FROM;
   out.registerAutoLogin = bool(env.REGISTER_AUTO_LOGIN, DEFAULT_CONFIG.registerAutoLogin);
   out.secureCookies = bool(env.SECURE_COOKIES, false);
+  out.autoReview = bool(env.AUTO_REVIEW, false);
   return out;
 }
