@@ -18,6 +18,7 @@ const ForgetPage = lazy(() => import('./custom-pages/forget/ForgetPage'));
 const ConsoleRoot = lazy(() => import('./layout/ConsoleRoot'));
 const Home = lazy(() => import('./pages/Home'));
 const NotFound = lazy(() => import('./pages/NotFound'));
+const SignList = lazy(() => import('./resources/signs/SignList'));
 
 const page = (el: ReactNode) => <Suspense fallback={<PageLoading />}>{el}</Suspense>;
 
@@ -29,6 +30,7 @@ export function AppRoutes() {
       <Route path="/forget" element={page(<ForgetPage />)} />
       <Route element={page(<ConsoleRoot />)}>
         <Route index element={page(<Home />)} />
+        <Route path="template/SignReport" element={page(<SignList />)} />
       </Route>
       <Route path="*" element={page(<NotFound />)} />
     </Routes>

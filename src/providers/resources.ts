@@ -68,4 +68,6 @@ export const resources: ResourceRegistry = {
   supportContacts: {
     list: { url: '/supportInfo', method: 'get', paging: 'none' },
   },
+  /** 签名报备 (src/resources/signs): delete is POST /sign/update with state 4 */
+  signs: { list: { url: '/sign/list', method: 'form' }, create: { url: '/sign/add' }, deleteOne: { url: '/sign/update', idParam: 'id', params: { state: 4 } } },
 };
