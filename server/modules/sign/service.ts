@@ -137,14 +137,14 @@ export class SignService {
     return this.ctx.schemas.registry.enumLabel('sign-state', state) ?? String(state);
   }
 
-  /** Account ids the filter covers within the session's scope; forbidden when `clientid` is outside it. */
-  private async scopeIds(me: Account, f: SignFilter): Promise<number[]> {
-    if (me.user_type !== '1') return [me.id];
+  /** Accounts the filter covers within the session's scope; forbidden when `clientid` is outside it. */
+  private async scopeOf(me: Account, f: SignFilter): Promise<ScopedAccount[]> {
+    if (me.user_type !== '1') return [{ id: me.id, clientid: me.clientid, name: me.name }];
     const scope = await this.clients.scope(me);
-    if (!f.clientid) return scope.map((a) => a.id);
+    if (!f.clientid) return scope;
     const one = scope.find((a) => a.clientid === f.clientid);
     if (!one) throw errors.forbidden();
-    return [one.id];
+    return [one];
   }
 
   /** signs of these accounts matching the filter (deleted ones only when state 4 is asked) */
@@ -157,12 +157,12 @@ export class SignService {
     return q;
   }
 
-  private toRow(r: { id: number; clientid: string; client_name: string | null; sign: string; creator_name: string; create_time: Date; remarks: string; state: number; cause: string }, rownum: number): SignRow {
+  private toRow(r: { id: number; account_id: number; clientid: string; sign: string; creator_name: string; create_time: Date; remarks: string; state: number; cause: string }, rownum: number, names: Map<number, string>): SignRow {
     return {
       rownum,
       id: r.id,
       clientid: r.clientid,
-      clientName: r.client_name ?? '',
+      clientName: names.get(r.account_id) ?? '',
       sign: r.sign,
       userName: r.creator_name,
       createDate: formatDateTime(r.create_time),
@@ -175,24 +175,29 @@ export class SignService {
 
   private rowsQuery(ids: number[], f: SignFilter) {
     return this.filtered(ids, f)
-      .leftJoin('accounts as a', 'a.id', 's.account_id')
-      .select(['s.id', 's.clientid', 'a.name as client_name', 's.sign', 's.creator_name', 's.create_time', 's.remarks', 's.state', 's.cause'])
+      .select(['s.id', 's.account_id', 's.clientid', 's.sign', 's.creator_name', 's.create_time', 's.remarks', 's.state', 's.cause'])
       .orderBy('s.create_time', 'desc')
       .orderBy('s.id', 'desc');
   }
 
-  /** POST /sign/list */
+  /** POST /sign/list: one query answers the page and the total (count over the filtered rows). */
   async list(me: Account, body: unknown) {
     const f = parseSignFilter(body);
     const paging = pagingOf(body as Record<string, unknown>);
-    const ids = await this.scopeIds(me, f);
-    const { n } = await this.filtered(ids, f)
-      .select((eb) => eb.fn.countAll<string | number>().as('n'))
-      .executeTakeFirstOrThrow();
-    const total = Number(n);
-    const rows = total > paging.offset ? await this.rowsQuery(ids, f).limit(paging.size).offset(paging.offset).execute() : [];
+    const scope = await this.scopeOf(me, f);
+    const ids = scope.map((a) => a.id);
+    const names = new Map(scope.map((a) => [a.id, a.name]));
+    const rows = await this.rowsQuery(ids, f)
+      .select((eb) => eb.fn.countAll<string | number>().over().as('total'))
+      .limit(paging.size)
+      .offset(paging.offset)
+      .execute();
+    // past the last page there is no row to carry the total: count on its own
+    const total = rows.length
+      ? Number(rows[0].total)
+      : Number((await this.filtered(ids, f).select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow()).n);
     return listPage(
-      rows.map((r, i) => this.toRow(r, paging.offset + i + 1)),
+      rows.map((r, i) => this.toRow(r, paging.offset + i + 1, names)),
       total,
       paging,
     );
@@ -278,7 +283,9 @@ export class SignService {
    */
   async exportStream(me: Account, body: unknown): Promise<NodeJS.ReadableStream> {
     const f = parseSignFilter(body);
-    const ids = await this.scopeIds(me, f);
+    const scope = await this.scopeOf(me, f);
+    const ids = scope.map((a) => a.id);
+    const names = new Map(scope.map((a) => [a.id, a.name]));
     const { n } = await this.filtered(ids, f)
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
       .executeTakeFirstOrThrow();
@@ -312,7 +319,7 @@ export class SignService {
           q = q.where((eb) => eb(eb.refTuple('s.create_time', 's.id'), '<', eb.tuple(a.t, a.id)));
         }
         const rows = await q.execute();
-        for (const r of rows) ws.addRow(this.toRow(r, ++rownum)).commit();
+        for (const r of rows) ws.addRow(this.toRow(r, ++rownum, names)).commit();
         if (rows.length < batch) break;
         const last = rows[rows.length - 1];
         after = { t: last.create_time, id: last.id };
