@@ -134,6 +134,8 @@ describe.each(backends)('signs (%s)', (backend) => {
       expect(p2).toMatchObject({ totalCount: 4, currentPage: 2, pageRowCount: 3, totalPage: 2 });
       expect(p2.list).toHaveLength(1);
       expect(p2.list[0].rownum).toBe(4);
+      // past the last page: no rows, the total still told
+      expect((await client1.post('/api/sign/list', { currentPage: 9, pageRowCount: 3 })).body.data).toMatchObject({ list: [], totalCount: 4, currentPage: 9 });
     });
 
     it('filters by date range (Asia/Shanghai days, end day included) and refuses bad dates', async () => {
