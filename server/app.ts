@@ -41,6 +41,10 @@ import { noticeRoutes } from './modules/notice/routes';
 import { HelpDocs } from './modules/help/docs';
 import { helpRoutes } from './modules/help/routes';
 import { registerOpenApi } from './modules/help/openapi';
+import { clientsRoutes } from './modules/clients/routes';
+import { ClientsService } from './modules/clients/service';
+import { signRoutes } from './modules/sign/routes';
+import { SignService } from './modules/sign/service';
 
 export interface BuildAppOptions {
   db: Db;
@@ -74,6 +78,8 @@ export interface Services {
   password: PasswordService;
   notices: NoticeService;
   docs: HelpDocs;
+  clients: ClientsService;
+  signs: SignService;
 }
 
 declare module 'fastify' {
@@ -105,6 +111,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const sessions = new SessionService(ctx);
   const captcha = new CaptchaService(ctx, opts.imageCaptcha);
   const codes = new VerificationService(ctx);
+  const clients = new ClientsService(ctx);
   const services: Services = {
     sessions,
     captcha,
@@ -116,6 +123,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     password: new PasswordService(ctx, { codes, captcha, sessions }),
     notices: new NoticeService(ctx),
     docs: new HelpDocs(config.docsDir || path.join(opts.dataDir, 'docs')),
+    clients,
+    signs: new SignService(ctx, clients),
   };
   app.decorate('ctx', ctx);
   app.decorate('services', services);
@@ -142,6 +151,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(noticeRoutes(sessions, services.notices));
       await api.register(helpRoutes(ctx, sessions, services.docs));
       await api.register(contentRoutes(ctx, sessions));
+      await api.register(clientsRoutes(sessions, services.clients));
+      await api.register(signRoutes(sessions, services.signs));
     },
     { prefix: '/api' },
   );

@@ -33,6 +33,10 @@ export interface AppConfig {
   sensitiveWordsFile: string;
   /** folder of the downloadable help documents; '' = `${dataDir}/docs` */
   docsDir: string;
+  /** demo: new signs are approved at once (env AUTO_REVIEW=1) */
+  autoReview: boolean;
+  /** most rows a sign export may hold (spec: 5,000,000) */
+  signExportMax: number;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {
@@ -55,6 +59,8 @@ export const DEFAULT_CONFIG: AppConfig = {
   secureCookies: false,
   sensitiveWordsFile: path.resolve(import.meta.dirname, 'config/sensitive-words.txt'),
   docsDir: '',
+  autoReview: false,
+  signExportMax: 5_000_000,
 };
 
 function bool(v: string | undefined, dflt: boolean): boolean {
@@ -70,5 +76,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
   out.secureCookies = bool(env.SECURE_COOKIES, false);
   if (env.SENSITIVE_WORDS_FILE) out.sensitiveWordsFile = path.resolve(env.SENSITIVE_WORDS_FILE);
   if (env.DOCS_DIR) out.docsDir = path.resolve(env.DOCS_DIR);
+  out.autoReview = bool(env.AUTO_REVIEW, false);
   return out;
 }

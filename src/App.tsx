@@ -23,6 +23,7 @@ const NoticeView = lazy(() => import('./resources/notices/NoticeView'));
 const HelpDocumentPage = lazy(() => import('./custom-pages/help/HelpDocumentPage'));
 const FaqPage = lazy(() => import('./custom-pages/help/FaqPage'));
 const ContentTestPage = lazy(() => import('./custom-pages/content-test/ContentTestPage'));
+const SignList = lazy(() => import('./resources/signs/SignList'));
 
 const page = (el: ReactNode) => <Suspense fallback={<PageLoading />}>{el}</Suspense>;
 
@@ -39,6 +40,7 @@ export function AppRoutes() {
         <Route path="help/document" element={page(<HelpDocumentPage />)} />
         <Route path="help/faq" element={page(<FaqPage />)} />
         <Route path="content/test" element={page(<ContentTestPage />)} />
+        <Route path="template/SignReport" element={page(<SignList />)} />
       </Route>
       <Route path="*" element={page(<NotFound />)} />
     </Routes>

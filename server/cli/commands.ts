@@ -2,5 +2,6 @@
 import { accountCommands } from './accounts';
 import { noticeCommands } from './notices';
 import type { Command } from './registry';
+import { signCommands } from './signs';
 
-export const COMMANDS: Command[] = [...accountCommands, ...noticeCommands];
+export const COMMANDS: Command[] = [...accountCommands, ...noticeCommands, ...signCommands];

@@ -5,6 +5,7 @@
 import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import { notices0005 } from './migrations/0005_notices';
+import { signsMigration } from './migrations/0003_signs';
 
 async function run(db: Kysely<any>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -136,6 +137,7 @@ export const migrations: Record<string, Migration> = {
     },
   },
   '0005_notices': notices0005,
+  '0003_signs': signsMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

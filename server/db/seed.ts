@@ -6,6 +6,7 @@ import type { Db } from './index';
 import type { NewAccount } from './types';
 import { hashPassword } from '../lib/crypto';
 import { seedNotices } from '../modules/notice/seed';
+import { seedSigns } from '../modules/sign/seed';
 
 export const DEMO_PASSWORD = 'Demo1234';
 
@@ -148,5 +149,6 @@ export async function seed(db: Db): Promise<string[]> {
     if (!anyContact) await db.insertInto('support_contacts').values(DEFAULT_SUPPORT_CONTACTS.map((c) => ({ ...c, branding_id: null }))).execute();
   }
   await seedNotices(db);
+  await seedSigns(db);
   return created;
 }

@@ -150,6 +150,43 @@ export interface Database {
   branding: BrandingTable;
   support_contacts: SupportContactTable;
   notices: NoticeTable;
+  signs: SignTable;
+  sign_import_results: SignImportResultTable;
+}
+
+/** 短信签名 (server/db/migrations/0003_signs.ts) */
+export interface SignTable {
+  id: Generated<number>;
+  /** the account the sign belongs to (sub-account, or an agent's own account) */
+  account_id: number;
+  clientid: string;
+  sign: string;
+  remarks: D<string>;
+  /** 0 pending, 1 approved, 2 rejected, 4 deleted */
+  state: D<number>;
+  /** rejection reason */
+  cause: D<string>;
+  creator_id: D<number | null>;
+  creator_name: D<string>;
+  create_time: ColumnType<Date, Date | string | undefined, Date | string>;
+  update_time: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** failed rows of an account's last sign import */
+export interface SignImportResultTable {
+  account_id: number;
+  /** the file had the 子账户 column (agent template) */
+  agent_template: D<boolean>;
+  failed_rows: ColumnType<SignImportFailure[], string | undefined, string>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface SignImportFailure {
+  row: number;
+  clientid: string;
+  sign: string;
+  remarks: string;
+  reason: string;
 }
 
 export type Account = Selectable<AccountTable>;

@@ -73,4 +73,6 @@ export const resources: ResourceRegistry = {
     list: { url: '/agent/noticePage', method: 'form', paging: 'page', filters: { searchContent: 'searchContent' } },
     one: { url: '/agent/notice/detail', method: 'get', idParam: 'noticeId' },
   },
+  /** 签名报备 (src/resources/signs): delete is POST /sign/update with state 4 */
+  signs: { list: { url: '/sign/list', method: 'form' }, create: { url: '/sign/add' }, deleteOne: { url: '/sign/update', idParam: 'id', params: { state: 4 } } },
 };

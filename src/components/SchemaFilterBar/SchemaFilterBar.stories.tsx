@@ -1,8 +1,17 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, within, waitFor } from 'storybook/test';
+import { http } from 'msw';
+import { withApp } from '@/stories/withApp';
+import { consoleApi, ok } from '@/stories/mockApi';
 import { SchemaFilterBar } from './SchemaFilterBar';
 
-const meta: Meta<typeof SchemaFilterBar> = { title: 'Components/SchemaFilterBar', component: SchemaFilterBar, parameters: { layout: 'padded' } };
+// the client-select widget (ClientSelect) reads /send/getclients through Refine
+const meta: Meta<typeof SchemaFilterBar> = {
+  title: 'Components/SchemaFilterBar',
+  component: SchemaFilterBar,
+  decorators: [withApp],
+  parameters: { layout: 'padded', msw: { handlers: [http.post('/api/send/getclients', () => ok([{ clientid: 'b20001', name: '上海优品电商有限公司' }])), ...consoleApi()] } },
+};
 export default meta;
 type Story = StoryObj<typeof SchemaFilterBar>;
 

@@ -10,6 +10,7 @@ import type { ReactNode } from 'react';
 import { Button, DatePicker, Form, Input, Select, Space, type FormProps } from 'antd';
 import { SearchOutlined } from '@ant-design/icons';
 import { enumOptions, schemas } from '@/schema';
+import { ClientSelect } from '@/components/ClientSelect/ClientSelect';
 import type { FieldInfo } from '../../../common/schema';
 
 export interface SchemaFilterBarProps<V> {
@@ -27,8 +28,14 @@ export interface SchemaFilterBarProps<V> {
   extra?: ReactNode;
 }
 
+/** Widgets every filter bar knows (a bar's own `widgets` override them). */
+export const defaultFilterWidgets: Record<string, (field: FieldInfo) => ReactNode> = {
+  'client-select': () => <ClientSelect allOption placeholder="全部账户" />,
+};
+
 function control(field: FieldInfo, widgets: SchemaFilterBarProps<unknown>['widgets']): ReactNode {
-  if (field.widget && widgets?.[field.widget]) return widgets[field.widget](field);
+  const widget = field.widget ? (widgets?.[field.widget] ?? defaultFilterWidgets[field.widget]) : undefined;
+  if (widget) return widget(field);
   if (field.enumName) {
     return (
       <Select

@@ -1,0 +1,548 @@
+/**
+ * Signs (短信签名报备): list, add, delete, export, batch import, operator review.
+ *
+ * Authorization: every query is limited to the accounts the session reaches (ClientsService.scope):
+ * an agent sees the signs of its sub-accounts and its own, a sub-account only its own. Adding a
+ * sign: an agent must pick one of its own sub-accounts; a sub-account always adds for itself.
+ */
+import { PassThrough } from 'node:stream';
+import ExcelJS from 'exceljs';
+import { fileTypeFromBuffer } from 'file-type';
+import { sql } from 'kysely';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db';
+import type { Account, SignImportFailure } from '../../db/types';
+import { ApiError, errors } from '../../http/errors';
+import { listPage, pagingOf } from '../../http/paging';
+import { validateForm } from '../../http/validation';
+import { formatDateTime } from '../../lib/time';
+import type { ClientsService, ScopedAccount } from '../clients/service';
+
+/** schemas/entities/sign.json */
+export interface SignRow {
+  rownum: number;
+  id: number;
+  clientid: string;
+  clientName: string;
+  sign: string;
+  userName: string;
+  createDate: string;
+  remarks: string;
+  state: number;
+  stateStr: string;
+  cause: string;
+}
+
+export interface SignFilter {
+  clientid?: string;
+  state?: number;
+  sign?: string;
+  from?: Date;
+  /** exclusive */
+  to?: Date;
+}
+
+export interface ImportResult {
+  importSuccess: number;
+  importTotal: number;
+  importFall: number;
+}
+
+export const SIGN_STATES = [0, 1, 2, 4] as const;
+export const DELETED = 4;
+
+export const IMPORT_LIMITS = {
+  /** largest accepted upload */
+  maxBytes: 5 * 1024 * 1024,
+  /** most data rows per file */
+  maxRows: 5000,
+};
+
+export const MSG = {
+  clientRequired: '子账户内容不能为空,请选择子账户',
+  duplicate: '该账户已存在相同的签名，请勿重复添加',
+  duplicateInFile: '文件中存在相同的签名',
+  notOwnClient: '子账户不存在或不属于当前账户',
+  onlyDelete: '只能删除签名',
+  alreadyDeleted: '该签名已删除，请勿重复操作',
+  exportTooMany: '导出记录数不能大于500万。',
+  exportNoData: '当前条件没有数据，无法导出',
+  badState: '状态参数不正确',
+  badDate: '日期格式不正确',
+  dateOrder: '开始时间不能晚于结束时间',
+  noFile: '请选择要导入的Excel文件',
+  fileTooLarge: `文件大小不能超过${IMPORT_LIMITS.maxBytes / 1024 / 1024}MB`,
+  emptyFile: '上传的文件为空',
+  notXlsx: '文件格式不正确，请上传.xlsx格式的Excel文件',
+  parseFailed: '文件解析失败',
+  noRows: '文件中没有签名数据',
+  tooManyRows: `单次导入不能超过${IMPORT_LIMITS.maxRows}行`,
+  noImportFailures: '没有导入失败的记录',
+} as const;
+
+export const badHeaders = (agent: boolean) =>
+  `表头不正确，请下载模板并按模板填写（${agent ? '子账户、签名、备注' : '签名、备注'}）`;
+
+export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+const H = { clientid: '子账户', sign: '签名', remarks: '备注', reason: '失败原因' } as const;
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
+
+/** 'YYYY-MM-DD' (or with a time) in Asia/Shanghai -> instant; `endOfDay` moves a bare date to the next midnight. */
+export function parseBusinessDate(v: unknown, endOfDay: boolean): Date | undefined {
+  if (v === undefined || v === null || String(v).trim() === '') return undefined;
+  const m = DATE_RE.exec(String(v).trim());
+  if (!m) throw new ApiError(400, MSG.badDate);
+  const [, y, mo, d, hh, mi, ss] = m;
+  const hasTime = hh !== undefined;
+  const iso = `${y}-${mo}-${d}T${hasTime ? `${hh}:${mi}:${ss ?? '00'}` : '00:00:00'}+08:00`;
+  const t = new Date(iso);
+  if (Number.isNaN(t.getTime())) throw new ApiError(400, MSG.badDate);
+  // reject 2026-02-31 and the like (Date rolls them over)
+  const check = new Date(t.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
+  if (check !== `${y}-${mo}-${d}`) throw new ApiError(400, MSG.badDate);
+  if (endOfDay && !hasTime) return new Date(t.getTime() + 86_400_000);
+  if (endOfDay && hasTime) return new Date(t.getTime() + 1000);
+  return t;
+}
+
+/** The list's and the export's filter parameters. */
+export function parseSignFilter(body: unknown): SignFilter {
+  const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const str = (v: unknown) => (v === undefined || v === null ? '' : String(v).trim());
+  const f: SignFilter = {};
+  if (str(b.clientid ?? b.clientId)) f.clientid = str(b.clientid ?? b.clientId);
+  if (str(b.state) !== '') {
+    const s = Number(str(b.state));
+    if (!SIGN_STATES.includes(s as (typeof SIGN_STATES)[number])) throw new ApiError(400, MSG.badState);
+    f.state = s;
+  }
+  if (str(b.sign)) f.sign = str(b.sign);
+  f.from = parseBusinessDate(b.start_time, false);
+  f.to = parseBusinessDate(b.end_time, true);
+  if (f.from && f.to && f.from >= f.to) throw new ApiError(400, MSG.dateOrder);
+  return f;
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export class SignService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly clients: ClientsService,
+  ) {}
+
+  stateLabel(state: number): string {
+    return this.ctx.schemas.registry.enumLabel('sign-state', state) ?? String(state);
+  }
+
+  /** Accounts the filter covers within the session's scope; forbidden when `clientid` is outside it. */
+  private async scopeOf(me: Account, f: SignFilter): Promise<ScopedAccount[]> {
+    if (me.user_type !== '1') return [{ id: me.id, clientid: me.clientid, name: me.name }];
+    const scope = await this.clients.scope(me);
+    if (!f.clientid) return scope;
+    const one = scope.find((a) => a.clientid === f.clientid);
+    if (!one) throw errors.forbidden();
+    return [one];
+  }
+
+  /** signs of these accounts matching the filter (deleted ones only when state 4 is asked) */
+  private filtered(ids: number[], f: SignFilter) {
+    let q = this.ctx.db.selectFrom('signs as s').where('s.account_id', 'in', ids);
+    q = f.state !== undefined ? q.where('s.state', '=', f.state) : q.where('s.state', '<>', DELETED);
+    if (f.sign) q = q.where(sql<boolean>`s.sign ilike ${`%${escapeLike(f.sign)}%`}`);
+    if (f.from) q = q.where('s.create_time', '>=', f.from);
+    if (f.to) q = q.where('s.create_time', '<', f.to);
+    return q;
+  }
+
+  private toRow(r: { id: number; account_id: number; clientid: string; sign: string; creator_name: string; create_time: Date; remarks: string; state: number; cause: string }, rownum: number, names: Map<number, string>): SignRow {
+    return {
+      rownum,
+      id: r.id,
+      clientid: r.clientid,
+      clientName: names.get(r.account_id) ?? '',
+      sign: r.sign,
+      userName: r.creator_name,
+      createDate: formatDateTime(r.create_time),
+      remarks: r.remarks,
+      state: r.state,
+      stateStr: this.stateLabel(r.state),
+      cause: r.cause,
+    };
+  }
+
+  private rowsQuery(ids: number[], f: SignFilter) {
+    return this.filtered(ids, f)
+      .select(['s.id', 's.account_id', 's.clientid', 's.sign', 's.creator_name', 's.create_time', 's.remarks', 's.state', 's.cause'])
+      .orderBy('s.create_time', 'desc')
+      .orderBy('s.id', 'desc');
+  }
+
+  /** POST /sign/list: one query answers the page and the total (count over the filtered rows). */
+  async list(me: Account, body: unknown) {
+    const f = parseSignFilter(body);
+    const paging = pagingOf(body as Record<string, unknown>);
+    const scope = await this.scopeOf(me, f);
+    const ids = scope.map((a) => a.id);
+    const names = new Map(scope.map((a) => [a.id, a.name]));
+    const rows = await this.rowsQuery(ids, f)
+      .select((eb) => eb.fn.countAll<string | number>().over().as('total'))
+      .limit(paging.size)
+      .offset(paging.offset)
+      .execute();
+    // past the last page there is no row to carry the total: count on its own
+    const total = rows.length
+      ? Number(rows[0].total)
+      : Number((await this.filtered(ids, f).select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow()).n);
+    return listPage(
+      rows.map((r, i) => this.toRow(r, paging.offset + i + 1, names)),
+      total,
+      paging,
+    );
+  }
+
+  /** Whether a live sign with this text exists for the account. */
+  private async liveExists(accountId: number, sign: string): Promise<boolean> {
+    const r = await this.ctx.db
+      .selectFrom('signs')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('sign', '=', sign)
+      .where('state', '<>', DELETED)
+      .executeTakeFirst();
+    return !!r;
+  }
+
+  /** The account a new sign belongs to: the agent's chosen sub-account, or the sub-account itself. */
+  private async ownerFor(me: Account, clientid: string | undefined): Promise<ScopedAccount> {
+    if (me.user_type !== '1') return { id: me.id, clientid: me.clientid, name: me.name };
+    if (!clientid) throw new ApiError(400, MSG.clientRequired, { errors: [{ field: 'clientid', message: MSG.clientRequired }] });
+    const owner = await this.clients.ownSubAccount(me, clientid);
+    if (!owner) throw errors.forbidden();
+    return owner;
+  }
+
+  /** POST /sign/add */
+  async add(me: Account, body: unknown): Promise<{ id: number; state: number }> {
+    const raw = (body && typeof body === 'object' ? { ...(body as Record<string, unknown>) } : {}) as Record<string, unknown>;
+    if (me.user_type !== '1') delete raw.clientid; // a sub-account's clientid comes from the session
+    if (me.user_type === '1' && typeof raw.clientid === 'string') raw.clientid = raw.clientid.trim();
+    if (me.user_type === '1' && !raw.clientid) throw new ApiError(400, MSG.clientRequired, { errors: [{ field: 'clientid', message: MSG.clientRequired }] });
+    const data = validateForm<{ clientid?: string; sign: string; remarks?: string }>(this.ctx.schemas, 'forms/sign-add', raw);
+    const owner = await this.ownerFor(me, data.clientid);
+    if (await this.liveExists(owner.id, data.sign)) throw errors.refused(MSG.duplicate);
+    const now = this.ctx.now();
+    const state = this.ctx.config.autoReview ? 1 : 0;
+    try {
+      const r = await this.ctx.db
+        .insertInto('signs')
+        .values({
+          account_id: owner.id,
+          clientid: owner.clientid,
+          sign: data.sign,
+          remarks: data.remarks ?? '',
+          state,
+          creator_id: me.id,
+          creator_name: me.clientid,
+          create_time: now,
+          update_time: now,
+        })
+        .returning(['id', 'state'])
+        .executeTakeFirstOrThrow();
+      return r;
+    } catch (e: any) {
+      if (e?.code === '23505') throw errors.refused(MSG.duplicate);
+      throw e;
+    }
+  }
+
+  /** POST /sign/update: users may only delete (state 4). */
+  async update(me: Account, body: unknown): Promise<void> {
+    const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+    const id = Number(b.id);
+    if (!Number.isInteger(id) || id <= 0) throw new ApiError(400, '签名编号不正确');
+    if (String(b.state ?? '').trim() !== String(DELETED)) throw new ApiError(400, MSG.onlyDelete);
+    const ids = (await this.clients.scope(me)).map((a) => a.id);
+    const sign = await this.ctx.db.selectFrom('signs').select(['id', 'state']).where('id', '=', id).where('account_id', 'in', ids).executeTakeFirst();
+    if (!sign) throw errors.notFound('签名');
+    if (sign.state === DELETED) throw errors.refused(MSG.alreadyDeleted);
+    const r = await this.ctx.db
+      .updateTable('signs')
+      .set({ state: DELETED, update_time: this.ctx.now() })
+      .where('id', '=', id)
+      .where('state', '<>', DELETED)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) === 0) throw errors.refused(MSG.alreadyDeleted);
+  }
+
+  /**
+   * POST /sign/export: checks the count first (refusals change nothing and send JSON), then
+   * streams every matching row into an .xlsx, in batches by (create_time, id).
+   */
+  async exportStream(me: Account, body: unknown): Promise<NodeJS.ReadableStream> {
+    const f = parseSignFilter(body);
+    const scope = await this.scopeOf(me, f);
+    const ids = scope.map((a) => a.id);
+    const names = new Map(scope.map((a) => [a.id, a.name]));
+    const { n } = await this.filtered(ids, f)
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const total = Number(n);
+    if (total > this.ctx.config.signExportMax) throw errors.refused(MSG.exportTooMany);
+    if (total === 0) throw errors.refused(MSG.exportNoData);
+
+    const out = new PassThrough();
+    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+    const ws = wb.addWorksheet('签名报备');
+    ws.columns = [
+      { header: '序号', key: 'rownum', width: 8 },
+      { header: '子账户', key: 'clientid', width: 12 },
+      { header: '账户名称', key: 'clientName', width: 28 },
+      { header: '签名', key: 'sign', width: 16 },
+      { header: '创建人', key: 'userName', width: 12 },
+      { header: '创建时间', key: 'createDate', width: 20 },
+      { header: '备注', key: 'remarks', width: 30 },
+      { header: '状态', key: 'stateStr', width: 12 },
+      { header: '驳回原因', key: 'cause', width: 30 },
+    ];
+    ws.getRow(1).font = { bold: true };
+    const write = async () => {
+      const batch = 5000;
+      let rownum = 0;
+      let after: { t: Date; id: number } | undefined;
+      for (;;) {
+        let q = this.rowsQuery(ids, f).limit(batch);
+        if (after) {
+          const a = after;
+          q = q.where((eb) => eb(eb.refTuple('s.create_time', 's.id'), '<', eb.tuple(a.t, a.id)));
+        }
+        const rows = await q.execute();
+        for (const r of rows) ws.addRow(this.toRow(r, ++rownum, names)).commit();
+        if (rows.length < batch) break;
+        const last = rows[rows.length - 1];
+        after = { t: last.create_time, id: last.id };
+      }
+      ws.commit();
+      await wb.commit();
+    };
+    write().catch((err) => {
+      this.ctx.log.error({ err }, 'sign export failed');
+      out.destroy(err);
+    });
+    return out;
+  }
+
+  /** GET /sign/downloadExcelTemplate */
+  async template(me: Account): Promise<Buffer> {
+    const agent = me.user_type === '1';
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('签名报备');
+    ws.columns = [
+      ...(agent ? [{ header: H.clientid, key: 'clientid', width: 16 }] : []),
+      { header: H.sign, key: 'sign', width: 20 },
+      { header: H.remarks, key: 'remarks', width: 40 },
+    ];
+    ws.getRow(1).font = { bold: true };
+    const note = wb.addWorksheet('填写说明');
+    note.columns = [{ width: 90 }];
+    const lines = [
+      '签名报备批量导入说明',
+      '1. 请在“签名报备”工作表中填写，第 1 行为表头，请勿修改；从第 2 行起每行一个签名。',
+      ...(agent ? ['2. 子账户：必填，填写您名下子账户的账户（clientid）。'] : ['2. 签名归属当前登录账户。']),
+      '3. 签名：必填，长度为2-12之间（首尾空格会被去掉），不需要加【】。同一账户不能有相同的签名。',
+      '4. 备注：选填，最大长度不超过50个字符。',
+      `5. 仅支持 .xlsx 文件，大小不超过 ${IMPORT_LIMITS.maxBytes / 1024 / 1024}MB，每次最多 ${IMPORT_LIMITS.maxRows} 行。`,
+      '6. 格式正确的行会被导入，有错误的行不导入；导入后可下载失败记录（含失败原因），修改后重新导入。',
+      '',
+      '示例：',
+    ];
+    for (const l of lines) note.addRow([l]);
+    note.getRow(1).font = { bold: true, size: 14 };
+    const example = note.addRow([agent ? `${H.clientid}: ${me.clientid === 'agent1' ? 'client1' : 'b00001'}    ${H.sign}: 云讯科技    ${H.remarks}: 公司官网会员通知` : `${H.sign}: 云讯科技    ${H.remarks}: 公司官网会员通知`]);
+    example.font = { color: { argb: 'FF666666' } };
+    return Buffer.from(await wb.xlsx.writeBuffer());
+  }
+
+  /** POST /api/sign/addsignBatch: the file is checked whole first; then each row on its own. */
+  async importFile(me: Account, file: Buffer | undefined): Promise<ImportResult> {
+    const agent = me.user_type === '1';
+    if (!file) throw new ApiError(400, MSG.noFile);
+    if (file.length === 0) throw new ApiError(400, MSG.emptyFile);
+    if (file.length > IMPORT_LIMITS.maxBytes) throw new ApiError(400, MSG.fileTooLarge);
+    const zipMagic = file.length > 4 && file[0] === 0x50 && file[1] === 0x4b && file[2] === 0x03 && file[3] === 0x04;
+    const type = zipMagic ? await fileTypeFromBuffer(file) : undefined;
+    if (!zipMagic || (type && type.ext !== 'xlsx' && type.ext !== 'zip')) throw new ApiError(400, MSG.notXlsx);
+    const wb = new ExcelJS.Workbook();
+    try {
+      await wb.xlsx.load(file as any);
+    } catch {
+      throw new ApiError(400, type?.ext === 'xlsx' ? MSG.parseFailed : MSG.notXlsx);
+    }
+    const ws = wb.worksheets[0];
+    if (!ws) throw new ApiError(400, MSG.noRows);
+
+    const text = (cell: ExcelJS.Cell) => {
+      const v: any = cell.value;
+      if (v === null || v === undefined) return '';
+      if (typeof v === 'object' && 'result' in v) return String(v.result ?? '').trim();
+      return String(cell.text ?? '').trim();
+    };
+    // header row
+    const header = ws.getRow(1);
+    const cols: Partial<Record<keyof typeof H, number>> = {};
+    let unknown = false;
+    header.eachCell({ includeEmpty: false }, (cell, col) => {
+      const name = text(cell);
+      if (!name) return;
+      const key = (Object.keys(H) as (keyof typeof H)[]).find((k) => H[k] === name);
+      if (!key || cols[key] !== undefined) unknown = true;
+      else cols[key] = col;
+    });
+    if (unknown || cols.sign === undefined || (agent && cols.clientid === undefined)) throw new ApiError(400, badHeaders(agent));
+
+    interface Line {
+      row: number;
+      clientid: string;
+      sign: string;
+      remarks: string;
+    }
+    const lines: Line[] = [];
+    const get = (r: ExcelJS.Row, c?: number) => (c === undefined ? '' : text(r.getCell(c)));
+    for (let i = 2; i <= ws.rowCount; i++) {
+      const r = ws.getRow(i);
+      const line = { row: i, clientid: get(r, cols.clientid), sign: get(r, cols.sign), remarks: get(r, cols.remarks) };
+      if (!line.clientid && !line.sign && !line.remarks) continue;
+      lines.push(line);
+      if (lines.length > IMPORT_LIMITS.maxRows) throw new ApiError(400, MSG.tooManyRows);
+    }
+    if (lines.length === 0) throw new ApiError(400, MSG.noRows);
+
+    // owners this account may import for
+    const owners = new Map<string, ScopedAccount>();
+    if (agent) for (const a of await this.clients.subAccounts(me)) owners.set(a.clientid, a);
+    else owners.set(me.clientid, { id: me.id, clientid: me.clientid, name: me.name });
+
+    const failures: SignImportFailure[] = [];
+    const good: (Line & { owner: ScopedAccount })[] = [];
+    const seen = new Set<string>();
+    for (const l of lines) {
+      const fail = (reason: string) => failures.push({ row: l.row, clientid: l.clientid, sign: l.sign, remarks: l.remarks, reason });
+      const payload: Record<string, unknown> = { sign: l.sign, remarks: l.remarks };
+      if (agent) {
+        if (!l.clientid) {
+          fail(MSG.clientRequired);
+          continue;
+        }
+        payload.clientid = l.clientid;
+      }
+      const v = this.ctx.schemas.validate<{ clientid?: string; sign: string; remarks?: string }>('forms/sign-add', payload);
+      if (!v.ok) {
+        fail(v.message);
+        continue;
+      }
+      const owner = agent ? owners.get(l.clientid) : owners.get(me.clientid);
+      if (!owner) {
+        fail(MSG.notOwnClient);
+        continue;
+      }
+      const key = `${owner.id}\u0000${v.data.sign}`;
+      if (seen.has(key)) {
+        fail(MSG.duplicateInFile);
+        continue;
+      }
+      seen.add(key);
+      good.push({ ...l, sign: v.data.sign, remarks: v.data.remarks ?? '', owner });
+    }
+
+    // already existing live signs
+    let inserted = 0;
+    if (good.length) {
+      const existing = new Set(
+        (
+          await this.ctx.db
+            .selectFrom('signs')
+            .select(['account_id', 'sign'])
+            .where('account_id', 'in', [...new Set(good.map((g) => g.owner.id))])
+            .where('sign', 'in', [...new Set(good.map((g) => g.sign))])
+            .where('state', '<>', DELETED)
+            .execute()
+        ).map((r) => `${r.account_id}\u0000${r.sign}`),
+      );
+      const fresh = good.filter((g) => {
+        if (!existing.has(`${g.owner.id}\u0000${g.sign}`)) return true;
+        failures.push({ row: g.row, clientid: g.clientid, sign: g.sign, remarks: g.remarks, reason: MSG.duplicate });
+        return false;
+      });
+      const now = this.ctx.now();
+      const state = this.ctx.config.autoReview ? 1 : 0;
+      for (let i = 0; i < fresh.length; i += 1000) {
+        const chunk = fresh.slice(i, i + 1000);
+        const done = await this.ctx.db
+          .insertInto('signs')
+          .values(
+            chunk.map((g) => ({
+              account_id: g.owner.id,
+              clientid: g.owner.clientid,
+              sign: g.sign,
+              remarks: g.remarks,
+              state,
+              creator_id: me.id,
+              creator_name: me.clientid,
+              create_time: now,
+              update_time: now,
+            })),
+          )
+          .onConflict((oc) => oc.columns(['account_id', 'sign']).where('state', '<>', DELETED).doNothing())
+          .returning(['account_id', 'sign'])
+          .execute();
+        inserted += done.length;
+        const ok = new Set(done.map((d) => `${d.account_id}\u0000${d.sign}`));
+        for (const g of chunk)
+          if (!ok.has(`${g.owner.id}\u0000${g.sign}`)) failures.push({ row: g.row, clientid: g.clientid, sign: g.sign, remarks: g.remarks, reason: MSG.duplicate });
+      }
+    }
+    failures.sort((a, b) => a.row - b.row);
+    const rows = JSON.stringify(failures);
+    await this.ctx.db
+      .insertInto('sign_import_results')
+      .values({ account_id: me.id, agent_template: agent, failed_rows: rows, created_at: this.ctx.now() })
+      .onConflict((oc) => oc.column('account_id').doUpdateSet({ agent_template: agent, failed_rows: rows, created_at: this.ctx.now() }))
+      .execute();
+    return { importSuccess: inserted, importTotal: lines.length, importFall: lines.length - inserted };
+  }
+
+  /** GET /api/sign/exportImportResult: the failed rows of this account's last import, with reasons. */
+  async importFailures(me: Account): Promise<Buffer> {
+    const r = await this.ctx.db.selectFrom('sign_import_results').selectAll().where('account_id', '=', me.id).executeTakeFirst();
+    const rows = r?.failed_rows ?? [];
+    if (!r || rows.length === 0) throw errors.refused(MSG.noImportFailures);
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('导入失败记录');
+    ws.columns = [
+      ...(r.agent_template ? [{ header: H.clientid, key: 'clientid', width: 16 }] : []),
+      { header: H.sign, key: 'sign', width: 20 },
+      { header: H.remarks, key: 'remarks', width: 40 },
+      { header: H.reason, key: 'reason', width: 40 },
+    ];
+    ws.getRow(1).font = { bold: true };
+    for (const f of rows) ws.addRow(f);
+    return Buffer.from(await wb.xlsx.writeBuffer());
+  }
+}
+
+/** Operator review (CLI sign-approve / sign-reject): pending or rejected signs may be approved or rejected. */
+export async function reviewSign(db: Db, now: Date, id: number, approve: boolean, cause = ''): Promise<{ clientid: string; sign: string }> {
+  const sign = await db.selectFrom('signs').select(['id', 'state', 'clientid', 'sign']).where('id', '=', id).executeTakeFirst();
+  if (!sign) throw errors.notFound('签名');
+  if (sign.state === DELETED) throw errors.refused('签名已删除，不能审核');
+  await db
+    .updateTable('signs')
+    .set({ state: approve ? 1 : 2, cause: approve ? '' : cause, update_time: now })
+    .where('id', '=', id)
+    .execute();
+  return sign;
+}
+
+export const xlsxDisposition = (name: string) => `attachment; filename="${encodeURIComponent(name)}"; filename*=UTF-8''${encodeURIComponent(name)}`;

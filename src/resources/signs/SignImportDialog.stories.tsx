@@ -1,0 +1,77 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, fn, userEvent, within } from 'storybook/test';
+import { withApp } from '@/stories/withApp';
+import { consoleApi } from '@/stories/mockApi';
+import { SignImportDialog } from './SignImportDialog';
+import { importRefused, importResult, signApi } from './signs.mock';
+
+const T = { timeout: 5000 };
+const page = () => within(document.body);
+const xlsxFile = (name = '签名.xlsx') => new File([new Uint8Array([0x50, 0x4b, 3, 4, 0, 0])], name, { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+const fileInput = () => document.body.querySelector<HTMLInputElement>('input[type=file]')!;
+
+const meta = {
+  title: 'Signs/SignImportDialog',
+  component: SignImportDialog,
+  decorators: [withApp],
+  args: { open: true, onClose: fn() },
+  parameters: { msw: { handlers: [importResult(), ...consoleApi(), ...signApi()] } },
+} satisfies Meta<typeof SignImportDialog>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Initial: Story = {
+  name: '初始：模板下载',
+  play: async () => {
+    const b = page();
+    await b.findByText('批量导入签名', {}, T);
+    await expect(b.getByTestId('sign-template-link')).toHaveAttribute('href', '/api/sign/downloadExcelTemplate');
+    await expect(fileInput()).toHaveAttribute('accept', expect.stringContaining('.xlsx'));
+    await expect(b.queryByTestId('sign-import-result')).toBeNull();
+  },
+};
+
+export const ResultWithFailures: Story = {
+  name: '导入结果（有失败）',
+  play: async () => {
+    const b = page();
+    await b.findByText('批量导入签名', {}, T);
+    await userEvent.upload(fileInput(), xlsxFile());
+    const result = await b.findByTestId('sign-import-result', {}, T);
+    await expect(result).toHaveTextContent('导入完成：共 9 条，成功 3 条，失败 6 条');
+    await expect(b.getByTestId('sign-import-failures')).toHaveAttribute('href', '/api/sign/exportImportResult');
+  },
+};
+
+export const AllImported: Story = {
+  name: '导入结果（全部成功）',
+  parameters: { msw: { handlers: [importResult({ importSuccess: 5, importTotal: 5, importFall: 0 }), ...consoleApi(), ...signApi()] } },
+  play: async () => {
+    const b = page();
+    await b.findByText('批量导入签名', {}, T);
+    await userEvent.upload(fileInput(), xlsxFile());
+    await expect(await b.findByTestId('sign-import-result', {}, T)).toHaveTextContent('成功 5 条，失败 0 条');
+    await expect(b.queryByTestId('sign-import-failures')).toBeNull();
+  },
+};
+
+export const FileRefused: Story = {
+  name: '文件被拒绝（表头不正确）',
+  parameters: { msw: { handlers: [importRefused('表头不正确，请下载模板并按模板填写（子账户、签名、备注）'), ...consoleApi(), ...signApi()] } },
+  play: async () => {
+    const b = page();
+    await b.findByText('批量导入签名', {}, T);
+    await userEvent.upload(fileInput(), xlsxFile());
+    await expect(await b.findByTestId('sign-import-error', {}, T)).toHaveTextContent('表头不正确，请下载模板并按模板填写（子账户、签名、备注）');
+  },
+};
+
+export const WrongFileType: Story = {
+  name: '非 .xlsx 文件',
+  play: async () => {
+    const b = page();
+    await b.findByText('批量导入签名', {}, T);
+    await userEvent.upload(fileInput(), new File(['a,b'], '签名.csv', { type: 'text/csv' }), { applyAccept: false });
+    await expect(await b.findByTestId('sign-import-error', {}, T)).toHaveTextContent('文件格式不正确，请上传.xlsx格式的Excel文件');
+  },
+};

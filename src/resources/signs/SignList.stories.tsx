@@ -1,0 +1,138 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { withApp } from '@/stories/withApp';
+import { consoleApi, subAccount } from '@/stories/mockApi';
+import { SignList } from './SignList';
+import { exportNoData, listError, listLoading, signApi, signRows } from './signs.mock';
+
+const T = { timeout: 5000 };
+const calls: Record<string, Record<string, string>[]> = {};
+
+const meta = {
+  title: 'Signs/SignReport',
+  component: SignList,
+  decorators: [withApp],
+  parameters: { app: { path: '/template/SignReport' }, msw: { handlers: [...consoleApi(), ...signApi({ calls })] } },
+  beforeEach: () => {
+    for (const k of Object.keys(calls)) delete calls[k];
+  },
+} satisfies Meta<typeof SignList>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Agent: Story = {
+  name: '代理商',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('易购优选', {}, T)).toBeInTheDocument();
+    // agent-only sub-account filter and columns
+    await expect(c.getByTestId('client-select')).toBeInTheDocument();
+    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(
+      expect.arrayContaining(['序号', '子账户', '账户名称', '签名', '创建人', '创建时间', '备注', '状态', '操作']),
+    );
+    await expect(c.getAllByText('审核通过').length).toBeGreaterThan(0);
+    await expect(c.getByText('待审核')).toBeInTheDocument();
+    await expect(calls.list?.[0]).toMatchObject({ currentPage: '1', pageRowCount: '15' });
+  },
+};
+
+export const SearchBySign: Story = {
+  name: '按签名查询',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('易购优选', {}, T);
+    await userEvent.type(c.getByPlaceholderText('签名'), '好易购');
+    await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(calls.list?.at(-1)).toMatchObject({ sign: '好易购' }), T);
+    await waitFor(() => expect(c.queryByText('易购优选')).toBeNull(), T);
+    await expect(c.getByText('苏州好易购')).toBeInTheDocument();
+  },
+};
+
+export const SubAccount: Story = {
+  name: '子账户',
+  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...signApi({ rows: signRows.filter((r) => r.clientid === 'b20002') })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('好易购', {}, T)).toBeInTheDocument();
+    await expect(c.queryByTestId('client-select')).toBeNull();
+    const headers = c.getAllByRole('columnheader').map((h) => h.textContent);
+    await expect(headers).not.toContain('子账户');
+    await expect(headers).toContain('签名');
+  },
+};
+
+export const Empty: Story = {
+  name: '无数据',
+  parameters: { msw: { handlers: [...consoleApi(), ...signApi({ rows: [] })] } },
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const Loading: Story = {
+  name: '加载中',
+  parameters: { msw: { handlers: [listLoading, ...consoleApi(), ...signApi()] } },
+  play: async ({ canvasElement }) => {
+    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
+  },
+};
+
+export const LoadError: Story = {
+  name: '加载失败',
+  parameters: { msw: { handlers: [listError, ...consoleApi(), ...signApi()] } },
+  play: async ({ canvasElement }) => {
+    await expect(await within(document.body).findByText('服务器繁忙，请稍后再试', {}, T)).toBeInTheDocument();
+    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).toBeNull(), T);
+    await expect(within(canvasElement).getByText('暂无数据')).toBeInTheDocument();
+  },
+};
+
+export const RejectedRows: Story = {
+  name: '审核不通过显示原因',
+  parameters: { msw: { handlers: [...consoleApi(), ...signApi({ rows: signRows.filter((r) => r.state === 2) })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('审核不通过', {}, T)).toBeInTheDocument();
+    await expect(c.getByTestId('sign-cause')).toHaveTextContent('原因：签名与企业名称不符，请补充商标注册证或授权书');
+  },
+};
+
+export const DeleteWithConfirmation: Story = {
+  name: '删除（确认后）',
+  parameters: { msw: { handlers: [...consoleApi(), ...signApi({ calls, rows: [...signRows, { ...signRows[3], id: 99, sign: '已删签名', state: 4, stateStr: '已删除' }] })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const body = within(document.body);
+    const row = (await c.findByText('易购优选', {}, T)).closest('tr')!;
+    await userEvent.click(within(row as HTMLElement).getByRole('button', { name: /删\s*除/ }));
+    await expect(await body.findByText('确定删除该签名吗？', {}, T)).toBeInTheDocument();
+    await userEvent.click(body.getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(calls.update?.[0]).toEqual({ id: '104', state: '4' }), T);
+    await expect(await body.findByText('删除成功', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const ExportNoData: Story = {
+  name: '导出：无数据',
+  parameters: { msw: { handlers: [exportNoData, ...consoleApi(), ...signApi()] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('易购优选', {}, T);
+    await userEvent.click(c.getByRole('button', { name: /导\s*出/ }));
+    await expect(await within(document.body).findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const ExportWithFilters: Story = {
+  name: '导出：带查询条件',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('易购优选', {}, T);
+    await userEvent.type(c.getByPlaceholderText('签名'), '好易购');
+    await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(calls.list?.at(-1)).toMatchObject({ sign: '好易购' }), T);
+    await userEvent.click(c.getByRole('button', { name: /导\s*出/ }));
+    await waitFor(() => expect(calls.export?.[0]).toEqual({ sign: '好易购' }), T);
+  },
+};

@@ -1,0 +1,63 @@
+/**
+ * File calls of the sign screens: the export (POST, answers an .xlsx or a JSON error) and the
+ * batch import (multipart, field `excel`).
+ */
+import { http, ApiError, type ApiBody } from '@/providers/http';
+
+export const TEMPLATE_URL = '/api/sign/downloadExcelTemplate';
+export const IMPORT_FAILURES_URL = '/api/sign/exportImportResult';
+export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+
+export interface ImportResult {
+  importSuccess: number;
+  importTotal: number;
+  importFall: number;
+}
+
+/** File name from Content-Disposition (filename* first). */
+export function fileNameOf(disposition: string | undefined, fallback: string): string {
+  if (!disposition) return fallback;
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
+  if (star) return decodeURIComponent(star[1]);
+  const plain = /filename="?([^";]+)"?/i.exec(disposition);
+  return plain ? decodeURIComponent(plain[1]) : fallback;
+}
+
+export function saveBlob(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** POST /sign/export with the list's filters; saves the file, or rejects with the server's answer. */
+export async function exportSigns(filters: Record<string, unknown>): Promise<string> {
+  const form = new URLSearchParams();
+  for (const [k, v] of Object.entries(filters)) if (v !== undefined && v !== null && v !== '') form.append(k, String(v));
+  const res = await http.post<Blob>('/sign/export', form, { responseType: 'blob' });
+  const type = String(res.headers['content-type'] ?? '');
+  if (type.includes('json') || !type.includes('spreadsheet')) {
+    let body: ApiBody = { code: -1, msg: '当前无法导出' };
+    try {
+      body = JSON.parse(await (res.data as Blob).text());
+    } catch {
+      /* keep the default */
+    }
+    throw new ApiError(body);
+  }
+  const name = fileNameOf(res.headers['content-disposition'] as string | undefined, '签名报备.xlsx');
+  saveBlob(res.data, name);
+  return name;
+}
+
+/** POST /api/sign/addsignBatch (multipart, field excel). Errors are not toasted: the dialog shows them. */
+export async function importSigns(file: File | Blob, name = 'signs.xlsx'): Promise<ImportResult> {
+  const form = new FormData();
+  form.append('excel', file, (file as File).name ?? name);
+  const res = await http.post<ApiBody<ImportResult>>('/sign/addsignBatch', form, { silent: true } as any);
+  return res.data.data as ImportResult;
+}

@@ -1,0 +1,78 @@
+/** Story data and MSW handlers for the sign screens (stories only; the app never imports this). */
+import { delay, http, HttpResponse, type HttpHandler } from 'msw';
+import type { Sign } from '@/generated/schemas';
+import { fail, ok } from '@/stories/mockApi';
+
+export const clients = [
+  { clientid: 'b20001', name: '上海优品电商有限公司' },
+  { clientid: 'b20002', name: '苏州好易购电子商务有限公司' },
+];
+
+export const signRows: Sign[] = [
+  { rownum: 1, id: 105, clientid: 'b20002', clientName: '苏州好易购电子商务有限公司', sign: '苏州好易购', userName: 'a10001', createDate: '2026-11-20 10:12:45', remarks: '验证码短信', state: 0, stateStr: '待审核', cause: '' },
+  { rownum: 2, id: 104, clientid: 'b20002', clientName: '苏州好易购电子商务有限公司', sign: '易购优选', userName: 'b20002', createDate: '2026-11-10 16:03:11', remarks: '新品牌，商标注册中', state: 2, stateStr: '审核不通过', cause: '签名与企业名称不符，请补充商标注册证或授权书' },
+  { rownum: 3, id: 103, clientid: 'b20001', clientName: '上海优品电商有限公司', sign: '优品生活', userName: 'a10001', createDate: '2026-11-01 09:30:00', remarks: '会员营销', state: 1, stateStr: '审核通过', cause: '' },
+  { rownum: 4, id: 101, clientid: 'b20002', clientName: '苏州好易购电子商务有限公司', sign: '好易购', userName: 'b20002', createDate: '2026-10-12 14:20:08', remarks: '订单及物流通知', state: 1, stateStr: '审核通过', cause: '' },
+];
+
+export const ownRows: Sign[] = signRows.filter((r) => r.clientid === 'b20001').map((r, i) => ({ ...r, rownum: i + 1 }));
+
+export const page = (list: Sign[], currentPage = 1, pageRowCount = 15) => ({
+  list,
+  totalCount: list.length,
+  currentPage,
+  pageRowCount,
+  totalPage: Math.max(1, Math.ceil(list.length / pageRowCount)),
+});
+
+/** the form parameters of a POST */
+export const formOf = async (request: Request) => Object.fromEntries(new URLSearchParams(await request.text()));
+
+export interface SignApiOptions {
+  rows?: Sign[];
+  /** record the parameters of each call by path */
+  calls?: Record<string, Record<string, string>[]>;
+}
+
+export function signApi(opts: SignApiOptions = {}): HttpHandler[] {
+  const rows = opts.rows ?? signRows;
+  const log = async (name: string, request: Request) => {
+    const form = await formOf(request);
+    if (opts.calls) (opts.calls[name] ??= []).push(form);
+    return form;
+  };
+  return [
+    http.post('/api/send/getclients', () => ok(clients)),
+    http.post('/api/sign/list', async ({ request }) => {
+      const f = await log('list', request);
+      let list = rows.filter((r) => (f.state ? String(r.state) === f.state : r.state !== 4));
+      if (f.sign) list = list.filter((r) => r.sign.includes(f.sign));
+      if (f.clientid) list = list.filter((r) => r.clientid === f.clientid);
+      return ok(page(list));
+    }),
+    http.post('/api/sign/add', async ({ request }) => {
+      await log('add', request);
+      return ok({ id: 200, state: 0 }, '添加成功，请等待审核');
+    }),
+    http.post('/api/sign/update', async ({ request }) => {
+      await log('update', request);
+      return ok(undefined, '删除成功');
+    }),
+    http.post('/api/sign/export', async ({ request }) => {
+      await log('export', request);
+      return new HttpResponse(new Uint8Array([0x50, 0x4b, 3, 4]), {
+        headers: { 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'content-disposition': "attachment; filename*=UTF-8''%E7%AD%BE%E5%90%8D.xlsx" },
+      });
+    }),
+  ];
+}
+
+export const listLoading = http.post('/api/sign/list', async () => {
+  await delay('infinite');
+  return ok(page([]));
+});
+export const listError = http.post('/api/sign/list', () => fail(500, '服务器繁忙，请稍后再试'));
+export const exportNoData = http.post('/api/sign/export', () => fail(500, '当前条件没有数据，无法导出'));
+export const addDuplicate = http.post('/api/sign/add', () => fail(500, '该账户已存在相同的签名，请勿重复添加'));
+export const importResult = (r = { importSuccess: 3, importTotal: 9, importFall: 6 }) => http.post('/api/sign/addsignBatch', () => ok(r, '导入完成'));
+export const importRefused = (msg: string) => http.post('/api/sign/addsignBatch', () => fail(400, msg));
