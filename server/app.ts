@@ -34,6 +34,10 @@ import { SiteService } from './modules/site/service';
 import { NodeMailer, type Mailer } from './modules/verification/mail';
 import { OutboxSmsChannel, type SmsChannel } from './modules/verification/sms';
 import { VerificationService } from './modules/verification/service';
+import { accountRoutes } from './modules/account/routes';
+import { AccountService } from './modules/account/service';
+import { uploadRoutes } from './modules/upload/routes';
+import { UploadService } from './modules/upload/service';
 
 export interface BuildAppOptions {
   db: Db;
@@ -65,6 +69,8 @@ export interface Services {
   site: SiteService;
   register: RegisterService;
   password: PasswordService;
+  uploads: UploadService;
+  account: AccountService;
 }
 
 declare module 'fastify' {
@@ -95,6 +101,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const sessions = new SessionService(ctx);
   const captcha = new CaptchaService(ctx, opts.imageCaptcha);
   const codes = new VerificationService(ctx);
+  const uploads = new UploadService(ctx);
   const services: Services = {
     sessions,
     captcha,
@@ -104,6 +111,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     site: new SiteService(ctx),
     register: new RegisterService(ctx, codes),
     password: new PasswordService(ctx, { codes, captcha, sessions }),
+    uploads,
+    account: new AccountService(ctx, { codes, sessions, uploads }),
   };
   app.decorate('ctx', ctx);
   app.decorate('services', services);
@@ -126,6 +135,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(profileRoutes(sessions, services.profile));
       await api.register(registerRoutes(ctx, services));
       await api.register(passwordRoutes(ctx, services.password));
+      await api.register(uploadRoutes(sessions, services.uploads));
+      await api.register(accountRoutes(ctx, sessions, services.account));
     },
     { prefix: '/api' },
   );

@@ -130,6 +130,25 @@ export interface SupportContactTable {
   sort: D<number>;
 }
 
+export interface CertificationTable {
+  id: Generated<number>;
+  account_id: number;
+  /** 1 personal, 2 enterprise */
+  cert_type: number;
+  /** schemas/enums/id-type.json (certification: 6, 7, 3, 1) */
+  id_type: number;
+  company: string;
+  id_nbr: string;
+  /** 1-5 file paths (under DATA_DIR/files) joined by | */
+  img_url: string;
+  /** 2 pending, 3 certified, 4 rejected */
+  state: D<number>;
+  /** rejection reason */
+  remark: D<string>;
+  submitted_at: Timestamp;
+  reviewed_at: D<Date | null>;
+}
+
 export interface Database {
   accounts: AccountTable;
   sessions: SessionTable;
@@ -138,6 +157,7 @@ export interface Database {
   captcha_challenges: CaptchaChallengeTable;
   branding: BrandingTable;
   support_contacts: SupportContactTable;
+  certifications: CertificationTable;
 }
 
 export type Account = Selectable<AccountTable>;
