@@ -7,7 +7,7 @@
  * routes (layout/ConsoleRoot), so /login loads React, the router and antd, nothing more.
  */
 import { lazy, Suspense, type ReactNode } from 'react';
-import { BrowserRouter, Route, Routes } from 'react-router';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { AppProviders } from './providers/AppProviders';
 import { HttpErrorToasts } from './providers/HttpErrorToasts';
 import { PageLoading } from './pages/PageLoading';
@@ -18,6 +18,13 @@ const ForgetPage = lazy(() => import('./custom-pages/forget/ForgetPage'));
 const ConsoleRoot = lazy(() => import('./layout/ConsoleRoot'));
 const Home = lazy(() => import('./pages/Home'));
 const NotFound = lazy(() => import('./pages/NotFound'));
+const UserInfoPage = lazy(() => import('./custom-pages/account/UserInfoPage'));
+const BaseInfoLayout = lazy(() => import('./custom-pages/account/BaseInfoLayout'));
+const BaseInfoPage = lazy(() => import('./custom-pages/account/BaseInfoPage'));
+const CertificationPage = lazy(() => import('./custom-pages/account/CertificationPage'));
+const ReCertificationPage = lazy(() => import('./custom-pages/account/CertificationPage').then((m) => ({ default: m.ReCertificationPage })));
+const SecurityPage = lazy(() => import('./custom-pages/account/SecurityPage'));
+const PasswordPage = lazy(() => import('./custom-pages/account/PasswordPage'));
 
 const page = (el: ReactNode) => <Suspense fallback={<PageLoading />}>{el}</Suspense>;
 
@@ -29,6 +36,15 @@ export function AppRoutes() {
       <Route path="/forget" element={page(<ForgetPage />)} />
       <Route element={page(<ConsoleRoot />)}>
         <Route index element={page(<Home />)} />
+        <Route path="account/userinfo" element={page(<UserInfoPage />)} />
+        <Route path="account/info" element={page(<BaseInfoLayout />)}>
+          <Route index element={<Navigate to="base" replace />} />
+          <Route path="base" element={page(<BaseInfoPage />)} />
+          <Route path="base/auth" element={page(<CertificationPage />)} />
+          <Route path="base/auth/re" element={page(<ReCertificationPage />)} />
+        </Route>
+        <Route path="account/security" element={page(<SecurityPage />)} />
+        <Route path="account/security/password" element={page(<PasswordPage />)} />
       </Route>
       <Route path="*" element={page(<NotFound />)} />
     </Routes>
