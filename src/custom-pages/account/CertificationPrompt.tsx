@@ -48,8 +48,9 @@ export function CertificationPrompt({ open, onClose, to = CERTIFY_ROUTE }: Certi
  * otherwise opens the prompt. `prompt` must be rendered by the caller.
  */
 export function useCertificationPrompt(): { requireCertified: (action?: () => void) => boolean; prompt: ReactNode; certified: boolean; isLoading: boolean } {
-  const { user } = useCurrentUser();
-  const { info, isLoading } = useCertification(user);
+  const { user, isLoading: userLoading } = useCurrentUser();
+  const { info, isLoading: certLoading } = useCertification(user);
+  const isLoading = userLoading || !user || certLoading || !info;
   const [open, setOpen] = useState(false);
   const certified = isCertified(info?.oauth_status ?? user?.oauth_status);
   const requireCertified = (action?: () => void) => {

@@ -94,6 +94,8 @@ export interface AccountApiOptions {
   loading?: boolean;
   /** extra handlers (win over these) */
   extra?: HttpHandler[];
+  /** a submitted certification becomes the current one (pending) */
+  stateful?: boolean;
   /** records the bodies posted, by path */
   posted?: Record<string, Record<string, string>[]>;
 }
@@ -156,7 +158,7 @@ export function accountApi(o: AccountApiOptions = {}): HttpHandler[] {
     ...(['cer/add', 'cer/edit'] as const).map((p) =>
       http.post(`/api/admin/${p}`, async ({ request }) => {
         const b = await record(p, request);
-        cert = { ...certPending, id_typeNum: Number(b.id_type) as CertificationInfo['id_typeNum'], company: b.company, id_nbr: b.id_nbr, img_url: b.imgUrl, cert_type: b.id_type === '1' ? 1 : 2, id_type: b.id_type === '1' ? '个人身份证' : '三证合一' };
+        if (o.stateful) cert = { ...certPending, id_typeNum: Number(b.id_type) as CertificationInfo['id_typeNum'], company: b.company, id_nbr: b.id_nbr, img_url: b.imgUrl, cert_type: b.id_type === '1' ? 1 : 2, id_type: b.id_type === '1' ? '个人身份证' : '三证合一' };
         return ok({ oauth_status: 2 }, '提交成功，请等待审核');
       }),
     ),
