@@ -291,6 +291,7 @@ describe.each(backends)('account area (%s)', (backend) => {
       expect(list.lines.join('\n')).toContain(a.clientid);
       expect((await cli(t.server, 'cert-reject', a.clientid)).code).toBe(2);
       expect(await cli(t.server, 'cert-reject', a.clientid, '营业执照照片模糊，请重新上传清晰照片')).toMatchObject({ code: 0 });
+      expect((await c.get('/api/client/oauth')).body.data).toEqual({ oauth_status: 4, oauth_remark: '营业执照照片模糊，请重新上传清晰照片' });
       const rejected = (await c.get('/api/admin/baseinfo')).body.data;
       expect(rejected).toMatchObject({ oauth_status: 4, oauth_remark: '营业执照照片模糊，请重新上传清晰照片' });
       expect((await c.get('/api/admin/cer/info')).body.data).toMatchObject({ oauth_status: 4, remark: '营业执照照片模糊，请重新上传清晰照片' });
