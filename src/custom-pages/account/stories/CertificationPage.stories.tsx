@@ -219,6 +219,14 @@ export const PreviewFailed: Story = {
   },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    await expect((await c.findAllByText('图片预览失败', {}, T)).length).toBe(2);
+    await waitFor(() => expect(c.getAllByText('图片预览失败')).toHaveLength(2), T);
+  },
+};
+
+export const Loading: Story = {
+  name: '加载中',
+  parameters: { msw: { handlers: accountApi({ cert: certNone, loading: true }) } },
+  play: async ({ canvasElement }) => {
+    await expect(canvasElement.querySelector('.ant-skeleton')).toBeTruthy();
   },
 };

@@ -52,7 +52,7 @@ export const EditMode: Story = {
     const c = within(canvasElement);
     await userEvent.click(await c.findByRole('button', { name: /修\s*改/ }, T));
     await expect(c.getByLabelText('新手机号')).toBeInTheDocument();
-    await expect(c.getByRole('button', { name: '获取验证码' })).toBeEnabled();
+    await expect(c.getByRole('button', { name: /获取验证码/ })).toBeEnabled();
     await expect(c.getByRole('button', { name: /确\s*认/ })).toBeInTheDocument();
     await userEvent.click(c.getByRole('button', { name: /取\s*消/ }));
     await expect(await c.findByRole('button', { name: /修\s*改/ }, T)).toBeInTheDocument();
@@ -65,10 +65,10 @@ export const ValidationMessages: Story = {
     const c = within(canvasElement);
     await userEvent.click(await c.findByRole('button', { name: /修\s*改/ }, T));
     // no mobile: the code is not sent
-    await userEvent.click(c.getByRole('button', { name: '获取验证码' }));
+    await userEvent.click(c.getByRole('button', { name: /获取验证码/ }));
     await expect(await c.findByText('请输入正确的手机号', {}, T)).toBeInTheDocument();
     await userEvent.type(c.getByLabelText('新手机号'), '139abc');
-    await userEvent.click(c.getByRole('button', { name: '获取验证码' }));
+    await userEvent.click(c.getByRole('button', { name: /获取验证码/ }));
     await expect(await c.findByText('请输入有效的手机号', {}, T)).toBeInTheDocument();
     await userEvent.clear(c.getByLabelText('新手机号'));
     await userEvent.type(c.getByLabelText('新手机号'), '13912345678');
@@ -83,7 +83,7 @@ export const CodeCountdown: Story = {
     const c = within(canvasElement);
     await userEvent.click(await c.findByRole('button', { name: /修\s*改/ }, T));
     await userEvent.type(c.getByLabelText('新手机号'), '13912345678');
-    await userEvent.click(c.getByRole('button', { name: '获取验证码' }));
+    await userEvent.click(c.getByRole('button', { name: /获取验证码/ }));
     const btn = await c.findByRole('button', { name: /秒后重新发送/ }, T);
     await expect(btn).toBeDisabled();
     await expect(btn.textContent).toMatch(/^(60|59)秒后重新发送$/);
@@ -98,9 +98,9 @@ export const CodeRefused: Story = {
     const c = within(canvasElement);
     await userEvent.click(await c.findByRole('button', { name: /修\s*改/ }, T));
     await userEvent.type(c.getByLabelText('新手机号'), '13800138001');
-    await userEvent.click(c.getByRole('button', { name: '获取验证码' }));
+    await userEvent.click(c.getByRole('button', { name: /获取验证码/ }));
     await expect(await body().findByText('手机号码已存在', {}, T)).toBeInTheDocument();
-    await waitFor(() => expect(c.getByRole('button', { name: '获取验证码' })).toBeEnabled(), T);
+    await waitFor(() => expect(c.getByRole('button', { name: /获取验证码/ })).toBeEnabled(), T);
   },
 };
 
