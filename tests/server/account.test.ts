@@ -105,6 +105,7 @@ describe.each(backends)('account area (%s)', (backend) => {
       expect(await bad({ agent_name: '公司', address: '上海' })).toMatchObject({ code: 400, msg: '请完善输入内容之后再提交' });
       expect(await bad({ agent_name: '公司', address: '上海', mobile: '2351234567' })).toMatchObject({ code: 400, msg: '手机号码错误' });
       expect(await bad({ agent_name: '公司', address: '上海', mobile: '13800138001' })).toEqual({ code: 500, msg: '手机号码已存在' });
+      expect(await bad({ agent_name: '公司', address: '上海', mobile: a.mobile, auto_template_callback_url: 'ftp://x' })).toMatchObject({ code: 400, msg: '请输入正确的回调地址' });
       const r = await c.post('/api/admin/baseinfo/edit', {
         agent_name: ' 深圳市新代理科技有限公司 ',
         address: '深圳市南山区科技园',
@@ -173,6 +174,9 @@ describe.each(backends)('account area (%s)', (backend) => {
       expect(await post({ countryCode: '86', mobile: '', valcode: '1' })).toMatchObject({ code: 400, msg: '请输入正确的手机号' });
       expect(await post({ countryCode: '86', mobile: '135abc', valcode: '1' })).toMatchObject({ code: 400, msg: '请输入有效的手机号' });
       expect(await post({ countryCode: '86', mobile: '13800138001', valcode: '123456' })).toEqual({ code: 500, msg: '手机号码已存在' });
+      expect(await post({ countryCode: '86', mobile: '13566660001', valcode: '123456', email: 'bad-mail' })).toMatchObject({ code: 400, msg: '邮箱格式不正确' });
+      expect(await post({ countryCode: '86', mobile: '13566660001', valcode: '123456', email: 'agent0@demo.smsp.local' })).toEqual({ code: 500, msg: '邮箱已存在' });
+      expect(await post({ countryCode: '999', mobile: '13566660001', valcode: '123456' })).toMatchObject({ code: 400, msg: '请输入正确的国家代码' });
       expect(await post({ countryCode: '86', mobile: '13566660001', valcode: '123456' })).toEqual({ code: 500, msg: '验证码错误或已过期' });
       expect((await c.post('/api/userCenter/sendNoPicCode', { mobile: '13566660001', countryCode: '86' })).body.code).toBe(0);
       const code = t.server.smsCode('13566660001', 'mobile')!;
@@ -333,6 +337,8 @@ describe.each(backends)('account area (%s)', (backend) => {
       const agent0 = await loggedIn(t.server, 'agent0');
       expect((await agent0.get('/api/client/cer/info?clientId=client1')).body).toEqual({ code: 403, msg: '无权访问' });
       expect((await agent0.get('/api/client/cer/info?clientId=nobody')).body).toEqual({ code: 403, msg: '无权访问' });
+      // a sub-account reads its own certification through /admin/cer/info too
+      expect((await sub.get('/api/admin/cer/info')).body.data).toMatchObject({ clientid: 'client1', agent_id: 'agent1', cert_type: 2, img_url: 'client1/demo-business-licence.png' });
       const anon = await t.server.client().init();
       expect((await anon.get('/api/admin/cer/info')).body.code).toBe(401);
     });

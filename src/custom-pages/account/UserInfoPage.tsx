@@ -27,7 +27,7 @@ export default function UserInfoPage() {
   const values = () => form.getFieldsValue(FIELDS) as Record<string, string | undefined>;
   const payload = () => {
     const v = values();
-    return { email: v.email ?? '', countryCode: v.countryCode ?? '', mobile: (v.mobile ?? '').trim(), valcode: (v.valcode ?? '').trim() };
+    return { email: v.email?.trim() || undefined, countryCode: v.countryCode ?? '', mobile: (v.mobile ?? '').trim(), valcode: (v.valcode ?? '').trim() };
   };
 
   const sendCode = async () => {
