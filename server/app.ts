@@ -45,6 +45,10 @@ import { clientsRoutes } from './modules/clients/routes';
 import { ClientsService } from './modules/clients/service';
 import { signRoutes } from './modules/sign/routes';
 import { SignService } from './modules/sign/service';
+import { accountRoutes } from './modules/account/routes';
+import { AccountService } from './modules/account/service';
+import { uploadRoutes } from './modules/upload/routes';
+import { UploadService } from './modules/upload/service';
 
 export interface BuildAppOptions {
   db: Db;
@@ -80,6 +84,8 @@ export interface Services {
   docs: HelpDocs;
   clients: ClientsService;
   signs: SignService;
+  uploads: UploadService;
+  account: AccountService;
 }
 
 declare module 'fastify' {
@@ -112,6 +118,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const captcha = new CaptchaService(ctx, opts.imageCaptcha);
   const codes = new VerificationService(ctx);
   const clients = new ClientsService(ctx);
+  const uploads = new UploadService(ctx);
   const services: Services = {
     sessions,
     captcha,
@@ -125,6 +132,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     docs: new HelpDocs(config.docsDir || path.join(opts.dataDir, 'docs')),
     clients,
     signs: new SignService(ctx, clients),
+    uploads,
+    account: new AccountService(ctx, { codes, sessions, uploads }),
   };
   app.decorate('ctx', ctx);
   app.decorate('services', services);
@@ -153,6 +162,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(contentRoutes(ctx, sessions));
       await api.register(clientsRoutes(sessions, services.clients));
       await api.register(signRoutes(sessions, services.signs));
+      await api.register(uploadRoutes(sessions, services.uploads));
+      await api.register(accountRoutes(ctx, sessions, services.account));
     },
     { prefix: '/api' },
   );

@@ -7,7 +7,7 @@
  * routes (layout/ConsoleRoot), so /login loads React, the router and antd, nothing more.
  */
 import { lazy, Suspense, type ReactNode } from 'react';
-import { BrowserRouter, Route, Routes } from 'react-router';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { AppProviders } from './providers/AppProviders';
 import { HttpErrorToasts } from './providers/HttpErrorToasts';
 import { PageLoading } from './pages/PageLoading';
@@ -24,6 +24,13 @@ const HelpDocumentPage = lazy(() => import('./custom-pages/help/HelpDocumentPage
 const FaqPage = lazy(() => import('./custom-pages/help/FaqPage'));
 const ContentTestPage = lazy(() => import('./custom-pages/content-test/ContentTestPage'));
 const SignList = lazy(() => import('./resources/signs/SignList'));
+const UserInfoPage = lazy(() => import('./custom-pages/account/UserInfoPage'));
+const BaseInfoLayout = lazy(() => import('./custom-pages/account/BaseInfoLayout'));
+const BaseInfoPage = lazy(() => import('./custom-pages/account/BaseInfoPage'));
+const CertificationPage = lazy(() => import('./custom-pages/account/CertificationPage'));
+const ReCertificationPage = lazy(() => import('./custom-pages/account/CertificationPage').then((m) => ({ default: m.ReCertificationPage })));
+const SecurityPage = lazy(() => import('./custom-pages/account/SecurityPage'));
+const PasswordPage = lazy(() => import('./custom-pages/account/PasswordPage'));
 
 const page = (el: ReactNode) => <Suspense fallback={<PageLoading />}>{el}</Suspense>;
 
@@ -41,6 +48,15 @@ export function AppRoutes() {
         <Route path="help/faq" element={page(<FaqPage />)} />
         <Route path="content/test" element={page(<ContentTestPage />)} />
         <Route path="template/SignReport" element={page(<SignList />)} />
+        <Route path="account/userinfo" element={page(<UserInfoPage />)} />
+        <Route path="account/info" element={page(<BaseInfoLayout />)}>
+          <Route index element={<Navigate to="base" replace />} />
+          <Route path="base" element={page(<BaseInfoPage />)} />
+          <Route path="base/auth" element={page(<CertificationPage />)} />
+          <Route path="base/auth/re" element={page(<ReCertificationPage />)} />
+        </Route>
+        <Route path="account/security" element={page(<SecurityPage />)} />
+        <Route path="account/security/password" element={page(<PasswordPage />)} />
       </Route>
       <Route path="*" element={page(<NotFound />)} />
     </Routes>

@@ -1,7 +1,8 @@
 /** Every area's operator commands. Areas add their list here (one line each). */
 import { accountCommands } from './accounts';
+import { certificationCommands } from './certification';
 import { noticeCommands } from './notices';
 import type { Command } from './registry';
 import { signCommands } from './signs';
 
-export const COMMANDS: Command[] = [...accountCommands, ...noticeCommands, ...signCommands];
+export const COMMANDS: Command[] = [...accountCommands, ...certificationCommands, ...noticeCommands, ...signCommands];

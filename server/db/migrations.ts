@@ -6,6 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import { notices0005 } from './migrations/0005_notices';
 import { signsMigration } from './migrations/0003_signs';
+import { certificationMigration } from './migrations/0002_certification';
 
 async function run(db: Kysely<any>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -138,6 +139,7 @@ export const migrations: Record<string, Migration> = {
   },
   '0005_notices': notices0005,
   '0003_signs': signsMigration,
+  '0002_certification': certificationMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -7,6 +7,7 @@ import type { NewAccount } from './types';
 import { hashPassword } from '../lib/crypto';
 import { seedNotices } from '../modules/notice/seed';
 import { seedSigns } from '../modules/sign/seed';
+import { seedCertifications } from '../modules/account/seed';
 
 export const DEMO_PASSWORD = 'Demo1234';
 
@@ -150,5 +151,6 @@ export async function seed(db: Db): Promise<string[]> {
   }
   await seedNotices(db);
   await seedSigns(db);
+  await seedCertifications(db);
   return created;
 }

@@ -141,6 +141,26 @@ export interface NoticeTable {
   create_time: CreatedAt;
 }
 
+/** 资质认证 submissions (server/db/migrations/0002_certification.ts) */
+export interface CertificationTable {
+  id: Generated<number>;
+  account_id: number;
+  /** 1 personal, 2 enterprise */
+  cert_type: number;
+  /** schemas/enums/id-type.json (certification: 6, 7, 3, 1) */
+  id_type: number;
+  company: string;
+  id_nbr: string;
+  /** 1-5 file paths (under DATA_DIR/files) joined by | */
+  img_url: string;
+  /** 2 pending, 3 certified, 4 rejected */
+  state: D<number>;
+  /** rejection reason */
+  remark: D<string>;
+  submitted_at: Timestamp;
+  reviewed_at: D<Date | null>;
+}
+
 export interface Database {
   accounts: AccountTable;
   sessions: SessionTable;
@@ -152,6 +172,7 @@ export interface Database {
   notices: NoticeTable;
   signs: SignTable;
   sign_import_results: SignImportResultTable;
+  certifications: CertificationTable;
 }
 
 /** 短信签名 (server/db/migrations/0003_signs.ts) */

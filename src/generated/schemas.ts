@@ -13,6 +13,14 @@ export type AccountStatus = number & (0 | 1 | 5 | 6 | 7);
  */
 export type IdType = number & (6 | 7 | 3 | 1 | 4 | 5 | 8);
 /**
+ * 认证类型
+ */
+export type CertType = number & (1 | 2);
+/**
+ * 认证状态（oauth_status）；接口也以“未认证”“待认证”文字返回 1、2
+ */
+export type OauthStatus = number & (1 | 2 | 3 | 4);
+/**
  * 用户类型（userType）
  */
 export type UserType = ('1' | '2') & string;
@@ -21,10 +29,6 @@ export type UserType = ('1' | '2') & string;
  */
 export type OperationMode = ('0' | '1') & string;
 /**
- * 认证状态（oauth_status）；接口也以“未认证”“待认证”文字返回 1、2
- */
-export type OauthStatus = number & (1 | 2 | 3 | 4);
-/**
  * 收发范围（phone_inout_type）
  */
 export type PhoneInoutType = number & (0 | 1 | 2);
@@ -32,6 +36,22 @@ export type PhoneInoutType = number & (0 | 1 | 2);
  * 付费方式（paytype）
  */
 export type PayType = number & (0 | 1 | 3);
+/**
+ * 状态报告（needreport）
+ */
+export type NeedReport = number & (0 | 1 | 2 | 3);
+/**
+ * 审核方式（needaudit）
+ */
+export type NeedAudit = number & (0 | 1 | 2 | 3);
+/**
+ * 上行（needmo）
+ */
+export type NeedMo = number & (0 | 1 | 3);
+/**
+ * 扩展号（needextend）
+ */
+export type NeedExtend = number & (0 | 1);
 /**
  * 是否
  */
@@ -73,10 +93,6 @@ export type BillPaymentType = number & (0 | 1 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 |
  */
 export type Carrier = number & (0 | 1 | 2 | 3 | 4);
 /**
- * 认证类型
- */
-export type CertType = number & (1 | 2);
-/**
  * 客户类型（client_type）
  */
 export type ClientType = number & (2 | 1);
@@ -96,22 +112,6 @@ export type InvoiceStatus = number & (0 | 1 | 2 | 3 | 4 | 5);
  * 发票类型
  */
 export type InvoiceType = number & (1 | 2);
-/**
- * 审核方式（needaudit）
- */
-export type NeedAudit = number & (0 | 1 | 2 | 3);
-/**
- * 扩展号（needextend）
- */
-export type NeedExtend = number & (0 | 1);
-/**
- * 上行（needmo）
- */
-export type NeedMo = number & (0 | 1 | 3);
-/**
- * 状态报告（needreport）
- */
-export type NeedReport = number & (0 | 1 | 2 | 3);
 /**
  * 号码输入方式（fileType）
  */
@@ -288,8 +288,10 @@ export type PasswordResetForm = {
 export interface SchemaIndex {
   'entities/agent-base-info.json'?: AgentBaseInfo;
   'entities/branding.json'?: Branding;
+  'entities/certification-info.json'?: CertificationInfo;
   'entities/country-code.json'?: CountryCode;
   'entities/current-user.json'?: CurrentUser;
+  'entities/enterprise-base-info.json'?: EnterpriseBaseInfo;
   'entities/notice.json'?: Notice;
   'entities/sign.json'?: Sign;
   'entities/support-contact.json'?: SupportContact;
@@ -449,6 +451,64 @@ export interface Branding {
   };
 }
 /**
+ * 资质认证信息（GET /admin/cer/info 自己；GET /client/cer/info?clientId= 子账户自己或代理商的子账户）。img_url 为以竖线分隔的文件路径，显示地址为 smsp_img_url + 路径。
+ */
+export interface CertificationInfo {
+  /**
+   * 账户
+   */
+  clientid?: string;
+  /**
+   * 所属代理商
+   */
+  agent_id?: string;
+  /**
+   * 认证类型
+   */
+  cert_type?: CertType | null;
+  /**
+   * 证件类型
+   */
+  id_typeNum?: IdType | null;
+  /**
+   * 证件类型名称
+   */
+  id_type?: string;
+  /**
+   * 公司名称
+   */
+  company?: string;
+  /**
+   * 证件号码
+   */
+  id_nbr?: string;
+  /**
+   * 证件图片
+   */
+  img_url?: string;
+  /**
+   * 图片服务地址
+   */
+  smsp_img_url?: string;
+  oauth_status?: OauthStatus;
+  /**
+   * 认证时间
+   */
+  oauth_date?: string;
+  /**
+   * 驳回原因
+   */
+  remark?: string;
+  /**
+   * 提交时间
+   */
+  submitted_at?: string;
+  /**
+   * 审核时间
+   */
+  reviewed_at?: string;
+}
+/**
  * 国家代码（POST /userCenter/getCountryCodeList）
  */
 export interface CountryCode {
@@ -519,6 +579,88 @@ export interface CurrentUser {
   status?: AccountStatus;
   phone_inout_type?: PhoneInoutType;
   paytype?: PayType;
+}
+/**
+ * 企业（子账户）基本信息（GET /account/clientinfo，子账户查看自己）。oauth_status 与代理商基本信息同样编码。
+ */
+export interface EnterpriseBaseInfo {
+  /**
+   * 账户
+   */
+  clientid?: string;
+  /**
+   * 账户名称
+   */
+  name?: string;
+  status?: AccountStatus;
+  /**
+   * 创建时间
+   */
+  createtime?: string;
+  /**
+   * 认证状态
+   */
+  oauth_status?: string | number;
+  /**
+   * 认证时间
+   */
+  oauth_date?: string;
+  /**
+   * 驳回原因
+   */
+  oauth_remark?: string;
+  /**
+   * 手机号
+   */
+  mobile?: string;
+  /**
+   * 邮箱
+   */
+  email?: string;
+  /**
+   * 联系人
+   */
+  realname?: string;
+  /**
+   * 省份
+   */
+  province?: string;
+  /**
+   * 城市
+   */
+  city?: string;
+  /**
+   * 区县
+   */
+  area?: string;
+  /**
+   * 地址
+   */
+  address?: string;
+  /**
+   * 所属代理商
+   */
+  agent_id?: string;
+  needreport?: NeedReport;
+  needaudit?: NeedAudit;
+  needmo?: NeedMo;
+  /**
+   * IP白名单
+   */
+  ip?: string;
+  /**
+   * 状态报告回调地址
+   */
+  deliveryurl?: string;
+  /**
+   * 上行回调地址
+   */
+  mourl?: string;
+  needextend?: NeedExtend;
+  /**
+   * 备注
+   */
+  remarks?: string;
 }
 /**
  * 公告（/agent/noticePage 的 data 行；noticeContent 为已净化的 HTML）

@@ -11,6 +11,10 @@ export function profileRoutes(sessions: SessionService, profile: ProfileService)
 
     app.get('/admin/baseinfo', auth, async (req) => ok(profile.baseInfo(sessionOf(req).account)));
 
-    app.get('/client/oauth', auth, async (req) => ok({ oauth_status: oauthStatusForApi(sessionOf(req).account.oauth_status) }));
+    app.get('/client/oauth', auth, async (req) => {
+      const a = sessionOf(req).account;
+      // a rejection carries its reason (the layout's banner shows it)
+      return ok({ oauth_status: oauthStatusForApi(a.oauth_status), ...(a.oauth_status === 4 ? { oauth_remark: a.oauth_remark } : {}) });
+    });
   };
 }

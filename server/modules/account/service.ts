@@ -1,0 +1,270 @@
+/**
+ * What an account does to itself: agent base info, a sub-account's enterprise info, user info
+ * (mobile change with an SMS code), password change, certification. Every change is scoped to
+ * the session's own account; agent-only calls are guarded in the routes.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { AppContext } from '../../context';
+import type { Account, AccountUpdate, Database } from '../../db/types';
+import { ApiError, errors } from '../../http/errors';
+import { hashDigest, passwordDigest, verifyDigest } from '../../lib/crypto';
+import { formatDateTime } from '../../lib/time';
+import type { SessionService } from '../auth/session';
+import { effectiveStatus, oauthStatusForApi } from '../profile/service';
+import { checkMobile } from '../register/mobile';
+import type { UploadService } from '../upload/service';
+import { smsTarget, type VerificationService } from '../verification/service';
+import { certificationInfo, submitCertification, type CertificationForm, type CertificationInfo } from './certification';
+
+export const ACCOUNT_MESSAGES = {
+  saved: '保存成功',
+  mobileExists: '手机号码已存在',
+  emailExists: '邮箱已存在',
+  deliveryUrl: '请填写状态报告回调地址',
+  moUrl: '请填写上行回调地址',
+  oldPasswordWrong: '原密码错误',
+  samePassword: '新密码不能与原密码相同',
+  passwordFormat: '密码格式为8-12为数字字母组合',
+  passwordMismatch: '两次输入密码不一致',
+  passwordChanged: '密码修改成功',
+} as const;
+
+export interface AgentBaseInfoForm {
+  agent_name: string;
+  address: string;
+  mobile: string;
+  auto_template_callback_url?: string;
+}
+
+export interface EnterpriseBaseInfoForm {
+  name: string;
+  realName?: string;
+  mobile: string;
+  email: string;
+  address: string;
+  deliveryurl?: string;
+  mourl?: string;
+}
+
+export interface UserInfoForm {
+  email?: string;
+  realName?: string;
+  countryCode: string;
+  mobile: string;
+  valcode: string;
+}
+
+/** schemas/entities/enterprise-base-info.json (GET /account/clientinfo) */
+export interface EnterpriseBaseInfo {
+  clientid: string;
+  name: string;
+  status: number;
+  createtime: string;
+  oauth_status: string | number;
+  oauth_date: string;
+  oauth_remark: string;
+  mobile: string;
+  email: string;
+  realname: string;
+  province: string;
+  city: string;
+  area: string;
+  address: string;
+  agent_id: string;
+  needreport: number;
+  needaudit: number;
+  needmo: number;
+  ip: string;
+  deliveryurl: string;
+  mourl: string;
+  needextend: number;
+  remarks: string;
+}
+
+const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === '23505';
+
+export class AccountService {
+  /** demo setting (env AUTO_REVIEW=1): a certification is approved as soon as it is submitted */
+  autoReview: boolean;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly deps: { codes: VerificationService; sessions: SessionService; uploads: UploadService; autoReview?: boolean },
+  ) {
+    this.autoReview = deps.autoReview ?? ['1', 'true', 'yes', 'on'].includes(String(process.env.AUTO_REVIEW ?? '').toLowerCase());
+  }
+
+  private async mobileTaken(mobile: string, selfId: number) {
+    const r = await this.ctx.db.selectFrom('accounts').select('id').where('mobile', '=', mobile).where('status', '<>', 0).where('id', '<>', selfId).limit(1).executeTakeFirst();
+    return !!r;
+  }
+
+  private async emailTaken(email: string, selfId: number) {
+    const r = await this.ctx.db
+      .selectFrom('accounts')
+      .select('id')
+      .where(sql`lower(email)`, '=', email.toLowerCase())
+      .where('status', '<>', 0)
+      .where('id', '<>', selfId)
+      .limit(1)
+      .executeTakeFirst();
+    return !!r;
+  }
+
+  private async checkUnique(self: Account, p: { mobile?: string; email?: string }) {
+    if (p.mobile && p.mobile !== self.mobile && (await this.mobileTaken(p.mobile, self.id))) throw new ApiError(500, ACCOUNT_MESSAGES.mobileExists);
+    if (p.email && p.email.toLowerCase() !== self.email.toLowerCase() && (await this.emailTaken(p.email, self.id))) {
+      throw new ApiError(500, ACCOUNT_MESSAGES.emailExists);
+    }
+  }
+
+  /** Writes the change; a concurrent taker of the same mobile / e-mail loses on the unique index. */
+  private async update(self: Account, set: AccountUpdate, tx: Kysely<Database> = this.ctx.db) {
+    try {
+      await tx.updateTable('accounts').set({ ...set, update_time: this.ctx.now() }).where('id', '=', self.id).execute();
+    } catch (e) {
+      if (!isUniqueViolation(e)) throw e;
+      const detail = String((e as { constraint?: string; message?: string }).constraint ?? (e as Error).message);
+      throw new ApiError(500, detail.includes('email') ? ACCOUNT_MESSAGES.emailExists : ACCOUNT_MESSAGES.mobileExists);
+    }
+  }
+
+  /** POST /admin/baseinfo/edit (agents) */
+  async editAgentBaseInfo(self: Account, form: AgentBaseInfoForm): Promise<void> {
+    await this.checkUnique(self, { mobile: form.mobile });
+    await this.update(self, {
+      name: form.agent_name,
+      address: form.address,
+      mobile: form.mobile,
+      auto_template_callback_url: form.auto_template_callback_url ?? '',
+    });
+  }
+
+  /** GET /account/clientinfo: the sub-account's own enterprise base info. */
+  async clientInfo(self: Account): Promise<EnterpriseBaseInfo> {
+    let agentClientid = '';
+    if (self.agent_id !== null) {
+      agentClientid = (await this.ctx.db.selectFrom('accounts').select('clientid').where('id', '=', self.agent_id).executeTakeFirst())?.clientid ?? '';
+    }
+    return {
+      clientid: self.clientid,
+      name: self.name,
+      status: effectiveStatus(self, this.ctx.now()),
+      createtime: formatDateTime(self.create_time),
+      oauth_status: oauthStatusForApi(self.oauth_status),
+      oauth_date: formatDateTime(self.oauth_date),
+      oauth_remark: self.oauth_status === 4 ? self.oauth_remark : '',
+      mobile: self.mobile,
+      email: self.email,
+      realname: self.realname,
+      province: self.province,
+      city: self.city,
+      area: self.area,
+      address: self.address,
+      agent_id: agentClientid,
+      needreport: self.needreport,
+      needaudit: self.needaudit,
+      needmo: self.needmo,
+      ip: '',
+      deliveryurl: self.deliveryurl,
+      mourl: self.mourl,
+      needextend: self.needextend,
+      remarks: self.remarks,
+    };
+  }
+
+  /** POST /account/updateClient by a sub-account for itself. */
+  async updateSelfClient(self: Account, form: EnterpriseBaseInfoForm): Promise<void> {
+    const deliveryurl = self.needreport === 1 ? (form.deliveryurl ?? '').trim() : '';
+    const mourl = self.needmo === 1 ? (form.mourl ?? '').trim() : '';
+    if (self.needreport === 1 && !deliveryurl) throw new ApiError(400, ACCOUNT_MESSAGES.deliveryUrl);
+    if (self.needmo === 1 && !mourl) throw new ApiError(400, ACCOUNT_MESSAGES.moUrl);
+    const email = form.email.toLowerCase();
+    await this.checkUnique(self, { mobile: form.mobile, email });
+    await this.update(self, {
+      name: form.name,
+      ...(form.realName !== undefined ? { realname: form.realName } : {}),
+      mobile: form.mobile,
+      email,
+      address: form.address,
+      // a URL the account's report / uplink mode does not push to is cleared
+      deliveryurl,
+      mourl,
+    });
+  }
+
+  /** POST /admin/info/save: e-mail, contact, and the mobile (checked by the code sent to the new mobile). */
+  async saveUserInfo(self: Account, form: UserInfoForm): Promise<void> {
+    checkMobile(form.countryCode, form.mobile);
+    const email = (form.email ?? self.email).trim().toLowerCase();
+    await this.checkUnique(self, { mobile: form.mobile, email });
+    const codeId = await this.deps.codes.check({ purpose: 'mobile', target: smsTarget(form.countryCode, form.mobile), code: form.valcode });
+    await this.ctx.db.transaction().execute(async (tx) => {
+      await this.deps.codes.consume(tx, codeId);
+      await this.update(
+        self,
+        { email, mobile: form.mobile, country_code: form.countryCode, ...(form.realName !== undefined ? { realname: form.realName.trim() } : {}) },
+        tx,
+      );
+    });
+  }
+
+  /**
+   * POST /password/save. Agents (userType 1) send SHA-256 digests (the console checks the rules
+   * before digesting); sub-accounts send the plain passwords, checked here with the same schema.
+   * Success revokes every other session and every remember token of the account.
+   */
+  async changePassword(self: Account, currentSessionId: string, body: Record<string, unknown>): Promise<void> {
+    const str = (v: unknown) => (typeof v === 'string' ? v : '');
+    let oldDigest: string;
+    let newDigest: string;
+    if (self.user_type === '1') {
+      const hex = /^[0-9a-fA-F]{64}$/;
+      const o = str(body.oldPassword).trim();
+      const n = str(body.newPassword).trim();
+      if (!o) throw new ApiError(400, '请输入原密码');
+      if (!hex.test(o) || !hex.test(n)) throw new ApiError(400, ACCOUNT_MESSAGES.passwordFormat);
+      if (body.confirmPassword !== undefined && str(body.confirmPassword).trim().toLowerCase() !== n.toLowerCase()) {
+        throw new ApiError(400, ACCOUNT_MESSAGES.passwordMismatch);
+      }
+      oldDigest = o.toLowerCase();
+      newDigest = n.toLowerCase();
+    } else {
+      const payload = { ...body, confirmPassword: body.confirmPassword ?? body.newPassword };
+      const r = this.ctx.schemas.validate<{ oldPassword: string; newPassword: string }>('forms/password-change', payload);
+      if (!r.ok) throw new ApiError(400, r.message, { errors: r.errors });
+      oldDigest = passwordDigest(r.data.oldPassword);
+      newDigest = passwordDigest(r.data.newPassword);
+    }
+    if (!(await verifyDigest(self.password_hash, oldDigest))) throw new ApiError(500, ACCOUNT_MESSAGES.oldPasswordWrong);
+    if (oldDigest === newDigest) throw new ApiError(500, ACCOUNT_MESSAGES.samePassword);
+    const hash = await hashDigest(newDigest);
+    const now = this.ctx.now();
+    await this.ctx.db.transaction().execute(async (tx) => {
+      await tx.updateTable('accounts').set({ password_hash: hash, update_time: now }).where('id', '=', self.id).execute();
+      await tx.deleteFrom('sessions').where('account_id', '=', self.id).where('id', '<>', currentSessionId).execute();
+      await tx.updateTable('remember_tokens').set({ revoked_at: now }).where('account_id', '=', self.id).where('revoked_at', 'is', null).execute();
+    });
+  }
+
+  certificationInfo(self: Account): Promise<CertificationInfo> {
+    return certificationInfo(this.ctx.db, self);
+  }
+
+  /** POST /admin/cer/add and /admin/cer/edit */
+  async submitCertification(self: Account, form: CertificationForm): Promise<number> {
+    const paths = form.imgUrl.split('|').map((p) => p.trim());
+    await this.deps.uploads.checkOwnedPaths(self, paths);
+    return submitCertification(this.ctx.db, self.id, { ...form, imgUrl: paths.join('|') }, { now: this.ctx.now(), autoReview: this.autoReview });
+  }
+
+  /** GET /client/cer/info: a sub-account reads itself; an agent itself or one of its sub-accounts. */
+  async clientCertificationInfo(viewer: Account, clientId: string | undefined): Promise<CertificationInfo> {
+    const id = (clientId ?? '').trim();
+    if (!id || id === viewer.clientid) return certificationInfo(this.ctx.db, viewer);
+    if (viewer.user_type !== '1') throw errors.forbidden();
+    const target = await this.ctx.db.selectFrom('accounts').selectAll().where('clientid', '=', id).executeTakeFirst();
+    if (!target || target.agent_id !== viewer.id) throw errors.forbidden();
+    return certificationInfo(this.ctx.db, target);
+  }
+}

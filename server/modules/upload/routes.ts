@@ -1,0 +1,51 @@
+/**
+ * POST /file/upload (multipart, field `photoFile`, session required): stores one image, answers
+ * `{ path, url }`. `?scene=open-account` also accepts BMP. GET /files/<clientid>/<name> serves a
+ * stored file to its owner and the owner's agent.
+ */
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsync } from 'fastify';
+import { errors } from '../../http/errors';
+import { ok } from '../../http/reply';
+import { sessionOf, type SessionService } from '../auth/session';
+import { UPLOAD_MAX_BYTES, UPLOAD_MESSAGES, type UploadService } from './service';
+
+export const UPLOAD_FIELD = 'photoFile';
+
+export function uploadRoutes(sessions: SessionService, uploads: UploadService): FastifyPluginAsync {
+  return async (app) => {
+    await app.register(multipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
+
+    app.post('/file/upload', { preHandler: sessions.requireSession() }, async (req) => {
+      if (!req.isMultipart()) throw errors.refused(UPLOAD_MESSAGES.noFile);
+      let file;
+      try {
+        file = await req.file();
+      } catch (err) {
+        req.log.info({ err }, 'upload refused');
+        throw errors.refused(UPLOAD_MESSAGES.failed);
+      }
+      if (!file || file.fieldname !== UPLOAD_FIELD) throw errors.refused(UPLOAD_MESSAGES.noFile);
+      let data: Buffer;
+      try {
+        data = await file.toBuffer();
+      } catch (err: any) {
+        if (err?.code === 'FST_REQ_FILE_TOO_LARGE') throw errors.refused(UPLOAD_MESSAGES.tooLarge);
+        req.log.info({ err }, 'upload refused');
+        throw errors.refused(UPLOAD_MESSAGES.failed);
+      }
+      if (file.file.truncated) throw errors.refused(UPLOAD_MESSAGES.tooLarge);
+      const q = req.query as Record<string, string | undefined>;
+      const stored = await uploads.storeImage(sessionOf(req).account, data, { allowBmp: q.scene === 'open-account' });
+      return ok(stored, UPLOAD_MESSAGES.uploaded);
+    });
+
+    app.get('/files/*', { preHandler: sessions.requireSession() }, async (req, reply) => {
+      const p = decodeURIComponent((req.params as { '*': string })['*'] ?? '');
+      if (!(await uploads.canRead(sessionOf(req).account, p))) throw errors.forbidden();
+      const f = await uploads.open(p);
+      if (!f) throw errors.notFound('文件');
+      return reply.header('content-type', f.mime).header('cache-control', 'private, max-age=3600').header('x-content-type-options', 'nosniff').send(f.stream);
+    });
+  };
+}

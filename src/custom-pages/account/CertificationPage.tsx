@@ -1,0 +1,76 @@
+/**
+ * /account/info/base/auth (资质认证) and /account/info/base/auth/re (重新认证).
+ *
+ * - With `?clientId=` (an agent looking at one of its sub-accounts): that account's certification
+ *   (GET /client/cer/info), the already-authenticated view.
+ * - Otherwise the account's own (GET /admin/cer/info): 未认证 -> the form (personal by default,
+ *   `?type=2` enterprise); 待认证 / 已认证 -> the submitted data with its state; 认证不通过 -> the
+ *   reason and the re-certification form. After a submit the view shows 待认证 and the layout's
+ *   banner follows (every query refetches).
+ */
+import { Alert, Result, Skeleton } from 'antd';
+import { useNavigate, useSearchParams } from 'react-router';
+import { OAUTH, oauthStatusOf } from '@/domain/certification';
+import { useClientCertification, useOwnCertification, useRefreshAll } from './api';
+import { AUTH_ROUTE } from './BaseInfoLayout';
+import { CertificationForm } from './CertificationForm';
+import { CertificationView } from './CertificationView';
+
+function ClientCertification({ clientId }: { clientId: string }) {
+  const { data, isLoading, isError } = useClientCertification(clientId);
+  if (isLoading) return <Skeleton active />;
+  if (isError || !data) return <Result status="warning" title="获取资质信息失败" />;
+  return <CertificationView info={data} title={`账户 ${data.clientid} 的资质信息`} />;
+}
+
+export function OwnCertification({ re = false }: { re?: boolean }) {
+  const { data, isLoading, isError } = useOwnCertification();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const refreshAll = useRefreshAll();
+  if (isLoading) return <Skeleton active />;
+  if (isError || !data) return <Result status="warning" title="获取资质信息失败" />;
+  const status = oauthStatusOf(data.oauth_status);
+  const typeParam = Number(params.get('type'));
+  const defaultType = typeParam === 2 ? 2 : typeParam === 1 ? 1 : undefined;
+  const submitted = async () => {
+    await refreshAll();
+    if (re) navigate(AUTH_ROUTE);
+  };
+  if (status === OAUTH.notCertified) {
+    return (
+      <>
+        <Alert type="warning" showIcon style={{ marginBottom: 16 }} message="您还未进行资质认证，认证通过后才能发送短信" />
+        <CertificationForm mode="add" defaultType={defaultType} onSubmitted={submitted} />
+      </>
+    );
+  }
+  if (status === OAUTH.rejected) {
+    return (
+      <>
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginBottom: 16 }}
+          data-testid="rejected-reason"
+          message="认证不通过，请修改资料后重新提交"
+          description={data.remark ? `驳回原因：${data.remark}` : undefined}
+        />
+        <CertificationForm mode="edit" initial={data} defaultType={defaultType} onSubmitted={submitted} />
+      </>
+    );
+  }
+  return <CertificationView info={data} />;
+}
+
+export default function CertificationPage() {
+  const [params] = useSearchParams();
+  const clientId = params.get('clientId') ?? params.get('clientid');
+  if (clientId) return <ClientCertification clientId={clientId} />;
+  return <OwnCertification />;
+}
+
+/** /account/info/base/auth/re */
+export function ReCertificationPage() {
+  return <OwnCertification re />;
+}

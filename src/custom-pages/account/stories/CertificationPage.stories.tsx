@@ -1,0 +1,232 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { Route, Routes } from 'react-router';
+import { http } from 'msw';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { withApp } from '@/stories/withApp';
+import { fail } from '@/stories/mockApi';
+import CertificationPage, { ReCertificationPage } from '../CertificationPage';
+import { accountApi, certCertified, certNone, certPending, certRejected, subUser } from './accountMocks';
+
+const T = { timeout: 5000 };
+const posted: Record<string, Record<string, string>[]> = {};
+
+function Screen() {
+  return (
+    <Routes>
+      <Route path="/account/info/base/auth" element={<CertificationPage />} />
+      <Route path="/account/info/base/auth/re" element={<ReCertificationPage />} />
+    </Routes>
+  );
+}
+
+const meta = {
+  title: 'Account/CertificationPage',
+  component: Screen,
+  decorators: [withApp],
+  parameters: { app: { path: '/account/info/base/auth' }, msw: { handlers: accountApi({ cert: certNone, posted }) } },
+} satisfies Meta<typeof Screen>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+const body = () => within(document.body);
+
+/** a tiny real PNG */
+const pngFile = (name = 'licence.png') =>
+  new File([Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC'), (c) => c.charCodeAt(0))], name, { type: 'image/png' });
+
+async function acceptAgreements(c: ReturnType<typeof within>) {
+  for (const box of c.getAllByRole('checkbox')) {
+    await userEvent.click(box);
+    await userEvent.click(await body().findByRole('button', { name: '已阅读并同意' }, T));
+    await waitFor(() => expect(box).toBeChecked(), T);
+  }
+}
+
+export const NotCertifiedForm: Story = {
+  name: '未认证：个人认证表单',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByTestId('certification-form', {}, T)).toBeInTheDocument();
+    await expect(c.getByText('您还未进行资质认证，认证通过后才能发送短信')).toBeInTheDocument();
+    await expect(c.getByRole('radio', { name: '个人认证' })).toBeChecked();
+    await expect(c.getByLabelText('姓名')).toBeInTheDocument();
+    await expect(c.getByText('个人身份证')).toBeInTheDocument();
+    await expect(c.getByRole('button', { name: '提交认证' })).toBeDisabled();
+  },
+};
+
+export const EnterpriseForm: Story = {
+  name: '未认证：企业认证（证件类型 三证合一/四证合一/组织机构证）',
+  parameters: { app: { path: '/account/info/base/auth?type=2' } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByRole('radio', { name: '企业认证' }, T)).toBeChecked();
+    await expect(c.getByLabelText('公司名称')).toBeInTheDocument();
+    await expect(c.getByText('公司名称须与营业执照上的名称一致')).toBeInTheDocument();
+    await userEvent.click(c.getByRole('combobox'));
+    const list = await body().findByRole('listbox', {}, T);
+    await expect(list).toBeInTheDocument();
+    for (const t of ['三证合一', '四证合一', '组织机构证']) await expect(body().getAllByText(t).length).toBeGreaterThan(0);
+    await expect(body().queryByTitle('个人身份证')).not.toBeInTheDocument();
+  },
+};
+
+export const ValidationMessages: Story = {
+  name: '校验提示（协议、证件号码、公司名称、图片）',
+  parameters: { app: { path: '/account/info/base/auth?type=2' } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByTestId('certification-form', {}, T);
+    await acceptAgreements(c);
+    const submit = c.getByRole('button', { name: '提交认证' });
+    await expect(submit).toBeEnabled();
+    await userEvent.click(submit);
+    await expect(await c.findByText('公司名称不能为空', {}, T)).toBeInTheDocument();
+    await expect(c.getByText('证件号码不能为空')).toBeInTheDocument();
+    await expect(c.getByText('请上传至少一张证件图片')).toBeInTheDocument();
+    await userEvent.click(c.getByLabelText('公司名称'));
+    await userEvent.paste('公'.repeat(61));
+    await userEvent.click(c.getByLabelText('证件号码'));
+    await userEvent.paste('1'.repeat(21));
+    await userEvent.click(submit);
+    await expect(await c.findByText('公司长度不能大于60个字符', {}, T)).toBeInTheDocument();
+    await expect(c.getByText('证件号码长度不能大于20个字符')).toBeInTheDocument();
+  },
+};
+
+export const SubmitShowsPending: Story = {
+  name: '上传图片并提交 → 待认证',
+  parameters: { app: { path: '/account/info/base/auth?type=2' }, msw: { handlers: accountApi({ cert: certNone, posted, stateful: true }) } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByTestId('certification-form', {}, T);
+    await userEvent.type(c.getByLabelText('公司名称'), '深圳市云讯通信有限公司');
+    await userEvent.type(c.getByLabelText('证件号码'), '91440300MA5FXYZ123');
+    const input = canvasElement.querySelector('input[type=file]') as HTMLInputElement;
+    await userEvent.upload(input, [pngFile('a.png'), pngFile('b.png')]);
+    await waitFor(() => expect(canvasElement.querySelectorAll('.ant-upload-list-item-done, .ant-upload-list-item-container .ant-upload-list-item:not(.ant-upload-list-item-uploading)').length).toBe(2), T);
+    await acceptAgreements(c);
+    await userEvent.click(c.getByRole('button', { name: '提交认证' }));
+    await expect(await body().findByText('提交成功，请等待审核', {}, T)).toBeInTheDocument();
+    await expect(await c.findByText(/待认证：您的认证资料已提交/, {}, T)).toBeInTheDocument();
+    await expect(posted['cer/add']?.at(-1)).toEqual({ id_type: '6', company: '深圳市云讯通信有限公司', id_nbr: '91440300MA5FXYZ123', imgUrl: 'a10001/upload0001.png|a10001/upload0002.png' });
+  },
+};
+
+export const UploadRefusedByServer: Story = {
+  name: '图片上传失败（服务器按内容拒绝）',
+  parameters: { msw: { handlers: accountApi({ cert: certNone, upload: '图片上传失败：仅支持 gif、jpg、jpeg、png 格式的图片' }) } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByTestId('certification-form', {}, T);
+    await userEvent.upload(canvasElement.querySelector('input[type=file]') as HTMLInputElement, pngFile('fake.png'));
+    await expect(await body().findByText('图片上传失败：仅支持 gif、jpg、jpeg、png 格式的图片', {}, T)).toBeInTheDocument();
+    await waitFor(() => expect(canvasElement.querySelectorAll('.ant-upload-list-item').length).toBe(0), T);
+  },
+};
+
+export const UploadTooLarge: Story = {
+  name: '图片上传失败（超过2M，浏览器端拒绝）',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByTestId('certification-form', {}, T);
+    const big = new File([new Uint8Array(2 * 1024 * 1024 + 1)], 'big.png', { type: 'image/png' });
+    await userEvent.upload(canvasElement.querySelector('input[type=file]') as HTMLInputElement, big);
+    await expect(await body().findByText('图片上传失败：图片大小不能超过2M', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const Pending: Story = {
+  name: '待认证',
+  parameters: { msw: { handlers: accountApi({ cert: certPending }) } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText(/待认证：您的认证资料已提交/, {}, T)).toBeInTheDocument();
+    await expect(c.getByText('深圳市云讯通信有限公司')).toBeInTheDocument();
+    await expect(c.getByText('三证合一')).toBeInTheDocument();
+    await expect(c.getAllByRole('img', { name: /证件图片/ })).toHaveLength(2);
+    await expect(c.queryByTestId('certification-form')).not.toBeInTheDocument();
+  },
+};
+
+export const Certified: Story = {
+  name: '已认证',
+  parameters: { msw: { handlers: accountApi({ cert: certCertified }) } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('已认证：资质认证已通过', {}, T)).toBeInTheDocument();
+    await expect(c.getByText('2026-03-02 15:00:00')).toBeInTheDocument();
+  },
+};
+
+export const Rejected: Story = {
+  name: '认证不通过：原因与重新认证表单',
+  parameters: { msw: { handlers: accountApi({ cert: certRejected, posted, stateful: true }) } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const alert = await c.findByTestId('rejected-reason', {}, T);
+    await expect(alert).toHaveTextContent('驳回原因：营业执照照片模糊，请重新上传清晰照片');
+    await expect(c.getByLabelText('公司名称')).toHaveValue('深圳市云讯通信有限公司');
+    await expect(c.getByLabelText('证件号码')).toHaveValue('91440300MA5FXYZ123');
+    await expect(canvasElement.querySelectorAll('.ant-upload-list-item')).toHaveLength(2);
+    await acceptAgreements(c);
+    await userEvent.click(c.getByRole('button', { name: '重新提交认证' }));
+    await expect(await c.findByText(/待认证：您的认证资料已提交/, {}, T)).toBeInTheDocument();
+    await expect(posted['cer/edit']?.at(-1)?.imgUrl).toBe('a10001/licence0001.png|a10001/licence0002.png');
+  },
+};
+
+export const ReCertificationRoute: Story = {
+  name: '重新认证页（/auth/re）',
+  parameters: { app: { path: '/account/info/base/auth/re' }, msw: { handlers: accountApi({ cert: certRejected }) } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByRole('button', { name: '重新提交认证' }, T)).toBeDisabled();
+  },
+};
+
+export const ClientView: Story = {
+  name: '子账户资质（?clientId=）',
+  parameters: { app: { path: '/account/info/base/auth?clientId=b20001' } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('账户 b20001 的资质信息', {}, T)).toBeInTheDocument();
+    await expect(c.getByText('上海优品电商有限公司')).toBeInTheDocument();
+  },
+};
+
+export const FetchFailed: Story = {
+  name: '获取资质信息失败',
+  parameters: { app: { path: '/account/info/base/auth?clientId=x99999' } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('获取资质信息失败', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const SubAccountNotCertified: Story = {
+  name: '子账户：未认证表单',
+  parameters: { msw: { handlers: accountApi({ user: subUser, cert: { ...certNone, clientid: 'b20001', agent_id: 'a10001' } }) } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByTestId('certification-form', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const PreviewFailed: Story = {
+  name: '图片预览失败',
+  parameters: {
+    msw: { handlers: accountApi({ cert: { ...certPending, img_url: 'a10001/gone0001.png|a10001/gone0002.png' }, extra: [http.get('/api/files/*', () => fail(404, '文件不存在'))] }) },
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await waitFor(() => expect(c.getAllByText('图片预览失败')).toHaveLength(2), T);
+  },
+};
+
+export const Loading: Story = {
+  name: '加载中',
+  parameters: { msw: { handlers: accountApi({ cert: certNone, loading: true }) } },
+  play: async ({ canvasElement }) => {
+    await expect(canvasElement.querySelector('.ant-skeleton')).toBeTruthy();
+  },
+};

@@ -1,0 +1,32 @@
+/**
+ * Form checks with the shared schemas (schemas/forms/*): the same ajv setup, rules and Chinese
+ * messages as the server's validation. Used with antd Form until the shared SchemaForm lands.
+ */
+import type { FormInstance } from 'antd';
+import type Ajv from 'ajv';
+import { createAjv, toFieldErrors, trimBySchema, type FieldError } from '../../../common/schema';
+import { schemaMap } from '@/schema';
+
+let ajv: Ajv | undefined;
+
+/** Errors of `values` against `forms/<name>.json`, one per field, in schema order (trimmed first). */
+export function validateForm(name: string, values: Record<string, unknown>): { data: Record<string, unknown>; errors: FieldError[] } {
+  ajv ??= createAjv(schemaMap);
+  const key = `forms/${name}.json`;
+  const data = trimBySchema(schemaMap[key], values);
+  const fn = ajv.getSchema(key);
+  if (!fn) throw new Error(`unknown schema ${key}`);
+  return { data, errors: fn(data) ? [] : toFieldErrors(fn.errors) };
+}
+
+/** Shows errors under their fields (those the form has); returns the first message or undefined. */
+export function showErrors(form: FormInstance, errors: FieldError[], fields: string[]): string | undefined {
+  const known = errors.filter((e) => fields.includes(e.field));
+  form.setFields(fields.map((name) => ({ name, errors: known.filter((e) => e.field === name).map((e) => e.message) })));
+  return errors[0]?.message;
+}
+
+/** The first error of the listed fields only (e.g. before sending an SMS code). */
+export function firstErrorOf(errors: FieldError[], fields: string[]): FieldError | undefined {
+  return errors.find((e) => fields.includes(e.field));
+}
