@@ -34,6 +34,8 @@ import { SiteService } from './modules/site/service';
 import { NodeMailer, type Mailer } from './modules/verification/mail';
 import { OutboxSmsChannel, type SmsChannel } from './modules/verification/sms';
 import { VerificationService } from './modules/verification/service';
+import { templateRoutes } from './modules/template/routes';
+import { TemplateService } from './modules/template/service';
 
 export interface BuildAppOptions {
   db: Db;
@@ -65,6 +67,7 @@ export interface Services {
   site: SiteService;
   register: RegisterService;
   password: PasswordService;
+  template: TemplateService;
 }
 
 declare module 'fastify' {
@@ -104,6 +107,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     site: new SiteService(ctx),
     register: new RegisterService(ctx, codes),
     password: new PasswordService(ctx, { codes, captcha, sessions }),
+    template: new TemplateService(ctx),
   };
   app.decorate('ctx', ctx);
   app.decorate('services', services);
@@ -126,6 +130,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(profileRoutes(sessions, services.profile));
       await api.register(registerRoutes(ctx, services));
       await api.register(passwordRoutes(ctx, services.password));
+      await api.register(templateRoutes(sessions, services.template));
     },
     { prefix: '/api' },
   );
