@@ -34,7 +34,7 @@ export function templateRoutes(sessions: SessionService, templates: TemplateServ
 
     app.post('/autoTemplate/del', auth, async (req) => {
       await templates.remove(sessionOf(req).account, params(req).templateId);
-      return ok(null, '删除成功');
+      return ok(undefined, '删除成功');
     });
   };
 }
