@@ -18,6 +18,9 @@ const ForgetPage = lazy(() => import('./custom-pages/forget/ForgetPage'));
 const ConsoleRoot = lazy(() => import('./layout/ConsoleRoot'));
 const Home = lazy(() => import('./pages/Home'));
 const NotFound = lazy(() => import('./pages/NotFound'));
+const TemplateTabs = lazy(() => import('./resources/templates/TemplateTabs'));
+const SmartTemplateList = lazy(() => import('./resources/templates/SmartTemplateList'));
+const GeneralTemplateList = lazy(() => import('./resources/templates/GeneralTemplateList'));
 
 const page = (el: ReactNode) => <Suspense fallback={<PageLoading />}>{el}</Suspense>;
 
@@ -29,6 +32,11 @@ export function AppRoutes() {
       <Route path="/forget" element={page(<ForgetPage />)} />
       <Route element={page(<ConsoleRoot />)}>
         <Route index element={page(<Home />)} />
+        <Route path="/template/TestReportLayout" element={page(<TemplateTabs />)}>
+          <Route path="intelligent" element={page(<SmartTemplateList />)} />
+          <Route path="intelligent/general" element={page(<GeneralTemplateList />)} />
+        </Route>
+        <Route path="/template/intelligent" element={page(<SmartTemplateList />)} />
       </Route>
       <Route path="*" element={page(<NotFound />)} />
     </Routes>

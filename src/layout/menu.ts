@@ -7,4 +7,5 @@ import type { MenuEntry } from '@/providers/access';
 
 export const menuEntries: MenuEntry[] = [
   { key: 'index', label: '首页', icon: 'home', route: '/' },
+  { key: 'template', label: '模板管理', icon: 'template', children: [{ key: 'template_sms', label: '短信模板', route: '/template/TestReportLayout/intelligent' }] },
 ];

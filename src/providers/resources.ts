@@ -68,4 +68,8 @@ export const resources: ResourceRegistry = {
   supportContacts: {
     list: { url: '/supportInfo', method: 'get', paging: 'none' },
   },
+  /** 智能模板 (docs/api-templates.md) */
+  templates: { list: { url: '/autoTemplate/list', method: 'form' }, create: { url: '/autoTemplate/add' }, update: { url: '/autoTemplate/edit', idParam: 'templateId' }, deleteOne: { url: '/autoTemplate/del', idParam: 'templateId' }, idField: 'templateId' },
+  /** 通用模板 */
+  generalTemplates: { list: { url: '/autoTemplate/commonlist', method: 'form' }, idField: 'templateId' },
 };
