@@ -4,12 +4,12 @@ import { useTable } from '@refinedev/antd';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable } from '@/components/SchemaTable/SchemaTable';
 import type { SmsTemplate } from '@/generated/schemas';
-import { templateFilters } from './SmartTemplateList';
+import { templateFilters, withRefresh } from './SmartTemplateList';
 
 type Filters = Record<string, unknown>;
 
 export function GeneralTemplateList() {
-  const { tableProps, searchFormProps } = useTable<SmsTemplate, any, Filters>({
+  const { tableProps, searchFormProps, tableQuery } = useTable<SmsTemplate, any, Filters>({
     resource: 'generalTemplates',
     syncWithLocation: false,
     pagination: { pageSize: 15 },
@@ -17,7 +17,7 @@ export function GeneralTemplateList() {
   });
   return (
     <Card>
-      <SchemaFilterBar<Filters> filter="filters/template-general" formProps={searchFormProps} />
+      <SchemaFilterBar<Filters> filter="filters/template-general" formProps={withRefresh(searchFormProps, tableQuery.refetch)} />
       <SchemaTable<SmsTemplate>
         {...tableProps}
         entity="entities/template"

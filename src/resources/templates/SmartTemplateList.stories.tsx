@@ -131,10 +131,15 @@ export const EditOpensDialog: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const row = await rowOf(c, '您的登录验证码为{code}，5分钟内有效，请勿泄露。');
+    // an add dialog opened and closed first must not leave its values behind
+    await userEvent.click(c.getByRole('button', { name: /新增模板/ }));
+    await userEvent.click(await screen.findByRole('button', { name: /取\s*消/ }, T));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), T);
     await userEvent.click(within(row).getByRole('button', { name: '编辑' }));
     const dialog = await screen.findByRole('dialog', {}, T);
     await expect(within(dialog).getByText('编辑模板')).toBeInTheDocument();
     await expect(within(dialog).getByDisplayValue('优品商城')).toBeInTheDocument();
+    await expect(within(dialog).getByLabelText('变量模板')).toBeChecked();
   },
 };
 

@@ -4,7 +4,7 @@
  * and the reason of a rejection, 编辑 / 删除 on the rows the user created (delete asks first).
  */
 import { useState } from 'react';
-import { Alert, App, Button, Card, Popconfirm, Space, Tooltip, Typography } from 'antd';
+import { Alert, App, Button, Card, Popconfirm, Space, Tooltip, Typography, type FormProps } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTable } from '@refinedev/antd';
 import { useDelete, type CrudFilters } from '@refinedev/core';
@@ -34,6 +34,17 @@ export function templateFilters(values: Filters): CrudFilters {
   }));
 }
 
+/** 查询 also reloads when the filters did not change (e.g. to see a review's outcome). */
+export function withRefresh<V>(formProps: FormProps<V>, refetch: () => unknown): FormProps<V> {
+  return {
+    ...formProps,
+    onFinish: async (values: V) => {
+      await formProps.onFinish?.(values);
+      refetch();
+    },
+  };
+}
+
 const ellipsis = (v: string) => (
   <Typography.Paragraph ellipsis={{ rows: 2, tooltip: v }} style={{ marginBottom: 0, maxWidth: 360 }}>
     {v}
@@ -46,7 +57,7 @@ export function SmartTemplateList() {
   const { message } = App.useApp();
   const [editing, setEditing] = useState<Row | null | undefined>(undefined);
   const { mutate: remove } = useDelete();
-  const { tableProps, searchFormProps } = useTable<Row, any, Filters>({
+  const { tableProps, searchFormProps, tableQuery } = useTable<Row, any, Filters>({
     resource: 'templates',
     syncWithLocation: false,
     pagination: { pageSize: 15 },
@@ -114,7 +125,7 @@ export function SmartTemplateList() {
       <Alert type="info" showIcon message={TEMPLATE_NOTICE} style={{ marginBottom: 16 }} />
       <SchemaFilterBar<Filters>
         filter="filters/template-smart"
-        formProps={searchFormProps}
+        formProps={withRefresh(searchFormProps, tableQuery.refetch)}
         agent={agent}
         widgets={{ 'client-select': () => <TemplateAccountSelect agentId={user?.clientid} placeholder="全部子账户" /> }}
         extra={

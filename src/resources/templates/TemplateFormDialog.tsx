@@ -45,7 +45,10 @@ export function TemplateFormDialog({ open, template, agent, agentId, operationMo
   useEffect(() => {
     if (!open) return;
     setServerError(undefined);
-  }, [open]);
+    // the form instance outlives the dialog's content: start from this template's values each time
+    form.resetFields();
+    form.setFieldsValue({ ...DEFAULTS, ...template });
+  }, [open, template, form]);
 
   // marketing templates are always 营销; industry ones choose 验证码 or 通知
   useEffect(() => {
@@ -96,7 +99,7 @@ export function TemplateFormDialog({ open, template, agent, agentId, operationMo
       width={640}
     >
       {serverError && <Alert type="error" showIcon message={serverError} style={{ marginBottom: 16 }} data-testid="template-save-error" />}
-      <Form form={form} layout="horizontal" labelCol={{ span: 5 }} wrapperCol={{ span: 18 }} preserve={false} initialValues={{ ...DEFAULTS, ...template }}>
+      <Form form={form} name="template" layout="horizontal" labelCol={{ span: 5 }} wrapperCol={{ span: 18 }} preserve={false} initialValues={{ ...DEFAULTS, ...template }}>
         {agent && (
           <Form.Item name="clientId" label={title('clientId')} required>
             <TemplateAccountSelect agentId={agentId} allowClear={false} />
