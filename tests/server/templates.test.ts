@@ -293,3 +293,95 @@ describe.each(backends)('templates (%s)', (backend) => {
     });
   });
 });
+
+import ExcelJS from 'exceljs';
+
+async function xlsx(rows: string[][]): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('短信模板');
+  for (const r of rows) ws.addRow(r);
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+function multipart(field: string, filename: string, file: Buffer) {
+  const boundary = `----smsp${Date.now()}`;
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`),
+    file,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+describe.each(backends)('template batch import (%s)', (backend) => {
+  const t = useServer(backend);
+  const header = ['子账户', '模板属性', '短信类型', '模板类型', '业务类型', '签名', '模板内容'];
+
+  const upload = async (c: Client, file: Buffer, field = 'excel') => {
+    const m = multipart(field, '模板.xlsx', file);
+    // the harness client posts strings and forms; a file goes through inject with the client's cookies
+    const headers: Record<string, string> = { host: 'localhost:8080', ...m.headers, cookie: [...c.jar].map(([k, v]) => `${k}=${v}`).join('; ') };
+    if (c.jar.has('XSRF-TOKEN')) headers['x-xsrf-token'] = c.jar.get('XSRF-TOKEN')!;
+    const raw = await t.server.app.inject({ method: 'POST', url: '/api/autoTemplate/addBatch', headers, payload: m.body, remoteAddress: c.ip });
+    return { body: raw.json() };
+  };
+
+  it('imports the good rows and reports each refused row with the single add\'s message', async () => {
+    await addAccount(t.server, 'client9', '2', 'agent0', '0');
+    const agent = await t.server.client().init();
+    await agent.login('agent1');
+    const before = await templateCount(t.server);
+    const file = await xlsx([
+      header,
+      ['client1', '行业', '验证码', '变量模板', '国内', '好易购', '您的验证码为{code}，请勿泄露。'],
+      ['client1', '会员营销', '', '固定模板', '国内', '好易购', '年货节全场8折，回T退订。'],
+      ['', '行业', '通知', '固定模板', '国内', '好易购', '您的包裹已到站，请取件。'],
+      ['client1', '行业', '通知', '固定模板', '国内', '好易购', '您好{name}，欢迎光临'],
+      ['client1', '行业', '通知', '变量模板', '国内', '好易购', '{name}您好，欢迎参加赌博活动'],
+      ['client9', '行业', '通知', '固定模板', '国内', '好易购', '您的包裹已到站，请取件。'],
+      ['', '', '', '', '', '', ''],
+    ]);
+    const r = await upload(agent, file);
+    expect(r.body.code, r.body.msg).toBe(0);
+    expect(r.body.msg).toBe('共6条，成功2条，失败4条');
+    expect(r.body.data).toEqual({
+      importTotal: 6,
+      importSuccess: 2,
+      importFall: 4,
+      errors: [
+        { row: 4, msg: '请选择子账号' },
+        { row: 5, msg: '固定模板不能包含变量' },
+        { row: 6, msg: '模板内容包含敏感词：赌博，请修改后再提交' },
+        { row: 7, msg: '无权访问' },
+      ],
+    });
+    expect(await templateCount(t.server)).toBe(before + 2);
+    const list = (await agent.post('/api/autoTemplate/list', { content: '年货节' })).body.data.entityList;
+    expect(list[0]).toMatchObject({ smsType: 11, smstype: 5, templateType: 0, state: 0, userName: 'agent1', clientId: 'client1' });
+  });
+
+  it('refuses a missing or broken file and changes nothing', async () => {
+    const c = await t.server.client().init();
+    await c.login('client1');
+    const before = await templateCount(t.server);
+    expect((await upload(c, Buffer.from('not excel'))).body).toEqual({ code: 400, msg: '文件格式不正确，请使用模板文件（xlsx）' });
+    expect((await upload(c, await xlsx([header]))).body).toEqual({ code: 400, msg: '文件中没有数据' });
+    expect((await upload(c, await xlsx([header, ['', '行业', '通知', '固定模板', '国内', '好易购', '您的包裹已到站，请取件。']]), 'other')).body).toEqual({ code: 400, msg: '请选择要导入的Excel文件' });
+    expect((await c.post('/api/autoTemplate/addBatch', {})).body).toEqual({ code: 400, msg: '请选择要导入的Excel文件' });
+    expect(await templateCount(t.server)).toBe(before);
+    expect((await upload(await t.server.client().init(), await xlsx([header]))).body.code).toBe(401);
+  });
+
+  it('a sub-account imports for itself; the Excel template downloads', async () => {
+    const c = await t.server.client().init();
+    await c.login('client1');
+    const r = await upload(c, await xlsx([header, ['agent1', '行业', '通知', '固定模板', '国内', '好易购', '您的包裹已到站，请取件。']]));
+    expect(r.body.data).toMatchObject({ importSuccess: 1, importFall: 0 });
+    const dl = await c.get('/api/autoTemplate/downloadExcelTemplate');
+    expect(dl.status).toBe(200);
+    expect(dl.headers['content-type']).toContain('spreadsheetml');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(dl.raw.rawPayload as any);
+    expect((wb.worksheets[0].getRow(1).values as string[]).filter(Boolean)).toEqual(header.slice(1));
+  });
+});

@@ -4,7 +4,10 @@
  * list is agent-only.
  */
 import type { FastifyPluginAsync } from 'fastify';
+import multipart from '@fastify/multipart';
+import { ApiError } from '../../http/errors';
 import { ok } from '../../http/reply';
+import { enumOptionsOf, readTemplateSheet, templateWorkbook } from './batch';
 import { sessionOf, type SessionService } from '../auth/session';
 import type { TemplateService } from './service';
 
@@ -31,6 +34,43 @@ export function templateRoutes(sessions: SessionService, templates: TemplateServ
     app.post('/autoTemplate/add', auth, async (req) => ok(await templates.add(sessionOf(req).account, params(req)), '新增成功，请等待审核'));
 
     app.post('/autoTemplate/edit', auth, async (req) => ok(await templates.edit(sessionOf(req).account, params(req)), '修改成功，请等待审核'));
+
+    // Excel import (file field `excel`, like /sign/addsignBatch); multipart only here unless the app has it already
+    if (!app.hasContentTypeParser('multipart/form-data')) await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1 } });
+    const labels = enumOptionsOf(app.ctx.schemas);
+
+    app.post('/autoTemplate/addBatch', auth, async (req) => {
+      if (!req.isMultipart()) throw new ApiError(400, '请选择要导入的Excel文件');
+      let buf: Buffer | undefined;
+      try {
+        for await (const part of req.parts()) {
+          if (part.type === 'file') {
+            if (part.fieldname === 'excel' && !buf) buf = await part.toBuffer();
+            else await part.toBuffer();
+          }
+        }
+      } catch (e) {
+        if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, '单个文件大小不能超过5M');
+        throw e;
+      }
+      if (!buf || !buf.length) throw new ApiError(400, '请选择要导入的Excel文件');
+      let rows;
+      try {
+        rows = await readTemplateSheet(buf, labels);
+      } catch (e) {
+        throw new ApiError(400, (e as Error).message);
+      }
+      const result = await templates.importRows(sessionOf(req).account, rows);
+      return ok(result, `共${result.importTotal}条，成功${result.importSuccess}条，失败${result.importFall}条`);
+    });
+
+    app.get('/autoTemplate/downloadExcelTemplate', auth, async (req, reply) => {
+      const buf = await templateWorkbook(sessionOf(req).account.user_type === '1', labels);
+      return reply
+        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', `attachment; filename="template.xlsx"; filename*=UTF-8''${encodeURIComponent('短信模板导入模板.xlsx')}`)
+        .send(buf);
+    });
 
     app.post('/autoTemplate/del', auth, async (req) => {
       await templates.remove(sessionOf(req).account, params(req).templateId);

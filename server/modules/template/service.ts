@@ -317,6 +317,29 @@ export class TemplateService {
     return (await this.one(caller, row.templateId))!;
   }
 
+  /** POST /autoTemplate/addBatch: each row as a single add; good rows saved together, bad rows reported. */
+  async importRows(caller: Account, rows: { row: number; values: Record<string, unknown> }[]): Promise<ImportResult> {
+    const good: Awaited<ReturnType<TemplateService['prepare']>>[] = [];
+    const errors: ImportResult['errors'] = [];
+    for (const r of rows) {
+      try {
+        good.push(await this.prepare(caller, r.values));
+      } catch (e) {
+        if (!(e instanceof ApiError)) throw e;
+        errors.push({ row: r.row, msg: e.message });
+      }
+    }
+    if (good.length) {
+      const now = this.ctx.now();
+      const state = this.autoReview ? 1 : 0;
+      await this.ctx.db
+        .insertInto('templates')
+        .values(good.map((v) => ({ ...v, state, remark: '', creator_id: caller.id, create_time: now, update_time: now })))
+        .execute();
+    }
+    return { importTotal: rows.length, importSuccess: good.length, importFall: errors.length, errors };
+  }
+
   /** POST /autoTemplate/del */
   async remove(caller: Account, templateId: unknown): Promise<void> {
     const row = await this.ownTemplate(caller, templateId);
@@ -326,6 +349,14 @@ export class TemplateService {
 
 export function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export interface ImportResult {
+  importTotal: number;
+  importSuccess: number;
+  importFall: number;
+  /** refused rows: Excel row number and the message a single add would have given */
+  errors: { row: number; msg: string }[];
 }
 
 /** Operator review (CLI): approve or reject a sub-account's template. Returns false when no such template. */
