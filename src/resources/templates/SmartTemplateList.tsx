@@ -1,11 +1,11 @@
 /**
  * 智能模板 (POST /autoTemplate/list): filters from filters/template-smart.json (the sub-account
- * filter for agents only), 查询 / 新增模板, the table from entities/template with audit-state tags
+ * filter for agents only), 查询 / 新增模板 / 批量导入, the table from entities/template with audit-state tags
  * and the reason of a rejection, 编辑 / 删除 on the rows the user created (delete asks first).
  */
 import { useState } from 'react';
 import { Alert, App, Button, Card, Popconfirm, Space, Tooltip, Typography, type FormProps } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { ImportOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTable } from '@refinedev/antd';
 import { useDelete, type CrudFilters } from '@refinedev/core';
 import type { Dayjs } from 'dayjs';
@@ -17,6 +17,7 @@ import { isAgent } from '@/providers/access';
 import type { SmsTemplate } from '@/generated/schemas';
 import { TemplateAccountSelect } from './TemplateAccountSelect';
 import { TemplateFormDialog } from './TemplateFormDialog';
+import { TemplateImportDialog } from './TemplateImportDialog';
 
 export const TEMPLATE_NOTICE = '温馨提示：发送短信前，请先添加模板并提交审核，模板审核通过后方可发送短信。';
 
@@ -56,6 +57,7 @@ export function SmartTemplateList() {
   const agent = isAgent(user);
   const { message } = App.useApp();
   const [editing, setEditing] = useState<Row | null | undefined>(undefined);
+  const [importing, setImporting] = useState(false);
   const { mutate: remove } = useDelete();
   const { tableProps, searchFormProps, tableQuery } = useTable<Row, any, Filters>({
     resource: 'templates',
@@ -129,9 +131,14 @@ export function SmartTemplateList() {
         agent={agent}
         widgets={{ 'client-select': () => <TemplateAccountSelect agentId={user?.clientid} placeholder="全部子账户" /> }}
         extra={
-          <Button icon={<PlusOutlined />} onClick={() => setEditing(null)}>
-            新增模板
-          </Button>
+          <>
+            <Button icon={<PlusOutlined />} onClick={() => setEditing(null)}>
+              新增模板
+            </Button>
+            <Button icon={<ImportOutlined />} onClick={() => setImporting(true)}>
+              批量导入
+            </Button>
+          </>
         }
       />
       <SchemaTable<Row> {...tableProps} entity="entities/template" rowKey="templateId" columns={columns} extraColumns={[actions]} />
@@ -143,6 +150,7 @@ export function SmartTemplateList() {
         operationMode={String(user?.operation_mode ?? '1')}
         onClose={() => setEditing(undefined)}
       />
+      <TemplateImportDialog open={importing} onClose={() => setImporting(false)} />
     </Card>
   );
 }

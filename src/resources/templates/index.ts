@@ -3,3 +3,4 @@ export { SmartTemplateList } from './SmartTemplateList';
 export { GeneralTemplateList } from './GeneralTemplateList';
 export { TemplateTabs } from './TemplateTabs';
 export { TemplateFormDialog } from './TemplateFormDialog';
+export { TemplateImportDialog } from './TemplateImportDialog';

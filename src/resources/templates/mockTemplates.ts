@@ -74,3 +74,15 @@ export const sensitiveRefusal = http.post('/api/autoTemplate/add', () =>
     data: { errors: [{ field: 'content', message: '模板内容包含敏感词：赌博，请修改后再提交' }], words: ['赌博'] },
   }),
 );
+
+export const importResult = {
+  importTotal: 5,
+  importSuccess: 3,
+  importFall: 2,
+  errors: [
+    { row: 4, msg: '固定模板不能包含变量' },
+    { row: 6, msg: '模板内容包含敏感词：赌博，请修改后再提交' },
+  ],
+};
+export const importAnswer = http.post('/api/autoTemplate/addBatch', () => ok(importResult, '共5条，成功3条，失败2条'));
+export const importRefusal = http.post('/api/autoTemplate/addBatch', () => fail(400, '文件格式不正确，请使用模板文件（xlsx）'));
