@@ -69,3 +69,28 @@ test.describe('短信模板: add, review, creator-only editing', () => {
     await expect(page.locator('tr', { hasText: `${content}，感谢使用` }).getByText('待审核')).toBeVisible();
   });
 });
+
+test('client1 imports templates from Excel and sees the refused rows', async ({ page }) => {
+  const ExcelJS = (await import('exceljs')).default;
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('短信模板');
+  const stamp = Date.now();
+  ws.addRow(['模板属性', '短信类型', '模板类型', '业务类型', '签名', '模板内容']);
+  ws.addRow(['行业', '通知', '固定模板', '国内', '好易购', `您的退款已到账，请注意查收（导入 ${stamp}）`]);
+  ws.addRow(['行业', '通知', '固定模板', '国内', '好易购', '您好{name}，这一行写了变量']);
+  const buffer = Buffer.from(await wb.xlsx.writeBuffer());
+
+  await apiLogin(page, 'client1');
+  await page.goto('/template/TestReportLayout/intelligent');
+  await page.getByRole('button', { name: /批量导入/ }).click();
+  const dialog = page.getByRole('dialog');
+  const download = page.waitForEvent('download');
+  await dialog.getByRole('link', { name: /下载模板/ }).click();
+  expect(await (await download).suggestedFilename()).toBe('短信模板导入模板.xlsx');
+  await dialog.locator('input[type=file]').setInputFiles({ name: '短信模板.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer });
+  await dialog.getByRole('button', { name: /开始导入/ }).click();
+  await expect(dialog.getByTestId('import-result')).toHaveText('共2条，成功1条，失败1条');
+  await expect(dialog.getByRole('row', { name: /3\s*固定模板不能包含变量/ })).toBeVisible();
+  await dialog.getByRole('button', { name: /关\s*闭/ }).click();
+  await expect(page.locator('tr', { hasText: `导入 ${stamp}` }).getByText('待审核')).toBeVisible();
+});
