@@ -72,6 +72,7 @@ export function SmartTemplateList() {
     ...(agent ? ['clientId'] : []),
     'smsType',
     'templateType',
+    'smstype',
     'sign',
     { field: 'content', render: ellipsis },
     'varibleCount',

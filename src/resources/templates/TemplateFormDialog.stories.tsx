@@ -56,6 +56,8 @@ export const Edit: Story = {
     calls.edit = [];
     await submit(d);
     await waitFor(() => expect(calls.edit?.[0]?.get('templateId')).toBe('100012'), T);
+    // only the form's fields are sent, not the row's list columns
+    await expect([...calls.edit[0].keys()].sort()).toEqual(['business', 'clientId', 'content', 'sign', 'smsType', 'smstype', 'templateId', 'templateType']);
     await expect(await screen.findByText('修改成功，请等待审核', {}, T)).toBeInTheDocument();
   },
 };

@@ -28,6 +28,7 @@ export interface TemplateFormDialogProps {
 }
 
 const DEFAULTS: TemplateFormValues = { smsType: 10, templateType: 0, business: 0, smstype: SMS_TYPE.verification, sign: '', content: '' };
+const FORM_FIELDS = Object.keys(schemas.get(TEMPLATE_FORM).properties).filter((f) => f !== 'templateId');
 const title = (f: string) => schemas.field(TEMPLATE_FORM, f)?.title ?? f;
 const smsTypeLabel = (v: number) => enumOptions('sms-type').find((o) => o.value === v)?.label ?? String(v);
 
@@ -61,7 +62,10 @@ export function TemplateFormDialog({ open, template, agent, agentId, operationMo
 
   const submit = async () => {
     setServerError(undefined);
-    const values: TemplateFormValues = { ...form.getFieldsValue(true), templateId: template?.templateId };
+    // only the form's own fields (the edited row carries list columns too)
+    const all = form.getFieldsValue(true) as Record<string, unknown>;
+    const values = Object.fromEntries(FORM_FIELDS.map((f) => [f, all[f]]).filter(([, v]) => v !== undefined)) as TemplateFormValues;
+    if (template?.templateId) values.templateId = template.templateId;
     if (!agent) delete values.clientId;
     if (!packageMode) delete values.smstype;
     const errors = validateTemplate(values, { agent, operationMode });
