@@ -49,6 +49,8 @@ import { accountRoutes } from './modules/account/routes';
 import { AccountService } from './modules/account/service';
 import { uploadRoutes } from './modules/upload/routes';
 import { UploadService } from './modules/upload/service';
+import { templateRoutes } from './modules/template/routes';
+import { TemplateService } from './modules/template/service';
 
 export interface BuildAppOptions {
   db: Db;
@@ -86,6 +88,7 @@ export interface Services {
   signs: SignService;
   uploads: UploadService;
   account: AccountService;
+  template: TemplateService;
 }
 
 declare module 'fastify' {
@@ -134,6 +137,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     signs: new SignService(ctx, clients),
     uploads,
     account: new AccountService(ctx, { codes, sessions, uploads }),
+    template: new TemplateService(ctx),
   };
   app.decorate('ctx', ctx);
   app.decorate('services', services);
@@ -164,6 +168,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(signRoutes(sessions, services.signs));
       await api.register(uploadRoutes(sessions, services.uploads));
       await api.register(accountRoutes(ctx, sessions, services.account));
+      await api.register(templateRoutes(sessions, services.template));
     },
     { prefix: '/api' },
   );

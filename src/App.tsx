@@ -31,6 +31,9 @@ const CertificationPage = lazy(() => import('./custom-pages/account/Certificatio
 const ReCertificationPage = lazy(() => import('./custom-pages/account/CertificationPage').then((m) => ({ default: m.ReCertificationPage })));
 const SecurityPage = lazy(() => import('./custom-pages/account/SecurityPage'));
 const PasswordPage = lazy(() => import('./custom-pages/account/PasswordPage'));
+const TemplateTabs = lazy(() => import('./resources/templates/TemplateTabs'));
+const SmartTemplateList = lazy(() => import('./resources/templates/SmartTemplateList'));
+const GeneralTemplateList = lazy(() => import('./resources/templates/GeneralTemplateList'));
 
 const page = (el: ReactNode) => <Suspense fallback={<PageLoading />}>{el}</Suspense>;
 
@@ -57,6 +60,11 @@ export function AppRoutes() {
         </Route>
         <Route path="account/security" element={page(<SecurityPage />)} />
         <Route path="account/security/password" element={page(<PasswordPage />)} />
+        <Route path="/template/TestReportLayout" element={page(<TemplateTabs />)}>
+          <Route path="intelligent" element={page(<SmartTemplateList />)} />
+          <Route path="intelligent/general" element={page(<GeneralTemplateList />)} />
+        </Route>
+        <Route path="/template/intelligent" element={page(<SmartTemplateList />)} />
       </Route>
       <Route path="*" element={page(<NotFound />)} />
     </Routes>

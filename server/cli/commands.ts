@@ -4,5 +4,6 @@ import { certificationCommands } from './certification';
 import { noticeCommands } from './notices';
 import type { Command } from './registry';
 import { signCommands } from './signs';
+import { templateCommands } from './templates';
 
-export const COMMANDS: Command[] = [...accountCommands, ...certificationCommands, ...noticeCommands, ...signCommands];
+export const COMMANDS: Command[] = [...accountCommands, ...certificationCommands, ...noticeCommands, ...signCommands, ...templateCommands];

@@ -7,6 +7,7 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import { notices0005 } from './migrations/0005_notices';
 import { signsMigration } from './migrations/0003_signs';
 import { certificationMigration } from './migrations/0002_certification';
+import { templatesMigration } from './migrations/0004_templates';
 
 async function run(db: Kysely<any>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -140,6 +141,7 @@ export const migrations: Record<string, Migration> = {
   '0005_notices': notices0005,
   '0003_signs': signsMigration,
   '0002_certification': certificationMigration,
+  '0004_templates': templatesMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -8,6 +8,7 @@ import { hashPassword } from '../lib/crypto';
 import { seedNotices } from '../modules/notice/seed';
 import { seedSigns } from '../modules/sign/seed';
 import { seedCertifications } from '../modules/account/seed';
+import { seedTemplates } from '../modules/template/seed';
 
 export const DEMO_PASSWORD = 'Demo1234';
 
@@ -152,5 +153,6 @@ export async function seed(db: Db): Promise<string[]> {
   await seedNotices(db);
   await seedSigns(db);
   await seedCertifications(db);
+  await seedTemplates(db);
   return created;
 }

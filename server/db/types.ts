@@ -173,6 +173,7 @@ export interface Database {
   signs: SignTable;
   sign_import_results: SignImportResultTable;
   certifications: CertificationTable;
+  templates: TemplateTable;
 }
 
 /** 短信签名 (server/db/migrations/0003_signs.ts) */
@@ -213,3 +214,28 @@ export interface SignImportFailure {
 export type Account = Selectable<AccountTable>;
 export type NewAccount = Insertable<AccountTable>;
 export type AccountUpdate = Updateable<AccountTable>;
+
+/** 短信模板 (server/modules/template): owner_id null = a general template of the platform */
+export interface TemplateTable {
+  id: Generated<number>;
+  owner_id: number | null;
+  /** 10 industry, 11 marketing */
+  sms_type: number;
+  /** 0 fixed, 1 variable */
+  template_type: number;
+  /** 0 domestic, 1 international */
+  business: D<number>;
+  /** SMS type of sends with it: 0 通知, 4 验证码, 5 营销 */
+  smstype: D<number | null>;
+  sign: D<string>;
+  content: string;
+  variable_count: D<number>;
+  /** 0 pending review, 1 approved, 3 rejected */
+  state: D<number>;
+  /** reason of a rejection */
+  remark: D<string>;
+  creator_id: D<number | null>;
+  order_no: D<number>;
+  create_time: CreatedAt;
+  update_time: ColumnType<Date, Date | string | undefined, Date | string>;
+}

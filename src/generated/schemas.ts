@@ -73,6 +73,10 @@ export type TemplateType = number & (0 | 1);
  */
 export type TemplateBusiness = number & (0 | 1);
 /**
+ * 短信类型
+ */
+export type SmsType = number & (0 | 4 | 5 | 7 | 8);
+/**
  * 模板审核状态
  */
 export type TemplateAuditState = number & (0 | 1 | 3);
@@ -168,10 +172,6 @@ export type SendTimeType = number & (0 | 1);
  * 短信账单订单类型
  */
 export type SmsBillOrderType = number & (0 | 1 | 2 | 3);
-/**
- * 短信类型
- */
-export type SmsType = number & (0 | 4 | 5 | 7 | 8);
 /**
  * 子账户记录操作类型
  */
@@ -770,10 +770,15 @@ export interface SmsTemplate {
   smsType: TemplateCategory;
   templateType: TemplateType;
   business?: TemplateBusiness;
+  smstype?: SmsType;
   /**
    * 模板内容
    */
   content: string;
+  /**
+   * 变量个数
+   */
+  varibleCount?: number;
   /**
    * 签名
    */
@@ -791,6 +796,10 @@ export interface SmsTemplate {
    * 创建时间
    */
   createTimeStr?: string;
+  /**
+   * 更新时间
+   */
+  updateTimeStr?: string;
   /**
    * 序号
    */
@@ -1126,7 +1135,7 @@ export interface SliderVerifyForm {
   track: [[number, number], [number, number], ...[number, number][]];
 }
 /**
- * 新增/编辑智能模板（POST /autoTemplate/add、/autoTemplate/edit）。变量以 {变量名} 标记。
+ * 新增/编辑智能模板（POST /autoTemplate/add、/autoTemplate/edit）。变量以 {变量名} 或 {1} 标记。x-rules 是表单校验之外、控制台和服务器共用的规则与提示。
  */
 export interface TemplateForm {
   /**
@@ -1140,6 +1149,7 @@ export interface TemplateForm {
   smsType: TemplateCategory;
   templateType: TemplateType;
   business: TemplateBusiness;
+  smstype?: SmsType;
   /**
    * 签名
    */

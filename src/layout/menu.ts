@@ -7,10 +7,27 @@ import type { MenuEntry } from '@/providers/access';
 
 export const menuEntries: MenuEntry[] = [
   { key: 'index', label: '首页', icon: 'home', route: '/' },
-  { key: 'account', label: '账户中心', icon: 'account', children: [{ key: 'account_userinfo', label: '用户信息', route: '/account/userinfo' }, { key: 'account_info', label: '基本信息', route: '/account/info/base' }, { key: 'account_security', label: '账户安全', route: '/account/security' }] },
-  { key: 'template', label: '模板管理', icon: 'template', children: [{ key: 'template/SignReport', label: '签名报备', route: '/template/SignReport', visible: 'everyone' }] },
+  {
+    key: 'template',
+    label: '模板管理',
+    icon: 'template',
+    children: [
+      { key: 'template_sms', label: '短信模板', route: '/template/TestReportLayout/intelligent' },
+      { key: 'template/SignReport', label: '签名报备', route: '/template/SignReport', visible: 'everyone' },
+    ],
+  },
   { key: 'content_test', label: '内容检测', icon: 'content', route: '/content/test' },
   { key: 'notice', label: '公告', icon: 'notice', route: '/notice/notice' },
+  {
+    key: 'account',
+    label: '账户中心',
+    icon: 'account',
+    children: [
+      { key: 'account_userinfo', label: '用户信息', route: '/account/userinfo' },
+      { key: 'account_info', label: '基本信息', route: '/account/info/base' },
+      { key: 'account_security', label: '账户安全', route: '/account/security' },
+    ],
+  },
   {
     key: 'help',
     label: '帮助中心',

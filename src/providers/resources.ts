@@ -75,4 +75,8 @@ export const resources: ResourceRegistry = {
   },
   /** 签名报备 (src/resources/signs): delete is POST /sign/update with state 4 */
   signs: { list: { url: '/sign/list', method: 'form' }, create: { url: '/sign/add' }, deleteOne: { url: '/sign/update', idParam: 'id', params: { state: 4 } } },
+  /** 智能模板 (docs/api-templates.md) */
+  templates: { list: { url: '/autoTemplate/list', method: 'form' }, create: { url: '/autoTemplate/add' }, update: { url: '/autoTemplate/edit', idParam: 'templateId' }, deleteOne: { url: '/autoTemplate/del', idParam: 'templateId' }, idField: 'templateId' },
+  /** 通用模板 */
+  generalTemplates: { list: { url: '/autoTemplate/commonlist', method: 'form' }, idField: 'templateId' },
 };

@@ -70,7 +70,7 @@ describe('access rules', () => {
     const flat = (es: MenuEntry[]): MenuEntry[] => es.flatMap((e) => [e, ...(e.children ? flat(e.children) : [])]);
     for (const u of [agentMode0, agentMode1, subAccount]) {
       const shown = menuFor(u, menuEntries);
-      expect(keys(shown)).toEqual(expect.arrayContaining(['index', 'account', 'template', 'notice', 'help']));
+      expect(keys(shown)).toEqual(expect.arrayContaining(['index', 'account', 'template', 'template_sms', 'template/SignReport', 'notice', 'help']));
       for (const e of flat(shown)) if (e.route) expect(canSee(e.route, u), `${e.key} for ${JSON.stringify(u)}`).toBe(true);
     }
     expect(menuFor(null, menuEntries)).toEqual([]);

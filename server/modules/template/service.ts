@@ -1,0 +1,370 @@
+/**
+ * 短信模板: smart templates of sub-accounts and the platform's general templates.
+ *
+ * Scope: an agent reaches the templates of its own account and its sub-accounts, a sub-account
+ * its own. Only the creator (isCreateor 1) edits or deletes. A save is validated with
+ * forms/template.json (the console's rules and messages) plus the shared rules of
+ * common/template/rules.ts and the sensitive-word list; a save (add or edit) puts the template
+ * in review (state 0), or approves it at once when auto-review is on (AUTO_REVIEW=1, demos).
+ * Operators approve and reject with the CLI (server/cli/templates.ts).
+ */
+import type { AppContext } from '../../context';
+import type { Account } from '../../db/types';
+import { ApiError, errors } from '../../http/errors';
+import { entityPage, pagingOf } from '../../http/paging';
+import { validateForm } from '../../http/validation';
+import { formatDateTime } from '../../lib/time';
+import { SensitiveWords } from '../content/sensitive-words';
+import {
+  checkTemplateRules,
+  countVariables,
+  effectiveSmsType,
+  sensitiveWordsMessage,
+  type TemplateRuleConfig,
+} from '../../../common/template/rules';
+
+export const TEMPLATE_FORM = 'forms/template';
+
+/** A row of /autoTemplate/list and /autoTemplate/commonlist (schemas/entities/template.json). */
+export interface TemplateRow {
+  templateId: number;
+  clientId: string;
+  smsType: number;
+  templateType: number;
+  business: number;
+  smstype?: number;
+  content: string;
+  varibleCount: number;
+  sign: string;
+  state: number;
+  remark: string;
+  userName: string;
+  createTimeStr: string;
+  updateTimeStr: string;
+  orderNo: number;
+  isCreateor: 0 | 1;
+}
+
+export interface TemplateForm {
+  templateId?: number;
+  clientId?: string;
+  smsType: number;
+  templateType: number;
+  business: number;
+  smstype?: number;
+  sign: string;
+  content: string;
+}
+
+const str = (v: unknown) => (v === undefined || v === null ? '' : String(v).trim());
+const intOrUndef = (v: unknown) => {
+  const s = str(v);
+  return /^\d+$/.test(s) ? Number(s) : undefined;
+};
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** 'YYYY-MM-DD' (Asia/Shanghai) -> the instant its day starts */
+const shanghaiDay = (d: string) => new Date(`${d}T00:00:00+08:00`);
+
+export class TemplateService {
+  readonly words: SensitiveWords;
+  /** approve every save at once (AUTO_REVIEW=1: demos) */
+  autoReview: boolean;
+
+  constructor(
+    private readonly ctx: AppContext,
+    opts: { words?: SensitiveWords; autoReview?: boolean } = {},
+  ) {
+    // the platform's one word list (AppContext) and review setting (config), unless a test gives its own
+    this.words = opts.words ?? ctx.words;
+    this.autoReview = opts.autoReview ?? ctx.config.autoReview;
+  }
+
+  get rules(): TemplateRuleConfig {
+    return this.ctx.schemas.registry.get(TEMPLATE_FORM)['x-rules'] as TemplateRuleConfig;
+  }
+
+  private requiredMessage(field: string): string {
+    return this.ctx.schemas.registry.get(TEMPLATE_FORM).errorMessage?.required?.[field] ?? '参数错误';
+  }
+
+  /** The operation mode that governs an account: a sub-account follows its agent. */
+  private async operationMode(a: Account): Promise<string> {
+    if (a.user_type === '2' && a.agent_id !== null) {
+      const agent = await this.ctx.db.selectFrom('accounts').select('operation_mode').where('id', '=', a.agent_id).executeTakeFirst();
+      if (agent) return agent.operation_mode;
+    }
+    return a.operation_mode;
+  }
+
+  /** Account ids whose templates the caller reaches. */
+  private async scopeIds(a: Account): Promise<number[]> {
+    if (a.user_type !== '1') return [a.id];
+    const subs = await this.ctx.db.selectFrom('accounts').select('id').where('agent_id', '=', a.id).execute();
+    return [a.id, ...subs.map((s) => s.id)];
+  }
+
+  /** The account a clientid names, if the caller reaches it (else 403). */
+  private async reachable(a: Account, clientid: string): Promise<{ id: number; clientid: string }> {
+    if (clientid === a.clientid) return { id: a.id, clientid: a.clientid };
+    if (a.user_type !== '1') throw errors.forbidden();
+    const sub = await this.ctx.db
+      .selectFrom('accounts')
+      .select(['id', 'clientid'])
+      .where('clientid', '=', clientid)
+      .where('agent_id', '=', a.id)
+      .executeTakeFirst();
+    if (!sub) throw errors.forbidden();
+    return sub;
+  }
+
+  private baseQuery() {
+    return this.ctx.db
+      .selectFrom('templates as t')
+      .leftJoin('accounts as o', 'o.id', 't.owner_id')
+      .leftJoin('accounts as c', 'c.id', 't.creator_id');
+  }
+
+  private toRow(r: any, caller: Account | null): TemplateRow {
+    const row: TemplateRow = {
+      templateId: r.id,
+      clientId: r.owner_clientid ?? '',
+      smsType: r.sms_type,
+      templateType: r.template_type,
+      business: r.business,
+      content: r.content,
+      varibleCount: r.variable_count,
+      sign: r.sign,
+      state: r.state,
+      remark: r.remark,
+      userName: r.creator_clientid ?? '',
+      createTimeStr: formatDateTime(r.create_time),
+      updateTimeStr: formatDateTime(r.update_time),
+      orderNo: r.order_no,
+      isCreateor: caller && r.creator_id === caller.id ? 1 : 0,
+    };
+    if (r.smstype !== null && r.smstype !== undefined) row.smstype = r.smstype;
+    return row;
+  }
+
+  private static COLUMNS = [
+    't.id',
+    't.owner_id',
+    't.sms_type',
+    't.template_type',
+    't.business',
+    't.smstype',
+    't.sign',
+    't.content',
+    't.variable_count',
+    't.state',
+    't.remark',
+    't.creator_id',
+    't.order_no',
+    't.create_time',
+    't.update_time',
+    'o.clientid as owner_clientid',
+    'c.clientid as creator_clientid',
+  ] as const;
+
+  /** POST /autoTemplate/list */
+  async list(caller: Account, params: Record<string, unknown>) {
+    const paging = pagingOf(params);
+    let q = this.baseQuery().where('t.owner_id', 'in', await this.scopeIds(caller));
+    const clientId = str(params.clientId ?? params.clientid);
+    if (clientId) q = q.where('t.owner_id', '=', (await this.reachable(caller, clientId)).id);
+    const state = intOrUndef(params.state);
+    if (state !== undefined) q = q.where('t.state', '=', state);
+    const smsType = intOrUndef(params.smsType);
+    if (smsType !== undefined) q = q.where('t.sms_type', '=', smsType);
+    const templateType = intOrUndef(params.templateType);
+    if (templateType !== undefined) q = q.where('t.template_type', '=', templateType);
+    const templateId = str(params.templateId);
+    if (templateId) q = q.where('t.id', '=', /^\d{1,9}$/.test(templateId) ? Number(templateId) : -1);
+    const sign = str(params.sign);
+    if (sign) q = q.where('t.sign', 'like', `%${escapeLike(sign)}%`);
+    const content = str(params.content);
+    if (content) q = q.where('t.content', 'like', `%${escapeLike(content)}%`);
+    const start = str(params.createStartTime);
+    if (DATE.test(start)) q = q.where('t.create_time', '>=', shanghaiDay(start));
+    const end = str(params.createEndTime);
+    if (DATE.test(end)) q = q.where('t.create_time', '<', new Date(shanghaiDay(end).getTime() + 86_400_000));
+    const [{ n }] = await q.select((eb) => eb.fn.countAll<number>().as('n')).execute();
+    const rows = await q
+      .select([...TemplateService.COLUMNS])
+      .orderBy('t.create_time', 'desc')
+      .orderBy('t.id', 'desc')
+      .limit(paging.size)
+      .offset(paging.offset)
+      .execute();
+    return entityPage(
+      rows.map((r) => this.toRow(r, caller)),
+      Number(n),
+      paging,
+    );
+  }
+
+  /** POST /autoTemplate/commonlist: the platform's general templates (approved). */
+  async commonList(params: Record<string, unknown>) {
+    const paging = pagingOf(params);
+    let q = this.baseQuery().where('t.owner_id', 'is', null).where('t.state', '=', 1);
+    const smsType = intOrUndef(params.smsType);
+    if (smsType !== undefined) q = q.where('t.sms_type', '=', smsType);
+    const templateType = intOrUndef(params.templateType);
+    if (templateType !== undefined) q = q.where('t.template_type', '=', templateType);
+    const content = str(params.content);
+    if (content) q = q.where('t.content', 'like', `%${escapeLike(content)}%`);
+    const [{ n }] = await q.select((eb) => eb.fn.countAll<number>().as('n')).execute();
+    const rows = await q
+      .select([...TemplateService.COLUMNS])
+      .orderBy('t.order_no')
+      .orderBy('t.id')
+      .limit(paging.size)
+      .offset(paging.offset)
+      .execute();
+    return entityPage(
+      rows.map((r) => this.toRow(r, null)),
+      Number(n),
+      paging,
+    );
+  }
+
+  /** GET /autoTemplate/autoTemplateAccounts: the agent's usable sub-accounts. */
+  async accounts(agent: Account, agentId: string | undefined) {
+    if (agentId && agentId !== agent.clientid) throw errors.forbidden();
+    return this.ctx.db
+      .selectFrom('accounts')
+      .select(['clientid', 'name'])
+      .where('agent_id', '=', agent.id)
+      .where('status', 'in', [1, 7])
+      .orderBy('clientid')
+      .execute();
+  }
+
+  /** Validates a save; returns the values to store. */
+  private async prepare(caller: Account, body: unknown) {
+    const form = validateForm<TemplateForm>(this.ctx.schemas, TEMPLATE_FORM, body);
+    let owner: { id: number; clientid: string };
+    if (caller.user_type === '1') {
+      const clientId = str(form.clientId);
+      if (!clientId) throw new ApiError(400, this.requiredMessage('clientId'), { errors: [{ field: 'clientId', message: this.requiredMessage('clientId') }] });
+      owner = await this.reachable(caller, clientId);
+      if (owner.id === caller.id) throw new ApiError(400, this.requiredMessage('clientId'), { errors: [{ field: 'clientId', message: this.requiredMessage('clientId') }] });
+    } else {
+      // a sub-account's templates are its own, whatever the payload says
+      owner = { id: caller.id, clientid: caller.clientid };
+    }
+    const mode = await this.operationMode(caller);
+    const broken = checkTemplateRules(form, mode, this.rules);
+    if (broken) throw new ApiError(400, broken.message, { errors: [broken] });
+    const hits = [...new Set([...this.words.find(form.content).map(([s, e]) => form.content.slice(s, e)), ...this.words.find(form.sign).map(([s, e]) => form.sign.slice(s, e))])];
+    if (hits.length) {
+      const message = sensitiveWordsMessage(this.rules, hits);
+      throw new ApiError(400, message, { errors: [{ field: 'content', message }], words: hits });
+    }
+    return {
+      owner_id: owner.id,
+      sms_type: form.smsType,
+      template_type: form.templateType,
+      business: form.business,
+      smstype: effectiveSmsType(form.smsType, form.smstype, mode) ?? null,
+      sign: form.sign,
+      content: form.content,
+      variable_count: countVariables(form.content),
+    };
+  }
+
+  /** POST /autoTemplate/add */
+  async add(caller: Account, body: unknown): Promise<TemplateRow> {
+    const values = await this.prepare(caller, body);
+    const now = this.ctx.now();
+    const { id } = await this.ctx.db
+      .insertInto('templates')
+      .values({ ...values, state: this.autoReview ? 1 : 0, remark: '', creator_id: caller.id, create_time: now, update_time: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return (await this.one(caller, id))!;
+  }
+
+  /** A template in the caller's scope, or null. */
+  async one(caller: Account, id: number): Promise<TemplateRow | null> {
+    const r = await this.baseQuery()
+      .select([...TemplateService.COLUMNS])
+      .where('t.id', '=', id)
+      .where('t.owner_id', 'in', await this.scopeIds(caller))
+      .executeTakeFirst();
+    return r ? this.toRow(r, caller) : null;
+  }
+
+  /** The caller's own template (it created it), else 404 / 403. */
+  private async ownTemplate(caller: Account, templateId: unknown): Promise<TemplateRow> {
+    const id = intOrUndef(templateId);
+    const row = id !== undefined && id < 2 ** 31 ? await this.one(caller, id) : null;
+    if (!row) throw new ApiError(404, this.rules.messages.notFound);
+    if (row.isCreateor !== 1) throw new ApiError(403, this.rules.messages.notCreator);
+    return row;
+  }
+
+  /** POST /autoTemplate/edit: the creator changes it; it goes back to review. */
+  async edit(caller: Account, body: Record<string, unknown>): Promise<TemplateRow> {
+    const row = await this.ownTemplate(caller, body?.templateId);
+    const values = await this.prepare(caller, body);
+    await this.ctx.db
+      .updateTable('templates')
+      .set({ ...values, state: this.autoReview ? 1 : 0, remark: '', update_time: this.ctx.now() })
+      .where('id', '=', row.templateId)
+      .execute();
+    return (await this.one(caller, row.templateId))!;
+  }
+
+  /** POST /autoTemplate/addBatch: each row as a single add; good rows saved together, bad rows reported. */
+  async importRows(caller: Account, rows: { row: number; values: Record<string, unknown> }[]): Promise<ImportResult> {
+    const good: Awaited<ReturnType<TemplateService['prepare']>>[] = [];
+    const errors: ImportResult['errors'] = [];
+    for (const r of rows) {
+      try {
+        good.push(await this.prepare(caller, r.values));
+      } catch (e) {
+        if (!(e instanceof ApiError)) throw e;
+        errors.push({ row: r.row, msg: e.message });
+      }
+    }
+    if (good.length) {
+      const now = this.ctx.now();
+      const state = this.autoReview ? 1 : 0;
+      await this.ctx.db
+        .insertInto('templates')
+        .values(good.map((v) => ({ ...v, state, remark: '', creator_id: caller.id, create_time: now, update_time: now })))
+        .execute();
+    }
+    return { importTotal: rows.length, importSuccess: good.length, importFall: errors.length, errors };
+  }
+
+  /** POST /autoTemplate/del */
+  async remove(caller: Account, templateId: unknown): Promise<void> {
+    const row = await this.ownTemplate(caller, templateId);
+    await this.ctx.db.deleteFrom('templates').where('id', '=', row.templateId).execute();
+  }
+}
+
+export function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export interface ImportResult {
+  importTotal: number;
+  importSuccess: number;
+  importFall: number;
+  /** refused rows: Excel row number and the message a single add would have given */
+  errors: { row: number; msg: string }[];
+}
+
+/** Operator review (CLI): approve or reject a sub-account's template. Returns false when no such template. */
+export async function reviewTemplate(db: AppContext['db'], id: number, state: 1 | 3, remark: string, now: Date): Promise<boolean> {
+  const r = await db
+    .updateTable('templates')
+    .set({ state, remark, update_time: now })
+    .where('id', '=', id)
+    .where('owner_id', 'is not', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}

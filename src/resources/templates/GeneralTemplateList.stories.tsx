@@ -1,0 +1,75 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
+import { withApp } from '@/stories/withApp';
+import { consoleApi, subAccount } from '@/stories/mockApi';
+import { GeneralTemplateList } from './GeneralTemplateList';
+import { failingCommonList, loadingCommonList, templateApi } from './mockTemplates';
+
+const T = { timeout: 5000 };
+const calls: Record<string, URLSearchParams[]> = {};
+
+const meta = {
+  title: 'Templates/GeneralTemplateList',
+  component: GeneralTemplateList,
+  decorators: [withApp],
+  parameters: { layout: 'padded', msw: { handlers: [...templateApi({ calls }), ...consoleApi()] } },
+} satisfies Meta<typeof GeneralTemplateList>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Agent: Story = {
+  name: '代理商',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('您的验证码为{code}，5分钟内有效，请勿泄露给他人。', {}, T)).toBeInTheDocument();
+    for (const label of ['模板属性', '模板类型', '模板内容']) await expect(c.getAllByText(label).length).toBeGreaterThan(0);
+    await expect(c.queryByText('子账户')).toBeNull();
+    await expect(c.queryByRole('button', { name: '编辑' })).toBeNull();
+    await expect(c.getAllByText('会员营销').length).toBeGreaterThan(0);
+  },
+};
+
+export const FilterByAttribute: Story = {
+  name: '按模板属性查询',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('您的验证码为{code}，5分钟内有效，请勿泄露给他人。', {}, T);
+    await userEvent.click(c.getByLabelText('模板属性'));
+    await userEvent.click(await screen.findByTitle('会员营销'));
+    await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(calls.commonlist?.at(-1)?.get('smsType')).toBe('11'), T);
+    await waitFor(() => expect(c.queryByText('您的验证码为{code}，5分钟内有效，请勿泄露给他人。')).toBeNull(), T);
+  },
+};
+
+export const SubAccount: Story = {
+  name: '子账户',
+  parameters: { msw: { handlers: [...templateApi(), ...consoleApi({ user: subAccount })] } },
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByText('新店开业，凭此短信到店消费享8.8折优惠，回T退订。', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const Empty: Story = {
+  name: '无数据',
+  parameters: { msw: { handlers: [...templateApi({ general: [] }), ...consoleApi()] } },
+  play: async ({ canvasElement }) => {
+    await waitFor(() => expect(canvasElement.querySelector('.ant-table .ant-empty')).not.toBeNull(), T);
+  },
+};
+
+export const Loading: Story = {
+  name: '加载中',
+  parameters: { msw: { handlers: [loadingCommonList, ...templateApi(), ...consoleApi()] } },
+  play: async ({ canvasElement }) => {
+    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
+  },
+};
+
+export const LoadError: Story = {
+  name: '加载失败',
+  parameters: { msw: { handlers: [failingCommonList, ...templateApi(), ...consoleApi()] } },
+  play: async () => {
+    await expect(await screen.findByText('服务器繁忙，请稍后再试', {}, T)).toBeInTheDocument();
+  },
+};

@@ -1,0 +1,148 @@
+/**
+ * 新增模板 / 编辑模板: sub-account (agents), attribute, SMS type (product-package mode), type,
+ * business, sign, content with a live character counter and the variable count. Checked with the
+ * shared schema and rules before sending; the server's refusals (e.g. sensitive words) are shown
+ * on the field and above the form.
+ */
+import { useEffect, useState } from 'react';
+import { Alert, App, Form, Input, Modal, Radio, Typography } from 'antd';
+import { useInvalidate } from '@refinedev/core';
+import { enumOptions, schemas } from '@/schema';
+import { ApiError, type ApiBody } from '@/providers/http';
+import { SMS_TYPE } from '../../../common/template/rules';
+import type { FieldError } from '../../../common/schema';
+import { saveTemplate } from './api';
+import { TemplateAccountSelect } from './TemplateAccountSelect';
+import { contentMaxLength, countVariables, TEMPLATE_FORM, validateTemplate, type TemplateFormValues } from './validation';
+
+export interface TemplateFormDialogProps {
+  open: boolean;
+  /** the template being edited; none: a new one */
+  template?: TemplateFormValues | null;
+  agent: boolean;
+  /** the agent's clientid (agents: its sub-accounts are offered) */
+  agentId?: string;
+  operationMode: string;
+  onClose: () => void;
+  onSaved?: () => void;
+}
+
+const DEFAULTS: TemplateFormValues = { smsType: 10, templateType: 0, business: 0, smstype: SMS_TYPE.verification, sign: '', content: '' };
+const FORM_FIELDS = Object.keys(schemas.get(TEMPLATE_FORM).properties).filter((f) => f !== 'templateId');
+const title = (f: string) => schemas.field(TEMPLATE_FORM, f)?.title ?? f;
+const smsTypeLabel = (v: number) => enumOptions('sms-type').find((o) => o.value === v)?.label ?? String(v);
+
+export function TemplateFormDialog({ open, template, agent, agentId, operationMode, onClose, onSaved }: TemplateFormDialogProps) {
+  const [form] = Form.useForm<TemplateFormValues>();
+  const { message } = App.useApp();
+  const invalidate = useInvalidate();
+  const [saving, setSaving] = useState(false);
+  const [serverError, setServerError] = useState<string>();
+  const editing = !!template?.templateId;
+  const content = Form.useWatch('content', form) ?? '';
+  const smsType = Form.useWatch('smsType', form);
+  const packageMode = operationMode === '1';
+
+  useEffect(() => {
+    if (!open) return;
+    setServerError(undefined);
+    // the form instance outlives the dialog's content: start from this template's values each time
+    form.resetFields();
+    form.setFieldsValue({ ...DEFAULTS, ...template });
+  }, [open, template, form]);
+
+  // marketing templates are always 营销; industry ones choose 验证码 or 通知
+  useEffect(() => {
+    if (smsType === 11) form.setFieldValue('smstype', SMS_TYPE.marketing);
+    else if (smsType === 10 && form.getFieldValue('smstype') === SMS_TYPE.marketing) form.setFieldValue('smstype', SMS_TYPE.verification);
+  }, [smsType, form]);
+
+  const showErrors = (errors: FieldError[]) =>
+    form.setFields(errors.filter((e) => e.field).map((e) => ({ name: e.field as keyof TemplateFormValues, errors: [e.message] })));
+
+  const submit = async () => {
+    setServerError(undefined);
+    // only the form's own fields (the edited row carries list columns too)
+    const all = form.getFieldsValue(true) as Record<string, unknown>;
+    const values = Object.fromEntries(FORM_FIELDS.map((f) => [f, all[f]]).filter(([, v]) => v !== undefined)) as TemplateFormValues;
+    if (template?.templateId) values.templateId = template.templateId;
+    if (!agent) delete values.clientId;
+    if (!packageMode) delete values.smstype;
+    const errors = validateTemplate(values, { agent, operationMode });
+    // clear old messages, then show the current ones
+    form.setFields((['clientId', 'smsType', 'smstype', 'templateType', 'business', 'sign', 'content'] as const).map((name) => ({ name, errors: [] })));
+    if (errors.length) return showErrors(errors);
+    setSaving(true);
+    try {
+      const body = await saveTemplate({ ...values, sign: values.sign?.trim() });
+      message.success(body.msg || (editing ? '修改成功' : '新增成功'));
+      await invalidate({ resource: 'templates', invalidates: ['list'] });
+      onSaved?.();
+      onClose();
+    } catch (e) {
+      const body: ApiBody = e instanceof ApiError ? e.body : { code: -1, msg: '接口异常' };
+      setServerError(body.msg);
+      if (Array.isArray(body.data?.errors)) showErrors(body.data.errors);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const max = contentMaxLength();
+  const variables = countVariables(content);
+  return (
+    <Modal
+      open={open}
+      title={editing ? '编辑模板' : '新增模板'}
+      okText="提交审核"
+      cancelText="取消"
+      confirmLoading={saving}
+      onOk={submit}
+      onCancel={onClose}
+      destroyOnHidden
+      width={640}
+    >
+      {serverError && <Alert type="error" showIcon message={serverError} style={{ marginBottom: 16 }} data-testid="template-save-error" />}
+      <Form form={form} name="template" layout="horizontal" labelCol={{ span: 5 }} wrapperCol={{ span: 18 }} preserve={false} initialValues={{ ...DEFAULTS, ...template }}>
+        {agent && (
+          <Form.Item name="clientId" label={title('clientId')} required>
+            <TemplateAccountSelect agentId={agentId} allowClear={false} />
+          </Form.Item>
+        )}
+        <Form.Item name="smsType" label={title('smsType')} required>
+          <Radio.Group options={enumOptions('template-category').map((o) => ({ value: o.value, label: o.label }))} />
+        </Form.Item>
+        {packageMode && (
+          <Form.Item name="smstype" label={title('smstype')} required>
+            <Radio.Group
+              options={(smsType === 11 ? [SMS_TYPE.marketing] : [SMS_TYPE.verification, SMS_TYPE.notice]).map((v) => ({
+                value: v,
+                label: smsTypeLabel(v),
+                disabled: smsType === 11,
+              }))}
+            />
+          </Form.Item>
+        )}
+        <Form.Item name="templateType" label={title('templateType')} required extra="变量模板的变量以 {变量名} 标记，例如：您的验证码为{code}">
+          <Radio.Group options={enumOptions('template-type').map((o) => ({ value: o.value, label: o.label }))} />
+        </Form.Item>
+        <Form.Item name="business" label={title('business')} required>
+          <Radio.Group options={enumOptions('template-business').map((o) => ({ value: o.value, label: o.label }))} />
+        </Form.Item>
+        <Form.Item name="sign" label={title('sign')} required>
+          <Input placeholder="签名长度为2-12个字符，无需输入【】" />
+        </Form.Item>
+        <Form.Item name="content" label={title('content')} required style={{ marginBottom: 4 }}>
+          <Input.TextArea rows={5} placeholder="请输入模板内容" />
+        </Form.Item>
+        <Form.Item wrapperCol={{ offset: 5, span: 18 }} style={{ marginBottom: 0 }}>
+          <Typography.Text type={content.length > max ? 'danger' : 'secondary'} data-testid="template-counter">
+            已输入 {content.length}/{max} 个字符，变量 {variables} 个
+          </Typography.Text>
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+export default TemplateFormDialog;

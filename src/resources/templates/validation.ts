@@ -1,0 +1,48 @@
+/**
+ * The template form's checks in the console: the same schema (forms/template.json, ajv with the
+ * schema's messages) and the same extra rules (common/template/rules.ts, messages in `x-rules`)
+ * as the server, so both answer alike.
+ */
+import type Ajv from 'ajv';
+import { createAjv, toFieldErrors, trimBySchema, type FieldError } from '../../../common/schema';
+import { checkTemplateRules, countVariables, type TemplateRuleConfig } from '../../../common/template/rules';
+import { schemaMap, schemas } from '@/schema';
+
+export const TEMPLATE_FORM = 'forms/template.json';
+
+let ajv: Ajv | undefined;
+const validator = () => {
+  ajv ??= createAjv(Object.fromEntries(Object.entries(schemaMap).filter(([k]) => k === TEMPLATE_FORM || k.startsWith('enums/'))));
+  return ajv.getSchema(TEMPLATE_FORM)!;
+};
+
+export const templateRules = (): TemplateRuleConfig => schemas.get(TEMPLATE_FORM)['x-rules'];
+export const requiredMessage = (field: string): string => schemas.get(TEMPLATE_FORM).errorMessage?.required?.[field] ?? '参数错误';
+export const contentMaxLength = (): number => schemas.get(TEMPLATE_FORM).properties.content.maxLength;
+
+export interface TemplateFormValues {
+  templateId?: number;
+  clientId?: string;
+  smsType?: number;
+  templateType?: number;
+  business?: number;
+  smstype?: number;
+  sign?: string;
+  content?: string;
+}
+
+/** Field errors of a save, in schema order (empty when it may be sent). */
+export function validateTemplate(values: TemplateFormValues, opts: { agent: boolean; operationMode: string }): FieldError[] {
+  const data = trimBySchema(schemas.get(TEMPLATE_FORM), Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null)));
+  const errors: FieldError[] = [];
+  if (opts.agent && !data.clientId) errors.push({ field: 'clientId', message: requiredMessage('clientId') });
+  const fn = validator();
+  if (!fn(data)) errors.push(...toFieldErrors(fn.errors).filter((e) => !errors.some((x) => x.field === e.field)));
+  if (!errors.length) {
+    const broken = checkTemplateRules(data as any, opts.operationMode, templateRules());
+    if (broken) errors.push(broken);
+  }
+  return errors;
+}
+
+export { countVariables };
