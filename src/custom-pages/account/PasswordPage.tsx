@@ -10,7 +10,7 @@ import { useNavigate } from 'react-router';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
 import { accountApi } from './api';
-import { sha256 } from './password';
+import { passwordDigest as sha256 } from '@/lib/password';
 import { showErrors, validateForm } from './validate';
 
 const FIELDS = ['oldPassword', 'newPassword', 'confirmPassword'];

@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { App, Button, Card, Descriptions, Form, Input, Select, Skeleton, Space } from 'antd';
 import { accountApi, useCountryCodes, useRefreshAll, useUserInfo } from './api';
-import { CountdownButton } from './CountdownButton';
+import { CountdownButton } from '@/components/CountdownButton';
 import { firstErrorOf, validateForm } from './validate';
 
 const FIELDS = ['email', 'countryCode', 'mobile', 'valcode'];
@@ -109,7 +109,12 @@ export default function UserInfoPage() {
               <Form.Item name="valcode" noStyle>
                 <Input placeholder="请输入短信验证码" aria-label="验证码" maxLength={10} />
               </Form.Item>
-              <CountdownButton onSend={sendCode} />
+              <CountdownButton
+                onSend={sendCode}
+                resendText="点击重新发送"
+                // the HTTP client already shows a refused send's message
+                onError={() => undefined}
+              />
             </Space.Compact>
           </Form.Item>
           <Form.Item label=" " colon={false}>

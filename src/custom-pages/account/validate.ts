@@ -3,20 +3,13 @@
  * messages as the server's validation. Used with antd Form until the shared SchemaForm lands.
  */
 import type { FormInstance } from 'antd';
-import type Ajv from 'ajv';
-import { createAjv, toFieldErrors, trimBySchema, type FieldError } from '../../../common/schema';
-import { schemaMap } from '@/schema';
-
-let ajv: Ajv | undefined;
+import type { FieldError } from '../../../common/schema';
+import { checkForm } from '@/schema/validate';
 
 /** Errors of `values` against `forms/<name>.json`, one per field, in schema order (trimmed first). */
 export function validateForm(name: string, values: Record<string, unknown>): { data: Record<string, unknown>; errors: FieldError[] } {
-  ajv ??= createAjv(schemaMap);
-  const key = `forms/${name}.json`;
-  const data = trimBySchema(schemaMap[key], values);
-  const fn = ajv.getSchema(key);
-  if (!fn) throw new Error(`unknown schema ${key}`);
-  return { data, errors: fn(data) ? [] : toFieldErrors(fn.errors) };
+  const { data, errors } = checkForm(`forms/${name}`, values);
+  return { data, errors };
 }
 
 /** Shows errors under their fields (those the form has); returns the first message or undefined. */

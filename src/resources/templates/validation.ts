@@ -3,18 +3,12 @@
  * schema's messages) and the same extra rules (common/template/rules.ts, messages in `x-rules`)
  * as the server, so both answer alike.
  */
-import type Ajv from 'ajv';
-import { createAjv, toFieldErrors, trimBySchema, type FieldError } from '../../../common/schema';
+import type { FieldError } from '../../../common/schema';
 import { checkTemplateRules, countVariables, type TemplateRuleConfig } from '../../../common/template/rules';
-import { schemaMap, schemas } from '@/schema';
+import { schemas } from '@/schema';
+import { checkForm } from '@/schema/validate';
 
 export const TEMPLATE_FORM = 'forms/template.json';
-
-let ajv: Ajv | undefined;
-const validator = () => {
-  ajv ??= createAjv(Object.fromEntries(Object.entries(schemaMap).filter(([k]) => k === TEMPLATE_FORM || k.startsWith('enums/'))));
-  return ajv.getSchema(TEMPLATE_FORM)!;
-};
 
 export const templateRules = (): TemplateRuleConfig => schemas.get(TEMPLATE_FORM)['x-rules'];
 export const requiredMessage = (field: string): string => schemas.get(TEMPLATE_FORM).errorMessage?.required?.[field] ?? '参数错误';
@@ -33,11 +27,11 @@ export interface TemplateFormValues {
 
 /** Field errors of a save, in schema order (empty when it may be sent). */
 export function validateTemplate(values: TemplateFormValues, opts: { agent: boolean; operationMode: string }): FieldError[] {
-  const data = trimBySchema(schemas.get(TEMPLATE_FORM), Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null)));
+  const checked = checkForm<Record<string, any>>(TEMPLATE_FORM, values as Record<string, unknown>);
+  const data = checked.data;
   const errors: FieldError[] = [];
   if (opts.agent && !data.clientId) errors.push({ field: 'clientId', message: requiredMessage('clientId') });
-  const fn = validator();
-  if (!fn(data)) errors.push(...toFieldErrors(fn.errors).filter((e) => !errors.some((x) => x.field === e.field)));
+  errors.push(...checked.errors.filter((e) => !errors.some((x) => x.field === e.field)));
   if (!errors.length) {
     const broken = checkTemplateRules(data as any, opts.operationMode, templateRules());
     if (broken) errors.push(broken);

@@ -4,7 +4,7 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
 import PasswordPage from '../PasswordPage';
 import SecurityPage from '../SecurityPage';
-import { sha256 } from '../password';
+import { passwordDigest as sha256 } from '@/lib/password';
 import { accountApi, subUser } from './accountMocks';
 
 const T = { timeout: 5000 };
