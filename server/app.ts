@@ -32,6 +32,9 @@ import { RegisterService } from './modules/register/service';
 import { siteRoutes } from './modules/site/routes';
 import { SiteService } from './modules/site/service';
 import { NodeMailer, type Mailer } from './modules/verification/mail';
+import { LedgerService } from './modules/ledger/service';
+import { subaccountRoutes } from './modules/subaccount/routes';
+import { SubAccountService } from './modules/subaccount/service';
 import { OutboxSmsChannel, type SmsChannel } from './modules/verification/sms';
 import { VerificationService } from './modules/verification/service';
 
@@ -65,6 +68,8 @@ export interface Services {
   site: SiteService;
   register: RegisterService;
   password: PasswordService;
+  ledger: LedgerService;
+  subaccounts: SubAccountService;
 }
 
 declare module 'fastify' {
@@ -104,7 +109,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     site: new SiteService(ctx),
     register: new RegisterService(ctx, codes),
     password: new PasswordService(ctx, { codes, captcha, sessions }),
+    ledger: new LedgerService(ctx),
+    subaccounts: undefined as unknown as SubAccountService,
   };
+  services.subaccounts = new SubAccountService(ctx, services.ledger);
   app.decorate('ctx', ctx);
   app.decorate('services', services);
   app.decorateRequest('currentSession', undefined);
@@ -126,6 +134,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(profileRoutes(sessions, services.profile));
       await api.register(registerRoutes(ctx, services));
       await api.register(passwordRoutes(ctx, services.password));
+      await api.register(subaccountRoutes(sessions, services.subaccounts));
     },
     { prefix: '/api' },
   );

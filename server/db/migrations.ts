@@ -4,6 +4,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { subaccountsLedgerMigration } from './migrations/0006_subaccounts_ledger';
 
 async function run(db: Kysely<any>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -134,6 +135,7 @@ export const migrations: Record<string, Migration> = {
       ]);
     },
   },
+  '0006_subaccounts_ledger': subaccountsLedgerMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

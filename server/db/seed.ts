@@ -5,6 +5,7 @@
 import type { Db } from './index';
 import type { NewAccount } from './types';
 import { hashPassword } from '../lib/crypto';
+import { seedSubaccounts } from '../modules/subaccount/seed';
 
 export const DEMO_PASSWORD = 'Demo1234';
 
@@ -146,5 +147,6 @@ export async function seed(db: Db): Promise<string[]> {
     const anyContact = await db.selectFrom('support_contacts').select('id').limit(1).executeTakeFirst();
     if (!anyContact) await db.insertInto('support_contacts').values(DEFAULT_SUPPORT_CONTACTS.map((c) => ({ ...c, branding_id: null }))).execute();
   }
+  await seedSubaccounts(db);
   return created;
 }

@@ -57,6 +57,25 @@ export interface AccountTable {
   locked_until: D<Date | null>;
   create_time: CreatedAt;
   update_time: ColumnType<Date, Date | string | undefined, Date | string>;
+  // 0006_subaccounts_ledger: money (NUMERIC, decimal strings) and interface settings
+  balance: D<string>;
+  price_type: D<number>;
+  unified_price: D<string>;
+  mobile_price: D<string>;
+  unicom_price: D<string>;
+  telecom_price: D<string>;
+  gj_sms_discount: D<string>;
+  smstype: D<number>;
+  agent_owned: D<number>;
+  client_type: D<number>;
+  img_url: D<string>;
+  ip: D<string>;
+  nodenum: D<string>;
+  access_speed: D<number>;
+  smsfrom: D<number>;
+  balance_alarm: D<string>;
+  alarm_mobile: D<string>;
+  expire_date: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SessionTable {
@@ -138,8 +157,47 @@ export interface Database {
   captcha_challenges: CaptchaChallengeTable;
   branding: BrandingTable;
   support_contacts: SupportContactTable;
+  ledger: LedgerTable;
+  ledger_requests: LedgerRequestTable;
+  login_as_tokens: LoginAsTokenTable;
 }
 
 export type Account = Selectable<AccountTable>;
 export type NewAccount = Insertable<AccountTable>;
 export type AccountUpdate = Updateable<AccountTable>;
+
+/** 0006_subaccounts_ledger: one row per balance change; sum(amount) of an account == its balance */
+export interface LedgerTable {
+  id: Generated<number>;
+  account_id: number;
+  /** signed decimal string */
+  amount: Money;
+  balance_after: Money;
+  /** enums/bill-payment-type.json: 0 充值, 12 子账户充值, 13 子账户回退, 9/10 额度 ... */
+  kind: number;
+  counterpart_id: D<number | null>;
+  operator_id: D<number | null>;
+  remark: D<string>;
+  request_id: D<string | null>;
+  created_at: CreatedAt;
+}
+
+export interface LedgerRequestTable {
+  agent_id: number;
+  request_id: string;
+  op: string;
+  account_id: number;
+  amount: Money;
+  result: ColumnType<unknown, string, string>;
+  created_at: CreatedAt;
+}
+
+export interface LoginAsTokenTable {
+  /** sha256 hex of the one-time token */
+  id: string;
+  account_id: number;
+  agent_id: number;
+  expires_at: Timestamp;
+  used_at: D<Date | null>;
+  created_at: CreatedAt;
+}

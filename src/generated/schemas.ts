@@ -281,6 +281,79 @@ export type PasswordResetForm = {
    */
   confirmPassword: {$data: '1/password'};
 };
+/**
+ * 代理商修改子账户基本信息（POST /account/updateClient，带 clientid）。needreport 为 1 时须填状态报告回调地址，needmo 为 1 时须填上行回调地址，否则地址被清空。
+ */
+export type SubAccountEditForm = {
+  /**
+   * 子账户
+   */
+  clientid: string;
+  /**
+   * 账户名称
+   */
+  name: string;
+  /**
+   * 联系人
+   */
+  realname?: string;
+  /**
+   * 邮箱
+   */
+  email?: {
+    [k: string]: unknown;
+  } & string;
+  /**
+   * 手机号
+   */
+  mobile?: {
+    [k: string]: unknown;
+  } & string;
+  /**
+   * 地址
+   */
+  address?: string;
+  needreport?: NeedReport;
+  needmo?: NeedMo;
+  /**
+   * 状态报告回调地址
+   */
+  deliveryurl?: string;
+  /**
+   * 上行回调地址
+   */
+  mourl?: string;
+};
+/**
+ * 子账户价格设置（POST /client/price）。单价为元/条的十进制字符串，最多四位小数；国际短信折扣 0-100（%）。
+ */
+export type SubAccountPriceForm = {
+  /**
+   * 子账户
+   */
+  clientId: string;
+  priceType: PriceType;
+  /**
+   * 统一价格
+   */
+  unifiedPrice?: string;
+  /**
+   * 移动单价
+   */
+  mobilePrice?: string;
+  /**
+   * 联通单价
+   */
+  unicomPrice?: string;
+  /**
+   * 电信单价
+   */
+  telecomPrice?: string;
+  /**
+   * 国际短信折扣(%)
+   */
+  gjSmsDiscount?: string;
+};
 
 /**
  * Every schema of schemas/, by path. Generated: do not edit.
@@ -358,6 +431,8 @@ export interface SchemaIndex {
   'forms/send-code.json'?: SendCodeForm;
   'forms/sign-add.json'?: SignAddForm;
   'forms/slider-verify.json'?: SliderVerifyForm;
+  'forms/sub-account-edit.json'?: SubAccountEditForm;
+  'forms/sub-account-price.json'?: SubAccountPriceForm;
   'forms/template.json'?: TemplateForm;
   'forms/user-info.json'?: UserInfoForm;
 }
