@@ -58,7 +58,10 @@ export function subaccountRoutes(sessions: SessionService, svc: SubAccountServic
     // otherwise the caller edits itself (own-account area)
     app.post('/account/updateClient', session, async (req, reply) => {
       const body = params(req);
-      if (me(req).user_type === '1' && String(body.clientid ?? body.clientId ?? '').trim()) {
+      const target = String(body.clientid ?? body.clientId ?? '').trim();
+      // a sub-account may edit only itself
+      if (me(req).user_type !== '1' && target && target !== me(req).clientid) throw errors.forbidden();
+      if (me(req).user_type === '1' && target) {
         return ok(await svc.updateByAgent(me(req), { ...body, clientid: body.clientid ?? body.clientId }), '修改成功');
       }
       if (opts.selfUpdate) return opts.selfUpdate(req, reply);
