@@ -76,6 +76,8 @@ export interface AccountTable {
   balance_alarm: D<string>;
   alarm_mobile: D<string>;
   expire_date: ColumnType<string | null, string | null | undefined, string | null>;
+  /** generated: lower(clientid name mobile email), the manager list's search */
+  search_text: ColumnType<string, never, never>;
 }
 
 export interface SessionTable {

@@ -31,7 +31,8 @@ export const subaccountsLedgerMigration: Migration = {
          add column smsfrom smallint not null default 6,
          add column balance_alarm numeric(14,2) not null default 0 check (balance_alarm >= 0),
          add column alarm_mobile text not null default '',
-         add column expire_date date`,
+         add column expire_date date,
+         add column search_text text generated always as (lower(clientid || ' ' || name || ' ' || mobile || ' ' || email)) stored`,
       `create index accounts_agent_create on accounts (agent_id, create_time desc, id desc)`,
       `create table ledger (
         id integer generated always as identity primary key,
@@ -75,7 +76,7 @@ export const subaccountsLedgerMigration: Migration = {
       `alter table accounts drop column balance, drop column price_type, drop column unified_price, drop column mobile_price,
          drop column unicom_price, drop column telecom_price, drop column gj_sms_discount, drop column smstype, drop column agent_owned,
          drop column client_type, drop column img_url, drop column ip, drop column nodenum, drop column access_speed, drop column smsfrom,
-         drop column balance_alarm, drop column alarm_mobile, drop column expire_date`,
+         drop column balance_alarm, drop column alarm_mobile, drop column expire_date, drop column search_text`,
     ]);
   },
 };
