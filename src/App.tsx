@@ -18,6 +18,11 @@ const ForgetPage = lazy(() => import('./custom-pages/forget/ForgetPage'));
 const ConsoleRoot = lazy(() => import('./layout/ConsoleRoot'));
 const Home = lazy(() => import('./pages/Home'));
 const NotFound = lazy(() => import('./pages/NotFound'));
+const SubAccountList = lazy(() => import('./resources/subaccounts/SubAccountList'));
+const OpenAccount = lazy(() => import('./resources/subaccounts/OpenAccount'));
+const SubAccountDetail = lazy(() => import('./resources/subaccounts/SubAccountDetail'));
+const FinanceList = lazy(() => import('./resources/subaccounts/FinanceList'));
+const OwnBalance = lazy(() => import('./resources/subaccounts/OwnBalance'));
 
 const page = (el: ReactNode) => <Suspense fallback={<PageLoading />}>{el}</Suspense>;
 
@@ -29,6 +34,11 @@ export function AppRoutes() {
       <Route path="/forget" element={page(<ForgetPage />)} />
       <Route element={page(<ConsoleRoot />)}>
         <Route index element={page(<Home />)} />
+        <Route path="customer/selfsevicelayout/manager" element={page(<SubAccountList />)} />
+        <Route path="customer/selfsevicelayout/manager/open" element={page(<OpenAccount />)} />
+        <Route path="customer/manager/:id/:tab/*" element={page(<SubAccountDetail />)} />
+        <Route path="customer/finance" element={page(<FinanceList />)} />
+        <Route path="customer/finance/balance" element={page(<OwnBalance />)} />
       </Route>
       <Route path="*" element={page(<NotFound />)} />
     </Routes>

@@ -41,6 +41,26 @@ export type YesNo = number & (1 | 0);
  */
 export type SignState = number & (0 | 1 | 2 | 4);
 /**
+ * 资质审核状态
+ */
+export type AuthStatus = number & (2 | 3 | 4);
+/**
+ * 客户类型（client_type）
+ */
+export type ClientType = number & (2 | 1);
+/**
+ * 账户归属（agentOwned）
+ */
+export type AgentOwned = number & (1 | 0);
+/**
+ * 短信类型
+ */
+export type SmsType = number & (0 | 4 | 5 | 7 | 8);
+/**
+ * 计价方式（SMSUnitPrice）
+ */
+export type PriceType = number & (0 | 1);
+/**
  * 模板属性（smsType）
  */
 export type TemplateCategory = number & (10 | 11);
@@ -57,14 +77,6 @@ export type TemplateBusiness = number & (0 | 1);
  */
 export type TemplateAuditState = number & (0 | 1 | 3);
 /**
- * 账户归属（agentOwned）
- */
-export type AgentOwned = number & (1 | 0);
-/**
- * 资质审核状态
- */
-export type AuthStatus = number & (2 | 3 | 4);
-/**
  * 账单业务类型；12-15 仅直充模式
  */
 export type BillPaymentType = number & (0 | 1 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15);
@@ -76,10 +88,6 @@ export type Carrier = number & (0 | 1 | 2 | 3 | 4);
  * 认证类型
  */
 export type CertType = number & (1 | 2);
-/**
- * 客户类型（client_type）
- */
-export type ClientType = number & (2 | 1);
 /**
  * 收支方向
  */
@@ -125,10 +133,6 @@ export type PayOrderState = number & (0 | 1 | 2 | 3 | 4 | 5);
  */
 export type PaymentMode = number & (0 | 1);
 /**
- * 计价方式（SMSUnitPrice）
- */
-export type PriceType = number & (0 | 1);
-/**
  * 产品类型（product_type）
  */
 export type ProductType = number & (0 | 1 | 2 | 3 | 4);
@@ -168,10 +172,6 @@ export type SendTimeType = number & (0 | 1);
  * 短信账单订单类型
  */
 export type SmsBillOrderType = number & (0 | 1 | 2 | 3);
-/**
- * 短信类型
- */
-export type SmsType = number & (0 | 4 | 5 | 7 | 8);
 /**
  * 子账户记录操作类型
  */
@@ -365,6 +365,7 @@ export interface SchemaIndex {
   'entities/current-user.json'?: CurrentUser;
   'entities/notice.json'?: Notice;
   'entities/sign.json'?: Sign;
+  'entities/sub-account.json'?: SubAccountRow;
   'entities/support-contact.json'?: SupportContact;
   'entities/template.json'?: SmsTemplate;
   'enums/account-status.json'?: AccountStatus;
@@ -415,6 +416,8 @@ export interface SchemaIndex {
   'enums/user-type.json'?: UserType;
   'enums/yes-no.json'?: YesNo;
   'filters/sign.json'?: SignFilter;
+  'filters/sub-account-finance.json'?: SubAccountFinanceFilter;
+  'filters/sub-account.json'?: SubAccountFilter;
   'filters/template-general.json'?: GeneralTemplateFilter;
   'filters/template-smart.json'?: SmartTemplateFilter;
   'forms/agent-base-info.json'?: AgentBaseInfoForm;
@@ -667,6 +670,106 @@ export interface Sign {
   cause?: string;
 }
 /**
+ * 子账户（管理列表 POST /client/accounts 与财务列表 POST /recharge/rollback/getAccounts 的行）。金额与单价为十进制字符串。
+ */
+export interface SubAccountRow {
+  /**
+   * 账户
+   */
+  client_id?: string;
+  /**
+   * 账户名称
+   */
+  client_name?: string;
+  status?: AccountStatus;
+  /**
+   * 状态
+   */
+  status_str?: string;
+  oauth_status?: AuthStatus;
+  /**
+   * 认证状态
+   */
+  oauth_status_str?: string;
+  client_type?: ClientType;
+  agent_owned?: AgentOwned;
+  /**
+   * 邮箱
+   */
+  email?: string;
+  /**
+   * 手机号
+   */
+  mobile?: string;
+  /**
+   * 联系人
+   */
+  realname?: string;
+  /**
+   * 创建时间
+   */
+  create_time?: string;
+  /**
+   * 余额(元)
+   */
+  balance?: string;
+  /**
+   * 代理商余额(元)
+   */
+  agentBalance?: string;
+  /**
+   * 使用主账户余额
+   */
+  balanceOfAgent?: number;
+  smstype?: SmsType;
+  /**
+   * 短信类型
+   */
+  smstype_str?: string;
+  paytype?: PayType;
+  /**
+   * 付费方式
+   */
+  paytype_str?: string;
+  priceType?: PriceType;
+  /**
+   * 统一价格(元/条)
+   */
+  unifiedPrice?: string;
+  /**
+   * 移动(元/条)
+   */
+  mobilePrice?: string;
+  /**
+   * 联通(元/条)
+   */
+  unicomPrice?: string;
+  /**
+   * 电信(元/条)
+   */
+  telecomPrice?: string;
+  /**
+   * 国际短信折扣(%)
+   */
+  gjSmsDiscount?: string;
+  /**
+   * 余额提醒(元)
+   */
+  balanceAlarm?: string;
+  /**
+   * 提醒手机号
+   */
+  alarmMobile?: string;
+  /**
+   * 到期日期
+   */
+  expireDate?: string;
+  /**
+   * 备注
+   */
+  remarks?: string;
+}
+/**
  * 在线客服联系人（GET /api/supportInfo）
  */
 export interface SupportContact {
@@ -750,6 +853,33 @@ export interface SignFilter {
    * 结束时间
    */
   end_time?: string;
+}
+/**
+ * 客户财务列表筛选（POST /recharge/rollback/getAccounts、/recharge/rollback/export）
+ */
+export interface SubAccountFinanceFilter {
+  /**
+   * 账户/名称/手机号/邮箱
+   */
+  customerInfo?: string;
+}
+/**
+ * 子账户列表筛选（POST /client/accounts、/client/account/export），参数名与接口一致
+ */
+export interface SubAccountFilter {
+  /**
+   * 账户/名称/手机号/邮箱
+   */
+  customerInfo?: string;
+  status?: AccountStatus;
+  /**
+   * 开始日期
+   */
+  start_time_day?: string;
+  /**
+   * 结束日期
+   */
+  end_time_day?: string;
 }
 /**
  * 通用模板筛选（POST /autoTemplate/commonlist）

@@ -68,4 +68,8 @@ export const resources: ResourceRegistry = {
   supportContacts: {
     list: { url: '/supportInfo', method: 'get', paging: 'none' },
   },
+  /** 子账户管理 (POST /client/accounts) */
+  subAccounts: { list: { url: '/client/accounts', method: 'form' }, one: { url: '/client/account/detail', method: 'get', idParam: 'client_id' }, idField: 'client_id' },
+  /** 客户财务 (POST /recharge/rollback/getAccounts) */
+  subAccountFinance: { list: { url: '/recharge/rollback/getAccounts', method: 'form' }, idField: 'client_id' },
 };

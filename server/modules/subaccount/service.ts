@@ -217,10 +217,20 @@ export class SubAccountService {
   async indexData(account: Account) {
     const me = await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', account.id).executeTakeFirstOrThrow();
     const isAgent = me.user_type === '1';
+    const sixMonths = isAgent
+      ? await this.ctx.db
+          .selectFrom('accounts')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .where('agent_id', '=', me.id)
+          .where('create_time', '>=', addMs(this.ctx.now(), -183 * 86_400_000))
+          .executeTakeFirstOrThrow()
+      : { n: '0' };
     return {
       userType: me.user_type,
       clientid: me.clientid,
       balance: money2(me.balance),
+      agent_account_data: { available_line: money2(me.balance), balance: money2(me.balance) },
+      sixMonths_client_num: Number(sixMonths.n),
       canCreateTestAccount: isAgent && me.oauth_status === 3 && me.status === 1,
       ...(isAgent ? { subAccounts: (await this.stat(me)).total } : { paytype: me.paytype, paytype_str: this.label('paytype', me.paytype) }),
     };
