@@ -37,8 +37,11 @@ export function useStat() {
   return { stat, reload };
 }
 
+/** what happens after 登录成功: the console reloads as the sub-account (stories replace it) */
+export const afterLoginAs = { reload: () => window.location.assign('/') };
+
 /** Opens a session of the sub-account (one-time token), then reloads the console as that account. */
-export async function loginAsSubAccount(clientId: string, notify: (msg: string) => void, reload: () => void = () => window.location.assign('/')) {
+export async function loginAsSubAccount(clientId: string, notify: (msg: string) => void, reload: () => void = () => afterLoginAs.reload()) {
   const { data } = await subAccountApi.loginAs(clientId);
   const body = await subAccountApi.enterAs(data!.token);
   notify(body.msg ?? '登录成功');

@@ -245,7 +245,8 @@ export function ResetPasswordDialog({ account, onClose }: DialogProps) {
   }, [account, form]);
   const submit = async () => {
     if (!account) return;
-    const v = await form.validateFields();
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
     setSaving(true);
     try {
       const body = await subAccountApi.resetPassword(v.way === 'email' ? { clientId: account.client_id, email: v.email } : { clientId: account.client_id, password: v.password });
@@ -371,7 +372,8 @@ export function ReminderDialog({ account, onClose, onDone }: DialogProps) {
   }, [account, form]);
   const submit = async () => {
     if (!account) return;
-    const v = await form.validateFields();
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
     setSaving(true);
     try {
       await subAccountApi.remind({ clientId: account.client_id, balanceAlarm: String(v.balanceAlarm).trim(), alarmMobile: v.alarmMobile ?? '' });
