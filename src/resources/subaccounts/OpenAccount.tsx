@@ -131,9 +131,11 @@ export default function OpenAccount() {
     );
 
   const certified = String(info?.oauth_status) === '3';
+  // the certification status is known only once the user and its base info have loaded
+  const loading = !user || isLoading || !info;
   return (
-    <Card title="自助开户" loading={isLoading} data-testid="open-account">
-      {!isLoading && !certified && (
+    <Card title="自助开户" loading={loading} data-testid="open-account">
+      {!loading && !certified && (
         <Alert
           type="warning"
           showIcon

@@ -4,7 +4,7 @@ import { withApp } from '@/stories/withApp';
 import SubAccountList, { afterLoginAs } from './SubAccountList';
 import { subAccountHandlers } from './storyMocks';
 
-const T = { timeout: 5000 };
+const T = { timeout: 10000 };
 const body = () => within(document.body);
 
 const meta = {
