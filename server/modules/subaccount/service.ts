@@ -155,9 +155,12 @@ export class SubAccountService {
     const paging = pagingOf(p);
     const base = this.filtered(agent, p);
     // the total reads one narrow column; the page walks accounts_agent_create in order and stops at the page
-    const count = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    // (both at once: on PostgreSQL they run on two connections)
+    const [count, rows] = await Promise.all([
+      base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+      base.selectAll().orderBy('create_time', 'desc').orderBy('id', 'desc').limit(paging.size).offset(paging.offset).execute(),
+    ]);
     const total = Number(count.n);
-    const rows = total > paging.offset ? await base.selectAll().orderBy('create_time', 'desc').orderBy('id', 'desc').limit(paging.size).offset(paging.offset).execute() : [];
     return { rows, total, paging };
   }
 

@@ -177,7 +177,7 @@ export default function OpenAccount() {
         {agentOwned === 0 && (
           <>
             <Form.Item name="idType" label="证件类型" required>
-              <Select options={enumOptions('id-type').map((o) => ({ value: o.value, label: o.label }))} placeholder="请选择证件类型" />
+              <Select options={enumOptions('id-type').map((o) => ({ value: o.value, label: o.label }))} placeholder="请选择" />
             </Form.Item>
             <Form.Item name="idNbr" label="证件号码" required>
               <Input maxLength={20} onBlur={() => check('idNbr')} />
