@@ -37,6 +37,12 @@ describe.each(backends)('sub-accounts and ledger (%s)', (backend) => {
     const c1 = all.body.data.list.find((r: any) => r.client_id === 'client1');
     expect(c1).toMatchObject({ client_name: '苏州好易购电子商务有限公司', status: 1, status_str: '注册完成', balance: '1200.00', paytype_str: '预付费' });
     expect(c1.create_time).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    const p1 = await c.post('/api/client/accounts', { currentPage: 1, pageRowCount: 2 });
+    const p2 = await c.post('/api/client/accounts', { currentPage: 2, pageRowCount: 2 });
+    const p3 = await c.post('/api/client/accounts', { currentPage: 3, pageRowCount: 2 });
+    expect([p1.body.data.list.length, p2.body.data.list.length, p3.body.data.list.length]).toEqual([2, 1, 0]);
+    expect([p1.body.data.totalCount, p2.body.data.totalCount, p3.body.data.totalCount, p1.body.data.totalPage]).toEqual([3, 3, 3, 2]);
+    expect(new Set([...p1.body.data.list, ...p2.body.data.list].map((r: any) => r.client_id)).size).toBe(3);
     const found = await c.post('/api/client/accounts', { customerInfo: '烘焙' });
     expect(found.body.data.list.map((r: any) => r.client_id)).toEqual(['client2']);
     expect(found.body.data.list[0].status_str).toBe('冻结');

@@ -154,14 +154,20 @@ export class SubAccountService {
   private async page(agent: Account, p: Params) {
     const paging = pagingOf(p);
     const base = this.filtered(agent, p);
-    // the total reads one narrow column; the page walks accounts_agent_create in order and stops at the page
-    // (both at once: on PostgreSQL they run on two connections)
-    const [count, rows] = await Promise.all([
-      base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-      base.selectAll().orderBy('create_time', 'desc').orderBy('id', 'desc').limit(paging.size).offset(paging.offset).execute(),
-    ]);
-    const total = Number(count.n);
-    return { rows, total, paging };
+    // one scan of the matching rows (narrow: id, create_time) gives both the total and the page ids
+    const rows = await this.ctx.db
+      .with('m', () => base.select(['id', 'create_time']))
+      .selectFrom('accounts')
+      .selectAll('accounts')
+      .select(sql<string>`(select count(*) from m)`.as('total_count'))
+      .where('accounts.id', 'in', (eb) => eb.selectFrom('m').select('m.id').orderBy('m.create_time', 'desc').orderBy('m.id', 'desc').limit(paging.size).offset(paging.offset))
+      .orderBy('accounts.create_time', 'desc')
+      .orderBy('accounts.id', 'desc')
+      .execute();
+    const total = rows.length
+      ? Number(rows[0].total_count)
+      : Number((await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    return { rows: rows.map(({ total_count: _t, ...r }) => r as Account), total, paging };
   }
 
   async managerList(agent: Account, p: Params) {
