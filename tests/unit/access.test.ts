@@ -67,7 +67,12 @@ describe('access rules', () => {
   });
 
   it('the real menu today: home for everyone, nothing without a user', () => {
-    for (const u of [agentMode0, agentMode1, subAccount]) expect(keys(menuFor(u, menuEntries))).toEqual(['index']);
+    for (const u of [agentMode0, agentMode1, subAccount]) expect(keys(menuFor(u, menuEntries))[0]).toBe('index');
+    // 客户管理 (sub-account area): agents only; 自助开户 only in package mode; sub-accounts see their balance
+    expect(keys(menuFor(agentMode1, menuEntries))).toEqual(expect.arrayContaining(['customer', 'service_manager', 'service_open', 'customer_finance']));
+    expect(keys(menuFor(agentMode0, menuEntries))).not.toContain('service_open');
+    expect(keys(menuFor(subAccount, menuEntries))).not.toContain('customer');
+    expect(keys(menuFor(subAccount, menuEntries))).toContain('own_balance');
     expect(menuFor(null, menuEntries)).toEqual([]);
   });
 });
