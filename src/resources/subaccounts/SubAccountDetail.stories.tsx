@@ -70,6 +70,15 @@ export const Pending: Story = {
   },
 };
 
+export const Loading: Story = {
+  name: '加载中',
+  parameters: { msw: { handlers: subAccountHandlers({ detail: 'loading' }) } },
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByTestId('subaccount-detail', {}, T)).toBeInTheDocument();
+    await expect(canvasElement.querySelector('.ant-spin')).not.toBeNull();
+  },
+};
+
 export const NotFound: Story = {
   name: '不存在或无权访问',
   parameters: { app: { path: '/customer/manager/missing/info', route: '/customer/manager/:id/:tab/*' } },

@@ -18,6 +18,7 @@ export interface SubAccountMockOptions {
   list?: SubAccountRow[] | 'loading' | 'error';
   recharge?: 'ok' | 'insufficient';
   certified?: boolean;
+  detail?: 'loading';
 }
 
 export function subAccountHandlers(o: SubAccountMockOptions = {}): HttpHandler[] {
@@ -54,8 +55,9 @@ export function subAccountHandlers(o: SubAccountMockOptions = {}): HttpHandler[]
       new URL(request.url).searchParams.get('mobile') === '13900139001' ? fail(500, '手机号码已存在') : ok(true, '手机号码可用'),
     ),
     http.post('/api/client/account/addUser', () => ok({ clientid: 'q8m3vd', password: 'Xk7pR2mW9a', mobile: '13911112222', email: 'new@example.com' }, '开户成功')),
-    http.get('/api/client/account/detail', ({ request }) => {
+    http.get('/api/client/account/detail', async ({ request }) => {
       const id = new URL(request.url).searchParams.get('client_id');
+      if (o.detail === 'loading') await delay('infinite');
       if (id === 'missing') return fail(404, '子账户不存在');
       const r = rows.find((x) => x.client_id === id) ?? rows[0];
       return ok({
