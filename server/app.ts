@@ -32,6 +32,9 @@ import { RegisterService } from './modules/register/service';
 import { siteRoutes } from './modules/site/routes';
 import { SiteService } from './modules/site/service';
 import { NodeMailer, type Mailer } from './modules/verification/mail';
+import { LedgerService } from './modules/ledger/service';
+import { subaccountRoutes } from './modules/subaccount/routes';
+import { SubAccountService } from './modules/subaccount/service';
 import { OutboxSmsChannel, type SmsChannel } from './modules/verification/sms';
 import { VerificationService } from './modules/verification/service';
 import { SensitiveWords } from './modules/content/sensitive-words';
@@ -45,7 +48,7 @@ import { clientsRoutes } from './modules/clients/routes';
 import { ClientsService } from './modules/clients/service';
 import { signRoutes } from './modules/sign/routes';
 import { SignService } from './modules/sign/service';
-import { accountRoutes } from './modules/account/routes';
+import { accountRoutes, selfUpdateClient } from './modules/account/routes';
 import { AccountService } from './modules/account/service';
 import { uploadRoutes } from './modules/upload/routes';
 import { UploadService } from './modules/upload/service';
@@ -89,6 +92,8 @@ export interface Services {
   uploads: UploadService;
   account: AccountService;
   template: TemplateService;
+  ledger: LedgerService;
+  subaccounts: SubAccountService;
 }
 
 declare module 'fastify' {
@@ -138,7 +143,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     uploads,
     account: new AccountService(ctx, { codes, sessions, uploads }),
     template: new TemplateService(ctx),
+    ledger: new LedgerService(ctx),
+    subaccounts: undefined as unknown as SubAccountService,
   };
+  services.subaccounts = new SubAccountService(ctx, services.ledger);
   app.decorate('ctx', ctx);
   app.decorate('services', services);
   app.decorateRequest('currentSession', undefined);
@@ -169,6 +177,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(uploadRoutes(sessions, services.uploads));
       await api.register(accountRoutes(ctx, sessions, services.account));
       await api.register(templateRoutes(sessions, services.template));
+      await api.register(subaccountRoutes(sessions, services.subaccounts, { selfUpdate: selfUpdateClient(ctx, services.account) }));
     },
     { prefix: '/api' },
   );

@@ -34,6 +34,11 @@ const PasswordPage = lazy(() => import('./custom-pages/account/PasswordPage'));
 const TemplateTabs = lazy(() => import('./resources/templates/TemplateTabs'));
 const SmartTemplateList = lazy(() => import('./resources/templates/SmartTemplateList'));
 const GeneralTemplateList = lazy(() => import('./resources/templates/GeneralTemplateList'));
+const SubAccountList = lazy(() => import('./resources/subaccounts/SubAccountList'));
+const OpenAccount = lazy(() => import('./resources/subaccounts/OpenAccount'));
+const SubAccountDetail = lazy(() => import('./resources/subaccounts/SubAccountDetail'));
+const FinanceList = lazy(() => import('./resources/subaccounts/FinanceList'));
+const OwnBalance = lazy(() => import('./resources/subaccounts/OwnBalance'));
 
 const page = (el: ReactNode) => <Suspense fallback={<PageLoading />}>{el}</Suspense>;
 
@@ -65,6 +70,11 @@ export function AppRoutes() {
           <Route path="intelligent/general" element={page(<GeneralTemplateList />)} />
         </Route>
         <Route path="/template/intelligent" element={page(<SmartTemplateList />)} />
+        <Route path="customer/selfsevicelayout/manager" element={page(<SubAccountList />)} />
+        <Route path="customer/selfsevicelayout/manager/open" element={page(<OpenAccount />)} />
+        <Route path="customer/manager/:id/:tab/*" element={page(<SubAccountDetail />)} />
+        <Route path="customer/finance" element={page(<FinanceList />)} />
+        <Route path="customer/finance/balance" element={page(<OwnBalance />)} />
       </Route>
       <Route path="*" element={page(<NotFound />)} />
     </Routes>

@@ -1,9 +1,17 @@
-/** Every area's operator commands. Areas add their list here (one line each). */
+/** Every area's operator commands. Areas add their list here (one entry each). */
 import { accountCommands } from './accounts';
 import { certificationCommands } from './certification';
+import { ledgerCommands } from './ledger';
 import { noticeCommands } from './notices';
 import type { Command } from './registry';
 import { signCommands } from './signs';
 import { templateCommands } from './templates';
 
-export const COMMANDS: Command[] = [...accountCommands, ...certificationCommands, ...noticeCommands, ...signCommands, ...templateCommands];
+export const COMMANDS: Command[] = [
+  ...accountCommands,
+  ...certificationCommands,
+  ...ledgerCommands,
+  ...noticeCommands,
+  ...signCommands,
+  ...templateCommands,
+];

@@ -8,6 +8,7 @@ import { notices0005 } from './migrations/0005_notices';
 import { signsMigration } from './migrations/0003_signs';
 import { certificationMigration } from './migrations/0002_certification';
 import { templatesMigration } from './migrations/0004_templates';
+import { subaccountsLedgerMigration } from './migrations/0006_subaccounts_ledger';
 
 async function run(db: Kysely<any>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -142,6 +143,7 @@ export const migrations: Record<string, Migration> = {
   '0003_signs': signsMigration,
   '0002_certification': certificationMigration,
   '0004_templates': templatesMigration,
+  '0006_subaccounts_ledger': subaccountsLedgerMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -9,6 +9,7 @@ import { seedNotices } from '../modules/notice/seed';
 import { seedSigns } from '../modules/sign/seed';
 import { seedCertifications } from '../modules/account/seed';
 import { seedTemplates } from '../modules/template/seed';
+import { seedSubaccounts } from '../modules/subaccount/seed';
 
 export const DEMO_PASSWORD = 'Demo1234';
 
@@ -154,5 +155,6 @@ export async function seed(db: Db): Promise<string[]> {
   await seedSigns(db);
   await seedCertifications(db);
   await seedTemplates(db);
+  await seedSubaccounts(db);
   return created;
 }

@@ -57,6 +57,27 @@ export interface AccountTable {
   locked_until: D<Date | null>;
   create_time: CreatedAt;
   update_time: ColumnType<Date, Date | string | undefined, Date | string>;
+  // 0006_subaccounts_ledger: money (NUMERIC, decimal strings) and interface settings
+  balance: D<string>;
+  price_type: D<number>;
+  unified_price: D<string>;
+  mobile_price: D<string>;
+  unicom_price: D<string>;
+  telecom_price: D<string>;
+  gj_sms_discount: D<string>;
+  smstype: D<number>;
+  agent_owned: D<number>;
+  client_type: D<number>;
+  img_url: D<string>;
+  ip: D<string>;
+  nodenum: D<string>;
+  access_speed: D<number>;
+  smsfrom: D<number>;
+  balance_alarm: D<string>;
+  alarm_mobile: D<string>;
+  expire_date: ColumnType<string | null, string | null | undefined, string | null>;
+  /** generated: lower(clientid name mobile email), the manager list's search */
+  search_text: ColumnType<string, never, never>;
 }
 
 export interface SessionTable {
@@ -174,6 +195,9 @@ export interface Database {
   sign_import_results: SignImportResultTable;
   certifications: CertificationTable;
   templates: TemplateTable;
+  ledger: LedgerTable;
+  ledger_requests: LedgerRequestTable;
+  login_as_tokens: LoginAsTokenTable;
 }
 
 /** 短信签名 (server/db/migrations/0003_signs.ts) */
@@ -238,4 +262,40 @@ export interface TemplateTable {
   order_no: D<number>;
   create_time: CreatedAt;
   update_time: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** 0006_subaccounts_ledger: one row per balance change; sum(amount) of an account == its balance */
+export interface LedgerTable {
+  id: Generated<number>;
+  account_id: number;
+  /** signed decimal string */
+  amount: Money;
+  balance_after: Money;
+  /** enums/bill-payment-type.json: 0 充值, 12 子账户充值, 13 子账户回退, 9/10 额度 ... */
+  kind: number;
+  counterpart_id: D<number | null>;
+  operator_id: D<number | null>;
+  remark: D<string>;
+  request_id: D<string | null>;
+  created_at: CreatedAt;
+}
+
+export interface LedgerRequestTable {
+  agent_id: number;
+  request_id: string;
+  op: string;
+  account_id: number;
+  amount: Money;
+  result: ColumnType<unknown, string, string>;
+  created_at: CreatedAt;
+}
+
+export interface LoginAsTokenTable {
+  /** sha256 hex of the one-time token */
+  id: string;
+  account_id: number;
+  agent_id: number;
+  expires_at: Timestamp;
+  used_at: D<Date | null>;
+  created_at: CreatedAt;
 }

@@ -61,6 +61,26 @@ export type YesNo = number & (1 | 0);
  */
 export type SignState = number & (0 | 1 | 2 | 4);
 /**
+ * 资质审核状态
+ */
+export type AuthStatus = number & (2 | 3 | 4);
+/**
+ * 客户类型（client_type）
+ */
+export type ClientType = number & (2 | 1);
+/**
+ * 账户归属（agentOwned）
+ */
+export type AgentOwned = number & (1 | 0);
+/**
+ * 短信类型
+ */
+export type SmsType = number & (0 | 4 | 5 | 7 | 8);
+/**
+ * 计价方式（SMSUnitPrice）
+ */
+export type PriceType = number & (0 | 1);
+/**
  * 模板属性（smsType）
  */
 export type TemplateCategory = number & (10 | 11);
@@ -73,21 +93,9 @@ export type TemplateType = number & (0 | 1);
  */
 export type TemplateBusiness = number & (0 | 1);
 /**
- * 短信类型
- */
-export type SmsType = number & (0 | 4 | 5 | 7 | 8);
-/**
  * 模板审核状态
  */
 export type TemplateAuditState = number & (0 | 1 | 3);
-/**
- * 账户归属（agentOwned）
- */
-export type AgentOwned = number & (1 | 0);
-/**
- * 资质审核状态
- */
-export type AuthStatus = number & (2 | 3 | 4);
 /**
  * 账单业务类型；12-15 仅直充模式
  */
@@ -96,10 +104,6 @@ export type BillPaymentType = number & (0 | 1 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 |
  * 运营商
  */
 export type Carrier = number & (0 | 1 | 2 | 3 | 4);
-/**
- * 客户类型（client_type）
- */
-export type ClientType = number & (2 | 1);
 /**
  * 收支方向
  */
@@ -128,10 +132,6 @@ export type PayOrderState = number & (0 | 1 | 2 | 3 | 4 | 5);
  * 支付方式
  */
 export type PaymentMode = number & (0 | 1);
-/**
- * 计价方式（SMSUnitPrice）
- */
-export type PriceType = number & (0 | 1);
 /**
  * 产品类型（product_type）
  */
@@ -281,6 +281,79 @@ export type PasswordResetForm = {
    */
   confirmPassword: {$data: '1/password'};
 };
+/**
+ * 代理商修改子账户基本信息（POST /account/updateClient，带 clientid）。needreport 为 1 时须填状态报告回调地址，needmo 为 1 时须填上行回调地址，否则地址被清空。
+ */
+export type SubAccountEditForm = {
+  /**
+   * 子账户
+   */
+  clientid: string;
+  /**
+   * 账户名称
+   */
+  name: string;
+  /**
+   * 联系人
+   */
+  realname?: string;
+  /**
+   * 邮箱
+   */
+  email?: {
+    [k: string]: unknown;
+  } & string;
+  /**
+   * 手机号
+   */
+  mobile?: {
+    [k: string]: unknown;
+  } & string;
+  /**
+   * 地址
+   */
+  address?: string;
+  needreport?: NeedReport;
+  needmo?: NeedMo;
+  /**
+   * 状态报告回调地址
+   */
+  deliveryurl?: string;
+  /**
+   * 上行回调地址
+   */
+  mourl?: string;
+};
+/**
+ * 子账户价格设置（POST /client/price）。单价为元/条的十进制字符串，最多四位小数；国际短信折扣 0-100（%）。
+ */
+export type SubAccountPriceForm = {
+  /**
+   * 子账户
+   */
+  clientId: string;
+  priceType: PriceType;
+  /**
+   * 统一价格
+   */
+  unifiedPrice?: string;
+  /**
+   * 移动单价
+   */
+  mobilePrice?: string;
+  /**
+   * 联通单价
+   */
+  unicomPrice?: string;
+  /**
+   * 电信单价
+   */
+  telecomPrice?: string;
+  /**
+   * 国际短信折扣(%)
+   */
+  gjSmsDiscount?: string;
+};
 
 /**
  * Every schema of schemas/, by path. Generated: do not edit.
@@ -294,6 +367,7 @@ export interface SchemaIndex {
   'entities/enterprise-base-info.json'?: EnterpriseBaseInfo;
   'entities/notice.json'?: Notice;
   'entities/sign.json'?: Sign;
+  'entities/sub-account.json'?: SubAccountRow;
   'entities/support-contact.json'?: SupportContact;
   'entities/template.json'?: SmsTemplate;
   'enums/account-status.json'?: AccountStatus;
@@ -345,6 +419,8 @@ export interface SchemaIndex {
   'enums/yes-no.json'?: YesNo;
   'filters/notice.json'?: NoticeFilter;
   'filters/sign.json'?: SignFilter;
+  'filters/sub-account-finance.json'?: SubAccountFinanceFilter;
+  'filters/sub-account.json'?: SubAccountFilter;
   'filters/template-general.json'?: GeneralTemplateFilter;
   'filters/template-smart.json'?: SmartTemplateFilter;
   'forms/agent-base-info.json'?: AgentBaseInfoForm;
@@ -361,6 +437,8 @@ export interface SchemaIndex {
   'forms/send-code.json'?: SendCodeForm;
   'forms/sign-add.json'?: SignAddForm;
   'forms/slider-verify.json'?: SliderVerifyForm;
+  'forms/sub-account-edit.json'?: SubAccountEditForm;
+  'forms/sub-account-price.json'?: SubAccountPriceForm;
   'forms/template.json'?: TemplateForm;
   'forms/user-info.json'?: UserInfoForm;
 }
@@ -735,6 +813,106 @@ export interface Sign {
   cause?: string;
 }
 /**
+ * 子账户（管理列表 POST /client/accounts 与财务列表 POST /recharge/rollback/getAccounts 的行）。金额与单价为十进制字符串。
+ */
+export interface SubAccountRow {
+  /**
+   * 账户
+   */
+  client_id?: string;
+  /**
+   * 账户名称
+   */
+  client_name?: string;
+  status?: AccountStatus;
+  /**
+   * 状态
+   */
+  status_str?: string;
+  oauth_status?: AuthStatus;
+  /**
+   * 认证状态
+   */
+  oauth_status_str?: string;
+  client_type?: ClientType;
+  agent_owned?: AgentOwned;
+  /**
+   * 邮箱
+   */
+  email?: string;
+  /**
+   * 手机号
+   */
+  mobile?: string;
+  /**
+   * 联系人
+   */
+  realname?: string;
+  /**
+   * 创建时间
+   */
+  create_time?: string;
+  /**
+   * 余额(元)
+   */
+  balance?: string;
+  /**
+   * 代理商余额(元)
+   */
+  agentBalance?: string;
+  /**
+   * 使用主账户余额
+   */
+  balanceOfAgent?: number;
+  smstype?: SmsType;
+  /**
+   * 短信类型
+   */
+  smstype_str?: string;
+  paytype?: PayType;
+  /**
+   * 付费方式
+   */
+  paytype_str?: string;
+  priceType?: PriceType;
+  /**
+   * 统一价格(元/条)
+   */
+  unifiedPrice?: string;
+  /**
+   * 移动(元/条)
+   */
+  mobilePrice?: string;
+  /**
+   * 联通(元/条)
+   */
+  unicomPrice?: string;
+  /**
+   * 电信(元/条)
+   */
+  telecomPrice?: string;
+  /**
+   * 国际短信折扣(%)
+   */
+  gjSmsDiscount?: string;
+  /**
+   * 余额提醒(元)
+   */
+  balanceAlarm?: string;
+  /**
+   * 提醒手机号
+   */
+  alarmMobile?: string;
+  /**
+   * 到期日期
+   */
+  expireDate?: string;
+  /**
+   * 备注
+   */
+  remarks?: string;
+}
+/**
  * 在线客服联系人（GET /api/supportInfo）
  */
 export interface SupportContact {
@@ -836,6 +1014,33 @@ export interface SignFilter {
    * 结束时间
    */
   end_time?: string;
+}
+/**
+ * 客户财务列表筛选（POST /recharge/rollback/getAccounts、/recharge/rollback/export）
+ */
+export interface SubAccountFinanceFilter {
+  /**
+   * 账户/名称/手机号/邮箱
+   */
+  customerInfo?: string;
+}
+/**
+ * 子账户列表筛选（POST /client/accounts、/client/account/export），参数名与接口一致
+ */
+export interface SubAccountFilter {
+  /**
+   * 账户/名称/手机号/邮箱
+   */
+  customerInfo?: string;
+  status?: AccountStatus;
+  /**
+   * 开始日期
+   */
+  start_time_day?: string;
+  /**
+   * 结束日期
+   */
+  end_time_day?: string;
 }
 /**
  * 通用模板筛选（POST /autoTemplate/commonlist）

@@ -8,6 +8,18 @@ import type { MenuEntry } from '@/providers/access';
 export const menuEntries: MenuEntry[] = [
   { key: 'index', label: '首页', icon: 'home', route: '/' },
   {
+    key: 'customer',
+    label: '客户管理',
+    icon: 'customer',
+    visible: 'agent',
+    children: [
+      { key: 'service_manager', label: '子账户管理', route: '/customer/selfsevicelayout/manager' },
+      { key: 'service_open', label: '自助开户', route: '/customer/selfsevicelayout/manager/open', visible: 'selfServiceOpening' },
+      { key: 'customer_finance', label: '客户财务', route: '/customer/finance' },
+    ],
+  },
+  { key: 'own_balance', label: '账户余额', icon: 'finance', route: '/customer/finance/balance', visible: 'subAccount' },
+  {
     key: 'template',
     label: '模板管理',
     icon: 'template',

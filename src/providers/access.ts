@@ -52,6 +52,7 @@ export const routeRules: { path: string; rule: Visibility }[] = [
   { path: '/customer/deliverlayout/deliver', rule: 'domesticSending' },
   { path: '/customer/deliverlayout/variablesms', rule: 'domesticSending' },
   { path: '/customer/deliverlayout/internaldeliver', rule: 'internationalSending' },
+  { path: '/customer/finance/balance', rule: 'subAccount' },
 ];
 
 const normalisePath = (p: string) => {

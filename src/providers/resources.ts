@@ -79,4 +79,8 @@ export const resources: ResourceRegistry = {
   templates: { list: { url: '/autoTemplate/list', method: 'form' }, create: { url: '/autoTemplate/add' }, update: { url: '/autoTemplate/edit', idParam: 'templateId' }, deleteOne: { url: '/autoTemplate/del', idParam: 'templateId' }, idField: 'templateId' },
   /** 通用模板 */
   generalTemplates: { list: { url: '/autoTemplate/commonlist', method: 'form' }, idField: 'templateId' },
+  /** 子账户管理 (POST /client/accounts) */
+  subAccounts: { list: { url: '/client/accounts', method: 'form' }, one: { url: '/client/account/detail', method: 'get', idParam: 'client_id' }, idField: 'client_id' },
+  /** 客户财务 (POST /recharge/rollback/getAccounts) */
+  subAccountFinance: { list: { url: '/recharge/rollback/getAccounts', method: 'form' }, idField: 'client_id' },
 };

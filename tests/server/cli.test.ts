@@ -38,9 +38,9 @@ describe('operator CLI', () => {
     expect(await run('accounts')).toBe(0);
     const text = out.join('\n');
     for (const id of ['agent1', 'agent0', 'newagent', 'client1', 'a10000']) expect(text).toContain(id);
-    expect(text).toContain('共 5 个账户');
+    expect(text).toContain('共 8 个账户'); // 5 accounts + the sub-account area's client0, client2, client3
     expect(await run('accounts', 'client')).toBe(0);
-    expect(out.join('\n')).toContain('共 1 个账户');
+    expect(out.join('\n')).toContain('共 4 个账户');
   });
 
   it('unlocks a locked account', async () => {

@@ -73,6 +73,11 @@ describe('access rules', () => {
       expect(keys(shown)).toEqual(expect.arrayContaining(['index', 'account', 'template', 'template_sms', 'template/SignReport', 'notice', 'help']));
       for (const e of flat(shown)) if (e.route) expect(canSee(e.route, u), `${e.key} for ${JSON.stringify(u)}`).toBe(true);
     }
+    // 客户管理 (sub-account area): agents only; 自助开户 only in package mode; sub-accounts see their balance
+    expect(keys(menuFor(agentMode1, menuEntries))).toEqual(expect.arrayContaining(['customer', 'service_manager', 'service_open', 'customer_finance']));
+    expect(keys(menuFor(agentMode0, menuEntries))).not.toContain('service_open');
+    expect(keys(menuFor(subAccount, menuEntries))).not.toContain('customer');
+    expect(keys(menuFor(subAccount, menuEntries))).toContain('own_balance');
     expect(menuFor(null, menuEntries)).toEqual([]);
   });
 });

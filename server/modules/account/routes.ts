@@ -8,6 +8,20 @@ import { REMEMBER_COOKIE, sessionOf, type SessionService } from '../auth/session
 import { CERT_MESSAGES, type CertificationForm } from './certification';
 import { ACCOUNT_MESSAGES, type AccountService, type AgentBaseInfoForm, type EnterpriseBaseInfoForm, type UserInfoForm } from './service';
 
+/**
+ * The self-edit branch of POST /account/updateClient: a sub-account edits its own enterprise info.
+ * Agents have no such branch (they edit their base info through /admin/baseinfo/edit).
+ */
+export function selfUpdateClient(ctx: AppContext, account: AccountService) {
+  return async (req: FastifyRequest) => {
+    const me = sessionOf(req).account;
+    if (me.user_type !== '2') throw errors.forbidden();
+    const form = validateForm<EnterpriseBaseInfoForm>(ctx.schemas, 'forms/enterprise-base-info', req.body);
+    await account.updateSelfClient(me, form);
+    return ok(undefined, ACCOUNT_MESSAGES.saved);
+  };
+}
+
 export function accountRoutes(ctx: AppContext, sessions: SessionService, account: AccountService): FastifyPluginAsync {
   return async (app) => {
     const auth = { preHandler: sessions.requireSession() };
@@ -28,13 +42,8 @@ export function accountRoutes(ctx: AppContext, sessions: SessionService, account
 
     app.get('/account/clientinfo', subAccountOnly, async (req) => ok(await account.clientInfo(sessionOf(req).account)));
 
-    // A sub-account edits itself here. (An agent editing one of its sub-accounts through the same
-    // path belongs to the sub-account management area, which plugs in beside this branch.)
-    app.post('/account/updateClient', subAccountOnly, async (req) => {
-      const form = validateForm<EnterpriseBaseInfoForm>(ctx.schemas, 'forms/enterprise-base-info', req.body);
-      await account.updateSelfClient(sessionOf(req).account, form);
-      return ok(undefined, ACCOUNT_MESSAGES.saved);
-    });
+    // POST /account/updateClient is registered by the sub-account area (an agent editing one of its
+    // sub-accounts); a sub-account editing itself is this module's selfUpdateClient below.
 
     app.post('/admin/info/save', auth, async (req) => {
       const form = validateForm<UserInfoForm>(ctx.schemas, 'forms/user-info', req.body);

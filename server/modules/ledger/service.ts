@@ -1,0 +1,224 @@
+/**
+ * The money ledger. Every balance change writes ledger rows in the same transaction as the
+ * balance update, so sum(ledger.amount) of an account == accounts.balance always holds.
+ *
+ * Concurrency: the rows involved are locked with SELECT ... FOR UPDATE in ascending id order
+ * (agent and sub-account alike), so concurrent recharges and rollbacks serialise without
+ * deadlocks, and every check (enough balance) is made on the locked, current values. The
+ * balance columns also carry CHECK (balance >= 0) as a last line of defence.
+ *
+ * Idempotency: a recharge/rollback with a requestId is recorded in ledger_requests (per agent)
+ * in the same transaction; a retry with the same requestId answers the first result unchanged.
+ */
+import { sql, type Transaction } from 'kysely';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db';
+import type { Account, Database } from '../../db/types';
+import { ApiError, errors } from '../../http/errors';
+import { Money, money2, parseAmount, type MoneyValue } from './money';
+
+/** enums/bill-payment-type.json */
+export const KIND = {
+  recharge: 0,
+  raiseCredit: 9,
+  lowerCredit: 10,
+  subRecharge: 12,
+  subRollback: 13,
+} as const;
+
+export type TransferOp = 'recharge' | 'rollback';
+
+export interface TransferResult {
+  clientId: string;
+  amount: string;
+  /** the sub-account's balance after */
+  balance: string;
+  /** the agent's balance after */
+  agentBalance: string;
+  ledgerIds: number[];
+}
+
+export interface LedgerRow {
+  id: number;
+  amount: string;
+  balance_after: string;
+  kind: number;
+  counterpart: string | null;
+  operator: string | null;
+  remark: string;
+  request_id: string | null;
+  created_at: Date;
+}
+
+type Tx = Transaction<Database>;
+
+const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === '23505';
+
+export class LedgerService {
+  constructor(private readonly ctx: Pick<AppContext, 'db' | 'now'>) {}
+
+  /** Locks the accounts with these ids in ascending id order; returns id -> balance. */
+  private async lock(trx: Tx, ids: number[]): Promise<Map<number, { balance: MoneyValue; status: number }>> {
+    const rows = await trx
+      .selectFrom('accounts')
+      .select(['id', 'balance', 'status'])
+      .where('id', 'in', [...new Set(ids)].sort((a, b) => a - b))
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+    return new Map(rows.map((r) => [r.id, { balance: new Money(r.balance), status: r.status }]));
+  }
+
+  private async write(
+    trx: Tx,
+    e: { accountId: number; amount: MoneyValue; after: MoneyValue; kind: number; counterpartId?: number | null; operatorId?: number | null; remark?: string; requestId?: string | null },
+  ): Promise<number> {
+    await trx.updateTable('accounts').set({ balance: money2(e.after) }).where('id', '=', e.accountId).execute();
+    const r = await trx
+      .insertInto('ledger')
+      .values({
+        account_id: e.accountId,
+        amount: money2(e.amount),
+        balance_after: money2(e.after),
+        kind: e.kind,
+        counterpart_id: e.counterpartId ?? null,
+        operator_id: e.operatorId ?? null,
+        remark: e.remark ?? '',
+        request_id: e.requestId ?? null,
+        created_at: this.ctx.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return r.id;
+  }
+
+  /**
+   * Agent -> sub-account (recharge) or back (rollback). Refuses, changing nothing: malformed or
+   * non-positive amounts, sub-accounts of another agent, more than the payer's balance.
+   */
+  async transfer(op: TransferOp, agent: Account, p: { clientId: string; amount: string; remark?: string; requestId?: string }): Promise<TransferResult> {
+    const amount = parseAmount(p.amount);
+    if (!amount) throw new ApiError(400, '金额必须为数字,最多保留两位小数');
+    const requestId = p.requestId?.trim() || null;
+    const sub = await this.ctx.db
+      .selectFrom('accounts')
+      .select(['id', 'clientid', 'agent_id', 'status', 'user_type'])
+      .where('clientid', '=', p.clientId)
+      .executeTakeFirst();
+    if (!sub || sub.user_type !== '2') throw errors.notFound('子账户');
+    if (sub.agent_id !== agent.id) throw errors.forbidden();
+
+    const replay = async (): Promise<TransferResult | null> => {
+      if (!requestId) return null;
+      const prev = await this.ctx.db
+        .selectFrom('ledger_requests')
+        .selectAll()
+        .where('agent_id', '=', agent.id)
+        .where('request_id', '=', requestId)
+        .executeTakeFirst();
+      if (!prev) return null;
+      if (prev.op !== op || prev.account_id !== sub.id || !new Money(prev.amount).eq(amount)) {
+        throw errors.refused('请求编号已用于另一笔操作，请刷新后重试');
+      }
+      return (typeof prev.result === 'string' ? JSON.parse(prev.result) : prev.result) as TransferResult;
+    };
+    const first = await replay();
+    if (first) return first;
+
+    try {
+      return await this.ctx.db.transaction().execute(async (trx) => {
+        const locked = await this.lock(trx, [agent.id, sub.id]);
+        const a = locked.get(agent.id)!;
+        const s = locked.get(sub.id)!;
+        if (s.status === 6) throw errors.refused('子账户已注销');
+        const [payer, payee] = op === 'recharge' ? [a, s] : [s, a];
+        if (payer.balance.lt(amount)) {
+          throw errors.refused(op === 'recharge' ? `可用余额不足，当前可用余额 ${money2(a.balance)} 元` : `回退金额不能大于子账户余额 ${money2(s.balance)} 元`);
+        }
+        const kind = op === 'recharge' ? KIND.subRecharge : KIND.subRollback;
+        const sign = op === 'recharge' ? -1 : 1;
+        const agentAfter = a.balance.plus(amount.times(sign));
+        const subAfter = s.balance.minus(amount.times(sign));
+        const remark = (p.remark ?? '').slice(0, 50);
+        // write in id order too (the locks are already held; this keeps the row order stable)
+        const entries = [
+          { accountId: agent.id, amount: amount.times(sign), after: agentAfter, counterpartId: sub.id },
+          { accountId: sub.id, amount: amount.times(-sign), after: subAfter, counterpartId: agent.id },
+        ].sort((x, y) => x.accountId - y.accountId);
+        const ledgerIds: number[] = [];
+        for (const e of entries) ledgerIds.push(await this.write(trx, { ...e, kind, operatorId: agent.id, remark, requestId }));
+        const result: TransferResult = { clientId: sub.clientid, amount: money2(amount), balance: money2(subAfter), agentBalance: money2(agentAfter), ledgerIds };
+        if (requestId) {
+          await trx
+            .insertInto('ledger_requests')
+            .values({ agent_id: agent.id, request_id: requestId, op, account_id: sub.id, amount: money2(amount), result: JSON.stringify(result), created_at: this.ctx.now() })
+            .execute();
+        }
+        return result;
+      });
+    } catch (e) {
+      // a concurrent retry with the same requestId committed first: answer its result
+      if (isUniqueViolation(e)) {
+        const again = await replay();
+        if (again) return again;
+      }
+      throw e;
+    }
+  }
+
+  /** Operator top-up (or, with a negative amount, deduction) of an account, as one ledger row. */
+  async credit(accountId: number, amountStr: string, opts: { kind?: number; remark?: string; operatorId?: number | null } = {}, db: Db = this.ctx.db): Promise<{ balance: string; ledgerId: number }> {
+    if (!/^-?(?:0|[1-9][0-9]{0,11})(?:\.[0-9]{1,2})?$/.test(amountStr)) throw new ApiError(400, '金额必须为数字,最多保留两位小数');
+    const amount = new Money(amountStr);
+    if (amount.isZero()) throw new ApiError(400, '金额必须大于0');
+    return db.transaction().execute(async (trx) => {
+      const locked = await this.lock(trx, [accountId]);
+      const cur = locked.get(accountId);
+      if (!cur) throw errors.notFound('账户');
+      const after = cur.balance.plus(amount);
+      if (after.lt(0)) throw errors.refused(`余额不足，当前余额 ${money2(cur.balance)} 元`);
+      const ledgerId = await this.write(trx, {
+        accountId,
+        amount,
+        after,
+        kind: opts.kind ?? (amount.gt(0) ? KIND.recharge : KIND.lowerCredit),
+        operatorId: opts.operatorId ?? null,
+        remark: opts.remark ?? '',
+      });
+      return { balance: money2(after), ledgerId };
+    });
+  }
+
+  /** The ledger of an account, newest first. */
+  async entries(accountId: number, limit = 100): Promise<LedgerRow[]> {
+    return this.ctx.db
+      .selectFrom('ledger as l')
+      .leftJoin('accounts as c', 'c.id', 'l.counterpart_id')
+      .leftJoin('accounts as o', 'o.id', 'l.operator_id')
+      .select(['l.id', 'l.amount', 'l.balance_after', 'l.kind', 'c.clientid as counterpart', 'o.clientid as operator', 'l.remark', 'l.request_id', 'l.created_at'])
+      .where('l.account_id', '=', accountId)
+      .orderBy('l.id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** sum(ledger) against the balance, for one account. */
+  async check(accountId: number): Promise<{ balance: string; ledgerSum: string; ok: boolean }> {
+    const acc = await this.ctx.db.selectFrom('accounts').select('balance').where('id', '=', accountId).executeTakeFirstOrThrow();
+    const s = await this.ctx.db
+      .selectFrom('ledger')
+      .select(sql<string>`coalesce(sum(amount), 0)::text`.as('sum'))
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    return { balance: money2(acc.balance), ledgerSum: money2(s.sum), ok: new Money(acc.balance).eq(s.sum) };
+  }
+
+  /** Accounts whose balance differs from the sum of their ledger, or is negative (should be none). */
+  async violations(db: Db = this.ctx.db): Promise<{ clientid: string; balance: string; ledger_sum: string }[]> {
+    const r = await sql<{ clientid: string; balance: string; ledger_sum: string }>`
+      select a.clientid, a.balance::text as balance, coalesce(l.s, 0)::text as ledger_sum
+      from accounts a left join (select account_id, sum(amount) s from ledger group by account_id) l on l.account_id = a.id
+      where a.balance <> coalesce(l.s, 0) or a.balance < 0`.execute(db);
+    return r.rows;
+  }
+}

@@ -1,0 +1,630 @@
+/**
+ * Sub-account management by agents (spec 01 §2 "Customer manager list", "Open-account form",
+ * "Customer finance list"). Every query is scoped: an agent reaches only the sub-accounts whose
+ * agent_id is its own id (`owned`), answering 404 for unknown ids and 403 无权访问 for another
+ * agent's sub-account. Money goes through the ledger (server/modules/ledger).
+ */
+import { randomInt } from 'node:crypto';
+import { sql, type SelectQueryBuilder } from 'kysely';
+import ExcelJS from 'exceljs';
+import type { AppContext } from '../../context';
+import type { Account, Database } from '../../db/types';
+import { ApiError, errors } from '../../http/errors';
+import { listPage, pagingOf } from '../../http/paging';
+import { validateForm } from '../../http/validation';
+import { hashPassword, randomToken, sha256hex } from '../../lib/crypto';
+import { addMs, formatDateTime } from '../../lib/time';
+import { KIND, type LedgerService, type TransferOp } from '../ledger/service';
+import { Money, money2 } from '../ledger/money';
+
+type Params = Record<string, unknown>;
+const str = (v: unknown) => (v === undefined || v === null ? '' : String(v).trim());
+
+/** protocols of the interface info (smsfrom) and their ports */
+export const PROTOCOLS: Record<number, { name: string; port: number }> = {
+  2: { name: 'CMPP', port: 7890 },
+  3: { name: 'SMGP', port: 8890 },
+  4: { name: 'SGIP', port: 8801 },
+  5: { name: 'SMPP', port: 2775 },
+  6: { name: 'HTTPS', port: 443 },
+};
+
+/** ledger kind of a price change (a zero-amount audit row; not a bill payment type) */
+export const PRICE_CHANGE_KIND = 99;
+
+const SH_OFFSET = '+08:00';
+const dayStart = (d: string) => (/^\d{4}-\d{2}-\d{2}$/.test(d) ? new Date(`${d}T00:00:00${SH_OFFSET}`) : null);
+
+/** 6-character clientid: a letter then five letters/digits (lower case) */
+function newClientId(): string {
+  const a = 'abcdefghjkmnpqrstuvwxyz';
+  const b = a + '23456789';
+  let s = a[randomInt(a.length)];
+  for (let i = 0; i < 5; i++) s += b[randomInt(b.length)];
+  return s;
+}
+
+/** 10 characters, letters and digits, at least one of each (the spec's password rule) */
+export function strongPassword(): string {
+  const letters = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz';
+  const digits = '23456789';
+  const all = letters + digits;
+  for (;;) {
+    let s = '';
+    for (let i = 0; i < 10; i++) s += all[randomInt(all.length)];
+    if (/[A-Za-z]/.test(s) && /\d/.test(s)) return s;
+  }
+}
+
+type SubSelect = SelectQueryBuilder<Database, 'accounts', {}>;
+
+export class SubAccountService {
+  constructor(
+    private readonly ctx: AppContext,
+    readonly ledger: LedgerService,
+  ) {}
+
+  private label(enumName: string, v: unknown) {
+    return this.ctx.schemas.registry.enumLabel(enumName, v) ?? '';
+  }
+
+  /** The sub-account `clientId` of this agent: 404 when none, 403 when another agent's. */
+  async owned(agent: Account, clientId: unknown): Promise<Account> {
+    const id = str(clientId);
+    if (!id) throw new ApiError(400, '请选择子账号');
+    const row = await this.ctx.db.selectFrom('accounts').selectAll().where('clientid', '=', id).executeTakeFirst();
+    if (!row || row.user_type !== '2') throw errors.notFound('子账户');
+    if (row.agent_id !== agent.id) throw errors.forbidden();
+    return row;
+  }
+
+  // ---------------------------------------------------------------- lists
+
+  private filtered(agent: Account, p: Params): SubSelect {
+    let q = this.ctx.db.selectFrom('accounts').where('agent_id', '=', agent.id).where('user_type', '=', '2');
+    const term = str(p.customerInfo).toLowerCase();
+    if (term) {
+      const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      q = q.where('search_text', 'like', like);
+    }
+    const from = dayStart(str(p.start_time_day));
+    if (from) q = q.where('create_time', '>=', from);
+    const to = dayStart(str(p.end_time_day));
+    if (to) q = q.where('create_time', '<', addMs(to, 86_400_000));
+    const status = str(p.status);
+    if (status !== '' && /^\d+$/.test(status)) q = q.where('status', '=', Number(status));
+    return q;
+  }
+
+  managerRow(a: Account) {
+    return {
+      client_id: a.clientid,
+      client_name: a.name,
+      status: a.status,
+      status_str: this.label('account-status', a.status),
+      oauth_status: a.oauth_status,
+      oauth_status_str: this.label('auth-status', a.oauth_status) || (a.oauth_status === 1 ? '未认证' : ''),
+      client_type: a.client_type,
+      agent_owned: a.agent_owned,
+      email: a.email,
+      mobile: a.mobile,
+      realname: a.realname,
+      create_time: formatDateTime(a.create_time),
+      balance: money2(a.balance),
+      smstype: a.smstype,
+      smstype_str: this.label('sms-type', a.smstype),
+      paytype: a.paytype,
+      paytype_str: this.label('paytype', a.paytype),
+      remarks: a.remarks,
+    };
+  }
+
+  financeRow(a: Account, agent: Account) {
+    const billedByAgent = a.paytype === 1;
+    return {
+      client_id: a.clientid,
+      client_name: a.name,
+      smstype: a.smstype,
+      smstype_str: this.label('sms-type', a.smstype),
+      paytype: a.paytype,
+      paytype_str: this.label('paytype', a.paytype),
+      agentBalance: money2(agent.balance),
+      balance: money2(a.balance),
+      /** postpaid accounts are billed against the agent's (main account's) balance */
+      balanceOfAgent: billedByAgent ? 1 : 0,
+      priceType: a.price_type,
+      priceType_str: this.label('price-type', a.price_type),
+      unifiedPrice: new Money(a.unified_price).toFixed(4),
+      mobilePrice: new Money(a.mobile_price).toFixed(4),
+      unicomPrice: new Money(a.unicom_price).toFixed(4),
+      telecomPrice: new Money(a.telecom_price).toFixed(4),
+      gjSmsDiscount: money2(a.gj_sms_discount),
+      mobileNum: 0,
+      unicomNum: 0,
+      telecomNum: 0,
+      balanceAlarm: money2(a.balance_alarm),
+      alarmMobile: a.alarm_mobile,
+      expireDate: a.expire_date ? String(a.expire_date).slice(0, 10) : '',
+      status: a.status,
+      status_str: this.label('account-status', a.status),
+      remarks: a.remarks,
+    };
+  }
+
+  private async page(agent: Account, p: Params) {
+    const paging = pagingOf(p);
+    const base = this.filtered(agent, p);
+    // one scan of the matching rows (narrow: id, create_time) gives both the total and the page ids
+    const rows = await this.ctx.db
+      .with('m', () => base.select(['id', 'create_time']))
+      .selectFrom('accounts')
+      .selectAll('accounts')
+      .select(sql<string>`(select count(*) from m)`.as('total_count'))
+      .where('accounts.id', 'in', (eb) => eb.selectFrom('m').select('m.id').orderBy('m.create_time', 'desc').orderBy('m.id', 'desc').limit(paging.size).offset(paging.offset))
+      .orderBy('accounts.create_time', 'desc')
+      .orderBy('accounts.id', 'desc')
+      .execute();
+    const total = rows.length
+      ? Number(rows[0].total_count)
+      : Number((await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    return { rows: rows.map(({ total_count: _t, ...r }) => r as Account), total, paging };
+  }
+
+  async managerList(agent: Account, p: Params) {
+    const { rows, total, paging } = await this.page(agent, p);
+    return listPage(rows.map((r) => this.managerRow(r)), total, paging);
+  }
+
+  async financeList(agent: Account, p: Params) {
+    const fresh = await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', agent.id).executeTakeFirstOrThrow();
+    const { rows, total, paging } = await this.page(agent, p);
+    return listPage(rows.map((r) => this.financeRow(r, fresh)), total, paging);
+  }
+
+  /** the selector list (GET /index/clients) */
+  async clients(agent: Account, p: Params) {
+    const paging = pagingOf(p);
+    const base = this.ctx.db.selectFrom('accounts').where('agent_id', '=', agent.id).where('user_type', '=', '2');
+    const [count, rows] = await Promise.all([
+      base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+      base.select(['clientid', 'name', 'status']).orderBy('id').limit(paging.size).offset(paging.offset).execute(),
+    ]);
+    return listPage(rows.map((r) => ({ clientid: r.clientid, name: r.name, status: r.status })), Number(count.n), paging);
+  }
+
+  async stat(agent: Account) {
+    const monthStart = (() => {
+      const d = formatDateTime(this.ctx.now()).slice(0, 7);
+      return new Date(`${d}-01T00:00:00${SH_OFFSET}`);
+    })();
+    const r = await this.ctx.db
+      .selectFrom('accounts')
+      .select([
+        sql<string>`count(*)`.as('total'),
+        sql<string>`count(*) filter (where create_time >= ${monthStart})`.as('month'),
+        sql<string>`count(*) filter (where status = 5)`.as('frozen'),
+        sql<string>`count(*) filter (where oauth_status = 3)`.as('certified'),
+        sql<string>`count(*) filter (where oauth_status = 2)`.as('pending'),
+        sql<string>`coalesce(sum(balance), 0)::text`.as('balance'),
+      ])
+      .where('agent_id', '=', agent.id)
+      .where('user_type', '=', '2')
+      .executeTakeFirstOrThrow();
+    const me = await this.ctx.db.selectFrom('accounts').select('balance').where('id', '=', agent.id).executeTakeFirstOrThrow();
+    return {
+      total: Number(r.total),
+      thisMonth: Number(r.month),
+      frozen: Number(r.frozen),
+      certified: Number(r.certified),
+      pending: Number(r.pending),
+      subBalance: money2(r.balance),
+      agentBalance: money2(me.balance),
+    };
+  }
+
+  /** GET /index/data: the caller's own balance; agents also the test-account flag */
+  async indexData(account: Account) {
+    const me = await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', account.id).executeTakeFirstOrThrow();
+    const isAgent = me.user_type === '1';
+    const sixMonths = isAgent
+      ? await this.ctx.db
+          .selectFrom('accounts')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .where('agent_id', '=', me.id)
+          .where('create_time', '>=', addMs(this.ctx.now(), -183 * 86_400_000))
+          .executeTakeFirstOrThrow()
+      : { n: '0' };
+    return {
+      userType: me.user_type,
+      clientid: me.clientid,
+      balance: money2(me.balance),
+      agent_account_data: { available_line: money2(me.balance), balance: money2(me.balance) },
+      sixMonths_client_num: Number(sixMonths.n),
+      canCreateTestAccount: isAgent && me.oauth_status === 3 && me.status === 1,
+      ...(isAgent ? { subAccounts: (await this.stat(me)).total } : { paytype: me.paytype, paytype_str: this.label('paytype', me.paytype) }),
+    };
+  }
+
+  // ---------------------------------------------------------------- one sub-account
+
+  async detail(agent: Account, clientId: unknown) {
+    const a = await this.owned(agent, clientId);
+    return {
+      clientid: a.clientid,
+      name: a.name,
+      client_type: a.client_type,
+      status: a.status,
+      status_str: this.label('account-status', a.status),
+      oauth_status: a.oauth_status,
+      oauth_date: formatDateTime(a.oauth_date),
+      mobile: a.mobile,
+      email: a.email,
+      province: a.province,
+      city: a.city,
+      area: a.area,
+      address: a.address,
+      realname: a.realname,
+      remarks: a.remarks,
+      needreport: a.needreport,
+      needmo: a.needmo,
+      needaudit: a.needaudit,
+      needextend: a.needextend,
+      create_time: formatDateTime(a.create_time),
+      ip: a.ip,
+      deliveryurl: a.deliveryurl,
+      mourl: a.mourl,
+      nodenum: a.nodenum,
+      paytype: a.paytype,
+      smstype: a.smstype,
+      SMSUnitPrice: a.price_type,
+      unifiedPrice: new Money(a.unified_price).toFixed(4),
+      YDPrice: new Money(a.mobile_price).toFixed(4),
+      LTPrice: new Money(a.unicom_price).toFixed(4),
+      LXPrice: new Money(a.telecom_price).toFixed(4),
+      mobilePrice: new Money(a.mobile_price).toFixed(4),
+      unicomPrice: new Money(a.unicom_price).toFixed(4),
+      telecomPrice: new Money(a.telecom_price).toFixed(4),
+      gjSmsDiscount: money2(a.gj_sms_discount),
+      balance: money2(a.balance),
+      agentOwned: a.agent_owned,
+      idType: a.id_type,
+      idNbr: a.id_nbr,
+      imgUrl: a.img_url,
+      operation_mode: a.operation_mode,
+    };
+  }
+
+  async setStatus(agent: Account, clientId: unknown, to: 1 | 5) {
+    const a = await this.owned(agent, clientId);
+    const from = to === 5 ? 1 : 5;
+    if (a.status !== from) throw errors.refused(to === 5 ? '只有正常状态的账户可以冻结' : '只有冻结状态的账户可以解冻');
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await trx.updateTable('accounts').set({ status: to, update_time: this.ctx.now() }).where('id', '=', a.id).where('status', '=', from).execute();
+      if (to === 5) await trx.deleteFrom('sessions').where('account_id', '=', a.id).execute();
+    });
+    return { status: to, status_str: this.label('account-status', to) };
+  }
+
+  async remark(agent: Account, p: Params) {
+    const a = await this.owned(agent, p.clientId);
+    const remarks = str(p.remarks);
+    if ([...remarks].length > 50) throw new ApiError(400, '备注最大长度不超过50个字符');
+    await this.ctx.db.updateTable('accounts').set({ remarks, update_time: this.ctx.now() }).where('id', '=', a.id).execute();
+    return { remarks };
+  }
+
+  async accountInfo(agent: Account, clientId: unknown, host: string) {
+    const a = await this.owned(agent, clientId);
+    const proto = PROTOCOLS[a.smsfrom] ?? PROTOCOLS[6];
+    return {
+      clientid: a.clientid,
+      ipAddress: host.replace(/:\d+$/, ''),
+      port: proto.port,
+      smsfrom: a.smsfrom,
+      smsfrom_str: proto.name,
+      smstype: a.smstype,
+      smstype_str: this.label('sms-type', a.smstype),
+      nodenum: a.nodenum,
+      accessSpeed: a.access_speed,
+      /** the password is stored as argon2id only: shown masked, changed with 重置密码 */
+      password: '******',
+    };
+  }
+
+  async resetPassword(agent: Account, p: Params) {
+    const a = await this.owned(agent, p.clientId);
+    const email = str(p.email).toLowerCase();
+    const given = str(p.password);
+    let password: string;
+    if (given) {
+      if (given.length < 8 || given.length > 12) throw new ApiError(400, '密码长度为8-12位之间');
+      if (!/^[A-Za-z0-9]+$/.test(given) || !/[A-Za-z]/.test(given) || !/\d/.test(given)) throw new ApiError(400, '密码格式为8-12为数字字母组合');
+      password = given;
+    } else if (email) {
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new ApiError(400, '邮箱格式不正确');
+      password = strongPassword();
+    } else {
+      throw new ApiError(400, '请输入新密码或接收邮箱');
+    }
+    const hash = await hashPassword(password);
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await trx.updateTable('accounts').set({ password_hash: hash, failed_logins: 0, update_time: this.ctx.now() }).where('id', '=', a.id).execute();
+      await trx.deleteFrom('sessions').where('account_id', '=', a.id).execute();
+      await trx.updateTable('remember_tokens').set({ revoked_at: this.ctx.now() }).where('account_id', '=', a.id).where('revoked_at', 'is', null).execute();
+    });
+    if (!given) {
+      try {
+        await this.ctx.mailer.send({
+          to: email,
+          subject: `${this.ctx.config.platformName}账户密码重置`,
+          text: ['您好：', '', `您的账户 ${a.clientid} 的密码已由代理商重置，新密码为：${password}`, '请登录后尽快修改密码。', '', `${this.ctx.config.platformName}短信平台`].join('\n'),
+        });
+      } catch (err) {
+        this.ctx.log.error({ err }, 'password reset mail failed');
+        throw errors.refused('发送失败，请稍后再试');
+      }
+      return { sent: true, msg: '发送成功' };
+    }
+    return { sent: false, msg: '密码修改成功' };
+  }
+
+  async mobileAvailable(mobile: unknown, exceptId?: number) {
+    const m = str(mobile);
+    if (!/^1\d{10}$/.test(m)) throw new ApiError(400, '手机号码格式不正确');
+    let q = this.ctx.db.selectFrom('accounts').select('id').where('mobile', '=', m).where('status', '<>', 0);
+    if (exceptId) q = q.where('id', '<>', exceptId);
+    if (await q.executeTakeFirst()) throw errors.refused('手机号码已存在');
+  }
+
+  private async emailAvailable(email: string, exceptId?: number) {
+    if (!email) return;
+    let q = this.ctx.db.selectFrom('accounts').select('id').where(sql`lower(email)`, '=', email.toLowerCase()).where('status', '<>', 0);
+    if (exceptId) q = q.where('id', '<>', exceptId);
+    if (await q.executeTakeFirst()) throw errors.refused('邮箱已存在');
+  }
+
+  /** POST /client/account/addUser */
+  async open(agent: Account, body: unknown) {
+    if (agent.operation_mode !== '1') throw errors.forbidden();
+    if (agent.oauth_status !== 3) throw errors.refused('请先认证再开户');
+    const f = validateForm<{
+      name: string; agentOwned: number; needreport: number; deliveryurl?: string; needmo: number; mourl?: string;
+      email?: string; mobile?: string; idType?: number; idNbr?: string; imgUrl?: string; remarks?: string;
+    }>(this.ctx.schemas, 'forms/open-account', body);
+    const email = (f.email ?? '').toLowerCase();
+    const mobile = f.mobile ?? '';
+    if (mobile) await this.mobileAvailable(mobile);
+    await this.emailAvailable(email);
+    const password = strongPassword();
+    const hash = await hashPassword(password);
+    const ownedByAgent = f.agentOwned === 1;
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const clientid = newClientId();
+      try {
+        const r = await this.ctx.db
+          .insertInto('accounts')
+          .values({
+            clientid,
+            user_type: '2',
+            agent_id: agent.id,
+            operation_mode: agent.operation_mode,
+            name: f.name,
+            email,
+            mobile,
+            password_hash: hash,
+            status: 1,
+            oauth_status: ownedByAgent ? 3 : 2,
+            oauth_date: ownedByAgent ? this.ctx.now() : null,
+            agent_owned: ownedByAgent ? 1 : 0,
+            client_type: 2,
+            needreport: f.needreport,
+            deliveryurl: f.needreport === 1 ? (f.deliveryurl ?? '') : '',
+            needmo: f.needmo,
+            mourl: f.needmo === 1 ? (f.mourl ?? '') : '',
+            id_type: ownedByAgent ? null : (f.idType ?? null),
+            id_nbr: ownedByAgent ? '' : (f.idNbr ?? ''),
+            img_url: ownedByAgent ? '' : (f.imgUrl ?? ''),
+            remarks: f.remarks ?? '',
+            create_time: this.ctx.now(),
+            update_time: this.ctx.now(),
+          })
+          .onConflict((oc) => oc.column('clientid').doNothing())
+          .returning('clientid')
+          .executeTakeFirst();
+        if (r) return { clientid: r.clientid, password, mobile, email };
+      } catch (e) {
+        if ((e as { code?: string }).code === '23505') {
+          const detail = String((e as { constraint?: string; message?: string }).constraint ?? (e as Error).message);
+          throw errors.refused(detail.includes('mobile') ? '手机号码已存在' : '邮箱已存在');
+        }
+        throw e;
+      }
+    }
+    throw errors.refused('开户失败，请稍后再试');
+  }
+
+  /** POST /account/updateClient with a clientid, by the sub-account's agent */
+  async updateByAgent(agent: Account, body: unknown) {
+    const f = validateForm<{
+      clientid: string; name: string; realname?: string; email?: string; mobile?: string; address?: string;
+      needreport?: number; needmo?: number; deliveryurl?: string; mourl?: string;
+    }>(this.ctx.schemas, 'forms/sub-account-edit', body);
+    const a = await this.owned(agent, f.clientid);
+    const email = (f.email ?? '').toLowerCase();
+    const mobile = f.mobile ?? '';
+    if (mobile && mobile !== a.mobile) await this.mobileAvailable(mobile, a.id);
+    if (email !== a.email) await this.emailAvailable(email, a.id);
+    const needreport = f.needreport ?? a.needreport;
+    const needmo = f.needmo ?? a.needmo;
+    const set = {
+      name: f.name,
+      realname: f.realname ?? a.realname,
+      email,
+      mobile,
+      address: f.address ?? a.address,
+      needreport,
+      needmo,
+      deliveryurl: needreport === 1 ? (f.deliveryurl ?? '') : '',
+      mourl: needmo === 1 ? (f.mourl ?? '') : '',
+      update_time: this.ctx.now(),
+    };
+    await this.ctx.db.updateTable('accounts').set(set).where('id', '=', a.id).execute();
+    return this.detail(agent, a.clientid);
+  }
+
+  // ---------------------------------------------------------------- money
+
+  async transfer(op: TransferOp, agent: Account, body: unknown) {
+    const f = validateForm<{ clientId: string; amount: string; remark?: string; requestId?: string }>(this.ctx.schemas, 'forms/recharge', body);
+    const sub = await this.owned(agent, f.clientId);
+    if (op === 'recharge' && sub.paytype === 1) throw errors.refused('该账户使用主账户余额计费，无需充值');
+    return this.ledger.transfer(op, agent, f);
+  }
+
+  async setPrice(agent: Account, body: unknown) {
+    const f = validateForm<{ clientId: string; priceType: number; unifiedPrice?: string; mobilePrice?: string; unicomPrice?: string; telecomPrice?: string; gjSmsDiscount?: string }>(
+      this.ctx.schemas,
+      'forms/sub-account-price',
+      body,
+    );
+    const a = await this.owned(agent, f.clientId);
+    if (f.gjSmsDiscount !== undefined && new Money(f.gjSmsDiscount).lte(0)) throw new ApiError(400, '折扣必须在0到100之间');
+    const set = {
+      price_type: f.priceType,
+      unified_price: f.unifiedPrice ?? a.unified_price,
+      mobile_price: f.mobilePrice ?? a.mobile_price,
+      unicom_price: f.unicomPrice ?? a.unicom_price,
+      telecom_price: f.telecomPrice ?? a.telecom_price,
+      gj_sms_discount: f.gjSmsDiscount ?? a.gj_sms_discount,
+      update_time: this.ctx.now(),
+    };
+    const remark =
+      f.priceType === 0
+        ? `统一价格 ${new Money(set.unified_price).toFixed(4)}`
+        : `移动 ${new Money(set.mobile_price).toFixed(4)} 联通 ${new Money(set.unicom_price).toFixed(4)} 电信 ${new Money(set.telecom_price).toFixed(4)}`;
+    await this.ctx.db.transaction().execute(async (trx) => {
+      const cur = await trx.selectFrom('accounts').select('balance').where('id', '=', a.id).forUpdate().executeTakeFirstOrThrow();
+      await trx.updateTable('accounts').set(set).where('id', '=', a.id).execute();
+      // an audit row of amount 0: the ledger tells when prices changed, the sum is unchanged
+      await trx
+        .insertInto('ledger')
+        .values({ account_id: a.id, amount: '0', balance_after: cur.balance, kind: PRICE_CHANGE_KIND, operator_id: agent.id, remark: `${remark}，国际折扣 ${money2(set.gj_sms_discount)}%`, created_at: this.ctx.now() })
+        .execute();
+    });
+    const fresh = await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', a.id).executeTakeFirstOrThrow();
+    return this.financeRow(fresh, agent);
+  }
+
+  async setReminder(agent: Account, p: Params) {
+    const a = await this.owned(agent, p.clientId);
+    if (a.paytype === 1) throw errors.refused('该账户使用主账户余额计费，无需设置余额提醒');
+    const threshold = str(p.balanceAlarm);
+    if (!/^(?:0|[1-9]\d{0,9})(?:\.\d{1,2})?$/.test(threshold)) throw new ApiError(400, '提醒金额必须为数字,最多保留两位小数');
+    const mobile = str(p.alarmMobile);
+    if (mobile && !/^1\d{10}$/.test(mobile)) throw new ApiError(400, '手机号码格式不正确');
+    await this.ctx.db.updateTable('accounts').set({ balance_alarm: threshold, alarm_mobile: mobile, update_time: this.ctx.now() }).where('id', '=', a.id).execute();
+    return { balanceAlarm: money2(threshold), alarmMobile: mobile };
+  }
+
+  async setExpiration(agent: Account, p: Params) {
+    const a = await this.owned(agent, p.clientId);
+    const d = str(p.expireDate);
+    if (d && (!/^\d{4}-\d{2}-\d{2}$/.test(d) || Number.isNaN(new Date(`${d}T00:00:00Z`).getTime()))) throw new ApiError(400, '请选择正确的到期日期');
+    if (d && d < formatDateTime(this.ctx.now()).slice(0, 10)) throw new ApiError(400, '到期日期不能早于今天');
+    await this.ctx.db.updateTable('accounts').set({ expire_date: d || null, update_time: this.ctx.now() }).where('id', '=', a.id).execute();
+    return { expireDate: d };
+  }
+
+  // ---------------------------------------------------------------- export
+
+  async exportXlsx(agent: Account, p: Params, finance = false): Promise<Buffer> {
+    const fresh = await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', agent.id).executeTakeFirstOrThrow();
+    const rows = await this.filtered(agent, p).selectAll().orderBy('create_time', 'desc').orderBy('id', 'desc').limit(100_000).execute();
+    const wb = new ExcelJS.Workbook();
+    wb.creator = this.ctx.config.platformName;
+    const ws = wb.addWorksheet(finance ? '客户财务' : '子账户列表');
+    if (finance) {
+      ws.columns = [
+        { header: '账户', key: 'client_id', width: 12 },
+        { header: '账户名称', key: 'client_name', width: 30 },
+        { header: '付费方式', key: 'paytype_str', width: 14 },
+        { header: '余额(元)', key: 'balance', width: 14 },
+        { header: '计价方式', key: 'priceType_str', width: 10 },
+        { header: '移动单价', key: 'mobilePrice', width: 10 },
+        { header: '联通单价', key: 'unicomPrice', width: 10 },
+        { header: '电信单价', key: 'telecomPrice', width: 10 },
+        { header: '状态', key: 'status_str', width: 10 },
+        { header: '备注', key: 'remarks', width: 30 },
+      ];
+      for (const r of rows) ws.addRow(this.financeRow(r, fresh));
+    } else {
+      ws.columns = [
+        { header: '账户', key: 'client_id', width: 12 },
+        { header: '账户名称', key: 'client_name', width: 30 },
+        { header: '手机号', key: 'mobile', width: 14 },
+        { header: '邮箱', key: 'email', width: 26 },
+        { header: '状态', key: 'status_str', width: 10 },
+        { header: '认证状态', key: 'oauth_status_str', width: 10 },
+        { header: '余额(元)', key: 'balance', width: 14 },
+        { header: '付费方式', key: 'paytype_str', width: 14 },
+        { header: '创建时间', key: 'create_time', width: 20 },
+        { header: '备注', key: 'remarks', width: 30 },
+      ];
+      for (const r of rows) ws.addRow(this.managerRow(r));
+    }
+    ws.getRow(1).font = { bold: true };
+    return Buffer.from(await wb.xlsx.writeBuffer());
+  }
+
+  // ---------------------------------------------------------------- log in as
+
+  /** A one-time token (60 s) that opens a session of the sub-account; no password involved. */
+  async loginAsToken(agent: Account, clientId: unknown) {
+    const a = await this.owned(agent, clientId);
+    if (a.status === 5) throw errors.refused('账户已冻结，请先解冻');
+    if (a.status !== 1) throw errors.refused('账户状态异常，无法登录');
+    const token = randomToken();
+    await this.ctx.db
+      .insertInto('login_as_tokens')
+      .values({ id: sha256hex(token), account_id: a.id, agent_id: agent.id, expires_at: addMs(this.ctx.now(), 60_000), created_at: this.ctx.now() })
+      .execute();
+    return { token, clientid: a.clientid };
+  }
+
+  /** Uses the token up; answers the sub-account to open a session for. */
+  async redeemLoginAs(token: unknown): Promise<Account> {
+    const t = str(token);
+    if (!t) throw errors.refused('登录凭证无效或已过期');
+    const now = this.ctx.now();
+    const used = await this.ctx.db
+      .updateTable('login_as_tokens')
+      .set({ used_at: now })
+      .where('id', '=', sha256hex(t))
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returning(['account_id', 'agent_id'])
+      .executeTakeFirst();
+    if (!used) throw errors.refused('登录凭证无效或已过期');
+    const a = await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', used.account_id).executeTakeFirstOrThrow();
+    if (a.status !== 1 || a.agent_id !== used.agent_id) throw errors.refused('账户状态异常，无法登录');
+    return a;
+  }
+
+  /** the caller's own balance and recent ledger (a sub-account's finance view) */
+  async ownLedger(account: Account) {
+    const me = await this.ctx.db.selectFrom('accounts').select(['balance', 'clientid', 'name', 'paytype']).where('id', '=', account.id).executeTakeFirstOrThrow();
+    const rows = await this.ledger.entries(account.id, 50);
+    return {
+      clientid: me.clientid,
+      name: me.name,
+      balance: money2(me.balance),
+      paytype: me.paytype,
+      paytype_str: this.label('paytype', me.paytype),
+      list: rows
+        .filter((r) => r.kind !== PRICE_CHANGE_KIND)
+        .map((r) => ({ id: r.id, amount: money2(r.amount), balance_after: money2(r.balance_after), kind: r.kind, kind_str: this.label('bill-payment-type', r.kind), remark: r.remark, created_at: formatDateTime(r.created_at) })),
+    };
+  }
+}
+
+export { KIND };

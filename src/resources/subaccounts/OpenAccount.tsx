@@ -1,0 +1,237 @@
+/** 自助开户 (/customer/selfsevicelayout/manager/open): agents in package mode, certified. */
+import { useState } from 'react';
+import { Alert, App, Button, Card, Descriptions, Form, Input, Radio, Result, Select, Space, Typography, Upload, type UploadFile } from 'antd';
+import { UploadOutlined } from '@ant-design/icons';
+import { Link, useNavigate } from 'react-router';
+import { enumOptions } from '@/schema';
+import { ApiError } from '@/providers/http';
+import { useCertification, useCurrentUser } from '@/layout/hooks';
+import { subAccountApi, validateWith } from './api';
+import { copyText } from './dialogs';
+
+const FIELDS = ['name', 'agentOwned', 'needreport', 'deliveryurl', 'needmo', 'mourl', 'email', 'mobile', 'idType', 'idNbr', 'imgUrl', 'remarks'] as const;
+const IMAGE_TYPES = ['image/gif', 'image/jpeg', 'image/png', 'image/bmp'];
+const xsrf = () => document.cookie.match(/(?:^|; )XSRF-TOKEN=([^;]*)/)?.[1] ?? '';
+
+export interface Opened {
+  clientid: string;
+  password: string;
+  mobile: string;
+  email: string;
+}
+
+/** the stored path of an uploaded image from POST /file/upload's answer */
+const uploadedPath = (resp: any): string | undefined => {
+  const d = resp?.data ?? resp;
+  return typeof d === 'string' ? d : (d?.path ?? d?.url ?? d?.imgUrl);
+};
+
+export function OpenResult({ opened, onAgain }: { opened: Opened; onAgain: () => void }) {
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  return (
+    <Result
+      status="success"
+      title="开户成功"
+      subTitle="请妥善保存以下账户信息，密码只显示这一次"
+      extra={[
+        <Button
+          key="copy"
+          onClick={async () => ((await copyText(`账户：${opened.clientid}\n密码：${opened.password}`)) ? message.success('复制成功') : message.error('复制失败，您的浏览器不支持自动复制，请手动复制'))}
+        >
+          复制账户信息
+        </Button>,
+        <Button key="again" onClick={onAgain}>
+          继续开户
+        </Button>,
+        <Button key="back" type="primary" onClick={() => navigate('/customer/selfsevicelayout/manager')}>
+          返回子账户管理
+        </Button>,
+      ]}
+    >
+      <Descriptions column={1} bordered size="small" data-testid="open-result">
+        <Descriptions.Item label="账户">{opened.clientid}</Descriptions.Item>
+        <Descriptions.Item label="密码">
+          <Typography.Text copyable code data-testid="new-password">
+            {opened.password}
+          </Typography.Text>
+        </Descriptions.Item>
+        <Descriptions.Item label="手机号">{opened.mobile || '-'}</Descriptions.Item>
+        <Descriptions.Item label="邮箱">{opened.email || '-'}</Descriptions.Item>
+      </Descriptions>
+    </Result>
+  );
+}
+
+export default function OpenAccount() {
+  const { user } = useCurrentUser();
+  const { info, isLoading } = useCertification(user);
+  const [form] = Form.useForm();
+  const agentOwned = Form.useWatch('agentOwned', form) ?? 1;
+  const needreport = Form.useWatch('needreport', form) ?? 0;
+  const needmo = Form.useWatch('needmo', form) ?? 0;
+  const [files, setFiles] = useState<UploadFile[]>([]);
+  const [saving, setSaving] = useState(false);
+  const [opened, setOpened] = useState<Opened>();
+
+  const values = () => {
+    const v = form.getFieldsValue(true);
+    const imgUrl = files.map((f) => uploadedPath(f.response)).filter(Boolean).join('|');
+    const out: Record<string, unknown> = { ...v, imgUrl };
+    for (const k of Object.keys(out)) if (out[k] === undefined || out[k] === null) delete out[k];
+    if (out.agentOwned === 1) for (const k of ['idType', 'idNbr', 'imgUrl']) delete out[k];
+    if (out.needreport !== 1) delete out.deliveryurl;
+    if (out.needmo !== 1) delete out.mourl;
+    return out;
+  };
+  const check = (only?: string) => {
+    const errs = validateWith('forms/open-account', values());
+    const names = only ? [only] : [...FIELDS];
+    form.setFields(names.map((name) => ({ name, errors: errs[name] ? [errs[name]] : [] })));
+    return errs;
+  };
+  const checkMobile = async () => {
+    const mobile = String(form.getFieldValue('mobile') ?? '').trim();
+    if (check('mobile').mobile || !mobile) return true;
+    try {
+      await subAccountApi.validateMobile(mobile);
+      return true;
+    } catch (e) {
+      form.setFields([{ name: 'mobile', errors: [e instanceof ApiError ? (e.body.msg ?? '手机号码已存在') : '接口异常'] }]);
+      return false;
+    }
+  };
+  const submit = async () => {
+    const errs = check();
+    if (Object.keys(errs).length) return;
+    if (!(await checkMobile())) return;
+    setSaving(true);
+    try {
+      const body = await subAccountApi.open(values());
+      setOpened(body.data);
+    } catch {
+      /* toasted */
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  if (opened)
+    return (
+      <Card>
+        <OpenResult
+          opened={opened}
+          onAgain={() => {
+            setOpened(undefined);
+            form.resetFields();
+            setFiles([]);
+          }}
+        />
+      </Card>
+    );
+
+  const certified = String(info?.oauth_status) === '3';
+  // the certification status is known only once the user and its base info have loaded
+  const loading = !user || isLoading || !info;
+  return (
+    <Card title="自助开户" loading={loading} data-testid="open-account">
+      {!loading && !certified && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message="请先认证再开户"
+          action={<Link to="/account/info/base/auth">去认证</Link>}
+          data-testid="not-certified"
+        />
+      )}
+      <Form form={form} layout="horizontal" labelCol={{ span: 5 }} wrapperCol={{ span: 12 }} initialValues={{ agentOwned: 1, needreport: 0, needmo: 0 }} disabled={!certified}>
+        <Form.Item name="name" label="账户名称" required>
+          <Input onBlur={() => check('name')} maxLength={60} />
+        </Form.Item>
+        <Form.Item name="agentOwned" label="账户归属">
+          <Radio.Group options={enumOptions('agent-owned').map((o) => ({ value: o.value, label: o.label }))} />
+        </Form.Item>
+        <Form.Item name="needreport" label="状态报告">
+          <Select options={enumOptions('need-report').map((o) => ({ value: o.value, label: o.label }))} />
+        </Form.Item>
+        {needreport === 1 && (
+          <Form.Item name="deliveryurl" label="状态报告回调地址" required>
+            <Input placeholder="https://" onBlur={() => check('deliveryurl')} />
+          </Form.Item>
+        )}
+        <Form.Item name="needmo" label="上行">
+          <Select options={enumOptions('need-mo').map((o) => ({ value: o.value, label: o.label }))} />
+        </Form.Item>
+        {needmo === 1 && (
+          <Form.Item name="mourl" label="上行回调地址" required>
+            <Input placeholder="https://" onBlur={() => check('mourl')} />
+          </Form.Item>
+        )}
+        <Form.Item name="email" label="邮箱" extra="可用于登录">
+          <Input onBlur={() => check('email')} />
+        </Form.Item>
+        <Form.Item name="mobile" label="手机号">
+          <Input onBlur={checkMobile} maxLength={11} />
+        </Form.Item>
+        {agentOwned === 0 && (
+          <>
+            <Form.Item name="idType" label="证件类型" required>
+              <Select options={enumOptions('id-type').map((o) => ({ value: o.value, label: o.label }))} placeholder="请选择" />
+            </Form.Item>
+            <Form.Item name="idNbr" label="证件号码" required>
+              <Input maxLength={20} onBlur={() => check('idNbr')} />
+            </Form.Item>
+            <Form.Item name="imgUrl" label="证件图片" required extra="支持 gif、jpg、jpeg、png、bmp，最多五张，每张不超过2M">
+              <Upload
+                action="/api/file/upload"
+                name="photoFile"
+                listType="picture-card"
+                accept=".gif,.jpg,.jpeg,.png,.bmp"
+                headers={{ 'X-XSRF-TOKEN': xsrf() }}
+                fileList={files}
+                maxCount={5}
+                beforeUpload={(f) => {
+                  if (!IMAGE_TYPES.includes(f.type)) {
+                    form.setFields([{ name: 'imgUrl', errors: ['请上传图片'] }]);
+                    return Upload.LIST_IGNORE;
+                  }
+                  if (f.size > 2 * 1024 * 1024) {
+                    form.setFields([{ name: 'imgUrl', errors: ['图片大小不能超过2M'] }]);
+                    return Upload.LIST_IGNORE;
+                  }
+                  if (files.length >= 5) {
+                    form.setFields([{ name: 'imgUrl', errors: ['最多五张图片'] }]);
+                    return Upload.LIST_IGNORE;
+                  }
+                  return true;
+                }}
+                onChange={({ fileList }) => {
+                  setFiles(fileList);
+                  if (fileList.some((f) => f.status === 'error' || (f.response && f.response.code !== 0 && f.response.code !== undefined))) {
+                    form.setFields([{ name: 'imgUrl', errors: ['图片上传失败'] }]);
+                  }
+                }}
+              >
+                {files.length < 5 && (
+                  <Space direction="vertical" size={0}>
+                    <UploadOutlined />
+                    上传
+                  </Space>
+                )}
+              </Upload>
+            </Form.Item>
+          </>
+        )}
+        <Form.Item name="remarks" label="备注">
+          <Input.TextArea rows={2} onBlur={() => check('remarks')} />
+        </Form.Item>
+        <Form.Item wrapperCol={{ offset: 5 }}>
+          <Button type="primary" onClick={submit} loading={saving}>
+            确认开户
+          </Button>
+        </Form.Item>
+      </Form>
+    </Card>
+  );
+}

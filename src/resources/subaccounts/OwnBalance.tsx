@@ -1,0 +1,50 @@
+/** 账户余额 (/customer/finance/balance, sub-accounts): the account's own balance and its ledger. */
+import { useEffect, useState } from 'react';
+import { Alert, Card, Statistic, Table } from 'antd';
+import { EnumTag } from '@/components/EnumTag/EnumTag';
+import { Money } from '@/components/Money/Money';
+import { ApiError } from '@/providers/http';
+import { subAccountApi } from './api';
+
+interface Own {
+  clientid: string;
+  name: string;
+  balance: string;
+  paytype_str: string;
+  list: { id: number; amount: string; balance_after: string; kind: number; kind_str: string; remark: string; created_at: string }[];
+}
+
+export default function OwnBalance() {
+  const [own, setOwn] = useState<Own>();
+  const [error, setError] = useState<string>();
+  useEffect(() => {
+    subAccountApi
+      .ownLedger()
+      .then((b) => setOwn(b.data as Own))
+      .catch((e) => setError(e instanceof ApiError ? e.body.msg : '接口异常'));
+  }, []);
+  if (error) return <Alert type="error" showIcon message={error} />;
+  return (
+    <Card title="账户余额" loading={!own} data-testid="own-balance">
+      {own && (
+        <>
+          <Statistic title={`${own.name}（${own.clientid}）· ${own.paytype_str}`} valueRender={() => <Money value={own.balance} />} />
+          <Table
+            style={{ marginTop: 16 }}
+            rowKey="id"
+            size="middle"
+            dataSource={own.list}
+            pagination={false}
+            columns={[
+              { title: '时间', dataIndex: 'created_at' },
+              { title: '类型', dataIndex: 'kind', render: (v, r) => <EnumTag enumName="bill-payment-type" value={v} fallback={r.kind_str} plain /> },
+              { title: '金额(元)', dataIndex: 'amount', align: 'right', render: (v) => <Money value={v} signed /> },
+              { title: '余额(元)', dataIndex: 'balance_after', align: 'right', render: (v) => <Money value={v} /> },
+              { title: '备注', dataIndex: 'remark', render: (v) => v || '-' },
+            ]}
+          />
+        </>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,100 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, within } from 'storybook/test';
+import { withApp } from '@/stories/withApp';
+import SubAccountDetail from './SubAccountDetail';
+import OwnBalance from './OwnBalance';
+import { subAccountHandlers } from './storyMocks';
+
+const T = { timeout: 10000 };
+
+const meta = {
+  title: 'SubAccounts/SubAccountDetail',
+  component: SubAccountDetail,
+  decorators: [withApp],
+  parameters: { msw: { handlers: subAccountHandlers() }, app: { path: '/customer/manager/c7k2mq/info', route: '/customer/manager/:id/:tab/*' } },
+} satisfies Meta<typeof SubAccountDetail>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const BasicInfo: Story = {
+  name: '基本信息',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const info = await c.findByTestId('basic-info', {}, T);
+    await expect(within(info).getByText('苏州好易购电子商务有限公司')).toBeInTheDocument();
+    await expect(within(info).getByText('https://client.example.com/report')).toBeInTheDocument();
+    await expect(within(info).getByText('1,200.00 元')).toBeInTheDocument();
+  },
+};
+
+export const EditCallbackRules: Story = {
+  name: '修改：回调地址规则',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(await c.findByRole('button', { name: /修\s*改/ }, T));
+    const url = await c.findByLabelText('状态报告回调地址', {}, T);
+    await userEvent.clear(url);
+    await userEvent.click(c.getByRole('button', { name: /确\s*认/ }));
+    await expect(await c.findByText('请填写状态报告回调地址', {}, T)).toBeInTheDocument();
+    await userEvent.type(url, 'https://new.example.com/report');
+    const mobile = c.getByLabelText('手机号');
+    await userEvent.clear(mobile);
+    await userEvent.type(mobile, '123');
+    await userEvent.click(c.getByRole('button', { name: /确\s*认/ }));
+    await expect(await c.findByText('手机号码错误', {}, T)).toBeInTheDocument();
+    await userEvent.clear(mobile);
+    await userEvent.type(mobile, '13900139009');
+    await userEvent.click(c.getByRole('button', { name: /确\s*认/ }));
+    await expect(await within(document.body).findByText('修改成功', {}, T)).toBeInTheDocument();
+    await expect(await c.findByTestId('basic-info', {}, T)).toHaveTextContent('13900139009');
+  },
+};
+
+export const Certified: Story = {
+  name: '资质信息：已认证',
+  parameters: { app: { path: '/customer/manager/c7k2mq/auth', route: '/customer/manager/:id/:tab/*' } },
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByText('已认证', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const Pending: Story = {
+  name: '资质信息：待认证（客户账户）',
+  parameters: { app: { path: '/customer/manager/w9hx3p/auth', route: '/customer/manager/:id/:tab/*' } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const q = await c.findByTestId('qualification', {}, T);
+    await expect(within(q).getByText('资质审核中')).toBeInTheDocument();
+    await expect(within(q).getByText('91330206MA2C8QWER3')).toBeInTheDocument();
+    await expect(within(q).getByRole('link', { name: '上传资质' })).toBeInTheDocument();
+  },
+};
+
+export const Loading: Story = {
+  name: '加载中',
+  parameters: { msw: { handlers: subAccountHandlers({ detail: 'loading' }) } },
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByTestId('subaccount-detail', {}, T)).toBeInTheDocument();
+    await expect(canvasElement.querySelector('.ant-spin')).not.toBeNull();
+  },
+};
+
+export const NotFound: Story = {
+  name: '不存在或无权访问',
+  parameters: { app: { path: '/customer/manager/missing/info', route: '/customer/manager/:id/:tab/*' } },
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByText('子账户不存在', { selector: '.ant-alert-message' }, T)).toBeInTheDocument();
+  },
+};
+
+export const SubAccountOwnBalance: Story = {
+  name: '子账户：账户余额',
+  render: () => <OwnBalance />,
+  parameters: { app: { path: '/customer/finance/balance', route: '*' } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByTestId('own-balance', {}, T)).toBeInTheDocument();
+    await expect((await c.findAllByText('1,200.00 元', {}, T)).length).toBeGreaterThan(0);
+    await expect(c.getByText('子账户充值')).toBeInTheDocument();
+  },
+};

@@ -1,0 +1,200 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { withApp } from '@/stories/withApp';
+import SubAccountList, { afterLoginAs } from './SubAccountList';
+import { subAccountHandlers } from './storyMocks';
+
+const T = { timeout: 10000 };
+const body = () => within(document.body);
+
+const meta = {
+  title: 'SubAccounts/SubAccountList',
+  component: SubAccountList,
+  decorators: [withApp],
+  parameters: { msw: { handlers: subAccountHandlers() }, app: { path: '/customer/selfsevicelayout/manager' } },
+} satisfies Meta<typeof SubAccountList>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const rowOf = async (c: ReturnType<typeof within>, id: string) => (await c.findByText(id, {}, T)).closest('tr') as HTMLElement;
+
+export const Filled: Story = {
+  name: '列表（产品包模式）',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('苏州好易购电子商务有限公司', {}, T)).toBeInTheDocument();
+    await expect(await c.findByText('子账户总数', {}, T)).toBeInTheDocument();
+    await expect(c.queryByRole('columnheader', { name: '短信类型' })).toBeNull();
+    const frozen = within(await rowOf(c, 'n4tb8w')).getByText('冻结', { selector: '.ant-tag' });
+    await expect(frozen.className).toMatch(/red/);
+    await expect(within(await rowOf(c, 'n4tb8w')).getByRole('button', { name: '解冻' })).toBeInTheDocument();
+    // postpaid (billed against the main account): no recharge
+    await expect(within(await rowOf(c, 'w9hx3p')).queryByRole('button', { name: '充值' })).toBeNull();
+    await expect(c.getByText('1,200.00 元')).toBeInTheDocument();
+    await expect(c.getByRole('button', { name: /导出/ })).toBeInTheDocument();
+    await expect(c.getByRole('button', { name: /自助开户/ })).toBeInTheDocument();
+  },
+};
+
+export const DirectChargeMode: Story = {
+  name: '列表（直充模式：短信类型列）',
+  parameters: { msw: { handlers: subAccountHandlers({ mode: '0' }) } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByRole('columnheader', { name: '短信类型' }, T)).toBeInTheDocument();
+    await expect(c.getByText('验证码')).toBeInTheDocument();
+    await expect(c.queryByRole('button', { name: /自助开户/ })).toBeNull();
+  },
+};
+
+export const Empty: Story = {
+  name: '空列表',
+  parameters: { msw: { handlers: subAccountHandlers({ list: [] }) } },
+  play: async ({ canvasElement }) => {
+    await waitFor(() => expect(canvasElement.querySelector('.ant-empty')).not.toBeNull(), T);
+  },
+};
+
+export const Loading: Story = {
+  name: '加载中',
+  parameters: { msw: { handlers: subAccountHandlers({ list: 'loading' }) } },
+  play: async ({ canvasElement }) => {
+    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
+  },
+};
+
+export const LoadError: Story = {
+  name: '加载失败',
+  parameters: { msw: { handlers: subAccountHandlers({ list: 'error' }) } },
+  play: async () => {
+    await expect(await body().findByText('服务器繁忙，请稍后再试', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const Recharge: Story = {
+  name: '充值成功',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '充值' }));
+    const dialog = await body().findByRole('dialog', {}, T);
+    await expect(within(dialog).getByText('子账户充值')).toBeInTheDocument();
+    await expect(within(dialog).getByText('48,499.50 元')).toBeInTheDocument();
+    await userEvent.type(within(dialog).getByLabelText('充值金额(元)'), '100');
+    await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
+    await expect(await body().findByText('充值成功', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const RechargeValidation: Story = {
+  name: '充值金额校验',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '充值' }));
+    const dialog = await body().findByRole('dialog', {}, T);
+    await userEvent.type(within(dialog).getByLabelText('充值金额(元)'), '1.234');
+    await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
+    await expect(await within(dialog).findByText('金额必须为数字,最多保留两位小数', {}, T)).toBeInTheDocument();
+    await userEvent.clear(within(dialog).getByLabelText('充值金额(元)'));
+    await userEvent.type(within(dialog).getByLabelText('充值金额(元)'), '0');
+    await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
+    await expect(await within(dialog).findByText('金额必须大于0', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const InsufficientBalance: Story = {
+  name: '余额不足',
+  parameters: { msw: { handlers: subAccountHandlers({ recharge: 'insufficient' }) } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '充值' }));
+    const dialog = await body().findByRole('dialog', {}, T);
+    await userEvent.type(within(dialog).getByLabelText('充值金额(元)'), '99999');
+    await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
+    await expect(await within(dialog).findByText('可用余额不足，当前可用余额 48499.50 元', {}, T)).toBeInTheDocument();
+    // locked for 3 s after a submission
+    await expect(within(dialog).getByText('3秒内不可重复提交')).toBeInTheDocument();
+    await expect(within(dialog).getByRole('button', { name: /确\s*定/ })).toBeDisabled();
+  },
+};
+
+export const Rollback: Story = {
+  name: '回退',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '回退' }));
+    const dialog = await body().findByRole('dialog', {}, T);
+    await expect(within(dialog).getByText('子账户回退')).toBeInTheDocument();
+    await userEvent.type(within(dialog).getByLabelText('回退金额(元)'), '100.00');
+    await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
+    await expect(await body().findByText('回退成功', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const Remark: Story = {
+  name: '备注（超长校验）',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '备注' }));
+    const dialog = await body().findByRole('dialog', {}, T);
+    const box = within(dialog).getByRole('textbox');
+    await userEvent.clear(box);
+    await userEvent.type(box, 'x'.repeat(51));
+    await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|OK/ }));
+    await expect(await within(dialog).findByText('备注最大长度不超过50个字符', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const InterfaceInfo: Story = {
+  name: '接口信息',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '接口信息' }));
+    const dialog = await body().findByRole('dialog', {}, T);
+    await expect(await within(dialog).findByText('sms.yunxun.example', {}, T)).toBeInTheDocument();
+    await expect(within(dialog).getByText('******')).toBeInTheDocument();
+    await expect(within(dialog).getByText('HTTPS')).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: /复\s*制/ }));
+    await expect(await body().findByText(/复制成功|复制失败/, {}, T)).toBeInTheDocument();
+  },
+};
+
+export const ResetPassword: Story = {
+  name: '重置密码',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '重置密码' }));
+    const dialog = await body().findByRole('dialog', {}, T);
+    await userEvent.click(within(dialog).getByLabelText('直接设置新密码'));
+    await userEvent.type(within(dialog).getByLabelText('新密码'), 'abc');
+    await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|OK/ }));
+    await expect(await within(dialog).findByText('密码长度为8-12位之间', {}, T)).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByLabelText('发送新密码到邮箱'));
+    await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|OK/ }));
+    await expect(await body().findByText('发送成功', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const LoginAs: Story = {
+  name: '登录子账户',
+  play: async ({ canvasElement }) => {
+    let reloaded = false;
+    afterLoginAs.reload = () => {
+      reloaded = true;
+    };
+    const c = within(canvasElement);
+    await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '登录' }));
+    await userEvent.click(await body().findByRole('button', { name: /确\s*定|OK/ }, T));
+    await expect(await body().findByText('登录成功', {}, T)).toBeInTheDocument();
+    await waitFor(() => expect(reloaded).toBe(true), T);
+  },
+};
+
+export const Freeze: Story = {
+  name: '冻结',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '冻结' }));
+    await userEvent.click(await body().findByRole('button', { name: /确\s*定|OK/ }, T));
+    await expect(await body().findByText('冻结成功', {}, T)).toBeInTheDocument();
+  },
+};

@@ -1,0 +1,205 @@
+/** 子账户管理 (/customer/selfsevicelayout/manager): search, date range, stats, actions, export, log in as. */
+import { useCallback, useEffect, useState } from 'react';
+import { App, Button, Card, Col, Popconfirm, Row, Space, Statistic } from 'antd';
+import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
+import { useTable } from '@refinedev/antd';
+import type { CrudFilter } from '@refinedev/core';
+import { Link, useNavigate } from 'react-router';
+import type { Dayjs } from 'dayjs';
+import { Money } from '@/components/Money/Money';
+import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
+import { SchemaTable, type SchemaColumn } from '@/components/SchemaTable/SchemaTable';
+import { isDirectChargeMode, isPackageMode } from '@/providers/access';
+import { useCurrentUser } from '@/layout/hooks';
+import { downloadExport, subAccountApi, type SubAccountRow, type SubAccountStat } from './api';
+import { InterfaceInfoDialog, RemarkDialog, ResetPasswordDialog, TransferDialog } from './dialogs';
+
+type Search = { customerInfo?: string; status?: number; start_time_day?: Dayjs | string; end_time_day?: Dayjs | string };
+
+/** filter bar values -> API parameters (dates as YYYY-MM-DD) */
+export function searchParams(v: Search): Record<string, unknown> {
+  const day = (d: Dayjs | string | undefined) => (d && typeof d !== 'string' ? d.format('YYYY-MM-DD') : d);
+  return { customerInfo: v.customerInfo?.trim(), status: v.status, start_time_day: day(v.start_time_day), end_time_day: day(v.end_time_day) };
+}
+const toFilters = (v: Search): CrudFilter[] => Object.entries(searchParams(v)).map(([field, value]) => ({ field, operator: 'eq', value }));
+
+type DialogKind = 'recharge' | 'rollback' | 'remark' | 'info' | 'password';
+
+export function useStat() {
+  const [stat, setStat] = useState<SubAccountStat>();
+  const reload = useCallback(() => {
+    subAccountApi
+      .stat()
+      .then((b) => setStat(b.data))
+      .catch(() => undefined);
+  }, []);
+  useEffect(reload, [reload]);
+  return { stat, reload };
+}
+
+/** what happens after 登录成功: the console reloads as the sub-account (stories replace it) */
+export const afterLoginAs = { reload: () => window.location.assign('/') };
+
+/** Opens a session of the sub-account (one-time token), then reloads the console as that account. */
+export async function loginAsSubAccount(clientId: string, notify: (msg: string) => void, reload: () => void = () => afterLoginAs.reload()) {
+  const { data } = await subAccountApi.loginAs(clientId);
+  const body = await subAccountApi.enterAs(data!.token);
+  notify(body.msg ?? '登录成功');
+  setTimeout(reload, 600);
+}
+
+export default function SubAccountList() {
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const { user } = useCurrentUser();
+  const [search, setSearch] = useState<Search>({});
+  const { tableProps, searchFormProps, tableQuery } = useTable<SubAccountRow, any, Search>({
+    resource: 'subAccounts',
+    syncWithLocation: false,
+    pagination: { pageSize: 15 },
+    onSearch: (v) => {
+      setSearch(v);
+      return toFilters(v);
+    },
+  });
+  const { stat, reload: reloadStat } = useStat();
+  const [dialog, setDialog] = useState<{ kind: DialogKind; row: SubAccountRow } | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const done = () => {
+    tableQuery.refetch();
+    reloadStat();
+  };
+  const open = (kind: DialogKind, row: SubAccountRow) => setDialog({ kind, row });
+  const close = () => setDialog(null);
+  const rowOf = (k: DialogKind) => (dialog?.kind === k ? dialog.row : null);
+
+  const setStatus = async (row: SubAccountRow) => {
+    const frozen = row.status === 5;
+    const body = await (frozen ? subAccountApi.unfreeze : subAccountApi.freeze)(row.client_id);
+    message.success(body.msg ?? (frozen ? '解冻成功' : '冻结成功'));
+    done();
+  };
+
+  const columns: (string | SchemaColumn<SubAccountRow>)[] = [
+    { field: 'client_id', render: (v: string) => <Link to={`/customer/manager/${v}/info`}>{v}</Link> },
+    'client_name',
+    ...(isDirectChargeMode(user) ? [{ field: 'smstype', labelField: 'smstype_str' } as SchemaColumn<SubAccountRow>] : []),
+    { field: 'status', labelField: 'status_str' },
+    { field: 'oauth_status', labelField: 'oauth_status_str' },
+    'mobile',
+    'email',
+    { field: 'balance', align: 'right', render: (v: string) => <Money value={v} /> },
+    { field: 'paytype', labelField: 'paytype_str' },
+    'create_time',
+    { field: 'remarks', render: (v: string) => v || '-' },
+  ];
+
+  return (
+    <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="subaccount-manager">
+      <Row gutter={16}>
+        {[
+          ['子账户总数', stat?.total],
+          ['本月新增', stat?.thisMonth],
+          ['已冻结', stat?.frozen],
+          ['已认证', stat?.certified],
+        ].map(([title, v]) => (
+          <Col key={title as string} xs={12} md={6}>
+            <Card size="small">
+              <Statistic title={title as string} value={(v as number | undefined) ?? '-'} loading={!stat} />
+            </Card>
+          </Col>
+        ))}
+      </Row>
+      <Card
+        title="子账户管理"
+        extra={
+          <Space>
+            {stat && (
+              <span>
+                可用余额：<Money value={stat.agentBalance} />
+              </span>
+            )}
+            {isPackageMode(user) && (
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/customer/selfsevicelayout/manager/open')}>
+                自助开户
+              </Button>
+            )}
+          </Space>
+        }
+      >
+        <SchemaFilterBar
+          filter="filters/sub-account"
+          formProps={searchFormProps}
+          agent
+          extra={
+            <Button
+              icon={<DownloadOutlined />}
+              loading={exporting}
+              onClick={async () => {
+                setExporting(true);
+                try {
+                  await downloadExport('/client/account/export', searchParams(search), '子账户列表.xlsx');
+                } finally {
+                  setExporting(false);
+                }
+              }}
+            >
+              导出
+            </Button>
+          }
+        />
+        <SchemaTable<SubAccountRow>
+          {...tableProps}
+          rowKey="client_id"
+          entity="entities/sub-account"
+          columns={columns}
+          extraColumns={[
+            {
+              key: 'actions',
+              title: '操作',
+              fixed: 'right',
+              render: (_: unknown, row: SubAccountRow) => (
+                <Space size={0} wrap>
+                  <Popconfirm title={row.status === 5 ? '确定解冻该账户？' : '确定冻结该账户？'} onConfirm={() => setStatus(row)}>
+                    <Button type="link" size="small" danger={row.status !== 5}>
+                      {row.status === 5 ? '解冻' : '冻结'}
+                    </Button>
+                  </Popconfirm>
+                  {row.paytype !== 1 && (
+                    <Button type="link" size="small" onClick={() => open('recharge', row)}>
+                      充值
+                    </Button>
+                  )}
+                  <Button type="link" size="small" onClick={() => open('rollback', row)}>
+                    回退
+                  </Button>
+                  <Button type="link" size="small" onClick={() => open('remark', row)}>
+                    备注
+                  </Button>
+                  <Button type="link" size="small" onClick={() => open('info', row)}>
+                    接口信息
+                  </Button>
+                  <Button type="link" size="small" onClick={() => open('password', row)}>
+                    重置密码
+                  </Button>
+                  {row.status === 1 && (
+                    <Popconfirm title="确定以该子账户身份登录？" onConfirm={() => loginAsSubAccount(row.client_id, (m) => message.success(m))}>
+                      <Button type="link" size="small">
+                        登录
+                      </Button>
+                    </Popconfirm>
+                  )}
+                </Space>
+              ),
+            },
+          ]}
+        />
+      </Card>
+      <TransferDialog op="recharge" account={rowOf('recharge')} agentBalance={stat?.agentBalance} onClose={close} onDone={done} />
+      <TransferDialog op="rollback" account={rowOf('rollback')} agentBalance={stat?.agentBalance} onClose={close} onDone={done} />
+      <RemarkDialog account={rowOf('remark')} onClose={close} onDone={done} />
+      <InterfaceInfoDialog account={rowOf('info')} onClose={close} />
+      <ResetPasswordDialog account={rowOf('password')} onClose={close} />
+    </Space>
+  );
+}

@@ -1,0 +1,107 @@
+/** Calls of the sub-account area (server/modules/subaccount). Every answer is { code, msg, data }. */
+import { createAjv, toFieldErrors, trimBySchema } from '../../../common/schema';
+import { get, http, postForm } from '@/providers/http';
+import { schemaMap, schemas } from '@/schema';
+
+export interface SubAccountRow {
+  id?: string;
+  client_id: string;
+  client_name: string;
+  status: number;
+  status_str?: string;
+  oauth_status?: number;
+  oauth_status_str?: string;
+  client_type?: number;
+  agent_owned?: number;
+  email?: string;
+  mobile?: string;
+  create_time?: string;
+  balance: string;
+  agentBalance?: string;
+  balanceOfAgent?: number;
+  smstype?: number;
+  smstype_str?: string;
+  paytype?: number;
+  paytype_str?: string;
+  priceType?: number;
+  unifiedPrice?: string;
+  mobilePrice?: string;
+  unicomPrice?: string;
+  telecomPrice?: string;
+  gjSmsDiscount?: string;
+  balanceAlarm?: string;
+  alarmMobile?: string;
+  expireDate?: string;
+  remarks?: string;
+}
+
+export interface SubAccountStat {
+  total: number;
+  thisMonth: number;
+  frozen: number;
+  certified: number;
+  pending: number;
+  subBalance: string;
+  agentBalance: string;
+}
+
+export interface TransferResult {
+  clientId: string;
+  amount: string;
+  balance: string;
+  agentBalance: string;
+}
+
+/** one id per dialog submission: a retried request is applied once by the server */
+export const newRequestId = () =>
+  typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+
+export const subAccountApi = {
+  stat: () => get<SubAccountStat>('/client/stat'),
+  detail: (clientId: string) => get('/client/account/detail', { client_id: clientId }),
+  freeze: (clientId: string) => postForm('/client/account/freeze', { clientId }),
+  unfreeze: (clientId: string) => postForm('/client/account/unfreeze', { clientId }),
+  remark: (clientId: string, remarks: string) => postForm('/client/account/remark', { clientId, remarks }),
+  accountInfo: (clientId: string) => postForm('/account/getAccountInfo', { clientId }),
+  resetPassword: (p: { clientId: string; email?: string; password?: string }) => postForm('/client/account/resetPsd', p),
+  validateMobile: (mobile: string) => get('/client/account/validate/mobile', { mobile }, { silent: true }),
+  open: (p: Record<string, unknown>) => postForm<{ clientid: string; password: string; mobile: string; email: string }>('/client/account/addUser', p),
+  update: (p: Record<string, unknown>) => postForm('/account/updateClient', p),
+  recharge: (p: { clientId: string; amount: string; remark?: string; requestId: string }) => postForm<TransferResult>('/client/recharge', p, { silent: true }),
+  rollback: (p: { clientId: string; amount: string; remark?: string; requestId: string }) => postForm<TransferResult>('/client/rollback', p, { silent: true }),
+  price: (p: Record<string, unknown>) => postForm('/client/price', p),
+  remind: (p: { clientId: string; balanceAlarm: string; alarmMobile?: string }) => postForm('/client/remind', p),
+  expire: (p: { clientId: string; expireDate: string }) => postForm('/client/expire', p),
+  loginAs: (clientId: string) => postForm<{ token: string }>('/client/loginAs', { clientId }),
+  enterAs: (token: string) => postForm('/client/loginAs/enter', { token }),
+  ownLedger: () => get('/client/ledger'),
+  indexData: () => get('/index/data'),
+};
+
+/** POSTs a form and saves the .xlsx answer as a download. */
+export async function downloadExport(url: string, params: Record<string, unknown>, filename: string) {
+  const form = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') form.append(k, String(v));
+  const r = await http.post(url, form, { responseType: 'blob' });
+  const blob = r.data as Blob;
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = filename;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
+
+let ajv: ReturnType<typeof createAjv> | undefined;
+/** Validates with the shared form schema: the first message per field (same rules and texts as the server). */
+export function validateWith(key: string, values: Record<string, unknown>): Record<string, string> {
+  ajv ??= createAjv(schemaMap);
+  const k = key.endsWith('.json') ? key : `${key}.json`;
+  const fn = ajv.getSchema(k)!;
+  const data = trimBySchema(schemas.get(k), values as Record<string, any>);
+  if (fn(data)) return {};
+  const out: Record<string, string> = {};
+  for (const e of toFieldErrors(fn.errors)) if (!out[e.field]) out[e.field] = e.message;
+  return out;
+}

@@ -1,0 +1,77 @@
+/** MSW fixtures of the sub-account area, for stories only (the app never imports this file). */
+import { delay, http, type HttpHandler } from 'msw';
+import { consoleApi, fail, ok, agentDirectChargeMode, agentPackageMode } from '@/stories/mockApi';
+import type { SubAccountRow } from './api';
+
+export const rows: SubAccountRow[] = [
+  { client_id: 'c7k2mq', client_name: '苏州好易购电子商务有限公司', status: 1, status_str: '注册完成', oauth_status: 3, oauth_status_str: '已认证', client_type: 2, agent_owned: 1, email: 'ops@haoyigou.example', mobile: '13900139001', create_time: '2026-11-02 10:15:00', balance: '1200.00', smstype: 4, smstype_str: '验证码', paytype: 0, paytype_str: '预付费', remarks: 'VIP 客户', agentBalance: '48499.50', balanceOfAgent: 0, priceType: 1, unifiedPrice: '0.0450', mobilePrice: '0.0400', unicomPrice: '0.0420', telecomPrice: '0.0450', gjSmsDiscount: '100.00', balanceAlarm: '100.00', alarmMobile: '13900139001', expireDate: '' },
+  { client_id: 'n4tb8w', client_name: '南京甜心烘焙坊', status: 5, status_str: '冻结', oauth_status: 3, oauth_status_str: '已认证', client_type: 2, agent_owned: 1, email: 'tianxin@example.com', mobile: '13900139002', create_time: '2026-10-21 09:00:00', balance: '300.50', smstype: 0, smstype_str: '通知', paytype: 0, paytype_str: '预付费', remarks: '欠费冻结', agentBalance: '48499.50', balanceOfAgent: 0, priceType: 0, unifiedPrice: '0.0450', mobilePrice: '0.0450', unicomPrice: '0.0450', telecomPrice: '0.0450', gjSmsDiscount: '100.00', expireDate: '2027-06-30' },
+  { client_id: 'w9hx3p', client_name: '宁波港航物流有限公司', status: 1, status_str: '注册完成', oauth_status: 2, oauth_status_str: '待认证', client_type: 2, agent_owned: 0, email: 'it@ganghang.example', mobile: '13900139003', create_time: '2026-09-30 16:42:10', balance: '0.00', smstype: 5, smstype_str: '营销', paytype: 1, paytype_str: '后付费', remarks: '月结客户', agentBalance: '48499.50', balanceOfAgent: 1, priceType: 0, unifiedPrice: '0.0380', mobilePrice: '0.0380', unicomPrice: '0.0380', telecomPrice: '0.0380', gjSmsDiscount: '90.00', expireDate: '' },
+];
+
+export const stat = { total: 3, thisMonth: 1, frozen: 1, certified: 2, pending: 1, subBalance: '1500.50', agentBalance: '48499.50' };
+
+const page = (list: SubAccountRow[]) => ({ list, totalCount: list.length, currentPage: 1, pageRowCount: 15, totalPage: 1 });
+
+export interface SubAccountMockOptions {
+  mode?: '0' | '1';
+  list?: SubAccountRow[] | 'loading' | 'error';
+  recharge?: 'ok' | 'insufficient';
+  certified?: boolean;
+  detail?: 'loading';
+}
+
+export function subAccountHandlers(o: SubAccountMockOptions = {}): HttpHandler[] {
+  const list = o.list ?? rows;
+  const listAnswer = async () => {
+    if (list === 'loading') {
+      await delay('infinite');
+    }
+    if (list === 'error') return fail(500, '服务器繁忙，请稍后再试');
+    return ok(page(list as SubAccountRow[]));
+  };
+  return [
+    ...consoleApi({ user: o.mode === '0' ? agentDirectChargeMode : agentPackageMode, baseInfo: { oauth_status: o.certified === false ? '未认证' : 3 } }),
+    http.post('/api/client/accounts', listAnswer),
+    http.post('/api/recharge/rollback/getAccounts', listAnswer),
+    http.get('/api/client/stat', () => ok(stat)),
+    http.post('/api/client/recharge', () =>
+      o.recharge === 'insufficient' ? fail(500, '可用余额不足，当前可用余额 48499.50 元') : ok({ clientId: 'c7k2mq', amount: '100.00', balance: '1300.00', agentBalance: '48399.50' }, '充值成功'),
+    ),
+    http.post('/api/client/rollback', () => ok({ clientId: 'c7k2mq', amount: '100.00', balance: '1100.00', agentBalance: '48599.50' }, '回退成功')),
+    http.post('/api/client/account/freeze', () => ok({ status: 5, status_str: '冻结' }, '冻结成功')),
+    http.post('/api/client/account/unfreeze', () => ok({ status: 1, status_str: '注册完成' }, '解冻成功')),
+    http.post('/api/client/account/remark', () => ok({ remarks: 'x' }, '备注已保存')),
+    http.post('/api/account/getAccountInfo', () =>
+      ok({ clientid: 'c7k2mq', ipAddress: 'sms.yunxun.example', port: 443, smsfrom: 6, smsfrom_str: 'HTTPS', smstype: 4, smstype_str: '验证码', nodenum: '106901234', accessSpeed: 100, password: '******' }),
+    ),
+    http.post('/api/client/account/resetPsd', () => ok({ sent: true }, '发送成功')),
+    http.post('/api/client/loginAs', () => ok({ token: 'one-time-token', clientid: 'c7k2mq' })),
+    http.post('/api/client/loginAs/enter', () => ok({ clientid: 'c7k2mq' }, '登录成功')),
+    http.post('/api/client/price', () => ok(rows[0], '价格设置成功')),
+    http.post('/api/client/remind', () => ok({ balanceAlarm: '100.00', alarmMobile: '' }, '提醒设置成功')),
+    http.post('/api/client/expire', () => ok({ expireDate: '2027-12-31' }, '到期时间设置成功')),
+    http.get('/api/client/account/validate/mobile', ({ request }) =>
+      new URL(request.url).searchParams.get('mobile') === '13900139001' ? fail(500, '手机号码已存在') : ok(true, '手机号码可用'),
+    ),
+    http.post('/api/client/account/addUser', () => ok({ clientid: 'q8m3vd', password: 'Xk7pR2mW9a', mobile: '13911112222', email: 'new@example.com' }, '开户成功')),
+    http.get('/api/client/account/detail', async ({ request }) => {
+      const id = new URL(request.url).searchParams.get('client_id');
+      if (o.detail === 'loading') await delay('infinite');
+      if (id === 'missing') return fail(404, '子账户不存在');
+      const r = rows.find((x) => x.client_id === id) ?? rows[0];
+      return ok({
+        clientid: r.client_id, name: r.client_name, status: r.status, oauth_status: r.oauth_status, oauth_date: '2026-11-02 11:00:00', mobile: r.mobile, email: r.email,
+        realname: '陈静', address: '苏州工业园区星湖街328号', needreport: 1, needmo: 0, deliveryurl: 'https://client.example.com/report', mourl: '', remarks: r.remarks,
+        create_time: r.create_time, balance: r.balance, paytype: r.paytype, agentOwned: r.agent_owned, idType: r.agent_owned ? null : 5, idNbr: r.agent_owned ? '' : '91330206MA2C8QWER3', imgUrl: '',
+      });
+    }),
+    http.post('/api/account/updateClient', async ({ request }) => {
+      const f = new URLSearchParams(await request.text());
+      return ok({ clientid: f.get('clientid'), name: f.get('name'), status: 1, oauth_status: 3, mobile: f.get('mobile'), email: f.get('email'), realname: f.get('realname'), address: f.get('address'), needreport: Number(f.get('needreport')), needmo: Number(f.get('needmo')), deliveryurl: f.get('deliveryurl'), mourl: f.get('mourl'), remarks: '', create_time: '2026-11-02 10:15:00', balance: '1200.00', paytype: 0, agentOwned: 1 }, '修改成功');
+    }),
+    http.get('/api/client/ledger', () =>
+      ok({ clientid: 'client1', name: '苏州好易购电子商务有限公司', balance: '1200.00', paytype: 0, paytype_str: '预付费', list: [{ id: 3, amount: '1200.00', balance_after: '1200.00', kind: 12, kind_str: '子账户充值', remark: '首次充值', created_at: '2026-11-02 10:20:00' }] }),
+    ),
+  ];
+}
