@@ -84,12 +84,12 @@ describe.each(backends)('signs (%s)', (backend) => {
     await db
       .insertInto('accounts')
       .values([
-        { clientid: 'client0', user_type: '2', agent_id: a0.id, name: '杭州西湖茶业有限公司', password_hash, phone_inout_type: 0 },
-        { clientid: 'client2', user_type: '2', agent_id: a1.id, name: '上海国际旅行社', password_hash, phone_inout_type: 1 },
-        { clientid: 'client3', user_type: '2', agent_id: a1.id, name: '已注销客户', password_hash, status: 6 },
+        { clientid: 'sgn0', user_type: '2', agent_id: a0.id, name: '杭州西湖茶业有限公司', password_hash, phone_inout_type: 0 },
+        { clientid: 'sgn2', user_type: '2', agent_id: a1.id, name: '上海国际旅行社', password_hash, phone_inout_type: 1 },
+        { clientid: 'sgn3', user_type: '2', agent_id: a1.id, name: '已注销客户', password_hash, status: 6 },
       ])
       .execute();
-    [agent1, agent0, client1, client0] = await Promise.all(['agent1', 'agent0', 'client1', 'client0'].map((u) => loggedIn(t.server, u)));
+    [agent1, agent0, client1, client0] = await Promise.all(['agent1', 'agent0', 'client1', 'sgn0'].map((u) => loggedIn(t.server, u)));
     const r = await client0.post('/api/sign/add', { sign: '西湖龙井' });
     expect(r.body.code).toBe(0);
   });
@@ -98,11 +98,13 @@ describe.each(backends)('signs (%s)', (backend) => {
     it("answers an agent's live sub-accounts, filtered by phoneInoutType", async () => {
       expect((await agent1.post('/api/send/getclients', { getAll: 1 })).body.data).toEqual([
         { clientid: 'client1', name: '苏州好易购电子商务有限公司' },
-        { clientid: 'client2', name: '上海国际旅行社' },
-      ]);
-      expect((await agent1.post('/api/send/getclients', { phoneInoutType: 1 })).body.data.map((c: any) => c.clientid)).toEqual(['client2']);
-      expect((await agent1.post('/api/send/getclients', { phoneInoutType: 0 })).body.data.map((c: any) => c.clientid)).toEqual(['client1']);
-      expect((await agent0.post('/api/send/getclients', {})).body.data.map((c: any) => c.clientid)).toEqual(['client0']);
+        { clientid: 'client2', name: '南京甜心烘焙坊' }, // seeded, frozen: still a sub-account to pick
+        { clientid: 'client3', name: '宁波港航物流有限公司' },
+        { clientid: 'sgn2', name: '上海国际旅行社' },
+      ]); // sgn3 (cancelled) is not offered
+      expect((await agent1.post('/api/send/getclients', { phoneInoutType: 1 })).body.data.map((c: any) => c.clientid)).toEqual(['sgn2']);
+      expect((await agent1.post('/api/send/getclients', { phoneInoutType: 0 })).body.data.map((c: any) => c.clientid)).toEqual(['client1', 'client2', 'client3']);
+      expect((await agent0.post('/api/send/getclients', {})).body.data.map((c: any) => c.clientid)).toEqual(['client0', 'sgn0']);
     });
 
     it('answers a sub-account itself; 401 without a session', async () => {
@@ -159,12 +161,12 @@ describe.each(backends)('signs (%s)', (backend) => {
       expect(a1.totalCount).toBe(4);
       expect((await agent1.post('/api/sign/list', { clientid: 'client1' })).body.data.totalCount).toBe(4);
       const a0 = (await agent0.post('/api/sign/list', {})).body.data;
-      expect(a0.list.map((s: any) => s.clientid)).toEqual(['client0']);
+      expect(a0.list.map((s: any) => s.clientid)).toEqual(['sgn0']);
       // another agent's sub-account as a filter: refused
       expect((await agent0.post('/api/sign/list', { clientid: 'client1' })).body).toMatchObject({ code: 403, msg: '无权访问' });
-      expect((await agent1.post('/api/sign/list', { clientid: 'client0' })).body.code).toBe(403);
+      expect((await agent1.post('/api/sign/list', { clientid: 'sgn0' })).body.code).toBe(403);
       // a sub-account's clientid is its own whatever it sends
-      const c1 = (await client1.post('/api/sign/list', { clientid: 'client0' })).body.data;
+      const c1 = (await client1.post('/api/sign/list', { clientid: 'sgn0' })).body.data;
       expect(c1.list.every((s: any) => s.clientid === 'client1')).toBe(true);
       expect((await client0.post('/api/sign/list', {})).body.data.list.map((s: any) => s.sign)).toEqual(['西湖龙井']);
     });
@@ -187,7 +189,7 @@ describe.each(backends)('signs (%s)', (backend) => {
     it("an agent cannot add for another agent's sub-account, nor for a cancelled or unknown one", async () => {
       const before = await countSigns();
       expect((await agent0.post('/api/sign/add', { clientid: 'client1', sign: '越权签名' })).body).toMatchObject({ code: 403, msg: '无权访问' });
-      expect((await agent1.post('/api/sign/add', { clientid: 'client3', sign: '注销签名' })).body.code).toBe(403);
+      expect((await agent1.post('/api/sign/add', { clientid: 'sgn3', sign: '注销签名' })).body.code).toBe(403);
       expect((await agent1.post('/api/sign/add', { clientid: 'nobody', sign: '未知账户' })).body.code).toBe(403);
       expect(await countSigns()).toBe(before);
     });
@@ -212,11 +214,11 @@ describe.each(backends)('signs (%s)', (backend) => {
       expect((await client1.post('/api/sign/add', { sign: '云讯科技' })).body).toMatchObject({ code: 500, msg: '该账户已存在相同的签名，请勿重复添加' });
       expect(await countSigns()).toBe(before);
       // another account may hold the same text
-      expect((await agent1.post('/api/sign/add', { clientid: 'client2', sign: '云讯科技' })).body.code).toBe(0);
+      expect((await agent1.post('/api/sign/add', { clientid: 'sgn2', sign: '云讯科技' })).body.code).toBe(0);
     });
 
     it("a sub-account's clientid is forced from the session", async () => {
-      const r = await client1.post('/api/sign/add', { clientid: 'client0', sign: '好易购会员' });
+      const r = await client1.post('/api/sign/add', { clientid: 'sgn0', sign: '好易购会员' });
       expect(r.body.code).toBe(0);
       const row = await t.server.handle.db.selectFrom('signs').select(['clientid', 'creator_name']).where('id', '=', r.body.data.id).executeTakeFirstOrThrow();
       expect(row).toEqual({ clientid: 'client1', creator_name: 'client1' });
@@ -306,10 +308,10 @@ describe.each(backends)('signs (%s)', (backend) => {
         ['client1', '批量签名一', '第一批'],
         ['client1', ' 批量签名二 ', ''],
         [null, null, null],
-        ['client2', '国旅假期', '国际旅游'],
+        ['sgn2', '国旅假期', '国际旅游'],
         ['client1', '云', '太短'],
         ['', '无账户签名', ''],
-        ['client0', '越权导入', '别家的子账户'],
+        ['sgn0', '越权导入', '别家的子账户'],
         ['client1', '好易购', '已存在'],
         ['client1', '批量签名一', '文件内重复'],
         ['client1', '备注超长', '长'.repeat(51)],
@@ -328,7 +330,7 @@ describe.each(backends)('signs (%s)', (backend) => {
       expect(rows.slice(1)).toEqual([
         ['client1', '云', '太短', '签名长度为2-12之间'],
         ['', '无账户签名', '', '子账户内容不能为空,请选择子账户'],
-        ['client0', '越权导入', '别家的子账户', '子账户不存在或不属于当前账户'],
+        ['sgn0', '越权导入', '别家的子账户', '子账户不存在或不属于当前账户'],
         ['client1', '好易购', '已存在', '该账户已存在相同的签名，请勿重复添加'],
         ['client1', '批量签名一', '文件内重复', '文件中存在相同的签名'],
         ['client1', '备注超长', '长'.repeat(51), '备注最大长度不超过50个字符'],

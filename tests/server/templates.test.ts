@@ -25,8 +25,8 @@ describe.each(backends)('templates (%s)', (backend) => {
   let agent1: Client, client1: Client, agent0: Client, client0: Client, client2: Client;
 
   beforeAll(async () => {
-    await addAccount(t.server, 'client2', '2', 'agent1');
-    await addAccount(t.server, 'client0', '2', 'agent0', '0');
+    await addAccount(t.server, 'tpl2', '2', 'agent1');
+    await addAccount(t.server, 'tpl0', '2', 'agent0', '0');
     const login = async (name: string) => {
       const c = await t.server.client().init();
       const r = await c.login(name);
@@ -36,8 +36,8 @@ describe.each(backends)('templates (%s)', (backend) => {
     agent1 = await login('agent1');
     client1 = await login('client1');
     agent0 = await login('agent0');
-    client0 = await login('client0');
-    client2 = await login('client2');
+    client0 = await login('tpl0');
+    client2 = await login('tpl2');
   });
 
   const list = (c: Client, params: Record<string, unknown> = {}) => c.post('/api/autoTemplate/list', params);
@@ -105,7 +105,7 @@ describe.each(backends)('templates (%s)', (backend) => {
       expect((await list(agent1, { content: '积分' })).body.data.totalCount).toBe(1);
       expect((await list(agent1, { content: '100%' })).body.data.totalCount).toBe(0);
       expect((await list(agent1, { clientId: 'client1' })).body.data.totalCount).toBe(6);
-      expect((await list(agent1, { clientId: 'client2' })).body.data.totalCount).toBe(0);
+      expect((await list(agent1, { clientId: 'tpl2' })).body.data.totalCount).toBe(0);
       const first = (await list(agent1)).body.data.entityList[0];
       const byId = (await list(agent1, { templateId: first.templateId })).body.data;
       expect(byId.entityList.map((x: any) => x.templateId)).toEqual([first.templateId]);
@@ -141,9 +141,10 @@ describe.each(backends)('templates (%s)', (backend) => {
       expect(r.body.code).toBe(0);
       expect(r.body.data).toEqual([
         { clientid: 'client1', name: '苏州好易购电子商务有限公司' },
-        { clientid: 'client2', name: 'client2 公司' },
+        { clientid: 'client3', name: '宁波港航物流有限公司' }, // seeded; frozen client2 is not offered
+        { clientid: 'tpl2', name: 'tpl2 公司' },
       ]);
-      expect((await agent0.get('/api/autoTemplate/autoTemplateAccounts')).body.data).toEqual([{ clientid: 'client0', name: 'client0 公司' }]);
+      expect((await agent0.get('/api/autoTemplate/autoTemplateAccounts')).body.data.map((c: any) => c.clientid)).toEqual(['client0', 'tpl0']);
     });
 
     it('refuses another agent\'s id and sub-accounts', async () => {
@@ -164,7 +165,7 @@ describe.each(backends)('templates (%s)', (backend) => {
     it('a sub-account adds for itself, whatever clientId says', async () => {
       const r = await client2.post('/api/autoTemplate/add', { ...valid, clientId: 'client1' });
       expect(r.body.code).toBe(0);
-      expect(r.body.data).toMatchObject({ clientId: 'client2', userName: 'client2', isCreateor: 1 });
+      expect(r.body.data).toMatchObject({ clientId: 'tpl2', userName: 'tpl2', isCreateor: 1 });
       const { clientId: _c, ...noClient } = valid;
       expect((await client2.post('/api/autoTemplate/add', noClient)).body.code).toBe(0);
     });
@@ -209,9 +210,9 @@ describe.each(backends)('templates (%s)', (backend) => {
     it('forces 营销 on a marketing template; in direct-charge mode an industry template defaults to 通知', async () => {
       const m = await agent1.post('/api/autoTemplate/add', { ...valid, smsType: 11, smstype: 4, templateType: 0, content: '年终大促全场五折，回T退订。' });
       expect(m.body.data).toMatchObject({ smsType: 11, smstype: 5, varibleCount: 0 });
-      const d = await agent0.post('/api/autoTemplate/add', { ...valid, clientId: 'client0', smstype: undefined });
+      const d = await agent0.post('/api/autoTemplate/add', { ...valid, clientId: 'tpl0', smstype: undefined });
       expect(d.body.code).toBe(0);
-      expect(d.body.data).toMatchObject({ clientId: 'client0', smstype: 0 });
+      expect(d.body.data).toMatchObject({ clientId: 'tpl0', smstype: 0 });
     });
 
     it('approves at once with auto-review (AUTO_REVIEW=1)', async () => {
@@ -258,7 +259,7 @@ describe.each(backends)('templates (%s)', (backend) => {
       const r = await agent1.post('/api/autoTemplate/edit', { ...valid, templateId: mine.templateId, content: '{x}参与赌博' });
       expect(r.body.code).toBe(400);
       expect((await list(agent1, { templateId: mine.templateId })).body.data.entityList[0]).toMatchObject({ state: 1, content: valid.content });
-      expect((await agent1.post('/api/autoTemplate/edit', { ...valid, templateId: mine.templateId, clientId: 'client0' })).body).toEqual({ code: 403, msg: '无权访问' });
+      expect((await agent1.post('/api/autoTemplate/edit', { ...valid, templateId: mine.templateId, clientId: 'tpl0' })).body).toEqual({ code: 403, msg: '无权访问' });
     });
 
     it('the creator deletes', async () => {
@@ -327,7 +328,7 @@ describe.each(backends)('template batch import (%s)', (backend) => {
   };
 
   it('imports the good rows and reports each refused row with the single add\'s message', async () => {
-    await addAccount(t.server, 'client9', '2', 'agent0', '0');
+    await addAccount(t.server, 'tpl9', '2', 'agent0', '0');
     const agent = await t.server.client().init();
     await agent.login('agent1');
     const before = await templateCount(t.server);
@@ -338,7 +339,7 @@ describe.each(backends)('template batch import (%s)', (backend) => {
       ['', '行业', '通知', '固定模板', '国内', '好易购', '您的包裹已到站，请取件。'],
       ['client1', '行业', '通知', '固定模板', '国内', '好易购', '您好{name}，欢迎光临'],
       ['client1', '行业', '通知', '变量模板', '国内', '好易购', '{name}您好，欢迎参加赌博活动'],
-      ['client9', '行业', '通知', '固定模板', '国内', '好易购', '您的包裹已到站，请取件。'],
+      ['tpl9', '行业', '通知', '固定模板', '国内', '好易购', '您的包裹已到站，请取件。'],
       ['', '', '', '', '', '', ''],
     ]);
     const r = await upload(agent, file);
