@@ -256,32 +256,6 @@ export type PasswordCodeForm = {
   captcha: string;
 };
 /**
- * 找回密码第二步（POST /password/change）
- */
-export type PasswordResetForm = {
-  sendType: RecoveryWay;
-  /**
-   * 国家代码
-   */
-  countryCode?: string;
-  /**
-   * 邮箱/手机号
-   */
-  email: string;
-  /**
-   * 验证码
-   */
-  validateCode: string;
-  /**
-   * 新密码
-   */
-  password: string;
-  /**
-   * 确认密码
-   */
-  confirmPassword: {$data: '1/password'};
-};
-/**
  * 代理商修改子账户基本信息（POST /account/updateClient，带 clientid）。needreport 为 1 时须填状态报告回调地址，needmo 为 1 时须填上行回调地址，否则地址被清空。
  */
 export type SubAccountEditForm = {
@@ -1212,6 +1186,32 @@ export interface PasswordChangeForm {
    * 确认新密码
    */
   confirmPassword: {$data: '1/newPassword'};
+}
+/**
+ * 找回密码第二步（POST /password/change） 邮箱/手机号的格式在第一步（forms/password-code）检查；服务器在此再按 sendType 检查一次。
+ */
+export interface PasswordResetForm {
+  sendType: RecoveryWay;
+  /**
+   * 国家代码
+   */
+  countryCode?: string;
+  /**
+   * 邮箱/手机号
+   */
+  email: string;
+  /**
+   * 验证码
+   */
+  validateCode: string;
+  /**
+   * 新密码
+   */
+  password: string;
+  /**
+   * 确认密码
+   */
+  confirmPassword: {$data: '1/password'};
 }
 /**
  * 子账户充值/回退。amount 为十进制字符串，最多两位小数，大于 0；requestId 用于幂等。
