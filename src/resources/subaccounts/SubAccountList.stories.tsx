@@ -42,7 +42,7 @@ export const DirectChargeMode: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByRole('columnheader', { name: '短信类型' }, T)).toBeInTheDocument();
-    await expect(c.getByText('验证码')).toBeInTheDocument();
+    await expect(await c.findByText('验证码', undefined, T)).toBeInTheDocument(); // rows may arrive after the header
     await expect(c.queryByRole('button', { name: /自助开户/ })).toBeNull();
   },
 };
