@@ -59,6 +59,9 @@ export default defineConfig({
         plugins: [storybookTest({ configDir: path.join(import.meta.dirname, '.storybook') })],
         test: {
           name: 'storybook',
+          // browser timing on a loaded two-core CI machine: a story that fails is run once more
+          // (as Playwright's end-to-end tests are); a real failure fails twice
+          retry: process.env.CI ? 1 : 0,
           testTimeout: 60_000,
           browser: {
             enabled: true,

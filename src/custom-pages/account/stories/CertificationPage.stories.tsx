@@ -89,7 +89,7 @@ export const ValidationMessages: Story = {
     await userEvent.paste('1'.repeat(21));
     await userEvent.click(submit);
     await expect(await c.findByText('公司长度不能大于60个字符', {}, T)).toBeInTheDocument();
-    await expect(c.getByText('证件号码长度不能大于20个字符')).toBeInTheDocument();
+    await expect(await c.findByText('证件号码长度不能大于20个字符', {}, T)).toBeInTheDocument();
   },
 };
 
