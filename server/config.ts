@@ -9,6 +9,8 @@ export interface AppConfig {
   smtpFrom: string;
   /** idle lifetime of a session (sliding) */
   sessionIdleMs: number;
+  /** how long GET /login/timeout may answer from its in-process cache of valid sessions (0: always ask the database) */
+  sessionCheckCacheMs: number;
   /** lifetime of a remember-me token (fixed) */
   rememberMs: number;
   /** failed logins before the account is locked, and for how long */
@@ -44,6 +46,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   smtpUrl: '',
   smtpFrom: '云讯通短信平台 <no-reply@smsp.local>',
   sessionIdleMs: 2 * 3600_000,
+  sessionCheckCacheMs: 0,
   rememberMs: 7 * 86_400_000,
   maxFailedLogins: 5,
   lockMs: 15 * 60_000,
@@ -70,6 +73,8 @@ function bool(v: string | undefined, dflt: boolean): boolean {
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<AppConfig> {
   const out: Partial<AppConfig> = {};
+  // the running server answers session checks from a 2-second cache (0 turns it off)
+  out.sessionCheckCacheMs = env.SESSION_CHECK_CACHE_MS !== undefined ? Math.max(0, Number(env.SESSION_CHECK_CACHE_MS) || 0) : 2000;
   if (env.SMTP_URL) out.smtpUrl = env.SMTP_URL;
   if (env.SMTP_FROM) out.smtpFrom = env.SMTP_FROM;
   out.registerAutoLogin = bool(env.REGISTER_AUTO_LOGIN, DEFAULT_CONFIG.registerAutoLogin);

@@ -245,6 +245,7 @@ export class AccountService {
       await tx.deleteFrom('sessions').where('account_id', '=', self.id).where('id', '<>', currentSessionId).execute();
       await tx.updateTable('remember_tokens').set({ revoked_at: now }).where('account_id', '=', self.id).where('revoked_at', 'is', null).execute();
     });
+    this.deps.sessions.forgetAccount(self.id, currentSessionId);
   }
 
   certificationInfo(self: Account): Promise<CertificationInfo> {

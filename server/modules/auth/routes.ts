@@ -14,7 +14,7 @@ export function authRoutes(
   const { auth, sessions, profile } = deps;
   return async (app) => {
     // the console asks this before every protected route: one indexed read
-    app.get('/login/timeout', async (req, reply) => ok((await sessions.resolve(req, reply)) !== null));
+    app.get('/login/timeout', async (req, reply) => ok(await sessions.isValid(req, reply)));
 
     app.post('/login', ipRateLimit(ctx.config), async (req, reply) => {
       const form = validateForm<LoginForm>(ctx.schemas, 'forms/login', req.body);

@@ -35,7 +35,43 @@ declare module 'fastify' {
 }
 
 export class SessionService {
+  /**
+   * GET /login/timeout asks "is this session valid?" before every route change, from every open
+   * console: answered from memory for `sessionCheckCacheMs` after a database check. Logout and
+   * revocations in this process drop the entries at once; a session ended by another process may
+   * be reported valid for at most that long (every other call still checks the database).
+   */
+  private readonly validCache = new Map<string, { accountId: number; until: number }>();
+
   constructor(private readonly ctx: AppContext) {}
+
+  /** Is the request's session valid? (GET /login/timeout) Answers from the short cache when it can. */
+  async isValid(req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    const ttl = this.ctx.config.sessionCheckCacheMs;
+    const token = req.cookies[SESSION_COOKIE];
+    const key = token ? sha256hex(token) : undefined;
+    const now = Date.now();
+    if (ttl > 0 && key) {
+      const hit = this.validCache.get(key);
+      if (hit && hit.until > now) return true;
+      if (hit) this.validCache.delete(key);
+    }
+    const s = await this.resolve(req, reply);
+    if (s && ttl > 0 && key === s.sessionId) {
+      if (this.validCache.size > 100_000) this.validCache.clear();
+      this.validCache.set(s.sessionId, { accountId: s.account.id, until: now + ttl });
+    }
+    return s !== null;
+  }
+
+  private forget(match: (id: string, accountId: number) => boolean) {
+    for (const [id, v] of this.validCache) if (match(id, v.accountId)) this.validCache.delete(id);
+  }
+
+  /** Drops the cached session checks of an account (its sessions were ended), but `keep`. */
+  forgetAccount(accountId: number, keep?: string): void {
+    this.forget((id, a) => a === accountId && id !== keep);
+  }
 
   private cookieOpts(maxAgeMs?: number) {
     return {
@@ -139,7 +175,10 @@ export class SessionService {
   async revokeCurrent(req: FastifyRequest, reply: FastifyReply): Promise<void> {
     const sid = req.cookies[SESSION_COOKIE];
     const remember = req.cookies[REMEMBER_COOKIE];
-    if (sid) await this.ctx.db.deleteFrom('sessions').where('id', '=', sha256hex(sid)).execute();
+    if (sid) {
+      this.validCache.delete(sha256hex(sid));
+      await this.ctx.db.deleteFrom('sessions').where('id', '=', sha256hex(sid)).execute();
+    }
     if (remember) {
       await this.ctx.db
         .updateTable('remember_tokens')
@@ -155,6 +194,7 @@ export class SessionService {
 
   /** Ends every session and remember token of an account (password change, freeze). */
   async revokeAll(db: Transaction<Database> | AppContext['db'], accountId: number): Promise<void> {
+    this.forget((_, a) => a === accountId);
     await db.deleteFrom('sessions').where('account_id', '=', accountId).execute();
     await db
       .updateTable('remember_tokens')
