@@ -1,27 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import zlib from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { E2E_DATA_DIR } from '../../playwright.config';
+import { png } from '../fixtures/images';
 import { apiLogin } from './helpers';
-
-/** A real PNG of w x h pixels in one colour. */
-function png(w: number, h: number, rgb: [number, number, number]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const td = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(td) >>> 0);
-    return Buffer.concat([len, td, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), Buffer.concat(Array.from({ length: w }, () => Buffer.from(rgb)))]);
-  const raw = Buffer.concat(Array.from({ length: h }, () => row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
-}
 
 test('an uncertified agent submits its certification, waits, and is approved by the operator', async ({ page }) => {
   await apiLogin(page, 'newagent');
@@ -34,8 +15,8 @@ test('an uncertified agent submits its certification, waits, and is approved by 
   await form.getByLabel('公司名称').fill('深圳市张伟网络科技有限公司');
   await form.getByLabel('证件号码').fill('91440300MA5G1234XY');
   await form.locator('input[type=file]').setInputFiles([
-    { name: 'licence.png', mimeType: 'image/png', buffer: png(40, 30, [200, 30, 30]) },
-    { name: 'licence-back.png', mimeType: 'image/png', buffer: png(40, 30, [30, 30, 200]) },
+    { name: 'licence.png', mimeType: 'image/png', buffer: png(40, 30, 0, [200, 30, 30]) },
+    { name: 'licence-back.png', mimeType: 'image/png', buffer: png(40, 30, 0, [30, 30, 200]) },
   ]);
   await expect(form.locator('.ant-upload-list-item-done, .ant-upload-list-item:not(.ant-upload-list-item-uploading):not(.ant-upload-list-item-error)')).toHaveCount(2);
   // the previews load from the file service

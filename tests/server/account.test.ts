@@ -1,31 +1,8 @@
-import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../server/cli/operator-channel';
 import { hashPassword } from '../../server/lib/crypto';
 import { backends, sha256, useServer, type Client, type TestServer } from './harness';
-
-/** A real PNG (w x h, RGB), optionally padded with an ignored chunk to reach `minBytes`. */
-export function png(w = 2, h = 2, minBytes = 0): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const td = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(td) >>> 0);
-    return Buffer.concat([len, td, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const raw = Buffer.alloc((w * 3 + 1) * h, 0x7f);
-  for (let y = 0; y < h; y++) raw[y * (w * 3 + 1)] = 0;
-  const parts = [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw))];
-  const base = parts.reduce((n, b) => n + b.length, 12);
-  if (minBytes > base) parts.push(chunk('tEXt', Buffer.alloc(minBytes - base - 12, 0x61)));
-  parts.push(chunk('IEND', Buffer.alloc(0)));
-  return Buffer.concat(parts);
-}
+import { png } from '../fixtures/images';
 
 /** A minimal BMP (1x1, 24-bit). */
 function bmp(): Buffer {
