@@ -83,11 +83,25 @@ export const ValidationMessages: Story = {
     await expect(await c.findByText('公司名称不能为空', {}, T)).toBeInTheDocument();
     await expect(c.getByText('证件号码不能为空')).toBeInTheDocument();
     await expect(c.getByText('请上传至少一张证件图片')).toBeInTheDocument();
-    await userEvent.click(c.getByLabelText('公司名称'));
+  },
+};
+
+export const TooLongValues: Story = {
+  name: '校验提示（公司名称、证件号码过长）',
+  parameters: { app: { path: '/account/info/base/auth?type=2' } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByTestId('certification-form', {}, T);
+    await acceptAgreements(c);
+    const company = c.getByLabelText('公司名称');
+    const idNbr = c.getByLabelText('证件号码');
+    await userEvent.click(company);
     await userEvent.paste('公'.repeat(61));
-    await userEvent.click(c.getByLabelText('证件号码'));
+    await waitFor(() => expect(company).toHaveValue('公'.repeat(61)), T);
+    await userEvent.click(idNbr);
     await userEvent.paste('1'.repeat(21));
-    await userEvent.click(submit);
+    await waitFor(() => expect(idNbr).toHaveValue('1'.repeat(21)), T);
+    await userEvent.click(c.getByRole('button', { name: '提交认证' }));
     await expect(await c.findByText('公司长度不能大于60个字符', {}, T)).toBeInTheDocument();
     await expect(await c.findByText('证件号码长度不能大于20个字符', {}, T)).toBeInTheDocument();
   },
