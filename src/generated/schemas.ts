@@ -398,6 +398,7 @@ export interface SchemaIndex {
   'filters/template-general.json'?: GeneralTemplateFilter;
   'filters/template-smart.json'?: SmartTemplateFilter;
   'forms/agent-base-info.json'?: AgentBaseInfoForm;
+  'forms/balance-reminder.json'?: BalanceReminderForm;
   'forms/certification.json'?: CertificationForm;
   'forms/content-test.json'?: ContentTestForm;
   'forms/enterprise-base-info.json'?: EnterpriseBaseInfoForm;
@@ -413,6 +414,7 @@ export interface SchemaIndex {
   'forms/slider-verify.json'?: SliderVerifyForm;
   'forms/sub-account-edit.json'?: SubAccountEditForm;
   'forms/sub-account-price.json'?: SubAccountPriceForm;
+  'forms/sub-account-remark.json'?: SubAccountRemarkForm;
   'forms/template.json'?: TemplateForm;
   'forms/user-info.json'?: UserInfoForm;
 }
@@ -1083,6 +1085,23 @@ export interface AgentBaseInfoForm {
   } & string;
 }
 /**
+ * 子账户余额提醒（POST /client/remind）：余额低于 balanceAlarm 元时短信提醒 alarmMobile；0 表示不提醒
+ */
+export interface BalanceReminderForm {
+  /**
+   * 子账户
+   */
+  clientId: string;
+  /**
+   * 余额低于(元)时提醒
+   */
+  balanceAlarm: string;
+  /**
+   * 提醒手机号
+   */
+  alarmMobile?: string;
+}
+/**
  * 资质认证（POST /admin/cer/add、/admin/cer/edit）。imgUrl 为 1-5 个图片路径，以竖线分隔。
  */
 export interface CertificationForm {
@@ -1338,6 +1357,19 @@ export interface SliderVerifyForm {
    * @maxItems 2000
    */
   track: [[number, number], [number, number], ...[number, number][]];
+}
+/**
+ * 子账户备注（POST /client/account/remark）
+ */
+export interface SubAccountRemarkForm {
+  /**
+   * 子账户
+   */
+  clientId: string;
+  /**
+   * 备注
+   */
+  remarks?: string;
 }
 /**
  * 新增/编辑智能模板（POST /autoTemplate/add、/autoTemplate/edit）。变量以 {变量名} 或 {1} 标记。x-rules 是表单校验之外、控制台和服务器共用的规则与提示。

@@ -189,6 +189,12 @@ describe.each(backends)('sub-accounts and ledger (%s)', (backend) => {
     expect((await c.post('/api/client/price', { clientId: 'client1', priceType: 0, unifiedPrice: '0.1' + '2345' })).body.msg).toBe('单价必须为数字,最多保留四位小数');
     expect((await c.post('/api/client/remind', { clientId: 'client1', balanceAlarm: '100', alarmMobile: '13900139001' })).body.data).toEqual({ balanceAlarm: '100.00', alarmMobile: '13900139001' });
     expect((await c.post('/api/client/remind', { clientId: 'client3', balanceAlarm: '100' })).body.code).toBe(500);
+    // bad reminders answer forms/balance-reminder's messages and leave the saved reminder as it was
+    expect((await c.post('/api/client/remind', { clientId: 'client1', balanceAlarm: '-5' })).body).toMatchObject({ code: 400, msg: '提醒金额必须为数字,最多保留两位小数' });
+    expect((await c.post('/api/client/remind', { clientId: 'client1', balanceAlarm: '1.234' })).body.msg).toBe('提醒金额必须为数字,最多保留两位小数');
+    expect((await c.post('/api/client/remind', { clientId: 'client1', balanceAlarm: '50', alarmMobile: '12345' })).body).toMatchObject({ code: 400, msg: '手机号码格式不正确' });
+    const kept = await t.server.handle.db.selectFrom('accounts').select(['balance_alarm', 'alarm_mobile']).where('clientid', '=', 'client1').executeTakeFirstOrThrow();
+    expect([String(kept.balance_alarm), kept.alarm_mobile]).toEqual([expect.stringMatching(/^100(\.0+)?$/), '13900139001']);
     expect((await c.post('/api/client/expire', { clientId: 'client1', expireDate: '2099-12-31' })).body.code).toBe(0);
     expect((await c.post('/api/client/expire', { clientId: 'client1', expireDate: '2000-01-01' })).body.msg).toBe('到期日期不能早于今天');
     expect(await invariant(t.server)).toEqual([]);

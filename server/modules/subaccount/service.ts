@@ -307,8 +307,7 @@ export class SubAccountService {
 
   async remark(agent: Account, p: Params) {
     const a = await this.owned(agent, p.clientId);
-    const remarks = str(p.remarks);
-    if ([...remarks].length > 50) throw new ApiError(400, '备注最大长度不超过50个字符');
+    const { remarks = '' } = validateForm<{ remarks?: string }>(this.ctx.schemas, 'forms/sub-account-remark', { clientId: str(p.clientId), remarks: str(p.remarks) });
     await this.ctx.db.updateTable('accounts').set({ remarks, update_time: this.ctx.now() }).where('id', '=', a.id).execute();
     return { remarks };
   }
@@ -518,10 +517,13 @@ export class SubAccountService {
   async setReminder(agent: Account, p: Params) {
     const a = await this.owned(agent, p.clientId);
     if (a.paytype === 1) throw errors.refused('该账户使用主账户余额计费，无需设置余额提醒');
-    const threshold = str(p.balanceAlarm);
-    if (!/^(?:0|[1-9]\d{0,9})(?:\.\d{1,2})?$/.test(threshold)) throw new ApiError(400, '提醒金额必须为数字,最多保留两位小数');
-    const mobile = str(p.alarmMobile);
-    if (mobile && !/^1\d{10}$/.test(mobile)) throw new ApiError(400, '手机号码格式不正确');
+    const f = validateForm<{ balanceAlarm: string; alarmMobile?: string }>(this.ctx.schemas, 'forms/balance-reminder', {
+      clientId: str(p.clientId),
+      balanceAlarm: str(p.balanceAlarm),
+      alarmMobile: str(p.alarmMobile),
+    });
+    const threshold = f.balanceAlarm;
+    const mobile = f.alarmMobile ?? '';
     await this.ctx.db.updateTable('accounts').set({ balance_alarm: threshold, alarm_mobile: mobile, update_time: this.ctx.now() }).where('id', '=', a.id).execute();
     return { balanceAlarm: money2(threshold), alarmMobile: mobile };
   }

@@ -1,7 +1,6 @@
 /** Calls of the sub-account area (server/modules/subaccount). Every answer is { code, msg, data }. */
-import { createAjv, toFieldErrors, trimBySchema } from '../../../common/schema';
 import { get, http, postForm } from '@/providers/http';
-import { schemaMap, schemas } from '@/schema';
+import { checkForm } from '@/schema/validate';
 
 export interface SubAccountRow {
   id?: string;
@@ -93,15 +92,9 @@ export async function downloadExport(url: string, params: Record<string, unknown
   setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
 }
 
-let ajv: ReturnType<typeof createAjv> | undefined;
-/** Validates with the shared form schema: the first message per field (same rules and texts as the server). */
+/** Validates with the shared form schema (checkForm): the first message per field, as the server answers. */
 export function validateWith(key: string, values: Record<string, unknown>): Record<string, string> {
-  ajv ??= createAjv(schemaMap);
-  const k = key.endsWith('.json') ? key : `${key}.json`;
-  const fn = ajv.getSchema(k)!;
-  const data = trimBySchema(schemas.get(k), values as Record<string, any>);
-  if (fn(data)) return {};
   const out: Record<string, string> = {};
-  for (const e of toFieldErrors(fn.errors)) if (!out[e.field]) out[e.field] = e.message;
+  for (const e of checkForm(key, values).errors) if (!out[e.field]) out[e.field] = e.message;
   return out;
 }

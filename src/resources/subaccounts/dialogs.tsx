@@ -140,7 +140,8 @@ export function RemarkDialog({ account, onClose, onDone }: DialogProps) {
   }, [account]);
   const submit = async () => {
     if (!account) return;
-    if ([...value].length > 50) return setError('备注最大长度不超过50个字符');
+    const invalid = validateWith('forms/sub-account-remark', { clientId: account.client_id, remarks: value }).remarks;
+    if (invalid) return setError(invalid);
     setSaving(true);
     try {
       await subAccountApi.remark(account.client_id, value);
@@ -372,11 +373,14 @@ export function ReminderDialog({ account, onClose, onDone }: DialogProps) {
   }, [account, form]);
   const submit = async () => {
     if (!account) return;
-    const v = await form.validateFields().catch(() => null);
-    if (!v) return;
+    const v = form.getFieldsValue();
+    const payload = { clientId: account.client_id, balanceAlarm: String(v.balanceAlarm ?? '').trim(), alarmMobile: (v.alarmMobile ?? '').trim() };
+    const errs = validateWith('forms/balance-reminder', payload);
+    form.setFields((['balanceAlarm', 'alarmMobile'] as const).map((name) => ({ name, errors: errs[name] ? [errs[name]] : [] })));
+    if (Object.keys(errs).length) return;
     setSaving(true);
     try {
-      await subAccountApi.remind({ clientId: account.client_id, balanceAlarm: String(v.balanceAlarm).trim(), alarmMobile: v.alarmMobile ?? '' });
+      await subAccountApi.remind(payload);
       message.success('提醒设置成功');
       onDone?.();
       onClose();
@@ -389,10 +393,10 @@ export function ReminderDialog({ account, onClose, onDone }: DialogProps) {
   return (
     <Modal open={!!account} title="余额提醒" onCancel={onClose} onOk={submit} confirmLoading={saving} destroyOnHidden forceRender>
       <Form form={form} layout="vertical">
-        <Form.Item name="balanceAlarm" label="余额低于(元)时提醒" rules={[{ pattern: /^(?:0|[1-9]\d{0,9})(?:\.\d{1,2})?$/, message: '提醒金额必须为数字,最多保留两位小数' }]}>
+        <Form.Item name="balanceAlarm" label="余额低于(元)时提醒">
           <Input inputMode="decimal" />
         </Form.Item>
-        <Form.Item name="alarmMobile" label="提醒手机号" rules={[{ pattern: /^1\d{10}$/, message: '手机号码格式不正确' }]}>
+        <Form.Item name="alarmMobile" label="提醒手机号">
           <Input />
         </Form.Item>
       </Form>
