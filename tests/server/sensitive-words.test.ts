@@ -59,4 +59,33 @@ describe('sensitive word list', () => {
     expect(mergeRanges([[5, 7], [0, 2], [1, 3], [3, 4]])).toEqual([[0, 4], [5, 7]]);
     expect(foldCase('AbCİ').length).toBe(4);
   });
+
+  it('finds words at the edges, inside longer words and through suffix links', () => {
+    const words = new SensitiveWords(listFile('赌\n赌博\n博彩网\n彩网\nab\nbab'));
+    expect(words.find('赌博彩网')).toEqual([[0, 4]]);
+    expect(words.find('x赌')).toEqual([[1, 2]]);
+    expect(words.find('babab')).toEqual([[0, 5]]);
+    expect(words.contains('彩网')).toBe(true);
+    expect(words.contains('彩')).toBe(false);
+  });
+
+  it('agrees with a plain scan of every word on random texts', () => {
+    let seed = 7;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const alphabet = '刷单兼职赌博彩网aBc';
+    const pick = (len: number) => Array.from({ length: len }, () => alphabet[rnd(alphabet.length)]).join('');
+    const list = [...new Set(Array.from({ length: 40 }, () => foldCase(pick(1 + rnd(4)))))];
+    const words = new SensitiveWords(listFile(list.join('\n')));
+    for (let round = 0; round < 200; round++) {
+      const text = pick(rnd(30));
+      const folded = foldCase(text);
+      const expected: [number, number][] = [];
+      for (const w of list) for (let i = folded.indexOf(w); i >= 0; i = folded.indexOf(w, i + 1)) expected.push([i, i + w.length]);
+      expect(words.find(text)).toEqual(mergeRanges(expected));
+      expect(words.contains(text)).toBe(expected.length > 0);
+    }
+  });
 });

@@ -1,11 +1,13 @@
 /**
  * The sensitive-word list: operator data in a text file (one word per line, `#` starts a comment),
- * compiled into an Aho-Corasick automaton (modern-ahocorasick) so a check costs one pass over the
- * text whatever the list's size. The file is re-read when it changes, without a restart: every
+ * compiled into an Aho-Corasick automaton (@monyone/aho-corasick, its double-array build) so a check
+ * costs one pass over the text whatever the list's size. Matching is by UTF-16 code unit, so ranges
+ * are offsets into the text as the console holds it, and a word matches wherever its characters
+ * appear, combining marks or not. The file is re-read when it changes, without a restart: every
  * check looks at its mtime at most once a second. The same matcher guards sending.
  */
 import fs from 'node:fs';
-import AhoCorasick from 'modern-ahocorasick';
+import { AhoCorasick } from '@monyone/aho-corasick/fast';
 
 export type Range = [start: number, end: number];
 
@@ -103,13 +105,13 @@ export class SensitiveWords {
   find(text: string): Range[] {
     this.refresh();
     if (!this.matcher || !text) return [];
-    const hits = this.matcher.search(foldCase(text), { strategy: 'all' });
-    return mergeRanges(hits.map((m) => [m.start, m.end] as Range));
+    const hits = this.matcher.matchInText(foldCase(text));
+    return mergeRanges(hits.map((m) => [m.begin, m.end] as Range));
   }
 
   contains(text: string): boolean {
     this.refresh();
-    return !!this.matcher && !!text && this.matcher.match(foldCase(text));
+    return !!this.matcher && !!text && this.matcher.hasKeywordInText(foldCase(text));
   }
 }
 
