@@ -3,7 +3,7 @@
  * (GET /loginInfo), a centred card, the copyright and ICP footer and the online-consulting panel.
  */
 import type { ReactNode } from 'react';
-import { Alert, ConfigProvider, Layout, Typography, theme } from 'antd';
+import { Alert, ConfigProvider, theme } from 'antd';
 import { SupportPanel } from './SupportPanel';
 import { usePublicInfo } from './usePublicInfo';
 
@@ -20,34 +20,33 @@ export function PublicLayout({ title, children, width = 420 }: PublicLayoutProps
   const { branding, brandingError, contacts } = usePublicInfo();
   const name = branding.company_name || '短信服务平台';
   return (
-    <Layout style={{ minHeight: '100vh', background: `linear-gradient(160deg, ${t.colorPrimaryBg} 0%, ${t.colorBgLayout} 55%)` }}>
-      <Layout.Header style={{ background: 'transparent', display: 'flex', alignItems: 'center', gap: 12, paddingInline: 32 }}>
+    // plain elements rather than antd Layout and Typography: the public pages load as little as they can
+    <div style={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', background: `linear-gradient(160deg, ${t.colorPrimaryBg} 0%, ${t.colorBgLayout} 55%)` }}>
+      <header style={{ display: 'flex', alignItems: 'center', gap: 12, height: 64, paddingInline: 32 }}>
         {branding.company_logo_url && <img src={branding.company_logo_url} alt={name} style={{ height: 36 }} />}
-        <Typography.Title level={4} style={{ margin: 0 }}>
-          {name}
-        </Typography.Title>
-      </Layout.Header>
-      <Layout.Content style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', padding: '40px 16px' }}>
+        <h1 style={{ margin: 0, fontSize: t.fontSizeHeading4, fontWeight: t.fontWeightStrong, color: t.colorTextHeading }}>{name}</h1>
+      </header>
+      <main style={{ flex: 1, display: 'flex', flexDirection: 'column', alignItems: 'center', padding: '40px 16px' }}>
         {brandingError && <Alert type="warning" showIcon message={brandingError} style={{ width, maxWidth: '100%', marginBottom: 16 }} />}
         {/* a plain panel, not antd Card: Card brings Tabs (and Menu, Dropdown) onto the public pages */}
         <section
           style={{ width, maxWidth: '100%', background: t.colorBgContainer, borderRadius: t.borderRadiusLG, boxShadow: t.boxShadowTertiary, padding: '32px 32px 24px' }}
         >
-          <Typography.Title level={3} style={{ textAlign: 'center', marginTop: 0, marginBottom: 24 }}>
+          <h2 style={{ textAlign: 'center', marginTop: 0, marginBottom: 24, fontSize: t.fontSizeHeading3, fontWeight: t.fontWeightStrong, color: t.colorTextHeading }}>
             {title}
-          </Typography.Title>
+          </h2>
           <ConfigProvider componentSize="large">{children}</ConfigProvider>
         </section>
-      </Layout.Content>
-      <Layout.Footer style={{ background: 'transparent', textAlign: 'center', color: t.colorTextSecondary, fontSize: t.fontSizeSM }}>
+      </main>
+      <footer style={{ padding: '24px 50px', textAlign: 'center', color: t.colorTextSecondary, fontSize: t.fontSizeSM }}>
         {branding.copyright_text && <div>{branding.copyright_text}</div>}
         {branding.icp_text && (
           <a href="https://beian.miit.gov.cn/" target="_blank" rel="noreferrer" style={{ color: 'inherit' }}>
             {branding.icp_text}
           </a>
         )}
-      </Layout.Footer>
+      </footer>
       <SupportPanel contacts={contacts} />
-    </Layout>
+    </div>
   );
 }

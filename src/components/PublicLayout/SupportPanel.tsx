@@ -1,8 +1,10 @@
-/** The "在线咨询" toggle and its panel of support contacts (position, QQ, mobile, e-mail). */
-import { useState } from 'react';
-import { Button, Divider, Empty, Space, Typography, theme } from 'antd';
-import { CloseOutlined, CustomerServiceOutlined, MailOutlined, MobileOutlined, QqOutlined } from '@ant-design/icons';
+/** The "在线咨询" toggle and its panel of support contacts; the panel's contents load when it first opens. */
+import { lazy, Suspense, useState } from 'react';
+import { Button, Spin, theme } from 'antd';
+import { CloseOutlined, CustomerServiceOutlined } from '@ant-design/icons';
 import type { SupportContact } from './usePublicInfo';
+
+const SupportContacts = lazy(() => import('./SupportContacts'));
 
 export function SupportPanel({ contacts }: { contacts: SupportContact[] }) {
   const [open, setOpen] = useState(false);
@@ -16,40 +18,13 @@ export function SupportPanel({ contacts }: { contacts: SupportContact[] }) {
           style={{ width: 280, background: t.colorBgElevated, borderRadius: t.borderRadiusLG, boxShadow: t.boxShadowSecondary }}
         >
           <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', padding: '8px 12px', borderBottom: `1px solid ${t.colorSplit}` }}>
-            <Typography.Text strong>在线咨询</Typography.Text>
+            <strong style={{ color: t.colorText }}>在线咨询</strong>
             <Button type="text" size="small" icon={<CloseOutlined />} aria-label="关闭" onClick={() => setOpen(false)} />
           </div>
           <div style={{ padding: 12 }}>
-          {contacts.length ? (
-            // a plain list: antd's List would bring its pager (and Select) onto the login page
-            <div role="list">
-              {contacts.map((c, i) => (
-                <div role="listitem" key={`${c.name}-${i}`}>
-                  {i > 0 && <Divider style={{ margin: '8px 0' }} />}
-                  <Space direction="vertical" size={2}>
-                    <Typography.Text strong>{c.name}</Typography.Text>
-                    {c.qq && (
-                      <a href={`tencent://message/?uin=${encodeURIComponent(c.qq)}`}>
-                        <QqOutlined /> QQ：{c.qq}
-                      </a>
-                    )}
-                    {c.mobile && (
-                      <a href={`tel:${c.mobile}`}>
-                        <MobileOutlined /> 手机：{c.mobile}
-                      </a>
-                    )}
-                    {c.email && (
-                      <a href={`mailto:${c.email}`}>
-                        <MailOutlined /> 邮箱：{c.email}
-                      </a>
-                    )}
-                  </Space>
-                </div>
-              ))}
-            </div>
-          ) : (
-            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无客服信息" />
-          )}
+            <Suspense fallback={<Spin size="small" />}>
+              <SupportContacts contacts={contacts} />
+            </Suspense>
           </div>
         </div>
       )}

@@ -11,8 +11,7 @@ import type { RegistryWidgetsType, UiSchema } from '@rjsf/utils';
 import type { FieldError, JsonSchema } from '../../../common/schema';
 import { trimBySchema } from '../../../common/schema';
 import { resolveSchema, toErrorSchema, transformErrors, validator } from './validation';
-import { CodeButtonWidget } from './widgets/CodeButtonWidget';
-import { CountryCodeWidget } from './widgets/CountryCodeWidget';
+import { lazyWidget } from './lazyWidget';
 import { SliderWidget } from './widgets/SliderWidget';
 import { FieldErrorTemplate } from './FieldErrorTemplate';
 import './SchemaForm.css';
@@ -21,8 +20,8 @@ const templates = { FieldErrorTemplate };
 
 /** Widgets any uiSchema may name, besides RJSF's own (text, password, checkbox, radio, select ...). */
 export const schemaWidgets: RegistryWidgetsType = {
-  countryCode: CountryCodeWidget,
-  codeButton: CodeButtonWidget,
+  countryCode: lazyWidget(() => import('./widgets/CountryCodeWidget').then((m) => ({ default: m.CountryCodeWidget }))),
+  codeButton: lazyWidget(() => import('./widgets/CodeButtonWidget').then((m) => ({ default: m.CodeButtonWidget }))),
   slider: SliderWidget,
 };
 
