@@ -13,10 +13,7 @@ import { trimBySchema } from '../../../common/schema';
 import { resolveSchema, toErrorSchema, transformErrors, validator } from './validation';
 import { lazyWidget } from './lazyWidget';
 import { SliderWidget } from './widgets/SliderWidget';
-import { FieldErrorTemplate } from './FieldErrorTemplate';
 import './SchemaForm.css';
-
-const templates = { FieldErrorTemplate };
 
 /** Widgets any uiSchema may name, besides RJSF's own (text, password, checkbox, radio, select ...). */
 export const schemaWidgets: RegistryWidgetsType = {
@@ -125,7 +122,6 @@ export function SchemaForm<T extends Record<string, any> = Record<string, any>>(
       formData={current}
       validator={validator}
       widgets={allWidgets}
-      templates={templates}
       transformErrors={transformErrors}
       showErrorList={false}
       liveValidate={submitted ? 'onChange' : undefined}

@@ -11,7 +11,7 @@ export function lazyWidget(load: () => Promise<{ default: ComponentType<WidgetPr
   const Widget = lazy(load);
   return function LazyWidget(props: WidgetProps) {
     return (
-      <Suspense fallback={<Input disabled aria-busy="true" placeholder={props.placeholder} />}>
+      <Suspense fallback={<Input id={props.id} disabled aria-busy="true" placeholder={props.placeholder} />}>
         <Widget {...props} />
       </Suspense>
     );

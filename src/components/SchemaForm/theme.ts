@@ -1,14 +1,15 @@
 /**
- * The RJSF theme of our forms: @rjsf/antd's templates with only the antd widgets our schemas
- * use, the heavier ones loaded on first use. Importing `Form` from '@rjsf/antd' would pull in every antd widget (date pickers,
- * sliders ...) and with them most of antd, on every page that shows a form, /login included.
+ * The RJSF theme of our forms: our field and input templates (templates.tsx), @rjsf/antd's
+ * checkbox, and the other antd widgets our schemas use loaded on first use. Importing `Form` from
+ * '@rjsf/antd' (or its generateTemplates) would pull in every antd widget (date pickers, sliders
+ * ...), antd Form and with them most of antd, on every page that shows a form, /login included.
  */
 import type { ComponentType } from 'react';
 import { withTheme, type FormProps } from '@rjsf/core';
-import { generateTemplates } from '@rjsf/antd/lib/templates/index.js';
 import CheckboxWidget from '@rjsf/antd/lib/widgets/CheckboxWidget/index.js';
-import PasswordWidget from '@rjsf/antd/lib/widgets/PasswordWidget/index.js';
+import { FieldErrorTemplate } from './FieldErrorTemplate';
 import { lazyWidget } from './lazyWidget';
+import { BaseInputTemplate, FieldTemplate, PasswordWidget } from './templates';
 
 // loaded when a form shows one (select and text area are heavy; the login form has neither)
 const RadioWidget = lazyWidget(() => import('@rjsf/antd/lib/widgets/RadioWidget/index.js'));
@@ -16,6 +17,6 @@ const SelectWidget = lazyWidget(() => import('@rjsf/antd/lib/widgets/SelectWidge
 const TextareaWidget = lazyWidget(() => import('@rjsf/antd/lib/widgets/TextareaWidget/index.js'));
 
 export const AntdForm: ComponentType<FormProps<any, any, any>> = withTheme<any, any, any>({
-  templates: generateTemplates(),
+  templates: { FieldTemplate, BaseInputTemplate, FieldErrorTemplate },
   widgets: { CheckboxWidget, PasswordWidget, RadioWidget, SelectWidget, TextareaWidget },
 });

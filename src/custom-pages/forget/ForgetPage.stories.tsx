@@ -30,7 +30,7 @@ export const ByEmail: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByRole('heading', { name: '找回密码' })).toBeVisible();
-    await expect(c.getByRole('radio', { name: '邮箱找回' })).toBeChecked();
+    await expect(await c.findByRole('radio', { name: '邮箱找回' })).toBeChecked();
     await expect(c.getByLabelText('邮箱')).toBeVisible();
     await expect(c.queryByLabelText('国家代码')).toBeNull();
     await expect(c.getByRole('img', { name: '图形验证码' })).toHaveAttribute('src', expect.stringMatching(/^\/api\/captcha\.jpg\?t=\d+$/));
