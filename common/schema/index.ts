@@ -1,3 +1,4 @@
 export * from './registry';
 export * from './ajv';
 export * from './trim';
+export * from './display';

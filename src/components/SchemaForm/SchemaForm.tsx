@@ -1,16 +1,19 @@
 /**
- * THE way a form renders from schemas/: RJSF (antd theme) with the shared validator. Labels are
+ * THE way a form renders from schemas/: RJSF (antd theme) with the schemas' own rules. Labels are
  * the schema's Chinese titles, each field shows the schema's own message for the rule it breaks
  * (inline, one per field), `x-trim` fields are trimmed before validating and submitting, and
  * errors the server answered (`data.errors`) show on their fields.
  */
 import { useEffect, useImperativeHandle, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
+import { Skeleton } from 'antd';
 import { AntdForm as Form } from './theme';
 import type { IChangeEvent } from '@rjsf/core';
 import type { RegistryWidgetsType, UiSchema } from '@rjsf/utils';
 import type { FieldError, JsonSchema } from '../../../common/schema';
-import { trimBySchema } from '../../../common/schema';
-import { resolveSchema, toErrorSchema, transformErrors, validator } from './validation';
+import { displaySchema } from '../../../common/schema/display';
+import { trimBySchema } from '../../../common/schema/trim';
+import { compiledValidator, isCompiledForm, type CompiledForm } from './compiled';
+import { toErrorSchema, transformErrors } from './errors';
 import { lazyWidget } from './lazyWidget';
 import { SliderWidget } from './widgets/SliderWidget';
 import './SchemaForm.css';
@@ -22,6 +25,24 @@ export const schemaWidgets: RegistryWidgetsType = {
   slider: SliderWidget,
 };
 
+type Runtime = typeof import('./validation');
+let runtime: Runtime | undefined;
+let runtimeLoad: Promise<Runtime> | undefined;
+
+/** ajv and the schema registry, loaded the first time a form with a run-time schema shows */
+function useRuntimeValidation(needed: boolean): Runtime | undefined {
+  const [, loaded] = useState(0);
+  useEffect(() => {
+    if (!needed || runtime) return;
+    let live = true;
+    (runtimeLoad ??= import('./validation').then((m) => (runtime = m))).then(() => live && loaded((n) => n + 1));
+    return () => {
+      live = false;
+    };
+  }, [needed]);
+  return needed ? runtime : undefined;
+}
+
 export interface SchemaFormHandle {
   /** validates as a submit would (showing the errors); true when valid */
   validate(): boolean;
@@ -29,11 +50,13 @@ export interface SchemaFormHandle {
 
 export interface SchemaFormProps<T extends Record<string, any> = Record<string, any>> {
   /**
-   * registry key ("forms/login") or a schema object. Avoid a root-level allOf in a displayed
+   * the form compiled at build time (`import loginForm from '@/generated/forms/login'`: no ajv in
+   * the page), or a registry key ("forms/login") or a schema object, validated with ajv loaded on
+   * first use (the form shows once it has arrived). Avoid a root-level allOf in a displayed
    * schema: RJSF merges it into the rendered fields, and a `const: {$data}` confirmation field
    * then drops what is typed (check such rules with validateBySchema instead).
    */
-  schema: string | JsonSchema;
+  schema: CompiledForm | string | JsonSchema;
   /** the fields to show, in order; the schema's other properties stay hidden (omitted: all, schema order) */
   fields?: string[];
   uiSchema?: UiSchema;
@@ -85,13 +108,14 @@ export function SchemaForm<T extends Record<string, any> = Record<string, any>>(
   id,
   ref,
 }: SchemaFormProps<T>) {
-  const schema = useMemo(() => {
-    // descriptions (and the root's title) are notes for developers and product staff, not screen text
-    const { title: _t, description: _d, properties, ...rest } = resolveSchema(schemaOrKey);
-    const shown = Object.fromEntries(Object.entries<any>(properties ?? {}).map(([k, { description: _pd, ...p }]) => [k, p]));
-    return { ...rest, properties: shown };
-  }, [schemaOrKey]);
-  const ui = useMemo(() => ({ ...fieldsUi(schema, fields), ...uiSchema }), [schema, fields, uiSchema]);
+  const compiled = isCompiledForm(schemaOrKey) ? schemaOrKey : undefined;
+  const rt = useRuntimeValidation(!compiled);
+  const schema = useMemo(
+    () => (compiled ? compiled.schema : rt ? displaySchema(rt.resolveSchema(schemaOrKey as string | JsonSchema)) : undefined),
+    [compiled, rt, schemaOrKey],
+  );
+  const validator = compiled ? compiledValidator(compiled) : rt?.validator;
+  const ui = useMemo(() => ({ ...(schema ? fieldsUi(schema, fields) : {}), ...uiSchema }), [schema, fields, uiSchema]);
   const allWidgets = useMemo(() => ({ ...schemaWidgets, ...widgets }), [widgets]);
   const [submitted, setSubmitted] = useState(false);
   const [data, setData] = useState<Partial<T>>(formData ?? {});
@@ -112,6 +136,7 @@ export function SchemaForm<T extends Record<string, any> = Record<string, any>>(
     onChange?.(e.formData ?? {});
   };
 
+  if (!schema || !validator) return <Skeleton active title={false} paragraph={{ rows: Math.max(fields?.length ?? 4, 2) }} aria-busy="true" />;
   return (
     <Form
       ref={formRef}

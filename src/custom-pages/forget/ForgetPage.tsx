@@ -10,9 +10,10 @@ import type { UiSchema } from '@rjsf/utils';
 import type { FieldError } from '../../../common/schema';
 import type { PasswordResetForm } from '../../generated/schemas';
 import { PublicLayout } from '../../components/PublicLayout';
-import { SchemaForm, useStableCallback, validateBySchema } from '../../components/SchemaForm';
+import { checkCompiled, SchemaForm, useStableCallback } from '../../components/SchemaForm';
+import passwordCodeForm from '../../generated/forms/password-code';
+import passwordResetForm from '../../generated/forms/password-reset';
 import { ApiError, postForm } from '../../providers/http';
-import { schemas } from '../../schema';
 import { ImageCaptchaWidget } from './ImageCaptchaWidget';
 
 type ForgetForm = PasswordResetForm & { captcha?: string };
@@ -28,9 +29,8 @@ const widgets = { imageCaptcha: ImageCaptchaWidget };
  * for, as the server checks each call against its own schema.
  */
 function forgetSchema() {
-  const reset = schemas.inline('forms/password-reset');
-  const code = schemas.inline('forms/password-code');
-  return { ...reset, properties: { ...reset.properties, captcha: code.properties.captcha } };
+  const reset = passwordResetForm.schema;
+  return { ...reset, properties: { ...reset.properties, captcha: passwordCodeForm.schema.properties.captcha } };
 }
 
 const captchaSrc = () => `/api/captcha.jpg?t=${Date.now()}`;
@@ -53,7 +53,7 @@ export default function ForgetPage() {
 
   const sendCode = useStableCallback(async () => {
     const request = { ...target(formData), captcha: formData.captcha };
-    const errors = validateBySchema('forms/password-code', request);
+    const errors = checkCompiled(passwordCodeForm, request);
     if (errors.length) {
       setFieldErrors(errors);
       return false;

@@ -10,12 +10,12 @@ import { Alert, Button, Flex } from 'antd';
 import type { UiSchema } from '@rjsf/utils';
 import type { FieldError } from '../../../common/schema';
 import { PublicLayout } from '../../components/PublicLayout';
-import { SchemaForm, useStableCallback, validateBySchema } from '../../components/SchemaForm';
+import { checkCompiled, SchemaForm, useStableCallback } from '../../components/SchemaForm';
 import type { SliderResult } from '../../components/SliderCaptcha';
 import { passwordDigest } from '../../lib/password';
 import { ApiError, postForm } from '../../providers/http';
-import { trimBySchema } from '../../../common/schema';
-import { schemas } from '../../schema';
+import { trimBySchema } from '../../../common/schema/trim';
+import loginForm from '../../generated/forms/login';
 import type { LoginForm } from '../../generated/schemas';
 import { safeRedirect } from './redirect';
 import { rememberedUser } from './rememberedUser';
@@ -77,8 +77,8 @@ export default function LoginPage() {
   const onVerified = useStableCallback((pass: SliderResult) => {
     setCaptcha(pass);
     setFieldErrors(undefined);
-    const data = trimBySchema(schemas.get('forms/login'), formData);
-    if (validateBySchema('forms/login', data).length === 0) void login(data, pass);
+    const data = trimBySchema(loginForm.schema, formData);
+    if (checkCompiled(loginForm, data).length === 0) void login(data, pass);
   });
 
   const uiSchema: UiSchema = useMemo(
@@ -104,7 +104,7 @@ export default function LoginPage() {
         />
       )}
       <SchemaForm<LoginForm>
-        schema="forms/login"
+        schema={loginForm}
         fields={FIELDS}
         uiSchema={uiSchema}
         formData={formData}

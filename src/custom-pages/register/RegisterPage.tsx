@@ -12,7 +12,9 @@ import type { UiSchema } from '@rjsf/utils';
 import type { FieldError } from '../../../common/schema';
 import type { RegisterForm } from '../../generated/schemas';
 import { PublicLayout } from '../../components/PublicLayout';
-import { SchemaForm, useStableCallback, validateBySchema } from '../../components/SchemaForm';
+import { checkCompiled, SchemaForm, useStableCallback } from '../../components/SchemaForm';
+import registerForm from '../../generated/forms/register';
+import sendCodeForm from '../../generated/forms/send-code';
 import { ApiError, postForm } from '../../providers/http';
 import { RegisteredAndLoggedIn, RegisteredGoLogin } from './RegisterResult';
 import { ServiceAgreement } from './ServiceAgreement';
@@ -33,7 +35,7 @@ export default function RegisterPage() {
 
   const sendCode = useStableCallback(async () => {
     const target = { mobile: formData.mobile, countryCode: formData.countryCode };
-    const errors = validateBySchema('forms/send-code', target);
+    const errors = checkCompiled(sendCodeForm, target);
     if (errors.length) {
       setFieldErrors(errors);
       return false;
@@ -102,7 +104,7 @@ export default function RegisterPage() {
   return (
     <PublicLayout title="注册账户" width={480}>
       <SchemaForm<RegisterForm>
-        schema="forms/register"
+        schema={registerForm}
         fields={FIELDS}
         uiSchema={uiSchema}
         formData={formData}

@@ -6,7 +6,7 @@ import { http } from 'msw';
 import { AppProviders } from '@/providers/AppProviders';
 import { PageRouter } from '@/components/PublicLayout/storyRouter';
 import { ok, publicHandlers } from '@/components/PublicLayout/mocks';
-import { validateBySchema } from '@/components/SchemaForm';
+import { validateBySchema } from '@/components/SchemaForm/validation';
 import ForgetPage from '@/custom-pages/forget/ForgetPage';
 
 const server = setupServer(...publicHandlers);
@@ -48,7 +48,7 @@ describe('forgot password rules (forms/password-reset, forms/password-code)', ()
 describe('ForgetPage', () => {
   it('shows the spec messages on the fields', async () => {
     render(<AppProviders><PageRouter path="/forget"><ForgetPage /></PageRouter></AppProviders>);
-    await userEvent.click(screen.getByRole('button', { name: /重置密码/ }));
+    await userEvent.click(await screen.findByRole('button', { name: /重置密码/ }));
     expect(await screen.findByText('请输入有效的邮箱')).toBeInTheDocument();
     expect(screen.getByText('验证码不可为空')).toBeInTheDocument();
     expect(screen.getByText('密码的长度必须是8-16位！')).toBeInTheDocument();
@@ -62,7 +62,7 @@ describe('ForgetPage', () => {
       http.post('*/api/password/change', async ({ request }) => (sent.push(Object.fromEntries(new URLSearchParams(await request.text()))), ok())),
     );
     render(<AppProviders><PageRouter path="/forget"><ForgetPage /></PageRouter></AppProviders>);
-    await userEvent.click(screen.getByRole('radio', { name: '手机找回' }));
+    await userEvent.click(await screen.findByRole('radio', { name: '手机找回' }));
     await userEvent.type(await screen.findByLabelText('手机号'), '13800138000');
     await userEvent.type(screen.getByPlaceholderText('图形验证码'), '7K3P');
     await userEvent.click(screen.getByRole('button', { name: /获取验证码/ }));

@@ -5,8 +5,10 @@ afterEach(cleanup);
 import userEvent from '@testing-library/user-event';
 import { Button } from 'antd';
 import { AppProviders } from '@/providers/AppProviders';
-import { SchemaForm, validateBySchema } from '@/components/SchemaForm';
+import { checkCompiled, SchemaForm, type CompiledForm } from '@/components/SchemaForm';
+import { validateBySchema } from '@/components/SchemaForm/validation';
 import { schemas } from '@/schema';
+import loginForm from '@/generated/forms/login';
 
 const submit = () => userEvent.click(screen.getByRole('button', { name: /提\s*交/ }));
 
@@ -25,7 +27,7 @@ function renderForm(schema: string | object, props: Partial<Parameters<typeof Sc
 describe('SchemaForm', () => {
   it('labels fields with the schema titles and shows the spec messages inline', async () => {
     const onSubmit = renderForm('forms/login', { fields: ['username', 'password'] });
-    expect(screen.getByLabelText('帐户名')).toBeInTheDocument();
+    expect(await screen.findByLabelText('帐户名')).toBeInTheDocument();
     expect(screen.getByLabelText('密码')).toBeInTheDocument();
     await submit();
     expect(await screen.findByText('请输入帐户名')).toBeInTheDocument();
@@ -77,4 +79,60 @@ describe('SchemaForm', () => {
     expect(validateBySchema('forms/send-code', { mobile: '13a' })).toEqual([{ field: 'mobile', message: '请输入正确的手机号' }]);
     expect(validateBySchema('forms/send-code', { mobile: '13800138000', countryCode: '86' })).toEqual([]);
   });
+
+  it('renders a form compiled at build time with the same labels, rules and messages', async () => {
+    const onSubmit = renderForm(loginForm, { fields: ['username', 'password'] });
+    expect(screen.getByLabelText('帐户名')).toBeInTheDocument();
+    await submit();
+    expect(await screen.findByText('请输入帐户名')).toBeInTheDocument();
+    expect(screen.getByText('请输入密码')).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText('帐户名'), ' a@b ');
+    expect(await screen.findByText('邮箱格式不正确')).toBeInTheDocument();
+    await userEvent.clear(screen.getByLabelText('帐户名'));
+    await userEvent.type(screen.getByLabelText('帐户名'), ' alice ');
+    await userEvent.type(screen.getByLabelText('密码'), 'secret');
+    await submit();
+    await waitFor(() => expect(onSubmit).toHaveBeenCalled());
+    expect(onSubmit.mock.calls[0][0]).toMatchObject({ username: 'alice', password: 'secret' });
+  });
 });
+
+describe('compiled forms', () => {
+  const modules = import.meta.glob<CompiledForm>('../../../src/generated/forms/*.js', { eager: true, import: 'default' });
+  const forms = Object.values(modules);
+
+  it('exist for every form schema', () => {
+    const keys = Object.keys(schemas.schemas).filter((k) => k.startsWith('forms/'));
+    expect(forms.map((f) => f.key).sort()).toEqual(keys.sort());
+  });
+
+  /** payloads that break rules of every kind: missing fields, wrong types, bad lengths and patterns, a confirmation that differs */
+  function payloads(form: CompiledForm): Record<string, unknown>[] {
+    const props = Object.keys(form.schema.properties ?? {});
+    const filled = (v: (name: string) => unknown) => Object.fromEntries(props.map((p) => [p, v(p)]));
+    return [
+      {},
+      filled(() => ''),
+      filled(() => 'x'),
+      filled(() => 'x'.repeat(600)),
+      filled(() => 12),
+      filled((p) => (/mail/i.test(p) ? 'a@b.cn' : /mobile|phone/i.test(p) ? '13800138000' : /password/i.test(p) ? 'abc12345' : 'ok-value')),
+      filled((p) => (/confirm/i.test(p) ? 'abc12346' : /password/i.test(p) ? 'abc12345' : '1')),
+      { ...filled(() => '1'), sendType: 2, countryCode: '86', email: '138x' },
+    ];
+  }
+
+  it('answer exactly as the run-time validator does, message for message', () => {
+    for (const form of forms) {
+      for (const data of payloads(form)) {
+        expect(checkCompiled(form, data), `${form.key} ${JSON.stringify(data).slice(0, 80)}`).toEqual(validateBySchema(displayed(form.key), data));
+      }
+    }
+  });
+});
+
+/** the run-time equivalent of a compiled form's schema */
+function displayed(key: string) {
+  const { title: _t, description: _d, properties, ...rest } = schemas.inline(key);
+  return { ...rest, properties: Object.fromEntries(Object.entries<any>(properties ?? {}).map(([k, { description: _pd, ...p }]) => [k, p])) };
+}

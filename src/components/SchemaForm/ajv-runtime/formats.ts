@@ -1,0 +1,4 @@
+/** ajv-formats' checks (email, uri ...), for compiled validators with `format` rules. */
+import { fullFormats } from 'ajv-formats/dist/formats.js';
+
+export const formats = fullFormats;
