@@ -21,5 +21,13 @@ export default defineConfig({
     outDir: 'dist',
     manifest: true,
     chunkSizeWarningLimit: 2000,
+    rolldownOptions: {
+      treeshake: {
+        // rc-field-form (antd Form's store) declares no "sideEffects": antd's inputs import its
+        // context, which would keep all of it on every page with an input. Its modules have no
+        // side effects: let unused parts go. Every other module keeps its package's declaration.
+        moduleSideEffects: (id) => (/[\\/]node_modules[\\/]rc-field-form[\\/]/.test(id) ? false : undefined),
+      },
+    },
   },
 });
