@@ -299,6 +299,31 @@ export type SubAccountEditForm = {
   mourl?: string;
 };
 /**
+ * 代理商重置子账户密码（POST /client/account/resetPsd）。way 为 email：生成新密码发送到 email；为 password：直接设为 password（confirmPassword 须一致）。不带 way 的调用按旧约定：有 password 即直接设置，否则发送邮件。
+ */
+export type SubAccountPasswordForm = {
+  /**
+   * 子账户
+   */
+  clientId: string;
+  /**
+   * 重置方式
+   */
+  way: ('email' | 'password') & string;
+  /**
+   * 接收邮箱
+   */
+  email?: string;
+  /**
+   * 新密码
+   */
+  password?: string;
+  /**
+   * 确认密码
+   */
+  confirmPassword?: {$data: '1/password'};
+};
+/**
  * 子账户价格设置（POST /client/price）。单价为元/条的十进制字符串，最多四位小数；国际短信折扣 0-100（%）。
  */
 export type SubAccountPriceForm = {
@@ -308,19 +333,19 @@ export type SubAccountPriceForm = {
   clientId: string;
   priceType: PriceType;
   /**
-   * 统一价格
+   * 统一价格(元/条)
    */
   unifiedPrice?: string;
   /**
-   * 移动单价
+   * 移动(元/条)
    */
   mobilePrice?: string;
   /**
-   * 联通单价
+   * 联通(元/条)
    */
   unicomPrice?: string;
   /**
-   * 电信单价
+   * 电信(元/条)
    */
   telecomPrice?: string;
   /**
@@ -413,6 +438,7 @@ export interface SchemaIndex {
   'forms/sign-add.json'?: SignAddForm;
   'forms/slider-verify.json'?: SliderVerifyForm;
   'forms/sub-account-edit.json'?: SubAccountEditForm;
+  'forms/sub-account-password.json'?: SubAccountPasswordForm;
   'forms/sub-account-price.json'?: SubAccountPriceForm;
   'forms/sub-account-remark.json'?: SubAccountRemarkForm;
   'forms/template.json'?: TemplateForm;

@@ -168,7 +168,15 @@ describe.each(backends)('sub-accounts and ledger (%s)', (backend) => {
     const weak = await c.post('/api/client/account/resetPsd', { clientId: 'client1', password: 'abc' });
     expect(weak.body.msg).toBe('密码长度为8-12位之间');
     expect((await c.post('/api/client/account/resetPsd', { clientId: 'client1', password: 'abcdefgh' })).body.msg).toBe('密码格式为8-12为数字字母组合');
-    expect((await c.post('/api/client/account/resetPsd', { clientId: 'client1', password: 'Newpass123' })).body.code).toBe(0);
+    // the rules of forms/sub-account-password, by way
+    const mismatch = await c.post('/api/client/account/resetPsd', { clientId: 'client1', way: 'password', password: 'Newpass123', confirmPassword: 'Newpass124' });
+    expect(mismatch.body).toMatchObject({ code: 400, msg: '两次输入密码不一致', data: { errors: [{ field: 'confirmPassword', message: '两次输入密码不一致' }] } });
+    expect((await c.post('/api/client/account/resetPsd', { clientId: 'client1', way: 'email' })).body.msg).toBe('请输入有效的邮箱');
+    expect((await c.post('/api/client/account/resetPsd', { clientId: 'client1', way: 'email', email: 'not-mail' })).body.msg).toBe('邮箱格式不正确');
+    expect((await c.post('/api/client/account/resetPsd', { clientId: 'client1', way: 'sms' })).body.msg).toBe('请选择重置方式');
+    const unchanged = await t.server.client().init();
+    expect((await unchanged.login('client1', 'Demo1234')).body.code).toBe(0);
+    expect((await c.post('/api/client/account/resetPsd', { clientId: 'client1', way: 'password', password: 'Newpass123', confirmPassword: 'Newpass123' })).body.code).toBe(0);
     const fresh = await t.server.client().init();
     expect((await fresh.login('client1', 'Newpass123')).body.code).toBe(0);
     const mail = await c.post('/api/client/account/resetPsd', { clientId: 'client1', email: 'client1@demo.smsp.local' });

@@ -332,19 +332,16 @@ export class SubAccountService {
 
   async resetPassword(agent: Account, p: Params) {
     const a = await this.owned(agent, p.clientId);
-    const email = str(p.email).toLowerCase();
-    const given = str(p.password);
-    let password: string;
-    if (given) {
-      if (given.length < 8 || given.length > 12) throw new ApiError(400, '密码长度为8-12位之间');
-      if (!/^[A-Za-z0-9]+$/.test(given) || !/[A-Za-z]/.test(given) || !/\d/.test(given)) throw new ApiError(400, '密码格式为8-12为数字字母组合');
-      password = given;
-    } else if (email) {
-      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new ApiError(400, '邮箱格式不正确');
-      password = strongPassword();
-    } else {
-      throw new ApiError(400, '请输入新密码或接收邮箱');
-    }
+    // callers without `way` (the first version of this call): a password means "set it", else e-mail one
+    const way = str(p.way) || (str(p.password) ? 'password' : 'email');
+    const f = validateForm<{ way: 'email' | 'password'; email?: string; password?: string }>(this.ctx.schemas, 'forms/sub-account-password', {
+      clientId: str(p.clientId),
+      way,
+      ...(way === 'email' ? { email: str(p.email) } : { password: str(p.password), confirmPassword: p.confirmPassword === undefined ? str(p.password) : str(p.confirmPassword) }),
+    });
+    const given = f.way === 'password' ? f.password! : '';
+    const email = (f.email ?? '').toLowerCase();
+    const password = given || strongPassword();
     const hash = await hashPassword(password);
     await this.ctx.db.transaction().execute(async (trx) => {
       await trx.updateTable('accounts').set({ password_hash: hash, failed_logins: 0, update_time: this.ctx.now() }).where('id', '=', a.id).execute();

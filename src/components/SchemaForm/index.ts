@@ -3,3 +3,4 @@ export { SchemaForm, schemaWidgets, type SchemaFormHandle, type SchemaFormProps 
 export { checkCompiled, compiledValidator, isCompiledForm, type CompiledForm } from './compiled';
 export { transformErrors, toErrorSchema } from './errors';
 export { useStableCallback } from './useStableCallback';
+export { SchemaFormDialog, type SchemaFormDialogProps } from './SchemaFormDialog';

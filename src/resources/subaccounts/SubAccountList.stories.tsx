@@ -164,10 +164,11 @@ export const ResetPassword: Story = {
     const c = within(canvasElement);
     await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '重置密码' }));
     const dialog = await body().findByRole('dialog', {}, T);
-    await userEvent.click(within(dialog).getByLabelText('直接设置新密码'));
+    await userEvent.click(await within(dialog).findByLabelText('直接设置新密码', {}, T));
     await userEvent.type(within(dialog).getByLabelText('新密码'), 'abc');
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|OK/ }));
     await expect(await within(dialog).findByText('密码长度为8-12位之间', {}, T)).toBeInTheDocument();
+    await expect(within(dialog).getByText('两次输入密码不一致')).toBeInTheDocument();
     await userEvent.click(within(dialog).getByLabelText('发送新密码到邮箱'));
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|OK/ }));
     await expect(await body().findByText('发送成功', {}, T)).toBeInTheDocument();

@@ -1,32 +1,31 @@
 /**
  * The dialogs of the sub-account manager and finance lists: recharge / rollback (exact amounts,
  * idempotent requestId, 3 s submit lock), remark, interface info (copy), password reset, price,
- * balance reminder and expiration.
+ * balance reminder and expiration. The form dialogs are SchemaFormDialogs over their
+ * schemas/forms (labels, rules and messages from there, as the server checks them).
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Alert, App, Button, DatePicker, Descriptions, Form, Input, Modal, Radio, Space, Spin, Typography } from 'antd';
+import { Alert, App, Button, DatePicker, Descriptions, Form, Modal, Spin } from 'antd';
 import dayjs from 'dayjs';
 import { Money } from '@/components/Money/Money';
+import { SchemaFormDialog } from '@/components/SchemaForm';
+import balanceReminderForm from '@/generated/forms/balance-reminder';
+import rechargeForm from '@/generated/forms/recharge';
+import passwordForm from '@/generated/forms/sub-account-password';
+import priceForm from '@/generated/forms/sub-account-price';
+import remarkForm from '@/generated/forms/sub-account-remark';
+import type { BalanceReminderForm, RechargeForm, SubAccountPasswordForm, SubAccountPriceForm, SubAccountRemarkForm } from '@/generated/schemas';
 import { ApiError } from '@/providers/http';
-import { newRequestId, subAccountApi, validateWith, type SubAccountRow, type TransferResult } from './api';
+import { newRequestId, subAccountApi, type SubAccountRow, type TransferResult } from './api';
+
+const reminderForm = balanceReminderForm;
+/** the generated type reads the confirmation rule ({ $data }) as the value's type */
+type PasswordValues = Omit<SubAccountPasswordForm, 'confirmPassword'> & { confirmPassword?: string };
 
 export const SUBMIT_LOCK_MS = 3000;
 export const SUBMIT_LOCK_TEXT = '3秒内不可重复提交';
 
 const errText = (e: unknown) => (e instanceof ApiError ? e.body.msg ?? '操作失败' : '接口异常');
-
-/** A submit button that stays locked for 3 s after each click. */
-function useSubmitLock() {
-  const [locked, setLocked] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-  const lock = () => {
-    setLocked(true);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => setLocked(false), SUBMIT_LOCK_MS);
-  };
-  return { locked, lock };
-}
 
 export interface DialogProps {
   account: SubAccountRow | null;
@@ -35,133 +34,78 @@ export interface DialogProps {
   onDone?: (result?: unknown) => void;
 }
 
-function Footer({ onCancel, onOk, loading, locked, okText = '确定' }: { onCancel: () => void; onOk: () => void; loading?: boolean; locked?: boolean; okText?: string }) {
-  return (
-    <Space>
-      {locked && <Typography.Text type="secondary">{SUBMIT_LOCK_TEXT}</Typography.Text>}
-      <Button onClick={onCancel}>取消</Button>
-      <Button type="primary" onClick={onOk} loading={loading} disabled={locked}>
-        {okText}
-      </Button>
-    </Space>
-  );
-}
-
 // ------------------------------------------------------------------ recharge / rollback
 
 export function TransferDialog({ op, account, agentBalance, onClose, onDone }: DialogProps & { op: 'recharge' | 'rollback'; agentBalance?: string }) {
-  const { message } = App.useApp();
-  const [form] = Form.useForm<{ amount: string; remark?: string }>();
-  const [error, setError] = useState<string>();
-  const [saving, setSaving] = useState(false);
-  const { locked, lock } = useSubmitLock();
   const requestId = useRef(newRequestId());
-  const title = op === 'recharge' ? '子账户充值' : '子账户回退';
+  const result = useRef<TransferResult>(undefined);
   useEffect(() => {
-    if (account) {
-      form.resetFields();
-      setError(undefined);
-      requestId.current = newRequestId();
-    }
-  }, [account, form]);
-
-  const submit = async () => {
-    if (!account || locked) return;
-    const values = form.getFieldsValue();
-    const amount = String(values.amount ?? '').trim();
-    const errs = validateWith('forms/recharge', { clientId: account.client_id, amount, remark: values.remark ?? '' });
-    form.setFields((['amount', 'remark'] as const).map((name) => ({ name, errors: errs[name] ? [errs[name]] : [] })));
-    if (Object.keys(errs).length) return;
-    lock();
-    setSaving(true);
-    setError(undefined);
+    if (account) requestId.current = newRequestId();
+  }, [account]);
+  const save = async (v: RechargeForm) => {
     try {
-      const body = await (op === 'recharge' ? subAccountApi.recharge : subAccountApi.rollback)({
-        clientId: account.client_id,
-        amount,
-        remark: values.remark ?? '',
-        requestId: requestId.current,
-      });
-      message.success(body.msg ?? (op === 'recharge' ? '充值成功' : '回退成功'));
+      const body = await (op === 'recharge' ? subAccountApi.recharge : subAccountApi.rollback)({ ...v, remark: v.remark ?? '', requestId: requestId.current });
+      result.current = body.data;
       requestId.current = newRequestId();
-      onDone?.(body.data as TransferResult);
-      onClose();
+      return body.msg ?? (op === 'recharge' ? '充值成功' : '回退成功');
     } catch (e) {
-      // a business refusal is final: the next submission is a new request
+      // a business refusal is final: the next submission is a new request (a lost answer is retried as the same one)
       if (e instanceof ApiError) requestId.current = newRequestId();
-      setError(errText(e));
-    } finally {
-      setSaving(false);
+      throw e;
     }
   };
-
   return (
-    <Modal open={!!account} title={title} onCancel={onClose} destroyOnHidden footer={<Footer onCancel={onClose} onOk={submit} loading={saving} locked={locked} />}>
+    <SchemaFormDialog<RechargeForm>
+      open={!!account}
+      title={op === 'recharge' ? '子账户充值' : '子账户回退'}
+      form={rechargeForm}
+      fields={['amount', 'remark']}
+      uiSchema={{
+        amount: { 'ui:title': op === 'recharge' ? '充值金额(元)' : '回退金额(元)', 'ui:placeholder': '最多两位小数', 'ui:autocomplete': 'off' },
+        remark: { 'ui:widget': 'textarea', 'ui:options': { rows: 2 } },
+      }}
+      initial={{ clientId: account?.client_id }}
+      save={save}
+      onClose={onClose}
+      onDone={() => onDone?.(result.current)}
+      lockMs={SUBMIT_LOCK_MS}
+      lockText={SUBMIT_LOCK_TEXT}
+      errorTestId="transfer-error"
+    >
       {account && (
-        <>
-          <Descriptions column={1} size="small" style={{ marginBottom: 16 }}>
-            <Descriptions.Item label="子账户">
-              {account.client_name}（{account.client_id}）
+        <Descriptions column={1} size="small" style={{ marginBottom: 16 }}>
+          <Descriptions.Item label="子账户">
+            {account.client_name}（{account.client_id}）
+          </Descriptions.Item>
+          <Descriptions.Item label="子账户余额">
+            <Money value={account.balance} />
+          </Descriptions.Item>
+          {agentBalance !== undefined && (
+            <Descriptions.Item label="可用余额">
+              <Money value={agentBalance} />
             </Descriptions.Item>
-            <Descriptions.Item label="子账户余额">
-              <Money value={account.balance} />
-            </Descriptions.Item>
-            {agentBalance !== undefined && (
-              <Descriptions.Item label="可用余额">
-                <Money value={agentBalance} />
-              </Descriptions.Item>
-            )}
-          </Descriptions>
-          {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} data-testid="transfer-error" />}
-          <Form form={form} layout="vertical" onFinish={submit}>
-            <Form.Item name="amount" label={op === 'recharge' ? '充值金额(元)' : '回退金额(元)'} required>
-              <Input inputMode="decimal" placeholder="最多两位小数" autoComplete="off" />
-            </Form.Item>
-            <Form.Item name="remark" label="备注">
-              <Input.TextArea rows={2} maxLength={50} showCount />
-            </Form.Item>
-          </Form>
-        </>
+          )}
+        </Descriptions>
       )}
-    </Modal>
+    </SchemaFormDialog>
   );
 }
 
 // ------------------------------------------------------------------ remark
 
 export function RemarkDialog({ account, onClose, onDone }: DialogProps) {
-  const { message } = App.useApp();
-  const [value, setValue] = useState('');
-  const [error, setError] = useState<string>();
-  const [saving, setSaving] = useState(false);
-  useEffect(() => {
-    setValue(account?.remarks ?? '');
-    setError(undefined);
-  }, [account]);
-  const submit = async () => {
-    if (!account) return;
-    const invalid = validateWith('forms/sub-account-remark', { clientId: account.client_id, remarks: value }).remarks;
-    if (invalid) return setError(invalid);
-    setSaving(true);
-    try {
-      await subAccountApi.remark(account.client_id, value);
-      message.success('备注已保存');
-      onDone?.();
-      onClose();
-    } catch {
-      /* toasted */
-    } finally {
-      setSaving(false);
-    }
-  };
   return (
-    <Modal open={!!account} title="备注" onCancel={onClose} onOk={submit} confirmLoading={saving} destroyOnHidden>
-      <Form layout="vertical">
-        <Form.Item label="备注" validateStatus={error ? 'error' : undefined} help={error}>
-          <Input.TextArea rows={3} value={value} onChange={(e) => (setValue(e.target.value), setError(undefined))} showCount />
-        </Form.Item>
-      </Form>
-    </Modal>
+    <SchemaFormDialog<SubAccountRemarkForm>
+      open={!!account}
+      title="备注"
+      form={remarkForm}
+      fields={['remarks']}
+      uiSchema={{ remarks: { 'ui:widget': 'textarea', 'ui:options': { rows: 3 } } }}
+      initial={{ clientId: account?.client_id, remarks: account?.remarks ?? '' }}
+      save={async (v) => (await subAccountApi.remark(v.clientId, v.remarks ?? ''), '备注已保存')}
+      onClose={onClose}
+      onDone={onDone}
+    />
   );
 }
 
@@ -237,170 +181,81 @@ export function InterfaceInfoDialog({ account, onClose }: DialogProps) {
 // ------------------------------------------------------------------ password reset
 
 export function ResetPasswordDialog({ account, onClose }: DialogProps) {
-  const { message } = App.useApp();
-  const [form] = Form.useForm<{ way: 'email' | 'password'; email?: string; password?: string; confirm?: string }>();
-  const way = Form.useWatch('way', form) ?? 'email';
-  const [saving, setSaving] = useState(false);
-  useEffect(() => {
-    if (account) form.setFieldsValue({ way: 'email', email: account.email ?? '', password: '', confirm: '' });
-  }, [account, form]);
-  const submit = async () => {
-    if (!account) return;
-    const v = await form.validateFields().catch(() => null);
-    if (!v) return;
-    setSaving(true);
-    try {
-      const body = await subAccountApi.resetPassword(v.way === 'email' ? { clientId: account.client_id, email: v.email } : { clientId: account.client_id, password: v.password });
-      message.success(body.msg ?? '发送成功');
-      onClose();
-    } catch (e) {
-      if (v.way === 'email' && e instanceof ApiError) message.error(`发送失败 ${e.body.msg ?? ''}`);
-    } finally {
-      setSaving(false);
-    }
-  };
   return (
-    <Modal open={!!account} title="重置密码" onCancel={onClose} onOk={submit} confirmLoading={saving} destroyOnHidden forceRender>
-      <Form form={form} layout="vertical" initialValues={{ way: 'email' }}>
-        <Form.Item name="way" label="重置方式">
-          <Radio.Group options={[{ value: 'email', label: '发送新密码到邮箱' }, { value: 'password', label: '直接设置新密码' }]} />
-        </Form.Item>
-        {way === 'email' ? (
-          <Form.Item name="email" label="接收邮箱" rules={[{ required: true, message: '请输入有效的邮箱' }, { type: 'email', message: '邮箱格式不正确' }]}>
-            <Input />
-          </Form.Item>
-        ) : (
-          <>
-            <Form.Item
-              name="password"
-              label="新密码"
-              rules={[
-                { required: true, message: '密码长度为8-12位之间' },
-                { min: 8, max: 12, message: '密码长度为8-12位之间' },
-                { pattern: /^(?=.*\d)(?=.*[A-Za-z])[A-Za-z\d]+$/, message: '密码格式为8-12为数字字母组合' },
-              ]}
-            >
-              <Input.Password autoComplete="new-password" />
-            </Form.Item>
-            <Form.Item
-              name="confirm"
-              label="确认密码"
-              dependencies={['password']}
-              rules={[({ getFieldValue }) => ({ validator: (_, v) => (v === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error('两次输入密码不一致'))) })]}
-            >
-              <Input.Password autoComplete="new-password" />
-            </Form.Item>
-          </>
-        )}
-      </Form>
-    </Modal>
+    <SchemaFormDialog<PasswordValues>
+      open={!!account}
+      title="重置密码"
+      form={passwordForm}
+      fields={['way', 'email', 'password', 'confirmPassword']}
+      uiSchema={(v) => {
+        const byEmail = v.way !== 'password';
+        const hidden = { 'ui:widget': 'hidden' };
+        return {
+          way: { 'ui:widget': 'radio', 'ui:options': { inline: true } },
+          email: byEmail ? { 'ui:autocomplete': 'email' } : hidden,
+          password: byEmail ? hidden : { 'ui:widget': 'password', 'ui:autocomplete': 'new-password' },
+          confirmPassword: byEmail ? hidden : { 'ui:widget': 'password', 'ui:autocomplete': 'new-password' },
+        };
+      }}
+      initial={{ clientId: account?.client_id, way: 'email', email: account?.email ?? '' }}
+      // switching the way drops the other way's values (hidden fields are neither checked nor sent)
+      normalize={(next, prev) =>
+        next.way === prev.way
+          ? next
+          : next.way === 'password'
+            ? { ...next, email: undefined }
+            : { ...next, email: account?.email ?? '', password: undefined, confirmPassword: undefined }
+      }
+      save={async (v) => (await subAccountApi.resetPassword(v)).msg ?? '发送成功'}
+      onClose={onClose}
+    />
   );
 }
 
 // ------------------------------------------------------------------ price, reminder, expiration
 
+const PRICES = ['unifiedPrice', 'mobilePrice', 'unicomPrice', 'telecomPrice'] as const;
+
 export function PriceDialog({ account, onClose, onDone }: DialogProps) {
-  const { message } = App.useApp();
-  const [form] = Form.useForm();
-  const priceType = Form.useWatch('priceType', form) ?? 0;
-  const [saving, setSaving] = useState(false);
-  useEffect(() => {
-    if (account)
-      form.setFieldsValue({
-        priceType: account.priceType ?? 0,
-        unifiedPrice: account.unifiedPrice,
-        mobilePrice: account.mobilePrice,
-        unicomPrice: account.unicomPrice,
-        telecomPrice: account.telecomPrice,
-        gjSmsDiscount: account.gjSmsDiscount,
-      });
-  }, [account, form]);
-  const submit = async () => {
-    if (!account) return;
-    const v = { clientId: account.client_id, ...form.getFieldsValue() };
-    const errs = validateWith('forms/sub-account-price', v);
-    form.setFields(['unifiedPrice', 'mobilePrice', 'unicomPrice', 'telecomPrice', 'gjSmsDiscount'].map((name) => ({ name, errors: errs[name] ? [errs[name]] : [] })));
-    if (Object.keys(errs).length) return;
-    setSaving(true);
-    try {
-      await subAccountApi.price(v);
-      message.success('价格设置成功');
-      onDone?.();
-      onClose();
-    } catch {
-      /* toasted */
-    } finally {
-      setSaving(false);
-    }
-  };
   return (
-    <Modal open={!!account} title="价格设置" onCancel={onClose} onOk={submit} confirmLoading={saving} destroyOnHidden forceRender>
-      <Form form={form} layout="vertical">
-        <Form.Item name="priceType" label="计价方式">
-          <Radio.Group options={[{ value: 0, label: '统一价格' }, { value: 1, label: '按运营商' }]} />
-        </Form.Item>
-        {priceType === 0 ? (
-          <Form.Item name="unifiedPrice" label="统一价格(元/条)">
-            <Input inputMode="decimal" />
-          </Form.Item>
-        ) : (
-          <>
-            <Form.Item name="mobilePrice" label="移动(元/条)">
-              <Input inputMode="decimal" />
-            </Form.Item>
-            <Form.Item name="unicomPrice" label="联通(元/条)">
-              <Input inputMode="decimal" />
-            </Form.Item>
-            <Form.Item name="telecomPrice" label="电信(元/条)">
-              <Input inputMode="decimal" />
-            </Form.Item>
-          </>
-        )}
-        <Form.Item name="gjSmsDiscount" label="国际短信折扣(%)">
-          <Input inputMode="decimal" />
-        </Form.Item>
-      </Form>
-    </Modal>
+    <SchemaFormDialog<SubAccountPriceForm>
+      open={!!account}
+      title="价格设置"
+      form={priceForm}
+      fields={['priceType', ...PRICES, 'gjSmsDiscount']}
+      uiSchema={(v) => {
+        const unified = (v.priceType ?? 0) === 0;
+        const shown = (name: (typeof PRICES)[number]) => (unified === (name === 'unifiedPrice') ? {} : { 'ui:widget': 'hidden' });
+        return { priceType: { 'ui:widget': 'radio', 'ui:options': { inline: true } }, ...Object.fromEntries(PRICES.map((p) => [p, shown(p)])) };
+      }}
+      initial={{
+        clientId: account?.client_id,
+        priceType: (account?.priceType ?? 0) as SubAccountPriceForm['priceType'],
+        unifiedPrice: account?.unifiedPrice ?? undefined,
+        mobilePrice: account?.mobilePrice ?? undefined,
+        unicomPrice: account?.unicomPrice ?? undefined,
+        telecomPrice: account?.telecomPrice ?? undefined,
+        gjSmsDiscount: account?.gjSmsDiscount ?? undefined,
+      }}
+      save={async (v) => (await subAccountApi.price(v), '价格设置成功')}
+      onClose={onClose}
+      onDone={onDone}
+    />
   );
 }
 
 export function ReminderDialog({ account, onClose, onDone }: DialogProps) {
-  const { message } = App.useApp();
-  const [form] = Form.useForm<{ balanceAlarm: string; alarmMobile?: string }>();
-  const [saving, setSaving] = useState(false);
-  useEffect(() => {
-    if (account) form.setFieldsValue({ balanceAlarm: account.balanceAlarm ?? '0.00', alarmMobile: account.alarmMobile ?? account.mobile ?? '' });
-  }, [account, form]);
-  const submit = async () => {
-    if (!account) return;
-    const v = form.getFieldsValue();
-    const payload = { clientId: account.client_id, balanceAlarm: String(v.balanceAlarm ?? '').trim(), alarmMobile: (v.alarmMobile ?? '').trim() };
-    const errs = validateWith('forms/balance-reminder', payload);
-    form.setFields((['balanceAlarm', 'alarmMobile'] as const).map((name) => ({ name, errors: errs[name] ? [errs[name]] : [] })));
-    if (Object.keys(errs).length) return;
-    setSaving(true);
-    try {
-      await subAccountApi.remind(payload);
-      message.success('提醒设置成功');
-      onDone?.();
-      onClose();
-    } catch {
-      /* toasted */
-    } finally {
-      setSaving(false);
-    }
-  };
   return (
-    <Modal open={!!account} title="余额提醒" onCancel={onClose} onOk={submit} confirmLoading={saving} destroyOnHidden forceRender>
-      <Form form={form} layout="vertical">
-        <Form.Item name="balanceAlarm" label="余额低于(元)时提醒">
-          <Input inputMode="decimal" />
-        </Form.Item>
-        <Form.Item name="alarmMobile" label="提醒手机号">
-          <Input />
-        </Form.Item>
-      </Form>
-    </Modal>
+    <SchemaFormDialog<BalanceReminderForm>
+      open={!!account}
+      title="余额提醒"
+      form={reminderForm}
+      fields={['balanceAlarm', 'alarmMobile']}
+      initial={{ clientId: account?.client_id, balanceAlarm: account?.balanceAlarm ?? '0.00', alarmMobile: account?.alarmMobile ?? account?.mobile ?? '' }}
+      save={async (v) => (await subAccountApi.remind({ ...v, alarmMobile: v.alarmMobile ?? '' }), '提醒设置成功')}
+      onClose={onClose}
+      onDone={onDone}
+    />
   );
 }
 
