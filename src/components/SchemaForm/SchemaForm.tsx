@@ -59,6 +59,11 @@ export interface SchemaFormProps<T extends Record<string, any> = Record<string, 
   schema: CompiledForm | string | JsonSchema;
   /** the fields to show, in order; the schema's other properties stay hidden (omitted: all, schema order) */
   fields?: string[];
+  /**
+   * fields required here although the schema leaves them optional (a rule of the context, e.g. an
+   * agent must pick the sub-account); an empty one shows the schema's `errorMessage.required` text
+   */
+  required?: string[];
   uiSchema?: UiSchema;
   formData?: Partial<T>;
   onChange?: (data: Partial<T>) => void;
@@ -74,11 +79,12 @@ export interface SchemaFormProps<T extends Record<string, any> = Record<string, 
   ref?: Ref<SchemaFormHandle>;
 }
 
-/** uiSchema that shows `fields` in that order and hides every other property. */
-function fieldsUi(schema: JsonSchema, fields?: string[]): UiSchema {
-  if (!fields) return {};
-  const ui: UiSchema = { 'ui:order': [...fields, '*'] };
-  for (const k of Object.keys(schema.properties ?? {})) if (!fields.includes(k)) ui[k] = { 'ui:widget': 'hidden' };
+/** `uiSchema` showing `fields` in that order; every other property stays hidden, whatever uiSchema says of it. */
+function fieldsUi(schema: JsonSchema, fields: string[] | undefined, uiSchema: UiSchema | undefined): UiSchema {
+  const ui: UiSchema = { ...uiSchema };
+  if (!fields) return ui;
+  ui['ui:order'] = [...fields, '*'];
+  for (const k of Object.keys(schema.properties ?? {})) if (!fields.includes(k)) ui[k] = { ...ui[k], 'ui:widget': 'hidden' };
   return ui;
 }
 
@@ -97,6 +103,7 @@ function useServerErrors(serverErrors: FieldError[] | undefined) {
 export function SchemaForm<T extends Record<string, any> = Record<string, any>>({
   schema: schemaOrKey,
   fields,
+  required,
   uiSchema,
   formData,
   onChange,
@@ -115,7 +122,21 @@ export function SchemaForm<T extends Record<string, any> = Record<string, any>>(
     [compiled, rt, schemaOrKey],
   );
   const validator = compiled ? compiledValidator(compiled) : rt?.validator;
-  const ui = useMemo(() => ({ ...(schema ? fieldsUi(schema, fields) : {}), ...uiSchema }), [schema, fields, uiSchema]);
+  const ui = useMemo(() => {
+    const out: UiSchema = schema ? fieldsUi(schema, fields, uiSchema) : { ...uiSchema };
+    for (const f of required ?? []) out[f] = { ...out[f], 'ui:required': true };
+    return out;
+  }, [schema, fields, uiSchema, required]);
+  const customValidate = useMemo(() => {
+    if (!required?.length || !schema) return undefined;
+    return (data: Record<string, any>, errors: any) => {
+      for (const f of required) {
+        const v = data?.[f];
+        if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) errors[f]?.addError(schema.errorMessage?.required?.[f] ?? '必填');
+      }
+      return errors;
+    };
+  }, [required, schema]);
   const allWidgets = useMemo(() => ({ ...schemaWidgets, ...widgets }), [widgets]);
   const [submitted, setSubmitted] = useState(false);
   const [data, setData] = useState<Partial<T>>(formData ?? {});
@@ -148,6 +169,7 @@ export function SchemaForm<T extends Record<string, any> = Record<string, any>>(
       validator={validator}
       widgets={allWidgets}
       transformErrors={transformErrors}
+      customValidate={customValidate}
       showErrorList={false}
       liveValidate={submitted ? 'onChange' : undefined}
       noHtml5Validate

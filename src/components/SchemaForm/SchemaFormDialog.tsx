@@ -18,6 +18,8 @@ export interface SchemaFormDialogProps<T extends Record<string, any>> {
   form: CompiledForm;
   /** the fields to show, in order (the form's other values, e.g. clientId, go along unseen) */
   fields: string[];
+  /** fields this dialog requires although the schema leaves them optional (see SchemaForm) */
+  required?: string[];
   /** uiSchema, or one computed from the current values (fields that depend on a choice) */
   uiSchema?: UiSchema | ((data: Partial<T>) => UiSchema);
   widgets?: RegistryWidgetsType;
@@ -57,6 +59,7 @@ export function SchemaFormDialog<T extends Record<string, any>>({
   title,
   form,
   fields,
+  required,
   uiSchema,
   widgets,
   initial,
@@ -131,6 +134,7 @@ export function SchemaFormDialog<T extends Record<string, any>>({
           id={formId}
           schema={form}
           fields={fields}
+          required={required}
           uiSchema={typeof uiSchema === 'function' ? uiSchema(data) : uiSchema}
           widgets={widgets}
           formData={data}

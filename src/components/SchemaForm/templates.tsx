@@ -35,10 +35,12 @@ export function FieldTemplate({
   // a checkbox carries its own label
   const showLabel = displayLabel && !!label && getUiOptions(uiSchema).widget !== 'checkbox';
   const failed = !!rawErrors?.length;
+  // required by the schema, or by the form's context (SchemaForm `required`)
+  const marked = required || getUiOptions(uiSchema).required === true;
   return (
     <div className={['sf-item', failed && 'sf-item-error', classNames].filter(Boolean).join(' ')} style={style}>
       {showLabel && (
-        <label className={required ? 'sf-label sf-label-required' : 'sf-label'} htmlFor={id}>
+        <label className={marked ? 'sf-label sf-label-required' : 'sf-label'} htmlFor={id}>
           {label}
         </label>
       )}

@@ -30,7 +30,7 @@ export const Filled: Story = {
     const prepaid = await rowOf(c, 'c7k2mq');
     await expect(within(prepaid).getByRole('button', { name: '充值' })).toBeInTheDocument();
     await expect(within(prepaid).getByText('0.0400 元')).toBeInTheDocument();
-    await expect(c.getByText('48,499.50 元')).toBeInTheDocument();
+    await expect(await c.findByText('48,499.50 元')).toBeInTheDocument();
     await expect(c.queryByRole('columnheader', { name: '短信类型' })).toBeNull();
   },
 };
