@@ -1,6 +1,7 @@
-// Only what needs no ajv: run-time schema validation is in ./validation (loaded on demand).
+// The public pages (/login) import this: only what they need. No ajv (run-time validation is
+// ./validation, loaded on demand) and nothing console-only (./SchemaFormDialog: import it directly).
+// `npm run test:e2e` checks the /login budget (bench/login-bundle.ts).
 export { SchemaForm, schemaWidgets, type SchemaFormHandle, type SchemaFormProps } from './SchemaForm';
 export { checkCompiled, compiledValidator, isCompiledForm, type CompiledForm } from './compiled';
 export { transformErrors, toErrorSchema } from './errors';
 export { useStableCallback } from './useStableCallback';
-export { SchemaFormDialog, type SchemaFormDialogProps } from './SchemaFormDialog';

@@ -5,7 +5,7 @@
 import { useRef } from 'react';
 import { useInvalidate } from '@refinedev/core';
 import { ClientSelectWidget } from '@/components/ClientSelect/ClientSelect';
-import { SchemaFormDialog } from '@/components/SchemaForm';
+import { SchemaFormDialog } from '@/components/SchemaForm/SchemaFormDialog';
 import signAddForm from '@/generated/forms/sign-add';
 import type { SignAddForm } from '@/generated/schemas';
 import { postForm } from '@/providers/http';

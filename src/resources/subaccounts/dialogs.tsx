@@ -8,7 +8,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Alert, App, Button, DatePicker, Descriptions, Form, Modal, Spin } from 'antd';
 import dayjs from 'dayjs';
 import { Money } from '@/components/Money/Money';
-import { SchemaFormDialog } from '@/components/SchemaForm';
+import { SchemaFormDialog } from '@/components/SchemaForm/SchemaFormDialog';
 import balanceReminderForm from '@/generated/forms/balance-reminder';
 import rechargeForm from '@/generated/forms/recharge';
 import passwordForm from '@/generated/forms/sub-account-password';
