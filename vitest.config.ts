@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
+import { lateDeps } from './.storybook/late-deps';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -26,24 +27,6 @@ const alias = {
 // server serve files from its real location too.
 const nodeModules = fs.realpathSync(path.resolve(import.meta.dirname, 'node_modules'));
 
-// Modules reached only through lazy imports (widgets, run-time validation) or deep paths: optimized
-// up front, so the browser-mode dev server does not discover them mid-run and reload the page.
-const lateDeps = [
-  '@rjsf/antd/lib/widgets/CheckboxWidget/index.js',
-  '@rjsf/antd/lib/widgets/RadioWidget/index.js',
-  '@rjsf/antd/lib/widgets/SelectWidget/index.js',
-  '@rjsf/antd/lib/widgets/TextareaWidget/index.js',
-  '@rjsf/validator-ajv8',
-  'ajv',
-  'ajv-errors',
-  'ajv-formats',
-  'ajv-formats/dist/formats.js',
-  'ajv/dist/runtime/ucs2length.js',
-  'fast-deep-equal',
-  'antd/es/input/Input',
-  'antd/es/input/Password',
-  'antd/es/input-number',
-];
 
 export default defineConfig({
   plugins: [react()],
