@@ -175,6 +175,20 @@ export const ResetPassword: Story = {
   },
 };
 
+export const ResetPasswordMailFails: Story = {
+  name: '重置密码：发送失败',
+  parameters: { msw: { handlers: subAccountHandlers({ resetMail: 'fail' }) } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '重置密码' }));
+    const dialog = await body().findByRole('dialog', {}, T);
+    await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|OK/ }));
+    await expect(await within(dialog).findByText('发送失败 发送失败，请稍后再试', {}, T)).toBeInTheDocument();
+    // the dialog stays open with what was entered
+    await expect(within(dialog).getByLabelText('接收邮箱')).not.toHaveValue('');
+  },
+};
+
 export const LoginAs: Story = {
   name: '登录子账户',
   play: async ({ canvasElement }) => {

@@ -9,7 +9,7 @@ import { Alert, App, Button, DatePicker, Descriptions, Form, Modal, Spin } from 
 import dayjs from 'dayjs';
 import { Money } from '@/components/Money/Money';
 import { SchemaFormDialog } from '@/components/SchemaForm/SchemaFormDialog';
-import balanceReminderForm from '@/generated/forms/balance-reminder';
+import reminderForm from '@/generated/forms/balance-reminder';
 import rechargeForm from '@/generated/forms/recharge';
 import passwordForm from '@/generated/forms/sub-account-password';
 import priceForm from '@/generated/forms/sub-account-price';
@@ -18,7 +18,6 @@ import type { BalanceReminderForm, RechargeForm, SubAccountPasswordForm, SubAcco
 import { ApiError } from '@/providers/http';
 import { newRequestId, subAccountApi, type SubAccountRow, type TransferResult } from './api';
 
-const reminderForm = balanceReminderForm;
 /** the generated type reads the confirmation rule ({ $data }) as the value's type */
 type PasswordValues = Omit<SubAccountPasswordForm, 'confirmPassword'> & { confirmPassword?: string };
 
@@ -206,7 +205,15 @@ export function ResetPasswordDialog({ account, onClose }: DialogProps) {
             ? { ...next, email: undefined }
             : { ...next, email: account?.email ?? '', password: undefined, confirmPassword: undefined }
       }
-      save={async (v) => (await subAccountApi.resetPassword(v)).msg ?? '发送成功'}
+      save={async (v) => {
+        try {
+          return (await subAccountApi.resetPassword(v)).msg ?? '发送成功';
+        } catch (e) {
+          // the spec's wording for a mail that could not be sent: 发送失败 plus the server's message
+          if (v.way === 'email' && e instanceof ApiError) throw new ApiError({ ...e.body, msg: `发送失败 ${e.body.msg ?? ''}`.trim() }, e.timedOut);
+          throw e;
+        }
+      }}
       onClose={onClose}
     />
   );

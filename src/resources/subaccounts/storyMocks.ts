@@ -17,6 +17,8 @@ export interface SubAccountMockOptions {
   mode?: '0' | '1';
   list?: SubAccountRow[] | 'loading' | 'error';
   recharge?: 'ok' | 'insufficient';
+  /** the password-reset mail cannot be sent */
+  resetMail?: 'ok' | 'fail';
   certified?: boolean;
   detail?: 'loading';
 }
@@ -45,7 +47,7 @@ export function subAccountHandlers(o: SubAccountMockOptions = {}): HttpHandler[]
     http.post('/api/account/getAccountInfo', () =>
       ok({ clientid: 'c7k2mq', ipAddress: 'sms.yunxun.example', port: 443, smsfrom: 6, smsfrom_str: 'HTTPS', smstype: 4, smstype_str: '验证码', nodenum: '106901234', accessSpeed: 100, password: '******' }),
     ),
-    http.post('/api/client/account/resetPsd', () => ok({ sent: true }, '发送成功')),
+    http.post('/api/client/account/resetPsd', () => (o.resetMail === 'fail' ? fail(409, '发送失败，请稍后再试') : ok({ sent: true }, '发送成功'))),
     http.post('/api/client/loginAs', () => ok({ token: 'one-time-token', clientid: 'c7k2mq' })),
     http.post('/api/client/loginAs/enter', () => ok({ clientid: 'c7k2mq' }, '登录成功')),
     http.post('/api/client/price', () => ok(rows[0], '价格设置成功')),
