@@ -8,6 +8,7 @@ import { AppProviders } from '@/providers/AppProviders';
 import { checkCompiled, SchemaForm, type CompiledForm } from '@/components/SchemaForm';
 import { validateBySchema } from '@/components/SchemaForm/validation';
 import { schemas } from '@/schema';
+import { displaySchema } from '../../../common/schema/display';
 import loginForm from '@/generated/forms/login';
 
 const submit = () => userEvent.click(screen.getByRole('button', { name: /提\s*交/ }));
@@ -132,7 +133,4 @@ describe('compiled forms', () => {
 });
 
 /** the run-time equivalent of a compiled form's schema */
-function displayed(key: string) {
-  const { title: _t, description: _d, properties, ...rest } = schemas.inline(key);
-  return { ...rest, properties: Object.fromEntries(Object.entries<any>(properties ?? {}).map(([k, { description: _pd, ...p }]) => [k, p])) };
-}
+const displayed = (key: string) => displaySchema(schemas.inline(key));
