@@ -132,7 +132,7 @@ export function SchemaForm<T extends Record<string, any> = Record<string, any>>(
     return (data: Record<string, any>, errors: any) => {
       for (const f of required) {
         const v = data?.[f];
-        if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) errors[f]?.addError(schema.errorMessage?.required?.[f] ?? '必填');
+        if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) errors[f]?.addError(schema.errorMessage?.required?.[f] ?? '参数错误');
       }
       return errors;
     };

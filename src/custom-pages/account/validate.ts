@@ -1,6 +1,7 @@
 /**
  * Form checks with the shared schemas (schemas/forms/*): the same ajv setup, rules and Chinese
- * messages as the server's validation. Used with antd Form until the shared SchemaForm lands.
+ * messages as the server's validation, for the account pages that still lay out antd forms by hand
+ * (the schema forms and SchemaFormDialog validate by themselves).
  */
 import type { FormInstance } from 'antd';
 import type { FieldError } from '../../../common/schema';
