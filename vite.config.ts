@@ -1,11 +1,33 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import path from 'node:path';
+import { generate } from './scripts/generate';
 
 const apiPort = process.env.PORT ?? '8080';
 
+/**
+ * src/generated is made from schemas/ (not committed): before a build or the dev server starts
+ * (`npm run gen` runs first as well), and again whenever a schema changes while `npm run dev` runs.
+ */
+function schemaGen(): Plugin {
+  const dir = path.resolve(import.meta.dirname, 'schemas');
+  return {
+    name: 'schema-gen',
+    async buildStart() {
+      await generate();
+    },
+    configureServer(server) {
+      server.watcher.add(dir);
+      const regenerate = (file: string) => {
+        if (file.startsWith(dir + path.sep)) generate().catch((e) => server.config.logger.error(`gen: ${e instanceof Error ? e.message : e}`));
+      };
+      server.watcher.on('change', regenerate).on('add', regenerate).on('unlink', regenerate);
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [schemaGen(), react()],
   resolve: {
     alias: {
       '@': path.resolve(import.meta.dirname, 'src'),

@@ -5,6 +5,11 @@ import path from 'node:path';
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
 import { lateDeps } from './.storybook/late-deps';
+import { generate } from './scripts/generate';
+
+// src/generated and common/generated are not committed: every test run (any project, any file)
+// starts from files generated from the schemas/ of this checkout.
+await generate();
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [

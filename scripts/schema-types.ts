@@ -4,7 +4,11 @@ import path from 'node:path';
 import { compile } from 'json-schema-to-typescript';
 
 export const SCHEMA_DIR = path.resolve(import.meta.dirname, '../schemas');
-export const GENERATED_FILE = path.resolve(import.meta.dirname, '../src/generated/schemas.ts');
+/** types and enum constants of every schema: shared by the console (via src/generated/schemas.ts) and the server */
+export const GENERATED_FILE = path.resolve(import.meta.dirname, '../common/generated/schemas.ts');
+
+/** An enum value's name: PascalCase, usable as a property name in code (`SignState.Deleted`). */
+export const ENUM_VALUE_NAME = /^[A-Z][A-Za-z0-9]*$/;
 
 export function listSchemaFiles(dir = SCHEMA_DIR): string[] {
   const out: string[] = [];
@@ -39,7 +43,30 @@ function stripNestedTitles(node: any, root = true): any {
   return out;
 }
 
-/** TypeScript declarations for every schema under schemas/, one type per schema title. */
+/**
+ * `export const SignState = { Pending: 0, ... } as const` for every enum of schemas/enums, from
+ * each value's `x-name`: code compares against `SignState.Deleted`, never `4`. The constant shares
+ * its name with the enum's type (a value and a type may), so one import gives both.
+ */
+export function generateEnumConstants(dir = SCHEMA_DIR): string {
+  const out: string[] = [];
+  for (const f of listSchemaFiles(dir).filter((f) => f.startsWith('enums/'))) {
+    const s = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
+    if (!Array.isArray(s.oneOf)) throw new Error(`${f}: an enum lists its values under oneOf`);
+    const names = new Set<string>();
+    const lines = s.oneOf.map((o: any) => {
+      const name = o['x-name'];
+      if (typeof name !== 'string' || !ENUM_VALUE_NAME.test(name)) throw new Error(`${f}: value ${JSON.stringify(o.const)} needs an x-name in PascalCase`);
+      if (names.has(name)) throw new Error(`${f}: x-name ${name} is used twice`);
+      names.add(name);
+      return `  /** ${String(o.title ?? '').replace(/\*\//g, '* /')} */\n  ${name}: ${JSON.stringify(o.const)},`;
+    });
+    out.push(`/** ${String(s.description ?? s.title).replace(/\*\//g, '* /')} */\nexport const ${s.title} = {\n${lines.join('\n')}\n} as const;`);
+  }
+  return `\n// Enum values by name (x-name in schemas/enums)\n\n${out.join('\n\n')}\n`;
+}
+
+/** TypeScript declarations for every schema under schemas/, one type per schema title, and the enum constants. */
 export async function generateSchemaTypes(dir = SCHEMA_DIR): Promise<string> {
   const files = listSchemaFiles(dir);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'schema-gen-'));
@@ -58,12 +85,12 @@ export async function generateSchemaTypes(dir = SCHEMA_DIR): Promise<string> {
   const ts = await compile(index as any, 'SchemaIndex', {
     cwd: work,
     bannerComment:
-      '/* eslint-disable */\n/**\n * Generated from schemas/ by `npm run gen` (json-schema-to-typescript). Do not edit by hand:\n * change the schema and regenerate. A test fails when this file is stale.\n */',
+      '/* eslint-disable */\n/**\n * Generated from schemas/ by `npm run gen` (json-schema-to-typescript and scripts/schema-types.ts),\n * at build, dev, test and storybook time; not committed. Do not edit: change the schema.\n */',
     additionalProperties: false,
     unreachableDefinitions: false,
     format: true,
     style: { singleQuote: true, printWidth: 120 },
   });
   fs.rmSync(work, { recursive: true, force: true });
-  return ts;
+  return ts + generateEnumConstants(dir);
 }
