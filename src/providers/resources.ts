@@ -5,7 +5,8 @@
  * - which endpoint lists it, with which HTTP method (GET query, POST form, POST JSON);
  * - how Refine's pagination maps onto the endpoint's own parameter names
  *   (`currentPage` + `pageRowCount`, or `page` + `rows`), default page size 15;
- * - how Refine filters (field -> value) map onto the endpoint's filter parameters;
+ * - (filters need no declaration: a list screen's filter schema names the parameters, with
+ *   `x-param` where the API's name differs; useSchemaList sends them as they are);
  * - which endpoints read, create, update and delete one record.
  *
  * Feature folders add their resources here (one entry each); the list-shape normalisation
@@ -13,6 +14,7 @@
  * provider's job and needs no declaration.
  */
 import type { CrudSort } from '@refinedev/core';
+import { SignState } from '@/generated/schemas';
 
 /** How a call sends its parameters: GET query string, POST form (urlencoded) or POST JSON. */
 export type CallMethod = 'get' | 'form' | 'json';
@@ -44,7 +46,10 @@ export interface ListEndpoint extends Endpoint {
   paging?: PagingStyle;
   /** page size when the screen does not choose one (default 15) */
   pageSize?: number;
-  /** Refine filter field -> endpoint parameter(s); unmapped fields are sent under their own name */
+  /**
+   * Refine filter field -> endpoint parameter(s); unmapped fields are sent under their own name.
+   * The console's lists need none (their filter schemas say the parameter names: schemaFilters).
+   */
   filters?: Record<string, FilterMapping>;
   /** Refine sorters -> endpoint parameters (sorting is not sent unless the resource says how) */
   sorters?: (sorters: CrudSort[]) => Record<string, unknown>;
@@ -70,11 +75,11 @@ export const resources: ResourceRegistry = {
   },
   /** 公告: POST /agent/noticePage (page + rows, searchContent), GET /agent/notice/detail?noticeId= */
   notices: {
-    list: { url: '/agent/noticePage', method: 'form', paging: 'page', filters: { searchContent: 'searchContent' } },
+    list: { url: '/agent/noticePage', method: 'form', paging: 'page' },
     one: { url: '/agent/notice/detail', method: 'get', idParam: 'noticeId' },
   },
   /** 签名报备 (src/resources/signs): delete is POST /sign/update with state 4 */
-  signs: { list: { url: '/sign/list', method: 'form' }, create: { url: '/sign/add' }, deleteOne: { url: '/sign/update', idParam: 'id', params: { state: 4 } } },
+  signs: { list: { url: '/sign/list', method: 'form' }, create: { url: '/sign/add' }, deleteOne: { url: '/sign/update', idParam: 'id', params: { state: SignState.Deleted } } },
   /** 智能模板 (docs/api-templates.md) */
   templates: { list: { url: '/autoTemplate/list', method: 'form' }, create: { url: '/autoTemplate/add' }, update: { url: '/autoTemplate/edit', idParam: 'templateId' }, deleteOne: { url: '/autoTemplate/del', idParam: 'templateId' }, idField: 'templateId' },
   /** 通用模板 */

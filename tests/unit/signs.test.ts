@@ -2,12 +2,14 @@ import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
 import { checkForm } from '@/schema/validate';
 import { fileNameOf } from '@/resources/signs/files';
-import { signFilterParams } from '@/resources/signs/SignList';
+import { schemas } from '@/schema';
+import { schemaFilters } from '../../common/schema/filters';
 
 describe('sign screens: pure helpers', () => {
   it('filter values -> list parameters (dates as YYYY-MM-DD, empties dropped, sign trimmed)', () => {
-    expect(signFilterParams({ clientid: '', state: 0, sign: '  好易购 ', start_time: dayjs('2026-11-01'), end_time: null })).toEqual({ state: 0, sign: '好易购', start_time: '2026-11-01' });
-    expect(signFilterParams({})).toEqual({});
+    const signFilter = schemas.get('filters/sign');
+    expect(schemaFilters(signFilter, { clientid: '', state: 0, sign: '  好易购 ', start_time: dayjs('2026-11-01'), end_time: null })).toEqual({ state: 0, sign: '好易购', start_time: '2026-11-01' });
+    expect(schemaFilters(signFilter, {})).toEqual({});
   });
 
   it('reads the file name of a download (filename* first)', () => {

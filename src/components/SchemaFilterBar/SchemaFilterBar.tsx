@@ -1,10 +1,12 @@
 /**
  * A list's filter bar, drawn from its filter schema (schemas/filters/*.json): enum properties
  * become selects with the enum's Chinese options, `format: date` becomes a date picker,
+ * `format: date-time` one with the time, a date range (`type: array` of dates) a range picker,
  * `x-widget: client-select` the sub-account picker (agents only, `x-agent-only`), other strings
- * text inputs. Parameter names are the schema's, which are the API's.
+ * text inputs.
  *
- * Use with Refine's `searchFormProps` (useTable `onSearch` turns the values into filters).
+ * Use with `searchFormProps` of useSchemaList, which turns the values into the request's parameters
+ * by the same schema (schemaFilters: date formats, `x-trim`, `x-param` renames).
  */
 import type { ReactNode } from 'react';
 import { Button, DatePicker, Form, Input, Select, Space, type FormProps } from 'antd';
@@ -33,7 +35,7 @@ export const defaultFilterWidgets: Record<string, (field: FieldInfo) => ReactNod
   'client-select': () => <ClientSelect allOption placeholder="全部账户" />,
 };
 
-function control(field: FieldInfo, widgets: SchemaFilterBarProps<unknown>['widgets']): ReactNode {
+function control(field: FieldInfo, widgets: SchemaFilterBarProps<unknown>['widgets'], items?: { format?: string }): ReactNode {
   const widget = field.widget ? (widgets?.[field.widget] ?? defaultFilterWidgets[field.widget]) : undefined;
   if (widget) return widget(field);
   if (field.enumName) {
@@ -47,16 +49,19 @@ function control(field: FieldInfo, widgets: SchemaFilterBarProps<unknown>['widge
     );
   }
   if (field.format === 'date') return <DatePicker placeholder={field.title} inputReadOnly />;
+  if (field.format === 'date-time') return <DatePicker showTime placeholder={field.title} inputReadOnly />;
+  if (items?.format === 'date' || items?.format === 'date-time') return <DatePicker.RangePicker showTime={items.format === 'date-time'} inputReadOnly />;
   return <Input allowClear placeholder={field.title} maxLength={field.maxLength} style={{ width: 180 }} />;
 }
 
 export function SchemaFilterBar<V>({ filter, formProps, agent, omit = [], widgets, extra }: SchemaFilterBarProps<V>) {
   const fields = schemas.fields(filter).filter((f) => !omit.includes(f.name) && (agent || !f.agentOnly));
+  const props = schemas.get(filter).properties ?? {};
   return (
     <Form layout="inline" {...formProps} style={{ rowGap: 12, marginBottom: 16 }}>
       {fields.map((f) => (
         <Form.Item key={f.name} name={f.name} label={f.title}>
-          {control(f, widgets)}
+          {control(f, widgets, props[f.name]?.items)}
         </Form.Item>
       ))}
       <Form.Item>

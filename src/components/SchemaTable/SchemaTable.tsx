@@ -1,7 +1,8 @@
 /**
  * A Refine list as an antd table whose columns come from an entity schema: titles are the
- * schema's Chinese labels, enum properties render as EnumTag (with the schema's colours),
- * and a column adds only what the schema cannot say (a render, a width).
+ * schema's Chinese labels, a property that refers to an enum ($ref to schemas/enums) renders as
+ * EnumTag (the enum's label and x-color) without the screen naming the enum, and a column adds
+ * only what the schema cannot say (a render, a width). Lists get their data from useSchemaList.
  *
  * Paging follows the spec: 15 rows by default, pager hidden when there is one page,
  * layout prev / pager / next / jumper.
@@ -17,7 +18,11 @@ export interface SchemaColumn<T> extends Omit<TableColumnType<T>, 'dataIndex' | 
   field: string;
   /** overrides the schema's label */
   title?: ReactNode;
-  render?: (value: any, record: T, index: number) => ReactNode;
+  /**
+   * renders the cell; `cell` is what the column shows without it (an enum's tag from the
+   * property's $ref, or the text), to add to rather than redo
+   */
+  render?: (value: any, record: T, index: number, cell: ReactNode) => ReactNode;
   /** property holding the server's label for an enum value (e.g. stateStr) */
   labelField?: string;
 }
@@ -29,15 +34,14 @@ export function schemaColumns<T extends BaseRecord>(entity: string, columns: (st
     const info = schemas.field(entity, col.field);
     if (!info) throw new Error(`${entity} has no property ${col.field}`);
     const { field, labelField, render, title, ...rest } = col;
+    const cell = info.enumName
+      ? (v: unknown, r: T) => <EnumTag enumName={info.enumName!} value={v} fallback={labelField ? (r as any)[labelField] : undefined} />
+      : (v: unknown) => (v === null || v === undefined || v === '' ? '-' : String(v));
     return {
       key: field,
       dataIndex: field,
       title: title ?? info.title,
-      render:
-        render ??
-        (info.enumName
-          ? (v: unknown, r: T) => <EnumTag enumName={info.enumName!} value={v} fallback={labelField ? (r as any)[labelField] : undefined} />
-          : (v: unknown) => (v === null || v === undefined || v === '' ? '-' : String(v))),
+      render: render ? (v: unknown, r: T, i: number) => render(v, r, i, cell(v, r)) : cell,
       ...rest,
     } as TableColumnType<T>;
   });

@@ -1,27 +1,17 @@
 /** 公告 (/notice/notice): search by content (Enter or 查询), click a row to read the notice. */
 import { useNavigate } from 'react-router';
 import { Alert, Card, Typography } from 'antd';
-import type { HttpError } from '@refinedev/core';
-import { useTable } from '@refinedev/antd';
-import type { Notice } from '@/generated/schemas';
+import { YesNo, type Notice } from '@/generated/schemas';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable } from '@/components/SchemaTable/SchemaTable';
+import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { noticePlainText } from './noticeHtml';
-
-interface NoticeSearch {
-  searchContent?: string;
-}
 
 export const noticeViewPath = (id: number | string) => `/notice/view?noticeId=${encodeURIComponent(String(id))}`;
 
 export default function NoticeList() {
   const navigate = useNavigate();
-  const { tableProps, searchFormProps, tableQuery } = useTable<Notice, HttpError, NoticeSearch>({
-    resource: 'notices',
-    syncWithLocation: false,
-    pagination: { pageSize: 15 },
-    onSearch: (v) => [{ field: 'searchContent', operator: 'contains', value: v.searchContent?.trim() || undefined }],
-  });
+  const { tableProps, searchFormProps, tableQuery } = useSchemaList<Notice>('notices', { filterSchema: 'filters/notice' });
   return (
     <Card title="公告">
       <SchemaFilterBar filter="filters/notice" formProps={searchFormProps} />
@@ -36,7 +26,7 @@ export default function NoticeList() {
             width: 280,
             render: (v: string, r) => (
               <Typography.Link onClick={() => navigate(noticeViewPath(r.id))}>
-                {r.isTop === 1 && <Typography.Text type="danger">[置顶] </Typography.Text>}
+                {r.isTop === YesNo.Yes && <Typography.Text type="danger">[置顶] </Typography.Text>}
                 {v}
               </Typography.Link>
             ),

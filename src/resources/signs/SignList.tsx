@@ -6,13 +6,11 @@
 import { useState } from 'react';
 import { App, Button, Card, Popconfirm, Space, Typography } from 'antd';
 import { DeleteOutlined, ExportOutlined, ImportOutlined, PlusOutlined } from '@ant-design/icons';
-import { useTable } from '@refinedev/antd';
-import { useDelete, type CrudFilter } from '@refinedev/core';
-import type { Dayjs } from 'dayjs';
-import type { Sign } from '@/generated/schemas';
-import { EnumTag } from '@/components/EnumTag/EnumTag';
+import { useDelete } from '@refinedev/core';
+import { SignState, type Sign } from '@/generated/schemas';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable, type SchemaColumn } from '@/components/SchemaTable/SchemaTable';
+import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
 import { ApiError } from '@/providers/http';
@@ -20,49 +18,16 @@ import { exportSigns } from './files';
 import { SignAddDialog } from './SignAddDialog';
 import { SignImportDialog } from './SignImportDialog';
 
-export const SIGN_PAGE_SIZE = 15;
-const DELETED = 4;
-const REJECTED = 2;
-
-interface SearchValues {
-  clientid?: string;
-  state?: number;
-  sign?: string;
-  start_time?: Dayjs | null;
-  end_time?: Dayjs | null;
-}
-
-/** filter bar values -> the list's parameters (dates as YYYY-MM-DD, empty ones left out) */
-export function signFilterParams(v: SearchValues): Record<string, string | number> {
-  const out: Record<string, string | number> = {};
-  if (v.clientid) out.clientid = v.clientid;
-  if (v.state !== undefined && v.state !== null) out.state = v.state;
-  if (v.sign?.trim()) out.sign = v.sign.trim();
-  if (v.start_time) out.start_time = v.start_time.format('YYYY-MM-DD');
-  if (v.end_time) out.end_time = v.end_time.format('YYYY-MM-DD');
-  return out;
-}
-
 export function SignList() {
   const { message } = App.useApp();
   const { user } = useCurrentUser();
   const agent = isAgent(user);
-  const [params, setParams] = useState<Record<string, string | number>>({});
   const [adding, setAdding] = useState(false);
   const [importing, setImporting] = useState(false);
   const [exporting, setExporting] = useState(false);
   const { mutate: remove } = useDelete();
 
-  const { tableProps, searchFormProps } = useTable<Sign, any, SearchValues>({
-    resource: 'signs',
-    pagination: { pageSize: SIGN_PAGE_SIZE },
-    syncWithLocation: false,
-    onSearch: (values) => {
-      const p = signFilterParams(values);
-      setParams(p);
-      return (['clientid', 'state', 'sign', 'start_time', 'end_time'] as const).map((field): CrudFilter => ({ field, operator: 'eq', value: p[field] }));
-    },
-  });
+  const { tableProps, searchFormProps, params } = useSchemaList<Sign>('signs', { filterSchema: 'filters/sign' });
 
   const doExport = async () => {
     setExporting(true);
@@ -84,10 +49,11 @@ export function SignList() {
     'remarks',
     {
       field: 'state',
-      render: (v: number, r: Sign) => (
+      labelField: 'stateStr',
+      render: (v: number, r: Sign, _i, cell) => (
         <Space direction="vertical" size={2}>
-          <EnumTag enumName="sign-state" value={v} fallback={r.stateStr} />
-          {v === REJECTED && r.cause && (
+          {cell}
+          {v === SignState.Rejected && r.cause && (
             <Typography.Text type="danger" style={{ fontSize: 12 }} data-testid="sign-cause">
               原因：{r.cause}
             </Typography.Text>
@@ -99,7 +65,7 @@ export function SignList() {
 
   return (
     <Card title="签名报备">
-      <SchemaFilterBar<SearchValues>
+      <SchemaFilterBar
         filter="filters/sign"
         agent={agent}
         formProps={searchFormProps}
@@ -128,7 +94,7 @@ export function SignList() {
             title: '操作',
             fixed: 'right',
             render: (_: unknown, r: Sign) =>
-              r.state === DELETED ? null : (
+              r.state === SignState.Deleted ? null : (
                 <Popconfirm
                   title="确定删除该签名吗？"
                   okText="确定"

@@ -2,34 +2,25 @@
 import { useState } from 'react';
 import { Button, Card, Space } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
-import { useTable } from '@refinedev/antd';
-import type { CrudFilter } from '@refinedev/core';
+import { PayType, PriceType, YesNo, type SubAccountRow } from '@/generated/schemas';
 import { Money } from '@/components/Money/Money';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable, type SchemaColumn } from '@/components/SchemaTable/SchemaTable';
+import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { isDirectChargeMode } from '@/providers/access';
 import { useCurrentUser } from '@/layout/hooks';
-import { downloadExport, type SubAccountRow } from './api';
+import { downloadExport } from './api';
 import { ExpirationDialog, PriceDialog, ReminderDialog, TransferDialog } from './dialogs';
 import { useStat } from './SubAccountList';
 
 type DialogKind = 'recharge' | 'rollback' | 'remind' | 'price' | 'expire';
 
 /** accounts billed against the main account (postpaid): no recharge, no reminder */
-export const billedByAgent = (r: SubAccountRow) => r.balanceOfAgent === 1 || r.paytype === 1;
+export const billedByAgent = (r: SubAccountRow) => r.balanceOfAgent === YesNo.Yes || r.paytype === PayType.Postpaid;
 
 export default function FinanceList() {
   const { user } = useCurrentUser();
-  const [search, setSearch] = useState<{ customerInfo?: string }>({});
-  const { tableProps, searchFormProps, tableQuery } = useTable<SubAccountRow, any, { customerInfo?: string }>({
-    resource: 'subAccountFinance',
-    syncWithLocation: false,
-    pagination: { pageSize: 15 },
-    onSearch: (v): CrudFilter[] => {
-      setSearch(v);
-      return [{ field: 'customerInfo', operator: 'eq', value: v.customerInfo?.trim() }];
-    },
-  });
+  const { tableProps, searchFormProps, tableQuery, params } = useSchemaList<SubAccountRow>('subAccountFinance', { filterSchema: 'filters/sub-account-finance' });
   const { stat, reload } = useStat();
   const [dialog, setDialog] = useState<{ kind: DialogKind; row: SubAccountRow } | null>(null);
   const rowOf = (k: DialogKind) => (dialog?.kind === k ? dialog.row : null);
@@ -46,9 +37,9 @@ export default function FinanceList() {
     { field: 'paytype', labelField: 'paytype_str' },
     { field: 'balance', align: 'right', render: (v: string, r: SubAccountRow) => (billedByAgent(r) ? '使用主账户余额' : <Money value={v} />) },
     { field: 'priceType' },
-    { field: 'mobilePrice', align: 'right', render: (v: string, r: SubAccountRow) => price(r.priceType === 0 ? r.unifiedPrice! : v) },
-    { field: 'unicomPrice', align: 'right', render: (v: string, r: SubAccountRow) => price(r.priceType === 0 ? r.unifiedPrice! : v) },
-    { field: 'telecomPrice', align: 'right', render: (v: string, r: SubAccountRow) => price(r.priceType === 0 ? r.unifiedPrice! : v) },
+    { field: 'mobilePrice', align: 'right', render: (v: string, r: SubAccountRow) => price(r.priceType === PriceType.Unified ? r.unifiedPrice! : v) },
+    { field: 'unicomPrice', align: 'right', render: (v: string, r: SubAccountRow) => price(r.priceType === PriceType.Unified ? r.unifiedPrice! : v) },
+    { field: 'telecomPrice', align: 'right', render: (v: string, r: SubAccountRow) => price(r.priceType === PriceType.Unified ? r.unifiedPrice! : v) },
     { field: 'expireDate', render: (v: string) => v || '长期' },
     { field: 'status', labelField: 'status_str' },
     { field: 'remarks', render: (v: string) => v || '-' },
@@ -70,7 +61,7 @@ export default function FinanceList() {
         formProps={searchFormProps}
         agent
         extra={
-          <Button icon={<DownloadOutlined />} onClick={() => downloadExport('/recharge/rollback/export', search, '客户财务.xlsx')}>
+          <Button icon={<DownloadOutlined />} onClick={() => downloadExport('/recharge/rollback/export', params, '客户财务.xlsx')}>
             导出
           </Button>
         }

@@ -2,26 +2,16 @@
 import { useCallback, useEffect, useState } from 'react';
 import { App, Button, Card, Col, Popconfirm, Row, Space, Statistic } from 'antd';
 import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
-import { useTable } from '@refinedev/antd';
-import type { CrudFilter } from '@refinedev/core';
 import { Link, useNavigate } from 'react-router';
-import type { Dayjs } from 'dayjs';
+import { AccountStatus, PayType, type SubAccountRow } from '@/generated/schemas';
 import { Money } from '@/components/Money/Money';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable, type SchemaColumn } from '@/components/SchemaTable/SchemaTable';
+import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { isDirectChargeMode, isPackageMode } from '@/providers/access';
 import { useCurrentUser } from '@/layout/hooks';
-import { downloadExport, subAccountApi, type SubAccountRow, type SubAccountStat } from './api';
+import { downloadExport, subAccountApi, type SubAccountStat } from './api';
 import { InterfaceInfoDialog, RemarkDialog, ResetPasswordDialog, TransferDialog } from './dialogs';
-
-type Search = { customerInfo?: string; status?: number; start_time_day?: Dayjs | string; end_time_day?: Dayjs | string };
-
-/** filter bar values -> API parameters (dates as YYYY-MM-DD) */
-export function searchParams(v: Search): Record<string, unknown> {
-  const day = (d: Dayjs | string | undefined) => (d && typeof d !== 'string' ? d.format('YYYY-MM-DD') : d);
-  return { customerInfo: v.customerInfo?.trim(), status: v.status, start_time_day: day(v.start_time_day), end_time_day: day(v.end_time_day) };
-}
-const toFilters = (v: Search): CrudFilter[] => Object.entries(searchParams(v)).map(([field, value]) => ({ field, operator: 'eq', value }));
 
 type DialogKind = 'recharge' | 'rollback' | 'remark' | 'info' | 'password';
 
@@ -52,16 +42,7 @@ export default function SubAccountList() {
   const { message } = App.useApp();
   const navigate = useNavigate();
   const { user } = useCurrentUser();
-  const [search, setSearch] = useState<Search>({});
-  const { tableProps, searchFormProps, tableQuery } = useTable<SubAccountRow, any, Search>({
-    resource: 'subAccounts',
-    syncWithLocation: false,
-    pagination: { pageSize: 15 },
-    onSearch: (v) => {
-      setSearch(v);
-      return toFilters(v);
-    },
-  });
+  const { tableProps, searchFormProps, tableQuery, params } = useSchemaList<SubAccountRow>('subAccounts', { filterSchema: 'filters/sub-account' });
   const { stat, reload: reloadStat } = useStat();
   const [dialog, setDialog] = useState<{ kind: DialogKind; row: SubAccountRow } | null>(null);
   const [exporting, setExporting] = useState(false);
@@ -74,7 +55,7 @@ export default function SubAccountList() {
   const rowOf = (k: DialogKind) => (dialog?.kind === k ? dialog.row : null);
 
   const setStatus = async (row: SubAccountRow) => {
-    const frozen = row.status === 5;
+    const frozen = row.status === AccountStatus.Frozen;
     const body = await (frozen ? subAccountApi.unfreeze : subAccountApi.freeze)(row.client_id);
     message.success(body.msg ?? (frozen ? '解冻成功' : '冻结成功'));
     done();
@@ -138,7 +119,7 @@ export default function SubAccountList() {
               onClick={async () => {
                 setExporting(true);
                 try {
-                  await downloadExport('/client/account/export', searchParams(search), '子账户列表.xlsx');
+                  await downloadExport('/client/account/export', params, '子账户列表.xlsx');
                 } finally {
                   setExporting(false);
                 }
@@ -160,12 +141,12 @@ export default function SubAccountList() {
               fixed: 'right',
               render: (_: unknown, row: SubAccountRow) => (
                 <Space size={0} wrap>
-                  <Popconfirm title={row.status === 5 ? '确定解冻该账户？' : '确定冻结该账户？'} onConfirm={() => setStatus(row)}>
-                    <Button type="link" size="small" danger={row.status !== 5}>
-                      {row.status === 5 ? '解冻' : '冻结'}
+                  <Popconfirm title={row.status === AccountStatus.Frozen ? '确定解冻该账户？' : '确定冻结该账户？'} onConfirm={() => setStatus(row)}>
+                    <Button type="link" size="small" danger={row.status !== AccountStatus.Frozen}>
+                      {row.status === AccountStatus.Frozen ? '解冻' : '冻结'}
                     </Button>
                   </Popconfirm>
-                  {row.paytype !== 1 && (
+                  {row.paytype !== PayType.Postpaid && (
                     <Button type="link" size="small" onClick={() => open('recharge', row)}>
                       充值
                     </Button>
@@ -182,7 +163,7 @@ export default function SubAccountList() {
                   <Button type="link" size="small" onClick={() => open('password', row)}>
                     重置密码
                   </Button>
-                  {row.status === 1 && (
+                  {row.status === AccountStatus.Active && (
                     <Popconfirm title="确定以该子账户身份登录？" onConfirm={() => loginAsSubAccount(row.client_id, (m) => message.success(m))}>
                       <Button type="link" size="small">
                         登录

@@ -2,38 +2,6 @@
 import { get, http, postForm } from '@/providers/http';
 import { checkForm } from '@/schema/validate';
 
-export interface SubAccountRow {
-  id?: string;
-  client_id: string;
-  client_name: string;
-  status: number;
-  status_str?: string;
-  oauth_status?: number;
-  oauth_status_str?: string;
-  client_type?: number;
-  agent_owned?: number;
-  email?: string;
-  mobile?: string;
-  create_time?: string;
-  balance: string;
-  agentBalance?: string;
-  balanceOfAgent?: number;
-  smstype?: number;
-  smstype_str?: string;
-  paytype?: number;
-  paytype_str?: string;
-  priceType?: number;
-  unifiedPrice?: string;
-  mobilePrice?: string;
-  unicomPrice?: string;
-  telecomPrice?: string;
-  gjSmsDiscount?: string;
-  balanceAlarm?: string;
-  alarmMobile?: string;
-  expireDate?: string;
-  remarks?: string;
-}
-
 export interface SubAccountStat {
   total: number;
   thisMonth: number;

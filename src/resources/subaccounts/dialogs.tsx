@@ -14,9 +14,9 @@ import rechargeForm from '@/generated/forms/recharge';
 import passwordForm from '@/generated/forms/sub-account-password';
 import priceForm from '@/generated/forms/sub-account-price';
 import remarkForm from '@/generated/forms/sub-account-remark';
-import type { BalanceReminderForm, RechargeForm, SubAccountPasswordForm, SubAccountPriceForm, SubAccountRemarkForm } from '@/generated/schemas';
+import type { BalanceReminderForm, RechargeForm, SubAccountPasswordForm, SubAccountPriceForm, SubAccountRemarkForm, SubAccountRow } from '@/generated/schemas';
 import { ApiError } from '@/providers/http';
-import { newRequestId, subAccountApi, type SubAccountRow, type TransferResult } from './api';
+import { newRequestId, subAccountApi, type TransferResult } from './api';
 
 /** the generated type reads the confirmation rule ({ $data }) as the value's type */
 type PasswordValues = Omit<SubAccountPasswordForm, 'confirmPassword'> & { confirmPassword?: string };

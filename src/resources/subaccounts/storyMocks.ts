@@ -1,7 +1,7 @@
 /** MSW fixtures of the sub-account area, for stories only (the app never imports this file). */
 import { delay, http, type HttpHandler } from 'msw';
 import { consoleApi, fail, ok, agentDirectChargeMode, agentPackageMode } from '@/stories/mockApi';
-import type { SubAccountRow } from './api';
+import type { SubAccountRow } from '@/generated/schemas';
 
 export const rows: SubAccountRow[] = [
   { client_id: 'c7k2mq', client_name: '苏州好易购电子商务有限公司', status: 1, status_str: '注册完成', oauth_status: 3, oauth_status_str: '已认证', client_type: 2, agent_owned: 1, email: 'ops@haoyigou.example', mobile: '13900139001', create_time: '2026-11-02 10:15:00', balance: '1200.00', smstype: 4, smstype_str: '验证码', paytype: 0, paytype_str: '预付费', remarks: 'VIP 客户', agentBalance: '48499.50', balanceOfAgent: 0, priceType: 1, unifiedPrice: '0.0450', mobilePrice: '0.0400', unicomPrice: '0.0420', telecomPrice: '0.0450', gjSmsDiscount: '100.00', balanceAlarm: '100.00', alarmMobile: '13900139001', expireDate: '' },

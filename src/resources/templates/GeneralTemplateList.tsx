@@ -1,23 +1,15 @@
 /** 通用模板 (POST /autoTemplate/commonlist): the platform's approved templates; filters attribute, type, content. */
 import { Card, Typography } from 'antd';
-import { useTable } from '@refinedev/antd';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable } from '@/components/SchemaTable/SchemaTable';
+import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import type { SmsTemplate } from '@/generated/schemas';
-import { templateFilters, withRefresh } from './SmartTemplateList';
-
-type Filters = Record<string, unknown>;
 
 export function GeneralTemplateList() {
-  const { tableProps, searchFormProps, tableQuery } = useTable<SmsTemplate, any, Filters>({
-    resource: 'generalTemplates',
-    syncWithLocation: false,
-    pagination: { pageSize: 15 },
-    onSearch: templateFilters,
-  });
+  const { tableProps, searchFormProps } = useSchemaList<SmsTemplate>('generalTemplates', { filterSchema: 'filters/template-general' });
   return (
     <Card>
-      <SchemaFilterBar<Filters> filter="filters/template-general" formProps={withRefresh(searchFormProps, tableQuery.refetch)} />
+      <SchemaFilterBar filter="filters/template-general" formProps={searchFormProps} />
       <SchemaTable<SmsTemplate>
         {...tableProps}
         entity="entities/template"

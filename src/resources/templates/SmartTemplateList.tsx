@@ -4,47 +4,22 @@
  * and the reason of a rejection, 编辑 / 删除 on the rows the user created (delete asks first).
  */
 import { useState } from 'react';
-import { Alert, App, Button, Card, Popconfirm, Space, Tooltip, Typography, type FormProps } from 'antd';
+import { Alert, App, Button, Card, Popconfirm, Space, Tooltip, Typography } from 'antd';
 import { ImportOutlined, PlusOutlined } from '@ant-design/icons';
-import { useTable } from '@refinedev/antd';
-import { useDelete, type CrudFilters } from '@refinedev/core';
-import type { Dayjs } from 'dayjs';
+import { useDelete } from '@refinedev/core';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable, type SchemaColumn } from '@/components/SchemaTable/SchemaTable';
-import { EnumTag } from '@/components/EnumTag/EnumTag';
+import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
-import type { SmsTemplate } from '@/generated/schemas';
+import { TemplateAuditState, YesNo, type SmsTemplate } from '@/generated/schemas';
 import { TemplateAccountSelect } from './TemplateAccountSelect';
 import { TemplateFormDialog } from './TemplateFormDialog';
 import { TemplateImportDialog } from './TemplateImportDialog';
 
 export const TEMPLATE_NOTICE = '温馨提示：发送短信前，请先添加模板并提交审核，模板审核通过后方可发送短信。';
 
-type Row = SmsTemplate & { id?: number };
-type Filters = Record<string, unknown>;
-
-const isDay = (v: unknown): v is Dayjs => !!v && typeof (v as Dayjs).format === 'function';
-
-/** Filter-bar values -> Refine filters (dates as YYYY-MM-DD). */
-export function templateFilters(values: Filters): CrudFilters {
-  return Object.entries(values ?? {}).map(([field, value]) => ({
-    field,
-    operator: 'eq' as const,
-    value: isDay(value) ? value.format('YYYY-MM-DD') : typeof value === 'string' ? value.trim() : value,
-  }));
-}
-
-/** 查询 also reloads when the filters did not change (e.g. to see a review's outcome). */
-export function withRefresh<V>(formProps: FormProps<V>, refetch: () => unknown): FormProps<V> {
-  return {
-    ...formProps,
-    onFinish: async (values: V) => {
-      await formProps.onFinish?.(values);
-      refetch();
-    },
-  };
-}
+type Row = SmsTemplate;
 
 const ellipsis = (v: string) => (
   <Typography.Paragraph ellipsis={{ rows: 2, tooltip: v }} style={{ marginBottom: 0, maxWidth: 360 }}>
@@ -59,13 +34,7 @@ export function SmartTemplateList() {
   const [editing, setEditing] = useState<Row | null | undefined>(undefined);
   const [importing, setImporting] = useState(false);
   const { mutate: remove } = useDelete();
-  const { tableProps, searchFormProps, tableQuery } = useTable<Row, any, Filters>({
-    resource: 'templates',
-    syncWithLocation: false,
-    pagination: { pageSize: 15 },
-    onSearch: templateFilters,
-    queryOptions: { enabled: !!user },
-  });
+  const { tableProps, searchFormProps } = useSchemaList<Row>('templates', { filterSchema: 'filters/template-smart', queryOptions: { enabled: !!user } });
 
   const columns: (string | SchemaColumn<Row>)[] = [
     'templateId',
@@ -78,10 +47,10 @@ export function SmartTemplateList() {
     'varibleCount',
     {
       field: 'state',
-      render: (v, r) => (
+      render: (v, r, _i, cell) => (
         <Space direction="vertical" size={2}>
-          <EnumTag enumName="template-audit-state" value={v} />
-          {v === 3 && r.remark && (
+          {cell}
+          {v === TemplateAuditState.Rejected && r.remark && (
             <Typography.Text type="danger" style={{ fontSize: 12 }} data-testid="reject-reason">
               原因：{r.remark}
             </Typography.Text>
@@ -98,7 +67,7 @@ export function SmartTemplateList() {
     title: '操作',
     fixed: 'right' as const,
     render: (_: unknown, r: Row) =>
-      r.isCreateor === 1 ? (
+      r.isCreateor === YesNo.Yes ? (
         <Space>
           <Button type="link" size="small" onClick={() => setEditing(r)}>
             编辑
@@ -126,9 +95,9 @@ export function SmartTemplateList() {
   return (
     <Card>
       <Alert type="info" showIcon message={TEMPLATE_NOTICE} style={{ marginBottom: 16 }} />
-      <SchemaFilterBar<Filters>
+      <SchemaFilterBar
         filter="filters/template-smart"
-        formProps={withRefresh(searchFormProps, tableQuery.refetch)}
+        formProps={searchFormProps}
         agent={agent}
         widgets={{ 'client-select': () => <TemplateAccountSelect agentId={user?.clientid} placeholder="全部子账户" /> }}
         extra={
