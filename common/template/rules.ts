@@ -4,6 +4,8 @@
  * product-package mode (operation_mode 1) an industry template (10) is 验证码 (4) or 通知 (0) and
  * a marketing template (11) is always 营销 (5). Messages come from forms/template.json `x-rules`.
  */
+import { OperationMode, SmsType, TemplateCategory, TemplateType } from '../generated/schemas';
+
 export interface TemplateRuleConfig {
   maxVariables: number;
   messages: Record<
@@ -21,15 +23,14 @@ export function countVariables(content: string | undefined | null): number {
   return [...content.matchAll(VARIABLE_PATTERN)].length;
 }
 
-export const SMS_TYPE = { notice: 0, verification: 4, marketing: 5 } as const;
 /** SMS types an industry template may take in product-package mode */
-export const INDUSTRY_SMS_TYPES: readonly number[] = [SMS_TYPE.verification, SMS_TYPE.notice];
+export const INDUSTRY_SMS_TYPES: readonly number[] = [SmsType.VerificationCode, SmsType.Notification];
 
 /** The SMS type a template gets: marketing is forced to 营销; industry keeps a valid choice, else 通知 in mode 0. */
 export function effectiveSmsType(smsType: number, chosen: number | undefined | null, operationMode: string): number | undefined {
-  if (smsType === 11) return SMS_TYPE.marketing;
+  if (smsType === TemplateCategory.MemberMarketing) return SmsType.Marketing;
   if (chosen !== undefined && chosen !== null && INDUSTRY_SMS_TYPES.includes(Number(chosen))) return Number(chosen);
-  return operationMode === '1' ? undefined : SMS_TYPE.notice;
+  return operationMode === OperationMode.Package ? undefined : SmsType.Notification;
 }
 
 export interface TemplateRuleInput {
@@ -46,10 +47,10 @@ export function checkTemplateRules(
   cfg: TemplateRuleConfig,
 ): { field: string; message: string } | null {
   const n = countVariables(input.content);
-  if (Number(input.templateType) === 0 && n > 0) return { field: 'content', message: cfg.messages.fixedWithVariables };
-  if (Number(input.templateType) === 1 && n === 0) return { field: 'content', message: cfg.messages.variableWithoutVariables };
+  if (Number(input.templateType) === TemplateType.Fixed && n > 0) return { field: 'content', message: cfg.messages.fixedWithVariables };
+  if (Number(input.templateType) === TemplateType.Variable && n === 0) return { field: 'content', message: cfg.messages.variableWithoutVariables };
   if (n > cfg.maxVariables) return { field: 'content', message: cfg.messages.tooManyVariables };
-  if (operationMode === '1' && Number(input.smsType) === 10) {
+  if (operationMode === OperationMode.Package && Number(input.smsType) === TemplateCategory.Industry) {
     if (input.smstype === undefined || input.smstype === null || !INDUSTRY_SMS_TYPES.includes(Number(input.smstype)))
       return { field: 'smstype', message: cfg.messages.industrySmsType };
   }

@@ -2,7 +2,7 @@
 import { Link } from 'react-router';
 import { Card, List, Typography } from 'antd';
 import { useCustom } from '@refinedev/core';
-import type { Notice } from '@/generated/schemas';
+import { type Notice, YesNo } from '@/generated/schemas';
 import { noticeViewPath } from './NoticeList';
 
 export const HOME_NOTICE_COUNT = 10;
@@ -20,7 +20,7 @@ export function LatestNotices() {
         renderItem={(n) => (
           <List.Item extra={<Typography.Text type="secondary">{(n.releaseTimeToStr ?? n.releaseTime ?? '').slice(0, 10)}</Typography.Text>}>
             <Link to={noticeViewPath(n.id)}>
-              {n.isTop === 1 && <Typography.Text type="danger">[置顶] </Typography.Text>}
+              {n.isTop === YesNo.Yes && <Typography.Text type="danger">[置顶] </Typography.Text>}
               {n.noticeName}
             </Link>
           </List.Item>

@@ -4,6 +4,7 @@ import { withApp } from '@/stories/withApp';
 import { consoleApi, subAccount } from '@/stories/mockApi';
 import { SignList } from './SignList';
 import { exportNoData, listError, listLoading, signApi, signRows } from './signs.mock';
+import { SignState } from '@/generated/schemas';
 
 const T = { timeout: 5000 };
 const calls: Record<string, Record<string, string>[]> = {};
@@ -90,7 +91,7 @@ export const LoadError: Story = {
 
 export const RejectedRows: Story = {
   name: '审核不通过显示原因',
-  parameters: { msw: { handlers: [...consoleApi(), ...signApi({ rows: signRows.filter((r) => r.state === 2) })] } },
+  parameters: { msw: { handlers: [...consoleApi(), ...signApi({ rows: signRows.filter((r) => r.state === SignState.Rejected) })] } },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('审核不通过', {}, T)).toBeInTheDocument();

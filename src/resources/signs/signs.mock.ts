@@ -1,6 +1,6 @@
 /** Story data and MSW handlers for the sign screens (stories only; the app never imports this). */
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
-import type { Sign } from '@/generated/schemas';
+import { type Sign, SignState } from '@/generated/schemas';
 import { fail, ok } from '@/stories/mockApi';
 
 export const clients = [
@@ -45,7 +45,7 @@ export function signApi(opts: SignApiOptions = {}): HttpHandler[] {
     http.post('/api/send/getclients', () => ok(clients)),
     http.post('/api/sign/list', async ({ request }) => {
       const f = await log('list', request);
-      let list = rows.filter((r) => (f.state ? String(r.state) === f.state : r.state !== 4));
+      let list = rows.filter((r) => (f.state ? String(r.state) === f.state : r.state !== SignState.Deleted));
       if (f.sign) list = list.filter((r) => r.sign.includes(f.sign));
       if (f.clientid) list = list.filter((r) => r.clientid === f.clientid);
       return ok(page(list));

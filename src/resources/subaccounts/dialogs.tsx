@@ -14,7 +14,7 @@ import rechargeForm from '@/generated/forms/recharge';
 import passwordForm from '@/generated/forms/sub-account-password';
 import priceForm from '@/generated/forms/sub-account-price';
 import remarkForm from '@/generated/forms/sub-account-remark';
-import type { BalanceReminderForm, RechargeForm, SubAccountPasswordForm, SubAccountPriceForm, SubAccountRemarkForm, SubAccountRow } from '@/generated/schemas';
+import { type BalanceReminderForm, PriceType, type RechargeForm, type SubAccountPasswordForm, type SubAccountPriceForm, type SubAccountRemarkForm, type SubAccountRow } from '@/generated/schemas';
 import { ApiError } from '@/providers/http';
 import { newRequestId, subAccountApi, type TransferResult } from './api';
 
@@ -231,7 +231,7 @@ export function PriceDialog({ account, onClose, onDone }: DialogProps) {
       form={priceForm}
       fields={['priceType', ...PRICES, 'gjSmsDiscount']}
       uiSchema={(v) => {
-        const unified = (v.priceType ?? 0) === 0;
+        const unified = (v.priceType ?? PriceType.Unified) === PriceType.Unified;
         const shown = (name: (typeof PRICES)[number]) => (unified === (name === 'unifiedPrice') ? {} : { 'ui:widget': 'hidden' });
         return { priceType: { 'ui:widget': 'radio', 'ui:options': { inline: true } }, ...Object.fromEntries(PRICES.map((p) => [p, shown(p)])) };
       }}

@@ -7,6 +7,7 @@ import { SmartTemplateList, TEMPLATE_NOTICE } from './SmartTemplateList';
 import { GeneralTemplateList } from './GeneralTemplateList';
 import { TemplateTabs } from './TemplateTabs';
 import { failingList, loadingList, smartTemplates, templateApi } from './mockTemplates';
+import { YesNo } from '@/generated/schemas';
 
 const T = { timeout: 5000 };
 const calls: Record<string, URLSearchParams[]> = {};
@@ -102,7 +103,7 @@ export const RejectedWithReason: Story = {
 
 export const NotCreatorRows: Story = {
   name: '非创建者的模板没有操作',
-  parameters: { msw: { handlers: [...templateApi({ smart: smartTemplates.filter((r) => r.isCreateor === 0) }), ...consoleApi()] } },
+  parameters: { msw: { handlers: [...templateApi({ smart: smartTemplates.filter((r) => r.isCreateor === YesNo.No) }), ...consoleApi()] } },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await rowOf(c, '您的订单{orderNo}已送达，感谢您的惠顾。');

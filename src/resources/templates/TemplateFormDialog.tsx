@@ -9,11 +9,11 @@ import { Alert, App, Form, Input, Modal, Radio, Typography } from 'antd';
 import { useInvalidate } from '@refinedev/core';
 import { enumOptions, schemas } from '@/schema';
 import { ApiError, type ApiBody } from '@/providers/http';
-import { SMS_TYPE } from '../../../common/template/rules';
 import type { FieldError } from '../../../common/schema';
 import { saveTemplate } from './api';
 import { TemplateAccountSelect } from './TemplateAccountSelect';
 import { contentMaxLength, countVariables, TEMPLATE_FORM, validateTemplate, type TemplateFormValues } from './validation';
+import { OperationMode, SmsType, TemplateBusiness, TemplateCategory, TemplateType } from '@/generated/schemas';
 
 export interface TemplateFormDialogProps {
   open: boolean;
@@ -27,7 +27,14 @@ export interface TemplateFormDialogProps {
   onSaved?: () => void;
 }
 
-const DEFAULTS: TemplateFormValues = { smsType: 10, templateType: 0, business: 0, smstype: SMS_TYPE.verification, sign: '', content: '' };
+const DEFAULTS: TemplateFormValues = {
+  smsType: TemplateCategory.Industry,
+  templateType: TemplateType.Fixed,
+  business: TemplateBusiness.Domestic,
+  smstype: SmsType.VerificationCode,
+  sign: '',
+  content: '',
+};
 const FORM_FIELDS = Object.keys(schemas.get(TEMPLATE_FORM).properties).filter((f) => f !== 'templateId');
 const title = (f: string) => schemas.field(TEMPLATE_FORM, f)?.title ?? f;
 const smsTypeLabel = (v: number) => enumOptions('sms-type').find((o) => o.value === v)?.label ?? String(v);
@@ -41,7 +48,7 @@ export function TemplateFormDialog({ open, template, agent, agentId, operationMo
   const editing = !!template?.templateId;
   const content = Form.useWatch('content', form) ?? '';
   const smsType = Form.useWatch('smsType', form);
-  const packageMode = operationMode === '1';
+  const packageMode = operationMode === OperationMode.Package;
 
   useEffect(() => {
     if (!open) return;
@@ -53,8 +60,8 @@ export function TemplateFormDialog({ open, template, agent, agentId, operationMo
 
   // marketing templates are always 营销; industry ones choose 验证码 or 通知
   useEffect(() => {
-    if (smsType === 11) form.setFieldValue('smstype', SMS_TYPE.marketing);
-    else if (smsType === 10 && form.getFieldValue('smstype') === SMS_TYPE.marketing) form.setFieldValue('smstype', SMS_TYPE.verification);
+    if (smsType === TemplateCategory.MemberMarketing) form.setFieldValue('smstype', SmsType.Marketing);
+    else if (smsType === TemplateCategory.Industry && form.getFieldValue('smstype') === SmsType.Marketing) form.setFieldValue('smstype', SmsType.VerificationCode);
   }, [smsType, form]);
 
   const showErrors = (errors: FieldError[]) =>
@@ -115,10 +122,10 @@ export function TemplateFormDialog({ open, template, agent, agentId, operationMo
         {packageMode && (
           <Form.Item name="smstype" label={title('smstype')} required>
             <Radio.Group
-              options={(smsType === 11 ? [SMS_TYPE.marketing] : [SMS_TYPE.verification, SMS_TYPE.notice]).map((v) => ({
+              options={(smsType === TemplateCategory.MemberMarketing ? [SmsType.Marketing] : [SmsType.VerificationCode, SmsType.Notification]).map((v) => ({
                 value: v,
                 label: smsTypeLabel(v),
-                disabled: smsType === 11,
+                disabled: smsType === TemplateCategory.MemberMarketing,
               }))}
             />
           </Form.Item>
