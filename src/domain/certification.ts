@@ -3,19 +3,17 @@
  * as numbers 1-4 (schemas/enums/oauth-status.json: 1 未认证, 2 待认证, 3 已认证, 4 认证不通过).
  * Every screen reads it through `oauthStatusOf` so the two encodings never leak further.
  */
-import type { OauthStatus } from '@/generated/schemas';
-
-export const OAUTH = { notCertified: 1, pending: 2, certified: 3, rejected: 4 } as const satisfies Record<string, OauthStatus>;
+import { OauthStatus } from '@/generated/schemas';
 
 const WORDS: Record<string, OauthStatus> = {
-  未认证: 1,
-  待认证: 2,
-  待审核: 2,
-  已认证: 3,
-  认证通过: 3,
-  认证不通过: 4,
-  未通过: 4,
-  已驳回: 4,
+  未认证: OauthStatus.Uncertified,
+  待认证: OauthStatus.Pending,
+  待审核: OauthStatus.Pending,
+  已认证: OauthStatus.Certified,
+  认证通过: OauthStatus.Certified,
+  认证不通过: OauthStatus.Rejected,
+  未通过: OauthStatus.Rejected,
+  已驳回: OauthStatus.Rejected,
 };
 
 /** oauth_status in whatever encoding -> 1..4, or undefined when unknown/missing. */
@@ -24,10 +22,10 @@ export function oauthStatusOf(value: unknown): OauthStatus | undefined {
   const s = String(value).trim();
   if (s in WORDS) return WORDS[s];
   const n = Number(s);
-  return n === 1 || n === 2 || n === 3 || n === 4 ? n : undefined;
+  return (Object.values(OauthStatus) as number[]).includes(n) ? (n as OauthStatus) : undefined;
 }
 
-export const isCertified = (value: unknown) => oauthStatusOf(value) === OAUTH.certified;
+export const isCertified = (value: unknown) => oauthStatusOf(value) === OauthStatus.Certified;
 
 /** Routes of the certification screens. */
 export const CERTIFY_ROUTE = '/account/info/base/auth';

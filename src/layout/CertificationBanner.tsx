@@ -4,12 +4,13 @@
  */
 import { Alert } from 'antd';
 import { Link } from 'react-router';
-import { CERTIFY_ROUTE, OAUTH, RECERTIFY_ROUTE, oauthStatusOf } from '@/domain/certification';
+import { CERTIFY_ROUTE, RECERTIFY_ROUTE, oauthStatusOf } from '@/domain/certification';
 import type { CertificationInfo } from './hooks';
+import { OauthStatus } from '@/generated/schemas';
 
 export function CertificationBanner({ info }: { info?: CertificationInfo }) {
   const status = oauthStatusOf(info?.oauth_status);
-  if (status === OAUTH.notCertified) {
+  if (status === OauthStatus.Uncertified) {
     return (
       <Alert
         type="warning"
@@ -24,10 +25,10 @@ export function CertificationBanner({ info }: { info?: CertificationInfo }) {
       />
     );
   }
-  if (status === OAUTH.pending) {
+  if (status === OauthStatus.Pending) {
     return <Alert type="info" showIcon banner data-testid="certification-banner" message="您的认证资料正在审核中，审核通过后才能发送短信" />;
   }
-  if (status === OAUTH.rejected) {
+  if (status === OauthStatus.Rejected) {
     return (
       <Alert
         type="error"

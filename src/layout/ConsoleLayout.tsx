@@ -17,6 +17,7 @@ import { useBranding, useCertification, useCurrentUser } from './hooks';
 import { CertificationBanner } from './CertificationBanner';
 import { SupportPanel } from './SupportPanel';
 import { SessionTimeoutOverlay } from './SessionTimeoutOverlay';
+import { UserType } from '@/generated/schemas';
 
 const { Header, Sider, Content, Footer } = Layout;
 
@@ -108,7 +109,7 @@ export default function ConsoleLayout({ children, supportOpen }: ConsoleLayoutPr
         <Header style={{ background: '#fff', padding: '0 24px', display: 'flex', alignItems: 'center', justifyContent: 'flex-end', boxShadow: '0 1px 4px rgba(0,21,41,0.08)' }}>
           {user ? (
             <Space size="middle" data-testid="account">
-              <Tag color={user.userType === '1' ? 'blue' : 'green'}>{enumLabel('user-type', user.userType)}</Tag>
+              <Tag color={user.userType === UserType.Agent ? 'blue' : 'green'}>{enumLabel('user-type', user.userType)}</Tag>
               <span>
                 {user.name || user.realname || user.clientid}
                 <Typography.Text type="secondary">（{user.clientid}）</Typography.Text>

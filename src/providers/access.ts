@@ -3,15 +3,15 @@
  * ('0' direct charge / '1' product package), as the spec's roles sections describe.
  * Pure functions: no React, no HTTP. The side menu, the home cards and route guards use them.
  */
-import type { CurrentUser } from '@/generated/schemas';
+import { type CurrentUser, OperationMode, UserType } from '@/generated/schemas';
 
 /** What access rules read of the current user (numbers from a lenient server are accepted). */
 export type AccessUser = { userType: CurrentUser['userType'] | string | number; operation_mode: CurrentUser['operation_mode'] | string | number; phone_inout_type?: number | string };
 
-export const isAgent = (u?: AccessUser | null) => String(u?.userType) === '1';
-export const isSubAccount = (u?: AccessUser | null) => String(u?.userType) === '2';
-export const isPackageMode = (u?: AccessUser | null) => String(u?.operation_mode) === '1';
-export const isDirectChargeMode = (u?: AccessUser | null) => String(u?.operation_mode) === '0';
+export const isAgent = (u?: AccessUser | null) => String(u?.userType) === UserType.Agent;
+export const isSubAccount = (u?: AccessUser | null) => String(u?.userType) === UserType.SubAccount;
+export const isPackageMode = (u?: AccessUser | null) => String(u?.operation_mode) === OperationMode.Package;
+export const isDirectChargeMode = (u?: AccessUser | null) => String(u?.operation_mode) === OperationMode.DirectCharge;
 
 /** Named visibility rules, so menu entries and route rules are plain data. */
 export const rules = {

@@ -8,11 +8,12 @@ import { useState, type ReactNode } from 'react';
 import { App, Button, Descriptions, Form, Input, Skeleton, Space } from 'antd';
 import { Link } from 'react-router';
 import { EnumTag } from '@/components/EnumTag/EnumTag';
-import { OAUTH, CERTIFY_ROUTE, RECERTIFY_ROUTE, oauthStatusOf } from '@/domain/certification';
+import { CERTIFY_ROUTE, RECERTIFY_ROUTE, oauthStatusOf } from '@/domain/certification';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
 import { accountApi, useAgentBaseInfo, useEnterpriseBaseInfo, useRefreshAll } from './api';
 import { showErrors, validateForm } from './validate';
+import { NeedMo, NeedReport, OauthStatus } from '@/generated/schemas';
 
 /** 认证状态 with the action the state allows. */
 export function CertificationState({ value, remark }: { value: unknown; remark?: string }) {
@@ -20,8 +21,8 @@ export function CertificationState({ value, remark }: { value: unknown; remark?:
   return (
     <Space wrap data-testid="certification-state">
       <EnumTag enumName="oauth-status" value={s ?? value} />
-      {s === OAUTH.notCertified && <Link to={CERTIFY_ROUTE}>在线认证</Link>}
-      {s === OAUTH.rejected && (
+      {s === OauthStatus.Uncertified && <Link to={CERTIFY_ROUTE}>在线认证</Link>}
+      {s === OauthStatus.Rejected && (
         <>
           {remark && <span style={{ color: '#cf1322' }}>驳回原因：{remark}</span>}
           <Link to={RECERTIFY_ROUTE}>重新认证</Link>
@@ -150,8 +151,8 @@ export function EnterpriseBaseInfoView() {
   const [editing, setEditing] = useState(false);
   const refreshAll = useRefreshAll();
   if (isLoading || !data) return <Skeleton active />;
-  const needReport = Number(data.needreport) === 1;
-  const needMo = Number(data.needmo) === 1;
+  const needReport = Number(data.needreport) === NeedReport.SimplePush;
+  const needMo = Number(data.needmo) === NeedMo.Push;
   if (editing) {
     return (
       <EditForm

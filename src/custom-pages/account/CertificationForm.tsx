@@ -10,7 +10,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { App, Button, Checkbox, Form, Input, Modal, Radio, Select, Space, Typography, Upload, type UploadFile, type UploadProps } from 'antd';
 
 type UploadRequestOption = Parameters<NonNullable<UploadProps['customRequest']>>[0];
-import type { CertificationInfo } from '@/generated/schemas';
+import { type CertificationInfo, CertType, IdType } from '@/generated/schemas';
 import { enumOptions } from '@/schema';
 import { ApiError } from '@/providers/http';
 import { accountApi } from './api';
@@ -21,7 +21,10 @@ export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 const IMAGE_EXT = /\.(gif|jpe?g|png)$/i;
 const IMAGE_MIME = ['image/gif', 'image/jpeg', 'image/png'];
 /** id types per certification type */
-export const ID_TYPES_FOR: Record<1 | 2, number[]> = { 1: [1], 2: [6, 7, 3] };
+export const ID_TYPES_FOR: Record<1 | 2, number[]> = {
+  [CertType.Personal]: [IdType.IdCard],
+  [CertType.Enterprise]: [IdType.ThreeInOne, IdType.FourInOne, IdType.OrganizationCode],
+};
 
 export const AGREEMENTS = [
   {
@@ -59,7 +62,7 @@ function initialFiles(info?: CertificationInfo): UploadFile[] {
 export function CertificationForm({ mode, initial, defaultType, onSubmitted }: CertificationFormProps) {
   const { message } = App.useApp();
   const [form] = Form.useForm();
-  const startType: 1 | 2 = initial?.cert_type === 1 || initial?.cert_type === 2 ? initial.cert_type : (defaultType ?? 1);
+  const startType: 1 | 2 = initial?.cert_type === CertType.Personal || initial?.cert_type === CertType.Enterprise ? initial.cert_type : (defaultType ?? CertType.Personal);
   const [certType, setCertType] = useState<1 | 2>(startType);
   const [files, setFiles] = useState<UploadFile[]>(() => initialFiles(initial));
   const [accepted, setAccepted] = useState<Record<string, boolean>>({});
@@ -138,12 +141,12 @@ export function CertificationForm({ mode, initial, defaultType, onSubmitted }: C
         <Select style={{ width: 240 }} aria-label="证件类型" options={idTypeOptions.map((o) => ({ value: Number(o.value), label: o.label }))} />
       </Form.Item>
       <Form.Item
-        label={certType === 1 ? '姓名' : '公司名称'}
+        label={certType === CertType.Personal ? '姓名' : '公司名称'}
         name="company"
         required
-        extra={certType === 2 ? '公司名称须与营业执照上的名称一致' : undefined}
+        extra={certType === CertType.Enterprise ? '公司名称须与营业执照上的名称一致' : undefined}
       >
-        <Input placeholder={certType === 1 ? '请输入证件上的姓名' : '请输入公司名称'} maxLength={80} />
+        <Input placeholder={certType === CertType.Personal ? '请输入证件上的姓名' : '请输入公司名称'} maxLength={80} />
       </Form.Item>
       <Form.Item label="证件号码" name="id_nbr" required>
         <Input placeholder="请输入证件号码" maxLength={40} />
@@ -155,7 +158,7 @@ export function CertificationForm({ mode, initial, defaultType, onSubmitted }: C
         extra={
           <>
             支持 JPG、PNG（及 GIF）格式，每张不超过2M，至少一张，最多五张。
-            {certType === 1 ? '个人认证须上传本人手持身份证照片。' : '请上传清晰的营业执照等证件照片。'}
+            {certType === CertType.Personal ? '个人认证须上传本人手持身份证照片。' : '请上传清晰的营业执照等证件照片。'}
           </>
         }
       >

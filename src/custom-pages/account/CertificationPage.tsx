@@ -10,11 +10,12 @@
  */
 import { Alert, Result, Skeleton } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
-import { OAUTH, oauthStatusOf } from '@/domain/certification';
+import { oauthStatusOf } from '@/domain/certification';
 import { useClientCertification, useOwnCertification, useRefreshAll } from './api';
 import { AUTH_ROUTE } from './BaseInfoLayout';
 import { CertificationForm } from './CertificationForm';
 import { CertificationView } from './CertificationView';
+import { CertType, OauthStatus } from '@/generated/schemas';
 
 function ClientCertification({ clientId }: { clientId: string }) {
   const { data, isLoading, isError } = useClientCertification(clientId);
@@ -32,12 +33,12 @@ export function OwnCertification({ re = false }: { re?: boolean }) {
   if (isError || !data) return <Result status="warning" title="获取资质信息失败" />;
   const status = oauthStatusOf(data.oauth_status);
   const typeParam = Number(params.get('type'));
-  const defaultType = typeParam === 2 ? 2 : typeParam === 1 ? 1 : undefined;
+  const defaultType = typeParam === CertType.Enterprise ? CertType.Enterprise : typeParam === CertType.Personal ? CertType.Personal : undefined;
   const submitted = async () => {
     await refreshAll();
     if (re) navigate(AUTH_ROUTE);
   };
-  if (status === OAUTH.notCertified) {
+  if (status === OauthStatus.Uncertified) {
     return (
       <>
         <Alert type="warning" showIcon style={{ marginBottom: 16 }} message="您还未进行资质认证，认证通过后才能发送短信" />
@@ -45,7 +46,7 @@ export function OwnCertification({ re = false }: { re?: boolean }) {
       </>
     );
   }
-  if (status === OAUTH.rejected) {
+  if (status === OauthStatus.Rejected) {
     return (
       <>
         <Alert

@@ -1,9 +1,9 @@
 /** A certification as submitted: state, type, id type, company, id number, images (previews). */
 import { useState } from 'react';
 import { Alert, Descriptions, Image, Space, Typography } from 'antd';
-import type { CertificationInfo } from '@/generated/schemas';
+import { type CertificationInfo, CertType, OauthStatus } from '@/generated/schemas';
 import { EnumTag } from '@/components/EnumTag/EnumTag';
-import { OAUTH, oauthStatusOf } from '@/domain/certification';
+import { oauthStatusOf } from '@/domain/certification';
 
 export const imageUrls = (info: Pick<CertificationInfo, 'img_url' | 'smsp_img_url'>) =>
   (info.img_url ?? '')
@@ -31,9 +31,9 @@ export function CertificationView({ info, title }: { info: CertificationInfo; ti
   return (
     <div data-testid="certification-view">
       {title && <Typography.Title level={5}>{title}</Typography.Title>}
-      {status === OAUTH.pending && <Alert type="info" showIcon style={{ marginBottom: 16 }} message="待认证：您的认证资料已提交，正在审核中，审核通过后才能发送短信" />}
-      {status === OAUTH.certified && <Alert type="success" showIcon style={{ marginBottom: 16 }} message="已认证：资质认证已通过" />}
-      {status === OAUTH.rejected && (
+      {status === OauthStatus.Pending && <Alert type="info" showIcon style={{ marginBottom: 16 }} message="待认证：您的认证资料已提交，正在审核中，审核通过后才能发送短信" />}
+      {status === OauthStatus.Certified && <Alert type="success" showIcon style={{ marginBottom: 16 }} message="已认证：资质认证已通过" />}
+      {status === OauthStatus.Rejected && (
         <Alert type="error" showIcon style={{ marginBottom: 16 }} data-testid="rejected-reason" message="认证不通过" description={info.remark ? `驳回原因：${info.remark}` : undefined} />
       )}
       <Descriptions column={1} bordered size="middle" style={{ maxWidth: 760 }}>
@@ -46,7 +46,7 @@ export function CertificationView({ info, title }: { info: CertificationInfo; ti
           </Descriptions.Item>
         ) : null}
         <Descriptions.Item label="证件类型">{info.id_type || '-'}</Descriptions.Item>
-        <Descriptions.Item label={info.cert_type === 1 ? '姓名' : '公司名称'}>{info.company || '-'}</Descriptions.Item>
+        <Descriptions.Item label={info.cert_type === CertType.Personal ? '姓名' : '公司名称'}>{info.company || '-'}</Descriptions.Item>
         <Descriptions.Item label="证件号码">{info.id_nbr || '-'}</Descriptions.Item>
         <Descriptions.Item label="证件图片">
           {urls.length ? (

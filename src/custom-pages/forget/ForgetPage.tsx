@@ -15,10 +15,11 @@ import passwordCodeForm from '../../generated/forms/password-code';
 import passwordResetForm from '../../generated/forms/password-reset';
 import { ApiError, postForm } from '../../providers/http';
 import { ImageCaptchaWidget } from './ImageCaptchaWidget';
+import { RecoveryWay } from '@/generated/schemas';
 
 type ForgetForm = PasswordResetForm & { captcha?: string };
 
-const BY_EMAIL = 1;
+const BY_EMAIL = RecoveryWay.Email;
 const RESEND_SECONDS = 6;
 const FIELDS = ['sendType', 'countryCode', 'email', 'captcha', 'validateCode', 'password', 'confirmPassword'];
 const widgets = { imageCaptcha: ImageCaptchaWidget };
@@ -43,11 +44,11 @@ export default function ForgetPage() {
   const [fieldErrors, setFieldErrors] = useState<FieldError[]>();
   const [captcha, setCaptcha] = useState(captchaSrc);
   const [busy, setBusy] = useState(false);
-  const byEmail = formData.sendType !== 2;
+  const byEmail = formData.sendType !== RecoveryWay.Mobile;
 
   /** what identifies the account: the address, or the number with its country code */
   const target = (d: Partial<ForgetForm>) =>
-    d.sendType === 2 ? { sendType: 2, email: d.email, countryCode: d.countryCode } : { sendType: 1, email: d.email };
+    d.sendType === RecoveryWay.Mobile ? { sendType: RecoveryWay.Mobile, email: d.email, countryCode: d.countryCode } : { sendType: RecoveryWay.Email, email: d.email };
 
   const refreshCaptcha = useStableCallback(() => setCaptcha(captchaSrc()));
 

@@ -2,7 +2,7 @@
 import { Alert, Button, Card, List, Skeleton } from 'antd';
 import { DownloadOutlined, FileTextOutlined } from '@ant-design/icons';
 import { useCustom } from '@refinedev/core';
-import type { Branding } from '@/generated/schemas';
+import { type Branding, YesNo } from '@/generated/schemas';
 import { isAgent } from '@/providers/access';
 import { useCurrentUser } from '@/layout/hooks';
 import { HELP_DOCUMENTS } from './documents';
@@ -12,7 +12,7 @@ export default function HelpDocumentPage() {
   // fresh flags: a document the operator has just placed shows without a reload of the console
   const { result, query } = useCustom<Branding>({ url: '/loginInfo', method: 'get', queryOptions: { staleTime: 0 } });
   const flags = (result.data as Branding | undefined)?.systemInfoShow ?? {};
-  const docs = HELP_DOCUMENTS.filter((d) => Number(flags[d.key]) === 1 && (!d.agentOnly || isAgent(user)));
+  const docs = HELP_DOCUMENTS.filter((d) => Number(flags[d.key]) === YesNo.Yes && (!d.agentOnly || isAgent(user)));
   return (
     <Card title="文档下载">
       {query.isLoading ? (

@@ -8,6 +8,7 @@ import { ApiError } from '@/providers/http';
 import { useCertification, useCurrentUser } from '@/layout/hooks';
 import { subAccountApi, validateWith } from './api';
 import { copyText } from './dialogs';
+import { AgentOwned, NeedMo, NeedReport, OauthStatus } from '@/generated/schemas';
 
 const FIELDS = ['name', 'agentOwned', 'needreport', 'deliveryurl', 'needmo', 'mourl', 'email', 'mobile', 'idType', 'idNbr', 'imgUrl', 'remarks'] as const;
 const IMAGE_TYPES = ['image/gif', 'image/jpeg', 'image/png', 'image/bmp'];
@@ -67,9 +68,9 @@ export default function OpenAccount() {
   const { user } = useCurrentUser();
   const { info, isLoading } = useCertification(user);
   const [form] = Form.useForm();
-  const agentOwned = Form.useWatch('agentOwned', form) ?? 1;
-  const needreport = Form.useWatch('needreport', form) ?? 0;
-  const needmo = Form.useWatch('needmo', form) ?? 0;
+  const agentOwned = Form.useWatch('agentOwned', form) ?? AgentOwned.AgentOwned;
+  const needreport = Form.useWatch('needreport', form) ?? NeedReport.None;
+  const needmo = Form.useWatch('needmo', form) ?? NeedMo.None;
   const [files, setFiles] = useState<UploadFile[]>([]);
   const [saving, setSaving] = useState(false);
   const [opened, setOpened] = useState<Opened>();
@@ -79,9 +80,9 @@ export default function OpenAccount() {
     const imgUrl = files.map((f) => uploadedPath(f.response)).filter(Boolean).join('|');
     const out: Record<string, unknown> = { ...v, imgUrl };
     for (const k of Object.keys(out)) if (out[k] === undefined || out[k] === null) delete out[k];
-    if (out.agentOwned === 1) for (const k of ['idType', 'idNbr', 'imgUrl']) delete out[k];
-    if (out.needreport !== 1) delete out.deliveryurl;
-    if (out.needmo !== 1) delete out.mourl;
+    if (out.agentOwned === AgentOwned.AgentOwned) for (const k of ['idType', 'idNbr', 'imgUrl']) delete out[k];
+    if (out.needreport !== NeedReport.SimplePush) delete out.deliveryurl;
+    if (out.needmo !== NeedMo.Push) delete out.mourl;
     return out;
   };
   const check = (only?: string) => {
@@ -130,7 +131,7 @@ export default function OpenAccount() {
       </Card>
     );
 
-  const certified = String(info?.oauth_status) === '3';
+  const certified = String(info?.oauth_status) === String(OauthStatus.Certified);
   // the certification status is known only once the user and its base info have loaded
   const loading = !user || isLoading || !info;
   return (
@@ -145,7 +146,7 @@ export default function OpenAccount() {
           data-testid="not-certified"
         />
       )}
-      <Form form={form} layout="horizontal" labelCol={{ span: 5 }} wrapperCol={{ span: 12 }} initialValues={{ agentOwned: 1, needreport: 0, needmo: 0 }} disabled={!certified}>
+      <Form form={form} layout="horizontal" labelCol={{ span: 5 }} wrapperCol={{ span: 12 }} initialValues={{ agentOwned: AgentOwned.AgentOwned, needreport: NeedReport.None, needmo: NeedMo.None }} disabled={!certified}>
         <Form.Item name="name" label="账户名称" required>
           <Input onBlur={() => check('name')} maxLength={60} />
         </Form.Item>
@@ -155,7 +156,7 @@ export default function OpenAccount() {
         <Form.Item name="needreport" label="状态报告">
           <Select options={enumOptions('need-report').map((o) => ({ value: o.value, label: o.label }))} />
         </Form.Item>
-        {needreport === 1 && (
+        {needreport === NeedReport.SimplePush && (
           <Form.Item name="deliveryurl" label="状态报告回调地址" required>
             <Input placeholder="https://" onBlur={() => check('deliveryurl')} />
           </Form.Item>
@@ -163,7 +164,7 @@ export default function OpenAccount() {
         <Form.Item name="needmo" label="上行">
           <Select options={enumOptions('need-mo').map((o) => ({ value: o.value, label: o.label }))} />
         </Form.Item>
-        {needmo === 1 && (
+        {needmo === NeedMo.Push && (
           <Form.Item name="mourl" label="上行回调地址" required>
             <Input placeholder="https://" onBlur={() => check('mourl')} />
           </Form.Item>
@@ -174,7 +175,7 @@ export default function OpenAccount() {
         <Form.Item name="mobile" label="手机号">
           <Input onBlur={checkMobile} maxLength={11} />
         </Form.Item>
-        {agentOwned === 0 && (
+        {agentOwned === AgentOwned.Customer && (
           <>
             <Form.Item name="idType" label="证件类型" required>
               <Select options={enumOptions('id-type').map((o) => ({ value: o.value, label: o.label }))} placeholder="请选择" />

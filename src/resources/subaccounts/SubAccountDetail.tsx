@@ -10,6 +10,7 @@ import { Money } from '@/components/Money/Money';
 import { enumLabel, enumOptions } from '@/schema';
 import { ApiError } from '@/providers/http';
 import { subAccountApi, validateWith } from './api';
+import { AgentOwned, NeedMo, NeedReport, OauthStatus } from '@/generated/schemas';
 
 export interface SubAccountDetailData {
   clientid: string;
@@ -51,8 +52,8 @@ function BasicInfo({ data, onSaved }: { data: SubAccountDetailData; onSaved: (d:
   };
   const save = async () => {
     const v = { clientid: data.clientid, ...form.getFieldsValue(true) };
-    if (v.needreport !== 1) v.deliveryurl = '';
-    if (v.needmo !== 1) v.mourl = '';
+    if (v.needreport !== NeedReport.SimplePush) v.deliveryurl = '';
+    if (v.needmo !== NeedMo.Push) v.mourl = '';
     const errs = validateWith('forms/sub-account-edit', v);
     form.setFields(EDIT_FIELDS.map((name) => ({ name, errors: errs[name] ? [errs[name]] : [] })));
     if (Object.keys(errs).length) return;
@@ -119,7 +120,7 @@ function BasicInfo({ data, onSaved }: { data: SubAccountDetailData; onSaved: (d:
       <Form.Item name="needreport" label="状态报告">
         <Select options={enumOptions('need-report').map((o) => ({ value: o.value, label: o.label }))} />
       </Form.Item>
-      {needreport === 1 && (
+      {needreport === NeedReport.SimplePush && (
         <Form.Item name="deliveryurl" label="状态报告回调地址" required>
           <Input />
         </Form.Item>
@@ -127,7 +128,7 @@ function BasicInfo({ data, onSaved }: { data: SubAccountDetailData; onSaved: (d:
       <Form.Item name="needmo" label="上行">
         <Select options={enumOptions('need-mo').map((o) => ({ value: o.value, label: o.label }))} />
       </Form.Item>
-      {needmo === 1 && (
+      {needmo === NeedMo.Push && (
         <Form.Item name="mourl" label="上行回调地址" required>
           <Input />
         </Form.Item>
@@ -146,12 +147,12 @@ function BasicInfo({ data, onSaved }: { data: SubAccountDetailData; onSaved: (d:
 
 function Qualification({ data, re }: { data: SubAccountDetailData; re: boolean }) {
   const images = (data.imgUrl ?? '').split('|').filter(Boolean);
-  const canUpload = data.agentOwned !== 1 && data.oauth_status !== 3;
-  if (data.oauth_status === 3 && !re)
+  const canUpload = data.agentOwned !== AgentOwned.AgentOwned && data.oauth_status !== OauthStatus.Certified;
+  if (data.oauth_status === OauthStatus.Certified && !re)
     return (
       <>
         <Result status="success" title="已认证" subTitle={data.oauth_date ? `认证时间：${data.oauth_date}` : undefined} />
-        {data.agentOwned !== 1 && (
+        {data.agentOwned !== AgentOwned.AgentOwned && (
           <Descriptions column={1} bordered size="small">
             <Descriptions.Item label="证件类型">{enumLabel('id-type', data.idType) ?? '-'}</Descriptions.Item>
             <Descriptions.Item label="证件号码">{data.idNbr || '-'}</Descriptions.Item>
@@ -163,10 +164,10 @@ function Qualification({ data, re }: { data: SubAccountDetailData; re: boolean }
     <Space direction="vertical" style={{ width: '100%' }} data-testid="qualification">
       <div>
         认证状态：
-        {data.oauth_status === 1 ? <Tag>未认证</Tag> : <EnumTag enumName="auth-status" value={data.oauth_status} />}
-        {data.oauth_status === 2 && <span style={{ color: 'red', marginLeft: 8 }}>资质审核中</span>}
+        {data.oauth_status === OauthStatus.Uncertified ? <Tag>未认证</Tag> : <EnumTag enumName="auth-status" value={data.oauth_status} />}
+        {data.oauth_status === OauthStatus.Pending && <span style={{ color: 'red', marginLeft: 8 }}>资质审核中</span>}
       </div>
-      {data.agentOwned === 1 ? (
+      {data.agentOwned === AgentOwned.AgentOwned ? (
         <Alert type="info" showIcon message="代理商自有账户，无需上传资质" />
       ) : (
         <Descriptions column={1} bordered size="small">
