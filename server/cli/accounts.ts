@@ -4,6 +4,7 @@ import { hashPassword } from '../lib/crypto';
 import { formatDateTime } from '../lib/time';
 import { effectiveStatus } from '../modules/profile/service';
 import { CommandError, defineCommands, table, UsageError } from './registry';
+import { UserType } from '../../common/generated/schemas';
 
 const STATUS: Record<number, string> = { 0: '注册未激活', 1: '注册完成', 5: '冻结', 6: '注销', 7: '锁定' };
 const OAUTH: Record<number, string> = { 1: '未认证', 2: '待认证', 3: '已认证', 4: '认证不通过' };
@@ -50,7 +51,7 @@ export const accountCommands = defineCommands(
           ['账户', '类型', '模式', '所属代理商', '名称', '邮箱', '手机号', '状态', '认证', '创建时间'],
           ...rows.map((r) => [
             r.clientid,
-            r.user_type === '1' ? '代理商' : '子账户',
+            r.user_type === UserType.Agent ? '代理商' : '子账户',
             r.operation_mode,
             r.agent ?? '-',
             r.name,

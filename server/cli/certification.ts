@@ -2,6 +2,7 @@
 import { formatDateTime } from '../lib/time';
 import { reviewCertification, ReviewError, ID_TYPE_LABELS } from '../modules/account/certification';
 import { CommandError, defineCommands, table, UsageError } from './registry';
+import { CertType, UserType } from '../../common/generated/schemas';
 
 const STATE: Record<number, string> = { 2: '待认证', 3: '已认证', 4: '认证不通过' };
 
@@ -25,8 +26,8 @@ export const certificationCommands = defineCommands(
           ['账户', '类型', '认证类型', '证件类型', '公司/姓名', '证件号码', '图片', '状态', '提交时间', '审核时间', '驳回原因'],
           ...rows.map((r) => [
             r.clientid,
-            r.user_type === '1' ? '代理商' : '子账户',
-            r.cert_type === 1 ? '个人认证' : '企业认证',
+            r.user_type === UserType.Agent ? '代理商' : '子账户',
+            r.cert_type === CertType.Personal ? '个人认证' : '企业认证',
             ID_TYPE_LABELS[r.id_type] ?? String(r.id_type),
             r.company,
             r.id_nbr,

@@ -2,6 +2,7 @@
 import { formatDateTime } from '../lib/time';
 import { LedgerService } from '../modules/ledger/service';
 import { CommandError, defineCommands, table, UsageError } from './registry';
+import { UserType } from '../../common/generated/schemas';
 
 const KINDS: Record<number, string> = { 0: '充值', 1: '扣款', 9: '提升额度', 10: '降低额度', 12: '子账户充值', 13: '子账户回退', 15: '子账户消费', 99: '价格调整' };
 
@@ -35,7 +36,7 @@ export const ledgerCommands = defineCommands(
       if (!clientid || !amount) throw new UsageError('缺少账户或金额');
       const acc = await db.selectFrom('accounts').select(['id', 'user_type']).where('clientid', '=', clientid).executeTakeFirst();
       if (!acc) throw new CommandError(`账户 ${clientid} 不存在`);
-      if (acc.user_type !== '1') throw new CommandError(`${clientid} 不是代理商`);
+      if (acc.user_type !== UserType.Agent) throw new CommandError(`${clientid} 不是代理商`);
       try {
         const r = await new LedgerService({ db, now }).credit(acc.id, amount.trim(), { remark: remark.join(' ') || '运营充值' });
         out(`已为 ${clientid} 记账 ${amount} 元，当前余额 ${r.balance} 元（流水 #${r.ledgerId}）`);

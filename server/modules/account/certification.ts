@@ -9,6 +9,7 @@ import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { formatDateTime } from '../../lib/time';
 import { FILES_BASE_URL } from '../upload/service';
+import { OauthStatus, UserType } from '../../../common/generated/schemas';
 
 export const CERT_MESSAGES = {
   submitted: '提交成功，请等待审核',
@@ -54,7 +55,7 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 export async function certificationInfo(db: Db, account: Account): Promise<CertificationInfo> {
   const row = await db.selectFrom('certifications').selectAll().where('account_id', '=', account.id).orderBy('id', 'desc').limit(1).executeTakeFirst();
-  let agentClientid = account.user_type === '1' ? account.clientid : '';
+  let agentClientid = account.user_type === UserType.Agent ? account.clientid : '';
   if (account.agent_id !== null) {
     const agent = await db.selectFrom('accounts').select('clientid').where('id', '=', account.agent_id).executeTakeFirst();
     agentClientid = agent?.clientid ?? '';
@@ -66,13 +67,13 @@ export async function certificationInfo(db: Db, account: Account): Promise<Certi
     cert_type: row ? row.cert_type : idType !== null ? certTypeOf(idType) : null,
     id_typeNum: idType,
     id_type: idType !== null ? (ID_TYPE_LABELS[idType] ?? String(idType)) : '',
-    company: row?.company ?? (account.oauth_status === 3 ? account.name : ''),
+    company: row?.company ?? (account.oauth_status === OauthStatus.Certified ? account.name : ''),
     id_nbr: row?.id_nbr ?? account.id_nbr,
     img_url: row?.img_url ?? '',
     smsp_img_url: FILES_BASE_URL,
     oauth_status: account.oauth_status,
     oauth_date: formatDateTime(account.oauth_date),
-    remark: account.oauth_status === 4 ? account.oauth_remark : '',
+    remark: account.oauth_status === OauthStatus.Rejected ? account.oauth_remark : '',
     submitted_at: formatDateTime(row?.submitted_at),
     reviewed_at: formatDateTime(row?.reviewed_at),
   };
@@ -92,8 +93,8 @@ export async function submitCertification(
   return db.transaction().execute(async (tx) => {
     const a = await tx.selectFrom('accounts').select(['id', 'oauth_status']).where('id', '=', accountId).forUpdate().executeTakeFirst();
     if (!a) throw errors.notFound('账户');
-    if (a.oauth_status === 2) throw new ApiError(500, CERT_MESSAGES.pending);
-    if (a.oauth_status === 3) throw new ApiError(500, CERT_MESSAGES.certified);
+    if (a.oauth_status === OauthStatus.Pending) throw new ApiError(500, CERT_MESSAGES.pending);
+    if (a.oauth_status === OauthStatus.Certified) throw new ApiError(500, CERT_MESSAGES.certified);
     const state = opts.autoReview ? 3 : 2;
     await tx
       .insertInto('certifications')
@@ -132,7 +133,7 @@ export async function reviewCertification(db: Kysely<Database>, clientid: string
   return db.transaction().execute(async (tx) => {
     const a = await tx.selectFrom('accounts').select(['id', 'oauth_status', 'name']).where('clientid', '=', clientid).forUpdate().executeTakeFirst();
     if (!a) throw new ReviewError(`账户 ${clientid} 不存在`);
-    if (a.oauth_status !== 2) throw new ReviewError(`账户 ${clientid} 没有待审核的认证（当前：${['', '未认证', '待认证', '已认证', '认证不通过'][a.oauth_status]}）`);
+    if (a.oauth_status !== OauthStatus.Pending) throw new ReviewError(`账户 ${clientid} 没有待审核的认证（当前：${['', '未认证', '待认证', '已认证', '认证不通过'][a.oauth_status]}）`);
     const cert = await tx.selectFrom('certifications').select('id').where('account_id', '=', a.id).orderBy('id', 'desc').limit(1).executeTakeFirst();
     const state = decision.approve ? 3 : 4;
     const remark = decision.approve ? '' : decision.reason;

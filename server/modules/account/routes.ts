@@ -7,6 +7,7 @@ import { validateForm } from '../../http/validation';
 import { REMEMBER_COOKIE, sessionOf, type SessionService } from '../auth/session';
 import { CERT_MESSAGES, type CertificationForm } from './certification';
 import { ACCOUNT_MESSAGES, type AccountService, type AgentBaseInfoForm, type EnterpriseBaseInfoForm, type UserInfoForm } from './service';
+import { OauthStatus } from '../../../common/generated/schemas';
 
 /**
  * The self-edit branch of POST /account/updateClient: a sub-account edits its own enterprise info.
@@ -64,7 +65,7 @@ export function accountRoutes(ctx: AppContext, sessions: SessionService, account
     const submit = async (req: FastifyRequest) => {
       const form = validateForm<CertificationForm>(ctx.schemas, 'forms/certification', req.body);
       const state = await account.submitCertification(sessionOf(req).account, form);
-      return ok({ oauth_status: state }, state === 3 ? '认证已通过' : CERT_MESSAGES.submitted);
+      return ok({ oauth_status: state }, state === OauthStatus.Certified ? '认证已通过' : CERT_MESSAGES.submitted);
     };
     app.post('/admin/cer/add', auth, submit);
     app.post('/admin/cer/edit', auth, submit);

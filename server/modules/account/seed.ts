@@ -4,6 +4,7 @@
  * DATA_DIR/files; the demo ships no image files, so the console shows its preview fallback.
  */
 import type { Db } from '../../db';
+import { OauthStatus } from '../../../common/generated/schemas';
 
 const DEMO_CERTS: { clientid: string; id_type: number; company: string; id_nbr: string; img: string; submitted: string; reviewed: string }[] = [
   { clientid: 'agent1', id_type: 6, company: '上海云讯通信科技有限公司', id_nbr: '91310115MA1K4ABCD1', img: 'agent1/demo-business-licence.png', submitted: '2026-01-14T16:20:00+08:00', reviewed: '2026-01-15T10:30:00+08:00' },
@@ -14,7 +15,7 @@ const DEMO_CERTS: { clientid: string; id_type: number; company: string; id_nbr: 
 export async function seedCertifications(db: Db): Promise<void> {
   for (const c of DEMO_CERTS) {
     const a = await db.selectFrom('accounts').select(['id', 'oauth_status']).where('clientid', '=', c.clientid).executeTakeFirst();
-    if (!a || a.oauth_status !== 3) continue;
+    if (!a || a.oauth_status !== OauthStatus.Certified) continue;
     const has = await db.selectFrom('certifications').select('id').where('account_id', '=', a.id).limit(1).executeTakeFirst();
     if (has) continue;
     await db

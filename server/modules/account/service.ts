@@ -15,6 +15,7 @@ import { checkMobile } from '../register/mobile';
 import type { UploadService } from '../upload/service';
 import { smsTarget, type VerificationService } from '../verification/service';
 import { certificationInfo, submitCertification, type CertificationForm, type CertificationInfo } from './certification';
+import { AccountStatus, NeedMo, NeedReport, OauthStatus, UserType } from '../../../common/generated/schemas';
 
 export const ACCOUNT_MESSAGES = {
   saved: '保存成功',
@@ -95,7 +96,7 @@ export class AccountService {
   }
 
   private async mobileTaken(mobile: string, selfId: number) {
-    const r = await this.ctx.db.selectFrom('accounts').select('id').where('mobile', '=', mobile).where('status', '<>', 0).where('id', '<>', selfId).limit(1).executeTakeFirst();
+    const r = await this.ctx.db.selectFrom('accounts').select('id').where('mobile', '=', mobile).where('status', '<>', AccountStatus.Unactivated).where('id', '<>', selfId).limit(1).executeTakeFirst();
     return !!r;
   }
 
@@ -104,7 +105,7 @@ export class AccountService {
       .selectFrom('accounts')
       .select('id')
       .where(sql`lower(email)`, '=', email.toLowerCase())
-      .where('status', '<>', 0)
+      .where('status', '<>', AccountStatus.Unactivated)
       .where('id', '<>', selfId)
       .limit(1)
       .executeTakeFirst();
@@ -153,7 +154,7 @@ export class AccountService {
       createtime: formatDateTime(self.create_time),
       oauth_status: oauthStatusForApi(self.oauth_status),
       oauth_date: formatDateTime(self.oauth_date),
-      oauth_remark: self.oauth_status === 4 ? self.oauth_remark : '',
+      oauth_remark: self.oauth_status === OauthStatus.Rejected ? self.oauth_remark : '',
       mobile: self.mobile,
       email: self.email,
       realname: self.realname,
@@ -175,10 +176,10 @@ export class AccountService {
 
   /** POST /account/updateClient by a sub-account for itself. */
   async updateSelfClient(self: Account, form: EnterpriseBaseInfoForm): Promise<void> {
-    const deliveryurl = self.needreport === 1 ? (form.deliveryurl ?? '').trim() : '';
-    const mourl = self.needmo === 1 ? (form.mourl ?? '').trim() : '';
-    if (self.needreport === 1 && !deliveryurl) throw new ApiError(400, ACCOUNT_MESSAGES.deliveryUrl);
-    if (self.needmo === 1 && !mourl) throw new ApiError(400, ACCOUNT_MESSAGES.moUrl);
+    const deliveryurl = self.needreport === NeedReport.SimplePush ? (form.deliveryurl ?? '').trim() : '';
+    const mourl = self.needmo === NeedMo.Push ? (form.mourl ?? '').trim() : '';
+    if (self.needreport === NeedReport.SimplePush && !deliveryurl) throw new ApiError(400, ACCOUNT_MESSAGES.deliveryUrl);
+    if (self.needmo === NeedMo.Push && !mourl) throw new ApiError(400, ACCOUNT_MESSAGES.moUrl);
     const email = form.email.toLowerCase();
     await this.checkUnique(self, { mobile: form.mobile, email });
     await this.update(self, {
@@ -218,7 +219,7 @@ export class AccountService {
     const str = (v: unknown) => (typeof v === 'string' ? v : '');
     let oldDigest: string;
     let newDigest: string;
-    if (self.user_type === '1') {
+    if (self.user_type === UserType.Agent) {
       const hex = /^[0-9a-fA-F]{64}$/;
       const o = str(body.oldPassword).trim();
       const n = str(body.newPassword).trim();
@@ -263,7 +264,7 @@ export class AccountService {
   async clientCertificationInfo(viewer: Account, clientId: string | undefined): Promise<CertificationInfo> {
     const id = (clientId ?? '').trim();
     if (!id || id === viewer.clientid) return certificationInfo(this.ctx.db, viewer);
-    if (viewer.user_type !== '1') throw errors.forbidden();
+    if (viewer.user_type !== UserType.Agent) throw errors.forbidden();
     const target = await this.ctx.db.selectFrom('accounts').selectAll().where('clientid', '=', id).executeTakeFirst();
     if (!target || target.agent_id !== viewer.id) throw errors.forbidden();
     return certificationInfo(this.ctx.db, target);

@@ -10,6 +10,7 @@ import { ApiError } from '../../http/errors';
 import { hashDigest, passwordDigest, verifyDigest } from '../../lib/crypto';
 import { addMs } from '../../lib/time';
 import { SLIDER_MESSAGES, type CaptchaService } from '../captcha/service';
+import { AccountStatus } from '../../../common/generated/schemas';
 
 export const LOGIN_MESSAGES = {
   ok: '登录成功',
@@ -45,7 +46,7 @@ export class AuthService {
         .selectFrom('accounts')
         .selectAll()
         .where(sql`lower(email)`, '=', u.toLowerCase())
-        .orderBy(sql`status = 0`)
+        .orderBy(sql`status = ${AccountStatus.Unactivated}`)
         .orderBy('id')
         .limit(1)
         .executeTakeFirst();
@@ -55,7 +56,7 @@ export class AuthService {
       .selectAll()
       .where((eb) => eb.or([eb('clientid', '=', u), eb('mobile', '=', u)]))
       .orderBy(sql`clientid = ${u}`, 'desc')
-      .orderBy(sql`status = 0`)
+      .orderBy(sql`status = ${AccountStatus.Unactivated}`)
       .orderBy('id')
       .limit(1)
       .executeTakeFirst();
@@ -74,11 +75,11 @@ export class AuthService {
       await verifyDigest(await (dummyHash ??= hashDigest(passwordDigest('not-a-password'))), form.password);
       throw new ApiError(500, LOGIN_MESSAGES.wrong);
     }
-    if (account.status === 7 && account.locked_until && new Date(account.locked_until) > now) {
+    if (account.status === AccountStatus.Locked && account.locked_until && new Date(account.locked_until) > now) {
       throw new ApiError(423, LOGIN_MESSAGES.locked);
     }
     const good = await verifyDigest(account.password_hash, form.password);
-    const active = account.status === 1 || account.status === 7;
+    const active = account.status === AccountStatus.Active || account.status === AccountStatus.Locked;
     if (!good) {
       if (active) {
         const r = await db
@@ -99,10 +100,10 @@ export class AuthService {
       }
       throw new ApiError(500, LOGIN_MESSAGES.wrong);
     }
-    if (account.status === 5) throw new ApiError(423, LOGIN_MESSAGES.frozen);
-    if (account.status === 6) throw new ApiError(423, LOGIN_MESSAGES.cancelled);
-    if (account.status === 0) throw new ApiError(500, LOGIN_MESSAGES.inactive);
-    if (account.failed_logins !== 0 || account.status === 7) {
+    if (account.status === AccountStatus.Frozen) throw new ApiError(423, LOGIN_MESSAGES.frozen);
+    if (account.status === AccountStatus.Closed) throw new ApiError(423, LOGIN_MESSAGES.cancelled);
+    if (account.status === AccountStatus.Unactivated) throw new ApiError(500, LOGIN_MESSAGES.inactive);
+    if (account.failed_logins !== 0 || account.status === AccountStatus.Locked) {
       const unlocked = await db
         .updateTable('accounts')
         .set({ status: 1, failed_logins: 0, locked_until: null })

@@ -14,11 +14,12 @@ import type { Account, Database } from '../../db/types';
 import { errors } from '../../http/errors';
 import { randomToken, sha256hex } from '../../lib/crypto';
 import { addMs } from '../../lib/time';
+import { AccountStatus, UserType } from '../../../common/generated/schemas';
 
 export const SESSION_COOKIE = 'sid';
 export const REMEMBER_COOKIE = 'remember';
 /** account statuses that may hold a session (7 = locked by failed logins elsewhere: sessions stay) */
-export const SESSION_STATUSES = [1, 7];
+export const SESSION_STATUSES: number[] = [AccountStatus.Active, AccountStatus.Locked];
 /** refresh the sliding expiry at most this often (keeps GET /login/timeout to one read) */
 const TOUCH_EVERY_MS = 60_000;
 
@@ -216,7 +217,7 @@ export class SessionService {
     return async (req, reply) => {
       const s = await this.resolve(req, reply);
       if (!s) throw errors.timeout();
-      if (s.account.user_type !== '1') throw errors.forbidden();
+      if (s.account.user_type !== UserType.Agent) throw errors.forbidden();
     };
   }
 }

@@ -16,6 +16,7 @@ import type { Db } from '../../db';
 import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { Money, money2, parseAmount, type MoneyValue } from './money';
+import { AccountStatus, UserType } from '../../../common/generated/schemas';
 
 /** enums/bill-payment-type.json */
 export const KIND = {
@@ -105,7 +106,7 @@ export class LedgerService {
       .select(['id', 'clientid', 'agent_id', 'status', 'user_type'])
       .where('clientid', '=', p.clientId)
       .executeTakeFirst();
-    if (!sub || sub.user_type !== '2') throw errors.notFound('子账户');
+    if (!sub || sub.user_type !== UserType.SubAccount) throw errors.notFound('子账户');
     if (sub.agent_id !== agent.id) throw errors.forbidden();
 
     const replay = async (): Promise<TransferResult | null> => {
@@ -130,7 +131,7 @@ export class LedgerService {
         const locked = await this.lock(trx, [agent.id, sub.id]);
         const a = locked.get(agent.id)!;
         const s = locked.get(sub.id)!;
-        if (s.status === 6) throw errors.refused('子账户已注销');
+        if (s.status === AccountStatus.Closed) throw errors.refused('子账户已注销');
         const [payer, payee] = op === 'recharge' ? [a, s] : [s, a];
         if (payer.balance.lt(amount)) {
           throw errors.refused(op === 'recharge' ? `可用余额不足，当前可用余额 ${money2(a.balance)} 元` : `回退金额不能大于子账户余额 ${money2(s.balance)} 元`);

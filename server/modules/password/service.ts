@@ -12,6 +12,7 @@ import type { SessionService } from '../auth/session';
 import type { CaptchaService } from '../captcha/service';
 import { checkMobile } from '../register/mobile';
 import { CODE_MESSAGES, mailTarget, smsTarget, type VerificationService } from '../verification/service';
+import { AccountStatus, RecoveryWay } from '../../../common/generated/schemas';
 
 
 export const PASSWORD_MESSAGES = {
@@ -44,13 +45,13 @@ export class PasswordService {
 
   private target(f: { sendType: 1 | 2; email: string; countryCode?: string }) {
     const countryCode = f.countryCode ?? '86';
-    return f.sendType === 1 ? mailTarget(f.email) : smsTarget(countryCode, f.email.trim());
+    return f.sendType === RecoveryWay.Email ? mailTarget(f.email) : smsTarget(countryCode, f.email.trim());
   }
 
   private async findAccount(f: { sendType: 1 | 2; email: string }): Promise<Account | undefined> {
-    const q = this.ctx.db.selectFrom('accounts').selectAll().where('status', '<>', 0);
+    const q = this.ctx.db.selectFrom('accounts').selectAll().where('status', '<>', AccountStatus.Unactivated);
     return (
-      f.sendType === 1 ? q.where(sql`lower(email)`, '=', f.email.trim().toLowerCase()) : q.where('mobile', '=', f.email.trim())
+      f.sendType === RecoveryWay.Email ? q.where(sql`lower(email)`, '=', f.email.trim().toLowerCase()) : q.where('mobile', '=', f.email.trim())
     )
       .orderBy('id')
       .limit(1)
@@ -61,10 +62,10 @@ export class PasswordService {
   async sendCode(form: PasswordCodeForm, cid: string | undefined, ip: string): Promise<void> {
     if (!(await this.deps.captcha.checkImage(cid, form.captcha))) throw new ApiError(400, PASSWORD_MESSAGES.captcha);
     const countryCode = form.countryCode ?? '86';
-    if (form.sendType === 2) checkMobile(countryCode, form.email.trim());
+    if (form.sendType === RecoveryWay.Mobile) checkMobile(countryCode, form.email.trim());
     const account = await this.findAccount(form);
     const deliver = account !== undefined;
-    if (form.sendType === 1) await this.deps.codes.sendMail({ purpose: 'reset', email: form.email.trim(), ip, deliver });
+    if (form.sendType === RecoveryWay.Email) await this.deps.codes.sendMail({ purpose: 'reset', email: form.email.trim(), ip, deliver });
     else await this.deps.codes.sendSms({ purpose: 'reset', countryCode, mobile: form.email.trim(), ip, deliver });
     if (!deliver) this.ctx.log.info({ sendType: form.sendType }, 'password code requested for an unknown account (nothing sent)');
   }

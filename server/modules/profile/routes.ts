@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { ok } from '../../http/reply';
 import { sessionOf, type SessionService } from '../auth/session';
 import { oauthStatusForApi, type ProfileService } from './service';
+import { OauthStatus } from '../../../common/generated/schemas';
 
 export function profileRoutes(sessions: SessionService, profile: ProfileService): FastifyPluginAsync {
   return async (app) => {
@@ -14,7 +15,7 @@ export function profileRoutes(sessions: SessionService, profile: ProfileService)
     app.get('/client/oauth', auth, async (req) => {
       const a = sessionOf(req).account;
       // a rejection carries its reason (the layout's banner shows it)
-      return ok({ oauth_status: oauthStatusForApi(a.oauth_status), ...(a.oauth_status === 4 ? { oauth_remark: a.oauth_remark } : {}) });
+      return ok({ oauth_status: oauthStatusForApi(a.oauth_status), ...(a.oauth_status === OauthStatus.Rejected ? { oauth_remark: a.oauth_remark } : {}) });
     });
   };
 }

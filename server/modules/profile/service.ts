@@ -5,6 +5,7 @@
 import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { formatDateTime } from '../../lib/time';
+import { AccountStatus, UserType } from '../../../common/generated/schemas';
 
 /** schemas/entities/current-user.json */
 export interface CurrentUser {
@@ -55,7 +56,7 @@ export function oauthStatusForApi(s: number): string | number {
 
 /** A locked account whose lock has run out is shown active again. */
 export function effectiveStatus(a: Pick<Account, 'status' | 'locked_until'>, now: Date): number {
-  if (a.status === 7 && a.locked_until && new Date(a.locked_until) <= now) return 1;
+  if (a.status === AccountStatus.Locked && a.locked_until && new Date(a.locked_until) <= now) return 1;
   return a.status;
 }
 
@@ -65,7 +66,7 @@ export class ProfileService {
   async currentUser(a: Account): Promise<CurrentUser> {
     let agentClientid = a.clientid;
     let operationMode = a.operation_mode;
-    if (a.user_type === '2' && a.agent_id !== null) {
+    if (a.user_type === UserType.SubAccount && a.agent_id !== null) {
       const agent = await this.ctx.db
         .selectFrom('accounts')
         .select(['clientid', 'operation_mode'])

@@ -10,6 +10,7 @@ import { ApiError } from '../../http/errors';
 import { hashPassword } from '../../lib/crypto';
 import { smsTarget, type VerificationService } from '../verification/service';
 import { checkMobile, MOBILE_MESSAGES } from './mobile';
+import { AccountStatus, OauthStatus, OperationMode, UserType } from '../../../common/generated/schemas';
 
 export const REGISTER_MESSAGES = {
   sent: '发送成功',
@@ -49,7 +50,7 @@ export class RegisterService {
 
   /** A live (status ≠ 0) account other than `exceptId` holding this mobile? */
   async mobileTaken(mobile: string, exceptId?: number): Promise<boolean> {
-    let q = this.ctx.db.selectFrom('accounts').select('id').where('mobile', '=', mobile).where('status', '<>', 0);
+    let q = this.ctx.db.selectFrom('accounts').select('id').where('mobile', '=', mobile).where('status', '<>', AccountStatus.Unactivated);
     if (exceptId !== undefined) q = q.where('id', '<>', exceptId);
     return !!(await q.limit(1).executeTakeFirst());
   }
@@ -59,7 +60,7 @@ export class RegisterService {
       .selectFrom('accounts')
       .select('id')
       .where(sql`lower(email)`, '=', email.toLowerCase())
-      .where('status', '<>', 0)
+      .where('status', '<>', AccountStatus.Unactivated)
       .limit(1)
       .executeTakeFirst());
   }
@@ -92,7 +93,7 @@ export class RegisterService {
     const pending = await db
       .selectFrom('accounts')
       .select('id')
-      .where('status', '=', 0)
+      .where('status', '=', AccountStatus.Unactivated)
       .where((eb) => eb.or([eb('mobile', '=', form.mobile), eb(sql`lower(email)`, '=', email)]))
       .execute();
     if (pending.length && form.flag !== '1') throw new ApiError(501, REGISTER_MESSAGES.pending);
@@ -101,7 +102,7 @@ export class RegisterService {
     try {
       return await db.transaction().execute(async (tx) => {
         if (pending.length) {
-          await tx.deleteFrom('accounts').where('id', 'in', pending.map((p) => p.id)).where('status', '=', 0).execute();
+          await tx.deleteFrom('accounts').where('id', 'in', pending.map((p) => p.id)).where('status', '=', AccountStatus.Unactivated).execute();
         }
         await this.codes.consume(tx, codeId);
         const { n } = await sql<{ n: number }>`select nextval('agent_clientid_seq')::int as n`.execute(tx).then((r) => r.rows[0]);
@@ -109,16 +110,16 @@ export class RegisterService {
           .insertInto('accounts')
           .values({
             clientid: `a${n}`,
-            user_type: '1',
-            operation_mode: '1',
+            user_type: UserType.Agent,
+            operation_mode: OperationMode.Package,
             name: form.realName,
             realname: form.realName,
             email,
             mobile: form.mobile,
             country_code: countryCode,
             password_hash: passwordHash,
-            status: 1,
-            oauth_status: 1,
+            status: AccountStatus.Active,
+            oauth_status: OauthStatus.Uncertified,
             province: form.province ?? '',
             city: form.city ?? '',
             area: form.area ?? '',

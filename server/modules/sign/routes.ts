@@ -4,6 +4,7 @@ import { ApiError } from '../../http/errors';
 import { ok } from '../../http/reply';
 import { sessionOf, type SessionService } from '../auth/session';
 import { IMPORT_LIMITS, MSG, XLSX_MIME, xlsxDisposition, type SignService } from './service';
+import { SignState } from '../../../common/generated/schemas';
 
 /** /sign/*: list, add, update (delete), export, template, batch import and its failed rows. */
 export function signRoutes(sessions: SessionService, signs: SignService): FastifyPluginAsync {
@@ -16,7 +17,7 @@ export function signRoutes(sessions: SessionService, signs: SignService): Fastif
 
     app.post('/sign/add', auth, async (req) => {
       const r = await signs.add(sessionOf(req).account, req.body);
-      return ok(r, r.state === 1 ? '添加成功，签名已审核通过' : '添加成功，请等待审核');
+      return ok(r, r.state === SignState.Approved ? '添加成功，签名已审核通过' : '添加成功，请等待审核');
     });
 
     app.post('/sign/update', auth, async (req) => {

@@ -17,6 +17,7 @@ import { listPage, pagingOf } from '../../http/paging';
 import { validateForm } from '../../http/validation';
 import { formatDateTime } from '../../lib/time';
 import type { ClientsService, ScopedAccount } from '../clients/service';
+import { SignState, UserType } from '../../../common/generated/schemas';
 
 /** schemas/entities/sign.json */
 export interface SignRow {
@@ -48,8 +49,8 @@ export interface ImportResult {
   importFall: number;
 }
 
-export const SIGN_STATES = [0, 1, 2, 4] as const;
-export const DELETED = 4;
+export const SIGN_STATES = Object.values(SignState);
+export const DELETED = SignState.Deleted;
 
 export const IMPORT_LIMITS = {
   /** largest accepted upload */
@@ -139,7 +140,7 @@ export class SignService {
 
   /** Accounts the filter covers within the session's scope; forbidden when `clientid` is outside it. */
   private async scopeOf(me: Account, f: SignFilter): Promise<ScopedAccount[]> {
-    if (me.user_type !== '1') return [{ id: me.id, clientid: me.clientid, name: me.name }];
+    if (me.user_type !== UserType.Agent) return [{ id: me.id, clientid: me.clientid, name: me.name }];
     const scope = await this.clients.scope(me);
     if (!f.clientid) return scope;
     const one = scope.find((a) => a.clientid === f.clientid);
@@ -217,7 +218,7 @@ export class SignService {
 
   /** The account a new sign belongs to: the agent's chosen sub-account, or the sub-account itself. */
   private async ownerFor(me: Account, clientid: string | undefined): Promise<ScopedAccount> {
-    if (me.user_type !== '1') return { id: me.id, clientid: me.clientid, name: me.name };
+    if (me.user_type !== UserType.Agent) return { id: me.id, clientid: me.clientid, name: me.name };
     if (!clientid) throw new ApiError(400, MSG.clientRequired, { errors: [{ field: 'clientid', message: MSG.clientRequired }] });
     const owner = await this.clients.ownSubAccount(me, clientid);
     if (!owner) throw errors.forbidden();
@@ -227,9 +228,9 @@ export class SignService {
   /** POST /sign/add */
   async add(me: Account, body: unknown): Promise<{ id: number; state: number }> {
     const raw = (body && typeof body === 'object' ? { ...(body as Record<string, unknown>) } : {}) as Record<string, unknown>;
-    if (me.user_type !== '1') delete raw.clientid; // a sub-account's clientid comes from the session
-    if (me.user_type === '1' && typeof raw.clientid === 'string') raw.clientid = raw.clientid.trim();
-    if (me.user_type === '1' && !raw.clientid) throw new ApiError(400, MSG.clientRequired, { errors: [{ field: 'clientid', message: MSG.clientRequired }] });
+    if (me.user_type !== UserType.Agent) delete raw.clientid; // a sub-account's clientid comes from the session
+    if (me.user_type === UserType.Agent && typeof raw.clientid === 'string') raw.clientid = raw.clientid.trim();
+    if (me.user_type === UserType.Agent && !raw.clientid) throw new ApiError(400, MSG.clientRequired, { errors: [{ field: 'clientid', message: MSG.clientRequired }] });
     const data = validateForm<{ clientid?: string; sign: string; remarks?: string }>(this.ctx.schemas, 'forms/sign-add', raw);
     const owner = await this.ownerFor(me, data.clientid);
     if (await this.liveExists(owner.id, data.sign)) throw errors.refused(MSG.duplicate);
@@ -336,7 +337,7 @@ export class SignService {
 
   /** GET /sign/downloadExcelTemplate */
   async template(me: Account): Promise<Buffer> {
-    const agent = me.user_type === '1';
+    const agent = me.user_type === UserType.Agent;
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('签名报备');
     ws.columns = [
@@ -367,7 +368,7 @@ export class SignService {
 
   /** POST /api/sign/addsignBatch: the file is checked whole first; then each row on its own. */
   async importFile(me: Account, file: Buffer | undefined): Promise<ImportResult> {
-    const agent = me.user_type === '1';
+    const agent = me.user_type === UserType.Agent;
     if (!file) throw new ApiError(400, MSG.noFile);
     if (file.length === 0) throw new ApiError(400, MSG.emptyFile);
     if (file.length > IMPORT_LIMITS.maxBytes) throw new ApiError(400, MSG.fileTooLarge);

@@ -7,6 +7,7 @@ import { errors } from '../../http/errors';
 import { ok } from '../../http/reply';
 import { sessionOf, type SessionService } from '../auth/session';
 import type { SubAccountService } from './service';
+import { AccountStatus, UserType } from '../../../common/generated/schemas';
 
 type Body = Record<string, unknown>;
 const params = (req: FastifyRequest): Body => ({ ...((req.query as Body) ?? {}), ...((req.body as Body) ?? {}) });
@@ -38,8 +39,8 @@ export function subaccountRoutes(sessions: SessionService, svc: SubAccountServic
 
     // one sub-account
     app.get('/client/account/detail', agent, async (req) => ok(await svc.detail(me(req), params(req).client_id ?? params(req).clientId)));
-    app.post('/client/account/freeze', agent, async (req) => ok(await svc.setStatus(me(req), params(req).clientId, 5), '冻结成功'));
-    app.post('/client/account/unfreeze', agent, async (req) => ok(await svc.setStatus(me(req), params(req).clientId, 1), '解冻成功'));
+    app.post('/client/account/freeze', agent, async (req) => ok(await svc.setStatus(me(req), params(req).clientId, AccountStatus.Frozen), '冻结成功'));
+    app.post('/client/account/unfreeze', agent, async (req) => ok(await svc.setStatus(me(req), params(req).clientId, AccountStatus.Active), '解冻成功'));
     app.post('/client/account/remark', agent, async (req) => ok(await svc.remark(me(req), params(req)), '备注已保存'));
     app.post('/account/getAccountInfo', agent, async (req) => ok(await svc.accountInfo(me(req), params(req).clientId, req.hostname)));
     app.post('/client/account/resetPsd', agent, async (req) => {
@@ -60,8 +61,8 @@ export function subaccountRoutes(sessions: SessionService, svc: SubAccountServic
       const body = params(req);
       const target = String(body.clientid ?? body.clientId ?? '').trim();
       // a sub-account may edit only itself
-      if (me(req).user_type !== '1' && target && target !== me(req).clientid) throw errors.forbidden();
-      if (me(req).user_type === '1' && target) {
+      if (me(req).user_type !== UserType.Agent && target && target !== me(req).clientid) throw errors.forbidden();
+      if (me(req).user_type === UserType.Agent && target) {
         return ok(await svc.updateByAgent(me(req), { ...body, clientid: body.clientid ?? body.clientId }), '修改成功');
       }
       if (opts.selfUpdate) return opts.selfUpdate(req, reply);

@@ -16,6 +16,7 @@ import { hashPassword, randomToken, sha256hex } from '../../lib/crypto';
 import { addMs, formatDateTime } from '../../lib/time';
 import { KIND, type LedgerService, type TransferOp } from '../ledger/service';
 import { Money, money2 } from '../ledger/money';
+import { AccountStatus, AgentOwned, NeedMo, NeedReport, OauthStatus, OperationMode, PayType, PriceType, UserType } from '../../../common/generated/schemas';
 
 type Params = Record<string, unknown>;
 const str = (v: unknown) => (v === undefined || v === null ? '' : String(v).trim());
@@ -73,7 +74,7 @@ export class SubAccountService {
     const id = str(clientId);
     if (!id) throw new ApiError(400, '请选择子账号');
     const row = await this.ctx.db.selectFrom('accounts').selectAll().where('clientid', '=', id).executeTakeFirst();
-    if (!row || row.user_type !== '2') throw errors.notFound('子账户');
+    if (!row || row.user_type !== UserType.SubAccount) throw errors.notFound('子账户');
     if (row.agent_id !== agent.id) throw errors.forbidden();
     return row;
   }
@@ -81,7 +82,7 @@ export class SubAccountService {
   // ---------------------------------------------------------------- lists
 
   private filtered(agent: Account, p: Params): SubSelect {
-    let q = this.ctx.db.selectFrom('accounts').where('agent_id', '=', agent.id).where('user_type', '=', '2');
+    let q = this.ctx.db.selectFrom('accounts').where('agent_id', '=', agent.id).where('user_type', '=', UserType.SubAccount);
     const term = str(p.customerInfo).toLowerCase();
     if (term) {
       const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -103,7 +104,7 @@ export class SubAccountService {
       status: a.status,
       status_str: this.label('account-status', a.status),
       oauth_status: a.oauth_status,
-      oauth_status_str: this.label('auth-status', a.oauth_status) || (a.oauth_status === 1 ? '未认证' : ''),
+      oauth_status_str: this.label('auth-status', a.oauth_status) || (a.oauth_status === OauthStatus.Uncertified ? '未认证' : ''),
       client_type: a.client_type,
       agent_owned: a.agent_owned,
       email: a.email,
@@ -120,7 +121,7 @@ export class SubAccountService {
   }
 
   financeRow(a: Account, agent: Account) {
-    const billedByAgent = a.paytype === 1;
+    const billedByAgent = a.paytype === PayType.Postpaid;
     return {
       client_id: a.clientid,
       client_name: a.name,
@@ -184,7 +185,7 @@ export class SubAccountService {
   /** the selector list (GET /index/clients) */
   async clients(agent: Account, p: Params) {
     const paging = pagingOf(p);
-    const base = this.ctx.db.selectFrom('accounts').where('agent_id', '=', agent.id).where('user_type', '=', '2');
+    const base = this.ctx.db.selectFrom('accounts').where('agent_id', '=', agent.id).where('user_type', '=', UserType.SubAccount);
     const [count, rows] = await Promise.all([
       base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
       base.select(['clientid', 'name', 'status']).orderBy('id').limit(paging.size).offset(paging.offset).execute(),
@@ -202,13 +203,13 @@ export class SubAccountService {
       .select([
         sql<string>`count(*)`.as('total'),
         sql<string>`count(*) filter (where create_time >= ${monthStart})`.as('month'),
-        sql<string>`count(*) filter (where status = 5)`.as('frozen'),
-        sql<string>`count(*) filter (where oauth_status = 3)`.as('certified'),
-        sql<string>`count(*) filter (where oauth_status = 2)`.as('pending'),
+        sql<string>`count(*) filter (where status = ${AccountStatus.Frozen})`.as('frozen'),
+        sql<string>`count(*) filter (where oauth_status = ${OauthStatus.Certified})`.as('certified'),
+        sql<string>`count(*) filter (where oauth_status = ${OauthStatus.Pending})`.as('pending'),
         sql<string>`coalesce(sum(balance), 0)::text`.as('balance'),
       ])
       .where('agent_id', '=', agent.id)
-      .where('user_type', '=', '2')
+      .where('user_type', '=', UserType.SubAccount)
       .executeTakeFirstOrThrow();
     const me = await this.ctx.db.selectFrom('accounts').select('balance').where('id', '=', agent.id).executeTakeFirstOrThrow();
     return {
@@ -225,7 +226,7 @@ export class SubAccountService {
   /** GET /index/data: the caller's own balance; agents also the test-account flag */
   async indexData(account: Account) {
     const me = await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', account.id).executeTakeFirstOrThrow();
-    const isAgent = me.user_type === '1';
+    const isAgent = me.user_type === UserType.Agent;
     const sixMonths = isAgent
       ? await this.ctx.db
           .selectFrom('accounts')
@@ -240,7 +241,7 @@ export class SubAccountService {
       balance: money2(me.balance),
       agent_account_data: { available_line: money2(me.balance), balance: money2(me.balance) },
       sixMonths_client_num: Number(sixMonths.n),
-      canCreateTestAccount: isAgent && me.oauth_status === 3 && me.status === 1,
+      canCreateTestAccount: isAgent && me.oauth_status === OauthStatus.Certified && me.status === AccountStatus.Active,
       ...(isAgent ? { subAccounts: (await this.stat(me)).total } : { paytype: me.paytype, paytype_str: this.label('paytype', me.paytype) }),
     };
   }
@@ -294,13 +295,13 @@ export class SubAccountService {
     };
   }
 
-  async setStatus(agent: Account, clientId: unknown, to: 1 | 5) {
+  async setStatus(agent: Account, clientId: unknown, to: typeof AccountStatus.Active | typeof AccountStatus.Frozen) {
     const a = await this.owned(agent, clientId);
-    const from = to === 5 ? 1 : 5;
-    if (a.status !== from) throw errors.refused(to === 5 ? '只有正常状态的账户可以冻结' : '只有冻结状态的账户可以解冻');
+    const from = to === AccountStatus.Frozen ? AccountStatus.Active : AccountStatus.Frozen;
+    if (a.status !== from) throw errors.refused(to === AccountStatus.Frozen ? '只有正常状态的账户可以冻结' : '只有冻结状态的账户可以解冻');
     await this.ctx.db.transaction().execute(async (trx) => {
       await trx.updateTable('accounts').set({ status: to, update_time: this.ctx.now() }).where('id', '=', a.id).where('status', '=', from).execute();
-      if (to === 5) await trx.deleteFrom('sessions').where('account_id', '=', a.id).execute();
+      if (to === AccountStatus.Frozen) await trx.deleteFrom('sessions').where('account_id', '=', a.id).execute();
     });
     return { status: to, status_str: this.label('account-status', to) };
   }
@@ -367,22 +368,22 @@ export class SubAccountService {
   async mobileAvailable(mobile: unknown, exceptId?: number) {
     const m = str(mobile);
     if (!/^1\d{10}$/.test(m)) throw new ApiError(400, '手机号码格式不正确');
-    let q = this.ctx.db.selectFrom('accounts').select('id').where('mobile', '=', m).where('status', '<>', 0);
+    let q = this.ctx.db.selectFrom('accounts').select('id').where('mobile', '=', m).where('status', '<>', AccountStatus.Unactivated);
     if (exceptId) q = q.where('id', '<>', exceptId);
     if (await q.executeTakeFirst()) throw errors.refused('手机号码已存在');
   }
 
   private async emailAvailable(email: string, exceptId?: number) {
     if (!email) return;
-    let q = this.ctx.db.selectFrom('accounts').select('id').where(sql`lower(email)`, '=', email.toLowerCase()).where('status', '<>', 0);
+    let q = this.ctx.db.selectFrom('accounts').select('id').where(sql`lower(email)`, '=', email.toLowerCase()).where('status', '<>', AccountStatus.Unactivated);
     if (exceptId) q = q.where('id', '<>', exceptId);
     if (await q.executeTakeFirst()) throw errors.refused('邮箱已存在');
   }
 
   /** POST /client/account/addUser */
   async open(agent: Account, body: unknown) {
-    if (agent.operation_mode !== '1') throw errors.forbidden();
-    if (agent.oauth_status !== 3) throw errors.refused('请先认证再开户');
+    if (agent.operation_mode !== OperationMode.Package) throw errors.forbidden();
+    if (agent.oauth_status !== OauthStatus.Certified) throw errors.refused('请先认证再开户');
     const f = validateForm<{
       name: string; agentOwned: number; needreport: number; deliveryurl?: string; needmo: number; mourl?: string;
       email?: string; mobile?: string; idType?: number; idNbr?: string; imgUrl?: string; remarks?: string;
@@ -393,7 +394,7 @@ export class SubAccountService {
     await this.emailAvailable(email);
     const password = strongPassword();
     const hash = await hashPassword(password);
-    const ownedByAgent = f.agentOwned === 1;
+    const ownedByAgent = f.agentOwned === AgentOwned.AgentOwned;
     for (let attempt = 0; attempt < 8; attempt++) {
       const clientid = newClientId();
       try {
@@ -408,15 +409,15 @@ export class SubAccountService {
             email,
             mobile,
             password_hash: hash,
-            status: 1,
+            status: AccountStatus.Active,
             oauth_status: ownedByAgent ? 3 : 2,
             oauth_date: ownedByAgent ? this.ctx.now() : null,
             agent_owned: ownedByAgent ? 1 : 0,
             client_type: 2,
             needreport: f.needreport,
-            deliveryurl: f.needreport === 1 ? (f.deliveryurl ?? '') : '',
+            deliveryurl: f.needreport === NeedReport.SimplePush ? (f.deliveryurl ?? '') : '',
             needmo: f.needmo,
-            mourl: f.needmo === 1 ? (f.mourl ?? '') : '',
+            mourl: f.needmo === NeedMo.Push ? (f.mourl ?? '') : '',
             id_type: ownedByAgent ? null : (f.idType ?? null),
             id_nbr: ownedByAgent ? '' : (f.idNbr ?? ''),
             img_url: ownedByAgent ? '' : (f.imgUrl ?? ''),
@@ -460,8 +461,8 @@ export class SubAccountService {
       address: f.address ?? a.address,
       needreport,
       needmo,
-      deliveryurl: needreport === 1 ? (f.deliveryurl ?? '') : '',
-      mourl: needmo === 1 ? (f.mourl ?? '') : '',
+      deliveryurl: needreport === NeedReport.SimplePush ? (f.deliveryurl ?? '') : '',
+      mourl: needmo === NeedMo.Push ? (f.mourl ?? '') : '',
       update_time: this.ctx.now(),
     };
     await this.ctx.db.updateTable('accounts').set(set).where('id', '=', a.id).execute();
@@ -473,7 +474,7 @@ export class SubAccountService {
   async transfer(op: TransferOp, agent: Account, body: unknown) {
     const f = validateForm<{ clientId: string; amount: string; remark?: string; requestId?: string }>(this.ctx.schemas, 'forms/recharge', body);
     const sub = await this.owned(agent, f.clientId);
-    if (op === 'recharge' && sub.paytype === 1) throw errors.refused('该账户使用主账户余额计费，无需充值');
+    if (op === 'recharge' && sub.paytype === PayType.Postpaid) throw errors.refused('该账户使用主账户余额计费，无需充值');
     return this.ledger.transfer(op, agent, f);
   }
 
@@ -495,7 +496,7 @@ export class SubAccountService {
       update_time: this.ctx.now(),
     };
     const remark =
-      f.priceType === 0
+      f.priceType === PriceType.Unified
         ? `统一价格 ${new Money(set.unified_price).toFixed(4)}`
         : `移动 ${new Money(set.mobile_price).toFixed(4)} 联通 ${new Money(set.unicom_price).toFixed(4)} 电信 ${new Money(set.telecom_price).toFixed(4)}`;
     await this.ctx.db.transaction().execute(async (trx) => {
@@ -513,7 +514,7 @@ export class SubAccountService {
 
   async setReminder(agent: Account, p: Params) {
     const a = await this.owned(agent, p.clientId);
-    if (a.paytype === 1) throw errors.refused('该账户使用主账户余额计费，无需设置余额提醒');
+    if (a.paytype === PayType.Postpaid) throw errors.refused('该账户使用主账户余额计费，无需设置余额提醒');
     const f = validateForm<{ balanceAlarm: string; alarmMobile?: string }>(this.ctx.schemas, 'forms/balance-reminder', {
       clientId: str(p.clientId),
       balanceAlarm: str(p.balanceAlarm),
@@ -580,8 +581,8 @@ export class SubAccountService {
   /** A one-time token (60 s) that opens a session of the sub-account; no password involved. */
   async loginAsToken(agent: Account, clientId: unknown) {
     const a = await this.owned(agent, clientId);
-    if (a.status === 5) throw errors.refused('账户已冻结，请先解冻');
-    if (a.status !== 1) throw errors.refused('账户状态异常，无法登录');
+    if (a.status === AccountStatus.Frozen) throw errors.refused('账户已冻结，请先解冻');
+    if (a.status !== AccountStatus.Active) throw errors.refused('账户状态异常，无法登录');
     const token = randomToken();
     await this.ctx.db
       .insertInto('login_as_tokens')
@@ -605,7 +606,7 @@ export class SubAccountService {
       .executeTakeFirst();
     if (!used) throw errors.refused('登录凭证无效或已过期');
     const a = await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', used.account_id).executeTakeFirstOrThrow();
-    if (a.status !== 1 || a.agent_id !== used.agent_id) throw errors.refused('账户状态异常，无法登录');
+    if (a.status !== AccountStatus.Active || a.agent_id !== used.agent_id) throw errors.refused('账户状态异常，无法登录');
     return a;
   }
 

@@ -10,6 +10,7 @@ import { ok } from '../../http/reply';
 import { enumOptionsOf, readTemplateSheet, templateWorkbook } from './batch';
 import { sessionOf, type SessionService } from '../auth/session';
 import type { TemplateService } from './service';
+import { UserType } from '../../../common/generated/schemas';
 
 type Params = Record<string, unknown>;
 const params = (req: { body?: unknown; query?: unknown }): Params => ({
@@ -65,7 +66,7 @@ export function templateRoutes(sessions: SessionService, templates: TemplateServ
     });
 
     app.get('/autoTemplate/downloadExcelTemplate', auth, async (req, reply) => {
-      const buf = await templateWorkbook(sessionOf(req).account.user_type === '1', labels);
+      const buf = await templateWorkbook(sessionOf(req).account.user_type === UserType.Agent, labels);
       return reply
         .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
         .header('content-disposition', `attachment; filename="template.xlsx"; filename*=UTF-8''${encodeURIComponent('短信模板导入模板.xlsx')}`)

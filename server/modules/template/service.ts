@@ -22,6 +22,7 @@ import {
   sensitiveWordsMessage,
   type TemplateRuleConfig,
 } from '../../../common/template/rules';
+import { AccountStatus, UserType, YesNo } from '../../../common/generated/schemas';
 
 export const TEMPLATE_FORM = 'forms/template';
 
@@ -89,7 +90,7 @@ export class TemplateService {
 
   /** The operation mode that governs an account: a sub-account follows its agent. */
   private async operationMode(a: Account): Promise<string> {
-    if (a.user_type === '2' && a.agent_id !== null) {
+    if (a.user_type === UserType.SubAccount && a.agent_id !== null) {
       const agent = await this.ctx.db.selectFrom('accounts').select('operation_mode').where('id', '=', a.agent_id).executeTakeFirst();
       if (agent) return agent.operation_mode;
     }
@@ -98,7 +99,7 @@ export class TemplateService {
 
   /** Account ids whose templates the caller reaches. */
   private async scopeIds(a: Account): Promise<number[]> {
-    if (a.user_type !== '1') return [a.id];
+    if (a.user_type !== UserType.Agent) return [a.id];
     const subs = await this.ctx.db.selectFrom('accounts').select('id').where('agent_id', '=', a.id).execute();
     return [a.id, ...subs.map((s) => s.id)];
   }
@@ -106,7 +107,7 @@ export class TemplateService {
   /** The account a clientid names, if the caller reaches it (else 403). */
   private async reachable(a: Account, clientid: string): Promise<{ id: number; clientid: string }> {
     if (clientid === a.clientid) return { id: a.id, clientid: a.clientid };
-    if (a.user_type !== '1') throw errors.forbidden();
+    if (a.user_type !== UserType.Agent) throw errors.forbidden();
     const sub = await this.ctx.db
       .selectFrom('accounts')
       .select(['id', 'clientid'])
@@ -235,7 +236,7 @@ export class TemplateService {
       .selectFrom('accounts')
       .select(['clientid', 'name'])
       .where('agent_id', '=', agent.id)
-      .where('status', 'in', [1, 7])
+      .where('status', 'in', [AccountStatus.Active, AccountStatus.Locked])
       .orderBy('clientid')
       .execute();
   }
@@ -244,7 +245,7 @@ export class TemplateService {
   private async prepare(caller: Account, body: unknown) {
     const form = validateForm<TemplateForm>(this.ctx.schemas, TEMPLATE_FORM, body);
     let owner: { id: number; clientid: string };
-    if (caller.user_type === '1') {
+    if (caller.user_type === UserType.Agent) {
       const clientId = str(form.clientId);
       if (!clientId) throw new ApiError(400, this.requiredMessage('clientId'), { errors: [{ field: 'clientId', message: this.requiredMessage('clientId') }] });
       owner = await this.reachable(caller, clientId);
@@ -300,7 +301,7 @@ export class TemplateService {
     const id = intOrUndef(templateId);
     const row = id !== undefined && id < 2 ** 31 ? await this.one(caller, id) : null;
     if (!row) throw new ApiError(404, this.rules.messages.notFound);
-    if (row.isCreateor !== 1) throw new ApiError(403, this.rules.messages.notCreator);
+    if (row.isCreateor !== YesNo.Yes) throw new ApiError(403, this.rules.messages.notCreator);
     return row;
   }
 

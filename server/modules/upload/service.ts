@@ -17,6 +17,7 @@ import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { randomToken } from '../../lib/crypto';
+import { UserType } from '../../../common/generated/schemas';
 
 export const UPLOAD_MAX_BYTES = 2 * 1024 * 1024;
 export const IMAGE_TYPES = ['gif', 'jpg', 'png'] as const;
@@ -118,7 +119,7 @@ export class UploadService {
     const owner = this.ownerOf(p);
     if (!owner) return false;
     if (owner === viewer.clientid) return true;
-    if (viewer.user_type !== '1') return false;
+    if (viewer.user_type !== UserType.Agent) return false;
     const row = await this.ctx.db.selectFrom('accounts').select('id').where('clientid', '=', owner).where('agent_id', '=', viewer.id).executeTakeFirst();
     return !!row;
   }
