@@ -10,16 +10,10 @@ import { errors } from '../../http/errors';
 import { dataPage, type Paging } from '../../http/paging';
 import { formatDateTime } from '../../lib/time';
 import { noticeText, sanitizeNoticeHtml } from './sanitize';
+import type { Notice, YesNo } from '../../../common/generated/schemas';
 
-/** schemas/entities/notice.json */
-export interface NoticeRow {
-  id: number;
-  noticeName: string;
-  noticeContent: string;
-  isTop: number;
-  releaseTime: string;
-  releaseTimeToStr: string;
-}
+/** schemas/entities/notice.json, every property present */
+export type NoticeRow = Required<Notice>;
 
 export const NOTICE_NOT_FOUND = '公告不存在';
 export const HOME_NOTICE_COUNT = 10;
@@ -27,7 +21,7 @@ export const NOTICE_NAME_MAX = 100;
 
 function toRow(r: { id: number; notice_name: string; notice_content: string; is_top: number; release_time: Date }): NoticeRow {
   const t = formatDateTime(r.release_time);
-  return { id: r.id, noticeName: r.notice_name, noticeContent: r.notice_content, isTop: r.is_top, releaseTime: t, releaseTimeToStr: t };
+  return { id: r.id, noticeName: r.notice_name, noticeContent: r.notice_content, isTop: r.is_top as YesNo, releaseTime: t, releaseTimeToStr: t };
 }
 
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -17,22 +17,10 @@ import { listPage, pagingOf } from '../../http/paging';
 import { validateForm } from '../../http/validation';
 import { formatDateTime } from '../../lib/time';
 import type { ClientsService, ScopedAccount } from '../clients/service';
-import { SignState, UserType } from '../../../common/generated/schemas';
+import { SignState, UserType, type Sign } from '../../../common/generated/schemas';
 
-/** schemas/entities/sign.json */
-export interface SignRow {
-  rownum: number;
-  id: number;
-  clientid: string;
-  clientName: string;
-  sign: string;
-  userName: string;
-  createDate: string;
-  remarks: string;
-  state: number;
-  stateStr: string;
-  cause: string;
-}
+/** a row of the sign list: schemas/entities/sign.json, every property present */
+export type SignRow = Required<Sign>;
 
 export interface SignFilter {
   clientid?: string;
@@ -168,7 +156,7 @@ export class SignService {
       userName: r.creator_name,
       createDate: formatDateTime(r.create_time),
       remarks: r.remarks,
-      state: r.state,
+      state: r.state as SignState,
       stateStr: this.stateLabel(r.state),
       cause: r.cause,
     };

@@ -22,29 +22,12 @@ import {
   sensitiveWordsMessage,
   type TemplateRuleConfig,
 } from '../../../common/template/rules';
-import { AccountStatus, UserType, YesNo } from '../../../common/generated/schemas';
+import { AccountStatus, UserType, YesNo, type SmsTemplate } from '../../../common/generated/schemas';
 
 export const TEMPLATE_FORM = 'forms/template';
 
-/** A row of /autoTemplate/list and /autoTemplate/commonlist (schemas/entities/template.json). */
-export interface TemplateRow {
-  templateId: number;
-  clientId: string;
-  smsType: number;
-  templateType: number;
-  business: number;
-  smstype?: number;
-  content: string;
-  varibleCount: number;
-  sign: string;
-  state: number;
-  remark: string;
-  userName: string;
-  createTimeStr: string;
-  updateTimeStr: string;
-  orderNo: number;
-  isCreateor: 0 | 1;
-}
+/** A row of /autoTemplate/list and /autoTemplate/commonlist: schemas/entities/template.json (smstype may be absent). */
+export type TemplateRow = Required<Omit<SmsTemplate, 'smstype'>> & Pick<SmsTemplate, 'smstype'>;
 
 export interface TemplateForm {
   templateId?: number;

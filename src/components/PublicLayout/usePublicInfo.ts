@@ -1,23 +1,12 @@
 import { useEffect, useState } from 'react';
+import type { Branding, SupportContact } from '@/generated/schemas';
 import { ApiError, get } from '../../providers/http';
 
-export interface Branding {
-  copyright_text?: string;
-  company_logo_url?: string;
-  company_name?: string;
-  icp_text?: string;
-}
-
-export interface SupportContact {
-  name: string;
-  qq?: string;
-  mobile?: string;
-  email?: string;
-}
+export type { Branding, SupportContact };
 
 /** Branding (GET /loginInfo) and support contacts (GET /supportInfo) of the public pages. */
 export function usePublicInfo() {
-  const [branding, setBranding] = useState<Branding>({});
+  const [branding, setBranding] = useState<Partial<Branding>>({});
   const [brandingError, setBrandingError] = useState('');
   const [contacts, setContacts] = useState<SupportContact[]>([]);
   useEffect(() => {

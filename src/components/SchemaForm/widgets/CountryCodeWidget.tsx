@@ -2,12 +2,8 @@
 import { useEffect, useState } from 'react';
 import { Select } from 'antd';
 import type { WidgetProps } from '@rjsf/utils';
+import type { CountryCode } from '@/generated/schemas';
 import { postForm } from '../../../providers/http';
-
-export interface CountryCode {
-  countryCode: string;
-  countryName: string;
-}
 
 let cache: Promise<CountryCode[]> | null = null;
 
