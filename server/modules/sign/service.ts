@@ -14,7 +14,6 @@ import type { Db } from '../../db';
 import type { Account, SignImportFailure } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf } from '../../http/paging';
-import { validateForm } from '../../http/validation';
 import { formatDateTime } from '../../lib/time';
 import type { ClientsService, ScopedAccount } from '../clients/service';
 
@@ -127,6 +126,25 @@ export function parseSignFilter(body: unknown): SignFilter {
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** forms/sign-add */
+export interface SignAddForm {
+  clientid?: string;
+  sign: string;
+  remarks?: string;
+}
+
+/**
+ * The payload of POST /sign/add before its schema runs: a sub-account's clientid comes from the
+ * session (any posted one is dropped); an agent must choose one.
+ */
+export function signAddPayload(me: Account, body: unknown): Record<string, unknown> {
+  const raw = (body && typeof body === 'object' && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : {}) as Record<string, unknown>;
+  if (me.user_type !== '1') delete raw.clientid;
+  if (me.user_type === '1' && typeof raw.clientid === 'string') raw.clientid = raw.clientid.trim();
+  if (me.user_type === '1' && !raw.clientid) throw new ApiError(400, MSG.clientRequired, { errors: [{ field: 'clientid', message: MSG.clientRequired }] });
+  return raw;
+}
+
 export class SignService {
   constructor(
     private readonly ctx: AppContext,
@@ -224,13 +242,8 @@ export class SignService {
     return owner;
   }
 
-  /** POST /sign/add */
-  async add(me: Account, body: unknown): Promise<{ id: number; state: number }> {
-    const raw = (body && typeof body === 'object' ? { ...(body as Record<string, unknown>) } : {}) as Record<string, unknown>;
-    if (me.user_type !== '1') delete raw.clientid; // a sub-account's clientid comes from the session
-    if (me.user_type === '1' && typeof raw.clientid === 'string') raw.clientid = raw.clientid.trim();
-    if (me.user_type === '1' && !raw.clientid) throw new ApiError(400, MSG.clientRequired, { errors: [{ field: 'clientid', message: MSG.clientRequired }] });
-    const data = validateForm<{ clientid?: string; sign: string; remarks?: string }>(this.ctx.schemas, 'forms/sign-add', raw);
+  /** POST /sign/add, with the payload `signAddPayload` prepared and forms/sign-add accepted. */
+  async add(me: Account, data: SignAddForm): Promise<{ id: number; state: number }> {
     const owner = await this.ownerFor(me, data.clientid);
     if (await this.liveExists(owner.id, data.sign)) throw errors.refused(MSG.duplicate);
     const now = this.ctx.now();

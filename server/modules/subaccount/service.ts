@@ -58,6 +58,20 @@ export function strongPassword(): string {
 
 type SubSelect = SelectQueryBuilder<Database, 'accounts', {}>;
 
+/** forms/open-account, as the route validated it */
+export interface OpenAccountForm {
+  name: string; agentOwned: number; needreport: number; deliveryurl?: string; needmo: number; mourl?: string;
+  email?: string; mobile?: string; idType?: number; idNbr?: string; imgUrl?: string; remarks?: string;
+}
+/** forms/recharge (recharge and rollback) */
+export interface RechargeForm {
+  clientId: string; amount: string; remark?: string; requestId?: string;
+}
+/** forms/sub-account-price */
+export interface PriceForm {
+  clientId: string; priceType: number; unifiedPrice?: string; mobilePrice?: string; unicomPrice?: string; telecomPrice?: string; gjSmsDiscount?: string;
+}
+
 export class SubAccountService {
   constructor(
     private readonly ctx: AppContext,
@@ -380,13 +394,9 @@ export class SubAccountService {
   }
 
   /** POST /client/account/addUser */
-  async open(agent: Account, body: unknown) {
+  async open(agent: Account, f: OpenAccountForm) {
     if (agent.operation_mode !== '1') throw errors.forbidden();
     if (agent.oauth_status !== 3) throw errors.refused('请先认证再开户');
-    const f = validateForm<{
-      name: string; agentOwned: number; needreport: number; deliveryurl?: string; needmo: number; mourl?: string;
-      email?: string; mobile?: string; idType?: number; idNbr?: string; imgUrl?: string; remarks?: string;
-    }>(this.ctx.schemas, 'forms/open-account', body);
     const email = (f.email ?? '').toLowerCase();
     const mobile = f.mobile ?? '';
     if (mobile) await this.mobileAvailable(mobile);
@@ -470,19 +480,13 @@ export class SubAccountService {
 
   // ---------------------------------------------------------------- money
 
-  async transfer(op: TransferOp, agent: Account, body: unknown) {
-    const f = validateForm<{ clientId: string; amount: string; remark?: string; requestId?: string }>(this.ctx.schemas, 'forms/recharge', body);
+  async transfer(op: TransferOp, agent: Account, f: RechargeForm) {
     const sub = await this.owned(agent, f.clientId);
     if (op === 'recharge' && sub.paytype === 1) throw errors.refused('该账户使用主账户余额计费，无需充值');
     return this.ledger.transfer(op, agent, f);
   }
 
-  async setPrice(agent: Account, body: unknown) {
-    const f = validateForm<{ clientId: string; priceType: number; unifiedPrice?: string; mobilePrice?: string; unicomPrice?: string; telecomPrice?: string; gjSmsDiscount?: string }>(
-      this.ctx.schemas,
-      'forms/sub-account-price',
-      body,
-    );
+  async setPrice(agent: Account, f: PriceForm) {
     const a = await this.owned(agent, f.clientId);
     if (f.gjSmsDiscount !== undefined && new Money(f.gjSmsDiscount).lte(0)) throw new ApiError(400, '折扣必须在0到100之间');
     const set = {
