@@ -14,6 +14,7 @@ import type { Db } from '../../db';
 import type { Account, SignImportFailure } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf } from '../../http/paging';
+import { exportColumns } from '../../lib/export-columns';
 import { formatDateTime } from '../../lib/time';
 import type { ClientsService, ScopedAccount } from '../clients/service';
 
@@ -309,17 +310,17 @@ export class SignService {
     const out = new PassThrough();
     const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
     const ws = wb.addWorksheet('签名报备');
-    ws.columns = [
-      { header: '序号', key: 'rownum', width: 8 },
-      { header: '子账户', key: 'clientid', width: 12 },
-      { header: '账户名称', key: 'clientName', width: 28 },
-      { header: '签名', key: 'sign', width: 16 },
-      { header: '创建人', key: 'userName', width: 12 },
-      { header: '创建时间', key: 'createDate', width: 20 },
-      { header: '备注', key: 'remarks', width: 30 },
-      { header: '状态', key: 'stateStr', width: 12 },
-      { header: '驳回原因', key: 'cause', width: 30 },
-    ];
+    ws.columns = exportColumns(this.ctx.schemas.registry, 'entities/sign', [
+      { key: 'rownum', width: 8 },
+      { key: 'clientid', width: 12 },
+      { key: 'clientName', width: 28 },
+      { key: 'sign', width: 16 },
+      { key: 'userName', width: 12 },
+      { key: 'createDate', width: 20 },
+      { key: 'remarks', width: 30 },
+      { key: 'stateStr', field: 'state', width: 12 },
+      { key: 'cause', width: 30 },
+    ]);
     ws.getRow(1).font = { bold: true };
     const write = async () => {
       const batch = 5000;

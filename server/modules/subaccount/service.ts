@@ -11,6 +11,7 @@ import type { AppContext } from '../../context';
 import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf } from '../../http/paging';
+import { exportColumns, type ExportColumn } from '../../lib/export-columns';
 import { validateForm } from '../../http/validation';
 import { hashPassword, randomToken, sha256hex } from '../../lib/crypto';
 import { addMs, formatDateTime } from '../../lib/time';
@@ -546,33 +547,34 @@ export class SubAccountService {
     const wb = new ExcelJS.Workbook();
     wb.creator = this.ctx.config.platformName;
     const ws = wb.addWorksheet(finance ? '客户财务' : '子账户列表');
+    const cols = (list: ExportColumn[]) => exportColumns(this.ctx.schemas.registry, 'entities/sub-account', list);
     if (finance) {
-      ws.columns = [
-        { header: '账户', key: 'client_id', width: 12 },
-        { header: '账户名称', key: 'client_name', width: 30 },
-        { header: '付费方式', key: 'paytype_str', width: 14 },
-        { header: '余额(元)', key: 'balance', width: 14 },
-        { header: '计价方式', key: 'priceType_str', width: 10 },
-        { header: '移动单价', key: 'mobilePrice', width: 10 },
-        { header: '联通单价', key: 'unicomPrice', width: 10 },
-        { header: '电信单价', key: 'telecomPrice', width: 10 },
-        { header: '状态', key: 'status_str', width: 10 },
-        { header: '备注', key: 'remarks', width: 30 },
-      ];
+      ws.columns = cols([
+        { key: 'client_id', width: 12 },
+        { key: 'client_name', width: 30 },
+        { key: 'paytype_str', field: 'paytype', width: 14 },
+        { key: 'balance', width: 14 },
+        { key: 'priceType_str', field: 'priceType', width: 10 },
+        { key: 'mobilePrice', width: 12 },
+        { key: 'unicomPrice', width: 12 },
+        { key: 'telecomPrice', width: 12 },
+        { key: 'status_str', field: 'status', width: 10 },
+        { key: 'remarks', width: 30 },
+      ]);
       for (const r of rows) ws.addRow(this.financeRow(r, fresh));
     } else {
-      ws.columns = [
-        { header: '账户', key: 'client_id', width: 12 },
-        { header: '账户名称', key: 'client_name', width: 30 },
-        { header: '手机号', key: 'mobile', width: 14 },
-        { header: '邮箱', key: 'email', width: 26 },
-        { header: '状态', key: 'status_str', width: 10 },
-        { header: '认证状态', key: 'oauth_status_str', width: 10 },
-        { header: '余额(元)', key: 'balance', width: 14 },
-        { header: '付费方式', key: 'paytype_str', width: 14 },
-        { header: '创建时间', key: 'create_time', width: 20 },
-        { header: '备注', key: 'remarks', width: 30 },
-      ];
+      ws.columns = cols([
+        { key: 'client_id', width: 12 },
+        { key: 'client_name', width: 30 },
+        { key: 'mobile', width: 14 },
+        { key: 'email', width: 26 },
+        { key: 'status_str', field: 'status', width: 10 },
+        { key: 'oauth_status_str', field: 'oauth_status', width: 10 },
+        { key: 'balance', width: 14 },
+        { key: 'paytype_str', field: 'paytype', width: 14 },
+        { key: 'create_time', width: 20 },
+        { key: 'remarks', width: 30 },
+      ]);
       for (const r of rows) ws.addRow(this.managerRow(r));
     }
     ws.getRow(1).font = { bold: true };
