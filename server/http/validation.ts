@@ -11,6 +11,7 @@
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { toFieldErrors, trimBySchema, type JsonSchema } from '../../common/schema';
 import { ApiError } from './errors';
+import { BAD_PARAM } from './params';
 import { SCHEMA_KEY, type ServerSchemas } from '../schemas';
 
 type Data = Record<string, unknown>;
@@ -79,8 +80,9 @@ export function payloadCheck(schemas: ServerSchemas, schema: JsonSchema): Payloa
   check = (payload) => {
     const data = trimBySchema(shape, coerce(asObject(payload)));
     if (fn(data)) return { ok: true, data };
-    const errors = toFieldErrors(fn.errors);
-    return { ok: false, error: new ApiError(400, errors[0]?.message ?? '参数错误', { errors }) };
+    // a check the schema gives no message of its own (ajv's English text) answers 参数错误
+    const errors = toFieldErrors((fn.errors ?? []).map((e) => (e.keyword === 'errorMessage' ? e : { ...e, message: BAD_PARAM })));
+    return { ok: false, error: new ApiError(400, errors[0]?.message ?? BAD_PARAM, { errors }) };
   };
   bySchema.set(schema, check);
   return check;
