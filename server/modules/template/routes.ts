@@ -28,16 +28,20 @@ export function templateRoutes(ctx: AppContext, templates: TemplateService): Fas
   const post = (d: Omit<RouteDecl, 'body' | 'querystring'>, s: Params) => route({ ...d, body: s, querystring: s });
   const templateId = paramSchema({ templateId: { title: '模板ID' } });
   return async (app) => {
-    app.post('/autoTemplate/list', post({ tag: TAG, summary: '智能模板列表', access: 'session' }, listParams(ctx.schemas, 'template-smart')), async (req) => ok(await templates.list(sessionOf(req).account, params(req))));
+    app.post('/autoTemplate/list', post({ tag: TAG, summary: '智能模板列表', access: 'session' }, listParams(ctx.schemas, 'template-smart')), async (req) =>
+      ok(await templates.list(sessionOf(req).account, params(req))),
+    );
 
-    app.post('/autoTemplate/commonlist', post({ tag: TAG, summary: '通用模板列表（平台提供，已审核）', access: 'session' }, listParams(ctx.schemas, 'template-general')), async (req) => ok(await templates.commonList(params(req))));
+    app.post('/autoTemplate/commonlist', post({ tag: TAG, summary: '通用模板列表（平台提供，已审核）', access: 'session' }, listParams(ctx.schemas, 'template-general')), async (req) =>
+      ok(await templates.commonList(params(req))),
+    );
 
     app.get<{ Querystring: { agentId?: string } }>(
       '/autoTemplate/autoTemplateAccounts',
       route({ tag: TAG, summary: '可选的子账户（模板归属）', access: 'agent', querystring: paramSchema({ agentId: clientId('代理商账户') }) }),
       async (req) => {
-      const agentId = req.query.agentId;
-      return ok(await templates.accounts(sessionOf(req).account, agentId ? String(agentId) : undefined));
+        const agentId = req.query.agentId;
+        return ok(await templates.accounts(sessionOf(req).account, agentId ? String(agentId) : undefined));
       },
     );
 
@@ -45,7 +49,10 @@ export function templateRoutes(ctx: AppContext, templates: TemplateService): Fas
       ok(await templates.add(sessionOf(req).account, params(req)), '新增成功，请等待审核'),
     );
 
-    app.post('/autoTemplate/edit', route({ tag: TAG, summary: '修改模板（仅创建者，修改后重新审核；字段同 forms/template 加 templateId）', access: 'session', body: paramSchema({ templateId: { title: '模板ID' } }) }), async (req) => ok(await templates.edit(sessionOf(req).account, params(req)), '修改成功，请等待审核'));
+    // the template is looked up first (404 / 403 before the form's messages), then the form is checked as on add
+    app.post('/autoTemplate/edit', post({ tag: TAG, summary: '修改模板（仅创建者，修改后重新审核；字段同 forms/template 加 templateId）', access: 'session' }, templateId), async (req) =>
+      ok(await templates.edit(sessionOf(req).account, params(req)), '修改成功，请等待审核'),
+    );
 
     // Excel import (file field `excel`, like /sign/addsignBatch); multipart only here unless the app has it already
     if (!app.hasContentTypeParser('multipart/form-data')) await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1 } });
