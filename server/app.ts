@@ -16,6 +16,8 @@ import type { Db } from './db';
 import { purgeExpired } from './db/maintenance';
 import { installCsrf } from './http/csrf';
 import { errors, installErrorHandler } from './http/errors';
+import { installAccess } from './http/route';
+import { installSchemaValidation } from './http/validation';
 import { systemClock, type Clock } from './lib/time';
 import { ServerSchemas, DEFAULT_SCHEMA_DIR } from './schemas';
 import { authRoutes } from './modules/auth/routes';
@@ -152,6 +154,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.decorateRequest('currentSession', undefined);
 
   installErrorHandler(app);
+  installSchemaValidation(app, ctx.schemas);
   await app.register(cookie);
   await app.register(formbody);
   await app.register(rateLimit, {
@@ -159,25 +162,26 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     errorResponseBuilder: () => errors.tooManyRequests(),
   });
   installCsrf(app, { secure: config.secureCookies });
-  await registerOpenApi(app, ctx.schemas, config.platformName);
+  await registerOpenApi(app, config.platformName);
 
   await app.register(
     async (api) => {
+      installAccess(api, sessions);
       await api.register(siteRoutes(services.site, services.docs));
       await api.register(captchaRoutes(ctx, captcha));
       await api.register(authRoutes(ctx, services));
-      await api.register(profileRoutes(sessions, services.profile));
+      await api.register(profileRoutes(services.profile));
       await api.register(registerRoutes(ctx, services));
       await api.register(passwordRoutes(ctx, services.password));
-      await api.register(noticeRoutes(sessions, services.notices));
-      await api.register(helpRoutes(ctx, sessions, services.docs));
-      await api.register(contentRoutes(ctx, sessions));
-      await api.register(clientsRoutes(sessions, services.clients));
-      await api.register(signRoutes(sessions, services.signs));
-      await api.register(uploadRoutes(sessions, services.uploads));
-      await api.register(accountRoutes(ctx, sessions, services.account));
-      await api.register(templateRoutes(sessions, services.template));
-      await api.register(subaccountRoutes(sessions, services.subaccounts, { selfUpdate: selfUpdateClient(ctx, services.account) }));
+      await api.register(noticeRoutes(ctx, services.notices));
+      await api.register(helpRoutes(ctx, services.docs));
+      await api.register(contentRoutes(ctx));
+      await api.register(clientsRoutes(services.clients));
+      await api.register(signRoutes(ctx, services.signs));
+      await api.register(uploadRoutes(services.uploads));
+      await api.register(accountRoutes(ctx, services.account));
+      await api.register(templateRoutes(ctx, services.template));
+      await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate: selfUpdateClient(services.account) }));
     },
     { prefix: '/api' },
   );

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type Ajv from 'ajv';
-import { createAjv, SchemaRegistry, toFieldErrors, trimBySchema, type FieldError, type SchemaMap } from '../common/schema';
+import type { ValidateFunction } from 'ajv';
+import { createAjv, SchemaRegistry, toFieldErrors, trimBySchema, type FieldError, type JsonSchema, type SchemaMap } from '../common/schema';
 
 export const DEFAULT_SCHEMA_DIR = path.resolve(import.meta.dirname, '../schemas');
 
@@ -18,6 +19,15 @@ export function loadSchemaMap(dir = DEFAULT_SCHEMA_DIR): SchemaMap {
 
 export type ValidationResult<T> = { ok: true; data: T } | { ok: false; errors: FieldError[]; message: string };
 
+/**
+ * The annotation a route schema built from a registry document carries: the validator compiler
+ * validates with the registry's own compiled schema (cross-file $refs, ajv-errors messages),
+ * while the document (OpenAPI) shows the inlined copy.
+ */
+export const SCHEMA_KEY = 'x-schema-key';
+
+const keyOf = (key: string) => (key.endsWith('.json') ? key : `${key}.json`);
+
 /** The server's view of schemas/: the same documents, rules and messages as the console's forms. */
 export class ServerSchemas {
   readonly registry: SchemaRegistry;
@@ -29,11 +39,31 @@ export class ServerSchemas {
     this.ajv = createAjv(map);
   }
 
+  /** The compiled validator of a registry document ("forms/login"). */
+  validator(key: string): ValidateFunction {
+    const fn = this.ajv.getSchema(keyOf(key));
+    if (!fn) throw new Error(`unknown schema ${keyOf(key)}`);
+    return fn;
+  }
+
+  /** Compiles a route's own schema (params, paging) with the same ajv: same formats, keywords and messages. */
+  compile(schema: JsonSchema): ValidateFunction {
+    const key = schema[SCHEMA_KEY];
+    return typeof key === 'string' ? this.validator(key) : this.ajv.compile(schema);
+  }
+
+  /**
+   * A registry document as a route schema (`schema.body` / `schema.querystring`): inlined for the
+   * document, tagged with its key so validation uses the registry's compiled copy.
+   */
+  routeSchema(key: string): JsonSchema {
+    return { ...this.registry.inline(key), [SCHEMA_KEY]: keyOf(key) };
+  }
+
   /** Validates a payload against a form schema ("forms/login"); trims `x-trim` fields first. */
   validate<T = Record<string, unknown>>(key: string, payload: unknown): ValidationResult<T> {
-    const k = key.endsWith('.json') ? key : `${key}.json`;
-    const fn = this.ajv.getSchema(k);
-    if (!fn) throw new Error(`unknown schema ${k}`);
+    const k = keyOf(key);
+    const fn = this.validator(k);
     const data = trimBySchema(this.registry.get(k), (payload ?? {}) as Record<string, any>);
     if (fn(data)) return { ok: true, data: data as T };
     const errors = toFieldErrors(fn.errors);

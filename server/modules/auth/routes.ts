@@ -2,10 +2,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context';
 import { ipRateLimit } from '../../http/rate-limit';
 import { ok } from '../../http/reply';
-import { validateForm } from '../../http/validation';
+import { route } from '../../http/route';
+import { formSchema } from '../../http/validation';
 import type { ProfileService } from '../profile/service';
 import { LOGIN_MESSAGES, type AuthService, type LoginForm } from './service';
 import type { SessionService } from './session';
+
+const TAG = '会话与登录';
 
 export function authRoutes(
   ctx: AppContext,
@@ -14,17 +17,29 @@ export function authRoutes(
   const { auth, sessions, profile } = deps;
   return async (app) => {
     // the console asks this before every protected route: one indexed read
-    app.get('/login/timeout', async (req, reply) => ok(await sessions.isValid(req, reply)));
+    app.get('/login/timeout', route({ tag: TAG, summary: '会话检查：data 为 true 表示已登录', access: 'public' }), async (req, reply) =>
+      ok(await sessions.isValid(req, reply)),
+    );
 
-    app.post('/login', ipRateLimit(ctx.config), async (req, reply) => {
-      const form = validateForm<LoginForm>(ctx.schemas, 'forms/login', req.body);
-      const account = await auth.authenticate(form);
-      await sessions.open(req, reply, account, form.remember === true);
-      req.log.info({ clientid: account.clientid }, 'login');
-      return ok(await profile.currentUser(account), LOGIN_MESSAGES.ok);
-    });
+    app.post<{ Body: LoginForm }>(
+      '/login',
+      route({
+        tag: TAG,
+        summary: '登录（密码为 SHA-256 十六进制摘要，需先通过滑块验证）',
+        access: 'public',
+        body: formSchema(ctx.schemas, 'forms/login'),
+        with: ipRateLimit(ctx.config),
+      }),
+      async (req, reply) => {
+        const form = req.body;
+        const account = await auth.authenticate(form);
+        await sessions.open(req, reply, account, form.remember === true);
+        req.log.info({ clientid: account.clientid }, 'login');
+        return ok(await profile.currentUser(account), LOGIN_MESSAGES.ok);
+      },
+    );
 
-    app.post('/logout', async (req, reply) => {
+    app.post('/logout', route({ tag: TAG, summary: '退出登录', access: 'public' }), async (req, reply) => {
       await sessions.revokeCurrent(req, reply);
       return ok(undefined, '已退出登录');
     });

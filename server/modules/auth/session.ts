@@ -7,14 +7,14 @@
  *   password change. When the session is missing or expired, a valid remember token opens a new
  *   session. No password (plain or hashed) ever goes into a cookie.
  */
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Account, Database } from '../../db/types';
 import { errors } from '../../http/errors';
 import { randomToken, sha256hex } from '../../lib/crypto';
 import { addMs } from '../../lib/time';
-import { AccountStatus, UserType } from '../../../common/generated/schemas';
+import { AccountStatus } from '../../../common/generated/schemas';
 
 export const SESSION_COOKIE = 'sid';
 export const REMEMBER_COOKIE = 'remember';
@@ -204,25 +204,9 @@ export class SessionService {
       .where('revoked_at', 'is', null)
       .execute();
   }
-
-  /** preHandler: 401 登录超时 (with x-session-timeout: 1) unless the request has a valid session. */
-  requireSession(): preHandlerAsyncHookHandler {
-    return async (req, reply) => {
-      if (!(await this.resolve(req, reply))) throw errors.timeout();
-    };
-  }
-
-  /** A session of an agent (userType 1); sub-accounts get 403 `无权访问`. */
-  requireAgent(): preHandlerAsyncHookHandler {
-    return async (req, reply) => {
-      const s = await this.resolve(req, reply);
-      if (!s) throw errors.timeout();
-      if (s.account.user_type !== UserType.Agent) throw errors.forbidden();
-    };
-  }
 }
 
-/** The session a `requireSession` route runs with. */
+/** The session a route of access session / agent / subAccount runs with (server/http/route.ts). */
 export function sessionOf(req: FastifyRequest): CurrentSession {
   if (!req.currentSession) throw errors.timeout();
   return req.currentSession;

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context';
-import { validateForm } from '../../http/validation';
 import { ok } from '../../http/reply';
+import { route } from '../../http/route';
+import { formSchema } from '../../http/validation';
 import type { CaptchaService, TrackPoint } from './service';
 
 export const CAPTCHA_COOKIE = 'cid';
@@ -11,6 +12,8 @@ interface SliderVerifyForm {
   width: number;
   track: TrackPoint[];
 }
+
+const TAG = '会话与登录';
 
 /** A form post may carry the track as JSON or as flat "x,ms,x,ms,…". */
 function normaliseTrack(body: any) {
@@ -25,14 +28,28 @@ function normaliseTrack(body: any) {
 
 export function captchaRoutes(ctx: AppContext, captcha: CaptchaService): FastifyPluginAsync {
   return async (app) => {
-    app.get('/captcha/slider', async () => ok({ server: await captcha.sliderChallenge() }));
+    app.get('/captcha/slider', route({ tag: TAG, summary: '获取滑块验证挑战', access: 'public' }), async () => ok({ server: await captcha.sliderChallenge() }));
 
-    app.post('/captcha/slider/verify', async (req) => {
-      const f = validateForm<SliderVerifyForm>(ctx.schemas, 'forms/slider-verify', normaliseTrack(req.body));
-      return ok({ token: await captcha.sliderVerify(f.server, f.width, f.track) }, '验证通过');
-    });
+    app.post<{ Body: SliderVerifyForm }>(
+      '/captcha/slider/verify',
+      route({
+        tag: TAG,
+        summary: '校验滑块轨迹，返回一次性令牌',
+        access: 'public',
+        body: formSchema(ctx.schemas, 'forms/slider-verify'),
+        with: {
+          preValidation: async (req) => {
+            req.body = normaliseTrack(req.body);
+          },
+        },
+      }),
+      async (req) => {
+        const f = req.body;
+        return ok({ token: await captcha.sliderVerify(f.server, f.width, f.track) }, '验证通过');
+      },
+    );
 
-    app.get('/captcha.jpg', async (_req, reply) => {
+    app.get('/captcha.jpg', route({ tag: TAG, summary: '图形验证码（找回密码用）', access: 'public' }), async (_req, reply) => {
       const { cid, image } = await captcha.imageChallenge();
       reply
         .setCookie(CAPTCHA_COOKIE, cid, {

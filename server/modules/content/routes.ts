@@ -6,16 +6,24 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context';
 import { ok } from '../../http/reply';
-import { validateForm } from '../../http/validation';
-import type { SessionService } from '../auth/session';
+import { route } from '../../http/route';
+import { formSchema } from '../../http/validation';
 import { contentTestAnswer } from './sensitive-words';
 
-export function contentRoutes(ctx: AppContext, sessions: SessionService): FastifyPluginAsync {
+export function contentRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
-    app.post('/content/content/test', { preHandler: sessions.requireSession() }, async (req) => {
-      const { content } = validateForm<{ content: string }>(ctx.schemas, 'forms/content-test', req.body);
-      const ranges = ctx.words.find(content);
-      return ok(contentTestAnswer(ranges), ranges.length ? '检测到敏感内容' : '未检测到敏感词');
-    });
+    app.post<{ Body: { content: string } }>(
+      '/content/content/test',
+      route({
+        tag: '内容检测',
+        summary: '敏感内容检测：{"200":"ok"} 或 {"500":"起,止", "501": …}（UTF-16 偏移，止不含）',
+        access: 'session',
+        body: formSchema(ctx.schemas, 'forms/content-test'),
+      }),
+      async (req) => {
+        const ranges = ctx.words.find(req.body.content);
+        return ok(contentTestAnswer(ranges), ranges.length ? '检测到敏感内容' : '未检测到敏感词');
+      },
+    );
   };
 }

@@ -5,12 +5,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
-import type { ServerSchemas } from '../../schemas';
-import { routeDocFor } from './route-docs';
+import type { Access } from '../../http/route';
 
 type Json = Record<string, any>;
 
-/** Drops ajv-errors messages and ids from a form schema so it reads as plain JSON Schema. */
+/** Drops ajv-errors messages, ids and our annotations from a route schema so it reads as plain JSON Schema. */
 function plainSchema(s: unknown): unknown {
   if (Array.isArray(s)) return s.map(plainSchema);
   if (!s || typeof s !== 'object') return s;
@@ -22,8 +21,19 @@ function plainSchema(s: unknown): unknown {
   return out;
 }
 
-/** Registers @fastify/swagger (call before any route is registered). */
-export async function registerOpenApi(app: FastifyInstance, schemas: ServerSchemas, platformName: string) {
+const ACCESS_NOTES: Record<Access, string> = {
+  public: '无需登录',
+  session: '需要登录',
+  agent: '需要登录；仅代理商（userType 1）',
+  subAccount: '需要登录；仅子账户（userType 2）',
+};
+
+/**
+ * Registers @fastify/swagger (call before any route is registered). Everything the document says
+ * about a route comes from the route's own declaration (server/http/route.ts): summary, tag,
+ * access, and the body / query schemas Fastify validates with.
+ */
+export async function registerOpenApi(app: FastifyInstance, platformName: string) {
   await app.register(swagger, {
     mode: 'dynamic',
     openapi: {
@@ -38,22 +48,15 @@ export async function registerOpenApi(app: FastifyInstance, schemas: ServerSchem
       },
     },
     transform: ({ schema, url, route }) => {
-      const method = String(Array.isArray(route.method) ? route.method[0] : route.method).toUpperCase();
       if (!url.startsWith('/api/')) return { schema: { ...(schema as Json), hide: true } as any, url };
-      const doc = routeDocFor(method, url);
-      const s: Json = { summary: doc.summary, tags: [doc.tag], ...(schema as Json) };
-      const notes = [doc.public ? '无需登录' : '需要登录', doc.agentOnly ? '仅代理商（userType 1）' : '', doc.description ?? ''].filter(Boolean);
-      s.description = notes.join('；');
-      if (doc.query) {
-        s.querystring = { type: 'object', properties: Object.fromEntries(Object.entries(doc.query).map(([k, d]) => [k, { type: 'string', description: d }])) };
-      }
-      if (doc.form) {
-        try {
-          s.body = plainSchema(schemas.registry.inline(doc.form));
-          s.consumes = ['application/x-www-form-urlencoded', 'application/json'];
-        } catch {
-          /* an unknown schema key only loses the body description */
-        }
+      const own = (schema ?? {}) as Json;
+      const access = (route.config as { access?: Access } | undefined)?.access ?? 'session';
+      const s: Json = { summary: own.summary, tags: own.tags };
+      s.description = [ACCESS_NOTES[access], own.description ?? ''].filter(Boolean).join('；');
+      if (own.querystring) s.querystring = plainSchema(own.querystring);
+      if (own.body) {
+        s.body = plainSchema(own.body);
+        s.consumes = ['application/x-www-form-urlencoded', 'application/json'];
       }
       return { schema: s as any, url };
     },

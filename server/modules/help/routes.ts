@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context';
 import { errors } from '../../http/errors';
+import { route } from '../../http/route';
 import { formatDateTime } from '../../lib/time';
-import type { SessionService } from '../auth/session';
 import { DOC_TYPES, HELP_DOCS, type HelpDocs } from './docs';
 import { openApiDocument, renderApiHtml } from './openapi';
 
@@ -21,14 +21,12 @@ function attachment(reply: FastifyReply, filename: string, type: string) {
     .header('x-content-type-options', 'nosniff');
 }
 
-export function helpRoutes(ctx: AppContext, sessions: SessionService, docs: HelpDocs): FastifyPluginAsync {
+export function helpRoutes(ctx: AppContext, docs: HelpDocs): FastifyPluginAsync {
   return async (app) => {
-    const auth = { preHandler: sessions.requireSession() };
-    const agent = { preHandler: sessions.requireAgent() };
+    const TAG = '帮助文档';
+    app.get('/help/openapi.json', route({ tag: TAG, summary: 'HTTP 接口的 OpenAPI 描述（JSON）', access: 'session' }), async () => openApiDocument(app));
 
-    app.get('/help/openapi.json', auth, async () => openApiDocument(app));
-
-    app.get('/help/httpsdoc', auth, async (_req, reply) => {
+    app.get('/help/httpsdoc', route({ tag: TAG, summary: 'HTTP 接口文档（由本接口描述生成的 HTML）', access: 'session' }), async (_req, reply) => {
       const html = renderApiHtml(openApiDocument(app), formatDateTime(ctx.now()));
       return attachment(reply, `${ctx.config.platformName}HTTP接口文档.html`, 'text/html; charset=utf-8')
         .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
@@ -37,7 +35,8 @@ export function helpRoutes(ctx: AppContext, sessions: SessionService, docs: Help
 
     for (const doc of HELP_DOCS) {
       if (!doc.stem) continue;
-      app.get(doc.route, doc.agentOnly ? agent : auth, async (_req, reply) => {
+      const summary = `${doc.title}下载${doc.agentOnly ? '（仅代理商）' : ''}`;
+      app.get(doc.route, route({ tag: TAG, summary, access: doc.agentOnly ? 'agent' : 'session' }), async (_req, reply) => {
         const found = docs.fileOf(doc);
         if (!found) throw errors.notFound('文档');
         return attachment(reply, `${doc.title}.${found.ext}`, DOC_TYPES[found.ext]).send(fs.createReadStream(found.file));

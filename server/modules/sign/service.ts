@@ -14,7 +14,7 @@ import type { Db } from '../../db';
 import type { Account, SignImportFailure } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf } from '../../http/paging';
-import { validateForm } from '../../http/validation';
+import { exportColumns } from '../../lib/export-columns';
 import { formatDateTime } from '../../lib/time';
 import type { ClientsService, ScopedAccount } from '../clients/service';
 import { SignState, UserType, type Sign } from '../../../common/generated/schemas';
@@ -116,6 +116,25 @@ export function parseSignFilter(body: unknown): SignFilter {
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** forms/sign-add */
+export interface SignAddForm {
+  clientid?: string;
+  sign: string;
+  remarks?: string;
+}
+
+/**
+ * The payload of POST /sign/add before its schema runs: a sub-account's clientid comes from the
+ * session (any posted one is dropped); an agent must choose one.
+ */
+export function signAddPayload(me: Account, body: unknown): Record<string, unknown> {
+  const raw = (body && typeof body === 'object' && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : {}) as Record<string, unknown>;
+  if (me.user_type !== UserType.Agent) delete raw.clientid;
+  if (me.user_type === UserType.Agent && typeof raw.clientid === 'string') raw.clientid = raw.clientid.trim();
+  if (me.user_type === UserType.Agent && !raw.clientid) throw new ApiError(400, MSG.clientRequired, { errors: [{ field: 'clientid', message: MSG.clientRequired }] });
+  return raw;
+}
+
 export class SignService {
   constructor(
     private readonly ctx: AppContext,
@@ -213,13 +232,8 @@ export class SignService {
     return owner;
   }
 
-  /** POST /sign/add */
-  async add(me: Account, body: unknown): Promise<{ id: number; state: number }> {
-    const raw = (body && typeof body === 'object' ? { ...(body as Record<string, unknown>) } : {}) as Record<string, unknown>;
-    if (me.user_type !== UserType.Agent) delete raw.clientid; // a sub-account's clientid comes from the session
-    if (me.user_type === UserType.Agent && typeof raw.clientid === 'string') raw.clientid = raw.clientid.trim();
-    if (me.user_type === UserType.Agent && !raw.clientid) throw new ApiError(400, MSG.clientRequired, { errors: [{ field: 'clientid', message: MSG.clientRequired }] });
-    const data = validateForm<{ clientid?: string; sign: string; remarks?: string }>(this.ctx.schemas, 'forms/sign-add', raw);
+  /** POST /sign/add, with the payload `signAddPayload` prepared and forms/sign-add accepted. */
+  async add(me: Account, data: SignAddForm): Promise<{ id: number; state: number }> {
     const owner = await this.ownerFor(me, data.clientid);
     if (await this.liveExists(owner.id, data.sign)) throw errors.refused(MSG.duplicate);
     const now = this.ctx.now();
@@ -285,17 +299,17 @@ export class SignService {
     const out = new PassThrough();
     const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
     const ws = wb.addWorksheet('签名报备');
-    ws.columns = [
-      { header: '序号', key: 'rownum', width: 8 },
-      { header: '子账户', key: 'clientid', width: 12 },
-      { header: '账户名称', key: 'clientName', width: 28 },
-      { header: '签名', key: 'sign', width: 16 },
-      { header: '创建人', key: 'userName', width: 12 },
-      { header: '创建时间', key: 'createDate', width: 20 },
-      { header: '备注', key: 'remarks', width: 30 },
-      { header: '状态', key: 'stateStr', width: 12 },
-      { header: '驳回原因', key: 'cause', width: 30 },
-    ];
+    ws.columns = exportColumns(this.ctx.schemas.registry, 'entities/sign', [
+      { key: 'rownum', width: 8 },
+      { key: 'clientid', width: 12 },
+      { key: 'clientName', width: 28 },
+      { key: 'sign', width: 16 },
+      { key: 'userName', width: 12 },
+      { key: 'createDate', width: 20 },
+      { key: 'remarks', width: 30 },
+      { key: 'stateStr', field: 'state', width: 12 },
+      { key: 'cause', width: 30 },
+    ]);
     ws.getRow(1).font = { bold: true };
     const write = async () => {
       const batch = 5000;

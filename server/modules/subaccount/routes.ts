@@ -1,15 +1,21 @@
 /**
- * Sub-account management routes (agents only, except /index/data and the log-in-as redemption).
- * See docs in the final report / README: every call answers { code, msg, data }.
+ * Sub-account management routes (agents only, except /index/data, /client/ledger, the
+ * own-account branch of /account/updateClient and the log-in-as redemption). Every call answers
+ * { code, msg, data }; who may call a route is its `access` (server/http/route.ts).
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context';
 import { errors } from '../../http/errors';
 import { ok } from '../../http/reply';
+import { clientId, CURRENT_PAGE, listParams, params as paramSchema, text } from '../../http/params';
+import { route, type RouteDecl } from '../../http/route';
+import { formSchema } from '../../http/validation';
 import { sessionOf, type SessionService } from '../auth/session';
-import type { SubAccountService } from './service';
+import type { OpenAccountForm, PriceForm, RechargeForm, SubAccountService } from './service';
 import { AccountStatus, UserType } from '../../../common/generated/schemas';
 
 type Body = Record<string, unknown>;
+/** query and body together (the console posts forms; older callers put parameters in the query) */
 const params = (req: FastifyRequest): Body => ({ ...((req.query as Body) ?? {}), ...((req.body as Body) ?? {}) });
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -24,62 +30,110 @@ function sendXlsx(reply: FastifyReply, buf: Buffer, name: string) {
 /** the self-edit branch of POST /account/updateClient (built by the own-account area) */
 export type SelfUpdateHandler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
-export function subaccountRoutes(sessions: SessionService, svc: SubAccountService, opts: { selfUpdate?: SelfUpdateHandler } = {}): FastifyPluginAsync {
-  return async (app) => {
-    const agent = { preHandler: sessions.requireAgent() };
-    const session = { preHandler: sessions.requireSession() };
-    const me = (req: FastifyRequest) => sessionOf(req).account;
+const TAG = '子账户';
+const FINANCE = '客户财务';
 
+export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc: SubAccountService, opts: { selfUpdate?: SelfUpdateHandler } = {}): FastifyPluginAsync {
+  const { schemas } = ctx;
+  /** a POST whose parameters may come in the body or the query: both follow `s` */
+  const post = (d: Omit<RouteDecl, 'body' | 'querystring'>, s: Body) => route({ ...d, body: s, querystring: s });
+  const get = (d: Omit<RouteDecl, 'body' | 'querystring'>, s?: Body) => route({ ...d, ...(s ? { querystring: s } : {}) });
+  const one = paramSchema({ clientId: clientId() });
+  const accounts = listParams(schemas, 'sub-account');
+  const finance = listParams(schemas, 'sub-account-finance');
+  const me = (req: FastifyRequest) => sessionOf(req).account;
+  return async (app) => {
     // lists and stats
-    app.post('/client/accounts', agent, async (req) => ok(await svc.managerList(me(req), params(req))));
-    app.get('/client/stat', agent, async (req) => ok(await svc.stat(me(req))));
-    app.get('/index/clients', agent, async (req) => ok(await svc.clients(me(req), params(req))));
-    app.get('/index/data', session, async (req) => ok(await svc.indexData(me(req))));
-    app.post('/recharge/rollback/getAccounts', agent, async (req) => ok(await svc.financeList(me(req), params(req))));
+    app.post('/client/accounts', post({ tag: TAG, summary: '子账户列表', access: 'agent' }, accounts), async (req) => ok(await svc.managerList(me(req), params(req))));
+    app.get('/client/stat', get({ tag: TAG, summary: '子账户统计（总数、本月新增、冻结、认证、余额）', access: 'agent' }), async (req) => ok(await svc.stat(me(req))));
+    app.get('/index/clients', get({ tag: TAG, summary: '子账户选择列表（分页）', access: 'agent' }, listParams(schemas, undefined, CURRENT_PAGE)), async (req) =>
+      ok(await svc.clients(me(req), params(req))),
+    );
+    app.get('/index/data', get({ tag: '账户', summary: '首页数据', access: 'session' }), async (req) => ok(await svc.indexData(me(req))));
+    app.post('/recharge/rollback/getAccounts', post({ tag: FINANCE, summary: '客户财务列表', access: 'agent' }, finance), async (req) => ok(await svc.financeList(me(req), params(req))));
 
     // one sub-account
-    app.get('/client/account/detail', agent, async (req) => ok(await svc.detail(me(req), params(req).client_id ?? params(req).clientId)));
-    app.post('/client/account/freeze', agent, async (req) => ok(await svc.setStatus(me(req), params(req).clientId, AccountStatus.Frozen), '冻结成功'));
-    app.post('/client/account/unfreeze', agent, async (req) => ok(await svc.setStatus(me(req), params(req).clientId, AccountStatus.Active), '解冻成功'));
-    app.post('/client/account/remark', agent, async (req) => ok(await svc.remark(me(req), params(req)), '备注已保存'));
-    app.post('/account/getAccountInfo', agent, async (req) => ok(await svc.accountInfo(me(req), params(req).clientId, req.hostname)));
-    app.post('/client/account/resetPsd', agent, async (req) => {
-      const r = await svc.resetPassword(me(req), params(req));
-      return ok({ sent: r.sent }, r.msg);
-    });
-    app.get('/client/account/validate/mobile', agent, async (req) => {
+    app.get('/client/account/detail', get({ tag: TAG, summary: '子账户详情', access: 'agent' }, paramSchema({ client_id: clientId(), clientId: clientId() })), async (req) =>
+      ok(await svc.detail(me(req), params(req).client_id ?? params(req).clientId)),
+    );
+    app.post('/client/account/freeze', post({ tag: TAG, summary: '冻结子账户', access: 'agent' }, one), async (req) => ok(await svc.setStatus(me(req), params(req).clientId, AccountStatus.Frozen), '冻结成功'));
+    app.post('/client/account/unfreeze', post({ tag: TAG, summary: '解冻子账户', access: 'agent' }, one), async (req) => ok(await svc.setStatus(me(req), params(req).clientId, AccountStatus.Active), '解冻成功'));
+    app.post('/client/account/remark', post({ tag: TAG, summary: '修改子账户备注（forms/sub-account-remark）', access: 'agent' }, paramSchema({ clientId: clientId(), remarks: { title: '备注' } })), async (req) =>
+      ok(await svc.remark(me(req), params(req)), '备注已保存'),
+    );
+    app.post('/account/getAccountInfo', post({ tag: TAG, summary: '子账户接入信息（协议、端口、接入号）', access: 'agent' }, one), async (req) =>
+      ok(await svc.accountInfo(me(req), params(req).clientId, req.hostname)),
+    );
+    app.post(
+      '/client/account/resetPsd',
+      post(
+        { tag: TAG, summary: '重置子账户密码：邮件发送新密码或直接设置（forms/sub-account-password）', access: 'agent' },
+        paramSchema({ clientId: clientId(), way: { title: '方式（email / password）' }, email: { title: '邮箱' }, password: { title: '新密码' }, confirmPassword: { title: '确认密码' } }),
+      ),
+      async (req) => {
+        const r = await svc.resetPassword(me(req), params(req));
+        return ok({ sent: r.sent }, r.msg);
+      },
+    );
+    app.get('/client/account/validate/mobile', get({ tag: TAG, summary: '开户：检查手机号码是否可用', access: 'agent' }, paramSchema({ mobile: text('手机号码', 32) })), async (req) => {
       await svc.mobileAvailable(params(req).mobile);
       return ok(true, '手机号码可用');
     });
-    app.post('/client/account/addUser', agent, async (req) => ok(await svc.open(me(req), req.body), '开户成功'));
-    app.post('/client/account/export', agent, async (req, reply) => sendXlsx(reply, await svc.exportXlsx(me(req), params(req)), '子账户列表.xlsx'));
-    app.post('/recharge/rollback/export', agent, async (req, reply) => sendXlsx(reply, await svc.exportXlsx(me(req), params(req), true), '客户财务.xlsx'));
+    app.post<{ Body: OpenAccountForm }>('/client/account/addUser', route({ tag: TAG, summary: '开户（新建子账户）', access: 'agent', body: formSchema(schemas, 'forms/open-account') }), async (req) =>
+      ok(await svc.open(me(req), req.body), '开户成功'),
+    );
+    app.post('/client/account/export', post({ tag: TAG, summary: '导出子账户列表（Excel）', access: 'agent' }, accounts), async (req, reply) =>
+      sendXlsx(reply, await svc.exportXlsx(me(req), params(req)), '子账户列表.xlsx'),
+    );
+    app.post('/recharge/rollback/export', post({ tag: FINANCE, summary: '导出客户财务（Excel）', access: 'agent' }, finance), async (req, reply) =>
+      sendXlsx(reply, await svc.exportXlsx(me(req), params(req), true), '客户财务.xlsx'),
+    );
 
-    // POST /account/updateClient: with a clientid from an agent, the agent edits its sub-account;
-    // otherwise the caller edits itself (own-account area)
-    app.post('/account/updateClient', session, async (req, reply) => {
-      const body = params(req);
-      const target = String(body.clientid ?? body.clientId ?? '').trim();
-      // a sub-account may edit only itself
-      if (me(req).user_type !== UserType.Agent && target && target !== me(req).clientid) throw errors.forbidden();
-      if (me(req).user_type === UserType.Agent && target) {
-        return ok(await svc.updateByAgent(me(req), { ...body, clientid: body.clientid ?? body.clientId }), '修改成功');
-      }
-      if (opts.selfUpdate) return opts.selfUpdate(req, reply);
-      throw errors.notFound('接口');
-    });
+    // POST /account/updateClient: with a clientid from an agent, the agent edits its sub-account
+    // (forms/sub-account-edit); otherwise the caller edits itself (forms/enterprise-base-info, own-account area)
+    app.post(
+      '/account/updateClient',
+      route({
+        tag: TAG,
+        summary: '修改企业信息：代理商带 clientid 修改其子账户（forms/sub-account-edit），子账户修改自己（forms/enterprise-base-info）',
+        access: 'session',
+      }),
+      async (req, reply) => {
+        const body = params(req);
+        const raw = body.clientid ?? body.clientId;
+        const target = typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim() : '';
+        const agent = me(req).user_type === UserType.Agent;
+        // a sub-account may edit only itself
+        if (!agent && target && target !== me(req).clientid) throw errors.forbidden();
+        if (agent && target) return ok(await svc.updateByAgent(me(req), { ...body, clientid: body.clientid ?? body.clientId }), '修改成功');
+        if (opts.selfUpdate) return opts.selfUpdate(req, reply);
+        throw errors.notFound('接口');
+      },
+    );
 
     // money
-    app.post('/client/recharge', agent, async (req) => ok(await svc.transfer('recharge', me(req), req.body), '充值成功'));
-    app.post('/client/rollback', agent, async (req) => ok(await svc.transfer('rollback', me(req), req.body), '回退成功'));
-    app.post('/client/price', agent, async (req) => ok(await svc.setPrice(me(req), req.body), '价格设置成功'));
-    app.post('/client/remind', agent, async (req) => ok(await svc.setReminder(me(req), params(req)), '提醒设置成功'));
-    app.post('/client/expire', agent, async (req) => ok(await svc.setExpiration(me(req), params(req)), '到期时间设置成功'));
-    app.get('/client/ledger', session, async (req) => ok(await svc.ownLedger(me(req))));
+    app.post<{ Body: RechargeForm }>('/client/recharge', route({ tag: FINANCE, summary: '给子账户充值', access: 'agent', body: formSchema(schemas, 'forms/recharge') }), async (req) =>
+      ok(await svc.transfer('recharge', me(req), req.body), '充值成功'),
+    );
+    app.post<{ Body: RechargeForm }>('/client/rollback', route({ tag: FINANCE, summary: '从子账户回退余额', access: 'agent', body: formSchema(schemas, 'forms/recharge') }), async (req) =>
+      ok(await svc.transfer('rollback', me(req), req.body), '回退成功'),
+    );
+    app.post<{ Body: PriceForm }>('/client/price', route({ tag: FINANCE, summary: '设置子账户价格', access: 'agent', body: formSchema(schemas, 'forms/sub-account-price') }), async (req) =>
+      ok(await svc.setPrice(me(req), req.body), '价格设置成功'),
+    );
+    app.post(
+      '/client/remind',
+      post({ tag: FINANCE, summary: '设置余额提醒（forms/balance-reminder）', access: 'agent' }, paramSchema({ clientId: clientId(), balanceAlarm: { title: '提醒阈值（元）' }, alarmMobile: { title: '提醒手机号' } })),
+      async (req) => ok(await svc.setReminder(me(req), params(req)), '提醒设置成功'),
+    );
+    app.post('/client/expire', post({ tag: TAG, summary: '设置子账户到期日期', access: 'agent' }, paramSchema({ clientId: clientId(), expireDate: { title: '到期日期（YYYY-MM-DD，空为不限）' } })), async (req) =>
+      ok(await svc.setExpiration(me(req), params(req)), '到期时间设置成功'),
+    );
+    app.get('/client/ledger', get({ tag: FINANCE, summary: '本账户余额与最近流水', access: 'session' }), async (req) => ok(await svc.ownLedger(me(req))));
 
     // log in as a sub-account: the agent gets a one-time token, the console posts it back
-    app.post('/client/loginAs', agent, async (req) => ok(await svc.loginAsToken(me(req), params(req).clientId)));
-    app.post('/client/loginAs/enter', async (req, reply) => {
+    app.post('/client/loginAs', post({ tag: TAG, summary: '登录子账户：取一次性令牌（60 秒）', access: 'agent' }, one), async (req) => ok(await svc.loginAsToken(me(req), params(req).clientId)));
+    app.post('/client/loginAs/enter', post({ tag: TAG, summary: '以一次性令牌登录子账户', access: 'public' }, paramSchema({ token: text('一次性令牌', 200) })), async (req, reply) => {
       const account = await svc.redeemLoginAs(params(req).token);
       await sessions.open(req, reply, account, false);
       return ok({ clientid: account.clientid }, '登录成功');

@@ -11,6 +11,7 @@ import type { AppContext } from '../../context';
 import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf } from '../../http/paging';
+import { exportColumns, type ExportColumn } from '../../lib/export-columns';
 import { validateForm } from '../../http/validation';
 import { hashPassword, randomToken, sha256hex } from '../../lib/crypto';
 import { addMs, formatDateTime } from '../../lib/time';
@@ -58,6 +59,20 @@ export function strongPassword(): string {
 }
 
 type SubSelect = SelectQueryBuilder<Database, 'accounts', {}>;
+
+/** forms/open-account, as the route validated it */
+export interface OpenAccountForm {
+  name: string; agentOwned: number; needreport: number; deliveryurl?: string; needmo: number; mourl?: string;
+  email?: string; mobile?: string; idType?: number; idNbr?: string; imgUrl?: string; remarks?: string;
+}
+/** forms/recharge (recharge and rollback) */
+export interface RechargeForm {
+  clientId: string; amount: string; remark?: string; requestId?: string;
+}
+/** forms/sub-account-price */
+export interface PriceForm {
+  clientId: string; priceType: number; unifiedPrice?: string; mobilePrice?: string; unicomPrice?: string; telecomPrice?: string; gjSmsDiscount?: string;
+}
 
 export class SubAccountService {
   constructor(
@@ -381,13 +396,9 @@ export class SubAccountService {
   }
 
   /** POST /client/account/addUser */
-  async open(agent: Account, body: unknown) {
+  async open(agent: Account, f: OpenAccountForm) {
     if (agent.operation_mode !== OperationMode.Package) throw errors.forbidden();
     if (agent.oauth_status !== OauthStatus.Certified) throw errors.refused('请先认证再开户');
-    const f = validateForm<{
-      name: string; agentOwned: number; needreport: number; deliveryurl?: string; needmo: number; mourl?: string;
-      email?: string; mobile?: string; idType?: number; idNbr?: string; imgUrl?: string; remarks?: string;
-    }>(this.ctx.schemas, 'forms/open-account', body);
     const email = (f.email ?? '').toLowerCase();
     const mobile = f.mobile ?? '';
     if (mobile) await this.mobileAvailable(mobile);
@@ -471,19 +482,13 @@ export class SubAccountService {
 
   // ---------------------------------------------------------------- money
 
-  async transfer(op: TransferOp, agent: Account, body: unknown) {
-    const f = validateForm<{ clientId: string; amount: string; remark?: string; requestId?: string }>(this.ctx.schemas, 'forms/recharge', body);
+  async transfer(op: TransferOp, agent: Account, f: RechargeForm) {
     const sub = await this.owned(agent, f.clientId);
     if (op === 'recharge' && sub.paytype === PayType.Postpaid) throw errors.refused('该账户使用主账户余额计费，无需充值');
     return this.ledger.transfer(op, agent, f);
   }
 
-  async setPrice(agent: Account, body: unknown) {
-    const f = validateForm<{ clientId: string; priceType: number; unifiedPrice?: string; mobilePrice?: string; unicomPrice?: string; telecomPrice?: string; gjSmsDiscount?: string }>(
-      this.ctx.schemas,
-      'forms/sub-account-price',
-      body,
-    );
+  async setPrice(agent: Account, f: PriceForm) {
     const a = await this.owned(agent, f.clientId);
     if (f.gjSmsDiscount !== undefined && new Money(f.gjSmsDiscount).lte(0)) throw new ApiError(400, '折扣必须在0到100之间');
     const set = {
@@ -543,33 +548,34 @@ export class SubAccountService {
     const wb = new ExcelJS.Workbook();
     wb.creator = this.ctx.config.platformName;
     const ws = wb.addWorksheet(finance ? '客户财务' : '子账户列表');
+    const cols = (list: ExportColumn[]) => exportColumns(this.ctx.schemas.registry, 'entities/sub-account', list);
     if (finance) {
-      ws.columns = [
-        { header: '账户', key: 'client_id', width: 12 },
-        { header: '账户名称', key: 'client_name', width: 30 },
-        { header: '付费方式', key: 'paytype_str', width: 14 },
-        { header: '余额(元)', key: 'balance', width: 14 },
-        { header: '计价方式', key: 'priceType_str', width: 10 },
-        { header: '移动单价', key: 'mobilePrice', width: 10 },
-        { header: '联通单价', key: 'unicomPrice', width: 10 },
-        { header: '电信单价', key: 'telecomPrice', width: 10 },
-        { header: '状态', key: 'status_str', width: 10 },
-        { header: '备注', key: 'remarks', width: 30 },
-      ];
+      ws.columns = cols([
+        { key: 'client_id', width: 12 },
+        { key: 'client_name', width: 30 },
+        { key: 'paytype_str', field: 'paytype', width: 14 },
+        { key: 'balance', width: 14 },
+        { key: 'priceType_str', field: 'priceType', width: 10 },
+        { key: 'mobilePrice', width: 12 },
+        { key: 'unicomPrice', width: 12 },
+        { key: 'telecomPrice', width: 12 },
+        { key: 'status_str', field: 'status', width: 10 },
+        { key: 'remarks', width: 30 },
+      ]);
       for (const r of rows) ws.addRow(this.financeRow(r, fresh));
     } else {
-      ws.columns = [
-        { header: '账户', key: 'client_id', width: 12 },
-        { header: '账户名称', key: 'client_name', width: 30 },
-        { header: '手机号', key: 'mobile', width: 14 },
-        { header: '邮箱', key: 'email', width: 26 },
-        { header: '状态', key: 'status_str', width: 10 },
-        { header: '认证状态', key: 'oauth_status_str', width: 10 },
-        { header: '余额(元)', key: 'balance', width: 14 },
-        { header: '付费方式', key: 'paytype_str', width: 14 },
-        { header: '创建时间', key: 'create_time', width: 20 },
-        { header: '备注', key: 'remarks', width: 30 },
-      ];
+      ws.columns = cols([
+        { key: 'client_id', width: 12 },
+        { key: 'client_name', width: 30 },
+        { key: 'mobile', width: 14 },
+        { key: 'email', width: 26 },
+        { key: 'status_str', field: 'status', width: 10 },
+        { key: 'oauth_status_str', field: 'oauth_status', width: 10 },
+        { key: 'balance', width: 14 },
+        { key: 'paytype_str', field: 'paytype', width: 14 },
+        { key: 'create_time', width: 20 },
+        { key: 'remarks', width: 30 },
+      ]);
       for (const r of rows) ws.addRow(this.managerRow(r));
     }
     ws.getRow(1).font = { bold: true };

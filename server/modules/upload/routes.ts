@@ -7,16 +7,26 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import { errors } from '../../http/errors';
 import { ok } from '../../http/reply';
-import { sessionOf, type SessionService } from '../auth/session';
+import { params } from '../../http/params';
+import { route } from '../../http/route';
+import { sessionOf } from '../auth/session';
 import { UPLOAD_MAX_BYTES, UPLOAD_MESSAGES, type UploadService } from './service';
 
 export const UPLOAD_FIELD = 'photoFile';
 
-export function uploadRoutes(sessions: SessionService, uploads: UploadService): FastifyPluginAsync {
+export function uploadRoutes(uploads: UploadService): FastifyPluginAsync {
   return async (app) => {
     await app.register(multipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
 
-    app.post('/file/upload', { preHandler: sessions.requireSession() }, async (req) => {
+    app.post<{ Querystring: { scene?: string } }>(
+      '/file/upload',
+      route({
+        tag: '文件',
+        summary: '上传图片（multipart，文件字段 photoFile）；scene=open-account 时也接受 BMP',
+        access: 'session',
+        querystring: params({ scene: { type: 'string', title: '场景', maxLength: 32, errorMessage: '参数错误' } }),
+      }),
+      async (req) => {
       if (!req.isMultipart()) throw errors.refused(UPLOAD_MESSAGES.noFile);
       let file;
       try {
@@ -35,12 +45,12 @@ export function uploadRoutes(sessions: SessionService, uploads: UploadService): 
         throw errors.refused(UPLOAD_MESSAGES.failed);
       }
       if (file.file.truncated) throw errors.refused(UPLOAD_MESSAGES.tooLarge);
-      const q = req.query as Record<string, string | undefined>;
-      const stored = await uploads.storeImage(sessionOf(req).account, data, { allowBmp: q.scene === 'open-account' });
+      const stored = await uploads.storeImage(sessionOf(req).account, data, { allowBmp: req.query.scene === 'open-account' });
       return ok(stored, UPLOAD_MESSAGES.uploaded);
-    });
+      },
+    );
 
-    app.get('/files/*', { preHandler: sessions.requireSession() }, async (req, reply) => {
+    app.get('/files/*', route({ tag: '文件', summary: '读取已上传的文件（本人及其代理商）', access: 'session' }), async (req, reply) => {
       const p = decodeURIComponent((req.params as { '*': string })['*'] ?? '');
       if (!(await uploads.canRead(sessionOf(req).account, p))) throw errors.forbidden();
       const f = await uploads.open(p);

@@ -1,0 +1,69 @@
+/**
+ * One declaration per route: what it takes (schema from schemas/forms, schemas/filters or
+ * server/http/params.ts), who may call it (`access`) and how the OpenAPI document describes it
+ * (summary, tag). Fastify validates the payload from `schema`, @fastify/swagger documents it,
+ * and `installAccess` turns `config.access` into one guard per route — so a route group needs no
+ * checks of its own.
+ *
+ *   app.post('/login', route({ tag: TAG, summary: '登录', access: 'public', body: form('forms/login') }), handler)
+ */
+import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
+import type { JsonSchema } from '../../common/schema';
+import type { SessionService } from '../modules/auth/session';
+import { errors } from './errors';
+import { UserType } from '../../common/generated/schemas';
+
+/** public: no session; session: any logged-in account; agent: userType 1; subAccount: userType 2. */
+export type Access = 'public' | 'session' | 'agent' | 'subAccount';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+}
+
+export interface RouteDecl {
+  tag: string;
+  summary: string;
+  access: Access;
+  description?: string;
+  body?: JsonSchema;
+  querystring?: JsonSchema;
+  /** more route options (e.g. `ipRateLimit(config)`); their `config` is merged */
+  with?: RouteShorthandOptions;
+}
+
+/** Route options from one declaration. */
+export function route(d: RouteDecl): RouteShorthandOptions {
+  const schema: Record<string, unknown> = { summary: d.summary, tags: [d.tag] };
+  if (d.description) schema.description = d.description;
+  if (d.body) schema.body = d.body;
+  if (d.querystring) schema.querystring = d.querystring;
+  const config = { ...(d.with?.config as object | undefined), access: d.access };
+  return { ...d.with, schema, config } as RouteShorthandOptions;
+}
+
+/** The user types of the two account kinds (schemas/enums/user-type.json). */
+const AGENT = UserType.Agent;
+const SUB_ACCOUNT = UserType.SubAccount;
+
+/**
+ * One guard for every route under /api, from its `config.access`: runs before validation (a
+ * caller without the right session gets 401 登录超时 or 403 无权访问, never a message about its
+ * payload). A route that declares no access refuses to register.
+ */
+export function installAccess(app: FastifyInstance, sessions: SessionService) {
+  app.addHook('onRoute', (opts) => {
+    const access = (opts.config as { access?: Access } | undefined)?.access;
+    if (!access) throw new Error(`route ${String(opts.method)} ${opts.url} declares no access`);
+    if (access === 'public') return;
+    const guard = async (req: Parameters<SessionService['resolve']>[0], reply: Parameters<SessionService['resolve']>[1]) => {
+      const s = await sessions.resolve(req, reply);
+      if (!s) throw errors.timeout();
+      if (access === 'agent' && s.account.user_type !== AGENT) throw errors.forbidden();
+      if (access === 'subAccount' && s.account.user_type !== SUB_ACCOUNT) throw errors.forbidden();
+    };
+    const prev = opts.preValidation;
+    opts.preValidation = [guard, ...(prev ? (Array.isArray(prev) ? prev : [prev]) : [])] as typeof opts.preValidation;
+  });
+}

@@ -1,0 +1,45 @@
+/**
+ * A copy of schemas/ with one edit of each kind a product person makes: a field title
+ * (entities/sign.json `sign`), an enum label and an enum colour (enums/sign-state.json, value 1)
+ * and a validation message (forms/sign-add.json, `sign` too short). Created once per test file.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DEFAULT_SCHEMA_DIR } from '../../server/schemas';
+
+export const EDITED = {
+  fieldTitle: { was: '签名', now: '短信签名（新）' },
+  enumLabel: { was: '审核通过', now: '已通过（新）' },
+  enumColour: { was: 'green', now: 'purple' },
+  message: { was: '签名长度为2-12之间', now: '签名须为2到12个字（新）' },
+};
+
+export const editedSchemaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smsp-label-edit-'));
+fs.cpSync(DEFAULT_SCHEMA_DIR, editedSchemaDir, { recursive: true });
+
+function edit(file: string, change: (json: any) => void) {
+  const p = path.join(editedSchemaDir, file);
+  const json = JSON.parse(fs.readFileSync(p, 'utf8'));
+  change(json);
+  fs.writeFileSync(p, JSON.stringify(json, null, 2));
+}
+
+edit('entities/sign.json', (s) => {
+  if (s.properties.sign.title !== EDITED.fieldTitle.was) throw new Error('entities/sign.json changed: update the fixture');
+  s.properties.sign.title = EDITED.fieldTitle.now;
+});
+edit('enums/sign-state.json', (s) => {
+  const approved = s.oneOf.find((o: any) => o.const === 1);
+  if (approved.title !== EDITED.enumLabel.was || approved['x-color'] !== EDITED.enumColour.was) throw new Error('enums/sign-state.json changed: update the fixture');
+  approved.title = EDITED.enumLabel.now;
+  approved['x-color'] = EDITED.enumColour.now;
+});
+edit('forms/sign-add.json', (s) => {
+  if (s.properties.sign.errorMessage.minLength !== EDITED.message.was) throw new Error('forms/sign-add.json changed: update the fixture');
+  s.properties.sign.errorMessage.minLength = EDITED.message.now;
+});
+
+export function removeEditedSchemas() {
+  fs.rmSync(editedSchemaDir, { recursive: true, force: true });
+}

@@ -1,0 +1,97 @@
+/**
+ * Issue 8 "Done means": a product person's edit of a label, an enum label and colour and a
+ * message in schemas/ shows in the console, the server's answers and the exports with no code
+ * change. The schemas are copied and edited (label-edit.fixture.ts); the console's registry is
+ * pointed at the copy (as a rebuild would bundle it), the server is built with `schemaDir`.
+ */
+import React from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import ExcelJS from 'exceljs';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { generateFormModules } from '../../scripts/form-validators';
+import { backends, useServer, type Client, type TestServer } from './harness';
+import { EDITED, editedSchemaDir, removeEditedSchemas } from './label-edit.fixture';
+
+// the console bundles schemas/ at build time: here it bundles the edited copy
+vi.mock('@/schema', async () => {
+  const { SchemaRegistry } = await import('../../common/schema/registry');
+  const { loadSchemaMap } = await import('../../server/schemas');
+  const { editedSchemaDir: dir } = await import('./label-edit.fixture');
+  const schemaMap = loadSchemaMap(dir);
+  const schemas = new SchemaRegistry(schemaMap);
+  return {
+    schemaMap,
+    schemas,
+    enumOptions: schemas.enumOptions.bind(schemas),
+    enumLabel: schemas.enumLabel.bind(schemas),
+    enumColor: schemas.enumColor.bind(schemas),
+  };
+});
+
+afterAll(removeEditedSchemas);
+
+async function readSheet(buf: Buffer): Promise<string[][]> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(buf as any);
+  const out: string[][] = [];
+  wb.worksheets[0].eachRow((row) => out.push((row.values as any[]).slice(1).map((v) => (v === null || v === undefined ? '' : String(v)))));
+  return out;
+}
+
+describe('a label-only edit of schemas/', () => {
+  it('shows in the console: table column title, enum tag label and colour, form message', async () => {
+    const { schemaColumns } = await import('@/components/SchemaTable/SchemaTable');
+    const { EnumTag } = await import('@/components/EnumTag/EnumTag');
+    const [column] = schemaColumns('entities/sign', ['sign']);
+    expect(column.title).toBe(EDITED.fieldTitle.now);
+
+    const tag = renderToStaticMarkup(React.createElement(EnumTag, { enumName: 'sign-state', value: 1 }));
+    expect(tag).toContain(EDITED.enumLabel.now);
+    expect(tag).toContain(`ant-tag-${EDITED.enumColour.now}`);
+
+    // the console's compiled form validator, generated from the edited schemas
+    const form = generateFormModules(editedSchemaDir)['sign-add.js'];
+    expect(form).toContain(EDITED.message.now);
+    expect(form).not.toContain(`"minLength": "${EDITED.message.was}"`);
+  });
+
+  describe.each(backends)('in the server (%s)', (backend) => {
+    const t = useServer(backend, { schemaDir: editedSchemaDir });
+    let agent: Client;
+    const server = (): TestServer => t.server;
+
+    it('answers the edited message and enum label', async () => {
+      agent = await server().client().init();
+      expect((await agent.login('agent1')).body.code).toBe(0);
+      expect((await agent.post('/api/sign/add', { clientid: 'client1', sign: '云' })).body).toMatchObject({ code: 400, msg: EDITED.message.now });
+      const list = (await agent.post('/api/sign/list', { clientid: 'client1', state: 1 })).body.data.list;
+      expect(list.length).toBeGreaterThan(0);
+      expect(list.every((r: any) => r.stateStr === EDITED.enumLabel.now)).toBe(true);
+      // the API document describes the routes from the same schemas
+      const spec = (await agent.get('/api/help/openapi.json')).body;
+      expect(JSON.stringify(spec.paths['/api/sign/list'])).toContain(EDITED.enumLabel.now);
+    });
+
+    it('heads the export with the edited title and writes the edited enum label', async () => {
+      const r = await server().app.inject({
+        method: 'POST',
+        url: '/api/sign/export',
+        headers: {
+          host: 'localhost:8080',
+          cookie: [...agent.jar].map(([k, v]) => `${k}=${v}`).join('; '),
+          'x-xsrf-token': agent.jar.get('XSRF-TOKEN')!,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        payload: new URLSearchParams({ clientid: 'client1', state: '1' }).toString(),
+        remoteAddress: agent.ip,
+      });
+      expect(r.headers['content-type']).toContain('spreadsheetml');
+      const [header, ...rows] = await readSheet(r.rawPayload);
+      expect(header).toContain(EDITED.fieldTitle.now);
+      expect(header).not.toContain(EDITED.fieldTitle.was);
+      const state = header.indexOf('状态');
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.every((row) => row[state] === EDITED.enumLabel.now)).toBe(true);
+    });
+  });
+});
