@@ -136,7 +136,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     auth: new AuthService(ctx, captcha),
     profile: new ProfileService(ctx),
     site: new SiteService(ctx),
-    register: new RegisterService(ctx, codes),
+    register: new RegisterService(ctx, codes, captcha),
     password: new PasswordService(ctx, { codes, captcha, sessions }),
     notices: new NoticeService(ctx),
     docs: new HelpDocs(config.docsDir || path.join(opts.dataDir, 'docs')),

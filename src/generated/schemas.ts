@@ -1343,7 +1343,7 @@ export interface RegisterForm {
   flag?: '0' | '1';
 }
 /**
- * 注册获取手机验证码（POST /userCenter/sendCode）
+ * 注册获取手机验证码（POST /userCenter/sendCode，须先通过滑块验证：server、token）
  */
 export interface SendCodeForm {
   /**
@@ -1354,6 +1354,14 @@ export interface SendCodeForm {
    * 手机号
    */
   mobile: string;
+  /**
+   * 滑块挑战编号（注册验证码须先通过滑块验证）
+   */
+  server?: string;
+  /**
+   * 滑块验证通过后的一次性令牌
+   */
+  token?: string;
 }
 /**
  * 新增签名（POST /sign/add）。主账户必须选择子账户。
@@ -1373,7 +1381,7 @@ export interface SignAddForm {
   remarks?: string;
 }
 /**
- * 滑块验证（POST /captcha/slider/verify）：server 为 GET /captcha/slider 发放的挑战编号，track 为拖动轨迹 [x, 毫秒]。
+ * 滑块验证（POST /captcha/slider/verify）：server 为 GET /captcha/slider 发放的挑战编号，track 为拖动轨迹 [x, 毫秒] 或 [x, 毫秒, y]（指针拖动带纵向位置 y）。
  */
 export interface SliderVerifyForm {
   server: string;
@@ -1382,7 +1390,11 @@ export interface SliderVerifyForm {
    * @minItems 2
    * @maxItems 2000
    */
-  track: [[number, number], [number, number], ...[number, number][]];
+  track: [
+    [number, number] | [number, number, number],
+    [number, number] | [number, number, number],
+    ...([number, number] | [number, number, number])[]
+  ];
 }
 /**
  * 子账户备注（POST /client/account/remark）

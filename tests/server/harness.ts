@@ -113,6 +113,12 @@ export class Client {
     return this.post('/api/login', { username, password: sha256(password), ...s, ...extra });
   }
 
+  /** POST /userCenter/sendCode with a passed slider (the anonymous registration code needs one). */
+  async sendCode(payload: Record<string, unknown>) {
+    const s = await this.slider();
+    return this.post('/api/userCenter/sendCode', { ...payload, ...s });
+  }
+
   /** Image captcha: fetches /captcha.jpg and returns the answer the generator recorded. */
   async imageCaptcha(): Promise<string> {
     const r = await this.get('/api/captcha.jpg');
