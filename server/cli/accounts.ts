@@ -1,6 +1,6 @@
 /** Account commands: list, unlock, reset a password. */
 import { sql } from 'kysely';
-import { hashPassword } from '../lib/crypto';
+import { hashPassword, sha256hex } from '../lib/crypto';
 import { formatDateTime } from '../lib/time';
 import { effectiveStatus } from '../modules/profile/service';
 import { CommandError, defineCommands, table, UsageError } from './registry';
@@ -68,7 +68,7 @@ export const accountCommands = defineCommands(
   {
     name: 'unlock',
     usage: 'unlock <clientid>',
-    description: '解除登录失败造成的锁定',
+    description: '解除登录失败造成的锁定（该账户各登录名在所有地址上的锁定）',
     async run({ db, out }, [clientid]) {
       if (!clientid) throw new UsageError('缺少账户');
       const r = await db
@@ -79,9 +79,12 @@ export const accountCommands = defineCommands(
           status: eb.case().when('status', '=', 7).then(1).else(eb.ref('status')).end(),
         }))
         .where('clientid', '=', clientid)
-        .returning(['clientid', 'status'])
+        .returning(['clientid', 'status', 'email', 'mobile'])
         .executeTakeFirst();
       if (!r) throw new CommandError(`账户 ${clientid} 不存在`);
+      // the per-address locks of its login names (clientid, e-mail, mobile)
+      const names = [r.clientid, r.email, r.mobile].filter(Boolean).map((n) => sha256hex(n.trim().toLowerCase()));
+      await db.deleteFrom('login_failures').where('name_hash', 'in', names).execute();
       out(`已解锁 ${r.clientid}（状态：${STATUS[r.status] ?? r.status}）`);
     },
   },

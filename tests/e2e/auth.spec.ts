@@ -45,6 +45,10 @@ test('registration with the SMS code from the outbox, then login as the new agen
   await page.getByLabel(/个人\/公司名称/).fill('上海测试贸易有限公司');
   await page.getByLabel(/登录邮箱/).fill(email);
   await page.getByLabel(/^手机号/).fill(mobile);
+  // an anonymous SMS code needs the slider first
+  await page.getByRole('button', { name: /获取验证码|发送验证码/ }).click();
+  await expect(page.getByText('请先完成滑块验证')).toBeVisible();
+  await passSlider(page);
   await page.getByRole('button', { name: /获取验证码|发送验证码/ }).click();
   await expect(page.getByText(/\d+秒/)).toBeVisible();
   await page.getByLabel(/手机验证码/).fill(await smsCodeFor(mobile));

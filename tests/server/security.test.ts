@@ -242,6 +242,9 @@ describe.each(backends)('security hardening (%s)', (backend) => {
       const glide: TrackPoint[] = [[0, 0]];
       for (let f = 1; f <= 31; f++) glide.push([W * (1 - (1 - Math.min(1, (f * 16.7) / 500)) ** 2), Math.round(f * 16.7)]);
       expect(isHumanTrack(W, glide)).toBe(true);
+      // the track of tests/e2e/helpers.ts apiLogin and bench/lib/login.ts
+      const scripted = Array.from({ length: 31 }, (_, i) => [Math.round(300 * (1 - (1 - i / 30) ** 2.2)), i * 25 + (i % 3), [0, 1, 1, 2, 1][i % 5]] as TrackPoint);
+      expect(isHumanTrack(300, scripted)).toBe(true);
     });
   });
 
