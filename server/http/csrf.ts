@@ -10,6 +10,8 @@
  *   its own binding, whatever its path (no raw-URL test that an encoded path could dodge). The
  *   cookie is not trusted: a token planted in a cookie (and echoed) is refused unless the server
  *   made it for this very session.
+ * - A route that browsers never call and that authenticates by its own header (the operator
+ *   channel) opts out with route config `{ csrf: false }`.
  * - When the session changes (login, logout, remember-me renewal) the session code calls
  *   `rebindCsrf`, so the next answer already carries the token of the new binding.
  *
@@ -96,7 +98,8 @@ export function installCsrf(app: FastifyInstance, opts: { secure: boolean; secre
     }
     const binding = bindingOf(req);
     req.csrfBinding = binding ?? preSessionBinding(req.newPreSession ?? '');
-    if (SAFE.has(req.method)) return;
+    // a route that no browser calls (it has its own header token, e.g. the operator channel) opts out with config.csrf = false
+    if (SAFE.has(req.method) || (req.routeOptions.config as { csrf?: boolean } | undefined)?.csrf === false) return;
     const header = req.headers[XSRF_HEADER];
     if (!binding || typeof header !== 'string' || !safeEqual(header, tokenFor(opts.secret, binding))) throw errors.csrf();
   });
