@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { isHumanTrack, type TrackPoint } from '../../server/modules/captcha/service';
 import { parseCountryCaps, trustProxyOption } from '../../server/config';
+import { runCommand } from '../../server/cli/operator-channel';
 import { backends, DEMO_PASSWORD, humanTrack, sha256, useServer, type Client } from './harness';
 
 const CSRF = { code: 403, msg: '非法请求，请刷新页面后重试' };
@@ -203,6 +204,14 @@ describe.each(backends)('security hardening (%s)', (backend) => {
       // the right password ends it and starts the count again
       expect((await c.login('agent0')).body.code).toBe(0);
       expect((await c.login('agent0', 'Wrong1234')).body.msg).toBe('用户名或密码错误');
+    });
+
+    it('the operator CLI unlock lifts the per-address locks of every login name of the account', async () => {
+      const c = await t.server.client('192.0.2.35').init();
+      for (let i = 1; i <= 5; i++) await c.login('agent1@demo.smsp.local', 'Wrong1234');
+      expect((await c.login('agent1@demo.smsp.local')).body.code).toBe(423);
+      await runCommand({ db: t.server.handle.db, now: t.server.clock.now }, ['unlock', 'agent1']);
+      expect((await c.login('agent1@demo.smsp.local')).body.code).toBe(0);
     });
 
     it('answers unknown names exactly like real ones, lock included', async () => {
