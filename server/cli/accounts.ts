@@ -1,6 +1,7 @@
 /** Account commands: list, unlock, reset a password. */
 import { sql } from 'kysely';
-import { hashPassword, sha256hex } from '../lib/crypto';
+import { hashPassword } from '../lib/crypto';
+import { accountNameHashes } from '../modules/auth/service';
 import { formatDateTime } from '../lib/time';
 import { effectiveStatus } from '../modules/profile/service';
 import { CommandError, defineCommands, table, UsageError } from './registry';
@@ -83,8 +84,7 @@ export const accountCommands = defineCommands(
         .executeTakeFirst();
       if (!r) throw new CommandError(`账户 ${clientid} 不存在`);
       // the per-address locks of its login names (clientid, e-mail, mobile)
-      const names = [r.clientid, r.email, r.mobile].filter(Boolean).map((n) => sha256hex(n.trim().toLowerCase()));
-      await db.deleteFrom('login_failures').where('name_hash', 'in', names).execute();
+      await db.deleteFrom('login_failures').where('name_hash', 'in', accountNameHashes(r)).execute();
       out(`已解锁 ${r.clientid}（状态：${STATUS[r.status] ?? r.status}）`);
     },
   },

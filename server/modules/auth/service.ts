@@ -40,6 +40,14 @@ export interface LoginForm {
 
 let dummyHash: Promise<string> | undefined;
 
+/** The key a login name's failures are counted under (trimmed, lower case, hashed). */
+export const loginNameHash = (name: string) => sha256hex(name.trim().toLowerCase());
+
+/** The keys of every name an account logs in with (clientid, e-mail, mobile): to lift all its locks. */
+export function accountNameHashes(a: { clientid: string; email: string; mobile: string }): string[] {
+  return [a.clientid, a.email, a.mobile].filter(Boolean).map(loginNameHash);
+}
+
 export class AuthService {
   constructor(
     private readonly ctx: AppContext,
@@ -114,7 +122,7 @@ export class AuthService {
     }
     const { db } = this.ctx;
     const now = this.ctx.now();
-    const nameHash = sha256hex(form.username.trim().toLowerCase());
+    const nameHash = loginNameHash(form.username);
     const lock = await db
       .selectFrom('login_failures')
       .select('locked_until')
