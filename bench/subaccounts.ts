@@ -62,7 +62,9 @@ try {
   await app.ready();
   const token = randomToken();
   await db.insertInto('sessions').values({ id: sha256hex(token), account_id: agent.id, expires_at: new Date(Date.now() + 3600_000), last_seen_at: new Date() }).execute();
-  const xsrf = randomToken(16);
+  // the CSRF token is bound to the session: ask the server for this session's
+  const first = await app.inject({ method: 'GET', url: '/api/login/timeout', headers: { cookie: `sid=${token}` } });
+  const xsrf = (first.cookies as { name: string; value: string }[]).find((c) => c.name === 'XSRF-TOKEN')!.value;
   const headers = { cookie: `sid=${token}; XSRF-TOKEN=${xsrf}`, 'x-xsrf-token': xsrf, 'content-type': 'application/x-www-form-urlencoded' };
   const post = async (u: string, body: Record<string, string>) => {
     const r = await app.inject({ method: 'POST', url: u, headers, payload: new URLSearchParams(body).toString() });

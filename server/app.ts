@@ -10,11 +10,12 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import { DEFAULT_CONFIG, type AppConfig } from './config';
+import { DEFAULT_CONFIG, trustProxyOption, type AppConfig } from './config';
 import type { AppContext } from './context';
 import type { Db } from './db';
 import { purgeExpired } from './db/maintenance';
-import { installCsrf } from './http/csrf';
+import { installCsrf, loadCsrfSecret } from './http/csrf';
+import { installSecurityHeaders } from './http/headers';
 import { errors, installErrorHandler } from './http/errors';
 import { installAccess } from './http/route';
 import { installSchemaValidation } from './http/validation';
@@ -109,7 +110,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const config: AppConfig = { ...DEFAULT_CONFIG, ...opts.config };
   const app = Fastify({
     logger: opts.logger ?? false,
-    trustProxy: true,
+    // X-Forwarded-For only from the proxies TRUST_PROXY names (default: none)
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
   });
   const now = opts.now ?? systemClock;
@@ -136,7 +138,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     auth: new AuthService(ctx, captcha),
     profile: new ProfileService(ctx),
     site: new SiteService(ctx),
-    register: new RegisterService(ctx, codes),
+    register: new RegisterService(ctx, codes, captcha),
     password: new PasswordService(ctx, { codes, captcha, sessions }),
     notices: new NoticeService(ctx),
     docs: new HelpDocs(config.docsDir || path.join(opts.dataDir, 'docs')),
@@ -155,13 +157,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   installErrorHandler(app);
   installSchemaValidation(app, ctx.schemas);
+  installSecurityHeaders(app);
   await app.register(cookie);
   await app.register(formbody);
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: () => errors.tooManyRequests(),
   });
-  installCsrf(app, { secure: config.secureCookies });
+  installCsrf(app, { secure: config.secureCookies, secret: loadCsrfSecret(config.csrfSecret, opts.dataDir) });
   await registerOpenApi(app, config.platformName);
 
   await app.register(

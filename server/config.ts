@@ -13,15 +13,27 @@ export interface AppConfig {
   sessionCheckCacheMs: number;
   /** lifetime of a remember-me token (fixed) */
   rememberMs: number;
-  /** failed logins before the account is locked, and for how long */
+  /**
+   * Failed logins per (login name, client address) before that pair is locked, for how long
+   * (doubled at every further failure after a lock, up to lockMaxMs), and after how long without
+   * failures the count starts again. The account itself is never locked by failures.
+   */
   maxFailedLogins: number;
   lockMs: number;
+  lockMaxMs: number;
+  failureResetMs: number;
+  /** a rotated remember-me token presented again within this window (parallel requests) is not a replay */
+  rememberReuseGraceMs: number;
   /** verification codes */
   codeTtlMs: number;
   codeMaxAttempts: number;
   codeCooldownMs: number;
   codeDailyPerTarget: number;
   codeDailyPerIp: number;
+  /** SMS codes a business day per destination country code ('*': any other country), all purposes together */
+  codeDailyPerCountry: Record<string, number>;
+  /** SMS codes a business day, all countries together */
+  codeDailyGlobal: number;
   /** slider challenge and token lifetime; image captcha lifetime */
   sliderTtlMs: number;
   imageCaptchaTtlMs: number;
@@ -29,6 +41,14 @@ export interface AppConfig {
   ipRateLimitPerMinute: number;
   /** name shown in SMS and e-mail texts */
   platformName: string;
+  /**
+   * Which proxies may set X-Forwarded-For (the client address every per-address limit uses):
+   * '' = none (the socket's peer is the client), a hop count ('1'), or a comma-separated list of
+   * proxy addresses / CIDRs ('127.0.0.1,10.0.0.0/8').
+   */
+  trustProxy: string;
+  /** the CSRF token key (same value on every instance); '' = a random one kept in DATA_DIR/csrf-secret */
+  csrfSecret: string;
   /** mark cookies Secure (behind HTTPS) */
   secureCookies: boolean;
   /** the sensitive-word list (one word a line; reloaded when it changes) */
@@ -50,15 +70,22 @@ export const DEFAULT_CONFIG: AppConfig = {
   rememberMs: 7 * 86_400_000,
   maxFailedLogins: 5,
   lockMs: 15 * 60_000,
+  lockMaxMs: 24 * 3600_000,
+  failureResetMs: 24 * 3600_000,
+  rememberReuseGraceMs: 10_000,
   codeTtlMs: 5 * 60_000,
   codeMaxAttempts: 5,
   codeCooldownMs: 60_000,
   codeDailyPerTarget: 10,
   codeDailyPerIp: 20,
+  codeDailyPerCountry: { '86': 5000, '*': 200 },
+  codeDailyGlobal: 10000,
   sliderTtlMs: 2 * 60_000,
   imageCaptchaTtlMs: 5 * 60_000,
   ipRateLimitPerMinute: 30,
   platformName: '云讯通',
+  trustProxy: '',
+  csrfSecret: '',
   secureCookies: false,
   sensitiveWordsFile: path.resolve(import.meta.dirname, 'config/sensitive-words.txt'),
   docsDir: '',
@@ -69,6 +96,37 @@ export const DEFAULT_CONFIG: AppConfig = {
 function bool(v: string | undefined, dflt: boolean): boolean {
   if (v === undefined || v === '') return dflt;
   return !['0', 'false', 'no', 'off'].includes(v.toLowerCase());
+}
+
+/** "86=5000,1=50,*=200" (or a single number for every country) → { '86': 5000, '1': 50, '*': 200 } */
+export function parseCountryCaps(v: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const part of v.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const m = /^(?:(\*|\d{1,4})\s*[=:]\s*)?(\d+)$/.exec(part);
+    if (!m) throw new Error(`CODE_DAILY_PER_COUNTRY: cannot read "${part}" (expected e.g. 86=5000,*=200)`);
+    out[m[1] ?? '*'] = Number(m[2]);
+  }
+  out['*'] ??= DEFAULT_CONFIG.codeDailyPerCountry['*'];
+  return out;
+}
+
+/** Fastify's trustProxy from TRUST_PROXY: false, a hop count or a list of addresses / CIDRs. */
+export function trustProxyOption(v: string): boolean | string[] | ((address: string, hop: number) => boolean) {
+  const t = v.trim();
+  if (!t || ['0', 'false', 'no', 'off', 'none'].includes(t.toLowerCase())) return false;
+  if (/^\d+$/.test(t)) {
+    // the nearest N hops are proxies (what Fastify does for a number)
+    const hops = Number(t);
+    return (_address, hop) => hop < hops;
+  }
+  return t.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function num(v: string | undefined): number | undefined {
+  if (v === undefined || v.trim() === '') return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`not a number: ${v}`);
+  return n;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<AppConfig> {
@@ -82,5 +140,12 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
   if (env.SENSITIVE_WORDS_FILE) out.sensitiveWordsFile = path.resolve(env.SENSITIVE_WORDS_FILE);
   if (env.DOCS_DIR) out.docsDir = path.resolve(env.DOCS_DIR);
   out.autoReview = bool(env.AUTO_REVIEW, false);
+  if (env.TRUST_PROXY) out.trustProxy = env.TRUST_PROXY;
+  if (env.CSRF_SECRET) out.csrfSecret = env.CSRF_SECRET;
+  if (env.CODE_DAILY_PER_COUNTRY) out.codeDailyPerCountry = parseCountryCaps(env.CODE_DAILY_PER_COUNTRY);
+  const global = num(env.CODE_DAILY_GLOBAL);
+  if (global !== undefined) out.codeDailyGlobal = global;
+  const maxFailed = num(env.MAX_FAILED_LOGINS);
+  if (maxFailed !== undefined) out.maxFailedLogins = Math.max(1, maxFailed);
   return out;
 }

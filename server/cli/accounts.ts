@@ -1,6 +1,7 @@
 /** Account commands: list, unlock, reset a password. */
 import { sql } from 'kysely';
 import { hashPassword } from '../lib/crypto';
+import { accountNameHashes } from '../modules/auth/service';
 import { formatDateTime } from '../lib/time';
 import { effectiveStatus } from '../modules/profile/service';
 import { CommandError, defineCommands, table, UsageError } from './registry';
@@ -69,7 +70,7 @@ export const accountCommands = defineCommands(
   {
     name: 'unlock',
     usage: 'unlock <clientid>',
-    description: '解除登录失败造成的锁定',
+    description: '解除登录失败造成的锁定（该账户各登录名在所有地址上的锁定）',
     async run({ db, out }, [clientid]) {
       if (!clientid) throw new UsageError('缺少账户');
       const r = await db
@@ -80,9 +81,11 @@ export const accountCommands = defineCommands(
           status: eb.case().when('status', '=', 7).then(1).else(eb.ref('status')).end(),
         }))
         .where('clientid', '=', clientid)
-        .returning(['clientid', 'status'])
+        .returning(['clientid', 'status', 'email', 'mobile'])
         .executeTakeFirst();
       if (!r) throw new CommandError(`账户 ${clientid} 不存在`);
+      // the per-address locks of its login names (clientid, e-mail, mobile)
+      await db.deleteFrom('login_failures').where('name_hash', 'in', accountNameHashes(r)).execute();
       out(`已解锁 ${r.clientid}（状态：${STATUS[r.status] ?? r.status}）`);
     },
   },

@@ -46,7 +46,8 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 /** Registers POST /__operator and publishes DATA_DIR/operator.json once the server listens. */
 export function installOperatorChannel(app: FastifyInstance, dataDir: string) {
   const token = crypto.randomBytes(32).toString('hex');
-  app.post('/__operator', async (req, reply) => {
+  // not a browser call: authenticated by the token header, no cookies, so no CSRF token either
+  app.post('/__operator', { config: { csrf: false } }, async (req, reply) => {
     const given = String(req.headers['x-operator-token'] ?? '');
     const ok = LOOPBACK.has(req.ip) && given.length === token.length && crypto.timingSafeEqual(Buffer.from(given), Buffer.from(token));
     if (!ok) return reply.status(403).send({ code: 403, msg: '无权访问' });

@@ -7,4 +7,6 @@ export async function purgeExpired(db: Db, now: Date): Promise<void> {
   await db.deleteFrom('remember_tokens').where('expires_at', '<', dayAgo).execute();
   await db.deleteFrom('captcha_challenges').where('expires_at', '<', now).execute();
   await db.deleteFrom('verification_codes').where('created_at', '<', dayAgo).execute();
+  // failure counts start again a day after the last failure (config.failureResetMs); two days is safely past it
+  await db.deleteFrom('login_failures').where('last_failed_at', '<', dayAgo).where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)])).execute();
 }

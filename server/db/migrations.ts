@@ -9,6 +9,7 @@ import { signsMigration } from './migrations/0003_signs';
 import { certificationMigration } from './migrations/0002_certification';
 import { templatesMigration } from './migrations/0004_templates';
 import { subaccountsLedgerMigration } from './migrations/0006_subaccounts_ledger';
+import { authHardening0007 } from './migrations/0007_auth_hardening';
 
 async function run(db: Kysely<any>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -144,6 +145,7 @@ export const migrations: Record<string, Migration> = {
   '0002_certification': certificationMigration,
   '0004_templates': templatesMigration,
   '0006_subaccounts_ledger': subaccountsLedgerMigration,
+  '0007_auth_hardening': authHardening0007,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

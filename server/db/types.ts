@@ -98,6 +98,20 @@ export interface RememberTokenTable {
   created_at: CreatedAt;
   expires_at: Timestamp;
   revoked_at: D<Date | null>;
+  /** the id of the first token of its login: every rotation keeps it */
+  family: D<string>;
+  /** set when the token was exchanged for its successor (using it again is a replay) */
+  used_at: D<Date | null>;
+}
+
+export interface LoginFailureTable {
+  /** sha256 hex of the login name as typed (trimmed, lower case) */
+  name_hash: string;
+  /** the client address the failures came from */
+  ip: string;
+  failures: D<number>;
+  locked_until: D<Date | null>;
+  last_failed_at: Timestamp;
 }
 
 export interface VerificationCodeTable {
@@ -186,6 +200,7 @@ export interface Database {
   accounts: AccountTable;
   sessions: SessionTable;
   remember_tokens: RememberTokenTable;
+  login_failures: LoginFailureTable;
   verification_codes: VerificationCodeTable;
   captcha_challenges: CaptchaChallengeTable;
   branding: BrandingTable;

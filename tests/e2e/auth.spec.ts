@@ -39,12 +39,18 @@ test.describe('foundation: log in, stay logged in, log out', () => {
 });
 
 test('registration with the SMS code from the outbox, then login as the new agent', async ({ page }) => {
+  // the longest flow here (slider, code, registration, logout, slider, login): room for a busy machine
+  test.setTimeout(120_000);
   const mobile = `139${String(Date.now()).slice(-8)}`;
   const email = `e2e${Date.now()}@example.com`;
   await page.goto('/register');
   await page.getByLabel(/个人\/公司名称/).fill('上海测试贸易有限公司');
   await page.getByLabel(/登录邮箱/).fill(email);
   await page.getByLabel(/^手机号/).fill(mobile);
+  // an anonymous SMS code needs the slider first
+  await page.getByRole('button', { name: /获取验证码|发送验证码/ }).click();
+  await expect(page.getByText('请先完成滑块验证')).toBeVisible();
+  await passSlider(page);
   await page.getByRole('button', { name: /获取验证码|发送验证码/ }).click();
   await expect(page.getByText(/\d+秒/)).toBeVisible();
   await page.getByLabel(/手机验证码/).fill(await smsCodeFor(mobile));
@@ -62,4 +68,31 @@ test('registration with the SMS code from the outbox, then login as the new agen
   await login(page, email, 'Abc12345');
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByText(/您还未进行资质认证/)).toBeVisible();
+});
+
+test('the console renders under its Content-Security-Policy without a single violation', async ({ page }) => {
+  await page.addInitScript(() => {
+    (window as any).__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) => (window as any).__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  const consoleCsp: string[] = [];
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) consoleCsp.push(m.text());
+  });
+  const res = await page.goto('/login');
+  const csp = res!.headers()['content-security-policy'];
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(res!.headers()['x-frame-options']).toBe('DENY');
+  expect(res!.headers()['x-content-type-options']).toBe('nosniff');
+  await expect(page.getByRole('slider', { name: '滑块验证' })).toBeVisible();
+  await login(page, 'agent1', 'Demo1234');
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId('account')).toBeVisible();
+  for (const path of ['/account/security', '/notice/notice', '/customer/manager']) {
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+  }
+  expect(await page.evaluate(() => (window as any).__csp)).toEqual([]);
+  expect(consoleCsp).toEqual([]);
 });

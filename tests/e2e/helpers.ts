@@ -19,9 +19,11 @@ export async function passSlider(page: Page) {
   await page.mouse.down();
   const endX = t.x + t.width + 10;
   const steps = 25;
+  // like a hand: fast at first then slowing down (the server refuses constant speed and straight lines), a little vertical wobble
   for (let i = 1; i <= steps; i++) {
-    await page.mouse.move(h.x + h.width / 2 + ((endX - h.x) * i) / steps, h.y + h.height / 2 + (i % 3) - 1);
-    await page.waitForTimeout(20);
+    const eased = 1 - (1 - i / steps) ** 2.2;
+    await page.mouse.move(h.x + h.width / 2 + (endX - h.x) * eased, h.y + h.height / 2 + (i % 3) - 1);
+    await page.waitForTimeout(20 + (i % 4) * 3);
   }
   await page.mouse.up();
   const body = await (await verified).json();
@@ -61,7 +63,8 @@ export async function apiLogin(page: Page, username: string, password = 'Demo123
   const xsrf = async () => (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
   const challenge = (await (await req.get('/api/captcha/slider')).json()).data;
   const width = 300;
-  const track = Array.from({ length: 30 }, (_, i) => [Math.round((width * (i + 1)) / 30), i * 25]);
+  // like a hand: eased (not constant speed, not a straight line), ~750 ms, a little vertical wobble
+  const track = Array.from({ length: 31 }, (_, i) => [Math.round(width * (1 - (1 - i / 30) ** 2.2)), i * 25 + (i % 3), [0, 1, 1, 2, 1][i % 5]]);
   const verified = await (
     await req.post('/api/captcha/slider/verify', { headers: { 'x-xsrf-token': decodeURIComponent(await xsrf()) }, data: { server: challenge.server, width, track } })
   ).json();

@@ -167,20 +167,19 @@ describe.each(backends)('session, slider, login (%s)', (backend) => {
       expect((await c.post('/api/login', { username: 'agent0', password: DEMO_PASSWORD, ...s })).body.code).toBe(500);
     });
 
-    it('locks the account after 5 failures for 15 minutes (status 7), then lets it in again', async () => {
+    // the policy changed with issue 9 (finding 7): the lock is per (login name, client address), not per account
+    it('locks the name for that address after 5 failures for 15 minutes, then lets it in again', async () => {
       const c = await t.server.client().init();
       for (let i = 1; i <= 4; i++) expect((await c.login('newagent', 'Wrong1234')).body.msg).toBe('用户名或密码错误');
       expect((await c.login('newagent', 'Wrong1234')).body).toEqual({ code: 423, msg: '账户已锁定，请15分钟后再试' });
-      // even the right password is refused while locked
+      // even the right password is refused while locked, from this address
       expect((await c.login('newagent')).body).toEqual({ code: 423, msg: '账户已锁定，请15分钟后再试' });
-      const row = await t.server.handle.db.selectFrom('accounts').select(['status', 'locked_until']).where('clientid', '=', 'newagent').executeTakeFirstOrThrow();
-      expect(row.status).toBe(7);
+      const row = await t.server.handle.db.selectFrom('accounts').select(['status']).where('clientid', '=', 'newagent').executeTakeFirstOrThrow();
+      expect(row.status).toBe(1);
       t.server.clock.advance(15 * 60_000 + 1000);
       const r = await c.login('newagent');
       expect(r.body.code).toBe(0);
       expect(r.body.data.status).toBe(1);
-      const after = await t.server.handle.db.selectFrom('accounts').select(['status', 'failed_logins']).where('clientid', '=', 'newagent').executeTakeFirstOrThrow();
-      expect(after).toEqual({ status: 1, failed_logins: 0 });
     });
 
     it('a successful login resets the failure count', async () => {

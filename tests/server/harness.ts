@@ -113,6 +113,12 @@ export class Client {
     return this.post('/api/login', { username, password: sha256(password), ...s, ...extra });
   }
 
+  /** POST /userCenter/sendCode with a passed slider (the anonymous registration code needs one). */
+  async sendCode(payload: Record<string, unknown>) {
+    const s = await this.slider();
+    return this.post('/api/userCenter/sendCode', { ...payload, ...s });
+  }
+
   /** Image captcha: fetches /captcha.jpg and returns the answer the generator recorded. */
   async imageCaptcha(): Promise<string> {
     const r = await this.get('/api/captcha.jpg');
@@ -121,17 +127,21 @@ export class Client {
   }
 }
 
-/** A track like a person's: accelerating, a small wobble back, ~600 ms, ending at the width. */
-export function humanTrack(width: number, opts: { ms?: number; points?: number } = {}): [number, number][] {
+/**
+ * A track like a person's: accelerating then slowing down, a small wobble back, uneven sampling,
+ * ~640 ms, the hand drifting a pixel or two vertically, ending at the width. [x, ms, y] points.
+ */
+export function humanTrack(width: number, opts: { ms?: number; points?: number } = {}): [number, number, number][] {
   const ms = opts.ms ?? 640;
   const n = opts.points ?? 24;
-  const track: [number, number][] = [];
+  const track: [number, number, number][] = [];
   for (let i = 0; i <= n; i++) {
     const p = i / n;
     const eased = 1 - Math.pow(1 - p, 2.2);
     let x = Math.round(width * eased * 100) / 100;
     if (i === n - 3) x -= 1.5;
-    track.push([Math.max(0, x), Math.round(ms * p)]);
+    const jitterMs = i > 0 && i < n ? (i % 3) - 1 : 0;
+    track.push([Math.max(0, x), Math.round(ms * p) + jitterMs, [0, 0, 1, 1, 2, 1][i % 6]]);
   }
   track[n][0] = width;
   return track;

@@ -20,7 +20,7 @@ describe.each(backends)('registration and verification codes (%s)', (backend) =>
   const t = useServer(backend);
 
   async function codeFor(c: Client, mobile: string) {
-    const r = await c.post('/api/userCenter/sendCode', { mobile, countryCode: '86' });
+    const r = await c.sendCode({ mobile, countryCode: '86' });
     expect(r.body).toEqual({ code: 0, msg: '发送成功' });
     const code = t.server.smsCode(mobile, 'register');
     expect(code).toMatch(/^\d{6}$/);
@@ -66,7 +66,7 @@ describe.each(backends)('registration and verification codes (%s)', (backend) =>
         [{ mobile: '123', countryCode: '852' }, '请输入正确的手机号'],
       ];
       for (const [payload, msg] of cases) {
-        const r = await c.post('/api/userCenter/sendCode', payload);
+        const r = await c.sendCode(payload);
         expect([r.body.code, r.body.msg]).toEqual([400, msg]);
       }
       expect(await countRows(t.server, 'verification_codes')).toBe(before);
@@ -74,53 +74,53 @@ describe.each(backends)('registration and verification codes (%s)', (backend) =>
 
     it('sends to an international number', async () => {
       const c = await t.server.client().init();
-      const r = await c.post('/api/userCenter/sendCode', { mobile: '61234567', countryCode: '852' });
+      const r = await c.sendCode({ mobile: '61234567', countryCode: '852' });
       expect(r.body.code).toBe(0);
       expect(t.server.smsCode('61234567')).toMatch(/^\d{6}$/);
     });
 
     it('refuses a mobile that already has an account', async () => {
       const c = await t.server.client().init();
-      const r = await c.post('/api/userCenter/sendCode', { mobile: '13800138001', countryCode: '86' });
+      const r = await c.sendCode({ mobile: '13800138001', countryCode: '86' });
       expect(r.body).toEqual({ code: 500, msg: '手机号码已存在' });
     });
 
     it('allows one code per mobile per 60 s', async () => {
       const c = await t.server.client().init();
       await codeFor(c, '13611110002');
-      const again = await c.post('/api/userCenter/sendCode', { mobile: '13611110002', countryCode: '86' });
+      const again = await c.sendCode({ mobile: '13611110002', countryCode: '86' });
       expect(again.body).toEqual({ code: 500, msg: '验证码发送过于频繁，请60秒后再试' });
       // another browser, another IP: still per mobile
       const other = await t.server.client().init();
-      expect((await other.post('/api/userCenter/sendCode', { mobile: '13611110002', countryCode: '86' })).body.code).toBe(500);
+      expect((await other.sendCode({ mobile: '13611110002', countryCode: '86' })).body.code).toBe(500);
       t.server.clock.advance(61_000);
-      expect((await c.post('/api/userCenter/sendCode', { mobile: '13611110002', countryCode: '86' })).body.code).toBe(0);
+      expect((await c.sendCode({ mobile: '13611110002', countryCode: '86' })).body.code).toBe(0);
     });
 
     it('allows 10 codes per mobile a day', async () => {
       const c = await t.server.client().init();
       for (let i = 0; i < 10; i++) {
-        expect((await c.post('/api/userCenter/sendCode', { mobile: '13611110003', countryCode: '86' })).body.code).toBe(0);
+        expect((await c.sendCode({ mobile: '13611110003', countryCode: '86' })).body.code).toBe(0);
         t.server.clock.advance(61_000);
       }
-      expect((await c.post('/api/userCenter/sendCode', { mobile: '13611110003', countryCode: '86' })).body).toEqual({
+      expect((await c.sendCode({ mobile: '13611110003', countryCode: '86' })).body).toEqual({
         code: 500,
         msg: '今日发送次数已达上限',
       });
       t.server.clock.advance(86_400_000);
-      expect((await c.post('/api/userCenter/sendCode', { mobile: '13611110003', countryCode: '86' })).body.code).toBe(0);
+      expect((await c.sendCode({ mobile: '13611110003', countryCode: '86' })).body.code).toBe(0);
     });
 
     it('allows 20 codes per IP a day', async () => {
       const c = await t.server.client('192.0.2.77').init();
       for (let i = 0; i < 20; i++) {
-        expect((await c.post('/api/userCenter/sendCode', { mobile: `1350000${String(i).padStart(4, '0')}`, countryCode: '86' })).body.code).toBe(0);
+        expect((await c.sendCode({ mobile: `1350000${String(i).padStart(4, '0')}`, countryCode: '86' })).body.code).toBe(0);
       }
-      expect((await c.post('/api/userCenter/sendCode', { mobile: '13500009999', countryCode: '86' })).body).toEqual({
+      expect((await c.sendCode({ mobile: '13500009999', countryCode: '86' })).body).toEqual({
         code: 500,
         msg: '今日发送次数已达上限',
       });
-      expect((await t.server.client('192.0.2.78').init().then((o) => o.post('/api/userCenter/sendCode', { mobile: '13500009999', countryCode: '86' }))).body.code).toBe(0);
+      expect((await t.server.client('192.0.2.78').init().then((o) => o.sendCode({ mobile: '13500009999', countryCode: '86' }))).body.code).toBe(0);
       t.server.clock.advance(86_400_000);
     });
   });
@@ -174,7 +174,7 @@ describe.each(backends)('registration and verification codes (%s)', (backend) =>
       expect(ok.body.code).toBe(0);
       // the mobile is now taken: a code cannot even be sent
       const d = await t.server.client().init();
-      expect((await d.post('/api/userCenter/sendCode', { mobile: '13622220001' })).body).toEqual({ code: 500, msg: '手机号码已存在' });
+      expect((await d.sendCode({ mobile: '13622220001' })).body).toEqual({ code: 500, msg: '手机号码已存在' });
     });
 
     it('answers 501 for an unfinished registration, then replaces it with flag 1', async () => {
@@ -254,7 +254,7 @@ describe.each(backends)('registration and verification codes (%s)', (backend) =>
       const s = await startServer(backend, { config: { registerAutoLogin: false } });
       try {
         const c = await s.client().init();
-        await c.post('/api/userCenter/sendCode', { mobile: '13666660001' });
+        await c.sendCode({ mobile: '13666660001' });
         const r = await c.post('/api/userCenter/agentRegister', form({ mobile: '13666660001', email: 'noauto@example.cn', validateCode: s.smsCode('13666660001') }));
         expect(r.body.code).toBe(0);
         expect(r.body.data.autoLogin).toBe(false);
@@ -288,12 +288,12 @@ describe.each(backends)('registration and verification codes (%s)', (backend) =>
       try {
         const c = await s.client().init();
         const codes: number[] = [];
-        for (let i = 0; i < 4; i++) codes.push((await c.post('/api/userCenter/sendCode', { mobile: `1368888000${i}` })).body.code);
+        for (let i = 0; i < 4; i++) codes.push((await c.sendCode({ mobile: `1368888000${i}` })).body.code);
         expect(codes).toEqual([0, 0, 0, 429]);
-        expect((await c.post('/api/userCenter/sendCode', { mobile: '13688880009' })).body).toEqual({ code: 429, msg: '请求过于频繁，请稍后再试' });
+        expect((await c.sendCode({ mobile: '13688880009' })).body).toEqual({ code: 429, msg: '请求过于频繁，请稍后再试' });
         // other endpoints and other IPs are not affected
         expect((await c.get('/api/login/timeout')).body.code).toBe(0);
-        expect((await (await s.client().init()).post('/api/userCenter/sendCode', { mobile: '13688880009' })).body.code).toBe(0);
+        expect((await (await s.client().init()).sendCode({ mobile: '13688880009' })).body.code).toBe(0);
       } finally {
         await s.close();
       }

@@ -13,7 +13,7 @@ describe.each(backends)('restart keeps data (%s)', (backend) => {
     try {
       const first = await startServer(backend, opts);
       const c = await first.client().init();
-      await c.post('/api/userCenter/sendCode', { mobile: '13698765432' });
+      await c.sendCode({ mobile: '13698765432' });
       const reg = await c.post('/api/userCenter/agentRegister', {
         realName: '重启测试',
         email: 'restart@example.cn',

@@ -32,7 +32,7 @@ export function authRoutes(
       }),
       async (req, reply) => {
         const form = req.body;
-        const account = await auth.authenticate(form);
+        const account = await auth.authenticate(form, req.ip);
         await sessions.open(req, reply, account, form.remember === true);
         req.log.info({ clientid: account.clientid }, 'login');
         return ok(await profile.currentUser(account), LOGIN_MESSAGES.ok);

@@ -1,13 +1,21 @@
 /**
  * Login: slider token first, then the account by clientid, e-mail or mobile, then the password
- * digest against its argon2id hash. Five wrong passwords in a row lock the account (status 7)
- * for 15 minutes; frozen and cancelled accounts are refused.
+ * digest against its argon2id hash; frozen and cancelled accounts are refused (told only after
+ * the right password).
+ *
+ * Lockout policy: failures are counted per (login name, client address). The 5th failure in a
+ * row from one address locks that name FOR THAT ADDRESS for 15 minutes; every further failure
+ * after a lock doubles it (30, 60 … minutes, at most 24 hours); a success, or a day without
+ * failures, starts the count again. The account itself is never locked: its owner logs in from
+ * any other address, and a stranger who types a name wrongly only locks himself out. Unknown
+ * names are counted and locked exactly like real ones and get the same 用户名或密码错误, so
+ * neither the answer nor the lockout tells whether a name exists.
  */
 import { sql } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { ApiError } from '../../http/errors';
-import { hashDigest, passwordDigest, verifyDigest } from '../../lib/crypto';
+import { hashDigest, passwordDigest, sha256hex, verifyDigest } from '../../lib/crypto';
 import { addMs } from '../../lib/time';
 import { SLIDER_MESSAGES, type CaptchaService } from '../captcha/service';
 import { AccountStatus } from '../../../common/generated/schemas';
@@ -16,10 +24,12 @@ export const LOGIN_MESSAGES = {
   ok: '登录成功',
   wrong: '用户名或密码错误',
   locked: '账户已锁定，请15分钟后再试',
+  /** the lock message for a lock of `minutes` */
+  lockedFor: (minutes: number) => `账户已锁定，请${minutes}分钟后再试`,
   frozen: '账户已冻结，请联系客服',
   cancelled: '账户已注销',
   inactive: '账户未激活，请重新注册',
-} as const;
+};
 
 export interface LoginForm {
   username: string;
@@ -30,6 +40,14 @@ export interface LoginForm {
 }
 
 let dummyHash: Promise<string> | undefined;
+
+/** The key a login name's failures are counted under (trimmed, lower case, hashed). */
+export const loginNameHash = (name: string) => sha256hex(name.trim().toLowerCase());
+
+/** The keys of every name an account logs in with (clientid, e-mail, mobile): to lift all its locks. */
+export function accountNameHashes(a: { clientid: string; email: string; mobile: string }): string[] {
+  return [a.clientid, a.email, a.mobile].filter(Boolean).map(loginNameHash);
+}
 
 export class AuthService {
   constructor(
@@ -62,48 +80,75 @@ export class AuthService {
       .executeTakeFirst();
   }
 
-  /** Checks the credentials; returns the account (now unlocked) or throws the login error. */
-  async authenticate(form: LoginForm): Promise<Account> {
+  /** How long the (name, address) pair stays locked after its n-th failure (0: not locked). */
+  private lockFor(failures: number): number {
+    const { maxFailedLogins, lockMs, lockMaxMs } = this.ctx.config;
+    if (failures < maxFailedLogins) return 0;
+    return Math.min(lockMaxMs, lockMs * 2 ** Math.min(30, failures - maxFailedLogins));
+  }
+
+  private lockedError(until: Date, now: Date): ApiError {
+    const minutes = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 60_000));
+    return new ApiError(423, LOGIN_MESSAGES.lockedFor(minutes));
+  }
+
+  /** Counts a failure of (name, ip); throws the lock error when this one locks the pair. */
+  private async recordFailure(nameHash: string, ip: string, now: Date): Promise<void> {
+    const { db, config } = this.ctx;
+    const staleBefore = new Date(now.getTime() - config.failureResetMs);
+    const row = await db
+      .insertInto('login_failures')
+      .values({ name_hash: nameHash, ip, failures: 1, last_failed_at: now })
+      .onConflict((oc) =>
+        oc.columns(['name_hash', 'ip']).doUpdateSet((eb) => ({
+          failures: eb.case().when('login_failures.last_failed_at', '<', staleBefore).then(1).else(eb('login_failures.failures', '+', 1)).end(),
+          last_failed_at: now,
+        })),
+      )
+      .returning('failures')
+      .executeTakeFirstOrThrow();
+    const ms = this.lockFor(row.failures);
+    if (ms > 0) {
+      const until = addMs(now, ms);
+      await db.updateTable('login_failures').set({ locked_until: until }).where('name_hash', '=', nameHash).where('ip', '=', ip).execute();
+      this.ctx.log.warn({ ip, failures: row.failures, minutes: ms / 60_000 }, 'login name locked for this address after repeated failures');
+      throw this.lockedError(until, now);
+    }
+  }
+
+  /** Checks the credentials from client address `ip`; returns the account (now unlocked) or throws the login error. */
+  async authenticate(form: LoginForm, ip = ''): Promise<Account> {
     if (!(await this.captcha.consumeSliderToken(form.server, form.token))) {
       throw new ApiError(402, SLIDER_MESSAGES.required);
     }
-    const { db, config } = this.ctx;
+    const { db } = this.ctx;
     const now = this.ctx.now();
+    const nameHash = loginNameHash(form.username);
+    const lock = await db
+      .selectFrom('login_failures')
+      .select('locked_until')
+      .where('name_hash', '=', nameHash)
+      .where('ip', '=', ip)
+      .executeTakeFirst();
+    if (lock?.locked_until && new Date(lock.locked_until) > now) throw this.lockedError(new Date(lock.locked_until), now);
     const account = await this.findByLoginName(form.username);
     if (!account) {
-      // same work as for a real account: no timing oracle for which names exist
+      // same work and the same answer as for a real account: no oracle for which names exist
       await verifyDigest(await (dummyHash ??= hashDigest(passwordDigest('not-a-password'))), form.password);
+      await this.recordFailure(nameHash, ip, now);
       throw new ApiError(500, LOGIN_MESSAGES.wrong);
-    }
-    if (account.status === AccountStatus.Locked && account.locked_until && new Date(account.locked_until) > now) {
-      throw new ApiError(423, LOGIN_MESSAGES.locked);
     }
     const good = await verifyDigest(account.password_hash, form.password);
-    const active = account.status === AccountStatus.Active || account.status === AccountStatus.Locked;
     if (!good) {
-      if (active) {
-        const r = await db
-          .updateTable('accounts')
-          .set((eb) => ({ failed_logins: eb('failed_logins', '+', 1) }))
-          .where('id', '=', account.id)
-          .returning('failed_logins')
-          .executeTakeFirstOrThrow();
-        if (r.failed_logins >= config.maxFailedLogins) {
-          await db
-            .updateTable('accounts')
-            .set({ status: 7, locked_until: addMs(now, config.lockMs), failed_logins: 0, update_time: now })
-            .where('id', '=', account.id)
-            .execute();
-          this.ctx.log.warn({ clientid: account.clientid }, 'account locked after repeated failed logins');
-          throw new ApiError(423, LOGIN_MESSAGES.locked);
-        }
-      }
+      await this.recordFailure(nameHash, ip, now);
       throw new ApiError(500, LOGIN_MESSAGES.wrong);
     }
+    await db.deleteFrom('login_failures').where('name_hash', '=', nameHash).where('ip', '=', ip).execute();
     if (account.status === AccountStatus.Frozen) throw new ApiError(423, LOGIN_MESSAGES.frozen);
     if (account.status === AccountStatus.Closed) throw new ApiError(423, LOGIN_MESSAGES.cancelled);
     if (account.status === AccountStatus.Unactivated) throw new ApiError(500, LOGIN_MESSAGES.inactive);
     if (account.failed_logins !== 0 || account.status === AccountStatus.Locked) {
+      // an account lock from before the per-address policy ends with the owner's right password
       const unlocked = await db
         .updateTable('accounts')
         .set({ status: 1, failed_logins: 0, locked_until: null })

@@ -3,14 +3,20 @@
  *
  * - `sid` cookie: random token, httpOnly, SameSite=Lax; the database keeps only its SHA-256.
  *   Sliding idle expiry (config.sessionIdleMs).
- * - `remember` cookie: random 7-day token, httpOnly; stored hashed, revoked on logout and on
- *   password change. When the session is missing or expired, a valid remember token opens a new
- *   session. No password (plain or hashed) ever goes into a cookie.
+ * - `remember` cookie: random 7-day token, httpOnly; stored hashed, revoked on logout, password
+ *   change and freeze. When the session is missing or expired, a valid remember token opens a new
+ *   session and is ROTATED: it is marked used and a new token of the same family (the login it
+ *   comes from, same fixed expiry) replaces it in the cookie. A used token presented again after
+ *   a short grace window (parallel requests of one page) is a replay — someone holds a copy —
+ *   so the whole family is revoked and the request refused. No password (plain or hashed) ever
+ *   goes into a cookie.
+ * - Every change of the session cookie re-binds the CSRF token (http/csrf.ts).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Account, Database } from '../../db/types';
+import { rebindCsrf } from '../../http/csrf';
 import { errors } from '../../http/errors';
 import { randomToken, sha256hex } from '../../lib/crypto';
 import { addMs } from '../../lib/time';
@@ -120,20 +126,70 @@ export class SessionService {
     const token = req.cookies[REMEMBER_COOKIE];
     if (!token) return null;
     const now = this.ctx.now();
-    const row = await this.ctx.db
+    const db = this.ctx.db;
+    const refuse = () => {
+      reply.clearCookie(REMEMBER_COOKIE, { path: '/' });
+      return null;
+    };
+    const row = await db
       .selectFrom('remember_tokens')
       .innerJoin('accounts', 'accounts.id', 'remember_tokens.account_id')
       .selectAll('accounts')
+      .select([
+        'remember_tokens.id as token_id',
+        'remember_tokens.family as token_family',
+        'remember_tokens.used_at as token_used_at',
+        'remember_tokens.revoked_at as token_revoked_at',
+        'remember_tokens.expires_at as token_expires_at',
+      ])
       .where('remember_tokens.id', '=', sha256hex(token))
-      .where('remember_tokens.revoked_at', 'is', null)
-      .where('remember_tokens.expires_at', '>', now)
       .executeTakeFirst();
-    if (!row || !SESSION_STATUSES.includes(row.status)) {
-      reply.clearCookie(REMEMBER_COOKIE, { path: '/' });
-      return null;
+    if (!row || row.token_revoked_at || new Date(row.token_expires_at) <= now) return refuse();
+    const { token_id, token_family, token_used_at, token_revoked_at: _r, token_expires_at, ...account } = row;
+    const family = token_family || token_id;
+    if (!SESSION_STATUSES.includes(account.status)) {
+      // frozen, cancelled or inactive: nothing of this login may come back after an unfreeze
+      await this.revokeFamily(family);
+      return refuse();
     }
-    const sessionId = await this.createSession(req, reply, row.id);
-    return { sessionId, account: row };
+    let rotated = false;
+    if (!token_used_at) {
+      const used = await db
+        .updateTable('remember_tokens')
+        .set({ used_at: now })
+        .where('id', '=', token_id)
+        .where('used_at', 'is', null)
+        .returning('id')
+        .executeTakeFirst();
+      rotated = used !== undefined;
+    }
+    if (!rotated) {
+      const usedAt = token_used_at ? new Date(token_used_at) : now;
+      if (now.getTime() - usedAt.getTime() > this.ctx.config.rememberReuseGraceMs) {
+        this.ctx.log.warn({ clientid: account.clientid }, 'replayed remember-me token: its whole family is revoked');
+        await this.revokeFamily(family);
+        return refuse();
+      }
+      // a parallel request of the same page that came with the old cookie: its sibling got the new one
+    } else {
+      const next = randomToken();
+      await db
+        .insertInto('remember_tokens')
+        .values({ id: sha256hex(next), account_id: account.id, family, created_at: now, expires_at: token_expires_at })
+        .execute();
+      reply.setCookie(REMEMBER_COOKIE, next, this.cookieOpts(new Date(token_expires_at).getTime() - now.getTime()));
+    }
+    const sessionId = await this.createSession(req, reply, account.id);
+    return { sessionId, account };
+  }
+
+  private async revokeFamily(family: string): Promise<void> {
+    await this.ctx.db
+      .updateTable('remember_tokens')
+      .set({ revoked_at: this.ctx.now() })
+      .where((eb) => eb.or([eb('family', '=', family), eb('id', '=', family)]))
+      .where('revoked_at', 'is', null)
+      .execute();
   }
 
   private async createSession(req: FastifyRequest, reply: FastifyReply, accountId: number): Promise<string> {
@@ -153,6 +209,7 @@ export class SessionService {
       })
       .execute();
     reply.setCookie(SESSION_COOKIE, token, this.cookieOpts());
+    rebindCsrf(req, token);
     return id;
   }
 
@@ -163,16 +220,17 @@ export class SessionService {
     if (remember) {
       const now = this.ctx.now();
       const token = randomToken();
+      const id = sha256hex(token);
       await this.ctx.db
         .insertInto('remember_tokens')
-        .values({ id: sha256hex(token), account_id: account.id, created_at: now, expires_at: addMs(now, this.ctx.config.rememberMs) })
+        .values({ id, account_id: account.id, family: id, created_at: now, expires_at: addMs(now, this.ctx.config.rememberMs) })
         .execute();
       reply.setCookie(REMEMBER_COOKIE, token, this.cookieOpts(this.ctx.config.rememberMs));
     }
     req.currentSession = { sessionId, account };
   }
 
-  /** Ends this browser's session and revokes its remember token; clears both cookies. */
+  /** Ends this browser's session and revokes its remember token (its whole family); clears both cookies. */
   async revokeCurrent(req: FastifyRequest, reply: FastifyReply): Promise<void> {
     const sid = req.cookies[SESSION_COOKIE];
     const remember = req.cookies[REMEMBER_COOKIE];
@@ -181,19 +239,19 @@ export class SessionService {
       await this.ctx.db.deleteFrom('sessions').where('id', '=', sha256hex(sid)).execute();
     }
     if (remember) {
-      await this.ctx.db
-        .updateTable('remember_tokens')
-        .set({ revoked_at: this.ctx.now() })
-        .where('id', '=', sha256hex(remember))
-        .where('revoked_at', 'is', null)
-        .execute();
+      // the presented token and every rotation of the same login
+      const row = await this.ctx.db.selectFrom('remember_tokens').select(['id', 'family']).where('id', '=', sha256hex(remember)).executeTakeFirst();
+      if (row) await this.revokeFamily(row.family || row.id);
     }
-    if (sid) reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    if (sid) {
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      rebindCsrf(req, null);
+    }
     if (remember) reply.clearCookie(REMEMBER_COOKIE, { path: '/' });
     req.currentSession = null;
   }
 
-  /** Ends every session and remember token of an account (password change, freeze). */
+  /** Ends every session and remember token of an account (password change, freeze, lock). */
   async revokeAll(db: Transaction<Database> | AppContext['db'], accountId: number): Promise<void> {
     this.forget((_, a) => a === accountId);
     await db.deleteFrom('sessions').where('account_id', '=', accountId).execute();

@@ -18,44 +18,8 @@ export const SLIDER_MESSAGES = {
   required: '请先完成滑块验证',
 } as const;
 
-export type TrackPoint = [number, number];
-
-/** Rules a drag track must satisfy (documented in docs/api-auth.md). */
-export const TRACK_RULES = {
-  minPoints: 5,
-  minDurationMs: 300,
-  maxDurationMs: 120_000,
-  /** the last point must be within this many px (or 3 % of the width, whichever is larger) of the end */
-  endTolerancePx: 3,
-  /** the first point must lie in the first 10 % of the width */
-  startFraction: 0.1,
-  /** at most this share of the steps may go backwards */
-  maxBackwardShare: 0.2,
-  /** no single step may cover more than this share of the width */
-  maxStepShare: 0.5,
-};
-
-/** Does this drag look like a person pulling the handle to the right end? */
-export function isHumanTrack(width: number, track: TrackPoint[]): boolean {
-  const r = TRACK_RULES;
-  if (!(width > 0) || track.length < r.minPoints) return false;
-  if (!track.every(([x, t]) => Number.isFinite(x) && Number.isFinite(t))) return false;
-  const first = track[0];
-  const last = track[track.length - 1];
-  const duration = last[1] - first[1];
-  if (duration < r.minDurationMs || duration > r.maxDurationMs) return false;
-  if (first[0] < -r.endTolerancePx || first[0] > width * r.startFraction) return false;
-  const tolerance = Math.max(r.endTolerancePx, width * 0.03);
-  if (last[0] < width - tolerance || last[0] > width + tolerance) return false;
-  let backward = 0;
-  for (let i = 1; i < track.length; i++) {
-    const dx = track[i][0] - track[i - 1][0];
-    if (track[i][1] < track[i - 1][1]) return false; // time never runs backwards
-    if (dx < 0) backward++;
-    if (Math.abs(dx) > width * r.maxStepShare) return false;
-  }
-  return backward <= (track.length - 1) * r.maxBackwardShare;
-}
+export { isHumanTrack, TRACK_RULES, type TrackPoint } from './track';
+import { isHumanTrack, type TrackPoint } from './track';
 
 /** Makes a captcha picture and its answer (default: trek-captcha, 4 letters, GIF). */
 export type ImageCaptchaGenerator = () => Promise<{ answer: string; image: Buffer }>;

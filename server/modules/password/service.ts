@@ -8,6 +8,7 @@ import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { ApiError } from '../../http/errors';
 import { hashPassword } from '../../lib/crypto';
+import { accountNameHashes } from '../auth/service';
 import type { SessionService } from '../auth/session';
 import type { CaptchaService } from '../captcha/service';
 import { checkMobile } from '../register/mobile';
@@ -96,6 +97,8 @@ export class PasswordService {
         .where('id', '=', account.id)
         .execute();
       await this.deps.sessions.revokeAll(tx, account.id);
+      // the owner proved the mailbox / number: his names' login locks (any address) end too
+      await tx.deleteFrom('login_failures').where('name_hash', 'in', accountNameHashes(account)).execute();
     });
     this.ctx.log.info({ clientid: account.clientid }, 'password reset');
   }

@@ -8,6 +8,7 @@ import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { ApiError } from '../../http/errors';
 import { hashPassword } from '../../lib/crypto';
+import { SLIDER_MESSAGES, type CaptchaService } from '../captcha/service';
 import { smsTarget, type VerificationService } from '../verification/service';
 import { checkMobile, MOBILE_MESSAGES } from './mobile';
 import { AccountStatus, OauthStatus, OperationMode, UserType } from '../../../common/generated/schemas';
@@ -23,6 +24,9 @@ export const REGISTER_MESSAGES = {
 export interface SendCodeForm {
   mobile: string;
   countryCode?: string;
+  /** the passed slider (GET /captcha/slider + verify): required for the anonymous registration code */
+  server?: string;
+  token?: string;
 }
 
 export interface RegisterForm {
@@ -46,6 +50,7 @@ export class RegisterService {
   constructor(
     private readonly ctx: AppContext,
     private readonly codes: VerificationService,
+    private readonly captcha: CaptchaService,
   ) {}
 
   /** A live (status ≠ 0) account other than `exceptId` holding this mobile? */
@@ -65,8 +70,12 @@ export class RegisterService {
       .executeTakeFirst());
   }
 
-  /** POST /userCenter/sendCode */
+  /**
+   * POST /userCenter/sendCode: anyone may call it, so a passed slider comes first (402 请先完成滑块验证,
+   * the token is used up by any try), before the number is even looked at.
+   */
   async sendRegisterCode(form: SendCodeForm, ip: string): Promise<void> {
+    if (!(await this.captcha.consumeSliderToken(form.server, form.token))) throw new ApiError(402, SLIDER_MESSAGES.required);
     const countryCode = form.countryCode ?? '86';
     checkMobile(countryCode, form.mobile);
     if (await this.mobileTaken(form.mobile)) throw new ApiError(500, REGISTER_MESSAGES.mobileExists);

@@ -316,7 +316,11 @@ export class SubAccountService {
     if (a.status !== from) throw errors.refused(to === AccountStatus.Frozen ? '只有正常状态的账户可以冻结' : '只有冻结状态的账户可以解冻');
     await this.ctx.db.transaction().execute(async (trx) => {
       await trx.updateTable('accounts').set({ status: to, update_time: this.ctx.now() }).where('id', '=', a.id).where('status', '=', from).execute();
-      if (to === AccountStatus.Frozen) await trx.deleteFrom('sessions').where('account_id', '=', a.id).execute();
+      if (to === AccountStatus.Frozen) {
+        // a freeze ends every login, remember-me tokens included (none comes back after an unfreeze)
+        await trx.deleteFrom('sessions').where('account_id', '=', a.id).execute();
+        await trx.updateTable('remember_tokens').set({ revoked_at: this.ctx.now() }).where('account_id', '=', a.id).where('revoked_at', 'is', null).execute();
+      }
     });
     return { status: to, status_str: this.label('account-status', to) };
   }

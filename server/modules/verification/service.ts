@@ -1,7 +1,10 @@
 /**
  * Verification codes (registration, password recovery, mobile change): 6 digits, stored hashed,
  * valid 5 minutes, single use, at most 5 wrong tries; one per target per 60 s, 10 per target and
- * 20 per IP a business day (Asia/Shanghai). Issuing a new code retires the previous one.
+ * 20 per IP a business day (Asia/Shanghai). SMS codes also count against a daily cap per
+ * destination country code and a global daily cap (config.codeDailyPerCountry / codeDailyGlobal:
+ * whatever slips past the per-number and per-address limits cannot run up an SMS bill).
+ * Issuing a new code retires the previous one.
  */
 import { sql, type Transaction } from 'kysely';
 import type { AppContext } from '../../context';
@@ -15,6 +18,8 @@ export type CodePurpose = 'register' | 'reset' | 'mobile';
 export const CODE_MESSAGES = {
   cooldown: '验证码发送过于频繁，请60秒后再试',
   daily: '今日发送次数已达上限',
+  countryDaily: '该国家/地区今日验证码发送量已达上限，请明日再试',
+  globalDaily: '今日验证码发送量已达上限，请明日再试',
   invalid: '验证码错误或已过期',
   sendFailed: '验证码发送失败，请稍后再试',
 } as const;
@@ -36,12 +41,13 @@ export class VerificationService {
   constructor(private readonly ctx: AppContext) {}
 
   /** Checks the send limits for `target` and `ip`, stores a new code and hands it to `deliver`. */
-  private async issue(purpose: CodePurpose, target: string, ip: string, deliver: (code: string) => Promise<void>) {
+  private async issue(purpose: CodePurpose, target: string, ip: string, deliver: (code: string) => Promise<void>, smsCountry?: string) {
     const { db, config } = this.ctx;
     const now = this.ctx.now();
     const dayStart = startOfBusinessDay(now);
     await db.transaction().execute(async (tx) => {
-      // serialise concurrent requests for the same target so that the limits hold
+      // serialise concurrent requests for the same target (and all SMS, for the daily caps) so that the limits hold
+      if (smsCountry !== undefined) await sql`select pg_advisory_xact_lock(hashtext('sms-daily-caps'))`.execute(tx);
       await sql`select pg_advisory_xact_lock(hashtext(${target}))`.execute(tx);
       const last = await tx
         .selectFrom('verification_codes')
@@ -65,6 +71,7 @@ export class VerificationService {
       if (counts.per_target >= config.codeDailyPerTarget || counts.per_ip >= config.codeDailyPerIp) {
         throw new ApiError(500, CODE_MESSAGES.daily);
       }
+      if (smsCountry !== undefined) await this.checkSmsCaps(tx, smsCountry, dayStart);
       // the latest code replaces any earlier one for the same purpose
       await tx
         .updateTable('verification_codes')
@@ -96,6 +103,31 @@ export class VerificationService {
     });
   }
 
+  /** The daily caps per destination country and for all SMS codes together. */
+  private async checkSmsCaps(tx: Transaction<Database>, countryCode: string, dayStart: Date) {
+    const { config } = this.ctx;
+    const caps = config.codeDailyPerCountry;
+    const countryCap = caps[countryCode] ?? caps['*'] ?? Infinity;
+    const prefix = smsTarget(countryCode, '');
+    const r = await tx
+      .selectFrom('verification_codes')
+      .select([
+        sql<number>`count(*)::int`.as('all_sms'),
+        sql<number>`count(*) filter (where starts_with(target, ${prefix}))::int`.as('country'),
+      ])
+      .where('created_at', '>=', dayStart)
+      .where(sql<boolean>`starts_with(target, 'sms:')`)
+      .executeTakeFirstOrThrow();
+    if (r.all_sms >= config.codeDailyGlobal) {
+      this.ctx.log.error({ cap: config.codeDailyGlobal }, 'global daily cap of SMS codes reached');
+      throw new ApiError(500, CODE_MESSAGES.globalDaily);
+    }
+    if (r.country >= countryCap) {
+      this.ctx.log.error({ countryCode, cap: countryCap }, 'daily cap of SMS codes for a country reached');
+      throw new ApiError(500, CODE_MESSAGES.countryDaily);
+    }
+  }
+
   /** Sends a code by SMS. `deliver: false` counts the request against the limits but sends nothing. */
   sendSms(p: { purpose: CodePurpose; countryCode: string; mobile: string; ip: string; deliver?: boolean }) {
     const minutes = Math.round(this.ctx.config.codeTtlMs / 60_000);
@@ -103,7 +135,7 @@ export class VerificationService {
       if (p.deliver === false) return;
       const text = `【${this.ctx.config.platformName}】您的${PURPOSE_TEXT[p.purpose]}验证码为${code}，${minutes}分钟内有效，请勿泄露给他人。`;
       await this.ctx.sms.send({ countryCode: p.countryCode, mobile: p.mobile }, text, { code, purpose: p.purpose });
-    });
+    }, p.countryCode);
   }
 
   /** Sends a code by e-mail; `deliver: false` as for sendSms. */

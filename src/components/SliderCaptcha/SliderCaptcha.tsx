@@ -8,7 +8,9 @@
  * focusable `role="slider"`; arrow keys glide it a tenth of the way, End glides it to the end.
  * A keyboard move is animated frame by frame and each frame is recorded, so a keyboard user's
  * track is an actual movement of the handle like a drag's (the server refuses jumps of more
- * than half the width, tracks under 300 ms and tracks of fewer than 5 points).
+ * than half the width, tracks under 400 ms or of fewer than 10 points, constant speed and
+ * straight lines). A pointer drag also records the vertical position ([x, ms, y]): a hand
+ * always wobbles a little, a script's straight line does not; keyboard glides carry no y.
  */
 import { useCallback, useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent, type PointerEvent, type Ref } from 'react';
 import { CheckCircleFilled, DoubleRightOutlined, LoadingOutlined } from '@ant-design/icons';
@@ -51,7 +53,7 @@ export function SliderCaptcha({ onVerified, onFailed, resetKey, ref, id, disable
   const { token: t } = theme.useToken();
   const trackRef = useRef<HTMLDivElement>(null);
   const challenge = useRef<Promise<string> | null>(null);
-  const drag = useRef<{ startX: number; t0: number; points: [number, number][] } | null>(null);
+  const drag = useRef<{ startX: number; startY?: number; t0: number; points: ([number, number] | [number, number, number])[] } | null>(null);
   const gliding = useRef(false);
   const xRef = useRef(0);
   const [x, setXState] = useState(0);
@@ -89,17 +91,20 @@ export function SliderCaptcha({ onVerified, onFailed, resetKey, ref, id, disable
     else reset();
   }, [resetKey, reset]);
 
-  const record = (nx: number) => {
+  /** records a sample; `clientY` for pointer drags (then every sample of the drag has a y) */
+  const record = (nx: number, clientY?: number) => {
     const d = drag.current;
     if (!d) return;
-    d.points.push([Math.round(nx), Math.round(performance.now() - d.t0)]);
+    const ms = Math.round(performance.now() - d.t0);
+    if (d.startY !== undefined) d.points.push([Math.round(nx), ms, Math.round((clientY ?? d.startY) - d.startY)]);
+    else d.points.push([Math.round(nx), ms]);
     setX(nx);
   };
 
-  const begin = (clientX: number) => {
+  const begin = (clientX: number, clientY?: number) => {
     setError('');
     setAnimate(false);
-    drag.current = { startX: clientX, t0: performance.now(), points: [[0, 0]] };
+    drag.current = { startX: clientX, startY: clientY, t0: performance.now(), points: [clientY === undefined ? [0, 0] : [0, 0, 0]] };
     setPhase('dragging');
     void arm().catch(() => undefined);
   };
@@ -136,12 +141,12 @@ export function SliderCaptcha({ onVerified, onFailed, resetKey, ref, id, disable
     e.preventDefault();
     e.currentTarget.setPointerCapture?.(e.pointerId);
     e.currentTarget.focus();
-    begin(e.clientX);
+    begin(e.clientX, e.clientY);
   };
   const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
     const d = drag.current;
     if (!d || phase !== 'dragging') return;
-    record(Math.min(maxX(), Math.max(0, e.clientX - d.startX)));
+    record(Math.min(maxX(), Math.max(0, e.clientX - d.startX)), e.clientY);
   };
   const onPointerUp = (e: PointerEvent<HTMLDivElement>) => {
     if (!drag.current) return;

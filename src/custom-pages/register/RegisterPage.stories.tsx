@@ -5,7 +5,13 @@ import RegisterPage from './RegisterPage';
 import { PageRouter } from '../../components/PublicLayout/storyRouter';
 import { fail, ok, publicHandlers } from '../../components/PublicLayout/mocks';
 
-const sendCodeOk = http.post('*/api/userCenter/sendCode', () => ok(undefined, '发送成功'));
+/** The last sendCode body the mock received (the page must send the slider's server and token). */
+const sent: { body?: Record<string, string> } = {};
+const lastSendCode = () => sent.body;
+const sendCodeOk = http.post('*/api/userCenter/sendCode', async ({ request }) => {
+  sent.body = Object.fromEntries(new URLSearchParams(await request.text()));
+  return ok(undefined, '发送成功');
+});
 
 const meta = {
   title: '公共页面/注册',
@@ -23,6 +29,14 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 type Canvas = ReturnType<typeof within>;
+
+/** Passes the slider with the keyboard (End glides the handle to the end) and waits for 验证通过. */
+async function passSlider(c: Canvas) {
+  const slider = await c.findByRole('slider', { name: '滑块验证' });
+  slider.focus();
+  await userEvent.keyboard('{End}');
+  await waitFor(() => expect(slider).toHaveAttribute('aria-valuetext', '验证通过'));
+}
 
 async function fillAll(c: Canvas) {
   await userEvent.type(await c.findByLabelText('个人/公司名称'), '上海示例科技有限公司');
@@ -58,6 +72,7 @@ export const ValidationErrors: Story = {
     const c = within(canvasElement);
     await userEvent.click(await c.findByRole('button', { name: /获取验证码/ }));
     await waitFor(() => expect(c.getByText('请输入手机号')).toBeVisible());
+    await expect(c.getByText('请先完成滑块验证')).toBeVisible();
     await userEvent.click(c.getByRole('button', { name: /^注\s*册$/ }));
     for (const msg of ['请输入个人/公司名称', '请输入您的登陆邮箱', '请输入手机验证码', '密码格式为8-12为数字字母组合', '请阅读并同意《服务协议》']) {
       await waitFor(() => expect(c.getByText(msg)).toBeVisible());
@@ -67,14 +82,33 @@ export const ValidationErrors: Story = {
   },
 };
 
+export const SliderBeforeCode: Story = {
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    sent.body = undefined;
+    await userEvent.type(await c.findByLabelText('手机号'), '13800138000');
+    await userEvent.click(c.getByRole('button', { name: /获取验证码/ }));
+    await waitFor(() => expect(c.getByText('请先完成滑块验证')).toBeVisible());
+    await expect(lastSendCode()).toBeUndefined();
+    await passSlider(c);
+    await waitFor(() => expect(c.queryByText('请先完成滑块验证')).toBeNull());
+  },
+};
+
 export const CountdownRunning: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
+    sent.body = undefined;
     await userEvent.type(await c.findByLabelText('手机号'), '13800138000');
+    await passSlider(c);
     await userEvent.click(c.getByRole('button', { name: /获取验证码/ }));
     const button = await c.findByRole('button', { name: /\d+秒后重新发送/ });
     await expect(button).toBeDisabled();
     await waitFor(() => expect(within(document.body).getByText('发送成功')).toBeVisible());
+    await expect(lastSendCode()).toMatchObject({ mobile: '13800138000', countryCode: '86', server: 'challenge-1' });
+    await expect(lastSendCode()?.token).toBeTruthy();
+    // the token is single-use: the slider is armed again for the next code
+    await waitFor(() => expect(c.getByRole('slider', { name: '滑块验证' })).toHaveAttribute('aria-valuenow', '0'));
   },
 };
 
@@ -85,6 +119,7 @@ export const SendCodeRefused: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.type(await c.findByLabelText('手机号'), '13800138000');
+    await passSlider(c);
     await userEvent.click(c.getByRole('button', { name: /获取验证码/ }));
     await waitFor(() => expect(within(document.body).getByText('手机号码已存在')).toBeVisible());
     await waitFor(() => expect(c.getByRole('button', { name: /获取验证码/ })).toBeEnabled());

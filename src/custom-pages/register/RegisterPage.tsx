@@ -1,6 +1,8 @@
 /**
- * /register: agent registration. The code button checks the number (forms/send-code) before
- * POST /userCenter/sendCode and then counts down 60 s. Submitting is blocked while a request is
+ * /register: agent registration. The code button needs the slider captcha passed first (the
+ * server refuses an anonymous SMS code without it), checks the number (forms/send-code), posts
+ * POST /userCenter/sendCode with the slider's server and token, and then counts down 60 s; the
+ * slider token is single-use, so the slider is re-armed after every send. Submitting is blocked while a request is
  * in flight; a 501 answer asks (提示) whether to replace an unfinished registration and, if so,
  * sends again with flag 1. Success shows the certification view (when the server opened a
  * session) or the "go to login" view.
@@ -18,8 +20,10 @@ import sendCodeForm from '../../generated/forms/send-code';
 import { ApiError, postForm } from '../../providers/http';
 import { RegisteredAndLoggedIn, RegisteredGoLogin } from './RegisterResult';
 import { ServiceAgreement } from './ServiceAgreement';
+import type { SliderResult } from '../../components/SliderCaptcha';
 
-const FIELDS = ['realName', 'email', 'countryCode', 'mobile', 'validateCode', 'password', 'confirmPassword'];
+const FIELDS = ['realName', 'email', 'countryCode', 'mobile', 'token', 'validateCode', 'password', 'confirmPassword'];
+const SLIDER_FIRST = '请先完成滑块验证';
 const MUST_AGREE = '请阅读并同意《服务协议》';
 
 export default function RegisterPage() {
@@ -32,16 +36,30 @@ export default function RegisterPage() {
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<{ autoLogin: boolean } | null>(null);
   const inFlight = useRef(false);
+  const [slider, setSlider] = useState<SliderResult | null>(null);
+  const [sliderKey, setSliderKey] = useState(0);
+
+  const onVerified = useStableCallback((pass: SliderResult) => {
+    setSlider(pass);
+    setFieldErrors((errs) => errs?.filter((e) => e.field !== 'token'));
+  });
 
   const sendCode = useStableCallback(async () => {
     const target = { mobile: formData.mobile, countryCode: formData.countryCode };
     const errors = checkCompiled(sendCodeForm, target);
+    if (!slider) errors.push({ field: 'token', message: SLIDER_FIRST });
     if (errors.length) {
       setFieldErrors(errors);
       return false;
     }
-    const body = await postForm('/userCenter/sendCode', target, { silent: true });
-    message.success(body.msg || '发送成功');
+    try {
+      const body = await postForm('/userCenter/sendCode', { ...target, server: slider!.server, token: slider!.token }, { silent: true });
+      message.success(body.msg || '发送成功');
+    } finally {
+      // the token is used up by any try: the next code needs a new pass
+      setSlider(null);
+      setSliderKey((k) => k + 1);
+    }
   });
 
   const release = () => {
@@ -59,7 +77,8 @@ export default function RegisterPage() {
     setBusy(true);
     setFieldErrors(undefined);
     try {
-      const body = await postForm<{ autoLogin?: boolean }>('/userCenter/agentRegister', { ...data, flag }, { silent: true });
+      const { server: _server, token: _token, ...fields } = data;
+      const body = await postForm<{ autoLogin?: boolean }>('/userCenter/agentRegister', { ...fields, flag }, { silent: true });
       setDone({ autoLogin: !!body.data?.autoLogin });
     } catch (e) {
       const err = e instanceof ApiError ? e : new ApiError({ code: -1, msg: '接口异常' });
@@ -90,11 +109,12 @@ export default function RegisterPage() {
       email: { 'ui:placeholder': '用于登录和接收通知', 'ui:autocomplete': 'email' },
       countryCode: { 'ui:widget': 'countryCode' },
       mobile: { 'ui:placeholder': '手机号', 'ui:autocomplete': 'tel-national' },
+      token: { 'ui:widget': 'slider', 'ui:label': false, 'ui:options': { onVerified, resetKey: sliderKey } },
       validateCode: { 'ui:widget': 'codeButton', 'ui:placeholder': '短信验证码', 'ui:options': { onSend: sendCode } },
       password: { 'ui:widget': 'password', 'ui:placeholder': '8-12位数字字母组合', 'ui:autocomplete': 'new-password' },
       confirmPassword: { 'ui:widget': 'password', 'ui:placeholder': '再次输入密码', 'ui:autocomplete': 'new-password' },
     }),
-    [sendCode],
+    [sendCode, onVerified, sliderKey],
   );
 
   if (done) {
