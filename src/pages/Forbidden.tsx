@@ -6,16 +6,17 @@ import { NO_ACCESS } from '@/providers/access';
 export default function Forbidden() {
   const navigate = useNavigate();
   return (
-    <Result
-      status="403"
-      title={NO_ACCESS}
-      subTitle="抱歉，您的账户无权访问此页面"
-      data-testid="forbidden"
-      extra={
-        <Button type="primary" onClick={() => navigate('/')}>
-          返回首页
-        </Button>
-      }
-    />
+    <div data-testid="forbidden">
+      <Result
+        status="403"
+        title={NO_ACCESS}
+        subTitle="抱歉，您的账户无权访问此页面"
+        extra={
+          <Button type="primary" onClick={() => navigate('/')}>
+            返回首页
+          </Button>
+        }
+      />
+    </div>
   );
 }
