@@ -84,7 +84,7 @@ async function expectRefused() {
 
 const withCalls = (path: string) => expect.poll(() => calls, SLOW).toContain(path);
 
-describe('route guard: refused routes', () => {
+describe('route guard: refused routes', { timeout: 90_000 }, () => {
   it('agent-only: a sub-account opening /customer/finance', async () => {
     open('/customer/finance', { user: subAccount });
     await expectRefused();
@@ -128,7 +128,7 @@ describe('route guard: refused routes', () => {
   });
 });
 
-describe('route guard: allowed routes get their page', () => {
+describe('route guard: allowed routes get their page', { timeout: 90_000 }, () => {
   it('an agent opens /customer/finance (the list calls its endpoint)', async () => {
     open('/customer/finance', { user: agentDirectChargeMode });
     await withCalls('/api/recharge/rollback/getAccounts');
@@ -154,7 +154,7 @@ describe('route guard: allowed routes get their page', () => {
   });
 });
 
-describe('route guard: sending rules by phone_inout_type', () => {
+describe('route guard: sending rules by phone_inout_type', { timeout: 90_000 }, () => {
   /** A stand-in sending page: it calls the server as soon as it is mounted. */
   const probe = (name: string) =>
     function SendProbe() {
@@ -171,7 +171,7 @@ describe('route guard: sending rules by phone_inout_type', () => {
       { name: 'internaldeliver', path: '/customer/deliverlayout/internaldeliver', label: '国际短信', page: probe('internaldeliver'), access: 'internationalSending', menu: 'send' },
     ],
   };
-  const client = (phone_inout_type: number): CurrentUser => ({ ...subAccount, phone_inout_type });
+  const client = (phone_inout_type: CurrentUser['phone_inout_type']): CurrentUser => ({ ...subAccount, phone_inout_type });
 
   it('domesticSending: an international-only sub-account (1) opening the domestic send page', async () => {
     open('/customer/deliverlayout/deliver', { user: client(1) }, table);
@@ -200,7 +200,7 @@ describe('route guard: sending rules by phone_inout_type', () => {
   });
 });
 
-describe('unknown routes', () => {
+describe('unknown routes', { timeout: 90_000 }, () => {
   it('a logged-in user gets Not Found inside the shell', async () => {
     open('/no/such/page', { user: agentPackageMode });
     expect(await screen.findByText('Not Found', {}, SLOW)).toBeInTheDocument();
