@@ -135,7 +135,7 @@ describe('accessControlProvider', () => {
     expect(await provider(subAccount).can({ resource: 'customer_finance', action: 'list' })).toEqual({ can: false, reason: '无权访问' });
     expect(await provider(agentMode0).can({ resource: 'customer_finance', action: 'list' })).toEqual({ can: true });
     expect(await provider(agentMode0).can({ resource: 'service_open', action: 'list' })).toMatchObject({ can: false });
-    expect(await provider(null).can({ resource: 'index', action: 'list' })).toMatchObject({ can: false });
+    expect(await provider(null).can({ resource: 'service_manager', action: 'list' })).toMatchObject({ can: false });
     expect(await provider(subAccount).can({ resource: 'signs', action: 'delete' })).toEqual({ can: true });
   });
 
@@ -143,6 +143,9 @@ describe('accessControlProvider', () => {
     const seen: boolean[] = [];
     await provider({ ...agentMode0, oauth_status: 3 }, seen).can({ resource: 'customer_finance', action: 'list' });
     expect(await provider({ ...agentMode0, oauth_status: 3 }, seen).can({ resource: 'account_info_auth_re', action: 'list' })).toMatchObject({ can: false });
+    expect(seen).toEqual([false, true]);
+    // a screen for every account: answered without loading the user (the session is checked first)
+    expect(await provider(null, seen).can({ resource: 'notice', action: 'list' })).toEqual({ can: true });
     expect(seen).toEqual([false, true]);
   });
 });
