@@ -60,6 +60,9 @@ export default defineConfig({
           include: ['tests/unit/**/*.test.{ts,tsx}', 'src/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/unit/setup.ts'],
           testTimeout: 30_000,
+          // Refine's router binding through vite too, so it and the app share one react-router
+          // (externalised, Node loaded a second copy and <Authenticated> found no router)
+          server: { deps: { inline: ['@refinedev/react-router'] } },
         },
       },
       {

@@ -1,7 +1,8 @@
 /**
- * The console shell: header (platform logo/name, account, user type, logout), side menu by
- * account kind, certification banner, content, footer (copyright), support panel and the
- * session-timeout overlay. Protected routes render inside it (<Outlet/>).
+ * The console shell: header (platform logo/name, account, user type, logout), side menu (the
+ * screens of src/screens.tsx this account may open), certification banner, content, footer
+ * (copyright), support panel and the session-timeout overlay. Protected routes render inside it
+ * (<Outlet/>), behind the route guard.
  */
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
@@ -9,11 +10,11 @@ import { useActiveAuthProvider, useLogout } from '@refinedev/core';
 import { Button, Layout, Menu, Space, Spin, Tag, Typography, type MenuProps } from 'antd';
 import { LogoutOutlined } from '@ant-design/icons';
 import { enumLabel } from '@/schema';
-import { menuFor, type MenuEntry } from '@/providers/access';
 import type { CheckParams } from '@/providers/authProvider';
-import { menuEntries } from './menu';
 import { iconOf } from './menuIcons';
-import { useBranding, useCertification, useCurrentUser } from './hooks';
+import { accessUserOf, useBranding, useCertification, useCurrentUser } from './hooks';
+import { menuFor, useScreens, type MenuNode } from './screens';
+import { RouteGuard } from './RouteGuard';
 import { CertificationBanner } from './CertificationBanner';
 import { SupportPanel } from './SupportPanel';
 import { SessionTimeoutOverlay } from './SessionTimeoutOverlay';
@@ -23,19 +24,19 @@ const { Header, Sider, Content, Footer } = Layout;
 
 type MenuItem = Required<MenuProps>['items'][number];
 
-function toItems(entries: MenuEntry[]): MenuItem[] {
-  return entries.map((e) =>
+function toItems(nodes: MenuNode[]): MenuItem[] {
+  return nodes.map((e) =>
     e.children
       ? { key: e.key, icon: iconOf(e.icon), label: e.label, children: toItems(e.children) }
-      : { key: e.route ?? e.key, icon: iconOf(e.icon), label: e.route ? <Link to={e.route}>{e.label}</Link> : e.label },
+      : { key: e.link ?? e.key, icon: iconOf(e.icon), label: e.link ? <Link to={e.link}>{e.label}</Link> : e.label },
   );
 }
 
-/** Leaf routes of the menu, to highlight the entry of the current page (longest prefix). */
-function selectedKey(entries: MenuEntry[], pathname: string): string[] {
+/** Leaf links of the menu, to highlight the entry of the current page (longest prefix). */
+function selectedKey(nodes: MenuNode[], pathname: string): string[] {
   const routes: string[] = [];
-  const walk = (es: MenuEntry[]) => es.forEach((e) => (e.children ? walk(e.children) : e.route && routes.push(e.route)));
-  walk(entries);
+  const walk = (es: MenuNode[]) => es.forEach((e) => (e.children ? walk(e.children) : e.link && routes.push(e.link)));
+  walk(nodes);
   const hit = routes
     .filter((r) => (r === '/' ? pathname === '/' : pathname === r || pathname.startsWith(`${r}/`)))
     .sort((a, b) => b.length - a.length)[0];
@@ -81,7 +82,8 @@ export default function ConsoleLayout({ children, supportOpen }: ConsoleLayoutPr
   const { mutate: logout, isPending: loggingOut } = useLogout();
   const [collapsed, setCollapsed] = useState(false);
 
-  const entries = useMemo(() => menuFor(user, menuEntries), [user]);
+  const table = useScreens();
+  const entries = useMemo(() => menuFor(table, accessUserOf(user, certification)), [table, user, certification]);
   const items = useMemo(() => toItems(entries), [entries]);
   const platformName = branding?.company_name || '短信服务平台';
 
@@ -124,7 +126,13 @@ export default function ConsoleLayout({ children, supportOpen }: ConsoleLayoutPr
           )}
         </Header>
         <CertificationBanner info={certification} />
-        <Content style={{ margin: 24 }}>{children ?? <Outlet />}</Content>
+        <Content style={{ margin: 24 }}>
+          {children ?? (
+            <RouteGuard>
+              <Outlet />
+            </RouteGuard>
+          )}
+        </Content>
         <Footer style={{ textAlign: 'center', color: 'rgba(0,0,0,0.45)' }} data-testid="copyright">
           {branding?.copyright_text}
         </Footer>

@@ -1,7 +1,8 @@
-/** Data the shell reads: current user, branding, certification status. */
-import { useCustom, useGetIdentity } from '@refinedev/core';
+/** Data the shell reads: current user, branding, certification status; what access rules read of them. */
+import { keys, useCustom, useGetIdentity, type AuthProvider, type DataProvider } from '@refinedev/core';
+import type { QueryClient } from '@tanstack/react-query';
 import type { AgentBaseInfo, Branding, CurrentUser } from '@/generated/schemas';
-import { isAgent } from '@/providers/access';
+import { isAgent, type AccessUser } from '@/providers/access';
 
 export function useCurrentUser() {
   const { data, isLoading } = useGetIdentity<CurrentUser | null>();
@@ -16,13 +17,46 @@ export function useBranding() {
 
 export type CertificationInfo = Pick<AgentBaseInfo, 'oauth_status' | 'oauth_remark'>;
 
-/** Certification status of the current account: agents GET /admin/baseinfo, sub-accounts GET /client/oauth. */
+/** Where the certification status of this account comes from: agents GET /admin/baseinfo, sub-accounts GET /client/oauth. */
+export const certificationUrl = (user: AccessUser | null | undefined) => (isAgent(user) ? '/admin/baseinfo' : '/client/oauth');
+
+/** One query key for the certification status, shared by the banner and the route guard (one call). */
+export const certificationQueryKey = (url: string) => ['console', 'certification', url] as const;
+
+/** Certification status of the current account (see certificationUrl). */
 export function useCertification(user: CurrentUser | null) {
-  const url = isAgent(user) ? '/admin/baseinfo' : '/client/oauth';
+  const url = certificationUrl(user);
   const { result, query } = useCustom<CertificationInfo>({
     url,
     method: 'get',
-    queryOptions: { enabled: !!user },
+    queryOptions: { enabled: !!user, queryKey: certificationQueryKey(url) },
   });
   return { info: (user ? result.data : undefined) as CertificationInfo | undefined, isLoading: query.isLoading };
+}
+
+/** What the access rules read: the user with the certification status of the banner's source. */
+export const accessUserOf = (user: CurrentUser | null | undefined, certification?: CertificationInfo): AccessUser | null =>
+  user ? { ...user, oauth_status: certification?.oauth_status } : null;
+
+/**
+ * The current user for Refine's access control, from the same query cache as useCurrentUser and
+ * useCertification: asking `can` fires no call the shell does not make anyway.
+ */
+export async function loadAccessUser(
+  queryClient: QueryClient,
+  auth: Pick<AuthProvider, 'getIdentity'>,
+  data: Pick<DataProvider, 'custom'>,
+  { certification }: { certification: boolean },
+): Promise<AccessUser | null> {
+  const user = await queryClient.fetchQuery({
+    queryKey: keys().auth().action('identity').get(),
+    queryFn: async () => (await auth.getIdentity?.()) ?? null,
+    staleTime: Infinity,
+  });
+  if (!user || !certification) return (user as CurrentUser | null) ?? null;
+  const url = certificationUrl(user as CurrentUser);
+  const answer = await queryClient
+    .fetchQuery({ queryKey: certificationQueryKey(url), queryFn: () => data.custom!({ url, method: 'get' }), staleTime: Infinity })
+    .catch(() => undefined);
+  return accessUserOf(user as CurrentUser, (answer as { data?: CertificationInfo } | undefined)?.data);
 }

@@ -1,5 +1,4 @@
-/** Icon names usable in the menu config (menu.ts) -> antd icons. */
-import type { ReactNode } from 'react';
+/** Icon names usable in the screen table (src/screens.tsx) -> antd icons. */
 import {
   AccountBookOutlined,
   AppstoreOutlined,
@@ -15,7 +14,7 @@ import {
   UserOutlined,
 } from '@ant-design/icons';
 
-export const menuIcons: Record<string, ReactNode> = {
+export const menuIcons = {
   home: <HomeOutlined />,
   send: <MessageOutlined />,
   template: <FileTextOutlined />,
@@ -30,4 +29,6 @@ export const menuIcons: Record<string, ReactNode> = {
   other: <AppstoreOutlined />,
 };
 
-export const iconOf = (name?: string) => (name ? (menuIcons[name] ?? menuIcons.other) : undefined);
+export type MenuIconName = keyof typeof menuIcons;
+
+export const iconOf = (name?: string) => (name ? (menuIcons[name as MenuIconName] ?? menuIcons.other) : undefined);

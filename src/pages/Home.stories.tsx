@@ -24,6 +24,10 @@ export const Agent: Story = {
     await expect(c.getByText('代理商')).toBeInTheDocument();
     await expect(c.getByText('产品包账户')).toBeInTheDocument();
     await expect(c.getByText('已认证')).toBeInTheDocument();
+    // quick links of the screen table this agent (package mode) may open
+    const links = within(c.getByTestId('quick-links'));
+    for (const l of ['子账户管理', '自助开户', '客户财务', '公告', '资质认证']) await expect(links.getByText(l)).toBeInTheDocument();
+    await expect(links.queryByText('账户余额')).not.toBeInTheDocument();
   },
 };
 
@@ -36,5 +40,8 @@ export const SubAccount: Story = {
     await expect(c.getByText('子账户')).toBeInTheDocument();
     await expect(c.getByText('直充账户')).toBeInTheDocument();
     await expect(c.getByText('未认证')).toBeInTheDocument();
+    const links = within(c.getByTestId('quick-links'));
+    await expect(links.getByText('账户余额')).toBeInTheDocument();
+    await expect(links.queryByText('子账户管理')).not.toBeInTheDocument();
   },
 };

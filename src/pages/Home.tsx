@@ -1,25 +1,24 @@
 /**
- * Home (index route): a welcome with the account's name and kind, and a card for each area of
- * the console this account may open (the side menu's entries). The dashboard comes later.
+ * Home (index route): a welcome with the account's name and kind, and a card for each quick
+ * link of the screen table (src/screens.tsx `home: true`) this account may open. The dashboard
+ * comes later.
  */
 import { Link } from 'react-router';
 import { Card, Col, Descriptions, Row, Skeleton, Typography } from 'antd';
 import { enumLabel } from '@/schema';
 import { oauthStatusOf } from '@/domain/certification';
-import { menuFor, type MenuEntry } from '@/providers/access';
-import { menuEntries } from '@/layout/menu';
 import { iconOf } from '@/layout/menuIcons';
-import { useCertification, useCurrentUser } from '@/layout/hooks';
+import { accessUserOf, useCertification, useCurrentUser } from '@/layout/hooks';
+import { quickLinksFor, useScreens } from '@/layout/screens';
 import { LatestNotices } from '@/resources/notices/LatestNotices';
-
-const leaves = (es: MenuEntry[]): MenuEntry[] => es.flatMap((e) => (e.children ? leaves(e.children) : [e]));
 
 export default function Home() {
   const { user, isLoading } = useCurrentUser();
   // the same source as the layout's certification banner (base info), so both always agree
   const { info: certification } = useCertification(user);
+  const table = useScreens();
   if (isLoading || !user) return <Skeleton active />;
-  const areas = leaves(menuFor(user, menuEntries)).filter((e) => e.route && e.route !== '/');
+  const links = quickLinksFor(table, accessUserOf(user, certification));
   return (
     <>
       <Card>
@@ -33,11 +32,11 @@ export default function Home() {
           <Descriptions.Item label="认证状态">{enumLabel('oauth-status', oauthStatusOf(certification?.oauth_status ?? user.oauth_status)) ?? '-'}</Descriptions.Item>
         </Descriptions>
       </Card>
-      {areas.length > 0 && (
-        <Row gutter={[16, 16]} style={{ marginTop: 16 }}>
-          {areas.map((a) => (
+      {links.length > 0 && (
+        <Row gutter={[16, 16]} style={{ marginTop: 16 }} data-testid="quick-links">
+          {links.map((a) => (
             <Col key={a.key} xs={24} sm={12} lg={6}>
-              <Link to={a.route!}>
+              <Link to={a.link!}>
                 <Card hoverable>
                   <Card.Meta avatar={iconOf(a.icon)} title={a.label} />
                 </Card>

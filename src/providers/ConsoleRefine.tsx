@@ -1,11 +1,20 @@
 /**
- * Refine wired to the console's providers (router, auth, data). Must sit inside a react-router
- * router and inside AppProviders. Only the protected part of the app mounts it (the public pages
- * do not load Refine); stories use it through src/stories/withApp.tsx.
+ * Refine wired to the console's providers (router, auth, data, access control) and to the screen
+ * table (Refine's `resources`, the rules `can` applies). Must sit inside a react-router router and
+ * inside AppProviders. Only the protected part of the app mounts it (the public pages do not load
+ * Refine); stories use it through src/stories/withApp.tsx.
+ *
+ * It owns its react-query client (Refine's defaults) so the access control provider reads the
+ * identity and certification status from the same cache as the shell (see layout/hooks.ts).
  */
-import type { ReactNode } from 'react';
-import { Refine, type AuthProvider, type DataProvider, type IRefineOptions } from '@refinedev/core';
+import { useMemo, useState, type ReactNode } from 'react';
+import { Refine, type AuthProvider, type DataProvider } from '@refinedev/core';
 import routerProvider from '@refinedev/react-router';
+import { keepPreviousData, QueryClient, type QueryClientConfig } from '@tanstack/react-query';
+import { loadAccessUser } from '@/layout/hooks';
+import { iconOf } from '@/layout/menuIcons';
+import { refineResources, rulesOf, useScreens } from '@/layout/screens';
+import { createAccessControlProvider } from './access';
 import { authProvider as defaultAuthProvider } from './authProvider';
 import { dataProvider as defaultDataProvider } from './dataProvider';
 
@@ -14,20 +23,42 @@ export interface ConsoleRefineProps {
   authProvider?: AuthProvider;
   dataProvider?: DataProvider;
   /** react-query client config (stories/tests: no retries) */
-  queryClientConfig?: NonNullable<IRefineOptions['reactQuery']>['clientConfig'];
+  queryClientConfig?: QueryClientConfig;
 }
 
 export function ConsoleRefine({ children, authProvider = defaultAuthProvider, dataProvider = defaultDataProvider, queryClientConfig }: ConsoleRefineProps) {
+  const table = useScreens();
+  const [queryClient] = useState(
+    () =>
+      new QueryClient({
+        ...queryClientConfig,
+        defaultOptions: {
+          ...queryClientConfig?.defaultOptions,
+          queries: { refetchOnWindowFocus: false, placeholderData: keepPreviousData, ...queryClientConfig?.defaultOptions?.queries },
+        },
+      }),
+  );
+  const accessControlProvider = useMemo(
+    () =>
+      createAccessControlProvider({
+        rulesOf: (resource) => rulesOf(table, resource),
+        loadUser: (opts) => loadAccessUser(queryClient, authProvider, dataProvider, opts),
+      }),
+    [table, queryClient, authProvider, dataProvider],
+  );
+  const resources = useMemo(() => refineResources(table, iconOf), [table]);
   return (
     <Refine
       routerProvider={routerProvider}
       authProvider={authProvider}
       dataProvider={dataProvider}
+      accessControlProvider={accessControlProvider}
+      resources={resources}
       options={{
         disableTelemetry: true,
         syncWithLocation: false,
         warnWhenUnsavedChanges: false,
-        ...(queryClientConfig ? { reactQuery: { clientConfig: queryClientConfig } } : {}),
+        reactQuery: { clientConfig: queryClient },
       }}
     >
       {children}

@@ -1,102 +1,91 @@
 /**
- * Access control by account kind: userType ('1' agent / '2' sub-account) and operation_mode
- * ('0' direct charge / '1' product package), as the spec's roles sections describe.
- * Pure functions: no React, no HTTP. The side menu, the home cards and route guards use them.
+ * Access control by account kind: userType ('1' agent / '2' sub-account), operation_mode
+ * ('0' direct charge / '1' product package), phone_inout_type (0 domestic, 1 international,
+ * 2 both) and certification status, as the spec's roles sections describe.
+ *
+ * The rules are named so a screen declares its rule as data (src/screens.tsx `access`). One
+ * function, `allowsAll`, decides: Refine's accessControlProvider (the route guard) and the side
+ * menu / home quick links all call it. Pure: no React, no HTTP (the provider is handed a loader).
  */
-import { type CurrentUser, OperationMode, UserType } from '@/generated/schemas';
+import type { AccessControlProvider } from '@refinedev/core';
+import { type CurrentUser, OauthStatus, OperationMode, PhoneInoutType, UserType } from '@/generated/schemas';
+import { oauthStatusOf } from '@/domain/certification';
 
-/** What access rules read of the current user (numbers from a lenient server are accepted). */
-export type AccessUser = { userType: CurrentUser['userType'] | string | number; operation_mode: CurrentUser['operation_mode'] | string | number; phone_inout_type?: number | string };
+/**
+ * What access rules read of the current user (numbers from a lenient server are accepted).
+ * `oauth_status` is the certification status from the same source as the layout's banner
+ * (base info for agents, /client/oauth for sub-accounts); loaded only for rules that need it.
+ */
+export type AccessUser = {
+  userType: CurrentUser['userType'] | string | number;
+  operation_mode: CurrentUser['operation_mode'] | string | number;
+  phone_inout_type?: number | string;
+  oauth_status?: unknown;
+};
 
 export const isAgent = (u?: AccessUser | null) => String(u?.userType) === UserType.Agent;
 export const isSubAccount = (u?: AccessUser | null) => String(u?.userType) === UserType.SubAccount;
 export const isPackageMode = (u?: AccessUser | null) => String(u?.operation_mode) === OperationMode.Package;
 export const isDirectChargeMode = (u?: AccessUser | null) => String(u?.operation_mode) === OperationMode.DirectCharge;
 
-/** Named visibility rules, so menu entries and route rules are plain data. */
+/** Named rules, so screens declare their access as plain data. */
 export const rules = {
   /** every logged-in account */
-  everyone: (u?: AccessUser | null) => !!u,
+  everyone: (u: AccessUser) => !!u,
   /** agents (userType 1) only */
-  agent: (u?: AccessUser | null) => isAgent(u),
+  agent: (u: AccessUser) => isAgent(u),
   /** sub-accounts / direct customers (userType 2) only */
-  subAccount: (u?: AccessUser | null) => isSubAccount(u),
+  subAccount: (u: AccessUser) => isSubAccount(u),
   /** self-service opening of sub-accounts: agent in product-package mode */
-  selfServiceOpening: (u?: AccessUser | null) => isAgent(u) && isPackageMode(u),
+  selfServiceOpening: (u: AccessUser) => isAgent(u) && isPackageMode(u),
   /** online recharge on the main layout: agents only (isOpenPay is checked by the feature) */
-  onlineRecharge: (u?: AccessUser | null) => isAgent(u),
+  onlineRecharge: (u: AccessUser) => isAgent(u),
   /** domestic sending: phone_inout_type 0 or 2; agents see both */
-  domesticSending: (u?: AccessUser | null) => isAgent(u) || ['0', '2'].includes(String(u?.phone_inout_type ?? '0')),
+  domesticSending: (u: AccessUser) => isAgent(u) || ([PhoneInoutType.Domestic, PhoneInoutType.Both] as number[]).includes(Number(u.phone_inout_type ?? PhoneInoutType.Domestic)),
   /** international sending: phone_inout_type 1 or 2; agents see both */
-  internationalSending: (u?: AccessUser | null) => isAgent(u) || ['1', '2'].includes(String(u?.phone_inout_type)),
+  internationalSending: (u: AccessUser) => isAgent(u) || ([PhoneInoutType.International, PhoneInoutType.Both] as number[]).includes(Number(u.phone_inout_type)),
+  /** re-certification: only after the certification was refused (认证不通过) */
+  reCertification: (u: AccessUser) => oauthStatusOf(u.oauth_status) === OauthStatus.Rejected,
 } as const;
 
 export type RuleName = keyof typeof rules;
-export type Visibility = RuleName | ((u?: AccessUser | null) => boolean);
 
-export function allows(rule: Visibility | undefined, user?: AccessUser | null): boolean {
+/** Rules that read the certification status: the guard loads it only for screens using one. */
+export const CERTIFICATION_RULES: ReadonlySet<RuleName> = new Set<RuleName>(['reCertification']);
+
+export const needsCertification = (names: readonly (RuleName | undefined)[]) => names.some((n) => !!n && CERTIFICATION_RULES.has(n));
+
+/** May this user pass every one of these rules? (No user: no.) */
+export function allowsAll(names: readonly (RuleName | undefined)[], user?: AccessUser | null): boolean {
   if (!user) return false;
-  if (!rule) return true;
-  return typeof rule === 'function' ? rule(user) : rules[rule](user);
+  return names.every((n) => !n || rules[n](user));
+}
+
+/** What a refused screen shows, and the reason the access control provider gives. */
+export const NO_ACCESS = '无权访问';
+
+export interface AccessControlSource {
+  /** the rules guarding a screen (its own and its parents'); undefined = not a screen (allowed) */
+  rulesOf: (resource: string) => readonly (RuleName | undefined)[] | undefined;
+  /** the current user, with the certification status when asked for it */
+  loadUser: (opts: { certification: boolean }) => Promise<AccessUser | null | undefined>;
 }
 
 /**
- * Route prefixes with a rule of their own (everything else needs only a session).
- * The most specific (longest) matching prefix wins.
+ * Refine's accessControlProvider over the screen table: `can({ resource })` where resource is a
+ * screen's name. Resources that are not screens (the data provider's) are not restricted here:
+ * the server scopes every call to the session's account.
  */
-export const routeRules: { path: string; rule: Visibility }[] = [
-  { path: '/customer/selfsevicelayout/manager/open', rule: 'selfServiceOpening' },
-  { path: '/customer/selfsevicelayout', rule: 'agent' },
-  { path: '/customer/manager', rule: 'agent' },
-  { path: '/customer/finance', rule: 'agent' },
-  { path: '/customer/deliverlayout/deliver', rule: 'domesticSending' },
-  { path: '/customer/deliverlayout/variablesms', rule: 'domesticSending' },
-  { path: '/customer/deliverlayout/internaldeliver', rule: 'internationalSending' },
-  { path: '/customer/finance/balance', rule: 'subAccount' },
-];
-
-const normalisePath = (p: string) => {
-  const path = p.split(/[?#]/)[0].replace(/\/+$/, '');
-  return path.startsWith('/') ? path : `/${path}`;
-};
-
-/** May this user see this route? */
-export function canSee(route: string, user?: AccessUser | null): boolean {
-  if (!user) return false;
-  const path = normalisePath(route);
-  const match = routeRules
-    .filter((r) => path === r.path || path.startsWith(`${r.path}/`))
-    .sort((a, b) => b.path.length - a.path.length)[0];
-  return allows(match?.rule, user);
-}
-
-/** A side-menu entry, as data (the menu config lives in src/layout/menu.ts). */
-export interface MenuEntry {
-  key: string;
-  label: string;
-  /** icon name (see src/layout/menuIcons.tsx) */
-  icon?: string;
-  /** route of a leaf entry */
-  route?: string;
-  /** extra visibility rule; the route's own rule (canSee) always applies too */
-  visible?: Visibility;
-  children?: MenuEntry[];
-}
-
-/** The entries this user sees: rules applied, empty groups dropped. */
-export function menuFor(user: AccessUser | null | undefined, entries: MenuEntry[]): MenuEntry[] {
-  if (!user) return [];
-  const out: MenuEntry[] = [];
-  for (const e of entries) {
-    if (!allows(e.visible, user)) continue;
-    if (e.route && !canSee(e.route, user)) continue;
-    if (e.children) {
-      const children = menuFor(user, e.children);
-      if (children.length === 0) continue;
-      out.push({ ...e, children });
-    } else {
-      out.push(e);
-    }
-  }
-  return out;
+export function createAccessControlProvider({ rulesOf, loadUser }: AccessControlSource): AccessControlProvider {
+  return {
+    can: async ({ resource }) => {
+      const names = resource ? rulesOf(resource) : undefined;
+      // not a screen, or a screen for every account (the session is checked before any screen):
+      // answered at once, so an unrestricted page does not wait for the user to load
+      if (!names || names.every((n) => !n || n === 'everyone')) return { can: true };
+      const user = await loadUser({ certification: needsCertification(names) });
+      return allowsAll(names, user) ? { can: true } : { can: false, reason: NO_ACCESS };
+    },
+    options: { buttons: { enableAccessControl: true, hideIfUnauthorized: true } },
+  };
 }

@@ -1,5 +1,8 @@
-/** 公告: list (/notice/notice), view (/notice/view?noticeId=), the home card. */
-export { default as NoticeList, noticeViewPath } from './NoticeList';
-export { default as NoticeView } from './NoticeView';
-export { LatestNotices } from './LatestNotices';
-export { safeNoticeHtml, noticePlainText } from './noticeHtml';
+/**
+ * 公告 pages: list (/notice/notice) and view (/notice/view?noticeId=), for src/screens.tsx.
+ * Each page is lazy, so it stays its own chunk; stories and other code import the files directly.
+ */
+import { lazy } from 'react';
+
+export const NoticeList = lazy(() => import('./NoticeList'));
+export const NoticeView = lazy(() => import('./NoticeView'));

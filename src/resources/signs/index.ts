@@ -1,4 +1,7 @@
-/** 签名报备: resource `signs` (src/providers/resources.ts), route /template/SignReport. */
-export { SignList } from './SignList';
-export { SignAddDialog } from './SignAddDialog';
-export { SignImportDialog } from './SignImportDialog';
+/**
+ * 签名报备 pages (/template/SignReport), for src/screens.tsx. Each page is lazy, so it stays its
+ * own chunk; stories and other code import the files directly.
+ */
+import { lazy } from 'react';
+
+export const SignList = lazy(() => import('./SignList'));

@@ -1,0 +1,28 @@
+/**
+ * The route guard: asks Refine's access control (`can({ resource: <screen name>, action: 'list' })`,
+ * see providers/access.ts) whether this account may open the screen at the current location, and
+ * renders the page only then. Refused: the 无权访问 page, and the page component is never mounted
+ * (so it makes no call). While deciding: a spinner. Not a screen (Not Found): rendered as is.
+ */
+import type { ReactNode } from 'react';
+import { useLocation } from 'react-router';
+import { useCan } from '@refinedev/core';
+import Forbidden from '@/pages/Forbidden';
+import { PageLoading } from '@/pages/PageLoading';
+import { screenAt, useScreens } from './screens';
+
+export function RouteGuard({ children }: { children: ReactNode }) {
+  const table = useScreens();
+  const { pathname } = useLocation();
+  const entry = screenAt(table, pathname);
+  const { data, isPlaceholderData, isError } = useCan({
+    resource: entry?.screen.name,
+    action: 'list',
+    // never the previous screen's answer while this one's is loading
+    queryOptions: { enabled: !!entry, placeholderData: undefined },
+  });
+  if (!entry) return <>{children}</>;
+  if (isError) return <Forbidden />;
+  if (!data || isPlaceholderData) return <PageLoading />;
+  return data.can ? <>{children}</> : <Forbidden />;
+}

@@ -1,0 +1,196 @@
+/**
+ * What the console does with the screen table (src/screens.tsx): the routes, the side menu, the
+ * home quick links, Refine's resources and the rules the route guard applies are all read from
+ * it here. The table itself is data only; this file holds the types it is written in.
+ *
+ * Loaded with the app's entry (the routes need it), so it imports no Refine and no icons at run
+ * time: what needs them (ConsoleRefine, the layout) passes them in.
+ */
+import { createContext, Suspense, useContext, type ComponentType, type LazyExoticComponent, type ReactElement, type ReactNode } from 'react';
+import { matchRoutes, Navigate, Route, type RouteObject } from 'react-router';
+import type { ResourceProps } from '@refinedev/core';
+import { allowsAll, type AccessUser, type RuleName } from '@/providers/access';
+import { PageLoading } from '@/pages/PageLoading';
+import { consoleScreens } from '@/screens';
+import type { MenuIconName } from './menuIcons';
+
+/** One screen of the console. */
+export interface Screen {
+  /** route name (the spec's where it names one): Refine resource name, access-control resource, React key */
+  name: string;
+  /** absolute path for a top-level screen ('/customer/finance'), relative to its parent for a child ('base/auth') */
+  path: string;
+  /** Chinese label: menu entry, home quick link, Refine's meta.label */
+  label: string;
+  icon?: MenuIconName;
+  /** named rule from src/providers/access.ts; a child must also pass its parents' rules. None: any logged-in account */
+  access?: RuleName;
+  /** the page (lazy, from the folder's index.ts, so each page stays its own chunk) */
+  page: LazyExoticComponent<ComponentType> | ComponentType;
+  /** side menu: `true` at the top level, a group key (MenuGroup.key) inside that group; absent: not in the menu */
+  menu?: true | string;
+  /** where the menu entry and the quick link go when not `path` (a tab layout opens its first tab) */
+  link?: string;
+  /** a quick link on the home page */
+  home?: boolean;
+  /** child path the screen's own path redirects to (a tab layout without content of its own) */
+  index?: string;
+  /** screens rendered in this page's <Outlet/> (tabs) */
+  children?: Screen[];
+}
+
+/** A titled group of the side menu (has no page of its own). */
+export interface MenuGroup {
+  key: string;
+  label: string;
+  icon?: MenuIconName;
+}
+
+export interface ScreenTable {
+  screens: Screen[];
+  groups: MenuGroup[];
+}
+
+/** A screen with its absolute path and its ancestors (outermost first, the screen itself last). */
+export interface ScreenEntry {
+  screen: Screen;
+  fullPath: string;
+  chain: Screen[];
+}
+
+const join = (parent: string, child: string) => (child.startsWith('/') ? child : `${parent.replace(/\/+$/, '')}/${child}`);
+
+const indexCache = new WeakMap<ScreenTable, { byName: Map<string, ScreenEntry>; list: ScreenEntry[]; routes: RouteObject[] }>();
+
+/** Every screen of the table, by name, plus the route objects used to match a location. */
+function indexOf(table: ScreenTable) {
+  let idx = indexCache.get(table);
+  if (idx) return idx;
+  const byName = new Map<string, ScreenEntry>();
+  const list: ScreenEntry[] = [];
+  const walk = (screens: Screen[], parentPath: string, parents: Screen[]): RouteObject[] =>
+    screens.map((screen) => {
+      const fullPath = join(parentPath, screen.path);
+      const entry: ScreenEntry = { screen, fullPath, chain: [...parents, screen] };
+      if (byName.has(screen.name)) throw new Error(`screen name declared twice: ${screen.name}`);
+      byName.set(screen.name, entry);
+      list.push(entry);
+      const children = screen.children ? walk(screen.children, fullPath, entry.chain) : undefined;
+      return { path: screen.path, handle: entry, children: screen.index ? [{ index: true, handle: entry }, ...(children ?? [])] : children };
+    });
+  const routes = walk(table.screens, '/', []);
+  idx = { byName, list, routes };
+  indexCache.set(table, idx);
+  return idx;
+}
+
+export const screenEntries = (table: ScreenTable): ScreenEntry[] => indexOf(table).list;
+export const screenByName = (table: ScreenTable, name: string): ScreenEntry | undefined => indexOf(table).byName.get(name);
+
+/** The screen showing at this pathname (the deepest matching one), or undefined (Not Found). */
+export function screenAt(table: ScreenTable, pathname: string): ScreenEntry | undefined {
+  const matches = matchRoutes(indexOf(table).routes, pathname);
+  return matches?.[matches.length - 1]?.route.handle as ScreenEntry | undefined;
+}
+
+/** The rules a user must pass to open a screen: its own and its parents'. Undefined: no such screen. */
+export function rulesOf(table: ScreenTable, name: string): RuleName[] | undefined {
+  const entry = screenByName(table, name);
+  return entry?.chain.flatMap((s) => (s.access ? [s.access] : []));
+}
+
+/** May this user open the screen? (The same decision the route guard's `can` makes.) */
+export const screenAllowed = (entry: ScreenEntry, user?: AccessUser | null) => allowsAll(entry.chain.map((s) => s.access), user);
+
+/** Where a screen's menu entry / quick link goes. */
+export const linkOf = (entry: ScreenEntry) => entry.screen.link ?? entry.fullPath;
+
+/** A side-menu node: a group with children, or a screen with its link. */
+export interface MenuNode {
+  key: string;
+  label: string;
+  icon?: MenuIconName;
+  link?: string;
+  children?: MenuNode[];
+}
+
+/** The side menu this user sees, in table order (a group sits where its first screen is); empty groups dropped. */
+export function menuFor(table: ScreenTable, user?: AccessUser | null): MenuNode[] {
+  if (!user) return [];
+  const out: MenuNode[] = [];
+  const groups = new Map<string, MenuNode>();
+  for (const entry of screenEntries(table)) {
+    const { screen } = entry;
+    if (!screen.menu || !screenAllowed(entry, user)) continue;
+    const leaf: MenuNode = { key: screen.name, label: screen.label, icon: screen.icon, link: linkOf(entry) };
+    if (screen.menu === true) {
+      out.push(leaf);
+      continue;
+    }
+    let group = groups.get(screen.menu);
+    if (!group) {
+      const g = table.groups.find((x) => x.key === screen.menu);
+      if (!g) throw new Error(`screen ${screen.name}: unknown menu group ${screen.menu}`);
+      group = { key: g.key, label: g.label, icon: g.icon, children: [] };
+      groups.set(g.key, group);
+      out.push(group);
+    }
+    group.children!.push(leaf);
+  }
+  return out;
+}
+
+/** The home page's quick links this user may open (icon: the screen's, else its menu group's). */
+export function quickLinksFor(table: ScreenTable, user?: AccessUser | null): MenuNode[] {
+  if (!user) return [];
+  return screenEntries(table)
+    .filter((e) => e.screen.home && screenAllowed(e, user))
+    .map((e) => {
+      const groupKey = typeof e.screen.menu === 'string' ? e.screen.menu : undefined;
+      return { key: e.screen.name, label: e.screen.label, link: linkOf(e), icon: e.screen.icon ?? table.groups.find((g) => g.key === groupKey)?.icon };
+    });
+}
+
+/**
+ * Refine's `resources`: each screen (name, list path, meta label / icon / parent) and each menu
+ * group, so Refine knows the screens (breadcrumbs, useResourceParams, access control by name).
+ */
+export function refineResources(table: ScreenTable, icon: (name?: MenuIconName) => ReactNode): ResourceProps[] {
+  const groups: ResourceProps[] = table.groups.map((g) => ({ name: g.key, meta: { label: g.label, icon: icon(g.icon) } }));
+  const screens: ResourceProps[] = screenEntries(table).map(({ screen, fullPath, chain }) => {
+    const parent = chain.length > 1 ? chain[chain.length - 2].name : typeof screen.menu === 'string' ? screen.menu : undefined;
+    return { name: screen.name, list: fullPath.replace(/\/\*$/, ''), meta: { label: screen.label, icon: icon(screen.icon), parent } };
+  });
+  return [...groups, ...screens];
+}
+
+const ScreensContext = createContext<ScreenTable>(consoleScreens);
+
+/** The screen table in use (the console's; tests pass their own to <AppRoutes screens>). */
+export const useScreens = () => useContext(ScreensContext);
+export const ScreensProvider = ScreensContext.Provider;
+
+/**
+ * The <Route>s of every screen (children nested, a tab layout's index redirect), each page in its
+ * own Suspense. Rendered inside the console's layout route by App.tsx.
+ */
+export function routeElements(table: ScreenTable): ReactElement[] {
+  const toRoute = (screen: Screen): ReactElement => {
+    const Page = screen.page;
+    return (
+      <Route
+        key={screen.name}
+        path={screen.path}
+        element={
+          <Suspense fallback={<PageLoading />}>
+            <Page />
+          </Suspense>
+        }
+      >
+        {screen.index && <Route index element={<Navigate to={screen.index} replace />} />}
+        {screen.children?.map(toRoute)}
+      </Route>
+    );
+  };
+  return table.screens.map(toRoute);
+}
