@@ -366,6 +366,7 @@ export interface SchemaIndex {
   'entities/enterprise-base-info.json'?: EnterpriseBaseInfo;
   'entities/notice.json'?: Notice;
   'entities/sign.json'?: Sign;
+  'entities/sub-account-detail.json'?: SubAccountDetail;
   'entities/sub-account.json'?: SubAccountRow;
   'entities/support-contact.json'?: SupportContact;
   'entities/template.json'?: SmsTemplate;
@@ -813,6 +814,78 @@ export interface Sign {
    * 驳回原因
    */
   cause?: string;
+}
+/**
+ * 子账户详情（GET /client/account/detail?client_id=，代理商查看自己的子账户；POST /account/updateClient 的回答）。余额为十进制字符串。
+ */
+export interface SubAccountDetail {
+  /**
+   * 账户
+   */
+  clientid: string;
+  /**
+   * 账户名称
+   */
+  name: string;
+  status: AccountStatus;
+  /**
+   * 余额
+   */
+  balance: string;
+  /**
+   * 联系人
+   */
+  realname: string;
+  /**
+   * 手机号
+   */
+  mobile: string;
+  /**
+   * 邮箱
+   */
+  email: string;
+  /**
+   * 地址
+   */
+  address: string;
+  needreport: NeedReport;
+  /**
+   * 状态报告回调地址
+   */
+  deliveryurl: string;
+  needmo: NeedMo;
+  /**
+   * 上行回调地址
+   */
+  mourl: string;
+  paytype: PayType;
+  /**
+   * 创建时间
+   */
+  create_time: string;
+  /**
+   * 备注
+   */
+  remarks: string;
+  oauth_status: AuthStatus;
+  /**
+   * 认证时间
+   */
+  oauth_date?: string;
+  client_type?: ClientType;
+  agentOwned: AgentOwned;
+  /**
+   * 证件类型
+   */
+  idType?: IdType | null;
+  /**
+   * 证件号码
+   */
+  idNbr?: string;
+  /**
+   * 证件图片
+   */
+  imgUrl?: string;
 }
 /**
  * 子账户（管理列表 POST /client/accounts 与财务列表 POST /recharge/rollback/getAccounts 的行）。金额与单价为十进制字符串。

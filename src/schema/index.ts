@@ -15,3 +15,11 @@ export const schemas = new SchemaRegistry(schemaMap);
 export const enumOptions = schemas.enumOptions.bind(schemas);
 export const enumLabel = schemas.enumLabel.bind(schemas);
 export const enumColor = schemas.enumColor.bind(schemas);
+
+/**
+ * The uiSchema kept beside a schema: its root `x-ui` block (see SchemaDescriptions for the
+ * convention), e.g. `<SchemaForm schema={passwordForm} uiSchema={schemaUi('forms/password-change')} />`.
+ */
+export function schemaUi<T = Record<string, any>>(key: string): T {
+  return (schemas.get(key)['x-ui'] ?? {}) as T;
+}
