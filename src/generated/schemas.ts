@@ -61,10 +61,6 @@ export type YesNo = number & (1 | 0);
  */
 export type SignState = number & (0 | 1 | 2 | 4);
 /**
- * 资质审核状态
- */
-export type AuthStatus = number & (2 | 3 | 4);
-/**
  * 客户类型（client_type）
  */
 export type ClientType = number & (2 | 1);
@@ -72,6 +68,10 @@ export type ClientType = number & (2 | 1);
  * 账户归属（agentOwned）
  */
 export type AgentOwned = number & (1 | 0);
+/**
+ * 资质审核状态
+ */
+export type AuthStatus = number & (2 | 3 | 4);
 /**
  * 短信类型
  */
@@ -867,7 +867,10 @@ export interface SubAccountDetail {
    * 备注
    */
   remarks: string;
-  oauth_status: AuthStatus;
+  /**
+   * 1 未认证；2、3、4 见 enums/auth-status.json
+   */
+  oauth_status: number;
   /**
    * 认证时间
    */
