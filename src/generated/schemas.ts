@@ -365,6 +365,7 @@ export interface SchemaIndex {
   'entities/current-user.json'?: CurrentUser;
   'entities/enterprise-base-info.json'?: EnterpriseBaseInfo;
   'entities/notice.json'?: Notice;
+  'entities/opened-account.json'?: OpenedAccount;
   'entities/sign.json'?: Sign;
   'entities/sub-account-detail.json'?: SubAccountDetail;
   'entities/sub-account.json'?: SubAccountRow;
@@ -768,6 +769,27 @@ export interface Notice {
    * 公告内容
    */
   noticeContent?: string;
+}
+/**
+ * 自助开户成功的回答（POST /client/account/addUser 的 data）。密码只显示这一次。
+ */
+export interface OpenedAccount {
+  /**
+   * 账户
+   */
+  clientid: string;
+  /**
+   * 密码
+   */
+  password: string;
+  /**
+   * 手机号
+   */
+  mobile: string;
+  /**
+   * 邮箱
+   */
+  email: string;
 }
 /**
  * 短信签名（POST /sign/list 的行）

@@ -22,7 +22,8 @@
  *   "id_typeNum": { "ui:fallback": "id_type" },  // an unknown enum value shows the server's label from that field
  *   "oauth_date": { "ui:hideEmpty": true },  // left out when the record has no value
  *   "mourl": { "ui:showIf": { "needmo": 1 } },                      // shown only when needmo == 1
- *   "company": { "ui:titleIf": [{ "when": { "cert_type": 1 }, "title": "姓名" }] }  // the label by another value
+ *   "company": { "ui:titleIf": [{ "when": { "cert_type": 1 }, "title": "姓名" }] },  // the label by another value
+ *   "mobile": { "ui:title": "新手机号" }     // this screen's label (forms: RJSF reads it too)
  * }
  * ```
  * `x-ui` is an annotation: ajv ignores it, the generated types and compiled form validators leave
@@ -32,7 +33,7 @@ import type { ReactNode } from 'react';
 import { Descriptions, type DescriptionsProps } from 'antd';
 import dayjs from 'dayjs';
 import { resolveRefKey, type JsonSchema, type SchemaRegistry } from '../../../common/schema/registry';
-import { schemas } from '@/schema';
+import { fieldLabel, schemas } from '@/schema';
 import { EnumTag } from '@/components/EnumTag/EnumTag';
 import { Money } from '@/components/Money/Money';
 
@@ -50,6 +51,7 @@ export interface FieldUi {
   'ui:hideEmpty'?: boolean;
   'ui:showIf'?: Record<string, unknown>;
   'ui:titleIf'?: { when: Record<string, unknown>; title: string }[];
+  'ui:title'?: string;
 }
 
 export interface DescriptionField {
@@ -147,7 +149,7 @@ export function SchemaDescriptions<T extends Record<string, any>>({
       const own = render?.[f.name as keyof T & string];
       return {
         key: f.name,
-        label: f.ui['ui:titleIf']?.find((t) => matches(record, t.when))?.title ?? f.title,
+        label: fieldLabel(entity, f.name, record, registry),
         span: f.ui['ui:span'],
         children: own ? own(record[f.name], record) : renderValue(f, record, registry),
       };

@@ -54,7 +54,7 @@ export interface SchemaFormProps<T extends Record<string, any> = Record<string, 
    * the page), or a registry key ("forms/login") or a schema object, validated with ajv loaded on
    * first use (the form shows once it has arrived). Avoid a root-level allOf in a displayed
    * schema: RJSF merges it into the rendered fields, and a `const: {$data}` confirmation field
-   * then drops what is typed (check such rules with validateBySchema instead).
+   * then drops what is typed (check such rules with validateForm, ./validation, instead).
    */
   schema: CompiledForm | string | JsonSchema;
   /** the fields to show, in order; the schema's other properties stay hidden (omitted: all, schema order) */

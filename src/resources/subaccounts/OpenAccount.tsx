@@ -1,24 +1,26 @@
 /** 自助开户 (/customer/selfsevicelayout/manager/open): agents in package mode, certified. */
 import { useState } from 'react';
-import { Alert, App, Button, Card, Descriptions, Form, Input, Radio, Result, Select, Space, Typography, Upload, type UploadFile } from 'antd';
+import { Alert, App, Button, Card, Form, Input, Radio, Result, Select, Space, Typography, Upload, type UploadFile } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
 import { Link, useNavigate } from 'react-router';
-import { enumOptions } from '@/schema';
+import { SchemaDescriptions } from '@/components/SchemaDescriptions';
+import { validateForm } from '@/components/SchemaForm/validation';
+import openAccountForm from '@/generated/forms/open-account';
+import type { OpenedAccount } from '@/generated/schemas';
+import { enumOptions, fieldLabel } from '@/schema';
 import { ApiError } from '@/providers/http';
 import { useCertification, useCurrentUser } from '@/layout/hooks';
-import { subAccountApi, validateWith } from './api';
+import { subAccountApi } from './api';
 import { copyText } from './dialogs';
 
 const FIELDS = ['name', 'agentOwned', 'needreport', 'deliveryurl', 'needmo', 'mourl', 'email', 'mobile', 'idType', 'idNbr', 'imgUrl', 'remarks'] as const;
 const IMAGE_TYPES = ['image/gif', 'image/jpeg', 'image/png', 'image/bmp'];
 const xsrf = () => document.cookie.match(/(?:^|; )XSRF-TOKEN=([^;]*)/)?.[1] ?? '';
 
-export interface Opened {
-  clientid: string;
-  password: string;
-  mobile: string;
-  email: string;
-}
+export type Opened = OpenedAccount;
+
+/** a field's label: its title in schemas/forms/open-account.json */
+const label = (field: string) => fieldLabel('forms/open-account', field);
 
 /** the stored path of an uploaded image from POST /file/upload's answer */
 const uploadedPath = (resp: any): string | undefined => {
@@ -49,16 +51,19 @@ export function OpenResult({ opened, onAgain }: { opened: Opened; onAgain: () =>
         </Button>,
       ]}
     >
-      <Descriptions column={1} bordered size="small" data-testid="open-result">
-        <Descriptions.Item label="账户">{opened.clientid}</Descriptions.Item>
-        <Descriptions.Item label="密码">
-          <Typography.Text copyable code data-testid="new-password">
-            {opened.password}
-          </Typography.Text>
-        </Descriptions.Item>
-        <Descriptions.Item label="手机号">{opened.mobile || '-'}</Descriptions.Item>
-        <Descriptions.Item label="邮箱">{opened.email || '-'}</Descriptions.Item>
-      </Descriptions>
+      <SchemaDescriptions
+        entity="entities/opened-account"
+        record={opened}
+        size="small"
+        data-testid="open-result"
+        render={{
+          password: (v) => (
+            <Typography.Text copyable code data-testid="new-password">
+              {v}
+            </Typography.Text>
+          ),
+        }}
+      />
     </Result>
   );
 }
@@ -85,7 +90,8 @@ export default function OpenAccount() {
     return out;
   };
   const check = (only?: string) => {
-    const errs = validateWith('forms/open-account', values());
+    const errs: Record<string, string> = {};
+    for (const e of validateForm(openAccountForm, values()).errors) errs[e.field] ??= e.message;
     const names = only ? [only] : [...FIELDS];
     form.setFields(names.map((name) => ({ name, errors: errs[name] ? [errs[name]] : [] })));
     return errs;
@@ -146,43 +152,43 @@ export default function OpenAccount() {
         />
       )}
       <Form form={form} layout="horizontal" labelCol={{ span: 5 }} wrapperCol={{ span: 12 }} initialValues={{ agentOwned: 1, needreport: 0, needmo: 0 }} disabled={!certified}>
-        <Form.Item name="name" label="账户名称" required>
+        <Form.Item name="name" label={label('name')} required>
           <Input onBlur={() => check('name')} maxLength={60} />
         </Form.Item>
-        <Form.Item name="agentOwned" label="账户归属">
+        <Form.Item name="agentOwned" label={label('agentOwned')}>
           <Radio.Group options={enumOptions('agent-owned').map((o) => ({ value: o.value, label: o.label }))} />
         </Form.Item>
-        <Form.Item name="needreport" label="状态报告">
+        <Form.Item name="needreport" label={label('needreport')}>
           <Select options={enumOptions('need-report').map((o) => ({ value: o.value, label: o.label }))} />
         </Form.Item>
         {needreport === 1 && (
-          <Form.Item name="deliveryurl" label="状态报告回调地址" required>
+          <Form.Item name="deliveryurl" label={label('deliveryurl')} required>
             <Input placeholder="https://" onBlur={() => check('deliveryurl')} />
           </Form.Item>
         )}
-        <Form.Item name="needmo" label="上行">
+        <Form.Item name="needmo" label={label('needmo')}>
           <Select options={enumOptions('need-mo').map((o) => ({ value: o.value, label: o.label }))} />
         </Form.Item>
         {needmo === 1 && (
-          <Form.Item name="mourl" label="上行回调地址" required>
+          <Form.Item name="mourl" label={label('mourl')} required>
             <Input placeholder="https://" onBlur={() => check('mourl')} />
           </Form.Item>
         )}
-        <Form.Item name="email" label="邮箱" extra="可用于登录">
+        <Form.Item name="email" label={label('email')} extra="可用于登录">
           <Input onBlur={() => check('email')} />
         </Form.Item>
-        <Form.Item name="mobile" label="手机号">
+        <Form.Item name="mobile" label={label('mobile')}>
           <Input onBlur={checkMobile} maxLength={11} />
         </Form.Item>
         {agentOwned === 0 && (
           <>
-            <Form.Item name="idType" label="证件类型" required>
+            <Form.Item name="idType" label={label('idType')} required>
               <Select options={enumOptions('id-type').map((o) => ({ value: o.value, label: o.label }))} placeholder="请选择" />
             </Form.Item>
-            <Form.Item name="idNbr" label="证件号码" required>
+            <Form.Item name="idNbr" label={label('idNbr')} required>
               <Input maxLength={20} onBlur={() => check('idNbr')} />
             </Form.Item>
-            <Form.Item name="imgUrl" label="证件图片" required extra="支持 gif、jpg、jpeg、png、bmp，最多五张，每张不超过2M">
+            <Form.Item name="imgUrl" label={label('imgUrl')} required extra="支持 gif、jpg、jpeg、png、bmp，最多五张，每张不超过2M">
               <Upload
                 action="/api/file/upload"
                 name="photoFile"
@@ -223,7 +229,7 @@ export default function OpenAccount() {
             </Form.Item>
           </>
         )}
-        <Form.Item name="remarks" label="备注">
+        <Form.Item name="remarks" label={label('remarks')}>
           <Input.TextArea rows={2} onBlur={() => check('remarks')} />
         </Form.Item>
         <Form.Item wrapperCol={{ offset: 5 }}>
