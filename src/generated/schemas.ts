@@ -445,6 +445,7 @@ export interface SchemaIndex {
   'forms/sub-account-remark.json'?: SubAccountRemarkForm;
   'forms/template.json'?: TemplateForm;
   'forms/user-info.json'?: UserInfoForm;
+  'messages/messages.json'?: Messages;
 }
 /**
  * 代理商基本信息（GET /admin/baseinfo）。oauth_status 以“未认证”“待认证”文字或数字 3、4 返回。
@@ -1545,3 +1546,7 @@ export interface UserInfoForm {
    */
   valcode: string;
 }
+/**
+ * 控制台与服务器共用的提示语（成功提示、业务拒绝）：服务器以它们回答，控制台在服务器未给出时显示同一句。字段规则的提示在各表单 schema 的 errorMessage 中。两边都经 common/schema/messages.ts 读取 x-messages。
+ */
+export interface Messages {}

@@ -17,6 +17,7 @@ import { SchemaForm, type CompiledForm } from '@/components/SchemaForm';
 import agentBaseInfoForm from '@/generated/forms/agent-base-info';
 import enterpriseBaseInfoForm from '@/generated/forms/enterprise-base-info';
 import { schemaUi } from '@/schema';
+import { MESSAGES } from '../../../common/schema/messages';
 
 /** 认证状态 with the action the state allows. */
 export function CertificationState({ value, remark }: { value: unknown; remark?: string }) {
@@ -55,7 +56,7 @@ function EditForm<T extends Record<string, any>>({ form, fields, required, initi
     setSaving(true);
     try {
       await onSave(values);
-      message.success('保存成功');
+      message.success(MESSAGES.saved);
     } catch {
       // the server's message is already shown
     } finally {

@@ -16,6 +16,7 @@ import certificationForm from '@/generated/forms/certification';
 import { enumOptions, fieldLabel } from '@/schema';
 import { ApiError } from '@/providers/http';
 import { accountApi } from './api';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export const MAX_IMAGES = 5;
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
@@ -76,11 +77,11 @@ export function CertificationForm({ mode, initial, defaultType, onSubmitted }: C
 
   const beforeUpload = (file: File) => {
     if (!IMAGE_EXT.test(file.name) && !IMAGE_MIME.includes(file.type)) {
-      message.error('图片上传失败：仅支持 gif、jpg、jpeg、png 格式的图片');
+      message.error(MESSAGES.imageBadType);
       return Upload.LIST_IGNORE;
     }
     if (file.size > MAX_IMAGE_BYTES) {
-      message.error('图片上传失败：图片大小不能超过2M');
+      message.error(MESSAGES.imageTooLarge);
       return Upload.LIST_IGNORE;
     }
     return true;
@@ -92,8 +93,8 @@ export function CertificationForm({ mode, initial, defaultType, onSubmitted }: C
       const body = await accountApi.uploadImage(f, f.name);
       onSuccess?.(body.data);
     } catch (e) {
-      const msg = e instanceof ApiError ? e.message : '图片上传失败';
-      message.error(msg.startsWith('图片上传失败') ? msg : `图片上传失败：${msg}`);
+      const msg = e instanceof ApiError ? e.message : MESSAGES.imageUploadFailed;
+      message.error(msg.startsWith(MESSAGES.imageUploadFailed) ? msg : `${MESSAGES.imageUploadFailed}：${msg}`);
       onError?.(new Error(msg));
     }
   };

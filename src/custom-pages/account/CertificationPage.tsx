@@ -15,11 +15,12 @@ import { useClientCertification, useOwnCertification, useRefreshAll } from './ap
 import { AUTH_ROUTE } from './BaseInfoLayout';
 import { CertificationForm } from './CertificationForm';
 import { CertificationView } from './CertificationView';
+import { MESSAGES } from '../../../common/schema/messages';
 
 function ClientCertification({ clientId }: { clientId: string }) {
   const { data, isLoading, isError } = useClientCertification(clientId);
   if (isLoading) return <Skeleton active />;
-  if (isError || !data) return <Result status="warning" title="获取资质信息失败" />;
+  if (isError || !data) return <Result status="warning" title={MESSAGES.certificationFetchFailed} />;
   return <CertificationView info={data} title={`账户 ${data.clientid} 的资质信息`} />;
 }
 
@@ -29,7 +30,7 @@ export function OwnCertification({ re = false }: { re?: boolean }) {
   const navigate = useNavigate();
   const refreshAll = useRefreshAll();
   if (isLoading) return <Skeleton active />;
-  if (isError || !data) return <Result status="warning" title="获取资质信息失败" />;
+  if (isError || !data) return <Result status="warning" title={MESSAGES.certificationFetchFailed} />;
   const status = oauthStatusOf(data.oauth_status);
   const typeParam = Number(params.get('type'));
   const defaultType = typeParam === 2 ? 2 : typeParam === 1 ? 1 : undefined;

@@ -15,6 +15,7 @@ import { isAgent } from '@/providers/access';
 import { schemaUi } from '@/schema';
 import { accountApi } from './api';
 import { passwordDigest as sha256 } from '@/lib/password';
+import { MESSAGES } from '../../../common/schema/messages';
 
 const FIELDS = ['oldPassword', 'newPassword', 'confirmPassword'] as const;
 type Values = Record<(typeof FIELDS)[number], string>;
@@ -36,7 +37,7 @@ export default function PasswordPage() {
     setSaving(true);
     try {
       await accountApi.changePassword(payload);
-      message.success('密码修改成功');
+      message.success(MESSAGES.passwordChanged);
       setValues({});
       setRound((r) => r + 1);
       navigate('/account/security');

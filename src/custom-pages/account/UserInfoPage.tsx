@@ -16,6 +16,7 @@ import userInfoForm from '@/generated/forms/user-info';
 import type { FieldError } from '../../../common/schema';
 import { schemaUi } from '@/schema';
 import { accountApi, useRefreshAll, useUserInfo } from './api';
+import { MESSAGES } from '../../../common/schema/messages';
 
 const FIELDS = ['email', 'countryCode', 'mobile', 'valcode'];
 // in the console bundle already: no lazy loading (the code button shows with the form)
@@ -52,7 +53,7 @@ function EditUserInfo({ email, mobile, onDone, onCancel }: { email?: string; mob
     setSaving(true);
     try {
       await accountApi.saveUserInfo({ email: v.email?.trim() || undefined, countryCode: v.countryCode, mobile: v.mobile.trim(), valcode: v.valcode.trim() });
-      message.success('保存成功');
+      message.success(MESSAGES.saved);
       await onDone();
     } catch {
       // the server's message is already shown

@@ -12,6 +12,7 @@ import { ApiError } from '@/providers/http';
 import { useCertification, useCurrentUser } from '@/layout/hooks';
 import { subAccountApi } from './api';
 import { copyText } from './dialogs';
+import { MESSAGES } from '../../../common/schema/messages';
 
 const FIELDS = ['name', 'agentOwned', 'needreport', 'deliveryurl', 'needmo', 'mourl', 'email', 'mobile', 'idType', 'idNbr', 'imgUrl', 'remarks'] as const;
 const IMAGE_TYPES = ['image/gif', 'image/jpeg', 'image/png', 'image/bmp'];
@@ -34,7 +35,7 @@ export function OpenResult({ opened, onAgain }: { opened: Opened; onAgain: () =>
   return (
     <Result
       status="success"
-      title="开户成功"
+      title={MESSAGES.opened}
       subTitle="请妥善保存以下账户信息，密码只显示这一次"
       extra={[
         <Button
@@ -103,7 +104,7 @@ export default function OpenAccount() {
       await subAccountApi.validateMobile(mobile);
       return true;
     } catch (e) {
-      form.setFields([{ name: 'mobile', errors: [e instanceof ApiError ? (e.body.msg ?? '手机号码已存在') : '接口异常'] }]);
+      form.setFields([{ name: 'mobile', errors: [e instanceof ApiError ? (e.body.msg ?? MESSAGES.mobileExists) : '接口异常'] }]);
       return false;
     }
   };
@@ -146,7 +147,7 @@ export default function OpenAccount() {
           type="warning"
           showIcon
           style={{ marginBottom: 16 }}
-          message="请先认证再开户"
+          message={MESSAGES.certifyBeforeOpening}
           action={<Link to="/account/info/base/auth">去认证</Link>}
           data-testid="not-certified"
         />
@@ -215,7 +216,7 @@ export default function OpenAccount() {
                 onChange={({ fileList }) => {
                   setFiles(fileList);
                   if (fileList.some((f) => f.status === 'error' || (f.response && f.response.code !== 0 && f.response.code !== undefined))) {
-                    form.setFields([{ name: 'imgUrl', errors: ['图片上传失败'] }]);
+                    form.setFields([{ name: 'imgUrl', errors: [MESSAGES.imageUploadFailed] }]);
                   }
                 }}
               >

@@ -14,6 +14,7 @@ import type { SubAccountDetail, SubAccountEditForm } from '@/generated/schemas';
 import { schemas, schemaUi } from '@/schema';
 import { ApiError } from '@/providers/http';
 import { subAccountApi } from './api';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export type SubAccountDetailData = SubAccountDetail;
 
@@ -36,7 +37,7 @@ function BasicInfo({ data, onSaved }: { data: SubAccountDetailData; onSaved: (d:
     setSaving(true);
     try {
       const body = await subAccountApi.update(out);
-      message.success(body.msg ?? '修改成功');
+      message.success(body.msg ?? MESSAGES.updated);
       onSaved(body.data as SubAccountDetailData);
       setEditing(false);
     } catch {
