@@ -16,7 +16,7 @@ import { accountApi, useAgentBaseInfo, useEnterpriseBaseInfo, useRefreshAll } fr
 import { SchemaForm, type CompiledForm } from '@/components/SchemaForm';
 import agentBaseInfoForm from '@/generated/forms/agent-base-info';
 import enterpriseBaseInfoForm from '@/generated/forms/enterprise-base-info';
-import { schemaUi } from '@/schema';
+import { fieldLabel, schemaUi } from '@/schema';
 import { MESSAGES } from '../../../common/schema/messages';
 
 /** 认证状态 with the action the state allows. */
@@ -28,7 +28,7 @@ export function CertificationState({ value, remark }: { value: unknown; remark?:
       {s === OAUTH.notCertified && <Link to={CERTIFY_ROUTE}>在线认证</Link>}
       {s === OAUTH.rejected && (
         <>
-          {remark && <span style={{ color: '#cf1322' }}>驳回原因：{remark}</span>}
+          {remark && <span style={{ color: '#cf1322' }}>{fieldLabel('entities/agent-base-info', 'oauth_remark')}：{remark}</span>}
           <Link to={RECERTIFY_ROUTE}>重新认证</Link>
         </>
       )}

@@ -11,6 +11,7 @@
 import { Alert, Result, Skeleton } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
 import { OAUTH, oauthStatusOf } from '@/domain/certification';
+import { fieldLabel } from '@/schema';
 import { useClientCertification, useOwnCertification, useRefreshAll } from './api';
 import { AUTH_ROUTE } from './BaseInfoLayout';
 import { CertificationForm } from './CertificationForm';
@@ -55,7 +56,7 @@ export function OwnCertification({ re = false }: { re?: boolean }) {
           style={{ marginBottom: 16 }}
           data-testid="rejected-reason"
           message="认证不通过，请修改资料后重新提交"
-          description={data.remark ? `驳回原因：${data.remark}` : undefined}
+          description={data.remark ? `${fieldLabel('entities/certification-info', 'remark')}：${data.remark}` : undefined}
         />
         <CertificationForm mode="edit" initial={data} defaultType={defaultType} onSubmitted={submitted} />
       </>

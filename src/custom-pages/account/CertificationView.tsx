@@ -8,6 +8,7 @@ import type { CertificationInfo } from '@/generated/schemas';
 import { EnumTag } from '@/components/EnumTag/EnumTag';
 import { SchemaDescriptions } from '@/components/SchemaDescriptions';
 import { OAUTH, oauthStatusOf } from '@/domain/certification';
+import { fieldLabel } from '@/schema';
 
 export const imageUrls = (info: Pick<CertificationInfo, 'img_url' | 'smsp_img_url'>) =>
   (info.img_url ?? '')
@@ -38,7 +39,7 @@ export function CertificationView({ info, title }: { info: CertificationInfo; ti
       {status === OAUTH.pending && <Alert type="info" showIcon style={{ marginBottom: 16 }} message="待认证：您的认证资料已提交，正在审核中，审核通过后才能发送短信" />}
       {status === OAUTH.certified && <Alert type="success" showIcon style={{ marginBottom: 16 }} message="已认证：资质认证已通过" />}
       {status === OAUTH.rejected && (
-        <Alert type="error" showIcon style={{ marginBottom: 16 }} data-testid="rejected-reason" message="认证不通过" description={info.remark ? `驳回原因：${info.remark}` : undefined} />
+        <Alert type="error" showIcon style={{ marginBottom: 16 }} data-testid="rejected-reason" message="认证不通过" description={info.remark ? `${fieldLabel('entities/certification-info', 'remark')}：${info.remark}` : undefined} />
       )}
       <SchemaDescriptions
         entity="entities/certification-info"

@@ -11,10 +11,12 @@ import { SchemaDescriptions } from '@/components/SchemaDescriptions';
 import { SchemaForm } from '@/components/SchemaForm';
 import subAccountEditForm from '@/generated/forms/sub-account-edit';
 import type { SubAccountDetail, SubAccountEditForm } from '@/generated/schemas';
-import { schemas, schemaUi } from '@/schema';
+import { enumLabel, fieldLabel, schemaUi } from '@/schema';
 import { ApiError } from '@/providers/http';
 import { subAccountApi } from './api';
 import { MESSAGES } from '../../../common/schema/messages';
+
+const ENTITY = 'entities/sub-account-detail';
 
 export type SubAccountDetailData = SubAccountDetail;
 
@@ -49,7 +51,7 @@ function BasicInfo({ data, onSaved }: { data: SubAccountDetailData; onSaved: (d:
   if (!editing)
     return (
       <>
-        <SchemaDescriptions entity="entities/sub-account-detail" record={data} size="small" data-testid="basic-info" />
+        <SchemaDescriptions entity={ENTITY} record={data} size="small" data-testid="basic-info" />
         <Button type="primary" style={{ marginTop: 16 }} onClick={start}>
           修改
         </Button>
@@ -82,22 +84,22 @@ function Qualification({ data, re }: { data: SubAccountDetailData; re: boolean }
   if (data.oauth_status === 3 && !re)
     return (
       <>
-        <Result status="success" title="已认证" subTitle={data.oauth_date ? `认证时间：${data.oauth_date}` : undefined} />
-        {data.agentOwned !== 1 && <SchemaDescriptions entity="entities/sub-account-detail" record={data} fields={['idType', 'idNbr']} column={1} size="small" />}
+        <Result status="success" title={enumLabel('auth-status', 3)} subTitle={data.oauth_date ? `${fieldLabel(ENTITY, 'oauth_date')}：${data.oauth_date}` : undefined} />
+        {data.agentOwned !== 1 && <SchemaDescriptions entity={ENTITY} record={data} fields={['idType', 'idNbr']} column={1} size="small" />}
       </>
     );
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="qualification">
       <div>
-        {schemas.field('entities/sub-account-detail', 'oauth_status')?.title}：
-        {data.oauth_status === 1 ? <Tag>未认证</Tag> : <EnumTag enumName="auth-status" value={data.oauth_status} />}
+        {fieldLabel(ENTITY, 'oauth_status')}：
+        {data.oauth_status === 1 ? <Tag>{enumLabel('oauth-status', 1)}</Tag> : <EnumTag enumName="auth-status" value={data.oauth_status} />}
         {data.oauth_status === 2 && <span style={{ color: 'red', marginLeft: 8 }}>资质审核中</span>}
       </div>
       {data.agentOwned === 1 ? (
         <Alert type="info" showIcon message="代理商自有账户，无需上传资质" />
       ) : (
         <SchemaDescriptions
-          entity="entities/sub-account-detail"
+          entity={ENTITY}
           record={data}
           fields={['idType', 'idNbr', 'imgUrl']}
           column={1}
