@@ -85,6 +85,13 @@ export interface SchemaFormProps<T extends Record<string, any> = Record<string, 
 /** `uiSchema` showing `fields` in that order; every other property stays hidden, whatever uiSchema says of it. */
 function fieldsUi(schema: JsonSchema, fields: string[] | undefined, uiSchema: UiSchema | undefined): UiSchema {
   const ui: UiSchema = { ...uiSchema };
+  // a typed property whose anyOf / oneOf are alternative rules (e.g. "empty or an e-mail address"),
+  // not choices: one input, as its type says, rather than RJSF's "option 1 / option 2" selector
+  for (const [k, p] of Object.entries<any>(schema.properties ?? {})) {
+    const branches: any[] | undefined = p?.anyOf ?? p?.oneOf;
+    const field = { string: 'StringField', integer: 'NumberField', number: 'NumberField' }[p?.type as string];
+    if (field && branches && !branches.every((b) => b && 'const' in b)) ui[k] = { 'ui:field': field, 'ui:fieldReplacesAnyOrOneOf': true, ...ui[k] };
+  }
   if (!fields) return ui;
   ui['ui:order'] = [...fields, '*'];
   for (const k of Object.keys(schema.properties ?? {})) if (!fields.includes(k)) ui[k] = { ...ui[k], 'ui:widget': 'hidden' };

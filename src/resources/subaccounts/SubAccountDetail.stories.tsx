@@ -35,14 +35,11 @@ export const EditHidesUnusedCallback: Story = {
     await expect(await c.findByLabelText('状态报告回调地址', {}, T)).toBeInTheDocument();
     // 上行 is 不需要 in this account: its address is not asked for
     await expect(c.queryByLabelText('上行回调地址')).toBeNull();
-    await userEvent.click(c.getByLabelText('状态报告'));
-    // the option of the open dropdown (上行's own select shows 不需要 too)
-    const option = await waitFor(() => {
-      const o = [...document.querySelectorAll('.ant-select-dropdown .ant-select-item-option')].find((e) => e.textContent === '不需要');
-      if (!o) throw new Error('no option 不需要');
-      return o as HTMLElement;
-    }, T);
-    await userEvent.click(option);
+    // 状态报告 is the first select of the form (上行 the second)
+    await userEvent.click((await c.findAllByRole('combobox', {}, T))[0]);
+    const options = await within(document.body).findAllByTitle('不需要', {}, T);
+    await userEvent.click(options.find((o) => o.classList.contains('ant-select-item-option')) ?? options[options.length - 1]);
+    await waitFor(() => expect(c.getAllByRole('combobox')[0].closest('.ant-select')).toHaveTextContent('不需要'), T);
     await waitFor(() => expect(c.queryByLabelText('状态报告回调地址')).toBeNull(), T);
   },
 };
