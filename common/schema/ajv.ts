@@ -4,7 +4,7 @@ import addFormats from 'ajv-formats';
 import type { SchemaMap } from './registry';
 
 /** Keywords our schemas carry for the console (labels, colours, trimming): known to ajv, never validated. */
-export const ANNOTATION_KEYWORDS = ['x-color', 'x-name', 'x-trim', 'x-widget', 'x-order', 'x-agent-only', 'x-param'];
+export const ANNOTATION_KEYWORDS = ['x-color', 'x-name', 'x-trim', 'x-widget', 'x-order', 'x-agent-only', 'x-param', 'x-ui'];
 
 export const AJV_OPTIONS: Options = { allErrors: true, $data: true, strict: false, coerceTypes: false };
 
@@ -13,6 +13,8 @@ export function extendAjv<T extends Ajv>(ajv: T): T {
   addFormats(ajv as any);
   ajvErrors(ajv as any);
   for (const k of ANNOTATION_KEYWORDS) if (!ajv.getKeyword(k)) ajv.addKeyword(k);
+  // an exact amount as entities carry it (a decimal string; shown with <Money> by SchemaDescriptions)
+  if (!ajv.formats.money) ajv.addFormat('money', /^-?[0-9]+(\.[0-9]+)?$/);
   return ajv;
 }
 

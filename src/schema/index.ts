@@ -15,3 +15,25 @@ export const schemas = new SchemaRegistry(schemaMap);
 export const enumOptions = schemas.enumOptions.bind(schemas);
 export const enumLabel = schemas.enumLabel.bind(schemas);
 export const enumColor = schemas.enumColor.bind(schemas);
+
+/**
+ * The uiSchema kept beside a schema: its root `x-ui` block (see SchemaDescriptions for the
+ * convention), e.g. `<SchemaForm schema={passwordForm} uiSchema={schemaUi('forms/password-change')} />`.
+ */
+export function schemaUi<T = Record<string, any>>(key: string): T {
+  return (schemas.get(key)['x-ui'] ?? {}) as T;
+}
+
+/**
+ * A field's label on a screen: the `x-ui` title for it (`ui:title`, or the first `ui:titleIf`
+ * whose `when` the values meet), else the property's title. For the hand-laid parts of a screen
+ * (upload fields, agreements) that still lay out antd form items themselves.
+ */
+export function fieldLabel(key: string, field: string, values: Record<string, unknown> = {}, registry: SchemaRegistry = schemas): string {
+  const s = registry.get(key);
+  const ui = s['x-ui']?.[field] ?? {};
+  const when = (ui['ui:titleIf'] as { when: Record<string, unknown>; title: string }[] | undefined)?.find((t) =>
+    Object.entries(t.when).every(([k, v]) => String(values[k]) === String(v)),
+  );
+  return when?.title ?? ui['ui:title'] ?? s.properties?.[field]?.title ?? field;
+}

@@ -1,6 +1,6 @@
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import { checkForm } from '@/schema/validate';
+import { validateForm } from '@/components/SchemaForm/validation';
 import { fileNameOf } from '@/resources/signs/files';
 import { schemas } from '@/schema';
 import { schemaFilters } from '../../common/schema/filters';
@@ -19,7 +19,7 @@ describe('sign screens: pure helpers', () => {
   });
 
   it("checks forms/sign-add with the server's messages, trimming first", () => {
-    const bad = checkForm('forms/sign-add', { clientid: '', sign: ' 云 ', remarks: '长'.repeat(51) });
+    const bad = validateForm('forms/sign-add', { clientid: '', sign: ' 云 ', remarks: '长'.repeat(51) });
     expect(bad.ok).toBe(false);
     expect(bad.errors).toEqual(
       expect.arrayContaining([
@@ -28,7 +28,7 @@ describe('sign screens: pure helpers', () => {
         { field: 'remarks', message: '备注最大长度不超过50个字符' },
       ]),
     );
-    const good = checkForm('forms/sign-add', { clientid: 'client1', sign: ' 云讯科技 ', remarks: ' 通知 ' });
+    const good = validateForm('forms/sign-add', { clientid: 'client1', sign: ' 云讯科技 ', remarks: ' 通知 ' });
     expect(good).toMatchObject({ ok: true, data: { clientid: 'client1', sign: '云讯科技', remarks: '通知' } });
   });
 });

@@ -10,13 +10,14 @@ import { ApiError, errors } from '../../http/errors';
 import { formatDateTime } from '../../lib/time';
 import { FILES_BASE_URL } from '../upload/service';
 import { OauthStatus, UserType } from '../../../common/generated/schemas';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export const CERT_MESSAGES = {
   submitted: '提交成功，请等待审核',
   pending: '您的认证资料正在审核中，请勿重复提交',
   certified: '您已通过认证，无需重复提交',
   notRejected: '当前认证状态不能重新认证',
-  fetchFailed: '获取资质信息失败',
+  fetchFailed: MESSAGES.certificationFetchFailed,
   noClient: '账户不存在',
 } as const;
 

@@ -16,18 +16,21 @@ import type { UploadService } from '../upload/service';
 import { smsTarget, type VerificationService } from '../verification/service';
 import { certificationInfo, submitCertification, type CertificationForm, type CertificationInfo } from './certification';
 import { AccountStatus, NeedMo, NeedReport, OauthStatus, UserType } from '../../../common/generated/schemas';
+import { MESSAGES } from '../../../common/schema/messages';
+import enterpriseForm from '../../../schemas/forms/enterprise-base-info.json';
 
 export const ACCOUNT_MESSAGES = {
-  saved: '保存成功',
-  mobileExists: '手机号码已存在',
-  emailExists: '邮箱已存在',
-  deliveryUrl: '请填写状态报告回调地址',
-  moUrl: '请填写上行回调地址',
+  saved: MESSAGES.saved,
+  mobileExists: MESSAGES.mobileExists,
+  emailExists: MESSAGES.emailExists,
+  // the enterprise form's own messages for the callback addresses a push needs
+  deliveryUrl: enterpriseForm.errorMessage.required.deliveryurl,
+  moUrl: enterpriseForm.errorMessage.required.mourl,
   oldPasswordWrong: '原密码错误',
   samePassword: '新密码不能与原密码相同',
   passwordFormat: '密码格式为8-12为数字字母组合',
   passwordMismatch: '两次输入密码不一致',
-  passwordChanged: '密码修改成功',
+  passwordChanged: MESSAGES.passwordChanged,
 } as const;
 
 export interface AgentBaseInfoForm {

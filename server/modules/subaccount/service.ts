@@ -18,6 +18,7 @@ import { addMs, formatDateTime } from '../../lib/time';
 import { KIND, type LedgerService, type TransferOp } from '../ledger/service';
 import { Money, money2 } from '../ledger/money';
 import { AccountStatus, AgentOwned, NeedMo, NeedReport, OauthStatus, OperationMode, PayType, PriceType, UserType } from '../../../common/generated/schemas';
+import { MESSAGES } from '../../../common/schema/messages';
 
 type Params = Record<string, unknown>;
 const str = (v: unknown) => (v === undefined || v === null ? '' : String(v).trim());
@@ -87,7 +88,7 @@ export class SubAccountService {
   /** The sub-account `clientId` of this agent: 404 when none, 403 when another agent's. */
   async owned(agent: Account, clientId: unknown): Promise<Account> {
     const id = str(clientId);
-    if (!id) throw new ApiError(400, '请选择子账号');
+    if (!id) throw new ApiError(400, MESSAGES.pickSubAccount);
     const row = await this.ctx.db.selectFrom('accounts').selectAll().where('clientid', '=', id).executeTakeFirst();
     if (!row || row.user_type !== UserType.SubAccount) throw errors.notFound('子账户');
     if (row.agent_id !== agent.id) throw errors.forbidden();
@@ -379,9 +380,9 @@ export class SubAccountService {
         this.ctx.log.error({ err }, 'password reset mail failed');
         throw errors.refused('发送失败，请稍后再试');
       }
-      return { sent: true, msg: '发送成功' };
+      return { sent: true, msg: MESSAGES.codeSent };
     }
-    return { sent: false, msg: '密码修改成功' };
+    return { sent: false, msg: MESSAGES.passwordChanged };
   }
 
   async mobileAvailable(mobile: unknown, exceptId?: number) {
@@ -389,20 +390,20 @@ export class SubAccountService {
     if (!/^1\d{10}$/.test(m)) throw new ApiError(400, '手机号码格式不正确');
     let q = this.ctx.db.selectFrom('accounts').select('id').where('mobile', '=', m).where('status', '<>', AccountStatus.Unactivated);
     if (exceptId) q = q.where('id', '<>', exceptId);
-    if (await q.executeTakeFirst()) throw errors.refused('手机号码已存在');
+    if (await q.executeTakeFirst()) throw errors.refused(MESSAGES.mobileExists);
   }
 
   private async emailAvailable(email: string, exceptId?: number) {
     if (!email) return;
     let q = this.ctx.db.selectFrom('accounts').select('id').where(sql`lower(email)`, '=', email.toLowerCase()).where('status', '<>', AccountStatus.Unactivated);
     if (exceptId) q = q.where('id', '<>', exceptId);
-    if (await q.executeTakeFirst()) throw errors.refused('邮箱已存在');
+    if (await q.executeTakeFirst()) throw errors.refused(MESSAGES.emailExists);
   }
 
   /** POST /client/account/addUser */
   async open(agent: Account, f: OpenAccountForm) {
     if (agent.operation_mode !== OperationMode.Package) throw errors.forbidden();
-    if (agent.oauth_status !== OauthStatus.Certified) throw errors.refused('请先认证再开户');
+    if (agent.oauth_status !== OauthStatus.Certified) throw errors.refused(MESSAGES.certifyBeforeOpening);
     const email = (f.email ?? '').toLowerCase();
     const mobile = f.mobile ?? '';
     if (mobile) await this.mobileAvailable(mobile);
@@ -447,7 +448,7 @@ export class SubAccountService {
       } catch (e) {
         if ((e as { code?: string }).code === '23505') {
           const detail = String((e as { constraint?: string; message?: string }).constraint ?? (e as Error).message);
-          throw errors.refused(detail.includes('mobile') ? '手机号码已存在' : '邮箱已存在');
+          throw errors.refused(detail.includes('mobile') ? MESSAGES.mobileExists : MESSAGES.emailExists);
         }
         throw e;
       }

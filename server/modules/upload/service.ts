@@ -18,6 +18,7 @@ import type { Account } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { randomToken } from '../../lib/crypto';
 import { UserType } from '../../../common/generated/schemas';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export const UPLOAD_MAX_BYTES = 2 * 1024 * 1024;
 export const IMAGE_TYPES = ['gif', 'jpg', 'png'] as const;
@@ -27,9 +28,9 @@ export const IMAGE_TYPES_WITH_BMP = [...IMAGE_TYPES, 'bmp'] as const;
 export const FILES_BASE_URL = '/api/files/';
 
 export const UPLOAD_MESSAGES = {
-  failed: '图片上传失败',
-  tooLarge: '图片上传失败：图片大小不能超过2M',
-  badType: '图片上传失败：仅支持 gif、jpg、jpeg、png 格式的图片',
+  failed: MESSAGES.imageUploadFailed,
+  tooLarge: MESSAGES.imageTooLarge,
+  badType: MESSAGES.imageBadType,
   badTypeBmp: '图片上传失败：仅支持 gif、jpg、jpeg、png、bmp 格式的图片',
   noFile: '图片上传失败：请选择要上传的图片',
   empty: '图片上传失败：图片内容为空',

@@ -3,7 +3,8 @@
  * colour (`x-color` in schemas/enums/*.json). Unknown values show as they are.
  */
 import { Tag } from 'antd';
-import { enumColor, enumLabel } from '@/schema';
+import { schemas } from '@/schema';
+import type { SchemaRegistry } from '../../../common/schema/registry';
 
 /** schema colour names -> antd Tag colours */
 const TAG_COLOURS: Record<string, string> = { grey: 'default', yellow: 'gold' };
@@ -16,12 +17,14 @@ export interface EnumTagProps {
   fallback?: string;
   /** plain text instead of a tag */
   plain?: boolean;
+  /** the schemas to read (an edited copy in tests); the console's registry by default */
+  registry?: SchemaRegistry;
 }
 
-export function EnumTag({ enumName, value, fallback, plain }: EnumTagProps) {
-  const label = enumLabel(enumName, value) ?? fallback ?? (value === undefined || value === null ? '' : String(value));
+export function EnumTag({ enumName, value, fallback, plain, registry = schemas }: EnumTagProps) {
+  const label = registry.enumLabel(enumName, value) ?? fallback ?? (value === undefined || value === null ? '' : String(value));
   if (!label) return <span>-</span>;
-  const colour = enumColor(enumName, value);
+  const colour = registry.enumColor(enumName, value);
   if (plain || !colour) return <span data-enum={enumName}>{label}</span>;
   return (
     <Tag color={TAG_COLOURS[colour] ?? colour} data-enum={enumName} style={{ marginInlineEnd: 0 }}>

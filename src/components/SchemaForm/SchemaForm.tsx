@@ -13,7 +13,7 @@ import type { FieldError, JsonSchema } from '../../../common/schema';
 import { displaySchema } from '../../../common/schema/display';
 import { trimBySchema } from '../../../common/schema/trim';
 import { compiledValidator, isCompiledForm, type CompiledForm } from './compiled';
-import { toErrorSchema, transformErrors } from './errors';
+import { toErrorSchema, toField, transformErrors } from './errors';
 import { lazyWidget } from './lazyWidget';
 import { SliderWidget } from './widgets/SliderWidget';
 import './SchemaForm.css';
@@ -54,7 +54,7 @@ export interface SchemaFormProps<T extends Record<string, any> = Record<string, 
    * the page), or a registry key ("forms/login") or a schema object, validated with ajv loaded on
    * first use (the form shows once it has arrived). Avoid a root-level allOf in a displayed
    * schema: RJSF merges it into the rendered fields, and a `const: {$data}` confirmation field
-   * then drops what is typed (check such rules with validateBySchema instead).
+   * then drops what is typed (check such rules with validateForm, ./validation, instead).
    */
   schema: CompiledForm | string | JsonSchema;
   /** the fields to show, in order; the schema's other properties stay hidden (omitted: all, schema order) */
@@ -64,11 +64,14 @@ export interface SchemaFormProps<T extends Record<string, any> = Record<string, 
    * agent must pick the sub-account); an empty one shows the schema's `errorMessage.required` text
    */
   required?: string[];
+  /** RJSF's uiSchema (usually the schema's own `x-ui`: src/schema `schemaUi`); `ui:showIf` hides a field unless other values match */
   uiSchema?: UiSchema;
   formData?: Partial<T>;
   onChange?: (data: Partial<T>) => void;
   /** called with the valid, trimmed data */
   onSubmit?: (data: T) => void;
+  /** called when a submit finds errors (they show on their fields), e.g. to toast the first one */
+  onError?: (errors: FieldError[]) => void;
   /** field errors to show (server answers, or checks made outside the form) */
   serverErrors?: FieldError[];
   widgets?: RegistryWidgetsType;
@@ -82,10 +85,32 @@ export interface SchemaFormProps<T extends Record<string, any> = Record<string, 
 /** `uiSchema` showing `fields` in that order; every other property stays hidden, whatever uiSchema says of it. */
 function fieldsUi(schema: JsonSchema, fields: string[] | undefined, uiSchema: UiSchema | undefined): UiSchema {
   const ui: UiSchema = { ...uiSchema };
+  // a typed property whose anyOf / oneOf are alternative rules (e.g. "empty or an e-mail address"),
+  // not choices: one input, as its type says, rather than RJSF's "option 1 / option 2" selector
+  for (const [k, p] of Object.entries<any>(schema.properties ?? {})) {
+    const branches: any[] | undefined = p?.anyOf ?? p?.oneOf;
+    const field = { string: 'StringField', integer: 'NumberField', number: 'NumberField' }[p?.type as string];
+    if (field && branches && !branches.every((b) => b && 'const' in b)) ui[k] = { 'ui:field': field, 'ui:fieldReplacesAnyOrOneOf': true, ...ui[k] };
+  }
   if (!fields) return ui;
   ui['ui:order'] = [...fields, '*'];
   for (const k of Object.keys(schema.properties ?? {})) if (!fields.includes(k)) ui[k] = { ...ui[k], 'ui:widget': 'hidden' };
   return ui;
+}
+
+/**
+ * `ui:showIf` (a static rule in a schema's `x-ui`, e.g. `"mourl": { "ui:showIf": { "needmo": 1 } }`):
+ * the field shows only while the other values are as given; otherwise it is hidden.
+ */
+function showIfUi(ui: UiSchema, data: Record<string, any> | undefined): UiSchema {
+  let out = ui;
+  for (const [field, u] of Object.entries(ui)) {
+    const cond = (u as any)?.['ui:showIf'] as Record<string, unknown> | undefined;
+    if (!cond || Object.entries(cond).every(([k, v]) => String(data?.[k]) === String(v))) continue;
+    if (out === ui) out = { ...ui };
+    out[field] = { ...(u as object), 'ui:widget': 'hidden' };
+  }
+  return out;
 }
 
 /** Field errors minus those whose field the user has changed since. */
@@ -108,6 +133,7 @@ export function SchemaForm<T extends Record<string, any> = Record<string, any>>(
   formData,
   onChange,
   onSubmit,
+  onError,
   serverErrors,
   widgets,
   disabled,
@@ -142,6 +168,7 @@ export function SchemaForm<T extends Record<string, any> = Record<string, any>>(
   const [data, setData] = useState<Partial<T>>(formData ?? {});
   const current = formData ?? data;
   const { extraErrors, dismissChanged } = useServerErrors(serverErrors);
+  const shownUi = useMemo(() => showIfUi(ui, current), [ui, current]);
   const formRef = useRef<any>(null);
 
   useImperativeHandle(ref, () => ({
@@ -164,7 +191,7 @@ export function SchemaForm<T extends Record<string, any> = Record<string, any>>(
       id={id}
       className="schema-form"
       schema={schema}
-      uiSchema={ui}
+      uiSchema={shownUi}
       formData={current}
       validator={validator}
       widgets={allWidgets}
@@ -178,7 +205,10 @@ export function SchemaForm<T extends Record<string, any> = Record<string, any>>(
       disabled={disabled}
       experimental_defaultFormStateBehavior={{ constAsDefaults: 'never' }}
       onChange={change}
-      onError={() => setSubmitted(true)}
+      onError={(errors) => {
+        setSubmitted(true);
+        onError?.(errors.map((e) => ({ field: toField(e.property), message: e.message ?? '参数错误' })));
+      }}
       onSubmit={(e) => {
         setSubmitted(true);
         onSubmit?.(trimBySchema(schema, e.formData ?? {}) as T);

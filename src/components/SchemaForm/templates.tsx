@@ -33,7 +33,9 @@ export function FieldTemplate({
   // the object that holds the fields: no label, no message of its own
   if (schema.type === 'object') return <div className={classNames} style={style}>{children}</div>;
   // a checkbox carries its own label
-  const showLabel = displayLabel && !!label && getUiOptions(uiSchema).widget !== 'checkbox';
+  // (RJSF drops the label of a field given by `ui:field`; SchemaForm's one input for a property
+  // whose anyOf are alternative rules keeps it)
+  const showLabel = (displayLabel || uiSchema?.['ui:fieldReplacesAnyOrOneOf'] === true) && !!label && getUiOptions(uiSchema).widget !== 'checkbox';
   const failed = !!rawErrors?.length;
   // required by the schema, or by the form's context (SchemaForm `required`)
   const marked = required || getUiOptions(uiSchema).required === true;

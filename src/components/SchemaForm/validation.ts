@@ -7,9 +7,9 @@
  */
 import { customizeValidator } from '@rjsf/validator-ajv8';
 import type { ValidatorType } from '@rjsf/utils';
-import { AJV_OPTIONS, extendAjv, type FieldError, type JsonSchema } from '../../../common/schema';
+import { AJV_OPTIONS, extendAjv, trimBySchema, type FieldError, type JsonSchema } from '../../../common/schema';
 import { schemas } from '../../schema';
-import { withTrimming } from './compiled';
+import { checkCompiled, isCompiledForm, withTrimming, type CompiledForm } from './compiled';
 import { toField, transformErrors } from './errors';
 
 /** The RJSF validator for run-time schemas (trims `x-trim` values first). */
@@ -27,9 +27,22 @@ export function resolveSchema(schema: string | JsonSchema): JsonSchema {
   return typeof schema === 'string' ? schemas.inline(schema) : schema;
 }
 
-/** Validates data against a run-time schema outside a form. */
-export function validateBySchema(schema: string | JsonSchema, data: Record<string, any>): FieldError[] {
-  const s = resolveSchema(schema);
-  const { errors } = validator.validateFormData(data, s, undefined, transformErrors);
-  return errors.map((e) => ({ field: toField(e.property), message: e.message ?? '参数错误' }));
+export type FormCheck<T> = { ok: true; data: T; errors: [] } | { ok: false; data: T; errors: FieldError[] };
+
+/**
+ * THE console's check of values against a form outside <SchemaForm> (before a code is sent, a
+ * hand-laid form, a unit test): a compiled form (no ajv at run time), a registry key
+ * ("forms/sign-add") or a schema object. Values that are null or undefined are left out and
+ * `x-trim` fields trimmed, as the server does; `data` is what to send, `errors` one message per
+ * field in schema order, the schema's own (common/schema: the server's rules and messages).
+ * The public pages, which must not load this module (ajv), use `checkCompiled` (./compiled).
+ */
+export function validateForm<T = Record<string, any>>(schema: CompiledForm | string | JsonSchema, values: Record<string, unknown>): FormCheck<T> {
+  const s = isCompiledForm(schema) ? schema.schema : resolveSchema(schema);
+  const present = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null));
+  const data = trimBySchema(s, present) as T;
+  const errors = isCompiledForm(schema)
+    ? checkCompiled(schema, data as Record<string, any>)
+    : validator.validateFormData(data, s, undefined, transformErrors).errors.map((e) => ({ field: toField(e.property), message: e.message ?? '参数错误' }));
+  return errors.length ? { ok: false, data, errors } : { ok: true, data, errors: [] };
 }

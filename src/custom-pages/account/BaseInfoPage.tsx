@@ -4,15 +4,20 @@
  * POST /account/updateClient). View -> 修改 -> 确认 / 取消. Rules: schemas/forms/agent-base-info.json
  * and schemas/forms/enterprise-base-info.json.
  */
-import { useState, type ReactNode } from 'react';
-import { App, Button, Descriptions, Form, Input, Skeleton, Space } from 'antd';
+import { useState } from 'react';
+import { App, Button, Skeleton, Space } from 'antd';
 import { Link } from 'react-router';
 import { EnumTag } from '@/components/EnumTag/EnumTag';
+import { SchemaDescriptions, type SchemaDescriptionsProps } from '@/components/SchemaDescriptions';
 import { CERTIFY_ROUTE, RECERTIFY_ROUTE, oauthStatusOf } from '@/domain/certification';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
 import { accountApi, useAgentBaseInfo, useEnterpriseBaseInfo, useRefreshAll } from './api';
-import { showErrors, validateForm } from './validate';
+import { SchemaForm, type CompiledForm } from '@/components/SchemaForm';
+import agentBaseInfoForm from '@/generated/forms/agent-base-info';
+import enterpriseBaseInfoForm from '@/generated/forms/enterprise-base-info';
+import { fieldLabel, schemaUi } from '@/schema';
+import { MESSAGES } from '../../../common/schema/messages';
 import { NeedMo, NeedReport, OauthStatus } from '@/generated/schemas';
 
 /** 认证状态 with the action the state allows. */
@@ -24,7 +29,7 @@ export function CertificationState({ value, remark }: { value: unknown; remark?:
       {s === OauthStatus.Uncertified && <Link to={CERTIFY_ROUTE}>在线认证</Link>}
       {s === OauthStatus.Rejected && (
         <>
-          {remark && <span style={{ color: '#cf1322' }}>驳回原因：{remark}</span>}
+          {remark && <span style={{ color: '#cf1322' }}>{fieldLabel('entities/agent-base-info', 'oauth_remark')}：{remark}</span>}
           <Link to={RECERTIFY_ROUTE}>重新认证</Link>
         </>
       )}
@@ -32,35 +37,27 @@ export function CertificationState({ value, remark }: { value: unknown; remark?:
   );
 }
 
-interface FieldDef {
-  name: string;
-  label: string;
-  placeholder?: string;
-}
-
-function EditForm({ fields, initial, schema, extraCheck, onSave, onCancel }: {
-  fields: FieldDef[];
-  initial: Record<string, unknown>;
-  schema: string;
-  extraCheck?: (v: Record<string, unknown>) => { field: string; message: string } | undefined;
-  onSave: (v: Record<string, unknown>) => Promise<void>;
+/**
+ * 修改 mode: the form's own fields, labels, rules and messages (schemas/forms/<form>.json, its
+ * `x-ui` for order and placeholders); 确认 saves, 取消 goes back to the view.
+ */
+function EditForm<T extends Record<string, any>>({ form, fields, required, initial, onSave, onCancel }: {
+  form: CompiledForm;
+  fields: string[];
+  /** fields this account must fill although the form leaves them optional (their message: the schema's errorMessage.required) */
+  required?: string[];
+  initial: Partial<T>;
+  onSave: (v: T) => Promise<void>;
   onCancel: () => void;
 }) {
-  const [form] = Form.useForm();
+  const [data, setData] = useState<Partial<T>>(initial);
   const [saving, setSaving] = useState(false);
   const { message } = App.useApp();
-  const names = fields.map((f) => f.name);
-  const submit = async () => {
-    const raw = form.getFieldsValue(names) as Record<string, unknown>;
-    const values = Object.fromEntries(names.map((n) => [n, raw[n] ?? '']));
-    const { data, errors } = validateForm(schema, values);
-    const extra = errors.length ? undefined : extraCheck?.(data);
-    const first = showErrors(form, extra ? [extra] : errors, names);
-    if (first) return void message.error(first);
+  const submit = async (values: T) => {
     setSaving(true);
     try {
-      await onSave(data);
-      message.success('保存成功');
+      await onSave(values);
+      message.success(MESSAGES.saved);
     } catch {
       // the server's message is already shown
     } finally {
@@ -68,40 +65,42 @@ function EditForm({ fields, initial, schema, extraCheck, onSave, onCancel }: {
     }
   };
   return (
-    <Form form={form} initialValues={initial} labelCol={{ flex: '160px' }} style={{ maxWidth: 640 }} data-testid="base-info-form">
-      {fields.map((f) => (
-        <Form.Item key={f.name} label={f.label} name={f.name}>
-          <Input placeholder={f.placeholder ?? `请输入${f.label}`} />
-        </Form.Item>
-      ))}
-      <Form.Item label=" " colon={false}>
+    <div style={{ maxWidth: 640 }} data-testid="base-info-form">
+      <SchemaForm<T>
+        schema={form}
+        fields={fields}
+        required={required}
+        uiSchema={schemaUi(form.key)}
+        formData={data}
+        onChange={setData}
+        // the shown fields only, as typed (an empty optional one as "")
+        onSubmit={(v) => void submit(Object.fromEntries(fields.map((n) => [n, v[n] ?? ''])) as T)}
+        onError={(errors) => errors[0] && message.error(errors[0].message)}
+      >
         <Space>
-          <Button type="primary" loading={saving} onClick={submit}>
+          <Button type="primary" htmlType="submit" loading={saving}>
             确认
           </Button>
           <Button onClick={onCancel}>取消</Button>
         </Space>
-      </Form.Item>
-    </Form>
+      </SchemaForm>
+    </div>
   );
 }
 
-function View({ items, onEdit }: { items: [string, ReactNode][]; onEdit: () => void }) {
+/** The record as its entity schema lays it out (schemas/entities/<entity>.json, `x-ui`), then 修改. */
+function View<T extends Record<string, any>>({ entity, record, render, onEdit }: { entity: string; record: T; render?: SchemaDescriptionsProps<T>['render']; onEdit: () => void }) {
   return (
     <>
-      <Descriptions column={1} bordered size="middle" style={{ maxWidth: 760 }} data-testid="base-info-view">
-        {items.map(([label, v]) => (
-          <Descriptions.Item key={label} label={label}>
-            {v === '' || v === undefined || v === null ? '-' : v}
-          </Descriptions.Item>
-        ))}
-      </Descriptions>
+      <SchemaDescriptions entity={entity} record={record} render={render} style={{ maxWidth: 760 }} data-testid="base-info-view" />
       <Button type="primary" style={{ marginTop: 24 }} onClick={onEdit}>
         修改
       </Button>
     </>
   );
 }
+
+const certificationState = (v: unknown, r: { oauth_remark?: string }) => <CertificationState value={v} remark={r.oauth_remark} />;
 
 export function AgentBaseInfoView() {
   const { data, isLoading } = useAgentBaseInfo();
@@ -111,13 +110,8 @@ export function AgentBaseInfoView() {
   if (editing) {
     return (
       <EditForm
-        schema="agent-base-info"
-        fields={[
-          { name: 'agent_name', label: '代理商名称' },
-          { name: 'address', label: '地址' },
-          { name: 'mobile', label: '手机号' },
-          { name: 'auto_template_callback_url', label: '智能模板审核回调地址', placeholder: '选填，http:// 或 https:// 开头' },
-        ]}
+        form={agentBaseInfoForm}
+        fields={['agent_name', 'address', 'mobile', 'auto_template_callback_url']}
         initial={{ agent_name: data.agent_name, address: data.address, mobile: data.mobile, auto_template_callback_url: data.auto_template_callback_url ?? '' }}
         onSave={async (v) => {
           await accountApi.editAgentBaseInfo(v);
@@ -128,22 +122,7 @@ export function AgentBaseInfoView() {
       />
     );
   }
-  return (
-    <View
-      onEdit={() => setEditing(true)}
-      items={[
-        ['代理商ID', data.agent_id],
-        ['代理商名称', data.agent_name],
-        ['地址', data.address],
-        ['手机号', data.mobile],
-        ['智能模板审核回调地址', data.auto_template_callback_url],
-        ['状态', <EnumTag key="s" enumName="account-status" value={data.status} />],
-        ['认证状态', <CertificationState key="c" value={data.oauth_status} remark={data.oauth_remark} />],
-        ['认证时间', data.oauth_date],
-        ['创建时间', data.create_time],
-      ]}
-    />
-  );
+  return <View entity="entities/agent-base-info" record={data} render={{ oauth_status: certificationState }} onEdit={() => setEditing(true)} />;
 }
 
 export function EnterpriseBaseInfoView() {
@@ -156,21 +135,11 @@ export function EnterpriseBaseInfoView() {
   if (editing) {
     return (
       <EditForm
-        schema="enterprise-base-info"
-        fields={[
-          { name: 'name', label: '账户名称' },
-          { name: 'mobile', label: '手机号' },
-          { name: 'email', label: '邮箱' },
-          { name: 'address', label: '地址' },
-          ...(needReport ? [{ name: 'deliveryurl', label: '状态报告回调地址' }] : []),
-          ...(needMo ? [{ name: 'mourl', label: '上行回调地址' }] : []),
-        ]}
+        form={enterpriseBaseInfoForm}
+        // the callback addresses show (and are required) only with the pushes they are for
+        fields={['name', 'mobile', 'email', 'address', ...(needReport ? ['deliveryurl'] : []), ...(needMo ? ['mourl'] : [])]}
+        required={[...(needReport ? ['deliveryurl'] : []), ...(needMo ? ['mourl'] : [])]}
         initial={{ name: data.name, mobile: data.mobile, email: data.email, address: data.address, deliveryurl: data.deliveryurl, mourl: data.mourl }}
-        extraCheck={(v) => {
-          if (needReport && !String(v.deliveryurl ?? '').trim()) return { field: 'deliveryurl', message: '请填写状态报告回调地址' };
-          if (needMo && !String(v.mourl ?? '').trim()) return { field: 'mourl', message: '请填写上行回调地址' };
-          return undefined;
-        }}
         onSave={async (v) => {
           await accountApi.updateClient(v);
           setEditing(false);
@@ -182,25 +151,10 @@ export function EnterpriseBaseInfoView() {
   }
   return (
     <View
+      entity="entities/enterprise-base-info"
+      record={data}
+      render={{ oauth_status: certificationState, address: (_v, r) => [r.province, r.city, r.area, r.address].filter(Boolean).join(' ') || '-' }}
       onEdit={() => setEditing(true)}
-      items={[
-        ['账户', data.clientid],
-        ['账户名称', data.name],
-        ['联系人', data.realname],
-        ['手机号', data.mobile],
-        ['邮箱', data.email],
-        ['地址', [data.province, data.city, data.area, data.address].filter(Boolean).join(' ')],
-        ['所属代理商', data.agent_id],
-        ['状态', <EnumTag key="s" enumName="account-status" value={data.status} />],
-        ['认证状态', <CertificationState key="c" value={data.oauth_status} remark={data.oauth_remark} />],
-        ['状态报告', <EnumTag key="r" enumName="need-report" value={data.needreport} plain />],
-        ...(needReport ? ([['状态报告回调地址', data.deliveryurl]] as [string, ReactNode][]) : []),
-        ['上行', <EnumTag key="m" enumName="need-mo" value={data.needmo} plain />],
-        ...(needMo ? ([['上行回调地址', data.mourl]] as [string, ReactNode][]) : []),
-        ['审核方式', <EnumTag key="a" enumName="need-audit" value={data.needaudit} plain />],
-        ['创建时间', data.createtime],
-        ['备注', data.remarks],
-      ]}
     />
   );
 }

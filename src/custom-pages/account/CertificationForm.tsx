@@ -11,10 +11,12 @@ import { App, Button, Checkbox, Form, Input, Modal, Radio, Select, Space, Typogr
 
 type UploadRequestOption = Parameters<NonNullable<UploadProps['customRequest']>>[0];
 import { type CertificationInfo, CertType, IdType } from '@/generated/schemas';
-import { enumOptions } from '@/schema';
+import { validateForm } from '@/components/SchemaForm/validation';
+import certificationForm from '@/generated/forms/certification';
+import { enumOptions, fieldLabel } from '@/schema';
 import { ApiError } from '@/providers/http';
 import { accountApi } from './api';
-import { showErrors, validateForm } from './validate';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export const MAX_IMAGES = 5;
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
@@ -50,6 +52,8 @@ export interface CertificationFormProps {
 }
 
 const FIELDS = ['id_type', 'company', 'id_nbr', 'imgUrl'];
+const FORM = 'forms/certification';
+const label = (field: string, certType?: number) => fieldLabel(FORM, field, { cert_type: certType });
 
 function initialFiles(info?: CertificationInfo): UploadFile[] {
   if (!info?.img_url) return [];
@@ -76,11 +80,11 @@ export function CertificationForm({ mode, initial, defaultType, onSubmitted }: C
 
   const beforeUpload = (file: File) => {
     if (!IMAGE_EXT.test(file.name) && !IMAGE_MIME.includes(file.type)) {
-      message.error('图片上传失败：仅支持 gif、jpg、jpeg、png 格式的图片');
+      message.error(MESSAGES.imageBadType);
       return Upload.LIST_IGNORE;
     }
     if (file.size > MAX_IMAGE_BYTES) {
-      message.error('图片上传失败：图片大小不能超过2M');
+      message.error(MESSAGES.imageTooLarge);
       return Upload.LIST_IGNORE;
     }
     return true;
@@ -92,8 +96,8 @@ export function CertificationForm({ mode, initial, defaultType, onSubmitted }: C
       const body = await accountApi.uploadImage(f, f.name);
       onSuccess?.(body.data);
     } catch (e) {
-      const msg = e instanceof ApiError ? e.message : '图片上传失败';
-      message.error(msg.startsWith('图片上传失败') ? msg : `图片上传失败：${msg}`);
+      const msg = e instanceof ApiError ? e.message : MESSAGES.imageUploadFailed;
+      message.error(msg.startsWith(MESSAGES.imageUploadFailed) ? msg : `${MESSAGES.imageUploadFailed}：${msg}`);
       onError?.(new Error(msg));
     }
   };
@@ -103,9 +107,9 @@ export function CertificationForm({ mode, initial, defaultType, onSubmitted }: C
     const paths = files.filter((f) => f.status === 'done').map((f) => (f.response as { path: string }).path);
     const v = form.getFieldsValue(['id_type', 'company', 'id_nbr']) as Record<string, unknown>;
     const values = { id_type: v.id_type, company: v.company ?? '', id_nbr: v.id_nbr ?? '', imgUrl: paths.join('|') };
-    const { data, errors } = validateForm('certification', values);
-    const first = showErrors(form, errors, FIELDS);
-    if (first) return void message.error(first);
+    const { data, errors } = validateForm(certificationForm, values);
+    form.setFields(FIELDS.map((name) => ({ name, errors: errors.filter((e) => e.field === name).map((e) => e.message) })));
+    if (errors.length) return void message.error(errors[0].message);
     setSubmitting(true);
     try {
       const r = mode === 'add' ? await accountApi.addCertification(data) : await accountApi.editCertification(data);
@@ -126,7 +130,7 @@ export function CertificationForm({ mode, initial, defaultType, onSubmitted }: C
       initialValues={{ id_type: startIdType, company: initial?.company ?? '', id_nbr: initial?.id_nbr ?? '' }}
       data-testid="certification-form"
     >
-      <Form.Item label="认证类型">
+      <Form.Item label={fieldLabel('entities/certification-info', 'cert_type')}>
         <Radio.Group
           value={certType}
           onChange={(e) => {
@@ -137,22 +141,22 @@ export function CertificationForm({ mode, initial, defaultType, onSubmitted }: C
           options={enumOptions('cert-type').map((o) => ({ value: Number(o.value), label: o.label }))}
         />
       </Form.Item>
-      <Form.Item label="证件类型" name="id_type" required>
-        <Select style={{ width: 240 }} aria-label="证件类型" options={idTypeOptions.map((o) => ({ value: Number(o.value), label: o.label }))} />
+      <Form.Item label={label('id_type')} name="id_type" required>
+        <Select style={{ width: 240 }} aria-label={label('id_type')} options={idTypeOptions.map((o) => ({ value: Number(o.value), label: o.label }))} />
       </Form.Item>
       <Form.Item
-        label={certType === CertType.Personal ? '姓名' : '公司名称'}
+        label={label('company', certType)}
         name="company"
         required
         extra={certType === CertType.Enterprise ? '公司名称须与营业执照上的名称一致' : undefined}
       >
         <Input placeholder={certType === CertType.Personal ? '请输入证件上的姓名' : '请输入公司名称'} maxLength={80} />
       </Form.Item>
-      <Form.Item label="证件号码" name="id_nbr" required>
+      <Form.Item label={label('id_nbr')} name="id_nbr" required>
         <Input placeholder="请输入证件号码" maxLength={40} />
       </Form.Item>
       <Form.Item
-        label="证件图片"
+        label={label('imgUrl')}
         name="imgUrl"
         required
         extra={

@@ -11,16 +11,18 @@
 import { Alert, Result, Skeleton } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
 import { oauthStatusOf } from '@/domain/certification';
+import { fieldLabel } from '@/schema';
 import { useClientCertification, useOwnCertification, useRefreshAll } from './api';
 import { AUTH_ROUTE } from './BaseInfoLayout';
 import { CertificationForm } from './CertificationForm';
 import { CertificationView } from './CertificationView';
 import { CertType, OauthStatus } from '@/generated/schemas';
+import { MESSAGES } from '../../../common/schema/messages';
 
 function ClientCertification({ clientId }: { clientId: string }) {
   const { data, isLoading, isError } = useClientCertification(clientId);
   if (isLoading) return <Skeleton active />;
-  if (isError || !data) return <Result status="warning" title="获取资质信息失败" />;
+  if (isError || !data) return <Result status="warning" title={MESSAGES.certificationFetchFailed} />;
   return <CertificationView info={data} title={`账户 ${data.clientid} 的资质信息`} />;
 }
 
@@ -30,7 +32,7 @@ export function OwnCertification({ re = false }: { re?: boolean }) {
   const navigate = useNavigate();
   const refreshAll = useRefreshAll();
   if (isLoading) return <Skeleton active />;
-  if (isError || !data) return <Result status="warning" title="获取资质信息失败" />;
+  if (isError || !data) return <Result status="warning" title={MESSAGES.certificationFetchFailed} />;
   const status = oauthStatusOf(data.oauth_status);
   const typeParam = Number(params.get('type'));
   const defaultType = typeParam === CertType.Enterprise ? CertType.Enterprise : typeParam === CertType.Personal ? CertType.Personal : undefined;
@@ -55,7 +57,7 @@ export function OwnCertification({ re = false }: { re?: boolean }) {
           style={{ marginBottom: 16 }}
           data-testid="rejected-reason"
           message="认证不通过，请修改资料后重新提交"
-          description={data.remark ? `驳回原因：${data.remark}` : undefined}
+          description={data.remark ? `${fieldLabel('entities/certification-info', 'remark')}：${data.remark}` : undefined}
         />
         <CertificationForm mode="edit" initial={data} defaultType={defaultType} onSubmitted={submitted} />
       </>

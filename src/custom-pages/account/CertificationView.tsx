@@ -1,9 +1,14 @@
-/** A certification as submitted: state, type, id type, company, id number, images (previews). */
+/**
+ * A certification as submitted: state, type, id type, company (name for a personal one), id number,
+ * images (previews); labels, order and what shows when: schemas/entities/certification-info.json.
+ */
 import { useState } from 'react';
-import { Alert, Descriptions, Image, Space, Typography } from 'antd';
-import { type CertificationInfo, CertType, OauthStatus } from '@/generated/schemas';
+import { Alert, Image, Space, Typography } from 'antd';
+import { type CertificationInfo, OauthStatus } from '@/generated/schemas';
 import { EnumTag } from '@/components/EnumTag/EnumTag';
+import { SchemaDescriptions } from '@/components/SchemaDescriptions';
 import { oauthStatusOf } from '@/domain/certification';
+import { fieldLabel } from '@/schema';
 
 export const imageUrls = (info: Pick<CertificationInfo, 'img_url' | 'smsp_img_url'>) =>
   (info.img_url ?? '')
@@ -34,36 +39,29 @@ export function CertificationView({ info, title }: { info: CertificationInfo; ti
       {status === OauthStatus.Pending && <Alert type="info" showIcon style={{ marginBottom: 16 }} message="待认证：您的认证资料已提交，正在审核中，审核通过后才能发送短信" />}
       {status === OauthStatus.Certified && <Alert type="success" showIcon style={{ marginBottom: 16 }} message="已认证：资质认证已通过" />}
       {status === OauthStatus.Rejected && (
-        <Alert type="error" showIcon style={{ marginBottom: 16 }} data-testid="rejected-reason" message="认证不通过" description={info.remark ? `驳回原因：${info.remark}` : undefined} />
+        <Alert type="error" showIcon style={{ marginBottom: 16 }} data-testid="rejected-reason" message="认证不通过" description={info.remark ? `${fieldLabel('entities/certification-info', 'remark')}：${info.remark}` : undefined} />
       )}
-      <Descriptions column={1} bordered size="middle" style={{ maxWidth: 760 }}>
-        <Descriptions.Item label="认证状态">
-          <EnumTag enumName="oauth-status" value={status ?? info.oauth_status} />
-        </Descriptions.Item>
-        {info.cert_type ? (
-          <Descriptions.Item label="认证类型">
-            <EnumTag enumName="cert-type" value={info.cert_type} plain />
-          </Descriptions.Item>
-        ) : null}
-        <Descriptions.Item label="证件类型">{info.id_type || '-'}</Descriptions.Item>
-        <Descriptions.Item label={info.cert_type === CertType.Personal ? '姓名' : '公司名称'}>{info.company || '-'}</Descriptions.Item>
-        <Descriptions.Item label="证件号码">{info.id_nbr || '-'}</Descriptions.Item>
-        <Descriptions.Item label="证件图片">
-          {urls.length ? (
-            <Image.PreviewGroup>
-              <Space wrap>
-                {urls.map((u, i) => (
-                  <CertImage key={u} src={u} index={i} />
-                ))}
-              </Space>
-            </Image.PreviewGroup>
-          ) : (
-            '-'
-          )}
-        </Descriptions.Item>
-        {info.submitted_at ? <Descriptions.Item label="提交时间">{info.submitted_at}</Descriptions.Item> : null}
-        {info.oauth_date ? <Descriptions.Item label="认证时间">{info.oauth_date}</Descriptions.Item> : null}
-      </Descriptions>
+      <SchemaDescriptions
+        entity="entities/certification-info"
+        record={info}
+        style={{ maxWidth: 760 }}
+        render={{
+          // the state may come as its text (未认证 ...): shown by its enum value
+          oauth_status: (v) => <EnumTag enumName="oauth-status" value={status ?? v} />,
+          img_url: () =>
+            urls.length ? (
+              <Image.PreviewGroup>
+                <Space wrap>
+                  {urls.map((u, i) => (
+                    <CertImage key={u} src={u} index={i} />
+                  ))}
+                </Space>
+              </Image.PreviewGroup>
+            ) : (
+              '-'
+            ),
+        }}
+      />
     </div>
   );
 }

@@ -1,43 +1,45 @@
 /**
  * /account/security/password: old, new and confirmation. 确认 is enabled only when all three are
- * filled. Rules and messages: schemas/forms/password-change.json. Agents (userType 1) send the
- * SHA-256 digests of the passwords, sub-accounts the passwords themselves (the server digests
- * them). Success: every other login of the account ends.
+ * filled. Fields, labels, rules and messages: schemas/forms/password-change.json (its `x-ui`:
+ * password inputs, placeholders, the new password's hint). Agents (userType 1) send the SHA-256
+ * digests of the passwords, sub-accounts the passwords themselves (the server digests them).
+ * Success: every other login of the account ends.
  */
 import { useState } from 'react';
-import { App, Button, Card, Form, Input, Space } from 'antd';
+import { App, Button, Card, Space } from 'antd';
 import { useNavigate } from 'react-router';
+import { SchemaForm } from '@/components/SchemaForm';
+import passwordChangeForm from '@/generated/forms/password-change';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
+import { schemaUi } from '@/schema';
 import { accountApi } from './api';
 import { passwordDigest as sha256 } from '@/lib/password';
-import { showErrors, validateForm } from './validate';
+import { MESSAGES } from '../../../common/schema/messages';
 
-const FIELDS = ['oldPassword', 'newPassword', 'confirmPassword'];
+const FIELDS = ['oldPassword', 'newPassword', 'confirmPassword'] as const;
+type Values = Record<(typeof FIELDS)[number], string>;
 
 export default function PasswordPage() {
-  const [form] = Form.useForm();
   const { user } = useCurrentUser();
   const navigate = useNavigate();
   const { message } = App.useApp();
   const [saving, setSaving] = useState(false);
-  const values = Form.useWatch([], form) as Record<string, string | undefined> | undefined;
-  const filled = FIELDS.every((f) => !!values?.[f]);
+  const [values, setValues] = useState<Partial<Values>>({});
+  // a fresh, empty form after a change (the form is keyed by it)
+  const [round, setRound] = useState(0);
+  const filled = FIELDS.every((f) => !!values[f]);
 
-  const submit = async () => {
-    const v = form.getFieldsValue(FIELDS) as Record<string, string>;
-    const { errors } = validateForm('password-change', v);
-    const first = showErrors(form, errors, FIELDS);
-    if (first) return void message.error(first);
-    const digest = isAgent(user);
-    const payload = digest
+  const submit = async (v: Values) => {
+    const payload = isAgent(user)
       ? { oldPassword: sha256(v.oldPassword), newPassword: sha256(v.newPassword), confirmPassword: sha256(v.confirmPassword) }
       : { oldPassword: v.oldPassword, newPassword: v.newPassword, confirmPassword: v.confirmPassword };
     setSaving(true);
     try {
       await accountApi.changePassword(payload);
-      message.success('密码修改成功');
-      form.resetFields();
+      message.success(MESSAGES.passwordChanged);
+      setValues({});
+      setRound((r) => r + 1);
       navigate('/account/security');
     } catch {
       // the server's message is already shown
@@ -48,25 +50,25 @@ export default function PasswordPage() {
 
   return (
     <Card title="修改密码">
-      <Form form={form} labelCol={{ flex: '120px' }} style={{ maxWidth: 520 }} data-testid="password-form">
-        <Form.Item label="原密码" name="oldPassword" required>
-          <Input.Password placeholder="请输入原密码" autoComplete="current-password" />
-        </Form.Item>
-        <Form.Item label="新密码" name="newPassword" required extra="8-12位字母和数字组合">
-          <Input.Password placeholder="请输入新密码" autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item label="确认新密码" name="confirmPassword" required>
-          <Input.Password placeholder="请再次输入新密码" autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item label=" " colon={false}>
+      <div style={{ maxWidth: 520 }} data-testid="password-form">
+        <SchemaForm<Values>
+          key={round}
+          schema={passwordChangeForm}
+          fields={[...FIELDS]}
+          uiSchema={schemaUi('forms/password-change')}
+          formData={values}
+          onChange={setValues}
+          onSubmit={(v) => void submit(v)}
+          onError={(errors) => errors[0] && message.error(errors[0].message)}
+        >
           <Space>
-            <Button type="primary" disabled={!filled} loading={saving} onClick={submit}>
+            <Button type="primary" htmlType="submit" disabled={!filled} loading={saving}>
               确认
             </Button>
             <Button onClick={() => navigate('/account/security')}>返回</Button>
           </Space>
-        </Form.Item>
-      </Form>
+        </SchemaForm>
+      </div>
     </Card>
   );
 }

@@ -1,10 +1,10 @@
 /** The content check's form rules, from schemas/forms/content-test.json (the server validates with the same file). */
 import { schemas } from '@/schema';
-import { checkForm } from '@/schema/validate';
+import { validateForm } from '@/components/SchemaForm/validation';
 
 /** The first message for `content`, or undefined when valid. */
 export function contentError(content: string | undefined): string | undefined {
-  const r = checkForm('forms/content-test', { content: content ?? '' });
+  const r = validateForm('forms/content-test', { content: content ?? '' });
   return r.ok ? undefined : (r.errors.find((e) => e.field === 'content' || e.field === '')?.message ?? '请输入短信内容');
 }
 

@@ -1,25 +1,28 @@
 /** 自助开户 (/customer/selfsevicelayout/manager/open): agents in package mode, certified. */
 import { useState } from 'react';
-import { Alert, App, Button, Card, Descriptions, Form, Input, Radio, Result, Select, Space, Typography, Upload, type UploadFile } from 'antd';
+import { Alert, App, Button, Card, Form, Input, Radio, Result, Select, Space, Typography, Upload, type UploadFile } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
 import { Link, useNavigate } from 'react-router';
-import { enumOptions } from '@/schema';
+import { SchemaDescriptions } from '@/components/SchemaDescriptions';
+import { validateForm } from '@/components/SchemaForm/validation';
+import openAccountForm from '@/generated/forms/open-account';
+import type { OpenedAccount } from '@/generated/schemas';
+import { enumOptions, fieldLabel } from '@/schema';
 import { ApiError } from '@/providers/http';
 import { useCertification, useCurrentUser } from '@/layout/hooks';
-import { subAccountApi, validateWith } from './api';
+import { subAccountApi } from './api';
 import { copyText } from './dialogs';
 import { AgentOwned, NeedMo, NeedReport, OauthStatus } from '@/generated/schemas';
+import { MESSAGES } from '../../../common/schema/messages';
 
 const FIELDS = ['name', 'agentOwned', 'needreport', 'deliveryurl', 'needmo', 'mourl', 'email', 'mobile', 'idType', 'idNbr', 'imgUrl', 'remarks'] as const;
 const IMAGE_TYPES = ['image/gif', 'image/jpeg', 'image/png', 'image/bmp'];
 const xsrf = () => document.cookie.match(/(?:^|; )XSRF-TOKEN=([^;]*)/)?.[1] ?? '';
 
-export interface Opened {
-  clientid: string;
-  password: string;
-  mobile: string;
-  email: string;
-}
+export type Opened = OpenedAccount;
+
+/** a field's label: its title in schemas/forms/open-account.json */
+const label = (field: string) => fieldLabel('forms/open-account', field);
 
 /** the stored path of an uploaded image from POST /file/upload's answer */
 const uploadedPath = (resp: any): string | undefined => {
@@ -33,7 +36,7 @@ export function OpenResult({ opened, onAgain }: { opened: Opened; onAgain: () =>
   return (
     <Result
       status="success"
-      title="开户成功"
+      title={MESSAGES.opened}
       subTitle="请妥善保存以下账户信息，密码只显示这一次"
       extra={[
         <Button
@@ -50,16 +53,19 @@ export function OpenResult({ opened, onAgain }: { opened: Opened; onAgain: () =>
         </Button>,
       ]}
     >
-      <Descriptions column={1} bordered size="small" data-testid="open-result">
-        <Descriptions.Item label="账户">{opened.clientid}</Descriptions.Item>
-        <Descriptions.Item label="密码">
-          <Typography.Text copyable code data-testid="new-password">
-            {opened.password}
-          </Typography.Text>
-        </Descriptions.Item>
-        <Descriptions.Item label="手机号">{opened.mobile || '-'}</Descriptions.Item>
-        <Descriptions.Item label="邮箱">{opened.email || '-'}</Descriptions.Item>
-      </Descriptions>
+      <SchemaDescriptions
+        entity="entities/opened-account"
+        record={opened}
+        size="small"
+        data-testid="open-result"
+        render={{
+          password: (v) => (
+            <Typography.Text copyable code data-testid="new-password">
+              {v}
+            </Typography.Text>
+          ),
+        }}
+      />
     </Result>
   );
 }
@@ -86,7 +92,8 @@ export default function OpenAccount() {
     return out;
   };
   const check = (only?: string) => {
-    const errs = validateWith('forms/open-account', values());
+    const errs: Record<string, string> = {};
+    for (const e of validateForm(openAccountForm, values()).errors) errs[e.field] ??= e.message;
     const names = only ? [only] : [...FIELDS];
     form.setFields(names.map((name) => ({ name, errors: errs[name] ? [errs[name]] : [] })));
     return errs;
@@ -98,7 +105,7 @@ export default function OpenAccount() {
       await subAccountApi.validateMobile(mobile);
       return true;
     } catch (e) {
-      form.setFields([{ name: 'mobile', errors: [e instanceof ApiError ? (e.body.msg ?? '手机号码已存在') : '接口异常'] }]);
+      form.setFields([{ name: 'mobile', errors: [e instanceof ApiError ? (e.body.msg ?? MESSAGES.mobileExists) : '接口异常'] }]);
       return false;
     }
   };
@@ -141,49 +148,49 @@ export default function OpenAccount() {
           type="warning"
           showIcon
           style={{ marginBottom: 16 }}
-          message="请先认证再开户"
+          message={MESSAGES.certifyBeforeOpening}
           action={<Link to="/account/info/base/auth">去认证</Link>}
           data-testid="not-certified"
         />
       )}
       <Form form={form} layout="horizontal" labelCol={{ span: 5 }} wrapperCol={{ span: 12 }} initialValues={{ agentOwned: AgentOwned.AgentOwned, needreport: NeedReport.None, needmo: NeedMo.None }} disabled={!certified}>
-        <Form.Item name="name" label="账户名称" required>
+        <Form.Item name="name" label={label('name')} required>
           <Input onBlur={() => check('name')} maxLength={60} />
         </Form.Item>
-        <Form.Item name="agentOwned" label="账户归属">
+        <Form.Item name="agentOwned" label={label('agentOwned')}>
           <Radio.Group options={enumOptions('agent-owned').map((o) => ({ value: o.value, label: o.label }))} />
         </Form.Item>
-        <Form.Item name="needreport" label="状态报告">
+        <Form.Item name="needreport" label={label('needreport')}>
           <Select options={enumOptions('need-report').map((o) => ({ value: o.value, label: o.label }))} />
         </Form.Item>
         {needreport === NeedReport.SimplePush && (
-          <Form.Item name="deliveryurl" label="状态报告回调地址" required>
+          <Form.Item name="deliveryurl" label={label('deliveryurl')} required>
             <Input placeholder="https://" onBlur={() => check('deliveryurl')} />
           </Form.Item>
         )}
-        <Form.Item name="needmo" label="上行">
+        <Form.Item name="needmo" label={label('needmo')}>
           <Select options={enumOptions('need-mo').map((o) => ({ value: o.value, label: o.label }))} />
         </Form.Item>
         {needmo === NeedMo.Push && (
-          <Form.Item name="mourl" label="上行回调地址" required>
+          <Form.Item name="mourl" label={label('mourl')} required>
             <Input placeholder="https://" onBlur={() => check('mourl')} />
           </Form.Item>
         )}
-        <Form.Item name="email" label="邮箱" extra="可用于登录">
+        <Form.Item name="email" label={label('email')} extra="可用于登录">
           <Input onBlur={() => check('email')} />
         </Form.Item>
-        <Form.Item name="mobile" label="手机号">
+        <Form.Item name="mobile" label={label('mobile')}>
           <Input onBlur={checkMobile} maxLength={11} />
         </Form.Item>
         {agentOwned === AgentOwned.Customer && (
           <>
-            <Form.Item name="idType" label="证件类型" required>
+            <Form.Item name="idType" label={label('idType')} required>
               <Select options={enumOptions('id-type').map((o) => ({ value: o.value, label: o.label }))} placeholder="请选择" />
             </Form.Item>
-            <Form.Item name="idNbr" label="证件号码" required>
+            <Form.Item name="idNbr" label={label('idNbr')} required>
               <Input maxLength={20} onBlur={() => check('idNbr')} />
             </Form.Item>
-            <Form.Item name="imgUrl" label="证件图片" required extra="支持 gif、jpg、jpeg、png、bmp，最多五张，每张不超过2M">
+            <Form.Item name="imgUrl" label={label('imgUrl')} required extra="支持 gif、jpg、jpeg、png、bmp，最多五张，每张不超过2M">
               <Upload
                 action="/api/file/upload"
                 name="photoFile"
@@ -210,7 +217,7 @@ export default function OpenAccount() {
                 onChange={({ fileList }) => {
                   setFiles(fileList);
                   if (fileList.some((f) => f.status === 'error' || (f.response && f.response.code !== 0 && f.response.code !== undefined))) {
-                    form.setFields([{ name: 'imgUrl', errors: ['图片上传失败'] }]);
+                    form.setFields([{ name: 'imgUrl', errors: [MESSAGES.imageUploadFailed] }]);
                   }
                 }}
               >
@@ -224,7 +231,7 @@ export default function OpenAccount() {
             </Form.Item>
           </>
         )}
-        <Form.Item name="remarks" label="备注">
+        <Form.Item name="remarks" label={label('remarks')}>
           <Input.TextArea rows={2} onBlur={() => check('remarks')} />
         </Form.Item>
         <Form.Item wrapperCol={{ offset: 5 }}>

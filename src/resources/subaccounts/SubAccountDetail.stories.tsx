@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, within } from 'storybook/test';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
 import SubAccountDetail from './SubAccountDetail';
 import OwnBalance from './OwnBalance';
@@ -24,6 +24,23 @@ export const BasicInfo: Story = {
     await expect(within(info).getByText('苏州好易购电子商务有限公司')).toBeInTheDocument();
     await expect(within(info).getByText('https://client.example.com/report')).toBeInTheDocument();
     await expect(within(info).getByText('1,200.00 元')).toBeInTheDocument();
+  },
+};
+
+export const EditHidesUnusedCallback: Story = {
+  name: '修改：不需要状态报告时不显示其回调地址（x-ui ui:showIf）',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(await c.findByRole('button', { name: /修\s*改/ }, T));
+    await expect(await c.findByLabelText('状态报告回调地址', {}, T)).toBeInTheDocument();
+    // 上行 is 不需要 in this account: its address is not asked for
+    await expect(c.queryByLabelText('上行回调地址')).toBeNull();
+    // 状态报告 is the first select of the form (上行 the second)
+    await userEvent.click((await c.findAllByRole('combobox', {}, T))[0]);
+    const options = await within(document.body).findAllByTitle('不需要', {}, T);
+    await userEvent.click(options.find((o) => o.classList.contains('ant-select-item-option')) ?? options[options.length - 1]);
+    await waitFor(() => expect(c.getAllByRole('combobox')[0].closest('.ant-select')).toHaveTextContent('不需要'), T);
+    await waitFor(() => expect(c.queryByLabelText('状态报告回调地址')).toBeNull(), T);
   },
 };
 

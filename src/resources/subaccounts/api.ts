@@ -1,6 +1,5 @@
 /** Calls of the sub-account area (server/modules/subaccount). Every answer is { code, msg, data }. */
 import { get, http, postForm } from '@/providers/http';
-import { checkForm } from '@/schema/validate';
 
 export interface SubAccountStat {
   total: number;
@@ -59,11 +58,4 @@ export async function downloadExport(url: string, params: Record<string, unknown
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
-}
-
-/** Validates with the shared form schema (checkForm): the first message per field, as the server answers. */
-export function validateWith(key: string, values: Record<string, unknown>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const e of checkForm(key, values).errors) if (!out[e.field]) out[e.field] = e.message;
-  return out;
 }

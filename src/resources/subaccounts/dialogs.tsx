@@ -17,6 +17,7 @@ import remarkForm from '@/generated/forms/sub-account-remark';
 import { type BalanceReminderForm, PriceType, type RechargeForm, type SubAccountPasswordForm, type SubAccountPriceForm, type SubAccountRemarkForm, type SubAccountRow } from '@/generated/schemas';
 import { ApiError } from '@/providers/http';
 import { newRequestId, subAccountApi, type TransferResult } from './api';
+import { MESSAGES } from '../../../common/schema/messages';
 
 /** the generated type reads the confirmation rule ({ $data }) as the value's type */
 type PasswordValues = Omit<SubAccountPasswordForm, 'confirmPassword'> & { confirmPassword?: string };
@@ -46,7 +47,7 @@ export function TransferDialog({ op, account, agentBalance, onClose, onDone }: D
       const body = await (op === 'recharge' ? subAccountApi.recharge : subAccountApi.rollback)({ ...v, remark: v.remark ?? '', requestId: requestId.current });
       result.current = body.data;
       requestId.current = newRequestId();
-      return body.msg ?? (op === 'recharge' ? '充值成功' : '回退成功');
+      return body.msg ?? (op === 'recharge' ? MESSAGES.recharged : MESSAGES.rolledBack);
     } catch (e) {
       // a business refusal is final: the next submission is a new request (a lost answer is retried as the same one)
       if (e instanceof ApiError) requestId.current = newRequestId();
@@ -101,7 +102,7 @@ export function RemarkDialog({ account, onClose, onDone }: DialogProps) {
       fields={['remarks']}
       uiSchema={{ remarks: { 'ui:widget': 'textarea', 'ui:options': { rows: 3 } } }}
       initial={{ clientId: account?.client_id, remarks: account?.remarks ?? '' }}
-      save={async (v) => (await subAccountApi.remark(v.clientId, v.remarks ?? ''), '备注已保存')}
+      save={async (v) => (await subAccountApi.remark(v.clientId, v.remarks ?? ''), MESSAGES.remarkSaved)}
       onClose={onClose}
       onDone={onDone}
     />
@@ -207,7 +208,7 @@ export function ResetPasswordDialog({ account, onClose }: DialogProps) {
       }
       save={async (v) => {
         try {
-          return (await subAccountApi.resetPassword(v)).msg ?? '发送成功';
+          return (await subAccountApi.resetPassword(v)).msg ?? MESSAGES.codeSent;
         } catch (e) {
           // the spec's wording for a mail that could not be sent: 发送失败 plus the server's message
           if (v.way === 'email' && e instanceof ApiError) throw new ApiError({ ...e.body, msg: `发送失败 ${e.body.msg ?? ''}`.trim() }, e.timedOut);
@@ -244,7 +245,7 @@ export function PriceDialog({ account, onClose, onDone }: DialogProps) {
         telecomPrice: account?.telecomPrice ?? undefined,
         gjSmsDiscount: account?.gjSmsDiscount ?? undefined,
       }}
-      save={async (v) => (await subAccountApi.price(v), '价格设置成功')}
+      save={async (v) => (await subAccountApi.price(v), MESSAGES.priceSet)}
       onClose={onClose}
       onDone={onDone}
     />
@@ -259,7 +260,7 @@ export function ReminderDialog({ account, onClose, onDone }: DialogProps) {
       form={reminderForm}
       fields={['balanceAlarm', 'alarmMobile']}
       initial={{ clientId: account?.client_id, balanceAlarm: account?.balanceAlarm ?? '0.00', alarmMobile: account?.alarmMobile ?? account?.mobile ?? '' }}
-      save={async (v) => (await subAccountApi.remind({ ...v, alarmMobile: v.alarmMobile ?? '' }), '提醒设置成功')}
+      save={async (v) => (await subAccountApi.remind({ ...v, alarmMobile: v.alarmMobile ?? '' }), MESSAGES.reminderSet)}
       onClose={onClose}
       onDone={onDone}
     />
@@ -276,7 +277,7 @@ export function ExpirationDialog({ account, onClose, onDone }: DialogProps) {
     setSaving(true);
     try {
       await subAccountApi.expire({ clientId: account.client_id, expireDate: date ? date.format('YYYY-MM-DD') : '' });
-      message.success('到期时间设置成功');
+      message.success(MESSAGES.expirySet);
       onDone?.();
       onClose();
     } catch {

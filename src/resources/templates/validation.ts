@@ -6,7 +6,7 @@
 import type { FieldError } from '../../../common/schema';
 import { checkTemplateRules, countVariables, type TemplateRuleConfig } from '../../../common/template/rules';
 import { schemas } from '@/schema';
-import { checkForm } from '@/schema/validate';
+import { validateForm } from '@/components/SchemaForm/validation';
 
 export const TEMPLATE_FORM = 'forms/template.json';
 
@@ -27,7 +27,7 @@ export interface TemplateFormValues {
 
 /** Field errors of a save, in schema order (empty when it may be sent). */
 export function validateTemplate(values: TemplateFormValues, opts: { agent: boolean; operationMode: string }): FieldError[] {
-  const checked = checkForm<Record<string, any>>(TEMPLATE_FORM, values as Record<string, unknown>);
+  const checked = validateForm<Record<string, any>>(TEMPLATE_FORM, values as Record<string, unknown>);
   const data = checked.data;
   const errors: FieldError[] = [];
   if (opts.agent && !data.clientId) errors.push({ field: 'clientId', message: requiredMessage('clientId') });

@@ -6,7 +6,9 @@ import { http } from 'msw';
 import { AppProviders } from '@/providers/AppProviders';
 import { PageRouter } from '@/components/PublicLayout/storyRouter';
 import { ok, publicHandlers } from '@/components/PublicLayout/mocks';
-import { validateBySchema } from '@/components/SchemaForm/validation';
+import { validateForm } from '@/components/SchemaForm/validation';
+
+const errorsOf = (schema: Parameters<typeof validateForm>[0], data: Record<string, unknown>) => validateForm(schema, data).errors;
 import ForgetPage from '@/custom-pages/forget/ForgetPage';
 
 const server = setupServer(...publicHandlers);
@@ -18,7 +20,7 @@ afterEach(() => {
 afterAll(() => server.close());
 
 const resetMessages = (password: string, confirmPassword = password) =>
-  validateBySchema('forms/password-reset', { sendType: 1, email: 'a@b.cn', validateCode: '123456', password, confirmPassword });
+  errorsOf('forms/password-reset', { sendType: 1, email: 'a@b.cn', validateCode: '123456', password, confirmPassword });
 
 describe('forgot password rules (forms/password-reset, forms/password-code)', () => {
   it.each([
@@ -37,11 +39,11 @@ describe('forgot password rules (forms/password-reset, forms/password-code)', ()
   });
 
   it('checks the address or the number of the code request', () => {
-    expect(validateBySchema('forms/password-code', { sendType: 1, email: 'nope', captcha: 'x' })).toEqual([{ field: 'email', message: '请输入有效的邮箱' }]);
-    expect(validateBySchema('forms/password-code', { sendType: 2, email: '138x', countryCode: '86', captcha: 'x' })).toEqual([
+    expect(errorsOf('forms/password-code', { sendType: 1, email: 'nope', captcha: 'x' })).toEqual([{ field: 'email', message: '请输入有效的邮箱' }]);
+    expect(errorsOf('forms/password-code', { sendType: 2, email: '138x', countryCode: '86', captcha: 'x' })).toEqual([
       { field: 'email', message: '请输入有效的手机号' },
     ]);
-    expect(validateBySchema('forms/password-code', { sendType: 1, email: 'a@b.cn' })).toEqual([{ field: 'captcha', message: '验证码不可为空' }]);
+    expect(errorsOf('forms/password-code', { sendType: 1, email: 'a@b.cn' })).toEqual([{ field: 'captcha', message: '验证码不可为空' }]);
   });
 });
 

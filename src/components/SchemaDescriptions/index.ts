@@ -1,0 +1,1 @@
+export { SchemaDescriptions, descriptionFields, renderValue, type SchemaDescriptionsProps, type DescriptionField, type DescriptionsUi, type FieldUi } from './SchemaDescriptions';
