@@ -15,7 +15,8 @@ import type { AppContext } from './context';
 import type { Db } from './db';
 import { purgeExpired } from './db/maintenance';
 import { installCsrf } from './http/csrf';
-import { errors, installErrorHandler } from './http/errors';
+import { errors, frameworkErrors, installErrorHandler } from './http/errors';
+import { installInputGuards } from './http/guards';
 import { systemClock, type Clock } from './lib/time';
 import { ServerSchemas, DEFAULT_SCHEMA_DIR } from './schemas';
 import { authRoutes } from './modules/auth/routes';
@@ -109,6 +110,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     logger: opts.logger ?? false,
     trustProxy: true,
     bodyLimit: 1024 * 1024,
+    frameworkErrors,
   });
   const now = opts.now ?? systemClock;
   const ctx: AppContext = {
@@ -152,6 +154,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.decorateRequest('currentSession', undefined);
 
   installErrorHandler(app);
+  installInputGuards(app);
   await app.register(cookie);
   await app.register(formbody);
   await app.register(rateLimit, {
