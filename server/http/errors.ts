@@ -69,6 +69,10 @@ function fromFrameworkError(err: FastifyError): { status: number; body: ErrorBod
   return null;
 }
 
+/** the multipart reader's own errors (busboy): a body cut short or without its boundary */
+const MULTIPART_FAULT = /unexpected end of multipart data|^Multipart: Boundary not found$|^Boundary required$/i;
+export const isMultipartFault = (err: unknown) => err instanceof Error && !(err as { statusCode?: unknown }).statusCode && MULTIPART_FAULT.test(err.message);
+
 /**
  * Fastify's `frameworkErrors` option: errors raised while routing, before any hook or the error
  * handler (a URL that does not decode, a path parameter over the length limit), answered in the
@@ -91,6 +95,10 @@ export function installErrorHandler(app: FastifyInstance) {
     if (mapped) {
       req.log.info({ err: { code: (err as FastifyError).code, message: err.message } }, 'request refused');
       return reply.status(mapped.status).send(mapped.body);
+    }
+    if (isMultipartFault(err)) {
+      req.log.info({ err: { message: err.message } }, 'request refused: broken multipart body');
+      return reply.status(200).send({ code: 400, msg: BAD_REQUEST_MSG });
     }
     if (isDataException(err)) {
       req.log.warn({ err: { code: err.code, message: err.message }, url: req.url }, 'data exception from the database: a value the guards let through');

@@ -12,6 +12,7 @@
  *   broken UTF-16 (lone surrogates): PostgreSQL refuses NUL in text, and none of them belongs
  *   in a form field. A string that itself holds JSON (a form field carrying an array) gets the
  *   same depth limit.
+ * - A multipart body must name its boundary.
  * - A repeated query or form parameter (`?clientId=1&clientId=2`, which the parsers turn into an
  *   array) is refused, unless the route's own schema declares that parameter as an array.
  *
@@ -141,6 +142,9 @@ export function installInputGuards(app: FastifyInstance) {
   });
 
   app.addHook('preValidation', async (req) => {
+    // a multipart body without its boundary cannot be read (the routes that take files)
+    const type = String(req.headers['content-type'] ?? '').toLowerCase();
+    if (type.startsWith('multipart/') && !/;\s*boundary=/.test(type)) throw new ApiError(400, INPUT_MESSAGES.notObject);
     checkInput(req.params);
     checkInput(req.query, { flat: true, arraysAllowed: arrayParams(req, 'querystring') });
     checkInput(req.body, { flat: isForm(req), arraysAllowed: arrayParams(req, 'body') });
