@@ -29,6 +29,8 @@ export const INPUT_LIMITS = {
 };
 
 export const INT4_MAX = 2_147_483_647;
+/** enumerations are stored as smallint */
+export const SMALLINT_MAX = 32_767;
 
 export const INPUT_MESSAGES = {
   invalidChar: '参数错误：含有非法字符',
@@ -156,10 +158,10 @@ export function installInputGuards(app: FastifyInstance) {
  * digits, in [min, INT4_MAX]; `undefined` for anything else (the caller decides: refuse, or
  * treat as "not found").
  */
-export function int4Of(v: unknown, min = 0): number | undefined {
+export function int4Of(v: unknown, min = 0, max = INT4_MAX): number | undefined {
   let n: number;
   if (typeof v === 'number') n = v;
   else if (typeof v === 'string' && /^\s*-?\d{1,10}\s*$/.test(v)) n = Number(v);
   else return undefined;
-  return Number.isInteger(n) && n >= min && n <= INT4_MAX ? n : undefined;
+  return Number.isInteger(n) && n >= min && n <= Math.min(max, INT4_MAX) ? n : undefined;
 }
