@@ -16,7 +16,8 @@ import type { Db } from './db';
 import { purgeExpired } from './db/maintenance';
 import { installCsrf, loadCsrfSecret } from './http/csrf';
 import { installSecurityHeaders } from './http/headers';
-import { errors, installErrorHandler } from './http/errors';
+import { errors, frameworkErrors, installErrorHandler } from './http/errors';
+import { installInputGuards } from './http/guards';
 import { installAccess } from './http/route';
 import { installSchemaValidation } from './http/validation';
 import { systemClock, type Clock } from './lib/time';
@@ -113,6 +114,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     // X-Forwarded-For only from the proxies TRUST_PROXY names (default: none)
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
+    frameworkErrors,
   });
   const now = opts.now ?? systemClock;
   const ctx: AppContext = {
@@ -156,6 +158,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.decorateRequest('currentSession', undefined);
 
   installErrorHandler(app);
+  installInputGuards(app);
   installSchemaValidation(app, ctx.schemas);
   installSecurityHeaders(app);
   await app.register(cookie);

@@ -1,8 +1,14 @@
 /**
  * Every failure answers JSON `{ code, msg, data? }` with a non-zero code and a Chinese message.
  * Business errors (validation, session, captcha, limits, CSRF) use HTTP 200 so the console reads
- * the body; only an unknown /api path (404) and an unexpected server fault (500) change the
- * HTTP status. Stack traces never leave the server: they go to the log.
+ * the body; only an unknown /api path (404), a URL that cannot be decoded (400) and an
+ * unexpected server fault (500) change the HTTP status. Stack traces never leave the server:
+ * they go to the log.
+ *
+ * Hostile input is refused before it reaches a handler (guards.ts, paging.ts); as the last line of
+ * defence, a data exception the database still raises (SQLSTATE class 22: invalid text
+ * representation, numeric out of range, NUL in text, ...; class 54: a value too large for an
+ * index) answers code 400 `参数错误` and is logged as a warning, never as a 500.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
@@ -36,6 +42,15 @@ export interface ErrorBody {
   data?: unknown;
 }
 
+export const BAD_REQUEST_MSG = '请求格式错误';
+export const BAD_PARAM_MSG = '参数错误';
+
+/** A PostgreSQL / PGlite error whose SQLSTATE says the client's value was at fault. */
+export function isDataException(err: unknown): err is Error & { code: string } {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^(22|54)[0-9A-Z]{3}$/.test(code) && 'severity' in (err as object);
+}
+
 function fromFrameworkError(err: FastifyError): { status: number; body: ErrorBody } | null {
   const status = err.statusCode ?? 500;
   switch (err.code) {
@@ -46,12 +61,26 @@ function fromFrameworkError(err: FastifyError): { status: number; body: ErrorBod
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return { status: 200, body: { code: 400, msg: '请求格式错误' } };
+      return { status: 200, body: { code: 400, msg: BAD_REQUEST_MSG } };
   }
   if (status === 429) return { status: 200, body: { code: 429, msg: '请求过于频繁，请稍后再试' } };
   // JSON.parse failures and other client-side faults the framework reports
-  if (status >= 400 && status < 500) return { status: 200, body: { code: 400, msg: '请求格式错误' } };
+  if (status >= 400 && status < 500) return { status: 200, body: { code: 400, msg: BAD_REQUEST_MSG } };
   return null;
+}
+
+/** the multipart reader's own errors (busboy): a body cut short or without its boundary */
+const MULTIPART_FAULT = /unexpected end of multipart data|^Multipart: Boundary not found$|^Boundary required$/i;
+export const isMultipartFault = (err: unknown) => err instanceof Error && !(err as { statusCode?: unknown }).statusCode && MULTIPART_FAULT.test(err.message);
+
+/**
+ * Fastify's `frameworkErrors` option: errors raised while routing, before any hook or the error
+ * handler (a URL that does not decode, a path parameter over the length limit), answered in the
+ * usual shape instead of Fastify's own `{error, message, statusCode}`.
+ */
+export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  req.log.info({ err: { code: err.code, message: err.message } }, 'request refused while routing');
+  return reply.status(400).send({ code: 400, msg: BAD_REQUEST_MSG } satisfies ErrorBody);
 }
 
 export function installErrorHandler(app: FastifyInstance) {
@@ -66,6 +95,14 @@ export function installErrorHandler(app: FastifyInstance) {
     if (mapped) {
       req.log.info({ err: { code: (err as FastifyError).code, message: err.message } }, 'request refused');
       return reply.status(mapped.status).send(mapped.body);
+    }
+    if (isMultipartFault(err)) {
+      req.log.info({ err: { message: err.message } }, 'request refused: broken multipart body');
+      return reply.status(200).send({ code: 400, msg: BAD_REQUEST_MSG });
+    }
+    if (isDataException(err)) {
+      req.log.warn({ err: { code: err.code, message: err.message }, url: req.url }, 'data exception from the database: a value the guards let through');
+      return reply.status(200).send({ code: 400, msg: BAD_PARAM_MSG });
     }
     req.log.error({ err }, 'unexpected error');
     return reply.status(500).send({ code: 500, msg: '服务器繁忙，请稍后再试' });

@@ -3,8 +3,17 @@
  * `{list,totalCount,currentPage,pageRowCount,totalPage}`) or `page` + `rows` (answer
  * `{data,totalRecord,page,rows,totalPage}`). Page size 15 unless asked, at most 200.
  */
+import { ApiError } from './errors';
+
 export const DEFAULT_PAGE_SIZE = 15;
 export const MAX_PAGE_SIZE = 200;
+/** the highest page number asked for (OFFSET stays far below PostgreSQL's bigint) */
+export const MAX_PAGE = 1_000_000;
+
+export const PAGING_MESSAGES = {
+  page: '参数错误：页码须为正整数',
+  size: '参数错误：每页条数须为正整数',
+};
 
 export interface Paging {
   page: number;
@@ -12,16 +21,36 @@ export interface Paging {
   offset: number;
 }
 
-const int = (v: unknown, fallback: number) => {
-  const n = typeof v === 'number' ? v : Number.parseInt(String(v ?? ''), 10);
-  return Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback;
-};
+/**
+ * A positive integer from a query/form value (digits) or a JSON number; `undefined` when absent
+ * (undefined, null, empty string). Anything else (fractions, zero, negatives, words, arrays,
+ * objects, numbers beyond `max`) is refused with `msg`; `clampTo` caps an otherwise valid value
+ * instead of refusing it.
+ */
+function positiveInt(v: unknown, msg: string, max: number, clampTo?: number): number | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  let n = Number.NaN;
+  if (typeof v === 'number') n = v;
+  else if (typeof v === 'string' && /^\s*\d{1,20}\s*$/.test(v)) n = Number(v);
+  if (!Number.isSafeInteger(n) && !(clampTo !== undefined && Number.isInteger(n))) throw new ApiError(400, msg);
+  if (n < 1) throw new ApiError(400, msg);
+  if (n > max) {
+    if (clampTo === undefined) throw new ApiError(400, msg);
+    return clampTo;
+  }
+  return n;
+}
 
-/** Reads either convention from a query or form body. */
+/**
+ * Reads either convention from a query or form body: absent values take the defaults (page 1,
+ * `defaultSize` rows); a page size above 200 is capped at 200; a page or size that is not a
+ * positive integer, or a page above {@link MAX_PAGE}, is refused with code 400.
+ */
 export function pagingOf(params: Record<string, unknown> | undefined, defaultSize = DEFAULT_PAGE_SIZE): Paging {
   const p = params ?? {};
-  const page = int(p.currentPage ?? p.page, 1);
-  const size = Math.min(int(p.pageRowCount ?? (typeof p.rows === 'string' || typeof p.rows === 'number' ? p.rows : undefined), defaultSize), MAX_PAGE_SIZE);
+  const page = positiveInt(p.currentPage ?? p.page, PAGING_MESSAGES.page, MAX_PAGE) ?? 1;
+  const rawSize = p.pageRowCount ?? (typeof p.rows === 'string' || typeof p.rows === 'number' ? p.rows : undefined);
+  const size = positiveInt(rawSize, PAGING_MESSAGES.size, MAX_PAGE_SIZE, MAX_PAGE_SIZE) ?? Math.min(defaultSize, MAX_PAGE_SIZE);
   return { page, size, offset: (page - 1) * size };
 }
 

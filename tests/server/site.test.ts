@@ -80,7 +80,7 @@ describe.each(backends)('site data, errors, schemas, static console (%s)', (back
       expect(xml.body).toEqual({ code: 415, msg: '不支持的请求格式' });
       const arr = await c.post('/api/login', [1, 2], { json: true });
       expect(arr.body.code).toBe(400);
-      expect(arr.body.msg).toBe('请输入帐户名');
+      expect(arr.body.msg).toBe('请求格式错误'); // a JSON body must be an object (server/http/guards.ts)
       const huge = await c.post('/api/login', { username: 'x'.repeat(2_000_000) }, { json: true });
       expect(huge.body).toEqual({ code: 413, msg: '请求内容过大' });
       for (const r of [bad, xml, arr, huge]) expect(JSON.stringify(r.body)).not.toMatch(/at .*\.ts|Error:/);

@@ -13,6 +13,7 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db';
 import type { Account, SignImportFailure } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
+import { int4Of } from '../../http/guards';
 import { listPage, pagingOf } from '../../http/paging';
 import { exportColumns } from '../../lib/export-columns';
 import { formatDateTime } from '../../lib/time';
@@ -264,8 +265,8 @@ export class SignService {
   /** POST /sign/update: users may only delete (state 4). */
   async update(me: Account, body: unknown): Promise<void> {
     const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-    const id = Number(b.id);
-    if (!Number.isInteger(id) || id <= 0) throw new ApiError(400, '签名编号不正确');
+    const id = int4Of(b.id, 1);
+    if (id === undefined) throw new ApiError(400, '签名编号不正确');
     if (String(b.state ?? '').trim() !== String(DELETED)) throw new ApiError(400, MSG.onlyDelete);
     const ids = (await this.clients.scope(me)).map((a) => a.id);
     const sign = await this.ctx.db.selectFrom('signs').select(['id', 'state']).where('id', '=', id).where('account_id', 'in', ids).executeTakeFirst();

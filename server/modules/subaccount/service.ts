@@ -109,7 +109,7 @@ export class SubAccountService {
     const to = dayStart(str(p.end_time_day));
     if (to) q = q.where('create_time', '<', addMs(to, 86_400_000));
     const status = str(p.status);
-    if (status !== '' && /^\d+$/.test(status)) q = q.where('status', '=', Number(status));
+    if (status !== '' && /^\d{1,4}$/.test(status)) q = q.where('status', '=', Number(status));
     return q;
   }
 

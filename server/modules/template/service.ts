@@ -11,6 +11,7 @@
 import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
+import { INT4_MAX, SMALLINT_MAX } from '../../http/guards';
 import { entityPage, pagingOf } from '../../http/paging';
 import { validateForm } from '../../http/validation';
 import { formatDateTime } from '../../lib/time';
@@ -41,9 +42,10 @@ export interface TemplateForm {
 }
 
 const str = (v: unknown) => (v === undefined || v === null ? '' : String(v).trim());
-const intOrUndef = (v: unknown) => {
+/** digits within int4 (ids) or, with `max`, a narrower column (enumerations are smallint) */
+const intOrUndef = (v: unknown, max = INT4_MAX) => {
   const s = str(v);
-  return /^\d+$/.test(s) ? Number(s) : undefined;
+  return /^\d{1,10}$/.test(s) && Number(s) <= max ? Number(s) : undefined;
 };
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** 'YYYY-MM-DD' (Asia/Shanghai) -> the instant its day starts */
@@ -156,11 +158,11 @@ export class TemplateService {
     let q = this.baseQuery().where('t.owner_id', 'in', await this.scopeIds(caller));
     const clientId = str(params.clientId ?? params.clientid);
     if (clientId) q = q.where('t.owner_id', '=', (await this.reachable(caller, clientId)).id);
-    const state = intOrUndef(params.state);
+    const state = intOrUndef(params.state, SMALLINT_MAX);
     if (state !== undefined) q = q.where('t.state', '=', state);
-    const smsType = intOrUndef(params.smsType);
+    const smsType = intOrUndef(params.smsType, SMALLINT_MAX);
     if (smsType !== undefined) q = q.where('t.sms_type', '=', smsType);
-    const templateType = intOrUndef(params.templateType);
+    const templateType = intOrUndef(params.templateType, SMALLINT_MAX);
     if (templateType !== undefined) q = q.where('t.template_type', '=', templateType);
     const templateId = str(params.templateId);
     if (templateId) q = q.where('t.id', '=', /^\d{1,9}$/.test(templateId) ? Number(templateId) : -1);
@@ -191,9 +193,9 @@ export class TemplateService {
   async commonList(params: Record<string, unknown>) {
     const paging = pagingOf(params);
     let q = this.baseQuery().where('t.owner_id', 'is', null).where('t.state', '=', 1);
-    const smsType = intOrUndef(params.smsType);
+    const smsType = intOrUndef(params.smsType, SMALLINT_MAX);
     if (smsType !== undefined) q = q.where('t.sms_type', '=', smsType);
-    const templateType = intOrUndef(params.templateType);
+    const templateType = intOrUndef(params.templateType, SMALLINT_MAX);
     if (templateType !== undefined) q = q.where('t.template_type', '=', templateType);
     const content = str(params.content);
     if (content) q = q.where('t.content', 'like', `%${escapeLike(content)}%`);
