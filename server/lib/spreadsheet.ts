@@ -107,6 +107,21 @@ export const DEFAULT_SPREADSHEET_LIMITS: SpreadsheetLimits = {
   sliceMs: 10,
 };
 
+/**
+ * What reading an uploaded import file (signs, templates: 5 MB, a few thousand rows) may cost: far
+ * above what such a file unpacks to (5,000 rows of three columns are about 1 MB), far below what
+ * would hurt the server.
+ */
+export const IMPORT_SHEET_LIMITS: Partial<SpreadsheetLimits> = {
+  maxEntries: 2000,
+  maxTotalBytes: 256 * 1024 * 1024,
+  maxSheetBytes: 32 * 1024 * 1024,
+  maxSharedStringsBytes: 16 * 1024 * 1024,
+  maxSharedStrings: 200_000,
+  maxCellsPerRow: 1024,
+  maxColumns: 1024,
+};
+
 export interface SheetRow {
   /** the row number in the sheet (1-based, as Excel shows it) */
   row: number;

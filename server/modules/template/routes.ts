@@ -46,7 +46,7 @@ export function templateRoutes(sessions: SessionService, templates: TemplateServ
         for await (const part of req.parts()) {
           if (part.type === 'file') {
             if (part.fieldname === 'excel' && !buf) buf = await part.toBuffer();
-            else await part.toBuffer();
+            else part.file.resume();
           }
         }
       } catch (e) {
