@@ -10,6 +10,7 @@ import ExcelJS from 'exceljs';
 import type { AppContext } from '../../context';
 import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
+import { callbackUrlProblem } from '../../lib/safe-url';
 import { listPage, pagingOf } from '../../http/paging';
 import { validateForm } from '../../http/validation';
 import { hashPassword, randomToken, sha256hex } from '../../lib/crypto';
@@ -379,6 +380,12 @@ export class SubAccountService {
     if (await q.executeTakeFirst()) throw errors.refused('邮箱已存在');
   }
 
+  /** The callback URLs that will be saved (push on): http(s) to public addresses only (lib/safe-url), with the form's field message. */
+  private async checkCallbackUrls(f: { needreport?: number; needmo?: number; deliveryurl?: string; mourl?: string }, msg: { report: string; mo: string }) {
+    if (f.needreport === 1 && f.deliveryurl && (await callbackUrlProblem(f.deliveryurl, this.ctx.resolveHost))) throw new ApiError(400, msg.report);
+    if (f.needmo === 1 && f.mourl && (await callbackUrlProblem(f.mourl, this.ctx.resolveHost))) throw new ApiError(400, msg.mo);
+  }
+
   /** POST /client/account/addUser */
   async open(agent: Account, body: unknown) {
     if (agent.operation_mode !== '1') throw errors.forbidden();
@@ -387,6 +394,7 @@ export class SubAccountService {
       name: string; agentOwned: number; needreport: number; deliveryurl?: string; needmo: number; mourl?: string;
       email?: string; mobile?: string; idType?: number; idNbr?: string; imgUrl?: string; remarks?: string;
     }>(this.ctx.schemas, 'forms/open-account', body);
+    await this.checkCallbackUrls(f, { report: '状态报告回调地址不能为空', mo: '上行回调地址不能为空' });
     const email = (f.email ?? '').toLowerCase();
     const mobile = f.mobile ?? '';
     if (mobile) await this.mobileAvailable(mobile);
@@ -452,6 +460,7 @@ export class SubAccountService {
     if (email !== a.email) await this.emailAvailable(email, a.id);
     const needreport = f.needreport ?? a.needreport;
     const needmo = f.needmo ?? a.needmo;
+    await this.checkCallbackUrls({ needreport, needmo, deliveryurl: f.deliveryurl, mourl: f.mourl }, { report: '请填写状态报告回调地址', mo: '请填写上行回调地址' });
     const set = {
       name: f.name,
       realname: f.realname ?? a.realname,
