@@ -46,7 +46,7 @@ try {
     } catch {
       /* not up yet */
     }
-    if (performance.now() - t0 > 90_000) throw new Error('server did not start in 90 s');
+    if (performance.now() - t0 > 300_000) throw new Error('server did not start in 300 s');
     await new Promise((r) => setTimeout(r, 100));
   }
   const cookie = await loginCookies(base, 'agent1', 'Demo1234');
