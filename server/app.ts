@@ -4,6 +4,7 @@
  * GET answers its index.html (client-side routes, the Not Found page).
  */
 import fs from 'node:fs';
+import { systemResolver, type HostResolver } from './lib/safe-url';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -78,6 +79,8 @@ export interface BuildAppOptions {
   imageCaptcha?: ImageCaptchaGenerator;
   /** purge expired rows every this many ms (0: never; default 10 min) */
   purgeEveryMs?: number;
+  /** resolves callback URL hosts (default: the system resolver) */
+  resolveHost?: HostResolver;
 }
 
 export interface Services {
@@ -127,6 +130,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     sms: opts.sms ?? new OutboxSmsChannel(opts.dataDir, app.log, now),
     mailer: opts.mailer ?? new NodeMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom, dataDir: opts.dataDir, log: app.log, now }),
     words: new SensitiveWords(config.sensitiveWordsFile, { log: (m) => app.log.info(m) }),
+    resolveHost: opts.resolveHost ?? systemResolver,
   };
   const sessions = new SessionService(ctx);
   const captcha = new CaptchaService(ctx, opts.imageCaptcha);

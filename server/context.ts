@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from './config';
 import type { Db } from './db';
+import type { HostResolver } from './lib/safe-url';
 import type { Clock } from './lib/time';
 import type { ServerSchemas } from './schemas';
 import type { Mailer } from './modules/verification/mail';
@@ -19,4 +20,6 @@ export interface AppContext {
   mailer: Mailer;
   /** the one sensitive-word matcher (content test, templates, sending) */
   words: SensitiveWords;
+  /** resolves callback URL hosts (lib/safe-url); tests inject one */
+  resolveHost: HostResolver;
 }

@@ -18,6 +18,7 @@ import { openDatabase, type DbHandle } from '../../server/db';
 import { seed } from '../../server/db/seed';
 import { trekCaptcha } from '../../server/modules/captcha/service';
 import { latestMailCode, latestSmsCode } from '../../server/modules/verification/outbox';
+import { testResolver } from '../fixtures/resolver';
 
 export type Backend = 'pglite' | 'postgres';
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
@@ -230,6 +231,7 @@ export async function startServer(backend: Backend, opts: ServerOptions = {}): P
       return c;
     },
     config: { ipRateLimitPerMinute: 1000, ...opts.config },
+    resolveHost: testResolver,
     ...opts.build,
   });
   await server.app.ready();

@@ -7,6 +7,7 @@ import { sql, type Kysely } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Account, AccountUpdate, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
+import { callbackUrlProblem } from '../../lib/safe-url';
 import { hashDigest, passwordDigest, verifyDigest } from '../../lib/crypto';
 import { formatDateTime } from '../../lib/time';
 import type { SessionService } from '../auth/session';
@@ -26,6 +27,8 @@ export const ACCOUNT_MESSAGES = {
   // the enterprise form's own messages for the callback addresses a push needs
   deliveryUrl: enterpriseForm.errorMessage.required.deliveryurl,
   moUrl: enterpriseForm.errorMessage.required.mourl,
+  /** the agent's template review callback: not http(s), or not a public address (lib/safe-url) */
+  callbackUrl: '请输入正确的回调地址',
   oldPasswordWrong: '原密码错误',
   samePassword: '新密码不能与原密码相同',
   passwordFormat: '密码格式为8-12为数字字母组合',
@@ -135,12 +138,14 @@ export class AccountService {
 
   /** POST /admin/baseinfo/edit (agents) */
   async editAgentBaseInfo(self: Account, form: AgentBaseInfoForm): Promise<void> {
+    const url = (form.auto_template_callback_url ?? '').trim();
+    if (url && (await callbackUrlProblem(url, this.ctx.resolveHost))) throw new ApiError(400, ACCOUNT_MESSAGES.callbackUrl);
     await this.checkUnique(self, { mobile: form.mobile });
     await this.update(self, {
       name: form.agent_name,
       address: form.address,
       mobile: form.mobile,
-      auto_template_callback_url: form.auto_template_callback_url ?? '',
+      auto_template_callback_url: url,
     });
   }
 
@@ -183,6 +188,9 @@ export class AccountService {
     const mourl = self.needmo === NeedMo.Push ? (form.mourl ?? '').trim() : '';
     if (self.needreport === NeedReport.SimplePush && !deliveryurl) throw new ApiError(400, ACCOUNT_MESSAGES.deliveryUrl);
     if (self.needmo === NeedMo.Push && !mourl) throw new ApiError(400, ACCOUNT_MESSAGES.moUrl);
+    // the server will call these: http(s) to public addresses only (lib/safe-url), the field's message
+    if (deliveryurl && (await callbackUrlProblem(deliveryurl, this.ctx.resolveHost))) throw new ApiError(400, ACCOUNT_MESSAGES.deliveryUrl);
+    if (mourl && (await callbackUrlProblem(mourl, this.ctx.resolveHost))) throw new ApiError(400, ACCOUNT_MESSAGES.moUrl);
     const email = form.email.toLowerCase();
     await this.checkUnique(self, { mobile: form.mobile, email });
     await this.update(self, {

@@ -43,7 +43,7 @@ export function sanitizeNoticeHtml(html: string): string {
 
 /** The notice as plain text (search excerpts, the CLI listing). */
 export function noticeText(html: string): string {
-  return sanitizeHtml(html.replace(/<(br|\/p|\/div|\/li|\/tr|\/td|\/th|\/h\d)\b[^>]*>/gi, '$& '), { allowedTags: [], allowedAttributes: {}, nonTextTags: OPTIONS.nonTextTags })
+  return sanitizeHtml(html.replace(/<(br|\/p|\/div|\/li|\/tr|\/td|\/th|\/h\d)\b[^<>]*>/gi, '$& '), { allowedTags: [], allowedAttributes: {}, nonTextTags: OPTIONS.nonTextTags })
     .replace(/&nbsp;/g, ' ')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')

@@ -16,6 +16,7 @@ import { ApiError, errors } from '../../http/errors';
 import { int4Of } from '../../http/guards';
 import { listPage, pagingOf } from '../../http/paging';
 import { exportColumns } from '../../lib/export-columns';
+import { IMPORT_SHEET_LIMITS, readSheetRows, SpreadsheetError } from '../../lib/spreadsheet';
 import { formatDateTime } from '../../lib/time';
 import type { ClientsService, ScopedAccount } from '../clients/service';
 import { SignState, UserType, type Sign } from '../../../common/generated/schemas';
@@ -48,6 +49,7 @@ export const IMPORT_LIMITS = {
   maxRows: 5000,
 };
 
+
 export const MSG = {
   clientRequired: '子账户内容不能为空,请选择子账户',
   duplicate: '该账户已存在相同的签名，请勿重复添加',
@@ -67,6 +69,7 @@ export const MSG = {
   parseFailed: '文件解析失败',
   noRows: '文件中没有签名数据',
   tooManyRows: `单次导入不能超过${IMPORT_LIMITS.maxRows}行`,
+  contentTooLarge: '文件内容过大',
   noImportFailures: '没有导入失败的记录',
 } as const;
 
@@ -76,6 +79,38 @@ export const badHeaders = (agent: boolean) =>
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 const H = { clientid: '子账户', sign: '签名', remarks: '备注', reason: '失败原因' } as const;
+
+type HeaderColumns = Partial<Record<keyof typeof H, number>>;
+
+/** The import file's header row: the column of each known header; null when one is unknown or repeated. */
+function headerColumns(cells: string[]): HeaderColumns | null {
+  const cols: HeaderColumns = {};
+  for (let i = 0; i < cells.length; i++) {
+    const name = cells[i].trim();
+    if (!name) continue;
+    const key = (Object.keys(H) as (keyof typeof H)[]).find((k) => H[k] === name);
+    if (!key || cols[key] !== undefined) return null;
+    cols[key] = i;
+  }
+  return cols;
+}
+
+const headerOk = (cols: HeaderColumns | null | undefined, agent: boolean): cols is HeaderColumns =>
+  !!cols && cols.sign !== undefined && (!agent || cols.clientid !== undefined);
+
+/** A file the spreadsheet reader refused, in this import's words. */
+function importMessage(e: SpreadsheetError, looksLikeXlsx: boolean): string {
+  switch (e.reason) {
+    case 'notXlsx':
+      return MSG.notXlsx;
+    case 'parseFailed':
+      return looksLikeXlsx ? MSG.parseFailed : MSG.notXlsx;
+    case 'tooManyRows':
+      return MSG.tooManyRows;
+    default:
+      return MSG.contentTooLarge;
+  }
+}
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 
@@ -369,7 +404,10 @@ export class SignService {
     return Buffer.from(await wb.xlsx.writeBuffer());
   }
 
-  /** POST /api/sign/addsignBatch: the file is checked whole first; then each row on its own. */
+  /**
+   * POST /api/sign/addsignBatch: the file is read as a bounded stream (lib/spreadsheet: a zip bomb,
+   * a DTD or too many rows stop it at the first excess, nothing imported); then each row on its own.
+   */
   async importFile(me: Account, file: Buffer | undefined): Promise<ImportResult> {
     const agent = me.user_type === UserType.Agent;
     if (!file) throw new ApiError(400, MSG.noFile);
@@ -378,34 +416,6 @@ export class SignService {
     const zipMagic = file.length > 4 && file[0] === 0x50 && file[1] === 0x4b && file[2] === 0x03 && file[3] === 0x04;
     const type = zipMagic ? await fileTypeFromBuffer(file) : undefined;
     if (!zipMagic || (type && type.ext !== 'xlsx' && type.ext !== 'zip')) throw new ApiError(400, MSG.notXlsx);
-    const wb = new ExcelJS.Workbook();
-    try {
-      await wb.xlsx.load(file as any);
-    } catch {
-      throw new ApiError(400, type?.ext === 'xlsx' ? MSG.parseFailed : MSG.notXlsx);
-    }
-    const ws = wb.worksheets[0];
-    if (!ws) throw new ApiError(400, MSG.noRows);
-
-    const text = (cell: ExcelJS.Cell) => {
-      const v: any = cell.value;
-      if (v === null || v === undefined) return '';
-      if (typeof v === 'object' && 'result' in v) return String(v.result ?? '').trim();
-      return String(cell.text ?? '').trim();
-    };
-    // header row
-    const header = ws.getRow(1);
-    const cols: Partial<Record<keyof typeof H, number>> = {};
-    let unknown = false;
-    header.eachCell({ includeEmpty: false }, (cell, col) => {
-      const name = text(cell);
-      if (!name) return;
-      const key = (Object.keys(H) as (keyof typeof H)[]).find((k) => H[k] === name);
-      if (!key || cols[key] !== undefined) unknown = true;
-      else cols[key] = col;
-    });
-    if (unknown || cols.sign === undefined || (agent && cols.clientid === undefined)) throw new ApiError(400, badHeaders(agent));
-
     interface Line {
       row: number;
       clientid: string;
@@ -413,14 +423,27 @@ export class SignService {
       remarks: string;
     }
     const lines: Line[] = [];
-    const get = (r: ExcelJS.Row, c?: number) => (c === undefined ? '' : text(r.getCell(c)));
-    for (let i = 2; i <= ws.rowCount; i++) {
-      const r = ws.getRow(i);
-      const line = { row: i, clientid: get(r, cols.clientid), sign: get(r, cols.sign), remarks: get(r, cols.remarks) };
-      if (!line.clientid && !line.sign && !line.remarks) continue;
-      lines.push(line);
-      if (lines.length > IMPORT_LIMITS.maxRows) throw new ApiError(400, MSG.tooManyRows);
+    // streamed with limits: the header (row 1) first, then each non-empty row
+    let cols: HeaderColumns | undefined;
+    try {
+      for await (const r of readSheetRows(file, { ...IMPORT_SHEET_LIMITS, maxRows: IMPORT_LIMITS.maxRows + 1 })) {
+        if (!cols) {
+          const found = r.row === 1 ? headerColumns(r.cells) : null;
+          if (!headerOk(found, agent)) throw new ApiError(400, badHeaders(agent));
+          cols = found;
+          if (r.row === 1) continue;
+        }
+        const get = (c?: number) => (c === undefined ? '' : (r.cells[c] ?? '').trim());
+        const line = { row: r.row, clientid: get(cols.clientid), sign: get(cols.sign), remarks: get(cols.remarks) };
+        if (!line.clientid && !line.sign && !line.remarks) continue;
+        lines.push(line);
+        if (lines.length > IMPORT_LIMITS.maxRows) throw new ApiError(400, MSG.tooManyRows);
+      }
+    } catch (e) {
+      if (e instanceof SpreadsheetError) throw new ApiError(400, importMessage(e, type?.ext === 'xlsx'));
+      throw e;
     }
+    if (!cols) throw new ApiError(400, badHeaders(agent));
     if (lines.length === 0) throw new ApiError(400, MSG.noRows);
 
     // owners this account may import for

@@ -10,6 +10,7 @@ import ExcelJS from 'exceljs';
 import type { AppContext } from '../../context';
 import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
+import { callbackUrlProblem } from '../../lib/safe-url';
 import { listPage, pagingOf } from '../../http/paging';
 import { exportColumns, type ExportColumn } from '../../lib/export-columns';
 import { validateForm } from '../../http/validation';
@@ -400,10 +401,17 @@ export class SubAccountService {
     if (await q.executeTakeFirst()) throw errors.refused(MESSAGES.emailExists);
   }
 
+  /** The callback URLs that will be saved (push on): http(s) to public addresses only (lib/safe-url), with the form's field message. */
+  private async checkCallbackUrls(f: { needreport?: number; needmo?: number; deliveryurl?: string; mourl?: string }, msg: { report: string; mo: string }) {
+    if (f.needreport === 1 && f.deliveryurl && (await callbackUrlProblem(f.deliveryurl, this.ctx.resolveHost))) throw new ApiError(400, msg.report);
+    if (f.needmo === 1 && f.mourl && (await callbackUrlProblem(f.mourl, this.ctx.resolveHost))) throw new ApiError(400, msg.mo);
+  }
+
   /** POST /client/account/addUser */
   async open(agent: Account, f: OpenAccountForm) {
     if (agent.operation_mode !== OperationMode.Package) throw errors.forbidden();
     if (agent.oauth_status !== OauthStatus.Certified) throw errors.refused(MESSAGES.certifyBeforeOpening);
+    await this.checkCallbackUrls(f, { report: '状态报告回调地址不能为空', mo: '上行回调地址不能为空' });
     const email = (f.email ?? '').toLowerCase();
     const mobile = f.mobile ?? '';
     if (mobile) await this.mobileAvailable(mobile);
@@ -469,6 +477,7 @@ export class SubAccountService {
     if (email !== a.email) await this.emailAvailable(email, a.id);
     const needreport = f.needreport ?? a.needreport;
     const needmo = f.needmo ?? a.needmo;
+    await this.checkCallbackUrls({ needreport, needmo, deliveryurl: f.deliveryurl, mourl: f.mourl }, { report: '请填写状态报告回调地址', mo: '请填写上行回调地址' });
     const set = {
       name: f.name,
       realname: f.realname ?? a.realname,

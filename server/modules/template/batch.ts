@@ -1,9 +1,11 @@
 /**
  * Batch import of templates from Excel (the signs' pattern): one template per row, checked by
  * exactly the rules of a single add; good rows are saved, refused rows are reported with their
- * row number and message. Columns are named by the header row (see TEMPLATE_COLUMNS).
+ * row number and message. Columns are named by the header row (see TEMPLATE_COLUMNS). The file is
+ * read as a bounded stream (server/lib/spreadsheet.ts) with the sign import's limits.
  */
 import ExcelJS from 'exceljs';
+import { IMPORT_SHEET_LIMITS, readSheetRows, SpreadsheetError } from '../../lib/spreadsheet';
 import { enumOptionsOf } from './labels';
 
 /** header -> form field; the first row of the sheet holds these headers */
@@ -19,58 +21,64 @@ export const TEMPLATE_COLUMNS: { header: string; field: string; enumName?: strin
 
 export const MAX_IMPORT_ROWS = 1000;
 
-const cellText = (v: ExcelJS.CellValue): string => {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'object') {
-    if ('richText' in v) return v.richText.map((r) => r.text).join('');
-    if ('text' in v) return String(v.text);
-    if ('result' in v) return String(v.result ?? '');
-  }
-  return String(v);
-};
-
 export interface ImportRow {
   row: number;
   values: Record<string, unknown>;
 }
 
-/** Reads the first sheet; enum columns take the Chinese label or the value. Throws a message on a bad file. */
+const BAD_FILE = '文件格式不正确，请使用模板文件（xlsx）';
+
+/** A file the spreadsheet reader refused, in this import's words. */
+function importMessage(e: SpreadsheetError): string {
+  if (e.reason === 'notXlsx' || e.reason === 'parseFailed') return BAD_FILE;
+  if (e.reason === 'tooManyRows') return `单次最多导入${MAX_IMPORT_ROWS}条模板`;
+  return '文件内容过大';
+}
+
+/**
+ * Reads the first sheet as a bounded stream (lib/spreadsheet, the sign import's limits); enum
+ * columns take the Chinese label or the value. Throws a message on a bad file.
+ */
 export async function readTemplateSheet(buf: Buffer, labels: (enumName: string) => { value: number; label: string }[]): Promise<ImportRow[]> {
-  const wb = new ExcelJS.Workbook();
-  try {
-    await wb.xlsx.load(buf as any);
-  } catch {
-    throw new Error('文件格式不正确，请使用模板文件（xlsx）');
-  }
-  const ws = wb.worksheets[0];
-  if (!ws) throw new Error('文件中没有数据');
-  const header = (ws.getRow(1).values as ExcelJS.CellValue[]).map((v) => cellText(v).trim());
   const colOf = new Map<string, number>();
-  for (const c of TEMPLATE_COLUMNS) {
-    const i = header.indexOf(c.header);
-    if (i > 0) colOf.set(c.field, i);
-  }
-  if (!colOf.has('content') || !colOf.has('sign')) throw new Error('文件格式不正确，请使用模板文件（xlsx）');
+  let header = false;
   const rows: ImportRow[] = [];
-  ws.eachRow((r, n) => {
-    if (n === 1) return;
-    const values: Record<string, unknown> = {};
-    let any = false;
-    for (const c of TEMPLATE_COLUMNS) {
-      const i = colOf.get(c.field);
-      if (!i) continue;
-      const text = cellText(r.getCell(i).value).trim();
-      if (text) any = true;
-      if (!text) continue;
-      if (c.enumName) {
-        const opt = labels(c.enumName).find((o) => o.label === text || String(o.value) === text);
-        values[c.field] = opt ? opt.value : text;
-      } else values[c.field] = text;
+  try {
+    for await (const r of readSheetRows(buf, { ...IMPORT_SHEET_LIMITS, maxRows: MAX_IMPORT_ROWS + 1 })) {
+      if (!header) {
+        header = true;
+        if (r.row === 1) {
+          const names = r.cells.map((v) => v.trim());
+          for (const c of TEMPLATE_COLUMNS) {
+            const i = names.indexOf(c.header);
+            if (i >= 0) colOf.set(c.field, i);
+          }
+        }
+        if (!colOf.has('content') || !colOf.has('sign')) throw new Error(BAD_FILE);
+        if (r.row === 1) continue;
+      }
+      const values: Record<string, unknown> = {};
+      let any = false;
+      for (const c of TEMPLATE_COLUMNS) {
+        const i = colOf.get(c.field);
+        if (i === undefined) continue;
+        const text = (r.cells[i] ?? '').trim();
+        if (!text) continue;
+        any = true;
+        if (c.enumName) {
+          const opt = labels(c.enumName).find((o) => o.label === text || String(o.value) === text);
+          values[c.field] = opt ? opt.value : text;
+        } else values[c.field] = text;
+      }
+      if (any) rows.push({ row: r.row, values });
+      if (rows.length > MAX_IMPORT_ROWS) throw new Error(`单次最多导入${MAX_IMPORT_ROWS}条模板`);
     }
-    if (any) rows.push({ row: n, values });
-  });
+  } catch (e) {
+    if (e instanceof SpreadsheetError) throw new Error(importMessage(e));
+    throw e;
+  }
+  if (!header) throw new Error(BAD_FILE);
   if (!rows.length) throw new Error('文件中没有数据');
-  if (rows.length > MAX_IMPORT_ROWS) throw new Error(`单次最多导入${MAX_IMPORT_ROWS}条模板`);
   return rows;
 }
 

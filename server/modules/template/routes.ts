@@ -66,7 +66,7 @@ export function templateRoutes(ctx: AppContext, templates: TemplateService): Fas
         for await (const part of req.parts()) {
           if (part.type === 'file') {
             if (part.fieldname === 'excel' && !buf) buf = await part.toBuffer();
-            else await part.toBuffer();
+            else part.file.resume();
           }
         }
       } catch (e) {

@@ -1,0 +1,219 @@
+/**
+ * Issue 9 finding 1: hostile spreadsheets. The streaming reader (server/lib/spreadsheet.ts) on
+ * real exceljs files and on bombs, and the two import routes under a concurrent bomb: answered with
+ * the clear message, memory bounded, other requests still answered.
+ */
+import { randomBytes } from 'node:crypto';
+import ExcelJS from 'exceljs';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { readSheetRows, SpreadsheetError, IMPORT_SHEET_LIMITS, type SheetRow } from '../../server/lib/spreadsheet';
+import { XmlTokenizer } from '../../server/lib/xml-stream';
+import { bombXlsx, SHEET_HEAD, SHEET_TAIL, xlsxWith } from '../fixtures/zip';
+import { backends, useServer, type Client } from './harness';
+
+async function rows(src: Buffer, limits = {}): Promise<SheetRow[]> {
+  const out: SheetRow[] = [];
+  for await (const r of readSheetRows(src, limits)) out.push(r);
+  return out;
+}
+async function refusal(src: Buffer, limits = {}): Promise<string> {
+  try {
+    await rows(src, limits);
+  } catch (e) {
+    if (e instanceof SpreadsheetError) return e.reason;
+    throw e;
+  }
+  return 'accepted';
+}
+
+describe('readSheetRows on real files', () => {
+  it('reads exceljs workbooks: shared strings, rich text, numbers, booleans, formulas, empty cells and rows', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('签名报备');
+    ws.addRow(['子账户', '签名', '备注']);
+    ws.addRow(['client1', ' 批量 ', null, 13800138000, 1.5, true]);
+    ws.addRow([]);
+    ws.addRow(['a&b<c>', { richText: [{ text: 'x' }, { font: { bold: true }, text: 'y' }] }, { formula: '1+1', result: 2 }]);
+    wb.addWorksheet('second').addRow(['not read']);
+    const buf = Buffer.from(await wb.xlsx.writeBuffer());
+    expect(await rows(buf)).toEqual([
+      { row: 1, cells: ['子账户', '签名', '备注'] },
+      { row: 2, cells: ['client1', ' 批量 ', '', '13800138000', '1.5', 'true'] },
+      { row: 4, cells: ['a&b<c>', 'xy', '2'] },
+    ]);
+  });
+
+  it('reads inline strings (exceljs streaming writer) and large files row by row', async () => {
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on('data', (c) => chunks.push(c));
+    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false });
+    const ws = wb.addWorksheet('号码');
+    ws.addRow(['手机号', '姓名']).commit();
+    for (let i = 0; i < 20_000; i++) ws.addRow([`138${String(i).padStart(8, '0')}`, `用户${i}`]).commit();
+    ws.commit();
+    await wb.commit();
+    const got = await rows(Buffer.concat(chunks));
+    expect(got).toHaveLength(20_001);
+    expect(got[20_000]).toEqual({ row: 20_001, cells: ['13800019999', '用户19999'] });
+  });
+
+  it('refuses what is not a workbook, DTDs, unknown entities, and entries outside the package', async () => {
+    expect(await refusal(Buffer.from('子账户,签名\n'))).toBe('notXlsx');
+    expect(await refusal(Buffer.concat([Buffer.from('PK\x03\x04'), randomBytes(300)]))).toBe('notXlsx');
+    const xxe = `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><worksheet><sheetData><row r="1"><c t="inlineStr"><is><t>&e;</t></is></c></row></sheetData></worksheet>`;
+    expect(await refusal(xlsxWith({ data: xxe }))).toBe('parseFailed');
+    const entity = `${SHEET_HEAD}<row r="1"><c t="inlineStr"><is><t>&e;</t></is></c></row>${SHEET_TAIL}`;
+    expect(await refusal(xlsxWith({ data: entity }))).toBe('parseFailed');
+    expect(await refusal(xlsxWith({ data: `${SHEET_HEAD}<row r="1">` }))).toBe('parseFailed');
+    expect(await refusal(xlsxWith({ data: 'x' }, [{ name: '../evil.txt', data: 'x' }]))).toBe('notXlsx');
+    expect(await refusal(xlsxWith({ data: 'x' }, [{ name: '/etc/evil', data: 'x' }]))).toBe('notXlsx');
+  });
+
+  it('stops a bomb by its declared size before inflating, and a lying one while inflating', async () => {
+    const honest = bombXlsx(400);
+    expect(honest.length).toBeLessThan(1024 * 1024);
+    let t = performance.now();
+    expect(await refusal(honest, IMPORT_SHEET_LIMITS)).toBe('tooLarge');
+    expect(performance.now() - t).toBeLessThan(500);
+    // declares 2 KB, unpacks to 200 MB: stopped when the counted bytes pass the declared size
+    t = performance.now();
+    expect(await refusal(bombXlsx(200, { declaredSize: 2048 }), IMPORT_SHEET_LIMITS)).toBe('tooLarge');
+    expect(performance.now() - t).toBeLessThan(2000);
+    // declares a size within the limit but inflates beyond it: stopped at the declared size
+    expect(await refusal(bombXlsx(100, { declaredSize: 30 * 1024 * 1024 }), IMPORT_SHEET_LIMITS)).toBe('tooLarge');
+  });
+
+  it('limits rows, cells per row, columns, cell length and node size', async () => {
+    const row = (i: number) => `<row r="${i}"><c r="A${i}" t="inlineStr"><is><t>x</t></is></c></row>`;
+    const many = xlsxWith({ bomb: { head: SHEET_HEAD, unit: row(2), times: 20_000, tail: SHEET_TAIL } });
+    expect(await refusal(many, { maxRows: 5001 })).toBe('tooManyRows');
+    const wide = `${SHEET_HEAD}<row r="1">${'<c t="inlineStr"><is><t>x</t></is></c>'.repeat(2000)}</row>${SHEET_TAIL}`;
+    expect(await refusal(xlsxWith({ data: wide }), IMPORT_SHEET_LIMITS)).toBe('tooManyCells');
+    const far = `${SHEET_HEAD}<row r="1"><c r="ZZZ1" t="inlineStr"><is><t>x</t></is></c></row>${SHEET_TAIL}`;
+    expect(await refusal(xlsxWith({ data: far }), IMPORT_SHEET_LIMITS)).toBe('tooLarge');
+    const long = `${SHEET_HEAD}<row r="1"><c t="inlineStr"><is>${'<t>xxxxxxxxxx</t>'.repeat(4000)}</is></c></row>${SHEET_TAIL}`;
+    expect(await refusal(xlsxWith({ data: long }))).toBe('tooLarge');
+    const node = `${SHEET_HEAD}<row r="1"><c t="inlineStr"><is><t>${'x'.repeat(2 * 1024 * 1024)}</t></is></c></row>${SHEET_TAIL}`;
+    expect(await refusal(xlsxWith({ data: node }))).toBe('tooLarge');
+  });
+});
+
+describe('XmlTokenizer', () => {
+  it('gives the same events whatever the chunking', () => {
+    const doc = `<?xml version="1.0"?><!-- c --><a x="1" y='&lt;2&gt;'><b/>t&amp;u&#x4E2D;&#25991;<![CDATA[<raw>]]><c:d e:f="g">h</c:d></a>\n`;
+    const run = (size: number) => {
+      const ev: string[] = [];
+      let inText = false; // text may come in pieces: join them
+      const tk = new XmlTokenizer(
+        {
+          open: (n, a) => ((inText = false), ev.push(`<${n} ${JSON.stringify(a)}`)),
+          close: (n) => ((inText = false), ev.push(`</${n}`)),
+          text: (t) => (inText ? (ev[ev.length - 1] += t) : ev.push(`=${t}`), (inText = true)),
+        },
+        1e6,
+      );
+      for (let i = 0; i < doc.length; i += size) tk.write(doc.slice(i, i + size));
+      tk.end();
+      return ev.join('|');
+    };
+    const whole = run(doc.length);
+    expect(whole).toBe('<a {"x":"1","y":"<2>"}|<b {}|</b|=t&u中文<raw>|<c:d {"e:f":"g"}|=h|</c:d|</a');
+    for (const size of [1, 2, 3, 7, 13]) expect(run(size)).toBe(whole);
+  });
+});
+
+/** multipart/form-data with one file part */
+function multipart(content: Buffer) {
+  const boundary = `----smsp${randomBytes(8).toString('hex')}`;
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="excel"; filename="bomb.xlsx"\r\nContent-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`;
+  return { body: Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+describe.each(backends)('import routes under a zip bomb (%s)', (backend) => {
+  const t = useServer(backend);
+
+  const post = async (c: Client, url: string, file: Buffer) => {
+    const m = multipart(file);
+    const raw = await t.server.app.inject({
+      method: 'POST',
+      url,
+      headers: { host: 'localhost:8080', 'content-type': m.contentType, cookie: [...c.jar].map(([k, v]) => `${k}=${v}`).join('; '), 'x-xsrf-token': c.jar.get('XSRF-TOKEN')! },
+      payload: m.body,
+      remoteAddress: c.ip,
+    });
+    return raw.json();
+  };
+
+  /** runs `work` while polling liveness and RSS; returns the slowest liveness answer and the RSS growth */
+  async function underLoad<T>(work: () => Promise<T>): Promise<{ result: T; slowestMs: number; rssGrowthMb: number }> {
+    const probe = await t.server.client().init();
+    global.gc?.();
+    const rss0 = process.memoryUsage().rss;
+    let peak = rss0;
+    let slowest = 0;
+    let running = true;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 10);
+    const liveness = (async () => {
+      while (running) {
+        const t0 = performance.now();
+        const r = await probe.get('/api/login/timeout');
+        expect(r.status).toBe(200);
+        slowest = Math.max(slowest, performance.now() - t0);
+        await new Promise((res) => setTimeout(res, 20));
+      }
+    })();
+    try {
+      const result = await work();
+      return { result, slowestMs: slowest, rssGrowthMb: (peak - rss0) / 1024 / 1024 };
+    } finally {
+      running = false;
+      clearInterval(sampler);
+      await liveness;
+    }
+  }
+
+  it('answers 文件内容过大 to a 400 MB bomb posted to both imports at once, memory bounded, other requests answered', async () => {
+    const agent = await t.server.client().init();
+    await agent.login('agent1');
+    const bomb = bombXlsx(400);
+    const { result, slowestMs, rssGrowthMb } = await underLoad(() =>
+      Promise.all([post(agent, '/api/sign/addsignBatch', bomb), post(agent, '/api/autoTemplate/addBatch', bomb)]),
+    );
+    expect(result).toEqual([
+      { code: 400, msg: '文件内容过大' },
+      { code: 400, msg: '文件内容过大' },
+    ]);
+    expect(rssGrowthMb).toBeLessThan(300);
+    expect(slowestMs).toBeLessThan(1000);
+  });
+
+  it('stops bombs that lie about their size while inflating, still answering others', async () => {
+    const client = await t.server.client().init();
+    await client.login('client1');
+    const liar = bombXlsx(200, { declaredSize: 4096 });
+    const within = bombXlsx(150, { declaredSize: 20 * 1024 * 1024 });
+    const { result, slowestMs, rssGrowthMb } = await underLoad(() =>
+      Promise.all([post(client, '/api/sign/addsignBatch', liar), post(client, '/api/autoTemplate/addBatch', within), post(client, '/api/sign/addsignBatch', within)]),
+    );
+    expect(result.map((r) => r.msg)).toEqual(['文件内容过大', '文件内容过大', '文件内容过大']);
+    expect(rssGrowthMb).toBeLessThan(300);
+    expect(slowestMs).toBeLessThan(1000);
+  });
+
+  it('refuses a file of 20,000 rows at the row limit and a DTD as a broken file', async () => {
+    const agent = await t.server.client().init();
+    await agent.login('agent1');
+    const cell = (t: string) => `<c t="inlineStr"><is><t>${t}</t></is></c>`;
+    const rowsBomb = (h1: string, h2: string) =>
+      xlsxWith({ bomb: { head: `${SHEET_HEAD}<row r="1">${cell(h1)}${cell(h2)}</row>`, unit: `<row>${cell('client1')}${cell('好易购签名')}</row>`, times: 20_000, tail: SHEET_TAIL } });
+    expect(await post(agent, '/api/sign/addsignBatch', rowsBomb('子账户', '签名'))).toEqual({ code: 400, msg: '单次导入不能超过5000行' });
+    expect(await post(agent, '/api/autoTemplate/addBatch', rowsBomb('签名', '模板内容'))).toEqual({ code: 400, msg: '单次最多导入1000条模板' });
+    const xxe = xlsxWith({ data: `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><worksheet><sheetData/></worksheet>` });
+    expect((await post(agent, '/api/sign/addsignBatch', xxe)).code).toBe(400);
+    expect(await post(agent, '/api/autoTemplate/addBatch', xxe)).toEqual({ code: 400, msg: '文件格式不正确，请使用模板文件（xlsx）' });
+  });
+});
