@@ -10,7 +10,10 @@
  * - `carriers`: one character per 4-digit prefix 1000..1999 (index = prefix - 1000): '0' no known
  *   segment, '1' 移动, '2' 联通, '3' 电信 (schemas/enums/carrier.json), 'A'/'B'/'C' a virtual
  *   operator (移动转售) segment hosted on 移动/联通/电信, 'G' 中国广电 (192), sent as 移动.
- *   libphonenumber's carrier file names prefixes of 2 to 4 digits; the longest one wins.
+ *   libphonenumber's carrier file names prefixes of 2 to 4 digits; the longest one wins. A prefix
+ *   counts only when libphonenumber's own number metadata (libphonenumber-js, "max") also takes
+ *   every sampled number of it as a mobile number: the carrier file says "15" for 移动, but 154 is
+ *   not an assigned segment; 1740 is a satellite block, 1741-1749 are unassigned.
  * - `provinces`: [id, short name, full name] ordered by id; id = the GB/T 2260 province code
  *   (11 北京 ... 65 新疆), so it never changes with a data update.
  * - `cities`: [id, province index, name] grouped by province (the encoding order); id =
@@ -23,6 +26,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parsePhoneNumber } from 'libphonenumber-js/max';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SEGMENTS_FILE = path.join(ROOT, 'common/generated/number-segments.ts');
@@ -80,6 +84,15 @@ function fnv1a(text: string): number {
     h = Math.imul(h, 0x01000193) >>> 0;
   }
   return h;
+}
+
+/** Every one of 28 numbers spread over the prefix (next 3 digits 000, 037, ... 999) is a mobile number. */
+function wholePrefixIsMobile(prefix4: string): boolean {
+  for (let d = 0; d < 1000; d += 37) {
+    const type = parsePhoneNumber(`${prefix4}${String(d).padStart(3, '0')}1234`, 'CN').getType();
+    if (type !== 'MOBILE' && type !== 'FIXED_LINE_OR_MOBILE') return false;
+  }
+  return true;
 }
 
 function loadData(): { carrier: Record<string, string>; geocodes: Record<string, string> } {
@@ -154,6 +167,7 @@ export function buildSegmentTable(): SegmentTable {
   const names: Record<string, string> = { ...carrier, ...CARRIER_SUPPLEMENT };
   const keys = Object.keys(names).sort((a, b) => a.length - b.length);
   const chars = new Array<string>(1000).fill('0');
+  const refused: string[] = [];
   for (const k of keys) {
     if (!/^1\d{1,3}$/.test(k)) throw new Error(`gen-number-segments: unexpected carrier prefix ${k}`);
     const code = CARRIER_CODE[names[k]];
@@ -161,10 +175,17 @@ export function buildSegmentTable(): SegmentTable {
     const span = 10 ** (4 - k.length);
     for (let p = Number(k) * span; p < (Number(k) + 1) * span; p++) {
       const s = String(p);
+      if (!wholePrefixIsMobile(s)) {
+        refused.push(s);
+        chars[p - 1000] = '0';
+        continue;
+      }
       const virtual = VIRTUAL_SEGMENTS.some((v) => s.startsWith(v));
       chars[p - 1000] = names[k] === '中国广电' ? 'G' : virtual ? 'ABC'[code - 1] : String(code);
     }
   }
+
+  if (refused.length) console.log(`gen: segments the carrier data names but libphonenumber does not take as mobile: ${refused.join(' ')}`);
 
   // regions per 7-digit prefix
   const mobileKeys = Object.keys(geocodes)
