@@ -135,8 +135,14 @@ function decode() {
 
 /** Province and city of a mobile number (first 7 digits), or null when the data names none. */
 export function regionOf(phone: string): Region | null {
-  if (phone.length < 7 || !/^1\d{6}/.test(phone)) return null;
-  const p = Number(phone.slice(0, 7)) - RUN_BASE;
+  if (phone.length < 7) return null;
+  let p = 0;
+  for (let i = 0; i < 7; i++) {
+    const d = phone.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return null;
+    p = p * 10 + d;
+  }
+  p -= RUN_BASE;
   if (p < 0 || p >= RUN_SPAN) return null;
   decode();
   let lo = 0;

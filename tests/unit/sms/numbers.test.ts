@@ -74,6 +74,18 @@ describe('checkNumbers', () => {
     expect(r.unique).toEqual([...new Set(tokens.filter(isChineseMobile))]);
   });
 
+  it('finds every repeat among 30,000 random numbers of few segments (the hash set grows past its first sizes)', () => {
+    let seed = 1;
+    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const segs = ['1380', '1390', '1860', '1890', '1700', '1920'];
+    const tokens = Array.from({ length: 30_000 }, () => segs[Math.floor(rnd() * segs.length)] + String(Math.floor(rnd() * 20_000)).padStart(7, '0'));
+    const r = checkNumbers(tokens.join('\n'));
+    const naive = [...new Set(tokens)];
+    expect(r.unique).toEqual(naive);
+    expect(r.repeat).toBe(tokens.length - naive.length);
+    expect(r.repeat).toBeGreaterThan(1000);
+  });
+
   it('takes a list too, and counts nothing in an empty input', () => {
     expect(checkNumbers(['13800138000', '13800138000']).repeat).toBe(1);
     expect(checkNumbers('')).toMatchObject({ total: 0, valid: 0, invalid: 0, repeat: 0, unique: [] });
