@@ -156,7 +156,7 @@ export interface SegmentTable {
   runs: string;
 }
 
-export function buildSegmentTable(): SegmentTable {
+export function buildSegmentTable(log: (line: string) => void = () => {}): SegmentTable {
   const { carrier, geocodes } = loadData();
 
   // carriers per 4-digit prefix (longest prefix of the data wins)
@@ -185,7 +185,7 @@ export function buildSegmentTable(): SegmentTable {
     }
   }
 
-  if (refused.length) console.log(`gen: segments the carrier data names but libphonenumber does not take as mobile: ${refused.join(' ')}`);
+  if (refused.length) log(`gen: segments the carrier data names but libphonenumber does not take as mobile: ${refused.join(' ')}`);
 
   // regions per 7-digit prefix
   const mobileKeys = Object.keys(geocodes)
@@ -276,7 +276,7 @@ export function renderSegmentModule(t: SegmentTable): string {
 
 /** Writes common/generated/number-segments.ts (only when it changed); returns its size in bytes. */
 export function genNumberSegments(log: (line: string) => void = console.log): { file: string; bytes: number } {
-  const text = renderSegmentModule(buildSegmentTable());
+  const text = renderSegmentModule(buildSegmentTable(log));
   fs.mkdirSync(path.dirname(SEGMENTS_FILE), { recursive: true });
   const old = fs.existsSync(SEGMENTS_FILE) ? fs.readFileSync(SEGMENTS_FILE, 'utf8') : '';
   const bytes = Buffer.byteLength(text);
