@@ -6,7 +6,9 @@
  * - common/generated/schemas.ts: the TypeScript type of every schema and the enum constants
  *   (`SignState.Deleted`), imported by the server and (through src/generated/schemas.ts) the console;
  * - src/generated/schemas.ts: `@/generated/schemas`, the console's name for the module above;
- * - src/generated/forms/<form>.js + .d.ts: each form's compiled validators (scripts/form-validators.ts).
+ * - src/generated/forms/<form>.js + .d.ts: each form's compiled validators (scripts/form-validators.ts);
+ * - common/generated/number-segments.ts: the carrier / province / city table of Chinese mobile
+ *   numbers, compiled from libphonenumber's data (scripts/gen-number-segments.ts).
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -56,6 +58,8 @@ export async function generatedFiles(): Promise<Record<string, string>> {
       `export * from '${path.relative(path.dirname(CONSOLE_TYPES_FILE), GENERATED_FILE).replace(/\.ts$/, '')}';\n`,
   };
   for (const [name, text] of Object.entries(generateFormModules())) out[path.join(FORMS_DIR, name)] = text;
+  const { SEGMENTS_FILE, buildSegmentTable, renderSegmentModule } = await import('./gen-number-segments');
+  out[SEGMENTS_FILE] = renderSegmentModule(buildSegmentTable());
   return out;
 }
 
