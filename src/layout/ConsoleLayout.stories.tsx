@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { http } from 'msw';
 import { withApp } from '@/stories/withApp';
-import { agentDirectChargeMode, agentPackageMode, consoleApi, sessionTimeout, subAccount } from '@/stories/mockApi';
+import { agentDirectChargeMode, consoleApi, sessionTimeout, subAccount } from '@/stories/mockApi';
 import Home from '@/pages/Home';
 import ConsoleLayout from './ConsoleLayout';
 import { RequireSession } from './ConsoleRoot';

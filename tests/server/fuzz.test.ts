@@ -205,7 +205,7 @@ interface Finding {
 
 describe.each(backends)('fuzz over every route and role (%s)', (backend) => {
   let server: TestServer;
-  let roles: Role[] = [];
+  const roles: Role[] = [];
   let routes: Route[] = [];
   const findings: Finding[] = [];
   const slowLiveness: { ms: number; at: string }[] = [];

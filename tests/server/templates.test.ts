@@ -22,7 +22,7 @@ const valid = { clientId: 'client1', smsType: 10, templateType: 1, business: 0, 
 
 describe.each(backends)('templates (%s)', (backend) => {
   const t = useServer(backend);
-  let agent1: Client, client1: Client, agent0: Client, client0: Client, client2: Client;
+  let agent1: Client, client1: Client, agent0: Client, client2: Client;
 
   beforeAll(async () => {
     await addAccount(t.server, 'tpl2', '2', 'agent1');
@@ -36,7 +36,7 @@ describe.each(backends)('templates (%s)', (backend) => {
     agent1 = await login('agent1');
     client1 = await login('client1');
     agent0 = await login('agent0');
-    client0 = await login('tpl0');
+    await login('tpl0'); // tpl0 has logged in once (a sub-account of agent0 beside client0)
     client2 = await login('tpl2');
   });
 

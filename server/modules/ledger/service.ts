@@ -132,7 +132,7 @@ export class LedgerService {
         const a = locked.get(agent.id)!;
         const s = locked.get(sub.id)!;
         if (s.status === AccountStatus.Closed) throw errors.refused('子账户已注销');
-        const [payer, payee] = op === 'recharge' ? [a, s] : [s, a];
+        const payer = op === 'recharge' ? a : s;
         if (payer.balance.lt(amount)) {
           throw errors.refused(op === 'recharge' ? `可用余额不足，当前可用余额 ${money2(a.balance)} 元` : `回退金额不能大于子账户余额 ${money2(s.balance)} 元`);
         }

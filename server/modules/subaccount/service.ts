@@ -60,7 +60,7 @@ export function strongPassword(): string {
   }
 }
 
-type SubSelect = SelectQueryBuilder<Database, 'accounts', {}>;
+type SubSelect = SelectQueryBuilder<Database, 'accounts', object>;
 
 /** forms/open-account, as the route validated it */
 export interface OpenAccountForm {

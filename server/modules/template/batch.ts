@@ -74,7 +74,7 @@ export async function readTemplateSheet(buf: Buffer, labels: (enumName: string) 
       if (rows.length > MAX_IMPORT_ROWS) throw new Error(`单次最多导入${MAX_IMPORT_ROWS}条模板`);
     }
   } catch (e) {
-    if (e instanceof SpreadsheetError) throw new Error(importMessage(e));
+    if (e instanceof SpreadsheetError) throw new Error(importMessage(e), { cause: e });
     throw e;
   }
   if (!header) throw new Error(BAD_FILE);
