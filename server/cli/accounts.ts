@@ -2,13 +2,16 @@
 import { sql } from 'kysely';
 import { hashPassword } from '../lib/crypto';
 import { accountNameHashes } from '../modules/auth/service';
+import { storePassword } from '../modules/password/store';
 import { formatDateTime } from '../lib/time';
 import { effectiveStatus } from '../modules/profile/service';
 import { CommandError, defineCommands, table, UsageError } from './registry';
 import { UserType } from '../../common/generated/schemas';
+import { ServerSchemas } from '../schemas';
 
-const STATUS: Record<number, string> = { 0: '注册未激活', 1: '注册完成', 5: '冻结', 6: '注销', 7: '锁定' };
-const OAUTH: Record<number, string> = { 1: '未认证', 2: '待认证', 3: '已认证', 4: '认证不通过' };
+/** enum labels from schemas/enums (read once, on first use) */
+let schemas: ServerSchemas | undefined;
+const label = (enumName: string, v: number) => (schemas ??= new ServerSchemas()).registry.enumLabel(enumName, v) ?? String(v);
 
 export const accountCommands = defineCommands(
   {
@@ -58,8 +61,8 @@ export const accountCommands = defineCommands(
             r.name,
             r.email,
             r.mobile,
-            STATUS[effectiveStatus(r, t)] ?? String(r.status),
-            OAUTH[r.oauth_status] ?? String(r.oauth_status),
+            label('account-status', effectiveStatus(r, t)),
+            label('oauth-status', r.oauth_status),
             formatDateTime(r.create_time),
           ]),
         ]).join('\n'),
@@ -86,7 +89,7 @@ export const accountCommands = defineCommands(
       if (!r) throw new CommandError(`账户 ${clientid} 不存在`);
       // the per-address locks of its login names (clientid, e-mail, mobile)
       await db.deleteFrom('login_failures').where('name_hash', 'in', accountNameHashes(r)).execute();
-      out(`已解锁 ${r.clientid}（状态：${STATUS[r.status] ?? r.status}）`);
+      out(`已解锁 ${r.clientid}（状态：${label('account-status', r.status)}）`);
     },
   },
   {
@@ -100,21 +103,7 @@ export const accountCommands = defineCommands(
       }
       const hash = await hashPassword(password);
       await db.transaction().execute(async (tx) => {
-        const r = await tx
-          .updateTable('accounts')
-          .set((eb) => ({
-            password_hash: hash,
-            failed_logins: 0,
-            locked_until: null,
-            status: eb.case().when('status', '=', 7).then(1).else(eb.ref('status')).end(),
-            update_time: now(),
-          }))
-          .where('clientid', '=', clientid)
-          .returning('id')
-          .executeTakeFirst();
-        if (!r) throw new CommandError(`账户 ${clientid} 不存在`);
-        await tx.deleteFrom('sessions').where('account_id', '=', r.id).execute();
-        await tx.updateTable('remember_tokens').set({ revoked_at: now() }).where('account_id', '=', r.id).where('revoked_at', 'is', null).execute();
+        if (!(await storePassword(tx, { clientid }, hash, now()))) throw new CommandError(`账户 ${clientid} 不存在`);
       });
       out(`已重置 ${clientid} 的密码，原有登录已失效`);
     },

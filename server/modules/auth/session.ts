@@ -254,14 +254,14 @@ export class SessionService {
   /** Ends every session and remember token of an account (password change, freeze, lock). */
   async revokeAll(db: Transaction<Database> | AppContext['db'], accountId: number): Promise<void> {
     this.forget((_, a) => a === accountId);
-    await db.deleteFrom('sessions').where('account_id', '=', accountId).execute();
-    await db
-      .updateTable('remember_tokens')
-      .set({ revoked_at: this.ctx.now() })
-      .where('account_id', '=', accountId)
-      .where('revoked_at', 'is', null)
-      .execute();
+    await endLogins(db, accountId, this.ctx.now());
   }
+}
+
+/** Ends every session and remember-me token of an account (in the caller's transaction). */
+export async function endLogins(db: Transaction<Database> | AppContext['db'], accountId: number, now: Date): Promise<void> {
+  await db.deleteFrom('sessions').where('account_id', '=', accountId).execute();
+  await db.updateTable('remember_tokens').set({ revoked_at: now }).where('account_id', '=', accountId).where('revoked_at', 'is', null).execute();
 }
 
 /** The session a route of access session / agent / subAccount runs with (server/http/route.ts). */

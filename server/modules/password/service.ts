@@ -9,6 +9,7 @@ import type { Account } from '../../db/types';
 import { ApiError } from '../../http/errors';
 import { hashPassword } from '../../lib/crypto';
 import { accountNameHashes } from '../auth/service';
+import { storePassword } from './store';
 import type { SessionService } from '../auth/session';
 import type { CaptchaService } from '../captcha/service';
 import { checkMobile } from '../register/mobile';
@@ -85,18 +86,8 @@ export class PasswordService {
     const now = this.ctx.now();
     await this.ctx.db.transaction().execute(async (tx) => {
       await this.deps.codes.consume(tx, codeId);
-      await tx
-        .updateTable('accounts')
-        .set((eb) => ({
-          password_hash: hash,
-          failed_logins: 0,
-          locked_until: null,
-          status: eb.case().when('status', '=', 7).then(1).else(eb.ref('status')).end(),
-          update_time: now,
-        }))
-        .where('id', '=', account.id)
-        .execute();
-      await this.deps.sessions.revokeAll(tx, account.id);
+      await storePassword(tx, { id: account.id }, hash, now);
+      await this.deps.sessions.revokeAll(tx, account.id); // also drops the in-process session cache
       // the owner proved the mailbox / number: his names' login locks (any address) end too
       await tx.deleteFrom('login_failures').where('name_hash', 'in', accountNameHashes(account)).execute();
     });
