@@ -15,7 +15,18 @@ export function extendAjv<T extends Ajv>(ajv: T): T {
   for (const k of ANNOTATION_KEYWORDS) if (!ajv.getKeyword(k)) ajv.addKeyword(k);
   // an exact amount as entities carry it (a decimal string; shown with <Money> by SchemaDescriptions)
   if (!ajv.formats.money) ajv.addFormat('money', /^-?[0-9]+(\.[0-9]+)?$/);
+  // a business date and time as the console sends it (YYYY-MM-DD HH:mm:ss), a real calendar moment
+  if (!ajv.formats['business-date-time']) ajv.addFormat('business-date-time', { type: 'string', validate: isBusinessDateTime });
   return ajv;
+}
+
+/** 'YYYY-MM-DD HH:mm:ss' naming a moment that exists (no month 13, no 25:61). */
+export function isBusinessDateTime(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(s);
+  if (!m) return false;
+  const [y, mo, d, h, mi, se] = m.slice(1).map(Number);
+  const t = new Date(Date.UTC(y, mo - 1, d, h, mi, se));
+  return y >= 1 && t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d && h < 24 && mi < 60 && se < 60;
 }
 
 export function createAjv(schemas: SchemaMap): Ajv {

@@ -166,8 +166,9 @@ describe.each(backends)('hostile input on representative routes (%s)', (backend)
     refusedWith(await agent.get('/api/agent/notice/detail?noticeId=2147483648'), 404);
     // bounded in the service: its own message, not the database's error
     refusedWith(await client.post('/api/sign/update', { id: 2147483648, state: 4 }, { json: true }), 400, '签名编号不正确');
-    expect((await agent.post('/api/client/accounts', { status: '99999999999' })).body.code).toBe(0);
-    expect((await agent.post('/api/autoTemplate/list', { state: '40000', smsType: '2147483648' })).body.code).toBe(0);
+    // a value outside the filter's enumeration is refused by the route's schema
+    refusedWith(await agent.post('/api/client/accounts', { status: '99999999999' }), 400, '参数错误');
+    refusedWith(await agent.post('/api/autoTemplate/list', { state: '40000', smsType: '2147483648' }), 400);
   });
 
   it('a repeated query or form parameter answers 400', async () => {

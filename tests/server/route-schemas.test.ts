@@ -41,11 +41,13 @@ describe.each(backends)('route schemas (%s)', (backend) => {
 
   it('refuses out-of-range ids and paging numbers with 400 instead of reaching the database', async () => {
     const c = await as('agent1');
-    for (const bad of [{ currentPage: 1e18 }, { currentPage: '0.001' }, { currentPage: 0 }, { pageRowCount: 100000 }, { currentPage: '1e18' }, { pageRowCount: -1 }]) {
-      expect((await c.post('/api/sign/list', bad, { json: true })).body, JSON.stringify(bad)).toMatchObject({ code: 400, msg: '参数错误' });
-      expect((await c.post('/api/client/accounts', bad, { json: true })).body, JSON.stringify(bad)).toMatchObject({ code: 400, msg: '参数错误' });
+    for (const bad of [{ currentPage: 1e18 }, { currentPage: '0.001' }, { currentPage: 0 }, { currentPage: '1e18' }, { pageRowCount: -1 }, { pageRowCount: 1.5 }]) {
+      expect((await c.post('/api/sign/list', bad, { json: true })).body, JSON.stringify(bad)).toMatchObject({ code: 400, msg: expect.stringMatching(/^参数错误：(页码|每页条数)须为正整数$/) });
+      expect((await c.post('/api/client/accounts', bad, { json: true })).body, JSON.stringify(bad)).toMatchObject({ code: 400, msg: expect.stringMatching(/^参数错误：(页码|每页条数)须为正整数$/) });
     }
-    expect((await c.post('/api/agent/noticePage', { page: 0.5 }, { json: true })).body).toMatchObject({ code: 400 });
+    // a page size beyond what a list serves is capped, not refused
+    expect((await c.post('/api/client/accounts', { pageRowCount: 100000 }, { json: true })).body).toMatchObject({ code: 0, data: { pageRowCount: 200 } });
+    expect((await c.post('/api/agent/noticePage', { page: 0.5 }, { json: true })).body).toMatchObject({ code: 400, msg: '参数错误：页码须为正整数' });
     expect((await c.post('/api/sign/update', { id: '2147483648', state: '4' })).body).toMatchObject({ code: 400, msg: '签名编号不正确' });
     expect((await c.post('/api/client/accounts', { status: '99999999999' })).body).toMatchObject({ code: 400, msg: '参数错误' });
     // a repeated query parameter is refused by the input guards before the route schema
