@@ -81,15 +81,17 @@ export function SchemaFormDialog<T extends Record<string, any>>({
   const [fieldErrors, setFieldErrors] = useState<FieldError[]>();
   const { locked, lock } = useLock(lockMs);
 
-  // a fresh start each time the dialog opens (initial is read only then)
-  const initialRef = useRef(initial);
-  initialRef.current = initial;
-  useEffect(() => {
-    if (!open) return;
-    setData(initialRef.current);
-    setRefusal(undefined);
-    setFieldErrors(undefined);
-  }, [open]);
+  // a fresh start each time the dialog opens (initial is read only then): adjusted while rendering
+  // the render in which `open` turns true, so the form never shows the previous opening's values
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
+    if (open) {
+      setData(initial);
+      setRefusal(undefined);
+      setFieldErrors(undefined);
+    }
+  }
 
   const submit = async (values: T) => {
     if (saving || locked) return;

@@ -41,7 +41,6 @@ export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<stri
 ) {
   const [params, setParams] = useState<FilterParams>({});
   const sent = useRef<FilterParams>({});
-  const reload = useRef<() => void>(() => undefined);
   const table = useTable<T, HttpError, V>({
     resource,
     syncWithLocation: false,
@@ -50,13 +49,13 @@ export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<stri
     onSearch: (values) => {
       if (!filterSchema) return [];
       const next = searchFilters(filterSchema, values as Record<string, unknown>);
-      if (equal(next.params, sent.current)) reload.current();
+      // `table` is this render's result: onSearch only runs later, from the filter bar's submit
+      if (equal(next.params, sent.current)) void table.tableQuery.refetch();
       sent.current = next.params;
       setParams(next.params);
       return next.filters;
     },
   });
-  reload.current = () => void table.tableQuery.refetch();
   return { ...table, params };
 }
 

@@ -12,7 +12,7 @@
  * straight lines). A pointer drag also records the vertical position ([x, ms, y]): a hand
  * always wobbles a little, a script's straight line does not; keyboard glides carry no y.
  */
-import { useCallback, useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent, type PointerEvent, type Ref } from 'react';
+import { useCallback, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type Ref } from 'react';
 import { CheckCircleFilled, DoubleRightOutlined, LoadingOutlined } from '@ant-design/icons';
 import { theme } from 'antd';
 import { ApiError, get, postJson } from '../../providers/http';
@@ -65,7 +65,19 @@ export function SliderCaptcha({ onVerified, onFailed, resetKey, ref, id, disable
   const [animate, setAnimate] = useState(false);
   const [error, setError] = useState('');
 
-  const maxX = () => Math.max(1, (trackRef.current?.clientWidth ?? 300) - HANDLE);
+  // the track's width, measured before the first paint and again whenever it is resized
+  const [trackWidth, setTrackWidth] = useState<number | null>(null);
+  useLayoutEffect(() => {
+    const track = trackRef.current;
+    if (!track) return;
+    setTrackWidth(track.clientWidth);
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => setTrackWidth(track.clientWidth));
+    observer.observe(track);
+    return () => observer.disconnect();
+  }, []);
+  /** how far the handle travels: from 0 to the end of the track */
+  const maxX = Math.max(1, (trackWidth ?? 300) - HANDLE);
 
   /** Fetches a challenge once per attempt ("a first click arms it"). */
   const arm = useCallback(() => {
@@ -112,7 +124,7 @@ export function SliderCaptcha({ onVerified, onFailed, resetKey, ref, id, disable
   const finish = async (endX: number) => {
     const d = drag.current;
     drag.current = null;
-    const width = maxX();
+    const width = maxX;
     if (!d || endX < width - 2) {
       setAnimate(true);
       setX(0);
@@ -146,12 +158,12 @@ export function SliderCaptcha({ onVerified, onFailed, resetKey, ref, id, disable
   const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
     const d = drag.current;
     if (!d || phase !== 'dragging') return;
-    record(Math.min(maxX(), Math.max(0, e.clientX - d.startX)), e.clientY);
+    record(Math.min(maxX, Math.max(0, e.clientX - d.startX)), e.clientY);
   };
   const onPointerUp = (e: PointerEvent<HTMLDivElement>) => {
     if (!drag.current) return;
     e.currentTarget.releasePointerCapture?.(e.pointerId);
-    void finish(Math.min(maxX(), Math.max(0, e.clientX - drag.current.startX)));
+    void finish(Math.min(maxX, Math.max(0, e.clientX - drag.current.startX)));
   };
 
   /** Moves the handle from where it is to `to` over `ms`, recording every frame. */
@@ -194,7 +206,7 @@ export function SliderCaptcha({ onVerified, onFailed, resetKey, ref, id, disable
     if (gliding.current) return;
     gliding.current = true;
     if (!drag.current) begin(0);
-    const width = maxX();
+    const width = maxX;
     let key: string | undefined;
     while ((key = queued.current.shift())) {
       const [target, ms] = keyTarget(key, width)!;
@@ -211,7 +223,7 @@ export function SliderCaptcha({ onVerified, onFailed, resetKey, ref, id, disable
   };
 
   const passed = phase === 'passed';
-  const percent = Math.round((x / maxX()) * 100);
+  const percent = Math.round((x / maxX) * 100);
 
   return (
     <div>

@@ -39,7 +39,7 @@ const captchaSrc = () => `/api/captcha.jpg?t=${Date.now()}`;
 export default function ForgetPage() {
   const navigate = useNavigate();
   const { message } = App.useApp();
-  const schema = useMemo(forgetSchema, []);
+  const schema = useMemo(() => forgetSchema(), []);
   const [formData, setFormData] = useState<Partial<ForgetForm>>({ sendType: BY_EMAIL, countryCode: '86' });
   const [fieldErrors, setFieldErrors] = useState<FieldError[]>();
   const [captcha, setCaptcha] = useState(captchaSrc);

@@ -3,9 +3,10 @@
  * Basic info: view -> edit -> confirm/cancel; callback URLs follow needreport / needmo. Labels and
  * layout: schemas/entities/sub-account-detail.json; the form: schemas/forms/sub-account-edit.json.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Alert, App, Button, Card, Image, Result, Space, Spin, Tabs, Tag } from 'antd';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { EnumTag } from '@/components/EnumTag/EnumTag';
 import { SchemaDescriptions } from '@/components/SchemaDescriptions';
 import { SchemaForm } from '@/components/SchemaForm';
@@ -129,16 +130,18 @@ export default function SubAccountDetail() {
   const { id = '' } = useParams();
   const location = useLocation();
   const navigate = useNavigate();
-  const [data, setData] = useState<SubAccountDetailData>();
-  const [error, setError] = useState<string>();
-  const load = useCallback(() => {
-    setError(undefined);
-    subAccountApi
-      .detail(id)
-      .then((b) => setData(b.data as SubAccountDetailData))
-      .catch((e) => setError(e instanceof ApiError ? e.body.msg : '接口异常'));
-  }, [id]);
-  useEffect(load, [load]);
+  const queryClient = useQueryClient();
+  const queryKey = ['subaccounts', 'detail', id];
+  const query = useQuery({
+    queryKey,
+    queryFn: async () => (await subAccountApi.detail(id)).data as SubAccountDetailData,
+    // a failed call is toasted once, as any other call: no retries
+    retry: false,
+  });
+  const { data } = query;
+  const error = query.error ? (query.error instanceof ApiError ? query.error.body.msg : '接口异常') : undefined;
+  /** what the server answered to a change becomes the account shown */
+  const setData = (d: SubAccountDetailData) => queryClient.setQueryData(queryKey, d);
   const tab = location.pathname.includes('/auth') ? 'auth' : 'info';
   const re = location.pathname.endsWith('/auth/re');
   return (

@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Alert, App, Button, DatePicker, Descriptions, Form, Modal, Spin } from 'antd';
 import dayjs from 'dayjs';
+import { useQuery } from '@tanstack/react-query';
 import { Money } from '@/components/Money/Money';
 import { SchemaFormDialog } from '@/components/SchemaForm/SchemaFormDialog';
 import reminderForm from '@/generated/forms/balance-reminder';
@@ -133,17 +134,19 @@ export async function copyText(text: string): Promise<boolean> {
 
 export function InterfaceInfoDialog({ account, onClose }: DialogProps) {
   const { message } = App.useApp();
-  const [info, setInfo] = useState<AccountInfo>();
-  const [error, setError] = useState<string>();
-  useEffect(() => {
-    setInfo(undefined);
-    setError(undefined);
-    if (!account) return;
-    subAccountApi
-      .accountInfo(account.client_id)
-      .then((b) => setInfo(b.data as AccountInfo))
-      .catch((e) => setError(errText(e)));
-  }, [account]);
+  const clientId = account?.client_id;
+  const query = useQuery({
+    queryKey: ['subaccounts', 'interface-info', clientId],
+    queryFn: async () => (await subAccountApi.accountInfo(clientId!)).data as AccountInfo,
+    enabled: !!account,
+    // fetched afresh each time the dialog opens, and not kept once it closes (it holds the password);
+    // never another account's info while this one's loads; a failed call is toasted once: no retries
+    gcTime: 0,
+    placeholderData: undefined,
+    retry: false,
+  });
+  const info = account ? query.data : undefined;
+  const error = account && query.error ? errText(query.error) : undefined;
   const rows: [string, ReactNode, string][] = info
     ? [
         ['接口地址', info.ipAddress, info.ipAddress],
@@ -269,9 +272,15 @@ export function ReminderDialog({ account, onClose, onDone }: DialogProps) {
 
 export function ExpirationDialog({ account, onClose, onDone }: DialogProps) {
   const { message } = App.useApp();
-  const [date, setDate] = useState<dayjs.Dayjs | null>(null);
+  const expiry = (a: SubAccountRow | null) => (a?.expireDate ? dayjs(a.expireDate) : null);
+  const [date, setDate] = useState(() => expiry(account));
+  // each opening (another account, or none) starts from the account's own date: adjusted while rendering
+  const [dateOf, setDateOf] = useState(account);
+  if (account !== dateOf) {
+    setDateOf(account);
+    setDate(expiry(account));
+  }
   const [saving, setSaving] = useState(false);
-  useEffect(() => setDate(account?.expireDate ? dayjs(account.expireDate) : null), [account]);
   const submit = async () => {
     if (!account) return;
     setSaving(true);

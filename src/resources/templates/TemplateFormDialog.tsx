@@ -50,9 +50,15 @@ export function TemplateFormDialog({ open, template, agent, agentId, operationMo
   const smsType = Form.useWatch('smsType', form);
   const packageMode = operationMode === OperationMode.Package;
 
+  // each opening (or another template while open) starts without the previous refusal: adjusted while rendering
+  const [shown, setShown] = useState({ open, template });
+  if (open !== shown.open || template !== shown.template) {
+    setShown({ open, template });
+    if (open) setServerError(undefined);
+  }
+
   useEffect(() => {
     if (!open) return;
-    setServerError(undefined);
     // the form instance outlives the dialog's content: start from this template's values each time
     form.resetFields();
     form.setFieldsValue({ ...DEFAULTS, ...template });
