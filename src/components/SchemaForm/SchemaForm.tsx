@@ -23,6 +23,7 @@ export const schemaWidgets: RegistryWidgetsType = {
   countryCode: lazyWidget(() => import('./widgets/CountryCodeWidget').then((m) => ({ default: m.CountryCodeWidget }))),
   codeButton: lazyWidget(() => import('./widgets/CodeButtonWidget').then((m) => ({ default: m.CodeButtonWidget }))),
   slider: SliderWidget,
+  imageUpload: lazyWidget(() => import('./widgets/ImageUploadWidget').then((m) => ({ default: m.ImageUploadWidget }))),
 };
 
 type Runtime = typeof import('./validation');
@@ -64,7 +65,7 @@ export interface SchemaFormProps<T extends Record<string, any> = Record<string, 
    * agent must pick the sub-account); an empty one shows the schema's `errorMessage.required` text
    */
   required?: string[];
-  /** RJSF's uiSchema (usually the schema's own `x-ui`: src/schema `schemaUi`); `ui:showIf` hides a field unless other values match */
+  /** RJSF's uiSchema (usually the schema's own `x-ui`: src/schema `schemaUi`); `ui:showIf`, `ui:titleIf` and `ui:when` apply by the current values (conditionalUi) */
   uiSchema?: UiSchema;
   formData?: Partial<T>;
   onChange?: (data: Partial<T>) => void;
@@ -98,17 +99,30 @@ function fieldsUi(schema: JsonSchema, fields: string[] | undefined, uiSchema: Ui
   return ui;
 }
 
+type When = Record<string, unknown>;
+const meets = (data: Record<string, any> | undefined, when: When) => Object.entries(when).every(([k, v]) => String(data?.[k]) === String(v));
+
 /**
- * `ui:showIf` (a static rule in a schema's `x-ui`, e.g. `"mourl": { "ui:showIf": { "needmo": 1 } }`):
- * the field shows only while the other values are as given; otherwise it is hidden.
+ * The parts of a schema's `x-ui` that depend on the values (static rules, see SchemaDescriptions):
+ * - `ui:showIf` (e.g. `"mourl": { "ui:showIf": { "needmo": 1 } }`): the field shows only while the
+ *   other values are as given; otherwise it is hidden;
+ * - `ui:titleIf` (`[{ "when": { "cert_type": 1 }, "title": "姓名" }]`): the label while the values match;
+ * - `ui:when` (`[{ "when": { "cert_type": 2 }, "ui:help": "...", "ui:enumValues": [6, 7, 3] }]`):
+ *   uiSchema entries that apply while the values match (`ui:enumValues`: the enum values a select
+ *   or radio offers).
  */
-function showIfUi(ui: UiSchema, data: Record<string, any> | undefined): UiSchema {
+function conditionalUi(ui: UiSchema, data: Record<string, any> | undefined): UiSchema {
   let out = ui;
   for (const [field, u] of Object.entries(ui)) {
-    const cond = (u as any)?.['ui:showIf'] as Record<string, unknown> | undefined;
-    if (!cond || Object.entries(cond).every(([k, v]) => String(data?.[k]) === String(v))) continue;
+    const rules = u as Record<string, any> | undefined;
+    if (!rules || typeof rules !== 'object' || !(rules['ui:showIf'] || rules['ui:titleIf'] || rules['ui:when'])) continue;
+    let next: Record<string, any> = { ...rules };
+    const title = (rules['ui:titleIf'] as { when: When; title: string }[] | undefined)?.find((t) => meets(data, t.when));
+    if (title) next['ui:title'] = title.title;
+    for (const { when, ...more } of (rules['ui:when'] as ({ when: When } & Record<string, unknown>)[] | undefined) ?? []) if (meets(data, when)) next = { ...next, ...more };
+    if (rules['ui:showIf'] && !meets(data, rules['ui:showIf'])) next['ui:widget'] = 'hidden';
     if (out === ui) out = { ...ui };
-    out[field] = { ...(u as object), 'ui:widget': 'hidden' };
+    out[field] = next;
   }
   return out;
 }
@@ -175,7 +189,7 @@ export function SchemaForm<T extends Record<string, any> = Record<string, any>>(
   const [data, setData] = useState<Partial<T>>(formData ?? {});
   const current = formData ?? data;
   const { extraErrors, dismissChanged } = useServerErrors(serverErrors);
-  const shownUi = useMemo(() => showIfUi(ui, current), [ui, current]);
+  const shownUi = useMemo(() => conditionalUi(ui, current), [ui, current]);
   const formRef = useRef<any>(null);
 
   useImperativeHandle(ref, () => ({

@@ -4,7 +4,8 @@
  * '@rjsf/antd' (or its generateTemplates) would pull in every antd widget (date pickers, sliders
  * ...), antd Form and with them most of antd, on every page that shows a form, /login included.
  */
-import type { ComponentType } from 'react';
+import { createElement, type ComponentType } from 'react';
+import type { WidgetProps } from '@rjsf/utils';
 import { withTheme, type FormProps } from '@rjsf/core';
 import CheckboxWidget from '@rjsf/antd/lib/widgets/CheckboxWidget/index.js';
 import { FieldErrorTemplate } from './FieldErrorTemplate';
@@ -13,8 +14,19 @@ import { BaseInputTemplate, FieldTemplate, PasswordWidget } from './templates';
 
 // loaded when a form shows one (select and text area are heavy; the login form has neither)
 const RadioWidget = lazyWidget(() => import('@rjsf/antd/lib/widgets/RadioWidget/index.js'));
-const SelectWidget = lazyWidget(() => import('@rjsf/antd/lib/widgets/SelectWidget/index.js'));
+// `ui:enumValues` (set by a schema's `x-ui` `ui:when`): only those of the enum's values are offered
+const SelectWidget = lazyWidget(() =>
+  import('@rjsf/antd/lib/widgets/SelectWidget/index.js').then(({ default: Select }) => ({
+    default: (props: WidgetProps) => createElement(Select, { ...props, options: onlyEnumValues(props.options) }),
+  })),
+);
 const TextareaWidget = lazyWidget(() => import('@rjsf/antd/lib/widgets/TextareaWidget/index.js'));
+
+function onlyEnumValues(options: WidgetProps['options']): WidgetProps['options'] {
+  const only = options.enumValues;
+  if (!Array.isArray(only)) return options;
+  return { ...options, enumOptions: options.enumOptions?.filter((o) => only.some((v) => String(v) === String(o.value))) };
+}
 
 export const AntdForm: ComponentType<FormProps<any, any, any>> = withTheme<any, any, any>({
   templates: { FieldTemplate, BaseInputTemplate, FieldErrorTemplate },

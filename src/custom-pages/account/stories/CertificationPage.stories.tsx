@@ -47,9 +47,10 @@ export const NotCertifiedForm: Story = {
     const c = within(canvasElement);
     await expect(await c.findByTestId('certification-form', {}, T)).toBeInTheDocument();
     await expect(c.getByText('您还未进行资质认证，认证通过后才能发送短信')).toBeInTheDocument();
-    await expect(c.getByRole('radio', { name: '个人认证' })).toBeChecked();
+    // the radio and select widgets load on first use
+    await expect(await c.findByRole('radio', { name: '个人认证' }, T)).toBeChecked();
     await expect(c.getByLabelText('姓名')).toBeInTheDocument();
-    await expect(c.getByText('个人身份证')).toBeInTheDocument();
+    await expect(await c.findByText('个人身份证', {}, T)).toBeInTheDocument();
     await expect(c.getByRole('button', { name: '提交认证' })).toBeDisabled();
   },
 };
@@ -62,7 +63,7 @@ export const EnterpriseForm: Story = {
     await expect(await c.findByRole('radio', { name: '企业认证' }, T)).toBeChecked();
     await expect(c.getByLabelText('公司名称')).toBeInTheDocument();
     await expect(c.getByText('公司名称须与营业执照上的名称一致')).toBeInTheDocument();
-    await userEvent.click(c.getByRole('combobox'));
+    await userEvent.click(await c.findByRole('combobox', {}, T));
     const list = await body().findByRole('listbox', {}, T);
     await expect(list).toBeInTheDocument();
     for (const t of ['三证合一', '四证合一', '组织机构证']) await expect(body().getAllByText(t).length).toBeGreaterThan(0);
@@ -242,5 +243,20 @@ export const Loading: Story = {
   parameters: { msw: { handlers: accountApi({ cert: certNone, loading: true }) } },
   play: async ({ canvasElement }) => {
     await expect(canvasElement.querySelector('.ant-skeleton')).toBeTruthy();
+  },
+};
+
+export const SwitchType: Story = {
+  name: '切换认证类型：标签、提示与证件类型随之变化',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(await c.findByRole('radio', { name: '企业认证' }, T));
+    await expect(await c.findByLabelText('公司名称', {}, T)).toHaveAttribute('placeholder', '请输入公司名称');
+    await expect(c.getByText('公司名称须与营业执照上的名称一致')).toBeInTheDocument();
+    await expect(await c.findByText('三证合一', {}, T)).toBeInTheDocument();
+    await userEvent.click(c.getByRole('radio', { name: '个人认证' }));
+    await expect(await c.findByLabelText('姓名', {}, T)).toHaveAttribute('placeholder', '请输入证件上的姓名');
+    await expect(await c.findByText('个人身份证', {}, T)).toBeInTheDocument();
+    await expect(c.queryByText('公司名称须与营业执照上的名称一致')).not.toBeInTheDocument();
   },
 };
