@@ -69,6 +69,8 @@ export interface SchemaFormProps<T extends Record<string, any> = Record<string, 
   uiSchema?: UiSchema;
   formData?: Partial<T>;
   onChange?: (data: Partial<T>) => void;
+  /** a top-level field lost the focus (e.g. to check a value with the server: show its answer with serverErrors) */
+  onBlur?: (field: string, value: unknown) => void;
   /** called with the valid, trimmed data */
   onSubmit?: (data: T) => void;
   /** called when a submit finds errors (they show on their fields), e.g. to toast the first one */
@@ -154,6 +156,7 @@ export function SchemaForm<T extends Record<string, any> = Record<string, any>>(
   formData,
   onChange,
   onSubmit,
+  onBlur,
   onError,
   serverErrors,
   widgets,
@@ -226,6 +229,7 @@ export function SchemaForm<T extends Record<string, any> = Record<string, any>>(
       disabled={disabled}
       experimental_defaultFormStateBehavior={{ constAsDefaults: 'never' }}
       onChange={change}
+      onBlur={onBlur ? (fieldId: string, value: unknown) => onBlur(fieldId.replace(/^root_/, ''), value) : undefined}
       onError={(errors) => {
         setSubmitted(true);
         onError?.(errors.map((e) => ({ field: toField(e.property), message: e.message ?? '参数错误' })));

@@ -1,13 +1,17 @@
-/** 自助开户 (/customer/selfsevicelayout/manager/open): agents in package mode, certified. */
+/**
+ * 自助开户 (/customer/selfsevicelayout/manager/open): agents in package mode, certified. Fields,
+ * rules, messages and layout (`x-ui`: callback addresses only with their pushes, the customer's
+ * certification with the imageUpload widget): schemas/forms/open-account.json, shown by SchemaForm.
+ */
 import { useState } from 'react';
-import { Alert, App, Button, Card, Form, Input, Radio, Result, Select, Space, Typography, Upload, type UploadFile } from 'antd';
-import { UploadOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Card, Result, Typography } from 'antd';
 import { Link, useNavigate } from 'react-router';
 import { SchemaDescriptions } from '@/components/SchemaDescriptions';
-import { validateForm } from '@/components/SchemaForm/validation';
+import { SchemaForm } from '@/components/SchemaForm';
 import openAccountForm from '@/generated/forms/open-account';
 import type { OpenedAccount } from '@/generated/schemas';
-import { enumOptions, fieldLabel } from '@/schema';
+import type { FieldError } from '../../../common/schema';
+import { schemaUi } from '@/schema';
 import { ApiError } from '@/providers/http';
 import { useCertification, useCurrentUser } from '@/layout/hooks';
 import { subAccountApi } from './api';
@@ -15,20 +19,21 @@ import { copyText } from './dialogs';
 import { AgentOwned, NeedMo, NeedReport, OauthStatus } from '@/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
 
-const FIELDS = ['name', 'agentOwned', 'needreport', 'deliveryurl', 'needmo', 'mourl', 'email', 'mobile', 'idType', 'idNbr', 'imgUrl', 'remarks'] as const;
-const IMAGE_TYPES = ['image/gif', 'image/jpeg', 'image/png', 'image/bmp'];
-const xsrf = () => document.cookie.match(/(?:^|; )XSRF-TOKEN=([^;]*)/)?.[1] ?? '';
+const FORM = 'forms/open-account';
+const INITIAL = { agentOwned: AgentOwned.AgentOwned, needreport: NeedReport.None, needmo: NeedMo.None };
+const MOBILE = /^1[0-9]{10}$/;
 
 export type Opened = OpenedAccount;
 
-/** a field's label: its title in schemas/forms/open-account.json */
-const label = (field: string) => fieldLabel('forms/open-account', field);
-
-/** the stored path of an uploaded image from POST /file/upload's answer */
-const uploadedPath = (resp: any): string | undefined => {
-  const d = resp?.data ?? resp;
-  return typeof d === 'string' ? d : (d?.path ?? d?.url ?? d?.imgUrl);
-};
+/** what is sent: the fields the choices show, without the empty ones */
+function payload(v: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...v };
+  for (const k of Object.keys(out)) if (out[k] === undefined || out[k] === null || out[k] === '') delete out[k];
+  if (out.agentOwned === AgentOwned.AgentOwned) for (const k of ['idType', 'idNbr', 'imgUrl']) delete out[k];
+  if (out.needreport !== NeedReport.SimplePush) delete out.deliveryurl;
+  if (out.needmo !== NeedMo.Push) delete out.mourl;
+  return out;
+}
 
 export function OpenResult({ opened, onAgain }: { opened: Opened; onAgain: () => void }) {
   const { message } = App.useApp();
@@ -71,51 +76,37 @@ export function OpenResult({ opened, onAgain }: { opened: Opened; onAgain: () =>
 }
 
 export default function OpenAccount() {
+  const { message } = App.useApp();
   const { user } = useCurrentUser();
   const { info, isLoading } = useCertification(user);
-  const [form] = Form.useForm();
-  const agentOwned = Form.useWatch('agentOwned', form) ?? AgentOwned.AgentOwned;
-  const needreport = Form.useWatch('needreport', form) ?? NeedReport.None;
-  const needmo = Form.useWatch('needmo', form) ?? NeedMo.None;
-  const [files, setFiles] = useState<UploadFile[]>([]);
+  const [values, setValues] = useState<Record<string, unknown>>(INITIAL);
+  const [round, setRound] = useState(0);
+  const [uploading, setUploading] = useState(false);
+  const [errors, setErrors] = useState<FieldError[]>();
   const [saving, setSaving] = useState(false);
   const [opened, setOpened] = useState<Opened>();
+  const [uiSchema] = useState(() => {
+    const ui = schemaUi(FORM);
+    return { ...ui, imgUrl: { ...ui.imgUrl, 'ui:options': { ...ui.imgUrl['ui:options'], onBusy: setUploading } } };
+  });
 
-  const values = () => {
-    const v = form.getFieldsValue(true);
-    const imgUrl = files.map((f) => uploadedPath(f.response)).filter(Boolean).join('|');
-    const out: Record<string, unknown> = { ...v, imgUrl };
-    for (const k of Object.keys(out)) if (out[k] === undefined || out[k] === null) delete out[k];
-    if (out.agentOwned === AgentOwned.AgentOwned) for (const k of ['idType', 'idNbr', 'imgUrl']) delete out[k];
-    if (out.needreport !== NeedReport.SimplePush) delete out.deliveryurl;
-    if (out.needmo !== NeedMo.Push) delete out.mourl;
-    return out;
-  };
-  const check = (only?: string) => {
-    const errs: Record<string, string> = {};
-    for (const e of validateForm(openAccountForm, values()).errors) errs[e.field] ??= e.message;
-    const names = only ? [only] : [...FIELDS];
-    form.setFields(names.map((name) => ({ name, errors: errs[name] ? [errs[name]] : [] })));
-    return errs;
-  };
-  const checkMobile = async () => {
-    const mobile = String(form.getFieldValue('mobile') ?? '').trim();
-    if (check('mobile').mobile || !mobile) return true;
+  /** the mobile number is still free (GET /client/account/validate/mobile); a refusal shows on the field */
+  const checkMobile = async (value: unknown) => {
+    const mobile = String(value ?? '').trim();
+    if (!MOBILE.test(mobile)) return true;
     try {
       await subAccountApi.validateMobile(mobile);
       return true;
     } catch (e) {
-      form.setFields([{ name: 'mobile', errors: [e instanceof ApiError ? (e.body.msg ?? MESSAGES.mobileExists) : '接口异常'] }]);
+      setErrors([{ field: 'mobile', message: e instanceof ApiError ? (e.body.msg ?? MESSAGES.mobileExists) : '接口异常' }]);
       return false;
     }
   };
-  const submit = async () => {
-    const errs = check();
-    if (Object.keys(errs).length) return;
-    if (!(await checkMobile())) return;
+  const submit = async (v: Record<string, unknown>) => {
+    if (!(await checkMobile(v.mobile))) return;
     setSaving(true);
     try {
-      const body = await subAccountApi.open(values());
+      const body = await subAccountApi.open(payload(v));
       setOpened(body.data);
     } catch {
       /* toasted */
@@ -131,8 +122,9 @@ export default function OpenAccount() {
           opened={opened}
           onAgain={() => {
             setOpened(undefined);
-            form.resetFields();
-            setFiles([]);
+            setValues(INITIAL);
+            setErrors(undefined);
+            setRound((n) => n + 1);
           }}
         />
       </Card>
@@ -153,93 +145,33 @@ export default function OpenAccount() {
           data-testid="not-certified"
         />
       )}
-      <Form form={form} layout="horizontal" labelCol={{ span: 5 }} wrapperCol={{ span: 12 }} initialValues={{ agentOwned: AgentOwned.AgentOwned, needreport: NeedReport.None, needmo: NeedMo.None }} disabled={!certified}>
-        <Form.Item name="name" label={label('name')} required>
-          <Input onBlur={() => check('name')} maxLength={60} />
-        </Form.Item>
-        <Form.Item name="agentOwned" label={label('agentOwned')}>
-          <Radio.Group options={enumOptions('agent-owned').map((o) => ({ value: o.value, label: o.label }))} />
-        </Form.Item>
-        <Form.Item name="needreport" label={label('needreport')}>
-          <Select options={enumOptions('need-report').map((o) => ({ value: o.value, label: o.label }))} />
-        </Form.Item>
-        {needreport === NeedReport.SimplePush && (
-          <Form.Item name="deliveryurl" label={label('deliveryurl')} required>
-            <Input placeholder="https://" onBlur={() => check('deliveryurl')} />
-          </Form.Item>
-        )}
-        <Form.Item name="needmo" label={label('needmo')}>
-          <Select options={enumOptions('need-mo').map((o) => ({ value: o.value, label: o.label }))} />
-        </Form.Item>
-        {needmo === NeedMo.Push && (
-          <Form.Item name="mourl" label={label('mourl')} required>
-            <Input placeholder="https://" onBlur={() => check('mourl')} />
-          </Form.Item>
-        )}
-        <Form.Item name="email" label={label('email')} extra="可用于登录">
-          <Input onBlur={() => check('email')} />
-        </Form.Item>
-        <Form.Item name="mobile" label={label('mobile')}>
-          <Input onBlur={checkMobile} maxLength={11} />
-        </Form.Item>
-        {agentOwned === AgentOwned.Customer && (
-          <>
-            <Form.Item name="idType" label={label('idType')} required>
-              <Select options={enumOptions('id-type').map((o) => ({ value: o.value, label: o.label }))} placeholder="请选择" />
-            </Form.Item>
-            <Form.Item name="idNbr" label={label('idNbr')} required>
-              <Input maxLength={20} onBlur={() => check('idNbr')} />
-            </Form.Item>
-            <Form.Item name="imgUrl" label={label('imgUrl')} required extra="支持 gif、jpg、jpeg、png、bmp，最多五张，每张不超过2M">
-              <Upload
-                action="/api/file/upload"
-                name="photoFile"
-                listType="picture-card"
-                accept=".gif,.jpg,.jpeg,.png,.bmp"
-                headers={{ 'X-XSRF-TOKEN': xsrf() }}
-                fileList={files}
-                maxCount={5}
-                beforeUpload={(f) => {
-                  if (!IMAGE_TYPES.includes(f.type)) {
-                    form.setFields([{ name: 'imgUrl', errors: ['请上传图片'] }]);
-                    return Upload.LIST_IGNORE;
-                  }
-                  if (f.size > 2 * 1024 * 1024) {
-                    form.setFields([{ name: 'imgUrl', errors: ['图片大小不能超过2M'] }]);
-                    return Upload.LIST_IGNORE;
-                  }
-                  if (files.length >= 5) {
-                    form.setFields([{ name: 'imgUrl', errors: ['最多五张图片'] }]);
-                    return Upload.LIST_IGNORE;
-                  }
-                  return true;
-                }}
-                onChange={({ fileList }) => {
-                  setFiles(fileList);
-                  if (fileList.some((f) => f.status === 'error' || (f.response && f.response.code !== 0 && f.response.code !== undefined))) {
-                    form.setFields([{ name: 'imgUrl', errors: [MESSAGES.imageUploadFailed] }]);
-                  }
-                }}
-              >
-                {files.length < 5 && (
-                  <Space direction="vertical" size={0}>
-                    <UploadOutlined />
-                    上传
-                  </Space>
-                )}
-              </Upload>
-            </Form.Item>
-          </>
-        )}
-        <Form.Item name="remarks" label={label('remarks')}>
-          <Input.TextArea rows={2} onBlur={() => check('remarks')} />
-        </Form.Item>
-        <Form.Item wrapperCol={{ offset: 5 }}>
-          <Button type="primary" onClick={submit} loading={saving}>
+      <div style={{ maxWidth: 640 }}>
+        <SchemaForm
+          key={round}
+          schema={openAccountForm}
+          uiSchema={uiSchema}
+          formData={values}
+          onChange={setValues}
+          onBlur={(field, value) => field === 'mobile' && void checkMobile(value)}
+          serverErrors={errors}
+          disabled={!certified}
+          onSubmit={(v) => void submit(v)}
+        >
+          <Button
+            type="primary"
+            htmlType="submit"
+            loading={saving}
+            disabled={!certified}
+            onClick={(e) => {
+              if (!uploading) return;
+              e.preventDefault();
+              message.warning('图片正在上传，请稍候');
+            }}
+          >
             确认开户
           </Button>
-        </Form.Item>
-      </Form>
+        </SchemaForm>
+      </div>
     </Card>
   );
 }

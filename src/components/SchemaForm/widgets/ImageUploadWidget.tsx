@@ -5,6 +5,7 @@
  * schema's own rules (at least one, at most five) check it like any string.
  * ui:options (all optional):
  * - `maxCount` (5), `maxBytes` (2M): refused in the browser with the schemas' messages
+ * - `types`: the accepted extensions (gif, jpg, jpeg, png; with `scene` "open-account" bmp too)
  * - `scene`: the upload's `scene` query parameter (e.g. "open-account")
  * - `fileUrl`: the preview address of an already stored path (default `/api/files/<path>`)
  * - `onBusy(busy)`: told while an upload is under way (a submit should wait)
@@ -19,14 +20,15 @@ import { MESSAGES } from '../../../../common/schema/messages';
 
 type UploadRequestOption = Parameters<NonNullable<UploadProps['customRequest']>>[0];
 
-export const IMAGE_ACCEPT = '.gif,.jpg,.jpeg,.png,image/gif,image/jpeg,image/png';
-const IMAGE_EXT = /\.(gif|jpe?g|png)$/i;
-const IMAGE_MIME = ['image/gif', 'image/jpeg', 'image/png'];
+const IMAGE_TYPES = ['gif', 'jpg', 'jpeg', 'png'];
+const MIME: Record<string, string> = { gif: 'image/gif', jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', bmp: 'image/bmp' };
+const extOf = (name: string) => name.split('.').pop()?.toLowerCase() ?? '';
 const COUNT_TEXT = ['零', '一', '两', '三', '四', '五', '六', '七', '八', '九', '十'];
 
 interface ImageUploadOptions {
   maxCount?: number;
   maxBytes?: number;
+  types?: string[];
   scene?: string;
   fileUrl?: (path: string) => string;
   onBusy?: (busy: boolean) => void;
@@ -46,13 +48,15 @@ const pathOf = (f: UploadFile) => (f.response as { path?: string } | undefined)?
 const joined = (files: UploadFile[]) => files.filter((f) => f.status === 'done').map(pathOf).filter(Boolean).join('|');
 
 export function ImageUploadWidget({ id, value, onChange, disabled, readonly, options }: WidgetProps) {
-  const { maxCount = 5, maxBytes = 2 * 1024 * 1024, scene, fileUrl = (p: string) => `/api/files/${p}`, onBusy, text = '上传图片' } = options as ImageUploadOptions;
+  const { maxCount = 5, maxBytes = 2 * 1024 * 1024, types = IMAGE_TYPES, scene, fileUrl = (p: string) => `/api/files/${p}`, onBusy, text = '上传图片' } = options as ImageUploadOptions;
   const { message } = App.useApp();
   const [files, setFiles] = useState<UploadFile[]>(() =>
     pathsOf(value).map((p, i) => ({ uid: `prev-${i}`, name: p.split('/').pop() ?? p, status: 'done' as const, url: fileUrl(p), response: { path: p } })),
   );
   const [preview, setPreview] = useState<string | null>(null);
   const busy = useRef(false);
+  const mimes = types.map((t) => MIME[t]).filter(Boolean);
+  const accept = [...types.map((t) => `.${t}`), ...new Set(mimes)].join(',');
 
   const update = (list: UploadFile[]) => {
     setFiles(list);
@@ -67,7 +71,7 @@ export function ImageUploadWidget({ id, value, onChange, disabled, readonly, opt
       message.error(`最多${COUNT_TEXT[maxCount] ?? maxCount}张图片`);
       return Upload.LIST_IGNORE;
     }
-    if (!IMAGE_EXT.test(file.name) && !IMAGE_MIME.includes(file.type)) {
+    if (!types.includes(extOf(file.name)) && !mimes.includes(file.type)) {
       message.error(MESSAGES.imageBadType);
       return Upload.LIST_IGNORE;
     }
@@ -95,7 +99,7 @@ export function ImageUploadWidget({ id, value, onChange, disabled, readonly, opt
         id={id}
         listType="picture-card"
         name="photoFile"
-        accept={IMAGE_ACCEPT}
+        accept={accept}
         multiple
         disabled={disabled || readonly}
         fileList={files}
