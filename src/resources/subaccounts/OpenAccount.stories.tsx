@@ -1,5 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, within } from 'storybook/test';
+import { http } from 'msw';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { ok } from '@/stories/mockApi';
 import { withApp } from '@/stories/withApp';
 import OpenAccount from './OpenAccount';
 import { subAccountHandlers } from './storyMocks';
@@ -55,7 +57,7 @@ export const Qualification: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.type(await c.findByLabelText('账户名称', {}, T), '杭州测试公司');
-    await userEvent.click(c.getByLabelText('客户'));
+    await userEvent.click(await c.findByLabelText('客户', {}, T));
     await expect(await c.findByLabelText('证件类型', {}, T)).toBeInTheDocument();
     await expect(c.getByText(/最多五张/)).toBeInTheDocument();
     await submit(c);
@@ -95,5 +97,44 @@ export const NotCertified: Story = {
     const c = within(canvasElement);
     await expect(await c.findByTestId('not-certified', {}, T)).toHaveTextContent('请先认证再开户');
     await expect(c.getByRole('button', { name: /确认开户/ })).toBeDisabled();
+  },
+};
+
+const sent: { upload?: string; body?: Record<string, string> } = {};
+/** a tiny real PNG */
+const pngFile = (name: string) =>
+  new File([Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC'), (ch) => ch.charCodeAt(0))], name, { type: 'image/png' });
+
+export const CustomerOpened: Story = {
+  name: '客户账户：上传资质并开户（只提交所显示的字段）',
+  parameters: {
+    msw: {
+      handlers: [
+        http.post('/api/file/upload', ({ request }) => {
+          sent.upload = new URL(request.url).search;
+          return ok({ path: 'a10001/open0001.png', url: '/api/files/a10001/open0001.png' }, '上传成功');
+        }),
+        http.post('/api/client/account/addUser', async ({ request }) => {
+          sent.body = Object.fromEntries(new URLSearchParams(await request.text()));
+          return ok({ clientid: 'q8m3vd', password: 'Xk7pR2mW9a', mobile: '', email: '' }, '开户成功');
+        }),
+        ...subAccountHandlers(),
+      ],
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const body = within(document.body);
+    await userEvent.type(await c.findByLabelText('账户名称', {}, T), '杭州测试公司');
+    await userEvent.click(await c.findByLabelText('客户', {}, T));
+    await userEvent.click(await c.findByLabelText('证件类型', {}, T));
+    await userEvent.click(await body.findByTitle('营业执照', {}, T));
+    await userEvent.type(c.getByLabelText('证件号码'), '91330100MA2B3C4D5E');
+    await userEvent.upload(canvasElement.querySelector('input[type=file]') as HTMLInputElement, pngFile('licence.png'));
+    await waitFor(() => expect(canvasElement.querySelectorAll('.ant-upload-list-item-done').length).toBe(1), T);
+    await submit(c);
+    await expect(await c.findByText('开户成功', {}, T)).toBeInTheDocument();
+    await expect(sent.upload).toBe('?scene=open-account');
+    await expect(sent.body).toEqual({ name: '杭州测试公司', agentOwned: '0', needreport: '0', needmo: '0', idType: '5', idNbr: '91330100MA2B3C4D5E', imgUrl: 'a10001/open0001.png' });
   },
 };
