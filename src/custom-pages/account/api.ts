@@ -2,7 +2,7 @@
 import { useCustom } from '@refinedev/core';
 import { useQueryClient } from '@tanstack/react-query';
 import type { AgentBaseInfo, CertificationInfo, CountryCode, CurrentUser, EnterpriseBaseInfo } from '@/generated/schemas';
-import { get, http, postForm, type ApiBody } from '@/providers/http';
+import { get, postForm } from '@/providers/http';
 
 export const accountApi = {
   editAgentBaseInfo: (v: Record<string, unknown>) => postForm('/admin/baseinfo/edit', v),
@@ -13,16 +13,6 @@ export const accountApi = {
   addCertification: (v: Record<string, unknown>) => postForm<{ oauth_status: number }>('/admin/cer/add', v),
   editCertification: (v: Record<string, unknown>) => postForm<{ oauth_status: number }>('/admin/cer/edit', v),
   clientCertification: (clientId: string) => get<CertificationInfo>('/client/cer/info', { clientId }),
-  /** POST /file/upload (field photoFile): answers the stored path */
-  uploadImage: async (file: Blob, filename: string, opts: { openAccount?: boolean } = {}) => {
-    const fd = new FormData();
-    fd.append('photoFile', file, filename);
-    const res = await http.post<ApiBody<{ path: string; url: string }>>('/file/upload', fd, {
-      params: opts.openAccount ? { scene: 'open-account' } : undefined,
-      silent: true,
-    } as object);
-    return res.data;
-  },
 };
 
 function useGet<T>(url: string, params?: Record<string, unknown>, enabled = true) {
