@@ -84,8 +84,9 @@ export function CertificationForm({ mode, initial, defaultType, onSubmitted }: C
 
   const change = (v: Partial<Values>) => {
     const t = (v.cert_type ?? values.cert_type) as 1 | 2;
-    // another certification type: its first id type
-    setValues({ ...values, ...v, cert_type: t, id_type: t === values.cert_type ? v.id_type : ID_TYPES_FOR[t][0] });
+    // the form's own data back as it is (a copy would reset what is typed meanwhile); another
+    // certification type: its first id type
+    setValues(t === values.cert_type ? (v as Values) : { ...v, cert_type: t, id_type: ID_TYPES_FOR[t][0] });
   };
 
   const submit = async (v: Values) => {

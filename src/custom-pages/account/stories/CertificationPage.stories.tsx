@@ -38,6 +38,8 @@ async function acceptAgreements(c: ReturnType<typeof within>) {
     await userEvent.click(box);
     await userEvent.click(await body().findByRole('button', { name: '已阅读并同意' }, T));
     await waitFor(() => expect(box).toBeChecked(), T);
+    // the dialog gone (it gives the focus back to the checkbox when its animation ends)
+    await waitFor(() => expect(body().queryByRole('dialog')).toBeNull(), T);
   }
 }
 
