@@ -3,6 +3,7 @@ import path from 'node:path';
 import type Ajv from 'ajv';
 import type { ValidateFunction } from 'ajv';
 import { createAjv, SchemaRegistry, toFieldErrors, trimBySchema, type FieldError, type JsonSchema, type SchemaMap } from '../common/schema';
+import { MESSAGES } from '../common/schema/messages';
 
 export const DEFAULT_SCHEMA_DIR = path.resolve(import.meta.dirname, '../schemas');
 
@@ -67,6 +68,6 @@ export class ServerSchemas {
     const data = trimBySchema(this.registry.get(k), (payload ?? {}) as Record<string, any>);
     if (fn(data)) return { ok: true, data: data as T };
     const errors = toFieldErrors(fn.errors);
-    return { ok: false, errors, message: errors[0]?.message ?? '参数错误' };
+    return { ok: false, errors, message: errors[0]?.message ?? MESSAGES.badParam };
   }
 }

@@ -8,9 +8,10 @@
  * Hostile input is refused before it reaches a handler (guards.ts, paging.ts); as the last line of
  * defence, a data exception the database still raises (SQLSTATE class 22: invalid text
  * representation, numeric out of range, NUL in text, ...; class 54: a value too large for an
- * index) answers code 400 `参数错误` and is logged as a warning, never as a 500.
+ * index) answers code 400 参数错误 (MESSAGES.badParam) and is logged as a warning, never as a 500.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { MESSAGES } from '../../common/schema/messages';
 
 export class ApiError extends Error {
   constructor(
@@ -26,11 +27,11 @@ export class ApiError extends Error {
 export const TIMEOUT_HEADER = 'x-session-timeout';
 
 export const errors = {
-  timeout: () => new ApiError(401, '登录超时', undefined, { [TIMEOUT_HEADER]: '1' }),
+  timeout: () => new ApiError(401, MESSAGES.sessionTimeout, undefined, { [TIMEOUT_HEADER]: '1' }),
   csrf: () => new ApiError(403, '非法请求，请刷新页面后重试'),
   tooManyRequests: () => new ApiError(429, '请求过于频繁，请稍后再试'),
   /** the caller may not reach this record or call (another agent's sub-account, an agent-only call) */
-  forbidden: () => new ApiError(403, '无权访问'),
+  forbidden: () => new ApiError(403, MESSAGES.forbidden),
   notFound: (what = '记录') => new ApiError(404, `${what}不存在`),
   /** a business rule refused the request; nothing changed */
   refused: (msg: string, data?: unknown) => new ApiError(500, msg, data),
@@ -43,7 +44,7 @@ export interface ErrorBody {
 }
 
 export const BAD_REQUEST_MSG = '请求格式错误';
-export const BAD_PARAM_MSG = '参数错误';
+export const BAD_PARAM_MSG = MESSAGES.badParam;
 
 /** A PostgreSQL / PGlite error whose SQLSTATE says the client's value was at fault. */
 export function isDataException(err: unknown): err is Error & { code: string } {

@@ -1,13 +1,14 @@
 /**
  * The small schemas of route parameters that no form in schemas/ describes: record ids, account
  * ids, paging numbers, and list filters built from schemas/filters. Out-of-range or malformed
- * values answer `{ code: 400, msg: '参数错误' }` instead of reaching the database.
+ * values answer `{ code: 400, msg: MESSAGES.badParam }` (参数错误) instead of reaching the database.
  */
 import type { JsonSchema } from '../../common/schema';
 import type { ServerSchemas } from '../schemas';
 import { MAX_PAGE, PAGING_MESSAGES } from './paging';
+import { MESSAGES } from '../../common/schema/messages';
 
-export const BAD_PARAM = '参数错误';
+export const BAD_PARAM = MESSAGES.badParam;
 /** PostgreSQL int4 */
 export const MAX_ID = 2_147_483_647;
 

@@ -12,12 +12,14 @@ export interface ExportColumn {
   field?: string;
 }
 
+/** The title of an entity's field ("entities/sign", "sign" -> 签名); throws when the entity has no such field. */
+export function fieldTitle(registry: SchemaRegistry, entity: string, name: string): string {
+  const f = registry.field(entity, name);
+  if (!f) throw new Error(`${entity} has no field ${name}`);
+  return f.title;
+}
+
 /** ExcelJS `columns` for an entity ("entities/sign"): header = the field's title. */
 export function exportColumns(registry: SchemaRegistry, entity: string, columns: ExportColumn[]): { header: string; key: string; width: number }[] {
-  return columns.map((c) => {
-    const name = c.field ?? c.key;
-    const f = registry.field(entity, name);
-    if (!f) throw new Error(`${entity} has no field ${name}`);
-    return { header: f.title, key: c.key, width: c.width };
-  });
+  return columns.map((c) => ({ header: fieldTitle(registry, entity, c.field ?? c.key), key: c.key, width: c.width }));
 }

@@ -26,6 +26,7 @@ import path from 'node:path/posix';
 import type { Readable } from 'node:stream';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { XmlError, XmlTokenizer } from './xml-stream';
+import { MESSAGES } from '../../common/schema/messages';
 
 export type SpreadsheetErrorReason =
   /** not a zip, not a workbook, encrypted, unknown compression, bad path names */
@@ -42,7 +43,7 @@ export type SpreadsheetErrorReason =
   | 'parseFailed';
 
 const DEFAULT_MESSAGES: Record<SpreadsheetErrorReason, string> = {
-  notXlsx: '文件格式不正确，请上传.xlsx格式的Excel文件',
+  notXlsx: MESSAGES.notXlsx,
   tooLarge: '文件内容过大',
   tooManyRows: '文件行数过多',
   tooManyCells: '文件内容过大',

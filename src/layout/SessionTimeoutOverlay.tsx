@@ -7,6 +7,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { Button, Result } from 'antd';
 import { httpEvents } from '@/providers/http';
 import { loginPath } from '@/providers/authProvider';
+import { MESSAGES } from '../../common/schema/messages';
 
 export function SessionTimeoutOverlay({ defaultOpen = false }: { defaultOpen?: boolean }) {
   const [open, setOpen] = useState(defaultOpen);
@@ -22,12 +23,12 @@ export function SessionTimeoutOverlay({ defaultOpen = false }: { defaultOpen?: b
   return (
     <div
       role="alertdialog"
-      aria-label="登录超时"
+      aria-label={MESSAGES.sessionTimeout}
       style={{ position: 'fixed', inset: 0, zIndex: 2000, background: 'rgba(255,255,255,0.96)', display: 'flex', alignItems: 'center', justifyContent: 'center' }}
     >
       <Result
         status="warning"
-        title="登录超时"
+        title={MESSAGES.sessionTimeout}
         subTitle="您的登录已过期，请重新登录后继续操作"
         extra={
           <Button

@@ -10,6 +10,7 @@
 import type { AccessControlProvider } from '@refinedev/core';
 import { type CurrentUser, OauthStatus, OperationMode, PhoneInoutType, UserType } from '@/generated/schemas';
 import { oauthStatusOf } from '@/domain/certification';
+import { MESSAGES } from '../../common/schema/messages';
 
 /**
  * What access rules read of the current user (numbers from a lenient server are accepted).
@@ -62,7 +63,7 @@ export function allowsAll(names: readonly (RuleName | undefined)[], user?: Acces
 }
 
 /** What a refused screen shows, and the reason the access control provider gives. */
-export const NO_ACCESS = '无权访问';
+export const NO_ACCESS = MESSAGES.forbidden;
 
 export interface AccessControlSource {
   /** the rules guarding a screen (its own and its parents'); undefined = not a screen (allowed) */

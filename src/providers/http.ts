@@ -5,6 +5,7 @@
  * A network failure logs 接口异常.
  */
 import axios, { AxiosError, type AxiosRequestConfig } from 'axios';
+import { MESSAGES } from '../../common/schema/messages';
 
 export interface ApiBody<T = any> {
   code: number | string;
@@ -38,7 +39,7 @@ export class ApiError extends Error {
 
 /** Header the server sets when the session has expired. */
 export const TIMEOUT_HEADER = 'x-session-timeout';
-export const TIMEOUT_BODY: ApiBody = { code: 401, msg: '登录超时' };
+export const TIMEOUT_BODY: ApiBody = { code: 401, msg: MESSAGES.sessionTimeout };
 
 type Listener<A extends unknown[]> = (...a: A) => void;
 const listeners = {

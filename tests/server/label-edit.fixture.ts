@@ -1,6 +1,6 @@
 /**
  * A copy of schemas/ with one edit of each kind a product person makes: a field title
- * (entities/sign.json `sign`), an enum label and an enum colour (enums/sign-state.json, value 1)
+ * (entities/sign.json `sign`, entities/template.json `content`), an enum label and an enum colour (enums/sign-state.json, value 1)
  * and a validation message (forms/sign-add.json, `sign` too short). Created once per test file.
  */
 import fs from 'node:fs';
@@ -10,6 +10,7 @@ import { DEFAULT_SCHEMA_DIR } from '../../server/schemas';
 
 export const EDITED = {
   fieldTitle: { was: '签名', now: '短信签名（新）' },
+  templateTitle: { was: '模板内容', now: '短信模板内容（新）' },
   enumLabel: { was: '审核通过', now: '已通过（新）' },
   enumColour: { was: 'green', now: 'purple' },
   message: { was: '签名长度为2-12之间', now: '签名须为2到12个字（新）' },
@@ -28,6 +29,10 @@ function edit(file: string, change: (json: any) => void) {
 edit('entities/sign.json', (s) => {
   if (s.properties.sign.title !== EDITED.fieldTitle.was) throw new Error('entities/sign.json changed: update the fixture');
   s.properties.sign.title = EDITED.fieldTitle.now;
+});
+edit('entities/template.json', (s) => {
+  if (s.properties.content.title !== EDITED.templateTitle.was) throw new Error('entities/template.json changed: update the fixture');
+  s.properties.content.title = EDITED.templateTitle.now;
 });
 edit('enums/sign-state.json', (s) => {
   const approved = s.oneOf.find((o: any) => o.const === 1);

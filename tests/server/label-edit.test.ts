@@ -30,6 +30,13 @@ vi.mock('@/schema', async () => {
 
 afterAll(removeEditedSchemas);
 
+async function xlsx(rows: string[][]): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('导入');
+  for (const r of rows) ws.addRow(r);
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
 async function readSheet(buf: Buffer): Promise<string[][]> {
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load(buf as any);
@@ -92,6 +99,47 @@ describe('a label-only edit of schemas/', () => {
       const state = header.indexOf('状态');
       expect(rows.length).toBeGreaterThan(0);
       expect(rows.every((row) => row[state] === EDITED.enumLabel.now)).toBe(true);
+    });
+
+    /** a file upload (multipart, field `excel`) or a download with the agent's session */
+    const call = async (method: 'GET' | 'POST', url: string, file?: Buffer) => {
+      const boundary = '----smspLabelEdit';
+      const body = file
+        ? Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="excel"; filename="x.xlsx"\r\nContent-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`), file, Buffer.from(`\r\n--${boundary}--\r\n`)])
+        : undefined;
+      return server().app.inject({
+        method,
+        url,
+        headers: {
+          host: 'localhost:8080',
+          cookie: [...agent.jar].map(([k, v]) => `${k}=${v}`).join('; '),
+          'x-xsrf-token': agent.jar.get('XSRF-TOKEN')!,
+          ...(body ? { 'content-type': `multipart/form-data; boundary=${boundary}` } : {}),
+        },
+        payload: body,
+        remoteAddress: agent.ip,
+      });
+    };
+
+    it('heads the sign import template with the edited title, and the import reads files headed by it', async () => {
+      const [header] = await readSheet((await call('GET', '/api/sign/downloadExcelTemplate')).rawPayload);
+      expect(header).toEqual(['子账户', EDITED.fieldTitle.now, '备注']);
+      const ok = (await call('POST', '/api/sign/addsignBatch', await xlsx([header, ['client1', '改名后导入', '']]))).json();
+      expect(ok).toMatchObject({ code: 0, data: { importSuccess: 1, importFall: 0 } });
+      const old = (await call('POST', '/api/sign/addsignBatch', await xlsx([['子账户', EDITED.fieldTitle.was, '备注'], ['client1', '旧表头导入', '']]))).json();
+      expect(old).toEqual({ code: 400, msg: `表头不正确，请下载模板并按模板填写（子账户、${EDITED.fieldTitle.now}、备注）` });
+    });
+
+    it('heads the template import workbook with the edited title, and the import reads files headed by it', async () => {
+      const [header] = await readSheet((await call('GET', '/api/autoTemplate/downloadExcelTemplate')).rawPayload);
+      expect(header).toContain(EDITED.templateTitle.now);
+      expect(header).not.toContain(EDITED.templateTitle.was);
+      const row = (content: string) => header.map((h) => ({ 子账户: 'client1', 模板属性: '行业', 短信类型: '通知', 模板类型: '固定模板', 业务类型: '国内', 签名: '好易购' })[h] ?? content);
+      const ok = (await call('POST', '/api/autoTemplate/addBatch', await xlsx([header, row('改名后导入的模板内容。')]))).json();
+      expect(ok).toMatchObject({ code: 0, data: { importSuccess: 1, importFall: 0 } });
+      const oldHeader = header.map((h) => (h === EDITED.templateTitle.now ? EDITED.templateTitle.was : h));
+      const old = (await call('POST', '/api/autoTemplate/addBatch', await xlsx([oldHeader, row('旧表头导入的模板内容。')]))).json();
+      expect(old.code).toBe(400);
     });
   });
 });

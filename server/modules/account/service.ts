@@ -19,6 +19,8 @@ import { certificationInfo, submitCertification, type CertificationForm, type Ce
 import { AccountStatus, NeedMo, NeedReport, OauthStatus, UserType } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
 import enterpriseForm from '../../../schemas/forms/enterprise-base-info.json';
+import agentBaseForm from '../../../schemas/forms/agent-base-info.json';
+import passwordChangeForm from '../../../schemas/forms/password-change.json';
 
 export const ACCOUNT_MESSAGES = {
   saved: MESSAGES.saved,
@@ -28,11 +30,12 @@ export const ACCOUNT_MESSAGES = {
   deliveryUrl: enterpriseForm.errorMessage.required.deliveryurl,
   moUrl: enterpriseForm.errorMessage.required.mourl,
   /** the agent's template review callback: not http(s), or not a public address (lib/safe-url) */
-  callbackUrl: '请输入正确的回调地址',
+  callbackUrl: agentBaseForm.properties.auto_template_callback_url.errorMessage,
   oldPasswordWrong: '原密码错误',
   samePassword: '新密码不能与原密码相同',
-  passwordFormat: '密码格式为8-12为数字字母组合',
-  passwordMismatch: '两次输入密码不一致',
+  passwordFormat: passwordChangeForm.properties.newPassword.allOf[1].errorMessage,
+  passwordMismatch: passwordChangeForm.properties.confirmPassword.errorMessage,
+  oldPasswordMissing: passwordChangeForm.properties.oldPassword.errorMessage,
   passwordChanged: MESSAGES.passwordChanged,
 } as const;
 
@@ -234,7 +237,7 @@ export class AccountService {
       const hex = /^[0-9a-fA-F]{64}$/;
       const o = str(body.oldPassword).trim();
       const n = str(body.newPassword).trim();
-      if (!o) throw new ApiError(400, '请输入原密码');
+      if (!o) throw new ApiError(400, ACCOUNT_MESSAGES.oldPasswordMissing);
       if (!hex.test(o) || !hex.test(n)) throw new ApiError(400, ACCOUNT_MESSAGES.passwordFormat);
       if (body.confirmPassword !== undefined && str(body.confirmPassword).trim().toLowerCase() !== n.toLowerCase()) {
         throw new ApiError(400, ACCOUNT_MESSAGES.passwordMismatch);

@@ -19,9 +19,10 @@ import { hashDigest, passwordDigest, sha256hex, verifyDigest } from '../../lib/c
 import { addMs } from '../../lib/time';
 import { SLIDER_MESSAGES, type CaptchaService } from '../captcha/service';
 import { AccountStatus } from '../../../common/generated/schemas';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export const LOGIN_MESSAGES = {
-  ok: '登录成功',
+  ok: MESSAGES.loggedIn,
   wrong: '用户名或密码错误',
   locked: '账户已锁定，请15分钟后再试',
   /** the lock message for a lock of `minutes` */

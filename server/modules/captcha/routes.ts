@@ -4,6 +4,7 @@ import { ok } from '../../http/reply';
 import { route } from '../../http/route';
 import { formSchema } from '../../http/validation';
 import type { CaptchaService, TrackPoint } from './service';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export const CAPTCHA_COOKIE = 'cid';
 
@@ -45,7 +46,7 @@ export function captchaRoutes(ctx: AppContext, captcha: CaptchaService): Fastify
       }),
       async (req) => {
         const f = req.body;
-        return ok({ token: await captcha.sliderVerify(f.server, f.width, f.track) }, '验证通过');
+        return ok({ token: await captcha.sliderVerify(f.server, f.width, f.track) }, MESSAGES.sliderPassed);
       },
     );
 

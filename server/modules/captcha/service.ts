@@ -13,13 +13,14 @@ import { randomToken, sha256hex } from '../../lib/crypto';
 import { addMs } from '../../lib/time';
 
 export const SLIDER_MESSAGES = {
-  failed: '请按住滑块，拖到最右边',
+  failed: MESSAGES.sliderPrompt,
   expired: '验证已失效，请重新拖动滑块',
-  required: '请先完成滑块验证',
+  required: MESSAGES.sliderRequired,
 } as const;
 
 export { isHumanTrack, TRACK_RULES, type TrackPoint } from './track';
 import { isHumanTrack, type TrackPoint } from './track';
+import { MESSAGES } from '../../../common/schema/messages';
 
 /** Makes a captcha picture and its answer (default: trek-captcha, 4 letters, GIF). */
 export type ImageCaptchaGenerator = () => Promise<{ answer: string; image: Buffer }>;

@@ -4,13 +4,14 @@ import { params } from '../../http/params';
 import { route } from '../../http/route';
 import { sessionOf } from '../auth/session';
 import type { ClientOption, ClientsService } from './service';
+import { MESSAGES } from '../../../common/schema/messages';
 
 /** POST /send/getclients (getAll, smsfrom, phoneInoutType): the sub-account picker's options. */
 export function clientsRoutes(clients: ClientsService): FastifyPluginAsync {
   const body = params({
     getAll: { title: '是否全部' },
     smsfrom: { title: '短信来源' },
-    phoneInoutType: { type: 'integer', title: '收发范围', minimum: 0, maximum: 99, errorMessage: '参数错误' },
+    phoneInoutType: { type: 'integer', title: '收发范围', minimum: 0, maximum: 99, errorMessage: MESSAGES.badParam },
   });
   return async (app) => {
     app.post<{ Body: { phoneInoutType?: number } }>(

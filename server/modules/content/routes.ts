@@ -9,6 +9,7 @@ import { ok } from '../../http/reply';
 import { route } from '../../http/route';
 import { formSchema } from '../../http/validation';
 import { contentTestAnswer } from './sensitive-words';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export function contentRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
@@ -22,7 +23,7 @@ export function contentRoutes(ctx: AppContext): FastifyPluginAsync {
       }),
       async (req) => {
         const ranges = ctx.words.find(req.body.content);
-        return ok(contentTestAnswer(ranges), ranges.length ? '检测到敏感内容' : '未检测到敏感词');
+        return ok(contentTestAnswer(ranges), ranges.length ? '检测到敏感内容' : MESSAGES.noSensitiveWords);
       },
     );
   };

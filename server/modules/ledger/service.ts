@@ -17,6 +17,10 @@ import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { Money, money2, parseAmount, type MoneyValue } from './money';
 import { AccountStatus, UserType } from '../../../common/generated/schemas';
+import rechargeForm from '../../../schemas/forms/recharge.json';
+
+/** the recharge form's own refusals of an amount */
+const AMOUNT_MESSAGES = { format: rechargeForm.properties.amount.errorMessage.pattern, positive: rechargeForm.properties.amount.errorMessage.not };
 
 /** enums/bill-payment-type.json */
 export const KIND = {
@@ -99,7 +103,7 @@ export class LedgerService {
    */
   async transfer(op: TransferOp, agent: Account, p: { clientId: string; amount: string; remark?: string; requestId?: string }): Promise<TransferResult> {
     const amount = parseAmount(p.amount);
-    if (!amount) throw new ApiError(400, '金额必须为数字,最多保留两位小数');
+    if (!amount) throw new ApiError(400, AMOUNT_MESSAGES.format);
     const requestId = p.requestId?.trim() || null;
     const sub = await this.ctx.db
       .selectFrom('accounts')
@@ -169,9 +173,9 @@ export class LedgerService {
 
   /** Operator top-up (or, with a negative amount, deduction) of an account, as one ledger row. */
   async credit(accountId: number, amountStr: string, opts: { kind?: number; remark?: string; operatorId?: number | null } = {}, db: Db = this.ctx.db): Promise<{ balance: string; ledgerId: number }> {
-    if (!/^-?(?:0|[1-9][0-9]{0,11})(?:\.[0-9]{1,2})?$/.test(amountStr)) throw new ApiError(400, '金额必须为数字,最多保留两位小数');
+    if (!/^-?(?:0|[1-9][0-9]{0,11})(?:\.[0-9]{1,2})?$/.test(amountStr)) throw new ApiError(400, AMOUNT_MESSAGES.format);
     const amount = new Money(amountStr);
-    if (amount.isZero()) throw new ApiError(400, '金额必须大于0');
+    if (amount.isZero()) throw new ApiError(400, AMOUNT_MESSAGES.positive);
     return db.transaction().execute(async (trx) => {
       const locked = await this.lock(trx, [accountId]);
       const cur = locked.get(accountId);

@@ -11,11 +11,12 @@ import { dataPage, type Paging } from '../../http/paging';
 import { formatDateTime } from '../../lib/time';
 import { noticeText, sanitizeNoticeHtml } from './sanitize';
 import type { Notice, YesNo } from '../../../common/generated/schemas';
+import { MESSAGES } from '../../../common/schema/messages';
 
 /** schemas/entities/notice.json, every property present */
 export type NoticeRow = Required<Notice>;
 
-export const NOTICE_NOT_FOUND = '公告不存在';
+export const NOTICE_NOT_FOUND = MESSAGES.noticeNotFound;
 export const HOME_NOTICE_COUNT = 10;
 export const NOTICE_NAME_MAX = 100;
 

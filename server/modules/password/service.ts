@@ -15,10 +15,11 @@ import type { CaptchaService } from '../captcha/service';
 import { checkMobile } from '../register/mobile';
 import { CODE_MESSAGES, mailTarget, smsTarget, type VerificationService } from '../verification/service';
 import { AccountStatus, RecoveryWay } from '../../../common/generated/schemas';
+import { MESSAGES } from '../../../common/schema/messages';
 
 
 export const PASSWORD_MESSAGES = {
-  sent: '发送成功',
+  sent: MESSAGES.codeSent,
   captcha: '图形验证码错误',
   changed: '密码修改成功，请重新登录',
 } as const;

@@ -2,11 +2,14 @@
 import { isPossiblePhoneNumber } from 'libphonenumber-js';
 import { ApiError } from '../../http/errors';
 import { isKnownCallingCode } from '../site/service';
+import { MESSAGES } from '../../../common/schema/messages';
+import registerForm from '../../../schemas/forms/register.json';
 
+/** the register form's own refusals of a calling code / number its pattern lets through */
 export const MOBILE_MESSAGES = {
-  countryCode: '请输入正确的国家代码',
-  mobile: '请输入正确的手机号',
-  exists: '手机号码已存在',
+  countryCode: registerForm.properties.countryCode.errorMessage,
+  mobile: registerForm.properties.mobile.errorMessage.pattern,
+  exists: MESSAGES.mobileExists,
 } as const;
 
 export function checkMobile(countryCode: string, mobile: string): void {

@@ -12,12 +12,13 @@ import { SLIDER_MESSAGES, type CaptchaService } from '../captcha/service';
 import { smsTarget, type VerificationService } from '../verification/service';
 import { checkMobile, MOBILE_MESSAGES } from './mobile';
 import { AccountStatus, OauthStatus, OperationMode, UserType } from '../../../common/generated/schemas';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export const REGISTER_MESSAGES = {
-  sent: '发送成功',
-  ok: '注册成功',
+  sent: MESSAGES.codeSent,
+  ok: MESSAGES.registered,
   mobileExists: MOBILE_MESSAGES.exists,
-  emailExists: '邮箱已存在',
+  emailExists: MESSAGES.emailExists,
   pending: '该手机号或邮箱有一个未完成的注册，是否继续注册并替换它？',
 } as const;
 

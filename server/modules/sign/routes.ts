@@ -9,6 +9,7 @@ import { formSchema } from '../../http/validation';
 import { sessionOf } from '../auth/session';
 import { SignState } from '../../../common/generated/schemas';
 import { IMPORT_LIMITS, MSG, signAddPayload, XLSX_MIME, xlsxDisposition, type SignAddForm, type SignService } from './service';
+import { MESSAGES } from '../../../common/schema/messages';
 
 const TAG = '签名报备';
 
@@ -35,7 +36,7 @@ export function signRoutes(ctx: AppContext, signs: SignService): FastifyPluginAs
     const updateParams = params({ id: { ...id('签名编号'), errorMessage: '签名编号不正确' }, state: { title: '状态（只能为 4 已删除）' } });
     app.post('/sign/update', route({ tag: TAG, summary: '删除签名（state 4；其余状态由平台审核）', access: 'session', body: updateParams }), async (req) => {
       await signs.update(sessionOf(req).account, req.body);
-      return ok(undefined, '删除成功');
+      return ok(undefined, MESSAGES.deleted);
     });
 
     app.post('/sign/export', route({ tag: TAG, summary: '导出签名（Excel，条件同列表）', access: 'session', body: filter }), async (req, reply) => {

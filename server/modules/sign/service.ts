@@ -10,16 +10,20 @@ import ExcelJS from 'exceljs';
 import { fileTypeFromBuffer } from 'file-type';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context';
+import type { SchemaRegistry } from '../../../common/schema';
 import type { Db } from '../../db';
 import type { Account, SignImportFailure } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { int4Of } from '../../http/guards';
 import { listPage, pagingOf } from '../../http/paging';
-import { exportColumns } from '../../lib/export-columns';
+import { exportColumns, fieldTitle } from '../../lib/export-columns';
 import { IMPORT_SHEET_LIMITS, readSheetRows, SpreadsheetError } from '../../lib/spreadsheet';
 import { formatDateTime } from '../../lib/time';
 import type { ClientsService, ScopedAccount } from '../clients/service';
 import { SignState, UserType, type Sign } from '../../../common/generated/schemas';
+import { MESSAGES } from '../../../common/schema/messages';
+import signAddForm from '../../../schemas/forms/sign-add.json';
+import signFilter from '../../../schemas/filters/sign.json';
 
 /** a row of the sign list: schemas/entities/sign.json, every property present */
 export type SignRow = Required<Sign>;
@@ -51,7 +55,7 @@ export const IMPORT_LIMITS = {
 
 
 export const MSG = {
-  clientRequired: '子账户内容不能为空,请选择子账户',
+  clientRequired: signAddForm.errorMessage.required.clientid,
   duplicate: '该账户已存在相同的签名，请勿重复添加',
   duplicateInFile: '文件中存在相同的签名',
   notOwnClient: '子账户不存在或不属于当前账户',
@@ -60,12 +64,12 @@ export const MSG = {
   exportTooMany: '导出记录数不能大于500万。',
   exportNoData: '当前条件没有数据，无法导出',
   badState: '状态参数不正确',
-  badDate: '日期格式不正确',
+  badDate: signFilter.properties.start_time.errorMessage,
   dateOrder: '开始时间不能晚于结束时间',
-  noFile: '请选择要导入的Excel文件',
+  noFile: MESSAGES.pickExcelFile,
   fileTooLarge: `文件大小不能超过${IMPORT_LIMITS.maxBytes / 1024 / 1024}MB`,
   emptyFile: '上传的文件为空',
-  notXlsx: '文件格式不正确，请上传.xlsx格式的Excel文件',
+  notXlsx: MESSAGES.notXlsx,
   parseFailed: '文件解析失败',
   noRows: '文件中没有签名数据',
   tooManyRows: `单次导入不能超过${IMPORT_LIMITS.maxRows}行`,
@@ -73,22 +77,37 @@ export const MSG = {
   noImportFailures: '没有导入失败的记录',
 } as const;
 
-export const badHeaders = (agent: boolean) =>
-  `表头不正确，请下载模板并按模板填写（${agent ? '子账户、签名、备注' : '签名、备注'}）`;
+export const badHeaders = (agent: boolean, h: ImportHeaders) =>
+  `表头不正确，请下载模板并按模板填写（${(agent ? [h.clientid, h.sign, h.remarks] : [h.sign, h.remarks]).join('、')}）`;
 
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-const H = { clientid: '子账户', sign: '签名', remarks: '备注', reason: '失败原因' } as const;
+/**
+ * The header words of the import template, the reader and the failed-rows workbook: the sign
+ * entity's field titles (schemas/entities/sign.json), so a title edit changes the template and
+ * what the reader expects together; 失败原因 is the failed-rows workbook's own column.
+ */
+export interface ImportHeaders {
+  clientid: string;
+  sign: string;
+  remarks: string;
+  reason: string;
+}
 
-type HeaderColumns = Partial<Record<keyof typeof H, number>>;
+export function importHeaders(registry: SchemaRegistry): ImportHeaders {
+  const title = (name: string) => fieldTitle(registry, 'entities/sign', name);
+  return { clientid: title('clientid'), sign: title('sign'), remarks: title('remarks'), reason: '失败原因' };
+}
+
+type HeaderColumns = Partial<Record<keyof ImportHeaders, number>>;
 
 /** The import file's header row: the column of each known header; null when one is unknown or repeated. */
-function headerColumns(cells: string[]): HeaderColumns | null {
+function headerColumns(cells: string[], H: ImportHeaders): HeaderColumns | null {
   const cols: HeaderColumns = {};
   for (let i = 0; i < cells.length; i++) {
     const name = cells[i].trim();
     if (!name) continue;
-    const key = (Object.keys(H) as (keyof typeof H)[]).find((k) => H[k] === name);
+    const key = (Object.keys(H) as (keyof ImportHeaders)[]).find((k) => H[k] === name);
     if (!key || cols[key] !== undefined) return null;
     cols[key] = i;
   }
@@ -376,6 +395,7 @@ export class SignService {
   /** GET /sign/downloadExcelTemplate */
   async template(me: Account): Promise<Buffer> {
     const agent = me.user_type === UserType.Agent;
+    const H = importHeaders(this.ctx.schemas.registry);
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('签名报备');
     ws.columns = [
@@ -389,9 +409,9 @@ export class SignService {
     const lines = [
       '签名报备批量导入说明',
       '1. 请在“签名报备”工作表中填写，第 1 行为表头，请勿修改；从第 2 行起每行一个签名。',
-      ...(agent ? ['2. 子账户：必填，填写您名下子账户的账户（clientid）。'] : ['2. 签名归属当前登录账户。']),
-      '3. 签名：必填，长度为2-12之间（首尾空格会被去掉），不需要加【】。同一账户不能有相同的签名。',
-      '4. 备注：选填，最大长度不超过50个字符。',
+      ...(agent ? [`2. ${H.clientid}：必填，填写您名下子账户的账户（clientid）。`] : [`2. ${H.sign}归属当前登录账户。`]),
+      `3. ${H.sign}：必填，长度为2-12之间（首尾空格会被去掉），不需要加【】。同一账户不能有相同的签名。`,
+      `4. ${H.remarks}：选填，最大长度不超过50个字符。`,
       `5. 仅支持 .xlsx 文件，大小不超过 ${IMPORT_LIMITS.maxBytes / 1024 / 1024}MB，每次最多 ${IMPORT_LIMITS.maxRows} 行。`,
       '6. 格式正确的行会被导入，有错误的行不导入；导入后可下载失败记录（含失败原因），修改后重新导入。',
       '',
@@ -410,6 +430,7 @@ export class SignService {
    */
   async importFile(me: Account, file: Buffer | undefined): Promise<ImportResult> {
     const agent = me.user_type === UserType.Agent;
+    const H = importHeaders(this.ctx.schemas.registry);
     if (!file) throw new ApiError(400, MSG.noFile);
     if (file.length === 0) throw new ApiError(400, MSG.emptyFile);
     if (file.length > IMPORT_LIMITS.maxBytes) throw new ApiError(400, MSG.fileTooLarge);
@@ -428,8 +449,8 @@ export class SignService {
     try {
       for await (const r of readSheetRows(file, { ...IMPORT_SHEET_LIMITS, maxRows: IMPORT_LIMITS.maxRows + 1 })) {
         if (!cols) {
-          const found = r.row === 1 ? headerColumns(r.cells) : null;
-          if (!headerOk(found, agent)) throw new ApiError(400, badHeaders(agent));
+          const found = r.row === 1 ? headerColumns(r.cells, H) : null;
+          if (!headerOk(found, agent)) throw new ApiError(400, badHeaders(agent, H));
           cols = found;
           if (r.row === 1) continue;
         }
@@ -443,7 +464,7 @@ export class SignService {
       if (e instanceof SpreadsheetError) throw new ApiError(400, importMessage(e, type?.ext === 'xlsx'));
       throw e;
     }
-    if (!cols) throw new ApiError(400, badHeaders(agent));
+    if (!cols) throw new ApiError(400, badHeaders(agent, H));
     if (lines.length === 0) throw new ApiError(400, MSG.noRows);
 
     // owners this account may import for
@@ -545,6 +566,7 @@ export class SignService {
     const r = await this.ctx.db.selectFrom('sign_import_results').selectAll().where('account_id', '=', me.id).executeTakeFirst();
     const rows = r?.failed_rows ?? [];
     if (!r || rows.length === 0) throw errors.refused(MSG.noImportFailures);
+    const H = importHeaders(this.ctx.schemas.registry);
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('导入失败记录');
     ws.columns = [

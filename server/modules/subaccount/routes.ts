@@ -13,6 +13,7 @@ import { formSchema } from '../../http/validation';
 import { sessionOf, type SessionService } from '../auth/session';
 import type { OpenAccountForm, PriceForm, RechargeForm, SubAccountService } from './service';
 import { AccountStatus, UserType } from '../../../common/generated/schemas';
+import { MESSAGES } from '../../../common/schema/messages';
 
 type Body = Record<string, unknown>;
 /** query and body together (the console posts forms; older callers put parameters in the query) */
@@ -56,10 +57,10 @@ export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc:
     app.get('/client/account/detail', get({ tag: TAG, summary: '子账户详情', access: 'agent' }, paramSchema({ client_id: clientId(), clientId: clientId() })), async (req) =>
       ok(await svc.detail(me(req), params(req).client_id ?? params(req).clientId)),
     );
-    app.post('/client/account/freeze', post({ tag: TAG, summary: '冻结子账户', access: 'agent' }, one), async (req) => ok(await svc.setStatus(me(req), params(req).clientId, AccountStatus.Frozen), '冻结成功'));
-    app.post('/client/account/unfreeze', post({ tag: TAG, summary: '解冻子账户', access: 'agent' }, one), async (req) => ok(await svc.setStatus(me(req), params(req).clientId, AccountStatus.Active), '解冻成功'));
+    app.post('/client/account/freeze', post({ tag: TAG, summary: '冻结子账户', access: 'agent' }, one), async (req) => ok(await svc.setStatus(me(req), params(req).clientId, AccountStatus.Frozen), MESSAGES.frozen));
+    app.post('/client/account/unfreeze', post({ tag: TAG, summary: '解冻子账户', access: 'agent' }, one), async (req) => ok(await svc.setStatus(me(req), params(req).clientId, AccountStatus.Active), MESSAGES.unfrozen));
     app.post('/client/account/remark', post({ tag: TAG, summary: '修改子账户备注（forms/sub-account-remark）', access: 'agent' }, paramSchema({ clientId: clientId(), remarks: { title: '备注' } })), async (req) =>
-      ok(await svc.remark(me(req), params(req)), '备注已保存'),
+      ok(await svc.remark(me(req), params(req)), MESSAGES.remarkSaved),
     );
     app.post('/account/getAccountInfo', post({ tag: TAG, summary: '子账户接入信息（协议、端口、接入号）', access: 'agent' }, one), async (req) =>
       ok(await svc.accountInfo(me(req), params(req).clientId, req.hostname)),
@@ -80,7 +81,7 @@ export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc:
       return ok(true, '手机号码可用');
     });
     app.post<{ Body: OpenAccountForm }>('/client/account/addUser', route({ tag: TAG, summary: '开户（新建子账户）', access: 'agent', body: formSchema(schemas, 'forms/open-account') }), async (req) =>
-      ok(await svc.open(me(req), req.body), '开户成功'),
+      ok(await svc.open(me(req), req.body), MESSAGES.opened),
     );
     app.post('/client/account/export', post({ tag: TAG, summary: '导出子账户列表（Excel）', access: 'agent' }, accounts), async (req, reply) =>
       sendXlsx(reply, await svc.exportXlsx(me(req), params(req)), '子账户列表.xlsx'),
@@ -105,7 +106,7 @@ export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc:
         const agent = me(req).user_type === UserType.Agent;
         // a sub-account may edit only itself
         if (!agent && target && target !== me(req).clientid) throw errors.forbidden();
-        if (agent && target) return ok(await svc.updateByAgent(me(req), { ...body, clientid: body.clientid ?? body.clientId }), '修改成功');
+        if (agent && target) return ok(await svc.updateByAgent(me(req), { ...body, clientid: body.clientid ?? body.clientId }), MESSAGES.updated);
         if (opts.selfUpdate) return opts.selfUpdate(req, reply);
         throw errors.notFound('接口');
       },
@@ -113,21 +114,21 @@ export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc:
 
     // money
     app.post<{ Body: RechargeForm }>('/client/recharge', route({ tag: FINANCE, summary: '给子账户充值', access: 'agent', body: formSchema(schemas, 'forms/recharge') }), async (req) =>
-      ok(await svc.transfer('recharge', me(req), req.body), '充值成功'),
+      ok(await svc.transfer('recharge', me(req), req.body), MESSAGES.recharged),
     );
     app.post<{ Body: RechargeForm }>('/client/rollback', route({ tag: FINANCE, summary: '从子账户回退余额', access: 'agent', body: formSchema(schemas, 'forms/recharge') }), async (req) =>
-      ok(await svc.transfer('rollback', me(req), req.body), '回退成功'),
+      ok(await svc.transfer('rollback', me(req), req.body), MESSAGES.rolledBack),
     );
     app.post<{ Body: PriceForm }>('/client/price', route({ tag: FINANCE, summary: '设置子账户价格', access: 'agent', body: formSchema(schemas, 'forms/sub-account-price') }), async (req) =>
-      ok(await svc.setPrice(me(req), req.body), '价格设置成功'),
+      ok(await svc.setPrice(me(req), req.body), MESSAGES.priceSet),
     );
     app.post(
       '/client/remind',
       post({ tag: FINANCE, summary: '设置余额提醒（forms/balance-reminder）', access: 'agent' }, paramSchema({ clientId: clientId(), balanceAlarm: { title: '提醒阈值（元）' }, alarmMobile: { title: '提醒手机号' } })),
-      async (req) => ok(await svc.setReminder(me(req), params(req)), '提醒设置成功'),
+      async (req) => ok(await svc.setReminder(me(req), params(req)), MESSAGES.reminderSet),
     );
     app.post('/client/expire', post({ tag: TAG, summary: '设置子账户到期日期', access: 'agent' }, paramSchema({ clientId: clientId(), expireDate: { title: '到期日期（YYYY-MM-DD，空为不限）' } })), async (req) =>
-      ok(await svc.setExpiration(me(req), params(req)), '到期时间设置成功'),
+      ok(await svc.setExpiration(me(req), params(req)), MESSAGES.expirySet),
     );
     app.get('/client/ledger', get({ tag: FINANCE, summary: '本账户余额与最近流水', access: 'session' }), async (req) => ok(await svc.ownLedger(me(req))));
 
@@ -136,7 +137,7 @@ export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc:
     app.post('/client/loginAs/enter', post({ tag: TAG, summary: '以一次性令牌登录子账户', access: 'public' }, paramSchema({ token: text('一次性令牌', 200) })), async (req, reply) => {
       const account = await svc.redeemLoginAs(params(req).token);
       await sessions.open(req, reply, account, false);
-      return ok({ clientid: account.clientid }, '登录成功');
+      return ok({ clientid: account.clientid }, MESSAGES.loggedIn);
     });
   };
 }

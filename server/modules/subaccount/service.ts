@@ -19,7 +19,11 @@ import { addMs, formatDateTime } from '../../lib/time';
 import { KIND, type LedgerService, type TransferOp } from '../ledger/service';
 import { Money, money2 } from '../ledger/money';
 import { AccountStatus, AgentOwned, NeedMo, NeedReport, OauthStatus, OperationMode, PayType, PriceType, UserType } from '../../../common/generated/schemas';
-import { MESSAGES } from '../../../common/schema/messages';
+import { MESSAGES, requiredMessage } from '../../../common/schema/messages';
+import reminderForm from '../../../schemas/forms/balance-reminder.json';
+import openAccountForm from '../../../schemas/forms/open-account.json';
+import editForm from '../../../schemas/forms/sub-account-edit.json';
+import priceForm from '../../../schemas/forms/sub-account-price.json';
 
 type Params = Record<string, unknown>;
 const str = (v: unknown) => (v === undefined || v === null ? '' : String(v).trim());
@@ -388,7 +392,7 @@ export class SubAccountService {
 
   async mobileAvailable(mobile: unknown, exceptId?: number) {
     const m = str(mobile);
-    if (!/^1\d{10}$/.test(m)) throw new ApiError(400, '手机号码格式不正确');
+    if (!/^1\d{10}$/.test(m)) throw new ApiError(400, reminderForm.properties.alarmMobile.errorMessage);
     let q = this.ctx.db.selectFrom('accounts').select('id').where('mobile', '=', m).where('status', '<>', AccountStatus.Unactivated);
     if (exceptId) q = q.where('id', '<>', exceptId);
     if (await q.executeTakeFirst()) throw errors.refused(MESSAGES.mobileExists);
@@ -411,7 +415,7 @@ export class SubAccountService {
   async open(agent: Account, f: OpenAccountForm) {
     if (agent.operation_mode !== OperationMode.Package) throw errors.forbidden();
     if (agent.oauth_status !== OauthStatus.Certified) throw errors.refused(MESSAGES.certifyBeforeOpening);
-    await this.checkCallbackUrls(f, { report: '状态报告回调地址不能为空', mo: '上行回调地址不能为空' });
+    await this.checkCallbackUrls(f, { report: requiredMessage(openAccountForm, 'deliveryurl'), mo: requiredMessage(openAccountForm, 'mourl') });
     const email = (f.email ?? '').toLowerCase();
     const mobile = f.mobile ?? '';
     if (mobile) await this.mobileAvailable(mobile);
@@ -477,7 +481,7 @@ export class SubAccountService {
     if (email !== a.email) await this.emailAvailable(email, a.id);
     const needreport = f.needreport ?? a.needreport;
     const needmo = f.needmo ?? a.needmo;
-    await this.checkCallbackUrls({ needreport, needmo, deliveryurl: f.deliveryurl, mourl: f.mourl }, { report: '请填写状态报告回调地址', mo: '请填写上行回调地址' });
+    await this.checkCallbackUrls({ needreport, needmo, deliveryurl: f.deliveryurl, mourl: f.mourl }, { report: requiredMessage(editForm, 'deliveryurl'), mo: requiredMessage(editForm, 'mourl') });
     const set = {
       name: f.name,
       realname: f.realname ?? a.realname,
@@ -504,7 +508,7 @@ export class SubAccountService {
 
   async setPrice(agent: Account, f: PriceForm) {
     const a = await this.owned(agent, f.clientId);
-    if (f.gjSmsDiscount !== undefined && new Money(f.gjSmsDiscount).lte(0)) throw new ApiError(400, '折扣必须在0到100之间');
+    if (f.gjSmsDiscount !== undefined && new Money(f.gjSmsDiscount).lte(0)) throw new ApiError(400, priceForm.properties.gjSmsDiscount.errorMessage);
     const set = {
       price_type: f.priceType,
       unified_price: f.unifiedPrice ?? a.unified_price,

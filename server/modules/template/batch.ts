@@ -1,23 +1,38 @@
 /**
  * Batch import of templates from Excel (the signs' pattern): one template per row, checked by
  * exactly the rules of a single add; good rows are saved, refused rows are reported with their
- * row number and message. Columns are named by the header row (see TEMPLATE_COLUMNS). The file is
+ * row number and message. Columns are named by the header row: the template entity's field titles
+ * (schemas/entities/template.json, see TEMPLATE_COLUMNS), the same words for the workbook handed out
+ * and for the reader, so a title edit changes both together. The file is
  * read as a bounded stream (server/lib/spreadsheet.ts) with the sign import's limits.
  */
 import ExcelJS from 'exceljs';
 import { IMPORT_SHEET_LIMITS, readSheetRows, SpreadsheetError } from '../../lib/spreadsheet';
 import { enumOptionsOf } from './labels';
+import { fieldTitle } from '../../lib/export-columns';
+import type { ServerSchemas } from '../../schemas';
 
-/** header -> form field; the first row of the sheet holds these headers */
-export const TEMPLATE_COLUMNS: { header: string; field: string; enumName?: string; example: string; agentOnly?: boolean }[] = [
-  { header: '子账户', field: 'clientId', example: 'client1', agentOnly: true },
-  { header: '模板属性', field: 'smsType', enumName: 'template-category', example: '行业' },
-  { header: '短信类型', field: 'smstype', enumName: 'sms-type', example: '验证码' },
-  { header: '模板类型', field: 'templateType', enumName: 'template-type', example: '变量模板' },
-  { header: '业务类型', field: 'business', enumName: 'template-business', example: '国内' },
-  { header: '签名', field: 'sign', example: '好易购' },
-  { header: '模板内容', field: 'content', example: '您的验证码为{code}，5分钟内有效，请勿泄露。' },
+/** The import's columns: a form field, headed by the entities/template field of the same name's title. */
+export const TEMPLATE_COLUMNS: { field: string; enumName?: string; example: string; agentOnly?: boolean }[] = [
+  { field: 'clientId', example: 'client1', agentOnly: true },
+  { field: 'smsType', enumName: 'template-category', example: '行业' },
+  { field: 'smstype', enumName: 'sms-type', example: '验证码' },
+  { field: 'templateType', enumName: 'template-type', example: '变量模板' },
+  { field: 'business', enumName: 'template-business', example: '国内' },
+  { field: 'sign', example: '好易购' },
+  { field: 'content', example: '您的验证码为{code}，5分钟内有效，请勿泄露。' },
 ];
+
+/** What the import needs from the schemas: the enum options (labels) and the column headers (titles). */
+export interface TemplateSheetSchemas {
+  labels: (enumName: string) => { value: number; label: string }[];
+  header: (field: string) => string;
+}
+
+export const templateSheetSchemas = (schemas: ServerSchemas): TemplateSheetSchemas => ({
+  labels: enumOptionsOf(schemas),
+  header: (field) => fieldTitle(schemas.registry, 'entities/template', field),
+});
 
 export const MAX_IMPORT_ROWS = 1000;
 
@@ -39,7 +54,7 @@ function importMessage(e: SpreadsheetError): string {
  * Reads the first sheet as a bounded stream (lib/spreadsheet, the sign import's limits); enum
  * columns take the Chinese label or the value. Throws a message on a bad file.
  */
-export async function readTemplateSheet(buf: Buffer, labels: (enumName: string) => { value: number; label: string }[]): Promise<ImportRow[]> {
+export async function readTemplateSheet(buf: Buffer, { labels, header: headerOf }: TemplateSheetSchemas): Promise<ImportRow[]> {
   const colOf = new Map<string, number>();
   let header = false;
   const rows: ImportRow[] = [];
@@ -50,7 +65,7 @@ export async function readTemplateSheet(buf: Buffer, labels: (enumName: string) 
         if (r.row === 1) {
           const names = r.cells.map((v) => v.trim());
           for (const c of TEMPLATE_COLUMNS) {
-            const i = names.indexOf(c.header);
+            const i = names.indexOf(headerOf(c.field));
             if (i >= 0) colOf.set(c.field, i);
           }
         }
@@ -83,16 +98,16 @@ export async function readTemplateSheet(buf: Buffer, labels: (enumName: string) 
 }
 
 /** The import template: headers, one example row, a note. */
-export async function templateWorkbook(agent: boolean, labels: (enumName: string) => { value: number; label: string }[]): Promise<Buffer> {
+export async function templateWorkbook(agent: boolean, { labels, header }: TemplateSheetSchemas): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet('短信模板');
   const cols = TEMPLATE_COLUMNS.filter((c) => agent || !c.agentOnly);
-  ws.columns = cols.map((c) => ({ header: c.header, key: c.field, width: c.field === 'content' ? 60 : 14 }));
+  ws.columns = cols.map((c) => ({ header: header(c.field), key: c.field, width: c.field === 'content' ? 60 : 14 }));
   ws.addRow(Object.fromEntries(cols.map((c) => [c.field, c.example])));
   ws.getRow(1).font = { bold: true };
   const notes = wb.addWorksheet('填写说明');
   notes.addRow(['列', '可填写的值']);
-  for (const c of cols) notes.addRow([c.header, c.enumName ? labels(c.enumName).map((o) => o.label).join(' / ') : c.field === 'content' ? '5-500个字符，变量以 {变量名} 标记，最多30个变量' : c.field === 'sign' ? '2-12个字符' : '本代理商的子账户']);
+  for (const c of cols) notes.addRow([header(c.field), c.enumName ? labels(c.enumName).map((o) => o.label).join(' / ') : c.field === 'content' ? '5-500个字符，变量以 {变量名} 标记，最多30个变量' : c.field === 'sign' ? '2-12个字符' : '本代理商的子账户']);
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 

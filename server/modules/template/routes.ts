@@ -11,10 +11,11 @@ import { ok } from '../../http/reply';
 import { clientId, listParams, params as paramSchema } from '../../http/params';
 import { route, type RouteDecl } from '../../http/route';
 import { formSchema } from '../../http/validation';
-import { enumOptionsOf, readTemplateSheet, templateWorkbook } from './batch';
+import { readTemplateSheet, templateSheetSchemas, templateWorkbook } from './batch';
 import { sessionOf } from '../auth/session';
 import { TEMPLATE_FORM, type TemplateService } from './service';
 import { UserType } from '../../../common/generated/schemas';
+import { MESSAGES } from '../../../common/schema/messages';
 
 const TAG = '短信模板';
 
@@ -57,10 +58,10 @@ export function templateRoutes(ctx: AppContext, templates: TemplateService): Fas
 
     // Excel import (file field `excel`, like /sign/addsignBatch); multipart only here unless the app has it already
     if (!app.hasContentTypeParser('multipart/form-data')) await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1 } });
-    const labels = enumOptionsOf(app.ctx.schemas);
+    const sheet = templateSheetSchemas(app.ctx.schemas);
 
     app.post('/autoTemplate/addBatch', route({ tag: TAG, summary: '批量导入模板（multipart，文件字段 excel）', access: 'session' }), async (req) => {
-      if (!req.isMultipart()) throw new ApiError(400, '请选择要导入的Excel文件');
+      if (!req.isMultipart()) throw new ApiError(400, MESSAGES.pickExcelFile);
       let buf: Buffer | undefined;
       try {
         for await (const part of req.parts()) {
@@ -73,10 +74,10 @@ export function templateRoutes(ctx: AppContext, templates: TemplateService): Fas
         if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, '单个文件大小不能超过5M');
         throw e;
       }
-      if (!buf || !buf.length) throw new ApiError(400, '请选择要导入的Excel文件');
+      if (!buf || !buf.length) throw new ApiError(400, MESSAGES.pickExcelFile);
       let rows;
       try {
-        rows = await readTemplateSheet(buf, labels);
+        rows = await readTemplateSheet(buf, sheet);
       } catch (e) {
         throw new ApiError(400, (e as Error).message);
       }
@@ -85,7 +86,7 @@ export function templateRoutes(ctx: AppContext, templates: TemplateService): Fas
     });
 
     app.get('/autoTemplate/downloadExcelTemplate', route({ tag: TAG, summary: '下载模板导入模板（Excel）', access: 'session' }), async (req, reply) => {
-      const buf = await templateWorkbook(sessionOf(req).account.user_type === UserType.Agent, labels);
+      const buf = await templateWorkbook(sessionOf(req).account.user_type === UserType.Agent, sheet);
       return reply
         .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
         .header('content-disposition', `attachment; filename="template.xlsx"; filename*=UTF-8''${encodeURIComponent('短信模板导入模板.xlsx')}`)
@@ -94,7 +95,7 @@ export function templateRoutes(ctx: AppContext, templates: TemplateService): Fas
 
     app.post('/autoTemplate/del', post({ tag: TAG, summary: '删除模板（仅创建者）', access: 'session' }, templateId), async (req) => {
       await templates.remove(sessionOf(req).account, params(req).templateId);
-      return ok(undefined, '删除成功');
+      return ok(undefined, MESSAGES.deleted);
     });
   };
 }

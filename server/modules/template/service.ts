@@ -24,6 +24,7 @@ import {
   type TemplateRuleConfig,
 } from '../../../common/template/rules';
 import { AccountStatus, UserType, YesNo, type SmsTemplate } from '../../../common/generated/schemas';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export const TEMPLATE_FORM = 'forms/template';
 
@@ -70,7 +71,7 @@ export class TemplateService {
   }
 
   private requiredMessage(field: string): string {
-    return this.ctx.schemas.registry.get(TEMPLATE_FORM).errorMessage?.required?.[field] ?? '参数错误';
+    return this.ctx.schemas.registry.get(TEMPLATE_FORM).errorMessage?.required?.[field] ?? MESSAGES.badParam;
   }
 
   /** The operation mode that governs an account: a sub-account follows its agent. */

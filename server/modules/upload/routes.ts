@@ -11,6 +11,7 @@ import { params } from '../../http/params';
 import { route } from '../../http/route';
 import { sessionOf } from '../auth/session';
 import { UPLOAD_MAX_BYTES, UPLOAD_MESSAGES, type UploadService } from './service';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export const UPLOAD_FIELD = 'photoFile';
 
@@ -24,7 +25,7 @@ export function uploadRoutes(uploads: UploadService): FastifyPluginAsync {
         tag: '文件',
         summary: '上传图片（multipart，文件字段 photoFile）；scene=open-account 时也接受 BMP',
         access: 'session',
-        querystring: params({ scene: { type: 'string', title: '场景', maxLength: 32, errorMessage: '参数错误' } }),
+        querystring: params({ scene: { type: 'string', title: '场景', maxLength: 32, errorMessage: MESSAGES.badParam } }),
       }),
       async (req) => {
       if (!req.isMultipart()) throw errors.refused(UPLOAD_MESSAGES.noFile);

@@ -16,6 +16,7 @@ import { compiledValidator, isCompiledForm, type CompiledForm } from './compiled
 import { toErrorSchema, toField, transformErrors } from './errors';
 import { lazyWidget } from './lazyWidget';
 import { SliderWidget } from './widgets/SliderWidget';
+import { MESSAGES } from '../../../common/schema/messages';
 import './SchemaForm.css';
 
 /** Widgets any uiSchema may name, besides RJSF's own (text, password, checkbox, radio, select ...). */
@@ -182,7 +183,7 @@ export function SchemaForm<T extends Record<string, any> = Record<string, any>>(
     return (data: Record<string, any>, errors: any) => {
       for (const f of required) {
         const v = data?.[f];
-        if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) errors[f]?.addError(schema.errorMessage?.required?.[f] ?? '参数错误');
+        if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) errors[f]?.addError(schema.errorMessage?.required?.[f] ?? MESSAGES.badParam);
       }
       return errors;
     };
@@ -232,7 +233,7 @@ export function SchemaForm<T extends Record<string, any> = Record<string, any>>(
       onBlur={onBlur ? (fieldId: string, value: unknown) => onBlur(fieldId.replace(/^root_/, ''), value) : undefined}
       onError={(errors) => {
         setSubmitted(true);
-        onError?.(errors.map((e) => ({ field: toField(e.property), message: e.message ?? '参数错误' })));
+        onError?.(errors.map((e) => ({ field: toField(e.property), message: e.message ?? MESSAGES.badParam })));
       }}
       onSubmit={(e) => {
         setSubmitted(true);

@@ -9,6 +9,7 @@ import type { ValidatorType } from '@rjsf/utils';
 import type { FieldError, JsonSchema } from '../../../common/schema';
 import { trimBySchema } from '../../../common/schema/trim';
 import { toField, transformErrors } from './errors';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export interface CompiledForm {
   /** registry key, "forms/login.json" */
@@ -49,5 +50,5 @@ export function compiledValidator(form: CompiledForm): ValidatorType {
 /** Checks data against a compiled form outside the form (e.g. the mobile number before a code is sent). */
 export function checkCompiled(form: CompiledForm, data: Record<string, any>): FieldError[] {
   const { errors } = compiledValidator(form).validateFormData(data, form.schema as any, undefined, transformErrors);
-  return errors.map((e) => ({ field: toField(e.property), message: e.message ?? '参数错误' }));
+  return errors.map((e) => ({ field: toField(e.property), message: e.message ?? MESSAGES.badParam }));
 }

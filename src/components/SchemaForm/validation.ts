@@ -11,6 +11,7 @@ import { AJV_OPTIONS, extendAjv, trimBySchema, type FieldError, type JsonSchema 
 import { schemas } from '../../schema';
 import { checkCompiled, isCompiledForm, withTrimming, type CompiledForm } from './compiled';
 import { toField, transformErrors } from './errors';
+import { MESSAGES } from '../../../common/schema/messages';
 
 /** The RJSF validator for run-time schemas (trims `x-trim` values first). */
 export const validator: ValidatorType = withTrimming(
@@ -43,6 +44,6 @@ export function validateForm<T = Record<string, any>>(schema: CompiledForm | str
   const data = trimBySchema(s, present) as T;
   const errors = isCompiledForm(schema)
     ? checkCompiled(schema, data as Record<string, any>)
-    : validator.validateFormData(data, s, undefined, transformErrors).errors.map((e) => ({ field: toField(e.property), message: e.message ?? '参数错误' }));
+    : validator.validateFormData(data, s, undefined, transformErrors).errors.map((e) => ({ field: toField(e.property), message: e.message ?? MESSAGES.badParam }));
   return errors.length ? { ok: false, data, errors } : { ok: true, data, errors: [] };
 }

@@ -16,9 +16,10 @@ import { useCallback, useEffect, useImperativeHandle, useLayoutEffect, useRef, u
 import { CheckCircleFilled, DoubleRightOutlined, LoadingOutlined } from '@ant-design/icons';
 import { theme } from 'antd';
 import { ApiError, get, postJson } from '../../providers/http';
+import { MESSAGES } from '../../../common/schema/messages';
 
-export const SLIDER_PROMPT = '请按住滑块，拖到最右边';
-export const SLIDER_PASSED = '验证通过';
+export const SLIDER_PROMPT = MESSAGES.sliderPrompt;
+export const SLIDER_PASSED = MESSAGES.sliderPassed;
 
 export interface SliderResult {
   server: string;

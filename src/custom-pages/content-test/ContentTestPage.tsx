@@ -7,6 +7,7 @@ import { Alert, Button, Card, Form, Input, Modal, Space, Typography } from 'antd
 import { postForm } from '@/providers/http';
 import { CONTENT_MAX, contentError } from './validation';
 import { HighlightedContent, parseContentTestAnswer, type ContentTestResult } from './highlight';
+import { MESSAGES } from '../../../common/schema/messages';
 
 interface Values {
   content?: string;
@@ -76,7 +77,7 @@ export default function ContentTestPage() {
         destroyOnHidden
       >
         {result?.clean ? (
-          <Alert type="success" showIcon message="未检测到敏感词" description="no sensitive words：该内容可以正常发送。" data-testid="content-test-clean" />
+          <Alert type="success" showIcon message={MESSAGES.noSensitiveWords} description="no sensitive words：该内容可以正常发送。" data-testid="content-test-clean" />
         ) : result ? (
           <>
             <Alert

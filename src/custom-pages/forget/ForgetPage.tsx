@@ -16,6 +16,7 @@ import passwordResetForm from '../../generated/forms/password-reset';
 import { ApiError, postForm } from '../../providers/http';
 import { ImageCaptchaWidget } from './ImageCaptchaWidget';
 import { RecoveryWay } from '@/generated/schemas';
+import { MESSAGES } from '../../../common/schema/messages';
 
 type ForgetForm = PasswordResetForm & { captcha?: string };
 
@@ -61,7 +62,7 @@ export default function ForgetPage() {
     }
     try {
       await postForm('/password/email', request, { silent: true });
-      message.success('发送成功');
+      message.success(MESSAGES.codeSent);
     } finally {
       // the image captcha is single-use
       refreshCaptcha();

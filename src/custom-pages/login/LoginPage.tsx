@@ -19,9 +19,10 @@ import loginForm from '../../generated/forms/login';
 import type { LoginForm } from '../../generated/schemas';
 import { safeRedirect } from './redirect';
 import { rememberedUser } from './rememberedUser';
+import { MESSAGES } from '../../../common/schema/messages';
 
 const FIELDS = ['username', 'password', 'token', 'remember'];
-const SLIDER_FIRST = '请先完成滑块验证';
+const SLIDER_FIRST = MESSAGES.sliderRequired;
 
 export default function LoginPage() {
   const navigate = useNavigate();

@@ -21,9 +21,10 @@ import { ApiError, postForm } from '../../providers/http';
 import { RegisteredAndLoggedIn, RegisteredGoLogin } from './RegisterResult';
 import { ServiceAgreement } from './ServiceAgreement';
 import type { SliderResult } from '../../components/SliderCaptcha';
+import { MESSAGES } from '../../../common/schema/messages';
 
 const FIELDS = ['realName', 'email', 'countryCode', 'mobile', 'token', 'validateCode', 'password', 'confirmPassword'];
-const SLIDER_FIRST = '请先完成滑块验证';
+const SLIDER_FIRST = MESSAGES.sliderRequired;
 const MUST_AGREE = '请阅读并同意《服务协议》';
 
 export default function RegisterPage() {
@@ -54,7 +55,7 @@ export default function RegisterPage() {
     }
     try {
       const body = await postForm('/userCenter/sendCode', { ...target, server: slider!.server, token: slider!.token }, { silent: true });
-      message.success(body.msg || '发送成功');
+      message.success(body.msg || MESSAGES.codeSent);
     } finally {
       // the token is used up by any try: the next code needs a new pass
       setSlider(null);

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { Button, Result } from 'antd';
 import { useStableCallback } from '../../components/SchemaForm';
 import { useCountdown } from '../../components/CountdownButton';
+import { MESSAGES } from '../../../common/schema/messages';
 
 const JUMP_SECONDS = 3;
 
@@ -13,7 +14,7 @@ export function RegisteredAndLoggedIn() {
   return (
     <Result
       status="success"
-      title="注册成功"
+      title={MESSAGES.registered}
       subTitle="您的账户已开通。完成资质认证后即可发送短信。"
       extra={[
         <Button key="auth" type="primary" onClick={() => navigate('/account/info/base/auth')}>

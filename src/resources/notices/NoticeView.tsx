@@ -5,6 +5,7 @@ import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useOne, type HttpError } from '@refinedev/core';
 import type { Notice } from '@/generated/schemas';
 import { safeNoticeHtml } from './noticeHtml';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export default function NoticeView() {
   const navigate = useNavigate();
@@ -25,7 +26,7 @@ export default function NoticeView() {
     const notFound = !id || query.error?.statusCode === 404;
     return (
       <Card>
-        <Result status={notFound ? '404' : 'error'} title={notFound ? '公告不存在' : (query.error?.message ?? '公告加载失败')} extra={back} />
+        <Result status={notFound ? '404' : 'error'} title={notFound ? MESSAGES.noticeNotFound : (query.error?.message ?? '公告加载失败')} extra={back} />
       </Card>
     );
   }

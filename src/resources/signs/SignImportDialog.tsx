@@ -8,6 +8,7 @@ import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import { useInvalidate } from '@refinedev/core';
 import { ApiError } from '@/providers/http';
 import { IMPORT_FAILURES_URL, IMPORT_MAX_BYTES, importSigns, TEMPLATE_URL, type ImportResult } from './files';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export interface SignImportDialogProps {
   open: boolean;
@@ -23,7 +24,7 @@ export function SignImportDialog({ open, onClose }: SignImportDialogProps) {
   const upload = async (file: File) => {
     setError(undefined);
     setResult(undefined);
-    if (!/\.xlsx$/i.test(file.name)) return setError('文件格式不正确，请上传.xlsx格式的Excel文件');
+    if (!/\.xlsx$/i.test(file.name)) return setError(MESSAGES.notXlsx);
     if (file.size > IMPORT_MAX_BYTES) return setError(`文件大小不能超过${IMPORT_MAX_BYTES / 1024 / 1024}MB`);
     setBusy(true);
     try {

@@ -17,6 +17,7 @@ import { ApiError } from '@/providers/http';
 import { exportSigns } from './files';
 import { SignAddDialog } from './SignAddDialog';
 import { SignImportDialog } from './SignImportDialog';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export function SignList() {
   const { message } = App.useApp();
@@ -99,7 +100,7 @@ export function SignList() {
                   title="确定删除该签名吗？"
                   okText="确定"
                   cancelText="取消"
-                  onConfirm={() => remove({ resource: 'signs', id: r.id }, { onSuccess: () => message.success('删除成功') })}
+                  onConfirm={() => remove({ resource: 'signs', id: r.id }, { onSuccess: () => message.success(MESSAGES.deleted) })}
                 >
                   <Button type="link" danger size="small" icon={<DeleteOutlined />}>
                     删除

@@ -12,6 +12,7 @@ import { isDirectChargeMode, isPackageMode } from '@/providers/access';
 import { useCurrentUser } from '@/layout/hooks';
 import { downloadExport, subAccountApi, type SubAccountStat } from './api';
 import { InterfaceInfoDialog, RemarkDialog, ResetPasswordDialog, TransferDialog } from './dialogs';
+import { MESSAGES } from '../../../common/schema/messages';
 
 type DialogKind = 'recharge' | 'rollback' | 'remark' | 'info' | 'password';
 
@@ -34,7 +35,7 @@ export const afterLoginAs = { reload: () => window.location.assign('/') };
 export async function loginAsSubAccount(clientId: string, notify: (msg: string) => void, reload: () => void = () => afterLoginAs.reload()) {
   const { data } = await subAccountApi.loginAs(clientId);
   const body = await subAccountApi.enterAs(data!.token);
-  notify(body.msg ?? '登录成功');
+  notify(body.msg ?? MESSAGES.loggedIn);
   setTimeout(reload, 600);
 }
 
@@ -57,7 +58,7 @@ export default function SubAccountList() {
   const setStatus = async (row: SubAccountRow) => {
     const frozen = row.status === AccountStatus.Frozen;
     const body = await (frozen ? subAccountApi.unfreeze : subAccountApi.freeze)(row.client_id);
-    message.success(body.msg ?? (frozen ? '解冻成功' : '冻结成功'));
+    message.success(body.msg ?? (frozen ? MESSAGES.unfrozen : MESSAGES.frozen));
     done();
   };
 

@@ -16,6 +16,7 @@ import { TemplateAuditState, YesNo, type SmsTemplate } from '@/generated/schemas
 import { TemplateAccountSelect } from './TemplateAccountSelect';
 import { TemplateFormDialog } from './TemplateFormDialog';
 import { TemplateImportDialog } from './TemplateImportDialog';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export const TEMPLATE_NOTICE = '温馨提示：发送短信前，请先添加模板并提交审核，模板审核通过后方可发送短信。';
 
@@ -77,7 +78,7 @@ export function SmartTemplateList() {
             okText="确定"
             cancelText="取消"
             onConfirm={() =>
-              remove({ resource: 'templates', id: r.templateId }, { onSuccess: () => message.success('删除成功') })
+              remove({ resource: 'templates', id: r.templateId }, { onSuccess: () => message.success(MESSAGES.deleted) })
             }
           >
             <Button type="link" size="small" danger>

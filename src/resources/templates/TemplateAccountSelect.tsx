@@ -2,6 +2,7 @@
 import { Select, type SelectProps } from 'antd';
 import { useCustom } from '@refinedev/core';
 import type { TemplateAccount } from './api';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export function useTemplateAccounts(agentId: string | undefined, enabled = true) {
   const { result, query } = useCustom<TemplateAccount[]>({
@@ -21,7 +22,7 @@ export function TemplateAccountSelect({ agentId, ...props }: SelectProps & { age
       allowClear
       showSearch
       optionFilterProp="label"
-      placeholder="请选择子账号"
+      placeholder={MESSAGES.pickSubAccount}
       style={{ minWidth: 200 }}
       loading={isLoading}
       options={data.map((a) => ({ value: a.clientid, label: `${a.clientid}-${a.name}` }))}

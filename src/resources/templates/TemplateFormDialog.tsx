@@ -14,6 +14,7 @@ import { saveTemplate } from './api';
 import { TemplateAccountSelect } from './TemplateAccountSelect';
 import { contentMaxLength, countVariables, TEMPLATE_FORM, validateTemplate, type TemplateFormValues } from './validation';
 import { OperationMode, SmsType, TemplateBusiness, TemplateCategory, TemplateType } from '@/generated/schemas';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export interface TemplateFormDialogProps {
   open: boolean;
@@ -88,7 +89,7 @@ export function TemplateFormDialog({ open, template, agent, agentId, operationMo
     setSaving(true);
     try {
       const body = await saveTemplate({ ...values, sign: values.sign?.trim() });
-      message.success(body.msg || (editing ? '修改成功' : '新增成功'));
+      message.success(body.msg || (editing ? MESSAGES.updated : '新增成功'));
       await invalidate({ resource: 'templates', invalidates: ['list'] });
       onSaved?.();
       onClose();

@@ -8,6 +8,7 @@ import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useInvalidate } from '@refinedev/core';
 import { ApiError } from '@/providers/http';
 import { importTemplates, TEMPLATE_EXCEL_URL, type ImportResult } from './api';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export interface TemplateImportDialogProps {
   open: boolean;
@@ -32,7 +33,7 @@ export function TemplateImportDialog({ open, onClose }: TemplateImportDialogProp
   const run = async () => {
     const file = files[0]?.originFileObj;
     if (!file) {
-      setError('请选择要导入的Excel文件');
+      setError(MESSAGES.pickExcelFile);
       return;
     }
     setBusy(true);

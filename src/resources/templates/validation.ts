@@ -7,11 +7,12 @@ import type { FieldError } from '../../../common/schema';
 import { checkTemplateRules, countVariables, type TemplateRuleConfig } from '../../../common/template/rules';
 import { schemas } from '@/schema';
 import { validateForm } from '@/components/SchemaForm/validation';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export const TEMPLATE_FORM = 'forms/template.json';
 
 export const templateRules = (): TemplateRuleConfig => schemas.get(TEMPLATE_FORM)['x-rules'];
-export const requiredMessage = (field: string): string => schemas.get(TEMPLATE_FORM).errorMessage?.required?.[field] ?? '参数错误';
+export const requiredMessage = (field: string): string => schemas.get(TEMPLATE_FORM).errorMessage?.required?.[field] ?? MESSAGES.badParam;
 export const contentMaxLength = (): number => schemas.get(TEMPLATE_FORM).properties.content.maxLength;
 
 export interface TemplateFormValues {
