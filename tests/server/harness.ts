@@ -19,6 +19,7 @@ import { seed } from '../../server/db/seed';
 import { trekCaptcha } from '../../server/modules/captcha/service';
 import { latestMailCode, latestSmsCode } from '../../server/modules/verification/outbox';
 import { testResolver } from '../fixtures/resolver';
+import { startOfBusinessDay } from '../../server/lib/time';
 
 export type Backend = 'pglite' | 'postgres';
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
@@ -33,6 +34,13 @@ export class TestClock {
   now = () => new Date(this.t);
   advance(ms: number) {
     this.t += ms;
+  }
+  /**
+   * Moves forward to 01:00 of the next business day (Asia/Shanghai): a test of a per-day limit then
+   * cannot straddle midnight, whatever the time of day it runs at.
+   */
+  toNextBusinessMorning() {
+    this.t = startOfBusinessDay(new Date(this.t + 86_400_000)).getTime() + 3_600_000;
   }
 }
 

@@ -281,6 +281,7 @@ describe.each(backends)('security settings (%s)', (backend) => {
   const t = useServer(backend, { config: { codeDailyPerCountry: { '86': 3, '*': 2 }, codeDailyGlobal: 4, trustProxy: '10.9.0.0/16' } });
 
   it('caps SMS codes a day per destination country and for all countries together', async () => {
+    t.server.clock.toNextBusinessMorning();
     const c = await t.server.client('192.0.2.50').init();
     const hk = ['61230001', '61230002', '61230003'];
     expect((await c.sendCode({ countryCode: '852', mobile: hk[0] })).body.code).toBe(0);
