@@ -13,6 +13,7 @@ import { CERTIFY_ROUTE, RECERTIFY_ROUTE, oauthStatusOf } from '@/domain/certific
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
 import { accountApi, useAgentBaseInfo, useEnterpriseBaseInfo, useRefreshAll } from './api';
+import { ConfirmCancel } from '@/components/SchemaForm/FormButtons';
 import { SchemaForm, type CompiledForm } from '@/components/SchemaForm';
 import agentBaseInfoForm from '@/generated/forms/agent-base-info';
 import enterpriseBaseInfoForm from '@/generated/forms/enterprise-base-info';
@@ -77,12 +78,7 @@ function EditForm<T extends Record<string, any>>({ form, fields, required, initi
         onSubmit={(v) => void submit(Object.fromEntries(fields.map((n) => [n, v[n] ?? ''])) as T)}
         onError={(errors) => errors[0] && message.error(errors[0].message)}
       >
-        <Space>
-          <Button type="primary" htmlType="submit" loading={saving}>
-            确认
-          </Button>
-          <Button onClick={onCancel}>取消</Button>
-        </Space>
+        <ConfirmCancel saving={saving} onCancel={onCancel} />
       </SchemaForm>
     </div>
   );

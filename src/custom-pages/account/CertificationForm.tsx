@@ -7,9 +7,10 @@
  * imageUpload): schemas/forms/certification.json, shown by SchemaForm.
  */
 import { useState } from 'react';
-import { App, Button, Checkbox, Modal, Space, Typography } from 'antd';
+import { App, Checkbox, Modal, Space, Typography } from 'antd';
 import { type CertificationInfo, CertType } from '@/generated/schemas';
 import { SchemaForm } from '@/components/SchemaForm';
+import { UploadAwareSubmit } from '@/components/SchemaForm/FormButtons';
 import certificationForm from '@/generated/forms/certification';
 import { enumOptions, schemaUi } from '@/schema';
 import { accountApi } from './api';
@@ -134,19 +135,9 @@ export function CertificationForm({ mode, initial, defaultType, onSubmitted }: C
           ))}
         </Space>
         <div>
-          <Button
-            type="primary"
-            htmlType="submit"
-            loading={submitting}
-            disabled={!allAccepted}
-            onClick={(e) => {
-              if (!uploading) return;
-              e.preventDefault();
-              message.warning('图片正在上传，请稍候');
-            }}
-          >
+          <UploadAwareSubmit uploading={uploading} loading={submitting} disabled={!allAccepted}>
             {mode === 'add' ? '提交认证' : '重新提交认证'}
-          </Button>
+          </UploadAwareSubmit>
         </div>
       </SchemaForm>
       <Modal

@@ -6,9 +6,10 @@
  * widgets: schemas/forms/user-info.json (and its `x-ui`).
  */
 import { useMemo, useState } from 'react';
-import { App, Button, Card, Form, Skeleton, Space } from 'antd';
+import { App, Button, Card, Form, Skeleton } from 'antd';
 import type { UiSchema } from '@rjsf/utils';
 import { SchemaDescriptions } from '@/components/SchemaDescriptions';
+import { ConfirmCancel } from '@/components/SchemaForm/FormButtons';
 import { SchemaForm, checkCompiled, useStableCallback } from '@/components/SchemaForm';
 import { CodeButtonWidget } from '@/components/SchemaForm/widgets/CodeButtonWidget';
 import { CountryCodeWidget } from '@/components/SchemaForm/widgets/CountryCodeWidget';
@@ -76,12 +77,7 @@ function EditUserInfo({ email, mobile, onDone, onCancel }: { email?: string; mob
         onSubmit={(v) => void save(v)}
         onError={(errors) => errors[0] && message.error(errors[0].message)}
       >
-        <Space>
-          <Button type="primary" htmlType="submit" loading={saving}>
-            确认
-          </Button>
-          <Button onClick={onCancel}>取消</Button>
-        </Space>
+        <ConfirmCancel saving={saving} onCancel={onCancel} />
       </SchemaForm>
     </div>
   );

@@ -8,6 +8,7 @@ import { Alert, App, Button, Card, Result, Typography } from 'antd';
 import { Link, useNavigate } from 'react-router';
 import { SchemaDescriptions } from '@/components/SchemaDescriptions';
 import { SchemaForm } from '@/components/SchemaForm';
+import { UploadAwareSubmit } from '@/components/SchemaForm/FormButtons';
 import openAccountForm from '@/generated/forms/open-account';
 import type { OpenedAccount } from '@/generated/schemas';
 import type { FieldError } from '../../../common/schema';
@@ -76,7 +77,6 @@ export function OpenResult({ opened, onAgain }: { opened: Opened; onAgain: () =>
 }
 
 export default function OpenAccount() {
-  const { message } = App.useApp();
   const { user } = useCurrentUser();
   const { info, isLoading } = useCertification(user);
   const [values, setValues] = useState<Record<string, unknown>>(INITIAL);
@@ -157,19 +157,9 @@ export default function OpenAccount() {
           disabled={!certified}
           onSubmit={(v) => void submit(v)}
         >
-          <Button
-            type="primary"
-            htmlType="submit"
-            loading={saving}
-            disabled={!certified}
-            onClick={(e) => {
-              if (!uploading) return;
-              e.preventDefault();
-              message.warning('图片正在上传，请稍候');
-            }}
-          >
+          <UploadAwareSubmit uploading={uploading} loading={saving} disabled={!certified}>
             确认开户
-          </Button>
+          </UploadAwareSubmit>
         </SchemaForm>
       </div>
     </Card>
