@@ -34,3 +34,14 @@ export function startOfBusinessDay(d: Date): Date {
 export function addMs(d: Date, ms: number): Date {
   return new Date(d.getTime() + ms);
 }
+
+/**
+ * The instant a business day ('YYYY-MM-DD', Asia/Shanghai) starts; undefined for anything else,
+ * impossible dates (2026-02-31) included. List filters use it for their day ranges.
+ */
+export function businessDayStart(day: string): Date | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
+  const t = new Date(`${day}T00:00:00+08:00`);
+  if (Number.isNaN(t.getTime())) return undefined;
+  return new Date(t.getTime() + SHANGHAI_OFFSET_MS).toISOString().slice(0, 10) === day ? t : undefined;
+}

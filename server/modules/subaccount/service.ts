@@ -15,7 +15,7 @@ import { listPage, pagingOf } from '../../http/paging';
 import { exportColumns, type ExportColumn } from '../../lib/export-columns';
 import { validateForm } from '../../http/validation';
 import { hashPassword, randomToken, sha256hex } from '../../lib/crypto';
-import { addMs, formatDateTime } from '../../lib/time';
+import { addMs, businessDayStart, formatDateTime } from '../../lib/time';
 import { KIND, type LedgerService, type TransferOp } from '../ledger/service';
 import { Money, money2 } from '../ledger/money';
 import { AccountStatus, AgentOwned, NeedMo, NeedReport, OauthStatus, OperationMode, PayType, PriceType, UserType } from '../../../common/generated/schemas';
@@ -41,7 +41,6 @@ export const PROTOCOLS: Record<number, { name: string; port: number }> = {
 export const PRICE_CHANGE_KIND = 99;
 
 const SH_OFFSET = '+08:00';
-const dayStart = (d: string) => (/^\d{4}-\d{2}-\d{2}$/.test(d) ? new Date(`${d}T00:00:00${SH_OFFSET}`) : null);
 
 /** 6-character clientid: a letter then five letters/digits (lower case) */
 function newClientId(): string {
@@ -109,9 +108,9 @@ export class SubAccountService {
       const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       q = q.where('search_text', 'like', like);
     }
-    const from = dayStart(str(p.start_time_day));
+    const from = businessDayStart(str(p.start_time_day));
     if (from) q = q.where('create_time', '>=', from);
-    const to = dayStart(str(p.end_time_day));
+    const to = businessDayStart(str(p.end_time_day));
     if (to) q = q.where('create_time', '<', addMs(to, 86_400_000));
     const status = str(p.status);
     if (status !== '' && /^\d{1,4}$/.test(status)) q = q.where('status', '=', Number(status));

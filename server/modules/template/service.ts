@@ -14,7 +14,7 @@ import { ApiError, errors } from '../../http/errors';
 import { INT4_MAX, SMALLINT_MAX } from '../../http/guards';
 import { entityPage, pagingOf } from '../../http/paging';
 import { validateForm } from '../../http/validation';
-import { formatDateTime } from '../../lib/time';
+import { addMs, businessDayStart, formatDateTime } from '../../lib/time';
 import { SensitiveWords } from '../content/sensitive-words';
 import {
   checkTemplateRules,
@@ -48,9 +48,6 @@ const intOrUndef = (v: unknown, max = INT4_MAX) => {
   const s = str(v);
   return /^\d{1,10}$/.test(s) && Number(s) <= max ? Number(s) : undefined;
 };
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-/** 'YYYY-MM-DD' (Asia/Shanghai) -> the instant its day starts */
-const shanghaiDay = (d: string) => new Date(`${d}T00:00:00+08:00`);
 
 export class TemplateService {
   readonly words: SensitiveWords;
@@ -171,10 +168,10 @@ export class TemplateService {
     if (sign) q = q.where('t.sign', 'like', `%${escapeLike(sign)}%`);
     const content = str(params.content);
     if (content) q = q.where('t.content', 'like', `%${escapeLike(content)}%`);
-    const start = str(params.createStartTime);
-    if (DATE.test(start)) q = q.where('t.create_time', '>=', shanghaiDay(start));
-    const end = str(params.createEndTime);
-    if (DATE.test(end)) q = q.where('t.create_time', '<', new Date(shanghaiDay(end).getTime() + 86_400_000));
+    const start = businessDayStart(str(params.createStartTime));
+    if (start) q = q.where('t.create_time', '>=', start);
+    const end = businessDayStart(str(params.createEndTime));
+    if (end) q = q.where('t.create_time', '<', addMs(end, 86_400_000));
     const [{ n }] = await q.select((eb) => eb.fn.countAll<number>().as('n')).execute();
     const rows = await q
       .select([...TemplateService.COLUMNS])
