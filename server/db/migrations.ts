@@ -10,6 +10,7 @@ import { certificationMigration } from './migrations/0002_certification';
 import { templatesMigration } from './migrations/0004_templates';
 import { subaccountsLedgerMigration } from './migrations/0006_subaccounts_ledger';
 import { authHardening0007 } from './migrations/0007_auth_hardening';
+import { sending0008 } from './migrations/0008_sending';
 
 async function run(db: Kysely<any>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -146,6 +147,7 @@ export const migrations: Record<string, Migration> = {
   '0004_templates': templatesMigration,
   '0006_subaccounts_ledger': subaccountsLedgerMigration,
   '0007_auth_hardening': authHardening0007,
+  '0008_sending': sending0008,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -213,6 +213,14 @@ export interface Database {
   ledger: LedgerTable;
   ledger_requests: LedgerRequestTable;
   login_as_tokens: LoginAsTokenTable;
+  product_pools: ProductPoolTable;
+  pool_movements: PoolMovementTable;
+  sms_tasks: SmsTaskTable;
+  sms_messages: SmsMessageTable;
+  sms_receipts: SmsReceiptTable;
+  sms_mo: SmsMoTable;
+  push_outbox: PushOutboxTable;
+  export_files: ExportFileTable;
 }
 
 /** 短信签名 (server/db/migrations/0003_signs.ts) */
@@ -312,5 +320,168 @@ export interface LoginAsTokenTable {
   agent_id: number;
   expires_at: Timestamp;
   used_at: D<Date | null>;
+  created_at: CreatedAt;
+}
+
+type NullableTs = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+/** 产品池 (0008_sending): pieces bought per account, product type, carrier and expiry */
+export interface ProductPoolTable {
+  id: Generated<number>;
+  account_id: number;
+  /** enums/product-type.json */
+  product_type: number;
+  /** enums/carrier.json: 0 全网 (any carrier), 1 移动, 2 联通, 3 电信, 4 国际 */
+  operator_code: D<number>;
+  area_name: D<string>;
+  product_name: D<string>;
+  unit_price: ColumnType<string, string | number | undefined, string | number>;
+  total: number;
+  remaining: number;
+  due_time: Timestamp;
+  /** 1: a gift pool (smsGivePoolData) */
+  gift: D<number>;
+  order_id: D<string>;
+  created_at: CreatedAt;
+}
+
+/** one change of a pool's remaining pieces; sum(pieces) per pool = remaining */
+export interface PoolMovementTable {
+  id: Generated<number>;
+  pool_id: number;
+  task_id: D<number | null>;
+  /** negative: charged; positive: bought, gifted or returned */
+  pieces: number;
+  remaining_after: number;
+  /** enums/bill-payment-type.json (1 扣款, 3 购买套餐, 5 赠送, 7 回退条数) */
+  kind: number;
+  remark: D<string>;
+  created_at: CreatedAt;
+}
+
+/** 发送任务 */
+export interface SmsTaskTable {
+  id: Generated<number>;
+  /** the task number shown to users */
+  uid: string;
+  /** the sending account (sub-account or direct customer; an agent sending as itself) */
+  account_id: number;
+  agent_id: D<number | null>;
+  creator_id: number;
+  creator_name: D<string>;
+  /** whose balance / pools pay (the agent for postpaid sub-accounts) */
+  payer_id: number;
+  /** 0 by amount (operation_mode 0), 1 by pieces from pools (operation_mode 1) */
+  charge_mode: number;
+  /** the text sent: 【sign】 + content */
+  content: string;
+  sign: D<string>;
+  /** enums/sms-type.json */
+  smstype: number;
+  template_id: D<number | null>;
+  template_type: D<number>;
+  /** 0 manual numbers, 1 imported file */
+  file_type: D<number>;
+  file_name: D<string>;
+  import_file_path: D<string>;
+  submit_total: D<number>;
+  err_num: D<number>;
+  repeat_num: D<number>;
+  pieces_per_msg: D<number>;
+  /** pieces charged (all messages) */
+  charge_num_total: D<number>;
+  /** money charged (mode 0), 2 decimals */
+  amount: ColumnType<string, string | number | undefined, string | number>;
+  /** exact price sum of all messages (mode 0) */
+  cost: ColumnType<string, string | number | undefined, string | number>;
+  /** exact price sum of the messages that ended refundable */
+  refundable_cost: ColumnType<string, string | number | undefined, string | number>;
+  refunded_amount: ColumnType<string, string | number | undefined, string | number>;
+  refundable_pieces: D<number>;
+  refunded_pieces: D<number>;
+  /** enums/task-status.json */
+  status: D<number>;
+  /** enums/send-time-type.json */
+  send_type: D<number>;
+  send_time: Timestamp;
+  submitted_num: D<number>;
+  success_num: D<number>;
+  fail_num: D<number>;
+  unknown_num: D<number>;
+  intercept_num: D<number>;
+  audit_num: D<number>;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  finished_at: NullableTs;
+}
+
+/** one message: the dispatch queue row and the send record */
+export interface SmsMessageTable {
+  id: Generated<number>;
+  task_id: number;
+  account_id: number;
+  phone: string;
+  carrier: D<number>;
+  province_id: D<number>;
+  city_id: D<number>;
+  pieces: D<number>;
+  price: ColumnType<string, string | number | undefined, string | number>;
+  /** enums/send-record-status.json */
+  state: D<number>;
+  error_code: D<string>;
+  /** the receipt's stat text (DELIVRD, UNDELIV ...) */
+  report: D<string>;
+  /** the SMSC's message id (submit_sm_resp) */
+  msg_id: D<string | null>;
+  attempts: D<number>;
+  /** eligible for dispatch from (null: not queued: awaiting review, cancelled, final) */
+  next_at: NullableTs;
+  lease_owner: D<string | null>;
+  lease_until: NullableTs;
+  created_at: CreatedAt;
+  submitted_at: NullableTs;
+  done_at: NullableTs;
+}
+
+export interface SmsReceiptTable {
+  msg_id: string;
+  state: number;
+  error_code: D<string>;
+  report: D<string>;
+  done_at: Timestamp;
+  received_at: CreatedAt;
+}
+
+/** 上行 (MO) */
+export interface SmsMoTable {
+  id: Generated<number>;
+  account_id: number;
+  phone: string;
+  content: string;
+  dest: D<string>;
+  smsc_ref: D<string | null>;
+  received_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface PushOutboxTable {
+  id: Generated<number>;
+  account_id: number;
+  /** 1 delivery report (deliveryurl), 2 uplink (mourl) */
+  kind: number;
+  url: string;
+  payload: ColumnType<unknown, string, string>;
+  attempts: D<number>;
+  next_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  done_at: NullableTs;
+  last_error: D<string>;
+  created_at: CreatedAt;
+}
+
+export interface ExportFileTable {
+  id: string;
+  account_id: number;
+  file_name: string;
+  path: string;
+  rows: D<number>;
   created_at: CreatedAt;
 }
