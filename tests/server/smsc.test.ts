@@ -3,6 +3,13 @@
  * (simulator.ts), no database: round trip, encodings, outcome mix, throttling, drops,
  * at-most-once ('unconfirmed'), acknowledgement after the handler, SMPP_URL errors.
  */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import smpp from 'smpp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSmscLink, type SmscLinkHandle } from '../../server/modules/smsc/client';
 import { parseSmppUrl, simulatorSettingsFromEnv } from '../../server/modules/smsc/config';
@@ -286,6 +293,75 @@ describe('SMPP link + simulator', () => {
     const res: SubmitResult[] = await results;
     expect(res.every((r) => r.status === 'unconfirmed')).toBe(true);
     expect((await link.submit(reqs(1, 9)))[0]).toMatchObject({ status: 'retry' });
+  });
+});
+
+describe('a hostile or broken SMSC', () => {
+  it('a PDU the library cannot read drops the connection and the link binds again; odd deliver_sm are answered', async () => {
+    let binds = 0;
+    const answered: number[] = [];
+    const server = net.createServer((socket) => {
+      socket.on('error', () => {});
+      socket.once('data', (b) => {
+        binds++;
+        const seq = b.readUInt32BE(12);
+        socket.write(new smpp.PDU('bind_transceiver_resp', { sequence_number: seq, system_id: 'X' }).toBuffer());
+        if (binds === 1) {
+          // a receipt without id, an intermediate notification, then a PDU claiming 4 GB
+          socket.write(new smpp.PDU('deliver_sm', { sequence_number: 7, esm_class: 0x04, short_message: 'garbage' }).toBuffer());
+          socket.write(new smpp.PDU('deliver_sm', { sequence_number: 8, esm_class: 0x20, short_message: 'x' }).toBuffer());
+          socket.on('data', (d) => {
+            for (let o = 0; o + 16 <= d.length; o += d.readUInt32BE(o)) if (d.readUInt32BE(o + 4) === 0x80000005) answered.push(d.readUInt32BE(o + 12));
+          });
+          setTimeout(() => socket.write(Buffer.from([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 4])), 50);
+        }
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    open.push({ close: () => new Promise<void>((r) => server.close(() => r())) });
+    const link = createSmscLink(parseSmppUrl(`smpp://a:b@127.0.0.1:${(server.address() as net.AddressInfo).port}?${FAST}`));
+    open.push(link);
+    await until(() => binds >= 2, 5000);
+    expect(answered.sort()).toEqual([7, 8]);
+    await link.waitReady(2000);
+  });
+});
+
+describe('npm run smsc-sim (sim-main.ts)', () => {
+  it('prints its URL, writes the counters on SIGUSR2 and on SIGTERM', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'smsc-sim-'));
+    const countsFile = path.join(dir, 'counts.json');
+    const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(import.meta.dirname, '../../server/modules/smsc/sim-main.ts')], {
+      env: { ...process.env, SMSC_SIM_PORT: '0', SMSC_SIM_COUNTS_FILE: countsFile, SMSC_SIM_LATENCY_MS: '0-5', SMSC_SIM_SEED: '3' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const lines = readline.createInterface({ input: child.stdout! });
+      const events: any[] = [];
+      lines.on('line', (l) => events.push(JSON.parse(l)));
+      await until(() => events.some((e) => e.event === 'listening'), 30_000);
+      const url = events.find((e) => e.event === 'listening').url;
+      const link = createSmscLink(parseSmppUrl(`${url}?${FAST}`));
+      open.push(link);
+      await link.waitReady();
+      await link.submit(reqs(5));
+      child.kill('SIGUSR2');
+      await until(() => events.some((e) => e.event === 'counts'), 5000);
+      const counts = JSON.parse(fs.readFileSync(countsFile, 'utf8'));
+      expect(counts).toMatchObject({ received: 5, accepted: 5, distinctRefs: 5, duplicates: [], refs: { 1: 1, 2: 1, 3: 1, 4: 1, 5: 1 } });
+      child.kill('SIGHUP');
+      await until(() => events.some((e) => e.event === 'dropped'), 5000);
+      await link.waitReady(5000);
+      await link.submit(reqs(1, 6));
+      fs.rmSync(countsFile);
+      child.kill('SIGTERM');
+      const code = await new Promise((r) => child.once('exit', r));
+      expect(code).toBe(0);
+      expect(JSON.parse(fs.readFileSync(countsFile, 'utf8'))).toMatchObject({ received: 6, binds: 2 });
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
