@@ -302,7 +302,7 @@ describe('a hostile or broken SMSC', () => {
     const answered: number[] = [];
     const server = net.createServer((socket) => {
       socket.on('error', () => {});
-      socket.once('data', (b) => {
+      socket.once('data', (b: Buffer) => {
         binds++;
         const seq = b.readUInt32BE(12);
         socket.write(new smpp.PDU('bind_transceiver_resp', { sequence_number: seq, system_id: 'X' }).toBuffer());
@@ -310,7 +310,7 @@ describe('a hostile or broken SMSC', () => {
           // a receipt without id, an intermediate notification, then a PDU claiming 4 GB
           socket.write(new smpp.PDU('deliver_sm', { sequence_number: 7, esm_class: 0x04, short_message: 'garbage' }).toBuffer());
           socket.write(new smpp.PDU('deliver_sm', { sequence_number: 8, esm_class: 0x20, short_message: 'x' }).toBuffer());
-          socket.on('data', (d) => {
+          socket.on('data', (d: Buffer) => {
             for (let o = 0; o + 16 <= d.length; o += d.readUInt32BE(o)) if (d.readUInt32BE(o + 4) === 0x80000005) answered.push(d.readUInt32BE(o + 12));
           });
           setTimeout(() => socket.write(Buffer.from([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 4])), 50);
