@@ -13,7 +13,7 @@ import smpp from 'smpp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSmscLink, type SmscLinkHandle } from '../../server/modules/smsc/client';
 import { parseSmppUrl, simulatorSettingsFromEnv } from '../../server/modules/smsc/config';
-import { parseReceiptText, receiptText } from '../../server/modules/smsc/pdu';
+import { cstr, encodeResp, encodeSm, encodeText, fastReadPdu, parseReceiptText, receiptText, refTlvName } from '../../server/modules/smsc/pdu';
 import { startSimulator, type Simulator, type SimulatorSettings } from '../../server/modules/smsc/simulator';
 import type { MoMessage, Receipt, SubmitRequest, SubmitResult } from '../../server/modules/smsc/types';
 
@@ -362,6 +362,44 @@ describe('npm run smsc-sim (sim-main.ts)', () => {
       if (child.exitCode === null) child.kill('SIGKILL');
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('fast PDU reader (pdu.ts) = the library\'s reader', () => {
+  const norm = (p: object | null) => (p ? JSON.parse(JSON.stringify({ ...p, proto: Object.getPrototypeOf(p) === smpp.PDU.prototype })) : p);
+  const ref = refTlvName(0x1401);
+  const ucs = encodeText('【测试】验证码1234，五分钟内有效😀');
+  const long = encodeText('长'.repeat(200));
+  const ascii = encodeText('id:AB sub:001 dlvrd:001 submit date:2611231615 done date:2611231615 stat:DELIVRD err:000 text:');
+  const sm = (command: 'submit_sm' | 'deliver_sm', o: Partial<Parameters<typeof encodeSm>[1]> = {}) => encodeSm(command, {
+    sourceTon: 0, sourceNpi: 1, source: '10690001', destTon: 1, destNpi: 1, dest: '8613800000000', esmClass: 0, registeredDelivery: 1,
+    dataCoding: ucs.dataCoding, shortMessage: ucs.octets, ...o,
+  }).toBuffer();
+
+  it.each([
+    ['submit_sm UCS2 + ref TLV', sm('submit_sm', { tlvs: [[0x1401, cstr('123')]] })],
+    ['submit_sm long text in message_payload', sm('submit_sm', { dataCoding: long.dataCoding, shortMessage: Buffer.alloc(0), tlvs: [[0x0424, long.octets], [0x1401, cstr('9')]] })],
+    ['deliver_sm receipt IA5 + TLVs', sm('deliver_sm', { esmClass: 4, dataCoding: ascii.dataCoding, shortMessage: ascii.octets, tlvs: [[0x1e, cstr('AB')], [0x427, Buffer.from([2])]] })],
+    ['deliver_sm with an unknown TLV and GBK text', sm('deliver_sm', { dataCoding: 0x0f, shortMessage: Buffer.from([0xc4, 0xe3, 0xba, 0xc3]), tlvs: [[0x3fff, Buffer.from('xyz')]] })],
+    ['deliver_sm data_coding 0 with GSM-only characters', sm('deliver_sm', { dataCoding: 0, shortMessage: Buffer.from([0x00, 0x02, 0x11, 0x41]) })],
+    ['library-built submit_sm', new smpp.PDU('submit_sm', { source_addr: 'SHOP', destination_addr: '13800000000', short_message: 'Hello @ world', [ref]: '77', sequence_number: 9 }).toBuffer()],
+    ['library-built deliver_sm Latin-1', new smpp.PDU('deliver_sm', { source_addr: '1', destination_addr: '2', data_coding: 3, short_message: 'café', sequence_number: 3 }).toBuffer()],
+    ['submit_sm_resp', encodeResp('submit_sm_resp', 5, 0, 'MSG0001').toBuffer()],
+    ['submit_sm_resp error (header only)', encodeResp('submit_sm_resp', 6, 0x58).toBuffer()],
+    ['deliver_sm_resp', encodeResp('deliver_sm_resp', 7, 0).toBuffer()],
+  ])('%s', (_name, buf) => {
+    const fast = fastReadPdu(buf);
+    expect(fast).not.toBeNull();
+    expect(norm(fast)).toEqual(norm(new smpp.PDU(buf)));
+  });
+
+  it.each([
+    ['UDH', new smpp.PDU('deliver_sm', { source_addr: '1', destination_addr: '2', short_message: { udh: Buffer.from([5, 0, 3, 1, 2, 1]), message: 'hi' }, sequence_number: 3 }).toBuffer()],
+    ['a time field', new smpp.PDU('submit_sm', { destination_addr: '2', validity_period: '000001000000000R', short_message: 'x', sequence_number: 3 }).toBuffer()],
+    ['another command', new smpp.PDU('enquire_link', { sequence_number: 3 }).toBuffer()],
+    ['a truncated body', sm('submit_sm').subarray(0, 30)],
+  ])('leaves %s to the library', (_name, buf) => {
+    expect(fastReadPdu(buf)).toBeNull();
   });
 });
 

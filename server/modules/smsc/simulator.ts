@@ -223,7 +223,6 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
     }
     const ref = pdu[refName] !== undefined ? String(pdu[refName]) : '';
     if (ref) refs.set(ref, (refs.get(ref) ?? 0) + 1);
-    const text = pduText(pdu);
     const to = String(pdu.destination_addr ?? '');
     const from = String(pdu.source_addr ?? '');
     if (s.rejectRatio > 0 && random() < s.rejectRatio) {
@@ -234,7 +233,7 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
     const msgId = `${idPrefix}${(++idSeq).toString(16).toUpperCase().padStart(8, '0')}`;
     c.accepted++;
     if (s.keepRecent > 0) {
-      recent.push({ ref, to, from, text, dataCoding: Number(pdu.data_coding ?? 0), payload: pdu.message_payload !== undefined, msgId });
+      recent.push({ ref, to, from, text: pduText(pdu), dataCoding: Number(pdu.data_coding ?? 0), payload: pdu.message_payload !== undefined, msgId });
       if (recent.length > s.keepRecent) recent.splice(0, recent.length - s.keepRecent);
     }
     // outcome
@@ -246,7 +245,7 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
     const delivered = r < s.delivered;
     const failure = delivered ? { stat: 'DELIVRD', err: '000' } : pick(s.failures.length ? s.failures : SIMULATOR_DEFAULTS.failures);
     const doneAt = new Date(now + latency);
-    const body = encodeText(receiptText({ msgId, stat: failure.stat, err: failure.err, submitAt: new Date(now), doneAt, text, tzMinutes: s.tzMinutes }));
+    const body = encodeText(receiptText({ msgId, stat: failure.stat, err: failure.err, submitAt: new Date(now), doneAt, text: '', tzMinutes: s.tzMinutes }));
     const wantsMo = delivered && s.moRatio > 0 && random() < s.moRatio;
     schedule({
       kind: 'receipt',
