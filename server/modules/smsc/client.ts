@@ -39,8 +39,12 @@ const silent: LinkLog = { info() {}, warn() {}, error() {} };
 const RETRY_STATUSES = new Set<number>([STATUS.THROTTLED, STATUS.MSGQFUL, STATUS.X_T_APPN, STATUS.INVBNDSTS]);
 const ENQUIRE_TIMEOUT_MS = 10_000;
 const BIND_TIMEOUT_MS = 10_000;
-/** deliver_sm waiting for a handler beyond this: stop reading from the SMSC until it drains */
-const MAX_BUFFERED_DELIVERIES = 20_000;
+/**
+ * deliver_sm waiting for a handler beyond this: stop reading from the SMSC until half have been
+ * handled. Normally the SMSC's own window of unacknowledged deliver_sm keeps the buffer far below;
+ * this only bounds memory (while reading is paused, submit answers wait too).
+ */
+const MAX_BUFFERED_DELIVERIES = 100_000;
 
 interface BatchState { results: SubmitResult[]; left: number; resolve: (r: SubmitResult[]) => void }
 interface Pending { req: SubmitRequest; batch: BatchState; index: number; queuedAt: number; sentAt: number }
