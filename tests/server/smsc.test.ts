@@ -16,6 +16,7 @@ import { parseSmppUrl, simulatorSettingsFromEnv } from '../../server/modules/sms
 import { cstr, encodeResp, encodeSm, encodeText, fastReadPdu, parseReceiptText, receiptText, refTlvName } from '../../server/modules/smsc/pdu';
 import { startSimulator, type Simulator, type SimulatorSettings } from '../../server/modules/smsc/simulator';
 import type { MoMessage, Receipt, SubmitRequest, SubmitResult } from '../../server/modules/smsc/types';
+import { TEST_TLS_CERT, TEST_TLS_KEY } from '../fixtures/smpp-tls';
 
 const open: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -293,6 +294,26 @@ describe('SMPP link + simulator', () => {
     const res: SubmitResult[] = await results;
     expect(res.every((r) => r.status === 'unconfirmed')).toBe(true);
     expect((await link.submit(reqs(1, 9)))[0]).toMatchObject({ status: 'retry' });
+  });
+});
+
+describe('smpps:// (TLS)', () => {
+  it('binds over TLS; a certificate that does not verify is refused unless tls_insecure=1', async () => {
+    const sim = await startSimulator({ tls: { key: TEST_TLS_KEY, cert: TEST_TLS_CERT }, delivered: 1, failed: 0, noReceipt: 0, latencyMinMs: 0, latencyMaxMs: 5 });
+    open.push(sim);
+    expect(sim.url.startsWith('smpps://')).toBe(true);
+    const strict = createSmscLink(parseSmppUrl(`${sim.url}?${FAST}`));
+    open.push(strict);
+    await expect(strict.waitReady(1000)).rejects.toThrow(/not bound/);
+    const link = createSmscLink(parseSmppUrl(`${sim.url}?${FAST}&tls_insecure=1`));
+    open.push(link);
+    const receipts: Receipt[] = [];
+    link.onReceipts(async (r) => void receipts.push(...r));
+    await link.waitReady(5000);
+    const res = await link.submit(reqs(3));
+    expect(res.every((r) => r.status === 'accepted')).toBe(true);
+    await until(() => receipts.length === 3);
+    expect(sim.counts()).toMatchObject({ binds: 1, accepted: 3 });
   });
 });
 

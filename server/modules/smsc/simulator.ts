@@ -62,6 +62,8 @@ export interface SimulatorSettings {
   idPrefix?: string;
   /** how many recent submits `recent` keeps (tests read texts from it) */
   keepRecent: number;
+  /** PEM key and certificate: listen with TLS (smpps://) */
+  tls?: { key: string; cert: string };
 }
 
 export const SIMULATOR_DEFAULTS: SimulatorSettings = {
@@ -408,7 +410,7 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
     });
   }
 
-  const server = smpp.createServer({}, onSession);
+  const server = smpp.createServer(s.tls ? { key: s.tls.key, cert: s.tls.cert } : {}, onSession);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(s.port, s.host, () => {
@@ -424,7 +426,7 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
     port,
     get url() {
       const h = host.includes(':') ? `[${host}]` : host;
-      return `smpp://${encodeURIComponent(s.systemId)}:${encodeURIComponent(s.password)}@${h}:${port}`;
+      return `${s.tls ? 'smpps' : 'smpp'}://${encodeURIComponent(s.systemId)}:${encodeURIComponent(s.password)}@${h}:${port}`;
     },
     settings: s,
     update(changes) {
