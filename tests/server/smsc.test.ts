@@ -193,6 +193,18 @@ describe('SMPP link + simulator', () => {
     expect(link.stats.reconnects).toBeGreaterThanOrEqual(1);
   });
 
+  it('enquire_link keeps the session; an SMSC that stops answering it is dropped and bound again', async () => {
+    const { sim, link } = await setup({}, 'enquire_ms=1000');
+    await link.waitReady();
+    await new Promise((r) => setTimeout(r, 2300));
+    expect(sim.counts().binds).toBe(1);
+    sim.update({ answerEnquireLink: false });
+    await until(() => sim.counts().binds >= 2, 6000);
+    sim.update({ answerEnquireLink: true });
+    await link.waitReady(3000);
+    expect((await link.submit(reqs(1)))[0].status).toBe('accepted');
+  });
+
   it('no response in time → unconfirmed (TIMEOUT); a late answer is ignored', async () => {
     const { sim, link } = await setup({ answerSubmits: false }, 'timeout_ms=300');
     await link.waitReady();

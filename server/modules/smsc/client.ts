@@ -415,26 +415,19 @@ class Link implements SmscLinkHandle {
     c.socket.destroy();
   }
 
+  /** enquire_link every period; no answer within min(10 s, period) → the connection is dropped */
   private enquire() {
-    const now = Date.now();
+    const timeout = Math.min(ENQUIRE_TIMEOUT_MS, this.cfg.enquireLinkMs);
     for (const c of this.conns) {
-      if (c.state !== 'bound' || !c.session) continue;
-      if (c.enquireSentAt && now - c.enquireSentAt > ENQUIRE_TIMEOUT_MS) {
-        this.drop(c, 'enquire_link unanswered');
-        continue;
-      }
-      if (c.enquireSentAt) continue;
+      if (c.state !== 'bound' || !c.session || c.enquireSentAt) continue;
       const session = c.session;
-      c.enquireSentAt = now;
+      c.enquireSentAt = Date.now();
       session.enquire_link({}, () => {
         if (c.session === session) c.enquireSentAt = 0;
       });
-      // the answer may take longer than one period: the check above runs at the next tick
-      if (this.cfg.enquireLinkMs > ENQUIRE_TIMEOUT_MS) {
-        setTimeout(() => {
-          if (c.session === session && c.enquireSentAt && Date.now() - c.enquireSentAt >= ENQUIRE_TIMEOUT_MS) this.drop(c, 'enquire_link unanswered');
-        }, ENQUIRE_TIMEOUT_MS + 10).unref();
-      }
+      setTimeout(() => {
+        if (c.session === session && c.enquireSentAt) this.drop(c, 'enquire_link unanswered');
+      }, timeout).unref();
     }
   }
 

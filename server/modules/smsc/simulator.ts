@@ -48,6 +48,8 @@ export interface SimulatorSettings {
   moDelayMs: number;
   /** false: submits are counted but never answered (tests of 'unconfirmed') */
   answerSubmits: boolean;
+  /** false: enquire_link is never answered (a hung SMSC) */
+  answerEnquireLink: boolean;
   /** deliver_sm sent and not yet answered, per session */
   deliverWindow: number;
   /** a receipt / MO the ESME did not accept is delivered again after this long */
@@ -89,6 +91,7 @@ export const SIMULATOR_DEFAULTS: SimulatorSettings = {
   moTexts: ['收到，谢谢', '好的', 'TD', '请问优惠还有吗？'],
   moDelayMs: 500,
   answerSubmits: true,
+  answerEnquireLink: true,
   deliverWindow: 1000,
   redeliverMs: 1000,
   refTlv: 0x1401,
@@ -400,7 +403,9 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
     session.on('bind_receiver', bind(true));
     session.on('bind_transmitter', bind(false));
     session.on('submit_sm', (pdu: PDU) => onSubmit(ss, pdu));
-    session.on('enquire_link', (pdu: PDU) => session.send(pdu.response()));
+    session.on('enquire_link', (pdu: PDU) => {
+      if (s.answerEnquireLink) session.send(pdu.response());
+    });
     session.on('unbind', (pdu: PDU) => {
       session.send(pdu.response(), () => session.socket.end());
       ss.systemId = null;
