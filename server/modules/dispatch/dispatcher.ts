@@ -11,6 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
+import { performance } from 'node:perf_hooks';
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/types';
@@ -44,7 +45,7 @@ export interface DispatchHooks {
 export interface DispatcherOptions {
   /** unique per process (default host:pid:random) */
   workerId?: string;
-  /** messages claimed per batch (default 2000) */
+  /** messages claimed per batch (default 1000) */
   batchSize?: number;
   /** concurrent claim → submit → record loops (default 3) */
   lanes?: number;
@@ -151,7 +152,7 @@ export class Dispatcher {
   ) {
     this.workerId = (opts.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`).slice(0, 100);
     this.o = {
-      batchSize: opts.batchSize ?? 2000,
+      batchSize: opts.batchSize ?? 1000,
       lanes: opts.lanes ?? 3,
       leaseMs: opts.leaseMs ?? 120_000,
       idleMs: opts.idleMs ?? 200,
@@ -193,9 +194,11 @@ export class Dispatcher {
   /** One claim → submit → record round; returns how many messages it claimed. */
   async dispatchOnce(limit = this.o.batchSize): Promise<number> {
     const now = this.ctx.now();
+    const T0 = performance.now();
     const batch = await claimBatch(this.db, this.workerId, now, new Date(now.getTime() + this.o.leaseMs), limit);
     if (!batch.length) return 0;
     this.stats.claimed += batch.length;
+    const TC = performance.now();
     const requests: SubmitRequest[] = batch.map((m) => ({ ref: m.id, to: m.phone, from: `${this.o.sourcePrefix}${m.account_id}`, text: m.content }));
     let results: SubmitResult[];
     try {
@@ -205,6 +208,7 @@ export class Dispatcher {
       this.logError('submit', err);
       results = [];
     }
+    const T1 = performance.now();
     const outcomes = toOutcomes(batch, results);
     for (const o of outcomes) {
       if (o.state === STATE.NotSent) this.stats.retried++;
@@ -223,6 +227,7 @@ export class Dispatcher {
         await new Promise((r) => setTimeout(r, Math.min(5000, 100 * 2 ** attempt)));
       }
     }
+    this.ctx.log.debug(`dispatch ${batch.length}: claim ${(TC - T0).toFixed(0)} ms, submit ${(T1 - TC).toFixed(0)} ms, record ${(performance.now() - T1).toFixed(0)} ms`);
     this.applierWake.wake();
     return batch.length;
   }
@@ -231,8 +236,10 @@ export class Dispatcher {
   async applyOnce(): Promise<number> {
     let total = 0;
     for (;;) {
+      const T = performance.now();
       const n = await applyReceipts(this.db, this.ctx, this.o.receiptBatch, this.hooks.reports);
       total += n;
+      if (n) this.ctx.log.debug(`receipts applied: ${n} in ${(performance.now() - T).toFixed(0)} ms`);
       this.stats.receiptsApplied += n;
       if (n < this.o.receiptBatch) return total;
     }
@@ -312,7 +319,11 @@ export class Dispatcher {
         await this.applierWake.wait(1000);
       }
       if (!this.running) return;
+      // at most one round per idleMs / 2 unless woken after that: rounds stay big under load
+      const since = performance.now();
       await this.applierWake.wait(this.o.idleMs);
+      const rest = this.o.idleMs / 2 - (performance.now() - since);
+      if (rest > 0 && this.running) await new Promise((r) => setTimeout(r, rest));
     }
   }
 

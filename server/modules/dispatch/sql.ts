@@ -43,7 +43,7 @@ export async function claimBatch(db: Q, owner: string, now: Date, leaseUntil: Da
       for update skip locked
     ), u as (
       update sms_messages m set lease_owner = ${owner}, lease_until = ${iso(leaseUntil)}::timestamptz
-      from c where m.id = c.id
+      where m.id = any(array(select id from c))
       returning m.id, m.task_id, m.account_id, m.phone
     ), s as (
       update sms_tasks t set status = ${TASK.Sending}, updated_at = ${iso(now)}::timestamptz
@@ -173,7 +173,7 @@ export async function recordOutcomes(db: Kysely<Database>, ctx: Pick<AppContext,
         submitted_at = case when o.state = 0 then m.submitted_at else ${iso(now)}::timestamptz end,
         done_at = case when o.state = ${STATE.SubmitFailed} then ${iso(now)}::timestamptz else m.done_at end
       from o
-      where m.id = o.id and m.lease_owner = ${owner} and m.state = 0
+      where m.id = o.id and m.id = any(${outcomes.map((o) => o.id)}::int[]) and m.lease_owner = ${owner} and m.state = 0
       returning m.task_id, m.state, m.pieces, (m.pieces * m.price)::text as cost`.execute(trx);
     const deltas = new Deltas();
     for (const row of r.rows) {
@@ -204,9 +204,9 @@ export async function recoverLeases(db: Kysely<Database>, ctx: Pick<AppContext, 
       update sms_messages m set state = ${STATE.Submitted}, error_code = ${UNCONFIRMED}, report = 'lease expired',
         lease_owner = null, lease_until = null, next_at = null, submitted_at = ${iso(now)}::timestamptz,
         attempts = least(m.attempts + 1, 32767)
-      where m.id in (
+      where m.id = any(array(
         select id from sms_messages where lease_until is not null and lease_until < ${iso(now)}::timestamptz and state = 0
-        order by id limit ${limit} for update skip locked)
+        order by id limit ${limit} for update skip locked))
       returning m.task_id`.execute(trx);
     const deltas = new Deltas();
     for (const row of r.rows) {
@@ -271,16 +271,16 @@ export async function applyReceipts(
       with r as (
         select r.msg_id, r.state, r.error_code, r.report, r.done_at
         from sms_receipts r
-        where exists (select 1 from sms_messages m where m.msg_id = r.msg_id)
+        where exists (select 1 from sms_messages m where m.msg_id = r.msg_id and m.msg_id is not null)
         limit ${limit}
         for update of r skip locked
       ), u as (
         update sms_messages m set state = r.state, error_code = r.error_code, report = r.report, done_at = r.done_at
-        from r where m.msg_id = r.msg_id and m.state = ${STATE.Submitted}
+        from r where m.msg_id = r.msg_id and m.msg_id = any(array(select msg_id from r)) and m.msg_id is not null and m.state = ${STATE.Submitted}
         returning m.id, m.task_id, m.account_id, m.phone, m.state, m.error_code, m.report, m.msg_id, m.done_at, m.pieces,
           (m.pieces * m.price)::text as cost
       ), d as (
-        delete from sms_receipts s using r where s.msg_id = r.msg_id
+        delete from sms_receipts s where s.msg_id = any(array(select msg_id from r))
       )
       select * from u`.execute(trx);
     const rows = r.rows;
