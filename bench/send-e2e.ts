@@ -59,13 +59,11 @@ async function run(backend: 'postgres' | 'pglite'): Promise<Figure> {
   const dbName = `bench_e2e_${process.pid}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-e2e-'));
   let handle: DbHandle;
-  let dbUrl = '';
   if (backend === 'postgres') {
     await admin(pgUrl, `create database ${dbName}`);
     const u = new URL(pgUrl);
     u.pathname = `/${dbName}`;
-    dbUrl = u.toString();
-    handle = await openDatabase({ databaseUrl: dbUrl, poolSize: 10 });
+    handle = await openDatabase({ databaseUrl: u.toString(), poolSize: 10 });
   } else {
     handle = await openDatabase({ dataDir });
   }
