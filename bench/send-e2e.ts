@@ -17,6 +17,7 @@
  * Target: ≥ 5,000 messages/s on PostgreSQL.
  */
 import fs from 'node:fs';
+import { sql } from 'kysely';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -45,6 +46,21 @@ async function admin(url: string, q: string) {
   } finally {
     await c.end();
   }
+}
+
+const CLK_TCK = 100;
+/** CPU time (ms) of these PostgreSQL backends so far, from /proc (the server runs on this machine) */
+function procCpuMs(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      /* gone or not readable */
+    }
+  }
+  return (ticks * 1000) / CLK_TCK;
 }
 
 interface Figure {
@@ -76,6 +92,11 @@ async function run(backend: 'postgres' | 'pglite'): Promise<Figure> {
     const dispatcher = new Dispatcher(app.ctx, link, { idleMs: 20, ...dispatcherOptionsFromEnv(process.env) }).start();
     const account = await handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow();
 
+    const pgPids = async () =>
+      backend === 'postgres' ? (await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database()`.execute(handle.db)).rows.map((r) => r.pid) : [];
+    const pgBefore = procCpuMs(await pgPids());
+    const simBefore = (await sim.counts()).cpuMs;
+    const selfBefore = process.cpuUsage();
     const t0 = performance.now();
     const task = await insertFixtureTask(handle.db, { accountId: account.id, count: COUNT, price: '0.0400' });
     const t1 = performance.now();
@@ -92,6 +113,16 @@ async function run(backend: 'postgres' | 'pglite'): Promise<Figure> {
       await new Promise((r) => setTimeout(r, 20));
     }
     const t2 = performance.now();
+    const self = process.cpuUsage(selfBefore);
+    const selfMs = (self.user + self.system) / 1000;
+    const simMs = (await sim.counts()).cpuMs - simBefore;
+    const pgMs = procCpuMs(await pgPids()) - pgBefore;
+    const per = (ms: number) => `${((ms * 1000) / COUNT).toFixed(0)} µs`;
+    console.log(
+      `  CPU per message: dispatcher process ${per(selfMs)}, simulator ${per(simMs)}` +
+        (backend === 'postgres' ? `, PostgreSQL backends of the run ${per(pgMs)}` : ' (PGlite runs inside the dispatcher process)') +
+        ` → ${Math.round(COUNT / ((selfMs + simMs + pgMs) / 1000 / os.cpus().length))} messages/s on ${os.cpus().length} otherwise idle cores`,
+    );
     await dispatcher.stop();
     await link.close();
     const counts = await sim.counts();

@@ -10,7 +10,8 @@ import type { SimulatorCounts, SimulatorSettings } from '../../server/modules/sm
 export interface SimProcess {
   url: string;
   child: ChildProcess;
-  counts(): Promise<SimulatorCounts & { pending: number }>;
+  /** the counts, what is pending, and the CPU time the simulator process has used (ms) */
+  counts(): Promise<SimulatorCounts & { pending: number; cpuMs: number }>;
   update(changes: Partial<SimulatorSettings>): Promise<void>;
   close(): Promise<void>;
 }
@@ -21,7 +22,10 @@ if (process.send && process.argv[2] === '--child') {
   const { startSimulator } = await import('../../server/modules/smsc/simulator');
   const sim = await startSimulator(JSON.parse(process.argv[3] ?? '{}'));
   process.on('message', async (m: Msg) => {
-    if (m.type === 'counts') process.send!({ id: m.id, value: { ...sim.counts(), pending: sim.pending() } });
+    if (m.type === 'counts') {
+      const cpu = process.cpuUsage();
+      process.send!({ id: m.id, value: { ...sim.counts(), pending: sim.pending(), cpuMs: (cpu.user + cpu.system) / 1000 } });
+    }
     else if (m.type === 'update') {
       sim.update(m.changes ?? {});
       process.send!({ id: m.id, value: null });

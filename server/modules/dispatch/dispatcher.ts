@@ -19,6 +19,7 @@ import type { MoMessage, Receipt, SmscLink, SubmitRequest, SubmitResult } from '
 import { fireDueTimedTasks } from '../send/timer';
 import { storeMo, type StoredMo } from './mo';
 import {
+  applyOrStoreReceipts,
   applyReceipts,
   claimBatch,
   completeTasks,
@@ -26,7 +27,6 @@ import {
   recordOutcomes,
   recoverLeases,
   STATE,
-  storeReceipts,
   UNCONFIRMED,
   type AppliedReport,
   type ClaimedMessage,
@@ -178,11 +178,12 @@ export class Dispatcher {
 
   // ---------------------------------------------------------------- steps (tests drive these)
 
-  /** Receipts from the link: stored (the SMSC is acknowledged once this resolves). */
+  /** Receipts from the link: applied, or stored to wait (the SMSC is acknowledged once this resolves). */
   async handleReceipts(rs: Receipt[]): Promise<void> {
-    await storeReceipts(this.db, rs.map(receiptRow), this.ctx.now());
-    this.stats.receiptsStored += rs.length;
-    this.applierWake.wake();
+    const { applied, stored } = await applyOrStoreReceipts(this.db, this.ctx, rs.map(receiptRow), this.hooks.reports);
+    this.stats.receiptsApplied += applied;
+    this.stats.receiptsStored += stored;
+    if (stored) this.applierWake.wake();
   }
 
   /** Uplinks from the link: routed and stored (then acknowledged). */

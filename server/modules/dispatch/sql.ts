@@ -284,20 +284,61 @@ export async function applyReceipts(
       )
       select * from u`.execute(trx);
     const rows = r.rows;
-    const deltas = new Deltas();
-    for (const row of rows) {
-      const d = deltas.get(row.task_id);
-      d.unknown--;
-      if (row.state === STATE.Delivered) d.success++;
-      else {
-        d.fail++;
-        d.cost = d.cost.plus(row.cost);
-        d.pieces += row.pieces;
-      }
-    }
-    await applyDeltas(trx, ctx, deltas, now);
+    await applyDeltas(trx, ctx, receiptDeltas(rows), now);
     if (rows.length && onApplied) await onApplied(trx, rows);
     return rows.length;
+  });
+}
+
+/** Counter moves of applied receipts (unknown → success / fail, refundable cost and pieces of failures). */
+function receiptDeltas(rows: AppliedReport[]): Deltas {
+  const deltas = new Deltas();
+  for (const row of rows) {
+    const d = deltas.get(row.task_id);
+    d.unknown--;
+    if (row.state === STATE.Delivered) d.success++;
+    else {
+      d.fail++;
+      d.cost = d.cost.plus(row.cost);
+      d.pieces += row.pieces;
+    }
+  }
+  return deltas;
+}
+
+/**
+ * Receipts straight from the link (the usual case: their message's msg_id is already recorded):
+ * applied to the messages in one UPDATE, and only those that match no submitted message are stored
+ * in sms_receipts to wait (receipt before its submit_sm_resp was recorded, or a duplicate: the
+ * applier sorts them out). One transaction; the SMSC is acknowledged after it commits.
+ * Returns { applied, stored }.
+ */
+export async function applyOrStoreReceipts(
+  db: Kysely<Database>,
+  ctx: Pick<AppContext, 'now'>,
+  input: ReceiptRow[],
+  onApplied?: (trx: Tx, rows: AppliedReport[]) => Promise<void>,
+): Promise<{ applied: number; stored: number }> {
+  const byId = new Map<string, ReceiptRow>();
+  for (const r of input) if (!byId.has(r.msgId)) byId.set(r.msgId, r);
+  const rows = [...byId.values()];
+  if (!rows.length) return { applied: 0, stored: 0 };
+  return inTransaction(db, async (trx) => {
+    const now = ctx.now();
+    const ids = rows.map((r) => r.msgId);
+    const r = await sql<AppliedReport>`
+      update sms_messages m set state = r.state, error_code = r.error_code, report = r.report, done_at = r.done_at
+      from (select * from unnest(${ids}::text[], ${rows.map((x) => x.state)}::int[], ${rows.map((x) => x.errorCode)}::text[],
+              ${rows.map((x) => x.report)}::text[], ${rows.map((x) => iso(x.doneAt))}::timestamptz[]) as r(msg_id, state, error_code, report, done_at)) r
+      where m.msg_id = r.msg_id and m.msg_id = any(${ids}::text[]) and m.msg_id is not null and m.state = ${STATE.Submitted}
+      returning m.id, m.task_id, m.account_id, m.phone, m.state, m.error_code, m.report, m.msg_id, m.done_at, m.pieces,
+        (m.pieces * m.price)::text as cost`.execute(trx);
+    await applyDeltas(trx, ctx, receiptDeltas(r.rows), now);
+    if (r.rows.length && onApplied) await onApplied(trx, r.rows);
+    const applied = new Set(r.rows.map((x) => x.msg_id));
+    const rest = rows.filter((x) => !applied.has(x.msgId));
+    await storeReceipts(trx, rest, now);
+    return { applied: r.rows.length, stored: rest.length };
   });
 }
 
