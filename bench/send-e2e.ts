@@ -36,7 +36,7 @@ const COUNT = Number(process.env.COUNT ?? 20_000);
 const TARGET = 5000;
 const pgUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || '';
 const only = process.env.ONLY;
-const LINK_OPTIONS = process.env.SMPP_OPTIONS ?? 'window=1000&receipt_batch=2000&receipt_batch_ms=20';
+const LINK_OPTIONS = process.env.SMPP_OPTIONS ?? 'window=1000&receipt_batch=5000&receipt_batch_ms=50';
 
 async function admin(url: string, q: string) {
   const c = new pg.Client({ connectionString: url });
