@@ -211,6 +211,23 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     expect(link.written.size).toBe(2);
   });
 
+  it('an SMSC answering the same message id twice: the later ones are recorded without it, as unconfirmed', async () => {
+    const { server } = t;
+    const { id } = await task(server, { count: 3 });
+    const link = new FakeLink();
+    link.msgIdOf = () => 'dup-1';
+    const d = dispatcher(server, link, { batchSize: 3 });
+    d.start();
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && (await taskRow(server, id)).status !== 3) await new Promise((r) => setTimeout(r, 30));
+    await d.stop();
+    const ms = await messages(server, id);
+    expect(ms.filter((m) => m.msg_id === 'dup-1')).toHaveLength(1);
+    expect(ms.filter((m) => m.state === 1 && m.error_code === UNCONFIRMED && m.report === 'duplicate message id')).toHaveLength(2);
+    expect(link.duplicates()).toEqual([]);
+    await expectCountersMatch(server, id);
+  });
+
   it('two dispatchers on one database share the work without duplicates', async () => {
     const { server } = t;
     const { id } = await task(server, { count: 1500 });

@@ -224,6 +224,7 @@ export class Dispatcher {
         break;
       } catch (err) {
         this.logError('record', err);
+        if ((err as { code?: string })?.code === '23505') await this.dropDuplicateMsgIds(outcomes);
         if (!this.running || attempt >= 20) throw err;
         await new Promise((r) => setTimeout(r, Math.min(5000, 100 * 2 ** attempt)));
       }
@@ -231,6 +232,23 @@ export class Dispatcher {
     this.ctx.log.debug(`dispatch ${batch.length}: claim ${(TC - T0).toFixed(0)} ms, submit ${(T1 - TC).toFixed(0)} ms, record ${(performance.now() - T1).toFixed(0)} ms`);
     this.applierWake.wake();
     return batch.length;
+  }
+
+  /**
+   * An SMSC that answers an id it already gave another message (the msg_id index is unique): those
+   * outcomes are recorded without the id, as unconfirmed (their receipts cannot be told apart).
+   */
+  private async dropDuplicateMsgIds(outcomes: Outcome[]) {
+    const ids = outcomes.map((o) => o.msgId).filter((x): x is string => !!x);
+    const seen = new Set<string>();
+    const taken = new Set(
+      (await this.db.selectFrom('sms_messages').select('msg_id').where('msg_id', 'in', ids.length ? ids : ['']).execute()).map((r) => r.msg_id),
+    );
+    for (const o of outcomes) {
+      if (!o.msgId) continue;
+      if (taken.has(o.msgId) || seen.has(o.msgId)) Object.assign(o, { msgId: null, code: UNCONFIRMED, report: 'duplicate message id' });
+      else seen.add(o.msgId);
+    }
   }
 
   /** Applies stored receipts until fewer than a batch remain; returns how many were applied. */
