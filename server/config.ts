@@ -1,5 +1,6 @@
 /** Settings of the API server, with their defaults; `configFromEnv` reads the environment. */
 import path from 'node:path';
+import { parseSmppUrl } from './modules/smsc/config';
 
 export interface AppConfig {
   /** open a session right after registration (the console then shows the certification view) */
@@ -59,6 +60,11 @@ export interface AppConfig {
   autoReview: boolean;
   /** most rows a sign export may hold (spec: 5,000,000) */
   signExportMax: number;
+  /**
+   * The carrier's SMSC: smpp(s)://system_id:password@host:port?window=200&connections=1&source=...
+   * (server/modules/smsc/config.ts); '' = the embedded SMPP carrier simulator (SMSC_SIM_* settings).
+   */
+  smppUrl: string;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {
@@ -91,6 +97,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   docsDir: '',
   autoReview: false,
   signExportMax: 5_000_000,
+  smppUrl: '',
 };
 
 function bool(v: string | undefined, dflt: boolean): boolean {
@@ -147,5 +154,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
   if (global !== undefined) out.codeDailyGlobal = global;
   const maxFailed = num(env.MAX_FAILED_LOGINS);
   if (maxFailed !== undefined) out.maxFailedLogins = Math.max(1, maxFailed);
+  if (env.SMPP_URL?.trim()) {
+    parseSmppUrl(env.SMPP_URL); // a bad SMPP_URL stops the start with its message
+    out.smppUrl = env.SMPP_URL.trim();
+  }
   return out;
 }

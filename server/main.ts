@@ -68,7 +68,7 @@ try {
 operator.publish(port);
 if (env.DISPATCH !== '0' && !closing) {
   try {
-    pipeline = await startPipeline(app.ctx, { smppUrl: env.SMPP_URL, dispatcher: dispatcherOptionsFromEnv(env) });
+    pipeline = await startPipeline(app.ctx, { smppUrl: app.ctx.config.smppUrl, dispatcher: dispatcherOptionsFromEnv(env) });
     app.log.info(`dispatcher ${pipeline.dispatcher.workerId} started: ${pipeline.smsc}`);
   } catch (err) {
     app.log.error({ err }, 'cannot start the dispatcher');

@@ -30,7 +30,7 @@ const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, poolSize: Num
 const app = await buildApp({ db: handle.db, dataDir, logger: { level: env.LOG_LEVEL ?? 'info' }, config: configFromEnv(env), purgeEveryMs: 0 });
 let pipeline;
 try {
-  pipeline = await startPipeline(app.ctx, { smppUrl: env.SMPP_URL, dispatcher: dispatcherOptions });
+  pipeline = await startPipeline(app.ctx, { smppUrl: app.ctx.config.smppUrl, dispatcher: dispatcherOptions });
 } catch (err) {
   app.log.error({ err }, 'cannot start the dispatcher');
   await app.close();

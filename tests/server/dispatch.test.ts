@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { Dispatcher, type DispatcherOptions } from '../../server/modules/dispatch/dispatcher';
 import { insertFixtureTask, type FixtureTask } from '../../server/modules/dispatch/fixture';
+import { pushHooks } from '../../server/modules/dispatch/pipeline';
 import { claimBatch, recordOutcomes, taskSchedule, UNCONFIRMED } from '../../server/modules/dispatch/sql';
 import { createSmscLink } from '../../server/modules/smsc/client';
 import { parseSmppUrl } from '../../server/modules/smsc/config';
@@ -226,6 +227,36 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     expect(ms.filter((m) => m.state === 1 && m.error_code === UNCONFIRMED && m.report === 'duplicate message id')).toHaveLength(2);
     expect(link.duplicates()).toEqual([]);
     await expectCountersMatch(server, id);
+  });
+
+  it('queues delivery reports (receipts and refused submits) and uplinks for push, for the accounts that want them', async () => {
+    const { server } = t;
+    const db = server.handle.db;
+    const agent0 = await accountId(server, 'agent0');
+    await db.updateTable('accounts').set({ needreport: 1, deliveryurl: 'https://push.example.com/report', needmo: 1, mourl: 'https://push.example.com/mo' }).where('id', '=', agent0).execute();
+    const { id, uid } = await insertFixtureTask(db, { accountId: agent0, count: 4, nextAt: server.clock.now(), phoneBase: 13500000000 });
+    await db.updateTable('accounts').set({ needreport: 0, needmo: 0 }).where('id', '=', await accountId(server)).execute();
+    const other = await task(server, { count: 2 });
+    const link = new FakeLink((req) => (req.to.endsWith('1') ? 'reject' : 'accept'));
+    link.delivered = (ref) => ref % 2 === 0;
+    let woken = 0;
+    const d = dispatcher(server, link, { batchSize: 10, hooks: pushHooks(() => woken++) });
+    await drain(d);
+    await link.flushReceipts();
+    await link.mo([{ from: '13500000002', to: `106900${agent0}`, text: '收到', smscRef: 'push-mo-1', receivedAt: new Date('2026-05-01T08:00:00Z') }]);
+    const rows = await db.selectFrom('push_outbox').selectAll().where('account_id', '=', agent0).orderBy('id').execute();
+    const reports = rows.filter((r) => r.kind === 1).flatMap((r) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as { id: number; taskId: string; state: number }[]);
+    const ms = await messages(server, id);
+    expect(reports.map((r) => r.id).sort((a, b) => a - b)).toEqual(ms.map((m) => m.id));
+    expect(reports.every((r) => r.taskId === uid)).toBe(true);
+    expect(reports.find((r) => r.id === ms.find((m) => m.phone.endsWith('1'))!.id)!.state).toBe(4);
+    expect(rows.every((r) => r.kind === 2 || r.url === 'https://push.example.com/report')).toBe(true);
+    const mo = rows.filter((r) => r.kind === 2);
+    expect(mo).toHaveLength(1);
+    expect(mo[0].url).toBe('https://push.example.com/mo');
+    expect(woken).toBeGreaterThan(0);
+    // client1 (needreport 0) gets nothing
+    expect(await db.selectFrom('push_outbox').select('id').where('account_id', '=', (await taskRow(server, other.id)).account_id).execute()).toEqual([]);
   });
 
   it('two dispatchers on one database share the work without duplicates', async () => {

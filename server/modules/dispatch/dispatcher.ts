@@ -36,7 +36,7 @@ import {
 type Tx = Transaction<Database>;
 
 export interface DispatchHooks {
-  /** final receipts applied (delivery-report pushes), in the applying transaction */
+  /** messages that reached a final state (receipts applied, submits refused): delivery-report pushes, in the same transaction */
   reports?: (trx: Tx, rows: AppliedReport[]) => Promise<void>;
   /** uplinks stored (uplink pushes), in the storing transaction */
   mo?: (trx: Tx, rows: StoredMo[]) => Promise<void>;
@@ -220,7 +220,7 @@ export class Dispatcher {
     // the outcomes must reach the database: retry while it is unreachable (the lease keeps the rows)
     for (let attempt = 0; ; attempt++) {
       try {
-        await recordOutcomes(this.db, this.ctx, this.workerId, outcomes);
+        await recordOutcomes(this.db, this.ctx, this.workerId, outcomes, this.hooks.reports);
         break;
       } catch (err) {
         this.logError('record', err);

@@ -1,16 +1,24 @@
 /**
  * A process's pipeline: the SMSC link (SMPP_URL, or an embedded simulator on a loopback port when
- * it is empty) and a started Dispatcher. Used by server/main.ts (embedded default) and
+ * it is empty), a started Dispatcher with the push hooks, and a Pusher. Used by server/main.ts (embedded default) and
  * server/worker.ts (`npm run worker`). Rules: docs/api-dispatch.md "Processes".
  */
+import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context';
+import type { Database } from '../../db/types';
+import { enqueueMo, enqueueReports } from '../push/outbox';
+import { Pusher } from '../push/pusher';
 import { createSmscLink, type SmscLinkHandle } from '../smsc/client';
-import { describeSmsc, parseSmppUrl } from '../smsc/config';
+import { describeSmsc, parseSmppUrl, simulatorSettingsFromEnv } from '../smsc/config';
 import { startSimulator, type Simulator, type SimulatorSettings } from '../smsc/simulator';
-import { Dispatcher, type DispatcherOptions } from './dispatcher';
+import { Dispatcher, type DispatchHooks, type DispatcherOptions } from './dispatcher';
+import type { StoredMo } from './mo';
+import type { AppliedReport } from './sql';
 
 export interface Pipeline {
   dispatcher: Dispatcher;
+  /** sends the delivery reports and uplinks queued in push_outbox */
+  pusher: Pusher | null;
   link: SmscLinkHandle;
   /** the embedded simulator (no SMPP_URL) */
   simulator: Simulator | null;
@@ -24,7 +32,51 @@ export interface PipelineOptions {
   /** smpp://system_id:password@host:port?…; empty: start the embedded simulator */
   smppUrl?: string;
   dispatcher?: DispatcherOptions;
+  /** the embedded simulator's settings (default: SMSC_SIM_* from the environment) */
   simulator?: Partial<SimulatorSettings>;
+  /** run a Pusher in this process (default true) */
+  push?: boolean;
+}
+
+/**
+ * The push hooks (server/modules/push): delivery reports of messages that reached a final state,
+ * uplinks stored, queued in the transaction that records them (only for accounts with needreport /
+ * needmo and a URL: enqueue* checks). `wake` nudges the process's pusher.
+ */
+export function pushHooks(wake: () => void = () => {}): Required<DispatchHooks> {
+  return {
+    async reports(trx: Transaction<Database>, rows: AppliedReport[]) {
+      const accounts = [...new Set(rows.map((r) => r.account_id))];
+      const wanted = await trx.selectFrom('accounts').select('id').where('id', 'in', accounts).where('needreport', '=', 1).where('deliveryurl', '<>', '').execute();
+      if (!wanted.length) return;
+      const ids = new Set(wanted.map((a) => a.id));
+      const mine = rows.filter((r) => ids.has(r.account_id));
+      const tasks = await trx.selectFrom('sms_tasks').select(['id', 'uid']).where('id', 'in', [...new Set(mine.map((r) => r.task_id))]).execute();
+      const uid = new Map(tasks.map((t) => [t.id, t.uid]));
+      const n = await enqueueReports(
+        trx,
+        mine.map((r) => ({
+          accountId: r.account_id,
+          messageId: r.id,
+          taskId: uid.get(r.task_id) ?? '',
+          phone: r.phone,
+          state: r.state,
+          errorcode: r.error_code,
+          report: r.report,
+          doneAt: r.done_at,
+          pieces: r.pieces,
+        })),
+      );
+      if (n) wake();
+    },
+    async mo(trx: Transaction<Database>, rows: StoredMo[]) {
+      const n = await enqueueMo(
+        trx,
+        rows.map((m) => ({ accountId: m.account_id, moId: m.id, phone: m.phone, content: m.content, dest: m.dest, receivedAt: m.received_at })),
+      );
+      if (n) wake();
+    },
+  };
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, min: number, max: number): number | undefined {
@@ -56,22 +108,21 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
   let simulator: Simulator | null = null;
   let url = opts.smppUrl?.trim() || '';
   if (!url) {
-    simulator = await startSimulator(opts.simulator ?? {});
+    simulator = await startSimulator(opts.simulator ?? (simulatorSettingsFromEnv(process.env) as Partial<SimulatorSettings>));
     url = simulator.url;
   }
   const cfg = parseSmppUrl(url);
   const link = createSmscLink(cfg, ctx.log);
+  const pusher = opts.push === false ? null : new Pusher({ db: ctx.db, log: ctx.log, now: ctx.now, resolveHost: ctx.resolveHost });
+  pusher?.start();
   const dispatcher = new Dispatcher(ctx, link, {
     ...opts.dispatcher,
-    hooks: {
-      // PUSH: wire server/modules/push enqueueReports / enqueueMo here when that module lands
-      // (delivery reports to deliveryurl for needreport accounts, uplinks to mourl for needmo).
-      ...opts.dispatcher?.hooks,
-    },
+    hooks: { ...pushHooks(() => pusher?.wake()), ...opts.dispatcher?.hooks },
   }).start();
   let stopped = false;
   return {
     dispatcher,
+    pusher,
     link,
     simulator,
     smsc: `${describeSmsc(cfg)}${simulator ? ' (embedded simulator)' : ''}`,
@@ -79,6 +130,7 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
       if (stopped) return;
       stopped = true;
       await dispatcher.stop();
+      await pusher?.stop();
       await link.close();
       await simulator?.close();
     },

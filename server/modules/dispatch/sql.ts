@@ -151,11 +151,18 @@ export interface Outcome {
  * `owner`'s are left alone: lease recovery has already given them their outcome) and the counters.
  * Returns how many rows were recorded.
  */
-export async function recordOutcomes(db: Kysely<Database>, ctx: Pick<AppContext, 'now'>, owner: string, outcomes: Outcome[]): Promise<number> {
+export async function recordOutcomes(
+  db: Kysely<Database>,
+  ctx: Pick<AppContext, 'now'>,
+  owner: string,
+  outcomes: Outcome[],
+  /** messages that reached a final state here (4 submit failed), in the same transaction (report pushes) */
+  onFinal?: (trx: Tx, rows: AppliedReport[]) => Promise<void>,
+): Promise<number> {
   if (!outcomes.length) return 0;
   return inTransaction(db, async (trx) => {
     const now = ctx.now();
-    const r = await sql<{ task_id: number; state: number; pieces: number; cost: string }>`
+    const r = await sql<AppliedReport>`
       with o as (
         select * from unnest(${outcomes.map((o) => o.id)}::int[], ${outcomes.map((o) => o.state)}::int[], ${outcomes.map((o) => o.msgId)}::text[],
           ${outcomes.map((o) => o.code)}::text[], ${outcomes.map((o) => o.report)}::text[], ${outcomes.map((o) => o.delayMs)}::int[])
@@ -174,7 +181,8 @@ export async function recordOutcomes(db: Kysely<Database>, ctx: Pick<AppContext,
         done_at = case when o.state = ${STATE.SubmitFailed} then ${iso(now)}::timestamptz else m.done_at end
       from o
       where m.id = o.id and m.id = any(${outcomes.map((o) => o.id)}::int[]) and m.lease_owner = ${owner} and m.state = 0
-      returning m.task_id, m.state, m.pieces, (m.pieces * m.price)::text as cost`.execute(trx);
+      returning m.id, m.task_id, m.account_id, m.phone, m.state, m.error_code, m.report, m.msg_id, m.done_at, m.pieces,
+        (m.pieces * m.price)::text as cost`.execute(trx);
     const deltas = new Deltas();
     for (const row of r.rows) {
       if (row.state === STATE.NotSent) continue;
@@ -189,6 +197,8 @@ export async function recordOutcomes(db: Kysely<Database>, ctx: Pick<AppContext,
       }
     }
     await applyDeltas(trx, ctx, deltas, now);
+    const final = r.rows.filter((x) => x.state === STATE.SubmitFailed);
+    if (final.length && onFinal) await onFinal(trx, final);
     return r.rows.length;
   });
 }
@@ -248,7 +258,7 @@ export interface AppliedReport {
   state: number;
   error_code: string;
   report: string;
-  msg_id: string;
+  msg_id: string | null;
   done_at: Date;
   pieces: number;
   cost: string;

@@ -21,9 +21,11 @@ import smpp, { type PDU, type Session } from 'smpp';
 import type { MoMessage, Receipt, SmscLink, SubmitRequest, SubmitResult } from './types';
 import { describeSmsc, type SmscConfig } from './config';
 import {
-  encodeText, ESM_RECEIPT, ESM_TYPE_MASK, hexCode, parseReceiptText, PAYLOAD_MAX, pduText, refTlvName, SHORT_MESSAGE_MAX,
-  STATE_STAT, STATUS,
+  corkForTick, cstr, encodeResp, encodeSm, encodeText, ESM_RECEIPT, ESM_TYPE_MASK, hexCode, parseReceiptText, PAYLOAD_MAX, pduText, RawPdu,
+  refTlvName, SHORT_MESSAGE_MAX, STATE_STAT, STATUS, TLV_MESSAGE_PAYLOAD,
 } from './pdu';
+
+const EMPTY = Buffer.alloc(0);
 
 export interface LinkLog {
   info(obj: unknown, msg?: string): void;
@@ -205,43 +207,42 @@ class Link implements SmscLinkHandle {
     }
   }
 
-  private submitOptions(req: SubmitRequest): Record<string, unknown> {
+  private submitPdu(req: SubmitRequest): RawPdu {
     const from = req.from || this.cfg.sourceAddr;
     const alpha = /[^\d+]/.test(from);
     const intl = req.to.startsWith('+');
     const { dataCoding, octets } = encodeText(req.text);
-    const opts: Record<string, unknown> = {
-      source_addr_ton: alpha ? 0x05 : 0x00,
-      source_addr_npi: alpha ? 0x00 : 0x01,
-      source_addr: from,
-      dest_addr_ton: intl ? 0x01 : 0x00,
-      dest_addr_npi: 0x01,
-      destination_addr: intl ? req.to.slice(1) : req.to,
-      registered_delivery: 0x01,
-      data_coding: dataCoding,
-    };
-    if (octets.length <= SHORT_MESSAGE_MAX) opts.short_message = octets;
-    else {
-      opts.short_message = Buffer.alloc(0);
-      opts.message_payload = octets;
-    }
-    if (this.refName) opts[this.refName] = String(req.ref);
-    return opts;
+    const tlvs: [number, Buffer][] = [];
+    const short = octets.length <= SHORT_MESSAGE_MAX;
+    if (!short) tlvs.push([TLV_MESSAGE_PAYLOAD, octets]);
+    if (this.cfg.refTlv) tlvs.push([this.cfg.refTlv, cstr(String(req.ref))]);
+    return encodeSm('submit_sm', {
+      sourceTon: alpha ? 0x05 : 0x00,
+      sourceNpi: alpha ? 0x00 : 0x01,
+      source: from,
+      destTon: intl ? 0x01 : 0x00,
+      destNpi: 0x01,
+      dest: intl ? req.to.slice(1) : req.to,
+      esmClass: 0,
+      registeredDelivery: 0x01,
+      dataCoding,
+      shortMessage: short ? octets : EMPTY,
+      tlvs,
+    });
   }
 
   /** false: nothing written (the connection is going down) */
   private write(c: Conn, p: Pending): boolean {
     const session = c.session;
     if (!session) return false;
-    let pdu: PDU;
+    let pdu: RawPdu;
     try {
-      pdu = new smpp.PDU('submit_sm', this.submitOptions(p.req));
-      pdu.toBuffer(); // encoding problems surface here, not inside the session
+      pdu = this.submitPdu(p.req);
     } catch {
       this.finish(p, { ref: p.req.ref, status: 'rejected', code: hexCode(STATUS.INVMSGLEN) });
       return true;
     }
-    const ok = session.send(pdu, (resp) => this.onSubmitResp(c, session, resp));
+    const ok = session.send(pdu as unknown as PDU, (resp) => this.onSubmitResp(c, session, resp));
     if (!ok) {
       this.drop(c, 'socket not writable');
       return false;
@@ -270,10 +271,14 @@ class Link implements SmscLinkHandle {
         afterMs = this.cfg.reconnectMinMs;
         this.drop(c, 'SMSC says not bound');
       } else {
-        c.throttleLevel = Math.min(c.throttleLevel + 1, 5);
-        afterMs = this.cfg.throttleMs * 2 ** (c.throttleLevel - 1);
-        c.pausedUntil = Math.max(c.pausedUntil, Date.now() + afterMs);
-        setTimeout(() => this.schedulePump(), afterMs).unref();
+        const now = Date.now();
+        if (now >= c.pausedUntil) {
+          // one step per pause: the rest of the window answered throttled too, that is the same event
+          c.throttleLevel = Math.min(c.throttleLevel + 1, 5);
+          c.pausedUntil = now + this.cfg.throttleMs * 2 ** (c.throttleLevel - 1);
+          setTimeout(() => this.schedulePump(), c.pausedUntil - now).unref();
+        }
+        afterMs = c.pausedUntil - now;
       }
       this.finish(p, { ref, status: 'retry', code: hexCode(status), afterMs });
     } else {
@@ -543,7 +548,8 @@ class Link implements SmscLinkHandle {
       this.log.error({ err: (e as Error).message, count: taken.length }, `SMPP ${kind === 'receipts' ? 'receipt' : 'MO'} handler failed: the SMSC will deliver them again`);
     }
     for (const d of taken) {
-      d.session.send(d.pdu.response(status ? { command_status: status } : {}));
+      corkForTick(d.session.socket);
+      d.session.send(encodeResp('deliver_sm_resp', d.pdu.sequence_number, status) as unknown as PDU);
     }
     this.flushing[kind] = false;
     this.checkBackpressure();

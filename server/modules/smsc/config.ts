@@ -166,3 +166,54 @@ export function parseSmppUrl(raw: string): SmscConfig {
 export function describeSmsc(cfg: Pick<SmscConfig, 'tls' | 'systemId' | 'host' | 'port'>): string {
   return `${cfg.tls ? 'smpps' : 'smpp'}://${cfg.systemId}@${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${cfg.port}`;
 }
+
+/**
+ * Simulator settings from SMSC_SIM_* (npm run smsc-sim, and the simulator `npm start` embeds):
+ * SMSC_SIM_HOST, SMSC_SIM_PORT, SMSC_SIM_SYSTEM_ID, SMSC_SIM_PASSWORD, SMSC_SIM_DELIVERED,
+ * SMSC_SIM_FAILED, SMSC_SIM_NO_RECEIPT (ratios), SMSC_SIM_REJECT (ratio of submits refused),
+ * SMSC_SIM_LATENCY_MS ("min-max" or one value), SMSC_SIM_MAX_PER_SECOND, SMSC_SIM_MO_RATIO,
+ * SMSC_SIM_MO_DELAY_MS, SMSC_SIM_SEED. Throws a clear Error on a bad value.
+ */
+export function simulatorSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const ratio = (name: string, key: string) => {
+    const v = env[name]?.trim();
+    if (!v) return;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < 0 || n > 1) throw new Error(`${name} must be a ratio from 0 to 1 (got "${v.slice(0, 20)}")`);
+    out[key] = n;
+  };
+  const int = (name: string, key: string, max: number) => {
+    const v = env[name]?.trim();
+    if (!v) return;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0 || n > max) throw new Error(`${name} must be an integer from 0 to ${max} (got "${v.slice(0, 20)}")`);
+    out[key] = n;
+  };
+  const text = (name: string, key: string, max: number) => {
+    const v = env[name];
+    if (v === undefined || v === '') return;
+    if (v.length > max || !PRINTABLE.test(v)) throw new Error(`${name} must be at most ${max} printable ASCII characters`);
+    out[key] = v;
+  };
+  text('SMSC_SIM_HOST', 'host', 255);
+  int('SMSC_SIM_PORT', 'port', 65535);
+  text('SMSC_SIM_SYSTEM_ID', 'systemId', 15);
+  text('SMSC_SIM_PASSWORD', 'password', 8);
+  ratio('SMSC_SIM_DELIVERED', 'delivered');
+  ratio('SMSC_SIM_FAILED', 'failed');
+  ratio('SMSC_SIM_NO_RECEIPT', 'noReceipt');
+  ratio('SMSC_SIM_REJECT', 'rejectRatio');
+  ratio('SMSC_SIM_MO_RATIO', 'moRatio');
+  int('SMSC_SIM_MAX_PER_SECOND', 'maxPerSecond', 10_000_000);
+  int('SMSC_SIM_MO_DELAY_MS', 'moDelayMs', 3_600_000);
+  int('SMSC_SIM_SEED', 'seed', 2 ** 32 - 1);
+  const lat = env.SMSC_SIM_LATENCY_MS?.trim();
+  if (lat) {
+    const m = /^(\d{1,7})(?:\s*-\s*(\d{1,7}))?$/.exec(lat);
+    if (!m || (m[2] !== undefined && Number(m[2]) < Number(m[1]))) throw new Error(`SMSC_SIM_LATENCY_MS must be "min-max" in ms, e.g. 50-500 (got "${lat.slice(0, 20)}")`);
+    out.latencyMinMs = Number(m[1]);
+    out.latencyMaxMs = Number(m[2] ?? m[1]);
+  }
+  return out;
+}

@@ -18,7 +18,10 @@
  */
 import type { AddressInfo } from 'node:net';
 import smpp, { type PDU, type Session } from 'smpp';
-import { encodeText, ESM_RECEIPT, pduText, receiptText, refTlvName, STAT_STATE, STATUS } from './pdu';
+import {
+  corkForTick, cstr, encodeResp, encodeSm, encodeText, ESM_RECEIPT, pduText, receiptText, refTlvName, STAT_STATE, STATUS, TLV_MESSAGE_PAYLOAD,
+  TLV_MESSAGE_STATE, TLV_RECEIPTED_MESSAGE_ID, type SmFields,
+} from './pdu';
 
 export interface SimulatorSettings {
   host: string;
@@ -114,7 +117,7 @@ interface Job {
   kind: 'receipt' | 'mo';
   systemId: string;
   due: number;
-  pdu: Record<string, unknown>;
+  pdu: SmFields;
   /** receipt: reply afterwards (MO) to this */
   mo?: { recipient: string; source: string } | null;
 }
@@ -199,7 +202,11 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
   }
 
   function onSubmit(ss: SimSession, pdu: PDU) {
-    if (!ss.systemId) return ss.session.send(pdu.response({ command_status: STATUS.INVBNDSTS }));
+    const answer = (status: number, msgId = '') => {
+      corkForTick(ss.session.socket);
+      ss.session.send(encodeResp('submit_sm_resp', pdu.sequence_number, status, msgId) as unknown as PDU);
+    };
+    if (!ss.systemId) return answer(STATUS.INVBNDSTS);
     c.received++;
     const now = Date.now();
     if (s.maxPerSecond > 0) {
@@ -210,7 +217,7 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
       }
       if (rateCount >= s.maxPerSecond) {
         c.throttled++;
-        return ss.session.send(pdu.response({ command_status: STATUS.THROTTLED }));
+        return answer(STATUS.THROTTLED);
       }
       rateCount++;
     }
@@ -221,7 +228,7 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
     const from = String(pdu.source_addr ?? '');
     if (s.rejectRatio > 0 && random() < s.rejectRatio) {
       c.rejected++;
-      if (s.answerSubmits) ss.session.send(pdu.response({ command_status: s.rejectCode }));
+      if (s.answerSubmits) answer(s.rejectCode);
       return;
     }
     const msgId = `${idPrefix}${(++idSeq).toString(16).toUpperCase().padStart(8, '0')}`;
@@ -234,7 +241,7 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
     const total = s.delivered + s.failed + s.noReceipt || 1;
     const r = random() * total;
     const latency = s.latencyMinMs + random() * Math.max(0, s.latencyMaxMs - s.latencyMinMs);
-    if (s.answerSubmits) ss.session.send(pdu.response({ message_id: msgId }));
+    if (s.answerSubmits) answer(0, msgId);
     if (r >= s.delivered + s.failed) return; // no receipt ever
     const delivered = r < s.delivered;
     const failure = delivered ? { stat: 'DELIVRD', err: '000' } : pick(s.failures.length ? s.failures : SIMULATOR_DEFAULTS.failures);
@@ -246,13 +253,11 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
       systemId: ss.systemId,
       due: now + latency,
       pdu: {
-        source_addr: to,
-        destination_addr: from,
-        esm_class: ESM_RECEIPT,
-        data_coding: body.dataCoding,
-        short_message: body.octets,
-        receipted_message_id: msgId,
-        message_state: STAT_STATE[failure.stat] ?? 7,
+        sourceTon: 0, sourceNpi: 1, source: to,
+        destTon: 0, destNpi: 1, dest: from,
+        esmClass: ESM_RECEIPT, registeredDelivery: 0, dataCoding: body.dataCoding,
+        shortMessage: body.octets,
+        tlvs: [[TLV_RECEIPTED_MESSAGE_ID, cstr(msgId)], [TLV_MESSAGE_STATE, Buffer.from([STAT_STATE[failure.stat] ?? 7])]],
       },
       mo: wantsMo ? { recipient: to, source: from } : null,
     });
@@ -261,30 +266,27 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
   function scheduleMo(systemId: string, mo: { recipient: string; source: string }) {
     const text = pick(s.moTexts.length ? s.moTexts : SIMULATOR_DEFAULTS.moTexts);
     const body = encodeText(text);
-    const pdu: Record<string, unknown> = {
-      source_addr: mo.recipient,
-      destination_addr: mo.source,
-      esm_class: 0,
-      data_coding: body.dataCoding,
-      [refName]: `MO${idPrefix}${(++moSeq).toString(16).toUpperCase()}`,
+    const long = body.octets.length > 140;
+    const tlvs: [number, Buffer][] = [[s.refTlv, cstr(`MO${idPrefix}${(++moSeq).toString(16).toUpperCase()}`)]];
+    if (long) tlvs.push([TLV_MESSAGE_PAYLOAD, body.octets]);
+    const pdu: SmFields = {
+      sourceTon: 0, sourceNpi: 1, source: mo.recipient,
+      destTon: 0, destNpi: 1, dest: mo.source,
+      esmClass: 0, registeredDelivery: 0, dataCoding: body.dataCoding,
+      shortMessage: long ? Buffer.alloc(0) : body.octets,
+      tlvs,
     };
-    if (body.octets.length <= 140) pdu.short_message = body.octets;
-    else {
-      pdu.short_message = Buffer.alloc(0);
-      pdu.message_payload = body.octets;
-    }
     schedule({ kind: 'mo', systemId, due: Date.now() + s.moDelayMs, pdu });
   }
 
   function deliver(ss: SimSession, job: Job) {
-    let pdu: PDU;
+    let pdu: ReturnType<typeof encodeSm>;
     try {
-      pdu = new smpp.PDU('deliver_sm', { ...job.pdu });
-      pdu.toBuffer();
+      pdu = encodeSm('deliver_sm', job.pdu);
     } catch {
       return true; // cannot be encoded: dropped (never happens with our own texts)
     }
-    const ok = ss.session.send(pdu, (resp) => {
+    const ok = ss.session.send(pdu as unknown as PDU, (resp) => {
       const entry = ss.unacked.get(resp.sequence_number);
       if (!entry) return;
       ss.unacked.delete(resp.sequence_number);

@@ -1,0 +1,67 @@
+/**
+ * The SMPP carrier simulator on its own: `npm run smsc-sim` (tsx server/modules/smsc/sim-main.ts).
+ * Settings from SMSC_SIM_* (config.ts simulatorSettingsFromEnv; SMSC_SIM_PORT default 2775).
+ * Prints one JSON line {"event":"listening","url":...,"port":...} on stdout when ready.
+ *
+ * Control without HTTP (the crash test runs the simulator in its own process):
+ * - SIGUSR2: write the counters to SMSC_SIM_COUNTS_FILE (default ./smsc-sim-counts.json)
+ * - SIGHUP: drop every SMPP connection (the ESMEs reconnect)
+ * - SIGTERM / SIGINT: write the counters, then exit
+ * The file: { received, accepted, rejected, throttled, distinctRefs, duplicates: [[ref, n]...],
+ * receiptsSent, receiptsPending, moSent, binds, bindFailures, sessions, at, refs? } — `refs`
+ * (ref → times received) unless SMSC_SIM_COUNTS_REFS=0. Written atomically (temp file + rename).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { simulatorSettingsFromEnv } from './config';
+import { startSimulator, type SimulatorSettings } from './simulator';
+
+async function main() {
+  let settings: Partial<SimulatorSettings>;
+  try {
+    settings = { port: 2775, ...simulatorSettingsFromEnv(process.env) } as Partial<SimulatorSettings>;
+  } catch (e) {
+    console.error((e as Error).message);
+    process.exit(2);
+  }
+  const countsFile = path.resolve(process.env.SMSC_SIM_COUNTS_FILE || 'smsc-sim-counts.json');
+  const withRefs = process.env.SMSC_SIM_COUNTS_REFS !== '0';
+  const sim = await startSimulator(settings);
+
+  const dump = () => {
+    const counts: Record<string, unknown> = { ...sim.counts(), at: new Date().toISOString() };
+    if (withRefs) counts.refs = Object.fromEntries(sim.refs);
+    const tmp = `${countsFile}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify(counts));
+    fs.renameSync(tmp, countsFile);
+  };
+  process.on('SIGUSR2', () => {
+    try {
+      dump();
+      console.log(JSON.stringify({ event: 'counts', file: countsFile }));
+    } catch (e) {
+      console.error(`cannot write ${countsFile}: ${(e as Error).message}`);
+    }
+  });
+  process.on('SIGHUP', () => {
+    sim.dropConnections();
+    console.log(JSON.stringify({ event: 'dropped' }));
+  });
+  const stop = async () => {
+    try {
+      dump();
+    } catch (e) {
+      console.error(`cannot write ${countsFile}: ${(e as Error).message}`);
+    }
+    await sim.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
+  console.log(JSON.stringify({ event: 'listening', url: sim.url, port: sim.port, countsFile }));
+}
+
+void main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
