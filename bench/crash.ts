@@ -2,8 +2,9 @@
  * Crash test (kill -9 during a large task) on PostgreSQL:
  * 1. a fresh database (`crash_<pid>` on the server of TEST_DATABASE_URL / DATABASE_URL; dropped
  *    afterwards unless KEEP=1), migrated and seeded;
- * 2. the SMPP simulator in its own process (bench/lib/sim-process.ts; 90 % delivered, 10 % failed,
- *    receipts after 50-500 ms, a few uplinks), counting every ref it receives;
+ * 2. the SMPP simulator in its own process (`npm run smsc-sim`'s server/modules/smsc/sim-main.ts,
+ *    via bench/lib/sim-standalone.ts; 90 % delivered, 10 % failed, receipts after 50-500 ms, a few
+ *    uplinks), counting every ref it receives (read with SIGUSR2);
  * 3. a task of COUNT (100,000) messages for client1 at 0.04 a piece, inserted directly
  *    (server/modules/dispatch/fixture.ts: no charge at acceptance);
  * 4. `npm run worker` (server/worker.ts) as a child process with DATABASE_URL + SMPP_URL and a
@@ -26,7 +27,7 @@ import { openDatabase } from '../server/db';
 import { seed } from '../server/db/seed';
 import { insertFixtureTask } from '../server/modules/dispatch/fixture';
 import { LedgerService } from '../server/modules/ledger/service';
-import { startSimProcess } from './lib/sim-process';
+import { startStandaloneSim } from './lib/sim-standalone';
 
 const baseUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || '';
 if (!baseUrl) {
@@ -54,7 +55,15 @@ const dbUrl = u.toString();
 await admin(`create database ${dbName}`);
 const handle = await openDatabase({ databaseUrl: dbUrl, poolSize: 4 });
 const db = handle.db;
-const sim = await startSimProcess({ seed: 2026, delivered: 0.9, failed: 0.1, noReceipt: 0, latencyMinMs: 50, latencyMaxMs: 500, moRatio: 0.001, moDelayMs: 200, keepRecent: 0 });
+const sim = await startStandaloneSim({
+  SMSC_SIM_SEED: '2026',
+  SMSC_SIM_DELIVERED: '0.9',
+  SMSC_SIM_FAILED: '0.1',
+  SMSC_SIM_NO_RECEIPT: '0',
+  SMSC_SIM_LATENCY_MS: '50-500',
+  SMSC_SIM_MO_RATIO: '0.001',
+  SMSC_SIM_MO_DELAY_MS: '200',
+});
 const violations: string[] = [];
 let worker: ChildProcess | null = null;
 
@@ -105,9 +114,9 @@ try {
     const t = await taskRow(task.id);
     const unconfirmed = await sql<{ n: number }>`select count(*)::int n from sms_messages where task_id = ${task.id} and error_code = 'UNCONFIRMED'`.execute(db);
     const c = await sim.counts();
-    if (t.status === 3 && t.unknown_num === unconfirmed.rows[0].n && c.pending === 0) break;
-    if (Date.now() > deadline || worker.exitCode !== null) throw new Error(`not finished: ${JSON.stringify({ status: t.status, unknown: t.unknown_num, pending: c.pending })} (worker exit ${worker.exitCode})`);
-    await new Promise((r) => setTimeout(r, 200));
+    if (t.status === 3 && t.unknown_num === unconfirmed.rows[0].n && c.receiptsPending === 0) break;
+    if (Date.now() > deadline || worker.exitCode !== null) throw new Error(`not finished: ${JSON.stringify({ status: t.status, unknown: t.unknown_num, pending: c.receiptsPending })} (worker exit ${worker.exitCode})`);
+    await new Promise((r) => setTimeout(r, 500));
   }
   // receipts the simulator sent have been acknowledged = stored; let the applier finish them
   for (let i = 0; i < 50; i++) {
