@@ -9,7 +9,7 @@
  * insert and stops when every message has its final receipt recorded (success + fail = COUNT).
  * The dispatcher runs in this process as in the embedded default (DISPATCH_BATCH / DISPATCH_LANES
  * apply); the SMPP simulator runs in its own process (bench/lib/sim-process.ts): 95 % delivered,
- * 5 % failed, receipts after 5-50 ms.
+ * 5 % failed, receipts after 50-500 ms (the simulator's default latency).
  *
  *   npx tsx bench/send-e2e.ts                 # COUNT=20000
  *   COUNT=100000 npx tsx bench/send-e2e.ts    # the issue's size
@@ -83,7 +83,7 @@ async function run(backend: 'postgres' | 'pglite'): Promise<Figure> {
   } else {
     handle = await openDatabase({ dataDir });
   }
-  const sim = await startSimProcess({ seed: 42, delivered: 0.95, failed: 0.05, noReceipt: 0, latencyMinMs: 5, latencyMaxMs: 50, moRatio: 0, keepRecent: 0 });
+  const sim = await startSimProcess({ seed: 42, delivered: 0.95, failed: 0.05, noReceipt: 0, latencyMinMs: 50, latencyMaxMs: 500, moRatio: 0, keepRecent: 0 });
   try {
     await seed(handle.db);
     const app = await buildApp({ db: handle.db, dataDir, purgeEveryMs: 0 });
