@@ -315,10 +315,15 @@ export class SendService {
     if (!r) throw errors.refused(X.submitLock);
   }
 
-  /** A task the session reaches, locked. */
+  /** A task the session reaches (an agent: its own and its sub-accounts'; anyone else: its own), locked. */
   private async lockTask(trx: Tx, me: Account, uid: string) {
-    const scope = (await this.clients.scope(me)).map((s) => s.id);
-    const t = await trx.selectFrom('sms_tasks').selectAll().where('uid', '=', uid).where('account_id', 'in', scope).forUpdate().executeTakeFirst();
+    const t = await trx
+      .selectFrom('sms_tasks')
+      .selectAll()
+      .where('uid', '=', uid)
+      .where((eb) => (me.user_type === UserType.Agent ? eb.or([eb('account_id', '=', me.id), eb('agent_id', '=', me.id)]) : eb('account_id', '=', me.id)))
+      .forUpdate()
+      .executeTakeFirst();
     if (!t) throw errors.refused(MSG.taskNotFound);
     return t;
   }
