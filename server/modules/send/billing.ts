@@ -258,7 +258,8 @@ async function settlePieces(trx: Tx, ctx: Ctx, t: TaskForSettle) {
   for (const m of moves) {
     const k = key(m.pool_id, m.carrier);
     if (!avail.has(k)) avail.set(k, { pool: m.pool_id, carrier: m.carrier, n: 0 });
-    avail.get(k)!.n += m.kind === POOL_KIND.deduction ? -m.pieces : -m.pieces;
+    // a deduction is negative, a return positive: what is left to take back
+    avail.get(k)!.n -= m.pieces;
     if (m.kind === POOL_KIND.countRollback) returnedByCarrier.set(m.carrier, (returnedByCarrier.get(m.carrier) ?? 0) + m.pieces);
   }
   const slots = [...avail.values()].reverse();
@@ -293,7 +294,7 @@ async function settlePieces(trx: Tx, ctx: Ctx, t: TaskForSettle) {
       if (n > 0) owed -= n - take(a.carrier, n);
     }
   }
-  if (owed > 0) owed = take(null, owed);
+  if (owed > 0) take(null, owed);
   if (!give.size) return;
   const poolIds = [...new Set([...give.keys()].map((k) => Number(k.split(':')[0])))].sort((a, b) => a - b);
   const pools = await trx.selectFrom('product_pools').select(['id', 'remaining']).where('id', 'in', poolIds).orderBy('id').forUpdate().execute();
