@@ -83,7 +83,7 @@ try {
     now: () => new Date(),
   }).violations();
   console.log(
-    `${handle.kind}: accept ${N} numbers: median ${median.toFixed(0)} ms, best ${sorted[0].toFixed(0)} ms (target < ${TARGET_MS} ms); ${msgs.n} message rows; ledger violations: ${bad.length}`,
+    `${handle.kind}: accept ${N} numbers: median ${median.toFixed(0)} ms, best ${sorted[0].toFixed(0)} ms (target < ${TARGET_MS} ms); ${msgs.n} message rows; ledger violations: ${bad.length}; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`,
   );
   process.exitCode = median >= TARGET_MS || bad.length > 0 ? 1 : 0;
 } finally {
