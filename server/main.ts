@@ -3,7 +3,10 @@
  *
  * Environment: PORT (8080), HOST (0.0.0.0), DATA_DIR (./data), DATABASE_URL (PostgreSQL instead of
  * the embedded PGlite under DATA_DIR/pgdata), SMTP_URL, SMTP_FROM, REGISTER_AUTO_LOGIN (1),
- * SECURE_COOKIES (0), LOG_LEVEL (info).
+ * SECURE_COOKIES (0), LOG_LEVEL (info); dispatch (docs/api-dispatch.md): SMPP_URL (the SMSC; empty:
+ * an embedded simulator on a loopback port), DISPATCH (1; 0 = no dispatcher in this process, when
+ * separate `npm run worker` processes run), DISPATCH_BATCH, DISPATCH_LANES, DISPATCH_LEASE_MS,
+ * SMS_SOURCE_PREFIX, WORKER_ID.
  */
 import { installOperatorChannel } from './cli/operator-channel';
 import fs from 'node:fs';
@@ -12,6 +15,7 @@ import { buildApp } from './app';
 import { configFromEnv } from './config';
 import { openDatabase } from './db';
 import { seed } from './db/seed';
+import { dispatcherOptionsFromEnv, startPipeline, type Pipeline } from './modules/dispatch/pipeline';
 
 const started = Date.now();
 const env = process.env;
@@ -34,6 +38,7 @@ const app = await buildApp({
 
 const operator = installOperatorChannel(app, dataDir);
 
+let pipeline: Pipeline | null = null;
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
@@ -41,6 +46,7 @@ async function shutdown(signal: string) {
   app.log.info(`${signal}: shutting down`);
   try {
     operator.unpublish();
+    await pipeline?.stop();
     await app.close();
     await handle.close();
     process.exit(0);
@@ -60,6 +66,17 @@ try {
   process.exit(1);
 }
 operator.publish(port);
+if (env.DISPATCH !== '0' && !closing) {
+  try {
+    pipeline = await startPipeline(app.ctx, { smppUrl: env.SMPP_URL, dispatcher: dispatcherOptionsFromEnv(env) });
+    app.log.info(`dispatcher ${pipeline.dispatcher.workerId} started: ${pipeline.smsc}`);
+  } catch (err) {
+    app.log.error({ err }, 'cannot start the dispatcher');
+    await app.close();
+    await handle.close();
+    process.exit(1);
+  }
+}
 if (created.length) app.log.info(`demo accounts created: ${created.join(', ')} (password Demo1234)`);
 const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
 app.log.info(

@@ -1,0 +1,174 @@
+/**
+ * Crash test (kill -9 during a large task) on PostgreSQL:
+ * 1. a fresh database (`crash_<pid>` on the server of TEST_DATABASE_URL / DATABASE_URL; dropped
+ *    afterwards unless KEEP=1), migrated and seeded;
+ * 2. the SMPP simulator in its own process (bench/lib/sim-process.ts; 90 % delivered, 10 % failed,
+ *    receipts after 50-500 ms, a few uplinks), counting every ref it receives;
+ * 3. a task of COUNT (100,000) messages for client1 at 0.04 a piece, inserted directly
+ *    (server/modules/dispatch/fixture.ts: no charge at acceptance);
+ * 4. `npm run worker` (server/worker.ts) as a child process with DATABASE_URL + SMPP_URL and a
+ *    short lease (DISPATCH_LEASE_MS=10000), killed with SIGKILL once a third of the task is
+ *    submitted, then started again, until the task is completed and every receipt the simulator
+ *    sent is applied;
+ * 5. checks, printed: every message in exactly one final state (3, 6, 4, or 1 only when
+ *    UNCONFIRMED: the messages the killed worker had claimed), no lease left, no ref received twice
+ *    by the simulator, task counters = a recount of the records, sum(ledger) = balance for every
+ *    account, sum(pool_movements) = remaining for every pool. Exit code 1 on any violation.
+ *
+ *   TEST_DATABASE_URL=postgres://sms:sms@127.0.0.1:5432/postgres npx tsx bench/crash.ts   # COUNT=100000
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { openDatabase } from '../server/db';
+import { seed } from '../server/db/seed';
+import { insertFixtureTask } from '../server/modules/dispatch/fixture';
+import { LedgerService } from '../server/modules/ledger/service';
+import { startSimProcess } from './lib/sim-process';
+
+const baseUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || '';
+if (!baseUrl) {
+  console.log('crash test: skipped (set TEST_DATABASE_URL or DATABASE_URL to a PostgreSQL server)');
+  process.exit(0);
+}
+const COUNT = Number(process.env.COUNT ?? 100_000);
+const KILL_AT = Number(process.env.KILL_AT ?? 1 / 3);
+const dbName = `crash_${process.pid}`;
+const root = path.resolve(import.meta.dirname, '..');
+
+async function admin(q: string) {
+  const c = new pg.Client({ connectionString: baseUrl });
+  await c.connect();
+  try {
+    await c.query(q);
+  } finally {
+    await c.end();
+  }
+}
+
+const u = new URL(baseUrl);
+u.pathname = `/${dbName}`;
+const dbUrl = u.toString();
+await admin(`create database ${dbName}`);
+const handle = await openDatabase({ databaseUrl: dbUrl, poolSize: 4 });
+const db = handle.db;
+const sim = await startSimProcess({ seed: 2026, delivered: 0.9, failed: 0.1, noReceipt: 0, latencyMinMs: 50, latencyMaxMs: 500, moRatio: 0.001, moDelayMs: 200, keepRecent: 0 });
+const violations: string[] = [];
+let worker: ChildProcess | null = null;
+
+function startWorker(n: number): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/worker.ts')], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: dbUrl, SMPP_URL: `${sim.url}?window=1000`, DISPATCH_LEASE_MS: '10000', LOG_LEVEL: 'warn', WORKER_ID: `crash-worker-${n}` },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  console.log(`worker ${n} started (pid ${child.pid})`);
+  return child;
+}
+
+async function taskRow(id: number) {
+  return db.selectFrom('sms_tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+async function byState(taskId: number) {
+  const r = await sql<{ state: number; unconfirmed: boolean; leased: boolean; n: number }>`
+    select state, error_code = 'UNCONFIRMED' as unconfirmed, lease_until is not null as leased, count(*)::int n
+    from sms_messages where task_id = ${taskId} group by 1, 2, 3 order by 1, 2, 3`.execute(db);
+  return r.rows.map((x) => `${x.state}${x.unconfirmed ? ' UNCONFIRMED' : ''}${x.leased ? ' leased' : ''}: ${x.n}`).join(', ');
+}
+
+try {
+  await seed(db);
+  const account = await db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow();
+  const t0 = performance.now();
+  const task = await insertFixtureTask(db, { accountId: account.id, count: COUNT, price: '0.0400' });
+  console.log(`task ${task.uid}: ${COUNT} messages inserted in ${(performance.now() - t0).toFixed(0)} ms (database ${dbName})`);
+
+  worker = startWorker(1);
+  const killAt = Math.floor(COUNT * KILL_AT);
+  const deadline = Date.now() + 15 * 60_000;
+  for (;;) {
+    const t = await taskRow(task.id);
+    if (t.submitted_num >= killAt) break;
+    if (Date.now() > deadline || worker.exitCode !== null) throw new Error(`worker 1 did not reach ${killAt} submitted (exit ${worker.exitCode})`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  worker.kill('SIGKILL');
+  await new Promise((r) => worker!.once('exit', r));
+  const atKill = await taskRow(task.id);
+  console.log(`kill -9 at ${atKill.submitted_num} submitted (${atKill.success_num + atKill.fail_num} final); messages: ${await byState(task.id)}`);
+
+  worker = startWorker(2);
+  for (;;) {
+    const t = await taskRow(task.id);
+    const unconfirmed = await sql<{ n: number }>`select count(*)::int n from sms_messages where task_id = ${task.id} and error_code = 'UNCONFIRMED'`.execute(db);
+    const c = await sim.counts();
+    if (t.status === 3 && t.unknown_num === unconfirmed.rows[0].n && c.pending === 0) break;
+    if (Date.now() > deadline || worker.exitCode !== null) throw new Error(`not finished: ${JSON.stringify({ status: t.status, unknown: t.unknown_num, pending: c.pending })} (worker exit ${worker.exitCode})`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  // receipts the simulator sent have been acknowledged = stored; let the applier finish them
+  for (let i = 0; i < 50; i++) {
+    const left = await sql<{ n: number }>`select count(*)::int n from sms_receipts r join sms_messages m on m.msg_id = r.msg_id`.execute(db);
+    if (left.rows[0].n === 0) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const elapsed = (performance.now() - t0) / 1000;
+  worker.kill('SIGTERM');
+  await new Promise((r) => worker!.once('exit', r));
+  worker = null;
+
+  // ---- checks
+  const t = await taskRow(task.id);
+  console.log(`\ndone after ${elapsed.toFixed(1)} s (kill and restart included); messages: ${await byState(task.id)}`);
+  const bad = await sql<{ n: number }>`
+    select count(*)::int n from sms_messages where task_id = ${task.id}
+      and not (state in (3, 4, 6) or (state = 1 and error_code = 'UNCONFIRMED')) or (task_id = ${task.id} and lease_until is not null)`.execute(db);
+  if (bad.rows[0].n) violations.push(`${bad.rows[0].n} messages not in exactly one final state (or still leased)`);
+  const total = await sql<{ n: number }>`select count(*)::int n from sms_messages where task_id = ${task.id}`.execute(db);
+  if (total.rows[0].n !== COUNT) violations.push(`${total.rows[0].n} message rows instead of ${COUNT}`);
+
+  const c = await sim.counts();
+  console.log(`simulator: ${c.received} submit_sm received, ${c.distinctRefs} distinct refs, ${c.duplicates.length} refs received twice or more, ${c.receiptsSent} receipts sent, ${c.moSent} uplinks`);
+  if (c.duplicates.length) violations.push(`refs submitted twice: ${c.duplicates.slice(0, 10).map(([r, n]) => `${r}×${n}`).join(', ')}`);
+  if (c.distinctRefs > COUNT) violations.push(`the simulator saw ${c.distinctRefs} refs for ${COUNT} messages`);
+
+  const recount = await sql<{ success: number; fail: number; unknown: number; submitted: number; pieces: number; cost: string }>`
+    select count(*) filter (where state in (3, 16))::int success, count(*) filter (where state in (4, 6, 8, 9, 14))::int fail,
+      count(*) filter (where state in (1, 15))::int unknown, count(*) filter (where state not in (0, 7))::int submitted,
+      coalesce(sum(pieces) filter (where state in (4, 6, 8, 9, 11, 12, 13, 14)), 0)::int pieces,
+      coalesce(sum(pieces * price) filter (where state in (4, 6, 8, 9, 11, 12, 13, 14)), 0)::text cost
+    from sms_messages where task_id = ${task.id}`.execute(db);
+  const r = recount.rows[0];
+  const counters = { success: t.success_num, fail: t.fail_num, unknown: t.unknown_num, submitted: t.submitted_num, pieces: t.refundable_pieces, cost: Number(t.refundable_cost) };
+  const records = { ...r, cost: Number(r.cost) };
+  console.log(`task counters: ${JSON.stringify(counters)}\nrecount:       ${JSON.stringify(records)}\ntask status ${t.status}, finished_at ${t.finished_at?.toISOString()}`);
+  if (JSON.stringify(counters) !== JSON.stringify(records)) violations.push('task counters differ from the records');
+  if (t.status !== 3 || !t.finished_at) violations.push('task not completed');
+
+  const ledger = await new LedgerService({ db, now: () => new Date() }).violations();
+  const pools = await sql<{ id: number; remaining: number; movements: number }>`
+    select p.id, p.remaining, coalesce(m.s, 0)::int movements from product_pools p
+    left join (select pool_id, sum(pieces) s from pool_movements group by pool_id) m on m.pool_id = p.id
+    where p.remaining <> coalesce(m.s, 0)`.execute(db);
+  const accounts = await sql<{ n: number }>`select count(*)::int n from accounts`.execute(db);
+  const poolCount = await sql<{ n: number }>`select count(*)::int n from product_pools`.execute(db);
+  console.log(`ledger: ${accounts.rows[0].n} accounts, ${ledger.length} with sum(ledger) ≠ balance; pools: ${poolCount.rows[0].n}, ${pools.rows.length} with sum(movements) ≠ remaining`);
+  if (ledger.length) violations.push(`ledger out of balance: ${ledger.map((l) => l.clientid).join(', ')}`);
+  if (pools.rows.length) violations.push(`pools out of balance: ${pools.rows.map((p) => p.id).join(', ')}`);
+  const orphans = await sql<{ n: number }>`select count(*)::int n from sms_receipts`.execute(db);
+  const mo = await sql<{ n: number }>`select count(*)::int n from sms_mo`.execute(db);
+  console.log(`receipts waiting (for unconfirmed messages, purged after 3 days): ${orphans.rows[0].n}; uplinks stored: ${mo.rows[0].n}`);
+} catch (e) {
+  violations.push(`run failed: ${(e as Error).message}`);
+} finally {
+  if (worker && worker.exitCode === null) worker.kill('SIGKILL');
+  await sim.close();
+  await handle.close();
+  if (process.env.KEEP !== '1') await admin(`drop database if exists ${dbName} with (force)`);
+}
+
+console.log(violations.length ? `\nVIOLATIONS:\n- ${violations.join('\n- ')}` : '\ncrash test passed: no violation');
+process.exitCode = violations.length ? 1 : 0;

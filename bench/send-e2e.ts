@@ -1,0 +1,127 @@
+/**
+ * End to end: accept → SMPP submit → receipt → record, in messages/s, on PostgreSQL (when
+ * DATABASE_URL or TEST_DATABASE_URL is set: a fresh database, dropped afterwards) and on the
+ * embedded PGlite (a temporary DATA_DIR).
+ *
+ * One task of COUNT messages for client1 is accepted by a direct insert of the task and its
+ * message rows (server/modules/dispatch/fixture.ts: one INSERT … generate_series, no charge) —
+ * the send service's own acceptance is timed by its benchmark. The clock starts before that
+ * insert and stops when every message has its final receipt recorded (success + fail = COUNT).
+ * The dispatcher runs in this process as in the embedded default (DISPATCH_BATCH / DISPATCH_LANES
+ * apply); the SMPP simulator runs in its own process (bench/lib/sim-process.ts): 95 % delivered,
+ * 5 % failed, receipts after 5-50 ms.
+ *
+ *   npx tsx bench/send-e2e.ts                 # COUNT=20000
+ *   COUNT=100000 npx tsx bench/send-e2e.ts    # the issue's size
+ *   ONLY=postgres|pglite                      # one backend
+ * Target: ≥ 5,000 messages/s on PostgreSQL.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { buildApp } from '../server/app';
+import { openDatabase, type DbHandle } from '../server/db';
+import { seed } from '../server/db/seed';
+import { Dispatcher } from '../server/modules/dispatch/dispatcher';
+import { insertFixtureTask } from '../server/modules/dispatch/fixture';
+import { dispatcherOptionsFromEnv } from '../server/modules/dispatch/pipeline';
+import { createSmscLink } from '../server/modules/smsc/client';
+import { parseSmppUrl } from '../server/modules/smsc/config';
+import { startSimProcess } from './lib/sim-process';
+
+const COUNT = Number(process.env.COUNT ?? 20_000);
+const TARGET = 5000;
+const pgUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || '';
+const only = process.env.ONLY;
+const LINK_OPTIONS = process.env.SMPP_OPTIONS ?? 'window=1000&receipt_batch=2000&receipt_batch_ms=20';
+
+async function admin(url: string, q: string) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query(q);
+  } finally {
+    await c.end();
+  }
+}
+
+interface Figure {
+  backend: string;
+  perSecond: number;
+  acceptMs: number;
+  totalMs: number;
+  duplicates: number;
+}
+
+async function run(backend: 'postgres' | 'pglite'): Promise<Figure> {
+  const dbName = `bench_e2e_${process.pid}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-e2e-'));
+  let handle: DbHandle;
+  if (backend === 'postgres') {
+    await admin(pgUrl, `create database ${dbName}`);
+    const u = new URL(pgUrl);
+    u.pathname = `/${dbName}`;
+    handle = await openDatabase({ databaseUrl: u.toString(), poolSize: 10 });
+  } else {
+    handle = await openDatabase({ dataDir });
+  }
+  const sim = await startSimProcess({ seed: 42, delivered: 0.95, failed: 0.05, noReceipt: 0, latencyMinMs: 5, latencyMaxMs: 50, moRatio: 0, keepRecent: 0 });
+  try {
+    await seed(handle.db);
+    const app = await buildApp({ db: handle.db, dataDir, purgeEveryMs: 0 });
+    const link = createSmscLink(parseSmppUrl(`${sim.url}?${LINK_OPTIONS}`));
+    await link.waitReady(10_000);
+    const dispatcher = new Dispatcher(app.ctx, link, { idleMs: 20, ...dispatcherOptionsFromEnv(process.env) }).start();
+    const account = await handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow();
+
+    const t0 = performance.now();
+    const task = await insertFixtureTask(handle.db, { accountId: account.id, count: COUNT, price: '0.0400' });
+    const t1 = performance.now();
+    let last = 0;
+    for (;;) {
+      const t = await handle.db.selectFrom('sms_tasks').select(['success_num', 'fail_num', 'unknown_num', 'submitted_num']).where('id', '=', task.id).executeTakeFirstOrThrow();
+      const done = t.success_num + t.fail_num;
+      if (done >= COUNT) break;
+      if (performance.now() - last > 2000) {
+        last = performance.now();
+        console.log(`  ${backend}: ${((last - t0) / 1000).toFixed(1)} s submitted ${t.submitted_num}, final ${done}, unknown ${t.unknown_num}`);
+      }
+      if (performance.now() - t0 > 600_000) throw new Error('not finished after 10 minutes');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const t2 = performance.now();
+    await dispatcher.stop();
+    await link.close();
+    const counts = await sim.counts();
+    await app.close();
+    const perSecond = Math.round(COUNT / ((t2 - t0) / 1000));
+    console.log(
+      `${backend.padEnd(8)} ${COUNT} messages: accepted in ${(t1 - t0).toFixed(0)} ms, all receipts recorded after ${((t2 - t0) / 1000).toFixed(2)} s → ${perSecond} messages/s` +
+        ` (simulator: ${counts.accepted} accepted, ${counts.throttled} throttled, ${counts.duplicates.length} refs twice; dispatcher: ${JSON.stringify(dispatcher.stats)})`,
+    );
+    return { backend, perSecond, acceptMs: t1 - t0, totalMs: t2 - t0, duplicates: counts.duplicates.length };
+  } finally {
+    await sim.close();
+    await handle.close();
+    if (backend === 'postgres') await admin(pgUrl, `drop database if exists ${dbName}`);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const figures: Figure[] = [];
+if (pgUrl && only !== 'pglite') figures.push(await run('postgres'));
+else if (!pgUrl) console.log('postgres: skipped (set DATABASE_URL or TEST_DATABASE_URL)');
+if (only !== 'postgres') figures.push(await run('pglite'));
+
+console.log('\nend to end (accept → SMPP submit → receipt → record):');
+for (const f of figures) console.log(`  ${f.backend.padEnd(8)} ${f.perSecond} messages/s (${COUNT} messages in ${(f.totalMs / 1000).toFixed(2)} s)`);
+const pgFigure = figures.find((f) => f.backend === 'postgres');
+let failed = figures.some((f) => f.duplicates > 0);
+if (pgFigure) {
+  const ok = pgFigure.perSecond >= TARGET;
+  console.log(`target ≥ ${TARGET} messages/s on PostgreSQL: ${ok ? 'met' : 'MISSED'}`);
+  failed ||= !ok;
+}
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,340 @@
+/**
+ * The dispatch pipeline of one process (docs/api-dispatch.md):
+ * - `lanes` loops claim due messages in batches (lease), submit them through the SMSC link and
+ *   record the outcomes; several lanes overlap (one claims / records while another's batch is on
+ *   the wire), several processes share the queue (FOR UPDATE SKIP LOCKED + leases);
+ * - the link's receipts are stored (sms_receipts) before the SMSC is acknowledged, and an applier
+ *   loop applies them to the messages in batches;
+ * - uplinks are stored (sms_mo) before they are acknowledged;
+ * - every second: due timed tasks are released (send/timer.ts), expired leases are recovered
+ *   (unconfirmed), finished tasks are completed, orphan receipts purged.
+ */
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import type { Transaction } from 'kysely';
+import type { AppContext } from '../../context';
+import type { Database } from '../../db/types';
+import type { MoMessage, Receipt, SmscLink, SubmitRequest, SubmitResult } from '../smsc/types';
+import { fireDueTimedTasks } from '../send/timer';
+import { storeMo, type StoredMo } from './mo';
+import {
+  applyReceipts,
+  claimBatch,
+  completeTasks,
+  purgeOrphanReceipts,
+  recordOutcomes,
+  recoverLeases,
+  STATE,
+  storeReceipts,
+  UNCONFIRMED,
+  type AppliedReport,
+  type ClaimedMessage,
+  type Outcome,
+} from './sql';
+
+type Tx = Transaction<Database>;
+
+export interface DispatchHooks {
+  /** final receipts applied (delivery-report pushes), in the applying transaction */
+  reports?: (trx: Tx, rows: AppliedReport[]) => Promise<void>;
+  /** uplinks stored (uplink pushes), in the storing transaction */
+  mo?: (trx: Tx, rows: StoredMo[]) => Promise<void>;
+}
+
+export interface DispatcherOptions {
+  /** unique per process (default host:pid:random) */
+  workerId?: string;
+  /** messages claimed per batch (default 1000) */
+  batchSize?: number;
+  /** concurrent claim → submit → record loops (default 3) */
+  lanes?: number;
+  /** how long a claim holds its messages (default 120 s); must exceed a batch's submit time */
+  leaseMs?: number;
+  /** sleep of an idle loop (default 200 ms) */
+  idleMs?: number;
+  /** receipts applied per transaction (default 5000) */
+  receiptBatch?: number;
+  /** source address = prefix + the account's id (the extension uplinks are routed by) */
+  sourcePrefix?: string;
+  /** housekeeping period: timed tasks, lease recovery, completion sweep (default 1000 ms; 0: none) */
+  maintenanceMs?: number;
+  /** unapplicable receipts are deleted after this long (default 3 days) */
+  orphanReceiptMs?: number;
+  /** run the submit lanes (false: receipts / uplinks / housekeeping only) */
+  submit?: boolean;
+  hooks?: DispatchHooks;
+}
+
+export interface DispatcherStats {
+  claimed: number;
+  accepted: number;
+  rejected: number;
+  retried: number;
+  unconfirmed: number;
+  receiptsStored: number;
+  receiptsApplied: number;
+  mo: number;
+  recovered: number;
+  errors: number;
+}
+
+/** A sleep another loop can cut short. */
+class Waker {
+  private waiters = new Set<() => void>();
+  wait(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waiters.add(done);
+    });
+  }
+  wake() {
+    for (const w of [...this.waiters]) w();
+  }
+}
+
+export const DEFAULT_SOURCE_PREFIX = '106900';
+
+/** Maps the link's answers to the outcomes recorded; a request without an answer is unconfirmed. */
+export function toOutcomes(batch: readonly ClaimedMessage[], results: readonly SubmitResult[]): Outcome[] {
+  const byRef = new Map<number, SubmitResult>();
+  for (const r of results) byRef.set(r.ref, r);
+  return batch.map((m): Outcome => {
+    const r = byRef.get(m.id);
+    if (!r) return { id: m.id, state: STATE.Submitted, msgId: null, code: UNCONFIRMED, report: 'no answer', delayMs: 0 };
+    switch (r.status) {
+      case 'accepted':
+        return { id: m.id, state: STATE.Submitted, msgId: String(r.msgId).slice(0, 64), code: '', report: '', delayMs: 0 };
+      case 'rejected':
+        return { id: m.id, state: STATE.SubmitFailed, msgId: null, code: String(r.code).slice(0, 32), report: '', delayMs: 0 };
+      case 'retry':
+        return { id: m.id, state: STATE.NotSent, msgId: null, code: String(r.code).slice(0, 32), report: '', delayMs: Math.min(60_000, Math.max(50, Math.round(r.afterMs) || 0)) };
+      default:
+        return { id: m.id, state: STATE.Submitted, msgId: null, code: UNCONFIRMED, report: String(r.code).slice(0, 64), delayMs: 0 };
+    }
+  });
+}
+
+/** Receipt → the values stored: delivered → 3, else 6 with the SMSC's error (err, else stat). */
+export function receiptRow(r: Receipt) {
+  const err = (r.err ?? '').trim();
+  const stat = (r.stat ?? '').trim().slice(0, 16);
+  return {
+    msgId: String(r.msgId).slice(0, 64),
+    state: r.delivered ? STATE.Delivered : STATE.DeliveryFailed,
+    errorCode: r.delivered ? '' : (err && !/^0+$/.test(err) ? err : stat || 'UNDELIV').slice(0, 32),
+    report: stat,
+    doneAt: r.doneAt instanceof Date && !Number.isNaN(r.doneAt.getTime()) ? r.doneAt : new Date(),
+  };
+}
+
+export class Dispatcher {
+  readonly workerId: string;
+  readonly stats: DispatcherStats = { claimed: 0, accepted: 0, rejected: 0, retried: 0, unconfirmed: 0, receiptsStored: 0, receiptsApplied: 0, mo: 0, recovered: 0, errors: 0 };
+  private readonly o: Required<Omit<DispatcherOptions, 'hooks' | 'workerId'>>;
+  private readonly hooks: DispatchHooks;
+  private running = false;
+  private loops: Promise<void>[] = [];
+  private readonly idle = new Waker();
+  private readonly applierWake = new Waker();
+  private lastSweep = 0;
+  private lastPurge = 0;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly link: SmscLink,
+    opts: DispatcherOptions = {},
+  ) {
+    this.workerId = (opts.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`).slice(0, 100);
+    this.o = {
+      batchSize: opts.batchSize ?? 1000,
+      lanes: opts.lanes ?? 3,
+      leaseMs: opts.leaseMs ?? 120_000,
+      idleMs: opts.idleMs ?? 200,
+      receiptBatch: opts.receiptBatch ?? 5000,
+      sourcePrefix: opts.sourcePrefix ?? DEFAULT_SOURCE_PREFIX,
+      maintenanceMs: opts.maintenanceMs ?? 1000,
+      orphanReceiptMs: opts.orphanReceiptMs ?? 3 * 86_400_000,
+      submit: opts.submit ?? true,
+    };
+    this.hooks = opts.hooks ?? {};
+    link.onReceipts((rs) => this.handleReceipts(rs));
+    link.onMo((ms) => this.handleMo(ms));
+  }
+
+  get db() {
+    return this.ctx.db;
+  }
+
+  private logError(what: string, err: unknown) {
+    this.stats.errors++;
+    this.ctx.log.error({ err }, `dispatch ${this.workerId}: ${what} failed`);
+  }
+
+  // ---------------------------------------------------------------- steps (tests drive these)
+
+  /** Receipts from the link: stored (the SMSC is acknowledged once this resolves). */
+  async handleReceipts(rs: Receipt[]): Promise<void> {
+    await storeReceipts(this.db, rs.map(receiptRow), this.ctx.now());
+    this.stats.receiptsStored += rs.length;
+    this.applierWake.wake();
+  }
+
+  /** Uplinks from the link: routed and stored (then acknowledged). */
+  async handleMo(ms: MoMessage[]): Promise<void> {
+    const stored = await storeMo(this.db, this.o.sourcePrefix, ms, this.hooks.mo, (m) => this.ctx.log.warn(m));
+    this.stats.mo += stored.length;
+  }
+
+  /** One claim → submit → record round; returns how many messages it claimed. */
+  async dispatchOnce(limit = this.o.batchSize): Promise<number> {
+    const now = this.ctx.now();
+    const T0 = performance.now();
+    const batch = await claimBatch(this.db, this.workerId, now, new Date(now.getTime() + this.o.leaseMs), limit);
+    if (!batch.length) return 0;
+    this.stats.claimed += batch.length;
+    const TC = performance.now();
+    const requests: SubmitRequest[] = batch.map((m) => ({ ref: m.id, to: m.phone, from: `${this.o.sourcePrefix}${m.account_id}`, text: m.content }));
+    let results: SubmitResult[];
+    try {
+      results = await this.link.submit(requests);
+    } catch (err) {
+      // whatever was written may have reached the SMSC: never resubmitted
+      this.logError('submit', err);
+      results = [];
+    }
+    const T1 = performance.now();
+    const outcomes = toOutcomes(batch, results);
+    for (const o of outcomes) {
+      if (o.state === STATE.NotSent) this.stats.retried++;
+      else if (o.state === STATE.SubmitFailed) this.stats.rejected++;
+      else if (o.msgId) this.stats.accepted++;
+      else this.stats.unconfirmed++;
+    }
+    // the outcomes must reach the database: retry while it is unreachable (the lease keeps the rows)
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await recordOutcomes(this.db, this.ctx, this.workerId, outcomes);
+        break;
+      } catch (err) {
+        this.logError('record', err);
+        if (!this.running || attempt >= 20) throw err;
+        await new Promise((r) => setTimeout(r, Math.min(5000, 100 * 2 ** attempt)));
+      }
+    }
+    this.ctx.log.debug(`dispatch ${batch.length}: claim ${(TC - T0).toFixed(0)} ms, submit ${(T1 - TC).toFixed(0)} ms, record ${(performance.now() - T1).toFixed(0)} ms`);
+    this.applierWake.wake();
+    return batch.length;
+  }
+
+  /** Applies stored receipts until fewer than a batch remain; returns how many were applied. */
+  async applyOnce(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const T = performance.now();
+      const n = await applyReceipts(this.db, this.ctx, this.o.receiptBatch, this.hooks.reports);
+      total += n;
+      if (n) this.ctx.log.debug(`receipts applied: ${n} in ${(performance.now() - T).toFixed(0)} ms`);
+      this.stats.receiptsApplied += n;
+      if (n < this.o.receiptBatch) return total;
+    }
+  }
+
+  /** Housekeeping: timed tasks, lease recovery, completion sweep, orphan receipts. */
+  async maintain(): Promise<void> {
+    const now = this.ctx.now();
+    try {
+      await fireDueTimedTasks(this.ctx, 100);
+    } catch (err) {
+      this.logError('timed tasks', err);
+    }
+    for (;;) {
+      const n = await recoverLeases(this.db, this.ctx);
+      this.stats.recovered += n;
+      if (n > 0) this.ctx.log.warn(`dispatch ${this.workerId}: ${n} messages with an expired lease recorded as unconfirmed`);
+      if (n < 5000) break;
+    }
+    if (now.getTime() - this.lastSweep >= 10_000 || now.getTime() < this.lastSweep) {
+      this.lastSweep = now.getTime();
+      await completeTasks(this.db, null, now);
+    }
+    if (now.getTime() - this.lastPurge >= 600_000 || now.getTime() < this.lastPurge) {
+      this.lastPurge = now.getTime();
+      await purgeOrphanReceipts(this.db, new Date(now.getTime() - this.o.orphanReceiptMs));
+    }
+  }
+
+  // ---------------------------------------------------------------- loops
+
+  start(): this {
+    if (this.running) return this;
+    this.running = true;
+    if (this.o.submit) for (let i = 0; i < this.o.lanes; i++) this.loops.push(this.laneLoop());
+    this.loops.push(this.applierLoop());
+    if (this.o.maintenanceMs > 0) this.loops.push(this.maintenanceLoop());
+    return this;
+  }
+
+  /** Stops claiming, lets the batches on the wire finish and be recorded, then returns. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.idle.wake();
+    this.applierWake.wake();
+    await Promise.allSettled(this.loops);
+    this.loops = [];
+  }
+
+  get isRunning() {
+    return this.running;
+  }
+
+  private async laneLoop() {
+    while (this.running) {
+      try {
+        if (!this.link.ready) {
+          await this.idle.wait(this.o.idleMs * 2);
+          continue;
+        }
+        const n = await this.dispatchOnce();
+        if (n === 0) await this.idle.wait(this.o.idleMs);
+      } catch (err) {
+        this.logError('dispatch', err);
+        await this.idle.wait(1000);
+      }
+    }
+  }
+
+  private async applierLoop() {
+    for (;;) {
+      try {
+        await this.applyOnce();
+      } catch (err) {
+        this.logError('receipt apply', err);
+        await this.applierWake.wait(1000);
+      }
+      if (!this.running) return;
+      // at most one round per idleMs / 2 unless woken after that: rounds stay big under load
+      const since = performance.now();
+      await this.applierWake.wait(this.o.idleMs);
+      const rest = this.o.idleMs / 2 - (performance.now() - since);
+      if (rest > 0 && this.running) await new Promise((r) => setTimeout(r, rest));
+    }
+  }
+
+  private async maintenanceLoop() {
+    while (this.running) {
+      try {
+        await this.maintain();
+      } catch (err) {
+        this.logError('maintenance', err);
+      }
+      await this.idle.wait(this.o.maintenanceMs);
+    }
+  }
+}

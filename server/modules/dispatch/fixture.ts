@@ -1,0 +1,54 @@
+/**
+ * Test and benchmark fixture: a task with `count` queued messages inserted straight into the
+ * tables (one INSERT ... generate_series), bypassing acceptance (no charge, no ledger rows, price 0
+ * unless given). Used by tests/server/dispatch.test.ts, bench/send-e2e.ts and bench/crash.ts.
+ */
+import { randomBytes } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/types';
+
+export interface FixtureTask {
+  accountId: number;
+  count: number;
+  content?: string;
+  /** numbers are `phoneBase + i` (11 digits) */
+  phoneBase?: number;
+  pieces?: number;
+  price?: string;
+  /** null: not queued (timed task before its time) */
+  nextAt?: Date | null;
+  status?: number;
+  /** messages created in this state (default 0) */
+  state?: number;
+}
+
+export async function insertFixtureTask(db: Kysely<Database>, t: FixtureTask): Promise<{ id: number; uid: string }> {
+  const now = new Date();
+  const nextAt = t.nextAt === undefined ? now : t.nextAt;
+  return db.transaction().execute(async (trx) => {
+    const task = await trx
+      .insertInto('sms_tasks')
+      .values({
+        uid: `fx${Date.now().toString(36)}${randomBytes(4).toString('hex')}`,
+        account_id: t.accountId,
+        creator_id: t.accountId,
+        payer_id: t.accountId,
+        charge_mode: 1,
+        content: t.content ?? '【云讯通】您的验证码是1234，5分钟内有效。',
+        smstype: 0,
+        send_time: nextAt ?? now,
+        submit_total: t.count,
+        pieces_per_msg: t.pieces ?? 1,
+        charge_num_total: t.count * (t.pieces ?? 1),
+        status: t.status ?? 0,
+      })
+      .returning(['id', 'uid'])
+      .executeTakeFirstOrThrow();
+    await sql`
+      insert into sms_messages (task_id, account_id, phone, carrier, pieces, price, state, next_at)
+      select ${task.id}, ${t.accountId}, (${t.phoneBase ?? 13000000000}::bigint + g)::text, 1, ${t.pieces ?? 1}, ${t.price ?? '0'}::numeric,
+        ${t.state ?? 0}, ${nextAt ? nextAt.toISOString() : null}::timestamptz
+      from generate_series(0, ${t.count - 1}) g`.execute(trx);
+    return task;
+  });
+}

@@ -1,0 +1,92 @@
+/**
+ * Uplink (MO) storage and routing (docs/api-dispatch.md "Uplink routing"):
+ * 1. the destination is our source prefix + an extension, and the extension is an account's id
+ *    (the dispatcher sends every message from prefix + its account's id) → that account;
+ * 2. otherwise the account that most recently sent to the phone, among the latest
+ *    `RECENT_WINDOW` messages (a bounded look-up: the messages table has no phone index);
+ * 3. otherwise the uplink is unroutable: logged and acknowledged, not stored.
+ * Rows are deduplicated on the SMSC's reference (a redelivered uplink is stored once).
+ */
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from '../../db/types';
+import type { MoMessage } from '../smsc/types';
+
+export const RECENT_WINDOW = 200_000;
+
+export interface StoredMo {
+  id: number;
+  account_id: number;
+  phone: string;
+  content: string;
+  dest: string;
+  smsc_ref: string | null;
+  received_at: Date;
+}
+
+/** +8613800138000 / 8613800138000 → 13800138000; other numbers unchanged (digits only) */
+export function normalizePhone(p: string): string {
+  const d = p.replace(/[^0-9]/g, '');
+  if (d.length === 13 && d.startsWith('86')) return d.slice(2);
+  if (d.length === 15 && d.startsWith('0086')) return d.slice(4);
+  return d;
+}
+
+/** The account an uplink belongs to, or null (rules above). */
+export async function routeMo(db: Kysely<Database> | Transaction<Database>, sourcePrefix: string, mo: Pick<MoMessage, 'from' | 'to'>): Promise<number | null> {
+  const to = mo.to.replace(/[^0-9]/g, '');
+  if (sourcePrefix && to.startsWith(sourcePrefix)) {
+    const ext = to.slice(sourcePrefix.length);
+    if (/^[1-9][0-9]{0,8}$/.test(ext)) {
+      const acc = await db.selectFrom('accounts').select('id').where('id', '=', Number(ext)).executeTakeFirst();
+      if (acc) return acc.id;
+    }
+  }
+  const phone = normalizePhone(mo.from);
+  if (!phone) return null;
+  const r = await sql<{ account_id: number }>`
+    select account_id from sms_messages
+    where id > (select coalesce(max(id), 0) - ${RECENT_WINDOW} from sms_messages) and phone = ${phone}
+    order by id desc limit 1`.execute(db);
+  return r.rows[0]?.account_id ?? null;
+}
+
+/**
+ * Stores a batch of uplinks in one transaction; `onStored` (uplink pushes) runs in it with the new
+ * rows. Returns the stored rows (duplicates and unroutable ones left out).
+ */
+export async function storeMo(
+  db: Kysely<Database>,
+  sourcePrefix: string,
+  batch: MoMessage[],
+  onStored?: (trx: Transaction<Database>, rows: StoredMo[]) => Promise<void>,
+  log?: (msg: string) => void,
+): Promise<StoredMo[]> {
+  if (!batch.length) return [];
+  return db.transaction().execute(async (trx) => {
+    const rows: { account_id: number; phone: string; content: string; dest: string; smsc_ref: string; received_at: string }[] = [];
+    for (const mo of batch) {
+      const accountId = await routeMo(trx, sourcePrefix, mo);
+      if (accountId === null) {
+        log?.(`uplink from ${mo.from} to ${mo.to} (ref ${mo.smscRef}) matches no account: dropped`);
+        continue;
+      }
+      rows.push({
+        account_id: accountId,
+        phone: normalizePhone(mo.from).slice(0, 32),
+        content: mo.text.slice(0, 2000),
+        dest: mo.to.slice(0, 32),
+        smsc_ref: mo.smscRef.slice(0, 128),
+        received_at: mo.receivedAt.toISOString(),
+      });
+    }
+    if (!rows.length) return [];
+    const r = await sql<StoredMo>`
+      insert into sms_mo (account_id, phone, content, dest, smsc_ref, received_at)
+      select * from unnest(${rows.map((x) => x.account_id)}::int[], ${rows.map((x) => x.phone)}::text[], ${rows.map((x) => x.content)}::text[],
+        ${rows.map((x) => x.dest)}::text[], ${rows.map((x) => x.smsc_ref)}::text[], ${rows.map((x) => x.received_at)}::timestamptz[])
+      on conflict (smsc_ref) do nothing
+      returning id, account_id, phone, content, dest, smsc_ref, received_at`.execute(trx);
+    if (r.rows.length && onStored) await onStored(trx, r.rows);
+    return r.rows;
+  });
+}

@@ -1,0 +1,168 @@
+/**
+ * SMPP_URL → the settings of the carrier link (client.ts). Rules: docs/api-dispatch.md
+ * "SMPP link and simulator".
+ *
+ *   smpp://system_id:password@host:port?window=200&connections=1&source=106900001
+ *   smpps://...  (TLS; `tls_insecure=1` accepts a self-signed certificate)
+ *
+ * Query options (all optional): window, connections, source, system_type, enquire_ms,
+ * timeout_ms, connect_timeout_ms, reconnect_min_ms, reconnect_max_ms, queue_wait_ms,
+ * throttle_ms, receipt_batch, receipt_batch_ms, ref_tlv (vendor TLV tag for our ref, 0 = none),
+ * tz (UTC offset of the SMSC's receipt dates in minutes, default 480 = Asia/Shanghai),
+ * tls_insecure. User name and password are percent-decoded.
+ */
+
+export interface SmscConfig {
+  host: string;
+  port: number;
+  tls: boolean;
+  /** smpps: verify the SMSC's certificate (tls_insecure=1 turns it off) */
+  tlsVerify: boolean;
+  systemId: string;
+  password: string;
+  systemType: string;
+  /** submits in flight per connection */
+  window: number;
+  connections: number;
+  /** source address used when a request has no `from` */
+  sourceAddr: string;
+  enquireLinkMs: number;
+  /** a submit without submit_sm_resp after this long is 'unconfirmed' */
+  submitTimeoutMs: number;
+  connectTimeoutMs: number;
+  reconnectMinMs: number;
+  reconnectMaxMs: number;
+  /** a request not written within this long (link down / throttled) gets 'retry' */
+  queueWaitMs: number;
+  /** first pause after a throttling answer (doubled up to 16×) */
+  throttleMs: number;
+  receiptBatch: number;
+  receiptBatchMs: number;
+  /** vendor TLV tag (0x1400-0x3FFF) carrying sms_messages.id in every submit_sm; 0 = not sent */
+  refTlv: number;
+  /** UTC offset (minutes) of the `done date` in receipts */
+  tzMinutes: number;
+}
+
+export const SMSC_DEFAULTS: Omit<SmscConfig, 'host' | 'port' | 'systemId' | 'password'> = {
+  tls: false,
+  tlsVerify: true,
+  systemType: '',
+  window: 200,
+  connections: 1,
+  sourceAddr: '',
+  enquireLinkMs: 30_000,
+  submitTimeoutMs: 30_000,
+  connectTimeoutMs: 10_000,
+  reconnectMinMs: 500,
+  reconnectMaxMs: 30_000,
+  queueWaitMs: 10_000,
+  throttleMs: 200,
+  receiptBatch: 500,
+  receiptBatchMs: 20,
+  refTlv: 0x1401,
+  tzMinutes: 480,
+};
+
+export class SmppUrlError extends Error {
+  constructor(message: string) {
+    super(`SMPP_URL: ${message}`);
+    this.name = 'SmppUrlError';
+  }
+}
+
+type NumKey = 'window' | 'connections' | 'enquireLinkMs' | 'submitTimeoutMs' | 'connectTimeoutMs' | 'reconnectMinMs' |
+  'reconnectMaxMs' | 'queueWaitMs' | 'throttleMs' | 'receiptBatch' | 'receiptBatchMs';
+
+/** query name → field, bounds */
+const NUMBERS: Record<string, [NumKey, number, number]> = {
+  window: ['window', 1, 10_000],
+  connections: ['connections', 1, 32],
+  enquire_ms: ['enquireLinkMs', 1000, 3_600_000],
+  timeout_ms: ['submitTimeoutMs', 100, 600_000],
+  connect_timeout_ms: ['connectTimeoutMs', 100, 600_000],
+  reconnect_min_ms: ['reconnectMinMs', 10, 600_000],
+  reconnect_max_ms: ['reconnectMaxMs', 10, 3_600_000],
+  queue_wait_ms: ['queueWaitMs', 0, 600_000],
+  throttle_ms: ['throttleMs', 1, 600_000],
+  receipt_batch: ['receiptBatch', 1, 10_000],
+  receipt_batch_ms: ['receiptBatchMs', 0, 10_000],
+};
+
+function intParam(name: string, raw: string, min: number, max: number): number {
+  const t = raw.trim();
+  const n = /^0x[0-9a-f]{1,8}$/i.test(t) ? parseInt(t, 16) : /^\d{1,10}$/.test(t) ? Number(t) : NaN;
+  if (!Number.isInteger(n) || n < min || n > max) throw new SmppUrlError(`${name} must be an integer from ${min} to ${max} (got "${t.slice(0, 20)}")`);
+  return n;
+}
+
+function decode(part: string, what: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw new SmppUrlError(`bad percent-encoding in the ${what}`);
+  }
+}
+
+const PRINTABLE = /^[\x20-\x7e]*$/;
+
+/** Parses SMPP_URL; throws SmppUrlError with a clear message (never echoing the password). */
+export function parseSmppUrl(raw: string): SmscConfig {
+  const text = (raw ?? '').trim();
+  if (!text) throw new SmppUrlError('empty');
+  if (text.length > 2000) throw new SmppUrlError('too long');
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new SmppUrlError('not a URL (expected smpp://system_id:password@host:port)');
+  }
+  if (url.protocol !== 'smpp:' && url.protocol !== 'smpps:') {
+    throw new SmppUrlError(`scheme must be smpp:// or smpps:// (got ${url.protocol.slice(0, 20)})`);
+  }
+  const tls = url.protocol === 'smpps:';
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  if (!host) throw new SmppUrlError('no host (expected smpp://system_id:password@host:port)');
+  const port = url.port ? Number(url.port) : tls ? 3550 : 2775;
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new SmppUrlError('bad port');
+  const systemId = decode(url.username, 'system_id');
+  const password = decode(url.password, 'password');
+  if (!systemId) throw new SmppUrlError('no system_id (expected smpp://system_id:password@host:port)');
+  if (systemId.length > 15 || !PRINTABLE.test(systemId)) throw new SmppUrlError('system_id must be 1-15 printable ASCII characters');
+  if (password.length > 8 || !PRINTABLE.test(password)) throw new SmppUrlError('password must be at most 8 printable ASCII characters');
+  if (url.pathname && url.pathname !== '/' && url.pathname !== '') throw new SmppUrlError('unexpected path (options go in the query: ?window=200)');
+
+  const cfg: SmscConfig = { ...SMSC_DEFAULTS, host, port, tls, systemId, password };
+  for (const [key, value] of url.searchParams) {
+    const k = key.toLowerCase();
+    const num = NUMBERS[k];
+    if (num) cfg[num[0]] = intParam(k, value, num[1], num[2]);
+    else if (k === 'source' || k === 'source_addr') {
+      if (value.length > 20 || !PRINTABLE.test(value)) throw new SmppUrlError('source must be at most 20 printable ASCII characters');
+      cfg.sourceAddr = value;
+    } else if (k === 'system_type') {
+      if (value.length > 12 || !PRINTABLE.test(value)) throw new SmppUrlError('system_type must be at most 12 printable ASCII characters');
+      cfg.systemType = value;
+    } else if (k === 'ref_tlv') {
+      const tag = intParam(k, value, 0, 0x3fff);
+      if (tag !== 0 && tag < 0x1400) throw new SmppUrlError('ref_tlv must be a vendor tag from 0x1400 to 0x3FFF (or 0 for none)');
+      cfg.refTlv = tag;
+    } else if (k === 'tz') {
+      const t = value.trim();
+      const n = /^[+-]?\d{1,4}$/.test(t) ? Number(t) : NaN;
+      if (!Number.isInteger(n) || n < -720 || n > 840) throw new SmppUrlError('tz must be a UTC offset in minutes from -720 to 840');
+      cfg.tzMinutes = n;
+    } else if (k === 'tls_insecure') {
+      cfg.tlsVerify = !['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
+    } else {
+      throw new SmppUrlError(`unknown option "${key.slice(0, 40)}"`);
+    }
+  }
+  if (cfg.reconnectMaxMs < cfg.reconnectMinMs) throw new SmppUrlError('reconnect_max_ms must be at least reconnect_min_ms');
+  return cfg;
+}
+
+/** SMPP_URL without the password, for logs. */
+export function describeSmsc(cfg: Pick<SmscConfig, 'tls' | 'systemId' | 'host' | 'port'>): string {
+  return `${cfg.tls ? 'smpps' : 'smpp'}://${cfg.systemId}@${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${cfg.port}`;
+}

@@ -1,0 +1,58 @@
+/**
+ * A dispatch worker without the API (`npm run worker`): claims and submits messages, applies
+ * receipts, stores uplinks, releases timed tasks. Several workers (and API servers started with
+ * DISPATCH=0) may share one PostgreSQL. Rules: docs/api-dispatch.md "Processes".
+ *
+ * Environment: DATABASE_URL (required: PostgreSQL), SMPP_URL (required), DATA_DIR (./data),
+ * DISPATCH_BATCH, DISPATCH_LANES, DISPATCH_LEASE_MS, SMS_SOURCE_PREFIX, WORKER_ID, LOG_LEVEL (info).
+ */
+import path from 'node:path';
+import { buildApp } from './app';
+import { configFromEnv } from './config';
+import { openDatabase } from './db';
+import { dispatcherOptionsFromEnv, startPipeline } from './modules/dispatch/pipeline';
+
+const env = process.env;
+if (!env.DATABASE_URL || !env.SMPP_URL) {
+  console.error('npm run worker 需要 DATABASE_URL（PostgreSQL）和 SMPP_URL（smpp://system_id:password@host:port）');
+  process.exit(2);
+}
+let dispatcherOptions;
+try {
+  dispatcherOptions = dispatcherOptionsFromEnv(env);
+} catch (e) {
+  console.error((e as Error).message);
+  process.exit(2);
+}
+const dataDir = path.resolve(env.DATA_DIR ?? './data');
+const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, poolSize: Number(env.DB_POOL_SIZE) || 10 });
+// the app gives the services' context (ledger, push URL rules); it never listens
+const app = await buildApp({ db: handle.db, dataDir, logger: { level: env.LOG_LEVEL ?? 'info' }, config: configFromEnv(env), purgeEveryMs: 0 });
+let pipeline;
+try {
+  pipeline = await startPipeline(app.ctx, { smppUrl: env.SMPP_URL, dispatcher: dispatcherOptions });
+} catch (err) {
+  app.log.error({ err }, 'cannot start the dispatcher');
+  await app.close();
+  await handle.close();
+  process.exit(1);
+}
+app.log.info(`dispatch worker ${pipeline.dispatcher.workerId} started: ${pipeline.smsc}, database ${handle.location}`);
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  app.log.info(`${signal}: stopping the dispatch worker`);
+  try {
+    await pipeline!.stop();
+    await app.close();
+    await handle.close();
+    process.exit(0);
+  } catch (err) {
+    app.log.error({ err }, 'shutdown failed');
+    process.exit(1);
+  }
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

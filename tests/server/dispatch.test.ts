@@ -1,0 +1,306 @@
+/**
+ * The dispatch pipeline (server/modules/dispatch) on both databases, against an in-memory SMSC
+ * link: states, counters, task status and progress, at-most-once submits, throttling and drops,
+ * the receipt-before-response race, lease recovery, two dispatchers sharing one queue, uplinks.
+ * Tasks are inserted straight into the tables (server/modules/dispatch/fixture.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { Dispatcher, type DispatcherOptions } from '../../server/modules/dispatch/dispatcher';
+import { insertFixtureTask, type FixtureTask } from '../../server/modules/dispatch/fixture';
+import { claimBatch, recordOutcomes, taskSchedule, UNCONFIRMED } from '../../server/modules/dispatch/sql';
+import { createSmscLink } from '../../server/modules/smsc/client';
+import { parseSmppUrl } from '../../server/modules/smsc/config';
+import { startSimulator } from '../../server/modules/smsc/simulator';
+import { FakeLink } from '../fixtures/fake-smsc';
+import { backends, useServer, type TestServer } from './harness';
+
+async function accountId(server: TestServer, clientid = 'client1') {
+  const r = await server.handle.db.selectFrom('accounts').select('id').where('clientid', '=', clientid).executeTakeFirstOrThrow();
+  return r.id;
+}
+
+async function task(server: TestServer, t: Partial<FixtureTask> & { count: number }) {
+  return insertFixtureTask(server.handle.db, { accountId: await accountId(server), nextAt: server.clock.now(), ...t });
+}
+
+async function taskRow(server: TestServer, id: number) {
+  return server.handle.db.selectFrom('sms_tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+async function messages(server: TestServer, taskId: number) {
+  return server.handle.db.selectFrom('sms_messages').selectAll().where('task_id', '=', taskId).orderBy('id').execute();
+}
+
+function dispatcher(server: TestServer, link: FakeLink, opts: DispatcherOptions = {}) {
+  return new Dispatcher(server.app.ctx, link, { maintenanceMs: 0, batchSize: 4, ...opts });
+}
+
+async function drain(d: Dispatcher) {
+  while ((await d.dispatchOnce()) > 0);
+}
+
+/** counters equal a recount of the records */
+async function expectCountersMatch(server: TestServer, taskId: number) {
+  const t = await taskRow(server, taskId);
+  const r = await sql<{ success: number; fail: number; unknown: number; submitted: number }>`
+    select count(*) filter (where state in (3, 16))::int success, count(*) filter (where state in (4, 6, 8, 9, 14))::int fail,
+      count(*) filter (where state in (1, 15))::int unknown, count(*) filter (where state not in (0, 7))::int submitted
+    from sms_messages where task_id = ${taskId}`.execute(server.handle.db);
+  const c = r.rows[0];
+  expect({ success: t.success_num, fail: t.fail_num, unknown: t.unknown_num, submitted: t.submitted_num }).toEqual(c);
+}
+
+describe.each(backends)('dispatch (%s)', (backend) => {
+  const t = useServer(backend);
+
+  it('submits, records submit outcomes and receipts: states, counters, refundable pieces, task status and progress', async () => {
+    const { server } = t;
+    const { id } = await task(server, { count: 10, price: '0.0500' });
+    const link = new FakeLink((req) => (req.to.endsWith('3') ? 'reject' : 'accept'));
+    link.delivered = (ref) => ref % 4 !== 0;
+    const d = dispatcher(server, link);
+
+    expect((await taskRow(server, id)).status).toBe(0);
+    expect(await d.dispatchOnce()).toBe(4);
+    let tr = await taskRow(server, id);
+    expect(tr.status).toBe(2);
+    expect(tr.finished_at).toBeNull();
+    await drain(d);
+
+    const ms = await messages(server, id);
+    expect(link.duplicates()).toEqual([]);
+    expect(link.written.size).toBe(10);
+    // source address: prefix + the account's id; text: the task's content
+    expect(link.requests[0].from).toBe(`106900${await accountId(server)}`);
+    expect(link.requests[0].text).toBe('【云讯通】您的验证码是1234，5分钟内有效。');
+    const rejected = ms.filter((m) => m.phone.endsWith('3'));
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0]).toMatchObject({ state: 4, error_code: '0x0000000B', msg_id: null, lease_owner: null, lease_until: null, next_at: null });
+    expect(rejected[0].done_at).not.toBeNull();
+    for (const m of ms.filter((x) => !x.phone.endsWith('3'))) {
+      expect(m).toMatchObject({ state: 1, error_code: '', lease_owner: null, lease_until: null, attempts: 1 });
+      expect(m.msg_id).toMatch(/^m\d+-\d+$/);
+      expect(m.submitted_at).not.toBeNull();
+    }
+    tr = await taskRow(server, id);
+    expect(tr).toMatchObject({ status: 3, submitted_num: 10, unknown_num: 9, fail_num: 1, success_num: 0, refundable_pieces: 1 });
+    expect(Number(tr.refundable_cost)).toBeCloseTo(0.05);
+    expect(tr.finished_at).not.toBeNull();
+    expect(taskSchedule(tr)).toBe(100);
+    await expectCountersMatch(server, id);
+
+    // receipts (each delivered twice, as an SMSC may): applied once
+    expect(await link.flushReceipts(true)).toBe(9);
+    await d.applyOnce();
+    const after = await messages(server, id);
+    const failedRefs = after.filter((m) => m.state === 1 && m.id % 4 === 0);
+    expect(failedRefs).toEqual([]);
+    for (const m of after) {
+      if (m.phone.endsWith('3')) continue;
+      if (m.id % 4 === 0) expect(m).toMatchObject({ state: 6, error_code: '013', report: 'UNDELIV' });
+      else expect(m).toMatchObject({ state: 3, error_code: '', report: 'DELIVRD' });
+      expect(m.done_at).not.toBeNull();
+    }
+    const fails = after.filter((m) => m.state !== 3).length;
+    tr = await taskRow(server, id);
+    expect(tr).toMatchObject({ unknown_num: 0, success_num: 10 - fails, fail_num: fails, refundable_pieces: fails });
+    expect(Number(tr.refundable_cost)).toBeCloseTo(0.05 * fails);
+    await expectCountersMatch(server, id);
+    const left = await server.handle.db.selectFrom('sms_receipts').select('msg_id').execute();
+    expect(left).toEqual([]);
+  });
+
+  it('task progress from counters', () => {
+    expect(taskSchedule({ submit_total: 10, success_num: 2, fail_num: 1, unknown_num: 2, intercept_num: 0 })).toBe(50);
+    expect(taskSchedule({ submit_total: 3, success_num: 1, fail_num: 0, unknown_num: 0, intercept_num: 0 })).toBe(33);
+    expect(taskSchedule({ submit_total: 0, success_num: 0, fail_num: 0, unknown_num: 0, intercept_num: 0 })).toBe(100);
+  });
+
+  it('throttling and a dropped link lose nothing and never submit twice', async () => {
+    const { server } = t;
+    const { id } = await task(server, { count: 12 });
+    // every message throttled twice; a few written without an answer (link dropped)
+    const link = new FakeLink((req, attempt) => (attempt <= 2 ? 'retry' : Number(req.to) % 5 === 0 ? 'unconfirmed' : 'accept'));
+    const d = dispatcher(server, link, { batchSize: 5 });
+    await drain(d);
+    // all back in the queue, later
+    let ms = await messages(server, id);
+    expect(ms.every((m) => m.state === 0 && m.lease_until === null && m.attempts === 1 && m.error_code === '0x00000058')).toBe(true);
+    expect(ms.every((m) => m.next_at!.getTime() === server.clock.now().getTime() + 1000)).toBe(true);
+    expect(await d.dispatchOnce()).toBe(0);
+    expect((await taskRow(server, id)).status).toBe(2);
+    for (let i = 0; i < 2; i++) {
+      server.clock.advance(1000);
+      await drain(d);
+    }
+    ms = await messages(server, id);
+    expect(link.duplicates()).toEqual([]);
+    expect(link.written.size).toBe(12);
+    expect(ms.every((m) => m.state === 1 && m.attempts === 3)).toBe(true);
+    const unconfirmed = ms.filter((m) => m.error_code === UNCONFIRMED);
+    expect(unconfirmed.length).toBe(ms.filter((m) => Number(m.phone) % 5 === 0).length);
+    expect(unconfirmed.every((m) => m.msg_id === null && m.report === 'TIMEOUT')).toBe(true);
+    const tr = await taskRow(server, id);
+    expect(tr).toMatchObject({ status: 3, unknown_num: 12, submitted_num: 12 });
+    await expectCountersMatch(server, id);
+
+    // not bound: the lanes do not claim at all
+    const { id: id2 } = await task(server, { count: 3 });
+    link.ready = false;
+    d.start();
+    await new Promise((r) => setTimeout(r, 150));
+    await d.stop();
+    expect((await messages(server, id2)).every((m) => m.state === 0 && m.lease_owner === null)).toBe(true);
+    link.ready = true;
+    link.decide = () => 'accept';
+    await drain(d);
+    expect((await taskRow(server, id2)).status).toBe(3);
+  });
+
+  it('a receipt that arrives before its submit response is recorded waits, then applies', async () => {
+    const { server } = t;
+    const { id } = await task(server, { count: 3 });
+    const link = new FakeLink(() => 'accept-receipt-first');
+    link.delivered = () => false;
+    const d = dispatcher(server, link);
+    const appliedEarly: number[] = [];
+    link.afterEarlyReceipt = async () => {
+      appliedEarly.push(await d.applyOnce());
+    };
+    await drain(d);
+    expect(appliedEarly).toEqual([0, 0, 0]);
+    expect((await server.handle.db.selectFrom('sms_receipts').select('msg_id').execute()).length).toBeGreaterThanOrEqual(3);
+    expect(await d.applyOnce()).toBe(3);
+    const ms = await messages(server, id);
+    expect(ms.every((m) => m.state === 6 && m.error_code === '013')).toBe(true);
+    expect(await taskRow(server, id)).toMatchObject({ status: 3, fail_num: 3, unknown_num: 0, refundable_pieces: 3 });
+    await expectCountersMatch(server, id);
+  });
+
+  it('expired leases (dead worker) become unconfirmed, never resubmitted; the late worker records nothing', async () => {
+    const { server } = t;
+    const { id } = await task(server, { count: 6 });
+    const db = server.handle.db;
+    const now = server.clock.now();
+    const claimed = await claimBatch(db, 'dead-worker', now, new Date(now.getTime() + 1000), 4);
+    expect(claimed).toHaveLength(4);
+    expect((await taskRow(server, id)).status).toBe(2);
+
+    const link = new FakeLink();
+    const d = dispatcher(server, link);
+    await drain(d);
+    expect(link.written.size).toBe(2);
+    await d.maintain();
+    expect((await messages(server, id)).filter((m) => m.lease_owner === 'dead-worker')).toHaveLength(4);
+
+    server.clock.advance(1001);
+    await d.maintain();
+    expect(d.stats.recovered).toBe(4);
+    const ms = await messages(server, id);
+    const recovered = ms.filter((m) => claimed.some((c) => c.id === m.id));
+    expect(recovered.every((m) => m.state === 1 && m.error_code === UNCONFIRMED && m.lease_owner === null && m.next_at === null)).toBe(true);
+    expect(await taskRow(server, id)).toMatchObject({ status: 3, unknown_num: 6, submitted_num: 6 });
+    await expectCountersMatch(server, id);
+
+    // the dead worker wakes up with answers: its lease is gone, nothing changes
+    const n = await recordOutcomes(db, server.app.ctx, 'dead-worker', claimed.map((c) => ({ id: c.id, state: 1, msgId: `late${c.id}`, code: '', report: '', delayMs: 0 })));
+    expect(n).toBe(0);
+    expect(await taskRow(server, id)).toMatchObject({ unknown_num: 6, submitted_num: 6 });
+    await drain(d);
+    expect(link.written.size).toBe(2);
+  });
+
+  it('two dispatchers on one database share the work without duplicates', async () => {
+    const { server } = t;
+    const { id } = await task(server, { count: 1500 });
+    const link = new FakeLink();
+    link.delayMs = 5;
+    const a = dispatcher(server, link, { workerId: 'A', batchSize: 100, lanes: 2, idleMs: 20 });
+    const b = dispatcher(server, link, { workerId: 'B', batchSize: 100, lanes: 2, idleMs: 20 });
+    a.start();
+    b.start();
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && (await taskRow(server, id)).status !== 3) await new Promise((r) => setTimeout(r, 50));
+    await link.flushReceipts();
+    await new Promise((r) => setTimeout(r, 100));
+    await Promise.all([a.stop(), b.stop()]);
+    await a.applyOnce();
+    expect(link.duplicates()).toEqual([]);
+    expect(link.written.size).toBe(1500);
+    expect(a.stats.claimed).toBeGreaterThan(0);
+    expect(b.stats.claimed).toBeGreaterThan(0);
+    expect(a.stats.claimed + b.stats.claimed).toBe(1500);
+    expect(await taskRow(server, id)).toMatchObject({ status: 3, success_num: 1500, unknown_num: 0, submitted_num: 1500 });
+    await expectCountersMatch(server, id);
+  });
+
+  it('stores uplinks routed by extension, else by the last sender to the phone; duplicates once; unroutable dropped', async () => {
+    const { server } = t;
+    const client1 = await accountId(server);
+    const agent1 = await accountId(server, 'agent1');
+    await task(server, { count: 1, phoneBase: 13912345678 });
+    const link = new FakeLink();
+    const d = dispatcher(server, link);
+    const at = new Date('2026-05-01T08:00:00Z');
+    await link.mo([
+      { from: '8613700000001', to: `106900${agent1}`, text: '回复TD', smscRef: 'mo-1', receivedAt: at },
+      { from: '13912345678', to: '106900', text: '好的', smscRef: 'mo-2', receivedAt: at },
+      { from: '13600000000', to: '10690099999999', text: '谁', smscRef: 'mo-3', receivedAt: at },
+      { from: '8613700000001', to: `106900${agent1}`, text: '回复TD', smscRef: 'mo-1', receivedAt: at },
+    ]);
+    const rows = await server.handle.db.selectFrom('sms_mo').selectAll().orderBy('id').execute();
+    expect(rows.map((r) => [r.account_id, r.phone, r.content, r.smsc_ref])).toEqual([
+      [agent1, '13700000001', '回复TD', 'mo-1'],
+      [client1, '13912345678', '好的', 'mo-2'],
+    ]);
+    await link.mo([{ from: '8613700000001', to: `106900${agent1}`, text: '回复TD', smscRef: 'mo-1', receivedAt: at }]);
+    expect(await server.handle.db.selectFrom('sms_mo').select('id').execute()).toHaveLength(2);
+    expect(d.stats.mo).toBe(2);
+  });
+});
+
+describe.each(backends)('dispatch over SMPP with the simulator (%s)', (backend) => {
+  // real time: throttling pauses and receipt latencies are the simulator's
+  const t = useServer(backend, { build: { now: () => new Date() } });
+
+  it('throttling and a dropped connection lose nothing; no ref reaches the SMSC twice; receipts and counters agree', async () => {
+    const { server } = t;
+    const sim = await startSimulator({ seed: 7, delivered: 0.8, failed: 0.2, noReceipt: 0, latencyMinMs: 5, latencyMaxMs: 40, maxPerSecond: 300, moRatio: 0, redeliverMs: 200 });
+    const link = createSmscLink(parseSmppUrl(`${sim.url}?window=50&reconnect_min_ms=50&reconnect_max_ms=200&timeout_ms=2000`));
+    const d = new Dispatcher(server.app.ctx, link, { batchSize: 200, lanes: 2, idleMs: 20, maintenanceMs: 200 });
+    const N = 1500;
+    const { id } = await insertFixtureTask(server.handle.db, { accountId: await accountId(server), count: N, nextAt: new Date() });
+    try {
+      await link.waitReady(5000);
+      d.start();
+      // drop every session once, mid-run
+      const dropAt = Date.now() + 10_000;
+      while (Date.now() < dropAt && sim.counts().accepted < N / 3) await new Promise((r) => setTimeout(r, 5));
+      sim.dropConnections();
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const tr = await taskRow(server, id);
+        const unconfirmed = await server.handle.db.selectFrom('sms_messages').select('id').where('task_id', '=', id).where('error_code', '=', UNCONFIRMED).execute();
+        if (tr.status === 3 && tr.unknown_num === unconfirmed.length) break;
+        if (Date.now() > deadline) throw new Error(`not done: ${JSON.stringify(tr)} ${JSON.stringify(sim.counts())}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      await d.stop();
+      await link.close();
+      await sim.close();
+    }
+    const counts = sim.counts();
+    expect(counts.duplicates).toEqual([]);
+    expect(counts.throttled).toBeGreaterThan(0);
+    const ms = await messages(server, id);
+    expect(ms.every((m) => [1, 3, 6].includes(m.state) && m.lease_owner === null)).toBe(true);
+    for (const m of ms) {
+      if (m.msg_id) expect(sim.refs.get(String(m.id))).toBe(1);
+      if (m.state !== 1) expect(m.error_code === UNCONFIRMED).toBe(false);
+    }
+    expect(ms.filter((m) => m.state === 3).length + ms.filter((m) => m.state === 6).length).toBeGreaterThan(N * 0.9);
+    await expectCountersMatch(server, id);
+  }, 90_000);
+});
