@@ -356,8 +356,9 @@ export class SendService {
     const chargeNow = !p.intercepted && (!opts.timed || opts.checkCredit !== false);
     const refuse = (msg: string) => (opts.timed ? new ApiError(403, msg) : errors.refused(msg));
     const previewPlan = this.plan(p, 0, '');
-    // a refusal without locking or writing anything, in the usual case (checked again on locked rows below)
-    if (chargeNow) {
+    // a refusal without locking or writing anything, in the usual case (checked again on locked rows
+    // below); not for a re-edit, whose original's refund comes first inside the transaction
+    if (chargeNow && !opts.replaceUid) {
       if (p.mode === 0) {
         const balance = await new LedgerService(this.ctx).balanceOf(p.payerId);
         const needed = ceilCent(planCost(previewPlan));
