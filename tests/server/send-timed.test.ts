@@ -76,6 +76,15 @@ describe.each(backends)('timed sends, intercept and review (%s)', (backend) => {
     expect(await fire()).toBe(0);
   });
 
+  it('timers running together fire each due task exactly once', async () => {
+    const uids: string[] = [];
+    for (const who of [client1, agent1, client1]) uids.push((await timed(who, who === agent1 ? { clientid: 'client1' } : {})).body.data.taskId);
+    t.server.clock.advance(31 * MIN);
+    const fired = await Promise.all([fire(), fire(), fire()]);
+    expect(fired.reduce((a, b) => a + b, 0)).toBe(3);
+    for (const uid of uids) expect((await task(t.server, uid)).status).toBe(0);
+  });
+
   it('credit check fails: code 403 and msg; resent with isCheckAvailableCredit 0 it is accepted uncharged; billing fails when it fires (14)', async () => {
     await db(t.server).updateTable('accounts').set({ unified_price: '500.0000' }).where('clientid', '=', 'client0').execute();
     const bal = await balance(t.server, 'client0');
