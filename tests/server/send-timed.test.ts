@@ -116,7 +116,8 @@ describe.each(backends)('timed sends, intercept and review (%s)', (backend) => {
     const r = await timed(client1, {});
     const uid = r.body.data.taskId;
     expect(await remaining(t.server, 'client1')).toBe(pools - 3);
-    // another agent cannot reach it
+    // another agent cannot reach it (a fresh session: the clock has moved past the idle limit)
+    agent0 = await as(t.server, 'agent0');
     expect((await agent0.post('/api/send/undoSend', { uid })).body.msg).toBe('任务不存在');
     const u = await agent1.post('/api/send/undoSend', { uid, submitTime: at(30 * MIN) });
     expect(u.body).toMatchObject({ code: 0, msg: '取消成功，已退还费用' });
@@ -145,6 +146,7 @@ describe.each(backends)('timed sends, intercept and review (%s)', (backend) => {
     const uid = r.body.data.taskId;
     const e = await agent1.post('/api/send/edit', { taskID: uid });
     expect(e.body.data).toMatchObject({ clientId: 'client1', content: codeContent(), sign: '好易购', smstype: 4, templateId: codeTpl, mobile: '13800138000,18600186000', taskId: uid });
+    agent0 = await as(t.server, 'agent0');
     expect((await agent0.post('/api/send/edit', { taskID: uid })).body.msg).toBe('任务不存在');
     const n = await timed(agent1, { clientid: 'client1', mobilelist: e.body.data.mobile + ',18900189000', sendtime: at(60 * MIN) }, { taskId: uid });
     expect(n.body.code).toBe(0);
