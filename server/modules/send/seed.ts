@@ -185,3 +185,15 @@ export async function seedSending(db: Db, now = new Date()): Promise<void> {
     ])
     .execute();
 }
+
+/**
+ * Removes the demo history (tasks, their messages, uplinks) for tests that count rows from an
+ * empty history. Pools and their movements stay (their sums stay exact).
+ */
+export async function clearSendingDemo(db: Db): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('sms_messages').execute();
+    await trx.deleteFrom('sms_tasks').execute();
+    await trx.deleteFrom('sms_mo').execute();
+  });
+}
