@@ -212,6 +212,19 @@ describe.each(backends)('send (%s)', (backend) => {
     expect(await ledgerViolations(t.server)).toEqual([]);
   });
 
+  it('an agent sends as itself from its own balance (15)', async () => {
+    const content = '您的账户余额已不足，为避免影响正常使用，请及时充值。';
+    const tpl = await templateId(t.server, content);
+    const before = await balance(t.server, 'agent0');
+    const r = await send(agent0, { clientId: 'agent0', sign: '云讯通', smstype: 0, templateId: tpl, content, mobile: '13800138000,18600186000' });
+    expect(r.body).toMatchObject({ code: 0, data: { amount: '0.09', chargeNum: 2 } });
+    const tk = await task(t.server, r.body.data.taskId);
+    const a0 = await accountId(t.server, 'agent0');
+    expect(tk).toMatchObject({ account_id: a0, payer_id: a0, agent_id: null });
+    expect(Number(await balance(t.server, 'agent0'))).toBeCloseTo(Number(before) - 0.09, 6);
+    expect(await db(t.server).selectFrom('ledger').select(['kind', 'amount']).where('account_id', '=', a0).orderBy('id', 'desc').limit(1).execute()).toEqual([{ kind: 15, amount: '-0.09' }]);
+  });
+
   it('a postpaid sub-account is paid by its agent (6 / 8)', async () => {
     await db(t.server).updateTable('accounts').set({ paytype: 1 }).where('clientid', '=', 'client0').execute();
     try {
