@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { backends, useServer, type Client } from './harness';
 import { accountId, as, balance, counts, db, ledgerViolations, messages, numbers, poolViolations, remaining, task, templateId, upload } from './send-helpers';
-import { settleRefunds } from '../../server/modules/send/billing';
+import { allocatePools, settleRefunds } from '../../server/modules/send/billing';
 import { fillsTemplate } from '../../server/modules/send/service';
 import ExcelJS from 'exceljs';
 
@@ -26,6 +26,30 @@ describe('fillsTemplate', () => {
     expect(fillsTemplate('A{x}B{y}C', 'A1B2B3C')).toBe(true);
     expect(fillsTemplate('固定内容', '固定内容')).toBe(true);
     expect(fillsTemplate('固定内容', '固定内容!')).toBe(false);
+  });
+});
+
+describe('allocatePools', () => {
+  const day = (n: number) => new Date(Date.UTC(2027, 0, n));
+  const pool = (id: number, product_type: number, operator_code: number, remaining: number, due: number) => ({ id, product_type, operator_code, remaining, due_time: day(due) });
+
+  it('takes the carrier’s own pools first, then 全网; preferred product type, then earliest due', () => {
+    const pools = [pool(1, 0, 0, 100, 1), pool(2, 3, 0, 5, 20), pool(3, 3, 1, 3, 30), pool(4, 3, 2, 10, 2), pool(5, 1, 0, 999, 1)];
+    // 验证码: type 3 before 0; 移动 needs 6: its own pool 3 (3), then 全网 type 3 (pool 2: 3)
+    const a = allocatePools(pools, 4, { 1: 6, 2: 4, 3: 4 })!;
+    expect(a.get(1)).toEqual([
+      [3, 3],
+      [2, 3],
+    ]);
+    expect(a.get(2)).toEqual([[4, 4]]);
+    // 电信: what is left of pool 2 (2), then the 行业 全网 pool
+    expect(a.get(3)).toEqual([
+      [2, 2],
+      [1, 2],
+    ]);
+    // 营销 only from type 1
+    expect(allocatePools(pools, 5, { 1: 1, 2: 0, 3: 0 })!.get(1)).toEqual([[5, 1]]);
+    expect(allocatePools(pools, 0, { 1: 101, 2: 0, 3: 0 })).toBeNull();
   });
 });
 
