@@ -59,6 +59,8 @@ import { uploadRoutes } from './modules/upload/routes';
 import { UploadService } from './modules/upload/service';
 import { templateRoutes } from './modules/template/routes';
 import { TemplateService } from './modules/template/service';
+import { sendRoutes } from './modules/send/routes';
+import { SendService } from './modules/send/service';
 
 export interface BuildAppOptions {
   db: Db;
@@ -101,6 +103,7 @@ export interface Services {
   template: TemplateService;
   ledger: LedgerService;
   subaccounts: SubAccountService;
+  send: SendService;
 }
 
 declare module 'fastify' {
@@ -155,6 +158,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     template: new TemplateService(ctx),
     ledger: new LedgerService(ctx),
     subaccounts: undefined as unknown as SubAccountService,
+    send: new SendService(ctx, clients),
   };
   services.subaccounts = new SubAccountService(ctx, services.ledger);
   app.decorate('ctx', ctx);
@@ -191,6 +195,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(uploadRoutes(services.uploads));
       await api.register(accountRoutes(ctx, services.account));
       await api.register(templateRoutes(ctx, services.template));
+      await api.register(sendRoutes(ctx, services.send));
       await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate: selfUpdateClient(services.account) }));
     },
     { prefix: '/api' },

@@ -4,6 +4,7 @@ import { certificationCommands } from './certification';
 import { ledgerCommands } from './ledger';
 import { noticeCommands } from './notices';
 import type { Command } from './registry';
+import { sendCommands } from './send';
 import { signCommands } from './signs';
 import { templateCommands } from './templates';
 
@@ -12,6 +13,7 @@ export const COMMANDS: Command[] = [
   ...certificationCommands,
   ...ledgerCommands,
   ...noticeCommands,
+  ...sendCommands,
   ...signCommands,
   ...templateCommands,
 ];

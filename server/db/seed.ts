@@ -10,6 +10,7 @@ import { seedSigns } from '../modules/sign/seed';
 import { seedCertifications } from '../modules/account/seed';
 import { seedTemplates } from '../modules/template/seed';
 import { seedSubaccounts } from '../modules/subaccount/seed';
+import { seedSending } from '../modules/send/seed';
 
 export const DEMO_PASSWORD = 'Demo1234';
 
@@ -156,5 +157,6 @@ export async function seed(db: Db): Promise<string[]> {
   await seedCertifications(db);
   await seedTemplates(db);
   await seedSubaccounts(db);
+  await seedSending(db);
   return created;
 }

@@ -221,6 +221,8 @@ export interface Database {
   sms_mo: SmsMoTable;
   push_outbox: PushOutboxTable;
   export_files: ExportFileTable;
+  // 0010_send
+  send_submit_locks: SendSubmitLockTable;
 }
 
 /** 短信签名 (server/db/migrations/0003_signs.ts) */
@@ -357,6 +359,14 @@ export interface PoolMovementTable {
   kind: number;
   remark: D<string>;
   created_at: CreatedAt;
+  /** 0010_send: carrier of the messages charged / returned (0: not about messages) */
+  carrier: D<number>;
+}
+
+/** 0010_send: the last accepted submit of a sending account (the 3 s submit lock) */
+export interface SendSubmitLockTable {
+  account_id: number;
+  last_at: Timestamp;
 }
 
 /** 发送任务 */
@@ -413,6 +423,8 @@ export interface SmsTaskTable {
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
   finished_at: NullableTs;
+  /** 0010_send: 1 charged, 0 deferred (charged when the timed task fires), 2 billing failed */
+  charge_state: D<number>;
 }
 
 /** one message: the dispatch queue row and the send record */

@@ -29,7 +29,29 @@ export const KIND = {
   lowerCredit: 10,
   subRecharge: 12,
   subRollback: 13,
+  /** sends: a prepaid account pays its own messages / the return of failed ones */
+  consumption: 15,
+  failureReturn: 14,
+  /** sends of a postpaid sub-account, paid by its agent / their return */
+  postpaidUse: 6,
+  postpaidReturn: 8,
 } as const;
+
+/** One balance change written inside the caller's transaction (LedgerService.applyIn). */
+export interface LedgerEntry {
+  accountId: number;
+  /** signed: negative debits */
+  amount: MoneyValue | string;
+  kind: number;
+  counterpartId?: number | null;
+  operatorId?: number | null;
+  remark?: string;
+}
+
+export type ApplyResult =
+  | { ok: true; ledgerIds: number[]; balances: Map<number, string> }
+  /** an account would go below 0: nothing was written */
+  | { ok: false; accountId: number; balance: string; needed: string };
 
 export type TransferOp = 'recharge' | 'rollback';
 
@@ -192,6 +214,46 @@ export class LedgerService {
       });
       return { balance: money2(after), ledgerId };
     });
+  }
+
+  /**
+   * Balance changes inside the caller's transaction (send charges and their returns): locks the
+   * accounts in ascending id order (the same order as every other ledger write, so no deadlock),
+   * checks every balance on the locked row, then writes each change with its ledger row, so
+   * sum(ledger) == balance holds at commit. Refuses without writing anything when an account
+   * would go below 0 (the caller decides what to answer). Zero amounts are skipped.
+   */
+  async applyIn(trx: Tx, entries: LedgerEntry[]): Promise<ApplyResult> {
+    const list = entries.map((e) => ({ ...e, amount: new Money(e.amount) })).filter((e) => !e.amount.isZero());
+    const balances = new Map<number, string>();
+    if (!list.length) return { ok: true, ledgerIds: [], balances };
+    const locked = await this.lock(trx, list.map((e) => e.accountId));
+    const after = new Map<number, MoneyValue>();
+    const need = new Map<number, MoneyValue>();
+    for (const e of list) {
+      const cur = locked.get(e.accountId);
+      if (!cur) throw errors.notFound('账户');
+      after.set(e.accountId, (after.get(e.accountId) ?? cur.balance).plus(e.amount));
+      if (e.amount.lt(0)) need.set(e.accountId, (need.get(e.accountId) ?? new Money(0)).minus(e.amount));
+    }
+    for (const [id, v] of after) {
+      if (v.lt(0)) return { ok: false, accountId: id, balance: money2(locked.get(id)!.balance), needed: money2(need.get(id) ?? 0) };
+    }
+    const running = new Map([...locked].map(([id, v]) => [id, v.balance]));
+    const ledgerIds: number[] = [];
+    for (const e of [...list].sort((x, y) => x.accountId - y.accountId)) {
+      const next = running.get(e.accountId)!.plus(e.amount);
+      running.set(e.accountId, next);
+      ledgerIds.push(await this.write(trx, { accountId: e.accountId, amount: e.amount, after: next, kind: e.kind, counterpartId: e.counterpartId, operatorId: e.operatorId, remark: e.remark }));
+    }
+    for (const [id, v] of running) balances.set(id, money2(v));
+    return { ok: true, ledgerIds, balances };
+  }
+
+  /** The current balance of an account (no lock: for display and the charge dialog). */
+  async balanceOf(accountId: number, db: Db = this.ctx.db): Promise<string> {
+    const r = await db.selectFrom('accounts').select('balance').where('id', '=', accountId).executeTakeFirstOrThrow();
+    return money2(r.balance);
   }
 
   /** The ledger of an account, newest first. */

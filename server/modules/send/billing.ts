@@ -1,19 +1,330 @@
 /**
- * Billing of sends: the charge at acceptance and the return of refundable pieces / money.
+ * Billing of sends: the charge at acceptance (or when a deferred timed task fires) and the return
+ * of refundable pieces / money. Rules (docs/api-send.md "Billing"):
+ *
+ * - Who pays: the sending account; a postpaid sub-account (paytype 1) is paid by its agent.
+ * - operation_mode 0 (by amount): a message costs pieces × the account's price for its carrier
+ *   (price_type 0: unified_price; 1: mobile / unicom / telecom price), exact to 4 decimals. The task
+ *   is charged `amount` = the cent-ceiling of its exact cost, one ledger row (15 子账户消费, or 6
+ *   后付费子账户使用 on the agent). Returns keep the net charge equal to the cent-ceiling of the
+ *   cost of the messages that were not refunded: owed = amount − ceil₂(cost − refundable_cost) −
+ *   refunded_amount, one ledger row per settlement (14 失败返还, or 8 后付费返还). So a task never
+ *   pays more than one cent over its exact cost, and a fully refunded task gets all of it back.
+ * - operation_mode 1 (by pieces): pieces come from the payer's product pools. SMS type → product
+ *   types: 验证码 → 3 then 0, 通知 → 4 then 0, 营销 → 1 (others: 0). A number's pieces come from
+ *   pools of its carrier first, then from 全网 (operator 0) pools (a carrier pool can serve nobody
+ *   else, so this never refuses a send a different order could take), each group by product type
+ *   preference, then earliest due time; expired and empty pools are skipped. Every change is a
+ *   pool_movements row (kind 1 扣款 negative, kind 7 回退条数 positive) carrying the task and the
+ *   carrier, so sum(pool_movements.pieces) = remaining per pool. Returned pieces go back to the
+ *   pools that paid for that carrier, last charged first (an expired pool gets them back too:
+ *   they expire with it).
+ * - Refusal: not enough money / pieces → nothing is written (the caller's transaction rolls back).
  *
  * Contract with the dispatch side (server/modules/dispatch): whenever messages of a task reach a
- * refundable final state (docs/api-send.md "Billing rule"), the same transaction adds their cost to
+ * refundable final state (4, 6, 8, 9, 11, 12, 13, 14), the same transaction adds their cost to
  * sms_tasks.refundable_cost / refundable_pieces and then calls settleRefunds for those tasks, which
  * writes what is still owed back (ledger rows for money, pool_movements for pieces) and raises
  * refunded_amount / refunded_pieces. Idempotent: calling it again writes nothing new.
  */
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/types';
+import { KIND, LedgerService } from '../ledger/service';
+import { Money, money2, type MoneyValue } from '../ledger/money';
+import { SmsType } from '../../../common/generated/schemas';
 
-export async function settleRefunds(trx: Transaction<Database>, ctx: Pick<AppContext, 'now'>, taskIds: readonly number[]): Promise<void> {
-  // implemented with the send acceptance (charge) work
-  void trx;
-  void ctx;
-  void taskIds;
+type Tx = Transaction<Database>;
+type Ctx = Pick<AppContext, 'now'>;
+
+/** message states whose cost is returned (contract) */
+export const REFUNDABLE_STATES = [4, 6, 8, 9, 11, 12, 13, 14] as const;
+/** pool_movements kinds (enums/bill-payment-type.json) */
+export const POOL_KIND = { deduction: 1, countRollback: 7 } as const;
+/** sms_tasks.charge_state */
+export const CHARGE_STATE = { deferred: 0, charged: 1, failed: 2 } as const;
+
+export type CarrierCode = 1 | 2 | 3;
+export const CARRIERS: CarrierCode[] = [1, 2, 3];
+
+/** The cent-ceiling of an exact amount: 0.1301 -> 0.14, 0.13 -> 0.13. */
+export function ceilCent(v: MoneyValue | string | number): MoneyValue {
+  return new Money(v).toDecimalPlaces(2, Money.ROUND_CEIL);
+}
+
+/** Product types a send of this SMS type draws from, preferred first. */
+export function productTypesFor(smstype: number): number[] {
+  if (smstype === SmsType.VerificationCode) return [3, 0];
+  if (smstype === SmsType.Notification) return [4, 0];
+  if (smstype === SmsType.Marketing) return [1];
+  return [0];
+}
+
+/** What a task is charged: per carrier, the chargeable messages and their exact cost. */
+export interface ChargePlan {
+  taskId: number;
+  uid: string;
+  mode: 0 | 1;
+  accountId: number;
+  payerId: number;
+  smstype: number;
+  piecesPerMsg: number;
+  perCarrier: Record<CarrierCode, { count: number; cost: MoneyValue }>;
+}
+
+export type ChargeResult =
+  | { ok: true; amount: string; cost: string; chargeNum: number }
+  | { ok: false; kind: 'balance'; balance: string; needed: string }
+  | { ok: false; kind: 'pieces'; remain: number; needed: number };
+
+export const planPieces = (p: Pick<ChargePlan, 'perCarrier' | 'piecesPerMsg'>) => CARRIERS.reduce((n, c) => n + p.perCarrier[c].count * p.piecesPerMsg, 0);
+export const planCost = (p: Pick<ChargePlan, 'perCarrier'>) => CARRIERS.reduce((n, c) => n.plus(p.perCarrier[c].cost), new Money(0));
+
+const isPostpaid = (p: { accountId: number; payerId: number }) => p.accountId !== p.payerId;
+
+interface PoolRow {
+  id: number;
+  product_type: number;
+  operator_code: number;
+  remaining: number;
+  due_time: Date;
+}
+
+/**
+ * The pools a plan draws from, in the order they are used, per carrier: [pool, pieces] lists, or
+ * null when the pools cannot cover it. Pure (unit-testable).
+ */
+export function allocatePools(pools: readonly PoolRow[], smstype: number, need: Record<CarrierCode, number>): Map<CarrierCode, [number, number][]> | null {
+  const types = productTypesFor(smstype);
+  const rank = (p: PoolRow) => types.indexOf(p.product_type);
+  const ordered = pools
+    .filter((p) => rank(p) >= 0 && p.remaining > 0)
+    .sort((a, b) => rank(a) - rank(b) || a.due_time.getTime() - b.due_time.getTime() || a.id - b.id);
+  const left = new Map(ordered.map((p) => [p.id, p.remaining]));
+  const out = new Map<CarrierCode, [number, number][]>();
+  for (const c of CARRIERS) {
+    let n = need[c];
+    const takes: [number, number][] = [];
+    for (const group of [ordered.filter((p) => p.operator_code === c), ordered.filter((p) => p.operator_code === 0)]) {
+      for (const p of group) {
+        if (n === 0) break;
+        const take = Math.min(n, left.get(p.id)!);
+        if (take > 0) {
+          takes.push([p.id, take]);
+          left.set(p.id, left.get(p.id)! - take);
+          n -= take;
+        }
+      }
+    }
+    if (n > 0) return null;
+    out.set(c, takes);
+  }
+  return out;
+}
+
+/** Pools of an account that can pay a send of this SMS type now (for the charge dialog and the pre-check). */
+export async function usablePools(db: Tx | AppContext['db'], payerId: number, smstype: number, now: Date, lock = false): Promise<PoolRow[]> {
+  let q = db
+    .selectFrom('product_pools')
+    .select(['id', 'product_type', 'operator_code', 'remaining', 'due_time'])
+    .where('account_id', '=', payerId)
+    .where('product_type', 'in', productTypesFor(smstype))
+    .where('operator_code', 'in', [0, 1, 2, 3])
+    .where('due_time', '>', now)
+    .where('remaining', '>', 0)
+    .orderBy('id');
+  if (lock) q = q.forUpdate();
+  return q.execute();
+}
+
+/** Remaining pieces usable for each carrier (a 全网 pool counts for every carrier). */
+export function remainOf(pools: readonly PoolRow[]): number {
+  return pools.reduce((n, p) => n + p.remaining, 0);
+}
+
+/**
+ * Charges a plan inside the caller's transaction. On refusal nothing has been written (the ledger
+ * and the pools are checked on locked rows before any write).
+ */
+export async function chargePlan(trx: Tx, ctx: Ctx, plan: ChargePlan): Promise<ChargeResult> {
+  const chargeNum = planPieces(plan);
+  if (plan.mode === 0) {
+    const cost = planCost(plan);
+    const amount = ceilCent(cost);
+    const ledger = new LedgerService({ db: trx, now: ctx.now });
+    const r = await ledger.applyIn(trx, [
+      {
+        accountId: plan.payerId,
+        amount: amount.neg(),
+        kind: isPostpaid(plan) ? KIND.postpaidUse : KIND.consumption,
+        counterpartId: isPostpaid(plan) ? plan.accountId : null,
+        remark: `短信发送 任务${plan.uid}`,
+      },
+    ]);
+    if (!r.ok) return { ok: false, kind: 'balance', balance: r.balance, needed: r.needed };
+    return { ok: true, amount: money2(amount), cost: cost.toFixed(4), chargeNum };
+  }
+  const pools = await usablePools(trx, plan.payerId, plan.smstype, ctx.now(), true);
+  const need = { 1: plan.perCarrier[1].count * plan.piecesPerMsg, 2: plan.perCarrier[2].count * plan.piecesPerMsg, 3: plan.perCarrier[3].count * plan.piecesPerMsg };
+  const alloc = allocatePools(pools, plan.smstype, need);
+  if (!alloc) return { ok: false, kind: 'pieces', remain: remainOf(pools), needed: chargeNum };
+  const left = new Map(pools.map((p) => [p.id, p.remaining]));
+  const moves: { pool_id: number; task_id: number; pieces: number; remaining_after: number; kind: number; carrier: number; remark: string; created_at: Date }[] = [];
+  for (const c of CARRIERS) {
+    for (const [poolId, n] of alloc.get(c)!) {
+      const after = left.get(poolId)! - n;
+      left.set(poolId, after);
+      moves.push({ pool_id: poolId, task_id: plan.taskId, pieces: -n, remaining_after: after, kind: POOL_KIND.deduction, carrier: c, remark: `短信发送 任务${plan.uid}`, created_at: ctx.now() });
+    }
+  }
+  await writePoolMoves(trx, moves, left);
+  return { ok: true, amount: '0.00', cost: '0.0000', chargeNum };
+}
+
+async function writePoolMoves(trx: Tx, moves: { pool_id: number }[] & object[], remaining: Map<number, number>) {
+  if (!moves.length) return;
+  const touched = [...new Set(moves.map((m) => m.pool_id))].sort((a, b) => a - b);
+  for (const id of touched) await trx.updateTable('product_pools').set({ remaining: remaining.get(id)! }).where('id', '=', id).execute();
+  await trx.insertInto('pool_movements').values(moves as any).execute();
+}
+
+interface TaskForSettle {
+  id: number;
+  uid: string;
+  account_id: number;
+  payer_id: number;
+  charge_mode: number;
+  charge_state: number;
+  amount: string;
+  cost: string;
+  refundable_cost: string;
+  refunded_amount: string;
+  refundable_pieces: number;
+  refunded_pieces: number;
+  charge_num_total: number;
+}
+
+/**
+ * Writes back what the tasks are still owed (contract above). Locks the task rows (ascending id),
+ * then the payer's account / pools. Tasks not charged (deferred, billing failed) are skipped.
+ */
+export async function settleRefunds(trx: Tx, ctx: Ctx, taskIds: readonly number[]): Promise<void> {
+  const ids = [...new Set(taskIds)].sort((a, b) => a - b);
+  if (!ids.length) return;
+  const tasks: TaskForSettle[] = await trx
+    .selectFrom('sms_tasks')
+    .select(['id', 'uid', 'account_id', 'payer_id', 'charge_mode', 'charge_state', 'amount', 'cost', 'refundable_cost', 'refunded_amount', 'refundable_pieces', 'refunded_pieces', 'charge_num_total'])
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  for (const t of tasks) {
+    if (t.charge_state !== CHARGE_STATE.charged) continue;
+    if (t.charge_mode === 0) await settleMoney(trx, ctx, t);
+    else await settlePieces(trx, ctx, t);
+  }
+}
+
+async function settleMoney(trx: Tx, ctx: Ctx, t: TaskForSettle) {
+  const kept = Money.max(new Money(t.cost).minus(t.refundable_cost), 0);
+  const owed = new Money(t.amount).minus(ceilCent(kept)).minus(t.refunded_amount);
+  if (owed.lte(0)) return;
+  const postpaid = t.payer_id !== t.account_id;
+  const r = await new LedgerService({ db: trx, now: ctx.now }).applyIn(trx, [
+    { accountId: t.payer_id, amount: owed, kind: postpaid ? KIND.postpaidReturn : KIND.failureReturn, counterpartId: postpaid ? t.account_id : null, remark: `失败返还 任务${t.uid}` },
+  ]);
+  if (!r.ok) throw new Error('settleRefunds: a credit cannot fail');
+  await trx
+    .updateTable('sms_tasks')
+    .set({ refunded_amount: money2(new Money(t.refunded_amount).plus(owed)), updated_at: ctx.now() })
+    .where('id', '=', t.id)
+    .execute();
+}
+
+async function settlePieces(trx: Tx, ctx: Ctx, t: TaskForSettle) {
+  let owed = Math.min(t.refundable_pieces, t.charge_num_total) - t.refunded_pieces;
+  if (owed <= 0) return;
+  const moves = await trx
+    .selectFrom('pool_movements')
+    .select(['id', 'pool_id', 'carrier', 'pieces', 'kind'])
+    .where('task_id', '=', t.id)
+    .where('kind', 'in', [POOL_KIND.deduction, POOL_KIND.countRollback])
+    .orderBy('id')
+    .execute();
+  // what each (pool, carrier) deduction can still take back, last charged first
+  const key = (pool: number, carrier: number) => `${pool}:${carrier}`;
+  const avail = new Map<string, { pool: number; carrier: number; n: number }>();
+  const returnedByCarrier = new Map<number, number>();
+  for (const m of moves) {
+    const k = key(m.pool_id, m.carrier);
+    if (!avail.has(k)) avail.set(k, { pool: m.pool_id, carrier: m.carrier, n: 0 });
+    // a deduction is negative, a return positive: what is left to take back
+    avail.get(k)!.n -= m.pieces;
+    if (m.kind === POOL_KIND.countRollback) returnedByCarrier.set(m.carrier, (returnedByCarrier.get(m.carrier) ?? 0) + m.pieces);
+  }
+  const slots = [...avail.values()].reverse();
+  const give = new Map<string, number>();
+  const take = (carrier: number | null, n: number) => {
+    for (const s of slots) {
+      if (n <= 0) break;
+      if (carrier !== null && s.carrier !== carrier) continue;
+      const k = key(s.pool, s.carrier);
+      const room = s.n - (give.get(k) ?? 0);
+      const x = Math.min(room, n);
+      if (x > 0) {
+        give.set(k, (give.get(k) ?? 0) + x);
+        n -= x;
+      }
+    }
+    return n;
+  };
+  const full = t.refundable_pieces >= t.charge_num_total;
+  if (!full) {
+    // per carrier: pieces of the refundable messages not yet returned
+    const agg = await trx
+      .selectFrom('sms_messages')
+      .select(['carrier', sql<string>`sum(pieces)::text`.as('pieces')])
+      .where('task_id', '=', t.id)
+      .where('state', 'in', [...REFUNDABLE_STATES])
+      .groupBy('carrier')
+      .execute();
+    for (const a of agg) {
+      const out = Number(a.pieces) - (returnedByCarrier.get(a.carrier) ?? 0);
+      const n = Math.min(out, owed);
+      if (n > 0) owed -= n - take(a.carrier, n);
+    }
+  }
+  if (owed > 0) take(null, owed);
+  if (!give.size) return;
+  const poolIds = [...new Set([...give.keys()].map((k) => Number(k.split(':')[0])))].sort((a, b) => a - b);
+  const pools = await trx.selectFrom('product_pools').select(['id', 'remaining']).where('id', 'in', poolIds).orderBy('id').forUpdate().execute();
+  const remaining = new Map(pools.map((p) => [p.id, p.remaining]));
+  const rows: { pool_id: number; task_id: number; pieces: number; remaining_after: number; kind: number; carrier: number; remark: string; created_at: Date }[] = [];
+  let returned = 0;
+  for (const [k, n] of give) {
+    const [pool, carrier] = k.split(':').map(Number);
+    const after = remaining.get(pool)! + n;
+    remaining.set(pool, after);
+    returned += n;
+    rows.push({ pool_id: pool, task_id: t.id, pieces: n, remaining_after: after, kind: POOL_KIND.countRollback, carrier, remark: `回退条数 任务${t.uid}`, created_at: ctx.now() });
+  }
+  await writePoolMoves(trx, rows, remaining);
+  await trx
+    .updateTable('sms_tasks')
+    .set({ refunded_pieces: t.refunded_pieces + returned, updated_at: ctx.now() })
+    .where('id', '=', t.id)
+    .execute();
+}
+
+/**
+ * A whole task's charge becomes refundable (a cancelled timed task, a task rejected in review
+ * entirely): refundable = everything charged, then settleRefunds.
+ */
+export async function refundWholeTask(trx: Tx, ctx: Ctx, taskId: number): Promise<void> {
+  await trx
+    .updateTable('sms_tasks')
+    .set((eb) => ({ refundable_cost: eb.ref('cost'), refundable_pieces: eb.ref('charge_num_total') }))
+    .where('id', '=', taskId)
+    .execute();
+  await settleRefunds(trx, ctx, [taskId]);
 }

@@ -1,0 +1,76 @@
+/**
+ * Review of messages awaiting it (needaudit: 1 marketing, 2 all, 3 keyword): the operator
+ * approves or rejects a task's waiting messages (CLI `send approve <uid>` / `send reject <uid>
+ * [reason]`). Approve: state 7 → 0, claimable at once (next_at = now), or at the task's time when
+ * it is a timed task still waiting (the timer releases it). Reject: state 7 → 9 审核失败 with the
+ * reason in `report`, counted failed, their charge returned (settleRefunds).
+ */
+import { sql } from 'kysely';
+import type { Db } from '../../db';
+import { CHARGE_STATE, settleRefunds } from './billing';
+import { SendRecordStatus, TaskStatus } from '../../../common/generated/schemas';
+
+export interface ReviewResult {
+  uid: string;
+  messages: number;
+}
+
+export class ReviewError extends Error {}
+
+export async function reviewTask(ctx: { db: Db; now: () => Date }, uid: string, decision: 'approve' | 'reject', reason = ''): Promise<ReviewResult> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.now();
+    const t = await trx.selectFrom('sms_tasks').select(['id', 'uid', 'status', 'audit_num', 'charge_state']).where('uid', '=', uid).forUpdate().executeTakeFirst();
+    if (!t) throw new ReviewError(`任务 ${uid} 不存在`);
+    if (t.status === TaskStatus.Cancelled) throw new ReviewError(`任务 ${uid} 已取消`);
+    if (decision === 'approve') {
+      const r = await trx
+        .updateTable('sms_messages')
+        .set({ state: SendRecordStatus.NotSent, next_at: t.status === TaskStatus.Waiting ? null : now })
+        .where('task_id', '=', t.id)
+        .where('state', '=', SendRecordStatus.AwaitingReview)
+        .executeTakeFirst();
+      const n = Number(r.numUpdatedRows);
+      if (!n) throw new ReviewError(`任务 ${uid} 没有待审核的短信`);
+      await trx.updateTable('sms_tasks').set({ audit_num: 0, updated_at: now }).where('id', '=', t.id).execute();
+      return { uid, messages: n };
+    }
+    const agg = await trx
+      .updateTable('sms_messages')
+      .set({ state: SendRecordStatus.ReviewFailed, next_at: null, done_at: now, error_code: 'REJECTED', report: reason.slice(0, 200) || '审核不通过' })
+      .where('task_id', '=', t.id)
+      .where('state', '=', SendRecordStatus.AwaitingReview)
+      .returning([sql<string>`price * pieces`.as('cost'), 'pieces'])
+      .execute();
+    if (!agg.length) throw new ReviewError(`任务 ${uid} 没有待审核的短信`);
+    let cost = 0n;
+    let pieces = 0;
+    // exact sum of 4-decimal costs in integer ten-thousandths
+    for (const a of agg) {
+      const [i, f = ''] = String(a.cost).split('.');
+      cost += BigInt(i) * 10000n + BigInt((f + '0000').slice(0, 4));
+      pieces += a.pieces;
+    }
+    const costText = `${cost / 10000n}.${String(cost % 10000n).padStart(4, '0')}`;
+    const left = await trx
+      .selectFrom('sms_messages')
+      .select(sql<string>`count(*)::text`.as('n'))
+      .where('task_id', '=', t.id)
+      .where('state', 'in', [SendRecordStatus.NotSent, SendRecordStatus.AwaitingReview])
+      .executeTakeFirstOrThrow();
+    await trx
+      .updateTable('sms_tasks')
+      .set((eb) => ({
+        audit_num: 0,
+        fail_num: eb('fail_num', '+', agg.length),
+        refundable_cost: sql`refundable_cost + ${costText}::numeric`,
+        refundable_pieces: eb('refundable_pieces', '+', pieces),
+        updated_at: now,
+        ...(Number(left.n) === 0 ? { status: TaskStatus.Completed, finished_at: now } : {}),
+      }))
+      .where('id', '=', t.id)
+      .execute();
+    if (t.charge_state === CHARGE_STATE.charged) await settleRefunds(trx, ctx, [t.id]);
+    return { uid, messages: agg.length };
+  });
+}

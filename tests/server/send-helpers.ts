@@ -1,0 +1,105 @@
+/** Shared helpers of the send tests (tests/server/send*.test.ts). */
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Client, TestServer } from './harness';
+import { runCommand } from '../../server/cli/operator-channel';
+
+export async function as(server: TestServer, who: string): Promise<Client> {
+  const c = await server.client().init();
+  const r = await c.login(who);
+  if (r.body.code !== 0) throw new Error(`login ${who}: ${JSON.stringify(r.body)}`);
+  return c;
+}
+
+export const db = (s: TestServer) => s.handle.db;
+
+export async function accountId(s: TestServer, clientid: string): Promise<number> {
+  return (await db(s).selectFrom('accounts').select('id').where('clientid', '=', clientid).executeTakeFirstOrThrow()).id;
+}
+
+export async function balance(s: TestServer, clientid: string): Promise<string> {
+  return (await db(s).selectFrom('accounts').select('balance').where('clientid', '=', clientid).executeTakeFirstOrThrow()).balance;
+}
+
+/** accounts whose balance differs from their ledger sum, or is negative (must be none) */
+export async function ledgerViolations(s: TestServer) {
+  const r = await sql<{ clientid: string }>`
+    select a.clientid from accounts a left join (select account_id, sum(amount) s from ledger group by account_id) l on l.account_id = a.id
+    where a.balance <> coalesce(l.s, 0) or a.balance < 0`.execute(db(s));
+  return r.rows;
+}
+
+/** pools whose movements do not add up to their remaining pieces (must be none) */
+export async function poolViolations(s: TestServer) {
+  const r = await sql<{ id: number }>`
+    select p.id from product_pools p left join (select pool_id, sum(pieces) s from pool_movements group by pool_id) m on m.pool_id = p.id
+    where p.remaining <> coalesce(m.s, 0) or p.remaining < 0`.execute(db(s));
+  return r.rows;
+}
+
+export async function remaining(s: TestServer, clientid: string, productType?: number): Promise<number> {
+  let q = db(s)
+    .selectFrom('product_pools as p')
+    .innerJoin('accounts as a', 'a.id', 'p.account_id')
+    .select(sql<string>`coalesce(sum(p.remaining), 0)::text`.as('n'))
+    .where('a.clientid', '=', clientid);
+  if (productType !== undefined) q = q.where('p.product_type', '=', productType);
+  return Number((await q.executeTakeFirstOrThrow()).n);
+}
+
+export async function templateId(s: TestServer, content: string): Promise<number> {
+  return (await db(s).selectFrom('templates').select('id').where('content', 'like', `${content}%`).orderBy('id').executeTakeFirstOrThrow()).id;
+}
+
+export async function task(s: TestServer, uid: string) {
+  return db(s).selectFrom('sms_tasks').selectAll().where('uid', '=', uid).executeTakeFirstOrThrow();
+}
+
+export async function messages(s: TestServer, uid: string) {
+  return db(s)
+    .selectFrom('sms_messages as m')
+    .innerJoin('sms_tasks as t', 't.id', 'm.task_id')
+    .select(['m.id', 'm.phone', 'm.carrier', 'm.state', 'm.next_at', 'm.price', 'm.pieces', 'm.province_id', 'm.city_id'])
+    .where('t.uid', '=', uid)
+    .orderBy('m.id')
+    .execute();
+}
+
+export async function counts(s: TestServer) {
+  const n = async (table: 'sms_tasks' | 'sms_messages' | 'ledger' | 'pool_movements') =>
+    Number((await db(s).selectFrom(table).select(sql<string>`count(*)::text`.as('n')).executeTakeFirstOrThrow()).n);
+  return { tasks: await n('sms_tasks'), messages: await n('sms_messages'), ledger: await n('ledger'), moves: await n('pool_movements') };
+}
+
+/** `npm run cli -- <args>` against the test database */
+export async function cli(s: TestServer, ...args: string[]) {
+  return runCommand({ db: db(s), now: s.clock.now }, args);
+}
+
+/** n distinct valid 移动 numbers (1380xxxxxxx) */
+export function numbers(n: number, start = 0): string[] {
+  return Array.from({ length: n }, (_, i) => `1380${String(start + i).padStart(7, '0')}`);
+}
+
+/** multipart/form-data with one file part */
+export function multipart(field: string, filename: string, content: Buffer, type = 'application/octet-stream') {
+  const boundary = `----smsp${randomBytes(8).toString('hex')}`;
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`;
+  return { body: Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+export async function upload(s: TestServer, c: Client, url: string, filename: string, content: Buffer) {
+  const { body, contentType } = multipart('file', filename, content);
+  const raw = await s.app.inject({
+    method: 'POST',
+    url,
+    headers: { host: 'localhost:8080', 'content-type': contentType, cookie: [...c.jar].map(([k, v]) => `${k}=${v}`).join('; '), 'x-xsrf-token': c.jar.get('XSRF-TOKEN')! },
+    payload: body,
+  });
+  return raw.json();
+}
+
+/** 'YYYY-MM-DD HH:mm:ss' in Asia/Shanghai of an instant */
+export function shanghai(d: Date): string {
+  return new Date(d.getTime() + 8 * 3600_000).toISOString().replace('T', ' ').slice(0, 19);
+}
