@@ -59,6 +59,9 @@ import { uploadRoutes } from './modules/upload/routes';
 import { UploadService } from './modules/upload/service';
 import { templateRoutes } from './modules/template/routes';
 import { TemplateService } from './modules/template/service';
+import { recordsRoutes } from './modules/records/routes';
+import { RecordsService } from './modules/records/service';
+import { numbersRoutes } from './modules/numbers/routes';
 
 export interface BuildAppOptions {
   db: Db;
@@ -191,6 +194,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(uploadRoutes(services.uploads));
       await api.register(accountRoutes(ctx, services.account));
       await api.register(templateRoutes(ctx, services.template));
+      await api.register(recordsRoutes(ctx, new RecordsService(ctx, clients)));
+      await api.register(numbersRoutes());
       await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate: selfUpdateClient(services.account) }));
     },
     { prefix: '/api' },

@@ -59,6 +59,12 @@ export interface AppConfig {
   autoReview: boolean;
   /** most rows a sign export may hold (spec: 5,000,000) */
   signExportMax: number;
+  /** send records: most rows /send/exportrecords and /send/exportmologs write (spec: 1,000,000) */
+  recordExportMax: number;
+  /** send records: most numbers /send/exportRecordsTxt streams (spec: 5,000,000) */
+  recordTxtExportMax: number;
+  /** send records: rows a list counts at most (totalCount stops there, totalCapped says so) */
+  recordCountCap: number;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {
@@ -91,6 +97,9 @@ export const DEFAULT_CONFIG: AppConfig = {
   docsDir: '',
   autoReview: false,
   signExportMax: 5_000_000,
+  recordExportMax: 1_000_000,
+  recordTxtExportMax: 5_000_000,
+  recordCountCap: 10_000,
 };
 
 function bool(v: string | undefined, dflt: boolean): boolean {

@@ -11,6 +11,7 @@ import { templatesMigration } from './migrations/0004_templates';
 import { subaccountsLedgerMigration } from './migrations/0006_subaccounts_ledger';
 import { authHardening0007 } from './migrations/0007_auth_hardening';
 import { sending0008 } from './migrations/0008_sending';
+import { records0011 } from './migrations/0011_records';
 
 async function run(db: Kysely<any>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -148,6 +149,7 @@ export const migrations: Record<string, Migration> = {
   '0006_subaccounts_ledger': subaccountsLedgerMigration,
   '0007_auth_hardening': authHardening0007,
   '0008_sending': sending0008,
+  '0011_records': records0011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
