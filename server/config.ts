@@ -99,7 +99,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   signExportMax: 5_000_000,
   recordExportMax: 1_000_000,
   recordTxtExportMax: 5_000_000,
-  recordCountCap: 10_000,
+  recordCountCap: 5_000,
 };
 
 function bool(v: string | undefined, dflt: boolean): boolean {

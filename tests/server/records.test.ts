@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
+import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, dayOf } from '../../server/modules/records/filters';
 import { startOfBusinessDay } from '../../server/lib/time';
@@ -396,7 +397,7 @@ describe.each(backends)('records (%s)', (backend) => {
       expect((await client1.get('/api/send/downloadExportSendRecords')).body.code).toBe(400);
       // kept 24 hours
       const db = t.server.handle.db;
-      await db.updateTable('export_files').set({ created_at: new Date(t.server.clock.now().getTime() - 25 * 3600_000) }).where('id', '=', id).execute();
+      await sql`update export_files set created_at = ${new Date(t.server.clock.now().getTime() - 25 * 3600_000)} where id = ${id}`.execute(db);
       expect((await client1.get(`/api/send/downloadExportSendRecords?filePath=${id}`)).body).toMatchObject({ code: 404, msg: '文件不存在或已过期，请重新导出' });
       // the next export of the account removes it, file and row
       const file2 = (await db.selectFrom('export_files').select('path').where('id', '=', id).executeTakeFirstOrThrow()).path;

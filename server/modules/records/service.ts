@@ -8,9 +8,10 @@
  *
  * Send records at 10,000,000 rows (bench/send-records.ts): one lateral index scan per account of
  * the scope on (account_id, created_at desc, id desc) INCLUDE (state, carrier, province_id,
- * city_id, task_id) (migration 0011), each stopping after offset + page rows; the count stops at
- * `recordCountCap` (totalCapped tells the console that there are more). Exports count up to their
- * limit + 1 and read in keyset batches.
+ * city_id, task_id), or with a state filter one per (account, state) on (account_id, state,
+ * created_at desc, id desc) INCLUDE (...) (migration 0011), each stopping after offset + page
+ * rows; the count stops at `recordCountCap` (totalCapped tells the console that there are more).
+ * Exports count up to their limit + 1 and read in keyset batches.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -405,7 +406,6 @@ export class RecordsService {
 
   private recordConds(f: RecordFilter): RawBuilder<unknown>[] {
     const c: RawBuilder<unknown>[] = [sql`m.created_at >= ${f.from}`, sql`m.created_at < ${f.to}`];
-    if (f.states) c.push(sql`m.state in (${sql.join(f.states)})`);
     if (f.phone) c.push(sql`m.phone = ${f.phone}`);
     if (f.carrier) c.push(sql`m.carrier = ${f.carrier}`);
     if (f.province) c.push(sql`m.province_id = ${f.province}`);
@@ -414,16 +414,29 @@ export class RecordsService {
     return c;
   }
 
+  /**
+   * The lateral scans of a record query: one per account, or, with a state filter, one per
+   * (account, state) on sms_messages_state (each an ordered range of that state's rows only).
+   */
+  private scans(ids: number[], f: RecordFilter): { from: RawBuilder<unknown>; key: RawBuilder<unknown> } {
+    if (!f.states) return { from: sql`unnest(array[${sql.join(ids)}]::int[]) as a(id)`, key: sql`m.account_id = a.id` };
+    return {
+      from: sql`unnest(array[${sql.join(ids)}]::int[]) as a(id) cross join unnest(array[${sql.join(f.states)}]::smallint[]) as s(state)`,
+      key: sql`m.account_id = a.id and m.state = s.state`,
+    };
+  }
+
   /** rows of the filter, newest first, after a keyset position, `limit` from `offset` */
   private async recordRows(ids: number[], f: RecordFilter, o: { limit: number; offset?: number; after?: { t: Date; id: number } }): Promise<MessageRow[]> {
     const conds = this.recordConds(f);
     if (o.after) conds.push(sql`(m.created_at, m.id) < (${o.after.t}, ${o.after.id})`);
     const offset = o.offset ?? 0;
-    const r = await sql<MessageRow>`select r.* from unnest(array[${sql.join(ids)}]::int[]) as a(id)
+    const { from, key } = this.scans(ids, f);
+    const r = await sql<MessageRow>`select r.* from ${from}
       cross join lateral (
         select m.id, m.account_id, m.task_id, m.phone, m.carrier, m.province_id, m.city_id, m.pieces, m.state, m.error_code, m.report, m.created_at, m.submitted_at
         from sms_messages m
-        where m.account_id = a.id and ${sql.join(conds, sql` and `)}
+        where ${key} and ${sql.join(conds, sql` and `)}
         order by m.created_at desc, m.id desc
         limit ${offset + o.limit}
       ) r
@@ -434,9 +447,10 @@ export class RecordsService {
 
   /** matching rows, counted up to `cap` + 1 (so "more than cap" is known without counting them all) */
   private async recordCount(ids: number[], f: RecordFilter, cap: number): Promise<number> {
-    const r = await sql<{ n: string | number | null }>`select sum(c.n) as n from unnest(array[${sql.join(ids)}]::int[]) as a(id)
+    const { from, key } = this.scans(ids, f);
+    const r = await sql<{ n: string | number | null }>`select sum(c.n) as n from ${from}
       cross join lateral (
-        select count(*) as n from (select 1 from sms_messages m where m.account_id = a.id and ${sql.join(this.recordConds(f), sql` and `)} limit ${cap + 1}) x
+        select count(*) as n from (select 1 from sms_messages m where ${key} and ${sql.join(this.recordConds(f), sql` and `)} limit ${cap + 1}) x
       ) c`.execute(this.ctx.db);
     return Number(r.rows[0]?.n ?? 0);
   }
