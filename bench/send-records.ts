@@ -5,10 +5,13 @@
  *
  * Data (generate_series): 1,000 sub-accounts under 50 agents (agent1 among them, 20 sub-accounts),
  * tasks of 1,000 messages spread over the last 180 days. One heavy sub-account of agent1 (bc0050)
- * holds 10 % of all records (1,000,000 of 10,000,000: ~500,000 in the default 90 days); the other
- * 999 share the rest (~9,000 each). States ≈ 80 % delivered, 8 % delivery failed, 5 % submitted,
- * 3 % submit failed, 2 % intercepted, 2 % not sent; carriers 1-3 evenly; 8 provinces with a city
- * each; 2,000,000 distinct numbers (each ~5 times at 10M).
+ * holds BENCH_HEAVY_SHARE (default 10 %) of all records (1,000,000 of 10,000,000: ~500,000 in the
+ * default 90 days); the other 999 share the rest (~9,000 each at 10M). Per message, independently
+ * (random() with a fixed seed): states ≈ 80 % delivered, 10 % delivery failed, 5 % submitted,
+ * 5 % submit failed, then 2 % intercepted and 2 % not sent; carriers 1-3 evenly; 8 provinces with
+ * a city each, evenly; 2,000,000 distinct numbers (each ~5 times at 10M).
+ * A query's cost depends on the rows of the accounts it reads, not on the table's size: with
+ * BENCH_RECORDS=3000000 BENCH_HEAVY_SHARE=0.333 the heavy account is as large as at 10M.
  *
  * Timed: the records service itself (filters, lateral scan per account, capped count, task
  * contents), `RUNS` times per filter after a warm-up; p50 / p95 printed per filter. Target: p95
@@ -31,6 +34,8 @@ import { startOfBusinessDay } from '../server/lib/time';
 import { cities } from '../common/sms/segments';
 
 const N = Number(process.env.BENCH_RECORDS ?? 1_000_000);
+/** the heavy account's share of all records (default 10 %: 1,000,000 of 10,000,000) */
+const HEAVY_SHARE = Number(process.env.BENCH_HEAVY_SHARE ?? 0.1);
 const RUNS = Number(process.env.RUNS ?? 100);
 const TASK_SIZE = 1000;
 const TARGET_P95_MS = 50;
@@ -79,7 +84,8 @@ try {
          ${TASK_SIZE}, ${TASK_SIZE}, 3, 0, t.at, ${TASK_SIZE}, t.at, t.at
        from generate_series(1, ${tasks}) g
        cross join lateral (select now() - make_interval(secs => (g::double precision / ${tasks}) * 180 * 86400) as at) t
-       join accounts a on a.clientid = case when g % 10 = 0 then 'bc0050' else 'bc' || lpad((((g - g / 10) % 999) + case when ((g - g / 10) % 999) + 1 >= 50 then 2 else 1 end)::text, 4, '0') end`,
+       join accounts a on a.clientid = case when floor(g * ${HEAVY_SHARE}::float8) > floor((g - 1) * ${HEAVY_SHARE}::float8) then 'bc0050'
+         else 'bc' || lpad(((g % 999) + case when (g % 999) + 1 >= 50 then 2 else 1 end)::text, 4, '0') end`,
     );
     // indexes and the task FK after the load (recreated from their own definitions)
     const { rows: idx } = await c.query(`select indexname, indexdef from pg_indexes where schemaname = $1 and tablename = 'sms_messages' and indexname <> 'sms_messages_pkey'`, [schema]);
@@ -87,15 +93,17 @@ try {
     await c.query(`alter table sms_messages drop constraint sms_messages_task_id_fkey`);
     const { rows: first } = await c.query(`select min(id) as id from sms_tasks where uid like 'b%'`);
     const base = Number(first[0].id);
+    await c.query(`select setseed(0.42)`);
     await c.query(
       `insert into sms_messages (task_id, account_id, phone, carrier, province_id, city_id, pieces, state, error_code, report, created_at, submitted_at, done_at)
        select t.id, t.account_id, (13800000000 + (g::bigint * 7919) % 2000000)::text,
-         1 + g % 3, (array[${PROVINCES.join(',')}])[g % 8 + 1], (array[${CITIES.join(',')}])[g % 8 + 1], 1,
+         1 + x.c, (array[${PROVINCES.join(',')}])[x.p + 1], (array[${CITIES.join(',')}])[x.p + 1], 1,
          s.state, case when s.state = 6 then 'UNDELIV' else '' end, case when s.state = 3 then 'DELIVRD' else '' end,
          t.created_at + make_interval(secs => (g % ${TASK_SIZE}) / 100.0), t.created_at, t.created_at
        from generate_series(0, ${N - 1}) g
        join sms_tasks t on t.id = ${base} + g / ${TASK_SIZE}
-       cross join lateral (select (array[3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,6,6,1,4])[(g * 13) % 20 + 1] as st, (g * 31) % 50 as r) x
+       cross join lateral (select (array[3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,6,6,1,4])[floor(random() * 20)::int + 1] as st, floor(random() * 50)::int as r,
+         floor(random() * 3)::int as c, floor(random() * 8)::int as p, g as dep) x
        cross join lateral (select case when x.r = 0 then 11 when x.r = 1 then 0 when x.r = 2 then 1 else x.st end as state) s`,
     );
     const t1 = performance.now();
@@ -139,6 +147,7 @@ try {
     ['typical account, 90 days, number', typical, { phone }],
     ['agent1 scope (20 sub-accounts incl. heavy), 90 days, state 3', agent1, { stateList: '3' }],
     ['agent1 scope, 90 days, state 6 + 电信 + province', agent1, { stateList: '6', operatorstype: 3, province: 32 }],
+    ['agent1 scope, 90 days, province', agent1, { province: 44 }],
     [`heavy account, 90 days, page ${app.ctx.config.recordCountCap / 10} of 10 (the deepest the count cap allows)`, heavy, { page: app.ctx.config.recordCountCap / 10 }],
     ['heavy account, 90 days, content contains 大促 (informational)', heavy, { searchContent: '大促' }, true],
     ['heavy account, 180 days, state 11 (rare: 2 %) (informational)', heavy, { beginDate: day(-179), stateList: '11' }, true],

@@ -8,9 +8,12 @@
  * - `sms_messages_state` (account_id, state, created_at desc, id desc) INCLUDE (carrier, province_id,
  *   city_id, task_id): a state filter (the page's most used) reads only the rows in those states,
  *   one ordered range per (account, state), whatever the share of the state.
+ * - `sms_messages_province` (account_id, province_id, created_at desc, id desc) INCLUDE (state,
+ *   carrier, city_id, task_id): a province or city filter (a city id carries its province:
+ *   id / 10000) reads that province's rows only.
  * - `sms_messages_phone` (phone, created_at desc, id desc): the record filter by number.
  *
- * Cost: two more indexes than 0008 on the message table (every state change of a message already
+ * Cost: three more indexes than 0008 on the message table (every state change of a message already
  * rewrites its index entries: state and lease columns are indexed, so no update is HOT).
  */
 import { sql, type Kysely } from 'kysely';
@@ -26,12 +29,14 @@ export const records0011: Migration = {
       `create index sms_messages_record on sms_messages (account_id, created_at desc, id desc) include (state, carrier, province_id, city_id, task_id)`,
       `drop index sms_messages_account`,
       `create index sms_messages_state on sms_messages (account_id, state, created_at desc, id desc) include (carrier, province_id, city_id, task_id)`,
+      `create index sms_messages_province on sms_messages (account_id, province_id, created_at desc, id desc) include (state, carrier, city_id, task_id)`,
       `create index sms_messages_phone on sms_messages (phone, created_at desc, id desc)`,
     ]);
   },
   async down(db) {
     await run(db, [
       'drop index sms_messages_phone',
+      'drop index sms_messages_province',
       'drop index sms_messages_state',
       'create index sms_messages_account on sms_messages (account_id, created_at desc, id desc)',
       'drop index sms_messages_record',

@@ -72,11 +72,8 @@ export const dayOf = (t: Date) => new Date(t.getTime() + 8 * 3600_000).toISOStri
 /** the business day `months` calendar months from `t` (a day-of-month past the month's end clamps to it) */
 export function addMonths(t: Date, months: number): Date {
   const [y, m, d] = dayOf(t).split('-').map(Number);
-  const idx = y * 12 + (m - 1) + months;
-  const ny = Math.floor(idx / 12);
-  const nm = (idx % 12) + 1;
-  const last = new Date(Date.UTC(ny, nm, 0)).getUTCDate();
-  return businessDayStart(`${ny}-${String(nm).padStart(2, '0')}-${String(Math.min(d, last)).padStart(2, '0')}`)!;
+  const last = new Date(Date.UTC(y, m - 1 + months + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(y, m - 1 + months, Math.min(d, last)) - 8 * 3600_000);
 }
 
 export const addDays = (t: Date, days: number) => new Date(t.getTime() + days * DAY_MS);

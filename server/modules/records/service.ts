@@ -8,9 +8,8 @@
  *
  * Send records at 10,000,000 rows (bench/send-records.ts): one lateral index scan per account of
  * the scope on (account_id, created_at desc, id desc) INCLUDE (state, carrier, province_id,
- * city_id, task_id), or with a state filter one per (account, state) on (account_id, state,
- * created_at desc, id desc) INCLUDE (...) (migration 0011), each stopping after offset + page
- * rows; the count stops at `recordCountCap` (totalCapped tells the console that there are more).
+ * city_id, task_id), or one per (account, province) / (account, state) on the province and state
+ * indexes (migration 0011), each stopping after offset + page rows; the count stops at `recordCountCap` (totalCapped tells the console that there are more).
  * Exports count up to their limit + 1 and read in keyset batches.
  */
 import crypto from 'node:crypto';
@@ -408,6 +407,7 @@ export class RecordsService {
     const c: RawBuilder<unknown>[] = [sql`m.created_at >= ${f.from}`, sql`m.created_at < ${f.to}`];
     if (f.phone) c.push(sql`m.phone = ${f.phone}`);
     if (f.carrier) c.push(sql`m.carrier = ${f.carrier}`);
+    if (f.states) c.push(sql`m.state in (${sql.join(f.states)})`);
     if (f.province) c.push(sql`m.province_id = ${f.province}`);
     if (f.city) c.push(sql`m.city_id = ${f.city}`);
     if (f.content) c.push(sql`m.task_id in (select t.id from sms_tasks t where t.account_id = a.id and t.content ilike ${`%${escapeLike(f.content)}%`})`);
@@ -415,15 +415,17 @@ export class RecordsService {
   }
 
   /**
-   * The lateral scans of a record query: one per account, or, with a state filter, one per
-   * (account, state) on sms_messages_state (each an ordered range of that state's rows only).
+   * The lateral scans of a record query, each an ordered index range: per (account, province) on
+   * sms_messages_province with a province or city filter (a city id is its province id × 10000 +
+   * n), else per (account, state) on sms_messages_state with a state filter, else per account on
+   * sms_messages_record. The other filters are checked on the index's INCLUDEd columns.
    */
   private scans(ids: number[], f: RecordFilter): { from: RawBuilder<unknown>; key: RawBuilder<unknown> } {
-    if (!f.states) return { from: sql`unnest(array[${sql.join(ids)}]::int[]) as a(id)`, key: sql`m.account_id = a.id` };
-    return {
-      from: sql`unnest(array[${sql.join(ids)}]::int[]) as a(id) cross join unnest(array[${sql.join(f.states)}]::smallint[]) as s(state)`,
-      key: sql`m.account_id = a.id and m.state = s.state`,
-    };
+    const accounts = sql`unnest(array[${sql.join(ids)}]::int[]) as a(id)`;
+    const province = f.province ?? (f.city ? Math.floor(f.city / 10_000) : undefined);
+    if (province) return { from: accounts, key: sql`m.account_id = a.id and m.province_id = ${province}` };
+    if (f.states) return { from: sql`${accounts} cross join unnest(array[${sql.join(f.states)}]::smallint[]) as s(state)`, key: sql`m.account_id = a.id and m.state = s.state` };
+    return { from: accounts, key: sql`m.account_id = a.id` };
   }
 
   /** rows of the filter, newest first, after a keyset position, `limit` from `offset` */
@@ -445,13 +447,15 @@ export class RecordsService {
     return r.rows.map((x) => ({ ...x, created_at: new Date(x.created_at), submitted_at: x.submitted_at ? new Date(x.submitted_at) : null }));
   }
 
-  /** matching rows, counted up to `cap` + 1 (so "more than cap" is known without counting them all) */
+  /** matching rows, counted up to `cap` + 1 in all (so "more than cap" is known without counting them all) */
   private async recordCount(ids: number[], f: RecordFilter, cap: number): Promise<number> {
     const { from, key } = this.scans(ids, f);
-    const r = await sql<{ n: string | number | null }>`select sum(c.n) as n from ${from}
-      cross join lateral (
-        select count(*) as n from (select 1 from sms_messages m where ${key} and ${sql.join(this.recordConds(f), sql` and `)} limit ${cap + 1}) x
-      ) c`.execute(this.ctx.db);
+    // the outer limit stops the nested loop once cap + 1 rows came from any of the scans
+    const r = await sql<{ n: string | number }>`select count(*) as n from (
+        select 1 from ${from}
+        cross join lateral (select 1 from sms_messages m where ${key} and ${sql.join(this.recordConds(f), sql` and `)} limit ${cap + 1}) x
+        limit ${cap + 1}
+      ) y`.execute(this.ctx.db);
     return Number(r.rows[0]?.n ?? 0);
   }
 
