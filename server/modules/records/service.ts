@@ -428,22 +428,30 @@ export class RecordsService {
     return { from: accounts, key: sql`m.account_id = a.id` };
   }
 
-  /** rows of the filter, newest first, after a keyset position, `limit` from `offset` */
+  /**
+   * Rows of the filter, newest first, after a keyset position, `limit` from `offset`. The scans
+   * pick (id, created_at) from the indexes alone (every filter column is in them); only the rows
+   * of the page are then read from the table, so a deep page costs index entries, not table rows.
+   */
   private async recordRows(ids: number[], f: RecordFilter, o: { limit: number; offset?: number; after?: { t: Date; id: number } }): Promise<MessageRow[]> {
     const conds = this.recordConds(f);
     if (o.after) conds.push(sql`(m.created_at, m.id) < (${o.after.t}, ${o.after.id})`);
     const offset = o.offset ?? 0;
     const { from, key } = this.scans(ids, f);
-    const r = await sql<MessageRow>`select r.* from ${from}
-      cross join lateral (
-        select m.id, m.account_id, m.task_id, m.phone, m.carrier, m.province_id, m.city_id, m.pieces, m.state, m.error_code, m.report, m.created_at, m.submitted_at
-        from sms_messages m
-        where ${key} and ${sql.join(conds, sql` and `)}
-        order by m.created_at desc, m.id desc
-        limit ${offset + o.limit}
-      ) r
-      order by r.created_at desc, r.id desc
-      limit ${o.limit} offset ${offset}`.execute(this.ctx.db);
+    const r = await sql<MessageRow>`select m.id, m.account_id, m.task_id, m.phone, m.carrier, m.province_id, m.city_id, m.pieces, m.state, m.error_code, m.report, m.created_at, m.submitted_at
+      from (
+        select r.id, r.created_at from ${from}
+        cross join lateral (
+          select m.id, m.created_at from sms_messages m
+          where ${key} and ${sql.join(conds, sql` and `)}
+          order by m.created_at desc, m.id desc
+          limit ${offset + o.limit}
+        ) r
+        order by r.created_at desc, r.id desc
+        limit ${o.limit} offset ${offset}
+      ) p
+      join sms_messages m on m.id = p.id
+      order by m.created_at desc, m.id desc`.execute(this.ctx.db);
     return r.rows.map((x) => ({ ...x, created_at: new Date(x.created_at), submitted_at: x.submitted_at ? new Date(x.submitted_at) : null }));
   }
 
