@@ -23,6 +23,7 @@ export const RECORD_MSG = {
   exportBusy: '导出正在进行中，请稍后再试',
   fileNotFound: '文件不存在或已过期，请重新导出',
   taskNotFound: '任务不存在',
+  tooManyTasks: '短信内容匹配的任务过多，请缩小查询范围',
 } as const;
 
 export type Body = Record<string, unknown>;
