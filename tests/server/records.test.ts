@@ -355,6 +355,14 @@ describe.each(backends)('records (%s)', (backend) => {
       expect(await msg({ province: 'abc' })).toMatchObject({ code: 400, msg: '参数错误' });
       expect(await msg({ city: 10_000_000 })).toMatchObject({ code: 400, msg: '参数错误' });
       expect(await msg({ rows: 'x' })).toMatchObject({ code: 400 });
+      // far dates are days like any other: no rows, no fault
+      for (const d of ['9999-12-31', '0001-01-01']) {
+        const r = await msg({ beginDate: d, endDate: d });
+        expect([0, 400], JSON.stringify(r)).toContain(r.code);
+        if (r.code === 0) expect(r.data.list).toEqual([]);
+      }
+      for (const d of ['9999-12-31', '0001-01-01']) expect([0, 400]).toContain((await client1.post('/api/send/getmologs', { startReceivedate: d })).body.code);
+      for (const d of ['9999-12-31', '0001-01-01']) expect([0, 400]).toContain((await client1.post('/api/send/sendTask', { createTimeStart: d, createTimeEnd: d })).body.code);
     });
   });
 
