@@ -61,6 +61,9 @@ import { templateRoutes } from './modules/template/routes';
 import { TemplateService } from './modules/template/service';
 import { sendRoutes } from './modules/send/routes';
 import { SendService } from './modules/send/service';
+import { recordsRoutes } from './modules/records/routes';
+import { RecordsService } from './modules/records/service';
+import { numbersRoutes } from './modules/numbers/routes';
 
 export interface BuildAppOptions {
   db: Db;
@@ -196,6 +199,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(accountRoutes(ctx, services.account));
       await api.register(templateRoutes(ctx, services.template));
       await api.register(sendRoutes(ctx, services.send));
+      await api.register(recordsRoutes(ctx, new RecordsService(ctx, clients)));
+      await api.register(numbersRoutes());
       await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate: selfUpdateClient(services.account) }));
     },
     { prefix: '/api' },

@@ -65,6 +65,12 @@ export interface AppConfig {
    * (server/modules/smsc/config.ts); '' = the embedded SMPP carrier simulator (SMSC_SIM_* settings).
    */
   smppUrl: string;
+  /** send records: most rows /send/exportrecords and /send/exportmologs write (spec: 1,000,000) */
+  recordExportMax: number;
+  /** send records: most numbers /send/exportRecordsTxt streams (spec: 5,000,000) */
+  recordTxtExportMax: number;
+  /** send records: rows a list counts at most (totalCount stops there, totalCapped says so) */
+  recordCountCap: number;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {
@@ -98,6 +104,9 @@ export const DEFAULT_CONFIG: AppConfig = {
   autoReview: false,
   signExportMax: 5_000_000,
   smppUrl: '',
+  recordExportMax: 1_000_000,
+  recordTxtExportMax: 5_000_000,
+  recordCountCap: 5_000,
 };
 
 function bool(v: string | undefined, dflt: boolean): boolean {

@@ -12,6 +12,7 @@ import { subaccountsLedgerMigration } from './migrations/0006_subaccounts_ledger
 import { authHardening0007 } from './migrations/0007_auth_hardening';
 import { sending0008 } from './migrations/0008_sending';
 import { send0010 } from './migrations/0010_send';
+import { records0011 } from './migrations/0011_records';
 
 async function run(db: Kysely<any>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -150,6 +151,7 @@ export const migrations: Record<string, Migration> = {
   '0007_auth_hardening': authHardening0007,
   '0008_sending': sending0008,
   '0010_send': send0010,
+  '0011_records': records0011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,0 +1,784 @@
+/**
+ * The read side of sending (docs/api-records.md): task list and detail, the numbers of a task,
+ * timed tasks, send records with their exports, uplink records.
+ *
+ * Scoping: every query is limited to the accounts the session reaches (ClientsService.scope): an
+ * agent reads its own rows and its sub-accounts', a sub-account only its own. An agent's
+ * `clientid` filter must name one of those accounts (else 无权访问); a sub-account's is ignored.
+ *
+ * Send records at 10,000,000 rows (bench/send-records.ts): one lateral index scan per account of
+ * the scope on (account_id, created_at desc, id desc) INCLUDE (state, carrier, province_id,
+ * city_id, task_id), or one per (account, province) / (account, state) on the province and state
+ * indexes (migration 0011), each stopping after offset + page rows; the count stops at `recordCountCap` (totalCapped tells the console that there are more).
+ * Exports count up to their limit + 1 and read in keyset batches.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import ExcelJS from 'exceljs';
+import { sql, type RawBuilder } from 'kysely';
+import type { AppContext } from '../../context';
+import type { Account } from '../../db/types';
+import { ApiError, errors } from '../../http/errors';
+import { listPage, pagingOf, type Paging } from '../../http/paging';
+import { exportColumns } from '../../lib/export-columns';
+import { formatDateTime } from '../../lib/time';
+import type { ClientsService, ScopedAccount } from '../clients/service';
+import { SendTimeType, TaskStatus, UserType, type MoRecord, type SendRecord, type SendTask, type TimedTask } from '../../../common/generated/schemas';
+import { findCity, findProvince } from '../../../common/sms/segments';
+import {
+  bodyOf,
+  enumParam,
+  escapeLike,
+  intParam,
+  optionalRange,
+  phoneParam,
+  RECORD_MSG,
+  recordRange,
+  sendTypesParam,
+  stateListParam,
+  str,
+  textParam,
+  uplinkRange,
+  type Body,
+  type DayRange,
+} from './filters';
+
+export const RECORD_PAGE_SIZE = 10;
+/** most tasks a send-record content filter may match */
+export const CONTENT_TASKS_MAX = 5000;
+export const TASK_PAGE_SIZE = 15;
+export const MO_PAGE_SIZE = 15;
+/** rows read per round trip by the exports */
+const BATCH = 5000;
+/** prepared exports are kept this long */
+export const EXPORT_TTL_MS = 24 * 3600_000;
+export const EXPORT_DIR = 'exports';
+export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+export const TXT_MIME = 'text/plain; charset=utf-8';
+export const attachment = (name: string) => `attachment; filename="${encodeURIComponent(name)}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+
+export interface RecordFilter extends DayRange {
+  states?: number[];
+  phone?: string;
+  content?: string;
+  /** the tasks whose text matches `content` (resolved by withContentTasks) */
+  taskIds?: number[];
+  carrier?: number;
+  province?: number;
+  city?: number;
+}
+
+interface MessageRow {
+  id: number;
+  account_id: number;
+  task_id: number;
+  phone: string;
+  carrier: number;
+  province_id: number;
+  city_id: number;
+  pieces: number;
+  state: number;
+  error_code: string;
+  report: string;
+  created_at: Date;
+  submitted_at: Date | null;
+}
+
+interface TaskRow {
+  id: number;
+  uid: string;
+  account_id: number;
+  content: string;
+  sign: string;
+  smstype: number;
+  template_type: number;
+  file_type: number;
+  file_name: string;
+  submit_total: number;
+  err_num: number;
+  repeat_num: number;
+  charge_num_total: number;
+  status: number;
+  send_type: number;
+  send_time: Date;
+  created_at: Date;
+  creator_name: string;
+  success_num: number;
+  fail_num: number;
+  unknown_num: number;
+  intercept_num: number;
+}
+
+const TASK_COLUMNS = [
+  't.id',
+  't.uid',
+  't.account_id',
+  't.content',
+  't.sign',
+  't.smstype',
+  't.template_type',
+  't.file_type',
+  't.file_name',
+  't.submit_total',
+  't.err_num',
+  't.repeat_num',
+  't.charge_num_total',
+  't.status',
+  't.send_type',
+  't.send_time',
+  't.created_at',
+  't.creator_name',
+  't.success_num',
+  't.fail_num',
+  't.unknown_num',
+  't.intercept_num',
+] as const;
+
+/** pending = submit_total − success − fail − unknown − intercept (never below 0) */
+export const pendingOf = (t: Pick<TaskRow, 'submit_total' | 'success_num' | 'fail_num' | 'unknown_num' | 'intercept_num'>) =>
+  Math.max(0, t.submit_total - t.success_num - t.fail_num - t.unknown_num - t.intercept_num);
+
+/** 100 × (submit_total − pending) / submit_total, rounded down: 100 only when nothing is pending */
+export function scheduleOf(t: Parameters<typeof pendingOf>[0] & { status: number }): number {
+  if (t.submit_total <= 0) return t.status === TaskStatus.Completed ? 100 : 0;
+  return Math.floor((100 * (t.submit_total - pendingOf(t))) / t.submit_total);
+}
+
+export class RecordsService {
+  /** accounts whose xlsx export is being written (one at a time per account) */
+  private readonly exporting = new Set<number>();
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly clients: ClientsService,
+  ) {}
+
+  private label(enumName: string, v: unknown): string {
+    return this.ctx.schemas.registry.enumLabel(enumName, v) ?? '';
+  }
+
+  /** The accounts a list covers: the session's scope, narrowed by an agent's clientid filter. */
+  async accountsOf(me: Account, clientid: unknown): Promise<ScopedAccount[]> {
+    if (me.user_type !== UserType.Agent) return [{ id: me.id, clientid: me.clientid, name: me.name }];
+    const scope = await this.clients.scope(me);
+    const c = str(clientid);
+    if (!c) return scope;
+    const one = scope.find((a) => a.clientid === c);
+    if (!one) throw errors.forbidden();
+    return [one];
+  }
+
+  // ---------------------------------------------------------------- tasks
+
+  private taskRow(t: TaskRow, rowNum: number, clientids: Map<number, string>): Required<Omit<SendTask, 'sentNum' | 'successNum' | 'failNum' | 'unknownNum' | 'interceptNum'>> {
+    return {
+      rowNum,
+      id: t.id,
+      uid: t.uid,
+      clientId: clientids.get(t.account_id) ?? '',
+      content: t.content,
+      smstype: t.smstype as NonNullable<SendTask['smstype']>,
+      smstypeStr: this.label('sms-type', t.smstype),
+      sign: t.sign,
+      templateType: t.template_type as NonNullable<SendTask['templateType']>,
+      templateTypeStr: this.label('template-type', t.template_type),
+      fileType: t.file_type as NonNullable<SendTask['fileType']>,
+      fileName: t.file_name,
+      submitTotal: t.submit_total,
+      errNum: t.err_num,
+      repeatNum: t.repeat_num,
+      chargeNumTotal: t.charge_num_total,
+      status: t.status as SendTask['status'],
+      statusStr: this.label('task-status', t.status),
+      taskSchedule: scheduleOf(t),
+      sendtime: formatDateTime(t.send_time),
+      createTimeStr: formatDateTime(t.created_at),
+      creator: t.creator_name,
+    };
+  }
+
+  /** POST /send/sendTask (filters/send-task.json) */
+  async taskList(me: Account, body: unknown) {
+    const b = bodyOf(body);
+    const accounts = await this.accountsOf(me, b.clientId ?? b.clientid);
+    const range = optionalRange(b.createTimeStart, b.createTimeEnd);
+    const status = enumParam(b.status, Object.values(TaskStatus));
+    const smstype = enumParam(b.smstype, this.enumValues('sms-type'));
+    const templateType = enumParam(b.templateType, this.enumValues('template-type'));
+    const sign = textParam(b.sign, 12);
+    const uid = textParam(b.id, 40);
+    const creator = textParam(b.creator, 60);
+    const content = textParam(b.content, 500);
+    const paging = pagingOf(b, TASK_PAGE_SIZE);
+    let q = this.ctx.db.selectFrom('sms_tasks as t').where(
+      't.account_id',
+      'in',
+      accounts.map((a) => a.id),
+    );
+    if (range.from) q = q.where('t.created_at', '>=', range.from);
+    if (range.to) q = q.where('t.created_at', '<', range.to);
+    if (status !== undefined) q = q.where('t.status', '=', status);
+    if (smstype !== undefined) q = q.where('t.smstype', '=', smstype);
+    if (templateType !== undefined) q = q.where('t.template_type', '=', templateType);
+    if (sign) q = q.where(sql<boolean>`t.sign ilike ${`%${escapeLike(sign)}%`}`);
+    if (uid) q = q.where('t.uid', '=', uid);
+    if (creator) q = q.where(sql<boolean>`t.creator_name ilike ${`%${escapeLike(creator)}%`}`);
+    if (content) q = q.where(sql<boolean>`t.content ilike ${`%${escapeLike(content)}%`}`);
+    return this.taskPage(q, paging, accounts, (t, n, ids) => this.taskRow(t, n, ids));
+  }
+
+  private enumValues(name: string): number[] {
+    return this.ctx.schemas.registry.enumOptions<number>(name).map((o) => o.value);
+  }
+
+  /** one query for the page and the total (a window count), a second only past the last page */
+  private async taskPage<R>(q: any, paging: Paging, accounts: ScopedAccount[], toRow: (t: TaskRow, rowNum: number, clientids: Map<number, string>) => R) {
+    const rows: (TaskRow & { total: string | number })[] = await q
+      .select([...TASK_COLUMNS])
+      .select((eb: any) => eb.fn.countAll().over().as('total'))
+      .orderBy('t.created_at', 'desc')
+      .orderBy('t.id', 'desc')
+      .limit(paging.size)
+      .offset(paging.offset)
+      .execute();
+    const total = rows.length ? Number(rows[0].total) : Number((await q.select((eb: any) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const clientids = new Map(accounts.map((a) => [a.id, a.clientid]));
+    return listPage(
+      rows.map((r, i) => toRow(r, paging.offset + i + 1, clientids)),
+      total,
+      paging,
+    );
+  }
+
+  /** A task of the scope by its uid or its numeric id; 任务不存在 otherwise (another account's task included). */
+  async findTask(me: Account, ref: unknown): Promise<{ task: TaskRow; clientids: Map<number, string> }> {
+    const v = str(ref);
+    if (!v || v.length > 40) throw new ApiError(400, RECORD_MSG.badParam);
+    const accounts = await this.accountsOf(me, undefined);
+    const ids = accounts.map((a) => a.id);
+    const num = /^\d{1,10}$/.test(v) && Number(v) <= 2_147_483_647 ? Number(v) : undefined;
+    const task = (await this.ctx.db
+      .selectFrom('sms_tasks as t')
+      .select([...TASK_COLUMNS])
+      .where('t.account_id', 'in', ids)
+      .where((eb) => (num === undefined ? eb('t.uid', '=', v) : eb.or([eb('t.uid', '=', v), eb('t.id', '=', num)])))
+      .orderBy(sql`t.uid = ${v}`, 'desc')
+      .executeTakeFirst()) as TaskRow | undefined;
+    if (!task) throw new ApiError(404, RECORD_MSG.taskNotFound);
+    return { task, clientids: new Map(accounts.map((a) => [a.id, a.clientid])) };
+  }
+
+  /** POST /send/queryTaskInfo {id}: the task with its counts by outcome */
+  async taskInfo(me: Account, body: unknown): Promise<Required<SendTask>> {
+    const b = bodyOf(body);
+    const { task, clientids } = await this.findTask(me, b.id ?? b.uid ?? b.taskId);
+    return {
+      ...this.taskRow(task, 1, clientids),
+      sentNum: pendingOf(task),
+      successNum: task.success_num,
+      failNum: task.fail_num,
+      unknownNum: task.unknown_num,
+      interceptNum: task.intercept_num,
+    };
+  }
+
+  /** POST /send/exportTaskInfoPhones {id, sendTypes}: the task's numbers in those outcomes, one a line */
+  async taskPhones(me: Account, body: unknown): Promise<{ name: string; stream: Readable }> {
+    const b = bodyOf(body);
+    const states = sendTypesParam(b.sendTypes);
+    const { task } = await this.findTask(me, b.id ?? b.uid ?? b.taskId);
+    const db = this.ctx.db;
+    async function* lines() {
+      let after = 0;
+      for (;;) {
+        const rows = await db
+          .selectFrom('sms_messages')
+          .select(['id', 'phone'])
+          .where('task_id', '=', task.id)
+          .where('state', 'in', states)
+          .where('id', '>', after)
+          .orderBy('id')
+          .limit(BATCH)
+          .execute();
+        if (rows.length) yield rows.map((r) => `${r.phone}\n`).join('');
+        if (rows.length < BATCH) return;
+        after = rows[rows.length - 1].id;
+      }
+    }
+    return { name: `${task.uid}.txt`, stream: this.guarded(Readable.from(lines()), 'task numbers export') };
+  }
+
+  /** POST /send/smsTimerSend/list (filters/timed-task.json): the scheduled tasks */
+  async timedList(me: Account, body: unknown) {
+    const b = bodyOf(body);
+    const accounts = await this.accountsOf(me, b.clientid ?? b.clientId);
+    const timeType = enumParam(b.timeType, this.enumValues('timed-task-time-type')) ?? 0;
+    const range = optionalRange(b.startTime, b.endTime);
+    const status = enumParam(b.status, Object.values(TaskStatus));
+    const smstype = enumParam(b.smstype, this.enumValues('sms-type'));
+    const templateType = enumParam(b.templateType, this.enumValues('template-type'));
+    const sign = textParam(b.sign, 12);
+    const content = textParam(b.content, 500);
+    const paging = pagingOf(b, TASK_PAGE_SIZE);
+    const col = timeType === 1 ? 't.send_time' : 't.created_at';
+    let q = this.ctx.db
+      .selectFrom('sms_tasks as t')
+      .where(
+        't.account_id',
+        'in',
+        accounts.map((a) => a.id),
+      )
+      .where('t.send_type', '=', SendTimeType.Scheduled);
+    if (range.from) q = q.where(col, '>=', range.from);
+    if (range.to) q = q.where(col, '<', range.to);
+    if (status !== undefined) q = q.where('t.status', '=', status);
+    if (smstype !== undefined) q = q.where('t.smstype', '=', smstype);
+    if (templateType !== undefined) q = q.where('t.template_type', '=', templateType);
+    if (sign) q = q.where(sql<boolean>`t.sign ilike ${`%${escapeLike(sign)}%`}`);
+    if (content) q = q.where(sql<boolean>`t.content ilike ${`%${escapeLike(content)}%`}`);
+    return this.taskPage(
+      q,
+      paging,
+      accounts,
+      (t, rowNum, clientids): Required<TimedTask> => ({
+        rowNum,
+        taskId: t.uid,
+        clientid: clientids.get(t.account_id) ?? '',
+        chargeNumTotal: t.charge_num_total,
+        templateType: t.template_type as NonNullable<TimedTask['templateType']>,
+        templateTypeStr: this.label('template-type', t.template_type),
+        setSendTimeStr: formatDateTime(t.send_time),
+        smstype: t.smstype as NonNullable<TimedTask['smstype']>,
+        smstypeStr: this.label('sms-type', t.smstype),
+        sign: t.sign,
+        content: t.content,
+        status: t.status as TimedTask['status'],
+        statusStr: this.label('task-status', t.status),
+        submitTimeStr: formatDateTime(t.created_at),
+        creator: t.creator_name,
+        // a cancelled task's numbers are deleted with it
+        getAllPhoneFlag: t.status === TaskStatus.Cancelled ? 0 : 1,
+      }),
+    );
+  }
+
+  /** POST /send/getAllPhone/list {uid, page, rows}: the numbers of a task, in the order they were accepted */
+  async taskNumbers(me: Account, body: unknown) {
+    const b = bodyOf(body);
+    const { task } = await this.findTask(me, b.uid ?? b.taskId ?? b.id);
+    const paging = pagingOf(b, TASK_PAGE_SIZE);
+    const rows = await this.ctx.db
+      .selectFrom('sms_messages')
+      .select(['phone'])
+      .select((eb) => eb.fn.countAll<string | number>().over().as('total'))
+      .where('task_id', '=', task.id)
+      .orderBy('id')
+      .limit(paging.size)
+      .offset(paging.offset)
+      .execute();
+    const total = rows.length
+      ? Number(rows[0].total)
+      : Number((await this.ctx.db.selectFrom('sms_messages').select((eb) => eb.fn.countAll<string | number>().as('n')).where('task_id', '=', task.id).executeTakeFirstOrThrow()).n);
+    return listPage(
+      rows.map((r) => ({ phone: r.phone })),
+      total,
+      paging,
+    );
+  }
+
+  // ---------------------------------------------------------------- send records
+
+  /** filters/send-record.json */
+  recordFilter(body: Body): RecordFilter {
+    const range = recordRange(body.beginDate, body.endDate, this.ctx.now());
+    const carrier = enumParam(body.operatorstype, this.enumValues('carrier'));
+    return {
+      ...range,
+      states: stateListParam(body.stateList),
+      phone: phoneParam(body.phone),
+      content: textParam(body.searchContent ?? body.content, 500),
+      // 0 全网: any carrier
+      carrier: carrier ? carrier : undefined,
+      province: intParam(body.province ?? body.provinceId, 0, 99) || undefined,
+      city: intParam(body.city ?? body.cityId, 0, 999_999) || undefined,
+    };
+  }
+
+  /**
+   * A content filter becomes the ids of the scope's tasks whose text matches (a message is created
+   * with its task, so only tasks created before the range's end count): at most
+   * CONTENT_TASKS_MAX of them, else 短信内容匹配的任务过多，请缩小查询范围.
+   */
+  async withContentTasks(ids: number[], f: RecordFilter): Promise<RecordFilter> {
+    if (!f.content) return f;
+    const rows = await this.ctx.db
+      .selectFrom('sms_tasks')
+      .select('id')
+      .where('account_id', 'in', ids)
+      .where('created_at', '<', f.to)
+      .where(sql<boolean>`content ilike ${`%${escapeLike(f.content)}%`}`)
+      .limit(CONTENT_TASKS_MAX + 1)
+      .execute();
+    if (rows.length > CONTENT_TASKS_MAX) throw new ApiError(400, RECORD_MSG.tooManyTasks);
+    return { ...f, taskIds: rows.map((r) => r.id) };
+  }
+
+  private recordConds(f: RecordFilter): RawBuilder<unknown>[] {
+    const c: RawBuilder<unknown>[] = [sql`m.created_at >= ${f.from}`, sql`m.created_at < ${f.to}`];
+    if (f.phone) c.push(sql`m.phone = ${f.phone}`);
+    if (f.carrier) c.push(sql`m.carrier = ${f.carrier}`);
+    if (f.states) c.push(sql`m.state in (${sql.join(f.states)})`);
+    if (f.province) c.push(sql`m.province_id = ${f.province}`);
+    if (f.city) c.push(sql`m.city_id = ${f.city}`);
+    // `+ 0`: checked on the scan's INCLUDEd task_id, never a plan driven by the task index
+    if (f.taskIds) c.push(f.taskIds.length ? sql`m.task_id + 0 in (${sql.join(f.taskIds)})` : sql`false`);
+    return c;
+  }
+
+  /**
+   * The lateral scans of a record query, each an ordered index range: per (account, province) on
+   * sms_messages_province with a province or city filter (a city id is its province id × 10000 +
+   * n), else per (account, state) on sms_messages_state with a state filter, else per account on
+   * sms_messages_record. The other filters are checked on the index's INCLUDEd columns.
+   */
+  private scans(ids: number[], f: RecordFilter): { from: RawBuilder<unknown>; key: RawBuilder<unknown> } {
+    const accounts = sql`unnest(array[${sql.join(ids)}]::int[]) as a(id)`;
+    const province = f.province ?? (f.city ? Math.floor(f.city / 10_000) : undefined);
+    if (province) return { from: accounts, key: sql`m.account_id = a.id and m.province_id = ${province}` };
+    if (f.states) return { from: sql`${accounts} cross join unnest(array[${sql.join(f.states)}]::smallint[]) as s(state)`, key: sql`m.account_id = a.id and m.state = s.state` };
+    return { from: accounts, key: sql`m.account_id = a.id` };
+  }
+
+  /**
+   * Rows of the filter, newest first, after a keyset position, `limit` from `offset`. The scans
+   * pick (id, created_at) from the indexes alone (every filter column is in them); only the rows
+   * of the page are then read from the table, so a deep page costs index entries, not table rows.
+   */
+  private async recordRows(ids: number[], f: RecordFilter, o: { limit: number; offset?: number; after?: { t: Date; id: number } }): Promise<MessageRow[]> {
+    const conds = this.recordConds(f);
+    if (o.after) conds.push(sql`(m.created_at, m.id) < (${o.after.t}, ${o.after.id})`);
+    const offset = o.offset ?? 0;
+    const { from, key } = this.scans(ids, f);
+    const r = await sql<MessageRow>`select m.id, m.account_id, m.task_id, m.phone, m.carrier, m.province_id, m.city_id, m.pieces, m.state, m.error_code, m.report, m.created_at, m.submitted_at
+      from (
+        select r.id, r.created_at from ${from}
+        cross join lateral (
+          select m.id, m.created_at from sms_messages m
+          where ${key} and ${sql.join(conds, sql` and `)}
+          order by m.created_at desc, m.id desc
+          limit ${offset + o.limit}
+        ) r
+        order by r.created_at desc, r.id desc
+        limit ${o.limit} offset ${offset}
+      ) p
+      join sms_messages m on m.id = p.id
+      order by m.created_at desc, m.id desc`.execute(this.ctx.db);
+    return r.rows.map((x) => ({ ...x, created_at: new Date(x.created_at), submitted_at: x.submitted_at ? new Date(x.submitted_at) : null }));
+  }
+
+  /** matching rows, counted up to `cap` + 1 in all (so "more than cap" is known without counting them all) */
+  private async recordCount(ids: number[], f: RecordFilter, cap: number): Promise<number> {
+    const { from, key } = this.scans(ids, f);
+    // the outer limit stops the nested loop once cap + 1 rows came from any of the scans
+    const r = await sql<{ n: string | number }>`select count(*) as n from (
+        select 1 from ${from}
+        cross join lateral (select 1 from sms_messages m where ${key} and ${sql.join(this.recordConds(f), sql` and `)} limit ${cap + 1}) x
+        limit ${cap + 1}
+      ) y`.execute(this.ctx.db);
+    return Number(r.rows[0]?.n ?? 0);
+  }
+
+  private async taskContents(rows: MessageRow[]): Promise<Map<number, string>> {
+    const ids = [...new Set(rows.map((r) => r.task_id))];
+    if (!ids.length) return new Map();
+    const tasks = await this.ctx.db.selectFrom('sms_tasks').select(['id', 'content']).where('id', 'in', ids).execute();
+    return new Map(tasks.map((t) => [t.id, t.content]));
+  }
+
+  private recordRow(r: MessageRow, clientids: Map<number, string>, contents: Map<number, string>): Required<SendRecord> {
+    return {
+      id: r.id,
+      clientid: clientids.get(r.account_id) ?? '',
+      phone: r.phone,
+      operatorstype: r.carrier as NonNullable<SendRecord['operatorstype']>,
+      provinceName: r.province_id ? (findProvince(r.province_id)?.provinceName ?? '') : '',
+      cityName: r.city_id ? (findCity(r.city_id)?.cityName ?? '') : '',
+      content: contents.get(r.task_id) ?? '',
+      state: r.state as SendRecord['state'],
+      stateStr: this.label('send-record-status', r.state),
+      errorcode: r.error_code,
+      report: r.report,
+      dateStr: formatDateTime(r.submitted_at ?? r.created_at),
+      smsNum: r.pieces,
+    };
+  }
+
+  /** POST /send/getrecords: a page of 10 by default; totalCount counted up to recordCountCap */
+  async records(me: Account, body: unknown) {
+    const bd = bodyOf(body);
+    const accounts = await this.accountsOf(me, bd.clientid ?? bd.clientId);
+    const ids = accounts.map((a) => a.id);
+    const f = await this.withContentTasks(ids, this.recordFilter(bd));
+    const paging = pagingOf(bd, RECORD_PAGE_SIZE);
+    const cap = this.ctx.config.recordCountCap;
+    const clientids = new Map(accounts.map((a) => [a.id, a.clientid]));
+    // pages past the counted rows are not read: the list is bounded by the cap
+    const [rows, counted] = await Promise.all([
+      paging.offset < cap ? this.recordRows(ids, f, { limit: Math.min(paging.size, cap - paging.offset), offset: paging.offset }) : Promise.resolve([]),
+      this.recordCount(ids, f, cap),
+    ]);
+    const contents = await this.taskContents(rows);
+    return {
+      ...listPage(
+        rows.map((r) => this.recordRow(r, clientids, contents)),
+        Math.min(counted, cap),
+        paging,
+      ),
+      totalCapped: counted > cap,
+    };
+  }
+
+  /** every matching record in keyset batches of BATCH */
+  private async *recordBatches(ids: number[], f: RecordFilter): AsyncGenerator<MessageRow[]> {
+    let after: { t: Date; id: number } | undefined;
+    for (;;) {
+      const rows = await this.recordRows(ids, f, { limit: BATCH, after });
+      if (rows.length) yield rows;
+      if (rows.length < BATCH) return;
+      const last = rows[rows.length - 1];
+      after = { t: last.created_at, id: last.id };
+    }
+  }
+
+  /** counts for an export: over `max` → `tooMany`; none → 当前条件没有数据，无法导出 */
+  private async exportCount(ids: number[], f: RecordFilter, max: number, tooMany: string): Promise<number> {
+    const n = await this.recordCount(ids, f, max);
+    if (n > max) throw errors.refused(tooMany);
+    if (n === 0) throw errors.refused(RECORD_MSG.noData);
+    return n;
+  }
+
+  /** POST /send/exportRecordsTxt: the numbers of the matching records, one a line, streamed */
+  async recordsTxt(me: Account, body: unknown): Promise<{ name: string; stream: Readable }> {
+    const bd = bodyOf(body);
+    const accounts = await this.accountsOf(me, bd.clientid ?? bd.clientId);
+    const ids = accounts.map((a) => a.id);
+    const f = await this.withContentTasks(ids, this.recordFilter(bd));
+    await this.exportCount(ids, f, this.ctx.config.recordTxtExportMax, RECORD_MSG.exportTxtTooMany);
+    const batches = this.recordBatches(ids, f);
+    async function* lines() {
+      for await (const rows of batches) yield rows.map((r) => `${r.phone}\n`).join('');
+    }
+    return { name: `发送记录号码_${stamp(this.ctx.now())}.txt`, stream: this.guarded(Readable.from(lines()), 'record numbers export') };
+  }
+
+  /**
+   * POST /send/exportrecords: writes the matching records into DATA_DIR/exports/<id>.xlsx (a
+   * temporary name until complete), remembers it in export_files for this account, and answers
+   * its id; GET /send/downloadExportSendRecords?filePath=<id> serves it to the same account only.
+   */
+  async prepareRecordsExport(me: Account, body: unknown): Promise<{ filePath: string; rows: number }> {
+    const bd = bodyOf(body);
+    const accounts = await this.accountsOf(me, bd.clientid ?? bd.clientId);
+    const ids = accounts.map((a) => a.id);
+    const f = await this.withContentTasks(ids, this.recordFilter(bd));
+    if (this.exporting.has(me.id)) throw errors.refused(RECORD_MSG.exportBusy);
+    this.exporting.add(me.id);
+    try {
+      await this.exportCount(ids, f, this.ctx.config.recordExportMax, RECORD_MSG.exportTooMany);
+      await this.purgeExports(me.id);
+      const id = crypto.randomBytes(16).toString('hex');
+      const rel = path.join(EXPORT_DIR, `${id}.xlsx`);
+      const dir = path.join(this.ctx.dataDir, EXPORT_DIR);
+      fs.mkdirSync(dir, { recursive: true });
+      const tmp = path.join(dir, `${id}.part`);
+      const clientids = new Map(accounts.map((a) => [a.id, a.clientid]));
+      let rows = 0;
+      try {
+        const out = fs.createWriteStream(tmp);
+        const done = new Promise<void>((resolve, reject) => {
+          out.on('finish', resolve);
+          out.on('error', reject);
+        });
+        const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+        const ws = wb.addWorksheet('发送记录');
+        ws.columns = exportColumns(this.ctx.schemas.registry, 'entities/send-record', [
+          { key: 'clientid', width: 12 },
+          { key: 'phone', width: 14 },
+          { key: 'operatorStr', field: 'operatorstype', width: 8 },
+          { key: 'provinceName', width: 10 },
+          { key: 'cityName', width: 14 },
+          { key: 'content', width: 60 },
+          { key: 'stateStr', field: 'state', width: 12 },
+          { key: 'errorcode', width: 12 },
+          { key: 'report', width: 12 },
+          { key: 'dateStr', width: 20 },
+          { key: 'smsNum', width: 10 },
+        ]);
+        ws.getRow(1).font = { bold: true };
+        // rows arriving after the count may follow; never more than the limit
+        const max = this.ctx.config.recordExportMax;
+        for await (const batch of this.recordBatches(ids, f)) {
+          const contents = await this.taskContents(batch);
+          for (const r of batch.slice(0, max - rows)) {
+            const row = this.recordRow(r, clientids, contents);
+            ws.addRow({ ...row, operatorStr: this.label('carrier', row.operatorstype) }).commit();
+          }
+          rows = Math.min(max, rows + batch.length);
+          if (rows >= max) break;
+        }
+        ws.commit();
+        await wb.commit();
+        await done;
+        fs.renameSync(tmp, path.join(this.ctx.dataDir, rel));
+      } catch (e) {
+        fs.rmSync(tmp, { force: true });
+        throw e;
+      }
+      await this.ctx.db
+        .insertInto('export_files')
+        .values({ id, account_id: me.id, file_name: `发送记录_${stamp(this.ctx.now())}.xlsx`, path: rel, rows, created_at: this.ctx.now() })
+        .execute();
+      return { filePath: id, rows };
+    } finally {
+      this.exporting.delete(me.id);
+    }
+  }
+
+  /** this account's prepared exports older than EXPORT_TTL_MS: rows and files removed */
+  private async purgeExports(accountId: number) {
+    const old = await this.ctx.db
+      .selectFrom('export_files')
+      .select(['id', 'path'])
+      .where('account_id', '=', accountId)
+      .where('created_at', '<', new Date(this.ctx.now().getTime() - EXPORT_TTL_MS))
+      .execute();
+    for (const o of old) {
+      const file = this.exportFile(o.path);
+      if (file) fs.rmSync(file, { force: true });
+      await this.ctx.db.deleteFrom('export_files').where('id', '=', o.id).execute();
+    }
+  }
+
+  /** the absolute path of a stored export, only when inside DATA_DIR/exports */
+  private exportFile(rel: string): string | undefined {
+    const dir = path.resolve(this.ctx.dataDir, EXPORT_DIR);
+    const abs = path.resolve(this.ctx.dataDir, rel);
+    return abs.startsWith(dir + path.sep) ? abs : undefined;
+  }
+
+  /** GET /send/downloadExportSendRecords?filePath=<id>: the account's own prepared export */
+  async download(me: Account, filePath: unknown): Promise<{ name: string; stream: Readable; size: number }> {
+    const id = str(filePath);
+    if (!/^[0-9a-f]{32}$/.test(id)) throw new ApiError(400, RECORD_MSG.badParam);
+    const row = await this.ctx.db.selectFrom('export_files').selectAll().where('id', '=', id).where('account_id', '=', me.id).executeTakeFirst();
+    const file = row && row.created_at.getTime() > this.ctx.now().getTime() - EXPORT_TTL_MS ? this.exportFile(row.path) : undefined;
+    if (!row || !file || !fs.existsSync(file)) throw new ApiError(404, RECORD_MSG.fileNotFound);
+    return { name: row.file_name, stream: fs.createReadStream(file), size: fs.statSync(file).size };
+  }
+
+  // ---------------------------------------------------------------- uplink
+
+  private moQuery(ids: number[], body: Body) {
+    const range = uplinkRange(body.startReceivedate, body.endReceivedate, this.ctx.now());
+    const phone = phoneParam(body.phone);
+    const content = textParam(body.searchContent, 500);
+    let q = this.ctx.db.selectFrom('sms_mo as o').where('o.account_id', 'in', ids).where('o.received_at', '>=', range.from).where('o.received_at', '<', range.to);
+    if (phone) q = q.where('o.phone', '=', phone);
+    if (content) q = q.where(sql<boolean>`o.content ilike ${`%${escapeLike(content)}%`}`);
+    return q;
+  }
+
+  private moRow(r: { account_id: number; phone: string; content: string; received_at: Date }, rowNum: number, clientids: Map<number, string>): Required<MoRecord> {
+    return { rowNum, clientid: clientids.get(r.account_id) ?? '', phone: r.phone, content: r.content, receivedateStr: formatDateTime(r.received_at) };
+  }
+
+  /** POST /send/getmologs (filters/mo-record.json): last three months, a span of one month at most */
+  async moList(me: Account, body: unknown) {
+    const bd = bodyOf(body);
+    const accounts = await this.accountsOf(me, bd.clientid ?? bd.clientId);
+    const ids = accounts.map((a) => a.id);
+    const q = this.moQuery(ids, bd);
+    const paging = pagingOf(bd, MO_PAGE_SIZE);
+    const rows = await q
+      .select(['o.id', 'o.account_id', 'o.phone', 'o.content', 'o.received_at'])
+      .select((eb) => eb.fn.countAll<string | number>().over().as('total'))
+      .orderBy('o.received_at', 'desc')
+      .orderBy('o.id', 'desc')
+      .limit(paging.size)
+      .offset(paging.offset)
+      .execute();
+    const total = rows.length ? Number(rows[0].total) : Number((await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow()).n);
+    const clientids = new Map(accounts.map((a) => [a.id, a.clientid]));
+    return listPage(
+      rows.map((r, i) => this.moRow(r, paging.offset + i + 1, clientids)),
+      total,
+      paging,
+    );
+  }
+
+  /** POST /send/exportmologs: the same rows as an xlsx, streamed (≤ recordExportMax) */
+  async moExport(me: Account, body: unknown): Promise<{ name: string; stream: Readable }> {
+    const bd = bodyOf(body);
+    const accounts = await this.accountsOf(me, bd.clientid ?? bd.clientId);
+    const ids = accounts.map((a) => a.id);
+    const q = this.moQuery(ids, bd);
+    const max = this.ctx.config.recordExportMax;
+    const { n } = await this.ctx.db
+      .selectFrom(q.select('o.id').limit(max + 1).as('x'))
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .executeTakeFirstOrThrow();
+    if (Number(n) > max) throw errors.refused(RECORD_MSG.exportTooMany);
+    if (Number(n) === 0) throw errors.refused(RECORD_MSG.noData);
+    const clientids = new Map(accounts.map((a) => [a.id, a.clientid]));
+    const out = new PassThrough();
+    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+    const ws = wb.addWorksheet('上行记录');
+    ws.columns = exportColumns(this.ctx.schemas.registry, 'entities/mo-record', [
+      { key: 'rowNum', width: 8 },
+      { key: 'clientid', width: 12 },
+      { key: 'phone', width: 14 },
+      { key: 'content', width: 60 },
+      { key: 'receivedateStr', width: 20 },
+    ]);
+    ws.getRow(1).font = { bold: true };
+    const write = async () => {
+      let rowNum = 0;
+      let after: { t: Date; id: number } | undefined;
+      for (;;) {
+        let page = q.select(['o.id', 'o.account_id', 'o.phone', 'o.content', 'o.received_at']).orderBy('o.received_at', 'desc').orderBy('o.id', 'desc').limit(BATCH);
+        if (after) {
+          const a = after;
+          page = page.where((eb) => eb(eb.refTuple('o.received_at', 'o.id'), '<', eb.tuple(a.t, a.id)));
+        }
+        const rows = await page.execute();
+        for (const r of rows) ws.addRow(this.moRow(r, ++rowNum, clientids)).commit();
+        if (rows.length < BATCH || rowNum >= max) break;
+        const last = rows[rows.length - 1];
+        after = { t: last.received_at, id: last.id };
+      }
+      ws.commit();
+      await wb.commit();
+    };
+    write().catch((err) => {
+      this.ctx.log.error({ err }, 'uplink export failed');
+      out.destroy(err);
+    });
+    return { name: `上行记录_${stamp(this.ctx.now())}.xlsx`, stream: out };
+  }
+
+  /** a stream whose failure is logged (the response is then cut short) */
+  private guarded(stream: Readable, what: string): Readable {
+    const out = new PassThrough();
+    pipeline(stream, out).catch((err) => {
+      this.ctx.log.error({ err }, `${what} failed`);
+    });
+    return out;
+  }
+}
+
+/** 'YYYYMMDDHHmmss' in Asia/Shanghai */
+const stamp = (d: Date) => formatDateTime(d).replace(/\D/g, '');
