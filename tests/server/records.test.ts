@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, dayOf } from '../../server/modules/records/filters';
 import { startOfBusinessDay } from '../../server/lib/time';
 import { insertMo, insertTask, type InsertedTask } from '../fixtures/sending';
+import { clearSendingDemo } from '../../server/modules/send/seed';
 import { backends, useServer, type Client, type TestServer } from './harness';
 
 const DAY = 86_400_000;
@@ -65,6 +66,8 @@ describe.each(backends)('records (%s)', (backend) => {
 
   beforeAll(async () => {
     const db = t.server.handle.db;
+    // counts below start from an empty history: drop the seeded demo tasks, records and uplink
+    await clearSendingDemo(db);
     // noon (Asia/Shanghai): the fixtures' hours-ago rows stay on today's business day
     t.server.clock.toNextBusinessMorning();
     t.server.clock.advance(11 * 3600_000);
