@@ -12,18 +12,23 @@ import type { SendTask } from '@/generated/schemas';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable, type SchemaColumn } from '@/components/SchemaTable/SchemaTable';
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
-import { useAutoRefresh } from '@/components/SchemaTable/useAutoRefresh';
+import { TASK_REFRESH, useAutoRefresh } from '@/components/SchemaTable/useAutoRefresh';
 import { LongText } from '@/components/CopyText/CopyContentDialog';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
 import { TaskDetailDialog } from './TaskDetailDialog';
 
-export function SendTaskList() {
+export interface SendTaskListProps {
+  /** refresh period (10 s; stories shorten it) */
+  refreshEveryMs?: number;
+}
+
+export function SendTaskList({ refreshEveryMs = TASK_REFRESH.everyMs }: SendTaskListProps = {}) {
   const { user } = useCurrentUser();
   const agent = isAgent(user);
   const [detail, setDetail] = useState<SendTask | null>(null);
   const { tableProps, searchFormProps, tableQuery } = useSchemaList<SendTask>('sendTasks', { filterSchema: 'filters/send-task', queryOptions: { enabled: !!user } });
-  const refresh = useAutoRefresh(() => tableQuery.refetch());
+  const refresh = useAutoRefresh(() => tableQuery.refetch(), { everyMs: refreshEveryMs });
 
   const columns: (string | SchemaColumn<SendTask>)[] = [
     { field: 'rowNum', width: 64 },
