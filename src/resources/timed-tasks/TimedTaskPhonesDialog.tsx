@@ -23,7 +23,7 @@ function PhoneTable({ task }: { task: TimedTask }) {
   return (
     <Table
       {...tableProps}
-      rowKey={(r, i) => `${r.phone}-${i}`}
+      rowKey="phone"
       size="small"
       pagination={listPagination(tableProps.pagination)}
       locale={{ emptyText: '暂无号码' }}
