@@ -153,13 +153,13 @@ export const NUMBER_TEMPLATES = [
 ] as const;
 
 /**
- * A POST answered by a file (or by a JSON refusal): saves the file, or rejects with the answer's
+ * A POST (or GET) answered by a file (or by a JSON refusal): saves the file, or rejects with the answer's
  * body (its msg shown by the caller).
  */
-export async function downloadPosted(url: string, params: Record<string, unknown>, fallbackName: string): Promise<string> {
+export async function downloadPosted(url: string, params: Record<string, unknown>, fallbackName: string, method: 'post' | 'get' = 'post'): Promise<string> {
   const form = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') form.append(k, Array.isArray(v) ? v.join(',') : String(v));
-  const res = await http.post<Blob>(url, form, { responseType: 'blob' });
+  const res = method === 'get' ? await http.get<Blob>(url, { params: form, responseType: 'blob' }) : await http.post<Blob>(url, form, { responseType: 'blob' });
   const type = String(res.headers['content-type'] ?? '');
   if (type.includes('json')) {
     let body: ApiBody = { code: -1, msg: SEND_MESSAGES.noData };

@@ -18,11 +18,10 @@ import { LongText } from '@/components/CopyText/CopyContentDialog';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
 import { ApiError, postForm } from '@/providers/http';
-import { openDownload } from '@/lib/download';
 import { downloadPosted, SEND_MESSAGES } from '@/domain/send';
 import { lastDays, rangeOrderProblem, RECORD_DEFAULT_DAYS } from './recordDates';
 
-export const DOWNLOAD_EXPORT_URL = '/api/send/downloadExportSendRecords';
+export const DOWNLOAD_EXPORT_URL = '/send/downloadExportSendRecords';
 
 export function SendRecordList() {
   const { message } = App.useApp();
@@ -46,9 +45,10 @@ export function SendRecordList() {
     try {
       const body = await postForm<{ filePath: string }>('/send/exportrecords', params);
       const filePath = body.data?.filePath;
-      if (filePath) openDownload(`${DOWNLOAD_EXPORT_URL}?filePath=${encodeURIComponent(filePath)}`);
-    } catch {
-      /* the client toasted the server's message */
+      if (filePath) await downloadPosted(DOWNLOAD_EXPORT_URL, { filePath }, '发送记录.xlsx', 'get');
+    } catch (e) {
+      // a refused export was toasted by the client; a refused download is shown here
+      if (e instanceof ApiError && e.code === -1) message.error(e.message);
     } finally {
       setExporting(null);
     }

@@ -23,7 +23,7 @@ export interface SendTaskListProps {
   refreshEveryMs?: number;
 }
 
-export function SendTaskList({ refreshEveryMs = TASK_REFRESH.everyMs }: SendTaskListProps = {}) {
+export function SendTaskList({ refreshEveryMs = TASK_REFRESH.everyMs }: SendTaskListProps) {
   const { user } = useCurrentUser();
   const agent = isAgent(user);
   const [detail, setDetail] = useState<SendTask | null>(null);
