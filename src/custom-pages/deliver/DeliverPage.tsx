@@ -49,7 +49,7 @@ import { smsTaskPath, timingDeliverPath } from '@/domain/sendRoutes';
 import { countPieces, MAX_MESSAGE_CHARS } from '../../../common/sms/pieces';
 import { MAX_NUMBERS } from '../../../common/sms/numbers';
 import { MESSAGES } from '../../../common/schema/messages';
-import { appendNumbers, confirmBox, numberInput, poolProblem, type NumberBox } from './numberPool';
+import { appendText, checkNumbers, confirmText, normalizeNumbers, poolProblem } from './numberPool';
 import { TemplatePicker } from './TemplatePicker';
 import { ChargeConfirmDialog } from './ChargeConfirmDialog';
 
@@ -72,7 +72,6 @@ interface Fields {
 }
 
 const blank = (): Fields => ({ sign: '', content: '', sendType: SendTimeType.Immediate, sendtime: defaultSendTime() });
-const emptyBox = (): NumberBox => numberInput('');
 
 type Errors = Partial<Record<'clientId' | 'smstype' | 'templateId' | 'sign' | 'content' | 'mobile' | 'sendtime', string>>;
 
@@ -85,7 +84,7 @@ export function DeliverPage() {
   const agent = isAgent(user);
 
   const [f, setF] = useState<Fields>(blank);
-  const [box, setBox] = useState<NumberBox>(emptyBox);
+  const [numbers, setNumbers] = useState('');
   const [errors, setErrors] = useState<Errors>({});
   const [picking, setPicking] = useState(false);
   const [imported, setImported] = useState<ImportedNumbers | null>(null);
@@ -138,7 +137,7 @@ export function DeliverPage() {
           sendtime: at && !sendTimeProblem(at) ? at : defaultSendTime(),
           taskId: t.taskId ?? editId,
         });
-        setBox(numberInput(t.mobile ?? ''));
+        setNumbers(normalizeNumbers(t.mobile ?? ''));
       })
       .catch(() => undefined);
     return () => {
@@ -149,8 +148,10 @@ export function DeliverPage() {
   const pieces = useMemo(() => countPieces({ content: f.content, sign: f.sign.trim() }), [f.content, f.sign]);
   const templateChanged = f.templateType === TemplateType.Fixed && f.templateContent !== undefined && f.content !== f.templateContent;
   // counting 60,000 numbers takes a few ms: typing stays responsive, the counts follow
-  const shown = useDeferredValue(box);
-  const check = shown.check;
+  const shownText = useDeferredValue(numbers);
+  const check = useMemo(() => checkNumbers(shownText), [shownText]);
+  /** the counts of the box as it is now (the shown ones may lag a keystroke behind) */
+  const current = () => (shownText === numbers ? check : checkNumbers(numbers));
   const tooMany = check.total > MAX_NUMBERS;
 
   const onClient = (v?: string) => {
@@ -182,13 +183,13 @@ export function DeliverPage() {
   };
 
   const onNumbers = (raw: string) => {
-    setBox(numberInput(raw));
+    setNumbers(normalizeNumbers(raw));
     setCarriers(null);
     setErrors((e) => ({ ...e, mobile: undefined }));
   };
 
   const confirm = () => {
-    setBox(confirmBox(box.text));
+    setNumbers(confirmText(numbers));
     setCarriers(null);
   };
 
@@ -199,7 +200,7 @@ export function DeliverPage() {
       okText: '确定',
       cancelText: '取消',
       onOk: () => {
-        setBox(emptyBox());
+        setNumbers('');
         setImported(null);
         setCarriers(null);
       },
@@ -211,7 +212,7 @@ export function DeliverPage() {
       const body = await importMobiles(file);
       const data = body.data!;
       setImported(data);
-      setBox((b) => appendNumbers(b.text, data.mobiles ?? ''));
+      setNumbers((t) => appendText(t, data.mobiles ?? ''));
       setCarriers(null);
     } catch (e) {
       message.error((e as Error).message);
@@ -222,14 +223,15 @@ export function DeliverPage() {
   };
 
   const carrierCheck = async () => {
-    const err = poolProblem(box.check);
+    const now = current();
+    const err = poolProblem(now);
     if (err) {
       message.error(err);
       return;
     }
     setChecking(true);
     try {
-      const body = await checkCarriers(box.check.unique.join(','));
+      const body = await checkCarriers(now.unique.join(','));
       setCarriers(body.data ?? null);
     } catch {
       /* toasted */
@@ -243,7 +245,7 @@ export function DeliverPage() {
     content: f.content,
     sign: f.sign.trim(),
     smstype: f.smstype as number,
-    mobile: box.check.unique.join(','),
+    mobile: current().unique.join(','),
     templateId: f.templateId,
     templateType: f.templateType,
     fileType: imported ? NumberInputMode.File : NumberInputMode.Manual,
@@ -262,7 +264,7 @@ export function DeliverPage() {
     const found: Errors = {};
     const res = validateForm(sendForm, { ...p, mobile: p.mobile || undefined, fileName: undefined, fileType: undefined });
     for (const e of res.errors) if (!(e.field in found)) found[e.field as keyof Errors] = e.message;
-    const pool = poolProblem(box.check);
+    const pool = poolProblem(current());
     if (pool) found.mobile = pool;
     if (f.sendType === SendTimeType.Scheduled) {
       const t = sendTimeProblem(f.sendtime);
@@ -279,7 +281,7 @@ export function DeliverPage() {
     try {
       if (f.sendType === SendTimeType.Scheduled) await checkSubmitTime(f.sendtime.format(SEND_TIME_FORMAT));
       const body = await chargeInfo({ clientId: p.clientId, content: p.content, sign: p.sign, mobile: p.mobile });
-      setCharge(body.data ?? { smsNum: pieces.pieces, chargeNum: pieces.pieces * box.check.unique.length, chargeMode: 1 });
+      setCharge(body.data ?? { smsNum: pieces.pieces, chargeNum: pieces.pieces * current().unique.length, chargeMode: 1 });
     } catch {
       /* the client toasted the server's message */
     } finally {
@@ -289,7 +291,7 @@ export function DeliverPage() {
 
   const reset = () => {
     setF((x) => ({ ...blank(), clientId: x.clientId }));
-    setBox(emptyBox());
+    setNumbers('');
     setImported(null);
     setCarriers(null);
   };
@@ -403,15 +405,15 @@ export function DeliverPage() {
               <Button icon={<FileSearchOutlined />} loading={checking} onClick={carrierCheck}>
                 运营商检测
               </Button>
-              <Button onClick={confirm} disabled={!box.text}>
+              <Button onClick={confirm} disabled={!numbers}>
                 确认号码
               </Button>
-              <Button danger onClick={clearNumbers} disabled={!box.text}>
+              <Button danger onClick={clearNumbers} disabled={!numbers}>
                 清空号码
               </Button>
             </Space>
             <Input.TextArea
-              value={box.text}
+              value={numbers}
               onChange={(e) => onNumbers(e.target.value)}
               rows={8}
               placeholder="请输入手机号码，多个号码以逗号或换行分隔，最多60000个"
@@ -480,7 +482,7 @@ export function DeliverPage() {
       <TemplatePicker open={picking} clientId={clientId} onClose={() => setPicking(false)} onPick={pickTemplate} />
       <ChargeConfirmDialog
         info={charge}
-        numbers={box.check.unique.length}
+        numbers={check.unique.length}
         sendtime={f.sendType === SendTimeType.Scheduled ? f.sendtime.format(SEND_TIME_FORMAT) : undefined}
         sending={sending}
         onOk={send}

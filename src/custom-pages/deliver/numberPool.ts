@@ -18,6 +18,15 @@ export function numberInput(raw: string): NumberBox {
   return { text, check: checkNumbers(text) };
 }
 
+/** The box's text as typed (the page counts it a moment later, so typing stays responsive). */
+export const normalizeNumbers = (raw: string) => normalizeNumberInput(raw);
+
+/** 确认号码 on the text alone. */
+export const confirmText = (text: string) => confirmNumbers(text).join(',');
+
+/** Imported numbers after the box's text. */
+export const appendText = (text: string, mobiles: string) => normalizeNumberInput([text.replace(/,+$/, ''), mobiles].filter(Boolean).join(','));
+
 /** 确认号码: invalid numbers cleared, order and duplicates kept. */
 export function confirmBox(text: string): NumberBox {
   const kept = confirmNumbers(text).join(',');
