@@ -58,6 +58,22 @@ export const AgentEmpty: Story = {
   },
 };
 
+export const AgentForSubAccount: Story = {
+  name: '代理商：为子账号发送',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const select = await c.findByTestId('client-select', {}, T);
+    await userEvent.click(select.querySelector('.ant-select-selector') as HTMLElement);
+    await userEvent.click(await body().findByText('b20001-上海优品电商有限公司', {}, T));
+    await waitFor(() => expect(calls.getsmstypes?.at(-1)).toEqual({ clientid: 'b20001' }), T);
+    await fill(canvasElement);
+    await waitFor(() => expect(calls.templates?.[0]).toMatchObject({ clientId: 'b20001', state: '1', templateType: '0' }), T);
+    await userEvent.click(c.getByTestId('submit'));
+    await body().findByTestId('charge-info', {}, T);
+    await expect(calls.chargeInfo?.[0]).toMatchObject({ clientId: 'b20001' });
+  },
+};
+
 export const SubAccountFilled: Story = {
   name: '子账户：选模板、输入号码',
   parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
