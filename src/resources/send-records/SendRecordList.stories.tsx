@@ -58,6 +58,21 @@ export const StateFilter: Story = {
   },
 };
 
+export const ProvinceAndCity: Story = {
+  name: '按省份、城市查询',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('13012345678', {}, T);
+    await userEvent.click(c.getByTestId('province-select').querySelector('.ant-select-selector') as HTMLElement);
+    await userEvent.click(await body().findByText('广东', { selector: '.ant-select-item-option-content' }, T));
+    await waitFor(() => expect(calls.cityList?.at(-1)).toEqual({ provinceId: '44' }), T);
+    await userEvent.click(c.getByTestId('city-select').querySelector('.ant-select-selector') as HTMLElement);
+    await userEvent.click(await body().findByText('广州市', { selector: '.ant-select-item-option-content' }, T));
+    await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(calls.getrecords?.at(-1)).toMatchObject({ province: '44', city: '443750' }), T);
+  },
+};
+
 export const SubAccount: Story = {
   name: '子账户',
   parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
