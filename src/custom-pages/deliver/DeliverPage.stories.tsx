@@ -124,6 +124,7 @@ export const ValidationErrors: Story = {
     const c = within(canvasElement);
     await userEvent.click(await c.findByTestId('submit', {}, T));
     await expect((await c.findAllByText('短信类型不能为空', {}, T)).length).toBeGreaterThan(0);
+    await expect(c.getByText('请选择模板')).toBeInTheDocument();
     await expect(c.getByText('签名长度为2-12之间')).toBeInTheDocument();
     await expect(c.getByText('短信内容不能为空')).toBeInTheDocument();
     await expect(c.getByText('号码池不能为空')).toBeInTheDocument();

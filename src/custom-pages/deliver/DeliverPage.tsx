@@ -53,6 +53,9 @@ import { appendText, checkNumbers, confirmText, normalizeNumbers, poolProblem } 
 import { TemplatePicker } from './TemplatePicker';
 import { ChargeConfirmDialog } from './ChargeConfirmDialog';
 
+/** forms/send.json's message for a missing template */
+const TEMPLATE_REQUIRED = String((sendForm.schema.properties as Record<string, { errorMessage?: unknown }>).templateId.errorMessage);
+
 /** File types the number import takes. */
 export const IMPORT_ACCEPT = '.txt,.csv,.xlsx';
 
@@ -264,6 +267,8 @@ export function DeliverPage() {
     const found: Errors = {};
     const res = validateForm(sendForm, { ...p, mobile: p.mobile || undefined, fileName: undefined, fileType: undefined });
     for (const e of res.errors) if (!(e.field in found)) found[e.field as keyof Errors] = e.message;
+    // a send goes with an approved template (the server refuses one without: docs/api-send.md)
+    if (f.templateId === undefined && !found.templateId) found.templateId = TEMPLATE_REQUIRED;
     const pool = poolProblem(current());
     if (pool) found.mobile = pool;
     if (f.sendType === SendTimeType.Scheduled) {
@@ -361,7 +366,7 @@ export function DeliverPage() {
             data-testid="smstype-select"
           />
         </Form.Item>
-        <Form.Item label="短信模板" {...item('templateId')}>
+        <Form.Item label="短信模板" required {...item('templateId')}>
           <Space>
             <Button onClick={openPicker} data-testid="pick-template">
               {f.templateId ? '更换模板' : '选择模板'}
