@@ -103,7 +103,7 @@ export interface SendPayload {
 const quiet: ApiRequestConfig = { silent: true };
 
 export const getSmsTypes = (clientid: string) => postForm<SmsTypeOption[]>('/send/getsmstypes', { clientid });
-export const chargeInfo = (p: { clientId: string; content: string; sign: string; mobile: string }) => postForm<ChargeInfo>('/send/chargeInfo', p);
+export const chargeInfo = (p: { clientId: string; content: string; sign: string; mobile: string; smstype?: number }) => postForm<ChargeInfo>('/send/chargeInfo', p);
 export const checkCarriers = (mobiles: string) => postForm<CarrierCheck>('/send/checkMobileOperater', { mobiles });
 export const loadTask = (taskID: string) => postForm<EditedTask>('/send/edit', { taskID });
 export const checkSubmitTime = (submitTime: string) => postForm('/send/checkSubmitTime', { submitTime });
