@@ -36,11 +36,17 @@ import { GeneralTemplateList, SmartTemplateList, TemplateTabs } from '@/resource
 import { BaseInfoLayout, BaseInfoPage, CertificationPage, PasswordPage, ReCertificationPage, SecurityPage, UserInfoPage } from '@/custom-pages/account';
 import { ContentTestPage } from '@/custom-pages/content-test';
 import { FaqPage, HelpDocumentPage } from '@/custom-pages/help';
+import { DeliverPage } from '@/custom-pages/deliver';
+import { SendTaskList } from '@/resources/send-tasks';
+import { TimedTaskList } from '@/resources/timed-tasks';
+import { ReplyList, SendRecordList, SendRecordTabs } from '@/resources/send-records';
 
 const Home = lazy(() => import('@/pages/Home'));
 
 /** Titled groups of the side menu. */
 const groups: MenuGroup[] = [
+  { key: 'send', label: '短信发送', icon: 'send' },
+  { key: 'records', label: '统计查询', icon: 'report' },
   { key: 'customer', label: '客户管理', icon: 'customer' },
   { key: 'template', label: '模板管理', icon: 'template' },
   { key: 'account', label: '账户中心', icon: 'account' },
@@ -49,6 +55,27 @@ const groups: MenuGroup[] = [
 
 const screens: Screen[] = [
   { name: 'index', path: '/', label: '首页', icon: 'home', page: Home, menu: true },
+
+  // 短信发送
+  { name: 'sms_deliver', path: '/customer/deliverlayout/deliver', label: '普通短信发送', page: DeliverPage, access: 'domesticSending', menu: 'send', home: true },
+  { name: 'sms_smstask', path: '/customer/deliverlayout/smstask', label: '发送任务', page: SendTaskList, menu: 'send' },
+  { name: 'sms_timingdeliver', path: '/customer/deliverlayout/timingdeliver', label: '定时任务', page: TimedTaskList, menu: 'send' },
+
+  // 统计查询
+  {
+    name: 'statistics_sendlayout',
+    path: '/customer/sendlayout',
+    label: '发送记录',
+    page: SendRecordTabs,
+    menu: 'records',
+    home: true,
+    link: '/customer/sendlayout/sendrecord',
+    index: 'sendrecord',
+    children: [
+      { name: 'statistics_sendrecord', path: 'sendrecord', label: '发送记录', page: SendRecordList },
+      { name: 'statistics_reply', path: 'sendrecord/reply', label: '回复记录', page: ReplyList },
+    ],
+  },
 
   // 客户管理 (agents)
   { name: 'service_manager', path: '/customer/selfsevicelayout/manager', label: '子账户管理', page: SubAccountList, access: 'agent', menu: 'customer', home: true },

@@ -4,7 +4,7 @@ import addFormats from 'ajv-formats';
 import type { SchemaMap } from './registry';
 
 /** Keywords our schemas carry for the console (labels, colours, trimming): known to ajv, never validated. */
-export const ANNOTATION_KEYWORDS = ['x-color', 'x-name', 'x-trim', 'x-widget', 'x-order', 'x-agent-only', 'x-param', 'x-ui'];
+export const ANNOTATION_KEYWORDS = ['x-color', 'x-name', 'x-trim', 'x-widget', 'x-order', 'x-agent-only', 'x-param', 'x-ui', 'x-enum'];
 
 export const AJV_OPTIONS: Options = { allErrors: true, $data: true, strict: false, coerceTypes: false };
 

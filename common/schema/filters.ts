@@ -8,6 +8,8 @@
  * - a date range (`type: array`, `items.format: date|date-time`) sends its two ends under the two
  *   names of `x-param` (`["start_time", "end_time"]`);
  * - `x-trim` strings are trimmed;
+ * - a list of values for a `type: string` property (a multi-select, `x-widget: enum-multi`) is sent
+ *   as one comma list (`stateList=3,6`);
  * - empty values (undefined, null, '', blank after trimming, []) are left out.
  */
 import type { JsonSchema } from './registry';
@@ -66,6 +68,7 @@ export function schemaFilters(schema: JsonSchema, values: Record<string, unknown
       continue;
     }
     let v = p.format ? formatDateValue(raw, p.format) : raw;
+    if (Array.isArray(v) && p.type === 'string') v = v.filter((x) => !isEmptyValue(x)).join(',');
     if (p['x-trim'] && typeof v === 'string') v = v.trim();
     if (!isEmptyValue(v)) out[names[0]] = v;
   }

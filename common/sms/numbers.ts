@@ -28,7 +28,9 @@ export const NUMBER_MESSAGES = {
 
 /** Non-digits and non-commas become commas, repeated commas collapse (leading/trailing kept while typing). */
 export function normalizeNumberInput(text: string): string {
-  return text.replace(/[^0-9,]+/g, ',').replace(/,{2,}/g, ',');
+  // one pass: a run of anything but digits (commas included) is one comma; the same as replacing
+  // each non-digit-non-comma with a comma and collapsing repeats, at half the cost on a 60,000-number paste
+  return text.replace(/[^0-9]+/g, ',');
 }
 
 /** The tokens of an input (or of an already split list), empty ones dropped. */

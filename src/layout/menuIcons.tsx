@@ -2,6 +2,7 @@
 import {
   AccountBookOutlined,
   AppstoreOutlined,
+  BarChartOutlined,
   BellOutlined,
   FileTextOutlined,
   HomeOutlined,
@@ -26,6 +27,7 @@ export const menuIcons = {
   notice: <BellOutlined />,
   help: <QuestionCircleOutlined />,
   content: <SafetyOutlined />,
+  report: <BarChartOutlined />,
   other: <AppstoreOutlined />,
 };
 

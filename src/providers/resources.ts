@@ -86,6 +86,16 @@ export const resources: ResourceRegistry = {
   generalTemplates: { list: { url: '/autoTemplate/commonlist', method: 'form' }, idField: 'templateId' },
   /** 子账户管理 (POST /client/accounts) */
   subAccounts: { list: { url: '/client/accounts', method: 'form' }, one: { url: '/client/account/detail', method: 'get', idParam: 'client_id' }, idField: 'client_id' },
+  /** 发送任务 (POST /send/sendTask, page + rows) */
+  sendTasks: { list: { url: '/send/sendTask', method: 'form', paging: 'page' } },
+  /** 定时任务 (POST /send/smsTimerSend/list) */
+  timedTasks: { list: { url: '/send/smsTimerSend/list', method: 'form', paging: 'page' }, idField: 'taskId' },
+  /** 发送记录 (POST /send/getrecords, 10 a page) */
+  sendRecords: { list: { url: '/send/getrecords', method: 'form', paging: 'page', pageSize: 10 } },
+  /** 回复记录 (POST /send/getmologs) */
+  moRecords: { list: { url: '/send/getmologs', method: 'form', paging: 'page' } },
+  /** 定时任务的号码 (POST /send/getAllPhone/list, uid + submitTime as meta params) */
+  timedTaskPhones: { list: { url: '/send/getAllPhone/list', method: 'form', paging: 'page' }, idField: 'phone' },
   /** 客户财务 (POST /recharge/rollback/getAccounts) */
   subAccountFinance: { list: { url: '/recharge/rollback/getAccounts', method: 'form' }, idField: 'client_id' },
 };

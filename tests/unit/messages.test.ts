@@ -34,6 +34,28 @@ describe('messages live once (schemas/messages/messages.json)', () => {
   });
 });
 
+/** each form's own messages (`x-messages` of schemas/forms/*.json: the send page's refusals, prompts) */
+const formMessages = fs
+  .readdirSync(path.join(ROOT, 'schemas/forms'))
+  .flatMap((f) => Object.entries<string>(JSON.parse(fs.readFileSync(path.join(ROOT, 'schemas/forms', f), 'utf8'))['x-messages'] ?? {}).map(([k, m]) => [`${f}:${k}`, m] as const));
+
+/** the screens that say forms' messages (the sending screens read forms/send.json through src/domain/send.ts) */
+const FORM_MESSAGE_SCREENS = ['src/custom-pages/deliver', 'src/resources/send-tasks', 'src/resources/timed-tasks', 'src/resources/send-records', 'src/components/CopyText', 'src/domain'];
+
+describe("forms' messages live once (schemas/forms/*.json x-messages)", () => {
+  it('no sending screen spells out a form message', () => {
+    const found: string[] = [];
+    for (const file of FORM_MESSAGE_SCREENS.flatMap(sources)) {
+      const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+      for (const [key, msg] of formMessages) {
+        if (new RegExp(`['"\`]${msg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}['"\`]`).test(text)) found.push(`${file}: ${key} (${msg})`);
+      }
+    }
+    expect(formMessages.length).toBeGreaterThan(0);
+    expect(found).toEqual([]);
+  });
+});
+
 describe('requiredMessage', () => {
   it("reads a form's required message, also from a conditional (allOf/then) branch", () => {
     expect(requiredMessage(registerForm, 'email')).toBe(registerForm.errorMessage.required.email);

@@ -2,8 +2,10 @@
  * A list's filter bar, drawn from its filter schema (schemas/filters/*.json): enum properties
  * become selects with the enum's Chinese options, `format: date` becomes a date picker,
  * `format: date-time` one with the time, a date range (`type: array` of dates) a range picker,
- * `x-widget: client-select` the sub-account picker (agents only, `x-agent-only`), other strings
- * text inputs.
+ * `x-widget: client-select` the sub-account picker (agents only, `x-agent-only`),
+ * `x-widget: enum-multi` a multi-select of the enum named by `x-enum` (sent as a comma list),
+ * `province-select` / `city-select` the region pickers, other strings text inputs.
+ * `fieldProps` adds props to one field's control (a date picker's `disabledDate`, ...).
  *
  * Use with `searchFormProps` of useSchemaList, which turns the values into the request's parameters
  * by the same schema (schemaFilters: date formats, `x-trim`, `x-param` renames).
@@ -13,7 +15,8 @@ import { Button, DatePicker, Form, Input, Select, Space, type FormProps } from '
 import { SearchOutlined } from '@ant-design/icons';
 import { enumOptions, schemas } from '@/schema';
 import { ClientSelect } from '@/components/ClientSelect/ClientSelect';
-import type { FieldInfo } from '../../../common/schema';
+import { CitySelect, ProvinceSelect } from '@/components/RegionSelect/RegionSelect';
+import type { FieldInfo, JsonSchema } from '../../../common/schema';
 
 export interface SchemaFilterBarProps<V> {
   /** filter schema key, e.g. "filters/sign" */
@@ -25,19 +28,38 @@ export interface SchemaFilterBarProps<V> {
   /** fields to leave out */
   omit?: string[];
   /** renders a field the schema marks with an x-widget (e.g. client-select) */
-  widgets?: Record<string, (field: FieldInfo) => ReactNode>;
+  widgets?: Record<string, FilterWidget>;
+  /** extra props of a field's control, by field name (e.g. `{ beginDate: { disabledDate } }`) */
+  fieldProps?: Record<string, Record<string, unknown>>;
   /** extra buttons after 查询 */
   extra?: ReactNode;
 }
 
+/** A filter control for an `x-widget` name: gets the field, its raw schema and the bar's fieldProps for it. */
+export type FilterWidget = (field: FieldInfo, schema: JsonSchema, props: Record<string, unknown>) => ReactNode;
+
 /** Widgets every filter bar knows (a bar's own `widgets` override them). */
-export const defaultFilterWidgets: Record<string, (field: FieldInfo) => ReactNode> = {
-  'client-select': () => <ClientSelect allOption placeholder="全部账户" />,
+export const defaultFilterWidgets: Record<string, FilterWidget> = {
+  'client-select': (_f, _s, props) => <ClientSelect allOption placeholder="全部账户" {...props} />,
+  'enum-multi': (field, schema, props) => (
+    <Select
+      mode="multiple"
+      allowClear
+      maxTagCount="responsive"
+      placeholder={`全部${field.title}`}
+      style={{ minWidth: 200 }}
+      options={enumOptions(String(schema['x-enum'])).map((o) => ({ value: o.value, label: o.label }))}
+      {...props}
+    />
+  ),
+  'province-select': (_f, _s, props) => <ProvinceSelect {...props} />,
+  'city-select': (field, _s, props) => <CitySelect field={field.name} {...props} />,
 };
 
-function control(field: FieldInfo, widgets: SchemaFilterBarProps<unknown>['widgets'], items?: { format?: string }): ReactNode {
+function control(field: FieldInfo, schema: JsonSchema, widgets: SchemaFilterBarProps<unknown>['widgets'], props: Record<string, unknown> = {}): ReactNode {
   const widget = field.widget ? (widgets?.[field.widget] ?? defaultFilterWidgets[field.widget]) : undefined;
-  if (widget) return widget(field);
+  if (widget) return widget(field, schema, props);
+  const items = schema?.items as { format?: string } | undefined;
   if (field.enumName) {
     return (
       <Select
@@ -45,23 +67,24 @@ function control(field: FieldInfo, widgets: SchemaFilterBarProps<unknown>['widge
         placeholder={`全部${field.title}`}
         style={{ minWidth: 140 }}
         options={enumOptions(field.enumName).map((o) => ({ value: o.value, label: o.label }))}
+        {...props}
       />
     );
   }
-  if (field.format === 'date') return <DatePicker placeholder={field.title} inputReadOnly />;
-  if (field.format === 'date-time') return <DatePicker showTime placeholder={field.title} inputReadOnly />;
-  if (items?.format === 'date' || items?.format === 'date-time') return <DatePicker.RangePicker showTime={items.format === 'date-time'} inputReadOnly />;
-  return <Input allowClear placeholder={field.title} maxLength={field.maxLength} style={{ width: 180 }} />;
+  if (field.format === 'date') return <DatePicker placeholder={field.title} inputReadOnly {...props} />;
+  if (field.format === 'date-time') return <DatePicker showTime placeholder={field.title} inputReadOnly {...props} />;
+  if (items?.format === 'date' || items?.format === 'date-time') return <DatePicker.RangePicker showTime={items.format === 'date-time'} inputReadOnly {...props} />;
+  return <Input allowClear placeholder={field.title} maxLength={field.maxLength} style={{ width: 180 }} {...props} />;
 }
 
-export function SchemaFilterBar<V>({ filter, formProps, agent, omit = [], widgets, extra }: SchemaFilterBarProps<V>) {
+export function SchemaFilterBar<V>({ filter, formProps, agent, omit = [], widgets, fieldProps, extra }: SchemaFilterBarProps<V>) {
   const fields = schemas.fields(filter).filter((f) => !omit.includes(f.name) && (agent || !f.agentOnly));
   const props = schemas.get(filter).properties ?? {};
   return (
     <Form layout="inline" {...formProps} style={{ rowGap: 12, marginBottom: 16 }}>
       {fields.map((f) => (
         <Form.Item key={f.name} name={f.name} label={f.title}>
-          {control(f, widgets, props[f.name]?.items)}
+          {control(f, props[f.name] ?? {}, widgets, fieldProps?.[f.name])}
         </Form.Item>
       ))}
       <Form.Item>

@@ -6,12 +6,16 @@
  * - page size: the resource's `list.pageSize` (src/providers/resources.ts), else 15;
  * - filters are not kept in the address bar;
  * - 查询 with unchanged filters reloads the list (to see, e.g., the outcome of a review);
- * - `params` are the current filters as sent, for the screen's export.
+ * - `params` are the current filters as sent, for the screen's export;
+ * - `initialValues`: the filter bar's first values (a default date range), sent with the first call;
+ * - `validate`: a check of the filter values before a search (a date span rule): its message is
+ *   shown as an error and the list is not asked.
  *
  * Pass `tableProps` to SchemaTable and `searchFormProps` to SchemaFilterBar.
  */
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import equal from 'fast-deep-equal';
+import { App } from 'antd';
 import { useTable, type useTableProps } from '@refinedev/antd';
 import type { BaseRecord, CrudFilter, HttpError } from '@refinedev/core';
 import { schemas } from '@/schema';
@@ -23,6 +27,10 @@ export interface SchemaListOptions<T extends BaseRecord, V> extends Omit<useTabl
   filterSchema?: string;
   /** rows per page when neither the screen nor the resource says (resources.ts `list.pageSize`) */
   pageSize?: number;
+  /** the filter bar's initial values (sent with the first call) */
+  initialValues?: Record<string, unknown>;
+  /** checks the filter values before a search: a message refuses it (shown as an error toast) */
+  validate?: (values: Record<string, unknown>) => string | null | undefined;
 }
 
 /** The page size of a resource's list: its declaration's, else 15. */
@@ -37,14 +45,18 @@ export function searchFilters(filterSchema: string, values: Record<string, unkno
 
 export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<string, unknown>>(
   resource: string,
-  { filterSchema, pageSize, pagination, ...options }: SchemaListOptions<T, V> = {},
+  { filterSchema, pageSize, pagination, initialValues, validate, ...options }: SchemaListOptions<T, V> = {},
 ) {
-  const [params, setParams] = useState<FilterParams>({});
-  const sent = useRef<FilterParams>({});
+  const { message } = App.useApp();
+  // the first values, as parameters and as Refine filters (computed once: a default range stays put)
+  const [initial] = useState(() => (filterSchema && initialValues ? searchFilters(filterSchema, initialValues) : undefined));
+  const [params, setParams] = useState<FilterParams>(initial?.params ?? {});
+  const sent = useRef<FilterParams>(initial?.params ?? {});
   const table = useTable<T, HttpError, V>({
     resource,
     syncWithLocation: false,
     ...options,
+    ...(initial ? { filters: { ...options.filters, initial: initial.filters } } : {}),
     pagination: { pageSize: pageSize ?? listPageSize(resource), ...pagination },
     onSearch: (values) => {
       if (!filterSchema) return [];
@@ -56,7 +68,25 @@ export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<stri
       return next.filters;
     },
   });
-  return { ...table, params };
+  const { searchFormProps: base } = table;
+  const searchFormProps = useMemo(
+    () => ({
+      ...base,
+      initialValues: initialValues ?? base.initialValues,
+      onFinish: (values: V) => {
+        const problem = validate?.(values as Record<string, unknown>);
+        if (problem) {
+          message.error(problem);
+          return;
+        }
+        return base.onFinish?.(values);
+      },
+    }),
+    // initialValues are read on the form's first render only
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [base, validate, message],
+  );
+  return { ...table, searchFormProps, params };
 }
 
 export default useSchemaList;

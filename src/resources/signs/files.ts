@@ -3,6 +3,7 @@
  * batch import (multipart, field `excel`).
  */
 import { http, ApiError, type ApiBody } from '@/providers/http';
+import { fileNameOf, saveBlob } from '@/lib/download';
 
 export const TEMPLATE_URL = '/api/sign/downloadExcelTemplate';
 export const IMPORT_FAILURES_URL = '/api/sign/exportImportResult';
@@ -14,25 +15,7 @@ export interface ImportResult {
   importFall: number;
 }
 
-/** File name from Content-Disposition (filename* first). */
-export function fileNameOf(disposition: string | undefined, fallback: string): string {
-  if (!disposition) return fallback;
-  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
-  if (star) return decodeURIComponent(star[1]);
-  const plain = /filename="?([^";]+)"?/i.exec(disposition);
-  return plain ? decodeURIComponent(plain[1]) : fallback;
-}
-
-export function saveBlob(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+export { fileNameOf, saveBlob } from '@/lib/download';
 
 /** POST /sign/export with the list's filters; saves the file, or rejects with the server's answer. */
 export async function exportSigns(filters: Record<string, unknown>): Promise<string> {

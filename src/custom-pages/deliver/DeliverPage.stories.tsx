@@ -1,0 +1,253 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
+import { Route, Routes, useLocation } from 'react-router';
+import { withApp } from '@/stories/withApp';
+import { consoleApi, subAccount } from '@/stories/mockApi';
+import { sendApi, type Calls } from '@/stories/sendApi';
+import { DeliverPage } from './DeliverPage';
+
+const T = { timeout: 5000 };
+const calls: Calls = {};
+
+/** the page, and where a navigation went */
+function Harness() {
+  const location = useLocation();
+  return (
+    <Routes>
+      <Route path="/customer/deliverlayout/deliver" element={<DeliverPage />} />
+      <Route path="*" element={<div data-testid="went">{location.pathname}</div>} />
+    </Routes>
+  );
+}
+
+const meta = {
+  title: 'Sending/DeliverPage',
+  component: Harness,
+  decorators: [withApp],
+  parameters: { app: { path: '/customer/deliverlayout/deliver' }, msw: { handlers: [...consoleApi(), ...sendApi({ calls })] } },
+  beforeEach: () => {
+    for (const k of Object.keys(calls)) delete calls[k];
+  },
+} satisfies Meta<typeof Harness>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const body = () => within(document.body);
+
+/** a sub-account's page filled: type, template, two numbers */
+async function fill(canvas: HTMLElement, numbers = '13800138000,13012345678') {
+  const c = within(canvas);
+  await userEvent.click(await c.findByTestId('pick-template', {}, T));
+  const dialog = (await body().findByText('选择模板', { selector: '.ant-modal-title' }, T)).closest('.ant-modal') as HTMLElement;
+  const pick = await within(dialog).findAllByRole('button', { name: /^选\s*择$/ }, T);
+  await userEvent.click(pick[0]);
+  await waitFor(() => expect(c.getByTestId('picked-template')).toHaveTextContent('3001'), T);
+  fireEvent.change(c.getByTestId('numbers-input'), { target: { value: numbers } });
+}
+
+export const AgentEmpty: Story = {
+  name: '代理商：未选子账号',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByTestId('client-select', {}, T)).toBeInTheDocument();
+    await waitFor(() => expect(calls.getclients?.[0]).toMatchObject({ getAll: '1', phoneInoutType: '0' }), T);
+    await userEvent.click(c.getByTestId('pick-template'));
+    await expect((await body().findAllByText('请选择子账号', {}, T)).length).toBeGreaterThan(0);
+    await expect(body().queryByText('选择模板', { selector: '.ant-modal-title' })).toBeNull();
+    await expect(c.getByTestId('content-counter')).toHaveTextContent('0 / 500');
+  },
+};
+
+export const AgentForSubAccount: Story = {
+  name: '代理商：为子账号发送',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const select = await c.findByTestId('client-select', {}, T);
+    await userEvent.click(select.querySelector('.ant-select-selector') as HTMLElement);
+    await userEvent.click(await body().findByText('b20001-上海优品电商有限公司', {}, T));
+    await waitFor(() => expect(calls.getsmstypes?.at(-1)).toEqual({ clientid: 'b20001' }), T);
+    await fill(canvasElement);
+    await waitFor(() => expect(calls.templates?.[0]).toMatchObject({ clientId: 'b20001', state: '1', templateType: '0' }), T);
+    await userEvent.click(c.getByTestId('submit'));
+    await body().findByTestId('charge-info', {}, T);
+    await expect(calls.chargeInfo?.[0]).toMatchObject({ clientId: 'b20001' });
+  },
+};
+
+export const SubAccountFilled: Story = {
+  name: '子账户：选模板、输入号码',
+  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await waitFor(() => expect(calls.getsmstypes?.[0]).toEqual({ clientid: 'b20001' }), T);
+    await expect(c.queryByTestId('client-select')).toBeNull();
+    await fill(canvasElement);
+    await waitFor(() => expect(calls.templates?.[0]).toMatchObject({ state: '1', templateType: '0' }), T);
+    await expect(c.getByDisplayValue('优品生活')).toBeInTheDocument();
+    // 14 characters + sign 4 + 2
+    await expect(c.getByTestId('content-counter')).toHaveTextContent('20 / 500');
+    await expect(c.getByTestId('content-pieces')).toHaveTextContent('1 条');
+    await expect(c.getByTestId('number-counts')).toHaveTextContent('号码总数：2有效号码：2无效号码：0重复号码：0');
+  },
+};
+
+export const InvalidNumbers: Story = {
+  name: '无效号码：计数与确认清除',
+  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const box = await c.findByTestId('numbers-input', {}, T);
+    fireEvent.change(box, { target: { value: '13800138000；12345\n13800138000 1540000000，13012345678' } });
+    await expect(box).toHaveValue('13800138000,12345,13800138000,1540000000,13012345678');
+    await waitFor(() => expect(c.getByTestId('number-counts')).toHaveTextContent('号码总数：5有效号码：3无效号码：2重复号码：1'), T);
+    await userEvent.click(c.getByRole('button', { name: /确认号码/ }));
+    await expect(box).toHaveValue('13800138000,13800138000,13012345678');
+    await waitFor(() => expect(c.getByTestId('number-counts')).toHaveTextContent('无效号码：0'), T);
+  },
+};
+
+export const TooManyNumbers: Story = {
+  name: '号码超过60000个',
+  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const many = Array.from({ length: 60001 }, (_, i) => `138${String(i).padStart(8, '0')}`).join(',');
+    fireEvent.change(await c.findByTestId('numbers-input', {}, T), { target: { value: many } });
+    await expect(await c.findByTestId('too-many', {}, T)).toHaveTextContent('号码不能大于60000个');
+  },
+};
+
+export const ValidationErrors: Story = {
+  name: '提交校验（表单规则）',
+  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(await c.findByTestId('submit', {}, T));
+    await expect((await c.findAllByText('短信类型不能为空', {}, T)).length).toBeGreaterThan(0);
+    await expect(c.getByText('请选择模板')).toBeInTheDocument();
+    await expect(c.getByText('签名长度为2-12之间')).toBeInTheDocument();
+    await expect(c.getByText('短信内容不能为空')).toBeInTheDocument();
+    await expect(c.getByText('号码池不能为空')).toBeInTheDocument();
+    await expect(calls.chargeInfo).toBeUndefined();
+  },
+};
+
+export const TemplateChanged: Story = {
+  name: '修改固定模板内容的提示',
+  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await fill(canvasElement);
+    await expect(c.queryByTestId('template-changed')).toBeNull();
+    await userEvent.type(c.getByPlaceholderText('请输入短信内容'), '改');
+    await expect(await c.findByTestId('template-changed', {}, T)).toHaveTextContent('固定模板内容请勿修改，否则可能发送失败');
+  },
+};
+
+export const ChargeConfirmAndSend: Story = {
+  name: '计费确认后立即发送',
+  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await fill(canvasElement);
+    await userEvent.click(c.getByTestId('submit'));
+    const info = await body().findByTestId('charge-info', {}, T);
+    await expect(info).toHaveTextContent('计费总条数2 条');
+    await expect(info).toHaveTextContent('0.09');
+    await expect(calls.chargeInfo?.[0]).toMatchObject({ clientId: 'b20001', sign: '优品生活', mobile: '13800138000,13012345678' });
+    await userEvent.click(body().getByRole('button', { name: /确认发送/ }));
+    await waitFor(() => expect(calls.sending?.[0]).toMatchObject({ clientId: 'b20001', content: '【优品生活】您的订单已发货，请注意查收。', smstype: '0', templateId: '3001' }), T);
+    await expect(await body().findByText('提交成功', {}, T)).toBeInTheDocument();
+    // cleared, then the task list after about 1 s
+    await expect(c.getByTestId('numbers-input')).toHaveValue('');
+    await expect(await within(canvasElement).findByTestId('went', {}, T)).toHaveTextContent('/customer/deliverlayout/smstask');
+  },
+};
+
+export const PackageModeCharge: Story = {
+  name: '计费确认（按条数）',
+  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls, chargeMode: 1 })] } },
+  play: async ({ canvasElement }) => {
+    await fill(canvasElement);
+    await userEvent.click(within(canvasElement).getByTestId('submit'));
+    const info = await body().findByTestId('charge-info', {}, T);
+    await expect(info).toHaveTextContent('剩余条数9000 条');
+    await expect(info).not.toHaveTextContent('扣费金额');
+  },
+};
+
+export const SubmitLock: Story = {
+  name: '3秒内不可重复提交',
+  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await fill(canvasElement);
+    await userEvent.click(c.getByTestId('submit'));
+    await body().findByTestId('charge-info', {}, T);
+    await userEvent.click(body().getByRole('button', { name: /取\s*消/ }));
+    await userEvent.click(c.getByTestId('submit'));
+    await expect(await body().findByText('3秒内不可重复提交', {}, T)).toBeInTheDocument();
+    await expect(calls.chargeInfo).toHaveLength(1);
+  },
+};
+
+export const TimedCreditAlert: Story = {
+  name: '定时发送：403 额度提示后重发',
+  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls, timedAnswer: { code: 403, msg: '可用额度不足，是否继续提交？' } })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await fill(canvasElement);
+    await userEvent.click(c.getByText('定时发送'));
+    await expect(await c.findByTestId('sendtime', {}, T)).toBeInTheDocument();
+    await userEvent.click(c.getByTestId('submit'));
+    await waitFor(() => expect(calls.checkSubmitTime?.[0]?.submitTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:00$/), T);
+    await userEvent.click(await body().findByRole('button', { name: /确认定时发送/ }, T));
+    await expect(await body().findByText('可用额度不足，是否继续提交？', {}, T)).toBeInTheDocument();
+    await expect(calls.sendTim?.[0]).toMatchObject({ isCheckAvailableCredit: 1, jsmsAccessTimerSms: { clientid: 'b20001', mobilelist: '13800138000,13012345678', sign: '优品生活' } });
+    await userEvent.click(body().getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(calls.sendTim?.[1]).toMatchObject({ isCheckAvailableCredit: 0 }), T);
+    await expect(await within(canvasElement).findByTestId('went', {}, T)).toHaveTextContent('/customer/deliverlayout/timingdeliver');
+  },
+};
+
+export const ClearWithConfirmation: Story = {
+  name: '清空号码（确认）',
+  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const box = await c.findByTestId('numbers-input', {}, T);
+    fireEvent.change(box, { target: { value: '13800138000' } });
+    await userEvent.click(c.getByRole('button', { name: /清空号码/ }));
+    await expect(await body().findByText('确定清空号码吗？', {}, T)).toBeInTheDocument();
+    await userEvent.click(body().getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(box).toHaveValue(''), T);
+  },
+};
+
+export const ImportAndCarrierCheck: Story = {
+  name: '导入号码与运营商检测',
+  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const box = await c.findByTestId('numbers-input', {}, T);
+    fireEvent.change(box, { target: { value: '13800138000' } });
+    const input = canvasElement.querySelector('input[type=file]') as HTMLInputElement;
+    await userEvent.upload(input, new File(['13700137000\n13600136000\n123\n'], '号码.txt', { type: 'text/plain' }));
+    await expect(await c.findByTestId('import-result', {}, T)).toHaveTextContent('共 3 个号码，错误 1 个');
+    await expect(box).toHaveValue('13800138000,13700137000,13600136000');
+    await userEvent.click(c.getByRole('button', { name: /运营商检测/ }));
+    await expect(await c.findByTestId('carrier-counts', {}, T)).toHaveTextContent('移动 3');
+  },
+};
+
+export const ReEditTimedTask: Story = {
+  name: '重新编辑定时任务（?id=）',
+  parameters: { app: { path: '/customer/deliverlayout/deliver?id=T202611230010' }, msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await waitFor(() => expect(calls.edit?.[0]).toEqual({ taskID: 'T202611230010' }), T);
+    await expect(await c.findByText('普通短信发送（重新编辑定时任务）', {}, T)).toBeInTheDocument();
+    await expect(c.getByTestId('numbers-input')).toHaveValue('13800138000,13012345678');
+    await expect(c.getByTestId('sendtime')).toBeInTheDocument();
+  },
+};

@@ -1,0 +1,176 @@
+/**
+ * The sending screens' calls and rules that are not a list (those are Refine resources in
+ * src/providers/resources.ts): the shapes of docs/api-send.md / the sending contract, and the
+ * messages of schemas/forms/send.json (`x-messages`), read from the schema, never spelled out.
+ */
+import dayjs, { type Dayjs } from 'dayjs';
+import sendSchema from '../../schemas/forms/send.json';
+import { http, postForm, postJson, type ApiBody, type ApiRequestConfig } from '@/providers/http';
+import { ApiError } from '@/providers/http';
+import { fileNameOf, saveBlob } from '@/lib/download';
+
+/** The send page's messages (schemas/forms/send.json `x-messages`). */
+export const SEND_MESSAGES = sendSchema['x-messages'];
+export type SendMessageKey = keyof typeof SEND_MESSAGES;
+
+/** Spec 02 §9: the scheduled time's default, earliest and latest. */
+export const SEND_TIME = { defaultAheadMin: 30, earliestAheadMin: 5 } as const;
+export const SEND_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
+/** Spec 02 §9: one submit in 3 s. */
+export const SUBMIT_LOCK_MS = 3000;
+/** Spec 02 §2: after an immediate send the task list opens after about 1 s. */
+export const OPEN_TASKS_AFTER_MS = 1000;
+
+/** The scheduled time a page starts with: now + 30 min (seconds dropped). */
+export const defaultSendTime = (now: Dayjs = dayjs()) => now.add(SEND_TIME.defaultAheadMin, 'minute').second(0).millisecond(0);
+/** The latest time a timed send may take: the end of next year. */
+export const latestSendTime = (now: Dayjs = dayjs()) => now.add(1, 'year').endOf('year');
+
+/** The time rule of an ordinary timed send (spec 02 §5 "Scheduled time"): null when it may go, else its message. */
+export function sendTimeProblem(at: Dayjs | null | undefined, now: Dayjs = dayjs()): string | null {
+  if (!at || !at.isValid()) return SEND_MESSAGES.sendTimeTooEarly;
+  if (at.isBefore(now.add(SEND_TIME.earliestAheadMin, 'minute'))) return SEND_MESSAGES.sendTimeTooEarly;
+  if (at.isAfter(latestSendTime(now))) return SEND_MESSAGES.sendTimeTooLate;
+  return null;
+}
+
+/** Days a date picker of a timed send may not choose (before today, after next year). */
+export const sendDateDisabled = (d: Dayjs, now: Dayjs = dayjs()) => d.isBefore(now.startOf('day')) || d.isAfter(latestSendTime(now));
+
+// ---- calls ----
+
+export interface ClientOption {
+  clientid: string;
+  name: string;
+}
+export interface SmsTypeOption {
+  value: number | string;
+  label: string;
+  accountExtAttr?: unknown;
+}
+export interface ChargeInfo {
+  smsNum: number;
+  chargeNum: number;
+  submitTotal?: number;
+  /** 0 by amount, 1 by pieces */
+  chargeMode: 0 | 1 | number;
+  amount?: string;
+  balance?: string;
+  remainPieces?: number;
+}
+export interface CarrierCheck {
+  mobileNum: number;
+  unicomNum: number;
+  telecomNum: number;
+  internationalPhoneNum?: number;
+  parseMobilesInfo?: { submitTotal: number; errNum: number; repeatNum: number };
+}
+export interface ImportedNumbers {
+  fileName: string;
+  submitTotal: number;
+  errNum: number;
+  repeatNum: number;
+  mobiles: string;
+  mobileNum: number;
+  unicomNum: number;
+  telecomNum: number;
+}
+export interface EditedTask {
+  clientId: string;
+  content: string;
+  sign: string;
+  smstype: number;
+  templateId?: number;
+  templateType?: number;
+  mobile: string;
+  sendtime?: string;
+  taskId: string;
+}
+/** The fields of a send (forms/send.json). */
+export interface SendPayload {
+  clientId: string;
+  content: string;
+  sign: string;
+  smstype: number;
+  mobile: string;
+  templateId?: number;
+  templateType?: number;
+  fileType?: number;
+  fileName?: string;
+  chargeNum?: number;
+}
+
+const quiet: ApiRequestConfig = { silent: true };
+
+export const getSmsTypes = (clientid: string) => postForm<SmsTypeOption[]>('/send/getsmstypes', { clientid });
+export const chargeInfo = (p: { clientId: string; content: string; sign: string; mobile: string; smstype?: number }) => postForm<ChargeInfo>('/send/chargeInfo', p);
+export const checkCarriers = (mobiles: string) => postForm<CarrierCheck>('/send/checkMobileOperater', { mobiles });
+export const loadTask = (taskID: string) => postForm<EditedTask>('/send/edit', { taskID });
+export const checkSubmitTime = (submitTime: string) => postForm('/send/checkSubmitTime', { submitTime });
+
+/** POST /send/sending: content goes with its sign in front (【sign】content), as the spec sends it. */
+export const sendNow = (p: SendPayload) => postForm<{ taskId: string; smsNum: number; chargeNum: number; amount?: string }>('/send/sending', { ...p, content: `【${p.sign}】${p.content}` });
+
+/** POST /send/sendTim (JSON). Code 403 (credit check) is not toasted: the page asks first. */
+export function sendTimed(p: SendPayload & { sendtime: string; taskId?: string; chargeNumTotal?: number; isCheckAvailableCredit?: 0 | 1 }): Promise<ApiBody> {
+  return postJson(
+    '/send/sendTim',
+    {
+      jsmsAccessTimerSms: {
+        clientid: p.clientId,
+        mobilelist: p.mobile,
+        content: p.content,
+        smstype: p.smstype,
+        sendtime: p.sendtime,
+        submittype: p.fileType ?? 0,
+        sign: p.sign,
+        templateId: p.templateId,
+        templateType: p.templateType,
+      },
+      taskId: p.taskId,
+      chargeNumTotal: p.chargeNumTotal,
+      isCheckAvailableCredit: p.isCheckAvailableCredit ?? 1,
+      submitFlag: 1,
+    },
+    quiet,
+  );
+}
+
+/** POST /send/importMobiles (multipart field `file`); errors are shown by the caller. */
+export async function importMobiles(file: File): Promise<ApiBody<ImportedNumbers>> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return (await http.post<ApiBody<ImportedNumbers>>('/send/importMobiles', form, quiet)).data;
+}
+
+export const undoSend = (uid: string, submitTime: string) => postForm('/send/undoSend', { uid, submitTime });
+
+/** The number templates to download. */
+export const NUMBER_TEMPLATES = [
+  { key: 'xlsx', label: 'Excel模板', url: '/api/send/downloadtemplate' },
+  { key: 'csv', label: 'CSV模板', url: '/api/send/downloadtemplateCSV' },
+  { key: 'txt', label: 'TXT模板', url: '/api/send/downloadtemplateTXT' },
+] as const;
+
+/**
+ * A POST (or GET) answered by a file (or by a JSON refusal): saves the file, or rejects with the answer's
+ * body (its msg shown by the caller).
+ */
+export async function downloadPosted(url: string, params: Record<string, unknown>, fallbackName: string, method: 'post' | 'get' = 'post'): Promise<string> {
+  const form = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') form.append(k, Array.isArray(v) ? v.join(',') : String(v));
+  const res = method === 'get' ? await http.get<Blob>(url, { params: form, responseType: 'blob' }) : await http.post<Blob>(url, form, { responseType: 'blob' });
+  const type = String(res.headers['content-type'] ?? '');
+  if (type.includes('json')) {
+    let body: ApiBody = { code: -1, msg: SEND_MESSAGES.noData };
+    try {
+      body = JSON.parse(await (res.data as Blob).text());
+    } catch {
+      /* keep the default */
+    }
+    throw new ApiError(body);
+  }
+  const name = fileNameOf(res.headers['content-disposition'] as string | undefined, fallbackName);
+  saveBlob(res.data, name);
+  return name;
+}

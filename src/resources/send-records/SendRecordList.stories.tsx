@@ -1,0 +1,129 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import dayjs from 'dayjs';
+import { withApp } from '@/stories/withApp';
+import { consoleApi, subAccount } from '@/stories/mockApi';
+import { never, refuse, sendApi, type Calls } from '@/stories/sendApi';
+import { SendRecordList } from './SendRecordList';
+
+const T = { timeout: 5000 };
+const calls: Calls = {};
+
+const meta = {
+  title: 'Sending/SendRecordList',
+  component: SendRecordList,
+  decorators: [withApp],
+  parameters: { app: { path: '/customer/sendlayout/sendrecord' }, msw: { handlers: [...consoleApi(), ...sendApi({ calls })] } },
+  beforeEach: () => {
+    for (const k of Object.keys(calls)) delete calls[k];
+  },
+} satisfies Meta<typeof SendRecordList>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const body = () => within(document.body);
+
+export const Filled: Story = {
+  name: '近90天，每页10条，状态颜色',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('13012345678', {}, T);
+    await expect(calls.getrecords?.[0]).toMatchObject({
+      page: '1',
+      rows: '10',
+      beginDate: dayjs().subtract(89, 'day').format('YYYY-MM-DD'),
+      endDate: dayjs().format('YYYY-MM-DD'),
+    });
+    // colours from enums/send-record-status x-color
+    await expect(c.getByText('明确成功').closest('.ant-tag')).toHaveClass('ant-tag-green');
+    await expect(c.getByText('明确失败').closest('.ant-tag')).toHaveClass('ant-tag-red');
+    await expect(c.getByText('未发送').closest('.ant-tag')).toHaveClass('ant-tag-gold');
+    await expect(c.getByText('广东 广州市')).toBeInTheDocument();
+    await expect(c.getByTestId('province-select')).toBeInTheDocument();
+  },
+};
+
+export const StateFilter: Story = {
+  name: '按多个状态查询',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('13012345678', {}, T);
+    const select = c.getByText('全部发送状态').closest('.ant-select') as HTMLElement;
+    await userEvent.click(select.querySelector('.ant-select-selector') as HTMLElement);
+    await userEvent.click(await body().findByText('明确失败', { selector: '.ant-select-item-option-content' }, T));
+    await userEvent.click(await body().findByText('未发送', { selector: '.ant-select-item-option-content' }, T));
+    await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(calls.getrecords?.at(-1)).toMatchObject({ stateList: '6,0' }), T);
+    await waitFor(() => expect(c.queryByText('13800138000')).toBeNull(), T);
+  },
+};
+
+export const ProvinceAndCity: Story = {
+  name: '按省份、城市查询',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('13012345678', {}, T);
+    await userEvent.click(c.getByTestId('province-select').querySelector('.ant-select-selector') as HTMLElement);
+    await userEvent.click(await body().findByText('广东', { selector: '.ant-select-item-option-content' }, T));
+    await waitFor(() => expect(calls.cityList?.at(-1)).toEqual({ provinceId: '44' }), T);
+    await userEvent.click(c.getByTestId('city-select').querySelector('.ant-select-selector') as HTMLElement);
+    await userEvent.click(await body().findByText('广州市', { selector: '.ant-select-item-option-content' }, T));
+    await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(calls.getrecords?.at(-1)).toMatchObject({ province: '44', city: '443750' }), T);
+  },
+};
+
+export const SubAccount: Story = {
+  name: '子账户',
+  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('13012345678', {}, T);
+    await expect(c.queryByTestId('client-select')).toBeNull();
+  },
+};
+
+export const Empty: Story = {
+  name: '无数据',
+  parameters: { msw: { handlers: [...consoleApi(), ...sendApi({ records: [] })] } },
+  play: async ({ canvasElement }) => expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
+};
+
+export const Loading: Story = {
+  name: '加载中',
+  parameters: { msw: { handlers: [never('send/getrecords'), ...consoleApi(), ...sendApi()] } },
+  play: async ({ canvasElement }) => waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
+};
+
+export const ExportRecords: Story = {
+  name: '导出记录（再下载文件）',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('13012345678', {}, T);
+    await userEvent.click(c.getByRole('button', { name: /导出记录/ }));
+    await waitFor(() => expect(calls.exportrecords?.[0]).toMatchObject({ beginDate: dayjs().subtract(89, 'day').format('YYYY-MM-DD') }), T);
+    await waitFor(() => expect(calls.downloadExport?.[0]).toEqual({ filePath: 'exports/send-records-1.xlsx' }), T);
+  },
+};
+
+export const ExportTooMany: Story = {
+  name: '导出记录：超过100万',
+  parameters: { msw: { handlers: [refuse('send/exportrecords', 400, '导出记录数不能大于100万。'), ...consoleApi(), ...sendApi({ calls })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('13012345678', {}, T);
+    await userEvent.click(c.getByRole('button', { name: /导出记录/ }));
+    await expect(await body().findByText('导出记录数不能大于100万。', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const ExportNumbersNoData: Story = {
+  name: '导出号码：无数据',
+  parameters: { msw: { handlers: [refuse('send/exportRecordsTxt', 400, '当前条件没有数据，无法导出'), ...consoleApi(), ...sendApi({ calls })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('13012345678', {}, T);
+    await userEvent.click(c.getByRole('button', { name: /导出号码/ }));
+    await expect(await body().findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();
+  },
+};

@@ -1,0 +1,109 @@
+/**
+ * 发送记录 (/customer/sendlayout/sendrecord, route statistics_sendrecord; POST /send/getrecords):
+ * the filters of filters/send-record.json (state multi-select, carrier, province and city pickers),
+ * the last 90 days to start with, 10 a page, state tags coloured by enums/send-record-status
+ * (x-color), and two exports of the filtered records: 导出记录 (POST /send/exportrecords, then the
+ * file at GET /send/downloadExportSendRecords?filePath=) and 导出号码 (POST /send/exportRecordsTxt,
+ * a streamed text file). Refusals (导出记录数不能大于100万。, 当前条件没有数据，无法导出 ...) are the
+ * server's messages, shown as it answers them.
+ */
+import { useCallback, useState } from 'react';
+import { App, Button, Card } from 'antd';
+import { ExportOutlined, FileTextOutlined } from '@ant-design/icons';
+import type { SendRecord } from '@/generated/schemas';
+import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
+import { SchemaTable, type SchemaColumn } from '@/components/SchemaTable/SchemaTable';
+import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
+import { LongText } from '@/components/CopyText/CopyContentDialog';
+import { useCurrentUser } from '@/layout/hooks';
+import { isAgent } from '@/providers/access';
+import { ApiError, postForm } from '@/providers/http';
+import { downloadPosted, SEND_MESSAGES } from '@/domain/send';
+import { lastDays, rangeOrderProblem, RECORD_DEFAULT_DAYS } from './recordDates';
+
+export const DOWNLOAD_EXPORT_URL = '/send/downloadExportSendRecords';
+
+export function SendRecordList() {
+  const { message } = App.useApp();
+  const { user } = useCurrentUser();
+  const agent = isAgent(user);
+  const [exporting, setExporting] = useState<'xlsx' | 'txt' | null>(null);
+  const [initialValues] = useState(() => {
+    const { from, to } = lastDays(RECORD_DEFAULT_DAYS);
+    return { beginDate: from, endDate: to };
+  });
+  const validate = useCallback((v: Record<string, unknown>) => rangeOrderProblem(v.beginDate, v.endDate), []);
+  const { tableProps, searchFormProps, params } = useSchemaList<SendRecord>('sendRecords', {
+    filterSchema: 'filters/send-record',
+    initialValues,
+    validate,
+    queryOptions: { enabled: !!user },
+  });
+
+  const exportRecords = async () => {
+    setExporting('xlsx');
+    try {
+      const body = await postForm<{ filePath: string }>('/send/exportrecords', params);
+      const filePath = body.data?.filePath;
+      if (filePath) await downloadPosted(DOWNLOAD_EXPORT_URL, { filePath }, '发送记录.xlsx', 'get');
+    } catch (e) {
+      // a refused export was toasted by the client; a refused download is shown here
+      if (e instanceof ApiError && e.code === -1) message.error(e.message);
+    } finally {
+      setExporting(null);
+    }
+  };
+  const exportNumbers = async () => {
+    setExporting('txt');
+    try {
+      await downloadPosted('/send/exportRecordsTxt', params, '发送记录号码.txt');
+    } catch (e) {
+      message.error(e instanceof ApiError ? e.message : SEND_MESSAGES.noData);
+    } finally {
+      setExporting(null);
+    }
+  };
+
+  const columns: (string | SchemaColumn<SendRecord>)[] = [
+    ...(agent ? ['clientid'] : []),
+    'phone',
+    'operatorstype',
+    { field: 'cityName', render: (v: string, r) => [r.provinceName, v].filter(Boolean).join(' ') || '-' },
+    { field: 'content', render: (v: string) => <LongText text={v} /> },
+    { field: 'state', labelField: 'stateStr' },
+    'errorcode',
+    'report',
+    'smsNum',
+    'dateStr',
+  ];
+
+  return (
+    <Card title="发送记录">
+      <SchemaFilterBar
+        filter="filters/send-record"
+        agent={agent}
+        formProps={searchFormProps}
+        fieldProps={{ beginDate: { allowClear: false }, endDate: { allowClear: false } }}
+        extra={
+          <>
+            <Button icon={<ExportOutlined />} loading={exporting === 'xlsx'} disabled={!!exporting} onClick={exportRecords}>
+              导出记录
+            </Button>
+            <Button icon={<FileTextOutlined />} loading={exporting === 'txt'} disabled={!!exporting} onClick={exportNumbers}>
+              导出号码
+            </Button>
+          </>
+        }
+      />
+      <SchemaTable<SendRecord>
+        {...tableProps}
+        rowKey={(r) => String(r.id ?? `${r.phone}-${r.dateStr}`)}
+        entity="entities/send-record"
+        columns={columns}
+        locale={{ emptyText: '暂无数据' }}
+      />
+    </Card>
+  );
+}
+
+export default SendRecordList;

@@ -1,0 +1,46 @@
+/**
+ * Date rules of the record lists (spec 02 §5 "Reports and record pickers", §9): send records start
+ * on the last 90 days; uplink records reach back three months at most and span one month at most.
+ */
+import dayjs, { type Dayjs } from 'dayjs';
+import { SEND_MESSAGES } from '@/domain/send';
+
+export const RECORD_DEFAULT_DAYS = 90;
+export const UPLINK_BACK_MONTHS = 3;
+export const UPLINK_SPAN_MONTHS = 1;
+
+const day = (v: unknown): Dayjs | null => {
+  if (v === undefined || v === null || v === '') return null;
+  const d = dayjs(v as string | Dayjs);
+  return d.isValid() ? d.startOf('day') : null;
+};
+
+/** The send-record filter's first dates: the last 90 days, today included. */
+export const lastDays = (days: number, now: Dayjs = dayjs()) => ({ from: now.startOf('day').subtract(days - 1, 'day'), to: now.startOf('day') });
+
+/** The uplink filter's first dates: the last month (today included). */
+export const lastUplinkMonth = (now: Dayjs = dayjs()) => ({ from: now.startOf('day').subtract(UPLINK_SPAN_MONTHS, 'month').add(1, 'day'), to: now.startOf('day') });
+
+/** The earliest uplink day that may be asked for. */
+export const uplinkEarliest = (now: Dayjs = dayjs()) => now.startOf('day').subtract(UPLINK_BACK_MONTHS, 'month');
+
+/** Days an uplink date picker may not choose. */
+export const uplinkDayDisabled = (d: Dayjs, now: Dayjs = dayjs()) => d.isBefore(uplinkEarliest(now)) || d.isAfter(now.endOf('day'));
+
+/** The uplink filter's check before a search: null, or the message (uplinkRange / uplinkSpan). */
+export function uplinkRangeProblem(fromValue: unknown, toValue: unknown, now: Dayjs = dayjs()): string | null {
+  const from = day(fromValue);
+  const to = day(toValue);
+  if (!from || !to) return SEND_MESSAGES.uplinkSpan;
+  if (from.isBefore(uplinkEarliest(now)) || to.isAfter(now.endOf('day')) || to.isBefore(from)) return SEND_MESSAGES.uplinkRange;
+  if (to.isAfter(from.add(UPLINK_SPAN_MONTHS, 'month'))) return SEND_MESSAGES.uplinkSpan;
+  return null;
+}
+
+/** A range whose end is before its start: 结束日期不能早于开始日期. */
+export function rangeOrderProblem(fromValue: unknown, toValue: unknown): string | null {
+  const from = day(fromValue);
+  const to = day(toValue);
+  return from && to && to.isBefore(from) ? END_BEFORE_START : null;
+}
+export const END_BEFORE_START = '结束日期不能早于开始日期';

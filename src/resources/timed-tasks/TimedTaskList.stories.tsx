@@ -1,0 +1,108 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { Route, Routes, useLocation } from 'react-router';
+import { withApp } from '@/stories/withApp';
+import { consoleApi } from '@/stories/mockApi';
+import { never, sendApi, type Calls } from '@/stories/sendApi';
+import { TimedTaskList } from './TimedTaskList';
+
+const T = { timeout: 5000 };
+const calls: Calls = {};
+
+function Harness() {
+  const location = useLocation();
+  return (
+    <Routes>
+      <Route path="/customer/deliverlayout/timingdeliver" element={<TimedTaskList />} />
+      <Route path="*" element={<div data-testid="went">{location.pathname + location.search}</div>} />
+    </Routes>
+  );
+}
+
+const meta = {
+  title: 'Sending/TimedTaskList',
+  component: Harness,
+  decorators: [withApp],
+  parameters: { app: { path: '/customer/deliverlayout/timingdeliver' }, msw: { handlers: [...consoleApi(), ...sendApi({ calls })] } },
+  beforeEach: () => {
+    for (const k of Object.keys(calls)) delete calls[k];
+  },
+} satisfies Meta<typeof Harness>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const body = () => within(document.body);
+const rowOf = async (canvas: HTMLElement, taskId: string) => within((await within(canvas).findByText(taskId, {}, T)).closest('tr') as HTMLElement);
+
+export const Filled: Story = {
+  name: '定时任务列表',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('T202611230010', {}, T);
+    await expect(calls.timedList?.[0]).toMatchObject({ page: '1', rows: '15' });
+    await expect(c.getAllByText('等待发送').length).toBeGreaterThan(0);
+    await expect(c.getByText('已取消')).toBeInTheDocument();
+    // every filter of filters/timed-task.json
+    for (const label of ['时间类型', '开始日期', '结束日期', '状态', '短信类型', '模板类型', '签名', '短信内容', '账户']) await expect(c.getAllByText(label).length).toBeGreaterThan(0);
+    // a cancelled task has no actions
+    const cancelled = await rowOf(canvasElement, 'T202611200001');
+    await expect(cancelled.queryByRole('button', { name: /取\s*消/ })).toBeNull();
+  },
+};
+
+export const Empty: Story = {
+  name: '无数据',
+  parameters: { msw: { handlers: [...consoleApi(), ...sendApi({ timed: [] })] } },
+  play: async ({ canvasElement }) => expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
+};
+
+export const Loading: Story = {
+  name: '加载中',
+  parameters: { msw: { handlers: [never('send/smsTimerSend/list'), ...consoleApi(), ...sendApi()] } },
+  play: async ({ canvasElement }) => waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
+};
+
+export const ViewNumbers: Story = {
+  name: '查看号码',
+  play: async ({ canvasElement }) => {
+    const row = await rowOf(canvasElement, 'T202611230010');
+    await userEvent.click(row.getByRole('button', { name: /查看号码/ }));
+    await expect(await body().findByText('13012345678', {}, T)).toBeInTheDocument();
+    await expect(calls.getAllPhone?.[0]).toMatchObject({ uid: 'T202611230010', page: '1', rows: '15' });
+    await expect(calls.getAllPhone?.[0].submitTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  },
+};
+
+export const CancelConfirmed: Story = {
+  name: '取消（确认后）',
+  play: async ({ canvasElement }) => {
+    const row = await rowOf(canvasElement, 'T202611230010');
+    await userEvent.click(row.getByRole('button', { name: /取\s*消/ }));
+    await expect(await body().findByText('确定取消该定时任务吗？', {}, T)).toBeInTheDocument();
+    await userEvent.click(body().getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(calls.undoSend?.[0]).toMatchObject({ uid: 'T202611230010' }), T);
+    await expect(await body().findByText('取消成功，已退还费用', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const CancelRefusedAfterTime: Story = {
+  name: '已到发送时间，不能取消',
+  play: async ({ canvasElement }) => {
+    const row = await rowOf(canvasElement, 'T202611230009');
+    await userEvent.click(row.getByRole('button', { name: /取\s*消/ }));
+    await expect(await body().findByText('已到发送时间，无法取消', {}, T)).toBeInTheDocument();
+    await expect(body().queryByText('确定取消该定时任务吗？')).toBeNull();
+    await expect(calls.undoSend).toBeUndefined();
+  },
+};
+
+export const ReEdit: Story = {
+  name: '重新编辑（提示后）',
+  play: async ({ canvasElement }) => {
+    const row = await rowOf(canvasElement, 'T202611230010');
+    await userEvent.click(row.getByRole('button', { name: /重新编辑/ }));
+    await expect(await body().findByText('重新编辑将删除原定时任务，确定继续吗？', {}, T)).toBeInTheDocument();
+    await userEvent.click(body().getByRole('button', { name: /确\s*定/ }));
+    await expect(await within(canvasElement).findByTestId('went', {}, T)).toHaveTextContent('/customer/deliverlayout/deliver?id=T202611230010');
+  },
+};

@@ -1,0 +1,219 @@
+/**
+ * MSW handlers and story data for the sending screens (send page, tasks, timed tasks, records,
+ * uplink), answering with the shapes of the sending contract. Stories only; the app never imports this.
+ */
+import { delay, http, HttpResponse, type HttpHandler } from 'msw';
+import dayjs from 'dayjs';
+import type { MoRecord, SendRecord, SendTask, SmsTemplate, TimedTask } from '@/generated/schemas';
+import { fail, ok } from './mockApi';
+
+export const sendClients = [
+  { clientid: 'b20001', name: '上海优品电商有限公司' },
+  { clientid: 'b20002', name: '苏州好易购电子商务有限公司' },
+];
+
+export const smsTypes = [
+  { value: 0, label: '通知', accountExtAttr: '' },
+  { value: 4, label: '验证码', accountExtAttr: '' },
+  { value: 5, label: '营销', accountExtAttr: '' },
+];
+
+export const templates: SmsTemplate[] = [
+  { templateId: 3001, clientId: 'b20001', smsType: 10, templateType: 0, smstype: 0, sign: '优品生活', content: '您的订单已发货，请注意查收。', state: 1, userName: 'b20001', createTimeStr: '2026-11-01 10:00:00' },
+  { templateId: 3002, clientId: 'b20001', smsType: 10, templateType: 0, smstype: 4, sign: '优品生活', content: '您的验证码为123456，5分钟内有效。', state: 1, userName: 'b20001', createTimeStr: '2026-11-02 10:00:00' },
+];
+export const generalTemplates: SmsTemplate[] = [{ templateId: 1, clientId: '', smsType: 10, templateType: 0, smstype: 0, sign: '', content: '尊敬的客户，您的快递已到达驿站，请及时取件。', state: 1, createTimeStr: '2026-01-01 00:00:00' }];
+
+const longContent = '【优品生活】双十二大促提前购！全场满300减50，会员再享9折，点击 https://y.example/s/8Kq 立即抢购，数量有限先到先得。回T退订';
+
+export const taskRows: SendTask[] = [
+  { rowNum: 1, id: 9003, uid: 'T202611230003', clientId: 'b20001', content: longContent, sign: '优品生活', smstype: 5, smstypeStr: '营销', templateType: 0, templateTypeStr: '固定模板', fileType: 0, submitTotal: 3, errNum: 0, repeatNum: 0, chargeNumTotal: 6, status: 2, statusStr: '发送中', taskSchedule: 33, sendtime: '2026-11-23 10:20:00', createTimeStr: '2026-11-23 10:20:00', creator: 'b20001' },
+  { rowNum: 2, id: 9002, uid: 'T202611230002', clientId: 'b20001', content: '【优品生活】您的订单已发货，请注意查收。', sign: '优品生活', smstype: 0, smstypeStr: '通知', templateType: 0, templateTypeStr: '固定模板', fileType: 0, submitTotal: 1200, errNum: 3, repeatNum: 2, chargeNumTotal: 1200, status: 3, statusStr: '已完成', taskSchedule: 100, sendtime: '2026-11-23 09:00:00', createTimeStr: '2026-11-23 09:00:00', creator: 'a10001' },
+  { rowNum: 3, id: 9001, uid: 'T202611220001', clientId: 'b20002', content: '【好易购】您的验证码为 482913，5分钟内有效。', sign: '好易购', smstype: 4, smstypeStr: '验证码', templateType: 0, templateTypeStr: '固定模板', fileType: 1, fileName: '会员.xlsx', submitTotal: 50, errNum: 0, repeatNum: 0, chargeNumTotal: 50, status: 0, statusStr: '处理中', taskSchedule: 0, sendtime: '2026-11-22 18:00:00', createTimeStr: '2026-11-22 18:00:00', creator: 'b20002' },
+];
+
+export const taskDetail = (t: SendTask): SendTask => ({ ...t, sentNum: 1, successNum: 1, failNum: 1, unknownNum: 0, interceptNum: 0 });
+
+const fmt = (d: dayjs.Dayjs) => d.format('YYYY-MM-DD HH:mm:ss');
+/** timed tasks: one due in two hours (can be cancelled), one whose time has passed */
+export const timedRows = (): TimedTask[] => [
+  { rowNum: 1, taskId: 'T202611230010', clientid: 'b20001', chargeNumTotal: 2, templateType: 0, templateTypeStr: '固定模板', setSendTimeStr: fmt(dayjs().add(2, 'hour')), smstype: 0, smstypeStr: '通知', sign: '优品生活', content: '【优品生活】您的订单已发货，请注意查收。', status: 1, statusStr: '等待发送', submitTimeStr: fmt(dayjs().subtract(1, 'hour')), creator: 'b20001', getAllPhoneFlag: 1 },
+  { rowNum: 2, taskId: 'T202611230009', clientid: 'b20001', chargeNumTotal: 4, templateType: 0, templateTypeStr: '固定模板', setSendTimeStr: fmt(dayjs().subtract(1, 'minute')), smstype: 5, smstypeStr: '营销', sign: '优品生活', content: '【优品生活】周末特卖，全场五折。回T退订', status: 1, statusStr: '等待发送', submitTimeStr: fmt(dayjs().subtract(1, 'day')), creator: 'b20001', getAllPhoneFlag: 1 },
+  { rowNum: 3, taskId: 'T202611200001', clientid: 'b20001', chargeNumTotal: 1, templateType: 0, templateTypeStr: '固定模板', setSendTimeStr: '2026-11-20 08:00:00', smstype: 0, smstypeStr: '通知', sign: '优品生活', content: '【优品生活】会员日提醒。', status: 4, statusStr: '已取消', submitTimeStr: '2026-11-19 20:00:00', creator: 'b20001', getAllPhoneFlag: 0 },
+];
+
+export const recordRows: SendRecord[] = [
+  { id: 1, clientid: 'b20001', phone: '13800138000', operatorstype: 1, provinceName: '广东', cityName: '广州市', content: '【优品生活】您的订单已发货，请注意查收。', state: 3, stateStr: '明确成功', errorcode: 'DELIVRD', report: 'DELIVRD', dateStr: '2026-11-23 09:00:05', smsNum: 1 },
+  { id: 2, clientid: 'b20001', phone: '13012345678', operatorstype: 2, provinceName: '上海', cityName: '上海市', content: '【优品生活】您的订单已发货，请注意查收。', state: 6, stateStr: '明确失败', errorcode: 'UNDELIV', report: 'UNDELIV', dateStr: '2026-11-23 09:00:06', smsNum: 1 },
+  { id: 3, clientid: 'b20001', phone: '18912345678', operatorstype: 3, provinceName: '江苏', cityName: '南京市', content: '【优品生活】您的订单已发货，请注意查收。', state: 0, stateStr: '未发送', errorcode: '', report: '', dateStr: '2026-11-23 09:00:06', smsNum: 1 },
+  { id: 4, clientid: 'b20001', phone: '15912345678', operatorstype: 1, provinceName: '云南', cityName: '昆明市', content: '【优品生活】赌博网站', state: 11, stateStr: '网关接收拦截', errorcode: '', report: '', dateStr: '2026-11-23 09:00:07', smsNum: 1 },
+];
+
+export const moRows: MoRecord[] = [
+  { rowNum: 1, clientid: 'b20001', phone: '13800138000', content: '收到，谢谢', receivedateStr: '2026-11-23 09:05:00' },
+  { rowNum: 2, clientid: 'b20001', phone: '13012345678', content: 'T', receivedateStr: '2026-11-23 09:07:00' },
+];
+
+export const listOf = <T>(list: T[], page = 1, rows = 15) => ({ list: list.slice((page - 1) * rows, page * rows), totalCount: list.length, currentPage: page, pageRowCount: rows });
+
+/** the parameters of a POST (form or JSON) */
+export const paramsOf = async (request: Request): Promise<Record<string, any>> => {
+  const text = await request.text();
+  if ((request.headers.get('content-type') ?? '').includes('json')) return JSON.parse(text || '{}');
+  return Object.fromEntries(new URLSearchParams(text));
+};
+
+export type Calls = Record<string, Record<string, any>[]>;
+
+export interface SendApiOptions {
+  calls?: Calls;
+  tasks?: SendTask[];
+  timed?: TimedTask[];
+  records?: SendRecord[];
+  mo?: MoRecord[];
+  /** what /send/sendTim answers the first time (then code 0) */
+  timedAnswer?: { code: number; msg: string };
+  /** /send/chargeInfo mode: 0 amount, 1 pieces */
+  chargeMode?: 0 | 1;
+}
+
+const textFile = (text: string, name: string) =>
+  new HttpResponse(text, { headers: { 'content-type': 'text/plain; charset=utf-8', 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(name)}` } });
+
+/** Every sending call, answering from the options' rows; each call's parameters logged by its path. */
+export function sendApi(opts: SendApiOptions = {}): HttpHandler[] {
+  const log = async (name: string, request: Request) => {
+    const p = await paramsOf(request);
+    if (opts.calls) (opts.calls[name] ??= []).push(p);
+    return p;
+  };
+  let timedAnswered = false;
+  const page = (p: Record<string, any>) => [Number(p.page ?? 1), Number(p.rows ?? 15)] as const;
+  return [
+    http.post('/api/send/getclients', async ({ request }) => {
+      await log('getclients', request);
+      return ok(sendClients);
+    }),
+    http.post('/api/send/getsmstypes', async ({ request }) => {
+      await log('getsmstypes', request);
+      return ok(smsTypes);
+    }),
+    http.post('/api/autoTemplate/list', async ({ request }) => {
+      const p = await log('templates', request);
+      return ok({ entityList: templates.filter((t) => !p.clientId || t.clientId === p.clientId), totalCount: templates.length, currentPage: 1, pageRowCount: 15 });
+    }),
+    http.post('/api/autoTemplate/commonlist', async ({ request }) => {
+      await log('generalTemplates', request);
+      return ok({ entityList: generalTemplates, totalCount: generalTemplates.length, currentPage: 1, pageRowCount: 15 });
+    }),
+    http.post('/api/send/checkMobileOperater', async ({ request }) => {
+      const p = await log('checkMobileOperater', request);
+      const n = String(p.mobiles ?? '').split(',').filter(Boolean).length;
+      return ok({ mobileNum: n, unicomNum: 0, telecomNum: 0, internationalPhoneNum: 0, parseMobilesInfo: { submitTotal: n, errNum: 0, repeatNum: 0 } });
+    }),
+    http.post('/api/send/importMobiles', async ({ request }) => {
+      if (opts.calls) (opts.calls.importMobiles ??= []).push({});
+      void request;
+      return ok({ fileName: '号码.txt', submitTotal: 3, errNum: 1, repeatNum: 0, mobiles: '13700137000,13600136000', mobileNum: 2, unicomNum: 0, telecomNum: 0 });
+    }),
+    http.post('/api/send/chargeInfo', async ({ request }) => {
+      const p = await log('chargeInfo', request);
+      const n = String(p.mobile ?? '').split(',').filter(Boolean).length;
+      return opts.chargeMode === 1
+        ? ok({ smsNum: 1, chargeNum: n, submitTotal: n, chargeMode: 1, remainPieces: 9000 })
+        : ok({ smsNum: 1, chargeNum: n, submitTotal: n, chargeMode: 0, amount: (n * 0.045).toFixed(3), balance: '1000.000' });
+    }),
+    http.post('/api/send/checkSubmitTime', async ({ request }) => {
+      await log('checkSubmitTime', request);
+      return ok(null);
+    }),
+    http.post('/api/send/sending', async ({ request }) => {
+      await log('sending', request);
+      return ok({ taskId: 'T202611230099', smsNum: 1, chargeNum: 2, amount: '0.090' }, '提交成功');
+    }),
+    http.post('/api/send/sendTim', async ({ request }) => {
+      await log('sendTim', request);
+      if (opts.timedAnswer && !timedAnswered) {
+        timedAnswered = true;
+        return HttpResponse.json(opts.timedAnswer);
+      }
+      return ok(null, '提交成功');
+    }),
+    http.post('/api/send/edit', async ({ request }) => {
+      const p = await log('edit', request);
+      return ok({ clientId: 'b20001', content: '您的订单已发货，请注意查收。', sign: '优品生活', smstype: 0, templateId: 3001, templateType: 0, mobile: '13800138000,13012345678', sendtime: fmt(dayjs().add(2, 'hour')), taskId: p.taskID });
+    }),
+    http.post('/api/send/sendTask', async ({ request }) => {
+      const p = await log('sendTask', request);
+      const [n, rows] = page(p);
+      let list = opts.tasks ?? taskRows;
+      if (p.status !== undefined && p.status !== '') list = list.filter((t) => String(t.status) === p.status);
+      return ok(listOf(list, n, rows));
+    }),
+    http.post('/api/send/queryTaskInfo', async ({ request }) => {
+      const p = await log('queryTaskInfo', request);
+      const t = (opts.tasks ?? taskRows).find((x) => String(x.id) === String(p.id)) ?? taskRows[0];
+      return ok(taskDetail(t));
+    }),
+    http.post('/api/send/exportTaskInfoPhones', async ({ request }) => {
+      const p = await log('exportTaskInfoPhones', request);
+      if (!p.sendTypes) return fail(400, '请选择需要导出号码状态！');
+      return textFile('13800138000\n', `${p.id}.txt`);
+    }),
+    http.post('/api/send/smsTimerSend/list', async ({ request }) => {
+      const p = await log('timedList', request);
+      const [n, rows] = page(p);
+      return ok(listOf(opts.timed ?? timedRows(), n, rows));
+    }),
+    http.post('/api/send/getAllPhone/list', async ({ request }) => {
+      const p = await log('getAllPhone', request);
+      const [n, rows] = page(p);
+      return ok(listOf([{ phone: '13800138000' }, { phone: '13012345678' }], n, rows));
+    }),
+    http.post('/api/send/undoSend', async ({ request }) => {
+      await log('undoSend', request);
+      return ok(null, '取消成功，已退还费用');
+    }),
+    http.post('/api/send/getrecords', async ({ request }) => {
+      const p = await log('getrecords', request);
+      const [n, rows] = page(p);
+      let list = opts.records ?? recordRows;
+      if (p.stateList) list = list.filter((r) => String(p.stateList).split(',').includes(String(r.state)));
+      return ok(listOf(list, n, rows));
+    }),
+    http.post('/api/send/provinceList', () => ok([{ provinceId: 31, provinceName: '上海' }, { provinceId: 44, provinceName: '广东' }])),
+    http.post('/api/send/cityList', async ({ request }) => {
+      const p = await log('cityList', request);
+      return ok(p.provinceId === '44' ? [{ cityId: 443750, cityName: '广州市', label: '广州市' }] : [{ cityId: 310000, cityName: '上海市', label: '上海市' }]);
+    }),
+    http.post('/api/send/exportrecords', async ({ request }) => {
+      await log('exportrecords', request);
+      return ok({ filePath: 'exports/send-records-1.xlsx' });
+    }),
+    http.get('/api/send/downloadExportSendRecords', ({ request }) => {
+      if (opts.calls) (opts.calls.downloadExport ??= []).push({ filePath: new URL(request.url).searchParams.get('filePath') });
+      return new HttpResponse(new Uint8Array([0x50, 0x4b, 3, 4]), { headers: { 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } });
+    }),
+    http.post('/api/send/exportRecordsTxt', async ({ request }) => {
+      await log('exportRecordsTxt', request);
+      return textFile('13800138000\n13012345678\n', '发送记录号码.txt');
+    }),
+    http.post('/api/send/getmologs', async ({ request }) => {
+      const p = await log('getmologs', request);
+      const [n, rows] = page(p);
+      return ok(listOf(opts.mo ?? moRows, n, rows));
+    }),
+    http.post('/api/send/exportmologs', async ({ request }) => {
+      await log('exportmologs', request);
+      return fail(500, '当前条件没有数据，无法导出');
+    }),
+  ];
+}
+
+/** a list call that never answers (the loading state) */
+export const never = (path: string) =>
+  http.post(`/api/${path}`, async () => {
+    await delay('infinite');
+    return ok(listOf([]));
+  });
+export const refuse = (path: string, code: number, msg: string) => http.post(`/api/${path}`, () => fail(code, msg));
