@@ -32,7 +32,19 @@ export default defineConfig({
     url: `http://127.0.0.1:${PORT}/api/login/timeout`,
     timeout: 120_000,
     reuseExistingServer: false,
-    env: { PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: E2E_DATA_DIR, NODE_ENV: 'production' },
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: E2E_DATA_DIR,
+      NODE_ENV: 'production',
+      // the embedded SMPP carrier simulator: every message gets a receipt within 0.3 s (seeded mix of
+      // delivered / failed), and every recipient replies (the uplink page of tests/e2e/sending.spec.ts)
+      SMSC_SIM_SEED: '7',
+      SMSC_SIM_NO_RECEIPT: '0',
+      SMSC_SIM_LATENCY_MS: '50-300',
+      SMSC_SIM_MO_RATIO: '1',
+      SMSC_SIM_MO_DELAY_MS: '200',
+    },
     stdout: 'ignore',
     stderr: 'pipe',
   },

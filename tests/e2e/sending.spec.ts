@@ -1,0 +1,139 @@
+import { expect, test, type Page } from '@playwright/test';
+import { apiLogin } from './helpers';
+
+/**
+ * Sending end to end against the real server (`npm start`'s process: the dispatcher and the
+ * embedded SMPP carrier simulator run in it; playwright.config.ts sets the simulator's outcome
+ * mix, latency and uplink replies). The messages really travel over SMPP and come back as receipts.
+ */
+
+const NUMBERS = ['13800138001', '13012345678', '18912345678']; // 移动, 联通, 电信
+const TEMPLATE = '您的账户余额已不足，为避免影响正常使用，请及时充值。';
+
+async function post(page: Page, url: string, form: Record<string, string>) {
+  const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+  const r = await (await page.request.post(url, { headers: { 'x-xsrf-token': decodeURIComponent(xsrf) }, form })).json();
+  return r as { code: number; msg: string; data: any };
+}
+
+/** fills the send page: (agent: the sub-account), the general fixed template, the numbers */
+async function fillSendPage(page: Page, numbers: string[], opts: { client?: string } = {}) {
+  await page.goto('/customer/deliverlayout/deliver');
+  await expect(page.getByText('普通短信发送').first()).toBeVisible();
+  if (opts.client) {
+    await page.getByRole('combobox').first().click();
+    await page.getByText(opts.client, { exact: false }).first().click();
+  }
+  await page.getByTestId('pick-template').click();
+  const picker = page.getByRole('dialog', { name: '选择模板' });
+  await picker.getByRole('tab', { name: '通用模板' }).click();
+  await picker.getByRole('row').filter({ hasText: TEMPLATE }).getByRole('button', { name: '选择' }).click();
+  await expect(picker).toBeHidden();
+  await page.getByTestId('numbers-input').fill(numbers.join('\n'));
+  await expect(page.getByTestId('number-counts')).toContainText(`有效号码：${numbers.length}`);
+}
+
+/** the task number of the newest task of the list's first row */
+async function newestTask(page: Page, clientId: string) {
+  const r = await post(page, '/api/send/sendTask', { clientId, page: '1', rows: '1' });
+  expect(r.code, r.msg).toBe(0);
+  return r.data.list[0] as { uid: string; id: number; status: number; taskSchedule: number; submitTotal: number };
+}
+
+test.describe('短信发送', () => {
+  test('client1 sends to 3 numbers: the task reaches 100 %, the records are final, replies arrive', async ({ page }) => {
+    test.setTimeout(120_000);
+    await apiLogin(page, 'client1');
+    await fillSendPage(page, NUMBERS);
+    await page.getByTestId('submit').click();
+    const confirm = page.getByRole('dialog', { name: '发送确认' });
+    await expect(confirm).toContainText('发送号码数');
+    await expect(confirm).toContainText('3 个');
+    await confirm.getByRole('button', { name: '确认发送' }).click();
+
+    // an immediate send clears the page and opens the task list
+    await page.waitForURL('**/customer/deliverlayout/smstask', { timeout: 10_000 });
+    const task = await newestTask(page, 'client1');
+    expect(task.submitTotal).toBe(3);
+    const row = page.getByRole('row').filter({ hasText: task.uid });
+    await expect(row).toBeVisible();
+    // the list refreshes itself every 10 s; the receipts come back within a second or two
+    await expect(row).toContainText('已完成', { timeout: 40_000 });
+    await expect(row.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+
+    // the task detail: every message has its final outcome
+    const detail = await post(page, '/api/send/queryTaskInfo', { id: String(task.id) });
+    expect(detail.code, detail.msg).toBe(0);
+    expect(detail.data.successNum + detail.data.failNum).toBe(3);
+    expect(detail.data.sentNum).toBe(0);
+
+    // the send records show the three numbers as delivered / failed, as the simulator decided
+    await page.goto('/customer/sendlayout/sendrecord');
+    for (const n of NUMBERS) {
+      const r = page.getByRole('row').filter({ hasText: n }).first();
+      await expect(r).toBeVisible();
+      await expect(r).toContainText(/明确成功|明确失败/);
+    }
+    const delivered = await post(page, '/api/send/getrecords', { stateList: '3', phone: NUMBERS[0], page: '1', rows: '10' });
+    const failed = await post(page, '/api/send/getrecords', { stateList: '6', phone: NUMBERS[0], page: '1', rows: '10' });
+    expect(delivered.data.totalCount + failed.data.totalCount).toBeGreaterThanOrEqual(1);
+
+    // the simulator's recipients answer: the uplink shows on the reply page
+    await page.getByRole('tab', { name: '回复记录' }).click();
+    await page.waitForURL('**/customer/sendlayout/sendrecord/reply');
+    await expect(async () => {
+      await page.getByRole('button', { name: /查\s*询/ }).click();
+      await expect(page.getByRole('row').filter({ hasText: NUMBERS[1] }).first()).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
+  });
+
+  test('agent1 sends for client1', async ({ page }) => {
+    test.setTimeout(90_000);
+    await apiLogin(page, 'agent1');
+    await page.goto('/customer/deliverlayout/deliver');
+    // a template cannot be chosen before the sub-account
+    await page.getByTestId('pick-template').click();
+    await expect(page.getByText('请选择子账号').first()).toBeVisible();
+    await page.keyboard.press('Escape');
+
+    await fillSendPage(page, ['13800138009'], { client: 'client1-' });
+    await page.getByTestId('submit').click();
+    const confirm = page.getByRole('dialog', { name: '发送确认' });
+    await confirm.getByRole('button', { name: '确认发送' }).click();
+    await page.waitForURL('**/customer/deliverlayout/smstask', { timeout: 10_000 });
+    const task = await newestTask(page, 'client1');
+    expect(task.submitTotal).toBe(1);
+    const row = page.getByRole('row').filter({ hasText: task.uid });
+    await expect(row).toContainText('client1');
+    await expect(row).toContainText('已完成', { timeout: 40_000 });
+  });
+
+  test('a timed task is cancelled before its time and its pieces come back', async ({ page }) => {
+    test.setTimeout(90_000);
+    await apiLogin(page, 'client1');
+    const before = await post(page, '/api/send/chargeInfo', { clientId: 'client1', content: `【云讯通】${TEMPLATE}`, sign: '云讯通', mobile: NUMBERS.join(',') });
+    expect(before.code, before.msg).toBe(0);
+
+    await fillSendPage(page, NUMBERS);
+    await page.getByText('定时发送', { exact: true }).click();
+    await expect(page.getByTestId('sendtime')).toBeVisible();
+    await page.getByTestId('submit').click();
+    const confirm = page.getByRole('dialog', { name: '发送确认' });
+    await expect(confirm).toContainText('定时发送时间');
+    await confirm.getByRole('button', { name: '确认定时发送' }).click();
+    await page.waitForURL('**/customer/deliverlayout/timingdeliver', { timeout: 10_000 });
+
+    // charged at acceptance
+    const charged = await post(page, '/api/send/chargeInfo', { clientId: 'client1', content: `【云讯通】${TEMPLATE}`, sign: '云讯通', mobile: NUMBERS.join(',') });
+    expect(charged.data.remainPieces).toBe(before.data.remainPieces - before.data.chargeNum);
+
+    const row = page.getByRole('row').filter({ hasText: '等待发送' }).filter({ hasText: '您的账户余额已不足' }).first();
+    await expect(row).toBeVisible();
+    await row.getByRole('button', { name: '取消' }).click();
+    await page.getByRole('dialog').filter({ hasText: '确定取消该定时任务吗？' }).getByRole('button', { name: /确\s*定/ }).click();
+    await expect(page.getByText('取消成功，已退还费用')).toBeVisible();
+
+    const after = await post(page, '/api/send/chargeInfo', { clientId: 'client1', content: `【云讯通】${TEMPLATE}`, sign: '云讯通', mobile: NUMBERS.join(',') });
+    expect(after.data.remainPieces).toBe(before.data.remainPieces);
+  });
+});
