@@ -8,6 +8,7 @@ import sendSchema from '../../schemas/forms/send.json';
 import { http, postForm, postJson, type ApiBody, type ApiRequestConfig } from '@/providers/http';
 import { ApiError } from '@/providers/http';
 import { fileNameOf, saveBlob } from '@/lib/download';
+import type { SendForm } from '@/generated/schemas';
 
 /** The send page's messages (schemas/forms/send.json `x-messages`). */
 export const SEND_MESSAGES = sendSchema['x-messages'];
@@ -75,30 +76,10 @@ export interface ImportedNumbers {
   unicomNum: number;
   telecomNum: number;
 }
-export interface EditedTask {
-  clientId: string;
-  content: string;
-  sign: string;
-  smstype: number;
-  templateId?: number;
-  templateType?: number;
-  mobile: string;
-  sendtime?: string;
-  taskId: string;
-}
-/** The fields of a send (forms/send.json). */
-export interface SendPayload {
-  clientId: string;
-  content: string;
-  sign: string;
-  smstype: number;
-  mobile: string;
-  templateId?: number;
-  templateType?: number;
-  fileType?: number;
-  fileName?: string;
-  chargeNum?: number;
-}
+/** /send/edit: a timed task's fields for re-editing (content without its sign) */
+export type EditedTask = Pick<SendForm, 'clientId' | 'content' | 'sign' | 'smstype' | 'templateId' | 'templateType' | 'mobile' | 'sendtime'> & { taskId: string };
+/** The fields of a send: the type generated from schemas/forms/send.json, without the fields of a timed send */
+export type SendPayload = Omit<SendForm, 'sendtime' | 'isCheckAvailableCredit' | 'taskId'>;
 
 const quiet: ApiRequestConfig = { silent: true };
 

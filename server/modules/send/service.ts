@@ -43,6 +43,7 @@ import {
   TemplateCategory,
   TemplateType,
   UserType,
+  type SendForm,
 } from '../../../common/generated/schemas';
 import sendForm from '../../../schemas/forms/send.json';
 
@@ -76,22 +77,8 @@ export const MIN_LEAD_MS = 5 * 60_000;
 
 const SHANGHAI_MS = 8 * 3600_000;
 
-/** forms/send (after validation) */
-export interface SendForm {
-  clientId: string;
-  content: string;
-  sign: string;
-  smstype: number;
-  mobile: string;
-  templateId?: number;
-  templateType?: number;
-  fileType?: number;
-  fileName?: string;
-  chargeNum?: number;
-  sendtime?: string;
-  isCheckAvailableCredit?: number;
-  taskId?: string;
-}
+/** forms/send (after validation): the type generated from schemas/forms/send.json */
+export type { SendForm };
 
 export interface SendResult {
   taskId: string;

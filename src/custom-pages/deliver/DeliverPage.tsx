@@ -16,7 +16,7 @@ import { DownloadOutlined, FileSearchOutlined, ImportOutlined, SendOutlined } fr
 import { useCustom } from '@refinedev/core';
 import { useNavigate, useSearchParams } from 'react-router';
 import sendForm from '@/generated/forms/send';
-import { NumberInputMode, SendTimeType, TemplateType, type SmsTemplate } from '@/generated/schemas';
+import { NumberInputMode, SendTimeType, TemplateType, type SmsTemplate, type SmsType } from '@/generated/schemas';
 import { validateForm } from '@/components/SchemaForm/validation';
 import { ClientSelect } from '@/components/ClientSelect/ClientSelect';
 import { useCurrentUser } from '@/layout/hooks';
@@ -61,9 +61,9 @@ export const IMPORT_ACCEPT = '.txt,.csv,.xlsx';
 
 interface Fields {
   clientId?: string;
-  smstype?: number;
+  smstype?: SmsType;
   templateId?: number;
-  templateType?: number;
+  templateType?: TemplateType;
   /** the chosen template's text: a fixed template's content should not change */
   templateContent?: string;
   sign: string;
@@ -130,7 +130,7 @@ export function DeliverPage() {
         const at = t.sendtime ? dayjs(t.sendtime) : null;
         setF({
           clientId: t.clientId,
-          smstype: t.smstype === undefined ? undefined : Number(t.smstype),
+          smstype: t.smstype === undefined ? undefined : (Number(t.smstype) as SmsType),
           templateId: t.templateId,
           templateType: t.templateType,
           templateContent: t.templateType === TemplateType.Fixed ? t.content : undefined,
@@ -180,7 +180,7 @@ export function DeliverPage() {
       templateContent: t.content,
       content: t.content,
       sign: t.sign || x.sign,
-      smstype: t.smstype !== undefined && t.smstype !== null ? Number(t.smstype) : x.smstype,
+      smstype: t.smstype !== undefined && t.smstype !== null ? (Number(t.smstype) as SmsType) : x.smstype,
     }));
     setErrors((e) => ({ ...e, templateId: undefined, content: undefined, sign: undefined }));
   };
@@ -247,7 +247,7 @@ export function DeliverPage() {
     clientId: clientId ?? '',
     content: f.content,
     sign: f.sign.trim(),
-    smstype: f.smstype as number,
+    smstype: f.smstype as SmsType,
     mobile: current().unique.join(','),
     templateId: f.templateId,
     templateType: f.templateType,
@@ -358,7 +358,7 @@ export function DeliverPage() {
         <Form.Item label="短信类型" required {...item('smstype')}>
           <Select<number>
             value={f.smstype}
-            onChange={(v) => set('smstype', v)}
+            onChange={(v) => set('smstype', v as SmsType)}
             options={typeOptions}
             placeholder="请选择短信类型"
             loading={typesQuery.isFetching && !!clientId}
