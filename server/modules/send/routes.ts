@@ -10,6 +10,7 @@ import { formSchema } from '../../http/validation';
 import { sessionOf } from '../auth/session';
 import { XLSX_MIME, xlsxDisposition } from '../sign/service';
 import { IMPORT_MAX_BYTES, IMPORT_MSG, importKindOf, importResult, templateCsv, templateTxt, templateXlsx, textTokens, xlsxTokens } from './import';
+import { MESSAGES } from '../../../common/schema/messages';
 import { MSG, X, parseSendTime, SEND_FORM, sendTimeError, type SendForm, type SendService, type SendResult } from './service';
 import { UserType } from '../../../common/generated/schemas';
 
@@ -57,7 +58,7 @@ export function sendRoutes(ctx: AppContext, send: SendService): FastifyPluginAsy
     );
 
     const timedBody = params({
-      jsmsAccessTimerSms: { type: 'object', title: '定时发送内容（clientid, mobilelist, content, smstype, sendtime, sign, templateId, templateType）', errorMessage: '参数错误' },
+      jsmsAccessTimerSms: { type: 'object', title: '定时发送内容（clientid, mobilelist, content, smstype, sendtime, sign, templateId, templateType）', errorMessage: MESSAGES.badParam },
       taskId: text('重新编辑的原任务编号', 40),
       chargeNumTotal: { title: '计费条数' },
       isCheckAvailableCredit: { title: '检查可用额度（1 默认；0 不检查，到时再计费）' },

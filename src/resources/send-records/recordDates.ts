@@ -4,6 +4,7 @@
  */
 import dayjs, { type Dayjs } from 'dayjs';
 import { SEND_MESSAGES } from '@/domain/send';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export const RECORD_DEFAULT_DAYS = 90;
 export const UPLINK_BACK_MONTHS = 3;
@@ -37,10 +38,10 @@ export function uplinkRangeProblem(fromValue: unknown, toValue: unknown, now: Da
   return null;
 }
 
-/** A range whose end is before its start: 结束日期不能早于开始日期. */
+/** A range whose end is before its start (messages.json endBeforeStart). */
 export function rangeOrderProblem(fromValue: unknown, toValue: unknown): string | null {
   const from = day(fromValue);
   const to = day(toValue);
   return from && to && to.isBefore(from) ? END_BEFORE_START : null;
 }
-export const END_BEFORE_START = '结束日期不能早于开始日期';
+export const END_BEFORE_START = MESSAGES.endBeforeStart;
