@@ -2,6 +2,9 @@ import Ajv, { type ErrorObject, type Options, type ValidateFunction } from 'ajv'
 import ajvErrors from 'ajv-errors';
 import addFormats from 'ajv-formats';
 import type { SchemaMap } from './registry';
+import { CUSTOM_FORMATS } from './formats';
+
+export { isBusinessDateTime } from './formats';
 
 /** Keywords our schemas carry for the console (labels, colours, trimming): known to ajv, never validated. */
 export const ANNOTATION_KEYWORDS = ['x-color', 'x-name', 'x-trim', 'x-widget', 'x-order', 'x-agent-only', 'x-param', 'x-ui', 'x-enum'];
@@ -13,20 +16,9 @@ export function extendAjv<T extends Ajv>(ajv: T): T {
   addFormats(ajv as any);
   ajvErrors(ajv as any);
   for (const k of ANNOTATION_KEYWORDS) if (!ajv.getKeyword(k)) ajv.addKeyword(k);
-  // an exact amount as entities carry it (a decimal string; shown with <Money> by SchemaDescriptions)
-  if (!ajv.formats.money) ajv.addFormat('money', /^-?[0-9]+(\.[0-9]+)?$/);
-  // a business date and time as the console sends it (YYYY-MM-DD HH:mm:ss), a real calendar moment
-  if (!ajv.formats['business-date-time']) ajv.addFormat('business-date-time', { type: 'string', validate: isBusinessDateTime });
+  // our own formats (common/schema/formats.ts): money, business-date-time
+  for (const [name, f] of Object.entries(CUSTOM_FORMATS)) if (!ajv.formats[name]) ajv.addFormat(name, f);
   return ajv;
-}
-
-/** 'YYYY-MM-DD HH:mm:ss' naming a moment that exists (no month 13, no 25:61). */
-export function isBusinessDateTime(s: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(s);
-  if (!m) return false;
-  const [y, mo, d, h, mi, se] = m.slice(1).map(Number);
-  const t = new Date(Date.UTC(y, mo - 1, d, h, mi, se));
-  return y >= 1 && t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d && h < 24 && mi < 60 && se < 60;
 }
 
 export function createAjv(schemas: SchemaMap): Ajv {
