@@ -8,18 +8,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import type { SimulatorCounts } from '../../server/modules/smsc/simulator';
 
-export interface StandaloneCounts {
-  received: number;
-  accepted: number;
-  rejected: number;
-  throttled: number;
-  distinctRefs: number;
-  duplicates: [string, number][];
-  receiptsSent: number;
-  receiptsPending: number;
-  moSent: number;
-}
+/** what sim-main.ts writes to its counts file: the simulator's own counters (refs left out here) */
+export type StandaloneCounts = SimulatorCounts;
 
 export interface StandaloneSim {
   url: string;
