@@ -8,7 +8,7 @@ import sendSchema from '../../schemas/forms/send.json';
 import { http, postForm, postJson, type ApiBody, type ApiRequestConfig } from '@/providers/http';
 import { ApiError } from '@/providers/http';
 import { fileNameOf, saveBlob } from '@/lib/download';
-import type { SendForm } from '@/generated/schemas';
+import type { NumberImport, SendForm } from '@/generated/schemas';
 
 /** The send page's messages (schemas/forms/send.json `x-messages`). */
 export const SEND_MESSAGES = sendSchema['x-messages'];
@@ -66,16 +66,8 @@ export interface CarrierCheck {
   internationalPhoneNum?: number;
   parseMobilesInfo?: { submitTotal: number; errNum: number; repeatNum: number };
 }
-export interface ImportedNumbers {
-  fileName: string;
-  submitTotal: number;
-  errNum: number;
-  repeatNum: number;
-  mobiles: string;
-  mobileNum: number;
-  unicomNum: number;
-  telecomNum: number;
-}
+/** /send/importMobiles (entities/number-import.json) */
+export type ImportedNumbers = NumberImport;
 /** /send/edit: a timed task's fields for re-editing (content without its sign) */
 export type EditedTask = Pick<SendForm, 'clientId' | 'content' | 'sign' | 'smstype' | 'templateId' | 'templateType' | 'mobile' | 'sendtime'> & { taskId: string };
 /** The fields of a send: the type generated from schemas/forms/send.json, without the fields of a timed send */

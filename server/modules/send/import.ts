@@ -10,6 +10,7 @@ import ExcelJS from 'exceljs';
 import { ApiError } from '../../http/errors';
 import { IMPORT_SHEET_LIMITS, readSheetRows, SpreadsheetError } from '../../lib/spreadsheet';
 import { checkNumbers, MAX_NUMBERS, NUMBER_MESSAGES } from '../../../common/sms/numbers';
+import type { NumberImport } from '../../../common/generated/schemas';
 
 export const IMPORT_MAX_BYTES = 8 * 1024 * 1024;
 export const IMPORT_MSG = {
@@ -27,16 +28,8 @@ export function importKindOf(fileName: string): ImportKind | null {
   return m ? (m[1].toLowerCase() as ImportKind) : null;
 }
 
-export interface ImportResult {
-  fileName: string;
-  submitTotal: number;
-  errNum: number;
-  repeatNum: number;
-  mobiles: string;
-  mobileNum: number;
-  unicomNum: number;
-  telecomNum: number;
-}
+/** entities/number-import.json */
+export type ImportResult = NumberImport;
 
 /** Tokens of a text stream (digit runs), stopping after `max + 1`. */
 export async function textTokens(stream: Readable, max = MAX_NUMBERS): Promise<string[]> {
