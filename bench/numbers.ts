@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { SEGMENTS_FILE, genNumberSegments } from '../scripts/gen-number-segments';
+import { CHROMIUM, pageWithModule } from './lib/browser-module';
 
 if (!fs.existsSync(SEGMENTS_FILE)) genNumberSegments();
 const { checkNumbers } = await import('../common/sms/numbers');
@@ -74,22 +75,9 @@ console.log(
 console.log(`segment table ${SEGMENTS_FILE.replace(`${process.cwd()}/`, '')}: ${(size / 1024).toFixed(1)} KB, ${(gz / 1024).toFixed(1)} KB gzip`);
 // the same in Chromium (headless, Debian's /usr/bin/chromium or CHROMIUM_PATH): the module bundled
 // by esbuild, the same text, timed in the page (first paste, then the median of 15)
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (fs.existsSync(chromium)) {
-  const { build } = await import('esbuild');
-  const out = await build({
-    entryPoints: [path.join(import.meta.dirname, '../common/sms/numbers.ts')],
-    bundle: true,
-    format: 'iife',
-    globalName: 'smsNumbers',
-    write: false,
-    minify: true,
-  });
-  const { chromium: pw } = await import('playwright-core');
-  const browser = await pw.launch({ executablePath: chromium, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+if (fs.existsSync(CHROMIUM)) {
+  const { browser, page } = await pageWithModule(path.join(import.meta.dirname, '../common/sms/numbers.ts'), 'smsNumbers');
   try {
-    const page = await browser.newPage();
-    await page.addScriptTag({ content: out.outputFiles[0].text });
     const res = await page.evaluate((input) => {
       const check = (globalThis as unknown as { smsNumbers: { checkNumbers: (t: string) => { valid: number } } }).smsNumbers.checkNumbers;
       const t0 = performance.now();
@@ -110,7 +98,7 @@ if (fs.existsSync(chromium)) {
   } finally {
     await browser.close();
   }
-} else console.log(`in Chromium: skipped (no ${chromium})`);
+} else console.log(`in Chromium: skipped (no ${CHROMIUM})`);
 
 const loaded = os.loadavg()[0] > os.availableParallelism();
 process.exitCode = parseMs < 50 || (loaded && parseCpu < 50) ? 0 : 1;

@@ -11,13 +11,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SEGMENTS_FILE, genNumberSegments } from '../scripts/gen-number-segments';
+import { CHROMIUM, pageWithModule } from './lib/browser-module';
 
 if (!fs.existsSync(SEGMENTS_FILE)) genNumberSegments();
 const N = Number(process.env.BENCH_NUMBERS ?? 60_000);
 const RUNS = 21;
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!fs.existsSync(chromium)) {
-  console.log(`send page numbers: skipped (no ${chromium})`);
+if (!fs.existsSync(CHROMIUM)) {
+  console.log(`send page numbers: skipped (no ${CHROMIUM})`);
   process.exit(0);
 }
 const { carrierOf } = await import('../common/sms/segments');
@@ -44,20 +44,8 @@ for (let i = 0; i < N; i++) {
 const seps = ['\n', ',', '，', ' ', '\r\n', '；'];
 const text = numbers.map((n, i) => n + seps[i % seps.length]).join('');
 
-const { build } = await import('esbuild');
-const out = await build({
-  entryPoints: [path.join(import.meta.dirname, '../src/custom-pages/deliver/numberPool.ts')],
-  bundle: true,
-  format: 'iife',
-  globalName: 'numberPool',
-  write: false,
-  minify: true,
-});
-const { chromium: pw } = await import('playwright-core');
-const browser = await pw.launch({ executablePath: chromium, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+const { browser, page } = await pageWithModule(path.join(import.meta.dirname, '../src/custom-pages/deliver/numberPool.ts'), 'numberPool');
 try {
-  const page = await browser.newPage();
-  await page.addScriptTag({ content: out.outputFiles[0].text });
   const res = await page.evaluate(([input, RUNS]) => {
     type Box = { text: string; check: { total: number; valid: number; invalid: number; repeat: number; carriers: Record<number, number> } };
     const pool = (globalThis as unknown as { numberPool: { numberInput: (t: string) => Box; confirmBox: (t: string) => Box; checkNumbers: (t: string) => Box['check'] } }).numberPool;
