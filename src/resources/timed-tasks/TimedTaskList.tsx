@@ -39,7 +39,7 @@ export function TimedTaskList() {
     }
     modal.confirm({
       title: '提示',
-      content: '确定取消该定时任务吗？',
+      content: SEND_MESSAGES.cancelConfirm,
       okText: '确定',
       cancelText: '取消',
       onOk: async () => {
