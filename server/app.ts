@@ -63,6 +63,8 @@ import { sendRoutes } from './modules/send/routes';
 import { SendService } from './modules/send/service';
 import { recordsRoutes } from './modules/records/routes';
 import { RecordsService } from './modules/records/service';
+import { purchaseRoutes } from './modules/purchase/routes';
+import { PurchaseService } from './modules/purchase/service';
 import { numbersRoutes } from './modules/numbers/routes';
 
 export interface BuildAppOptions {
@@ -200,6 +202,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(templateRoutes(ctx, services.template));
       await api.register(sendRoutes(ctx, services.send));
       await api.register(recordsRoutes(ctx, new RecordsService(ctx, clients)));
+      await api.register(purchaseRoutes(ctx, new PurchaseService(ctx, clients)));
       await api.register(numbersRoutes());
       await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate: selfUpdateClient(services.account) }));
     },

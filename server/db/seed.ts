@@ -11,6 +11,7 @@ import { seedCertifications } from '../modules/account/seed';
 import { seedTemplates } from '../modules/template/seed';
 import { seedSubaccounts } from '../modules/subaccount/seed';
 import { seedSending } from '../modules/send/seed';
+import { seedPurchase } from '../modules/purchase/seed';
 
 export const DEMO_PASSWORD = 'Demo1234';
 
@@ -158,5 +159,6 @@ export async function seed(db: Db): Promise<string[]> {
   await seedTemplates(db);
   await seedSubaccounts(db);
   await seedSending(db);
+  await seedPurchase(db);
   return created;
 }

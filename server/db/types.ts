@@ -78,6 +78,10 @@ export interface AccountTable {
   expire_date: ColumnType<string | null, string | null | undefined, string | null>;
   /** generated: lower(clientid name mobile email), the manager list's search */
   search_text: ColumnType<string, never, never>;
+  // 0012_purchase: discounts in percent (100 = none), usable rebate in yuan
+  hy_sms_discount: D<string>;
+  yx_sms_discount: D<string>;
+  rebate_useable: D<string>;
 }
 
 export interface SessionTable {
@@ -223,6 +227,11 @@ export interface Database {
   export_files: ExportFileTable;
   // 0010_send
   send_submit_locks: SendSubmitLockTable;
+  // 0012_purchase
+  products: ProductTable;
+  rebate_ledger: RebateLedgerTable;
+  purchase_orders: PurchaseOrderTable;
+  sms_orders: SmsOrderTable;
 }
 
 /** 短信签名 (server/db/migrations/0003_signs.ts) */
@@ -495,5 +504,74 @@ export interface ExportFileTable {
   file_name: string;
   path: string;
   rows: D<number>;
+  created_at: CreatedAt;
+}
+
+/** 0012_purchase: the product catalogue (operation_mode 1) */
+export interface ProductTable {
+  id: Generated<number>;
+  product_code: string;
+  product_name: string;
+  /** enums/product-type.json */
+  product_type: number;
+  /** enums/carrier.json (0 全网) */
+  operator_code: D<number>;
+  area_name: D<string>;
+  unit_price: Money;
+  /** validity of the pieces bought, in days from the purchase */
+  valid_days: number;
+  creator: D<string>;
+  /** 1 on sale, 0 withdrawn */
+  state: D<number>;
+  sort: D<number>;
+  created_at: CreatedAt;
+}
+
+/** one change of accounts.rebate_useable; sum(amount) per account = rebate_useable */
+export interface RebateLedgerTable {
+  id: Generated<number>;
+  account_id: number;
+  amount: Money;
+  balance_after: Money;
+  /** enums/rebate-type.json: 0 income, 1 deduction */
+  kind: number;
+  order_id: D<string>;
+  remark: D<string>;
+  created_at: CreatedAt;
+}
+
+/** one purchase submit */
+export interface PurchaseOrderTable {
+  order_id: string;
+  account_id: number;
+  request_id: D<string | null>;
+  total: Money;
+  rebate: Money;
+  paid: Money;
+  ledger_id: D<number | null>;
+  rebate_ledger_id: D<number | null>;
+  result: ColumnType<unknown, string, string>;
+  created_at: CreatedAt;
+}
+
+/** the SMS bill: one row per product line of an order */
+export interface SmsOrderTable {
+  id: Generated<number>;
+  order_id: string;
+  account_id: number;
+  /** enums/sms-bill-order-type.json */
+  order_type: D<number>;
+  product_id: D<number | null>;
+  product_code: D<string>;
+  product_name: D<string>;
+  product_type: number;
+  operator_code: D<number>;
+  area_name: D<string>;
+  unit_price: Money;
+  discount: Money;
+  num: number;
+  order_amount: Money;
+  pool_id: D<number | null>;
+  due_time: NullableTs;
   created_at: CreatedAt;
 }

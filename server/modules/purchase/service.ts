@@ -1,0 +1,652 @@
+/**
+ * Purchase of SMS packages (operation_mode 1) and the bills that read it. Rules: docs/api-purchase.md.
+ *
+ * - A line costs round₂(num × unit_price × discount / 100) (half up); the discount is the buyer's
+ *   hy_sms_discount (行业, 验证码, 通知), yx_sms_discount (营销) or gj_sms_discount (国际), in percent.
+ * - The order's total is the sum of its lines. When the total is more than 10 yuan, the usable
+ *   rebate pays first: rebate = min(rebate_useable, total); the rest is paid from the balance.
+ * - One transaction: the buyer's account row is locked (ledger order), the balance is checked on
+ *   the locked row (LedgerService.applyIn, kind 3 购买套餐), then the rebate row, one product pool
+ *   per line (+ its pool_movements row, kind 3) and the SMS bill lines are written. Not enough
+ *   balance: nothing is written. A requestId makes a submit idempotent (purchase_orders).
+ */
+import { randomInt } from 'node:crypto';
+import { sql, type Transaction } from 'kysely';
+import type { AppContext } from '../../context';
+import type { Account, Database } from '../../db/types';
+import { ApiError, errors } from '../../http/errors';
+import { listPage, pagingOf } from '../../http/paging';
+import { formatDateTime, businessDayStart } from '../../lib/time';
+import { LedgerService } from '../ledger/service';
+import { Money, money2, type MoneyValue } from '../ledger/money';
+import type { ClientsService, ScopedAccount } from '../clients/service';
+import { OauthStatus, OperationMode, ProductType, UserType } from '../../../common/generated/schemas';
+import purchaseForm from '../../../schemas/forms/purchase.json';
+
+type Tx = Transaction<Database>;
+
+export const PURCHASE_MSG = purchaseForm['x-messages'];
+/** enums/bill-payment-type.json 3 购买套餐 (ledger and pool_movements) */
+export const PURCHASE_KIND = 3;
+/** enums/rebate-type.json */
+export const REBATE_KIND = { income: 0, deduction: 1 } as const;
+/** the total above which the usable rebate pays first (spec §5 "Buy SMS") */
+export const REBATE_THRESHOLD = '10';
+/** lines per order */
+export const MAX_LINES = 50;
+/** a pool is "about to expire" (dead 0) within this many days */
+export const EXPIRING_DAYS = 7;
+const DAY = 86_400_000;
+
+export interface OrderLine {
+  productId: number;
+  num: string;
+}
+
+export interface PurchaseResult {
+  orderId: string;
+  total: string;
+  rebate: string;
+  paid: string;
+  balance: string;
+  rebateUseable: string;
+  lines: { productId: number; productName: string; num: number; unitPrice: string; discount: string; amount: string; poolId: number; dueTime: string }[];
+}
+
+const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === '23505';
+const bodyOf = (b: unknown): Record<string, unknown> => (b && typeof b === 'object' && !Array.isArray(b) ? (b as Record<string, unknown>) : {});
+const str = (v: unknown) => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '');
+/** an enum filter value: '' / absent = any */
+const enumValue = (v: unknown): number | undefined => (v === '' || v === undefined || v === null || Number.isNaN(Number(v)) ? undefined : Number(v));
+const dateOnly = (d: Date | null | undefined) => formatDateTime(d ?? null).slice(0, 10);
+const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The discount (percent) of an account for a product type. */
+export function discountFor(a: Pick<Account, 'hy_sms_discount' | 'yx_sms_discount' | 'gj_sms_discount'>, productType: number): string {
+  if (productType === ProductType.Marketing) return a.yx_sms_discount;
+  if (productType === ProductType.International) return a.gj_sms_discount;
+  return a.hy_sms_discount;
+}
+
+/** round₂(num × unit × discount / 100), half up */
+export const lineAmount = (num: number | string, unit: string, discount: string): MoneyValue =>
+  new Money(num).times(unit).times(discount).div(100).toDecimalPlaces(2, Money.ROUND_HALF_UP);
+
+/** unit × discount / 100 to 4 decimals (the displayed discounted unit price) */
+export const discounted = (unit: string, discount: string) => new Money(unit).times(discount).div(100).toDecimalPlaces(4, Money.ROUND_HALF_UP).toFixed(4);
+
+function dayRange(b: Record<string, unknown>): { from?: Date; to?: Date } {
+  const f = str(b.start_time_day);
+  const t = str(b.end_time_day);
+  const from = f ? businessDayStart(f) : undefined;
+  const toStart = t ? businessDayStart(t) : undefined;
+  return { from, to: toStart ? new Date(toStart.getTime() + DAY) : undefined };
+}
+
+export class PurchaseService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly clients: ClientsService,
+  ) {}
+
+  private label(enumName: string, v: unknown): string {
+    return this.ctx.schemas.registry.enumLabel(enumName, v) ?? '';
+  }
+
+  /** The first message of the purchase form's rules for one line, or undefined. */
+  lineError(productId: unknown, num: unknown): string | undefined {
+    const validate = this.ctx.schemas.validator('forms/purchase');
+    const value = { product_id: typeof productId === 'string' && /^[0-9]{1,10}$/.test(productId) ? Number(productId) : productId, num: typeof num === 'number' ? String(num) : num ?? '' };
+    if (validate(value)) return undefined;
+    const errs = validate.errors ?? [];
+    // the quantity's message first: the row's own rule
+    const numErr = errs.find((e) => e.instancePath === '/num');
+    return numErr?.message ?? errs[0]?.message ?? PURCHASE_MSG.noSelection;
+  }
+
+  private async account(id: number): Promise<Account> {
+    return this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  }
+
+  /** POST /sms/products: the catalogue on sale with the session's discounted prices. */
+  async products(me: Account, body: unknown) {
+    const b = bodyOf(body);
+    const acc = await this.account(me.id);
+    const paging = pagingOf(b, 15);
+    let q = this.ctx.db.selectFrom('products').where('state', '=', 1);
+    const type = enumValue(b.product_type);
+    if (type !== undefined) q = q.where('product_type', '=', type);
+    const op = enumValue(b.operator_code);
+    if (op !== undefined) q = q.where('operator_code', '=', op);
+    const pid = enumValue(b.product_id);
+    if (pid !== undefined) q = q.where('id', '=', pid);
+    const kw = str(b.keyword);
+    if (kw) q = q.where((eb) => eb.or([eb('product_name', 'ilike', like(kw)), eb('product_code', 'ilike', like(kw))]));
+    const { n } = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await q.selectAll().orderBy('sort').orderBy('id').limit(paging.size).offset(paging.offset).execute();
+    const list = rows.map((p) => {
+      const discount = money2(discountFor(acc, p.product_type));
+      return {
+        product_id: p.id,
+        product_name: p.product_name,
+        product_code: p.product_code,
+        product_type: p.product_type,
+        product_type_name: this.label('product-type', p.product_type),
+        productTypeStr: this.label('product-type', p.product_type),
+        operator_code: p.operator_code,
+        operatorCodeStr: this.label('carrier', p.operator_code),
+        areaCodeStr: p.area_name,
+        unit_price: new Money(p.unit_price).toFixed(4),
+        unitPriceStr: new Money(p.unit_price).toFixed(4),
+        discount,
+        discountPriceStr: discounted(p.unit_price, discount),
+        dueTimeStr: `${p.valid_days}天`,
+        valid_days: p.valid_days,
+        creator: p.creator,
+      };
+    });
+    return {
+      ...listPage(list, Number(n), paging),
+      hy_sms_discount: money2(acc.hy_sms_discount),
+      yx_sms_discount: money2(acc.yx_sms_discount),
+      gj_sms_discount: money2(acc.gj_sms_discount),
+      rebate_useable: money2(acc.rebate_useable),
+      rebate_threshold: REBATE_THRESHOLD,
+      balance: money2(acc.balance),
+    };
+  }
+
+  /**
+   * POST /sms/order/add and /sms/order/jsmsAdd: buys the lines (contract above). Refuses, writing
+   * nothing: no line, a line breaking the quantity rules, an unknown or withdrawn product, an
+   * uncertified or non-package account, not enough balance.
+   */
+  async purchase(me: Account, lines: OrderLine[], requestIdRaw?: unknown): Promise<PurchaseResult> {
+    if (!lines.length) throw new ApiError(400, PURCHASE_MSG.noSelection);
+    if (lines.length > MAX_LINES) throw new ApiError(400, `一次最多购买 ${MAX_LINES} 种产品`);
+    for (const l of lines) {
+      const e = this.lineError(l.productId, l.num);
+      if (e) throw new ApiError(400, e);
+    }
+    const acc = await this.account(me.id);
+    if (acc.operation_mode !== OperationMode.Package) throw errors.forbidden();
+    if (acc.oauth_status !== OauthStatus.Certified) throw errors.refused(PURCHASE_MSG.certify);
+    const requestId = typeof requestIdRaw === 'string' && requestIdRaw.trim() ? requestIdRaw.trim().slice(0, 64) : null;
+
+    const replay = async (): Promise<PurchaseResult | null> => {
+      if (!requestId) return null;
+      const prev = await this.ctx.db.selectFrom('purchase_orders').select('result').where('account_id', '=', me.id).where('request_id', '=', requestId).executeTakeFirst();
+      if (!prev) return null;
+      return (typeof prev.result === 'string' ? JSON.parse(prev.result) : prev.result) as PurchaseResult;
+    };
+    const first = await replay();
+    if (first) return first;
+
+    const ids = [...new Set(lines.map((l) => Number(l.productId)))];
+    const products = new Map((await this.ctx.db.selectFrom('products').selectAll().where('id', 'in', ids).where('state', '=', 1).execute()).map((p) => [p.id, p]));
+    for (const id of ids) if (!products.has(id)) throw errors.notFound('产品');
+
+    try {
+      return await this.ctx.db.transaction().execute(async (trx) => {
+        const now = this.ctx.now();
+        // the buyer's row first (the ledger's lock order: one account)
+        const locked = await trx.selectFrom('accounts').selectAll().where('id', '=', me.id).forUpdate().executeTakeFirstOrThrow();
+        const priced = lines.map((l) => {
+          const p = products.get(Number(l.productId))!;
+          const discount = money2(discountFor(locked, p.product_type));
+          return { p, num: Number(l.num), discount, amount: lineAmount(l.num, p.unit_price, discount) };
+        });
+        const total = priced.reduce((s, x) => s.plus(x.amount), new Money(0));
+        const rebateBefore = new Money(locked.rebate_useable);
+        const rebate = total.gt(REBATE_THRESHOLD) ? Money.min(rebateBefore, total) : new Money(0);
+        const paid = total.minus(rebate);
+        const orderId = await this.newOrderId(trx, now);
+        const ledger = new LedgerService({ db: trx, now: this.ctx.now });
+        const r = await ledger.applyIn(trx, [{ accountId: me.id, amount: paid.neg(), kind: PURCHASE_KIND, operatorId: me.id, remark: `购买短信 订单${orderId}` }]);
+        if (!r.ok) throw errors.refused(`余额不足，当前余额 ${r.balance} 元，本次需支付 ${money2(paid)} 元`);
+        let rebateLedgerId: number | null = null;
+        if (rebate.gt(0)) {
+          const after = rebateBefore.minus(rebate);
+          await trx.updateTable('accounts').set({ rebate_useable: money2(after) }).where('id', '=', me.id).execute();
+          const rr = await trx
+            .insertInto('rebate_ledger')
+            .values({ account_id: me.id, amount: money2(rebate.neg()), balance_after: money2(after), kind: REBATE_KIND.deduction, order_id: orderId, remark: `购买短信抵扣 订单${orderId}`, created_at: now })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          rebateLedgerId = rr.id;
+        }
+        const out: PurchaseResult['lines'] = [];
+        for (const x of priced) {
+          const due = new Date(now.getTime() + x.p.valid_days * DAY);
+          const unitAfter = discounted(x.p.unit_price, x.discount);
+          const pool = await trx
+            .insertInto('product_pools')
+            .values({
+              account_id: me.id,
+              product_type: x.p.product_type,
+              operator_code: x.p.operator_code,
+              area_name: x.p.area_name,
+              product_name: x.p.product_name,
+              unit_price: unitAfter,
+              total: x.num,
+              remaining: x.num,
+              due_time: due,
+              order_id: orderId,
+              created_at: now,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          await trx.insertInto('pool_movements').values({ pool_id: pool.id, pieces: x.num, remaining_after: x.num, kind: PURCHASE_KIND, remark: `购买 ${x.p.product_name} 订单${orderId}`, created_at: now }).execute();
+          await trx
+            .insertInto('sms_orders')
+            .values({
+              order_id: orderId,
+              account_id: me.id,
+              order_type: 0,
+              product_id: x.p.id,
+              product_code: x.p.product_code,
+              product_name: x.p.product_name,
+              product_type: x.p.product_type,
+              operator_code: x.p.operator_code,
+              area_name: x.p.area_name,
+              unit_price: x.p.unit_price,
+              discount: x.discount,
+              num: x.num,
+              order_amount: money2(x.amount),
+              pool_id: pool.id,
+              due_time: due,
+              created_at: now,
+            })
+            .execute();
+          out.push({ productId: x.p.id, productName: x.p.product_name, num: x.num, unitPrice: unitAfter, discount: x.discount, amount: money2(x.amount), poolId: pool.id, dueTime: formatDateTime(due) });
+        }
+        const result: PurchaseResult = {
+          orderId,
+          total: money2(total),
+          rebate: money2(rebate),
+          paid: money2(paid),
+          balance: r.balances.get(me.id) ?? money2(locked.balance),
+          rebateUseable: money2(rebateBefore.minus(rebate)),
+          lines: out,
+        };
+        await trx
+          .insertInto('purchase_orders')
+          .values({
+            order_id: orderId,
+            account_id: me.id,
+            request_id: requestId,
+            total: money2(total),
+            rebate: money2(rebate),
+            paid: money2(paid),
+            ledger_id: r.ledgerIds[0] ?? null,
+            rebate_ledger_id: rebateLedgerId,
+            result: JSON.stringify(result),
+            created_at: now,
+          })
+          .execute();
+        return result;
+      });
+    } catch (e) {
+      if (isUniqueViolation(e)) {
+        const again = await replay();
+        if (again) return again;
+      }
+      throw e;
+    }
+  }
+
+  private async newOrderId(trx: Tx, now: Date): Promise<string> {
+    for (;;) {
+      const id = `${formatDateTime(now).replace(/\D/g, '')}${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
+      const hit = await trx.selectFrom('purchase_orders').select('order_id').where('order_id', '=', id).executeTakeFirst();
+      if (!hit) return id;
+    }
+  }
+
+  // ---------------------------------------------------------------- the SMS bill
+
+  /** accounts a bill covers: the session's scope (agent: itself and its sub-accounts) */
+  private async scope(me: Account): Promise<ScopedAccount[]> {
+    return this.clients.scope(me);
+  }
+
+  private smsBillQuery(ids: number[], b: Record<string, unknown>) {
+    let q = this.ctx.db.selectFrom('sms_orders as o').innerJoin('accounts as a', 'a.id', 'o.account_id').where('o.account_id', 'in', ids);
+    const t = enumValue(b.order_type);
+    if (t !== undefined) q = q.where('o.order_type', '=', t);
+    const info = str(b.orderInfo);
+    if (info) q = q.where((eb) => eb.or([eb('o.order_id', 'like', like(info)), eb('o.product_name', 'ilike', like(info)), eb('a.clientid', 'ilike', like(info)), eb('a.name', 'ilike', like(info))]));
+    const { from, to } = dayRange(b);
+    if (from) q = q.where('o.created_at', '>=', from);
+    if (to) q = q.where('o.created_at', '<', to);
+    const pt = enumValue(b.product_type);
+    if (pt !== undefined) q = q.where('o.product_type', '=', pt);
+    const cid = str(b.clientid);
+    if (cid) q = q.where('a.clientid', 'ilike', like(cid));
+    const rn = str(b.realname);
+    if (rn) q = q.where((eb) => eb.or([eb('a.realname', 'ilike', like(rn)), eb('a.name', 'ilike', like(rn))]));
+    return q;
+  }
+
+  private readonly billColumns = [
+    'o.id',
+    'o.order_id',
+    'o.order_type',
+    'o.product_code',
+    'o.product_name',
+    'o.product_type',
+    'o.operator_code',
+    'o.area_name',
+    'o.unit_price',
+    'o.num',
+    'o.order_amount',
+    'o.due_time',
+    'o.created_at',
+    'a.clientid',
+    'a.name',
+    'a.realname',
+  ] as const;
+
+  private billRow(r: BillRow, rownum: number) {
+    // a purchase adds to the pools; recharge of / rollback from a sub-account moves pieces out / in
+    const flag = r.order_type === 0 || r.order_type === 2 || r.order_type === 3 ? '+' : '-';
+    return {
+      rownum,
+      order_id: r.order_id,
+      name: r.name,
+      client_id: r.clientid,
+      product_code: r.product_code,
+      product_name: r.product_name,
+      product_type: r.product_type,
+      product_type_str: this.label('product-type', r.product_type),
+      operator_code_str: this.label('carrier', r.operator_code),
+      area_code_str: r.area_name,
+      unit_price: new Money(r.unit_price).toFixed(4),
+      order_amount: money2(r.order_amount),
+      sms_balance_change_flag: flag,
+      sms_balance_change_amount: r.product_type === ProductType.International ? `${r.num}元` : `${r.num}条`,
+      order_type: r.order_type,
+      order_type_str: this.label('sms-bill-order-type', r.order_type),
+      create_time: formatDateTime(r.created_at),
+      due_time: formatDateTime(r.due_time),
+    };
+  }
+
+  /** POST /finance/bill/sms */
+  async smsBill(me: Account, body: unknown) {
+    const b = bodyOf(body);
+    const q = this.smsBillQuery((await this.scope(me)).map((a) => a.id), b);
+    const paging = pagingOf(b, 15);
+    const { n } = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await q.select(this.billColumns).orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(paging.size).offset(paging.offset).execute();
+    return listPage(
+      rows.map((r, i) => this.billRow(r, paging.offset + i + 1)),
+      Number(n),
+      paging,
+    );
+  }
+
+  /** GET /finance/bill/sms/data: what the SMS bill page shows above the table */
+  async smsBillData(me: Account) {
+    const acc = await this.account(me.id);
+    const ids = (await this.scope(me)).map((a) => a.id);
+    const agg = await this.ctx.db
+      .selectFrom('sms_orders')
+      .select([sql<string>`coalesce(sum(order_amount), 0)::text`.as('amount'), sql<string>`count(*)::text`.as('n')])
+      .where('account_id', 'in', ids)
+      .where('order_type', '=', 0)
+      .executeTakeFirstOrThrow();
+    return { balance: money2(acc.balance), rebate_useable: money2(acc.rebate_useable), purchase_amount: money2(agg.amount), purchase_count: Number(agg.n) };
+  }
+
+  /** rows of a bill query for an export (at most `max`; [] when none) */
+  async smsBillRows(me: Account, body: unknown, max: number) {
+    const b = bodyOf(body);
+    const q = this.smsBillQuery((await this.scope(me)).map((a) => a.id), b);
+    const rows = await q.select(this.billColumns).orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(max).execute();
+    return rows.map((r, i) => this.billRow(r, i + 1));
+  }
+
+  // ---------------------------------------------------------------- the rebate bill
+
+  private rebateQuery(accountId: number, b: Record<string, unknown>) {
+    let q = this.ctx.db.selectFrom('rebate_ledger').where('account_id', '=', accountId);
+    const t = enumValue(b.financial_type);
+    if (t !== undefined) q = q.where('kind', '=', t);
+    const oid = str(b.order_id);
+    if (oid) q = q.where('order_id', 'like', like(oid));
+    const { from, to } = dayRange(b);
+    if (from) q = q.where('created_at', '>=', from);
+    if (to) q = q.where('created_at', '<', to);
+    return q;
+  }
+
+  private rebateRow(r: { id: number; kind: number; amount: string; balance_after: string; order_id: string; remark: string; created_at: Date }, rownum: number) {
+    return {
+      rownum,
+      id: r.id,
+      financial_type: r.kind,
+      financial_type_str: this.label('rebate-type', r.kind),
+      payment_type_str: r.kind === REBATE_KIND.income ? '返点' : '购买短信抵扣',
+      balance: money2(r.amount),
+      balance_after: money2(r.balance_after),
+      order_id: r.order_id,
+      remark: r.remark,
+      create_time: formatDateTime(r.created_at),
+    };
+  }
+
+  /** GET /finance/bill/rebate: usable rebate, accumulated income and pay, rows */
+  async rebateBill(me: Account, query: unknown) {
+    const b = bodyOf(query);
+    const acc = await this.account(me.id);
+    const sums = await this.ctx.db
+      .selectFrom('rebate_ledger')
+      .select([
+        sql<string>`coalesce(sum(amount) filter (where kind = 0), 0)::text`.as('income'),
+        sql<string>`coalesce(-sum(amount) filter (where kind = 1), 0)::text`.as('pay'),
+      ])
+      .where('account_id', '=', me.id)
+      .executeTakeFirstOrThrow();
+    const q = this.rebateQuery(me.id, b);
+    const paging = pagingOf(b, 15);
+    const { n } = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await q.selectAll().orderBy('id', 'desc').limit(paging.size).offset(paging.offset).execute();
+    return {
+      rebate_income: money2(acc.rebate_useable),
+      accumulated_rebate_income: money2(sums.income),
+      accumulated_rebate_pay: money2(sums.pay),
+      ...listPage(
+        rows.map((r, i) => this.rebateRow(r, paging.offset + i + 1)),
+        Number(n),
+        paging,
+      ),
+    };
+  }
+
+  async rebateRows(me: Account, body: unknown, max: number) {
+    const rows = await this.rebateQuery(me.id, bodyOf(body)).selectAll().orderBy('id', 'desc').limit(max).execute();
+    return rows.map((r, i) => this.rebateRow(r, i + 1));
+  }
+
+  /** Operator: credits rebate income to an account (CLI). */
+  async creditRebate(accountId: number, amountStr: string, remark = ''): Promise<string> {
+    if (!/^(?:0|[1-9][0-9]{0,9})(?:\.[0-9]{1,2})?$/.test(amountStr) || new Money(amountStr).lte(0)) throw new ApiError(400, '金额必须为数字,最多保留两位小数');
+    return this.ctx.db.transaction().execute(async (trx) => {
+      const a = await trx.selectFrom('accounts').select(['rebate_useable']).where('id', '=', accountId).forUpdate().executeTakeFirst();
+      if (!a) throw errors.notFound('账户');
+      const after = new Money(a.rebate_useable).plus(amountStr);
+      await trx.updateTable('accounts').set({ rebate_useable: money2(after) }).where('id', '=', accountId).execute();
+      await trx.insertInto('rebate_ledger').values({ account_id: accountId, amount: money2(amountStr), balance_after: money2(after), kind: REBATE_KIND.income, remark, created_at: this.ctx.now() }).execute();
+      return money2(after);
+    });
+  }
+
+  // ---------------------------------------------------------------- purchase history
+
+  private recordRow(r: BillRow, rownum: number, agent: boolean) {
+    return {
+      rownum,
+      client_id: r.clientid,
+      name: r.name,
+      orderTypeStr: this.label('sms-bill-order-type', r.order_type),
+      productTypeStr: this.label('product-type', r.product_type),
+      operatorCodeStr: this.label('carrier', r.operator_code),
+      areaCodeStr: r.area_name,
+      ...(agent ? { unit_price: new Money(r.unit_price).toFixed(4) } : {}),
+      due_time: dateOnly(r.due_time),
+      order_number: r.product_type === ProductType.International ? `${r.num}元` : `${r.num}条`,
+      consumer_date: dateOnly(r.created_at),
+      create_time: formatDateTime(r.created_at),
+    };
+  }
+
+  /** POST /finance/bill/purchaseHistory (mode 1): the package orders of the scope */
+  async purchaseHistory(me: Account, body: unknown, max?: number) {
+    const b = bodyOf(body);
+    const q = this.smsBillQuery((await this.scope(me)).map((a) => a.id), { order_type: b.order_type, product_type: b.product_type, clientid: b.clientid, realname: b.realname });
+    const agent = me.user_type === UserType.Agent;
+    if (max !== undefined) {
+      const rows = await q.select(this.billColumns).orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(max).execute();
+      return { list: rows.map((r, i) => this.recordRow(r, i + 1, agent)), totalCount: rows.length, currentPage: 1, pageRowCount: max };
+    }
+    const paging = pagingOf(b, 15);
+    const { n } = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await q.select(this.billColumns).orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(paging.size).offset(paging.offset).execute();
+    return listPage(
+      rows.map((r, i) => this.recordRow(r, paging.offset + i + 1, agent)),
+      Number(n),
+      paging,
+    );
+  }
+
+  /** ledger kinds of the direct-mode record: sub-account recharge, rollback, failure return, consumption */
+  static readonly DIRECT_KINDS = [12, 13, 14, 15];
+
+  private directQuery(ids: number[], b: Record<string, unknown>) {
+    let q = this.ctx.db
+      .selectFrom('ledger as l')
+      .innerJoin('accounts as a', 'a.id', 'l.account_id')
+      .where('l.account_id', 'in', ids)
+      .where('l.kind', 'in', PurchaseService.DIRECT_KINDS);
+    const t = enumValue(b.payment_type);
+    if (t !== undefined) q = q.where('l.kind', '=', t);
+    const cid = str(b.clientid);
+    if (cid) q = q.where('a.clientid', 'ilike', like(cid));
+    const rn = str(b.realname);
+    if (rn) q = q.where((eb) => eb.or([eb('a.realname', 'ilike', like(rn)), eb('a.name', 'ilike', like(rn))]));
+    const { from, to } = dayRange(b);
+    if (from) q = q.where('l.created_at', '>=', from);
+    if (to) q = q.where('l.created_at', '<', to);
+    return q;
+  }
+
+  private directRow(r: { id: number; clientid: string; realname: string; name: string; kind: number; amount: string; remark: string; created_at: Date }, rownum: number) {
+    return {
+      rownum,
+      id: r.id,
+      clientid: r.clientid,
+      realname: r.realname || r.name,
+      payment_type: r.kind,
+      payment_type_str: this.label('bill-payment-type', r.kind),
+      amount: money2(r.amount),
+      consumerDate: dateOnly(r.created_at),
+      create_time: formatDateTime(r.created_at),
+      remark: r.remark,
+    };
+  }
+
+  /**
+   * POST /finance/bill/direct/purchaseHistory (mode 0): ledger rows of the sub-accounts (an agent)
+   * or of the account itself: recharge, rollback, failure return, consumption. Each row is one
+   * ledger row (its id).
+   */
+  async directHistory(me: Account, body: unknown, max?: number) {
+    const b = bodyOf(body);
+    const scope = await this.scope(me);
+    const ids = me.user_type === UserType.Agent ? scope.filter((a) => a.id !== me.id).map((a) => a.id) : [me.id];
+    if (!ids.length) ids.push(-1);
+    const q = this.directQuery(ids, b);
+    const cols = ['l.id', 'a.clientid', 'a.realname', 'a.name', 'l.kind', 'l.amount', 'l.remark', 'l.created_at'] as const;
+    if (max !== undefined) {
+      const rows = await q.select(cols).orderBy('l.id', 'desc').limit(max).execute();
+      return { list: rows.map((r, i) => this.directRow(r, i + 1)), totalCount: rows.length, currentPage: 1, pageRowCount: max };
+    }
+    const paging = pagingOf(b, 15);
+    const { n } = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await q.select(cols).orderBy('l.id', 'desc').limit(paging.size).offset(paging.offset).execute();
+    return listPage(
+      rows.map((r, i) => this.directRow(r, paging.offset + i + 1)),
+      Number(n),
+      paging,
+    );
+  }
+
+  // ---------------------------------------------------------------- pools
+
+  /**
+   * The unexpired pools with pieces left: an agent's own and its sub-accounts' (POST /agent/newpools),
+   * a sub-account's own (GET /client/pools). International pools count yuan.
+   */
+  async pools(me: Account, body: unknown) {
+    const b = bodyOf(body);
+    const ids = (await this.scope(me)).map((a) => a.id);
+    const now = this.ctx.now();
+    let q = this.ctx.db
+      .selectFrom('product_pools as p')
+      .innerJoin('accounts as a', 'a.id', 'p.account_id')
+      .where('p.account_id', 'in', ids)
+      .where('p.due_time', '>', now)
+      .where('p.remaining', '>', 0);
+    const t = enumValue(b.product_type);
+    if (t !== undefined) q = q.where('p.product_type', '=', t);
+    const op = enumValue(b.operator_code);
+    if (op !== undefined) q = q.where('p.operator_code', '=', op);
+    const paging = pagingOf(b, 15);
+    const { n } = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await q
+      .select(['p.id', 'a.clientid', 'a.name', 'p.product_type', 'p.operator_code', 'p.area_name', 'p.unit_price', 'p.remaining', 'p.due_time', 'p.gift'])
+      .orderBy('p.due_time')
+      .orderBy('p.id')
+      .limit(paging.size)
+      .offset(paging.offset)
+      .execute();
+    const soon = now.getTime() + EXPIRING_DAYS * DAY;
+    const list = rows.map((r, i) => ({
+      rownum: paging.offset + i + 1,
+      id: r.id,
+      client_id: r.clientid,
+      client_name: r.name,
+      product_type: r.product_type,
+      product_type_str: this.label('product-type', r.product_type),
+      operator_code_str: this.label('carrier', r.operator_code),
+      area_code_str: r.area_name,
+      sms_unitprice: new Money(r.unit_price).toFixed(4),
+      account_balance: r.product_type === ProductType.International ? `${r.remaining}元` : `${r.remaining}条`,
+      remaining: r.remaining,
+      due_time: formatDateTime(r.due_time),
+      dead: r.due_time.getTime() <= soon ? 0 : 1,
+      gift: r.gift,
+    }));
+    return listPage(list, Number(n), paging);
+  }
+}
+
+interface BillRow {
+  id: number;
+  order_id: string;
+  order_type: number;
+  product_code: string;
+  product_name: string;
+  product_type: number;
+  operator_code: number;
+  area_name: string;
+  unit_price: string;
+  num: number;
+  order_amount: string;
+  due_time: Date | null;
+  created_at: Date;
+  clientid: string;
+  name: string;
+  realname: string;
+}
