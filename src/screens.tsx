@@ -40,6 +40,7 @@ import { DeliverPage } from '@/custom-pages/deliver';
 import { SendTaskList } from '@/resources/send-tasks';
 import { TimedTaskList } from '@/resources/timed-tasks';
 import { ReplyList, SendRecordList, SendRecordTabs } from '@/resources/send-records';
+import { InternationalPrices, PoolList, ProductBuyPage, PurchasePage, PurchaseRecordList, PurchaseTabs, RebateBillList, SmsBillList } from '@/resources/purchase';
 
 const Home = lazy(() => import('@/pages/Home'));
 
@@ -49,6 +50,8 @@ const groups: MenuGroup[] = [
   { key: 'records', label: '统计查询', icon: 'report' },
   { key: 'customer', label: '客户管理', icon: 'customer' },
   { key: 'template', label: '模板管理', icon: 'template' },
+  { key: 'purchase', label: '购买', icon: 'purchase' },
+  { key: 'finance', label: '财务', icon: 'finance' },
   { key: 'account', label: '账户中心', icon: 'account' },
   { key: 'help', label: '帮助中心', icon: 'help' },
 ];
@@ -99,6 +102,29 @@ const screens: Screen[] = [
   },
   { name: 'template_intelligent', path: '/template/intelligent', label: '智能模板', page: SmartTemplateList },
   { name: 'template_SignReport', path: '/template/SignReport', label: '签名报备', page: SignList, menu: 'template' },
+
+  // 购买 (issue 12: operation_mode 1)
+  {
+    name: 'service_purchaselayout',
+    path: '/sms/smspurchaselayout',
+    label: '购买短信',
+    page: PurchaseTabs,
+    access: 'packageMode',
+    menu: 'purchase',
+    home: true,
+    link: '/sms/smspurchaselayout/purchase',
+    index: 'purchase',
+    children: [
+      { name: 'service_purchase', path: 'purchase', label: '购买短信', page: PurchasePage },
+      { name: 'service_international', path: 'purchase/international', label: '国际短信价格', page: InternationalPrices },
+    ],
+  },
+  { name: 'sms_purchase', path: '/sms/purchase/:id', label: '产品购买', page: ProductBuyPage, access: 'packageMode' },
+  { name: 'purchase_pools', path: '/sms/pools', label: '剩余条数', page: PoolList, access: 'packageMode', menu: 'purchase' },
+  // 财务 (issue 12; /finance/own, /finance/payorder and invoices join this group)
+  { name: 'finance_bill', path: '/finance/bill', label: '短信账单', page: SmsBillList, access: 'packageMode', menu: 'finance' },
+  { name: 'finance_rebate', path: '/finance/rebate', label: '返点账单', page: RebateBillList, access: 'packageMode', menu: 'finance' },
+  { name: 'finance_record', path: '/finance/record', label: '消费记录', page: PurchaseRecordList, menu: 'finance' },
 
   { name: 'content_test', path: '/content/test', label: '内容检测', icon: 'content', page: ContentTestPage, menu: true },
   { name: 'notice', path: '/notice/notice', label: '公告', icon: 'notice', page: NoticeList, menu: true, home: true },

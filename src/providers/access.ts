@@ -45,6 +45,8 @@ export const rules = {
   domesticSending: (u: AccessUser) => isAgent(u) || ([PhoneInoutType.Domestic, PhoneInoutType.Both] as number[]).includes(Number(u.phone_inout_type ?? PhoneInoutType.Domestic)),
   /** international sending: phone_inout_type 1 or 2; agents see both */
   internationalSending: (u: AccessUser) => isAgent(u) || ([PhoneInoutType.International, PhoneInoutType.Both] as number[]).includes(Number(u.phone_inout_type)),
+  /** buying packages, pools, the SMS and rebate bills: product-package accounts (operation_mode 1) */
+  packageMode: (u: AccessUser) => isPackageMode(u),
   /** re-certification: only after the certification was refused (认证不通过) */
   reCertification: (u: AccessUser) => oauthStatusOf(u.oauth_status) === OauthStatus.Rejected,
 } as const;

@@ -98,4 +98,17 @@ export const resources: ResourceRegistry = {
   timedTaskPhones: { list: { url: '/send/getAllPhone/list', method: 'form', paging: 'page' }, idField: 'phone' },
   /** 客户财务 (POST /recharge/rollback/getAccounts) */
   subAccountFinance: { list: { url: '/recharge/rollback/getAccounts', method: 'form' }, idField: 'client_id' },
+  // ---- purchase and bills (issue 12, docs/api-purchase.md)
+  /** 购买短信 (POST /sms/products) */
+  products: { list: { url: '/sms/products', method: 'form' }, idField: 'product_id' },
+  /** 剩余条数：代理商 (POST /agent/newpools)、子账户 (GET /client/pools) */
+  agentPools: { list: { url: '/agent/newpools', method: 'form' } },
+  clientPools: { list: { url: '/client/pools', method: 'get' } },
+  /** 短信账单 (POST /finance/bill/sms) */
+  smsBills: { list: { url: '/finance/bill/sms', method: 'form' } },
+  /** 返点账单 (GET /finance/bill/rebate) */
+  rebateBills: { list: { url: '/finance/bill/rebate', method: 'get' } },
+  /** 消费记录：套餐模式 (POST /finance/bill/purchaseHistory)、直充模式 (POST /finance/bill/direct/purchaseHistory) */
+  purchaseRecords: { list: { url: '/finance/bill/purchaseHistory', method: 'form' }, idField: 'rownum' },
+  directPurchaseRecords: { list: { url: '/finance/bill/direct/purchaseHistory', method: 'form' } },
 };

@@ -1,0 +1,171 @@
+/**
+ * 购买短信 (/sms/smspurchaselayout/purchase, route service_purchase; POST /sms/products): filters
+ * of filters/product.json (product type, carrier, name or code), the catalogue with the account's
+ * discounted prices, row selection with a quantity per row (forms/purchase.json rules), 提交订单 →
+ * certification check (请先认证后再购买短信 / the certification prompt) → confirmation with the
+ * totals, discount and rebate → POST /sms/order/jsmsAdd.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { App, Button, Card, Input, Space, Statistic, Typography } from 'antd';
+import { ShoppingCartOutlined } from '@ant-design/icons';
+import { Link } from 'react-router';
+import type { Product } from '@/generated/schemas';
+import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
+import { SchemaTable } from '@/components/SchemaTable/SchemaTable';
+import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
+import { Money } from '@/components/Money/Money';
+import { useCertificationPrompt } from '@/custom-pages/account/CertificationPrompt';
+import { lineCents, PURCHASE_MESSAGES, quantityError, yuan } from '@/domain/purchase';
+import { MESSAGES } from '../../../common/schema/messages';
+import { SEND_MESSAGES } from '@/domain/send';
+import { PurchaseConfirm } from './PurchaseConfirm';
+import { purchaseApi, type BillData } from './api';
+
+/** a second submit within 3 s is refused (spec §9) */
+const SUBMIT_LOCK_MS = 3000;
+
+export function PurchasePage() {
+  const { message } = App.useApp();
+  const { tableProps, searchFormProps } = useSchemaList<Product>('products', { filterSchema: 'filters/product' });
+  const { requireCertified, prompt } = useCertificationPrompt();
+  const [summary, setSummary] = useState<BillData>();
+  const [selected, setSelected] = useState<Record<number, Product>>({});
+  const [qty, setQty] = useState<Record<number, string>>({});
+  const [errors, setErrors] = useState<Record<number, string | undefined>>({});
+  const [confirming, setConfirming] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const lastSubmit = useRef(0);
+
+  const loadSummary = useCallback(() => {
+    purchaseApi
+      .billData()
+      .then((b) => setSummary(b.data))
+      .catch(() => undefined);
+  }, []);
+  useEffect(loadSummary, [loadSummary]);
+
+  const setQuantity = (id: number, v: string) => {
+    setQty((q) => ({ ...q, [id]: v }));
+    setErrors((e) => ({ ...e, [id]: quantityError(v) }));
+  };
+
+  const lines = Object.values(selected).map((p) => ({ product: p, num: Number(qty[p.product_id] ?? '') }));
+
+  const submit = () => {
+    if (!lines.length) {
+      message.error(PURCHASE_MESSAGES.noSelection);
+      return;
+    }
+    const found = Object.fromEntries(lines.map((l) => [l.product.product_id, quantityError(qty[l.product.product_id])]));
+    setErrors((e) => ({ ...e, ...found }));
+    const first = Object.values(found).find(Boolean);
+    if (first) {
+      message.error(first);
+      return;
+    }
+    requireCertified(() => setConfirming(true));
+  };
+
+  const buy = async () => {
+    if (Date.now() - lastSubmit.current < SUBMIT_LOCK_MS) {
+      message.warning(SEND_MESSAGES.submitLock);
+      return;
+    }
+    lastSubmit.current = Date.now();
+    setSubmitting(true);
+    try {
+      const r = await purchaseApi.buyMany(lines.map((l) => ({ productId: l.product.product_id, purchaseNum: l.num })));
+      message.success(r.msg || MESSAGES.purchased);
+      setConfirming(false);
+      setSelected({});
+      setQty({});
+      setErrors({});
+      loadSummary();
+    } catch {
+      /* the error toast is shown by the http layer */
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <Card title="购买短信">
+      <Space size={48} style={{ marginBottom: 16 }} data-testid="purchase-summary">
+        <Statistic title="账户余额" valueRender={() => <Money value={summary?.balance} />} />
+        <Statistic title="可用返点" valueRender={() => <Money value={summary?.rebate_useable} />} />
+      </Space>
+      <SchemaFilterBar
+        filter="filters/product"
+        agent
+        formProps={searchFormProps}
+        extra={
+          <Button type="primary" icon={<ShoppingCartOutlined />} onClick={submit} data-testid="submit-order">
+            提交订单
+          </Button>
+        }
+      />
+      <SchemaTable<Product>
+        {...tableProps}
+        rowKey="product_id"
+        entity="entities/product"
+        rowSelection={{
+          selectedRowKeys: Object.keys(selected).map(Number),
+          preserveSelectedRowKeys: true,
+          onChange: (_keys, rows) =>
+            setSelected((prev) => {
+              const next: Record<number, Product> = {};
+              for (const r of rows) if (r) next[r.product_id] = r;
+              // rows of other pages stay selected (antd hands only the rows it knows)
+              for (const k of _keys.map(Number)) if (!next[k] && prev[k]) next[k] = prev[k];
+              return next;
+            }),
+        }}
+        columns={[
+          { field: 'product_name', render: (v: string, r: Product) => <Link to={`/sms/purchase/${r.product_id}`}>{v}</Link> },
+          'product_code',
+          'productTypeStr',
+          'operatorCodeStr',
+          'areaCodeStr',
+          { field: 'unitPriceStr', align: 'right' },
+          { field: 'discountPriceStr', align: 'right' },
+          'dueTimeStr',
+          {
+            field: 'purchaseNum',
+            width: 200,
+            render: (_: unknown, r: Product) => (
+              <div>
+                <Input
+                  size="small"
+                  maxLength={7}
+                  placeholder="0-9999999"
+                  aria-label={`${r.product_name} 购买数量`}
+                  value={qty[r.product_id] ?? ''}
+                  status={errors[r.product_id] ? 'error' : undefined}
+                  onChange={(e) => setQuantity(r.product_id, e.target.value)}
+                />
+                {errors[r.product_id] && (
+                  <Typography.Text type="danger" style={{ fontSize: 12 }}>
+                    {errors[r.product_id]}
+                  </Typography.Text>
+                )}
+              </div>
+            ),
+          },
+          {
+            field: 'price',
+            align: 'right',
+            render: (_: unknown, r: Product) => {
+              const v = qty[r.product_id];
+              return v && !quantityError(v) ? yuan(lineCents(Number(v), r.unit_price, r.discount ?? '100')) : '-';
+            },
+          },
+        ]}
+        locale={{ emptyText: '暂无数据' }}
+      />
+      <PurchaseConfirm open={confirming} lines={lines} rebateUseable={summary?.rebate_useable ?? '0'} balance={summary?.balance} submitting={submitting} onOk={buy} onCancel={() => setConfirming(false)} />
+      {prompt}
+    </Card>
+  );
+}
+
+export default PurchasePage;

@@ -1,0 +1,66 @@
+/**
+ * 返点账单 (/finance/rebate; GET /finance/bill/rebate, export POST /finance/bill/rebate/export):
+ * usable rebate, accumulated income and pay, and the rebate rows (income / deduction).
+ */
+import { useEffect, useState } from 'react';
+import { Button, Card, Space, Statistic } from 'antd';
+import { ExportOutlined } from '@ant-design/icons';
+import type { RebateBill } from '@/generated/schemas';
+import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
+import { SchemaTable } from '@/components/SchemaTable/SchemaTable';
+import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
+import { Money } from '@/components/Money/Money';
+import { get } from '@/providers/http';
+import { useExport } from './useExport';
+
+interface Figures {
+  rebate_income: string;
+  accumulated_rebate_income: string;
+  accumulated_rebate_pay: string;
+}
+
+export function RebateBillList() {
+  const { tableProps, searchFormProps, params } = useSchemaList<RebateBill>('rebateBills', { filterSchema: 'filters/rebate-bill' });
+  const { exporting, run } = useExport('/finance/bill/rebate/export', '返点账单.xlsx');
+  const [figures, setFigures] = useState<Figures>();
+  useEffect(() => {
+    get<Figures>('/finance/bill/rebate', { pageRowCount: 1 })
+      .then((b) => setFigures(b.data))
+      .catch(() => undefined);
+  }, []);
+  return (
+    <Card title="返点账单">
+      <Space size={48} style={{ marginBottom: 16 }} data-testid="rebate-figures">
+        <Statistic title="可用返点" valueRender={() => <Money value={figures?.rebate_income} />} />
+        <Statistic title="累计返点收入" valueRender={() => <Money value={figures?.accumulated_rebate_income} />} />
+        <Statistic title="累计返点支出" valueRender={() => <Money value={figures?.accumulated_rebate_pay} />} />
+      </Space>
+      <SchemaFilterBar
+        filter="filters/rebate-bill"
+        agent
+        formProps={searchFormProps}
+        extra={
+          <Button icon={<ExportOutlined />} loading={exporting} onClick={() => run(params)}>
+            导出
+          </Button>
+        }
+      />
+      <SchemaTable<RebateBill>
+        {...tableProps}
+        entity="entities/rebate-bill"
+        columns={[
+          'create_time',
+          'financial_type',
+          'payment_type_str',
+          { field: 'balance', align: 'right', render: (v: string) => <Money value={v} signed /> },
+          { field: 'balance_after', align: 'right', render: (v: string) => <Money value={v} /> },
+          'order_id',
+          { field: 'remark', render: (v: string) => v || '-' },
+        ]}
+        locale={{ emptyText: '暂无数据' }}
+      />
+    </Card>
+  );
+}
+
+export default RebateBillList;
