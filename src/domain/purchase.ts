@@ -21,6 +21,7 @@ function scaled(v: string, scale: number): bigint {
 
 /** round₂(num × unit × discount / 100) in cents */
 export function lineCents(num: number, unitPrice: string, discount: string): bigint {
+  if (!Number.isSafeInteger(num) || num <= 0) return 0n;
   // unit ×1e4, discount ×1e2, /100 → units of 1e-8 yuan; cents = 1e-2 → divide by 1e6, half up
   const raw = BigInt(num) * scaled(unitPrice, 4) * scaled(discount, 2);
   return (raw + 500_000n) / 1_000_000n;

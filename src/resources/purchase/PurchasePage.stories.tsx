@@ -1,0 +1,156 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { withApp } from '@/stories/withApp';
+import { consoleApi } from '@/stories/mockApi';
+import type { Calls } from '@/stories/sendApi';
+import { accountApi, certCertified, certNone } from '@/custom-pages/account/stories/accountMocks';
+import { PurchasePage } from './PurchasePage';
+import { purchaseHandlers } from './purchase.mock';
+
+const T = { timeout: 5000 };
+const calls: Calls = {};
+const handlers = (o: Parameters<typeof purchaseHandlers>[0] = {}, cert = certCertified) => [...purchaseHandlers({ calls, ...o }), ...accountApi({ cert }), ...consoleApi()];
+
+const meta = {
+  title: 'Purchase/PurchasePage',
+  component: PurchasePage,
+  decorators: [withApp],
+  parameters: { app: { path: '/sms/smspurchaselayout/purchase' }, msw: { handlers: handlers() } },
+  beforeEach: () => {
+    for (const k of Object.keys(calls)) delete calls[k];
+  },
+} satisfies Meta<typeof PurchasePage>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+const body = () => within(document.body);
+
+const row = (c: ReturnType<typeof within>, name: string) => c.getByRole('row', { name: new RegExp(name) });
+async function pick(c: ReturnType<typeof within>, name: string, num: string) {
+  await userEvent.click(within(row(c, name)).getByRole('checkbox'));
+  const input = c.getByLabelText(`${name} 购买数量`);
+  await userEvent.clear(input);
+  if (num) await userEvent.type(input, num);
+}
+
+export const Catalogue: Story = {
+  name: '产品列表（折后单价、可用返点）',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('行业短信 1万条', {}, T)).toBeInTheDocument();
+    await expect(within(row(c, '行业短信 1万条')).getByText('0.0428')).toBeInTheDocument();
+    await waitFor(() => expect(c.getByTestId('purchase-summary')).toHaveTextContent('50.00'), T);
+  },
+};
+
+export const Empty: Story = {
+  name: '无产品',
+  parameters: { msw: { handlers: handlers({ products: [] }) } },
+  play: async ({ canvasElement }) => expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
+};
+
+export const Loading: Story = {
+  name: '加载中',
+  parameters: { msw: { handlers: handlers({ loading: true }) } },
+  play: async ({ canvasElement }) => waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
+};
+
+export const NothingSelected: Story = {
+  name: '未选择：请选择要购买的短信',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('行业短信 1万条', {}, T);
+    await userEvent.click(c.getByTestId('submit-order'));
+    await expect(await body().findByText('请选择要购买的短信', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const QuantityRules: Story = {
+  name: '购买数量的校验提示',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('行业短信 1万条', {}, T);
+    await userEvent.click(within(row(c, '行业短信 1万条')).getByRole('checkbox'));
+    const input = c.getByLabelText('行业短信 1万条 购买数量');
+    for (const [v, msg] of [
+      ['012', '输入的数字格式不正确'],
+      ['0', '购买数量为大于0的整数'],
+      ['1.5', '购买数量为大于0的整数'],
+      ['1000001', '购买数量不能超过100万'],
+    ]) {
+      await userEvent.clear(input);
+      await userEvent.type(input, v);
+      await expect(await within(row(c, '行业短信 1万条')).findByText(msg, {}, T)).toBeInTheDocument();
+    }
+    await userEvent.clear(input);
+    await userEvent.click(c.getByTestId('submit-order'));
+    await expect(await within(row(c, '行业短信 1万条')).findByText('购买数量不能为空', {}, T)).toBeInTheDocument();
+    await expect(body().queryByRole('dialog')).not.toBeInTheDocument();
+  },
+};
+
+export const Confirm: Story = {
+  name: '确认订单：总额、返点抵扣、余额支付',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('行业短信 1万条', {}, T);
+    await waitFor(() => expect(c.getByTestId('purchase-summary')).toHaveTextContent('50.00'), T);
+    await pick(c, '行业短信 1万条', '10000');
+    await pick(c, '营销短信 1万条', '500');
+    await userEvent.click(c.getByTestId('submit-order'));
+    const dialog = await body().findByRole('dialog', { name: '确认订单' }, T);
+    // 10000 × 0.0450 × 95 % = 427.50; 500 × 0.0550 × 90 % = 24.75
+    await expect(within(dialog).getByTestId('order-total')).toHaveTextContent('452.25');
+    await expect(within(dialog).getByTestId('order-rebate')).toHaveTextContent('-50.00');
+    await expect(within(dialog).getByTestId('order-paid')).toHaveTextContent('402.25');
+    await userEvent.click(within(dialog).getByRole('button', { name: /确认购买/ }));
+    await expect(await body().findByText('购买成功', {}, T)).toBeInTheDocument();
+    await expect(calls.jsmsAdd?.[0]).toMatchObject({ list: [{ productId: 1, purchaseNum: 10000 }, { productId: 2, purchaseNum: 500 }] });
+    await expect(String(calls.jsmsAdd?.[0].requestId)).toMatch(/^buy-/);
+  },
+};
+
+export const SmallOrderNoRebate: Story = {
+  name: '确认订单：不超过10元不抵扣返点',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('行业短信 1万条', {}, T);
+    await waitFor(() => expect(c.getByTestId('purchase-summary')).toHaveTextContent('50.00'), T);
+    await pick(c, '行业短信 1万条', '100');
+    await userEvent.click(c.getByTestId('submit-order'));
+    const dialog = await body().findByRole('dialog', { name: '确认订单' }, T);
+    await expect(within(dialog).getByTestId('order-total')).toHaveTextContent('4.28');
+    await expect(within(dialog).queryByTestId('order-rebate')).not.toBeInTheDocument();
+    await expect(within(dialog).getByTestId('order-paid')).toHaveTextContent('4.28');
+  },
+};
+
+export const Refused: Story = {
+  name: '余额不足：服务器拒绝',
+  parameters: { msw: { handlers: handlers({ buyAnswer: { code: 500, msg: '余额不足，当前余额 10.00 元，本次需支付 402.25 元' } }) } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('行业短信 1万条', {}, T);
+    await pick(c, '行业短信 1万条', '10000');
+    await userEvent.click(c.getByTestId('submit-order'));
+    const dialog = await body().findByRole('dialog', { name: '确认订单' }, T);
+    await userEvent.click(within(dialog).getByRole('button', { name: /确认购买/ }));
+    await expect(await body().findByText('余额不足，当前余额 10.00 元，本次需支付 402.25 元', {}, T)).toBeInTheDocument();
+    await expect(body().getByRole('dialog', { name: '确认订单' })).toBeInTheDocument();
+  },
+};
+
+export const Uncertified: Story = {
+  name: '未认证：提示前往资质认证',
+  parameters: { msw: { handlers: handlers({}, certNone) } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('行业短信 1万条', {}, T);
+    await pick(c, '行业短信 1万条', '100');
+    await userEvent.click(c.getByTestId('submit-order'));
+    const dialog = await body().findByRole('dialog', {}, T);
+    await expect(dialog).toHaveTextContent('您尚未通过系统认证，是否前往资质认证？');
+    await expect(within(dialog).getByRole('button', { name: '是' })).toBeInTheDocument();
+    await expect(within(dialog).getByRole('button', { name: '否' })).toBeInTheDocument();
+    await expect(body().queryByRole('dialog', { name: '确认订单' })).not.toBeInTheDocument();
+  },
+};

@@ -1,0 +1,122 @@
+import { expect, test, type Page } from '@playwright/test';
+import { apiLogin } from './helpers';
+
+/**
+ * Purchase end to end against the real server: agent1 buys two packages on the purchase page
+ * (row selection, quantities, the confirmation with the total and the rebate), then sees its pools
+ * grow and the SMS bill rows; an uncertified agent is asked to certify before buying; the
+ * international price list (its route belongs to the international send: skipped while it is 404).
+ */
+
+test.setTimeout(180_000);
+
+/** selects a product row of the purchase page */
+async function select(page: Page, name: string) {
+  const box = page.getByRole('row').filter({ hasText: name }).getByRole('checkbox');
+  await box.click();
+  await expect(box).toBeChecked();
+}
+
+async function api(page: Page, url: string, form: Record<string, string> = {}) {
+  const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+  return (await (await page.request.post(url, { headers: { 'x-xsrf-token': decodeURIComponent(xsrf) }, form })).json()) as { code: number; msg: string; data: any };
+}
+
+/** agent1's remaining pieces of a product type (its own pools) */
+async function pieces(page: Page, productType: number) {
+  const r = await api(page, '/api/agent/newpools', { product_type: String(productType), pageRowCount: '200' });
+  expect(r.code, r.msg).toBe(0);
+  return (r.data.list as { client_id: string; remaining: number }[]).filter((p) => p.client_id === 'agent1').reduce((n, p) => n + p.remaining, 0);
+}
+
+test('agent1 buys two packages and sees the pools grow and the bill rows', async ({ page }) => {
+  await apiLogin(page, 'agent1');
+  const industry0 = await pieces(page, 0);
+  const notice0 = await pieces(page, 4);
+
+  await page.goto('/sms/smspurchaselayout/purchase');
+  await expect(page.getByRole('cell', { name: '行业短信 1万条' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('purchase-summary')).toContainText('50.00');
+
+  // nothing selected
+  await page.getByTestId('submit-order').click();
+  await expect(page.getByText('请选择要购买的短信')).toBeVisible();
+
+  const row1 = page.getByRole('row').filter({ hasText: '行业短信 1万条' });
+  await select(page, '行业短信 1万条');
+  await select(page, '通知短信 1万条');
+  // a quantity rule, shown under the field
+  await page.getByLabel('行业短信 1万条 购买数量').fill('012');
+  await expect(row1.getByText('输入的数字格式不正确')).toBeVisible();
+  await page.getByLabel('行业短信 1万条 购买数量').fill('10000');
+  await page.getByLabel('通知短信 1万条 购买数量').fill('500');
+  await page.screenshot({ path: 'test-results/purchase-page.png', fullPage: true });
+  await page.getByTestId('submit-order').click();
+
+  const dialog = page.getByRole('dialog', { name: '确认订单' });
+  // 10000 × 0.0450 × 95 % = 427.50; 500 × 0.0460 × 95 % = 21.85; total 449.35, rebate 50.00, paid 399.35
+  await expect(dialog.getByTestId('order-total')).toContainText('449.35');
+  await expect(dialog.getByTestId('order-rebate')).toContainText('-50.00');
+  await expect(dialog.getByTestId('order-paid')).toContainText('399.35');
+  await page.screenshot({ path: 'test-results/purchase-confirm.png' });
+  await dialog.getByRole('button', { name: '确认购买' }).click();
+  await expect(page.getByText('购买成功')).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('purchase-summary')).toContainText('0.00');
+
+  expect(await pieces(page, 0)).toBe(industry0 + 10000);
+  expect(await pieces(page, 4)).toBe(notice0 + 500);
+
+  await page.goto('/sms/pools');
+  await expect(page.getByRole('cell', { name: '10000条' }).first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('cell', { name: '500条' }).first()).toBeVisible();
+  await page.screenshot({ path: 'test-results/purchase-pools.png', fullPage: true });
+
+  await page.goto('/finance/bill');
+  const bill1 = page.getByRole('row').filter({ hasText: 'HY-QW-1W' });
+  await expect(bill1).toContainText('+10000条', { timeout: 30_000 });
+  await expect(bill1).toContainText('427.50');
+  await expect(page.getByRole('row').filter({ hasText: 'TZ-QW-1W' })).toContainText('+500条');
+  await page.screenshot({ path: 'test-results/purchase-bill.png', fullPage: true });
+
+  await page.goto('/finance/rebate');
+  await expect(page.getByTestId('rebate-figures')).toContainText('50.00', { timeout: 30_000 });
+  await expect(page.getByRole('row').filter({ hasText: '返点扣除' })).toContainText('-50.00');
+
+  await page.goto('/finance/record');
+  await expect(page.getByRole('row').filter({ hasText: '通知' }).first()).toContainText('500条', { timeout: 30_000 });
+  await page.screenshot({ path: 'test-results/purchase-record.png', fullPage: true });
+});
+
+test('an uncertified agent is asked to certify before buying', async ({ page }) => {
+  await apiLogin(page, 'newagent');
+  await page.goto('/sms/smspurchaselayout/purchase');
+  await expect(page.getByRole('cell', { name: '营销短信 1万条' })).toBeVisible({ timeout: 30_000 });
+  await select(page, '营销短信 1万条');
+  await page.getByLabel('营销短信 1万条 购买数量').fill('100');
+  await page.getByTestId('submit-order').click();
+  const prompt = page.getByRole('dialog').filter({ hasText: '您尚未通过系统认证，是否前往资质认证？' });
+  await expect(prompt).toBeVisible({ timeout: 20_000 });
+  await prompt.getByRole('button', { name: '是' }).click();
+  await expect(page).toHaveURL(/\/account\/info\/base\/auth$/);
+  // the server refuses too
+  const products = await api(page, '/api/sms/products', { keyword: 'YX-QW-1W' });
+  const r = await api(page, '/api/sms/order/add', { product_id: String(products.data.list[0].product_id), num: '100' });
+  expect(r.msg).toBe('请先认证后再购买短信');
+});
+
+test('the international price list searches GET /sms/gj/prices', async ({ page }) => {
+  await apiLogin(page, 'agent1');
+  const probe = await page.request.get('/api/sms/gj/prices');
+  test.skip(probe.status() === 404, 'GET /sms/gj/prices belongs to the international send and is not there yet');
+  await page.goto('/sms/smspurchaselayout/purchase/international');
+  await expect(page.getByRole('tab', { name: '国际短信价格', selected: true })).toBeVisible({ timeout: 30_000 });
+  const body = await probe.json();
+  const rows = (Array.isArray(body.data) ? body.data : (body.data?.list ?? [])) as { areaname: string }[];
+  if (rows.length) {
+    await expect(page.getByRole('cell', { name: rows[0].areaname }).first()).toBeVisible();
+    await page.getByLabel('搜索国家/地区').fill(rows[0].areaname);
+    await page.getByLabel('搜索国家/地区').press('Enter');
+    await expect(page.getByRole('cell', { name: rows[0].areaname }).first()).toBeVisible();
+  }
+});
