@@ -13,8 +13,11 @@ import { sessionOf } from '../auth/session';
 import { attachment, XLSX_MIME } from '../records/service';
 import { MAX_LINES, type OrderLine, type PurchaseService } from './service';
 import { MESSAGES } from '../../../common/schema/messages';
+import sendForm from '../../../schemas/forms/send.json';
 
 const BUY = '购买短信';
+/** 当前条件没有数据，无法导出 (forms/send.json x-messages, shared by every export) */
+const NO_DATA = sendForm['x-messages'].noData;
 const BILL = '账单';
 
 /** at most this many rows in one bill export */
@@ -35,9 +38,9 @@ export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): Fast
     requestId: text('请求编号（幂等）', 64),
   });
 
-  /** an xlsx of these rows, streamed; refused with 当前条件没有数据，无法导出 when there are none */
+  /** an xlsx of these rows, streamed; refused with NO_DATA when there are none */
   const xlsx = (reply: FastifyReply, name: string, entity: string, columns: ExportColumn[], rows: Record<string, unknown>[]) => {
-    if (!rows.length) throw errors.refused(MESSAGES.exportNoData);
+    if (!rows.length) throw errors.refused(NO_DATA);
     const out = new PassThrough();
     const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
     const ws = wb.addWorksheet(name);

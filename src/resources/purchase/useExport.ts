@@ -2,8 +2,7 @@
 import { useState } from 'react';
 import { App } from 'antd';
 import { ApiError } from '@/providers/http';
-import { downloadPosted } from '@/domain/send';
-import { MESSAGES } from '../../../common/schema/messages';
+import { downloadPosted, SEND_MESSAGES } from '@/domain/send';
 
 export function useExport(url: string, fallbackName: string) {
   const { message } = App.useApp();
@@ -13,7 +12,7 @@ export function useExport(url: string, fallbackName: string) {
     try {
       await downloadPosted(url, params, fallbackName);
     } catch (e) {
-      message.error(e instanceof ApiError ? e.message : MESSAGES.exportNoData);
+      message.error(e instanceof ApiError ? e.message : SEND_MESSAGES.noData);
     } finally {
       setExporting(false);
     }
