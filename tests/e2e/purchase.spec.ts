@@ -8,7 +8,7 @@ import { apiLogin } from './helpers';
  * international price list (its route belongs to the international send: skipped while it is 404).
  */
 
-test.setTimeout(180_000);
+test.setTimeout(300_000);
 
 /** selects a product row of the purchase page */
 async function select(page: Page, name: string) {
@@ -35,7 +35,7 @@ test('agent1 buys two packages and sees the pools grow and the bill rows', async
   const notice0 = await pieces(page, 4);
 
   await page.goto('/sms/smspurchaselayout/purchase');
-  await expect(page.getByRole('cell', { name: '行业短信 1万条' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('cell', { name: '行业短信 1万条' })).toBeVisible({ timeout: 90_000 });
   await expect(page.getByTestId('purchase-summary')).toContainText('50.00');
 
   // nothing selected
@@ -68,7 +68,7 @@ test('agent1 buys two packages and sees the pools grow and the bill rows', async
   expect(await pieces(page, 4)).toBe(notice0 + 500);
 
   await page.goto('/sms/pools');
-  await expect(page.getByRole('cell', { name: '10000条' }).first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('cell', { name: '10000条' }).first()).toBeVisible({ timeout: 90_000 });
   await expect(page.getByRole('cell', { name: '500条' }).first()).toBeVisible();
   await page.screenshot({ path: 'test-results/purchase-pools.png', fullPage: true });
 
@@ -91,7 +91,7 @@ test('agent1 buys two packages and sees the pools grow and the bill rows', async
 test('an uncertified agent is asked to certify before buying', async ({ page }) => {
   await apiLogin(page, 'newagent');
   await page.goto('/sms/smspurchaselayout/purchase');
-  await expect(page.getByRole('cell', { name: '营销短信 1万条' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('cell', { name: '营销短信 1万条' })).toBeVisible({ timeout: 90_000 });
   await select(page, '营销短信 1万条');
   await page.getByLabel('营销短信 1万条 购买数量').fill('100');
   await page.getByTestId('submit-order').click();
@@ -110,7 +110,7 @@ test('the international price list searches GET /sms/gj/prices', async ({ page }
   const probe = await page.request.get('/api/sms/gj/prices');
   test.skip(probe.status() === 404, 'GET /sms/gj/prices belongs to the international send and is not there yet');
   await page.goto('/sms/smspurchaselayout/purchase/international');
-  await expect(page.getByRole('tab', { name: '国际短信价格', selected: true })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('tab', { name: '国际短信价格', selected: true })).toBeVisible({ timeout: 90_000 });
   const body = await probe.json();
   const rows = (Array.isArray(body.data) ? body.data : (body.data?.list ?? [])) as { areaname: string }[];
   if (rows.length) {

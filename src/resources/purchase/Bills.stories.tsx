@@ -95,7 +95,7 @@ export const RecordPackage: Story = {
 export const RecordPackageSubAccount: Story = {
   name: '消费记录：子账户（无单价列）',
   args: { screen: 'record' },
-  parameters: { app: { path: '/finance/record' }, msw: { handlers: handlers({}, subAccount) } },
+  parameters: { app: { path: '/finance/record' }, msw: { handlers: handlers({}, { ...subAccount, operation_mode: '1' }) } },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('10000条', {}, T);
