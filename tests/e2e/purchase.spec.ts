@@ -73,18 +73,18 @@ test('agent1 buys two packages and sees the pools grow and the bill rows', async
   await page.screenshot({ path: 'test-results/purchase-pools.png', fullPage: true });
 
   await page.goto('/finance/bill');
-  const bill1 = page.getByRole('row').filter({ hasText: 'HY-QW-1W' });
-  await expect(bill1).toContainText('+10000条', { timeout: 30_000 });
+  const bill1 = page.getByRole('row').filter({ hasText: '行业短信 1万条' });
+  await expect(bill1).toContainText('+10000条', { timeout: 90_000 });
   await expect(bill1).toContainText('427.50');
-  await expect(page.getByRole('row').filter({ hasText: 'TZ-QW-1W' })).toContainText('+500条');
+  await expect(page.getByRole('row').filter({ hasText: '通知短信 1万条' })).toContainText('+500条');
   await page.screenshot({ path: 'test-results/purchase-bill.png', fullPage: true });
 
   await page.goto('/finance/rebate');
-  await expect(page.getByTestId('rebate-figures')).toContainText('50.00', { timeout: 30_000 });
+  await expect(page.getByTestId('rebate-figures')).toContainText('50.00', { timeout: 90_000 });
   await expect(page.getByRole('row').filter({ hasText: '返点扣除' })).toContainText('-50.00');
 
   await page.goto('/finance/record');
-  await expect(page.getByRole('row').filter({ hasText: '通知' }).first()).toContainText('500条', { timeout: 30_000 });
+  await expect(page.getByRole('row').filter({ hasText: '通知' }).first()).toContainText('500条', { timeout: 90_000 });
   await page.screenshot({ path: 'test-results/purchase-record.png', fullPage: true });
 });
 
