@@ -64,6 +64,9 @@ import { SendService } from './modules/send/service';
 import { recordsRoutes } from './modules/records/routes';
 import { RecordsService } from './modules/records/service';
 import { numbersRoutes } from './modules/numbers/routes';
+import { payRoutes } from './modules/pay/routes';
+import { PayService } from './modules/pay/service';
+import { PayProviders } from './modules/pay/providers';
 
 export interface BuildAppOptions {
   db: Db;
@@ -107,6 +110,7 @@ export interface Services {
   ledger: LedgerService;
   subaccounts: SubAccountService;
   send: SendService;
+  pay: PayService;
 }
 
 declare module 'fastify' {
@@ -162,8 +166,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ledger: new LedgerService(ctx),
     subaccounts: undefined as unknown as SubAccountService,
     send: new SendService(ctx, clients),
+    pay: undefined as unknown as PayService,
   };
   services.subaccounts = new SubAccountService(ctx, services.ledger);
+  services.pay = new PayService(ctx, services.ledger, new PayProviders(config.pay, opts.dataDir));
   app.decorate('ctx', ctx);
   app.decorate('services', services);
   app.decorateRequest('currentSession', undefined);
@@ -201,6 +207,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(sendRoutes(ctx, services.send));
       await api.register(recordsRoutes(ctx, new RecordsService(ctx, clients)));
       await api.register(numbersRoutes());
+      await api.register(payRoutes(ctx, services.pay));
       await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate: selfUpdateClient(services.account) }));
     },
     { prefix: '/api' },
