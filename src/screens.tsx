@@ -40,6 +40,7 @@ import { DeliverPage } from '@/custom-pages/deliver';
 import { SendTaskList } from '@/resources/send-tasks';
 import { TimedTaskList } from '@/resources/timed-tasks';
 import { ReplyList, SendRecordList, SendRecordTabs } from '@/resources/send-records';
+import { PayOrderList } from '@/resources/pay-orders';
 
 const Home = lazy(() => import('@/pages/Home'));
 
@@ -49,6 +50,7 @@ const groups: MenuGroup[] = [
   { key: 'records', label: '统计查询', icon: 'report' },
   { key: 'customer', label: '客户管理', icon: 'customer' },
   { key: 'template', label: '模板管理', icon: 'template' },
+  { key: 'finance', label: '财务管理', icon: 'finance' },
   { key: 'account', label: '账户中心', icon: 'account' },
   { key: 'help', label: '帮助中心', icon: 'help' },
 ];
@@ -103,6 +105,9 @@ const screens: Screen[] = [
   { name: 'content_test', path: '/content/test', label: '内容检测', icon: 'content', page: ContentTestPage, menu: true },
   { name: 'notice', path: '/notice/notice', label: '公告', icon: 'notice', page: NoticeList, menu: true, home: true },
   { name: 'notice_view', path: '/notice/view', label: '公告详情', icon: 'notice', page: NoticeView },
+
+  // 财务管理
+  { name: 'finance_payorder', path: '/finance/payorder', label: '支付订单', page: PayOrderList, access: 'onlineRecharge', menu: 'finance' },
 
   // 账户中心
   { name: 'account_userinfo', path: '/account/userinfo', label: '用户信息', page: UserInfoPage, menu: 'account' },
