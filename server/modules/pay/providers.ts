@@ -173,7 +173,7 @@ export class AlipayProvider implements PayProvider {
   async verify(req: NotifyRequest): Promise<VerifiedNotice | null> {
     const b = req.body as Record<string, unknown> | null;
     if (!b || typeof b !== 'object' || typeof b.sign !== 'string') return null;
-    let ok = false;
+    let ok: boolean;
     try {
       ok = this.sdk.checkNotifySignV2(b);
     } catch {

@@ -4,7 +4,7 @@
  * and the pay dialog (the order's QR code, a live countdown, polling until it is paid, closed or
  * out of time). /finance/own and the pay order list reuse the dialogs.
  */
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useRef, useState, type ReactNode } from 'react';
 import { App, Button, Descriptions, Modal, QRCode, Result, Space, Typography } from 'antd';
 import { WalletOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
@@ -73,23 +73,24 @@ const appName = (o: PayOrder) => (Number(o.paymentMode) === 1 ? '微信' : '支�
 export function PayDialog({ order, onClose, onChanged, pollMs = 2000 }: PayDialogProps) {
   const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
-  const [current, setCurrent] = useState<{ order: PayOrder; at: number } | null>(order ? { order, at: Date.now() } : null);
+  // the order as last polled, with the time of the answer (countdowns count from there)
+  const [polled, setPolled] = useState<{ order: PayOrder; at: number } | null>(null);
   const [cancelling, setCancelling] = useState(false);
-  // a new order handed in: start from it (adjusted while rendering)
+  // a new order handed in: forget the previous one's answers (adjusted while rendering)
   const [shown, setShown] = useState(order);
   if (order !== shown) {
     setShown(order);
-    setCurrent(order ? { order, at: Date.now() } : null);
+    setPolled(null);
   }
-  const o = current?.order ?? null;
+  const current = polled && polled.order.paymentId === order?.paymentId ? polled : null;
+  const o = current?.order ?? order;
   const open = isOpenOrder(o);
   const now = useNow(!!order && open);
-  const left = o && open ? secondsLeft(o.countDownStr, current!.at, now) : 0;
-  const onChangedRef = useRef(onChanged);
-  onChangedRef.current = onChanged;
+  const left = !o || !open ? 0 : current ? secondsLeft(o.countDownStr, current.at, now) : secondsLeft(o.countDownStr, now, now);
+  const changed = useEffectEvent((next: PayOrder) => onChanged?.(next));
 
-  const paymentId = o?.paymentId;
-  // poll while the order can still be paid; once more when the countdown ends
+  const paymentId = order?.paymentId;
+  // poll (at once, then every pollMs) while the order can still be paid
   useEffect(() => {
     if (!paymentId || !open) return;
     let stop = false;
@@ -97,15 +98,16 @@ export function PayDialog({ order, onClose, onChanged, pollMs = 2000 }: PayDialo
       try {
         const next = await payStatus(paymentId);
         if (stop) return;
-        setCurrent({ order: next, at: Date.now() });
+        setPolled({ order: next, at: Date.now() });
         if (!isOpenOrder(next)) {
-          onChangedRef.current?.(next);
+          changed(next);
           if (isPaid(next)) await queryClient.invalidateQueries().catch(() => undefined);
         }
       } catch {
         /* the next tick asks again */
       }
     };
+    void tick();
     const t = setInterval(tick, pollMs);
     return () => {
       stop = true;
@@ -126,8 +128,8 @@ export function PayDialog({ order, onClose, onChanged, pollMs = 2000 }: PayDialo
           const msg = await cancelPay(o.paymentId);
           message.success(msg || '订单已取消');
           const next = await payStatus(o.paymentId).catch(() => ({ ...o, paymentState: PayOrderState.Cancelled, paymentStateStr: '已取消', countDownStr: '' }) as PayOrder);
-          setCurrent({ order: next, at: Date.now() });
-          onChangedRef.current?.(next);
+          setPolled({ order: next, at: Date.now() });
+          onChanged?.(next);
         } catch (e) {
           if (!(e instanceof ApiError)) message.error('接口异常');
         } finally {

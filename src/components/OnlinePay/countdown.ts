@@ -10,7 +10,8 @@ export function secondsLeft(countDownStr: string | undefined | null, receivedAt:
   if (countDownStr === undefined || countDownStr === null || String(countDownStr).trim() === '') return 0;
   const n = Number(countDownStr);
   if (!Number.isFinite(n)) return 0;
-  return Math.max(0, Math.ceil(n - (now - receivedAt) / 1000));
+  // a clock read before the answer arrived (a stale tick) counts as the time of the answer
+  return Math.max(0, Math.min(Math.ceil(n), Math.ceil(n - (now - receivedAt) / 1000)));
 }
 
 /** 125 -> '02:05'; 3725 -> '1:02:05' */

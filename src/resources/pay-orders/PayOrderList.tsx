@@ -31,15 +31,11 @@ export function PayOrderList() {
   const [paying, setPaying] = useState<PayOrder | null>(null);
   const { tableProps, searchFormProps, tableQuery } = useSchemaList<PayOrder>('payOrders', { filterSchema: 'filters/pay-order', validate, queryOptions: { enabled: !!user } });
   const rows = (tableProps.dataSource ?? []) as readonly PayOrder[];
-  // when the rows arrived: the countdowns are counted from there
-  const receivedAt = useRef(Date.now());
+  // the countdowns count from the time the rows arrived
   const dataUpdatedAt = tableQuery.dataUpdatedAt;
-  useEffect(() => {
-    receivedAt.current = Date.now();
-  }, [dataUpdatedAt]);
   const counting = rows.some((r) => isOpenOrder(r) && Number(r.countDownStr) > 0);
   const now = useNow(counting);
-  const leftOf = useCallback((r: PayOrder) => (isOpenOrder(r) ? secondsLeft(r.countDownStr, receivedAt.current, now) : 0), [now]);
+  const leftOf = useCallback((r: PayOrder) => (isOpenOrder(r) ? secondsLeft(r.countDownStr, dataUpdatedAt, now) : 0), [now, dataUpdatedAt]);
 
   // a countdown reached 0: reload once (the server closes the order)
   const reloadedFor = useRef(0);
