@@ -8,6 +8,7 @@ import { useEffect, useEffectEvent, useRef, useState, type ReactNode } from 'rea
 import { App, Button, Descriptions, Modal, QRCode, Result, Space, Typography } from 'antd';
 import { WalletOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
+import { keys } from '@refinedev/core';
 import { PayOrderState, type OnlineRechargeForm, type PayOrder } from '@/generated/schemas';
 import onlineRechargeForm from '@/generated/forms/online-recharge';
 import { SchemaFormDialog } from '@/components/SchemaForm/SchemaFormDialog';
@@ -101,7 +102,8 @@ export function PayDialog({ order, onClose, onChanged, pollMs = 2000 }: PayDialo
         setPolled({ order: next, at: Date.now() });
         if (!isOpenOrder(next)) {
           changed(next);
-          if (isPaid(next)) await queryClient.invalidateQueries().catch(() => undefined);
+          // balances and lists shown elsewhere (not the session: the header stays as it is)
+          if (isPaid(next)) await queryClient.invalidateQueries({ queryKey: keys().data().get() }).catch(() => undefined);
         }
       } catch {
         /* the next tick asks again */

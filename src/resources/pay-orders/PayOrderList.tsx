@@ -12,7 +12,7 @@ import type { PayOrder } from '@/generated/schemas';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable, type SchemaColumn } from '@/components/SchemaTable/SchemaTable';
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
-import { PayDialog, RechargeButton, cancelPay, formatCountdown, isOpenOrder, payOrderDisabledDate, secondsLeft, useNow } from '@/components/OnlinePay';
+import { PayDialog, cancelPay, formatCountdown, isOpenOrder, payOrderDisabledDate, secondsLeft, useNow } from '@/components/OnlinePay';
 import { useCurrentUser } from '@/layout/hooks';
 import { ApiError } from '@/providers/http';
 import { MESSAGES } from '../../../common/schema/messages';
@@ -88,7 +88,7 @@ export function PayOrderList() {
   ];
 
   return (
-    <Card title="支付订单" extra={<RechargeButton user={user} onPaid={() => void refetch()} />}>
+    <Card title="支付订单">
       <SchemaFilterBar filter="filters/pay-order" formProps={searchFormProps} fieldProps={{ startPayTime: pickerProps, endPayTime: pickerProps }} />
       <SchemaTable<PayOrder>
         {...tableProps}
