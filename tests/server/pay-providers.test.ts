@@ -120,3 +120,15 @@ describe('sandbox provider', () => {
     expect(sandbox.checkScanToken('P2', sandbox.scanToken('P1'))).toBe(false);
   });
 });
+
+describe('sandbox provider: hostile values', () => {
+  const sandbox = new SandboxProvider('test-secret');
+  it('refuses multibyte or odd tokens and signatures without throwing', async () => {
+    const token = sandbox.scanToken('P1');
+    expect(sandbox.checkScanToken('P1', '签'.repeat(token.length))).toBe(false);
+    expect(sandbox.checkScanToken('P1', ['x'])).toBe(false);
+    const n = sandbox.sign({ paymentId: 'P1', tradeNo: 'T1', amount: '10.00', status: 'SUCCESS' });
+    expect(await sandbox.verify({ body: { ...n, sign: '签'.repeat(n.sign!.length) }, raw: '', headers: {} })).toBeNull();
+    expect(await sandbox.verify({ body: { ...n, amount: '1e5' }, raw: '', headers: {} })).toBeNull();
+  });
+});

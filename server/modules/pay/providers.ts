@@ -98,7 +98,11 @@ export interface SandboxNotice {
 
 const SANDBOX_FIELDS = ['amount', 'nonce', 'paymentId', 'status', 'timestamp', 'tradeNo'] as const;
 const hmac = (secret: string, text: string) => crypto.createHmac('sha256', secret).update(text).digest('hex');
-const safeEq = (a: string, b: string) => a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const safeEq = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+};
 
 export function sandboxSignText(n: Omit<SandboxNotice, 'sign'>): string {
   return SANDBOX_FIELDS.map((k) => `${k}=${n[k]}`).join('&');
