@@ -55,7 +55,7 @@ test.describe('在线充值', () => {
 
     // the dialog sees it (polling) and the list shows the paid order
     await expect(pay.getByTestId('pay-result')).toContainText('支付成功', { timeout: 15_000 });
-    await pay.getByRole('button', { name: '关闭' }).click();
+    await pay.getByRole('button', { name: /^关\s*闭$/ }).click();
     const row = page.getByRole('row').filter({ hasText: paymentId });
     await expect(row).toContainText('支付成功');
     await expect(row).toContainText('88.88');
@@ -83,7 +83,7 @@ test.describe('在线充值', () => {
     await expect(unpaid).toContainText('待支付');
     await expect(unpaid.getByTestId('row-countdown')).toHaveText(/1[45]:\d\d/);
     await unpaid.getByTestId('row-cancel').click();
-    await page.getByRole('dialog').getByRole('button', { name: '确定' }).click();
+    await page.getByRole('dialog').filter({ hasText: '确定取消该支付订单吗？' }).getByRole('button', { name: /^确\s*定$/ }).click();
     await expect(unpaid).toContainText('已取消');
     await expect(unpaid).toContainText('用户取消');
     await expect(unpaid.getByTestId('row-cancel')).toHaveCount(0);

@@ -106,7 +106,7 @@ export const Cancelled: Story = {
     const b = body(canvasElement);
     const pay = within(await b.findByRole('dialog', { name: '扫码支付' }, T));
     await userEvent.click(await pay.findByTestId('pay-cancel', {}, T));
-    await userEvent.click(await b.findByRole('button', { name: '确定' }, T));
+    await userEvent.click(await b.findByRole('button', { name: /^确\s*定$/ }, T));
     await waitFor(() => expect(calls.cancelPay?.[0]).toMatchObject({ paymentId: 'P2026112510000012345678' }), T);
     await expect(await pay.findByText('用户取消', {}, T)).toBeInTheDocument();
   },

@@ -86,7 +86,7 @@ export const Cancel: Story = {
     await userEvent.click(within(rowOf(canvasElement, 'P2026112510000000000006')).getByTestId('row-cancel'));
     const body = within(canvasElement.ownerDocument.body);
     await expect(await body.findByText('确定取消该支付订单吗？', {}, T)).toBeInTheDocument();
-    await userEvent.click(body.getByRole('button', { name: '确定' }));
+    await userEvent.click(body.getByRole('button', { name: /^确\s*定$/ }));
     await waitFor(() => expect(calls.cancelPay?.[0]).toMatchObject({ paymentId: 'P2026112510000000000006' }), T);
     await waitFor(() => expect((calls.queryPayOrder ?? []).length).toBeGreaterThanOrEqual(2), T);
   },
