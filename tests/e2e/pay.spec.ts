@@ -56,7 +56,7 @@ test.describe('在线充值', () => {
     // the dialog sees it (polling) and the list shows the paid order
     await expect(pay.getByTestId('pay-result')).toContainText('支付成功', { timeout: 15_000 });
     await pay.getByRole('button', { name: /^关\s*闭$/ }).click();
-    const row = page.getByRole('row').filter({ hasText: paymentId });
+    const row = page.locator(`tr[data-row-key="${paymentId}"]`);
     await expect(row).toContainText('支付成功');
     await expect(row).toContainText('88.88');
     await expect(row).toContainText('微信支付');
@@ -79,7 +79,7 @@ test.describe('在线充值', () => {
     await expect(pay.getByTestId('pay-countdown')).toBeVisible();
     const second = new URL((await pay.getByTestId('pay-link').getAttribute('href'))!).searchParams.get('paymentId')!;
     await pay.getByRole('button', { name: '我已完成支付' }).click();
-    const unpaid = page.getByRole('row').filter({ hasText: second });
+    const unpaid = page.locator(`tr[data-row-key="${second}"]`);
     await expect(unpaid).toContainText('待支付');
     await expect(unpaid.getByTestId('row-countdown')).toHaveText(/1[45]:\d\d/);
     await unpaid.getByTestId('row-cancel').click();

@@ -34,8 +34,11 @@ export interface RechargeDialogProps {
 /** 在线充值: amount (1 – 1,000,000 yuan, 2 decimals) and payment mode, then 去支付 creates the order. */
 export function RechargeDialog({ open, onClose, onCreated }: RechargeDialogProps) {
   const created = useRef<PayOrder | null>(null);
+  const queryClient = useQueryClient();
   const save = async (v: OnlineRechargeForm) => {
     created.current = await createPay(String(v.amount).trim(), Number(v.paymentMode));
+    // a pay order list on screen shows the new order
+    void queryClient.invalidateQueries({ queryKey: keys().data().get() }).catch(() => undefined);
   };
   return (
     <SchemaFormDialog<OnlineRechargeForm>
@@ -142,7 +145,11 @@ export function PayDialog({ order, onClose, onChanged, pollMs = 2000 }: PayDialo
 
   let body: ReactNode = null;
   if (o && isPaid(o)) {
-    body = <Result status="success" title="支付成功" subTitle={`已充值 ${o.paymentAmountStr} 元，余额已更新`} data-testid="pay-result" />;
+    body = (
+      <div data-testid="pay-result">
+        <Result status="success" title="支付成功" subTitle={`已充值 ${o.paymentAmountStr} 元，余额已更新`} />
+      </div>
+    );
   } else if (o && open && left > 0) {
     body = (
       <Space direction="vertical" align="center" style={{ width: '100%' }}>
@@ -161,12 +168,13 @@ export function PayDialog({ order, onClose, onChanged, pollMs = 2000 }: PayDialo
   } else if (o) {
     const timedOut = open || /超时/.test(o.remark ?? '');
     body = (
-      <Result
-        status={timedOut ? 'warning' : 'error'}
-        title={timedOut ? '订单已超时' : o.paymentStateStr || '订单已关闭'}
-        subTitle={timedOut ? '订单已超时，请重新下单' : o.remark || '订单已关闭，请重新下单'}
-        data-testid="pay-result"
-      />
+      <div data-testid="pay-result">
+        <Result
+          status={timedOut ? 'warning' : 'error'}
+          title={timedOut ? '订单已超时' : o.paymentStateStr || '订单已关闭'}
+          subTitle={timedOut ? '订单已超时，请重新下单' : o.remark || '订单已关闭，请重新下单'}
+        />
+      </div>
     );
   }
 
