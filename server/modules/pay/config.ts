@@ -63,13 +63,20 @@ function pem(v: string | undefined): string {
   return t.replace(/\\n/g, '\n');
 }
 
+/** without trailing slashes (a loop, not /\/+$/: that regex is quadratic on many slashes) */
+function trimSlashes(v: string): string {
+  let end = v.length;
+  while (end > 0 && v[end - 1] === '/') end--;
+  return v.slice(0, end);
+}
+
 export function payConfigFromEnv(env: NodeJS.ProcessEnv): PayConfig {
   const c: PayConfig = { ...DEFAULT_PAY_CONFIG };
   if (env.PAY_OPEN !== undefined && env.PAY_OPEN !== '') c.open = !['0', 'false', 'no', 'off'].includes(env.PAY_OPEN.toLowerCase());
   const minutes = Number(env.PAY_ORDER_TTL_MINUTES);
   if (env.PAY_ORDER_TTL_MINUTES && Number.isFinite(minutes) && minutes > 0) c.orderTtlMs = minutes * 60_000;
   if (env.PAY_SANDBOX_SECRET) c.sandboxSecret = env.PAY_SANDBOX_SECRET;
-  if (env.PAY_PUBLIC_URL) c.publicUrl = env.PAY_PUBLIC_URL.replace(/\/+$/, '');
+  if (env.PAY_PUBLIC_URL) c.publicUrl = trimSlashes(env.PAY_PUBLIC_URL);
   if (env.ALIPAY_APP_ID && env.ALIPAY_PRIVATE_KEY && env.ALIPAY_PUBLIC_KEY) {
     c.alipay = {
       appId: env.ALIPAY_APP_ID,
