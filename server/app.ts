@@ -66,6 +66,9 @@ import { RecordsService } from './modules/records/service';
 import { purchaseRoutes } from './modules/purchase/routes';
 import { PurchaseService } from './modules/purchase/service';
 import { numbersRoutes } from './modules/numbers/routes';
+import { payRoutes } from './modules/pay/routes';
+import { PayService } from './modules/pay/service';
+import { PayProviders } from './modules/pay/providers';
 
 export interface BuildAppOptions {
   db: Db;
@@ -109,6 +112,7 @@ export interface Services {
   ledger: LedgerService;
   subaccounts: SubAccountService;
   send: SendService;
+  pay: PayService;
 }
 
 declare module 'fastify' {
@@ -164,8 +168,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ledger: new LedgerService(ctx),
     subaccounts: undefined as unknown as SubAccountService,
     send: new SendService(ctx, clients),
+    pay: undefined as unknown as PayService,
   };
   services.subaccounts = new SubAccountService(ctx, services.ledger);
+  services.pay = new PayService(ctx, services.ledger, new PayProviders(config.pay, opts.dataDir));
   app.decorate('ctx', ctx);
   app.decorate('services', services);
   app.decorateRequest('currentSession', undefined);
@@ -204,6 +210,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(recordsRoutes(ctx, new RecordsService(ctx, clients)));
       await api.register(purchaseRoutes(ctx, new PurchaseService(ctx, clients)));
       await api.register(numbersRoutes());
+      await api.register(payRoutes(ctx, services.pay));
       await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate: selfUpdateClient(services.account) }));
     },
     { prefix: '/api' },

@@ -1,6 +1,7 @@
 /** Settings of the API server, with their defaults; `configFromEnv` reads the environment. */
 import path from 'node:path';
 import { parseSmppUrl } from './modules/smsc/config';
+import { DEFAULT_PAY_CONFIG, payConfigFromEnv, type PayConfig } from './modules/pay/config';
 
 export interface AppConfig {
   /** open a session right after registration (the console then shows the certification view) */
@@ -71,6 +72,8 @@ export interface AppConfig {
   recordTxtExportMax: number;
   /** send records: rows a list counts at most (totalCount stops there, totalCapped says so) */
   recordCountCap: number;
+  /** online payment: sandbox, Alipay / WeChat Pay keys, order lifetime (server/modules/pay/config.ts) */
+  pay: PayConfig;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {
@@ -107,6 +110,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   recordExportMax: 1_000_000,
   recordTxtExportMax: 5_000_000,
   recordCountCap: 5_000,
+  pay: DEFAULT_PAY_CONFIG,
 };
 
 function bool(v: string | undefined, dflt: boolean): boolean {
@@ -167,5 +171,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
     parseSmppUrl(env.SMPP_URL); // a bad SMPP_URL stops the start with its message
     out.smppUrl = env.SMPP_URL.trim();
   }
+  out.pay = payConfigFromEnv(env);
   return out;
 }

@@ -41,6 +41,7 @@ import { SendTaskList } from '@/resources/send-tasks';
 import { TimedTaskList } from '@/resources/timed-tasks';
 import { ReplyList, SendRecordList, SendRecordTabs } from '@/resources/send-records';
 import { InternationalPrices, PoolList, ProductBuyPage, PurchasePage, PurchaseRecordList, PurchaseTabs, RebateBillList, SmsBillList } from '@/resources/purchase';
+import { PayOrderList } from '@/resources/pay-orders';
 
 const Home = lazy(() => import('@/pages/Home'));
 
@@ -52,6 +53,7 @@ const groups: MenuGroup[] = [
   { key: 'template', label: '模板管理', icon: 'template' },
   { key: 'purchase', label: '购买', icon: 'purchase' },
   { key: 'finance', label: '财务', icon: 'finance' },
+  { key: 'finance', label: '财务管理', icon: 'finance' },
   { key: 'account', label: '账户中心', icon: 'account' },
   { key: 'help', label: '帮助中心', icon: 'help' },
 ];
@@ -129,6 +131,9 @@ const screens: Screen[] = [
   { name: 'content_test', path: '/content/test', label: '内容检测', icon: 'content', page: ContentTestPage, menu: true },
   { name: 'notice', path: '/notice/notice', label: '公告', icon: 'notice', page: NoticeList, menu: true, home: true },
   { name: 'notice_view', path: '/notice/view', label: '公告详情', icon: 'notice', page: NoticeView },
+
+  // 财务管理
+  { name: 'finance_payorder', path: '/finance/payorder', label: '支付订单', page: PayOrderList, access: 'onlineRecharge', menu: 'finance' },
 
   // 账户中心
   { name: 'account_userinfo', path: '/account/userinfo', label: '用户信息', page: UserInfoPage, menu: 'account' },

@@ -14,6 +14,7 @@ import { sending0008 } from './migrations/0008_sending';
 import { send0010 } from './migrations/0010_send';
 import { records0011 } from './migrations/0011_records';
 import { purchase0012 } from './migrations/0012_purchase';
+import { pay0013 } from './migrations/0013_pay';
 
 async function run(db: Kysely<any>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -154,6 +155,7 @@ export const migrations: Record<string, Migration> = {
   '0010_send': send0010,
   '0011_records': records0011,
   '0012_purchase': purchase0012,
+  '0013_pay': pay0013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

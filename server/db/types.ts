@@ -232,6 +232,9 @@ export interface Database {
   rebate_ledger: RebateLedgerTable;
   purchase_orders: PurchaseOrderTable;
   sms_orders: SmsOrderTable;
+  // 0013_pay
+  pay_orders: PayOrderTable;
+  pay_notifications: PayNotificationTable;
 }
 
 /** 短信签名 (server/db/migrations/0003_signs.ts) */
@@ -574,4 +577,36 @@ export interface SmsOrderTable {
   pool_id: D<number | null>;
   due_time: NullableTs;
   created_at: CreatedAt;
+/** 0013_pay: 支付订单 (docs/api-pay.md) */
+export interface PayOrderTable {
+  id: Generated<number>;
+  payment_id: string;
+  account_id: number;
+  amount: Money;
+  /** enums/payment-mode.json */
+  payment_mode: number;
+  /** 'sandbox' | 'alipay' | 'wechat' */
+  provider: string;
+  /** enums/pay-order-state.json */
+  state: D<number>;
+  trade_no: D<string>;
+  qr_code: D<string>;
+  remark: D<string>;
+  ledger_id: ColumnType<number | null, number | null | undefined, number | null>;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  paid_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  closed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/** 0013_pay: every payment notification received */
+export interface PayNotificationTable {
+  id: Generated<number>;
+  provider: string;
+  payment_id: D<string>;
+  verified: boolean;
+  credited: D<boolean>;
+  reason: D<string>;
+  payload: D<string>;
+  created_at: Timestamp;
 }

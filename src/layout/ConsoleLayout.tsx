@@ -19,6 +19,7 @@ import { CertificationBanner } from './CertificationBanner';
 import { SupportPanel } from './SupportPanel';
 import { SessionTimeoutOverlay } from './SessionTimeoutOverlay';
 import { UserType } from '@/generated/schemas';
+import { RechargeButton } from '@/components/OnlinePay';
 
 const { Header, Sider, Content, Footer } = Layout;
 
@@ -116,7 +117,8 @@ export default function ConsoleLayout({ children, supportOpen }: ConsoleLayoutPr
                 {user.name || user.realname || user.clientid}
                 <Typography.Text type="secondary">（{user.clientid}）</Typography.Text>
               </span>
-              {/* 在线充值 (userType 1) joins the header when the recharge feature exists: rules.onlineRecharge */}
+              {/* 在线充值: userType 1 and isOpenPay = 1 (the button checks both) */}
+              <RechargeButton user={user} />
               <Button icon={<LogoutOutlined />} loading={loggingOut} onClick={() => logout()}>
                 退出登录
               </Button>

@@ -96,6 +96,7 @@ export const resources: ResourceRegistry = {
   moRecords: { list: { url: '/send/getmologs', method: 'form', paging: 'page' } },
   /** 定时任务的号码 (POST /send/getAllPhone/list, uid + submitTime as meta params) */
   timedTaskPhones: { list: { url: '/send/getAllPhone/list', method: 'form', paging: 'page' }, idField: 'phone' },
+  payOrders: { list: { url: '/onlinePay/queryPayOrder', method: 'form', paging: 'page' }, idField: 'paymentId' },
   /** 客户财务 (POST /recharge/rollback/getAccounts) */
   subAccountFinance: { list: { url: '/recharge/rollback/getAccounts', method: 'form' }, idField: 'client_id' },
   // ---- purchase and bills (issue 12, docs/api-purchase.md)

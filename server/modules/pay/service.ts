@@ -1,0 +1,322 @@
+/**
+ * Online recharge (docs/api-pay.md): pay orders, their expiry and cancel, and the credit of a paid
+ * order through the ledger, exactly once.
+ *
+ * Exactly once: a verified notification locks the order row (SELECT ... FOR UPDATE); if the order
+ * is already paid (2 / 5) nothing happens, else the ledger row (kind 11 在线充值, request_id = the
+ * paymentId) and the state change to 2 are written in that same transaction. `ledger_id` is
+ * unique and a CHECK ties state 2/5 to a ledger row, so even a bug elsewhere cannot credit twice.
+ *
+ * Expiry: an order can be paid for `pay.orderTtlMs` (15 minutes) after it was created; the
+ * providers get the same time limit (Alipay / WeChat Pay time_expire), the sandbox scan page
+ * refuses to pay after it. Unpaid orders past it are closed (state 4 已取消, remark 超时未支付)
+ * by the first list / status / cancel call that meets them — a state change in the database, so
+ * every process sees the same. A verified paid notification is credited whatever the order's state
+ * (but paid): money the provider took is never lost (a provider's late retry of a payment made in
+ * time, a cancel racing the payment).
+ */
+import crypto from 'node:crypto';
+import type { AppContext } from '../../context';
+import type { Account } from '../../db/types';
+import { ApiError, errors } from '../../http/errors';
+import { dataPage, pagingOf } from '../../http/paging';
+import { addMs, formatDateTime } from '../../lib/time';
+import { MESSAGES } from '../../../common/schema/messages';
+import { BillPaymentType, PayOrderState, UserType, type PayOrder } from '../../../common/generated/schemas';
+import type { LedgerService } from '../ledger/service';
+import { Money, money2 } from '../ledger/money';
+import type { NotifyRequest, PayProvider, PayProviders, VerifiedNotice } from './providers';
+
+/** states an order can still be paid in */
+const OPEN_STATES = [PayOrderState.Unpaid, PayOrderState.Submitted] as number[];
+const PAID_STATES = [PayOrderState.Paid, PayOrderState.PaidAlt] as number[];
+export const EXPIRED_REMARK = '超时未支付，订单已关闭';
+export const PAY_SUBJECT = '短信平台账户在线充值';
+/** the ledger kind of an online recharge (enums/bill-payment-type: 11 在线充值) */
+export const ONLINE_RECHARGE_KIND = BillPaymentType.OnlineRecharge;
+
+type OrderRow = {
+  id: number;
+  payment_id: string;
+  account_id: number;
+  amount: string;
+  payment_mode: number;
+  provider: string;
+  state: number;
+  trade_no: string;
+  qr_code: string;
+  remark: string;
+  ledger_id: number | null;
+  created_at: Date;
+  expires_at: Date;
+  paid_at: Date | null;
+  closed_at: Date | null;
+};
+
+export interface NotifyResult {
+  /** the order exists and was (now or before) credited */
+  credited: boolean;
+  /** this very notification credited it */
+  creditedNow: boolean;
+  reason: string;
+}
+
+export class PayService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly ledger: LedgerService,
+    readonly providers: PayProviders,
+  ) {}
+
+  /** isOpenPay: online recharge is offered to agents (userType 1) when the server has it on */
+  isOpen(account: Account): boolean {
+    return this.ctx.config.pay.open && String(account.user_type) === UserType.Agent;
+  }
+
+  config(account: Account) {
+    return {
+      isOpenPay: this.isOpen(account) ? 1 : 0,
+      orderTtlSeconds: Math.round(this.ctx.config.pay.orderTtlMs / 1000),
+      minAmount: '1.00',
+      maxAmount: '1000000.00',
+      /** which modes pay through the sandbox (the console says so) */
+      sandbox: { 0: !this.providers.alipay, 1: !this.providers.wechat },
+    };
+  }
+
+  private label(enumName: string, v: unknown) {
+    return this.ctx.schemas.registry.enumLabel(enumName, v) ?? '';
+  }
+
+  row(o: OrderRow, now = this.ctx.now(), rowNum?: number): PayOrder {
+    const open = OPEN_STATES.includes(o.state);
+    const left = open ? Math.max(0, Math.floor((o.expires_at.getTime() - now.getTime()) / 1000)) : 0;
+    return {
+      ...(rowNum !== undefined ? { rowNum } : {}),
+      paymentId: o.payment_id,
+      orderId: o.trade_no,
+      paymentAmountStr: money2(o.amount),
+      price: money2(o.amount),
+      payType: ONLINE_RECHARGE_KIND as PayOrder['payType'],
+      paymentMode: o.payment_mode as PayOrder['paymentMode'],
+      paymentModeStr: this.label('payment-mode', o.payment_mode),
+      payTimeStr: formatDateTime(o.created_at),
+      paidTimeStr: formatDateTime(o.paid_at),
+      expireTimeStr: formatDateTime(o.expires_at),
+      paymentState: o.state as PayOrder['paymentState'],
+      paymentStateStr: this.label('pay-order-state', o.state),
+      remark: o.remark,
+      countDownStr: open ? String(left) : '',
+      qrCode: open ? o.qr_code : '',
+    };
+  }
+
+  /** Closes the account's unpaid orders past their time (one UPDATE; every process agrees). */
+  async expire(accountId?: number): Promise<number> {
+    const now = this.ctx.now();
+    let q = this.ctx.db
+      .updateTable('pay_orders')
+      .set({ state: PayOrderState.Cancelled, remark: EXPIRED_REMARK, closed_at: now })
+      .where('state', 'in', OPEN_STATES)
+      .where('expires_at', '<=', now);
+    if (accountId !== undefined) q = q.where('account_id', '=', accountId);
+    const r = await q.executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  }
+
+  private newPaymentId(now: Date): string {
+    const t = formatDateTime(now).replace(/\D/g, '');
+    return `P${t}${crypto.randomInt(0, 1e8).toString().padStart(8, '0')}`;
+  }
+
+  async create(account: Account, p: { amount: string; paymentMode: number | string }, baseUrl: string): Promise<PayOrder> {
+    if (!this.isOpen(account)) throw errors.refused(MESSAGES.payNotOpen);
+    const amount = money2(p.amount);
+    const mode = Number(p.paymentMode);
+    await this.expire(account.id);
+    const open = await this.ctx.db
+      .selectFrom('pay_orders')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('account_id', '=', account.id)
+      .where('state', 'in', OPEN_STATES)
+      .executeTakeFirstOrThrow();
+    if (Number(open.n) >= this.ctx.config.pay.maxOpenOrders) throw errors.refused(MESSAGES.payTooManyOpen);
+    const provider = this.providers.forMode(mode);
+    const now = this.ctx.now();
+    const expiresAt = addMs(now, this.ctx.config.pay.orderTtlMs);
+    const paymentId = this.newPaymentId(now);
+    const { qrCode } = await provider.create({ paymentId, amount, subject: PAY_SUBJECT, expiresAt, baseUrl });
+    const row = await this.ctx.db
+      .insertInto('pay_orders')
+      .values({ payment_id: paymentId, account_id: account.id, amount, payment_mode: mode, provider: provider.name, qr_code: qrCode, created_at: now, expires_at: expiresAt })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return this.row(row as OrderRow, now);
+  }
+
+  private async own(account: Account, paymentId: unknown): Promise<OrderRow> {
+    if (typeof paymentId !== 'string' || !paymentId) throw errors.notFound('支付订单');
+    const o = await this.ctx.db.selectFrom('pay_orders').selectAll().where('payment_id', '=', paymentId).where('account_id', '=', account.id).executeTakeFirst();
+    if (!o) throw new ApiError(404, MESSAGES.payOrderNotFound);
+    return o as OrderRow;
+  }
+
+  /** The dialog's poll: the order's state and countdown (asks a real provider while unpaid). */
+  async status(account: Account, paymentId: unknown): Promise<PayOrder> {
+    await this.expire(account.id);
+    let o = await this.own(account, paymentId);
+    if (OPEN_STATES.includes(o.state) && o.provider !== 'sandbox') {
+      const provider = this.providers.byName(o.provider);
+      const q = await provider?.query(o.payment_id).catch(() => null);
+      if (provider && q?.paid) {
+        await this.credit(provider, { paymentId: o.payment_id, tradeNo: q.tradeNo, amount: q.amount, paid: true }, 'query');
+        o = await this.own(account, paymentId);
+      }
+    }
+    return this.row(o);
+  }
+
+  async cancel(account: Account, paymentId: unknown): Promise<PayOrder> {
+    await this.expire(account.id);
+    const o = await this.own(account, paymentId);
+    if (PAID_STATES.includes(o.state)) throw errors.refused(MESSAGES.payOrderPaid);
+    if (!OPEN_STATES.includes(o.state)) throw errors.refused(MESSAGES.payOrderClosed);
+    const now = this.ctx.now();
+    const r = await this.ctx.db
+      .updateTable('pay_orders')
+      .set({ state: PayOrderState.Cancelled, remark: '用户取消', closed_at: now })
+      .where('id', '=', o.id)
+      .where('state', 'in', OPEN_STATES)
+      .returningAll()
+      .executeTakeFirst();
+    if (!r) {
+      // paid or closed in between
+      const again = await this.own(account, paymentId);
+      throw errors.refused(PAID_STATES.includes(again.state) ? MESSAGES.payOrderPaid : MESSAGES.payOrderClosed);
+    }
+    await this.providers.byName(o.provider)?.close(o.payment_id).catch(() => undefined);
+    return this.row(r as OrderRow, now);
+  }
+
+  async list(account: Account, q: Record<string, unknown>) {
+    await this.expire(account.id);
+    const paging = pagingOf(q);
+    const str = (v: unknown) => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '');
+    const time = (v: unknown) => {
+      const s = str(v);
+      if (!s) return undefined;
+      const d = new Date(`${s.replace(' ', 'T')}+08:00`);
+      return Number.isNaN(d.getTime()) ? undefined : d;
+    };
+    let base = this.ctx.db.selectFrom('pay_orders').where('account_id', '=', account.id);
+    const mode = str(q.paymentMode);
+    if (mode !== '') base = base.where('payment_mode', '=', Number(mode));
+    const state = str(q.paymentState);
+    if (state !== '') {
+      const n = Number(state);
+      // 2 and 5 are both 支付成功
+      base = PAID_STATES.includes(n) ? base.where('state', 'in', PAID_STATES) : base.where('state', '=', n);
+    }
+    const search = str(q.searchText);
+    if (search) base = base.where((eb) => eb.or([eb('payment_id', '=', search), eb('trade_no', '=', search)]));
+    const from = time(q.startPayTime);
+    const to = time(q.endPayTime);
+    if (from && to && to < from) throw new ApiError(400, MESSAGES.endBeforeStart);
+    if (from) base = base.where('created_at', '>=', from);
+    if (to) base = base.where('created_at', '<=', to);
+    const [{ n }] = await base.select((eb) => eb.fn.countAll<string>().as('n')).execute();
+    const rows = await base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(paging.size).offset(paging.offset).execute();
+    const now = this.ctx.now();
+    return dataPage(
+      rows.map((r, i) => this.row(r as OrderRow, now, paging.offset + i + 1)),
+      Number(n),
+      paging,
+    );
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // notifications
+
+  /** A provider's notification: verified by the provider, then credited at most once. */
+  async notify(provider: PayProvider, req: NotifyRequest): Promise<NotifyResult> {
+    const v = await provider.verify(req);
+    if (!v) {
+      await this.log(provider.name, '', false, false, MESSAGES.payBadNotify, req.raw);
+      return { credited: false, creditedNow: false, reason: MESSAGES.payBadNotify };
+    }
+    return this.credit(provider, v, req.raw);
+  }
+
+  /** Credits a verified payment: under the order's row lock, once. */
+  async credit(provider: PayProvider, v: VerifiedNotice, payload: string): Promise<NotifyResult> {
+    const result = await this.ctx.db.transaction().execute(async (trx): Promise<NotifyResult> => {
+      const o = (await trx.selectFrom('pay_orders').selectAll().where('payment_id', '=', v.paymentId).forUpdate().executeTakeFirst()) as OrderRow | undefined;
+      if (!o) return { credited: false, creditedNow: false, reason: MESSAGES.payOrderNotFound };
+      if (o.provider !== provider.name) return { credited: false, creditedNow: false, reason: '支付渠道不符' };
+      if (PAID_STATES.includes(o.state)) return { credited: true, creditedNow: false, reason: MESSAGES.payOrderPaid };
+      if (!v.paid) return { credited: false, creditedNow: false, reason: '未支付' };
+      if (!new Money(o.amount).eq(v.amount)) return { credited: false, creditedNow: false, reason: '金额不符' };
+      const applied = await this.ledger.applyIn(trx, [{ accountId: o.account_id, amount: money2(o.amount), kind: ONLINE_RECHARGE_KIND, remark: `在线充值 ${o.payment_id}` }]);
+      if (!applied.ok || applied.ledgerIds.length !== 1) throw new Error('online recharge: ledger refused a credit');
+      const ledgerId = applied.ledgerIds[0];
+      await trx.updateTable('ledger').set({ request_id: o.payment_id }).where('id', '=', ledgerId).execute();
+      const now = this.ctx.now();
+      await trx
+        .updateTable('pay_orders')
+        .set({ state: PayOrderState.Paid, ledger_id: ledgerId, trade_no: v.tradeNo, paid_at: now, remark: '' })
+        .where('id', '=', o.id)
+        .execute();
+      return { credited: true, creditedNow: true, reason: MESSAGES.paySuccess };
+    });
+    await this.log(provider.name, v.paymentId, true, result.creditedNow, result.reason, payload);
+    return result;
+  }
+
+  private async log(provider: string, paymentId: string, verified: boolean, credited: boolean, reason: string, payload: string) {
+    await this.ctx.db
+      .insertInto('pay_notifications')
+      .values({ provider, payment_id: paymentId.slice(0, 64), verified, credited, reason, payload: payload.slice(0, 4000), created_at: this.ctx.now() })
+      .execute()
+      .catch((err) => this.ctx.log.warn({ err }, 'pay notification log failed'));
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // the sandbox "provider's" pages
+
+  /** The order behind a sandbox scan page (token checked); opening it marks the order 已提交支付. */
+  async sandboxOrder(paymentId: unknown, token: unknown, opts: { open?: boolean } = {}): Promise<OrderRow | null> {
+    if (typeof paymentId !== 'string' || !this.providers.sandbox.checkScanToken(paymentId, token)) return null;
+    await this.expire();
+    const o = (await this.ctx.db.selectFrom('pay_orders').selectAll().where('payment_id', '=', paymentId).where('provider', '=', 'sandbox').executeTakeFirst()) as OrderRow | undefined;
+    if (!o) return null;
+    if (opts.open && o.state === PayOrderState.Unpaid) {
+      await this.ctx.db.updateTable('pay_orders').set({ state: PayOrderState.Submitted }).where('id', '=', o.id).where('state', '=', PayOrderState.Unpaid).execute();
+      return { ...o, state: PayOrderState.Submitted };
+    }
+    return o;
+  }
+
+  /**
+   * 确认支付 on the sandbox page: refused unless the order is open and in time; otherwise the
+   * sandbox signs a notification and hands it to the same path as the notify route.
+   */
+  async sandboxPay(paymentId: unknown, token: unknown, action: 'confirm' | 'cancel'): Promise<{ ok: boolean; message: string; order: OrderRow | null }> {
+    const o = await this.sandboxOrder(paymentId, token);
+    if (!o) return { ok: false, message: MESSAGES.payOrderNotFound, order: null };
+    if (PAID_STATES.includes(o.state)) return { ok: false, message: MESSAGES.payOrderPaid, order: o };
+    if (!OPEN_STATES.includes(o.state) || o.expires_at <= this.ctx.now()) return { ok: false, message: MESSAGES.payOrderClosed, order: o };
+    if (action === 'cancel') {
+      await this.ctx.db
+        .updateTable('pay_orders')
+        .set({ state: PayOrderState.Failed, remark: '用户在支付页取消支付' })
+        .where('id', '=', o.id)
+        .where('state', 'in', OPEN_STATES)
+        .execute();
+      return { ok: true, message: '已取消支付', order: o };
+    }
+    const sandbox = this.providers.sandbox;
+    const notice = sandbox.sign({ paymentId: o.payment_id, tradeNo: `SANDBOX${o.payment_id.slice(1)}`, amount: money2(o.amount), status: 'SUCCESS' });
+    const r = await this.notify(sandbox, { body: notice, raw: JSON.stringify(notice), headers: {} });
+    return { ok: r.credited, message: r.credited ? MESSAGES.paySuccess : r.reason, order: o };
+  }
+}

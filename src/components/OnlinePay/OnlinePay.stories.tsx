@@ -1,0 +1,113 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { withApp } from '@/stories/withApp';
+import { agentPackageMode, consoleApi, subAccount } from '@/stories/mockApi';
+import type { Calls } from '@/stories/sendApi';
+import { payApi, payOrder } from '@/stories/payApi';
+import { PayDialog, RechargeButton } from './OnlinePay';
+
+const T = { timeout: 8000 };
+const calls: Calls = {};
+const body = (el: HTMLElement) => within(el.ownerDocument.body);
+
+const meta = {
+  title: 'Finance/OnlinePay',
+  component: RechargeButton,
+  decorators: [withApp],
+  args: { user: agentPackageMode },
+  parameters: { msw: { handlers: [...consoleApi(), ...payApi({ calls, status: (n, id) => (n < 2 ? payOrder({ paymentId: id, paymentState: 1, paymentStateStr: '已提交支付' }) : payOrder({ paymentId: id, paymentState: 2, paymentStateStr: '支付成功', countDownStr: '', qrCode: '' })) })] } },
+  beforeEach: () => {
+    for (const k of Object.keys(calls)) delete calls[k];
+  },
+} satisfies Meta<typeof RechargeButton>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const RechargeAndPay: Story = {
+  name: '在线充值 → 扫码支付 → 支付成功',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(await c.findByTestId('online-recharge', {}, T));
+    const dialog = within(await body(canvasElement).findByRole('dialog', { name: '在线充值' }, T));
+    await userEvent.click(dialog.getByRole('button', { name: '去支付' }));
+    await expect(await dialog.findByText('请输入充值金额', {}, T)).toBeInTheDocument();
+    const amount = dialog.getByLabelText('充值金额（元）');
+    await userEvent.type(amount, '0.5');
+    await userEvent.click(dialog.getByRole('button', { name: '去支付' }));
+    await expect(await dialog.findByText('充值金额为1元至100万元', {}, T)).toBeInTheDocument();
+    await userEvent.clear(amount);
+    await userEvent.type(amount, '88.88');
+    await userEvent.click(dialog.getByRole('button', { name: '去支付' }));
+    await waitFor(() => expect(calls.createPay?.[0]).toMatchObject({ amount: '88.88', paymentMode: '0' }), T);
+    const pay = within(await body(canvasElement).findByRole('dialog', { name: '扫码支付' }, T));
+    await expect(pay.getByTestId('pay-amount')).toHaveTextContent('¥ 88.88');
+    await expect(await pay.findByTestId('pay-qrcode', {}, T)).toBeInTheDocument();
+    await expect(pay.getByTestId('pay-countdown')).toHaveTextContent(/剩余支付时间 (15:00|14:5\d)/);
+    await expect(pay.getByText('请使用支付宝扫描二维码完成支付')).toBeInTheDocument();
+    await expect(pay.getByTestId('pay-link')).toHaveAttribute('href', expect.stringContaining('/onlinePay/sandbox/scan?'));
+    // polled until paid
+    await expect(await pay.findByText('支付成功', {}, { timeout: 12000 })).toBeInTheDocument();
+    await expect(pay.queryByTestId('pay-qrcode')).toBeNull();
+  },
+};
+
+export const Hidden: Story = {
+  name: '子账户或未开通（isOpenPay ≠ 1）：无按钮',
+  args: { user: subAccount },
+  render: (args) => (
+    <div data-testid="probe">
+      <RechargeButton {...args} />
+    </div>
+  ),
+  play: async ({ canvasElement }) => {
+    await new Promise((r) => setTimeout(r, 500));
+    await expect(within(canvasElement).getByTestId('probe')).toBeEmptyDOMElement();
+  },
+};
+
+export const NotOpen: Story = {
+  name: '代理商，未开通在线充值：无按钮',
+  parameters: { msw: { handlers: [...consoleApi(), ...payApi({ calls, isOpenPay: 0 })] } },
+  render: (args) => (
+    <div data-testid="probe">
+      <RechargeButton {...args} />
+    </div>
+  ),
+  play: async ({ canvasElement }) => {
+    await waitFor(() => expect(calls).toBeDefined(), T);
+    await new Promise((r) => setTimeout(r, 800));
+    await expect(within(canvasElement).getByTestId('probe')).toBeEmptyDOMElement();
+  },
+};
+
+export const Expired: Story = {
+  name: '扫码支付：订单已超时',
+  render: () => <PayDialog order={payOrder({ countDownStr: '0' })} onClose={() => undefined} />,
+  parameters: { msw: { handlers: [...consoleApi(), ...payApi({ status: (_n, id) => payOrder({ paymentId: id, paymentState: 4, paymentStateStr: '已取消', countDownStr: '', qrCode: '', remark: '超时未支付，订单已关闭' }) })] } },
+  play: async ({ canvasElement }) => {
+    const pay = within(await body(canvasElement).findByRole('dialog', { name: '扫码支付' }, T));
+    await expect(await pay.findByText('订单已超时', {}, T)).toBeInTheDocument();
+    await expect(pay.queryByTestId('pay-qrcode')).toBeNull();
+  },
+};
+
+export const Cancelled: Story = {
+  name: '扫码支付：取消订单',
+  render: () => <PayDialog order={payOrder({ countDownStr: '600' })} onClose={() => undefined} pollMs={60_000} />,
+  parameters: {
+    msw: {
+      handlers: [
+        ...consoleApi(),
+        ...payApi({ calls, status: (n, id) => (n < 2 ? payOrder({ paymentId: id, countDownStr: '600' }) : payOrder({ paymentId: id, paymentState: 4, paymentStateStr: '已取消', countDownStr: '', qrCode: '', remark: '用户取消' })) }),
+      ],
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const b = body(canvasElement);
+    const pay = within(await b.findByRole('dialog', { name: '扫码支付' }, T));
+    await userEvent.click(await pay.findByTestId('pay-cancel', {}, T));
+    await userEvent.click(await b.findByRole('button', { name: /^确\s*定$/ }, T));
+    await waitFor(() => expect(calls.cancelPay?.[0]).toMatchObject({ paymentId: 'P2026112510000012345678' }), T);
+    await expect(await pay.findByText('用户取消', {}, T)).toBeInTheDocument();
+  },
+};

@@ -1,0 +1,121 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { withApp } from '@/stories/withApp';
+import { consoleApi } from '@/stories/mockApi';
+import { never, type Calls } from '@/stories/sendApi';
+import { payApi, payOrder } from '@/stories/payApi';
+import { PayOrderList } from './PayOrderList';
+
+const T = { timeout: 8000 };
+const calls: Calls = {};
+
+const meta = {
+  title: 'Finance/PayOrderList',
+  component: PayOrderList,
+  decorators: [withApp],
+  parameters: { app: { path: '/finance/payorder' }, msw: { handlers: [...consoleApi(), ...payApi({ calls })] } },
+  beforeEach: () => {
+    for (const k of Object.keys(calls)) delete calls[k];
+  },
+} satisfies Meta<typeof PayOrderList>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const rowOf = (el: HTMLElement, paymentId: string) => within(el).getByText(paymentId).closest('tr') as HTMLElement;
+
+export const EveryState: Story = {
+  name: '各状态的订单',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('P2026112510000000000006', {}, T);
+    await expect(calls.queryPayOrder?.[0]).toMatchObject({ page: '1', rows: '15' });
+    for (const label of ['待支付', '已提交支付', '支付失败', '已取消']) await expect(c.getByText(label, { selector: '.ant-tag' })).toBeInTheDocument();
+    // 2 and 5 are both 支付成功
+    await expect(c.getAllByText('支付成功', { selector: '.ant-tag' })).toHaveLength(2);
+    // unpaid orders count down with 支付 / 取消; the others have neither
+    const unpaid = rowOf(canvasElement, 'P2026112510000000000006');
+    await expect(within(unpaid).getByTestId('row-countdown')).toHaveTextContent(/^(10:00|09:5\d)$/);
+    await expect(within(unpaid).getByTestId('row-pay')).toBeEnabled();
+    await expect(within(rowOf(canvasElement, 'P2026112510000000000004')).queryByTestId('row-pay')).toBeNull();
+    await expect(within(rowOf(canvasElement, 'P2026112510000000000002')).getByText('超时未支付，订单已关闭')).toBeInTheDocument();
+  },
+};
+
+export const CountdownAtZero: Story = {
+  name: '倒计时到 0：按钮禁用，列表重新加载',
+  parameters: {
+    msw: {
+      handlers: [
+        ...consoleApi(),
+        ...payApi({
+          calls,
+          orders: (n) =>
+            n === 1
+              ? [payOrder({ paymentId: 'P2026112510000000000009', countDownStr: '2' })]
+              : [payOrder({ paymentId: 'P2026112510000000000009', paymentState: 4, paymentStateStr: '已取消', countDownStr: '', qrCode: '', remark: '超时未支付，订单已关闭' })],
+        }),
+      ],
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('P2026112510000000000009', {}, T);
+    await waitFor(() => expect((calls.queryPayOrder ?? []).length).toBeGreaterThanOrEqual(2), T);
+    await expect(await c.findByText('超时未支付，订单已关闭', {}, T)).toBeInTheDocument();
+    await expect(c.queryByTestId('row-pay')).toBeNull();
+  },
+};
+
+export const ZeroDisablesButtons: Story = {
+  name: '倒计时为 0 的未支付订单：支付、取消不可用',
+  parameters: { msw: { handlers: [...consoleApi(), ...payApi({ calls, orders: [payOrder({ paymentId: 'P2026112510000000000010', countDownStr: '0' })] })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('P2026112510000000000010', {}, T);
+    await expect(c.getByTestId('row-countdown')).toHaveTextContent('已超时');
+    await expect(c.getByTestId('row-pay')).toBeDisabled();
+    await expect(c.getByTestId('row-cancel')).toBeDisabled();
+  },
+};
+
+export const Cancel: Story = {
+  name: '取消待支付订单',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('P2026112510000000000006', {}, T);
+    await userEvent.click(within(rowOf(canvasElement, 'P2026112510000000000006')).getByTestId('row-cancel'));
+    const body = within(canvasElement.ownerDocument.body);
+    await expect(await body.findByText('确定取消该支付订单吗？', {}, T)).toBeInTheDocument();
+    await userEvent.click(body.getByRole('button', { name: /^确\s*定$/ }));
+    await waitFor(() => expect(calls.cancelPay?.[0]).toMatchObject({ paymentId: 'P2026112510000000000006' }), T);
+    await waitFor(() => expect((calls.queryPayOrder ?? []).length).toBeGreaterThanOrEqual(2), T);
+  },
+};
+
+export const PayAgain: Story = {
+  name: '支付：重新打开扫码支付',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('P2026112510000000000006', {}, T);
+    await userEvent.click(within(rowOf(canvasElement, 'P2026112510000000000006')).getByTestId('row-pay'));
+    const dialog = within(await within(canvasElement.ownerDocument.body).findByRole('dialog', { name: '扫码支付' }, T));
+    await expect(dialog.getByTestId('pay-qrcode')).toBeInTheDocument();
+    await expect(dialog.getByTestId('pay-countdown')).toHaveTextContent(/剩余支付时间 (10:00|09:5\d)/);
+  },
+};
+
+export const Empty: Story = {
+  name: '无数据',
+  parameters: { msw: { handlers: [...consoleApi(), ...payApi({ orders: [] })] } },
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const Loading: Story = {
+  name: '加载中',
+  parameters: { msw: { handlers: [never('onlinePay/queryPayOrder'), ...consoleApi(), ...payApi()] } },
+  play: async ({ canvasElement }) => {
+    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
+  },
+};

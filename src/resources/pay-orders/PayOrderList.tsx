@@ -1,0 +1,127 @@
+/**
+ * 支付订单 (/finance/payorder, POST /onlinePay/queryPayOrder): filters of filters/pay-order.json
+ * (order number, payment mode, state, order time range yyyy-MM-dd HH:mm:ss; the pickers forbid
+ * dates later than now − 8.64e6 ms as coded), 15 a page, the table of entities/pay-order. Unpaid
+ * orders count down live; when one reaches 0 the list reloads (the server has closed it); 支付 and
+ * 取消 are disabled at or below 0. 支付 reopens the pay dialog, 取消 cancels after a confirmation.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { App, Button, Card, Space, Typography } from 'antd';
+import dayjs from 'dayjs';
+import type { PayOrder } from '@/generated/schemas';
+import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
+import { SchemaTable, type SchemaColumn } from '@/components/SchemaTable/SchemaTable';
+import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
+import { PayDialog, cancelPay, formatCountdown, isOpenOrder, payOrderDisabledDate, secondsLeft, useNow } from '@/components/OnlinePay';
+import { useCurrentUser } from '@/layout/hooks';
+import { ApiError } from '@/providers/http';
+import { MESSAGES } from '../../../common/schema/messages';
+
+const pickerProps = { disabledDate: (d: dayjs.Dayjs) => payOrderDisabledDate(d), format: 'YYYY-MM-DD HH:mm:ss', allowClear: true };
+
+function validate(v: Record<string, unknown>) {
+  const from = v.startPayTime ? dayjs(v.startPayTime as string) : null;
+  const to = v.endPayTime ? dayjs(v.endPayTime as string) : null;
+  return from && to && to.isBefore(from) ? MESSAGES.endBeforeStart : null;
+}
+
+export function PayOrderList() {
+  const { user } = useCurrentUser();
+  const { message, modal } = App.useApp();
+  const [paying, setPaying] = useState<PayOrder | null>(null);
+  const { tableProps, searchFormProps, tableQuery } = useSchemaList<PayOrder>('payOrders', { filterSchema: 'filters/pay-order', validate, queryOptions: { enabled: !!user } });
+  const rows = (tableProps.dataSource ?? []) as readonly PayOrder[];
+  // the countdowns count from the time the rows arrived
+  const dataUpdatedAt = tableQuery.dataUpdatedAt;
+  const counting = rows.some((r) => isOpenOrder(r) && Number(r.countDownStr) > 0);
+  const now = useNow(counting);
+  const leftOf = useCallback((r: PayOrder) => (isOpenOrder(r) ? secondsLeft(r.countDownStr, dataUpdatedAt, now) : 0), [now, dataUpdatedAt]);
+
+  // a countdown reached 0: reload once (the server closes the order)
+  const reloadedFor = useRef(0);
+  const expiredNow = rows.some((r) => isOpenOrder(r) && Number(r.countDownStr) > 0 && leftOf(r) <= 0);
+  const refetch = tableQuery.refetch;
+  useEffect(() => {
+    if (expiredNow && reloadedFor.current !== dataUpdatedAt) {
+      reloadedFor.current = dataUpdatedAt;
+      void refetch();
+    }
+  }, [expiredNow, dataUpdatedAt, refetch]);
+
+  const cancel = (r: PayOrder) =>
+    modal.confirm({
+      title: '提示',
+      content: '确定取消该支付订单吗？',
+      okText: '确定',
+      cancelText: '取消',
+      onOk: async () => {
+        try {
+          message.success((await cancelPay(r.paymentId)) || MESSAGES.payOrderCancelled);
+        } catch (e) {
+          if (!(e instanceof ApiError)) message.error('接口异常');
+        }
+        await refetch();
+      },
+    });
+
+  const columns: (string | SchemaColumn<PayOrder>)[] = [
+    { field: 'rowNum', width: 64 },
+    'paymentId',
+    { field: 'orderId', render: (v: string) => v || '-' },
+    'paymentAmountStr',
+    { field: 'paymentMode', labelField: 'paymentModeStr' },
+    'payTimeStr',
+    { field: 'paymentState', labelField: 'paymentStateStr' },
+    {
+      field: 'countDownStr',
+      render: (_v: string, r: PayOrder) => {
+        if (!isOpenOrder(r)) return '-';
+        const left = leftOf(r);
+        return (
+          <Typography.Text type={left > 0 ? 'danger' : 'secondary'} data-testid="row-countdown">
+            {left > 0 ? formatCountdown(left) : '已超时'}
+          </Typography.Text>
+        );
+      },
+    },
+    { field: 'remark', render: (v: string) => v || '-' },
+  ];
+
+  return (
+    <Card title="支付订单">
+      <SchemaFilterBar filter="filters/pay-order" formProps={searchFormProps} fieldProps={{ startPayTime: pickerProps, endPayTime: pickerProps }} />
+      <SchemaTable<PayOrder>
+        {...tableProps}
+        loading={tableQuery.isLoading}
+        entity="entities/pay-order"
+        columns={columns}
+        rowKey="paymentId"
+        locale={{ emptyText: '暂无数据' }}
+        extraColumns={[
+          {
+            key: 'actions',
+            title: '操作',
+            fixed: 'right',
+            render: (_: unknown, r: PayOrder) => {
+              if (!isOpenOrder(r)) return null;
+              const disabled = leftOf(r) <= 0;
+              return (
+                <Space size={0}>
+                  <Button type="link" size="small" disabled={disabled} onClick={() => setPaying({ ...r, countDownStr: String(leftOf(r)) })} data-testid="row-pay">
+                    支付
+                  </Button>
+                  <Button type="link" size="small" danger disabled={disabled} onClick={() => cancel(r)} data-testid="row-cancel">
+                    取消
+                  </Button>
+                </Space>
+              );
+            },
+          },
+        ]}
+      />
+      <PayDialog order={paying} onClose={() => setPaying(null)} onChanged={() => void refetch()} />
+    </Card>
+  );
+}
+
+export default PayOrderList;

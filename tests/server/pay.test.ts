@@ -1,0 +1,244 @@
+/**
+ * Online recharge (docs/api-pay.md): orders, the sandbox scan page and its signed notification,
+ * exactly-once credit under repeats and races, forged and wrong-amount notifications, expiry,
+ * cancel, the list with its filters.
+ */
+import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { backends, useServer, type Client, type TestServer } from './harness';
+
+async function as(server: TestServer, who: string): Promise<Client> {
+  const c = await server.client().init();
+  const r = await c.login(who);
+  if (r.body.code !== 0) throw new Error(`login ${who}: ${JSON.stringify(r.body)}`);
+  return c;
+}
+
+const balanceOf = async (server: TestServer, clientid: string) =>
+  (await server.handle.db.selectFrom('accounts').select('balance').where('clientid', '=', clientid).executeTakeFirstOrThrow()).balance;
+
+async function violations(server: TestServer) {
+  const r = await sql<{ clientid: string }>`
+    select a.clientid from accounts a left join (select account_id, sum(amount) s from ledger group by account_id) l on l.account_id = a.id
+    where a.balance <> coalesce(l.s, 0) or a.balance < 0`.execute(server.handle.db);
+  return r.rows;
+}
+
+const ledgerRowsOf = async (server: TestServer, paymentId: string) =>
+  server.handle.db.selectFrom('ledger').select(['amount', 'kind', 'request_id']).where('request_id', '=', paymentId).execute();
+
+/** the scan page's path + query from an order's QR payload */
+const scanPath = (qrCode: string) => {
+  const u = new URL(qrCode);
+  return { path: u.pathname + u.search, paymentId: u.searchParams.get('paymentId')!, token: u.searchParams.get('token')! };
+};
+
+describe.each(backends)('online payment (%s)', (backend) => {
+  const t = useServer(backend);
+
+  it('offers online recharge to agents only (isOpenPay)', async () => {
+    const agent = await as(t.server, 'agent1');
+    expect((await agent.get('/api/onlinePay/config')).body.data).toMatchObject({ isOpenPay: 1, orderTtlSeconds: 900, sandbox: { 0: true, 1: true } });
+    const sub = await as(t.server, 'client1');
+    expect((await sub.get('/api/onlinePay/config')).body.data.isOpenPay).toBe(0);
+    const refused = await sub.post('/api/onlinePay/createPay', { amount: '10', paymentMode: 0 });
+    expect(refused.body).toMatchObject({ code: 500, msg: '未开通在线充值' });
+    const anon = await t.server.client().init();
+    expect((await anon.post('/api/onlinePay/createPay', { amount: '10', paymentMode: 0 })).body.code).toBe(401);
+  });
+
+  it('checks the amount with the form’s messages', async () => {
+    const c = await as(t.server, 'agent1');
+    const msg = async (amount: unknown, paymentMode: unknown = 0) => (await c.post('/api/onlinePay/createPay', { amount, paymentMode })).body.msg;
+    expect(await msg(undefined)).toBe('请输入充值金额');
+    expect(await msg('abc')).toBe('充值金额必须为数字,最多保留两位小数');
+    expect(await msg('1.234')).toBe('充值金额必须为数字,最多保留两位小数');
+    expect(await msg('0.99')).toBe('充值金额为1元至100万元');
+    expect(await msg('1000000.01')).toBe('充值金额为1元至100万元');
+    expect(await msg('10', 7)).toBe('参数错误');
+    expect(await msg('10', '')).toMatch(/请选择支付方式|参数错误/);
+    const okBig = await c.post('/api/onlinePay/createPay', { amount: '1000000', paymentMode: 1 });
+    expect(okBig.body.data).toMatchObject({ paymentAmountStr: '1000000.00', paymentMode: 1, paymentModeStr: '微信支付', paymentState: 0, paymentStateStr: '待支付', countDownStr: '900' });
+    await c.post('/api/onlinePay/cancelPay', { paymentId: okBig.body.data.paymentId });
+  });
+
+  it('pays through the sandbox scan page: credited once, however often confirmed or notified', async () => {
+    const c = await as(t.server, 'agent1');
+    const before = await balanceOf(t.server, 'agent1');
+    const created = await c.post('/api/onlinePay/createPay', { amount: '123.45', paymentMode: 0 });
+    expect(created.body.code).toBe(0);
+    const order = created.body.data;
+    expect(order.paymentId).toMatch(/^P\d{14}\d{8}$/);
+    expect(order.qrCode).toMatch(/^http:\/\/localhost:8080\/api\/onlinePay\/sandbox\/scan\?paymentId=/);
+    const scan = scanPath(order.qrCode);
+
+    // a wrong token shows nothing of the order
+    const wrong = await t.server.client().request('GET', `/api/onlinePay/sandbox/scan?paymentId=${scan.paymentId}&token=${'0'.repeat(32)}`);
+    expect(wrong.raw.body).toContain('支付订单不存在');
+
+    // the payer's phone opens the page (no session): the order becomes 已提交支付
+    const phone = t.server.client();
+    const page = await phone.request('GET', scan.path);
+    expect(page.status).toBe(200);
+    expect(String(page.headers['content-type'])).toContain('text/html');
+    expect(page.raw.body).toContain('确认支付');
+    expect(page.raw.body).toContain('123.45');
+    expect((await c.post('/api/onlinePay/payStatus', { paymentId: order.paymentId })).body.data).toMatchObject({ paymentState: 1, paymentStateStr: '已提交支付' });
+
+    const confirm = await phone.request('POST', '/api/onlinePay/sandbox/pay', { paymentId: scan.paymentId, token: scan.token, action: 'confirm' });
+    expect(confirm.raw.body).toContain('支付成功');
+    const status = (await c.post('/api/onlinePay/payStatus', { paymentId: order.paymentId })).body.data;
+    expect(status).toMatchObject({ paymentState: 2, paymentStateStr: '支付成功', countDownStr: '', qrCode: '' });
+    expect(status.orderId).toMatch(/^SANDBOX/);
+    expect(await balanceOf(t.server, 'agent1')).toBe((Number(before) + 123.45).toFixed(2));
+
+    // confirmed again, and the notification replayed: nothing more
+    const again = await phone.request('POST', '/api/onlinePay/sandbox/pay', { paymentId: scan.paymentId, token: scan.token, action: 'confirm' });
+    expect(again.raw.body).toContain('订单已支付');
+    const notice = t.server.app.services.pay.providers.sandbox.sign({ paymentId: order.paymentId, tradeNo: 'T1', amount: '123.45', status: 'SUCCESS' });
+    for (let i = 0; i < 3; i++) {
+      const r = await t.server.client().request('POST', '/api/onlinePay/notify/sandbox', notice, { json: true });
+      expect(r.status).toBe(200);
+    }
+    expect(await balanceOf(t.server, 'agent1')).toBe((Number(before) + 123.45).toFixed(2));
+    expect(await ledgerRowsOf(t.server, order.paymentId)).toEqual([{ amount: '123.45', kind: 11, request_id: order.paymentId }]);
+    // paid orders cannot be cancelled
+    expect((await c.post('/api/onlinePay/cancelPay', { paymentId: order.paymentId })).body).toMatchObject({ code: 500, msg: '订单已支付' });
+    expect(await violations(t.server)).toEqual([]);
+  });
+
+  it('credits nothing for a forged signature, a wrong amount, another provider or an unknown order', async () => {
+    const c = await as(t.server, 'agent1');
+    const before = await balanceOf(t.server, 'agent1');
+    const order = (await c.post('/api/onlinePay/createPay', { amount: '50', paymentMode: 1 })).body.data;
+    const sandbox = t.server.app.services.pay.providers.sandbox;
+    const good = sandbox.sign({ paymentId: order.paymentId, tradeNo: 'T2', amount: '50.00', status: 'SUCCESS' });
+    const post = (body: unknown) => t.server.client().request('POST', '/api/onlinePay/notify/sandbox', body, { json: true });
+
+    const forged = await post({ ...good, sign: good.sign!.replace(/^./, (ch) => (ch === 'a' ? 'b' : 'a')) });
+    expect(forged.status).toBe(400);
+    expect(forged.body.msg).toBe('签名验证失败');
+    expect((await post({ ...good, amount: '5000.00' })).status).toBe(400); // signature no longer holds
+    const wrongAmount = sandbox.sign({ paymentId: order.paymentId, tradeNo: 'T2', amount: '5000.00', status: 'SUCCESS' });
+    expect((await post(wrongAmount)).body.msg).toBe('金额不符');
+    const unknown = sandbox.sign({ paymentId: 'P00000000000000', tradeNo: 'T2', amount: '50.00', status: 'SUCCESS' });
+    expect((await post(unknown)).body.msg).toBe('支付订单不存在');
+    const notPaid = sandbox.sign({ paymentId: order.paymentId, tradeNo: 'T2', amount: '50.00', status: 'CLOSED' });
+    expect((await post(notPaid)).status).toBe(400);
+    // a form post without the fields, and the real providers' routes while they are not configured
+    expect((await t.server.client().request('POST', '/api/onlinePay/notify/sandbox', { paymentId: order.paymentId })).status).toBe(400);
+    expect((await t.server.client().request('POST', '/api/onlinePay/notify/alipay', { out_trade_no: order.paymentId, sign: 'x' })).status).toBe(404);
+    expect((await t.server.client().request('POST', '/api/onlinePay/notify/wechat', { id: 'x' }, { json: true })).status).toBe(404);
+
+    expect(await balanceOf(t.server, 'agent1')).toBe(before);
+    expect((await c.post('/api/onlinePay/payStatus', { paymentId: order.paymentId })).body.data.paymentState).toBe(0);
+    const logged = await t.server.handle.db.selectFrom('pay_notifications').select(['verified', 'credited']).where('payment_id', '=', order.paymentId).execute();
+    expect(logged.some((l) => l.credited)).toBe(false);
+    // the genuine one still credits
+    expect((await post(good)).status).toBe(200);
+    expect(await balanceOf(t.server, 'agent1')).toBe((Number(before) + 50).toFixed(2));
+  });
+
+  it('credits once when 20 notifications of one order arrive at the same time', async () => {
+    const c = await as(t.server, 'agent1');
+    const before = await balanceOf(t.server, 'agent1');
+    const order = (await c.post('/api/onlinePay/createPay', { amount: '77.77', paymentMode: 0 })).body.data;
+    const sandbox = t.server.app.services.pay.providers.sandbox;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        t.server.client().request('POST', '/api/onlinePay/notify/sandbox', sandbox.sign({ paymentId: order.paymentId, tradeNo: `T3-${i}`, amount: '77.77', status: 'SUCCESS' }), { json: true }),
+      ),
+    );
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(await balanceOf(t.server, 'agent1')).toBe((Number(before) + 77.77).toFixed(2));
+    expect(await ledgerRowsOf(t.server, order.paymentId)).toHaveLength(1);
+    const credited = await t.server.handle.db.selectFrom('pay_notifications').select('credited').where('payment_id', '=', order.paymentId).where('credited', '=', true).execute();
+    expect(credited).toHaveLength(1);
+    expect(await violations(t.server)).toEqual([]);
+  });
+
+  it('expires unpaid orders after 15 minutes: closed, the scan page refuses, countdown gone', async () => {
+    const c = await as(t.server, 'agent1');
+    const before = await balanceOf(t.server, 'agent1');
+    const order = (await c.post('/api/onlinePay/createPay', { amount: '20', paymentMode: 0 })).body.data;
+    t.server.clock.advance(10 * 60_000);
+    expect((await c.post('/api/onlinePay/payStatus', { paymentId: order.paymentId })).body.data).toMatchObject({ paymentState: 0, countDownStr: '300' });
+    t.server.clock.advance(5 * 60_000);
+    const closed = (await c.post('/api/onlinePay/payStatus', { paymentId: order.paymentId })).body.data;
+    expect(closed).toMatchObject({ paymentState: 4, paymentStateStr: '已取消', remark: '超时未支付，订单已关闭', countDownStr: '' });
+    const scan = scanPath(order.qrCode);
+    const page = await t.server.client().request('GET', scan.path);
+    expect(page.raw.body).toContain('订单已关闭，请重新下单');
+    expect(page.raw.body).not.toContain('确认支付');
+    const confirm = await t.server.client().request('POST', '/api/onlinePay/sandbox/pay', { paymentId: scan.paymentId, token: scan.token, action: 'confirm' });
+    expect(confirm.raw.body).toContain('订单已关闭，请重新下单');
+    expect((await c.post('/api/onlinePay/cancelPay', { paymentId: order.paymentId })).body.msg).toBe('订单已关闭，请重新下单');
+    expect(await balanceOf(t.server, 'agent1')).toBe(before);
+  });
+
+  it('cancels an unpaid order (own orders only); the scan page then refuses', async () => {
+    const c = await as(t.server, 'agent1');
+    const before = await balanceOf(t.server, 'agent1');
+    const order = (await c.post('/api/onlinePay/createPay', { amount: '30', paymentMode: 1 })).body.data;
+    const other = await as(t.server, 'agent0');
+    expect((await other.post('/api/onlinePay/cancelPay', { paymentId: order.paymentId })).body).toMatchObject({ code: 404, msg: '支付订单不存在' });
+    expect((await other.post('/api/onlinePay/payStatus', { paymentId: order.paymentId })).body.code).toBe(404);
+    const r = await c.post('/api/onlinePay/cancelPay', { paymentId: order.paymentId });
+    expect(r.body).toMatchObject({ code: 0, msg: '订单已取消' });
+    expect((await c.post('/api/onlinePay/payStatus', { paymentId: order.paymentId })).body.data).toMatchObject({ paymentState: 4, remark: '用户取消' });
+    expect((await c.post('/api/onlinePay/cancelPay', { paymentId: order.paymentId })).body.msg).toBe('订单已关闭，请重新下单');
+    const scan = scanPath(order.qrCode);
+    const confirm = await t.server.client().request('POST', '/api/onlinePay/sandbox/pay', { paymentId: scan.paymentId, token: scan.token, action: 'confirm' });
+    expect(confirm.raw.body).toContain('订单已关闭，请重新下单');
+    expect(await balanceOf(t.server, 'agent1')).toBe(before);
+  });
+
+  it('the scan page’s 取消 marks the order failed without credit', async () => {
+    const c = await as(t.server, 'agent1');
+    const order = (await c.post('/api/onlinePay/createPay', { amount: '40', paymentMode: 0 })).body.data;
+    const scan = scanPath(order.qrCode);
+    const r = await t.server.client().request('POST', '/api/onlinePay/sandbox/pay', { paymentId: scan.paymentId, token: scan.token, action: 'cancel' });
+    expect(r.raw.body).toContain('已取消支付');
+    expect((await c.post('/api/onlinePay/payStatus', { paymentId: order.paymentId })).body.data).toMatchObject({ paymentState: 3, paymentStateStr: '支付失败' });
+  });
+
+  it('lists the account’s orders with filters, page and rows', async () => {
+    const c = await as(t.server, 'agent0');
+    const a = (await c.post('/api/onlinePay/createPay', { amount: '11', paymentMode: 0 })).body.data;
+    t.server.clock.advance(1000);
+    const b = (await c.post('/api/onlinePay/createPay', { amount: '12', paymentMode: 1 })).body.data;
+    const all = (await c.post('/api/onlinePay/queryPayOrder', { page: 1, rows: 15 })).body.data;
+    expect(all).toMatchObject({ totalRecord: 2, page: 1 });
+    expect(all.data.map((r: any) => r.paymentId)).toEqual([b.paymentId, a.paymentId]);
+    expect(all.data[0]).toMatchObject({ rowNum: 1, paymentAmountStr: '12.00', price: '12.00', payType: 11, paymentModeStr: '微信支付', paymentStateStr: '待支付' });
+    expect(all.data[0].payTimeStr).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(Number(all.data[0].countDownStr)).toBeGreaterThan(0);
+    const wx = (await c.post('/api/onlinePay/queryPayOrder', { paymentMode: 1 })).body.data;
+    expect(wx.data.map((r: any) => r.paymentId)).toEqual([b.paymentId]);
+    const search = (await c.post('/api/onlinePay/queryPayOrder', { searchText: ` ${a.paymentId} ` })).body.data;
+    expect(search.data.map((r: any) => r.paymentId)).toEqual([a.paymentId]);
+    // pay a, then state 2 and 5 both find it
+    const scan = scanPath(a.qrCode);
+    await t.server.client().request('POST', '/api/onlinePay/sandbox/pay', { paymentId: scan.paymentId, token: scan.token, action: 'confirm' });
+    for (const s of [2, 5]) {
+      const paid = (await c.post('/api/onlinePay/queryPayOrder', { paymentState: s })).body.data;
+      expect(paid.data.map((r: any) => r.paymentId)).toEqual([a.paymentId]);
+    }
+    const page2 = (await c.post('/api/onlinePay/queryPayOrder', { page: 2, rows: 1 })).body.data;
+    expect(page2.data.map((r: any) => [r.rowNum, r.paymentId])).toEqual([[2, a.paymentId]]);
+    const none = (await c.post('/api/onlinePay/queryPayOrder', { startPayTime: '2001-01-01 00:00:00', endPayTime: '2001-01-02 00:00:00' })).body.data;
+    expect(none.totalRecord).toBe(0);
+    expect((await c.post('/api/onlinePay/queryPayOrder', { startPayTime: '2001-01-02 00:00:00', endPayTime: '2001-01-01 00:00:00' })).body.msg).toBe('结束日期不能早于开始日期');
+    expect((await c.post('/api/onlinePay/queryPayOrder', { startPayTime: '2001-13-02' })).body.code).toBe(400);
+    // another account sees none of them
+    const other = await as(t.server, 'agent1');
+    const theirs = (await other.post('/api/onlinePay/queryPayOrder', { searchText: a.paymentId })).body.data;
+    expect(theirs.totalRecord).toBe(0);
+  });
+
+  it('limits the unpaid orders an account holds at once', async () => {
+    const c = await as(t.server, 'newagent');
+    for (let i = 0; i < 20; i++) expect((await c.post('/api/onlinePay/createPay', { amount: '1', paymentMode: 0 })).body.code).toBe(0);
+    expect((await c.post('/api/onlinePay/createPay', { amount: '1', paymentMode: 0 })).body.msg).toBe('待支付订单过多，请先完成或取消已有订单');
+  });
+});
