@@ -64,6 +64,8 @@ import { SendService } from './modules/send/service';
 import { recordsRoutes } from './modules/records/routes';
 import { RecordsService } from './modules/records/service';
 import { numbersRoutes } from './modules/numbers/routes';
+import { billsRoutes } from './modules/bills/routes';
+import { BillsService } from './modules/bills/service';
 
 export interface BuildAppOptions {
   db: Db;
@@ -86,6 +88,8 @@ export interface BuildAppOptions {
   purgeEveryMs?: number;
   /** resolves callback URL hosts (default: the system resolver) */
   resolveHost?: HostResolver;
+  /** send the recorded credit-alarm crossings every this many ms (0: never; default 1 s) */
+  alarmEveryMs?: number;
 }
 
 export interface Services {
@@ -107,6 +111,7 @@ export interface Services {
   ledger: LedgerService;
   subaccounts: SubAccountService;
   send: SendService;
+  bills: BillsService;
 }
 
 declare module 'fastify' {
@@ -162,6 +167,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ledger: new LedgerService(ctx),
     subaccounts: undefined as unknown as SubAccountService,
     send: new SendService(ctx, clients),
+    bills: new BillsService(ctx),
   };
   services.subaccounts = new SubAccountService(ctx, services.ledger);
   app.decorate('ctx', ctx);
@@ -201,6 +207,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(sendRoutes(ctx, services.send));
       await api.register(recordsRoutes(ctx, new RecordsService(ctx, clients)));
       await api.register(numbersRoutes());
+      await api.register(billsRoutes(ctx, services.bills));
       await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate: selfUpdateClient(services.account) }));
     },
     { prefix: '/api' },
@@ -222,6 +229,20 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     const timer = setInterval(() => {
       purgeExpired(ctx.db, now()).catch((err) => app.log.warn({ err }, 'purge of expired rows failed'));
     }, purgeEvery);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+  }
+  const alarmEvery = opts.alarmEveryMs ?? 1000;
+  if (alarmEvery > 0) {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      services.bills
+        .deliverAlarms()
+        .catch((err) => app.log.warn({ err }, 'credit alarm delivery failed'))
+        .finally(() => (running = false));
+    }, alarmEvery);
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));
   }

@@ -223,6 +223,9 @@ export interface Database {
   export_files: ExportFileTable;
   // 0010_send
   send_submit_locks: SendSubmitLockTable;
+  // 0014_bills
+  credit_alarms: CreditAlarmTable;
+  credit_alarm_events: CreditAlarmEventTable;
 }
 
 /** 短信签名 (server/db/migrations/0003_signs.ts) */
@@ -496,4 +499,30 @@ export interface ExportFileTable {
   path: string;
   rows: D<number>;
   created_at: CreatedAt;
+}
+
+/** 0014_bills: an agent's 额度提醒 (server/modules/bills) */
+export interface CreditAlarmTable {
+  account_id: number;
+  /** yuan, whole; 0 = no reminder */
+  alarm_amount: Money;
+  /** comma-separated mobiles */
+  alarm_phones: D<string>;
+  /** the balance is at or above the amount: the next fall below sends */
+  armed: D<boolean>;
+  last_alarm_at: NullableTs;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** 0014_bills: one fall below an alarm amount (written by the trigger accounts_credit_alarm) */
+export interface CreditAlarmEventTable {
+  id: Generated<number>;
+  account_id: number;
+  balance: Money;
+  alarm_amount: Money;
+  phones: string;
+  created_at: CreatedAt;
+  /** the system SMS task that carried it (null until the alarm job ran) */
+  task_id: D<number | null>;
+  sent_at: NullableTs;
 }
