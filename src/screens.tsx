@@ -40,6 +40,7 @@ import { DeliverPage } from '@/custom-pages/deliver';
 import { SendTaskList } from '@/resources/send-tasks';
 import { TimedTaskList } from '@/resources/timed-tasks';
 import { ReplyList, SendRecordList, SendRecordTabs } from '@/resources/send-records';
+import { OwnBill } from '@/resources/bills';
 
 const Home = lazy(() => import('@/pages/Home'));
 
@@ -49,6 +50,7 @@ const groups: MenuGroup[] = [
   { key: 'records', label: '统计查询', icon: 'report' },
   { key: 'customer', label: '客户管理', icon: 'customer' },
   { key: 'template', label: '模板管理', icon: 'template' },
+  { key: 'finance', label: '财务管理', icon: 'finance' },
   { key: 'account', label: '账户中心', icon: 'account' },
   { key: 'help', label: '帮助中心', icon: 'help' },
 ];
@@ -83,6 +85,8 @@ const screens: Screen[] = [
   { name: 'customer_manager', path: '/customer/manager/:id/:tab/*', label: '子账户详情', page: SubAccountDetail, access: 'agent' },
   { name: 'customer_finance', path: '/customer/finance', label: '客户财务', page: FinanceList, access: 'agent', menu: 'customer', home: true },
   { name: 'own_balance', path: '/customer/finance/balance', label: '账户余额', icon: 'finance', page: OwnBalance, access: 'subAccount', menu: true, home: true },
+
+  { name: 'finance_own', path: '/finance/own', label: '自有账单', page: OwnBill, access: 'agent', menu: 'finance', home: true },
 
   // 模板管理
   {

@@ -98,4 +98,7 @@ export const resources: ResourceRegistry = {
   timedTaskPhones: { list: { url: '/send/getAllPhone/list', method: 'form', paging: 'page' }, idField: 'phone' },
   /** 客户财务 (POST /recharge/rollback/getAccounts) */
   subAccountFinance: { list: { url: '/recharge/rollback/getAccounts', method: 'form' }, idField: 'client_id' },
+  /** 自有账单 (POST /finance/bill/self) and 额度记录 (GET /finance/creditHistories/list), docs/api-bills.md */
+  ownBill: { list: { url: '/finance/bill/self', method: 'form' } },
+  creditHistories: { list: { url: '/finance/creditHistories/list', method: 'get' } },
 };
