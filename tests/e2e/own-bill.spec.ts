@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { apiLogin } from './helpers';
 
 /**
@@ -14,10 +14,13 @@ async function call(page: Page, method: 'get' | 'post', url: string, form: Recor
   return (await res.json()) as { code: number; msg: string; data: any };
 }
 
+// a loaded 2-core machine renders slowly: more than the default 10 s per expectation
+const expect = baseExpect.configure({ timeout: 60_000 });
+
 const yuan = (v: string) => `${Number(v).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} 元`;
 
 test('agent1 sees its own bill and sets a credit alarm that really sends an SMS once', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await apiLogin(page, 'agent1');
   await page.goto('/');
   await page.getByRole('menuitem', { name: /财务管理/ }).click();

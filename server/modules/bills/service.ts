@@ -294,6 +294,9 @@ export class BillsService {
    * marking the event sent. Any number of processes may run it (SKIP LOCKED). Returns the count.
    */
   async deliverAlarms(limit = 20): Promise<number> {
+    // the common case, nothing pending, costs one indexed read and no transaction
+    const pending = await this.ctx.db.selectFrom('credit_alarm_events').select('id').where('sent_at', 'is', null).limit(1).executeTakeFirst();
+    if (!pending) return 0;
     return this.ctx.db.transaction().execute(async (trx) => {
       const events = await trx
         .selectFrom('credit_alarm_events as e')
