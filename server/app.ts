@@ -69,6 +69,8 @@ import { numbersRoutes } from './modules/numbers/routes';
 import { payRoutes } from './modules/pay/routes';
 import { PayService } from './modules/pay/service';
 import { PayProviders } from './modules/pay/providers';
+import { billsRoutes } from './modules/bills/routes';
+import { BillsService } from './modules/bills/service';
 
 export interface BuildAppOptions {
   db: Db;
@@ -91,6 +93,8 @@ export interface BuildAppOptions {
   purgeEveryMs?: number;
   /** resolves callback URL hosts (default: the system resolver) */
   resolveHost?: HostResolver;
+  /** send the recorded credit-alarm crossings every this many ms (0: never; default 1 s) */
+  alarmEveryMs?: number;
 }
 
 export interface Services {
@@ -113,6 +117,7 @@ export interface Services {
   subaccounts: SubAccountService;
   send: SendService;
   pay: PayService;
+  bills: BillsService;
 }
 
 declare module 'fastify' {
@@ -169,6 +174,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     subaccounts: undefined as unknown as SubAccountService,
     send: new SendService(ctx, clients),
     pay: undefined as unknown as PayService,
+    bills: new BillsService(ctx),
   };
   services.subaccounts = new SubAccountService(ctx, services.ledger);
   services.pay = new PayService(ctx, services.ledger, new PayProviders(config.pay, opts.dataDir));
@@ -211,6 +217,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(purchaseRoutes(ctx, new PurchaseService(ctx, clients)));
       await api.register(numbersRoutes());
       await api.register(payRoutes(ctx, services.pay));
+      await api.register(billsRoutes(ctx, services.bills));
       await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate: selfUpdateClient(services.account) }));
     },
     { prefix: '/api' },
@@ -232,6 +239,20 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     const timer = setInterval(() => {
       purgeExpired(ctx.db, now()).catch((err) => app.log.warn({ err }, 'purge of expired rows failed'));
     }, purgeEvery);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+  }
+  const alarmEvery = opts.alarmEveryMs ?? 1000;
+  if (alarmEvery > 0) {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      services.bills
+        .deliverAlarms()
+        .catch((err) => app.log.warn({ err }, 'credit alarm delivery failed'))
+        .finally(() => (running = false));
+    }, alarmEvery);
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));
   }

@@ -42,6 +42,7 @@ import { TimedTaskList } from '@/resources/timed-tasks';
 import { ReplyList, SendRecordList, SendRecordTabs } from '@/resources/send-records';
 import { InternationalPrices, PoolList, ProductBuyPage, PurchasePage, PurchaseRecordList, PurchaseTabs, RebateBillList, SmsBillList } from '@/resources/purchase';
 import { PayOrderList } from '@/resources/pay-orders';
+import { OwnBill } from '@/resources/bills';
 
 const Home = lazy(() => import('@/pages/Home'));
 
@@ -88,6 +89,8 @@ const screens: Screen[] = [
   { name: 'customer_manager', path: '/customer/manager/:id/:tab/*', label: '子账户详情', page: SubAccountDetail, access: 'agent' },
   { name: 'customer_finance', path: '/customer/finance', label: '客户财务', page: FinanceList, access: 'agent', menu: 'customer', home: true },
   { name: 'own_balance', path: '/customer/finance/balance', label: '账户余额', icon: 'finance', page: OwnBalance, access: 'subAccount', menu: true, home: true },
+
+  { name: 'finance_own', path: '/finance/own', label: '自有账单', page: OwnBill, access: 'agent', menu: 'finance', home: true },
 
   // 模板管理
   {

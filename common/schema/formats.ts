@@ -16,8 +16,15 @@ export function isBusinessDateTime(s: string): boolean {
   return y >= 1 && t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d && h < 24 && mi < 60 && se < 60;
 }
 
+/** a comma-separated list without a repeated item ('' passes; the items' own form is the pattern's business) */
+export function isDistinctList(s: string): boolean {
+  const items = s.split(',');
+  return new Set(items).size === items.length;
+}
+
 /** format name -> check, as ajv's addFormat and its standalone code take them */
 export const CUSTOM_FORMATS = {
   money: MONEY_FORMAT,
   'business-date-time': { type: 'string' as const, validate: isBusinessDateTime },
+  'distinct-list': { type: 'string' as const, validate: isDistinctList },
 };

@@ -1,6 +1,6 @@
 /** Ledger commands: show an account's ledger with the invariant check; operator top-up of an agent. */
 import { formatDateTime } from '../lib/time';
-import { LedgerService } from '../modules/ledger/service';
+import { KIND, LedgerService } from '../modules/ledger/service';
 import { CommandError, defineCommands, table, UsageError } from './registry';
 import { UserType } from '../../common/generated/schemas';
 
@@ -38,7 +38,9 @@ export const ledgerCommands = defineCommands(
       if (!acc) throw new CommandError(`账户 ${clientid} 不存在`);
       if (acc.user_type !== UserType.Agent) throw new CommandError(`${clientid} 不是代理商`);
       try {
-        const r = await new LedgerService({ db, now }).credit(acc.id, amount.trim(), { remark: remark.join(' ') || '运营充值' });
+        // a credit raise (提升额度, kind 9) or cut (降低额度, kind 10): the credit history lists these
+        const kind = amount.trim().startsWith('-') ? KIND.lowerCredit : KIND.raiseCredit;
+        const r = await new LedgerService({ db, now }).credit(acc.id, amount.trim(), { kind, remark: remark.join(' ') || '运营充值' });
         out(`已为 ${clientid} 记账 ${amount} 元，当前余额 ${r.balance} 元（流水 #${r.ledgerId}）`);
       } catch (e) {
         throw new CommandError((e as Error).message);

@@ -15,6 +15,7 @@ import { send0010 } from './migrations/0010_send';
 import { records0011 } from './migrations/0011_records';
 import { purchase0012 } from './migrations/0012_purchase';
 import { pay0013 } from './migrations/0013_pay';
+import { bills0014 } from './migrations/0014_bills';
 
 async function run(db: Kysely<any>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -156,6 +157,7 @@ export const migrations: Record<string, Migration> = {
   '0011_records': records0011,
   '0012_purchase': purchase0012,
   '0013_pay': pay0013,
+  '0014_bills': bills0014,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -235,6 +235,9 @@ export interface Database {
   // 0013_pay
   pay_orders: PayOrderTable;
   pay_notifications: PayNotificationTable;
+  // 0014_bills
+  credit_alarms: CreditAlarmTable;
+  credit_alarm_events: CreditAlarmEventTable;
 }
 
 /** 短信签名 (server/db/migrations/0003_signs.ts) */
@@ -609,4 +612,28 @@ export interface PayNotificationTable {
   reason: D<string>;
   payload: D<string>;
   created_at: Timestamp;
+/** 0014_bills: an agent's 额度提醒 (server/modules/bills) */
+export interface CreditAlarmTable {
+  account_id: number;
+  /** yuan, whole; 0 = no reminder */
+  alarm_amount: Money;
+  /** comma-separated mobiles */
+  alarm_phones: D<string>;
+  /** the balance is at or above the amount: the next fall below sends */
+  armed: D<boolean>;
+  last_alarm_at: NullableTs;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** 0014_bills: one fall below an alarm amount (written by the trigger accounts_credit_alarm) */
+export interface CreditAlarmEventTable {
+  id: Generated<number>;
+  account_id: number;
+  balance: Money;
+  alarm_amount: Money;
+  phones: string;
+  created_at: CreatedAt;
+  /** the system SMS task that carried it (null until the alarm job ran) */
+  task_id: D<number | null>;
+  sent_at: NullableTs;
 }

@@ -112,4 +112,7 @@ export const resources: ResourceRegistry = {
   /** 消费记录：套餐模式 (POST /finance/bill/purchaseHistory)、直充模式 (POST /finance/bill/direct/purchaseHistory) */
   purchaseRecords: { list: { url: '/finance/bill/purchaseHistory', method: 'form' }, idField: 'rownum' },
   directPurchaseRecords: { list: { url: '/finance/bill/direct/purchaseHistory', method: 'form' } },
+  /** 自有账单 (POST /finance/bill/self) and 额度记录 (GET /finance/creditHistories/list), docs/api-bills.md */
+  ownBill: { list: { url: '/finance/bill/self', method: 'form' } },
+  creditHistories: { list: { url: '/finance/creditHistories/list', method: 'get' } },
 };

@@ -1,0 +1,373 @@
+/**
+ * Own bill, balance figures, credit history and the credit alarm of an agent (docs/api-bills.md).
+ *
+ * The own bill IS the ledger: one row per ledger row of the account (amount ≠ 0), `id` = the
+ * ledger row's id, financial type from the sign of the amount, payment type = the ledger kind.
+ *
+ * The credit alarm is decided by the database (trigger `accounts_credit_alarm`, migration
+ * 0014_bills) in the same transaction as the balance change; `deliverAlarms` (every process, every
+ * second, FOR UPDATE SKIP LOCKED) turns each recorded crossing into a system SMS task whose
+ * messages the dispatcher sends over SMPP like any other.
+ */
+import { PassThrough, type Readable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db';
+import type { Account } from '../../db/types';
+import { ApiError, errors } from '../../http/errors';
+import { listPage, pagingOf } from '../../http/paging';
+import { validateForm } from '../../http/validation';
+import { exportColumns } from '../../lib/export-columns';
+import { formatDateTime } from '../../lib/time';
+import { Money, money2 } from '../ledger/money';
+import { KIND } from '../ledger/service';
+import { bodyOf, dayParam, str } from '../records/filters';
+import { insertMessages } from '../send/messages';
+import { newTaskUid } from '../send/service';
+import { CHARGE_STATE } from '../send/billing';
+import { carrierOf } from '../../../common/sms/segments';
+import { composeMessage, countPieces } from '../../../common/sms/pieces';
+import { MESSAGES } from '../../../common/schema/messages';
+import { BillPaymentType, FinancialType, SmsType, TaskStatus, type CreditAlarmForm } from '../../../common/generated/schemas';
+import alarmForm from '../../../schemas/forms/credit-alarm.json';
+import sendForm from '../../../schemas/forms/send.json';
+
+export const ALARM_FORM = 'forms/credit-alarm';
+export const ALARM_MSG = alarmForm['x-messages'];
+export const NO_DATA = sendForm['x-messages'].noData;
+/** most rows one export holds (as the record exports) */
+export const BILL_EXPORT_MAX = 1_000_000;
+const BATCH = 2000;
+/** ledger kinds of credit raises and cuts (enums/bill-payment-type.json) */
+export const CREDIT_KINDS = [KIND.raiseCredit, KIND.lowerCredit] as const;
+
+
+export interface OwnBillRow {
+  rownum: number;
+  id: number;
+  financial_type: number;
+  financial_type_str: string;
+  payment_type: number;
+  payment_type_str: string;
+  amount_str: string;
+  balance_str: string;
+  order_id: string;
+  paymentId: string;
+  admin_name: string;
+  remark: string;
+  create_time: string;
+}
+
+interface LedgerJoined {
+  id: number;
+  amount: string;
+  balance_after: string;
+  kind: number;
+  remark: string;
+  request_id: string | null;
+  created_at: Date;
+  operator: string | null;
+}
+
+/** the task number a send charge or return names in its remark (`短信发送 任务T…`) */
+/** the account's ledger rows of a nonzero amount, with the operator */
+const ledgerOf = (db: Db, accountId: number) =>
+  db.selectFrom('ledger').leftJoin('accounts as o', 'o.id', 'ledger.operator_id').select('ledger.id').where('ledger.account_id', '=', accountId).where('ledger.amount', '<>', '0');
+type LedgerQuery = ReturnType<typeof ledgerOf>;
+
+const TASK_REF = /任务(T\d{10,30})/;
+
+export class BillsService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private label(enumName: string, v: unknown): string {
+    return this.ctx.schemas.registry.enumLabel(enumName, v) ?? '';
+  }
+
+  // ---------------------------------------------------------------- own bill
+
+  /** the filtered ledger rows of the account (filters/own-bill) */
+  private billQuery(me: Account, body: unknown): LedgerQuery {
+    const b = bodyOf(body);
+    let q = ledgerOf(this.ctx.db, me.id);
+    const fin = str(b.financial_type);
+    if (fin !== '') {
+      if (fin === String(FinancialType.Income)) q = q.where('ledger.amount', '>', '0');
+      else if (fin === String(FinancialType.Expense)) q = q.where('ledger.amount', '<', '0');
+      else throw new ApiError(400, MESSAGES.badParam);
+    }
+    const pay = str(b.payment_type);
+    if (pay !== '') {
+      if (!/^\d{1,3}$/.test(pay)) throw new ApiError(400, MESSAGES.badParam);
+      q = q.where('ledger.kind', '=', Number(pay));
+    }
+    const order = str(b.order_id);
+    if (order) {
+      if (order.length > 64) throw new ApiError(400, MESSAGES.badParam);
+      // the order number is the row's request id (recharges, payments, orders), or the task a send row names
+      q = q.where((eb) => eb.or([eb('ledger.request_id', '=', order), eb('ledger.remark', 'like', `%任务${order.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)]));
+    }
+    const from = dayParam(b.start_time_day);
+    const to = dayParam(b.end_time_day);
+    if (from && to && from > to) throw new ApiError(400, '开始日期不能晚于结束日期');
+    if (from) q = q.where('ledger.created_at', '>=', from);
+    if (to) q = q.where('ledger.created_at', '<', new Date(to.getTime() + 86_400_000));
+    return q;
+  }
+
+  private billRow(r: LedgerJoined, rownum: number): OwnBillRow {
+    const amount = new Money(r.amount);
+    const financial = amount.gt(0) ? FinancialType.Income : FinancialType.Expense;
+    const taskRef = TASK_REF.exec(r.remark)?.[1];
+    return {
+      rownum,
+      id: r.id,
+      financial_type: financial,
+      financial_type_str: this.label('financial-type', financial),
+      payment_type: r.kind,
+      payment_type_str: this.label('bill-payment-type', r.kind),
+      amount_str: money2(amount),
+      balance_str: money2(r.balance_after),
+      order_id: r.request_id ?? taskRef ?? '',
+      paymentId: r.kind === BillPaymentType.OnlineRecharge ? (r.request_id ?? '') : '',
+      admin_name: r.operator ?? '',
+      remark: r.remark,
+      create_time: formatDateTime(r.created_at),
+    };
+  }
+
+  private joined(q: LedgerQuery) {
+    return q.select(['ledger.amount', 'ledger.balance_after', 'ledger.kind', 'ledger.remark', 'ledger.request_id', 'ledger.created_at', 'o.clientid as operator']);
+  }
+
+  /** POST /finance/bill/self */
+  async ownBill(me: Account, body: unknown) {
+    const paging = pagingOf(bodyOf(body));
+    const q = this.billQuery(me, body);
+    const { n } = await this.ctx.db
+      .selectFrom(q.as('x'))
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const rows = await this.joined(q).orderBy('ledger.id', 'desc').limit(paging.size).offset(paging.offset).execute();
+    return listPage(
+      rows.map((r, i) => this.billRow(r, paging.offset + i + 1)),
+      Number(n),
+      paging,
+    );
+  }
+
+  /** POST /finance/bill/self/export: the matching rows as a streamed xlsx */
+  async ownBillExport(me: Account, body: unknown): Promise<{ name: string; stream: Readable }> {
+    const q = this.billQuery(me, body);
+    const { n } = await this.ctx.db
+      .selectFrom(q.limit(BILL_EXPORT_MAX + 1).as('x'))
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .executeTakeFirstOrThrow();
+    if (Number(n) === 0) throw errors.refused(NO_DATA);
+    if (Number(n) > BILL_EXPORT_MAX) throw errors.refused(sendForm['x-messages'].exportTooMany);
+    const out = new PassThrough();
+    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+    const ws = wb.addWorksheet('自有账单');
+    ws.columns = exportColumns(this.ctx.schemas.registry, 'entities/own-bill', [
+      { key: 'rownum', width: 8 },
+      { key: 'id', width: 10 },
+      { key: 'financial_type_str', width: 10 },
+      { key: 'payment_type_str', width: 16 },
+      { key: 'amount_str', width: 14 },
+      { key: 'balance_str', width: 14 },
+      { key: 'order_id', width: 26 },
+      { key: 'paymentId', width: 26 },
+      { key: 'admin_name', width: 12 },
+      { key: 'remark', width: 40 },
+      { key: 'create_time', width: 20 },
+    ]);
+    ws.getRow(1).font = { bold: true };
+    const write = async () => {
+      let rownum = 0;
+      let before: number | undefined;
+      for (;;) {
+        let page = this.joined(q).orderBy('ledger.id', 'desc').limit(BATCH);
+        if (before !== undefined) page = page.where('ledger.id', '<', before);
+        const rows = await page.execute();
+        for (const r of rows) ws.addRow(this.billRow(r, ++rownum)).commit();
+        if (rows.length < BATCH || rownum >= BILL_EXPORT_MAX) break;
+        before = rows[rows.length - 1].id;
+      }
+      ws.commit();
+      await wb.commit();
+    };
+    write().catch((err) => {
+      this.ctx.log.error({ err }, 'own bill export failed');
+      out.destroy(err);
+    });
+    const stamp = formatDateTime(this.ctx.now()).replace(/\D/g, '');
+    return { name: `自有账单_${stamp}.xlsx`, stream: out };
+  }
+
+  /** GET /finance/bill/data: the figures above the bill (the balance is the credit line in use) */
+  async billData(me: Account) {
+    const a = await this.ctx.db.selectFrom('accounts').select('balance').where('id', '=', me.id).executeTakeFirstOrThrow();
+    return { available_line: money2(a.balance), balance: money2(a.balance) };
+  }
+
+  // ---------------------------------------------------------------- credit history
+
+  /** GET /finance/creditHistories/list: raises and cuts of the credit (ledger kinds 9 and 10), newest first */
+  async creditHistory(me: Account, query: unknown) {
+    const paging = pagingOf(bodyOf(query));
+    const base = this.ctx.db.selectFrom('ledger').where('account_id', '=', me.id).where('kind', 'in', [...CREDIT_KINDS]);
+    const { n } = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    // one more row than the page: the row before the page's first (newer) ends its period
+    const rows = await base
+      .select(['id', 'amount', 'balance_after', 'kind', 'remark', 'created_at'])
+      .orderBy('id', 'desc')
+      .limit(paging.size + 1)
+      .offset(Math.max(0, paging.offset - 1))
+      .execute();
+    const list = [];
+    const start = paging.offset > 0 ? 1 : 0;
+    for (let i = start; i < rows.length && list.length < paging.size; i++) {
+      const r = rows[i];
+      const newer = i > 0 ? rows[i - 1] : undefined;
+      list.push({
+        rownum: paging.offset + list.length + 1,
+        id: r.id,
+        payment_type: r.kind,
+        payment_type_str: this.label('bill-payment-type', r.kind),
+        amount: money2(r.amount),
+        balance: money2(r.balance_after),
+        beginTime: formatDateTime(r.created_at),
+        endTIme: newer ? formatDateTime(newer.created_at) : '',
+        remark: r.remark,
+      });
+    }
+    return listPage(list, Number(n), paging);
+  }
+
+  // ---------------------------------------------------------------- credit alarm
+
+  /** GET /finance/agentBalanceAlarm/get: the caller's alarm (0 / '' when never set) */
+  async alarmGet(me: Account) {
+    const a = await this.ctx.db.selectFrom('credit_alarms').selectAll().where('account_id', '=', me.id).executeTakeFirst();
+    const acc = await this.ctx.db.selectFrom('accounts').select('balance').where('id', '=', me.id).executeTakeFirstOrThrow();
+    return {
+      agentId: me.clientid,
+      alarmAmount: a ? String(new Money(a.alarm_amount).toFixed(0)) : '0',
+      alarmPhone: a?.alarm_phones ?? '',
+      armed: a ? (a.armed ? 1 : 0) : 1,
+      lastAlarmTime: formatDateTime(a?.last_alarm_at ?? null),
+      balance: money2(acc.balance),
+    };
+  }
+
+  /** GET /finance/agentBalanceAlarm/getAcct: the account the alarm belongs to */
+  async alarmAccount(me: Account) {
+    const acc = await this.ctx.db.selectFrom('accounts').select(['clientid', 'name', 'mobile', 'balance']).where('id', '=', me.id).executeTakeFirstOrThrow();
+    return { agentId: acc.clientid, name: acc.name, mobile: acc.mobile, balance: money2(acc.balance) };
+  }
+
+  /**
+   * POST /finance/agentBalanceAlarm/edit. Armed when the balance is at or above the new amount: a
+   * balance already below it sends nothing now; the alarm goes off at the next fall below.
+   */
+  async alarmEdit(me: Account, body: unknown) {
+    const f = validateForm<CreditAlarmForm>(this.ctx.schemas, ALARM_FORM, body);
+    if (f.agentId && f.agentId !== me.clientid) throw new ApiError(403, ALARM_MSG.notOwn);
+    const amount = new Money(f.alarmAmount);
+    const phones = amount.isZero() ? (f.alarmPhone ?? '') : f.alarmPhone!;
+    await this.ctx.db.transaction().execute(async (trx) => {
+      // the accounts row first, as every balance change (and so the trigger) locks it
+      const acc = await trx.selectFrom('accounts').select('balance').where('id', '=', me.id).forUpdate().executeTakeFirstOrThrow();
+      const armed = new Money(acc.balance).gte(amount);
+      await trx
+        .insertInto('credit_alarms')
+        .values({ account_id: me.id, alarm_amount: amount.toFixed(0), alarm_phones: phones, armed, updated_at: this.ctx.now() })
+        .onConflict((oc) => oc.column('account_id').doUpdateSet({ alarm_amount: amount.toFixed(0), alarm_phones: phones, armed, updated_at: this.ctx.now() }))
+        .execute();
+    });
+    return this.alarmGet(me);
+  }
+
+  /**
+   * Sends the recorded crossings: each pending event becomes a system task (sign = the platform
+   * name, price 0, charged to nobody) with one queued message per phone, in one transaction with
+   * marking the event sent. Any number of processes may run it (SKIP LOCKED). Returns the count.
+   */
+  async deliverAlarms(limit = 20): Promise<number> {
+    // the common case, nothing pending, costs one indexed read and no transaction
+    const pending = await this.ctx.db.selectFrom('credit_alarm_events').select('id').where('sent_at', 'is', null).limit(1).executeTakeFirst();
+    if (!pending) return 0;
+    return this.ctx.db.transaction().execute(async (trx) => {
+      const events = await trx
+        .selectFrom('credit_alarm_events as e')
+        .innerJoin('accounts as a', 'a.id', 'e.account_id')
+        .select(['e.id', 'e.account_id', 'e.balance', 'e.alarm_amount', 'e.phones', 'a.clientid', 'a.agent_id'])
+        .where('e.sent_at', 'is', null)
+        .orderBy('e.id')
+        .limit(limit)
+        .forUpdate('e')
+        .skipLocked()
+        .execute();
+      for (const e of events) {
+        const now = this.ctx.now();
+        const phones = e.phones.split(',').filter((p) => /^1\d{10}$/.test(p));
+        if (!phones.length) {
+          await trx.updateTable('credit_alarm_events').set({ sent_at: now }).where('id', '=', e.id).execute();
+          continue;
+        }
+        const sign = this.ctx.config.platformName;
+        const text = ALARM_MSG.smsText
+          .replace('{clientid}', e.clientid)
+          .replace('{balance}', money2(e.balance))
+          .replace('{amount}', new Money(e.alarm_amount).toFixed(0));
+        const pieces = Math.max(1, countPieces({ content: text, sign }).pieces);
+        const task = await trx
+          .insertInto('sms_tasks')
+          .values({
+            uid: newTaskUid(now),
+            account_id: e.account_id,
+            agent_id: e.agent_id,
+            creator_id: e.account_id,
+            creator_name: '系统',
+            payer_id: e.account_id,
+            charge_mode: 0,
+            content: composeMessage({ content: text, sign }),
+            sign,
+            smstype: SmsType.Notification,
+            send_time: now,
+            submit_total: phones.length,
+            pieces_per_msg: pieces,
+            charge_num_total: 0,
+            amount: '0',
+            cost: '0',
+            status: TaskStatus.Processing,
+            charge_state: CHARGE_STATE.charged,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const carriers = Uint8Array.from(phones, (p) => carrierOf(p));
+        await insertMessages(trx, {
+          taskId: task.id,
+          accountId: e.account_id,
+          phones,
+          carriers,
+          pieces,
+          prices: { 0: '0', 1: '0', 2: '0', 3: '0' } as Record<1 | 2 | 3, string>,
+          state: 0,
+          nextAt: now,
+          createdAt: now,
+          doneAt: null,
+        });
+        await trx.updateTable('credit_alarm_events').set({ task_id: task.id, sent_at: now }).where('id', '=', e.id).execute();
+      }
+      return events.length;
+    });
+  }
+
+  /** the crossings of an account, newest first (tests, docs) */
+  async alarmEvents(accountId: number) {
+    return this.ctx.db.selectFrom('credit_alarm_events').selectAll().where('account_id', '=', accountId).orderBy('id', 'desc').execute();
+  }
+}
