@@ -64,6 +64,8 @@ import { SendService } from './modules/send/service';
 import { recordsRoutes } from './modules/records/routes';
 import { RecordsService } from './modules/records/service';
 import { numbersRoutes } from './modules/numbers/routes';
+import { cityRoutes, invoiceRoutes } from './modules/invoice/routes';
+import { InvoiceService } from './modules/invoice/service';
 
 export interface BuildAppOptions {
   db: Db;
@@ -202,9 +204,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(recordsRoutes(ctx, new RecordsService(ctx, clients)));
       await api.register(numbersRoutes());
       await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate: selfUpdateClient(services.account) }));
+      await api.register(invoiceRoutes(ctx, new InvoiceService(ctx)));
     },
     { prefix: '/api' },
   );
+  await app.register(cityRoutes());
 
   const staticDir = opts.staticDir && fs.existsSync(path.join(opts.staticDir, 'index.html')) ? opts.staticDir : undefined;
   if (staticDir) await app.register(fastifyStatic, { root: path.resolve(staticDir), index: ['index.html'] });
