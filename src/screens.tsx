@@ -40,6 +40,7 @@ import { DeliverPage } from '@/custom-pages/deliver';
 import { SendTaskList } from '@/resources/send-tasks';
 import { TimedTaskList } from '@/resources/timed-tasks';
 import { ReplyList, SendRecordList, SendRecordTabs } from '@/resources/send-records';
+import { InvoiceApply, InvoiceList } from '@/resources/invoices';
 
 const Home = lazy(() => import('@/pages/Home'));
 
@@ -49,6 +50,7 @@ const groups: MenuGroup[] = [
   { key: 'records', label: '统计查询', icon: 'report' },
   { key: 'customer', label: '客户管理', icon: 'customer' },
   { key: 'template', label: '模板管理', icon: 'template' },
+  { key: 'finance', label: '财务管理', icon: 'finance' },
   { key: 'account', label: '账户中心', icon: 'account' },
   { key: 'help', label: '帮助中心', icon: 'help' },
 ];
@@ -99,6 +101,10 @@ const screens: Screen[] = [
   },
   { name: 'template_intelligent', path: '/template/intelligent', label: '智能模板', page: SmartTemplateList },
   { name: 'template_SignReport', path: '/template/SignReport', label: '签名报备', page: SignList, menu: 'template' },
+
+  // 财务管理: 发票
+  { name: 'finance_invoice_add', path: '/finance/invoice/add', label: '发票申请', page: InvoiceApply, menu: 'finance' },
+  { name: 'finance_invoice_list', path: '/finance/invoice/add/list', label: '发票记录', page: InvoiceList, menu: 'finance' },
 
   { name: 'content_test', path: '/content/test', label: '内容检测', icon: 'content', page: ContentTestPage, menu: true },
   { name: 'notice', path: '/notice/notice', label: '公告', icon: 'notice', page: NoticeList, menu: true, home: true },

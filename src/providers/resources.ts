@@ -98,4 +98,6 @@ export const resources: ResourceRegistry = {
   timedTaskPhones: { list: { url: '/send/getAllPhone/list', method: 'form', paging: 'page' }, idField: 'phone' },
   /** 客户财务 (POST /recharge/rollback/getAccounts) */
   subAccountFinance: { list: { url: '/recharge/rollback/getAccounts', method: 'form' }, idField: 'client_id' },
+  /** 发票申请记录 (POST /invoice/invoiceList, page + rows) */
+  invoices: { list: { url: '/invoice/invoiceList', method: 'form', paging: 'page' }, one: { url: '/invoice/invoiceDetailed', method: 'form', idParam: 'id' } },
 };
