@@ -7,7 +7,6 @@
  * Shape: `[{ value, label, children: [{ value, label, children: [{ value, label }] }] }]`, value =
  * label = the division's name (an address is stored as names, readable on an invoice).
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
