@@ -114,29 +114,31 @@ export const ConfirmAndSubmit: Story = {
   name: '确认后提交，转到申请记录',
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    await vat(c);
     await amount(c, '1234.5');
-    await userEvent.type(await c.findByLabelText('注册地址', {}, T), '上海市浦东新区碧波路690号');
-    await userEvent.type(c.getByLabelText('注册电话'), '021-12345678');
-    await userEvent.type(c.getByLabelText('开户银行'), '招商银行上海张江支行');
-    await userEvent.type(c.getByLabelText('银行账号'), '6225880212345678');
-    await userEvent.type(c.getByLabelText('收件人'), '王建国');
-    await userEvent.clear(c.getByLabelText('收件人电话'));
-    await userEvent.type(c.getByLabelText('收件人电话'), '13800138001');
-    await userEvent.click(c.getByTestId('region-cascader'));
-    await userEvent.click(await body().findByText('上海市', {}, T));
-    await userEvent.click(await body().findByText('市辖区', {}, T));
-    await userEvent.click(await body().findByText('浦东新区', {}, T));
-    await userEvent.type(c.getByLabelText('详细地址'), '碧波路690号');
     await submit(c);
     const dialog = await body().findByTestId('invoice-confirm', {}, T);
-    await expect(within(dialog).getByText('上海市/市辖区/浦东新区')).toBeInTheDocument();
     await expect(within(dialog).getByText('信息服务费')).toBeInTheDocument();
-    await expect(calls.check?.[0]).toMatchObject({ invoiceType: 2, invoiceAmount: '1234.5', toAddr: '上海市/市辖区/浦东新区' });
-    await expect(calls.check?.[0].email).toBeUndefined();
+    await expect(within(dialog).getByText('finance@demo.local')).toBeInTheDocument();
+    await expect(calls.check?.[0]).toMatchObject({ invoiceType: 1, invoiceAmount: '1234.5', email: 'finance@demo.local', creditCode: '91310115MA1K4ABCD1' });
+    await expect(calls.check?.[0].bank).toBeUndefined();
     await userEvent.click(body().getByRole('button', { name: /确认提交/ }));
     await expect(await c.findByTestId('went', {}, T)).toHaveTextContent('/finance/invoice/add/list');
-    await expect(calls.add?.[0]).toMatchObject({ invoiceType: 2, bank: '招商银行上海张江支行' });
+    await expect(calls.add?.[0]).toMatchObject({ invoiceType: 1, invoiceAmount: '1234.5' });
+  },
+};
+
+export const RegionPicker: Story = {
+  name: '所在地区（省/市/区）',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await vat(c);
+    const picker = await c.findByTestId('region-cascader', {}, T);
+    await waitFor(() => expect(picker.querySelector('.anticon-loading')).toBeNull(), T);
+    await userEvent.click(within(picker).getByRole('combobox'));
+    await userEvent.click(await body().findByRole('menuitemcheckbox', { name: '上海市' }, T));
+    await userEvent.click(await body().findByRole('menuitemcheckbox', { name: '市辖区' }, T));
+    await userEvent.click(await body().findByRole('menuitemcheckbox', { name: '浦东新区' }, T));
+    await expect(await c.findByText('上海市 / 市辖区 / 浦东新区', {}, T)).toBeInTheDocument();
   },
 };
 
