@@ -127,21 +127,6 @@ export const ConfirmAndSubmit: Story = {
   },
 };
 
-export const RegionPicker: Story = {
-  name: '所在地区（省/市/区）',
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
-    await vat(c);
-    const picker = await c.findByTestId('region-cascader', {}, T);
-    await waitFor(() => expect(picker.querySelector('.anticon-loading')).toBeNull(), T);
-    await userEvent.click(within(picker).getByRole('combobox'));
-    await userEvent.click(await body().findByRole('menuitemcheckbox', { name: '上海市' }, T));
-    await userEvent.click(await body().findByRole('menuitemcheckbox', { name: '市辖区' }, T));
-    await userEvent.click(await body().findByRole('menuitemcheckbox', { name: '浦东新区' }, T));
-    await expect(await c.findByText('上海市 / 市辖区 / 浦东新区', {}, T)).toBeInTheDocument();
-  },
-};
-
 export const ServerRefusal: Story = {
   name: '服务器拒绝（显示在字段上）',
   parameters: {
