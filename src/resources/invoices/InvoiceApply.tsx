@@ -77,10 +77,11 @@ export default function InvoiceApply() {
     invoiceApi
       .init()
       .then((b) => {
-        if (!live) return;
-        setInit(b.data);
-        const type = b.data.canChooseType ? InvoiceType.ElectronicNormal : b.data.invoiceTypes[0];
-        setValues(fillFrom({ invoiceType: type, invoiceBody: InvoiceBody.Enterprise }, b.data.ordinary));
+        const d = b.data;
+        if (!live || !d) return;
+        setInit(d);
+        const type = d.canChooseType ? InvoiceType.ElectronicNormal : d.invoiceTypes[0];
+        setValues(fillFrom({ invoiceType: type, invoiceBody: InvoiceBody.Enterprise }, d.ordinary));
         setRound((n) => n + 1);
       })
       .catch(() => live && setLoadFailed(true));

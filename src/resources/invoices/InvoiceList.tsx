@@ -42,7 +42,7 @@ export default function InvoiceList() {
 
   const openDetail = async (r: Invoice) => {
     const body = await invoiceApi.detail(r.id, r.invoiceType);
-    setDetail(body.data);
+    setDetail(body.data ?? null);
   };
 
   const cancel = (r: Invoice) =>

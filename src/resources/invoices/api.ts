@@ -7,7 +7,7 @@ import invoiceSchema from '../../../schemas/forms/invoice.json';
 export const INVOICE_MESSAGES = invoiceSchema['x-messages'];
 
 /** The saved information of one invoice type (the form's fields). */
-export type InvoiceConfig = Partial<InvoiceForm>;
+export type InvoiceConfig = Partial<Record<keyof InvoiceForm, unknown>>;
 
 export interface InvoiceInit {
   canAmount: string;
