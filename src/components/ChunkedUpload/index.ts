@@ -1,0 +1,1 @@
+export type { ChunkedUploadProps, UploadedFile, QueueItemView } from './types';

@@ -1,0 +1,168 @@
+/**
+ * The file service (docs/api-files.md): chunked upload, merge with MD5, reuse at 100 %, ownership,
+ * nothing half-written used, renamed binaries / path names refused; on both databases.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { backends, useServer, type Client, type TestServer } from './harness';
+import { as, accountId } from './send-helpers';
+import { CHUNK_SIZE, resolveUpload, _paths } from '../../server/modules/files/service';
+
+const md5 = (b: Buffer) => crypto.createHash('md5').update(b).digest('hex');
+
+export async function postChunk(s: TestServer, c: Client, q: { fileMd5: string; fileSize: number; chunk: number }, bytes: Buffer, contentType = 'application/octet-stream') {
+  const raw = await s.app.inject({
+    method: 'POST',
+    url: `/api/file/chunk?fileMd5=${q.fileMd5}&fileSize=${q.fileSize}&chunk=${q.chunk}`,
+    headers: { host: 'localhost:8080', 'content-type': contentType, cookie: [...c.jar].map(([k, v]) => `${k}=${v}`).join('; '), 'x-xsrf-token': c.jar.get('XSRF-TOKEN')! },
+    payload: bytes,
+  });
+  return raw.json();
+}
+
+/** check → every missing chunk → merge, as the console does */
+export async function uploadFile(s: TestServer, c: Client, fileName: string, data: Buffer, opts: { md5?: string } = {}) {
+  const key = { fileMd5: opts.md5 ?? md5(data), fileSize: data.length };
+  const check = (await c.post('/api/file/check', { fileName, ...key })).body;
+  if (check.code !== 0) return check;
+  if (check.data.uploaded) return { ...check, reused: true };
+  for (let i = 0; i < check.data.chunks; i++) {
+    if (check.data.uploadedChunks.includes(i)) continue;
+    const r = await postChunk(s, c, { ...key, chunk: i }, data.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE));
+    if (r.code !== 0) return r;
+  }
+  return (await c.post('/api/file/merge', key)).body;
+}
+
+export function numberText(n: number, start = 0) {
+  return Buffer.from(Array.from({ length: n }, (_, i) => `1380${String(start + i).padStart(7, '0')}`).join('\r\n'));
+}
+
+describe.each(backends)('file service on %s', (backend) => {
+  const t = useServer(backend);
+
+  it('uploads in chunks, merges with the MD5 and reuses a complete file without a byte', async () => {
+    const c = await as(t.server, 'client1');
+    const data = Buffer.concat([numberText(300_000), Buffer.from('\r\n')]); // ~3.9 MB: 4 chunks
+    const key = { fileMd5: md5(data), fileSize: data.length };
+    const first = (await c.post('/api/file/check', { fileName: '号码.txt', ...key })).body;
+    expect(first).toMatchObject({ code: 0, data: { uploaded: false, chunks: 4, chunkSize: CHUNK_SIZE, uploadedChunks: [], progress: 0 } });
+    // two chunks, then "reload": the check lists them
+    expect(await postChunk(t.server, c, { ...key, chunk: 2 }, data.subarray(2 * CHUNK_SIZE, 3 * CHUNK_SIZE))).toMatchObject({ code: 0, data: { chunk: 2, progress: 25 } });
+    expect((await postChunk(t.server, c, { ...key, chunk: 0 }, data.subarray(0, CHUNK_SIZE))).code).toBe(0);
+    const again = (await c.post('/api/file/check', { fileName: '号码.txt', ...key })).body.data;
+    expect(again).toMatchObject({ uploaded: false, uploadedChunks: [0, 2], progress: 50 });
+    expect((await c.post('/api/file/progress', key)).body.data.uploadedChunks).toEqual([0, 2]);
+    // merging early is refused
+    expect((await c.post('/api/file/merge', key)).body).toMatchObject({ code: 400, msg: '文件尚未上传完成' });
+    const done = await uploadFile(t.server, c, '号码.txt', data);
+    expect(done).toMatchObject({ code: 0, data: { fileName: '号码.txt', fileMd5: key.fileMd5, size: data.length } });
+    const token = done.data.importFilePath as string;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{24}\.txt$/);
+    // the chunks are gone, the file is whole
+    const f = await resolveUpload(t.server.app.ctx, { id: await accountId(t.server, 'client1') }, token);
+    expect(md5(fs.readFileSync(f.path))).toBe(key.fileMd5);
+    expect(fs.existsSync(_paths.chunkDir(t.server.app.ctx, await accountId(t.server, 'client1'), 1))).toBe(false);
+    // reuse at 100 %: the check answers the same file, no chunk needed
+    const reuse = (await c.post('/api/file/check', { fileName: '另一个名字.txt', ...key })).body;
+    expect(reuse).toMatchObject({ code: 0, data: { uploaded: true, importFilePath: token, progress: 100, fileName: '另一个名字.txt' } });
+    // merge again is idempotent; download gives the bytes back
+    expect((await c.post('/api/file/merge', key)).body.data.importFilePath).toBe(token);
+    const dl = await c.get(`/api/file/download?importFilePath=${token}`);
+    expect(dl.status).toBe(200);
+    expect(md5(dl.raw.rawPayload)).toBe(key.fileMd5);
+  });
+
+  it('refuses a wrong MD5 at the merge and drops the chunks', async () => {
+    const c = await as(t.server, 'client1');
+    const data = numberText(1000, 500_000);
+    const wrong = md5(Buffer.from('something else'));
+    const r = await uploadFile(t.server, c, 'bad.txt', data, { md5: wrong });
+    expect(r).toMatchObject({ code: 400, msg: '文件校验失败，请重新上传' });
+    const p = (await c.post('/api/file/progress', { fileMd5: wrong, fileSize: data.length })).body;
+    expect(p.data).toMatchObject({ uploaded: false, uploadedChunks: [] });
+    const rows = await t.server.handle.db.selectFrom('file_uploads').select(['state', 'stored_name']).where('file_md5', '=', wrong).execute();
+    expect(rows).toEqual([{ state: 0, stored_name: null }]);
+  });
+
+  it('keeps uploads to their owner: another account cannot read, merge, delete or reuse them', async () => {
+    const owner = await as(t.server, 'client1');
+    const other = await as(t.server, 'client0');
+    const data = numberText(2000, 600_000);
+    const key = { fileMd5: md5(data), fileSize: data.length };
+    // a partial upload of the owner
+    expect((await owner.post('/api/file/check', { fileName: 'a.txt', ...key })).body.code).toBe(0);
+    expect((await postChunk(t.server, owner, { ...key, chunk: 0 }, data)).code).toBe(0);
+    expect((await other.post('/api/file/progress', key)).body).toMatchObject({ code: 400, msg: '文件不存在，请重新上传' });
+    expect((await other.post('/api/file/merge', key)).body).toMatchObject({ code: 400, msg: '文件不存在，请重新上传' });
+    expect((await other.post('/api/file/deleteChunks', key)).body).toMatchObject({ code: 400, msg: '文件不存在，请重新上传' });
+    expect(await postChunk(t.server, other, { ...key, chunk: 0 }, data)).toMatchObject({ code: 400, msg: '文件不存在，请重新上传' });
+    // the owner's chunk is untouched; merge it
+    const done = (await owner.post('/api/file/merge', key)).body;
+    expect(done.code).toBe(0);
+    const token = done.data.importFilePath;
+    // the other account knows the MD5: its check registers its own upload, nothing is reused
+    const otherCheck = (await other.post('/api/file/check', { fileName: 'a.txt', ...key })).body;
+    expect(otherCheck.data).toMatchObject({ uploaded: false, importFilePath: null, uploadedChunks: [] });
+    expect((await other.get(`/api/file/download?importFilePath=${token}`)).body).toMatchObject({ code: 400, msg: '文件不存在，请重新上传' });
+    await expect(resolveUpload(t.server.app.ctx, { id: await accountId(t.server, 'client0') }, token)).rejects.toThrow('文件不存在，请重新上传');
+    expect((await owner.get(`/api/file/download?importFilePath=${token}`)).status).toBe(200);
+  });
+
+  it('never uses anything half-written: a cut chunk is not kept, an unmerged upload resolves to nothing', async () => {
+    const c = await as(t.server, 'client1');
+    const data = Buffer.concat([numberText(100_000, 700_000), Buffer.from('\r\n')]); // 2 chunks
+    const key = { fileMd5: md5(data), fileSize: data.length };
+    expect((await c.post('/api/file/check', { fileName: 'h.txt', ...key })).body.data.chunks).toBe(2);
+    // a chunk shorter or longer than its size is refused and leaves no file
+    expect(await postChunk(t.server, c, { ...key, chunk: 0 }, data.subarray(0, 1000))).toMatchObject({ code: 400, msg: '分片不正确' });
+    expect(await postChunk(t.server, c, { ...key, chunk: 1 }, data.subarray(0, CHUNK_SIZE))).toMatchObject({ code: 400, msg: '分片不正确' });
+    expect(await postChunk(t.server, c, { ...key, chunk: 2 }, data.subarray(0, 10))).toMatchObject({ code: 400 });
+    // a JSON body is not a chunk
+    expect((await c.post(`/api/file/chunk?fileMd5=${key.fileMd5}&fileSize=${key.fileSize}&chunk=0`, { a: 1 }, { json: true })).body).toMatchObject({ code: 400, msg: '分片不正确' });
+    const dir = _paths.chunkDir(t.server.app.ctx, await accountId(t.server, 'client1'), (await t.server.handle.db.selectFrom('file_uploads').select('id').where('file_md5', '=', key.fileMd5).executeTakeFirstOrThrow()).id);
+    expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).toEqual([]);
+    expect((await c.post('/api/file/progress', key)).body.data.uploadedChunks).toEqual([]);
+    // one good chunk: still no importFilePath, nothing to resolve
+    expect((await postChunk(t.server, c, { ...key, chunk: 0 }, data.subarray(0, CHUNK_SIZE))).code).toBe(0);
+    const row = await t.server.handle.db.selectFrom('file_uploads').selectAll().where('file_md5', '=', key.fileMd5).executeTakeFirstOrThrow();
+    expect(row.stored_name).toBeNull();
+    // cancel: the chunks go
+    expect((await c.post('/api/file/deleteChunks', key)).body).toMatchObject({ code: 0, data: { deleted: true } });
+    expect(fs.existsSync(dir)).toBe(false);
+    expect((await c.post('/api/file/progress', key)).body.msg).toBe('文件不存在，请重新上传');
+    // a done file whose bytes were removed is uploaded again, not used
+    const d2 = numberText(10, 800_000);
+    const up = await uploadFile(t.server, c, 'gone.txt', d2);
+    fs.rmSync((await resolveUpload(t.server.app.ctx, { id: row.account_id }, up.data.importFilePath)).path);
+    await expect(resolveUpload(t.server.app.ctx, { id: row.account_id }, up.data.importFilePath)).rejects.toThrow('文件不存在，请重新上传');
+    expect((await c.post('/api/file/check', { fileName: 'gone.txt', fileMd5: md5(d2), fileSize: d2.length })).body.data).toMatchObject({ uploaded: false, importFilePath: null });
+  });
+
+  it('refuses path names, other types, renamed binaries and sizes over the limit', async () => {
+    const c = await as(t.server, 'client1');
+    const key = { fileMd5: md5(Buffer.from('x')), fileSize: 1 };
+    for (const name of ['../../etc/passwd.txt', 'a/b.txt', 'a\\b.txt', '.hidden.txt', 'x..txt', 'nul\u0001.txt']) {
+      const r = (await c.post('/api/file/check', { fileName: name, ...key })).body;
+      expect(r.code, name).toBe(400);
+    }
+    expect((await c.post('/api/file/check', { fileName: 'a.exe', ...key })).body.msg).toBe('请上传txt,csv,xlxs格式文件');
+    expect((await c.post('/api/file/check', { fileName: 'a.txt', fileMd5: key.fileMd5, fileSize: 301 * 1024 * 1024 })).body.msg).toBe('文件大小超过限制');
+    expect((await c.post('/api/file/check', { fileName: 'a.txt', fileMd5: 'zz', fileSize: 1 })).body.code).toBe(400);
+    // a PNG named .txt, a text named .xlsx, a zip of anything named .csv
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+    expect(await uploadFile(t.server, c, 'png.txt', png)).toMatchObject({ code: 400, msg: '文件内容与格式不符' });
+    expect(await uploadFile(t.server, c, 'text.xlsx', numberText(10))).toMatchObject({ code: 400, msg: '文件内容与格式不符' });
+    expect(await uploadFile(t.server, c, 'bin.csv', Buffer.from([0x31, 0x00, 0x32]))).toMatchObject({ code: 400, msg: '文件内容与格式不符' });
+    // a malformed token never resolves
+    for (const p of ['../x.txt', 'a/b.txt', '', 'x'.repeat(24) + '.exe']) {
+      expect((await c.get(`/api/file/download?importFilePath=${encodeURIComponent(p)}`)).body.code).toBe(400);
+    }
+    const root = _paths.uploadsRoot(t.server.app.ctx);
+    const all = fs.existsSync(root) ? fs.readdirSync(root, { recursive: true }).map(String) : [];
+    expect(all.filter((f) => f.includes('..') || f.endsWith('.part') || f.endsWith('.merging'))).toEqual([]);
+    void path;
+  });
+});
