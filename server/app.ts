@@ -205,7 +205,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(sendRoutes(ctx, services.send));
       await api.register(recordsRoutes(ctx, new RecordsService(ctx, clients)));
       await api.register(numbersRoutes());
-      await api.register(fileRoutes(services.files));
+      await api.register(fileRoutes(ctx, services.files));
       await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate: selfUpdateClient(services.account) }));
     },
     { prefix: '/api' },

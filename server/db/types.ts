@@ -515,7 +515,7 @@ export interface FileUploadTable {
   state: D<number>;
   /** the importFilePath token once done */
   stored_name: D<string | null>;
-  merge_started_at: D<Timestamp | null>;
+  merge_started_at: D<Date | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -9,6 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { backends, useServer, type Client, type TestServer } from './harness';
 import { as, accountId } from './send-helpers';
 import { CHUNK_SIZE, resolveUpload, _paths } from '../../server/modules/files/service';
+import { parseNumberFile } from '../../server/modules/files/parse';
+import { bombXlsx, xlsxWith } from '../fixtures/zip';
+import ExcelJS from 'exceljs';
 
 const md5 = (b: Buffer) => crypto.createHash('md5').update(b).digest('hex');
 
@@ -164,5 +167,68 @@ describe.each(backends)('file service on %s', (backend) => {
     const all = fs.existsSync(root) ? fs.readdirSync(root, { recursive: true }).map(String) : [];
     expect(all.filter((f) => f.includes('..') || f.endsWith('.part') || f.endsWith('.merging'))).toEqual([]);
     void path;
+  });
+
+  it('parses txt, csv and xlsx uploads as streams with the shared number rules (POST /send/parsefile)', async () => {
+    const c = await as(t.server, 'client1');
+    const txt = await uploadFile(t.server, c, 'n.txt', Buffer.from('13800138000\n13800138000\r\n18600186000;abc\n123\n18900189000'));
+    const r = (await c.post('/api/send/parsefile', { importFilePath: txt.data.importFilePath, templateType: 0 })).body;
+    expect(r).toMatchObject({ code: 0, data: { fileName: 'n.txt', importFilePath: txt.data.importFilePath, submitTotal: 5, errNum: 1, repeatNum: 1, sendNum: 3, mobileNum: 1, unicomNum: 1, telecomNum: 1 } });
+    // filePath is the same key
+    expect((await c.post('/api/send/parsefile', { filePath: txt.data.importFilePath })).body.data.sendNum).toBe(3);
+    // 100,000 numbers in a csv over several chunks, a number split across a 1 MB boundary
+    const csv = await uploadFile(t.server, c, 'big.csv', Buffer.from(`\ufeff手机号码\r\n${Array.from({ length: 100_000 }, (_, i) => `1860${String(i).padStart(7, '0')}`).join('\r\n')}\r\n`));
+    expect((await c.post('/api/send/parsefile', { importFilePath: csv.data.importFilePath })).body.data).toMatchObject({ submitTotal: 100_000, errNum: 0, repeatNum: 0, unicomNum: 100_000 });
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('号码');
+    ws.addRow(['手机号码']);
+    for (let i = 0; i < 1000; i++) ws.addRow([i % 2 ? 13800000000 + i : `1890000${String(i).padStart(4, '0')}`]);
+    ws.addRow(['12345']);
+    const xlsx = await uploadFile(t.server, c, 'n.xlsx', Buffer.from(await wb.xlsx.writeBuffer()));
+    expect(xlsx.code).toBe(0);
+    expect((await c.post('/api/send/parsefile', { importFilePath: xlsx.data.importFilePath })).body.data).toMatchObject({ submitTotal: 1001, errNum: 1, mobileNum: 500, telecomNum: 500 });
+    // international: 6-15 digits
+    const intl = await uploadFile(t.server, c, 'i.txt', Buffer.from('447911123456\n14155550123\n447911123456\n0123\n8613800138000'));
+    expect((await c.post('/api/send/parsefile', { importFilePath: intl.data.importFilePath, international: 1 })).body.data).toMatchObject({ submitTotal: 5, errNum: 1, repeatNum: 1, internationalNum: 3, sendNum: 3 });
+    // refusals
+    const none = await uploadFile(t.server, c, 'none.txt', Buffer.from('abc 123'));
+    expect((await c.post('/api/send/parsefile', { importFilePath: none.data.importFilePath })).body).toMatchObject({ code: 400, msg: '导入文件的有效号码个数为0' });
+    expect((await c.post('/api/send/parsefile', { importFilePath: 'x'.repeat(24) + '.txt' })).body).toMatchObject({ code: 400, msg: '文件不存在，请重新上传' });
+    expect((await c.post('/api/send/parsefile', { importFilePath: txt.data.importFilePath, templateType: 1 })).body).toMatchObject({ code: 400, msg: '文件解析失败' });
+    const broken = await uploadFile(t.server, c, 'broken.xlsx', Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(100, 7)]));
+    expect((await c.post('/api/send/parsefile', { importFilePath: broken.data.importFilePath })).body).toMatchObject({ code: 400, msg: '文件解析失败' });
+    await expect(parseNumberFile(await resolveUpload(t.server.app.ctx, { id: await accountId(t.server, 'client1') }, csv.data.importFilePath), { timeoutMs: -1 })).rejects.toThrow('文件解析超时');
+    // another account cannot parse it
+    const other = await as(t.server, 'client0');
+    expect((await other.post('/api/send/parsefile', { importFilePath: txt.data.importFilePath })).body.msg).toBe('文件不存在，请重新上传');
+  });
+
+  it('refuses zip bombs and path names inside a workbook when parsing', async () => {
+    const c = await as(t.server, 'client1');
+    // 200 MB of rows in a few hundred KB, honest and lying about its size
+    for (const bomb of [bombXlsx(200), bombXlsx(200, { declaredSize: 1000 })]) {
+      const up = await uploadFile(t.server, c, 'bomb.xlsx', bomb);
+      expect(up.code).toBe(0);
+      const started = Date.now();
+      expect((await c.post('/api/send/parsefile', { importFilePath: up.data.importFilePath })).body).toMatchObject({ code: 400, msg: '文件内容过大' });
+      expect(Date.now() - started).toBeLessThan(20_000);
+    }
+    const evil = xlsxWith({ data: '<worksheet/>' }, [{ name: '../../evil.txt', data: 'x' }]);
+    const up = await uploadFile(t.server, c, 'evil.xlsx', evil);
+    expect((await c.post('/api/send/parsefile', { importFilePath: up.data.importFilePath })).body).toMatchObject({ code: 400, msg: '文件解析失败' });
+  });
+
+  it('downloads the error numbers of typed numbers and of a file', async () => {
+    const c = await as(t.server, 'client1');
+    const typed = await c.post('/api/send/importRrrorPhones', { phones: '13800138000,123,1380013800x,99999999999' });
+    expect(typed.status).toBe(200);
+    expect(String(typed.headers['content-disposition'])).toContain('attachment');
+    expect(typed.raw.body).toBe('123\r\n1380013800\r\n99999999999\r\n');
+    expect((await c.post('/api/send/importRrrorPhones', { phones: '447911123456,0123,12', international: 1 })).raw.body).toBe('0123\r\n12\r\n');
+    const up = await uploadFile(t.server, c, 'e.txt', Buffer.from('13800138000\n123\n18600186000,abc\n5555'));
+    expect((await c.post('/api/send/importRrrorPhones', { importFilePath: up.data.importFilePath })).raw.body).toBe('123\r\n5555\r\n');
+    expect((await c.post('/api/send/downloadtemplateVariateErrorTxt', { importFilePath: up.data.importFilePath })).raw.body).toBe('2,123\r\n4,5555\r\n');
+    const other = await as(t.server, 'client0');
+    expect((await other.post('/api/send/downloadtemplateVariateErrorTxt', { importFilePath: up.data.importFilePath })).body.msg).toBe('文件不存在，请重新上传');
   });
 });

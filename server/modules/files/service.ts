@@ -164,6 +164,12 @@ export async function contentMatches(kind: FileKind, head: Buffer): Promise<bool
 }
 
 export class FileService {
+  /**
+   * POST /send/parsefile with templateType 1 (a variable file): set by the variable SMS module,
+   * which owns those rules; unset, such a parse answers 文件解析失败.
+   */
+  variableParser?: (me: Account, file: ResolvedUpload, body: Record<string, unknown>) => Promise<unknown>;
+
   constructor(private readonly ctx: AppContext) {}
 
   private key(b: { fileMd5?: unknown; fileSize?: unknown }): UploadKey {

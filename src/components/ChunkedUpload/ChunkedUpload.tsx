@@ -77,7 +77,9 @@ export function ChunkedUpload(props: ChunkedUploadProps & { api?: UploadApi; has
   const [item, setItem] = useState<QueueItemView | null>(null);
   const task = useRef<UploadTask | null>(null);
   const callbacks = useRef({ onDone, onRemove });
-  callbacks.current = { onDone, onRemove };
+  useEffect(() => {
+    callbacks.current = { onDone, onRemove };
+  }, [onDone, onRemove]);
   const api = props.api ?? fileApi;
   const hasher = props.hasher ?? workerHasher;
 
@@ -90,7 +92,14 @@ export function ChunkedUpload(props: ChunkedUploadProps & { api?: UploadApi; has
       message.error(limit);
       return;
     }
-    const t = new UploadTask(file, api, hasher, (v) => task.current === t && setItem(v), (f) => task.current === t && callbacks.current.onDone(f), { concurrency, retries });
+    const t: UploadTask = new UploadTask(
+      file,
+      api,
+      hasher,
+      (v) => task.current === t && setItem(v),
+      (f) => task.current === t && callbacks.current.onDone(f),
+      { concurrency, retries },
+    );
     task.current = t;
     setItem(t.current);
     void t.start();
