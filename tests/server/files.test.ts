@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { backends, useServer, type Client, type TestServer } from './harness';
-import { as, accountId } from './send-helpers';
+import { as, accountId, ledgerViolations, poolViolations, templateId } from './send-helpers';
 import { CHUNK_SIZE, resolveUpload, _paths } from '../../server/modules/files/service';
 import { parseNumberFile } from '../../server/modules/files/parse';
 import { bombXlsx, xlsxWith } from '../fixtures/zip';
@@ -230,5 +230,32 @@ describe.each(backends)('file service on %s', (backend) => {
     expect((await c.post('/api/send/downloadtemplateVariateErrorTxt', { importFilePath: up.data.importFilePath })).raw.body).toBe('2,123\r\n4,5555\r\n');
     const other = await as(t.server, 'client0');
     expect((await other.post('/api/send/downloadtemplateVariateErrorTxt', { importFilePath: up.data.importFilePath })).body.msg).toBe('文件不存在，请重新上传');
+  });
+
+  it('sends to the numbers of an uploaded file (importFilePath): charged like typed numbers, beyond the 60,000 of the manual input', async () => {
+    const c = await as(t.server, 'client1');
+    const tpl = await templateId(t.server, '您的好易购登录验证码为');
+    const content = '您的好易购登录验证码为123456，5分钟内有效，请勿告诉他人。';
+    const big = await uploadFile(t.server, c, '大文件.txt', numberText(61_000, 1_000_000));
+    const preview = (await c.post('/api/send/chargeInfo', { content, sign: '好易购', importFilePath: big.data.importFilePath, smstype: 4 })).body;
+    expect(preview).toMatchObject({ code: 0, data: { submitTotal: 61_000, smsNum: 1, chargeNum: 61_000 } });
+    const lines = Buffer.from(`${numberText(3000, 2_000_000).toString()}\r\n123\r\n13802000000\r\n`);
+    const up = await uploadFile(t.server, c, '号码.txt', lines);
+    t.server.clock.advance(3100);
+    const r = (await c.post('/api/send/sending', { sign: '好易购', smstype: 4, templateId: tpl, content, importFilePath: up.data.importFilePath })).body;
+    expect(r).toMatchObject({ code: 0, data: { submitTotal: 3000, chargeNum: 3000 } });
+    const task = await t.server.handle.db.selectFrom('sms_tasks').selectAll().where('uid', '=', r.data.taskId).executeTakeFirstOrThrow();
+    expect(task).toMatchObject({ file_type: 1, file_name: '号码.txt', submit_total: 3000, err_num: 1, repeat_num: 1 });
+    const { n } = await t.server.handle.db.selectFrom('sms_messages').select((eb) => eb.fn.countAll<string>().as('n')).where('task_id', '=', task.id).executeTakeFirstOrThrow();
+    expect(Number(n)).toBe(3000);
+    // another account's file, a bad token
+    const other = await as(t.server, 'client0');
+    t.server.clock.advance(3100);
+    expect((await other.post('/api/send/chargeInfo', { content, sign: '好易购', importFilePath: up.data.importFilePath, smstype: 5 })).body.msg).toBe('文件不存在，请重新上传');
+    expect((await c.post('/api/send/sending', { sign: '好易购', smstype: 4, templateId: tpl, content, importFilePath: '../x' })).body.code).toBe(400);
+    // neither numbers nor a file
+    expect((await c.post('/api/send/sending', { sign: '好易购', smstype: 4, templateId: tpl, content })).body.msg).toBe('号码池不能为空');
+    expect(await ledgerViolations(t.server)).toEqual([]);
+    expect(await poolViolations(t.server)).toEqual([]);
   });
 });
