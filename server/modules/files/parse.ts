@@ -17,6 +17,7 @@ import { carrierTable } from '../../../common/sms/segments';
 import { NumberSet, type NumberCheck } from '../../../common/sms/numbers';
 import { MESSAGES } from '../../../common/schema/messages';
 import type { ResolvedUpload } from './service';
+import type { FileParse } from '../../../common/generated/schemas';
 
 /** numbers (every token) a file may hold */
 export const FILE_MAX_NUMBERS = 1_000_000;
@@ -46,22 +47,8 @@ export const FILE_SHEET_LIMITS: Partial<SpreadsheetLimits> = {
   maxCellChars: 1000,
 };
 
-/** /send/parsefile's answer */
-export interface FileParseResult {
-  fileName: string;
-  importFilePath: string;
-  /** every number found (tokens) */
-  submitTotal: number;
-  errNum: number;
-  repeatNum: number;
-  /** distinct valid numbers: what a send goes to */
-  sendNum: number;
-  mobileNum: number;
-  unicomNum: number;
-  telecomNum: number;
-  /** international files: the distinct valid numbers (carrier 4 国际) */
-  internationalNum: number;
-}
+/** /send/parsefile's answer (schemas/entities/file-parse.json) */
+export type FileParseResult = FileParse;
 
 export interface ParseOptions {
   international?: boolean;
