@@ -16,7 +16,7 @@ const TEMPLATE = '您的账户余额已不足，为避免影响正常使用，�
 /** ~50 MB: 400,000 distinct numbers, each with a long remark column (letters: not numbers) */
 function numberFile(): string {
   const file = path.join(os.tmpdir(), `e2e-upload-${process.pid}.csv`);
-  const pad = 'member-remark-'.repeat(8);
+  const pad = 'member-remark-'.repeat(9);
   const out = fs.openSync(file, 'w');
   let buf: string[] = [];
   for (let i = 0; i < LINES; i++) {
@@ -47,7 +47,7 @@ test.describe('大文件分片上传', () => {
     expect(fs.statSync(file).size).toBeGreaterThan(50 * 1024 * 1024);
     await apiLogin(page, 'client1');
     await page.goto('/customer/deliverlayout/deliver');
-    await expect(page.getByText('普通短信发送').first()).toBeVisible();
+    await expect(page.getByText('普通短信发送').first()).toBeVisible({ timeout: 60_000 });
 
     // slow the chunks down so that the pause lands in the middle
     const chunksBefore: number[] = [];

@@ -19,6 +19,7 @@
  * Other modules open an uploaded file with `resolveUpload(ctx, account, importFilePath)`.
  */
 import crypto from 'node:crypto';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -269,7 +270,7 @@ export class FileService {
           const buf = piece as Buffer;
           n += buf.length;
           if (n > expected) throw new ApiError(400, FILE_MESSAGES.badChunk);
-          if (!out.write(buf)) await new Promise<void>((resolve, reject) => out.once('drain', resolve).once('error', reject));
+          if (!out.write(buf)) await once(out, 'drain');
         }
       } finally {
         await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
@@ -333,7 +334,7 @@ export class FileService {
             hash.update(buf);
             if (head.length < SNIFF_BYTES) head = Buffer.concat([head, buf.subarray(0, SNIFF_BYTES - head.length)]);
             total += buf.length;
-            if (!out.write(buf)) await new Promise<void>((resolve, reject) => out.once('drain', resolve).once('error', reject));
+            if (!out.write(buf)) await once(out, 'drain');
           }
         }
       } finally {

@@ -31,7 +31,15 @@ const shows = (text: string | RegExp) => async ({ canvasElement }: { canvasEleme
   await expect(await within(canvasElement).findByText(text, {}, T)).toBeInTheDocument();
 };
 
-export const Queued: Story = { name: '等待上传', args: { item: item({}) }, play: shows('等待上传') };
+export const Queued: Story = {
+  name: '等待上传',
+  args: { item: item({}) },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByTestId('upload-note', {}, T)).toHaveTextContent('等待上传');
+    await expect(c.getByTestId('upload-item')).toHaveAttribute('data-state', 'pending');
+  },
+};
 export const Hashing: Story = { name: '计算MD5', args: { item: item({ hashing: true, percent: 42 }) }, play: shows('正在计算文件MD5 42%') };
 export const Uploading: Story = {
   name: '上传中（进度与速度）',
