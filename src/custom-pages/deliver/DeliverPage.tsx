@@ -10,51 +10,20 @@
  * the server's message, and on confirm the send again without the credit check).
  * Every rule and message is schemas/forms/send.json's (validateForm, `x-messages`).
  */
-import {
-  useCallback,
-  useDeferredValue,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-} from "react";
-import dayjs, { type Dayjs } from "dayjs";
-import {
-  Alert,
-  App,
-  Button,
-  Card,
-  DatePicker,
-  Dropdown,
-  Form,
-  Input,
-  Radio,
-  Select,
-  Space,
-  Tag,
-  Typography,
-} from "antd";
-import {
-  DownloadOutlined,
-  FileSearchOutlined,
-  SendOutlined,
-} from "@ant-design/icons";
-import { useCustom } from "@refinedev/core";
-import { useNavigate, useSearchParams } from "react-router";
-import sendForm from "@/generated/forms/send";
-import {
-  NumberInputMode,
-  SendTimeType,
-  TemplateType,
-  type SmsTemplate,
-  type SmsType,
-} from "@/generated/schemas";
-import { validateForm } from "@/components/SchemaForm/validation";
-import { ClientSelect } from "@/components/ClientSelect/ClientSelect";
-import { useCurrentUser } from "@/layout/hooks";
-import { isAgent } from "@/providers/access";
-import { enumOptions } from "@/schema";
-import { openDownload } from "@/lib/download";
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import dayjs, { type Dayjs } from 'dayjs';
+import { Alert, App, Button, Card, DatePicker, Dropdown, Form, Input, Radio, Select, Space, Tag, Typography } from 'antd';
+import { DownloadOutlined, FileSearchOutlined, SendOutlined } from '@ant-design/icons';
+import { useCustom } from '@refinedev/core';
+import { useNavigate, useSearchParams } from 'react-router';
+import sendForm from '@/generated/forms/send';
+import { NumberInputMode, SendTimeType, TemplateType, type SmsTemplate, type SmsType } from '@/generated/schemas';
+import { validateForm } from '@/components/SchemaForm/validation';
+import { ClientSelect } from '@/components/ClientSelect/ClientSelect';
+import { useCurrentUser } from '@/layout/hooks';
+import { isAgent } from '@/providers/access';
+import { enumOptions } from '@/schema';
+import { openDownload } from '@/lib/download';
 import {
   chargeInfo,
   checkCarriers,
@@ -74,35 +43,22 @@ import {
   type ChargeInfo,
   type SendPayload,
   type SmsTypeOption,
-} from "@/domain/send";
-import { smsTaskPath, timingDeliverPath } from "@/domain/sendRoutes";
-import {
-  NUMBER_FILE_ACCEPT,
-  NUMBER_FILE_MAX_BYTES,
-  parseFile,
-  type FileParse,
-} from "@/domain/files";
-import { ChunkedUpload, type UploadedFile } from "@/components/ChunkedUpload";
-import { countPieces, MAX_MESSAGE_CHARS } from "../../../common/sms/pieces";
-import { MAX_NUMBERS } from "../../../common/sms/numbers";
-import { MESSAGES } from "../../../common/schema/messages";
-import {
-  checkNumbers,
-  confirmText,
-  normalizeNumbers,
-  poolProblem,
-} from "./numberPool";
-import { TemplatePicker } from "./TemplatePicker";
-import { ChargeConfirmDialog } from "./ChargeConfirmDialog";
+} from '@/domain/send';
+import { smsTaskPath, timingDeliverPath } from '@/domain/sendRoutes';
+import { NUMBER_FILE_ACCEPT, NUMBER_FILE_MAX_BYTES, parseFile, type FileParse } from '@/domain/files';
+import { ChunkedUpload, type UploadedFile } from '@/components/ChunkedUpload';
+import { countPieces, MAX_MESSAGE_CHARS } from '../../../common/sms/pieces';
+import { MAX_NUMBERS } from '../../../common/sms/numbers';
+import { MESSAGES } from '../../../common/schema/messages';
+import { checkNumbers, confirmText, normalizeNumbers, poolProblem } from './numberPool';
+import { TemplatePicker } from './TemplatePicker';
+import { ChargeConfirmDialog } from './ChargeConfirmDialog';
 
 /** forms/send.json's message for a missing template */
-const TEMPLATE_REQUIRED = String(
-  (sendForm.schema.properties as Record<string, { errorMessage?: unknown }>)
-    .templateId.errorMessage,
-);
+const TEMPLATE_REQUIRED = String((sendForm.schema.properties as Record<string, { errorMessage?: unknown }>).templateId.errorMessage);
 
 /** File types the number import takes. */
-export const IMPORT_ACCEPT = ".txt,.csv,.xlsx";
+export const IMPORT_ACCEPT = '.txt,.csv,.xlsx';
 
 interface Fields {
   clientId?: string;
@@ -119,36 +75,20 @@ interface Fields {
   taskId?: string;
 }
 
-const blank = (): Fields => ({
-  sign: "",
-  content: "",
-  sendType: SendTimeType.Immediate,
-  sendtime: defaultSendTime(),
-});
+const blank = (): Fields => ({ sign: '', content: '', sendType: SendTimeType.Immediate, sendtime: defaultSendTime() });
 
-type Errors = Partial<
-  Record<
-    | "clientId"
-    | "smstype"
-    | "templateId"
-    | "sign"
-    | "content"
-    | "mobile"
-    | "sendtime",
-    string
-  >
->;
+type Errors = Partial<Record<'clientId' | 'smstype' | 'templateId' | 'sign' | 'content' | 'mobile' | 'sendtime', string>>;
 
 export function DeliverPage() {
   const { message, modal } = App.useApp();
   const navigate = useNavigate();
   const [search] = useSearchParams();
-  const editId = search.get("id");
+  const editId = search.get('id');
   const { user } = useCurrentUser();
   const agent = isAgent(user);
 
   const [f, setF] = useState<Fields>(blank);
-  const [numbers, setNumbers] = useState("");
+  const [numbers, setNumbers] = useState('');
   const [errors, setErrors] = useState<Errors>({});
   const [picking, setPicking] = useState(false);
   /** the parsed number file: while set, the send goes to its numbers (importFilePath) */
@@ -173,24 +113,16 @@ export function DeliverPage() {
   // a sub-account sends as itself
   const clientId = agent ? f.clientId : (user?.clientid ?? undefined);
 
-  const { result: typesResult, query: typesQuery } = useCustom<SmsTypeOption[]>(
-    {
-      url: "/send/getsmstypes",
-      method: "post",
-      config: { payload: { clientid: clientId } },
-      queryOptions: { enabled: !!clientId, staleTime: 60_000 },
-    },
-  );
-  const smsTypes: SmsTypeOption[] =
-    clientId && Array.isArray(typesResult?.data)
-      ? (typesResult.data as SmsTypeOption[])
-      : [];
+  const { result: typesResult, query: typesQuery } = useCustom<SmsTypeOption[]>({
+    url: '/send/getsmstypes',
+    method: 'post',
+    config: { payload: { clientid: clientId } },
+    queryOptions: { enabled: !!clientId, staleTime: 60_000 },
+  });
+  const smsTypes: SmsTypeOption[] = clientId && Array.isArray(typesResult?.data) ? (typesResult.data as SmsTypeOption[]) : [];
   const typeOptions = smsTypes.length
     ? smsTypes.map((t) => ({ value: Number(t.value), label: t.label }))
-    : enumOptions<number>("sms-type").map((o) => ({
-        value: o.value,
-        label: o.label,
-      }));
+    : enumOptions<number>('sms-type').map((o) => ({ value: o.value, label: o.label }));
 
   // re-edit of a timed task (?id=): POST /send/edit
   useEffect(() => {
@@ -202,21 +134,17 @@ export function DeliverPage() {
         const at = t.sendtime ? dayjs(t.sendtime) : null;
         setF({
           clientId: t.clientId,
-          smstype:
-            t.smstype === undefined
-              ? undefined
-              : (Number(t.smstype) as SmsType),
+          smstype: t.smstype === undefined ? undefined : (Number(t.smstype) as SmsType),
           templateId: t.templateId,
           templateType: t.templateType,
-          templateContent:
-            t.templateType === TemplateType.Fixed ? t.content : undefined,
-          sign: t.sign ?? "",
-          content: t.content ?? "",
+          templateContent: t.templateType === TemplateType.Fixed ? t.content : undefined,
+          sign: t.sign ?? '',
+          content: t.content ?? '',
           sendType: SendTimeType.Scheduled,
           sendtime: at && !sendTimeProblem(at) ? at : defaultSendTime(),
           taskId: t.taskId ?? editId,
         });
-        setNumbers(normalizeNumbers(t.mobile ?? ""));
+        setNumbers(normalizeNumbers(t.mobile ?? ''));
       })
       .catch(() => undefined);
     return () => {
@@ -224,14 +152,8 @@ export function DeliverPage() {
     };
   }, [editId]);
 
-  const pieces = useMemo(
-    () => countPieces({ content: f.content, sign: f.sign.trim() }),
-    [f.content, f.sign],
-  );
-  const templateChanged =
-    f.templateType === TemplateType.Fixed &&
-    f.templateContent !== undefined &&
-    f.content !== f.templateContent;
+  const pieces = useMemo(() => countPieces({ content: f.content, sign: f.sign.trim() }), [f.content, f.sign]);
+  const templateChanged = f.templateType === TemplateType.Fixed && f.templateContent !== undefined && f.content !== f.templateContent;
   // counting 60,000 numbers takes a few ms: typing stays responsive, the counts follow
   const shownText = useDeferredValue(numbers);
   const check = useMemo(() => checkNumbers(shownText), [shownText]);
@@ -240,14 +162,7 @@ export function DeliverPage() {
   const tooMany = check.total > MAX_NUMBERS;
 
   const onClient = (v?: string) => {
-    setF((x) => ({
-      ...x,
-      clientId: v,
-      smstype: undefined,
-      templateId: undefined,
-      templateType: undefined,
-      templateContent: undefined,
-    }));
+    setF((x) => ({ ...x, clientId: v, smstype: undefined, templateId: undefined, templateType: undefined, templateContent: undefined }));
     setErrors((e) => ({ ...e, clientId: undefined }));
   };
 
@@ -269,17 +184,9 @@ export function DeliverPage() {
       templateContent: t.content,
       content: t.content,
       sign: t.sign || x.sign,
-      smstype:
-        t.smstype !== undefined && t.smstype !== null
-          ? (Number(t.smstype) as SmsType)
-          : x.smstype,
+      smstype: t.smstype !== undefined && t.smstype !== null ? (Number(t.smstype) as SmsType) : x.smstype,
     }));
-    setErrors((e) => ({
-      ...e,
-      templateId: undefined,
-      content: undefined,
-      sign: undefined,
-    }));
+    setErrors((e) => ({ ...e, templateId: undefined, content: undefined, sign: undefined }));
   };
 
   const onNumbers = (raw: string) => {
@@ -295,12 +202,12 @@ export function DeliverPage() {
 
   const clearNumbers = () =>
     modal.confirm({
-      title: "提示",
+      title: '提示',
       content: SEND_MESSAGES.clearConfirm,
-      okText: "确定",
-      cancelText: "取消",
+      okText: '确定',
+      cancelText: '取消',
       onOk: () => {
-        setNumbers("");
+        setNumbers('');
         setImported(null);
         setCarriers(null);
       },
@@ -321,11 +228,7 @@ export function DeliverPage() {
 
   const carrierCheck = async () => {
     if (imported) {
-      setCarriers({
-        mobileNum: imported.mobileNum,
-        unicomNum: imported.unicomNum,
-        telecomNum: imported.telecomNum,
-      } as CarrierCheck);
+      setCarriers({ mobileNum: imported.mobileNum, unicomNum: imported.unicomNum, telecomNum: imported.telecomNum } as CarrierCheck);
       return;
     }
     const now = current();
@@ -336,7 +239,7 @@ export function DeliverPage() {
     }
     setChecking(true);
     try {
-      const body = await checkCarriers(now.unique.join(","));
+      const body = await checkCarriers(now.unique.join(','));
       setCarriers(body.data ?? null);
     } catch {
       /* toasted */
@@ -346,11 +249,11 @@ export function DeliverPage() {
   };
 
   const payload = (): SendPayload => ({
-    clientId: clientId ?? "",
+    clientId: clientId ?? '',
     content: f.content,
     sign: f.sign.trim(),
     smstype: f.smstype as SmsType,
-    mobile: imported ? undefined : current().unique.join(","),
+    mobile: imported ? undefined : current().unique.join(','),
     ...(imported ? { importFilePath: imported.importFilePath } : {}),
     templateId: f.templateId,
     templateType: f.templateType,
@@ -368,34 +271,17 @@ export function DeliverPage() {
     lastSubmit.current = now;
     const p = payload();
     const found: Errors = {};
-    const res = validateForm(sendForm, {
-      ...p,
-      mobile: p.mobile || undefined,
-      fileName: undefined,
-      fileType: undefined,
-    });
-    for (const e of res.errors)
-      if (!(e.field in found)) found[e.field as keyof Errors] = e.message;
+    const res = validateForm(sendForm, { ...p, mobile: p.mobile || undefined, fileName: undefined, fileType: undefined });
+    for (const e of res.errors) if (!(e.field in found)) found[e.field as keyof Errors] = e.message;
     // a send goes with an approved template (the server refuses one without: docs/api-send.md)
-    if (f.templateId === undefined && !found.templateId)
-      found.templateId = TEMPLATE_REQUIRED;
+    if (f.templateId === undefined && !found.templateId) found.templateId = TEMPLATE_REQUIRED;
     const pool = imported ? null : poolProblem(current());
     if (pool) found.mobile = pool;
     if (f.sendType === SendTimeType.Scheduled) {
       const t = sendTimeProblem(f.sendtime);
       if (t) found.sendtime = t;
     }
-    const firstField = (
-      [
-        "clientId",
-        "smstype",
-        "templateId",
-        "sign",
-        "content",
-        "mobile",
-        "sendtime",
-      ] as const
-    ).find((k) => found[k]);
+    const firstField = (['clientId', 'smstype', 'templateId', 'sign', 'content', 'mobile', 'sendtime'] as const).find((k) => found[k]);
     if (firstField) {
       setErrors(found);
       message.error(found[firstField]!);
@@ -404,25 +290,9 @@ export function DeliverPage() {
     setErrors({});
     setPreparing(true);
     try {
-      if (f.sendType === SendTimeType.Scheduled)
-        await checkSubmitTime(f.sendtime.format(SEND_TIME_FORMAT));
-      const body = await chargeInfo({
-        clientId: p.clientId,
-        content: p.content,
-        sign: p.sign,
-        mobile: p.mobile ?? "",
-        importFilePath: p.importFilePath,
-        smstype: p.smstype,
-      });
-      setCharge(
-        body.data ?? {
-          smsNum: pieces.pieces,
-          chargeNum:
-            pieces.pieces *
-            (imported ? imported.sendNum : current().unique.length),
-          chargeMode: 1,
-        },
-      );
+      if (f.sendType === SendTimeType.Scheduled) await checkSubmitTime(f.sendtime.format(SEND_TIME_FORMAT));
+      const body = await chargeInfo({ clientId: p.clientId, content: p.content, sign: p.sign, mobile: p.mobile ?? '', importFilePath: p.importFilePath, smstype: p.smstype });
+      setCharge(body.data ?? { smsNum: pieces.pieces, chargeNum: pieces.pieces * (imported ? imported.sendNum : current().unique.length), chargeMode: 1 });
     } catch {
       /* the client toasted the server's message */
     } finally {
@@ -432,7 +302,7 @@ export function DeliverPage() {
 
   const reset = () => {
     setF((x) => ({ ...blank(), clientId: x.clientId }));
-    setNumbers("");
+    setNumbers('');
     setImported(null);
     setUploadKey((k) => k + 1);
     setCarriers(null);
@@ -440,13 +310,7 @@ export function DeliverPage() {
 
   const timed = async (isCheckAvailableCredit: 0 | 1) => {
     const p = payload();
-    const body = await sendTimed({
-      ...p,
-      sendtime: f.sendtime.format(SEND_TIME_FORMAT),
-      taskId: f.taskId,
-      chargeNumTotal: charge?.chargeNum,
-      isCheckAvailableCredit,
-    }).catch((e) => e.body);
+    const body = await sendTimed({ ...p, sendtime: f.sendtime.format(SEND_TIME_FORMAT), taskId: f.taskId, chargeNumTotal: charge?.chargeNum, isCheckAvailableCredit }).catch((e) => e.body);
     const code = Number(body?.code);
     if (code === 0) {
       setCharge(null);
@@ -458,10 +322,10 @@ export function DeliverPage() {
     setCharge(null);
     if (code === 403 && isCheckAvailableCredit === 1) {
       modal.confirm({
-        title: "提示",
+        title: '提示',
         content: body.msg,
-        okText: "确定",
-        cancelText: "取消",
+        okText: '确定',
+        cancelText: '取消',
         onOk: () => timed(0),
       });
       return;
@@ -480,9 +344,7 @@ export function DeliverPage() {
       setCharge(null);
       message.success(body.msg || SEND_MESSAGES.sent);
       reset();
-      timers.current.push(
-        window.setTimeout(() => navigate(smsTaskPath()), OPEN_TASKS_AFTER_MS),
-      );
+      timers.current.push(window.setTimeout(() => navigate(smsTaskPath()), OPEN_TASKS_AFTER_MS));
     } catch {
       setCharge(null);
     } finally {
@@ -490,34 +352,20 @@ export function DeliverPage() {
     }
   };
 
-  const item = (k: keyof Errors) =>
-    errors[k] ? { validateStatus: "error" as const, help: errors[k] } : {};
+  const item = (k: keyof Errors) => (errors[k] ? { validateStatus: 'error' as const, help: errors[k] } : {});
 
   return (
-    <Card
-      title={f.taskId ? "普通短信发送（重新编辑定时任务）" : "普通短信发送"}
-    >
-      <Form
-        layout="horizontal"
-        labelCol={{ flex: "110px" }}
-        wrapperCol={{ flex: "auto" }}
-        style={{ maxWidth: 900 }}
-        onFinish={submit}
-      >
+    <Card title={f.taskId ? '普通短信发送（重新编辑定时任务）' : '普通短信发送'}>
+      <Form layout="horizontal" labelCol={{ flex: '110px' }} wrapperCol={{ flex: 'auto' }} style={{ maxWidth: 900 }} onFinish={submit}>
         {agent && (
-          <Form.Item label="子账号" required {...item("clientId")}>
-            <ClientSelect
-              phoneInoutType={0}
-              value={f.clientId}
-              onChange={(v) => onClient(v || undefined)}
-              placeholder={MESSAGES.pickSubAccount}
-            />
+          <Form.Item label="子账号" required {...item('clientId')}>
+            <ClientSelect phoneInoutType={0} value={f.clientId} onChange={(v) => onClient(v || undefined)} placeholder={MESSAGES.pickSubAccount} />
           </Form.Item>
         )}
-        <Form.Item label="短信类型" required {...item("smstype")}>
+        <Form.Item label="短信类型" required {...item('smstype')}>
           <Select<number>
             value={f.smstype}
-            onChange={(v) => set("smstype", v as SmsType)}
+            onChange={(v) => set('smstype', v as SmsType)}
             options={typeOptions}
             placeholder="请选择短信类型"
             loading={typesQuery.isFetching && !!clientId}
@@ -525,10 +373,10 @@ export function DeliverPage() {
             data-testid="smstype-select"
           />
         </Form.Item>
-        <Form.Item label="短信模板" required {...item("templateId")}>
+        <Form.Item label="短信模板" required {...item('templateId')}>
           <Space>
             <Button onClick={openPicker} data-testid="pick-template">
-              {f.templateId ? "更换模板" : "选择模板"}
+              {f.templateId ? '更换模板' : '选择模板'}
             </Button>
             {f.templateId !== undefined && (
               <Typography.Text type="secondary" data-testid="picked-template">
@@ -537,51 +385,26 @@ export function DeliverPage() {
             )}
           </Space>
         </Form.Item>
-        <Form.Item label="签名" required {...item("sign")}>
-          <Input
-            value={f.sign}
-            onChange={(e) => set("sign", e.target.value)}
-            maxLength={12}
-            showCount
-            placeholder="签名2-12个字符"
-            style={{ width: 260 }}
-          />
+        <Form.Item label="签名" required {...item('sign')}>
+          <Input value={f.sign} onChange={(e) => set('sign', e.target.value)} maxLength={12} showCount placeholder="签名2-12个字符" style={{ width: 260 }} />
         </Form.Item>
-        <Form.Item label="短信内容" required {...item("content")}>
-          <Input.TextArea
-            value={f.content}
-            onChange={(e) => set("content", e.target.value)}
-            rows={5}
-            placeholder="请输入短信内容"
-          />
+        <Form.Item label="短信内容" required {...item('content')}>
+          <Input.TextArea value={f.content} onChange={(e) => set('content', e.target.value)} rows={5} placeholder="请输入短信内容" />
         </Form.Item>
         <Form.Item colon={false} label=" " style={{ marginTop: -16 }}>
           <Space size="large" wrap>
-            <Typography.Text
-              type={pieces.tooLong ? "danger" : "secondary"}
-              data-testid="content-counter"
-            >
+            <Typography.Text type={pieces.tooLong ? 'danger' : 'secondary'} data-testid="content-counter">
               {pieces.chars} / {MAX_MESSAGE_CHARS}
             </Typography.Text>
             <Typography.Text type="secondary" data-testid="content-pieces">
-              预计每个号码计费 {pieces.pieces} 条
-              {pieces.chars > 0 &&
-                `（${pieces.isEnglish ? "英文短信：140字一条，超过按134字一条" : "中文短信：70字一条，超过按67字一条"}）`}
+              预计每个号码计费 {pieces.pieces} 条{pieces.chars > 0 && `（${pieces.isEnglish ? '英文短信：140字一条，超过按134字一条' : '中文短信：70字一条，超过按67字一条'}）`}
             </Typography.Text>
           </Space>
-          {templateChanged && (
-            <Alert
-              type="warning"
-              showIcon
-              message={SEND_MESSAGES.templateChanged}
-              style={{ marginTop: 8 }}
-              data-testid="template-changed"
-            />
-          )}
+          {templateChanged && <Alert type="warning" showIcon message={SEND_MESSAGES.templateChanged} style={{ marginTop: 8 }} data-testid="template-changed" />}
         </Form.Item>
 
-        <Form.Item label="手机号码" required {...item("mobile")}>
-          <Space direction="vertical" style={{ width: "100%" }}>
+        <Form.Item label="手机号码" required {...item('mobile')}>
+          <Space direction="vertical" style={{ width: '100%' }}>
             <ChunkedUpload
               key={uploadKey}
               accept={NUMBER_FILE_ACCEPT}
@@ -594,22 +417,10 @@ export function DeliverPage() {
               }}
             />
             <Space wrap>
-              <Dropdown
-                menu={{
-                  items: NUMBER_TEMPLATES.map((t) => ({
-                    key: t.key,
-                    label: t.label,
-                    onClick: () => openDownload(t.url),
-                  })),
-                }}
-              >
+              <Dropdown menu={{ items: NUMBER_TEMPLATES.map((t) => ({ key: t.key, label: t.label, onClick: () => openDownload(t.url) })) }}>
                 <Button icon={<DownloadOutlined />}>下载模板</Button>
               </Dropdown>
-              <Button
-                icon={<FileSearchOutlined />}
-                loading={checking}
-                onClick={carrierCheck}
-              >
+              <Button icon={<FileSearchOutlined />} loading={checking} onClick={carrierCheck}>
                 运营商检测
               </Button>
               <Button onClick={confirm} disabled={!numbers}>
@@ -636,32 +447,15 @@ export function DeliverPage() {
                   有效号码：<b>{check.valid}</b>
                 </span>
                 <span>
-                  无效号码：
-                  <b style={{ color: check.invalid ? "#cf1322" : undefined }}>
-                    {check.invalid}
-                  </b>
+                  无效号码：<b style={{ color: check.invalid ? '#cf1322' : undefined }}>{check.invalid}</b>
                 </span>
                 <span>
                   重复号码：<b>{check.repeat}</b>
                 </span>
               </Space>
             )}
-            {tooMany && (
-              <Alert
-                type="error"
-                showIcon
-                message={poolProblem(check)}
-                data-testid="too-many"
-              />
-            )}
-            {parsing && (
-              <Alert
-                type="info"
-                showIcon
-                message="号码识别中，数据量较大请稍候…"
-                data-testid="import-parsing"
-              />
-            )}
+            {tooMany && <Alert type="error" showIcon message={poolProblem(check)} data-testid="too-many" />}
+            {parsing && <Alert type="info" showIcon message="号码识别中，数据量较大请稍候…" data-testid="import-parsing" />}
             {imported && (
               <Alert
                 type="info"
@@ -681,15 +475,12 @@ export function DeliverPage() {
           </Space>
         </Form.Item>
 
-        <Form.Item label="发送时间" {...item("sendtime")}>
+        <Form.Item label="发送时间" {...item('sendtime')}>
           <Space wrap>
             <Radio.Group
               value={f.sendType}
-              onChange={(e) => set("sendType", e.target.value)}
-              options={enumOptions<number>("send-time-type").map((o) => ({
-                value: o.value,
-                label: o.label,
-              }))}
+              onChange={(e) => set('sendType', e.target.value)}
+              options={enumOptions<number>('send-time-type').map((o) => ({ value: o.value, label: o.label }))}
             />
             {f.sendType === SendTimeType.Scheduled && (
               <DatePicker
@@ -699,38 +490,23 @@ export function DeliverPage() {
                 value={f.sendtime}
                 format={SEND_TIME_FORMAT}
                 disabledDate={(d) => sendDateDisabled(d)}
-                onChange={(d) => d && set("sendtime", d)}
+                onChange={(d) => d && set('sendtime', d)}
                 data-testid="sendtime"
               />
             )}
           </Space>
         </Form.Item>
         <Form.Item colon={false} label=" ">
-          <Button
-            type="primary"
-            htmlType="submit"
-            icon={<SendOutlined />}
-            loading={preparing}
-            data-testid="submit"
-          >
+          <Button type="primary" htmlType="submit" icon={<SendOutlined />} loading={preparing} data-testid="submit">
             提交
           </Button>
         </Form.Item>
       </Form>
-      <TemplatePicker
-        open={picking}
-        clientId={clientId}
-        onClose={() => setPicking(false)}
-        onPick={pickTemplate}
-      />
+      <TemplatePicker open={picking} clientId={clientId} onClose={() => setPicking(false)} onPick={pickTemplate} />
       <ChargeConfirmDialog
         info={charge}
         numbers={imported ? imported.sendNum : check.unique.length}
-        sendtime={
-          f.sendType === SendTimeType.Scheduled
-            ? f.sendtime.format(SEND_TIME_FORMAT)
-            : undefined
-        }
+        sendtime={f.sendType === SendTimeType.Scheduled ? f.sendtime.format(SEND_TIME_FORMAT) : undefined}
         sending={sending}
         onOk={send}
         onCancel={() => setCharge(null)}
