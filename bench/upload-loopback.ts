@@ -36,6 +36,12 @@ const md5 = crypto.createHash('md5');
 for await (const b of fs.createReadStream(file, { highWaterMark: 4 * MB })) md5.update(b as Buffer);
 const fileMd5 = md5.digest('hex');
 
+/** CPU seconds (user + system) a process has used so far */
+const cpuOf = (pid: number) => {
+  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+};
+
 const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
   cwd: root,
   env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: path.join(dataDir, 'data'), LOG_LEVEL: 'warn', DISPATCH: '0' },
@@ -63,6 +69,8 @@ try {
   const key = { fileMd5, fileSize: size };
   const check = await form('/api/file/check', { fileName: 'numbers.txt', ...key });
   const fd = await fs.promises.open(file, 'r');
+  const cpu0 = cpuOf(child.pid!);
+  const cli0 = process.cpuUsage();
   const tUp = performance.now();
   let next = 0;
   const worker = async () => {
@@ -77,6 +85,9 @@ try {
   };
   await Promise.all([worker(), worker(), worker()]);
   const upMs = performance.now() - tUp;
+  const serverCpu = cpuOf(child.pid!) - cpu0;
+  const c = process.cpuUsage(cli0);
+  const clientCpu = (c.user + c.system) / 1e6;
   await fd.close();
   const tMerge = performance.now();
   const merged = await form('/api/file/merge', key);
@@ -89,6 +100,7 @@ try {
   const rate = (ms: number) => size / MB / (ms / 1000);
   console.log(`upload of ${(size / MB).toFixed(0)} MB over loopback, ${check.chunks} chunks, 3 in flight (load ${os.loadavg()[0].toFixed(1)})`);
   console.log(`  chunks          : ${(upMs / 1000).toFixed(2)} s, ${rate(upMs).toFixed(0)} MB/s`);
+  console.log(`  CPU             : server ${serverCpu.toFixed(2)} s, client ${clientCpu.toFixed(2)} s for the chunks: ${(size / MB / (serverCpu + clientCpu)).toFixed(0)} MB per CPU second of both`);
   console.log(`  merge + MD5     : ${(mergeMs / 1000).toFixed(2)} s`);
   console.log(`  whole           : ${rate(totalMs).toFixed(0)} MB/s (target ≥ ${TARGET}: ${rate(totalMs) >= TARGET ? 'met' : 'NOT met'})`);
   console.log(`  same file again : reused in ${reuseMs.toFixed(0)} ms, 0 bytes sent`);
