@@ -73,6 +73,8 @@ import { billsRoutes } from './modules/bills/routes';
 import { BillsService } from './modules/bills/service';
 import { cityRoutes, invoiceRoutes } from './modules/invoice/routes';
 import { InvoiceService } from './modules/invoice/service';
+import { fileRoutes } from './modules/files/routes';
+import { FileService } from './modules/files/service';
 
 export interface BuildAppOptions {
   db: Db;
@@ -120,6 +122,7 @@ export interface Services {
   send: SendService;
   pay: PayService;
   bills: BillsService;
+  files: FileService;
 }
 
 declare module 'fastify' {
@@ -177,6 +180,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     send: new SendService(ctx, clients),
     pay: undefined as unknown as PayService,
     bills: new BillsService(ctx),
+    files: new FileService(ctx),
   };
   services.subaccounts = new SubAccountService(ctx, services.ledger);
   services.pay = new PayService(ctx, services.ledger, new PayProviders(config.pay, opts.dataDir));
@@ -220,6 +224,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(numbersRoutes());
       await api.register(payRoutes(ctx, services.pay));
       await api.register(billsRoutes(ctx, services.bills));
+      await api.register(fileRoutes(ctx, services.files));
       await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate: selfUpdateClient(services.account) }));
       await api.register(invoiceRoutes(ctx, new InvoiceService(ctx)));
     },

@@ -17,6 +17,7 @@ import { purchase0012 } from './migrations/0012_purchase';
 import { pay0013 } from './migrations/0013_pay';
 import { bills0014 } from './migrations/0014_bills';
 import { invoices0015 } from './migrations/0015_invoices';
+import { files0016 } from './migrations/0016_files';
 
 async function run(db: Kysely<any>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -160,6 +161,7 @@ export const migrations: Record<string, Migration> = {
   '0013_pay': pay0013,
   '0014_bills': bills0014,
   '0015_invoices': invoices0015,
+  '0016_files': files0016,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -241,6 +241,9 @@ export interface Database {
   // 0015_invoices
   invoices: InvoiceTable;
   invoice_configs: InvoiceConfigTable;
+  // 0016_files
+  file_uploads: FileUploadTable;
+  file_upload_chunks: FileUploadChunkTable;
 }
 
 /** 短信签名 (server/db/migrations/0003_signs.ts) */
@@ -683,4 +686,27 @@ export interface InvoiceConfigTable extends InvoiceInfoColumns {
   account_id: number;
   invoice_type: number;
   update_time: Timestamp;
+/** 大文件分片上传 (server/db/migrations/0016_files.ts, server/modules/files) */
+export interface FileUploadTable {
+  id: Generated<number>;
+  /** the owner: only this account may read, merge or delete it */
+  account_id: number;
+  file_md5: string;
+  file_size: number;
+  file_name: string;
+  chunk_size: number;
+  chunk_count: number;
+  /** 0 uploading, 1 merging, 2 done (merged, verified, in place) */
+  state: D<number>;
+  /** the importFilePath token once done */
+  stored_name: D<string | null>;
+  merge_started_at: D<Date | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface FileUploadChunkTable {
+  upload_id: number;
+  idx: number;
+  size: number;
 }

@@ -76,7 +76,7 @@ export type SendPayload = Omit<SendForm, 'sendtime' | 'isCheckAvailableCredit' |
 const quiet: ApiRequestConfig = { silent: true };
 
 export const getSmsTypes = (clientid: string) => postForm<SmsTypeOption[]>('/send/getsmstypes', { clientid });
-export const chargeInfo = (p: { clientId: string; content: string; sign: string; mobile: string; smstype?: number }) => postForm<ChargeInfo>('/send/chargeInfo', p);
+export const chargeInfo = (p: { clientId: string; content: string; sign: string; mobile: string; importFilePath?: string; smstype?: number }) => postForm<ChargeInfo>('/send/chargeInfo', p);
 export const checkCarriers = (mobiles: string) => postForm<CarrierCheck>('/send/checkMobileOperater', { mobiles });
 export const loadTask = (taskID: string) => postForm<EditedTask>('/send/edit', { taskID });
 export const checkSubmitTime = (submitTime: string) => postForm('/send/checkSubmitTime', { submitTime });
@@ -92,6 +92,7 @@ export function sendTimed(p: SendPayload & { sendtime: string; taskId?: string; 
       jsmsAccessTimerSms: {
         clientid: p.clientId,
         mobilelist: p.mobile,
+        importFilePath: p.importFilePath,
         content: p.content,
         smstype: p.smstype,
         sendtime: p.sendtime,

@@ -4,6 +4,7 @@ import { Route, Routes, useLocation } from 'react-router';
 import { withApp } from '@/stories/withApp';
 import { consoleApi, subAccount } from '@/stories/mockApi';
 import { sendApi, type Calls } from '@/stories/sendApi';
+import { fileApi, TOKEN } from '@/stories/fileApi';
 import { DeliverPage } from './DeliverPage';
 
 const T = { timeout: 5000 };
@@ -225,8 +226,8 @@ export const ClearWithConfirmation: Story = {
 };
 
 export const ImportAndCarrierCheck: Story = {
-  name: '导入号码与运营商检测',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  name: '导入号码文件（分片上传 + 解析）与运营商检测',
+  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls }), ...fileApi({ calls })] } },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const box = await c.findByTestId('numbers-input', {}, T);
@@ -234,9 +235,14 @@ export const ImportAndCarrierCheck: Story = {
     const input = canvasElement.querySelector('input[type=file]') as HTMLInputElement;
     await userEvent.upload(input, new File(['13700137000\n13600136000\n123\n'], '号码.txt', { type: 'text/plain' }));
     await expect(await c.findByTestId('import-result', {}, T)).toHaveTextContent('共 3 个号码，错误 1 个');
-    await expect(box).toHaveValue('13800138000,13700137000,13600136000');
+    await expect(calls.parsefile?.[0]).toMatchObject({ importFilePath: `${TOKEN}.txt` });
+    // the file's numbers are sent (importFilePath), the box waits until the file is removed
+    await expect(box).toBeDisabled();
     await userEvent.click(c.getByRole('button', { name: /运营商检测/ }));
-    await expect(await c.findByTestId('carrier-counts', {}, T)).toHaveTextContent('移动 3');
+    await expect(await c.findByTestId('carrier-counts', {}, T)).toHaveTextContent('移动 2');
+    await userEvent.click(c.getByRole('button', { name: /移除/ }));
+    await waitFor(() => expect(box).not.toBeDisabled(), T);
+    await expect(c.queryByTestId('import-result')).toBeNull();
   },
 };
 

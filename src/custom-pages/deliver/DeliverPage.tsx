@@ -2,8 +2,9 @@
  * 普通短信发送 (/customer/deliverlayout/deliver, route sms_deliver; ?id= re-edits a timed task):
  * sub-account (agents, POST /send/getclients), SMS type (POST /send/getsmstypes), an approved
  * template, sign and content with the counter (content + sign + 2 / 500) and the pieces
- * (common/sms/pieces), the number box (normalised as typed, counts, 确认号码, 清空, file import,
- * templates, carrier check), then the charge confirmation (POST /send/chargeInfo) and the send:
+ * (common/sms/pieces), the number box (normalised as typed, counts, 确认号码, 清空, templates,
+ * carrier check) or a number file of any size (ChunkedUpload → POST /send/parsefile; the send then
+ * carries its importFilePath and the server reads the numbers from the file), then the charge confirmation (POST /send/chargeInfo) and the send:
  * now (POST /send/sending: fields cleared, the task list opens after 1 s) or scheduled
  * (POST /send/checkSubmitTime, then POST /send/sendTim; the timed-task list opens; code 403:
  * the server's message, and on confirm the send again without the credit check).
@@ -11,8 +12,8 @@
  */
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import dayjs, { type Dayjs } from 'dayjs';
-import { Alert, App, Button, Card, DatePicker, Dropdown, Form, Input, Radio, Select, Space, Tag, Typography, Upload } from 'antd';
-import { DownloadOutlined, FileSearchOutlined, ImportOutlined, SendOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Card, DatePicker, Dropdown, Form, Input, Radio, Select, Space, Tag, Typography } from 'antd';
+import { DownloadOutlined, FileSearchOutlined, SendOutlined } from '@ant-design/icons';
 import { useCustom } from '@refinedev/core';
 import { useNavigate, useSearchParams } from 'react-router';
 import sendForm from '@/generated/forms/send';
@@ -28,7 +29,6 @@ import {
   checkCarriers,
   checkSubmitTime,
   defaultSendTime,
-  importMobiles,
   loadTask,
   NUMBER_TEMPLATES,
   OPEN_TASKS_AFTER_MS,
@@ -41,15 +41,16 @@ import {
   SUBMIT_LOCK_MS,
   type CarrierCheck,
   type ChargeInfo,
-  type ImportedNumbers,
   type SendPayload,
   type SmsTypeOption,
 } from '@/domain/send';
 import { smsTaskPath, timingDeliverPath } from '@/domain/sendRoutes';
+import { NUMBER_FILE_ACCEPT, NUMBER_FILE_MAX_BYTES, parseFile, type FileParse } from '@/domain/files';
+import { ChunkedUpload, type UploadedFile } from '@/components/ChunkedUpload';
 import { countPieces, MAX_MESSAGE_CHARS } from '../../../common/sms/pieces';
 import { MAX_NUMBERS } from '../../../common/sms/numbers';
 import { MESSAGES } from '../../../common/schema/messages';
-import { appendText, checkNumbers, confirmText, normalizeNumbers, poolProblem } from './numberPool';
+import { checkNumbers, confirmText, normalizeNumbers, poolProblem } from './numberPool';
 import { TemplatePicker } from './TemplatePicker';
 import { ChargeConfirmDialog } from './ChargeConfirmDialog';
 
@@ -90,8 +91,11 @@ export function DeliverPage() {
   const [numbers, setNumbers] = useState('');
   const [errors, setErrors] = useState<Errors>({});
   const [picking, setPicking] = useState(false);
-  const [imported, setImported] = useState<ImportedNumbers | null>(null);
-  const [importing, setImporting] = useState(false);
+  /** the parsed number file: while set, the send goes to its numbers (importFilePath) */
+  const [imported, setImported] = useState<FileParse | null>(null);
+  const [parsing, setParsing] = useState(false);
+  /** remounts the upload (its queue item) after a reset */
+  const [uploadKey, setUploadKey] = useState(0);
   const [carriers, setCarriers] = useState<CarrierCheck | null>(null);
   const [checking, setChecking] = useState(false);
   const [charge, setCharge] = useState<ChargeInfo | null>(null);
@@ -209,23 +213,24 @@ export function DeliverPage() {
       },
     });
 
-  const importFile = async (file: File) => {
-    setImporting(true);
+  const importFile = async (file: UploadedFile) => {
+    setParsing(true);
     try {
-      const body = await importMobiles(file);
-      const data = body.data!;
-      setImported(data);
-      setNumbers((t) => appendText(t, data.mobiles ?? ''));
+      const body = await parseFile(file.importFilePath);
+      setImported(body.data ?? null);
       setCarriers(null);
-    } catch (e) {
-      message.error((e as Error).message);
+    } catch {
+      /* toasted: 文件解析失败, 文件解析超时, ... */
     } finally {
-      setImporting(false);
+      setParsing(false);
     }
-    return false;
   };
 
   const carrierCheck = async () => {
+    if (imported) {
+      setCarriers({ mobileNum: imported.mobileNum, unicomNum: imported.unicomNum, telecomNum: imported.telecomNum } as CarrierCheck);
+      return;
+    }
     const now = current();
     const err = poolProblem(now);
     if (err) {
@@ -248,7 +253,8 @@ export function DeliverPage() {
     content: f.content,
     sign: f.sign.trim(),
     smstype: f.smstype as SmsType,
-    mobile: current().unique.join(','),
+    mobile: imported ? undefined : current().unique.join(','),
+    ...(imported ? { importFilePath: imported.importFilePath } : {}),
     templateId: f.templateId,
     templateType: f.templateType,
     fileType: imported ? NumberInputMode.File : NumberInputMode.Manual,
@@ -269,7 +275,7 @@ export function DeliverPage() {
     for (const e of res.errors) if (!(e.field in found)) found[e.field as keyof Errors] = e.message;
     // a send goes with an approved template (the server refuses one without: docs/api-send.md)
     if (f.templateId === undefined && !found.templateId) found.templateId = TEMPLATE_REQUIRED;
-    const pool = poolProblem(current());
+    const pool = imported ? null : poolProblem(current());
     if (pool) found.mobile = pool;
     if (f.sendType === SendTimeType.Scheduled) {
       const t = sendTimeProblem(f.sendtime);
@@ -285,8 +291,8 @@ export function DeliverPage() {
     setPreparing(true);
     try {
       if (f.sendType === SendTimeType.Scheduled) await checkSubmitTime(f.sendtime.format(SEND_TIME_FORMAT));
-      const body = await chargeInfo({ clientId: p.clientId, content: p.content, sign: p.sign, mobile: p.mobile, smstype: p.smstype });
-      setCharge(body.data ?? { smsNum: pieces.pieces, chargeNum: pieces.pieces * current().unique.length, chargeMode: 1 });
+      const body = await chargeInfo({ clientId: p.clientId, content: p.content, sign: p.sign, mobile: p.mobile ?? '', importFilePath: p.importFilePath, smstype: p.smstype });
+      setCharge(body.data ?? { smsNum: pieces.pieces, chargeNum: pieces.pieces * (imported ? imported.sendNum : current().unique.length), chargeMode: 1 });
     } catch {
       /* the client toasted the server's message */
     } finally {
@@ -298,6 +304,7 @@ export function DeliverPage() {
     setF((x) => ({ ...blank(), clientId: x.clientId }));
     setNumbers('');
     setImported(null);
+    setUploadKey((k) => k + 1);
     setCarriers(null);
   };
 
@@ -398,12 +405,18 @@ export function DeliverPage() {
 
         <Form.Item label="手机号码" required {...item('mobile')}>
           <Space direction="vertical" style={{ width: '100%' }}>
+            <ChunkedUpload
+              key={uploadKey}
+              accept={NUMBER_FILE_ACCEPT}
+              maxSize={NUMBER_FILE_MAX_BYTES}
+              buttonText="导入号码"
+              onDone={(file) => void importFile(file)}
+              onRemove={() => {
+                setImported(null);
+                setCarriers(null);
+              }}
+            />
             <Space wrap>
-              <Upload accept={IMPORT_ACCEPT} showUploadList={false} beforeUpload={importFile} maxCount={1}>
-                <Button icon={<ImportOutlined />} loading={importing}>
-                  导入号码
-                </Button>
-              </Upload>
               <Dropdown menu={{ items: NUMBER_TEMPLATES.map((t) => ({ key: t.key, label: t.label, onClick: () => openDownload(t.url) })) }}>
                 <Button icon={<DownloadOutlined />}>下载模板</Button>
               </Dropdown>
@@ -420,31 +433,36 @@ export function DeliverPage() {
             <Input.TextArea
               value={numbers}
               onChange={(e) => onNumbers(e.target.value)}
+              disabled={!!imported}
               rows={8}
               placeholder="请输入手机号码，多个号码以逗号或换行分隔，最多60000个"
               data-testid="numbers-input"
             />
-            <Space wrap data-testid="number-counts">
-              <span>
-                号码总数：<b>{check.total}</b>
-              </span>
-              <span>
-                有效号码：<b>{check.valid}</b>
-              </span>
-              <span>
-                无效号码：<b style={{ color: check.invalid ? '#cf1322' : undefined }}>{check.invalid}</b>
-              </span>
-              <span>
-                重复号码：<b>{check.repeat}</b>
-              </span>
-            </Space>
+            {!imported && (
+              <Space wrap data-testid="number-counts">
+                <span>
+                  号码总数：<b>{check.total}</b>
+                </span>
+                <span>
+                  有效号码：<b>{check.valid}</b>
+                </span>
+                <span>
+                  无效号码：<b style={{ color: check.invalid ? '#cf1322' : undefined }}>{check.invalid}</b>
+                </span>
+                <span>
+                  重复号码：<b>{check.repeat}</b>
+                </span>
+              </Space>
+            )}
             {tooMany && <Alert type="error" showIcon message={poolProblem(check)} data-testid="too-many" />}
+            {parsing && <Alert type="info" showIcon message="号码识别中，数据量较大请稍候…" data-testid="import-parsing" />}
             {imported && (
               <Alert
                 type="info"
                 showIcon
                 data-testid="import-result"
-                message={`已导入 ${imported.fileName}：共 ${imported.submitTotal} 个号码，错误 ${imported.errNum} 个，重复 ${imported.repeatNum} 个（移动 ${imported.mobileNum}，联通 ${imported.unicomNum}，电信 ${imported.telecomNum}）`}
+                message={`已导入 ${imported.fileName}：共 ${imported.submitTotal} 个号码，错误 ${imported.errNum} 个，重复 ${imported.repeatNum} 个，可发送 ${imported.sendNum} 个（移动 ${imported.mobileNum}，联通 ${imported.unicomNum}，电信 ${imported.telecomNum}）`}
+                description="发送时使用文件中的号码；移除文件后可手动输入号码"
               />
             )}
             {carriers && (
@@ -487,7 +505,7 @@ export function DeliverPage() {
       <TemplatePicker open={picking} clientId={clientId} onClose={() => setPicking(false)} onPick={pickTemplate} />
       <ChargeConfirmDialog
         info={charge}
-        numbers={check.unique.length}
+        numbers={imported ? imported.sendNum : check.unique.length}
         sendtime={f.sendType === SendTimeType.Scheduled ? f.sendtime.format(SEND_TIME_FORMAT) : undefined}
         sending={sending}
         onOk={send}

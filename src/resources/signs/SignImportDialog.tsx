@@ -32,7 +32,7 @@ export function SignImportDialog({ open, onClose }: SignImportDialogProps) {
       setResult(r);
       if (r.importSuccess > 0) await invalidate({ resource: 'signs', invalidates: ['list'] });
     } catch (e) {
-      setError(e instanceof ApiError ? e.message : '上传出错，请检查网络连接');
+      setError(e instanceof ApiError ? e.message : MESSAGES.uploadNetworkError);
     } finally {
       setBusy(false);
     }
