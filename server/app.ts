@@ -63,6 +63,8 @@ import { sendRoutes } from './modules/send/routes';
 import { SendService } from './modules/send/service';
 import { recordsRoutes } from './modules/records/routes';
 import { RecordsService } from './modules/records/service';
+import { reportsRoutes } from './modules/reports/routes';
+import { ReportsService } from './modules/reports/service';
 import { numbersRoutes } from './modules/numbers/routes';
 
 export interface BuildAppOptions {
@@ -202,6 +204,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(recordsRoutes(ctx, new RecordsService(ctx, clients)));
       await api.register(numbersRoutes());
       await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate: selfUpdateClient(services.account) }));
+      await api.register(reportsRoutes(ctx, new ReportsService(ctx)));
     },
     { prefix: '/api' },
   );

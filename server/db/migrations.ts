@@ -13,6 +13,7 @@ import { authHardening0007 } from './migrations/0007_auth_hardening';
 import { sending0008 } from './migrations/0008_sending';
 import { send0010 } from './migrations/0010_send';
 import { records0011 } from './migrations/0011_records';
+import { reports0018 } from './migrations/0018_reports';
 
 async function run(db: Kysely<any>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -152,6 +153,7 @@ export const migrations: Record<string, Migration> = {
   '0008_sending': sending0008,
   '0010_send': send0010,
   '0011_records': records0011,
+  '0018_reports': reports0018,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
