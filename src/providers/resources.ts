@@ -98,4 +98,10 @@ export const resources: ResourceRegistry = {
   timedTaskPhones: { list: { url: '/send/getAllPhone/list', method: 'form', paging: 'page' }, idField: 'phone' },
   /** 客户财务 (POST /recharge/rollback/getAccounts) */
   subAccountFinance: { list: { url: '/recharge/rollback/getAccounts', method: 'form' }, idField: 'client_id' },
+  // 消费报表 (docs/api-reports.md): pre = 子账户(预付费) / 普通短信, suf = 子账户(后付费) / 国际短信
+  reportsPre: { list: { url: '/client/report/consume/pretotal', method: 'form' }, idField: 'rownum' },
+  reportsSuf: { list: { url: '/client/report/consume/suftotal', method: 'form' }, idField: 'rownum' },
+  reportsPreDay: { list: { url: '/client/report/consume/preday', method: 'get' }, idField: 'rownum' },
+  reportsSufDay: { list: { url: '/client/report/consume/sufday', method: 'get' }, idField: 'rownum' },
+  remain: { list: { url: '/index/clientsmsdetail', method: 'get', paging: 'none' }, idField: 'rownum' },
 };
