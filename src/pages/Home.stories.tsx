@@ -6,6 +6,8 @@ import { emptyWeek, indexData, noStats, reportsApi, subIndexData } from '@/stori
 import Home from './Home';
 
 const T = { timeout: 5000 };
+/** echarts comes in its own chunk: on a loaded machine it may take a while */
+const CHART = { timeout: 20_000 };
 
 const meta = {
   title: 'Pages/Home',
@@ -18,7 +20,7 @@ type Story = StoryObj<typeof meta>;
 
 /** the chart has drawn (echarts puts a canvas in its element) */
 const chartDrawn = (canvasElement: HTMLElement) =>
-  waitFor(() => expect(canvasElement.querySelector('[data-testid="week-chart"] canvas')).not.toBeNull(), T);
+  waitFor(() => expect(canvasElement.querySelector('[data-testid="week-chart"] canvas')).not.toBeNull(), CHART);
 
 export const Agent: Story = {
   name: '代理商（产品包模式）：今日数据、周图表、剩余条数',
@@ -93,7 +95,7 @@ export const SubAccountByAmount: Story = {
   parameters: { msw: { handlers: [...consoleApi({ user: { ...subAccount, paytype: 3 } }), ...reportsApi({ index: subIndexData(3) })] } },
   play: async ({ canvasElement }) => {
     const header = within(await within(canvasElement).findByTestId('header-balances', {}, T));
-    await expect(await header.findByText('1200.00', {}, T)).toBeInTheDocument();
+    await waitFor(() => expect(header.getByTestId('balance')).toHaveTextContent('1,200.00'), T);
     await expect(header.queryByText('行业剩余（条）')).not.toBeInTheDocument();
   },
 };

@@ -25,8 +25,8 @@ export function HeaderBalances({ user }: { user: CurrentUser }) {
     <Card title="账户概况" style={{ marginTop: 16 }} loading={query.isLoading} data-testid="header-balances">
       <Row gutter={[16, 16]}>
         {showBalance && (
-          <Col xs={12} sm={8} lg={4}>
-            <Statistic title="账户余额（元）" value={d?.agent_account_data?.balance ?? '0.00'} data-testid="balance" />
+          <Col xs={12} sm={8} lg={4} data-testid="balance">
+            <Statistic title="账户余额（元）" value={d?.agent_account_data?.balance ?? '0.00'} />
           </Col>
         )}
         {agent && (

@@ -13,8 +13,8 @@ export function TodayStats() {
     <Card title="今日数据" style={{ marginTop: 16 }} loading={query.isLoading} data-testid="today-stats">
       <Row gutter={[16, 16]}>
         {FIELDS.map((f) => (
-          <Col key={f} xs={12} sm={8} lg={4}>
-            <Statistic title={schemas.field('entities/today-stats', f)?.title ?? f} value={data?.[f] ?? 0} suffix="条" data-testid={`today-${f}`} />
+          <Col key={f} xs={12} sm={8} lg={4} data-testid={`today-${f}`}>
+            <Statistic title={schemas.field('entities/today-stats', f)?.title ?? f} value={data?.[f] ?? 0} suffix="条" />
           </Col>
         ))}
       </Row>
