@@ -18,7 +18,7 @@ import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf } from '../../http/paging';
 import { exportColumns } from '../../lib/export-columns';
 import { businessDayStart, formatDateTime } from '../../lib/time';
-import { ReportClickType, ReportPayType, UserType } from '../../../common/generated/schemas';
+import { OperationMode, ReportClickType, ReportPayType, UserType } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
 import { bodyOf, enumParam, escapeLike, RECORD_MSG, str, type Body } from '../records/filters';
 
@@ -114,7 +114,7 @@ export class ReportsService {
     if (click !== '' && click !== ReportClickType.Normal && click !== ReportClickType.International) throw new ApiError(400, MESSAGES.badParam);
     const paytype = enumParam(b.paytype, [ReportPayType.Prepaid, ReportPayType.Postpaid]);
     const sidePay = side === 'pre' ? ReportPayType.Prepaid : ReportPayType.Postpaid;
-    const directMode = me.operation_mode === 0;
+    const directMode = String(me.operation_mode) === OperationMode.DirectCharge;
     const inter = click ? (click === ReportClickType.International ? 1 : 0) : directMode ? (side === 'pre' ? 0 : 1) : undefined;
     const pt = paytype ?? (directMode ? undefined : sidePay);
     return { paytype: pt, inter, limitPaytype: pt ?? sidePay };
@@ -191,13 +191,13 @@ export class ReportsService {
   private async grouped(q: ReportQuery, daily: boolean, limit: number, offset: number) {
     const keys = daily ? sql`r.account_id, r.day, r.smstype, r.paytype` : sql`r.account_id, r.smstype, r.paytype`;
     const rows = await sql<Sums & { account_id: number; clientid: string; name: string; smstype: number; paytype: number; date?: string; total: number }>`
-      select g.*, a.clientid, a.name, count(*) over ()::int as total from (
+      select g.*, ${daily ? sql`to_char(g.day, 'YYYY-MM-DD')` : sql`null`} as date, a.clientid, a.name, count(*) over ()::int as total from (
         select ${keys}, ${SUMS} from report_daily r where ${this.where(q)}
         group by ${keys}
       ) g join accounts a on a.id = g.account_id
       order by ${daily ? sql`g.day desc, ` : sql``}a.clientid, g.smstype, g.paytype
       limit ${limit} offset ${offset}`.execute(this.ctx.db);
-    return rows.rows.map((r) => (daily ? { ...r, date: typeof r.day === 'string' ? r.day : businessDay(r.day as unknown as Date) } : r));
+    return rows.rows.map(({ date, ...r }) => (daily && date ? { ...r, date } : r));
   }
 
   /** POST /client/report/consume/pretotal | suftotal: rows per sub-account (and SMS type, paytype) */
@@ -231,7 +231,7 @@ export class ReportsService {
     const paytype = enumParam(b.paytype, [ReportPayType.Prepaid, ReportPayType.Postpaid]) ?? ReportPayType.Prepaid;
     const side: ReportSide = paytype === ReportPayType.Postpaid ? 'suf' : 'pre';
     if (daily && me.user_type === UserType.Agent && !str(b.id ?? b.clientid ?? b.clientId)) throw new ApiError(400, MESSAGES.badParam);
-    const q = await this.query(me, side, { ...b, paytype: me.operation_mode === 0 ? undefined : paytype });
+    const q = await this.query(me, side, { ...b, paytype: String(me.operation_mode) === OperationMode.DirectCharge ? undefined : paytype });
     const rows = await this.grouped(q, daily, REPORT_EXPORT_MAX, 0);
     if (!rows.length) throw errors.refused(RECORD_MSG.noData);
     const out = new PassThrough();
@@ -351,7 +351,8 @@ export class ReportsService {
     if (productType !== undefined) q = q.where('p.product_type', '=', productType);
     if (operator !== undefined) q = q.where('p.operator_code', '=', operator);
     const rows = await q.orderBy('p.due_time').orderBy('p.id').limit(5000).execute();
-    const list = rows.map((p) => ({
+    const list = rows.map((p, i) => ({
+      rownum: i + 1,
       client_id: p.clientid,
       client_name: p.name,
       product_type: p.product_type,
@@ -375,7 +376,7 @@ export class ReportsService {
  * part of them due within EXPIRING_DAYS (`agent_pool_due_time_data`) and the gift pools
  * (`smsGivePoolData`, sub-accounts only) of the account's own unexpired pools.
  */
-export async function poolHeaderData(ctx: Pick<AppContext, 'db' | 'now' | 'schemas'>, account: { id: number; user_type: number }) {
+export async function poolHeaderData(ctx: Pick<AppContext, 'db' | 'now' | 'schemas'>, account: { id: number; user_type: string | number }) {
   const now = ctx.now();
   const soon = new Date(now.getTime() + EXPIRING_DAYS * DAY_MS);
   const pools = await ctx.db
@@ -397,7 +398,7 @@ export async function poolHeaderData(ctx: Pick<AppContext, 'db' | 'now' | 'schem
   }
   const gifts = pools.filter((p) => p.gift);
   const smsGivePoolData = {
-    isShow: account.user_type === UserType.SubAccount && gifts.length > 0 ? 1 : 0,
+    isShow: String(account.user_type) === UserType.SubAccount && gifts.length > 0 ? 1 : 0,
     list: gifts.map((g) => ({
       smstypeStr: ctx.schemas.registry.enumLabel('product-type', g.product_type) ?? '',
       remainNumber: g.remaining,

@@ -6,7 +6,7 @@ import { remainRows, reportsApi } from '@/stories/reportsApi';
 import type { Calls } from '@/stories/sendApi';
 import { RemainPage } from './RemainPage';
 
-const T = { timeout: 5000 };
+const T = { timeout: 15_000 };
 const calls: Calls = {};
 
 const meta = {

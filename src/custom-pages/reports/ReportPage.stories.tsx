@@ -7,7 +7,7 @@ import { reportsApi } from '@/stories/reportsApi';
 import type { Calls } from '@/stories/sendApi';
 import { ReportPage } from './ReportPage';
 
-const T = { timeout: 5000 };
+const T = { timeout: 15_000 };
 const calls: Calls = {};
 
 const meta = {
