@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { apiLogin } from './helpers';
 
 /**
@@ -8,6 +8,10 @@ import { apiLogin } from './helpers';
  * report, a daily view and exports it; /remain shows client1's pools with the expiring one marked.
  * Saves docs/screenshots/dashboard.png and docs/screenshots/report.png.
  */
+
+/** pages load their chunks lazily: on a loaded two-core machine the first paint can take a while */
+const expect = baseExpect.configure({ timeout: 30_000 });
+test.describe.configure({ timeout: 180_000 });
 
 const NUMBERS = ['13800138001', '13012345678', '18912345678'];
 const TEMPLATE = '您的账户余额已不足，为避免影响正常使用，请及时充值。';
@@ -26,7 +30,6 @@ async function chartToday(page: Page) {
 
 test.describe('报表与首页', () => {
   test('client1 sends: the dashboard’s today figures and week chart move', async ({ page }) => {
-    test.setTimeout(120_000);
     await page.setViewportSize({ width: 1280, height: 1000 });
     await apiLogin(page, 'client1');
     await page.goto('/');
