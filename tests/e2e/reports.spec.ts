@@ -10,8 +10,8 @@ import { apiLogin } from './helpers';
  */
 
 /** pages load their chunks lazily: on a loaded two-core machine the first paint can take a while */
-const expect = baseExpect.configure({ timeout: 30_000 });
-test.describe.configure({ timeout: 180_000 });
+const expect = baseExpect.configure({ timeout: 60_000 });
+test.describe.configure({ timeout: 300_000 });
 
 const NUMBERS = ['13800138001', '13012345678', '18912345678'];
 const TEMPLATE = '您的账户余额已不足，为避免影响正常使用，请及时充值。';

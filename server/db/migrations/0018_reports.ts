@@ -79,7 +79,8 @@ export const reports0018: Migration = {
         intercept_num integer not null default 0,
         primary key (account_id, day, smstype, paytype, inter)
       )`,
-      `create index report_daily_agent on report_daily (agent_id, day) include (account_id, paytype, inter)`,
+      // an agent's report reads its sub-accounts' rows of the range from this index alone (index-only scan)
+      `create index report_daily_agent on report_daily (agent_id, day) include (account_id, smstype, paytype, inter, send_num, charge_total, success_num, unknown_num, fail_num, wait_num, intercept_num)`,
       `create function report_daily_ins() returns trigger language plpgsql as $f$
        begin
          ${UPSERT('select n.*, 1 as sgn from report_new n')};
