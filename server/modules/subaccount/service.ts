@@ -341,7 +341,8 @@ export class SubAccountService {
   }
 
   async accountInfo(agent: Account, clientId: unknown, host: string) {
-    // a sub-account (userType 2) reads its own (the home page's API info)
+    // a sub-account (userType 2) reads its own, asking without clientId (the home page's API info); naming an account stays agents' only
+    if (agent.user_type !== UserType.Agent && clientId !== undefined && clientId !== '') throw errors.forbidden();
     const a = agent.user_type === UserType.Agent ? await this.owned(agent, clientId) : await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', agent.id).executeTakeFirstOrThrow();
     const proto = PROTOCOLS[a.smsfrom] ?? PROTOCOLS[6];
     return {
