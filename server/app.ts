@@ -65,6 +65,8 @@ import { recordsRoutes } from './modules/records/routes';
 import { RecordsService } from './modules/records/service';
 import { purchaseRoutes } from './modules/purchase/routes';
 import { PurchaseService } from './modules/purchase/service';
+import { reportsRoutes } from './modules/reports/routes';
+import { ReportsService } from './modules/reports/service';
 import { numbersRoutes } from './modules/numbers/routes';
 import { payRoutes } from './modules/pay/routes';
 import { PayService } from './modules/pay/service';
@@ -227,6 +229,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(fileRoutes(ctx, services.files));
       await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate: selfUpdateClient(services.account) }));
       await api.register(invoiceRoutes(ctx, new InvoiceService(ctx)));
+      await api.register(reportsRoutes(ctx, new ReportsService(ctx)));
     },
     { prefix: '/api' },
   );

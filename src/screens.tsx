@@ -44,6 +44,7 @@ import { InternationalPrices, PoolList, ProductBuyPage, PurchasePage, PurchaseRe
 import { PayOrderList } from '@/resources/pay-orders';
 import { OwnBill } from '@/resources/bills';
 import { InvoiceApply, InvoiceList } from '@/resources/invoices';
+import { DailyReportPage, RemainPage, ReportPage } from '@/custom-pages/reports';
 
 const Home = lazy(() => import('@/pages/Home'));
 
@@ -83,6 +84,13 @@ const screens: Screen[] = [
       { name: 'statistics_reply', path: 'sendrecord/reply', label: '回复记录', page: ReplyList },
     ],
   },
+
+  // 消费报表, 日报表, 剩余条数 (custom-pages/reports)
+  { name: 'statistics_report_pre', path: '/customer/deliverlayout/customer/report/pre', label: '消费报表', icon: 'report', page: ReportPage, menu: 'records', home: true },
+  { name: 'statistics_report_post', path: '/customer/deliverlayout/customer/report/post', label: '消费报表', page: ReportPage },
+  { name: 'report_pre', path: '/customer/report/pre', label: '消费报表', page: ReportPage },
+  { name: 'report_daily', path: '/customer/report/daily_post', label: '日报表', page: DailyReportPage },
+  { name: 'remain', path: '/remain', label: '剩余条数', icon: 'finance', page: RemainPage, home: true, link: '/remain?type=0' },
 
   // 客户管理 (agents)
   { name: 'service_manager', path: '/customer/selfsevicelayout/manager', label: '子账户管理', page: SubAccountList, access: 'agent', menu: 'customer', home: true },

@@ -244,6 +244,28 @@ export interface Database {
   // 0016_files
   file_uploads: FileUploadTable;
   file_upload_chunks: FileUploadChunkTable;
+  // 0018_reports
+  report_daily: ReportDailyTable;
+}
+
+/** pre-aggregated daily send counts (server/db/migrations/0018_reports.ts), kept by triggers */
+export interface ReportDailyTable {
+  account_id: number;
+  /** business day (Asia/Shanghai) of the messages' acceptance */
+  day: ColumnType<Date | string, string, string>;
+  smstype: number;
+  /** 0 prepaid, 1 postpaid (paid by the agent) */
+  paytype: number;
+  /** 0 normal, 1 international */
+  inter: number;
+  agent_id: number;
+  send_num: number;
+  charge_total: number;
+  success_num: number;
+  unknown_num: number;
+  fail_num: number;
+  wait_num: number;
+  intercept_num: number;
 }
 
 /** 短信签名 (server/db/migrations/0003_signs.ts) */

@@ -1,22 +1,29 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, within } from 'storybook/test';
+import { expect, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
-import { agentPackageMode, consoleApi, subAccount } from '@/stories/mockApi';
+import { agentDirectChargeMode, agentPackageMode, consoleApi, subAccount } from '@/stories/mockApi';
+import { emptyWeek, indexData, noStats, reportsApi, subIndexData } from '@/stories/reportsApi';
 import Home from './Home';
 
 const T = { timeout: 5000 };
+/** echarts comes in its own chunk: on a loaded machine it may take a while */
+const CHART = { timeout: 20_000 };
 
 const meta = {
   title: 'Pages/Home',
   component: Home,
   decorators: [withApp],
-  parameters: { layout: 'padded', msw: { handlers: consoleApi() } },
+  parameters: { layout: 'padded', msw: { handlers: [...consoleApi(), ...reportsApi()] } },
 } satisfies Meta<typeof Home>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/** the chart has drawn (echarts puts a canvas in its element) */
+const chartDrawn = (canvasElement: HTMLElement) =>
+  waitFor(() => expect(canvasElement.querySelector('[data-testid="week-chart"] canvas')).not.toBeNull(), CHART);
+
 export const Agent: Story = {
-  name: '代理商',
+  name: '代理商（产品包模式）：今日数据、周图表、剩余条数',
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText(`欢迎您，${agentPackageMode.name}`, {}, T)).toBeInTheDocument();
@@ -24,24 +31,83 @@ export const Agent: Story = {
     await expect(c.getByText('代理商')).toBeInTheDocument();
     await expect(c.getByText('产品包账户')).toBeInTheDocument();
     await expect(c.getByText('已认证')).toBeInTheDocument();
+    // today's figures
+    const today = within(await c.findByTestId('today-stats', {}, T));
+    await expect(await today.findByText('1,286', {}, T)).toBeInTheDocument();
+    for (const l of ['提交总数', '发送中', '发送成功', '发送失败', '未知', '拦截']) await expect(today.getByText(l)).toBeInTheDocument();
+    // header: balance, remaining pieces per product type, the expiring part
+    const header = within(c.getByTestId('header-balances'));
+    await expect(await header.findByText('98,000', {}, T)).toBeInTheDocument();
+    await expect(header.getByText('3000 条即将过期')).toBeInTheDocument();
+    await expect(header.getByText('行业剩余（条）').closest('a')).toHaveAttribute('href', '/remain?type=0');
+    await chartDrawn(canvasElement);
+    await expect(c.getByTestId('week-chart')).toHaveAttribute('data-today', '1286');
+    await expect(c.queryByTestId('api-info')).not.toBeInTheDocument();
     // quick links of the screen table this agent (package mode) may open
     const links = within(c.getByTestId('quick-links'));
-    for (const l of ['子账户管理', '自助开户', '客户财务', '公告', '资质认证']) await expect(links.getByText(l)).toBeInTheDocument();
+    for (const l of ['子账户管理', '自助开户', '客户财务', '公告', '资质认证', '消费报表', '剩余条数']) await expect(links.getByText(l)).toBeInTheDocument();
     await expect(links.queryByText('账户余额')).not.toBeInTheDocument();
+    await expect(links.getByText('剩余条数').closest('a')).toHaveAttribute('href', '/remain?type=0');
+  },
+};
+
+export const AgentDirect: Story = {
+  name: '代理商（直充模式）：余额，无条数',
+  parameters: { msw: { handlers: [...consoleApi({ user: agentDirectChargeMode }), ...reportsApi({ index: indexData({ clientid: 'a10002' }) })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const header = within(await c.findByTestId('header-balances', {}, T));
+    await expect(await header.findByText('账户余额（元）', {}, T)).toBeInTheDocument();
+    await expect(header.queryByText('行业剩余（条）')).not.toBeInTheDocument();
+    const links = within(c.getByTestId('quick-links'));
+    await expect(links.queryByText('自助开户')).not.toBeInTheDocument();
   },
 };
 
 export const SubAccount: Story = {
-  name: '子账户（未认证）',
-  parameters: { msw: { handlers: consoleApi({ user: { ...subAccount, oauth_status: 1 }, clientOauth: { oauth_status: '未认证' } }) } },
+  name: '子账户（未认证，预付费条数）：库存、赠送池、接口信息',
+  parameters: {
+    msw: { handlers: [...consoleApi({ user: { ...subAccount, oauth_status: 1 }, clientOauth: { oauth_status: '未认证' } }), ...reportsApi({ index: subIndexData(0) })] },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText(`欢迎您，${subAccount.name}`, {}, T)).toBeInTheDocument();
     await expect(c.getByText('子账户')).toBeInTheDocument();
     await expect(c.getByText('直充账户')).toBeInTheDocument();
     await expect(c.getByText('未认证')).toBeInTheDocument();
+    const header = within(c.getByTestId('header-balances'));
+    // paytype 0: stock shown, balance not
+    await expect(await header.findByText('验证码剩余（条）', {}, T)).toBeInTheDocument();
+    await expect(header.queryByText('账户余额（元）')).not.toBeInTheDocument();
+    await expect(await c.findByTestId('gift-pool', {}, T)).toHaveTextContent('赠送短信：行业 剩余 500 条');
+    const api = within(await c.findByTestId('api-info', {}, T));
+    await expect(await api.findByText('******', {}, T)).toBeInTheDocument();
+    await expect(api.getByText('sms.example.com:443')).toBeInTheDocument();
+    await expect(api.getByText('HTTPS')).toBeInTheDocument();
     const links = within(c.getByTestId('quick-links'));
     await expect(links.getByText('账户余额')).toBeInTheDocument();
     await expect(links.queryByText('子账户管理')).not.toBeInTheDocument();
+  },
+};
+
+export const SubAccountByAmount: Story = {
+  name: '子账户（按金额预付费）：余额，无条数',
+  parameters: { msw: { handlers: [...consoleApi({ user: { ...subAccount, paytype: 3 } }), ...reportsApi({ index: subIndexData(3) })] } },
+  play: async ({ canvasElement }) => {
+    const header = within(await within(canvasElement).findByTestId('header-balances', {}, T));
+    await waitFor(() => expect(header.getByTestId('balance')).toHaveTextContent('1,200.00'), T);
+    await expect(header.queryByText('行业剩余（条）')).not.toBeInTheDocument();
+  },
+};
+
+export const Empty: Story = {
+  name: '无数据：今日为 0，图表为空',
+  parameters: { msw: { handlers: [...consoleApi(), ...reportsApi({ today: noStats, week: emptyWeek(), index: indexData({ agent_pool_due_time_data: { hy_remain_num: 0, yzm_remain_num: 0, tz_remain_num: 0, yx_remain_num: 0, gj_remain_amount: 0 } }) })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByTestId('today-stats', {}, T);
+    await chartDrawn(canvasElement);
+    await expect(c.getByTestId('week-chart')).toHaveAttribute('data-total', '0');
+    await expect(c.queryByText(/即将过期/)).not.toBeInTheDocument();
   },
 };

@@ -1,8 +1,10 @@
 /**
- * Home (index route): a welcome with the account's name and kind, and a card for each quick
- * link of the screen table (src/screens.tsx `home: true`) this account may open. The dashboard
- * comes later.
+ * Home (index route), the dashboard: a welcome with the account's name and kind, the header
+ * figures (balances, remaining pieces, expiring and gift pools), today's figures, the week chart
+ * (echarts, loaded lazily with its card), the API info of a sub-account, a card for each quick link
+ * of the screen table (src/screens.tsx `home: true`) this account may open, and the latest notices.
  */
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { Card, Col, Descriptions, Row, Skeleton, Typography } from 'antd';
 import { enumLabel } from '@/schema';
@@ -11,6 +13,12 @@ import { iconOf } from '@/layout/menuIcons';
 import { accessUserOf, useCertification, useCurrentUser } from '@/layout/hooks';
 import { quickLinksFor, useScreens } from '@/layout/screens';
 import { LatestNotices } from '@/resources/notices/LatestNotices';
+import { isSubAccount } from '@/providers/access';
+import { HeaderBalances } from './dashboard/HeaderBalances';
+import { TodayStats } from './dashboard/TodayStats';
+import { ApiInfo } from './dashboard/ApiInfo';
+
+const WeekChart = lazy(() => import('./dashboard/WeekChart'));
 
 export default function Home() {
   const { user, isLoading } = useCurrentUser();
@@ -32,6 +40,12 @@ export default function Home() {
           <Descriptions.Item label="认证状态">{enumLabel('oauth-status', oauthStatusOf(certification?.oauth_status ?? user.oauth_status)) ?? '-'}</Descriptions.Item>
         </Descriptions>
       </Card>
+      <HeaderBalances user={user} />
+      <TodayStats />
+      <Suspense fallback={<Skeleton active style={{ marginTop: 16 }} />}>
+        <WeekChart />
+      </Suspense>
+      {isSubAccount(user) && <ApiInfo />}
       {links.length > 0 && (
         <Row gutter={[16, 16]} style={{ marginTop: 16 }} data-testid="quick-links">
           {links.map((a) => (

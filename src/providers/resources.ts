@@ -117,4 +117,10 @@ export const resources: ResourceRegistry = {
   creditHistories: { list: { url: '/finance/creditHistories/list', method: 'get' } },
   /** 发票申请记录 (POST /invoice/invoiceList, page + rows) */
   invoices: { list: { url: '/invoice/invoiceList', method: 'form', paging: 'page' }, one: { url: '/invoice/invoiceDetailed', method: 'form', idParam: 'id' } },
+  // 消费报表 (docs/api-reports.md): pre = 子账户(预付费) / 普通短信, suf = 子账户(后付费) / 国际短信
+  reportsPre: { list: { url: '/client/report/consume/pretotal', method: 'form' }, idField: 'rownum' },
+  reportsSuf: { list: { url: '/client/report/consume/suftotal', method: 'form' }, idField: 'rownum' },
+  reportsPreDay: { list: { url: '/client/report/consume/preday', method: 'get' }, idField: 'rownum' },
+  reportsSufDay: { list: { url: '/client/report/consume/sufday', method: 'get' }, idField: 'rownum' },
+  remain: { list: { url: '/index/clientsmsdetail', method: 'get', paging: 'none' }, idField: 'rownum' },
 };

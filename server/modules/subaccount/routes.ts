@@ -62,7 +62,7 @@ export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc:
     app.post('/client/account/remark', post({ tag: TAG, summary: '修改子账户备注（forms/sub-account-remark）', access: 'agent' }, paramSchema({ clientId: clientId(), remarks: { title: '备注' } })), async (req) =>
       ok(await svc.remark(me(req), params(req)), MESSAGES.remarkSaved),
     );
-    app.post('/account/getAccountInfo', post({ tag: TAG, summary: '子账户接入信息（协议、端口、接入号）', access: 'agent' }, one), async (req) =>
+    app.post('/account/getAccountInfo', post({ tag: TAG, summary: '接入信息（协议、端口、接入号）：代理商查名下子账户，子账户查自己', access: 'session' }, one), async (req) =>
       ok(await svc.accountInfo(me(req), params(req).clientId, req.hostname)),
     );
     app.post(

@@ -18,6 +18,7 @@ import { hashPassword, randomToken, sha256hex } from '../../lib/crypto';
 import { addMs, businessDayStart, formatDateTime } from '../../lib/time';
 import { KIND, type LedgerService, type TransferOp } from '../ledger/service';
 import { Money, money2 } from '../ledger/money';
+import { poolHeaderData } from '../reports/service';
 import { AccountStatus, AgentOwned, NeedMo, NeedReport, OauthStatus, OperationMode, PayType, PriceType, UserType } from '../../../common/generated/schemas';
 import { MESSAGES, requiredMessage } from '../../../common/schema/messages';
 import reminderForm from '../../../schemas/forms/balance-reminder.json';
@@ -263,6 +264,8 @@ export class SubAccountService {
       sixMonths_client_num: Number(sixMonths.n),
       canCreateTestAccount: isAgent && me.oauth_status === OauthStatus.Certified && me.status === AccountStatus.Active,
       ...(isAgent ? { subAccounts: (await this.stat(me)).total } : { paytype: me.paytype, paytype_str: this.label('paytype', me.paytype) }),
+      // remaining pieces, expiring pools, gift pool (server/modules/reports)
+      ...(await poolHeaderData(this.ctx, me)),
     };
   }
 
@@ -338,7 +341,9 @@ export class SubAccountService {
   }
 
   async accountInfo(agent: Account, clientId: unknown, host: string) {
-    const a = await this.owned(agent, clientId);
+    // a sub-account (userType 2) reads its own, asking without clientId (the home page's API info); naming an account stays agents' only
+    if (agent.user_type !== UserType.Agent && clientId !== undefined && clientId !== '') throw errors.forbidden();
+    const a = agent.user_type === UserType.Agent ? await this.owned(agent, clientId) : await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', agent.id).executeTakeFirstOrThrow();
     const proto = PROTOCOLS[a.smsfrom] ?? PROTOCOLS[6];
     return {
       clientid: a.clientid,

@@ -1,0 +1,412 @@
+/**
+ * Reports, today's figures, the week chart and the remaining pieces (docs/api-reports.md).
+ *
+ * Every figure of sent messages is read from `report_daily` (migration 0018: one row per account,
+ * business day, SMS type, paytype, normal / international, kept equal to a recount of
+ * sms_messages by triggers in the writers' transactions), never by scanning the messages.
+ *
+ * Scoping: an agent reads its sub-accounts (reports: `agent_id` of the rows; today / week: its
+ * own sends too), a sub-account only its own rows. An agent's clientid filter must name one of its
+ * sub-accounts (else 无权访问).
+ */
+import ExcelJS from 'exceljs';
+import { PassThrough, type Readable } from 'node:stream';
+import { sql, type RawBuilder } from 'kysely';
+import type { AppContext } from '../../context';
+import type { Account } from '../../db/types';
+import { ApiError, errors } from '../../http/errors';
+import { listPage, pagingOf } from '../../http/paging';
+import { exportColumns } from '../../lib/export-columns';
+import { businessDayStart, formatDateTime } from '../../lib/time';
+import { OperationMode, ReportClickType, ReportPayType, UserType } from '../../../common/generated/schemas';
+import { MESSAGES } from '../../../common/schema/messages';
+import { bodyOf, enumParam, escapeLike, RECORD_MSG, str, type Body } from '../records/filters';
+
+const DAY_MS = 86_400_000;
+const SHANGHAI_OFFSET_MS = 8 * 3600_000;
+/** a pool due within this many days is 即将过期 (dead = 0) */
+export const EXPIRING_DAYS = 7;
+/** how far back a report may start, by paytype (0 prepaid 365 days, 1 postpaid 90) */
+export const REPORT_BACK_DAYS = { [ReportPayType.Prepaid]: 365, [ReportPayType.Postpaid]: 90 } as const;
+/** default report range: the 30 days up to yesterday */
+export const DEFAULT_REPORT_DAYS = 30;
+/** rows of one export at most (accounts × days × SMS types) */
+export const REPORT_EXPORT_MAX = 200_000;
+export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** The business day ('YYYY-MM-DD', Asia/Shanghai) of an instant. */
+export const businessDay = (d: Date) => new Date(d.getTime() + SHANGHAI_OFFSET_MS).toISOString().slice(0, 10);
+const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+
+/** Which report: pre (prepaid tab / 普通短信) or suf (postpaid tab / 国际短信), resolved per operation mode. */
+export type ReportSide = 'pre' | 'suf';
+
+export interface ReportQuery {
+  /** accounts: an agent's sub-accounts (agentId) or a list of account ids */
+  agentId?: number;
+  accountIds?: number[];
+  start: string;
+  end: string;
+  smstype?: number;
+  paytype?: number;
+  inter?: number;
+}
+
+interface Sums {
+  send_num: number;
+  charge_total: number;
+  success_num: number;
+  unknown_num: number;
+  fail_num: number;
+  wait_num: number;
+  intercept_num: number;
+}
+
+const SUMS = sql`coalesce(sum(r.send_num), 0)::int as send_num, coalesce(sum(r.charge_total), 0)::int as charge_total,
+  coalesce(sum(r.success_num), 0)::int as success_num, coalesce(sum(r.unknown_num), 0)::int as unknown_num,
+  coalesce(sum(r.fail_num), 0)::int as fail_num, coalesce(sum(r.wait_num), 0)::int as wait_num,
+  coalesce(sum(r.intercept_num), 0)::int as intercept_num`;
+
+/** header keys of /index/data by product type (0 行业, 3 验证码, 4 通知, 1 营销, 2 国际) */
+const REMAIN_KEYS: Record<number, string> = { 0: 'hy_remain_num', 3: 'yzm_remain_num', 4: 'tz_remain_num', 1: 'yx_remain_num', 2: 'gj_remain_amount' };
+
+export class ReportsService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private label(enumName: string, v: unknown): string {
+    return this.ctx.schemas.registry.enumLabel(enumName, v) ?? '';
+  }
+
+  today(): string {
+    return businessDay(this.ctx.now());
+  }
+
+  // ---------------------------------------------------------------- parameters
+
+  /**
+   * The report's day range: start / end 'YYYY-MM-DD' (default the 30 days up to yesterday);
+   * end at most yesterday, start not before yesterday − 90 (postpaid) / 365 (prepaid) days, end ≥ start.
+   */
+  dayRange(b: Body, paytype: number): { start: string; end: string } {
+    const yesterday = addDays(this.today(), -1);
+    const back = paytype === ReportPayType.Postpaid ? REPORT_BACK_DAYS[ReportPayType.Postpaid] : REPORT_BACK_DAYS[ReportPayType.Prepaid];
+    const day = (v: unknown) => {
+      const s = str(v);
+      if (s === '') return undefined;
+      if (!businessDayStart(s)) throw new ApiError(400, RECORD_MSG.badDate);
+      return s;
+    };
+    const end = day(b.end_time_day) ?? yesterday;
+    const start = day(b.start_time_day) ?? addDays(end, -(Math.min(DEFAULT_REPORT_DAYS, back) - 1));
+    if (end > yesterday) throw errors.refused(MESSAGES.reportUpToYesterday);
+    if (end < start) throw errors.refused(MESSAGES.endBeforeStart);
+    if (start < addDays(yesterday, -back)) throw errors.refused(paytype === ReportPayType.Postpaid ? MESSAGES.reportPostpaidRange : MESSAGES.reportPrepaidRange);
+    return { start, end };
+  }
+
+  /**
+   * What a side means for this account: package mode (operation_mode 1) pre = 子账户(预付费),
+   * suf = 子账户(后付费); direct mode (0) pre = 普通短信 (clickType normal), suf = 国际短信 (inter).
+   * An explicit clickType / paytype parameter wins. The date limit follows the paytype (direct mode: pre 365, suf 90).
+   */
+  private sideFilter(me: Account, side: ReportSide, b: Body): { paytype?: number; inter?: number; limitPaytype: number } {
+    const click = str(b.clickType);
+    if (click !== '' && click !== ReportClickType.Normal && click !== ReportClickType.International) throw new ApiError(400, MESSAGES.badParam);
+    const paytype = enumParam(b.paytype, [ReportPayType.Prepaid, ReportPayType.Postpaid]);
+    const sidePay = side === 'pre' ? ReportPayType.Prepaid : ReportPayType.Postpaid;
+    const directMode = String(me.operation_mode) === OperationMode.DirectCharge;
+    const inter = click ? (click === ReportClickType.International ? 1 : 0) : directMode ? (side === 'pre' ? 0 : 1) : undefined;
+    const pt = paytype ?? (directMode ? undefined : sidePay);
+    return { paytype: pt, inter, limitPaytype: pt ?? sidePay };
+  }
+
+  /** the accounts of a report: a sub-account itself; an agent's sub-accounts, narrowed by customerInfo / id */
+  private async scopeOf(me: Account, b: Body): Promise<Pick<ReportQuery, 'agentId' | 'accountIds'>> {
+    if (me.user_type !== UserType.Agent) return { accountIds: [me.id] };
+    const id = str(b.id ?? b.clientid ?? b.clientId);
+    if (id) {
+      const a = await this.ctx.db
+        .selectFrom('accounts')
+        .select('id')
+        .where('clientid', '=', id)
+        .where('agent_id', '=', me.id)
+        .executeTakeFirst();
+      if (!a) throw errors.forbidden();
+      return { accountIds: [a.id] };
+    }
+    const info = str(b.customerInfo);
+    if (info) {
+      const like = `%${escapeLike(info)}%`;
+      const rows = await this.ctx.db
+        .selectFrom('accounts')
+        .select('id')
+        .where('agent_id', '=', me.id)
+        .where((eb) => eb.or([eb('clientid', 'like', like), eb('name', 'like', like)]))
+        .limit(10_000)
+        .execute();
+      return { accountIds: rows.map((r) => r.id) };
+    }
+    return { agentId: me.id };
+  }
+
+  private async query(me: Account, side: ReportSide, body: unknown): Promise<ReportQuery> {
+    const b = bodyOf(body);
+    const f = this.sideFilter(me, side, b);
+    const range = this.dayRange(b, f.limitPaytype);
+    const smstype = enumParam(b.smstype, this.ctx.schemas.registry.enumOptions('sms-type').map((o) => Number(o.value)));
+    return { ...(await this.scopeOf(me, b)), ...range, smstype, paytype: f.paytype, inter: f.inter };
+  }
+
+  private where(q: ReportQuery): RawBuilder<unknown> {
+    const c: RawBuilder<unknown>[] = [sql`r.day >= ${q.start}::date`, sql`r.day <= ${q.end}::date`];
+    if (q.agentId !== undefined) c.push(sql`r.agent_id = ${q.agentId}`);
+    else c.push(sql`r.account_id = any(${q.accountIds ?? []}::int[])`);
+    if (q.smstype !== undefined) c.push(sql`r.smstype = ${q.smstype}`);
+    if (q.paytype !== undefined) c.push(sql`r.paytype = ${q.paytype}`);
+    if (q.inter !== undefined) c.push(sql`r.inter = ${q.inter}`);
+    return sql.join(c, sql` and `);
+  }
+
+  private row(r: Sums & { clientid: string; name: string; smstype: number; paytype: number; date?: string }, rownum: number) {
+    return {
+      rownum,
+      ...(r.date !== undefined ? { date: r.date } : {}),
+      clientid: r.clientid,
+      name: r.name,
+      smstype: r.smstype,
+      smstype_str: this.label('sms-type', r.smstype),
+      paytype: r.paytype,
+      paytype_str: this.label('report-paytype', r.paytype),
+      send_num: r.send_num,
+      chargeTotal: r.charge_total,
+      success_num: r.success_num,
+      not_known_num: r.unknown_num,
+      fail_num: r.fail_num,
+      wait_send_num: r.wait_num,
+      intercept_num: r.intercept_num,
+    };
+  }
+
+  /** one grouped query: per account (total) or per account and day (daily), SMS type and paytype */
+  private async grouped(q: ReportQuery, daily: boolean, limit: number, offset: number) {
+    const keys = daily ? sql`r.account_id, r.day, r.smstype, r.paytype` : sql`r.account_id, r.smstype, r.paytype`;
+    const rows = await sql<Sums & { account_id: number; clientid: string; name: string; smstype: number; paytype: number; date?: string; total: number }>`
+      select g.*, ${daily ? sql`to_char(g.day, 'YYYY-MM-DD')` : sql`null`} as date, a.clientid, a.name, count(*) over ()::int as total from (
+        select ${keys}, ${SUMS} from report_daily r where ${this.where(q)}
+        group by ${keys}
+      ) g join accounts a on a.id = g.account_id
+      order by ${daily ? sql`g.day desc, ` : sql``}a.clientid, g.smstype, g.paytype
+      limit ${limit} offset ${offset}`.execute(this.ctx.db);
+    return rows.rows.map(({ date, ...r }) => (daily && date ? { ...r, date } : r));
+  }
+
+  /** POST /client/report/consume/pretotal | suftotal: rows per sub-account (and SMS type, paytype) */
+  async total(me: Account, side: ReportSide, body: unknown) {
+    const q = await this.query(me, side, body);
+    const paging = pagingOf(bodyOf(body));
+    const rows = await this.grouped({ ...q }, false, paging.size, paging.offset);
+    return { ...listPage(rows.map((r, i) => this.row(r, paging.offset + i + 1)), rows[0]?.total ?? (await this.countGroups(q, false)), paging), start_time_day: q.start, end_time_day: q.end };
+  }
+
+  /** GET /client/report/consume/preday | sufday: one account's rows per day */
+  async daily(me: Account, side: ReportSide, body: unknown) {
+    const b = bodyOf(body);
+    if (me.user_type === UserType.Agent && !str(b.id ?? b.clientid ?? b.clientId)) throw new ApiError(400, MESSAGES.badParam);
+    const q = await this.query(me, side, body);
+    const paging = pagingOf(b);
+    const rows = await this.grouped(q, true, paging.size, paging.offset);
+    return { ...listPage(rows.map((r, i) => this.row(r, paging.offset + i + 1)), rows[0]?.total ?? (await this.countGroups(q, true)), paging), start_time_day: q.start, end_time_day: q.end };
+  }
+
+  /** the number of groups (asked only when a page came back empty: past the end, or none at all) */
+  private async countGroups(q: ReportQuery, daily: boolean): Promise<number> {
+    const keys = daily ? sql`r.account_id, r.day, r.smstype, r.paytype` : sql`r.account_id, r.smstype, r.paytype`;
+    const r = await sql<{ n: number }>`select count(*)::int as n from (select 1 from report_daily r where ${this.where(q)} group by ${keys}) g`.execute(this.ctx.db);
+    return r.rows[0]?.n ?? 0;
+  }
+
+  /** POST consumeReportTotalExport / consumeReportDayExport: the report as a streamed xlsx */
+  async export(me: Account, daily: boolean, body: unknown): Promise<{ name: string; stream: Readable }> {
+    const b = bodyOf(body);
+    const paytype = enumParam(b.paytype, [ReportPayType.Prepaid, ReportPayType.Postpaid]) ?? ReportPayType.Prepaid;
+    const side: ReportSide = paytype === ReportPayType.Postpaid ? 'suf' : 'pre';
+    if (daily && me.user_type === UserType.Agent && !str(b.id ?? b.clientid ?? b.clientId)) throw new ApiError(400, MESSAGES.badParam);
+    const q = await this.query(me, side, { ...b, paytype: String(me.operation_mode) === OperationMode.DirectCharge ? undefined : paytype });
+    const rows = await this.grouped(q, daily, REPORT_EXPORT_MAX, 0);
+    if (!rows.length) throw errors.refused(RECORD_MSG.noData);
+    const out = new PassThrough();
+    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+    const ws = wb.addWorksheet(daily ? '日报表' : '消费报表');
+    ws.columns = exportColumns(this.ctx.schemas.registry, 'entities/report-row', [
+      ...(daily ? [{ key: 'date', width: 12 }] : []),
+      { key: 'clientid', width: 12 },
+      { key: 'name', width: 20 },
+      { key: 'smstype_str', width: 10 },
+      { key: 'paytype_str', width: 10 },
+      { key: 'send_num', width: 12 },
+      { key: 'chargeTotal', width: 12 },
+      { key: 'success_num', width: 12 },
+      { key: 'not_known_num', width: 12 },
+      { key: 'fail_num', width: 12 },
+      { key: 'wait_send_num', width: 12 },
+      { key: 'intercept_num', width: 12 },
+    ]);
+    ws.getRow(1).font = { bold: true };
+    void (async () => {
+      try {
+        rows.forEach((r, i) => ws.addRow(this.row(r, i + 1)).commit());
+        ws.commit();
+        await wb.commit();
+      } catch (e) {
+        out.destroy(e as Error);
+      }
+    })();
+    const stamp = formatDateTime(this.ctx.now()).replace(/[-: ]/g, '').slice(0, 14);
+    return { name: `${daily ? '日报表' : '消费报表'}_${q.start}_${q.end}_${stamp}.xlsx`, stream: out };
+  }
+
+  /** GET /client/consume/user: the agent's sub-accounts for the report's customer picker */
+  async users(me: Account) {
+    const rows = await this.ctx.db
+      .selectFrom('accounts')
+      .select(['clientid', 'name'])
+      .where('agent_id', '=', me.id)
+      .where('user_type', '=', UserType.SubAccount)
+      .orderBy('clientid')
+      .execute();
+    return rows;
+  }
+
+  // ---------------------------------------------------------------- dashboard
+
+  /** the accounts of the dashboard: an agent's own and its sub-accounts' (or one of them by clientId), else own */
+  private async dashScope(me: Account, b: Body): Promise<RawBuilder<unknown>> {
+    if (me.user_type !== UserType.Agent) return sql`r.account_id = ${me.id}`;
+    const id = str(b.clientId ?? b.clientid);
+    if (id && id !== me.clientid) {
+      const a = await this.ctx.db.selectFrom('accounts').select('id').where('clientid', '=', id).where('agent_id', '=', me.id).executeTakeFirst();
+      if (!a) throw errors.forbidden();
+      return sql`r.account_id = ${a.id}`;
+    }
+    if (id === me.clientid) return sql`r.account_id = ${me.id}`;
+    return sql`(r.agent_id = ${me.id} or r.account_id = ${me.id})`;
+  }
+
+  /** GET /index/dataoftoday: today's messages by outcome */
+  async todayStats(me: Account, body: unknown) {
+    const scope = await this.dashScope(me, bodyOf(body));
+    const r = (await sql<Sums>`select ${SUMS} from report_daily r where ${scope} and r.day = ${this.today()}::date`.execute(this.ctx.db)).rows[0];
+    return {
+      day: this.today(),
+      submitTotal: r.send_num,
+      sending: r.wait_num,
+      sendSuccess: r.success_num,
+      sendFail: r.fail_num,
+      unknown: r.unknown_num,
+      intercept: r.intercept_num,
+    };
+  }
+
+  /** POST /WeekSubmitNumber: the last 7 days (today included), per day */
+  async week(me: Account, body: unknown) {
+    const scope = await this.dashScope(me, bodyOf(body));
+    const today = this.today();
+    const first = addDays(today, -6);
+    const rows = await sql<Sums & { day: string }>`
+      select to_char(r.day, 'YYYY-MM-DD') as day, ${SUMS} from report_daily r
+      where ${scope} and r.day >= ${first}::date and r.day <= ${today}::date group by r.day`.execute(this.ctx.db);
+    const by = new Map(rows.rows.map((r) => [r.day, r]));
+    const days = Array.from({ length: 7 }, (_, i) => addDays(first, i));
+    const of = (k: keyof Sums) => days.map((d) => by.get(d)?.[k] ?? 0);
+    return { dates: days, submitTotal: of('send_num'), sendSuccess: of('success_num'), sendFail: of('fail_num'), unknown: of('unknown_num') };
+  }
+
+  // ---------------------------------------------------------------- remaining pieces
+
+  /** GET /index/clientsmsdetail: unexpired pools with pieces left; dead 0 when due within EXPIRING_DAYS */
+  async remain(me: Account, body: unknown) {
+    const b = bodyOf(body);
+    const productType = enumParam(b.product_type ?? b.type, [0, 1, 2, 3, 4]);
+    const operator = enumParam(b.operator_code, [0, 1, 2, 3, 4]);
+    let ids: number[] = [me.id];
+    const id = str(b.clientid ?? b.clientId);
+    if (me.user_type === UserType.Agent) {
+      if (id && id !== me.clientid) {
+        const a = await this.ctx.db.selectFrom('accounts').select('id').where('clientid', '=', id).where('agent_id', '=', me.id).executeTakeFirst();
+        if (!a) throw errors.forbidden();
+        ids = [a.id];
+      } else if (!id) {
+        ids = (await this.ctx.db.selectFrom('accounts').select('id').where((eb) => eb.or([eb('id', '=', me.id), eb('agent_id', '=', me.id)])).execute()).map((a) => a.id);
+      }
+    }
+    const now = this.ctx.now();
+    const soon = new Date(now.getTime() + EXPIRING_DAYS * DAY_MS);
+    let q = this.ctx.db
+      .selectFrom('product_pools as p')
+      .innerJoin('accounts as a', 'a.id', 'p.account_id')
+      .select(['a.clientid', 'a.name', 'p.id', 'p.product_type', 'p.operator_code', 'p.area_name', 'p.unit_price', 'p.remaining', 'p.due_time', 'p.gift'])
+      .where('p.account_id', 'in', ids)
+      .where('p.remaining', '>', 0)
+      .where('p.due_time', '>', now);
+    if (productType !== undefined) q = q.where('p.product_type', '=', productType);
+    if (operator !== undefined) q = q.where('p.operator_code', '=', operator);
+    const rows = await q.orderBy('p.due_time').orderBy('p.id').limit(5000).execute();
+    const list = rows.map((p, i) => ({
+      rownum: i + 1,
+      client_id: p.clientid,
+      client_name: p.name,
+      product_type: p.product_type,
+      product_type_str: this.label('product-type', p.product_type),
+      operator_code: p.operator_code,
+      operator_code_str: this.label('carrier', p.operator_code),
+      area_code_str: p.area_name,
+      sms_unitprice: String(p.unit_price),
+      account_balance: p.remaining,
+      due_time: formatDateTime(p.due_time),
+      gift: p.gift,
+      dead: p.due_time.getTime() <= soon.getTime() ? 0 : 1,
+    }));
+    const total = list.reduce((s, r) => s + r.account_balance, 0);
+    return { list, totalCount: list.length, total: me.user_type === UserType.Agent ? { account_balance: total } : null, expiringDays: EXPIRING_DAYS };
+  }
+}
+
+/**
+ * The pool figures of the header (/index/data): remaining pieces per product type (`data`), the
+ * part of them due within EXPIRING_DAYS (`agent_pool_due_time_data`) and the gift pools
+ * (`smsGivePoolData`, sub-accounts only) of the account's own unexpired pools.
+ */
+export async function poolHeaderData(ctx: Pick<AppContext, 'db' | 'now' | 'schemas'>, account: { id: number; user_type: string | number }) {
+  const now = ctx.now();
+  const soon = new Date(now.getTime() + EXPIRING_DAYS * DAY_MS);
+  const pools = await ctx.db
+    .selectFrom('product_pools')
+    .select(['product_type', 'remaining', 'due_time', 'gift'])
+    .where('account_id', '=', account.id)
+    .where('remaining', '>', 0)
+    .where('due_time', '>', now)
+    .orderBy('due_time')
+    .execute();
+  const zero = () => Object.fromEntries(Object.values(REMAIN_KEYS).map((k) => [k, 0])) as Record<string, number>;
+  const data = zero();
+  const due = zero();
+  for (const p of pools) {
+    const k = REMAIN_KEYS[p.product_type];
+    if (!k) continue;
+    data[k] += p.remaining;
+    if (p.due_time.getTime() <= soon.getTime()) due[k] += p.remaining;
+  }
+  const gifts = pools.filter((p) => p.gift);
+  const smsGivePoolData = {
+    isShow: String(account.user_type) === UserType.SubAccount && gifts.length > 0 ? 1 : 0,
+    list: gifts.map((g) => ({
+      smstypeStr: ctx.schemas.registry.enumLabel('product-type', g.product_type) ?? '',
+      remainNumber: g.remaining,
+      dueTime: formatDateTime(g.due_time),
+    })),
+    smstypeStr: gifts[0] ? (ctx.schemas.registry.enumLabel('product-type', gifts[0].product_type) ?? '') : '',
+    remainNumber: gifts.reduce((s, g) => s + g.remaining, 0),
+    dueTime: gifts[0] ? formatDateTime(gifts[0].due_time) : '',
+  };
+  return { data, agent_pool_due_time_data: due, smsGivePoolData, expiringDays: EXPIRING_DAYS };
+}

@@ -1,0 +1,93 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import dayjs from 'dayjs';
+import { withApp } from '@/stories/withApp';
+import { agentDirectChargeMode, consoleApi, subAccount } from '@/stories/mockApi';
+import { reportsApi } from '@/stories/reportsApi';
+import type { Calls } from '@/stories/sendApi';
+import { ReportPage } from './ReportPage';
+
+const T = { timeout: 15_000 };
+const calls: Calls = {};
+
+const meta = {
+  title: 'Reports/ReportPage',
+  component: ReportPage,
+  decorators: [withApp],
+  parameters: { app: { path: '/customer/deliverlayout/customer/report/pre' }, msw: { handlers: [...consoleApi(), ...reportsApi({ calls })] } },
+  beforeEach: () => {
+    for (const k of Object.keys(calls)) delete calls[k];
+  },
+} satisfies Meta<typeof ReportPage>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const yesterday = () => dayjs().subtract(1, 'day').format('YYYY-MM-DD');
+
+export const PackagePrepaid: Story = {
+  name: '产品包模式：子账户(预付费)',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('苏州好易购电子商务有限公司', {}, T)).toBeInTheDocument();
+    await expect(c.getByRole('tab', { name: '子账户(预付费)' })).toHaveAttribute('aria-selected', 'true');
+    await expect(c.getByRole('tab', { name: '子账户(后付费)' })).toBeInTheDocument();
+    for (const h of ['提交条数', '计费条数', '成功条数', '未知条数', '失败条数', '待发送条数', '拦截条数']) await expect(c.getAllByText(h)[0]).toBeInTheDocument();
+    await expect(calls.pretotal?.[0]).toMatchObject({ currentPage: '1', start_time_day: dayjs().subtract(30, 'day').format('YYYY-MM-DD'), end_time_day: yesterday() });
+    // a daily link per row
+    const links = c.getAllByRole('link', { name: '日报表' });
+    await expect(links[0]).toHaveAttribute('href', '/customer/report/daily_post?id=b20001&paytype=0');
+    // the date pickers cannot be typed into or cleared
+    const inputs = canvasElement.querySelectorAll('.ant-picker input');
+    await expect(inputs.length).toBe(2);
+    inputs.forEach((i) => expect(i).toHaveAttribute('readonly'));
+    await expect(canvasElement.querySelector('.ant-picker-clear')).toBeNull();
+  },
+};
+
+export const PackagePostpaid: Story = {
+  name: '产品包模式：子账户(后付费)',
+  parameters: { app: { path: '/customer/deliverlayout/customer/report/post' } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('杭州后付费客户', {}, T)).toBeInTheDocument();
+    await expect(c.getByRole('tab', { name: '子账户(后付费)' })).toHaveAttribute('aria-selected', 'true');
+    await expect(c.getByText('后付费')).toBeInTheDocument();
+    await expect(calls.suftotal?.length).toBe(1);
+  },
+};
+
+export const DirectMode: Story = {
+  name: '直充模式：普通短信 / 国际短信',
+  parameters: { msw: { handlers: [...consoleApi({ user: agentDirectChargeMode }), ...reportsApi({ calls })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('苏州好易购电子商务有限公司', {}, T);
+    await expect(c.getByRole('tab', { name: '普通短信' })).toHaveAttribute('aria-selected', 'true');
+    await expect(calls.pretotal?.[0]).toMatchObject({ clickType: 'normal' });
+    await expect(c.getAllByRole('link', { name: '日报表' })[0]).toHaveAttribute('href', '/customer/report/daily_post?id=b20001&clickType=normal');
+    await userEvent.click(c.getByRole('tab', { name: '国际短信' }));
+    await waitFor(() => expect(calls.suftotal?.[0]).toMatchObject({ clickType: 'inter' }), T);
+  },
+};
+
+export const SubAccountOwn: Story = {
+  name: '子账户：自己的报表（无子账户筛选）',
+  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...reportsApi({ calls, pre: [] })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('暂无数据', {}, T)).toBeInTheDocument();
+    await expect(c.queryByLabelText('子账户')).not.toBeInTheDocument();
+  },
+};
+
+export const Empty: Story = {
+  name: '无数据，导出：无数据',
+  parameters: { msw: { handlers: [...consoleApi(), ...reportsApi({ calls, pre: [] })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('暂无数据', {}, T)).toBeInTheDocument();
+    await userEvent.click(c.getByRole('button', { name: /导\s*出/ }));
+    await expect(await within(document.body).findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();
+    await expect(calls.totalExport?.[0]).toMatchObject({ paytype: '0' });
+  },
+};

@@ -1,0 +1,101 @@
+/**
+ * 消费报表 (statistics_report_pre / statistics_report_post under
+ * /customer/deliverlayout/customer/report/pre|post, also /customer/report/pre): one row per
+ * sub-account, SMS type and paytype (POST /client/report/consume/pretotal | suftotal), a link to
+ * its daily view, and the export (consumeReportTotalExport). Tabs: package mode 子账户(预付费) /
+ * 子账户(后付费); direct mode 普通短信 (clickType=normal) / 国际短信 (clickType=inter).
+ * Date rules: reportDates.ts.
+ */
+import { useCallback, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { App, Button, Card, Tabs } from 'antd';
+import { ExportOutlined } from '@ant-design/icons';
+import type { ReportRow } from '@/generated/schemas';
+import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
+import { SchemaTable } from '@/components/SchemaTable/SchemaTable';
+import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
+import { useCurrentUser } from '@/layout/hooks';
+import { isAgent, isPackageMode } from '@/providers/access';
+import { ApiError } from '@/providers/http';
+import { downloadPosted, SEND_MESSAGES } from '@/domain/send';
+import { defaultReportRange, reportPickerProps, reportRangeProblem, type ReportTab } from './reportDates';
+import { REPORT_COUNT_COLUMNS, reportTabs, tabQuery } from './tabs';
+
+export const REPORT_BASE = '/customer/deliverlayout/customer/report';
+
+function ReportTable({ tab, agent, packageMode }: { tab: ReportTab; agent: boolean; packageMode: boolean }) {
+  const { message } = App.useApp();
+  const [exporting, setExporting] = useState(false);
+  const q = tabQuery(tab, packageMode);
+  const [initialValues] = useState(() => {
+    const { from, to } = defaultReportRange();
+    return { start_time_day: from, end_time_day: to };
+  });
+  const validate = useCallback((v: Record<string, unknown>) => reportRangeProblem(tab, v.start_time_day, v.end_time_day), [tab]);
+  const { tableProps, searchFormProps, params } = useSchemaList<ReportRow>(tab === 'pre' ? 'reportsPre' : 'reportsSuf', {
+    filterSchema: 'filters/report',
+    initialValues,
+    validate,
+    filters: { permanent: Object.entries(q).map(([field, value]) => ({ field, operator: 'eq' as const, value })) },
+  });
+
+  const doExport = async () => {
+    setExporting(true);
+    try {
+      await downloadPosted('/client/report/consume/consumeReportTotalExport', { ...params, ...q, paytype: tab === 'pre' ? 0 : 1 }, '消费报表.xlsx');
+    } catch (e) {
+      message.error(e instanceof ApiError ? e.message : SEND_MESSAGES.noData);
+    } finally {
+      setExporting(false);
+    }
+  };
+  const picker = reportPickerProps(tab);
+  const dailyLink = (r: ReportRow) => `/customer/report/daily_post?${new URLSearchParams({ id: r.clientid, ...(packageMode ? { paytype: tab === 'pre' ? '0' : '1' } : { clickType: q.clickType! }) })}`;
+  return (
+    <>
+      <SchemaFilterBar
+        filter="filters/report"
+        agent={agent}
+        omit={['paytype', 'clickType', 'id', 'phone_type']}
+        formProps={searchFormProps}
+        fieldProps={{ start_time_day: picker, end_time_day: picker }}
+        extra={
+          <Button icon={<ExportOutlined />} loading={exporting} onClick={doExport}>
+            导出
+          </Button>
+        }
+      />
+      <SchemaTable<ReportRow>
+        {...tableProps}
+        rowKey={(r) => `${r.clientid}-${r.smstype}-${r.paytype}`}
+        entity="entities/report-row"
+        columns={[{ field: 'rownum', width: 64 }, 'clientid', 'name', 'smstype_str', 'paytype_str', ...REPORT_COUNT_COLUMNS]}
+        extraColumns={[{ key: 'actions', title: '操作', fixed: 'right', render: (_: unknown, r: ReportRow) => <Link to={dailyLink(r)}>日报表</Link> }]}
+        locale={{ emptyText: '暂无数据' }}
+      />
+    </>
+  );
+}
+
+export function ReportPage() {
+  const { user } = useCurrentUser();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const tab: ReportTab = location.pathname.endsWith('/post') ? 'post' : 'pre';
+  const packageMode = isPackageMode(user);
+  const agent = isAgent(user);
+  if (!user) return null;
+  return (
+    <Card title="消费报表">
+      <Tabs
+        activeKey={tab}
+        onChange={(k) => navigate(`${REPORT_BASE}/${k}`)}
+        items={reportTabs(packageMode).map((t) => ({ key: t.key, label: t.label }))}
+        destroyOnHidden
+      />
+      <ReportTable key={tab} tab={tab} agent={agent} packageMode={packageMode} />
+    </Card>
+  );
+}
+
+export default ReportPage;

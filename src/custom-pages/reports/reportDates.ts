@@ -1,0 +1,42 @@
+/**
+ * Date rules of the consumption reports (spec 02 §5 "Reports and record pickers", §9): data up to
+ * yesterday only; postpaid back at most 90 days, prepaid 365; end not before start; the pickers
+ * cannot be cleared or typed into. The server checks the same (docs/api-reports.md).
+ */
+import dayjs, { type Dayjs } from 'dayjs';
+import { MESSAGES } from '../../../common/schema/messages';
+
+/** how far back a report may start: prepaid (pre) 365 days, postpaid (post) 90 */
+export const REPORT_BACK_DAYS = { pre: 365, post: 90 } as const;
+/** the first range: the 30 days up to yesterday */
+export const REPORT_DEFAULT_DAYS = 30;
+export type ReportTab = keyof typeof REPORT_BACK_DAYS;
+
+export const yesterday = (now: Dayjs = dayjs()) => now.startOf('day').subtract(1, 'day');
+export const reportEarliest = (tab: ReportTab, now: Dayjs = dayjs()) => yesterday(now).subtract(REPORT_BACK_DAYS[tab], 'day');
+
+/** The report filter's first dates. */
+export const defaultReportRange = (now: Dayjs = dayjs()) => ({ from: yesterday(now).subtract(REPORT_DEFAULT_DAYS - 1, 'day'), to: yesterday(now) });
+
+/** Days a report date picker may not choose. */
+export const reportDayDisabled = (tab: ReportTab, d: Dayjs, now: Dayjs = dayjs()) => d.isAfter(yesterday(now).endOf('day')) || d.isBefore(reportEarliest(tab, now));
+
+/** The pickers' props: no clear button, no typing, only allowed days. */
+export const reportPickerProps = (tab: ReportTab) => ({ allowClear: false, inputReadOnly: true, disabledDate: (d: Dayjs) => reportDayDisabled(tab, d) });
+
+const day = (v: unknown): Dayjs | null => {
+  if (v === undefined || v === null || v === '') return null;
+  const d = dayjs(v as string | Dayjs);
+  return d.isValid() ? d.startOf('day') : null;
+};
+
+/** The check before a search: null, or the message. */
+export function reportRangeProblem(tab: ReportTab, fromValue: unknown, toValue: unknown, now: Dayjs = dayjs()): string | null {
+  const from = day(fromValue);
+  const to = day(toValue);
+  if (!from || !to) return MESSAGES.badParam;
+  if (to.isAfter(yesterday(now))) return MESSAGES.reportUpToYesterday;
+  if (to.isBefore(from)) return MESSAGES.endBeforeStart;
+  if (from.isBefore(reportEarliest(tab, now))) return tab === 'post' ? MESSAGES.reportPostpaidRange : MESSAGES.reportPrepaidRange;
+  return null;
+}

@@ -1,0 +1,48 @@
+/** The dashboard's calls (docs/api-reports.md, docs/api-subaccounts.md): shapes of their answers. */
+import type { TodayStats } from '@/generated/schemas';
+
+export type { TodayStats };
+
+export interface WeekData {
+  dates: string[];
+  submitTotal: number[];
+  sendSuccess: number[];
+  sendFail: number[];
+  unknown: number[];
+}
+
+export type RemainKey = 'hy_remain_num' | 'yzm_remain_num' | 'tz_remain_num' | 'yx_remain_num' | 'gj_remain_amount';
+
+/** GET /index/data */
+export interface IndexData {
+  userType: number;
+  clientid: string;
+  balance: string;
+  paytype?: number;
+  agent_account_data: { available_line: string; balance: string };
+  data: Record<RemainKey, number>;
+  agent_pool_due_time_data: Record<RemainKey, number>;
+  smsGivePoolData: { isShow: number; smstypeStr: string; remainNumber: number; dueTime: string; list?: { smstypeStr: string; remainNumber: number; dueTime: string }[] };
+  expiringDays?: number;
+}
+
+/** POST /account/getAccountInfo (a sub-account: its own) */
+export interface AccountInfo {
+  clientid: string;
+  ipAddress: string;
+  port: number;
+  smsfrom_str: string;
+  smstype_str: string;
+  nodenum: string;
+  accessSpeed: number | string;
+  password: string;
+}
+
+/** header keys by product type, in the order shown */
+export const REMAIN_KEYS: { key: RemainKey; productType: number }[] = [
+  { key: 'hy_remain_num', productType: 0 },
+  { key: 'yzm_remain_num', productType: 3 },
+  { key: 'tz_remain_num', productType: 4 },
+  { key: 'yx_remain_num', productType: 1 },
+  { key: 'gj_remain_amount', productType: 2 },
+];

@@ -1,0 +1,142 @@
+/**
+ * MSW handlers and story data for the dashboard, the consumption reports and the remaining pools
+ * (docs/api-reports.md shapes). Stories only; the app never imports this.
+ */
+import { http, type HttpHandler } from 'msw';
+import dayjs from 'dayjs';
+import type { RemainRow, ReportRow } from '@/generated/schemas';
+import type { IndexData, TodayStats, WeekData } from '@/pages/dashboard/api';
+import { fail, ok } from './mockApi';
+import { listOf, paramsOf, type Calls } from './sendApi';
+
+export const todayStats: TodayStats = { submitTotal: 1286, sending: 12, sendSuccess: 1180, sendFail: 61, unknown: 25, intercept: 8 };
+export const noStats: TodayStats = { submitTotal: 0, sending: 0, sendSuccess: 0, sendFail: 0, unknown: 0, intercept: 0 };
+
+const days = () => Array.from({ length: 7 }, (_, i) => dayjs().subtract(6 - i, 'day').format('YYYY-MM-DD'));
+export const weekData = (): WeekData => ({
+  dates: days(),
+  submitTotal: [820, 932, 901, 1340, 1290, 960, 1286],
+  sendSuccess: [790, 900, 870, 1300, 1250, 930, 1180],
+  sendFail: [20, 22, 25, 30, 28, 20, 61],
+  unknown: [10, 10, 6, 10, 12, 10, 25],
+});
+export const emptyWeek = (): WeekData => ({ dates: days(), submitTotal: [0, 0, 0, 0, 0, 0, 0], sendSuccess: [0, 0, 0, 0, 0, 0, 0], sendFail: [0, 0, 0, 0, 0, 0, 0], unknown: [0, 0, 0, 0, 0, 0, 0] });
+
+const due = (n: number) => dayjs().add(n, 'day').format('YYYY-MM-DD HH:mm:ss');
+export const indexData = (over: Partial<IndexData> = {}): IndexData => ({
+  userType: 1,
+  clientid: 'a10001',
+  balance: '50000.00',
+  agent_account_data: { available_line: '50000.00', balance: '50000.00' },
+  data: { hy_remain_num: 98000, yzm_remain_num: 12000, tz_remain_num: 5000, yx_remain_num: 30000, gj_remain_amount: 0 },
+  agent_pool_due_time_data: { hy_remain_num: 3000, yzm_remain_num: 0, tz_remain_num: 0, yx_remain_num: 0, gj_remain_amount: 0 },
+  smsGivePoolData: { isShow: 0, smstypeStr: '', remainNumber: 0, dueTime: '' },
+  expiringDays: 7,
+  ...over,
+});
+export const subIndexData = (paytype: number): IndexData =>
+  indexData({
+    userType: 2,
+    clientid: 'b20001',
+    balance: '1200.00',
+    paytype,
+    agent_account_data: { available_line: '1200.00', balance: '1200.00' },
+    smsGivePoolData: { isShow: 1, smstypeStr: '行业', remainNumber: 500, dueTime: due(60), list: [{ smstypeStr: '行业', remainNumber: 500, dueTime: due(60) }] },
+  });
+
+export const accountInfo = { clientid: 'b20001', ipAddress: 'sms.example.com', port: 443, smsfrom: 6, smsfrom_str: 'HTTPS', smstype: 0, smstype_str: '通知', nodenum: '106900123', accessSpeed: 100, password: '******' };
+
+const report = (r: Partial<ReportRow> & Pick<ReportRow, 'clientid'>, i: number): ReportRow => ({
+  rownum: i + 1,
+  name: '上海优品电商有限公司',
+  smstype: 0,
+  smstype_str: '通知',
+  paytype: 0,
+  paytype_str: '预付费',
+  send_num: 1200,
+  chargeTotal: 1180,
+  success_num: 1150,
+  not_known_num: 10,
+  fail_num: 30,
+  wait_send_num: 0,
+  intercept_num: 10,
+  ...r,
+});
+export const preRows: ReportRow[] = [
+  report({ clientid: 'b20001' }, 0),
+  report({ clientid: 'b20001', smstype: 4, smstype_str: '验证码', send_num: 860, chargeTotal: 860, success_num: 850, fail_num: 10, intercept_num: 0 }, 1),
+  report({ clientid: 'b20002', name: '苏州好易购电子商务有限公司', smstype: 5, smstype_str: '营销', send_num: 3000, chargeTotal: 2900, success_num: 2800, fail_num: 100, not_known_num: 20, intercept_num: 80 }, 2),
+];
+export const postRows: ReportRow[] = [report({ clientid: 'b20003', name: '杭州后付费客户', paytype: 1, paytype_str: '后付费', send_num: 500, chargeTotal: 495, success_num: 480, fail_num: 5, not_known_num: 10, intercept_num: 5 }, 0)];
+export const dayRows = (): ReportRow[] =>
+  [1, 2, 3].map((n, i) => ({ ...report({ clientid: 'b20001', send_num: 400 + n, success_num: 380 + n, chargeTotal: 400 + n }, i), date: dayjs().subtract(n, 'day').format('YYYY-MM-DD') }));
+
+const pool = (r: Partial<RemainRow>, i: number): RemainRow => ({
+  rownum: i + 1,
+  client_id: 'b20001',
+  client_name: '上海优品电商有限公司',
+  product_type: 0,
+  product_type_str: '行业',
+  operator_code: 0,
+  operator_code_str: '全网',
+  area_code_str: '全国',
+  sms_unitprice: '0.0350',
+  account_balance: 20000,
+  due_time: due(120),
+  gift: 0,
+  dead: 1,
+  ...r,
+});
+export const remainRows: RemainRow[] = [
+  pool({ account_balance: 3000, due_time: due(3), dead: 0 }, 0),
+  pool({ product_type: 3, product_type_str: '验证码', operator_code: 1, operator_code_str: '移动', account_balance: 12000 }, 1),
+  pool({ client_id: 'b20002', client_name: '苏州好易购电子商务有限公司', product_type: 1, product_type_str: '营销', account_balance: 30000, due_time: due(200) }, 2),
+];
+
+export interface ReportsApiOptions {
+  calls?: Calls;
+  today?: TodayStats;
+  week?: WeekData;
+  index?: IndexData;
+  pre?: ReportRow[];
+  post?: ReportRow[];
+  days?: ReportRow[];
+  remain?: RemainRow[];
+}
+
+/** Every call of the dashboard, reports and remaining pools; each call's parameters logged by name. */
+export function reportsApi(opts: ReportsApiOptions = {}): HttpHandler[] {
+  const log = async (name: string, request: Request) => {
+    const url = new URL(request.url);
+    const p = request.method === 'GET' ? Object.fromEntries(url.searchParams) : await paramsOf(request);
+    if (opts.calls) (opts.calls[name] ??= []).push(p);
+    return p;
+  };
+  const page = (p: Record<string, any>) => [Number(p.currentPage ?? 1), Number(p.pageRowCount ?? 15)] as const;
+  return [
+    http.get('/api/index/dataoftoday', async ({ request }) => {
+      await log('dataoftoday', request);
+      return ok(opts.today ?? todayStats);
+    }),
+    http.post('/api/WeekSubmitNumber', async ({ request }) => {
+      await log('week', request);
+      return ok(opts.week ?? weekData());
+    }),
+    http.get('/api/index/data', () => ok(opts.index ?? indexData())),
+    http.post('/api/account/getAccountInfo', () => ok(accountInfo)),
+    http.post('/api/client/report/consume/pretotal', async ({ request }) => ok(listOf(opts.pre ?? preRows, ...page(await log('pretotal', request))))),
+    http.post('/api/client/report/consume/suftotal', async ({ request }) => ok(listOf(opts.post ?? postRows, ...page(await log('suftotal', request))))),
+    http.get('/api/client/report/consume/preday', async ({ request }) => ok(listOf(opts.days ?? dayRows(), ...page(await log('preday', request))))),
+    http.get('/api/client/report/consume/sufday', async ({ request }) => ok(listOf(opts.days ?? dayRows(), ...page(await log('sufday', request))))),
+    http.post('/api/client/report/consume/consumeReportTotalExport', async ({ request }) => {
+      await log('totalExport', request);
+      return fail(500, '当前条件没有数据，无法导出');
+    }),
+    http.get('/api/index/clientsmsdetail', async ({ request }) => {
+      const p = await log('remain', request);
+      const rows = (opts.remain ?? remainRows).filter((r) => (p.product_type === undefined || String(r.product_type) === p.product_type) && (p.operator_code === undefined || String(r.operator_code) === p.operator_code));
+      return ok({ list: rows, totalCount: rows.length, total: null });
+    }),
+    http.get('/api/client/consume/user', () => ok([{ clientid: 'b20001', name: '上海优品电商有限公司' }])),
+  ];
+}
