@@ -608,6 +608,7 @@ export interface SmsOrderTable {
   pool_id: D<number | null>;
   due_time: NullableTs;
   created_at: CreatedAt;
+}
 /** 0013_pay: 支付订单 (docs/api-pay.md) */
 export interface PayOrderTable {
   id: Generated<number>;
@@ -640,6 +641,7 @@ export interface PayNotificationTable {
   reason: D<string>;
   payload: D<string>;
   created_at: Timestamp;
+}
 /** 0014_bills: an agent's 额度提醒 (server/modules/bills) */
 export interface CreditAlarmTable {
   account_id: number;
@@ -664,6 +666,7 @@ export interface CreditAlarmEventTable {
   /** the system SMS task that carried it (null until the alarm job ran) */
   task_id: D<number | null>;
   sent_at: NullableTs;
+}
 /** The invoice information of an application or of an account's saved defaults (0015_invoices). */
 export interface InvoiceInfoColumns {
   /** 1 personal, 2 enterprise (enums/invoice-body.json) */
@@ -708,6 +711,7 @@ export interface InvoiceConfigTable extends InvoiceInfoColumns {
   account_id: number;
   invoice_type: number;
   update_time: Timestamp;
+}
 /** 大文件分片上传 (server/db/migrations/0016_files.ts, server/modules/files) */
 export interface FileUploadTable {
   id: Generated<number>;
