@@ -55,7 +55,6 @@ const groups: MenuGroup[] = [
   { key: 'customer', label: '客户管理', icon: 'customer' },
   { key: 'template', label: '模板管理', icon: 'template' },
   { key: 'purchase', label: '购买', icon: 'purchase' },
-  { key: 'finance', label: '财务', icon: 'finance' },
   { key: 'finance', label: '财务管理', icon: 'finance' },
   { key: 'account', label: '账户中心', icon: 'account' },
   { key: 'help', label: '帮助中心', icon: 'help' },
