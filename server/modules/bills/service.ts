@@ -75,7 +75,8 @@ const ledgerOf = (db: Db, accountId: number) =>
   db.selectFrom('ledger').leftJoin('accounts as o', 'o.id', 'ledger.operator_id').select('ledger.id').where('ledger.account_id', '=', accountId).where('ledger.amount', '<>', '0');
 type LedgerQuery = ReturnType<typeof ledgerOf>;
 
-const TASK_REF = /任务(T\d{10,30})/;
+/** the task a send row names, or the purchase order (server/modules/purchase) a package row names */
+const TASK_REF = /(?:任务(T\d{10,30})|订单(\d{10,30}))/;
 
 export class BillsService {
   constructor(private readonly ctx: AppContext) {}
@@ -104,8 +105,9 @@ export class BillsService {
     const order = str(b.order_id);
     if (order) {
       if (order.length > 64) throw new ApiError(400, MESSAGES.badParam);
-      // the order number is the row's request id (recharges, payments, orders), or the task a send row names
-      q = q.where((eb) => eb.or([eb('ledger.request_id', '=', order), eb('ledger.remark', 'like', `%任务${order.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)]));
+      // the order number is the row's request id (recharges, payments), the task a send row names or the order a package row names
+      const esc = order.replace(/[\\%_]/g, (c) => `\\${c}`);
+      q = q.where((eb) => eb.or([eb('ledger.request_id', '=', order), eb('ledger.remark', 'like', `%任务${esc}%`), eb('ledger.remark', 'like', `%订单${esc}%`)]));
     }
     const from = dayParam(b.start_time_day);
     const to = dayParam(b.end_time_day);
@@ -118,7 +120,8 @@ export class BillsService {
   private billRow(r: LedgerJoined, rownum: number): OwnBillRow {
     const amount = new Money(r.amount);
     const financial = amount.gt(0) ? FinancialType.Income : FinancialType.Expense;
-    const taskRef = TASK_REF.exec(r.remark)?.[1];
+    const m = TASK_REF.exec(r.remark);
+    const taskRef = m?.[1] ?? m?.[2];
     return {
       rownum,
       id: r.id,
