@@ -64,6 +64,8 @@ import { SendService } from './modules/send/service';
 import { recordsRoutes } from './modules/records/routes';
 import { RecordsService } from './modules/records/service';
 import { numbersRoutes } from './modules/numbers/routes';
+import { varIntlRoutes } from './modules/varintl/routes';
+import { VarIntlService } from './modules/varintl/service';
 
 export interface BuildAppOptions {
   db: Db;
@@ -201,6 +203,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(sendRoutes(ctx, services.send));
       await api.register(recordsRoutes(ctx, new RecordsService(ctx, clients)));
       await api.register(numbersRoutes());
+      await api.register(varIntlRoutes(ctx, new VarIntlService(ctx, services.send)));
       await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate: selfUpdateClient(services.account) }));
     },
     { prefix: '/api' },

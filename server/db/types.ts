@@ -223,6 +223,8 @@ export interface Database {
   export_files: ExportFileTable;
   // 0010_send
   send_submit_locks: SendSubmitLockTable;
+  // 0017_varintl
+  intl_prices: IntlPriceTable;
 }
 
 /** 短信签名 (server/db/migrations/0003_signs.ts) */
@@ -425,6 +427,8 @@ export interface SmsTaskTable {
   finished_at: NullableTs;
   /** 0010_send: 1 charged, 0 deferred (charged when the timed task fires), 2 billing failed */
   charge_state: D<number>;
+  /** 0017_varintl: 0 ordinary, 1 variable, 2 international */
+  send_kind: D<number>;
 }
 
 /** one message: the dispatch queue row and the send record */
@@ -453,6 +457,8 @@ export interface SmsMessageTable {
   created_at: CreatedAt;
   submitted_at: NullableTs;
   done_at: NullableTs;
+  /** 0017_varintl: the message's own text (variable SMS); null = the task's content */
+  content: D<string | null>;
 }
 
 export interface SmsReceiptTable {
@@ -496,4 +502,18 @@ export interface ExportFileTable {
   path: string;
   rows: D<number>;
   created_at: CreatedAt;
+}
+
+/** 0017_varintl: the international price table (GET /sms/gj/prices) */
+export interface IntlPriceTable {
+  id: Generated<number>;
+  /** ISO 3166 alpha-2 */
+  country_code: string;
+  /** the dial code without + */
+  dial_code: string;
+  name_en: string;
+  name_zh: string;
+  /** yuan per piece */
+  fee: ColumnType<string, string | number, string | number>;
+  sort: D<number>;
 }
