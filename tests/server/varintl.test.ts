@@ -20,7 +20,6 @@ const US2 = '14155552672';
 const GB1 = '447400123456';
 const JP1 = '819012345678';
 const APPOINT = '尊敬的{name}，您预约的{service}将于{time}开始，请提前15分钟到场。';
-const COUPON = '亲爱的{name}，您有一张{amount}元优惠券即将过期，点击{url}立即使用，回T退订。';
 
 async function xlsx(rows: (string | number)[][]): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
