@@ -64,6 +64,8 @@ import { SendService } from './modules/send/service';
 import { recordsRoutes } from './modules/records/routes';
 import { RecordsService } from './modules/records/service';
 import { numbersRoutes } from './modules/numbers/routes';
+import { fileRoutes } from './modules/files/routes';
+import { FileService } from './modules/files/service';
 import { varIntlRoutes } from './modules/varintl/routes';
 import { VarIntlService } from './modules/varintl/service';
 
@@ -109,6 +111,7 @@ export interface Services {
   ledger: LedgerService;
   subaccounts: SubAccountService;
   send: SendService;
+  files: FileService;
 }
 
 declare module 'fastify' {
@@ -164,6 +167,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ledger: new LedgerService(ctx),
     subaccounts: undefined as unknown as SubAccountService,
     send: new SendService(ctx, clients),
+    files: new FileService(ctx),
   };
   services.subaccounts = new SubAccountService(ctx, services.ledger);
   app.decorate('ctx', ctx);
@@ -203,6 +207,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(sendRoutes(ctx, services.send));
       await api.register(recordsRoutes(ctx, new RecordsService(ctx, clients)));
       await api.register(numbersRoutes());
+      await api.register(fileRoutes(ctx, services.files));
       await api.register(varIntlRoutes(ctx, new VarIntlService(ctx, services.send)));
       await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate: selfUpdateClient(services.account) }));
     },

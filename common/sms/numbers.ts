@@ -125,7 +125,7 @@ export function checkNumbers(input: string | readonly string[]): NumberCheck {
  * A set of mobile numbers kept as (segment 0..999, last 7 digits) pairs of small integers in an
  * open-addressing table: a Set of 11-digit numbers hashes heap doubles and is several times slower.
  */
-class NumberSet {
+export class NumberSet {
   private keys: Int32Array;
   private mask: number;
   private size = 0;

@@ -13,6 +13,7 @@ import { authHardening0007 } from './migrations/0007_auth_hardening';
 import { sending0008 } from './migrations/0008_sending';
 import { send0010 } from './migrations/0010_send';
 import { records0011 } from './migrations/0011_records';
+import { files0016 } from './migrations/0016_files';
 import { varintl0017 } from './migrations/0017_varintl';
 
 async function run(db: Kysely<any>, statements: string[]) {
@@ -153,6 +154,7 @@ export const migrations: Record<string, Migration> = {
   '0008_sending': sending0008,
   '0010_send': send0010,
   '0011_records': records0011,
+  '0016_files': files0016,
   '0017_varintl': varintl0017,
 };
 

@@ -223,6 +223,9 @@ export interface Database {
   export_files: ExportFileTable;
   // 0010_send
   send_submit_locks: SendSubmitLockTable;
+  // 0016_files
+  file_uploads: FileUploadTable;
+  file_upload_chunks: FileUploadChunkTable;
   // 0017_varintl
   intl_prices: IntlPriceTable;
 }
@@ -502,6 +505,31 @@ export interface ExportFileTable {
   path: string;
   rows: D<number>;
   created_at: CreatedAt;
+}
+
+/** 大文件分片上传 (server/db/migrations/0016_files.ts, server/modules/files) */
+export interface FileUploadTable {
+  id: Generated<number>;
+  /** the owner: only this account may read, merge or delete it */
+  account_id: number;
+  file_md5: string;
+  file_size: number;
+  file_name: string;
+  chunk_size: number;
+  chunk_count: number;
+  /** 0 uploading, 1 merging, 2 done (merged, verified, in place) */
+  state: D<number>;
+  /** the importFilePath token once done */
+  stored_name: D<string | null>;
+  merge_started_at: D<Date | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface FileUploadChunkTable {
+  upload_id: number;
+  idx: number;
+  size: number;
 }
 
 /** 0017_varintl: the international price table (GET /sms/gj/prices) */

@@ -45,7 +45,7 @@ export function sendRoutes(ctx: AppContext, send: SendService): FastifyPluginAsy
         tag: TAG,
         summary: '计费预览（确认对话框：每条计费条数、总条数、金额或剩余条数）',
         access: 'session',
-        body: params({ clientId: clientId('子账户'), content: text('短信内容', 600), sign: text('签名', 40), mobile: text('号码', 780000), smstype: { type: 'integer', title: '短信类型', minimum: 0, maximum: 99, errorMessage: BAD_PARAM } }),
+        body: params({ clientId: clientId('子账户'), content: text('短信内容', 600), sign: text('签名', 40), mobile: text('号码', 780000), importFilePath: text('号码文件（importFilePath，代替 mobile）', 64), smstype: { type: 'integer', title: '短信类型', minimum: 0, maximum: 99, errorMessage: BAD_PARAM } }),
         with: withPayload,
       }),
       async (req) => ok(await send.chargeInfo(sessionOf(req).account, req.body as Record<string, unknown>)),

@@ -285,7 +285,7 @@ export function DeliverPage() {
     setPreparing(true);
     try {
       if (f.sendType === SendTimeType.Scheduled) await checkSubmitTime(f.sendtime.format(SEND_TIME_FORMAT));
-      const body = await chargeInfo({ clientId: p.clientId, content: p.content, sign: p.sign, mobile: p.mobile, smstype: p.smstype });
+      const body = await chargeInfo({ clientId: p.clientId, content: p.content, sign: p.sign, mobile: p.mobile ?? '', smstype: p.smstype });
       setCharge(body.data ?? { smsNum: pieces.pieces, chargeNum: pieces.pieces * current().unique.length, chargeMode: 1 });
     } catch {
       /* the client toasted the server's message */

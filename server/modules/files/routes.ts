@@ -1,0 +1,161 @@
+/**
+ * The file service's routes (docs/api-files.md): check, progress, save chunk, merge, delete chunks,
+ * download. Keys fileName, fileMd5, flag, chunk, fileSize (spec 02 §7). A chunk is posted as the
+ * raw body (`Content-Type: application/octet-stream`) with its keys in the query.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { ApiError } from '../../http/errors';
+import { ok } from '../../http/reply';
+import { BAD_PARAM, params, text } from '../../http/params';
+import { route } from '../../http/route';
+import { sessionOf } from '../auth/session';
+import { attachment } from '../records/service';
+import { CHUNK_SIZE, FILE_MAX_BYTES, FILE_MESSAGES, FILE_NAME_MAX, resolveUpload, type FileService } from './service';
+import { firstColumnErrors, parseNumberFile, PARSE_MESSAGES } from './parse';
+import { checkNumbers } from '../../../common/sms/numbers';
+import type { AppContext } from '../../context';
+
+const TAG = '文件服务';
+
+const md5 = { type: 'string', title: '文件 MD5（32 位十六进制）', maxLength: 32, errorMessage: BAD_PARAM } as const;
+const size = { type: 'integer', title: '文件大小（字节）', minimum: 1, maximum: FILE_MAX_BYTES, errorMessage: FILE_MESSAGES.tooLarge } as const;
+const keyParams = params({ fileMd5: md5, fileSize: size }, ['fileMd5', 'fileSize']);
+
+/** a flag as forms post it: 1 / true */
+const flag = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true';
+const TXT = 'text/plain; charset=utf-8';
+
+export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAsync {
+  return async (app) => {
+    // a chunk is the raw body: read by the handler as a stream, bounded there (never buffered whole)
+    app.addContentTypeParser('application/octet-stream', (_req, _payload, done) => done(null));
+
+    app.post(
+      '/file/check',
+      route({
+        tag: TAG,
+        summary: '上传前检查：登记上传（按本人 + MD5 + 大小），已完整上传的文件直接复用（uploaded=true 与 importFilePath），否则返回已保存的分片',
+        access: 'session',
+        body: params({ fileName: text('文件名', FILE_NAME_MAX), fileMd5: md5, fileSize: size, flag: { title: '代理商标记（保留）' } }, ['fileName', 'fileMd5', 'fileSize']),
+      }),
+      async (req) => ok(await files.check(sessionOf(req).account, req.body as Record<string, unknown>)),
+    );
+
+    app.post(
+      '/file/progress',
+      route({ tag: TAG, summary: '上传进度：已保存的分片与百分比', access: 'session', body: keyParams }),
+      async (req) => ok(await files.progress(sessionOf(req).account, req.body as Record<string, unknown>)),
+    );
+
+    app.post(
+      '/file/chunk',
+      route({
+        tag: TAG,
+        summary: `保存一个分片（请求体为分片字节，Content-Type: application/octet-stream；每片 ${CHUNK_SIZE / 1024 / 1024}M，最后一片为余下字节）`,
+        access: 'session',
+        querystring: params({ fileMd5: md5, fileSize: size, chunk: { type: 'integer', title: '分片序号（从 0 开始）', minimum: 0, maximum: Math.ceil(FILE_MAX_BYTES / CHUNK_SIZE), errorMessage: FILE_MESSAGES.badChunk } }, ['fileMd5', 'fileSize', 'chunk']),
+      }),
+      async (req) => {
+        const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+        if (type !== 'application/octet-stream') throw new ApiError(400, FILE_MESSAGES.badChunk);
+        const declared = Number(req.headers['content-length'] ?? 0);
+        if (declared > CHUNK_SIZE) throw new ApiError(400, FILE_MESSAGES.badChunk);
+        return ok(await files.saveChunk(sessionOf(req).account, req.query as Record<string, unknown>, req.raw));
+      },
+    );
+
+    app.post(
+      '/file/merge',
+      route({ tag: TAG, summary: '合并分片：按序流式合并并校验 MD5 与内容类型，返回 importFilePath', access: 'session', body: keyParams }),
+      async (req) => ok(await files.merge(sessionOf(req).account, req.body as Record<string, unknown>)),
+    );
+
+    app.post(
+      '/file/deleteChunks',
+      route({ tag: TAG, summary: '删除分片（取消上传）：未完成的上传与其分片一并删除；已完成的文件保留', access: 'session', body: keyParams }),
+      async (req) => ok(await files.deleteChunks(sessionOf(req).account, req.body as Record<string, unknown>)),
+    );
+
+    app.post(
+      '/send/parsefile',
+      route({
+        tag: '短信发送',
+        summary: '解析已上传的号码文件（txt、csv、xlsx，流式读取）：号码总数、错误数、重复数与各运营商数量；international=1 为国际号码；templateType=1（变量文件）由变量短信模块解析',
+        access: 'session',
+        body: params({
+          importFilePath: text('文件路径（合并返回的 importFilePath）', 64),
+          filePath: text('文件路径（同 importFilePath）', 64),
+          templateType: { title: '模板类型（0 固定，1 变量）', enum: [0, 1, '0', '1', ''], errorMessage: BAD_PARAM },
+          variateNum: { title: '变量个数（变量文件）', type: 'integer', minimum: 0, maximum: 30, errorMessage: BAD_PARAM },
+          international: { title: '国际号码（1 是）', enum: [0, 1, '0', '1', 'true', 'false', true, false, ''], errorMessage: BAD_PARAM },
+        }),
+      }),
+      async (req) => {
+        const b = req.body as { importFilePath?: string; filePath?: string; templateType?: unknown; international?: unknown };
+        const me = sessionOf(req).account;
+        const token = b.importFilePath || b.filePath;
+        if (String(b.templateType ?? '') === '1') {
+          if (!files.variableParser) throw new ApiError(400, PARSE_MESSAGES.failed);
+          return ok(await files.variableParser(me, await resolveUpload(ctx, me, token), req.body as Record<string, unknown>));
+        }
+        const { result } = await parseNumberFile(await resolveUpload(ctx, me, token), { international: flag(b.international) });
+        return ok(result, `解析完成：有效号码 ${result.sendNum} 个`);
+      },
+    );
+
+    app.post(
+      '/send/importRrrorPhones',
+      route({
+        tag: '短信发送',
+        summary: '下载错误号码（txt）：phones 中（或 importFilePath 文件中）不合规则的号码，international=1 按国际号码规则',
+        access: 'session',
+        body: params({
+          phones: text('号码（逗号分隔）', 780000),
+          importFilePath: text('文件路径', 64),
+          international: { title: '国际号码（1 是）', enum: [0, 1, '0', '1', 'true', 'false', true, false, ''], errorMessage: BAD_PARAM },
+        }),
+      }),
+      async (req, reply) => {
+        const b = req.body as { phones?: string; importFilePath?: string; international?: unknown };
+        const intl = flag(b.international);
+        let bad: string[];
+        if (b.phones) {
+          bad = intl ? b.phones.split(/[^0-9]+/).filter((t) => t && (t.length < 6 || t.length > 15 || t.startsWith('0'))) : checkNumbers(b.phones).invalidNumbers;
+        } else {
+          const me = sessionOf(req).account;
+          const parsed = await parseNumberFile(await resolveUpload(ctx, me, b.importFilePath), { international: intl, keepInvalid: 1_000_000 }).catch((e) => {
+            // a file without a valid number still has its errors to download
+            if (e instanceof ApiError && e.message === PARSE_MESSAGES.empty) return null;
+            throw e;
+          });
+          bad = parsed ? parsed.check.invalidNumbers : await firstColumnErrors(await resolveUpload(ctx, me, b.importFilePath), { international: intl, all: true });
+        }
+        return reply.header('content-type', TXT).header('content-disposition', attachment('错误号码.txt')).send(bad.length ? `${bad.join('\r\n')}\r\n` : '');
+      },
+    );
+
+    app.post(
+      '/send/downloadtemplateVariateErrorTxt',
+      route({
+        tag: '短信发送',
+        summary: '下载文件中号码不正确的行（txt，每行：行号,号码）：xlsx 的第一列、txt/csv 每行的第一个字段',
+        access: 'session',
+        body: params({ importFilePath: text('文件路径', 64), international: { title: '国际号码（1 是）', enum: [0, 1, '0', '1', 'true', 'false', true, false, ''], errorMessage: BAD_PARAM } }, ['importFilePath']),
+      }),
+      async (req, reply) => {
+        const b = req.body as { importFilePath?: string; international?: unknown };
+        const lines = await firstColumnErrors(await resolveUpload(ctx, sessionOf(req).account, b.importFilePath), { international: flag(b.international) });
+        return reply.header('content-type', TXT).header('content-disposition', attachment('错误号码.txt')).send(lines.length ? `${lines.join('\r\n')}\r\n` : '');
+      },
+    );
+
+    app.get(
+      '/file/download',
+      route({ tag: TAG, summary: '下载本人已上传完成的文件', access: 'session', querystring: params({ importFilePath: text('文件路径', 64) }, ['importFilePath']) }),
+      async (req, reply) => {
+        const f = await files.open(sessionOf(req).account, (req.query as { importFilePath?: string }).importFilePath);
+        return reply.header('content-type', 'application/octet-stream').header('content-length', String(f.size)).header('content-disposition', attachment(f.name)).send(f.stream);
+      },
+    );
+  };
+}

@@ -1,0 +1,2 @@
+export { ChunkedUpload, UploadItem } from './ChunkedUpload';
+export type { ChunkedUploadProps, UploadedFile, QueueItemView } from './types';

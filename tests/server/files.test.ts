@@ -1,0 +1,261 @@
+/**
+ * The file service (docs/api-files.md): chunked upload, merge with MD5, reuse at 100 %, ownership,
+ * nothing half-written used, renamed binaries / path names refused; on both databases.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { backends, useServer, type Client, type TestServer } from './harness';
+import { as, accountId, ledgerViolations, poolViolations, templateId } from './send-helpers';
+import { CHUNK_SIZE, resolveUpload, _paths } from '../../server/modules/files/service';
+import { parseNumberFile } from '../../server/modules/files/parse';
+import { bombXlsx, xlsxWith } from '../fixtures/zip';
+import ExcelJS from 'exceljs';
+
+const md5 = (b: Buffer) => crypto.createHash('md5').update(b).digest('hex');
+
+export async function postChunk(s: TestServer, c: Client, q: { fileMd5: string; fileSize: number; chunk: number }, bytes: Buffer, contentType = 'application/octet-stream') {
+  const raw = await s.app.inject({
+    method: 'POST',
+    url: `/api/file/chunk?fileMd5=${q.fileMd5}&fileSize=${q.fileSize}&chunk=${q.chunk}`,
+    headers: { host: 'localhost:8080', 'content-type': contentType, cookie: [...c.jar].map(([k, v]) => `${k}=${v}`).join('; '), 'x-xsrf-token': c.jar.get('XSRF-TOKEN')! },
+    payload: bytes,
+  });
+  return raw.json();
+}
+
+/** check → every missing chunk → merge, as the console does */
+export async function uploadFile(s: TestServer, c: Client, fileName: string, data: Buffer, opts: { md5?: string } = {}) {
+  const key = { fileMd5: opts.md5 ?? md5(data), fileSize: data.length };
+  const check = (await c.post('/api/file/check', { fileName, ...key })).body;
+  if (check.code !== 0) return check;
+  if (check.data.uploaded) return { ...check, reused: true };
+  for (let i = 0; i < check.data.chunks; i++) {
+    if (check.data.uploadedChunks.includes(i)) continue;
+    const r = await postChunk(s, c, { ...key, chunk: i }, data.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE));
+    if (r.code !== 0) return r;
+  }
+  return (await c.post('/api/file/merge', key)).body;
+}
+
+export function numberText(n: number, start = 0) {
+  return Buffer.from(Array.from({ length: n }, (_, i) => `1380${String(start + i).padStart(7, '0')}`).join('\r\n'));
+}
+
+describe.each(backends)('file service on %s', (backend) => {
+  const t = useServer(backend);
+
+  it('uploads in chunks, merges with the MD5 and reuses a complete file without a byte', async () => {
+    const c = await as(t.server, 'client1');
+    const data = Buffer.concat([numberText(300_000), Buffer.from('\r\n')]); // ~3.9 MB: 4 chunks
+    const key = { fileMd5: md5(data), fileSize: data.length };
+    const first = (await c.post('/api/file/check', { fileName: '号码.txt', ...key })).body;
+    expect(first).toMatchObject({ code: 0, data: { uploaded: false, chunks: 4, chunkSize: CHUNK_SIZE, uploadedChunks: [], progress: 0 } });
+    // two chunks, then "reload": the check lists them
+    expect(await postChunk(t.server, c, { ...key, chunk: 2 }, data.subarray(2 * CHUNK_SIZE, 3 * CHUNK_SIZE))).toMatchObject({ code: 0, data: { chunk: 2, progress: 25 } });
+    expect((await postChunk(t.server, c, { ...key, chunk: 0 }, data.subarray(0, CHUNK_SIZE))).code).toBe(0);
+    const again = (await c.post('/api/file/check', { fileName: '号码.txt', ...key })).body.data;
+    expect(again).toMatchObject({ uploaded: false, uploadedChunks: [0, 2], progress: 50 });
+    expect((await c.post('/api/file/progress', key)).body.data.uploadedChunks).toEqual([0, 2]);
+    // merging early is refused
+    expect((await c.post('/api/file/merge', key)).body).toMatchObject({ code: 400, msg: '文件尚未上传完成' });
+    const done = await uploadFile(t.server, c, '号码.txt', data);
+    expect(done).toMatchObject({ code: 0, data: { fileName: '号码.txt', fileMd5: key.fileMd5, size: data.length } });
+    const token = done.data.importFilePath as string;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{24}\.txt$/);
+    // the chunks are gone, the file is whole
+    const f = await resolveUpload(t.server.app.ctx, { id: await accountId(t.server, 'client1') }, token);
+    expect(md5(fs.readFileSync(f.path))).toBe(key.fileMd5);
+    expect(fs.existsSync(_paths.chunkDir(t.server.app.ctx, await accountId(t.server, 'client1'), 1))).toBe(false);
+    // reuse at 100 %: the check answers the same file, no chunk needed
+    const reuse = (await c.post('/api/file/check', { fileName: '另一个名字.txt', ...key })).body;
+    expect(reuse).toMatchObject({ code: 0, data: { uploaded: true, importFilePath: token, progress: 100, fileName: '另一个名字.txt' } });
+    // merge again is idempotent; download gives the bytes back
+    expect((await c.post('/api/file/merge', key)).body.data.importFilePath).toBe(token);
+    const dl = await c.get(`/api/file/download?importFilePath=${token}`);
+    expect(dl.status).toBe(200);
+    expect(md5(dl.raw.rawPayload)).toBe(key.fileMd5);
+  });
+
+  it('refuses a wrong MD5 at the merge and drops the chunks', async () => {
+    const c = await as(t.server, 'client1');
+    const data = numberText(1000, 500_000);
+    const wrong = md5(Buffer.from('something else'));
+    const r = await uploadFile(t.server, c, 'bad.txt', data, { md5: wrong });
+    expect(r).toMatchObject({ code: 400, msg: '文件校验失败，请重新上传' });
+    const p = (await c.post('/api/file/progress', { fileMd5: wrong, fileSize: data.length })).body;
+    expect(p.data).toMatchObject({ uploaded: false, uploadedChunks: [] });
+    const rows = await t.server.handle.db.selectFrom('file_uploads').select(['state', 'stored_name']).where('file_md5', '=', wrong).execute();
+    expect(rows).toEqual([{ state: 0, stored_name: null }]);
+  });
+
+  it('keeps uploads to their owner: another account cannot read, merge, delete or reuse them', async () => {
+    const owner = await as(t.server, 'client1');
+    const other = await as(t.server, 'client0');
+    const data = numberText(2000, 600_000);
+    const key = { fileMd5: md5(data), fileSize: data.length };
+    // a partial upload of the owner
+    expect((await owner.post('/api/file/check', { fileName: 'a.txt', ...key })).body.code).toBe(0);
+    expect((await postChunk(t.server, owner, { ...key, chunk: 0 }, data)).code).toBe(0);
+    expect((await other.post('/api/file/progress', key)).body).toMatchObject({ code: 400, msg: '文件不存在，请重新上传' });
+    expect((await other.post('/api/file/merge', key)).body).toMatchObject({ code: 400, msg: '文件不存在，请重新上传' });
+    expect((await other.post('/api/file/deleteChunks', key)).body).toMatchObject({ code: 400, msg: '文件不存在，请重新上传' });
+    expect(await postChunk(t.server, other, { ...key, chunk: 0 }, data)).toMatchObject({ code: 400, msg: '文件不存在，请重新上传' });
+    // the owner's chunk is untouched; merge it
+    const done = (await owner.post('/api/file/merge', key)).body;
+    expect(done.code).toBe(0);
+    const token = done.data.importFilePath;
+    // the other account knows the MD5: its check registers its own upload, nothing is reused
+    const otherCheck = (await other.post('/api/file/check', { fileName: 'a.txt', ...key })).body;
+    expect(otherCheck.data).toMatchObject({ uploaded: false, importFilePath: null, uploadedChunks: [] });
+    expect((await other.get(`/api/file/download?importFilePath=${token}`)).body).toMatchObject({ code: 400, msg: '文件不存在，请重新上传' });
+    await expect(resolveUpload(t.server.app.ctx, { id: await accountId(t.server, 'client0') }, token)).rejects.toThrow('文件不存在，请重新上传');
+    expect((await owner.get(`/api/file/download?importFilePath=${token}`)).status).toBe(200);
+  });
+
+  it('never uses anything half-written: a cut chunk is not kept, an unmerged upload resolves to nothing', async () => {
+    const c = await as(t.server, 'client1');
+    const data = Buffer.concat([numberText(100_000, 700_000), Buffer.from('\r\n')]); // 2 chunks
+    const key = { fileMd5: md5(data), fileSize: data.length };
+    expect((await c.post('/api/file/check', { fileName: 'h.txt', ...key })).body.data.chunks).toBe(2);
+    // a chunk shorter or longer than its size is refused and leaves no file
+    expect(await postChunk(t.server, c, { ...key, chunk: 0 }, data.subarray(0, 1000))).toMatchObject({ code: 400, msg: '分片不正确' });
+    expect(await postChunk(t.server, c, { ...key, chunk: 1 }, data.subarray(0, CHUNK_SIZE))).toMatchObject({ code: 400, msg: '分片不正确' });
+    expect(await postChunk(t.server, c, { ...key, chunk: 2 }, data.subarray(0, 10))).toMatchObject({ code: 400 });
+    // a JSON body is not a chunk
+    expect((await c.post(`/api/file/chunk?fileMd5=${key.fileMd5}&fileSize=${key.fileSize}&chunk=0`, { a: 1 }, { json: true })).body).toMatchObject({ code: 400, msg: '分片不正确' });
+    const dir = _paths.chunkDir(t.server.app.ctx, await accountId(t.server, 'client1'), (await t.server.handle.db.selectFrom('file_uploads').select('id').where('file_md5', '=', key.fileMd5).executeTakeFirstOrThrow()).id);
+    expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).toEqual([]);
+    expect((await c.post('/api/file/progress', key)).body.data.uploadedChunks).toEqual([]);
+    // one good chunk: still no importFilePath, nothing to resolve
+    expect((await postChunk(t.server, c, { ...key, chunk: 0 }, data.subarray(0, CHUNK_SIZE))).code).toBe(0);
+    const row = await t.server.handle.db.selectFrom('file_uploads').selectAll().where('file_md5', '=', key.fileMd5).executeTakeFirstOrThrow();
+    expect(row.stored_name).toBeNull();
+    // cancel: the chunks go
+    expect((await c.post('/api/file/deleteChunks', key)).body).toMatchObject({ code: 0, data: { deleted: true } });
+    expect(fs.existsSync(dir)).toBe(false);
+    expect((await c.post('/api/file/progress', key)).body.msg).toBe('文件不存在，请重新上传');
+    // a done file whose bytes were removed is uploaded again, not used
+    const d2 = numberText(10, 800_000);
+    const up = await uploadFile(t.server, c, 'gone.txt', d2);
+    fs.rmSync((await resolveUpload(t.server.app.ctx, { id: row.account_id }, up.data.importFilePath)).path);
+    await expect(resolveUpload(t.server.app.ctx, { id: row.account_id }, up.data.importFilePath)).rejects.toThrow('文件不存在，请重新上传');
+    expect((await c.post('/api/file/check', { fileName: 'gone.txt', fileMd5: md5(d2), fileSize: d2.length })).body.data).toMatchObject({ uploaded: false, importFilePath: null });
+  });
+
+  it('refuses path names, other types, renamed binaries and sizes over the limit', async () => {
+    const c = await as(t.server, 'client1');
+    const key = { fileMd5: md5(Buffer.from('x')), fileSize: 1 };
+    for (const name of ['../../etc/passwd.txt', 'a/b.txt', 'a\\b.txt', '.hidden.txt', 'x..txt', 'nul\u0001.txt']) {
+      const r = (await c.post('/api/file/check', { fileName: name, ...key })).body;
+      expect(r.code, name).toBe(400);
+    }
+    expect((await c.post('/api/file/check', { fileName: 'a.exe', ...key })).body.msg).toBe('请上传txt,csv,xlxs格式文件');
+    expect((await c.post('/api/file/check', { fileName: 'a.txt', fileMd5: key.fileMd5, fileSize: 301 * 1024 * 1024 })).body.msg).toBe('文件大小超过限制');
+    expect((await c.post('/api/file/check', { fileName: 'a.txt', fileMd5: 'zz', fileSize: 1 })).body.code).toBe(400);
+    // a PNG named .txt, a text named .xlsx, a zip of anything named .csv
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+    expect(await uploadFile(t.server, c, 'png.txt', png)).toMatchObject({ code: 400, msg: '文件内容与格式不符' });
+    expect(await uploadFile(t.server, c, 'text.xlsx', numberText(10))).toMatchObject({ code: 400, msg: '文件内容与格式不符' });
+    expect(await uploadFile(t.server, c, 'bin.csv', Buffer.from([0x31, 0x00, 0x32]))).toMatchObject({ code: 400, msg: '文件内容与格式不符' });
+    // a malformed token never resolves
+    for (const p of ['../x.txt', 'a/b.txt', '', 'x'.repeat(24) + '.exe']) {
+      expect((await c.get(`/api/file/download?importFilePath=${encodeURIComponent(p)}`)).body.code).toBe(400);
+    }
+    const root = _paths.uploadsRoot(t.server.app.ctx);
+    const all = fs.existsSync(root) ? fs.readdirSync(root, { recursive: true }).map(String) : [];
+    expect(all.filter((f) => f.includes('..') || f.endsWith('.part') || f.endsWith('.merging'))).toEqual([]);
+    void path;
+  });
+
+  it('parses txt, csv and xlsx uploads as streams with the shared number rules (POST /send/parsefile)', async () => {
+    const c = await as(t.server, 'client1');
+    const txt = await uploadFile(t.server, c, 'n.txt', Buffer.from('13800138000\n13800138000\r\n18600186000;abc\n123\n18900189000'));
+    const r = (await c.post('/api/send/parsefile', { importFilePath: txt.data.importFilePath, templateType: 0 })).body;
+    expect(r).toMatchObject({ code: 0, data: { fileName: 'n.txt', importFilePath: txt.data.importFilePath, submitTotal: 5, errNum: 1, repeatNum: 1, sendNum: 3, mobileNum: 1, unicomNum: 1, telecomNum: 1 } });
+    // filePath is the same key
+    expect((await c.post('/api/send/parsefile', { filePath: txt.data.importFilePath })).body.data.sendNum).toBe(3);
+    // 100,000 numbers in a csv over several chunks, a number split across a 1 MB boundary
+    const csv = await uploadFile(t.server, c, 'big.csv', Buffer.from(`\ufeff手机号码\r\n${Array.from({ length: 100_000 }, (_, i) => `1860${String(i).padStart(7, '0')}`).join('\r\n')}\r\n`));
+    expect((await c.post('/api/send/parsefile', { importFilePath: csv.data.importFilePath })).body.data).toMatchObject({ submitTotal: 100_000, errNum: 0, repeatNum: 0, unicomNum: 100_000 });
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('号码');
+    ws.addRow(['手机号码']);
+    for (let i = 0; i < 1000; i++) ws.addRow([i % 2 ? 13800000000 + i : `1890000${String(i).padStart(4, '0')}`]);
+    ws.addRow(['12345']);
+    const xlsx = await uploadFile(t.server, c, 'n.xlsx', Buffer.from(await wb.xlsx.writeBuffer()));
+    expect(xlsx.code).toBe(0);
+    expect((await c.post('/api/send/parsefile', { importFilePath: xlsx.data.importFilePath })).body.data).toMatchObject({ submitTotal: 1001, errNum: 1, mobileNum: 500, telecomNum: 500 });
+    // international: 6-15 digits
+    const intl = await uploadFile(t.server, c, 'i.txt', Buffer.from('447911123456\n14155550123\n447911123456\n0123\n8613800138000'));
+    expect((await c.post('/api/send/parsefile', { importFilePath: intl.data.importFilePath, international: 1 })).body.data).toMatchObject({ submitTotal: 5, errNum: 1, repeatNum: 1, internationalNum: 3, sendNum: 3 });
+    // refusals
+    const none = await uploadFile(t.server, c, 'none.txt', Buffer.from('abc 123'));
+    expect((await c.post('/api/send/parsefile', { importFilePath: none.data.importFilePath })).body).toMatchObject({ code: 400, msg: '导入文件的有效号码个数为0' });
+    expect((await c.post('/api/send/parsefile', { importFilePath: 'x'.repeat(24) + '.txt' })).body).toMatchObject({ code: 400, msg: '文件不存在，请重新上传' });
+    expect((await c.post('/api/send/parsefile', { importFilePath: txt.data.importFilePath, templateType: 1 })).body).toMatchObject({ code: 400, msg: '文件解析失败' });
+    const broken = await uploadFile(t.server, c, 'broken.xlsx', Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(100, 7)]));
+    expect((await c.post('/api/send/parsefile', { importFilePath: broken.data.importFilePath })).body).toMatchObject({ code: 400, msg: '文件解析失败' });
+    await expect(parseNumberFile(await resolveUpload(t.server.app.ctx, { id: await accountId(t.server, 'client1') }, csv.data.importFilePath), { timeoutMs: -1 })).rejects.toThrow('文件解析超时');
+    // another account cannot parse it
+    const other = await as(t.server, 'client0');
+    expect((await other.post('/api/send/parsefile', { importFilePath: txt.data.importFilePath })).body.msg).toBe('文件不存在，请重新上传');
+  });
+
+  it('refuses zip bombs and path names inside a workbook when parsing', async () => {
+    const c = await as(t.server, 'client1');
+    // 200 MB of rows in a few hundred KB, honest and lying about its size
+    for (const bomb of [bombXlsx(200), bombXlsx(200, { declaredSize: 1000 })]) {
+      const up = await uploadFile(t.server, c, 'bomb.xlsx', bomb);
+      expect(up.code).toBe(0);
+      const started = Date.now();
+      expect((await c.post('/api/send/parsefile', { importFilePath: up.data.importFilePath })).body).toMatchObject({ code: 400, msg: '文件内容过大' });
+      expect(Date.now() - started).toBeLessThan(20_000);
+    }
+    const evil = xlsxWith({ data: '<worksheet/>' }, [{ name: '../../evil.txt', data: 'x' }]);
+    const up = await uploadFile(t.server, c, 'evil.xlsx', evil);
+    expect((await c.post('/api/send/parsefile', { importFilePath: up.data.importFilePath })).body).toMatchObject({ code: 400, msg: '文件解析失败' });
+  });
+
+  it('downloads the error numbers of typed numbers and of a file', async () => {
+    const c = await as(t.server, 'client1');
+    const typed = await c.post('/api/send/importRrrorPhones', { phones: '13800138000,123,1380013800x,99999999999' });
+    expect(typed.status).toBe(200);
+    expect(String(typed.headers['content-disposition'])).toContain('attachment');
+    expect(typed.raw.body).toBe('123\r\n1380013800\r\n99999999999\r\n');
+    expect((await c.post('/api/send/importRrrorPhones', { phones: '447911123456,0123,12', international: 1 })).raw.body).toBe('0123\r\n12\r\n');
+    const up = await uploadFile(t.server, c, 'e.txt', Buffer.from('13800138000\n123\n18600186000,abc\n5555'));
+    expect((await c.post('/api/send/importRrrorPhones', { importFilePath: up.data.importFilePath })).raw.body).toBe('123\r\n5555\r\n');
+    expect((await c.post('/api/send/downloadtemplateVariateErrorTxt', { importFilePath: up.data.importFilePath })).raw.body).toBe('2,123\r\n4,5555\r\n');
+    const other = await as(t.server, 'client0');
+    expect((await other.post('/api/send/downloadtemplateVariateErrorTxt', { importFilePath: up.data.importFilePath })).body.msg).toBe('文件不存在，请重新上传');
+  });
+
+  it('sends to the numbers of an uploaded file (importFilePath): charged like typed numbers, beyond the 60,000 of the manual input', async () => {
+    const c = await as(t.server, 'client1');
+    const tpl = await templateId(t.server, '您的好易购登录验证码为');
+    const content = '您的好易购登录验证码为123456，5分钟内有效，请勿告诉他人。';
+    const big = await uploadFile(t.server, c, '大文件.txt', numberText(61_000, 1_000_000));
+    const preview = (await c.post('/api/send/chargeInfo', { content, sign: '好易购', importFilePath: big.data.importFilePath, smstype: 4 })).body;
+    expect(preview).toMatchObject({ code: 0, data: { submitTotal: 61_000, smsNum: 1, chargeNum: 61_000 } });
+    const lines = Buffer.from(`${numberText(3000, 2_000_000).toString()}\r\n123\r\n13802000000\r\n`);
+    const up = await uploadFile(t.server, c, '号码.txt', lines);
+    t.server.clock.advance(3100);
+    const r = (await c.post('/api/send/sending', { sign: '好易购', smstype: 4, templateId: tpl, content, importFilePath: up.data.importFilePath })).body;
+    expect(r).toMatchObject({ code: 0, data: { submitTotal: 3000, chargeNum: 3000 } });
+    const task = await t.server.handle.db.selectFrom('sms_tasks').selectAll().where('uid', '=', r.data.taskId).executeTakeFirstOrThrow();
+    expect(task).toMatchObject({ file_type: 1, file_name: '号码.txt', submit_total: 3000, err_num: 1, repeat_num: 1 });
+    const { n } = await t.server.handle.db.selectFrom('sms_messages').select((eb) => eb.fn.countAll<string>().as('n')).where('task_id', '=', task.id).executeTakeFirstOrThrow();
+    expect(Number(n)).toBe(3000);
+    // another account's file, a bad token
+    const other = await as(t.server, 'client0');
+    t.server.clock.advance(3100);
+    expect((await other.post('/api/send/chargeInfo', { content, sign: '好易购', importFilePath: up.data.importFilePath, smstype: 5 })).body.msg).toBe('文件不存在，请重新上传');
+    expect((await c.post('/api/send/sending', { sign: '好易购', smstype: 4, templateId: tpl, content, importFilePath: '../x' })).body.code).toBe(400);
+    // neither numbers nor a file
+    expect((await c.post('/api/send/sending', { sign: '好易购', smstype: 4, templateId: tpl, content })).body.msg).toBe('号码池不能为空');
+    expect(await ledgerViolations(t.server)).toEqual([]);
+    expect(await poolViolations(t.server)).toEqual([]);
+  });
+});
