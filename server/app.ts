@@ -208,7 +208,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(recordsRoutes(ctx, new RecordsService(ctx, clients)));
       await api.register(numbersRoutes());
       await api.register(fileRoutes(ctx, services.files));
-      await api.register(varIntlRoutes(ctx, new VarIntlService(ctx, services.send)));
+      const varIntl = new VarIntlService(ctx, services.send);
+      // POST /send/parsefile with templateType 1 parses a variable file with the variable SMS rules
+      services.files.variableParser = (me, file, body) => varIntl.parseVariable(me, { ...(body as Record<string, string>), importFilePath: file.importFilePath });
+      await api.register(varIntlRoutes(ctx, varIntl));
       await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate: selfUpdateClient(services.account) }));
     },
     { prefix: '/api' },

@@ -38,9 +38,10 @@ import {
 } from '../../../common/generated/schemas';
 import intlForm from '../../../schemas/forms/send-international.json';
 import { checkInternational, countrySummary, loadPrices, priceRows, type IntlCheck, type IntlPrice } from './international';
-import { newWorkFile, workFile } from './files';
+import { newWorkFile, workFile, type WorkExt } from './files';
+import { IMPORT_FILE_PATH, resolveUpload } from '../files/service';
 import { screenFile, screenList, screenRule } from './screening';
-import { parseVariableFile, sendFileRows, sendRowProblem, templateParts, VX, type VariableParse } from './variable';
+import { parseVariableFile, sendFileRows, sendRowProblem, templateParts, VARIABLE_FILE_MAX_BYTES, VX, type VariableParse } from './variable';
 
 type Tx = Transaction<Database>;
 
@@ -120,9 +121,24 @@ export class VarIntlService {
     };
   }
 
+  /**
+   * An uploaded source file of the session account: a chunked upload's importFilePath (the file
+   * service, server/modules/files) or a working file of POST /send/uploadVariateFile /
+   * uploadInternationalFile.
+   */
+  private async sourceFile(me: Account, path: unknown, rule: { kinds: ('txt' | 'csv' | 'xlsx')[]; maxSize: number; badType: string; tooLarge: string; missing: string }): Promise<{ abs: string; ext: WorkExt }> {
+    if (IMPORT_FILE_PATH.test(String(path ?? '').trim())) {
+      const f = await resolveUpload(this.ctx, me, path, { kinds: rule.kinds, maxSize: rule.maxSize, messages: { badType: rule.badType, tooLarge: rule.tooLarge } });
+      return { abs: f.path, ext: f.kind };
+    }
+    const f = await workFile(this.ctx, me, path, rule.missing);
+    if (!(rule.kinds as string[]).includes(f.ext)) throw new ApiError(400, rule.badType);
+    return f;
+  }
+
   /** The numbers of an international file (txt / csv: every non-digit separates; xlsx: every cell of the first sheet). */
   private async intlFileTokens(me: Account, path: string): Promise<string[]> {
-    const f = await workFile(this.ctx, me, path, VX.fileExpired);
+    const f = await this.sourceFile(me, path, { kinds: ['txt', 'csv', 'xlsx'], maxSize: 250 * 1024 * 1024, badType: IX.fileBadType, tooLarge: IX.fileTooLarge, missing: VX.fileExpired });
     if (f.ext === 'xlsx') {
       const tokens: string[] = [];
       try {
@@ -136,7 +152,6 @@ export class VarIntlService {
       }
       return tokens;
     }
-    if (f.ext === 'tsv') throw new ApiError(400, IX.fileBadType);
     const tokens = await textTokens(fs.createReadStream(f.abs), MAX_INTL_NUMBERS);
     if (tokens.length > MAX_INTL_NUMBERS) throw new ApiError(400, IX.tooManyNumbers);
     return tokens;
@@ -168,8 +183,7 @@ export class VarIntlService {
     const account = await this.send.target(me, b.clientId);
     const tpl = await this.variableTemplate(account, b.templateId);
     if (!b.importFilePath) throw new ApiError(400, VX.noFile);
-    const src = await workFile(this.ctx, me, b.importFilePath, VX.noFile);
-    if (src.ext !== 'xlsx') throw new ApiError(400, VX.fileBadType);
+    const src = await this.sourceFile(me, b.importFilePath, { kinds: ['xlsx'], maxSize: VARIABLE_FILE_MAX_BYTES, badType: VX.fileBadType, tooLarge: VX.fileTooLarge, missing: VX.noFile });
     const good = await newWorkFile(this.ctx, me, 'tsv');
     const bad = await newWorkFile(this.ctx, me, 'xlsx');
     const sign = String(b.sign ?? tpl.sign ?? '').trim();

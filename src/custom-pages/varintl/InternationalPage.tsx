@@ -10,8 +10,9 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { Dayjs } from 'dayjs';
-import { Alert, App, Button, Card, Form, Input, Radio, Select, Space, Typography, Upload } from 'antd';
-import { FileSearchOutlined, ImportOutlined, SendOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Card, Form, Input, Radio, Select, Space, Typography } from 'antd';
+import { FileSearchOutlined, SendOutlined } from '@ant-design/icons';
+import { ChunkedUpload, type UploadedFile } from '@/components/ChunkedUpload';
 import { useNavigate } from 'react-router';
 import { SendTimeType, type SmsType } from '@/generated/schemas';
 import { ClientSelect } from '@/components/ClientSelect/ClientSelect';
@@ -26,7 +27,6 @@ import {
   chargeInternational,
   checkInternational,
   FIELD_MESSAGES,
-  fileProblem,
   INTL_FILE,
   INTL_MESSAGES,
   intlNumbersOnly,
@@ -34,7 +34,6 @@ import {
   parseInternationalFile,
   sendInternational,
   sendTimedPage,
-  uploadInternationalFile,
   type IntlCheck,
   type IntlPayload,
   type VarIntlCharge,
@@ -87,17 +86,12 @@ export function InternationalPage() {
     }
   };
 
-  const upload = async (f: File) => {
-    const problem = fileProblem(f, INTL_FILE, INTL_MESSAGES);
-    if (problem) {
-      message.error(problem);
-      return false;
-    }
+  /** the chunked upload is done: the numbers of the file and their countries */
+  const parseUploaded = async (f: UploadedFile) => {
     setUploading(true);
     try {
-      const up = (await uploadInternationalFile(f)).data;
-      const parsed = (await parseInternationalFile({ importFilePath: up.importFilePath, fileName: up.fileName })).data;
-      setFile({ importFilePath: up.importFilePath, fileName: up.fileName, parsed });
+      const parsed = (await parseInternationalFile({ importFilePath: f.importFilePath, fileName: f.fileName })).data;
+      setFile({ importFilePath: f.importFilePath, fileName: f.fileName, parsed });
       clear('mobile');
     } catch (e) {
       message.error(e instanceof ApiError ? e.message : '文件解析失败');
@@ -105,7 +99,6 @@ export function InternationalPage() {
     } finally {
       setUploading(false);
     }
-    return false;
   };
 
   const payload = (): IntlPayload => ({
@@ -257,13 +250,17 @@ export function InternationalPage() {
           ) : (
             <Space direction="vertical" style={{ width: '100%' }}>
               <Space wrap>
-                <Upload accept={INTL_FILE.accept} showUploadList={false} beforeUpload={upload} maxCount={1}>
-                  <Button icon={<ImportOutlined />} loading={uploading} data-testid="intl-upload">
-                    上传文件
-                  </Button>
-                </Upload>
+                <ChunkedUpload
+                  accept={['.txt', '.csv', '.xlsx']}
+                  maxSize={INTL_FILE.maxBytes}
+                  maxNameLength={INTL_FILE.nameMax}
+                  messages={{ badType: INTL_MESSAGES.fileBadType, tooLarge: INTL_MESSAGES.fileTooLarge, nameTooLong: INTL_MESSAGES.fileNameTooLong }}
+                  onDone={parseUploaded}
+                  onRemove={() => setFile(null)}
+                />
                 <Typography.Text type="secondary">支持 txt、csv、xlsx，单个文件不超过250M，文件名不超过30个字符</Typography.Text>
               </Space>
+              {uploading && <Typography.Text type="secondary">号码识别中…</Typography.Text>}
               {file && (
                 <Alert
                   type="info"

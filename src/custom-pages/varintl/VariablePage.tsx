@@ -11,8 +11,9 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { Dayjs } from 'dayjs';
-import { Alert, App, Button, Card, Descriptions, Form, Input, Radio, Select, Space, Typography, Upload } from 'antd';
-import { DownloadOutlined, ImportOutlined, SendOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Card, Descriptions, Form, Input, Radio, Select, Space, Typography } from 'antd';
+import { DownloadOutlined, SendOutlined } from '@ant-design/icons';
+import { ChunkedUpload, type UploadedFile } from '@/components/ChunkedUpload';
 import { useNavigate } from 'react-router';
 import { SendTimeType, TemplateType, type SmsTemplate, type SmsType } from '@/generated/schemas';
 import { ClientSelect } from '@/components/ClientSelect/ClientSelect';
@@ -30,12 +31,10 @@ import { TemplatePicker } from '../deliver/TemplatePicker';
 import {
   chargeVariable,
   FIELD_MESSAGES,
-  fileProblem,
   pageSendTimeProblem,
   parseVariableFile,
   sendTimedPage,
   sendVariable,
-  uploadVariableFile,
   VARIABLE_FILE,
   VARIABLE_MESSAGES,
   VARIABLE_TEMPLATE_URL,
@@ -100,22 +99,14 @@ export function VariablePage() {
     clear('templateId');
   };
 
-  const upload = async (f: File) => {
-    if (!template) {
-      setErrors((e) => ({ ...e, templateId: FIELD_MESSAGES.templateRequired }));
-      return false;
-    }
-    const problem = fileProblem(f, VARIABLE_FILE, VARIABLE_MESSAGES);
-    if (problem) {
-      message.error(problem);
-      return false;
-    }
+  /** the chunked upload is done: parse the file with the template's rules */
+  const parseUploaded = async (f: UploadedFile) => {
+    if (!template) return setErrors((e) => ({ ...e, templateId: FIELD_MESSAGES.templateRequired }));
     setUploading(true);
     setParsed(null);
     setScreened(null);
     try {
-      const up = (await uploadVariableFile(f)).data;
-      const r = await parseVariableFile({ clientId, importFilePath: up.importFilePath, templateId: template.templateId!, sign: sign.trim(), fileName: up.fileName });
+      const r = await parseVariableFile({ clientId, importFilePath: f.importFilePath, templateId: template.templateId!, sign: sign.trim(), fileName: f.fileName });
       setParsed(r.data);
       clear('file');
     } catch (e) {
@@ -125,7 +116,6 @@ export function VariablePage() {
     } finally {
       setUploading(false);
     }
-    return false;
   };
 
   const payload = (): VariablePayload => ({
@@ -254,11 +244,16 @@ export function VariablePage() {
           <Form.Item label="变量文件" required {...item('file')}>
             <Space direction="vertical" style={{ width: '100%' }}>
               <Space wrap>
-                <Upload accept={VARIABLE_FILE.accept} showUploadList={false} beforeUpload={upload} maxCount={1}>
-                  <Button icon={<ImportOutlined />} loading={uploading} data-testid="variable-upload">
-                    上传变量文件
-                  </Button>
-                </Upload>
+                <ChunkedUpload
+                  accept={['.xlsx']}
+                  maxSize={VARIABLE_FILE.maxBytes}
+                  maxNameLength={VARIABLE_FILE.nameMax}
+                  messages={{ badType: VARIABLE_MESSAGES.fileBadType, tooLarge: VARIABLE_MESSAGES.fileTooLarge, nameTooLong: VARIABLE_MESSAGES.fileNameTooLong }}
+                  buttonText="上传变量文件"
+                  disabled={!template}
+                  onDone={parseUploaded}
+                  onRemove={() => (setParsed(null), setScreened(null))}
+                />
                 <Button icon={<DownloadOutlined />} onClick={() => openDownload(VARIABLE_TEMPLATE_URL)}>
                   下载模板
                 </Button>
@@ -266,6 +261,8 @@ export function VariablePage() {
               <Typography.Text type="secondary">
                 仅支持 xlsx，单个文件不超过300M，文件名不超过50个字符；第一列为手机号码，其后每列一个变量（按模板中变量的顺序），每个变量小于20字节，最多30个变量，每行变量、模板与签名合计不超过500字，最多1000000行
               </Typography.Text>
+              {!template && <Typography.Text type="warning">{FIELD_MESSAGES.templateRequired}</Typography.Text>}
+              {uploading && <Typography.Text type="secondary">文件解析中，数据量较大请稍候…</Typography.Text>}
               {parsed && (
                 <Alert
                   type={parsed.errNum + parsed.repeatNum ? 'warning' : 'success'}

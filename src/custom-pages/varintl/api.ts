@@ -5,7 +5,7 @@
 import dayjs, { type Dayjs } from 'dayjs';
 import variableSchema from '../../../schemas/forms/send-variable.json';
 import intlSchema from '../../../schemas/forms/send-international.json';
-import { http, postForm, postJson, type ApiBody, type ApiRequestConfig } from '@/providers/http';
+import { postForm, postJson, type ApiBody, type ApiRequestConfig } from '@/providers/http';
 import { SEND_MESSAGES, SEND_TIME } from '@/domain/send';
 
 export const VARIABLE_MESSAGES = variableSchema['x-messages'];
@@ -20,17 +20,8 @@ export const FIELD_MESSAGES = {
 } as const;
 
 /** Spec 02 §5 "File upload" */
-export const VARIABLE_FILE = { accept: '.xlsx', exts: ['xlsx'], maxBytes: 300 * 1024 * 1024, nameMax: 50 } as const;
-export const INTL_FILE = { accept: '.txt,.csv,.xlsx', exts: ['txt', 'csv', 'xlsx'], maxBytes: 250 * 1024 * 1024, nameMax: 30 } as const;
-
-/** The file's problem (type, size, name length), or null. */
-export function fileProblem(file: { name: string; size: number }, rule: typeof VARIABLE_FILE | typeof INTL_FILE, msg: { fileBadType: string; fileTooLarge: string; fileNameTooLong: string }): string | null {
-  const ext = /\.([A-Za-z]+)$/.exec(file.name)?.[1]?.toLowerCase() ?? '';
-  if (!(rule.exts as readonly string[]).includes(ext)) return msg.fileBadType;
-  if (file.size > rule.maxBytes) return msg.fileTooLarge;
-  if ([...file.name].length > rule.nameMax) return msg.fileNameTooLong;
-  return null;
-}
+export const VARIABLE_FILE = { maxBytes: 300 * 1024 * 1024, nameMax: 50 } as const;
+export const INTL_FILE = { maxBytes: 250 * 1024 * 1024, nameMax: 30 } as const;
 
 /** Typed international numbers: digits and commas only (anything else becomes a comma, repeats collapse). */
 export const intlNumbersOnly = (s: string) => s.replace(/[^0-9]+/g, ',').replace(/^,/, '');
@@ -57,11 +48,6 @@ export interface IntlCheck {
   countries: CountryCount[];
   errorSet: string[];
   parseMobilesInfo: { submitTotal: number; errNum: number; repeatNum: number };
-}
-export interface Uploaded {
-  importFilePath: string;
-  fileName: string;
-  fileSize: number;
 }
 export interface VariableParse {
   fileName: string;
@@ -112,13 +98,6 @@ const ans = <T>(p: Promise<ApiBody<T>>) => p as Promise<Answer<T>>;
 
 export const checkInternational = (mobiles: string) => ans(postForm<IntlCheck>('/send/checkMobileInternational', { mobiles }));
 
-async function uploadTo(url: string, file: File): Promise<Answer<Uploaded>> {
-  const form = new FormData();
-  form.append('file', file, file.name);
-  return (await http.post<Answer<Uploaded>>(url, form, quiet)).data;
-}
-export const uploadVariableFile = (file: File) => uploadTo('/send/uploadVariateFile', file);
-export const uploadInternationalFile = (file: File) => uploadTo('/send/uploadInternationalFile', file);
 export const parseVariableFile = (p: { clientId?: string; importFilePath: string; templateId: number; sign: string; fileName: string }) => ans(postForm<VariableParse>('/send/parsefileVariate', p, quiet));
 export const parseInternationalFile = (p: { importFilePath: string; fileName: string }) => ans(postForm<IntlCheck & { importFilePath: string; fileName: string }>('/send/parsefileInternational', p, quiet));
 export const screenPhones = (p: { type: 1 | 2; operators: number[]; provinces: number[]; removeCitys: number[]; importFilePath?: string; phones?: string; variateNum?: number }) =>
