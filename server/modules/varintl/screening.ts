@@ -9,7 +9,6 @@
 import fs from 'node:fs';
 import { once } from 'node:events';
 import { carrierOf, regionOf } from '../../../common/sms/segments';
-import { sendFileRows } from './variable';
 
 export interface ScreenRule {
   operators: Set<number> | null;
@@ -33,26 +32,42 @@ export function screenRule(b: { operators?: unknown; provinces?: unknown; remove
   return { operators: ops.length ? new Set(ops) : null, provinces: prov.length ? new Set(prov) : null, removeCities: new Set(idList(b.removeCitys)) };
 }
 
-/** A screening function with a per-block cache of regions (numbers of one 7-digit block share them). */
+/** the 7-digit block of a mobile number as an integer 0..8,999,999 (prefix − 1,000,000), or -1 */
+function blockOf(phone: string): number {
+  if (phone.length < 7) return -1;
+  let p = 0;
+  for (let i = 0; i < 7; i++) {
+    const d = phone.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    p = p * 10 + d;
+  }
+  p -= 1_000_000;
+  return p >= 0 && p < 9_000_000 ? p : -1;
+}
+
+/**
+ * A screening function with a per-block cache of the verdict (numbers of one 7-digit block share
+ * carrier and region): one typed-array slot per block, so a million numbers cost a million array
+ * reads and one region lookup per distinct block.
+ */
 export function screener(rule: ScreenRule): (phone: string) => boolean {
   const needRegion = rule.provinces !== null || rule.removeCities.size > 0;
-  const cache = new Map<string, number>();
-  return (phone) => {
+  // 0 not yet judged, 1 kept, 2 dropped
+  const verdict = new Uint8Array(9_000_000);
+  const judge = (phone: string): boolean => {
     if (rule.operators && !rule.operators.has(carrierOf(phone))) return false;
     if (!needRegion) return true;
-    const block = phone.slice(0, 7);
-    let packed = cache.get(block);
-    if (packed === undefined) {
-      const r = regionOf(phone);
-      // province id (≤ 99) and city id packed in one number; 0 when unknown
-      packed = r ? r.city.cityId * 100 + r.province.provinceId : 0;
-      cache.set(block, packed);
-    }
-    const province = packed % 100;
-    const city = Math.floor(packed / 100);
-    if (rule.provinces && !rule.provinces.has(province)) return false;
-    if (city && rule.removeCities.has(city)) return false;
+    const r = regionOf(phone);
+    if (rule.provinces && !(r && rule.provinces.has(r.province.provinceId))) return false;
+    if (r && rule.removeCities.has(r.city.cityId)) return false;
     return true;
+  };
+  return (phone) => {
+    const b = blockOf(phone);
+    if (b < 0) return judge(phone);
+    let v = verdict[b];
+    if (v === 0) verdict[b] = v = judge(phone) ? 1 : 2;
+    return v === 1;
   };
 }
 
@@ -75,31 +90,40 @@ export function screenList(phones: readonly string[], rule: ScreenRule): { phone
   return { phones: out, submitTotal: out.length, mobileNum: n[1], unicomNum: n[2], telecomNum: n[3] };
 }
 
-/** Screens a send file (tsv: mobile, variables) into a new one. */
+/** Screens a send file (tsv: mobile, variables) into a new one, a chunk of lines at a time. */
 export async function screenFile(src: string, dest: string, rule: ScreenRule): Promise<ScreenCounts> {
   const keep = screener(rule);
   const out = fs.createWriteStream(dest);
   const counts: ScreenCounts = { submitTotal: 0, mobileNum: 0, unicomNum: 0, telecomNum: 0 };
-  let buf = '';
-  try {
-    for await (const r of sendFileRows(src)) {
-      if (!keep(r.phone)) continue;
+  let carry = '';
+  const take = (lines: string[]): string => {
+    let buf = '';
+    for (const l of lines) {
+      if (!l) continue;
+      const tab = l.indexOf('\t');
+      const phone = tab < 0 ? l : l.slice(0, tab);
+      if (!keep(phone)) continue;
       counts.submitTotal++;
-      const c = carrierOf(r.phone);
+      const c = carrierOf(phone);
       if (c === 1) counts.mobileNum++;
       else if (c === 2) counts.unicomNum++;
       else if (c === 3) counts.telecomNum++;
-      buf += r.vars.length ? `${r.phone}\t${r.vars.join('\t')}\n` : `${r.phone}\n`;
-      if (buf.length > 1 << 16) {
-        if (!out.write(buf)) await once(out, 'drain');
-        buf = '';
-      }
+      buf += `${l}\n`;
+    }
+    return buf;
+  };
+  try {
+    for await (const chunk of fs.createReadStream(src, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
+      const lines = (carry + chunk).split('\n');
+      carry = lines.pop() ?? '';
+      const buf = take(lines);
+      if (buf && !out.write(buf)) await once(out, 'drain');
     }
   } catch (e) {
     out.destroy();
     throw e;
   }
-  out.end(buf);
+  out.end(take([carry]));
   await once(out, 'finish');
   return counts;
 }
