@@ -11,7 +11,7 @@ import { VariablePage } from './VariablePage';
 
 const T = { timeout: 5000 };
 const calls: Calls = {};
-const both = { ...subAccount, phone_inout_type: 2 };
+const both = { ...subAccount, phone_inout_type: 2 as const };
 const body = () => within(document.body);
 
 const countries = [
