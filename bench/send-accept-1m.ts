@@ -46,7 +46,7 @@ if (schema) await withPg(`create schema ${schema}`);
 const handle = await openDatabase(schema ? { databaseUrl, schema } : { dataDir });
 const db = handle.db;
 const app = await buildApp({ db, dataDir, purgeEveryMs: 0 });
-let ok = false;
+let ok: boolean | undefined;
 try {
   await seed(db);
   const agent0 = await db.selectFrom('accounts').selectAll().where('clientid', '=', 'agent0').executeTakeFirstOrThrow();
