@@ -33,7 +33,7 @@ async function variableXlsx(): Promise<Buffer> {
 test('variable SMS: counts, error file, task, each record its own text', async ({ page }) => {
   await apiLogin(page, 'client1');
   await page.goto('/customer/deliverlayout/variablesms');
-  await expect(page.getByText('变量短信发送').first()).toBeVisible();
+  await expect(page.getByText('变量短信发送').first()).toBeVisible({ timeout: 40_000 });
   await page.getByTestId('pick-template').click();
   const picker = page.getByRole('dialog', { name: '选择变量模板' });
   await picker.getByRole('tab', { name: '通用模板' }).click();
@@ -74,7 +74,7 @@ test('international SMS to three countries is charged per country', async ({ pag
   const fee = (c: string) => Number(prices.find((p) => p.intercode === c)!.fee);
   const before = Number((await post(page, '/api/send/chargeInfoInternational', { content: 'x', smstype: '0', mobile: '14155552671' })).data.balance);
   await page.goto('/customer/deliverlayout/internaldeliver');
-  await expect(page.getByText('国际短信发送').first()).toBeVisible();
+  await expect(page.getByText('国际短信发送').first()).toBeVisible({ timeout: 40_000 });
   await page.getByTestId('smstype-select').click();
   await page.locator('.ant-select-item-option-content', { hasText: '通知' }).click();
   await page.getByTestId('content-input').fill('Your parcel has arrived.');
