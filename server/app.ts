@@ -77,6 +77,8 @@ import { cityRoutes, invoiceRoutes } from './modules/invoice/routes';
 import { InvoiceService } from './modules/invoice/service';
 import { fileRoutes } from './modules/files/routes';
 import { FileService } from './modules/files/service';
+import { varIntlRoutes } from './modules/varintl/routes';
+import { VarIntlService } from './modules/varintl/service';
 
 export interface BuildAppOptions {
   db: Db;
@@ -227,6 +229,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(payRoutes(ctx, services.pay));
       await api.register(billsRoutes(ctx, services.bills));
       await api.register(fileRoutes(ctx, services.files));
+      const varIntl = new VarIntlService(ctx, services.send);
+      // POST /send/parsefile with templateType 1 parses a variable file with the variable SMS rules
+      services.files.variableParser = (me, file, body) => varIntl.parseVariable(me, { ...(body as Record<string, string>), importFilePath: file.importFilePath });
+      await api.register(varIntlRoutes(ctx, varIntl));
       await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate: selfUpdateClient(services.account) }));
       await api.register(invoiceRoutes(ctx, new InvoiceService(ctx)));
       await api.register(reportsRoutes(ctx, new ReportsService(ctx)));

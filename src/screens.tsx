@@ -37,6 +37,7 @@ import { BaseInfoLayout, BaseInfoPage, CertificationPage, PasswordPage, ReCertif
 import { ContentTestPage } from '@/custom-pages/content-test';
 import { FaqPage, HelpDocumentPage } from '@/custom-pages/help';
 import { DeliverPage } from '@/custom-pages/deliver';
+import { InternationalPage, VariablePage } from '@/custom-pages/varintl';
 import { SendTaskList } from '@/resources/send-tasks';
 import { TimedTaskList } from '@/resources/timed-tasks';
 import { ReplyList, SendRecordList, SendRecordTabs } from '@/resources/send-records';
@@ -65,6 +66,8 @@ const screens: Screen[] = [
 
   // 短信发送
   { name: 'sms_deliver', path: '/customer/deliverlayout/deliver', label: '普通短信发送', page: DeliverPage, access: 'domesticSending', menu: 'send', home: true },
+  { name: 'sms_variablesms', path: '/customer/deliverlayout/variablesms', label: '变量短信发送', page: VariablePage, access: 'domesticSending', menu: 'send' },
+  { name: 'sms_internaldeliver', path: '/customer/deliverlayout/internaldeliver', label: '国际短信发送', page: InternationalPage, access: 'internationalSending', menu: 'send' },
   { name: 'sms_smstask', path: '/customer/deliverlayout/smstask', label: '发送任务', page: SendTaskList, menu: 'send' },
   { name: 'sms_timingdeliver', path: '/customer/deliverlayout/timingdeliver', label: '定时任务', page: TimedTaskList, menu: 'send' },
 

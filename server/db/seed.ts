@@ -89,6 +89,8 @@ export const DEMO_ACCOUNTS: SeedAccount[] = [
     needreport: 1,
     needmo: 0,
     deliveryurl: 'https://client1.demo.smsp.local/sms/report',
+    // 0017_varintl: domestic and international sends (the international page's demo)
+    phone_inout_type: 2,
   },
   {
     // an unfinished registration: registering again with this e-mail or mobile answers 501

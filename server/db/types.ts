@@ -266,6 +266,8 @@ export interface ReportDailyTable {
   fail_num: number;
   wait_num: number;
   intercept_num: number;
+  // 0017_varintl
+  intl_prices: IntlPriceTable;
 }
 
 /** 短信签名 (server/db/migrations/0003_signs.ts) */
@@ -468,6 +470,8 @@ export interface SmsTaskTable {
   finished_at: NullableTs;
   /** 0010_send: 1 charged, 0 deferred (charged when the timed task fires), 2 billing failed */
   charge_state: D<number>;
+  /** 0017_varintl: 0 ordinary, 1 variable, 2 international */
+  send_kind: D<number>;
 }
 
 /** one message: the dispatch queue row and the send record */
@@ -496,6 +500,8 @@ export interface SmsMessageTable {
   created_at: CreatedAt;
   submitted_at: NullableTs;
   done_at: NullableTs;
+  /** 0017_varintl: the message's own text (variable SMS); null = the task's content */
+  content: D<string | null>;
 }
 
 export interface SmsReceiptTable {
@@ -735,4 +741,18 @@ export interface FileUploadChunkTable {
   upload_id: number;
   idx: number;
   size: number;
+}
+
+/** 0017_varintl: the international price table (GET /sms/gj/prices) */
+export interface IntlPriceTable {
+  id: Generated<number>;
+  /** ISO 3166 alpha-2 */
+  country_code: string;
+  /** the dial code without + */
+  dial_code: string;
+  name_en: string;
+  name_zh: string;
+  /** yuan per piece */
+  fee: ColumnType<string, string | number, string | number>;
+  sort: D<number>;
 }

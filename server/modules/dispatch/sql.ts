@@ -44,12 +44,12 @@ export async function claimBatch(db: Q, owner: string, now: Date, leaseUntil: Da
     ), u as (
       update sms_messages m set lease_owner = ${owner}, lease_until = ${iso(leaseUntil)}::timestamptz
       where m.id = any(array(select id from c))
-      returning m.id, m.task_id, m.account_id, m.phone
+      returning m.id, m.task_id, m.account_id, m.phone, m.content
     ), s as (
       update sms_tasks t set status = ${TASK.Sending}, updated_at = ${iso(now)}::timestamptz
       where t.id in (select distinct task_id from u) and t.status in (${TASK.Processing}, ${TASK.Waiting})
     )
-    select u.id, u.task_id, u.account_id, u.phone, t.content
+    select u.id, u.task_id, u.account_id, u.phone, coalesce(u.content, t.content) as content
     from u join sms_tasks t on t.id = u.task_id
     order by u.id`.execute(db);
   return r.rows;

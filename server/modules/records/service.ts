@@ -85,6 +85,8 @@ interface MessageRow {
   report: string;
   created_at: Date;
   submitted_at: Date | null;
+  /** 0017_varintl: the message's own text (variable SMS), else null */
+  content: string | null;
 }
 
 interface TaskRow {
@@ -462,7 +464,7 @@ export class RecordsService {
     if (o.after) conds.push(sql`(m.created_at, m.id) < (${o.after.t}, ${o.after.id})`);
     const offset = o.offset ?? 0;
     const { from, key } = this.scans(ids, f);
-    const r = await sql<MessageRow>`select m.id, m.account_id, m.task_id, m.phone, m.carrier, m.province_id, m.city_id, m.pieces, m.state, m.error_code, m.report, m.created_at, m.submitted_at
+    const r = await sql<MessageRow>`select m.id, m.account_id, m.task_id, m.phone, m.carrier, m.province_id, m.city_id, m.pieces, m.state, m.error_code, m.report, m.created_at, m.submitted_at, m.content
       from (
         select r.id, r.created_at from ${from}
         cross join lateral (
@@ -506,7 +508,7 @@ export class RecordsService {
       operatorstype: r.carrier as NonNullable<SendRecord['operatorstype']>,
       provinceName: r.province_id ? (findProvince(r.province_id)?.provinceName ?? '') : '',
       cityName: r.city_id ? (findCity(r.city_id)?.cityName ?? '') : '',
-      content: contents.get(r.task_id) ?? '',
+      content: r.content ?? contents.get(r.task_id) ?? '',
       state: r.state as SendRecord['state'],
       stateStr: this.label('send-record-status', r.state),
       errorcode: r.error_code,

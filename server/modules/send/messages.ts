@@ -25,9 +25,21 @@ export interface MessageBatch {
   nextAt: Date | null;
   createdAt: Date;
   doneAt: Date | null;
+  /** variable / international sends: per-message values that override the batch's ones */
+  each?: {
+    /** the message's own text (variable SMS), null = the task's */
+    texts?: readonly (string | null)[];
+    /** pieces of each message */
+    pieces?: Uint16Array;
+    /** price per piece of each message (international: its country's fee) */
+    prices?: readonly string[];
+    /** no province / city lookup (international numbers) */
+    noRegions?: boolean;
+  };
 }
 
 const COLUMNS = 'task_id, account_id, phone, carrier, province_id, city_id, pieces, price, state, next_at, created_at, done_at';
+const COLUMNS_EACH = `${COLUMNS}, content`;
 
 /** Province and city ids of every phone (0 when the data names none). */
 function regions(phones: readonly string[]): { province: Int32Array; city: Int32Array } {
@@ -56,7 +68,8 @@ async function driverOf(trx: Tx): Promise<'pg' | 'other'> {
 
 export async function insertMessages(trx: Tx, b: MessageBatch): Promise<void> {
   if (!b.phones.length) return;
-  const { province, city } = regions(b.phones);
+  const { province, city } = b.each?.noRegions ? { province: new Int32Array(b.phones.length), city: new Int32Array(b.phones.length) } : regions(b.phones);
+  if (b.each) return insertEach(trx, b, b.each, province, city, (await driverOf(trx)) === 'pg');
   if ((await driverOf(trx)) === 'pg') return copyMessages(trx, b, province, city);
   const price = (c: number) => b.prices[c as 1 | 2 | 3];
   await sql`
@@ -93,4 +106,47 @@ async function copyMessages(trx: Tx, b: MessageBatch, province: Int32Array, city
     conn.executeQuery(CompiledQuery.raw(stream as unknown as string)).catch(() => undefined);
   });
   await pipeline(Readable.from(chunks()), stream);
+}
+
+/** COPY text format: backslash, tab, newline and carriage return escaped */
+const copyText = (v: string | null) => (v === null ? '\\N' : v.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')));
+
+/** Messages whose text, pieces or price differ per message (variable and international sends). */
+async function insertEach(trx: Tx, b: MessageBatch, each: NonNullable<MessageBatch['each']>, province: Int32Array, city: Int32Array, pg: boolean) {
+  const n = b.phones.length;
+  const piecesOf = (i: number) => (each.pieces ? each.pieces[i] : b.pieces);
+  const priceOf = (i: number) => (each.prices ? each.prices[i] : b.prices[b.carriers[i] as 1 | 2 | 3]);
+  const textOf = (i: number) => (each.texts ? each.texts[i] : null);
+  if (pg) {
+    const stream = copyStreams.from(`copy sms_messages (${COLUMNS_EACH}) from stdin`);
+    const fixedHead = `${b.taskId}\t${b.accountId}\t`;
+    const tail = `\t${b.state}\t${tsText(b.nextAt)}\t${tsText(b.createdAt)}\t${tsText(b.doneAt)}\t`;
+    function* chunks() {
+      const step = 5000;
+      for (let i = 0; i < n; i += step) {
+        let s = '';
+        const end = Math.min(n, i + step);
+        for (let k = i; k < end; k++) s += `${fixedHead}${b.phones[k]}\t${b.carriers[k]}\t${province[k]}\t${city[k]}\t${piecesOf(k)}\t${priceOf(k)}${tail}${copyText(textOf(k))}\n`;
+        yield Buffer.from(s);
+      }
+    }
+    await trx.getExecutor().provideConnection(async (conn) => {
+      conn.executeQuery(CompiledQuery.raw(stream as unknown as string)).catch(() => undefined);
+    });
+    await pipeline(Readable.from(chunks()), stream);
+    return;
+  }
+  // PGlite: array parameters, in slices (a parameter of a million texts is no problem, but keep each statement bounded)
+  const step = 50_000;
+  for (let i = 0; i < n; i += step) {
+    const end = Math.min(n, i + step);
+    const idx = Array.from({ length: end - i }, (_, k) => i + k);
+    await sql`
+      insert into sms_messages (${sql.raw(COLUMNS_EACH)})
+      select ${b.taskId}::int, ${b.accountId}::int, u.phone, u.carrier, u.province, u.city, u.pieces, u.price,
+        ${b.state}::smallint, ${b.nextAt}::timestamptz, ${b.createdAt}::timestamptz, ${b.doneAt}::timestamptz, u.content
+      from unnest(${idx.map((k) => b.phones[k])}::text[], ${idx.map((k) => b.carriers[k])}::smallint[], ${idx.map((k) => province[k])}::int[],
+                  ${idx.map((k) => city[k])}::int[], ${idx.map(piecesOf)}::smallint[], ${idx.map(priceOf)}::numeric[], ${idx.map(textOf)}::text[])
+        as u(phone, carrier, province, city, pieces, price, content)`.execute(trx);
+  }
 }

@@ -49,10 +49,13 @@ import {
   type SendForm,
 } from '../../../common/generated/schemas';
 import sendForm from '../../../schemas/forms/send.json';
+import { MESSAGES } from '../../../common/schema/messages';
 
 type Tx = Transaction<Database>;
 
 export const SEND_FORM = 'forms/send';
+/** sms_tasks.send_kind of an international send (0017_varintl) */
+export const SEND_KIND_INTERNATIONAL = 2;
 /** forms/send.json x-messages */
 export const X = sendForm['x-messages'];
 
@@ -203,13 +206,13 @@ export class SendService {
     return smsTypesOf(a).map((v) => ({ value: v, label: this.ctx.schemas.registry.enumLabel('sms-type', v) ?? String(v), accountExtAttr: a.operation_mode }));
   }
 
-  private pricesOf(a: Account): Record<CarrierCode, string> {
+  pricesOf(a: Account): Record<CarrierCode, string> {
     if (a.operation_mode === OperationMode.Package) return { 1: '0', 2: '0', 3: '0' };
     if (a.price_type === 0) return { 1: a.unified_price, 2: a.unified_price, 3: a.unified_price };
     return { 1: a.mobile_price, 2: a.unicom_price, 3: a.telecom_price };
   }
 
-  private payerOf(a: Account): number {
+  payerOf(a: Account): number {
     return a.user_type === UserType.SubAccount && a.paytype === PayType.Postpaid && a.agent_id ? a.agent_id : a.id;
   }
 
@@ -303,7 +306,7 @@ export class SendService {
   }
 
   /** The 3 s submit lock of an account, inside the acceptance transaction (shared by every process through the database). */
-  private async takeSubmitLock(trx: Tx, accountId: number) {
+  async takeSubmitLock(trx: Tx, accountId: number) {
     const now = this.ctx.now();
     const r = await trx
       .insertInto('send_submit_locks')
@@ -333,8 +336,10 @@ export class SendService {
   }
 
   /** Cancels a waiting timed task: its messages are deleted, its charge returned. */
-  private async cancelWaiting(trx: Tx, t: { id: number; status: number; send_time: Date; charge_state: number }) {
+  private async cancelWaiting(trx: Tx, t: { id: number; status: number; send_time: Date; charge_state: number; send_kind?: number }) {
     if (t.status !== TaskStatus.Waiting) throw errors.refused(MSG.notWaiting);
+    // 0017_varintl: a scheduled international send cannot be cancelled (spec 02 §4)
+    if (t.send_kind === SEND_KIND_INTERNATIONAL) throw errors.refused(MESSAGES.intlTimedNoCancel);
     if (t.send_time.getTime() <= this.ctx.now().getTime()) throw errors.refused(X.undoTooLate);
     await trx.deleteFrom('sms_messages').where('task_id', '=', t.id).execute();
     await trx.updateTable('sms_tasks').set({ status: TaskStatus.Cancelled, audit_num: 0, updated_at: this.ctx.now(), finished_at: this.ctx.now() }).where('id', '=', t.id).execute();

@@ -37,14 +37,15 @@ export async function fireDueTimedTasks(ctx: Ctx, limit = 10): Promise<number> {
       if (t.charge_state === CHARGE_STATE.deferred) {
         const agg = await trx
           .selectFrom('sms_messages')
-          .select(['carrier', sql<string>`count(*)::text`.as('n'), sql<string>`coalesce(sum(price * pieces), 0)::text`.as('cost')])
+          .select(['carrier', sql<string>`coalesce(sum(pieces), 0)::text`.as('n'), sql<string>`coalesce(sum(price * pieces), 0)::text`.as('cost')])
           .where('task_id', '=', t.id)
           .where('state', 'in', [SendRecordStatus.NotSent, SendRecordStatus.AwaitingReview])
           .groupBy('carrier')
           .execute();
+        // per carrier: the pieces of its messages (a variable task's rows have their own pieces)
         const perCarrier = { 1: { count: 0, cost: new Money(0) }, 2: { count: 0, cost: new Money(0) }, 3: { count: 0, cost: new Money(0) } } as ChargePlan['perCarrier'];
         for (const a of agg) if (a.carrier >= 1 && a.carrier <= 3) perCarrier[a.carrier as CarrierCode] = { count: Number(a.n), cost: new Money(a.cost) };
-        const plan: ChargePlan = { taskId: t.id, uid: t.uid, mode: t.charge_mode === 1 ? 1 : 0, accountId: t.account_id, payerId: t.payer_id, smstype: t.smstype, piecesPerMsg: t.pieces_per_msg, perCarrier };
+        const plan: ChargePlan = { taskId: t.id, uid: t.uid, mode: t.charge_mode === 1 ? 1 : 0, accountId: t.account_id, payerId: t.payer_id, smstype: t.smstype, piecesPerMsg: 1, perCarrier };
         // a refused charge has written nothing (checked on locked rows first): the task is marked failed
         const r = await chargePlan(trx, ctx, plan);
         if (!r.ok) {

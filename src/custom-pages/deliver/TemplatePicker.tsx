@@ -15,25 +15,27 @@ export interface TemplatePickerProps {
   clientId?: string;
   onClose: () => void;
   onPick: (t: SmsTemplate) => void;
+  /** which templates: fixed (the send page, default) or variable (the variable SMS page) */
+  templateType?: TemplateType;
 }
 
-export function TemplatePicker({ open, clientId, onClose, onPick }: TemplatePickerProps) {
+export function TemplatePicker({ open, clientId, onClose, onPick, templateType = TemplateType.Fixed }: TemplatePickerProps) {
   const [tab, setTab] = useState<'templates' | 'generalTemplates'>('templates');
   return (
-    <Modal open={open} title="选择模板" width={860} footer={null} onCancel={onClose} destroyOnHidden>
+    <Modal open={open} title={templateType === TemplateType.Variable ? '选择变量模板' : '选择模板'} width={860} footer={null} onCancel={onClose} destroyOnHidden>
       <Tabs
         activeKey={tab}
         onChange={(k) => setTab(k as typeof tab)}
         items={[
-          { key: 'templates', label: '智能模板', children: <TemplateTable resource="templates" clientId={clientId} onPick={onPick} /> },
-          { key: 'generalTemplates', label: '通用模板', children: <TemplateTable resource="generalTemplates" onPick={onPick} /> },
+          { key: 'templates', label: '智能模板', children: <TemplateTable resource="templates" clientId={clientId} onPick={onPick} templateType={templateType} /> },
+          { key: 'generalTemplates', label: '通用模板', children: <TemplateTable resource="generalTemplates" onPick={onPick} templateType={templateType} /> },
         ]}
       />
     </Modal>
   );
 }
 
-function TemplateTable({ resource, clientId, onPick }: { resource: 'templates' | 'generalTemplates'; clientId?: string; onPick: (t: SmsTemplate) => void }) {
+function TemplateTable({ resource, clientId, onPick, templateType }: { resource: 'templates' | 'generalTemplates'; clientId?: string; onPick: (t: SmsTemplate) => void; templateType: TemplateType }) {
   const own = resource === 'templates';
   const { tableProps } = useTable<SmsTemplate>({
     resource,
@@ -41,7 +43,7 @@ function TemplateTable({ resource, clientId, onPick }: { resource: 'templates' |
     pagination: { pageSize: listPageSize(resource) },
     filters: {
       permanent: [
-        { field: 'templateType', operator: 'eq', value: TemplateType.Fixed },
+        { field: 'templateType', operator: 'eq', value: templateType },
         ...(own ? [{ field: 'state', operator: 'eq' as const, value: TemplateAuditState.Approved }] : []),
         ...(own && clientId ? [{ field: 'clientId', operator: 'eq' as const, value: clientId }] : []),
       ],

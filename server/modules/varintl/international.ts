@@ -1,0 +1,102 @@
+/**
+ * International numbers and prices (docs/api-variable-international.md "International"):
+ * the country of a number comes from libphonenumber-js metadata (the number is read as E.164
+ * without the +: dial code first; a leading 00 is dropped), its price per piece from the
+ * `intl_prices` row of that country. +86 is domestic and no international destination; a number
+ * of a country without a price row, or not valid for its country, is an error number.
+ */
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types';
+
+export interface IntlPrice {
+  iso: string;
+  dial: string;
+  nameEn: string;
+  nameZh: string;
+  fee: string;
+  sort: number;
+}
+
+export async function loadPrices(db: Kysely<Database>): Promise<Map<string, IntlPrice>> {
+  const rows = await db.selectFrom('intl_prices').select(['country_code', 'dial_code', 'name_en', 'name_zh', 'fee', 'sort']).orderBy('sort').execute();
+  return new Map(rows.map((r) => [r.country_code, { iso: r.country_code, dial: r.dial_code, nameEn: r.name_en, nameZh: r.name_zh, fee: String(r.fee), sort: r.sort }]));
+}
+
+/** GET /sms/gj/prices rows (entity fields of spec 02 §3 "International price") */
+export function priceRows(prices: Iterable<IntlPrice>, search: string) {
+  const q = search.trim().toLowerCase();
+  const all = [...prices].filter(
+    (p) => !q || p.nameZh.toLowerCase().includes(q) || p.nameEn.toLowerCase().includes(q) || p.iso.toLowerCase() === q || p.dial === q.replace(/^\+|^00/, ''),
+  );
+  return all.map((p, i) => ({
+    rownum: i + 1,
+    intername: p.nameEn,
+    areaname: p.nameZh,
+    prefix: `+${p.dial}`,
+    intercode: p.iso,
+    fee: p.fee,
+    countryCode: p.dial,
+    countryName: p.nameZh,
+  }));
+}
+
+export interface IntlCheck {
+  total: number;
+  invalid: number;
+  repeat: number;
+  /** distinct valid numbers as sent: '+' + E.164 digits */
+  unique: string[];
+  /** ISO country of each entry of `unique` */
+  countries: string[];
+  invalidNumbers: string[];
+  /** distinct numbers per ISO country */
+  perCountry: Map<string, number>;
+}
+
+/** One token (digits) → its E.164 form and country, or null. */
+export function intlNumberOf(token: string, prices: Map<string, IntlPrice>): { e164: string; iso: string } | null {
+  let d = token;
+  if (d.startsWith('00')) d = d.slice(2);
+  if (d.length < 6 || d.length > 15) return null;
+  const p = parsePhoneNumberFromString(`+${d}`);
+  if (!p || !p.country || p.country === ('CN' as CountryCode) || !p.isValid()) return null;
+  if (!prices.has(p.country)) return null;
+  return { e164: p.number, iso: p.country };
+}
+
+/** Splits (every non-digit separates), classifies and de-duplicates international numbers. */
+export function checkInternational(input: string | readonly string[], prices: Map<string, IntlPrice>): IntlCheck {
+  const tokens = typeof input === 'string' ? input.split(/[^0-9]+/) : input;
+  const seen = new Set<string>();
+  const out: IntlCheck = { total: 0, invalid: 0, repeat: 0, unique: [], countries: [], invalidNumbers: [], perCountry: new Map() };
+  for (const t of tokens) {
+    if (!t) continue;
+    out.total++;
+    const n = intlNumberOf(t, prices);
+    if (!n) {
+      out.invalid++;
+      if (out.invalidNumbers.length < 100_000) out.invalidNumbers.push(t);
+      continue;
+    }
+    if (seen.has(n.e164)) {
+      out.repeat++;
+      continue;
+    }
+    seen.add(n.e164);
+    out.unique.push(n.e164);
+    out.countries.push(n.iso);
+    out.perCountry.set(n.iso, (out.perCountry.get(n.iso) ?? 0) + 1);
+  }
+  return out;
+}
+
+/** The per-country summary of a check (counts, price per piece). */
+export function countrySummary(c: IntlCheck, prices: Map<string, IntlPrice>) {
+  return [...c.perCountry]
+    .map(([iso, num]) => {
+      const p = prices.get(iso)!;
+      return { intercode: iso, countryCode: p.dial, countryName: p.nameZh, num, fee: p.fee };
+    })
+    .sort((a, b) => b.num - a.num || a.intercode.localeCompare(b.intercode));
+}

@@ -1,0 +1,602 @@
+/**
+ * Variable SMS and international SMS: parsing, screening, acceptance (task + one message per row
+ * or number + the charge, in one transaction) through the ordinary send's pieces: the account
+ * rules and submit lock of SendService, the charge of send/billing (pools or the ledger), the bulk
+ * insert of send/messages (per-message text, pieces and price), the dispatch pipeline unchanged.
+ * Rules: docs/api-variable-international.md.
+ */
+import fs from 'node:fs';
+import { sql, type Transaction } from 'kysely';
+import type { AppContext } from '../../context';
+import type { Account, Database } from '../../db/types';
+import { ApiError, errors } from '../../http/errors';
+import { validateForm } from '../../http/validation';
+import { readSheetRows, SpreadsheetError } from '../../lib/spreadsheet';
+import { Money, money2, type MoneyValue } from '../ledger/money';
+import { KIND, LedgerService } from '../ledger/service';
+import { CHARGE_STATE, ceilCent, chargePlan, planPieces, remainOf, usablePools, type ChargePlan } from '../send/billing';
+import { insertMessages } from '../send/messages';
+import { textTokens } from '../send/import';
+import { fillsTemplate, MIN_LEAD_MS, MSG, newTaskUid, parseSendTime, refusalOf, smsTypesOf, stripSign, X, type SendResult, type SendService } from '../send/service';
+import { checkNumbers, numberPoolError } from '../../../common/sms/numbers';
+import { carrierOf } from '../../../common/sms/segments';
+import { countPieces } from '../../../common/sms/pieces';
+import {
+  AccountStatus,
+  NeedAudit,
+  OperationMode,
+  PayType,
+  PhoneInoutType,
+  SendRecordStatus,
+  SmsType,
+  TaskStatus,
+  TemplateCategory,
+  TemplateType,
+  UserType,
+  type SendInternationalForm,
+  type SendVariableForm,
+} from '../../../common/generated/schemas';
+import intlForm from '../../../schemas/forms/send-international.json';
+import { checkInternational, countrySummary, loadPrices, priceRows, type IntlCheck, type IntlPrice } from './international';
+import { newWorkFile, workFile, type WorkExt } from './files';
+import { IMPORT_FILE_PATH, resolveUpload } from '../files/service';
+import { screenFile, screenList, screenRule } from './screening';
+import { parseVariableFile, sendFileRows, sendRowProblem, templateParts, VARIABLE_FILE_MAX_BYTES, VX, type VariableParse } from './variable';
+
+type Tx = Transaction<Database>;
+
+export const IX = intlForm['x-messages'];
+export const INTL_FORM = 'forms/send-international';
+export const VARIABLE_FORM = 'forms/send-variable';
+/** sms_tasks.send_kind */
+export const SEND_KIND = { ordinary: 0, variable: 1, international: 2 } as const;
+/** numbers of one international send (typed or from a file) */
+export const MAX_INTL_NUMBERS = 1_000_000;
+/** the carrier code of international messages (spec 02 §9: 4 国际) */
+export const CARRIER_INTERNATIONAL = 4;
+
+/** The time rule of the variable and international pages: ≥ 5 min ahead, within 24 hours. */
+export function pageSendTimeError(t: Date, now: Date): string | null {
+  if (t.getTime() < now.getTime() + MIN_LEAD_MS) return X.sendTimeTooEarly;
+  if (t.getTime() > now.getTime() + 24 * 3600_000) return IX.sendTimeTooLate;
+  return null;
+}
+
+interface Acceptance {
+  account: Account;
+  payerId: number;
+  kind: 1 | 2;
+  mode: 0 | 1;
+  /** the task's text: 【sign】content (variable: the template with its markers) */
+  taskText: string;
+  sign: string;
+  smstype: number;
+  templateId: number | null;
+  templateType: number;
+  fileType: number;
+  fileName: string;
+  importFilePath: string;
+  errNum: number;
+  repeatNum: number;
+  phones: string[];
+  carriers: Uint8Array;
+  pieces: Uint16Array;
+  texts: (string | null)[] | null;
+  prices: string[];
+  /** the exact charge: pools (variable, mode 1) or ledger rows (money) */
+  charge: { plan?: ChargePlan; ledger?: { amount: MoneyValue; cost: MoneyValue; remark: string }[] };
+  chargeNum: number;
+  intercepted: boolean;
+  audit: boolean;
+}
+
+export class VarIntlService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly send: SendService,
+  ) {}
+
+  // ------------------------------------------------------------------ prices, checks
+
+  async prices(search: string) {
+    return priceRows((await loadPrices(this.ctx.db)).values(), search);
+  }
+
+  /** POST /send/checkMobileInternational */
+  async checkInternational(mobiles: string) {
+    const prices = await loadPrices(this.ctx.db);
+    const tokens = mobiles.split(/[^0-9]+/).filter(Boolean);
+    if (tokens.length > MAX_INTL_NUMBERS) throw new ApiError(400, IX.tooManyNumbers);
+    const c = checkInternational(tokens, prices);
+    return this.intlAnswer(c, prices);
+  }
+
+  private intlAnswer(c: IntlCheck, prices: Map<string, IntlPrice>) {
+    return {
+      internationalPhoneNum: c.unique.length,
+      internationalSet: c.unique.slice(0, 100_000),
+      countries: countrySummary(c, prices),
+      errorSet: c.invalidNumbers.slice(0, 1000),
+      parseMobilesInfo: { submitTotal: c.total, errNum: c.invalid, repeatNum: c.repeat },
+    };
+  }
+
+  /**
+   * An uploaded source file of the session account: a chunked upload's importFilePath (the file
+   * service, server/modules/files) or a working file of POST /send/uploadVariateFile /
+   * uploadInternationalFile.
+   */
+  private async sourceFile(me: Account, path: unknown, rule: { kinds: ('txt' | 'csv' | 'xlsx')[]; maxSize: number; badType: string; tooLarge: string; missing: string }): Promise<{ abs: string; ext: WorkExt }> {
+    if (IMPORT_FILE_PATH.test(String(path ?? '').trim())) {
+      const f = await resolveUpload(this.ctx, me, path, { kinds: rule.kinds, maxSize: rule.maxSize, messages: { badType: rule.badType, tooLarge: rule.tooLarge } });
+      return { abs: f.path, ext: f.kind };
+    }
+    const f = await workFile(this.ctx, me, path, rule.missing);
+    if (!(rule.kinds as string[]).includes(f.ext)) throw new ApiError(400, rule.badType);
+    return f;
+  }
+
+  /** The numbers of an international file (txt / csv: every non-digit separates; xlsx: every cell of the first sheet). */
+  private async intlFileTokens(me: Account, path: string): Promise<string[]> {
+    const f = await this.sourceFile(me, path, { kinds: ['txt', 'csv', 'xlsx'], maxSize: 250 * 1024 * 1024, badType: IX.fileBadType, tooLarge: IX.fileTooLarge, missing: VX.fileExpired });
+    if (f.ext === 'xlsx') {
+      const tokens: string[] = [];
+      try {
+        for await (const row of readSheetRows({ path: f.abs }, { maxRows: MAX_INTL_NUMBERS + 10, maxColumns: 64, maxCellsPerRow: 64 })) {
+          for (const cell of row.cells) for (const p of cell.split(/[^0-9]+/)) if (p) tokens.push(p.slice(0, 20));
+          if (tokens.length > MAX_INTL_NUMBERS) throw new ApiError(400, IX.tooManyNumbers);
+        }
+      } catch (e) {
+        if (e instanceof SpreadsheetError) throw new ApiError(400, e.reason === 'tooManyRows' ? IX.tooManyNumbers : '文件解析失败');
+        throw e;
+      }
+      return tokens;
+    }
+    const tokens = await textTokens(fs.createReadStream(f.abs), MAX_INTL_NUMBERS);
+    if (tokens.length > MAX_INTL_NUMBERS) throw new ApiError(400, IX.tooManyNumbers);
+    return tokens;
+  }
+
+  /** POST /send/parsefileInternational: the check of an uploaded international number file. */
+  async parseInternationalFile(me: Account, path: string, fileName: string) {
+    const prices = await loadPrices(this.ctx.db);
+    const c = checkInternational(await this.intlFileTokens(me, path), prices);
+    if (!c.unique.length) throw new ApiError(400, IX.noNumbers);
+    return { fileName, importFilePath: path, ...this.intlAnswer(c, prices), internationalSet: [] as string[] };
+  }
+
+  // ------------------------------------------------------------------ variable files, screening
+
+  /** A variable template the account may use: approved, variable, domestic, its own or general. */
+  private async variableTemplate(account: Account, templateId: unknown) {
+    const id = Number(templateId);
+    if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new ApiError(400, VX.templateInvalid);
+    const tpl = await this.ctx.db.selectFrom('templates').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!tpl || tpl.state !== 1 || tpl.business !== 0 || tpl.template_type !== TemplateType.Variable || (tpl.owner_id !== null && tpl.owner_id !== account.id)) {
+      throw errors.refused(VX.templateInvalid);
+    }
+    return tpl;
+  }
+
+  /** POST /send/parsefileVariate: checks every row of an uploaded variable file. */
+  async parseVariable(me: Account, b: { clientId?: string; importFilePath?: string; templateId?: unknown; sign?: string; fileName?: string }): Promise<VariableParse> {
+    const account = await this.send.target(me, b.clientId);
+    const tpl = await this.variableTemplate(account, b.templateId);
+    if (!b.importFilePath) throw new ApiError(400, VX.noFile);
+    const src = await this.sourceFile(me, b.importFilePath, { kinds: ['xlsx'], maxSize: VARIABLE_FILE_MAX_BYTES, badType: VX.fileBadType, tooLarge: VX.fileTooLarge, missing: VX.noFile });
+    const good = await newWorkFile(this.ctx, me, 'tsv');
+    const bad = await newWorkFile(this.ctx, me, 'xlsx');
+    const sign = String(b.sign ?? tpl.sign ?? '').trim();
+    try {
+      const r = await parseVariableFile(src.abs, { literals: templateParts(tpl.content), sign }, { goodPath: good.abs, errorPath: bad.abs });
+      if (r.submitTotal === 0) await fs.promises.rm(good.abs, { force: true });
+      const { hasErrors, ...counts } = r;
+      const result = { fileName: String(b.fileName ?? '').slice(0, 100), ...counts, sendFilePath: r.submitTotal ? good.rel : '', errorFilePath: hasErrors ? bad.rel : '' };
+      if (r.submitTotal === 0) throw Object.assign(new ApiError(400, VX.emptyFile), { data: result });
+      return result;
+    } catch (e) {
+      if (!(e instanceof ApiError && e.message === VX.emptyFile)) {
+        await fs.promises.rm(good.abs, { force: true });
+        await fs.promises.rm(bad.abs, { force: true });
+      }
+      throw e;
+    }
+  }
+
+  /** The error file of a parse, for /send/downloadtemplateVariateError. */
+  async errorFile(me: Account, path: unknown) {
+    const f = await workFile(this.ctx, me, path, VX.fileExpired);
+    if (f.ext !== 'xlsx') throw new ApiError(400, VX.fileExpired);
+    return f.abs;
+  }
+
+  /** POST /send/screenPhones */
+  async screen(me: Account, b: Record<string, unknown>) {
+    const rule = screenRule(b);
+    const type = Number(b.type ?? 1);
+    if (type === 2) {
+      const path = b.sendFilePath || b.importFilePath;
+      if (!path) throw new ApiError(400, VX.noUpload);
+      const src = await workFile(this.ctx, me, path, VX.noUpload);
+      if (src.ext !== 'tsv') throw new ApiError(400, VX.noUpload);
+      const dest = await newWorkFile(this.ctx, me, 'tsv');
+      const counts = await screenFile(src.abs, dest.abs, rule);
+      if (!counts.submitTotal) {
+        await fs.promises.rm(dest.abs, { force: true });
+        throw Object.assign(new ApiError(400, IX.noNumbers), { data: { ...counts, sendFilePath: '' } });
+      }
+      return { ...counts, sendFilePath: dest.rel, variateNum: Number(b.variateNum ?? 0) || 0 };
+    }
+    const c = checkNumbers(String(b.phones ?? ''));
+    const problem = numberPoolError(c);
+    if (problem) throw new ApiError(400, problem);
+    const r = screenList(c.unique, rule);
+    if (!r.submitTotal) throw Object.assign(new ApiError(400, IX.noNumbers), { data: { ...r, phones: '' } });
+    return { ...r, phones: r.phones.join(',') };
+  }
+
+  // ------------------------------------------------------------------ acceptance
+
+  private audits(account: Account, smstype: number, hit: boolean) {
+    const audit =
+      account.needaudit === NeedAudit.All || (account.needaudit === NeedAudit.Marketing && smstype === SmsType.Marketing) || (account.needaudit === NeedAudit.Keyword && hit);
+    return { audit, intercepted: hit && !audit };
+  }
+
+  /** Sensitive words in any of the texts (checked in slices of about 64 KB, so a long file costs its length once). */
+  private anySensitive(texts: Iterable<string>): boolean {
+    let buf = '';
+    for (const t of texts) {
+      buf += `${t}\n`;
+      if (buf.length > 65_536) {
+        if (this.ctx.words.contains(buf)) return true;
+        buf = '';
+      }
+    }
+    return buf.length > 0 && this.ctx.words.contains(buf);
+  }
+
+  private payerOf(a: Account) {
+    return a.user_type === UserType.SubAccount && a.paytype === PayType.Postpaid && a.agent_id ? a.agent_id : a.id;
+  }
+
+  private timeOf(sendtime: unknown): Date {
+    const t = parseSendTime(sendtime);
+    if (!t) throw new ApiError(400, MSG.badSendTime);
+    const e = pageSendTimeError(t, this.ctx.now());
+    if (e) throw new ApiError(400, e);
+    return t;
+  }
+
+  /** An international send: immediate, or timed (charged at acceptance; it cannot be cancelled). */
+  async sendInternational(me: Account, f: SendInternationalForm, opts: { timed?: boolean } = {}): Promise<SendResult> {
+    const { a, sendTime } = await this.prepareInternational(me, f, opts);
+    return this.accept(me, a, { timed: !!opts.timed, sendTime, checkCredit: true });
+  }
+
+  /** POST /send/chargeInfoInternational: the confirm dialog's figures (characters, pieces, per country, amount, balance). */
+  async previewInternational(me: Account, f: SendInternationalForm) {
+    const { a, countries, chars } = await this.prepareInternational(me, f, {});
+    return { chars, smsNum: a.pieces[0] ?? 0, submitTotal: a.phones.length, errNum: a.errNum, repeatNum: a.repeatNum, countries, ...(await this.chargePreview(a)) };
+  }
+
+  private async prepareInternational(me: Account, f: SendInternationalForm, opts: { timed?: boolean }) {
+    const account = await this.send.target(me, f.clientId);
+    if (account.status !== AccountStatus.Active) throw errors.refused(MSG.accountDisabled);
+    if (account.phone_inout_type !== PhoneInoutType.International && account.phone_inout_type !== PhoneInoutType.Both) throw errors.refused(IX.notInternational);
+    const sendTime = opts.timed ? this.timeOf(f.sendtime) : this.ctx.now();
+    const sign = (f.sign ?? '').trim();
+    const content = stripSign(f.content, sign);
+    if (!content.trim()) throw new ApiError(400, intlForm.properties.content.errorMessage.minLength);
+    const pc = countPieces({ content, sign });
+    if (pc.tooLong) throw new ApiError(400, MSG.tooLong);
+    const prices = await loadPrices(this.ctx.db);
+    const fromFile = f.fileType === 1;
+    if (fromFile && !f.importFilePath) throw new ApiError(400, intlForm.properties.importFilePath.errorMessage);
+    const tokens = fromFile ? await this.intlFileTokens(me, f.importFilePath!) : (f.mobile ?? '').split(/[^0-9]+/).filter(Boolean);
+    if (tokens.length > MAX_INTL_NUMBERS) throw new ApiError(400, IX.tooManyNumbers);
+    const c = checkInternational(tokens, prices);
+    if (!c.unique.length) throw new ApiError(400, IX.noNumbers);
+    const hit = this.ctx.words.contains(pc.text);
+    const { audit, intercepted } = this.audits(account, f.smstype, hit);
+    // the charge: one ledger row per country, each the cent-ceiling of its exact cost
+    const ledger = countrySummary(c, prices).map((s) => {
+      const cost = new Money(s.fee).times(pc.pieces).times(s.num);
+      return { amount: ceilCent(cost), cost, remark: `国际短信 ${s.countryName}(+${s.countryCode}) ${s.num}个号码×${pc.pieces}条×${s.fee}元` };
+    });
+    const n = c.unique.length;
+    const acc: Acceptance = {
+      account,
+      payerId: this.payerOf(account),
+      kind: 2,
+      mode: 0,
+      taskText: pc.text,
+      sign,
+      smstype: f.smstype,
+      templateId: null,
+      templateType: TemplateType.Fixed,
+      fileType: fromFile ? 1 : 0,
+      fileName: (f.fileName ?? '').slice(0, 100),
+      importFilePath: fromFile ? f.importFilePath! : '',
+      errNum: c.invalid,
+      repeatNum: c.repeat,
+      phones: c.unique,
+      carriers: new Uint8Array(n).fill(CARRIER_INTERNATIONAL),
+      pieces: new Uint16Array(n).fill(pc.pieces),
+      texts: null,
+      prices: c.countries.map((iso) => prices.get(iso)!.fee),
+      charge: { ledger },
+      chargeNum: n * pc.pieces,
+      intercepted,
+      audit,
+    };
+    return { a: acc, sendTime, chars: pc.chars, countries: countrySummary(c, prices) };
+  }
+
+  /** A variable send: file rows (each its own text and pieces) or typed numbers with one filled text. */
+  async sendVariable(me: Account, f: SendVariableForm, opts: { timed?: boolean; checkCredit?: boolean } = {}): Promise<SendResult> {
+    const { a, sendTime } = await this.prepareVariable(me, f, opts);
+    return this.accept(me, a, { timed: !!opts.timed, sendTime, checkCredit: opts.checkCredit !== false });
+  }
+
+  /** POST /send/chargeInfoVariable: the confirm dialog's figures (rows, pieces of all rows, amount or remaining pieces). */
+  async previewVariable(me: Account, f: SendVariableForm) {
+    const { a } = await this.prepareVariable(me, f, {});
+    return { submitTotal: a.phones.length, errNum: a.errNum, repeatNum: a.repeatNum, ...(await this.chargePreview(a)) };
+  }
+
+  private async prepareVariable(me: Account, f: SendVariableForm, opts: { timed?: boolean }) {
+    const account = await this.send.target(me, f.clientId);
+    if (account.status !== AccountStatus.Active) throw errors.refused(MSG.accountDisabled);
+    if (account.phone_inout_type !== PhoneInoutType.Domestic && account.phone_inout_type !== PhoneInoutType.Both) throw errors.refused(MSG.noDomestic);
+    const sendTime = opts.timed ? this.timeOf(f.sendtime) : this.ctx.now();
+    const tpl = await this.variableTemplate(account, f.templateId);
+    if (!smsTypesOf(account).includes(f.smstype)) throw errors.refused(MSG.smstypeNotAllowed);
+    const categoryOk = tpl.sms_type === TemplateCategory.MemberMarketing ? f.smstype === SmsType.Marketing : f.smstype !== SmsType.Marketing;
+    if (!categoryOk || (tpl.smstype !== null && tpl.smstype !== f.smstype)) throw errors.refused(MSG.smstypeMismatch);
+    const sign = f.sign.trim();
+    const literals = templateParts(tpl.content);
+    const phones: string[] = [];
+    const carriers: number[] = [];
+    const pieces: number[] = [];
+    let texts: (string | null)[] | null = null;
+    let errNum = 0;
+    let repeatNum = 0;
+    let taskText: string;
+    const fromFile = f.fileType === 1;
+    if (fromFile) {
+      if (!f.importFilePath) throw new ApiError(400, VX.noUpload);
+      const src = await workFile(this.ctx, me, f.importFilePath, VX.noUpload);
+      if (src.ext !== 'tsv') throw new ApiError(400, VX.noUpload);
+      texts = [];
+      const seen = new Set<string>();
+      let line = 0;
+      for await (const r of sendFileRows(src.abs)) {
+        line++;
+        const problem = sendRowProblem(r, { literals, sign });
+        if (problem) throw new ApiError(400, `第${line}行：${problem}`);
+        if (seen.has(r.phone)) {
+          repeatNum++;
+          continue;
+        }
+        seen.add(r.phone);
+        const pc = countPieces({ content: literals.length > 1 ? fillVars(literals, r.vars) : tpl.content, sign });
+        phones.push(r.phone);
+        carriers.push(carrierOf(r.phone));
+        pieces.push(pc.pieces);
+        texts.push(pc.text);
+      }
+      if (!phones.length) throw new ApiError(400, VX.emptyFile);
+      taskText = countPieces({ content: tpl.content, sign }).text;
+    } else {
+      const content = stripSign(f.content ?? '', sign);
+      if (!content.trim()) throw new ApiError(400, VX.contentEmpty);
+      if (!fillsTemplate(tpl.content, content)) throw errors.refused(MSG.templateMismatch);
+      const pc = countPieces({ content, sign });
+      if (pc.tooLong) throw new ApiError(400, MSG.tooLong);
+      const c = checkNumbers(f.mobile ?? '');
+      const problem = numberPoolError(c);
+      if (problem) throw new ApiError(400, problem);
+      phones.push(...c.unique);
+      carriers.push(...c.uniqueCarriers);
+      for (let i = 0; i < c.unique.length; i++) pieces.push(pc.pieces);
+      errNum = c.invalid;
+      repeatNum = c.repeat;
+      taskText = pc.text;
+    }
+    const hit = this.anySensitive(texts ? (texts as string[]) : [taskText]);
+    const { audit, intercepted } = this.audits(account, f.smstype, hit);
+    const carrierPrices = this.send.pricesOf(account);
+    const mode: 0 | 1 = account.operation_mode === OperationMode.Package ? 1 : 0;
+    const perCarrier = { 1: { count: 0, cost: new Money(0) }, 2: { count: 0, cost: new Money(0) }, 3: { count: 0, cost: new Money(0) } } as ChargePlan['perCarrier'];
+    const piecesBy = { 1: 0, 2: 0, 3: 0 } as Record<1 | 2 | 3, number>;
+    for (let i = 0; i < phones.length; i++) piecesBy[carriers[i] as 1 | 2 | 3] += pieces[i];
+    for (const k of [1, 2, 3] as const) perCarrier[k] = { count: piecesBy[k], cost: new Money(carrierPrices[k]).times(piecesBy[k]) };
+    const payerId = this.payerOf(account);
+    const plan: ChargePlan = { taskId: 0, uid: '', mode, accountId: account.id, payerId, smstype: f.smstype, piecesPerMsg: 1, perCarrier };
+    const acc: Acceptance = {
+      account,
+      payerId,
+      kind: 1,
+      mode,
+      taskText,
+      sign,
+      smstype: f.smstype,
+      templateId: tpl.id,
+      templateType: TemplateType.Variable,
+      fileType: fromFile ? 1 : 0,
+      fileName: (f.fileName ?? '').slice(0, 100),
+      importFilePath: fromFile ? f.importFilePath! : '',
+      errNum,
+      repeatNum,
+      phones,
+      carriers: Uint8Array.from(carriers),
+      pieces: Uint16Array.from(pieces),
+      texts,
+      prices: carriers.map((c) => carrierPrices[c as 1 | 2 | 3]),
+      charge: { plan },
+      chargeNum: planPieces(plan),
+      intercepted,
+      audit,
+    };
+    return { a: acc, sendTime };
+  }
+
+  /** POST /send/send_time_sms: the JSON body of a timed variable (sendKind 1) or international (sendKind 2) send. */
+  async sendTimed(me: Account, body: Record<string, unknown>): Promise<SendResult> {
+    const raw: Record<string, unknown> = { ...body };
+    if (me.user_type !== UserType.Agent) raw.clientId = me.clientid;
+    else if (raw.clientId === undefined && raw.clientid !== undefined) raw.clientId = raw.clientid;
+    if (raw.mobile === undefined && raw.mobilelist !== undefined) raw.mobile = raw.mobilelist;
+    for (const k of ['clientid', 'mobilelist', 'sendKind', 'uid', 'chargeNum', 'operater']) delete raw[k];
+    for (const k of Object.keys(raw)) if (raw[k] === null) delete raw[k];
+    if (raw.sendtime === undefined) throw new ApiError(400, MSG.badSendTime);
+    const check = body.isCheckAvailableCredit === undefined || body.isCheckAvailableCredit === '' ? 1 : Number(body.isCheckAvailableCredit);
+    delete raw.isCheckAvailableCredit;
+    if (Number(body.sendKind) === SEND_KIND.international) return this.sendInternational(me, validateForm<SendInternationalForm>(this.ctx.schemas, INTL_FORM, raw), { timed: true });
+    if (Number(body.sendKind) === SEND_KIND.variable) return this.sendVariable(me, validateForm<SendVariableForm>(this.ctx.schemas, VARIABLE_FORM, raw), { timed: true, checkCredit: check !== 0 });
+    throw new ApiError(400, '参数错误');
+  }
+
+  /** The charge preview of the confirm dialog (variable and international): what accept() would charge. */
+  async chargePreview(a: { payerId: number; smstype: number; charge: Acceptance['charge']; chargeNum: number; mode: 0 | 1 }) {
+    if (a.mode === 1 && a.charge.plan) {
+      const pools = await usablePools(this.ctx.db, a.payerId, a.smstype, this.ctx.now());
+      return { chargeMode: 1, chargeNum: a.chargeNum, remainPieces: remainOf(pools) };
+    }
+    const amount = a.charge.ledger ? a.charge.ledger.reduce((s, l) => s.plus(l.amount), new Money(0)) : ceilCent(planCostOf(a.charge.plan!));
+    return { chargeMode: 0, chargeNum: a.chargeNum, amount: money2(amount), balance: await new LedgerService(this.ctx).balanceOf(a.payerId) };
+  }
+
+  private async accept(me: Account, a: Acceptance, o: { timed: boolean; sendTime: Date; checkCredit: boolean }): Promise<SendResult> {
+    const now = this.ctx.now();
+    const chargeNow = !a.intercepted && (!o.timed || o.checkCredit || a.kind === SEND_KIND.international);
+    const refuse = (msg: string) => (o.timed ? new ApiError(403, msg) : errors.refused(msg));
+    // the usual refusal, before locking or writing anything (checked again on locked rows below)
+    if (chargeNow) {
+      const p = await this.chargePreview(a);
+      if (p.chargeMode === 1 && (p.remainPieces ?? 0) < a.chargeNum) throw refuse(refusalOf({ ok: false, kind: 'pieces', remain: p.remainPieces ?? 0, needed: a.chargeNum }));
+      if (p.chargeMode === 0 && new Money(p.balance!).lt(p.amount!)) throw refuse(refusalOf({ ok: false, kind: 'balance', balance: p.balance!, needed: p.amount! }));
+    }
+    const uid = newTaskUid(now);
+    const n = a.phones.length;
+    const state = a.intercepted ? SendRecordStatus.GatewayReceiveIntercepted : a.audit ? SendRecordStatus.AwaitingReview : SendRecordStatus.NotSent;
+    const status = a.intercepted ? TaskStatus.Completed : o.timed ? TaskStatus.Waiting : TaskStatus.Processing;
+    const result = await this.ctx.db.transaction().execute(async (trx) => {
+      await this.send.takeSubmitLock(trx, a.account.id);
+      const task = await trx
+        .insertInto('sms_tasks')
+        .values({
+          uid,
+          account_id: a.account.id,
+          agent_id: a.account.agent_id,
+          creator_id: me.id,
+          creator_name: me.clientid,
+          payer_id: a.payerId,
+          charge_mode: a.mode,
+          content: a.taskText,
+          sign: a.sign,
+          smstype: a.smstype,
+          template_id: a.templateId,
+          template_type: a.templateType,
+          file_type: a.fileType,
+          file_name: a.fileName,
+          import_file_path: a.importFilePath,
+          submit_total: n,
+          err_num: a.errNum,
+          repeat_num: a.repeatNum,
+          pieces_per_msg: maxOf(a.pieces),
+          status,
+          send_type: o.timed ? 1 : 0,
+          send_time: o.sendTime,
+          intercept_num: a.intercepted ? n : 0,
+          audit_num: a.audit ? n : 0,
+          charge_state: chargeNow || a.intercepted ? CHARGE_STATE.charged : CHARGE_STATE.deferred,
+          send_kind: a.kind,
+          created_at: now,
+          updated_at: now,
+          finished_at: a.intercepted ? now : null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await insertMessages(trx, {
+        taskId: task.id,
+        accountId: a.account.id,
+        phones: a.phones,
+        carriers: a.carriers,
+        pieces: 1,
+        prices: { 1: '0', 2: '0', 3: '0' },
+        state,
+        nextAt: state === SendRecordStatus.NotSent && !o.timed ? now : null,
+        createdAt: now,
+        doneAt: a.intercepted ? now : null,
+        // never-charged messages (intercepted at acceptance) cost nothing
+        each: { texts: a.texts ?? undefined, pieces: a.pieces, prices: a.intercepted ? a.prices.map(() => '0') : a.prices, noRegions: a.kind === SEND_KIND.international },
+      });
+      let amount = '0.00';
+      let chargeNum = 0;
+      if (chargeNow) {
+        const r = await this.charge(trx, a, task.id, uid);
+        if (!r.ok) throw refuse(r.msg);
+        amount = r.amount;
+        chargeNum = r.chargeNum;
+        await trx.updateTable('sms_tasks').set({ amount: r.amount, cost: r.cost, charge_num_total: r.chargeNum }).where('id', '=', task.id).execute();
+      } else if (!a.intercepted) {
+        chargeNum = a.chargeNum;
+        await trx.updateTable('sms_tasks').set({ charge_num_total: chargeNum }).where('id', '=', task.id).execute();
+      }
+      return { amount, chargeNum };
+    });
+    return {
+      taskId: uid,
+      smsNum: maxOf(a.pieces),
+      submitTotal: n,
+      chargeNum: result.chargeNum,
+      amount: result.amount,
+      msg: a.intercepted ? X.intercepted : a.audit ? X.awaitingReview : X.sent,
+    };
+  }
+
+  private async charge(trx: Tx, a: Acceptance, taskId: number, uid: string): Promise<{ ok: true; amount: string; cost: string; chargeNum: number } | { ok: false; msg: string }> {
+    if (a.charge.plan) {
+      const r = await chargePlan(trx, this.ctx, { ...a.charge.plan, taskId, uid });
+      return r.ok ? r : { ok: false, msg: refusalOf(r) };
+    }
+    const rows = a.charge.ledger!;
+    const postpaid = a.payerId !== a.account.id;
+    const r = await new LedgerService({ db: trx, now: this.ctx.now }).applyIn(
+      trx,
+      rows.map((l) => ({
+        accountId: a.payerId,
+        amount: l.amount.neg(),
+        kind: postpaid ? KIND.postpaidUse : KIND.consumption,
+        counterpartId: postpaid ? a.account.id : null,
+        remark: `${l.remark} 任务${uid}`,
+      })),
+    );
+    if (!r.ok) return { ok: false, msg: refusalOf({ ok: false, kind: 'balance', balance: r.balance, needed: r.needed }) };
+    const amount = rows.reduce((s, l) => s.plus(l.amount), new Money(0));
+    const cost = rows.reduce((s, l) => s.plus(l.cost), new Money(0));
+    return { ok: true, amount: money2(amount), cost: cost.toFixed(4), chargeNum: a.chargeNum };
+  }
+
+  /** Row counts for the tests and the CLI: messages of a task grouped by price (international: per country). */
+  async taskCountries(uid: string) {
+    const r = await sql<{ price: string; n: string }>`select m.price::text as price, count(*)::text as n from sms_messages m join sms_tasks t on t.id = m.task_id where t.uid = ${uid} group by m.price order by m.price`.execute(this.ctx.db);
+    return r.rows.map((x) => ({ price: x.price, n: Number(x.n) }));
+  }
+}
+
+const fillVars = (literals: readonly string[], vars: readonly string[]) => {
+  let s = literals[0];
+  for (let i = 1; i < literals.length; i++) s += vars[i - 1] + literals[i];
+  return s;
+};
+
+const planCostOf = (p: ChargePlan) => [1, 2, 3].reduce((s, c) => s.plus(p.perCarrier[c as 1 | 2 | 3].cost), new Money(0));
+
+function maxOf(a: Uint16Array): number {
+  let m = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] > m) m = a[i];
+  return m;
+}

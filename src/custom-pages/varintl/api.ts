@@ -1,0 +1,140 @@
+/**
+ * Calls and rules of the variable and international pages (docs/api-variable-international.md):
+ * messages from schemas/forms/send-variable.json and send-international.json (`x-messages`).
+ */
+import dayjs, { type Dayjs } from 'dayjs';
+import variableSchema from '../../../schemas/forms/send-variable.json';
+import intlSchema from '../../../schemas/forms/send-international.json';
+import { postForm, postJson, type ApiBody, type ApiRequestConfig } from '@/providers/http';
+import { SEND_MESSAGES, SEND_TIME } from '@/domain/send';
+
+export const VARIABLE_MESSAGES = variableSchema['x-messages'];
+export const INTL_MESSAGES = intlSchema['x-messages'];
+/** the forms' own field messages */
+export const FIELD_MESSAGES = {
+  templateRequired: variableSchema.properties.templateId.errorMessage,
+  smstypeRequired: variableSchema.properties.smstype.errorMessage,
+  sign: variableSchema.properties.sign.errorMessage.minLength,
+  contentEmpty: intlSchema.properties.content.errorMessage.minLength,
+  intlMobile: intlSchema.properties.mobile.errorMessage.pattern,
+} as const;
+
+/** Spec 02 §5 "File upload" */
+export const VARIABLE_FILE = { maxBytes: 300 * 1024 * 1024, nameMax: 50 } as const;
+export const INTL_FILE = { maxBytes: 250 * 1024 * 1024, nameMax: 30 } as const;
+
+/** Typed international numbers: digits and commas only (anything else becomes a comma, repeats collapse). */
+export const intlNumbersOnly = (s: string) => s.replace(/[^0-9]+/g, ',').replace(/^,/, '');
+
+/** The scheduled time rule of the variable and international pages: ≥ 5 minutes ahead, within 24 hours. */
+export function pageSendTimeProblem(at: Dayjs | null | undefined, now: Dayjs = dayjs()): string | null {
+  if (!at || !at.isValid() || at.isBefore(now.add(SEND_TIME.earliestAheadMin, 'minute'))) return SEND_MESSAGES.sendTimeTooEarly;
+  if (at.isAfter(now.add(24, 'hour'))) return INTL_MESSAGES.sendTimeTooLate;
+  return null;
+}
+/** Days the pickers may choose: today and tomorrow (within one day). */
+export const pageDateDisabled = (d: Dayjs, now: Dayjs = dayjs()) => d.isBefore(now.startOf('day')) || d.isAfter(now.add(1, 'day').endOf('day'));
+
+export interface CountryCount {
+  intercode: string;
+  countryCode: string;
+  countryName: string;
+  num: number;
+  fee: string;
+}
+export interface IntlCheck {
+  internationalPhoneNum: number;
+  internationalSet: string[];
+  countries: CountryCount[];
+  errorSet: string[];
+  parseMobilesInfo: { submitTotal: number; errNum: number; repeatNum: number };
+}
+export interface VariableParse {
+  fileName: string;
+  totalNum: number;
+  submitTotal: number;
+  errNum: number;
+  repeatNum: number;
+  mobileNum: number;
+  unicomNum: number;
+  telecomNum: number;
+  variateNum: number;
+  sendFilePath: string;
+  errorFilePath: string;
+}
+export interface Screened {
+  submitTotal: number;
+  mobileNum: number;
+  unicomNum: number;
+  telecomNum: number;
+  sendFilePath?: string;
+  phones?: string;
+}
+export interface VarIntlCharge {
+  chargeMode: number;
+  chargeNum: number;
+  submitTotal: number;
+  amount?: string;
+  balance?: string;
+  remainPieces?: number;
+  /** international */
+  chars?: number;
+  smsNum?: number;
+  countries?: CountryCount[];
+}
+export interface SendAnswer {
+  taskId: string;
+  smsNum: number;
+  chargeNum: number;
+  submitTotal: number;
+  amount: string;
+}
+
+const quiet: ApiRequestConfig = { silent: true };
+
+/** a successful answer (the http layer rejects every other): its data and msg are there */
+export type Answer<T> = ApiBody<T> & { data: T; msg: string };
+const ans = <T>(p: Promise<ApiBody<T>>) => p as Promise<Answer<T>>;
+
+export const checkInternational = (mobiles: string) => ans(postForm<IntlCheck>('/send/checkMobileInternational', { mobiles }));
+
+export const parseVariableFile = (p: { clientId?: string; importFilePath: string; templateId: number; sign: string; fileName: string }) => ans(postForm<VariableParse>('/send/parsefileVariate', p, quiet));
+export const parseInternationalFile = (p: { importFilePath: string; fileName: string }) => ans(postForm<IntlCheck & { importFilePath: string; fileName: string }>('/send/parsefileInternational', p, quiet));
+export const screenPhones = (p: { type: 1 | 2; operators: number[]; provinces: number[]; removeCitys: number[]; importFilePath?: string; phones?: string; variateNum?: number }) =>
+  ans(postForm<Screened>('/send/screenPhones', p, quiet));
+export const provinceList = () => ans(postForm<{ provinceId: number; provinceName: string }[]>('/send/provinceList', {}));
+export const cityList = (provinceId: number) => ans(postForm<{ cityId: number; cityName: string; label: string }[]>('/send/cityList', { provinceId }));
+
+export interface IntlPayload {
+  clientId?: string;
+  smstype: number;
+  sign: string;
+  content: string;
+  fileType: 0 | 1;
+  mobile?: string;
+  importFilePath?: string;
+  fileName?: string;
+}
+export interface VariablePayload {
+  clientId?: string;
+  templateId: number;
+  smstype: number;
+  sign: string;
+  fileType: 0 | 1;
+  content?: string;
+  mobile?: string;
+  importFilePath?: string;
+  fileName?: string;
+}
+const clean = <T extends object>(p: T) => Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined && v !== '')) as T;
+
+export const chargeInternational = (p: IntlPayload) => ans(postForm<VarIntlCharge>('/send/chargeInfoInternational', clean(p)));
+export const chargeVariable = (p: VariablePayload) => ans(postForm<VarIntlCharge>('/send/chargeInfoVariable', clean(p)));
+export const sendInternational = (p: IntlPayload) => ans(postForm<SendAnswer>('/send/sendingInternational', clean(p)));
+export const sendVariable = (p: VariablePayload) => ans(postForm<SendAnswer>('/send/sendingVariable', clean(p)));
+/** POST /send/send_time_sms (JSON); code 403 (credit) is not toasted: the page asks first. */
+export const sendTimedPage = (kind: 1 | 2, p: (IntlPayload | VariablePayload) & { sendtime: string; isCheckAvailableCredit?: 0 | 1 }) =>
+  ans(postJson<SendAnswer>('/send/send_time_sms', { sendKind: kind, ...clean(p), mobilelist: p.mobile, mobile: undefined }, quiet));
+
+export const VARIABLE_TEMPLATE_URL = '/api/send/downloadtemplateVariate';
+export const variableErrorUrl = (filePath: string) => `/api/send/downloadtemplateVariateError?filePath=${encodeURIComponent(filePath)}`;

@@ -1,0 +1,320 @@
+/**
+ * Variable SMS, international SMS and screening: the price table, the country check, the
+ * international charge per country, the variable file's rows (errors with reasons, each good row
+ * its own text and pieces, charged exactly), screening, timed sends and the international no-cancel.
+ */
+import { describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
+import { backends, useServer, type Client } from './harness';
+import { as, balance, db, ledgerViolations, poolViolations, remaining, shanghai, task, templateId, upload } from './send-helpers';
+import { ceilCent } from '../../server/modules/send/billing';
+import { Money, money2 } from '../../server/modules/ledger/money';
+import { claimBatch } from '../../server/modules/dispatch/sql';
+import { countPieces } from '../../common/sms/pieces';
+import { carrierOf, regionOf } from '../../common/sms/segments';
+import { screenList, screenRule } from '../../server/modules/varintl/screening';
+import { fillTemplate, rowProblem, templateParts } from '../../server/modules/varintl/variable';
+
+const US1 = '14155552671';
+const US2 = '14155552672';
+const GB1 = '447400123456';
+const JP1 = '819012345678';
+const APPOINT = '尊敬的{name}，您预约的{service}将于{time}开始，请提前15分钟到场。';
+
+async function xlsx(rows: (string | number)[][]): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('s');
+  for (const r of rows) ws.addRow(r);
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+describe('variable rows (pure)', () => {
+  const t = { literals: templateParts(APPOINT), sign: '好易购' };
+  it('fills the template and names the first broken rule', () => {
+    expect(fillTemplate(t.literals, ['张三', '体检', '9点'])).toBe('尊敬的张三，您预约的体检将于9点开始，请提前15分钟到场。');
+    expect(rowProblem('13800138000', ['张三', '体检', '9点'], t)).toBeNull();
+    expect(rowProblem('1380013800', ['张三', '体检', '9点'], t)).toBe('手机号码格式不正确');
+    expect(rowProblem('13800138000', ['张三', '体检'], t)).toBe('变量个数与模板不一致');
+    expect(rowProblem('13800138000', ['张三', '', '9点'], t)).toBe('变量不能为空');
+    // 7 Chinese characters = 21 bytes
+    expect(rowProblem('13800138000', ['张三李四王五赵', '体检', '9点'], t)).toBe('变量长度不能超过20字节');
+    expect(rowProblem('13800138000', Array.from({ length: 31 }, () => 'x'), t)).toBe('变量个数不能超过30个');
+    const long = { literals: templateParts(`${'长'.repeat(470)}{a}{b}`), sign: '好易购' };
+    expect(rowProblem('13800138000', ['x'.repeat(19), 'y'.repeat(19)], long)).toBe('变量内容、模板和签名合计不能超过500个字符');
+  });
+
+  it('screens by carrier, province and removed city', () => {
+    const phones = ['13800138000', '18600186000', '18900189000', '13912345678'];
+    expect(screenList(phones, screenRule({ operators: '1' })).phones).toEqual(phones.filter((p) => carrierOf(p) === 1));
+    const r = regionOf('13800138000')!;
+    expect(screenList(phones, screenRule({ provinces: String(r.province.provinceId) })).phones).toContain('13800138000');
+    expect(screenList(phones, screenRule({ removeCitys: String(r.city.cityId) })).phones).not.toContain('13800138000');
+    expect(screenList(phones, screenRule({})).submitTotal).toBe(4);
+  });
+});
+
+describe.each(backends)('variable and international SMS (%s)', (backend) => {
+  const t = useServer(backend);
+  let client1: Client;
+  let client0: Client;
+  let agent1: Client;
+  const later = async () => t.server.clock.advance(3100);
+
+  it('logs in', async () => {
+    client1 = await as(t.server, 'client1');
+    client0 = await as(t.server, 'client0');
+    agent1 = await as(t.server, 'agent1');
+  });
+
+  it('lists the international prices with the fields the price list reads, searchable', async () => {
+    const r = await client1.get('/api/sms/gj/prices');
+    expect(r.body.code).toBe(0);
+    const list = r.body.data.list as any[];
+    expect(list.length).toBeGreaterThan(200);
+    const us = list.find((x) => x.intercode === 'US');
+    expect(us).toMatchObject({ intername: 'United States of America', areaname: '美国', prefix: '+1', countryCode: '1', countryName: '美国' });
+    expect(Object.keys(us).sort()).toEqual(['areaname', 'countryCode', 'countryName', 'fee', 'intercode', 'intername', 'prefix', 'rownum'].sort());
+    expect(us.fee).toMatch(/^\d+\.\d{4}$/);
+    expect(list.find((x) => x.intercode === 'CN')).toBeUndefined();
+    const gb = (await client1.get('/api/sms/gj/prices?search=英国')).body.data.list;
+    expect(gb.map((x: any) => x.intercode)).toEqual(['GB']);
+    expect((await client1.get('/api/sms/gj/prices?search=%2B81')).body.data.list.map((x: any) => x.intercode)).toEqual(['JP']);
+  });
+
+  it('finds the country of each number; Chinese, invalid and repeated numbers are counted', async () => {
+    const r = await client1.post('/api/send/checkMobileInternational', { mobiles: `${US1},${US2},${GB1},${JP1},${US1},8613800138000,12345` });
+    expect(r.body.code).toBe(0);
+    const d = r.body.data;
+    expect(d.internationalPhoneNum).toBe(4);
+    expect(d.parseMobilesInfo).toEqual({ submitTotal: 7, errNum: 2, repeatNum: 1 });
+    expect(d.countries.map((c: any) => [c.intercode, c.num])).toEqual([
+      ['US', 2],
+      ['GB', 1],
+      ['JP', 1],
+    ]);
+    expect(d.internationalSet).toEqual([`+${US1}`, `+${US2}`, `+${GB1}`, `+${JP1}`]);
+  });
+
+  it('charges an international send per country, exactly, one ledger row per country', async () => {
+    const fees = Object.fromEntries((await db(t.server).selectFrom('intl_prices').select(['country_code', 'fee']).execute()).map((r) => [r.country_code, String(r.fee)]));
+    const before = await balance(t.server, 'client1');
+    const content = 'Your order has shipped. '.repeat(7).trim();
+    const pc = countPieces({ content, sign: 'ACME' });
+    expect(pc.pieces).toBe(2);
+    const preview = await client1.post('/api/send/chargeInfoInternational', { content, sign: 'ACME', smstype: 0, mobile: `${US1},${US2},${GB1},${JP1}` });
+    expect(preview.body.data).toMatchObject({ chars: pc.chars, smsNum: 2, submitTotal: 4, chargeNum: 8 });
+    await later();
+    const r = await client1.post('/api/send/sendingInternational', { content, sign: 'ACME', smstype: 0, mobile: `${US1},${US2},${GB1},${JP1}` });
+    expect(r.body.code).toBe(0);
+    const perCountry = [
+      ['US', 2],
+      ['GB', 1],
+      ['JP', 1],
+    ] as const;
+    const expected = perCountry.reduce((s, [c, n]) => s.plus(ceilCent(new Money(fees[c]).times(2).times(n))), new Money(0));
+    expect(r.body.data.amount).toBe(money2(expected));
+    expect(preview.body.data.amount).toBe(money2(expected));
+    expect(new Money(before).minus(await balance(t.server, 'client1')).toFixed(2)).toBe(money2(expected));
+    const tk = await task(t.server, r.body.data.taskId);
+    expect(tk.send_kind).toBe(2);
+    expect(tk.charge_num_total).toBe(8);
+    const rows = await db(t.server).selectFrom('ledger').select(['amount', 'remark', 'kind']).where('remark', 'like', `%任务${tk.uid}`).orderBy('id').execute();
+    expect(rows.map((x) => [x.kind, money2(x.amount)])).toEqual(perCountry.map(([c, n]) => [15, money2(ceilCent(new Money(fees[c]).times(2).times(n)).neg())]));
+    const msgs = await db(t.server).selectFrom('sms_messages').select(['phone', 'carrier', 'price', 'pieces', 'content']).where('task_id', '=', tk.id).orderBy('id').execute();
+    expect(msgs.map((m) => [m.phone, m.carrier, new Money(m.price).toFixed(4), m.pieces, m.content])).toEqual([
+      [`+${US1}`, 4, new Money(fees.US).toFixed(4), 2, null],
+      [`+${US2}`, 4, new Money(fees.US).toFixed(4), 2, null],
+      [`+${GB1}`, 4, new Money(fees.GB).toFixed(4), 2, null],
+      [`+${JP1}`, 4, new Money(fees.JP).toFixed(4), 2, null],
+    ]);
+    expect(await ledgerViolations(t.server)).toEqual([]);
+  });
+
+  it('refuses international sends with the spec’s messages', async () => {
+    const base = { content: 'Hello', smstype: 0, mobile: US1 };
+    await later();
+    expect((await client1.post('/api/send/sendingInternational', { ...base, sign: 'A' })).body.msg).toBe('签名长度为2-12之间');
+    expect((await client1.post('/api/send/sendingInternational', { ...base, mobile: '1415a555' })).body.msg).toBe('号码只能包含数字和逗号');
+    expect((await client1.post('/api/send/sendingInternational', { ...base, mobile: '8613800138000,123' })).body.msg).toBe('已筛选号码数量不能为0，请重新筛选。');
+    // client0 is domestic only
+    expect((await client0.post('/api/send/sendingInternational', base)).body.msg).toBe('该账户未开通国际短信发送');
+    // no sign is fine
+    await later();
+    expect((await client1.post('/api/send/sendingInternational', base)).body.code).toBe(0);
+  });
+
+  it('takes an international file (txt, csv, xlsx) and refuses other types and long names', async () => {
+    const bad = await upload(t.server, client1, '/api/send/uploadInternationalFile', 'numbers.doc', Buffer.from(US1));
+    expect(bad.msg).toBe('请上传txt,csv,xlxs格式文件');
+    const longName = await upload(t.server, client1, '/api/send/uploadInternationalFile', `${'n'.repeat(28)}.txt`, Buffer.from(US1));
+    expect(longName.msg).toBe('文件名称不能超过30个字符');
+    const up = await upload(t.server, client1, '/api/send/uploadInternationalFile', 'intl.txt', Buffer.from(`${US1}\r\n${GB1}\r\n${JP1}\r\nabc\r\n`));
+    expect(up.code).toBe(0);
+    const parsed = await client1.post('/api/send/parsefileInternational', { importFilePath: up.data.importFilePath, fileName: 'intl.txt' });
+    expect(parsed.body.data).toMatchObject({ internationalPhoneNum: 3 });
+    await later();
+    const r = await client1.post('/api/send/sendingInternational', { content: 'Hi', smstype: 0, fileType: 1, importFilePath: up.data.importFilePath, fileName: 'intl.txt' });
+    expect(r.body.code).toBe(0);
+    expect(r.body.data.submitTotal).toBe(3);
+    // another account cannot use the file
+    expect((await client0.post('/api/send/parsefileInternational', { importFilePath: up.data.importFilePath })).body.code).not.toBe(0);
+    expect((await client1.post('/api/send/parsefileInternational', { importFilePath: '../../etc/passwd' })).body.code).not.toBe(0);
+  });
+
+  it('a scheduled international send is charged at once and cannot be cancelled', async () => {
+    const before = await balance(t.server, 'client1');
+    await later();
+    const at = shanghai(new Date(t.server.clock.now().getTime() + 30 * 60_000));
+    const r = await client1.post('/api/send/send_time_sms', { sendKind: 2, content: 'Meeting at 3pm', smstype: 0, mobilelist: `${US1},${GB1}`, sendtime: at }, { json: true });
+    expect(r.body.code).toBe(0);
+    const tk = await task(t.server, r.body.data.taskId);
+    expect([tk.status, tk.send_type, tk.charge_state]).toEqual([1, 1, 1]);
+    expect(new Money(before).minus(await balance(t.server, 'client1')).toFixed(2)).toBe(tk.amount);
+    const undo = await client1.post('/api/send/undoSend', { uid: tk.uid });
+    expect(undo.body.msg).toBe('国际短信定时任务提交后不可取消');
+    const tooLate = shanghai(new Date(t.server.clock.now().getTime() + 25 * 3600_000));
+    await later();
+    expect((await client1.post('/api/send/send_time_sms', { sendKind: 2, content: 'x', smstype: 0, mobilelist: US1, sendtime: tooLate }, { json: true })).body.msg).toBe('定时发送时间须在24小时之内');
+  });
+
+  let sendFile = '';
+  let errorFile = '';
+  const tplSign = '好易购';
+
+  it('parses a variable file: good rows counted, bad rows in the error file with their reasons', async () => {
+    const tpl = await templateId(t.server, '尊敬的{name}');
+    const file = await xlsx([
+      ['手机号码', '姓名', '项目', '时间'],
+      ['13800138000', '张三', '体检', '9点'],
+      ['18600186000', 'Alexander-Maximilia', 'Comprehensive-check', '2026-12-01 09:30'],
+      ['18900189000', '李四', '洗牙', '10点'],
+      ['13800138000', '张三', '体检', '9点'],
+      ['12345', '王五', '体检', '9点'],
+      ['13900139000', '赵六', '体检'],
+      ['13700137000', '张三李四王五赵', '体检', '9点'],
+    ]);
+    const bad = await upload(t.server, client1, '/api/send/uploadVariateFile', 'vars.csv', file);
+    expect(bad.msg).toBe('请上传xlsx格式文件');
+    const up = await upload(t.server, client1, '/api/send/uploadVariateFile', '变量.xlsx', file);
+    expect(up.code).toBe(0);
+    const r = await client1.post('/api/send/parsefileVariate', { importFilePath: up.data.importFilePath, templateId: tpl, sign: tplSign, fileName: '变量.xlsx' });
+    expect(r.body.code).toBe(0);
+    expect(r.body.data).toMatchObject({ totalNum: 7, submitTotal: 3, errNum: 3, repeatNum: 1, variateNum: 3, mobileNum: 1, unicomNum: 1, telecomNum: 1 });
+    sendFile = r.body.data.sendFilePath;
+    errorFile = r.body.data.errorFilePath;
+    const dl = await client1.get(`/api/send/downloadtemplateVariateError?filePath=${encodeURIComponent(errorFile)}`);
+    expect(dl.status).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(dl.raw.rawPayload as any);
+    const rows: string[][] = [];
+    wb.worksheets[0].eachRow((row) => rows.push((row.values as any[]).slice(1).map((v) => String(v ?? ''))));
+    expect(rows[0]).toEqual(['手机号码', '变量1', '变量2', '变量3', '错误原因']);
+    expect(rows.slice(1).map((x) => [x[0], x[x.length - 1]])).toEqual([
+      ['13800138000', '手机号码重复'],
+      ['12345', '手机号码格式不正确'],
+      ['13900139000', '变量个数与模板不一致'],
+      ['13700137000', '变量长度不能超过20字节'],
+    ]);
+    // nobody else reads it
+    expect((await client0.get(`/api/send/downloadtemplateVariateError?filePath=${encodeURIComponent(errorFile)}`)).body.code).not.toBe(0);
+    // no template: 请先选择变量模板 (the form's message)
+    expect((await client1.post('/api/send/sendingVariable', { sign: tplSign, smstype: 0, fileType: 1, importFilePath: sendFile })).body.msg).toBe('请先选择变量模板');
+  });
+
+  it('sends the variable rows: each its own text and pieces, the pools charged the sum', async () => {
+    const tpl = await templateId(t.server, '尊敬的{name}');
+    const before = await remaining(t.server, 'client1');
+    const preview = await client1.post('/api/send/chargeInfoVariable', { templateId: tpl, sign: tplSign, smstype: 0, fileType: 1, importFilePath: sendFile });
+    const texts = [
+      ['13800138000', ['张三', '体检', '9点']],
+      ['18600186000', ['Alexander-Maximilia', 'Comprehensive-check', '2026-12-01 09:30']],
+      ['18900189000', ['李四', '洗牙', '10点']],
+    ].map(([p, v]) => [p, countPieces({ content: fillTemplate(templateParts(APPOINT), v as string[]), sign: tplSign })] as const);
+    const pieces = texts.reduce((n, [, pc]) => n + pc.pieces, 0);
+    expect(texts.map(([, pc]) => pc.pieces)).toEqual([1, 2, 1]);
+    expect(preview.body.data).toMatchObject({ submitTotal: 3, chargeNum: pieces, chargeMode: 1 });
+    await later();
+    const r = await client1.post('/api/send/sendingVariable', { templateId: tpl, sign: tplSign, smstype: 0, fileType: 1, importFilePath: sendFile, fileName: '变量.xlsx' });
+    expect(r.body.code).toBe(0);
+    expect(r.body.data.chargeNum).toBe(pieces);
+    expect(before - (await remaining(t.server, 'client1'))).toBe(pieces);
+    const tk = await task(t.server, r.body.data.taskId);
+    expect([tk.send_kind, tk.template_type, tk.charge_num_total]).toEqual([1, 1, pieces]);
+    const msgs = await db(t.server).selectFrom('sms_messages').select(['phone', 'content', 'pieces']).where('task_id', '=', tk.id).orderBy('id').execute();
+    expect(msgs.map((m) => [m.phone, m.content, m.pieces])).toEqual(texts.map(([p, pc]) => [p, pc.text, pc.pieces]));
+    // the dispatcher sends each row's own text
+    const now = new Date(t.server.clock.now().getTime() + 1000);
+    const claimed = await claimBatch(db(t.server), 'test', now, new Date(now.getTime() + 60_000), 10_000);
+    const mine = claimed.filter((c) => c.task_id === tk.id);
+    expect(mine.map((c) => c.content)).toEqual(texts.map(([, pc]) => pc.text));
+    // the records show each row's own text
+    const rec = await client1.post('/api/send/getrecords', { phone: '18600186000' });
+    expect(rec.body.data.list.map((x: any) => x.content)).toContain(texts[1][1].text);
+    expect(await poolViolations(t.server)).toEqual([]);
+  });
+
+  it('screens the variable rows of a file by carrier; the submit total follows', async () => {
+    const r = await client1.post('/api/send/screenPhones', { type: 2, importFilePath: sendFile, operators: '1,3', variateNum: 3 });
+    expect(r.body.code).toBe(0);
+    expect(r.body.data).toMatchObject({ submitTotal: 2, mobileNum: 1, unicomNum: 0, telecomNum: 1 });
+    const none = await client1.post('/api/send/screenPhones', { type: 2, importFilePath: r.body.data.sendFilePath, operators: '2' });
+    expect(none.body.msg).toBe('已筛选号码数量不能为0，请重新筛选。');
+    const manual = await client1.post('/api/send/screenPhones', { type: 1, phones: '13800138000,18600186000,18900189000', operators: '2' });
+    expect(manual.body.data).toMatchObject({ submitTotal: 1, phones: '18600186000' });
+  });
+
+  it('charges money accounts each row’s pieces exactly (client0, operation_mode 0)', async () => {
+    const tpl = await templateId(t.server, '亲爱的{name}');
+    const file = await xlsx([
+      ['13800138001', '王', '5', 'https://s.cn/a'],
+      ['13800138002', 'Alexander-Maximilia', '100', 'https://s.cn/abcdef'],
+    ]);
+    const up = await upload(t.server, client0, '/api/send/uploadVariateFile', 'c0.xlsx', file);
+    const parsed = await client0.post('/api/send/parsefileVariate', { importFilePath: up.data.importFilePath, templateId: tpl, sign: '瓯越鞋业' });
+    expect(parsed.body.data.submitTotal).toBe(2);
+    const before = await balance(t.server, 'client0');
+    await later();
+    const r = await client0.post('/api/send/sendingVariable', { templateId: tpl, sign: '瓯越鞋业', smstype: 5, fileType: 1, importFilePath: parsed.body.data.sendFilePath });
+    expect(r.body.code).toBe(0);
+    const tk = await task(t.server, r.body.data.taskId);
+    const msgs = await db(t.server).selectFrom('sms_messages').select(['price', 'pieces']).where('task_id', '=', tk.id).execute();
+    const cost = msgs.reduce((s, m) => s.plus(new Money(m.price).times(m.pieces)), new Money(0));
+    expect(msgs.map((m) => m.pieces).sort()).toEqual([1, 2]);
+    expect(tk.amount).toBe(money2(ceilCent(cost)));
+    expect(new Money(before).minus(await balance(t.server, 'client0')).toFixed(2)).toBe(tk.amount);
+    expect(await ledgerViolations(t.server)).toEqual([]);
+  });
+
+  it('an agent sends a manual variable SMS for its sub-account; refusals carry the spec’s messages', async () => {
+    const tpl = await templateId(t.server, '尊敬的{name}');
+    await later();
+    const ok = await agent1.post('/api/send/sendingVariable', { clientId: 'client1', templateId: tpl, sign: tplSign, smstype: 0, fileType: 0, content: '尊敬的王先生，您预约的体检将于明天开始，请提前15分钟到场。', mobile: '13800138000,18600186000' });
+    expect(ok.body.code).toBe(0);
+    expect(ok.body.data.submitTotal).toBe(2);
+    expect((await client1.post('/api/send/sendingVariable', { templateId: tpl, sign: tplSign, fileType: 0, content: 'x', mobile: '13800138000' })).body.msg).toBe('短信类型不能为空');
+    expect((await client1.post('/api/send/sendingVariable', { templateId: tpl, sign: tplSign, smstype: 0, fileType: 1 })).body.msg).toBe('请先上传号码');
+    expect((await client1.post('/api/send/sendingVariable', { templateId: tpl, sign: 'A', smstype: 0, fileType: 1, importFilePath: sendFile })).body.msg).toBe('签名长度为2-12之间');
+    const empty = await upload(t.server, client1, '/api/send/uploadVariateFile', 'empty.xlsx', await xlsx([['手机号码'], ['123']]));
+    const parsed = await client1.post('/api/send/parsefileVariate', { importFilePath: empty.data.importFilePath, templateId: tpl, sign: tplSign });
+    expect(parsed.body.msg).toBe('导入文件的有效号码个数为0');
+    expect((await client1.post('/api/send/parsefileVariate', { templateId: tpl, sign: tplSign })).body.msg).toBe('请上传变量文件');
+  });
+
+  it('a timed variable send waits; without the credit check it is charged when it fires', async () => {
+    const tpl = await templateId(t.server, '尊敬的{name}');
+    await later();
+    const at = shanghai(new Date(t.server.clock.now().getTime() + 10 * 60_000));
+    const r = await client1.post('/api/send/send_time_sms', { sendKind: 1, templateId: tpl, sign: tplSign, smstype: 0, fileType: 1, importFilePath: sendFile, sendtime: at, isCheckAvailableCredit: 0 }, { json: true });
+    expect(r.body.code).toBe(0);
+    const tk = await task(t.server, r.body.data.taskId);
+    expect([tk.status, tk.charge_state, tk.charge_num_total]).toEqual([1, 0, 4]);
+    const before = await remaining(t.server, 'client1');
+    t.server.clock.advance(11 * 60_000);
+    const { fireDueTimedTasks } = await import('../../server/modules/send/timer');
+    await fireDueTimedTasks({ db: db(t.server), now: t.server.clock.now });
+    const after = await task(t.server, tk.uid);
+    expect([after.charge_state, after.charge_num_total]).toEqual([1, 4]);
+    expect(before - (await remaining(t.server, 'client1'))).toBe(4);
+    expect(await poolViolations(t.server)).toEqual([]);
+  });
+});
