@@ -18,8 +18,8 @@ import { pay0013 } from './migrations/0013_pay';
 import { bills0014 } from './migrations/0014_bills';
 import { invoices0015 } from './migrations/0015_invoices';
 import { files0016 } from './migrations/0016_files';
-import { reports0018 } from './migrations/0018_reports';
 import { varintl0017 } from './migrations/0017_varintl';
+import { reports0018 } from './migrations/0018_reports';
 
 async function run(db: Kysely<any>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -164,8 +164,8 @@ export const migrations: Record<string, Migration> = {
   '0014_bills': bills0014,
   '0015_invoices': invoices0015,
   '0016_files': files0016,
-  '0018_reports': reports0018,
   '0017_varintl': varintl0017,
+  '0018_reports': reports0018,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

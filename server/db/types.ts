@@ -244,6 +244,8 @@ export interface Database {
   // 0016_files
   file_uploads: FileUploadTable;
   file_upload_chunks: FileUploadChunkTable;
+  // 0017_varintl
+  intl_prices: IntlPriceTable;
   // 0018_reports
   report_daily: ReportDailyTable;
 }
@@ -266,8 +268,6 @@ export interface ReportDailyTable {
   fail_num: number;
   wait_num: number;
   intercept_num: number;
-  // 0017_varintl
-  intl_prices: IntlPriceTable;
 }
 
 /** 短信签名 (server/db/migrations/0003_signs.ts) */
