@@ -102,7 +102,8 @@ describe.each(backends)('signs (%s)', (backend) => {
         { clientid: 'client3', name: '宁波港航物流有限公司' },
         { clientid: 'sgn2', name: '上海国际旅行社' },
       ]); // sgn3 (cancelled) is not offered
-      expect((await agent1.post('/api/send/getclients', { phoneInoutType: 1 })).body.data.map((c: any) => c.clientid)).toEqual(['sgn2']);
+      // client1 sends both (phone_inout_type 2): offered for domestic and international sending
+      expect((await agent1.post('/api/send/getclients', { phoneInoutType: 1 })).body.data.map((c: any) => c.clientid)).toEqual(['client1', 'sgn2']);
       expect((await agent1.post('/api/send/getclients', { phoneInoutType: 0 })).body.data.map((c: any) => c.clientid)).toEqual(['client1', 'client2', 'client3']);
       expect((await agent0.post('/api/send/getclients', {})).body.data.map((c: any) => c.clientid)).toEqual(['client0', 'sgn0']);
     });
