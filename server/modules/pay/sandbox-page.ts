@@ -5,6 +5,7 @@
 import { money2 } from '../ledger/money';
 import { formatDateTime } from '../../lib/time';
 import { PayOrderState } from '../../../common/generated/schemas';
+import { MESSAGES } from '../../../common/schema/messages';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -47,7 +48,7 @@ export function sandboxPage(p: {
   <button type="submit" name="action" value="cancel">取消</button>
 </form>`
       : !p.result
-        ? `<p class="msg err" data-testid="sandbox-result">${o.state === PayOrderState.Paid || o.state === PayOrderState.PaidAlt ? '订单已支付' : '订单已关闭，请重新下单'}</p>`
+        ? `<p class="msg err" data-testid="sandbox-result">${o.state === PayOrderState.Paid || o.state === PayOrderState.PaidAlt ? MESSAGES.payOrderPaid : MESSAGES.payOrderClosed}</p>`
         : '';
     body = `<table>${rows}</table>${result}${form}`;
   }

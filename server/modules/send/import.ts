@@ -81,7 +81,9 @@ export function importResult(fileName: string, tokens: string[]): ImportResult {
 }
 
 const SAMPLE = ['13800138000', '13900139000', '18600186000'];
-const HEADER = '手机号码';
+/** the number column's header of the import templates (and of the variable SMS files) */
+export const NUMBER_HEADER = '手机号码';
+const HEADER = NUMBER_HEADER;
 
 export async function templateXlsx(): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();

@@ -19,6 +19,7 @@ import { insertMessages } from '../send/messages';
 import { textTokens } from '../send/import';
 import { fillsTemplate, MIN_LEAD_MS, MSG, newTaskUid, parseSendTime, refusalOf, smsTypesOf, stripSign, X, type SendResult, type SendService } from '../send/service';
 import { checkNumbers, numberPoolError } from '../../../common/sms/numbers';
+import { MESSAGES } from '../../../common/schema/messages';
 import { carrierOf } from '../../../common/sms/segments';
 import { countPieces } from '../../../common/sms/pieces';
 import {
@@ -455,7 +456,7 @@ export class VarIntlService {
     delete raw.isCheckAvailableCredit;
     if (Number(body.sendKind) === SEND_KIND.international) return this.sendInternational(me, validateForm<SendInternationalForm>(this.ctx.schemas, INTL_FORM, raw), { timed: true });
     if (Number(body.sendKind) === SEND_KIND.variable) return this.sendVariable(me, validateForm<SendVariableForm>(this.ctx.schemas, VARIABLE_FORM, raw), { timed: true, checkCredit: check !== 0 });
-    throw new ApiError(400, '参数错误');
+    throw new ApiError(400, MESSAGES.badParam);
   }
 
   /** The charge preview of the confirm dialog (variable and international): what accept() would charge. */

@@ -13,6 +13,7 @@
  *   or more (UTF-8) → 变量长度不能超过20字节; the filled template + sign + 2 over 500 → 合计不能超过500.
  * A first row without a digit in its first cell is a header and skipped. At most 1,000,000 rows.
  */
+import { NUMBER_HEADER } from '../send/import';
 import fs from 'node:fs';
 import { once } from 'node:events';
 import ExcelJS from 'exceljs';
@@ -108,7 +109,7 @@ export async function parseVariableFile(
       errDone = once(stream, 'finish');
       errWb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
       errWs = errWb.addWorksheet('错误数据');
-      errWs.addRow([VX.mobileHeader, ...Array.from({ length: varCount }, (_, i) => `变量${i + 1}`), VX.errorHeader]).commit();
+      errWs.addRow([NUMBER_HEADER, ...Array.from({ length: varCount }, (_, i) => `变量${i + 1}`), VX.errorHeader]).commit();
     }
     const row = cells.slice(0, MAX_VARIABLES + 2).map((c) => c.slice(0, 200));
     while (row.length < varCount + 1) row.push('');
@@ -198,7 +199,7 @@ export async function variableTemplateXlsx(): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet('变量短信');
   ws.columns = [
-    { header: VX.mobileHeader, key: 'phone', width: 16 },
+    { header: NUMBER_HEADER, key: 'phone', width: 16 },
     { header: '变量1', key: 'v1', width: 14 },
     { header: '变量2', key: 'v2', width: 14 },
   ];

@@ -5,6 +5,7 @@
  * out of time). /finance/own and the pay order list reuse the dialogs.
  */
 import { useEffect, useEffectEvent, useRef, useState, type ReactNode } from 'react';
+import { MESSAGES } from '../../../common/schema/messages';
 import { App, Button, Descriptions, Modal, QRCode, Result, Space, Typography } from 'antd';
 import { WalletOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
@@ -131,7 +132,7 @@ export function PayDialog({ order, onClose, onChanged, pollMs = 2000 }: PayDialo
         setCancelling(true);
         try {
           const msg = await cancelPay(o.paymentId);
-          message.success(msg || '订单已取消');
+          message.success(msg || MESSAGES.payOrderCancelled);
           const next = await payStatus(o.paymentId).catch(() => ({ ...o, paymentState: PayOrderState.Cancelled, paymentStateStr: '已取消', countDownStr: '' }) as PayOrder);
           setPolled({ order: next, at: Date.now() });
           onChanged?.(next);
@@ -147,7 +148,7 @@ export function PayDialog({ order, onClose, onChanged, pollMs = 2000 }: PayDialo
   if (o && isPaid(o)) {
     body = (
       <div data-testid="pay-result">
-        <Result status="success" title="支付成功" subTitle={`已充值 ${o.paymentAmountStr} 元，余额已更新`} />
+        <Result status="success" title={MESSAGES.paySuccess} subTitle={`已充值 ${o.paymentAmountStr} 元，余额已更新`} />
       </div>
     );
   } else if (o && open && left > 0) {
@@ -172,7 +173,7 @@ export function PayDialog({ order, onClose, onChanged, pollMs = 2000 }: PayDialo
         <Result
           status={timedOut ? 'warning' : 'error'}
           title={timedOut ? '订单已超时' : o.paymentStateStr || '订单已关闭'}
-          subTitle={timedOut ? '订单已超时，请重新下单' : o.remark || '订单已关闭，请重新下单'}
+          subTitle={timedOut ? '订单已超时，请重新下单' : o.remark || MESSAGES.payOrderClosed}
         />
       </div>
     );
