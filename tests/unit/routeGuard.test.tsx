@@ -39,7 +39,8 @@ beforeAll(async () => {
 }, 120_000);
 
 /** The calls the shell makes for any page: session, user, branding, support contacts, certification status. */
-const SHELL = new Set(['/api/login/timeout', '/api/admin/info', '/api/loginInfo', '/api/supportInfo', '/api/admin/baseinfo', '/api/client/oauth']);
+// the layout's own calls (an agent's header asks /onlinePay/config whether to offer 在线充值)
+const SHELL = new Set(['/api/login/timeout', '/api/admin/info', '/api/loginInfo', '/api/supportInfo', '/api/admin/baseinfo', '/api/client/oauth', '/api/onlinePay/config']);
 
 let calls: string[] = [];
 const onRequest = ({ request }: { request: Request }) => {
@@ -164,12 +165,12 @@ describe('route guard: sending rules by phone_inout_type', { timeout: 90_000 }, 
       return <div data-testid="send-page">{name}</div>;
     };
   const table: ScreenTable = {
-    // the real table's send page replaced by a probe (it mounts nothing heavy)
+    // the real table's send pages replaced by probes (they mount nothing heavy)
     groups: consoleScreens.groups,
     screens: [
-      ...consoleScreens.screens.filter((s) => s.name !== 'sms_deliver'),
+      ...consoleScreens.screens.filter((s) => s.name !== 'sms_deliver' && s.name !== 'sms_internaldeliver'),
       { name: 'sms_deliver', path: '/customer/deliverlayout/deliver', label: '普通短信', page: probe('deliver'), access: 'domesticSending', menu: 'send' },
-      { name: 'internaldeliver', path: '/customer/deliverlayout/internaldeliver', label: '国际短信', page: probe('internaldeliver'), access: 'internationalSending', menu: 'send' },
+      { name: 'sms_internaldeliver', path: '/customer/deliverlayout/internaldeliver', label: '国际短信', page: probe('internaldeliver'), access: 'internationalSending', menu: 'send' },
     ],
   };
   const client = (phone_inout_type: CurrentUser['phone_inout_type']): CurrentUser => ({ ...subAccount, phone_inout_type });
