@@ -2,7 +2,26 @@ import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { E2E_DATA_DIR } from '../../playwright.config';
 import { png } from '../fixtures/images';
-import { apiLogin } from './helpers';
+import { apiLogin, apiPost as api, selectRow as select } from './helpers';
+
+// runs before the test below certifies newagent
+test('an uncertified agent is asked to certify before buying', async ({ page }) => {
+  test.setTimeout(300_000);
+  await apiLogin(page, 'newagent');
+  await page.goto('/sms/smspurchaselayout/purchase');
+  await expect(page.getByRole('cell', { name: '营销短信 1万条' })).toBeVisible({ timeout: 90_000 });
+  await select(page, '营销短信 1万条');
+  await page.getByLabel('营销短信 1万条 购买数量').fill('100');
+  await page.getByTestId('submit-order').click();
+  const prompt = page.getByRole('dialog').filter({ hasText: '您尚未通过系统认证，是否前往资质认证？' });
+  await expect(prompt).toBeVisible({ timeout: 20_000 });
+  await prompt.getByRole('button', { name: '是' }).click();
+  await expect(page).toHaveURL(/\/account\/info\/base\/auth$/);
+  // the server refuses too
+  const products = await api(page, '/api/sms/products', { keyword: 'YX-QW-1W' });
+  const r = await api(page, '/api/sms/order/add', { product_id: String(products.data.list[0].product_id), num: '100' });
+  expect(r.msg).toBe('请先认证后再购买短信');
+});
 
 test('an uncertified agent submits its certification, waits, and is approved by the operator', async ({ page }) => {
   await apiLogin(page, 'newagent');

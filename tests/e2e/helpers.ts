@@ -77,3 +77,16 @@ export async function apiLogin(page: Page, username: string, password = 'Demo123
   ).json();
   if (res.code !== 0) throw new Error(`login ${username}: ${res.msg}`);
 }
+
+/** selects a product row of the purchase page */
+export async function selectRow(page: Page, name: string) {
+  const box = page.getByRole('row').filter({ hasText: name }).getByRole('checkbox');
+  await box.click();
+  await expect(box).toBeChecked();
+}
+
+/** a form POST with the session's CSRF header, as the console posts */
+export async function apiPost(page: Page, url: string, form: Record<string, string> = {}) {
+  const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+  return (await (await page.request.post(url, { headers: { 'x-xsrf-token': decodeURIComponent(xsrf) }, form })).json()) as { code: number; msg: string; data: any };
+}
