@@ -250,6 +250,10 @@ describe.each(backends)('purchase (%s)', (backend) => {
     expect(dx.headers['content-type']).toContain('spreadsheetml');
     const hx = await agent1.post('/api/finance/bill/purchaseHistory/export', {});
     expect(hx.headers['content-type']).toContain('spreadsheetml');
+    // agents see the unit price column (spec 02 §3: unit_price, agents only) in the export too
+    const hwb = new ExcelJS.Workbook();
+    await hwb.xlsx.load(hx.raw.rawPayload as any);
+    expect((hwb.worksheets[0].getRow(1).values as unknown[]).includes('单价（元）')).toBe(true);
 
     // pools: the agent's own and its sub-accounts'; a sub-account's own
     const p = await agent1.post('/api/agent/newpools', { product_type: 3 });

@@ -1,3 +1,4 @@
+import { UserType } from '../../../common/generated/schemas';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
@@ -134,7 +135,7 @@ export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): Fast
 
     app.post('/finance/bill/purchaseHistory', route({ tag: BILL, summary: '消费记录（套餐模式）', access: 'session', body: recordFilter }), async (req) => ok(await purchase.purchaseHistory(me(req), req.body)));
     app.post('/finance/bill/purchaseHistory/export', route({ tag: BILL, summary: '导出消费记录（套餐模式，xlsx）', access: 'session', body: recordFilter }), async (req, reply) => {
-      const agent = me(req).user_type === '1';
+      const agent = me(req).user_type === UserType.Agent;
       const cols: ExportColumn[] = [
         { key: 'rownum', width: 6 },
         { key: 'client_id', width: 12 },
