@@ -111,7 +111,7 @@ export class BillsService {
     }
     const from = dayParam(b.start_time_day);
     const to = dayParam(b.end_time_day);
-    if (from && to && from > to) throw new ApiError(400, '开始日期不能晚于结束日期');
+    if (from && to && from > to) throw new ApiError(400, MESSAGES.endBeforeStart);
     if (from) q = q.where('ledger.created_at', '>=', from);
     if (to) q = q.where('ledger.created_at', '<', new Date(to.getTime() + 86_400_000));
     return q;

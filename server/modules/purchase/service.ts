@@ -469,19 +469,6 @@ export class PurchaseService {
     return rows.map((r, i) => this.rebateRow(r, i + 1));
   }
 
-  /** Operator: credits rebate income to an account (CLI). */
-  async creditRebate(accountId: number, amountStr: string, remark = ''): Promise<string> {
-    if (!/^(?:0|[1-9][0-9]{0,9})(?:\.[0-9]{1,2})?$/.test(amountStr) || new Money(amountStr).lte(0)) throw new ApiError(400, '金额必须为数字,最多保留两位小数');
-    return this.ctx.db.transaction().execute(async (trx) => {
-      const a = await trx.selectFrom('accounts').select(['rebate_useable']).where('id', '=', accountId).forUpdate().executeTakeFirst();
-      if (!a) throw errors.notFound('账户');
-      const after = new Money(a.rebate_useable).plus(amountStr);
-      await trx.updateTable('accounts').set({ rebate_useable: money2(after) }).where('id', '=', accountId).execute();
-      await trx.insertInto('rebate_ledger').values({ account_id: accountId, amount: money2(amountStr), balance_after: money2(after), kind: REBATE_KIND.income, remark, created_at: this.ctx.now() }).execute();
-      return money2(after);
-    });
-  }
-
   // ---------------------------------------------------------------- purchase history
 
   private recordRow(r: BillRow, rownum: number, agent: boolean) {
