@@ -3,6 +3,7 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { http } from 'msw';
 import { withApp } from '@/stories/withApp';
 import { agentDirectChargeMode, consoleApi, sessionTimeout, subAccount } from '@/stories/mockApi';
+import { payApi } from '@/stories/payApi';
 import Home from '@/pages/Home';
 import ConsoleLayout from './ConsoleLayout';
 import { RequireSession } from './ConsoleRoot';
@@ -40,6 +41,16 @@ export const AgentPackageMode: Story = {
     await expect(within(c.getByRole('menu')).getByText('首页')).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /退出登录/ })).toBeInTheDocument();
     await expect(c.queryByTestId('certification-banner')).not.toBeInTheDocument();
+  },
+};
+
+/** 在线充值 in the header: agents, when the platform offers it (isOpenPay = 1) */
+export const OnlineRechargeOffered: Story = {
+  name: '代理商：在线充值',
+  parameters: { msw: { handlers: [...payApi({ isOpenPay: 1 }), ...consoleApi()] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByTestId('online-recharge', {}, T)).toHaveTextContent('在线充值');
   },
 };
 
