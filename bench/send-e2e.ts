@@ -14,6 +14,7 @@
  *   npx tsx bench/send-e2e.ts                 # COUNT=20000
  *   COUNT=100000 npx tsx bench/send-e2e.ts    # the issue's size
  *   ONLY=postgres|pglite                      # one backend
+ *   BENCH_CPU_PROFILE=/tmp/e2e                # CPU profile of the dispatcher process during the run (/tmp/e2e.<backend>.cpuprofile)
  * Target: ≥ 5,000 messages/s on PostgreSQL.
  */
 import fs from 'node:fs';
@@ -31,6 +32,7 @@ import { dispatcherOptionsFromEnv } from '../server/modules/dispatch/pipeline';
 import { createSmscLink } from '../server/modules/smsc/client';
 import { parseSmppUrl } from '../server/modules/smsc/config';
 import { startSimProcess } from './lib/sim-process';
+import { startCpuProfile } from './lib/cpu-profile';
 
 const COUNT = Number(process.env.COUNT ?? 20_000);
 const TARGET = 5000;
@@ -96,6 +98,7 @@ async function run(backend: 'postgres' | 'pglite'): Promise<Figure> {
       backend === 'postgres' ? (await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database()`.execute(handle.db)).rows.map((r) => r.pid) : [];
     const pgBefore = procCpuMs(await pgPids());
     const simBefore = (await sim.counts()).cpuMs;
+    const profile = await startCpuProfile(process.env.BENCH_CPU_PROFILE ? `${process.env.BENCH_CPU_PROFILE}.${backend}.cpuprofile` : '');
     const selfBefore = process.cpuUsage();
     const t0 = performance.now();
     const task = await insertFixtureTask(handle.db, { accountId: account.id, count: COUNT, price: '0.0400' });
@@ -114,6 +117,7 @@ async function run(backend: 'postgres' | 'pglite'): Promise<Figure> {
     }
     const t2 = performance.now();
     const self = process.cpuUsage(selfBefore);
+    await profile.stop();
     const selfMs = (self.user + self.system) / 1000;
     const simMs = (await sim.counts()).cpuMs - simBefore;
     const pgMs = procCpuMs(await pgPids()) - pgBefore;

@@ -222,6 +222,10 @@ export interface Database {
   sms_tasks: SmsTaskTable;
   sms_messages: SmsMessageTable;
   sms_receipts: SmsReceiptTable;
+  dispatch_queue: DispatchQueueTable;
+  dispatch_leases: DispatchLeaseTable;
+  sms_requeue: SmsRequeueTable;
+  sms_inflight: SmsInflightTable;
   sms_mo: SmsMoTable;
   push_outbox: PushOutboxTable;
   export_files: ExportFileTable;
@@ -474,7 +478,7 @@ export interface SmsTaskTable {
   send_kind: D<number>;
 }
 
-/** one message: the dispatch queue row and the send record */
+/** one message: the send record (its dispatch state: dispatch_queue, dispatch_leases, sms_requeue, sms_inflight) */
 export interface SmsMessageTable {
   id: Generated<number>;
   task_id: number;
@@ -493,15 +497,44 @@ export interface SmsMessageTable {
   /** the SMSC's message id (submit_sm_resp) */
   msg_id: D<string | null>;
   attempts: D<number>;
-  /** eligible for dispatch from (null: not queued: awaiting review, cancelled, final) */
-  next_at: NullableTs;
-  lease_owner: D<string | null>;
-  lease_until: NullableTs;
   created_at: CreatedAt;
   submitted_at: NullableTs;
   done_at: NullableTs;
   /** 0017_varintl: the message's own text (variable SMS); null = the task's content */
   content: D<string | null>;
+}
+
+/** 0019: a task's messages to hand out, in id order */
+export interface DispatchQueueTable {
+  task_id: number;
+  /** the last message id handed out */
+  next_id: D<number>;
+  /** false once every message of the task has been handed out */
+  queued: D<boolean>;
+  ready_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** 0019: a claimed batch, until its outcomes are recorded */
+export interface DispatchLeaseTable {
+  id: Generated<string>;
+  owner: string;
+  lease_until: Timestamp;
+  message_ids: number[];
+}
+
+/** 0019: messages to submit again from next_at */
+export interface SmsRequeueTable {
+  message_id: number;
+  task_id: number;
+  next_at: Timestamp;
+}
+
+/** 0019: a submitted message awaiting its receipt, by the SMSC's message id */
+export interface SmsInflightTable {
+  msg_id: string;
+  message_id: number;
+  task_id: number;
+  submitted_at: Timestamp;
 }
 
 export interface SmsReceiptTable {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
 import { FakeLink } from '../fixtures/fake-smsc';
 import { backends, useServer, type Client, type TestServer } from './harness';
-import { accountId, as, balance, cli, db, ledgerViolations } from './send-helpers';
+import { accountId, as, balance, cli, db, ledgerViolations, queuedAt } from './send-helpers';
 import alarmForm from '../../schemas/forms/credit-alarm.json';
 
 const AMOUNT_MSG = alarmForm.properties.alarmAmount.errorMessage.pattern;
@@ -180,7 +180,12 @@ describe.each(backends)('bills (%s)', (backend) => {
     expect(await server.app.services.bills.deliverAlarms()).toBe(0);
     const after = await events(server, 'agent0');
     expect(after.every((e) => e.task_id !== null && e.sent_at !== null)).toBe(true);
-    const msgs = await db(server).selectFrom('sms_messages').selectAll().where('task_id', 'in', after.map((e) => e.task_id!)).orderBy('id').execute();
+    const msgs = await db(server)
+      .selectFrom('sms_messages as m')
+      .select(['m.id', 'm.phone', 'm.state', 'm.price', queuedAt.as('next_at')])
+      .where('m.task_id', 'in', after.map((e) => e.task_id!))
+      .orderBy('m.id')
+      .execute();
     expect(msgs.map((m) => m.phone).sort()).toEqual(['13800138000', '13800138000', '18600186000', '18600186000']);
     expect(msgs.every((m) => m.state === 0 && m.next_at !== null && Number(m.price) === 0)).toBe(true);
     const task = await db(server).selectFrom('sms_tasks').selectAll().where('id', '=', after[0].task_id!).executeTakeFirstOrThrow();

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { Dispatcher, type DispatcherOptions } from '../../server/modules/dispatch/dispatcher';
 import { insertFixtureTask, type FixtureTask } from '../../server/modules/dispatch/fixture';
 import { pushHooks } from '../../server/modules/dispatch/pipeline';
-import { claimBatch, recordOutcomes, taskSchedule, UNCONFIRMED } from '../../server/modules/dispatch/sql';
+import { claimBatch, purgeStale, recordOutcomes, storeReceipts, taskSchedule, UNCONFIRMED } from '../../server/modules/dispatch/sql';
 import { createSmscLink } from '../../server/modules/smsc/client';
 import { parseSmppUrl } from '../../server/modules/smsc/config';
 import { startSimulator } from '../../server/modules/smsc/simulator';
@@ -35,6 +35,11 @@ async function messages(server: TestServer, taskId: number) {
 
 function dispatcher(server: TestServer, link: FakeLink, opts: DispatcherOptions = {}) {
   return new Dispatcher(server.app.ctx, link, { maintenanceMs: 0, batchSize: 4, ...opts });
+}
+
+/** claimed batches not recorded yet */
+async function leases(server: TestServer) {
+  return server.handle.db.selectFrom('dispatch_leases').select(['owner', 'message_ids']).orderBy('id').execute();
 }
 
 async function drain(d: Dispatcher) {
@@ -77,10 +82,10 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     expect(link.requests[0].text).toBe('【云讯通】您的验证码是1234，5分钟内有效。');
     const rejected = ms.filter((m) => m.phone.endsWith('3'));
     expect(rejected).toHaveLength(1);
-    expect(rejected[0]).toMatchObject({ state: 4, error_code: '0x0000000B', msg_id: null, lease_owner: null, lease_until: null, next_at: null });
+    expect(rejected[0]).toMatchObject({ state: 4, error_code: '0x0000000B', msg_id: null });
     expect(rejected[0].done_at).not.toBeNull();
     for (const m of ms.filter((x) => !x.phone.endsWith('3'))) {
-      expect(m).toMatchObject({ state: 1, error_code: '', lease_owner: null, lease_until: null, attempts: 1 });
+      expect(m).toMatchObject({ state: 1, error_code: '', attempts: 1 });
       expect(m.msg_id).toMatch(/^m\d+-\d+$/);
       expect(m.submitted_at).not.toBeNull();
     }
@@ -108,8 +113,14 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     expect(tr).toMatchObject({ unknown_num: 0, success_num: 10 - fails, fail_num: fails, refundable_pieces: fails });
     expect(Number(tr.refundable_cost)).toBeCloseTo(0.05 * fails);
     await expectCountersMatch(server, id);
+    // the second copies match no message in flight: kept aside (applied by nobody), purged after 3 days
     const left = await server.handle.db.selectFrom('sms_receipts').select('msg_id').execute();
-    expect(left).toEqual([]);
+    expect(left.map((r) => r.msg_id).sort()).toEqual(after.filter((m) => m.msg_id).map((m) => m.msg_id).sort());
+    expect(await d.applyOnce()).toBe(0);
+    expect(await server.handle.db.selectFrom('sms_inflight').select('msg_id').where('task_id', '=', id).execute()).toEqual([]);
+    await purgeStale(server.handle.db, new Date(server.clock.now().getTime() + 1000));
+    expect(await server.handle.db.selectFrom('sms_receipts').select('msg_id').execute()).toEqual([]);
+    await expectCountersMatch(server, id);
   });
 
   it('task progress from counters', () => {
@@ -127,8 +138,11 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     await drain(d);
     // all back in the queue, later
     let ms = await messages(server, id);
-    expect(ms.every((m) => m.state === 0 && m.lease_until === null && m.attempts === 1 && m.error_code === '0x00000058')).toBe(true);
-    expect(ms.every((m) => m.next_at!.getTime() === server.clock.now().getTime() + 1000)).toBe(true);
+    expect(ms.every((m) => m.state === 0 && m.attempts === 1 && m.error_code === '0x00000058')).toBe(true);
+    expect(await leases(server)).toEqual([]);
+    const requeued = await server.handle.db.selectFrom('sms_requeue').selectAll().where('task_id', '=', id).orderBy('message_id').execute();
+    expect(requeued.map((r) => r.message_id)).toEqual(ms.map((m) => m.id));
+    expect(requeued.every((r) => new Date(r.next_at).getTime() === server.clock.now().getTime() + 1000)).toBe(true);
     expect(await d.dispatchOnce()).toBe(0);
     expect((await taskRow(server, id)).status).toBe(2);
     for (let i = 0; i < 2; i++) {
@@ -152,30 +166,54 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     d.start();
     await new Promise((r) => setTimeout(r, 150));
     await d.stop();
-    expect((await messages(server, id2)).every((m) => m.state === 0 && m.lease_owner === null)).toBe(true);
+    expect((await messages(server, id2)).every((m) => m.state === 0)).toBe(true);
+    expect(await leases(server)).toEqual([]);
     link.ready = true;
     link.decide = () => 'accept';
     await drain(d);
     expect((await taskRow(server, id2)).status).toBe(3);
   });
 
-  it('a receipt that arrives before its submit response is recorded waits, then applies', async () => {
+  it('a receipt that arrives before its submit response is recorded waits, then gives the message its final state at once', async () => {
     const { server } = t;
     const { id } = await task(server, { count: 3 });
     const link = new FakeLink(() => 'accept-receipt-first');
     link.delivered = () => false;
     const d = dispatcher(server, link);
     const appliedEarly: number[] = [];
+    const stored: number[] = [];
     link.afterEarlyReceipt = async () => {
       appliedEarly.push(await d.applyOnce());
+      stored.push((await server.handle.db.selectFrom('sms_receipts').select('msg_id').execute()).length);
     };
     await drain(d);
     expect(appliedEarly).toEqual([0, 0, 0]);
-    expect((await server.handle.db.selectFrom('sms_receipts').select('msg_id').execute()).length).toBeGreaterThanOrEqual(3);
-    expect(await d.applyOnce()).toBe(3);
+    expect(stored).toEqual([1, 2, 3]);
+    // the record found them: 6 at once, never 1 in between, nothing in flight, nothing left waiting
+    expect(await server.handle.db.selectFrom('sms_receipts').select('msg_id').execute()).toEqual([]);
+    expect(await server.handle.db.selectFrom('sms_inflight').select('msg_id').where('task_id', '=', id).execute()).toEqual([]);
+    expect(await d.applyOnce()).toBe(0);
     const ms = await messages(server, id);
-    expect(ms.every((m) => m.state === 6 && m.error_code === '013')).toBe(true);
-    expect(await taskRow(server, id)).toMatchObject({ status: 3, fail_num: 3, unknown_num: 0, refundable_pieces: 3 });
+    expect(ms.every((m) => m.state === 6 && m.error_code === '013' && m.msg_id && m.submitted_at && m.done_at)).toBe(true);
+    expect(await taskRow(server, id)).toMatchObject({ status: 3, fail_num: 3, unknown_num: 0, submitted_num: 3, refundable_pieces: 3 });
+    await expectCountersMatch(server, id);
+  });
+
+  it('a receipt stored while its submit was being recorded (neither transaction saw the other) is applied by the applier', async () => {
+    const { server } = t;
+    const { id } = await task(server, { count: 2 });
+    const link = new FakeLink();
+    const d = dispatcher(server, link);
+    await drain(d);
+    const inflight = await server.handle.db.selectFrom('sms_inflight').selectAll().where('task_id', '=', id).orderBy('message_id').execute();
+    expect(inflight).toHaveLength(2);
+    // what the receipt transaction wrote when it could not see the in-flight row yet
+    await storeReceipts(server.handle.db, [{ msgId: inflight[0].msg_id, state: 3, errorCode: '', report: 'DELIVRD', doneAt: server.clock.now() }], server.clock.now());
+    expect(await d.applyOnce()).toBe(1);
+    const ms = await messages(server, id);
+    expect(ms.map((m) => m.state)).toEqual([3, 1]);
+    expect(await server.handle.db.selectFrom('sms_receipts').select('msg_id').execute()).toEqual([]);
+    expect(await taskRow(server, id)).toMatchObject({ success_num: 1, unknown_num: 1 });
     await expectCountersMatch(server, id);
   });
 
@@ -193,14 +231,16 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     await drain(d);
     expect(link.written.size).toBe(2);
     await d.maintain();
-    expect((await messages(server, id)).filter((m) => m.lease_owner === 'dead-worker')).toHaveLength(4);
+    expect((await leases(server)).filter((l) => l.owner === 'dead-worker').flatMap((l) => l.message_ids)).toEqual(claimed.map((c) => c.id));
+    expect((await messages(server, id)).filter((m) => m.state === 0).map((m) => m.id)).toEqual(claimed.map((c) => c.id));
 
     server.clock.advance(1001);
     await d.maintain();
     expect(d.stats.recovered).toBe(4);
     const ms = await messages(server, id);
     const recovered = ms.filter((m) => claimed.some((c) => c.id === m.id));
-    expect(recovered.every((m) => m.state === 1 && m.error_code === UNCONFIRMED && m.lease_owner === null && m.next_at === null)).toBe(true);
+    expect(recovered.every((m) => m.state === 1 && m.error_code === UNCONFIRMED)).toBe(true);
+    expect(await leases(server)).toEqual([]);
     expect(await taskRow(server, id)).toMatchObject({ status: 3, unknown_num: 6, submitted_num: 6 });
     await expectCountersMatch(server, id);
 
@@ -343,7 +383,8 @@ describe.each(backends)('dispatch over SMPP with the simulator (%s)', (backend) 
     expect(counts.duplicates).toEqual([]);
     expect(counts.throttled).toBeGreaterThan(0);
     const ms = await messages(server, id);
-    expect(ms.every((m) => [1, 3, 6].includes(m.state) && m.lease_owner === null)).toBe(true);
+    expect(ms.every((m) => [1, 3, 6].includes(m.state))).toBe(true);
+    expect(await leases(server)).toEqual([]);
     for (const m of ms) {
       if (m.msg_id) expect(sim.refs.get(String(m.id))).toBe(1);
       if (m.state !== 1) expect(m.error_code === UNCONFIRMED).toBe(false);

@@ -55,11 +55,19 @@ export async function task(s: TestServer, uid: string) {
   return db(s).selectFrom('sms_tasks').selectAll().where('uid', '=', uid).executeTakeFirstOrThrow();
 }
 
+/**
+ * When a message became claimable by the dispatchers (dispatch/sql.ts): its requeue time, else the
+ * time its task was queued when the task's cursor has not passed it; null: not queued.
+ */
+export const queuedAt = sql<Date | null>`coalesce(
+  (select r.next_at from sms_requeue r where r.message_id = m.id),
+  (select q.ready_at from dispatch_queue q where q.task_id = m.task_id and q.queued and m.id > q.next_id and m.state = 0))`;
+
 export async function messages(s: TestServer, uid: string) {
   return db(s)
     .selectFrom('sms_messages as m')
     .innerJoin('sms_tasks as t', 't.id', 'm.task_id')
-    .select(['m.id', 'm.phone', 'm.carrier', 'm.state', 'm.next_at', 'm.price', 'm.pieces', 'm.province_id', 'm.city_id'])
+    .select(['m.id', 'm.phone', 'm.carrier', 'm.state', queuedAt.as('next_at'), 'm.price', 'm.pieces', 'm.province_id', 'm.city_id'])
     .where('t.uid', '=', uid)
     .orderBy('m.id')
     .execute();

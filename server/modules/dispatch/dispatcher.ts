@@ -1,13 +1,15 @@
 /**
  * The dispatch pipeline of one process (docs/api-dispatch.md):
- * - `lanes` loops claim due messages in batches (lease), submit them through the SMSC link and
- *   record the outcomes; several lanes overlap (one claims / records while another's batch is on
- *   the wire), several processes share the queue (FOR UPDATE SKIP LOCKED + leases);
- * - the link's receipts are stored (sms_receipts) before the SMSC is acknowledged, and an applier
- *   loop applies them to the messages in batches;
+ * - `lanes` loops claim due messages in batches (a lease row), submit them through the SMSC link
+ *   and record the outcomes; several lanes overlap (one claims / records while another's batch is
+ *   on the wire), several processes share the queue (row locks on the tasks' queue rows, SKIP
+ *   LOCKED on requeued messages, leases);
+ * - the link's receipts are applied to the messages in flight (or stored in sms_receipts when their
+ *   message is not in flight yet) before the SMSC is acknowledged; an applier loop settles the
+ *   receipts that raced with their submit's record;
  * - uplinks are stored (sms_mo) before they are acknowledged;
  * - every second: due timed tasks are released (send/timer.ts), expired leases are recovered
- *   (unconfirmed), finished tasks are completed, orphan receipts purged.
+ *   (unconfirmed), finished tasks are completed, stale receipts and in-flight rows purged.
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -23,7 +25,7 @@ import {
   applyReceipts,
   claimBatch,
   completeTasks,
-  purgeOrphanReceipts,
+  purgeStale,
   recordOutcomes,
   recoverLeases,
   STATE,
@@ -59,7 +61,7 @@ export interface DispatcherOptions {
   sourcePrefix?: string;
   /** housekeeping period: timed tasks, lease recovery, completion sweep (default 1000 ms; 0: none) */
   maintenanceMs?: number;
-  /** unapplicable receipts are deleted after this long (default 3 days) */
+  /** unapplicable receipts, and messages still waiting for their receipt, are let go after this long (default 3 days) */
   orphanReceiptMs?: number;
   /** run the submit lanes (false: receipts / uplinks / housekeeping only) */
   submit?: boolean;
@@ -104,20 +106,21 @@ export const DEFAULT_SOURCE_PREFIX = '106900';
 export function toOutcomes(batch: readonly ClaimedMessage[], results: readonly SubmitResult[]): Outcome[] {
   const byRef = new Map<number, SubmitResult>();
   for (const r of results) byRef.set(r.ref, r);
-  return batch.map((m): Outcome => {
-    const r = byRef.get(m.id);
-    if (!r) return { id: m.id, state: STATE.Submitted, msgId: null, code: UNCONFIRMED, report: 'no answer', delayMs: 0 };
-    switch (r.status) {
-      case 'accepted':
-        return { id: m.id, state: STATE.Submitted, msgId: String(r.msgId).slice(0, 64), code: '', report: '', delayMs: 0 };
-      case 'rejected':
-        return { id: m.id, state: STATE.SubmitFailed, msgId: null, code: String(r.code).slice(0, 32), report: '', delayMs: 0 };
-      case 'retry':
-        return { id: m.id, state: STATE.NotSent, msgId: null, code: String(r.code).slice(0, 32), report: '', delayMs: Math.min(60_000, Math.max(50, Math.round(r.afterMs) || 0)) };
-      default:
-        return { id: m.id, state: STATE.Submitted, msgId: null, code: UNCONFIRMED, report: String(r.code).slice(0, 64), delayMs: 0 };
-    }
-  });
+  return batch.map((m): Outcome => ({ ...outcomeOf(m, byRef.get(m.id)), taskId: m.task_id }));
+}
+
+function outcomeOf(m: ClaimedMessage, r: SubmitResult | undefined): Outcome {
+  if (!r) return { id: m.id, state: STATE.Submitted, msgId: null, code: UNCONFIRMED, report: 'no answer', delayMs: 0 };
+  switch (r.status) {
+    case 'accepted':
+      return { id: m.id, state: STATE.Submitted, msgId: String(r.msgId).slice(0, 64), code: '', report: '', delayMs: 0 };
+    case 'rejected':
+      return { id: m.id, state: STATE.SubmitFailed, msgId: null, code: String(r.code).slice(0, 32), report: '', delayMs: 0 };
+    case 'retry':
+      return { id: m.id, state: STATE.NotSent, msgId: null, code: String(r.code).slice(0, 32), report: '', delayMs: Math.min(60_000, Math.max(50, Math.round(r.afterMs) || 0)) };
+    default:
+      return { id: m.id, state: STATE.Submitted, msgId: null, code: UNCONFIRMED, report: String(r.code).slice(0, 64), delayMs: 0 };
+  }
 }
 
 /** Receipt → the values stored: delivered → 3, else 6 with the SMSC's error (err, else stat). */
@@ -224,7 +227,6 @@ export class Dispatcher {
         break;
       } catch (err) {
         this.logError('record', err);
-        if ((err as { code?: string })?.code === '23505') await this.dropDuplicateMsgIds(outcomes);
         if (!this.running || attempt >= 20) throw err;
         await new Promise((r) => setTimeout(r, Math.min(5000, 100 * 2 ** attempt)));
       }
@@ -232,23 +234,6 @@ export class Dispatcher {
     this.ctx.log.debug(`dispatch ${batch.length}: claim ${(TC - T0).toFixed(0)} ms, submit ${(T1 - TC).toFixed(0)} ms, record ${(performance.now() - T1).toFixed(0)} ms`);
     this.applierWake.wake();
     return batch.length;
-  }
-
-  /**
-   * An SMSC that answers an id it already gave another message (the msg_id index is unique): those
-   * outcomes are recorded without the id, as unconfirmed (their receipts cannot be told apart).
-   */
-  private async dropDuplicateMsgIds(outcomes: Outcome[]) {
-    const ids = outcomes.map((o) => o.msgId).filter((x): x is string => !!x);
-    const seen = new Set<string>();
-    const taken = new Set(
-      (await this.db.selectFrom('sms_messages').select('msg_id').where('msg_id', 'in', ids.length ? ids : ['']).execute()).map((r) => r.msg_id),
-    );
-    for (const o of outcomes) {
-      if (!o.msgId) continue;
-      if (taken.has(o.msgId) || seen.has(o.msgId)) Object.assign(o, { msgId: null, code: UNCONFIRMED, report: 'duplicate message id' });
-      else seen.add(o.msgId);
-    }
   }
 
   /** Applies stored receipts until fewer than a batch remain; returns how many were applied. */
@@ -276,7 +261,7 @@ export class Dispatcher {
       const n = await recoverLeases(this.db, this.ctx);
       this.stats.recovered += n;
       if (n > 0) this.ctx.log.warn(`dispatch ${this.workerId}: ${n} messages with an expired lease recorded as unconfirmed`);
-      if (n < 5000) break;
+      if (n === 0) break;
     }
     if (now.getTime() - this.lastSweep >= 10_000 || now.getTime() < this.lastSweep) {
       this.lastSweep = now.getTime();
@@ -284,7 +269,7 @@ export class Dispatcher {
     }
     if (now.getTime() - this.lastPurge >= 600_000 || now.getTime() < this.lastPurge) {
       this.lastPurge = now.getTime();
-      await purgeOrphanReceipts(this.db, new Date(now.getTime() - this.o.orphanReceiptMs));
+      await purgeStale(this.db, new Date(now.getTime() - this.o.orphanReceiptMs));
     }
   }
 

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/types';
+import { enqueueTask } from './sql';
 
 export interface FixtureTask {
   accountId: number;
@@ -15,7 +16,7 @@ export interface FixtureTask {
   phoneBase?: number;
   pieces?: number;
   price?: string;
-  /** null: not queued (timed task before its time) */
+  /** null: not queued (timed task before its time); else queued for dispatch (dispatch_queue) */
   nextAt?: Date | null;
   status?: number;
   /** messages created in this state (default 0) */
@@ -45,10 +46,10 @@ export async function insertFixtureTask(db: Kysely<Database>, t: FixtureTask): P
       .returning(['id', 'uid'])
       .executeTakeFirstOrThrow();
     await sql`
-      insert into sms_messages (task_id, account_id, phone, carrier, pieces, price, state, next_at)
-      select ${task.id}, ${t.accountId}, (${t.phoneBase ?? 13000000000}::bigint + g)::text, 1, ${t.pieces ?? 1}, ${t.price ?? '0'}::numeric,
-        ${t.state ?? 0}, ${nextAt ? nextAt.toISOString() : null}::timestamptz
+      insert into sms_messages (task_id, account_id, phone, carrier, pieces, price, state)
+      select ${task.id}, ${t.accountId}, (${t.phoneBase ?? 13000000000}::bigint + g)::text, 1, ${t.pieces ?? 1}, ${t.price ?? '0'}::numeric, ${t.state ?? 0}
       from generate_series(0, ${t.count - 1}) g`.execute(trx);
+    if (nextAt && (t.state ?? 0) === 0) await enqueueTask(trx, task.id, nextAt);
     return task;
   });
 }

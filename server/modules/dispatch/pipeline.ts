@@ -3,7 +3,7 @@
  * it is empty), a started Dispatcher with the push hooks, and a Pusher. Used by server/main.ts (embedded default) and
  * server/worker.ts (`npm run worker`). Rules: docs/api-dispatch.md "Processes".
  */
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/types';
 import { enqueueMo, enqueueReports } from '../push/outbox';
@@ -50,7 +50,12 @@ export function pushHooks(wake: () => void = () => {}): Required<DispatchHooks> 
       const wanted = await trx.selectFrom('accounts').select('id').where('id', 'in', accounts).where('needreport', '=', 1).where('deliveryurl', '<>', '').execute();
       if (!wanted.length) return;
       const ids = new Set(wanted.map((a) => a.id));
-      const mine = rows.filter((r) => ids.has(r.account_id));
+      const mine = await trx
+        .selectFrom('sms_messages')
+        .select(['id', 'task_id', 'account_id', 'phone', 'state', 'error_code', 'report', 'done_at', 'pieces'])
+        .where(sql<boolean>`id = any(${rows.filter((r) => ids.has(r.account_id)).map((r) => r.id)}::int[])`)
+        .orderBy('id')
+        .execute();
       const tasks = await trx.selectFrom('sms_tasks').select(['id', 'uid']).where('id', 'in', [...new Set(mine.map((r) => r.task_id))]).execute();
       const uid = new Map(tasks.map((t) => [t.id, t.uid]));
       const n = await enqueueReports(
@@ -63,7 +68,7 @@ export function pushHooks(wake: () => void = () => {}): Required<DispatchHooks> 
           state: r.state,
           errorcode: r.error_code,
           report: r.report,
-          doneAt: r.done_at,
+          doneAt: r.done_at ?? new Date(),
           pieces: r.pieces,
         })),
       );

@@ -1,7 +1,12 @@
 /**
- * The dispatch pipeline's set-based statements (one round trip per batch each). Rules:
+ * The dispatch pipeline's statements, each set-based (one round trip per batch). Rules:
  * docs/api-dispatch.md. Every statement takes the clock value as a parameter (`ctx.now()`), so that
  * tests can move time.
+ *
+ * The queue state lives beside the records (migration 0019): a task's messages are handed out in
+ * id order by moving its cursor (dispatch_queue), a claimed batch is a lease row
+ * (dispatch_leases), messages to try again wait in sms_requeue, submitted ones in sms_inflight until
+ * their receipt. A message's record row is written only when its state changes for the customer.
  */
 import Decimal from 'decimal.js';
 import { sql, type Kysely, type Transaction } from 'kysely';
@@ -18,8 +23,44 @@ export const STATE = { NotSent: 0, Submitted: 1, Delivered: 3, SubmitFailed: 4, 
 export const TASK = { Processing: 0, Waiting: 1, Sending: 2, Completed: 3, Cancelled: 4 } as const;
 /** error_code of a message that was written to the SMSC without a confirmation */
 export const UNCONFIRMED = 'UNCONFIRMED';
+/** a receipt stored because its message was not (yet) in flight is looked for this long by the applier */
+export const RECEIPT_RACE_MS = 10 * 60_000;
 
 const iso = (d: Date) => d.toISOString();
+
+// ---------------------------------------------------------------- queueing (acceptance, timer, review)
+
+/**
+ * Makes a task's messages in state 0 claimable (acceptance, a timed task firing): its queue row,
+ * cursor at the start. A task queued already keeps its cursor (messages behind it have been handed
+ * out; `requeueMessages` releases ones that were not).
+ */
+export async function enqueueTask(trx: Q, taskId: number, now: Date): Promise<void> {
+  await sql`
+    insert into dispatch_queue (task_id, next_id, queued, ready_at) values (${taskId}, 0, true, ${iso(now)}::timestamptz)
+    on conflict (task_id) do update set queued = true`.execute(trx);
+}
+
+/**
+ * Messages of a task just set to state 0 (approved in review): those the task's cursor has already
+ * passed are queued one by one (sms_requeue), the others are reached by the cursor.
+ */
+export async function releaseMessages(trx: Tx, taskId: number, messageIds: readonly number[], now: Date): Promise<void> {
+  if (!messageIds.length) return;
+  const q = await sql<{ next_id: number }>`
+    insert into dispatch_queue (task_id, next_id, queued, ready_at) values (${taskId}, 0, true, ${iso(now)}::timestamptz)
+    on conflict (task_id) do update set queued = true
+    returning next_id`.execute(trx);
+  const cursor = q.rows[0]?.next_id ?? 0;
+  const behind = messageIds.filter((id) => id <= cursor);
+  if (behind.length)
+    await sql`
+      insert into sms_requeue (message_id, task_id, next_at)
+      select u.id, ${taskId}, ${iso(now)}::timestamptz from unnest(${behind}::int[]) as u(id)
+      on conflict (message_id) do nothing`.execute(trx);
+}
+
+// ---------------------------------------------------------------- claiming
 
 export interface ClaimedMessage {
   id: number;
@@ -29,30 +70,77 @@ export interface ClaimedMessage {
   content: string;
 }
 
+interface ClaimRow {
+  id: number;
+  task_id: number;
+  account_id: number;
+  phone: string;
+  content: string | null;
+}
+
+/** tasks' queues to take messages from in one claim at most */
+const CLAIM_TASKS_MAX = 8;
+
 /**
- * Claims up to `limit` due messages for `owner` until `leaseUntil` (one statement): the queue's
- * oldest first, rows another worker is claiming are skipped; their tasks go to 2 Sending.
+ * The next queue row to take messages from (least recently served first), locked. `wait`: wait for
+ * a row another claim holds (used when nothing else is free: that claim is short).
  */
-export async function claimBatch(db: Q, owner: string, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedMessage[]> {
-  const r = await sql<ClaimedMessage>`
-    with c as (
-      select id from sms_messages
-      where state = 0 and next_at is not null and next_at <= ${iso(now)}::timestamptz and lease_until is null
-      order by next_at, id
-      limit ${limit}
-      for update skip locked
-    ), u as (
-      update sms_messages m set lease_owner = ${owner}, lease_until = ${iso(leaseUntil)}::timestamptz
-      where m.id = any(array(select id from c))
-      returning m.id, m.task_id, m.account_id, m.phone, m.content
-    ), s as (
+async function nextQueue(trx: Tx, skip: readonly number[], wait: boolean): Promise<{ task_id: number; next_id: number } | undefined> {
+  const r = await sql<{ task_id: number; next_id: number }>`
+    select task_id, next_id from dispatch_queue
+    where queued ${skip.length ? sql`and task_id <> all(${skip}::int[])` : sql``}
+    order by ready_at, task_id
+    limit 1
+    for update ${wait ? sql`` : sql`skip locked`}`.execute(trx);
+  return r.rows[0];
+}
+
+/**
+ * Claims up to `limit` messages for `owner` until `leaseUntil`, in one transaction: first the
+ * requeued messages that are due, then the next messages of the queued tasks (least recently served
+ * first; each task's cursor moves past what it handed out). The batch is one lease row. The tasks
+ * of the batch go from 0 Processing (or 1 Waiting) to 2 Sending.
+ */
+export async function claimBatch(db: Kysely<Database>, owner: string, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedMessage[]> {
+  return inTransaction(db, async (trx) => {
+    const rows: ClaimRow[] = [];
+    const due = await sql<{ message_id: number }>`
+      delete from sms_requeue where message_id = any(array(
+        select message_id from sms_requeue where next_at <= ${iso(now)}::timestamptz
+        order by next_at, message_id limit ${limit} for update skip locked))
+      returning message_id`.execute(trx);
+    if (due.rows.length) {
+      const r = await sql<ClaimRow>`
+        select id, task_id, account_id, phone, content from sms_messages
+        where id = any(${due.rows.map((x) => x.message_id)}::int[]) and state = 0 order by id`.execute(trx);
+      rows.push(...r.rows);
+    }
+    const served: number[] = [];
+    while (rows.length < limit && served.length < CLAIM_TASKS_MAX) {
+      const q = (await nextQueue(trx, served, false)) ?? (rows.length ? undefined : await nextQueue(trx, served, true));
+      if (!q) break;
+      served.push(q.task_id);
+      const want = limit - rows.length;
+      const r = await sql<ClaimRow>`
+        select id, task_id, account_id, phone, content from sms_messages
+        where task_id = ${q.task_id} and state = 0 and id > ${q.next_id}
+        order by id limit ${want}`.execute(trx);
+      const last = r.rows.length ? r.rows[r.rows.length - 1].id : q.next_id;
+      await sql`
+        update dispatch_queue set next_id = ${last}, queued = ${r.rows.length >= want}, ready_at = ${iso(now)}::timestamptz
+        where task_id = ${q.task_id}`.execute(trx);
+      rows.push(...r.rows);
+    }
+    if (!rows.length) return [];
+    await sql`insert into dispatch_leases (owner, lease_until, message_ids) values (${owner}, ${iso(leaseUntil)}::timestamptz, ${rows.map((m) => m.id)}::int[])`.execute(trx);
+    const taskIds = [...new Set(rows.map((m) => m.task_id))].sort((a, b) => a - b);
+    const tasks = await sql<{ id: number; content: string }>`select id, content from sms_tasks where id = any(${taskIds}::int[])`.execute(trx);
+    await sql`
       update sms_tasks t set status = ${TASK.Sending}, updated_at = ${iso(now)}::timestamptz
-      where t.id in (select distinct task_id from u) and t.status in (${TASK.Processing}, ${TASK.Waiting})
-    )
-    select u.id, u.task_id, u.account_id, u.phone, coalesce(u.content, t.content) as content
-    from u join sms_tasks t on t.id = u.task_id
-    order by u.id`.execute(db);
-  return r.rows;
+      where t.id = any(${taskIds}::int[]) and t.status in (${TASK.Processing}, ${TASK.Waiting})`.execute(trx);
+    const text = new Map(tasks.rows.map((t) => [t.id, t.content]));
+    return rows.map((m) => ({ id: m.id, task_id: m.task_id, account_id: m.account_id, phone: m.phone, content: m.content ?? text.get(m.task_id) ?? '' }));
+  });
 }
 
 /** Counter moves of one task in one transaction. */
@@ -137,6 +225,8 @@ export async function completeTasks(db: Q, taskIds: number[] | null, now: Date):
 
 export interface Outcome {
   id: number;
+  /** the message's task (from the claim); looked up when absent */
+  taskId?: number;
   /** 0 back to the queue (retry), 1 submitted (accepted or unconfirmed), 4 submit failed */
   state: number;
   msgId: string | null;
@@ -146,86 +236,182 @@ export interface Outcome {
   delayMs: number;
 }
 
+/** A stored receipt, as it is applied. */
+interface StoredReceipt {
+  msg_id: string;
+  state: number;
+  error_code: string;
+  report: string;
+  done_at: Date;
+}
+
 /**
- * Records the outcomes of `owner`'s submits (one UPDATE for the batch; rows whose lease is no longer
- * `owner`'s are left alone: lease recovery has already given them their outcome) and the counters.
- * Returns how many rows were recorded.
+ * A message the pipeline moved to a new state: what the counters, refunds and report pushes need
+ * (the pushes load the rest for the accounts that want reports).
+ */
+export interface AppliedReport {
+  id: number;
+  task_id: number;
+  account_id: number;
+  state: number;
+  pieces: number;
+  /** pieces × price of a failed message (refundable), else null */
+  cost: string | null;
+}
+
+const RETURNING = sql`m.id, m.task_id, m.account_id, m.state, m.pieces, (case when m.state in (4, 6) then m.pieces * m.price end)::text as cost`;
+
+/** Counter moves of messages that left state 0 (`row.state` their new state). */
+function outcomeDeltas(rows: readonly AppliedReport[]): Deltas {
+  const deltas = new Deltas();
+  for (const row of rows) {
+    if (row.state === STATE.NotSent) continue;
+    const d = deltas.get(row.task_id);
+    deltas.dequeued.add(row.task_id);
+    d.submitted++;
+    if (row.state === STATE.Submitted) d.unknown++;
+    else if (row.state === STATE.Delivered) d.success++;
+    else {
+      d.fail++;
+      d.cost = d.cost.plus(row.cost ?? 0);
+      d.pieces += row.pieces;
+    }
+  }
+  return deltas;
+}
+
+/**
+ * Records the outcomes of `owner`'s submits in one transaction and returns how many were recorded.
+ * Only messages of `owner`'s leases are recorded (lease recovery has given the others their
+ * outcome); the leases lose them. An accepted message whose receipt came first (stored in
+ * sms_receipts) gets its final state at once; the others go in flight (sms_inflight) as 1 提交成功.
+ * A message id the SMSC gave twice (in this batch, or to a message still in flight) cannot tell
+ * receipts apart: those messages are recorded without it, as unconfirmed. Retries go back to the
+ * queue (sms_requeue) after their delay. The counters, completion and refunds of the tasks move in
+ * the same transaction.
  */
 export async function recordOutcomes(
   db: Kysely<Database>,
   ctx: Pick<AppContext, 'now'>,
   owner: string,
   outcomes: Outcome[],
-  /** messages that reached a final state here (4 submit failed), in the same transaction (report pushes) */
+  /** messages that reached a final state here (submit refused, or the receipt had come first), in the same transaction (report pushes) */
   onFinal?: (trx: Tx, rows: AppliedReport[]) => Promise<void>,
 ): Promise<number> {
   if (!outcomes.length) return 0;
   return inTransaction(db, async (trx) => {
     const now = ctx.now();
-    const r = await sql<AppliedReport>`
-      with o as (
-        select * from unnest(${outcomes.map((o) => o.id)}::int[], ${outcomes.map((o) => o.state)}::int[], ${outcomes.map((o) => o.msgId)}::text[],
-          ${outcomes.map((o) => o.code)}::text[], ${outcomes.map((o) => o.report)}::text[], ${outcomes.map((o) => o.delayMs)}::int[])
-          as o(id, state, msg_id, code, report, delay_ms)
-      )
-      update sms_messages m set
-        state = o.state,
-        msg_id = o.msg_id,
-        error_code = o.code,
-        report = o.report,
-        attempts = least(m.attempts + 1, 32767),
-        lease_owner = null,
-        lease_until = null,
-        next_at = case when o.state = 0 then ${iso(now)}::timestamptz + o.delay_ms * interval '1 millisecond' else null end,
-        submitted_at = case when o.state = 0 then m.submitted_at else ${iso(now)}::timestamptz end,
-        done_at = case when o.state = ${STATE.SubmitFailed} then ${iso(now)}::timestamptz else m.done_at end
-      from o
-      where m.id = o.id and m.id = any(${outcomes.map((o) => o.id)}::int[]) and m.lease_owner = ${owner} and m.state = 0
-      returning m.id, m.task_id, m.account_id, m.phone, m.state, m.error_code, m.report, m.msg_id, m.done_at, m.pieces,
-        (m.pieces * m.price)::text as cost`.execute(trx);
-    const deltas = new Deltas();
-    for (const row of r.rows) {
-      if (row.state === STATE.NotSent) continue;
-      const d = deltas.get(row.task_id);
-      deltas.dequeued.add(row.task_id);
-      d.submitted++;
-      if (row.state === STATE.Submitted) d.unknown++;
-      else {
-        d.fail++;
-        d.cost = d.cost.plus(row.cost);
-        d.pieces += row.pieces;
-      }
+    const leases = await sql<{ id: string; message_ids: number[] }>`
+      select id, message_ids from dispatch_leases where owner = ${owner} and message_ids && ${outcomes.map((o) => o.id)}::int[]
+      order by id for update`.execute(trx);
+    const leased = new Set(leases.rows.flatMap((l) => l.message_ids));
+    const mine = outcomes.filter((o) => leased.has(o.id)).map((o) => ({ ...o }));
+    if (!mine.length) return 0;
+    const recorded = new Set(mine.map((o) => o.id));
+    const emptied: string[] = [];
+    for (const l of leases.rows) {
+      const rest = l.message_ids.filter((id) => !recorded.has(id));
+      if (!rest.length) emptied.push(l.id);
+      else await sql`update dispatch_leases set message_ids = ${rest}::int[] where id = ${l.id}`.execute(trx);
     }
-    await applyDeltas(trx, ctx, deltas, now);
-    const final = r.rows.filter((x) => x.state === STATE.SubmitFailed);
+    if (emptied.length) await sql`delete from dispatch_leases where id = any(${emptied}::bigint[])`.execute(trx);
+
+    const unconfirmed = (o: Outcome, why: string) => Object.assign(o, { msgId: null, code: UNCONFIRMED, report: why });
+    const seen = new Set<string>();
+    for (const o of mine) {
+      if (o.state !== STATE.Submitted || !o.msgId) continue;
+      if (seen.has(o.msgId)) unconfirmed(o, 'duplicate message id');
+      else seen.add(o.msgId);
+    }
+    const accepted = mine.filter((o) => o.state === STATE.Submitted && o.msgId);
+    const early = new Map<string, StoredReceipt>();
+    if (accepted.length) {
+      const r = await sql<StoredReceipt>`
+        delete from sms_receipts where msg_id = any(${accepted.map((o) => o.msgId)}::text[])
+        returning msg_id, state, error_code, report, done_at`.execute(trx);
+      for (const x of r.rows) early.set(x.msg_id, x);
+    }
+    const waiting = accepted.filter((o) => !early.has(o.msgId!));
+    if (waiting.length) {
+      const known = waiting.every((o) => o.taskId !== undefined);
+      const r = await sql<{ msg_id: string }>`
+        insert into sms_inflight (msg_id, message_id, task_id, submitted_at)
+        ${
+          known
+            ? sql`select u.msg_id, u.id, u.task_id, ${iso(now)}::timestamptz
+                from unnest(${waiting.map((o) => o.msgId)}::text[], ${waiting.map((o) => o.id)}::int[], ${waiting.map((o) => o.taskId)}::int[]) as u(msg_id, id, task_id)`
+            : sql`select u.msg_id, m.id, m.task_id, ${iso(now)}::timestamptz
+                from unnest(${waiting.map((o) => o.msgId)}::text[], ${waiting.map((o) => o.id)}::int[]) as u(msg_id, id)
+                join sms_messages m on m.id = u.id`
+        }
+        on conflict (msg_id) do nothing
+        returning msg_id`.execute(trx);
+      const ok = new Set(r.rows.map((x) => x.msg_id));
+      for (const o of waiting) if (!ok.has(o.msgId!)) unconfirmed(o, 'duplicate message id');
+    }
+
+    // the record: one UPDATE for the batch
+    const n = mine.length;
+    const state = new Array<number>(n);
+    const code = new Array<string>(n);
+    const report = new Array<string>(n);
+    const doneAt = new Array<string | null>(n);
+    mine.forEach((o, i) => {
+      const rc = o.msgId ? early.get(o.msgId) : undefined;
+      state[i] = rc ? rc.state : o.state;
+      code[i] = rc ? rc.error_code : o.code;
+      report[i] = rc ? rc.report : o.report;
+      doneAt[i] = rc ? iso(new Date(rc.done_at)) : o.state === STATE.SubmitFailed ? iso(now) : null;
+    });
+    const r = await sql<AppliedReport>`
+      update sms_messages m set
+        state = u.state,
+        msg_id = u.msg_id,
+        error_code = u.code,
+        report = u.report,
+        attempts = least(m.attempts + 1, 32767),
+        submitted_at = case when u.state = 0 then m.submitted_at else ${iso(now)}::timestamptz end,
+        done_at = u.done_at
+      from unnest(${mine.map((o) => o.id)}::int[], ${state}::int[], ${mine.map((o) => o.msgId)}::text[], ${code}::text[], ${report}::text[],
+        ${doneAt}::timestamptz[]) as u(id, state, msg_id, code, report, done_at)
+      where m.id = u.id and m.state = 0
+      returning ${RETURNING}`.execute(trx);
+
+    const retry = r.rows.filter((x) => x.state === STATE.NotSent);
+    if (retry.length) {
+      const delay = new Map(mine.map((o) => [o.id, o.delayMs]));
+      await sql`
+        insert into sms_requeue (message_id, task_id, next_at)
+        select u.id, u.task_id, ${iso(now)}::timestamptz + u.delay_ms * interval '1 millisecond'
+        from unnest(${retry.map((x) => x.id)}::int[], ${retry.map((x) => x.task_id)}::int[], ${retry.map((x) => delay.get(x.id) ?? 0)}::int[]) as u(id, task_id, delay_ms)
+        on conflict (message_id) do update set next_at = excluded.next_at`.execute(trx);
+    }
+    await applyDeltas(trx, ctx, outcomeDeltas(r.rows), now);
+    const final = r.rows.filter((x) => x.state !== STATE.NotSent && x.state !== STATE.Submitted);
     if (final.length && onFinal) await onFinal(trx, final);
     return r.rows.length;
   });
 }
 
 /**
- * Lease recovery: messages whose lease ran out (their worker died or hung) may have been written to
- * the SMSC, so they are never submitted again: state 1 with error_code UNCONFIRMED, counted unknown.
+ * Lease recovery: the messages of expired leases (their worker died or hung) may have been written
+ * to the SMSC, so they are never submitted again: state 1 with error_code UNCONFIRMED, counted
+ * unknown. Returns how many messages were recovered.
  */
-export async function recoverLeases(db: Kysely<Database>, ctx: Pick<AppContext, 'now'>, limit = 5000): Promise<number> {
+export async function recoverLeases(db: Kysely<Database>, ctx: Pick<AppContext, 'now'>, limit = 20): Promise<number> {
   return inTransaction(db, async (trx) => {
     const now = ctx.now();
-    const r = await sql<{ task_id: number }>`
+    const leases = await sql<{ id: string; message_ids: number[] }>`
+      select id, message_ids from dispatch_leases where lease_until < ${iso(now)}::timestamptz
+      order by lease_until, id limit ${limit} for update skip locked`.execute(trx);
+    if (!leases.rows.length) return 0;
+    const r = await sql<AppliedReport>`
       update sms_messages m set state = ${STATE.Submitted}, error_code = ${UNCONFIRMED}, report = 'lease expired',
-        lease_owner = null, lease_until = null, next_at = null, submitted_at = ${iso(now)}::timestamptz,
-        attempts = least(m.attempts + 1, 32767)
-      where m.id = any(array(
-        select id from sms_messages where lease_until is not null and lease_until < ${iso(now)}::timestamptz and state = 0
-        order by id limit ${limit} for update skip locked))
-      returning m.task_id`.execute(trx);
-    const deltas = new Deltas();
-    for (const row of r.rows) {
-      const d = deltas.get(row.task_id);
-      deltas.dequeued.add(row.task_id);
-      d.submitted++;
-      d.unknown++;
-    }
-    await applyDeltas(trx, ctx, deltas, now);
+        submitted_at = ${iso(now)}::timestamptz, attempts = least(m.attempts + 1, 32767)
+      where m.id = any(${leases.rows.flatMap((l) => l.message_ids)}::int[]) and m.state = 0
+      returning ${RETURNING}`.execute(trx);
+    await sql`delete from dispatch_leases where id = any(${leases.rows.map((l) => l.id)}::bigint[])`.execute(trx);
+    await applyDeltas(trx, ctx, outcomeDeltas(r.rows), now);
     return r.rows.length;
   });
 }
@@ -249,59 +435,8 @@ export async function storeReceipts(db: Q, rows: ReceiptRow[], now: Date): Promi
     on conflict (msg_id) do nothing`.execute(db);
 }
 
-/** A message whose final receipt was just applied (for delivery-report pushes). */
-export interface AppliedReport {
-  id: number;
-  task_id: number;
-  account_id: number;
-  phone: string;
-  state: number;
-  error_code: string;
-  report: string;
-  msg_id: string | null;
-  done_at: Date;
-  pieces: number;
-  cost: string;
-}
-
-/**
- * Applies up to `limit` stored receipts whose message has its msg_id recorded (receipts that came
- * before their submit_sm_resp was recorded wait): state 3 / 6, counters unknown → success / fail,
- * refunds for failures, receipts deleted. `onApplied` runs in the same transaction (report pushes).
- */
-export async function applyReceipts(
-  db: Kysely<Database>,
-  ctx: Pick<AppContext, 'now'>,
-  limit: number,
-  onApplied?: (trx: Tx, rows: AppliedReport[]) => Promise<void>,
-): Promise<number> {
-  return inTransaction(db, async (trx) => {
-    const now = ctx.now();
-    const r = await sql<AppliedReport>`
-      with r as (
-        select r.msg_id, r.state, r.error_code, r.report, r.done_at
-        from sms_receipts r
-        where exists (select 1 from sms_messages m where m.msg_id = r.msg_id and m.msg_id is not null)
-        limit ${limit}
-        for update of r skip locked
-      ), u as (
-        update sms_messages m set state = r.state, error_code = r.error_code, report = r.report, done_at = r.done_at
-        from r where m.msg_id = r.msg_id and m.msg_id = any(array(select msg_id from r)) and m.msg_id is not null and m.state = ${STATE.Submitted}
-        returning m.id, m.task_id, m.account_id, m.phone, m.state, m.error_code, m.report, m.msg_id, m.done_at, m.pieces,
-          (m.pieces * m.price)::text as cost
-      ), d as (
-        delete from sms_receipts s where s.msg_id = any(array(select msg_id from r))
-      )
-      select * from u`.execute(trx);
-    const rows = r.rows;
-    await applyDeltas(trx, ctx, receiptDeltas(rows), now);
-    if (rows.length && onApplied) await onApplied(trx, rows);
-    return rows.length;
-  });
-}
-
 /** Counter moves of applied receipts (unknown → success / fail, refundable cost and pieces of failures). */
-function receiptDeltas(rows: AppliedReport[]): Deltas {
+function receiptDeltas(rows: readonly AppliedReport[]): Deltas {
   const deltas = new Deltas();
   for (const row of rows) {
     const d = deltas.get(row.task_id);
@@ -309,7 +444,7 @@ function receiptDeltas(rows: AppliedReport[]): Deltas {
     if (row.state === STATE.Delivered) d.success++;
     else {
       d.fail++;
-      d.cost = d.cost.plus(row.cost);
+      d.cost = d.cost.plus(row.cost ?? 0);
       d.pieces += row.pieces;
     }
   }
@@ -317,11 +452,29 @@ function receiptDeltas(rows: AppliedReport[]): Deltas {
 }
 
 /**
- * Receipts straight from the link (the usual case: their message's msg_id is already recorded):
- * applied to the messages in one UPDATE, and only those that match no submitted message are stored
- * in sms_receipts to wait (receipt before its submit_sm_resp was recorded, or a duplicate: the
- * applier sorts them out). One transaction; the SMSC is acknowledged after it commits.
- * Returns { applied, stored }.
+ * Applies receipts to the messages in flight with their message ids (one statement: the in-flight
+ * rows are deleted, the records get 3 / 6 with the receipt's error, stat and done time).
+ */
+async function applyToInflight(trx: Tx, rows: readonly ReceiptRow[]): Promise<(AppliedReport & { msg_id: string })[]> {
+  const r = await sql<AppliedReport & { msg_id: string }>`
+    with d as (
+      delete from sms_inflight i where i.msg_id = any(${rows.map((x) => x.msgId)}::text[])
+      returning i.message_id, i.msg_id
+    )
+    update sms_messages m set state = r.state, error_code = r.error_code, report = r.report, done_at = r.done_at
+    from d join (select * from unnest(${rows.map((x) => x.msgId)}::text[], ${rows.map((x) => x.state)}::int[], ${rows.map((x) => x.errorCode)}::text[],
+              ${rows.map((x) => x.report)}::text[], ${rows.map((x) => iso(x.doneAt))}::timestamptz[]) as r(msg_id, state, error_code, report, done_at)) r
+      on r.msg_id = d.msg_id
+    where m.id = d.message_id and m.state = ${STATE.Submitted}
+    returning ${RETURNING}, d.msg_id`.execute(trx);
+  return r.rows;
+}
+
+/**
+ * Receipts straight from the link: applied to their messages in flight, and only those that match
+ * none are stored in sms_receipts to wait (the receipt came before its submit_sm_resp was recorded,
+ * or a duplicate: the recorder and the applier sort them out). One transaction; the SMSC is
+ * acknowledged after it commits. Returns { applied, stored }.
  */
 export async function applyOrStoreReceipts(
   db: Kysely<Database>,
@@ -335,29 +488,55 @@ export async function applyOrStoreReceipts(
   if (!rows.length) return { applied: 0, stored: 0 };
   return inTransaction(db, async (trx) => {
     const now = ctx.now();
-    const ids = rows.map((r) => r.msgId);
-    const r = await sql<AppliedReport>`
-      update sms_messages m set state = r.state, error_code = r.error_code, report = r.report, done_at = r.done_at
-      from (select * from unnest(${ids}::text[], ${rows.map((x) => x.state)}::int[], ${rows.map((x) => x.errorCode)}::text[],
-              ${rows.map((x) => x.report)}::text[], ${rows.map((x) => iso(x.doneAt))}::timestamptz[]) as r(msg_id, state, error_code, report, done_at)) r
-      where m.msg_id = r.msg_id and m.msg_id = any(${ids}::text[]) and m.msg_id is not null and m.state = ${STATE.Submitted}
-      returning m.id, m.task_id, m.account_id, m.phone, m.state, m.error_code, m.report, m.msg_id, m.done_at, m.pieces,
-        (m.pieces * m.price)::text as cost`.execute(trx);
-    await applyDeltas(trx, ctx, receiptDeltas(r.rows), now);
-    if (r.rows.length && onApplied) await onApplied(trx, r.rows);
-    const applied = new Set(r.rows.map((x) => x.msg_id));
-    const rest = rows.filter((x) => !applied.has(x.msgId));
+    const applied = await applyToInflight(trx, rows);
+    await applyDeltas(trx, ctx, receiptDeltas(applied), now);
+    if (applied.length && onApplied) await onApplied(trx, applied);
+    const done = new Set(applied.map((x) => x.msg_id));
+    const rest = rows.filter((x) => !done.has(x.msgId));
     await storeReceipts(trx, rest, now);
-    return { applied: r.rows.length, stored: rest.length };
+    return { applied: applied.length, stored: rest.length };
   });
 }
 
-/** Receipts nobody can apply (their message was never recorded: unconfirmed submits) after `olderThan`. */
-export async function purgeOrphanReceipts(db: Q, olderThan: Date): Promise<number> {
-  const r = await sql`
-    delete from sms_receipts r where r.received_at < ${iso(olderThan)}::timestamptz
-      and not exists (select 1 from sms_messages m where m.msg_id = r.msg_id)`.execute(db);
-  return Number(r.numAffectedRows ?? 0);
+/**
+ * The applier: stored receipts (of the last RECEIPT_RACE_MS) whose message is now in flight — the
+ * receipt and the submit's record committed at the same moment, neither seeing the other — are
+ * applied and deleted, up to `limit`. Returns how many were applied.
+ */
+export async function applyReceipts(
+  db: Kysely<Database>,
+  ctx: Pick<AppContext, 'now'>,
+  limit: number,
+  onApplied?: (trx: Tx, rows: AppliedReport[]) => Promise<void>,
+): Promise<number> {
+  return inTransaction(db, async (trx) => {
+    const now = ctx.now();
+    const r = await sql<StoredReceipt>`
+      delete from sms_receipts where msg_id = any(array(
+        select r.msg_id from sms_receipts r
+        where r.received_at > ${iso(new Date(now.getTime() - RECEIPT_RACE_MS))}::timestamptz
+          and exists (select 1 from sms_inflight i where i.msg_id = r.msg_id)
+        limit ${limit} for update of r skip locked))
+      returning msg_id, state, error_code, report, done_at`.execute(trx);
+    if (!r.rows.length) return 0;
+    const applied = await applyToInflight(
+      trx,
+      r.rows.map((x) => ({ msgId: x.msg_id, state: x.state, errorCode: x.error_code, report: x.report, doneAt: new Date(x.done_at) })),
+    );
+    await applyDeltas(trx, ctx, receiptDeltas(applied), now);
+    if (applied.length && onApplied) await onApplied(trx, applied);
+    return applied.length;
+  });
+}
+
+/**
+ * Receipts nobody can apply (for unconfirmed or already final messages) and messages that waited
+ * for their receipt in vain (they stay 1 提交成功), both older than `olderThan`.
+ */
+export async function purgeStale(db: Q, olderThan: Date): Promise<number> {
+  const a = await sql`delete from sms_receipts where received_at < ${iso(olderThan)}::timestamptz`.execute(db);
+  const b = await sql`delete from sms_inflight where submitted_at < ${iso(olderThan)}::timestamptz`.execute(db);
+  return Number(a.numAffectedRows ?? 0) + Number(b.numAffectedRows ?? 0);
 }
 
 /** Progress of a task in percent from its counters (contract: taskSchedule). */

@@ -9,6 +9,7 @@ import { CompiledQuery, sql, type Transaction } from 'kysely';
 import copyStreams from 'pg-copy-streams';
 import type { Database } from '../../db/types';
 import { regionOf } from '../../../common/sms/segments';
+import { enqueueTask } from '../dispatch/sql';
 
 type Tx = Transaction<Database>;
 
@@ -22,6 +23,7 @@ export interface MessageBatch {
   /** price per piece per carrier (decimal strings) */
   prices: Record<1 | 2 | 3, string>;
   state: number;
+  /** set: the task is queued for dispatch (dispatch_queue) from this insert on; null: not yet (a timed task, messages awaiting review) */
   nextAt: Date | null;
   createdAt: Date;
   doneAt: Date | null;
@@ -38,7 +40,7 @@ export interface MessageBatch {
   };
 }
 
-const COLUMNS = 'task_id, account_id, phone, carrier, province_id, city_id, pieces, price, state, next_at, created_at, done_at';
+const COLUMNS = 'task_id, account_id, phone, carrier, province_id, city_id, pieces, price, state, created_at, done_at';
 const COLUMNS_EACH = `${COLUMNS}, content`;
 
 /** Province and city ids of every phone (0 when the data names none). */
@@ -68,6 +70,11 @@ async function driverOf(trx: Tx): Promise<'pg' | 'other'> {
 
 export async function insertMessages(trx: Tx, b: MessageBatch): Promise<void> {
   if (!b.phones.length) return;
+  await writeMessages(trx, b);
+  if (b.nextAt && b.state === 0) await enqueueTask(trx, b.taskId, b.nextAt);
+}
+
+async function writeMessages(trx: Tx, b: MessageBatch): Promise<void> {
   const { province, city } = b.each?.noRegions ? { province: new Int32Array(b.phones.length), city: new Int32Array(b.phones.length) } : regions(b.phones);
   if (b.each) return insertEach(trx, b, b.each, province, city, (await driverOf(trx)) === 'pg');
   if ((await driverOf(trx)) === 'pg') return copyMessages(trx, b, province, city);
@@ -76,7 +83,7 @@ export async function insertMessages(trx: Tx, b: MessageBatch): Promise<void> {
     insert into sms_messages (${sql.raw(COLUMNS)})
     select ${b.taskId}::int, ${b.accountId}::int, u.phone, u.carrier::smallint, u.province::int, u.city::int, ${b.pieces}::smallint,
       (case u.carrier::int when 1 then ${price(1)} when 2 then ${price(2)} else ${price(3)} end)::numeric,
-      ${b.state}::smallint, ${b.nextAt}::timestamptz, ${b.createdAt}::timestamptz, ${b.doneAt}::timestamptz
+      ${b.state}::smallint, ${b.createdAt}::timestamptz, ${b.doneAt}::timestamptz
     from unnest(string_to_array(${b.phones.join(',')}, ','), string_to_array(${b.carriers.join(',')}, ','),
                 string_to_array(${province.join(',')}, ','), string_to_array(${city.join(',')}, ','))
       as u(phone, carrier, province, city)`.execute(trx);
@@ -87,7 +94,7 @@ const tsText = (d: Date | null) => (d ? d.toISOString() : '\\N');
 async function copyMessages(trx: Tx, b: MessageBatch, province: Int32Array, city: Int32Array) {
   const stream = copyStreams.from(`copy sms_messages (${COLUMNS}) from stdin`);
   const fixedHead = `${b.taskId}\t${b.accountId}\t`;
-  const tail = `\t${b.state}\t${tsText(b.nextAt)}\t${tsText(b.createdAt)}\t${tsText(b.doneAt)}\n`;
+  const tail = `\t${b.state}\t${tsText(b.createdAt)}\t${tsText(b.doneAt)}\n`;
   function* chunks() {
     const step = 5000;
     for (let i = 0; i < b.phones.length; i += step) {
@@ -120,7 +127,7 @@ async function insertEach(trx: Tx, b: MessageBatch, each: NonNullable<MessageBat
   if (pg) {
     const stream = copyStreams.from(`copy sms_messages (${COLUMNS_EACH}) from stdin`);
     const fixedHead = `${b.taskId}\t${b.accountId}\t`;
-    const tail = `\t${b.state}\t${tsText(b.nextAt)}\t${tsText(b.createdAt)}\t${tsText(b.doneAt)}\t`;
+    const tail = `\t${b.state}\t${tsText(b.createdAt)}\t${tsText(b.doneAt)}\t`;
     function* chunks() {
       const step = 5000;
       for (let i = 0; i < n; i += step) {
@@ -144,7 +151,7 @@ async function insertEach(trx: Tx, b: MessageBatch, each: NonNullable<MessageBat
     await sql`
       insert into sms_messages (${sql.raw(COLUMNS_EACH)})
       select ${b.taskId}::int, ${b.accountId}::int, u.phone, u.carrier, u.province, u.city, u.pieces, u.price,
-        ${b.state}::smallint, ${b.nextAt}::timestamptz, ${b.createdAt}::timestamptz, ${b.doneAt}::timestamptz, u.content
+        ${b.state}::smallint, ${b.createdAt}::timestamptz, ${b.doneAt}::timestamptz, u.content
       from unnest(${idx.map((k) => b.phones[k])}::text[], ${idx.map((k) => b.carriers[k])}::smallint[], ${idx.map((k) => province[k])}::int[],
                   ${idx.map((k) => city[k])}::int[], ${idx.map(piecesOf)}::smallint[], ${idx.map(priceOf)}::numeric[], ${idx.map(textOf)}::text[])
         as u(phone, carrier, province, city, pieces, price, content)`.execute(trx);

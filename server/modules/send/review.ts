@@ -1,13 +1,14 @@
 /**
  * Review of messages awaiting it (needaudit: 1 marketing, 2 all, 3 keyword): the operator
  * approves or rejects a task's waiting messages (CLI `send approve <uid>` / `send reject <uid>
- * [reason]`). Approve: state 7 → 0, claimable at once (next_at = now), or at the task's time when
- * it is a timed task still waiting (the timer releases it). Reject: state 7 → 9 审核失败 with the
+ * [reason]`). Approve: state 7 → 0, queued for dispatch at once (dispatch/sql.ts releaseMessages), or
+ * at the task's time when it is a timed task still waiting (the timer queues it). Reject: state 7 → 9 审核失败 with the
  * reason in `report`, counted failed, their charge returned (settleRefunds).
  */
 import { sql } from 'kysely';
 import type { Db } from '../../db';
 import { CHARGE_STATE, settleRefunds } from './billing';
+import { releaseMessages } from '../dispatch/sql';
 import { SendRecordStatus, TaskStatus } from '../../../common/generated/schemas';
 
 export interface ReviewResult {
@@ -24,20 +25,22 @@ export async function reviewTask(ctx: { db: Db; now: () => Date }, uid: string, 
     if (!t) throw new ReviewError(`任务 ${uid} 不存在`);
     if (t.status === TaskStatus.Cancelled) throw new ReviewError(`任务 ${uid} 已取消`);
     if (decision === 'approve') {
-      const r = await trx
+      const approved = await trx
         .updateTable('sms_messages')
-        .set({ state: SendRecordStatus.NotSent, next_at: t.status === TaskStatus.Waiting ? null : now })
+        .set({ state: SendRecordStatus.NotSent })
         .where('task_id', '=', t.id)
         .where('state', '=', SendRecordStatus.AwaitingReview)
-        .executeTakeFirst();
-      const n = Number(r.numUpdatedRows);
+        .returning('id')
+        .execute();
+      const n = approved.length;
       if (!n) throw new ReviewError(`任务 ${uid} 没有待审核的短信`);
+      if (t.status !== TaskStatus.Waiting) await releaseMessages(trx, t.id, approved.map((m) => m.id), now);
       await trx.updateTable('sms_tasks').set({ audit_num: 0, updated_at: now }).where('id', '=', t.id).execute();
       return { uid, messages: n };
     }
     const agg = await trx
       .updateTable('sms_messages')
-      .set({ state: SendRecordStatus.ReviewFailed, next_at: null, done_at: now, error_code: 'REJECTED', report: reason.slice(0, 200) || '审核不通过' })
+      .set({ state: SendRecordStatus.ReviewFailed, done_at: now, error_code: 'REJECTED', report: reason.slice(0, 200) || '审核不通过' })
       .where('task_id', '=', t.id)
       .where('state', '=', SendRecordStatus.AwaitingReview)
       .returning([sql<string>`price * pieces`.as('cost'), 'pieces'])

@@ -192,6 +192,10 @@ export async function seedSending(db: Db, now = new Date()): Promise<void> {
  */
 export async function clearSendingDemo(db: Db): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('dispatch_queue').execute();
+    await trx.deleteFrom('dispatch_leases').execute();
+    await trx.deleteFrom('sms_requeue').execute();
+    await trx.deleteFrom('sms_inflight').execute();
     await trx.deleteFrom('sms_messages').execute();
     await trx.deleteFrom('sms_tasks').execute();
     await trx.deleteFrom('sms_mo').execute();

@@ -5,13 +5,14 @@
  *
  * Firing a task: a deferred task (accepted with isCheckAvailableCredit 0) is charged now; when
  * that fails its waiting messages end in state 14 计费失败 (nothing was charged, so nothing is
- * returned) and the task is completed. Otherwise its queued messages get next_at = now (claimable)
- * and the task goes to 0 处理中. Messages awaiting review stay as they are until approved.
+ * returned) and the task is completed. Otherwise the task is queued for dispatch (dispatch_queue)
+ * and goes to 0 处理中. Messages awaiting review stay as they are until approved.
  */
 import { sql } from 'kysely';
 import type { AppContext } from '../../context';
 import { Money } from '../ledger/money';
 import { CHARGE_STATE, chargePlan, type CarrierCode, type ChargePlan } from './billing';
+import { enqueueTask } from '../dispatch/sql';
 import { SendRecordStatus, TaskStatus } from '../../../common/generated/schemas';
 
 type Ctx = Pick<AppContext, 'db' | 'now'>;
@@ -51,7 +52,7 @@ export async function fireDueTimedTasks(ctx: Ctx, limit = 10): Promise<number> {
         if (!r.ok) {
           const failed = await trx
             .updateTable('sms_messages')
-            .set({ state: SendRecordStatus.BillingFailed, next_at: null, done_at: now, error_code: 'BILLING', report: r.kind === 'balance' ? '余额不足' : '短信余量不足' })
+            .set({ state: SendRecordStatus.BillingFailed, done_at: now, error_code: 'BILLING', report: r.kind === 'balance' ? '余额不足' : '短信余量不足' })
             .where('task_id', '=', t.id)
             .where('state', 'in', [SendRecordStatus.NotSent, SendRecordStatus.AwaitingReview])
             .executeTakeFirst();
@@ -72,13 +73,7 @@ export async function fireDueTimedTasks(ctx: Ctx, limit = 10): Promise<number> {
         }
         await trx.updateTable('sms_tasks').set({ charge_state: CHARGE_STATE.charged, amount: r.amount, cost: r.cost, charge_num_total: r.chargeNum }).where('id', '=', t.id).execute();
       }
-      await trx
-        .updateTable('sms_messages')
-        .set({ next_at: now })
-        .where('task_id', '=', t.id)
-        .where('state', '=', SendRecordStatus.NotSent)
-        .where('next_at', 'is', null)
-        .execute();
+      await enqueueTask(trx, t.id, now);
       await trx.updateTable('sms_tasks').set({ status: TaskStatus.Processing, updated_at: now }).where('id', '=', t.id).execute();
       return true;
     });

@@ -99,6 +99,7 @@ class Link implements SmscLinkHandle {
   private readingPaused = false;
   private readyWaiters: (() => void)[] = [];
   private rr = 0;
+  private readonly textCache = new Map<string, { dataCoding: number; octets: Buffer }>();
   readonly stats: SmscLinkStats = { submitted: 0, accepted: 0, rejected: 0, retried: 0, unconfirmed: 0, receipts: 0, mo: 0, reconnects: 0, queued: 0, inflight: 0 };
 
   constructor(private readonly cfg: SmscConfig, private readonly log: LinkLog) {
@@ -211,11 +212,21 @@ class Link implements SmscLinkHandle {
     }
   }
 
+  /** the text's octets: a task's messages share their text, so it is encoded once (bounded cache) */
+  private encoded(text: string): { dataCoding: number; octets: Buffer } {
+    let e = this.textCache.get(text);
+    if (!e) {
+      if (this.textCache.size >= 256) this.textCache.clear();
+      this.textCache.set(text, (e = encodeText(text)));
+    }
+    return e;
+  }
+
   private submitPdu(req: SubmitRequest): RawPdu {
     const from = req.from || this.cfg.sourceAddr;
     const alpha = /[^\d+]/.test(from);
     const intl = req.to.startsWith('+');
-    const { dataCoding, octets } = encodeText(req.text);
+    const { dataCoding, octets } = this.encoded(req.text);
     const tlvs: [number, Buffer][] = [];
     const short = octets.length <= SHORT_MESSAGE_MAX;
     if (!short) tlvs.push([TLV_MESSAGE_PAYLOAD, octets]);

@@ -303,11 +303,22 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
         job.due = Date.now() + s.redeliverMs;
         schedule(job);
       }
-      pumpReady();
+      // answers come in bursts (one read, many PDUs): refill the window once for the burst, in one write
+      schedulePump();
     });
     if (!ok) return false;
     ss.unacked.set(pdu.sequence_number, { job, sentAt: Date.now() });
     return true;
+  }
+
+  let pumpSoon = false;
+  function schedulePump() {
+    if (pumpSoon) return;
+    pumpSoon = true;
+    setImmediate(() => {
+      pumpSoon = false;
+      pumpReady();
+    });
   }
 
   let pumping = false;

@@ -1,0 +1,22 @@
+/**
+ * A CPU profile of this process over a window of a benchmark (node:inspector), written as a
+ * .cpuprofile file (Chromium DevTools, speedscope). An empty path: nothing is recorded.
+ */
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
+
+export async function startCpuProfile(path: string): Promise<{ stop(): Promise<void> }> {
+  if (!path) return { async stop() {} };
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = await session.post('Profiler.stop');
+      fs.writeFileSync(path, JSON.stringify(profile));
+      session.disconnect();
+      console.log(`  CPU profile: ${path}`);
+    },
+  };
+}
