@@ -83,7 +83,7 @@ async function taskRow(id: number) {
 
 async function byState(taskId: number) {
   const r = await sql<{ state: number; unconfirmed: boolean; leased: boolean; n: number }>`
-    select state, error_code = 'UNCONFIRMED' as unconfirmed, lease_until is not null as leased, count(*)::int n
+    select state, error_code = 'UNCONFIRMED' as unconfirmed, id in (select unnest(message_ids) from dispatch_leases) as leased, count(*)::int n
     from sms_messages where task_id = ${taskId} group by 1, 2, 3 order by 1, 2, 3`.execute(db);
   return r.rows.map((x) => `${x.state}${x.unconfirmed ? ' UNCONFIRMED' : ''}${x.leased ? ' leased' : ''}: ${x.n}`).join(', ');
 }
@@ -120,7 +120,7 @@ try {
   }
   // receipts the simulator sent have been acknowledged = stored; let the applier finish them
   for (let i = 0; i < 50; i++) {
-    const left = await sql<{ n: number }>`select count(*)::int n from sms_receipts r join sms_messages m on m.msg_id = r.msg_id`.execute(db);
+    const left = await sql<{ n: number }>`select count(*)::int n from sms_receipts r join sms_inflight i on i.msg_id = r.msg_id`.execute(db);
     if (left.rows[0].n === 0) break;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -134,8 +134,9 @@ try {
   console.log(`\ndone after ${elapsed.toFixed(1)} s (kill and restart included); messages: ${await byState(task.id)}`);
   const bad = await sql<{ n: number }>`
     select count(*)::int n from sms_messages where task_id = ${task.id}
-      and not (state in (3, 4, 6) or (state = 1 and error_code = 'UNCONFIRMED')) or (task_id = ${task.id} and lease_until is not null)`.execute(db);
-  if (bad.rows[0].n) violations.push(`${bad.rows[0].n} messages not in exactly one final state (or still leased)`);
+      and (not (state in (3, 4, 6) or (state = 1 and error_code = 'UNCONFIRMED'))
+        or id in (select unnest(message_ids) from dispatch_leases) or id in (select message_id from sms_requeue))`.execute(db);
+  if (bad.rows[0].n) violations.push(`${bad.rows[0].n} messages not in exactly one final state (or still leased / queued)`);
   const total = await sql<{ n: number }>`select count(*)::int n from sms_messages where task_id = ${task.id}`.execute(db);
   if (total.rows[0].n !== COUNT) violations.push(`${total.rows[0].n} message rows instead of ${COUNT}`);
 
