@@ -9,6 +9,7 @@ import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, dayOf } from '../../server/modules/records/filters';
+import { CONTENT_TASKS_MAX } from '../../server/modules/records/service';
 import { startOfBusinessDay } from '../../server/lib/time';
 import { insertMo, insertTask, type InsertedTask } from '../fixtures/sending';
 import { clearSendingDemo } from '../../server/modules/send/seed';
@@ -318,6 +319,29 @@ describe.each(backends)('records (%s)', (backend) => {
       expect(await phones(client1, { province: 50, city: 506104 })).toEqual(['13512345678', '13012345678']);
       expect(await phones(client1, { city: 112852 })).toEqual(['18612345678', '13800138000']);
       expect(await phones(client1, { province: 32, operatorstype: 3, stateList: '1' })).toEqual(['18912345678']);
+    });
+
+    it('a content filter matching more than CONTENT_TASKS_MAX tasks is refused with the message, before any record is read', async () => {
+      const db = t.server.handle.db;
+      const acc = await db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow();
+      const created = new Date(t.server.clock.now().getTime() - 3600_000);
+      // tasks without messages: only the count of matching tasks matters
+      await sql`
+        insert into sms_tasks (uid, account_id, creator_id, payer_id, charge_mode, content, smstype, send_time, created_at, updated_at)
+        select 'many' || g, ${acc.id}, ${acc.id}, ${acc.id}, 1, '【云讯科技】批量匹配' || g, 0, ${created}, ${created}, ${created}
+        from generate_series(1, ${CONTENT_TASKS_MAX + 1}) g`.execute(db);
+      try {
+        const r = await client1.post('/api/send/getrecords', { searchContent: '批量匹配' });
+        expect(r.body).toMatchObject({ code: 400, msg: '短信内容匹配的任务过多，请缩小查询范围' });
+        // at the limit it is answered
+        await sql`delete from sms_tasks where uid = ${`many${CONTENT_TASKS_MAX + 1}`}`.execute(db);
+        expect((await client1.post('/api/send/getrecords', { searchContent: '批量匹配' })).body.data).toMatchObject({ totalCount: 0 });
+        // the exports refuse the same way
+        const e = await client1.post('/api/send/exportrecords', { searchContent: '【云讯科技】' });
+        expect(e.body).toMatchObject({ code: 400, msg: '短信内容匹配的任务过多，请缩小查询范围' });
+      } finally {
+        await sql`delete from sms_tasks where uid like 'many%'`.execute(db);
+      }
     });
 
     it('scopes: an agent reads itself and its sub-accounts, never another agent; a sub-account only itself', async () => {
