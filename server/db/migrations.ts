@@ -184,3 +184,10 @@ export async function migrateToLatest(db: Kysely<any>, schema = 'public'): Promi
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
+
+/** Brings the schema up to `name` exactly (tests of a migration's data carry-over). */
+export async function migrateTo(db: Kysely<any>, name: string, schema = 'public'): Promise<void> {
+  const migrator = new Migrator({ db, provider, migrationTableSchema: schema, allowUnorderedMigrations: true });
+  const { error } = await migrator.migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}

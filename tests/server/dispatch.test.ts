@@ -14,6 +14,7 @@ import { createSmscLink } from '../../server/modules/smsc/client';
 import { parseSmppUrl } from '../../server/modules/smsc/config';
 import { startSimulator } from '../../server/modules/smsc/simulator';
 import { FakeLink } from '../fixtures/fake-smsc';
+import { reviewTask } from '../../server/modules/send/review';
 import { backends, useServer, type TestServer } from './harness';
 
 async function accountId(server: TestServer, clientid = 'client1') {
@@ -214,6 +215,29 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     expect(ms.map((m) => m.state)).toEqual([3, 1]);
     expect(await server.handle.db.selectFrom('sms_receipts').select('msg_id').execute()).toEqual([]);
     expect(await taskRow(server, id)).toMatchObject({ success_num: 1, unknown_num: 1 });
+    await expectCountersMatch(server, id);
+  });
+
+  it('messages approved in review after their task\'s cursor passed them are queued one by one, and submitted once', async () => {
+    const { server } = t;
+    const db = server.handle.db;
+    const { id, uid } = await task(server, { count: 6 });
+    const all = await messages(server, id);
+    // two of the task's rows held for review (keyword review of a variable send)
+    const held = [all[1].id, all[4].id];
+    await db.updateTable('sms_messages').set({ state: 7 }).where('id', 'in', held).execute();
+    await db.updateTable('sms_tasks').set({ audit_num: 2 }).where('id', '=', id).execute();
+    const link = new FakeLink();
+    const d = dispatcher(server, link);
+    await drain(d);
+    expect([...link.written.keys()].sort((a, b) => a - b)).toEqual(all.map((m) => m.id).filter((x) => !held.includes(x)));
+    expect((await taskRow(server, id)).status).toBe(2);
+    await reviewTask(server.app.ctx, uid, 'approve');
+    expect((await server.handle.db.selectFrom('sms_requeue').select('message_id').where('task_id', '=', id).orderBy('message_id').execute()).map((r) => r.message_id)).toEqual(held);
+    await drain(d);
+    expect(link.duplicates()).toEqual([]);
+    expect(link.written.size).toBe(6);
+    expect(await taskRow(server, id)).toMatchObject({ status: 3, submitted_num: 6, unknown_num: 6 });
     await expectCountersMatch(server, id);
   });
 
