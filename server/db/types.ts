@@ -535,6 +535,8 @@ export interface SmsInflightTable {
   message_id: number;
   task_id: number;
   submitted_at: Timestamp;
+  /** the record says 1 提交成功 already (else it still says 0 until marked or its receipt comes) */
+  marked: D<boolean>;
 }
 
 export interface SmsReceiptTable {

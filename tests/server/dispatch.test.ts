@@ -35,7 +35,8 @@ async function messages(server: TestServer, taskId: number) {
 }
 
 function dispatcher(server: TestServer, link: FakeLink, opts: DispatcherOptions = {}) {
-  return new Dispatcher(server.app.ctx, link, { maintenanceMs: 0, batchSize: 4, ...opts });
+  // 1 提交成功 written with the submit's record (the deferral has its own test)
+  return new Dispatcher(server.app.ctx, link, { maintenanceMs: 0, batchSize: 4, markSubmittedMs: 0, ...opts });
 }
 
 /** claimed batches not recorded yet */
@@ -239,6 +240,49 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     expect(link.written.size).toBe(6);
     expect(await taskRow(server, id)).toMatchObject({ status: 3, submitted_num: 6, unknown_num: 6 });
     await expectCountersMatch(server, id);
+  });
+
+  it('deferred 提交成功: a receipt within markSubmittedMs writes the record once, straight to its final state; a late one after housekeeping wrote 1', async () => {
+    const { server } = t;
+    const db = server.handle.db;
+    const { id } = await task(server, { count: 4 });
+    const link = new FakeLink();
+    link.delivered = (ref) => ref % 2 === 0;
+    const d = dispatcher(server, link, { markSubmittedMs: 2000 });
+    await drain(d);
+    // submitted: counted at once, the records untouched, all four in flight unmarked
+    let ms = await messages(server, id);
+    expect(ms.every((m) => m.state === 0 && m.msg_id === null && m.attempts === 0)).toBe(true);
+    expect(await taskRow(server, id)).toMatchObject({ status: 2, submitted_num: 4, unknown_num: 4 });
+    expect((await db.selectFrom('sms_inflight').select('marked').where('task_id', '=', id).execute()).map((r) => r.marked)).toEqual([false, false, false, false]);
+    const receipts = link.pendingReceipts.splice(0);
+    // two receipts come at once: final state, message id, submit time and attempt in one write
+    link.pendingReceipts.push(...receipts.slice(0, 2));
+    await link.flushReceipts();
+    ms = await messages(server, id);
+    for (const m of ms.slice(0, 2)) {
+      expect([3, 6]).toContain(m.state);
+      expect(m).toMatchObject({ attempts: 1, msg_id: receipts.find((r) => r.msgId.startsWith(`m${m.id}-`))!.msgId });
+      expect(m.submitted_at).not.toBeNull();
+    }
+    // the other two are late: housekeeping writes 1 提交成功 once markSubmittedMs has passed, not before
+    await d.maintain();
+    expect((await messages(server, id)).slice(2).map((m) => m.state)).toEqual([0, 0]);
+    server.clock.advance(2001);
+    await d.maintain();
+    expect(d.stats.marked).toBe(2);
+    ms = await messages(server, id);
+    expect(ms.slice(2).every((m) => m.state === 1 && m.attempts === 1 && m.msg_id && m.submitted_at)).toBe(true);
+    expect(await taskRow(server, id)).toMatchObject({ status: 3 });
+    await expectCountersMatch(server, id);
+    // their receipts then: final, attempts unchanged
+    link.pendingReceipts.push(...receipts.slice(2));
+    await link.flushReceipts();
+    ms = await messages(server, id);
+    expect(ms.every((m) => [3, 6].includes(m.state) && m.attempts === 1)).toBe(true);
+    expect(await taskRow(server, id)).toMatchObject({ unknown_num: 0, submitted_num: 4 });
+    await expectCountersMatch(server, id);
+    expect(await db.selectFrom('sms_inflight').select('msg_id').where('task_id', '=', id).execute()).toEqual([]);
   });
 
   it('expired leases (dead worker) become unconfirmed, never resubmitted; the late worker records nothing', async () => {

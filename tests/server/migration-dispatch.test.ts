@@ -96,7 +96,7 @@ describe.each(backends)('migration 0019: the queue state of the previous version
         expect(inflight.map((i) => [i.msg_id, i.message_id, i.task_id])).toEqual([['old-5', ids.inflight, t1]]);
 
         const link = new FakeLink();
-        const d = new Dispatcher(server.app.ctx, link, { maintenanceMs: 0, batchSize: 10, leaseMs: 60_000 });
+        const d = new Dispatcher(server.app.ctx, link, { maintenanceMs: 0, batchSize: 10, leaseMs: 60_000, markSubmittedMs: 0 });
         link.pendingReceipts.push({ msgId: 'old-5', delivered: true, stat: 'DELIVRD', err: '000', doneAt: now });
         expect(await link.flushReceipts()).toBe(1);
         while ((await d.dispatchOnce()) > 0);

@@ -20,7 +20,9 @@
  *   cursor passed them (approved in review): claimed before the tasks' queues when due.
  * - `sms_inflight`: the SMSC's message id of every submitted message awaiting its receipt (primary
  *   key msg_id: the receipt's lookup, and an id the SMSC gives twice is detected there). The
- *   receipt deletes the row and writes the final state to the record.
+ *   receipt deletes the row and writes the final state to the record. `marked`: the record already
+ *   says 1 提交成功; a message whose receipt comes within a moment of its submit is written once,
+ *   straight to its final state (the dispatcher marks the others, docs/api-dispatch.md).
  *
  * Existing data is carried over: queued messages → sms_requeue (their tasks' cursors set past
  * them), leased ones → dispatch_leases (same owner and lease end, so a live worker of the previous
@@ -108,9 +110,11 @@ export const dispatchQueue0019: Migration = {
         msg_id text primary key,
         message_id integer not null,
         task_id integer not null,
-        submitted_at timestamptz not null
+        submitted_at timestamptz not null,
+        marked boolean not null default false
       )`,
       `create index sms_inflight_submitted on sms_inflight (submitted_at)`,
+      `create index sms_inflight_unmarked on sms_inflight (submitted_at) where not marked`,
       `create index sms_receipts_received on sms_receipts (received_at)`,
 
       // ---- the queue state of the existing messages
@@ -121,8 +125,8 @@ export const dispatchQueue0019: Migration = {
         select id, task_id, next_at from sms_messages where state = 0 and next_at is not null and lease_until is null`,
       `insert into dispatch_queue (task_id, next_id, queued, ready_at)
         select task_id, max(id), false, now() from sms_messages where state = 0 and (next_at is not null or lease_until is not null) group by task_id`,
-      `insert into sms_inflight (msg_id, message_id, task_id, submitted_at)
-        select msg_id, id, task_id, coalesce(submitted_at, created_at) from sms_messages
+      `insert into sms_inflight (msg_id, message_id, task_id, submitted_at, marked)
+        select msg_id, id, task_id, coalesce(submitted_at, created_at), true from sms_messages
         where state = 1 and msg_id is not null and coalesce(submitted_at, created_at) > now() - interval '3 days'
         on conflict (msg_id) do nothing`,
 

@@ -9,7 +9,8 @@
  *   receipts that raced with their submit's record;
  * - uplinks are stored (sms_mo) before they are acknowledged;
  * - every second: due timed tasks are released (send/timer.ts), expired leases are recovered
- *   (unconfirmed), finished tasks are completed, stale receipts and in-flight rows purged.
+ *   (unconfirmed), submitted messages whose receipt is late get 1 提交成功 in their record,
+ *   finished tasks are completed, stale receipts and in-flight rows purged.
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -25,6 +26,7 @@ import {
   applyReceipts,
   claimBatch,
   completeTasks,
+  markSubmitted,
   purgeStale,
   recordOutcomes,
   recoverLeases,
@@ -63,6 +65,12 @@ export interface DispatcherOptions {
   maintenanceMs?: number;
   /** unapplicable receipts, and messages still waiting for their receipt, are let go after this long (default 3 days) */
   orphanReceiptMs?: number;
+  /**
+   * a submitted message's record says 1 提交成功 only once its receipt has not come within this
+   * long (default 2000 ms; housekeeping writes it): a receipt within that time writes the final
+   * state straight away, one write instead of two. 0: 1 提交成功 is written with the submit's record
+   */
+  markSubmittedMs?: number;
   /** run the submit lanes (false: receipts / uplinks / housekeeping only) */
   submit?: boolean;
   hooks?: DispatchHooks;
@@ -78,6 +86,8 @@ export interface DispatcherStats {
   receiptsApplied: number;
   mo: number;
   recovered: number;
+  /** records set to 1 提交成功 by housekeeping (their receipt was late) */
+  marked: number;
   errors: number;
 }
 
@@ -138,7 +148,7 @@ export function receiptRow(r: Receipt) {
 
 export class Dispatcher {
   readonly workerId: string;
-  readonly stats: DispatcherStats = { claimed: 0, accepted: 0, rejected: 0, retried: 0, unconfirmed: 0, receiptsStored: 0, receiptsApplied: 0, mo: 0, recovered: 0, errors: 0 };
+  readonly stats: DispatcherStats = { claimed: 0, accepted: 0, rejected: 0, retried: 0, unconfirmed: 0, receiptsStored: 0, receiptsApplied: 0, mo: 0, recovered: 0, marked: 0, errors: 0 };
   private readonly o: Required<Omit<DispatcherOptions, 'hooks' | 'workerId'>>;
   private readonly hooks: DispatchHooks;
   private running = false;
@@ -164,6 +174,7 @@ export class Dispatcher {
       maintenanceMs: opts.maintenanceMs ?? 1000,
       orphanReceiptMs: opts.orphanReceiptMs ?? 3 * 86_400_000,
       submit: opts.submit ?? true,
+      markSubmittedMs: opts.markSubmittedMs ?? 2000,
     };
     this.hooks = opts.hooks ?? {};
     link.onReceipts((rs) => this.handleReceipts(rs));
@@ -223,7 +234,7 @@ export class Dispatcher {
     // the outcomes must reach the database: retry while it is unreachable (the lease keeps the rows)
     for (let attempt = 0; ; attempt++) {
       try {
-        await recordOutcomes(this.db, this.ctx, this.workerId, outcomes, this.hooks.reports);
+        await recordOutcomes(this.db, this.ctx, this.workerId, outcomes, this.hooks.reports, this.o.markSubmittedMs > 0);
         break;
       } catch (err) {
         this.logError('record', err);
@@ -262,6 +273,13 @@ export class Dispatcher {
       this.stats.recovered += n;
       if (n > 0) this.ctx.log.warn(`dispatch ${this.workerId}: ${n} messages with an expired lease recorded as unconfirmed`);
       if (n === 0) break;
+    }
+    if (this.o.markSubmittedMs > 0) {
+      for (;;) {
+        const n = await markSubmitted(this.db, this.ctx, new Date(now.getTime() - this.o.markSubmittedMs));
+        this.stats.marked += n;
+        if (n < 5000) break;
+      }
     }
     if (now.getTime() - this.lastSweep >= 10_000 || now.getTime() < this.lastSweep) {
       this.lastSweep = now.getTime();

@@ -92,7 +92,7 @@ function int(env: NodeJS.ProcessEnv, name: string, min: number, max: number): nu
   return n;
 }
 
-/** DISPATCH_BATCH, DISPATCH_LANES, DISPATCH_LEASE_MS, SMS_SOURCE_PREFIX, WORKER_ID */
+/** DISPATCH_BATCH, DISPATCH_LANES, DISPATCH_LEASE_MS, DISPATCH_MARK_MS, SMS_SOURCE_PREFIX, WORKER_ID */
 export function dispatcherOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DispatcherOptions {
   const o: DispatcherOptions = {};
   const batch = int(env, 'DISPATCH_BATCH', 1, 20_000);
@@ -105,6 +105,8 @@ export function dispatcherOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): 
     if (!/^[0-9]{0,12}$/.test(env.SMS_SOURCE_PREFIX)) throw new Error('SMS_SOURCE_PREFIX must be at most 12 digits');
     o.sourcePrefix = env.SMS_SOURCE_PREFIX;
   }
+  const mark = int(env, 'DISPATCH_MARK_MS', 0, 600_000);
+  if (mark !== undefined) o.markSubmittedMs = mark;
   if (env.WORKER_ID) o.workerId = env.WORKER_ID.slice(0, 100);
   return o;
 }

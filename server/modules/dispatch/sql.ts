@@ -297,6 +297,12 @@ export async function recordOutcomes(
   outcomes: Outcome[],
   /** messages that reached a final state here (submit refused, or the receipt had come first), in the same transaction (report pushes) */
   onFinal?: (trx: Tx, rows: AppliedReport[]) => Promise<void>,
+  /**
+   * true: an accepted message waiting for its receipt keeps its record row as it is (0) — only its
+   * sms_inflight row is written — until its receipt comes or `markSubmitted` writes 1 提交成功;
+   * false: 1 提交成功 is written now
+   */
+  deferSubmitted = false,
 ): Promise<number> {
   if (!outcomes.length) return 0;
   return inTransaction(db, async (trx) => {
@@ -332,38 +338,45 @@ export async function recordOutcomes(
       for (const x of r.rows) early.set(x.msg_id, x);
     }
     const waiting = accepted.filter((o) => !early.has(o.msgId!));
+    /** accepted messages whose record row is left as it is (deferSubmitted) */
+    const deferred: { message_id: number; task_id: number }[] = [];
     if (waiting.length) {
       const known = waiting.every((o) => o.taskId !== undefined);
-      const r = await sql<{ msg_id: string }>`
-        insert into sms_inflight (msg_id, message_id, task_id, submitted_at)
+      const r = await sql<{ msg_id: string; message_id: number; task_id: number }>`
+        insert into sms_inflight (msg_id, message_id, task_id, submitted_at, marked)
         ${
           known
-            ? sql`select u.msg_id, u.id, u.task_id, ${iso(now)}::timestamptz
+            ? sql`select u.msg_id, u.id, u.task_id, ${iso(now)}::timestamptz, ${!deferSubmitted}::boolean
                 from unnest(${waiting.map((o) => o.msgId)}::text[], ${waiting.map((o) => o.id)}::int[], ${waiting.map((o) => o.taskId)}::int[]) as u(msg_id, id, task_id)`
-            : sql`select u.msg_id, m.id, m.task_id, ${iso(now)}::timestamptz
+            : sql`select u.msg_id, m.id, m.task_id, ${iso(now)}::timestamptz, ${!deferSubmitted}::boolean
                 from unnest(${waiting.map((o) => o.msgId)}::text[], ${waiting.map((o) => o.id)}::int[]) as u(msg_id, id)
-                join sms_messages m on m.id = u.id`
+                join sms_messages m on m.id = u.id and m.state = 0`
         }
         on conflict (msg_id) do nothing
-        returning msg_id`.execute(trx);
+        returning msg_id, message_id, task_id`.execute(trx);
       const ok = new Set(r.rows.map((x) => x.msg_id));
       for (const o of waiting) if (!ok.has(o.msgId!)) unconfirmed(o, 'duplicate message id');
+      if (deferSubmitted) deferred.push(...r.rows);
     }
+    const deferredIds = new Set(deferred.map((x) => x.message_id));
+    const written = deferredIds.size ? mine.filter((o) => !deferredIds.has(o.id)) : mine;
 
     // the record: one UPDATE for the batch
-    const n = mine.length;
+    const n = written.length;
     const state = new Array<number>(n);
     const code = new Array<string>(n);
     const report = new Array<string>(n);
     const doneAt = new Array<string | null>(n);
-    mine.forEach((o, i) => {
+    written.forEach((o, i) => {
       const rc = o.msgId ? early.get(o.msgId) : undefined;
       state[i] = rc ? rc.state : o.state;
       code[i] = rc ? rc.error_code : o.code;
       report[i] = rc ? rc.report : o.report;
       doneAt[i] = rc ? iso(new Date(rc.done_at)) : o.state === STATE.SubmitFailed ? iso(now) : null;
     });
-    const r = await sql<AppliedReport>`
+    const r = !n
+      ? { rows: [] as AppliedReport[] }
+      : await sql<AppliedReport>`
       update sms_messages m set
         state = u.state,
         msg_id = u.msg_id,
@@ -372,7 +385,7 @@ export async function recordOutcomes(
         attempts = least(m.attempts + 1, 32767),
         submitted_at = case when u.state = 0 then m.submitted_at else ${iso(now)}::timestamptz end,
         done_at = u.done_at
-      from unnest(${mine.map((o) => o.id)}::int[], ${state}::int[], ${mine.map((o) => o.msgId)}::text[], ${code}::text[], ${report}::text[],
+      from unnest(${written.map((o) => o.id)}::int[], ${state}::int[], ${written.map((o) => o.msgId)}::text[], ${code}::text[], ${report}::text[],
         ${doneAt}::timestamptz[]) as u(id, state, msg_id, code, report, done_at)
       where m.id = u.id and m.state = 0
       returning ${RETURNING}`.execute(trx);
@@ -386,10 +399,16 @@ export async function recordOutcomes(
         from unnest(${retry.map((x) => x.id)}::int[], ${retry.map((x) => x.task_id)}::int[], ${retry.map((x) => delay.get(x.id) ?? 0)}::int[]) as u(id, task_id, delay_ms)
         on conflict (message_id) do update set next_at = excluded.next_at`.execute(trx);
     }
-    await applyDeltas(trx, ctx, outcomeDeltas(r.rows), now);
     const final = r.rows.filter((x) => x.state !== STATE.NotSent && x.state !== STATE.Submitted);
     if (final.length && onFinal) await onFinal(trx, final);
-    return r.rows.length;
+    const deltas = outcomeDeltas(r.rows);
+    for (const x of deferred) {
+      const d = deltas.get(x.task_id);
+      d.submitted++;
+      d.unknown++;
+    }
+    await applyDeltas(trx, ctx, deltas, now);
+    return r.rows.length + deferred.length;
   });
 }
 
@@ -439,6 +458,8 @@ export async function storeReceipts(db: Q, rows: ReceiptRow[], now: Date): Promi
 function receiptDeltas(rows: readonly AppliedReport[]): Deltas {
   const deltas = new Deltas();
   for (const row of rows) {
+    // a deferred record left state 0 here: completion may be due
+    deltas.dequeued.add(row.task_id);
     const d = deltas.get(row.task_id);
     d.unknown--;
     if (row.state === STATE.Delivered) d.success++;
@@ -453,21 +474,51 @@ function receiptDeltas(rows: readonly AppliedReport[]): Deltas {
 
 /**
  * Applies receipts to the messages in flight with their message ids (one statement: the in-flight
- * rows are deleted, the records get 3 / 6 with the receipt's error, stat and done time).
+ * rows are deleted, the records get 3 / 6 with the receipt's error, stat and done time — and the
+ * message id, submit time and attempt when the record did not say 1 提交成功 yet).
  */
 async function applyToInflight(trx: Tx, rows: readonly ReceiptRow[]): Promise<(AppliedReport & { msg_id: string })[]> {
   const r = await sql<AppliedReport & { msg_id: string }>`
     with d as (
       delete from sms_inflight i where i.msg_id = any(${rows.map((x) => x.msgId)}::text[])
-      returning i.message_id, i.msg_id
+      returning i.message_id, i.msg_id, i.submitted_at, i.marked
     )
-    update sms_messages m set state = r.state, error_code = r.error_code, report = r.report, done_at = r.done_at
+    update sms_messages m set state = r.state, error_code = r.error_code, report = r.report, done_at = r.done_at,
+      msg_id = d.msg_id,
+      submitted_at = case when d.marked then m.submitted_at else d.submitted_at end,
+      attempts = case when d.marked then m.attempts else least(m.attempts + 1, 32767) end
     from d join (select * from unnest(${rows.map((x) => x.msgId)}::text[], ${rows.map((x) => x.state)}::int[], ${rows.map((x) => x.errorCode)}::text[],
               ${rows.map((x) => x.report)}::text[], ${rows.map((x) => iso(x.doneAt))}::timestamptz[]) as r(msg_id, state, error_code, report, done_at)) r
       on r.msg_id = d.msg_id
-    where m.id = d.message_id and m.state = ${STATE.Submitted}
+    where m.id = d.message_id and m.state = (case when d.marked then ${STATE.Submitted}::smallint else ${STATE.NotSent}::smallint end)
     returning ${RETURNING}, d.msg_id`.execute(trx);
   return r.rows;
+}
+
+/**
+ * Writes 1 提交成功 (message id, submit time, attempt) to the records of messages in flight since
+ * before `olderThan` whose record still says 0 (their receipt did not come within that time), up to
+ * `limit`; completes the tasks that have nothing left to submit. Returns how many were written.
+ */
+export async function markSubmitted(db: Kysely<Database>, ctx: Pick<AppContext, 'now'>, olderThan: Date, limit = 5000): Promise<number> {
+  return inTransaction(db, async (trx) => {
+    const now = ctx.now();
+    const r = await sql<{ task_id: number }>`
+      with i as (
+        update sms_inflight set marked = true
+        where msg_id = any(array(
+          select msg_id from sms_inflight where not marked and submitted_at < ${iso(olderThan)}::timestamptz
+          order by submitted_at limit ${limit} for update skip locked))
+        returning message_id, msg_id, submitted_at
+      )
+      update sms_messages m set state = ${STATE.Submitted}, msg_id = i.msg_id, submitted_at = i.submitted_at,
+        attempts = least(m.attempts + 1, 32767)
+      from i where m.id = i.message_id and m.state = ${STATE.NotSent}
+      returning m.task_id`.execute(trx);
+    const tasks = [...new Set(r.rows.map((x) => x.task_id))];
+    if (tasks.length) await completeTasks(trx, tasks, now);
+    return r.rows.length;
+  });
 }
 
 /**
@@ -535,7 +586,7 @@ export async function applyReceipts(
  */
 export async function purgeStale(db: Q, olderThan: Date): Promise<number> {
   const a = await sql`delete from sms_receipts where received_at < ${iso(olderThan)}::timestamptz`.execute(db);
-  const b = await sql`delete from sms_inflight where submitted_at < ${iso(olderThan)}::timestamptz`.execute(db);
+  const b = await sql`delete from sms_inflight where submitted_at < ${iso(olderThan)}::timestamptz and marked`.execute(db);
   return Number(a.numAffectedRows ?? 0) + Number(b.numAffectedRows ?? 0);
 }
 
