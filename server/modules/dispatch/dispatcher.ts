@@ -67,7 +67,7 @@ export interface DispatcherOptions {
   orphanReceiptMs?: number;
   /**
    * a submitted message's record says 1 提交成功 only once its receipt has not come within this
-   * long (default 2000 ms; housekeeping writes it): a receipt within that time writes the final
+   * long (default 10000 ms; housekeeping writes it): a receipt within that time writes the final
    * state straight away, one write instead of two. 0: 1 提交成功 is written with the submit's record
    */
   markSubmittedMs?: number;
@@ -174,7 +174,7 @@ export class Dispatcher {
       maintenanceMs: opts.maintenanceMs ?? 1000,
       orphanReceiptMs: opts.orphanReceiptMs ?? 3 * 86_400_000,
       submit: opts.submit ?? true,
-      markSubmittedMs: opts.markSubmittedMs ?? 2000,
+      markSubmittedMs: opts.markSubmittedMs ?? 10_000,
     };
     this.hooks = opts.hooks ?? {};
     link.onReceipts((rs) => this.handleReceipts(rs));

@@ -481,16 +481,18 @@ async function applyToInflight(trx: Tx, rows: readonly ReceiptRow[]): Promise<(A
   const r = await sql<AppliedReport & { msg_id: string }>`
     with d as (
       delete from sms_inflight i where i.msg_id = any(${rows.map((x) => x.msgId)}::text[])
-      returning i.message_id, i.msg_id, i.submitted_at, i.marked
+      returning i.message_id, i.msg_id, i.submitted_at
     )
     update sms_messages m set state = r.state, error_code = r.error_code, report = r.report, done_at = r.done_at,
       msg_id = d.msg_id,
-      submitted_at = case when d.marked then m.submitted_at else d.submitted_at end,
-      attempts = case when d.marked then m.attempts else least(m.attempts + 1, 32767) end
+      submitted_at = case when m.state = ${STATE.NotSent} then d.submitted_at else m.submitted_at end,
+      attempts = case when m.state = ${STATE.NotSent} then least(m.attempts + 1, 32767) else m.attempts end
     from d join (select * from unnest(${rows.map((x) => x.msgId)}::text[], ${rows.map((x) => x.state)}::int[], ${rows.map((x) => x.errorCode)}::text[],
               ${rows.map((x) => x.report)}::text[], ${rows.map((x) => iso(x.doneAt))}::timestamptz[]) as r(msg_id, state, error_code, report, done_at)) r
       on r.msg_id = d.msg_id
-    where m.id = d.message_id and m.state = (case when d.marked then ${STATE.Submitted}::smallint else ${STATE.NotSent}::smallint end)
+    -- 0 or 1, not by d.marked: markSubmitted may commit 1 between this statement's snapshot and the
+    -- in-flight row's lock; the record's visible 0 must still be locked and re-read as 1
+    where m.id = d.message_id and m.state in (${STATE.NotSent}, ${STATE.Submitted})
     returning ${RETURNING}, d.msg_id`.execute(trx);
   return r.rows;
 }
