@@ -1,11 +1,14 @@
 /**
  * The upload's MD5 (src/components/ChunkedUpload/md5-wasm.ts, the WebAssembly module it writes
- * out) against Node's MD5: RFC 1321's test suite, every length around the 64-byte block and
- * padding edges, data split at odd places, more than one staging buffer.
+ * out) and the worker's streamed reading (md5.worker.ts md5OfBlob) against Node's MD5: RFC 1321's
+ * test suite, every length around the 64-byte block and padding edges, data split at random
+ * places, more than one staging buffer, and both readers (BYOB and a stream's own chunks).
  */
 import { createHash } from 'node:crypto';
+import { Blob as NodeBlob } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import { createMd5, STAGE } from '@/components/ChunkedUpload/md5-wasm';
+import { md5OfBlob, SLICE } from '@/components/ChunkedUpload/md5.worker';
 
 const nodeMd5 = (b: Uint8Array) => createHash('md5').update(b).digest('hex');
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -69,5 +72,31 @@ describe('md5-wasm', () => {
     b.update(enc('digest'));
     expect(a.digest()).toBe('900150983cd24fb0d6963f7d28e17f72');
     expect(b.digest()).toBe('f96b697d7cb7938d525a2f31aaf161d0');
+  });
+});
+
+describe('md5OfBlob (the worker)', () => {
+  const data = bytes(2 * SLICE + 777, 3);
+
+  it("reads a Blob's stream and reports progress up to 1", async () => {
+    const progress: number[] = [];
+    const blob = new NodeBlob([data]) as unknown as Blob;
+    expect(await md5OfBlob(blob, (p) => progress.push(p))).toBe(nodeMd5(data));
+    expect(progress.at(-1)).toBe(1);
+    expect(progress).toEqual([...progress].sort((x, y) => x - y));
+  });
+
+  it("falls back to the stream's own chunks where there is no BYOB reader", async () => {
+    const chunks = [data.subarray(0, 100), data.subarray(100, SLICE + 5), data.subarray(SLICE + 5)];
+    const blob = {
+      size: data.length,
+      stream: () => new ReadableStream<Uint8Array>({ start: (c) => (chunks.forEach((x) => c.enqueue(x)), c.close()) }),
+    } as unknown as Blob;
+    expect(await md5OfBlob(blob)).toBe(nodeMd5(data));
+  });
+
+  it('fails when the stream ends short of the size', async () => {
+    const blob = { size: 10, stream: () => new ReadableStream<Uint8Array>({ start: (c) => (c.enqueue(new Uint8Array(4)), c.close()) }) } as unknown as Blob;
+    await expect(md5OfBlob(blob)).rejects.toThrow('read 4 of 10 bytes');
   });
 });
