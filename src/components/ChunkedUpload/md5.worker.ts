@@ -4,12 +4,15 @@
  * before the next read, so at most SLICE bytes of the file (plus the browser's own pipe) are in
  * the worker's memory. Messages: in { file: Blob }, out { progress } … { md5 } or { error }.
  *
- * Why this way (bench/upload-md5-strategies.ts measures each): Blob.slice().arrayBuffer() per
- * slice is a round trip to the browser process and a fresh buffer each time (~190 MB/s for the
- * reading alone here); the stream's default reader also hands over a fresh buffer per chunk; the
- * BYOB reader fills the same memory again and again. A second buffer read ahead while one is
- * hashed gains nothing: the copy into it runs on this same thread, and the browser keeps filling
- * its pipe while we hash anyway.
+ * Why this way (`BENCH_MD5_STRATEGIES=1 npx tsx bench/upload-md5.ts` times each; CPU seconds
+ * for the reading alone of 256 MB here, this worker's thread + the other threads, mostly the
+ * browser's): slice(…).arrayBuffer() per 4 MB slice, a round trip to the browser process and a
+ * fresh buffer each time, ~0.4 + 0.7; FileReaderSync the same; the stream's default reader, a
+ * fresh buffer per chunk, ~0.35 + 0.45; the BYOB reader, filling the same 1 MB again and again,
+ * ~0.07 + 0.3, which leaves this thread to the MD5 (~0.45) and the browser's reading to the other
+ * core. Its reads answer with what the browser's pipe holds (0.3–0.7 MB): asking for full buffers
+ * (read(view, { min })), other sizes (0.25–4 MB) or a second buffer read ahead while one is
+ * hashed gained nothing measurable (the copy into it runs on this same thread anyway).
  */
 import { createMd5 } from './md5-wasm';
 
