@@ -22,8 +22,20 @@
  * the CPU's cache, and bounded memory.
  */
 
-/** the 64 steps: T[i] = floor(abs(sin(i + 1)) * 2^32) */
-const T = Array.from({ length: 64 }, (_, i) => Math.floor(Math.abs(Math.sin(i + 1)) * 2 ** 32) | 0);
+/**
+ * the 64 steps' constants, RFC 1321's T[i] = floor(abs(sin(i + 1)) * 2^32), written out: the last
+ * bit of Math.sin is each JavaScript engine's own
+ */
+const T = [
+  0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613, 0xfd469501,
+  0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122, 0xfd987193, 0xa679438e, 0x49b40821,
+  0xf61e2562, 0xc040b340, 0x265e5a51, 0xe9b6c7aa, 0xd62f105d, 0x02441453, 0xd8a1e681, 0xe7d3fbc8,
+  0x21e1cde6, 0xc33707d6, 0xf4d50d87, 0x455a14ed, 0xa9e3e905, 0xfcefa3f8, 0x676f02d9, 0x8d2a4c8a,
+  0xfffa3942, 0x8771f681, 0x6d9d6122, 0xfde5380c, 0xa4beea44, 0x4bdecfa9, 0xf6bb4b60, 0xbebfbc70,
+  0x289b7ec6, 0xeaa127fa, 0xd4ef3085, 0x04881d05, 0xd9d4d039, 0xe6db99e5, 0x1fa27cf8, 0xc4ac5665,
+  0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
+  0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391,
+];
 const S = [7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21];
 /** which message word step i adds */
 const X = (i: number) => (i < 16 ? i : i < 32 ? (1 + 5 * i) % 16 : i < 48 ? (5 + 3 * i) % 16 : (7 * i) % 16);
@@ -69,7 +81,7 @@ function blocksBody(): number[] {
   let [a, b, c, d] = [A, B, C, D];
   for (let i = 0; i < 64; i++) {
     // a + x + T: nothing in it waits on the step before. T is read from the memory: as a constant,
-    // V8 folds it with the next add into a three-part lea, a cycle slower, on the waiting path.
+    // V8 folds it with the next add into a three-part lea (slower than an add) on the waiting path.
     const sum = [...get(a), ...load(4 * X(i), P), I32_ADD, ...load(TABLE + 4 * i), I32_ADD];
     const plusF = [
       [...get(d), ...get(c), ...get(d), I32_XOR, ...get(b), I32_AND, I32_XOR, I32_ADD],
@@ -122,7 +134,7 @@ export async function createMd5(): Promise<Md5> {
   const mem = new Uint8Array(memory.buffer);
   const view = new DataView(memory.buffer);
   [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476].forEach((v, i) => view.setUint32(4 * i, v, true));
-  T.forEach((v, i) => view.setInt32(TABLE + 4 * i, v, true));
+  T.forEach((v, i) => view.setUint32(TABLE + 4 * i, v, true));
   let staged = 0; // bytes at DATA not hashed yet (< 64 between calls)
   let length = 0;
   return {
