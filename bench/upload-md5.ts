@@ -9,7 +9,8 @@
  * Target: the worker on the File ≥ 450 MB/s (MB = 2^20 bytes), best of BENCH_RUNS (5); the median
  * is printed too. BENCH_MD5_MB (default 256: a 512 MB in-page Blob overflows headless Chromium's
  * blob storage here) sets the size. BENCH_MD5_STRATEGIES=1 also times each way of reading tried
- * (bench/lib/md5-strategies.worker.ts), with no hashing and with each MD5.
+ * (bench/lib/md5-strategies.worker.ts), with no hashing and with each MD5. BENCH_MD5_WORKER=path
+ * times another worker of the same messages instead of the console's (e.g. an older version).
  *
  * Figures (2 cores shared with other work, so best of 5 and the load average printed):
  *   before (hash-wasm, Blob.slice(4 MB).arrayBuffer() one after the other): best 179 MB/s, idle
@@ -31,7 +32,7 @@ const TARGET = 450;
 const M = 1024 * 1024;
 
 const bundle = async (entry: string) => (await build({ entryPoints: [entry], bundle: true, format: 'iife', write: false, minify: true })).outputFiles[0].text;
-const workerSource = await bundle('src/components/ChunkedUpload/md5.worker.ts');
+const workerSource = await bundle(process.env.BENCH_MD5_WORKER ?? 'src/components/ChunkedUpload/md5.worker.ts');
 const strategySource = await bundle('bench/lib/md5-strategies.worker.ts');
 
 // the file a user would pick: random bytes on disk (in the page cache once written)
