@@ -12,9 +12,14 @@
  * (bench/lib/md5-strategies.worker.ts), with no hashing and with each MD5. BENCH_MD5_WORKER=path
  * times another worker of the same messages instead of the console's (e.g. an older version).
  *
- * Figures (2 cores shared with other work, so best of 5 and the load average printed):
- *   before (hash-wasm, Blob.slice(4 MB).arrayBuffer() one after the other): best 179 MB/s, idle
- *   now: see the README's table (issue 11)
+ * Figures (2 cores shared with other work: wall-clock rates swing 2–3× with the load, the CPU
+ * seconds much less; MB = 2^20 bytes), 256 MB:
+ *   before (hash-wasm, Blob.slice(4 MB).arrayBuffer() one after the other): best 179 MB/s on the
+ *   idle machine; at load ~10 best 153 (median 99), worker thread 0.99 CPU-s, the others 0.69
+ *   now (BYOB reader, md5-wasm.ts), load ~10: best 451 (median 332) and best 208 (median 155)
+ *   in two runs; worker thread 0.45–0.59 CPU-s, all others 0.39–0.56 (on the other core): ~500
+ *   MB/s predicted idle, not yet measured. The MD5 alone: md5-wasm.ts 545–595 MB per CPU-s,
+ *   hash-wasm 413–427; native openssl 598, md5sum 582.
  *
  *   npx tsx bench/upload-md5.ts
  */
