@@ -15,6 +15,4 @@ export const lateDeps = [
   'antd/es/input/Input',
   'antd/es/input/Password',
   'antd/es/input-number',
-  // the MD5 worker of ChunkedUpload (a worker entry is found only when it starts)
-  'hash-wasm',
 ];

@@ -1,7 +1,8 @@
 /**
  * Page side of bench/upload-md5.ts (bundled by esbuild into the page): the console's MD5 worker
- * (src/components/ChunkedUpload/md5.worker.ts, bundled separately and started from a blob URL) and
- * spark-md5 in the page, over the same Blob, sliced the same way.
+ * (src/components/ChunkedUpload/md5.worker.ts, bundled separately and started from a blob URL),
+ * spark-md5 in the page, and the ways of reading tried for it (md5-strategies.worker.ts), over
+ * the same File (picked in an <input type=file>, as a user does) or an in-memory Blob.
  */
 import SparkMD5 from 'spark-md5';
 
@@ -14,33 +15,69 @@ export function makeBlob(mb: number): Blob {
   return new Blob(parts as BlobPart[]);
 }
 
-let blob: Blob | null = null;
+const sources: { file?: Blob; blob?: Blob } = {};
+export type Source = keyof typeof sources;
+
+/** the in-memory Blob, made once */
 export function prepare(mb: number) {
-  blob = makeBlob(mb);
-  return blob.size;
+  sources.blob = makeBlob(mb);
+  return sources.blob.size;
 }
 
-/** ms of one MD5 by the worker whose source is `workerSource` */
-export async function worker(workerSource: string): Promise<{ ms: number; md5: string }> {
+/** the File of the page's <input type=file> (set by the benchmark with setInputFiles) */
+export function pick() {
+  sources.file = (document.querySelector('input[type=file]') as HTMLInputElement).files![0];
+  return sources.file.size;
+}
+
+let current: { worker: Worker; url: string } | null = null;
+
+/**
+ * posts `message` plus the source to a new worker made of `workerSource`; its answer with an md5
+ * (or an error) ends the timing. The worker is left running until end(), so that the benchmark
+ * can read its thread's CPU time.
+ */
+async function inWorker<T>(workerSource: string, message: object, source: Source, onOther: (data: any) => void = () => {}): Promise<{ ms: number; answer: T }> {
+  end();
   const url = URL.createObjectURL(new Blob([workerSource], { type: 'text/javascript' }));
   const w = new Worker(url);
+  current = { worker: w, url };
   const t0 = performance.now();
-  const md5 = await new Promise<string>((resolve, reject) => {
+  const answer = await new Promise<T>((resolve, reject) => {
     w.onmessage = (e) => {
-      if (e.data.md5) resolve(e.data.md5);
-      else if (e.data.error) reject(new Error(e.data.error));
+      if (e.data.error) reject(new Error(e.data.error));
+      else if (e.data.md5 !== undefined) resolve(e.data);
+      else onOther(e.data);
     };
-    w.postMessage({ file: blob });
+    w.onerror = (e) => reject(new Error(e.message));
+    w.postMessage({ ...message, file: sources[source] });
   });
-  const ms = performance.now() - t0;
-  w.terminate();
-  URL.revokeObjectURL(url);
-  return { ms, md5 };
+  return { ms: performance.now() - t0, answer };
 }
 
-/** ms of one MD5 by spark-md5 (incremental, 4 MB slices, in the page) */
-export async function spark(): Promise<{ ms: number; md5: string }> {
-  const b = blob!;
+/** ends the last worker */
+export function end() {
+  current?.worker.terminate();
+  if (current) URL.revokeObjectURL(current.url);
+  current = null;
+}
+
+/** one MD5 by the console's worker as hasher.ts uses it (new Worker, { file }, { progress } …, { md5 }); ms from the start */
+export async function worker(workerSource: string, source: Source): Promise<{ ms: number; md5: string; progress: number[] }> {
+  const progress: number[] = [];
+  const { ms, answer } = await inWorker<{ md5: string }>(workerSource, {}, source, (d) => progress.push(d.progress));
+  return { ms, md5: answer.md5, progress };
+}
+
+/** one way of reading and hashing (see md5-strategies.worker.ts); ms inside the worker, and from the start */
+export async function strategy(workerSource: string, mode: string, slice: number, hash: number, source: Source) {
+  const { ms, answer } = await inWorker<{ ms: number; md5: string; info: unknown }>(workerSource, { mode, slice, hash }, source);
+  return { total: ms, ...answer };
+}
+
+/** one MD5 by spark-md5 (incremental, 4 MB slices, in the page) */
+export async function spark(source: Source): Promise<{ ms: number; md5: string }> {
+  const b = sources[source]!;
   const t0 = performance.now();
   const h = new SparkMD5.ArrayBuffer();
   const SLICE = 4 * 1024 * 1024;
