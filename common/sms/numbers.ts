@@ -106,7 +106,9 @@ export function checkNumbers(input: string | readonly string[]): NumberCheck {
   while (slots < count * 2) slots <<= 1;
   const mask = slots - 1;
   const keys = new Int32Array(slots * 2);
-  const unique: string[] = [];
+  // the distinct valid tokens are moved to the front of the split's own array (never ahead of the
+  // reading), which then becomes `unique`: no second array grown number by number
+  const unique = tokens;
   const invalidNumbers: string[] = [];
   const carriersOfUnique = new Uint8Array(count);
   let total = 0;
@@ -149,12 +151,13 @@ export function checkNumbers(input: string | readonly string[]): NumberCheck {
       }
       slot = (slot + 1) & mask;
     }
-    unique.push(t);
+    unique[u] = t;
     carriersOfUnique[u++] = carrier;
     if (carrier === 1) mobile++;
     else if (carrier === 2) unicom++;
     else telecom++;
   }
+  unique.length = u;
   const invalid = invalidNumbers.length;
   return {
     total,
