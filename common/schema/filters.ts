@@ -4,7 +4,8 @@
  *
  * - a property's parameter is its own name, or `x-param` when the API names it differently;
  * - `format: date` sends YYYY-MM-DD, `format: date-time` YYYY-MM-DD HH:mm:ss (from a date picker's
- *   Dayjs, a Date, or a string, which is sent as it is);
+ *   Dayjs as it shows it, a Date — an instant — in Asia/Shanghai, the API's zone, whatever the
+ *   browser's, or a string, which is sent as it is);
  * - a date range (`type: array`, `items.format: date|date-time`) sends its two ends under the two
  *   names of `x-param` (`["start_time", "end_time"]`);
  * - `x-trim` strings are trimmed;
@@ -13,22 +14,18 @@
  * - empty values (undefined, null, '', blank after trimming, []) are left out.
  */
 import type { JsonSchema } from './registry';
+import { formatBusiness } from '../time';
 
 export type FilterParams = Record<string, unknown>;
 
 const PATTERNS: Record<string, string> = { date: 'YYYY-MM-DD', 'date-time': 'YYYY-MM-DD HH:mm:ss' };
-
-const pad = (n: number) => String(n).padStart(2, '0');
 
 /** Formats a Dayjs-like (`.format(pattern)`), a Date or a string as the schema's date format asks. */
 export function formatDateValue(value: unknown, format: string): unknown {
   const pattern = PATTERNS[format];
   if (!pattern || value === undefined || value === null || value === '') return value;
   if (typeof (value as { format?: unknown }).format === 'function') return (value as { format(p: string): string }).format(pattern);
-  if (value instanceof Date) {
-    const day = `${value.getFullYear()}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}`;
-    return format === 'date' ? day : `${day} ${pad(value.getHours())}:${pad(value.getMinutes())}:${pad(value.getSeconds())}`;
-  }
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? value : formatBusiness(value, format === 'date-time');
   return value;
 }
 

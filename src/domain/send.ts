@@ -3,12 +3,13 @@
  * src/providers/resources.ts): the shapes of docs/api-send.md / the sending contract, and the
  * messages of schemas/forms/send.json (`x-messages`), read from the schema, never spelled out.
  */
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import sendSchema from '../../schemas/forms/send.json';
 import { http, postForm, postJson, type ApiBody, type ApiRequestConfig } from '@/providers/http';
 import { ApiError } from '@/providers/http';
 import { fileNameOf, saveBlob } from '@/lib/download';
 import type { NumberImport, SendForm } from '@/generated/schemas';
+import { businessNow, businessTime, type BusinessTimeInput } from '@/lib/businessTime';
 
 /** The send page's messages (schemas/forms/send.json `x-messages`). */
 export const SEND_MESSAGES = sendSchema['x-messages'];
@@ -22,21 +23,34 @@ export const SUBMIT_LOCK_MS = 3000;
 /** Spec 02 §2: after an immediate send the task list opens after about 1 s. */
 export const OPEN_TASKS_AFTER_MS = 1000;
 
+/*
+ * The time rules are Asia/Shanghai's whatever the browser's zone (src/lib/businessTime.ts): `now` is
+ * the business clock (Shanghai's now by default), the times are read as Shanghai wall-clock times
+ * (a picker's value as it shows it), and the results are business times (what they format is the
+ * Shanghai time to show and to send).
+ */
+
 /** The scheduled time a page starts with: now + 30 min (seconds dropped). */
-export const defaultSendTime = (now: Dayjs = dayjs()) => now.add(SEND_TIME.defaultAheadMin, 'minute').second(0).millisecond(0);
+export const defaultSendTime = (now: BusinessTimeInput = businessNow()) => businessTime(now).add(SEND_TIME.defaultAheadMin, 'minute').second(0).millisecond(0);
 /** The latest time a timed send may take: the end of next year. */
-export const latestSendTime = (now: Dayjs = dayjs()) => now.add(1, 'year').endOf('year');
+export const latestSendTime = (now: BusinessTimeInput = businessNow()) => businessTime(now).add(1, 'year').endOf('year');
 
 /** The time rule of an ordinary timed send (spec 02 §5 "Scheduled time"): null when it may go, else its message. */
-export function sendTimeProblem(at: Dayjs | null | undefined, now: Dayjs = dayjs()): string | null {
+export function sendTimeProblem(value: BusinessTimeInput | null | undefined, nowInput: BusinessTimeInput = businessNow()): string | null {
+  const at = value === null || value === undefined || value === '' ? null : businessTime(value);
   if (!at || !at.isValid()) return SEND_MESSAGES.sendTimeTooEarly;
+  const now = businessTime(nowInput);
   if (at.isBefore(now.add(SEND_TIME.earliestAheadMin, 'minute'))) return SEND_MESSAGES.sendTimeTooEarly;
   if (at.isAfter(latestSendTime(now))) return SEND_MESSAGES.sendTimeTooLate;
   return null;
 }
 
 /** Days a date picker of a timed send may not choose (before today, after next year). */
-export const sendDateDisabled = (d: Dayjs, now: Dayjs = dayjs()) => d.isBefore(now.startOf('day')) || d.isAfter(latestSendTime(now));
+export function sendDateDisabled(day: Dayjs, nowInput: BusinessTimeInput = businessNow()): boolean {
+  const d = businessTime(day);
+  const now = businessTime(nowInput);
+  return d.isBefore(now.startOf('day')) || d.isAfter(latestSendTime(now));
+}
 
 // ---- calls ----
 

@@ -3,7 +3,7 @@
  * (docs/api-reports.md shapes). Stories only; the app never imports this.
  */
 import { http, type HttpHandler } from 'msw';
-import dayjs from 'dayjs';
+import { businessNow } from '@/lib/businessTime';
 import type { RemainRow, ReportRow } from '@/generated/schemas';
 import type { IndexData, TodayStats, WeekData } from '@/pages/dashboard/api';
 import { fail, ok } from './mockApi';
@@ -12,7 +12,7 @@ import { listOf, paramsOf, type Calls } from './sendApi';
 export const todayStats: TodayStats = { submitTotal: 1286, sending: 12, sendSuccess: 1180, sendFail: 61, unknown: 25, intercept: 8 };
 export const noStats: TodayStats = { submitTotal: 0, sending: 0, sendSuccess: 0, sendFail: 0, unknown: 0, intercept: 0 };
 
-const days = () => Array.from({ length: 7 }, (_, i) => dayjs().subtract(6 - i, 'day').format('YYYY-MM-DD'));
+const days = () => Array.from({ length: 7 }, (_, i) => businessNow().subtract(6 - i, 'day').format('YYYY-MM-DD'));
 export const weekData = (): WeekData => ({
   dates: days(),
   submitTotal: [820, 932, 901, 1340, 1290, 960, 1286],
@@ -22,7 +22,7 @@ export const weekData = (): WeekData => ({
 });
 export const emptyWeek = (): WeekData => ({ dates: days(), submitTotal: [0, 0, 0, 0, 0, 0, 0], sendSuccess: [0, 0, 0, 0, 0, 0, 0], sendFail: [0, 0, 0, 0, 0, 0, 0], unknown: [0, 0, 0, 0, 0, 0, 0] });
 
-const due = (n: number) => dayjs().add(n, 'day').format('YYYY-MM-DD HH:mm:ss');
+const due = (n: number) => businessNow().add(n, 'day').format('YYYY-MM-DD HH:mm:ss');
 export const indexData = (over: Partial<IndexData> = {}): IndexData => ({
   userType: 1,
   clientid: 'a10001',
@@ -69,7 +69,7 @@ export const preRows: ReportRow[] = [
 ];
 export const postRows: ReportRow[] = [report({ clientid: 'b20003', name: '杭州后付费客户', paytype: 1, paytype_str: '后付费', send_num: 500, chargeTotal: 495, success_num: 480, fail_num: 5, not_known_num: 10, intercept_num: 5 }, 0)];
 export const dayRows = (): ReportRow[] =>
-  [1, 2, 3].map((n, i) => ({ ...report({ clientid: 'b20001', send_num: 400 + n, success_num: 380 + n, chargeTotal: 400 + n }, i), date: dayjs().subtract(n, 'day').format('YYYY-MM-DD') }));
+  [1, 2, 3].map((n, i) => ({ ...report({ clientid: 'b20001', send_num: 400 + n, success_num: 380 + n, chargeTotal: 400 + n }, i), date: businessNow().subtract(n, 'day').format('YYYY-MM-DD') }));
 
 const pool = (r: Partial<RemainRow>, i: number): RemainRow => ({
   rownum: i + 1,

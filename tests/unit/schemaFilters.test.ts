@@ -22,13 +22,15 @@ const filter = {
 describe('schemaFilters: filter values -> request parameters, as the filter schema says', () => {
   it('format: date sends YYYY-MM-DD (Dayjs, Date or string)', () => {
     expect(schemaFilters(filter, { day: dayjs('2026-11-01T13:14:15') })).toEqual({ day: '2026-11-01' });
-    expect(schemaFilters(filter, { day: new Date(2026, 0, 9, 23, 59) })).toEqual({ day: '2026-01-09' });
+    // a Date is an instant: its day in Asia/Shanghai (2026-01-09 23:59 there), whatever the zone the test runs in
+    expect(schemaFilters(filter, { day: new Date(Date.UTC(2026, 0, 9, 15, 59)) })).toEqual({ day: '2026-01-09' });
+    expect(schemaFilters(filter, { day: new Date(Date.UTC(2026, 0, 9, 16, 0)) })).toEqual({ day: '2026-01-10' });
     expect(schemaFilters(filter, { day: '2026-02-03' })).toEqual({ day: '2026-02-03' });
   });
 
   it('format: date-time sends YYYY-MM-DD HH:mm:ss', () => {
     expect(schemaFilters(filter, { at: dayjs('2026-11-01T08:05:09') })).toEqual({ at: '2026-11-01 08:05:09' });
-    expect(schemaFilters(filter, { at: new Date(2026, 10, 1, 8, 5, 9) })).toEqual({ at: '2026-11-01 08:05:09' });
+    expect(schemaFilters(filter, { at: new Date(Date.UTC(2026, 10, 1, 0, 5, 9)) })).toEqual({ at: '2026-11-01 08:05:09' });
   });
 
   it('x-trim trims; other strings are sent as typed', () => {

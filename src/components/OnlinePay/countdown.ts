@@ -4,6 +4,8 @@
  * while it is above 0 (an empty countDownStr is no countdown: not payable).
  */
 import { useEffect, useState } from 'react';
+import type { Dayjs } from 'dayjs';
+import { businessNow, businessTime } from '@/lib/businessTime';
 
 /** seconds left at `now` of a countdown received at `receivedAt` */
 export function secondsLeft(countDownStr: string | undefined | null, receivedAt: number, now: number): number {
@@ -40,9 +42,11 @@ export function useNow(active = true, everyMs = 1000): number {
  * Pay order date pickers (spec §5 "Reports and record pickers"): as coded, a date is disabled when
  * it is later than now − 8.64e6 ms (2.4 hours; the spec's "8.4 days" is a misreading of the
  * constant). The picker hands the date of a cell (its current time of day when one is chosen), so
- * future days are disabled, and today too while the time of day is before 02:24.
+ * future days are disabled, and today too while the time of day is before 02:24. Days and times
+ * are Shanghai's whatever the browser's zone: the cell as its picker shows it, against Shanghai's
+ * clock at `now` (an instant).
  */
 export const PAY_ORDER_PICKER_OFFSET_MS = 8.64e6;
-export function payOrderDisabledDate(current: { valueOf(): number } | null | undefined, now = Date.now()): boolean {
-  return !!current && current.valueOf() > now - PAY_ORDER_PICKER_OFFSET_MS;
+export function payOrderDisabledDate(current: Dayjs | null | undefined, now = Date.now()): boolean {
+  return !!current && businessTime(current).valueOf() > businessNow(now).valueOf() - PAY_ORDER_PICKER_OFFSET_MS;
 }

@@ -31,7 +31,7 @@
  */
 import type { ReactNode } from 'react';
 import { Descriptions, type DescriptionsProps } from 'antd';
-import dayjs from 'dayjs';
+import { businessTime } from '@/lib/businessTime';
 import { resolveRefKey, type JsonSchema, type SchemaRegistry } from '../../../common/schema/registry';
 import { fieldLabel, schemas } from '@/schema';
 import { EnumTag } from '@/components/EnumTag/EnumTag';
@@ -111,7 +111,8 @@ export function renderValue(f: DescriptionField, record: Record<string, any>, re
   if (isEmpty(value)) return String(fallback);
   if (f.format === 'money') return <Money value={value as string} />;
   if (f.format === 'date-time') {
-    const d = dayjs(value as string);
+    // Shanghai's time whatever the browser's zone: the API's 'YYYY-MM-DD HH:mm:ss' as written, an instant as Shanghai's clock showed it
+    const d = businessTime(value as string);
     return d.isValid() ? d.format('YYYY-MM-DD HH:mm:ss') : String(value);
   }
   return String(value);

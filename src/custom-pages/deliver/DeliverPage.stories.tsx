@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { Route, Routes, useLocation } from 'react-router';
 import { withApp } from '@/stories/withApp';
+import { businessNow, businessTime } from '@/lib/businessTime';
 import { consoleApi, subAccount } from '@/stories/mockApi';
 import { sendApi, type Calls } from '@/stories/sendApi';
 import { fileApi, TOKEN } from '@/stories/fileApi';
@@ -202,6 +203,10 @@ export const TimedCreditAlert: Story = {
     await expect(await c.findByTestId('sendtime', {}, T)).toBeInTheDocument();
     await userEvent.click(c.getByTestId('submit'));
     await waitFor(() => expect(calls.checkSubmitTime?.[0]?.submitTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:00$/), T);
+    // the default is Shanghai's now + 30 min (seconds dropped), whatever the browser's zone
+    const ahead = businessTime(calls.checkSubmitTime![0].submitTime as string).diff(businessNow(), 'minute', true);
+    await expect(ahead).toBeGreaterThan(20);
+    await expect(ahead).toBeLessThanOrEqual(30);
     await userEvent.click(await body().findByRole('button', { name: /确认定时发送/ }, T));
     await expect(await body().findByText('可用额度不足，是否继续提交？', {}, T)).toBeInTheDocument();
     await expect(calls.sendTim?.[0]).toMatchObject({ isCheckAvailableCredit: 1, jsmsAccessTimerSms: { clientid: 'b20001', mobilelist: '13800138000,13012345678', sign: '优品生活' } });

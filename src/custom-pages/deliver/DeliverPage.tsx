@@ -11,7 +11,7 @@
  * Every rule and message is schemas/forms/send.json's (validateForm, `x-messages`).
  */
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { Alert, App, Button, Card, DatePicker, Dropdown, Form, Input, Radio, Select, Space, Tag, Typography } from 'antd';
 import { DownloadOutlined, FileSearchOutlined, SendOutlined } from '@ant-design/icons';
 import { useCustom } from '@refinedev/core';
@@ -24,6 +24,7 @@ import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
 import { enumOptions } from '@/schema';
 import { openDownload } from '@/lib/download';
+import { businessTime } from '@/lib/businessTime';
 import {
   chargeInfo,
   checkCarriers,
@@ -131,7 +132,8 @@ export function DeliverPage() {
     loadTask(editId)
       .then(({ data: t }) => {
         if (!live || !t) return;
-        const at = t.sendtime ? dayjs(t.sendtime) : null;
+        // the task's time is Shanghai's, shown as it is whatever the browser's zone
+        const at = t.sendtime ? businessTime(t.sendtime) : null;
         setF({
           clientId: t.clientId,
           smstype: t.smstype === undefined ? undefined : (Number(t.smstype) as SmsType),
@@ -490,7 +492,7 @@ export function DeliverPage() {
                 value={f.sendtime}
                 format={SEND_TIME_FORMAT}
                 disabledDate={(d) => sendDateDisabled(d)}
-                onChange={(d) => d && set('sendtime', d)}
+                onChange={(d) => d && set('sendtime', businessTime(d))}
                 data-testid="sendtime"
               />
             )}

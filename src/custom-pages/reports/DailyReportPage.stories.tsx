@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor, within } from 'storybook/test';
-import dayjs from 'dayjs';
+import { businessNow } from '@/lib/businessTime';
 import { withApp } from '@/stories/withApp';
 import { consoleApi } from '@/stories/mockApi';
 import { reportsApi } from '@/stories/reportsApi';
@@ -26,7 +26,7 @@ export const Filled: Story = {
   name: '每天一行',
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    await expect(await c.findByText(dayjs().subtract(1, 'day').format('YYYY-MM-DD'), {}, T)).toBeInTheDocument();
+    await expect(await c.findByText(businessNow().subtract(1, 'day').format('YYYY-MM-DD'), {}, T)).toBeInTheDocument();
     await expect(c.getByText('日报表 b20001')).toBeInTheDocument();
     await expect(calls.preday?.[0]).toMatchObject({ id: 'b20001', clickType: 'normal' });
     await expect(c.getByRole('button', { name: /返\s*回/ })).toBeInTheDocument();
@@ -38,7 +38,7 @@ export const International: Story = {
   parameters: { app: { path: '/customer/report/daily_post?id=b20001&clickType=inter' } },
   play: async ({ canvasElement }) => {
     await within(canvasElement).findByText('日报表 b20001', {}, T);
-    await expect(await within(canvasElement).findByText(dayjs().subtract(2, 'day').format('YYYY-MM-DD'), {}, T)).toBeInTheDocument();
+    await expect(await within(canvasElement).findByText(businessNow().subtract(2, 'day').format('YYYY-MM-DD'), {}, T)).toBeInTheDocument();
     await expect(calls.sufday?.[0]).toMatchObject({ id: 'b20001', clickType: 'inter' });
   },
 };

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import dayjs from 'dayjs';
+import { businessNow } from '@/lib/businessTime';
 import { withApp } from '@/stories/withApp';
 import { agentDirectChargeMode, consoleApi, subAccount } from '@/stories/mockApi';
 import { reportsApi } from '@/stories/reportsApi';
@@ -22,7 +22,7 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const yesterday = () => dayjs().subtract(1, 'day').format('YYYY-MM-DD');
+const yesterday = () => businessNow().subtract(1, 'day').format('YYYY-MM-DD');
 
 export const PackagePrepaid: Story = {
   name: '产品包模式：子账户(预付费)',
@@ -32,7 +32,7 @@ export const PackagePrepaid: Story = {
     await expect(c.getByRole('tab', { name: '子账户(预付费)' })).toHaveAttribute('aria-selected', 'true');
     await expect(c.getByRole('tab', { name: '子账户(后付费)' })).toBeInTheDocument();
     for (const h of ['提交条数', '计费条数', '成功条数', '未知条数', '失败条数', '待发送条数', '拦截条数']) await expect(c.getAllByText(h)[0]).toBeInTheDocument();
-    await expect(calls.pretotal?.[0]).toMatchObject({ currentPage: '1', start_time_day: dayjs().subtract(30, 'day').format('YYYY-MM-DD'), end_time_day: yesterday() });
+    await expect(calls.pretotal?.[0]).toMatchObject({ currentPage: '1', start_time_day: businessNow().subtract(30, 'day').format('YYYY-MM-DD'), end_time_day: yesterday() });
     // a daily link per row
     const links = c.getAllByRole('link', { name: '日报表' });
     await expect(links[0]).toHaveAttribute('href', '/customer/report/daily_post?id=b20001&paytype=0');

@@ -3,8 +3,9 @@
  * yesterday only; postpaid back at most 90 days, prepaid 365; end not before start; the pickers
  * cannot be cleared or typed into. The server checks the same (docs/api-reports.md).
  */
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { MESSAGES } from '../../../common/schema/messages';
+import { businessDay, businessNow, businessTime, type BusinessTimeInput } from '@/lib/businessTime';
 
 /** how far back a report may start: prepaid (pre) 365 days, postpaid (post) 90 */
 export const REPORT_BACK_DAYS = { pre: 365, post: 90 } as const;
@@ -12,26 +13,30 @@ export const REPORT_BACK_DAYS = { pre: 365, post: 90 } as const;
 export const REPORT_DEFAULT_DAYS = 30;
 export type ReportTab = keyof typeof REPORT_BACK_DAYS;
 
-export const yesterday = (now: Dayjs = dayjs()) => now.startOf('day').subtract(1, 'day');
-export const reportEarliest = (tab: ReportTab, now: Dayjs = dayjs()) => yesterday(now).subtract(REPORT_BACK_DAYS[tab], 'day');
+/** Yesterday of the business clock (Asia/Shanghai whatever the browser's zone, src/lib/businessTime.ts). */
+export const yesterday = (now: BusinessTimeInput = businessNow()) => businessDay(now).subtract(1, 'day');
+export const reportEarliest = (tab: ReportTab, now: BusinessTimeInput = businessNow()) => yesterday(now).subtract(REPORT_BACK_DAYS[tab], 'day');
 
 /** The report filter's first dates. */
-export const defaultReportRange = (now: Dayjs = dayjs()) => ({ from: yesterday(now).subtract(REPORT_DEFAULT_DAYS - 1, 'day'), to: yesterday(now) });
+export const defaultReportRange = (now: BusinessTimeInput = businessNow()) => ({ from: yesterday(now).subtract(REPORT_DEFAULT_DAYS - 1, 'day'), to: yesterday(now) });
 
-/** Days a report date picker may not choose. */
-export const reportDayDisabled = (tab: ReportTab, d: Dayjs, now: Dayjs = dayjs()) => d.isAfter(yesterday(now).endOf('day')) || d.isBefore(reportEarliest(tab, now));
+/** Days a report date picker may not choose (a picked day is the day its picker shows). */
+export function reportDayDisabled(tab: ReportTab, d: Dayjs, now: BusinessTimeInput = businessNow()): boolean {
+  const picked = businessTime(d);
+  return picked.isAfter(yesterday(now).endOf('day')) || picked.isBefore(reportEarliest(tab, now));
+}
 
 /** The pickers' props: no clear button, no typing, only allowed days. */
 export const reportPickerProps = (tab: ReportTab) => ({ allowClear: false, inputReadOnly: true, disabledDate: (d: Dayjs) => reportDayDisabled(tab, d) });
 
 const day = (v: unknown): Dayjs | null => {
   if (v === undefined || v === null || v === '') return null;
-  const d = dayjs(v as string | Dayjs);
-  return d.isValid() ? d.startOf('day') : null;
+  const d = businessDay(v as BusinessTimeInput);
+  return d.isValid() ? d : null;
 };
 
 /** The check before a search: null, or the message. */
-export function reportRangeProblem(tab: ReportTab, fromValue: unknown, toValue: unknown, now: Dayjs = dayjs()): string | null {
+export function reportRangeProblem(tab: ReportTab, fromValue: unknown, toValue: unknown, now: BusinessTimeInput = businessNow()): string | null {
   const from = day(fromValue);
   const to = day(toValue);
   if (!from || !to) return MESSAGES.badParam;

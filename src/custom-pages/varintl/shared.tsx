@@ -5,6 +5,7 @@ import { useCustom } from '@refinedev/core';
 import { SendTimeType } from '@/generated/schemas';
 import { enumOptions } from '@/schema';
 import { SEND_TIME_FORMAT, type SmsTypeOption } from '@/domain/send';
+import { businessTime } from '@/lib/businessTime';
 import { pageDateDisabled } from './api';
 
 export function useSmsTypeOptions(clientId: string | undefined) {
@@ -24,7 +25,7 @@ export function SendTimeField({ sendType, sendtime, onType, onTime }: { sendType
     <Space wrap>
       <Radio.Group value={sendType} onChange={(e) => onType(e.target.value)} options={enumOptions<number>('send-time-type').map((o) => ({ value: o.value, label: o.label }))} data-testid="send-type" />
       {sendType === SendTimeType.Scheduled && (
-        <DatePicker showTime inputReadOnly allowClear={false} value={sendtime} format={SEND_TIME_FORMAT} disabledDate={(d) => pageDateDisabled(d)} onChange={(d) => d && onTime(d)} data-testid="sendtime" />
+        <DatePicker showTime inputReadOnly allowClear={false} value={sendtime} format={SEND_TIME_FORMAT} disabledDate={(d) => pageDateDisabled(d)} onChange={(d) => d && onTime(businessTime(d))} data-testid="sendtime" />
       )}
     </Space>
   );

@@ -10,6 +10,7 @@
 import { useState } from 'react';
 import { App, Button, Card, Modal, Space, Typography } from 'antd';
 import { useNavigate } from 'react-router';
+import type { Dayjs } from 'dayjs';
 import { InvoiceStatus, InvoiceType, type Invoice } from '@/generated/schemas';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable, type SchemaColumn } from '@/components/SchemaTable/SchemaTable';
@@ -19,7 +20,7 @@ import { Money } from '@/components/Money/Money';
 import { INVOICE_MESSAGES, invoiceApi, invoiceDateDisabled } from './api';
 
 export const INVOICE_ADD_PATH = '/finance/invoice/add';
-const dateProps = { disabledDate: (d: { valueOf(): number }) => invoiceDateDisabled(d) };
+const dateProps = { disabledDate: (d: Dayjs) => invoiceDateDisabled(d) };
 
 const hasExpress = (r: Invoice) => r.status === InvoiceStatus.Mailed && r.invoiceType === InvoiceType.ElectronicVatSpecial;
 

@@ -1,5 +1,7 @@
 /** Calls of the invoice area (server/modules/invoice, docs/api-invoice.md). Every answer is { code, msg, data }. */
+import type { Dayjs } from 'dayjs';
 import type { Invoice, InvoiceForm } from '@/generated/schemas';
+import { businessNow, businessTime } from '@/lib/businessTime';
 import { postForm, postJson } from '@/providers/http';
 import invoiceSchema from '../../../schemas/forms/invoice.json';
 
@@ -39,10 +41,11 @@ export function loadCityTree(): Promise<CityNode[]> {
 
 /**
  * The date pickers of the invoice list forbid, as the original console coded it, every day after
- * now − 8.64e6 ms (the spec §5: "offset 8.64e6 ms as coded").
+ * now − 8.64e6 ms (the spec §5: "offset 8.64e6 ms as coded"): the cell as its picker shows it
+ * against Shanghai's clock at `now` (an instant), whatever the browser's zone.
  */
 export const DISABLED_AFTER_MS = 8.64e6;
-export const invoiceDateDisabled = (d: { valueOf(): number } | null | undefined, now = Date.now()) => !!d && d.valueOf() > now - DISABLED_AFTER_MS;
+export const invoiceDateDisabled = (d: Dayjs | null | undefined, now = Date.now()) => !!d && businessTime(d).valueOf() > businessNow(now).valueOf() - DISABLED_AFTER_MS;
 
 export const invoiceApi = {
   init: () => postForm<InvoiceInit>('/invoice/initInvoice'),

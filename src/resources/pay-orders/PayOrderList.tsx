@@ -7,7 +7,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { App, Button, Card, Space, Typography } from 'antd';
-import dayjs from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import type { PayOrder } from '@/generated/schemas';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable, type SchemaColumn } from '@/components/SchemaTable/SchemaTable';
@@ -15,13 +15,14 @@ import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { PayDialog, cancelPay, formatCountdown, isOpenOrder, payOrderDisabledDate, secondsLeft, useNow } from '@/components/OnlinePay';
 import { useCurrentUser } from '@/layout/hooks';
 import { ApiError } from '@/providers/http';
+import { businessTime, type BusinessTimeInput } from '@/lib/businessTime';
 import { MESSAGES } from '../../../common/schema/messages';
 
-const pickerProps = { disabledDate: (d: dayjs.Dayjs) => payOrderDisabledDate(d), format: 'YYYY-MM-DD HH:mm:ss', allowClear: true };
+const pickerProps = { disabledDate: (d: Dayjs) => payOrderDisabledDate(d), format: 'YYYY-MM-DD HH:mm:ss', allowClear: true };
 
 function validate(v: Record<string, unknown>) {
-  const from = v.startPayTime ? dayjs(v.startPayTime as string) : null;
-  const to = v.endPayTime ? dayjs(v.endPayTime as string) : null;
+  const from = v.startPayTime ? businessTime(v.startPayTime as BusinessTimeInput) : null;
+  const to = v.endPayTime ? businessTime(v.endPayTime as BusinessTimeInput) : null;
   return from && to && to.isBefore(from) ? MESSAGES.endBeforeStart : null;
 }
 

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import dayjs from 'dayjs';
+import { businessNow } from '@/lib/businessTime';
 import { withApp } from '@/stories/withApp';
 import { consoleApi } from '@/stories/mockApi';
 import { never, sendApi, type Calls } from '@/stories/sendApi';
@@ -29,8 +29,8 @@ export const Filled: Story = {
     await expect(calls.getmologs?.[0]).toMatchObject({
       page: '1',
       rows: '15',
-      startReceivedate: dayjs().subtract(1, 'month').add(1, 'day').format('YYYY-MM-DD'),
-      endReceivedate: dayjs().format('YYYY-MM-DD'),
+      startReceivedate: businessNow().subtract(1, 'month').add(1, 'day').format('YYYY-MM-DD'),
+      endReceivedate: businessNow().format('YYYY-MM-DD'),
     });
   },
 };

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import dayjs from 'dayjs';
+import { businessNow } from '@/lib/businessTime';
 import { withApp } from '@/stories/withApp';
 import { consoleApi, subAccount } from '@/stories/mockApi';
 import { never, refuse, sendApi, type Calls } from '@/stories/sendApi';
@@ -31,8 +31,8 @@ export const Filled: Story = {
     await expect(calls.getrecords?.[0]).toMatchObject({
       page: '1',
       rows: '10',
-      beginDate: dayjs().subtract(89, 'day').format('YYYY-MM-DD'),
-      endDate: dayjs().format('YYYY-MM-DD'),
+      beginDate: businessNow().subtract(89, 'day').format('YYYY-MM-DD'),
+      endDate: businessNow().format('YYYY-MM-DD'),
     });
     // colours from enums/send-record-status x-color
     await expect(c.getByText('明确成功').closest('.ant-tag')).toHaveClass('ant-tag-green');
@@ -101,7 +101,7 @@ export const ExportRecords: Story = {
     const c = within(canvasElement);
     await c.findByText('13012345678', {}, T);
     await userEvent.click(c.getByRole('button', { name: /导出记录/ }));
-    await waitFor(() => expect(calls.exportrecords?.[0]).toMatchObject({ beginDate: dayjs().subtract(89, 'day').format('YYYY-MM-DD') }), T);
+    await waitFor(() => expect(calls.exportrecords?.[0]).toMatchObject({ beginDate: businessNow().subtract(89, 'day').format('YYYY-MM-DD') }), T);
     await waitFor(() => expect(calls.downloadExport?.[0]).toEqual({ filePath: 'exports/send-records-1.xlsx' }), T);
   },
 };

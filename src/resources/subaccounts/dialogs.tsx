@@ -6,7 +6,6 @@
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Alert, App, Button, DatePicker, Descriptions, Form, Modal, Spin } from 'antd';
-import dayjs from 'dayjs';
 import { useQuery } from '@tanstack/react-query';
 import { Money } from '@/components/Money/Money';
 import { SchemaFormDialog } from '@/components/SchemaForm/SchemaFormDialog';
@@ -17,6 +16,8 @@ import priceForm from '@/generated/forms/sub-account-price';
 import remarkForm from '@/generated/forms/sub-account-remark';
 import { type BalanceReminderForm, PriceType, type RechargeForm, type SubAccountPasswordForm, type SubAccountPriceForm, type SubAccountRemarkForm, type SubAccountRow } from '@/generated/schemas';
 import { ApiError } from '@/providers/http';
+import type { Dayjs } from 'dayjs';
+import { businessNow, businessTime, type BusinessTimeInput } from '@/lib/businessTime';
 import { newRequestId, subAccountApi, type TransferResult } from './api';
 import { MESSAGES } from '../../../common/schema/messages';
 
@@ -270,9 +271,13 @@ export function ReminderDialog({ account, onClose, onDone }: DialogProps) {
   );
 }
 
+/** Days the expiry picker may not choose: before today (Shanghai's). */
+export const expiryDayDisabled = (d: Dayjs, now: BusinessTimeInput = businessNow()) => businessTime(d).isBefore(businessTime(now).startOf('day'));
+
 export function ExpirationDialog({ account, onClose, onDone }: DialogProps) {
   const { message } = App.useApp();
-  const expiry = (a: SubAccountRow | null) => (a?.expireDate ? dayjs(a.expireDate) : null);
+  // the expiry is a business day (Asia/Shanghai): shown as the API writes it, today is Shanghai's
+  const expiry = (a: SubAccountRow | null) => (a?.expireDate ? businessTime(a.expireDate) : null);
   const [date, setDate] = useState(() => expiry(account));
   // each opening (another account, or none) starts from the account's own date: adjusted while rendering
   const [dateOf, setDateOf] = useState(account);
@@ -299,7 +304,7 @@ export function ExpirationDialog({ account, onClose, onDone }: DialogProps) {
     <Modal open={!!account} title="到期时间" onCancel={onClose} onOk={submit} confirmLoading={saving} destroyOnHidden>
       <Form layout="vertical">
         <Form.Item label="到期日期（不填为长期有效）">
-          <DatePicker value={date} onChange={setDate} disabledDate={(d) => d.isBefore(dayjs().startOf('day'))} />
+          <DatePicker value={date} onChange={setDate} disabledDate={(d) => expiryDayDisabled(d)} />
         </Form.Item>
       </Form>
     </Modal>

@@ -7,7 +7,6 @@
  * - 重新编辑: warns that the original task is deleted, then opens the send page with ?id=.
  */
 import { useState } from 'react';
-import dayjs from 'dayjs';
 import { App, Button, Card, Space } from 'antd';
 import { useNavigate } from 'react-router';
 import { TaskStatus, type TimedTask } from '@/generated/schemas';
@@ -19,10 +18,15 @@ import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
 import { SEND_MESSAGES, undoSend } from '@/domain/send';
 import { deliverPath } from '@/domain/sendRoutes';
+import { businessNow, businessTime, type BusinessTimeInput } from '@/lib/businessTime';
 import { TimedTaskPhonesDialog } from './TimedTaskPhonesDialog';
 
-/** Has the task's send time come (it can no longer be cancelled)? */
-export const sendTimeReached = (task: Pick<TimedTask, 'setSendTimeStr'>, now = dayjs()) => !!task.setSendTimeStr && !now.isBefore(dayjs(task.setSendTimeStr));
+/**
+ * Has the task's send time come (it can no longer be cancelled)? The send time is Shanghai's
+ * (setSendTimeStr), compared with Shanghai's clock whatever the browser's zone.
+ */
+export const sendTimeReached = (task: Pick<TimedTask, 'setSendTimeStr'>, now: BusinessTimeInput = businessNow()) =>
+  !!task.setSendTimeStr && !businessTime(now).isBefore(businessTime(task.setSendTimeStr));
 
 export function TimedTaskList() {
   const { message, modal } = App.useApp();

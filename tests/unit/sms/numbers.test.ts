@@ -1,5 +1,7 @@
 /** Manual number input rules (spec 02 §5 "Ordinary send"), common/sms/numbers.ts. */
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { carrierOf } from '../../../common/sms/segments';
 import {
   MAX_NUMBERS,
   NUMBER_MESSAGES,
@@ -84,6 +86,33 @@ describe('checkNumbers', () => {
     expect(r.unique).toEqual(naive);
     expect(r.repeat).toBe(tokens.length - naive.length);
     expect(r.repeat).toBeGreaterThan(1000);
+  });
+
+  it('is the plain model (regex split, isChineseMobile, a Set, carrierOf) on any input; normalising is the regex replace', () => {
+    // pieces of pasted text: numbers of known and unknown segments, repeats, other digit runs, and
+    // separators of every kind (full-width digits and emoji are separators too)
+    const piece = fc.oneof(
+      fc.constantFrom('13800138000', '13912345678', '17031234567', '19212345678', '15412345678', '14612345678', '1380013800', '138001380001'),
+      fc.tuple(fc.integer({ min: 1000, max: 1999 }), fc.integer({ min: 0, max: 9_999_999 })).map(([p, r]) => `${p}${String(r).padStart(7, '0')}`),
+      fc.stringMatching(/^[0-9]{1,14}$/),
+      fc.constantFrom(',', '，', '\n', '\r\n', ' ', '；', '\t', '+', '１', '😀', 'abc', ',,'),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 80 }), (pieces) => {
+        const text = pieces.join(pieces.length % 2 ? '' : ',');
+        expect(normalizeNumberInput(text)).toBe(text.replace(/[^0-9]+/g, ','));
+        const tokens = text.split(/[^0-9]+/).filter((t) => t !== '');
+        const valid = tokens.filter(isChineseMobile);
+        const unique = [...new Set(valid)];
+        const r = checkNumbers(text);
+        expect(r).toMatchObject({ total: tokens.length, valid: valid.length, invalid: tokens.length - valid.length, repeat: valid.length - unique.length });
+        expect(r.unique).toEqual(unique);
+        expect(r.invalidNumbers).toEqual(tokens.filter((t) => !isChineseMobile(t)));
+        expect([...r.uniqueCarriers]).toEqual(unique.map(carrierOf));
+        expect(r.carriers).toEqual({ 1: 0, 2: 0, 3: 0, ...Object.fromEntries([1, 2, 3].map((c) => [c, unique.filter((n) => carrierOf(n) === c).length])) });
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('takes a list too, and counts nothing in an empty input', () => {
