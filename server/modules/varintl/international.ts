@@ -5,9 +5,13 @@
  * `intl_prices` row of that country. +86 is domestic and no international destination; a number
  * of a country without a price row, or not valid for its country, is an error number.
  */
+import fs from 'node:fs';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types';
+import { ApiError } from '../../http/errors';
+import { readSheetRows, SpreadsheetError } from '../../lib/spreadsheet';
+import { textTokens } from '../send/import';
 
 export interface IntlPrice {
   iso: string;
@@ -99,4 +103,28 @@ export function countrySummary(c: IntlCheck, prices: Map<string, IntlPrice>) {
       return { intercode: iso, countryCode: p.dial, countryName: p.nameZh, num, fee: p.fee };
     })
     .sort((a, b) => b.num - a.num || a.intercode.localeCompare(b.intercode));
+}
+
+/**
+ * The check of an international number file (POST /send/parsefileInternational, a send with
+ * fileType 1): txt / csv: every non-digit separates; xlsx: every cell of the first sheet, read as a
+ * bounded stream. More than `max` numbers: `tooMany`.
+ */
+export async function intlFileCheck(abs: string, ext: string, prices: Map<string, IntlPrice>, o: { max: number; tooMany: string }): Promise<IntlCheck> {
+  let tokens: string[] = [];
+  if (ext === 'xlsx') {
+    try {
+      for await (const row of readSheetRows({ path: abs }, { maxRows: o.max + 10, maxColumns: 64, maxCellsPerRow: 64 })) {
+        for (const cell of row.cells) for (const p of cell.split(/[^0-9]+/)) if (p) tokens.push(p.slice(0, 20));
+        if (tokens.length > o.max) throw new ApiError(400, o.tooMany);
+      }
+    } catch (e) {
+      if (e instanceof SpreadsheetError) throw new ApiError(400, e.reason === 'tooManyRows' ? o.tooMany : '文件解析失败');
+      throw e;
+    }
+  } else {
+    tokens = await textTokens(fs.createReadStream(abs), o.max);
+    if (tokens.length > o.max) throw new ApiError(400, o.tooMany);
+  }
+  return checkInternational(tokens, prices);
 }
