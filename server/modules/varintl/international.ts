@@ -6,11 +6,12 @@
  * of a country without a price row, or not valid for its country, is an error number.
  */
 import fs from 'node:fs';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types';
 import { ApiError } from '../../http/errors';
-import { readSheetRows, SpreadsheetError } from '../../lib/spreadsheet';
+import { readSheetBatches, SpreadsheetError } from '../../lib/spreadsheet';
 import { textTokens } from '../send/import';
 
 export interface IntlPrice {
@@ -45,6 +46,9 @@ export function priceRows(prices: Iterable<IntlPrice>, search: string) {
   }));
 }
 
+/** continuous work of a file check before it yields to the event loop, in ms */
+const SLICE_MS = 10;
+
 export interface IntlCheck {
   total: number;
   invalid: number;
@@ -69,30 +73,38 @@ export function intlNumberOf(token: string, prices: Map<string, IntlPrice>): { e
   return { e164: p.number, iso: p.country };
 }
 
-/** Splits (every non-digit separates), classifies and de-duplicates international numbers. */
-export function checkInternational(input: string | readonly string[], prices: Map<string, IntlPrice>): IntlCheck {
-  const tokens = typeof input === 'string' ? input.split(/[^0-9]+/) : input;
-  const seen = new Set<string>();
-  const out: IntlCheck = { total: 0, invalid: 0, repeat: 0, unique: [], countries: [], invalidNumbers: [], perCountry: new Map() };
-  for (const t of tokens) {
-    if (!t) continue;
+/** Classifies and de-duplicates international numbers one token at a time. */
+class IntlTally {
+  readonly out: IntlCheck = { total: 0, invalid: 0, repeat: 0, unique: [], countries: [], invalidNumbers: [], perCountry: new Map() };
+  private readonly seen = new Set<string>();
+  constructor(private readonly prices: Map<string, IntlPrice>) {}
+
+  add(t: string) {
+    const out = this.out;
     out.total++;
-    const n = intlNumberOf(t, prices);
+    const n = intlNumberOf(t, this.prices);
     if (!n) {
       out.invalid++;
       if (out.invalidNumbers.length < 100_000) out.invalidNumbers.push(t);
-      continue;
+      return;
     }
-    if (seen.has(n.e164)) {
+    if (this.seen.has(n.e164)) {
       out.repeat++;
-      continue;
+      return;
     }
-    seen.add(n.e164);
+    this.seen.add(n.e164);
     out.unique.push(n.e164);
     out.countries.push(n.iso);
     out.perCountry.set(n.iso, (out.perCountry.get(n.iso) ?? 0) + 1);
   }
-  return out;
+}
+
+/** Splits (every non-digit separates), classifies and de-duplicates international numbers. */
+export function checkInternational(input: string | readonly string[], prices: Map<string, IntlPrice>): IntlCheck {
+  const tokens = typeof input === 'string' ? input.split(/[^0-9]+/) : input;
+  const tally = new IntlTally(prices);
+  for (const t of tokens) if (t) tally.add(t);
+  return tally.out;
 }
 
 /** The per-country summary of a check (counts, price per piece). */
@@ -108,23 +120,40 @@ export function countrySummary(c: IntlCheck, prices: Map<string, IntlPrice>) {
 /**
  * The check of an international number file (POST /send/parsefileInternational, a send with
  * fileType 1): txt / csv: every non-digit separates; xlsx: every cell of the first sheet, read as a
- * bounded stream. More than `max` numbers: `tooMany`.
+ * bounded stream a batch of rows at a time. More than `max` numbers: `tooMany`. Each number costs
+ * libphonenumber some microseconds, so the check yields to the event loop every few milliseconds:
+ * a million-number file must not stop the server answering others.
  */
 export async function intlFileCheck(abs: string, ext: string, prices: Map<string, IntlPrice>, o: { max: number; tooMany: string }): Promise<IntlCheck> {
-  let tokens: string[] = [];
+  const tally = new IntlTally(prices);
+  let since = performance.now();
+  const check = async (tokens: readonly string[]) => {
+    for (let i = 0; i < tokens.length; i++) {
+      tally.add(tokens[i]);
+      if ((i & 255) === 255 && performance.now() - since > SLICE_MS) {
+        await yieldToLoop();
+        since = performance.now();
+      }
+    }
+  };
   if (ext === 'xlsx') {
+    let count = 0;
     try {
-      for await (const row of readSheetRows({ path: abs }, { maxRows: o.max + 10, maxColumns: 64, maxCellsPerRow: 64 })) {
-        for (const cell of row.cells) for (const p of cell.split(/[^0-9]+/)) if (p) tokens.push(p.slice(0, 20));
-        if (tokens.length > o.max) throw new ApiError(400, o.tooMany);
+      for await (const rows of readSheetBatches({ path: abs }, { maxRows: o.max + 10, maxColumns: 64, maxCellsPerRow: 64 })) {
+        const tokens: string[] = [];
+        for (const row of rows) for (const cell of row.cells) for (const p of cell.split(/[^0-9]+/)) if (p) tokens.push(p.slice(0, 20));
+        count += tokens.length;
+        if (count > o.max) throw new ApiError(400, o.tooMany);
+        await check(tokens);
       }
     } catch (e) {
       if (e instanceof SpreadsheetError) throw new ApiError(400, e.reason === 'tooManyRows' ? o.tooMany : '文件解析失败');
       throw e;
     }
   } else {
-    tokens = await textTokens(fs.createReadStream(abs), o.max);
+    const tokens = await textTokens(fs.createReadStream(abs), o.max);
     if (tokens.length > o.max) throw new ApiError(400, o.tooMany);
+    await check(tokens);
   }
-  return checkInternational(tokens, prices);
+  return tally.out;
 }
