@@ -96,8 +96,8 @@ if (process.argv[2] === 'child') {
       const errorPath = path.join(out, 'error.xlsx');
       result = await parseVariableFile(file, { literals: templateParts(TEMPLATE), sign: SIGN }, { goodPath, errorPath });
     } else {
-      const c = await intlFileCheck(file, 'xlsx', prices, { max: MAX_INTL_NUMBERS, tooMany: IX.tooManyNumbers });
-      result = { submitTotal: c.total, errNum: c.invalid, repeatNum: c.repeat, internationalPhoneNum: c.unique.length, countries: countrySummary(c, prices).map((s) => `${s.intercode}:${s.num}`).join(' ') };
+      const c = await intlFileCheck(file, 'xlsx', prices, { max: MAX_INTL_NUMBERS, tooMany: IX.tooManyNumbers, keep: false });
+      result = { submitTotal: c.total, errNum: c.invalid, repeatNum: c.repeat, internationalPhoneNum: c.distinct, countries: countrySummary(c, prices).map((s) => `${s.intercode}:${s.num}`).join(' ') };
     }
     const ms = performance.now() - t0;
     const c = process.cpuUsage(c0);

@@ -10,6 +10,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types';
+import { NumberSet } from '../../../common/sms/numbers';
 import { ApiError } from '../../http/errors';
 import { readSheetBatches, SpreadsheetError } from '../../lib/spreadsheet';
 import { textTokens } from '../send/import';
@@ -53,7 +54,9 @@ export interface IntlCheck {
   total: number;
   invalid: number;
   repeat: number;
-  /** distinct valid numbers as sent: '+' + E.164 digits */
+  /** distinct valid numbers */
+  distinct: number;
+  /** distinct valid numbers as sent: '+' + E.164 digits (left empty when not kept) */
   unique: string[];
   /** ISO country of each entry of `unique` */
   countries: string[];
@@ -75,9 +78,16 @@ export function intlNumberOf(token: string, prices: Map<string, IntlPrice>): { e
 
 /** Classifies and de-duplicates international numbers one token at a time. */
 class IntlTally {
-  readonly out: IntlCheck = { total: 0, invalid: 0, repeat: 0, unique: [], countries: [], invalidNumbers: [], perCountry: new Map() };
-  private readonly seen = new Set<string>();
-  constructor(private readonly prices: Map<string, IntlPrice>) {}
+  readonly out: IntlCheck = { total: 0, invalid: 0, repeat: 0, distinct: 0, unique: [], countries: [], invalidNumbers: [], perCountry: new Map() };
+  /** the distinct E.164 numbers, as (leading digits, last 8 digits): a Set of a million strings costs seconds */
+  private readonly seen = new NumberSet(1 << 16);
+  /** E.164 numbers of more than 15 digits (none: the input has at most 15) */
+  private readonly seenLong = new Set<string>();
+  constructor(
+    private readonly prices: Map<string, IntlPrice>,
+    /** keep the distinct numbers and their countries (a send), else only count */
+    private readonly keep = true,
+  ) {}
 
   add(t: string) {
     const out = this.out;
@@ -88,21 +98,42 @@ class IntlTally {
       if (out.invalidNumbers.length < 100_000) out.invalidNumbers.push(t);
       return;
     }
-    if (this.seen.has(n.e164)) {
+    if (!this.firstTime(n.e164)) {
       out.repeat++;
       return;
     }
-    this.seen.add(n.e164);
-    out.unique.push(n.e164);
-    out.countries.push(n.iso);
+    out.distinct++;
+    if (this.keep) {
+      out.unique.push(n.e164);
+      out.countries.push(n.iso);
+    }
     out.perCountry.set(n.iso, (out.perCountry.get(n.iso) ?? 0) + 1);
+  }
+
+  /** true the first time `e164` ('+' and up to 15 digits, the first not 0) is seen */
+  private firstTime(e164: string): boolean {
+    const len = e164.length - 1;
+    if (len > 15) {
+      if (this.seenLong.has(e164)) return false;
+      this.seenLong.add(e164);
+      return true;
+    }
+    let hi = 0;
+    let lo = 0;
+    for (let i = 1; i <= len; i++) {
+      const d = e164.charCodeAt(i) - 48;
+      if (i <= len - 8) hi = hi * 10 + d;
+      else lo = lo * 10 + d;
+    }
+    // without leading zeros, the digits and their count follow from (hi, lo) and len: len in hi's place
+    return this.seen.add(hi * 16 + Math.max(0, len - 8), lo);
   }
 }
 
 /** Splits (every non-digit separates), classifies and de-duplicates international numbers. */
 export function checkInternational(input: string | readonly string[], prices: Map<string, IntlPrice>): IntlCheck {
   const tokens = typeof input === 'string' ? input.split(/[^0-9]+/) : input;
-  const tally = new IntlTally(prices);
+  const tally = new IntlTally(prices, true);
   for (const t of tokens) if (t) tally.add(t);
   return tally.out;
 }
@@ -120,12 +151,13 @@ export function countrySummary(c: IntlCheck, prices: Map<string, IntlPrice>) {
 /**
  * The check of an international number file (POST /send/parsefileInternational, a send with
  * fileType 1): txt / csv: every non-digit separates; xlsx: every cell of the first sheet, read as a
- * bounded stream a batch of rows at a time. More than `max` numbers: `tooMany`. Each number costs
+ * bounded stream a batch of rows at a time. More than `max` numbers: `tooMany`. `keep`: the
+ * distinct numbers and their countries are listed (a send), else only counted. Each number costs
  * libphonenumber some microseconds, so the check yields to the event loop every few milliseconds:
  * a million-number file must not stop the server answering others.
  */
-export async function intlFileCheck(abs: string, ext: string, prices: Map<string, IntlPrice>, o: { max: number; tooMany: string }): Promise<IntlCheck> {
-  const tally = new IntlTally(prices);
+export async function intlFileCheck(abs: string, ext: string, prices: Map<string, IntlPrice>, o: { max: number; tooMany: string; keep: boolean }): Promise<IntlCheck> {
+  const tally = new IntlTally(prices, o.keep);
   let since = performance.now();
   const check = async (tokens: readonly string[]) => {
     for (let i = 0; i < tokens.length; i++) {

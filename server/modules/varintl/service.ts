@@ -112,7 +112,7 @@ export class VarIntlService {
 
   private intlAnswer(c: IntlCheck, prices: Map<string, IntlPrice>) {
     return {
-      internationalPhoneNum: c.unique.length,
+      internationalPhoneNum: c.distinct,
       internationalSet: c.unique.slice(0, 100_000),
       countries: countrySummary(c, prices),
       errorSet: c.invalidNumbers.slice(0, 1000),
@@ -136,16 +136,16 @@ export class VarIntlService {
   }
 
   /** The check of an international file of the session account (txt / csv: every non-digit separates; xlsx: every cell of the first sheet). */
-  private async intlFile(me: Account, path: string, prices: Map<string, IntlPrice>): Promise<IntlCheck> {
+  private async intlFile(me: Account, path: string, prices: Map<string, IntlPrice>, keep: boolean): Promise<IntlCheck> {
     const f = await this.sourceFile(me, path, { kinds: ['txt', 'csv', 'xlsx'], maxSize: 250 * 1024 * 1024, badType: IX.fileBadType, tooLarge: IX.fileTooLarge, missing: VX.fileExpired });
-    return intlFileCheck(f.abs, f.ext, prices, { tooMany: IX.tooManyNumbers, max: MAX_INTL_NUMBERS });
+    return intlFileCheck(f.abs, f.ext, prices, { tooMany: IX.tooManyNumbers, max: MAX_INTL_NUMBERS, keep });
   }
 
   /** POST /send/parsefileInternational: the check of an uploaded international number file. */
   async parseInternationalFile(me: Account, path: string, fileName: string) {
     const prices = await loadPrices(this.ctx.db);
-    const c = await this.intlFile(me, path, prices);
-    if (!c.unique.length) throw new ApiError(400, IX.noNumbers);
+    const c = await this.intlFile(me, path, prices, false);
+    if (!c.distinct) throw new ApiError(400, IX.noNumbers);
     return { fileName, importFilePath: path, ...this.intlAnswer(c, prices), internationalSet: [] as string[] };
   }
 
@@ -278,7 +278,7 @@ export class VarIntlService {
     const fromFile = f.fileType === 1;
     if (fromFile && !f.importFilePath) throw new ApiError(400, intlForm.properties.importFilePath.errorMessage);
     let c: IntlCheck;
-    if (fromFile) c = await this.intlFile(me, f.importFilePath!, prices);
+    if (fromFile) c = await this.intlFile(me, f.importFilePath!, prices, true);
     else {
       const tokens = (f.mobile ?? '').split(/[^0-9]+/).filter(Boolean);
       if (tokens.length > MAX_INTL_NUMBERS) throw new ApiError(400, IX.tooManyNumbers);
