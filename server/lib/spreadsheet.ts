@@ -1,6 +1,6 @@
 /**
- * Bounded, streaming .xlsx reading: an async iterator over the first worksheet's rows that never
- * holds a whole workbook in memory and stops at the first excess.
+ * Bounded, streaming .xlsx reading: an async iterator over the first worksheet's rows (or batches
+ * of rows) that never holds a whole workbook in memory and stops at the first excess.
  *
  * How a hostile file is stopped:
  *   1. the zip's central directory is checked before anything is inflated: number of entries,
@@ -8,10 +8,12 @@
  *      ratio, encryption / unknown compression, path names (yauzl refuses absolute paths, `..`
  *      and backslashes; we refuse entries in the wrong place);
  *   2. only the parts needed are inflated (workbook.xml, its rels, sharedStrings.xml, the first
- *      worksheet), one at a time, as streams: yauzl fails a part whose actual size differs from its
- *      declared size, and we count the inflated bytes ourselves against the part's limit too;
- *   3. the XML goes chunk by chunk into a streaming tokenizer (./xml-stream) with limits on rows,
- *      cells per row, column index, characters per cell and shared strings; a document type
+ *      worksheet), one at a time, as streams (yauzl reads the raw bytes, we inflate them): a part
+ *      inflating to more than it declares is stopped there, one read to its end that inflates to
+ *      less is refused, and the inflated bytes are counted against the part's limit too;
+ *   3. the XML goes chunk by chunk into a streaming tokenizer (./xml-stream for the small parts,
+ *      ./xml-scan, which refuses the same, for the sheet and the shared strings) with limits on
+ *      rows, cells per row, column index, characters per cell and shared strings; a document type
  *      declaration (DTD / XXE) is refused, and so is any single node (a text, a tag, a comment)
  *      larger than `maxNodeBytes`, so the tokenizer never buffers more than that;
  *   4. the work yields to the event loop every few milliseconds, so other requests keep being
