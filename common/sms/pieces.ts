@@ -47,10 +47,16 @@ export function composeMessage({ content, sign }: PieceInput): string {
   return isAscii(content) && isAscii(sign) ? `[${sign}]${content}` : `【${sign}】${content}`;
 }
 
+/** The counter's figure for a content of `contentLength` characters: content + sign + 2 (the brackets) when there is a sign. */
+export function messageChars(contentLength: number, sign?: string | null): number {
+  const s = sign ?? '';
+  return contentLength + s.length + (s ? 2 : 0);
+}
+
 export function countPieces({ content, sign }: PieceInput): PieceCount {
   const s = sign ?? '';
   const isEnglish = isAscii(content) && isAscii(s);
-  const chars = content.length + s.length + (s ? 2 : 0);
+  const chars = messageChars(content.length, s);
   const limits = isEnglish ? PIECE_LIMITS.english : PIECE_LIMITS.chinese;
   const pieces = chars === 0 ? 0 : chars <= limits.single ? 1 : Math.ceil(chars / limits.multi);
   return {

@@ -1,6 +1,6 @@
 /**
- * Bounded, streaming .xlsx reading: an async iterator over the first worksheet's rows that never
- * holds a whole workbook in memory and stops at the first excess.
+ * Bounded, streaming .xlsx reading: an async iterator over the first worksheet's rows (or batches
+ * of rows) that never holds a whole workbook in memory and stops at the first excess.
  *
  * How a hostile file is stopped:
  *   1. the zip's central directory is checked before anything is inflated: number of entries,
@@ -8,10 +8,12 @@
  *      ratio, encryption / unknown compression, path names (yauzl refuses absolute paths, `..`
  *      and backslashes; we refuse entries in the wrong place);
  *   2. only the parts needed are inflated (workbook.xml, its rels, sharedStrings.xml, the first
- *      worksheet), one at a time, as streams: yauzl fails a part whose actual size differs from its
- *      declared size, and we count the inflated bytes ourselves against the part's limit too;
- *   3. the XML goes chunk by chunk into a streaming tokenizer (./xml-stream) with limits on rows,
- *      cells per row, column index, characters per cell and shared strings; a document type
+ *      worksheet), one at a time, as streams (yauzl reads the raw bytes, we inflate them): a part
+ *      inflating to more than it declares is stopped there, one read to its end that inflates to
+ *      less is refused, and the inflated bytes are counted against the part's limit too;
+ *   3. the XML goes chunk by chunk into a streaming tokenizer (./xml-stream for the small parts,
+ *      ./xml-scan, which refuses the same, for the sheet and the shared strings) with limits on
+ *      rows, cells per row, column index, characters per cell and shared strings; a document type
  *      declaration (DTD / XXE) is refused, and so is any single node (a text, a tag, a comment)
  *      larger than `maxNodeBytes`, so the tokenizer never buffers more than that;
  *   4. the work yields to the event loop every few milliseconds, so other requests keep being
@@ -24,8 +26,10 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import path from 'node:path/posix';
 import type { Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { XmlError, XmlTokenizer } from './xml-stream';
+import { XmlScanner, type ScanSink } from './xml-scan';
 import { MESSAGES } from '../../common/schema/messages';
 
 export type SpreadsheetErrorReason =
@@ -134,10 +138,12 @@ export interface SheetRow {
 export type SpreadsheetSource = Buffer | { path: string };
 
 /**
- * The first worksheet's non-empty rows, in order. Throws SpreadsheetError at the first excess or
- * defect; breaking out of the loop early releases everything.
+ * The first worksheet's non-empty rows, in order, a batch at a time (the rows of one inflated
+ * piece of the sheet, a few thousand): what large files are read with, as awaiting each row
+ * costs more than reading it. Throws SpreadsheetError at the first excess or defect; breaking out
+ * of the loop early releases everything. A batch belongs to the caller.
  */
-export async function* readSheetRows(source: SpreadsheetSource, limits: Partial<SpreadsheetLimits> = {}): AsyncGenerator<SheetRow, void, undefined> {
+export async function* readSheetBatches(source: SpreadsheetSource, limits: Partial<SpreadsheetLimits> = {}): AsyncGenerator<SheetRow[], void, undefined> {
   const lim: SpreadsheetLimits = { ...DEFAULT_SPREADSHEET_LIMITS, ...limits };
   const zip = await openZip(source);
   const clock = new Slicer(lim.sliceMs);
@@ -149,6 +155,11 @@ export async function* readSheetRows(source: SpreadsheetSource, limits: Partial<
   } finally {
     zip.close();
   }
+}
+
+/** The first worksheet's non-empty rows one by one (readSheetBatches for small files). */
+export async function* readSheetRows(source: SpreadsheetSource, limits: Partial<SpreadsheetLimits> = {}): AsyncGenerator<SheetRow, void, undefined> {
+  for await (const batch of readSheetBatches(source, limits)) for (const row of batch) yield row;
 }
 
 // ---------------------------------------------------------------- zip
@@ -186,29 +197,46 @@ async function centralDirectory(zip: ZipFile, lim: SpreadsheetLimits): Promise<M
   return entries;
 }
 
-/** The inflated bytes of one entry, counted against `max` (besides yauzl's declared-size check). */
+/** inflated piece size: zlib's default (16 KB) costs three times the CPU on a large sheet */
+const INFLATE_CHUNK = 256 * 1024;
+
+/**
+ * The inflated bytes of one entry, counted against `max` and against the entry's declared size
+ * (more is a part lying about its size: tooLarge; less: parseFailed), as yauzl's
+ * validateEntrySizes would; inflated here to choose the piece size.
+ */
 async function* inflate(zip: ZipFile, entry: Entry, max: number): AsyncGenerator<Buffer> {
   if (entry.isEncrypted() || !entry.canDecodeFileData()) throw new SpreadsheetError('notXlsx', `cannot decode ${entry.fileName}`);
   if (entry.uncompressedSize > max) throw new SpreadsheetError('tooLarge', `${entry.fileName} declares ${entry.uncompressedSize} bytes`);
-  let stream: Readable;
+  let raw: Readable;
   try {
-    stream = await zip.openReadStreamPromise(entry);
+    raw = await zip.openReadStreamPromise(entry, { decodeFileData: false });
   } catch (e) {
     throw new SpreadsheetError('parseFailed', (e as Error).message);
   }
+  let stream: Readable = raw;
+  if (entry.compressionMethod === 8) {
+    const inflater = zlib.createInflateRaw({ chunkSize: INFLATE_CHUNK });
+    raw.on('error', (e) => inflater.destroy(e));
+    stream = raw.pipe(inflater);
+  }
+  const declared = entry.uncompressedSize;
   let n = 0;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       n += chunk.length;
+      if (n > declared) throw new SpreadsheetError('tooLarge', `${entry.fileName}: too many bytes in the stream, declared ${declared}`);
       if (n > max) throw new SpreadsheetError('tooLarge', `${entry.fileName} inflates past ${max} bytes`);
       yield chunk;
     }
+    if (n < declared) throw new SpreadsheetError('parseFailed', `${entry.fileName}: not enough bytes in the stream, declared ${declared}`);
   } catch (e) {
     if (e instanceof SpreadsheetError) throw e;
-    // yauzl: "too many bytes in the stream" (a part lying about its size), zlib errors
-    const msg = (e as Error).message ?? '';
-    throw new SpreadsheetError(/too many bytes|too few bytes/.test(msg) ? 'tooLarge' : 'parseFailed', msg);
+    // zlib errors, a read error
+    throw new SpreadsheetError('parseFailed', (e as Error).message ?? '');
   } finally {
+    raw.unpipe();
+    raw.destroy();
     stream.destroy();
   }
 }
@@ -243,7 +271,7 @@ interface XmlHandlers {
  * Streams one entry through the XML tokenizer, yielding after each chunk (the rows parsed so far
  * are handed out there); parse errors, a DTD and oversized nodes throw SpreadsheetError.
  */
-async function* parseXml(zip: ZipFile, entry: Entry, max: number, lim: SpreadsheetLimits, clock: Slicer, h: XmlHandlers): AsyncGenerator<void> {
+function parseXml(zip: ZipFile, entry: Entry, max: number, lim: SpreadsheetLimits, clock: Slicer, h: XmlHandlers): AsyncGenerator<void> {
   const xml = new XmlTokenizer(
     {
       open: (name, attrs) => h.open(local(name), attrs),
@@ -252,12 +280,17 @@ async function* parseXml(zip: ZipFile, entry: Entry, max: number, lim: Spreadshe
     },
     lim.maxNodeBytes,
   );
+  return pump(zip, entry, max, clock, xml, h.done);
+}
+
+/** Inflates one entry into a tokenizer chunk by chunk, yielding after each (and to the event loop when due). */
+async function* pump(zip: ZipFile, entry: Entry, max: number, clock: Slicer, xml: { write(s: string): void; end(): void }, done?: () => boolean): AsyncGenerator<void> {
   const decoder = new TextDecoder('utf-8');
   try {
     for await (const chunk of inflate(zip, entry, max)) {
       xml.write(decoder.decode(chunk, { stream: true }));
       yield;
-      if (h.done?.()) return;
+      if (done?.()) return;
       await clock.maybeYield();
     }
     xml.write(decoder.decode());
@@ -339,192 +372,326 @@ async function locateParts(zip: ZipFile, entries: Map<string, Entry>, lim: Sprea
 const ESCAPED = /_x([0-9A-Fa-f]{4})_/g;
 const unescapeOoxml = (s: string) => (s.includes('_x') ? s.replace(ESCAPED, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))) : s);
 
+const SI = 0;
+const SI_T = 1;
+const SI_RPH = 2;
+
+/** The shared string table: `<si>` entries, their `<t>` texts joined (rich text runs), phonetic runs (`<rPh>`) left out. */
+class SharedStringsSink implements ScanSink {
+  readonly strings: string[] = [];
+  wantsText = false;
+  private cur = '';
+  private curChars = 0;
+  private inSi = false;
+  private phonetic = 0;
+  constructor(private readonly lim: SpreadsheetLimits) {}
+
+  open(el: number) {
+    if (el === SI) {
+      this.inSi = true;
+      this.cur = '';
+      this.curChars = 0;
+    } else if (el === SI_T) this.wantsText = this.inSi && this.phonetic === 0;
+    else if (el === SI_RPH) this.phonetic++;
+  }
+
+  close(el: number) {
+    if (el === SI_T) this.wantsText = false;
+    else if (el === SI_RPH) this.phonetic--;
+    else if (el === SI) {
+      this.inSi = false;
+      if (this.strings.length >= this.lim.maxSharedStrings) throw new SpreadsheetError('tooManyStrings');
+      this.strings.push(unescapeOoxml(this.cur));
+    }
+  }
+
+  text(t: string) {
+    this.curChars += t.length;
+    if (this.curChars > this.lim.maxCellChars) throw new SpreadsheetError('tooLarge', 'shared string too long');
+    this.cur += t;
+  }
+}
+
 async function readSharedStrings(zip: ZipFile, entry: Entry, lim: SpreadsheetLimits, clock: Slicer): Promise<string[]> {
-  const strings: string[] = [];
-  let cur: string[] = [];
-  let curChars = 0;
-  let inSi = false;
-  let inT = false;
-  let phonetic = 0;
-  await drain(
-    parseXml(zip, entry, lim.maxSharedStringsBytes, lim, clock, {
-      open(name) {
-        if (name === 'si') {
-          inSi = true;
-          cur = [];
-          curChars = 0;
-        } else if (name === 't') inT = inSi && phonetic === 0;
-        else if (name === 'rPh') phonetic++;
-      },
-      close(name) {
-        if (name === 't') inT = false;
-        else if (name === 'rPh') phonetic--;
-        else if (name === 'si') {
-          inSi = false;
-          if (strings.length >= lim.maxSharedStrings) throw new SpreadsheetError('tooManyStrings');
-          strings.push(unescapeOoxml(cur.length === 1 ? cur[0] : cur.join('')));
-        }
-      },
-      text(t) {
-        if (!inT) return;
-        curChars += t.length;
-        if (curChars > lim.maxCellChars) throw new SpreadsheetError('tooLarge', 'shared string too long');
-        cur.push(t);
-      },
-    }),
-  );
-  return strings;
+  const sink = new SharedStringsSink(lim);
+  await drain(pump(zip, entry, lim.maxSharedStringsBytes, clock, new XmlScanner(sink, ['si', 't', 'rPh'], {}, lim.maxNodeBytes)));
+  return sink.strings;
 }
 
 // ---------------------------------------------------------------- the sheet
 
-/** 1-based column of a cell reference ("B7" -> 2); 0 when there is none */
-function columnOf(ref: string | undefined): number {
-  if (!ref) return 0;
+/** 1-based column of a cell reference ("B7" -> 2) at s[from, to); 0 when there is none */
+function columnAt(s: string, from: number, to: number): number {
   let col = 0;
-  for (let i = 0; i < ref.length && i < 4; i++) {
-    const c = ref.charCodeAt(i) | 0x20; // lower case
+  for (let i = from; i < to && i < from + 4; i++) {
+    const c = s.charCodeAt(i) | 0x20; // lower case
     if (c < 0x61 || c > 0x7a) break;
     col = col * 26 + (c - 0x60);
   }
   return col;
 }
 
-function cellValue(type: string | undefined, v: string, inline: string, strings: string[]): string {
-  switch (type) {
-    case 's': {
-      const i = Number(v);
-      return Number.isInteger(i) && i >= 0 && i < strings.length ? strings[i] : '';
-    }
+/** cell types (the `t` attribute) */
+const T_NUMBER = 0; // absent, `n`, or unknown
+const T_SHARED = 1; // s
+const T_INLINE = 2; // inlineStr
+const T_BOOL = 3; // b
+const T_TEXT = 4; // str, e, d
+
+function cellType(t: string | undefined): number {
+  switch (t) {
+    case 's':
+      return T_SHARED;
     case 'inlineStr':
-      return unescapeOoxml(inline);
+      return T_INLINE;
     case 'b':
-      return v === '' ? '' : v === '1' || v.toLowerCase() === 'true' ? 'true' : 'false';
+      return T_BOOL;
     case 'str':
     case 'e':
     case 'd':
-      return v;
-    default: {
-      if (v === '') return '';
-      const n = Number(v);
-      return Number.isFinite(n) ? String(n) : v;
-    }
+      return T_TEXT;
+    default:
+      return T_NUMBER;
   }
 }
 
-async function* parseSheet(zip: ZipFile, entry: Entry, strings: string[], lim: SpreadsheetLimits, clock: Slicer): AsyncGenerator<SheetRow> {
-  const ready: SheetRow[] = [];
-  let rowsOut = 0;
-  let inData = false;
-  let finished = false;
-  // the current row
-  let rowNum = 0;
-  let cells: string[] = [];
-  let cellCount = 0;
-  let nonEmpty = false;
-  let nextCol = 1;
-  // the current cell
-  let inCell = false;
-  let cellType: string | undefined;
-  let cellCol = 0;
-  let v = '';
-  let inV = false;
-  let inline = '';
-  let inIs = false;
-  let inT = false;
-  let phonetic = 0;
+/**
+ * A number as JavaScript prints it (String(Number(v))). A plain decimal of at most 15 significant
+ * digits prints as itself when written the shortest way: no leading zero, no trailing zero in
+ * its fraction, not below 1e-6 (printed with an exponent) and not -0; every 15-digit decimal
+ * survives the trip through a double (DBL_DIG). Anything else is converted.
+ */
+function numberText(v: string): string {
+  const n = v.length;
+  if (n > 0 && n <= 16) {
+    let i = v.charCodeAt(0) === 0x2d /* - */ ? 1 : 0;
+    const neg = i;
+    const intStart = i;
+    while (i < n && isDigit(v.charCodeAt(i))) i++;
+    const intDigits = i - intStart;
+    const zeroInt = intDigits === 1 && v.charCodeAt(intStart) === 0x30;
+    if (intDigits > 0 && (zeroInt || v.charCodeAt(intStart) !== 0x30)) {
+      if (i === n) {
+        if (intDigits <= 15 && !(neg && zeroInt)) return v;
+      } else if (v.charCodeAt(i) === 0x2e /* . */ && i + 1 < n) {
+        const fracStart = ++i;
+        while (i < n && isDigit(v.charCodeAt(i))) i++;
+        if (i === n && v.charCodeAt(n - 1) !== 0x30) {
+          let significant = (zeroInt ? 0 : intDigits) + (n - fracStart);
+          let lead = 0;
+          if (zeroInt) while (v.charCodeAt(fracStart + lead) === 0x30) lead++;
+          significant -= lead;
+          if (significant <= 15 && lead <= 5) return v;
+        }
+      }
+    }
+  }
+  const x = Number(v);
+  return Number.isFinite(x) ? String(x) : v;
+}
 
-  const parts = parseXml(zip, entry, lim.maxSheetBytes, lim, clock, {
-    open(name, attrs) {
-      if (!inData) {
-        if (name === 'sheetData') inData = true;
-        return;
-      }
-      switch (name) {
-        case 'row': {
-          const r = attrs.r ? Number(attrs.r) : rowNum + 1;
-          rowNum = Number.isInteger(r) && r > 0 ? r : rowNum + 1;
-          cells = [];
-          cellCount = 0;
-          nonEmpty = false;
-          nextCol = 1;
-          break;
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+
+function cellValue(type: number, v: string, inline: string, strings: string[]): string {
+  switch (type) {
+    case T_SHARED: {
+      if (v.length > 0 && v.length <= 9) {
+        let k = 0;
+        for (let j = 0; j < v.length && k >= 0; j++) {
+          const d = v.charCodeAt(j) - 0x30;
+          k = d >= 0 && d <= 9 ? k * 10 + d : -1;
         }
-        case 'c': {
-          if (++cellCount > lim.maxCellsPerRow) throw new SpreadsheetError('tooManyCells');
-          cellCol = columnOf(attrs.r) || nextCol;
-          if (cellCol > lim.maxColumns) throw new SpreadsheetError('tooLarge', `column ${cellCol}`);
-          cellType = attrs.t;
-          inCell = true;
-          v = '';
-          inline = '';
-          break;
-        }
-        case 'v':
-          inV = inCell;
-          break;
-        case 'is':
-          inIs = inCell;
-          break;
-        case 't':
-          inT = inIs && phonetic === 0;
-          break;
-        case 'rPh':
-          phonetic++;
-          break;
+        if (k >= 0) return k < strings.length ? strings[k] : '';
       }
-    },
-    close(name) {
-      if (!inData) return;
-      switch (name) {
-        case 'v':
-          inV = false;
-          break;
-        case 't':
-          inT = false;
-          break;
-        case 'rPh':
-          phonetic--;
-          break;
-        case 'is':
-          inIs = false;
-          break;
-        case 'c': {
-          inCell = false;
-          const value = cellValue(cellType, v, inline, strings);
-          if (value !== '') {
-            while (cells.length < cellCol - 1) cells.push('');
-            cells[cellCol - 1] = value;
-            nonEmpty = true;
-          }
-          nextCol = cellCol + 1;
-          break;
-        }
-        case 'row':
-          if (nonEmpty) {
-            if (++rowsOut > lim.maxRows) throw new SpreadsheetError('tooManyRows');
-            for (let i = 0; i < cells.length; i++) if (cells[i] === undefined) cells[i] = '';
-            ready.push({ row: rowNum, cells });
-          }
-          break;
-        case 'sheetData':
-          inData = false;
-          finished = true;
-          break;
+      const i = Number(v);
+      return Number.isInteger(i) && i >= 0 && i < strings.length ? strings[i] : '';
+    }
+    case T_INLINE:
+      return unescapeOoxml(inline);
+    case T_BOOL:
+      return v === '' ? '' : v === '1' || v.toLowerCase() === 'true' ? 'true' : 'false';
+    case T_TEXT:
+      return v;
+    default:
+      return v === '' ? '' : numberText(v);
+  }
+}
+
+/** element vocabulary of the sheet, and the attributes read */
+const SHEET_ELEMENTS = ['sheetData', 'row', 'c', 'v', 'is', 't', 'rPh'] as const;
+const [SHEET_DATA, ROW, CELL, V, IS, T, RPH] = [0, 1, 2, 3, 4, 5, 6];
+const SHEET_ATTRS = { row: ['r'], c: ['r', 't'] };
+const A_R = 0;
+const A_T = 1;
+
+/** The sheet's rows as the scanner reads them; complete rows wait in `ready`. */
+class SheetSink implements ScanSink {
+  ready: SheetRow[] = [];
+  finished = false;
+  wantsText = false;
+  scanner!: XmlScanner;
+  private rowsOut = 0;
+  private inData = false;
+  // the current row
+  private rowNum = 0;
+  private cells: string[] = [];
+  private cellCount = 0;
+  private nonEmpty = false;
+  private nextCol = 1;
+  // the current cell
+  private inCell = false;
+  private type = T_NUMBER;
+  private cellCol = 0;
+  private v = '';
+  private inV = false;
+  private inline = '';
+  private inIs = false;
+  private inT = false;
+  private phonetic = 0;
+
+  constructor(
+    private readonly strings: string[],
+    private readonly lim: SpreadsheetLimits,
+  ) {}
+
+  open(el: number) {
+    if (!this.inData) {
+      if (el === SHEET_DATA) this.inData = true;
+      return;
+    }
+    switch (el) {
+      case ROW: {
+        const r = this.rowAttr();
+        this.rowNum = Number.isInteger(r) && r > 0 ? r : this.rowNum + 1;
+        this.cells = [];
+        this.cellCount = 0;
+        this.nonEmpty = false;
+        this.nextCol = 1;
+        break;
       }
-    },
-    text(t) {
-      if (inV) v += t;
-      else if (inT) inline += t;
-      else return;
-      if (v.length + inline.length > lim.maxCellChars) throw new SpreadsheetError('tooLarge', 'cell too long');
-    },
-    done: () => finished,
-  });
-  for await (const _ of parts) {
-    if (ready.length) {
-      for (let i = 0; i < ready.length; i++) yield ready[i];
-      ready.length = 0;
+      case CELL: {
+        if (++this.cellCount > this.lim.maxCellsPerRow) throw new SpreadsheetError('tooManyCells');
+        const sc = this.scanner;
+        let col: number;
+        if (sc.attrStart[A_R] < 0) col = 0;
+        else if (sc.attrAmp[A_R]) {
+          const ref = sc.attrValue(A_R)!;
+          col = columnAt(ref, 0, ref.length);
+        } else col = columnAt(sc.buf, sc.attrStart[A_R], sc.attrEnd[A_R]);
+        this.cellCol = col || this.nextCol;
+        if (this.cellCol > this.lim.maxColumns) throw new SpreadsheetError('tooLarge', `column ${this.cellCol}`);
+        this.type = this.typeAttr();
+        this.inCell = true;
+        this.v = '';
+        this.inline = '';
+        break;
+      }
+      case V:
+        this.inV = this.inCell;
+        break;
+      case IS:
+        this.inIs = this.inCell;
+        break;
+      case T:
+        this.inT = this.inIs && this.phonetic === 0;
+        break;
+      case RPH:
+        this.phonetic++;
+        break;
+    }
+    this.wantsText = this.inV || this.inT;
+  }
+
+  close(el: number) {
+    if (!this.inData) return;
+    switch (el) {
+      case V:
+        this.inV = false;
+        break;
+      case T:
+        this.inT = false;
+        break;
+      case RPH:
+        this.phonetic--;
+        break;
+      case IS:
+        this.inIs = false;
+        break;
+      case CELL: {
+        this.inCell = false;
+        const value = cellValue(this.type, this.v, this.inline, this.strings);
+        if (value !== '') {
+          const cells = this.cells;
+          while (cells.length < this.cellCol - 1) cells.push('');
+          cells[this.cellCol - 1] = value;
+          this.nonEmpty = true;
+        }
+        this.nextCol = this.cellCol + 1;
+        break;
+      }
+      case ROW:
+        if (this.nonEmpty) {
+          if (++this.rowsOut > this.lim.maxRows) throw new SpreadsheetError('tooManyRows');
+          const cells = this.cells;
+          for (let i = 0; i < cells.length; i++) if (cells[i] === undefined) cells[i] = '';
+          this.ready.push({ row: this.rowNum, cells });
+        }
+        break;
+      case SHEET_DATA:
+        this.inData = false;
+        this.finished = true;
+        break;
+    }
+    this.wantsText = this.inV || this.inT;
+  }
+
+  text(t: string) {
+    if (this.inV) this.v += t;
+    else if (this.inT) this.inline += t;
+    else return;
+    if (this.v.length + this.inline.length > this.lim.maxCellChars) throw new SpreadsheetError('tooLarge', 'cell too long');
+  }
+
+  /** the row's `r` as Number() reads it (NaN when absent) */
+  private rowAttr(): number {
+    const sc = this.scanner;
+    const from = sc.attrStart[A_R];
+    if (from < 0) return NaN;
+    const to = sc.attrEnd[A_R];
+    if (!sc.attrAmp[A_R] && to - from > 0 && to - from <= 9) {
+      let r = 0;
+      let i = from;
+      for (; i < to; i++) {
+        const c = sc.buf.charCodeAt(i) - 0x30;
+        if (c < 0 || c > 9) break;
+        r = r * 10 + c;
+      }
+      if (i === to) return r;
+    }
+    return Number(sc.attrValue(A_R));
+  }
+
+  private typeAttr(): number {
+    const sc = this.scanner;
+    const from = sc.attrStart[A_T];
+    if (from < 0) return T_NUMBER;
+    if (!sc.attrAmp[A_T] && sc.attrEnd[A_T] - from === 1) {
+      const c = sc.buf.charCodeAt(from);
+      if (c === 0x73 /* s */) return T_SHARED;
+      if (c === 0x6e /* n */) return T_NUMBER;
+    }
+    return cellType(sc.attrValue(A_T));
+  }
+}
+
+async function* parseSheet(zip: ZipFile, entry: Entry, strings: string[], lim: SpreadsheetLimits, clock: Slicer): AsyncGenerator<SheetRow[]> {
+  const sink = new SheetSink(strings, lim);
+  sink.scanner = new XmlScanner(sink, SHEET_ELEMENTS, SHEET_ATTRS, lim.maxNodeBytes);
+  for await (const _ of pump(zip, entry, lim.maxSheetBytes, clock, sink.scanner, () => sink.finished)) {
+    if (sink.ready.length) {
+      const batch = sink.ready;
+      sink.ready = [];
+      yield batch;
     }
   }
 }

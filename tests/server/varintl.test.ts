@@ -14,6 +14,8 @@ import { countPieces } from '../../common/sms/pieces';
 import { carrierOf, regionOf } from '../../common/sms/segments';
 import { screenList, screenRule } from '../../server/modules/varintl/screening';
 import { fillTemplate, rowProblem, templateParts } from '../../server/modules/varintl/variable';
+import { checkInternational, intlNumberOf } from '../../server/modules/varintl/international';
+import { intlPriceSeed } from '../../server/modules/varintl/prices-seed';
 
 const US1 = '14155552671';
 const US2 = '14155552672';
@@ -27,6 +29,25 @@ async function xlsx(rows: (string | number)[][]): Promise<Buffer> {
   for (const r of rows) ws.addRow(r);
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
+
+describe('international numbers (pure)', () => {
+  it('counts repeats by the E.164 number, as a set of the strings would', () => {
+    const prices = new Map(intlPriceSeed().map((r) => [r.country_code, { iso: r.country_code, dial: r.dial_code, nameEn: r.name_en, nameZh: r.name_zh, fee: r.fee, sort: r.sort }]));
+    const tokens = [GB1, `00${GB1}`, US1, US2, US1, '123', '8190123', JP1, `00${JP1}`, '4474001234560', '12012000001', '1201200000', '12012000010'];
+    const c = checkInternational(tokens, prices);
+    const seen = new Set<string>();
+    let repeat = 0;
+    let invalid = 0;
+    for (const t of tokens) {
+      const n = intlNumberOf(t, prices);
+      if (!n) invalid++;
+      else if (seen.has(n.e164)) repeat++;
+      else seen.add(n.e164);
+    }
+    expect({ total: c.total, invalid: c.invalid, repeat: c.repeat, distinct: c.distinct, unique: c.unique }).toEqual({ total: tokens.length, invalid, repeat, distinct: seen.size, unique: [...seen] });
+    expect(c.repeat).toBeGreaterThanOrEqual(3);
+  });
+});
 
 describe('variable rows (pure)', () => {
   const t = { literals: templateParts(APPOINT), sign: '好易购' };

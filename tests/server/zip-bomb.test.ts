@@ -7,8 +7,9 @@ import { randomBytes } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readSheetRows, SpreadsheetError, IMPORT_SHEET_LIMITS, type SheetRow } from '../../server/lib/spreadsheet';
-import { XmlTokenizer } from '../../server/lib/xml-stream';
+import { readSheetBatches, readSheetRows, SpreadsheetError, IMPORT_SHEET_LIMITS, type SheetRow } from '../../server/lib/spreadsheet';
+import { XmlError, XmlTokenizer } from '../../server/lib/xml-stream';
+import { XmlScanner } from '../../server/lib/xml-scan';
 import { bombXlsx, SHEET_HEAD, SHEET_TAIL, xlsxWith } from '../fixtures/zip';
 import { backends, useServer, type Client } from './harness';
 
@@ -85,6 +86,31 @@ describe('readSheetRows on real files', () => {
     expect(await refusal(bombXlsx(100, { declaredSize: 30 * 1024 * 1024 }), IMPORT_SHEET_LIMITS)).toBe('tooLarge');
   });
 
+  it('prints numbers as JavaScript does, reads prefixed and out-of-order cells, and hands out the same rows in batches', async () => {
+    const nums = ['13800138000', '1.5', '1.10', '0.000001', '0.0000001', '-0', '007', '12345678901234567', '1E3', ' 42', '-12.25', '0.30000000000000004'];
+    const cells = nums.map((v, i) => `<c r="${String.fromCharCode(65 + i)}1"><v>${v}</v></c>`).join('');
+    const data = `${SHEET_HEAD}<row r="1">${cells}</row><x:row r="3"><x:c r="C3" t="s"><x:v>0</x:v></x:c><x:c r="A3" t="str"><x:v>a&amp;b</x:v></x:c></x:row>${SHEET_TAIL}`;
+    const book = xlsxWith({ data }, [{ name: 'xl/sharedStrings.xml', data: '<sst xmlns="x"><si><r><t>富</t></r><r><t>文本</t></r><rPh><t>フ</t></rPh></si></sst>' }]);
+    const got = await rows(book);
+    expect(got[0]).toEqual({ row: 1, cells: nums.map((v) => String(Number(v))) });
+    expect(got[1]).toEqual({ row: 3, cells: ['a&b', '', '富文本'] });
+    const many = xlsxWith({ bomb: { head: SHEET_HEAD, unit: '<row><c t="inlineStr"><is><t>x</t></is></c><c><v>1</v></c></row>', times: 30_000, tail: SHEET_TAIL } });
+    const batches: SheetRow[][] = [];
+    for await (const b of readSheetBatches(many)) batches.push(b);
+    expect(batches.length).toBeGreaterThan(1);
+    expect(batches.flat()).toEqual(await rows(many));
+    expect(batches.flat().at(-1)).toEqual({ row: 30_000, cells: ['x', '1'] });
+  });
+
+  it('refuses a part read to its end that inflates to less than it declares, and one that inflates to more', async () => {
+    const data = `${SHEET_HEAD}<row r="1"><c t="s"><v>0</v></c></row>${SHEET_TAIL}`;
+    const sst = '<sst xmlns="x"><si><t>x</t></si></sst>';
+    expect(await rows(xlsxWith({ data }, [{ name: 'xl/sharedStrings.xml', data: sst }]))).toEqual([{ row: 1, cells: ['x'] }]);
+    expect(await refusal(xlsxWith({ data }, [{ name: 'xl/sharedStrings.xml', data: sst, declaredSize: sst.length + 100 }]))).toBe('parseFailed');
+    expect(await refusal(xlsxWith({ data }, [{ name: 'xl/sharedStrings.xml', data: sst, declaredSize: sst.length - 10 }]))).toBe('tooLarge');
+    expect(await refusal(xlsxWith({ data, declaredSize: data.length - 10 }))).toBe('tooLarge');
+  });
+
   it('limits rows, cells per row, columns, cell length and node size', async () => {
     const row = (i: number) => `<row r="${i}"><c r="A${i}" t="inlineStr"><is><t>x</t></is></c></row>`;
     const many = xlsxWith({ bomb: { head: SHEET_HEAD, unit: row(2), times: 20_000, tail: SHEET_TAIL } });
@@ -121,6 +147,107 @@ describe('XmlTokenizer', () => {
     const whole = run(doc.length);
     expect(whole).toBe('<a {"x":"1","y":"<2>"}|<b {}|</b|=t&u中文<raw>|<c:d {"e:f":"g"}|=h|</c:d|</a');
     for (const size of [1, 2, 3, 7, 13]) expect(run(size)).toBe(whole);
+  });
+});
+
+describe('XmlScanner (the sheet and shared strings tokenizer)', () => {
+  const VOCABULARY = ['a', 'b', 'row', 'c', 'v', 't'];
+  const WATCH = { a: ['x', 'y'], c: ['r', 't'] };
+  /** the events as XmlTokenizer gives them, reduced to what the scanner reports */
+  const viaTokenizer = (doc: string, size: number) => {
+    const ev: string[] = [];
+    let inText = false;
+    const el = (n: string) => {
+      const local = n.includes(':') ? n.slice(n.indexOf(':') + 1) : n;
+      return VOCABULARY.includes(local) ? local : '?';
+    };
+    const tk = new XmlTokenizer(
+      {
+        open: (n, a) => {
+          inText = false;
+          const watched = (WATCH as Record<string, string[]>)[el(n)] ?? [];
+          ev.push(`<${el(n)} ${watched.map((w) => `${w}=${a[w] ?? '-'}`).join(' ')}`);
+        },
+        close: (n) => ((inText = false), ev.push(`</${el(n)}`)),
+        text: (t) => (inText ? (ev[ev.length - 1] += t) : ev.push(`=${t}`), (inText = true)),
+      },
+      64,
+    );
+    return run(doc, size, tk, ev);
+  };
+  const viaScanner = (doc: string, size: number) => {
+    const ev: string[] = [];
+    let inText = false;
+    const name = (e: number) => (e < 0 ? '?' : VOCABULARY[e]);
+    const sc: XmlScanner = new XmlScanner(
+      {
+        wantsText: true,
+        open: (e) => {
+          inText = false;
+          const watched = (WATCH as Record<string, string[]>)[name(e)] ?? [];
+          ev.push(`<${name(e)} ${watched.map((w, k) => `${w}=${sc.attrValue(k) ?? '-'}`).join(' ')}`);
+        },
+        close: (e) => ((inText = false), ev.push(`</${name(e)}`)),
+        text: (t) => (inText ? (ev[ev.length - 1] += t) : ev.push(`=${t}`), (inText = true)),
+      },
+      VOCABULARY,
+      WATCH,
+      64,
+    );
+    return run(doc, size, sc, ev);
+  };
+  const run = (doc: string, size: number, tk: { write(s: string): void; end(): void }, ev: string[]) => {
+    try {
+      for (let i = 0; i < doc.length; i += size) tk.write(doc.slice(i, i + size));
+      tk.end();
+    } catch (e) {
+      if (e instanceof XmlError) return `${ev.join('|')}!${e.kind}`;
+      throw e;
+    }
+    return ev.join('|');
+  };
+  const DOCS = [
+    `<?xml version="1.0"?><!-- c --><a x="1" y='&lt;2&gt;' z="&amp;"><b/>t&amp;u&#x4E2D;&#25991;<![CDATA[<raw&>]]><c:d e:f="g">h</c:d></a>\n`,
+    `<w:a xmlns:w="u"><w:row r="7" spans="1:2"><w:c r="B7" t="s" r="C7"><w:v>3</w:v></w:c><c t='inlineStr'><is><t xml:space="preserve"> x </t></is></c></w:row></w:a>`,
+    `<a  x = "1 > 2" ><row  ><c\tr="A1"\n/><c/></row ></a >`,
+    `<a x="&#x1F600;"><v>&#128512;</v><v>a&gt;b</v></a>`,
+    `<a><ab/><abc>t</abc><rows/><v2/></a>`,
+    // refused
+    `<!DOCTYPE a><a/>`,
+    `<a><!DOCTYPE a></a>`,
+    `<a><!ELEMENT a></a>`,
+    `<a>&e;</a>`,
+    `<a>x &amp y</a>`,
+    `<a><q z="&e;"/></a>`,
+    `<a><q z="&#0;"/></a>`,
+    `<a><b>&#xD800;</b></a>`,
+    `<a x="<"/>`,
+    `<a x=1/>`,
+    `<a x/>`,
+    `<a x"1"/>`,
+    `<a></b>`,
+    `<a><b></a></b>`,
+    `</a>`,
+    `x<a/>`,
+    `<a/>x`,
+    `<a/><b/>`,
+    `<a>`,
+    `<a/ >`,
+    `< a/>`,
+    `<a<b/>`,
+    `<![CDATA[x]]><a/>`,
+    `<a>${'x'.repeat(100)}</a>`,
+    `<a x="${'y'.repeat(100)}"/>`,
+    `<a><!--${'-'.repeat(100)} --></a>`,
+    ``,
+  ];
+  it('gives the same events and refusals as XmlTokenizer, whatever the chunking', () => {
+    for (const doc of DOCS) {
+      for (const size of [doc.length || 1, 1, 2, 3, 7, 13]) expect([doc, size, viaScanner(doc, size)]).toEqual([doc, size, viaTokenizer(doc, size)]);
+    }
+    expect(viaScanner(DOCS[0], 5)).toBe('<a x=1 y=<2>|<b |</b|=t&u中文<raw&>|<? |=h|</?|</a');
+    expect(viaScanner(DOCS[5], 5)).toBe('!malformed');
+    expect(viaScanner(DOCS[28], 5)).toBe('<a x=- y=-!tooLarge');
   });
 });
 

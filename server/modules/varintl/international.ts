@@ -5,9 +5,15 @@
  * `intl_prices` row of that country. +86 is domestic and no international destination; a number
  * of a country without a price row, or not valid for its country, is an error number.
  */
+import fs from 'node:fs';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types';
+import { NumberSet } from '../../../common/sms/numbers';
+import { ApiError } from '../../http/errors';
+import { readSheetBatches, SpreadsheetError } from '../../lib/spreadsheet';
+import { textTokens } from '../send/import';
 
 export interface IntlPrice {
   iso: string;
@@ -41,11 +47,16 @@ export function priceRows(prices: Iterable<IntlPrice>, search: string) {
   }));
 }
 
+/** continuous work of a file check before it yields to the event loop, in ms */
+const SLICE_MS = 10;
+
 export interface IntlCheck {
   total: number;
   invalid: number;
   repeat: number;
-  /** distinct valid numbers as sent: '+' + E.164 digits */
+  /** distinct valid numbers */
+  distinct: number;
+  /** distinct valid numbers as sent: '+' + E.164 digits (left empty when not kept) */
   unique: string[];
   /** ISO country of each entry of `unique` */
   countries: string[];
@@ -65,30 +76,66 @@ export function intlNumberOf(token: string, prices: Map<string, IntlPrice>): { e
   return { e164: p.number, iso: p.country };
 }
 
-/** Splits (every non-digit separates), classifies and de-duplicates international numbers. */
-export function checkInternational(input: string | readonly string[], prices: Map<string, IntlPrice>): IntlCheck {
-  const tokens = typeof input === 'string' ? input.split(/[^0-9]+/) : input;
-  const seen = new Set<string>();
-  const out: IntlCheck = { total: 0, invalid: 0, repeat: 0, unique: [], countries: [], invalidNumbers: [], perCountry: new Map() };
-  for (const t of tokens) {
-    if (!t) continue;
+/** Classifies and de-duplicates international numbers one token at a time. */
+class IntlTally {
+  readonly out: IntlCheck = { total: 0, invalid: 0, repeat: 0, distinct: 0, unique: [], countries: [], invalidNumbers: [], perCountry: new Map() };
+  /** the distinct E.164 numbers, as (leading digits, last 8 digits): a Set of a million strings costs seconds */
+  private readonly seen = new NumberSet(1 << 16);
+  /** E.164 numbers of more than 15 digits (none: the input has at most 15) */
+  private readonly seenLong = new Set<string>();
+  constructor(
+    private readonly prices: Map<string, IntlPrice>,
+    /** keep the distinct numbers and their countries (a send), else only count */
+    private readonly keep = true,
+  ) {}
+
+  add(t: string) {
+    const out = this.out;
     out.total++;
-    const n = intlNumberOf(t, prices);
+    const n = intlNumberOf(t, this.prices);
     if (!n) {
       out.invalid++;
       if (out.invalidNumbers.length < 100_000) out.invalidNumbers.push(t);
-      continue;
+      return;
     }
-    if (seen.has(n.e164)) {
+    if (!this.firstTime(n.e164)) {
       out.repeat++;
-      continue;
+      return;
     }
-    seen.add(n.e164);
-    out.unique.push(n.e164);
-    out.countries.push(n.iso);
+    out.distinct++;
+    if (this.keep) {
+      out.unique.push(n.e164);
+      out.countries.push(n.iso);
+    }
     out.perCountry.set(n.iso, (out.perCountry.get(n.iso) ?? 0) + 1);
   }
-  return out;
+
+  /** true the first time `e164` ('+' and up to 15 digits, the first not 0) is seen */
+  private firstTime(e164: string): boolean {
+    const len = e164.length - 1;
+    if (len > 15) {
+      if (this.seenLong.has(e164)) return false;
+      this.seenLong.add(e164);
+      return true;
+    }
+    let hi = 0;
+    let lo = 0;
+    for (let i = 1; i <= len; i++) {
+      const d = e164.charCodeAt(i) - 48;
+      if (i <= len - 8) hi = hi * 10 + d;
+      else lo = lo * 10 + d;
+    }
+    // without leading zeros, the digits and their count follow from (hi, lo) and len: len in hi's place
+    return this.seen.add(hi * 16 + Math.max(0, len - 8), lo);
+  }
+}
+
+/** Splits (every non-digit separates), classifies and de-duplicates international numbers. */
+export function checkInternational(input: string | readonly string[], prices: Map<string, IntlPrice>): IntlCheck {
+  const tokens = typeof input === 'string' ? input.split(/[^0-9]+/) : input;
+  const tally = new IntlTally(prices, true);
+  for (const t of tokens) if (t) tally.add(t);
+  return tally.out;
 }
 
 /** The per-country summary of a check (counts, price per piece). */
@@ -99,4 +146,46 @@ export function countrySummary(c: IntlCheck, prices: Map<string, IntlPrice>) {
       return { intercode: iso, countryCode: p.dial, countryName: p.nameZh, num, fee: p.fee };
     })
     .sort((a, b) => b.num - a.num || a.intercode.localeCompare(b.intercode));
+}
+
+/**
+ * The check of an international number file (POST /send/parsefileInternational, a send with
+ * fileType 1): txt / csv: every non-digit separates; xlsx: every cell of the first sheet, read as a
+ * bounded stream a batch of rows at a time. More than `max` numbers: `tooMany`. `keep`: the
+ * distinct numbers and their countries are listed (a send), else only counted. Each number costs
+ * libphonenumber some microseconds, so the check yields to the event loop every few milliseconds:
+ * a million-number file must not stop the server answering others.
+ */
+export async function intlFileCheck(abs: string, ext: string, prices: Map<string, IntlPrice>, o: { max: number; tooMany: string; keep: boolean }): Promise<IntlCheck> {
+  const tally = new IntlTally(prices, o.keep);
+  let since = performance.now();
+  const check = async (tokens: readonly string[]) => {
+    for (let i = 0; i < tokens.length; i++) {
+      tally.add(tokens[i]);
+      if ((i & 255) === 255 && performance.now() - since > SLICE_MS) {
+        await yieldToLoop();
+        since = performance.now();
+      }
+    }
+  };
+  if (ext === 'xlsx') {
+    let count = 0;
+    try {
+      for await (const rows of readSheetBatches({ path: abs }, { maxRows: o.max + 10, maxColumns: 64, maxCellsPerRow: 64 })) {
+        const tokens: string[] = [];
+        for (const row of rows) for (const cell of row.cells) for (const p of cell.split(/[^0-9]+/)) if (p) tokens.push(p.slice(0, 20));
+        count += tokens.length;
+        if (count > o.max) throw new ApiError(400, o.tooMany);
+        await check(tokens);
+      }
+    } catch (e) {
+      if (e instanceof SpreadsheetError) throw new ApiError(400, e.reason === 'tooManyRows' ? o.tooMany : '文件解析失败');
+      throw e;
+    }
+  } else {
+    const tokens = await textTokens(fs.createReadStream(abs), o.max);
+    if (tokens.length > o.max) throw new ApiError(400, o.tooMany);
+    await check(tokens);
+  }
+  return tally.out;
 }

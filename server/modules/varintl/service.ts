@@ -11,12 +11,10 @@ import type { AppContext } from '../../context';
 import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { validateForm } from '../../http/validation';
-import { readSheetRows, SpreadsheetError } from '../../lib/spreadsheet';
 import { Money, money2, type MoneyValue } from '../ledger/money';
 import { KIND, LedgerService } from '../ledger/service';
 import { CHARGE_STATE, ceilCent, chargePlan, planPieces, remainOf, usablePools, type ChargePlan } from '../send/billing';
 import { insertMessages } from '../send/messages';
-import { textTokens } from '../send/import';
 import { fillsTemplate, MIN_LEAD_MS, MSG, newTaskUid, parseSendTime, refusalOf, smsTypesOf, stripSign, X, type SendResult, type SendService } from '../send/service';
 import { checkNumbers, numberPoolError } from '../../../common/sms/numbers';
 import { MESSAGES } from '../../../common/schema/messages';
@@ -38,7 +36,7 @@ import {
   type SendVariableForm,
 } from '../../../common/generated/schemas';
 import intlForm from '../../../schemas/forms/send-international.json';
-import { checkInternational, countrySummary, loadPrices, priceRows, type IntlCheck, type IntlPrice } from './international';
+import { checkInternational, countrySummary, intlFileCheck, loadPrices, priceRows, type IntlCheck, type IntlPrice } from './international';
 import { newWorkFile, workFile, type WorkExt } from './files';
 import { IMPORT_FILE_PATH, resolveUpload } from '../files/service';
 import { screenFile, screenList, screenRule } from './screening';
@@ -114,7 +112,7 @@ export class VarIntlService {
 
   private intlAnswer(c: IntlCheck, prices: Map<string, IntlPrice>) {
     return {
-      internationalPhoneNum: c.unique.length,
+      internationalPhoneNum: c.distinct,
       internationalSet: c.unique.slice(0, 100_000),
       countries: countrySummary(c, prices),
       errorSet: c.invalidNumbers.slice(0, 1000),
@@ -137,32 +135,17 @@ export class VarIntlService {
     return f;
   }
 
-  /** The numbers of an international file (txt / csv: every non-digit separates; xlsx: every cell of the first sheet). */
-  private async intlFileTokens(me: Account, path: string): Promise<string[]> {
+  /** The check of an international file of the session account (txt / csv: every non-digit separates; xlsx: every cell of the first sheet). */
+  private async intlFile(me: Account, path: string, prices: Map<string, IntlPrice>, keep: boolean): Promise<IntlCheck> {
     const f = await this.sourceFile(me, path, { kinds: ['txt', 'csv', 'xlsx'], maxSize: 250 * 1024 * 1024, badType: IX.fileBadType, tooLarge: IX.fileTooLarge, missing: VX.fileExpired });
-    if (f.ext === 'xlsx') {
-      const tokens: string[] = [];
-      try {
-        for await (const row of readSheetRows({ path: f.abs }, { maxRows: MAX_INTL_NUMBERS + 10, maxColumns: 64, maxCellsPerRow: 64 })) {
-          for (const cell of row.cells) for (const p of cell.split(/[^0-9]+/)) if (p) tokens.push(p.slice(0, 20));
-          if (tokens.length > MAX_INTL_NUMBERS) throw new ApiError(400, IX.tooManyNumbers);
-        }
-      } catch (e) {
-        if (e instanceof SpreadsheetError) throw new ApiError(400, e.reason === 'tooManyRows' ? IX.tooManyNumbers : '文件解析失败');
-        throw e;
-      }
-      return tokens;
-    }
-    const tokens = await textTokens(fs.createReadStream(f.abs), MAX_INTL_NUMBERS);
-    if (tokens.length > MAX_INTL_NUMBERS) throw new ApiError(400, IX.tooManyNumbers);
-    return tokens;
+    return intlFileCheck(f.abs, f.ext, prices, { tooMany: IX.tooManyNumbers, max: MAX_INTL_NUMBERS, keep });
   }
 
   /** POST /send/parsefileInternational: the check of an uploaded international number file. */
   async parseInternationalFile(me: Account, path: string, fileName: string) {
     const prices = await loadPrices(this.ctx.db);
-    const c = checkInternational(await this.intlFileTokens(me, path), prices);
-    if (!c.unique.length) throw new ApiError(400, IX.noNumbers);
+    const c = await this.intlFile(me, path, prices, false);
+    if (!c.distinct) throw new ApiError(400, IX.noNumbers);
     return { fileName, importFilePath: path, ...this.intlAnswer(c, prices), internationalSet: [] as string[] };
   }
 
@@ -294,9 +277,13 @@ export class VarIntlService {
     const prices = await loadPrices(this.ctx.db);
     const fromFile = f.fileType === 1;
     if (fromFile && !f.importFilePath) throw new ApiError(400, intlForm.properties.importFilePath.errorMessage);
-    const tokens = fromFile ? await this.intlFileTokens(me, f.importFilePath!) : (f.mobile ?? '').split(/[^0-9]+/).filter(Boolean);
-    if (tokens.length > MAX_INTL_NUMBERS) throw new ApiError(400, IX.tooManyNumbers);
-    const c = checkInternational(tokens, prices);
+    let c: IntlCheck;
+    if (fromFile) c = await this.intlFile(me, f.importFilePath!, prices, true);
+    else {
+      const tokens = (f.mobile ?? '').split(/[^0-9]+/).filter(Boolean);
+      if (tokens.length > MAX_INTL_NUMBERS) throw new ApiError(400, IX.tooManyNumbers);
+      c = checkInternational(tokens, prices);
+    }
     if (!c.unique.length) throw new ApiError(400, IX.noNumbers);
     const hit = this.ctx.words.contains(pc.text);
     const { audit, intercepted } = this.audits(account, f.smstype, hit);

@@ -17,11 +17,11 @@ import { NUMBER_HEADER } from '../send/import';
 import fs from 'node:fs';
 import { once } from 'node:events';
 import ExcelJS from 'exceljs';
-import { readSheetRows, SpreadsheetError } from '../../lib/spreadsheet';
+import { readSheetBatches, SpreadsheetError } from '../../lib/spreadsheet';
 import { ApiError } from '../../http/errors';
-import { isChineseMobile } from '../../../common/sms/numbers';
+import { isChineseMobile, NumberSet } from '../../../common/sms/numbers';
 import { carrierOf } from '../../../common/sms/segments';
-import { countPieces } from '../../../common/sms/pieces';
+import { MAX_MESSAGE_CHARS, messageChars } from '../../../common/sms/pieces';
 import { VARIABLE_PATTERN } from '../../../common/template/rules';
 import variableForm from '../../../schemas/forms/send-variable.json';
 
@@ -58,13 +58,24 @@ export function rowProblem(phone: string, vars: readonly string[], t: VariableRo
   return varsProblem(vars, t);
 }
 
+/** Buffer.byteLength(v) >= VARIABLE_MAX_BYTES, without counting when the length decides (1 to 3 bytes a UTF-16 unit) */
+function tooManyBytes(v: string): boolean {
+  if (v.length >= VARIABLE_MAX_BYTES) return true;
+  if (v.length * 3 < VARIABLE_MAX_BYTES) return false;
+  return Buffer.byteLength(v, 'utf8') >= VARIABLE_MAX_BYTES;
+}
+
 function varsProblem(vars: readonly string[], t: VariableRowCheck): string | null {
   if (vars.length !== t.literals.length - 1) return VX.rowVariableCount;
+  // the filled template's length (fillTemplate's), without building it
+  let chars = 0;
+  for (const l of t.literals) chars += l.length;
   for (const v of vars) {
     if (!v) return VX.rowEmptyVariable;
-    if (Buffer.byteLength(v, 'utf8') >= VARIABLE_MAX_BYTES) return VX.rowVariableTooLong;
+    if (tooManyBytes(v)) return VX.rowVariableTooLong;
+    chars += v.length;
   }
-  if (countPieces({ content: fillTemplate(t.literals, vars), sign: t.sign }).tooLong) return VX.rowTooLong;
+  if (messageChars(chars, t.sign) > MAX_MESSAGE_CHARS) return VX.rowTooLong;
   return null;
 }
 
@@ -87,7 +98,22 @@ export interface VariableParse {
   errorFilePath: string;
 }
 
-const clean = (v: string) => v.replace(/[\t\r\n]/g, ' ').trim();
+/** String.prototype.trim's white space and line terminators */
+const trimmed = (c: number) =>
+  c <= 0x20
+    ? c === 0x20 || (c >= 0x09 && c <= 0x0d)
+    : c >= 0xa0 && (c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff);
+
+/** a cell as the files keep it: tabs and line breaks as spaces, trimmed (most cells are kept as they are) */
+const clean = (v: string) => {
+  const n = v.length;
+  if (n === 0 || trimmed(v.charCodeAt(0)) || trimmed(v.charCodeAt(n - 1))) return v.replace(/[\t\r\n]/g, ' ').trim();
+  for (let i = 1; i < n - 1; i++) {
+    const c = v.charCodeAt(i);
+    if (c === 0x09 || c === 0x0a || c === 0x0d) return v.replace(/[\t\r\n]/g, ' ').trim();
+  }
+  return v;
+};
 
 /**
  * Parses a variable file at `src` into the good-rows file `goodPath` (tsv) and the error file
@@ -115,46 +141,50 @@ export async function parseVariableFile(
     while (row.length < varCount + 1) row.push('');
     errWs!.addRow([...row, reason]).commit();
   };
-  const seen = new Set<string>();
+  // the good rows' numbers (valid mobiles): as (segment, last 7 digits), see NumberSet
+  const seen = new NumberSet(1 << 16);
   const counts = { totalNum: 0, submitTotal: 0, errNum: 0, repeatNum: 0, mobileNum: 0, unicomNum: 0, telecomNum: 0, variateNum: varCount };
   let buf = '';
   let first = true;
   try {
-    for await (const row of readSheetRows({ path: src }, { maxRows: MAX_VARIABLE_ROWS + 1, maxColumns: 256, maxCellsPerRow: 256, maxCellChars: 2000 })) {
-      const cells = row.cells.map(clean);
-      if (first) {
-        first = false;
-        if (!/[0-9]/.test(cells[0] ?? '')) continue;
+    for await (const rows of readSheetBatches({ path: src }, { maxRows: MAX_VARIABLE_ROWS + 1, maxColumns: 256, maxCellsPerRow: 256, maxCellChars: 2000 })) {
+      for (const row of rows) {
+        const cells = row.cells;
+        for (let i = 0; i < cells.length; i++) cells[i] = clean(cells[i]);
+        if (first) {
+          first = false;
+          if (!/[0-9]/.test(cells[0] ?? '')) continue;
+        }
+        counts.totalNum++;
+        if (counts.totalNum > MAX_VARIABLE_ROWS) throw new ApiError(400, VX.tooManyRows);
+        let last = cells.length;
+        while (last > 1 && cells[last - 1] === '') last--;
+        const phone = cells[0] ?? '';
+        const vars = cells.slice(1, last);
+        const reason = rowProblem(phone, vars, t);
+        if (reason) {
+          counts.errNum++;
+          addError(cells.slice(0, last), reason);
+          continue;
+        }
+        let rest = 0;
+        for (let i = 4; i < 11; i++) rest = rest * 10 + phone.charCodeAt(i) - 48;
+        if (!seen.add((phone.charCodeAt(1) - 48) * 100 + (phone.charCodeAt(2) - 48) * 10 + phone.charCodeAt(3) - 48, rest)) {
+          counts.repeatNum++;
+          addError(cells.slice(0, last), VX.rowRepeat);
+          continue;
+        }
+        counts.submitTotal++;
+        const c = carrierOf(phone);
+        if (c === 1) counts.mobileNum++;
+        else if (c === 2) counts.unicomNum++;
+        else if (c === 3) counts.telecomNum++;
+        buf += `${phone}\t${vars.join('\t')}\n`;
+        if (buf.length > 1 << 16) {
+          if (!good.write(buf)) await once(good, 'drain');
+          buf = '';
+        }
       }
-      counts.totalNum++;
-      if (counts.totalNum > MAX_VARIABLE_ROWS) throw new ApiError(400, VX.tooManyRows);
-      let last = cells.length;
-      while (last > 1 && cells[last - 1] === '') last--;
-      const phone = cells[0] ?? '';
-      const vars = cells.slice(1, last);
-      let reason = rowProblem(phone, vars, t);
-      if (!reason && seen.has(phone)) {
-        counts.repeatNum++;
-        addError(cells.slice(0, last), VX.rowRepeat);
-        continue;
-      }
-      if (reason) {
-        counts.errNum++;
-        addError(cells.slice(0, last), reason);
-        continue;
-      }
-      seen.add(phone);
-      counts.submitTotal++;
-      const c = carrierOf(phone);
-      if (c === 1) counts.mobileNum++;
-      else if (c === 2) counts.unicomNum++;
-      else if (c === 3) counts.telecomNum++;
-      buf += `${phone}\t${vars.join('\t')}\n`;
-      if (buf.length > 1 << 16) {
-        if (!good.write(buf)) await once(good, 'drain');
-        buf = '';
-      }
-      reason = null;
     }
   } catch (e) {
     good.destroy();
