@@ -13,7 +13,11 @@ import { claimBatch } from '../../server/modules/dispatch/sql';
 import { countPieces } from '../../common/sms/pieces';
 import { carrierOf, regionOf } from '../../common/sms/segments';
 import { screenList, screenRule } from '../../server/modules/varintl/screening';
-import { fillTemplate, rowProblem, templateParts } from '../../server/modules/varintl/variable';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { FilledTemplate, fillTemplate, readSendRows, rowProblem, sendRowProblem, templateParts } from '../../server/modules/varintl/variable';
+import { SensitiveWords } from '../../server/modules/content/sensitive-words';
 
 const US1 = '14155552671';
 const US2 = '14155552672';
@@ -50,6 +54,131 @@ describe('variable rows (pure)', () => {
     expect(screenList(phones, screenRule({ provinces: String(r.province.provinceId) })).phones).toContain('13800138000');
     expect(screenList(phones, screenRule({ removeCitys: String(r.city.cityId) })).phones).not.toContain('13800138000');
     expect(screenList(phones, screenRule({})).submitTotal).toBe(4);
+  });
+});
+
+describe('send file rows (pure): read as bytes, the same answers as the text rules', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sendrows-'));
+  let seed = 5;
+  const rnd = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return (seed >>> 8) % n;
+  };
+  // 1, 2, 3 and 4 UTF-8 bytes; Σ (its lower case depends on its neighbours), İ (lower case longer), the Kelvin sign
+  const atoms = ['a', 'Z', '7', '-', ' ', 'é', 'Σ', 'σ', 'İ', 'K', '张', '刷', '单', '，', '😀', '𐐀'];
+  const word = (n: number) => Array.from({ length: n }, () => atoms[rnd(atoms.length)]).join('');
+  const phone = (i: number) => `${['138', '186', '189', '150', '177'][i % 5]}${String((i * 7919) % 100_000_000).padStart(8, '0')}`;
+  const file = (name: string, content: string | Buffer) => {
+    const f = path.join(dir, name);
+    fs.writeFileSync(f, content);
+    return f;
+  };
+  const list = (text: string) => new SensitiveWords(file(`words-${rnd(1e9)}.txt`, text));
+
+  /** the rules on the file read as text: sendRowProblem, repeats, countPieces(fillTemplate), a word in any row's text */
+  function reference(f: string, literals: string[], sign: string, words: SensitiveWords) {
+    const lines = fs.readFileSync(f, 'utf8').split('\n').filter(Boolean);
+    const seen = new Set<string>();
+    const out = { phones: [] as string[], carriers: [] as number[], pieces: [] as number[], texts: [] as string[], repeatNum: 0, hit: false };
+    for (let i = 0; i < lines.length; i++) {
+      const cells = lines[i].split('\t');
+      const r = { phone: cells[0], vars: cells.slice(1) };
+      const problem = sendRowProblem(r, { literals, sign });
+      if (problem) return { error: `第${i + 1}行：${problem}` };
+      if (seen.has(r.phone)) {
+        out.repeatNum++;
+        continue;
+      }
+      seen.add(r.phone);
+      const pc = countPieces({ content: fillTemplate(literals, r.vars), sign });
+      out.phones.push(r.phone);
+      out.carriers.push(carrierOf(r.phone));
+      out.pieces.push(pc.pieces);
+      out.texts.push(pc.text);
+      out.hit ||= words.contains(pc.text);
+    }
+    return out;
+  }
+
+  async function read(f: string, literals: string[], sign: string, words: SensitiveWords, chunk: number) {
+    const t = new FilledTemplate(literals, sign);
+    const zh = words.templateCheck([t.prefixZh + literals[0], ...literals.slice(1)]);
+    const en = t.fixedAscii ? words.templateCheck([t.prefixEn + literals[0], ...literals.slice(1)]) : zh;
+    try {
+      const r = await readSendRows(f, t, { zh, en }, chunk);
+      return { phones: r.phones, carriers: [...r.carriers], pieces: [...r.pieces], texts: r.texts, repeatNum: r.repeatNum, hit: r.hit };
+    } catch (e) {
+      return { error: (e as Error).message };
+    }
+  }
+
+  it('fills, counts and checks every row, repeats skipped, words found, across chunk boundaries', async () => {
+    const seen = { error: 0, hit: 0, clean: 0 };
+    for (let round = 0; round < 60; round++) {
+      const english = round % 3 === 0;
+      const lit = () => (english ? ['Hi ', ', your code is ', '.', ' ok'][rnd(4)] : word(rnd(5)));
+      const literals = Array.from({ length: 2 + rnd(3) }, lit);
+      const sign = ['ACME', '好易购', ''][rnd(3)];
+      // even rounds: words that soon hit; odd ones: words of the rows' characters that never do (禁 is in no row), so rows are checked and stay clean
+      const words = list(Array.from({ length: 1 + rnd(4) }, () => (round % 2 ? `${word(1)}禁` : word(1 + rnd(2)))).join('\n'));
+      const rows: string[] = [];
+      const n = 50 + rnd(400);
+      for (let i = 0; i < n; i++) {
+        // at most 4 atoms of at most 4 bytes: under the 20-byte rule
+        const vars = literals.slice(1).map(() => (english && rnd(2) ? 'x'.repeat(1 + rnd(19)) : word(1 + rnd(4))));
+        rows.push([phone(rnd(3) ? i : rnd(i + 1)), ...vars].join('\t'));
+        if (rnd(20) === 0) rows.push('');
+      }
+      // now and then one bad row: not a mobile, a variable missing or empty, 20 bytes, too long altogether
+      if (round % 4 === 1) {
+        const at = rnd(rows.length);
+        const bad = [
+          `1380013800\t${literals.slice(1).map(() => 'v').join('\t')}`,
+          [phone(9999), ...literals.slice(2).map(() => 'v')].join('\t'),
+          [phone(9998), '', ...literals.slice(2).map(() => 'v')].join('\t'),
+          [phone(9997), '张张张张张张张', ...literals.slice(2).map(() => 'v')].join('\t'),
+          [phone(9996), ...literals.slice(1).map(() => '😀😀😀😀😀')].join('\t'),
+        ][rnd(5)];
+        rows.splice(at, 0, bad);
+      }
+      const f = file(`rows-${round}.tsv`, rows.join('\n') + (rnd(2) ? '\n' : ''));
+      const want = reference(f, literals, sign, words);
+      expect(await read(f, literals, sign, words, 1 << 20), `round ${round}`).toEqual(want);
+      expect(await read(f, literals, sign, words, 7 + rnd(200)), `round ${round}, small chunks`).toEqual(want);
+      seen['error' in want ? 'error' : want.hit ? 'hit' : 'clean']++;
+    }
+    // every kind of answer well represented
+    expect(Math.min(seen.error, seen.hit, seen.clean), JSON.stringify(seen)).toBeGreaterThan(5);
+  });
+
+  it('reads invalid UTF-8 as the text reader does (U+FFFD, 3 bytes)', async () => {
+    const literals = templateParts('尊敬的{name}，您好');
+    const words = list('刷单');
+    const bytes = Buffer.concat([Buffer.from(`${phone(1)}\t张`), Buffer.from([0xff]), Buffer.from(`\n${phone(2)}\t`), Buffer.from([0xe5, 0x88]), Buffer.from(`\n`)]);
+    const f = file('invalid.tsv', bytes);
+    const want = reference(f, literals, '好易购', words);
+    expect(want).toMatchObject({ texts: ['【好易购】尊敬的张\uFFFD，您好', '【好易购】尊敬的\uFFFD，您好'] });
+    expect(await read(f, literals, '好易购', words, 1 << 20)).toEqual(want);
+  });
+
+  it('a sensitive word across a variable and the template text around it intercepts; one that is not there does not', async () => {
+    const literals = templateParts('招聘刷{job}，日结{pay}元');
+    const words = list('刷单\n结500');
+    const clean = file('clean.tsv', `${phone(1)}\t快递员\t300\n${phone(2)}\t客服\t200\n`);
+    expect((await read(clean, literals, '好易购', words, 1 << 20)) as { hit: boolean }).toMatchObject({ hit: false });
+    // 刷 + 单…: the word starts in the template and ends in the variable
+    const spanning = file('spanning.tsv', `${phone(1)}\t快递员\t300\n${phone(2)}\t单兼职\t200\n`);
+    expect(await read(spanning, literals, '好易购', words, 1 << 20)).toMatchObject({ hit: true });
+    // 结 + 500: the variable's start with the literal before it
+    const spanning2 = file('spanning2.tsv', `${phone(1)}\t快递员\t5000\n`);
+    expect(await read(spanning2, literals, '好易购', words, 1 << 20)).toMatchObject({ hit: true });
+    // the English brackets of an all-ASCII row: a word with [ACME] hits that row only
+    const en = templateParts('Hi {name}, welcome');
+    const bracket = list('[acme]hi');
+    const zhRow = file('zh-row.tsv', `${phone(1)}\t张三\n`);
+    const enRow = file('en-row.tsv', `${phone(1)}\t张三\n${phone(2)}\tTom\n`);
+    expect(await read(zhRow, en, 'ACME', bracket, 1 << 20)).toMatchObject({ hit: false, texts: ['【ACME】Hi 张三, welcome'] });
+    expect(await read(enRow, en, 'ACME', bracket, 1 << 20)).toMatchObject({ hit: true, texts: ['【ACME】Hi 张三, welcome', '[ACME]Hi Tom, welcome'] });
   });
 });
 
