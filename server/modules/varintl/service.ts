@@ -15,7 +15,7 @@ import { validateForm } from '../../http/validation';
 import { readSheetRows, SpreadsheetError } from '../../lib/spreadsheet';
 import { Money, money2, type MoneyValue } from '../ledger/money';
 import { KIND, LedgerService } from '../ledger/service';
-import { CHARGE_STATE, ceilCent, chargePlan, planPieces, remainOf, usablePools, type ChargePlan } from '../send/billing';
+import { CHARGE_STATE, ceilCent, chargeIntlPools, chargePlan, intlRemainOf, planPieces, remainOf, usableIntlPools, usablePools, type ChargePlan } from '../send/billing';
 import { insertMessages } from '../send/messages';
 import { textTokens } from '../send/import';
 import { fillsTemplate, MIN_LEAD_MS, MSG, newTaskUid, parseSendTime, refusalOf, smsTypesOf, stripSign, X, type SendResult, type SendService } from '../send/service';
@@ -99,7 +99,11 @@ interface Acceptance {
   prices: string[] | null;
   /** price per piece per carrier (variable sends) */
   carrierPrices: Record<1 | 2 | 3, string>;
-  /** the exact charge: pools (variable, mode 1) or ledger rows (money) */
+  /**
+   * the exact charge: `plan` (variable: pools of the carriers in mode 1, money in mode 0) or the
+   * per-country `ledger` rows (international: ledger rows in mode 0, their sum from the
+   * international pools in mode 1)
+   */
   charge: { plan?: ChargePlan; ledger?: { amount: MoneyValue; cost: MoneyValue; remark: string }[] };
   chargeNum: number;
   intercepted: boolean;
@@ -302,7 +306,8 @@ export class VarIntlService {
     if (!c.unique.length) throw new ApiError(400, IX.noNumbers);
     const hit = this.ctx.words.contains(pc.text);
     const { audit, intercepted } = this.audits(account, f.smstype, hit);
-    // the charge: one ledger row per country, each the cent-ceiling of its exact cost
+    // the charge: per country the cent-ceiling of its exact cost; by amount one ledger row each,
+    // package accounts (operation_mode 1) the sum from their international pools
     const ledger = countrySummary(c, prices).map((s) => {
       const cost = new Money(s.fee).times(pc.pieces).times(s.num);
       return { amount: ceilCent(cost), cost, remark: `国际短信 ${s.countryName}(+${s.countryCode}) ${s.num}个号码×${pc.pieces}条×${s.fee}元` };
@@ -312,7 +317,7 @@ export class VarIntlService {
       account,
       payerId: this.payerOf(account),
       kind: 2,
-      mode: 0,
+      mode: account.operation_mode === OperationMode.Package ? 1 : 0,
       taskText: pc.text,
       sign,
       smstype: f.smstype,
@@ -469,6 +474,11 @@ export class VarIntlService {
       return { chargeMode: 1, chargeNum: a.chargeNum, remainPieces: remainOf(pools) };
     }
     const amount = a.charge.ledger ? a.charge.ledger.reduce((s, l) => s.plus(l.amount), new Money(0)) : ceilCent(planCostOf(a.charge.plan!));
+    if (a.mode === 1) {
+      // international, package account: yuan from its international pools
+      const pools = await usableIntlPools(this.ctx.db, a.payerId, this.ctx.now());
+      return { chargeMode: 1, chargeNum: a.chargeNum, amount: money2(amount), remainAmount: intlRemainOf(pools) };
+    }
     return { chargeMode: 0, chargeNum: a.chargeNum, amount: money2(amount), balance: await new LedgerService(this.ctx).balanceOf(a.payerId) };
   }
 
@@ -479,7 +489,8 @@ export class VarIntlService {
     // the usual refusal, before locking or writing anything (checked again on locked rows below)
     if (chargeNow) {
       const p = await this.chargePreview(a);
-      if (p.chargeMode === 1 && (p.remainPieces ?? 0) < a.chargeNum) throw refuse(refusalOf({ ok: false, kind: 'pieces', remain: p.remainPieces ?? 0, needed: a.chargeNum }));
+      if (p.remainAmount !== undefined && new Money(p.remainAmount).lt(p.amount)) throw refuse(refusalOf({ ok: false, kind: 'intlPools', remain: p.remainAmount, needed: p.amount }));
+      if (p.remainPieces !== undefined && p.remainPieces < a.chargeNum) throw refuse(refusalOf({ ok: false, kind: 'pieces', remain: p.remainPieces, needed: a.chargeNum }));
       if (p.chargeMode === 0 && new Money(p.balance!).lt(p.amount!)) throw refuse(refusalOf({ ok: false, kind: 'balance', balance: p.balance!, needed: p.amount! }));
     }
     const uid = newTaskUid(now);
@@ -581,6 +592,12 @@ export class VarIntlService {
       return r.ok ? r : { ok: false, msg: refusalOf(r) };
     }
     const rows = a.charge.ledger!;
+    const amount = rows.reduce((s, l) => s.plus(l.amount), new Money(0));
+    const cost = rows.reduce((s, l) => s.plus(l.cost), new Money(0));
+    if (a.mode === 1) {
+      const r = await chargeIntlPools(trx, this.ctx, { taskId, uid, payerId: a.payerId, amount, cost, chargeNum: a.chargeNum });
+      return r.ok ? r : { ok: false, msg: refusalOf(r) };
+    }
     const postpaid = a.payerId !== a.account.id;
     const r = await new LedgerService({ db: trx, now: this.ctx.now }).applyIn(
       trx,
@@ -593,8 +610,6 @@ export class VarIntlService {
       })),
     );
     if (!r.ok) return { ok: false, msg: refusalOf({ ok: false, kind: 'balance', balance: r.balance, needed: r.needed }) };
-    const amount = rows.reduce((s, l) => s.plus(l.amount), new Money(0));
-    const cost = rows.reduce((s, l) => s.plus(l.cost), new Money(0));
     return { ok: true, amount: money2(amount), cost: cost.toFixed(4), chargeNum: a.chargeNum };
   }
 
