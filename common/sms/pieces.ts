@@ -36,15 +36,32 @@ export interface PieceCount {
   text: string;
 }
 
-function isAscii(s: string): boolean {
+/** Every UTF-16 code unit is ASCII (U+0000..U+007F): the text can travel 8-bit. */
+export function isAscii(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
   return true;
+}
+
+/**
+ * Pieces of a message of `chars` characters (the counter's figure: content + sign + 2), English
+ * (all ASCII) or not. The rule itself, for callers that count characters without building the
+ * text (a variable send's million rows: the template's part is counted once).
+ */
+export function piecesFor(chars: number, isEnglish: boolean): number {
+  const limits = isEnglish ? PIECE_LIMITS.english : PIECE_LIMITS.chinese;
+  return chars === 0 ? 0 : chars <= limits.single ? 1 : Math.ceil(chars / limits.multi);
+}
+
+/** What goes in front of the content: 【sign】, [sign] when the whole message is English, nothing without a sign. */
+export function signPrefix(sign: string | null | undefined, isEnglish: boolean): string {
+  if (!sign) return '';
+  return isEnglish ? `[${sign}]` : `【${sign}】`;
 }
 
 /** The message as sent, sign in front. */
 export function composeMessage({ content, sign }: PieceInput): string {
   if (!sign) return content;
-  return isAscii(content) && isAscii(sign) ? `[${sign}]${content}` : `【${sign}】${content}`;
+  return signPrefix(sign, isAscii(content) && isAscii(sign)) + content;
 }
 
 /** The counter's figure for a content of `contentLength` characters: content + sign + 2 (the brackets) when there is a sign. */
@@ -57,13 +74,11 @@ export function countPieces({ content, sign }: PieceInput): PieceCount {
   const s = sign ?? '';
   const isEnglish = isAscii(content) && isAscii(s);
   const chars = messageChars(content.length, s);
-  const limits = isEnglish ? PIECE_LIMITS.english : PIECE_LIMITS.chinese;
-  const pieces = chars === 0 ? 0 : chars <= limits.single ? 1 : Math.ceil(chars / limits.multi);
   return {
     chars,
-    pieces,
+    pieces: piecesFor(chars, isEnglish),
     isEnglish,
     tooLong: chars > MAX_MESSAGE_CHARS,
-    text: composeMessage({ content, sign: s }),
+    text: signPrefix(s, isEnglish) + content,
   };
 }

@@ -259,8 +259,11 @@ describe.each(backends)('purchase (%s)', (backend) => {
     const p = await agent1.post('/api/agent/newpools', { product_type: 3 });
     expect(p.body.code).toBe(0);
     expect(p.body.data.list.some((x: any) => x.client_id === 'agent1' && x.product_type_str === '验证码')).toBe(true);
+    // an international pool holds yuan (kept in 分): the 5 元 bought
     const gjPool = await agent1.post('/api/agent/newpools', { product_type: 2 });
-    expect(gjPool.body.data.list[0].account_balance).toBe('5元');
+    expect(gjPool.body.data.list.find((x: any) => x.client_id === 'agent1')).toMatchObject({ account_balance: '5.00元', remaining: 5 });
+    const gjUnits = await db(t.server).selectFrom('product_pools as p').innerJoin('accounts as a', 'a.id', 'p.account_id').select(['p.total', 'p.remaining']).where('a.clientid', '=', 'agent1').where('p.product_type', '=', 2).execute();
+    expect(gjUnits).toEqual([{ total: 500, remaining: 500 }]);
     const own = await client1.get('/api/client/pools');
     expect(own.body.data.list.length).toBeGreaterThan(0);
     expect(own.body.data.list.every((x: any) => x.client_id === 'client1')).toBe(true);

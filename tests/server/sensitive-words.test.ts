@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { contentTestAnswer, foldCase, mergeRanges, parseWordList, SensitiveWords } from '../../server/modules/content/sensitive-words';
+import { contentTestAnswer, foldCase, mergeRanges, parseWordList, SensitiveWords, wordUnitMask } from '../../server/modules/content/sensitive-words';
 
 const dirs: string[] = [];
 function listFile(text: string) {
@@ -88,4 +88,82 @@ describe('sensitive word list', () => {
       expect(words.contains(text)).toBe(expected.length > 0);
     }
   });
+
+  describe('template check (the fixed parts once, a row only when a variable may be part of a match)', () => {
+    let seed = 11;
+    const rnd = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    // case pairs, context-dependent lower cases (Σ), length-changing ones (İ), the Kelvin sign (K → k), surrogate pairs
+    const wide = ['刷', '单', '赌', '博', 'a', 'B', 'k', 'K', 'Σ', 'σ', 'ς', 'İ', 'i', 'é', 'É', '😀', '𐐀', '𐐨', ' ', '，'];
+    const tricky = ['Σ', 'σ', 'ς', 'a', 'İ', 'K', 'k', '𐐀', '𐐨'];
+    let atoms = wide;
+    const pick = (len: number) => Array.from({ length: len }, () => atoms[rnd(atoms.length)]).join('');
+    const fill = (fixed: string[], vars: string[]) => fixed.map((f, i) => (i ? vars[i - 1] + f : f)).join('');
+    /** the check's answer for one row, as a send uses it */
+    const viaTemplate = (c: ReturnType<SensitiveWords['templateCheck']>, fixed: string[], vars: string[]) => {
+      if (c.fixedHit) return true;
+      const masked = vars.some((v) => [...Array(v.length).keys()].some((i) => c.mask[v.charCodeAt(i)] === 1));
+      return masked && c.contains(fill(fixed, vars));
+    };
+
+    it('answers as the check of each row’s full text, words spanning a variable and the text around it included', () => {
+      let rows = 0;
+      let hits = 0;
+      for (let list = 0; list < 40; list++) {
+        atoms = list % 2 ? tricky : wide;
+        const words = new SensitiveWords(listFile(Array.from({ length: 1 + rnd(6) }, () => pick(1 + rnd(3))).join('\n')));
+        for (let tpl = 0; tpl < 10; tpl++) {
+          const fixed = Array.from({ length: 2 + rnd(3) }, () => pick(rnd(4)));
+          const c = words.templateCheck(fixed);
+          for (let r = 0; r < 25; r++) {
+            const vars = fixed.slice(1).map(() => pick(1 + rnd(3)));
+            const full = words.contains(fill(fixed, vars));
+            expect(viaTemplate(c, fixed, vars), JSON.stringify({ fixed, vars })).toBe(full);
+            rows++;
+            if (full) hits++;
+          }
+        }
+      }
+      // both answers well represented
+      expect(hits).toBeGreaterThan(rows / 10);
+      expect(rows - hits).toBeGreaterThan(rows / 10);
+    });
+
+    it('a word across the template and a variable is found; the fixed text alone is checked once', () => {
+      const words = new SensitiveWords(listFile('刷单\n赌博\nvip'));
+      // 刷 in the template, 单 in the variable
+      const c = words.templateCheck(['【好易购】招聘刷', '兼职']);
+      expect(c.fixedHit).toBe(false);
+      expect(viaTemplate(c, ['【好易购】招聘刷', '兼职'], ['单'])).toBe(true);
+      expect(viaTemplate(c, ['【好易购】招聘刷', '兼职'], ['工'])).toBe(false);
+      // the variable's units are what decides whether the row is looked at: 工 can be no word's part
+      expect(c.mask['工'.charCodeAt(0)]).toBe(0);
+      expect(c.mask['单'.charCodeAt(0)]).toBe(1);
+      // upper case variables fold: V, I, P and the Kelvin sign K are in the mask of "vip" / nothing for k
+      expect(['V', 'I', 'P', 'v'].map((ch) => c.mask[ch.charCodeAt(0)])).toEqual([1, 1, 1, 1]);
+      expect(viaTemplate(c, ['尊敬的', '会员'], ['VIP'])).toBe(true);
+      // a word inside the template: every row hits
+      expect(words.templateCheck(['网络赌博', '']).fixedHit).toBe(true);
+      // a capital sigma lowers by its neighbours (ς at the end of a word, σ before a letter): no shortcut, each row checked
+      const sigma = new SensitiveWords(listFile('ς'));
+      const cs = sigma.templateCheck(['aΣ', '']);
+      expect(cs.fixedHit).toBe(false);
+      expect(viaTemplate(cs, ['aΣ', ''], ['b'])).toBe(false);
+      expect(viaTemplate(cs, ['aΣ', ''], ['1'])).toBe(true);
+      // no list: nothing hits
+      expect(new SensitiveWords(listFile('# none\n')).templateCheck(['刷', '单']).fixedHit).toBe(false);
+    });
+
+    it('masks every unit that folds to a unit of a word (Σ to σ or ς; surrogates together)', () => {
+      const m = wordUnitMask(['ς']);
+      expect([m[0x3a3], m[0x3c2], m[0x3c3]]).toEqual([1, 1, 0]);
+      const k = wordUnitMask(['k']);
+      expect([k['K'.charCodeAt(0)], k[0x212a], k['k'.charCodeAt(0)], k['x'.charCodeAt(0)]]).toEqual([1, 1, 1, 0]);
+      const e = wordUnitMask(['😀']);
+      expect([e[0xd83d], e[0xdc00], e[0x41]]).toEqual([1, 1, 0]);
+    });
+  });
 });
+

@@ -6,16 +6,21 @@
 import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { backends, useServer, type Client } from './harness';
-import { as, balance, db, ledgerViolations, poolViolations, remaining, shanghai, task, templateId, upload } from './send-helpers';
-import { ceilCent } from '../../server/modules/send/billing';
+import { accountId, as, balance, cli, counts, db, ledgerViolations, poolViolations, remaining, shanghai, task, templateId, upload } from './send-helpers';
+import { sql } from 'kysely';
+import { ceilCent, chargeIntlPools, settleRefunds } from '../../server/modules/send/billing';
 import { Money, money2 } from '../../server/modules/ledger/money';
 import { claimBatch } from '../../server/modules/dispatch/sql';
 import { countPieces } from '../../common/sms/pieces';
 import { carrierOf, regionOf } from '../../common/sms/segments';
 import { screenList, screenRule } from '../../server/modules/varintl/screening';
-import { fillTemplate, rowProblem, templateParts } from '../../server/modules/varintl/variable';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { FilledTemplate, fillTemplate, readSendRows, rowProblem, sendRowProblem, templateParts } from '../../server/modules/varintl/variable';
 import { checkInternational, intlNumberOf } from '../../server/modules/varintl/international';
 import { intlPriceSeed } from '../../server/modules/varintl/prices-seed';
+import { SensitiveWords } from '../../server/modules/content/sensitive-words';
 
 const US1 = '14155552671';
 const US2 = '14155552672';
@@ -74,6 +79,131 @@ describe('variable rows (pure)', () => {
   });
 });
 
+describe('send file rows (pure): read as bytes, the same answers as the text rules', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sendrows-'));
+  let seed = 5;
+  const rnd = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return (seed >>> 8) % n;
+  };
+  // 1, 2, 3 and 4 UTF-8 bytes; Σ (its lower case depends on its neighbours), İ (lower case longer), the Kelvin sign
+  const atoms = ['a', 'Z', '7', '-', ' ', 'é', 'Σ', 'σ', 'İ', 'K', '张', '刷', '单', '，', '😀', '𐐀'];
+  const word = (n: number) => Array.from({ length: n }, () => atoms[rnd(atoms.length)]).join('');
+  const phone = (i: number) => `${['138', '186', '189', '150', '177'][i % 5]}${String((i * 7919) % 100_000_000).padStart(8, '0')}`;
+  const file = (name: string, content: string | Buffer) => {
+    const f = path.join(dir, name);
+    fs.writeFileSync(f, content);
+    return f;
+  };
+  const list = (text: string) => new SensitiveWords(file(`words-${rnd(1e9)}.txt`, text));
+
+  /** the rules on the file read as text: sendRowProblem, repeats, countPieces(fillTemplate), a word in any row's text */
+  function reference(f: string, literals: string[], sign: string, words: SensitiveWords) {
+    const lines = fs.readFileSync(f, 'utf8').split('\n').filter(Boolean);
+    const seen = new Set<string>();
+    const out = { phones: [] as string[], carriers: [] as number[], pieces: [] as number[], texts: [] as string[], repeatNum: 0, hit: false };
+    for (let i = 0; i < lines.length; i++) {
+      const cells = lines[i].split('\t');
+      const r = { phone: cells[0], vars: cells.slice(1) };
+      const problem = sendRowProblem(r, { literals, sign });
+      if (problem) return { error: `第${i + 1}行：${problem}` };
+      if (seen.has(r.phone)) {
+        out.repeatNum++;
+        continue;
+      }
+      seen.add(r.phone);
+      const pc = countPieces({ content: fillTemplate(literals, r.vars), sign });
+      out.phones.push(r.phone);
+      out.carriers.push(carrierOf(r.phone));
+      out.pieces.push(pc.pieces);
+      out.texts.push(pc.text);
+      out.hit ||= words.contains(pc.text);
+    }
+    return out;
+  }
+
+  async function read(f: string, literals: string[], sign: string, words: SensitiveWords, chunk: number) {
+    const t = new FilledTemplate(literals, sign);
+    const zh = words.templateCheck([t.prefixZh + literals[0], ...literals.slice(1)]);
+    const en = t.fixedAscii ? words.templateCheck([t.prefixEn + literals[0], ...literals.slice(1)]) : zh;
+    try {
+      const r = await readSendRows(f, t, { zh, en }, chunk);
+      return { phones: r.phones, carriers: [...r.carriers], pieces: [...r.pieces], texts: r.texts, repeatNum: r.repeatNum, hit: r.hit };
+    } catch (e) {
+      return { error: (e as Error).message };
+    }
+  }
+
+  it('fills, counts and checks every row, repeats skipped, words found, across chunk boundaries', async () => {
+    const seen = { error: 0, hit: 0, clean: 0 };
+    for (let round = 0; round < 60; round++) {
+      const english = round % 3 === 0;
+      const lit = () => (english ? ['Hi ', ', your code is ', '.', ' ok'][rnd(4)] : word(rnd(5)));
+      const literals = Array.from({ length: 2 + rnd(3) }, lit);
+      const sign = ['ACME', '好易购', ''][rnd(3)];
+      // even rounds: words that soon hit; odd ones: words of the rows' characters that never do (禁 is in no row), so rows are checked and stay clean
+      const words = list(Array.from({ length: 1 + rnd(4) }, () => (round % 2 ? `${word(1)}禁` : word(1 + rnd(2)))).join('\n'));
+      const rows: string[] = [];
+      const n = 50 + rnd(400);
+      for (let i = 0; i < n; i++) {
+        // at most 4 atoms of at most 4 bytes: under the 20-byte rule
+        const vars = literals.slice(1).map(() => (english && rnd(2) ? 'x'.repeat(1 + rnd(19)) : word(1 + rnd(4))));
+        rows.push([phone(rnd(3) ? i : rnd(i + 1)), ...vars].join('\t'));
+        if (rnd(20) === 0) rows.push('');
+      }
+      // now and then one bad row: not a mobile, a variable missing or empty, 20 bytes, too long altogether
+      if (round % 4 === 1) {
+        const at = rnd(rows.length);
+        const bad = [
+          `1380013800\t${literals.slice(1).map(() => 'v').join('\t')}`,
+          [phone(9999), ...literals.slice(2).map(() => 'v')].join('\t'),
+          [phone(9998), '', ...literals.slice(2).map(() => 'v')].join('\t'),
+          [phone(9997), '张张张张张张张', ...literals.slice(2).map(() => 'v')].join('\t'),
+          [phone(9996), ...literals.slice(1).map(() => '😀😀😀😀😀')].join('\t'),
+        ][rnd(5)];
+        rows.splice(at, 0, bad);
+      }
+      const f = file(`rows-${round}.tsv`, rows.join('\n') + (rnd(2) ? '\n' : ''));
+      const want = reference(f, literals, sign, words);
+      expect(await read(f, literals, sign, words, 1 << 20), `round ${round}`).toEqual(want);
+      expect(await read(f, literals, sign, words, 7 + rnd(200)), `round ${round}, small chunks`).toEqual(want);
+      seen['error' in want ? 'error' : want.hit ? 'hit' : 'clean']++;
+    }
+    // every kind of answer well represented
+    expect(Math.min(seen.error, seen.hit, seen.clean), JSON.stringify(seen)).toBeGreaterThan(5);
+  });
+
+  it('reads invalid UTF-8 as the text reader does (U+FFFD, 3 bytes)', async () => {
+    const literals = templateParts('尊敬的{name}，您好');
+    const words = list('刷单');
+    const bytes = Buffer.concat([Buffer.from(`${phone(1)}\t张`), Buffer.from([0xff]), Buffer.from(`\n${phone(2)}\t`), Buffer.from([0xe5, 0x88]), Buffer.from(`\n`)]);
+    const f = file('invalid.tsv', bytes);
+    const want = reference(f, literals, '好易购', words);
+    expect(want).toMatchObject({ texts: ['【好易购】尊敬的张\uFFFD，您好', '【好易购】尊敬的\uFFFD，您好'] });
+    expect(await read(f, literals, '好易购', words, 1 << 20)).toEqual(want);
+  });
+
+  it('a sensitive word across a variable and the template text around it intercepts; one that is not there does not', async () => {
+    const literals = templateParts('招聘刷{job}，日结{pay}元');
+    const words = list('刷单\n结500');
+    const clean = file('clean.tsv', `${phone(1)}\t快递员\t300\n${phone(2)}\t客服\t200\n`);
+    expect((await read(clean, literals, '好易购', words, 1 << 20)) as { hit: boolean }).toMatchObject({ hit: false });
+    // 刷 + 单…: the word starts in the template and ends in the variable
+    const spanning = file('spanning.tsv', `${phone(1)}\t快递员\t300\n${phone(2)}\t单兼职\t200\n`);
+    expect(await read(spanning, literals, '好易购', words, 1 << 20)).toMatchObject({ hit: true });
+    // 结 + 500: the variable's start with the literal before it
+    const spanning2 = file('spanning2.tsv', `${phone(1)}\t快递员\t5000\n`);
+    expect(await read(spanning2, literals, '好易购', words, 1 << 20)).toMatchObject({ hit: true });
+    // the English brackets of an all-ASCII row: a word with [ACME] hits that row only
+    const en = templateParts('Hi {name}, welcome');
+    const bracket = list('[acme]hi');
+    const zhRow = file('zh-row.tsv', `${phone(1)}\t张三\n`);
+    const enRow = file('en-row.tsv', `${phone(1)}\t张三\n${phone(2)}\tTom\n`);
+    expect(await read(zhRow, en, 'ACME', bracket, 1 << 20)).toMatchObject({ hit: false, texts: ['【ACME】Hi 张三, welcome'] });
+    expect(await read(enRow, en, 'ACME', bracket, 1 << 20)).toMatchObject({ hit: true, texts: ['【ACME】Hi 张三, welcome', '[ACME]Hi Tom, welcome'] });
+  });
+});
+
 describe.each(backends)('variable and international SMS (%s)', (backend) => {
   const t = useServer(backend);
   let client1: Client;
@@ -116,16 +246,19 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     expect(d.internationalSet).toEqual([`+${US1}`, `+${US2}`, `+${GB1}`, `+${JP1}`]);
   });
 
-  it('charges an international send per country, exactly, one ledger row per country', async () => {
+  it('charges a direct account’s international send per country, exactly, one ledger row per country (operation_mode 0)', async () => {
+    // agent0 (by amount) sends as itself, allowed international numbers
+    await db(t.server).updateTable('accounts').set({ phone_inout_type: 2 }).where('clientid', '=', 'agent0').execute();
+    const agent0 = await as(t.server, 'agent0');
     const fees = Object.fromEntries((await db(t.server).selectFrom('intl_prices').select(['country_code', 'fee']).execute()).map((r) => [r.country_code, String(r.fee)]));
-    const before = await balance(t.server, 'client1');
+    const before = await balance(t.server, 'agent0');
     const content = 'Your order has shipped. '.repeat(7).trim();
     const pc = countPieces({ content, sign: 'ACME' });
     expect(pc.pieces).toBe(2);
-    const preview = await client1.post('/api/send/chargeInfoInternational', { content, sign: 'ACME', smstype: 0, mobile: `${US1},${US2},${GB1},${JP1}` });
+    const preview = await agent0.post('/api/send/chargeInfoInternational', { clientId: 'agent0', content, sign: 'ACME', smstype: 0, mobile: `${US1},${US2},${GB1},${JP1}` });
     expect(preview.body.data).toMatchObject({ chars: pc.chars, smsNum: 2, submitTotal: 4, chargeNum: 8 });
     await later();
-    const r = await client1.post('/api/send/sendingInternational', { content, sign: 'ACME', smstype: 0, mobile: `${US1},${US2},${GB1},${JP1}` });
+    const r = await agent0.post('/api/send/sendingInternational', { clientId: 'agent0', content, sign: 'ACME', smstype: 0, mobile: `${US1},${US2},${GB1},${JP1}` });
     expect(r.body.code).toBe(0);
     const perCountry = [
       ['US', 2],
@@ -135,10 +268,11 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     const expected = perCountry.reduce((s, [c, n]) => s.plus(ceilCent(new Money(fees[c]).times(2).times(n))), new Money(0));
     expect(r.body.data.amount).toBe(money2(expected));
     expect(preview.body.data.amount).toBe(money2(expected));
-    expect(new Money(before).minus(await balance(t.server, 'client1')).toFixed(2)).toBe(money2(expected));
+    expect(new Money(before).minus(await balance(t.server, 'agent0')).toFixed(2)).toBe(money2(expected));
     const tk = await task(t.server, r.body.data.taskId);
     expect(tk.send_kind).toBe(2);
     expect(tk.charge_num_total).toBe(8);
+    expect(tk.charge_mode).toBe(0);
     const rows = await db(t.server).selectFrom('ledger').select(['amount', 'remark', 'kind']).where('remark', 'like', `%任务${tk.uid}`).orderBy('id').execute();
     expect(rows.map((x) => [x.kind, money2(x.amount)])).toEqual(perCountry.map(([c, n]) => [15, money2(ceilCent(new Money(fees[c]).times(2).times(n)).neg())]));
     const msgs = await db(t.server).selectFrom('sms_messages').select(['phone', 'carrier', 'price', 'pieces', 'content']).where('task_id', '=', tk.id).orderBy('id').execute();
@@ -149,6 +283,110 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
       [`+${JP1}`, 4, new Money(fees.JP).toFixed(4), 2, null],
     ]);
     expect(await ledgerViolations(t.server)).toEqual([]);
+  });
+
+  it('charges a package account’s international send to its international pools: yuan, per country cent-ceiled, no ledger row (operation_mode 1)', async () => {
+    const fees = Object.fromEntries((await db(t.server).selectFrom('intl_prices').select(['country_code', 'fee']).execute()).map((r) => [r.country_code, String(r.fee)]));
+    const money = await balance(t.server, 'client1');
+    // the demo pool: 200.00 元, kept in 分
+    const fen = await remaining(t.server, 'client1', 2);
+    expect(fen).toBe(20000);
+    const content = 'Your verification code is 482913.';
+    const mobile = `${US1},${US2},${GB1}`;
+    const expected = ceilCent(new Money(fees.US).times(2)).plus(ceilCent(new Money(fees.GB)));
+    const preview = await client1.post('/api/send/chargeInfoInternational', { content, sign: 'ACME', smstype: 0, mobile });
+    expect(preview.body.data).toMatchObject({ chargeMode: 1, chargeNum: 3, amount: money2(expected), remainAmount: '200.00' });
+    expect(preview.body.data.balance).toBeUndefined();
+    await later();
+    const r = await client1.post('/api/send/sendingInternational', { content, sign: 'ACME', smstype: 0, mobile });
+    expect(r.body).toMatchObject({ code: 0, data: { amount: money2(expected), chargeNum: 3 } });
+    const tk = await task(t.server, r.body.data.taskId);
+    expect(tk).toMatchObject({ charge_mode: 1, send_kind: 2, charge_state: 1, amount: money2(expected), charge_num_total: 3 });
+    expect(new Money(tk.cost).eq(new Money(fees.US).times(2).plus(fees.GB))).toBe(true);
+    // the pool pays, the money balance does not move, no ledger row names the task
+    expect(fen - (await remaining(t.server, 'client1', 2))).toBe(expected.times(100).toNumber());
+    expect(await balance(t.server, 'client1')).toBe(money);
+    expect(await db(t.server).selectFrom('ledger').select('id').where('remark', 'like', `%任务${tk.uid}`).execute()).toEqual([]);
+    const moves = await db(t.server).selectFrom('pool_movements').select(['pieces', 'kind', 'carrier']).where('task_id', '=', tk.id).execute();
+    expect(moves).toEqual([{ pieces: -expected.times(100).toNumber(), kind: 1, carrier: 4 }]);
+    // each message its country's fee, so failures are returned by the money rule
+    const msgs = await db(t.server).selectFrom('sms_messages').select(['phone', 'price']).where('task_id', '=', tk.id).orderBy('id').execute();
+    expect(msgs.map((m) => new Money(m.price).toFixed(4))).toEqual([fees.US, fees.US, fees.GB].map((f) => new Money(f).toFixed(4)));
+    // the pools list and the header show yuan
+    const pools = (await client1.get('/api/client/pools')).body.data.list.filter((x: any) => x.product_type === 2);
+    expect(pools.map((x: any) => x.account_balance)).toEqual([`${new Money(200).minus(expected).toFixed(2)}元`]);
+    const header = await client1.get('/api/index/data');
+    expect(header.body.data.data.gj_remain_amount).toBe(new Money(200).minus(expected).toNumber());
+    expect(await poolViolations(t.server)).toEqual([]);
+    expect(await ledgerViolations(t.server)).toEqual([]);
+
+    // failures come back to the pool that paid, by the money rule (amount − ceil₂(kept cost) − returned)
+    const fail = async (phone: string) => {
+      await db(t.server).transaction().execute(async (trx) => {
+        const m = await trx.selectFrom('sms_messages').select(['id', 'price', 'pieces']).where('task_id', '=', tk.id).where('phone', '=', `+${phone}`).executeTakeFirstOrThrow();
+        await trx.updateTable('sms_messages').set({ state: 6 }).where('id', '=', m.id).execute();
+        await trx
+          .updateTable('sms_tasks')
+          .set({ refundable_cost: sql`refundable_cost + ${new Money(m.price).times(m.pieces).toFixed(4)}::numeric`, refundable_pieces: sql`refundable_pieces + ${m.pieces}`, fail_num: sql`fail_num + 1` })
+          .where('id', '=', tk.id)
+          .execute();
+        await settleRefunds(trx, { now: t.server.clock.now }, [tk.id]);
+      });
+    };
+    await fail(GB1);
+    const keptUs = ceilCent(new Money(fees.US).times(2));
+    const returned1 = expected.minus(keptUs);
+    expect((await task(t.server, tk.uid)).refunded_amount).toBe(money2(returned1));
+    // settling again returns nothing more
+    await db(t.server).transaction().execute((trx) => settleRefunds(trx, { now: t.server.clock.now }, [tk.id]));
+    expect((await task(t.server, tk.uid)).refunded_amount).toBe(money2(returned1));
+    await fail(US1);
+    await fail(US2);
+    expect((await task(t.server, tk.uid)).refunded_amount).toBe(money2(expected));
+    expect(await remaining(t.server, 'client1', 2)).toBe(fen);
+    const back = await db(t.server).selectFrom('pool_movements').select(['pieces', 'kind', 'carrier']).where('task_id', '=', tk.id).where('kind', '=', 7).orderBy('id').execute();
+    expect(back.reduce((n, m) => n + m.pieces, 0)).toBe(expected.times(100).toNumber());
+    expect(back.every((m) => m.carrier === 4)).toBe(true);
+    expect(await poolViolations(t.server)).toEqual([]);
+  });
+
+  it('refuses a package account’s international send its international pools cannot pay, writing nothing', async () => {
+    const c1 = await accountId(t.server, 'client1');
+    const intl = await db(t.server).selectFrom('product_pools').select(['id', 'due_time']).where('account_id', '=', c1).where('product_type', '=', 2).execute();
+    const before = await counts(t.server);
+    // the pool has expired
+    await db(t.server).updateTable('product_pools').set({ due_time: new Date(t.server.clock.now().getTime() - 1000) }).where('id', 'in', intl.map((p) => p.id)).execute();
+    await later();
+    const r = await client1.post('/api/send/sendingInternational', { content: 'Hello', sign: 'ACME', smstype: 0, mobile: US1 });
+    expect(r.body.code).not.toBe(0);
+    expect(r.body.msg).toMatch(/^短信余量不足，无法发送（本次需 \d+\.\d{2} 元，国际短信余额 0\.00 元）$/);
+    const preview = await client1.post('/api/send/chargeInfoInternational', { content: 'Hello', sign: 'ACME', smstype: 0, mobile: US1 });
+    expect(preview.body.data).toMatchObject({ chargeMode: 1, remainAmount: '0.00' });
+    // a timed one: code 403 with the message (the credit question)
+    const at = shanghai(new Date(t.server.clock.now().getTime() + 30 * 60_000));
+    const timed = await client1.post('/api/send/send_time_sms', { sendKind: 2, content: 'Hello', smstype: 0, mobilelist: US1, sendtime: at }, { json: true });
+    expect(timed.body.code).toBe(403);
+    expect(timed.body.msg).toMatch(/^短信余量不足/);
+    // checked again on the locked pools inside the transaction: refused there too, nothing written
+    const direct = await db(t.server).transaction().execute((trx) => chargeIntlPools(trx, { now: t.server.clock.now }, { taskId: 0, uid: 'T0', payerId: c1, amount: new Money('0.05'), cost: new Money('0.05'), chargeNum: 1 }));
+    expect(direct).toEqual({ ok: false, kind: 'intlPools', remain: '0.00', needed: '0.05' });
+    expect(await counts(t.server)).toEqual(before);
+    for (const p of intl) await db(t.server).updateTable('product_pools').set({ due_time: p.due_time }).where('id', '=', p.id).execute();
+  });
+
+  it('a package account’s international send rejected in review returns its yuan to the pool (the same path as domestic sends)', async () => {
+    await db(t.server).updateTable('accounts').set({ needaudit: 2 }).where('clientid', '=', 'client1').execute();
+    const fen = await remaining(t.server, 'client1', 2);
+    await later();
+    const r = await client1.post('/api/send/sendingInternational', { content: 'Your parcel is ready for pickup.', sign: 'ACME', smstype: 0, mobile: `${US1},${JP1}` });
+    expect(r.body).toMatchObject({ code: 0, msg: '提交成功，等待审核' });
+    const tk = await task(t.server, r.body.data.taskId);
+    expect(fen - (await remaining(t.server, 'client1', 2))).toBe(new Money(tk.amount).times(100).toNumber());
+    expect((await cli(t.server, 'send', 'reject', tk.uid, '内容不合规')).code).toBe(0);
+    expect((await task(t.server, tk.uid)).refunded_amount).toBe(tk.amount);
+    expect(await remaining(t.server, 'client1', 2)).toBe(fen);
+    expect(await poolViolations(t.server)).toEqual([]);
+    await db(t.server).updateTable('accounts').set({ needaudit: 0 }).where('clientid', '=', 'client1').execute();
   });
 
   it('refuses international sends with the spec’s messages', async () => {
@@ -183,14 +421,14 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
   });
 
   it('a scheduled international send is charged at once and cannot be cancelled', async () => {
-    const before = await balance(t.server, 'client1');
+    const before = await remaining(t.server, 'client1', 2);
     await later();
     const at = shanghai(new Date(t.server.clock.now().getTime() + 30 * 60_000));
     const r = await client1.post('/api/send/send_time_sms', { sendKind: 2, content: 'Meeting at 3pm', smstype: 0, mobilelist: `${US1},${GB1}`, sendtime: at }, { json: true });
     expect(r.body.code).toBe(0);
     const tk = await task(t.server, r.body.data.taskId);
     expect([tk.status, tk.send_type, tk.charge_state]).toEqual([1, 1, 1]);
-    expect(new Money(before).minus(await balance(t.server, 'client1')).toFixed(2)).toBe(tk.amount);
+    expect(before - (await remaining(t.server, 'client1', 2))).toBe(new Money(tk.amount).times(100).toNumber());
     const undo = await client1.post('/api/send/undoSend', { uid: tk.uid });
     expect(undo.body.msg).toBe('国际短信定时任务提交后不可取消');
     const tooLate = shanghai(new Date(t.server.clock.now().getTime() + 25 * 3600_000));

@@ -18,6 +18,7 @@ import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf } from '../../http/paging';
 import { formatDateTime, businessDayStart } from '../../lib/time';
 import { LedgerService } from '../ledger/service';
+import { poolFigure, poolUnitsBought } from '../send/billing';
 import { Money, money2, type MoneyValue } from '../ledger/money';
 import type { ClientsService, ScopedAccount } from '../clients/service';
 import { OauthStatus, OperationMode, ProductType, UserType } from '../../../common/generated/schemas';
@@ -219,6 +220,8 @@ export class PurchaseService {
         for (const x of priced) {
           const due = new Date(now.getTime() + x.p.valid_days * DAY);
           const unitAfter = discounted(x.p.unit_price, x.discount);
+          // pieces, or 分 for an international product (bought by the yuan; send/billing.ts)
+          const units = poolUnitsBought(x.p.product_type, x.num);
           const pool = await trx
             .insertInto('product_pools')
             .values({
@@ -228,15 +231,15 @@ export class PurchaseService {
               area_name: x.p.area_name,
               product_name: x.p.product_name,
               unit_price: unitAfter,
-              total: x.num,
-              remaining: x.num,
+              total: units,
+              remaining: units,
               due_time: due,
               order_id: orderId,
               created_at: now,
             })
             .returning('id')
             .executeTakeFirstOrThrow();
-          await trx.insertInto('pool_movements').values({ pool_id: pool.id, pieces: x.num, remaining_after: x.num, kind: PURCHASE_KIND, remark: `购买 ${x.p.product_name} 订单${orderId}`, created_at: now }).execute();
+          await trx.insertInto('pool_movements').values({ pool_id: pool.id, pieces: units, remaining_after: units, kind: PURCHASE_KIND, remark: `购买 ${x.p.product_name} 订单${orderId}`, created_at: now }).execute();
           await trx
             .insertInto('sms_orders')
             .values({
@@ -573,7 +576,7 @@ export class PurchaseService {
 
   /**
    * The unexpired pools with pieces left: an agent's own and its sub-accounts' (POST /agent/newpools),
-   * a sub-account's own (GET /client/pools). International pools count yuan.
+   * a sub-account's own (GET /client/pools). International pools count yuan (kept in 分).
    */
   async pools(me: Account, body: unknown) {
     const b = bodyOf(body);
@@ -609,8 +612,8 @@ export class PurchaseService {
       operator_code_str: this.label('carrier', r.operator_code),
       area_code_str: r.area_name,
       sms_unitprice: new Money(r.unit_price).toFixed(4),
-      account_balance: r.product_type === ProductType.International ? `${r.remaining}元` : `${r.remaining}条`,
-      remaining: r.remaining,
+      account_balance: r.product_type === ProductType.International ? `${poolFigure(r.product_type, r.remaining).toFixed(2)}元` : `${r.remaining}条`,
+      remaining: poolFigure(r.product_type, r.remaining),
       due_time: formatDateTime(r.due_time),
       dead: r.due_time.getTime() <= soon ? 0 : 1,
       gift: r.gift,

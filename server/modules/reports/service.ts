@@ -20,6 +20,7 @@ import { exportColumns } from '../../lib/export-columns';
 import { businessDayStart, formatDateTime } from '../../lib/time';
 import { OperationMode, ReportClickType, ReportPayType, UserType } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
+import { poolFigure } from '../send/billing';
 import { bodyOf, enumParam, escapeLike, RECORD_MSG, str, type Body } from '../records/filters';
 
 const DAY_MS = 86_400_000;
@@ -361,12 +362,14 @@ export class ReportsService {
       operator_code_str: this.label('carrier', p.operator_code),
       area_code_str: p.area_name,
       sms_unitprice: String(p.unit_price),
-      account_balance: p.remaining,
+      // pieces, or yuan for an international pool
+      account_balance: poolFigure(p.product_type, p.remaining),
       due_time: formatDateTime(p.due_time),
       gift: p.gift,
       dead: p.due_time.getTime() <= soon.getTime() ? 0 : 1,
     }));
-    const total = list.reduce((s, r) => s + r.account_balance, 0);
+    // pieces and yuan (international) added as the console adds them; yuan to the cent
+    const total = Math.round(list.reduce((s, r) => s + r.account_balance, 0) * 100) / 100;
     return { list, totalCount: list.length, total: me.user_type === UserType.Agent ? { account_balance: total } : null, expiringDays: EXPIRING_DAYS };
   }
 }
@@ -396,16 +399,21 @@ export async function poolHeaderData(ctx: Pick<AppContext, 'db' | 'now' | 'schem
     data[k] += p.remaining;
     if (p.due_time.getTime() <= soon.getTime()) due[k] += p.remaining;
   }
+  // pieces, or yuan for the international pools (gj_remain_amount: they keep 分)
+  for (const [type, k] of Object.entries(REMAIN_KEYS)) {
+    data[k] = poolFigure(Number(type), data[k]);
+    due[k] = poolFigure(Number(type), due[k]);
+  }
   const gifts = pools.filter((p) => p.gift);
   const smsGivePoolData = {
     isShow: String(account.user_type) === UserType.SubAccount && gifts.length > 0 ? 1 : 0,
     list: gifts.map((g) => ({
       smstypeStr: ctx.schemas.registry.enumLabel('product-type', g.product_type) ?? '',
-      remainNumber: g.remaining,
+      remainNumber: poolFigure(g.product_type, g.remaining),
       dueTime: formatDateTime(g.due_time),
     })),
     smstypeStr: gifts[0] ? (ctx.schemas.registry.enumLabel('product-type', gifts[0].product_type) ?? '') : '',
-    remainNumber: gifts.reduce((s, g) => s + g.remaining, 0),
+    remainNumber: Math.round(gifts.reduce((s, g) => s + poolFigure(g.product_type, g.remaining), 0) * 100) / 100,
     dueTime: gifts[0] ? formatDateTime(gifts[0].due_time) : '',
   };
   return { data, agent_pool_due_time_data: due, smsGivePoolData, expiringDays: EXPIRING_DAYS };

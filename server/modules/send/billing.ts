@@ -75,7 +75,34 @@ export interface ChargePlan {
 export type ChargeResult =
   | { ok: true; amount: string; cost: string; chargeNum: number }
   | { ok: false; kind: 'balance'; balance: string; needed: string }
-  | { ok: false; kind: 'pieces'; remain: number; needed: number };
+  | { ok: false; kind: 'pieces'; remain: number; needed: number }
+  /** international pools (yuan, 2 decimals) */
+  | { ok: false; kind: 'intlPools'; remain: string; needed: string };
+
+/**
+ * International pools (product_type 2 国际) hold money, not pieces (spec 02 §3: the SMS bill
+ * counts yuan when product_type is 2; the purchase sells 国际短信余额 by the yuan): their `total`,
+ * `remaining` and pool_movements.pieces count 分 (0.01 yuan), so a send takes its exact
+ * cent-ceiled amount from them.
+ */
+export const INTL_POOL_TYPE = 2;
+/** 分 per yuan in an international pool */
+export const INTL_POOL_FEN = 100;
+/** the carrier code of international messages (enums/carrier.json 4 国际) */
+const INTL_CARRIER = 4;
+
+/** What a pool holds in its own unit, as shown: pieces, or yuan for an international pool. */
+export function poolFigure(productType: number, remaining: number): number {
+  return productType === INTL_POOL_TYPE ? remaining / INTL_POOL_FEN : remaining;
+}
+
+/** The pool units a purchase of `num` adds: pieces, or 分 for an international product (bought by the yuan). */
+export function poolUnitsBought(productType: number, num: number): number {
+  return productType === INTL_POOL_TYPE ? num * INTL_POOL_FEN : num;
+}
+
+const fenOf = (yuan: MoneyValue) => new Money(yuan).times(INTL_POOL_FEN).toNumber();
+const yuanOf = (fen: number) => money2(new Money(fen).div(INTL_POOL_FEN));
 
 export const planPieces = (p: Pick<ChargePlan, 'perCarrier' | 'piecesPerMsg'>) => CARRIERS.reduce((n, c) => n + p.perCarrier[c].count * p.piecesPerMsg, 0);
 export const planCost = (p: Pick<ChargePlan, 'perCarrier'>) => CARRIERS.reduce((n, c) => n.plus(p.perCarrier[c].cost), new Money(0));
@@ -137,6 +164,53 @@ export async function usablePools(db: Tx | AppContext['db'], payerId: number, sm
   return q.execute();
 }
 
+/** International pools of an account usable now, in the order they pay: earliest due first, then id. */
+export async function usableIntlPools(db: Tx | AppContext['db'], payerId: number, now: Date, lock = false): Promise<PoolRow[]> {
+  let q = db
+    .selectFrom('product_pools')
+    .select(['id', 'product_type', 'operator_code', 'remaining', 'due_time'])
+    .where('account_id', '=', payerId)
+    .where('product_type', '=', INTL_POOL_TYPE)
+    .where('due_time', '>', now)
+    .where('remaining', '>', 0)
+    .orderBy('due_time')
+    .orderBy('id');
+  if (lock) q = q.forUpdate();
+  return q.execute();
+}
+
+/** Yuan left in international pools (2 decimals). */
+export const intlRemainOf = (pools: readonly PoolRow[]) => yuanOf(pools.reduce((n, p) => n + p.remaining, 0));
+
+/**
+ * Charges an international send of a package-mode account (operation_mode 1) to its international
+ * pools, inside the caller's transaction: `amount` (yuan, whole cents: the sum of each country's
+ * cent-ceiled cost, as the ledger would take it) from the pools, earliest due first, one
+ * pool_movements row per pool (kind 1, carrier 4, 分). Not enough: nothing written. Returns are
+ * settleRefunds' (the same formula as money, back to the pools that paid).
+ */
+export async function chargeIntlPools(
+  trx: Tx,
+  ctx: Ctx,
+  c: { taskId: number; uid: string; payerId: number; amount: MoneyValue; cost: MoneyValue; chargeNum: number },
+): Promise<ChargeResult> {
+  const pools = await usableIntlPools(trx, c.payerId, ctx.now(), true);
+  let need = fenOf(c.amount);
+  if (!Number.isInteger(need)) throw new Error('chargeIntlPools: the amount must be whole cents');
+  if (pools.reduce((n, p) => n + p.remaining, 0) < need) return { ok: false, kind: 'intlPools', remain: intlRemainOf(pools), needed: money2(c.amount) };
+  const left = new Map(pools.map((p) => [p.id, p.remaining]));
+  const moves: { pool_id: number; task_id: number; pieces: number; remaining_after: number; kind: number; carrier: number; remark: string; created_at: Date }[] = [];
+  for (const p of pools) {
+    if (need === 0) break;
+    const take = Math.min(need, p.remaining);
+    left.set(p.id, p.remaining - take);
+    need -= take;
+    moves.push({ pool_id: p.id, task_id: c.taskId, pieces: -take, remaining_after: p.remaining - take, kind: POOL_KIND.deduction, carrier: INTL_CARRIER, remark: `国际短信 任务${c.uid}`, created_at: ctx.now() });
+  }
+  await writePoolMoves(trx, moves, left);
+  return { ok: true, amount: money2(c.amount), cost: new Money(c.cost).toFixed(4), chargeNum: c.chargeNum };
+}
+
 /** Remaining pieces usable for each carrier (a 全网 pool counts for every carrier). */
 export function remainOf(pools: readonly PoolRow[]): number {
   return pools.reduce((n, p) => n + p.remaining, 0);
@@ -189,6 +263,7 @@ async function writePoolMoves(trx: Tx, moves: { pool_id: number }[] & object[], 
 }
 
 interface TaskForSettle {
+  send_kind: number;
   id: number;
   uid: string;
   account_id: number;
@@ -213,7 +288,7 @@ export async function settleRefunds(trx: Tx, ctx: Ctx, taskIds: readonly number[
   if (!ids.length) return;
   const tasks: TaskForSettle[] = await trx
     .selectFrom('sms_tasks')
-    .select(['id', 'uid', 'account_id', 'payer_id', 'charge_mode', 'charge_state', 'amount', 'cost', 'refundable_cost', 'refunded_amount', 'refundable_pieces', 'refunded_pieces', 'charge_num_total'])
+    .select(['id', 'uid', 'account_id', 'payer_id', 'charge_mode', 'charge_state', 'send_kind', 'amount', 'cost', 'refundable_cost', 'refunded_amount', 'refundable_pieces', 'refunded_pieces', 'charge_num_total'])
     .where('id', 'in', ids)
     .orderBy('id')
     .forUpdate()
@@ -221,13 +296,64 @@ export async function settleRefunds(trx: Tx, ctx: Ctx, taskIds: readonly number[
   for (const t of tasks) {
     if (t.charge_state !== CHARGE_STATE.charged) continue;
     if (t.charge_mode === 0) await settleMoney(trx, ctx, t);
+    else if (t.send_kind === SEND_KIND_INTL) await settleIntlPools(trx, ctx, t);
     else await settlePieces(trx, ctx, t);
   }
 }
 
-async function settleMoney(trx: Tx, ctx: Ctx, t: TaskForSettle) {
+/** sms_tasks.send_kind of an international send */
+const SEND_KIND_INTL = 2;
+
+/** What a task charged by amount (money, or an international pool's yuan) is still owed: amount − ceil₂(kept cost) − refunded. */
+function owedAmount(t: TaskForSettle): MoneyValue {
   const kept = Money.max(new Money(t.cost).minus(t.refundable_cost), 0);
-  const owed = new Money(t.amount).minus(ceilCent(kept)).minus(t.refunded_amount);
+  return new Money(t.amount).minus(ceilCent(kept)).minus(t.refunded_amount);
+}
+
+/**
+ * Returns of an international send charged to international pools: the money rule (owedAmount)
+ * in 分, back to the pools that paid, last charged first (kind 7, carrier 4), as pieces go back
+ * to their pools.
+ */
+async function settleIntlPools(trx: Tx, ctx: Ctx, t: TaskForSettle) {
+  const owed = owedAmount(t);
+  if (owed.lte(0)) return;
+  let fen = fenOf(owed);
+  const moves = await trx.selectFrom('pool_movements').select(['pool_id', 'pieces']).where('task_id', '=', t.id).where('kind', 'in', [POOL_KIND.deduction, POOL_KIND.countRollback]).orderBy('id').execute();
+  // what each pool can still take back: its deductions less what it got back already
+  const room = new Map<number, number>();
+  for (const m of moves) room.set(m.pool_id, (room.get(m.pool_id) ?? 0) - m.pieces);
+  const give = new Map<number, number>();
+  for (const [pool, n] of [...room].reverse()) {
+    if (fen === 0) break;
+    const x = Math.min(n, fen);
+    if (x > 0) {
+      give.set(pool, x);
+      fen -= x;
+    }
+  }
+  if (!give.size) return;
+  const ids = [...give.keys()].sort((a, b) => a - b);
+  const pools = await trx.selectFrom('product_pools').select(['id', 'remaining']).where('id', 'in', ids).orderBy('id').forUpdate().execute();
+  const remaining = new Map(pools.map((p) => [p.id, p.remaining]));
+  const rows: { pool_id: number; task_id: number; pieces: number; remaining_after: number; kind: number; carrier: number; remark: string; created_at: Date }[] = [];
+  let returned = 0;
+  for (const [pool, n] of give) {
+    const after = remaining.get(pool)! + n;
+    remaining.set(pool, after);
+    returned += n;
+    rows.push({ pool_id: pool, task_id: t.id, pieces: n, remaining_after: after, kind: POOL_KIND.countRollback, carrier: INTL_CARRIER, remark: `失败返还 任务${t.uid}`, created_at: ctx.now() });
+  }
+  await writePoolMoves(trx, rows, remaining);
+  await trx
+    .updateTable('sms_tasks')
+    .set({ refunded_amount: money2(new Money(t.refunded_amount).plus(yuanOf(returned))), updated_at: ctx.now() })
+    .where('id', '=', t.id)
+    .execute();
+}
+
+async function settleMoney(trx: Tx, ctx: Ctx, t: TaskForSettle) {
+  const owed = owedAmount(t);
   if (owed.lte(0)) return;
   const postpaid = t.payer_id !== t.account_id;
   const r = await new LedgerService({ db: trx, now: ctx.now }).applyIn(trx, [

@@ -1,7 +1,7 @@
 /**
  * Demo sending data, inserted once (idempotent):
  * - product pools (operation_mode 1) of agent1's accounts: client1's pools (验证码, 通知 移动,
- *   an 行业 pool expiring within a week, 营销, a gift pool) and agent1's own (which pay for its
+ *   an 行业 pool expiring within a week, 营销, a gift pool, 200.00 元 of 国际) and agent1's own (which pay for its
  *   postpaid client3), each written with its purchase / gift movement (sum(movements) = remaining);
  * - client1's history, so the lists are not empty on a fresh start: a completed task whose records
  *   cover every final and in-flight state, an intercepted task, a task rejected in review, one
@@ -26,6 +26,8 @@ const POOLS: [string, number, number, number, number, number, string][] = [
   ['client1', 0, 0, 20000, 6, 0, '行业短信包（全网）'],
   ['client1', 1, 0, 8000, 365, 0, '营销短信包（全网）'],
   ['client1', 0, 0, 500, 90, 1, '新客户赠送短信（全网）'],
+  // an international pool holds money in 分 (send/billing.ts): 200.00 元 for client1's international sends
+  ['client1', 2, 0, 20000, 365, 0, '国际短信余额（200元）'],
   ['agent1', 0, 0, 50000, 365, 0, '行业短信包（全网）'],
   ['agent1', 1, 0, 10000, 365, 0, '营销短信包（全网）'],
 ];

@@ -157,7 +157,10 @@ export function newTaskUid(now: Date): string {
 }
 
 export function refusalOf(r: Exclude<ChargeResult, { ok: true }>): string {
-  return r.kind === 'balance' ? `${X.notEnoughBalance}（本次需 ${r.needed} 元，当前余额 ${r.balance} 元）` : `${X.notEnoughPieces}（本次需 ${r.needed} 条，剩余 ${r.remain} 条）`;
+  if (r.kind === 'balance') return `${X.notEnoughBalance}（本次需 ${r.needed} 元，当前余额 ${r.balance} 元）`;
+  // international pools of a package account hold yuan
+  if (r.kind === 'intlPools') return `${X.notEnoughPieces}（本次需 ${r.needed} 元，国际短信余额 ${r.remain} 元）`;
+  return `${X.notEnoughPieces}（本次需 ${r.needed} 条，剩余 ${r.remain} 条）`;
 }
 
 interface Prepared {

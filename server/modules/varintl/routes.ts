@@ -174,12 +174,12 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
 
     app.post<{ Body: SendInternationalForm }>(
       '/send/chargeInfoInternational',
-      route({ tag: TAG, summary: '国际短信字数与计费确认（字数 = 内容 + 签名 + 2，每条计费条数，各国家/地区数量与单价，金额，余额）', access: 'session', body: intlForm, with: withPayload }),
+      route({ tag: TAG, summary: '国际短信字数与计费确认（字数 = 内容 + 签名 + 2，每条计费条数，各国家/地区数量与单价，金额；按金额计费：余额，产品包账户：国际短信余额 remainAmount）', access: 'session', body: intlForm, with: withPayload }),
       async (req) => ok(await svc.previewInternational(sessionOf(req).account, req.body)),
     );
     app.post<{ Body: SendInternationalForm }>(
       '/send/sendingInternational',
-      route({ tag: TAG, summary: '国际短信立即发送（按国家/地区单价逐国计费）', access: 'session', body: intlForm, with: withPayload }),
+      route({ tag: TAG, summary: '国际短信立即发送（按国家/地区单价逐国计费：按金额账户扣余额，产品包账户扣国际短信余额）', access: 'session', body: intlForm, with: withPayload }),
       async (req) => sent(await svc.sendInternational(sessionOf(req).account, req.body)),
     );
     app.post<{ Body: SendVariableForm }>(

@@ -6,6 +6,7 @@
  * Rules: docs/api-variable-international.md.
  */
 import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { sql, type Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Account, Database } from '../../db/types';
@@ -13,12 +14,11 @@ import { ApiError, errors } from '../../http/errors';
 import { validateForm } from '../../http/validation';
 import { Money, money2, type MoneyValue } from '../ledger/money';
 import { KIND, LedgerService } from '../ledger/service';
-import { CHARGE_STATE, ceilCent, chargePlan, planPieces, remainOf, usablePools, type ChargePlan } from '../send/billing';
+import { CHARGE_STATE, ceilCent, chargeIntlPools, chargePlan, intlRemainOf, planPieces, remainOf, usableIntlPools, usablePools, type ChargePlan } from '../send/billing';
 import { insertMessages } from '../send/messages';
 import { fillsTemplate, MIN_LEAD_MS, MSG, newTaskUid, parseSendTime, refusalOf, smsTypesOf, stripSign, X, type SendResult, type SendService } from '../send/service';
 import { checkNumbers, numberPoolError } from '../../../common/sms/numbers';
 import { MESSAGES } from '../../../common/schema/messages';
-import { carrierOf } from '../../../common/sms/segments';
 import { countPieces } from '../../../common/sms/pieces';
 import {
   AccountStatus,
@@ -40,7 +40,7 @@ import { checkInternational, countrySummary, intlFileCheck, loadPrices, priceRow
 import { newWorkFile, workFile, type WorkExt } from './files';
 import { IMPORT_FILE_PATH, resolveUpload } from '../files/service';
 import { screenFile, screenList, screenRule } from './screening';
-import { parseVariableFile, sendFileRows, sendRowProblem, templateParts, VARIABLE_FILE_MAX_BYTES, VX, type VariableParse } from './variable';
+import { FilledTemplate, parseVariableFile, readSendRows, templateParts, VARIABLE_FILE_MAX_BYTES, VX, type VariableParse } from './variable';
 
 type Tx = Transaction<Database>;
 
@@ -59,6 +59,18 @@ export function pageSendTimeError(t: Date, now: Date): string | null {
   if (t.getTime() < now.getTime() + MIN_LEAD_MS) return X.sendTimeTooEarly;
   if (t.getTime() > now.getTime() + 24 * 3600_000) return IX.sendTimeTooLate;
   return null;
+}
+
+/**
+ * Timing hooks of an acceptance (bench/send-accept-1m.ts): the wall time of each phase (ms) as it
+ * ends. prepare: everything before the transaction (it includes read and checks, reported on their
+ * own too); insert: the submit lock, the task row and the message rows; charge: the pools or the
+ * ledger and the task's figures; commit: the COMMIT.
+ */
+export interface AcceptProbe {
+  phase(name: 'prepare' | 'read' | 'checks' | 'insert' | 'charge' | 'commit', ms: number): void;
+  /** called first inside the acceptance transaction (e.g. to learn the database backend's pid) */
+  inTransaction?(trx: Tx): Promise<void>;
 }
 
 interface Acceptance {
@@ -80,9 +92,16 @@ interface Acceptance {
   phones: string[];
   carriers: Uint8Array;
   pieces: Uint16Array;
-  texts: (string | null)[] | null;
-  prices: string[];
-  /** the exact charge: pools (variable, mode 1) or ledger rows (money) */
+  texts: string[] | null;
+  /** price per piece of each message (international: its country's fee), or null: by carrier */
+  prices: string[] | null;
+  /** price per piece per carrier (variable sends) */
+  carrierPrices: Record<1 | 2 | 3, string>;
+  /**
+   * the exact charge: `plan` (variable: pools of the carriers in mode 1, money in mode 0) or the
+   * per-country `ledger` rows (international: ledger rows in mode 0, their sum from the
+   * international pools in mode 1)
+   */
   charge: { plan?: ChargePlan; ledger?: { amount: MoneyValue; cost: MoneyValue; remark: string }[] };
   chargeNum: number;
   intercepted: boolean;
@@ -227,19 +246,6 @@ export class VarIntlService {
     return { audit, intercepted: hit && !audit };
   }
 
-  /** Sensitive words in any of the texts (checked in slices of about 64 KB, so a long file costs its length once). */
-  private anySensitive(texts: Iterable<string>): boolean {
-    let buf = '';
-    for (const t of texts) {
-      buf += `${t}\n`;
-      if (buf.length > 65_536) {
-        if (this.ctx.words.contains(buf)) return true;
-        buf = '';
-      }
-    }
-    return buf.length > 0 && this.ctx.words.contains(buf);
-  }
-
   private payerOf(a: Account) {
     return a.user_type === UserType.SubAccount && a.paytype === PayType.Postpaid && a.agent_id ? a.agent_id : a.id;
   }
@@ -287,7 +293,8 @@ export class VarIntlService {
     if (!c.unique.length) throw new ApiError(400, IX.noNumbers);
     const hit = this.ctx.words.contains(pc.text);
     const { audit, intercepted } = this.audits(account, f.smstype, hit);
-    // the charge: one ledger row per country, each the cent-ceiling of its exact cost
+    // the charge: per country the cent-ceiling of its exact cost; by amount one ledger row each,
+    // package accounts (operation_mode 1) the sum from their international pools
     const ledger = countrySummary(c, prices).map((s) => {
       const cost = new Money(s.fee).times(pc.pieces).times(s.num);
       return { amount: ceilCent(cost), cost, remark: `国际短信 ${s.countryName}(+${s.countryCode}) ${s.num}个号码×${pc.pieces}条×${s.fee}元` };
@@ -297,7 +304,7 @@ export class VarIntlService {
       account,
       payerId: this.payerOf(account),
       kind: 2,
-      mode: 0,
+      mode: account.operation_mode === OperationMode.Package ? 1 : 0,
       taskText: pc.text,
       sign,
       smstype: f.smstype,
@@ -313,6 +320,7 @@ export class VarIntlService {
       pieces: new Uint16Array(n).fill(pc.pieces),
       texts: null,
       prices: c.countries.map((iso) => prices.get(iso)!.fee),
+      carrierPrices: NO_PRICES,
       charge: { ledger },
       chargeNum: n * pc.pieces,
       intercepted,
@@ -322,9 +330,11 @@ export class VarIntlService {
   }
 
   /** A variable send: file rows (each its own text and pieces) or typed numbers with one filled text. */
-  async sendVariable(me: Account, f: SendVariableForm, opts: { timed?: boolean; checkCredit?: boolean } = {}): Promise<SendResult> {
+  async sendVariable(me: Account, f: SendVariableForm, opts: { timed?: boolean; checkCredit?: boolean; probe?: AcceptProbe } = {}): Promise<SendResult> {
+    const t0 = performance.now();
     const { a, sendTime } = await this.prepareVariable(me, f, opts);
-    return this.accept(me, a, { timed: !!opts.timed, sendTime, checkCredit: opts.checkCredit !== false });
+    opts.probe?.phase('prepare', performance.now() - t0);
+    return this.accept(me, a, { timed: !!opts.timed, sendTime, checkCredit: opts.checkCredit !== false, probe: opts.probe });
   }
 
   /** POST /send/chargeInfoVariable: the confirm dialog's figures (rows, pieces of all rows, amount or remaining pieces). */
@@ -333,7 +343,8 @@ export class VarIntlService {
     return { submitTotal: a.phones.length, errNum: a.errNum, repeatNum: a.repeatNum, ...(await this.chargePreview(a)) };
   }
 
-  private async prepareVariable(me: Account, f: SendVariableForm, opts: { timed?: boolean }) {
+  private async prepareVariable(me: Account, f: SendVariableForm, opts: { timed?: boolean; probe?: AcceptProbe }) {
+    const probe = opts.probe;
     const account = await this.send.target(me, f.clientId);
     if (account.status !== AccountStatus.Active) throw errors.refused(MSG.accountDisabled);
     if (account.phone_inout_type !== PhoneInoutType.Domestic && account.phone_inout_type !== PhoneInoutType.Both) throw errors.refused(MSG.noDomestic);
@@ -344,37 +355,33 @@ export class VarIntlService {
     if (!categoryOk || (tpl.smstype !== null && tpl.smstype !== f.smstype)) throw errors.refused(MSG.smstypeMismatch);
     const sign = f.sign.trim();
     const literals = templateParts(tpl.content);
-    const phones: string[] = [];
-    const carriers: number[] = [];
-    const pieces: number[] = [];
-    let texts: (string | null)[] | null = null;
+    let phones: string[];
+    let carriers: Uint8Array;
+    let pieces: Uint16Array;
+    let texts: string[] | null = null;
     let errNum = 0;
-    let repeatNum = 0;
+    let repeatNum: number;
     let taskText: string;
     const fromFile = f.fileType === 1;
+    let hit: boolean;
     if (fromFile) {
       if (!f.importFilePath) throw new ApiError(400, VX.noUpload);
       const src = await workFile(this.ctx, me, f.importFilePath, VX.noUpload);
       if (src.ext !== 'tsv') throw new ApiError(400, VX.noUpload);
-      texts = [];
-      const seen = new Set<string>();
-      let line = 0;
-      for await (const r of sendFileRows(src.abs)) {
-        line++;
-        const problem = sendRowProblem(r, { literals, sign });
-        if (problem) throw new ApiError(400, `第${line}行：${problem}`);
-        if (seen.has(r.phone)) {
-          repeatNum++;
-          continue;
-        }
-        seen.add(r.phone);
-        const pc = countPieces({ content: literals.length > 1 ? fillVars(literals, r.vars) : tpl.content, sign });
-        phones.push(r.phone);
-        carriers.push(carrierOf(r.phone));
-        pieces.push(pc.pieces);
-        texts.push(pc.text);
-      }
-      if (!phones.length) throw new ApiError(400, VX.emptyFile);
+      const filled = new FilledTemplate(literals, sign);
+      const rest = literals.slice(1);
+      const zh = this.ctx.words.templateCheck([filled.prefixZh + literals[0], ...rest]);
+      const en = filled.fixedAscii ? this.ctx.words.templateCheck([filled.prefixEn + literals[0], ...rest]) : zh;
+      const rows = await readSendRows(src.abs, filled, { zh, en });
+      probe?.phase('read', rows.readMs);
+      probe?.phase('checks', rows.checkMs);
+      if (!rows.phones.length) throw new ApiError(400, VX.emptyFile);
+      repeatNum = rows.repeatNum;
+      phones = rows.phones;
+      carriers = rows.carriers;
+      pieces = rows.pieces;
+      texts = rows.texts;
+      hit = rows.hit;
       taskText = countPieces({ content: tpl.content, sign }).text;
     } else {
       const content = stripSign(f.content ?? '', sign);
@@ -385,14 +392,14 @@ export class VarIntlService {
       const c = checkNumbers(f.mobile ?? '');
       const problem = numberPoolError(c);
       if (problem) throw new ApiError(400, problem);
-      phones.push(...c.unique);
-      carriers.push(...c.uniqueCarriers);
-      for (let i = 0; i < c.unique.length; i++) pieces.push(pc.pieces);
+      phones = c.unique;
+      carriers = c.uniqueCarriers;
+      pieces = new Uint16Array(phones.length).fill(pc.pieces);
       errNum = c.invalid;
       repeatNum = c.repeat;
       taskText = pc.text;
+      hit = this.ctx.words.contains(taskText);
     }
-    const hit = this.anySensitive(texts ? (texts as string[]) : [taskText]);
     const { audit, intercepted } = this.audits(account, f.smstype, hit);
     const carrierPrices = this.send.pricesOf(account);
     const mode: 0 | 1 = account.operation_mode === OperationMode.Package ? 1 : 0;
@@ -418,10 +425,11 @@ export class VarIntlService {
       errNum,
       repeatNum,
       phones,
-      carriers: Uint8Array.from(carriers),
-      pieces: Uint16Array.from(pieces),
+      carriers,
+      pieces,
       texts,
-      prices: carriers.map((c) => carrierPrices[c as 1 | 2 | 3]),
+      prices: null,
+      carrierPrices,
       charge: { plan },
       chargeNum: planPieces(plan),
       intercepted,
@@ -453,24 +461,33 @@ export class VarIntlService {
       return { chargeMode: 1, chargeNum: a.chargeNum, remainPieces: remainOf(pools) };
     }
     const amount = a.charge.ledger ? a.charge.ledger.reduce((s, l) => s.plus(l.amount), new Money(0)) : ceilCent(planCostOf(a.charge.plan!));
+    if (a.mode === 1) {
+      // international, package account: yuan from its international pools
+      const pools = await usableIntlPools(this.ctx.db, a.payerId, this.ctx.now());
+      return { chargeMode: 1, chargeNum: a.chargeNum, amount: money2(amount), remainAmount: intlRemainOf(pools) };
+    }
     return { chargeMode: 0, chargeNum: a.chargeNum, amount: money2(amount), balance: await new LedgerService(this.ctx).balanceOf(a.payerId) };
   }
 
-  private async accept(me: Account, a: Acceptance, o: { timed: boolean; sendTime: Date; checkCredit: boolean }): Promise<SendResult> {
+  private async accept(me: Account, a: Acceptance, o: { timed: boolean; sendTime: Date; checkCredit: boolean; probe?: AcceptProbe }): Promise<SendResult> {
     const now = this.ctx.now();
     const chargeNow = !a.intercepted && (!o.timed || o.checkCredit || a.kind === SEND_KIND.international);
     const refuse = (msg: string) => (o.timed ? new ApiError(403, msg) : errors.refused(msg));
     // the usual refusal, before locking or writing anything (checked again on locked rows below)
     if (chargeNow) {
       const p = await this.chargePreview(a);
-      if (p.chargeMode === 1 && (p.remainPieces ?? 0) < a.chargeNum) throw refuse(refusalOf({ ok: false, kind: 'pieces', remain: p.remainPieces ?? 0, needed: a.chargeNum }));
+      if (p.remainAmount !== undefined && new Money(p.remainAmount).lt(p.amount)) throw refuse(refusalOf({ ok: false, kind: 'intlPools', remain: p.remainAmount, needed: p.amount }));
+      if (p.remainPieces !== undefined && p.remainPieces < a.chargeNum) throw refuse(refusalOf({ ok: false, kind: 'pieces', remain: p.remainPieces, needed: a.chargeNum }));
       if (p.chargeMode === 0 && new Money(p.balance!).lt(p.amount!)) throw refuse(refusalOf({ ok: false, kind: 'balance', balance: p.balance!, needed: p.amount! }));
     }
     const uid = newTaskUid(now);
     const n = a.phones.length;
     const state = a.intercepted ? SendRecordStatus.GatewayReceiveIntercepted : a.audit ? SendRecordStatus.AwaitingReview : SendRecordStatus.NotSent;
     const status = a.intercepted ? TaskStatus.Completed : o.timed ? TaskStatus.Waiting : TaskStatus.Processing;
+    let mark = 0;
     const result = await this.ctx.db.transaction().execute(async (trx) => {
+      await o.probe?.inTransaction?.(trx);
+      mark = performance.now();
       await this.send.takeSubmitLock(trx, a.account.id);
       const task = await trx
         .insertInto('sms_tasks')
@@ -513,14 +530,19 @@ export class VarIntlService {
         phones: a.phones,
         carriers: a.carriers,
         pieces: 1,
-        prices: { 1: '0', 2: '0', 3: '0' },
+        // never-charged messages (intercepted at acceptance) cost nothing
+        prices: a.intercepted ? NO_PRICES : a.carrierPrices,
         state,
         nextAt: state === SendRecordStatus.NotSent && !o.timed ? now : null,
         createdAt: now,
         doneAt: a.intercepted ? now : null,
-        // never-charged messages (intercepted at acceptance) cost nothing
-        each: { texts: a.texts ?? undefined, pieces: a.pieces, prices: a.intercepted ? a.prices.map(() => '0') : a.prices, noRegions: a.kind === SEND_KIND.international },
+        each: { texts: a.texts ?? undefined, pieces: a.pieces, prices: a.prices && !a.intercepted ? a.prices : undefined, noRegions: a.kind === SEND_KIND.international },
       });
+      if (o.probe) {
+        const t = performance.now();
+        o.probe.phase('insert', t - mark);
+        mark = t;
+      }
       let amount = '0.00';
       let chargeNum = 0;
       if (chargeNow) {
@@ -533,8 +555,14 @@ export class VarIntlService {
         chargeNum = a.chargeNum;
         await trx.updateTable('sms_tasks').set({ charge_num_total: chargeNum }).where('id', '=', task.id).execute();
       }
+      if (o.probe) {
+        const t = performance.now();
+        o.probe.phase('charge', t - mark);
+        mark = t;
+      }
       return { amount, chargeNum };
     });
+    o.probe?.phase('commit', performance.now() - mark);
     return {
       taskId: uid,
       smsNum: maxOf(a.pieces),
@@ -551,6 +579,12 @@ export class VarIntlService {
       return r.ok ? r : { ok: false, msg: refusalOf(r) };
     }
     const rows = a.charge.ledger!;
+    const amount = rows.reduce((s, l) => s.plus(l.amount), new Money(0));
+    const cost = rows.reduce((s, l) => s.plus(l.cost), new Money(0));
+    if (a.mode === 1) {
+      const r = await chargeIntlPools(trx, this.ctx, { taskId, uid, payerId: a.payerId, amount, cost, chargeNum: a.chargeNum });
+      return r.ok ? r : { ok: false, msg: refusalOf(r) };
+    }
     const postpaid = a.payerId !== a.account.id;
     const r = await new LedgerService({ db: trx, now: this.ctx.now }).applyIn(
       trx,
@@ -563,8 +597,6 @@ export class VarIntlService {
       })),
     );
     if (!r.ok) return { ok: false, msg: refusalOf({ ok: false, kind: 'balance', balance: r.balance, needed: r.needed }) };
-    const amount = rows.reduce((s, l) => s.plus(l.amount), new Money(0));
-    const cost = rows.reduce((s, l) => s.plus(l.cost), new Money(0));
     return { ok: true, amount: money2(amount), cost: cost.toFixed(4), chargeNum: a.chargeNum };
   }
 
@@ -575,11 +607,7 @@ export class VarIntlService {
   }
 }
 
-const fillVars = (literals: readonly string[], vars: readonly string[]) => {
-  let s = literals[0];
-  for (let i = 1; i < literals.length; i++) s += vars[i - 1] + literals[i];
-  return s;
-};
+const NO_PRICES: Record<1 | 2 | 3, string> = { 1: '0', 2: '0', 3: '0' };
 
 const planCostOf = (p: ChargePlan) => [1, 2, 3].reduce((s, c) => s.plus(p.perCarrier[c as 1 | 2 | 3].cost), new Money(0));
 

@@ -15,13 +15,17 @@
  */
 import { NUMBER_HEADER } from '../send/import';
 import fs from 'node:fs';
+import os from 'node:os';
+import { isUtf8 } from 'node:buffer';
+import { performance } from 'node:perf_hooks';
 import { once } from 'node:events';
 import ExcelJS from 'exceljs';
 import { readSheetBatches, SpreadsheetError } from '../../lib/spreadsheet';
 import { ApiError } from '../../http/errors';
 import { isChineseMobile, NumberSet } from '../../../common/sms/numbers';
-import { carrierOf } from '../../../common/sms/segments';
-import { MAX_MESSAGE_CHARS, messageChars } from '../../../common/sms/pieces';
+import { carrierOf, carrierTable } from '../../../common/sms/segments';
+import { isAscii, MAX_MESSAGE_CHARS, messageChars, piecesFor, signPrefix } from '../../../common/sms/pieces';
+import type { TemplateWordCheck } from '../content/sensitive-words';
 import { VARIABLE_PATTERN } from '../../../common/template/rules';
 import variableForm from '../../../schemas/forms/send-variable.json';
 
@@ -206,22 +210,347 @@ export interface VariableRow {
   vars: string[];
 }
 
-/** The rows of a send file (tsv written by parseVariableFile or the screening), streamed. */
-export async function* sendFileRows(path: string): AsyncGenerator<VariableRow> {
-  let carry = '';
-  for await (const chunk of fs.createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
-    const lines = (carry + chunk).split('\n');
-    carry = lines.pop() ?? '';
-    for (const l of lines) {
-      if (!l) continue;
-      const cells = l.split('\t');
-      yield { phone: cells[0], vars: cells.slice(1) };
+/**
+ * A variable template compiled for many rows (the send's re-check of a send file, readSendRows):
+ * its literal parts and the sign's two bracket forms as UTF-8 bytes, and the part of every row's
+ * counter (common/sms/pieces) the template makes.
+ */
+export class FilledTemplate {
+  readonly varCount: number;
+  /** literal characters + sign + 2 (with a sign): the template's part of every row's counter */
+  readonly fixedChars: number;
+  /** literals and sign all ASCII: a row is English when its variables are too */
+  readonly fixedAscii: boolean;
+  readonly prefixEn: string;
+  readonly prefixZh: string;
+  /** the sign's brackets + the first literal as UTF-16 units: Chinese and English form (as long as each other) */
+  readonly headZh: Uint16Array;
+  readonly headEn: Uint16Array;
+  /** the literals after each variable, as UTF-16 units */
+  readonly tails: Uint16Array[];
+
+  constructor(
+    readonly literals: readonly string[],
+    readonly sign: string,
+  ) {
+    this.varCount = literals.length - 1;
+    this.fixedChars = literals.reduce((n, l) => n + l.length, 0) + sign.length + (sign ? 2 : 0);
+    this.fixedAscii = literals.every(isAscii) && isAscii(sign);
+    this.prefixEn = signPrefix(sign, true);
+    this.prefixZh = signPrefix(sign, false);
+    this.headZh = units(this.prefixZh + literals[0]);
+    this.headEn = units(this.prefixEn + literals[0]);
+    this.tails = literals.slice(1).map(units);
+  }
+}
+
+const units = (s: string) => Uint16Array.from({ length: s.length }, (_, i) => s.charCodeAt(i));
+
+/** The rows of a send file, checked and filled: what the acceptance inserts and charges. */
+export interface SendRows {
+  /** distinct good rows, in file order */
+  phones: string[];
+  carriers: Uint8Array;
+  pieces: Uint16Array;
+  /** each row's text as sent: the sign's brackets and the template filled with its variables */
+  texts: string[];
+  repeatNum: number;
+  /** a row's text holds a sensitive word */
+  hit: boolean;
+  /** time reading and splitting the file (ms); checking the rows, filling their texts, counting their pieces and the words */
+  readMs: number;
+  checkMs: number;
+}
+
+/** Distinct numbers (11-digit mobiles as numbers): open addressing in a Float64Array, 0 = empty. */
+class MobileNumberSet {
+  private keys = new Float64Array(1 << 16);
+  private size = 0;
+
+  /** false when n was there already */
+  add(n: number): boolean {
+    if (this.size * 2 >= this.keys.length) this.grow();
+    const keys = this.keys;
+    const m = keys.length - 1;
+    let h = hashNumber(n) & m;
+    for (;;) {
+      const k = keys[h];
+      if (k === 0) {
+        keys[h] = n;
+        this.size++;
+        return true;
+      }
+      if (k === n) return false;
+      h = (h + 1) & m;
     }
   }
-  if (carry) {
-    const cells = carry.split('\t');
-    yield { phone: cells[0], vars: cells.slice(1) };
+
+  private grow() {
+    const old = this.keys;
+    this.keys = new Float64Array(old.length * 2);
+    this.size = 0;
+    for (let i = 0; i < old.length; i++) if (old[i] !== 0) this.add(old[i]);
   }
+}
+
+function hashNumber(n: number): number {
+  const h = Math.imul((n >>> 0) ^ Math.imul(Math.floor(n / 4294967296), 0x9e3779b1), 0x85ebca6b);
+  return (h ^ (h >>> 15)) >>> 0;
+}
+
+class Ints {
+  a = new Int32Array(1 << 12);
+  n = 0;
+  push(v: number) {
+    if (this.n === this.a.length) {
+      const b = new Int32Array(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.n++] = v;
+  }
+}
+
+const grow = <T extends Uint8Array | Uint16Array>(a: T, n: number): T => {
+  if (n < a.length) return a;
+  const b = new (a.constructor as new (n: number) => T)(Math.max(1024, a.length * 2));
+  b.set(a);
+  return b;
+};
+
+const NO_MASK = new Uint8Array(65536);
+const BIG_ENDIAN = os.endianness() === 'BE';
+const TAB = 9;
+const LF = 10;
+
+/**
+ * Reads a send file (tsv written by parseVariableFile or the screening: mobile, then the
+ * variables; empty lines skipped) 1 MB at a time, as bytes. Each chunk's complete lines are split
+ * (fields, the number's check, repeats), then checked row by row: a bad row throws
+ * `第N行：<reason>` (N counts the non-empty lines), a repeated number is counted and skipped,
+ * every other row gets its text and pieces. The same answers as sendRowProblem, then
+ * countPieces({ content: fillTemplate(literals, vars), sign }) on the file read as text (tested),
+ * without a string per variable: a variable's UTF-8 bytes are its length rule, its characters are
+ * counted from them, and the rows' texts are written as bytes and decoded once per chunk.
+ * `words`: the sensitive-word checks of the template with the Chinese and the English sign
+ * brackets (the same one when the template cannot be English); once a row hits, the others are
+ * not checked.
+ */
+export async function readSendRows(
+  path: string,
+  t: FilledTemplate,
+  words: { zh: TemplateWordCheck; en: TemplateWordCheck },
+  /** bytes read at a time (tests use small ones) */
+  chunkBytes = 1 << 20,
+): Promise<SendRows> {
+  const phones: string[] = [];
+  const texts: string[] = [];
+  let carriers = new Uint8Array(1024);
+  let pieces = new Uint16Array(1024);
+  let count = 0;
+  let repeatNum = 0;
+  let hit = words.zh.fixedHit && (!t.fixedAscii || words.en.fixedHit);
+  // the same for both bracket forms: it depends on the list and on the template's literals and sign
+  const mask = words.zh.mask;
+  const seen = new MobileNumberSet();
+  const table = carrierTable();
+  const varCount = t.varCount;
+  // one chunk's rows: where each line starts, the end of each of its fields, the number's carrier (0: not a mobile), repeated
+  const lineStart = new Ints();
+  const fieldFrom = new Ints();
+  const ends = new Ints();
+  let rowCarrier = new Uint8Array(1 << 12);
+  let rowRepeat = new Uint8Array(1 << 12);
+  // one chunk's good rows: characters of the text, rows to check for words
+  const chars = new Ints();
+  const toCheck = new Ints();
+  let out = new Uint16Array(1 << 20);
+  let line = 0;
+  let readMs = 0;
+  let checkMs = 0;
+
+  const split = (buf: Buffer, end: number) => {
+    lineStart.n = 0;
+    fieldFrom.n = 0;
+    ends.n = 0;
+    let p = 0;
+    while (p < end) {
+      let i = p;
+      let c = 0;
+      while (i < end && (c = buf[i]) !== LF && c !== TAB) i++;
+      if (i === p && (i === end || c === LF)) {
+        // an empty line
+        p = i + 1;
+        continue;
+      }
+      const r = lineStart.n;
+      lineStart.push(p);
+      fieldFrom.push(ends.n);
+      ends.push(i);
+      // the number: 11 digits, a known segment
+      let carrier = 0;
+      let n = 0;
+      if (i - p === 11 && buf[p] === 0x31) {
+        carrier = 1;
+        for (let k = p; k < i; k++) {
+          const d = buf[k] - 48;
+          if (d < 0 || d > 9) carrier = 0;
+          n = n * 10 + d;
+        }
+        if (carrier) carrier = table[(buf[p + 1] - 48) * 100 + (buf[p + 2] - 48) * 10 + buf[p + 3] - 48];
+      }
+      if (r === rowCarrier.length) {
+        rowCarrier = grow(rowCarrier, r);
+        rowRepeat = grow(rowRepeat, r);
+      }
+      rowCarrier[r] = carrier;
+      rowRepeat[r] = carrier && !seen.add(n) ? 1 : 0;
+      while (i < end && c === TAB) {
+        i++;
+        while (i < end && (c = buf[i]) !== LF && c !== TAB) i++;
+        ends.push(i);
+      }
+      p = i + 1;
+    }
+    fieldFrom.push(ends.n);
+  };
+
+  const check = (buf: Buffer, latin: string) => {
+    const rows = lineStart.n;
+    // a row's text: at most the template's units and one per byte of its variables
+    const need = rows * t.fixedChars + buf.length;
+    if (out.length < need) out = new Uint16Array(Math.max(need, out.length * 2));
+    const o16 = out;
+    const headLen = t.headZh.length;
+    let o = 0;
+    chars.n = 0;
+    toCheck.n = 0;
+    const first = count;
+    const ls = lineStart.a;
+    const ff = fieldFrom.a;
+    const fe = ends.a;
+    const tails = t.tails;
+    for (let r = 0; r < rows; r++) {
+      line++;
+      const carrier = rowCarrier[r];
+      const f0 = ff[r];
+      const f1 = ff[r + 1];
+      let problem: string | null = null;
+      let ascii = t.fixedAscii;
+      let masked = false;
+      const m = hit ? NO_MASK : mask;
+      // the variables' units and the literals after them go where the row's text will be
+      let w = o + headLen;
+      if (carrier === 0) problem = VX.rowBadMobile;
+      else if (f1 - f0 - 1 !== varCount) problem = VX.rowVariableCount;
+      else {
+        for (let f = f0 + 1; f < f1; f++) {
+          const a = fe[f - 1] + 1;
+          const b = fe[f];
+          const bytes = b - a;
+          if (bytes === 0) {
+            problem = VX.rowEmptyVariable;
+            break;
+          }
+          if (bytes >= VARIABLE_MAX_BYTES) {
+            problem = VX.rowVariableTooLong;
+            break;
+          }
+          for (let i = a; i < b; i++) {
+            const c = buf[i];
+            let u: number;
+            if (c < 0x80) u = c;
+            else if (c < 0xe0) {
+              u = ((c & 0x1f) << 6) | (buf[++i] & 0x3f);
+              ascii = false;
+            } else if (c < 0xf0) {
+              u = ((c & 0x0f) << 12) | ((buf[i + 1] & 0x3f) << 6) | (buf[i + 2] & 0x3f);
+              i += 2;
+              ascii = false;
+            } else {
+              const cp = (((c & 0x07) << 18) | ((buf[i + 1] & 0x3f) << 12) | ((buf[i + 2] & 0x3f) << 6) | (buf[i + 3] & 0x3f)) - 0x10000;
+              i += 3;
+              ascii = false;
+              const hi = 0xd800 + (cp >> 10);
+              if (m[hi] === 1) masked = true;
+              o16[w++] = hi;
+              u = 0xdc00 + (cp & 0x3ff);
+            }
+            if (m[u] === 1) masked = true;
+            o16[w++] = u;
+          }
+          const tail = tails[f - f0 - 1];
+          for (let i = 0; i < tail.length; i++) o16[w++] = tail[i];
+        }
+        if (!problem && w - o > MAX_MESSAGE_CHARS) problem = VX.rowTooLong;
+      }
+      if (problem) throw new ApiError(400, `第${line}行：${problem}`);
+      if (rowRepeat[r]) {
+        repeatNum++;
+        continue;
+      }
+      const head = ascii ? t.headEn : t.headZh;
+      for (let i = 0; i < headLen; i++) o16[o + i] = head[i];
+      const n = w - o;
+      o = w;
+      if (!hit) {
+        const ws = ascii ? words.en : words.zh;
+        if (ws.fixedHit) hit = true;
+        else if (masked) toCheck.push(count - first);
+      }
+      if (count === carriers.length) {
+        carriers = grow(carriers, count);
+        pieces = grow(pieces, count);
+      }
+      carriers[count] = carrier;
+      pieces[count] = piecesFor(n, ascii);
+      phones.push(latin.slice(ls[r], ls[r] + 11));
+      chars.push(n);
+      count++;
+    }
+    // the rows' texts, one string per chunk (UTF-16 as it is): a row's text is as long as its counter
+    const bytes = Buffer.from(o16.buffer, o16.byteOffset, o * 2);
+    if (BIG_ENDIAN) bytes.swap16();
+    const all = bytes.toString('ucs2');
+    let pos = 0;
+    for (let k = 0; k < chars.n; k++) {
+      texts.push(all.slice(pos, pos + chars.a[k]));
+      pos += chars.a[k];
+    }
+    for (let k = 0; k < toCheck.n && !hit; k++) if (words.zh.contains(texts[first + toCheck.a[k]])) hit = true;
+  };
+
+  const chunk = (buf: Buffer, end: number) => {
+    // what is read as text reads invalid UTF-8 as U+FFFD: the same bytes for the rest
+    if (!isUtf8(buf.subarray(0, end))) {
+      buf = Buffer.from(buf.toString('utf8', 0, end));
+      end = buf.length;
+    }
+    split(buf, end);
+    const t1 = performance.now();
+    check(buf, buf.toString('latin1', 0, end));
+    return t1;
+  };
+
+  let carry: Buffer = Buffer.alloc(0);
+  let t0 = performance.now();
+  for await (const data of fs.createReadStream(path, { highWaterMark: chunkBytes })) {
+    const buf = carry.length ? Buffer.concat([carry, data as Buffer]) : (data as Buffer);
+    const last = buf.lastIndexOf(LF);
+    if (last < 0) {
+      carry = buf;
+      continue;
+    }
+    carry = Buffer.from(buf.subarray(last + 1));
+    const t1 = chunk(buf, last);
+    readMs += t1 - t0;
+    t0 = performance.now();
+    checkMs += t0 - t1;
+  }
+  const t1 = chunk(carry, carry.length);
+  readMs += t1 - t0;
+  checkMs += performance.now() - t1;
+  return { phones, carriers: carriers.subarray(0, count), pieces: pieces.subarray(0, count), texts, repeatNum, hit, readMs, checkMs };
 }
 
 /** The variable template download: mobile + one column per variable of a sample template. */

@@ -1,8 +1,9 @@
 /**
  * The character and charge confirmation of the variable and international pages: numbers, the
  * pieces charged (each variable row its own), the characters and pieces of an international
- * message with its countries (count × price per piece), the amount and balance (by amount) or the
- * remaining pieces (product pools).
+ * message with its countries (count × price per piece), the amount and balance (by amount), the
+ * remaining pieces (product pools) or, for an international send of a package account, the amount
+ * taken from its international pools and what they hold.
  */
 import { Descriptions, Modal, Table } from 'antd';
 import { Money } from '@/components/Money/Money';
@@ -37,6 +38,15 @@ export function ChargeDialog({ info, sendtime, sending, onOk, onCancel }: Charge
                     <Money value={info.balance} />
                   </Descriptions.Item>
                 )}
+              </>
+            ) : info.remainAmount !== undefined ? (
+              <>
+                <Descriptions.Item label="扣除国际短信余额">
+                  <Money value={info.amount ?? '0'} />
+                </Descriptions.Item>
+                <Descriptions.Item label="国际短信余额">
+                  <Money value={info.remainAmount} />
+                </Descriptions.Item>
               </>
             ) : (
               info.remainPieces !== undefined && <Descriptions.Item label="剩余条数">{info.remainPieces} 条</Descriptions.Item>

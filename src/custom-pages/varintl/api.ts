@@ -87,6 +87,8 @@ export interface VarIntlCharge {
   amount?: string;
   balance?: string;
   remainPieces?: number;
+  /** international, package account: yuan left in its international pools (`amount` is taken from them) */
+  remainAmount?: string;
   /** international */
   chars?: number;
   smsNum?: number;

@@ -7,7 +7,7 @@
 import { Link } from 'react-router';
 import { Alert, Card, Col, Row, Statistic, Typography } from 'antd';
 import { useCustom } from '@refinedev/core';
-import { PayType } from '@/generated/schemas';
+import { PayType, ProductType } from '@/generated/schemas';
 import { enumLabel } from '@/schema';
 import { isAgent, isPackageMode } from '@/providers/access';
 import type { CurrentUser } from '@/generated/schemas';
@@ -37,14 +37,16 @@ export function HeaderBalances({ user }: { user: CurrentUser }) {
         {showStock &&
           REMAIN_KEYS.map(({ key, productType }) => {
             const due = d?.agent_pool_due_time_data?.[key] ?? 0;
+            // international pools hold yuan (gj_remain_amount), the others pieces
+            const unit = productType === ProductType.International ? '元' : '条';
             return (
               <Col key={key} xs={12} sm={8} lg={4} data-testid={`remain-${key}`}>
                 <Link to={`/remain?type=${productType}`}>
-                  <Statistic title={`${enumLabel('product-type', productType)}剩余（条）`} value={d?.data?.[key] ?? 0} />
+                  <Statistic title={`${enumLabel('product-type', productType)}剩余（${unit}）`} value={d?.data?.[key] ?? 0} precision={productType === ProductType.International ? 2 : undefined} />
                 </Link>
                 {due > 0 && (
                   <Typography.Text type="warning" style={{ fontSize: 12 }}>
-                    {due} 条即将过期
+                    {due} {unit}即将过期
                   </Typography.Text>
                 )}
               </Col>
