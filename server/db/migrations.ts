@@ -20,6 +20,7 @@ import { invoices0015 } from './migrations/0015_invoices';
 import { files0016 } from './migrations/0016_files';
 import { varintl0017 } from './migrations/0017_varintl';
 import { reports0018 } from './migrations/0018_reports';
+import { uploadChunksOnDisk0019 } from './migrations/0019_upload_chunks_on_disk';
 
 async function run(db: Kysely<any>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -166,6 +167,7 @@ export const migrations: Record<string, Migration> = {
   '0016_files': files0016,
   '0017_varintl': varintl0017,
   '0018_reports': reports0018,
+  '0019_upload_chunks_on_disk': uploadChunksOnDisk0019,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

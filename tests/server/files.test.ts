@@ -67,7 +67,7 @@ describe.each(backends)('file service on %s', (backend) => {
     // the chunks are gone, the file is whole
     const f = await resolveUpload(t.server.app.ctx, { id: await accountId(t.server, 'client1') }, token);
     expect(md5(fs.readFileSync(f.path))).toBe(key.fileMd5);
-    expect(fs.existsSync(_paths.chunkDir(t.server.app.ctx, await accountId(t.server, 'client1'), 1))).toBe(false);
+    expect(fs.existsSync(_paths.chunkDir(t.server.app.ctx, await accountId(t.server, 'client1'), key))).toBe(false);
     // reuse at 100 %: the check answers the same file, no chunk needed
     const reuse = (await c.post('/api/file/check', { fileName: '另一个名字.txt', ...key })).body;
     expect(reuse).toMatchObject({ code: 0, data: { uploaded: true, importFilePath: token, progress: 100, fileName: '另一个名字.txt' } });
@@ -125,7 +125,7 @@ describe.each(backends)('file service on %s', (backend) => {
     expect(await postChunk(t.server, c, { ...key, chunk: 2 }, data.subarray(0, 10))).toMatchObject({ code: 400 });
     // a JSON body is not a chunk
     expect((await c.post(`/api/file/chunk?fileMd5=${key.fileMd5}&fileSize=${key.fileSize}&chunk=0`, { a: 1 }, { json: true })).body).toMatchObject({ code: 400, msg: '分片不正确' });
-    const dir = _paths.chunkDir(t.server.app.ctx, await accountId(t.server, 'client1'), (await t.server.handle.db.selectFrom('file_uploads').select('id').where('file_md5', '=', key.fileMd5).executeTakeFirstOrThrow()).id);
+    const dir = _paths.chunkDir(t.server.app.ctx, await accountId(t.server, 'client1'), key);
     expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).toEqual([]);
     expect((await c.post('/api/file/progress', key)).body.data.uploadedChunks).toEqual([]);
     // one good chunk: still no importFilePath, nothing to resolve
@@ -142,6 +142,29 @@ describe.each(backends)('file service on %s', (backend) => {
     fs.rmSync((await resolveUpload(t.server.app.ctx, { id: row.account_id }, up.data.importFilePath)).path);
     await expect(resolveUpload(t.server.app.ctx, { id: row.account_id }, up.data.importFilePath)).rejects.toThrow('文件不存在，请重新上传');
     expect((await c.post('/api/file/check', { fileName: 'gone.txt', fileMd5: md5(d2), fileSize: d2.length })).body.data).toMatchObject({ uploaded: false, importFilePath: null });
+  });
+
+  it('reads what is stored from the chunk files: temporary files do not count, a chunk lost or cut on disk is sent again', async () => {
+    const c = await as(t.server, 'client1');
+    const id = await accountId(t.server, 'client1');
+    const data = Buffer.concat([numberText(200_000, 1_100_000), Buffer.from('\r\n')]); // 3 chunks
+    const key = { fileMd5: md5(data), fileSize: data.length };
+    expect((await c.post('/api/file/check', { fileName: 'd.txt', ...key })).body.data.chunks).toBe(3);
+    const dir = _paths.chunkDir(t.server.app.ctx, id, key);
+    for (const i of [0, 1, 2]) expect((await postChunk(t.server, c, { ...key, chunk: i }, data.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE))).code).toBe(0);
+    fs.writeFileSync(path.join(dir, '1.abc.part'), 'half');
+    fs.rmSync(path.join(dir, '2'));
+    expect((await c.post('/api/file/progress', key)).body.data).toMatchObject({ uploadedChunks: [0, 1], progress: 66 });
+    expect((await c.post('/api/file/merge', key)).body).toMatchObject({ code: 400, msg: '文件尚未上传完成' });
+    // a chunk cut on disk (by hand, or a crash before it reached the disk): the merge drops it and asks for it again
+    expect((await postChunk(t.server, c, { ...key, chunk: 2 }, data.subarray(2 * CHUNK_SIZE))).code).toBe(0);
+    fs.truncateSync(path.join(dir, '1'), 10);
+    expect((await c.post('/api/file/merge', key)).body).toMatchObject({ code: 400, msg: '文件尚未上传完成' });
+    expect((await c.post('/api/file/progress', key)).body.data.uploadedChunks).toEqual([0, 2]);
+    const done = await uploadFile(t.server, c, 'd.txt', data);
+    expect(done).toMatchObject({ code: 0, data: { size: data.length } });
+    expect(md5(fs.readFileSync((await resolveUpload(t.server.app.ctx, { id }, done.data.importFilePath)).path))).toBe(key.fileMd5);
+    expect(fs.existsSync(dir)).toBe(false);
   });
 
   it('refuses path names, other types, renamed binaries and sizes over the limit', async () => {
@@ -260,3 +283,4 @@ describe.each(backends)('file service on %s', (backend) => {
     expect(await poolViolations(t.server)).toEqual([]);
   });
 });
+

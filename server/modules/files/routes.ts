@@ -27,7 +27,7 @@ const TXT = 'text/plain; charset=utf-8';
 
 export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAsync {
   return async (app) => {
-    // a chunk is the raw body: read by the handler as a stream, bounded there (never buffered whole)
+    // a chunk is the raw body: read by the handler after the session check, bounded by the chunk's length (at most 1 MB)
     app.addContentTypeParser('application/octet-stream', (_req, _payload, done) => done(null));
 
     app.post(
@@ -58,9 +58,10 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
       async (req) => {
         const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
         if (type !== 'application/octet-stream') throw new ApiError(400, FILE_MESSAGES.badChunk);
-        const declared = Number(req.headers['content-length'] ?? 0);
-        if (declared > CHUNK_SIZE) throw new ApiError(400, FILE_MESSAGES.badChunk);
-        return ok(await files.saveChunk(sessionOf(req).account, req.query as Record<string, unknown>, req.raw));
+        const length = req.headers['content-length'];
+        const declared = length === undefined ? undefined : Number(length);
+        if (declared !== undefined && !(declared <= CHUNK_SIZE)) throw new ApiError(400, FILE_MESSAGES.badChunk);
+        return ok(await files.saveChunk(sessionOf(req).account, req.query as Record<string, unknown>, req.raw, declared));
       },
     );
 
