@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { backends, useServer, type Client, type TestServer } from './harness';
+import { backends, sha256, useServer, type Client, type TestServer } from './harness';
 import { as, accountId, ledgerViolations, poolViolations, templateId } from './send-helpers';
 import { CHUNK_SIZE, resolveUpload, _paths } from '../../server/modules/files/service';
 import { parseNumberFile } from '../../server/modules/files/parse';
@@ -142,6 +142,37 @@ describe.each(backends)('file service on %s', (backend) => {
     fs.rmSync((await resolveUpload(t.server.app.ctx, { id: row.account_id }, up.data.importFilePath)).path);
     await expect(resolveUpload(t.server.app.ctx, { id: row.account_id }, up.data.importFilePath)).rejects.toThrow('文件不存在，请重新上传');
     expect((await c.post('/api/file/check', { fileName: 'gone.txt', fileMd5: md5(d2), fileSize: d2.length })).body.data).toMatchObject({ uploaded: false, importFilePath: null });
+  });
+
+  it('checks the session at every chunk in the database: a session ended or an account frozen elsewhere stops the next chunk', async () => {
+    const c = await as(t.server, 'client1');
+    const data = Buffer.concat([numberText(100_000, 900_000), Buffer.from('\r\n')]); // 2 chunks
+    const key = { fileMd5: md5(data), fileSize: data.length };
+    expect((await c.post('/api/file/check', { fileName: 's.txt', ...key })).body.code).toBe(0);
+    expect((await postChunk(t.server, c, { ...key, chunk: 0 }, data.subarray(0, CHUNK_SIZE))).code).toBe(0);
+    // another process freezes the account (a row update, nothing this process hears of): the next chunk is refused
+    const id = await accountId(t.server, 'client1');
+    await t.server.handle.db.updateTable('accounts').set({ status: 5 }).where('id', '=', id).execute();
+    try {
+      expect(await postChunk(t.server, c, { ...key, chunk: 1 }, data.subarray(CHUNK_SIZE))).toMatchObject({ code: 401, msg: '登录超时' });
+    } finally {
+      await t.server.handle.db.updateTable('accounts').set({ status: 1 }).where('id', '=', id).execute();
+    }
+    // another process ends the session (logout there): refused at once, no cache answers for it
+    await t.server.handle.db.deleteFrom('sessions').where('id', '=', sha256(c.jar.get('sid')!)).execute();
+    expect(await postChunk(t.server, c, { ...key, chunk: 1 }, data.subarray(CHUNK_SIZE))).toMatchObject({ code: 401, msg: '登录超时' });
+    // without the CSRF header a chunk is refused as every POST is
+    const owner = await as(t.server, 'client1');
+    const noCsrf = await t.server.app.inject({
+      method: 'POST',
+      url: `/api/file/chunk?fileMd5=${key.fileMd5}&fileSize=${key.fileSize}&chunk=1`,
+      headers: { host: 'localhost:8080', 'content-type': 'application/octet-stream', cookie: [...owner.jar].map(([k, v]) => `${k}=${v}`).join('; ') },
+      payload: data.subarray(CHUNK_SIZE),
+    });
+    expect(noCsrf.json()).toMatchObject({ code: 403, msg: '非法请求，请刷新页面后重试' });
+    // nothing of the refused chunks was kept; the owner's next session goes on from chunk 0
+    expect((await owner.post('/api/file/progress', key)).body.data.uploadedChunks).toEqual([0]);
+    expect(await uploadFile(t.server, owner, 's.txt', data)).toMatchObject({ code: 0 });
   });
 
   it('reads what is stored from the chunk files: temporary files do not count, a chunk lost or cut on disk is sent again', async () => {
