@@ -12,6 +12,7 @@ import { CHUNK_SIZE, resolveUpload, _paths } from '../../server/modules/files/se
 import { parseNumberFile } from '../../server/modules/files/parse';
 import { bombXlsx, xlsxWith } from '../fixtures/zip';
 import ExcelJS from 'exceljs';
+import { configFromEnv } from '../../server/config';
 
 const md5 = (b: Buffer) => crypto.createHash('md5').update(b).digest('hex');
 
@@ -198,6 +199,62 @@ describe.each(backends)('file service on %s', (backend) => {
     expect(fs.existsSync(dir)).toBe(false);
   });
 
+  it('purges unfinished uploads nobody touched for the stale time, each once however many processes run it', async () => {
+    const id = await accountId(t.server, 'client1');
+    const ctx = t.server.app.ctx;
+    const db = t.server.handle.db;
+    let c = await as(t.server, 'client1');
+    const partial = async (n: number, start: number, chunk = true) => {
+      const data = Buffer.concat([numberText(n, start), Buffer.from('\r\n')]);
+      const key = { fileMd5: md5(data), fileSize: data.length };
+      expect((await c.post('/api/file/check', { fileName: 'p.txt', ...key })).body.code).toBe(0);
+      if (chunk) expect((await postChunk(t.server, c, { ...key, chunk: 0 }, data.subarray(0, CHUNK_SIZE))).code).toBe(0);
+      return key;
+    };
+    const stale = await partial(100_000, 3_000_000); // one of two chunks
+    const registered = await partial(10, 3_200_000, false); // checked, nothing sent
+    const active = await partial(100_000, 3_300_000); // old row, but a chunk came in lately (chunks write no row)
+    const complete = await uploadFile(t.server, c, 'whole.txt', numberText(1000, 3_400_000));
+    const HOUR = 3600_000;
+    t.server.clock.advance(25 * HOUR);
+    const now = t.server.clock.now();
+    c = await as(t.server, 'client1'); // the session of a day ago has expired
+    const fresh = await partial(100_000, 3_500_000);
+    fs.utimesSync(_paths.chunkDir(ctx, id, active), now, new Date(now.getTime() - HOUR));
+    // leftovers no unfinished upload owns: a chunk folder of an older version, a folder whose row went, a merge that died
+    const owner = _paths.ownerDir(ctx, id);
+    const old = new Date(now.getTime() - 48 * HOUR);
+    const leftovers = ['c999999', `c${'a'.repeat(32)}-1234`, 'x'.repeat(24) + '.txt.abcdef.merging'];
+    for (const name of leftovers) {
+      if (name.endsWith('.merging')) fs.writeFileSync(path.join(owner, name), 'x');
+      else fs.mkdirSync(path.join(owner, name, '0'), { recursive: true });
+      fs.utimesSync(path.join(owner, name), old, old);
+    }
+    const young = `c${'b'.repeat(32)}-99`;
+    fs.mkdirSync(path.join(owner, young));
+    fs.utimesSync(path.join(owner, young), now, now);
+
+    const [a, b] = await Promise.all([t.server.app.services.files.purgeStale(24 * HOUR), t.server.app.services.files.purgeStale(24 * HOUR)]);
+    expect(a.uploads + b.uploads).toBe(2);
+    const left = await db.selectFrom('file_uploads').select(['file_md5', 'state', 'updated_at']).where('account_id', '=', id).execute();
+    const has = (k: { fileMd5: string }) => left.some((r) => r.file_md5 === k.fileMd5);
+    expect([has(stale), has(registered), has(active), has(fresh), has({ fileMd5: md5(numberText(1000, 3_400_000)) })]).toEqual([false, false, true, true, true]);
+    // the active upload's row now says when its last chunk came, so it is not looked at again before that is as old
+    expect(new Date(left.find((r) => r.file_md5 === active.fileMd5)!.updated_at).getTime()).toBeGreaterThan(now.getTime() - 2 * HOUR);
+    expect(fs.existsSync(_paths.chunkDir(ctx, id, stale))).toBe(false);
+    expect(fs.existsSync(_paths.chunkDir(ctx, id, registered))).toBe(false);
+    expect(fs.readdirSync(_paths.chunkDir(ctx, id, active))).toEqual(['0']);
+    expect(fs.readdirSync(_paths.chunkDir(ctx, id, fresh))).toEqual(['0']);
+    for (const name of leftovers) expect(fs.existsSync(path.join(owner, name)), name).toBe(false);
+    expect(fs.existsSync(path.join(owner, young))).toBe(true);
+    // the complete file stays usable; the purged upload starts again from nothing
+    expect((await resolveUpload(ctx, { id }, complete.data.importFilePath)).size).toBe(numberText(1000, 3_400_000).length);
+    expect((await c.post('/api/file/progress', stale)).body.msg).toBe('文件不存在，请重新上传');
+    expect((await c.post('/api/file/check', { fileName: 'p.txt', ...stale })).body.data).toMatchObject({ uploaded: false, uploadedChunks: [] });
+    // nothing more to do
+    expect(await t.server.app.services.files.purgeStale(24 * HOUR)).toEqual({ uploads: 0, folders: 0 });
+  });
+
   it('refuses path names, other types, renamed binaries and sizes over the limit', async () => {
     const c = await as(t.server, 'client1');
     const key = { fileMd5: md5(Buffer.from('x')), fileSize: 1 };
@@ -315,3 +372,24 @@ describe.each(backends)('file service on %s', (backend) => {
   });
 });
 
+describe.each(backends)('stale upload purge on %s (scheduled)', (backend) => {
+  // UPLOAD_STALE_HOURS=2; the server's job runs every 100 ms here (every hour by default)
+  const t = useServer(backend, { config: { uploadStaleHours: configFromEnv({ UPLOAD_STALE_HOURS: '2' }).uploadStaleHours }, build: { uploadPurgeEveryMs: 100 } });
+
+  it('runs where the server starts its periodic jobs and removes uploads untouched for UPLOAD_STALE_HOURS', async () => {
+    const c = await as(t.server, 'client1');
+    const id = await accountId(t.server, 'client1');
+    const data = Buffer.concat([numberText(100_000, 4_000_000), Buffer.from('\r\n')]);
+    const key = { fileMd5: md5(data), fileSize: data.length };
+    expect((await c.post('/api/file/check', { fileName: 'late.txt', ...key })).body.code).toBe(0);
+    expect((await postChunk(t.server, c, { ...key, chunk: 0 }, data.subarray(0, CHUNK_SIZE))).code).toBe(0);
+    const rows = () => t.server.handle.db.selectFrom('file_uploads').select('id').where('file_md5', '=', key.fileMd5).execute();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await rows()).toHaveLength(1); // not stale yet: the job ran and kept it
+    t.server.clock.advance(3 * 3600_000);
+    const dir = _paths.chunkDir(t.server.app.ctx, id, key);
+    for (let i = 0; i < 100 && ((await rows()).length || fs.existsSync(dir)); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await rows()).toHaveLength(0);
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+});

@@ -19,7 +19,8 @@
  * session account's own folder. State lives in the database (`file_uploads`) and in files under
  * `DATA_DIR/uploads/<account id>/` (chunks in `c<md5>-<size>/`, made by `check`), so several API
  * processes sharing the database and DATA_DIR can serve one upload (a merge is claimed by a row
- * update with a lease, never an in-memory lock).
+ * update with a lease, never an in-memory lock). `purgeStale` (run by the server every hour)
+ * removes unfinished uploads nobody touched for `UPLOAD_STALE_HOURS`.
  *
  * Other modules open an uploaded file with `resolveUpload(ctx, account, importFilePath)`.
  */
@@ -123,6 +124,8 @@ const uploadsRoot = (ctx: Pick<AppContext, 'dataDir'>) => path.join(ctx.dataDir,
 const ownerDir = (ctx: Pick<AppContext, 'dataDir'>, accountId: number) => path.join(uploadsRoot(ctx), String(accountId));
 /** the chunk folder of an upload: named by its key (md5 = 32 lower-case hex, size digits), so a chunk needs no row lookup */
 const chunkDir = (ctx: Pick<AppContext, 'dataDir'>, accountId: number, k: UploadKey) => path.join(ownerDir(ctx, accountId), `c${k.fileMd5}-${k.fileSize}`);
+/** a chunk folder's name → its key */
+const CHUNK_DIR = /^c([0-9a-f]{32})-([0-9]{1,12})$/;
 /** a chunk file: its index */
 const CHUNK_FILE = /^(0|[1-9][0-9]{0,5})$/;
 
@@ -168,6 +171,8 @@ function readChunkBody(body: Readable, expected: number): Promise<Buffer> {
   });
 }
 
+/** unfinished uploads looked at per purge statement */
+const PURGE_BATCH = 500;
 /** the merge starts writing its file out every this many bytes, so the final fdatasync has little left to do */
 const MERGE_SYNC_EVERY = 32 * CHUNK_SIZE;
 
@@ -530,17 +535,82 @@ export class FileService {
     return { stream: fs.createReadStream(f.path), name: f.fileName, size: f.size };
   }
 
-  /** Unfinished uploads untouched for `olderThanMs` (default 7 days): rows and chunks removed. */
-  async purgeStale(olderThanMs = 7 * 24 * 3600_000): Promise<number> {
-    const cutoff = new Date(this.ctx.now().getTime() - olderThanMs);
-    const rows = await this.ctx.db
-      .deleteFrom('file_uploads')
-      .where('state', '<>', UploadRow.Done)
-      .where('updated_at', '<', cutoff)
-      .returning(['account_id', 'file_md5', 'file_size'])
-      .execute();
-    for (const r of rows) await rmTree(chunkDir(this.ctx, r.account_id, { fileMd5: r.file_md5, fileSize: r.file_size }));
-    return rows.length;
+  /**
+   * Unfinished uploads (uploading, or a merge that died) not touched for `olderThanMs`: their rows
+   * and chunks are removed. Touched = check / progress / merge (the row's updated_at) or a chunk
+   * stored (the chunk folder's mtime: chunks write no row). Safe with several processes: the
+   * DELETE … RETURNING is the claim (a row goes to exactly one of them, and not at all when a
+   * check touched it meanwhile), and only the process that deleted a row removes its folder.
+   * Then chunk folders and merge leftovers that no unfinished upload owns (a process died between
+   * the row and the folder; folders of older versions) are removed once they are as old.
+   */
+  async purgeStale(olderThanMs: number): Promise<{ uploads: number; folders: number }> {
+    const nowMs = this.ctx.now().getTime();
+    const cutoff = new Date(nowMs - olderThanMs);
+    const isOld = async (p: string) => {
+      const st = await fs.promises.stat(p).catch(() => null);
+      return !!st && st.mtimeMs < cutoff.getTime();
+    };
+    let uploads = 0;
+    for (;;) {
+      const candidates = await this.ctx.db
+        .selectFrom('file_uploads')
+        .select(['id', 'account_id', 'file_md5', 'file_size'])
+        .where('state', '<>', UploadRow.Done)
+        .where('updated_at', '<', cutoff)
+        .orderBy('id')
+        .limit(PURGE_BATCH)
+        .execute();
+      if (!candidates.length) break;
+      const stale: number[] = [];
+      for (const c of candidates) {
+        const dir = chunkDir(this.ctx, c.account_id, { fileMd5: c.file_md5, fileSize: c.file_size });
+        const st = await fs.promises.stat(dir).catch(() => null);
+        // a chunk came in lately: kept, and looked at again when that is as old
+        if (st && st.mtimeMs >= cutoff.getTime()) {
+          await this.ctx.db.updateTable('file_uploads').set({ updated_at: new Date(Math.min(st.mtimeMs, nowMs)) }).where('id', '=', c.id).where('updated_at', '<', cutoff).execute();
+        } else stale.push(c.id);
+      }
+      const gone = stale.length
+        ? await this.ctx.db
+            .deleteFrom('file_uploads')
+            .where('id', 'in', stale)
+            .where('state', '<>', UploadRow.Done)
+            .where('updated_at', '<', cutoff)
+            .returning(['id', 'account_id', 'file_md5', 'file_size'])
+            .execute()
+        : [];
+      for (const r of gone) await rmTree(chunkDir(this.ctx, r.account_id, { fileMd5: r.file_md5, fileSize: r.file_size }));
+      uploads += gone.length;
+      if (candidates.length < PURGE_BATCH) break;
+    }
+    let folders = 0;
+    const root = uploadsRoot(this.ctx);
+    const owners = await fs.promises.readdir(root).catch(() => [] as string[]);
+    for (const owner of owners) {
+      if (!/^[1-9][0-9]{0,9}$/.test(owner)) continue;
+      const accountId = Number(owner);
+      const entries = await fs.promises.readdir(path.join(root, owner)).catch(() => [] as string[]);
+      const leftovers: string[] = [];
+      for (const name of entries) {
+        // chunk folders (c<md5>-<size>; c<upload id> of older versions) and merges that never finished
+        const kind = CHUNK_DIR.test(name) ? 'chunks' : /^c[0-9]{1,10}$/.test(name) || name.endsWith('.merging') ? 'dead' : null;
+        if (kind && (await isOld(path.join(root, owner, name)))) leftovers.push(name);
+      }
+      if (!leftovers.length) continue;
+      const live = new Set(
+        (await this.ctx.db.selectFrom('file_uploads').select(['file_md5', 'file_size']).where('account_id', '=', accountId).where('state', '<>', UploadRow.Done).execute()).map(
+          (r) => `c${r.file_md5}-${r.file_size}`,
+        ),
+      );
+      for (const name of leftovers) {
+        if (live.has(name)) continue;
+        await rmTree(path.join(root, owner, name));
+        folders++;
+      }
+    }
+    if (uploads || folders) this.ctx.log.info({ uploads, folders }, 'stale uploads purged');
+    return { uploads, folders };
   }
 }
 
