@@ -296,6 +296,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await running;
     });
   }
+  app.addHook('onClose', async () => services.files.close());
   app.addHook('onClose', async () => ctx.mailer.close());
   return app;
 }

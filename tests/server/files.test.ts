@@ -5,11 +5,12 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { backends, sha256, useServer, type Client, type TestServer } from './harness';
 import { as, accountId, ledgerViolations, poolViolations, templateId } from './send-helpers';
 import { CHUNK_SIZE, resolveUpload, _paths } from '../../server/modules/files/service';
 import { parseNumberFile } from '../../server/modules/files/parse';
+import { ChunkHasher } from '../../server/modules/files/hasher';
 import { bombXlsx, xlsxWith } from '../fixtures/zip';
 import ExcelJS from 'exceljs';
 import { configFromEnv } from '../../server/config';
@@ -199,6 +200,43 @@ describe.each(backends)('file service on %s', (backend) => {
     expect(fs.existsSync(dir)).toBe(false);
   });
 
+  it('hashes the chunks as they come in and uses that MD5 at the merge only for the very files it hashed', async () => {
+    const c = await as(t.server, 'client1');
+    const id = await accountId(t.server, 'client1');
+    const take = vi.spyOn(ChunkHasher.prototype, 'take');
+    try {
+      const three = (start: number) => Buffer.concat([numberText(200_000, start), Buffer.from('\r\n')]); // 3 chunks
+      // in order, all seen by this process: the merge copies without hashing, the file is right
+      const a = three(5_000_000);
+      const done = await uploadFile(t.server, c, 'a.txt', a);
+      expect(done.code).toBe(0);
+      expect(await take.mock.results.at(-1)!.value).toMatchObject({ md5: md5(a) });
+      expect(md5(fs.readFileSync((await resolveUpload(t.server.app.ctx, { id }, done.data.importFilePath)).path))).toBe(md5(a));
+      // a chunk file replaced after it was hashed (as another process's rename would): the merge hashes what it reads, and refuses it
+      const b = three(5_300_000);
+      const key = { fileMd5: md5(b), fileSize: b.length };
+      expect((await c.post('/api/file/check', { fileName: 'b.txt', ...key })).body.code).toBe(0);
+      for (const i of [0, 1, 2]) expect((await postChunk(t.server, c, { ...key, chunk: i }, b.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE))).code).toBe(0);
+      const dir = _paths.chunkDir(t.server.app.ctx, id, key);
+      const other = Buffer.from(b.subarray(CHUNK_SIZE, 2 * CHUNK_SIZE));
+      other[0] = other[0] === 0x31 ? 0x32 : 0x31;
+      fs.writeFileSync(path.join(dir, '1.x.part'), other);
+      fs.renameSync(path.join(dir, '1.x.part'), path.join(dir, '1'));
+      expect((await c.post('/api/file/merge', key)).body).toMatchObject({ code: 400, msg: '文件校验失败，请重新上传' });
+      // a chunk sent twice (its answer lost): no digest here, the merge hashes and accepts
+      const d = three(5_600_000);
+      const dk = { fileMd5: md5(d), fileSize: d.length };
+      expect((await c.post('/api/file/check', { fileName: 'd.txt', ...dk })).body.code).toBe(0);
+      for (const i of [0, 1, 1, 2]) expect((await postChunk(t.server, c, { ...dk, chunk: i }, d.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE))).code).toBe(0);
+      const merged = (await c.post('/api/file/merge', dk)).body;
+      expect(merged.code).toBe(0);
+      expect(await take.mock.results.at(-1)!.value).toBeNull();
+      expect(md5(fs.readFileSync((await resolveUpload(t.server.app.ctx, { id }, merged.data.importFilePath)).path))).toBe(dk.fileMd5);
+    } finally {
+      take.mockRestore();
+    }
+  });
+
   it('purges unfinished uploads nobody touched for the stale time, each once however many processes run it', async () => {
     const id = await accountId(t.server, 'client1');
     const ctx = t.server.app.ctx;
@@ -234,8 +272,16 @@ describe.each(backends)('file service on %s', (backend) => {
     fs.mkdirSync(path.join(owner, young));
     fs.utimesSync(path.join(owner, young), now, now);
 
+    // unfinished and untouched for a day: this test's stale and registered uploads, the active one (kept), and what earlier tests left
+    const { n: untouched } = await db
+      .selectFrom('file_uploads')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('state', '<>', 2)
+      .where('updated_at', '<', new Date(now.getTime() - 24 * HOUR))
+      .executeTakeFirstOrThrow();
     const [a, b] = await Promise.all([t.server.app.services.files.purgeStale(24 * HOUR), t.server.app.services.files.purgeStale(24 * HOUR)]);
-    expect(a.uploads + b.uploads).toBe(2);
+    expect(a.uploads + b.uploads).toBe(Number(untouched) - 1);
+    expect(Number(untouched)).toBeGreaterThanOrEqual(3);
     const left = await db.selectFrom('file_uploads').select(['file_md5', 'state', 'updated_at']).where('account_id', '=', id).execute();
     const has = (k: { fileMd5: string }) => left.some((r) => r.file_md5 === k.fileMd5);
     expect([has(stale), has(registered), has(active), has(fresh), has({ fileMd5: md5(numberText(1000, 3_400_000)) })]).toEqual([false, false, true, true, true]);

@@ -8,11 +8,13 @@
  * read (bounded by its expected length) and written to a temporary file in the upload's chunk
  * folder, then renamed into place: a chunk file under its index name is always a complete chunk,
  * and the chunk files ARE the record of what is stored (no row per chunk: a chunk costs the
- * session check and no statement of its own). `merge` streams the chunks in order into a
- * temporary file while hashing them, refuses a wrong MD5, checks the content against the name's
- * type (a binary renamed .txt, a non-zip renamed .xlsx), writes the file to disk (fdatasync),
- * renames it into place and only then records its `importFilePath`: nothing half-written is ever
- * used. Chunks are not synced: the merge reads them back and checks the MD5 of what it read.
+ * session check and no statement of its own). Each stored chunk is also hashed in order by a
+ * worker thread (hasher.ts), so that `merge` mostly copies: it streams the chunks in order into a
+ * temporary file (hashing them itself unless the worker's digest covers the very chunk files it
+ * reads), refuses a wrong MD5, checks the content against the name's type (a binary renamed
+ * .txt, a non-zip renamed .xlsx), writes the file to disk (fdatasync), renames it into place and
+ * only then records its `importFilePath`: nothing half-written is ever used. Chunks are not
+ * synced: the MD5 covers what the merge read back.
  *
  * Everything is per owner: another account finds no row of someone else's (it cannot read,
  * merge, delete or reuse them, even knowing the MD5), and a chunk is only ever written under the
@@ -34,6 +36,7 @@ import type { Account } from '../../db/types';
 import { ApiError } from '../../http/errors';
 import { randomToken } from '../../lib/crypto';
 import { MESSAGES } from '../../../common/schema/messages';
+import { ChunkHasher, chunkFileId, type ChunkFileId, type UploadDigest } from './hasher';
 
 /** 1 MB chunks (spec 02 §9) */
 export const CHUNK_SIZE = 1024 * 1024;
@@ -146,7 +149,7 @@ async function chunksOnDisk(dir: string, count: number): Promise<number[]> {
 /** Reads exactly `expected` bytes of the request stream; more, less, or a client gone refuse (分片不正确). */
 function readChunkBody(body: Readable, expected: number): Promise<Buffer> {
   // a chunk is at most CHUNK_SIZE (1 MB): held whole, as a JSON body of that size would be, and written with one call
-  const buf = Buffer.allocUnsafe(expected);
+  const buf = Buffer.allocUnsafeSlow(expected); // its own memory: handed to the hashing worker without a copy
   let n = 0;
   return new Promise((resolve, reject) => {
     const finish = (ok: boolean) => {
@@ -175,6 +178,8 @@ function readChunkBody(body: Readable, expected: number): Promise<Buffer> {
 const PURGE_BATCH = 500;
 /** the merge starts writing its file out every this many bytes, so the final fdatasync has little left to do */
 const MERGE_SYNC_EVERY = 32 * CHUNK_SIZE;
+/** chunks the merge reads ahead */
+const MERGE_AHEAD = 3;
 
 /** a chunk file the merge found missing or of the wrong length */
 class BadChunkFile extends Error {
@@ -183,10 +188,17 @@ class BadChunkFile extends Error {
   }
 }
 
-/** Reads a whole chunk file into `buf` (one byte more than a chunk holds, so a longer file shows): its length. */
-async function readChunkFile(file: string, buf: Buffer): Promise<number> {
+/** a chunk file the merge opened is not the one that was hashed while the chunks came in */
+class ChunkChanged extends Error {}
+
+/**
+ * Reads a whole chunk file into `buf` (one byte more than a chunk holds, so a longer file shows):
+ * its length. `expect`: the file it must be (ChunkChanged if the opened one is another).
+ */
+async function readChunkFile(file: string, buf: Buffer, expect?: ChunkFileId | null): Promise<number> {
   const fh = await fs.promises.open(file, 'r');
   try {
+    if (expect !== undefined && chunkFileId(await fh.stat({ bigint: true })) !== expect) throw new ChunkChanged();
     let n = 0;
     for (;;) {
       const { bytesRead } = await fh.read(buf, n, buf.length - n, n);
@@ -210,18 +222,22 @@ function quiet<T>(p: Promise<T>): Promise<T> {
 
 /**
  * The merge: chunks 0..n-1 of `dir` into the new file `tmp`, MD5 over the bytes as written, on
- * disk (fdatasync) before it returns. Pipelined: the next chunk is read and the previous one
- * written (libuv threads) while this one is hashed (the event loop), three 1 MB buffers in turn;
+ * disk (fdatasync) before it returns. Pipelined: the next chunks are read and the previous ones
+ * written (libuv threads) while this one is hashed (the event loop), five 1 MB buffers in turn;
  * the data is sent to disk in 32 MB steps as it goes. A missing chunk or one of the wrong length
- * throws BadChunkFile.
+ * throws BadChunkFile. With `hashed` (the digest taken while the chunks came in, ChunkHasher)
+ * nothing is hashed here: each chunk file opened must be the one that was hashed (ChunkChanged
+ * else), and the digest's MD5 is the answer.
  */
-async function concatChunks(dir: string, fileSize: number, tmp: string): Promise<{ md5: string; head: Buffer }> {
+async function concatChunks(dir: string, fileSize: number, tmp: string, hashed?: UploadDigest | null): Promise<{ md5: string; head: Buffer }> {
   const count = chunkCount(fileSize);
-  const hash = crypto.createHash('md5');
-  const bufs = [0, 1, 2].map(() => Buffer.allocUnsafe(CHUNK_SIZE + 1));
+  const hash = hashed ? null : crypto.createHash('md5');
+  // MERGE_AHEAD chunks being read, this one hashed, the two before it possibly still being written
+  const bufs = Array.from({ length: MERGE_AHEAD + 2 }, () => Buffer.allocUnsafe(CHUNK_SIZE + 1));
+  const bufOf = (i: number) => bufs[i % bufs.length];
   const read = (i: number) =>
     quiet(
-      readChunkFile(path.join(dir, String(i)), bufs[i % 3]).catch((e: NodeJS.ErrnoException) => {
+      readChunkFile(path.join(dir, String(i)), bufOf(i), hashed ? (hashed.files[i] ?? null) : undefined).catch((e: NodeJS.ErrnoException) => {
         if (e.code === 'ENOENT') throw new BadChunkFile(i);
         throw e;
       }),
@@ -229,35 +245,34 @@ async function concatChunks(dir: string, fileSize: number, tmp: string): Promise
   const out = await fs.promises.open(tmp, 'wx');
   let head = Buffer.alloc(0);
   try {
-    let reading = read(0);
-    let writing: Promise<void> = Promise.resolve();
+    const reads: Promise<number>[] = [];
+    const writes: Promise<void>[] = [];
+    for (let i = 0; i < Math.min(MERGE_AHEAD, count); i++) reads[i] = read(i);
     let syncing: Promise<void> | null = null;
-    let position = 0;
     let unsynced = 0;
     for (let i = 0; i < count; i++) {
-      const n = await reading;
+      const n = await reads[i];
       if (n !== chunkLength(fileSize, i)) throw new BadChunkFile(i);
-      // buffer (i + 1) % 3 held chunk i - 2, written before chunk i - 1 was
-      if (i + 1 < count) reading = read(i + 1);
-      const buf = bufs[i % 3];
-      hash.update(buf.subarray(0, n));
+      const buf = bufOf(i);
+      hash?.update(buf.subarray(0, n));
       if (i === 0) head = Buffer.from(buf.subarray(0, Math.min(n, SNIFF_BYTES)));
-      await writing;
-      writing = quiet(writeAt(out, buf, n, position));
-      position += n;
+      // the buffer of chunk i - 2 takes chunk i + MERGE_AHEAD once it is written
+      if (i >= 2) await writes[i - 2];
+      if (i + MERGE_AHEAD < count) reads[i + MERGE_AHEAD] = read(i + MERGE_AHEAD);
+      writes[i] = quiet(writeAt(out, buf, n, i * CHUNK_SIZE));
       unsynced += n;
       if (unsynced >= MERGE_SYNC_EVERY && !syncing) {
         unsynced = 0;
-        syncing = quiet(writing.then(() => out.datasync()).finally(() => (syncing = null)));
+        syncing = quiet(writes[i].then(() => out.datasync()).finally(() => (syncing = null)));
       }
     }
-    await writing;
+    await Promise.all(writes);
     await syncing;
     await out.datasync();
   } finally {
     await out.close();
   }
-  return { md5: hash.digest('hex'), head };
+  return { md5: hash ? hash.digest('hex') : hashed!.md5, head };
 }
 
 /** Makes a rename in `dir` durable (where the platform can open a folder). */
@@ -328,7 +343,15 @@ export class FileService {
    */
   variableParser?: (me: Account, file: ResolvedUpload, body: Record<string, unknown>) => Promise<unknown>;
 
+  /** the MD5 of uploads as their chunks come in (a worker thread): a hint the merge checks before it uses it */
+  private readonly hasher = new ChunkHasher();
+
   constructor(private readonly ctx: AppContext) {}
+
+  /** stops the hashing worker (the server's onClose) */
+  close(): Promise<void> {
+    return this.hasher.close();
+  }
 
   private key(b: { fileMd5?: unknown; fileSize?: unknown }): UploadKey {
     const md5 = typeof b.fileMd5 === 'string' ? b.fileMd5.trim() : '';
@@ -435,9 +458,12 @@ export class FileService {
     try {
       const bytes = await readChunkBody(body, chunkLength(k.fileSize, idx));
       await out.writeFile(bytes);
+      const file = chunkFileId(await out.stat({ bigint: true }));
       await out.close();
       out = null;
       await fs.promises.rename(tmp, path.join(dir, String(idx)));
+      // hashed in order beside the requests, so the merge need not (the bytes move to the worker)
+      this.hasher.add(dir, idx, bytes, file);
     } catch (e) {
       await out?.close().catch(() => undefined);
       await fs.promises.rm(tmp, { force: true });
@@ -483,7 +509,13 @@ export class FileService {
     const tmp = `${final}.${randomToken(6)}.merging`;
     let merged: { md5: string; head: Buffer };
     try {
-      merged = await concatChunks(dir, claimed.file_size, tmp);
+      const hashed = await this.hasher.take(dir, claimed.chunk_count);
+      merged = await concatChunks(dir, claimed.file_size, tmp, hashed).catch(async (e) => {
+        if (!(e instanceof ChunkChanged)) throw e;
+        // a chunk file was replaced after it was hashed here (sent again, another process): hash what is there
+        await fs.promises.rm(tmp, { force: true });
+        return concatChunks(dir, claimed.file_size, tmp);
+      });
     } catch (e) {
       await fs.promises.rm(tmp, { force: true });
       await release();
@@ -499,6 +531,7 @@ export class FileService {
     if (refusal) {
       await fs.promises.rm(tmp, { force: true });
       await rmTree(dir);
+      this.hasher.forget(dir);
       await release();
       throw new ApiError(400, refusal);
     }
@@ -525,7 +558,9 @@ export class FileService {
     if (row.state === UploadRow.Done) return { deleted: false };
     const gone = await this.ctx.db.deleteFrom('file_uploads').where('id', '=', row.id).where('state', '=', UploadRow.Uploading).returning('id').executeTakeFirst();
     if (!gone) throw new ApiError(400, FILE_MESSAGES.busy);
-    await rmTree(chunkDir(this.ctx, me.id, k));
+    const dir = chunkDir(this.ctx, me.id, k);
+    await rmTree(dir);
+    this.hasher.forget(dir);
     return { deleted: true };
   }
 
@@ -580,7 +615,11 @@ export class FileService {
             .returning(['id', 'account_id', 'file_md5', 'file_size'])
             .execute()
         : [];
-      for (const r of gone) await rmTree(chunkDir(this.ctx, r.account_id, { fileMd5: r.file_md5, fileSize: r.file_size }));
+      for (const r of gone) {
+        const dir = chunkDir(this.ctx, r.account_id, { fileMd5: r.file_md5, fileSize: r.file_size });
+        await rmTree(dir);
+        this.hasher.forget(dir);
+      }
       uploads += gone.length;
       if (candidates.length < PURGE_BATCH) break;
     }
