@@ -439,3 +439,35 @@ describe.each(backends)('stale upload purge on %s (scheduled)', (backend) => {
     expect(fs.existsSync(dir)).toBe(false);
   });
 });
+
+describe('ChunkHasher (the MD5 taken as chunks come in)', () => {
+  const bytes = (n: number, seed: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff));
+  const copy = (b: Buffer) => Buffer.from(b); // add() may move a buffer's memory to the worker
+
+  it('hashes the chunks in order whatever order they come in, and answers only for a whole, untouched upload', async () => {
+    const h = new ChunkHasher();
+    try {
+      const parts = [bytes(1000, 1), bytes(1000, 2), bytes(1000, 3), bytes(10, 4)];
+      const whole = md5(Buffer.concat(parts));
+      for (const i of [1, 0, 3, 2]) h.add('a', i, copy(parts[i]), `f${i}`);
+      expect(await h.take('a', 4)).toEqual({ md5: whole, files: ['f0', 'f1', 'f2', 'f3'] });
+      expect(await h.take('a', 4)).toBeNull(); // taken once
+      // a chunk missing, a chunk sent twice, chunks given up: no digest (the merge hashes)
+      for (const i of [0, 1, 3]) h.add('b', i, copy(parts[i]), `f${i}`);
+      expect(await h.take('b', 4)).toBeNull();
+      for (const i of [0, 1, 1, 2, 3]) h.add('c', i, copy(parts[i]), `f${i}`);
+      expect(await h.take('c', 4)).toBeNull();
+      for (const i of [0, 1, 2, 3]) h.add('d', i, copy(parts[i]), `f${i}`);
+      h.forget('d');
+      expect(await h.take('d', 4)).toBeNull();
+      // a Buffer that is part of larger memory is copied, the caller's memory stays usable
+      const big = Buffer.alloc(4000, 7);
+      h.add('e', 0, big.subarray(1000, 2000), 'f0');
+      expect(big.length).toBe(4000);
+      expect(await h.take('e', 1)).toMatchObject({ md5: md5(Buffer.alloc(1000, 7)) });
+    } finally {
+      await h.close();
+    }
+    expect(await h.take('x', 1)).toBeNull(); // closed: no worker, no digest
+  });
+});

@@ -12,8 +12,9 @@
  * chunks far out of order), the merge hashes what it reads, as it always could. So the state is a
  * hint that another process's change to the data can only make unused, never wrong.
  *
- * Bounded: at most MAX_UPLOADS uploads, MAX_WAITING_BYTES of early chunks held (beyond that the
- * upload it was for is given up here), uploads idle for IDLE_MS forgotten.
+ * Bounded: at most 64 MB handed over and not hashed yet (beyond that a chunk's upload is given up
+ * here), at most MAX_UPLOADS uploads and MAX_WAITING_BYTES of early chunks held in the worker (the
+ * same), uploads idle for IDLE_MS forgotten.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -50,33 +51,39 @@ function consume(u, m) {
   u.files[m.idx] = m.file;
   u.next++;
 }
+function onChunk(m) {
+  let u = uploads.get(m.key);
+  if (!u) {
+    if (uploads.size >= MAX_UPLOADS) forget(uploads.keys().next().value);
+    u = { next: 0, hash: crypto.createHash('md5'), files: [], waiting: new Map(), seen: 0 };
+    uploads.set(m.key, u);
+  }
+  u.seen = Date.now();
+  if (!u.hash) return;
+  if (m.t === 'gap') return giveUp(u);
+  if (m.idx < u.next || u.waiting.has(m.idx)) {
+    // sent again: the file hashed for it is gone, this upload cannot be trusted here any more
+    giveUp(u);
+    return;
+  }
+  if (m.idx > u.next) {
+    if (waitingBytes + m.length > MAX_WAITING_BYTES) return giveUp(u);
+    waitingBytes += m.length;
+    u.waiting.set(m.idx, m);
+    return;
+  }
+  consume(u, m);
+  for (let w; (w = u.waiting.get(u.next)); ) {
+    u.waiting.delete(u.next);
+    waitingBytes -= w.length;
+    consume(u, w);
+  }
+}
 parentPort.on('message', (m) => {
-  if (m.t === 'chunk') {
-    let u = uploads.get(m.key);
-    if (!u) {
-      if (uploads.size >= MAX_UPLOADS) forget(uploads.keys().next().value);
-      u = { next: 0, hash: crypto.createHash('md5'), files: [], waiting: new Map(), seen: 0 };
-      uploads.set(m.key, u);
-    }
-    u.seen = Date.now();
-    if (!u.hash) return;
-    if (m.idx < u.next || u.waiting.has(m.idx)) {
-      // sent again: the file hashed for it is gone, this upload cannot be trusted here any more
-      giveUp(u);
-      return;
-    }
-    if (m.idx > u.next) {
-      if (waitingBytes + m.length > MAX_WAITING_BYTES) return giveUp(u);
-      waitingBytes += m.length;
-      u.waiting.set(m.idx, m);
-      return;
-    }
-    consume(u, m);
-    for (let w; (w = u.waiting.get(u.next)); ) {
-      u.waiting.delete(u.next);
-      waitingBytes -= w.length;
-      consume(u, w);
-    }
+  if (m.t === 'chunk' || m.t === 'gap') {
+    onChunk(m);
+    // what the main thread may count off its backlog
+    if (m.t === 'chunk') parentPort.postMessage({ done: m.length });
   } else if (m.t === 'take') {
     const u = uploads.get(m.key);
     forget(m.key);
@@ -92,10 +99,14 @@ setInterval(() => {
 }, 60 * 1000).unref();
 `;
 
+/** bytes handed to the worker and not hashed yet: beyond this a chunk is not handed over (its upload is hashed at the merge) */
+const MAX_BACKLOG_BYTES = 64 * 1024 * 1024;
+
 export class ChunkHasher {
   private worker: Worker | null = null;
   private broken = false;
   private seq = 0;
+  private backlog = 0;
   private readonly asked = new Map<number, (d: UploadDigest | null) => void>();
 
   private get(): Worker | null {
@@ -103,7 +114,11 @@ export class ChunkHasher {
     if (!this.worker) {
       const w = new Worker(WORKER_SOURCE, { eval: true });
       w.unref();
-      w.on('message', (m: { id: number; digest: UploadDigest | null }) => {
+      w.on('message', (m: { done: number } | { id: number; digest: UploadDigest | null }) => {
+        if ('done' in m) {
+          this.backlog -= m.done;
+          return;
+        }
         this.asked.get(m.id)?.(m.digest);
         this.asked.delete(m.id);
       });
@@ -129,6 +144,12 @@ export class ChunkHasher {
   add(key: string, idx: number, bytes: Buffer, file: ChunkFileId) {
     const w = this.get();
     if (!w) return;
+    if (this.backlog + bytes.length > MAX_BACKLOG_BYTES) {
+      // the worker is behind (a busy machine): this upload is given up here, not queued without bound
+      w.postMessage({ t: 'gap', key, idx });
+      return;
+    }
+    this.backlog += bytes.length;
     const own = bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length && bytes.buffer instanceof ArrayBuffer;
     const buf = own ? (bytes.buffer as ArrayBuffer) : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length);
     w.postMessage({ t: 'chunk', key, idx, buf, offset: 0, length: bytes.length, file }, [buf as ArrayBuffer]);
