@@ -4,13 +4,14 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { backends, sha256, useServer, type Client, type TestServer } from './harness';
 import { as, accountId, ledgerViolations, poolViolations, templateId } from './send-helpers';
 import { CHUNK_SIZE, resolveUpload, _paths } from '../../server/modules/files/service';
 import { parseNumberFile } from '../../server/modules/files/parse';
-import { ChunkHasher } from '../../server/modules/files/hasher';
+import { ChunkHasher, chunkFileId } from '../../server/modules/files/hasher';
 import { bombXlsx, xlsxWith } from '../fixtures/zip';
 import ExcelJS from 'exceljs';
 import { configFromEnv } from '../../server/config';
@@ -442,31 +443,37 @@ describe.each(backends)('stale upload purge on %s (scheduled)', (backend) => {
 
 describe('ChunkHasher (the MD5 taken as chunks come in)', () => {
   const bytes = (n: number, seed: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff));
-  const copy = (b: Buffer) => Buffer.from(b); // add() may move a buffer's memory to the worker
 
-  it('hashes the chunks in order whatever order they come in, and answers only for a whole, untouched upload', async () => {
+  it('hashes the chunk files in order whatever order they come in, and answers only for a whole, untouched upload', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hasher-'));
     const h = new ChunkHasher();
     try {
       const parts = [bytes(1000, 1), bytes(1000, 2), bytes(1000, 3), bytes(10, 4)];
-      const whole = md5(Buffer.concat(parts));
-      for (const i of [1, 0, 3, 2]) h.add('a', i, copy(parts[i]), `f${i}`);
-      expect(await h.take('a', 4)).toEqual({ md5: whole, files: ['f0', 'f1', 'f2', 'f3'] });
+      const store = (key: string, i: number) => {
+        fs.mkdirSync(path.join(dir, key), { recursive: true });
+        const f = path.join(dir, key, String(i));
+        fs.writeFileSync(`${f}.part`, parts[i]);
+        fs.renameSync(`${f}.part`, f);
+        return f;
+      };
+      const idOf = (f: string) => chunkFileId(fs.statSync(f, { bigint: true }));
+      const files = [1, 0, 3, 2].map((i) => [i, store('a', i)] as const);
+      for (const [i, f] of files) h.add('a', i, f);
+      expect(await h.take('a', 4)).toEqual({ md5: md5(Buffer.concat(parts)), files: [0, 1, 2, 3].map((i) => idOf(path.join(dir, 'a', String(i)))) });
       expect(await h.take('a', 4)).toBeNull(); // taken once
-      // a chunk missing, a chunk sent twice, chunks given up: no digest (the merge hashes)
-      for (const i of [0, 1, 3]) h.add('b', i, copy(parts[i]), `f${i}`);
+      // a chunk missing, a chunk sent twice, a file gone before it was read, forgotten: no digest (the merge hashes)
+      for (const i of [0, 1, 3]) h.add('b', i, store('b', i));
       expect(await h.take('b', 4)).toBeNull();
-      for (const i of [0, 1, 1, 2, 3]) h.add('c', i, copy(parts[i]), `f${i}`);
+      for (const i of [0, 1, 1, 2, 3]) h.add('c', i, store('c', i));
       expect(await h.take('c', 4)).toBeNull();
-      for (const i of [0, 1, 2, 3]) h.add('d', i, copy(parts[i]), `f${i}`);
-      h.forget('d');
-      expect(await h.take('d', 4)).toBeNull();
-      // a Buffer that is part of larger memory is copied, the caller's memory stays usable
-      const big = Buffer.alloc(4000, 7);
-      h.add('e', 0, big.subarray(1000, 2000), 'f0');
-      expect(big.length).toBe(4000);
-      expect(await h.take('e', 1)).toMatchObject({ md5: md5(Buffer.alloc(1000, 7)) });
+      h.add('d', 0, path.join(dir, 'd', 'nothing'));
+      expect(await h.take('d', 1)).toBeNull();
+      for (const i of [0, 1, 2, 3]) h.add('e', i, store('e', i));
+      h.forget('e');
+      expect(await h.take('e', 4)).toBeNull();
     } finally {
       await h.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
     expect(await h.take('x', 1)).toBeNull(); // closed: no worker, no digest
   });
