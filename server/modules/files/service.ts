@@ -9,12 +9,12 @@
  * folder, then renamed into place: a chunk file under its index name is always a complete chunk,
  * and the chunk files ARE the record of what is stored (no row per chunk: a chunk costs the
  * session check and no statement of its own). Each stored chunk is also read back and hashed in
- * order by a worker thread (hasher.ts), so that `merge` mostly copies: it streams the chunks in order into a
- * temporary file (hashing them itself unless the worker's digest covers the very chunk files it
- * reads), refuses a wrong MD5, checks the content against the name's type (a binary renamed
- * .txt, a non-zip renamed .xlsx), writes the file to disk (fdatasync), renames it into place and
- * only then records its `importFilePath`: nothing half-written is ever used. Chunks are not
- * synced: the MD5 covers what the merge read back.
+ * order by a worker thread (hasher.ts), so that `merge` mostly copies: it streams the chunks in
+ * order into a temporary file (hashing them itself unless the worker's digest covers the very
+ * chunk files it reads), refuses a wrong MD5, checks the content against the name's type (a
+ * binary renamed .txt, a non-zip renamed .xlsx), writes the file to disk (fdatasync), renames it
+ * into place and only then records its `importFilePath`: nothing half-written is ever used.
+ * Chunks are not synced: the MD5 covers what the merge read back.
  *
  * Everything is per owner: another account finds no row of someone else's (it cannot read,
  * merge, delete or reuse them, even knowing the MD5), and a chunk is only ever written under the
@@ -486,8 +486,9 @@ export class FileService {
   }
 
   /**
-   * merge: every chunk streamed in order into one temporary file while hashing; a wrong MD5 or a
-   * content that does not fit the name's type is refused (and the chunks dropped, the client
+   * merge: every chunk streamed in order into one temporary file (hashed as it goes unless the
+   * worker hashed these very chunk files already); a wrong MD5 or a content that does not fit the
+   * name's type is refused (and the chunks dropped, the client
    * starts again); the verified file is written to disk, renamed into place, then recorded.
    * Idempotent: merging a done upload answers its importFilePath.
    */
