@@ -14,7 +14,10 @@ import { parseNumberFile } from '../../server/modules/files/parse';
 import { ChunkHasher, chunkFileId } from '../../server/modules/files/hasher';
 import { bombXlsx, xlsxWith } from '../fixtures/zip';
 import ExcelJS from 'exceljs';
+import type { FastifyInstance } from 'fastify';
 import { configFromEnv } from '../../server/config';
+import { buildApp } from '../../server/app';
+import { testResolver } from '../fixtures/resolver';
 
 const md5 = (b: Buffer) => crypto.createHash('md5').update(b).digest('hex');
 
@@ -235,6 +238,61 @@ describe.each(backends)('file service on %s', (backend) => {
       expect(md5(fs.readFileSync((await resolveUpload(t.server.app.ctx, { id }, merged.data.importFilePath)).path))).toBe(dk.fileMd5);
     } finally {
       take.mockRestore();
+    }
+  });
+
+  it('serves one upload from two API processes sharing the database and DATA_DIR: chunks to both, the merge on either, claimed once', async () => {
+    // a second server on the same database and data folder: nothing of an upload held in a process
+    const second = await buildApp({
+      db: t.server.handle.db,
+      dataDir: t.server.dataDir,
+      now: t.server.clock.now,
+      purgeEveryMs: 0,
+      uploadPurgeEveryMs: 0,
+      alarmEveryMs: 0,
+      config: { ipRateLimitPerMinute: 1000 },
+      resolveHost: testResolver,
+    });
+    try {
+      const c = await as(t.server, 'client1');
+      const id = await accountId(t.server, 'client1');
+      const headers = () => ({ host: 'localhost:8080', cookie: [...c.jar].map(([k, v]) => `${k}=${v}`).join('; '), 'x-xsrf-token': c.jar.get('XSRF-TOKEN')! });
+      const on = async (app: FastifyInstance, url: string, payload: Buffer | Record<string, unknown>) =>
+        (
+          await app.inject({
+            method: 'POST',
+            url,
+            headers: { ...headers(), 'content-type': Buffer.isBuffer(payload) ? 'application/octet-stream' : 'application/json' },
+            payload: Buffer.isBuffer(payload) ? payload : JSON.stringify(payload),
+          })
+        ).json();
+      const apps = [t.server.app, second];
+      const data = Buffer.concat([numberText(300_000, 6_000_000), Buffer.from('\r\n')]); // 4 chunks
+      const key = { fileMd5: md5(data), fileSize: data.length };
+      expect((await on(second, '/api/file/check', { fileName: 'two.txt', ...key })).code).toBe(0);
+      for (const i of [0, 1, 2, 3]) {
+        const r = await on(apps[i % 2], `/api/file/chunk?fileMd5=${key.fileMd5}&fileSize=${key.fileSize}&chunk=${i}`, data.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE));
+        expect(r, `chunk ${i}`).toMatchObject({ code: 0 });
+      }
+      expect((await on(t.server.app, '/api/file/progress', key)).data).toMatchObject({ uploadedChunks: [0, 1, 2, 3], progress: 100 });
+      // neither process saw every chunk: the merge hashes what it reads
+      const merged = await on(second, '/api/file/merge', key);
+      expect(merged).toMatchObject({ code: 0, data: { size: data.length } });
+      expect(md5(fs.readFileSync((await resolveUpload(t.server.app.ctx, { id }, merged.data.importFilePath)).path))).toBe(key.fileMd5);
+      // one upload merged from both at once: claimed by one of them, the other told to wait or given the same file
+      const d2 = Buffer.concat([numberText(200_000, 6_500_000), Buffer.from('\r\n')]);
+      const k2 = { fileMd5: md5(d2), fileSize: d2.length };
+      expect((await on(t.server.app, '/api/file/check', { fileName: 'both.txt', ...k2 })).code).toBe(0);
+      for (const i of [0, 1, 2]) expect((await on(t.server.app, `/api/file/chunk?fileMd5=${k2.fileMd5}&fileSize=${k2.fileSize}&chunk=${i}`, d2.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE))).code).toBe(0);
+      const answers = await Promise.all(apps.map((app) => on(app, '/api/file/merge', k2)));
+      const ok = answers.filter((a) => a.code === 0);
+      expect(ok.length).toBeGreaterThanOrEqual(1);
+      for (const a of answers) if (a.code !== 0) expect(a.msg).toBe('文件正在合并，请稍后重试');
+      expect(new Set(ok.map((a) => a.data.importFilePath)).size).toBe(1);
+      expect(md5(fs.readFileSync((await resolveUpload(second.ctx, { id }, ok[0].data.importFilePath)).path))).toBe(k2.fileMd5);
+      expect(await t.server.handle.db.selectFrom('file_uploads').select('state').where('file_md5', '=', k2.fileMd5).execute()).toEqual([{ state: 2 }]);
+    } finally {
+      await second.close();
     }
   });
 
