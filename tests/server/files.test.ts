@@ -11,7 +11,7 @@ import { backends, sha256, useServer, type Client, type TestServer } from './har
 import { as, accountId, ledgerViolations, poolViolations, templateId } from './send-helpers';
 import { CHUNK_SIZE, resolveUpload, _paths } from '../../server/modules/files/service';
 import { parseNumberFile } from '../../server/modules/files/parse';
-import { ChunkHasher, chunkFileId } from '../../server/modules/files/hasher';
+import { ChunkHasher } from '../../server/modules/files/hasher';
 import { bombXlsx, xlsxWith } from '../fixtures/zip';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
@@ -204,30 +204,33 @@ describe.each(backends)('file service on %s', (backend) => {
     expect(fs.existsSync(dir)).toBe(false);
   });
 
-  it('hashes the chunks as they come in and uses that MD5 at the merge only for the very files it hashed', async () => {
+  it('builds the file and its MD5 as the chunks come in, so the merge only checks and syncs it; else the merge reads the chunks', async () => {
     const c = await as(t.server, 'client1');
     const id = await accountId(t.server, 'client1');
     const take = vi.spyOn(ChunkHasher.prototype, 'take');
     try {
       const three = (start: number) => Buffer.concat([numberText(200_000, start), Buffer.from('\r\n')]); // 3 chunks
-      // in order, all seen by this process: the merge copies without hashing, the file is right
+      // in order, all seen by this process: the worker's file is the upload
       const a = three(5_000_000);
       const done = await uploadFile(t.server, c, 'a.txt', a);
       expect(done.code).toBe(0);
-      expect(await take.mock.results.at(-1)!.value).toMatchObject({ md5: md5(a) });
+      expect(await take.mock.results.at(-1)!.value).toMatchObject({ md5: md5(a), size: a.length });
       expect(md5(fs.readFileSync((await resolveUpload(t.server.app.ctx, { id }, done.data.importFilePath)).path))).toBe(md5(a));
-      // a chunk file replaced after it was hashed (as another process's rename would): the merge hashes what it reads, and refuses it
+      // a chunk file replaced after it was taken in: the file holds the bytes taken in (and checked against the MD5)
       const b = three(5_300_000);
       const key = { fileMd5: md5(b), fileSize: b.length };
       expect((await c.post('/api/file/check', { fileName: 'b.txt', ...key })).body.code).toBe(0);
       for (const i of [0, 1, 2]) expect((await postChunk(t.server, c, { ...key, chunk: i }, b.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE))).code).toBe(0);
       const dir = _paths.chunkDir(t.server.app.ctx, id, key);
+      await new Promise((r) => setTimeout(r, 200));
       const other = Buffer.from(b.subarray(CHUNK_SIZE, 2 * CHUNK_SIZE));
       other[0] = other[0] === 0x31 ? 0x32 : 0x31;
       fs.writeFileSync(path.join(dir, '1.x.part'), other);
       fs.renameSync(path.join(dir, '1.x.part'), path.join(dir, '1'));
-      expect((await c.post('/api/file/merge', key)).body).toMatchObject({ code: 400, msg: '文件校验失败，请重新上传' });
-      // a chunk sent twice (its answer lost): no digest here, the merge hashes and accepts
+      const mb = (await c.post('/api/file/merge', key)).body;
+      expect(mb.code).toBe(0);
+      expect(md5(fs.readFileSync((await resolveUpload(t.server.app.ctx, { id }, mb.data.importFilePath)).path))).toBe(key.fileMd5);
+      // a chunk sent twice (its answer lost): nothing built here, the merge reads, hashes and writes the chunks
       const d = three(5_600_000);
       const dk = { fileMd5: md5(d), fileSize: d.length };
       expect((await c.post('/api/file/check', { fileName: 'd.txt', ...dk })).body.code).toBe(0);
@@ -236,6 +239,15 @@ describe.each(backends)('file service on %s', (backend) => {
       expect(merged.code).toBe(0);
       expect(await take.mock.results.at(-1)!.value).toBeNull();
       expect(md5(fs.readFileSync((await resolveUpload(t.server.app.ctx, { id }, merged.data.importFilePath)).path))).toBe(dk.fileMd5);
+      // and a wrong MD5 is refused on either path, nothing of it left
+      const e = three(5_900_000);
+      const wrong = { fileMd5: md5(Buffer.from('not e')), fileSize: e.length };
+      expect((await c.post('/api/file/check', { fileName: 'e.txt', ...wrong })).body.code).toBe(0);
+      for (const i of [0, 1, 2]) expect((await postChunk(t.server, c, { ...wrong, chunk: i }, e.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE))).code).toBe(0);
+      expect((await c.post('/api/file/merge', wrong)).body).toMatchObject({ code: 400, msg: '文件校验失败，请重新上传' });
+      expect(await take.mock.results.at(-1)!.value).toMatchObject({ md5: md5(e) });
+      expect(fs.existsSync(_paths.chunkDir(t.server.app.ctx, id, wrong))).toBe(false);
+      expect(fs.readdirSync(_paths.ownerDir(t.server.app.ctx, id)).filter((f) => f.endsWith('.part') || f.endsWith('.merging'))).toEqual([]);
     } finally {
       take.mockRestore();
     }
@@ -348,8 +360,9 @@ describe.each(backends)('file service on %s', (backend) => {
     expect(new Date(left.find((r) => r.file_md5 === active.fileMd5)!.updated_at).getTime()).toBeGreaterThan(now.getTime() - 2 * HOUR);
     expect(fs.existsSync(_paths.chunkDir(ctx, id, stale))).toBe(false);
     expect(fs.existsSync(_paths.chunkDir(ctx, id, registered))).toBe(false);
-    expect(fs.readdirSync(_paths.chunkDir(ctx, id, active))).toEqual(['0']);
-    expect(fs.readdirSync(_paths.chunkDir(ctx, id, fresh))).toEqual(['0']);
+    const chunkFiles = (k: { fileMd5: string; fileSize: number }) => fs.readdirSync(_paths.chunkDir(ctx, id, k)).filter((f) => /^\d+$/.test(f));
+    expect(chunkFiles(active)).toEqual(['0']);
+    expect(chunkFiles(fresh)).toEqual(['0']);
     for (const name of leftovers) expect(fs.existsSync(path.join(owner, name)), name).toBe(false);
     expect(fs.existsSync(path.join(owner, young))).toBe(true);
     // the complete file stays usable; the purged upload starts again from nothing
@@ -381,7 +394,8 @@ describe.each(backends)('file service on %s', (backend) => {
     }
     const root = _paths.uploadsRoot(t.server.app.ctx);
     const all = fs.existsSync(root) ? fs.readdirSync(root, { recursive: true }).map(String) : [];
-    expect(all.filter((f) => f.includes('..') || f.endsWith('.part') || f.endsWith('.merging'))).toEqual([]);
+    // (the file the worker builds for an unfinished upload, a.<random>.part, lives in its chunk folder until it is merged, cancelled or purged)
+    expect(all.filter((f) => f.includes('..') || (f.endsWith('.part') && !/^\d+\/c[0-9a-f]{32}-\d+\/a\.[\w-]+\.part$/.test(f)) || f.endsWith('.merging'))).toEqual([]);
     void path;
   });
 
@@ -499,10 +513,10 @@ describe.each(backends)('stale upload purge on %s (scheduled)', (backend) => {
   });
 });
 
-describe('ChunkHasher (the MD5 taken as chunks come in)', () => {
+describe('ChunkHasher (the file and its MD5 built as the chunks come in)', () => {
   const bytes = (n: number, seed: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff));
 
-  it('hashes the chunk files in order whatever order they come in, and answers only for a whole, untouched upload', async () => {
+  it('takes the chunk files in order whatever order they come in, and answers only for a whole upload it took in', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hasher-'));
     const h = new ChunkHasher();
     try {
@@ -510,29 +524,38 @@ describe('ChunkHasher (the MD5 taken as chunks come in)', () => {
       const store = (key: string, i: number) => {
         fs.mkdirSync(path.join(dir, key), { recursive: true });
         const f = path.join(dir, key, String(i));
-        fs.writeFileSync(`${f}.part`, parts[i]);
-        fs.renameSync(`${f}.part`, f);
+        fs.writeFileSync(`${f}.tmp`, parts[i]);
+        fs.renameSync(`${f}.tmp`, f);
         return f;
       };
-      const idOf = (f: string) => chunkFileId(fs.statSync(f, { bigint: true }));
-      const files = [1, 0, 3, 2].map((i) => [i, store('a', i)] as const);
-      for (const [i, f] of files) h.add('a', i, f);
-      expect(await h.take('a', 4)).toEqual({ md5: md5(Buffer.concat(parts)), files: [0, 1, 2, 3].map((i) => idOf(path.join(dir, 'a', String(i)))) });
-      expect(await h.take('a', 4)).toBeNull(); // taken once
-      // a chunk missing, a chunk sent twice, a file gone before it was read, forgotten: no digest (the merge hashes)
-      for (const i of [0, 1, 3]) h.add('b', i, store('b', i));
-      expect(await h.take('b', 4)).toBeNull();
-      for (const i of [0, 1, 1, 2, 3]) h.add('c', i, store('c', i));
-      expect(await h.take('c', 4)).toBeNull();
-      h.add('d', 0, path.join(dir, 'd', 'nothing'));
-      expect(await h.take('d', 1)).toBeNull();
-      for (const i of [0, 1, 2, 3]) h.add('e', i, store('e', i));
-      h.forget('e');
-      expect(await h.take('e', 4)).toBeNull();
+      const add = (key: string, i: number, f = store(key, i)) => h.add(path.join(dir, key), i, i * 1000, f);
+      const take = (key: string, n: number) => h.take(path.join(dir, key), n);
+      for (const i of [1, 0, 3, 2]) add('a', i);
+      const a = await take('a', 4);
+      expect(a).toMatchObject({ md5: md5(Buffer.concat(parts)), size: 3010 });
+      // the file holds exactly the bytes hashed, in order: a chunk replaced afterwards changes nothing in it
+      fs.writeFileSync(path.join(dir, 'a', '1'), bytes(1000, 9));
+      expect(md5(fs.readFileSync(a!.assembled))).toBe(a!.md5);
+      expect(path.dirname(a!.assembled)).toBe(path.join(dir, 'a'));
+      expect(await take('a', 4)).toBeNull(); // handed over once
+      // a chunk missing, a chunk sent twice, a file gone before it was read, forgotten: no result (the merge reads the chunks)
+      for (const i of [0, 1, 3]) add('b', i);
+      expect(await take('b', 4)).toBeNull();
+      for (const i of [0, 1, 1, 2, 3]) add('c', i);
+      expect(await take('c', 4)).toBeNull();
+      fs.mkdirSync(path.join(dir, 'd'));
+      add('d', 0, path.join(dir, 'd', 'nothing'));
+      expect(await take('d', 1)).toBeNull();
+      for (const i of [0, 1, 2, 3]) add('e', i);
+      h.forget(path.join(dir, 'e'));
+      expect(await take('e', 4)).toBeNull();
+      // what was given up leaves no file of its own behind
+      await new Promise((r) => setTimeout(r, 100));
+      for (const k of ['b', 'c', 'd', 'e']) expect(fs.readdirSync(path.join(dir, k)).filter((f) => f.startsWith('a.')), k).toEqual([]);
     } finally {
       await h.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
-    expect(await h.take('x', 1)).toBeNull(); // closed: no worker, no digest
+    expect(await h.take('x', 1)).toBeNull(); // closed: no worker, no result
   });
 });

@@ -8,13 +8,13 @@
  * read (bounded by its expected length) and written to a temporary file in the upload's chunk
  * folder, then renamed into place: a chunk file under its index name is always a complete chunk,
  * and the chunk files ARE the record of what is stored (no row per chunk: a chunk costs the
- * session check and no statement of its own). Each stored chunk is also read back and hashed in
- * order by a worker thread (hasher.ts), so that `merge` mostly copies: it streams the chunks in
- * order into a temporary file (hashing them itself unless the worker's digest covers the very
- * chunk files it reads), refuses a wrong MD5, checks the content against the name's type (a
+ * session check and no statement of its own). A worker thread (hasher.ts) reads each stored chunk
+ * back and, in order, adds it to the upload's MD5 and writes it into a temporary file, so that
+ * `merge` has that file and its MD5 at hand (else it streams the chunks in order into a temporary
+ * file while hashing them); it refuses a wrong MD5, checks the content against the name's type (a
  * binary renamed .txt, a non-zip renamed .xlsx), writes the file to disk (fdatasync), renames it
  * into place and only then records its `importFilePath`: nothing half-written is ever used.
- * Chunks are not synced: the MD5 covers what the merge read back.
+ * Chunks are not synced: the MD5 covers the bytes read back from them.
  *
  * Everything is per owner: another account finds no row of someone else's (it cannot read,
  * merge, delete or reuse them, even knowing the MD5), and a chunk is only ever written under the
@@ -36,7 +36,7 @@ import type { Account } from '../../db/types';
 import { ApiError } from '../../http/errors';
 import { randomToken } from '../../lib/crypto';
 import { MESSAGES } from '../../../common/schema/messages';
-import { ChunkHasher, chunkFileId, type ChunkFileId, type UploadDigest } from './hasher';
+import { ChunkHasher, type UploadDigest } from './hasher';
 
 /** 1 MB chunks (spec 02 §9) */
 export const CHUNK_SIZE = 1024 * 1024;
@@ -197,17 +197,10 @@ class BadChunkFile extends Error {
   }
 }
 
-/** a chunk file the merge opened is not the one that was hashed while the chunks came in */
-class ChunkChanged extends Error {}
-
-/**
- * Reads a whole chunk file into `buf` (one byte more than a chunk holds, so a longer file shows):
- * its length. `expect`: the file it must be (ChunkChanged if the opened one is another).
- */
-async function readChunkFile(file: string, buf: Buffer, expect?: ChunkFileId | null): Promise<number> {
+/** Reads a whole chunk file into `buf` (one byte more than a chunk holds, so a longer file shows): its length. */
+async function readChunkFile(file: string, buf: Buffer): Promise<number> {
   const fh = await fs.promises.open(file, 'r');
   try {
-    if (expect !== undefined && chunkFileId(await fh.stat({ bigint: true })) !== expect) throw new ChunkChanged();
     let n = 0;
     for (;;) {
       const { bytesRead } = await fh.read(buf, n, buf.length - n, n);
@@ -230,23 +223,21 @@ function quiet<T>(p: Promise<T>): Promise<T> {
 }
 
 /**
- * The merge: chunks 0..n-1 of `dir` into the new file `tmp`, MD5 over the bytes as written, on
- * disk (fdatasync) before it returns. Pipelined: the next chunks are read and the previous ones
- * written (libuv threads) while this one is hashed (the event loop), five 1 MB buffers in turn;
- * the data is sent to disk in 32 MB steps as it goes. A missing chunk or one of the wrong length
- * throws BadChunkFile. With `hashed` (the digest taken while the chunks came in, ChunkHasher)
- * nothing is hashed here: each chunk file opened must be the one that was hashed (ChunkChanged
- * else), and the digest's MD5 is the answer.
+ * The merge when the chunks were not taken in as they came (ChunkHasher): chunks 0..n-1 of `dir`
+ * into the new file `tmp`, MD5 over the bytes as written, on disk (fdatasync) before it returns.
+ * Pipelined: the next chunks are read and the previous ones written (libuv threads) while this one
+ * is hashed (the event loop), five 1 MB buffers in turn; the data is sent to disk in 32 MB steps as
+ * it goes. A missing chunk or one of the wrong length throws BadChunkFile.
  */
-async function concatChunks(dir: string, fileSize: number, tmp: string, hashed?: UploadDigest | null): Promise<{ md5: string; head: Buffer }> {
+async function concatChunks(dir: string, fileSize: number, tmp: string): Promise<{ md5: string; head: Buffer }> {
   const count = chunkCount(fileSize);
-  const hash = hashed ? null : crypto.createHash('md5');
+  const hash = crypto.createHash('md5');
   // MERGE_AHEAD chunks being read, this one hashed, the two before it possibly still being written
   const bufs = Array.from({ length: MERGE_AHEAD + 2 }, () => Buffer.allocUnsafe(CHUNK_SIZE + 1));
   const bufOf = (i: number) => bufs[i % bufs.length];
   const read = (i: number) =>
     quiet(
-      readChunkFile(path.join(dir, String(i)), bufOf(i), hashed ? (hashed.files[i] ?? null) : undefined).catch((e: NodeJS.ErrnoException) => {
+      readChunkFile(path.join(dir, String(i)), bufOf(i)).catch((e: NodeJS.ErrnoException) => {
         if (e.code === 'ENOENT') throw new BadChunkFile(i);
         throw e;
       }),
@@ -263,7 +254,7 @@ async function concatChunks(dir: string, fileSize: number, tmp: string, hashed?:
       const n = await reads[i];
       if (n !== chunkLength(fileSize, i)) throw new BadChunkFile(i);
       const buf = bufOf(i);
-      hash?.update(buf.subarray(0, n));
+      hash.update(buf.subarray(0, n));
       if (i === 0) head = Buffer.from(buf.subarray(0, Math.min(n, SNIFF_BYTES)));
       // the buffer of chunk i - 2 takes chunk i + MERGE_AHEAD once it is written
       if (i >= 2) await writes[i - 2];
@@ -281,7 +272,29 @@ async function concatChunks(dir: string, fileSize: number, tmp: string, hashed?:
   } finally {
     await out.close();
   }
-  return { md5: hash ? hash.digest('hex') : hashed!.md5, head };
+  return { md5: hash.digest('hex'), head };
+}
+
+/**
+ * The merge when the worker took every chunk in as it came (ChunkHasher): its file holds exactly
+ * the bytes its MD5 was computed over; checked for length, written to disk (fdatasync, most of it
+ * done already) and its first bytes read for the content check. null (file removed): not usable.
+ */
+async function adoptAssembled(d: UploadDigest, fileSize: number): Promise<{ md5: string; head: Buffer; file: string } | null> {
+  let fh: fs.promises.FileHandle | undefined;
+  try {
+    fh = await fs.promises.open(d.assembled, 'r+');
+    if ((await fh.stat()).size !== fileSize || d.size !== fileSize) throw new Error('assembled file of the wrong length');
+    const head = Buffer.alloc(Math.min(fileSize, SNIFF_BYTES));
+    await fh.read(head, 0, head.length, 0);
+    await fh.datasync();
+    return { md5: d.md5, head, file: d.assembled };
+  } catch {
+    await fs.promises.rm(d.assembled, { force: true });
+    return null;
+  } finally {
+    await fh?.close().catch(() => undefined);
+  }
 }
 
 /** Makes a rename in `dir` durable (where the platform can open a folder). */
@@ -471,8 +484,8 @@ export class FileService {
       out = null;
       const file = path.join(dir, String(idx));
       await fs.promises.rename(tmp, file);
-      // hashed in order beside the requests (a worker thread reads it back), so the merge need not
-      this.hasher.add(dir, idx, file);
+      // taken into the file and its MD5 in order beside the requests (a worker thread reads it back), so the merge need not
+      this.hasher.add(dir, idx, idx * CHUNK_SIZE, file);
     } catch (e) {
       await out?.close().catch(() => undefined);
       await fs.promises.rm(tmp, { force: true });
@@ -486,9 +499,9 @@ export class FileService {
   }
 
   /**
-   * merge: every chunk streamed in order into one temporary file (hashed as it goes unless the
-   * worker hashed these very chunk files already); a wrong MD5 or a content that does not fit the
-   * name's type is refused (and the chunks dropped, the client
+   * merge: the file the worker built and hashed as the chunks came in, or else every chunk
+   * streamed in order into one temporary file while hashing; a wrong MD5 or a content that does not
+   * fit the name's type is refused (and the chunks dropped, the client
    * starts again); the verified file is written to disk, renamed into place, then recorded.
    * Idempotent: merging a done upload answers its importFilePath.
    */
@@ -519,19 +532,11 @@ export class FileService {
     const owner = ownerDir(this.ctx, me.id);
     const final = path.join(owner, stored);
     const tmp = `${final}.${randomToken(6)}.merging`;
-    let merged: { md5: string; head: Buffer };
-    /** for the log: where the MD5 was computed */
-    let hashedAs: string;
+    let merged: { md5: string; head: Buffer; file: string };
     try {
-      const hashed = await this.hasher.take(dir, claimed.chunk_count);
-      hashedAs = hashed ? 'while uploading' : 'at merge';
-      merged = await concatChunks(dir, claimed.file_size, tmp, hashed).catch(async (e) => {
-        if (!(e instanceof ChunkChanged)) throw e;
-        // a chunk file was replaced after it was hashed here (sent again, another process): hash what is there
-        hashedAs = 'at merge (a chunk file changed)';
-        await fs.promises.rm(tmp, { force: true });
-        return concatChunks(dir, claimed.file_size, tmp);
-      });
+      // built and hashed by the worker as the chunks came in, when this process took them all; else read, hashed and written now
+      const taken = await this.hasher.take(dir, claimed.chunk_count);
+      merged = (taken && (await adoptAssembled(taken, claimed.file_size))) ?? { ...(await concatChunks(dir, claimed.file_size, tmp)), file: tmp };
     } catch (e) {
       await fs.promises.rm(tmp, { force: true });
       await release();
@@ -545,13 +550,13 @@ export class FileService {
     }
     const refusal = merged.md5 !== claimed.file_md5 ? FILE_MESSAGES.md5Mismatch : !(await contentMatches(kind, merged.head)) ? FILE_MESSAGES.badContent : null;
     if (refusal) {
-      await fs.promises.rm(tmp, { force: true });
+      await fs.promises.rm(merged.file, { force: true });
       await rmTree(dir);
       this.hasher.forget(dir);
       await release();
       throw new ApiError(400, refusal);
     }
-    await fs.promises.rename(tmp, final);
+    await fs.promises.rename(merged.file, final);
     await syncDir(owner);
     await this.ctx.db
       .updateTable('file_uploads')
@@ -559,7 +564,7 @@ export class FileService {
       .where('id', '=', claimed.id)
       .execute();
     await rmTree(dir);
-    this.ctx.log.info({ upload: claimed.id, size: claimed.file_size, md5: hashedAs }, 'upload merged');
+    this.ctx.log.info({ upload: claimed.id, size: claimed.file_size, built: merged.file === tmp ? 'at merge' : 'while uploading' }, 'upload merged');
     return { importFilePath: stored, fileName: claimed.file_name, fileMd5: claimed.file_md5, size: claimed.file_size };
   }
 
