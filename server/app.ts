@@ -103,6 +103,8 @@ export interface BuildAppOptions {
   resolveHost?: HostResolver;
   /** send the recorded credit-alarm crossings every this many ms (0: never; default 1 s) */
   alarmEveryMs?: number;
+  /** purge unfinished uploads older than config.uploadStaleHours every this many ms (0: never; default 1 h, the first a minute after the start) */
+  uploadPurgeEveryMs?: number;
 }
 
 export interface Services {
@@ -274,6 +276,27 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));
   }
+  const uploadPurgeEvery = opts.uploadPurgeEveryMs ?? 3600_000;
+  if (uploadPurgeEvery > 0 && config.uploadStaleHours > 0) {
+    // every process runs it; the purge's DELETE … RETURNING hands each stale upload to one of them
+    let running: Promise<unknown> | null = null;
+    const purgeUploads = () => {
+      running ??= services.files
+        .purgeStale(config.uploadStaleHours * 3600_000)
+        .catch((err) => app.log.warn({ err }, 'purge of stale uploads failed'))
+        .finally(() => (running = null));
+    };
+    const first = setTimeout(purgeUploads, Math.min(uploadPurgeEvery, 60_000));
+    const timer = setInterval(purgeUploads, uploadPurgeEvery);
+    first.unref();
+    timer.unref();
+    app.addHook('onClose', async () => {
+      clearTimeout(first);
+      clearInterval(timer);
+      await running;
+    });
+  }
+  app.addHook('onClose', async () => services.files.close());
   app.addHook('onClose', async () => ctx.mailer.close());
   return app;
 }

@@ -74,6 +74,8 @@ export interface AppConfig {
   recordCountCap: number;
   /** online payment: sandbox, Alipay / WeChat Pay keys, order lifetime (server/modules/pay/config.ts) */
   pay: PayConfig;
+  /** unfinished uploads (chunks and row) untouched for this many hours are purged (0: never) */
+  uploadStaleHours: number;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {
@@ -111,6 +113,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   recordTxtExportMax: 5_000_000,
   recordCountCap: 5_000,
   pay: DEFAULT_PAY_CONFIG,
+  uploadStaleHours: 24,
 };
 
 function bool(v: string | undefined, dflt: boolean): boolean {
@@ -172,5 +175,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
     out.smppUrl = env.SMPP_URL.trim();
   }
   out.pay = payConfigFromEnv(env);
+  const staleHours = num(env.UPLOAD_STALE_HOURS);
+  if (staleHours !== undefined) out.uploadStaleHours = staleHours;
   return out;
 }

@@ -21,6 +21,8 @@ import { files0016 } from './migrations/0016_files';
 import { varintl0017 } from './migrations/0017_varintl';
 import { reports0018 } from './migrations/0018_reports';
 import { dispatchQueue0019 } from './migrations/0019_dispatch_queue';
+import { uploadChunksOnDisk0020 } from './migrations/0020_upload_chunks_on_disk';
+import { intlPoolsFen0021 } from './migrations/0021_intl_pools_fen';
 
 async function run(db: Kysely<any>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -168,6 +170,8 @@ export const migrations: Record<string, Migration> = {
   '0017_varintl': varintl0017,
   '0018_reports': reports0018,
   '0019_dispatch_queue': dispatchQueue0019,
+  '0020_upload_chunks_on_disk': uploadChunksOnDisk0020,
+  '0021_intl_pools_fen': intlPoolsFen0021,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

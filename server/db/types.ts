@@ -247,7 +247,6 @@ export interface Database {
   invoice_configs: InvoiceConfigTable;
   // 0016_files
   file_uploads: FileUploadTable;
-  file_upload_chunks: FileUploadChunkTable;
   // 0017_varintl
   intl_prices: IntlPriceTable;
   // 0018_reports
@@ -770,12 +769,6 @@ export interface FileUploadTable {
   merge_started_at: D<Date | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
-}
-
-export interface FileUploadChunkTable {
-  upload_id: number;
-  idx: number;
-  size: number;
 }
 
 /** 0017_varintl: the international price table (GET /sms/gj/prices) */

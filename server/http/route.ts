@@ -19,6 +19,7 @@ export type Access = 'public' | 'session' | 'agent' | 'subAccount';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    accountIdOnly?: boolean;
   }
 }
 
@@ -31,6 +32,13 @@ export interface RouteDecl {
   querystring?: JsonSchema;
   /** more route options (e.g. `ipRateLimit(config)`); their `config` is merged */
   with?: RouteShorthandOptions;
+  /**
+   * access 'session' only: the handler needs the caller's account id and nothing else (a hot
+   * route: file chunks). The guard checks the session in the database as for every route, with
+   * one statement that reads no account row; the handler reads `accountIdOf(req)` (sessionOf(req)
+   * is not set and answers 登录超时).
+   */
+  accountIdOnly?: boolean;
 }
 
 /** Route options from one declaration. */
@@ -39,7 +47,7 @@ export function route(d: RouteDecl): RouteShorthandOptions {
   if (d.description) schema.description = d.description;
   if (d.body) schema.body = d.body;
   if (d.querystring) schema.querystring = d.querystring;
-  const config = { ...(d.with?.config as object | undefined), access: d.access };
+  const config = { ...(d.with?.config as object | undefined), access: d.access, ...(d.accountIdOnly ? { accountIdOnly: true } : {}) };
   return { ...d.with, schema, config } as RouteShorthandOptions;
 }
 
@@ -56,8 +64,14 @@ export function installAccess(app: FastifyInstance, sessions: SessionService) {
   app.addHook('onRoute', (opts) => {
     const access = (opts.config as { access?: Access } | undefined)?.access;
     if (!access) throw new Error(`route ${String(opts.method)} ${opts.url} declares no access`);
+    const idOnly = (opts.config as { accountIdOnly?: boolean }).accountIdOnly === true;
+    if (idOnly && access !== 'session') throw new Error(`route ${String(opts.method)} ${opts.url}: accountIdOnly needs access 'session'`);
     if (access === 'public') return;
     const guard = async (req: Parameters<SessionService['resolve']>[0], reply: Parameters<SessionService['resolve']>[1]) => {
+      if (idOnly) {
+        if ((await sessions.resolveAccountId(req, reply)) === null) throw errors.timeout();
+        return;
+      }
       const s = await sessions.resolve(req, reply);
       if (!s) throw errors.timeout();
       if (access === 'agent' && s.account.user_type !== AGENT) throw errors.forbidden();

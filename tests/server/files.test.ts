@@ -4,14 +4,20 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { backends, useServer, type Client, type TestServer } from './harness';
+import { describe, expect, it, vi } from 'vitest';
+import { backends, sha256, useServer, type Client, type TestServer } from './harness';
 import { as, accountId, ledgerViolations, poolViolations, templateId } from './send-helpers';
 import { CHUNK_SIZE, resolveUpload, _paths } from '../../server/modules/files/service';
 import { parseNumberFile } from '../../server/modules/files/parse';
+import { ChunkHasher } from '../../server/modules/files/hasher';
 import { bombXlsx, xlsxWith } from '../fixtures/zip';
 import ExcelJS from 'exceljs';
+import type { FastifyInstance } from 'fastify';
+import { configFromEnv } from '../../server/config';
+import { buildApp } from '../../server/app';
+import { testResolver } from '../fixtures/resolver';
 
 const md5 = (b: Buffer) => crypto.createHash('md5').update(b).digest('hex');
 
@@ -67,7 +73,7 @@ describe.each(backends)('file service on %s', (backend) => {
     // the chunks are gone, the file is whole
     const f = await resolveUpload(t.server.app.ctx, { id: await accountId(t.server, 'client1') }, token);
     expect(md5(fs.readFileSync(f.path))).toBe(key.fileMd5);
-    expect(fs.existsSync(_paths.chunkDir(t.server.app.ctx, await accountId(t.server, 'client1'), 1))).toBe(false);
+    expect(fs.existsSync(_paths.chunkDir(t.server.app.ctx, await accountId(t.server, 'client1'), key))).toBe(false);
     // reuse at 100 %: the check answers the same file, no chunk needed
     const reuse = (await c.post('/api/file/check', { fileName: '另一个名字.txt', ...key })).body;
     expect(reuse).toMatchObject({ code: 0, data: { uploaded: true, importFilePath: token, progress: 100, fileName: '另一个名字.txt' } });
@@ -125,7 +131,7 @@ describe.each(backends)('file service on %s', (backend) => {
     expect(await postChunk(t.server, c, { ...key, chunk: 2 }, data.subarray(0, 10))).toMatchObject({ code: 400 });
     // a JSON body is not a chunk
     expect((await c.post(`/api/file/chunk?fileMd5=${key.fileMd5}&fileSize=${key.fileSize}&chunk=0`, { a: 1 }, { json: true })).body).toMatchObject({ code: 400, msg: '分片不正确' });
-    const dir = _paths.chunkDir(t.server.app.ctx, await accountId(t.server, 'client1'), (await t.server.handle.db.selectFrom('file_uploads').select('id').where('file_md5', '=', key.fileMd5).executeTakeFirstOrThrow()).id);
+    const dir = _paths.chunkDir(t.server.app.ctx, await accountId(t.server, 'client1'), key);
     expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).toEqual([]);
     expect((await c.post('/api/file/progress', key)).body.data.uploadedChunks).toEqual([]);
     // one good chunk: still no importFilePath, nothing to resolve
@@ -142,6 +148,229 @@ describe.each(backends)('file service on %s', (backend) => {
     fs.rmSync((await resolveUpload(t.server.app.ctx, { id: row.account_id }, up.data.importFilePath)).path);
     await expect(resolveUpload(t.server.app.ctx, { id: row.account_id }, up.data.importFilePath)).rejects.toThrow('文件不存在，请重新上传');
     expect((await c.post('/api/file/check', { fileName: 'gone.txt', fileMd5: md5(d2), fileSize: d2.length })).body.data).toMatchObject({ uploaded: false, importFilePath: null });
+  });
+
+  it('checks the session at every chunk in the database: a session ended or an account frozen elsewhere stops the next chunk', async () => {
+    const c = await as(t.server, 'client1');
+    const data = Buffer.concat([numberText(100_000, 900_000), Buffer.from('\r\n')]); // 2 chunks
+    const key = { fileMd5: md5(data), fileSize: data.length };
+    expect((await c.post('/api/file/check', { fileName: 's.txt', ...key })).body.code).toBe(0);
+    expect((await postChunk(t.server, c, { ...key, chunk: 0 }, data.subarray(0, CHUNK_SIZE))).code).toBe(0);
+    // another process freezes the account (a row update, nothing this process hears of): the next chunk is refused
+    const id = await accountId(t.server, 'client1');
+    await t.server.handle.db.updateTable('accounts').set({ status: 5 }).where('id', '=', id).execute();
+    try {
+      expect(await postChunk(t.server, c, { ...key, chunk: 1 }, data.subarray(CHUNK_SIZE))).toMatchObject({ code: 401, msg: '登录超时' });
+    } finally {
+      await t.server.handle.db.updateTable('accounts').set({ status: 1 }).where('id', '=', id).execute();
+    }
+    // another process ends the session (logout there): refused at once, no cache answers for it
+    await t.server.handle.db.deleteFrom('sessions').where('id', '=', sha256(c.jar.get('sid')!)).execute();
+    expect(await postChunk(t.server, c, { ...key, chunk: 1 }, data.subarray(CHUNK_SIZE))).toMatchObject({ code: 401, msg: '登录超时' });
+    // without the CSRF header a chunk is refused as every POST is
+    const owner = await as(t.server, 'client1');
+    const noCsrf = await t.server.app.inject({
+      method: 'POST',
+      url: `/api/file/chunk?fileMd5=${key.fileMd5}&fileSize=${key.fileSize}&chunk=1`,
+      headers: { host: 'localhost:8080', 'content-type': 'application/octet-stream', cookie: [...owner.jar].map(([k, v]) => `${k}=${v}`).join('; ') },
+      payload: data.subarray(CHUNK_SIZE),
+    });
+    expect(noCsrf.json()).toMatchObject({ code: 403, msg: '非法请求，请刷新页面后重试' });
+    // nothing of the refused chunks was kept; the owner's next session goes on from chunk 0
+    expect((await owner.post('/api/file/progress', key)).body.data.uploadedChunks).toEqual([0]);
+    expect(await uploadFile(t.server, owner, 's.txt', data)).toMatchObject({ code: 0 });
+  });
+
+  it('reads what is stored from the chunk files: temporary files do not count, a chunk lost or cut on disk is sent again', async () => {
+    const c = await as(t.server, 'client1');
+    const id = await accountId(t.server, 'client1');
+    const data = Buffer.concat([numberText(200_000, 1_100_000), Buffer.from('\r\n')]); // 3 chunks
+    const key = { fileMd5: md5(data), fileSize: data.length };
+    expect((await c.post('/api/file/check', { fileName: 'd.txt', ...key })).body.data.chunks).toBe(3);
+    const dir = _paths.chunkDir(t.server.app.ctx, id, key);
+    for (const i of [0, 1, 2]) expect((await postChunk(t.server, c, { ...key, chunk: i }, data.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE))).code).toBe(0);
+    fs.writeFileSync(path.join(dir, '1.abc.part'), 'half');
+    fs.rmSync(path.join(dir, '2'));
+    expect((await c.post('/api/file/progress', key)).body.data).toMatchObject({ uploadedChunks: [0, 1], progress: 66 });
+    expect((await c.post('/api/file/merge', key)).body).toMatchObject({ code: 400, msg: '文件尚未上传完成' });
+    // a chunk cut on disk (by hand, or a crash before it reached the disk): the merge drops it and asks for it again
+    expect((await postChunk(t.server, c, { ...key, chunk: 2 }, data.subarray(2 * CHUNK_SIZE))).code).toBe(0);
+    fs.truncateSync(path.join(dir, '1'), 10);
+    expect((await c.post('/api/file/merge', key)).body).toMatchObject({ code: 400, msg: '文件尚未上传完成' });
+    expect((await c.post('/api/file/progress', key)).body.data.uploadedChunks).toEqual([0, 2]);
+    const done = await uploadFile(t.server, c, 'd.txt', data);
+    expect(done).toMatchObject({ code: 0, data: { size: data.length } });
+    expect(md5(fs.readFileSync((await resolveUpload(t.server.app.ctx, { id }, done.data.importFilePath)).path))).toBe(key.fileMd5);
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+
+  it('builds the file and its MD5 as the chunks come in, so the merge only checks and syncs it; else the merge reads the chunks', async () => {
+    const c = await as(t.server, 'client1');
+    const id = await accountId(t.server, 'client1');
+    const take = vi.spyOn(ChunkHasher.prototype, 'take');
+    try {
+      const three = (start: number) => Buffer.concat([numberText(200_000, start), Buffer.from('\r\n')]); // 3 chunks
+      // in order, all seen by this process: the worker's file is the upload
+      const a = three(5_000_000);
+      const done = await uploadFile(t.server, c, 'a.txt', a);
+      expect(done.code).toBe(0);
+      expect(await take.mock.results.at(-1)!.value).toMatchObject({ md5: md5(a), size: a.length });
+      expect(md5(fs.readFileSync((await resolveUpload(t.server.app.ctx, { id }, done.data.importFilePath)).path))).toBe(md5(a));
+      // a chunk file replaced after it was taken in: the file holds the bytes taken in (and checked against the MD5)
+      const b = three(5_300_000);
+      const key = { fileMd5: md5(b), fileSize: b.length };
+      expect((await c.post('/api/file/check', { fileName: 'b.txt', ...key })).body.code).toBe(0);
+      for (const i of [0, 1, 2]) expect((await postChunk(t.server, c, { ...key, chunk: i }, b.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE))).code).toBe(0);
+      const dir = _paths.chunkDir(t.server.app.ctx, id, key);
+      await new Promise((r) => setTimeout(r, 200));
+      const other = Buffer.from(b.subarray(CHUNK_SIZE, 2 * CHUNK_SIZE));
+      other[0] = other[0] === 0x31 ? 0x32 : 0x31;
+      fs.writeFileSync(path.join(dir, '1.x.part'), other);
+      fs.renameSync(path.join(dir, '1.x.part'), path.join(dir, '1'));
+      const mb = (await c.post('/api/file/merge', key)).body;
+      expect(mb.code).toBe(0);
+      expect(md5(fs.readFileSync((await resolveUpload(t.server.app.ctx, { id }, mb.data.importFilePath)).path))).toBe(key.fileMd5);
+      // a chunk sent twice (its answer lost): nothing built here, the merge reads, hashes and writes the chunks
+      const d = three(5_600_000);
+      const dk = { fileMd5: md5(d), fileSize: d.length };
+      expect((await c.post('/api/file/check', { fileName: 'd.txt', ...dk })).body.code).toBe(0);
+      for (const i of [0, 1, 1, 2]) expect((await postChunk(t.server, c, { ...dk, chunk: i }, d.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE))).code).toBe(0);
+      const merged = (await c.post('/api/file/merge', dk)).body;
+      expect(merged.code).toBe(0);
+      expect(await take.mock.results.at(-1)!.value).toBeNull();
+      expect(md5(fs.readFileSync((await resolveUpload(t.server.app.ctx, { id }, merged.data.importFilePath)).path))).toBe(dk.fileMd5);
+      // and a wrong MD5 is refused on either path, nothing of it left
+      const e = three(5_900_000);
+      const wrong = { fileMd5: md5(Buffer.from('not e')), fileSize: e.length };
+      expect((await c.post('/api/file/check', { fileName: 'e.txt', ...wrong })).body.code).toBe(0);
+      for (const i of [0, 1, 2]) expect((await postChunk(t.server, c, { ...wrong, chunk: i }, e.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE))).code).toBe(0);
+      expect((await c.post('/api/file/merge', wrong)).body).toMatchObject({ code: 400, msg: '文件校验失败，请重新上传' });
+      expect(await take.mock.results.at(-1)!.value).toMatchObject({ md5: md5(e) });
+      expect(fs.existsSync(_paths.chunkDir(t.server.app.ctx, id, wrong))).toBe(false);
+      expect(fs.readdirSync(_paths.ownerDir(t.server.app.ctx, id)).filter((f) => f.endsWith('.part') || f.endsWith('.merging'))).toEqual([]);
+    } finally {
+      take.mockRestore();
+    }
+  });
+
+  it('serves one upload from two API processes sharing the database and DATA_DIR: chunks to both, the merge on either, claimed once', async () => {
+    // a second server on the same database and data folder: nothing of an upload held in a process
+    const second = await buildApp({
+      db: t.server.handle.db,
+      dataDir: t.server.dataDir,
+      now: t.server.clock.now,
+      purgeEveryMs: 0,
+      uploadPurgeEveryMs: 0,
+      alarmEveryMs: 0,
+      config: { ipRateLimitPerMinute: 1000 },
+      resolveHost: testResolver,
+    });
+    try {
+      const c = await as(t.server, 'client1');
+      const id = await accountId(t.server, 'client1');
+      const headers = () => ({ host: 'localhost:8080', cookie: [...c.jar].map(([k, v]) => `${k}=${v}`).join('; '), 'x-xsrf-token': c.jar.get('XSRF-TOKEN')! });
+      const on = async (app: FastifyInstance, url: string, payload: Buffer | Record<string, unknown>) =>
+        (
+          await app.inject({
+            method: 'POST',
+            url,
+            headers: { ...headers(), 'content-type': Buffer.isBuffer(payload) ? 'application/octet-stream' : 'application/json' },
+            payload: Buffer.isBuffer(payload) ? payload : JSON.stringify(payload),
+          })
+        ).json();
+      const apps = [t.server.app, second];
+      const data = Buffer.concat([numberText(300_000, 6_000_000), Buffer.from('\r\n')]); // 4 chunks
+      const key = { fileMd5: md5(data), fileSize: data.length };
+      expect((await on(second, '/api/file/check', { fileName: 'two.txt', ...key })).code).toBe(0);
+      for (const i of [0, 1, 2, 3]) {
+        const r = await on(apps[i % 2], `/api/file/chunk?fileMd5=${key.fileMd5}&fileSize=${key.fileSize}&chunk=${i}`, data.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE));
+        expect(r, `chunk ${i}`).toMatchObject({ code: 0 });
+      }
+      expect((await on(t.server.app, '/api/file/progress', key)).data).toMatchObject({ uploadedChunks: [0, 1, 2, 3], progress: 100 });
+      // neither process saw every chunk: the merge hashes what it reads
+      const merged = await on(second, '/api/file/merge', key);
+      expect(merged).toMatchObject({ code: 0, data: { size: data.length } });
+      expect(md5(fs.readFileSync((await resolveUpload(t.server.app.ctx, { id }, merged.data.importFilePath)).path))).toBe(key.fileMd5);
+      // one upload merged from both at once: claimed by one of them, the other told to wait or given the same file
+      const d2 = Buffer.concat([numberText(200_000, 6_500_000), Buffer.from('\r\n')]);
+      const k2 = { fileMd5: md5(d2), fileSize: d2.length };
+      expect((await on(t.server.app, '/api/file/check', { fileName: 'both.txt', ...k2 })).code).toBe(0);
+      for (const i of [0, 1, 2]) expect((await on(t.server.app, `/api/file/chunk?fileMd5=${k2.fileMd5}&fileSize=${k2.fileSize}&chunk=${i}`, d2.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE))).code).toBe(0);
+      const answers = await Promise.all(apps.map((app) => on(app, '/api/file/merge', k2)));
+      const ok = answers.filter((a) => a.code === 0);
+      expect(ok.length).toBeGreaterThanOrEqual(1);
+      for (const a of answers) if (a.code !== 0) expect(a.msg).toBe('文件正在合并，请稍后重试');
+      expect(new Set(ok.map((a) => a.data.importFilePath)).size).toBe(1);
+      expect(md5(fs.readFileSync((await resolveUpload(second.ctx, { id }, ok[0].data.importFilePath)).path))).toBe(k2.fileMd5);
+      expect(await t.server.handle.db.selectFrom('file_uploads').select('state').where('file_md5', '=', k2.fileMd5).execute()).toEqual([{ state: 2 }]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('purges unfinished uploads nobody touched for the stale time, each once however many processes run it', async () => {
+    const id = await accountId(t.server, 'client1');
+    const ctx = t.server.app.ctx;
+    const db = t.server.handle.db;
+    let c = await as(t.server, 'client1');
+    const partial = async (n: number, start: number, chunk = true) => {
+      const data = Buffer.concat([numberText(n, start), Buffer.from('\r\n')]);
+      const key = { fileMd5: md5(data), fileSize: data.length };
+      expect((await c.post('/api/file/check', { fileName: 'p.txt', ...key })).body.code).toBe(0);
+      if (chunk) expect((await postChunk(t.server, c, { ...key, chunk: 0 }, data.subarray(0, CHUNK_SIZE))).code).toBe(0);
+      return key;
+    };
+    const stale = await partial(100_000, 3_000_000); // one of two chunks
+    const registered = await partial(10, 3_200_000, false); // checked, nothing sent
+    const active = await partial(100_000, 3_300_000); // old row, but a chunk came in lately (chunks write no row)
+    const complete = await uploadFile(t.server, c, 'whole.txt', numberText(1000, 3_400_000));
+    const HOUR = 3600_000;
+    t.server.clock.advance(25 * HOUR);
+    const now = t.server.clock.now();
+    c = await as(t.server, 'client1'); // the session of a day ago has expired
+    const fresh = await partial(100_000, 3_500_000);
+    fs.utimesSync(_paths.chunkDir(ctx, id, active), now, new Date(now.getTime() - HOUR));
+    // leftovers no unfinished upload owns: a chunk folder of an older version, a folder whose row went, a merge that died
+    const owner = _paths.ownerDir(ctx, id);
+    const old = new Date(now.getTime() - 48 * HOUR);
+    const leftovers = ['c999999', `c${'a'.repeat(32)}-1234`, 'x'.repeat(24) + '.txt.abcdef.merging'];
+    for (const name of leftovers) {
+      if (name.endsWith('.merging')) fs.writeFileSync(path.join(owner, name), 'x');
+      else fs.mkdirSync(path.join(owner, name, '0'), { recursive: true });
+      fs.utimesSync(path.join(owner, name), old, old);
+    }
+    const young = `c${'b'.repeat(32)}-99`;
+    fs.mkdirSync(path.join(owner, young));
+    fs.utimesSync(path.join(owner, young), now, now);
+
+    // unfinished and untouched for a day: this test's stale and registered uploads, the active one (kept), and what earlier tests left
+    const { n: untouched } = await db
+      .selectFrom('file_uploads')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('state', '<>', 2)
+      .where('updated_at', '<', new Date(now.getTime() - 24 * HOUR))
+      .executeTakeFirstOrThrow();
+    const [a, b] = await Promise.all([t.server.app.services.files.purgeStale(24 * HOUR), t.server.app.services.files.purgeStale(24 * HOUR)]);
+    expect(a.uploads + b.uploads).toBe(Number(untouched) - 1);
+    expect(Number(untouched)).toBeGreaterThanOrEqual(3);
+    const left = await db.selectFrom('file_uploads').select(['file_md5', 'state', 'updated_at']).where('account_id', '=', id).execute();
+    const has = (k: { fileMd5: string }) => left.some((r) => r.file_md5 === k.fileMd5);
+    expect([has(stale), has(registered), has(active), has(fresh), has({ fileMd5: md5(numberText(1000, 3_400_000)) })]).toEqual([false, false, true, true, true]);
+    // the active upload's row now says when its last chunk came, so it is not looked at again before that is as old
+    expect(new Date(left.find((r) => r.file_md5 === active.fileMd5)!.updated_at).getTime()).toBeGreaterThan(now.getTime() - 2 * HOUR);
+    expect(fs.existsSync(_paths.chunkDir(ctx, id, stale))).toBe(false);
+    expect(fs.existsSync(_paths.chunkDir(ctx, id, registered))).toBe(false);
+    const chunkFiles = (k: { fileMd5: string; fileSize: number }) => fs.readdirSync(_paths.chunkDir(ctx, id, k)).filter((f) => /^\d+$/.test(f));
+    expect(chunkFiles(active)).toEqual(['0']);
+    expect(chunkFiles(fresh)).toEqual(['0']);
+    for (const name of leftovers) expect(fs.existsSync(path.join(owner, name)), name).toBe(false);
+    expect(fs.existsSync(path.join(owner, young))).toBe(true);
+    // the complete file stays usable; the purged upload starts again from nothing
+    expect((await resolveUpload(ctx, { id }, complete.data.importFilePath)).size).toBe(numberText(1000, 3_400_000).length);
+    expect((await c.post('/api/file/progress', stale)).body.msg).toBe('文件不存在，请重新上传');
+    expect((await c.post('/api/file/check', { fileName: 'p.txt', ...stale })).body.data).toMatchObject({ uploaded: false, uploadedChunks: [] });
+    // nothing more to do
+    expect(await t.server.app.services.files.purgeStale(24 * HOUR)).toEqual({ uploads: 0, folders: 0 });
   });
 
   it('refuses path names, other types, renamed binaries and sizes over the limit', async () => {
@@ -165,7 +394,8 @@ describe.each(backends)('file service on %s', (backend) => {
     }
     const root = _paths.uploadsRoot(t.server.app.ctx);
     const all = fs.existsSync(root) ? fs.readdirSync(root, { recursive: true }).map(String) : [];
-    expect(all.filter((f) => f.includes('..') || f.endsWith('.part') || f.endsWith('.merging'))).toEqual([]);
+    // (the file the worker builds for an unfinished upload, a.<random>.part, lives in its chunk folder until it is merged, cancelled or purged)
+    expect(all.filter((f) => f.includes('..') || (f.endsWith('.part') && !/^\d+\/c[0-9a-f]{32}-\d+\/a\.[\w-]+\.part$/.test(f)) || f.endsWith('.merging'))).toEqual([]);
     void path;
   });
 
@@ -258,5 +488,74 @@ describe.each(backends)('file service on %s', (backend) => {
     expect((await c.post('/api/send/sending', { sign: '好易购', smstype: 4, templateId: tpl, content })).body.msg).toBe('号码池不能为空');
     expect(await ledgerViolations(t.server)).toEqual([]);
     expect(await poolViolations(t.server)).toEqual([]);
+  });
+});
+
+describe.each(backends)('stale upload purge on %s (scheduled)', (backend) => {
+  // UPLOAD_STALE_HOURS=2; the server's job runs every 100 ms here (every hour by default)
+  const t = useServer(backend, { config: { uploadStaleHours: configFromEnv({ UPLOAD_STALE_HOURS: '2' }).uploadStaleHours }, build: { uploadPurgeEveryMs: 100 } });
+
+  it('runs where the server starts its periodic jobs and removes uploads untouched for UPLOAD_STALE_HOURS', async () => {
+    const c = await as(t.server, 'client1');
+    const id = await accountId(t.server, 'client1');
+    const data = Buffer.concat([numberText(100_000, 4_000_000), Buffer.from('\r\n')]);
+    const key = { fileMd5: md5(data), fileSize: data.length };
+    expect((await c.post('/api/file/check', { fileName: 'late.txt', ...key })).body.code).toBe(0);
+    expect((await postChunk(t.server, c, { ...key, chunk: 0 }, data.subarray(0, CHUNK_SIZE))).code).toBe(0);
+    const rows = () => t.server.handle.db.selectFrom('file_uploads').select('id').where('file_md5', '=', key.fileMd5).execute();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await rows()).toHaveLength(1); // not stale yet: the job ran and kept it
+    t.server.clock.advance(3 * 3600_000);
+    const dir = _paths.chunkDir(t.server.app.ctx, id, key);
+    for (let i = 0; i < 100 && ((await rows()).length || fs.existsSync(dir)); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await rows()).toHaveLength(0);
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+});
+
+describe('ChunkHasher (the file and its MD5 built as the chunks come in)', () => {
+  const bytes = (n: number, seed: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff));
+
+  it('takes the chunk files in order whatever order they come in, and answers only for a whole upload it took in', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hasher-'));
+    const h = new ChunkHasher();
+    try {
+      const parts = [bytes(1000, 1), bytes(1000, 2), bytes(1000, 3), bytes(10, 4)];
+      const store = (key: string, i: number) => {
+        fs.mkdirSync(path.join(dir, key), { recursive: true });
+        const f = path.join(dir, key, String(i));
+        fs.writeFileSync(`${f}.tmp`, parts[i]);
+        fs.renameSync(`${f}.tmp`, f);
+        return f;
+      };
+      const add = (key: string, i: number, f = store(key, i)) => h.add(path.join(dir, key), i, i * 1000, f);
+      const take = (key: string, n: number) => h.take(path.join(dir, key), n);
+      for (const i of [1, 0, 3, 2]) add('a', i);
+      const a = await take('a', 4);
+      expect(a).toMatchObject({ md5: md5(Buffer.concat(parts)), size: 3010 });
+      // the file holds exactly the bytes hashed, in order: a chunk replaced afterwards changes nothing in it
+      fs.writeFileSync(path.join(dir, 'a', '1'), bytes(1000, 9));
+      expect(md5(fs.readFileSync(a!.assembled))).toBe(a!.md5);
+      expect(path.dirname(a!.assembled)).toBe(path.join(dir, 'a'));
+      expect(await take('a', 4)).toBeNull(); // handed over once
+      // a chunk missing, a chunk sent twice, a file gone before it was read, forgotten: no result (the merge reads the chunks)
+      for (const i of [0, 1, 3]) add('b', i);
+      expect(await take('b', 4)).toBeNull();
+      for (const i of [0, 1, 1, 2, 3]) add('c', i);
+      expect(await take('c', 4)).toBeNull();
+      fs.mkdirSync(path.join(dir, 'd'));
+      add('d', 0, path.join(dir, 'd', 'nothing'));
+      expect(await take('d', 1)).toBeNull();
+      for (const i of [0, 1, 2, 3]) add('e', i);
+      h.forget(path.join(dir, 'e'));
+      expect(await take('e', 4)).toBeNull();
+      // what was given up leaves no file of its own behind
+      await new Promise((r) => setTimeout(r, 100));
+      for (const k of ['b', 'c', 'd', 'e']) expect(fs.readdirSync(path.join(dir, k)).filter((f) => f.startsWith('a.')), k).toEqual([]);
+    } finally {
+      await h.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    expect(await h.take('x', 1)).toBeNull(); // closed: no worker, no result
   });
 });

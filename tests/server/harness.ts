@@ -233,6 +233,7 @@ export async function startServer(backend: Backend, opts: ServerOptions = {}): P
     schemaDir: opts.schemaDir,
     staticDir: opts.staticDir,
     purgeEveryMs: 0,
+    uploadPurgeEveryMs: 0,
     imageCaptcha: async () => {
       const c = await trekCaptcha();
       server.lastCaptchaAnswer = c.answer;

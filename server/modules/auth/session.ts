@@ -38,6 +38,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** undefined: not resolved yet; null: no valid session */
     currentSession?: CurrentSession | null;
+    /** the session's account id when only that was checked (routes with `accountIdOnly`: resolveAccountId) */
+    sessionAccountId?: number;
   }
 }
 
@@ -108,18 +110,48 @@ export class SessionService {
       if (row && SESSION_STATUSES.includes(row.status)) {
         const { session_id, session_last_seen, ...account } = row;
         found = { sessionId: session_id, account };
-        if (now.getTime() - new Date(session_last_seen).getTime() > TOUCH_EVERY_MS) {
-          await this.ctx.db
-            .updateTable('sessions')
-            .set({ last_seen_at: now, expires_at: addMs(now, this.ctx.config.sessionIdleMs) })
-            .where('id', '=', session_id)
-            .execute();
-        }
+        await this.touch(session_id, session_last_seen, now);
       }
     }
     if (!found) found = await this.renewFromRememberToken(req, reply);
     req.currentSession = found;
     return found;
+  }
+
+  /** Slides the session's expiry (at most once a minute: most requests write nothing). */
+  private async touch(sessionId: string, lastSeen: Date | string, now: Date) {
+    if (now.getTime() - new Date(lastSeen).getTime() <= TOUCH_EVERY_MS) return;
+    await this.ctx.db.updateTable('sessions').set({ last_seen_at: now, expires_at: addMs(now, this.ctx.config.sessionIdleMs) }).where('id', '=', sessionId).execute();
+  }
+
+  /**
+   * The account id of the request's session, for the hot routes that need nothing more (route
+   * option `accountIdOnly`: a file chunk). Checked in the database at every call exactly as
+   * resolve() checks (the session exists and has not expired, its account is in a session
+   * status; the expiry slides) — one statement that reads no account row. A request without a
+   * valid session cookie goes through resolve() (remember-me renewal). null: no valid session.
+   */
+  async resolveAccountId(req: FastifyRequest, reply: FastifyReply): Promise<number | null> {
+    if (req.currentSession !== undefined) return req.currentSession?.account.id ?? null;
+    if (req.sessionAccountId !== undefined) return req.sessionAccountId;
+    const token = req.cookies[SESSION_COOKIE];
+    if (token) {
+      const now = this.ctx.now();
+      const row = await this.ctx.db
+        .selectFrom('sessions')
+        .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
+        .select(['sessions.id', 'sessions.account_id', 'sessions.last_seen_at'])
+        .where('sessions.id', '=', sha256hex(token))
+        .where('sessions.expires_at', '>', now)
+        .where('accounts.status', 'in', SESSION_STATUSES)
+        .executeTakeFirst();
+      if (row) {
+        await this.touch(row.id, row.last_seen_at, now);
+        req.sessionAccountId = row.account_id;
+        return row.account_id;
+      }
+    }
+    return (await this.resolve(req, reply))?.account.id ?? null;
   }
 
   private async renewFromRememberToken(req: FastifyRequest, reply: FastifyReply): Promise<CurrentSession | null> {
@@ -262,6 +294,13 @@ export class SessionService {
 export async function endLogins(db: Transaction<Database> | AppContext['db'], accountId: number, now: Date): Promise<void> {
   await db.deleteFrom('sessions').where('account_id', '=', accountId).execute();
   await db.updateTable('remember_tokens').set({ revoked_at: now }).where('account_id', '=', accountId).where('revoked_at', 'is', null).execute();
+}
+
+/** The account id of the session of a route declared `accountIdOnly` (or of any guarded route). */
+export function accountIdOf(req: FastifyRequest): number {
+  const id = req.currentSession?.account.id ?? req.sessionAccountId;
+  if (id === undefined) throw errors.timeout();
+  return id;
 }
 
 /** The session a route of access session / agent / subAccount runs with (server/http/route.ts). */

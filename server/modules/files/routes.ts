@@ -8,7 +8,7 @@ import { ApiError } from '../../http/errors';
 import { ok } from '../../http/reply';
 import { BAD_PARAM, params, text } from '../../http/params';
 import { route } from '../../http/route';
-import { sessionOf } from '../auth/session';
+import { accountIdOf, sessionOf } from '../auth/session';
 import { attachment } from '../records/service';
 import { CHUNK_SIZE, FILE_MAX_BYTES, FILE_MESSAGES, FILE_NAME_MAX, resolveUpload, type FileService } from './service';
 import { firstColumnErrors, parseNumberFile, PARSE_MESSAGES } from './parse';
@@ -27,7 +27,7 @@ const TXT = 'text/plain; charset=utf-8';
 
 export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAsync {
   return async (app) => {
-    // a chunk is the raw body: read by the handler as a stream, bounded there (never buffered whole)
+    // a chunk is the raw body: read by the handler after the session check, bounded by the chunk's length (at most 1 MB)
     app.addContentTypeParser('application/octet-stream', (_req, _payload, done) => done(null));
 
     app.post(
@@ -53,14 +53,17 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
         tag: TAG,
         summary: `保存一个分片（请求体为分片字节，Content-Type: application/octet-stream；每片 ${CHUNK_SIZE / 1024 / 1024}M，最后一片为余下字节）`,
         access: 'session',
+        // one statement per chunk: the session check (no account row read); the chunk itself needs none
+        accountIdOnly: true,
         querystring: params({ fileMd5: md5, fileSize: size, chunk: { type: 'integer', title: '分片序号（从 0 开始）', minimum: 0, maximum: Math.ceil(FILE_MAX_BYTES / CHUNK_SIZE), errorMessage: FILE_MESSAGES.badChunk } }, ['fileMd5', 'fileSize', 'chunk']),
       }),
       async (req) => {
         const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
         if (type !== 'application/octet-stream') throw new ApiError(400, FILE_MESSAGES.badChunk);
-        const declared = Number(req.headers['content-length'] ?? 0);
-        if (declared > CHUNK_SIZE) throw new ApiError(400, FILE_MESSAGES.badChunk);
-        return ok(await files.saveChunk(sessionOf(req).account, req.query as Record<string, unknown>, req.raw));
+        const length = req.headers['content-length'];
+        const declared = length === undefined ? undefined : Number(length);
+        if (declared !== undefined && !(declared <= CHUNK_SIZE)) throw new ApiError(400, FILE_MESSAGES.badChunk);
+        return ok(await files.saveChunk({ id: accountIdOf(req) }, req.query as Record<string, unknown>, req.raw, declared));
       },
     );
 

@@ -5,21 +5,28 @@
  * file the owner already has complete (100 %) is answered at once with its `importFilePath`, and
  * nothing is sent again; otherwise the answer lists the chunks already stored (a reload of the
  * page resumes from them). Chunks of 1 MB are posted one by one (`application/octet-stream`), each
- * streamed into a temporary file and renamed into place before its row is written, so a chunk
- * row always means a complete chunk. `merge` streams the chunks in order into a temporary file
- * while hashing them, refuses a wrong MD5, checks the content against the name's type (a binary
- * renamed .txt, a non-zip renamed .xlsx), renames the file into place and only then records its
- * `importFilePath`: nothing half-written is ever used.
+ * read (bounded by its expected length) and written to a temporary file in the upload's chunk
+ * folder, then renamed into place: a chunk file under its index name is always a complete chunk,
+ * and the chunk files ARE the record of what is stored (no row per chunk: a chunk costs the
+ * session check and no statement of its own). A worker thread (hasher.ts) reads each stored chunk
+ * back and, in order, adds it to the upload's MD5 and writes it into a temporary file, so that
+ * `merge` has that file and its MD5 at hand (else it streams the chunks in order into a temporary
+ * file while hashing them); it refuses a wrong MD5, checks the content against the name's type (a
+ * binary renamed .txt, a non-zip renamed .xlsx), writes the file to disk (fdatasync), renames it
+ * into place and only then records its `importFilePath`: nothing half-written is ever used.
+ * Chunks are not synced: the MD5 covers the bytes read back from them.
  *
  * Everything is per owner: another account finds no row of someone else's (it cannot read,
- * merge, delete or reuse them, even knowing the MD5). State lives in the database and in files
- * under `DATA_DIR/uploads/<account id>/`, so several API processes can serve one upload (a merge
- * is claimed by a row update with a lease, never an in-memory lock).
+ * merge, delete or reuse them, even knowing the MD5), and a chunk is only ever written under the
+ * session account's own folder. State lives in the database (`file_uploads`) and in files under
+ * `DATA_DIR/uploads/<account id>/` (chunks in `c<md5>-<size>/`, made by `check`), so several API
+ * processes sharing the database and DATA_DIR can serve one upload (a merge is claimed by a row
+ * update with a lease, never an in-memory lock). `purgeStale` (run by the server every hour)
+ * removes unfinished uploads nobody touched for `UPLOAD_STALE_HOURS`.
  *
  * Other modules open an uploaded file with `resolveUpload(ctx, account, importFilePath)`.
  */
 import crypto from 'node:crypto';
-import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -29,6 +36,7 @@ import type { Account } from '../../db/types';
 import { ApiError } from '../../http/errors';
 import { randomToken } from '../../lib/crypto';
 import { MESSAGES } from '../../../common/schema/messages';
+import { ChunkHasher, type UploadDigest } from './hasher';
 
 /** 1 MB chunks (spec 02 §9) */
 export const CHUNK_SIZE = 1024 * 1024;
@@ -117,7 +125,193 @@ export interface ResolvedUpload {
 
 const uploadsRoot = (ctx: Pick<AppContext, 'dataDir'>) => path.join(ctx.dataDir, 'uploads');
 const ownerDir = (ctx: Pick<AppContext, 'dataDir'>, accountId: number) => path.join(uploadsRoot(ctx), String(accountId));
-const chunkDir = (ctx: Pick<AppContext, 'dataDir'>, accountId: number, uploadId: number) => path.join(ownerDir(ctx, accountId), `c${uploadId}`);
+/** the chunk folder of an upload: named by its key (md5 = 32 lower-case hex, size digits), so a chunk needs no row lookup */
+const chunkDir = (ctx: Pick<AppContext, 'dataDir'>, accountId: number, k: UploadKey) => path.join(ownerDir(ctx, accountId), `c${k.fileMd5}-${k.fileSize}`);
+/** a chunk folder's name → its key */
+const CHUNK_DIR = /^c([0-9a-f]{32})-([0-9]{1,12})$/;
+/** a chunk file: its index */
+const CHUNK_FILE = /^(0|[1-9][0-9]{0,5})$/;
+
+const chunkCount = (fileSize: number) => Math.ceil(fileSize / CHUNK_SIZE);
+const chunkLength = (fileSize: number, idx: number) => (idx === chunkCount(fileSize) - 1 ? fileSize - idx * CHUNK_SIZE : CHUNK_SIZE);
+
+/** The chunk indexes stored in `dir` (complete chunks only: temporary files are named otherwise), sorted. */
+async function chunksOnDisk(dir: string, count: number): Promise<number[]> {
+  const names = await fs.promises.readdir(dir).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return [] as string[];
+    throw e;
+  });
+  const out: number[] = [];
+  for (const n of names) if (CHUNK_FILE.test(n) && Number(n) < count) out.push(Number(n));
+  return out.sort((a, b) => a - b);
+}
+
+/**
+ * Buffers for chunk bodies, reused: fresh memory for every chunk costs its page faults and
+ * garbage collection. A buffer goes back once its chunk is written; every byte of the part used is
+ * filled by the chunk first (a chunk is only accepted whole), so nothing of an earlier one shows.
+ */
+const bodyBuffers: Buffer[] = [];
+const BODY_BUFFERS_KEPT = 16;
+const takeBodyBuffer = () => bodyBuffers.pop() ?? Buffer.allocUnsafeSlow(CHUNK_SIZE);
+const giveBodyBuffer = (b: Buffer) => void (bodyBuffers.length < BODY_BUFFERS_KEPT && bodyBuffers.push(b));
+
+/** Reads exactly `expected` bytes of the request stream into `buf`; more, less, or a client gone refuse (分片不正确). */
+function readChunkBody(body: Readable, expected: number, buf: Buffer): Promise<Buffer> {
+  // a chunk is at most CHUNK_SIZE (1 MB): held whole, as a JSON body of that size would be, and written with one call
+  let n = 0;
+  return new Promise((resolve, reject) => {
+    const finish = (ok: boolean) => {
+      body.off('data', onData).off('end', onEnd).off('error', onGone).off('close', onClose);
+      if (ok) resolve(buf.subarray(0, expected));
+      else reject(new ApiError(400, FILE_MESSAGES.badChunk));
+    };
+    const onData = (piece: Buffer) => {
+      if (n + piece.length > expected) {
+        // the rest is left unread (Node discards it once the refusal is sent)
+        body.pause();
+        return finish(false);
+      }
+      piece.copy(buf, n);
+      n += piece.length;
+    };
+    const onEnd = () => finish(n === expected);
+    const onGone = () => finish(false);
+    // the client went away in the middle of the chunk
+    const onClose = () => body.readableEnded || finish(false);
+    body.on('data', onData).on('end', onEnd).on('error', onGone).on('close', onClose);
+  });
+}
+
+/** unfinished uploads looked at per purge statement */
+const PURGE_BATCH = 500;
+/** the merge starts writing its file out every this many bytes, so the final fdatasync has little left to do */
+const MERGE_SYNC_EVERY = 32 * CHUNK_SIZE;
+/** chunks the merge reads ahead */
+const MERGE_AHEAD = 3;
+
+/** a chunk file the merge found missing or of the wrong length */
+class BadChunkFile extends Error {
+  constructor(readonly idx: number) {
+    super(`chunk ${idx} missing or of the wrong length`);
+  }
+}
+
+/** Reads a whole chunk file into `buf` (one byte more than a chunk holds, so a longer file shows): its length. */
+async function readChunkFile(file: string, buf: Buffer): Promise<number> {
+  const fh = await fs.promises.open(file, 'r');
+  try {
+    let n = 0;
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, n, buf.length - n, n);
+      if (bytesRead === 0 || (n += bytesRead) === buf.length) return n;
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Writes `n` bytes of `buf` at `position`. */
+async function writeAt(fh: fs.promises.FileHandle, buf: Buffer, n: number, position: number) {
+  for (let done = 0; done < n; ) done += (await fh.write(buf, done, n - done, position + done)).bytesWritten;
+}
+
+/** Swallows a promise's rejection for the time it is not awaited (it is awaited later, or dropped on an earlier error). */
+function quiet<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
+}
+
+/**
+ * The merge when the chunks were not taken in as they came (ChunkHasher): chunks 0..n-1 of `dir`
+ * into the new file `tmp`, MD5 over the bytes as written, on disk (fdatasync) before it returns.
+ * Pipelined: the next chunks are read and the previous ones written (libuv threads) while this one
+ * is hashed (the event loop), five 1 MB buffers in turn; the data is sent to disk in 32 MB steps as
+ * it goes. A missing chunk or one of the wrong length throws BadChunkFile.
+ */
+async function concatChunks(dir: string, fileSize: number, tmp: string): Promise<{ md5: string; head: Buffer }> {
+  const count = chunkCount(fileSize);
+  const hash = crypto.createHash('md5');
+  // MERGE_AHEAD chunks being read, this one hashed, the two before it possibly still being written
+  const bufs = Array.from({ length: MERGE_AHEAD + 2 }, () => Buffer.allocUnsafe(CHUNK_SIZE + 1));
+  const bufOf = (i: number) => bufs[i % bufs.length];
+  const read = (i: number) =>
+    quiet(
+      readChunkFile(path.join(dir, String(i)), bufOf(i)).catch((e: NodeJS.ErrnoException) => {
+        if (e.code === 'ENOENT') throw new BadChunkFile(i);
+        throw e;
+      }),
+    );
+  const out = await fs.promises.open(tmp, 'wx');
+  let head = Buffer.alloc(0);
+  try {
+    const reads: Promise<number>[] = [];
+    const writes: Promise<void>[] = [];
+    for (let i = 0; i < Math.min(MERGE_AHEAD, count); i++) reads[i] = read(i);
+    let syncing: Promise<void> | null = null;
+    let unsynced = 0;
+    for (let i = 0; i < count; i++) {
+      const n = await reads[i];
+      if (n !== chunkLength(fileSize, i)) throw new BadChunkFile(i);
+      const buf = bufOf(i);
+      hash.update(buf.subarray(0, n));
+      if (i === 0) head = Buffer.from(buf.subarray(0, Math.min(n, SNIFF_BYTES)));
+      // the buffer of chunk i - 2 takes chunk i + MERGE_AHEAD once it is written
+      if (i >= 2) await writes[i - 2];
+      if (i + MERGE_AHEAD < count) reads[i + MERGE_AHEAD] = read(i + MERGE_AHEAD);
+      writes[i] = quiet(writeAt(out, buf, n, i * CHUNK_SIZE));
+      unsynced += n;
+      if (unsynced >= MERGE_SYNC_EVERY && !syncing) {
+        unsynced = 0;
+        syncing = quiet(writes[i].then(() => out.datasync()).finally(() => (syncing = null)));
+      }
+    }
+    await Promise.all(writes);
+    await syncing;
+    await out.datasync();
+  } finally {
+    await out.close();
+  }
+  return { md5: hash.digest('hex'), head };
+}
+
+/**
+ * The merge when the worker took every chunk in as it came (ChunkHasher): its file holds exactly
+ * the bytes its MD5 was computed over; checked for length, written to disk (fdatasync, most of it
+ * done already) and its first bytes read for the content check. null (file removed): not usable.
+ */
+async function adoptAssembled(d: UploadDigest, fileSize: number): Promise<{ md5: string; head: Buffer; file: string } | null> {
+  let fh: fs.promises.FileHandle | undefined;
+  try {
+    fh = await fs.promises.open(d.assembled, 'r+');
+    if ((await fh.stat()).size !== fileSize || d.size !== fileSize) throw new Error('assembled file of the wrong length');
+    const head = Buffer.alloc(Math.min(fileSize, SNIFF_BYTES));
+    await fh.read(head, 0, head.length, 0);
+    await fh.datasync();
+    return { md5: d.md5, head, file: d.assembled };
+  } catch {
+    await fs.promises.rm(d.assembled, { force: true });
+    return null;
+  } finally {
+    await fh?.close().catch(() => undefined);
+  }
+}
+
+/** Makes a rename in `dir` durable (where the platform can open a folder). */
+async function syncDir(dir: string) {
+  let fh: fs.promises.FileHandle | undefined;
+  try {
+    fh = await fs.promises.open(dir, 'r');
+    await fh.sync();
+  } catch {
+    // not supported here (the rename itself happened)
+  } finally {
+    await fh?.close().catch(() => undefined);
+  }
+}
+
+/** Removes a folder and what is in it (retrying when a file appears in it meanwhile). */
+const rmTree = (dir: string) => fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
 
 /**
  * Opens an uploaded file for another module (parse, send): it must be the caller's own, merged and
@@ -171,7 +365,15 @@ export class FileService {
    */
   variableParser?: (me: Account, file: ResolvedUpload, body: Record<string, unknown>) => Promise<unknown>;
 
+  /** the MD5 of uploads as their chunks come in (a worker thread): a hint the merge checks before it uses it */
+  private readonly hasher = new ChunkHasher();
+
   constructor(private readonly ctx: AppContext) {}
+
+  /** stops the hashing worker (the server's onClose) */
+  close(): Promise<void> {
+    return this.hasher.close();
+  }
 
   private key(b: { fileMd5?: unknown; fileSize?: unknown }): UploadKey {
     const md5 = typeof b.fileMd5 === 'string' ? b.fileMd5.trim() : '';
@@ -186,11 +388,9 @@ export class FileService {
     return this.ctx.db.selectFrom('file_uploads').selectAll().where('account_id', '=', me.id).where('file_md5', '=', k.fileMd5).where('file_size', '=', k.fileSize).executeTakeFirst();
   }
 
-  private async status(row: { id: number; file_name: string; file_md5: string; file_size: number; chunk_size: number; chunk_count: number; state: number; stored_name: string | null }): Promise<UploadStatus> {
+  private async status(me: Pick<Account, 'id'>, row: { file_name: string; file_md5: string; file_size: number; chunk_size: number; chunk_count: number; state: number; stored_name: string | null }): Promise<UploadStatus> {
     const done = row.state === UploadRow.Done && !!row.stored_name;
-    const uploadedChunks = done
-      ? []
-      : (await this.ctx.db.selectFrom('file_upload_chunks').select('idx').where('upload_id', '=', row.id).orderBy('idx').execute()).map((r) => r.idx);
+    const uploadedChunks = done ? [] : await chunksOnDisk(chunkDir(this.ctx, me.id, { fileMd5: row.file_md5, fileSize: row.file_size }), row.chunk_count);
     return {
       uploaded: done,
       importFilePath: done ? row.stored_name : null,
@@ -213,7 +413,7 @@ export class FileService {
     return false;
   }
 
-  /** check: registers the upload (or finds it); a complete one is reused as is. */
+  /** check: registers the upload (or finds it) and makes its chunk folder; a complete one is reused as is. */
   async check(me: Pick<Account, 'id'>, b: { fileName?: unknown; fileMd5?: unknown; fileSize?: unknown }): Promise<UploadStatus> {
     const fileName = typeof b.fileName === 'string' ? b.fileName.trim() : '';
     const nameError = fileNameError(fileName);
@@ -228,15 +428,16 @@ export class FileService {
         file_size: k.fileSize,
         file_name: fileName,
         chunk_size: CHUNK_SIZE,
-        chunk_count: Math.ceil(k.fileSize / CHUNK_SIZE),
+        chunk_count: chunkCount(k.fileSize),
         created_at: now,
         updated_at: now,
       })
       .onConflict((oc) => oc.columns(['account_id', 'file_md5', 'file_size']).doUpdateSet({ updated_at: now, file_name: fileName }))
       .returningAll()
       .executeTakeFirstOrThrow();
-    if (!(await this.stillThere(me, row))) return this.status({ ...row, state: UploadRow.Uploading, stored_name: null });
-    return this.status(row);
+    const current = (await this.stillThere(me, row)) ? row : { ...row, state: UploadRow.Uploading, stored_name: null };
+    if (current.state !== UploadRow.Done) await fs.promises.mkdir(chunkDir(this.ctx, me.id, k), { recursive: true });
+    return this.status(me, current);
   }
 
   /** progress: the chunks stored (nothing is created). */
@@ -244,56 +445,65 @@ export class FileService {
     const row = await this.row(me, this.key(b));
     if (!row) throw new ApiError(400, FILE_MESSAGES.notFound);
     await this.ctx.db.updateTable('file_uploads').set({ updated_at: this.ctx.now() }).where('id', '=', row.id).execute();
-    if (!(await this.stillThere(me, row))) return this.status({ ...row, state: UploadRow.Uploading, stored_name: null });
-    return this.status(row);
+    if (!(await this.stillThere(me, row))) return this.status(me, { ...row, state: UploadRow.Uploading, stored_name: null });
+    return this.status(me, row);
   }
 
   /**
-   * save chunk: `body` (the request stream) is written to a temporary file with its bytes counted
-   * (a chunk longer than it should be is cut off and refused), then renamed into place.
+   * save chunk: `body` (the request stream) is read with its bytes counted (a chunk of another
+   * length, or cut short, is refused and nothing is kept), written to a temporary file in the
+   * upload's chunk folder and renamed into place. The folder is the session account's own and
+   * exists only for an upload its `check` registered, so the common case needs no statement; when
+   * it is missing, the upload's row decides (unknown or another account's: 文件不存在; done: nothing
+   * to do; dropped chunks of a live upload: the folder is made again).
    */
-  async saveChunk(me: Pick<Account, 'id'>, b: { fileMd5?: unknown; fileSize?: unknown; chunk?: unknown }, body: Readable): Promise<{ chunk: number }> {
+  async saveChunk(me: Pick<Account, 'id'>, b: { fileMd5?: unknown; fileSize?: unknown; chunk?: unknown }, body: Readable, declaredLength?: number): Promise<{ chunk: number }> {
     const k = this.key(b);
     const idx = Number(b.chunk);
-    const row = await this.row(me, k);
-    if (!row) throw new ApiError(400, FILE_MESSAGES.notFound);
-    if (!Number.isSafeInteger(idx) || idx < 0 || idx >= row.chunk_count) throw new ApiError(400, FILE_MESSAGES.badChunk);
-    if (row.state === UploadRow.Done) return { chunk: idx };
-    const expected = idx === row.chunk_count - 1 ? row.file_size - idx * row.chunk_size : row.chunk_size;
-    const dir = chunkDir(this.ctx, me.id, row.id);
-    await fs.promises.mkdir(dir, { recursive: true });
+    if (!Number.isSafeInteger(idx) || idx < 0 || idx >= chunkCount(k.fileSize)) throw new ApiError(400, FILE_MESSAGES.badChunk);
+    // a Content-Length other than the chunk's length is refused before a byte is read
+    if (declaredLength !== undefined && declaredLength !== chunkLength(k.fileSize, idx)) throw new ApiError(400, FILE_MESSAGES.badChunk);
+    const dir = chunkDir(this.ctx, me.id, k);
     const tmp = path.join(dir, `${idx}.${randomToken(9)}.part`);
-    let n = 0;
+    const create = () => fs.promises.open(tmp, 'wx');
+    let out = await create().catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return null;
+      throw e;
+    });
+    if (!out) {
+      const row = await this.row(me, k);
+      if (!row) throw new ApiError(400, FILE_MESSAGES.notFound);
+      if (row.state === UploadRow.Done) return { chunk: idx };
+      await fs.promises.mkdir(dir, { recursive: true });
+      out = await create();
+    }
+    const buf = takeBodyBuffer();
     try {
-      const out = fs.createWriteStream(tmp, { flags: 'wx' });
-      try {
-        for await (const piece of body) {
-          const buf = piece as Buffer;
-          n += buf.length;
-          if (n > expected) throw new ApiError(400, FILE_MESSAGES.badChunk);
-          if (!out.write(buf)) await once(out, 'drain');
-        }
-      } finally {
-        await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
-      }
-      if (n !== expected) throw new ApiError(400, FILE_MESSAGES.badChunk);
-      await fs.promises.rename(tmp, path.join(dir, String(idx)));
+      await out.writeFile(await readChunkBody(body, chunkLength(k.fileSize, idx), buf));
+      await out.close();
+      out = null;
+      const file = path.join(dir, String(idx));
+      await fs.promises.rename(tmp, file);
+      // taken into the file and its MD5 in order beside the requests (a worker thread reads it back), so the merge need not
+      this.hasher.add(dir, idx, idx * CHUNK_SIZE, file);
     } catch (e) {
+      await out?.close().catch(() => undefined);
       await fs.promises.rm(tmp, { force: true });
       if (e instanceof ApiError) throw e;
-      // the client went away in the middle of the chunk: nothing kept
+      this.ctx.log.warn({ err: e, chunk: idx }, 'chunk not saved');
       throw new ApiError(400, FILE_MESSAGES.badChunk);
+    } finally {
+      giveBodyBuffer(buf);
     }
-    // one statement per chunk (a 300 MB file is 300 of them): the row's updated_at is kept by check / progress / merge
-    await this.ctx.db.insertInto('file_upload_chunks').values({ upload_id: row.id, idx, size: n }).onConflict((oc) => oc.columns(['upload_id', 'idx']).doNothing()).execute();
     return { chunk: idx };
   }
 
   /**
-   * merge: every chunk streamed in order into one temporary file while hashing; a wrong MD5 or a
-   * content that does not fit the name's type is refused (and the chunks dropped, the client
-   * starts again); the verified file is renamed into place, then recorded. Idempotent: merging a
-   * done upload answers its importFilePath.
+   * merge: the file the worker built and hashed as the chunks came in, or else every chunk
+   * streamed in order into one temporary file while hashing; a wrong MD5 or a content that does not
+   * fit the name's type is refused (and the chunks dropped, the client
+   * starts again); the verified file is written to disk, renamed into place, then recorded.
+   * Idempotent: merging a done upload answers its importFilePath.
    */
   async merge(me: Pick<Account, 'id'>, b: { fileMd5?: unknown; fileSize?: unknown }): Promise<MergedFile> {
     const k = this.key(b);
@@ -312,64 +522,50 @@ export class FileService {
       .executeTakeFirst();
     if (!claimed) throw new ApiError(400, FILE_MESSAGES.busy);
     const release = () => this.ctx.db.updateTable('file_uploads').set({ state: UploadRow.Uploading, merge_started_at: null, updated_at: this.ctx.now() }).where('id', '=', claimed.id).execute();
-    const dir = chunkDir(this.ctx, me.id, claimed.id);
-    const chunks = await this.ctx.db.selectFrom('file_upload_chunks').select(['idx', 'size']).where('upload_id', '=', claimed.id).orderBy('idx').execute();
-    if (chunks.length !== claimed.chunk_count) {
+    const dir = chunkDir(this.ctx, me.id, k);
+    if ((await chunksOnDisk(dir, claimed.chunk_count)).length !== claimed.chunk_count) {
       await release();
       throw new ApiError(400, FILE_MESSAGES.incomplete);
     }
     const kind = fileKindOf(claimed.file_name) ?? 'txt';
     const stored = `${randomToken(18)}.${kind}`;
-    const final = path.join(ownerDir(this.ctx, me.id), stored);
+    const owner = ownerDir(this.ctx, me.id);
+    const final = path.join(owner, stored);
     const tmp = `${final}.${randomToken(6)}.merging`;
-    const hash = crypto.createHash('md5');
-    let head = Buffer.alloc(0);
-    let total = 0;
+    let merged: { md5: string; head: Buffer; file: string };
     try {
-      const out = fs.createWriteStream(tmp, { flags: 'wx' });
-      try {
-        for (const c of chunks) {
-          for await (const piece of fs.createReadStream(path.join(dir, String(c.idx)), { highWaterMark: CHUNK_SIZE })) {
-            const buf = piece as Buffer;
-            hash.update(buf);
-            if (head.length < SNIFF_BYTES) head = Buffer.concat([head, buf.subarray(0, SNIFF_BYTES - head.length)]);
-            total += buf.length;
-            if (!out.write(buf)) await once(out, 'drain');
-          }
-        }
-      } finally {
-        await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
-      }
+      // built and hashed by the worker as the chunks came in, when this process took them all; else read, hashed and written now
+      const taken = await this.hasher.take(dir, claimed.chunk_count);
+      merged = (taken && (await adoptAssembled(taken, claimed.file_size))) ?? { ...(await concatChunks(dir, claimed.file_size, tmp)), file: tmp };
     } catch (e) {
       await fs.promises.rm(tmp, { force: true });
-      // a chunk file is missing or unreadable: those chunks are dropped, the client sends them again
-      this.ctx.log.warn({ err: e, upload: claimed.id }, 'merge failed: chunk unreadable');
-      await this.dropChunks(me, claimed.id);
       await release();
-      throw new ApiError(400, FILE_MESSAGES.incomplete);
+      if (e instanceof BadChunkFile) {
+        // a chunk file is missing or of the wrong length: it is dropped, the client sends it again
+        this.ctx.log.warn({ upload: claimed.id, chunk: e.idx }, 'merge: chunk unreadable, dropped');
+        await fs.promises.rm(path.join(dir, String(e.idx)), { force: true });
+        throw new ApiError(400, FILE_MESSAGES.incomplete);
+      }
+      throw e;
     }
-    const md5 = hash.digest('hex');
-    const refusal = total !== claimed.file_size || md5 !== claimed.file_md5 ? FILE_MESSAGES.md5Mismatch : !(await contentMatches(kind, head)) ? FILE_MESSAGES.badContent : null;
+    const refusal = merged.md5 !== claimed.file_md5 ? FILE_MESSAGES.md5Mismatch : !(await contentMatches(kind, merged.head)) ? FILE_MESSAGES.badContent : null;
     if (refusal) {
-      await fs.promises.rm(tmp, { force: true });
-      await this.dropChunks(me, claimed.id);
+      await fs.promises.rm(merged.file, { force: true });
+      await rmTree(dir);
+      this.hasher.forget(dir);
       await release();
       throw new ApiError(400, refusal);
     }
-    await fs.promises.rename(tmp, final);
+    await fs.promises.rename(merged.file, final);
+    await syncDir(owner);
     await this.ctx.db
       .updateTable('file_uploads')
       .set({ state: UploadRow.Done, stored_name: stored, merge_started_at: null, updated_at: this.ctx.now() })
       .where('id', '=', claimed.id)
       .execute();
-    await this.dropChunks(me, claimed.id);
-    this.ctx.log.info({ upload: claimed.id, size: total }, 'upload merged');
+    await rmTree(dir);
+    this.ctx.log.info({ upload: claimed.id, size: claimed.file_size, built: merged.file === tmp ? 'at merge' : 'while uploading' }, 'upload merged');
     return { importFilePath: stored, fileName: claimed.file_name, fileMd5: claimed.file_md5, size: claimed.file_size };
-  }
-
-  private async dropChunks(me: Pick<Account, 'id'>, uploadId: number) {
-    await this.ctx.db.deleteFrom('file_upload_chunks').where('upload_id', '=', uploadId).execute();
-    await fs.promises.rm(chunkDir(this.ctx, me.id, uploadId), { recursive: true, force: true });
   }
 
   /**
@@ -377,12 +573,15 @@ export class FileService {
    * complete file is kept (it may be reused or already sent); an upload being merged is refused.
    */
   async deleteChunks(me: Pick<Account, 'id'>, b: { fileMd5?: unknown; fileSize?: unknown }): Promise<{ deleted: boolean }> {
-    const row = await this.row(me, this.key(b));
+    const k = this.key(b);
+    const row = await this.row(me, k);
     if (!row) throw new ApiError(400, FILE_MESSAGES.notFound);
     if (row.state === UploadRow.Done) return { deleted: false };
     const gone = await this.ctx.db.deleteFrom('file_uploads').where('id', '=', row.id).where('state', '=', UploadRow.Uploading).returning('id').executeTakeFirst();
     if (!gone) throw new ApiError(400, FILE_MESSAGES.busy);
-    await fs.promises.rm(chunkDir(this.ctx, me.id, row.id), { recursive: true, force: true });
+    const dir = chunkDir(this.ctx, me.id, k);
+    await rmTree(dir);
+    this.hasher.forget(dir);
     return { deleted: true };
   }
 
@@ -392,19 +591,88 @@ export class FileService {
     return { stream: fs.createReadStream(f.path), name: f.fileName, size: f.size };
   }
 
-  /** Unfinished uploads untouched for `olderThanMs` (default 7 days): rows and chunks removed. */
-  async purgeStale(olderThanMs = 7 * 24 * 3600_000): Promise<number> {
-    const cutoff = new Date(this.ctx.now().getTime() - olderThanMs);
-    const rows = await this.ctx.db
-      .deleteFrom('file_uploads')
-      .where('state', '<>', UploadRow.Done)
-      .where('updated_at', '<', cutoff)
-      .returning(['id', 'account_id'])
-      .execute();
-    for (const r of rows) await fs.promises.rm(chunkDir(this.ctx, r.account_id, r.id), { recursive: true, force: true });
-    return rows.length;
+  /**
+   * Unfinished uploads (uploading, or a merge that died) not touched for `olderThanMs`: their rows
+   * and chunks are removed. Touched = check / progress / merge (the row's updated_at) or a chunk
+   * stored (the chunk folder's mtime: chunks write no row). Safe with several processes: the
+   * DELETE … RETURNING is the claim (a row goes to exactly one of them, and not at all when a
+   * check touched it meanwhile), and only the process that deleted a row removes its folder.
+   * Then chunk folders and merge leftovers that no unfinished upload owns (a process died between
+   * the row and the folder; folders of older versions) are removed once they are as old.
+   */
+  async purgeStale(olderThanMs: number): Promise<{ uploads: number; folders: number }> {
+    const nowMs = this.ctx.now().getTime();
+    const cutoff = new Date(nowMs - olderThanMs);
+    const isOld = async (p: string) => {
+      const st = await fs.promises.stat(p).catch(() => null);
+      return !!st && st.mtimeMs < cutoff.getTime();
+    };
+    let uploads = 0;
+    for (;;) {
+      const candidates = await this.ctx.db
+        .selectFrom('file_uploads')
+        .select(['id', 'account_id', 'file_md5', 'file_size'])
+        .where('state', '<>', UploadRow.Done)
+        .where('updated_at', '<', cutoff)
+        .orderBy('id')
+        .limit(PURGE_BATCH)
+        .execute();
+      if (!candidates.length) break;
+      const stale: number[] = [];
+      for (const c of candidates) {
+        const dir = chunkDir(this.ctx, c.account_id, { fileMd5: c.file_md5, fileSize: c.file_size });
+        const st = await fs.promises.stat(dir).catch(() => null);
+        // a chunk came in lately: kept, and looked at again when that is as old
+        if (st && st.mtimeMs >= cutoff.getTime()) {
+          await this.ctx.db.updateTable('file_uploads').set({ updated_at: new Date(Math.min(st.mtimeMs, nowMs)) }).where('id', '=', c.id).where('updated_at', '<', cutoff).execute();
+        } else stale.push(c.id);
+      }
+      const gone = stale.length
+        ? await this.ctx.db
+            .deleteFrom('file_uploads')
+            .where('id', 'in', stale)
+            .where('state', '<>', UploadRow.Done)
+            .where('updated_at', '<', cutoff)
+            .returning(['id', 'account_id', 'file_md5', 'file_size'])
+            .execute()
+        : [];
+      for (const r of gone) {
+        const dir = chunkDir(this.ctx, r.account_id, { fileMd5: r.file_md5, fileSize: r.file_size });
+        await rmTree(dir);
+        this.hasher.forget(dir);
+      }
+      uploads += gone.length;
+      if (candidates.length < PURGE_BATCH) break;
+    }
+    let folders = 0;
+    const root = uploadsRoot(this.ctx);
+    const owners = await fs.promises.readdir(root).catch(() => [] as string[]);
+    for (const owner of owners) {
+      if (!/^[1-9][0-9]{0,9}$/.test(owner)) continue;
+      const accountId = Number(owner);
+      const entries = await fs.promises.readdir(path.join(root, owner)).catch(() => [] as string[]);
+      const leftovers: string[] = [];
+      for (const name of entries) {
+        // chunk folders (c<md5>-<size>; c<upload id> of older versions) and merges that never finished
+        const kind = CHUNK_DIR.test(name) ? 'chunks' : /^c[0-9]{1,10}$/.test(name) || name.endsWith('.merging') ? 'dead' : null;
+        if (kind && (await isOld(path.join(root, owner, name)))) leftovers.push(name);
+      }
+      if (!leftovers.length) continue;
+      const live = new Set(
+        (await this.ctx.db.selectFrom('file_uploads').select(['file_md5', 'file_size']).where('account_id', '=', accountId).where('state', '<>', UploadRow.Done).execute()).map(
+          (r) => `c${r.file_md5}-${r.file_size}`,
+        ),
+      );
+      for (const name of leftovers) {
+        if (live.has(name)) continue;
+        await rmTree(path.join(root, owner, name));
+        folders++;
+      }
+    }
+    if (uploads || folders) this.ctx.log.info({ uploads, folders }, 'stale uploads purged');
+    return { uploads, folders };
   }
 }
 
-/** for tests and benches: the chunk folder of an upload */
+/** for tests and benches: where uploads and chunks live */
 export const _paths = { uploadsRoot, ownerDir, chunkDir };
