@@ -95,7 +95,9 @@ try {
     // indexes and the task FK after the load (recreated from their own definitions)
     const { rows: idx } = await c.query(`select indexname, indexdef from pg_indexes where schemaname = $1 and tablename = 'sms_messages' and indexname <> 'sms_messages_pkey'`, [schema]);
     for (const i of idx) await c.query(`drop index ${i.indexname}`);
-    await c.query(`alter table sms_messages drop constraint sms_messages_task_id_fkey`);
+    // the task FK, where the schema still has it (migration 0010 dropped it for the COPY of an acceptance)
+    const { rows: fk } = await c.query(`select 1 from pg_constraint where conname = 'sms_messages_task_id_fkey' and connamespace = $1::regnamespace`, [schema]);
+    if (fk.length) await c.query(`alter table sms_messages drop constraint sms_messages_task_id_fkey`);
     const { rows: first } = await c.query(`select min(id) as id from sms_tasks where uid like 'b%'`);
     const base = Number(first[0].id);
     await c.query(`select setseed(0.42)`);
@@ -114,7 +116,7 @@ try {
     const t1 = performance.now();
     console.log(`loaded ${N.toLocaleString()} records in ${tasks.toLocaleString()} tasks in ${((t1 - t0) / 1000).toFixed(1)} s`);
     for (const i of idx) await c.query(i.indexdef);
-    await c.query(`alter table sms_messages add constraint sms_messages_task_id_fkey foreign key (task_id) references sms_tasks(id) not valid`);
+    if (fk.length) await c.query(`alter table sms_messages add constraint sms_messages_task_id_fkey foreign key (task_id) references sms_tasks(id) not valid`);
     await c.query(`vacuum analyze sms_messages`);
     await c.query(`vacuum analyze sms_tasks`);
     await c.query(`analyze accounts`);
