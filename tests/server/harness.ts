@@ -191,6 +191,11 @@ async function withPg<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
+/** One statement on TEST_DATABASE_URL's own connection (a schema made or dropped around a test). */
+export async function pgAdmin(q: string): Promise<void> {
+  await withPg((c) => c.query(q));
+}
+
 export async function startServer(backend: Backend, opts: ServerOptions = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smsp-test-'));
   const clock = new TestClock();

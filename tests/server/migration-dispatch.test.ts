@@ -8,7 +8,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../server/db';
@@ -16,17 +15,7 @@ import { migrateTo } from '../../server/db/migrations';
 import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
 import { UNCONFIRMED } from '../../server/modules/dispatch/sql';
 import { FakeLink } from '../fixtures/fake-smsc';
-import { backends, startServer, TEST_DATABASE_URL, type ServerOptions } from './harness';
-
-async function admin(q: string) {
-  const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await c.connect();
-  try {
-    await c.query(q);
-  } finally {
-    await c.end();
-  }
-}
+import { backends, startServer, TEST_DATABASE_URL, type ServerOptions, pgAdmin } from './harness';
 
 /** the previous version's rows: one sending task in every queue situation, one timed task */
 async function writeOldState(db: Kysely<any>, now: Date) {
@@ -71,7 +60,7 @@ describe.each(backends)('migration 0019: the queue state of the previous version
     const opts: ServerOptions = backend === 'pglite' ? { pgliteDir: dir } : { pgSchema: schema };
     let old: Awaited<ReturnType<typeof writeOldState>>;
     const now = new Date();
-    if (backend === 'postgres') await admin(`create schema ${schema}`);
+    if (backend === 'postgres') await pgAdmin(`create schema ${schema}`);
     try {
       const h = backend === 'pglite' ? await createDb({ dataDir: dir }) : await createDb({ databaseUrl: TEST_DATABASE_URL!, schema, poolSize: 2 });
       try {
@@ -141,7 +130,7 @@ describe.each(backends)('migration 0019: the queue state of the previous version
       }
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
-      if (backend === 'postgres') await admin(`drop schema if exists ${schema} cascade`);
+      if (backend === 'postgres') await pgAdmin(`drop schema if exists ${schema} cascade`);
     }
   });
 });

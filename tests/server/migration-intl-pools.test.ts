@@ -7,22 +7,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../server/db';
 import { migrateTo } from '../../server/db/migrations';
-import { backends, TEST_DATABASE_URL } from './harness';
-
-async function admin(q: string) {
-  const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await c.connect();
-  try {
-    await c.query(q);
-  } finally {
-    await c.end();
-  }
-}
+import { backends, TEST_DATABASE_URL, pgAdmin } from './harness';
 
 async function pools(db: Kysely<any>) {
   const r = await sql<{ product_type: number; total: number; remaining: number; moved: string; last_after: number }>`
@@ -36,7 +25,7 @@ describe.each(backends)('migration 0021: international pools in 分 (%s)', (back
   it('scales the international pools and their movements by 100, and back', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'smsp-mig21-'));
     const schema = `t_${randomBytes(6).toString('hex')}`;
-    if (backend === 'postgres') await admin(`create schema ${schema}`);
+    if (backend === 'postgres') await pgAdmin(`create schema ${schema}`);
     const h = backend === 'pglite' ? await createDb({ dataDir: dir }) : await createDb({ databaseUrl: TEST_DATABASE_URL!, schema, poolSize: 2 });
     const s = backend === 'pglite' ? 'public' : schema;
     try {
@@ -69,7 +58,7 @@ describe.each(backends)('migration 0021: international pools in 分 (%s)', (back
       ]);
     } finally {
       await h.close();
-      if (backend === 'postgres') await admin(`drop schema ${schema} cascade`);
+      if (backend === 'postgres') await pgAdmin(`drop schema ${schema} cascade`);
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

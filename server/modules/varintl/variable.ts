@@ -262,42 +262,6 @@ export interface SendRows {
   checkMs: number;
 }
 
-/** Distinct numbers (11-digit mobiles as numbers): open addressing in a Float64Array, 0 = empty. */
-class MobileNumberSet {
-  private keys = new Float64Array(1 << 16);
-  private size = 0;
-
-  /** false when n was there already */
-  add(n: number): boolean {
-    if (this.size * 2 >= this.keys.length) this.grow();
-    const keys = this.keys;
-    const m = keys.length - 1;
-    let h = hashNumber(n) & m;
-    for (;;) {
-      const k = keys[h];
-      if (k === 0) {
-        keys[h] = n;
-        this.size++;
-        return true;
-      }
-      if (k === n) return false;
-      h = (h + 1) & m;
-    }
-  }
-
-  private grow() {
-    const old = this.keys;
-    this.keys = new Float64Array(old.length * 2);
-    this.size = 0;
-    for (let i = 0; i < old.length; i++) if (old[i] !== 0) this.add(old[i]);
-  }
-}
-
-function hashNumber(n: number): number {
-  const h = Math.imul((n >>> 0) ^ Math.imul(Math.floor(n / 4294967296), 0x9e3779b1), 0x85ebca6b);
-  return (h ^ (h >>> 15)) >>> 0;
-}
-
 class Ints {
   a = new Int32Array(1 << 12);
   n = 0;
@@ -352,7 +316,7 @@ export async function readSendRows(
   let hit = words.zh.fixedHit && (!t.fixedAscii || words.en.fixedHit);
   // the same for both bracket forms: it depends on the list and on the template's literals and sign
   const mask = words.zh.mask;
-  const seen = new MobileNumberSet();
+  const seen = new NumberSet(1 << 16);
   const table = carrierTable();
   const varCount = t.varCount;
   // one chunk's rows: where each line starts, the end of each of its fields, the number's carrier (0: not a mobile), repeated
@@ -404,7 +368,7 @@ export async function readSendRows(
         rowRepeat = grow(rowRepeat, r);
       }
       rowCarrier[r] = carrier;
-      rowRepeat[r] = carrier && !seen.add(n) ? 1 : 0;
+      rowRepeat[r] = carrier && !seen.add(Math.floor(n / 1e7) % 1000, n % 1e7) ? 1 : 0;
       while (i < end && c === TAB) {
         i++;
         while (i < end && (c = buf[i]) !== LF && c !== TAB) i++;
