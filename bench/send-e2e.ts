@@ -38,7 +38,7 @@ const COUNT = Number(process.env.COUNT ?? 20_000);
 const TARGET = 5000;
 const pgUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || '';
 const only = process.env.ONLY;
-const LINK_OPTIONS = process.env.SMPP_OPTIONS ?? 'window=1000&receipt_batch=5000&receipt_batch_ms=50';
+const LINK_OPTIONS = process.env.SMPP_OPTIONS ?? 'window=1000';
 
 async function admin(url: string, q: string) {
   const c = new pg.Client({ connectionString: url });
@@ -91,7 +91,7 @@ async function run(backend: 'postgres' | 'pglite'): Promise<Figure> {
     const app = await buildApp({ db: handle.db, dataDir, purgeEveryMs: 0 });
     const link = createSmscLink(parseSmppUrl(`${sim.url}?${LINK_OPTIONS}`));
     await link.waitReady(10_000);
-    const dispatcher = new Dispatcher(app.ctx, link, { idleMs: 20, ...dispatcherOptionsFromEnv(process.env) }).start();
+    const dispatcher = new Dispatcher(app.ctx, link, dispatcherOptionsFromEnv(process.env)).start();
     const account = await handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow();
 
     const pgPids = async () =>
@@ -113,7 +113,7 @@ async function run(backend: 'postgres' | 'pglite'): Promise<Figure> {
         console.log(`  ${backend}: ${((last - t0) / 1000).toFixed(1)} s submitted ${t.submitted_num}, final ${done}, unknown ${t.unknown_num}`);
       }
       if (performance.now() - t0 > 600_000) throw new Error('not finished after 10 minutes');
-      await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 100));
     }
     const t2 = performance.now();
     const self = process.cpuUsage(selfBefore);

@@ -273,6 +273,36 @@ describe('SMPP link + simulator', () => {
     expect(seen.flat().map((r) => r.msgId).filter((id) => ids.includes(id)).length).toBeGreaterThanOrEqual(8);
   });
 
+  it.each([1, 2])('receipt_flushes=%i: that many batches in the handler at once, each acknowledged when its own call resolves', async (flushes) => {
+    const { sim, link } = await setup({ delivered: 1, failed: 0, noReceipt: 0 }, `receipt_batch=2&receipt_flushes=${flushes}`);
+    await link.waitReady();
+    const gates: (() => void)[] = [];
+    const seen: Receipt[][] = [];
+    let running = 0;
+    let most = 0;
+    link.onReceipts(async (r) => {
+      seen.push(r);
+      most = Math.max(most, ++running);
+      await new Promise<void>((ok) => gates.push(ok));
+      running--;
+    });
+    await link.submit(reqs(6));
+    await until(() => seen.length === flushes);
+    await new Promise((r) => setTimeout(r, 100));
+    // no more calls while the slots are taken, nothing acknowledged yet
+    expect(seen).toHaveLength(flushes);
+    expect(sim.counts().receiptsSent).toBe(0);
+    gates.shift()!();
+    await until(() => sim.counts().receiptsSent === 2);
+    while (sim.counts().receiptsSent < 6) {
+      await until(() => gates.length > 0);
+      gates.shift()!();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(most).toBe(flushes);
+    expect(seen.flat()).toHaveLength(6);
+  });
+
   it('receipts that arrive before a handler is registered wait for it', async () => {
     const { sim, link } = await setup({ delivered: 1, failed: 0, noReceipt: 0 });
     await link.waitReady();
@@ -451,7 +481,7 @@ describe('SMPP_URL', () => {
   it('reads host, port, credentials, TLS and options', () => {
     const c = parseSmppUrl('smpps://sys%40id:p%3Ass@smsc.example.com?window=50&connections=3&source=106900&tz=0&tls_insecure=1&ref_tlv=0x1500');
     expect(c).toMatchObject({ tls: true, tlsVerify: false, host: 'smsc.example.com', port: 3550, systemId: 'sys@id', password: 'p:ss', window: 50, connections: 3, sourceAddr: '106900', tzMinutes: 0, refTlv: 0x1500 });
-    expect(parseSmppUrl('smpp://a:b@10.0.0.1:2776')).toMatchObject({ tls: false, port: 2776, window: 200, connections: 1, refTlv: 0x1401 });
+    expect(parseSmppUrl('smpp://a:b@10.0.0.1:2776')).toMatchObject({ tls: false, port: 2776, window: 200, connections: 1, refTlv: 0x1401, receiptFlushes: 2 });
   });
 
   it.each([
@@ -465,6 +495,8 @@ describe('SMPP_URL', () => {
     ['smpp://a:b@h?window=0', /window must be an integer from 1/],
     ['smpp://a:b@h?window=abc', /window must be an integer/],
     ['smpp://a:b@h?connections=100', /connections must be an integer from 1 to 32/],
+    ['smpp://a:b@h?receipt_flushes=0', /receipt_flushes must be an integer from 1 to 8/],
+    ['smpp://a:b@h?receipt_flushes=9', /receipt_flushes must be an integer from 1 to 8/],
     ['smpp://a:b@h?ref_tlv=0x0005', /vendor tag/],
     ['smpp://a:b@h?tz=abc', /tz must be/],
     ['smpp://a:b@h?bogus=1', /unknown option "bogus"/],

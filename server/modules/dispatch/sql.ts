@@ -307,6 +307,7 @@ export async function recordOutcomes(
   if (!outcomes.length) return 0;
   return inTransaction(db, async (trx) => {
     const now = ctx.now();
+    await keyPlans(trx);
     const leases = await sql<{ id: string; message_ids: number[] }>`
       select id, message_ids from dispatch_leases where owner = ${owner} and message_ids && ${outcomes.map((o) => o.id)}::int[]
       order by id for update`.execute(trx);
@@ -420,6 +421,7 @@ export async function recordOutcomes(
 export async function recoverLeases(db: Kysely<Database>, ctx: Pick<AppContext, 'now'>, limit = 20): Promise<number> {
   return inTransaction(db, async (trx) => {
     const now = ctx.now();
+    await keyPlans(trx);
     const leases = await sql<{ id: string; message_ids: number[] }>`
       select id, message_ids from dispatch_leases where lease_until < ${iso(now)}::timestamptz
       order by lease_until, id limit ${limit} for update skip locked`.execute(trx);
@@ -521,6 +523,7 @@ async function keyPlans(trx: Tx): Promise<void> {
 export async function markSubmitted(db: Kysely<Database>, ctx: Pick<AppContext, 'now'>, olderThan: Date, limit = 5000): Promise<number> {
   return inTransaction(db, async (trx) => {
     const now = ctx.now();
+    await keyPlans(trx);
     const r = await sql<{ task_id: number }>`
       with i as (
         update sms_inflight set marked = true

@@ -94,7 +94,8 @@ class Link implements SmscLinkHandle {
   private moHandler: ((m: MoMessage[]) => Promise<void>) | null = null;
   private receipts: Delivery<Receipt>[] = [];
   private mos: Delivery<MoMessage>[] = [];
-  private flushing = { receipts: false, mos: false };
+  /** batches in the handler now, per kind (at most receiptFlushes) */
+  private flushing = { receipts: 0, mos: 0 };
   private flushTimers: { receipts: NodeJS.Timeout | null; mos: NodeJS.Timeout | null } = { receipts: null, mos: null };
   private readingPaused = false;
   private readyWaiters: (() => void)[] = [];
@@ -528,7 +529,7 @@ class Link implements SmscLinkHandle {
 
   private scheduleFlush(kind: 'receipts' | 'mos') {
     const buf = this[kind];
-    if (!buf.length || this.flushing[kind]) return;
+    if (!buf.length || this.flushing[kind] >= this.cfg.receiptFlushes) return;
     if (buf.length >= this.cfg.receiptBatch || this.cfg.receiptBatchMs === 0) {
       if (this.flushTimers[kind]) clearTimeout(this.flushTimers[kind]);
       this.flushTimers[kind] = null;
@@ -543,10 +544,10 @@ class Link implements SmscLinkHandle {
 
   private async flush(kind: 'receipts' | 'mos') {
     const handler = (kind === 'receipts' ? this.receiptHandler : this.moHandler) as ((items: unknown[]) => Promise<void>) | null;
-    if (this.flushing[kind] || !handler) return; // kept until a handler is registered
+    if (this.flushing[kind] >= this.cfg.receiptFlushes || !handler) return; // kept until a handler is registered
     const buf = this[kind] as Delivery<unknown>[];
     if (!buf.length) return;
-    this.flushing[kind] = true;
+    this.flushing[kind]++;
     const taken = buf.splice(0, this.cfg.receiptBatch);
     let status = 0;
     try {
@@ -559,7 +560,7 @@ class Link implements SmscLinkHandle {
       corkForTick(d.session.socket);
       d.session.send(encodeResp('deliver_sm_resp', d.pdu.sequence_number, status) as unknown as PDU);
     }
-    this.flushing[kind] = false;
+    this.flushing[kind]--;
     this.checkBackpressure();
     this.scheduleFlush(kind);
   }

@@ -7,7 +7,7 @@
  *
  * Query options (all optional): window, connections, source, system_type, enquire_ms,
  * timeout_ms, connect_timeout_ms, reconnect_min_ms, reconnect_max_ms, queue_wait_ms,
- * throttle_ms, receipt_batch, receipt_batch_ms, ref_tlv (vendor TLV tag for our ref, 0 = none),
+ * throttle_ms, receipt_batch, receipt_batch_ms, receipt_flushes, ref_tlv (vendor TLV tag for our ref, 0 = none),
  * tz (UTC offset of the SMSC's receipt dates in minutes, default 480 = Asia/Shanghai),
  * tls_insecure. User name and password are percent-decoded.
  */
@@ -38,6 +38,8 @@ export interface SmscConfig {
   throttleMs: number;
   receiptBatch: number;
   receiptBatchMs: number;
+  /** receipt (and MO) batches in the handler at once: while one is being written, the next fills and is written beside it (the SMSC's window of unacknowledged deliver_sm keeps coming) */
+  receiptFlushes: number;
   /** vendor TLV tag (0x1400-0x3FFF) carrying sms_messages.id in every submit_sm; 0 = not sent */
   refTlv: number;
   /** UTC offset (minutes) of the `done date` in receipts */
@@ -60,6 +62,7 @@ export const SMSC_DEFAULTS: Omit<SmscConfig, 'host' | 'port' | 'systemId' | 'pas
   throttleMs: 200,
   receiptBatch: 500,
   receiptBatchMs: 20,
+  receiptFlushes: 2,
   refTlv: 0x1401,
   tzMinutes: 480,
 };
@@ -72,7 +75,7 @@ export class SmppUrlError extends Error {
 }
 
 type NumKey = 'window' | 'connections' | 'enquireLinkMs' | 'submitTimeoutMs' | 'connectTimeoutMs' | 'reconnectMinMs' |
-  'reconnectMaxMs' | 'queueWaitMs' | 'throttleMs' | 'receiptBatch' | 'receiptBatchMs';
+  'reconnectMaxMs' | 'queueWaitMs' | 'throttleMs' | 'receiptBatch' | 'receiptBatchMs' | 'receiptFlushes';
 
 /** query name → field, bounds */
 const NUMBERS: Record<string, [NumKey, number, number]> = {
@@ -87,6 +90,7 @@ const NUMBERS: Record<string, [NumKey, number, number]> = {
   throttle_ms: ['throttleMs', 1, 600_000],
   receipt_batch: ['receiptBatch', 1, 10_000],
   receipt_batch_ms: ['receiptBatchMs', 0, 10_000],
+  receipt_flushes: ['receiptFlushes', 1, 8],
 };
 
 function intParam(name: string, raw: string, min: number, max: number): number {
