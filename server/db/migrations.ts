@@ -23,6 +23,7 @@ import { reports0018 } from './migrations/0018_reports';
 import { dispatchQueue0019 } from './migrations/0019_dispatch_queue';
 import { uploadChunksOnDisk0020 } from './migrations/0020_upload_chunks_on_disk';
 import { intlPoolsFen0021 } from './migrations/0021_intl_pools_fen';
+import { phoneHash0022 } from './migrations/0022_phone_hash';
 
 async function run(db: Kysely<any>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -172,6 +173,7 @@ export const migrations: Record<string, Migration> = {
   '0019_dispatch_queue': dispatchQueue0019,
   '0020_upload_chunks_on_disk': uploadChunksOnDisk0020,
   '0021_intl_pools_fen': intlPoolsFen0021,
+  '0022_phone_hash': phoneHash0022,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
