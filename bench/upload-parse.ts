@@ -13,14 +13,17 @@
  *                the rows) with their reasons
  *   intl         POST /send/parsefile with international=1: `parseNumberFile` (6-15 digits)
  *   intl-check   POST /send/parsefileInternational: `intlFileCheck` (country, validity, price of
- *                each number by libphonenumber-js) on a file of numbers of 8 countries
+ *                each number by libphonenumber-js's metadata) on a file of numbers of 8 countries
  *
  * The counts are checked against what the generator put in (and the error file's rows and
  * reasons against the variable file's). Each mode runs BENCH_RUNS times (3): best and median of
  * the wall and CPU time, the highest peak RSS, and the load average (the machine is shared: CPU
  * time is the steadier figure). Targets, per mode: < 15 s, < 500 MB peak RSS. Figures: README
- * (Benchmarks); on the shared 2-core machine every mode but intl-check meets them up to a load of
- * about 8 (variable: 7–9 s of CPU); intl-check spends ~8–15 µs a number in libphonenumber-js.
+ * (Benchmarks); on the shared 2-core machine every mode meets them up to a load of about 8
+ * (variable: 7–9 s of CPU). intl-check: 4.4–4.8 s (CPU 4.3–5.1 s, load 5), the xlsx reading
+ * mostly: a number's country and validity take ~0.5 µs from libphonenumber-js's patterns compiled
+ * once (varintl/phone-plans.ts); parsePhoneNumberFromString + isValid per number took ~10–20 µs
+ * (18.6 s, CPU 18.2 s, on the same file and load).
  *
  *   npx tsx bench/upload-parse.ts
  *   BENCH_ROWS=200000 BENCH_MODES=number,variable BENCH_RUNS=1 npx tsx bench/upload-parse.ts
