@@ -7,7 +7,9 @@
  * their attributes its sink cares about:
  *   - `open(el)` / `close(el)` get the element's index in the vocabulary (-1 for any other);
  *   - a watched attribute of the tag being opened is left as a range of `buf` (`attrStart[k]`,
- *     `attrEnd[k]`; `attrAmp[k]` when it holds an entity: `attrValue(k)` decodes it);
+ *     `attrEnd[k]`; `attrAmp[k]` when it holds an entity: `attrValue(k)` decodes it); attributes
+ *     are watched by their name as written, or as `*:local` by the local part of a prefixed name,
+ *     whatever the prefix (`*:id` for `r:id`), the first such attribute counting;
  *   - text is cut out of the buffer and decoded only while the sink's `wantsText` is set.
  * It refuses what XmlTokenizer refuses, with the same XmlError kinds: a document type declaration
  * and any other `<!` construct but comments and CDATA, an unknown entity or bad character
@@ -64,8 +66,10 @@ export class XmlScanner {
   private amp = -1;
   /** vocabulary indexes by name length */
   private readonly byLength: number[][] = [];
-  /** watched attribute names per vocabulary index */
+  /** watched attribute names per vocabulary index (for `*:local`, the local part) */
   private readonly watched: string[][];
+  /** per vocabulary index and watched attribute: 1 when watched as `*:local` */
+  private readonly anyPrefix: Uint8Array[];
 
   constructor(
     private readonly sink: ScanSink,
@@ -76,7 +80,9 @@ export class XmlScanner {
     const longest = Math.max(...vocabulary.map((w) => w.length));
     for (let l = 0; l <= longest; l++) this.byLength.push([]);
     vocabulary.forEach((w, i) => this.byLength[w.length].push(i));
-    this.watched = vocabulary.map((w) => [...(watch[w] ?? [])]);
+    const spec = vocabulary.map((w) => watch[w] ?? []);
+    this.watched = spec.map((a) => a.map((w) => (w.startsWith('*:') ? w.slice(2) : w)));
+    this.anyPrefix = spec.map((a) => Uint8Array.from(a, (w) => (w.startsWith('*:') ? 1 : 0)));
     const most = Math.max(1, ...this.watched.map((a) => a.length));
     this.attrStart = new Int32Array(most).fill(-1);
     this.attrEnd = new Int32Array(most).fill(-1);
@@ -273,9 +279,18 @@ export class XmlScanner {
       if (close >= n) return -1;
       if (amp) decodeEntities(buf.slice(j + 1, close)); // refuses a bad entity, as XmlTokenizer does
       if (watched) {
+        const anyPrefix = this.anyPrefix[el];
         for (let k = 0; k < watched.length; k++) {
           const w = watched[k];
-          if (a1 - a0 === w.length && same(buf, a0, w)) {
+          let from = a0;
+          if (anyPrefix[k]) {
+            // `*:w`: a prefixed name whose part after its first colon is w; the first one counts
+            if (this.attrStart[k] >= 0) continue;
+            while (from < a1 && buf.charCodeAt(from) !== 0x3a /* : */) from++; // within the name only
+            if (from === a1) continue;
+            from++;
+          }
+          if (a1 - from === w.length && same(buf, from, w)) {
             this.attrStart[k] = j + 1;
             this.attrEnd[k] = close;
             this.attrAmp[k] = amp ? 1 : 0;

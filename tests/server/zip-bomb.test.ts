@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { readSheetBatches, readSheetRows, SpreadsheetError, IMPORT_SHEET_LIMITS, type SheetRow } from '../../server/lib/spreadsheet';
 import { XmlError, XmlTokenizer } from '../../server/lib/xml-stream';
 import { XmlScanner } from '../../server/lib/xml-scan';
-import { bombXlsx, SHEET_HEAD, SHEET_TAIL, xlsxWith } from '../fixtures/zip';
+import { bombXlsx, SHEET_HEAD, SHEET_TAIL, writeZip, xlsxWith } from '../fixtures/zip';
 import { backends, useServer, type Client } from './harness';
 
 async function rows(src: Buffer, limits = {}): Promise<SheetRow[]> {
@@ -123,6 +123,45 @@ describe('readSheetRows on real files', () => {
     expect(await refusal(xlsxWith({ data: long }))).toBe('tooLarge');
     const node = `${SHEET_HEAD}<row r="1"><c t="inlineStr"><is><t>${'x'.repeat(2 * 1024 * 1024)}</t></is></c></row>${SHEET_TAIL}`;
     expect(await refusal(xlsxWith({ data: node }))).toBe('tooLarge');
+  });
+});
+
+describe('readSheetRows: workbook.xml and its rels', () => {
+  const WS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet';
+  const SST = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings';
+  /** a package of the given workbook.xml, its rels and other parts */
+  const book = (workbook: string, rels: string, parts: Record<string, string> = {}) =>
+    writeZip([
+      { name: '[Content_Types].xml', data: '<Types/>' },
+      { name: 'xl/workbook.xml', data: workbook },
+      { name: 'xl/_rels/workbook.xml.rels', data: rels },
+      ...Object.entries(parts).map(([name, data]) => ({ name, data })),
+    ]);
+  const sheet = (cell: string) => `<worksheet><sheetData><row r="1">${cell}</row></sheetData></worksheet>`;
+  const WORKBOOK = `<x:workbook xmlns:x="main" xmlns:rel="rels"><x:sheets><x:sheet name="first" sheetId="2" id="rId1" rel:id="rId&#50;"/><x:sheet name="second" sheetId="1" rel:id="rId1"/></x:sheets></x:workbook>`;
+  const RELS =
+    `<Relationships xmlns="p"><Relationship Id="rId1" Type="${WS}" Target="worksheets/sheet1.xml"/>` +
+    `<Relationship Id="rId2" Type="${WS}" Target="/xl/worksheets/d&#97;ta.xml"/><Relationship Type="${SST}" Target="strs.xml" Id="rId3"/></Relationships>`;
+  const PARTS = {
+    'xl/worksheets/sheet1.xml': sheet('<c t="inlineStr"><is><t>second sheet</t></is></c>'),
+    'xl/worksheets/data.xml': sheet('<c t="s"><v>0</v></c>'),
+    'xl/strs.xml': '<sst><si><t>first sheet</t></si></sst>',
+  };
+
+  it('finds the first sheet by its relationship id, whatever its prefix, and the shared strings by their relationship type', async () => {
+    expect(await rows(book(WORKBOOK, RELS, PARTS))).toEqual([{ row: 1, cells: ['first sheet'] }]);
+    // without a relationship id: the first worksheet part's usual name
+    expect(await rows(book('<workbook><sheets><sheet name="s"/></sheets></workbook>', RELS, PARTS))).toEqual([{ row: 1, cells: ['second sheet'] }]);
+  });
+
+  it('refuses a DTD, an unknown entity, malformed XML and an oversized node in the small parts', async () => {
+    expect(await refusal(book(`<!DOCTYPE w [<!ENTITY e "rId1">]>${WORKBOOK}`, RELS, PARTS))).toBe('parseFailed');
+    expect(await refusal(book(WORKBOOK.replace('rId&#50;', '&e;'), RELS, PARTS))).toBe('parseFailed');
+    expect(await refusal(book('<workbook><sheets></workbook>', RELS, PARTS))).toBe('parseFailed');
+    expect(await refusal(book(WORKBOOK, RELS.replace('strs.xml', '&e;'), PARTS))).toBe('parseFailed');
+    expect(await refusal(book(WORKBOOK, `<!DOCTYPE r>${RELS}`, PARTS))).toBe('parseFailed');
+    expect(await refusal(book(WORKBOOK, RELS.replace('</Relationships>', ''), PARTS))).toBe('parseFailed');
+    expect(await refusal(book(`<!--${'-'.repeat(2 * 1024 * 1024)} -->${WORKBOOK}`, RELS, PARTS))).toBe('tooLarge');
   });
 });
 
