@@ -11,10 +11,11 @@
  *      worksheet), one at a time, as streams (yauzl reads the raw bytes, we inflate them): a part
  *      inflating to more than it declares is stopped there, one read to its end that inflates to
  *      less is refused, and the inflated bytes are counted against the part's limit too;
- *   3. the XML of every part goes chunk by chunk into one streaming tokenizer (./xml-scan) with
- *      limits on rows, cells per row, column index, characters per cell and shared strings; a
- *      document type declaration (DTD / XXE) is refused, and so is any single node (a text, a tag,
- *      a comment) larger than `maxNodeBytes`, so the tokenizer never buffers more than that;
+ *   3. the XML of every part goes chunk by chunk into one streaming tokenizer (./xml-scan, where
+ *      the XML rules live) with limits on rows, cells per row, column index, characters per cell
+ *      and shared strings; a document type declaration (DTD / XXE) is refused, and so is any
+ *      single node (a text, a tag, a comment) larger than `maxNodeBytes`, so the tokenizer never
+ *      buffers more than that;
  *   4. the work yields to the event loop every few milliseconds, so other requests keep being
  *      answered while a large file is read.
  *
@@ -27,8 +28,7 @@ import path from 'node:path/posix';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import { XmlError } from './xml-stream';
-import { XmlScanner, type ScanSink } from './xml-scan';
+import { XmlError, XmlScanner, type ScanSink } from './xml-scan';
 import { MESSAGES } from '../../common/schema/messages';
 
 export type SpreadsheetErrorReason =
