@@ -15,7 +15,7 @@
  *      the XML rules live) with limits on rows, cells per row, column index, characters per cell
  *      and shared strings; a document type declaration (DTD / XXE) is refused, and so is any
  *      single node (a text, a tag, a comment) larger than `maxNodeBytes`, so the tokenizer never
- *      buffers more than that;
+ *      buffers more than that, and so is an element nested deeper than `maxXmlDepth`;
  *   4. the work yields to the event loop every few milliseconds, so other requests keep being
  *      answered while a large file is read.
  *
@@ -90,6 +90,8 @@ export interface SpreadsheetLimits {
   maxCellChars: number;
   /** bytes the XML parser may see without completing a node (bounds its internal buffering) */
   maxNodeBytes: number;
+  /** elements open at once in a part (bounds the parser's stack; a worksheet needs about 10) */
+  maxXmlDepth: number;
   /** continuous work before yielding to the event loop, in ms */
   sliceMs: number;
 }
@@ -108,6 +110,7 @@ export const DEFAULT_SPREADSHEET_LIMITS: SpreadsheetLimits = {
   maxSharedStrings: 2_000_000,
   maxCellChars: 32_767,
   maxNodeBytes: 1024 * 1024,
+  maxXmlDepth: 256,
   sliceMs: 10,
 };
 
@@ -266,7 +269,7 @@ function readPart(
   watch: Readonly<Record<string, readonly string[]>>,
   h: { open(el: number, sc: XmlScanner): void; close?(el: number): void; done?(): boolean },
 ): Promise<void> {
-  const sc: XmlScanner = new XmlScanner({ wantsText: false, open: (el) => h.open(el, sc), close: (el) => h.close?.(el), text() {} }, vocabulary, watch, lim.maxNodeBytes);
+  const sc: XmlScanner = new XmlScanner({ wantsText: false, open: (el) => h.open(el, sc), close: (el) => h.close?.(el), text() {} }, vocabulary, watch, lim.maxNodeBytes, lim.maxXmlDepth);
   return drain(pump(zip, entry, lim.maxPartBytes, clock, sc, h.done));
 }
 
@@ -404,7 +407,7 @@ class SharedStringsSink implements ScanSink {
 
 async function readSharedStrings(zip: ZipFile, entry: Entry, lim: SpreadsheetLimits, clock: Slicer): Promise<string[]> {
   const sink = new SharedStringsSink(lim);
-  await drain(pump(zip, entry, lim.maxSharedStringsBytes, clock, new XmlScanner(sink, ['si', 't', 'rPh'], {}, lim.maxNodeBytes)));
+  await drain(pump(zip, entry, lim.maxSharedStringsBytes, clock, new XmlScanner(sink, ['si', 't', 'rPh'], {}, lim.maxNodeBytes, lim.maxXmlDepth)));
   return sink.strings;
 }
 
@@ -676,7 +679,7 @@ class SheetSink implements ScanSink {
 
 async function* parseSheet(zip: ZipFile, entry: Entry, strings: string[], lim: SpreadsheetLimits, clock: Slicer): AsyncGenerator<SheetRow[]> {
   const sink = new SheetSink(strings, lim);
-  sink.scanner = new XmlScanner(sink, SHEET_ELEMENTS, SHEET_ATTRS, lim.maxNodeBytes);
+  sink.scanner = new XmlScanner(sink, SHEET_ELEMENTS, SHEET_ATTRS, lim.maxNodeBytes, lim.maxXmlDepth);
   for await (const _ of pump(zip, entry, lim.maxSheetBytes, clock, sink.scanner, () => sink.finished)) {
     if (sink.ready.length) {
       const batch = sink.ready;

@@ -18,7 +18,8 @@
  *     malformed tags and attributes (`<` in a value, no quotes, no `=`);
  *   - 'tooLarge': an unfinished node (a text, a tag with its attributes, a comment) longer than
  *     `maxNodeChars`, the only thing carried from one chunk to the next, so the scanner never
- *     buffers more than that.
+ *     buffers more than that; an element nested deeper than `maxDepth`, so the stack of open
+ *     elements stays small too (unbounded, a part of `<x>` repeated cost several bytes of heap a byte).
  */
 
 export class XmlError extends Error {
@@ -102,6 +103,7 @@ export class XmlScanner {
     private readonly vocabulary: readonly string[],
     watch: Readonly<Record<string, readonly string[]>>,
     private readonly maxNodeChars: number,
+    private readonly maxDepth: number,
   ) {
     const longest = Math.max(...vocabulary.map((w) => w.length));
     for (let l = 0; l <= longest; l++) this.byLength.push([]);
@@ -261,6 +263,7 @@ export class XmlScanner {
           if (j + 1 >= n) return -1;
           if (buf.charCodeAt(j + 1) !== 0x3e) throw new XmlError('malformed', 'bad self-closing tag');
         }
+        if (this.names.length >= this.maxDepth) throw new XmlError('tooLarge', 'XML elements nested too deeply');
         if (this.names.length === 0) {
           if (this.rootSeen || this.ended) throw new XmlError('malformed', 'more than one root element');
           this.rootSeen = true;

@@ -110,7 +110,7 @@ describe('readSheetRows on real files', () => {
     expect(await refusal(xlsxWith({ data, declaredSize: data.length - 10 }))).toBe('tooLarge');
   });
 
-  it('limits rows, cells per row, columns, cell length and node size', async () => {
+  it('limits rows, cells per row, columns, cell length, node size and nesting depth', async () => {
     const row = (i: number) => `<row r="${i}"><c r="A${i}" t="inlineStr"><is><t>x</t></is></c></row>`;
     const many = xlsxWith({ bomb: { head: SHEET_HEAD, unit: row(2), times: 20_000, tail: SHEET_TAIL } });
     expect(await refusal(many, { maxRows: 5001 })).toBe('tooManyRows');
@@ -122,6 +122,17 @@ describe('readSheetRows on real files', () => {
     expect(await refusal(xlsxWith({ data: long }))).toBe('tooLarge');
     const node = `${SHEET_HEAD}<row r="1"><c t="inlineStr"><is><t>${'x'.repeat(2 * 1024 * 1024)}</t></is></c></row>${SHEET_TAIL}`;
     expect(await refusal(xlsxWith({ data: node }))).toBe('tooLarge');
+    const tooDeep = async (src: Buffer, limits = {}) => {
+      const e: unknown = await rows(src, limits).catch((err: unknown) => err);
+      return e instanceof SpreadsheetError && e.reason === 'tooLarge' && e.detail.endsWith('nested too deeply');
+    };
+    const deep = `${SHEET_HEAD}<row r="1"><c t="inlineStr"><is><t>x</t></is></c></row>${'<x:y>'.repeat(300)}${'</x:y>'.repeat(300)}${SHEET_TAIL}`;
+    expect(await tooDeep(xlsxWith({ data: deep }))).toBe(true);
+    expect(await rows(xlsxWith({ data: deep }), { maxXmlDepth: 400 })).toEqual([{ row: 1, cells: ['x'] }]);
+    // a GB of open tags (a MB zipped, let past the compression ratio): refused at the 257th, not stacked up
+    const t = performance.now();
+    expect(await tooDeep(xlsxWith({ bomb: { head: SHEET_HEAD, unit: '<row>', times: 200_000_000, tail: SHEET_TAIL } }), { maxRatio: 1e6 })).toBe(true);
+    expect(performance.now() - t).toBeLessThan(2000);
   });
 });
 
@@ -172,7 +183,7 @@ describe('XmlScanner (the tokenizer of every part read)', () => {
    * (`-` when absent; `?` for an element outside the vocabulary), `=text` (pieces joined), `</el`,
    * and `!kind` when it refuses the document with an XmlError.
    */
-  const scan = (doc: string, size: number, vocabulary: readonly string[] = VOCABULARY, watch: Record<string, string[]> = WATCH, maxNodeChars = 64) => {
+  const scan = (doc: string, size: number, vocabulary: readonly string[] = VOCABULARY, watch: Record<string, string[]> = WATCH, maxNodeChars = 64, maxDepth = 16) => {
     const ev: string[] = [];
     let inText = false;
     const name = (e: number) => (e < 0 ? '?' : vocabulary[e]);
@@ -189,6 +200,7 @@ describe('XmlScanner (the tokenizer of every part read)', () => {
       vocabulary,
       watch,
       maxNodeChars,
+      maxDepth,
     );
     try {
       for (let i = 0; i < doc.length; i += size) sc.write(doc.slice(i, i + size));
@@ -269,6 +281,18 @@ describe('XmlScanner (the tokenizer of every part read)', () => {
       // a node inside one chunk is not buffered: only what is carried over is bounded
       expect(scan(doc, doc.length)).toBe(whole);
       for (const size of SIZES) expect([doc, size, scan(doc, size)]).toEqual([doc, size, chunked]);
+    }
+  });
+
+  it('refuses an element nested deeper than maxDepth as tooLarge, self-closing or not', () => {
+    const nest = (n: number, inner = '') => `${'<row>'.repeat(n)}${inner}${'</row>'.repeat(n)}`;
+    const opened = (n: number) => Array.from({ length: n }, () => '<row ').join('|');
+    for (const size of [1, 2, 3, 5, 7, 13, 1000]) {
+      expect(scan(nest(3), size, VOCABULARY, WATCH, 64, 3)).toBe(`${opened(3)}|</row|</row|</row`);
+      expect(scan(nest(2, '<v/>'), size, VOCABULARY, WATCH, 64, 3)).toBe(`${opened(2)}|<v |</v|</row|</row`);
+      expect(scan(nest(3, '<v/>'), size, VOCABULARY, WATCH, 64, 3)).toBe(`${opened(3)}!tooLarge`);
+      expect(scan(nest(4), size, VOCABULARY, WATCH, 64, 3)).toBe(`${opened(3)}!tooLarge`);
+      expect(scan(`<a>${nest(100)}</a>`, size)).toBe(`<a x=- y=-|${opened(15)}!tooLarge`);
     }
   });
 
