@@ -11,11 +11,11 @@
  *      worksheet), one at a time, as streams (yauzl reads the raw bytes, we inflate them): a part
  *      inflating to more than it declares is stopped there, one read to its end that inflates to
  *      less is refused, and the inflated bytes are counted against the part's limit too;
- *   3. the XML goes chunk by chunk into a streaming tokenizer (./xml-stream for the small parts,
- *      ./xml-scan, which refuses the same, for the sheet and the shared strings) with limits on
- *      rows, cells per row, column index, characters per cell and shared strings; a document type
- *      declaration (DTD / XXE) is refused, and so is any single node (a text, a tag, a comment)
- *      larger than `maxNodeBytes`, so the tokenizer never buffers more than that;
+ *   3. the XML of every part goes chunk by chunk into one streaming tokenizer (./xml-scan, where
+ *      the XML rules live) with limits on rows, cells per row, column index, characters per cell
+ *      and shared strings; a document type declaration (DTD / XXE) is refused, and so is any
+ *      single node (a text, a tag, a comment) larger than `maxNodeBytes`, so the tokenizer never
+ *      buffers more than that, and so is an element nested deeper than `maxXmlDepth`;
  *   4. the work yields to the event loop every few milliseconds, so other requests keep being
  *      answered while a large file is read.
  *
@@ -28,8 +28,7 @@ import path from 'node:path/posix';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import { XmlError, XmlTokenizer } from './xml-stream';
-import { XmlScanner, type ScanSink } from './xml-scan';
+import { XmlError, XmlScanner, type ScanSink } from './xml-scan';
 import { MESSAGES } from '../../common/schema/messages';
 
 export type SpreadsheetErrorReason =
@@ -91,6 +90,8 @@ export interface SpreadsheetLimits {
   maxCellChars: number;
   /** bytes the XML parser may see without completing a node (bounds its internal buffering) */
   maxNodeBytes: number;
+  /** elements open at once in a part (bounds the parser's stack; a worksheet needs about 10) */
+  maxXmlDepth: number;
   /** continuous work before yielding to the event loop, in ms */
   sliceMs: number;
 }
@@ -109,6 +110,7 @@ export const DEFAULT_SPREADSHEET_LIMITS: SpreadsheetLimits = {
   maxSharedStrings: 2_000_000,
   maxCellChars: 32_767,
   maxNodeBytes: 1024 * 1024,
+  maxXmlDepth: 256,
   sliceMs: 10,
 };
 
@@ -254,36 +256,24 @@ class Slicer {
 
 // ---------------------------------------------------------------- XML plumbing
 
-const local = (name: string) => {
-  const i = name.indexOf(':');
-  return i < 0 ? name : name.slice(i + 1);
-};
-
-interface XmlHandlers {
-  open(name: string, attrs: Record<string, string>): void;
-  close(name: string): void;
-  text(t: string): void;
-  /** true once the handler has all it needs: the rest of the part is not read */
-  done?(): boolean;
-}
-
 /**
- * Streams one entry through the XML tokenizer, yielding after each chunk (the rows parsed so far
- * are handed out there); parse errors, a DTD and oversized nodes throw SpreadsheetError.
+ * Reads a small part (workbook.xml, its rels) to its end or until `done`: `open` gets the
+ * element's vocabulary index and the scanner (for the watched attributes); texts are only checked.
  */
-function parseXml(zip: ZipFile, entry: Entry, max: number, lim: SpreadsheetLimits, clock: Slicer, h: XmlHandlers): AsyncGenerator<void> {
-  const xml = new XmlTokenizer(
-    {
-      open: (name, attrs) => h.open(local(name), attrs),
-      close: (name) => h.close(local(name)),
-      text: (t) => h.text(t),
-    },
-    lim.maxNodeBytes,
-  );
-  return pump(zip, entry, max, clock, xml, h.done);
+function readPart(
+  zip: ZipFile,
+  entry: Entry,
+  lim: SpreadsheetLimits,
+  clock: Slicer,
+  vocabulary: readonly string[],
+  watch: Readonly<Record<string, readonly string[]>>,
+  h: { open(el: number, sc: XmlScanner): void; close?(el: number): void; done?(): boolean },
+): Promise<void> {
+  const sc: XmlScanner = new XmlScanner({ wantsText: false, open: (el) => h.open(el, sc), close: (el) => h.close?.(el), text() {} }, vocabulary, watch, lim.maxNodeBytes, lim.maxXmlDepth);
+  return drain(pump(zip, entry, lim.maxPartBytes, clock, sc, h.done));
 }
 
-/** Inflates one entry into a tokenizer chunk by chunk, yielding after each (and to the event loop when due). */
+/** Inflates one entry into the scanner chunk by chunk, yielding after each (and to the event loop when due). */
 async function* pump(zip: ZipFile, entry: Entry, max: number, clock: Slicer, xml: { write(s: string): void; end(): void }, done?: () => boolean): AsyncGenerator<void> {
   const decoder = new TextDecoder('utf-8');
   try {
@@ -313,6 +303,17 @@ async function drain(gen: AsyncGenerator<void>) {
 
 const OFFICE_REL = /\/officeDocument\/2006\/relationships\/(worksheet|sharedStrings)$/;
 
+/** workbook.xml: the first `<sheet>` in `<sheets>`, its relationship id (`r:id`, whatever the prefix) */
+const WORKBOOK_ELEMENTS = ['sheets', 'sheet'];
+const [WB_SHEETS, WB_SHEET] = [0, 1];
+const WORKBOOK_ATTRS = { sheet: ['*:id'] };
+const A_SHEET_REL = 0;
+/** the workbook's rels: `<Relationship Id Type Target>` */
+const RELS_ELEMENTS = ['Relationship'];
+const RELATIONSHIP = 0;
+const RELS_ATTRS = { Relationship: ['Id', 'Type', 'Target'] };
+const [A_REL_ID, A_REL_TYPE, A_REL_TARGET] = [0, 1, 2];
+
 /** The first sheet (workbook order) and the shared strings part, from workbook.xml and its rels. */
 async function locateParts(zip: ZipFile, entries: Map<string, Entry>, lim: SpreadsheetLimits, clock: Slicer): Promise<{ sheet: Entry; sharedStrings?: Entry }> {
   const find = (name: string) => entries.get(name) ?? [...entries.values()].find((e) => e.fileName.toLowerCase() === name.toLowerCase());
@@ -321,39 +322,31 @@ async function locateParts(zip: ZipFile, entries: Map<string, Entry>, lim: Sprea
 
   let firstSheetRel: string | undefined;
   let inSheets = false;
-  await drain(
-    parseXml(zip, workbook, lim.maxPartBytes, lim, clock, {
-      open(name, attrs) {
-        if (name === 'sheets') inSheets = true;
-        else if (name === 'sheet' && inSheets && firstSheetRel === undefined) {
-          const key = Object.keys(attrs).find((k) => k !== 'id' && local(k) === 'id');
-          firstSheetRel = key ? attrs[key] : '';
-        }
-      },
-      close(name) {
-        if (name === 'sheets') inSheets = false;
-      },
-      text() {},
-      done: () => firstSheetRel !== undefined,
-    }),
-  );
+  await readPart(zip, workbook, lim, clock, WORKBOOK_ELEMENTS, WORKBOOK_ATTRS, {
+    open(el, sc) {
+      if (el === WB_SHEETS) inSheets = true;
+      else if (el === WB_SHEET && inSheets && firstSheetRel === undefined) firstSheetRel = sc.attrValue(A_SHEET_REL) ?? '';
+    },
+    close(el) {
+      if (el === WB_SHEETS) inSheets = false;
+    },
+    done: () => firstSheetRel !== undefined,
+  });
 
   const targets = new Map<string, string>();
   let sharedTarget: string | undefined;
   const rels = find('xl/_rels/workbook.xml.rels');
   if (rels) {
-    await drain(
-      parseXml(zip, rels, lim.maxPartBytes, lim, clock, {
-        open(name, attrs) {
-          if (name !== 'Relationship' || !attrs.Target) return;
-          const kind = OFFICE_REL.exec(attrs.Type ?? '')?.[1];
-          if (attrs.Id) targets.set(attrs.Id, attrs.Target);
-          if (kind === 'sharedStrings') sharedTarget = attrs.Target;
-        },
-        close() {},
-        text() {},
-      }),
-    );
+    await readPart(zip, rels, lim, clock, RELS_ELEMENTS, RELS_ATTRS, {
+      open(el, sc) {
+        if (el !== RELATIONSHIP) return;
+        const target = sc.attrValue(A_REL_TARGET);
+        if (!target) return;
+        const id = sc.attrValue(A_REL_ID);
+        if (id) targets.set(id, target);
+        if (OFFICE_REL.exec(sc.attrValue(A_REL_TYPE) ?? '')?.[1] === 'sharedStrings') sharedTarget = target;
+      },
+    });
   }
   const resolve = (target: string | undefined) => {
     if (!target) return undefined;
@@ -414,7 +407,7 @@ class SharedStringsSink implements ScanSink {
 
 async function readSharedStrings(zip: ZipFile, entry: Entry, lim: SpreadsheetLimits, clock: Slicer): Promise<string[]> {
   const sink = new SharedStringsSink(lim);
-  await drain(pump(zip, entry, lim.maxSharedStringsBytes, clock, new XmlScanner(sink, ['si', 't', 'rPh'], {}, lim.maxNodeBytes)));
+  await drain(pump(zip, entry, lim.maxSharedStringsBytes, clock, new XmlScanner(sink, ['si', 't', 'rPh'], {}, lim.maxNodeBytes, lim.maxXmlDepth)));
   return sink.strings;
 }
 
@@ -686,7 +679,7 @@ class SheetSink implements ScanSink {
 
 async function* parseSheet(zip: ZipFile, entry: Entry, strings: string[], lim: SpreadsheetLimits, clock: Slicer): AsyncGenerator<SheetRow[]> {
   const sink = new SheetSink(strings, lim);
-  sink.scanner = new XmlScanner(sink, SHEET_ELEMENTS, SHEET_ATTRS, lim.maxNodeBytes);
+  sink.scanner = new XmlScanner(sink, SHEET_ELEMENTS, SHEET_ATTRS, lim.maxNodeBytes, lim.maxXmlDepth);
   for await (const _ of pump(zip, entry, lim.maxSheetBytes, clock, sink.scanner, () => sink.finished)) {
     if (sink.ready.length) {
       const batch = sink.ready;

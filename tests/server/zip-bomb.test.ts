@@ -8,9 +8,8 @@ import ExcelJS from 'exceljs';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { readSheetBatches, readSheetRows, SpreadsheetError, IMPORT_SHEET_LIMITS, type SheetRow } from '../../server/lib/spreadsheet';
-import { XmlError, XmlTokenizer } from '../../server/lib/xml-stream';
-import { XmlScanner } from '../../server/lib/xml-scan';
-import { bombXlsx, SHEET_HEAD, SHEET_TAIL, xlsxWith } from '../fixtures/zip';
+import { XmlError, XmlScanner } from '../../server/lib/xml-scan';
+import { bombXlsx, SHEET_HEAD, SHEET_TAIL, writeZip, xlsxWith } from '../fixtures/zip';
 import { backends, useServer, type Client } from './harness';
 
 async function rows(src: Buffer, limits = {}): Promise<SheetRow[]> {
@@ -111,7 +110,7 @@ describe('readSheetRows on real files', () => {
     expect(await refusal(xlsxWith({ data, declaredSize: data.length - 10 }))).toBe('tooLarge');
   });
 
-  it('limits rows, cells per row, columns, cell length and node size', async () => {
+  it('limits rows, cells per row, columns, cell length, node size and nesting depth', async () => {
     const row = (i: number) => `<row r="${i}"><c r="A${i}" t="inlineStr"><is><t>x</t></is></c></row>`;
     const many = xlsxWith({ bomb: { head: SHEET_HEAD, unit: row(2), times: 20_000, tail: SHEET_TAIL } });
     expect(await refusal(many, { maxRows: 5001 })).toBe('tooManyRows');
@@ -123,131 +122,188 @@ describe('readSheetRows on real files', () => {
     expect(await refusal(xlsxWith({ data: long }))).toBe('tooLarge');
     const node = `${SHEET_HEAD}<row r="1"><c t="inlineStr"><is><t>${'x'.repeat(2 * 1024 * 1024)}</t></is></c></row>${SHEET_TAIL}`;
     expect(await refusal(xlsxWith({ data: node }))).toBe('tooLarge');
-  });
-});
-
-describe('XmlTokenizer', () => {
-  it('gives the same events whatever the chunking', () => {
-    const doc = `<?xml version="1.0"?><!-- c --><a x="1" y='&lt;2&gt;'><b/>t&amp;u&#x4E2D;&#25991;<![CDATA[<raw>]]><c:d e:f="g">h</c:d></a>\n`;
-    const run = (size: number) => {
-      const ev: string[] = [];
-      let inText = false; // text may come in pieces: join them
-      const tk = new XmlTokenizer(
-        {
-          open: (n, a) => ((inText = false), ev.push(`<${n} ${JSON.stringify(a)}`)),
-          close: (n) => ((inText = false), ev.push(`</${n}`)),
-          text: (t) => (inText ? (ev[ev.length - 1] += t) : ev.push(`=${t}`), (inText = true)),
-        },
-        1e6,
-      );
-      for (let i = 0; i < doc.length; i += size) tk.write(doc.slice(i, i + size));
-      tk.end();
-      return ev.join('|');
+    const tooDeep = async (src: Buffer, limits = {}) => {
+      const e: unknown = await rows(src, limits).catch((err: unknown) => err);
+      return e instanceof SpreadsheetError && e.reason === 'tooLarge' && e.detail.endsWith('nested too deeply');
     };
-    const whole = run(doc.length);
-    expect(whole).toBe('<a {"x":"1","y":"<2>"}|<b {}|</b|=t&u中文<raw>|<c:d {"e:f":"g"}|=h|</c:d|</a');
-    for (const size of [1, 2, 3, 7, 13]) expect(run(size)).toBe(whole);
+    const deep = `${SHEET_HEAD}<row r="1"><c t="inlineStr"><is><t>x</t></is></c></row>${'<x:y>'.repeat(300)}${'</x:y>'.repeat(300)}${SHEET_TAIL}`;
+    expect(await tooDeep(xlsxWith({ data: deep }))).toBe(true);
+    expect(await rows(xlsxWith({ data: deep }), { maxXmlDepth: 400 })).toEqual([{ row: 1, cells: ['x'] }]);
+    // a GB of open tags (a MB zipped, let past the compression ratio): refused at the 257th, not stacked up
+    const t = performance.now();
+    expect(await tooDeep(xlsxWith({ bomb: { head: SHEET_HEAD, unit: '<row>', times: 200_000_000, tail: SHEET_TAIL } }), { maxRatio: 1e6 })).toBe(true);
+    expect(performance.now() - t).toBeLessThan(2000);
   });
 });
 
-describe('XmlScanner (the sheet and shared strings tokenizer)', () => {
+describe('readSheetRows: workbook.xml and its rels', () => {
+  const WS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet';
+  const SST = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings';
+  /** a package of the given workbook.xml, its rels and other parts */
+  const book = (workbook: string, rels: string, parts: Record<string, string> = {}) =>
+    writeZip([
+      { name: '[Content_Types].xml', data: '<Types/>' },
+      { name: 'xl/workbook.xml', data: workbook },
+      { name: 'xl/_rels/workbook.xml.rels', data: rels },
+      ...Object.entries(parts).map(([name, data]) => ({ name, data })),
+    ]);
+  const sheet = (cell: string) => `<worksheet><sheetData><row r="1">${cell}</row></sheetData></worksheet>`;
+  const WORKBOOK = `<x:workbook xmlns:x="main" xmlns:rel="rels"><x:sheets><x:sheet name="first" sheetId="2" id="rId1" rel:id="rId&#50;"/><x:sheet name="second" sheetId="1" rel:id="rId1"/></x:sheets></x:workbook>`;
+  const RELS =
+    `<Relationships xmlns="p"><Relationship Id="rId1" Type="${WS}" Target="worksheets/sheet1.xml"/>` +
+    `<Relationship Id="rId2" Type="${WS}" Target="/xl/worksheets/d&#97;ta.xml"/><Relationship Type="${SST}" Target="strs.xml" Id="rId3"/></Relationships>`;
+  const PARTS = {
+    'xl/worksheets/sheet1.xml': sheet('<c t="inlineStr"><is><t>second sheet</t></is></c>'),
+    'xl/worksheets/data.xml': sheet('<c t="s"><v>0</v></c>'),
+    'xl/strs.xml': '<sst><si><t>first sheet</t></si></sst>',
+  };
+
+  it('finds the first sheet by its relationship id, whatever its prefix, and the shared strings by their relationship type', async () => {
+    expect(await rows(book(WORKBOOK, RELS, PARTS))).toEqual([{ row: 1, cells: ['first sheet'] }]);
+    // without a relationship id: the first worksheet part's usual name
+    expect(await rows(book('<workbook><sheets><sheet name="s"/></sheets></workbook>', RELS, PARTS))).toEqual([{ row: 1, cells: ['second sheet'] }]);
+  });
+
+  it('refuses a DTD, an unknown entity, malformed XML and an oversized node in the small parts', async () => {
+    expect(await refusal(book(`<!DOCTYPE w [<!ENTITY e "rId1">]>${WORKBOOK}`, RELS, PARTS))).toBe('parseFailed');
+    expect(await refusal(book(WORKBOOK.replace('rId&#50;', '&e;'), RELS, PARTS))).toBe('parseFailed');
+    expect(await refusal(book('<workbook><sheets></workbook>', RELS, PARTS))).toBe('parseFailed');
+    expect(await refusal(book(WORKBOOK, RELS.replace('strs.xml', '&e;'), PARTS))).toBe('parseFailed');
+    expect(await refusal(book(WORKBOOK, `<!DOCTYPE r>${RELS}`, PARTS))).toBe('parseFailed');
+    expect(await refusal(book(WORKBOOK, RELS.replace('</Relationships>', ''), PARTS))).toBe('parseFailed');
+    expect(await refusal(book(`<!--${'-'.repeat(2 * 1024 * 1024)} -->${WORKBOOK}`, RELS, PARTS))).toBe('tooLarge');
+  });
+});
+
+describe('XmlScanner (the tokenizer of every part read)', () => {
   const VOCABULARY = ['a', 'b', 'row', 'c', 'v', 't'];
   const WATCH = { a: ['x', 'y'], c: ['r', 't'] };
-  /** the events as XmlTokenizer gives them, reduced to what the scanner reports */
-  const viaTokenizer = (doc: string, size: number) => {
+  /**
+   * The scanner's events as text, fed `size` characters at a time: `<el` and its watched attributes
+   * (`-` when absent; `?` for an element outside the vocabulary), `=text` (pieces joined), `</el`,
+   * and `!kind` when it refuses the document with an XmlError.
+   */
+  const scan = (doc: string, size: number, vocabulary: readonly string[] = VOCABULARY, watch: Record<string, string[]> = WATCH, maxNodeChars = 64, maxDepth = 16) => {
     const ev: string[] = [];
     let inText = false;
-    const el = (n: string) => {
-      const local = n.includes(':') ? n.slice(n.indexOf(':') + 1) : n;
-      return VOCABULARY.includes(local) ? local : '?';
-    };
-    const tk = new XmlTokenizer(
-      {
-        open: (n, a) => {
-          inText = false;
-          const watched = (WATCH as Record<string, string[]>)[el(n)] ?? [];
-          ev.push(`<${el(n)} ${watched.map((w) => `${w}=${a[w] ?? '-'}`).join(' ')}`);
-        },
-        close: (n) => ((inText = false), ev.push(`</${el(n)}`)),
-        text: (t) => (inText ? (ev[ev.length - 1] += t) : ev.push(`=${t}`), (inText = true)),
-      },
-      64,
-    );
-    return run(doc, size, tk, ev);
-  };
-  const viaScanner = (doc: string, size: number) => {
-    const ev: string[] = [];
-    let inText = false;
-    const name = (e: number) => (e < 0 ? '?' : VOCABULARY[e]);
+    const name = (e: number) => (e < 0 ? '?' : vocabulary[e]);
     const sc: XmlScanner = new XmlScanner(
       {
         wantsText: true,
         open: (e) => {
           inText = false;
-          const watched = (WATCH as Record<string, string[]>)[name(e)] ?? [];
-          ev.push(`<${name(e)} ${watched.map((w, k) => `${w}=${sc.attrValue(k) ?? '-'}`).join(' ')}`);
+          ev.push(`<${name(e)} ${(watch[name(e)] ?? []).map((w, k) => `${w}=${sc.attrValue(k) ?? '-'}`).join(' ')}`);
         },
         close: (e) => ((inText = false), ev.push(`</${name(e)}`)),
         text: (t) => (inText ? (ev[ev.length - 1] += t) : ev.push(`=${t}`), (inText = true)),
       },
-      VOCABULARY,
-      WATCH,
-      64,
+      vocabulary,
+      watch,
+      maxNodeChars,
+      maxDepth,
     );
-    return run(doc, size, sc, ev);
-  };
-  const run = (doc: string, size: number, tk: { write(s: string): void; end(): void }, ev: string[]) => {
     try {
-      for (let i = 0; i < doc.length; i += size) tk.write(doc.slice(i, i + size));
-      tk.end();
+      for (let i = 0; i < doc.length; i += size) sc.write(doc.slice(i, i + size));
+      sc.end();
     } catch (e) {
       if (e instanceof XmlError) return `${ev.join('|')}!${e.kind}`;
       throw e;
     }
     return ev.join('|');
   };
-  const DOCS = [
-    `<?xml version="1.0"?><!-- c --><a x="1" y='&lt;2&gt;' z="&amp;"><b/>t&amp;u&#x4E2D;&#25991;<![CDATA[<raw&>]]><c:d e:f="g">h</c:d></a>\n`,
-    `<w:a xmlns:w="u"><w:row r="7" spans="1:2"><w:c r="B7" t="s" r="C7"><w:v>3</w:v></w:c><c t='inlineStr'><is><t xml:space="preserve"> x </t></is></c></w:row></w:a>`,
-    `<a  x = "1 > 2" ><row  ><c\tr="A1"\n/><c/></row ></a >`,
-    `<a x="&#x1F600;"><v>&#128512;</v><v>a&gt;b</v></a>`,
-    `<a><ab/><abc>t</abc><rows/><v2/></a>`,
-    // refused
-    `<!DOCTYPE a><a/>`,
-    `<a><!DOCTYPE a></a>`,
-    `<a><!ELEMENT a></a>`,
-    `<a>&e;</a>`,
-    `<a>x &amp y</a>`,
-    `<a><q z="&e;"/></a>`,
-    `<a><q z="&#0;"/></a>`,
-    `<a><b>&#xD800;</b></a>`,
-    `<a x="<"/>`,
-    `<a x=1/>`,
-    `<a x/>`,
-    `<a x"1"/>`,
-    `<a></b>`,
-    `<a><b></a></b>`,
-    `</a>`,
-    `x<a/>`,
-    `<a/>x`,
-    `<a/><b/>`,
-    `<a>`,
-    `<a/ >`,
-    `< a/>`,
-    `<a<b/>`,
-    `<![CDATA[x]]><a/>`,
-    `<a>${'x'.repeat(100)}</a>`,
-    `<a x="${'y'.repeat(100)}"/>`,
-    `<a><!--${'-'.repeat(100)} --></a>`,
-    ``,
-  ];
-  it('gives the same events and refusals as XmlTokenizer, whatever the chunking', () => {
-    for (const doc of DOCS) {
-      for (const size of [doc.length || 1, 1, 2, 3, 7, 13]) expect([doc, size, viaScanner(doc, size)]).toEqual([doc, size, viaTokenizer(doc, size)]);
+  const SIZES = [1, 2, 3, 5, 7, 13];
+  /** `expected` for the whole document at once and in every chunking */
+  const expectScan = (doc: string, expected: string) => {
+    for (const size of [doc.length || 1, ...SIZES]) expect([doc, size, scan(doc, size)]).toEqual([doc, size, expected]);
+  };
+
+  it('gives the same events whatever the chunking, attributes decoded, prefixed names as written', () => {
+    const doc = `<?xml version="1.0"?><!-- c --><a x="1" y='&lt;2&gt;'><b/>t&amp;u&#x4E2D;&#25991;<![CDATA[<raw>]]><c:d e:f="g">h</c:d></a>\n`;
+    for (const size of [doc.length, ...SIZES]) expect(scan(doc, size, ['a', 'b', 'd'], { a: ['x', 'y'], d: ['e:f', 'f'] }, 1e6)).toBe('<a x=1 y=<2>|<b |</b|=t&u中文<raw>|<d e:f=g f=-|=h|</d|</a');
+  });
+
+  it('reads valid documents: declarations, comments, CDATA, references, prefixes, spaces in tags', () => {
+    const VALID: [string, string][] = [
+      [
+        `<?xml version="1.0"?><!-- c --><a x="1" y='&lt;2&gt;' z="&amp;"><b/>t&amp;u&#x4E2D;&#25991;<![CDATA[<raw&>]]><c:d e:f="g">h</c:d></a>\n`,
+        '<a x=1 y=<2>|<b |</b|=t&u中文<raw&>|<? |=h|</?|</a',
+      ],
+      [
+        `<w:a xmlns:w="u"><w:row r="7" spans="1:2"><w:c r="B7" t="s" r="C7"><w:v>3</w:v></w:c><c t='inlineStr'><is><t xml:space="preserve"> x </t></is></c></w:row></w:a>`,
+        '<a x=- y=-|<row |<c r=C7 t=s|<v |=3|</v|</c|<c r=- t=inlineStr|<? |<t |= x |</t|</?|</c|</row|</a',
+      ],
+      [`<a  x = "1 > 2" ><row  ><c\tr="A1"\n/><c/></row ></a >`, '<a x=1 > 2 y=-|<row |<c r=A1 t=-|</c|<c r=- t=-|</c|</row|</a'],
+      [`<a x="&#x1F600;"><v>&#128512;</v><v>a&gt;b</v></a>`, '<a x=😀 y=-|<v |=😀|</v|<v |=a>b|</v|</a'],
+      [`<a><ab/><abc>t</abc><rows/><v2/></a>`, '<a x=- y=-|<? |</?|<? |=t|</?|<? |</?|<? |</?|</a'],
+    ];
+    for (const [doc, expected] of VALID) expectScan(doc, expected);
+  });
+
+  it('refuses DTDs, unknown entities, bad references, malformed or unbalanced tags, anything outside the root, with its XmlError kind', () => {
+    const REFUSED: [string, string][] = [
+      [`<!DOCTYPE a><a/>`, '!malformed'],
+      [`<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><a>&e;</a>`, '!malformed'],
+      [`<!DOCTYPE lol [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]><a>&lol2;</a>`, '!malformed'],
+      [`<a><!DOCTYPE a></a>`, '<a x=- y=-!malformed'],
+      [`<a><!ELEMENT a></a>`, '<a x=- y=-!malformed'],
+      [`<a>&e;</a>`, '<a x=- y=-!malformed'],
+      [`<a>x &amp y</a>`, '<a x=- y=-!malformed'],
+      [`<a><q z="&e;"/></a>`, '<a x=- y=-!malformed'],
+      [`<a><q z="&#0;"/></a>`, '<a x=- y=-!malformed'],
+      [`<a><b>&#xD800;</b></a>`, '<a x=- y=-|<b !malformed'],
+      [`<a x="<"/>`, '!malformed'],
+      [`<a x=1/>`, '!malformed'],
+      [`<a x/>`, '!malformed'],
+      [`<a x"1"/>`, '!malformed'],
+      [`<a></b>`, '<a x=- y=-!malformed'],
+      [`<a><b></a></b>`, '<a x=- y=-|<b !malformed'],
+      [`</a>`, '!malformed'],
+      [`x<a/>`, '!malformed'],
+      [`<a/>x`, '<a x=- y=-|</a!malformed'],
+      [`<a/><b/>`, '<a x=- y=-|</a!malformed'],
+      [`<a>`, '<a x=- y=-!malformed'],
+      [`<a/ >`, '!malformed'],
+      [`< a/>`, '!malformed'],
+      [`<a<b/>`, '!malformed'],
+      [`<![CDATA[x]]><a/>`, '!malformed'],
+      [``, '!malformed'],
+    ];
+    for (const [doc, expected] of REFUSED) expectScan(doc, expected);
+  });
+
+  it('refuses a node longer than maxNodeChars as tooLarge once it has to be carried to the next chunk', () => {
+    const OVERSIZED: [string, string, string][] = [
+      [`<a>${'x'.repeat(100)}</a>`, `<a x=- y=-|=${'x'.repeat(100)}|</a`, '<a x=- y=-!tooLarge'],
+      [`<a x="${'y'.repeat(100)}"/>`, `<a x=${'y'.repeat(100)} y=-|</a`, '!tooLarge'],
+      [`<a><!--${'-'.repeat(100)} --></a>`, '<a x=- y=-|</a', '<a x=- y=-!tooLarge'],
+    ];
+    for (const [doc, whole, chunked] of OVERSIZED) {
+      // a node inside one chunk is not buffered: only what is carried over is bounded
+      expect(scan(doc, doc.length)).toBe(whole);
+      for (const size of SIZES) expect([doc, size, scan(doc, size)]).toEqual([doc, size, chunked]);
     }
-    expect(viaScanner(DOCS[0], 5)).toBe('<a x=1 y=<2>|<b |</b|=t&u中文<raw&>|<? |=h|</?|</a');
-    expect(viaScanner(DOCS[5], 5)).toBe('!malformed');
-    expect(viaScanner(DOCS[28], 5)).toBe('<a x=- y=-!tooLarge');
+  });
+
+  it('refuses an element nested deeper than maxDepth as tooLarge, self-closing or not', () => {
+    const nest = (n: number, inner = '') => `${'<row>'.repeat(n)}${inner}${'</row>'.repeat(n)}`;
+    const opened = (n: number) => Array.from({ length: n }, () => '<row ').join('|');
+    for (const size of [1, 2, 3, 5, 7, 13, 1000]) {
+      expect(scan(nest(3), size, VOCABULARY, WATCH, 64, 3)).toBe(`${opened(3)}|</row|</row|</row`);
+      expect(scan(nest(2, '<v/>'), size, VOCABULARY, WATCH, 64, 3)).toBe(`${opened(2)}|<v |</v|</row|</row`);
+      expect(scan(nest(3, '<v/>'), size, VOCABULARY, WATCH, 64, 3)).toBe(`${opened(3)}!tooLarge`);
+      expect(scan(nest(4), size, VOCABULARY, WATCH, 64, 3)).toBe(`${opened(3)}!tooLarge`);
+      expect(scan(`<a>${nest(100)}</a>`, size)).toBe(`<a x=- y=-|${opened(15)}!tooLarge`);
+    }
+  });
+
+  it('watches `*:name` attributes by the local part of a prefixed name, whatever the prefix, the first one counting', () => {
+    const watch = { sheet: ['*:id', 'id', 'name'] };
+    const doc =
+      `<w xmlns:r="rels"><sheet name="S" id="plain" r:id="rId2" x:id="rId3"/><sheet ns0:id="&amp;1" id=""/>` +
+      `<sheet r:idx="a" idr="b" :id="c"/><sheet a:b:id="z" name="n"/><sheet/></w>`;
+    const expected =
+      '<? |<sheet *:id=rId2 id=plain name=S|</sheet|<sheet *:id=&1 id= name=-|</sheet|<sheet *:id=c id=- name=-|</sheet|<sheet *:id=- id=- name=n|</sheet|<sheet *:id=- id=- name=-|</sheet|</?';
+    for (const size of [doc.length, ...SIZES]) expect([size, scan(doc, size, ['sheet'], watch)]).toEqual([size, expected]);
   });
 });
 
