@@ -14,6 +14,7 @@
  *   npx tsx bench/send-e2e.ts                 # COUNT=20000
  *   COUNT=100000 npx tsx bench/send-e2e.ts    # the issue's size
  *   ONLY=postgres|pglite                      # one backend
+ *   SMPP_OPTIONS='window=1000'                # the link's query options (default: a window of 1,000, the rest the link's defaults)
  *   BENCH_CPU_PROFILE=/tmp/e2e                # CPU profile of the dispatcher process during the run (/tmp/e2e.<backend>.cpuprofile)
  * Target: ≥ 5,000 messages/s on PostgreSQL.
  */
