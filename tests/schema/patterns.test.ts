@@ -86,7 +86,8 @@ function sourceRegexes(dirs: string[]): Found[] {
         }
         prev = kind;
       }
-      for (const m of text.matchAll(/new RegExp\(\s*'([^'\\]*(?:\\.[^'\\]*)*)'(?:\s*,\s*'([a-z]*)')?/g)) {
+      // constant only: the literal is the whole first argument (not the head of a concatenation)
+      for (const m of text.matchAll(/new RegExp\(\s*'([^'\\]*(?:\\.[^'\\]*)*)'(?:\s*,\s*'([a-z]*)')?\s*\)/g)) {
         out.push({ where: `${path.relative(root, f)} new RegExp`, re: new RegExp(m[1].replace(/\\\\/g, '\\'), m[2] ?? '') });
       }
     }

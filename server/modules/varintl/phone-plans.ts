@@ -87,6 +87,7 @@ interface CallingPlan {
   countries: CountryPlan[] | null;
 }
 
+// metadata patterns, only ever run on 6–15 digits (DIGITS below): their time is bounded whatever they are
 const entirely = (pattern: string) => new RegExp('^(?:' + pattern + ')$');
 
 let plans: Map<string, CallingPlan> | undefined;
