@@ -15,6 +15,7 @@ import metadata from 'libphonenumber-js/min/metadata';
 import { intlNumberOf, type IntlPrice } from '../../server/modules/varintl/international';
 import { intlNumber } from '../../server/modules/varintl/phone-plans';
 import { intlPriceSeed } from '../../server/modules/varintl/prices-seed';
+import { prng } from '../../server/lib/prng';
 
 /** intlNumberOf as it was: libphonenumber-js per number */
 function referenceIntlNumberOf(token: string, prices: Map<string, IntlPrice>): { e164: string; iso: string } | null {
@@ -31,18 +32,6 @@ function referenceIntlNumberOf(token: string, prices: Map<string, IntlPrice>): {
 function referenceParse(digits: string): { e164: string; country: string } | null {
   const p = parsePhoneNumberFromString(`+${digits}`);
   return p && p.country && p.isValid() ? { e164: p.number, country: p.country } : null;
-}
-
-/** mulberry32: the same numbers every run */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const N = Number(process.env.INTL_DIFF_N ?? 250_000);

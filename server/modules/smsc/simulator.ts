@@ -17,6 +17,7 @@
  * - Every setting can be changed while running (`update`); `dropConnections()` cuts every session.
  */
 import type { AddressInfo } from 'node:net';
+import { prng } from '../../lib/prng';
 import smpp, { type PDU, type Session } from 'smpp';
 import {
   corkForTick, cstr, encodeResp, encodeSm, encodeText, ESM_RECEIPT, pduText, receiptText, refTlvName, STAT_STATE, STATUS, TLV_MESSAGE_PAYLOAD,
@@ -146,18 +147,6 @@ export interface Simulator {
   waitIdle(timeoutMs?: number): Promise<boolean>;
   dropConnections(): void;
   close(): Promise<void>;
-}
-
-/** mulberry32 */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const TICK_MS = 10;
