@@ -3,7 +3,7 @@
  * Add a new entry for every change; never edit one that has shipped.
  */
 import { sql, type Kysely } from 'kysely';
-import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely/migration';
 import { notices0005 } from './migrations/0005_notices';
 import { signsMigration } from './migrations/0003_signs';
 import { certificationMigration } from './migrations/0002_certification';
@@ -186,14 +186,36 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
 export async function migrateToLatest(db: Kysely<any>, schema = 'public'): Promise<string[]> {
   // areas are developed in parallel: a migration numbered below one already applied still runs
   const migrator = new Migrator({ db, provider, migrationTableSchema: schema, allowUnorderedMigrations: true });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  const results = await migrating(schema, () => migrator.migrateToLatest());
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Runs a migrator call; throws its error, after trying again while `otherSchemaGone`. */
+async function migrating(schema: string, run: () => Promise<MigrationResultSet>): Promise<MigrationResultSet['results']> {
+  for (let attempt = 0; ; attempt++) {
+    const { error, results } = await run();
+    if (!error) return results;
+    if (attempt < 5 && otherSchemaGone(error, schema)) {
+      await new Promise((r) => setTimeout(r, 20 + Math.random() * 80 * (attempt + 1)));
+      continue;
+    }
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/**
+ * Kysely's migrator looks for its tables by introspecting every schema of the database (by name:
+ * `has_schema_privilege`, `pg_get_serial_sequence`); a schema another session drops meanwhile (the
+ * tests' schemas, dropped as their files end) fails that look-up with 3F000 naming that schema.
+ * Nothing was migrated: the look-up is tried again.
+ */
+function otherSchemaGone(error: unknown, schema: string): boolean {
+  const e = error as { code?: string; message?: string };
+  return e?.code === '3F000' && typeof e.message === 'string' && !e.message.includes(`"${schema}"`);
 }
 
 /** Brings the schema up to `name` exactly (tests of a migration's data carry-over). */
 export async function migrateTo(db: Kysely<any>, name: string, schema = 'public'): Promise<void> {
   const migrator = new Migrator({ db, provider, migrationTableSchema: schema, allowUnorderedMigrations: true });
-  const { error } = await migrator.migrateTo(name);
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  await migrating(schema, () => migrator.migrateTo(name));
 }
