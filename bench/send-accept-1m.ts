@@ -5,14 +5,17 @@
  *
  *   read    reading and splitting the send file (numbers checked, repeats found)
  *   checks  each row's variables checked, its text filled and its pieces counted, sensitive words
- *   insert  the submit lock, the task row and the 1,000,000 message rows (send/messages.ts: COPY
- *           with each row's text; the regions of the numbers are looked up there too)
+ *   insert  the submit lock, the task row, the first 10,000 message rows (send/messages.ts: COPY
+ *           with each row's text) and the other 990,000 numbers as 99 compressed chunks
+ *           (sms_task_chunks); the regions of the numbers are looked up there too
  *   charge  the ledger and the task's figures
  *   commit  the COMMIT
  *
  * with the wall time of each, this process's CPU time (process.cpuUsage, every thread) and the
  * PostgreSQL backend's (/proc/<pid>/stat: the server runs on this machine), RUNS times (the
- * message table emptied between runs), best and median. Each run is checked: ledger sum = balance,
+ * message table emptied between runs), best and median. After each accept the chunks are written
+ * as message rows the way the dispatch workers do it (send/messages.ts `expandNextChunk`, one
+ * transaction a chunk; not part of the accept's time, printed beside it), then each run is checked: ledger sum = balance,
  * the task's amount = the cent-ceiling of Σ price × pieces of its rows, Σ pieces = chargeNum, and a
  * sample of rows' text and pieces against the file.
  *
@@ -33,6 +36,7 @@ import { seed } from '../server/db/seed';
 import { LedgerService } from '../server/modules/ledger/service';
 import { Money, money2 } from '../server/modules/ledger/money';
 import { ceilCent } from '../server/modules/send/billing';
+import { expandNextChunk } from '../server/modules/send/messages';
 import { SendService } from '../server/modules/send/service';
 import { ClientsService } from '../server/modules/clients/service';
 import { VarIntlService, type AcceptProbe } from '../server/modules/varintl/service';
@@ -87,6 +91,8 @@ function row(k: number): [string, string, string, string] {
 
 type Phase = 'read' | 'checks' | 'prepare' | 'insert' | 'charge' | 'commit';
 interface Figures {
+  /** the workers' part after the accept: every chunk written as message rows (wall ms) */
+  expand: number;
   wall: Record<Phase | 'total', number>;
   node: Record<'prepare' | 'insert' | 'charge' | 'commit' | 'total', number>;
   pg: Record<'insert' | 'charge' | 'commit' | 'total', number>;
@@ -123,6 +129,7 @@ try {
   for (let r = 0; r < RUNS; r++) {
     // each run on an empty message table, past the previous run's 3 s submit lock
     await sql`truncate sms_messages`.execute(db);
+    await sql`truncate sms_task_chunks`.execute(db);
     if (!pglite) await sql`checkpoint`.execute(db).catch(() => undefined);
     offset += 3100;
     const wall = { read: 0, checks: 0, prepare: 0, insert: 0, charge: 0, commit: 0, total: 0 };
@@ -158,7 +165,10 @@ try {
     wall.total = performance.now() - t0;
     node.total = cpuMs() - c0;
     pgc.total = pgc.insert + pgc.charge + pgc.commit;
-    runs.push({ wall, node, pg: pgc });
+    const e0 = performance.now();
+    while ((await expandNextChunk(db)) > 0);
+    const expand = performance.now() - e0;
+    runs.push({ wall, node, pg: pgc, expand });
 
     // exact figures: the ledger, the task's amount and pieces from its rows, a sample of rows' text and pieces
     const bad = await new LedgerService({ db, now: () => new Date() }).violations();
@@ -187,7 +197,7 @@ try {
     ok = ok && exact;
     const s = (ms: number) => (ms / 1000).toFixed(2);
     console.log(
-      `run ${r + 1}: ${res.submitTotal} rows, ${res.chargeNum} pieces, ${res.amount} 元 in ${s(wall.total)} s | read ${s(wall.read)} checks ${s(wall.checks)} (prepare ${s(wall.prepare)}, cpu ${s(node.prepare)}) | insert ${s(wall.insert)} (cpu ${s(node.insert)}, pg ${s(pgc.insert)}) | charge ${s(wall.charge)} | commit ${s(wall.commit)} (pg ${s(pgc.commit)}) | cpu ${s(node.total)} s, pg backend ${s(pgc.total)} s | exact: ${exact ? 'yes' : `NO (ledger ${bad.length}, rows ${n}, pieces ${pieces}/${res.chargeNum}, amount ${task.amount}/${money2(ceilCent(cost))}, sample ${sampleBad.length} bad)`}; load ${os.loadavg()[0].toFixed(1)}`,
+      `run ${r + 1}: ${res.submitTotal} rows, ${res.chargeNum} pieces, ${res.amount} 元 in ${s(wall.total)} s (then rows from the chunks ${s(expand)} s) | read ${s(wall.read)} checks ${s(wall.checks)} (prepare ${s(wall.prepare)}, cpu ${s(node.prepare)}) | insert ${s(wall.insert)} (cpu ${s(node.insert)}, pg ${s(pgc.insert)}) | charge ${s(wall.charge)} | commit ${s(wall.commit)} (pg ${s(pgc.commit)}) | cpu ${s(node.total)} s, pg backend ${s(pgc.total)} s | exact: ${exact ? 'yes' : `NO (ledger ${bad.length}, rows ${n}, pieces ${pieces}/${res.chargeNum}, amount ${task.amount}/${money2(ceilCent(cost))}, sample ${sampleBad.length} bad)`}; load ${os.loadavg()[0].toFixed(1)}`,
     );
   }
   const stat = (get: (f: Figures) => number) => {
@@ -209,6 +219,7 @@ try {
   console.log(line('charge (wall)', (f) => f.wall.charge));
   console.log(line('commit (wall)', (f) => f.wall.commit));
   console.log(line('total (wall)', (f) => f.wall.total));
+  console.log(line('chunks → rows (after)', (f) => f.expand));
   console.log(line('  all but the insert', (f) => f.wall.total - f.wall.insert));
   console.log(line('  cpu (node)', (f) => f.node.total));
   if (!pglite) console.log(line('  cpu (pg backend)', (f) => f.pg.total));

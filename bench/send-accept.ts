@@ -1,7 +1,10 @@
 /**
  * Accepting one send of 60,000 numbers (POST /send/sending's service): the number check, the
- * template and account rules, one transaction with the task, 60,000 message rows (COPY on
- * PostgreSQL, INSERT ... SELECT unnest on PGlite) and the charge through the ledger. On the
+ * template and account rules, one transaction with the task, its first 10,000 message rows (COPY
+ * on PostgreSQL, INSERT ... SELECT unnest on PGlite), the other 50,000 numbers as 5 compressed
+ * chunks (docs/api-send.md "Large tasks") and the charge through the ledger. After the runs the
+ * chunks are written as rows the way the dispatch workers do it (timed apart: not the accept's
+ * work) and every task is checked to have its 60,000 rows. On the
  * embedded PGlite (a temporary DATA_DIR) and, when DATABASE_URL or TEST_DATABASE_URL is set, on
  * PostgreSQL (a throw-away schema). Target: under 1 s per send (median of RUNS).
  *
@@ -19,6 +22,7 @@ import { buildApp } from '../server/app';
 import { openDatabase } from '../server/db';
 import { seed } from '../server/db/seed';
 import { LedgerService } from '../server/modules/ledger/service';
+import { expandNextChunk } from '../server/modules/send/messages';
 
 const N = Number(process.env.N ?? 60_000);
 const RUNS = Number(process.env.RUNS ?? 3);
@@ -57,6 +61,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<boolean> {
     const content = '您的账户余额已不足，为避免影响正常使用，请及时充值。';
     const tpl = await db.selectFrom('templates').select('id').where('content', '=', content).executeTakeFirstOrThrow();
     const times: number[] = [];
+    const uids: string[] = [];
     for (let r = 0; r < RUNS; r++) {
       const mobile = numbersOf(r);
       // past the 3 s submit lock of the previous run
@@ -65,10 +70,23 @@ async function run(kind: 'pglite' | 'postgres'): Promise<boolean> {
       const res = await app.services.send.send(agent0, { clientId: 'agent0', sign: '云讯通', smstype: 0, templateId: tpl.id, content, mobile });
       const ms = performance.now() - t0;
       times.push(ms);
+      uids.push(res.taskId);
       console.log(`${kind} run ${r + 1}: ${res.submitTotal} messages accepted and charged (${res.amount} 元) in ${ms.toFixed(0)} ms`);
     }
     const sorted = [...times].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)];
+    const e0 = performance.now();
+    let expanded = 0;
+    for (let n; (n = await expandNextChunk(db)) > 0; ) expanded += n;
+    const expandMs = performance.now() - e0;
+    const perTask = await db
+      .selectFrom('sms_messages as m')
+      .innerJoin('sms_tasks as t', 't.id', 'm.task_id')
+      .select(['t.uid', (eb) => eb.fn.countAll<string>().as('n')])
+      .where('t.uid', 'in', uids)
+      .groupBy('t.uid')
+      .execute();
+    const complete = perTask.length === RUNS && perTask.every((r) => Number(r.n) === N);
     const msgs = await db
       .selectFrom('sms_messages')
       .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -80,9 +98,9 @@ async function run(kind: 'pglite' | 'postgres'): Promise<boolean> {
       select 1, ${agent0.id}::int, (13000000000 + g)::text, 1, 1, 0.045, 0, now() from generate_series(1, ${N}::int) g`.execute(db);
     const floor = performance.now() - f0;
     console.log(
-      `${kind}: accept ${N} numbers: median ${median.toFixed(0)} ms, best ${sorted[0].toFixed(0)} ms (target < ${TARGET_MS} ms); ${msgs.n} message rows; ledger violations: ${bad.length}; table floor (plain INSERT of ${N} rows) ${floor.toFixed(0)} ms; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`,
+      `${kind}: accept ${N} numbers: median ${median.toFixed(0)} ms, best ${sorted[0].toFixed(0)} ms (target < ${TARGET_MS} ms); then ${expanded} rows written from chunks in ${expandMs.toFixed(0)} ms; every task has its ${N} rows: ${complete ? 'yes' : 'NO'}; ${msgs.n} message rows; ledger violations: ${bad.length}; table floor (plain INSERT of ${N} rows) ${floor.toFixed(0)} ms; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`,
     );
-    return median < TARGET_MS && bad.length === 0;
+    return median < TARGET_MS && bad.length === 0 && complete;
   } finally {
     await app.close();
     await handle.close();

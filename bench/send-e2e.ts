@@ -4,9 +4,11 @@
  * embedded PGlite (a temporary DATA_DIR).
  *
  * One task of COUNT messages for client1 is accepted by a direct insert of the task and its
- * message rows (server/modules/dispatch/fixture.ts: one INSERT … generate_series, no charge) —
- * the send service's own acceptance is timed by its benchmark. The clock starts before that
- * insert and stops when every message has its final receipt recorded (success + fail = COUNT).
+ * messages (server/modules/dispatch/fixture.ts: the acceptance's own writer, send/messages.ts —
+ * 10,000 rows, the rest as chunks the dispatcher's expander writes as rows during the run — but no
+ * checks and no charge; the send service's own acceptance is timed by its benchmark). The clock
+ * starts before that insert and stops when every message has its final receipt recorded
+ * (success + fail = COUNT).
  * The dispatcher runs in this process as in the embedded default (DISPATCH_BATCH / DISPATCH_LANES
  * apply); the SMPP simulator runs in its own process (bench/lib/sim-process.ts): 95 % delivered,
  * 5 % failed, receipts after 50-500 ms (the simulator's default latency).

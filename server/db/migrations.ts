@@ -24,6 +24,7 @@ import { dispatchQueue0019 } from './migrations/0019_dispatch_queue';
 import { uploadChunksOnDisk0020 } from './migrations/0020_upload_chunks_on_disk';
 import { intlPoolsFen0021 } from './migrations/0021_intl_pools_fen';
 import { phoneHash0022 } from './migrations/0022_phone_hash';
+import { taskChunks0023 } from './migrations/0023_task_chunks';
 
 async function run(db: Kysely<any>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -174,6 +175,7 @@ export const migrations: Record<string, Migration> = {
   '0020_upload_chunks_on_disk': uploadChunksOnDisk0020,
   '0021_intl_pools_fen': intlPoolsFen0021,
   '0022_phone_hash': phoneHash0022,
+  '0023_task_chunks': taskChunks0023,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -226,6 +226,8 @@ export interface Database {
   dispatch_leases: DispatchLeaseTable;
   sms_requeue: SmsRequeueTable;
   sms_inflight: SmsInflightTable;
+  // 0023_task_chunks
+  sms_task_chunks: SmsTaskChunkTable;
   sms_mo: SmsMoTable;
   push_outbox: PushOutboxTable;
   export_files: ExportFileTable;
@@ -526,6 +528,17 @@ export interface SmsRequeueTable {
   message_id: number;
   task_id: number;
   next_at: Timestamp;
+}
+
+/** 0023: up to 10,000 numbers of a large task not yet written to sms_messages (send/chunks.ts) */
+export interface SmsTaskChunkTable {
+  task_id: number;
+  /** expanded in this order, one at a time per task */
+  seq: number;
+  rows: number;
+  /** gzip of the chunk's JSON */
+  payload: Buffer;
+  created_at: D<Date>;
 }
 
 /** 0019: a submitted message awaiting its receipt, by the SMSC's message id */

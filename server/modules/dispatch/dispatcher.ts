@@ -8,6 +8,8 @@
  *   message is not in flight yet) before the SMSC is acknowledged; an applier loop settles the
  *   receipts that raced with their submit's record;
  * - uplinks are stored (sms_mo) before they are acknowledged;
+ * - an expander loop writes large tasks' chunks as message rows (send/messages.ts
+ *   `expandNextChunk`), one chunk per transaction, ahead of the claims;
  * - every second: due timed tasks are released (send/timer.ts), expired leases are recovered
  *   (unconfirmed), submitted messages whose receipt is late get 1 提交成功 in their record,
  *   finished tasks are completed, stale receipts and in-flight rows purged.
@@ -20,6 +22,7 @@ import type { AppContext } from '../../context';
 import type { Database } from '../../db/types';
 import type { MoMessage, Receipt, SmscLink, SubmitRequest, SubmitResult } from '../smsc/types';
 import { fireDueTimedTasks } from '../send/timer';
+import { expandNextChunk } from '../send/messages';
 import { storeMo, type StoredMo } from './mo';
 import {
   applyOrStoreReceipts,
@@ -73,6 +76,8 @@ export interface DispatcherOptions {
   markSubmittedMs?: number;
   /** run the submit lanes (false: receipts / uplinks / housekeeping only) */
   submit?: boolean;
+  /** run the expander loop: large tasks' chunks → message rows (default true) */
+  expand?: boolean;
   hooks?: DispatchHooks;
 }
 
@@ -84,6 +89,8 @@ export interface DispatcherStats {
   unconfirmed: number;
   receiptsStored: number;
   receiptsApplied: number;
+  /** message rows written from large tasks' chunks */
+  expanded: number;
   mo: number;
   recovered: number;
   /** records set to 1 提交成功 by housekeeping (their receipt was late) */
@@ -148,12 +155,14 @@ export function receiptRow(r: Receipt) {
 
 export class Dispatcher {
   readonly workerId: string;
-  readonly stats: DispatcherStats = { claimed: 0, accepted: 0, rejected: 0, retried: 0, unconfirmed: 0, receiptsStored: 0, receiptsApplied: 0, mo: 0, recovered: 0, marked: 0, errors: 0 };
+  readonly stats: DispatcherStats = { claimed: 0, accepted: 0, rejected: 0, retried: 0, unconfirmed: 0, receiptsStored: 0, receiptsApplied: 0, expanded: 0, mo: 0, recovered: 0, marked: 0, errors: 0 };
   private readonly o: Required<Omit<DispatcherOptions, 'hooks' | 'workerId'>>;
   private readonly hooks: DispatchHooks;
   private running = false;
   private loops: Promise<void>[] = [];
   private readonly idle = new Waker();
+  private readonly laneWake = new Waker();
+  private readonly expandWake = new Waker();
   private readonly applierWake = new Waker();
   private lastSweep = 0;
   private lastPurge = 0;
@@ -174,6 +183,7 @@ export class Dispatcher {
       maintenanceMs: opts.maintenanceMs ?? 1000,
       orphanReceiptMs: opts.orphanReceiptMs ?? 3 * 86_400_000,
       submit: opts.submit ?? true,
+      expand: opts.expand ?? true,
       markSubmittedMs: opts.markSubmittedMs ?? 10_000,
     };
     this.hooks = opts.hooks ?? {};
@@ -260,6 +270,17 @@ export class Dispatcher {
     }
   }
 
+  /** Writes the next free chunk of a large task as message rows; returns how many (0: none free). */
+  async expandOnce(): Promise<number> {
+    const T = performance.now();
+    const n = await expandNextChunk(this.db);
+    if (n) {
+      this.stats.expanded += n;
+      this.ctx.log.debug(`expanded ${n} messages in ${(performance.now() - T).toFixed(0)} ms`);
+    }
+    return n;
+  }
+
   /** Housekeeping: timed tasks, lease recovery, completion sweep, orphan receipts. */
   async maintain(): Promise<void> {
     const now = this.ctx.now();
@@ -298,6 +319,7 @@ export class Dispatcher {
     this.running = true;
     if (this.o.submit) for (let i = 0; i < this.o.lanes; i++) this.loops.push(this.laneLoop());
     this.loops.push(this.applierLoop());
+    if (this.o.expand) this.loops.push(this.expanderLoop());
     if (this.o.maintenanceMs > 0) this.loops.push(this.maintenanceLoop());
     return this;
   }
@@ -307,6 +329,8 @@ export class Dispatcher {
     if (!this.running) return;
     this.running = false;
     this.idle.wake();
+    this.laneWake.wake();
+    this.expandWake.wake();
     this.applierWake.wake();
     await Promise.allSettled(this.loops);
     this.loops = [];
@@ -324,7 +348,7 @@ export class Dispatcher {
           continue;
         }
         const n = await this.dispatchOnce();
-        if (n === 0) await this.idle.wait(this.o.idleMs);
+        if (n === 0) await this.laneWake.wait(this.o.idleMs);
       } catch (err) {
         this.logError('dispatch', err);
         await this.idle.wait(1000);
@@ -346,6 +370,19 @@ export class Dispatcher {
       await this.applierWake.wait(this.o.idleMs);
       const rest = this.o.idleMs / 2 - (performance.now() - since);
       if (rest > 0 && this.running) await new Promise((r) => setTimeout(r, rest));
+    }
+  }
+
+  private async expanderLoop() {
+    while (this.running) {
+      try {
+        if ((await this.expandOnce()) === 0) await this.expandWake.wait(this.o.idleMs);
+        // lanes that found the task's rows exhausted take the new ones now
+        else this.laneWake.wake();
+      } catch (err) {
+        this.logError('expand', err);
+        await this.expandWake.wait(1000);
+      }
     }
   }
 

@@ -1,12 +1,13 @@
 /**
- * Test and benchmark fixture: a task with `count` queued messages inserted straight into the
- * tables (one INSERT ... generate_series), bypassing acceptance (no charge, no ledger rows, price 0
- * unless given). Used by tests/server/dispatch.test.ts, bench/send-e2e.ts and bench/crash.ts.
+ * Test and benchmark fixture: a task with `count` queued messages written the way the acceptance
+ * writes them (send/messages.ts `insertMessages`: rows, and chunks beyond the first 10,000 of a
+ * queued task), bypassing its checks and charge (no ledger rows, price 0 unless given). Used by
+ * tests/server/dispatch.test.ts, bench/send-e2e.ts and bench/crash.ts.
  */
 import { randomBytes } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types';
-import { enqueueTask } from './sql';
+import { insertMessages } from '../send/messages';
 
 export interface FixtureTask {
   accountId: number;
@@ -45,11 +46,20 @@ export async function insertFixtureTask(db: Kysely<Database>, t: FixtureTask): P
       })
       .returning(['id', 'uid'])
       .executeTakeFirstOrThrow();
-    await sql`
-      insert into sms_messages (task_id, account_id, phone, carrier, pieces, price, state)
-      select ${task.id}, ${t.accountId}, (${t.phoneBase ?? 13000000000}::bigint + g)::text, 1, ${t.pieces ?? 1}, ${t.price ?? '0'}::numeric, ${t.state ?? 0}
-      from generate_series(0, ${t.count - 1}) g`.execute(trx);
-    if (nextAt && (t.state ?? 0) === 0) await enqueueTask(trx, task.id, nextAt);
+    const base = t.phoneBase ?? 13000000000;
+    const price = t.price ?? '0';
+    await insertMessages(trx, {
+      taskId: task.id,
+      accountId: t.accountId,
+      phones: Array.from({ length: t.count }, (_, i) => String(base + i)),
+      carriers: new Uint8Array(t.count).fill(1),
+      pieces: t.pieces ?? 1,
+      prices: { 1: price, 2: price, 3: price },
+      state: t.state ?? 0,
+      nextAt,
+      createdAt: now,
+      doneAt: null,
+    });
     return task;
   });
 }

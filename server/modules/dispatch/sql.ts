@@ -213,13 +213,14 @@ export async function applyDeltas(trx: Tx, ctx: Pick<AppContext, 'now'>, deltas:
   if (refund.length) await settleRefunds(trx, ctx, refund.sort((a, b) => a - b));
 }
 
-/** Tasks (0 Processing / 2 Sending) without a message in 0 or 7 → 3 Completed. */
+/** Tasks (0 Processing / 2 Sending) without a message in 0 or 7, nor a chunk still to write → 3 Completed. */
 export async function completeTasks(db: Q, taskIds: number[] | null, now: Date): Promise<number> {
   const r = await sql`
     update sms_tasks t set status = ${TASK.Completed}, finished_at = ${iso(now)}::timestamptz, updated_at = ${iso(now)}::timestamptz
     where t.status in (${TASK.Processing}, ${TASK.Sending})
       ${taskIds ? sql`and t.id = any(${taskIds}::int[])` : sql``}
-      and not exists (select 1 from sms_messages m where m.task_id = t.id and m.state in (${STATE.NotSent}, ${STATE.AwaitingReview}))`.execute(db);
+      and not exists (select 1 from sms_messages m where m.task_id = t.id and m.state in (${STATE.NotSent}, ${STATE.AwaitingReview}))
+      and not exists (select 1 from sms_task_chunks c where c.task_id = t.id)`.execute(db);
   return Number(r.numAffectedRows ?? 0);
 }
 

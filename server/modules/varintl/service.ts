@@ -15,7 +15,7 @@ import { validateForm } from '../../http/validation';
 import { Money, money2, type MoneyValue } from '../ledger/money';
 import { KIND, LedgerService } from '../ledger/service';
 import { CHARGE_STATE, ceilCent, chargeIntlPools, chargePlan, intlRemainOf, planPieces, remainOf, usableIntlPools, usablePools, type ChargePlan } from '../send/billing';
-import { insertMessages } from '../send/messages';
+import { expandTask, insertMessages } from '../send/messages';
 import { fillsTemplate, MIN_LEAD_MS, MSG, newTaskUid, parseSendTime, refusalOf, smsTypesOf, stripSign, X, type SendResult, type SendService } from '../send/service';
 import { checkNumbers, numberPoolError } from '../../../common/sms/numbers';
 import { MESSAGES } from '../../../common/schema/messages';
@@ -602,6 +602,8 @@ export class VarIntlService {
 
   /** Row counts for the tests and the CLI: messages of a task grouped by price (international: per country). */
   async taskCountries(uid: string) {
+    const t = await this.ctx.db.selectFrom('sms_tasks').select('id').where('uid', '=', uid).executeTakeFirst();
+    if (t) await expandTask(this.ctx.db, t.id);
     const r = await sql<{ price: string; n: string }>`select m.price::text as price, count(*)::text as n from sms_messages m join sms_tasks t on t.id = m.task_id where t.uid = ${uid} group by m.price order by m.price`.execute(this.ctx.db);
     return r.rows.map((x) => ({ price: x.price, n: Number(x.n) }));
   }
