@@ -539,6 +539,11 @@ export interface SmsTaskChunkTable {
   /** gzip of the chunk's JSON */
   payload: Buffer;
   created_at: D<Date>;
+  /** not taken before (a failed expansion waits); null: at once */
+  next_at: D<Date | null>;
+  /** failed expansions so far, the last one's error */
+  attempts: D<number>;
+  error: D<string>;
 }
 
 /** 0019: a submitted message awaiting its receipt, by the SMSC's message id */

@@ -172,16 +172,42 @@ describe.each(backends)('large tasks (%s)', (backend) => {
     expect(rows.map((r) => [r.phone, r.content, r.pieces, Number(r.price).toFixed(4)])).toEqual(phones.map((p, i) => [p, texts[i], pieces[i], prices[i]]));
   });
 
-  it('refuses a damaged chunk: nothing written, the chunk kept', async () => {
+  it('refuses a damaged chunk: nothing written, the chunk kept and tried again later; other tasks go on', async () => {
     const { server } = t;
     const db = server.handle.db;
+    await db.deleteFrom('sms_task_chunks').execute();
     const accountId = (await db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow()).id;
     const fx = await insertFixtureTask(db, { accountId, count: 0, nextAt: null });
+    const now = server.clock.now();
     const bad = await encodeChunk({ accountId, createdAt: new Date().toISOString(), phones: ['13800138000', '13800138001'], carriers: [1], province: [0, 0], city: [0, 0], pieces: 1, prices: {} });
     await db.insertInto('sms_task_chunks').values({ task_id: fx.id, seq: 0, rows: 2, payload: bad }).execute();
-    await expect(expandNextChunk(db, fx.id)).rejects.toThrow(/malformed/);
     await db.insertInto('sms_task_chunks').values({ task_id: fx.id, seq: 1, rows: 1, payload: Buffer.from('not gzip') }).execute();
-    await expect(expandNextChunk(db, fx.id)).rejects.toThrow();
+    // a later task with a good chunk
+    const ok = await insertFixtureTask(db, { accountId, count: 0, nextAt: null });
+    const good = await encodeChunk({ accountId, createdAt: new Date().toISOString(), phones: ['13900139000'], carriers: [1], province: [0], city: [0], pieces: 1, prices: { 1: '0.04' } });
+    await db.insertInto('sms_task_chunks').values({ task_id: ok.id, seq: 0, rows: 1, payload: good }).execute();
+
+    await expect(expandNextChunk(db, undefined, now)).rejects.toThrow(/malformed/);
+    const after = await db.selectFrom('sms_task_chunks').selectAll().where('task_id', '=', fx.id).orderBy('seq').execute();
+    expect(after.map((c) => [c.seq, c.attempts])).toEqual([
+      [0, 1],
+      [1, 0],
+    ]);
+    expect(after[0].error).toMatch(/malformed/);
+    expect(after[0].next_at?.getTime()).toBe(now.getTime() + 1000);
+    // the damaged chunk waits and holds back only its own task's later chunk
+    expect(await expandNextChunk(db, undefined, now)).toBe(1);
+    expect(await expandNextChunk(db, undefined, now)).toBe(0);
+    expect((await rowsOf(server, ok.id)).map((r) => r.phone)).toEqual(['13900139000']);
+    // a second failure waits twice as long
+    const later = new Date(now.getTime() + 1000);
+    await expect(expandNextChunk(db, undefined, later)).rejects.toThrow(/malformed/);
+    const again = await db.selectFrom('sms_task_chunks').selectAll().where('task_id', '=', fx.id).where('seq', '=', 0).executeTakeFirstOrThrow();
+    expect([again.attempts, again.next_at?.getTime()]).toEqual([2, later.getTime() + 2000]);
+    // a reader needing every number goes on with the rows there are
+    const c = await as(server, 'client1');
+    const r = await c.post('/api/send/exportTaskInfoPhones', { id: fx.uid, sendTypes: '5' });
+    expect([r.status, r.body]).toEqual([200, '']);
     expect((await rowsOf(server, fx.id)).length).toBe(0);
     expect((await chunksOf(server, fx.id)).length).toBe(2);
     await db.deleteFrom('sms_task_chunks').where('task_id', '=', fx.id).execute();

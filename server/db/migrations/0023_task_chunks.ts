@@ -14,7 +14,9 @@
  * a time (the claim takes only the lowest seq of a task, SKIP LOCKED), so its message ids grow in
  * the order of its numbers and the dispatch cursor (dispatch_queue.next_id) never passes an id that
  * is still being written. `payload` is gzip of the chunk's JSON (send/chunks.ts), stored as is
- * (EXTERNAL: PostgreSQL does not compress it again).
+ * (EXTERNAL: PostgreSQL does not compress it again). A chunk whose expansion failed waits
+ * (`next_at`, null until then; doubling from 1 s to an hour; `attempts`, `error` for the operator) and holds back
+ * only its own task's later chunks.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
@@ -32,6 +34,9 @@ export const taskChunks0023: Migration = {
         rows integer not null,
         payload bytea not null,
         created_at timestamptz not null default now(),
+        next_at timestamptz,
+        attempts integer not null default 0,
+        error text not null default '',
         primary key (task_id, seq)
       )`,
       `alter table sms_task_chunks alter column payload set storage external`,

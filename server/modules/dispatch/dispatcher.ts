@@ -273,7 +273,7 @@ export class Dispatcher {
   /** Writes the next free chunk of a large task as message rows; returns how many (0: none free). */
   async expandOnce(): Promise<number> {
     const T = performance.now();
-    const n = await expandNextChunk(this.db);
+    const n = await expandNextChunk(this.db, undefined, this.ctx.now());
     if (n) {
       this.stats.expanded += n;
       this.ctx.log.debug(`expanded ${n} messages in ${(performance.now() - T).toFixed(0)} ms`);

@@ -163,52 +163,87 @@ async function storeChunks(trx: Tx, b: MessageBatch, from: number, province: Int
  * one transaction; returns the rows written (0: no chunk free). A task's chunks go in seq order
  * and one at a time: only its lowest chunk can be taken, and a chunk another worker holds is
  * skipped. The task's dispatch queue is opened again (its cursor may have passed every row
- * written before).
+ * written before). When the expansion fails (a chunk that cannot be read, the database), nothing
+ * of it is written, the chunk waits before it is tried again (`next_at`; `attempts`, `error`)
+ * and the error is thrown: the other tasks' chunks go on meanwhile.
  */
-export async function expandNextChunk(db: Kysely<Database>, taskId?: number): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    const r = await sql<{ task_id: number; seq: number; payload: Buffer }>`
-      select c.task_id, c.seq, c.payload from sms_task_chunks c
-      where ${taskId !== undefined ? sql`c.task_id = ${taskId} and ` : sql``}c.seq = (select min(c2.seq) from sms_task_chunks c2 where c2.task_id = c.task_id)
-      order by c.task_id
-      limit 1
-      for update skip locked`.execute(trx);
-    const c = r.rows[0];
-    if (!c) return 0;
-    const p = await decodeChunk(c.payload);
-    const rows: Rows = {
-      taskId: c.task_id,
-      accountId: p.accountId,
-      state: 0,
-      createdAt: new Date(p.createdAt),
-      doneAt: null,
-      n: p.phones.length,
-      phone: (i) => p.phones[i],
-      carrier: (i) => p.carriers[i],
-      province: (i) => p.province[i],
-      city: (i) => p.city[i],
-      pieces: typeof p.pieces === 'number' ? () => p.pieces as number : (i) => (p.pieces as number[])[i],
-      price: Array.isArray(p.prices) ? (i) => (p.prices as string[])[i] : (i) => (p.prices as Record<string, string>)[String(p.carriers[i])],
-      text: p.texts ? (i) => p.texts![i] : () => null,
-    };
-    await writeRows(trx, rows);
-    await sql`delete from sms_task_chunks where task_id = ${c.task_id} and seq = ${c.seq}`.execute(trx);
-    // last: the queue row's lock is held only to the commit
-    await sql`update dispatch_queue set queued = true where task_id = ${c.task_id} and not queued`.execute(trx);
-    return rows.n;
-  });
+export async function expandNextChunk(db: Kysely<Database>, taskId?: number, now: Date = new Date()): Promise<number> {
+  let taken: { task_id: number; seq: number } | undefined;
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const r = await sql<{ task_id: number; seq: number; payload: Buffer }>`
+        select c.task_id, c.seq, c.payload from sms_task_chunks c
+        where ${taskId !== undefined ? sql`c.task_id = ${taskId} and ` : sql``}c.seq = (select min(c2.seq) from sms_task_chunks c2 where c2.task_id = c.task_id)
+          ${taskId !== undefined ? sql`` : sql`and (c.next_at is null or c.next_at <= ${now.toISOString()}::timestamptz)`}
+        order by c.task_id
+        limit 1
+        for update skip locked`.execute(trx);
+      const c = r.rows[0];
+      if (!c) return 0;
+      taken = c;
+      return writeChunk(trx, c);
+    });
+  } catch (err) {
+    if (taken) {
+      const t = taken;
+      await db
+        .updateTable('sms_task_chunks')
+        .set((eb) => ({
+          attempts: eb('attempts', '+', 1),
+          // 1 s, 2 s, 4 s … up to an hour
+          next_at: sql`${now.toISOString()}::timestamptz + least(3600, power(2, least(attempts, 12))) * interval '1 second'`,
+          error: String(err instanceof Error ? err.message : err).slice(0, 500),
+        }))
+        .where('task_id', '=', t.task_id)
+        .where('seq', '=', t.seq)
+        .execute()
+        .catch(() => undefined);
+    }
+    throw err;
+  }
+}
+
+/** One chunk's rows written and the chunk deleted (expandNextChunk's transaction). */
+async function writeChunk(trx: Tx, c: { task_id: number; seq: number; payload: Buffer }): Promise<number> {
+  const p = await decodeChunk(c.payload);
+  const rows: Rows = {
+    taskId: c.task_id,
+    accountId: p.accountId,
+    state: 0,
+    createdAt: new Date(p.createdAt),
+    doneAt: null,
+    n: p.phones.length,
+    phone: (i) => p.phones[i],
+    carrier: (i) => p.carriers[i],
+    province: (i) => p.province[i],
+    city: (i) => p.city[i],
+    pieces: typeof p.pieces === 'number' ? () => p.pieces as number : (i) => (p.pieces as number[])[i],
+    price: Array.isArray(p.prices) ? (i) => (p.prices as string[])[i] : (i) => (p.prices as Record<string, string>)[String(p.carriers[i])],
+    text: p.texts ? (i) => p.texts![i] : () => null,
+  };
+  await writeRows(trx, rows);
+  await sql`delete from sms_task_chunks where task_id = ${c.task_id} and seq = ${c.seq}`.execute(trx);
+  // last: the queue row's lock is held only to the commit
+  await sql`update dispatch_queue set queued = true where task_id = ${c.task_id} and not queued`.execute(trx);
+  return rows.n;
 }
 
 /**
  * Every chunk of a task written as rows (a reader that needs all of its numbers: the number
  * export, the number list): the chunks the workers have not taken are expanded here, one
- * transaction each; a chunk a worker is writing is waited for.
+ * transaction each; a chunk a worker is writing is waited for. false: a chunk failed (see
+ * expandNextChunk), the task's rows are not all there.
  */
-export async function expandTask(db: Kysely<Database>, taskId: number): Promise<void> {
+export async function expandTask(db: Kysely<Database>, taskId: number): Promise<boolean> {
   for (;;) {
     const left = await db.selectFrom('sms_task_chunks').select('seq').where('task_id', '=', taskId).limit(1).executeTakeFirst();
-    if (!left) return;
-    if ((await expandNextChunk(db, taskId)) === 0) await new Promise((r) => setTimeout(r, 20));
+    if (!left) return true;
+    try {
+      if ((await expandNextChunk(db, taskId)) === 0) await new Promise((r) => setTimeout(r, 20));
+    } catch {
+      // a chunk that cannot be written now (it waits for its next try): the reader goes on with the rows there are
+      return false;
+    }
   }
 }
 
@@ -242,8 +277,7 @@ async function copyRows(trx: Tx, rows: Rows): Promise<void> {
     for (let i = 0; i < rows.n; i += step) {
       let s = '';
       const end = Math.min(rows.n, i + step);
-      for (let k = i; k < end; k++)
-        s += `${head}${rows.phone(k)}\t${rows.carrier(k)}\t${rows.province(k)}\t${rows.city(k)}\t${rows.pieces(k)}\t${rows.price(k)}${mid}${copyText(rows.text(k))}\n`;
+      for (let k = i; k < end; k++) s += `${head}${rows.phone(k)}\t${rows.carrier(k)}\t${rows.province(k)}\t${rows.city(k)}\t${rows.pieces(k)}\t${rows.price(k)}${mid}${copyText(rows.text(k))}\n`;
       yield Buffer.from(s);
     }
   }
