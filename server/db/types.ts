@@ -458,6 +458,8 @@ export interface SmsTaskTable {
   refundable_cost: ColumnType<string, string | number | undefined, string | number>;
   refunded_amount: ColumnType<string, string | number | undefined, string | number>;
   refundable_pieces: D<number>;
+  /** 0024: refundable_pieces per carrier, element carrier + 1 (0 unknown … 4 international) */
+  refundable_pieces_by_carrier: D<number[]>;
   refunded_pieces: D<number>;
   /** enums/task-status.json */
   status: D<number>;

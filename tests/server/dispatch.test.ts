@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { Dispatcher, type DispatcherOptions } from '../../server/modules/dispatch/dispatcher';
 import { insertFixtureTask, type FixtureTask } from '../../server/modules/dispatch/fixture';
 import { pushHooks } from '../../server/modules/dispatch/pipeline';
-import { claimBatch, purgeStale, recordOutcomes, storeReceipts, taskSchedule, UNCONFIRMED } from '../../server/modules/dispatch/sql';
+import { carrierSlot, claimBatch, purgeStale, recordOutcomes, storeReceipts, taskSchedule, UNCONFIRMED } from '../../server/modules/dispatch/sql';
 import { createSmscLink } from '../../server/modules/smsc/client';
 import { parseSmppUrl } from '../../server/modules/smsc/config';
 import { startSimulator } from '../../server/modules/smsc/simulator';
@@ -57,6 +57,13 @@ async function expectCountersMatch(server: TestServer, taskId: number) {
     from sms_messages where task_id = ${taskId}`.execute(server.handle.db);
   const c = r.rows[0];
   expect({ success: t.success_num, fail: t.fail_num, unknown: t.unknown_num, submitted: t.submitted_num }).toEqual(c);
+  // the refundable pieces per carrier (migration 0024) = a recount
+  const byCarrier = [0, 0, 0, 0, 0];
+  const rc = await sql<{ carrier: number; pieces: number }>`
+    select carrier, sum(pieces)::int as pieces from sms_messages where task_id = ${taskId} and state in (4, 6, 8, 9, 11, 12, 13, 14) group by carrier`.execute(server.handle.db);
+  for (const x of rc.rows) byCarrier[carrierSlot(x.carrier)] += x.pieces;
+  expect(t.refundable_pieces_by_carrier).toEqual(byCarrier);
+  expect(byCarrier.reduce((a, b) => a + b, 0)).toBe(t.refundable_pieces);
 }
 
 describe.each(backends)('dispatch (%s)', (backend) => {

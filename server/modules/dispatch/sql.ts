@@ -152,7 +152,12 @@ export interface TaskDelta {
   /** refundable money (decimal string) and pieces added by messages that reached a refundable state */
   cost: Decimal;
   pieces: number;
+  /** `pieces` per carrier (index = carrier, 0 for any other value) */
+  byCarrier: number[];
 }
+
+/** index of a carrier in sms_tasks.refundable_pieces_by_carrier (minus 1: SQL arrays start at 1) */
+export const carrierSlot = (carrier: number) => (carrier >= 1 && carrier <= 4 ? carrier : 0);
 
 export class Deltas {
   readonly byTask = new Map<number, TaskDelta>();
@@ -160,7 +165,7 @@ export class Deltas {
   readonly dequeued = new Set<number>();
   get(taskId: number): TaskDelta {
     let d = this.byTask.get(taskId);
-    if (!d) this.byTask.set(taskId, (d = { submitted: 0, unknown: 0, success: 0, fail: 0, cost: new Decimal(0), pieces: 0 }));
+    if (!d) this.byTask.set(taskId, (d = { submitted: 0, unknown: 0, success: 0, fail: 0, cost: new Decimal(0), pieces: 0, byCarrier: [0, 0, 0, 0, 0] }));
     return d;
   }
   /** tasks with refundable messages in this transaction */
@@ -202,10 +207,14 @@ export async function applyDeltas(trx: Tx, ctx: Pick<AppContext, 'now'>, deltas:
         fail_num = t.fail_num + a.fail,
         refundable_cost = t.refundable_cost + a.cost,
         refundable_pieces = t.refundable_pieces + a.pieces,
+        refundable_pieces_by_carrier = array[t.refundable_pieces_by_carrier[1] + a.c0, t.refundable_pieces_by_carrier[2] + a.c1,
+          t.refundable_pieces_by_carrier[3] + a.c2, t.refundable_pieces_by_carrier[4] + a.c3, t.refundable_pieces_by_carrier[5] + a.c4],
         updated_at = ${iso(now)}::timestamptz
       from (select * from unnest(${ids}::int[], ${ds.map((d) => d.submitted)}::int[], ${ds.map((d) => d.unknown)}::int[],
               ${ds.map((d) => d.success)}::int[], ${ds.map((d) => d.fail)}::int[], ${ds.map((d) => d.cost.toFixed())}::numeric[],
-              ${ds.map((d) => d.pieces)}::int[]) as a(id, submitted, unknown, success, fail, cost, pieces)) a
+              ${ds.map((d) => d.pieces)}::int[], ${ds.map((d) => d.byCarrier[0])}::int[], ${ds.map((d) => d.byCarrier[1])}::int[],
+              ${ds.map((d) => d.byCarrier[2])}::int[], ${ds.map((d) => d.byCarrier[3])}::int[], ${ds.map((d) => d.byCarrier[4])}::int[])
+            as a(id, submitted, unknown, success, fail, cost, pieces, c0, c1, c2, c3, c4)) a
       where t.id = a.id`.execute(trx);
   }
   if (deltas.dequeued.size) await completeTasks(trx, [...deltas.dequeued], now);
@@ -256,11 +265,12 @@ export interface AppliedReport {
   account_id: number;
   state: number;
   pieces: number;
+  carrier: number;
   /** pieces × price of a failed message (refundable), else null */
   cost: string | null;
 }
 
-const RETURNING = sql`m.id, m.task_id, m.account_id, m.state, m.pieces, (case when m.state in (4, 6) then m.pieces * m.price end)::text as cost`;
+const RETURNING = sql`m.id, m.task_id, m.account_id, m.state, m.pieces, m.carrier, (case when m.state in (4, 6) then m.pieces * m.price end)::text as cost`;
 
 /** Counter moves of messages that left state 0 (`row.state` their new state). */
 function outcomeDeltas(rows: readonly AppliedReport[]): Deltas {
@@ -276,6 +286,7 @@ function outcomeDeltas(rows: readonly AppliedReport[]): Deltas {
       d.fail++;
       d.cost = d.cost.plus(row.cost ?? 0);
       d.pieces += row.pieces;
+      d.byCarrier[carrierSlot(row.carrier)] += row.pieces;
     }
   }
   return deltas;
@@ -470,6 +481,7 @@ function receiptDeltas(rows: readonly AppliedReport[]): Deltas {
       d.fail++;
       d.cost = d.cost.plus(row.cost ?? 0);
       d.pieces += row.pieces;
+      d.byCarrier[carrierSlot(row.carrier)] += row.pieces;
     }
   }
   return deltas;

@@ -27,7 +27,7 @@
  * writes what is still owed back (ledger rows for money, pool_movements for pieces) and raises
  * refunded_amount / refunded_pieces. Idempotent: calling it again writes nothing new.
  */
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/types';
 import { KIND, LedgerService } from '../ledger/service';
@@ -275,6 +275,7 @@ interface TaskForSettle {
   refundable_cost: string;
   refunded_amount: string;
   refundable_pieces: number;
+  refundable_pieces_by_carrier: number[];
   refunded_pieces: number;
   charge_num_total: number;
 }
@@ -288,7 +289,7 @@ export async function settleRefunds(trx: Tx, ctx: Ctx, taskIds: readonly number[
   if (!ids.length) return;
   const tasks: TaskForSettle[] = await trx
     .selectFrom('sms_tasks')
-    .select(['id', 'uid', 'account_id', 'payer_id', 'charge_mode', 'charge_state', 'send_kind', 'amount', 'cost', 'refundable_cost', 'refunded_amount', 'refundable_pieces', 'refunded_pieces', 'charge_num_total'])
+    .select(['id', 'uid', 'account_id', 'payer_id', 'charge_mode', 'charge_state', 'send_kind', 'amount', 'cost', 'refundable_cost', 'refunded_amount', 'refundable_pieces', 'refundable_pieces_by_carrier', 'refunded_pieces', 'charge_num_total'])
     .where('id', 'in', ids)
     .orderBy('id')
     .forUpdate()
@@ -406,19 +407,12 @@ async function settlePieces(trx: Tx, ctx: Ctx, t: TaskForSettle) {
   };
   const full = t.refundable_pieces >= t.charge_num_total;
   if (!full) {
-    // per carrier: pieces of the refundable messages not yet returned
-    const agg = await trx
-      .selectFrom('sms_messages')
-      .select(['carrier', sql<string>`sum(pieces)::text`.as('pieces')])
-      .where('task_id', '=', t.id)
-      .where('state', 'in', [...REFUNDABLE_STATES])
-      .groupBy('carrier')
-      .execute();
-    for (const a of agg) {
-      const out = Number(a.pieces) - (returnedByCarrier.get(a.carrier) ?? 0);
+    // per carrier: pieces of the refundable messages (the task's tally, migration 0024) not yet returned
+    (t.refundable_pieces_by_carrier ?? []).forEach((pieces, carrier) => {
+      const out = pieces - (returnedByCarrier.get(carrier) ?? 0);
       const n = Math.min(out, owed);
-      if (n > 0) owed -= n - take(a.carrier, n);
-    }
+      if (n > 0) owed -= n - take(carrier, n);
+    });
   }
   if (owed > 0) take(null, owed);
   if (!give.size) return;

@@ -8,7 +8,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db';
 import { CHARGE_STATE, settleRefunds } from './billing';
-import { releaseMessages } from '../dispatch/sql';
+import { carrierSlot, releaseMessages } from '../dispatch/sql';
 import { SendRecordStatus, TaskStatus } from '../../../common/generated/schemas';
 
 export interface ReviewResult {
@@ -43,16 +43,18 @@ export async function reviewTask(ctx: { db: Db; now: () => Date }, uid: string, 
       .set({ state: SendRecordStatus.ReviewFailed, done_at: now, error_code: 'REJECTED', report: reason.slice(0, 200) || '审核不通过' })
       .where('task_id', '=', t.id)
       .where('state', '=', SendRecordStatus.AwaitingReview)
-      .returning([sql<string>`price * pieces`.as('cost'), 'pieces'])
+      .returning([sql<string>`price * pieces`.as('cost'), 'pieces', 'carrier'])
       .execute();
     if (!agg.length) throw new ReviewError(`任务 ${uid} 没有待审核的短信`);
     let cost = 0n;
     let pieces = 0;
+    const byCarrier = [0, 0, 0, 0, 0];
     // exact sum of 4-decimal costs in integer ten-thousandths
     for (const a of agg) {
       const [i, f = ''] = String(a.cost).split('.');
       cost += BigInt(i) * 10000n + BigInt((f + '0000').slice(0, 4));
       pieces += a.pieces;
+      byCarrier[carrierSlot(a.carrier)] += a.pieces;
     }
     const costText = `${cost / 10000n}.${String(cost % 10000n).padStart(4, '0')}`;
     const left = await trx
@@ -68,6 +70,7 @@ export async function reviewTask(ctx: { db: Db; now: () => Date }, uid: string, 
         fail_num: eb('fail_num', '+', agg.length),
         refundable_cost: sql`refundable_cost + ${costText}::numeric`,
         refundable_pieces: eb('refundable_pieces', '+', pieces),
+        refundable_pieces_by_carrier: sql`array[${sql.join(byCarrier.map((n, k) => sql`refundable_pieces_by_carrier[${sql.lit(k + 1)}] + ${n}::int`))}]`,
         updated_at: now,
         ...(Number(left.n) === 0 ? { status: TaskStatus.Completed, finished_at: now } : {}),
       }))

@@ -13,6 +13,7 @@ import type { Db } from '../../db';
 import { Money } from '../ledger/money';
 import { CHARGE_STATE, chargePlan, REFUNDABLE_STATES, settleRefunds, type ChargePlan } from './billing';
 import { insertMessages } from './messages';
+import { carrierSlot } from '../dispatch/sql';
 import { newTaskUid } from './service';
 import { carrierOf } from '../../../common/sms/segments';
 import { countPieces } from '../../../common/sms/pieces';
@@ -134,8 +135,8 @@ export async function seedSending(db: Db, now = new Date()): Promise<void> {
         if (!r.ok) throw new Error(`seedSending: the demo pools cannot pay ${uid}`);
         await trx.updateTable('sms_tasks').set({ charge_num_total: r.chargeNum }).where('id', '=', task.id).execute();
       }
-      const rows = await trx.selectFrom('sms_messages').select(['id', 'phone']).where('task_id', '=', task.id).orderBy('id').execute();
-      const count = { success: 0, fail: 0, unknown: 0, intercept: 0, audit: 0, refundPieces: 0 };
+      const rows = await trx.selectFrom('sms_messages').select(['id', 'phone', 'carrier']).where('task_id', '=', task.id).orderBy('id').execute();
+      const count = { success: 0, fail: 0, unknown: 0, intercept: 0, audit: 0, refundPieces: 0, byCarrier: [0, 0, 0, 0, 0] };
       for (let i = 0; i < rows.length; i++) {
         const s = d.states[i];
         const [error_code, report] = OUTCOME[s] ?? ['', ''];
@@ -159,7 +160,10 @@ export async function seedSending(db: Db, now = new Date()): Promise<void> {
         else if (s === 1 || s === 15) count.unknown++;
         else if ([11, 12, 13].includes(s)) count.intercept++;
         else if (s === 7) count.audit++;
-        if (!intercepted && (REFUNDABLE_STATES as readonly number[]).includes(s)) count.refundPieces += pc.pieces;
+        if (!intercepted && (REFUNDABLE_STATES as readonly number[]).includes(s)) {
+          count.refundPieces += pc.pieces;
+          count.byCarrier[carrierSlot(rows[i].carrier)] += pc.pieces;
+        }
       }
       await trx
         .updateTable('sms_tasks')
@@ -171,6 +175,7 @@ export async function seedSending(db: Db, now = new Date()): Promise<void> {
           audit_num: count.audit,
           submitted_num: count.success + count.fail + count.unknown,
           refundable_pieces: count.refundPieces,
+          refundable_pieces_by_carrier: count.byCarrier,
           finished_at: d.status === 3 ? new Date(created.getTime() + 60_000) : null,
         })
         .where('id', '=', task.id)
