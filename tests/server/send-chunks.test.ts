@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
 import { completeTasks } from '../../server/modules/dispatch/sql';
+import { fireDueTimedTasks } from '../../server/modules/send/timer';
 import { LedgerService } from '../../server/modules/ledger/service';
 import { CHUNK_ROWS, expandNextChunk, INLINE_ROWS, insertMessages } from '../../server/modules/send/messages';
 import { encodeChunk } from '../../server/modules/send/chunks';
@@ -144,12 +145,46 @@ describe.each(backends)('large tasks (%s)', (backend) => {
     expect(list.body.data.list.map((x: { phone: string }) => x.phone)).toEqual(phones.slice(30, 45));
   });
 
-  it('writes a timed task, and messages awaiting review, as rows at once', async () => {
+  it('timed: a large task fires only once its chunks are rows; re-edit sees every number; cancel deletes the chunks', async () => {
     const { server } = t;
-    const { task } = await sendLarge(server, numbers(INLINE_ROWS + 500, 200_000), true);
+    const db = server.handle.db;
+    const phones = numbers(INLINE_ROWS + 500, 200_000);
+    const { task } = await sendLarge(server, phones, true);
     expect(task.send_type).toBe(1);
-    expect(await chunksOf(server, task.id)).toEqual([]);
-    expect((await rowsOf(server, task.id)).length).toBe(INLINE_ROWS + 500);
+    expect(await chunksOf(server, task.id)).toEqual([{ seq: 0, rows: 500 }]);
+    // not queued before its time: the expansion opens no queue
+    expect(await expandNextChunk(db, task.id)).toBe(500);
+    expect(await db.selectFrom('dispatch_queue').select('task_id').where('task_id', '=', task.id).executeTakeFirst()).toBeUndefined();
+    expect((await rowsOf(server, task.id)).map((r) => r.phone)).toEqual(phones);
+
+    // a second one, its chunk not written when its time comes: it waits for it
+    const second = await sendLarge(server, numbers(INLINE_ROWS + 700, 400_000), true);
+    const me = await as(server, 'agent0');
+    const e = await me.post('/api/send/edit', { taskID: second.task.uid });
+    expect(e.body.data.mobile.split(',').length).toBe(INLINE_ROWS + 700);
+    expect(await chunksOf(server, second.task.id)).toEqual([]);
+    const third = await sendLarge(server, numbers(INLINE_ROWS + 900, 600_000), true);
+    server.clock.advance(2 * 3_600_000);
+    const fired = await fireDueTimedTasks({ db, now: server.clock.now }, 10);
+    expect(fired).toBe(2);
+    const status = async (id: number) => (await db.selectFrom('sms_tasks').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+    expect([await status(task.id), await status(second.task.id), await status(third.task.id)]).toEqual([0, 0, 1]);
+    expect(await expandNextChunk(db, third.task.id)).toBe(900);
+    expect(await fireDueTimedTasks({ db, now: server.clock.now }, 10)).toBe(1);
+    expect(await status(third.task.id)).toBe(0);
+
+    // cancel before the time: rows and chunks deleted, everything refunded
+    const fourth = await sendLarge(server, numbers(INLINE_ROWS + 300, 800_000), true);
+    expect((await chunksOf(server, fourth.task.id)).length).toBe(1);
+    // (a new session: two hours have passed)
+    const u = await (await as(server, 'agent0')).post('/api/send/undoSend', { uid: fourth.task.uid });
+    expect(u.body.code).toBe(0);
+    expect(await chunksOf(server, fourth.task.id)).toEqual([]);
+    expect((await rowsOf(server, fourth.task.id)).length).toBe(0);
+    const f = await db.selectFrom('sms_tasks').selectAll().where('id', '=', fourth.task.id).executeTakeFirstOrThrow();
+    expect(f.status).toBe(4);
+    expect(f.refunded_amount).toBe(f.amount);
+    expect(await ledgerViolations(server)).toEqual([]);
   });
 
   it('keeps each message\'s own text, pieces and price through a chunk', async () => {

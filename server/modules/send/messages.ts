@@ -4,12 +4,13 @@
  * - up to `INLINE_ROWS` (10,000) of them as message rows at once: COPY (pg-copy-streams) on
  *   PostgreSQL, one INSERT ... SELECT over unnest(arrays) per 50,000 rows on PGlite (no COPY from
  *   a client stream there);
- * - the rest of a task queued for dispatch at once as chunks of `CHUNK_ROWS` (sms_task_chunks,
- *   send/chunks.ts): one compressed row per 10,000 numbers, which the dispatch workers turn into
- *   message rows just after (`expandNextChunk`), each chunk in its own transaction.
+ * - the rest of a task whose messages wait for dispatch (state 0: sent at once or timed) as chunks
+ *   of `CHUNK_ROWS` (sms_task_chunks, send/chunks.ts): one compressed row per 10,000 numbers,
+ *   which the dispatch workers turn into message rows just after (`expandNextChunk`), each chunk
+ *   in its own transaction.
  *
- * Timed tasks, messages awaiting review and intercepted ones are always written as rows: their
- * numbers are read, cancelled or released with the task before it is dispatched.
+ * Messages awaiting review and intercepted ones are always written as rows: they change state
+ * with their task (review) or are final at once.
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -104,7 +105,7 @@ export async function insertMessages(trx: Tx, b: MessageBatch): Promise<void> {
   const n = b.phones.length;
   if (!n) return;
   const queued = b.nextAt !== null && b.state === 0;
-  const inline = queued ? Math.min(n, INLINE_ROWS) : n;
+  const inline = b.state === 0 ? Math.min(n, INLINE_ROWS) : n;
   const { province, city } = b.each?.noRegions ? { province: new Int32Array(n), city: new Int32Array(n) } : regions(b.phones);
   const each = b.each ?? {};
   const rows: Rows = {

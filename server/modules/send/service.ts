@@ -27,7 +27,7 @@ import {
   type ChargePlan,
   type ChargeResult,
 } from './billing';
-import { insertMessages } from './messages';
+import { expandTask, insertMessages } from './messages';
 import { resolveUpload } from '../files/service';
 import { parseNumberFile } from '../files/parse';
 import { checkNumbers, NUMBER_MESSAGES, numberPoolError, type NumberCheck } from '../../../common/sms/numbers';
@@ -344,6 +344,8 @@ export class SendService {
     // 0017_varintl: a scheduled international send cannot be cancelled (spec 02 §4)
     if (t.send_kind === SEND_KIND_INTERNATIONAL) throw errors.refused(MESSAGES.intlTimedNoCancel);
     if (t.send_time.getTime() <= this.ctx.now().getTime()) throw errors.refused(X.undoTooLate);
+    // chunks first: one a worker is writing is waited for, then its rows are deleted too
+    await trx.deleteFrom('sms_task_chunks').where('task_id', '=', t.id).execute();
     await trx.deleteFrom('sms_messages').where('task_id', '=', t.id).execute();
     await trx.updateTable('sms_tasks').set({ status: TaskStatus.Cancelled, audit_num: 0, updated_at: this.ctx.now(), finished_at: this.ctx.now() }).where('id', '=', t.id).execute();
     if (t.charge_state === CHARGE_STATE.charged) await refundWholeTask(trx, this.ctx, t.id);
@@ -495,6 +497,7 @@ export class SendService {
       .executeTakeFirst();
     if (!t) throw errors.refused(MSG.taskNotFound);
     if (t.status !== TaskStatus.Waiting) throw errors.refused(MSG.notWaiting);
+    await expandTask(this.ctx.db, t.id);
     const phones = await this.ctx.db.selectFrom('sms_messages').select('phone').where('task_id', '=', t.id).orderBy('id').execute();
     return {
       clientId: t.clientid,

@@ -28,6 +28,8 @@ export async function fireDueTimedTasks(ctx: Ctx, limit = 10): Promise<number> {
         .select(['id', 'uid', 'account_id', 'payer_id', 'charge_mode', 'charge_state', 'smstype', 'pieces_per_msg'])
         .where('status', '=', TaskStatus.Waiting)
         .where('send_time', '<=', now)
+        // a large task fires once its numbers are all rows (docs/api-send.md "Large tasks"): the charge and refusal below read them
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('sms_task_chunks as c').select('c.seq').whereRef('c.task_id', '=', 'sms_tasks.id'))))
         .orderBy('send_time')
         .orderBy('id')
         .limit(1)
