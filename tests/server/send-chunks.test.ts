@@ -243,6 +243,10 @@ describe.each(backends)('large tasks (%s)', (backend) => {
     const c = await as(server, 'client1');
     const r = await c.post('/api/send/exportTaskInfoPhones', { id: fx.uid, sendTypes: '5' });
     expect([r.status, r.body]).toEqual([200, '']);
+    // but a re-edit, whose resubmission replaces the task, is refused rather than given part of its numbers
+    await db.updateTable('sms_tasks').set({ status: 1, send_type: 1, send_time: new Date(server.clock.t + 3_600_000) }).where('id', '=', fx.id).execute();
+    const e = await c.post('/api/send/edit', { taskID: fx.uid });
+    expect(e.body.msg).toBe('任务号码正在处理，请稍后重试');
     expect((await rowsOf(server, fx.id)).length).toBe(0);
     expect((await chunksOf(server, fx.id)).length).toBe(2);
     await db.deleteFrom('sms_task_chunks').where('task_id', '=', fx.id).execute();

@@ -497,7 +497,8 @@ export class SendService {
       .executeTakeFirst();
     if (!t) throw errors.refused(MSG.taskNotFound);
     if (t.status !== TaskStatus.Waiting) throw errors.refused(MSG.notWaiting);
-    await expandTask(this.ctx.db, t.id);
+    // the form must get every number: its resubmission replaces the task (a chunk that cannot be written now: refused, nothing lost)
+    if (!(await expandTask(this.ctx.db, t.id))) throw errors.refused(MESSAGES.taskNumbersPending);
     const phones = await this.ctx.db.selectFrom('sms_messages').select('phone').where('task_id', '=', t.id).orderBy('id').execute();
     return {
       clientId: t.clientid,
