@@ -8,6 +8,7 @@
  *
  *   npx tsx bench/sign-list.ts            # RUNS=200 ROWS=1000000 by default
  */
+import { SignState } from '../common/generated/schemas';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -69,7 +70,7 @@ try {
   const app = await buildApp({ db, dataDir, purgeEveryMs: 0 });
   const me = await db.selectFrom('accounts').selectAll().where('id', '=', agent1.id).executeTakeFirstOrThrow();
   const day = (d: number) => new Date(Date.now() - d * 86_400_000 + 8 * 3600_000).toISOString().slice(0, 10);
-  const filter = { state: 1, start_time: day(90), end_time: day(0), sign: '7' };
+  const filter = { state: SignState.Approved, start_time: day(90), end_time: day(0), sign: '7' };
   const first = await app.services.signs.list(me, { ...filter, currentPage: 1, pageRowCount: 15 });
   const deepPage = Math.max(1, first.totalPage - 1);
   const all = await app.services.signs.list(me, { currentPage: 1, pageRowCount: 15 });

@@ -4,6 +4,8 @@ import { parseSmppUrl } from './modules/smsc/config';
 import { DEFAULT_PAY_CONFIG, payConfigFromEnv, type PayConfig } from './modules/pay/config';
 
 export interface AppConfig {
+  /** check every successful answer against its route's response schema (the tests turn it on; server/http/validation.ts) */
+  checkResponses: boolean;
   /** open a session right after registration (the console then shows the certification view) */
   registerAutoLogin: boolean;
   /** smtp(s)://user:pass@host:port ; empty: mails are written to DATA_DIR/outbox/mail */
@@ -79,6 +81,7 @@ export interface AppConfig {
 }
 
 export const DEFAULT_CONFIG: AppConfig = {
+  checkResponses: false,
   registerAutoLogin: true,
   smtpUrl: '',
   smtpFrom: '云讯通短信平台 <no-reply@smsp.local>',

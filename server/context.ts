@@ -8,6 +8,23 @@ import type { Mailer } from './modules/verification/mail';
 import type { SmsChannel } from './modules/verification/sms';
 import type { SensitiveWords } from './modules/content/sensitive-words';
 
+/**
+ * The services the modules publish for each other (`app.services`): each module adds its own with
+ * `declare module '../../context' { interface Services { x: XService } }` in its index.ts.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Services {}
+
+/** Settings of buildApp that modules read (timers, test hooks). */
+export interface ModuleOptions {
+  /** purge expired rows every this many ms (0: never) */
+  purgeEveryMs: number;
+  /** send the recorded credit-alarm crossings every this many ms (0: never) */
+  alarmEveryMs: number;
+  /** purge unfinished uploads every this many ms (0: never) */
+  uploadPurgeEveryMs: number;
+}
+
 /** What every module's service needs: built once per app by buildApp. */
 export interface AppContext {
   db: Db;
@@ -22,4 +39,6 @@ export interface AppContext {
   words: SensitiveWords;
   /** resolves callback URL hosts (lib/safe-url); tests inject one */
   resolveHost: HostResolver;
+  /** buildApp's settings for the modules' timers */
+  options: ModuleOptions;
 }

@@ -46,8 +46,8 @@ function positiveInt(v: unknown, msg: string, max: number, clampTo?: number): nu
  * `defaultSize` rows); a page size above 200 is capped at 200; a page or size that is not a
  * positive integer, or a page above {@link MAX_PAGE}, is refused with code 400.
  */
-export function pagingOf(params: Record<string, unknown> | undefined, defaultSize = DEFAULT_PAGE_SIZE): Paging {
-  const p = params ?? {};
+export function pagingOf(params: object | undefined, defaultSize = DEFAULT_PAGE_SIZE): Paging {
+  const p = (params ?? {}) as Record<string, unknown>;
   const page = positiveInt(p.currentPage ?? p.page, PAGING_MESSAGES.page, MAX_PAGE) ?? 1;
   const rawSize = p.pageRowCount ?? (typeof p.rows === 'string' || typeof p.rows === 'number' ? p.rows : undefined);
   const size = positiveInt(rawSize, PAGING_MESSAGES.size, MAX_PAGE_SIZE, MAX_PAGE_SIZE) ?? Math.min(defaultSize, MAX_PAGE_SIZE);

@@ -11,6 +11,7 @@ import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
 import type { JsonSchema } from '../../common/schema';
 import type { SessionService } from '../modules/auth/session';
 import { errors } from './errors';
+import type { TypeOfSchema } from './contract';
 import { UserType } from '../../common/generated/schemas';
 
 /** public: no session; session: any logged-in account; agent: userType 1; subAccount: userType 2. */
@@ -23,13 +24,20 @@ declare module 'fastify' {
   }
 }
 
-export interface RouteDecl {
+export interface RouteDecl<B extends JsonSchema | undefined = JsonSchema | undefined, Q extends JsonSchema | undefined = JsonSchema | undefined> {
   tag: string;
   summary: string;
   access: Access;
   description?: string;
-  body?: JsonSchema;
-  querystring?: JsonSchema;
+  /** `request(ctx, 'forms/x')` (server/http/contract.ts): the handler's `req.body` gets its type */
+  body?: B;
+  /** `request(ctx, 'filters/x')` / a params schema: the handler's `req.query` gets its type */
+  querystring?: Q;
+  /**
+   * The answer: `okOf` / `listOf` / `okEmpty` / `fileReply` of server/http/contract.ts (the 200
+   * answer; documented in the OpenAPI document and checked against every answer in the tests).
+   */
+  response?: JsonSchema;
   /** more route options (e.g. `ipRateLimit(config)`); their `config` is merged */
   with?: RouteShorthandOptions;
   /**
@@ -41,14 +49,22 @@ export interface RouteDecl {
   accountIdOnly?: boolean;
 }
 
+type Untyped<S> = unknown extends TypeOfSchema<S> ? true : false;
+/**
+ * The route options one declaration makes: with typed schemas (server/http/contract.ts) the schema
+ * keeps the payload types for the module's type provider (`api(app)`); plain schemas give plain options.
+ */
+export type RouteOptions<B, Q> = [Untyped<B>, Untyped<Q>] extends [true, true] ? RouteShorthandOptions : RouteShorthandOptions & { schema: { body: B; querystring: Q; summary: string; tags: string[] } };
+
 /** Route options from one declaration. */
-export function route(d: RouteDecl): RouteShorthandOptions {
+export function route<B extends JsonSchema | undefined = undefined, Q extends JsonSchema | undefined = undefined>(d: RouteDecl<B, Q>): RouteOptions<B, Q> {
   const schema: Record<string, unknown> = { summary: d.summary, tags: [d.tag] };
   if (d.description) schema.description = d.description;
   if (d.body) schema.body = d.body;
   if (d.querystring) schema.querystring = d.querystring;
+  if (d.response) schema.response = { 200: d.response };
   const config = { ...(d.with?.config as object | undefined), access: d.access, ...(d.accountIdOnly ? { accountIdOnly: true } : {}) };
-  return { ...d.with, schema, config } as RouteShorthandOptions;
+  return { ...d.with, schema, config } as unknown as RouteOptions<B, Q>;
 }
 
 /** The user types of the two account kinds (schemas/enums/user-type.json). */

@@ -9,9 +9,11 @@
  * `{ code: 400, msg: <first schema message>, data: { errors: [{ field, message }] } }`.
  */
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
-import { toFieldErrors, trimBySchema, type JsonSchema } from '../../common/schema';
+import type { ValidateFunction } from 'ajv';
+import { createAjv, toFieldErrors, trimBySchema, type JsonSchema } from '../../common/schema';
 import { ApiError } from './errors';
 import { BAD_PARAM } from './params';
+import { REQUEST_REF, type RequestRef } from './contract';
 import { SCHEMA_KEY, type ServerSchemas } from '../schemas';
 
 type Data = Record<string, unknown>;
@@ -50,16 +52,36 @@ function coerceValue(type: string | undefined, v: unknown): unknown {
   }
 }
 
-/** Coerces the top-level string values of a payload to the types an (inlined) object schema declares. */
-function coercerOf(schema: JsonSchema): Coercer {
+/**
+ * Coerces the top-level string values of a payload to the types an (inlined) object schema declares,
+ * and drops empty values before validation: `''` and `null` of a property that is not a plain
+ * string (a number, an enum, a date, a list: empty means "not given"), and of every property of a
+ * list filter or parameter schema (`dropAllEmpty`: an empty filter means "any"). A form's own text
+ * fields keep `''` (an edit may clear a text).
+ */
+function coercerOf(schema: JsonSchema, dropAllEmpty: boolean): Coercer {
   const props: Record<string, any> = schema.properties ?? {};
   const types = Object.fromEntries(Object.entries(props).map(([k, p]) => [k, typeOf(p)]));
+  const plainText = Object.fromEntries(Object.entries(props).map(([k, p]) => [k, typeOf(p) === 'string' && !p?.format]));
   return (data) => {
     const out: Data = {};
-    for (const [k, v] of Object.entries(data)) out[k] = coerceValue(types[k], v);
+    for (const [k, v] of Object.entries(data)) {
+      const blank = v === null || (typeof v === 'string' && (v === '' || (props[k]?.['x-trim'] && v.trim() === '')));
+      if (blank && (dropAllEmpty || !plainText[k])) continue;
+      out[k] = coerceValue(types[k], v);
+    }
     return out;
   };
 }
+
+/** A top-level property's own `errorMessage` string (`/state` → the state property's). */
+function propertyMessage(shape: JsonSchema, instancePath: string): string | undefined {
+  const m = /^\/([^/]+)/.exec(instancePath);
+  const msg = m ? shape.properties?.[m[1]]?.errorMessage : undefined;
+  return typeof msg === 'string' ? msg : undefined;
+}
+
+const PAGING_NAMES = new Set(['currentPage', 'pageRowCount', 'page', 'rows']);
 
 const asObject = (v: unknown): Data => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Data) : {});
 
@@ -74,14 +96,20 @@ export function payloadCheck(schemas: ServerSchemas, schema: JsonSchema): Payloa
   let check = bySchema.get(schema);
   if (check) return check;
   const key = schema[SCHEMA_KEY] as string | undefined;
-  const shape = key ? schemas.registry.inline(key) : schema;
-  const coerce = coercerOf(shape);
-  const fn = schemas.compile(schema);
+  const ref = schema[REQUEST_REF] as RequestRef | undefined;
+  // a request(ctx, key, {paging}) schema is already the inlined filter plus the paging parameters
+  const shape = ref ? schema : key ? schemas.registry.inline(key) : schema;
+  const coerce = coercerOf(shape, !(ref?.key ?? key ?? '').startsWith('forms/'));
+  const fn = ref?.paging
+    ? // the registry's compiled filter (its cross-file $refs and messages) and the paging numbers
+      schemas.compile({ allOf: [{ $ref: ref.key }, { type: 'object', properties: Object.fromEntries(Object.entries(shape.properties).filter(([k]) => PAGING_NAMES.has(k))) }] })
+    : schemas.compile(schema);
   check = (payload) => {
     const data = trimBySchema(shape, coerce(asObject(payload)));
     if (fn(data)) return { ok: true, data };
-    // a check the schema gives no message of its own (ajv's English text) answers 参数错误
-    const errors = toFieldErrors((fn.errors ?? []).map((e) => (e.keyword === 'errorMessage' ? e : { ...e, message: BAD_PARAM })));
+    // a check the schema gives no message of its own (ajv's English text) answers the property's
+    // own errorMessage when it has a plain one (a $ref'd enum's sibling message), else 参数错误
+    const errors = toFieldErrors((fn.errors ?? []).map((e) => (e.keyword === 'errorMessage' ? e : { ...e, message: propertyMessage(shape, e.instancePath) ?? BAD_PARAM })));
     return { ok: false, error: new ApiError(400, errors[0]?.message ?? BAD_PARAM, { errors }) };
   };
   bySchema.set(schema, check);
@@ -121,4 +149,38 @@ export function formSchema(schemas: ServerSchemas, key: string): JsonSchema {
   let s = byKey.get(key);
   if (!s) byKey.set(key, (s = schemas.routeSchema(key)));
   return s;
+}
+
+/**
+ * Answers are written with JSON.stringify, not a schema-driven serializer: the response schemas
+ * document the answers (OpenAPI) and the tests check every answer against them
+ * (`installResponseCheck`), but a serializer would silently drop a field a schema forgot or round a
+ * money string to a number — exactness comes first.
+ */
+export function installSerializer(app: FastifyInstance) {
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+}
+
+/**
+ * The contract check of the tests (config.checkResponses): every successful answer (`code` 0) of a
+ * route that declares a response schema is validated against it; a mismatch is a 500 naming the
+ * route and the first differences, so an entity schema and the answers can never drift apart.
+ */
+export function installResponseCheck(app: FastifyInstance, schemas: ServerSchemas) {
+  const ajv = createAjv(schemas.registry.schemas);
+  const compiled = new WeakMap<object, ValidateFunction>();
+  app.addHook('preSerialization', async (req, reply, payload) => {
+    if (reply.statusCode !== 200 || !payload || typeof payload !== 'object' || (payload as Data).code !== 0) return payload;
+    const declared = (req.routeOptions.schema?.response as Record<string, JsonSchema> | undefined)?.[200];
+    if (!declared) return payload;
+    const schema: JsonSchema | undefined = declared.content ? declared.content['application/json']?.schema : declared;
+    if (!schema) return payload;
+    let fn = compiled.get(schema);
+    if (!fn) compiled.set(schema, (fn = ajv.compile(schema)));
+    if (!fn(payload)) {
+      const detail = (fn.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+      throw new Error(`answer of ${req.method} ${req.routeOptions.url} does not match its response schema: ${detail}`);
+    }
+    return payload;
+  });
 }

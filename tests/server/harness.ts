@@ -244,7 +244,7 @@ export async function startServer(backend: Backend, opts: ServerOptions = {}): P
       server.lastCaptchaAnswer = c.answer;
       return c;
     },
-    config: { ipRateLimitPerMinute: 1000, ...opts.config },
+    config: { ipRateLimitPerMinute: 1000, checkResponses: true, ...opts.config },
     resolveHost: testResolver,
     ...opts.build,
   });

@@ -8,7 +8,7 @@ import { BAD_PARAM, clientId, params, text } from '../../http/params';
 import { route } from '../../http/route';
 import { formSchema } from '../../http/validation';
 import { sessionOf } from '../auth/session';
-import { XLSX_MIME, xlsxDisposition } from '../sign/service';
+import { attachment as xlsxDisposition, XLSX_MIME } from '../../http/download';
 import { IMPORT_MAX_BYTES, IMPORT_MSG, importKindOf, importResult, templateCsv, templateTxt, templateXlsx, textTokens, xlsxTokens } from './import';
 import { MESSAGES } from '../../../common/schema/messages';
 import { MSG, X, parseSendTime, SEND_FORM, sendTimeError, type SendForm, type SendService, type SendResult } from './service';

@@ -20,7 +20,9 @@ import { exportColumns, fieldTitle } from '../../lib/export-columns';
 import { IMPORT_SHEET_LIMITS, readSheetRows, SpreadsheetError } from '../../lib/spreadsheet';
 import { formatDateTime } from '../../lib/time';
 import type { ClientsService, ScopedAccount } from '../clients/service';
-import { SignState, UserType, type Sign } from '../../../common/generated/schemas';
+import { SignState, UserType, type Sign, type SignFilter } from '../../../common/generated/schemas';
+import { whereFrom } from '../../db/filters';
+import type { CurrentPaging } from '../../http/contract';
 import { MESSAGES } from '../../../common/schema/messages';
 import signAddForm from '../../../schemas/forms/sign-add.json';
 import signFilter from '../../../schemas/filters/sign.json';
@@ -28,14 +30,8 @@ import signFilter from '../../../schemas/filters/sign.json';
 /** a row of the sign list: schemas/entities/sign.json, every property present */
 export type SignRow = Required<Sign>;
 
-export interface SignFilter {
-  clientid?: string;
-  state?: number;
-  sign?: string;
-  from?: Date;
-  /** exclusive */
-  to?: Date;
-}
+/** The list's and the export's parameters: schemas/filters/sign.json (validated by the route). */
+export type { SignFilter };
 
 export interface ImportResult {
   importSuccess: number;
@@ -63,9 +59,9 @@ export const MSG = {
   alreadyDeleted: '该签名已删除，请勿重复操作',
   exportTooMany: '导出记录数不能大于500万。',
   exportNoData: '当前条件没有数据，无法导出',
-  badState: '状态参数不正确',
+  badState: signFilter.properties.state.errorMessage,
   badDate: signFilter.properties.start_time.errorMessage,
-  dateOrder: '开始时间不能晚于结束时间',
+  dateOrder: signFilter.properties.end_time['x-order-error'],
   noFile: MESSAGES.pickExcelFile,
   fileTooLarge: `文件大小不能超过${IMPORT_LIMITS.maxBytes / 1024 / 1024}MB`,
   emptyFile: '上传的文件为空',
@@ -80,7 +76,6 @@ export const MSG = {
 export const badHeaders = (agent: boolean, h: ImportHeaders) =>
   `表头不正确，请下载模板并按模板填写（${(agent ? [h.clientid, h.sign, h.remarks] : [h.sign, h.remarks]).join('、')}）`;
 
-export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /**
  * The header words of the import template, the reader and the failed-rows workbook: the sign
@@ -131,46 +126,6 @@ function importMessage(e: SpreadsheetError, looksLikeXlsx: boolean): string {
   }
 }
 
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
-
-/** 'YYYY-MM-DD' (or with a time) in Asia/Shanghai -> instant; `endOfDay` moves a bare date to the next midnight. */
-export function parseBusinessDate(v: unknown, endOfDay: boolean): Date | undefined {
-  if (v === undefined || v === null || String(v).trim() === '') return undefined;
-  const m = DATE_RE.exec(String(v).trim());
-  if (!m) throw new ApiError(400, MSG.badDate);
-  const [, y, mo, d, hh, mi, ss] = m;
-  const hasTime = hh !== undefined;
-  const iso = `${y}-${mo}-${d}T${hasTime ? `${hh}:${mi}:${ss ?? '00'}` : '00:00:00'}+08:00`;
-  const t = new Date(iso);
-  if (Number.isNaN(t.getTime())) throw new ApiError(400, MSG.badDate);
-  // reject 2026-02-31 and the like (Date rolls them over)
-  const check = new Date(t.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
-  if (check !== `${y}-${mo}-${d}`) throw new ApiError(400, MSG.badDate);
-  if (endOfDay && !hasTime) return new Date(t.getTime() + 86_400_000);
-  if (endOfDay && hasTime) return new Date(t.getTime() + 1000);
-  return t;
-}
-
-/** The list's and the export's filter parameters. */
-export function parseSignFilter(body: unknown): SignFilter {
-  const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-  const str = (v: unknown) => (v === undefined || v === null ? '' : String(v).trim());
-  const f: SignFilter = {};
-  if (str(b.clientid ?? b.clientId)) f.clientid = str(b.clientid ?? b.clientId);
-  if (str(b.state) !== '') {
-    const s = Number(str(b.state));
-    if (!SIGN_STATES.includes(s as (typeof SIGN_STATES)[number])) throw new ApiError(400, MSG.badState);
-    f.state = s;
-  }
-  if (str(b.sign)) f.sign = str(b.sign);
-  f.from = parseBusinessDate(b.start_time, false);
-  f.to = parseBusinessDate(b.end_time, true);
-  if (f.from && f.to && f.from >= f.to) throw new ApiError(400, MSG.dateOrder);
-  return f;
-}
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /** forms/sign-add */
 export interface SignAddForm {
   clientid?: string;
@@ -200,24 +155,19 @@ export class SignService {
     return this.ctx.schemas.registry.enumLabel('sign-state', state) ?? String(state);
   }
 
-  /** Accounts the filter covers within the session's scope; forbidden when `clientid` is outside it. */
-  private async scopeOf(me: Account, f: SignFilter): Promise<ScopedAccount[]> {
+  /** The accounts the session reaches (an agent: its sub-accounts and itself; a sub-account: itself). */
+  private async scopeOf(me: Account): Promise<ScopedAccount[]> {
     if (me.user_type !== UserType.Agent) return [{ id: me.id, clientid: me.clientid, name: me.name }];
-    const scope = await this.clients.scope(me);
-    if (!f.clientid) return scope;
-    const one = scope.find((a) => a.clientid === f.clientid);
-    if (!one) throw errors.forbidden();
-    return [one];
+    return this.clients.scope(me);
   }
 
-  /** signs of these accounts matching the filter (deleted ones only when state 4 is asked) */
-  private filtered(ids: number[], f: SignFilter) {
-    let q = this.ctx.db.selectFrom('signs as s').where('s.account_id', 'in', ids);
-    q = f.state !== undefined ? q.where('s.state', '=', f.state) : q.where('s.state', '<>', DELETED);
-    if (f.sign) q = q.where(sql<boolean>`s.sign ilike ${`%${escapeLike(f.sign)}%`}`);
-    if (f.from) q = q.where('s.create_time', '>=', f.from);
-    if (f.to) q = q.where('s.create_time', '<', f.to);
-    return q;
+  /**
+   * Signs within the scope matching the filter (schemas/filters/sign.json: its x-column / x-op say
+   * how each field filters); one rule of its own: deleted signs only when state 4 is asked.
+   */
+  private filtered(me: Account, scope: ScopedAccount[], f: SignFilter) {
+    const q = whereFrom(this.ctx.db.selectFrom('signs as s'), this.ctx, 'filters/sign', f, { scope, agent: me.user_type === UserType.Agent });
+    return f.state === undefined ? q.where('s.state', '<>', DELETED) : q;
   }
 
   private toRow(r: { id: number; account_id: number; clientid: string; sign: string; creator_name: string; create_time: Date; remarks: string; state: number; cause: string }, rownum: number, names: Map<number, string>): SignRow {
@@ -236,21 +186,19 @@ export class SignService {
     };
   }
 
-  private rowsQuery(ids: number[], f: SignFilter) {
-    return this.filtered(ids, f)
+  private rowsQuery(me: Account, scope: ScopedAccount[], f: SignFilter) {
+    return this.filtered(me, scope, f)
       .select(['s.id', 's.account_id', 's.clientid', 's.sign', 's.creator_name', 's.create_time', 's.remarks', 's.state', 's.cause'])
       .orderBy('s.create_time', 'desc')
       .orderBy('s.id', 'desc');
   }
 
   /** POST /sign/list: one query answers the page and the total (count over the filtered rows). */
-  async list(me: Account, body: unknown) {
-    const f = parseSignFilter(body);
-    const paging = pagingOf(body as Record<string, unknown>);
-    const scope = await this.scopeOf(me, f);
-    const ids = scope.map((a) => a.id);
+  async list(me: Account, f: SignFilter & CurrentPaging) {
+    const paging = pagingOf(f);
+    const scope = await this.scopeOf(me);
     const names = new Map(scope.map((a) => [a.id, a.name]));
-    const rows = await this.rowsQuery(ids, f)
+    const rows = await this.rowsQuery(me, scope, f)
       .select((eb) => eb.fn.countAll<string | number>().over().as('total'))
       .limit(paging.size)
       .offset(paging.offset)
@@ -258,7 +206,7 @@ export class SignService {
     // past the last page there is no row to carry the total: count on its own
     const total = rows.length
       ? Number(rows[0].total)
-      : Number((await this.filtered(ids, f).select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow()).n);
+      : Number((await this.filtered(me, scope, f).select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow()).n);
     return listPage(
       rows.map((r, i) => this.toRow(r, paging.offset + i + 1, names)),
       total,
@@ -316,12 +264,8 @@ export class SignService {
     }
   }
 
-  /** POST /sign/update: users may only delete (state 4). */
-  async update(me: Account, body: unknown): Promise<void> {
-    const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-    const id = int4Of(b.id, 1);
-    if (id === undefined) throw new ApiError(400, '签名编号不正确');
-    if (String(b.state ?? '').trim() !== String(DELETED)) throw new ApiError(400, MSG.onlyDelete);
+  /** POST /sign/update: users may only delete (state 4: params/sign-update). */
+  async remove(me: Account, id: number): Promise<void> {
     const ids = (await this.clients.scope(me)).map((a) => a.id);
     const sign = await this.ctx.db.selectFrom('signs').select(['id', 'state']).where('id', '=', id).where('account_id', 'in', ids).executeTakeFirst();
     if (!sign) throw errors.notFound('签名');
@@ -339,12 +283,10 @@ export class SignService {
    * POST /sign/export: checks the count first (refusals change nothing and send JSON), then
    * streams every matching row into an .xlsx, in batches by (create_time, id).
    */
-  async exportStream(me: Account, body: unknown): Promise<NodeJS.ReadableStream> {
-    const f = parseSignFilter(body);
-    const scope = await this.scopeOf(me, f);
-    const ids = scope.map((a) => a.id);
+  async exportStream(me: Account, f: SignFilter): Promise<NodeJS.ReadableStream> {
+    const scope = await this.scopeOf(me);
     const names = new Map(scope.map((a) => [a.id, a.name]));
-    const { n } = await this.filtered(ids, f)
+    const { n } = await this.filtered(me, scope, f)
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
       .executeTakeFirstOrThrow();
     const total = Number(n);
@@ -371,7 +313,7 @@ export class SignService {
       let rownum = 0;
       let after: { t: Date; id: number } | undefined;
       for (;;) {
-        let q = this.rowsQuery(ids, f).limit(batch);
+        let q = this.rowsQuery(me, scope, f).limit(batch);
         if (after) {
           const a = after;
           q = q.where((eb) => eb(eb.refTuple('s.create_time', 's.id'), '<', eb.tuple(a.t, a.id)));
@@ -594,4 +536,3 @@ export async function reviewSign(db: Db, now: Date, id: number, approve: boolean
   return sign;
 }
 
-export const xlsxDisposition = (name: string) => `attachment; filename="${encodeURIComponent(name)}"; filename*=UTF-8''${encodeURIComponent(name)}`;

@@ -12,7 +12,7 @@ import { BAD_PARAM, clientId, id, params, text } from '../../http/params';
 import { route } from '../../http/route';
 import { formSchema } from '../../http/validation';
 import { sessionOf } from '../auth/session';
-import { XLSX_MIME, xlsxDisposition } from '../sign/service';
+import { attachment as xlsxDisposition, XLSX_MIME } from '../../http/download';
 import { sendPayload } from '../send/routes';
 import { MESSAGES } from '../../../common/schema/messages';
 import type { SendInternationalForm, SendVariableForm } from '../../../common/generated/schemas';

@@ -1,0 +1,43 @@
+/**
+ * Every server module that is a plugin (server/modules/module.ts), one line each; `server/app.ts`
+ * registers them under /api in the order their `dependencies` give (`inDependencyOrder`). A new area
+ * adds its `index.ts` and one line here.
+ *
+ * (Not @fastify/autoload: its file scan imports the modules with Node's own loader, which the test
+ * runner's and the benchmarks' TypeScript loaders do not serve the same way; one list works everywhere.)
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import sign from './sign';
+
+export const MODULES: FastifyPluginAsync[] = [sign];
+
+interface PluginMeta {
+  name?: string;
+  dependencies?: string[];
+}
+const metaOf = (p: FastifyPluginAsync): PluginMeta => (p as unknown as Record<symbol, PluginMeta | undefined>)[Symbol.for('plugin-meta')] ?? {};
+
+/** The modules with every one after those it depends on (a cycle or a missing dependency throws). */
+export function inDependencyOrder(modules: FastifyPluginAsync[], provided: readonly string[] = []): FastifyPluginAsync[] {
+  const byName = new Map(modules.map((m) => [metaOf(m).name ?? '', m]));
+  const done = new Set<string>(provided);
+  const visiting = new Set<string>();
+  const out: FastifyPluginAsync[] = [];
+  const visit = (m: FastifyPluginAsync) => {
+    const { name = '', dependencies = [] } = metaOf(m);
+    if (done.has(name)) return;
+    if (visiting.has(name)) throw new Error(`module ${name}: dependency cycle`);
+    visiting.add(name);
+    for (const d of dependencies) {
+      if (done.has(d)) continue;
+      const dep = byName.get(d);
+      if (!dep) throw new Error(`module ${name} depends on ${d}, which is not a module`);
+      visit(dep);
+    }
+    visiting.delete(name);
+    done.add(name);
+    out.push(m);
+  };
+  modules.forEach(visit);
+  return out;
+}
