@@ -8,13 +8,11 @@
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { fileTypeFromBuffer } from 'file-type';
-import { sql } from 'kysely';
 import type { AppContext } from '../../context';
 import type { SchemaRegistry } from '../../../common/schema';
 import type { Db } from '../../db';
 import type { Account, SignImportFailure } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
-import { int4Of } from '../../http/guards';
 import { listPage, pagingOf } from '../../http/paging';
 import { exportColumns, fieldTitle } from '../../lib/export-columns';
 import { IMPORT_SHEET_LIMITS, readSheetRows, SpreadsheetError } from '../../lib/spreadsheet';
