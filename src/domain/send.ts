@@ -1,6 +1,6 @@
 /**
- * The sending screens' calls and rules that are not a list (those are Refine resources in
- * src/providers/resources.ts): the shapes of docs/api-send.md / the sending contract, and the
+ * The sending screens' calls and rules that are not a list (those are Refine data resources
+ * declared by their folders, e.g. src/resources/send-tasks/index.ts): the shapes of docs/api-send.md / the sending contract, and the
  * messages of schemas/forms/send.json (`x-messages`), read from the schema, never spelled out.
  */
 import type { Dayjs } from 'dayjs';

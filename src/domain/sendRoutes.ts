@@ -1,16 +1,11 @@
-/** Where the sending screens send the user: paths read from the screen table (src/screens.tsx), by route name. */
-import { consoleScreens } from '@/screens';
-import { screenByName } from '@/layout/screens';
-
-const pathOf = (name: string) => {
-  const entry = screenByName(consoleScreens, name);
-  if (!entry) throw new Error(`no screen named ${name}`);
-  return entry.fullPath;
-};
+/** Where the sending screens send the user: the paths their folders declare (no retyped path, no look-up in the whole table). */
+import { deliverScreen } from '@/custom-pages/send/screens';
+import { sendTaskScreen } from '@/resources/send-tasks';
+import { timedTaskScreen } from '@/resources/timed-tasks';
 
 /** 普通短信发送 (sms_deliver; edit with ?id=) */
-export const deliverPath = () => pathOf('sms_deliver');
+export const deliverPath = () => deliverScreen.path;
 /** 发送任务 */
-export const smsTaskPath = () => pathOf('sms_smstask');
+export const smsTaskPath = () => sendTaskScreen.path;
 /** 定时任务 */
-export const timingDeliverPath = () => pathOf('sms_timingdeliver');
+export const timingDeliverPath = () => timedTaskScreen.path;

@@ -7,11 +7,12 @@ import { useList } from '@refinedev/core';
 import { Drawer, Empty, FloatButton, List, Space, Spin, Typography } from 'antd';
 import { CustomerServiceOutlined, MailOutlined, MobileOutlined, QqOutlined } from '@ant-design/icons';
 import type { SupportContact } from '@/generated/schemas';
+import { supportContacts } from '@/custom-pages/help';
 
 export function SupportPanel({ defaultOpen = false }: { defaultOpen?: boolean }) {
   const [open, setOpen] = useState(defaultOpen);
   const { result, query } = useList<SupportContact & { id?: string }>({
-    resource: 'supportContacts',
+    resource: supportContacts.name,
     pagination: { mode: 'off' },
     queryOptions: { enabled: open },
   });

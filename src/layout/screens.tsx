@@ -1,55 +1,22 @@
 /**
- * What the console does with the screen table (src/screens.tsx): the routes, the side menu, the
- * home quick links, Refine's resources and the rules the route guard applies are all read from
- * it here. The table itself is data only; this file holds the types it is written in.
+ * What the console does with the screen table (src/screens.tsx, the folders' declarations put
+ * together): the routes, the side menu, the home quick links, Refine's resources and the rules
+ * the route guard applies are all read from it here. The types the declarations are written in
+ * are in ./declarations.ts (which pages may import; this file imports the whole table).
  *
  * Loaded with the app's entry (the routes need it), so it imports no Refine and no icons at run
  * time: what needs them (ConsoleRefine, the layout) passes them in.
  */
-import { createContext, Suspense, useContext, type ComponentType, type LazyExoticComponent, type ReactElement, type ReactNode } from 'react';
+import { createContext, Suspense, useContext, type ReactElement, type ReactNode } from 'react';
 import { matchRoutes, Navigate, Route, type RouteObject } from 'react-router';
 import type { ResourceProps } from '@refinedev/core';
 import { allowsAll, type AccessUser, type RuleName } from '@/providers/access';
 import { PageLoading } from '@/pages/PageLoading';
 import { consoleScreens } from '@/screens';
 import type { MenuIconName } from './menuIcons';
+import { joinPath as join, type Screen, type ScreenTable } from './declarations';
 
-/** One screen of the console. */
-export interface Screen {
-  /** route name (the spec's where it names one): Refine resource name, access-control resource, React key */
-  name: string;
-  /** absolute path for a top-level screen ('/customer/finance'), relative to its parent for a child ('base/auth') */
-  path: string;
-  /** Chinese label: menu entry, home quick link, Refine's meta.label */
-  label: string;
-  icon?: MenuIconName;
-  /** named rule from src/providers/access.ts; a child must also pass its parents' rules. None: any logged-in account */
-  access?: RuleName;
-  /** the page (lazy, from the folder's index.ts, so each page stays its own chunk) */
-  page: LazyExoticComponent<ComponentType> | ComponentType;
-  /** side menu: `true` at the top level, a group key (MenuGroup.key) inside that group; absent: not in the menu */
-  menu?: true | string;
-  /** where the menu entry and the quick link go when not `path` (a tab layout opens its first tab) */
-  link?: string;
-  /** a quick link on the home page */
-  home?: boolean;
-  /** child path the screen's own path redirects to (a tab layout without content of its own) */
-  index?: string;
-  /** screens rendered in this page's <Outlet/> (tabs) */
-  children?: Screen[];
-}
-
-/** A titled group of the side menu (has no page of its own). */
-export interface MenuGroup {
-  key: string;
-  label: string;
-  icon?: MenuIconName;
-}
-
-export interface ScreenTable {
-  screens: Screen[];
-  groups: MenuGroup[];
-}
+export type { DataResource, MenuGroup, Screen, ScreenTable } from './declarations';
 
 /** A screen with its absolute path and its ancestors (outermost first, the screen itself last). */
 export interface ScreenEntry {
@@ -57,8 +24,6 @@ export interface ScreenEntry {
   fullPath: string;
   chain: Screen[];
 }
-
-const join = (parent: string, child: string) => (child.startsWith('/') ? child : `${parent.replace(/\/+$/, '')}/${child}`);
 
 const indexCache = new WeakMap<ScreenTable, { byName: Map<string, ScreenEntry>; list: ScreenEntry[]; routes: RouteObject[] }>();
 

@@ -1,8 +1,9 @@
 /**
  * Refine wired to the console's providers (router, auth, data, access control) and to the screen
- * table (Refine's `resources`, the rules `can` applies). Must sit inside a react-router router and
- * inside AppProviders. Only the protected part of the app mounts it (the public pages do not load
- * Refine); stories use it through src/stories/withApp.tsx.
+ * table (Refine's `resources`, the rules `can` applies, the endpoints of the data resources the
+ * folders declare). Must sit inside a react-router router and inside AppProviders. Only the
+ * protected part of the app mounts it (the public pages do not load Refine); stories use it
+ * through src/stories/withApp.tsx.
  *
  * It owns its react-query client (Refine's defaults) so the access control provider reads the
  * identity and certification status from the same cache as the shell (see layout/hooks.ts).
@@ -16,18 +17,21 @@ import { iconOf } from '@/layout/menuIcons';
 import { refineResources, rulesOf, useScreens } from '@/layout/screens';
 import { createAccessControlProvider } from './access';
 import { authProvider as defaultAuthProvider } from './authProvider';
-import { dataProvider as defaultDataProvider } from './dataProvider';
+import { resourceRegistry } from '@/layout/declarations';
+import { createDataProvider } from './dataProvider';
 
 export interface ConsoleRefineProps {
   children: ReactNode;
   authProvider?: AuthProvider;
+  /** default: over the data resources the screen table declares (resourceRegistry) */
   dataProvider?: DataProvider;
   /** react-query client config (stories/tests: no retries) */
   queryClientConfig?: QueryClientConfig;
 }
 
-export function ConsoleRefine({ children, authProvider = defaultAuthProvider, dataProvider = defaultDataProvider, queryClientConfig }: ConsoleRefineProps) {
+export function ConsoleRefine({ children, authProvider = defaultAuthProvider, dataProvider: givenDataProvider, queryClientConfig }: ConsoleRefineProps) {
   const table = useScreens();
+  const dataProvider = useMemo(() => givenDataProvider ?? createDataProvider(resourceRegistry(table)), [givenDataProvider, table]);
   const [queryClient] = useState(
     () =>
       new QueryClient({

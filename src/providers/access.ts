@@ -3,7 +3,7 @@
  * ('0' direct charge / '1' product package), phone_inout_type (0 domestic, 1 international,
  * 2 both) and certification status, as the spec's roles sections describe.
  *
- * The rules are named so a screen declares its rule as data (src/screens.tsx `access`). One
+ * The rules are named so a screen declares its rule as data (its folder's declaration, `access`). One
  * function, `allowsAll`, decides: Refine's accessControlProvider (the route guard) and the side
  * menu / home quick links all call it. Pure: no React, no HTTP (the provider is handed a loader).
  */

@@ -1,19 +1,73 @@
 /**
- * Refine data provider over the console's HTTP client, driven by the resource registry
- * (./resources.ts). It maps Refine pagination and filters onto each endpoint's own parameter
- * names and normalises the spec's three list shapes into `{ data, total }`.
+ * Refine data provider over the console's HTTP client, driven by a resource registry: the data
+ * resources the folders declare with their screens (src/resources/<x>/index.ts, collected by
+ * resourceRegistry in layout/declarations.ts; ConsoleRefine builds it from the screen table).
+ * It maps Refine pagination and filters onto each endpoint's own parameter names and normalises
+ * the spec's three list shapes into `{ data, total }`.
+ *
+ * The spec's endpoints do not share one convention, so each resource says, in data:
+ * - which endpoint lists it, with which HTTP method (GET query, POST form, POST JSON);
+ * - how Refine's pagination maps onto the endpoint's own parameter names
+ *   (`currentPage` + `pageRowCount`, or `page` + `rows`), default page size 15;
+ * - (filters need no declaration: a list screen's filter schema names the parameters, with
+ *   `x-param` where the API's name differs; useSchemaList sends them as they are);
+ * - which endpoints read, create, update and delete one record.
+ * The list-shape normalisation ({list,totalCount,...} | {data,totalRecord,...} |
+ * {entityList,totalCount}) is this provider's job and needs no declaration.
  */
-import type { BaseRecord, CrudFilter, CustomParams, DataProvider, Pagination } from '@refinedev/core';
+import type { BaseRecord, CrudFilter, CrudSort, CustomParams, DataProvider, Pagination } from '@refinedev/core';
 import { get, postForm, postJson, type ApiBody, type ApiRequestConfig } from './http';
-import {
-  DEFAULT_PAGE_SIZE,
-  resources as defaultRegistry,
-  type CallMethod,
-  type Endpoint,
-  type ListEndpoint,
-  type ResourceDefinition,
-  type ResourceRegistry,
-} from './resources';
+
+/** How a call sends its parameters: GET query string, POST form (urlencoded) or POST JSON. */
+export type CallMethod = 'get' | 'form' | 'json';
+
+/**
+ * Paging parameter convention of an endpoint:
+ * - `currentPage`: `currentPage` (1-based) + `pageRowCount`
+ * - `page`: `page` (1-based) + `rows`
+ * - `none`: the endpoint is not paged (returns everything)
+ */
+export type PagingStyle = 'currentPage' | 'page' | 'none';
+
+export const DEFAULT_PAGE_SIZE = 15;
+
+/** A filter mapping: the endpoint's parameter name, or a function returning the parameters to send. */
+export type FilterMapping = string | ((value: any) => Record<string, unknown>);
+
+export interface Endpoint {
+  /** path under /api; `:id` is replaced with the record id */
+  url: string;
+  method?: CallMethod;
+  /** name of the parameter carrying the record id (when the id is not in the path) */
+  idParam?: string;
+  /** fixed parameters sent with every call */
+  params?: Record<string, unknown>;
+}
+
+export interface ListEndpoint extends Endpoint {
+  paging?: PagingStyle;
+  /** page size when the screen does not choose one (default 15) */
+  pageSize?: number;
+  /**
+   * Refine filter field -> endpoint parameter(s); unmapped fields are sent under their own name.
+   * The console's lists need none (their filter schemas say the parameter names: schemaFilters).
+   */
+  filters?: Record<string, FilterMapping>;
+  /** Refine sorters -> endpoint parameters (sorting is not sent unless the resource says how) */
+  sorters?: (sorters: CrudSort[]) => Record<string, unknown>;
+}
+
+export interface ResourceDefinition {
+  list?: ListEndpoint;
+  one?: Endpoint;
+  create?: Endpoint;
+  update?: Endpoint;
+  deleteOne?: Endpoint;
+  /** record field holding the id (Refine expects `id`); copied to `id` when absent */
+  idField?: string;
+}
+
+export type ResourceRegistry = Record<string, ResourceDefinition>;
 
 export interface NormalisedList<T = any> {
   data: T[];
@@ -110,8 +164,8 @@ function withRecordId<T extends BaseRecord>(def: ResourceDefinition, record: T):
   return { ...record, id: record[def.idField] };
 }
 
-/** A data provider over the given registry (the console's by default; tests pass their own). */
-export function createDataProvider(registry: ResourceRegistry = defaultRegistry): DataProvider {
+/** A data provider over the given registry (ConsoleRefine: the screen table's, resourceRegistry; tests pass their own). */
+export function createDataProvider(registry: ResourceRegistry): DataProvider {
   return {
     getApiUrl: () => '/api',
 
@@ -181,5 +235,3 @@ export function createDataProvider(registry: ResourceRegistry = defaultRegistry)
     },
   };
 }
-
-export const dataProvider = createDataProvider();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { http as mock, HttpResponse } from 'msw';
 import { createDataProvider, normaliseList } from '@/providers/dataProvider';
-import type { ResourceRegistry } from '@/providers/resources';
+import type { ResourceRegistry } from '@/providers/dataProvider';
 import { server, useMswServer } from './msw';
 
 useMswServer();

@@ -3,7 +3,8 @@
  * defaults, and the filter bar's values turned into request parameters by the list's filter schema
  * (schemaFilters: dates by `format`, `x-trim`, `x-param` renames, empty values left out).
  *
- * - page size: the resource's `list.pageSize` (src/providers/resources.ts), else 15;
+ * - the resource: the page's data declaration from its folder's index.ts (layout/declarations
+ *   DataResource): its name, its filter schema (`filter`) and page size (`list.pageSize`, else 15);
  * - filters are not kept in the address bar;
  * - 查询 with unchanged filters reloads the list (to see, e.g., the outcome of a review);
  * - `params` are the current filters as sent, for the screen's export;
@@ -19,13 +20,14 @@ import { App } from 'antd';
 import { useTable, type useTableProps } from '@refinedev/antd';
 import type { BaseRecord, CrudFilter, HttpError } from '@refinedev/core';
 import { schemas } from '@/schema';
-import { DEFAULT_PAGE_SIZE, resources } from '@/providers/resources';
+import { DEFAULT_PAGE_SIZE } from '@/providers/dataProvider';
+import type { DataResource } from '@/layout/declarations';
 import { filterParamNames, schemaFilters, type FilterParams } from '../../../common/schema/filters';
 
 export interface SchemaListOptions<T extends BaseRecord, V> extends Omit<useTableProps<T, HttpError, V, T>, 'resource' | 'onSearch'> {
-  /** the filter schema of the filter bar, e.g. "filters/sign" */
+  /** the filter schema of the filter bar, e.g. "filters/sign" (default: the declaration's `filter`) */
   filterSchema?: string;
-  /** rows per page when neither the screen nor the resource says (resources.ts `list.pageSize`) */
+  /** rows per page (default: the declaration's `list.pageSize`, else 15) */
   pageSize?: number;
   /** the filter bar's initial values (sent with the first call) */
   initialValues?: Record<string, unknown>;
@@ -33,8 +35,8 @@ export interface SchemaListOptions<T extends BaseRecord, V> extends Omit<useTabl
   validate?: (values: Record<string, unknown>) => string | null | undefined;
 }
 
-/** The page size of a resource's list: its declaration's, else 15. */
-export const listPageSize = (resource: string) => resources[resource]?.list?.pageSize ?? DEFAULT_PAGE_SIZE;
+/** The page size of a resource's list: its declaration's, else 15 (a bare name: 15). */
+export const listPageSize = (resource: string | DataResource) => (typeof resource === 'string' ? undefined : resource.list?.pageSize) ?? DEFAULT_PAGE_SIZE;
 
 /** The filter bar's values -> Refine filters: every parameter of the schema, the empty ones as undefined (which clears them). */
 export function searchFilters(filterSchema: string, values: Record<string, unknown> | undefined): { params: FilterParams; filters: CrudFilter[] } {
@@ -44,9 +46,11 @@ export function searchFilters(filterSchema: string, values: Record<string, unkno
 }
 
 export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<string, unknown>>(
-  resource: string,
-  { filterSchema, pageSize, pagination, initialValues, validate, ...options }: SchemaListOptions<T, V> = {},
+  declaration: string | DataResource,
+  { filterSchema: givenFilter, pageSize, pagination, initialValues, validate, ...options }: SchemaListOptions<T, V> = {},
 ) {
+  const resource = typeof declaration === 'string' ? declaration : declaration.name;
+  const filterSchema = givenFilter ?? (typeof declaration === 'string' ? undefined : declaration.filter);
   const { message } = App.useApp();
   // the first values, as parameters and as Refine filters (computed once: a default range stays put)
   const [initial] = useState(() => (filterSchema && initialValues ? searchFilters(filterSchema, initialValues) : undefined));
@@ -57,7 +61,7 @@ export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<stri
     syncWithLocation: false,
     ...options,
     ...(initial ? { filters: { ...options.filters, initial: initial.filters } } : {}),
-    pagination: { pageSize: pageSize ?? listPageSize(resource), ...pagination },
+    pagination: { pageSize: pageSize ?? listPageSize(declaration), ...pagination },
     onSearch: (values) => {
       if (!filterSchema) return [];
       const next = searchFilters(filterSchema, values as Record<string, unknown>);

@@ -1,12 +1,14 @@
 /**
  * /account/info: tabs 基本信息 (/account/info/base) and 资质认证 (/account/info/base/auth, with the
- * re-certification form at /account/info/base/auth/re).
+ * re-certification form at /account/info/base/auth/re); paths and labels from ./index.ts.
  */
 import { Card, Tabs } from 'antd';
 import { Outlet, useLocation, useNavigate } from 'react-router';
+import { childPath } from '@/layout/declarations';
+import { baseInfoLayout, baseInfoTab, certificationTab } from '.';
 
-export const BASE_ROUTE = '/account/info/base';
-export const AUTH_ROUTE = '/account/info/base/auth';
+export const BASE_ROUTE = childPath(baseInfoLayout, baseInfoTab.name);
+export const AUTH_ROUTE = childPath(baseInfoLayout, certificationTab.name);
 
 export default function BaseInfoLayout() {
   const { pathname, search } = useLocation();
@@ -18,8 +20,8 @@ export default function BaseInfoLayout() {
         activeKey={active}
         onChange={(k) => navigate(k === AUTH_ROUTE ? `${k}${search}` : k)}
         items={[
-          { key: BASE_ROUTE, label: '基本信息' },
-          { key: AUTH_ROUTE, label: '资质认证' },
+          { key: BASE_ROUTE, label: baseInfoTab.label },
+          { key: AUTH_ROUTE, label: certificationTab.label },
         ]}
       />
       <Outlet />

@@ -16,6 +16,7 @@ import { schemaUi } from '@/schema';
 import { accountApi } from './api';
 import { passwordDigest as sha256 } from '@/lib/password';
 import { MESSAGES } from '../../../common/schema/messages';
+import { passwordScreen, securityScreen } from '.';
 
 const FIELDS = ['oldPassword', 'newPassword', 'confirmPassword'] as const;
 type Values = Record<(typeof FIELDS)[number], string>;
@@ -40,7 +41,7 @@ export default function PasswordPage() {
       message.success(MESSAGES.passwordChanged);
       setValues({});
       setRound((r) => r + 1);
-      navigate('/account/security');
+      navigate(securityScreen.path);
     } catch {
       // the server's message is already shown
     } finally {
@@ -49,7 +50,7 @@ export default function PasswordPage() {
   };
 
   return (
-    <Card title="修改密码">
+    <Card title={passwordScreen.label}>
       <div style={{ maxWidth: 520 }} data-testid="password-form">
         <SchemaForm<Values>
           key={round}
@@ -65,7 +66,7 @@ export default function PasswordPage() {
             <Button type="primary" htmlType="submit" disabled={!filled} loading={saving}>
               确认
             </Button>
-            <Button onClick={() => navigate('/account/security')}>返回</Button>
+            <Button onClick={() => navigate(securityScreen.path)}>返回</Button>
           </Space>
         </SchemaForm>
       </div>

@@ -2,12 +2,13 @@
 import { Button, Card, Descriptions, Skeleton } from 'antd';
 import { useNavigate } from 'react-router';
 import { useUserInfo } from './api';
+import { passwordScreen, securityScreen } from '.';
 
 export default function SecurityPage() {
   const { data: user, isLoading } = useUserInfo();
   const navigate = useNavigate();
   return (
-    <Card title="账户安全">
+    <Card title={securityScreen.label}>
       {isLoading || !user ? (
         <Skeleton active />
       ) : (
@@ -16,8 +17,8 @@ export default function SecurityPage() {
           <Descriptions.Item label="登录手机">{user.mobile || '-'}</Descriptions.Item>
           <Descriptions.Item label="登录密码">
             <span style={{ marginRight: 24 }}>********</span>
-            <Button type="primary" onClick={() => navigate('/account/security/password')}>
-              修改密码
+            <Button type="primary" onClick={() => navigate(passwordScreen.path)}>
+              {passwordScreen.label}
             </Button>
           </Descriptions.Item>
         </Descriptions>

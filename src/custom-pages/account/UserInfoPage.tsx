@@ -18,6 +18,7 @@ import type { FieldError } from '../../../common/schema';
 import { schemaUi } from '@/schema';
 import { accountApi, useRefreshAll, useUserInfo } from './api';
 import { MESSAGES } from '../../../common/schema/messages';
+import { userInfoScreen } from '.';
 
 const FIELDS = ['email', 'countryCode', 'mobile', 'valcode'];
 // in the console bundle already: no lazy loading (the code button shows with the form)
@@ -88,10 +89,10 @@ export default function UserInfoPage() {
   const [editing, setEditing] = useState(false);
   const refreshAll = useRefreshAll();
 
-  if (isLoading || !user) return <Card title="用户信息"><Skeleton active /></Card>;
+  if (isLoading || !user) return <Card title={userInfoScreen.label}><Skeleton active /></Card>;
 
   return (
-    <Card title="用户信息" data-testid="user-info">
+    <Card title={userInfoScreen.label} data-testid="user-info">
       {!editing ? (
         <>
           <SchemaDescriptions entity="entities/current-user" record={user} style={{ maxWidth: 640 }} />

@@ -1,14 +1,34 @@
 /**
- * 账户中心 pages: user info, base info with its certification tabs, security, password, for
- * src/screens.tsx. Each page is lazy, so it stays its own chunk; stories and other code import
- * the files directly.
+ * 账户中心: user info, base info with its certification tabs, security, password: the screens,
+ * declared here for src/screens.tsx. Each page is lazy, so it stays its own chunk; stories and
+ * other code import the files directly.
  */
 import { lazy } from 'react';
+import type { Screen } from '@/layout/declarations';
 
-export const UserInfoPage = lazy(() => import('./UserInfoPage'));
-export const BaseInfoLayout = lazy(() => import('./BaseInfoLayout'));
-export const BaseInfoPage = lazy(() => import('./BaseInfoPage'));
-export const CertificationPage = lazy(() => import('./CertificationPage'));
-export const ReCertificationPage = lazy(() => import('./CertificationPage').then((m) => ({ default: m.ReCertificationPage })));
-export const SecurityPage = lazy(() => import('./SecurityPage'));
-export const PasswordPage = lazy(() => import('./PasswordPage'));
+export const userInfoScreen: Screen = { name: 'account_userinfo', path: '/account/userinfo', label: '用户信息', page: lazy(() => import('./UserInfoPage')), menu: 'account' };
+
+export const baseInfoTab: Screen = { name: 'account_info_base', path: 'base', label: '基本信息', page: lazy(() => import('./BaseInfoPage')) };
+export const certificationTab: Screen = { name: 'account_info_auth', path: 'base/auth', label: '资质认证', icon: 'certification', page: lazy(() => import('./CertificationPage')), home: true };
+export const reCertificationScreen: Screen = {
+  name: 'account_info_auth_re',
+  path: 'base/auth/re',
+  label: '重新认证',
+  page: lazy(() => import('./CertificationPage').then((m) => ({ default: m.ReCertificationPage }))),
+  access: 'reCertification',
+};
+export const baseInfoLayout: Screen = {
+  name: 'account_info',
+  path: '/account/info',
+  label: '基本信息',
+  page: lazy(() => import('./BaseInfoLayout')),
+  menu: 'account',
+  link: '/account/info/base',
+  index: 'base',
+  children: [baseInfoTab, certificationTab, reCertificationScreen],
+};
+
+export const securityScreen: Screen = { name: 'account_security', path: '/account/security', label: '账户安全', page: lazy(() => import('./SecurityPage')), menu: 'account' };
+export const passwordScreen: Screen = { name: 'account_security_password', path: '/account/security/password', label: '修改密码', page: lazy(() => import('./PasswordPage')) };
+
+export const screens: Screen[] = [userInfoScreen, baseInfoLayout, securityScreen, passwordScreen];

@@ -8,6 +8,7 @@ import { postForm } from '@/providers/http';
 import { CONTENT_MAX, contentError } from './validation';
 import { HighlightedContent, parseContentTestAnswer, type ContentTestResult } from './highlight';
 import { MESSAGES } from '../../../common/schema/messages';
+import { contentTestScreen } from '.';
 
 interface Values {
   content?: string;
@@ -38,7 +39,7 @@ export default function ContentTestPage() {
   };
 
   return (
-    <Card title="内容检测">
+    <Card title={contentTestScreen.label}>
       <Alert
         type="warning"
         showIcon

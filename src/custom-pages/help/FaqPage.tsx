@@ -1,10 +1,11 @@
 /** 常见问题 (/help/faq): carriers, sender numbers, signatures, delivery time, stability, integration. */
 import { Anchor, Card, Col, Collapse, Row, Typography } from 'antd';
 import { FAQ } from './faq';
+import { faqScreen } from '.';
 
 export default function FaqPage() {
   return (
-    <Card title="常见问题">
+    <Card title={faqScreen.label}>
       <Row gutter={24}>
         <Col xs={24} lg={19}>
           {FAQ.map((g) => (

@@ -6,6 +6,7 @@ import { type Branding, YesNo } from '@/generated/schemas';
 import { isAgent } from '@/providers/access';
 import { useCurrentUser } from '@/layout/hooks';
 import { HELP_DOCUMENTS } from './documents';
+import { documentScreen } from '.';
 
 export default function HelpDocumentPage() {
   const { user } = useCurrentUser();
@@ -14,7 +15,7 @@ export default function HelpDocumentPage() {
   const flags = (result.data as Branding | undefined)?.systemInfoShow ?? {};
   const docs = HELP_DOCUMENTS.filter((d) => Number(flags[d.key]) === YesNo.Yes && (!d.agentOnly || isAgent(user)));
   return (
-    <Card title="文档下载">
+    <Card title={documentScreen.label}>
       {query.isLoading ? (
         <Skeleton active />
       ) : query.isError ? (

@@ -1,5 +1,17 @@
-/** 帮助中心 pages: document downloads, FAQ, for src/screens.tsx (lazy: each its own chunk). */
+/**
+ * 帮助中心: document downloads and FAQ (screens), and the layout's online support contacts (data
+ * no screen owns), declared here for src/screens.tsx and the data provider. Lazy: each page its
+ * own chunk.
+ */
 import { lazy } from 'react';
+import type { DataResource, Screen } from '@/layout/declarations';
 
-export const HelpDocumentPage = lazy(() => import('./HelpDocumentPage'));
-export const FaqPage = lazy(() => import('./FaqPage'));
+/** 在线客服联系人 (GET /supportInfo, not paged): the layout's support panel */
+export const supportContacts = { name: 'supportContacts', list: { url: '/supportInfo', method: 'get', paging: 'none' } } satisfies DataResource;
+
+export const documentScreen: Screen = { name: 'help_document', path: '/help/document', label: '文档下载', page: lazy(() => import('./HelpDocumentPage')), menu: 'help' };
+export const faqScreen: Screen = { name: 'help_faq', path: '/help/faq', label: '常见问题', page: lazy(() => import('./FaqPage')), menu: 'help' };
+
+export const screens: Screen[] = [documentScreen, faqScreen];
+/** data resources of this folder that no screen owns */
+export const data: DataResource[] = [supportContacts];

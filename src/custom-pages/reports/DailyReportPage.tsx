@@ -16,8 +16,7 @@ import { ApiError } from '@/providers/http';
 import { downloadPosted, SEND_MESSAGES } from '@/domain/send';
 import { defaultReportRange, reportPickerProps, reportRangeProblem, type ReportTab } from './reportDates';
 import { REPORT_COUNT_COLUMNS } from './tabs';
-
-const REPORT_BASE = '/customer/deliverlayout/customer/report';
+import { dailyReportScreen, reportsPreDay, reportsSufDay, reportTabScreens } from '.';
 
 export function DailyReportPage() {
   const { message } = App.useApp();
@@ -33,8 +32,7 @@ export function DailyReportPage() {
     return { start_time_day: from, end_time_day: to };
   });
   const validate = useCallback((v: Record<string, unknown>) => reportRangeProblem(tab, v.start_time_day, v.end_time_day), [tab]);
-  const { tableProps, searchFormProps, params } = useSchemaList<ReportRow>(tab === 'pre' ? 'reportsPreDay' : 'reportsSufDay', {
-    filterSchema: 'filters/report',
+  const { tableProps, searchFormProps, params } = useSchemaList<ReportRow>(tab === 'pre' ? reportsPreDay : reportsSufDay, {
     initialValues,
     validate,
     filters: { permanent: Object.entries(fixed).map(([field, value]) => ({ field, operator: 'eq' as const, value })) },
@@ -52,15 +50,15 @@ export function DailyReportPage() {
   const picker = reportPickerProps(tab);
   return (
     <Card
-      title={`日报表 ${id}`}
+      title={`${dailyReportScreen.label} ${id}`}
       extra={
-        <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(`${REPORT_BASE}/${tab}`)}>
+        <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(reportTabScreens[tab].path)}>
           返回
         </Button>
       }
     >
       <SchemaFilterBar
-        filter="filters/report"
+        filter={reportsPreDay.filter}
         omit={['customerInfo', 'paytype', 'clickType', 'id', 'phone_type']}
         formProps={searchFormProps}
         fieldProps={{ start_time_day: picker, end_time_day: picker }}
@@ -75,7 +73,7 @@ export function DailyReportPage() {
       <SchemaTable<ReportRow>
         {...tableProps}
         rowKey={(r) => `${r.date}-${r.smstype}-${r.paytype}`}
-        entity="entities/report-row"
+        entity={reportsPreDay.entity}
         columns={[{ field: 'rownum', width: 64 }, 'date', 'clientid', 'name', 'smstype_str', 'paytype_str', ...REPORT_COUNT_COLUMNS]}
         locale={{ emptyText: '暂无数据' }}
       />

@@ -15,6 +15,7 @@ import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { EnumTag } from '@/components/EnumTag/EnumTag';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
+import { remain, remainScreen } from '.';
 
 export function RemainPage() {
   const navigate = useNavigate();
@@ -25,7 +26,7 @@ export function RemainPage() {
     const t = search.get('type');
     return t !== null && /^[0-4]$/.test(t) ? { product_type: Number(t) } : {};
   });
-  const { tableProps, searchFormProps } = useSchemaList<RemainRow>('remain', { filterSchema: 'filters/remain', initialValues, queryOptions: { enabled: !!user } });
+  const { tableProps, searchFormProps } = useSchemaList<RemainRow>(remain, { initialValues, queryOptions: { enabled: !!user } });
   const rows = (tableProps.dataSource ?? []) as RemainRow[];
   const columns = [
     { field: 'rownum', width: 64 },
@@ -47,18 +48,18 @@ export function RemainPage() {
   ];
   return (
     <Card
-      title="剩余条数"
+      title={remainScreen.label}
       extra={
         <Button icon={<HomeOutlined />} onClick={() => navigate('/')}>
           返回首页
         </Button>
       }
     >
-      <SchemaFilterBar filter="filters/remain" agent={agent} formProps={searchFormProps} />
+      <SchemaFilterBar filter={remain.filter} agent={agent} formProps={searchFormProps} />
       <SchemaTable<RemainRow>
         {...tableProps}
         rowKey="rownum"
-        entity="entities/remain-row"
+        entity={remain.entity}
         columns={columns}
         rowClassName={(r) => (r.dead === RemainDead.ExpiringSoon ? 'remain-expiring' : '')}
         locale={{ emptyText: '暂无数据' }}

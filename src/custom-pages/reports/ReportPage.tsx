@@ -20,8 +20,8 @@ import { ApiError } from '@/providers/http';
 import { downloadPosted, SEND_MESSAGES } from '@/domain/send';
 import { defaultReportRange, reportPickerProps, reportRangeProblem, type ReportTab } from './reportDates';
 import { REPORT_COUNT_COLUMNS, reportTabs, tabQuery } from './tabs';
+import { dailyReportScreen, reportPreScreen, reportsPre, reportsSuf, reportTabScreens } from '.';
 
-export const REPORT_BASE = '/customer/deliverlayout/customer/report';
 
 function ReportTable({ tab, agent, packageMode }: { tab: ReportTab; agent: boolean; packageMode: boolean }) {
   const { message } = App.useApp();
@@ -32,8 +32,7 @@ function ReportTable({ tab, agent, packageMode }: { tab: ReportTab; agent: boole
     return { start_time_day: from, end_time_day: to };
   });
   const validate = useCallback((v: Record<string, unknown>) => reportRangeProblem(tab, v.start_time_day, v.end_time_day), [tab]);
-  const { tableProps, searchFormProps, params } = useSchemaList<ReportRow>(tab === 'pre' ? 'reportsPre' : 'reportsSuf', {
-    filterSchema: 'filters/report',
+  const { tableProps, searchFormProps, params } = useSchemaList<ReportRow>(tab === 'pre' ? reportsPre : reportsSuf, {
     initialValues,
     validate,
     filters: { permanent: Object.entries(q).map(([field, value]) => ({ field, operator: 'eq' as const, value })) },
@@ -50,11 +49,11 @@ function ReportTable({ tab, agent, packageMode }: { tab: ReportTab; agent: boole
     }
   };
   const picker = reportPickerProps(tab);
-  const dailyLink = (r: ReportRow) => `/customer/report/daily_post?${new URLSearchParams({ id: r.clientid, ...(packageMode ? { paytype: tab === 'pre' ? '0' : '1' } : { clickType: q.clickType! }) })}`;
+  const dailyLink = (r: ReportRow) => `${dailyReportScreen.path}?${new URLSearchParams({ id: r.clientid, ...(packageMode ? { paytype: tab === 'pre' ? '0' : '1' } : { clickType: q.clickType! }) })}`;
   return (
     <>
       <SchemaFilterBar
-        filter="filters/report"
+        filter={reportsPre.filter}
         agent={agent}
         omit={['paytype', 'clickType', 'id', 'phone_type']}
         formProps={searchFormProps}
@@ -68,9 +67,9 @@ function ReportTable({ tab, agent, packageMode }: { tab: ReportTab; agent: boole
       <SchemaTable<ReportRow>
         {...tableProps}
         rowKey={(r) => `${r.clientid}-${r.smstype}-${r.paytype}`}
-        entity="entities/report-row"
+        entity={reportsPre.entity}
         columns={[{ field: 'rownum', width: 64 }, 'clientid', 'name', 'smstype_str', 'paytype_str', ...REPORT_COUNT_COLUMNS]}
-        extraColumns={[{ key: 'actions', title: '操作', fixed: 'right', render: (_: unknown, r: ReportRow) => <Link to={dailyLink(r)}>日报表</Link> }]}
+        extraColumns={[{ key: 'actions', title: '操作', fixed: 'right', render: (_: unknown, r: ReportRow) => <Link to={dailyLink(r)}>{dailyReportScreen.label}</Link> }]}
         locale={{ emptyText: '暂无数据' }}
       />
     </>
@@ -86,10 +85,10 @@ export function ReportPage() {
   const agent = isAgent(user);
   if (!user) return null;
   return (
-    <Card title="消费报表">
+    <Card title={reportPreScreen.label}>
       <Tabs
         activeKey={tab}
-        onChange={(k) => navigate(`${REPORT_BASE}/${k}`)}
+        onChange={(k) => navigate(reportTabScreens[k as ReportTab].path)}
         items={reportTabs(packageMode).map((t) => ({ key: t.key, label: t.label }))}
         destroyOnHidden
       />

@@ -19,6 +19,7 @@ import { ApiError } from '@/providers/http';
 import { downloadPosted, SEND_MESSAGES } from '@/domain/send';
 import { billsApi, type BillData, type CreditAlarm } from './api';
 import { OnlineRechargeSlot } from './onlineRechargeSlot';
+import { creditHistories, ownBill, ownBillScreen } from '.';
 
 const SUBMIT_LOCK_MS = 3000;
 
@@ -44,7 +45,7 @@ export function CreditAlarmDialog({ open, alarm, onClose, onDone }: { open: bool
 function BillTab() {
   const { message } = App.useApp();
   const [exporting, setExporting] = useState(false);
-  const { tableProps, searchFormProps, params } = useSchemaList<OwnBillRow>('ownBill', { filterSchema: 'filters/own-bill' });
+  const { tableProps, searchFormProps, params } = useSchemaList<OwnBillRow>(ownBill);
   const doExport = async () => {
     setExporting(true);
     try {
@@ -58,7 +59,7 @@ function BillTab() {
   return (
     <>
       <SchemaFilterBar
-        filter="filters/own-bill"
+        filter={ownBill.filter}
         formProps={searchFormProps}
         agent
         extra={
@@ -70,7 +71,7 @@ function BillTab() {
       <SchemaTable<OwnBillRow>
         {...tableProps}
         rowKey="id"
-        entity="entities/own-bill"
+        entity={ownBill.entity}
         data-testid="own-bill-table"
         columns={[
           { field: 'rownum', width: 64 },
@@ -92,12 +93,12 @@ function BillTab() {
 }
 
 function CreditTab() {
-  const { tableProps } = useSchemaList<CreditHistoryRow>('creditHistories');
+  const { tableProps } = useSchemaList<CreditHistoryRow>(creditHistories);
   return (
     <SchemaTable<CreditHistoryRow>
       {...tableProps}
       rowKey="id"
-      entity="entities/credit-history"
+      entity={creditHistories.entity}
       data-testid="credit-history-table"
       columns={[
         { field: 'rownum', width: 64 },
@@ -132,7 +133,7 @@ export default function OwnBill() {
   const alarmOn = !!alarm && alarm.alarmAmount !== '0';
   return (
     <div data-testid="own-bill">
-      <Card title="自有账单" loading={!data}>
+      <Card title={ownBillScreen.label} loading={!data}>
         <Row gutter={[24, 16]} align="middle">
           <Col xs={24} sm={12} md={6}>
             <Statistic title="可用额度" valueRender={() => <Money value={data?.available_line} />} />

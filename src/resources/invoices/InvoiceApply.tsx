@@ -23,9 +23,9 @@ import type { FieldError } from '../../../common/schema';
 import { schemaUi } from '@/schema';
 import { ApiError } from '@/providers/http';
 import { INVOICE_MESSAGES, invoiceApi, type InvoiceConfig, type InvoiceInit } from './api';
+import { invoiceApplyScreen, invoiceListScreen, invoices } from '.';
 
 const FORM = 'forms/invoice';
-export const INVOICE_LIST_PATH = '/finance/invoice/add/list';
 
 const widgets = { region: lazyWidget(() => import('./RegionCascader')) };
 
@@ -137,7 +137,7 @@ export default function InvoiceApply() {
       cancelText: '返回修改',
       content: (
         <SchemaDescriptions<Partial<Invoice>>
-          entity="entities/invoice"
+          entity={invoices.entity}
           record={{ ...payload, invoiceProject: init.invoiceProject } as Partial<Invoice>}
           fields={CONFIRM_FIELDS}
           column={1}
@@ -149,7 +149,7 @@ export default function InvoiceApply() {
         try {
           const body = await invoiceApi.add(payload);
           message.success(body.msg || INVOICE_MESSAGES.applied);
-          navigate(INVOICE_LIST_PATH);
+          navigate(invoiceListScreen.path);
         } catch (e) {
           const list = fieldErrorsOf(e);
           if (list) setErrors(list);
@@ -160,9 +160,9 @@ export default function InvoiceApply() {
 
   return (
     <Card
-      title="发票申请"
+      title={invoiceApplyScreen.label}
       loading={!init && !loadFailed}
-      extra={<Button onClick={() => navigate(INVOICE_LIST_PATH)}>申请记录</Button>}
+      extra={<Button onClick={() => navigate(invoiceListScreen.path)}>申请记录</Button>}
       data-testid="invoice-apply"
     >
       {loadFailed && <Alert type="error" showIcon message="获取可开票金额失败，请刷新后重试" />}

@@ -1,5 +1,5 @@
 /**
- * 发票申请记录 (/finance/invoice/add/list, finance_invoice_list, POST /invoice/invoiceList): the
+ * 发票记录 (/finance/invoice/add/list, finance_invoice_list, POST /invoice/invoiceList): the
  * filters of filters/invoice.json (date pickers forbid the days after now − 8.64e6 ms, as coded in
  * the original), the table of entities/invoice, and per row:
  * - 详情: the detail dialog (POST /invoice/invoiceDetailed, SchemaDescriptions of entities/invoice:
@@ -18,8 +18,8 @@ import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { SchemaDescriptions } from '@/components/SchemaDescriptions';
 import { Money } from '@/components/Money/Money';
 import { INVOICE_MESSAGES, invoiceApi, invoiceDateDisabled } from './api';
+import { invoiceApplyScreen, invoiceListScreen, invoices } from '.';
 
-export const INVOICE_ADD_PATH = '/finance/invoice/add';
 const dateProps = { disabledDate: (d: Dayjs) => invoiceDateDisabled(d) };
 
 const hasExpress = (r: Invoice) => r.status === InvoiceStatus.Mailed && r.invoiceType === InvoiceType.ElectronicVatSpecial;
@@ -39,7 +39,7 @@ export default function InvoiceList() {
   const { message, modal } = App.useApp();
   const navigate = useNavigate();
   const [detail, setDetail] = useState<Invoice | null>(null);
-  const { tableProps, searchFormProps, tableQuery } = useSchemaList<Invoice>('invoices', { filterSchema: 'filters/invoice' });
+  const { tableProps, searchFormProps, tableQuery } = useSchemaList<Invoice>(invoices);
 
   const openDetail = async (r: Invoice) => {
     const body = await invoiceApi.detail(r.id, r.invoiceType);
@@ -78,13 +78,13 @@ export default function InvoiceList() {
   ];
 
   return (
-    <Card title="发票申请记录">
+    <Card title={invoiceListScreen.label}>
       <SchemaFilterBar
-        filter="filters/invoice"
+        filter={invoices.filter}
         formProps={searchFormProps}
         fieldProps={{ startTime: dateProps, endTime: dateProps }}
         extra={
-          <Button type="primary" onClick={() => navigate(INVOICE_ADD_PATH)}>
+          <Button type="primary" onClick={() => navigate(invoiceApplyScreen.path)}>
             申请发票
           </Button>
         }
@@ -92,7 +92,7 @@ export default function InvoiceList() {
       <SchemaTable<Invoice>
         {...tableProps}
         rowKey="id"
-        entity="entities/invoice"
+        entity={invoices.entity}
         columns={columns}
         locale={{ emptyText: '暂无数据' }}
         extraColumns={[
@@ -121,7 +121,7 @@ export default function InvoiceList() {
         ]}
       />
       <Modal open={!!detail} title="发票详情" width={720} footer={null} onCancel={() => setDetail(null)} destroyOnHidden>
-        {detail && <SchemaDescriptions<Invoice> entity="entities/invoice" record={detail} column={2} size="small" data-testid="invoice-detail" />}
+        {detail && <SchemaDescriptions<Invoice> entity={invoices.entity} record={detail} column={2} size="small" data-testid="invoice-detail" />}
       </Modal>
     </Card>
   );

@@ -1,4 +1,20 @@
+/**
+ * 财务管理: 发票申请 (/finance/invoice/add) and 发票记录 (/finance/invoice/add/list), with their
+ * data, declared here for src/screens.tsx and the data provider. Lazy: each page its own chunk.
+ */
 import { lazy } from 'react';
+import type { DataResource, Screen } from '@/layout/declarations';
 
-export const InvoiceApply = lazy(() => import('./InvoiceApply'));
-export const InvoiceList = lazy(() => import('./InvoiceList'));
+/** 发票记录 (POST /invoice/invoiceList, page + rows; one: POST /invoice/invoiceDetailed with id) */
+export const invoices = {
+  name: 'invoices',
+  list: { url: '/invoice/invoiceList', method: 'form', paging: 'page' },
+  one: { url: '/invoice/invoiceDetailed', method: 'form', idParam: 'id' },
+  entity: 'entities/invoice',
+  filter: 'filters/invoice',
+} satisfies DataResource;
+
+export const invoiceApplyScreen: Screen = { name: 'finance_invoice_add', path: '/finance/invoice/add', label: '发票申请', page: lazy(() => import('./InvoiceApply')), menu: 'finance' };
+export const invoiceListScreen: Screen = { name: 'finance_invoice_list', path: '/finance/invoice/add/list', label: '发票记录', page: lazy(() => import('./InvoiceList')), menu: 'finance', data: [invoices] };
+
+export const screens: Screen[] = [invoiceApplyScreen, invoiceListScreen];

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { Card, List, Typography } from 'antd';
 import { useCustom } from '@refinedev/core';
 import { type Notice, YesNo } from '@/generated/schemas';
-import { noticeViewPath } from './NoticeList';
+import { noticeListScreen, noticeViewPath } from '.';
 
 export const HOME_NOTICE_COUNT = 10;
 
@@ -11,7 +11,7 @@ export function LatestNotices() {
   const { result, query } = useCustom<Notice[]>({ url: '/agent/notice', method: 'get', meta: { silent: true } });
   const notices = (Array.isArray(result.data) ? result.data : []).slice(0, HOME_NOTICE_COUNT);
   return (
-    <Card title="最新公告" extra={<Link to="/notice/notice">更多</Link>} style={{ marginTop: 16 }} data-testid="latest-notices">
+    <Card title="最新公告" extra={<Link to={noticeListScreen.path}>更多</Link>} style={{ marginTop: 16 }} data-testid="latest-notices">
       <List<Notice>
         size="small"
         loading={query.isLoading}

@@ -6,19 +6,19 @@ import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable } from '@/components/SchemaTable/SchemaTable';
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { noticePlainText } from './noticeHtml';
+import { noticeListScreen, notices, noticeViewPath } from '.';
 
-export const noticeViewPath = (id: number | string) => `/notice/view?noticeId=${encodeURIComponent(String(id))}`;
 
 export default function NoticeList() {
   const navigate = useNavigate();
-  const { tableProps, searchFormProps, tableQuery } = useSchemaList<Notice>('notices', { filterSchema: 'filters/notice' });
+  const { tableProps, searchFormProps, tableQuery } = useSchemaList<Notice>(notices);
   return (
-    <Card title="公告">
-      <SchemaFilterBar filter="filters/notice" formProps={searchFormProps} />
+    <Card title={noticeListScreen.label}>
+      <SchemaFilterBar filter={notices.filter} formProps={searchFormProps} />
       {tableQuery.isError && <Alert type="error" showIcon style={{ marginBottom: 16 }} message={tableQuery.error?.message || '公告加载失败'} />}
       <SchemaTable<Notice>
         {...tableProps}
-        entity="entities/notice"
+        entity={notices.entity}
         data-testid="notice-table"
         columns={[
           {

@@ -6,18 +6,19 @@ import { useOne, type HttpError } from '@refinedev/core';
 import type { Notice } from '@/generated/schemas';
 import { safeNoticeHtml } from './noticeHtml';
 import { MESSAGES } from '../../../common/schema/messages';
+import { noticeListScreen, notices } from '.';
 
 export default function NoticeView() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const id = params.get('noticeId') ?? '';
   const { result, query } = useOne<Notice, HttpError>({
-    resource: 'notices',
+    resource: notices.name,
     id,
     queryOptions: { enabled: !!id, retry: false },
   });
   const back = (
-    <Button icon={<ArrowLeftOutlined />} onClick={() => navigate('/notice/notice')}>
+    <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(noticeListScreen.path)}>
       返回
     </Button>
   );

@@ -17,6 +17,7 @@ import { useCurrentUser } from '@/layout/hooks';
 import { ApiError } from '@/providers/http';
 import { businessTime, type BusinessTimeInput } from '@/lib/businessTime';
 import { MESSAGES } from '../../../common/schema/messages';
+import { payOrders, payOrderScreen } from '.';
 
 const pickerProps = { disabledDate: (d: Dayjs) => payOrderDisabledDate(d), format: 'YYYY-MM-DD HH:mm:ss', allowClear: true };
 
@@ -30,7 +31,7 @@ export function PayOrderList() {
   const { user } = useCurrentUser();
   const { message, modal } = App.useApp();
   const [paying, setPaying] = useState<PayOrder | null>(null);
-  const { tableProps, searchFormProps, tableQuery } = useSchemaList<PayOrder>('payOrders', { filterSchema: 'filters/pay-order', validate, queryOptions: { enabled: !!user } });
+  const { tableProps, searchFormProps, tableQuery } = useSchemaList<PayOrder>(payOrders, { validate, queryOptions: { enabled: !!user } });
   const rows = (tableProps.dataSource ?? []) as readonly PayOrder[];
   // the countdowns count from the time the rows arrived
   const dataUpdatedAt = tableQuery.dataUpdatedAt;
@@ -89,12 +90,12 @@ export function PayOrderList() {
   ];
 
   return (
-    <Card title="支付订单">
-      <SchemaFilterBar filter="filters/pay-order" formProps={searchFormProps} fieldProps={{ startPayTime: pickerProps, endPayTime: pickerProps }} />
+    <Card title={payOrderScreen.label}>
+      <SchemaFilterBar filter={payOrders.filter} formProps={searchFormProps} fieldProps={{ startPayTime: pickerProps, endPayTime: pickerProps }} />
       <SchemaTable<PayOrder>
         {...tableProps}
         loading={tableQuery.isLoading}
-        entity="entities/pay-order"
+        entity={payOrders.entity}
         columns={columns}
         rowKey="paymentId"
         locale={{ emptyText: '暂无数据' }}

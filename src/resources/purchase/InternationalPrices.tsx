@@ -8,6 +8,7 @@ import { Card, Input, Table } from 'antd';
 import type { InternationalPrice } from '@/generated/schemas';
 import { schemaColumns } from '@/components/SchemaTable/SchemaTable';
 import { get } from '@/providers/http';
+import { internationalPricesTab } from '.';
 
 const listOf = (data: unknown): InternationalPrice[] => {
   if (Array.isArray(data)) return data as InternationalPrice[];
@@ -29,7 +30,7 @@ export function InternationalPrices() {
     return rows.filter((r) => [r.intername, r.areaname, r.prefix, r.intercode, r.countryCode, r.countryName].some((v) => String(v ?? '').toLowerCase().includes(q)));
   }, [rows, search]);
   return (
-    <Card title="国际短信价格">
+    <Card title={internationalPricesTab.label}>
       <Input.Search allowClear placeholder="国家/地区、国际代码" style={{ width: 320, marginBottom: 16 }} onSearch={setSearch} onChange={(e) => !e.target.value && setSearch('')} aria-label="搜索国家/地区" />
       <Table<InternationalPrice>
         rowKey={(r) => `${r.intercode ?? ''}-${r.prefix ?? ''}-${r.intername}`}

@@ -10,15 +10,16 @@ import { SchemaTable } from '@/components/SchemaTable/SchemaTable';
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
+import { agentPools, clientPools, poolScreen } from '.';
 
 function Pools({ agent }: { agent: boolean }) {
-  const { tableProps, searchFormProps } = useSchemaList<Pool>(agent ? 'agentPools' : 'clientPools', { filterSchema: 'filters/pool' });
+  const { tableProps, searchFormProps } = useSchemaList<Pool>(agent ? agentPools : clientPools);
   return (
     <>
-      {agent && <SchemaFilterBar filter="filters/pool" agent formProps={searchFormProps} />}
+      {agent && <SchemaFilterBar filter={agentPools.filter} agent formProps={searchFormProps} />}
       <SchemaTable<Pool>
         {...tableProps}
-        entity="entities/pool"
+        entity={agentPools.entity}
         columns={[
           ...(agent ? ['client_id', 'client_name'] : []),
           'product_type_str',
@@ -37,7 +38,7 @@ function Pools({ agent }: { agent: boolean }) {
 
 export function PoolList() {
   const { user } = useCurrentUser();
-  return <Card title="剩余条数">{user && <Pools agent={isAgent(user)} />}</Card>;
+  return <Card title={poolScreen.label}>{user && <Pools agent={isAgent(user)} />}</Card>;
 }
 
 export default PoolList;

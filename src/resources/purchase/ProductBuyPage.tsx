@@ -15,6 +15,7 @@ import { SEND_MESSAGES } from '@/domain/send';
 import { MESSAGES } from '../../../common/schema/messages';
 import { PurchaseConfirm } from './PurchaseConfirm';
 import { purchaseApi, type BillData } from './api';
+import { products, purchaseTab } from '.';
 
 const SUBMIT_LOCK_MS = 3000;
 
@@ -79,7 +80,7 @@ export function ProductBuyPage() {
 
   return (
     <Card
-      title="购买短信"
+      title={purchaseTab.label}
       loading={product === undefined}
       extra={
         <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(-1)}>
@@ -91,7 +92,7 @@ export function ProductBuyPage() {
       {product && (
         <>
           <SchemaDescriptions
-            entity="entities/product"
+            entity={products.entity}
             record={product}
             fields={['product_name', 'product_code', 'productTypeStr', 'operatorCodeStr', 'areaCodeStr', 'unitPriceStr', 'discountPriceStr', 'dueTimeStr']}
           />

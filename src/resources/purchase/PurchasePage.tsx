@@ -20,13 +20,14 @@ import { MESSAGES } from '../../../common/schema/messages';
 import { SEND_MESSAGES } from '@/domain/send';
 import { PurchaseConfirm } from './PurchaseConfirm';
 import { purchaseApi, type BillData } from './api';
+import { productBuyPath, products, purchaseTab } from '.';
 
 /** a second submit within 3 s is refused (spec §9) */
 const SUBMIT_LOCK_MS = 3000;
 
 export function PurchasePage() {
   const { message } = App.useApp();
-  const { tableProps, searchFormProps } = useSchemaList<Product>('products', { filterSchema: 'filters/product' });
+  const { tableProps, searchFormProps } = useSchemaList<Product>(products);
   const { requireCertified, prompt } = useCertificationPrompt();
   const [summary, setSummary] = useState<BillData>();
   const [selected, setSelected] = useState<Record<number, Product>>({});
@@ -89,13 +90,13 @@ export function PurchasePage() {
   };
 
   return (
-    <Card title="购买短信">
+    <Card title={purchaseTab.label}>
       <Space size={48} style={{ marginBottom: 16 }} data-testid="purchase-summary">
         <Statistic title="账户余额" valueRender={() => <Money value={summary?.balance} />} />
         <Statistic title="可用返点" valueRender={() => <Money value={summary?.rebate_useable} />} />
       </Space>
       <SchemaFilterBar
-        filter="filters/product"
+        filter={products.filter}
         agent
         formProps={searchFormProps}
         extra={
@@ -107,7 +108,7 @@ export function PurchasePage() {
       <SchemaTable<Product>
         {...tableProps}
         rowKey="product_id"
-        entity="entities/product"
+        entity={products.entity}
         rowSelection={{
           selectedRowKeys: Object.keys(selected).map(Number),
           preserveSelectedRowKeys: true,
@@ -121,7 +122,7 @@ export function PurchasePage() {
             }),
         }}
         columns={[
-          { field: 'product_name', render: (v: string, r: Product) => <Link to={`/sms/purchase/${r.product_id}`}>{v}</Link> },
+          { field: 'product_name', render: (v: string, r: Product) => <Link to={productBuyPath(r.product_id)}>{v}</Link> },
           'product_code',
           'productTypeStr',
           'operatorCodeStr',

@@ -14,14 +14,15 @@ import { Money } from '@/components/Money/Money';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent, isDirectChargeMode } from '@/providers/access';
 import { useExport } from './useExport';
+import { directPurchaseRecords, purchaseRecords, purchaseRecordScreen } from '.';
 
 function PackageRecords({ agent }: { agent: boolean }) {
-  const { tableProps, searchFormProps, params } = useSchemaList<PurchaseRecord>('purchaseRecords', { filterSchema: 'filters/purchase-record' });
+  const { tableProps, searchFormProps, params } = useSchemaList<PurchaseRecord>(purchaseRecords);
   const { exporting, run } = useExport('/finance/bill/purchaseHistory/export', '消费记录.xlsx');
   return (
     <>
       <SchemaFilterBar
-        filter="filters/purchase-record"
+        filter={purchaseRecords.filter}
         agent={agent}
         formProps={searchFormProps}
         extra={
@@ -33,7 +34,7 @@ function PackageRecords({ agent }: { agent: boolean }) {
       <SchemaTable<PurchaseRecord>
         {...tableProps}
         rowKey="rownum"
-        entity="entities/purchase-record"
+        entity={purchaseRecords.entity}
         columns={[
           { field: 'rownum', width: 64 },
           'client_id',
@@ -55,12 +56,12 @@ function PackageRecords({ agent }: { agent: boolean }) {
 }
 
 function DirectRecords({ agent }: { agent: boolean }) {
-  const { tableProps, searchFormProps, params } = useSchemaList<DirectPurchaseRecord>('directPurchaseRecords', { filterSchema: 'filters/direct-purchase-record' });
+  const { tableProps, searchFormProps, params } = useSchemaList<DirectPurchaseRecord>(directPurchaseRecords);
   const { exporting, run } = useExport('/finance/bill/direct/purchaseHistory/export', '消费记录.xlsx');
   return (
     <>
       <SchemaFilterBar
-        filter="filters/direct-purchase-record"
+        filter={directPurchaseRecords.filter}
         agent={agent}
         formProps={searchFormProps}
         extra={
@@ -72,7 +73,7 @@ function DirectRecords({ agent }: { agent: boolean }) {
       <SchemaTable<DirectPurchaseRecord>
         {...tableProps}
         rowKey={(r) => String((r as { id?: number }).id ?? r.rownum)}
-        entity="entities/direct-purchase-record"
+        entity={directPurchaseRecords.entity}
         columns={[
           { field: 'rownum', width: 64 },
           'clientid',
@@ -91,7 +92,7 @@ function DirectRecords({ agent }: { agent: boolean }) {
 
 export function PurchaseRecordList() {
   const { user } = useCurrentUser();
-  return <Card title="消费记录">{user && (isDirectChargeMode(user) ? <DirectRecords agent={isAgent(user)} /> : <PackageRecords agent={isAgent(user)} />)}</Card>;
+  return <Card title={purchaseRecordScreen.label}>{user && (isDirectChargeMode(user) ? <DirectRecords agent={isAgent(user)} /> : <PackageRecords agent={isAgent(user)} />)}</Card>;
 }
 
 export default PurchaseRecordList;

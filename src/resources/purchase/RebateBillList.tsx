@@ -12,6 +12,7 @@ import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { Money } from '@/components/Money/Money';
 import { get } from '@/providers/http';
 import { useExport } from './useExport';
+import { rebateBills, rebateBillScreen } from '.';
 
 interface Figures {
   rebate_income: string;
@@ -20,7 +21,7 @@ interface Figures {
 }
 
 export function RebateBillList() {
-  const { tableProps, searchFormProps, params } = useSchemaList<RebateBill>('rebateBills', { filterSchema: 'filters/rebate-bill' });
+  const { tableProps, searchFormProps, params } = useSchemaList<RebateBill>(rebateBills);
   const { exporting, run } = useExport('/finance/bill/rebate/export', '返点账单.xlsx');
   const [figures, setFigures] = useState<Figures>();
   useEffect(() => {
@@ -29,14 +30,14 @@ export function RebateBillList() {
       .catch(() => undefined);
   }, []);
   return (
-    <Card title="返点账单">
+    <Card title={rebateBillScreen.label}>
       <Space size={48} style={{ marginBottom: 16 }} data-testid="rebate-figures">
         <Statistic title="可用返点" valueRender={() => <Money value={figures?.rebate_income} />} />
         <Statistic title="累计返点收入" valueRender={() => <Money value={figures?.accumulated_rebate_income} />} />
         <Statistic title="累计返点支出" valueRender={() => <Money value={figures?.accumulated_rebate_pay} />} />
       </Space>
       <SchemaFilterBar
-        filter="filters/rebate-bill"
+        filter={rebateBills.filter}
         agent
         formProps={searchFormProps}
         extra={
@@ -47,7 +48,7 @@ export function RebateBillList() {
       />
       <SchemaTable<RebateBill>
         {...tableProps}
-        entity="entities/rebate-bill"
+        entity={rebateBills.entity}
         columns={[
           'create_time',
           'financial_type',

@@ -11,14 +11,15 @@ import { SchemaTable } from '@/components/SchemaTable/SchemaTable';
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { Money } from '@/components/Money/Money';
 import { useExport } from './useExport';
+import { smsBills, smsBillScreen } from '.';
 
 export function SmsBillList() {
-  const { tableProps, searchFormProps, params } = useSchemaList<SmsBill>('smsBills', { filterSchema: 'filters/sms-bill' });
+  const { tableProps, searchFormProps, params } = useSchemaList<SmsBill>(smsBills);
   const { exporting, run } = useExport('/finance/bill/sms/export', '短信账单.xlsx');
   return (
-    <Card title="短信账单">
+    <Card title={smsBillScreen.label}>
       <SchemaFilterBar
-        filter="filters/sms-bill"
+        filter={smsBills.filter}
         agent
         formProps={searchFormProps}
         extra={
@@ -30,7 +31,7 @@ export function SmsBillList() {
       <SchemaTable<SmsBill>
         {...tableProps}
         rowKey={(r) => `${r.order_id}-${r.rownum ?? ''}-${r.product_code ?? ''}`}
-        entity="entities/sms-bill"
+        entity={smsBills.entity}
         columns={[
           'order_id',
           'client_id',

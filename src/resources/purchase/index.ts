@@ -1,14 +1,63 @@
 /**
- * 购买 and 财务 screens of the purchase area (issue 12), for src/screens.tsx. Lazy, each page its
- * own chunk; stories import the files directly.
+ * 购买 and 财务 screens of the purchase area (issue 12) and their data, declared here for
+ * src/screens.tsx and the data provider (docs/api-purchase.md). Lazy, each page its own chunk;
+ * stories import the files directly.
  */
 import { lazy } from 'react';
+import type { DataResource, Screen } from '@/layout/declarations';
 
-export const PurchaseTabs = lazy(() => import('./PurchaseTabs'));
-export const PurchasePage = lazy(() => import('./PurchasePage'));
-export const ProductBuyPage = lazy(() => import('./ProductBuyPage'));
-export const InternationalPrices = lazy(() => import('./InternationalPrices'));
-export const PoolList = lazy(() => import('./PoolList'));
-export const SmsBillList = lazy(() => import('./SmsBillList'));
-export const RebateBillList = lazy(() => import('./RebateBillList'));
-export const PurchaseRecordList = lazy(() => import('./PurchaseRecordList'));
+/** 购买短信 (POST /sms/products) */
+export const products = { name: 'products', list: { url: '/sms/products', method: 'form' }, idField: 'product_id', entity: 'entities/product', filter: 'filters/product' } satisfies DataResource;
+/** 剩余条数：代理商 (POST /agent/newpools)、子账户 (GET /client/pools) */
+export const agentPools = { name: 'agentPools', list: { url: '/agent/newpools', method: 'form' }, entity: 'entities/pool', filter: 'filters/pool' } satisfies DataResource;
+export const clientPools = { name: 'clientPools', list: { url: '/client/pools', method: 'get' }, entity: 'entities/pool', filter: 'filters/pool' } satisfies DataResource;
+/** 短信账单 (POST /finance/bill/sms) */
+export const smsBills = { name: 'smsBills', list: { url: '/finance/bill/sms', method: 'form' }, entity: 'entities/sms-bill', filter: 'filters/sms-bill' } satisfies DataResource;
+/** 返点账单 (GET /finance/bill/rebate) */
+export const rebateBills = { name: 'rebateBills', list: { url: '/finance/bill/rebate', method: 'get' }, entity: 'entities/rebate-bill', filter: 'filters/rebate-bill' } satisfies DataResource;
+/** 消费记录：套餐模式 (POST /finance/bill/purchaseHistory)、直充模式 (POST /finance/bill/direct/purchaseHistory) */
+export const purchaseRecords = {
+  name: 'purchaseRecords',
+  list: { url: '/finance/bill/purchaseHistory', method: 'form' },
+  idField: 'rownum',
+  entity: 'entities/purchase-record',
+  filter: 'filters/purchase-record',
+} satisfies DataResource;
+export const directPurchaseRecords = {
+  name: 'directPurchaseRecords',
+  list: { url: '/finance/bill/direct/purchaseHistory', method: 'form' },
+  entity: 'entities/direct-purchase-record',
+  filter: 'filters/direct-purchase-record',
+} satisfies DataResource;
+
+export const purchaseTab: Screen = { name: 'service_purchase', path: 'purchase', label: '购买短信', page: lazy(() => import('./PurchasePage')), data: [products] };
+export const internationalPricesTab: Screen = { name: 'service_international', path: 'purchase/international', label: '国际短信价格', page: lazy(() => import('./InternationalPrices')) };
+
+export const purchaseTabs: Screen = {
+  name: 'service_purchaselayout',
+  path: '/sms/smspurchaselayout',
+  label: '购买短信',
+  page: lazy(() => import('./PurchaseTabs')),
+  access: 'packageMode',
+  menu: 'purchase',
+  home: true,
+  link: '/sms/smspurchaselayout/purchase',
+  index: 'purchase',
+  children: [purchaseTab, internationalPricesTab],
+};
+export const productBuyScreen: Screen = { name: 'sms_purchase', path: '/sms/purchase/:id', label: '产品购买', page: lazy(() => import('./ProductBuyPage')), access: 'packageMode' };
+/** A product's buy page. */
+export const productBuyPath = (productId: string | number) => productBuyScreen.path.replace(':id', String(productId));
+export const poolScreen: Screen = { name: 'purchase_pools', path: '/sms/pools', label: '剩余条数', page: lazy(() => import('./PoolList')), access: 'packageMode', menu: 'purchase', data: [agentPools, clientPools] };
+export const smsBillScreen: Screen = { name: 'finance_bill', path: '/finance/bill', label: '短信账单', page: lazy(() => import('./SmsBillList')), access: 'packageMode', menu: 'finance', data: [smsBills] };
+export const rebateBillScreen: Screen = { name: 'finance_rebate', path: '/finance/rebate', label: '返点账单', page: lazy(() => import('./RebateBillList')), access: 'packageMode', menu: 'finance', data: [rebateBills] };
+export const purchaseRecordScreen: Screen = {
+  name: 'finance_record',
+  path: '/finance/record',
+  label: '消费记录',
+  page: lazy(() => import('./PurchaseRecordList')),
+  menu: 'finance',
+  data: [purchaseRecords, directPurchaseRecords],
+};
+
+export const screens: Screen[] = [purchaseTabs, productBuyScreen, poolScreen, smsBillScreen, rebateBillScreen, purchaseRecordScreen];

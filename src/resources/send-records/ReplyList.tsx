@@ -17,6 +17,7 @@ import { isAgent } from '@/providers/access';
 import { ApiError } from '@/providers/http';
 import { downloadPosted, SEND_MESSAGES } from '@/domain/send';
 import { lastUplinkMonth, uplinkDayDisabled, uplinkRangeProblem } from './recordDates';
+import { moRecords, replyTab } from '.';
 
 export function ReplyList() {
   const { message } = App.useApp();
@@ -28,8 +29,7 @@ export function ReplyList() {
     return { startReceivedate: from, endReceivedate: to };
   });
   const validate = useCallback((v: Record<string, unknown>) => uplinkRangeProblem(v.startReceivedate, v.endReceivedate), []);
-  const { tableProps, searchFormProps, params } = useSchemaList<MoRecord>('moRecords', {
-    filterSchema: 'filters/mo-record',
+  const { tableProps, searchFormProps, params } = useSchemaList<MoRecord>(moRecords, {
     initialValues,
     validate,
     queryOptions: { enabled: !!user },
@@ -48,9 +48,9 @@ export function ReplyList() {
 
   const dateProps = { allowClear: false, disabledDate: (d: Parameters<typeof uplinkDayDisabled>[0]) => uplinkDayDisabled(d) };
   return (
-    <Card title="回复记录">
+    <Card title={replyTab.label}>
       <SchemaFilterBar
-        filter="filters/mo-record"
+        filter={moRecords.filter}
         agent={agent}
         formProps={searchFormProps}
         fieldProps={{ startReceivedate: dateProps, endReceivedate: dateProps }}
@@ -63,7 +63,7 @@ export function ReplyList() {
       <SchemaTable<MoRecord>
         {...tableProps}
         rowKey={(r) => `${r.rowNum ?? ''}-${r.phone}-${r.receivedateStr}`}
-        entity="entities/mo-record"
+        entity={moRecords.entity}
         columns={[{ field: 'rowNum', width: 64 }, ...(agent ? ['clientid'] : []), 'phone', { field: 'content', render: (v: string) => <LongText text={v} title="回复内容" /> }, 'receivedateStr']}
         locale={{ emptyText: '暂无数据' }}
       />

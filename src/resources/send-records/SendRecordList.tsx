@@ -20,6 +20,7 @@ import { isAgent } from '@/providers/access';
 import { ApiError, postForm } from '@/providers/http';
 import { downloadPosted, SEND_MESSAGES } from '@/domain/send';
 import { lastDays, rangeOrderProblem, RECORD_DEFAULT_DAYS } from './recordDates';
+import { sendRecords, sendRecordTab } from '.';
 
 export const DOWNLOAD_EXPORT_URL = '/send/downloadExportSendRecords';
 
@@ -33,8 +34,7 @@ export function SendRecordList() {
     return { beginDate: from, endDate: to };
   });
   const validate = useCallback((v: Record<string, unknown>) => rangeOrderProblem(v.beginDate, v.endDate), []);
-  const { tableProps, searchFormProps, params } = useSchemaList<SendRecord>('sendRecords', {
-    filterSchema: 'filters/send-record',
+  const { tableProps, searchFormProps, params } = useSchemaList<SendRecord>(sendRecords, {
     initialValues,
     validate,
     queryOptions: { enabled: !!user },
@@ -78,9 +78,9 @@ export function SendRecordList() {
   ];
 
   return (
-    <Card title="发送记录">
+    <Card title={sendRecordTab.label}>
       <SchemaFilterBar
-        filter="filters/send-record"
+        filter={sendRecords.filter}
         agent={agent}
         formProps={searchFormProps}
         fieldProps={{ beginDate: { allowClear: false }, endDate: { allowClear: false } }}
@@ -98,7 +98,7 @@ export function SendRecordList() {
       <SchemaTable<SendRecord>
         {...tableProps}
         rowKey={(r) => String(r.id ?? `${r.phone}-${r.dateStr}`)}
-        entity="entities/send-record"
+        entity={sendRecords.entity}
         columns={columns}
         locale={{ emptyText: '暂无数据' }}
       />

@@ -1,16 +1,15 @@
-/** /customer/sendlayout: tabs statistics_sendrecord (发送记录) and statistics_reply (回复记录). */
+/** /customer/sendlayout: tabs statistics_sendrecord (发送记录) and statistics_reply (回复记录), read from the declarations in ./index.ts. */
 import { Tabs } from 'antd';
 import { Outlet, useLocation, useNavigate } from 'react-router';
+import { tabsOf } from '@/layout/declarations';
+import { replyTab, sendRecordTab, sendRecordTabs } from '.';
 
-export const SEND_RECORD_TABS = [
-  { key: 'statistics_sendrecord', label: '发送记录', path: '/customer/sendlayout/sendrecord' },
-  { key: 'statistics_reply', label: '回复记录', path: '/customer/sendlayout/sendrecord/reply' },
-];
+export const SEND_RECORD_TABS = tabsOf(sendRecordTabs);
 
 export function SendRecordTabs() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
-  const active = pathname.replace(/\/+$/, '').endsWith('/reply') ? 'statistics_reply' : 'statistics_sendrecord';
+  const active = pathname.replace(/\/+$/, '').endsWith('/reply') ? replyTab.name : sendRecordTab.name;
   return (
     <>
       <Tabs

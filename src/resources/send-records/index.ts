@@ -1,9 +1,40 @@
 /**
- * 发送记录 (/customer/sendlayout: tabs sendrecord and sendrecord/reply), for src/screens.tsx.
- * Lazy, each page its own chunk; stories import the files directly.
+ * 发送记录 (/customer/sendlayout: tabs sendrecord and sendrecord/reply): the screens and their
+ * data, declared here for src/screens.tsx and the data provider. Lazy, each page its own chunk;
+ * stories import the files directly.
  */
 import { lazy } from 'react';
+import type { DataResource, Screen } from '@/layout/declarations';
 
-export const SendRecordTabs = lazy(() => import('./SendRecordTabs'));
-export const SendRecordList = lazy(() => import('./SendRecordList'));
-export const ReplyList = lazy(() => import('./ReplyList'));
+/** 发送记录 (POST /send/getrecords, page + rows, 10 a page) */
+export const sendRecords = {
+  name: 'sendRecords',
+  list: { url: '/send/getrecords', method: 'form', paging: 'page', pageSize: 10 },
+  entity: 'entities/send-record',
+  filter: 'filters/send-record',
+} satisfies DataResource;
+
+/** 回复记录 (POST /send/getmologs, page + rows) */
+export const moRecords = {
+  name: 'moRecords',
+  list: { url: '/send/getmologs', method: 'form', paging: 'page' },
+  entity: 'entities/mo-record',
+  filter: 'filters/mo-record',
+} satisfies DataResource;
+
+export const sendRecordTab: Screen = { name: 'statistics_sendrecord', path: 'sendrecord', label: '发送记录', page: lazy(() => import('./SendRecordList')), data: [sendRecords] };
+export const replyTab: Screen = { name: 'statistics_reply', path: 'sendrecord/reply', label: '回复记录', page: lazy(() => import('./ReplyList')), data: [moRecords] };
+
+export const sendRecordTabs: Screen = {
+  name: 'statistics_sendlayout',
+  path: '/customer/sendlayout',
+  label: '发送记录',
+  page: lazy(() => import('./SendRecordTabs')),
+  menu: 'records',
+  home: true,
+  link: '/customer/sendlayout/sendrecord',
+  index: 'sendrecord',
+  children: [sendRecordTab, replyTab],
+};
+
+export const screens: Screen[] = [sendRecordTabs];

@@ -17,6 +17,7 @@ import { LongText } from '@/components/CopyText/CopyContentDialog';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
 import { TaskDetailDialog } from './TaskDetailDialog';
+import { sendTasks, sendTaskScreen } from '.';
 
 export interface SendTaskListProps {
   /** refresh period (10 s; stories shorten it) */
@@ -27,7 +28,7 @@ export function SendTaskList({ refreshEveryMs = TASK_REFRESH.everyMs }: SendTask
   const { user } = useCurrentUser();
   const agent = isAgent(user);
   const [detail, setDetail] = useState<SendTask | null>(null);
-  const { tableProps, searchFormProps, tableQuery } = useSchemaList<SendTask>('sendTasks', { filterSchema: 'filters/send-task', queryOptions: { enabled: !!user } });
+  const { tableProps, searchFormProps, tableQuery } = useSchemaList<SendTask>(sendTasks, { queryOptions: { enabled: !!user } });
   const refresh = useAutoRefresh(() => tableQuery.refetch(), { everyMs: refreshEveryMs });
 
   const columns: (string | SchemaColumn<SendTask>)[] = [
@@ -53,7 +54,7 @@ export function SendTaskList({ refreshEveryMs = TASK_REFRESH.everyMs }: SendTask
 
   return (
     <Card
-      title="发送任务"
+      title={sendTaskScreen.label}
       extra={
         <Space>
           <Typography.Text type="secondary" data-testid="refresh-countdown">
@@ -67,12 +68,12 @@ export function SendTaskList({ refreshEveryMs = TASK_REFRESH.everyMs }: SendTask
         </Space>
       }
     >
-      <SchemaFilterBar filter="filters/send-task" agent={agent} formProps={searchFormProps} />
+      <SchemaFilterBar filter={sendTasks.filter} agent={agent} formProps={searchFormProps} />
       <SchemaTable<SendTask>
         {...tableProps}
         // a background refresh keeps the rows on screen (no spinner every 10 s)
         loading={tableQuery.isLoading}
-        entity="entities/send-task"
+        entity={sendTasks.entity}
         columns={columns}
         locale={{ emptyText: '暂无数据' }}
         extraColumns={[

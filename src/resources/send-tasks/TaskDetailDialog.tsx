@@ -13,6 +13,7 @@ import { SchemaDescriptions } from '@/components/SchemaDescriptions';
 import { enumOptions } from '@/schema';
 import { ApiError } from '@/providers/http';
 import { downloadPosted, SEND_MESSAGES } from '@/domain/send';
+import { sendTasks } from '.';
 
 export const SLOW_LOOKUP_MS = 10_000;
 export const SLOW_LOOKUP_TEXT = '数据量较大，正在统计，请耐心等待…';
@@ -73,7 +74,7 @@ function TaskDetail({ task }: { task: SendTask }) {
         {slow && <Alert type="info" showIcon message={SLOW_LOOKUP_TEXT} style={{ marginBottom: 12 }} />}
         {detail && (
           <SchemaDescriptions
-            entity="entities/send-task"
+            entity={sendTasks.entity}
             record={detail}
             fields={['uid', 'submitTotal', 'sentNum', 'successNum', 'failNum', 'unknownNum', 'interceptNum']}
             column={2}

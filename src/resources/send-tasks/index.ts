@@ -1,7 +1,19 @@
 /**
- * 发送任务 (/customer/deliverlayout/smstask), for src/screens.tsx. Lazy, so the page stays its own
- * chunk; stories import the file directly.
+ * 发送任务 (/customer/deliverlayout/smstask): the screen and its data, declared here for
+ * src/screens.tsx and the data provider. Lazy, so the page stays its own chunk; stories import
+ * the file directly.
  */
 import { lazy } from 'react';
+import type { DataResource, Screen } from '@/layout/declarations';
 
-export const SendTaskList = lazy(() => import('./SendTaskList'));
+/** 发送任务 (POST /send/sendTask, page + rows) */
+export const sendTasks = {
+  name: 'sendTasks',
+  list: { url: '/send/sendTask', method: 'form', paging: 'page' },
+  entity: 'entities/send-task',
+  filter: 'filters/send-task',
+} satisfies DataResource;
+
+export const sendTaskScreen: Screen = { name: 'sms_smstask', path: '/customer/deliverlayout/smstask', label: '发送任务', page: lazy(() => import('./SendTaskList')), menu: 'send', data: [sendTasks] };
+
+export const screens: Screen[] = [sendTaskScreen];

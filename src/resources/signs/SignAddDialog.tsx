@@ -9,6 +9,7 @@ import { SchemaFormDialog } from '@/components/SchemaForm/SchemaFormDialog';
 import signAddForm from '@/generated/forms/sign-add';
 import type { SignAddForm } from '@/generated/schemas';
 import { postForm } from '@/providers/http';
+import { signs } from '.';
 
 export interface SignAddDialogProps {
   open: boolean;
@@ -32,7 +33,7 @@ export function SignAddDialog({ open, agent, onClose, onAdded }: SignAddDialogPr
     const payload = { ...(agent ? { clientid: v.clientid } : {}), sign: v.sign, remarks: v.remarks ?? '' };
     const body = await postForm('/sign/add', payload, { silent: true });
     added.current = body.msg ?? '添加成功';
-    await invalidate({ resource: 'signs', invalidates: ['list'] });
+    await invalidate({ resource: signs.name, invalidates: ['list'] });
   };
   return (
     <SchemaFormDialog<SignAddForm>

@@ -9,6 +9,7 @@ import { useInvalidate } from '@refinedev/core';
 import { ApiError } from '@/providers/http';
 import { IMPORT_FAILURES_URL, IMPORT_MAX_BYTES, importSigns, TEMPLATE_URL, type ImportResult } from './files';
 import { MESSAGES } from '../../../common/schema/messages';
+import { signs } from '.';
 
 export interface SignImportDialogProps {
   open: boolean;
@@ -30,7 +31,7 @@ export function SignImportDialog({ open, onClose }: SignImportDialogProps) {
     try {
       const r = await importSigns(file);
       setResult(r);
-      if (r.importSuccess > 0) await invalidate({ resource: 'signs', invalidates: ['list'] });
+      if (r.importSuccess > 0) await invalidate({ resource: signs.name, invalidates: ['list'] });
     } catch (e) {
       setError(e instanceof ApiError ? e.message : MESSAGES.uploadNetworkError);
     } finally {

@@ -18,6 +18,7 @@ import { exportSigns } from './files';
 import { SignAddDialog } from './SignAddDialog';
 import { SignImportDialog } from './SignImportDialog';
 import { MESSAGES } from '../../../common/schema/messages';
+import { signReport, signs } from '.';
 
 export function SignList() {
   const { message } = App.useApp();
@@ -28,7 +29,7 @@ export function SignList() {
   const [exporting, setExporting] = useState(false);
   const { mutate: remove } = useDelete();
 
-  const { tableProps, searchFormProps, params } = useSchemaList<Sign>('signs', { filterSchema: 'filters/sign' });
+  const { tableProps, searchFormProps, params } = useSchemaList<Sign>(signs);
 
   const doExport = async () => {
     setExporting(true);
@@ -65,9 +66,9 @@ export function SignList() {
   ];
 
   return (
-    <Card title="签名报备">
+    <Card title={signReport.label}>
       <SchemaFilterBar
-        filter="filters/sign"
+        filter={signs.filter}
         agent={agent}
         formProps={searchFormProps}
         extra={
@@ -86,7 +87,7 @@ export function SignList() {
       />
       <SchemaTable<Sign>
         {...tableProps}
-        entity="entities/sign"
+        entity={signs.entity}
         columns={columns}
         locale={{ emptyText: '暂无数据' }}
         extraColumns={[
@@ -100,7 +101,7 @@ export function SignList() {
                   title="确定删除该签名吗？"
                   okText="确定"
                   cancelText="取消"
-                  onConfirm={() => remove({ resource: 'signs', id: r.id }, { onSuccess: () => message.success(MESSAGES.deleted) })}
+                  onConfirm={() => remove({ resource: signs.name, id: r.id }, { onSuccess: () => message.success(MESSAGES.deleted) })}
                 >
                   <Button type="link" danger size="small" icon={<DeleteOutlined />}>
                     删除

@@ -12,6 +12,7 @@ import { useCurrentUser } from '@/layout/hooks';
 import { downloadExport } from './api';
 import { ExpirationDialog, PriceDialog, ReminderDialog, TransferDialog } from './dialogs';
 import { useStat } from './SubAccountList';
+import { financeScreen, subAccountFinance } from '.';
 
 type DialogKind = 'recharge' | 'rollback' | 'remind' | 'price' | 'expire';
 
@@ -20,7 +21,7 @@ export const billedByAgent = (r: SubAccountRow) => r.balanceOfAgent === YesNo.Ye
 
 export default function FinanceList() {
   const { user } = useCurrentUser();
-  const { tableProps, searchFormProps, tableQuery, params } = useSchemaList<SubAccountRow>('subAccountFinance', { filterSchema: 'filters/sub-account-finance' });
+  const { tableProps, searchFormProps, tableQuery, params } = useSchemaList<SubAccountRow>(subAccountFinance);
   const { stat, reload } = useStat();
   const [dialog, setDialog] = useState<{ kind: DialogKind; row: SubAccountRow } | null>(null);
   const rowOf = (k: DialogKind) => (dialog?.kind === k ? dialog.row : null);
@@ -46,7 +47,7 @@ export default function FinanceList() {
   ];
   return (
     <Card
-      title="客户财务"
+      title={financeScreen.label}
       data-testid="subaccount-finance"
       extra={
         stat && (
@@ -57,7 +58,7 @@ export default function FinanceList() {
       }
     >
       <SchemaFilterBar
-        filter="filters/sub-account-finance"
+        filter={subAccountFinance.filter}
         formProps={searchFormProps}
         agent
         extra={
@@ -69,7 +70,7 @@ export default function FinanceList() {
       <SchemaTable<SubAccountRow>
         {...tableProps}
         rowKey="client_id"
-        entity="entities/sub-account"
+        entity={subAccountFinance.entity}
         columns={columns}
         extraColumns={[
           {

@@ -19,6 +19,7 @@ import { subAccountApi } from './api';
 import { copyText } from './dialogs';
 import { AgentOwned, NeedMo, NeedReport, OauthStatus } from '@/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
+import { managerScreen, openScreen } from '.';
 
 const FORM = 'forms/open-account';
 const INITIAL = { agentOwned: AgentOwned.AgentOwned, needreport: NeedReport.None, needmo: NeedMo.None };
@@ -54,8 +55,8 @@ export function OpenResult({ opened, onAgain }: { opened: Opened; onAgain: () =>
         <Button key="again" onClick={onAgain}>
           继续开户
         </Button>,
-        <Button key="back" type="primary" onClick={() => navigate('/customer/selfsevicelayout/manager')}>
-          返回子账户管理
+        <Button key="back" type="primary" onClick={() => navigate(managerScreen.path)}>
+          返回{managerScreen.label}
         </Button>,
       ]}
     >
@@ -134,7 +135,7 @@ export default function OpenAccount() {
   // the certification status is known only once the user and its base info have loaded
   const loading = !user || isLoading || !info;
   return (
-    <Card title="自助开户" loading={loading} data-testid="open-account">
+    <Card title={openScreen.label} loading={loading} data-testid="open-account">
       {!loading && !certified && (
         <Alert
           type="warning"

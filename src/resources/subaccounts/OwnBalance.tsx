@@ -5,6 +5,7 @@ import { EnumTag } from '@/components/EnumTag/EnumTag';
 import { Money } from '@/components/Money/Money';
 import { ApiError } from '@/providers/http';
 import { subAccountApi } from './api';
+import { ownBalanceScreen } from '.';
 
 interface Own {
   clientid: string;
@@ -25,7 +26,7 @@ export default function OwnBalance() {
   }, []);
   if (error) return <Alert type="error" showIcon message={error} />;
   return (
-    <Card title="账户余额" loading={!own} data-testid="own-balance">
+    <Card title={ownBalanceScreen.label} loading={!own} data-testid="own-balance">
       {own && (
         <>
           <Statistic title={`${own.name}（${own.clientid}）· ${own.paytype_str}`} valueRender={() => <Money value={own.balance} />} />

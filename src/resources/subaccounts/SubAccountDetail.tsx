@@ -17,6 +17,7 @@ import { ApiError } from '@/providers/http';
 import { subAccountApi } from './api';
 import { MESSAGES } from '../../../common/schema/messages';
 import { AgentOwned, NeedMo, NeedReport, OauthStatus } from '@/generated/schemas';
+import { detailScreen, managerScreen } from '.';
 
 const ENTITY = 'entities/sub-account-detail';
 
@@ -145,7 +146,7 @@ export default function SubAccountDetail() {
   const tab = location.pathname.includes('/auth') ? 'auth' : 'info';
   const re = location.pathname.endsWith('/auth/re');
   return (
-    <Card title="子账户详情" extra={<Link to="/customer/selfsevicelayout/manager">返回子账户管理</Link>} data-testid="subaccount-detail">
+    <Card title={detailScreen.label} extra={<Link to={managerScreen.path}>返回{managerScreen.label}</Link>} data-testid="subaccount-detail">
       {error && <Alert type="error" showIcon message={error} />}
       {!data && !error && <Spin />}
       {data && (

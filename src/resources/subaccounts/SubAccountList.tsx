@@ -13,6 +13,7 @@ import { useCurrentUser } from '@/layout/hooks';
 import { downloadExport, subAccountApi, type SubAccountStat } from './api';
 import { InterfaceInfoDialog, RemarkDialog, ResetPasswordDialog, TransferDialog } from './dialogs';
 import { MESSAGES } from '../../../common/schema/messages';
+import { managerScreen, openScreen, subAccounts } from '.';
 
 type DialogKind = 'recharge' | 'rollback' | 'remark' | 'info' | 'password';
 
@@ -43,7 +44,7 @@ export default function SubAccountList() {
   const { message } = App.useApp();
   const navigate = useNavigate();
   const { user } = useCurrentUser();
-  const { tableProps, searchFormProps, tableQuery, params } = useSchemaList<SubAccountRow>('subAccounts', { filterSchema: 'filters/sub-account' });
+  const { tableProps, searchFormProps, tableQuery, params } = useSchemaList<SubAccountRow>(subAccounts);
   const { stat, reload: reloadStat } = useStat();
   const [dialog, setDialog] = useState<{ kind: DialogKind; row: SubAccountRow } | null>(null);
   const [exporting, setExporting] = useState(false);
@@ -93,7 +94,7 @@ export default function SubAccountList() {
         ))}
       </Row>
       <Card
-        title="子账户管理"
+        title={managerScreen.label}
         extra={
           <Space>
             {stat && (
@@ -102,15 +103,15 @@ export default function SubAccountList() {
               </span>
             )}
             {isPackageMode(user) && (
-              <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/customer/selfsevicelayout/manager/open')}>
-                自助开户
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(openScreen.path)}>
+                {openScreen.label}
               </Button>
             )}
           </Space>
         }
       >
         <SchemaFilterBar
-          filter="filters/sub-account"
+          filter={subAccounts.filter}
           formProps={searchFormProps}
           agent
           extra={
@@ -133,7 +134,7 @@ export default function SubAccountList() {
         <SchemaTable<SubAccountRow>
           {...tableProps}
           rowKey="client_id"
-          entity="entities/sub-account"
+          entity={subAccounts.entity}
           columns={columns}
           extraColumns={[
             {

@@ -1,12 +1,52 @@
 /**
- * 客户管理 pages: sub-account manager, self-service opening, detail, customer finance, own
- * balance, for src/screens.tsx. Each page is lazy, so it stays its own chunk; stories and other
- * code import the files directly.
+ * 客户管理: sub-account manager, self-service opening, detail, customer finance, own balance: the
+ * screens and their data, declared here for src/screens.tsx and the data provider. Each page is
+ * lazy, so it stays its own chunk; stories and other code import the files directly.
  */
 import { lazy } from 'react';
+import type { DataResource, Screen } from '@/layout/declarations';
 
-export const SubAccountList = lazy(() => import('./SubAccountList'));
-export const OpenAccount = lazy(() => import('./OpenAccount'));
-export const SubAccountDetail = lazy(() => import('./SubAccountDetail'));
-export const FinanceList = lazy(() => import('./FinanceList'));
-export const OwnBalance = lazy(() => import('./OwnBalance'));
+/** 子账户管理 (POST /client/accounts; one: GET /client/account/detail?client_id=) */
+export const subAccounts = {
+  name: 'subAccounts',
+  list: { url: '/client/accounts', method: 'form' },
+  one: { url: '/client/account/detail', method: 'get', idParam: 'client_id' },
+  idField: 'client_id',
+  entity: 'entities/sub-account',
+  filter: 'filters/sub-account',
+} satisfies DataResource;
+
+/** 客户财务 (POST /recharge/rollback/getAccounts) */
+export const subAccountFinance = {
+  name: 'subAccountFinance',
+  list: { url: '/recharge/rollback/getAccounts', method: 'form' },
+  idField: 'client_id',
+  entity: 'entities/sub-account',
+  filter: 'filters/sub-account-finance',
+} satisfies DataResource;
+
+export const managerScreen: Screen = {
+  name: 'service_manager',
+  path: '/customer/selfsevicelayout/manager',
+  label: '子账户管理',
+  page: lazy(() => import('./SubAccountList')),
+  access: 'agent',
+  menu: 'customer',
+  home: true,
+  data: [subAccounts],
+};
+export const openScreen: Screen = { name: 'service_open', path: '/customer/selfsevicelayout/manager/open', label: '自助开户', page: lazy(() => import('./OpenAccount')), access: 'selfServiceOpening', menu: 'customer', home: true };
+export const detailScreen: Screen = { name: 'customer_manager', path: '/customer/manager/:id/:tab/*', label: '子账户详情', page: lazy(() => import('./SubAccountDetail')), access: 'agent' };
+export const financeScreen: Screen = {
+  name: 'customer_finance',
+  path: '/customer/finance',
+  label: '客户财务',
+  page: lazy(() => import('./FinanceList')),
+  access: 'agent',
+  menu: 'customer',
+  home: true,
+  data: [subAccountFinance],
+};
+export const ownBalanceScreen: Screen = { name: 'own_balance', path: '/customer/finance/balance', label: '账户余额', icon: 'finance', page: lazy(() => import('./OwnBalance')), access: 'subAccount', menu: true, home: true };
+
+export const screens: Screen[] = [managerScreen, openScreen, detailScreen, financeScreen, ownBalanceScreen];

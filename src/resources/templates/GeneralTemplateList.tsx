@@ -4,15 +4,16 @@ import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable } from '@/components/SchemaTable/SchemaTable';
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import type { SmsTemplate } from '@/generated/schemas';
+import { generalTemplates } from '.';
 
 export function GeneralTemplateList() {
-  const { tableProps, searchFormProps } = useSchemaList<SmsTemplate>('generalTemplates', { filterSchema: 'filters/template-general' });
+  const { tableProps, searchFormProps } = useSchemaList<SmsTemplate>(generalTemplates);
   return (
     <Card>
-      <SchemaFilterBar filter="filters/template-general" formProps={searchFormProps} />
+      <SchemaFilterBar filter={generalTemplates.filter} formProps={searchFormProps} />
       <SchemaTable<SmsTemplate>
         {...tableProps}
-        entity="entities/template"
+        entity={generalTemplates.entity}
         rowKey="templateId"
         columns={[
           'orderNo',

@@ -17,6 +17,7 @@ import { TemplateAccountSelect } from './TemplateAccountSelect';
 import { TemplateFormDialog } from './TemplateFormDialog';
 import { TemplateImportDialog } from './TemplateImportDialog';
 import { MESSAGES } from '../../../common/schema/messages';
+import { templates } from '.';
 
 export const TEMPLATE_NOTICE = '温馨提示：发送短信前，请先添加模板并提交审核，模板审核通过后方可发送短信。';
 
@@ -35,7 +36,7 @@ export function SmartTemplateList() {
   const [editing, setEditing] = useState<Row | null | undefined>(undefined);
   const [importing, setImporting] = useState(false);
   const { mutate: remove } = useDelete();
-  const { tableProps, searchFormProps } = useSchemaList<Row>('templates', { filterSchema: 'filters/template-smart', queryOptions: { enabled: !!user } });
+  const { tableProps, searchFormProps } = useSchemaList<Row>(templates, { queryOptions: { enabled: !!user } });
 
   const columns: (string | SchemaColumn<Row>)[] = [
     'templateId',
@@ -78,7 +79,7 @@ export function SmartTemplateList() {
             okText="确定"
             cancelText="取消"
             onConfirm={() =>
-              remove({ resource: 'templates', id: r.templateId }, { onSuccess: () => message.success(MESSAGES.deleted) })
+              remove({ resource: templates.name, id: r.templateId }, { onSuccess: () => message.success(MESSAGES.deleted) })
             }
           >
             <Button type="link" size="small" danger>
@@ -97,7 +98,7 @@ export function SmartTemplateList() {
     <Card>
       <Alert type="info" showIcon message={TEMPLATE_NOTICE} style={{ marginBottom: 16 }} />
       <SchemaFilterBar
-        filter="filters/template-smart"
+        filter={templates.filter}
         formProps={searchFormProps}
         agent={agent}
         widgets={{ 'client-select': () => <TemplateAccountSelect agentId={user?.clientid} placeholder="全部子账户" /> }}
@@ -112,7 +113,7 @@ export function SmartTemplateList() {
           </>
         }
       />
-      <SchemaTable<Row> {...tableProps} entity="entities/template" rowKey="templateId" columns={columns} extraColumns={[actions]} />
+      <SchemaTable<Row> {...tableProps} entity={templates.entity} rowKey="templateId" columns={columns} extraColumns={[actions]} />
       <TemplateFormDialog
         open={editing !== undefined}
         template={editing ?? null}

@@ -15,6 +15,7 @@ import { TemplateAccountSelect } from './TemplateAccountSelect';
 import { contentMaxLength, countVariables, TEMPLATE_FORM, validateTemplate, type TemplateFormValues } from './validation';
 import { OperationMode, SmsType, TemplateBusiness, TemplateCategory, TemplateType } from '@/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
+import { templates } from '.';
 
 export interface TemplateFormDialogProps {
   open: boolean;
@@ -90,7 +91,7 @@ export function TemplateFormDialog({ open, template, agent, agentId, operationMo
     try {
       const body = await saveTemplate({ ...values, sign: values.sign?.trim() });
       message.success(body.msg || (editing ? MESSAGES.updated : '新增成功'));
-      await invalidate({ resource: 'templates', invalidates: ['list'] });
+      await invalidate({ resource: templates.name, invalidates: ['list'] });
       onSaved?.();
       onClose();
     } catch (e) {

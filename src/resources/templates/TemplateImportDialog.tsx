@@ -9,6 +9,7 @@ import { useInvalidate } from '@refinedev/core';
 import { ApiError } from '@/providers/http';
 import { importTemplates, TEMPLATE_EXCEL_URL, type ImportResult } from './api';
 import { MESSAGES } from '../../../common/schema/messages';
+import { templates } from '.';
 
 export interface TemplateImportDialogProps {
   open: boolean;
@@ -44,7 +45,7 @@ export function TemplateImportDialog({ open, onClose }: TemplateImportDialogProp
       setResult({ msg: body.msg ?? '', data: body.data! });
       if (body.data?.importSuccess) {
         message.success(`成功导入${body.data.importSuccess}条模板，请等待审核`);
-        await invalidate({ resource: 'templates', invalidates: ['list'] });
+        await invalidate({ resource: templates.name, invalidates: ['list'] });
       }
     } catch (e) {
       setError(e instanceof ApiError ? e.message : '接口异常');

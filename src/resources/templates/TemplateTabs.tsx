@@ -1,18 +1,17 @@
-/** /template/TestReportLayout: tabs template_Intelligent (智能模板) and template_General (通用模板). */
+/** /template/TestReportLayout: tabs template_Intelligent (智能模板) and template_General (通用模板), read from the declarations in ./index.ts. */
 import { Tabs } from 'antd';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { tabsOf } from '@/layout/declarations';
+import { generalTemplatesTab, templateTabs } from '.';
 
-export const TEMPLATE_TABS = [
-  { key: 'template_Intelligent', label: '智能模板', path: '/template/TestReportLayout/intelligent' },
-  { key: 'template_General', label: '通用模板', path: '/template/TestReportLayout/intelligent/general' },
-];
+export const TEMPLATE_TABS = tabsOf(templateTabs);
 
 export function TemplateTabs() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const path = pathname.replace(/\/+$/, '');
-  if (path === '/template/TestReportLayout') return <Navigate to={TEMPLATE_TABS[0].path} replace />;
-  const active = path.endsWith('/general') ? 'template_General' : 'template_Intelligent';
+  if (path === templateTabs.path) return <Navigate to={TEMPLATE_TABS[0].path} replace />;
+  const active = path.endsWith('/general') ? generalTemplatesTab.name : TEMPLATE_TABS[0].key;
   return (
     <>
       <Tabs

@@ -1,10 +1,48 @@
 /**
- * 短信模板 pages: the tabs layout, smart templates (the user's), general templates (the
- * platform's), for src/screens.tsx. Each page is lazy, so it stays its own chunk; stories and
- * other code import the files directly.
+ * 短信模板 (/template/TestReportLayout: tabs 智能模板, the user's, and 通用模板, the platform's):
+ * the screens and their data, declared here for src/screens.tsx and the data provider. Each page
+ * is lazy, so it stays its own chunk; stories and other code import the files directly.
  */
 import { lazy } from 'react';
+import type { DataResource, Screen } from '@/layout/declarations';
 
-export const TemplateTabs = lazy(() => import('./TemplateTabs'));
-export const SmartTemplateList = lazy(() => import('./SmartTemplateList'));
-export const GeneralTemplateList = lazy(() => import('./GeneralTemplateList'));
+/** 智能模板 (docs/api-templates.md) */
+export const templates = {
+  name: 'templates',
+  list: { url: '/autoTemplate/list', method: 'form' },
+  create: { url: '/autoTemplate/add' },
+  update: { url: '/autoTemplate/edit', idParam: 'templateId' },
+  deleteOne: { url: '/autoTemplate/del', idParam: 'templateId' },
+  idField: 'templateId',
+  entity: 'entities/template',
+  filter: 'filters/template-smart',
+} satisfies DataResource;
+
+/** 通用模板 (POST /autoTemplate/commonlist) */
+export const generalTemplates = {
+  name: 'generalTemplates',
+  list: { url: '/autoTemplate/commonlist', method: 'form' },
+  idField: 'templateId',
+  entity: 'entities/template',
+  filter: 'filters/template-general',
+} satisfies DataResource;
+
+const SmartTemplateList = lazy(() => import('./SmartTemplateList'));
+
+export const smartTemplatesTab: Screen = { name: 'template_Intelligent', path: 'intelligent', label: '智能模板', page: SmartTemplateList, data: [templates] };
+export const generalTemplatesTab: Screen = { name: 'template_General', path: 'intelligent/general', label: '通用模板', page: lazy(() => import('./GeneralTemplateList')), data: [generalTemplates] };
+
+export const templateTabs: Screen = {
+  name: 'template_TestReportLayout',
+  path: '/template/TestReportLayout',
+  label: '短信模板',
+  page: lazy(() => import('./TemplateTabs')),
+  menu: 'template',
+  link: '/template/TestReportLayout/intelligent',
+  children: [smartTemplatesTab, generalTemplatesTab],
+};
+
+export const screens: Screen[] = [
+  templateTabs,
+  { name: 'template_intelligent', path: '/template/intelligent', label: '智能模板', page: SmartTemplateList, data: [templates] },
+];

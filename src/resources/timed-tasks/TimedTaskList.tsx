@@ -20,6 +20,7 @@ import { SEND_MESSAGES, undoSend } from '@/domain/send';
 import { deliverPath } from '@/domain/sendRoutes';
 import { businessNow, businessTime, type BusinessTimeInput } from '@/lib/businessTime';
 import { TimedTaskPhonesDialog } from './TimedTaskPhonesDialog';
+import { timedTasks, timedTaskScreen } from '.';
 
 /**
  * Has the task's send time come (it can no longer be cancelled)? The send time is Shanghai's
@@ -34,7 +35,7 @@ export function TimedTaskList() {
   const { user } = useCurrentUser();
   const agent = isAgent(user);
   const [phones, setPhones] = useState<TimedTask | null>(null);
-  const { tableProps, searchFormProps, tableQuery } = useSchemaList<TimedTask>('timedTasks', { filterSchema: 'filters/timed-task', queryOptions: { enabled: !!user } });
+  const { tableProps, searchFormProps, tableQuery } = useSchemaList<TimedTask>(timedTasks, { queryOptions: { enabled: !!user } });
 
   const cancel = (task: TimedTask) => {
     if (sendTimeReached(task)) {
@@ -83,12 +84,12 @@ export function TimedTaskList() {
   ];
 
   return (
-    <Card title="定时任务">
-      <SchemaFilterBar filter="filters/timed-task" agent={agent} formProps={searchFormProps} />
+    <Card title={timedTaskScreen.label}>
+      <SchemaFilterBar filter={timedTasks.filter} agent={agent} formProps={searchFormProps} />
       <SchemaTable<TimedTask>
         {...tableProps}
         rowKey="taskId"
-        entity="entities/timed-task"
+        entity={timedTasks.entity}
         columns={columns}
         locale={{ emptyText: '暂无数据' }}
         extraColumns={[

@@ -4,6 +4,7 @@ import { useTable } from '@refinedev/antd';
 import type { TimedTask } from '@/generated/schemas';
 import { listPagination } from '@/components/SchemaTable/SchemaTable';
 import { listPageSize } from '@/components/SchemaTable/useSchemaList';
+import { timedTaskPhones } from '.';
 
 export function TimedTaskPhonesDialog({ task, onClose }: { task: TimedTask | null; onClose: () => void }) {
   return (
@@ -15,9 +16,9 @@ export function TimedTaskPhonesDialog({ task, onClose }: { task: TimedTask | nul
 
 function PhoneTable({ task }: { task: TimedTask }) {
   const { tableProps } = useTable<{ phone: string }>({
-    resource: 'timedTaskPhones',
+    resource: timedTaskPhones.name,
     syncWithLocation: false,
-    pagination: { pageSize: listPageSize('timedTaskPhones') },
+    pagination: { pageSize: listPageSize(timedTaskPhones) },
     meta: { params: { uid: task.taskId, submitTime: task.setSendTimeStr } },
   });
   return (
@@ -28,7 +29,7 @@ function PhoneTable({ task }: { task: TimedTask }) {
       pagination={listPagination(tableProps.pagination)}
       locale={{ emptyText: '暂无号码' }}
       columns={[
-        { key: 'no', title: '序号', width: 70, render: (_v, _r, i) => i + 1 + ((Number((tableProps.pagination || {}).current) || 1) - 1) * listPageSize('timedTaskPhones') },
+        { key: 'no', title: '序号', width: 70, render: (_v, _r, i) => i + 1 + ((Number((tableProps.pagination || {}).current) || 1) - 1) * listPageSize(timedTaskPhones) },
         { key: 'phone', dataIndex: 'phone', title: '手机号码' },
       ]}
     />

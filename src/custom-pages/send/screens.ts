@@ -1,0 +1,15 @@
+/**
+ * 短信发送: the three send screens, declared here for src/screens.tsx. The pages are still in
+ * src/custom-pages/deliver and src/custom-pages/varintl (lazy there, each its own chunk); they
+ * move into this folder with the send room (issue 22 item 6), which then imports them from here.
+ */
+import type { Screen } from '@/layout/declarations';
+import { DeliverPage } from '@/custom-pages/deliver';
+import { InternationalPage, VariablePage } from '@/custom-pages/varintl';
+
+/** 普通短信发送 (edit a timed task with ?id=) */
+export const deliverScreen: Screen = { name: 'sms_deliver', path: '/customer/deliverlayout/deliver', label: '普通短信发送', page: DeliverPage, access: 'domesticSending', menu: 'send', home: true };
+export const variableScreen: Screen = { name: 'sms_variablesms', path: '/customer/deliverlayout/variablesms', label: '变量短信发送', page: VariablePage, access: 'domesticSending', menu: 'send' };
+export const internationalScreen: Screen = { name: 'sms_internaldeliver', path: '/customer/deliverlayout/internaldeliver', label: '国际短信发送', page: InternationalPage, access: 'internationalSending', menu: 'send' };
+
+export const screens: Screen[] = [deliverScreen, variableScreen, internationalScreen];
