@@ -194,13 +194,17 @@ describe('send file rows (pure): read as bytes, the same answers as the text rul
     // 结 + 500: the variable's start with the literal before it
     const spanning2 = file('spanning2.tsv', `${phone(1)}\t快递员\t5000\n`);
     expect(await read(spanning2, literals, '好易购', words, 1 << 20)).toMatchObject({ hit: true });
-    // the English brackets of an all-ASCII row: a word with [ACME] hits that row only
+    // the English brackets of an all-ASCII row: brackets are punctuation to the check (issue 23 item 6), so a
+    // word across the sign and the text hits with either; one across the sign and an ASCII variable hits that row
     const en = templateParts('Hi {name}, welcome');
     const bracket = list('[acme]hi');
     const zhRow = file('zh-row.tsv', `${phone(1)}\t张三\n`);
     const enRow = file('en-row.tsv', `${phone(1)}\t张三\n${phone(2)}\tTom\n`);
-    expect(await read(zhRow, en, 'ACME', bracket, 1 << 20)).toMatchObject({ hit: false, texts: ['【ACME】Hi 张三, welcome'] });
+    expect(await read(zhRow, en, 'ACME', bracket, 1 << 20)).toMatchObject({ hit: true, texts: ['【ACME】Hi 张三, welcome'] });
     expect(await read(enRow, en, 'ACME', bracket, 1 << 20)).toMatchObject({ hit: true, texts: ['【ACME】Hi 张三, welcome', '[ACME]Hi Tom, welcome'] });
+    const tom = list('hi tom');
+    expect(await read(zhRow, en, 'ACME', tom, 1 << 20)).toMatchObject({ hit: false });
+    expect(await read(enRow, en, 'ACME', tom, 1 << 20)).toMatchObject({ hit: true });
   });
 });
 
