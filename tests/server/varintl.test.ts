@@ -194,13 +194,17 @@ describe('send file rows (pure): read as bytes, the same answers as the text rul
     // 结 + 500: the variable's start with the literal before it
     const spanning2 = file('spanning2.tsv', `${phone(1)}\t快递员\t5000\n`);
     expect(await read(spanning2, literals, '好易购', words, 1 << 20)).toMatchObject({ hit: true });
-    // the English brackets of an all-ASCII row: a word with [ACME] hits that row only
+    // the English brackets of an all-ASCII row: brackets are punctuation to the check (issue 23 item 6), so a
+    // word across the sign and the text hits with either; one across the sign and an ASCII variable hits that row
     const en = templateParts('Hi {name}, welcome');
     const bracket = list('[acme]hi');
     const zhRow = file('zh-row.tsv', `${phone(1)}\t张三\n`);
     const enRow = file('en-row.tsv', `${phone(1)}\t张三\n${phone(2)}\tTom\n`);
-    expect(await read(zhRow, en, 'ACME', bracket, 1 << 20)).toMatchObject({ hit: false, texts: ['【ACME】Hi 张三, welcome'] });
+    expect(await read(zhRow, en, 'ACME', bracket, 1 << 20)).toMatchObject({ hit: true, texts: ['【ACME】Hi 张三, welcome'] });
     expect(await read(enRow, en, 'ACME', bracket, 1 << 20)).toMatchObject({ hit: true, texts: ['【ACME】Hi 张三, welcome', '[ACME]Hi Tom, welcome'] });
+    const tom = list('hi tom');
+    expect(await read(zhRow, en, 'ACME', tom, 1 << 20)).toMatchObject({ hit: false });
+    expect(await read(enRow, en, 'ACME', tom, 1 << 20)).toMatchObject({ hit: true });
   });
 });
 
@@ -434,6 +438,38 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     const tooLate = shanghai(new Date(t.server.clock.now().getTime() + 25 * 3600_000));
     await later();
     expect((await client1.post('/api/send/send_time_sms', { sendKind: 2, content: 'x', smstype: 0, mobilelist: US1, sendtime: tooLate }, { json: true })).body.msg).toBe('定时发送时间须在24小时之内');
+  });
+
+  it('an international send with a blocked word is intercepted like a domestic one: recorded, nothing charged, no 5xx (issue 23 item 4)', async () => {
+    const fen = await remaining(t.server, 'client1', 2);
+    const money = await balance(t.server, 'client1');
+    const check = async (r: { status: number; body: any }, n: number) => {
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ code: 0, msg: '短信内容包含敏感词，已拦截', data: { chargeNum: 0, amount: '0.00', submitTotal: n } });
+      const tk = await task(t.server, r.body.data.taskId);
+      expect(tk).toMatchObject({ status: 3, send_kind: 2, intercept_num: n, charge_num_total: 0, charge_state: 1, amount: '0.00' });
+      const msgs = await db(t.server).selectFrom('sms_messages').select(['carrier', 'price', 'state', 'done_at']).where('task_id', '=', tk.id).execute();
+      expect(msgs).toHaveLength(n);
+      expect(msgs.every((m) => m.carrier === 4 && new Money(m.price).isZero() && m.state === 11 && m.done_at !== null)).toBe(true);
+    };
+    await later();
+    // plain, then disguised (a zero-width space, traditional characters, full width)
+    await check(await client1.post('/api/send/sendingInternational', { content: '网络赌博 bonus', sign: 'ACME', smstype: 0, mobile: `${US1},${GB1}` }), 2);
+    await later();
+    await check(await client1.post('/api/send/sendingInternational', { content: '網絡賭\u200b博', smstype: 0, mobile: JP1 }), 1);
+    await later();
+    const at = shanghai(new Date(t.server.clock.now().getTime() + 30 * 60_000));
+    await check(await client1.post('/api/send/send_time_sms', { sendKind: 2, content: '六合彩 tonight', smstype: 0, mobilelist: `${US1},${US2},${GB1}`, sendtime: at }, { json: true }), 3);
+    expect(await remaining(t.server, 'client1', 2)).toBe(fen);
+    expect(await balance(t.server, 'client1')).toBe(money);
+    // a money account (agent0, allowed international numbers above) is not charged either
+    const agent0 = await as(t.server, 'agent0');
+    const before = await balance(t.server, 'agent0');
+    await later();
+    await check(await agent0.post('/api/send/sendingInternational', { clientId: 'agent0', content: '赌博', smstype: 0, mobile: US1 }), 1);
+    expect(await balance(t.server, 'agent0')).toBe(before);
+    expect(await poolViolations(t.server)).toEqual([]);
+    expect(await ledgerViolations(t.server)).toEqual([]);
   });
 
   let sendFile = '';

@@ -1,33 +1,30 @@
 /**
  * The sensitive-word list: operator data in a text file (one word per line, `#` starts a comment),
- * compiled into an Aho-Corasick automaton (@monyone/aho-corasick, its double-array build) so a check
- * costs one pass over the text whatever the list's size. Matching is by UTF-16 code unit, so ranges
- * are offsets into the text as the console holds it, and a word matches wherever its characters
- * appear, combining marks or not. The file is re-read when it changes, without a restart: every
- * check looks at its mtime at most once a second. The same matcher guards sending.
+ * compiled into an Aho-Corasick automaton so a check costs one pass over the text whatever the
+ * list's size. Texts and words are normalised first (normalize.ts: compatibility forms, invisible
+ * characters, spaces / punctuation / symbols between Chinese characters, case, traditional →
+ * simplified), so `赌\u200b博`, `赌 博`, `賭博` and `ＶＰＮ` are found as `赌博` and `vpn`; every range
+ * found is given in UTF-16 offsets of the original text. The file is re-read when it changes,
+ * without a restart: every check looks at its mtime at most once a second. The same matcher
+ * guards sending.
  */
 import fs from 'node:fs';
-import { AhoCorasick } from '@monyone/aho-corasick/fast';
+import { Normalizer, normalizeString, wordUnitMask } from './normalize';
+
+export { wordUnitMask } from './normalize';
 
 export type Range = [start: number, end: number];
 
-/** Lower-cases character by character where that keeps the length, so offsets stay those of the original text. */
-export function foldCase(text: string): string {
-  const lower = text.toLowerCase();
-  if (lower.length === text.length) return lower;
-  let out = '';
-  for (const ch of text) {
-    const l = ch.toLowerCase();
-    out += l.length === ch.length ? l : ch;
-  }
-  return out;
-}
+const normalizer = new Normalizer();
 
+/** The list's words, normalised, distinct, in file order (a word that normalises to nothing is left out). */
 export function parseWordList(text: string): string[] {
   const words = new Set<string>();
   for (const line of text.split(/\r?\n/)) {
     const w = line.replace(/#.*$/, '').trim();
-    if (w) words.add(foldCase(w));
+    if (!w) continue;
+    const n = normalizeString(w);
+    if (n) words.add(n);
   }
   return [...words];
 }
@@ -45,6 +42,160 @@ export function mergeRanges(ranges: Range[]): Range[] {
 }
 
 /**
+ * Aho-Corasick over UTF-16 units of normalised words: the root's moves in a table of all 65,536
+ * units, the other moves in one open-addressing hash table keyed by (state, unit). A state knows
+ * the longest word ending there (itself or through its suffix links): ranges are merged anyway,
+ * so the longest is all a position needs.
+ */
+export class WordAutomaton {
+  /** units some word holds */
+  readonly used = new Uint8Array(65536);
+  private readonly rootNext = new Int32Array(65536);
+  private readonly hState: Int32Array;
+  private readonly hUnit: Uint16Array;
+  private readonly hNext: Int32Array;
+  private readonly hMask: number;
+  private readonly fail: Int32Array;
+  /** bit (unit & 31) set for the units of the state's moves: most misses need no hash probe */
+  private readonly childBits: Int32Array;
+  /** length (units) of the longest word that ends at the state, 0: none */
+  private readonly best: Int32Array;
+
+  constructor(words: readonly string[]) {
+    let total = 1;
+    for (const w of words) total += w.length;
+    let size = 1024;
+    while (size < total * 2) size *= 2;
+    this.hState = new Int32Array(size).fill(-1);
+    this.hUnit = new Uint16Array(size);
+    this.hNext = new Int32Array(size);
+    this.hMask = size - 1;
+    const depth = new Int32Array(total);
+    const isWord = new Uint8Array(total);
+    // children as linked lists, for the breadth-first pass
+    const firstChild = new Int32Array(total).fill(-1);
+    const sibling = new Int32Array(total).fill(-1);
+    const unitOf = new Uint16Array(total);
+    const childBits = new Int32Array(total);
+    let states = 1;
+    for (const w of words) {
+      let s = 0;
+      for (let i = 0; i < w.length; i++) {
+        const u = w.charCodeAt(i);
+        this.used[u] = 1;
+        let t = this.child(s, u);
+        if (t < 0) {
+          t = states++;
+          depth[t] = depth[s] + 1;
+          unitOf[t] = u;
+          sibling[t] = firstChild[s];
+          firstChild[s] = t;
+          childBits[s] |= 1 << (u & 31);
+          if (s === 0) this.rootNext[u] = t;
+          else this.put(s, u, t);
+        }
+        s = t;
+      }
+      if (w.length) isWord[s] = 1;
+    }
+    this.childBits = childBits;
+    this.fail = new Int32Array(states);
+    this.best = new Int32Array(states);
+    const queue = new Int32Array(states);
+    let head = 0;
+    let tail = 0;
+    for (let c = firstChild[0]; c >= 0; c = sibling[c]) {
+      this.best[c] = isWord[c] ? depth[c] : 0;
+      queue[tail++] = c;
+    }
+    while (head < tail) {
+      const s = queue[head++];
+      for (let c = firstChild[s]; c >= 0; c = sibling[c]) {
+        const u = unitOf[c];
+        let f = this.fail[s];
+        let next: number;
+        for (;;) {
+          next = this.child(f, u);
+          if (next >= 0 || f === 0) break;
+          f = this.fail[f];
+        }
+        const fc = next >= 0 ? next : 0;
+        this.fail[c] = fc;
+        this.best[c] = Math.max(isWord[c] ? depth[c] : 0, this.best[fc]);
+        queue[tail++] = c;
+      }
+    }
+  }
+
+  private slot(s: number, u: number): number {
+    return (Math.imul(s, 0x9e3779b1) ^ Math.imul(u + 1, 0x85ebca6b)) & this.hMask;
+  }
+
+  private put(s: number, u: number, t: number) {
+    let h = this.slot(s, u);
+    while (this.hState[h] >= 0) h = (h + 1) & this.hMask;
+    this.hState[h] = s;
+    this.hUnit[h] = u;
+    this.hNext[h] = t;
+  }
+
+  /** the move from `s` on `u`, -1 when none (the root: 0 when none) */
+  private child(s: number, u: number): number {
+    if (s === 0) return this.rootNext[u] || -1;
+    for (let h = this.slot(s, u); ; h = (h + 1) & this.hMask) {
+      const k = this.hState[h];
+      if (k < 0) return -1;
+      if (k === s && this.hUnit[h] === u) return this.hNext[h];
+    }
+  }
+
+  /** the state after `u` from `s` */
+  private step(s: number, u: number): number {
+    if (this.used[u] === 0) return 0;
+    const hState = this.hState;
+    const hUnit = this.hUnit;
+    const mask = this.hMask;
+    const bits = this.childBits;
+    const bit = 1 << (u & 31);
+    while (s !== 0) {
+      if ((bits[s] & bit) === 0) {
+        s = this.fail[s];
+        continue;
+      }
+      for (let h = (Math.imul(s, 0x9e3779b1) ^ Math.imul(u + 1, 0x85ebca6b)) & mask; ; h = (h + 1) & mask) {
+        const k = hState[h];
+        if (k < 0) break;
+        if (k === s && hUnit[h] === u) return this.hNext[h];
+      }
+      s = this.fail[s];
+    }
+    return this.rootNext[u];
+  }
+
+  /** Whether units[0, n) hold a word. */
+  has(units: Uint16Array, n: number): boolean {
+    const best = this.best;
+    let s = 0;
+    for (let i = 0; i < n; i++) {
+      s = this.step(s, units[i]);
+      if (best[s] !== 0) return true;
+    }
+    return false;
+  }
+
+  /** [first, last] unit index of the longest word ending at each position that ends one */
+  each(units: Uint16Array, n: number, hit: (first: number, last: number) => void): void {
+    const best = this.best;
+    let s = 0;
+    for (let i = 0; i < n; i++) {
+      s = this.step(s, units[i]);
+      const b = best[s];
+      if (b !== 0) hit(i - b + 1, i);
+    }
+  }
+}
+
+/**
  * The check of many texts filled from one template (a variable send's rows): see
  * SensitiveWords.templateCheck.
  */
@@ -52,7 +203,7 @@ export interface TemplateWordCheck {
   /** the template's fixed text (sign and literal parts) holds a word, whatever the variables */
   readonly fixedHit: boolean;
   /**
-   * 1 for every UTF-16 code unit that could be part of a word's match in a text (after folding):
+   * 1 for every UTF-16 code unit that could play a part in a word's match in a text (wordUnitMask):
    * a row whose variables hold none of them cannot hit, whatever their neighbours.
    */
   readonly mask: Uint8Array;
@@ -62,38 +213,15 @@ export interface TemplateWordCheck {
 
 const NO_UNITS = new Uint8Array(65536);
 const ALL_UNITS = new Uint8Array(65536).fill(1);
-const SIGMA = 0x3a3;
 
-/**
- * Code units a word of the (folded) list can match: a unit whose fold is a unit of some word. A
- * unit folds to its lower case when that is one unit, else stays as it is (foldCase), so both
- * count; capital sigma lowers to σ or, word-finally, ς; surrogates are taken together.
- */
-export function wordUnitMask(words: readonly string[]): Uint8Array {
-  const used = new Uint8Array(65536);
-  let surrogates = false;
-  for (const w of words) {
-    for (let i = 0; i < w.length; i++) {
-      const u = w.charCodeAt(i);
-      used[u] = 1;
-      if (u >= 0xd800 && u <= 0xdfff) surrogates = true;
-    }
-  }
-  const mask = new Uint8Array(65536);
-  for (let u = 0; u < 65536; u++) {
-    if (u >= 0xd800 && u <= 0xdfff) mask[u] = surrogates ? 1 : 0;
-    else if (used[u]) mask[u] = 1;
-    else {
-      const l = String.fromCharCode(u).toLowerCase();
-      if (l.length === 1 && used[l.charCodeAt(0)]) mask[u] = 1;
-    }
-  }
-  if (used[0x3c2] || used[0x3c3]) mask[SIGMA] = 1;
-  return mask;
+function textHas(ac: WordAutomaton, text: string): boolean {
+  if (!text) return false;
+  const n = normalizer.normalize(text);
+  return ac.has(n.units, n.length);
 }
 
 export class SensitiveWords {
-  private matcher: AhoCorasick | null = null;
+  private matcher: WordAutomaton | null = null;
   private words: string[] = [];
   private mask: Uint8Array | null = null;
   private mtimeMs = -1;
@@ -119,7 +247,7 @@ export class SensitiveWords {
       st = undefined;
     }
     const words = st ? parseWordList(fs.readFileSync(this.file, 'utf8')) : [];
-    this.matcher = words.length ? new AhoCorasick(words) : null;
+    this.matcher = words.length ? new WordAutomaton(words) : null;
     this.words = words;
     this.mask = null;
     this.mtimeMs = st?.mtimeMs ?? -1;
@@ -151,17 +279,24 @@ export class SensitiveWords {
     }
   }
 
-  /** Offending ranges of `text` (UTF-16 offsets, end exclusive), merged, in order. */
+  /**
+   * Offending ranges of `text` (UTF-16 offsets of the original text, end exclusive), merged, in
+   * order: a range runs from the first original character of the match to its last one (with the
+   * combining marks on it), the ignored characters between them included.
+   */
   find(text: string): Range[] {
     this.refresh();
-    if (!this.matcher || !text) return [];
-    const hits = this.matcher.matchInText(foldCase(text));
-    return mergeRanges(hits.map((m) => [m.begin, m.end] as Range));
+    const ac = this.matcher;
+    if (!ac || !text) return [];
+    const n = normalizer.normalize(text);
+    const ranges: Range[] = [];
+    ac.each(n.units, n.length, (first, last) => ranges.push([n.start[first], n.end[last]]));
+    return ranges.length ? mergeRanges(ranges) : ranges;
   }
 
   contains(text: string): boolean {
     this.refresh();
-    return !!this.matcher && !!text && this.matcher.hasKeywordInText(foldCase(text));
+    return !!this.matcher && textHas(this.matcher, text);
   }
 
   /**
@@ -171,25 +306,28 @@ export class SensitiveWords {
    * are checked once; a row needs its own check (`contains` of its full text) only when one of
    * its variables holds a unit of `mask`. Exact, the same answer as checking every row's full text:
    *
-   * - A match is a word in the folded text. foldCase folds unit by unit (each code point to its
-   *   lower case, or itself when that changes the length) except capital sigma, whose lower case
-   *   depends on the letters around it. So, without a capital sigma in the fixed parts, the fixed
-   *   parts fold the same inside any row as on their own.
-   * - A match that covers a unit of a variable needs that unit to fold to a unit of some word:
-   *   `mask` holds every unit that can. A row whose variables hold none of them can only hit
-   *   within one fixed part, which the fixed check has seen (the parts are joined by a line
-   *   break, which no word holds). A word spanning a variable and the template text around it
-   *   covers a unit of the variable, so that row is checked in full.
-   * - Fixed parts holding a capital sigma: no shortcut (every row checked in full).
+   * - A match is a word in the normalised text. Normalisation is per character except for the
+   *   runs of separators (spaces, punctuation, symbols), read as nothing or one space by the
+   *   characters around them (normalize.ts).
+   * - A match that covers a unit coming from a variable needs that unit to be a unit of some
+   *   word; a match across a variable that reads as nothing needs the variable to be made of
+   *   separators or removed characters: `mask` holds every unit that can do either
+   *   (wordUnitMask). A row whose variables hold none of them can only hit within one fixed part.
+   * - A fixed part reads the same inside any row as on its own (at its edges: a separator run
+   *   there is a space or nothing, and a match can neither start nor end with a space, so a match
+   *   using it covers a variable's unit), unless letters standing alone meet a separator next to
+   *   the part's edge (Normalizer.edgeSensitive: `a b` reads `ab` alone, `a bc` followed by `c`):
+   *   then there is no shortcut (every row checked in full). So a fixed part that holds a word on
+   *   its own (checked alone) holds it in every row.
    */
   templateCheck(fixed: readonly string[]): TemplateWordCheck {
     this.refresh();
     const matcher = this.matcher;
     if (!matcher) return { fixedHit: false, mask: NO_UNITS, contains: () => false };
-    const contains = (text: string) => !!text && matcher.hasKeywordInText(foldCase(text));
-    if (fixed.some((f) => f.includes('Σ'))) return { fixedHit: false, mask: ALL_UNITS, contains };
+    const contains = (text: string) => textHas(matcher, text);
+    if (fixed.some((f) => normalizer.edgeSensitive(f))) return { fixedHit: false, mask: ALL_UNITS, contains };
     this.mask ??= wordUnitMask(this.words);
-    return { fixedHit: contains(fixed.join('\n')), mask: this.mask, contains };
+    return { fixedHit: fixed.some(contains), mask: this.mask, contains };
   }
 }
 

@@ -530,13 +530,14 @@ export class VarIntlService {
         phones: a.phones,
         carriers: a.carriers,
         pieces: 1,
-        // never-charged messages (intercepted at acceptance) cost nothing
+        // never-charged messages (intercepted at acceptance) cost nothing; international messages
+        // (carrier 4) have no price by carrier: each gets its own, 0 when intercepted
         prices: a.intercepted ? NO_PRICES : a.carrierPrices,
         state,
         nextAt: state === SendRecordStatus.NotSent && !o.timed ? now : null,
         createdAt: now,
         doneAt: a.intercepted ? now : null,
-        each: { texts: a.texts ?? undefined, pieces: a.pieces, prices: a.prices && !a.intercepted ? a.prices : undefined, noRegions: a.kind === SEND_KIND.international },
+        each: { texts: a.texts ?? undefined, pieces: a.pieces, prices: a.prices ? (a.intercepted ? new Array<string>(n).fill('0') : a.prices) : undefined, noRegions: a.kind === SEND_KIND.international },
       });
       if (o.probe) {
         const t = performance.now();
