@@ -25,19 +25,7 @@ import { installResponseCheck, installSchemaValidation, installSerializer } from
 import { systemClock, type Clock } from './lib/time';
 import { inDependencyOrder, MODULES } from './modules';
 import { ServerSchemas, DEFAULT_SCHEMA_DIR } from './schemas';
-import { authRoutes } from './modules/auth/routes';
-import { AuthService } from './modules/auth/service';
 import { SessionService } from './modules/auth/session';
-import { captchaRoutes } from './modules/captcha/routes';
-import { CaptchaService, type ImageCaptchaGenerator } from './modules/captcha/service';
-import { passwordRoutes } from './modules/password/routes';
-import { PasswordService } from './modules/password/service';
-import { profileRoutes } from './modules/profile/routes';
-import { ProfileService } from './modules/profile/service';
-import { registerRoutes } from './modules/register/routes';
-import { RegisterService } from './modules/register/service';
-import { siteRoutes } from './modules/site/routes';
-import { SiteService } from './modules/site/service';
 import { NodeMailer, type Mailer } from './modules/verification/mail';
 import { LedgerService } from './modules/ledger/service';
 import { subaccountRoutes } from './modules/subaccount/routes';
@@ -45,12 +33,8 @@ import { SubAccountService } from './modules/subaccount/service';
 import { OutboxSmsChannel, type SmsChannel } from './modules/verification/sms';
 import { VerificationService } from './modules/verification/service';
 import { SensitiveWords } from './modules/content/sensitive-words';
-import { contentRoutes } from './modules/content/routes';
-import { NoticeService } from './modules/notice/service';
-import { noticeRoutes } from './modules/notice/routes';
-import { HelpDocs } from './modules/help/docs';
-import { helpRoutes } from './modules/help/routes';
 import { registerOpenApi } from './modules/help/openapi';
+import type { ImageCaptchaGenerator } from './modules/captcha/service';
 import { clientsRoutes } from './modules/clients/routes';
 import { ClientsService } from './modules/clients/service';
 import { accountRoutes, selfUpdateClient } from './modules/account/routes';
@@ -85,7 +69,7 @@ import { VarIntlService } from './modules/varintl/service';
  * becomes a plugin (server/modules/module.ts) leaves this list, and other modules may name it in
  * their `dependencies` either way.
  */
-const LEGACY_MODULES = ['auth', 'captcha', 'verification', 'profile', 'site', 'register', 'password', 'notice', 'help', 'clients', 'upload', 'account', 'template', 'ledger', 'subaccount', 'send', 'pay', 'bills', 'files', 'content', 'records', 'purchase', 'reports', 'numbers', 'invoice', 'varintl'];
+const LEGACY_MODULES = ['clients', 'upload', 'account', 'template', 'ledger', 'subaccount', 'send', 'pay', 'bills', 'files', 'records', 'purchase', 'reports', 'numbers', 'invoice', 'varintl'];
 
 export interface BuildAppOptions {
   db: Db;
@@ -120,16 +104,10 @@ export interface BuildAppOptions {
  */
 declare module './context' {
   interface Services {
+    /** the sessions (core: the access guard of every route reads them) */
     sessions: SessionService;
-    captcha: CaptchaService;
+    /** verification codes (core: registration, password reset and account changes send them) */
     codes: VerificationService;
-    auth: AuthService;
-    profile: ProfileService;
-    site: SiteService;
-    register: RegisterService;
-    password: PasswordService;
-    notices: NoticeService;
-    docs: HelpDocs;
     clients: ClientsService;
     uploads: UploadService;
     account: AccountService;
@@ -177,24 +155,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       purgeEveryMs: opts.purgeEveryMs ?? 10 * 60_000,
       alarmEveryMs: opts.alarmEveryMs ?? 1000,
       uploadPurgeEveryMs: opts.uploadPurgeEveryMs ?? 3600_000,
+      imageCaptcha: opts.imageCaptcha,
     },
   };
   const sessions = new SessionService(ctx);
-  const captcha = new CaptchaService(ctx, opts.imageCaptcha);
   const codes = new VerificationService(ctx);
   const clients = new ClientsService(ctx);
   const uploads = new UploadService(ctx);
   const services = {
     sessions,
-    captcha,
     codes,
-    auth: new AuthService(ctx, captcha),
-    profile: new ProfileService(ctx),
-    site: new SiteService(ctx),
-    register: new RegisterService(ctx, codes, captcha),
-    password: new PasswordService(ctx, { codes, captcha, sessions }),
-    notices: new NoticeService(ctx),
-    docs: new HelpDocs(config.docsDir || path.join(opts.dataDir, 'docs')),
     clients,
     uploads,
     account: new AccountService(ctx, { codes, sessions, uploads }),
@@ -230,15 +200,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(
     async (api) => {
       installAccess(api, sessions);
-      await api.register(siteRoutes(services.site, services.docs));
-      await api.register(captchaRoutes(ctx, captcha));
-      await api.register(authRoutes(ctx, services));
-      await api.register(profileRoutes(services.profile));
-      await api.register(registerRoutes(ctx, services));
-      await api.register(passwordRoutes(ctx, services.password));
-      await api.register(noticeRoutes(ctx, services.notices));
-      await api.register(helpRoutes(ctx, services.docs));
-      await api.register(contentRoutes(ctx));
       await api.register(clientsRoutes(services.clients));
       await api.register(uploadRoutes(services.uploads));
       await api.register(accountRoutes(ctx, services.account));

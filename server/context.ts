@@ -7,6 +7,7 @@ import type { ServerSchemas } from './schemas';
 import type { Mailer } from './modules/verification/mail';
 import type { SmsChannel } from './modules/verification/sms';
 import type { SensitiveWords } from './modules/content/sensitive-words';
+import type { ImageCaptchaGenerator } from './modules/captcha/service';
 
 /**
  * The services the modules publish for each other (`app.services`): each module adds its own with
@@ -23,6 +24,8 @@ export interface ModuleOptions {
   alarmEveryMs: number;
   /** purge unfinished uploads every this many ms (0: never) */
   uploadPurgeEveryMs: number;
+  /** replaces the image captcha generator (tests record the answer) */
+  imageCaptcha?: ImageCaptchaGenerator;
 }
 
 /** What every module's service needs: built once per app by buildApp. */

@@ -7,9 +7,18 @@
  * runner's and the benchmarks' TypeScript loaders do not serve the same way; one list works everywhere.)
  */
 import type { FastifyPluginAsync } from 'fastify';
+import auth from './auth';
+import captcha from './captcha';
+import content from './content';
+import help from './help';
+import notice from './notice';
+import password from './password';
+import profile from './profile';
+import register from './register';
 import sign from './sign';
+import site from './site';
 
-export const MODULES: FastifyPluginAsync[] = [sign];
+export const MODULES: FastifyPluginAsync[] = [auth, captcha, content, help, notice, password, profile, register, sign, site];
 
 interface PluginMeta {
   name?: string;

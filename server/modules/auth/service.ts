@@ -11,6 +11,7 @@
  * names are counted and locked exactly like real ones and get the same 用户名或密码错误, so
  * neither the answer nor the lockout tells whether a name exists.
  */
+import type { LoginForm } from '../../../common/generated/schemas';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
@@ -32,13 +33,8 @@ export const LOGIN_MESSAGES = {
   inactive: '账户未激活，请重新注册',
 };
 
-export interface LoginForm {
-  username: string;
-  password: string;
-  remember?: boolean;
-  server?: string;
-  token?: string;
-}
+/** forms/login */
+export type { LoginForm };
 
 let dummyHash: Promise<string> | undefined;
 

@@ -1,43 +1,42 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context';
+import { api, fileReply, okOf, request } from '../../http/contract';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
-import { formSchema } from '../../http/validation';
-import type { CaptchaService, TrackPoint } from './service';
+import type { CaptchaService } from './service';
 import { MESSAGES } from '../../../common/schema/messages';
 
 export const CAPTCHA_COOKIE = 'cid';
 
-interface SliderVerifyForm {
-  server: string;
-  width: number;
-  track: TrackPoint[];
-}
-
 const TAG = '会话与登录';
 
-/** A form post may carry the track as JSON or as flat "x,ms,x,ms,…". */
-function normaliseTrack(body: any) {
-  if (body && typeof body.track === 'string' && !body.track.trim().startsWith('[')) {
-    const n = body.track.split(',').map(Number);
+/** A form post may carry the track as JSON or as flat "x,ms,x,ms,…" (before the schema runs). */
+function normaliseTrack(body: unknown): unknown {
+  const b = body as { track?: unknown } | null;
+  if (b && typeof b.track === 'string' && !b.track.trim().startsWith('[')) {
+    const n = b.track.split(',').map(Number);
     const pairs: number[][] = [];
     for (let i = 0; i + 1 < n.length; i += 2) pairs.push([n[i], n[i + 1]]);
-    return { ...body, track: pairs };
+    return { ...b, track: pairs };
   }
   return body;
 }
 
 export function captchaRoutes(ctx: AppContext, captcha: CaptchaService): FastifyPluginAsync {
-  return async (app) => {
-    app.get('/captcha/slider', route({ tag: TAG, summary: '获取滑块验证挑战', access: 'public' }), async () => ok({ server: await captcha.sliderChallenge() }));
+  const challenge = okOf(ctx, { type: 'object', required: ['server'], properties: { server: { type: 'string', title: '挑战令牌' } } });
+  const token = okOf(ctx, { type: 'object', required: ['token'], properties: { token: { type: 'string', title: '一次性令牌（登录、注册时回传）' } } });
+  return async (plugin) => {
+    const app = api(plugin);
+    app.get('/captcha/slider', route({ tag: TAG, summary: '获取滑块验证挑战', access: 'public', response: challenge }), async () => ok({ server: await captcha.sliderChallenge() }));
 
-    app.post<{ Body: SliderVerifyForm }>(
+    app.post(
       '/captcha/slider/verify',
       route({
         tag: TAG,
         summary: '校验滑块轨迹，返回一次性令牌',
         access: 'public',
-        body: formSchema(ctx.schemas, 'forms/slider-verify'),
+        body: request(ctx, 'forms/slider-verify'),
+        response: token,
         with: {
           preValidation: async (req) => {
             req.body = normaliseTrack(req.body);
@@ -50,7 +49,7 @@ export function captchaRoutes(ctx: AppContext, captcha: CaptchaService): Fastify
       },
     );
 
-    app.get('/captcha.jpg', route({ tag: TAG, summary: '图形验证码（找回密码用）', access: 'public' }), async (_req, reply) => {
+    app.get('/captcha.jpg', route({ tag: TAG, summary: '图形验证码（找回密码用）', access: 'public', response: fileReply('image/gif', '验证码图片') }), async (_req, reply) => {
       const { cid, image } = await captcha.imageChallenge();
       reply
         .setCookie(CAPTCHA_COOKIE, cid, {

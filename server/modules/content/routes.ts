@@ -5,21 +5,24 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context';
+import { api, okOf, request } from '../../http/contract';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
-import { formSchema } from '../../http/validation';
 import { contentTestAnswer } from './sensitive-words';
 import { MESSAGES } from '../../../common/schema/messages';
 
 export function contentRoutes(ctx: AppContext): FastifyPluginAsync {
-  return async (app) => {
-    app.post<{ Body: { content: string } }>(
+  const answer = okOf(ctx, { type: 'object', description: '{"200":"ok"} 或 {"500":"起,止", "501": …}', additionalProperties: { type: 'string' } });
+  return async (plugin) => {
+    const app = api(plugin);
+    app.post(
       '/content/content/test',
       route({
         tag: '内容检测',
         summary: '敏感内容检测：{"200":"ok"} 或 {"500":"起,止", "501": …}（UTF-16 偏移，止不含）',
         access: 'session',
-        body: formSchema(ctx.schemas, 'forms/content-test'),
+        body: request(ctx, 'forms/content-test'),
+        response: answer,
       }),
       async (req) => {
         const ranges = ctx.words.find(req.body.content);

@@ -1,20 +1,21 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context';
+import { api, okEmpty, request } from '../../http/contract';
 import { ipRateLimit } from '../../http/rate-limit';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
-import { formSchema } from '../../http/validation';
-import { CAPTCHA_COOKIE } from '../captcha/routes';
-import { PASSWORD_MESSAGES, type PasswordCodeForm, type PasswordResetForm, type PasswordService } from './service';
+import { CAPTCHA_COOKIE } from '../captcha';
+import { PASSWORD_MESSAGES, type PasswordService } from './service';
 
 const TAG = '找回密码';
 
 export function passwordRoutes(ctx: AppContext, password: PasswordService): FastifyPluginAsync {
   const limit = ipRateLimit(ctx.config);
-  return async (app) => {
-    app.post<{ Body: PasswordCodeForm }>(
+  return async (plugin) => {
+    const app = api(plugin);
+    app.post(
       '/password/email',
-      route({ tag: TAG, summary: '发送找回密码验证码（邮箱或手机）', access: 'public', body: formSchema(ctx.schemas, 'forms/password-code'), with: limit }),
+      route({ tag: TAG, summary: '发送找回密码验证码（邮箱或手机）', access: 'public', body: request(ctx, 'forms/password-code'), response: okEmpty, with: limit }),
       async (req, reply) => {
         const cid = req.cookies[CAPTCHA_COOKIE];
         // the image answer is single-use: the cookie goes with it
@@ -24,13 +25,9 @@ export function passwordRoutes(ctx: AppContext, password: PasswordService): Fast
       },
     );
 
-    app.post<{ Body: PasswordResetForm }>(
-      '/password/change',
-      route({ tag: TAG, summary: '以验证码重设密码', access: 'public', body: formSchema(ctx.schemas, 'forms/password-reset'), with: limit }),
-      async (req) => {
-        await password.reset(req.body);
-        return ok(undefined, PASSWORD_MESSAGES.changed);
-      },
-    );
+    app.post('/password/change', route({ tag: TAG, summary: '以验证码重设密码', access: 'public', body: request(ctx, 'forms/password-reset'), response: okEmpty, with: limit }), async (req) => {
+      await password.reset(req.body);
+      return ok(undefined, PASSWORD_MESSAGES.changed);
+    });
   };
 }

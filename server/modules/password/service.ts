@@ -3,6 +3,7 @@
  * The answer never says whether an account exists. A successful reset ends every session and
  * remember token of the account and lifts a lock.
  */
+import type { PasswordCodeForm, PasswordResetForm } from '../../../common/generated/schemas';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
@@ -24,21 +25,8 @@ export const PASSWORD_MESSAGES = {
   changed: '密码修改成功，请重新登录',
 } as const;
 
-export interface PasswordCodeForm {
-  sendType: 1 | 2;
-  email: string;
-  countryCode?: string;
-  captcha: string;
-}
-
-export interface PasswordResetForm {
-  sendType: 1 | 2;
-  email: string;
-  countryCode?: string;
-  validateCode: string;
-  password: string;
-  confirmPassword: string;
-}
+/** forms/password-code, forms/password-reset */
+export type { PasswordCodeForm, PasswordResetForm };
 
 export class PasswordService {
   constructor(

@@ -3,6 +3,7 @@
  * certified, operation mode 1) who can log in at once. An unfinished registration (status 0)
  * holding the e-mail or mobile is replaced only after the user confirms (flag 1, answer 501).
  */
+import type { RegisterForm, SendCodeForm } from '../../../common/generated/schemas';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
@@ -22,30 +23,8 @@ export const REGISTER_MESSAGES = {
   pending: '该手机号或邮箱有一个未完成的注册，是否继续注册并替换它？',
 } as const;
 
-export interface SendCodeForm {
-  mobile: string;
-  countryCode?: string;
-  /** the passed slider (GET /captcha/slider + verify): required for the anonymous registration code */
-  server?: string;
-  token?: string;
-}
-
-export interface RegisterForm {
-  realName: string;
-  email: string;
-  countryCode?: string;
-  mobile: string;
-  validateCode: string;
-  password: string;
-  confirmPassword: string;
-  province?: string;
-  city?: string;
-  area?: string;
-  address?: string;
-  inviteCode?: string;
-  remark?: string;
-  flag?: '0' | '1';
-}
+/** forms/send-code (the anonymous registration code needs a passed slider: server + token), forms/register */
+export type { RegisterForm, SendCodeForm };
 
 export class RegisterService {
   constructor(

@@ -1,0 +1,22 @@
+/**
+ * 帮助文档: the HTTP API document generated from the routes' own declarations (OpenAPI) and the
+ * operator's document files in DOCS_DIR.
+ */
+import path from 'node:path';
+import { defineModule } from '../module';
+import { HelpDocs } from './docs';
+import { helpRoutes } from './routes';
+
+export { HelpDocs, HELP_DOCS, DOC_TYPES, type HelpDoc } from './docs';
+export { registerOpenApi } from './openapi';
+
+declare module '../../context' {
+  interface Services {
+    docs: HelpDocs;
+  }
+}
+
+export default defineModule({ name: 'help' }, async (app, ctx) => {
+  const docs = (app.services.docs = new HelpDocs(ctx.config.docsDir || path.join(ctx.dataDir, 'docs')));
+  await app.register(helpRoutes(ctx, docs));
+});
