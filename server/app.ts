@@ -137,6 +137,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     // X-Forwarded-For only from the proxies TRUST_PROXY names (default: none)
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
+    // a request must arrive whole within requestTimeoutMs: a stalled body never holds a socket
+    // (and a parser) for ever; headers within the same time at most
+    requestTimeout: config.requestTimeoutMs,
+    http: { connectionsCheckingInterval: config.connectionCheckMs, headersTimeout: Math.min(60_000, config.requestTimeoutMs) },
     frameworkErrors,
   });
   const now = opts.now ?? systemClock;

@@ -15,6 +15,12 @@ export interface AppConfig {
   sessionIdleMs: number;
   /** how long GET /login/timeout may answer from its in-process cache of valid sessions (0: always ask the database) */
   sessionCheckCacheMs: number;
+  /**
+   * the most a request may take to arrive, headers and body (a stalled or trickled body is cut off
+   * with 408 and the connection closed); checked every `connectionCheckMs`
+   */
+  requestTimeoutMs: number;
+  connectionCheckMs: number;
   /** lifetime of a remember-me token (fixed) */
   rememberMs: number;
   /**
@@ -87,6 +93,8 @@ export const DEFAULT_CONFIG: AppConfig = {
   smtpFrom: '云讯通短信平台 <no-reply@smsp.local>',
   sessionIdleMs: 2 * 3600_000,
   sessionCheckCacheMs: 0,
+  requestTimeoutMs: 120_000,
+  connectionCheckMs: 2_000,
   rememberMs: 7 * 86_400_000,
   maxFailedLogins: 5,
   lockMs: 15 * 60_000,
@@ -158,6 +166,7 @@ function num(v: string | undefined): number | undefined {
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<AppConfig> {
   const out: Partial<AppConfig> = {};
   // the running server answers session checks from a 2-second cache (0 turns it off)
+  if (env.REQUEST_TIMEOUT_MS !== undefined && Number(env.REQUEST_TIMEOUT_MS) > 0) out.requestTimeoutMs = Number(env.REQUEST_TIMEOUT_MS);
   out.sessionCheckCacheMs = env.SESSION_CHECK_CACHE_MS !== undefined ? Math.max(0, Number(env.SESSION_CHECK_CACHE_MS) || 0) : 2000;
   if (env.SMTP_URL) out.smtpUrl = env.SMTP_URL;
   if (env.SMTP_FROM) out.smtpFrom = env.SMTP_FROM;

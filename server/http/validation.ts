@@ -99,7 +99,8 @@ export function payloadCheck(schemas: ServerSchemas, schema: JsonSchema): Payloa
   const ref = schema[REQUEST_REF] as RequestRef | undefined;
   // a request(ctx, key, {paging}) schema is already the inlined filter plus the paging parameters
   const shape = ref ? schema : key ? schemas.registry.inline(key) : schema;
-  const coerce = coercerOf(shape, !(ref?.key ?? key ?? '').startsWith('forms/'));
+  const isForm = (ref?.key ?? key ?? '').startsWith('forms/');
+  const coerce = coercerOf(shape, !isForm);
   const fn = ref?.paging
     ? // the registry's compiled filter (its cross-file $refs and messages) and the paging numbers
       schemas.compile({ allOf: [{ $ref: ref.key }, { type: 'object', properties: Object.fromEntries(Object.entries(shape.properties).filter(([k]) => PAGING_NAMES.has(k))) }] })
@@ -107,9 +108,12 @@ export function payloadCheck(schemas: ServerSchemas, schema: JsonSchema): Payloa
   check = (payload) => {
     const data = trimBySchema(shape, coerce(asObject(payload)));
     if (fn(data)) return { ok: true, data };
-    // a check the schema gives no message of its own (ajv's English text) answers the property's
-    // own errorMessage when it has a plain one (a $ref'd enum's sibling message), else 参数错误
-    const errors = toFieldErrors((fn.errors ?? []).map((e) => (e.keyword === 'errorMessage' ? e : { ...e, message: propertyMessage(shape, e.instancePath) ?? BAD_PARAM })));
+    // a check the schema gives no message of its own (ajv's English text) answers 参数错误 — in a
+    // filter or parameter schema the property's own errorMessage when it has a plain one (a $ref'd
+    // enum's sibling message, which ajv does not apply itself)
+    const errors = toFieldErrors(
+      (fn.errors ?? []).map((e) => (e.keyword === 'errorMessage' ? e : { ...e, message: (isForm ? undefined : propertyMessage(shape, e.instancePath)) ?? BAD_PARAM })),
+    );
     return { ok: false, error: new ApiError(400, errors[0]?.message ?? BAD_PARAM, { errors }) };
   };
   bySchema.set(schema, check);
