@@ -36,8 +36,7 @@ import { GeneralTemplateList, SmartTemplateList, TemplateTabs } from '@/resource
 import { BaseInfoLayout, BaseInfoPage, CertificationPage, PasswordPage, ReCertificationPage, SecurityPage, UserInfoPage } from '@/custom-pages/account';
 import { ContentTestPage } from '@/custom-pages/content-test';
 import { FaqPage, HelpDocumentPage } from '@/custom-pages/help';
-import { DeliverPage } from '@/custom-pages/deliver';
-import { InternationalPage, VariablePage } from '@/custom-pages/varintl';
+import { DeliverPage, InternationalPage, VariablePage } from '@/custom-pages/send';
 import { SendTaskList } from '@/resources/send-tasks';
 import { TimedTaskList } from '@/resources/timed-tasks';
 import { ReplyList, SendRecordList, SendRecordTabs } from '@/resources/send-records';
