@@ -6,7 +6,7 @@
  * fields cleared, the task list opens after 1 s) or scheduled (POST /send/checkSubmitTime, then
  * POST /send/sendTim; the timed-task list opens; code 403: the server's message, and on confirm the
  * send again without the credit check). Every rule and message is schemas/forms/send.json's
- * (useSendForm → validateForm, `x-messages`) or common/send's (the time).
+ * (useSendForm → its compiled validators, `x-messages`) or common/send's (the time).
  */
 import { useEffect, useState } from 'react';
 import type { Dayjs } from 'dayjs';

@@ -5,8 +5,8 @@
  * - `values`: the page's fields (each page its own shape, always with `sendType` and `sendtime`),
  *   `set` / `patch` / `replace` / `reset`; setting a field clears its error;
  * - `errors` one message per page field, `item(k)` the <Form.Item> status of a field;
- * - `validate(data, extra)`: `data` (what would be sent) checked against the page's form schema
- *   (schemas/forms/send*.json through validateForm: the server's rules and messages), the schema
+ * - `validate(data, extra)`: `data` (what would be sent) checked against the page's compiled form
+ *   schema (schemas/forms/send*.json, src/generated/forms: the server's rules and messages), the schema
  *   fields put on the page's fields (`shownAs`), then the page's own checks (`extra`: rules that
  *   need more than the values, e.g. the number pool or a parsed file) and, for a scheduled send,
  *   the time rule of common/send (`timeKind`); it returns the first message in the page's order;
@@ -19,9 +19,9 @@ import type { Dayjs } from 'dayjs';
 import { App } from 'antd';
 import { useNavigate } from 'react-router';
 import { SendTimeType } from '@/generated/schemas';
-import { validateForm } from '@/components/SchemaForm/validation';
-import type { CompiledForm } from '@/components/SchemaForm/compiled';
+import { checkCompiled, type CompiledForm } from '@/components/SchemaForm/compiled';
 import { OPEN_TASKS_AFTER_MS, SEND_MESSAGES, SEND_TIME_FORMAT, SUBMIT_LOCK_MS, sendTimeProblem, type SendTimeKind } from '@/domain/send';
+import { trimBySchema } from '../../../common/schema/trim';
 import type { ChargeFigures } from './ChargeDialog';
 
 /** The status props of a <Form.Item> (its error). */
@@ -44,6 +44,16 @@ export interface SendFormOptions<V extends SendTimeValues, K extends string> {
   shownAs?: Partial<Record<string, K>>;
   /** which time window a scheduled send has (common/send) */
   timeKind: SendTimeKind;
+}
+
+/**
+ * The compiled form's check of the values, as validateForm (SchemaForm/validation) does it for a
+ * compiled form — null and undefined values left out, `x-trim` fields trimmed — without loading
+ * that module, which builds an ajv compiler for run-time schemas when it loads.
+ */
+export function checkForm(form: CompiledForm, values: Record<string, unknown>) {
+  const present = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null));
+  return checkCompiled(form, trimBySchema(form.schema, present));
 }
 
 export type Problems<K extends string> = Partial<Record<K, string | null | undefined | false>>;
@@ -89,7 +99,7 @@ export function useSendForm<V extends SendTimeValues, K extends string>(opts: Se
    */
   const validate = (data: Record<string, unknown>, extra: Problems<K> = {}): string | null => {
     const found: Partial<Record<K, string>> = {};
-    for (const e of validateForm(form, data).errors) {
+    for (const e of checkForm(form, data)) {
       const k = (shownAs?.[e.field] ?? e.field) as K;
       if (fields.includes(k) && !(k in found)) found[k] = e.message;
     }
