@@ -1,6 +1,6 @@
 /**
  * The send page's number box in the browser: what a paste of 60,000 numbers costs in headless
- * Chromium — the very module the page runs on each change (src/custom-pages/deliver/numberPool.ts
+ * Chromium — the very module the page runs on each change (src/custom-pages/send/numberPool.ts
  * numberInput: separators normalised as typed, then parse + validity + repeats + carrier counts),
  * bundled by esbuild. Each of 7 fresh page loads (a new renderer: nothing compiled yet, the heap
  * not grown) times its first paste (wall clock, and the main thread's CPU time from the DevTools
@@ -49,7 +49,7 @@ const text = numbers.map((n, i) => n + seps[i % seps.length]).join('');
 // every page load is a fresh renderer (a new browser context): nothing compiled, no heap grown, as
 // when a user opens the send page and pastes; its first paste is what the user feels
 const LOADS = Number(process.env.BENCH_LOADS ?? 7);
-const { browser, newPage } = await browserWithModule(path.join(import.meta.dirname, '../src/custom-pages/deliver/numberPool.ts'), 'numberPool');
+const { browser, newPage } = await browserWithModule(path.join(import.meta.dirname, '../src/custom-pages/send/numberPool.ts'), 'numberPool');
 type Box = { text: string; check: { total: number; valid: number; invalid: number; repeat: number; carriers: Record<number, number> } };
 type Pool = { numberInput: (t: string) => Box; confirmBox: (t: string) => Box; checkNumbers: (t: string) => Box['check'] };
 const firsts: number[] = [];

@@ -3,21 +3,22 @@
  * declared by their folders, e.g. src/resources/send-tasks/index.ts): the shapes of docs/api-send.md / the sending contract, and the
  * messages of schemas/forms/send.json (`x-messages`), read from the schema, never spelled out.
  */
-import type { Dayjs } from 'dayjs';
+import dayjs, { type Dayjs } from 'dayjs';
 import sendSchema from '../../schemas/forms/send.json';
 import { http, postForm, postJson, type ApiBody, type ApiRequestConfig } from '@/providers/http';
 import { ApiError } from '@/providers/http';
 import { fileNameOf, saveBlob } from '@/lib/download';
 import type { NumberImport, SendForm } from '@/generated/schemas';
 import { businessNow, businessTime, type BusinessTimeInput } from '@/lib/businessTime';
+import { defaultSendWall, SEND_TIME_FORMAT, SEND_TIME_RULES, sendDays, sendHorizonWall, sendTimeWallError, type SendTimeKind } from '../../common/send';
 
 /** The send page's messages (schemas/forms/send.json `x-messages`). */
 export const SEND_MESSAGES = sendSchema['x-messages'];
 export type SendMessageKey = keyof typeof SEND_MESSAGES;
 
-/** Spec 02 §9: the scheduled time's default, earliest and latest. */
-export const SEND_TIME = { defaultAheadMin: 30, earliestAheadMin: 5 } as const;
-export const SEND_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
+/** Spec 02 §9: the scheduled time's default and earliest lead (common/send's rules, in minutes). */
+export const SEND_TIME = { defaultAheadMin: SEND_TIME_RULES.defaultLeadMs / 60_000, earliestAheadMin: SEND_TIME_RULES.minLeadMs / 60_000 } as const;
+export { SEND_TIME_FORMAT, type SendTimeKind };
 /** Spec 02 §9: one submit in 3 s. */
 export const SUBMIT_LOCK_MS = 3000;
 /** Spec 02 §2: after an immediate send the task list opens after about 1 s. */
@@ -31,25 +32,24 @@ export const OPEN_TASKS_AFTER_MS = 1000;
  */
 
 /** The scheduled time a page starts with: now + 30 min (seconds dropped). */
-export const defaultSendTime = (now: BusinessTimeInput = businessNow()) => businessTime(now).add(SEND_TIME.defaultAheadMin, 'minute').second(0).millisecond(0);
-/** The latest time a timed send may take: the end of next year. */
-export const latestSendTime = (now: BusinessTimeInput = businessNow()) => businessTime(now).add(1, 'year').endOf('year');
+export const defaultSendTime = (now: BusinessTimeInput = businessNow()) => dayjs.utc(defaultSendWall(businessTime(now).valueOf()));
+/** The latest time an ordinary timed send may take: the end of next year. */
+export const latestSendTime = (now: BusinessTimeInput = businessNow()) => dayjs.utc(sendHorizonWall('ordinary', businessTime(now).valueOf()) - 1);
 
-/** The time rule of an ordinary timed send (spec 02 §5 "Scheduled time"): null when it may go, else its message. */
-export function sendTimeProblem(value: BusinessTimeInput | null | undefined, nowInput: BusinessTimeInput = businessNow()): string | null {
-  const at = value === null || value === undefined || value === '' ? null : businessTime(value);
-  if (!at || !at.isValid()) return SEND_MESSAGES.sendTimeTooEarly;
-  const now = businessTime(nowInput);
-  if (at.isBefore(now.add(SEND_TIME.earliestAheadMin, 'minute'))) return SEND_MESSAGES.sendTimeTooEarly;
-  if (at.isAfter(latestSendTime(now))) return SEND_MESSAGES.sendTimeTooLate;
-  return null;
+/**
+ * The time rule of a timed send (common/send: ≥ 5 min ahead; an ordinary send until the end of next
+ * year, a variable or international one within 24 hours): null when it may go, else its message.
+ */
+export function sendTimeProblem(value: BusinessTimeInput | null | undefined, nowInput: BusinessTimeInput = businessNow(), kind: SendTimeKind = 'ordinary'): string | null {
+  const at = value === null || value === undefined || value === '' ? NaN : businessTime(value).valueOf();
+  return sendTimeWallError(kind, at, businessTime(nowInput).valueOf());
 }
 
-/** Days a date picker of a timed send may not choose (before today, after next year). */
-export function sendDateDisabled(day: Dayjs, nowInput: BusinessTimeInput = businessNow()): boolean {
-  const d = businessTime(day);
-  const now = businessTime(nowInput);
-  return d.isBefore(now.startOf('day')) || d.isAfter(latestSendTime(now));
+/** Days a date picker of a timed send may not choose (before today, after the last day of its window). */
+export function sendDateDisabled(day: Dayjs, nowInput: BusinessTimeInput = businessNow(), kind: SendTimeKind = 'ordinary'): boolean {
+  const { first, last } = sendDays(kind, businessTime(nowInput).valueOf());
+  const d = businessTime(day).format('YYYY-MM-DD');
+  return d < first || d > last;
 }
 
 // ---- calls ----

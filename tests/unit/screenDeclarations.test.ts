@@ -113,18 +113,15 @@ describe('tab strips read the declarations', () => {
 
 /**
  * No page retypes a screen label: a card title or a tab strip entry spelling a label of the table
- * as a literal is refused (read it from the folder's declaration). The send pages still in
- * custom-pages/deliver and custom-pages/varintl are left out until they move to custom-pages/send
- * (issue 22 item 6), which reads custom-pages/send/screens.ts.
+ * as a literal is refused (read it from the folder's declaration).
  */
 describe('no retyped screen labels', () => {
   const root = path.resolve(import.meta.dirname, '../..');
   const filesUnder = (dir: string): string[] =>
     fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : []));
-  const notYetMoved = /src\/custom-pages\/(deliver|varintl)\//;
   const pages = ['src/resources', 'src/custom-pages', 'src/pages']
     .flatMap((d) => filesUnder(path.join(root, d)))
-    .filter((f) => !/\.(stories|test)\.tsx?$|mock|Mocks|fixtures/.test(f) && !notYetMoved.test(f) && !f.endsWith('index.ts') && !f.endsWith('screens.ts'));
+    .filter((f) => !/\.(stories|test)\.tsx?$|mock|Mocks|fixtures/.test(f) && !f.endsWith('index.ts') && !f.endsWith('screens.ts'));
   const entries = screenEntries(consoleScreens);
   const labels = new Set(entries.map((e) => e.screen.label));
   const names = new Set(entries.map((e) => e.screen.name));

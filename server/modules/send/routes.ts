@@ -11,7 +11,8 @@ import { sessionOf } from '../auth/session';
 import { attachment as xlsxDisposition, XLSX_MIME } from '../../http/download';
 import { IMPORT_MAX_BYTES, IMPORT_MSG, importKindOf, importResult, templateCsv, templateTxt, templateXlsx, textTokens, xlsxTokens } from './import';
 import { MESSAGES } from '../../../common/schema/messages';
-import { MSG, X, parseSendTime, SEND_FORM, sendTimeError, type SendForm, type SendService, type SendResult } from './service';
+import { parseSendTime, sendTimeError } from '../../../common/send';
+import { MSG, X, SEND_FORM, type SendForm, type SendService, type SendResult } from './service';
 import { UserType } from '../../../common/generated/schemas';
 
 const TAG = '短信发送';
@@ -74,7 +75,7 @@ export function sendRoutes(ctx: AppContext, send: SendService): FastifyPluginAsy
     app.post('/send/checkSubmitTime', route({ tag: TAG, summary: '检查定时发送时间', access: 'session', body: params({ submitTime: text('发送时间', 40) }) }), async (req) => {
       const t = parseSendTime((req.body as { submitTime?: string }).submitTime);
       if (!t) throw new ApiError(400, MSG.badSendTime);
-      const e = sendTimeError(t, ctx.now());
+      const e = sendTimeError('ordinary', t, ctx.now());
       if (e) throw new ApiError(400, e);
       return ok(undefined, '发送时间可用');
     });

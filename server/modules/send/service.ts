@@ -50,6 +50,7 @@ import {
 } from '../../../common/generated/schemas';
 import sendForm from '../../../schemas/forms/send.json';
 import { MESSAGES } from '../../../common/schema/messages';
+import { parseSendTime, sendTimeError } from '../../../common/send';
 
 type Tx = Transaction<Database>;
 
@@ -78,10 +79,6 @@ export const MSG = {
 
 /** the submit lock (spec 02 §9: 3 s) */
 export const SUBMIT_LOCK_MS = 3000;
-/** a timed send goes at least this far ahead (spec 02 §5) */
-export const MIN_LEAD_MS = 5 * 60_000;
-
-const SHANGHAI_MS = 8 * 3600_000;
 
 /** forms/send (after validation): the type generated from schemas/forms/send.json */
 export type { SendForm };
@@ -94,27 +91,6 @@ export interface SendResult {
   amount: string;
   /** accepted as intercepted (sensitive words) or awaiting review: the answer's msg */
   msg: string;
-}
-
-/** 'YYYY-MM-DD HH:mm:ss' (Asia/Shanghai) -> instant, or null. */
-export function parseSendTime(v: unknown): Date | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(String(v ?? '').trim());
-  if (!m) return null;
-  const [, y, mo, d, hh, mi, ss = '00'] = m;
-  const t = new Date(`${y}-${mo}-${d}T${hh}:${mi}:${ss}+08:00`);
-  if (Number.isNaN(t.getTime())) return null;
-  const back = new Date(t.getTime() + SHANGHAI_MS).toISOString();
-  return back.slice(0, 19) === `${y}-${mo}-${d}T${hh}:${mi}:${ss}` ? t : null;
-}
-
-/** The time rule of a timed send: null when it may go, else the message. */
-export function sendTimeError(t: Date, now: Date): string | null {
-  if (t.getTime() < now.getTime() + MIN_LEAD_MS) return X.sendTimeTooEarly;
-  const year = new Date(now.getTime() + SHANGHAI_MS).getUTCFullYear();
-  // the first instant after the end of next year, Asia/Shanghai
-  const horizon = Date.parse(`${year + 2}-01-01T00:00:00+08:00`);
-  if (t.getTime() >= horizon) return X.sendTimeTooLate;
-  return null;
 }
 
 /** A leading 【sign】 (or [sign]) equal to the sign is removed: the form's content carries it as the spec shows. */
@@ -363,7 +339,7 @@ export class SendService {
     if (opts.timed) {
       const t = parseSendTime(f.sendtime);
       if (!t) throw new ApiError(400, MSG.badSendTime);
-      const e = sendTimeError(t, now);
+      const e = sendTimeError('ordinary', t, now);
       if (e) throw new ApiError(400, e);
       sendTime = t;
     }

@@ -16,9 +16,10 @@ import { Money, money2, type MoneyValue } from '../ledger/money';
 import { KIND, LedgerService } from '../ledger/service';
 import { CHARGE_STATE, ceilCent, chargeIntlPools, chargePlan, intlRemainOf, planPieces, remainOf, usableIntlPools, usablePools, type ChargePlan } from '../send/billing';
 import { expandTask, insertMessages } from '../send/messages';
-import { fillsTemplate, MIN_LEAD_MS, MSG, newTaskUid, parseSendTime, refusalOf, smsTypesOf, stripSign, X, type SendResult, type SendService } from '../send/service';
+import { fillsTemplate, MSG, newTaskUid, refusalOf, smsTypesOf, stripSign, X, type SendResult, type SendService } from '../send/service';
 import { checkNumbers, numberPoolError } from '../../../common/sms/numbers';
 import { MESSAGES } from '../../../common/schema/messages';
+import { parseSendTime, sendTimeError } from '../../../common/send';
 import { countPieces } from '../../../common/sms/pieces';
 import {
   AccountStatus,
@@ -53,13 +54,6 @@ export const SEND_KIND = { ordinary: 0, variable: 1, international: 2 } as const
 export const MAX_INTL_NUMBERS = 1_000_000;
 /** the carrier code of international messages (spec 02 §9: 4 国际) */
 export const CARRIER_INTERNATIONAL = 4;
-
-/** The time rule of the variable and international pages: ≥ 5 min ahead, within 24 hours. */
-export function pageSendTimeError(t: Date, now: Date): string | null {
-  if (t.getTime() < now.getTime() + MIN_LEAD_MS) return X.sendTimeTooEarly;
-  if (t.getTime() > now.getTime() + 24 * 3600_000) return IX.sendTimeTooLate;
-  return null;
-}
 
 /**
  * Timing hooks of an acceptance (bench/send-accept-1m.ts): the wall time of each phase (ms) as it
@@ -250,10 +244,10 @@ export class VarIntlService {
     return a.user_type === UserType.SubAccount && a.paytype === PayType.Postpaid && a.agent_id ? a.agent_id : a.id;
   }
 
-  private timeOf(sendtime: unknown): Date {
+  private timeOf(sendtime: unknown, kind: 'variable' | 'international'): Date {
     const t = parseSendTime(sendtime);
     if (!t) throw new ApiError(400, MSG.badSendTime);
-    const e = pageSendTimeError(t, this.ctx.now());
+    const e = sendTimeError(kind, t, this.ctx.now());
     if (e) throw new ApiError(400, e);
     return t;
   }
@@ -274,7 +268,7 @@ export class VarIntlService {
     const account = await this.send.target(me, f.clientId);
     if (account.status !== AccountStatus.Active) throw errors.refused(MSG.accountDisabled);
     if (account.phone_inout_type !== PhoneInoutType.International && account.phone_inout_type !== PhoneInoutType.Both) throw errors.refused(IX.notInternational);
-    const sendTime = opts.timed ? this.timeOf(f.sendtime) : this.ctx.now();
+    const sendTime = opts.timed ? this.timeOf(f.sendtime, 'international') : this.ctx.now();
     const sign = (f.sign ?? '').trim();
     const content = stripSign(f.content, sign);
     if (!content.trim()) throw new ApiError(400, intlForm.properties.content.errorMessage.minLength);
@@ -348,7 +342,7 @@ export class VarIntlService {
     const account = await this.send.target(me, f.clientId);
     if (account.status !== AccountStatus.Active) throw errors.refused(MSG.accountDisabled);
     if (account.phone_inout_type !== PhoneInoutType.Domestic && account.phone_inout_type !== PhoneInoutType.Both) throw errors.refused(MSG.noDomestic);
-    const sendTime = opts.timed ? this.timeOf(f.sendtime) : this.ctx.now();
+    const sendTime = opts.timed ? this.timeOf(f.sendtime, 'variable') : this.ctx.now();
     const tpl = await this.variableTemplate(account, f.templateId);
     if (!smsTypesOf(account).includes(f.smstype)) throw errors.refused(MSG.smstypeNotAllowed);
     const categoryOk = tpl.sms_type === TemplateCategory.MemberMarketing ? f.smstype === SmsType.Marketing : f.smstype !== SmsType.Marketing;

@@ -1,11 +1,9 @@
 /**
- * 短信发送: the three send screens, declared here for src/screens.tsx. The pages are still in
- * src/custom-pages/deliver and src/custom-pages/varintl (lazy there, each its own chunk); they
- * move into this folder with the send room (issue 22 item 6), which then imports them from here.
+ * 短信发送: the three send screens of this folder, declared for src/screens.tsx (the pages lazy,
+ * each its own chunk: ./index.ts).
  */
 import type { Screen } from '@/layout/declarations';
-import { DeliverPage } from '@/custom-pages/deliver';
-import { InternationalPage, VariablePage } from '@/custom-pages/varintl';
+import { DeliverPage, InternationalPage, VariablePage } from './index';
 
 /** 普通短信发送 (edit a timed task with ?id=) */
 export const deliverScreen: Screen = { name: 'sms_deliver', path: '/customer/deliverlayout/deliver', label: '普通短信发送', page: DeliverPage, access: 'domesticSending', menu: 'send', home: true };

@@ -9,7 +9,7 @@ import generateConfig from 'rc-picker/lib/generate/dayjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { businessNow, businessTime } from '@/lib/businessTime';
 import { defaultSendTime, latestSendTime, SEND_MESSAGES, sendDateDisabled, sendTimeProblem } from '@/domain/send';
-import { INTL_MESSAGES, pageDateDisabled, pageSendTimeProblem } from '@/custom-pages/varintl/api';
+import { INTL_MESSAGES } from '@/custom-pages/send/api';
 import { sendTimeReached } from '@/resources/timed-tasks/TimedTaskList';
 import { lastDays, lastUplinkMonth, uplinkDayDisabled, uplinkRangeProblem } from '@/resources/send-records/recordDates';
 import { defaultReportRange, reportDayDisabled, reportRangeProblem, yesterday } from '@/custom-pages/reports/reportDates';
@@ -68,12 +68,12 @@ describe('just after midnight in Shanghai (still the day before in New York)', (
   });
 
   it('variable and international pages: within 24 hours, today and tomorrow', () => {
-    expect(pageSendTimeProblem(picked('2026-07-02 00:30:00'))).toBeNull();
-    expect(pageSendTimeProblem(picked('2026-07-02 00:30:01'))).toBe(INTL_MESSAGES.sendTimeTooLate);
-    expect(pageSendTimeProblem(picked('2026-07-01 00:34:00'))).toBe(SEND_MESSAGES.sendTimeTooEarly);
-    expect(pageDateDisabled(picked('2026-06-30'))).toBe(true);
-    expect(pageDateDisabled(picked('2026-07-02'))).toBe(false);
-    expect(pageDateDisabled(picked('2026-07-03'))).toBe(true);
+    expect(sendTimeProblem(picked('2026-07-02 00:30:00'), undefined, 'international')).toBeNull();
+    expect(sendTimeProblem(picked('2026-07-02 00:30:01'), undefined, 'international')).toBe(INTL_MESSAGES.sendTimeTooLate);
+    expect(sendTimeProblem(picked('2026-07-01 00:34:00'), undefined, 'variable')).toBe(SEND_MESSAGES.sendTimeTooEarly);
+    expect(sendDateDisabled(picked('2026-06-30'), undefined, 'international')).toBe(true);
+    expect(sendDateDisabled(picked('2026-07-02'), undefined, 'international')).toBe(false);
+    expect(sendDateDisabled(picked('2026-07-03'), undefined, 'international')).toBe(true);
   });
 
   it('timed tasks: the send time (Shanghai’s) is reached at Shanghai’s clock', () => {

@@ -4,7 +4,7 @@ import dayjs from 'dayjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import sendSchema from '../../../schemas/forms/send.json';
 import { defaultSendTime, latestSendTime, SEND_MESSAGES, sendDateDisabled, sendTimeProblem } from '@/domain/send';
-import { appendNumbers, confirmBox, numberInput, poolProblem } from '@/custom-pages/deliver/numberPool';
+import { appendNumbers, confirmBox, numberInput, poolProblem } from '@/custom-pages/send/numberPool';
 import { lastDays, lastUplinkMonth, rangeOrderProblem, uplinkDayDisabled, uplinkRangeProblem } from '@/resources/send-records/recordDates';
 import { useAutoRefresh } from '@/components/SchemaTable/useAutoRefresh';
 import { schemaFilters } from '../../../common/schema/filters';

@@ -1,13 +1,11 @@
 /**
- * Calls and rules of the variable and international pages (docs/api-variable-international.md):
+ * Calls and rules of the variable and international pages (docs/api-variable-international.md; their
+ * time rule is common/send's, through src/domain/send):
  * messages from schemas/forms/send-variable.json and send-international.json (`x-messages`).
  */
-import type { Dayjs } from 'dayjs';
 import variableSchema from '../../../schemas/forms/send-variable.json';
 import intlSchema from '../../../schemas/forms/send-international.json';
 import { postForm, postJson, type ApiBody, type ApiRequestConfig } from '@/providers/http';
-import { SEND_MESSAGES, SEND_TIME } from '@/domain/send';
-import { businessNow, businessTime, type BusinessTimeInput } from '@/lib/businessTime';
 
 export const VARIABLE_MESSAGES = variableSchema['x-messages'];
 export const INTL_MESSAGES = intlSchema['x-messages'];
@@ -26,24 +24,6 @@ export const INTL_FILE = { maxBytes: 250 * 1024 * 1024, nameMax: 30 } as const;
 
 /** Typed international numbers: digits and commas only (anything else becomes a comma, repeats collapse). */
 export const intlNumbersOnly = (s: string) => s.replace(/[^0-9]+/g, ',').replace(/^,/, '');
-
-/**
- * The scheduled time rule of the variable and international pages: ≥ 5 minutes ahead, within 24
- * hours; in Asia/Shanghai whatever the browser's zone (as the send page's, src/domain/send.ts).
- */
-export function pageSendTimeProblem(value: BusinessTimeInput | null | undefined, nowInput: BusinessTimeInput = businessNow()): string | null {
-  const at = value === null || value === undefined || value === '' ? null : businessTime(value);
-  const now = businessTime(nowInput);
-  if (!at || !at.isValid() || at.isBefore(now.add(SEND_TIME.earliestAheadMin, 'minute'))) return SEND_MESSAGES.sendTimeTooEarly;
-  if (at.isAfter(now.add(24, 'hour'))) return INTL_MESSAGES.sendTimeTooLate;
-  return null;
-}
-/** Days the pickers may choose: today and tomorrow (within one day), Shanghai's. */
-export function pageDateDisabled(day: Dayjs, nowInput: BusinessTimeInput = businessNow()): boolean {
-  const d = businessTime(day);
-  const now = businessTime(nowInput);
-  return d.isBefore(now.startOf('day')) || d.isAfter(now.add(1, 'day').endOf('day'));
-}
 
 export interface CountryCount {
   intercode: string;

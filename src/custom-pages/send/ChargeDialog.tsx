@@ -1,30 +1,64 @@
 /**
- * The character and charge confirmation of the variable and international pages: numbers, the
- * pieces charged (each variable row its own), the characters and pieces of an international
- * message with its countries (count × price per piece), the amount and balance (by amount), the
- * remaining pieces (product pools) or, for an international send of a package account, the amount
- * taken from its international pools and what they hold.
+ * THE charge confirmation of the three send pages (POST /send/chargeInfo, /send/chargeInfoVariable,
+ * /send/chargeInfoInternational): the numbers, the characters and pieces of a message when the
+ * answer gives them, the pieces charged, then the amount and balance (direct charge, operation_mode
+ * 0), the amount taken from the international pools and what they hold (an international send of a
+ * package account), or the pieces left in the product pools (package mode 1); the time of a
+ * scheduled send; an international send's countries (count × price per piece).
  */
 import { Descriptions, Modal, Table } from 'antd';
 import { Money } from '@/components/Money/Money';
-import type { VarIntlCharge } from './api';
+import type { CountryCount } from './api';
+
+/** What the charge answers of the three pages carry. */
+export interface ChargeFigures {
+  /** 0 by amount, 1 by pieces */
+  chargeMode: number;
+  chargeNum: number;
+  submitTotal?: number;
+  /** pieces per message (one message for all numbers) */
+  smsNum?: number;
+  /** international: the characters (content + sign + 2) */
+  chars?: number;
+  amount?: string;
+  balance?: string;
+  remainPieces?: number;
+  /** international, package account: yuan left in its international pools (`amount` is taken from them) */
+  remainAmount?: string;
+  countries?: CountryCount[];
+}
 
 export interface ChargeDialogProps {
-  info: VarIntlCharge | null;
+  info: ChargeFigures | null;
+  /** the numbers the send goes to, when the answer does not say (submitTotal) */
+  numbers?: number;
+  /** when the send is scheduled, its time */
   sendtime?: string;
   sending: boolean;
+  /** the variable and international dialogs are wider (their countries table) */
+  wide?: boolean;
   onOk: () => void;
   onCancel: () => void;
 }
 
-export function ChargeDialog({ info, sendtime, sending, onOk, onCancel }: ChargeDialogProps) {
+export function ChargeDialog({ info, numbers, sendtime, sending, wide, onOk, onCancel }: ChargeDialogProps) {
   const byAmount = Number(info?.chargeMode) === 0;
   return (
-    <Modal open={!!info} title="发送确认" width={620} okText={sendtime ? '确认定时发送' : '确认发送'} cancelText="取消" onOk={onOk} onCancel={onCancel} confirmLoading={sending} destroyOnHidden>
+    <Modal
+      open={!!info}
+      title="发送确认"
+      width={wide ? 620 : undefined}
+      okText={sendtime ? '确认定时发送' : '确认发送'}
+      cancelText="取消"
+      onOk={onOk}
+      onCancel={onCancel}
+      confirmLoading={sending}
+      destroyOnHidden
+    >
       {info && (
         <>
           <Descriptions column={1} size="small" bordered data-testid="charge-info">
-            <Descriptions.Item label="发送号码数">{info.submitTotal} 个</Descriptions.Item>
+            <Descriptions.Item label="发送号码数">{info.submitTotal ?? numbers} 个</Descriptions.Item>
             {info.chars !== undefined && <Descriptions.Item label="短信字数">{info.chars} 字（内容 + 签名 + 2）</Descriptions.Item>}
             {info.smsNum !== undefined && <Descriptions.Item label="单条短信计费">{info.smsNum} 条</Descriptions.Item>}
             <Descriptions.Item label="计费总条数">{info.chargeNum} 条</Descriptions.Item>

@@ -1,0 +1,2 @@
+/** Rules of a send shared by the console and the server (common/send). */
+export * from './time';

@@ -1,0 +1,159 @@
+/**
+ * The numbers of an international send (国际短信发送): typed (digits and commas only; 号码检测 → the
+ * country of each number, POST /send/checkMobileInternational) or from a txt / csv / xlsx file
+ * (≤ 250M, name ≤ 30; ChunkedUpload → POST /send/parsefileInternational), with the counts and the
+ * countries (count × price per piece). `useIntlNumbers` holds them; the page reads what to send
+ * (`fields`) and the page rule (`problem`: no international number).
+ */
+import { useState } from 'react';
+import { Alert, App, Button, Form, Input, Space, Typography } from 'antd';
+import { FileSearchOutlined } from '@ant-design/icons';
+import { ChunkedUpload, type UploadedFile } from '@/components/ChunkedUpload';
+import { NumberInputMode } from '@/generated/schemas';
+import { ApiError } from '@/providers/http';
+import { checkInternational, INTL_FILE, INTL_MESSAGES, intlNumbersOnly, parseInternationalFile, type IntlCheck } from './api';
+import { CountryTable } from './CountryTable';
+import { NumberSource, type NumberMode } from './NumberSource';
+import type { FieldStatus } from './useSendForm';
+
+export interface NumberErrors {
+  /** show a problem on the numbers */
+  fail: (msg: string) => void;
+  /** the numbers' problem is gone */
+  clear: () => void;
+}
+
+export function useIntlNumbers({ fail, clear }: NumberErrors) {
+  const { message } = App.useApp();
+  const [mode, setMode] = useState<NumberMode>(NumberInputMode.Manual);
+  const [text, setText] = useState('');
+  const [checked, setChecked] = useState<IntlCheck | null>(null);
+  const [checking, setChecking] = useState(false);
+  const [file, setFile] = useState<{ importFilePath: string; fileName: string; parsed: IntlCheck } | null>(null);
+  const [uploading, setUploading] = useState(false);
+  const typed = mode === NumberInputMode.Manual;
+
+  const type = (raw: string) => {
+    setText(intlNumbersOnly(raw));
+    setChecked(null);
+    clear();
+  };
+  const check = async () => {
+    if (!text.replace(/,/g, '')) return fail(INTL_MESSAGES.noNumbers);
+    setChecking(true);
+    try {
+      setChecked((await checkInternational(text)).data);
+    } catch {
+      setChecked(null);
+    } finally {
+      setChecking(false);
+    }
+  };
+  /** the chunked upload is done: the numbers of the file and their countries */
+  const parseUploaded = async (up: UploadedFile) => {
+    setUploading(true);
+    try {
+      const parsed = (await parseInternationalFile({ importFilePath: up.importFilePath, fileName: up.fileName })).data;
+      setFile({ importFilePath: up.importFilePath, fileName: up.fileName, parsed });
+      clear();
+    } catch (e) {
+      message.error(e instanceof ApiError ? e.message : '文件解析失败');
+      setFile(null);
+    } finally {
+      setUploading(false);
+    }
+  };
+
+  return {
+    mode,
+    setMode,
+    text,
+    type,
+    check,
+    checking,
+    checked,
+    file,
+    removeFile: () => setFile(null),
+    parseUploaded,
+    uploading,
+    /** the counts and countries shown */
+    shown: typed ? checked : file?.parsed,
+    /** the form's number fields of the send */
+    fields: () => ({ fileType: mode, ...(typed ? { mobile: text } : { importFilePath: file?.importFilePath, fileName: file?.fileName }) }),
+    /** no international number to send to */
+    problem: () => ((typed ? !/[0-9]/.test(text) || checked?.internationalPhoneNum === 0 : !file) ? INTL_MESSAGES.noNumbers : null),
+    /** after a send */
+    reset: () => {
+      setText('');
+      setChecked(null);
+      setFile(null);
+    },
+  };
+}
+
+export type IntlNumbersState = ReturnType<typeof useIntlNumbers>;
+
+export function IntlNumbers({ box, status }: { box: IntlNumbersState; status: FieldStatus }) {
+  const { checked, file, shown } = box;
+  return (
+    <>
+      <NumberSource
+        value={box.mode}
+        onChange={box.setMode}
+        fileLabel="导入文件"
+        typed={
+          <Form.Item label="国际号码" required {...status}>
+            <Space direction="vertical" style={{ width: '100%' }}>
+              <Input.TextArea
+                value={box.text}
+                onChange={(e) => box.type(e.target.value)}
+                rows={6}
+                placeholder="请输入国际号码（国际区号 + 号码，如 14155552671），多个号码以逗号分隔"
+                data-testid="intl-numbers"
+              />
+              <Button icon={<FileSearchOutlined />} loading={box.checking} onClick={box.check} data-testid="check-intl">
+                号码检测
+              </Button>
+            </Space>
+          </Form.Item>
+        }
+        file={
+          <Form.Item label="国际号码" required {...status}>
+            <Space direction="vertical" style={{ width: '100%' }}>
+              <Space wrap>
+                <ChunkedUpload
+                  accept={['.txt', '.csv', '.xlsx']}
+                  maxSize={INTL_FILE.maxBytes}
+                  maxNameLength={INTL_FILE.nameMax}
+                  messages={{ badType: INTL_MESSAGES.fileBadType, tooLarge: INTL_MESSAGES.fileTooLarge, nameTooLong: INTL_MESSAGES.fileNameTooLong }}
+                  onDone={box.parseUploaded}
+                  onRemove={box.removeFile}
+                />
+                <Typography.Text type="secondary">支持 txt、csv、xlsx，单个文件不超过250M，文件名不超过30个字符</Typography.Text>
+              </Space>
+              {box.uploading && <Typography.Text type="secondary">号码识别中…</Typography.Text>}
+              {file && (
+                <Alert
+                  type="info"
+                  showIcon
+                  data-testid="intl-file-result"
+                  message={`${file.fileName}：有效号码 ${file.parsed.internationalPhoneNum} 个，错误 ${file.parsed.parseMobilesInfo.errNum} 个，重复 ${file.parsed.parseMobilesInfo.repeatNum} 个`}
+                />
+              )}
+            </Space>
+          </Form.Item>
+        }
+      />
+      {shown && (
+        <Form.Item colon={false} label=" ">
+          {box.mode === NumberInputMode.Manual && checked && (
+            <Typography.Paragraph data-testid="intl-counts">
+              号码总数 {checked.parseMobilesInfo.submitTotal}，有效 {checked.internationalPhoneNum}，错误 {checked.parseMobilesInfo.errNum}，重复 {checked.parseMobilesInfo.repeatNum}
+            </Typography.Paragraph>
+          )}
+          <CountryTable countries={shown.countries} />
+        </Form.Item>
+      )}
+    </>
+  );
+}
