@@ -37,6 +37,9 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: E2E_DATA_DIR,
       NODE_ENV: 'production',
+      // the sandbox payment provider (tests/e2e/pay.spec.ts) and the address its QR link names
+      PAY_SANDBOX: '1',
+      PAY_PUBLIC_URL: `http://127.0.0.1:${PORT}/api`,
       // the embedded SMPP carrier simulator: every message gets a receipt within 0.3 s (seeded mix of
       // delivered / failed), and every recipient replies (the uplink page of tests/e2e/sending.spec.ts)
       SMSC_SIM_SEED: '7',

@@ -84,6 +84,10 @@ export interface AppConfig {
   pay: PayConfig;
   /** unfinished uploads (chunks and row) untouched for this many hours are purged (0: never) */
   uploadStaleHours: number;
+  /** credit alarm (额度提醒): after an alarm SMS, further crossings of that account send none for this long (ALARM_COOLDOWN_HOURS, 24) */
+  alarmCooldownMs: number;
+  /** credit alarm: system budget of alarm SMS a business day, all accounts together (ALARM_SMS_DAILY, 1000); past it, alarms are skipped and logged */
+  alarmSmsDaily: number;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {
@@ -125,6 +129,8 @@ export const DEFAULT_CONFIG: AppConfig = {
   recordCountCap: 5_000,
   pay: DEFAULT_PAY_CONFIG,
   uploadStaleHours: 24,
+  alarmCooldownMs: 24 * 3600_000,
+  alarmSmsDaily: 1000,
 };
 
 function bool(v: string | undefined, dflt: boolean): boolean {
@@ -189,5 +195,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
   out.pay = payConfigFromEnv(env);
   const staleHours = num(env.UPLOAD_STALE_HOURS);
   if (staleHours !== undefined) out.uploadStaleHours = staleHours;
+  const cooldownHours = num(env.ALARM_COOLDOWN_HOURS);
+  if (cooldownHours !== undefined) out.alarmCooldownMs = cooldownHours * 3600_000;
+  const alarmDaily = num(env.ALARM_SMS_DAILY);
+  if (alarmDaily !== undefined) out.alarmSmsDaily = Math.floor(alarmDaily);
   return out;
 }

@@ -1,5 +1,6 @@
 /** Every area's operator commands. Areas add their list here (one entry each). */
 import { accountCommands } from './accounts';
+import { alarmCommands } from './alarms';
 import { certificationCommands } from './certification';
 import { invoiceCommands } from './invoices';
 import { ledgerCommands } from './ledger';
@@ -11,6 +12,7 @@ import { templateCommands } from './templates';
 
 export const COMMANDS: Command[] = [
   ...accountCommands,
+  ...alarmCommands,
   ...certificationCommands,
   ...invoiceCommands,
   ...ledgerCommands,

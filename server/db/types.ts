@@ -679,6 +679,8 @@ export interface PayOrderTable {
   payment_mode: number;
   /** 'sandbox' | 'alipay' | 'wechat' */
   provider: string;
+  /** 0025: paid through the sandbox (no money): shown 沙箱, never invoiceable */
+  sandbox: D<boolean>;
   /** enums/pay-order-state.json */
   state: D<number>;
   trade_no: D<string>;
@@ -726,6 +728,10 @@ export interface CreditAlarmEventTable {
   /** the system SMS task that carried it (null until the alarm job ran) */
   task_id: D<number | null>;
   sent_at: NullableTs;
+  /** 0025: SMS the alarm job sent for it (the daily budget counts these) */
+  sms_count: D<number>;
+  /** 0025: why none was sent: 'cooldown' | 'budget' | 'no-phone' ('' when sent or pending) */
+  skipped: D<string>;
 }
 /** The invoice information of an application or of an account's saved defaults (0015_invoices). */
 export interface InvoiceInfoColumns {

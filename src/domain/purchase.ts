@@ -19,12 +19,12 @@ function scaled(v: string, scale: number): bigint {
   return m[1] ? -n : n;
 }
 
-/** round₂(num × unit × discount / 100) in cents */
+/** ⌈num × unit × discount / 100⌉ in cents: a fraction of a cent is charged as a cent (the server's rule, docs/api-purchase.md) */
 export function lineCents(num: number, unitPrice: string, discount: string): bigint {
   if (!Number.isSafeInteger(num) || num <= 0) return 0n;
-  // unit ×1e4, discount ×1e2, /100 → units of 1e-8 yuan; cents = 1e-2 → divide by 1e6, half up
+  // unit ×1e4, discount ×1e2, /100 → units of 1e-8 yuan; cents = 1e-2 → divide by 1e6, rounded up
   const raw = BigInt(num) * scaled(unitPrice, 4) * scaled(discount, 2);
-  return (raw + 500_000n) / 1_000_000n;
+  return (raw + 999_999n) / 1_000_000n;
 }
 
 export const centsOf = (yuan: string) => scaled(yuan, 2);

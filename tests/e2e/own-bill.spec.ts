@@ -47,12 +47,16 @@ test('agent1 sees its own bill and sets a credit alarm that really sends an SMS 
   await expect(dialog.getByText('提醒额度为大于0的整数，且不能为空')).toBeVisible();
   const threshold = String(Math.floor(Number(data.data.balance)) - 10);
   await dialog.getByLabel('提醒额度(元)').fill(threshold);
-  await dialog.getByLabel('提醒手机号').fill('13800138000,13800138000');
+  await dialog.getByLabel('提醒手机号').fill('13800138001,13800138001');
   await expect(dialog.getByText('手机号码重复')).toBeVisible();
-  await dialog.getByLabel('提醒手机号').fill('13800138000,13912345678');
+  // only agent1's own (verified) mobile may receive the free alarm SMS
+  await dialog.getByLabel('提醒手机号').fill('13800138001,13912345678');
+  await dialog.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(page.getByText('提醒手机号只能填写本账户绑定的手机号（已通过验证码验证）').first()).toBeVisible();
+  await dialog.getByLabel('提醒手机号').fill('13800138001');
   await dialog.getByRole('button', { name: /确\s*定/ }).click();
   await expect(page.getByText('额度提醒设置成功')).toBeVisible();
-  await expect(page.getByTestId('credit-alarm-summary')).toContainText('13800138000,13912345678');
+  await expect(page.getByTestId('credit-alarm-summary')).toContainText('13800138001');
 
   // a recharge of client1 by 20.00 takes the balance below the threshold: one alarm SMS
   const rc = await call(page, 'post', '/api/client/recharge', { clientId: 'client1', amount: '20.00' });
@@ -69,7 +73,7 @@ test('agent1 sees its own bill and sets a credit alarm that really sends an SMS 
   // sent over SMPP to the simulator and its receipts recorded: the task completes
   await expect
     .poll(async () => (await alarmTasks()).map((t) => [t.submitTotal, t.taskSchedule]), { timeout: 30_000 })
-    .toEqual([[2, 100]]);
+    .toEqual([[1, 100]]);
   // still below: a second recharge sends nothing more
   expect((await call(page, 'post', '/api/client/recharge', { clientId: 'client1', amount: '1.00' })).code).toBe(0);
   await page.waitForTimeout(2500);

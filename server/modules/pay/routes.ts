@@ -22,11 +22,6 @@ declare module 'fastify' {
   }
 }
 
-/** The absolute URL of this server's /api as the caller reached it (the sandbox QR code points there). */
-function apiBase(req: FastifyRequest): string {
-  return `${req.protocol}://${req.host}/api`;
-}
-
 /** Online recharge and pay orders (docs/api-pay.md). */
 export function payRoutes(ctx: AppContext, pay: PayService): FastifyPluginAsync {
   const filter = listParams(ctx.schemas, 'pay-order', PAGE_ROWS);
@@ -65,7 +60,7 @@ export function payRoutes(ctx: AppContext, pay: PayService): FastifyPluginAsync 
       route({ tag: TAG, summary: '创建充值订单（amount 元，paymentMode 0 支付宝 / 1 微信支付），返回订单与二维码内容', access: 'session', body: formSchema(ctx.schemas, 'forms/online-recharge') }),
       async (req) => {
         const b = req.body as { amount: string; paymentMode: number | string };
-        return ok(await pay.create(sessionOf(req).account, { amount: money2(b.amount), paymentMode: b.paymentMode }, apiBase(req)));
+        return ok(await pay.create(sessionOf(req).account, { amount: money2(b.amount), paymentMode: b.paymentMode }));
       },
     );
     app.post('/onlinePay/payStatus', route({ tag: TAG, summary: '支付订单状态（支付弹窗轮询）', access: 'session', body: byId }), async (req) =>

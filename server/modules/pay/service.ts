@@ -14,8 +14,17 @@
  * every process sees the same. A verified paid notification is credited whatever the order's state
  * (but paid): money the provider took is never lost (a provider's late retry of a payment made in
  * time, a cancel racing the payment).
+ *
+ * Open-order cap: the count of an account's unpaid orders and the insert of a new one run in one
+ * transaction under a per-account advisory lock, so parallel creates cannot pass the cap together;
+ * the provider is asked for the QR code after that transaction (no lock held over a network call).
+ *
+ * Sandbox: an order paid by the sandbox provider (PAY_SANDBOX) moved no money. It is marked
+ * (`pay_orders.sandbox`, the list's `sandbox` 沙箱, the ledger remark 在线充值（沙箱）) and its
+ * credit never counts as invoiceable (server/modules/invoice).
  */
 import crypto from 'node:crypto';
+import { sql } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
@@ -25,6 +34,7 @@ import { MESSAGES } from '../../../common/schema/messages';
 import { BillPaymentType, PayOrderState, UserType, type PayOrder } from '../../../common/generated/schemas';
 import type { LedgerService } from '../ledger/service';
 import { Money, money2 } from '../ledger/money';
+import { payApiBase } from './config';
 import type { NotifyRequest, PayProvider, PayProviders, VerifiedNotice } from './providers';
 
 /** states an order can still be paid in */
@@ -34,6 +44,10 @@ export const EXPIRED_REMARK = '超时未支付，订单已关闭';
 export const PAY_SUBJECT = '短信平台账户在线充值';
 /** the ledger kind of an online recharge (enums/bill-payment-type: 11 在线充值) */
 export const ONLINE_RECHARGE_KIND = BillPaymentType.OnlineRecharge;
+/** the mark of sandbox money in the ledger remark and the pay-order list */
+export const SANDBOX_MARK = '沙箱';
+/** namespace of the per-account advisory lock around the open-order count and insert */
+const CREATE_LOCK = 0x50415931;
 
 type OrderRow = {
   id: number;
@@ -42,6 +56,7 @@ type OrderRow = {
   amount: string;
   payment_mode: number;
   provider: string;
+  sandbox: boolean;
   state: number;
   trade_no: string;
   qr_code: string;
@@ -68,9 +83,12 @@ export class PayService {
     readonly providers: PayProviders,
   ) {}
 
-  /** isOpenPay: online recharge is offered to agents (userType 1) when the server has it on */
+  /**
+   * isOpenPay: online recharge is offered to agents (userType 1) when the server has it on and some
+   * payment mode has a provider (Alipay / WeChat Pay keys, or the sandbox when PAY_SANDBOX is on)
+   */
   isOpen(account: Account): boolean {
-    return this.ctx.config.pay.open && String(account.user_type) === UserType.Agent;
+    return this.ctx.config.pay.open && this.providers.any && String(account.user_type) === UserType.Agent;
   }
 
   config(account: Account) {
@@ -79,8 +97,10 @@ export class PayService {
       orderTtlSeconds: Math.round(this.ctx.config.pay.orderTtlMs / 1000),
       minAmount: '1.00',
       maxAmount: '1000000.00',
+      /** which modes are offered at all */
+      modes: { 0: !!this.providers.forMode(0), 1: !!this.providers.forMode(1) },
       /** which modes pay through the sandbox (the console says so) */
-      sandbox: { 0: !this.providers.alipay, 1: !this.providers.wechat },
+      sandbox: { 0: !this.providers.alipay && !!this.providers.sandbox, 1: !this.providers.wechat && !!this.providers.sandbox },
     };
   }
 
@@ -105,6 +125,7 @@ export class PayService {
       expireTimeStr: formatDateTime(o.expires_at),
       paymentState: o.state as PayOrder['paymentState'],
       paymentStateStr: this.label('pay-order-state', o.state),
+      sandbox: o.sandbox ? 1 : 0,
       remark: o.remark,
       countDownStr: open ? String(left) : '',
       qrCode: open ? o.qr_code : '',
@@ -129,28 +150,56 @@ export class PayService {
     return `P${t}${crypto.randomInt(0, 1e8).toString().padStart(8, '0')}`;
   }
 
-  async create(account: Account, p: { amount: string; paymentMode: number | string }, baseUrl: string): Promise<PayOrder> {
+  /**
+   * A new order. Its links (the sandbox QR code, the providers' notify_url) are made from the
+   * configured public URL (PAY_PUBLIC_URL, else http://localhost:PORT), never from the request.
+   */
+  async create(account: Account, p: { amount: string; paymentMode: number | string }): Promise<PayOrder> {
     if (!this.isOpen(account)) throw errors.refused(MESSAGES.payNotOpen);
     const amount = money2(p.amount);
     const mode = Number(p.paymentMode);
-    await this.expire(account.id);
-    const open = await this.ctx.db
-      .selectFrom('pay_orders')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('account_id', '=', account.id)
-      .where('state', 'in', OPEN_STATES)
-      .executeTakeFirstOrThrow();
-    if (Number(open.n) >= this.ctx.config.pay.maxOpenOrders) throw errors.refused(MESSAGES.payTooManyOpen);
     const provider = this.providers.forMode(mode);
+    if (!provider) throw errors.refused(MESSAGES.payModeNotOpen);
     const now = this.ctx.now();
     const expiresAt = addMs(now, this.ctx.config.pay.orderTtlMs);
     const paymentId = this.newPaymentId(now);
-    const { qrCode } = await provider.create({ paymentId, amount, subject: PAY_SUBJECT, expiresAt, baseUrl });
-    const row = await this.ctx.db
-      .insertInto('pay_orders')
-      .values({ payment_id: paymentId, account_id: account.id, amount, payment_mode: mode, provider: provider.name, qr_code: qrCode, created_at: now, expires_at: expiresAt })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const inserted = await this.ctx.db.transaction().execute(async (trx) => {
+      // one account's creates queue here: the count below sees every order inserted before
+      await sql`select pg_advisory_xact_lock(${CREATE_LOCK}::int4, ${account.id}::int4)`.execute(trx);
+      await trx
+        .updateTable('pay_orders')
+        .set({ state: PayOrderState.Cancelled, remark: EXPIRED_REMARK, closed_at: now })
+        .where('account_id', '=', account.id)
+        .where('state', 'in', OPEN_STATES)
+        .where('expires_at', '<=', now)
+        .execute();
+      const open = await trx
+        .selectFrom('pay_orders')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('account_id', '=', account.id)
+        .where('state', 'in', OPEN_STATES)
+        .executeTakeFirstOrThrow();
+      if (Number(open.n) >= this.ctx.config.pay.maxOpenOrders) throw errors.refused(MESSAGES.payTooManyOpen);
+      return trx
+        .insertInto('pay_orders')
+        .values({ payment_id: paymentId, account_id: account.id, amount, payment_mode: mode, provider: provider.name, sandbox: provider.name === 'sandbox', created_at: now, expires_at: expiresAt })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
+    let qrCode: string;
+    try {
+      ({ qrCode } = await provider.create({ paymentId, amount, subject: PAY_SUBJECT, expiresAt, baseUrl: payApiBase(this.ctx.config.pay) }));
+    } catch (err) {
+      // the provider refused or could not be reached: the order can never be paid
+      await this.ctx.db
+        .updateTable('pay_orders')
+        .set({ state: PayOrderState.Failed, remark: '创建支付失败', closed_at: this.ctx.now() })
+        .where('id', '=', inserted.id)
+        .where('state', 'in', OPEN_STATES)
+        .execute();
+      throw err;
+    }
+    const row = await this.ctx.db.updateTable('pay_orders').set({ qr_code: qrCode }).where('id', '=', inserted.id).returningAll().executeTakeFirstOrThrow();
     return this.row(row as OrderRow, now);
   }
 
@@ -256,7 +305,8 @@ export class PayService {
       if (PAID_STATES.includes(o.state)) return { credited: true, creditedNow: false, reason: MESSAGES.payOrderPaid };
       if (!v.paid) return { credited: false, creditedNow: false, reason: '未支付' };
       if (!new Money(o.amount).eq(v.amount)) return { credited: false, creditedNow: false, reason: '金额不符' };
-      const applied = await this.ledger.applyIn(trx, [{ accountId: o.account_id, amount: money2(o.amount), kind: ONLINE_RECHARGE_KIND, remark: `在线充值 ${o.payment_id}` }]);
+      const remark = o.sandbox ? `在线充值（${SANDBOX_MARK}，不可开票） ${o.payment_id}` : `在线充值 ${o.payment_id}`;
+      const applied = await this.ledger.applyIn(trx, [{ accountId: o.account_id, amount: money2(o.amount), kind: ONLINE_RECHARGE_KIND, remark }]);
       if (!applied.ok || applied.ledgerIds.length !== 1) throw new Error('online recharge: ledger refused a credit');
       const ledgerId = applied.ledgerIds[0];
       await trx.updateTable('ledger').set({ request_id: o.payment_id }).where('id', '=', ledgerId).execute();
@@ -285,7 +335,8 @@ export class PayService {
 
   /** The order behind a sandbox scan page (token checked); opening it marks the order 已提交支付. */
   async sandboxOrder(paymentId: unknown, token: unknown, opts: { open?: boolean } = {}): Promise<OrderRow | null> {
-    if (typeof paymentId !== 'string' || !this.providers.sandbox.checkScanToken(paymentId, token)) return null;
+    // the sandbox turned off: its pages show nothing and pay nothing
+    if (typeof paymentId !== 'string' || !this.providers.sandbox?.checkScanToken(paymentId, token)) return null;
     await this.expire();
     const o = (await this.ctx.db.selectFrom('pay_orders').selectAll().where('payment_id', '=', paymentId).where('provider', '=', 'sandbox').executeTakeFirst()) as OrderRow | undefined;
     if (!o) return null;
@@ -315,6 +366,7 @@ export class PayService {
       return { ok: true, message: '已取消支付', order: o };
     }
     const sandbox = this.providers.sandbox;
+    if (!sandbox) return { ok: false, message: MESSAGES.payModeNotOpen, order: null };
     const notice = sandbox.sign({ paymentId: o.payment_id, tradeNo: `SANDBOX${o.payment_id.slice(1)}`, amount: money2(o.amount), status: 'SUCCESS' });
     const r = await this.notify(sandbox, { body: notice, raw: JSON.stringify(notice), headers: {} });
     return { ok: r.credited, message: r.credited ? MESSAGES.paySuccess : r.reason, order: o };

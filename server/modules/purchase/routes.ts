@@ -8,7 +8,7 @@ import { errors } from '../../http/errors';
 import { BAD_PARAM, id, listParams, params, text } from '../../http/params';
 import { route } from '../../http/route';
 import { formSchema } from '../../http/validation';
-import { exportColumns, type ExportColumn } from '../../lib/export-columns';
+import { exportColumns, type ExportColumn, safeRow } from '../../lib/export-columns';
 import { formatDateTime } from '../../lib/time';
 import { sessionOf } from '../auth/session';
 import { attachment, XLSX_MIME } from '../records/service';
@@ -48,7 +48,7 @@ export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): Fast
     ws.columns = exportColumns(ctx.schemas.registry, entity, columns);
     ws.getRow(1).font = { bold: true };
     (async () => {
-      for (const r of rows) ws.addRow(r).commit();
+      for (const r of rows) ws.addRow(safeRow(r)).commit();
       ws.commit();
       await wb.commit();
     })().catch((err) => {

@@ -1,14 +1,16 @@
 /**
  * Purchase of SMS packages (operation_mode 1) and the bills that read it. Rules: docs/api-purchase.md.
  *
- * - A line costs round₂(num × unit_price × discount / 100) (half up); the discount is the buyer's
+ * - A line costs ⌈num × unit_price × discount / 100⌉ to the cent (rounded up, never in the buyer's
+ *   favour: one piece at 0.0437 costs 0.05, not 0.04; docs/api-purchase.md "Rounding"); the discount is the buyer's
  *   hy_sms_discount (行业, 验证码, 通知), yx_sms_discount (营销) or gj_sms_discount (国际), in percent.
  * - The order's total is the sum of its lines. When the total is more than 10 yuan, the usable
  *   rebate pays first: rebate = min(rebate_useable, total); the rest is paid from the balance.
  * - One transaction: the buyer's account row is locked (ledger order), the balance is checked on
  *   the locked row (LedgerService.applyIn, kind 3 购买套餐), then the rebate row, one product pool
  *   per line (+ its pool_movements row, kind 3) and the SMS bill lines are written. Not enough
- *   balance: nothing is written. A requestId makes a submit idempotent (purchase_orders).
+ *   balance: nothing is written. A requestId makes a submit idempotent (purchase_orders); the same
+ *   requestId with other lines (product or quantity) is refused, never answered with the first order.
  */
 import { randomInt } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
@@ -22,6 +24,7 @@ import { poolFigure, poolUnitsBought } from '../send/billing';
 import { Money, money2, type MoneyValue } from '../ledger/money';
 import type { ClientsService, ScopedAccount } from '../clients/service';
 import { OauthStatus, OperationMode, ProductType, UserType } from '../../../common/generated/schemas';
+import { MESSAGES } from '../../../common/schema/messages';
 import purchaseForm from '../../../schemas/forms/purchase.json';
 
 type Tx = Transaction<Database>;
@@ -69,9 +72,16 @@ export function discountFor(a: Pick<Account, 'hy_sms_discount' | 'yx_sms_discoun
   return a.hy_sms_discount;
 }
 
-/** round₂(num × unit × discount / 100), half up */
+/** ⌈num × unit × discount / 100⌉ to the cent: a fraction of a cent is charged as a cent (see the file comment) */
 export const lineAmount = (num: number | string, unit: string, discount: string): MoneyValue =>
-  new Money(num).times(unit).times(discount).div(100).toDecimalPlaces(2, Money.ROUND_HALF_UP);
+  new Money(num).times(unit).times(discount).div(100).toDecimalPlaces(2, Money.ROUND_UP);
+
+/** the lines of a purchase as a comparable key: product:quantity, sorted (a requestId's fingerprint) */
+const linesKey = (lines: { productId: number | string; num: number | string }[]) =>
+  lines
+    .map((l) => `${Number(l.productId)}:${Number(l.num)}`)
+    .sort()
+    .join(',');
 
 /** unit × discount / 100 to 4 decimals (the displayed discounted unit price) */
 export const discounted = (unit: string, discount: string) => new Money(unit).times(discount).div(100).toDecimalPlaces(4, Money.ROUND_HALF_UP).toFixed(4);
@@ -178,7 +188,10 @@ export class PurchaseService {
       if (!requestId) return null;
       const prev = await this.ctx.db.selectFrom('purchase_orders').select('result').where('account_id', '=', me.id).where('request_id', '=', requestId).executeTakeFirst();
       if (!prev) return null;
-      return (typeof prev.result === 'string' ? JSON.parse(prev.result) : prev.result) as PurchaseResult;
+      const result = (typeof prev.result === 'string' ? JSON.parse(prev.result) : prev.result) as PurchaseResult;
+      // a retry is the same request; the same id with other lines is a mistake (or a probe): refused
+      if (linesKey(result.lines) !== linesKey(lines)) throw new ApiError(409, MESSAGES.purchaseRequestReused);
+      return result;
     };
     const first = await replay();
     if (first) return first;

@@ -23,7 +23,7 @@ import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf, type Paging } from '../../http/paging';
-import { exportColumns } from '../../lib/export-columns';
+import { exportColumns, safeRow } from '../../lib/export-columns';
 import { formatDateTime } from '../../lib/time';
 import type { ClientsService, ScopedAccount } from '../clients/service';
 import { SendTimeType, TaskStatus, UserType, type MoRecord, type SendRecord, type SendTask, type TimedTask } from '../../../common/generated/schemas';
@@ -631,7 +631,7 @@ export class RecordsService {
           const contents = await this.taskContents(batch);
           for (const r of batch.slice(0, max - rows)) {
             const row = this.recordRow(r, clientids, contents);
-            ws.addRow({ ...row, operatorStr: this.label('carrier', row.operatorstype) }).commit();
+            ws.addRow(safeRow({ ...row, operatorStr: this.label('carrier', row.operatorstype) })).commit();
           }
           rows = Math.min(max, rows + batch.length);
           if (rows >= max) break;
@@ -761,7 +761,7 @@ export class RecordsService {
           page = page.where((eb) => eb(eb.refTuple('o.received_at', 'o.id'), '<', eb.tuple(a.t, a.id)));
         }
         const rows = await page.execute();
-        for (const r of rows) ws.addRow(this.moRow(r, ++rowNum, clientids)).commit();
+        for (const r of rows) ws.addRow(safeRow(this.moRow(r, ++rowNum, clientids))).commit();
         if (rows.length < BATCH || rowNum >= max) break;
         const last = rows[rows.length - 1];
         after = { t: last.received_at, id: last.id };

@@ -16,7 +16,7 @@ import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf } from '../../http/paging';
-import { exportColumns } from '../../lib/export-columns';
+import { exportColumns, safeRow } from '../../lib/export-columns';
 import { businessDayStart, formatDateTime } from '../../lib/time';
 import { OperationMode, ReportClickType, ReportPayType, UserType } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
@@ -255,7 +255,7 @@ export class ReportsService {
     ws.getRow(1).font = { bold: true };
     void (async () => {
       try {
-        rows.forEach((r, i) => ws.addRow(this.row(r, i + 1)).commit());
+        rows.forEach((r, i) => ws.addRow(safeRow(this.row(r, i + 1))).commit());
         ws.commit();
         await wb.commit();
       } catch (e) {

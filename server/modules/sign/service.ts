@@ -14,7 +14,7 @@ import type { Db } from '../../db';
 import type { Account, SignImportFailure } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf } from '../../http/paging';
-import { exportColumns, fieldTitle } from '../../lib/export-columns';
+import { exportColumns, fieldTitle, safeRow } from '../../lib/export-columns';
 import { IMPORT_SHEET_LIMITS, readSheetRows, SpreadsheetError } from '../../lib/spreadsheet';
 import { formatDateTime } from '../../lib/time';
 import type { ClientsService, ScopedAccount } from '../clients/service';
@@ -317,7 +317,7 @@ export class SignService {
           q = q.where((eb) => eb(eb.refTuple('s.create_time', 's.id'), '<', eb.tuple(a.t, a.id)));
         }
         const rows = await q.execute();
-        for (const r of rows) ws.addRow(this.toRow(r, ++rownum, names)).commit();
+        for (const r of rows) ws.addRow(safeRow(this.toRow(r, ++rownum, names))).commit();
         if (rows.length < batch) break;
         const last = rows[rows.length - 1];
         after = { t: last.create_time, id: last.id };
@@ -516,7 +516,7 @@ export class SignService {
       { header: H.reason, key: 'reason', width: 40 },
     ];
     ws.getRow(1).font = { bold: true };
-    for (const f of rows) ws.addRow(f);
+    for (const f of rows) ws.addRow(safeRow(f));
     return Buffer.from(await wb.xlsx.writeBuffer());
   }
 }

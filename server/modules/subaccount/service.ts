@@ -12,7 +12,7 @@ import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { callbackUrlProblem } from '../../lib/safe-url';
 import { listPage, pagingOf } from '../../http/paging';
-import { exportColumns, type ExportColumn } from '../../lib/export-columns';
+import { exportColumns, type ExportColumn, safeRow } from '../../lib/export-columns';
 import { validateForm } from '../../http/validation';
 import { hashPassword, randomToken, sha256hex } from '../../lib/crypto';
 import { addMs, businessDayStart, formatDateTime } from '../../lib/time';
@@ -584,7 +584,7 @@ export class SubAccountService {
         { key: 'status_str', field: 'status', width: 10 },
         { key: 'remarks', width: 30 },
       ]);
-      for (const r of rows) ws.addRow(this.financeRow(r, fresh));
+      for (const r of rows) ws.addRow(safeRow(this.financeRow(r, fresh)));
     } else {
       ws.columns = cols([
         { key: 'client_id', width: 12 },
@@ -598,7 +598,7 @@ export class SubAccountService {
         { key: 'create_time', width: 20 },
         { key: 'remarks', width: 30 },
       ]);
-      for (const r of rows) ws.addRow(this.managerRow(r));
+      for (const r of rows) ws.addRow(safeRow(this.managerRow(r)));
     }
     ws.getRow(1).font = { bold: true };
     return Buffer.from(await wb.xlsx.writeBuffer());

@@ -13,6 +13,7 @@
  *   or more (UTF-8) → 变量长度不能超过20字节; the filled template + sign + 2 over 500 → 合计不能超过500.
  * A first row without a digit in its first cell is a header and skipped. At most 1,000,000 rows.
  */
+import { safeRow } from '../../lib/export-columns';
 import { NUMBER_HEADER } from '../send/import';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -143,7 +144,7 @@ export async function parseVariableFile(
     }
     const row = cells.slice(0, MAX_VARIABLES + 2).map((c) => c.slice(0, 200));
     while (row.length < varCount + 1) row.push('');
-    errWs!.addRow([...row, reason]).commit();
+    errWs!.addRow(safeRow([...row, reason])).commit();
   };
   // the good rows' numbers (valid mobiles): as (segment, last 7 digits), see NumberSet
   const seen = new NumberSet(1 << 16);

@@ -6,7 +6,7 @@
  * 取消 are disabled at or below 0. 支付 reopens the pay dialog, 取消 cancels after a confirmation.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { App, Button, Card, Space, Typography } from 'antd';
+import { App, Button, Card, Space, Tag, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import type { PayOrder } from '@/generated/schemas';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
@@ -72,6 +72,8 @@ export function PayOrderList() {
     { field: 'orderId', render: (v: string) => v || '-' },
     'paymentAmountStr',
     { field: 'paymentMode', labelField: 'paymentModeStr' },
+    // sandbox orders moved no money: marked (never invoiceable, docs/api-pay.md)
+    { field: 'sandbox', width: 72, render: (v: number | undefined) => (v ? <Tag color="orange">沙箱</Tag> : '-') },
     'payTimeStr',
     { field: 'paymentState', labelField: 'paymentStateStr' },
     {
