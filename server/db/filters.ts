@@ -8,7 +8,8 @@
  * - `x-op`: how — `eq` (default), `ne`, `in` (an array, or a comma list `"3,6"`), `contains`
  *   (case-insensitive substring), `prefix`, `gte`, `lte`, `from` / `to` (a range's two ends: with
  *   `format: date` a business day of Asia/Shanghai, the end day included; with `format: date-time`
- *   the instant, the end second included);
+ *   the instant, the end second included), `range` (a `[from, to]` array of such dates: a date
+ *   range property sent as two `x-param` names);
  * - `x-scope: "account"`: the property is an account (`clientid`) that must lie within the caller's
  *   scope (an agent: its sub-accounts and itself); `x-column` is the account-id column. Given a
  *   scope, the builder always limits the rows to it, to the one account when the value is set, and
@@ -36,7 +37,7 @@ export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 export const DATE_ORDER_MESSAGE = '开始时间不能晚于结束时间';
 const DAY_MS = 86_400_000;
 
-export type FilterOp = 'eq' | 'ne' | 'in' | 'contains' | 'prefix' | 'gte' | 'lte' | 'from' | 'to';
+export type FilterOp = 'eq' | 'ne' | 'in' | 'contains' | 'prefix' | 'gte' | 'lte' | 'from' | 'to' | 'range';
 
 /** An account the caller reaches (ClientsService.scope). */
 export interface ScopeAccount {
@@ -74,10 +75,10 @@ export function filterRules(schemas: ServerSchemas, key: SchemaKey): Rule[] {
   const props: Record<string, JsonSchema> = schemas.registry.get(key).properties ?? {};
   rules = Object.entries(props).map(([name, p]) => {
     const op = (p['x-op'] ?? 'eq') as FilterOp;
-    if (!['eq', 'ne', 'in', 'contains', 'prefix', 'gte', 'lte', 'from', 'to'].includes(op)) throw new Error(`${key}: ${name} has an unknown x-op ${op}`);
+    if (!['eq', 'ne', 'in', 'contains', 'prefix', 'gte', 'lte', 'from', 'to', 'range'].includes(op)) throw new Error(`${key}: ${name} has an unknown x-op ${op}`);
     const scope = p['x-scope'] === 'account';
     if (scope && !p['x-column']) throw new Error(`${key}: ${name} has x-scope without x-column`);
-    return { name, column: p['x-column'], op, format: p.format, scope, agentOnly: !!p['x-agent-only'], orderError: p['x-order-error'] };
+    return { name, column: p['x-column'], op, format: p.format ?? p.items?.format, scope, agentOnly: !!p['x-agent-only'], orderError: p['x-order-error'] };
   });
   byKey.set(key, rules);
   return rules;
@@ -149,6 +150,15 @@ export function filterConditions(schemas: ServerSchemas, key: SchemaKey, values:
       case 'lte':
         out.push(sql<SqlBool>`${col} <= ${value}`);
         break;
+      case 'range': {
+        const [from, to] = Array.isArray(value) ? value : [];
+        const a = from ? instantOf(from, r.format, false) : undefined;
+        const b = to ? instantOf(to, r.format, true) : undefined;
+        if (a && b && a >= b) throw new ApiError(400, r.orderError ?? DATE_ORDER_MESSAGE);
+        if (a) out.push(sql<SqlBool>`${col} >= ${a}`);
+        if (b) out.push(sql<SqlBool>`${col} < ${b}`);
+        break;
+      }
       case 'from':
       case 'to': {
         const at = instantOf(value, r.format, r.op === 'to');

@@ -63,7 +63,28 @@ function coercerOf(schema: JsonSchema, dropAllEmpty: boolean): Coercer {
   const props: Record<string, any> = schema.properties ?? {};
   const types = Object.fromEntries(Object.entries(props).map(([k, p]) => [k, typeOf(p)]));
   const plainText = Object.fromEntries(Object.entries(props).map(([k, p]) => [k, typeOf(p) === 'string' && !p?.format]));
-  return (data) => {
+  // `x-param`: the API's name of a property (the console's schemaFilters sends it under that name):
+  // read it back into the property, so handlers, services and SQL see the schema's own names
+  const renamed = new Map<string, string>();
+  const ranges: [string, string, string][] = [];
+  for (const [k, p] of Object.entries(props)) {
+    const param = p?.['x-param'];
+    if (typeof param === 'string' && param !== k) renamed.set(param, k);
+    if (Array.isArray(param) && param.length === 2) ranges.push([k, String(param[0]), String(param[1])]);
+  }
+  return (raw) => {
+    let data = raw;
+    if (renamed.size || ranges.length) {
+      data = {};
+      for (const [k, v] of Object.entries(raw)) {
+        if (renamed.has(k)) data[renamed.get(k)!] = v;
+        else if (!(k in props) || !(typeof props[k]?.['x-param'] === 'string' || Array.isArray(props[k]?.['x-param']))) data[k] = v;
+      }
+      for (const [k, from, to] of ranges) {
+        const pair = [raw[from] ?? '', raw[to] ?? ''];
+        if (pair.some((x) => x !== '' && x !== null)) data[k] = pair;
+      }
+    }
     const out: Data = {};
     for (const [k, v] of Object.entries(data)) {
       const blank = v === null || (typeof v === 'string' && (v === '' || (props[k]?.['x-trim'] && v.trim() === '')));

@@ -62,6 +62,13 @@ describe('a label-only edit of schemas/', () => {
     expect(form).not.toContain(`"minLength": "${EDITED.message.was}"`);
   });
 
+  it('a filter edit shows in the console: the renamed parameter is sent, the new enum value offered', async () => {
+    const { schemaFilters } = await import('../../common/schema/filters');
+    const { schemas } = await import('@/schema');
+    expect(schemaFilters(schemas.get('filters/sign'), { sign: '龙井', state: EDITED.enumValue.value })).toEqual({ [EDITED.filterParam.now]: '龙井', state: EDITED.enumValue.value });
+    expect(schemas.enumOptions('sign-state').map((o) => o.label)).toContain(EDITED.enumValue.label);
+  });
+
   describe.each(backends)('in the server (%s)', (backend) => {
     const t = useServer(backend, { schemaDir: editedSchemaDir });
     let agent: Client;
@@ -77,6 +84,21 @@ describe('a label-only edit of schemas/', () => {
       // the API document describes the routes from the same schemas
       const spec = (await agent.get('/api/help/openapi.json')).body;
       expect(JSON.stringify(spec.paths['/api/sign/list'])).toContain(EDITED.enumLabel.now);
+    });
+
+    it('a filter edit alone changes validation and SQL: the renamed parameter filters, the new enum value is accepted', async () => {
+      const all = (await agent.post('/api/sign/list', { clientid: 'client1' })).body.data;
+      expect(all.totalCount).toBeGreaterThan(1);
+      const one: string = all.list[0].sign;
+      const byNew = (await agent.post('/api/sign/list', { clientid: 'client1', [EDITED.filterParam.now]: one })).body.data;
+      expect(byNew.totalCount).toBeGreaterThan(0);
+      expect(byNew.totalCount).toBeLessThan(all.totalCount);
+      expect(byNew.list.every((r: any) => r.sign.includes(one))).toBe(true);
+      // the old name is no parameter any more
+      expect((await agent.post('/api/sign/list', { clientid: 'client1', [EDITED.filterParam.was]: one })).body.data.totalCount).toBe(all.totalCount);
+      // the new enum value passes validation and reaches SQL (no sign has it yet); a value still unknown is refused
+      expect((await agent.post('/api/sign/list', { clientid: 'client1', state: EDITED.enumValue.value })).body).toMatchObject({ code: 0, data: { totalCount: 0 } });
+      expect((await agent.post('/api/sign/list', { clientid: 'client1', state: 6 })).body).toMatchObject({ code: 400, msg: '状态参数不正确' });
     });
 
     it('heads the export with the edited title and writes the edited enum label', async () => {
