@@ -6,8 +6,8 @@ import { CUSTOM_FORMATS } from './formats';
 
 export { isBusinessDateTime } from './formats';
 
-/** Keywords our schemas carry for the console (labels, colours, trimming): known to ajv, never validated. */
-export const ANNOTATION_KEYWORDS = ['x-color', 'x-name', 'x-trim', 'x-widget', 'x-order', 'x-agent-only', 'x-param', 'x-ui', 'x-enum'];
+/** Keywords our schemas carry for the console (labels, colours, trimming) and the server (`x-internal`: a server-only enum): known to ajv, never validated. */
+export const ANNOTATION_KEYWORDS = ['x-color', 'x-name', 'x-trim', 'x-widget', 'x-order', 'x-agent-only', 'x-param', 'x-ui', 'x-enum', 'x-internal'];
 
 export const AJV_OPTIONS: Options = { allErrors: true, $data: true, strict: false, coerceTypes: false };
 

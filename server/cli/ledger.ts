@@ -1,8 +1,8 @@
 /** Ledger commands: show an account's ledger with the invariant check; operator top-up of an agent. */
 import { formatDateTime } from '../lib/time';
-import { KIND, LedgerService } from '../modules/ledger/service';
+import { LedgerService } from '../modules/ledger/service';
 import { CommandError, defineCommands, table, UsageError } from './registry';
-import { UserType } from '../../common/generated/schemas';
+import { BillPaymentType, UserType } from '../../common/generated/schemas';
 
 const KINDS: Record<number, string> = { 0: '充值', 1: '扣款', 9: '提升额度', 10: '降低额度', 12: '子账户充值', 13: '子账户回退', 15: '子账户消费', 99: '价格调整' };
 
@@ -39,7 +39,7 @@ export const ledgerCommands = defineCommands(
       if (acc.user_type !== UserType.Agent) throw new CommandError(`${clientid} 不是代理商`);
       try {
         // a credit raise (提升额度, kind 9) or cut (降低额度, kind 10): the credit history lists these
-        const kind = amount.trim().startsWith('-') ? KIND.lowerCredit : KIND.raiseCredit;
+        const kind = amount.trim().startsWith('-') ? BillPaymentType.CreditDecrease : BillPaymentType.CreditIncrease;
         const r = await new LedgerService({ db, now }).credit(acc.id, amount.trim(), { kind, remark: remark.join(' ') || '运营充值' });
         out(`已为 ${clientid} 记账 ${amount} 元，当前余额 ${r.balance} 元（流水 #${r.ledgerId}）`);
       } catch (e) {

@@ -20,15 +20,13 @@ import { validateForm } from '../../http/validation';
 import { exportColumns } from '../../lib/export-columns';
 import { formatDateTime } from '../../lib/time';
 import { Money, money2 } from '../ledger/money';
-import { KIND } from '../ledger/service';
 import { bodyOf, dayParam, str } from '../records/filters';
 import { insertMessages } from '../send/messages';
 import { newTaskUid } from '../send/service';
-import { CHARGE_STATE } from '../send/billing';
 import { carrierOf } from '../../../common/sms/segments';
 import { composeMessage, countPieces } from '../../../common/sms/pieces';
 import { MESSAGES } from '../../../common/schema/messages';
-import { BillPaymentType, FinancialType, SmsType, TaskStatus, type CreditAlarmForm } from '../../../common/generated/schemas';
+import { BillPaymentType, ChargeState, FinancialType, SmsType, TaskStatus, type CreditAlarmForm } from '../../../common/generated/schemas';
 import alarmForm from '../../../schemas/forms/credit-alarm.json';
 import sendForm from '../../../schemas/forms/send.json';
 
@@ -39,7 +37,7 @@ export const NO_DATA = sendForm['x-messages'].noData;
 export const BILL_EXPORT_MAX = 1_000_000;
 const BATCH = 2000;
 /** ledger kinds of credit raises and cuts (enums/bill-payment-type.json) */
-export const CREDIT_KINDS = [KIND.raiseCredit, KIND.lowerCredit] as const;
+export const CREDIT_KINDS = [BillPaymentType.CreditIncrease, BillPaymentType.CreditDecrease] as const;
 
 
 export interface OwnBillRow {
@@ -344,7 +342,7 @@ export class BillsService {
             amount: '0',
             cost: '0',
             status: TaskStatus.Processing,
-            charge_state: CHARGE_STATE.charged,
+            charge_state: ChargeState.Charged,
             created_at: now,
             updated_at: now,
           })

@@ -21,16 +21,12 @@ import { LedgerService } from '../ledger/service';
 import { poolFigure, poolUnitsBought } from '../send/billing';
 import { Money, money2, type MoneyValue } from '../ledger/money';
 import type { ClientsService, ScopedAccount } from '../clients/service';
-import { OauthStatus, OperationMode, ProductType, UserType } from '../../../common/generated/schemas';
+import { BillPaymentType, OauthStatus, OperationMode, ProductType, RebateType, UserType } from '../../../common/generated/schemas';
 import purchaseForm from '../../../schemas/forms/purchase.json';
 
 type Tx = Transaction<Database>;
 
 export const PURCHASE_MSG = purchaseForm['x-messages'];
-/** enums/bill-payment-type.json 3 购买套餐 (ledger and pool_movements) */
-export const PURCHASE_KIND = 3;
-/** enums/rebate-type.json */
-export const REBATE_KIND = { income: 0, deduction: 1 } as const;
 /** the total above which the usable rebate pays first (spec §5 "Buy SMS") */
 export const REBATE_THRESHOLD = '10';
 /** lines per order */
@@ -203,7 +199,7 @@ export class PurchaseService {
         const paid = total.minus(rebate);
         const orderId = await this.newOrderId(trx, now);
         const ledger = new LedgerService({ db: trx, now: this.ctx.now });
-        const r = await ledger.applyIn(trx, [{ accountId: me.id, amount: paid.neg(), kind: PURCHASE_KIND, operatorId: me.id, remark: `购买短信 订单${orderId}` }]);
+        const r = await ledger.applyIn(trx, [{ accountId: me.id, amount: paid.neg(), kind: BillPaymentType.PackagePurchase, operatorId: me.id, remark: `购买短信 订单${orderId}` }]);
         if (!r.ok) throw errors.refused(`余额不足，当前余额 ${r.balance} 元，本次需支付 ${money2(paid)} 元`);
         let rebateLedgerId: number | null = null;
         if (rebate.gt(0)) {
@@ -211,7 +207,7 @@ export class PurchaseService {
           await trx.updateTable('accounts').set({ rebate_useable: money2(after) }).where('id', '=', me.id).execute();
           const rr = await trx
             .insertInto('rebate_ledger')
-            .values({ account_id: me.id, amount: money2(rebate.neg()), balance_after: money2(after), kind: REBATE_KIND.deduction, order_id: orderId, remark: `购买短信抵扣 订单${orderId}`, created_at: now })
+            .values({ account_id: me.id, amount: money2(rebate.neg()), balance_after: money2(after), kind: RebateType.Deduction, order_id: orderId, remark: `购买短信抵扣 订单${orderId}`, created_at: now })
             .returning('id')
             .executeTakeFirstOrThrow();
           rebateLedgerId = rr.id;
@@ -239,7 +235,7 @@ export class PurchaseService {
             })
             .returning('id')
             .executeTakeFirstOrThrow();
-          await trx.insertInto('pool_movements').values({ pool_id: pool.id, pieces: units, remaining_after: units, kind: PURCHASE_KIND, remark: `购买 ${x.p.product_name} 订单${orderId}`, created_at: now }).execute();
+          await trx.insertInto('pool_movements').values({ pool_id: pool.id, pieces: units, remaining_after: units, kind: BillPaymentType.PackagePurchase, remark: `购买 ${x.p.product_name} 订单${orderId}`, created_at: now }).execute();
           await trx
             .insertInto('sms_orders')
             .values({
@@ -430,7 +426,7 @@ export class PurchaseService {
       id: r.id,
       financial_type: r.kind,
       financial_type_str: this.label('rebate-type', r.kind),
-      payment_type_str: r.kind === REBATE_KIND.income ? '返点' : '购买短信抵扣',
+      payment_type_str: r.kind === RebateType.Income ? '返点' : '购买短信抵扣',
       balance: money2(r.amount),
       balance_after: money2(r.balance_after),
       order_id: r.order_id,

@@ -11,12 +11,13 @@
  */
 import type { Db } from '../../db';
 import { Money } from '../ledger/money';
-import { CHARGE_STATE, chargePlan, REFUNDABLE_STATES, settleRefunds, type ChargePlan } from './billing';
+import { chargePlan, REFUNDABLE_STATES, settleRefunds, type ChargePlan } from './billing';
 import { insertMessages } from './messages';
 import { carrierSlot } from '../dispatch/sql';
 import { newTaskUid } from './service';
 import { carrierOf } from '../../../common/sms/segments';
 import { countPieces } from '../../../common/sms/pieces';
+import { ChargeState } from '../../../common/generated/schemas';
 
 const DAY = 86_400_000;
 
@@ -120,7 +121,7 @@ export async function seedSending(db: Db, now = new Date()): Promise<void> {
           status: d.status,
           send_type: d.sendType,
           send_time: d.sendIn ? new Date(now.getTime() + d.sendIn) : created,
-          charge_state: CHARGE_STATE.charged,
+          charge_state: ChargeState.Charged,
           created_at: created,
           updated_at: created,
         })

@@ -15,7 +15,6 @@ import { Money, money2 } from '../ledger/money';
 import { LedgerService } from '../ledger/service';
 import {
   CARRIERS,
-  CHARGE_STATE,
   ceilCent,
   chargePlan,
   planCost,
@@ -35,11 +34,13 @@ import { countPieces } from '../../../common/sms/pieces';
 import { VARIABLE_PATTERN } from '../../../common/template/rules';
 import {
   AccountStatus,
+  ChargeState,
   NeedAudit,
   NumberInputMode,
   OperationMode,
   PayType,
   PhoneInoutType,
+  SendKind,
   SendRecordStatus,
   SmsType,
   TaskStatus,
@@ -54,8 +55,6 @@ import { MESSAGES } from '../../../common/schema/messages';
 type Tx = Transaction<Database>;
 
 export const SEND_FORM = 'forms/send';
-/** sms_tasks.send_kind of an international send (0017_varintl) */
-export const SEND_KIND_INTERNATIONAL = 2;
 /** forms/send.json x-messages */
 export const X = sendForm['x-messages'];
 
@@ -342,13 +341,13 @@ export class SendService {
   private async cancelWaiting(trx: Tx, t: { id: number; status: number; send_time: Date; charge_state: number; send_kind?: number }) {
     if (t.status !== TaskStatus.Waiting) throw errors.refused(MSG.notWaiting);
     // 0017_varintl: a scheduled international send cannot be cancelled (spec 02 §4)
-    if (t.send_kind === SEND_KIND_INTERNATIONAL) throw errors.refused(MESSAGES.intlTimedNoCancel);
+    if (t.send_kind === SendKind.International) throw errors.refused(MESSAGES.intlTimedNoCancel);
     if (t.send_time.getTime() <= this.ctx.now().getTime()) throw errors.refused(X.undoTooLate);
     // chunks first: one a worker is writing is waited for, then its rows are deleted too
     await trx.deleteFrom('sms_task_chunks').where('task_id', '=', t.id).execute();
     await trx.deleteFrom('sms_messages').where('task_id', '=', t.id).execute();
     await trx.updateTable('sms_tasks').set({ status: TaskStatus.Cancelled, audit_num: 0, updated_at: this.ctx.now(), finished_at: this.ctx.now() }).where('id', '=', t.id).execute();
-    if (t.charge_state === CHARGE_STATE.charged) await refundWholeTask(trx, this.ctx, t.id);
+    if (t.charge_state === ChargeState.Charged) await refundWholeTask(trx, this.ctx, t.id);
   }
 
   /**
@@ -415,7 +414,7 @@ export class SendService {
           send_time: sendTime,
           intercept_num: p.intercepted ? n : 0,
           audit_num: p.audit ? n : 0,
-          charge_state: chargeNow ? CHARGE_STATE.charged : p.intercepted ? CHARGE_STATE.charged : CHARGE_STATE.deferred,
+          charge_state: chargeNow ? ChargeState.Charged : p.intercepted ? ChargeState.Charged : ChargeState.Deferred,
           created_at: now,
           updated_at: now,
           finished_at: p.intercepted ? now : null,

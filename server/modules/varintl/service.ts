@@ -13,8 +13,8 @@ import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { validateForm } from '../../http/validation';
 import { Money, money2, type MoneyValue } from '../ledger/money';
-import { KIND, LedgerService } from '../ledger/service';
-import { CHARGE_STATE, ceilCent, chargeIntlPools, chargePlan, intlRemainOf, planPieces, remainOf, usableIntlPools, usablePools, type ChargePlan } from '../send/billing';
+import { LedgerService } from '../ledger/service';
+import { ceilCent, chargeIntlPools, chargePlan, intlRemainOf, planPieces, remainOf, usableIntlPools, usablePools, type ChargePlan } from '../send/billing';
 import { expandTask, insertMessages } from '../send/messages';
 import { fillsTemplate, MIN_LEAD_MS, MSG, newTaskUid, parseSendTime, refusalOf, smsTypesOf, stripSign, X, type SendResult, type SendService } from '../send/service';
 import { checkNumbers, numberPoolError } from '../../../common/sms/numbers';
@@ -22,10 +22,14 @@ import { MESSAGES } from '../../../common/schema/messages';
 import { countPieces } from '../../../common/sms/pieces';
 import {
   AccountStatus,
+  BillPaymentType,
+  Carrier,
+  ChargeState,
   NeedAudit,
   OperationMode,
   PayType,
   PhoneInoutType,
+  SendKind,
   SendRecordStatus,
   SmsType,
   TaskStatus,
@@ -47,12 +51,8 @@ type Tx = Transaction<Database>;
 export const IX = intlForm['x-messages'];
 export const INTL_FORM = 'forms/send-international';
 export const VARIABLE_FORM = 'forms/send-variable';
-/** sms_tasks.send_kind */
-export const SEND_KIND = { ordinary: 0, variable: 1, international: 2 } as const;
 /** numbers of one international send (typed or from a file) */
 export const MAX_INTL_NUMBERS = 1_000_000;
-/** the carrier code of international messages (spec 02 §9: 4 国际) */
-export const CARRIER_INTERNATIONAL = 4;
 
 /** The time rule of the variable and international pages: ≥ 5 min ahead, within 24 hours. */
 export function pageSendTimeError(t: Date, now: Date): string | null {
@@ -316,7 +316,7 @@ export class VarIntlService {
       errNum: c.invalid,
       repeatNum: c.repeat,
       phones: c.unique,
-      carriers: new Uint8Array(n).fill(CARRIER_INTERNATIONAL),
+      carriers: new Uint8Array(n).fill(Carrier.International),
       pieces: new Uint16Array(n).fill(pc.pieces),
       texts: null,
       prices: c.countries.map((iso) => prices.get(iso)!.fee),
@@ -449,8 +449,8 @@ export class VarIntlService {
     if (raw.sendtime === undefined) throw new ApiError(400, MSG.badSendTime);
     const check = body.isCheckAvailableCredit === undefined || body.isCheckAvailableCredit === '' ? 1 : Number(body.isCheckAvailableCredit);
     delete raw.isCheckAvailableCredit;
-    if (Number(body.sendKind) === SEND_KIND.international) return this.sendInternational(me, validateForm<SendInternationalForm>(this.ctx.schemas, INTL_FORM, raw), { timed: true });
-    if (Number(body.sendKind) === SEND_KIND.variable) return this.sendVariable(me, validateForm<SendVariableForm>(this.ctx.schemas, VARIABLE_FORM, raw), { timed: true, checkCredit: check !== 0 });
+    if (Number(body.sendKind) === SendKind.International) return this.sendInternational(me, validateForm<SendInternationalForm>(this.ctx.schemas, INTL_FORM, raw), { timed: true });
+    if (Number(body.sendKind) === SendKind.Variable) return this.sendVariable(me, validateForm<SendVariableForm>(this.ctx.schemas, VARIABLE_FORM, raw), { timed: true, checkCredit: check !== 0 });
     throw new ApiError(400, MESSAGES.badParam);
   }
 
@@ -471,7 +471,7 @@ export class VarIntlService {
 
   private async accept(me: Account, a: Acceptance, o: { timed: boolean; sendTime: Date; checkCredit: boolean; probe?: AcceptProbe }): Promise<SendResult> {
     const now = this.ctx.now();
-    const chargeNow = !a.intercepted && (!o.timed || o.checkCredit || a.kind === SEND_KIND.international);
+    const chargeNow = !a.intercepted && (!o.timed || o.checkCredit || a.kind === SendKind.International);
     const refuse = (msg: string) => (o.timed ? new ApiError(403, msg) : errors.refused(msg));
     // the usual refusal, before locking or writing anything (checked again on locked rows below)
     if (chargeNow) {
@@ -516,7 +516,7 @@ export class VarIntlService {
           send_time: o.sendTime,
           intercept_num: a.intercepted ? n : 0,
           audit_num: a.audit ? n : 0,
-          charge_state: chargeNow || a.intercepted ? CHARGE_STATE.charged : CHARGE_STATE.deferred,
+          charge_state: chargeNow || a.intercepted ? ChargeState.Charged : ChargeState.Deferred,
           send_kind: a.kind,
           created_at: now,
           updated_at: now,
@@ -536,7 +536,7 @@ export class VarIntlService {
         nextAt: state === SendRecordStatus.NotSent && !o.timed ? now : null,
         createdAt: now,
         doneAt: a.intercepted ? now : null,
-        each: { texts: a.texts ?? undefined, pieces: a.pieces, prices: a.prices && !a.intercepted ? a.prices : undefined, noRegions: a.kind === SEND_KIND.international },
+        each: { texts: a.texts ?? undefined, pieces: a.pieces, prices: a.prices && !a.intercepted ? a.prices : undefined, noRegions: a.kind === SendKind.International },
       });
       if (o.probe) {
         const t = performance.now();
@@ -591,7 +591,7 @@ export class VarIntlService {
       rows.map((l) => ({
         accountId: a.payerId,
         amount: l.amount.neg(),
-        kind: postpaid ? KIND.postpaidUse : KIND.consumption,
+        kind: postpaid ? BillPaymentType.PostpaidSubAccountUse : BillPaymentType.SubAccountConsumption,
         counterpartId: postpaid ? a.account.id : null,
         remark: `${l.remark} 任务${uid}`,
       })),
