@@ -10,6 +10,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { generateFormModules } from '../../scripts/form-validators';
 import { backends, useServer, type Client, type TestServer } from './harness';
+import { runCommand } from '../../server/cli/operator-channel';
 import { EDITED, editedSchemaDir, removeEditedSchemas } from './label-edit.fixture';
 
 // the console bundles schemas/ at build time: here it bundles the edited copy
@@ -77,6 +78,15 @@ describe('a label-only edit of schemas/', () => {
       // the API document describes the routes from the same schemas
       const spec = (await agent.get('/api/help/openapi.json')).body;
       expect(JSON.stringify(spec.paths['/api/sign/list'])).toContain(EDITED.enumLabel.now);
+    });
+
+    it('the operator CLI labels the codes from the same enums (no label map of its own)', async () => {
+      const cli = (...argv: string[]) => runCommand({ db: server().handle.db, now: server().clock.now, schemas: server().app.ctx.schemas }, argv);
+      const r = await cli('signs', 'client1');
+      expect(r.code).toBe(0);
+      const approved = r.lines.filter((l) => /审核通过|（新）/.test(l));
+      expect(approved.length).toBeGreaterThan(0);
+      expect(approved.every((l) => l.includes(EDITED.enumLabel.now))).toBe(true);
     });
 
     it('heads the export with the edited title and writes the edited enum label', async () => {

@@ -26,7 +26,7 @@ import { newTaskUid } from '../send/service';
 import { carrierOf } from '../../../common/sms/segments';
 import { composeMessage, countPieces } from '../../../common/sms/pieces';
 import { MESSAGES } from '../../../common/schema/messages';
-import { BillPaymentType, ChargeState, FinancialType, SmsType, TaskStatus, type CreditAlarmForm } from '../../../common/generated/schemas';
+import { BillPaymentType, ChargeMode, ChargeState, FinancialType, SendRecordStatus, SmsType, TaskStatus, type CreditAlarmForm } from '../../../common/generated/schemas';
 import alarmForm from '../../../schemas/forms/credit-alarm.json';
 import sendForm from '../../../schemas/forms/send.json';
 
@@ -331,7 +331,7 @@ export class BillsService {
             creator_id: e.account_id,
             creator_name: '系统',
             payer_id: e.account_id,
-            charge_mode: 0,
+            charge_mode: ChargeMode.Money,
             content: composeMessage({ content: text, sign }),
             sign,
             smstype: SmsType.Notification,
@@ -356,7 +356,7 @@ export class BillsService {
           carriers,
           pieces,
           prices: { 0: '0', 1: '0', 2: '0', 3: '0' } as Record<1 | 2 | 3, string>,
-          state: 0,
+          state: SendRecordStatus.NotSent,
           nextAt: now,
           createdAt: now,
           doneAt: null,

@@ -21,7 +21,7 @@ import { LedgerService } from '../ledger/service';
 import { poolFigure, poolUnitsBought } from '../send/billing';
 import { Money, money2, type MoneyValue } from '../ledger/money';
 import type { ClientsService, ScopedAccount } from '../clients/service';
-import { BillPaymentType, OauthStatus, OperationMode, ProductType, RebateType, UserType } from '../../../common/generated/schemas';
+import { BillPaymentType, OauthStatus, OperationMode, ProductState, ProductType, RebateType, SmsBillOrderType, UserType } from '../../../common/generated/schemas';
 import purchaseForm from '../../../schemas/forms/purchase.json';
 
 type Tx = Transaction<Database>;
@@ -110,7 +110,7 @@ export class PurchaseService {
     const b = bodyOf(body);
     const acc = await this.account(me.id);
     const paging = pagingOf(b, 15);
-    let q = this.ctx.db.selectFrom('products').where('state', '=', 1);
+    let q = this.ctx.db.selectFrom('products').where('state', '=', ProductState.OnSale);
     const type = enumValue(b.product_type);
     if (type !== undefined) q = q.where('product_type', '=', type);
     const op = enumValue(b.operator_code);
@@ -180,7 +180,7 @@ export class PurchaseService {
     if (first) return first;
 
     const ids = [...new Set(lines.map((l) => Number(l.productId)))];
-    const products = new Map((await this.ctx.db.selectFrom('products').selectAll().where('id', 'in', ids).where('state', '=', 1).execute()).map((p) => [p.id, p]));
+    const products = new Map((await this.ctx.db.selectFrom('products').selectAll().where('id', 'in', ids).where('state', '=', ProductState.OnSale).execute()).map((p) => [p.id, p]));
     for (const id of ids) if (!products.has(id)) throw errors.notFound('产品');
 
     try {
@@ -241,7 +241,7 @@ export class PurchaseService {
             .values({
               order_id: orderId,
               account_id: me.id,
-              order_type: 0,
+              order_type: SmsBillOrderType.Purchase,
               product_id: x.p.id,
               product_code: x.p.product_code,
               product_name: x.p.product_name,
@@ -348,7 +348,7 @@ export class PurchaseService {
 
   private billRow(r: BillRow, rownum: number) {
     // a purchase adds to the pools; recharge of / rollback from a sub-account moves pieces out / in
-    const flag = r.order_type === 0 || r.order_type === 2 || r.order_type === 3 ? '+' : '-';
+    const flag = r.order_type === SmsBillOrderType.Purchase || r.order_type === SmsBillOrderType.Rollback || r.order_type === SmsBillOrderType.CountRollback ? '+' : '-';
     return {
       rownum,
       order_id: r.order_id,
@@ -393,7 +393,7 @@ export class PurchaseService {
       .selectFrom('sms_orders')
       .select([sql<string>`coalesce(sum(order_amount), 0)::text`.as('amount'), sql<string>`count(*)::text`.as('n')])
       .where('account_id', 'in', ids)
-      .where('order_type', '=', 0)
+      .where('order_type', '=', SmsBillOrderType.Purchase)
       .executeTakeFirstOrThrow();
     return { balance: money2(acc.balance), rebate_useable: money2(acc.rebate_useable), purchase_amount: money2(agg.amount), purchase_count: Number(agg.n) };
   }
@@ -442,8 +442,8 @@ export class PurchaseService {
     const sums = await this.ctx.db
       .selectFrom('rebate_ledger')
       .select([
-        sql<string>`coalesce(sum(amount) filter (where kind = 0), 0)::text`.as('income'),
-        sql<string>`coalesce(-sum(amount) filter (where kind = 1), 0)::text`.as('pay'),
+        sql<string>`coalesce(sum(amount) filter (where kind = ${RebateType.Income}), 0)::text`.as('income'),
+        sql<string>`coalesce(-sum(amount) filter (where kind = ${RebateType.Deduction}), 0)::text`.as('pay'),
       ])
       .where('account_id', '=', me.id)
       .executeTakeFirstOrThrow();

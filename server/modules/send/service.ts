@@ -34,16 +34,22 @@ import { countPieces } from '../../../common/sms/pieces';
 import { VARIABLE_PATTERN } from '../../../common/template/rules';
 import {
   AccountStatus,
+  Carrier,
+  ChargeMode,
   ChargeState,
   NeedAudit,
   NumberInputMode,
   OperationMode,
   PayType,
   PhoneInoutType,
+  PriceType,
+  ProductType,
   SendKind,
   SendRecordStatus,
   SmsType,
   TaskStatus,
+  TemplateAuditState,
+  TemplateBusiness,
   TemplateCategory,
   TemplateType,
   UserType,
@@ -165,7 +171,7 @@ export function refusalOf(r: Exclude<ChargeResult, { ok: true }>): string {
 interface Prepared {
   account: Account;
   payerId: number;
-  mode: 0 | 1;
+  mode: ChargeMode;
   content: string;
   sign: string;
   text: string;
@@ -210,7 +216,7 @@ export class SendService {
 
   pricesOf(a: Account): Record<CarrierCode, string> {
     if (a.operation_mode === OperationMode.Package) return { 1: '0', 2: '0', 3: '0' };
-    if (a.price_type === 0) return { 1: a.unified_price, 2: a.unified_price, 3: a.unified_price };
+    if (a.price_type === PriceType.Unified) return { 1: a.unified_price, 2: a.unified_price, 3: a.unified_price };
     return { 1: a.mobile_price, 2: a.unicom_price, 3: a.telecom_price };
   }
 
@@ -239,7 +245,7 @@ export class SendService {
     if (pc.tooLong) throw new ApiError(400, MSG.tooLong);
     if (!f.templateId) throw new ApiError(400, MSG.templateRequired);
     const tpl = await this.ctx.db.selectFrom('templates').selectAll().where('id', '=', f.templateId).executeTakeFirst();
-    if (!tpl || tpl.state !== 1 || tpl.business !== 0 || (tpl.owner_id !== null && tpl.owner_id !== account.id)) throw errors.refused(MSG.templateInvalid);
+    if (!tpl || tpl.state !== TemplateAuditState.Approved || tpl.business !== TemplateBusiness.Domestic || (tpl.owner_id !== null && tpl.owner_id !== account.id)) throw errors.refused(MSG.templateInvalid);
     if (!smsTypesOf(account).includes(f.smstype)) throw errors.refused(MSG.smstypeNotAllowed);
     const categoryOk = tpl.sms_type === TemplateCategory.MemberMarketing ? f.smstype === SmsType.Marketing : f.smstype !== SmsType.Marketing;
     if (!categoryOk || (tpl.smstype !== null && tpl.smstype !== f.smstype)) throw errors.refused(MSG.smstypeMismatch);
@@ -300,11 +306,11 @@ export class SendService {
       const pools =
         st !== undefined && Number.isInteger(st)
           ? await usablePools(this.ctx.db, payerId, st, this.ctx.now())
-          : await this.ctx.db.selectFrom('product_pools').select(['id', 'product_type', 'operator_code', 'remaining', 'due_time']).where('account_id', '=', payerId).where('operator_code', '<>', 4).where('product_type', '<>', 2).where('due_time', '>', this.ctx.now()).execute();
-      return { smsNum: pc.pieces, chargeNum, submitTotal, chargeMode: 1, remainPieces: remainOf(pools) };
+          : await this.ctx.db.selectFrom('product_pools').select(['id', 'product_type', 'operator_code', 'remaining', 'due_time']).where('account_id', '=', payerId).where('operator_code', '<>', Carrier.International).where('product_type', '<>', ProductType.International).where('due_time', '>', this.ctx.now()).execute();
+      return { smsNum: pc.pieces, chargeNum, submitTotal, chargeMode: ChargeMode.Pool, remainPieces: remainOf(pools) };
     }
-    const plan = this.plan({ account, payerId, mode: 0, smstype: 0, pieces: pc.pieces, prices: this.pricesOf(account), numbers }, 0, '');
-    return { smsNum: pc.pieces, chargeNum, submitTotal, chargeMode: 0, amount: money2(ceilCent(planCost(plan))), balance: await new LedgerService(this.ctx).balanceOf(payerId) };
+    const plan = this.plan({ account, payerId, mode: ChargeMode.Money, smstype: SmsType.Notification, pieces: pc.pieces, prices: this.pricesOf(account), numbers }, 0, '');
+    return { smsNum: pc.pieces, chargeNum, submitTotal, chargeMode: ChargeMode.Money, amount: money2(ceilCent(planCost(plan))), balance: await new LedgerService(this.ctx).balanceOf(payerId) };
   }
 
   /** The 3 s submit lock of an account, inside the acceptance transaction (shared by every process through the database). */
@@ -372,7 +378,7 @@ export class SendService {
     // a refusal without locking or writing anything, in the usual case (checked again on locked rows
     // below); not for a re-edit, whose original's refund comes first inside the transaction
     if (chargeNow && !opts.replaceUid) {
-      if (p.mode === 0) {
+      if (p.mode === ChargeMode.Money) {
         const balance = await new LedgerService(this.ctx).balanceOf(p.payerId);
         const needed = ceilCent(planCost(previewPlan));
         if (new Money(balance).lt(needed)) throw refuse(refusalOf({ ok: false, kind: 'balance', balance, needed: money2(needed) }));

@@ -13,7 +13,7 @@ import type { AppContext } from '../../context';
 import { Money } from '../ledger/money';
 import { chargePlan, type CarrierCode, type ChargePlan } from './billing';
 import { enqueueTask } from '../dispatch/sql';
-import { ChargeState, SendRecordStatus, TaskStatus } from '../../../common/generated/schemas';
+import { ChargeMode, ChargeState, SendRecordStatus, TaskStatus } from '../../../common/generated/schemas';
 
 type Ctx = Pick<AppContext, 'db' | 'now'>;
 
@@ -48,7 +48,7 @@ export async function fireDueTimedTasks(ctx: Ctx, limit = 10): Promise<number> {
         // per carrier: the pieces of its messages (a variable task's rows have their own pieces)
         const perCarrier = { 1: { count: 0, cost: new Money(0) }, 2: { count: 0, cost: new Money(0) }, 3: { count: 0, cost: new Money(0) } } as ChargePlan['perCarrier'];
         for (const a of agg) if (a.carrier >= 1 && a.carrier <= 3) perCarrier[a.carrier as CarrierCode] = { count: Number(a.n), cost: new Money(a.cost) };
-        const plan: ChargePlan = { taskId: t.id, uid: t.uid, mode: t.charge_mode === 1 ? 1 : 0, accountId: t.account_id, payerId: t.payer_id, smstype: t.smstype, piecesPerMsg: 1, perCarrier };
+        const plan: ChargePlan = { taskId: t.id, uid: t.uid, mode: t.charge_mode === ChargeMode.Pool ? ChargeMode.Pool : ChargeMode.Money, accountId: t.account_id, payerId: t.payer_id, smstype: t.smstype, piecesPerMsg: 1, perCarrier };
         // a refused charge has written nothing (checked on locked rows first): the task is marked failed
         const r = await chargePlan(trx, ctx, plan);
         if (!r.ok) {

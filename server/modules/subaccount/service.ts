@@ -19,7 +19,7 @@ import { addMs, businessDayStart, formatDateTime } from '../../lib/time';
 import { type LedgerService, type TransferOp } from '../ledger/service';
 import { Money, money2 } from '../ledger/money';
 import { poolHeaderData } from '../reports/service';
-import { AccountStatus, AgentOwned, LedgerKind, NeedMo, NeedReport, OauthStatus, OperationMode, PayType, PriceType, UserType } from '../../../common/generated/schemas';
+import { AccountStatus, AgentOwned, ClientType, LedgerKind, NeedMo, NeedReport, OauthStatus, OperationMode, PayType, PriceType, UserType } from '../../../common/generated/schemas';
 import { MESSAGES, requiredMessage } from '../../../common/schema/messages';
 import reminderForm from '../../../schemas/forms/balance-reminder.json';
 import openAccountForm from '../../../schemas/forms/open-account.json';
@@ -408,8 +408,8 @@ export class SubAccountService {
 
   /** The callback URLs that will be saved (push on): http(s) to public addresses only (lib/safe-url), with the form's field message. */
   private async checkCallbackUrls(f: { needreport?: number; needmo?: number; deliveryurl?: string; mourl?: string }, msg: { report: string; mo: string }) {
-    if (f.needreport === 1 && f.deliveryurl && (await callbackUrlProblem(f.deliveryurl, this.ctx.resolveHost))) throw new ApiError(400, msg.report);
-    if (f.needmo === 1 && f.mourl && (await callbackUrlProblem(f.mourl, this.ctx.resolveHost))) throw new ApiError(400, msg.mo);
+    if (f.needreport === NeedReport.SimplePush && f.deliveryurl && (await callbackUrlProblem(f.deliveryurl, this.ctx.resolveHost))) throw new ApiError(400, msg.report);
+    if (f.needmo === NeedMo.Push && f.mourl && (await callbackUrlProblem(f.mourl, this.ctx.resolveHost))) throw new ApiError(400, msg.mo);
   }
 
   /** POST /client/account/addUser */
@@ -442,7 +442,7 @@ export class SubAccountService {
             oauth_status: ownedByAgent ? 3 : 2,
             oauth_date: ownedByAgent ? this.ctx.now() : null,
             agent_owned: ownedByAgent ? 1 : 0,
-            client_type: 2,
+            client_type: ClientType.Enterprise,
             needreport: f.needreport,
             deliveryurl: f.needreport === NeedReport.SimplePush ? (f.deliveryurl ?? '') : '',
             needmo: f.needmo,

@@ -24,15 +24,20 @@ import {
   AccountStatus,
   BillPaymentType,
   Carrier,
+  ChargeMode,
   ChargeState,
   NeedAudit,
+  NumberInputMode,
   OperationMode,
   PayType,
   PhoneInoutType,
+  ScreeningType,
   SendKind,
   SendRecordStatus,
   SmsType,
   TaskStatus,
+  TemplateAuditState,
+  TemplateBusiness,
   TemplateCategory,
   TemplateType,
   UserType,
@@ -76,8 +81,8 @@ export interface AcceptProbe {
 interface Acceptance {
   account: Account;
   payerId: number;
-  kind: 1 | 2;
-  mode: 0 | 1;
+  kind: typeof SendKind.Variable | typeof SendKind.International;
+  mode: ChargeMode;
   /** the task's text: 【sign】content (variable: the template with its markers) */
   taskText: string;
   sign: string;
@@ -175,7 +180,7 @@ export class VarIntlService {
     const id = Number(templateId);
     if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new ApiError(400, VX.templateInvalid);
     const tpl = await this.ctx.db.selectFrom('templates').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!tpl || tpl.state !== 1 || tpl.business !== 0 || tpl.template_type !== TemplateType.Variable || (tpl.owner_id !== null && tpl.owner_id !== account.id)) {
+    if (!tpl || tpl.state !== TemplateAuditState.Approved || tpl.business !== TemplateBusiness.Domestic || tpl.template_type !== TemplateType.Variable || (tpl.owner_id !== null && tpl.owner_id !== account.id)) {
       throw errors.refused(VX.templateInvalid);
     }
     return tpl;
@@ -217,7 +222,7 @@ export class VarIntlService {
   async screen(me: Account, b: Record<string, unknown>) {
     const rule = screenRule(b);
     const type = Number(b.type ?? 1);
-    if (type === 2) {
+    if (type === ScreeningType.File) {
       const path = b.sendFilePath || b.importFilePath;
       if (!path) throw new ApiError(400, VX.noUpload);
       const src = await workFile(this.ctx, me, path, VX.noUpload);
@@ -281,7 +286,7 @@ export class VarIntlService {
     const pc = countPieces({ content, sign });
     if (pc.tooLong) throw new ApiError(400, MSG.tooLong);
     const prices = await loadPrices(this.ctx.db);
-    const fromFile = f.fileType === 1;
+    const fromFile = f.fileType === NumberInputMode.File;
     if (fromFile && !f.importFilePath) throw new ApiError(400, intlForm.properties.importFilePath.errorMessage);
     let c: IntlCheck;
     if (fromFile) c = await this.intlFile(me, f.importFilePath!, prices, true);
@@ -303,8 +308,8 @@ export class VarIntlService {
     const acc: Acceptance = {
       account,
       payerId: this.payerOf(account),
-      kind: 2,
-      mode: account.operation_mode === OperationMode.Package ? 1 : 0,
+      kind: SendKind.International,
+      mode: account.operation_mode === OperationMode.Package ? ChargeMode.Pool : ChargeMode.Money,
       taskText: pc.text,
       sign,
       smstype: f.smstype,
@@ -362,7 +367,7 @@ export class VarIntlService {
     let errNum = 0;
     let repeatNum: number;
     let taskText: string;
-    const fromFile = f.fileType === 1;
+    const fromFile = f.fileType === NumberInputMode.File;
     let hit: boolean;
     if (fromFile) {
       if (!f.importFilePath) throw new ApiError(400, VX.noUpload);
@@ -402,7 +407,7 @@ export class VarIntlService {
     }
     const { audit, intercepted } = this.audits(account, f.smstype, hit);
     const carrierPrices = this.send.pricesOf(account);
-    const mode: 0 | 1 = account.operation_mode === OperationMode.Package ? 1 : 0;
+    const mode: ChargeMode = account.operation_mode === OperationMode.Package ? ChargeMode.Pool : ChargeMode.Money;
     const perCarrier = { 1: { count: 0, cost: new Money(0) }, 2: { count: 0, cost: new Money(0) }, 3: { count: 0, cost: new Money(0) } } as ChargePlan['perCarrier'];
     const piecesBy = { 1: 0, 2: 0, 3: 0 } as Record<1 | 2 | 3, number>;
     for (let i = 0; i < phones.length; i++) piecesBy[carriers[i] as 1 | 2 | 3] += pieces[i];
@@ -412,7 +417,7 @@ export class VarIntlService {
     const acc: Acceptance = {
       account,
       payerId,
-      kind: 1,
+      kind: SendKind.Variable,
       mode,
       taskText,
       sign,
@@ -455,18 +460,18 @@ export class VarIntlService {
   }
 
   /** The charge preview of the confirm dialog (variable and international): what accept() would charge. */
-  async chargePreview(a: { payerId: number; smstype: number; charge: Acceptance['charge']; chargeNum: number; mode: 0 | 1 }) {
-    if (a.mode === 1 && a.charge.plan) {
+  async chargePreview(a: { payerId: number; smstype: number; charge: Acceptance['charge']; chargeNum: number; mode: ChargeMode }) {
+    if (a.mode === ChargeMode.Pool && a.charge.plan) {
       const pools = await usablePools(this.ctx.db, a.payerId, a.smstype, this.ctx.now());
-      return { chargeMode: 1, chargeNum: a.chargeNum, remainPieces: remainOf(pools) };
+      return { chargeMode: ChargeMode.Pool, chargeNum: a.chargeNum, remainPieces: remainOf(pools) };
     }
     const amount = a.charge.ledger ? a.charge.ledger.reduce((s, l) => s.plus(l.amount), new Money(0)) : ceilCent(planCostOf(a.charge.plan!));
-    if (a.mode === 1) {
+    if (a.mode === ChargeMode.Pool) {
       // international, package account: yuan from its international pools
       const pools = await usableIntlPools(this.ctx.db, a.payerId, this.ctx.now());
-      return { chargeMode: 1, chargeNum: a.chargeNum, amount: money2(amount), remainAmount: intlRemainOf(pools) };
+      return { chargeMode: ChargeMode.Pool, chargeNum: a.chargeNum, amount: money2(amount), remainAmount: intlRemainOf(pools) };
     }
-    return { chargeMode: 0, chargeNum: a.chargeNum, amount: money2(amount), balance: await new LedgerService(this.ctx).balanceOf(a.payerId) };
+    return { chargeMode: ChargeMode.Money, chargeNum: a.chargeNum, amount: money2(amount), balance: await new LedgerService(this.ctx).balanceOf(a.payerId) };
   }
 
   private async accept(me: Account, a: Acceptance, o: { timed: boolean; sendTime: Date; checkCredit: boolean; probe?: AcceptProbe }): Promise<SendResult> {
@@ -478,7 +483,7 @@ export class VarIntlService {
       const p = await this.chargePreview(a);
       if (p.remainAmount !== undefined && new Money(p.remainAmount).lt(p.amount)) throw refuse(refusalOf({ ok: false, kind: 'intlPools', remain: p.remainAmount, needed: p.amount }));
       if (p.remainPieces !== undefined && p.remainPieces < a.chargeNum) throw refuse(refusalOf({ ok: false, kind: 'pieces', remain: p.remainPieces, needed: a.chargeNum }));
-      if (p.chargeMode === 0 && new Money(p.balance!).lt(p.amount!)) throw refuse(refusalOf({ ok: false, kind: 'balance', balance: p.balance!, needed: p.amount! }));
+      if (p.chargeMode === ChargeMode.Money && new Money(p.balance!).lt(p.amount!)) throw refuse(refusalOf({ ok: false, kind: 'balance', balance: p.balance!, needed: p.amount! }));
     }
     const uid = newTaskUid(now);
     const n = a.phones.length;
@@ -581,7 +586,7 @@ export class VarIntlService {
     const rows = a.charge.ledger!;
     const amount = rows.reduce((s, l) => s.plus(l.amount), new Money(0));
     const cost = rows.reduce((s, l) => s.plus(l.cost), new Money(0));
-    if (a.mode === 1) {
+    if (a.mode === ChargeMode.Pool) {
       const r = await chargeIntlPools(trx, this.ctx, { taskId, uid, payerId: a.payerId, amount, cost, chargeNum: a.chargeNum });
       return r.ok ? r : { ok: false, msg: refusalOf(r) };
     }

@@ -6,6 +6,7 @@
 import { Descriptions, Modal } from 'antd';
 import type { ChargeInfo } from '@/domain/send';
 import { Money } from '@/components/Money/Money';
+import { ChargeMode } from '@/generated/schemas';
 
 export interface ChargeConfirmDialogProps {
   info: ChargeInfo | null;
@@ -19,7 +20,7 @@ export interface ChargeConfirmDialogProps {
 }
 
 export function ChargeConfirmDialog({ info, numbers, sendtime, sending, onOk, onCancel }: ChargeConfirmDialogProps) {
-  const byAmount = Number(info?.chargeMode) === 0;
+  const byAmount = Number(info?.chargeMode) === ChargeMode.Money;
   return (
     <Modal open={!!info} title="发送确认" okText={sendtime ? '确认定时发送' : '确认发送'} cancelText="取消" onOk={onOk} onCancel={onCancel} confirmLoading={sending} destroyOnHidden>
       {info && (

@@ -17,7 +17,7 @@ import { DownloadOutlined, FileSearchOutlined, SendOutlined } from '@ant-design/
 import { useCustom } from '@refinedev/core';
 import { useNavigate, useSearchParams } from 'react-router';
 import sendForm from '@/generated/forms/send';
-import { NumberInputMode, SendTimeType, TemplateType, type SmsTemplate, type SmsType } from '@/generated/schemas';
+import { ChargeMode, NumberInputMode, SendTimeType, TemplateType, type SmsTemplate, type SmsType } from '@/generated/schemas';
 import { validateForm } from '@/components/SchemaForm/validation';
 import { ClientSelect } from '@/components/ClientSelect/ClientSelect';
 import { useCurrentUser } from '@/layout/hooks';
@@ -294,7 +294,7 @@ export function DeliverPage() {
     try {
       if (f.sendType === SendTimeType.Scheduled) await checkSubmitTime(f.sendtime.format(SEND_TIME_FORMAT));
       const body = await chargeInfo({ clientId: p.clientId, content: p.content, sign: p.sign, mobile: p.mobile ?? '', importFilePath: p.importFilePath, smstype: p.smstype });
-      setCharge(body.data ?? { smsNum: pieces.pieces, chargeNum: pieces.pieces * (imported ? imported.sendNum : current().unique.length), chargeMode: 1 });
+      setCharge(body.data ?? { smsNum: pieces.pieces, chargeNum: pieces.pieces * (imported ? imported.sendNum : current().unique.length), chargeMode: ChargeMode.Pool });
     } catch {
       /* the client toasted the server's message */
     } finally {

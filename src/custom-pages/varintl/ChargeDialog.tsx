@@ -8,6 +8,7 @@
 import { Descriptions, Modal, Table } from 'antd';
 import { Money } from '@/components/Money/Money';
 import type { VarIntlCharge } from './api';
+import { ChargeMode } from '@/generated/schemas';
 
 export interface ChargeDialogProps {
   info: VarIntlCharge | null;
@@ -18,7 +19,7 @@ export interface ChargeDialogProps {
 }
 
 export function ChargeDialog({ info, sendtime, sending, onOk, onCancel }: ChargeDialogProps) {
-  const byAmount = Number(info?.chargeMode) === 0;
+  const byAmount = Number(info?.chargeMode) === ChargeMode.Money;
   return (
     <Modal open={!!info} title="发送确认" width={620} okText={sendtime ? '确认定时发送' : '确认发送'} cancelText="取消" onOk={onOk} onCancel={onCancel} confirmLoading={sending} destroyOnHidden>
       {info && (

@@ -14,7 +14,7 @@ import { Alert, App, Button, Card, Form, Input, Radio, Select, Space, Typography
 import { FileSearchOutlined, SendOutlined } from '@ant-design/icons';
 import { ChunkedUpload, type UploadedFile } from '@/components/ChunkedUpload';
 import { useNavigate } from 'react-router';
-import { SendTimeType, type SmsType } from '@/generated/schemas';
+import { NumberInputMode, SendTimeType, type SmsType } from '@/generated/schemas';
 import { ClientSelect } from '@/components/ClientSelect/ClientSelect';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
@@ -53,7 +53,7 @@ export function InternationalPage() {
   const [smstype, setSmstype] = useState<SmsType>();
   const [sign, setSign] = useState('');
   const [content, setContent] = useState('');
-  const [mode, setMode] = useState<0 | 1>(0);
+  const [mode, setMode] = useState<NumberInputMode>(NumberInputMode.Manual);
   const [numbers, setNumbers] = useState('');
   const [checked, setChecked] = useState<IntlCheck | null>(null);
   const [checking, setChecking] = useState(false);
@@ -107,7 +107,7 @@ export function InternationalPage() {
     sign: sign.trim(),
     content,
     fileType: mode,
-    ...(mode === 0 ? { mobile: numbers } : { importFilePath: file?.importFilePath, fileName: file?.fileName }),
+    ...(mode === NumberInputMode.Manual ? { mobile: numbers } : { importFilePath: file?.importFilePath, fileName: file?.fileName }),
   });
 
   const validate = (): boolean => {
@@ -118,9 +118,9 @@ export function InternationalPage() {
     if (s && (s.length < 2 || s.length > 12)) e.sign = FIELD_MESSAGES.sign;
     if (!content.trim()) e.content = FIELD_MESSAGES.contentEmpty;
     else if (pieces.tooLong) e.content = `短信内容不能超过${MAX_MESSAGE_CHARS}个字符`;
-    if (mode === 0 && !/[0-9]/.test(numbers)) e.mobile = INTL_MESSAGES.noNumbers;
-    if (mode === 0 && checked && checked.internationalPhoneNum === 0) e.mobile = INTL_MESSAGES.noNumbers;
-    if (mode === 1 && !file) e.mobile = INTL_MESSAGES.noNumbers;
+    if (mode === NumberInputMode.Manual && !/[0-9]/.test(numbers)) e.mobile = INTL_MESSAGES.noNumbers;
+    if (mode === NumberInputMode.Manual && checked && checked.internationalPhoneNum === 0) e.mobile = INTL_MESSAGES.noNumbers;
+    if (mode === NumberInputMode.File && !file) e.mobile = INTL_MESSAGES.noNumbers;
     if (sendType === SendTimeType.Scheduled) {
       const p = pageSendTimeProblem(sendtime);
       if (p) e.sendtime = p;
@@ -230,7 +230,7 @@ export function InternationalPage() {
           />
         </Form.Item>
         <Form.Item label="国际号码" required {...item('mobile')}>
-          {mode === 0 ? (
+          {mode === NumberInputMode.Manual ? (
             <Space direction="vertical" style={{ width: '100%' }}>
               <Input.TextArea
                 value={numbers}
@@ -272,14 +272,14 @@ export function InternationalPage() {
             </Space>
           )}
         </Form.Item>
-        {(mode === 0 ? checked : file?.parsed) && (
+        {(mode === NumberInputMode.Manual ? checked : file?.parsed) && (
           <Form.Item colon={false} label=" ">
-            {mode === 0 && checked && (
+            {mode === NumberInputMode.Manual && checked && (
               <Typography.Paragraph data-testid="intl-counts">
                 号码总数 {checked.parseMobilesInfo.submitTotal}，有效 {checked.internationalPhoneNum}，错误 {checked.parseMobilesInfo.errNum}，重复 {checked.parseMobilesInfo.repeatNum}
               </Typography.Paragraph>
             )}
-            <CountryTable countries={(mode === 0 ? checked : file?.parsed)!.countries} />
+            <CountryTable countries={(mode === NumberInputMode.Manual ? checked : file?.parsed)!.countries} />
           </Form.Item>
         )}
         <Form.Item label="发送时间" {...item('sendtime')}>

@@ -15,7 +15,7 @@ import { Alert, App, Button, Card, Descriptions, Form, Input, Radio, Select, Spa
 import { DownloadOutlined, SendOutlined } from '@ant-design/icons';
 import { ChunkedUpload, type UploadedFile } from '@/components/ChunkedUpload';
 import { useNavigate } from 'react-router';
-import { SendTimeType, TemplateType, type SmsTemplate, type SmsType } from '@/generated/schemas';
+import { NumberInputMode, ScreeningType, SendTimeType, TemplateType, type SmsTemplate, type SmsType } from '@/generated/schemas';
 import { ClientSelect } from '@/components/ClientSelect/ClientSelect';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
@@ -60,7 +60,7 @@ export function VariablePage() {
   const [picking, setPicking] = useState(false);
   const [smstype, setSmstype] = useState<SmsType>();
   const [sign, setSign] = useState('');
-  const [mode, setMode] = useState<0 | 1>(1);
+  const [mode, setMode] = useState<NumberInputMode>(NumberInputMode.File);
   const [content, setContent] = useState('');
   const [numbers, setNumbers] = useState('');
   const [parsed, setParsed] = useState<VariableParse | null>(null);
@@ -82,7 +82,7 @@ export function VariablePage() {
   const pieces = countPieces({ content, sign: sign.trim() });
   const manual = checkNumbers(numbers);
   const sendFilePath = screened?.sendFilePath ?? parsed?.sendFilePath ?? '';
-  const submitTotal = mode === 1 ? (screened?.submitTotal ?? parsed?.submitTotal ?? 0) : (screened?.submitTotal ?? manual.unique.length);
+  const submitTotal = mode === NumberInputMode.File ? (screened?.submitTotal ?? parsed?.submitTotal ?? 0) : (screened?.submitTotal ?? manual.unique.length);
 
   const openPicker = () => {
     if (agent && !clientId) return setErrors((e) => ({ ...e, clientId: MESSAGES.pickSubAccount }));
@@ -124,7 +124,7 @@ export function VariablePage() {
     smstype: smstype as number,
     sign: sign.trim(),
     fileType: mode,
-    ...(mode === 1 ? { importFilePath: sendFilePath, fileName: parsed?.fileName } : { content, mobile: screened?.phones ?? numbers }),
+    ...(mode === NumberInputMode.File ? { importFilePath: sendFilePath, fileName: parsed?.fileName } : { content, mobile: screened?.phones ?? numbers }),
   });
 
   const validate = () => {
@@ -134,7 +134,7 @@ export function VariablePage() {
     if (smstype === undefined) e.smstype = FIELD_MESSAGES.smstypeRequired;
     const s = sign.trim();
     if (s.length < 2 || s.length > 12) e.sign = FIELD_MESSAGES.sign;
-    if (mode === 1) {
+    if (mode === NumberInputMode.File) {
       if (!parsed) e.file = VARIABLE_MESSAGES.noFile;
       else if (!sendFilePath || submitTotal === 0) e.file = VARIABLE_MESSAGES.emptyFile;
     } else {
@@ -240,7 +240,7 @@ export function VariablePage() {
             data-testid="number-mode"
           />
         </Form.Item>
-        {mode === 1 ? (
+        {mode === NumberInputMode.File ? (
           <Form.Item label="变量文件" required {...item('file')}>
             <Space direction="vertical" style={{ width: '100%' }}>
               <Space wrap>
@@ -293,10 +293,10 @@ export function VariablePage() {
             </Form.Item>
           </>
         )}
-        {((mode === 1 && parsed?.sendFilePath) || (mode === 0 && manual.valid > 0)) && (
+        {((mode === NumberInputMode.File && parsed?.sendFilePath) || (mode === NumberInputMode.Manual && manual.valid > 0)) && (
           <Form.Item label="号码筛选">
             <ScreeningPanel
-              source={mode === 1 ? { type: 2, importFilePath: parsed!.sendFilePath, variateNum: parsed!.variateNum } : { type: 1, phones: manual.unique.join(',') }}
+              source={mode === NumberInputMode.File ? { type: ScreeningType.File, importFilePath: parsed!.sendFilePath, variateNum: parsed!.variateNum } : { type: ScreeningType.Manual, phones: manual.unique.join(',') }}
               onScreened={setScreened}
             />
           </Form.Item>
