@@ -109,7 +109,7 @@ export async function claimBatch(db: Kysely<Database>, owner: string, now: Date,
     if (due.rows.length) {
       const r = await sql<ClaimRow>`
         select id, task_id, account_id, phone, content from sms_messages
-        where id = any(${due.rows.map((x) => x.message_id)}::int[]) and state = ${SendRecordStatus.NotSent} order by id`.execute(trx);
+        where id = any(${due.rows.map((x) => x.message_id)}::int[]) and state = ${sql.lit(SendRecordStatus.NotSent)} order by id`.execute(trx);
       rows.push(...r.rows);
     }
     const served: number[] = [];
@@ -120,7 +120,7 @@ export async function claimBatch(db: Kysely<Database>, owner: string, now: Date,
       const want = limit - rows.length;
       const r = await sql<ClaimRow>`
         select id, task_id, account_id, phone, content from sms_messages
-        where task_id = ${q.task_id} and state = ${SendRecordStatus.NotSent} and id > ${q.next_id}
+        where task_id = ${q.task_id} and state = ${sql.lit(SendRecordStatus.NotSent)} and id > ${q.next_id}
         order by id limit ${want}`.execute(trx);
       const last = r.rows.length ? r.rows[r.rows.length - 1].id : q.next_id;
       await sql`
@@ -267,7 +267,7 @@ export interface AppliedReport {
   cost: string | null;
 }
 
-const RETURNING = sql`m.id, m.task_id, m.account_id, m.state, m.pieces, m.carrier, (case when m.state in (${SendRecordStatus.SubmitFailed}, ${SendRecordStatus.DeliveryFailed}) then m.pieces * m.price end)::text as cost`;
+const RETURNING = sql`m.id, m.task_id, m.account_id, m.state, m.pieces, m.carrier, (case when m.state in (${sql.lit(SendRecordStatus.SubmitFailed)}, ${sql.lit(SendRecordStatus.DeliveryFailed)}) then m.pieces * m.price end)::text as cost`;
 
 /** Counter moves of messages that left state 0 (`row.state` their new state). */
 function outcomeDeltas(rows: readonly AppliedReport[]): Deltas {
@@ -360,7 +360,7 @@ export async function recordOutcomes(
                 from unnest(${waiting.map((o) => o.msgId)}::text[], ${waiting.map((o) => o.id)}::int[], ${waiting.map((o) => o.taskId)}::int[]) as u(msg_id, id, task_id)`
             : sql`select u.msg_id, m.id, m.task_id, ${iso(now)}::timestamptz, ${!deferSubmitted}::boolean
                 from unnest(${waiting.map((o) => o.msgId)}::text[], ${waiting.map((o) => o.id)}::int[]) as u(msg_id, id)
-                join sms_messages m on m.id = u.id and m.state = ${SendRecordStatus.NotSent}`
+                join sms_messages m on m.id = u.id and m.state = ${sql.lit(SendRecordStatus.NotSent)}`
         }
         on conflict (msg_id) do nothing
         returning msg_id, message_id, task_id`.execute(trx);
@@ -393,11 +393,11 @@ export async function recordOutcomes(
         error_code = u.code,
         report = u.report,
         attempts = least(m.attempts + 1, 32767),
-        submitted_at = case when u.state = ${SendRecordStatus.NotSent} then m.submitted_at else ${iso(now)}::timestamptz end,
+        submitted_at = case when u.state = ${sql.lit(SendRecordStatus.NotSent)} then m.submitted_at else ${iso(now)}::timestamptz end,
         done_at = u.done_at
       from unnest(${written.map((o) => o.id)}::int[], ${state}::int[], ${written.map((o) => o.msgId)}::text[], ${code}::text[], ${report}::text[],
         ${doneAt}::timestamptz[]) as u(id, state, msg_id, code, report, done_at)
-      where m.id = u.id and m.state = ${SendRecordStatus.NotSent}
+      where m.id = u.id and m.state = ${sql.lit(SendRecordStatus.NotSent)}
       returning ${RETURNING}`.execute(trx);
 
     const retry = r.rows.filter((x) => x.state === SendRecordStatus.NotSent);
@@ -438,7 +438,7 @@ export async function recoverLeases(db: Kysely<Database>, ctx: Pick<AppContext, 
     const r = await sql<AppliedReport>`
       update sms_messages m set state = ${SendRecordStatus.Submitted}, error_code = ${UNCONFIRMED}, report = 'lease expired',
         submitted_at = ${iso(now)}::timestamptz, attempts = least(m.attempts + 1, 32767)
-      where m.id = any(${leases.rows.flatMap((l) => l.message_ids)}::int[]) and m.state = ${SendRecordStatus.NotSent}
+      where m.id = any(${leases.rows.flatMap((l) => l.message_ids)}::int[]) and m.state = ${sql.lit(SendRecordStatus.NotSent)}
       returning ${RETURNING}`.execute(trx);
     await sql`delete from dispatch_leases where id = any(${leases.rows.map((l) => l.id)}::bigint[])`.execute(trx);
     await applyDeltas(trx, ctx, outcomeDeltas(r.rows), now);

@@ -442,8 +442,8 @@ export class PurchaseService {
     const sums = await this.ctx.db
       .selectFrom('rebate_ledger')
       .select([
-        sql<string>`coalesce(sum(amount) filter (where kind = ${RebateType.Income}), 0)::text`.as('income'),
-        sql<string>`coalesce(-sum(amount) filter (where kind = ${RebateType.Deduction}), 0)::text`.as('pay'),
+        sql<string>`coalesce(sum(amount) filter (where kind = ${sql.lit(RebateType.Income)}), 0)::text`.as('income'),
+        sql<string>`coalesce(-sum(amount) filter (where kind = ${sql.lit(RebateType.Deduction)}), 0)::text`.as('pay'),
       ])
       .where('account_id', '=', me.id)
       .executeTakeFirstOrThrow();
