@@ -11,7 +11,8 @@ const CODE_FIELD = '/state|status|type|mode|kind/i';
 const CODE_MESSAGE = 'Compare a state / status / type / mode / kind with its generated enum constant (common/generated/schemas, e.g. SignState.Deleted), not a number.';
 const ENUM_LITERAL_RULES = ['left', 'right'].flatMap((side) => {
   const other = side === 'left' ? 'right' : 'left';
-  return [`${other}.property.name`, `${other}.name`].map((field) => ({
+  // x.state, state, and Number(x.state)
+  return [`${other}.property.name`, `${other}.name`, `${other}.arguments.0.property.name`].map((field) => ({
     selector: `BinaryExpression[operator=/^[!=]==?$/][${side}.value=type(number)][${field}=${CODE_FIELD}]`,
     message: CODE_MESSAGE,
   }));

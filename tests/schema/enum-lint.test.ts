@@ -21,6 +21,7 @@ const RAW = [
   `declare const m: { status: number }; export const a = 3 === m.status;`,
   `declare const mode: number; export const a = mode == 0;`,
   `declare const t: { send_kind: number }; export const a = t.send_kind != 2;`,
+  `declare const o: { paymentMode: unknown }; export const a = Number(o.paymentMode) === 1;`,
   `declare const r: { payment_type: number }; export function f() { switch (r.payment_type) { case 11: return 1; } return 0; }`,
   `declare const db: any; export const q = db.where('t.state', '=', 1);`,
   `declare const eb: any; export const q = eb.case().when('status', '=', 7);`,

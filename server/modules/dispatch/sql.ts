@@ -234,8 +234,8 @@ export interface Outcome {
   id: number;
   /** the message's task (from the claim); looked up when absent */
   taskId?: number;
-  /** 0 back to the queue (retry), 1 submitted (accepted or unconfirmed), 4 submit failed */
-  state: number;
+  /** NotSent back to the queue (retry), Submitted (accepted or unconfirmed), SubmitFailed */
+  state: SendRecordStatus;
   msgId: string | null;
   code: string;
   report: string;

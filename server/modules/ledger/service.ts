@@ -16,7 +16,7 @@ import type { Db } from '../../db';
 import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { Money, money2, parseAmount, type MoneyValue } from './money';
-import { AccountStatus, BillPaymentType, UserType } from '../../../common/generated/schemas';
+import { AccountStatus, BillPaymentType, LedgerKind, UserType } from '../../../common/generated/schemas';
 import rechargeForm from '../../../schemas/forms/recharge.json';
 
 /** the recharge form's own refusals of an amount */
@@ -27,7 +27,7 @@ export interface LedgerEntry {
   accountId: number;
   /** signed: negative debits */
   amount: MoneyValue | string;
-  kind: number;
+  kind: BillPaymentType | LedgerKind;
   counterpartId?: number | null;
   operatorId?: number | null;
   remark?: string;
