@@ -14,7 +14,7 @@ import { Alert, App, Button, Card, Form, Input, Radio, Select, Space, Typography
 import { FileSearchOutlined, SendOutlined } from '@ant-design/icons';
 import { ChunkedUpload, type UploadedFile } from '@/components/ChunkedUpload';
 import { useNavigate } from 'react-router';
-import { NumberInputMode, SendTimeType, type SmsType } from '@/generated/schemas';
+import { NumberInputMode, SendKind, SendTimeType, type SmsType } from '@/generated/schemas';
 import { ClientSelect } from '@/components/ClientSelect/ClientSelect';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
@@ -156,7 +156,7 @@ export function InternationalPage() {
     setSending(true);
     try {
       if (sendType === SendTimeType.Scheduled) {
-        const body = await sendTimedPage(2, { ...payload(), sendtime: sendtime.format(SEND_TIME_FORMAT) });
+        const body = await sendTimedPage(SendKind.International, { ...payload(), sendtime: sendtime.format(SEND_TIME_FORMAT) });
         done(body.msg, timingDeliverPath());
         return;
       }

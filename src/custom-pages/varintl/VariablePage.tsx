@@ -15,7 +15,7 @@ import { Alert, App, Button, Card, Descriptions, Form, Input, Radio, Select, Spa
 import { DownloadOutlined, SendOutlined } from '@ant-design/icons';
 import { ChunkedUpload, type UploadedFile } from '@/components/ChunkedUpload';
 import { useNavigate } from 'react-router';
-import { NumberInputMode, ScreeningType, SendTimeType, TemplateType, type SmsTemplate, type SmsType } from '@/generated/schemas';
+import { NumberInputMode, ScreeningType, SendKind, SendTimeType, TemplateType, type SmsTemplate, type SmsType } from '@/generated/schemas';
 import { ClientSelect } from '@/components/ClientSelect/ClientSelect';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
@@ -175,7 +175,7 @@ export function VariablePage() {
 
   const timed = async (check: 0 | 1): Promise<void> => {
     try {
-      const body = await sendTimedPage(1, { ...payload(), sendtime: sendtime.format(SEND_TIME_FORMAT), isCheckAvailableCredit: check });
+      const body = await sendTimedPage(SendKind.Variable, { ...payload(), sendtime: sendtime.format(SEND_TIME_FORMAT), isCheckAvailableCredit: check });
       done(body.msg, timingDeliverPath());
     } catch (e) {
       setCharge(null);

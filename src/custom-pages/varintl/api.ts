@@ -8,6 +8,7 @@ import intlSchema from '../../../schemas/forms/send-international.json';
 import { postForm, postJson, type ApiBody, type ApiRequestConfig } from '@/providers/http';
 import { SEND_MESSAGES, SEND_TIME } from '@/domain/send';
 import { businessNow, businessTime, type BusinessTimeInput } from '@/lib/businessTime';
+import type { SendKind } from '@/generated/schemas';
 
 export const VARIABLE_MESSAGES = variableSchema['x-messages'];
 export const INTL_MESSAGES = intlSchema['x-messages'];
@@ -145,7 +146,7 @@ export const chargeVariable = (p: VariablePayload) => ans(postForm<VarIntlCharge
 export const sendInternational = (p: IntlPayload) => ans(postForm<SendAnswer>('/send/sendingInternational', clean(p)));
 export const sendVariable = (p: VariablePayload) => ans(postForm<SendAnswer>('/send/sendingVariable', clean(p)));
 /** POST /send/send_time_sms (JSON); code 403 (credit) is not toasted: the page asks first. */
-export const sendTimedPage = (kind: 1 | 2, p: (IntlPayload | VariablePayload) & { sendtime: string; isCheckAvailableCredit?: 0 | 1 }) =>
+export const sendTimedPage = (kind: typeof SendKind.Variable | typeof SendKind.International, p: (IntlPayload | VariablePayload) & { sendtime: string; isCheckAvailableCredit?: 0 | 1 }) =>
   ans(postJson<SendAnswer>('/send/send_time_sms', { sendKind: kind, ...clean(p), mobilelist: p.mobile, mobile: undefined }, quiet));
 
 export const VARIABLE_TEMPLATE_URL = '/api/send/downloadtemplateVariate';
