@@ -6,6 +6,32 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import { defineConfig, globalIgnores } from 'eslint/config';
 
+// A field holding a stored code: compared with a numeric literal, it is a raw enum value.
+const CODE_FIELD = '/state|status|type|mode|kind/i';
+const CODE_MESSAGE = 'Compare a state / status / type / mode / kind with its generated enum constant (common/generated/schemas, e.g. SignState.Deleted), not a number.';
+const ENUM_LITERAL_RULES = ['left', 'right'].flatMap((side) => {
+  const other = side === 'left' ? 'right' : 'left';
+  // x.state, state, and Number(x.state)
+  return [`${other}.property.name`, `${other}.name`, `${other}.arguments.0.property.name`].map((field) => ({
+    selector: `BinaryExpression[operator=/^[!=]==?$/][${side}.value=type(number)][${field}=${CODE_FIELD}]`,
+    message: CODE_MESSAGE,
+  }));
+}).concat(['discriminant.property.name', 'discriminant.name'].map((field) => ({
+  selector: `SwitchStatement[${field}=${CODE_FIELD}] > SwitchCase[test.value=type(number)]`,
+  message: CODE_MESSAGE,
+})), [
+  // Kysely: .where('state', '=', 1), eb.case().when('status', '=', 7)
+  {
+    selector: `CallExpression[callee.property.name=/^(where|orWhere|having|when)$/][arguments.0.value=${CODE_FIELD}][arguments.2.value=type(number)]`,
+    message: CODE_MESSAGE,
+  },
+  // SQL text: sql`... m.state in (4, 6)` interpolates the constants instead
+  {
+    selector: 'TemplateElement[value.raw=/(state|status|type|mode|kind)\\s*(=|<>|!=|in|not in)\\s*\\(?\\s*[0-9]/i]',
+    message: CODE_MESSAGE,
+  },
+]);
+
 export default defineConfig([
   globalIgnores(['dist/', 'storybook-static/', 'src/generated/', 'common/generated/', 'public/mockServiceWorker.js', 'data/', 'test-results/', 'playwright-report/', '.e2e-data*/']),
   js.configs.recommended,
@@ -17,6 +43,13 @@ export default defineConfig([
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
     },
+  },
+  {
+    // stored codes are compared through the generated enum constants (`SignState.Deleted`), never `4`
+    files: ['server/**/*.ts', 'src/**/*.{ts,tsx}', 'common/**/*.ts'],
+    // a migration is history: it keeps the codes of its time, spelled out
+    ignores: ['server/db/migrations.ts', 'server/db/migrations/**'],
+    rules: { 'no-restricted-syntax': ['error', ...ENUM_LITERAL_RULES] },
   },
   {
     files: ['src/**/*.{ts,tsx}', '.storybook/**/*.{ts,tsx}'],

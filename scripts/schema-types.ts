@@ -46,7 +46,8 @@ function stripNestedTitles(node: any, root = true): any {
 /**
  * `export const SignState = { Pending: 0, ... } as const` for every enum of schemas/enums, from
  * each value's `x-name`: code compares against `SignState.Deleted`, never `4`. The constant shares
- * its name with the enum's type (a value and a type may), so one import gives both.
+ * its name with the enum's type (a value and a type may), so one import gives both. Server-only
+ * enums (`"x-internal": true`: no console schema refers to them) get their constants all the same.
  */
 export function generateEnumConstants(dir = SCHEMA_DIR): string {
   const out: string[] = [];

@@ -5,20 +5,15 @@ import { accountNameHashes } from '../modules/auth/service';
 import { storePassword } from '../modules/password/store';
 import { formatDateTime } from '../lib/time';
 import { effectiveStatus } from '../modules/profile/service';
-import { CommandError, defineCommands, table, UsageError } from './registry';
-import { UserType } from '../../common/generated/schemas';
-import { ServerSchemas } from '../schemas';
-
-/** enum labels from schemas/enums (read once, on first use) */
-let schemas: ServerSchemas | undefined;
-const label = (enumName: string, v: number) => (schemas ??= new ServerSchemas()).registry.enumLabel(enumName, v) ?? String(v);
+import { CommandError, defineCommands, enumLabel, table, UsageError } from './registry';
+import { AccountStatus } from '../../common/generated/schemas';
 
 export const accountCommands = defineCommands(
   {
     name: 'accounts',
     usage: 'accounts [search]',
     description: '列出账户（可按账户、名称、邮箱、手机号筛选）',
-    async run({ db, out, now }, args) {
+    async run({ db, out, now, schemas }, args) {
       let q = db
         .selectFrom('accounts as a')
         .leftJoin('accounts as p', 'p.id', 'a.agent_id')
@@ -55,14 +50,14 @@ export const accountCommands = defineCommands(
           ['账户', '类型', '模式', '所属代理商', '名称', '邮箱', '手机号', '状态', '认证', '创建时间'],
           ...rows.map((r) => [
             r.clientid,
-            r.user_type === UserType.Agent ? '代理商' : '子账户',
+            enumLabel(schemas, 'user-type', r.user_type),
             r.operation_mode,
             r.agent ?? '-',
             r.name,
             r.email,
             r.mobile,
-            label('account-status', effectiveStatus(r, t)),
-            label('oauth-status', r.oauth_status),
+            enumLabel(schemas, 'account-status', effectiveStatus(r, t)),
+            enumLabel(schemas, 'oauth-status', r.oauth_status),
             formatDateTime(r.create_time),
           ]),
         ]).join('\n'),
@@ -74,14 +69,14 @@ export const accountCommands = defineCommands(
     name: 'unlock',
     usage: 'unlock <clientid>',
     description: '解除登录失败造成的锁定（该账户各登录名在所有地址上的锁定）',
-    async run({ db, out }, [clientid]) {
+    async run({ db, out, schemas }, [clientid]) {
       if (!clientid) throw new UsageError('缺少账户');
       const r = await db
         .updateTable('accounts')
         .set((eb) => ({
           failed_logins: 0,
           locked_until: null,
-          status: eb.case().when('status', '=', 7).then(1).else(eb.ref('status')).end(),
+          status: eb.case().when('status', '=', AccountStatus.Locked).then(AccountStatus.Active).else(eb.ref('status')).end(),
         }))
         .where('clientid', '=', clientid)
         .returning(['clientid', 'status', 'email', 'mobile'])
@@ -89,7 +84,7 @@ export const accountCommands = defineCommands(
       if (!r) throw new CommandError(`账户 ${clientid} 不存在`);
       // the per-address locks of its login names (clientid, e-mail, mobile)
       await db.deleteFrom('login_failures').where('name_hash', 'in', accountNameHashes(r)).execute();
-      out(`已解锁 ${r.clientid}（状态：${label('account-status', r.status)}）`);
+      out(`已解锁 ${r.clientid}（状态：${enumLabel(schemas, 'account-status', r.status)}）`);
     },
   },
   {

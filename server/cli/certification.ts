@@ -1,17 +1,16 @@
 /** Certification review: list submissions, approve, reject with a reason. */
 import { formatDateTime } from '../lib/time';
-import { reviewCertification, ReviewError, ID_TYPE_LABELS } from '../modules/account/certification';
-import { CommandError, defineCommands, table, UsageError } from './registry';
-import { CertType, UserType } from '../../common/generated/schemas';
+import { reviewCertification, ReviewError } from '../modules/account/certification';
+import { CommandError, defineCommands, enumLabel, table, UsageError } from './registry';
+import { AuthStatus, OauthStatus } from '../../common/generated/schemas';
 
-const STATE: Record<number, string> = { 2: '待认证', 3: '已认证', 4: '认证不通过' };
 
 export const certificationCommands = defineCommands(
   {
     name: 'cert-list',
     usage: 'cert-list [pending]',
     description: '列出资质认证提交（pending：只列待审核的）',
-    async run({ db, out }, args) {
+    async run({ db, out, schemas }, args) {
       const pendingOnly = args[0] === 'pending';
       if (args[0] && !pendingOnly) throw new UsageError(`未知参数 ${args[0]}`);
       let q = db
@@ -19,20 +18,20 @@ export const certificationCommands = defineCommands(
         .innerJoin('accounts as a', 'a.id', 'c.account_id')
         .select(['a.clientid', 'a.user_type', 'c.cert_type', 'c.id_type', 'c.company', 'c.id_nbr', 'c.img_url', 'c.state', 'c.remark', 'c.submitted_at', 'c.reviewed_at'])
         .orderBy('c.id', 'desc');
-      if (pendingOnly) q = q.where('c.state', '=', 2).where('a.oauth_status', '=', 2);
+      if (pendingOnly) q = q.where('c.state', '=', AuthStatus.Pending).where('a.oauth_status', '=', OauthStatus.Pending);
       const rows = await q.execute();
       out(
         table([
           ['账户', '类型', '认证类型', '证件类型', '公司/姓名', '证件号码', '图片', '状态', '提交时间', '审核时间', '驳回原因'],
           ...rows.map((r) => [
             r.clientid,
-            r.user_type === UserType.Agent ? '代理商' : '子账户',
-            r.cert_type === CertType.Personal ? '个人认证' : '企业认证',
-            ID_TYPE_LABELS[r.id_type] ?? String(r.id_type),
+            enumLabel(schemas, 'user-type', r.user_type),
+            enumLabel(schemas, 'cert-type', r.cert_type),
+            enumLabel(schemas, 'id-type', r.id_type),
             r.company,
             r.id_nbr,
             String(r.img_url.split('|').length),
-            STATE[r.state] ?? String(r.state),
+            enumLabel(schemas, 'oauth-status', r.state),
             formatDateTime(r.submitted_at),
             formatDateTime(r.reviewed_at) || '-',
             r.remark || '-',

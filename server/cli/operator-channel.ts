@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { COMMANDS } from './commands';
 import { CommandError, UsageError, type CliContext } from './registry';
+import { ServerSchemas } from '../schemas';
 
 export interface OperatorEndpoint {
   port: number;
@@ -25,14 +26,18 @@ export interface CommandResult {
   lines: string[];
 }
 
+let shared: ServerSchemas | undefined;
+/** schemas/ of a CLI run without a server (loaded once) */
+const cliSchemas = () => (shared ??= new ServerSchemas());
+
 /** Runs one command line against a database; the same code path for the CLI and the server. */
-export async function runCommand(ctx: Omit<CliContext, 'out'>, argv: string[]): Promise<CommandResult> {
+export async function runCommand(ctx: Omit<CliContext, 'out' | 'schemas'> & { schemas?: ServerSchemas }, argv: string[]): Promise<CommandResult> {
   const lines: string[] = [];
   const [name, ...args] = argv;
   const cmd = COMMANDS.find((c) => c.name === name);
   if (!cmd) return { code: 2, lines: [`未知命令: ${name ?? ''}`] };
   try {
-    await cmd.run({ ...ctx, out: (l) => lines.push(l) }, args);
+    await cmd.run({ ...ctx, schemas: ctx.schemas ?? cliSchemas(), out: (l) => lines.push(l) }, args);
     return { code: 0, lines };
   } catch (e) {
     if (e instanceof UsageError) return { code: 2, lines: [...lines, e.message, `用法: npm run cli -- ${cmd.usage}`] };
@@ -53,7 +58,7 @@ export function installOperatorChannel(app: FastifyInstance, dataDir: string) {
     if (!ok) return reply.status(403).send({ code: 403, msg: '无权访问' });
     const argv = (req.body as { argv?: unknown })?.argv;
     if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string')) return { code: 400, msg: '参数错误' };
-    const result = await runCommand({ db: app.ctx.db, now: () => app.ctx.now() }, argv);
+    const result = await runCommand({ db: app.ctx.db, now: () => app.ctx.now(), schemas: app.ctx.schemas }, argv);
     return { code: 0, msg: '成功', data: result };
   });
   return {

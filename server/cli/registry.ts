@@ -4,11 +4,14 @@
  * and list it in server/cli.ts.
  */
 import type { Db } from '../db';
+import type { ServerSchemas } from '../schemas';
 
 export interface CliContext {
   db: Db;
   out: (line: string) => void;
   now: () => Date;
+  /** schemas/: labels of stored codes come from the enums (`ctx.schemas.registry.enumLabel('sign-state', r.state)`), never from a map of their own */
+  schemas: ServerSchemas;
 }
 
 export interface Command {
@@ -24,6 +27,11 @@ export interface Command {
 export class UsageError extends Error {}
 /** A refused operation (unknown account …): printed, exit code 1. */
 export class CommandError extends Error {}
+
+/** The Chinese label of a stored code (schemas/enums/<name>.json), or the code itself when the enum does not know it. */
+export function enumLabel(schemas: ServerSchemas, name: string, value: unknown): string {
+  return schemas.registry.enumLabel(name, value) ?? String(value);
+}
 
 export function defineCommands(...commands: Command[]): Command[] {
   return commands;

@@ -1,8 +1,8 @@
 /** Send review commands: `send approve <任务编号>`, `send reject <任务编号> [原因]`, `send pending`. */
-import { sql } from 'kysely';
 import { formatDateTime } from '../lib/time';
 import { reviewTask, ReviewError } from '../modules/send/review';
 import { CommandError, defineCommands, table, UsageError } from './registry';
+import { TaskStatus } from '../../common/generated/schemas';
 
 const uidArg = (v: string | undefined) => {
   if (!v) throw new UsageError('缺少任务编号');
@@ -21,7 +21,7 @@ export const sendCommands = defineCommands({
         .innerJoin('accounts as a', 'a.id', 't.account_id')
         .select(['t.uid', 'a.clientid', 't.content', 't.audit_num', 't.created_at'])
         .where('t.audit_num', '>', 0)
-        .where(sql<boolean>`t.status <> 4`)
+        .where('t.status', '<>', TaskStatus.Cancelled)
         .orderBy('t.id')
         .limit(200)
         .execute();

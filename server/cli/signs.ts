@@ -2,9 +2,8 @@
 import { ApiError } from '../http/errors';
 import { formatDateTime } from '../lib/time';
 import { reviewSign } from '../modules/sign/service';
-import { CommandError, defineCommands, table, UsageError } from './registry';
-
-const STATE: Record<number, string> = { 0: '待审核', 1: '审核通过', 2: '审核不通过', 4: '已删除' };
+import { CommandError, defineCommands, enumLabel, table, UsageError } from './registry';
+import { SignState } from '../../common/generated/schemas';
 
 function idOf(v: string | undefined): number {
   if (!v) throw new UsageError('缺少签名编号');
@@ -48,11 +47,11 @@ export const signCommands = defineCommands(
     name: 'signs',
     usage: 'signs [clientid]',
     description: '列出签名（可按账户筛选），待审核的在前',
-    async run({ db, out }, [clientid]) {
+    async run({ db, out, schemas }, [clientid]) {
       let q = db
         .selectFrom('signs')
         .select(['id', 'clientid', 'sign', 'state', 'cause', 'remarks', 'creator_name', 'create_time'])
-        .orderBy((eb) => eb.case().when('state', '=', 0).then(0).else(1).end())
+        .orderBy((eb) => eb.case().when('state', '=', SignState.Pending).then(0).else(1).end())
         .orderBy('create_time', 'desc')
         .limit(500);
       if (clientid) q = q.where('clientid', '=', clientid);
@@ -60,7 +59,7 @@ export const signCommands = defineCommands(
       out(
         table([
           ['编号', '账户', '签名', '状态', '驳回原因', '备注', '创建人', '创建时间'],
-          ...rows.map((r) => [String(r.id), r.clientid, r.sign, STATE[r.state] ?? String(r.state), r.cause || '-', r.remarks || '-', r.creator_name, formatDateTime(r.create_time)]),
+          ...rows.map((r) => [String(r.id), r.clientid, r.sign, enumLabel(schemas, 'sign-state', r.state), r.cause || '-', r.remarks || '-', r.creator_name, formatDateTime(r.create_time)]),
         ]).join('\n'),
       );
       out(`共 ${rows.length} 个签名`);

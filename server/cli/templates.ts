@@ -1,11 +1,8 @@
 /** Template review commands: approve, reject, list. */
 import { formatDateTime } from '../lib/time';
 import { reviewTemplate } from '../modules/template/service';
-import { CommandError, defineCommands, table, UsageError } from './registry';
-
-const STATE: Record<number, string> = { 0: '待审核', 1: '审核通过', 3: '审核不通过' };
-const CATEGORY: Record<number, string> = { 10: '行业', 11: '会员营销' };
-const TYPE: Record<number, string> = { 0: '固定模板', 1: '变量模板' };
+import { CommandError, defineCommands, enumLabel, table, UsageError } from './registry';
+import { TemplateAuditState } from '../../common/generated/schemas';
 
 const idArg = (v: string | undefined) => {
   if (!v) throw new UsageError('缺少模板ID');
@@ -20,7 +17,7 @@ export const templateCommands = defineCommands(
     description: '短信模板审核通过',
     async run({ db, out, now }, [id]) {
       const n = idArg(id);
-      if (!(await reviewTemplate(db, n, 1, '', now()))) throw new CommandError(`模板 ${n} 不存在（通用模板无需审核）`);
+      if (!(await reviewTemplate(db, n, TemplateAuditState.Approved, '', now()))) throw new CommandError(`模板 ${n} 不存在（通用模板无需审核）`);
       out(`模板 ${n} 审核通过`);
     },
   },
@@ -32,7 +29,7 @@ export const templateCommands = defineCommands(
       const n = idArg(id);
       const remark = reason.join(' ').trim();
       if (!remark) throw new UsageError('缺少审核不通过的原因');
-      if (!(await reviewTemplate(db, n, 3, remark, now()))) throw new CommandError(`模板 ${n} 不存在（通用模板无需审核）`);
+      if (!(await reviewTemplate(db, n, TemplateAuditState.Rejected, remark, now()))) throw new CommandError(`模板 ${n} 不存在（通用模板无需审核）`);
       out(`模板 ${n} 审核不通过：${remark}`);
     },
   },
@@ -40,7 +37,7 @@ export const templateCommands = defineCommands(
     name: 'templates',
     usage: 'templates [clientid]',
     description: '列出短信模板（待审核在前；可按子账户筛选，general 列出通用模板）',
-    async run({ db, out }, [clientid]) {
+    async run({ db, out, schemas }, [clientid]) {
       let q = db
         .selectFrom('templates as t')
         .leftJoin('accounts as o', 'o.id', 't.owner_id')
@@ -61,9 +58,9 @@ export const templateCommands = defineCommands(
             String(r.id),
             r.owner ?? '(通用)',
             r.creator ?? '-',
-            STATE[r.state] ?? String(r.state),
-            CATEGORY[r.sms_type] ?? String(r.sms_type),
-            TYPE[r.template_type] ?? String(r.template_type),
+            enumLabel(schemas, 'template-audit-state', r.state),
+            enumLabel(schemas, 'template-category', r.sms_type),
+            enumLabel(schemas, 'template-type', r.template_type),
             r.sign,
             cut(r.content, 30),
             r.remark || '-',

@@ -52,6 +52,9 @@ export function isDataException(err: unknown): err is Error & { code: string } {
   return typeof code === 'string' && /^(22|54)[0-9A-Z]{3}$/.test(code) && 'severity' in (err as object);
 }
 
+/** HTTP 429 of the rate limiter, answered as code 429 */
+const TOO_MANY_REQUESTS = 429;
+
 function fromFrameworkError(err: FastifyError): { status: number; body: ErrorBody } | null {
   const status = err.statusCode ?? 500;
   switch (err.code) {
@@ -64,7 +67,7 @@ function fromFrameworkError(err: FastifyError): { status: number; body: ErrorBod
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return { status: 200, body: { code: 400, msg: BAD_REQUEST_MSG } };
   }
-  if (status === 429) return { status: 200, body: { code: 429, msg: '请求过于频繁，请稍后再试' } };
+  if (status === TOO_MANY_REQUESTS) return { status: 200, body: { code: TOO_MANY_REQUESTS, msg: '请求过于频繁，请稍后再试' } };
   // JSON.parse failures and other client-side faults the framework reports
   if (status >= 400 && status < 500) return { status: 200, body: { code: 400, msg: BAD_REQUEST_MSG } };
   return null;

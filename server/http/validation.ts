@@ -102,6 +102,8 @@ function propertyMessage(shape: JsonSchema, instancePath: string): string | unde
   return typeof msg === 'string' ? msg : undefined;
 }
 
+const HTTP_OK = 200;
+
 const PAGING_NAMES = new Set(['currentPage', 'pageRowCount', 'page', 'rows']);
 
 const asObject = (v: unknown): Data => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Data) : {});
@@ -195,7 +197,7 @@ export function installResponseCheck(app: FastifyInstance, schemas: ServerSchema
   const ajv = createAjv(schemas.registry.schemas);
   const compiled = new WeakMap<object, ValidateFunction>();
   app.addHook('preSerialization', async (req, reply, payload) => {
-    if (reply.statusCode !== 200 || !payload || typeof payload !== 'object' || (payload as Data).code !== 0) return payload;
+    if (reply.statusCode !== HTTP_OK || !payload || typeof payload !== 'object' || (payload as Data).code !== 0) return payload;
     const declared = (req.routeOptions.schema?.response as Record<string, JsonSchema> | undefined)?.[200];
     if (!declared) return payload;
     const schema: JsonSchema | undefined = declared.content ? declared.content['application/json']?.schema : declared;

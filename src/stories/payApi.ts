@@ -3,7 +3,7 @@
  * answering with the shapes of docs/api-pay.md. Stories only; the app never imports this.
  */
 import { http, type HttpHandler } from 'msw';
-import type { PayOrder } from '@/generated/schemas';
+import { PaymentMode, type PayOrder } from '@/generated/schemas';
 import { fail, ok } from './mockApi';
 import { paramsOf, type Calls } from './sendApi';
 
@@ -63,7 +63,7 @@ export function payApi(opts: PayApiOptions = {}): HttpHandler[] {
     http.post('/api/onlinePay/createPay', async ({ request }) => {
       const p = await log('createPay', request);
       const mode = Number(p.paymentMode);
-      return ok(opts.created ?? payOrder({ paymentAmountStr: Number(p.amount).toFixed(2), price: Number(p.amount).toFixed(2), paymentMode: mode as PayOrder['paymentMode'], paymentModeStr: mode === 1 ? '微信支付' : '支付宝' }));
+      return ok(opts.created ?? payOrder({ paymentAmountStr: Number(p.amount).toFixed(2), price: Number(p.amount).toFixed(2), paymentMode: mode as PayOrder['paymentMode'], paymentModeStr: mode === PaymentMode.WeChatPay ? '微信支付' : '支付宝' }));
     }),
     http.post('/api/onlinePay/payStatus', async ({ request }) => {
       const p = await log('payStatus', request);

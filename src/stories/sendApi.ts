@@ -5,7 +5,7 @@
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import type { Dayjs } from 'dayjs';
 import { businessNow } from '@/lib/businessTime';
-import type { MoRecord, SendRecord, SendTask, SmsTemplate, TimedTask } from '@/generated/schemas';
+import { ChargeMode, type MoRecord, type SendRecord, type SendTask, type SmsTemplate, type TimedTask } from '@/generated/schemas';
 import { fail, ok } from './mockApi';
 
 export const sendClients = [
@@ -120,9 +120,9 @@ export function sendApi(opts: SendApiOptions = {}): HttpHandler[] {
     http.post('/api/send/chargeInfo', async ({ request }) => {
       const p = await log('chargeInfo', request);
       const n = String(p.mobile ?? '').split(',').filter(Boolean).length;
-      return opts.chargeMode === 1
-        ? ok({ smsNum: 1, chargeNum: n, submitTotal: n, chargeMode: 1, remainPieces: 9000 })
-        : ok({ smsNum: 1, chargeNum: n, submitTotal: n, chargeMode: 0, amount: (n * 0.045).toFixed(3), balance: '1000.000' });
+      return opts.chargeMode === ChargeMode.Pool
+        ? ok({ smsNum: 1, chargeNum: n, submitTotal: n, chargeMode: ChargeMode.Pool, remainPieces: 9000 })
+        : ok({ smsNum: 1, chargeNum: n, submitTotal: n, chargeMode: ChargeMode.Money, amount: (n * 0.045).toFixed(3), balance: '1000.000' });
     }),
     http.post('/api/send/checkSubmitTime', async ({ request }) => {
       await log('checkSubmitTime', request);

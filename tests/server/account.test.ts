@@ -270,6 +270,9 @@ describe.each(backends)('account area (%s)', (backend) => {
       const list = await cli(t.server, 'cert-list', 'pending');
       expect(list.code).toBe(0);
       expect(list.lines.join('\n')).toContain(a.clientid);
+      // labels from schemas/enums, as the CLI printed them before: account kind, certification kind, id type, 待认证
+      const row = list.lines.join('\n').split('\n').find((l) => l.startsWith(a.clientid))!;
+      for (const label of ['代理商', '企业认证', '三证合一', '待认证']) expect(row).toContain(label);
       expect((await cli(t.server, 'cert-reject', a.clientid)).code).toBe(2);
       expect(await cli(t.server, 'cert-reject', a.clientid, '营业执照照片模糊，请重新上传清晰照片')).toMatchObject({ code: 0 });
       expect((await c.get('/api/client/oauth')).body.data).toEqual({ oauth_status: 4, oauth_remark: '营业执照照片模糊，请重新上传清晰照片' });

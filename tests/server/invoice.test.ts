@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../server/cli/operator-channel';
 import { hashPassword } from '../../server/lib/crypto';
-import { LedgerService, KIND } from '../../server/modules/ledger/service';
+import { LedgerService } from '../../server/modules/ledger/service';
 import { backends, useServer, type Client, type TestServer } from './harness';
+import { BillPaymentType } from '../../common/generated/schemas';
 
 let seq = 0;
 /** A fresh account (agent, or a sub-account of `agent`) logged in, with `paidIn` recharged through the ledger. */
@@ -16,7 +17,7 @@ async function account(s: TestServer, p: { user_type?: '1' | '2'; agent?: string
     .values({ clientid, user_type, agent_id: agentId, name: '发票测试', email: `${clientid}@test.local`, password_hash: await hashPassword('Demo1234'), oauth_status: 3 })
     .returning('id')
     .executeTakeFirstOrThrow();
-  if (p.paidIn) await new LedgerService({ db: s.handle.db, now: s.clock.now }).credit(r.id, p.paidIn, { kind: KIND.recharge, remark: '测试充值' });
+  if (p.paidIn) await new LedgerService({ db: s.handle.db, now: s.clock.now }).credit(r.id, p.paidIn, { kind: BillPaymentType.Recharge, remark: '测试充值' });
   const c = await s.client().init();
   const login = await c.login(clientid);
   if (login.body.code !== 0) throw new Error(`login ${clientid}: ${login.body.msg}`);

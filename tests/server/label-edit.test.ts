@@ -10,6 +10,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { generateFormModules } from '../../scripts/form-validators';
 import { backends, useServer, type Client, type TestServer } from './harness';
+import { runCommand } from '../../server/cli/operator-channel';
 import { EDITED, editedSchemaDir, removeEditedSchemas } from './label-edit.fixture';
 
 // the console bundles schemas/ at build time: here it bundles the edited copy
@@ -99,6 +100,15 @@ describe('a label-only edit of schemas/', () => {
       // the new enum value passes validation and reaches SQL (no sign has it yet); a value still unknown is refused
       expect((await agent.post('/api/sign/list', { clientid: 'client1', state: EDITED.enumValue.value })).body).toMatchObject({ code: 0, data: { totalCount: 0 } });
       expect((await agent.post('/api/sign/list', { clientid: 'client1', state: 6 })).body).toMatchObject({ code: 400, msg: '状态参数不正确' });
+    });
+
+    it('the operator CLI labels the codes from the same enums (no label map of its own)', async () => {
+      const cli = (...argv: string[]) => runCommand({ db: server().handle.db, now: server().clock.now, schemas: server().app.ctx.schemas }, argv);
+      const r = await cli('signs', 'client1');
+      expect(r.code).toBe(0);
+      const rows = r.lines.join('\n').split('\n');
+      expect(rows.filter((l) => l.includes(EDITED.enumLabel.now)).length).toBeGreaterThan(0);
+      expect(rows.filter((l) => l.includes(EDITED.enumLabel.was))).toEqual([]);
     });
 
     it('heads the export with the edited title and writes the edited enum label', async () => {

@@ -9,8 +9,9 @@ import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { formatDateTime } from '../../lib/time';
 import { FILES_BASE_URL } from '../upload/service';
-import { OauthStatus, UserType } from '../../../common/generated/schemas';
+import { CertType, IdType, OauthStatus, UserType } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
+import idTypeEnum from '../../../schemas/enums/id-type.json';
 
 export const CERT_MESSAGES = {
   submitted: '提交成功，请等待审核',
@@ -21,7 +22,7 @@ export const CERT_MESSAGES = {
   noClient: '账户不存在',
 } as const;
 
-export const ID_TYPE_LABELS: Record<number, string> = { 6: '三证合一', 7: '四证合一', 3: '组织机构证', 1: '个人身份证', 4: '税务登记证', 5: '营业执照', 8: '登记证号' };
+export const ID_TYPE_LABELS: Record<number, string> = Object.fromEntries(idTypeEnum.oneOf.map((o) => [o.const, o.title]));
 
 export interface CertificationForm {
   id_type: number;
@@ -50,7 +51,7 @@ export interface CertificationInfo {
 }
 
 /** cert type from the id type: 个人身份证 (1) is personal certification, every other type is enterprise. */
-export const certTypeOf = (idType: number) => (idType === 1 ? 1 : 2);
+export const certTypeOf = (idType: number) => (idType === IdType.IdCard ? CertType.Personal : CertType.Enterprise);
 
 type Db = Kysely<Database> | Transaction<Database>;
 

@@ -148,7 +148,7 @@ export class AuthService {
       // an account lock from before the per-address policy ends with the owner's right password
       const unlocked = await db
         .updateTable('accounts')
-        .set({ status: 1, failed_logins: 0, locked_until: null })
+        .set({ status: AccountStatus.Active, failed_logins: 0, locked_until: null })
         .where('id', '=', account.id)
         .returningAll()
         .executeTakeFirstOrThrow();

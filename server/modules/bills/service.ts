@@ -28,15 +28,13 @@ import { exportColumns, safeRow } from '../../lib/export-columns';
 import { formatDateTime, startOfBusinessDay } from '../../lib/time';
 import { sql } from 'kysely';
 import { Money, money2 } from '../ledger/money';
-import { KIND } from '../ledger/service';
 import { bodyOf, dayParam, str } from '../records/filters';
 import { insertMessages } from '../send/messages';
 import { newTaskUid } from '../send/service';
-import { CHARGE_STATE } from '../send/billing';
 import { carrierOf } from '../../../common/sms/segments';
 import { composeMessage, countPieces } from '../../../common/sms/pieces';
 import { MESSAGES } from '../../../common/schema/messages';
-import { BillPaymentType, FinancialType, SmsType, TaskStatus, type CreditAlarmForm } from '../../../common/generated/schemas';
+import { BillPaymentType, ChargeMode, ChargeState, FinancialType, SendRecordStatus, SmsType, TaskStatus, type CreditAlarmForm } from '../../../common/generated/schemas';
 import alarmForm from '../../../schemas/forms/credit-alarm.json';
 import sendForm from '../../../schemas/forms/send.json';
 
@@ -62,7 +60,7 @@ export function alarmPhones(listed: string, ownMobile: string): string[] {
 }
 
 /** ledger kinds of credit raises and cuts (enums/bill-payment-type.json) */
-export const CREDIT_KINDS = [KIND.raiseCredit, KIND.lowerCredit] as const;
+export const CREDIT_KINDS = [BillPaymentType.CreditIncrease, BillPaymentType.CreditDecrease] as const;
 
 
 export interface OwnBillRow {
@@ -396,7 +394,7 @@ export class BillsService {
             creator_id: e.account_id,
             creator_name: '系统',
             payer_id: e.account_id,
-            charge_mode: 0,
+            charge_mode: ChargeMode.Money,
             content: composeMessage({ content: text, sign }),
             sign,
             smstype: SmsType.Notification,
@@ -407,7 +405,7 @@ export class BillsService {
             amount: '0',
             cost: '0',
             status: TaskStatus.Processing,
-            charge_state: CHARGE_STATE.charged,
+            charge_state: ChargeState.Charged,
             created_at: now,
             updated_at: now,
           })
@@ -421,7 +419,7 @@ export class BillsService {
           carriers,
           pieces,
           prices: { 0: '0', 1: '0', 2: '0', 3: '0' } as Record<1 | 2 | 3, string>,
-          state: 0,
+          state: SendRecordStatus.NotSent,
           nextAt: now,
           createdAt: now,
           doneAt: null,

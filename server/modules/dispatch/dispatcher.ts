@@ -24,6 +24,7 @@ import type { MoMessage, Receipt, SmscLink, SubmitRequest, SubmitResult } from '
 import { fireDueTimedTasks } from '../send/timer';
 import { expandNextChunk } from '../send/messages';
 import { storeMo, type StoredMo } from './mo';
+import { SendRecordStatus } from '../../../common/generated/schemas';
 import {
   applyOrStoreReceipts,
   applyReceipts,
@@ -33,7 +34,6 @@ import {
   purgeStale,
   recordOutcomes,
   recoverLeases,
-  STATE,
   UNCONFIRMED,
   type AppliedReport,
   type ClaimedMessage,
@@ -127,16 +127,16 @@ export function toOutcomes(batch: readonly ClaimedMessage[], results: readonly S
 }
 
 function outcomeOf(m: ClaimedMessage, r: SubmitResult | undefined): Outcome {
-  if (!r) return { id: m.id, state: STATE.Submitted, msgId: null, code: UNCONFIRMED, report: 'no answer', delayMs: 0 };
+  if (!r) return { id: m.id, state: SendRecordStatus.Submitted, msgId: null, code: UNCONFIRMED, report: 'no answer', delayMs: 0 };
   switch (r.status) {
     case 'accepted':
-      return { id: m.id, state: STATE.Submitted, msgId: String(r.msgId).slice(0, 64), code: '', report: '', delayMs: 0 };
+      return { id: m.id, state: SendRecordStatus.Submitted, msgId: String(r.msgId).slice(0, 64), code: '', report: '', delayMs: 0 };
     case 'rejected':
-      return { id: m.id, state: STATE.SubmitFailed, msgId: null, code: String(r.code).slice(0, 32), report: '', delayMs: 0 };
+      return { id: m.id, state: SendRecordStatus.SubmitFailed, msgId: null, code: String(r.code).slice(0, 32), report: '', delayMs: 0 };
     case 'retry':
-      return { id: m.id, state: STATE.NotSent, msgId: null, code: String(r.code).slice(0, 32), report: '', delayMs: Math.min(60_000, Math.max(50, Math.round(r.afterMs) || 0)) };
+      return { id: m.id, state: SendRecordStatus.NotSent, msgId: null, code: String(r.code).slice(0, 32), report: '', delayMs: Math.min(60_000, Math.max(50, Math.round(r.afterMs) || 0)) };
     default:
-      return { id: m.id, state: STATE.Submitted, msgId: null, code: UNCONFIRMED, report: String(r.code).slice(0, 64), delayMs: 0 };
+      return { id: m.id, state: SendRecordStatus.Submitted, msgId: null, code: UNCONFIRMED, report: String(r.code).slice(0, 64), delayMs: 0 };
   }
 }
 
@@ -146,7 +146,7 @@ export function receiptRow(r: Receipt) {
   const stat = (r.stat ?? '').trim().slice(0, 16);
   return {
     msgId: String(r.msgId).slice(0, 64),
-    state: r.delivered ? STATE.Delivered : STATE.DeliveryFailed,
+    state: r.delivered ? SendRecordStatus.Delivered : SendRecordStatus.DeliveryFailed,
     errorCode: r.delivered ? '' : (err && !/^0+$/.test(err) ? err : stat || 'UNDELIV').slice(0, 32),
     report: stat,
     doneAt: r.doneAt instanceof Date && !Number.isNaN(r.doneAt.getTime()) ? r.doneAt : new Date(),
@@ -236,8 +236,8 @@ export class Dispatcher {
     const T1 = performance.now();
     const outcomes = toOutcomes(batch, results);
     for (const o of outcomes) {
-      if (o.state === STATE.NotSent) this.stats.retried++;
-      else if (o.state === STATE.SubmitFailed) this.stats.rejected++;
+      if (o.state === SendRecordStatus.NotSent) this.stats.retried++;
+      else if (o.state === SendRecordStatus.SubmitFailed) this.stats.rejected++;
       else if (o.msgId) this.stats.accepted++;
       else this.stats.unconfirmed++;
     }

@@ -14,6 +14,7 @@ import { startSimulator, type Simulator, type SimulatorSettings } from '../smsc/
 import { Dispatcher, type DispatchHooks, type DispatcherOptions } from './dispatcher';
 import type { StoredMo } from './mo';
 import type { AppliedReport } from './sql';
+import { NeedReport } from '../../../common/generated/schemas';
 
 export interface Pipeline {
   dispatcher: Dispatcher;
@@ -47,7 +48,7 @@ export function pushHooks(wake: () => void = () => {}): Required<DispatchHooks> 
   return {
     async reports(trx: Transaction<Database>, rows: AppliedReport[]) {
       const accounts = [...new Set(rows.map((r) => r.account_id))];
-      const wanted = await trx.selectFrom('accounts').select('id').where('id', 'in', accounts).where('needreport', '=', 1).where('deliveryurl', '<>', '').execute();
+      const wanted = await trx.selectFrom('accounts').select('id').where('id', 'in', accounts).where('needreport', '=', NeedReport.SimplePush).where('deliveryurl', '<>', '').execute();
       if (!wanted.length) return;
       const ids = new Set(wanted.map((a) => a.id));
       const mine = await trx

@@ -13,14 +13,11 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/types';
 import type { AppContext } from '../../context';
 import { settleRefunds } from '../send/billing';
+import { SendRecordStatus, TaskStatus } from '../../../common/generated/schemas';
 
 type Q = Kysely<Database> | Transaction<Database>;
 type Tx = Transaction<Database>;
 
-/** sms_messages.state values the pipeline writes (enums/send-record-status.json) */
-export const STATE = { NotSent: 0, Submitted: 1, Delivered: 3, SubmitFailed: 4, DeliveryFailed: 6, AwaitingReview: 7 } as const;
-/** sms_tasks.status values (enums/task-status.json) */
-export const TASK = { Processing: 0, Waiting: 1, Sending: 2, Completed: 3, Cancelled: 4 } as const;
 /** error_code of a message that was written to the SMSC without a confirmation */
 export const UNCONFIRMED = 'UNCONFIRMED';
 /** a receipt stored because its message was not (yet) in flight is looked for this long by the applier */
@@ -112,7 +109,7 @@ export async function claimBatch(db: Kysely<Database>, owner: string, now: Date,
     if (due.rows.length) {
       const r = await sql<ClaimRow>`
         select id, task_id, account_id, phone, content from sms_messages
-        where id = any(${due.rows.map((x) => x.message_id)}::int[]) and state = 0 order by id`.execute(trx);
+        where id = any(${due.rows.map((x) => x.message_id)}::int[]) and state = ${sql.lit(SendRecordStatus.NotSent)} order by id`.execute(trx);
       rows.push(...r.rows);
     }
     const served: number[] = [];
@@ -123,7 +120,7 @@ export async function claimBatch(db: Kysely<Database>, owner: string, now: Date,
       const want = limit - rows.length;
       const r = await sql<ClaimRow>`
         select id, task_id, account_id, phone, content from sms_messages
-        where task_id = ${q.task_id} and state = 0 and id > ${q.next_id}
+        where task_id = ${q.task_id} and state = ${sql.lit(SendRecordStatus.NotSent)} and id > ${q.next_id}
         order by id limit ${want}`.execute(trx);
       const last = r.rows.length ? r.rows[r.rows.length - 1].id : q.next_id;
       await sql`
@@ -136,8 +133,8 @@ export async function claimBatch(db: Kysely<Database>, owner: string, now: Date,
     const taskIds = [...new Set(rows.map((m) => m.task_id))].sort((a, b) => a - b);
     const tasks = await sql<{ id: number; content: string }>`select id, content from sms_tasks where id = any(${taskIds}::int[])`.execute(trx);
     await sql`
-      update sms_tasks t set status = ${TASK.Sending}, updated_at = ${iso(now)}::timestamptz
-      where t.id = any(${taskIds}::int[]) and t.status in (${TASK.Processing}, ${TASK.Waiting})`.execute(trx);
+      update sms_tasks t set status = ${TaskStatus.Sending}, updated_at = ${iso(now)}::timestamptz
+      where t.id = any(${taskIds}::int[]) and t.status in (${TaskStatus.Processing}, ${TaskStatus.Waiting})`.execute(trx);
     const text = new Map(tasks.rows.map((t) => [t.id, t.content]));
     return rows.map((m) => ({ id: m.id, task_id: m.task_id, account_id: m.account_id, phone: m.phone, content: m.content ?? text.get(m.task_id) ?? '' }));
   });
@@ -225,10 +222,10 @@ export async function applyDeltas(trx: Tx, ctx: Pick<AppContext, 'now'>, deltas:
 /** Tasks (0 Processing / 2 Sending) without a message in 0 or 7, nor a chunk still to write → 3 Completed. */
 export async function completeTasks(db: Q, taskIds: number[] | null, now: Date): Promise<number> {
   const r = await sql`
-    update sms_tasks t set status = ${TASK.Completed}, finished_at = ${iso(now)}::timestamptz, updated_at = ${iso(now)}::timestamptz
-    where t.status in (${TASK.Processing}, ${TASK.Sending})
+    update sms_tasks t set status = ${TaskStatus.Completed}, finished_at = ${iso(now)}::timestamptz, updated_at = ${iso(now)}::timestamptz
+    where t.status in (${TaskStatus.Processing}, ${TaskStatus.Sending})
       ${taskIds ? sql`and t.id = any(${taskIds}::int[])` : sql``}
-      and not exists (select 1 from sms_messages m where m.task_id = t.id and m.state in (${STATE.NotSent}, ${STATE.AwaitingReview}))
+      and not exists (select 1 from sms_messages m where m.task_id = t.id and m.state in (${SendRecordStatus.NotSent}, ${SendRecordStatus.AwaitingReview}))
       and not exists (select 1 from sms_task_chunks c where c.task_id = t.id)`.execute(db);
   return Number(r.numAffectedRows ?? 0);
 }
@@ -237,8 +234,8 @@ export interface Outcome {
   id: number;
   /** the message's task (from the claim); looked up when absent */
   taskId?: number;
-  /** 0 back to the queue (retry), 1 submitted (accepted or unconfirmed), 4 submit failed */
-  state: number;
+  /** NotSent back to the queue (retry), Submitted (accepted or unconfirmed), SubmitFailed */
+  state: SendRecordStatus;
   msgId: string | null;
   code: string;
   report: string;
@@ -270,18 +267,18 @@ export interface AppliedReport {
   cost: string | null;
 }
 
-const RETURNING = sql`m.id, m.task_id, m.account_id, m.state, m.pieces, m.carrier, (case when m.state in (4, 6) then m.pieces * m.price end)::text as cost`;
+const RETURNING = sql`m.id, m.task_id, m.account_id, m.state, m.pieces, m.carrier, (case when m.state in (${sql.lit(SendRecordStatus.SubmitFailed)}, ${sql.lit(SendRecordStatus.DeliveryFailed)}) then m.pieces * m.price end)::text as cost`;
 
 /** Counter moves of messages that left state 0 (`row.state` their new state). */
 function outcomeDeltas(rows: readonly AppliedReport[]): Deltas {
   const deltas = new Deltas();
   for (const row of rows) {
-    if (row.state === STATE.NotSent) continue;
+    if (row.state === SendRecordStatus.NotSent) continue;
     const d = deltas.get(row.task_id);
     deltas.dequeued.add(row.task_id);
     d.submitted++;
-    if (row.state === STATE.Submitted) d.unknown++;
-    else if (row.state === STATE.Delivered) d.success++;
+    if (row.state === SendRecordStatus.Submitted) d.unknown++;
+    else if (row.state === SendRecordStatus.Delivered) d.success++;
     else {
       d.fail++;
       d.cost = d.cost.plus(row.cost ?? 0);
@@ -338,11 +335,11 @@ export async function recordOutcomes(
     const unconfirmed = (o: Outcome, why: string) => Object.assign(o, { msgId: null, code: UNCONFIRMED, report: why });
     const seen = new Set<string>();
     for (const o of mine) {
-      if (o.state !== STATE.Submitted || !o.msgId) continue;
+      if (o.state !== SendRecordStatus.Submitted || !o.msgId) continue;
       if (seen.has(o.msgId)) unconfirmed(o, 'duplicate message id');
       else seen.add(o.msgId);
     }
-    const accepted = mine.filter((o) => o.state === STATE.Submitted && o.msgId);
+    const accepted = mine.filter((o) => o.state === SendRecordStatus.Submitted && o.msgId);
     const early = new Map<string, StoredReceipt>();
     if (accepted.length) {
       const r = await sql<StoredReceipt>`
@@ -363,7 +360,7 @@ export async function recordOutcomes(
                 from unnest(${waiting.map((o) => o.msgId)}::text[], ${waiting.map((o) => o.id)}::int[], ${waiting.map((o) => o.taskId)}::int[]) as u(msg_id, id, task_id)`
             : sql`select u.msg_id, m.id, m.task_id, ${iso(now)}::timestamptz, ${!deferSubmitted}::boolean
                 from unnest(${waiting.map((o) => o.msgId)}::text[], ${waiting.map((o) => o.id)}::int[]) as u(msg_id, id)
-                join sms_messages m on m.id = u.id and m.state = 0`
+                join sms_messages m on m.id = u.id and m.state = ${sql.lit(SendRecordStatus.NotSent)}`
         }
         on conflict (msg_id) do nothing
         returning msg_id, message_id, task_id`.execute(trx);
@@ -385,7 +382,7 @@ export async function recordOutcomes(
       state[i] = rc ? rc.state : o.state;
       code[i] = rc ? rc.error_code : o.code;
       report[i] = rc ? rc.report : o.report;
-      doneAt[i] = rc ? iso(new Date(rc.done_at)) : o.state === STATE.SubmitFailed ? iso(now) : null;
+      doneAt[i] = rc ? iso(new Date(rc.done_at)) : o.state === SendRecordStatus.SubmitFailed ? iso(now) : null;
     });
     const r = !n
       ? { rows: [] as AppliedReport[] }
@@ -396,14 +393,14 @@ export async function recordOutcomes(
         error_code = u.code,
         report = u.report,
         attempts = least(m.attempts + 1, 32767),
-        submitted_at = case when u.state = 0 then m.submitted_at else ${iso(now)}::timestamptz end,
+        submitted_at = case when u.state = ${sql.lit(SendRecordStatus.NotSent)} then m.submitted_at else ${iso(now)}::timestamptz end,
         done_at = u.done_at
       from unnest(${written.map((o) => o.id)}::int[], ${state}::int[], ${written.map((o) => o.msgId)}::text[], ${code}::text[], ${report}::text[],
         ${doneAt}::timestamptz[]) as u(id, state, msg_id, code, report, done_at)
-      where m.id = u.id and m.state = 0
+      where m.id = u.id and m.state = ${sql.lit(SendRecordStatus.NotSent)}
       returning ${RETURNING}`.execute(trx);
 
-    const retry = r.rows.filter((x) => x.state === STATE.NotSent);
+    const retry = r.rows.filter((x) => x.state === SendRecordStatus.NotSent);
     if (retry.length) {
       const delay = new Map(mine.map((o) => [o.id, o.delayMs]));
       await sql`
@@ -412,7 +409,7 @@ export async function recordOutcomes(
         from unnest(${retry.map((x) => x.id)}::int[], ${retry.map((x) => x.task_id)}::int[], ${retry.map((x) => delay.get(x.id) ?? 0)}::int[]) as u(id, task_id, delay_ms)
         on conflict (message_id) do update set next_at = excluded.next_at`.execute(trx);
     }
-    const final = r.rows.filter((x) => x.state !== STATE.NotSent && x.state !== STATE.Submitted);
+    const final = r.rows.filter((x) => x.state !== SendRecordStatus.NotSent && x.state !== SendRecordStatus.Submitted);
     if (final.length && onFinal) await onFinal(trx, final);
     const deltas = outcomeDeltas(r.rows);
     for (const x of deferred) {
@@ -439,9 +436,9 @@ export async function recoverLeases(db: Kysely<Database>, ctx: Pick<AppContext, 
       order by lease_until, id limit ${limit} for update skip locked`.execute(trx);
     if (!leases.rows.length) return 0;
     const r = await sql<AppliedReport>`
-      update sms_messages m set state = ${STATE.Submitted}, error_code = ${UNCONFIRMED}, report = 'lease expired',
+      update sms_messages m set state = ${SendRecordStatus.Submitted}, error_code = ${UNCONFIRMED}, report = 'lease expired',
         submitted_at = ${iso(now)}::timestamptz, attempts = least(m.attempts + 1, 32767)
-      where m.id = any(${leases.rows.flatMap((l) => l.message_ids)}::int[]) and m.state = 0
+      where m.id = any(${leases.rows.flatMap((l) => l.message_ids)}::int[]) and m.state = ${sql.lit(SendRecordStatus.NotSent)}
       returning ${RETURNING}`.execute(trx);
     await sql`delete from dispatch_leases where id = any(${leases.rows.map((l) => l.id)}::bigint[])`.execute(trx);
     await applyDeltas(trx, ctx, outcomeDeltas(r.rows), now);
@@ -476,7 +473,7 @@ function receiptDeltas(rows: readonly AppliedReport[]): Deltas {
     deltas.dequeued.add(row.task_id);
     const d = deltas.get(row.task_id);
     d.unknown--;
-    if (row.state === STATE.Delivered) d.success++;
+    if (row.state === SendRecordStatus.Delivered) d.success++;
     else {
       d.fail++;
       d.cost = d.cost.plus(row.cost ?? 0);
@@ -505,14 +502,14 @@ async function applyToInflight(trx: Tx, rows: readonly ReceiptRow[]): Promise<(A
   const r = await sql<AppliedReport & { msg_id: string }>`
     update sms_messages m set state = u.state, error_code = u.error_code, report = u.report, done_at = u.done_at,
       msg_id = u.msg_id,
-      submitted_at = case when m.state = ${STATE.NotSent} then u.submitted_at else m.submitted_at end,
-      attempts = case when m.state = ${STATE.NotSent} then least(m.attempts + 1, 32767) else m.attempts end
+      submitted_at = case when m.state = ${SendRecordStatus.NotSent} then u.submitted_at else m.submitted_at end,
+      attempts = case when m.state = ${SendRecordStatus.NotSent} then least(m.attempts + 1, 32767) else m.attempts end
     from unnest(${ids}::int[], ${hit.map((x) => x.msg_id)}::text[], ${hit.map((x) => iso(new Date(x.submitted_at)))}::timestamptz[],
                 ${hit.map((x) => x.r.state)}::int[], ${hit.map((x) => x.r.errorCode)}::text[], ${hit.map((x) => x.r.report)}::text[],
                 ${hit.map((x) => iso(x.r.doneAt))}::timestamptz[]) as u(id, msg_id, submitted_at, state, error_code, report, done_at)
     -- 0 or 1, not by the in-flight row's marked: markSubmitted may commit 1 between this statement's
     -- snapshot and the record's lock; the record's visible 0 must still be locked and re-read as 1
-    where m.id = any(${ids}::int[]) and m.id = u.id and m.state in (${STATE.NotSent}, ${STATE.Submitted})
+    where m.id = any(${ids}::int[]) and m.id = u.id and m.state in (${SendRecordStatus.NotSent}, ${SendRecordStatus.Submitted})
     returning ${RETURNING}, u.msg_id`.execute(trx);
   return r.rows;
 }
@@ -545,9 +542,9 @@ export async function markSubmitted(db: Kysely<Database>, ctx: Pick<AppContext, 
           order by submitted_at limit ${limit} for update skip locked))
         returning message_id, msg_id, submitted_at
       )
-      update sms_messages m set state = ${STATE.Submitted}, msg_id = i.msg_id, submitted_at = i.submitted_at,
+      update sms_messages m set state = ${SendRecordStatus.Submitted}, msg_id = i.msg_id, submitted_at = i.submitted_at,
         attempts = least(m.attempts + 1, 32767)
-      from i where m.id = i.message_id and m.state = ${STATE.NotSent}
+      from i where m.id = i.message_id and m.state = ${SendRecordStatus.NotSent}
       returning m.task_id`.execute(trx);
     const tasks = [...new Set(r.rows.map((x) => x.task_id))];
     if (tasks.length) await completeTasks(trx, tasks, now);

@@ -14,6 +14,7 @@ import { CHUNK_SIZE, FILE_MAX_BYTES, FILE_MESSAGES, FILE_NAME_MAX, resolveUpload
 import { firstColumnErrors, parseNumberFile, PARSE_MESSAGES } from './parse';
 import { checkNumbers } from '../../../common/sms/numbers';
 import type { AppContext } from '../../context';
+import { TemplateType } from '../../../common/generated/schemas';
 
 const TAG = '文件服务';
 
@@ -97,7 +98,7 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
         const b = req.body as { importFilePath?: string; filePath?: string; templateType?: unknown; international?: unknown };
         const me = sessionOf(req).account;
         const token = b.importFilePath || b.filePath;
-        if (String(b.templateType ?? '') === '1') {
+        if (String(b.templateType ?? '') === String(TemplateType.Variable)) {
           if (!files.variableParser) throw new ApiError(400, PARSE_MESSAGES.failed);
           return ok(await files.variableParser(me, await resolveUpload(ctx, me, token), req.body as Record<string, unknown>));
         }

@@ -37,6 +37,7 @@ import { ApiError } from '../../http/errors';
 import { randomToken } from '../../lib/crypto';
 import { MESSAGES } from '../../../common/schema/messages';
 import { ChunkHasher, type UploadDigest } from './hasher';
+import { FileUploadState } from '../../../common/generated/schemas';
 
 /** 1 MB chunks (spec 02 §9) */
 export const CHUNK_SIZE = 1024 * 1024;
@@ -63,8 +64,6 @@ export const FILE_MESSAGES = {
   badChunk: '分片不正确',
 } as const;
 
-/** file_uploads.state */
-export const UploadRow = { Uploading: 0, Merging: 1, Done: 2 } as const;
 
 /** an importFilePath: a random token and the type's extension (nothing else, no folders) */
 export const IMPORT_FILE_PATH = /^([A-Za-z0-9_-]{24})\.(txt|csv|xlsx)$/;
@@ -333,7 +332,7 @@ export async function resolveUpload(
     .select(['file_name', 'file_size', 'file_md5', 'stored_name'])
     .where('stored_name', '=', token)
     .where('account_id', '=', account.id)
-    .where('state', '=', UploadRow.Done)
+    .where('state', '=', FileUploadState.Done)
     .executeTakeFirst();
   if (!row) throw new ApiError(400, FILE_MESSAGES.notFound);
   const kind = m[2] as FileKind;
@@ -389,7 +388,7 @@ export class FileService {
   }
 
   private async status(me: Pick<Account, 'id'>, row: { file_name: string; file_md5: string; file_size: number; chunk_size: number; chunk_count: number; state: number; stored_name: string | null }): Promise<UploadStatus> {
-    const done = row.state === UploadRow.Done && !!row.stored_name;
+    const done = row.state === FileUploadState.Done && !!row.stored_name;
     const uploadedChunks = done ? [] : await chunksOnDisk(chunkDir(this.ctx, me.id, { fileMd5: row.file_md5, fileSize: row.file_size }), row.chunk_count);
     return {
       uploaded: done,
@@ -406,10 +405,10 @@ export class FileService {
 
   /** A done row whose file is gone (removed by hand) starts again. */
   private async stillThere(me: Pick<Account, 'id'>, row: { id: number; state: number; stored_name: string | null; file_size: number }) {
-    if (row.state !== UploadRow.Done || !row.stored_name) return true;
+    if (row.state !== FileUploadState.Done || !row.stored_name) return true;
     const st = await fs.promises.stat(path.join(ownerDir(this.ctx, me.id), row.stored_name)).catch(() => null);
     if (st && st.size === row.file_size) return true;
-    await this.ctx.db.updateTable('file_uploads').set({ state: UploadRow.Uploading, stored_name: null, updated_at: this.ctx.now() }).where('id', '=', row.id).execute();
+    await this.ctx.db.updateTable('file_uploads').set({ state: FileUploadState.Uploading, stored_name: null, updated_at: this.ctx.now() }).where('id', '=', row.id).execute();
     return false;
   }
 
@@ -435,8 +434,8 @@ export class FileService {
       .onConflict((oc) => oc.columns(['account_id', 'file_md5', 'file_size']).doUpdateSet({ updated_at: now, file_name: fileName }))
       .returningAll()
       .executeTakeFirstOrThrow();
-    const current = (await this.stillThere(me, row)) ? row : { ...row, state: UploadRow.Uploading, stored_name: null };
-    if (current.state !== UploadRow.Done) await fs.promises.mkdir(chunkDir(this.ctx, me.id, k), { recursive: true });
+    const current = (await this.stillThere(me, row)) ? row : { ...row, state: FileUploadState.Uploading, stored_name: null };
+    if (current.state !== FileUploadState.Done) await fs.promises.mkdir(chunkDir(this.ctx, me.id, k), { recursive: true });
     return this.status(me, current);
   }
 
@@ -445,7 +444,7 @@ export class FileService {
     const row = await this.row(me, this.key(b));
     if (!row) throw new ApiError(400, FILE_MESSAGES.notFound);
     await this.ctx.db.updateTable('file_uploads').set({ updated_at: this.ctx.now() }).where('id', '=', row.id).execute();
-    if (!(await this.stillThere(me, row))) return this.status(me, { ...row, state: UploadRow.Uploading, stored_name: null });
+    if (!(await this.stillThere(me, row))) return this.status(me, { ...row, state: FileUploadState.Uploading, stored_name: null });
     return this.status(me, row);
   }
 
@@ -473,7 +472,7 @@ export class FileService {
     if (!out) {
       const row = await this.row(me, k);
       if (!row) throw new ApiError(400, FILE_MESSAGES.notFound);
-      if (row.state === UploadRow.Done) return { chunk: idx };
+      if (row.state === FileUploadState.Done) return { chunk: idx };
       await fs.promises.mkdir(dir, { recursive: true });
       out = await create();
     }
@@ -509,19 +508,19 @@ export class FileService {
     const k = this.key(b);
     const existing = await this.row(me, k);
     if (!existing) throw new ApiError(400, FILE_MESSAGES.notFound);
-    if (existing.state === UploadRow.Done && existing.stored_name && (await this.stillThere(me, existing))) {
+    if (existing.state === FileUploadState.Done && existing.stored_name && (await this.stillThere(me, existing))) {
       return { importFilePath: existing.stored_name, fileName: existing.file_name, fileMd5: existing.file_md5, size: existing.file_size };
     }
     const now = this.ctx.now();
     const claimed = await this.ctx.db
       .updateTable('file_uploads')
-      .set({ state: UploadRow.Merging, merge_started_at: now, updated_at: now })
+      .set({ state: FileUploadState.Merging, merge_started_at: now, updated_at: now })
       .where('id', '=', existing.id)
-      .where((eb) => eb.or([eb('state', '=', UploadRow.Uploading), eb.and([eb('state', '=', UploadRow.Merging), eb('merge_started_at', '<', new Date(now.getTime() - MERGE_LEASE_MS))])]))
+      .where((eb) => eb.or([eb('state', '=', FileUploadState.Uploading), eb.and([eb('state', '=', FileUploadState.Merging), eb('merge_started_at', '<', new Date(now.getTime() - MERGE_LEASE_MS))])]))
       .returningAll()
       .executeTakeFirst();
     if (!claimed) throw new ApiError(400, FILE_MESSAGES.busy);
-    const release = () => this.ctx.db.updateTable('file_uploads').set({ state: UploadRow.Uploading, merge_started_at: null, updated_at: this.ctx.now() }).where('id', '=', claimed.id).execute();
+    const release = () => this.ctx.db.updateTable('file_uploads').set({ state: FileUploadState.Uploading, merge_started_at: null, updated_at: this.ctx.now() }).where('id', '=', claimed.id).execute();
     const dir = chunkDir(this.ctx, me.id, k);
     if ((await chunksOnDisk(dir, claimed.chunk_count)).length !== claimed.chunk_count) {
       await release();
@@ -560,7 +559,7 @@ export class FileService {
     await syncDir(owner);
     await this.ctx.db
       .updateTable('file_uploads')
-      .set({ state: UploadRow.Done, stored_name: stored, merge_started_at: null, updated_at: this.ctx.now() })
+      .set({ state: FileUploadState.Done, stored_name: stored, merge_started_at: null, updated_at: this.ctx.now() })
       .where('id', '=', claimed.id)
       .execute();
     await rmTree(dir);
@@ -576,8 +575,8 @@ export class FileService {
     const k = this.key(b);
     const row = await this.row(me, k);
     if (!row) throw new ApiError(400, FILE_MESSAGES.notFound);
-    if (row.state === UploadRow.Done) return { deleted: false };
-    const gone = await this.ctx.db.deleteFrom('file_uploads').where('id', '=', row.id).where('state', '=', UploadRow.Uploading).returning('id').executeTakeFirst();
+    if (row.state === FileUploadState.Done) return { deleted: false };
+    const gone = await this.ctx.db.deleteFrom('file_uploads').where('id', '=', row.id).where('state', '=', FileUploadState.Uploading).returning('id').executeTakeFirst();
     if (!gone) throw new ApiError(400, FILE_MESSAGES.busy);
     const dir = chunkDir(this.ctx, me.id, k);
     await rmTree(dir);
@@ -612,7 +611,7 @@ export class FileService {
       const candidates = await this.ctx.db
         .selectFrom('file_uploads')
         .select(['id', 'account_id', 'file_md5', 'file_size'])
-        .where('state', '<>', UploadRow.Done)
+        .where('state', '<>', FileUploadState.Done)
         .where('updated_at', '<', cutoff)
         .orderBy('id')
         .limit(PURGE_BATCH)
@@ -631,7 +630,7 @@ export class FileService {
         ? await this.ctx.db
             .deleteFrom('file_uploads')
             .where('id', 'in', stale)
-            .where('state', '<>', UploadRow.Done)
+            .where('state', '<>', FileUploadState.Done)
             .where('updated_at', '<', cutoff)
             .returning(['id', 'account_id', 'file_md5', 'file_size'])
             .execute()
@@ -659,7 +658,7 @@ export class FileService {
       }
       if (!leftovers.length) continue;
       const live = new Set(
-        (await this.ctx.db.selectFrom('file_uploads').select(['file_md5', 'file_size']).where('account_id', '=', accountId).where('state', '<>', UploadRow.Done).execute()).map(
+        (await this.ctx.db.selectFrom('file_uploads').select(['file_md5', 'file_size']).where('account_id', '=', accountId).where('state', '<>', FileUploadState.Done).execute()).map(
           (r) => `c${r.file_md5}-${r.file_size}`,
         ),
       );

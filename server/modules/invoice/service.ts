@@ -23,8 +23,7 @@ import { ApiError } from '../../http/errors';
 import { dataPage, pagingOf } from '../../http/paging';
 import { businessDayStart, formatDateTime } from '../../lib/time';
 import { Money, money2 } from '../ledger/money';
-import { KIND } from '../ledger/service';
-import { InvoiceBody, InvoiceStatus, InvoiceType, UserType, type Invoice, type InvoiceForm } from '../../../common/generated/schemas';
+import { BillPaymentType, InvoiceBody, InvoiceStatus, InvoiceType, UserType, type Invoice, type InvoiceForm } from '../../../common/generated/schemas';
 import invoiceForm from '../../../schemas/forms/invoice.json';
 import statusEnum from '../../../schemas/enums/invoice-status.json';
 
@@ -32,9 +31,8 @@ import statusEnum from '../../../schemas/enums/invoice-status.json';
 export const INVOICE_MESSAGES = invoiceForm['x-messages'];
 const X = INVOICE_MESSAGES;
 
-const ONLINE_RECHARGE = 11;
 /** ledger kinds that count as money paid in (see the file comment) */
-export const PAID_IN_KINDS = { agent: [KIND.recharge, ONLINE_RECHARGE], subAccount: [KIND.recharge, ONLINE_RECHARGE, KIND.subRecharge, KIND.subRollback] };
+export const PAID_IN_KINDS = { agent: [BillPaymentType.Recharge, BillPaymentType.OnlineRecharge], subAccount: [BillPaymentType.Recharge, BillPaymentType.OnlineRecharge, BillPaymentType.SubAccountRecharge, BillPaymentType.SubAccountRollback] };
 /** statuses whose amount stays taken from canAmount */
 export const HELD_STATUSES: number[] = [InvoiceStatus.Pending, InvoiceStatus.Issuing, InvoiceStatus.Mailed];
 

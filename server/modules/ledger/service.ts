@@ -16,33 +16,18 @@ import type { Db } from '../../db';
 import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { Money, money2, parseAmount, type MoneyValue } from './money';
-import { AccountStatus, UserType } from '../../../common/generated/schemas';
+import { AccountStatus, BillPaymentType, LedgerKind, UserType } from '../../../common/generated/schemas';
 import rechargeForm from '../../../schemas/forms/recharge.json';
 
 /** the recharge form's own refusals of an amount */
 const AMOUNT_MESSAGES = { format: rechargeForm.properties.amount.errorMessage.pattern, positive: rechargeForm.properties.amount.errorMessage.not };
-
-/** enums/bill-payment-type.json */
-export const KIND = {
-  recharge: 0,
-  raiseCredit: 9,
-  lowerCredit: 10,
-  subRecharge: 12,
-  subRollback: 13,
-  /** sends: a prepaid account pays its own messages / the return of failed ones */
-  consumption: 15,
-  failureReturn: 14,
-  /** sends of a postpaid sub-account, paid by its agent / their return */
-  postpaidUse: 6,
-  postpaidReturn: 8,
-} as const;
 
 /** One balance change written inside the caller's transaction (LedgerService.applyIn). */
 export interface LedgerEntry {
   accountId: number;
   /** signed: negative debits */
   amount: MoneyValue | string;
-  kind: number;
+  kind: BillPaymentType | LedgerKind;
   counterpartId?: number | null;
   operatorId?: number | null;
   remark?: string;
@@ -162,7 +147,7 @@ export class LedgerService {
         if (payer.balance.lt(amount)) {
           throw errors.refused(op === 'recharge' ? `可用余额不足，当前可用余额 ${money2(a.balance)} 元` : `回退金额不能大于子账户余额 ${money2(s.balance)} 元`);
         }
-        const kind = op === 'recharge' ? KIND.subRecharge : KIND.subRollback;
+        const kind = op === 'recharge' ? BillPaymentType.SubAccountRecharge : BillPaymentType.SubAccountRollback;
         const sign = op === 'recharge' ? -1 : 1;
         const agentAfter = a.balance.plus(amount.times(sign));
         const subAfter = s.balance.minus(amount.times(sign));
@@ -208,7 +193,7 @@ export class LedgerService {
         accountId,
         amount,
         after,
-        kind: opts.kind ?? (amount.gt(0) ? KIND.recharge : KIND.lowerCredit),
+        kind: opts.kind ?? (amount.gt(0) ? BillPaymentType.Recharge : BillPaymentType.CreditDecrease),
         operatorId: opts.operatorId ?? null,
         remark: opts.remark ?? '',
       });

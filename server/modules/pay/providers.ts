@@ -12,6 +12,10 @@ import { AlipaySdk } from 'alipay-sdk';
 import WxPay from 'wechatpay-node-v3';
 import { Money, money2 } from '../ledger/money';
 import type { AlipayConfig, PayConfig, WechatPayConfig } from './config';
+import { PaymentMode } from '../../../common/generated/schemas';
+
+/** the HTTP status of a WeChat Pay API success */
+const HTTP_OK = 200;
 
 export type ProviderName = 'sandbox' | 'alipay' | 'wechat';
 
@@ -244,7 +248,7 @@ export class WechatPayProvider implements PayProvider {
       amount: { total: fen(o.amount), currency: 'CNY' },
     });
     const url = (r.data as { code_url?: unknown } | undefined)?.code_url;
-    if (r.status !== 200 || typeof url !== 'string') throw new Error(`wechat transactions_native: ${r.status} ${JSON.stringify(r.error ?? '')}`);
+    if (r.status !== HTTP_OK || typeof url !== 'string') throw new Error(`wechat transactions_native: ${r.status} ${JSON.stringify(r.error ?? '')}`);
     return { qrCode: url };
   }
 
@@ -281,7 +285,7 @@ export class WechatPayProvider implements PayProvider {
   async query(paymentId: string): Promise<ProviderQuery | null> {
     const r = await this.sdk.query({ out_trade_no: paymentId });
     const d = r.data as { trade_state?: string; transaction_id?: string; amount?: { total?: number } } | undefined;
-    if (r.status !== 200 || !d) return null;
+    if (r.status !== HTTP_OK || !d) return null;
     return { paid: d.trade_state === 'SUCCESS', tradeNo: d.transaction_id ?? '', amount: yuan(d.amount?.total ?? 0) };
   }
 
@@ -321,7 +325,7 @@ export class PayProviders {
 
   /** enums/payment-mode: 0 支付宝, 1 微信支付; null: the mode is not offered */
   forMode(mode: number): PayProvider | null {
-    return (mode === 0 ? this.alipay : mode === 1 ? this.wechat : null) ?? this.sandbox;
+    return (mode === PaymentMode.Alipay ? this.alipay : mode === PaymentMode.WeChatPay ? this.wechat : null) ?? this.sandbox;
   }
 
   /** some payment mode is offered */

@@ -23,17 +23,13 @@ import { LedgerService } from '../ledger/service';
 import { poolFigure, poolUnitsBought } from '../send/billing';
 import { Money, money2, type MoneyValue } from '../ledger/money';
 import type { ClientsService, ScopedAccount } from '../clients/service';
-import { OauthStatus, OperationMode, ProductType, UserType } from '../../../common/generated/schemas';
+import { BillPaymentType, OauthStatus, OperationMode, ProductState, ProductType, RebateType, SmsBillOrderType, UserType } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
 import purchaseForm from '../../../schemas/forms/purchase.json';
 
 type Tx = Transaction<Database>;
 
 export const PURCHASE_MSG = purchaseForm['x-messages'];
-/** enums/bill-payment-type.json 3 购买套餐 (ledger and pool_movements) */
-export const PURCHASE_KIND = 3;
-/** enums/rebate-type.json */
-export const REBATE_KIND = { income: 0, deduction: 1 } as const;
 /** the total above which the usable rebate pays first (spec §5 "Buy SMS") */
 export const REBATE_THRESHOLD = '10';
 /** lines per order */
@@ -124,7 +120,7 @@ export class PurchaseService {
     const b = bodyOf(body);
     const acc = await this.account(me.id);
     const paging = pagingOf(b, 15);
-    let q = this.ctx.db.selectFrom('products').where('state', '=', 1);
+    let q = this.ctx.db.selectFrom('products').where('state', '=', ProductState.OnSale);
     const type = enumValue(b.product_type);
     if (type !== undefined) q = q.where('product_type', '=', type);
     const op = enumValue(b.operator_code);
@@ -197,7 +193,7 @@ export class PurchaseService {
     if (first) return first;
 
     const ids = [...new Set(lines.map((l) => Number(l.productId)))];
-    const products = new Map((await this.ctx.db.selectFrom('products').selectAll().where('id', 'in', ids).where('state', '=', 1).execute()).map((p) => [p.id, p]));
+    const products = new Map((await this.ctx.db.selectFrom('products').selectAll().where('id', 'in', ids).where('state', '=', ProductState.OnSale).execute()).map((p) => [p.id, p]));
     for (const id of ids) if (!products.has(id)) throw errors.notFound('产品');
 
     try {
@@ -216,7 +212,7 @@ export class PurchaseService {
         const paid = total.minus(rebate);
         const orderId = await this.newOrderId(trx, now);
         const ledger = new LedgerService({ db: trx, now: this.ctx.now });
-        const r = await ledger.applyIn(trx, [{ accountId: me.id, amount: paid.neg(), kind: PURCHASE_KIND, operatorId: me.id, remark: `购买短信 订单${orderId}` }]);
+        const r = await ledger.applyIn(trx, [{ accountId: me.id, amount: paid.neg(), kind: BillPaymentType.PackagePurchase, operatorId: me.id, remark: `购买短信 订单${orderId}` }]);
         if (!r.ok) throw errors.refused(`余额不足，当前余额 ${r.balance} 元，本次需支付 ${money2(paid)} 元`);
         let rebateLedgerId: number | null = null;
         if (rebate.gt(0)) {
@@ -224,7 +220,7 @@ export class PurchaseService {
           await trx.updateTable('accounts').set({ rebate_useable: money2(after) }).where('id', '=', me.id).execute();
           const rr = await trx
             .insertInto('rebate_ledger')
-            .values({ account_id: me.id, amount: money2(rebate.neg()), balance_after: money2(after), kind: REBATE_KIND.deduction, order_id: orderId, remark: `购买短信抵扣 订单${orderId}`, created_at: now })
+            .values({ account_id: me.id, amount: money2(rebate.neg()), balance_after: money2(after), kind: RebateType.Deduction, order_id: orderId, remark: `购买短信抵扣 订单${orderId}`, created_at: now })
             .returning('id')
             .executeTakeFirstOrThrow();
           rebateLedgerId = rr.id;
@@ -252,13 +248,13 @@ export class PurchaseService {
             })
             .returning('id')
             .executeTakeFirstOrThrow();
-          await trx.insertInto('pool_movements').values({ pool_id: pool.id, pieces: units, remaining_after: units, kind: PURCHASE_KIND, remark: `购买 ${x.p.product_name} 订单${orderId}`, created_at: now }).execute();
+          await trx.insertInto('pool_movements').values({ pool_id: pool.id, pieces: units, remaining_after: units, kind: BillPaymentType.PackagePurchase, remark: `购买 ${x.p.product_name} 订单${orderId}`, created_at: now }).execute();
           await trx
             .insertInto('sms_orders')
             .values({
               order_id: orderId,
               account_id: me.id,
-              order_type: 0,
+              order_type: SmsBillOrderType.Purchase,
               product_id: x.p.id,
               product_code: x.p.product_code,
               product_name: x.p.product_name,
@@ -365,7 +361,7 @@ export class PurchaseService {
 
   private billRow(r: BillRow, rownum: number) {
     // a purchase adds to the pools; recharge of / rollback from a sub-account moves pieces out / in
-    const flag = r.order_type === 0 || r.order_type === 2 || r.order_type === 3 ? '+' : '-';
+    const flag = r.order_type === SmsBillOrderType.Purchase || r.order_type === SmsBillOrderType.Rollback || r.order_type === SmsBillOrderType.CountRollback ? '+' : '-';
     return {
       rownum,
       order_id: r.order_id,
@@ -410,7 +406,7 @@ export class PurchaseService {
       .selectFrom('sms_orders')
       .select([sql<string>`coalesce(sum(order_amount), 0)::text`.as('amount'), sql<string>`count(*)::text`.as('n')])
       .where('account_id', 'in', ids)
-      .where('order_type', '=', 0)
+      .where('order_type', '=', SmsBillOrderType.Purchase)
       .executeTakeFirstOrThrow();
     return { balance: money2(acc.balance), rebate_useable: money2(acc.rebate_useable), purchase_amount: money2(agg.amount), purchase_count: Number(agg.n) };
   }
@@ -443,7 +439,7 @@ export class PurchaseService {
       id: r.id,
       financial_type: r.kind,
       financial_type_str: this.label('rebate-type', r.kind),
-      payment_type_str: r.kind === REBATE_KIND.income ? '返点' : '购买短信抵扣',
+      payment_type_str: r.kind === RebateType.Income ? '返点' : '购买短信抵扣',
       balance: money2(r.amount),
       balance_after: money2(r.balance_after),
       order_id: r.order_id,
@@ -459,8 +455,8 @@ export class PurchaseService {
     const sums = await this.ctx.db
       .selectFrom('rebate_ledger')
       .select([
-        sql<string>`coalesce(sum(amount) filter (where kind = 0), 0)::text`.as('income'),
-        sql<string>`coalesce(-sum(amount) filter (where kind = 1), 0)::text`.as('pay'),
+        sql<string>`coalesce(sum(amount) filter (where kind = ${sql.lit(RebateType.Income)}), 0)::text`.as('income'),
+        sql<string>`coalesce(-sum(amount) filter (where kind = ${sql.lit(RebateType.Deduction)}), 0)::text`.as('pay'),
       ])
       .where('account_id', '=', me.id)
       .executeTakeFirstOrThrow();

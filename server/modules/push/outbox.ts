@@ -1,6 +1,6 @@
 /**
- * Push outbox: delivery reports (kind 1, to the account's deliveryurl when needreport = 1) and
- * uplink (kind 2, to mourl when needmo = 1) are written into push_outbox in the caller's
+ * Push outbox: delivery reports (PushKind.Report, to the account's deliveryurl when needreport = 1) and
+ * uplink (PushKind.Mo, to mourl when needmo = 1) are written into push_outbox in the caller's
  * transaction (the one that records the receipt / MO), several records per row; the Pusher
  * (pusher.ts) sends them. Rules and payloads: docs/api-dispatch.md "Push".
  */
@@ -8,9 +8,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types';
 import { formatDateTime } from '../../lib/time';
 import statusEnum from '../../../schemas/enums/send-record-status.json';
+import { NeedMo, NeedReport, PushKind } from '../../../common/generated/schemas';
 
-export const PUSH_REPORT = 1;
-export const PUSH_MO = 2;
 /** records per push row (one POST) */
 export const PUSH_RECORDS_PER_ROW = 200;
 
@@ -64,9 +63,9 @@ async function targets(trx: Db, accountIds: number[], kind: number): Promise<Map
   const ids = [...new Set(accountIds)];
   for (let i = 0; i < ids.length; i += 1000) {
     const chunk = ids.slice(i, i + 1000);
-    const rows = kind === PUSH_REPORT
-      ? await trx.selectFrom('accounts').select(['id', 'clientid', 'deliveryurl as url']).where('id', 'in', chunk).where('needreport', '=', 1).where('deliveryurl', '<>', '').execute()
-      : await trx.selectFrom('accounts').select(['id', 'clientid', 'mourl as url']).where('id', 'in', chunk).where('needmo', '=', 1).where('mourl', '<>', '').execute();
+    const rows = kind === PushKind.Report
+      ? await trx.selectFrom('accounts').select(['id', 'clientid', 'deliveryurl as url']).where('id', 'in', chunk).where('needreport', '=', NeedReport.SimplePush).where('deliveryurl', '<>', '').execute()
+      : await trx.selectFrom('accounts').select(['id', 'clientid', 'mourl as url']).where('id', 'in', chunk).where('needmo', '=', NeedMo.Push).where('mourl', '<>', '').execute();
     for (const r of rows) out.set(r.id, { clientid: r.clientid, url: r.url });
   }
   return out;
@@ -87,7 +86,7 @@ async function insertGrouped<T>(trx: Db, kind: number, byAccount: Map<number, T[
 /** Queues delivery reports for the accounts that want them; returns the push rows written. */
 export async function enqueueReports(trx: Db, rows: ReportRow[]): Promise<number> {
   if (!rows.length) return 0;
-  const urls = await targets(trx, rows.map((r) => r.accountId), PUSH_REPORT);
+  const urls = await targets(trx, rows.map((r) => r.accountId), PushKind.Report);
   if (!urls.size) return 0;
   const byAccount = new Map<number, ReportRecord[]>();
   for (const r of rows) {
@@ -108,13 +107,13 @@ export async function enqueueReports(trx: Db, rows: ReportRow[]): Promise<number
       smsNum: r.pieces ?? 1,
     });
   }
-  return insertGrouped(trx, PUSH_REPORT, byAccount, urls);
+  return insertGrouped(trx, PushKind.Report, byAccount, urls);
 }
 
 /** Queues uplink for the accounts that want it; returns the push rows written. */
 export async function enqueueMo(trx: Db, rows: MoRow[]): Promise<number> {
   if (!rows.length) return 0;
-  const urls = await targets(trx, rows.map((r) => r.accountId), PUSH_MO);
+  const urls = await targets(trx, rows.map((r) => r.accountId), PushKind.Mo);
   if (!urls.size) return 0;
   const byAccount = new Map<number, MoRecord[]>();
   for (const r of rows) {
@@ -124,5 +123,5 @@ export async function enqueueMo(trx: Db, rows: MoRow[]): Promise<number> {
     if (!list) byAccount.set(r.accountId, (list = []));
     list.push({ clientid: t.clientid, id: r.moId ?? null, phone: r.phone, content: r.content, dest: r.dest ?? '', receivedateStr: formatDateTime(r.receivedAt) });
   }
-  return insertGrouped(trx, PUSH_MO, byAccount, urls);
+  return insertGrouped(trx, PushKind.Mo, byAccount, urls);
 }

@@ -26,7 +26,7 @@ import { listPage, pagingOf, type Paging } from '../../http/paging';
 import { exportColumns, safeRow } from '../../lib/export-columns';
 import { formatDateTime } from '../../lib/time';
 import type { ClientsService, ScopedAccount } from '../clients/service';
-import { SendTimeType, TaskStatus, UserType, type MoRecord, type SendRecord, type SendTask, type TimedTask } from '../../../common/generated/schemas';
+import { SendTimeType, TaskStatus, TimedTaskTimeType, UserType, type MoRecord, type SendRecord, type SendTask, type TimedTask } from '../../../common/generated/schemas';
 import { findCity, findProvince } from '../../../common/sms/segments';
 import { expandTask } from '../send/messages';
 import {
@@ -328,7 +328,7 @@ export class RecordsService {
     const sign = textParam(b.sign, 12);
     const content = textParam(b.content, 500);
     const paging = pagingOf(b, TASK_PAGE_SIZE);
-    const col = timeType === 1 ? 't.send_time' : 't.created_at';
+    const col = timeType === TimedTaskTimeType.SendTime ? 't.send_time' : 't.created_at';
     let q = this.ctx.db
       .selectFrom('sms_tasks as t')
       .where(

@@ -30,22 +30,28 @@
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/types';
-import { KIND, LedgerService } from '../ledger/service';
+import { LedgerService } from '../ledger/service';
 import { Money, money2, type MoneyValue } from '../ledger/money';
-import { SmsType } from '../../../common/generated/schemas';
+import { BillPaymentType, Carrier, ChargeMode, ChargeState, ProductType, SendKind, SendRecordStatus, SmsType } from '../../../common/generated/schemas';
 
 type Tx = Transaction<Database>;
 type Ctx = Pick<AppContext, 'now'>;
 
 /** message states whose cost is returned (contract) */
-export const REFUNDABLE_STATES = [4, 6, 8, 9, 11, 12, 13, 14] as const;
-/** pool_movements kinds (enums/bill-payment-type.json) */
-export const POOL_KIND = { deduction: 1, countRollback: 7 } as const;
-/** sms_tasks.charge_state */
-export const CHARGE_STATE = { deferred: 0, charged: 1, failed: 2 } as const;
+export const REFUNDABLE_STATES = [
+  SendRecordStatus.SubmitFailed,
+  SendRecordStatus.DeliveryFailed,
+  SendRecordStatus.TemplateReviewFailed,
+  SendRecordStatus.ReviewFailed,
+  SendRecordStatus.GatewayReceiveIntercepted,
+  SendRecordStatus.GatewaySendIntercepted,
+  SendRecordStatus.FrequencyIntercepted,
+  SendRecordStatus.BillingFailed,
+] as const;
 
-export type CarrierCode = 1 | 2 | 3;
-export const CARRIERS: CarrierCode[] = [1, 2, 3];
+/** the domestic carriers a plan counts per (enums/carrier.json) */
+export type CarrierCode = typeof Carrier.Mobile | typeof Carrier.Unicom | typeof Carrier.Telecom;
+export const CARRIERS: CarrierCode[] = [Carrier.Mobile, Carrier.Unicom, Carrier.Telecom];
 
 /** The cent-ceiling of an exact amount: 0.1301 -> 0.14, 0.13 -> 0.13. */
 export function ceilCent(v: MoneyValue | string | number): MoneyValue {
@@ -54,17 +60,17 @@ export function ceilCent(v: MoneyValue | string | number): MoneyValue {
 
 /** Product types a send of this SMS type draws from, preferred first. */
 export function productTypesFor(smstype: number): number[] {
-  if (smstype === SmsType.VerificationCode) return [3, 0];
-  if (smstype === SmsType.Notification) return [4, 0];
-  if (smstype === SmsType.Marketing) return [1];
-  return [0];
+  if (smstype === SmsType.VerificationCode) return [ProductType.VerificationCode, ProductType.Industry];
+  if (smstype === SmsType.Notification) return [ProductType.Notification, ProductType.Industry];
+  if (smstype === SmsType.Marketing) return [ProductType.Marketing];
+  return [ProductType.Industry];
 }
 
 /** What a task is charged: per carrier, the chargeable messages and their exact cost. */
 export interface ChargePlan {
   taskId: number;
   uid: string;
-  mode: 0 | 1;
+  mode: ChargeMode;
   accountId: number;
   payerId: number;
   smstype: number;
@@ -83,22 +89,18 @@ export type ChargeResult =
  * International pools (product_type 2 国际) hold money, not pieces (spec 02 §3: the SMS bill
  * counts yuan when product_type is 2; the purchase sells 国际短信余额 by the yuan): their `total`,
  * `remaining` and pool_movements.pieces count 分 (0.01 yuan), so a send takes its exact
- * cent-ceiled amount from them.
+ * cent-ceiled amount from them (ProductType.International): 分 per yuan in an international pool.
  */
-export const INTL_POOL_TYPE = 2;
-/** 分 per yuan in an international pool */
 export const INTL_POOL_FEN = 100;
-/** the carrier code of international messages (enums/carrier.json 4 国际) */
-const INTL_CARRIER = 4;
 
 /** What a pool holds in its own unit, as shown: pieces, or yuan for an international pool. */
 export function poolFigure(productType: number, remaining: number): number {
-  return productType === INTL_POOL_TYPE ? remaining / INTL_POOL_FEN : remaining;
+  return productType === ProductType.International ? remaining / INTL_POOL_FEN : remaining;
 }
 
 /** The pool units a purchase of `num` adds: pieces, or 分 for an international product (bought by the yuan). */
 export function poolUnitsBought(productType: number, num: number): number {
-  return productType === INTL_POOL_TYPE ? num * INTL_POOL_FEN : num;
+  return productType === ProductType.International ? num * INTL_POOL_FEN : num;
 }
 
 const fenOf = (yuan: MoneyValue) => new Money(yuan).times(INTL_POOL_FEN).toNumber();
@@ -132,7 +134,7 @@ export function allocatePools(pools: readonly PoolRow[], smstype: number, need: 
   for (const c of CARRIERS) {
     let n = need[c];
     const takes: [number, number][] = [];
-    for (const group of [ordered.filter((p) => p.operator_code === c), ordered.filter((p) => p.operator_code === 0)]) {
+    for (const group of [ordered.filter((p) => p.operator_code === c), ordered.filter((p) => p.operator_code === Carrier.All)]) {
       for (const p of group) {
         if (n === 0) break;
         const take = Math.min(n, left.get(p.id)!);
@@ -156,7 +158,7 @@ export async function usablePools(db: Tx | AppContext['db'], payerId: number, sm
     .select(['id', 'product_type', 'operator_code', 'remaining', 'due_time'])
     .where('account_id', '=', payerId)
     .where('product_type', 'in', productTypesFor(smstype))
-    .where('operator_code', 'in', [0, 1, 2, 3])
+    .where('operator_code', 'in', [Carrier.All, ...CARRIERS])
     .where('due_time', '>', now)
     .where('remaining', '>', 0)
     .orderBy('id');
@@ -170,7 +172,7 @@ export async function usableIntlPools(db: Tx | AppContext['db'], payerId: number
     .selectFrom('product_pools')
     .select(['id', 'product_type', 'operator_code', 'remaining', 'due_time'])
     .where('account_id', '=', payerId)
-    .where('product_type', '=', INTL_POOL_TYPE)
+    .where('product_type', '=', ProductType.International)
     .where('due_time', '>', now)
     .where('remaining', '>', 0)
     .orderBy('due_time')
@@ -205,7 +207,7 @@ export async function chargeIntlPools(
     const take = Math.min(need, p.remaining);
     left.set(p.id, p.remaining - take);
     need -= take;
-    moves.push({ pool_id: p.id, task_id: c.taskId, pieces: -take, remaining_after: p.remaining - take, kind: POOL_KIND.deduction, carrier: INTL_CARRIER, remark: `国际短信 任务${c.uid}`, created_at: ctx.now() });
+    moves.push({ pool_id: p.id, task_id: c.taskId, pieces: -take, remaining_after: p.remaining - take, kind: BillPaymentType.Deduction, carrier: Carrier.International, remark: `国际短信 任务${c.uid}`, created_at: ctx.now() });
   }
   await writePoolMoves(trx, moves, left);
   return { ok: true, amount: money2(c.amount), cost: new Money(c.cost).toFixed(4), chargeNum: c.chargeNum };
@@ -222,7 +224,7 @@ export function remainOf(pools: readonly PoolRow[]): number {
  */
 export async function chargePlan(trx: Tx, ctx: Ctx, plan: ChargePlan): Promise<ChargeResult> {
   const chargeNum = planPieces(plan);
-  if (plan.mode === 0) {
+  if (plan.mode === ChargeMode.Money) {
     const cost = planCost(plan);
     const amount = ceilCent(cost);
     const ledger = new LedgerService({ db: trx, now: ctx.now });
@@ -230,7 +232,7 @@ export async function chargePlan(trx: Tx, ctx: Ctx, plan: ChargePlan): Promise<C
       {
         accountId: plan.payerId,
         amount: amount.neg(),
-        kind: isPostpaid(plan) ? KIND.postpaidUse : KIND.consumption,
+        kind: isPostpaid(plan) ? BillPaymentType.PostpaidSubAccountUse : BillPaymentType.SubAccountConsumption,
         counterpartId: isPostpaid(plan) ? plan.accountId : null,
         remark: `短信发送 任务${plan.uid}`,
       },
@@ -248,7 +250,7 @@ export async function chargePlan(trx: Tx, ctx: Ctx, plan: ChargePlan): Promise<C
     for (const [poolId, n] of alloc.get(c)!) {
       const after = left.get(poolId)! - n;
       left.set(poolId, after);
-      moves.push({ pool_id: poolId, task_id: plan.taskId, pieces: -n, remaining_after: after, kind: POOL_KIND.deduction, carrier: c, remark: `短信发送 任务${plan.uid}`, created_at: ctx.now() });
+      moves.push({ pool_id: poolId, task_id: plan.taskId, pieces: -n, remaining_after: after, kind: BillPaymentType.Deduction, carrier: c, remark: `短信发送 任务${plan.uid}`, created_at: ctx.now() });
     }
   }
   await writePoolMoves(trx, moves, left);
@@ -295,15 +297,14 @@ export async function settleRefunds(trx: Tx, ctx: Ctx, taskIds: readonly number[
     .forUpdate()
     .execute();
   for (const t of tasks) {
-    if (t.charge_state !== CHARGE_STATE.charged) continue;
-    if (t.charge_mode === 0) await settleMoney(trx, ctx, t);
-    else if (t.send_kind === SEND_KIND_INTL) await settleIntlPools(trx, ctx, t);
+    if (t.charge_state !== ChargeState.Charged) continue;
+    if (t.charge_mode === ChargeMode.Money) await settleMoney(trx, ctx, t);
+    else if (t.send_kind === SendKind.International) await settleIntlPools(trx, ctx, t);
     else await settlePieces(trx, ctx, t);
   }
 }
 
 /** sms_tasks.send_kind of an international send */
-const SEND_KIND_INTL = 2;
 
 /** What a task charged by amount (money, or an international pool's yuan) is still owed: amount − ceil₂(kept cost) − refunded. */
 function owedAmount(t: TaskForSettle): MoneyValue {
@@ -320,7 +321,7 @@ async function settleIntlPools(trx: Tx, ctx: Ctx, t: TaskForSettle) {
   const owed = owedAmount(t);
   if (owed.lte(0)) return;
   let fen = fenOf(owed);
-  const moves = await trx.selectFrom('pool_movements').select(['pool_id', 'pieces']).where('task_id', '=', t.id).where('kind', 'in', [POOL_KIND.deduction, POOL_KIND.countRollback]).orderBy('id').execute();
+  const moves = await trx.selectFrom('pool_movements').select(['pool_id', 'pieces']).where('task_id', '=', t.id).where('kind', 'in', [BillPaymentType.Deduction, BillPaymentType.CountRollback]).orderBy('id').execute();
   // what each pool can still take back: its deductions less what it got back already
   const room = new Map<number, number>();
   for (const m of moves) room.set(m.pool_id, (room.get(m.pool_id) ?? 0) - m.pieces);
@@ -343,7 +344,7 @@ async function settleIntlPools(trx: Tx, ctx: Ctx, t: TaskForSettle) {
     const after = remaining.get(pool)! + n;
     remaining.set(pool, after);
     returned += n;
-    rows.push({ pool_id: pool, task_id: t.id, pieces: n, remaining_after: after, kind: POOL_KIND.countRollback, carrier: INTL_CARRIER, remark: `失败返还 任务${t.uid}`, created_at: ctx.now() });
+    rows.push({ pool_id: pool, task_id: t.id, pieces: n, remaining_after: after, kind: BillPaymentType.CountRollback, carrier: Carrier.International, remark: `失败返还 任务${t.uid}`, created_at: ctx.now() });
   }
   await writePoolMoves(trx, rows, remaining);
   await trx
@@ -358,7 +359,7 @@ async function settleMoney(trx: Tx, ctx: Ctx, t: TaskForSettle) {
   if (owed.lte(0)) return;
   const postpaid = t.payer_id !== t.account_id;
   const r = await new LedgerService({ db: trx, now: ctx.now }).applyIn(trx, [
-    { accountId: t.payer_id, amount: owed, kind: postpaid ? KIND.postpaidReturn : KIND.failureReturn, counterpartId: postpaid ? t.account_id : null, remark: `失败返还 任务${t.uid}` },
+    { accountId: t.payer_id, amount: owed, kind: postpaid ? BillPaymentType.PostpaidReturn : BillPaymentType.FailureReturn, counterpartId: postpaid ? t.account_id : null, remark: `失败返还 任务${t.uid}` },
   ]);
   if (!r.ok) throw new Error('settleRefunds: a credit cannot fail');
   await trx
@@ -375,7 +376,7 @@ async function settlePieces(trx: Tx, ctx: Ctx, t: TaskForSettle) {
     .selectFrom('pool_movements')
     .select(['id', 'pool_id', 'carrier', 'pieces', 'kind'])
     .where('task_id', '=', t.id)
-    .where('kind', 'in', [POOL_KIND.deduction, POOL_KIND.countRollback])
+    .where('kind', 'in', [BillPaymentType.Deduction, BillPaymentType.CountRollback])
     .orderBy('id')
     .execute();
   // what each (pool, carrier) deduction can still take back, last charged first
@@ -387,7 +388,7 @@ async function settlePieces(trx: Tx, ctx: Ctx, t: TaskForSettle) {
     if (!avail.has(k)) avail.set(k, { pool: m.pool_id, carrier: m.carrier, n: 0 });
     // a deduction is negative, a return positive: what is left to take back
     avail.get(k)!.n -= m.pieces;
-    if (m.kind === POOL_KIND.countRollback) returnedByCarrier.set(m.carrier, (returnedByCarrier.get(m.carrier) ?? 0) + m.pieces);
+    if (m.kind === BillPaymentType.CountRollback) returnedByCarrier.set(m.carrier, (returnedByCarrier.get(m.carrier) ?? 0) + m.pieces);
   }
   const slots = [...avail.values()].reverse();
   const give = new Map<string, number>();
@@ -426,7 +427,7 @@ async function settlePieces(trx: Tx, ctx: Ctx, t: TaskForSettle) {
     const after = remaining.get(pool)! + n;
     remaining.set(pool, after);
     returned += n;
-    rows.push({ pool_id: pool, task_id: t.id, pieces: n, remaining_after: after, kind: POOL_KIND.countRollback, carrier, remark: `回退条数 任务${t.uid}`, created_at: ctx.now() });
+    rows.push({ pool_id: pool, task_id: t.id, pieces: n, remaining_after: after, kind: BillPaymentType.CountRollback, carrier, remark: `回退条数 任务${t.uid}`, created_at: ctx.now() });
   }
   await writePoolMoves(trx, rows, remaining);
   await trx

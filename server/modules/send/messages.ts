@@ -20,6 +20,7 @@ import type { Database } from '../../db/types';
 import { regionOf } from '../../../common/sms/segments';
 import { enqueueTask } from '../dispatch/sql';
 import { decodeChunk, encodeChunk, type ChunkPayload } from './chunks';
+import { SendRecordStatus } from '../../../common/generated/schemas';
 
 type Tx = Transaction<Database>;
 
@@ -104,8 +105,8 @@ async function driverOf(trx: Tx): Promise<'pg' | 'other'> {
 export async function insertMessages(trx: Tx, b: MessageBatch): Promise<void> {
   const n = b.phones.length;
   if (!n) return;
-  const queued = b.nextAt !== null && b.state === 0;
-  const inline = b.state === 0 ? Math.min(n, INLINE_ROWS) : n;
+  const queued = b.nextAt !== null && b.state === SendRecordStatus.NotSent;
+  const inline = b.state === SendRecordStatus.NotSent ? Math.min(n, INLINE_ROWS) : n;
   const { province, city } = b.each?.noRegions ? { province: new Int32Array(n), city: new Int32Array(n) } : regions(b.phones);
   const each = b.each ?? {};
   const rows: Rows = {
@@ -210,7 +211,7 @@ async function writeChunk(trx: Tx, c: { task_id: number; seq: number; payload: B
   const rows: Rows = {
     taskId: c.task_id,
     accountId: p.accountId,
-    state: 0,
+    state: SendRecordStatus.NotSent,
     createdAt: new Date(p.createdAt),
     doneAt: null,
     n: p.phones.length,

@@ -7,9 +7,9 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../../db';
-import { CHARGE_STATE, settleRefunds } from './billing';
+import { settleRefunds } from './billing';
 import { carrierSlot, releaseMessages } from '../dispatch/sql';
-import { SendRecordStatus, TaskStatus } from '../../../common/generated/schemas';
+import { ChargeState, SendRecordStatus, TaskStatus } from '../../../common/generated/schemas';
 
 export interface ReviewResult {
   uid: string;
@@ -76,7 +76,7 @@ export async function reviewTask(ctx: { db: Db; now: () => Date }, uid: string, 
       }))
       .where('id', '=', t.id)
       .execute();
-    if (t.charge_state === CHARGE_STATE.charged) await settleRefunds(trx, ctx, [t.id]);
+    if (t.charge_state === ChargeState.Charged) await settleRefunds(trx, ctx, [t.id]);
     return { uid, messages: agg.length };
   });
 }

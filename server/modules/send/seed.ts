@@ -11,12 +11,13 @@
  */
 import type { Db } from '../../db';
 import { Money } from '../ledger/money';
-import { CHARGE_STATE, chargePlan, REFUNDABLE_STATES, settleRefunds, type ChargePlan } from './billing';
+import { chargePlan, REFUNDABLE_STATES, settleRefunds, type ChargePlan } from './billing';
 import { insertMessages } from './messages';
 import { carrierSlot } from '../dispatch/sql';
 import { newTaskUid } from './service';
 import { carrierOf } from '../../../common/sms/segments';
 import { countPieces } from '../../../common/sms/pieces';
+import { ChargeState, TaskStatus, TemplateAuditState } from '../../../common/generated/schemas';
 
 const DAY = 86_400_000;
 
@@ -90,7 +91,7 @@ export async function seedSending(db: Db, now = new Date()): Promise<void> {
   });
   const hasTasks = await db.selectFrom('sms_tasks').select('id').where('account_id', '=', client1).limit(1).executeTakeFirst();
   if (hasTasks) return;
-  const templates = await db.selectFrom('templates').select(['id', 'smstype', 'template_type']).where('owner_id', '=', client1).where('state', '=', 1).orderBy('id').execute();
+  const templates = await db.selectFrom('templates').select(['id', 'smstype', 'template_type']).where('owner_id', '=', client1).where('state', '=', TemplateAuditState.Approved).orderBy('id').execute();
   const ctx = { now: () => now };
   for (const d of DEMO_TASKS) {
     await db.transaction().execute(async (trx) => {
@@ -120,7 +121,7 @@ export async function seedSending(db: Db, now = new Date()): Promise<void> {
           status: d.status,
           send_type: d.sendType,
           send_time: d.sendIn ? new Date(now.getTime() + d.sendIn) : created,
-          charge_state: CHARGE_STATE.charged,
+          charge_state: ChargeState.Charged,
           created_at: created,
           updated_at: created,
         })
@@ -176,7 +177,7 @@ export async function seedSending(db: Db, now = new Date()): Promise<void> {
           submitted_num: count.success + count.fail + count.unknown,
           refundable_pieces: count.refundPieces,
           refundable_pieces_by_carrier: count.byCarrier,
-          finished_at: d.status === 3 ? new Date(created.getTime() + 60_000) : null,
+          finished_at: d.status === TaskStatus.Completed ? new Date(created.getTime() + 60_000) : null,
         })
         .where('id', '=', task.id)
         .execute();

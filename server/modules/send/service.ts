@@ -15,7 +15,6 @@ import { Money, money2 } from '../ledger/money';
 import { LedgerService } from '../ledger/service';
 import {
   CARRIERS,
-  CHARGE_STATE,
   ceilCent,
   chargePlan,
   planCost,
@@ -35,14 +34,22 @@ import { countPieces } from '../../../common/sms/pieces';
 import { VARIABLE_PATTERN } from '../../../common/template/rules';
 import {
   AccountStatus,
+  Carrier,
+  ChargeMode,
+  ChargeState,
   NeedAudit,
   NumberInputMode,
   OperationMode,
   PayType,
   PhoneInoutType,
+  PriceType,
+  ProductType,
+  SendKind,
   SendRecordStatus,
   SmsType,
   TaskStatus,
+  TemplateAuditState,
+  TemplateBusiness,
   TemplateCategory,
   TemplateType,
   UserType,
@@ -55,8 +62,6 @@ import { parseSendTime, sendTimeError } from '../../../common/send';
 type Tx = Transaction<Database>;
 
 export const SEND_FORM = 'forms/send';
-/** sms_tasks.send_kind of an international send (0017_varintl) */
-export const SEND_KIND_INTERNATIONAL = 2;
 /** forms/send.json x-messages */
 export const X = sendForm['x-messages'];
 
@@ -142,7 +147,7 @@ export function refusalOf(r: Exclude<ChargeResult, { ok: true }>): string {
 interface Prepared {
   account: Account;
   payerId: number;
-  mode: 0 | 1;
+  mode: ChargeMode;
   content: string;
   sign: string;
   text: string;
@@ -187,7 +192,7 @@ export class SendService {
 
   pricesOf(a: Account): Record<CarrierCode, string> {
     if (a.operation_mode === OperationMode.Package) return { 1: '0', 2: '0', 3: '0' };
-    if (a.price_type === 0) return { 1: a.unified_price, 2: a.unified_price, 3: a.unified_price };
+    if (a.price_type === PriceType.Unified) return { 1: a.unified_price, 2: a.unified_price, 3: a.unified_price };
     return { 1: a.mobile_price, 2: a.unicom_price, 3: a.telecom_price };
   }
 
@@ -216,7 +221,7 @@ export class SendService {
     if (pc.tooLong) throw new ApiError(400, MSG.tooLong);
     if (!f.templateId) throw new ApiError(400, MSG.templateRequired);
     const tpl = await this.ctx.db.selectFrom('templates').selectAll().where('id', '=', f.templateId).executeTakeFirst();
-    if (!tpl || tpl.state !== 1 || tpl.business !== 0 || (tpl.owner_id !== null && tpl.owner_id !== account.id)) throw errors.refused(MSG.templateInvalid);
+    if (!tpl || tpl.state !== TemplateAuditState.Approved || tpl.business !== TemplateBusiness.Domestic || (tpl.owner_id !== null && tpl.owner_id !== account.id)) throw errors.refused(MSG.templateInvalid);
     if (!smsTypesOf(account).includes(f.smstype)) throw errors.refused(MSG.smstypeNotAllowed);
     const categoryOk = tpl.sms_type === TemplateCategory.MemberMarketing ? f.smstype === SmsType.Marketing : f.smstype !== SmsType.Marketing;
     if (!categoryOk || (tpl.smstype !== null && tpl.smstype !== f.smstype)) throw errors.refused(MSG.smstypeMismatch);
@@ -277,11 +282,11 @@ export class SendService {
       const pools =
         st !== undefined && Number.isInteger(st)
           ? await usablePools(this.ctx.db, payerId, st, this.ctx.now())
-          : await this.ctx.db.selectFrom('product_pools').select(['id', 'product_type', 'operator_code', 'remaining', 'due_time']).where('account_id', '=', payerId).where('operator_code', '<>', 4).where('product_type', '<>', 2).where('due_time', '>', this.ctx.now()).execute();
-      return { smsNum: pc.pieces, chargeNum, submitTotal, chargeMode: 1, remainPieces: remainOf(pools) };
+          : await this.ctx.db.selectFrom('product_pools').select(['id', 'product_type', 'operator_code', 'remaining', 'due_time']).where('account_id', '=', payerId).where('operator_code', '<>', Carrier.International).where('product_type', '<>', ProductType.International).where('due_time', '>', this.ctx.now()).execute();
+      return { smsNum: pc.pieces, chargeNum, submitTotal, chargeMode: ChargeMode.Pool, remainPieces: remainOf(pools) };
     }
-    const plan = this.plan({ account, payerId, mode: 0, smstype: 0, pieces: pc.pieces, prices: this.pricesOf(account), numbers }, 0, '');
-    return { smsNum: pc.pieces, chargeNum, submitTotal, chargeMode: 0, amount: money2(ceilCent(planCost(plan))), balance: await new LedgerService(this.ctx).balanceOf(payerId) };
+    const plan = this.plan({ account, payerId, mode: ChargeMode.Money, smstype: SmsType.Notification, pieces: pc.pieces, prices: this.pricesOf(account), numbers }, 0, '');
+    return { smsNum: pc.pieces, chargeNum, submitTotal, chargeMode: ChargeMode.Money, amount: money2(ceilCent(planCost(plan))), balance: await new LedgerService(this.ctx).balanceOf(payerId) };
   }
 
   /** The 3 s submit lock of an account, inside the acceptance transaction (shared by every process through the database). */
@@ -318,13 +323,13 @@ export class SendService {
   private async cancelWaiting(trx: Tx, t: { id: number; status: number; send_time: Date; charge_state: number; send_kind?: number }) {
     if (t.status !== TaskStatus.Waiting) throw errors.refused(MSG.notWaiting);
     // 0017_varintl: a scheduled international send cannot be cancelled (spec 02 §4)
-    if (t.send_kind === SEND_KIND_INTERNATIONAL) throw errors.refused(MESSAGES.intlTimedNoCancel);
+    if (t.send_kind === SendKind.International) throw errors.refused(MESSAGES.intlTimedNoCancel);
     if (t.send_time.getTime() <= this.ctx.now().getTime()) throw errors.refused(X.undoTooLate);
     // chunks first: one a worker is writing is waited for, then its rows are deleted too
     await trx.deleteFrom('sms_task_chunks').where('task_id', '=', t.id).execute();
     await trx.deleteFrom('sms_messages').where('task_id', '=', t.id).execute();
     await trx.updateTable('sms_tasks').set({ status: TaskStatus.Cancelled, audit_num: 0, updated_at: this.ctx.now(), finished_at: this.ctx.now() }).where('id', '=', t.id).execute();
-    if (t.charge_state === CHARGE_STATE.charged) await refundWholeTask(trx, this.ctx, t.id);
+    if (t.charge_state === ChargeState.Charged) await refundWholeTask(trx, this.ctx, t.id);
   }
 
   /**
@@ -349,7 +354,7 @@ export class SendService {
     // a refusal without locking or writing anything, in the usual case (checked again on locked rows
     // below); not for a re-edit, whose original's refund comes first inside the transaction
     if (chargeNow && !opts.replaceUid) {
-      if (p.mode === 0) {
+      if (p.mode === ChargeMode.Money) {
         const balance = await new LedgerService(this.ctx).balanceOf(p.payerId);
         const needed = ceilCent(planCost(previewPlan));
         if (new Money(balance).lt(needed)) throw refuse(refusalOf({ ok: false, kind: 'balance', balance, needed: money2(needed) }));
@@ -391,7 +396,7 @@ export class SendService {
           send_time: sendTime,
           intercept_num: p.intercepted ? n : 0,
           audit_num: p.audit ? n : 0,
-          charge_state: chargeNow ? CHARGE_STATE.charged : p.intercepted ? CHARGE_STATE.charged : CHARGE_STATE.deferred,
+          charge_state: chargeNow ? ChargeState.Charged : p.intercepted ? ChargeState.Charged : ChargeState.Deferred,
           created_at: now,
           updated_at: now,
           finished_at: p.intercepted ? now : null,

@@ -11,9 +11,9 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../context';
 import { Money } from '../ledger/money';
-import { CHARGE_STATE, chargePlan, type CarrierCode, type ChargePlan } from './billing';
+import { chargePlan, type CarrierCode, type ChargePlan } from './billing';
 import { enqueueTask } from '../dispatch/sql';
-import { SendRecordStatus, TaskStatus } from '../../../common/generated/schemas';
+import { ChargeMode, ChargeState, SendRecordStatus, TaskStatus } from '../../../common/generated/schemas';
 
 type Ctx = Pick<AppContext, 'db' | 'now'>;
 
@@ -37,7 +37,7 @@ export async function fireDueTimedTasks(ctx: Ctx, limit = 10): Promise<number> {
         .skipLocked()
         .executeTakeFirst();
       if (!t) return false;
-      if (t.charge_state === CHARGE_STATE.deferred) {
+      if (t.charge_state === ChargeState.Deferred) {
         const agg = await trx
           .selectFrom('sms_messages')
           .select(['carrier', sql<string>`coalesce(sum(pieces), 0)::text`.as('n'), sql<string>`coalesce(sum(price * pieces), 0)::text`.as('cost')])
@@ -48,7 +48,7 @@ export async function fireDueTimedTasks(ctx: Ctx, limit = 10): Promise<number> {
         // per carrier: the pieces of its messages (a variable task's rows have their own pieces)
         const perCarrier = { 1: { count: 0, cost: new Money(0) }, 2: { count: 0, cost: new Money(0) }, 3: { count: 0, cost: new Money(0) } } as ChargePlan['perCarrier'];
         for (const a of agg) if (a.carrier >= 1 && a.carrier <= 3) perCarrier[a.carrier as CarrierCode] = { count: Number(a.n), cost: new Money(a.cost) };
-        const plan: ChargePlan = { taskId: t.id, uid: t.uid, mode: t.charge_mode === 1 ? 1 : 0, accountId: t.account_id, payerId: t.payer_id, smstype: t.smstype, piecesPerMsg: 1, perCarrier };
+        const plan: ChargePlan = { taskId: t.id, uid: t.uid, mode: t.charge_mode === ChargeMode.Pool ? ChargeMode.Pool : ChargeMode.Money, accountId: t.account_id, payerId: t.payer_id, smstype: t.smstype, piecesPerMsg: 1, perCarrier };
         // a refused charge has written nothing (checked on locked rows first): the task is marked failed
         const r = await chargePlan(trx, ctx, plan);
         if (!r.ok) {
@@ -62,7 +62,7 @@ export async function fireDueTimedTasks(ctx: Ctx, limit = 10): Promise<number> {
             .updateTable('sms_tasks')
             .set((eb) => ({
               status: TaskStatus.Completed,
-              charge_state: CHARGE_STATE.failed,
+              charge_state: ChargeState.Failed,
               charge_num_total: 0,
               fail_num: eb('fail_num', '+', Number(failed.numUpdatedRows)),
               audit_num: 0,
@@ -73,7 +73,7 @@ export async function fireDueTimedTasks(ctx: Ctx, limit = 10): Promise<number> {
             .execute();
           return true;
         }
-        await trx.updateTable('sms_tasks').set({ charge_state: CHARGE_STATE.charged, amount: r.amount, cost: r.cost, charge_num_total: r.chargeNum }).where('id', '=', t.id).execute();
+        await trx.updateTable('sms_tasks').set({ charge_state: ChargeState.Charged, amount: r.amount, cost: r.cost, charge_num_total: r.chargeNum }).where('id', '=', t.id).execute();
       }
       await enqueueTask(trx, t.id, now);
       await trx.updateTable('sms_tasks').set({ status: TaskStatus.Processing, updated_at: now }).where('id', '=', t.id).execute();

@@ -380,7 +380,7 @@ class Link implements SmscLinkHandle {
     }, (resp) => {
       clearTimeout(bindTimer);
       if (c.session !== session) return;
-      if (resp.command_status !== 0) {
+      if (resp.command_status !== STATUS.OK) {
         c.failures = Math.max(c.failures, 4); // wrong credentials: do not hammer the SMSC
         this.log.error({ smsc: describeSmsc(this.cfg), conn: c.id, code: hexCode(resp.command_status) }, 'SMPP bind refused');
         socket.destroy();

@@ -232,7 +232,7 @@ export function encodeSm(command: 'submit_sm' | 'deliver_sm', f: SmFields): RawP
 
 /** submit_sm_resp / deliver_sm_resp: message_id when status is 0, header only otherwise */
 export function encodeResp(command: 'submit_sm_resp' | 'deliver_sm_resp', sequence: number, status: number, messageId = ''): RawPdu {
-  const id = status === 0 ? Buffer.from(messageId, 'latin1') : null;
+  const id = status === STATUS.OK ? Buffer.from(messageId, 'latin1') : null;
   const len = 16 + (id ? id.length + 1 : 0);
   const b = Buffer.allocUnsafe(len);
   b.writeUInt32BE(len, 0);

@@ -283,7 +283,7 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
       const entry = ss.unacked.get(resp.sequence_number);
       if (!entry) return;
       ss.unacked.delete(resp.sequence_number);
-      if (resp.command_status === 0) {
+      if (resp.command_status === STATUS.OK) {
         if (job.kind === 'receipt') {
           c.receiptsSent++;
           if (job.mo) scheduleMo(job.systemId, job.mo);

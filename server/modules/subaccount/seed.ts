@@ -5,7 +5,8 @@
  */
 import type { Db } from '../../db';
 import { hashPassword } from '../../lib/crypto';
-import { LedgerService, KIND } from '../ledger/service';
+import { LedgerService } from '../ledger/service';
+import { BillPaymentType } from '../../../common/generated/schemas';
 
 const DEMO_PASSWORD = 'Demo1234';
 
@@ -36,8 +37,8 @@ export async function seedSubaccounts(db: Db): Promise<void> {
   const any = await db.selectFrom('ledger').select('id').where('account_id', 'in', [agent1, agent0]).limit(1).executeTakeFirst();
   if (any) return;
   const ledger = new LedgerService({ db, now: () => new Date() });
-  await ledger.credit(agent1, '50000.00', { kind: KIND.recharge, remark: '对公转账充值' });
-  await ledger.credit(agent0, '20000.00', { kind: KIND.recharge, remark: '对公转账充值' });
+  await ledger.credit(agent1, '50000.00', { kind: BillPaymentType.Recharge, remark: '对公转账充值' });
+  await ledger.credit(agent0, '20000.00', { kind: BillPaymentType.Recharge, remark: '对公转账充值' });
   const agents = await db.selectFrom('accounts').selectAll().where('id', 'in', [agent1, agent0]).execute();
   const a1 = agents.find((a) => a.id === agent1)!;
   const a0 = agents.find((a) => a.id === agent0)!;

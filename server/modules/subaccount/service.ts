@@ -16,10 +16,10 @@ import { exportColumns, type ExportColumn, safeRow } from '../../lib/export-colu
 import { validateForm } from '../../http/validation';
 import { hashPassword, randomToken, sha256hex } from '../../lib/crypto';
 import { addMs, businessDayStart, formatDateTime } from '../../lib/time';
-import { KIND, type LedgerService, type TransferOp } from '../ledger/service';
+import { type LedgerService, type TransferOp } from '../ledger/service';
 import { Money, money2 } from '../ledger/money';
 import { poolHeaderData } from '../reports/service';
-import { AccountStatus, AgentOwned, NeedMo, NeedReport, OauthStatus, OperationMode, PayType, PriceType, UserType } from '../../../common/generated/schemas';
+import { AccountStatus, AgentOwned, ClientType, LedgerKind, NeedMo, NeedReport, OauthStatus, OperationMode, PayType, PriceType, UserType } from '../../../common/generated/schemas';
 import { MESSAGES, requiredMessage } from '../../../common/schema/messages';
 import reminderForm from '../../../schemas/forms/balance-reminder.json';
 import openAccountForm from '../../../schemas/forms/open-account.json';
@@ -37,9 +37,6 @@ export const PROTOCOLS: Record<number, { name: string; port: number }> = {
   5: { name: 'SMPP', port: 2775 },
   6: { name: 'HTTPS', port: 443 },
 };
-
-/** ledger kind of a price change (a zero-amount audit row; not a bill payment type) */
-export const PRICE_CHANGE_KIND = 99;
 
 const SH_OFFSET = '+08:00';
 
@@ -411,8 +408,8 @@ export class SubAccountService {
 
   /** The callback URLs that will be saved (push on): http(s) to public addresses only (lib/safe-url), with the form's field message. */
   private async checkCallbackUrls(f: { needreport?: number; needmo?: number; deliveryurl?: string; mourl?: string }, msg: { report: string; mo: string }) {
-    if (f.needreport === 1 && f.deliveryurl && (await callbackUrlProblem(f.deliveryurl, this.ctx.resolveHost))) throw new ApiError(400, msg.report);
-    if (f.needmo === 1 && f.mourl && (await callbackUrlProblem(f.mourl, this.ctx.resolveHost))) throw new ApiError(400, msg.mo);
+    if (f.needreport === NeedReport.SimplePush && f.deliveryurl && (await callbackUrlProblem(f.deliveryurl, this.ctx.resolveHost))) throw new ApiError(400, msg.report);
+    if (f.needmo === NeedMo.Push && f.mourl && (await callbackUrlProblem(f.mourl, this.ctx.resolveHost))) throw new ApiError(400, msg.mo);
   }
 
   /** POST /client/account/addUser */
@@ -445,7 +442,7 @@ export class SubAccountService {
             oauth_status: ownedByAgent ? 3 : 2,
             oauth_date: ownedByAgent ? this.ctx.now() : null,
             agent_owned: ownedByAgent ? 1 : 0,
-            client_type: 2,
+            client_type: ClientType.Enterprise,
             needreport: f.needreport,
             deliveryurl: f.needreport === NeedReport.SimplePush ? (f.deliveryurl ?? '') : '',
             needmo: f.needmo,
@@ -532,7 +529,7 @@ export class SubAccountService {
       // an audit row of amount 0: the ledger tells when prices changed, the sum is unchanged
       await trx
         .insertInto('ledger')
-        .values({ account_id: a.id, amount: '0', balance_after: cur.balance, kind: PRICE_CHANGE_KIND, operator_id: agent.id, remark: `${remark}，国际折扣 ${money2(set.gj_sms_discount)}%`, created_at: this.ctx.now() })
+        .values({ account_id: a.id, amount: '0', balance_after: cur.balance, kind: LedgerKind.PriceChange, operator_id: agent.id, remark: `${remark}，国际折扣 ${money2(set.gj_sms_discount)}%`, created_at: this.ctx.now() })
         .execute();
     });
     const fresh = await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', a.id).executeTakeFirstOrThrow();
@@ -649,10 +646,8 @@ export class SubAccountService {
       paytype: me.paytype,
       paytype_str: this.label('paytype', me.paytype),
       list: rows
-        .filter((r) => r.kind !== PRICE_CHANGE_KIND)
+        .filter((r) => r.kind !== LedgerKind.PriceChange)
         .map((r) => ({ id: r.id, amount: money2(r.amount), balance_after: money2(r.balance_after), kind: r.kind, kind_str: this.label('bill-payment-type', r.kind), remark: r.remark, created_at: formatDateTime(r.created_at) })),
     };
   }
 }
-
-export { KIND };

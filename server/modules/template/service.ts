@@ -23,7 +23,7 @@ import {
   sensitiveWordsMessage,
   type TemplateRuleConfig,
 } from '../../../common/template/rules';
-import { AccountStatus, UserType, YesNo, type SmsTemplate } from '../../../common/generated/schemas';
+import { AccountStatus, TemplateAuditState, UserType, YesNo, type SmsTemplate } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
 
 export const TEMPLATE_FORM = 'forms/template';
@@ -190,7 +190,7 @@ export class TemplateService {
   /** POST /autoTemplate/commonlist: the platform's general templates (approved). */
   async commonList(params: Record<string, unknown>) {
     const paging = pagingOf(params);
-    let q = this.baseQuery().where('t.owner_id', 'is', null).where('t.state', '=', 1);
+    let q = this.baseQuery().where('t.owner_id', 'is', null).where('t.state', '=', TemplateAuditState.Approved);
     const smsType = intOrUndef(params.smsType, SMALLINT_MAX);
     if (smsType !== undefined) q = q.where('t.sms_type', '=', smsType);
     const templateType = intOrUndef(params.templateType, SMALLINT_MAX);
@@ -343,7 +343,7 @@ export interface ImportResult {
 }
 
 /** Operator review (CLI): approve or reject a sub-account's template. Returns false when no such template. */
-export async function reviewTemplate(db: AppContext['db'], id: number, state: 1 | 3, remark: string, now: Date): Promise<boolean> {
+export async function reviewTemplate(db: AppContext['db'], id: number, state: typeof TemplateAuditState.Approved | typeof TemplateAuditState.Rejected, remark: string, now: Date): Promise<boolean> {
   const r = await db
     .updateTable('templates')
     .set({ state, remark, update_time: now })

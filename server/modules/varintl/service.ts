@@ -13,8 +13,8 @@ import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { validateForm } from '../../http/validation';
 import { Money, money2, type MoneyValue } from '../ledger/money';
-import { KIND, LedgerService } from '../ledger/service';
-import { CHARGE_STATE, ceilCent, chargeIntlPools, chargePlan, intlRemainOf, planPieces, remainOf, usableIntlPools, usablePools, type ChargePlan } from '../send/billing';
+import { LedgerService } from '../ledger/service';
+import { ceilCent, chargeIntlPools, chargePlan, intlRemainOf, planPieces, remainOf, usableIntlPools, usablePools, type ChargePlan } from '../send/billing';
 import { expandTask, insertMessages } from '../send/messages';
 import { fillsTemplate, MSG, newTaskUid, refusalOf, smsTypesOf, stripSign, X, type SendResult, type SendService } from '../send/service';
 import { checkNumbers, numberPoolError } from '../../../common/sms/numbers';
@@ -23,13 +23,22 @@ import { parseSendTime, sendTimeError } from '../../../common/send';
 import { countPieces } from '../../../common/sms/pieces';
 import {
   AccountStatus,
+  BillPaymentType,
+  Carrier,
+  ChargeMode,
+  ChargeState,
   NeedAudit,
+  NumberInputMode,
   OperationMode,
   PayType,
   PhoneInoutType,
+  ScreeningType,
+  SendKind,
   SendRecordStatus,
   SmsType,
   TaskStatus,
+  TemplateAuditState,
+  TemplateBusiness,
   TemplateCategory,
   TemplateType,
   UserType,
@@ -48,12 +57,8 @@ type Tx = Transaction<Database>;
 export const IX = intlForm['x-messages'];
 export const INTL_FORM = 'forms/send-international';
 export const VARIABLE_FORM = 'forms/send-variable';
-/** sms_tasks.send_kind */
-export const SEND_KIND = { ordinary: 0, variable: 1, international: 2 } as const;
 /** numbers of one international send (typed or from a file) */
 export const MAX_INTL_NUMBERS = 1_000_000;
-/** the carrier code of international messages (spec 02 §9: 4 国际) */
-export const CARRIER_INTERNATIONAL = 4;
 
 /**
  * Timing hooks of an acceptance (bench/send-accept-1m.ts): the wall time of each phase (ms) as it
@@ -70,8 +75,8 @@ export interface AcceptProbe {
 interface Acceptance {
   account: Account;
   payerId: number;
-  kind: 1 | 2;
-  mode: 0 | 1;
+  kind: typeof SendKind.Variable | typeof SendKind.International;
+  mode: ChargeMode;
   /** the task's text: 【sign】content (variable: the template with its markers) */
   taskText: string;
   sign: string;
@@ -169,7 +174,7 @@ export class VarIntlService {
     const id = Number(templateId);
     if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new ApiError(400, VX.templateInvalid);
     const tpl = await this.ctx.db.selectFrom('templates').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!tpl || tpl.state !== 1 || tpl.business !== 0 || tpl.template_type !== TemplateType.Variable || (tpl.owner_id !== null && tpl.owner_id !== account.id)) {
+    if (!tpl || tpl.state !== TemplateAuditState.Approved || tpl.business !== TemplateBusiness.Domestic || tpl.template_type !== TemplateType.Variable || (tpl.owner_id !== null && tpl.owner_id !== account.id)) {
       throw errors.refused(VX.templateInvalid);
     }
     return tpl;
@@ -211,7 +216,7 @@ export class VarIntlService {
   async screen(me: Account, b: Record<string, unknown>) {
     const rule = screenRule(b);
     const type = Number(b.type ?? 1);
-    if (type === 2) {
+    if (type === ScreeningType.File) {
       const path = b.sendFilePath || b.importFilePath;
       if (!path) throw new ApiError(400, VX.noUpload);
       const src = await workFile(this.ctx, me, path, VX.noUpload);
@@ -275,7 +280,7 @@ export class VarIntlService {
     const pc = countPieces({ content, sign });
     if (pc.tooLong) throw new ApiError(400, MSG.tooLong);
     const prices = await loadPrices(this.ctx.db);
-    const fromFile = f.fileType === 1;
+    const fromFile = f.fileType === NumberInputMode.File;
     if (fromFile && !f.importFilePath) throw new ApiError(400, intlForm.properties.importFilePath.errorMessage);
     let c: IntlCheck;
     if (fromFile) c = await this.intlFile(me, f.importFilePath!, prices, true);
@@ -297,8 +302,8 @@ export class VarIntlService {
     const acc: Acceptance = {
       account,
       payerId: this.payerOf(account),
-      kind: 2,
-      mode: account.operation_mode === OperationMode.Package ? 1 : 0,
+      kind: SendKind.International,
+      mode: account.operation_mode === OperationMode.Package ? ChargeMode.Pool : ChargeMode.Money,
       taskText: pc.text,
       sign,
       smstype: f.smstype,
@@ -310,7 +315,7 @@ export class VarIntlService {
       errNum: c.invalid,
       repeatNum: c.repeat,
       phones: c.unique,
-      carriers: new Uint8Array(n).fill(CARRIER_INTERNATIONAL),
+      carriers: new Uint8Array(n).fill(Carrier.International),
       pieces: new Uint16Array(n).fill(pc.pieces),
       texts: null,
       prices: c.countries.map((iso) => prices.get(iso)!.fee),
@@ -356,7 +361,7 @@ export class VarIntlService {
     let errNum = 0;
     let repeatNum: number;
     let taskText: string;
-    const fromFile = f.fileType === 1;
+    const fromFile = f.fileType === NumberInputMode.File;
     let hit: boolean;
     if (fromFile) {
       if (!f.importFilePath) throw new ApiError(400, VX.noUpload);
@@ -396,7 +401,7 @@ export class VarIntlService {
     }
     const { audit, intercepted } = this.audits(account, f.smstype, hit);
     const carrierPrices = this.send.pricesOf(account);
-    const mode: 0 | 1 = account.operation_mode === OperationMode.Package ? 1 : 0;
+    const mode: ChargeMode = account.operation_mode === OperationMode.Package ? ChargeMode.Pool : ChargeMode.Money;
     const perCarrier = { 1: { count: 0, cost: new Money(0) }, 2: { count: 0, cost: new Money(0) }, 3: { count: 0, cost: new Money(0) } } as ChargePlan['perCarrier'];
     const piecesBy = { 1: 0, 2: 0, 3: 0 } as Record<1 | 2 | 3, number>;
     for (let i = 0; i < phones.length; i++) piecesBy[carriers[i] as 1 | 2 | 3] += pieces[i];
@@ -406,7 +411,7 @@ export class VarIntlService {
     const acc: Acceptance = {
       account,
       payerId,
-      kind: 1,
+      kind: SendKind.Variable,
       mode,
       taskText,
       sign,
@@ -443,36 +448,36 @@ export class VarIntlService {
     if (raw.sendtime === undefined) throw new ApiError(400, MSG.badSendTime);
     const check = body.isCheckAvailableCredit === undefined || body.isCheckAvailableCredit === '' ? 1 : Number(body.isCheckAvailableCredit);
     delete raw.isCheckAvailableCredit;
-    if (Number(body.sendKind) === SEND_KIND.international) return this.sendInternational(me, validateForm<SendInternationalForm>(this.ctx.schemas, INTL_FORM, raw), { timed: true });
-    if (Number(body.sendKind) === SEND_KIND.variable) return this.sendVariable(me, validateForm<SendVariableForm>(this.ctx.schemas, VARIABLE_FORM, raw), { timed: true, checkCredit: check !== 0 });
+    if (Number(body.sendKind) === SendKind.International) return this.sendInternational(me, validateForm<SendInternationalForm>(this.ctx.schemas, INTL_FORM, raw), { timed: true });
+    if (Number(body.sendKind) === SendKind.Variable) return this.sendVariable(me, validateForm<SendVariableForm>(this.ctx.schemas, VARIABLE_FORM, raw), { timed: true, checkCredit: check !== 0 });
     throw new ApiError(400, MESSAGES.badParam);
   }
 
   /** The charge preview of the confirm dialog (variable and international): what accept() would charge. */
-  async chargePreview(a: { payerId: number; smstype: number; charge: Acceptance['charge']; chargeNum: number; mode: 0 | 1 }) {
-    if (a.mode === 1 && a.charge.plan) {
+  async chargePreview(a: { payerId: number; smstype: number; charge: Acceptance['charge']; chargeNum: number; mode: ChargeMode }) {
+    if (a.mode === ChargeMode.Pool && a.charge.plan) {
       const pools = await usablePools(this.ctx.db, a.payerId, a.smstype, this.ctx.now());
-      return { chargeMode: 1, chargeNum: a.chargeNum, remainPieces: remainOf(pools) };
+      return { chargeMode: ChargeMode.Pool, chargeNum: a.chargeNum, remainPieces: remainOf(pools) };
     }
     const amount = a.charge.ledger ? a.charge.ledger.reduce((s, l) => s.plus(l.amount), new Money(0)) : ceilCent(planCostOf(a.charge.plan!));
-    if (a.mode === 1) {
+    if (a.mode === ChargeMode.Pool) {
       // international, package account: yuan from its international pools
       const pools = await usableIntlPools(this.ctx.db, a.payerId, this.ctx.now());
-      return { chargeMode: 1, chargeNum: a.chargeNum, amount: money2(amount), remainAmount: intlRemainOf(pools) };
+      return { chargeMode: ChargeMode.Pool, chargeNum: a.chargeNum, amount: money2(amount), remainAmount: intlRemainOf(pools) };
     }
-    return { chargeMode: 0, chargeNum: a.chargeNum, amount: money2(amount), balance: await new LedgerService(this.ctx).balanceOf(a.payerId) };
+    return { chargeMode: ChargeMode.Money, chargeNum: a.chargeNum, amount: money2(amount), balance: await new LedgerService(this.ctx).balanceOf(a.payerId) };
   }
 
   private async accept(me: Account, a: Acceptance, o: { timed: boolean; sendTime: Date; checkCredit: boolean; probe?: AcceptProbe }): Promise<SendResult> {
     const now = this.ctx.now();
-    const chargeNow = !a.intercepted && (!o.timed || o.checkCredit || a.kind === SEND_KIND.international);
+    const chargeNow = !a.intercepted && (!o.timed || o.checkCredit || a.kind === SendKind.International);
     const refuse = (msg: string) => (o.timed ? new ApiError(403, msg) : errors.refused(msg));
     // the usual refusal, before locking or writing anything (checked again on locked rows below)
     if (chargeNow) {
       const p = await this.chargePreview(a);
       if (p.remainAmount !== undefined && new Money(p.remainAmount).lt(p.amount)) throw refuse(refusalOf({ ok: false, kind: 'intlPools', remain: p.remainAmount, needed: p.amount }));
       if (p.remainPieces !== undefined && p.remainPieces < a.chargeNum) throw refuse(refusalOf({ ok: false, kind: 'pieces', remain: p.remainPieces, needed: a.chargeNum }));
-      if (p.chargeMode === 0 && new Money(p.balance!).lt(p.amount!)) throw refuse(refusalOf({ ok: false, kind: 'balance', balance: p.balance!, needed: p.amount! }));
+      if (p.chargeMode === ChargeMode.Money && new Money(p.balance!).lt(p.amount!)) throw refuse(refusalOf({ ok: false, kind: 'balance', balance: p.balance!, needed: p.amount! }));
     }
     const uid = newTaskUid(now);
     const n = a.phones.length;
@@ -510,7 +515,7 @@ export class VarIntlService {
           send_time: o.sendTime,
           intercept_num: a.intercepted ? n : 0,
           audit_num: a.audit ? n : 0,
-          charge_state: chargeNow || a.intercepted ? CHARGE_STATE.charged : CHARGE_STATE.deferred,
+          charge_state: chargeNow || a.intercepted ? ChargeState.Charged : ChargeState.Deferred,
           send_kind: a.kind,
           created_at: now,
           updated_at: now,
@@ -531,7 +536,7 @@ export class VarIntlService {
         nextAt: state === SendRecordStatus.NotSent && !o.timed ? now : null,
         createdAt: now,
         doneAt: a.intercepted ? now : null,
-        each: { texts: a.texts ?? undefined, pieces: a.pieces, prices: a.prices ? (a.intercepted ? new Array<string>(n).fill('0') : a.prices) : undefined, noRegions: a.kind === SEND_KIND.international },
+        each: { texts: a.texts ?? undefined, pieces: a.pieces, prices: a.prices ? (a.intercepted ? new Array<string>(n).fill('0') : a.prices) : undefined, noRegions: a.kind === SendKind.International },
       });
       if (o.probe) {
         const t = performance.now();
@@ -576,7 +581,7 @@ export class VarIntlService {
     const rows = a.charge.ledger!;
     const amount = rows.reduce((s, l) => s.plus(l.amount), new Money(0));
     const cost = rows.reduce((s, l) => s.plus(l.cost), new Money(0));
-    if (a.mode === 1) {
+    if (a.mode === ChargeMode.Pool) {
       const r = await chargeIntlPools(trx, this.ctx, { taskId, uid, payerId: a.payerId, amount, cost, chargeNum: a.chargeNum });
       return r.ok ? r : { ok: false, msg: refusalOf(r) };
     }
@@ -586,7 +591,7 @@ export class VarIntlService {
       rows.map((l) => ({
         accountId: a.payerId,
         amount: l.amount.neg(),
-        kind: postpaid ? KIND.postpaidUse : KIND.consumption,
+        kind: postpaid ? BillPaymentType.PostpaidSubAccountUse : BillPaymentType.SubAccountConsumption,
         counterpartId: postpaid ? a.account.id : null,
         remark: `${l.remark} 任务${uid}`,
       })),

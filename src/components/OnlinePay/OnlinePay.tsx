@@ -10,7 +10,7 @@ import { App, Button, Descriptions, Modal, QRCode, Result, Space, Typography } f
 import { WalletOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { keys } from '@refinedev/core';
-import { PayOrderState, type OnlineRechargeForm, type PayOrder } from '@/generated/schemas';
+import { PaymentMode, PayOrderState, type OnlineRechargeForm, type PayOrder } from '@/generated/schemas';
 import onlineRechargeForm from '@/generated/forms/online-recharge';
 import { SchemaFormDialog } from '@/components/SchemaForm/SchemaFormDialog';
 import { ApiError } from '@/providers/http';
@@ -71,8 +71,8 @@ export interface PayDialogProps {
   pollMs?: number;
 }
 
-const modeName = (o: PayOrder) => o.paymentModeStr || (Number(o.paymentMode) === 1 ? '微信支付' : '支付宝');
-const appName = (o: PayOrder) => (Number(o.paymentMode) === 1 ? '微信' : '支付宝');
+const modeName = (o: PayOrder) => o.paymentModeStr || (Number(o.paymentMode) === PaymentMode.WeChatPay ? '微信支付' : '支付宝');
+const appName = (o: PayOrder) => (Number(o.paymentMode) === PaymentMode.WeChatPay ? '微信' : '支付宝');
 
 /** 扫码支付: the QR code and countdown; polls the order until it is paid, closed or out of time. */
 export function PayDialog({ order, onClose, onChanged, pollMs = 2000 }: PayDialogProps) {

@@ -6,6 +6,7 @@
  * package account), or the pieces left in the product pools (package mode 1); the time of a
  * scheduled send; an international send's countries (count × price per piece).
  */
+import { ChargeMode } from '@/generated/schemas';
 import { Descriptions, Modal, Table } from 'antd';
 import { Money } from '@/components/Money/Money';
 import type { CountryCount } from './api';
@@ -42,7 +43,7 @@ export interface ChargeDialogProps {
 }
 
 export function ChargeDialog({ info, numbers, sendtime, sending, wide, onOk, onCancel }: ChargeDialogProps) {
-  const byAmount = Number(info?.chargeMode) === 0;
+  const byAmount = Number(info?.chargeMode) === ChargeMode.Money;
   return (
     <Modal
       open={!!info}

@@ -15,7 +15,7 @@ import { Alert, App, Button, Card, Form, Input, Space, Typography } from 'antd';
 import { SendOutlined } from '@ant-design/icons';
 import { useSearchParams } from 'react-router';
 import sendForm from '@/generated/forms/send';
-import { NumberInputMode, SendTimeType, TemplateType, type SmsTemplate, type SmsType } from '@/generated/schemas';
+import { ChargeMode, NumberInputMode, SendTimeType, TemplateType, type SmsTemplate, type SmsType } from '@/generated/schemas';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
 import { businessTime } from '@/lib/businessTime';
@@ -161,7 +161,7 @@ export function DeliverPage() {
     await form.prepare(async () => {
       if (form.scheduled) await checkSubmitTime(form.sendtimeText!);
       const body = await chargeInfo({ clientId: p.clientId, content: p.content, sign: p.sign, mobile: p.mobile ?? '', importFilePath: p.importFilePath, smstype: p.smstype });
-      return body.data ?? { smsNum: pieces.pieces, chargeNum: pieces.pieces * box.count(), chargeMode: 1 };
+      return body.data ?? { smsNum: pieces.pieces, chargeNum: pieces.pieces * box.count(), chargeMode: ChargeMode.Pool };
     });
   };
 

@@ -14,7 +14,7 @@ import type { Dayjs } from 'dayjs';
 import { App, Button, Card, Form, Input, Typography } from 'antd';
 import { SendOutlined } from '@ant-design/icons';
 import intlForm from '@/generated/forms/send-international';
-import { SendTimeType, type SmsType } from '@/generated/schemas';
+import { SendKind, SendTimeType, type SmsType } from '@/generated/schemas';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
 import { ApiError } from '@/providers/http';
@@ -72,7 +72,7 @@ export function InternationalPage() {
     form.setSending(true);
     try {
       if (form.scheduled) {
-        const body = await sendTimedPage(2, { ...payload(), sendtime: form.sendtimeText! });
+        const body = await sendTimedPage(SendKind.International, { ...payload(), sendtime: form.sendtimeText! });
         done(body.msg, timingDeliverPath());
         return;
       }

@@ -10,7 +10,7 @@ import { useState, type ReactNode } from 'react';
 import { Alert, App, Button, Form, Input, Space, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { ChunkedUpload, type UploadedFile } from '@/components/ChunkedUpload';
-import { NumberInputMode, type SmsTemplate } from '@/generated/schemas';
+import { ScreeningType, NumberInputMode, type SmsTemplate } from '@/generated/schemas';
 import { ApiError } from '@/providers/http';
 import { openDownload } from '@/lib/download';
 import { checkNumbers } from '../../../common/sms/numbers';
@@ -177,7 +177,7 @@ export function VariableNumbers({ box, fileStatus, mobileStatus, typedContent }:
       {((fromFile && parsed?.sendFilePath) || (!fromFile && manual.valid > 0)) && (
         <Form.Item label="号码筛选">
           <ScreeningPanel
-            source={fromFile ? { type: 2, importFilePath: parsed!.sendFilePath, variateNum: parsed!.variateNum } : { type: 1, phones: manual.unique.join(',') }}
+            source={fromFile ? { type: ScreeningType.File, importFilePath: parsed!.sendFilePath, variateNum: parsed!.variateNum } : { type: ScreeningType.Manual, phones: manual.unique.join(',') }}
             onScreened={box.setScreened}
           />
         </Form.Item>

@@ -16,7 +16,7 @@ import type { Dayjs } from 'dayjs';
 import { App, Button, Card, Descriptions, Form, Input, Space } from 'antd';
 import { SendOutlined } from '@ant-design/icons';
 import variableForm from '@/generated/forms/send-variable';
-import { SendTimeType, TemplateType, type SmsTemplate, type SmsType } from '@/generated/schemas';
+import { SendKind, SendTimeType, TemplateType, type SmsTemplate, type SmsType } from '@/generated/schemas';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
 import { ApiError } from '@/providers/http';
@@ -100,7 +100,7 @@ export function VariablePage() {
 
   const timed = async (check: 0 | 1): Promise<void> => {
     try {
-      const body = await sendTimedPage(1, { ...payload(), sendtime: form.sendtimeText!, isCheckAvailableCredit: check });
+      const body = await sendTimedPage(SendKind.Variable, { ...payload(), sendtime: form.sendtimeText!, isCheckAvailableCredit: check });
       done(body.msg, timingDeliverPath());
     } catch (e) {
       form.setCharge(null);

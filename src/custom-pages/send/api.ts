@@ -3,6 +3,7 @@
  * time rule is common/send's, through src/domain/send):
  * messages from schemas/forms/send-variable.json and send-international.json (`x-messages`).
  */
+import type { SendKind } from '@/generated/schemas';
 import variableSchema from '../../../schemas/forms/send-variable.json';
 import intlSchema from '../../../schemas/forms/send-international.json';
 import { postForm, postJson, type ApiBody, type ApiRequestConfig } from '@/providers/http';
@@ -125,7 +126,7 @@ export const chargeVariable = (p: VariablePayload) => ans(postForm<VarIntlCharge
 export const sendInternational = (p: IntlPayload) => ans(postForm<SendAnswer>('/send/sendingInternational', clean(p)));
 export const sendVariable = (p: VariablePayload) => ans(postForm<SendAnswer>('/send/sendingVariable', clean(p)));
 /** POST /send/send_time_sms (JSON); code 403 (credit) is not toasted: the page asks first. */
-export const sendTimedPage = (kind: 1 | 2, p: (IntlPayload | VariablePayload) & { sendtime: string; isCheckAvailableCredit?: 0 | 1 }) =>
+export const sendTimedPage = (kind: typeof SendKind.Variable | typeof SendKind.International, p: (IntlPayload | VariablePayload) & { sendtime: string; isCheckAvailableCredit?: 0 | 1 }) =>
   ans(postJson<SendAnswer>('/send/send_time_sms', { sendKind: kind, ...clean(p), mobilelist: p.mobile, mobile: undefined }, quiet));
 
 export const VARIABLE_TEMPLATE_URL = '/api/send/downloadtemplateVariate';

@@ -8,7 +8,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { App, Button, Card, Col, Descriptions, Row, Statistic, Tabs } from 'antd';
 import { BellOutlined, ExportOutlined } from '@ant-design/icons';
-import type { CreditAlarmForm, CreditHistoryRow, OwnBillRow } from '@/generated/schemas';
+import { BillPaymentType, type CreditAlarmForm, type CreditHistoryRow, type OwnBillRow } from '@/generated/schemas';
 import alarmForm from '@/generated/forms/credit-alarm';
 import { Money } from '@/components/Money/Money';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
@@ -80,8 +80,8 @@ function BillTab() {
           { field: 'amount_str', align: 'right', render: (v: string) => <Money value={v} signed /> },
           { field: 'balance_str', align: 'right', render: (v: string) => <Money value={v} /> },
           { field: 'order_id', render: (v: string) => v || '-' },
-          // the payment number only for online recharges (payment type 11)
-          { field: 'paymentId', render: (v: string, r: OwnBillRow) => (r.payment_type === 11 && v ? v : '-') },
+          // the payment number only for online recharges
+          { field: 'paymentId', render: (v: string, r: OwnBillRow) => (r.payment_type === BillPaymentType.OnlineRecharge && v ? v : '-') },
           { field: 'admin_name', render: (v: string) => v || '-' },
           { field: 'remark', render: (v: string) => v || '-' },
           'create_time',

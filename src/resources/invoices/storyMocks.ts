@@ -3,7 +3,7 @@
  * Stories only; the app never imports this.
  */
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
-import type { Invoice } from '@/generated/schemas';
+import { InvoiceStatus, type Invoice } from '@/generated/schemas';
 import { fail, ok } from '@/stories/mockApi';
 import { paramsOf, type Calls } from '@/stories/sendApi';
 import type { CityNode, InvoiceInit } from './api';
@@ -127,8 +127,8 @@ export function invoiceApi(opts: InvoiceApiOptions = {}): HttpHandler[] {
       const p = await record('cancel', request);
       const r = rows.find((x) => x.id === p.id);
       if (!r) return fail(404, '发票不存在');
-      if (r.status !== 0) return fail(500, '只有待审核的发票可以取消');
-      r.status = 1;
+      if (r.status !== InvoiceStatus.Pending) return fail(500, '只有待审核的发票可以取消');
+      r.status = InvoiceStatus.Cancelled;
       r.statusStr = '已取消';
       return ok(r, '发票申请已取消');
     }),

@@ -1,6 +1,6 @@
 /** MSW handlers and story data of the purchase and bill screens (stories only). */
 import { delay, http, type HttpHandler } from 'msw';
-import type { Carrier, DirectPurchaseRecord, InternationalPrice, Pool, Product, ProductType, PurchaseRecord, RebateBill, SmsBill } from '@/generated/schemas';
+import { FinancialType, type Carrier, type DirectPurchaseRecord, type InternationalPrice, type Pool, type Product, type ProductType, type PurchaseRecord, type RebateBill, type SmsBill } from '@/generated/schemas';
 import { fail, ok } from '@/stories/mockApi';
 import { listOf, paramsOf, type Calls } from '@/stories/sendApi';
 
@@ -105,8 +105,8 @@ export function purchaseHandlers(o: PurchaseMockOptions = {}): HttpHandler[] {
     http.get('/api/finance/bill/rebate', async () => {
       await hang();
       const rows = o.rebates ?? rebateRows;
-      const income = rows.filter((r) => r.financial_type === 0).reduce((s, r) => s + Number(r.balance), 0);
-      const pay = rows.filter((r) => r.financial_type === 1).reduce((s, r) => s - Number(r.balance), 0);
+      const income = rows.filter((r) => r.financial_type === FinancialType.Income).reduce((s, r) => s + Number(r.balance), 0);
+      const pay = rows.filter((r) => r.financial_type === FinancialType.Expense).reduce((s, r) => s - Number(r.balance), 0);
       return ok({ rebate_income: rebate === '50.00' && rows.length ? '0.00' : rebate, accumulated_rebate_income: income.toFixed(2), accumulated_rebate_pay: pay.toFixed(2), ...listOf(rows) });
     }),
     http.post('/api/finance/bill/rebate/export', () => fail(500, '当前条件没有数据，无法导出')),
