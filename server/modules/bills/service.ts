@@ -32,7 +32,7 @@ import { KIND } from '../ledger/service';
 import { bodyOf, dayParam, str } from '../records/filters';
 import { insertMessages } from '../send/messages';
 import { newTaskUid } from '../send/service';
-import { CHARGE_STATE } from '../send/billing';
+import { CHARGE_STATE } from '../billing';
 import { carrierOf } from '../../../common/sms/segments';
 import { composeMessage, countPieces } from '../../../common/sms/pieces';
 import { MESSAGES } from '../../../common/schema/messages';

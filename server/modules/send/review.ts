@@ -7,7 +7,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../../db';
-import { CHARGE_STATE, settleRefunds } from './billing';
+import { CHARGE_STATE, settleRefunds } from '../billing';
 import { carrierSlot, releaseMessages } from '../dispatch/sql';
 import { SendRecordStatus, TaskStatus } from '../../../common/generated/schemas';
 

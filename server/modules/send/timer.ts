@@ -11,7 +11,7 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../context';
 import { Money } from '../ledger/money';
-import { CHARGE_STATE, chargePlan, type CarrierCode, type ChargePlan } from './billing';
+import { CHARGE_STATE, chargePlan, type CarrierCode, type ChargePlan } from '../billing';
 import { enqueueTask } from '../dispatch/sql';
 import { SendRecordStatus, TaskStatus } from '../../../common/generated/schemas';
 
