@@ -6,7 +6,7 @@
  *    via bench/lib/sim-standalone.ts; 90 % delivered, 10 % failed, receipts after 50-500 ms, a few
  *    uplinks), counting every ref it receives (read with SIGUSR2);
  * 3. a task of COUNT (100,000) messages for client1 at 0.04 a piece, inserted directly
- *    (server/modules/dispatch/fixture.ts: 10,000 rows and 9 chunks that the workers write as rows,
+ *    (bench/lib/dispatch-fixture.ts: 10,000 rows and 9 chunks that the workers write as rows,
  *    as the acceptance does; no charge at acceptance);
  * 4. `npm run worker` (server/worker.ts) as a child process with DATABASE_URL + SMPP_URL and a
  *    short lease (DISPATCH_LEASE_MS=10000), killed with SIGKILL once a third of the task is
@@ -26,7 +26,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../server/db';
 import { seed } from '../server/db/seed';
-import { insertFixtureTask } from '../server/modules/dispatch/fixture';
+import { insertFixtureTask } from './lib/dispatch-fixture';
 import { LedgerService } from '../server/modules/ledger/service';
 import { startStandaloneSim } from './lib/sim-standalone';
 

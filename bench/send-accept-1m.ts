@@ -35,7 +35,7 @@ import { openDatabase } from '../server/db';
 import { seed } from '../server/db/seed';
 import { LedgerService } from '../server/modules/ledger/service';
 import { Money, money2 } from '../server/modules/ledger/money';
-import { ceilCent } from '../server/modules/send/billing';
+import { ceilCent } from '../server/modules/billing';
 import { expandNextChunk } from '../server/modules/send/messages';
 import { SendService } from '../server/modules/send/service';
 import { ClientsService } from '../server/modules/clients/service';

@@ -4,7 +4,7 @@
  * embedded PGlite (a temporary DATA_DIR).
  *
  * One task of COUNT messages for client1 is accepted by a direct insert of the task and its
- * messages (server/modules/dispatch/fixture.ts: the acceptance's own writer, send/messages.ts —
+ * messages (bench/lib/dispatch-fixture.ts: the acceptance's own writer, send/messages.ts —
  * 10,000 rows, the rest as chunks the dispatcher's expander writes as rows during the run — but no
  * checks and no charge; the send service's own acceptance is timed by its benchmark). The clock
  * starts before that insert and stops when every message has its final receipt recorded
@@ -30,7 +30,7 @@ import { buildApp } from '../server/app';
 import { openDatabase, type DbHandle } from '../server/db';
 import { seed } from '../server/db/seed';
 import { Dispatcher } from '../server/modules/dispatch/dispatcher';
-import { insertFixtureTask } from '../server/modules/dispatch/fixture';
+import { insertFixtureTask } from './lib/dispatch-fixture';
 import { dispatcherOptionsFromEnv } from '../server/modules/dispatch/pipeline';
 import { createSmscLink } from '../server/modules/smsc/client';
 import { parseSmppUrl } from '../server/modules/smsc/config';

@@ -51,7 +51,6 @@ import { purchaseRoutes } from './modules/purchase/routes';
 import { PurchaseService } from './modules/purchase/service';
 import { reportsRoutes } from './modules/reports/routes';
 import { ReportsService } from './modules/reports/service';
-import { numbersRoutes } from './modules/numbers/routes';
 import { payRoutes } from './modules/pay/routes';
 import { PayService } from './modules/pay/service';
 import { PayProviders } from './modules/pay/providers';
@@ -69,7 +68,7 @@ import { VarIntlService } from './modules/varintl/service';
  * becomes a plugin (server/modules/module.ts) leaves this list, and other modules may name it in
  * their `dependencies` either way.
  */
-const LEGACY_MODULES = ['clients', 'upload', 'account', 'template', 'ledger', 'subaccount', 'send', 'pay', 'bills', 'files', 'records', 'purchase', 'reports', 'numbers', 'invoice', 'varintl'];
+const LEGACY_MODULES = ['clients', 'upload', 'account', 'template', 'ledger', 'subaccount', 'send', 'pay', 'bills', 'files', 'records', 'purchase', 'reports', 'invoice', 'varintl'];
 
 export interface BuildAppOptions {
   db: Db;
@@ -211,7 +210,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(sendRoutes(ctx, services.send));
       await api.register(recordsRoutes(ctx, new RecordsService(ctx, clients)));
       await api.register(purchaseRoutes(ctx, new PurchaseService(ctx, clients)));
-      await api.register(numbersRoutes());
       await api.register(payRoutes(ctx, services.pay));
       await api.register(billsRoutes(ctx, services.bills));
       await api.register(fileRoutes(ctx, services.files));

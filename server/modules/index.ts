@@ -12,13 +12,14 @@ import captcha from './captcha';
 import content from './content';
 import help from './help';
 import notice from './notice';
+import numbers from './numbers';
 import password from './password';
 import profile from './profile';
 import register from './register';
 import sign from './sign';
 import site from './site';
 
-export const MODULES: FastifyPluginAsync[] = [auth, captcha, content, help, notice, password, profile, register, sign, site];
+export const MODULES: FastifyPluginAsync[] = [auth, captcha, content, help, notice, numbers, password, profile, register, sign, site];
 
 interface PluginMeta {
   name?: string;

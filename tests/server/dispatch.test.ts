@@ -2,12 +2,12 @@
  * The dispatch pipeline (server/modules/dispatch) on both databases, against an in-memory SMSC
  * link: states, counters, task status and progress, at-most-once submits, throttling and drops,
  * the receipt-before-response race, lease recovery, two dispatchers sharing one queue, uplinks.
- * Tasks are inserted straight into the tables (server/modules/dispatch/fixture.ts).
+ * Tasks are inserted straight into the tables (bench/lib/dispatch-fixture.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { Dispatcher, type DispatcherOptions } from '../../server/modules/dispatch/dispatcher';
-import { insertFixtureTask, type FixtureTask } from '../../server/modules/dispatch/fixture';
+import { insertFixtureTask, type FixtureTask } from '../../bench/lib/dispatch-fixture';
 import { pushHooks } from '../../server/modules/dispatch/pipeline';
 import { carrierSlot, claimBatch, purgeStale, recordOutcomes, storeReceipts, taskSchedule, UNCONFIRMED } from '../../server/modules/dispatch/sql';
 import { createSmscLink } from '../../server/modules/smsc/client';

@@ -1,6 +1,6 @@
 /**
  * Migration 0024: existing tasks get `refundable_pieces_by_carrier` counted from their messages
- * in a refundable state (send/billing.ts REFUNDABLE_STATES), element carrier + 1; other states and
+ * in a refundable state (billing/billing.ts REFUNDABLE_STATES), element carrier + 1; other states and
  * other tasks count nothing; down drops the column.
  */
 import fs from 'node:fs';

@@ -83,4 +83,12 @@ describe.each(backends)('numbers (%s)', (backend) => {
       for (const url of ['/api/send/getProvinceInfo', '/api/send/getCityInfo?areaId=44']) expect((await anon.get(url)).body.code, url).toBe(401);
     });
   });
+
+  it('declares its parameters from schemas (params/numbers-*, in the OpenAPI document); answers are checked against the declared responses', async () => {
+    const spec = (await agent1.get('/api/help/openapi.json')).body;
+    const cityList = spec.paths['/api/send/cityList'].post;
+    expect(cityList.requestBody.content['application/x-www-form-urlencoded'].schema.properties.provinceId).toMatchObject({ type: 'integer', maximum: 99 });
+    expect(JSON.stringify(spec.paths['/api/send/getCityInfo'].get)).toContain('999999');
+    expect((await client1.get('/api/send/getCityInfo?areaId=1000000')).body).toMatchObject({ code: 400, msg: '参数错误' });
+  });
 });

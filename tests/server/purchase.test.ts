@@ -12,7 +12,7 @@ import { accountId, as, balance, db, ledgerViolations, poolViolations, remaining
 import { lineAmount } from '../../server/modules/purchase/service';
 import { Money } from '../../server/modules/ledger/money';
 import { MESSAGES } from '../../common/schema/messages';
-import { usablePools } from '../../server/modules/send/billing';
+import { usablePools } from '../../server/modules/billing';
 
 describe('lineAmount', () => {
   it('charges num × unit × discount rounded UP to the cent: a fraction of a cent never goes to the buyer', () => {

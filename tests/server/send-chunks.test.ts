@@ -15,7 +15,7 @@ import { fireDueTimedTasks } from '../../server/modules/send/timer';
 import { LedgerService } from '../../server/modules/ledger/service';
 import { CHUNK_ROWS, expandNextChunk, INLINE_ROWS, insertMessages } from '../../server/modules/send/messages';
 import { encodeChunk } from '../../server/modules/send/chunks';
-import { insertFixtureTask } from '../../server/modules/dispatch/fixture';
+import { insertFixtureTask } from '../../bench/lib/dispatch-fixture';
 import { regionOf } from '../../common/sms/segments';
 import { FakeLink } from '../fixtures/fake-smsc';
 import { backends, useServer, type TestServer } from './harness';

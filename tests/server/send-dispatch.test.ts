@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
-import { ceilCent } from '../../server/modules/send/billing';
+import { ceilCent } from '../../server/modules/billing';
 import { Money } from '../../server/modules/ledger/money';
 import { FakeLink } from '../fixtures/fake-smsc';
 import { backends, useServer } from './harness';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { backends, useServer, type Client } from './harness';
 import { accountId, as, balance, counts, db, ledgerViolations, messages, numbers, poolViolations, remaining, task, templateId, upload } from './send-helpers';
-import { allocatePools, settleRefunds } from '../../server/modules/send/billing';
+import { allocatePools, settleRefunds } from '../../server/modules/billing';
 import { fillsTemplate } from '../../server/modules/send/service';
 import ExcelJS from 'exceljs';
 

@@ -8,7 +8,7 @@ import ExcelJS from 'exceljs';
 import { backends, useServer, type Client } from './harness';
 import { accountId, as, balance, cli, counts, db, ledgerViolations, poolViolations, remaining, shanghai, task, templateId, upload } from './send-helpers';
 import { sql } from 'kysely';
-import { ceilCent, chargeIntlPools, settleRefunds } from '../../server/modules/send/billing';
+import { ceilCent, chargeIntlPools, settleRefunds } from '../../server/modules/billing';
 import { Money, money2 } from '../../server/modules/ledger/money';
 import { claimBatch } from '../../server/modules/dispatch/sql';
 import { countPieces } from '../../common/sms/pieces';

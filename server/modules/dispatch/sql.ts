@@ -12,7 +12,7 @@ import Decimal from 'decimal.js';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/types';
 import type { AppContext } from '../../context';
-import { settleRefunds } from '../send/billing';
+import { settleRefunds } from '../billing';
 import { SendRecordStatus, TaskStatus } from '../../../common/generated/schemas';
 
 type Q = Kysely<Database> | Transaction<Database>;
@@ -188,7 +188,7 @@ export async function inTransaction<T>(db: Kysely<Database>, fn: (trx: Tx) => Pr
 /**
  * Applies the counter moves (one UPDATE for every task, rows locked in id order first when there are
  * several so that concurrent workers never deadlock), completes the tasks that have no message left
- * in 0 or 7, and settles the refunds (send/billing.ts) of the tasks that got refundable messages.
+ * in 0 or 7, and settles the refunds (billing/billing.ts) of the tasks that got refundable messages.
  * Must run after the message updates of the same transaction (completion: docs/api-dispatch.md).
  */
 export async function applyDeltas(trx: Tx, ctx: Pick<AppContext, 'now'>, deltas: Deltas, now: Date): Promise<void> {

@@ -3,8 +3,9 @@
  * segment table (common/sms/segments.ts, rules in docs/api-send.md "Number rules").
  */
 import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../../context';
+import { api, arrayOf, okOf, request } from '../../http/contract';
 import { ApiError } from '../../http/errors';
-import { BAD_PARAM, params } from '../../http/params';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
 import { checkNumbers, MAX_NUMBERS, NUMBER_MESSAGES, numberPoolError } from '../../../common/sms/numbers';
@@ -57,43 +58,59 @@ export function checkOperators(mobiles: unknown): OperatorCheck {
   };
 }
 
-const provinceId = { title: '省份编号（GB/T 2260 前两位）', type: ['string', 'integer'], maxLength: 10, errorMessage: BAD_PARAM };
-const areaId = { title: '省份编号（或城市编号）', type: ['string', 'integer'], maxLength: 10, errorMessage: BAD_PARAM };
+const int = (title: string) => ({ type: 'integer', title });
+const str = (title: string) => ({ type: 'string', title });
+const strings = (title: string) => ({ type: 'array', title, items: { type: 'string' } });
 
-/** a province / city id parameter: digits within range, else 参数错误 */
-function idParam(v: unknown, max: number): number {
-  const s = typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : '';
-  if (!/^\d{1,7}$/.test(s) || Number(s) > max) throw new ApiError(400, BAD_PARAM);
-  return Number(s);
-}
+/** the answer of /send/checkMobileOperater */
+const OPERATOR_CHECK = {
+  type: 'object',
+  required: ['mobileNum', 'unicomNum', 'telecomNum', 'phoneSet', 'parseMobilesInfo'],
+  properties: {
+    mobileNum: int('移动号码数'),
+    unicomNum: int('联通号码数'),
+    telecomNum: int('电信号码数'),
+    internationalPhoneNum: int('国际号码数'),
+    mobileSet: strings('移动号码'),
+    unicomSet: strings('联通号码'),
+    telecomSet: strings('电信号码'),
+    internationalSet: strings('国际号码'),
+    phoneSet: strings('有效号码（去重）'),
+    parseMobilesInfo: { type: 'object', title: '解析结果', properties: { submitTotal: int('提交总数'), errNum: int('无效号码数'), repeatNum: int('重复号码数') } },
+  },
+};
+const PROVINCE = { type: 'object', required: ['provinceId', 'provinceName'], properties: { provinceId: int('省份编号'), provinceName: str('省份') } };
+const CITY = { type: 'object', required: ['cityId', 'cityName'], properties: { cityId: int('城市编号'), cityName: str('城市'), label: str('城市') } };
+const AREA = { type: 'object', required: ['areaId', 'areaName'], properties: { areaId: int('地区编号'), areaName: str('地区'), fullName: str('全称'), parentId: int('上级编号') } };
 
-export function numbersRoutes(): FastifyPluginAsync {
-  return async (app) => {
+export function numbersRoutes(ctx: AppContext): FastifyPluginAsync {
+  return async (plugin) => {
+    const app = api(plugin);
     app.post(
       '/send/checkMobileOperater',
-      route({ tag: TAG, summary: `号码运营商检测（最多 ${MAX_NUMBERS} 个号码）`, access: 'session', body: params({ mobiles: { title: '号码（逗号分隔）', type: ['string', 'integer'], errorMessage: BAD_PARAM } }) }),
-      async (req) => ok(checkOperators((req.body as Record<string, unknown> | undefined)?.mobiles)),
+      route({ tag: TAG, summary: `号码运营商检测（最多 ${MAX_NUMBERS} 个号码）`, access: 'session', body: request(ctx, 'params/numbers-check'), response: okOf(ctx, OPERATOR_CHECK) }),
+      async (req) => ok(checkOperators(req.body.mobiles)),
     );
 
-    app.post('/send/provinceList', route({ tag: TAG, summary: '省份列表', access: 'session' }), async () =>
+    app.post('/send/provinceList', route({ tag: TAG, summary: '省份列表', access: 'session', response: arrayOf(ctx, PROVINCE) }), async () =>
       ok(provinces().map((p) => ({ provinceId: p.provinceId, provinceName: p.provinceName }))),
     );
 
-    app.post('/send/cityList', route({ tag: TAG, summary: '某省的城市列表', access: 'session', body: params({ provinceId }) }), async (req) => {
-      const id = idParam((req.body as Record<string, unknown> | undefined)?.provinceId, 99);
+    app.post('/send/cityList', route({ tag: TAG, summary: '某省的城市列表', access: 'session', body: request(ctx, 'params/numbers-city-list'), response: arrayOf(ctx, CITY) }), async (req) => {
+      const id = req.body.provinceId;
       if (!findProvince(id)) throw new ApiError(404, '省份不存在');
       return ok(cities(id).map((c) => ({ cityId: c.cityId, cityName: c.cityName, label: c.cityName })));
     });
 
-    app.get('/send/getProvinceInfo', route({ tag: TAG, summary: '省份（areaId、areaName、全称）', access: 'session' }), async () =>
+    app.get('/send/getProvinceInfo', route({ tag: TAG, summary: '省份（areaId、areaName、全称）', access: 'session', response: arrayOf(ctx, AREA) }), async () =>
       ok(provinces().map((p) => ({ areaId: p.provinceId, areaName: p.provinceName, fullName: p.fullName }))),
     );
 
     app.get(
       '/send/getCityInfo',
-      route({ tag: TAG, summary: '某省的城市（areaId 为省份编号）；或一个城市（areaId 为城市编号）', access: 'session', querystring: params({ areaId }) }),
+      route({ tag: TAG, summary: '某省的城市（areaId 为省份编号）；或一个城市（areaId 为城市编号）', access: 'session', querystring: request(ctx, 'params/numbers-city-info'), response: arrayOf(ctx, AREA) }),
       async (req) => {
-        const id = idParam((req.query as Record<string, unknown> | undefined)?.areaId, 999_999);
+        const id = req.query.areaId;
         if (findProvince(id)) return ok(cities(id).map((c) => ({ areaId: c.cityId, areaName: c.cityName, parentId: c.provinceId })));
         const city = findCity(id);
         if (!city) throw new ApiError(404, '地区不存在');

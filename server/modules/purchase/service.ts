@@ -20,7 +20,7 @@ import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf } from '../../http/paging';
 import { formatDateTime, businessDayStart } from '../../lib/time';
 import { LedgerService } from '../ledger/service';
-import { poolFigure, poolUnitsBought } from '../send/billing';
+import { poolFigure, poolUnitsBought } from '../billing';
 import { Money, money2, type MoneyValue } from '../ledger/money';
 import type { ClientsService, ScopedAccount } from '../clients/service';
 import { BillPaymentType, OauthStatus, OperationMode, ProductState, ProductType, RebateType, SmsBillOrderType, UserType } from '../../../common/generated/schemas';
@@ -229,7 +229,7 @@ export class PurchaseService {
         for (const x of priced) {
           const due = new Date(now.getTime() + x.p.valid_days * DAY);
           const unitAfter = discounted(x.p.unit_price, x.discount);
-          // pieces, or 分 for an international product (bought by the yuan; send/billing.ts)
+          // pieces, or 分 for an international product (bought by the yuan; billing/billing.ts)
           const units = poolUnitsBought(x.p.product_type, x.num);
           const pool = await trx
             .insertInto('product_pools')

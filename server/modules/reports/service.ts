@@ -20,7 +20,7 @@ import { exportColumns, safeRow } from '../../lib/export-columns';
 import { businessDayStart, formatDateTime } from '../../lib/time';
 import { OperationMode, ReportClickType, ReportPayType, UserType } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
-import { poolFigure } from '../send/billing';
+import { poolFigure } from '../billing';
 import { bodyOf, enumParam, escapeLike, RECORD_MSG, str, type Body } from '../records/filters';
 
 const DAY_MS = 86_400_000;

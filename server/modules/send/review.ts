@@ -7,7 +7,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../../db';
-import { settleRefunds } from './billing';
+import { settleRefunds } from '../billing';
 import { carrierSlot, releaseMessages } from '../dispatch/sql';
 import { ChargeState, SendRecordStatus, TaskStatus } from '../../../common/generated/schemas';
 

@@ -11,7 +11,7 @@
  */
 import type { Db } from '../../db';
 import { Money } from '../ledger/money';
-import { chargePlan, REFUNDABLE_STATES, settleRefunds, type ChargePlan } from './billing';
+import { chargePlan, REFUNDABLE_STATES, settleRefunds, type ChargePlan } from '../billing';
 import { insertMessages } from './messages';
 import { carrierSlot } from '../dispatch/sql';
 import { newTaskUid } from './service';
@@ -28,7 +28,7 @@ const POOLS: [string, number, number, number, number, number, string][] = [
   ['client1', 0, 0, 20000, 6, 0, '行业短信包（全网）'],
   ['client1', 1, 0, 8000, 365, 0, '营销短信包（全网）'],
   ['client1', 0, 0, 500, 90, 1, '新客户赠送短信（全网）'],
-  // an international pool holds money in 分 (send/billing.ts): 200.00 元 for client1's international sends
+  // an international pool holds money in 分 (billing/billing.ts): 200.00 元 for client1's international sends
   ['client1', 2, 0, 20000, 365, 0, '国际短信余额（200元）'],
   ['agent1', 0, 0, 50000, 365, 0, '行业短信包（全网）'],
   ['agent1', 1, 0, 10000, 365, 0, '营销短信包（全网）'],

@@ -25,7 +25,7 @@ import {
   type CarrierCode,
   type ChargePlan,
   type ChargeResult,
-} from './billing';
+} from '../billing';
 import { expandTask, insertMessages } from './messages';
 import { resolveUpload } from '../files/service';
 import { parseNumberFile } from '../files/parse';

@@ -1,7 +1,7 @@
 /**
  * Variable SMS and international SMS: parsing, screening, acceptance (task + one message per row
  * or number + the charge, in one transaction) through the ordinary send's pieces: the account
- * rules and submit lock of SendService, the charge of send/billing (pools or the ledger), the bulk
+ * rules and submit lock of SendService, the charge of billing (pools or the ledger), the bulk
  * insert of send/messages (per-message text, pieces and price), the dispatch pipeline unchanged.
  * Rules: docs/api-variable-international.md.
  */
@@ -14,7 +14,7 @@ import { ApiError, errors } from '../../http/errors';
 import { validateForm } from '../../http/validation';
 import { Money, money2, type MoneyValue } from '../ledger/money';
 import { LedgerService } from '../ledger/service';
-import { ceilCent, chargeIntlPools, chargePlan, intlRemainOf, planPieces, remainOf, usableIntlPools, usablePools, type ChargePlan } from '../send/billing';
+import { ceilCent, chargeIntlPools, chargePlan, intlRemainOf, planPieces, remainOf, usableIntlPools, usablePools, type ChargePlan } from '../billing';
 import { expandTask, insertMessages } from '../send/messages';
 import { fillsTemplate, MSG, newTaskUid, refusalOf, smsTypesOf, stripSign, X, type SendResult, type SendService } from '../send/service';
 import { checkNumbers, numberPoolError } from '../../../common/sms/numbers';

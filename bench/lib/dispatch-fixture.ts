@@ -2,12 +2,13 @@
  * Test and benchmark fixture: a task with `count` queued messages written the way the acceptance
  * writes them (send/messages.ts `insertMessages`: rows, and chunks beyond the first 10,000 of a
  * queued task), bypassing its checks and charge (no ledger rows, price 0 unless given). Used by
- * tests/server/dispatch.test.ts, bench/send-e2e.ts and bench/crash.ts.
+ * tests/server/dispatch.test.ts, send-chunks.test.ts, bench/send-e2e.ts and bench/crash.ts
+ * (moved from server/modules/dispatch/: only tests and benches use it).
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/types';
-import { insertMessages } from '../send/messages';
+import type { Database } from '../../server/db/types';
+import { insertMessages } from '../../server/modules/send/messages';
 
 export interface FixtureTask {
   accountId: number;
