@@ -9,6 +9,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import auth from './auth';
 import captcha from './captcha';
+import clients from './clients';
 import content from './content';
 import help from './help';
 import notice from './notice';
@@ -18,7 +19,7 @@ import register from './register';
 import sign from './sign';
 import site from './site';
 
-export const MODULES: FastifyPluginAsync[] = [auth, captcha, content, help, notice, password, profile, register, sign, site];
+export const MODULES: FastifyPluginAsync[] = [auth, captcha, clients, content, help, notice, password, profile, register, sign, site];
 
 interface PluginMeta {
   name?: string;
