@@ -38,8 +38,7 @@ import type { ImageCaptchaGenerator } from './modules/captcha/service';
 import { ClientsService } from './modules/clients';
 import { accountRoutes, selfUpdateClient } from './modules/account/routes';
 import { AccountService } from './modules/account/service';
-import { uploadRoutes } from './modules/upload/routes';
-import { UploadService } from './modules/upload/service';
+import { UploadService } from './modules/upload';
 import { templateRoutes } from './modules/template/routes';
 import { TemplateService } from './modules/template/service';
 import { sendRoutes } from './modules/send/routes';
@@ -68,7 +67,7 @@ import { VarIntlService } from './modules/varintl/service';
  * becomes a plugin (server/modules/module.ts) leaves this list, and other modules may name it in
  * their `dependencies` either way.
  */
-const LEGACY_MODULES = ['upload', 'account', 'template', 'ledger', 'subaccount', 'send', 'pay', 'bills', 'files', 'records', 'purchase', 'reports', 'numbers', 'invoice', 'varintl'];
+const LEGACY_MODULES = ['account', 'template', 'ledger', 'subaccount', 'send', 'pay', 'bills', 'files', 'records', 'purchase', 'reports', 'numbers', 'invoice', 'varintl'];
 
 export interface BuildAppOptions {
   db: Db;
@@ -107,7 +106,6 @@ declare module './context' {
     sessions: SessionService;
     /** verification codes (core: registration, password reset and account changes send them) */
     codes: VerificationService;
-    uploads: UploadService;
     account: AccountService;
     template: TemplateService;
     ledger: LedgerService;
@@ -165,11 +163,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // the account scope of the legacy services below (send, records, purchase) until they are plugins;
   // the clients module publishes its own (stateless) instance as app.services.clients
   const clients = new ClientsService(ctx);
+  // the stored images the legacy account service checks (its certification papers) until it is a plugin;
+  // the upload module publishes its own (stateless) instance as app.services.uploads
   const uploads = new UploadService(ctx);
   const services = {
     sessions,
     codes,
-    uploads,
     account: new AccountService(ctx, { codes, sessions, uploads }),
     template: new TemplateService(ctx),
     ledger: new LedgerService(ctx),
@@ -203,7 +202,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(
     async (api) => {
       installAccess(api, sessions);
-      await api.register(uploadRoutes(services.uploads));
       await api.register(accountRoutes(ctx, services.account));
       await api.register(templateRoutes(ctx, services.template));
       await api.register(sendRoutes(ctx, services.send));

@@ -18,8 +18,9 @@ import profile from './profile';
 import register from './register';
 import sign from './sign';
 import site from './site';
+import upload from './upload';
 
-export const MODULES: FastifyPluginAsync[] = [auth, captcha, clients, content, help, notice, password, profile, register, sign, site];
+export const MODULES: FastifyPluginAsync[] = [auth, captcha, clients, content, help, notice, password, profile, register, sign, site, upload];
 
 interface PluginMeta {
   name?: string;
