@@ -39,8 +39,6 @@ import { ClientsService } from './modules/clients';
 import { accountRoutes, selfUpdateClient } from './modules/account/routes';
 import { AccountService } from './modules/account/service';
 import { UploadService } from './modules/upload';
-import { templateRoutes } from './modules/template/routes';
-import { TemplateService } from './modules/template/service';
 import { sendRoutes } from './modules/send/routes';
 import { SendService } from './modules/send/service';
 import { recordsRoutes } from './modules/records/routes';
@@ -67,7 +65,7 @@ import { VarIntlService } from './modules/varintl/service';
  * becomes a plugin (server/modules/module.ts) leaves this list, and other modules may name it in
  * their `dependencies` either way.
  */
-const LEGACY_MODULES = ['account', 'template', 'ledger', 'subaccount', 'send', 'pay', 'bills', 'files', 'records', 'purchase', 'reports', 'numbers', 'invoice', 'varintl'];
+const LEGACY_MODULES = ['account', 'ledger', 'subaccount', 'send', 'pay', 'bills', 'files', 'records', 'purchase', 'reports', 'numbers', 'invoice', 'varintl'];
 
 export interface BuildAppOptions {
   db: Db;
@@ -107,7 +105,6 @@ declare module './context' {
     /** verification codes (core: registration, password reset and account changes send them) */
     codes: VerificationService;
     account: AccountService;
-    template: TemplateService;
     ledger: LedgerService;
     subaccounts: SubAccountService;
     send: SendService;
@@ -170,7 +167,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     sessions,
     codes,
     account: new AccountService(ctx, { codes, sessions, uploads }),
-    template: new TemplateService(ctx),
     ledger: new LedgerService(ctx),
     subaccounts: undefined as unknown as SubAccountService,
     send: new SendService(ctx, clients),
@@ -203,7 +199,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     async (api) => {
       installAccess(api, sessions);
       await api.register(accountRoutes(ctx, services.account));
-      await api.register(templateRoutes(ctx, services.template));
       await api.register(sendRoutes(ctx, services.send));
       await api.register(recordsRoutes(ctx, new RecordsService(ctx, clients)));
       await api.register(purchaseRoutes(ctx, new PurchaseService(ctx, clients)));

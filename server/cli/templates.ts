@@ -1,6 +1,6 @@
 /** Template review commands: approve, reject, list. */
 import { formatDateTime } from '../lib/time';
-import { reviewTemplate } from '../modules/template/service';
+import { reviewTemplate } from '../modules/template';
 import { CommandError, defineCommands, table, UsageError } from './registry';
 
 const STATE: Record<number, string> = { 0: '待审核', 1: '审核通过', 3: '审核不通过' };

@@ -18,9 +18,10 @@ import profile from './profile';
 import register from './register';
 import sign from './sign';
 import site from './site';
+import template from './template';
 import upload from './upload';
 
-export const MODULES: FastifyPluginAsync[] = [auth, captcha, clients, content, help, notice, password, profile, register, sign, site, upload];
+export const MODULES: FastifyPluginAsync[] = [auth, captcha, clients, content, help, notice, password, profile, register, sign, site, template, upload];
 
 interface PluginMeta {
   name?: string;
