@@ -38,7 +38,7 @@ import { Money, money2 } from '../server/modules/ledger/money';
 import { ceilCent } from '../server/modules/billing';
 import { expandNextChunk } from '../server/modules/send/messages';
 import { SendService } from '../server/modules/send/service';
-import { ClientsService } from '../server/modules/clients/service';
+import { ClientsService } from '../server/modules/clients';
 import { VarIntlService, type AcceptProbe } from '../server/modules/varintl/service';
 import { newWorkFile } from '../server/modules/varintl/files';
 import { fillTemplate, templateParts } from '../server/modules/varintl/variable';

@@ -1,6 +1,6 @@
 /** Template review commands: approve, reject, list. */
 import { formatDateTime } from '../lib/time';
-import { reviewTemplate } from '../modules/template/service';
+import { reviewTemplate } from '../modules/template';
 import { CommandError, defineCommands, enumLabel, table, UsageError } from './registry';
 import { TemplateAuditState } from '../../common/generated/schemas';
 

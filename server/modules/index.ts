@@ -9,6 +9,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import auth from './auth';
 import captcha from './captcha';
+import clients from './clients';
 import content from './content';
 import help from './help';
 import notice from './notice';
@@ -18,8 +19,10 @@ import profile from './profile';
 import register from './register';
 import sign from './sign';
 import site from './site';
+import template from './template';
+import upload from './upload';
 
-export const MODULES: FastifyPluginAsync[] = [auth, captcha, content, help, notice, numbers, password, profile, register, sign, site];
+export const MODULES: FastifyPluginAsync[] = [auth, captcha, clients, content, help, notice, numbers, password, profile, register, sign, site, template, upload];
 
 interface PluginMeta {
   name?: string;

@@ -76,6 +76,16 @@ describe.each(backends)('route schemas (%s)', (backend) => {
     expect(recharge.properties.clientId.title).toBe('子账户');
     expect(JSON.stringify(recharge)).not.toMatch(/errorMessage|x-schema-key/);
   });
+
+  it('documents the converted modules (clients, upload) with their params schemas', async () => {
+    const c = await as('agent1');
+    const spec = (await c.get('/api/help/openapi.json')).body;
+    const clients = spec.paths['/api/send/getclients'].post.requestBody.content['application/x-www-form-urlencoded'].schema;
+    expect(clients.title).toBe('ClientsListParams');
+    expect(clients.properties.getAll).toMatchObject({ type: 'integer', maximum: 1 });
+    const upload = spec.paths['/api/file/upload'].post;
+    expect(upload.parameters.find((p: any) => p.name === 'scene').schema.maxLength).toBe(32);
+  });
 });
 
 describe('installAccess', () => {

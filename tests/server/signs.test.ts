@@ -113,6 +113,15 @@ describe.each(backends)('signs (%s)', (backend) => {
       const anon = await t.server.client().init();
       expect((await anon.post('/api/send/getclients', {})).body.code).toBe(401);
     });
+
+    it('refuses parameters outside params/clients-list with 参数错误 (an unknown range, a non-number getAll)', async () => {
+      for (const body of [{ phoneInoutType: 7 }, { phoneInoutType: 'x' }, { getAll: 'abc' }, { smsfrom: 1e12 }]) {
+        const r = await agent1.post('/api/send/getclients', body);
+        expect(r.body, JSON.stringify(body)).toMatchObject({ code: 400, msg: '参数错误' });
+      }
+      // a form posts strings: coerced, as the send page sends them
+      expect((await agent1.post('/api/send/getclients', { getAll: '1', phoneInoutType: '0' })).body.code).toBe(0);
+    });
   });
 
   describe('POST /sign/list', () => {

@@ -8,7 +8,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { formatDateTime } from '../../lib/time';
-import { FILES_BASE_URL } from '../upload/service';
+import { FILES_BASE_URL } from '../upload';
 import { CertType, IdType, OauthStatus, UserType } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
 import idTypeEnum from '../../../schemas/enums/id-type.json';

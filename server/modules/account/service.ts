@@ -13,7 +13,7 @@ import { formatDateTime } from '../../lib/time';
 import type { SessionService } from '../auth/session';
 import { effectiveStatus, oauthStatusForApi } from '../profile/service';
 import { checkMobile } from '../register/mobile';
-import type { UploadService } from '../upload/service';
+import type { UploadService } from '../upload';
 import { smsTarget, type VerificationService } from '../verification/service';
 import { certificationInfo, submitCertification, type CertificationForm, type CertificationInfo } from './certification';
 import { AccountStatus, NeedMo, NeedReport, OauthStatus, UserType } from '../../../common/generated/schemas';

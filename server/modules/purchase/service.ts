@@ -22,7 +22,7 @@ import { formatDateTime, businessDayStart } from '../../lib/time';
 import { LedgerService } from '../ledger/service';
 import { poolFigure, poolUnitsBought } from '../billing';
 import { Money, money2, type MoneyValue } from '../ledger/money';
-import type { ClientsService, ScopedAccount } from '../clients/service';
+import type { ClientsService, ScopedAccount } from '../clients';
 import { BillPaymentType, OauthStatus, OperationMode, ProductState, ProductType, RebateType, SmsBillOrderType, UserType } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
 import purchaseForm from '../../../schemas/forms/purchase.json';

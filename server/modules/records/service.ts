@@ -25,7 +25,7 @@ import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf, type Paging } from '../../http/paging';
 import { exportColumns, safeRow } from '../../lib/export-columns';
 import { formatDateTime } from '../../lib/time';
-import type { ClientsService, ScopedAccount } from '../clients/service';
+import type { ClientsService, ScopedAccount } from '../clients';
 import { SendTimeType, TaskStatus, TimedTaskTimeType, UserType, type MoRecord, type SendRecord, type SendTask, type TimedTask } from '../../../common/generated/schemas';
 import { findCity, findProvince } from '../../../common/sms/segments';
 import { expandTask } from '../send/messages';

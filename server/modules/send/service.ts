@@ -10,7 +10,7 @@ import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { validateForm } from '../../http/validation';
 import { formatDateTime } from '../../lib/time';
-import type { ClientsService } from '../clients/service';
+import type { ClientsService } from '../clients';
 import { Money, money2 } from '../ledger/money';
 import { LedgerService } from '../ledger/service';
 import {

@@ -17,7 +17,7 @@ import { listPage, pagingOf } from '../../http/paging';
 import { exportColumns, fieldTitle, safeRow } from '../../lib/export-columns';
 import { IMPORT_SHEET_LIMITS, readSheetRows, SpreadsheetError } from '../../lib/spreadsheet';
 import { formatDateTime } from '../../lib/time';
-import type { ClientsService, ScopedAccount } from '../clients/service';
+import type { ClientsService, ScopedAccount } from '../clients';
 import { SignState, UserType, type Sign, type SignFilter } from '../../../common/generated/schemas';
 import { whereFrom } from '../../db/filters';
 import type { CurrentPaging } from '../../http/contract';

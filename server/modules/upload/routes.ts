@@ -7,25 +7,39 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import { errors } from '../../http/errors';
 import { ok } from '../../http/reply';
-import { params } from '../../http/params';
+import { api, okOf, request } from '../../http/contract';
 import { route } from '../../http/route';
+import type { AppContext } from '../../context';
 import { sessionOf } from '../auth/session';
 import { UPLOAD_MAX_BYTES, UPLOAD_MESSAGES, type UploadService } from './service';
-import { MESSAGES } from '../../../common/schema/messages';
 
 export const UPLOAD_FIELD = 'photoFile';
 
-export function uploadRoutes(uploads: UploadService): FastifyPluginAsync {
-  return async (app) => {
-    await app.register(multipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
+/** The stored image: its path (for the forms) and the URL that serves it. */
+const STORED = {
+  type: 'object',
+  required: ['path', 'url'],
+  properties: {
+    path: { type: 'string', title: '文件路径' },
+    url: { type: 'string', title: '访问地址' },
+    size: { type: 'integer', title: '大小（字节）' },
+    type: { type: 'string', title: '文件类型' },
+  },
+};
 
-    app.post<{ Querystring: { scene?: string } }>(
+export function uploadRoutes(ctx: AppContext, uploads: UploadService): FastifyPluginAsync {
+  return async (plugin) => {
+    await plugin.register(multipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
+    const app = api(plugin);
+
+    app.post(
       '/file/upload',
       route({
         tag: '文件',
         summary: '上传图片（multipart，文件字段 photoFile）；scene=open-account 时也接受 BMP',
         access: 'session',
-        querystring: params({ scene: { type: 'string', title: '场景', maxLength: 32, errorMessage: MESSAGES.badParam } }),
+        querystring: request(ctx, 'params/upload-image'),
+        response: okOf(ctx, STORED),
       }),
       async (req) => {
       if (!req.isMultipart()) throw errors.refused(UPLOAD_MESSAGES.noFile);
