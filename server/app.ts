@@ -45,8 +45,6 @@ import { templateRoutes } from './modules/template/routes';
 import { TemplateService } from './modules/template/service';
 import { sendRoutes } from './modules/send/routes';
 import { SendService } from './modules/send/service';
-import { recordsRoutes } from './modules/records/routes';
-import { RecordsService } from './modules/records/service';
 import { purchaseRoutes } from './modules/purchase/routes';
 import { PurchaseService } from './modules/purchase/service';
 import { reportsRoutes } from './modules/reports/routes';
@@ -69,7 +67,7 @@ import { VarIntlService } from './modules/varintl/service';
  * becomes a plugin (server/modules/module.ts) leaves this list, and other modules may name it in
  * their `dependencies` either way.
  */
-const LEGACY_MODULES = ['clients', 'upload', 'account', 'template', 'ledger', 'subaccount', 'send', 'pay', 'bills', 'files', 'records', 'purchase', 'reports', 'numbers', 'invoice', 'varintl'];
+const LEGACY_MODULES = ['clients', 'upload', 'account', 'template', 'ledger', 'subaccount', 'send', 'pay', 'bills', 'files', 'purchase', 'reports', 'numbers', 'invoice', 'varintl'];
 
 export interface BuildAppOptions {
   db: Db;
@@ -209,7 +207,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(accountRoutes(ctx, services.account));
       await api.register(templateRoutes(ctx, services.template));
       await api.register(sendRoutes(ctx, services.send));
-      await api.register(recordsRoutes(ctx, new RecordsService(ctx, clients)));
       await api.register(purchaseRoutes(ctx, new PurchaseService(ctx, clients)));
       await api.register(numbersRoutes());
       await api.register(payRoutes(ctx, services.pay));

@@ -14,11 +14,12 @@ import help from './help';
 import notice from './notice';
 import password from './password';
 import profile from './profile';
+import records from './records';
 import register from './register';
 import sign from './sign';
 import site from './site';
 
-export const MODULES: FastifyPluginAsync[] = [auth, captcha, content, help, notice, password, profile, register, sign, site];
+export const MODULES: FastifyPluginAsync[] = [auth, captcha, content, help, notice, password, profile, records, register, sign, site];
 
 interface PluginMeta {
   name?: string;
