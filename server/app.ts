@@ -41,8 +41,6 @@ import { AccountService } from './modules/account/service';
 import { UploadService } from './modules/upload';
 import { sendRoutes } from './modules/send/routes';
 import { SendService } from './modules/send/service';
-import { recordsRoutes } from './modules/records/routes';
-import { RecordsService } from './modules/records/service';
 import { purchaseRoutes } from './modules/purchase/routes';
 import { PurchaseService } from './modules/purchase/service';
 import { reportsRoutes } from './modules/reports/routes';
@@ -64,7 +62,7 @@ import { VarIntlService } from './modules/varintl/service';
  * becomes a plugin (server/modules/module.ts) leaves this list, and other modules may name it in
  * their `dependencies` either way.
  */
-const LEGACY_MODULES = ['account', 'ledger', 'subaccount', 'send', 'pay', 'bills', 'files', 'records', 'purchase', 'reports', 'invoice', 'varintl'];
+const LEGACY_MODULES = ['account', 'ledger', 'subaccount', 'send', 'pay', 'bills', 'files', 'purchase', 'reports', 'invoice', 'varintl'];
 
 export interface BuildAppOptions {
   db: Db;
@@ -199,7 +197,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       installAccess(api, sessions);
       await api.register(accountRoutes(ctx, services.account));
       await api.register(sendRoutes(ctx, services.send));
-      await api.register(recordsRoutes(ctx, new RecordsService(ctx, clients)));
       await api.register(purchaseRoutes(ctx, new PurchaseService(ctx, clients)));
       await api.register(payRoutes(ctx, services.pay));
       await api.register(billsRoutes(ctx, services.bills));

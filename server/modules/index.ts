@@ -16,13 +16,14 @@ import notice from './notice';
 import numbers from './numbers';
 import password from './password';
 import profile from './profile';
+import records from './records';
 import register from './register';
 import sign from './sign';
 import site from './site';
 import template from './template';
 import upload from './upload';
 
-export const MODULES: FastifyPluginAsync[] = [auth, captcha, clients, content, help, notice, numbers, password, profile, register, sign, site, template, upload];
+export const MODULES: FastifyPluginAsync[] = [auth, captcha, clients, content, help, notice, numbers, password, profile, records, register, sign, site, template, upload];
 
 interface PluginMeta {
   name?: string;

@@ -1,7 +1,10 @@
 /**
- * The record lists' filter parameters, read leniently (an empty value means "any") and checked
- * strictly (a malformed one answers code 400 with the filter schema's message, never reaches SQL).
- * Dates are business days (Asia/Shanghai, server/lib/time.ts); a range is [start 00:00, end + 1 day).
+ * What the record lists' filter schemas cannot say, as small named functions: the default date
+ * ranges (send records: the last 90 days; uplink: the last three months, a span of one month), a
+ * comma list of send states, and the outcome groups of a task's numbers. The values arrive checked
+ * by the routes' schemas (schemas/filters/*.json, schemas/params/task-*.json: formats, enums,
+ * patterns, lengths); plain filters go to SQL through server/db/filters.ts. Dates are business
+ * days (Asia/Shanghai, server/lib/time.ts); a range is [start 00:00, end + 1 day).
  */
 import { ApiError } from '../../http/errors';
 import { businessDayStart, startOfBusinessDay } from '../../lib/time';
@@ -25,6 +28,129 @@ export const RECORD_MSG = {
   taskNotFound: '任务不存在',
   tooManyTasks: '短信内容匹配的任务过多，请缩小查询范围',
 } as const;
+
+/**
+ * a business day 'YYYY-MM-DD' (the routes' schemas check `format: date`; the bills service still
+ * passes raw values, where 'YYYY-MM-DD HH:mm:ss' counts as its day) → the instant it starts;
+ * undefined when empty
+ */
+export function dayParam(v: unknown): Date | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  const s = typeof v === 'string' ? v.trim() : '';
+  const day = /^\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?$/.test(s) ? s.slice(0, 10) : '';
+  const t = day ? businessDayStart(day) : undefined;
+  if (!t) throw new ApiError(400, RECORD_MSG.badDate);
+  return t;
+}
+
+/** 'YYYY-MM-DD' of the business day starting at `t` */
+export const dayOf = (t: Date) => new Date(t.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
+
+/** the business day `months` calendar months from `t` (a day-of-month past the month's end clamps to it) */
+export function addMonths(t: Date, months: number): Date {
+  const [y, m, d] = dayOf(t).split('-').map(Number);
+  const last = new Date(Date.UTC(y, m - 1 + months + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(y, m - 1 + months, Math.min(d, last)) - 8 * 3600_000);
+}
+
+export const addDays = (t: Date, days: number) => new Date(t.getTime() + days * DAY_MS);
+
+export interface DayRange {
+  from: Date;
+  /** exclusive */
+  to: Date;
+}
+
+/** an optional [start, end] pair of days; end before start is refused */
+export function optionalRange(start: string | undefined, end: string | undefined): Partial<DayRange> {
+  const from = dayParam(start);
+  const endDay = dayParam(end);
+  if (from && endDay && from > endDay) throw new ApiError(400, RECORD_MSG.dateOrder);
+  return { from, to: endDay ? addDays(endDay, 1) : undefined };
+}
+
+/** Send records: the given days, else the last 90 business days up to today (both ends inclusive). */
+export const RECORD_DEFAULT_DAYS = 90;
+export function recordRange(start: string | undefined, end: string | undefined, now: Date): DayRange {
+  const today = startOfBusinessDay(now);
+  let from = dayParam(start);
+  let endDay = dayParam(end);
+  if (!endDay) endDay = from && from > today ? from : today;
+  if (!from) from = addDays(endDay, -(RECORD_DEFAULT_DAYS - 1));
+  if (from > endDay) throw new ApiError(400, RECORD_MSG.dateOrder);
+  return { from, to: addDays(endDay, 1) };
+}
+
+/**
+ * Uplink (spec 02 §5): the last three months only (start not before today minus 3 calendar months),
+ * a span of at most one month (end ≤ start + 1 calendar month). Default: the month up to today.
+ */
+export function uplinkRange(start: string | undefined, end: string | undefined, now: Date): DayRange {
+  const today = startOfBusinessDay(now);
+  const earliest = addMonths(today, -3);
+  let from = dayParam(start);
+  let endDay = dayParam(end);
+  if (!from && !endDay) {
+    endDay = today;
+    from = addMonths(today, -1);
+  } else if (!from) {
+    from = addMonths(endDay!, -1);
+    if (from < earliest) from = earliest;
+  } else if (!endDay) {
+    const cap = addMonths(from, 1);
+    endDay = cap < today ? cap : today;
+    if (endDay < from) endDay = from;
+  }
+  if (from! > endDay!) throw new ApiError(400, RECORD_MSG.dateOrder);
+  if (from! < earliest) throw new ApiError(400, RECORD_MSG.uplinkRange);
+  if (endDay! > addMonths(from!, 1)) throw new ApiError(400, RECORD_MSG.uplinkSpan);
+  return { from: from!, to: addDays(endDay!, 1) };
+}
+
+export const RECORD_STATES: readonly number[] = Object.values(SendRecordStatus);
+
+/** stateList '3,6' (its pattern checked by the schema) → [3, 6]; every value must be a send-record state */
+export function statesOf(list: string | undefined): number[] | undefined {
+  if (!list) return undefined;
+  const states = [...new Set(list.split(',').map(Number))];
+  if (!states.every((x) => RECORD_STATES.includes(x))) throw new ApiError(400, RECORD_MSG.badState);
+  return states;
+}
+
+/**
+ * Task-detail outcomes (enums/task-detail-outcome) → message states (enums/send-record-status),
+ * the same grouping as the task counters (docs/api-records.md).
+ */
+export const OUTCOME_STATES: Record<number, readonly number[]> = {
+  [TaskDetailOutcome.Success]: [SendRecordStatus.Delivered, SendRecordStatus.DeliveredAlt],
+  [TaskDetailOutcome.Failure]: [
+    SendRecordStatus.SubmitFailed,
+    SendRecordStatus.DeliveryFailed,
+    SendRecordStatus.TemplateReviewFailed,
+    SendRecordStatus.ReviewFailed,
+    SendRecordStatus.BillingFailed,
+  ],
+  [TaskDetailOutcome.Unknown]: [SendRecordStatus.Submitted, SendRecordStatus.SubmittedAlt],
+  [TaskDetailOutcome.Intercepted]: [SendRecordStatus.GatewayReceiveIntercepted, SendRecordStatus.GatewaySendIntercepted, SendRecordStatus.FrequencyIntercepted],
+  [TaskDetailOutcome.Pending]: [SendRecordStatus.NotSent, SendRecordStatus.AwaitingReview],
+};
+
+/** sendTypes '1,2' (its pattern checked by the schema) → the message states to export; none → 请选择需要导出号码状态！ */
+export function outcomeStates(sendTypes: string | undefined): number[] {
+  const s = sendTypes ?? '';
+  if (s === '') throw new ApiError(400, RECORD_MSG.exportNoState);
+  const states = new Set<number>();
+  for (const o of s.split(',').map(Number)) {
+    const st = OUTCOME_STATES[o];
+    if (!st) throw new ApiError(400, MESSAGES.badParam);
+    st.forEach((x) => states.add(x));
+  }
+  return [...states];
+}
+
+// ---- legacy readers ----------------------------------------------------------------------------
+// Still read by the bills and reports services until their routes take typed filters (issue 22);
+// the record lists above no longer use them. Remove with their last caller.
 
 export type Body = Record<string, unknown>;
 
@@ -56,139 +182,5 @@ export function enumParam(v: unknown, values: readonly number[], msg: string = M
   return n;
 }
 
-/** a business day 'YYYY-MM-DD' → the instant it starts; undefined when empty */
-export function dayParam(v: unknown): Date | undefined {
-  const s = str(v);
-  if (s === '') return undefined;
-  // the console may send 'YYYY-MM-DD HH:mm:ss': only the day counts
-  const day = /^\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?$/.test(s) ? s.slice(0, 10) : '';
-  const t = day ? businessDayStart(day) : undefined;
-  if (!t) throw new ApiError(400, RECORD_MSG.badDate);
-  return t;
-}
 
-/** 'YYYY-MM-DD' of the business day starting at `t` */
-export const dayOf = (t: Date) => new Date(t.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
-
-/** the business day `months` calendar months from `t` (a day-of-month past the month's end clamps to it) */
-export function addMonths(t: Date, months: number): Date {
-  const [y, m, d] = dayOf(t).split('-').map(Number);
-  const last = new Date(Date.UTC(y, m - 1 + months + 1, 0)).getUTCDate();
-  return new Date(Date.UTC(y, m - 1 + months, Math.min(d, last)) - 8 * 3600_000);
-}
-
-export const addDays = (t: Date, days: number) => new Date(t.getTime() + days * DAY_MS);
-
-export interface DayRange {
-  from: Date;
-  /** exclusive */
-  to: Date;
-}
-
-/** an optional [start, end] pair of days; end before start is refused */
-export function optionalRange(start: unknown, end: unknown): Partial<DayRange> {
-  const from = dayParam(start);
-  const endDay = dayParam(end);
-  if (from && endDay && from > endDay) throw new ApiError(400, RECORD_MSG.dateOrder);
-  return { from, to: endDay ? addDays(endDay, 1) : undefined };
-}
-
-/** Send records: the given days, else the last 90 business days up to today (both ends inclusive). */
-export const RECORD_DEFAULT_DAYS = 90;
-export function recordRange(start: unknown, end: unknown, now: Date): DayRange {
-  const today = startOfBusinessDay(now);
-  let from = dayParam(start);
-  let endDay = dayParam(end);
-  if (!endDay) endDay = from && from > today ? from : today;
-  if (!from) from = addDays(endDay, -(RECORD_DEFAULT_DAYS - 1));
-  if (from > endDay) throw new ApiError(400, RECORD_MSG.dateOrder);
-  return { from, to: addDays(endDay, 1) };
-}
-
-/**
- * Uplink (spec 02 §5): the last three months only (start not before today minus 3 calendar months),
- * a span of at most one month (end ≤ start + 1 calendar month). Default: the month up to today.
- */
-export function uplinkRange(start: unknown, end: unknown, now: Date): DayRange {
-  const today = startOfBusinessDay(now);
-  const earliest = addMonths(today, -3);
-  let from = dayParam(start);
-  let endDay = dayParam(end);
-  if (!from && !endDay) {
-    endDay = today;
-    from = addMonths(today, -1);
-  } else if (!from) {
-    from = addMonths(endDay!, -1);
-    if (from < earliest) from = earliest;
-  } else if (!endDay) {
-    const cap = addMonths(from, 1);
-    endDay = cap < today ? cap : today;
-    if (endDay < from) endDay = from;
-  }
-  if (from! > endDay!) throw new ApiError(400, RECORD_MSG.dateOrder);
-  if (from! < earliest) throw new ApiError(400, RECORD_MSG.uplinkRange);
-  if (endDay! > addMonths(from!, 1)) throw new ApiError(400, RECORD_MSG.uplinkSpan);
-  return { from: from!, to: addDays(endDay!, 1) };
-}
-
-export const RECORD_STATES: readonly number[] = Object.values(SendRecordStatus);
-
-/** stateList '3,6' → [3, 6]; every value must be a send-record state */
-export function stateListParam(v: unknown): number[] | undefined {
-  const s = str(v);
-  if (s === '') return undefined;
-  if (!/^[0-9]{1,2}(,[0-9]{1,2}){0,19}$/.test(s)) throw new ApiError(400, RECORD_MSG.badState);
-  const states = [...new Set(s.split(',').map(Number))];
-  if (!states.every((x) => RECORD_STATES.includes(x))) throw new ApiError(400, RECORD_MSG.badState);
-  return states;
-}
-
-/** a number to look for: digits only (exact match) */
-export function phoneParam(v: unknown): string | undefined {
-  const s = str(v);
-  if (s === '') return undefined;
-  if (!/^\d{1,20}$/.test(s)) throw new ApiError(400, RECORD_MSG.badPhone);
-  return s;
-}
-
-/** a contains-text filter: at most `max` characters */
-export function textParam(v: unknown, max: number): string | undefined {
-  const s = str(v);
-  if (s === '') return undefined;
-  if (s.length > max) throw new ApiError(400, MESSAGES.badParam);
-  return s;
-}
-
-export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/**
- * Task-detail outcomes (enums/task-detail-outcome) → message states (enums/send-record-status),
- * the same grouping as the task counters (docs/api-records.md).
- */
-export const OUTCOME_STATES: Record<number, readonly number[]> = {
-  [TaskDetailOutcome.Success]: [SendRecordStatus.Delivered, SendRecordStatus.DeliveredAlt],
-  [TaskDetailOutcome.Failure]: [
-    SendRecordStatus.SubmitFailed,
-    SendRecordStatus.DeliveryFailed,
-    SendRecordStatus.TemplateReviewFailed,
-    SendRecordStatus.ReviewFailed,
-    SendRecordStatus.BillingFailed,
-  ],
-  [TaskDetailOutcome.Unknown]: [SendRecordStatus.Submitted, SendRecordStatus.SubmittedAlt],
-  [TaskDetailOutcome.Intercepted]: [SendRecordStatus.GatewayReceiveIntercepted, SendRecordStatus.GatewaySendIntercepted, SendRecordStatus.FrequencyIntercepted],
-  [TaskDetailOutcome.Pending]: [SendRecordStatus.NotSent, SendRecordStatus.AwaitingReview],
-};
-
-/** sendTypes '1,2' → the message states to export; none → 请选择需要导出号码状态！ */
-export function sendTypesParam(v: unknown): number[] {
-  const s = str(v);
-  if (s === '') throw new ApiError(400, RECORD_MSG.exportNoState);
-  if (!/^\d{1,2}(,\d{1,2}){0,9}$/.test(s)) throw new ApiError(400, MESSAGES.badParam);
-  const states = new Set<number>();
-  for (const o of s.split(',').map(Number)) {
-    const st = OUTCOME_STATES[o];
-    if (!st) throw new ApiError(400, MESSAGES.badParam);
-    st.forEach((x) => states.add(x));
-  }
-  return [...states];
-}
+export { escapeLike } from '../../db/filters';

@@ -29,21 +29,16 @@ import type { ClientsService, ScopedAccount } from '../clients';
 import { SendTimeType, TaskStatus, TimedTaskTimeType, UserType, type MoRecord, type SendRecord, type SendTask, type TimedTask } from '../../../common/generated/schemas';
 import { findCity, findProvince } from '../../../common/sms/segments';
 import { expandTask } from '../send/messages';
+import { escapeLike, whereFrom } from '../../db/filters';
+import type { PageRows } from '../../http/contract';
+import type { MoRecordFilter, SendRecordFilter, SendTaskFilter, TaskNumbersParams, TaskPhonesParams, TaskRefParams, TimedTaskFilter } from '../../../common/generated/schemas';
 import {
-  bodyOf,
-  enumParam,
-  escapeLike,
-  intParam,
   optionalRange,
-  phoneParam,
+  outcomeStates,
   RECORD_MSG,
   recordRange,
-  sendTypesParam,
-  stateListParam,
-  str,
-  textParam,
+  statesOf,
   uplinkRange,
-  type Body,
   type DayRange,
 } from './filters';
 
@@ -164,10 +159,10 @@ export class RecordsService {
   }
 
   /** The accounts a list covers: the session's scope, narrowed by an agent's clientid filter. */
-  async accountsOf(me: Account, clientid: unknown): Promise<ScopedAccount[]> {
+  async accountsOf(me: Account, clientid: string | undefined): Promise<ScopedAccount[]> {
     if (me.user_type !== UserType.Agent) return [{ id: me.id, clientid: me.clientid, name: me.name }];
     const scope = await this.clients.scope(me);
-    const c = str(clientid);
+    const c = clientid;
     if (!c) return scope;
     const one = scope.find((a) => a.clientid === c);
     if (!one) throw errors.forbidden();
@@ -203,38 +198,11 @@ export class RecordsService {
     };
   }
 
-  /** POST /send/sendTask (filters/send-task.json) */
-  async taskList(me: Account, body: unknown) {
-    const b = bodyOf(body);
-    const accounts = await this.accountsOf(me, b.clientId ?? b.clientid);
-    const range = optionalRange(b.createTimeStart, b.createTimeEnd);
-    const status = enumParam(b.status, Object.values(TaskStatus));
-    const smstype = enumParam(b.smstype, this.enumValues('sms-type'));
-    const templateType = enumParam(b.templateType, this.enumValues('template-type'));
-    const sign = textParam(b.sign, 12);
-    const uid = textParam(b.id, 40);
-    const creator = textParam(b.creator, 60);
-    const content = textParam(b.content, 500);
-    const paging = pagingOf(b, TASK_PAGE_SIZE);
-    let q = this.ctx.db.selectFrom('sms_tasks as t').where(
-      't.account_id',
-      'in',
-      accounts.map((a) => a.id),
-    );
-    if (range.from) q = q.where('t.created_at', '>=', range.from);
-    if (range.to) q = q.where('t.created_at', '<', range.to);
-    if (status !== undefined) q = q.where('t.status', '=', status);
-    if (smstype !== undefined) q = q.where('t.smstype', '=', smstype);
-    if (templateType !== undefined) q = q.where('t.template_type', '=', templateType);
-    if (sign) q = q.where(sql<boolean>`t.sign ilike ${`%${escapeLike(sign)}%`}`);
-    if (uid) q = q.where('t.uid', '=', uid);
-    if (creator) q = q.where(sql<boolean>`t.creator_name ilike ${`%${escapeLike(creator)}%`}`);
-    if (content) q = q.where(sql<boolean>`t.content ilike ${`%${escapeLike(content)}%`}`);
-    return this.taskPage(q, paging, accounts, (t, n, ids) => this.taskRow(t, n, ids));
-  }
-
-  private enumValues(name: string): number[] {
-    return this.ctx.schemas.registry.enumOptions<number>(name).map((o) => o.value);
+  /** POST /send/sendTask (filters/send-task.json: every field filters by its x-column / x-op) */
+  async taskList(me: Account, f: SendTaskFilter & PageRows) {
+    const accounts = await this.accountsOf(me, undefined);
+    const q = whereFrom(this.ctx.db.selectFrom('sms_tasks as t'), this.ctx, 'filters/send-task', f, { scope: accounts, agent: me.user_type === UserType.Agent });
+    return this.taskPage(q, pagingOf(f, TASK_PAGE_SIZE), accounts, (t, n, ids) => this.taskRow(t, n, ids));
   }
 
   /** one query for the page and the total (a window count), a second only past the last page */
@@ -257,8 +225,8 @@ export class RecordsService {
   }
 
   /** A task of the scope by its uid or its numeric id; 任务不存在 otherwise (another account's task included). */
-  async findTask(me: Account, ref: unknown): Promise<{ task: TaskRow; clientids: Map<number, string> }> {
-    const v = str(ref);
+  async findTask(me: Account, ref: string | number | undefined): Promise<{ task: TaskRow; clientids: Map<number, string> }> {
+    const v = ref === undefined ? '' : String(ref).trim();
     if (!v || v.length > 40) throw new ApiError(400, RECORD_MSG.badParam);
     const accounts = await this.accountsOf(me, undefined);
     const ids = accounts.map((a) => a.id);
@@ -275,8 +243,7 @@ export class RecordsService {
   }
 
   /** POST /send/queryTaskInfo {id}: the task with its counts by outcome */
-  async taskInfo(me: Account, body: unknown): Promise<Required<SendTask>> {
-    const b = bodyOf(body);
+  async taskInfo(me: Account, b: TaskRefParams): Promise<Required<SendTask>> {
     const { task, clientids } = await this.findTask(me, b.id ?? b.uid ?? b.taskId);
     return {
       ...this.taskRow(task, 1, clientids),
@@ -289,9 +256,8 @@ export class RecordsService {
   }
 
   /** POST /send/exportTaskInfoPhones {id, sendTypes}: the task's numbers in those outcomes, one a line */
-  async taskPhones(me: Account, body: unknown): Promise<{ name: string; stream: Readable }> {
-    const b = bodyOf(body);
-    const states = sendTypesParam(b.sendTypes);
+  async taskPhones(me: Account, b: TaskPhonesParams): Promise<{ name: string; stream: Readable }> {
+    const states = outcomeStates(b.sendTypes);
     const { task } = await this.findTask(me, b.id ?? b.uid ?? b.taskId);
     const db = this.ctx.db;
     // a large task's numbers not yet written as rows are written first (docs/api-send.md "Large tasks")
@@ -316,34 +282,22 @@ export class RecordsService {
     return { name: `${task.uid}.txt`, stream: this.guarded(Readable.from(lines()), 'task numbers export') };
   }
 
-  /** POST /send/smsTimerSend/list (filters/timed-task.json): the scheduled tasks */
-  async timedList(me: Account, body: unknown) {
-    const b = bodyOf(body);
-    const accounts = await this.accountsOf(me, b.clientid ?? b.clientId);
-    const timeType = enumParam(b.timeType, this.enumValues('timed-task-time-type')) ?? 0;
-    const range = optionalRange(b.startTime, b.endTime);
-    const status = enumParam(b.status, Object.values(TaskStatus));
-    const smstype = enumParam(b.smstype, this.enumValues('sms-type'));
-    const templateType = enumParam(b.templateType, this.enumValues('template-type'));
-    const sign = textParam(b.sign, 12);
-    const content = textParam(b.content, 500);
-    const paging = pagingOf(b, TASK_PAGE_SIZE);
-    const col = timeType === TimedTaskTimeType.SendTime ? 't.send_time' : 't.created_at';
-    let q = this.ctx.db
-      .selectFrom('sms_tasks as t')
-      .where(
-        't.account_id',
-        'in',
-        accounts.map((a) => a.id),
-      )
-      .where('t.send_type', '=', SendTimeType.Scheduled);
+  /**
+   * POST /send/smsTimerSend/list (filters/timed-task.json): the scheduled tasks. The date range
+   * applies to the column `timeType` names (a rule of its own, beside the schema's x-column ones).
+   */
+  async timedList(me: Account, f: TimedTaskFilter & PageRows) {
+    const accounts = await this.accountsOf(me, undefined);
+    const range = optionalRange(f.startTime, f.endTime);
+    const col = f.timeType === TimedTaskTimeType.SendTime ? 't.send_time' : 't.created_at';
+    let q = whereFrom(this.ctx.db.selectFrom('sms_tasks as t'), this.ctx, 'filters/timed-task', f, { scope: accounts, agent: me.user_type === UserType.Agent }).where(
+      't.send_type',
+      '=',
+      SendTimeType.Scheduled,
+    );
     if (range.from) q = q.where(col, '>=', range.from);
     if (range.to) q = q.where(col, '<', range.to);
-    if (status !== undefined) q = q.where('t.status', '=', status);
-    if (smstype !== undefined) q = q.where('t.smstype', '=', smstype);
-    if (templateType !== undefined) q = q.where('t.template_type', '=', templateType);
-    if (sign) q = q.where(sql<boolean>`t.sign ilike ${`%${escapeLike(sign)}%`}`);
-    if (content) q = q.where(sql<boolean>`t.content ilike ${`%${escapeLike(content)}%`}`);
+    const paging = pagingOf(f, TASK_PAGE_SIZE);
     return this.taskPage(
       q,
       paging,
@@ -371,8 +325,7 @@ export class RecordsService {
   }
 
   /** POST /send/getAllPhone/list {uid, page, rows}: the numbers of a task, in the order they were accepted */
-  async taskNumbers(me: Account, body: unknown) {
-    const b = bodyOf(body);
+  async taskNumbers(me: Account, b: TaskNumbersParams) {
     const { task } = await this.findTask(me, b.uid ?? b.taskId ?? b.id);
     const paging = pagingOf(b, TASK_PAGE_SIZE);
     if (!(await expandTask(this.ctx.db, task.id))) this.ctx.log.warn(`task ${task.uid}: a chunk of its numbers could not be written; the list holds the numbers written so far`);
@@ -398,18 +351,16 @@ export class RecordsService {
   // ---------------------------------------------------------------- send records
 
   /** filters/send-record.json */
-  recordFilter(body: Body): RecordFilter {
-    const range = recordRange(body.beginDate, body.endDate, this.ctx.now());
-    const carrier = enumParam(body.operatorstype, this.enumValues('carrier'));
+  recordFilter(f: SendRecordFilter): RecordFilter {
     return {
-      ...range,
-      states: stateListParam(body.stateList),
-      phone: phoneParam(body.phone),
-      content: textParam(body.searchContent ?? body.content, 500),
+      ...recordRange(f.beginDate, f.endDate, this.ctx.now()),
+      states: statesOf(f.stateList),
+      phone: f.phone || undefined,
+      content: f.searchContent || undefined,
       // 0 全网: any carrier
-      carrier: carrier ? carrier : undefined,
-      province: intParam(body.province ?? body.provinceId, 0, 99) || undefined,
-      city: intParam(body.city ?? body.cityId, 0, 999_999) || undefined,
+      carrier: f.operatorstype || undefined,
+      province: f.province || undefined,
+      city: f.city || undefined,
     };
   }
 
@@ -523,9 +474,8 @@ export class RecordsService {
   }
 
   /** POST /send/getrecords: a page of 10 by default; totalCount counted up to recordCountCap */
-  async records(me: Account, body: unknown) {
-    const bd = bodyOf(body);
-    const accounts = await this.accountsOf(me, bd.clientid ?? bd.clientId);
+  async records(me: Account, bd: SendRecordFilter & PageRows) {
+    const accounts = await this.accountsOf(me, bd.clientid);
     const ids = accounts.map((a) => a.id);
     const f = await this.withContentTasks(ids, this.recordFilter(bd));
     const paging = pagingOf(bd, RECORD_PAGE_SIZE);
@@ -568,9 +518,8 @@ export class RecordsService {
   }
 
   /** POST /send/exportRecordsTxt: the numbers of the matching records, one a line, streamed */
-  async recordsTxt(me: Account, body: unknown): Promise<{ name: string; stream: Readable }> {
-    const bd = bodyOf(body);
-    const accounts = await this.accountsOf(me, bd.clientid ?? bd.clientId);
+  async recordsTxt(me: Account, bd: SendRecordFilter): Promise<{ name: string; stream: Readable }> {
+    const accounts = await this.accountsOf(me, bd.clientid);
     const ids = accounts.map((a) => a.id);
     const f = await this.withContentTasks(ids, this.recordFilter(bd));
     await this.exportCount(ids, f, this.ctx.config.recordTxtExportMax, RECORD_MSG.exportTxtTooMany);
@@ -586,9 +535,8 @@ export class RecordsService {
    * temporary name until complete), remembers it in export_files for this account, and answers
    * its id; GET /send/downloadExportSendRecords?filePath=<id> serves it to the same account only.
    */
-  async prepareRecordsExport(me: Account, body: unknown): Promise<{ filePath: string; rows: number }> {
-    const bd = bodyOf(body);
-    const accounts = await this.accountsOf(me, bd.clientid ?? bd.clientId);
+  async prepareRecordsExport(me: Account, bd: SendRecordFilter): Promise<{ filePath: string; rows: number }> {
+    const accounts = await this.accountsOf(me, bd.clientid);
     const ids = accounts.map((a) => a.id);
     const f = await this.withContentTasks(ids, this.recordFilter(bd));
     if (this.exporting.has(me.id)) throw errors.refused(RECORD_MSG.exportBusy);
@@ -677,8 +625,8 @@ export class RecordsService {
   }
 
   /** GET /send/downloadExportSendRecords?filePath=<id>: the account's own prepared export */
-  async download(me: Account, filePath: unknown): Promise<{ name: string; stream: Readable; size: number }> {
-    const id = str(filePath);
+  async download(me: Account, filePath: string | undefined): Promise<{ name: string; stream: Readable; size: number }> {
+    const id = filePath ?? '';
     if (!/^[0-9a-f]{32}$/.test(id)) throw new ApiError(400, RECORD_MSG.badParam);
     const row = await this.ctx.db.selectFrom('export_files').selectAll().where('id', '=', id).where('account_id', '=', me.id).executeTakeFirst();
     const file = row && row.created_at.getTime() > this.ctx.now().getTime() - EXPORT_TTL_MS ? this.exportFile(row.path) : undefined;
@@ -688,10 +636,10 @@ export class RecordsService {
 
   // ---------------------------------------------------------------- uplink
 
-  private moQuery(ids: number[], body: Body) {
-    const range = uplinkRange(body.startReceivedate, body.endReceivedate, this.ctx.now());
-    const phone = phoneParam(body.phone);
-    const content = textParam(body.searchContent, 500);
+  private moQuery(ids: number[], f: MoRecordFilter) {
+    const range = uplinkRange(f.startReceivedate, f.endReceivedate, this.ctx.now());
+    const phone = f.phone;
+    const content = f.searchContent;
     let q = this.ctx.db.selectFrom('sms_mo as o').where('o.account_id', 'in', ids).where('o.received_at', '>=', range.from).where('o.received_at', '<', range.to);
     if (phone) q = q.where('o.phone', '=', phone);
     if (content) q = q.where(sql<boolean>`o.content ilike ${`%${escapeLike(content)}%`}`);
@@ -703,9 +651,8 @@ export class RecordsService {
   }
 
   /** POST /send/getmologs (filters/mo-record.json): last three months, a span of one month at most */
-  async moList(me: Account, body: unknown) {
-    const bd = bodyOf(body);
-    const accounts = await this.accountsOf(me, bd.clientid ?? bd.clientId);
+  async moList(me: Account, bd: MoRecordFilter & PageRows) {
+    const accounts = await this.accountsOf(me, bd.clientid);
     const ids = accounts.map((a) => a.id);
     const q = this.moQuery(ids, bd);
     const paging = pagingOf(bd, MO_PAGE_SIZE);
@@ -727,9 +674,8 @@ export class RecordsService {
   }
 
   /** POST /send/exportmologs: the same rows as an xlsx, streamed (≤ recordExportMax) */
-  async moExport(me: Account, body: unknown): Promise<{ name: string; stream: Readable }> {
-    const bd = bodyOf(body);
-    const accounts = await this.accountsOf(me, bd.clientid ?? bd.clientId);
+  async moExport(me: Account, bd: MoRecordFilter): Promise<{ name: string; stream: Readable }> {
+    const accounts = await this.accountsOf(me, bd.clientid);
     const ids = accounts.map((a) => a.id);
     const q = this.moQuery(ids, bd);
     const max = this.ctx.config.recordExportMax;
