@@ -75,6 +75,11 @@ describe.each(backends)('route schemas (%s)', (backend) => {
     const recharge = spec.paths['/api/client/recharge'].post.requestBody.content['application/x-www-form-urlencoded'].schema;
     expect(recharge.properties.clientId.title).toBe('子账户');
     expect(JSON.stringify(recharge)).not.toMatch(/errorMessage|x-schema-key/);
+    // the answers' shapes: the envelope with data from the entity schemas
+    const list = spec.paths['/api/sign/list'].post.responses['200'].content['application/json'].schema;
+    expect(list.properties.code.type).toBe('integer');
+    expect(list.properties.data.properties.list.items.properties.sign.title).toBe('签名');
+    expect(JSON.stringify(list)).not.toMatch(/errorMessage|x-column/);
   });
 
   it('documents the converted modules (clients, upload) with their params schemas', async () => {

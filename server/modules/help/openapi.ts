@@ -58,6 +58,8 @@ export async function registerOpenApi(app: FastifyInstance, platformName: string
         s.body = plainSchema(own.body);
         s.consumes = ['application/x-www-form-urlencoded', 'application/json'];
       }
+      // the answer the route declares (server/http/contract.ts): {code, msg, data} or a file
+      if (own.response) s.response = plainSchema(own.response);
       return { schema: s as any, url };
     },
   });
