@@ -20,6 +20,8 @@ export interface AppConfig {
    * with 408 and the connection closed); checked every `connectionCheckMs`
    */
   requestTimeoutMs: number;
+  /** GET /client/account/validate/mobile calls per agent per hour (the open-account form's check; more would be a lookup of whose numbers are accounts) */
+  mobileCheckPerHour: number;
   connectionCheckMs: number;
   /** lifetime of a remember-me token (fixed) */
   rememberMs: number;
@@ -98,6 +100,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   sessionIdleMs: 2 * 3600_000,
   sessionCheckCacheMs: 0,
   requestTimeoutMs: 120_000,
+  mobileCheckPerHour: 60,
   connectionCheckMs: 2_000,
   rememberMs: 7 * 86_400_000,
   maxFailedLogins: 5,
@@ -172,6 +175,7 @@ function num(v: string | undefined): number | undefined {
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<AppConfig> {
   const out: Partial<AppConfig> = {};
   // the running server answers session checks from a 2-second cache (0 turns it off)
+  if (env.MOBILE_CHECK_PER_HOUR !== undefined && Number(env.MOBILE_CHECK_PER_HOUR) > 0) out.mobileCheckPerHour = Number(env.MOBILE_CHECK_PER_HOUR);
   if (env.REQUEST_TIMEOUT_MS !== undefined && Number(env.REQUEST_TIMEOUT_MS) > 0) out.requestTimeoutMs = Number(env.REQUEST_TIMEOUT_MS);
   out.sessionCheckCacheMs = env.SESSION_CHECK_CACHE_MS !== undefined ? Math.max(0, Number(env.SESSION_CHECK_CACHE_MS) || 0) : 2000;
   if (env.SMTP_URL) out.smtpUrl = env.SMTP_URL;

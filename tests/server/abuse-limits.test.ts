@@ -48,3 +48,31 @@ describe.each(backends)('abuse limits (%s)', (backend) => {
     expect(r.body).toMatchObject({ code: 400, msg: '请选择模板' });
   });
 });
+
+describe.each(backends)('mobile lookup and freeze (%s)', (backend) => {
+  const t = useServer(backend, { config: { mobileCheckPerHour: 5, sessionCheckCacheMs: 60_000 } });
+
+  it('the open-account mobile check is limited per agent: no walking through numbers to learn whose they are', async () => {
+    const agent1 = await t.server.client().init();
+    expect((await agent1.login('agent1')).body.code).toBe(0);
+    const answers = [];
+    for (let i = 0; i < 8; i++) answers.push((await agent1.get(`/api/client/account/validate/mobile?mobile=1380013${String(8000 + i)}`)).body.code);
+    expect(answers.slice(0, 5).every((c) => c !== 429)).toBe(true);
+    expect(answers.slice(5)).toEqual([429, 429, 429]);
+    // another agent has its own allowance
+    const agent0 = await t.server.client().init();
+    expect((await agent0.login('agent0')).body.code).toBe(0);
+    expect((await agent0.get('/api/client/account/validate/mobile?mobile=13800139000')).body.code).not.toBe(429);
+  });
+
+  it('a freeze ends the cached session check of the frozen account at once', async () => {
+    const sub = await t.server.client().init();
+    expect((await sub.login('client1')).body.code).toBe(0);
+    expect((await sub.get('/api/login/timeout')).body.data).toBe(true);
+    const agent = await t.server.client().init();
+    expect((await agent.login('agent1')).body.code).toBe(0);
+    expect((await agent.post('/api/client/account/freeze', { clientId: 'client1' })).body.code).toBe(0);
+    expect((await sub.get('/api/login/timeout')).body.data).toBe(false);
+    expect((await agent.post('/api/client/account/unfreeze', { clientId: 'client1' })).body).toMatchObject({ code: 0, data: { status: 1 } });
+  });
+});

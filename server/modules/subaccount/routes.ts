@@ -57,8 +57,16 @@ export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc:
     app.get('/client/account/detail', get({ tag: TAG, summary: '子账户详情', access: 'agent' }, paramSchema({ client_id: clientId(), clientId: clientId() })), async (req) =>
       ok(await svc.detail(me(req), params(req).client_id ?? params(req).clientId)),
     );
-    app.post('/client/account/freeze', post({ tag: TAG, summary: '冻结子账户', access: 'agent' }, one), async (req) => ok(await svc.setStatus(me(req), params(req).clientId, AccountStatus.Frozen), MESSAGES.frozen));
-    app.post('/client/account/unfreeze', post({ tag: TAG, summary: '解冻子账户', access: 'agent' }, one), async (req) => ok(await svc.setStatus(me(req), params(req).clientId, AccountStatus.Active), MESSAGES.unfrozen));
+    app.post('/client/account/freeze', post({ tag: TAG, summary: '冻结子账户', access: 'agent' }, one), async (req) => {
+      const { accountId, ...r } = await svc.setStatus(me(req), params(req).clientId, AccountStatus.Frozen);
+      // its sessions are gone: the session check's cache of this process forgets them at once
+      sessions.forgetAccount(accountId);
+      return ok(r, MESSAGES.frozen);
+    });
+    app.post('/client/account/unfreeze', post({ tag: TAG, summary: '解冻子账户', access: 'agent' }, one), async (req) => {
+      const { accountId: _id, ...r } = await svc.setStatus(me(req), params(req).clientId, AccountStatus.Active);
+      return ok(r, MESSAGES.unfrozen);
+    });
     app.post('/client/account/remark', post({ tag: TAG, summary: '修改子账户备注（forms/sub-account-remark）', access: 'agent' }, paramSchema({ clientId: clientId(), remarks: { title: '备注' } })), async (req) =>
       ok(await svc.remark(me(req), params(req)), MESSAGES.remarkSaved),
     );
@@ -76,7 +84,19 @@ export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc:
         return ok({ sent: r.sent }, r.msg);
       },
     );
-    app.get('/client/account/validate/mobile', get({ tag: TAG, summary: '开户：检查手机号码是否可用', access: 'agent' }, paramSchema({ mobile: text('手机号码', 32) })), async (req) => {
+    // which numbers belong to accounts is not public: the check is limited per account (and, by the
+    // per-address limit, per address) to what opening accounts by hand needs
+    const mobileCheck = {
+      config: {
+        rateLimit: {
+          max: ctx.config.mobileCheckPerHour,
+          timeWindow: 3600_000,
+          hook: 'preHandler' as const,
+          keyGenerator: (req: FastifyRequest) => `mobile-check:${sessionOf(req).account.id}`,
+        },
+      },
+    };
+    app.get('/client/account/validate/mobile', get({ tag: TAG, summary: '开户：检查手机号码是否可用（每账户每小时有限次）', access: 'agent', with: mobileCheck }, paramSchema({ mobile: text('手机号码', 32) })), async (req) => {
       await svc.mobileAvailable(params(req).mobile);
       return ok(true, '手机号码可用');
     });

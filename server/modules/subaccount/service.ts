@@ -327,7 +327,7 @@ export class SubAccountService {
         await trx.updateTable('remember_tokens').set({ revoked_at: this.ctx.now() }).where('account_id', '=', a.id).where('revoked_at', 'is', null).execute();
       }
     });
-    return { status: to, status_str: this.label('account-status', to) };
+    return { status: to, status_str: this.label('account-status', to), accountId: a.id };
   }
 
   async remark(agent: Account, p: Params) {
