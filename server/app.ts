@@ -57,8 +57,6 @@ import { PayService } from './modules/pay/service';
 import { PayProviders } from './modules/pay/providers';
 import { billsRoutes } from './modules/bills/routes';
 import { BillsService } from './modules/bills/service';
-import { cityRoutes, invoiceRoutes } from './modules/invoice/routes';
-import { InvoiceService } from './modules/invoice/service';
 import { fileRoutes } from './modules/files/routes';
 import { FileService } from './modules/files/service';
 import { varIntlRoutes } from './modules/varintl/routes';
@@ -69,7 +67,7 @@ import { VarIntlService } from './modules/varintl/service';
  * becomes a plugin (server/modules/module.ts) leaves this list, and other modules may name it in
  * their `dependencies` either way.
  */
-const LEGACY_MODULES = ['clients', 'upload', 'account', 'template', 'ledger', 'subaccount', 'send', 'pay', 'bills', 'files', 'records', 'purchase', 'reports', 'numbers', 'invoice', 'varintl'];
+const LEGACY_MODULES = ['clients', 'upload', 'account', 'template', 'ledger', 'subaccount', 'send', 'pay', 'bills', 'files', 'records', 'purchase', 'reports', 'numbers', 'varintl'];
 
 export interface BuildAppOptions {
   db: Db;
@@ -184,6 +182,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   services.pay = new PayService(ctx, services.ledger, new PayProviders(config.pay, opts.dataDir));
   app.decorate('ctx', ctx);
   app.decorate('services', services);
+  app.decorate('appRoot', app);
   app.decorateRequest('currentSession', undefined);
 
   installErrorHandler(app);
@@ -220,7 +219,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       services.files.variableParser = (me, file, body) => varIntl.parseVariable(me, { ...(body as Record<string, string>), importFilePath: file.importFilePath });
       await api.register(varIntlRoutes(ctx, varIntl));
       await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate: selfUpdateClient(services.account) }));
-      await api.register(invoiceRoutes(ctx, new InvoiceService(ctx)));
       await api.register(reportsRoutes(ctx, new ReportsService(ctx)));
       // the modules that are plugins (server/modules/<area>/index.ts, server/modules/module.ts); the
       // services built above stand for the modules not yet converted, under their module names
@@ -229,7 +227,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     },
     { prefix: '/api' },
   );
-  await app.register(cityRoutes());
 
   const staticDir = opts.staticDir && fs.existsSync(path.join(opts.staticDir, 'index.html')) ? opts.staticDir : undefined;
   if (staticDir) await app.register(fastifyStatic, { root: path.resolve(staticDir), index: ['index.html'] });

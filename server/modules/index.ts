@@ -11,6 +11,7 @@ import auth from './auth';
 import captcha from './captcha';
 import content from './content';
 import help from './help';
+import invoice from './invoice';
 import notice from './notice';
 import password from './password';
 import profile from './profile';
@@ -18,7 +19,7 @@ import register from './register';
 import sign from './sign';
 import site from './site';
 
-export const MODULES: FastifyPluginAsync[] = [auth, captcha, content, help, notice, password, profile, register, sign, site];
+export const MODULES: FastifyPluginAsync[] = [auth, captcha, content, help, invoice, notice, password, profile, register, sign, site];
 
 interface PluginMeta {
   name?: string;
