@@ -55,8 +55,6 @@ import { numbersRoutes } from './modules/numbers/routes';
 import { payRoutes } from './modules/pay/routes';
 import { PayService } from './modules/pay/service';
 import { PayProviders } from './modules/pay/providers';
-import { billsRoutes } from './modules/bills/routes';
-import { BillsService } from './modules/bills/service';
 import { fileRoutes } from './modules/files/routes';
 import { FileService } from './modules/files/service';
 import { varIntlRoutes } from './modules/varintl/routes';
@@ -67,7 +65,7 @@ import { VarIntlService } from './modules/varintl/service';
  * becomes a plugin (server/modules/module.ts) leaves this list, and other modules may name it in
  * their `dependencies` either way.
  */
-const LEGACY_MODULES = ['clients', 'upload', 'account', 'template', 'ledger', 'subaccount', 'send', 'pay', 'bills', 'files', 'records', 'purchase', 'reports', 'numbers', 'varintl'];
+const LEGACY_MODULES = ['clients', 'upload', 'account', 'template', 'ledger', 'subaccount', 'send', 'pay', 'files', 'records', 'purchase', 'reports', 'numbers', 'varintl'];
 
 export interface BuildAppOptions {
   db: Db;
@@ -114,7 +112,6 @@ declare module './context' {
     subaccounts: SubAccountService;
     send: SendService;
     pay: PayService;
-    bills: BillsService;
     files: FileService;
   }
 }
@@ -175,7 +172,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     subaccounts: undefined as unknown as SubAccountService,
     send: new SendService(ctx, clients),
     pay: undefined as unknown as PayService,
-    bills: new BillsService(ctx),
     files: new FileService(ctx),
   } as Services;
   services.subaccounts = new SubAccountService(ctx, services.ledger);
@@ -212,7 +208,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(purchaseRoutes(ctx, new PurchaseService(ctx, clients)));
       await api.register(numbersRoutes());
       await api.register(payRoutes(ctx, services.pay));
-      await api.register(billsRoutes(ctx, services.bills));
       await api.register(fileRoutes(ctx, services.files));
       const varIntl = new VarIntlService(ctx, services.send);
       // POST /send/parsefile with templateType 1 parses a variable file with the variable SMS rules
@@ -244,20 +239,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     const timer = setInterval(() => {
       purgeExpired(ctx.db, now()).catch((err) => app.log.warn({ err }, 'purge of expired rows failed'));
     }, purgeEvery);
-    timer.unref();
-    app.addHook('onClose', async () => clearInterval(timer));
-  }
-  const alarmEvery = ctx.options.alarmEveryMs;
-  if (alarmEvery > 0) {
-    let running = false;
-    const timer = setInterval(() => {
-      if (running) return;
-      running = true;
-      services.bills
-        .deliverAlarms()
-        .catch((err) => app.log.warn({ err }, 'credit alarm delivery failed'))
-        .finally(() => (running = false));
-    }, alarmEvery);
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));
   }

@@ -8,6 +8,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import auth from './auth';
+import bills from './bills';
 import captcha from './captcha';
 import content from './content';
 import help from './help';
@@ -19,7 +20,7 @@ import register from './register';
 import sign from './sign';
 import site from './site';
 
-export const MODULES: FastifyPluginAsync[] = [auth, captcha, content, help, invoice, notice, password, profile, register, sign, site];
+export const MODULES: FastifyPluginAsync[] = [auth, bills, captcha, content, help, invoice, notice, password, profile, register, sign, site];
 
 interface PluginMeta {
   name?: string;
