@@ -27,7 +27,7 @@ import { inDependencyOrder, MODULES } from './modules';
 import { ServerSchemas, DEFAULT_SCHEMA_DIR } from './schemas';
 import { SessionService } from './modules/auth/session';
 import { NodeMailer, type Mailer } from './modules/verification/mail';
-import { LedgerService } from './modules/ledger/service';
+import { LedgerService } from './modules/ledger';
 import { subaccountRoutes } from './modules/subaccount/routes';
 import { SubAccountService } from './modules/subaccount/service';
 import { OutboxSmsChannel, type SmsChannel } from './modules/verification/sms';
