@@ -27,7 +27,7 @@ import { inDependencyOrder, MODULES } from './modules';
 import { ServerSchemas, DEFAULT_SCHEMA_DIR } from './schemas';
 import { SessionService } from './modules/auth/session';
 import { NodeMailer, type Mailer } from './modules/verification/mail';
-import { LedgerService } from './modules/ledger/service';
+import { LedgerService } from './modules/ledger';
 import { subaccountRoutes } from './modules/subaccount/routes';
 import { SubAccountService } from './modules/subaccount/service';
 import { OutboxSmsChannel, type SmsChannel } from './modules/verification/sms';
@@ -48,10 +48,6 @@ import { ReportsService } from './modules/reports/service';
 import { payRoutes } from './modules/pay/routes';
 import { PayService } from './modules/pay/service';
 import { PayProviders } from './modules/pay/providers';
-import { billsRoutes } from './modules/bills/routes';
-import { BillsService } from './modules/bills/service';
-import { cityRoutes, invoiceRoutes } from './modules/invoice/routes';
-import { InvoiceService } from './modules/invoice/service';
 import { fileRoutes } from './modules/files/routes';
 import { FileService } from './modules/files/service';
 import { varIntlRoutes } from './modules/varintl/routes';
@@ -62,7 +58,7 @@ import { VarIntlService } from './modules/varintl/service';
  * becomes a plugin (server/modules/module.ts) leaves this list, and other modules may name it in
  * their `dependencies` either way.
  */
-const LEGACY_MODULES = ['account', 'ledger', 'subaccount', 'send', 'pay', 'bills', 'files', 'purchase', 'reports', 'invoice', 'varintl'];
+const LEGACY_MODULES = ['account', 'ledger', 'subaccount', 'send', 'pay', 'files', 'purchase', 'reports', 'varintl'];
 
 export interface BuildAppOptions {
   db: Db;
@@ -106,7 +102,6 @@ declare module './context' {
     subaccounts: SubAccountService;
     send: SendService;
     pay: PayService;
-    bills: BillsService;
     files: FileService;
   }
 }
@@ -168,13 +163,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     subaccounts: undefined as unknown as SubAccountService,
     send: new SendService(ctx, clients),
     pay: undefined as unknown as PayService,
-    bills: new BillsService(ctx),
     files: new FileService(ctx),
   } as Services;
   services.subaccounts = new SubAccountService(ctx, services.ledger);
   services.pay = new PayService(ctx, services.ledger, new PayProviders(config.pay, opts.dataDir));
   app.decorate('ctx', ctx);
   app.decorate('services', services);
+  app.decorate('appRoot', app);
   app.decorateRequest('currentSession', undefined);
 
   installErrorHandler(app);
@@ -199,14 +194,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(sendRoutes(ctx, services.send));
       await api.register(purchaseRoutes(ctx, new PurchaseService(ctx, clients)));
       await api.register(payRoutes(ctx, services.pay));
-      await api.register(billsRoutes(ctx, services.bills));
       await api.register(fileRoutes(ctx, services.files));
       const varIntl = new VarIntlService(ctx, services.send);
       // POST /send/parsefile with templateType 1 parses a variable file with the variable SMS rules
       services.files.variableParser = (me, file, body) => varIntl.parseVariable(me, { ...(body as Record<string, string>), importFilePath: file.importFilePath });
       await api.register(varIntlRoutes(ctx, varIntl));
       await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate: selfUpdateClient(services.account) }));
-      await api.register(invoiceRoutes(ctx, new InvoiceService(ctx)));
       await api.register(reportsRoutes(ctx, new ReportsService(ctx)));
       // the modules that are plugins (server/modules/<area>/index.ts, server/modules/module.ts); the
       // services built above stand for the modules not yet converted, under their module names
@@ -215,7 +208,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     },
     { prefix: '/api' },
   );
-  await app.register(cityRoutes());
 
   const staticDir = opts.staticDir && fs.existsSync(path.join(opts.staticDir, 'index.html')) ? opts.staticDir : undefined;
   if (staticDir) await app.register(fastifyStatic, { root: path.resolve(staticDir), index: ['index.html'] });
@@ -233,20 +225,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     const timer = setInterval(() => {
       purgeExpired(ctx.db, now()).catch((err) => app.log.warn({ err }, 'purge of expired rows failed'));
     }, purgeEvery);
-    timer.unref();
-    app.addHook('onClose', async () => clearInterval(timer));
-  }
-  const alarmEvery = ctx.options.alarmEveryMs;
-  if (alarmEvery > 0) {
-    let running = false;
-    const timer = setInterval(() => {
-      if (running) return;
-      running = true;
-      services.bills
-        .deliverAlarms()
-        .catch((err) => app.log.warn({ err }, 'credit alarm delivery failed'))
-        .finally(() => (running = false));
-    }, alarmEvery);
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));
   }

@@ -1,6 +1,6 @@
 /** Credit-alarm figures for the operator: the day's alarm SMS against the system budget (ALARM_SMS_DAILY). */
 import { configFromEnv, DEFAULT_CONFIG } from '../config';
-import { alarmStatsOf } from '../modules/bills/service';
+import { alarmStatsOf } from '../modules/bills';
 import { defineCommands, table } from './registry';
 
 export const alarmCommands = defineCommands({

@@ -4,7 +4,7 @@
  * (server/modules/invoice/service.ts TRANSITIONS; docs/api-invoice.md).
  */
 import { formatDateTime } from '../lib/time';
-import { InvoiceStatusError, setInvoiceStatus } from '../modules/invoice/service';
+import { InvoiceStatusError, setInvoiceStatus } from '../modules/invoice';
 import { CommandError, defineCommands, table, UsageError } from './registry';
 import statusEnum from '../../schemas/enums/invoice-status.json';
 import typeEnum from '../../schemas/enums/invoice-type.json';

@@ -8,10 +8,12 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import auth from './auth';
+import bills from './bills';
 import captcha from './captcha';
 import clients from './clients';
 import content from './content';
 import help from './help';
+import invoice from './invoice';
 import notice from './notice';
 import numbers from './numbers';
 import password from './password';
@@ -23,7 +25,7 @@ import site from './site';
 import template from './template';
 import upload from './upload';
 
-export const MODULES: FastifyPluginAsync[] = [auth, captcha, clients, content, help, notice, numbers, password, profile, records, register, sign, site, template, upload];
+export const MODULES: FastifyPluginAsync[] = [auth, bills, captcha, clients, content, help, invoice, notice, numbers, password, profile, records, register, sign, site, template, upload];
 
 interface PluginMeta {
   name?: string;

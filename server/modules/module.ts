@@ -17,11 +17,27 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the app itself, without the /api prefix (`routesOutsideApi`; set by server/app.ts) */
+    appRoot: FastifyInstance;
+  }
+}
+
 export interface ModuleMeta {
   /** the area's name, as other modules list it in `dependencies` */
   name: string;
   /** modules whose services this one uses (loaded first) */
   dependencies?: string[];
+}
+
+/**
+ * Adds routes on the app itself, outside /api (e.g. a static file of the console the module
+ * serves): `add` receives the app without the /api prefix (a plugin registered from a module would
+ * still land under /api, so the routes are added directly).
+ */
+export function routesOutsideApi(app: FastifyInstance, add: (root: FastifyInstance) => void) {
+  add(app.appRoot);
 }
 
 export function defineModule(meta: ModuleMeta, setup: (app: FastifyInstance, ctx: AppContext) => Promise<void> | void) {

@@ -75,7 +75,10 @@ describe.each(backends)('bills (%s)', (backend) => {
     expect(future.body.data).toMatchObject({ list: [], totalCount: 0 });
 
     expect((await agent1.post('/api/finance/bill/self', { start_time_day: '2026-02-31' })).body).toMatchObject({ code: 400, msg: '日期格式不正确' });
-    expect((await agent1.post('/api/finance/bill/self', { start_time_day: '2026-03-02', end_time_day: '2026-03-01' })).body.code).toBe(400);
+    expect((await agent1.post('/api/finance/bill/self', { start_time_day: '2026-03-02', end_time_day: '2026-03-01' })).body).toMatchObject({ code: 400, msg: '结束日期不能早于开始日期' });
+    // the order number is matched literally: LIKE wildcards find nothing
+    expect((await agent1.post('/api/finance/bill/self', { order_id: '%' })).body.data.totalCount).toBe(0);
+    expect((await agent1.post('/api/finance/bill/self', { order_id: '_RD-own-1' })).body.data.totalCount).toBe(0);
     expect((await agent1.post('/api/finance/bill/self', { financial_type: 7 })).body.code).toBe(400);
     expect((await agent1.post('/api/finance/bill/self', { payment_type: 'x' })).body.code).toBe(400);
 

@@ -171,6 +171,8 @@ describe.each(backends)('invoices (%s)', (backend) => {
     expect((await a.c.post('/api/invoice/invoiceList', { startTime: today, endTime: today })).body.data.totalRecord).toBe(3);
     expect((await a.c.post('/api/invoice/invoiceList', { startTime: '2020-01-01', endTime: '2020-01-02' })).body.data.totalRecord).toBe(0);
     expect((await a.c.post('/api/invoice/invoiceList', { startTime: '2026-02-31' })).body.code).toBe(400);
+    expect((await a.c.post('/api/invoice/invoiceList', { startTime: '2020-01-02', endTime: '2020-01-01' })).body).toMatchObject({ code: 400, msg: '开始时间不能晚于结束时间' });
+    expect((await a.c.post('/api/invoice/invoiceList', { invoiceType: 3 })).body.code).toBe(400);
     expect((await a.c.post('/api/invoice/invoiceList', { page: 9 })).body.data).toMatchObject({ totalRecord: 3, data: [] });
     const vatId = list.data[1].id;
     expect((await a.c.post('/api/invoice/invoiceDetailed', { id: vatId, invoiceType: 2 })).body).toMatchObject({ code: 0, data: { bank: VAT.bank, toAddrDetail: VAT.toAddrDetail } });

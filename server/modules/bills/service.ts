@@ -23,22 +23,21 @@ import type { Db } from '../../db';
 import type { Account } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf } from '../../http/paging';
-import { validateForm } from '../../http/validation';
+import { escapeLike, whereFrom } from '../../db/filters';
+import type { CurrentPaging } from '../../http/contract';
 import { exportColumns, safeRow } from '../../lib/export-columns';
 import { formatDateTime, startOfBusinessDay } from '../../lib/time';
 import { sql } from 'kysely';
-import { Money, money2 } from '../ledger/money';
-import { bodyOf, dayParam, str } from '../records/filters';
+import { Money, money2 } from '../ledger';
 import { insertMessages } from '../send/messages';
 import { newTaskUid } from '../send/service';
 import { carrierOf } from '../../../common/sms/segments';
 import { composeMessage, countPieces } from '../../../common/sms/pieces';
-import { MESSAGES } from '../../../common/schema/messages';
-import { BillPaymentType, ChargeMode, ChargeState, FinancialType, SendRecordStatus, SmsType, TaskStatus, type CreditAlarmForm } from '../../../common/generated/schemas';
+import { BillPaymentType, ChargeMode, ChargeState, FinancialType, SendRecordStatus, SmsType, TaskStatus, type CreditAlarmForm, type OwnBillFilter } from '../../../common/generated/schemas';
 import alarmForm from '../../../schemas/forms/credit-alarm.json';
 import sendForm from '../../../schemas/forms/send.json';
 
-export const ALARM_FORM = 'forms/credit-alarm';
+export const ALARM_FORM = 'forms/credit-alarm' as const;
 export const ALARM_MSG = alarmForm['x-messages'];
 export const NO_DATA = sendForm['x-messages'].noData;
 /** most rows one export holds (as the record exports) */
@@ -96,6 +95,20 @@ const ledgerOf = (db: Db, accountId: number) =>
   db.selectFrom('ledger').leftJoin('accounts as o', 'o.id', 'ledger.operator_id').select('ledger.id').where('ledger.account_id', '=', accountId).where('ledger.amount', '<>', '0');
 type LedgerQuery = ReturnType<typeof ledgerOf>;
 
+/** 收入 is a positive amount, 支出 a negative one (the ledger stores no direction) */
+function byFinancialType(q: LedgerQuery, type: OwnBillFilter['financial_type']): LedgerQuery {
+  if (type === FinancialType.Income) return q.where('ledger.amount', '>', '0');
+  if (type === FinancialType.Expense) return q.where('ledger.amount', '<', '0');
+  return q;
+}
+
+/** the order number is the row's request id (recharges, payments), the task a send row names or the order a package row names */
+function byOrderId(q: LedgerQuery, order: string | undefined): LedgerQuery {
+  if (!order) return q;
+  const esc = escapeLike(order);
+  return q.where((eb) => eb.or([eb('ledger.request_id', '=', order), eb('ledger.remark', 'like', `%任务${esc}%`), eb('ledger.remark', 'like', `%订单${esc}%`)]));
+}
+
 /** the task a send row names, or the purchase order (server/modules/purchase) a package row names */
 const TASK_REF = /(?:任务(T\d{10,30})|订单(\d{10,30}))/;
 
@@ -108,34 +121,10 @@ export class BillsService {
 
   // ---------------------------------------------------------------- own bill
 
-  /** the filtered ledger rows of the account (filters/own-bill) */
-  private billQuery(me: Account, body: unknown): LedgerQuery {
-    const b = bodyOf(body);
-    let q = ledgerOf(this.ctx.db, me.id);
-    const fin = str(b.financial_type);
-    if (fin !== '') {
-      if (fin === String(FinancialType.Income)) q = q.where('ledger.amount', '>', '0');
-      else if (fin === String(FinancialType.Expense)) q = q.where('ledger.amount', '<', '0');
-      else throw new ApiError(400, MESSAGES.badParam);
-    }
-    const pay = str(b.payment_type);
-    if (pay !== '') {
-      if (!/^\d{1,3}$/.test(pay)) throw new ApiError(400, MESSAGES.badParam);
-      q = q.where('ledger.kind', '=', Number(pay));
-    }
-    const order = str(b.order_id);
-    if (order) {
-      if (order.length > 64) throw new ApiError(400, MESSAGES.badParam);
-      // the order number is the row's request id (recharges, payments), the task a send row names or the order a package row names
-      const esc = order.replace(/[\\%_]/g, (c) => `\\${c}`);
-      q = q.where((eb) => eb.or([eb('ledger.request_id', '=', order), eb('ledger.remark', 'like', `%任务${esc}%`), eb('ledger.remark', 'like', `%订单${esc}%`)]));
-    }
-    const from = dayParam(b.start_time_day);
-    const to = dayParam(b.end_time_day);
-    if (from && to && from > to) throw new ApiError(400, MESSAGES.endBeforeStart);
-    if (from) q = q.where('ledger.created_at', '>=', from);
-    if (to) q = q.where('ledger.created_at', '<', new Date(to.getTime() + 86_400_000));
-    return q;
+  /** the filtered ledger rows of the account (filters/own-bill: kind and dates by whereFrom, the two below by hand) */
+  private billQuery(me: Account, f: OwnBillFilter): LedgerQuery {
+    const q = whereFrom(ledgerOf(this.ctx.db, me.id), this.ctx, 'filters/own-bill', f);
+    return byOrderId(byFinancialType(q, f.financial_type), f.order_id);
   }
 
   private billRow(r: LedgerJoined, rownum: number): OwnBillRow {
@@ -165,9 +154,9 @@ export class BillsService {
   }
 
   /** POST /finance/bill/self */
-  async ownBill(me: Account, body: unknown) {
-    const paging = pagingOf(bodyOf(body));
-    const q = this.billQuery(me, body);
+  async ownBill(me: Account, f: OwnBillFilter & CurrentPaging) {
+    const paging = pagingOf(f);
+    const q = this.billQuery(me, f);
     const { n } = await this.ctx.db
       .selectFrom(q.as('x'))
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
@@ -181,8 +170,8 @@ export class BillsService {
   }
 
   /** POST /finance/bill/self/export: the matching rows as a streamed xlsx */
-  async ownBillExport(me: Account, body: unknown): Promise<{ name: string; stream: Readable }> {
-    const q = this.billQuery(me, body);
+  async ownBillExport(me: Account, f: OwnBillFilter): Promise<{ name: string; stream: Readable }> {
+    const q = this.billQuery(me, f);
     const { n } = await this.ctx.db
       .selectFrom(q.limit(BILL_EXPORT_MAX + 1).as('x'))
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
@@ -237,8 +226,8 @@ export class BillsService {
   // ---------------------------------------------------------------- credit history
 
   /** GET /finance/creditHistories/list: raises and cuts of the credit (ledger kinds 9 and 10), newest first */
-  async creditHistory(me: Account, query: unknown) {
-    const paging = pagingOf(bodyOf(query));
+  async creditHistory(me: Account, query: CurrentPaging) {
+    const paging = pagingOf(query);
     const base = this.ctx.db.selectFrom('ledger').where('account_id', '=', me.id).where('kind', 'in', [...CREDIT_KINDS]);
     const { n } = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
     // one more row than the page: the row before the page's first (newer) ends its period
@@ -294,8 +283,7 @@ export class BillsService {
    * POST /finance/agentBalanceAlarm/edit. Armed when the balance is at or above the new amount: a
    * balance already below it sends nothing now; the alarm goes off at the next fall below.
    */
-  async alarmEdit(me: Account, body: unknown) {
-    const f = validateForm<CreditAlarmForm>(this.ctx.schemas, ALARM_FORM, body);
+  async alarmEdit(me: Account, f: CreditAlarmForm) {
     if (f.agentId && f.agentId !== me.clientid) throw new ApiError(403, ALARM_MSG.notOwn);
     const amount = new Money(f.alarmAmount);
     const phones = amount.isZero() ? (f.alarmPhone ?? '') : f.alarmPhone!;

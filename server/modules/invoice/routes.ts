@@ -1,70 +1,162 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
+import { api, dataPageOf, okOf, request } from '../../http/contract';
 import { ok } from '../../http/reply';
-import { BAD_PARAM, id, listParams, PAGE_ROWS, params, text } from '../../http/params';
 import { route } from '../../http/route';
-import { formSchema } from '../../http/validation';
 import { sessionOf } from '../auth/session';
 import { InvoiceType } from '../../../common/generated/schemas';
-import { cityJson, INVOICE_MESSAGES, invoicePayload, type InvoiceInput, type InvoiceService } from './service';
+import { cityJson, INVOICE_MESSAGES, invoicePayload, type InvoiceService } from './service';
 
 const TAG = '发票';
 
-const invoiceTypeParam = { type: 'integer', title: '发票类型：1 普通电子发票，2 增值税专用电子发票', enum: [InvoiceType.ElectronicNormal, InvoiceType.ElectronicVatSpecial], errorMessage: BAD_PARAM };
+const str = (title: string) => ({ type: 'string', title });
+/** The saved information of one invoice type (the form's fields; empty strings when none was saved). */
+const INFO = {
+  type: 'object',
+  properties: {
+    invoiceType: { type: 'integer', title: '发票类型' },
+    invoiceBody: { type: 'integer', title: '开票主体' },
+    invoiceHead: str('发票抬头'),
+    creditCode: str('纳税人识别号'),
+    email: str('电子邮箱'),
+    toPhone: str('手机号码'),
+    companyRegAddr: str('注册地址'),
+    bank: str('开户银行'),
+    bankAccount: str('银行账号'),
+    telphone: str('注册电话'),
+    toName: str('收件人'),
+    toAddr: str('所在地区'),
+    toAddrDetail: str('详细地址'),
+  },
+};
+const CAN_AMOUNT = {
+  type: 'object',
+  required: ['canAmount'],
+  properties: {
+    canAmount: { type: 'string', format: 'money', title: '可开票金额' },
+  },
+};
 
 /** /invoice/*: invoiceable amount, saved information, check and submit, list, detail, cancel. */
 export function invoiceRoutes(ctx: AppContext, invoices: InvoiceService): FastifyPluginAsync {
-  const form = formSchema(ctx.schemas, 'forms/invoice');
+  const form = request(ctx, 'forms/invoice');
   // a sub-account's invoice type is always 1 (it does not choose)
-  const payload = { preValidation: async (req: FastifyRequest) => void (req.body = invoicePayload(sessionOf(req).account, req.body)) };
-  return async (app) => {
-    app.post('/invoice/getCanInvoiceAmount', route({ tag: TAG, summary: '可开票金额（已付款充值合计 − 未取消、未驳回、未退回的发票）', access: 'session' }), async (req) =>
-      ok({ canAmount: await invoices.canAmount(sessionOf(req).account) }),
+  const payload = {
+    preValidation: async (req: FastifyRequest) => void (req.body = invoicePayload(sessionOf(req).account, req.body)),
+  };
+  const info = okOf(ctx, INFO);
+  const invoice = okOf(ctx, 'entities/invoice');
+  return async (plugin) => {
+    const app = api(plugin);
+    app.post(
+      '/invoice/getCanInvoiceAmount',
+      route({
+        tag: TAG,
+        summary: '可开票金额（已付款充值合计 − 未取消、未驳回、未退回的发票）',
+        access: 'session',
+        response: okOf(ctx, CAN_AMOUNT),
+      }),
+      async (req) => ok({ canAmount: await invoices.canAmount(sessionOf(req).account) }),
     );
-    app.post('/invoice/getOrdinaryInvoiceConfig', route({ tag: TAG, summary: '上次保存的普通电子发票信息', access: 'session' }), async (req) =>
-      ok(await invoices.config(sessionOf(req).account, InvoiceType.ElectronicNormal)),
+    app.post(
+      '/invoice/getOrdinaryInvoiceConfig',
+      route({
+        tag: TAG,
+        summary: '上次保存的普通电子发票信息',
+        access: 'session',
+        response: info,
+      }),
+      async (req) => ok(await invoices.config(sessionOf(req).account, InvoiceType.ElectronicNormal)),
     );
-    app.post('/invoice/getAddedTaxInvoiceConfig', route({ tag: TAG, summary: '上次保存的增值税专用电子发票信息', access: 'session' }), async (req) =>
-      ok(await invoices.config(sessionOf(req).account, InvoiceType.ElectronicVatSpecial)),
+    app.post(
+      '/invoice/getAddedTaxInvoiceConfig',
+      route({
+        tag: TAG,
+        summary: '上次保存的增值税专用电子发票信息',
+        access: 'session',
+        response: info,
+      }),
+      async (req) => ok(await invoices.config(sessionOf(req).account, InvoiceType.ElectronicVatSpecial)),
     );
-    app.post('/invoice/initInvoice', route({ tag: TAG, summary: '申请页初始数据：可开票金额、开票项目、可选发票类型、两类已保存信息', access: 'session' }), async (req) =>
-      ok(await invoices.init(sessionOf(req).account)),
+    app.post(
+      '/invoice/initInvoice',
+      route({
+        tag: TAG,
+        summary: '申请页初始数据：可开票金额、开票项目、可选发票类型、两类已保存信息',
+        access: 'session',
+        response: okOf(ctx, {
+          type: 'object',
+          required: ['canAmount', 'invoiceProject', 'canChooseType', 'invoiceTypes'],
+          properties: {
+            canAmount: { type: 'string', format: 'money', title: '可开票金额' },
+            invoiceProject: str('开票项目'),
+            canChooseType: { type: 'boolean', title: '可选择发票类型' },
+            invoiceTypes: {
+              type: 'array',
+              title: '可选发票类型',
+              items: { type: 'integer' },
+            },
+            ordinary: INFO,
+            addedTax: INFO,
+          },
+        }),
+      }),
+      async (req) => ok(await invoices.init(sessionOf(req).account)),
     );
-    app.post<{ Body: InvoiceInput }>(
+    app.post(
       '/invoice/checkObject',
-      route({ tag: TAG, summary: '检查发票申请（规则同提交，不保存）', access: 'session', body: form, with: payload }),
+      route({
+        tag: TAG,
+        summary: '检查发票申请（规则同提交，不保存）',
+        access: 'session',
+        body: form,
+        response: okOf(ctx, CAN_AMOUNT),
+        with: payload,
+      }),
       async (req) => ok(await invoices.check(sessionOf(req).account, req.body)),
     );
-    app.post<{ Body: InvoiceInput }>(
+    app.post(
       '/invoice/add',
-      route({ tag: TAG, summary: '提交发票申请（金额不超过可开票金额，锁定账户后检查）', access: 'session', body: form, with: payload }),
+      route({
+        tag: TAG,
+        summary: '提交发票申请（金额不超过可开票金额，锁定账户后检查）',
+        access: 'session',
+        body: form,
+        response: invoice,
+        with: payload,
+      }),
       async (req) => ok(await invoices.apply(sessionOf(req).account, req.body), INVOICE_MESSAGES.applied),
     );
-    app.post<{ Body: Record<string, unknown> }>(
+    app.post(
       '/invoice/invoiceList',
-      route({ tag: TAG, summary: '发票申请记录（page + rows）', access: 'session', body: listParams(ctx.schemas, 'invoice', PAGE_ROWS) }),
-      async (req) => ok(await invoices.list(sessionOf(req).account, req.body ?? {})),
+      route({
+        tag: TAG,
+        summary: '发票申请记录（page + rows）',
+        access: 'session',
+        body: request(ctx, 'filters/invoice', { paging: 'page' }),
+        response: dataPageOf(ctx, 'entities/invoice'),
+      }),
+      async (req) => ok(await invoices.list(sessionOf(req).account, req.body)),
     );
-    app.post<{ Body: { id: number; invoiceType?: number } }>(
+    app.post(
       '/invoice/invoiceDetailed',
-      route({ tag: TAG, summary: '发票申请详情', access: 'session', body: params({ id: id('发票编号'), invoiceType: invoiceTypeParam }, ['id']) }),
+      route({
+        tag: TAG,
+        summary: '发票申请详情',
+        access: 'session',
+        body: request(ctx, 'params/invoice-detail'),
+        response: invoice,
+      }),
       async (req) => ok(await invoices.detail(sessionOf(req).account, req.body)),
     );
-    app.post<{ Body: { id: number; invoiceId: string; status: number; updateTime: number } }>(
+    app.post(
       '/invoice/invoiceCancelApply',
       route({
         tag: TAG,
         summary: '取消发票申请（仅待审核；updateTime 须为列表中的值）',
         access: 'session',
-        body: params(
-          {
-            id: id('发票编号'),
-            invoiceId: text('申请编号', 40),
-            status: { type: 'integer', title: '当前状态（须为 0 待审核）', minimum: 0, maximum: 5, errorMessage: BAD_PARAM },
-            updateTime: { type: 'integer', title: '更新时间（毫秒时间戳，列表中的 updateTime）', minimum: 0, maximum: 8_640_000_000_000_000, errorMessage: BAD_PARAM },
-          },
-          ['id', 'invoiceId', 'status', 'updateTime'],
-        ),
+        body: request(ctx, 'params/invoice-cancel'),
+        response: invoice,
       }),
       async (req) => ok(await invoices.cancel(sessionOf(req).account, req.body), INVOICE_MESSAGES.cancelled),
     );
@@ -72,10 +164,24 @@ export function invoiceRoutes(ctx: AppContext, invoices: InvoiceService): Fastif
 }
 
 /** GET /static/scripts/city.json: the address picker's province/city/district tree (outside /api). */
-export function cityRoutes(): FastifyPluginAsync {
-  return async (app) => {
-    app.get('/static/scripts/city.json', async (_req, reply) =>
-      reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'public, max-age=86400').send(cityJson()),
-    );
-  };
+export function cityRoutes(app: FastifyInstance) {
+  app.get(
+    '/static/scripts/city.json',
+    route({
+      tag: TAG,
+      summary: '省市区数据（地址选择）',
+      access: 'public',
+      response: {
+        200: {
+          description: '省市区树（JSON）',
+          content: {
+            'application/json': {
+              schema: { type: 'array', items: { type: 'object' } },
+            },
+          },
+        },
+      },
+    }),
+    async (_req, reply) => reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'public, max-age=86400').send(cityJson()),
+  );
 }

@@ -21,9 +21,11 @@ import type { Db } from '../../db';
 import type { Account, Database } from '../../db/types';
 import { ApiError } from '../../http/errors';
 import { dataPage, pagingOf } from '../../http/paging';
-import { businessDayStart, formatDateTime } from '../../lib/time';
-import { Money, money2 } from '../ledger/money';
-import { BillPaymentType, InvoiceBody, InvoiceStatus, InvoiceType, UserType, type Invoice, type InvoiceForm } from '../../../common/generated/schemas';
+import { formatDateTime } from '../../lib/time';
+import { Money, money2 } from '../ledger';
+import { BillPaymentType, InvoiceBody, InvoiceStatus, InvoiceType, UserType, type Invoice, type InvoiceCancelParams, type InvoiceDetailParams, type InvoiceFilter, type InvoiceForm } from '../../../common/generated/schemas';
+import { whereFrom } from '../../db/filters';
+import type { PageRows } from '../../http/contract';
 import invoiceForm from '../../../schemas/forms/invoice.json';
 import statusEnum from '../../../schemas/enums/invoice-status.json';
 
@@ -256,18 +258,9 @@ export class InvoiceService {
   }
 
   /** /invoice/invoiceList: the account's applications, newest first (page + rows). */
-  async list(me: Account, body: Record<string, unknown>) {
-    const paging = pagingOf(body);
-    const num = (v: unknown) => (v === undefined || v === null || v === '' ? undefined : Number(v));
-    const type = num(body.invoiceType);
-    const status = num(body.status);
-    const from = typeof body.startTime === 'string' && body.startTime ? businessDayStart(body.startTime) : undefined;
-    const toDay = typeof body.endTime === 'string' && body.endTime ? businessDayStart(body.endTime) : undefined;
-    let q = this.rowsQuery(this.ctx.db).where('i.account_id', '=', me.id);
-    if (type !== undefined) q = q.where('i.invoice_type', '=', type);
-    if (status !== undefined) q = q.where('i.status', '=', status);
-    if (from) q = q.where('i.create_time', '>=', from);
-    if (toDay) q = q.where('i.create_time', '<', new Date(toDay.getTime() + 86_400_000));
+  async list(me: Account, f: InvoiceFilter & PageRows) {
+    const paging = pagingOf(f);
+    const q = whereFrom(this.rowsQuery(this.ctx.db).where('i.account_id', '=', me.id), this.ctx, 'filters/invoice', f);
     const rows = await q
       .select((eb) => eb.fn.countAll<string | number>().over().as('total'))
       .orderBy('i.create_time', 'desc')
@@ -287,7 +280,7 @@ export class InvoiceService {
   }
 
   /** /invoice/invoiceDetailed: one of the account's applications (id, and invoiceType when given). */
-  async detail(me: Account, p: { id: number; invoiceType?: number }): Promise<Invoice> {
+  async detail(me: Account, p: InvoiceDetailParams): Promise<Invoice> {
     let q = this.rowsQuery(this.ctx.db).where('i.id', '=', p.id).where('i.account_id', '=', me.id);
     if (p.invoiceType !== undefined) q = q.where('i.invoice_type', '=', p.invoiceType);
     const r = await q.executeTakeFirst();
@@ -299,7 +292,7 @@ export class InvoiceService {
    * /invoice/invoiceCancelApply: the applicant cancels an application still at status 0. The
    * posted status must be 0 and updateTime the row's current one (a changed row is refused).
    */
-  async cancel(me: Account, p: { id: number; invoiceId: string; status: number; updateTime: number }): Promise<Invoice> {
+  async cancel(me: Account, p: InvoiceCancelParams): Promise<Invoice> {
     if (p.status !== InvoiceStatus.Pending) throw new ApiError(500, X.cannotCancel);
     const now = this.ctx.now();
     const done = await this.ctx.db

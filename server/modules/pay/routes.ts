@@ -7,7 +7,7 @@ import { route } from '../../http/route';
 import { formSchema } from '../../http/validation';
 import { MESSAGES } from '../../../common/schema/messages';
 import { sessionOf } from '../auth/session';
-import { money2 } from '../ledger/money';
+import { money2 } from '../ledger';
 import type { PayProvider } from './providers';
 import type { PayService } from './service';
 import { sandboxPage } from './sandbox-page';

@@ -32,8 +32,7 @@ import { dataPage, pagingOf } from '../../http/paging';
 import { addMs, formatDateTime } from '../../lib/time';
 import { MESSAGES } from '../../../common/schema/messages';
 import { BillPaymentType, PayOrderState, UserType, type PayOrder } from '../../../common/generated/schemas';
-import type { LedgerService } from '../ledger/service';
-import { Money, money2 } from '../ledger/money';
+import { Money, money2, type LedgerService } from '../ledger';
 import { payApiBase } from './config';
 import type { NotifyRequest, PayProvider, PayProviders, VerifiedNotice } from './providers';
 
