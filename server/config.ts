@@ -22,6 +22,8 @@ export interface AppConfig {
   requestTimeoutMs: number;
   /** GET /client/account/validate/mobile calls per agent per hour (the open-account form's check; more would be a lookup of whose numbers are accounts) */
   mobileCheckPerHour: number;
+  /** file parses (number, variable, international files) one account may run at a time in a process */
+  parsesPerAccount: number;
   connectionCheckMs: number;
   /** lifetime of a remember-me token (fixed) */
   rememberMs: number;
@@ -101,6 +103,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   sessionCheckCacheMs: 0,
   requestTimeoutMs: 120_000,
   mobileCheckPerHour: 60,
+  parsesPerAccount: 1,
   connectionCheckMs: 2_000,
   rememberMs: 7 * 86_400_000,
   maxFailedLogins: 5,
@@ -175,6 +178,7 @@ function num(v: string | undefined): number | undefined {
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<AppConfig> {
   const out: Partial<AppConfig> = {};
   // the running server answers session checks from a 2-second cache (0 turns it off)
+  if (env.PARSES_PER_ACCOUNT !== undefined && Number(env.PARSES_PER_ACCOUNT) > 0) out.parsesPerAccount = Number(env.PARSES_PER_ACCOUNT);
   if (env.MOBILE_CHECK_PER_HOUR !== undefined && Number(env.MOBILE_CHECK_PER_HOUR) > 0) out.mobileCheckPerHour = Number(env.MOBILE_CHECK_PER_HOUR);
   if (env.REQUEST_TIMEOUT_MS !== undefined && Number(env.REQUEST_TIMEOUT_MS) > 0) out.requestTimeoutMs = Number(env.REQUEST_TIMEOUT_MS);
   out.sessionCheckCacheMs = env.SESSION_CHECK_CACHE_MS !== undefined ? Math.max(0, Number(env.SESSION_CHECK_CACHE_MS) || 0) : 2000;

@@ -76,3 +76,27 @@ describe.each(backends)('mobile lookup and freeze (%s)', (backend) => {
     expect((await agent.post('/api/client/account/unfreeze', { clientId: 'client1' })).body).toMatchObject({ code: 0, data: { status: 1 } });
   });
 });
+
+describe.each(backends)('file parses per account (%s)', (backend) => {
+  const t = useServer(backend);
+
+  it('an account runs one file parse at a time: another while one runs is refused at once, others are not held', async () => {
+    const { takeParseSlot, releaseParseSlot } = await import('../../server/http/parse-slots');
+    const c = await t.server.client().init();
+    expect((await c.login('client1')).body.code).toBe(0);
+    const me = await t.server.handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow();
+    const ctx = t.server.app.ctx;
+    expect(takeParseSlot(ctx, me.id)).toBe(true); // a parse of client1 is running
+    for (const url of ['/api/send/parsefile', '/api/send/parsefileInternational', '/api/send/parsefileVariate']) {
+      expect((await c.post(url, { importFilePath: 'x' })).body, url).toMatchObject({ code: 429, msg: '文件正在解析中，请等待当前文件解析完成后再试' });
+    }
+    // another account parses meanwhile
+    const other = await t.server.client().init();
+    expect((await other.login('agent1')).body.code).toBe(0);
+    expect((await other.post('/api/send/parsefile', { importFilePath: 'x' })).body.code).not.toBe(429);
+    releaseParseSlot(ctx, me.id);
+    // the slot is free again, and a refused or failed parse gives its slot back
+    expect((await c.post('/api/send/parsefile', { importFilePath: 'x' })).body.code).not.toBe(429);
+    expect((await c.post('/api/send/parsefile', { importFilePath: 'x' })).body.code).not.toBe(429);
+  });
+});

@@ -3,6 +3,7 @@
  * download. Keys fileName, fileMd5, flag, chunk, fileSize (spec 02 §7). A chunk is posted as the
  * raw body (`Content-Type: application/octet-stream`) with its keys in the query.
  */
+import { parseSlot } from '../../http/parse-slots';
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../../http/errors';
 import { ok } from '../../http/reply';
@@ -93,6 +94,7 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
           variateNum: { title: '变量个数（变量文件）', type: 'integer', minimum: 0, maximum: 30, errorMessage: BAD_PARAM },
           international: { title: '国际号码（1 是）', enum: [0, 1, '0', '1', 'true', 'false', true, false, ''], errorMessage: BAD_PARAM },
         }),
+        with: parseSlot(ctx),
       }),
       async (req) => {
         const b = req.body as { importFilePath?: string; filePath?: string; templateType?: unknown; international?: unknown };
@@ -118,6 +120,7 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
           importFilePath: text('文件路径', 64),
           international: { title: '国际号码（1 是）', enum: [0, 1, '0', '1', 'true', 'false', true, false, ''], errorMessage: BAD_PARAM },
         }),
+        with: parseSlot(ctx),
       }),
       async (req, reply) => {
         const b = req.body as { phones?: string; importFilePath?: string; international?: unknown };

@@ -1,6 +1,7 @@
 /**
  * Variable SMS, international SMS and screening routes (docs/api-variable-international.md).
  */
+import { parseSlot } from '../../http/parse-slots';
 import fs from 'node:fs';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
@@ -122,7 +123,7 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
         summary: '解析变量文件：逐行检查（号码、重复、变量个数与长度、合计字数），合格行写入 sendFilePath，错误行及原因写入 errorFilePath',
         access: 'session',
         body: params({ clientId: clientId('子账户'), importFilePath: text('变量文件（上传所得 importFilePath）', 200), templateId: id('变量模板'), sign: text('签名', 12), fileName: text('文件名', 100) }),
-        with: withPayload,
+        with: { ...withPayload, ...parseSlot(ctx) },
       }),
       async (req) => {
         const r = await svc.parseVariable(sessionOf(req).account, req.body as Record<string, string>);
@@ -132,7 +133,13 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
 
     app.post(
       '/send/parsefileInternational',
-      route({ tag: TAG, summary: '解析国际号码文件（txt、csv、xlsx）：有效、错误、重复号码及各国家/地区数量', access: 'session', body: params({ importFilePath: text('号码文件', 200), fileName: text('文件名', 100) }) }),
+      route({
+        tag: TAG,
+        summary: '解析国际号码文件（txt、csv、xlsx）：有效、错误、重复号码及各国家/地区数量',
+        access: 'session',
+        body: params({ importFilePath: text('号码文件', 200), fileName: text('文件名', 100) }),
+        with: parseSlot(ctx),
+      }),
       async (req) => {
         const b = req.body as { importFilePath?: string; fileName?: string };
         return ok(await svc.parseInternationalFile(sessionOf(req).account, String(b.importFilePath ?? ''), String(b.fileName ?? '')));
