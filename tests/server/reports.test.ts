@@ -7,7 +7,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
-import { businessDay } from '../../server/modules/reports/service';
+import { businessDay } from '../../server/modules/reports';
 import { FakeLink } from '../fixtures/fake-smsc';
 import { backends, useServer, type Client, type TestServer } from './harness';
 import { accountId, as, cli, db, shanghai, templateId } from './send-helpers';
