@@ -33,7 +33,6 @@ export const REPORT_BACK_DAYS = { [ReportPayType.Prepaid]: 365, [ReportPayType.P
 export const DEFAULT_REPORT_DAYS = 30;
 /** rows of one export at most (accounts × days × SMS types) */
 export const REPORT_EXPORT_MAX = 200_000;
-export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** The business day ('YYYY-MM-DD', Asia/Shanghai) of an instant. */
 export const businessDay = (d: Date) => new Date(d.getTime() + SHANGHAI_OFFSET_MS).toISOString().slice(0, 10);
