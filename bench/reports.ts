@@ -23,7 +23,7 @@ import pg from 'pg';
 import { buildApp } from '../server/app';
 import { openDatabase } from '../server/db';
 import { seed } from '../server/db/seed';
-import { businessDay, ReportsService } from '../server/modules/reports/service';
+import { businessDay, ReportsService } from '../server/modules/reports';
 
 const N = Number(process.env.BENCH_RECORDS ?? 10_000_000);
 const RUNS = Number(process.env.RUNS ?? 100);

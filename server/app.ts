@@ -43,8 +43,6 @@ import { sendRoutes } from './modules/send/routes';
 import { SendService } from './modules/send/service';
 import { purchaseRoutes } from './modules/purchase/routes';
 import { PurchaseService } from './modules/purchase/service';
-import { reportsRoutes } from './modules/reports/routes';
-import { ReportsService } from './modules/reports/service';
 import { payRoutes } from './modules/pay/routes';
 import { PayService } from './modules/pay/service';
 import { PayProviders } from './modules/pay/providers';
@@ -58,7 +56,7 @@ import { VarIntlService } from './modules/varintl/service';
  * becomes a plugin (server/modules/module.ts) leaves this list, and other modules may name it in
  * their `dependencies` either way.
  */
-const LEGACY_MODULES = ['account', 'ledger', 'subaccount', 'send', 'pay', 'files', 'purchase', 'reports', 'varintl'];
+const LEGACY_MODULES = ['account', 'ledger', 'subaccount', 'send', 'pay', 'files', 'purchase', 'varintl'];
 
 export interface BuildAppOptions {
   db: Db;
@@ -200,7 +198,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       services.files.variableParser = (me, file, body) => varIntl.parseVariable(me, { ...(body as Record<string, string>), importFilePath: file.importFilePath });
       await api.register(varIntlRoutes(ctx, varIntl));
       await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate: selfUpdateClient(services.account) }));
-      await api.register(reportsRoutes(ctx, new ReportsService(ctx)));
       // the modules that are plugins (server/modules/<area>/index.ts, server/modules/module.ts); the
       // services built above stand for the modules not yet converted, under their module names
       for (const name of LEGACY_MODULES) await api.register(fp(async () => {}, { name }));

@@ -20,12 +20,13 @@ import password from './password';
 import profile from './profile';
 import records from './records';
 import register from './register';
+import reports from './reports';
 import sign from './sign';
 import site from './site';
 import template from './template';
 import upload from './upload';
 
-export const MODULES: FastifyPluginAsync[] = [auth, bills, captcha, clients, content, help, invoice, notice, numbers, password, profile, records, register, sign, site, template, upload];
+export const MODULES: FastifyPluginAsync[] = [auth, bills, captcha, clients, content, help, invoice, notice, numbers, password, profile, records, register, reports, sign, site, template, upload];
 
 interface PluginMeta {
   name?: string;

@@ -7,7 +7,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
-import { businessDay } from '../../server/modules/reports/service';
+import { businessDay } from '../../server/modules/reports';
 import { FakeLink } from '../fixtures/fake-smsc';
 import { backends, useServer, type Client, type TestServer } from './harness';
 import { accountId, as, cli, db, shanghai, templateId } from './send-helpers';
@@ -221,6 +221,13 @@ describe.each(backends)('reports (%s)', (backend) => {
     expect((await pre({ start_time_day: '2026-02-30' })).body.code).toBe(400);
     expect((await pre({ smstype: 99 })).body.code).toBe(400);
     expect((await pre({ clickType: 'x' })).body.code).toBe(400);
+    // the route schemas (filters/report, filters/remain, params/reports-client) answer bad values, with the schema's message
+    expect((await pre({ start_time_day: '2026-1-2' })).body).toMatchObject({ code: 400, msg: '日期格式不正确' });
+    expect((await agent1.get(`/api/client/report/consume/preday?id=client1&end_time_day=x`)).body).toMatchObject({ code: 400, msg: '日期格式不正确' });
+    expect((await pre({ paytype: 7 })).body.code).toBe(400);
+    expect((await agent1.get(`/api/index/dataoftoday?clientId=${'c'.repeat(33)}`)).body.code).toBe(400);
+    expect((await agent1.get('/api/index/clientsmsdetail?type=9')).body.code).toBe(400);
+    expect((await agent1.get('/api/index/clientsmsdetail?product_type=9')).body.code).toBe(400);
     // no dates: the 30 days up to yesterday
     expect((await pre({})).body.data).toMatchObject({ start_time_day: daysAgo(30), end_time_day: daysAgo(1) });
   });

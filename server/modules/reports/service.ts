@@ -17,11 +17,13 @@ import type { Account } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf } from '../../http/paging';
 import { exportColumns, safeRow } from '../../lib/export-columns';
-import { businessDayStart, formatDateTime } from '../../lib/time';
-import { OperationMode, ReportClickType, ReportPayType, UserType } from '../../../common/generated/schemas';
+import { formatDateTime } from '../../lib/time';
+import { OperationMode, ReportClickType, ReportPayType, UserType, type RemainFilter, type ReportFilter, type ReportsClientParams } from '../../../common/generated/schemas';
+import type { CurrentPaging } from '../../http/contract';
 import { MESSAGES } from '../../../common/schema/messages';
 import { poolFigure } from '../billing';
-import { bodyOf, enumParam, escapeLike, RECORD_MSG, str, type Body } from '../records/filters';
+import { escapeLike } from '../../db/filters';
+import { enumParam, RECORD_MSG } from '../records';
 
 const DAY_MS = 86_400_000;
 const SHANGHAI_OFFSET_MS = 8 * 3600_000;
@@ -33,7 +35,6 @@ export const REPORT_BACK_DAYS = { [ReportPayType.Prepaid]: 365, [ReportPayType.P
 export const DEFAULT_REPORT_DAYS = 30;
 /** rows of one export at most (accounts × days × SMS types) */
 export const REPORT_EXPORT_MAX = 200_000;
-export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** The business day ('YYYY-MM-DD', Asia/Shanghai) of an instant. */
 export const businessDay = (d: Date) => new Date(d.getTime() + SHANGHAI_OFFSET_MS).toISOString().slice(0, 10);
@@ -41,6 +42,14 @@ const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00
 
 /** Which report: pre (prepaid tab / 普通短信) or suf (postpaid tab / 国际短信), resolved per operation mode. */
 export type ReportSide = 'pre' | 'suf';
+
+/** the report's parameters: the filter (schemas/filters/report.json, validated by the route), paging, and the account aliases older callers send */
+export type ReportInput = ReportFilter & Partial<CurrentPaging> & { clientid?: string; clientId?: string };
+/** the remaining pools' parameters (schemas/filters/remain.json) and the older aliases */
+export type RemainInput = RemainFilter & { clientId?: string; type?: unknown };
+
+/** the one account a report names: id (daily), else clientid / clientId */
+export const reportAccount = (f: ReportInput): string => f.id || f.clientid || f.clientId || '';
 
 export interface ReportQuery {
   /** accounts: an agent's sub-accounts (agentId) or a list of account ids */
@@ -88,17 +97,12 @@ export class ReportsService {
    * The report's day range: start / end 'YYYY-MM-DD' (default the 30 days up to yesterday);
    * end at most yesterday, start not before yesterday − 90 (postpaid) / 365 (prepaid) days, end ≥ start.
    */
-  dayRange(b: Body, paytype: number): { start: string; end: string } {
+  dayRange(f: Pick<ReportFilter, 'start_time_day' | 'end_time_day'>, paytype: number): { start: string; end: string } {
     const yesterday = addDays(this.today(), -1);
     const back = paytype === ReportPayType.Postpaid ? REPORT_BACK_DAYS[ReportPayType.Postpaid] : REPORT_BACK_DAYS[ReportPayType.Prepaid];
-    const day = (v: unknown) => {
-      const s = str(v);
-      if (s === '') return undefined;
-      if (!businessDayStart(s)) throw new ApiError(400, RECORD_MSG.badDate);
-      return s;
-    };
-    const end = day(b.end_time_day) ?? yesterday;
-    const start = day(b.start_time_day) ?? addDays(end, -(Math.min(DEFAULT_REPORT_DAYS, back) - 1));
+    // the format (date, 日期格式不正确) is the filter schema's
+    const end = f.end_time_day || yesterday;
+    const start = f.start_time_day || addDays(end, -(Math.min(DEFAULT_REPORT_DAYS, back) - 1));
     if (end > yesterday) throw errors.refused(MESSAGES.reportUpToYesterday);
     if (end < start) throw errors.refused(MESSAGES.endBeforeStart);
     if (start < addDays(yesterday, -back)) throw errors.refused(paytype === ReportPayType.Postpaid ? MESSAGES.reportPostpaidRange : MESSAGES.reportPrepaidRange);
@@ -110,10 +114,10 @@ export class ReportsService {
    * suf = 子账户(后付费); direct mode (0) pre = 普通短信 (clickType normal), suf = 国际短信 (inter).
    * An explicit clickType / paytype parameter wins. The date limit follows the paytype (direct mode: pre 365, suf 90).
    */
-  private sideFilter(me: Account, side: ReportSide, b: Body): { paytype?: number; inter?: number; limitPaytype: number } {
-    const click = str(b.clickType);
-    if (click !== '' && click !== ReportClickType.Normal && click !== ReportClickType.International) throw new ApiError(400, MESSAGES.badParam);
-    const paytype = enumParam(b.paytype, [ReportPayType.Prepaid, ReportPayType.Postpaid]);
+  private sideFilter(me: Account, side: ReportSide, f: ReportInput): { paytype?: number; inter?: number; limitPaytype: number } {
+    // clickType and paytype: the enums of the filter schema
+    const click = f.clickType;
+    const paytype = f.paytype;
     const sidePay = side === 'pre' ? ReportPayType.Prepaid : ReportPayType.Postpaid;
     const directMode = String(me.operation_mode) === OperationMode.DirectCharge;
     const inter = click ? (click === ReportClickType.International ? 1 : 0) : directMode ? (side === 'pre' ? 0 : 1) : undefined;
@@ -122,9 +126,9 @@ export class ReportsService {
   }
 
   /** the accounts of a report: a sub-account itself; an agent's sub-accounts, narrowed by customerInfo / id */
-  private async scopeOf(me: Account, b: Body): Promise<Pick<ReportQuery, 'agentId' | 'accountIds'>> {
+  private async scopeOf(me: Account, f: ReportInput): Promise<Pick<ReportQuery, 'agentId' | 'accountIds'>> {
     if (me.user_type !== UserType.Agent) return { accountIds: [me.id] };
-    const id = str(b.id ?? b.clientid ?? b.clientId);
+    const id = reportAccount(f);
     if (id) {
       const a = await this.ctx.db
         .selectFrom('accounts')
@@ -135,7 +139,7 @@ export class ReportsService {
       if (!a) throw errors.forbidden();
       return { accountIds: [a.id] };
     }
-    const info = str(b.customerInfo);
+    const info = f.customerInfo;
     if (info) {
       const like = `%${escapeLike(info)}%`;
       const rows = await this.ctx.db
@@ -150,12 +154,10 @@ export class ReportsService {
     return { agentId: me.id };
   }
 
-  private async query(me: Account, side: ReportSide, body: unknown): Promise<ReportQuery> {
-    const b = bodyOf(body);
-    const f = this.sideFilter(me, side, b);
-    const range = this.dayRange(b, f.limitPaytype);
-    const smstype = enumParam(b.smstype, this.ctx.schemas.registry.enumOptions('sms-type').map((o) => Number(o.value)));
-    return { ...(await this.scopeOf(me, b)), ...range, smstype, paytype: f.paytype, inter: f.inter };
+  private async query(me: Account, side: ReportSide, input: ReportInput): Promise<ReportQuery> {
+    const f = this.sideFilter(me, side, input);
+    const range = this.dayRange(input, f.limitPaytype);
+    return { ...(await this.scopeOf(me, input)), ...range, smstype: input.smstype, paytype: f.paytype, inter: f.inter };
   }
 
   private where(q: ReportQuery): RawBuilder<unknown> {
@@ -202,19 +204,18 @@ export class ReportsService {
   }
 
   /** POST /client/report/consume/pretotal | suftotal: rows per sub-account (and SMS type, paytype) */
-  async total(me: Account, side: ReportSide, body: unknown) {
-    const q = await this.query(me, side, body);
-    const paging = pagingOf(bodyOf(body));
+  async total(me: Account, side: ReportSide, input: ReportInput) {
+    const q = await this.query(me, side, input);
+    const paging = pagingOf(input);
     const rows = await this.grouped({ ...q }, false, paging.size, paging.offset);
     return { ...listPage(rows.map((r, i) => this.row(r, paging.offset + i + 1)), rows[0]?.total ?? (await this.countGroups(q, false)), paging), start_time_day: q.start, end_time_day: q.end };
   }
 
   /** GET /client/report/consume/preday | sufday: one account's rows per day */
-  async daily(me: Account, side: ReportSide, body: unknown) {
-    const b = bodyOf(body);
-    if (me.user_type === UserType.Agent && !str(b.id ?? b.clientid ?? b.clientId)) throw new ApiError(400, MESSAGES.badParam);
-    const q = await this.query(me, side, body);
-    const paging = pagingOf(b);
+  async daily(me: Account, side: ReportSide, input: ReportInput) {
+    if (me.user_type === UserType.Agent && !reportAccount(input)) throw new ApiError(400, MESSAGES.badParam);
+    const q = await this.query(me, side, input);
+    const paging = pagingOf(input);
     const rows = await this.grouped(q, true, paging.size, paging.offset);
     return { ...listPage(rows.map((r, i) => this.row(r, paging.offset + i + 1)), rows[0]?.total ?? (await this.countGroups(q, true)), paging), start_time_day: q.start, end_time_day: q.end };
   }
@@ -227,12 +228,11 @@ export class ReportsService {
   }
 
   /** POST consumeReportTotalExport / consumeReportDayExport: the report as a streamed xlsx */
-  async export(me: Account, daily: boolean, body: unknown): Promise<{ name: string; stream: Readable }> {
-    const b = bodyOf(body);
-    const paytype = enumParam(b.paytype, [ReportPayType.Prepaid, ReportPayType.Postpaid]) ?? ReportPayType.Prepaid;
+  async export(me: Account, daily: boolean, input: ReportInput): Promise<{ name: string; stream: Readable }> {
+    const paytype = input.paytype ?? ReportPayType.Prepaid;
     const side: ReportSide = paytype === ReportPayType.Postpaid ? 'suf' : 'pre';
-    if (daily && me.user_type === UserType.Agent && !str(b.id ?? b.clientid ?? b.clientId)) throw new ApiError(400, MESSAGES.badParam);
-    const q = await this.query(me, side, { ...b, paytype: String(me.operation_mode) === OperationMode.DirectCharge ? undefined : paytype });
+    if (daily && me.user_type === UserType.Agent && !reportAccount(input)) throw new ApiError(400, MESSAGES.badParam);
+    const q = await this.query(me, side, { ...input, paytype: String(me.operation_mode) === OperationMode.DirectCharge ? undefined : paytype });
     const rows = await this.grouped(q, daily, REPORT_EXPORT_MAX, 0);
     if (!rows.length) throw errors.refused(RECORD_MSG.noData);
     const out = new PassThrough();
@@ -281,9 +281,9 @@ export class ReportsService {
   // ---------------------------------------------------------------- dashboard
 
   /** the accounts of the dashboard: an agent's own and its sub-accounts' (or one of them by clientId), else own */
-  private async dashScope(me: Account, b: Body): Promise<RawBuilder<unknown>> {
+  private async dashScope(me: Account, p: ReportsClientParams): Promise<RawBuilder<unknown>> {
     if (me.user_type !== UserType.Agent) return sql`r.account_id = ${me.id}`;
-    const id = str(b.clientId ?? b.clientid);
+    const id = p.clientId || p.clientid || '';
     if (id && id !== me.clientid) {
       const a = await this.ctx.db.selectFrom('accounts').select('id').where('clientid', '=', id).where('agent_id', '=', me.id).executeTakeFirst();
       if (!a) throw errors.forbidden();
@@ -294,8 +294,8 @@ export class ReportsService {
   }
 
   /** GET /index/dataoftoday: today's messages by outcome */
-  async todayStats(me: Account, body: unknown) {
-    const scope = await this.dashScope(me, bodyOf(body));
+  async todayStats(me: Account, p: ReportsClientParams) {
+    const scope = await this.dashScope(me, p);
     const r = (await sql<Sums>`select ${SUMS} from report_daily r where ${scope} and r.day = ${this.today()}::date`.execute(this.ctx.db)).rows[0];
     return {
       day: this.today(),
@@ -309,8 +309,8 @@ export class ReportsService {
   }
 
   /** POST /WeekSubmitNumber: the last 7 days (today included), per day */
-  async week(me: Account, body: unknown) {
-    const scope = await this.dashScope(me, bodyOf(body));
+  async week(me: Account, p: ReportsClientParams) {
+    const scope = await this.dashScope(me, p);
     const today = this.today();
     const first = addDays(today, -6);
     const rows = await sql<Sums & { day: string }>`
@@ -325,12 +325,11 @@ export class ReportsService {
   // ---------------------------------------------------------------- remaining pieces
 
   /** GET /index/clientsmsdetail: unexpired pools with pieces left; dead 0 when due within EXPIRING_DAYS */
-  async remain(me: Account, body: unknown) {
-    const b = bodyOf(body);
-    const productType = enumParam(b.product_type ?? b.type, [0, 1, 2, 3, 4]);
-    const operator = enumParam(b.operator_code, [0, 1, 2, 3, 4]);
+  async remain(me: Account, f: RemainInput) {
+    const productType = f.product_type ?? enumParam(f.type, [0, 1, 2, 3, 4]);
+    const operator = f.operator_code;
     let ids: number[] = [me.id];
-    const id = str(b.clientid ?? b.clientId);
+    const id = f.clientid || f.clientId || '';
     if (me.user_type === UserType.Agent) {
       if (id && id !== me.clientid) {
         const a = await this.ctx.db.selectFrom('accounts').select('id').where('clientid', '=', id).where('agent_id', '=', me.id).executeTakeFirst();

@@ -18,7 +18,7 @@ import { hashPassword, randomToken, sha256hex } from '../../lib/crypto';
 import { addMs, businessDayStart, formatDateTime } from '../../lib/time';
 import { type LedgerService, type TransferOp } from '../ledger/service';
 import { Money, money2 } from '../ledger/money';
-import { poolHeaderData } from '../reports/service';
+import { poolHeaderData } from '../reports';
 import { AccountStatus, AgentOwned, ClientType, LedgerKind, NeedMo, NeedReport, OauthStatus, OperationMode, PayType, PriceType, UserType } from '../../../common/generated/schemas';
 import { MESSAGES, requiredMessage } from '../../../common/schema/messages';
 import reminderForm from '../../../schemas/forms/balance-reminder.json';
