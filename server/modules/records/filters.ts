@@ -149,12 +149,8 @@ export function outcomeStates(sendTypes: string | undefined): number[] {
 }
 
 // ---- legacy readers ----------------------------------------------------------------------------
-// Still read by the bills and reports services until their routes take typed filters (issue 22);
-// the record lists above no longer use them. Remove with their last caller.
-
-export type Body = Record<string, unknown>;
-
-export const bodyOf = (b: unknown): Body => (b && typeof b === 'object' && !Array.isArray(b) ? (b as Body) : {});
+// `enumParam` (with `str` / `intParam`) is still read by the reports service for the remaining
+// pools' `type` alias, which no filter schema declares; nothing else uses these. Remove with it.
 
 /** a scalar parameter as trimmed text ('' when absent); arrays and objects are refused */
 export function str(v: unknown): string {
@@ -182,5 +178,3 @@ export function enumParam(v: unknown, values: readonly number[], msg: string = M
   return n;
 }
 
-
-export { escapeLike } from '../../db/filters';
