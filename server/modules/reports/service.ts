@@ -49,7 +49,18 @@ export type ReportInput = ReportFilter & Partial<CurrentPaging> & { clientid?: s
 export type RemainInput = RemainFilter & { clientId?: string; type?: unknown };
 
 /** the one account a report names: id (daily), else clientid / clientId */
-export const reportAccount = (f: ReportInput): string => f.id || f.clientid || f.clientId || '';
+/**
+ * The account a report names: `id`, or its aliases `clientid` / `clientId` (older callers; not in the
+ * filter schema, so checked here: text of at most 32 characters, else 参数错误).
+ */
+export function reportAccount(f: ReportInput): string {
+  for (const v of [f.id, f.clientid, f.clientId]) {
+    if (v === undefined || v === null || v === '') continue;
+    if ((typeof v !== 'string' && typeof v !== 'number') || String(v).length > 32) throw new ApiError(400, MESSAGES.badParam);
+    return String(v).trim();
+  }
+  return '';
+}
 
 export interface ReportQuery {
   /** accounts: an agent's sub-accounts (agentId) or a list of account ids */
