@@ -10,7 +10,7 @@ import { ok } from '../../http/reply';
 import { BAD_PARAM, params, text } from '../../http/params';
 import { route } from '../../http/route';
 import { accountIdOf, sessionOf } from '../auth/session';
-import { attachment } from '../records/service';
+import { attachment } from '../../http/download';
 import { CHUNK_SIZE, FILE_MAX_BYTES, FILE_MESSAGES, FILE_NAME_MAX, resolveUpload, type FileService } from './service';
 import { firstColumnErrors, parseNumberFile, PARSE_MESSAGES } from './parse';
 import { checkNumbers } from '../../../common/sms/numbers';

@@ -3,6 +3,7 @@
  * Content is stored sanitized (./sanitize.ts); a notice whose release time is still ahead is
  * not shown yet.
  */
+import { escapeLike } from '../../db/filters';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db';
@@ -25,7 +26,6 @@ function toRow(r: { id: number; notice_name: string; notice_content: string; is_
   return { id: r.id, noticeName: r.notice_name, noticeContent: r.notice_content, isTop: r.is_top as YesNo, releaseTime: t, releaseTimeToStr: t };
 }
 
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export interface PublishNotice {
   name: string;
@@ -60,7 +60,7 @@ export class NoticeService {
     let q = this.visible();
     const term = searchContent.trim();
     if (term) {
-      const like = `%${likeEscape(term.toLowerCase())}%`;
+      const like = `%${escapeLike(term.toLowerCase())}%`;
       q = q.where((eb) =>
         eb.or([
           eb(sql`lower(notice_name)`, 'like', like),

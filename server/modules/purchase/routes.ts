@@ -11,7 +11,7 @@ import { formSchema } from '../../http/validation';
 import { exportColumns, type ExportColumn, safeRow } from '../../lib/export-columns';
 import { formatDateTime } from '../../lib/time';
 import { sessionOf } from '../auth/session';
-import { attachment, XLSX_MIME } from '../records/service';
+import { attachment, XLSX_MIME } from '../../http/download';
 import { MAX_LINES, type OrderLine, type PurchaseService } from './service';
 import { MESSAGES } from '../../../common/schema/messages';
 import sendForm from '../../../schemas/forms/send.json';

@@ -52,9 +52,6 @@ const BATCH = 5000;
 /** prepared exports are kept this long */
 export const EXPORT_TTL_MS = 24 * 3600_000;
 export const EXPORT_DIR = 'exports';
-export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-export const TXT_MIME = 'text/plain; charset=utf-8';
-export const attachment = (name: string) => `attachment; filename="${encodeURIComponent(name)}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 
 export interface RecordFilter extends DayRange {
   states?: number[];

@@ -8,6 +8,7 @@
  * in review (state 0), or approves it at once when auto-review is on (AUTO_REVIEW=1, demos).
  * Operators approve and reject with the CLI (server/cli/templates.ts).
  */
+import { escapeLike } from '../../db/filters';
 import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
@@ -330,9 +331,6 @@ export class TemplateService {
   }
 }
 
-export function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 export interface ImportResult {
   importTotal: number;
