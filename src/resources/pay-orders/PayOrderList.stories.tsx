@@ -41,6 +41,31 @@ export const EveryState: Story = {
   },
 };
 
+/** a sandbox order (PAY_SANDBOX: the demo's provider) is marked 沙箱; a real one shows - */
+export const SandboxMarked: Story = {
+  name: '沙箱订单标记',
+  parameters: {
+    msw: {
+      handlers: [
+        ...consoleApi(),
+        ...payApi({
+          calls,
+          orders: [
+            payOrder({ rowNum: 1, paymentId: 'P2026112510000000000021', paymentState: 2, paymentStateStr: '支付成功', countDownStr: '', qrCode: '', sandbox: 1 }),
+            payOrder({ rowNum: 2, paymentId: 'P2026112510000000000020', paymentState: 5, paymentStateStr: '支付成功', countDownStr: '', qrCode: '', sandbox: 0 }),
+          ],
+        }),
+      ],
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('P2026112510000000000021', {}, T);
+    await expect(within(rowOf(canvasElement, 'P2026112510000000000021')).getByText('沙箱', { selector: '.ant-tag' })).toBeInTheDocument();
+    await expect(within(rowOf(canvasElement, 'P2026112510000000000020')).queryByText('沙箱')).toBeNull();
+  },
+};
+
 export const CountdownAtZero: Story = {
   name: '倒计时到 0：按钮禁用，列表重新加载',
   parameters: {
