@@ -5,13 +5,17 @@
  *
  *   read    reading and splitting the send file (numbers checked, repeats found)
  *   checks  each row's variables checked, its text filled and its pieces counted, sensitive words
+ *   stage   the numbers past the first 10,000 as 99 compressed chunks written to
+ *           sms_chunk_staging before the transaction (send/messages.ts stageChunks, short
+ *           transactions of their own; the regions of those numbers are looked up there)
  *   insert  the submit lock, the task row, the first 10,000 message rows (send/messages.ts: COPY
- *           with each row's text) and the other 990,000 numbers as 99 compressed chunks
- *           (sms_task_chunks); the regions of the numbers are looked up there too
+ *           with each row's text) and the staged chunks moved to sms_task_chunks (one statement)
  *   charge  the ledger and the task's figures
  *   commit  the COMMIT
  *
- * with the wall time of each, this process's CPU time (process.cpuUsage, every thread) and the
+ * with the wall time of each, the longest a trivial query of another user (every 10 ms meanwhile)
+ * waited — how long at a time the accept held the database, which on the embedded PGlite is
+ * everybody's one connection — this process's CPU time (process.cpuUsage, every thread) and the
  * PostgreSQL backend's (/proc/<pid>/stat: the server runs on this machine), RUNS times (the
  * message table emptied between runs), best and median. After each accept the chunks are written
  * as message rows the way the dispatch workers do it (send/messages.ts `expandNextChunk`, one
@@ -89,13 +93,15 @@ function row(k: number): [string, string, string, string] {
   return [phone, `会员${k % 977}`, '体检', `${(k % 12) + 8}点`];
 }
 
-type Phase = 'read' | 'checks' | 'prepare' | 'insert' | 'charge' | 'commit';
+type Phase = 'read' | 'checks' | 'prepare' | 'stage' | 'insert' | 'charge' | 'commit';
 interface Figures {
   /** the workers' part after the accept: every chunk written as message rows (wall ms) */
   expand: number;
   wall: Record<Phase | 'total', number>;
-  node: Record<'prepare' | 'insert' | 'charge' | 'commit' | 'total', number>;
-  pg: Record<'insert' | 'charge' | 'commit' | 'total', number>;
+  node: Record<'prepare' | 'stage' | 'insert' | 'charge' | 'commit' | 'total', number>;
+  pg: Record<'stage' | 'insert' | 'charge' | 'commit' | 'total', number>;
+  /** the longest a trivial query of another user waited during the accept (ms) */
+  held: number;
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-1m-'));
@@ -132,9 +138,9 @@ try {
     await sql`truncate sms_task_chunks`.execute(db);
     if (!pglite) await sql`checkpoint`.execute(db).catch(() => undefined);
     offset += 3100;
-    const wall = { read: 0, checks: 0, prepare: 0, insert: 0, charge: 0, commit: 0, total: 0 };
-    const node = { prepare: 0, insert: 0, charge: 0, commit: 0, total: 0 };
-    const pgc = { insert: 0, charge: 0, commit: 0, total: 0 };
+    const wall = { read: 0, checks: 0, prepare: 0, stage: 0, insert: 0, charge: 0, commit: 0, total: 0 };
+    const node = { prepare: 0, stage: 0, insert: 0, charge: 0, commit: 0, total: 0 };
+    const pgc = { stage: 0, insert: 0, charge: 0, commit: 0, total: 0 };
     let backend = 0;
     let pgMark = 0;
     const c0 = cpuMs();
@@ -146,7 +152,7 @@ try {
         const c = cpuMs();
         node[name] = c - cMark;
         cMark = c;
-        if (name !== 'prepare' && backend) {
+        if (name !== 'prepare' && name !== 'stage' && backend) {
           const p = procCpuMs(backend);
           pgc[name] = p - pgMark;
           pgMark = p;
@@ -160,15 +166,28 @@ try {
         cMark = cpuMs();
       },
     };
+    // another user's request meanwhile: a trivial query every 10 ms, its longest wait is how long the accept held the database
+    let probing = true;
+    let longestWait = 0;
+    const prober = (async () => {
+      while (probing) {
+        const q0 = performance.now();
+        await sql`select 1`.execute(db);
+        longestWait = Math.max(longestWait, performance.now() - q0);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    })();
     const t0 = performance.now();
     const res = await svc.sendVariable(agent0, { clientId: 'agent0', templateId: tpl.id, smstype: tpl.smstype ?? 0, sign: SIGN, fileType: 1, importFilePath: f.rel } as never, { probe });
     wall.total = performance.now() - t0;
     node.total = cpuMs() - c0;
+    probing = false;
+    await prober;
     pgc.total = pgc.insert + pgc.charge + pgc.commit;
     const e0 = performance.now();
     while ((await expandNextChunk(db)) > 0);
     const expand = performance.now() - e0;
-    runs.push({ wall, node, pg: pgc, expand });
+    runs.push({ wall, node, pg: pgc, expand, held: longestWait });
 
     // exact figures: the ledger, the task's amount and pieces from its rows, a sample of rows' text and pieces
     const bad = await new LedgerService({ db, now: () => new Date() }).violations();
@@ -197,7 +216,7 @@ try {
     ok = ok && exact;
     const s = (ms: number) => (ms / 1000).toFixed(2);
     console.log(
-      `run ${r + 1}: ${res.submitTotal} rows, ${res.chargeNum} pieces, ${res.amount} 元 in ${s(wall.total)} s (then rows from the chunks ${s(expand)} s) | read ${s(wall.read)} checks ${s(wall.checks)} (prepare ${s(wall.prepare)}, cpu ${s(node.prepare)}) | insert ${s(wall.insert)} (cpu ${s(node.insert)}, pg ${s(pgc.insert)}) | charge ${s(wall.charge)} | commit ${s(wall.commit)} (pg ${s(pgc.commit)}) | cpu ${s(node.total)} s, pg backend ${s(pgc.total)} s | exact: ${exact ? 'yes' : `NO (ledger ${bad.length}, rows ${n}, pieces ${pieces}/${res.chargeNum}, amount ${task.amount}/${money2(ceilCent(cost))}, sample ${sampleBad.length} bad)`}; load ${os.loadavg()[0].toFixed(1)}`,
+      `run ${r + 1}: ${res.submitTotal} rows, ${res.chargeNum} pieces, ${res.amount} 元 in ${s(wall.total)} s (then rows from the chunks ${s(expand)} s) | read ${s(wall.read)} checks ${s(wall.checks)} (prepare ${s(wall.prepare)}, cpu ${s(node.prepare)}) | stage ${s(wall.stage)} (cpu ${s(node.stage)}) | insert ${s(wall.insert)} (cpu ${s(node.insert)}, pg ${s(pgc.insert)}) | charge ${s(wall.charge)} | commit ${s(wall.commit)} (pg ${s(pgc.commit)}) | cpu ${s(node.total)} s, pg backend ${s(pgc.total)} s | longest wait of a concurrent query ${longestWait.toFixed(0)} ms | exact: ${exact ? 'yes' : `NO (ledger ${bad.length}, rows ${n}, pieces ${pieces}/${res.chargeNum}, amount ${task.amount}/${money2(ceilCent(cost))}, sample ${sampleBad.length} bad)`}; load ${os.loadavg()[0].toFixed(1)}`,
     );
   }
   const stat = (get: (f: Figures) => number) => {
@@ -213,6 +232,8 @@ try {
   console.log(line('checks (wall)', (f) => f.wall.checks));
   console.log(line('before the insert', (f) => f.wall.prepare));
   console.log(line('  its cpu', (f) => f.node.prepare));
+  console.log(line('stage (wall)', (f) => f.wall.stage));
+  console.log(line('  its cpu', (f) => f.node.stage));
   console.log(line('insert (wall)', (f) => f.wall.insert));
   console.log(line('  its cpu (node)', (f) => f.node.insert));
   if (!pglite) console.log(line('  its cpu (pg backend)', (f) => f.pg.insert));
@@ -223,6 +244,7 @@ try {
   console.log(line('  all but the insert', (f) => f.wall.total - f.wall.insert));
   console.log(line('  cpu (node)', (f) => f.node.total));
   if (!pglite) console.log(line('  cpu (pg backend)', (f) => f.pg.total));
+  console.log(line('longest wait of others', (f) => f.held));
   const load1 = os.loadavg();
   console.log(`load average ${load0.map((x) => x.toFixed(1)).join(' ')} before, ${load1.map((x) => x.toFixed(1)).join(' ')} after, on ${os.cpus().length} cores; figures exact: ${ok ? 'yes' : 'NO'}`);
   ok = ok && stat((f) => f.wall.total).median < TARGET_MS;

@@ -22,6 +22,8 @@ export interface AppConfig {
   requestTimeoutMs: number;
   /** GET /client/account/validate/mobile calls per agent per hour (the open-account form's check; more would be a lookup of whose numbers are accounts) */
   mobileCheckPerHour: number;
+  /** pieces one account's waiting timed tasks accepted uncharged (isCheckAvailableCredit 0) may hold together (send/gate.ts) */
+  deferredTimedMax: number;
   /** file parses (number, variable, international files) one account may run at a time in a process */
   parsesPerAccount: number;
   connectionCheckMs: number;
@@ -104,6 +106,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   requestTimeoutMs: 120_000,
   mobileCheckPerHour: 60,
   parsesPerAccount: 1,
+  deferredTimedMax: 100_000,
   connectionCheckMs: 2_000,
   rememberMs: 7 * 86_400_000,
   maxFailedLogins: 5,
@@ -180,6 +183,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
   // the running server answers session checks from a 2-second cache (0 turns it off)
   if (env.PARSES_PER_ACCOUNT !== undefined && Number(env.PARSES_PER_ACCOUNT) > 0) out.parsesPerAccount = Number(env.PARSES_PER_ACCOUNT);
   if (env.MOBILE_CHECK_PER_HOUR !== undefined && Number(env.MOBILE_CHECK_PER_HOUR) > 0) out.mobileCheckPerHour = Number(env.MOBILE_CHECK_PER_HOUR);
+  if (env.DEFERRED_TIMED_MAX !== undefined && Number(env.DEFERRED_TIMED_MAX) >= 0) out.deferredTimedMax = Number(env.DEFERRED_TIMED_MAX);
   if (env.REQUEST_TIMEOUT_MS !== undefined && Number(env.REQUEST_TIMEOUT_MS) > 0) out.requestTimeoutMs = Number(env.REQUEST_TIMEOUT_MS);
   out.sessionCheckCacheMs = env.SESSION_CHECK_CACHE_MS !== undefined ? Math.max(0, Number(env.SESSION_CHECK_CACHE_MS) || 0) : 2000;
   if (env.SMTP_URL) out.smtpUrl = env.SMTP_URL;

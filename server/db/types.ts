@@ -228,6 +228,7 @@ export interface Database {
   sms_inflight: SmsInflightTable;
   // 0023_task_chunks
   sms_task_chunks: SmsTaskChunkTable;
+  sms_chunk_staging: SmsChunkStagingTable;
   sms_mo: SmsMoTable;
   push_outbox: PushOutboxTable;
   export_files: ExportFileTable;
@@ -546,6 +547,15 @@ export interface SmsTaskChunkTable {
   /** failed expansions so far, the last one's error */
   attempts: D<number>;
   error: D<string>;
+  /** 0028: not expanded by the dispatch workers (messages not to be dispatched: intercepted, awaiting review), only by a reader */
+  hold: D<boolean>;
+  /** 0028: the state (and final time) its rows are written with */
+  state: D<number>;
+  done_at: D<Date | null>;
+  /** 0028: the report key and figures of a held chunk (its messages are counted before they are rows) */
+  account_id: D<number>;
+  inter: D<number>;
+  pieces_total: D<number>;
 }
 
 /** 0019: a submitted message awaiting its receipt, by the SMSC's message id */
@@ -809,4 +819,14 @@ export interface IntlPriceTable {
   /** yuan per piece */
   fee: ColumnType<string, string | number, string | number>;
   sort: D<number>;
+}
+
+/** 0028: chunks of a large accept compressed and written before its transaction, moved into sms_task_chunks by it */
+export interface SmsChunkStagingTable {
+  token: string;
+  seq: number;
+  rows: number;
+  pieces_total: number;
+  payload: Buffer;
+  created_at: D<Date>;
 }

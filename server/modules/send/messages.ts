@@ -1,20 +1,23 @@
 /**
- * A task's messages, written inside the acceptance transaction (docs/api-send.md "Large tasks"):
+ * A task's messages, written by its acceptance (docs/api-send.md "Large tasks"):
  *
- * - up to `INLINE_ROWS` (10,000) of them as message rows at once: COPY (pg-copy-streams) on
- *   PostgreSQL, one INSERT ... SELECT over unnest(arrays) per 50,000 rows on PGlite (no COPY from
- *   a client stream there);
- * - the rest of a task whose messages wait for dispatch (state 0: sent at once or timed) as chunks
- *   of `CHUNK_ROWS` (sms_task_chunks, send/chunks.ts): one compressed row per 10,000 numbers,
- *   which the dispatch workers turn into message rows just after (`expandNextChunk`), each chunk
- *   in its own transaction.
- *
- * Messages awaiting review and intercepted ones are always written as rows: they change state
- * with their task (review) or are final at once.
+ * - up to `INLINE_ROWS` (10,000) of them as message rows in the accepting transaction: COPY
+ *   (pg-copy-streams) on PostgreSQL, one INSERT ... SELECT over unnest(arrays) per 50,000 rows on
+ *   PGlite (no COPY from a client stream there);
+ * - the rest as chunks of `CHUNK_ROWS` (sms_task_chunks, send/chunks.ts): one compressed row per
+ *   10,000 numbers. Messages that wait for dispatch (state 0: sent at once or timed) or for review
+ *   (7) are turned into message rows by the dispatch workers just after (`expandNextChunk`), each
+ *   chunk in its own transaction. Intercepted messages (final at acceptance) stay chunks — `hold`,
+ *   counted by the reports all the same (migration 0028) — until a reader needs them as rows
+ *   (`expandTask`: the task's number list and export).
+ * - A large accept compresses its chunks before its transaction (`stageChunks`, short
+ *   transactions of their own into sms_chunk_staging) and its transaction moves them with one
+ *   statement: the database is held for that and the first 10,000 rows only.
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
+import { randomUUID } from 'node:crypto';
 import copyStreams from 'pg-copy-streams';
 import type { Database } from '../../db/types';
 import { regionOf } from '../../../common/sms/segments';
@@ -44,6 +47,8 @@ export interface MessageBatch {
   createdAt: Date;
   doneAt: Date | null;
   /** variable / international sends: per-message values that override the batch's ones */
+  /** the chunks beyond INLINE_ROWS, already compressed and staged (`stageChunks`, before the transaction) */
+  staged?: StagedChunks | null;
   each?: {
     /** the message's own text (variable SMS), null = the task's */
     texts?: readonly (string | null)[];
@@ -101,13 +106,29 @@ async function driverOf(trx: Tx): Promise<'pg' | 'other'> {
   return trx.getExecutor().provideConnection(async (conn) => (conn.constructor.name === 'PostgresConnection' ? 'pg' : 'other'));
 }
 
+/** What stageChunks staged: the batch's numbers [from, n) under `token`. */
+export interface StagedChunks {
+  token: string;
+  from: number;
+  chunks: number;
+}
+
+/** Messages in a final state at acceptance (intercepted): their chunks are not expanded by the workers. */
+export const isHeldState = (state: number) => state !== SendRecordStatus.NotSent && state !== SendRecordStatus.AwaitingReview;
+
+/** A batch without its task (its chunks are staged before the task row exists). */
+export type UnplacedBatch = Omit<MessageBatch, 'taskId' | 'staged'>;
+
+/** Whether a batch has chunks (more numbers than are written as rows in the accept). */
+export const hasChunks = (b: Pick<MessageBatch, 'phones'>) => b.phones.length > INLINE_ROWS;
+
 /** A task's messages (see the module's comment for which are rows and which chunks). */
 export async function insertMessages(trx: Tx, b: MessageBatch): Promise<void> {
   const n = b.phones.length;
   if (!n) return;
   const queued = b.nextAt !== null && b.state === SendRecordStatus.NotSent;
-  const inline = b.state === SendRecordStatus.NotSent ? Math.min(n, INLINE_ROWS) : n;
-  const { province, city } = b.each?.noRegions ? { province: new Int32Array(n), city: new Int32Array(n) } : regions(b.phones);
+  const inline = Math.min(n, INLINE_ROWS);
+  const { province, city } = regionsOf(b, 0, inline);
   const each = b.each ?? {};
   const rows: Rows = {
     taskId: b.taskId,
@@ -125,44 +146,99 @@ export async function insertMessages(trx: Tx, b: MessageBatch): Promise<void> {
     text: each.texts ? (i) => each.texts![i] ?? null : () => null,
   };
   await writeRows(trx, rows);
-  if (inline < n) await storeChunks(trx, b, inline, province, city);
+  if (inline < n) {
+    const staged = b.staged && b.staged.from === inline ? b.staged : await stageChunks(trx, b);
+    if (staged) await placeChunks(trx, b, staged);
+  }
   if (queued) await enqueueTask(trx, b.taskId, b.nextAt!);
 }
 
-/** Numbers [from, n) of the batch as chunks of CHUNK_ROWS, compressed a few at a time. */
-async function storeChunks(trx: Tx, b: MessageBatch, from: number, province: Int32Array, city: Int32Array): Promise<void> {
+/** Province and city ids of the batch's numbers [from, to) (indexes from 0), zeros for international numbers. */
+function regionsOf(b: UnplacedBatch, from: number, to: number) {
+  return b.each?.noRegions ? { province: new Int32Array(to - from), city: new Int32Array(to - from) } : regions(b.phones.slice(from, to));
+}
+
+/**
+ * The batch's numbers past INLINE_ROWS compressed into chunks and written to sms_chunk_staging,
+ * a few chunks per statement, each statement its own transaction (on `db`; inside a transaction
+ * when given one). null: the batch has none. The accept then moves them (`insertMessages` with
+ * `staged`) or, refused, drops them (`dropStaged`).
+ */
+export async function stageChunks(db: Kysely<Database>, b: UnplacedBatch): Promise<StagedChunks | null> {
+  const from = INLINE_ROWS;
+  const n = b.phones.length;
+  if (n <= from) return null;
+  const token = randomUUID();
+  const { province, city } = regionsOf(b, from, n);
   const starts: number[] = [];
-  for (let i = from; i < b.phones.length; i += CHUNK_ROWS) starts.push(i);
+  for (let i = from; i < n; i += CHUNK_ROWS) starts.push(i);
   const payloadOf = (start: number): ChunkPayload => {
-    const end = Math.min(b.phones.length, start + CHUNK_ROWS);
+    const end = Math.min(n, start + CHUNK_ROWS);
     const each = b.each;
     return {
       accountId: b.accountId,
       createdAt: b.createdAt.toISOString(),
       phones: b.phones.slice(start, end),
       carriers: Array.from(b.carriers.subarray(start, end)),
-      province: Array.from(province.subarray(start, end)),
-      city: Array.from(city.subarray(start, end)),
+      province: Array.from(province.subarray(start - from, end - from)),
+      city: Array.from(city.subarray(start - from, end - from)),
       pieces: each?.pieces ? Array.from(each.pieces.subarray(start, end)) : b.pieces,
       prices: each?.prices ? each.prices.slice(start, end) : { 1: b.prices[1], 2: b.prices[2], 3: b.prices[3] },
       ...(each?.texts ? { texts: each.texts.slice(start, end).map((t) => t ?? null) } : {}),
     };
   };
-  // zlib runs on the thread pool: a few chunks are compressed at once while the previous ones are sent
-  const GROUP = 4;
-  for (let g = 0; g < starts.length; g += GROUP) {
-    const group = starts.slice(g, g + GROUP);
-    const payloads = await Promise.all(group.map((s) => encodeChunk(payloadOf(s))));
-    await trx
-      .insertInto('sms_task_chunks')
-      .values(group.map((s, k) => ({ task_id: b.taskId, seq: (s - from) / CHUNK_ROWS, rows: Math.min(CHUNK_ROWS, b.phones.length - s), payload: payloads[k], created_at: b.createdAt })))
-      .execute();
+  const piecesOf = (start: number) => {
+    const end = Math.min(n, start + CHUNK_ROWS);
+    if (!b.each?.pieces) return (end - start) * b.pieces;
+    let s = 0;
+    for (let i = start; i < end; i++) s += b.each.pieces[i];
+    return s;
+  };
+  try {
+    // zlib runs on the thread pool: a few chunks are compressed at once while the previous ones are sent
+    const GROUP = 4;
+    for (let g = 0; g < starts.length; g += GROUP) {
+      const group = starts.slice(g, g + GROUP);
+      const payloads = await Promise.all(group.map((s) => encodeChunk(payloadOf(s))));
+      await db
+        .insertInto('sms_chunk_staging')
+        .values(group.map((s, k) => ({ token, seq: (s - from) / CHUNK_ROWS, rows: Math.min(CHUNK_ROWS, n - s), pieces_total: piecesOf(s), payload: payloads[k], created_at: b.createdAt })))
+        .execute();
+    }
+  } catch (err) {
+    await dropStaged(db, token);
+    throw err;
   }
+  return { token, from, chunks: starts.length };
+}
+
+/** Staged chunks nobody will place (the accept was refused); never throws. */
+export async function dropStaged(db: Kysely<Database>, staged: StagedChunks | string | null | undefined): Promise<void> {
+  const token = typeof staged === 'string' ? staged : staged?.token;
+  if (!token) return;
+  await db.deleteFrom('sms_chunk_staging').where('token', '=', token).execute().catch(() => undefined);
+}
+
+/** The staged chunks become the task's (one statement each way, in the accepting transaction). */
+async function placeChunks(trx: Tx, b: MessageBatch, staged: StagedChunks): Promise<void> {
+  const hold = isHeldState(b.state);
+  const inter = b.carriers[staged.from] === 4 ? 1 : 0;
+  const moved = await sql<{ n: number }>`
+    with moved as (
+      insert into sms_task_chunks (task_id, seq, rows, payload, created_at, hold, state, done_at, account_id, inter, pieces_total)
+      select ${b.taskId}::int, s.seq, s.rows, s.payload, s.created_at, ${hold}, ${b.state}::smallint, ${b.doneAt}::timestamptz, ${b.accountId}::int, ${inter}::smallint, s.pieces_total
+      from sms_chunk_staging s where s.token = ${staged.token}
+      order by s.seq
+      returning 1
+    )
+    select count(*)::int as n from moved`.execute(trx);
+  if (Number(moved.rows[0]?.n ?? 0) !== staged.chunks) throw new Error(`sms_chunk_staging ${staged.token}: ${staged.chunks} chunks staged, ${moved.rows[0]?.n ?? 0} found`);
+  await trx.deleteFrom('sms_chunk_staging').where('token', '=', staged.token).execute();
 }
 
 /**
- * Writes the next chunk of a task (`taskId`, or of any task) as message rows and deletes it, in
- * one transaction; returns the rows written (0: no chunk free). A task's chunks go in seq order
+ * Writes the next chunk of a task (`taskId`, held or not, or of any task whose chunks are not
+ * held: the workers') as message rows and deletes it, in one transaction; returns the rows written (0: no chunk free). A task's chunks go in seq order
  * and one at a time: only its lowest chunk can be taken, and a chunk another worker holds is
  * skipped. The task's dispatch queue is opened again (its cursor may have passed every row
  * written before). When the expansion fails (a chunk that cannot be read, the database), nothing
@@ -173,10 +249,10 @@ export async function expandNextChunk(db: Kysely<Database>, taskId?: number, now
   let taken: { task_id: number; seq: number } | undefined;
   try {
     return await db.transaction().execute(async (trx) => {
-      const r = await sql<{ task_id: number; seq: number; payload: Buffer }>`
-        select c.task_id, c.seq, c.payload from sms_task_chunks c
+      const r = await sql<ChunkRow>`
+        select c.task_id, c.seq, c.payload, c.state, c.done_at from sms_task_chunks c
         where ${taskId !== undefined ? sql`c.task_id = ${taskId} and ` : sql``}c.seq = (select min(c2.seq) from sms_task_chunks c2 where c2.task_id = c.task_id)
-          ${taskId !== undefined ? sql`` : sql`and (c.next_at is null or c.next_at <= ${now.toISOString()}::timestamptz)`}
+          ${taskId !== undefined ? sql`` : sql`and not c.hold and (c.next_at is null or c.next_at <= ${now.toISOString()}::timestamptz)`}
         order by c.task_id
         limit 1
         for update skip locked`.execute(trx);
@@ -205,15 +281,23 @@ export async function expandNextChunk(db: Kysely<Database>, taskId?: number, now
   }
 }
 
+interface ChunkRow {
+  task_id: number;
+  seq: number;
+  payload: Buffer;
+  state: number;
+  done_at: Date | string | null;
+}
+
 /** One chunk's rows written and the chunk deleted (expandNextChunk's transaction). */
-async function writeChunk(trx: Tx, c: { task_id: number; seq: number; payload: Buffer }): Promise<number> {
+async function writeChunk(trx: Tx, c: ChunkRow): Promise<number> {
   const p = await decodeChunk(c.payload);
   const rows: Rows = {
     taskId: c.task_id,
     accountId: p.accountId,
-    state: SendRecordStatus.NotSent,
+    state: c.state,
     createdAt: new Date(p.createdAt),
-    doneAt: null,
+    doneAt: c.done_at === null ? null : new Date(c.done_at),
     n: p.phones.length,
     phone: (i) => p.phones[i],
     carrier: (i) => p.carriers[i],

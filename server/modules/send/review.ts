@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db';
 import { settleRefunds } from '../billing';
 import { carrierSlot, releaseMessages } from '../dispatch/sql';
+import { expandTask } from './messages';
 import { ChargeState, SendRecordStatus, TaskStatus } from '../../../common/generated/schemas';
 
 export interface ReviewResult {
@@ -19,6 +20,9 @@ export interface ReviewResult {
 export class ReviewError extends Error {}
 
 export async function reviewTask(ctx: { db: Db; now: () => Date }, uid: string, decision: 'approve' | 'reject', reason = ''): Promise<ReviewResult> {
+  // a large task's messages awaiting review past its first 10,000 may still be chunks: rows first
+  const task = await ctx.db.selectFrom('sms_tasks').select('id').where('uid', '=', uid).executeTakeFirst();
+  if (task && !(await expandTask(ctx.db, task.id))) throw new ReviewError(`任务 ${uid} 的号码正在处理，请稍后重试`);
   return ctx.db.transaction().execute(async (trx) => {
     const now = ctx.now();
     const t = await trx.selectFrom('sms_tasks').select(['id', 'uid', 'status', 'audit_num', 'charge_state']).where('uid', '=', uid).forUpdate().executeTakeFirst();

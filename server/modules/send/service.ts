@@ -26,14 +26,14 @@ import {
   type ChargePlan,
   type ChargeResult,
 } from '../billing';
-import { expandTask, insertMessages } from './messages';
+import { dropStaged, expandTask, insertMessages, stageChunks, type UnplacedBatch } from './messages';
+import { assertDeferredRoom, assertMaySend } from './gate';
 import { resolveUpload } from '../files/service';
 import { parseNumberFile } from '../files/parse';
 import { checkNumbers, NUMBER_MESSAGES, numberPoolError, type NumberCheck } from '../../../common/sms/numbers';
 import { countPieces } from '../../../common/sms/pieces';
 import { VARIABLE_PATTERN } from '../../../common/template/rules';
 import {
-  AccountStatus,
   Carrier,
   ChargeMode,
   ChargeState,
@@ -212,7 +212,7 @@ export class SendService {
   /** Every rule of a send but the time and the charge. */
   async prepare(me: Account, f: SendForm): Promise<Prepared> {
     const account = await this.target(me, f.clientId);
-    if (account.status !== AccountStatus.Active) throw errors.refused(MSG.accountDisabled);
+    assertMaySend(account);
     if (account.phone_inout_type !== PhoneInoutType.Domestic && account.phone_inout_type !== PhoneInoutType.Both) throw errors.refused(MSG.noDomestic);
     const sign = f.sign.trim();
     const content = stripSign(f.content, sign);
@@ -267,6 +267,7 @@ export class SendService {
   /** /send/chargeInfo: the confirm dialog's figures (template not needed). */
   async chargeInfo(me: Account, b: Record<string, unknown>) {
     const account = await this.target(me, b.clientId ?? b.clientid);
+    assertMaySend(account);
     const sign = String(b.sign ?? '').trim();
     const content = stripSign(String(b.content ?? ''), sign);
     const pc = countPieces({ content, sign });
@@ -367,9 +368,24 @@ export class SendService {
     const n = p.numbers.unique.length;
     const state = p.intercepted ? SendRecordStatus.GatewayReceiveIntercepted : p.audit ? SendRecordStatus.AwaitingReview : SendRecordStatus.NotSent;
     const status = p.intercepted ? TaskStatus.Completed : opts.timed ? TaskStatus.Waiting : TaskStatus.Processing;
+    const batch: UnplacedBatch = {
+      accountId: p.account.id,
+      phones: p.numbers.unique,
+      carriers: p.numbers.uniqueCarriers,
+      pieces: p.pieces,
+      // never-charged messages (intercepted at acceptance) cost nothing
+      prices: p.intercepted ? { 1: '0', 2: '0', 3: '0' } : p.prices,
+      state,
+      nextAt: state === SendRecordStatus.NotSent && !opts.timed ? now : null,
+      createdAt: now,
+      doneAt: p.intercepted ? now : null,
+    };
+    // a large task's chunks are compressed and written before the transaction (send/messages.ts)
+    const staged = await stageChunks(this.ctx.db, batch);
     const result = await this.ctx.db.transaction().execute(async (trx) => {
       await this.takeSubmitLock(trx, p.account.id);
       if (opts.replaceUid) await this.cancelWaiting(trx, await this.lockTask(trx, me, opts.replaceUid));
+      if (!chargeNow && !p.intercepted) await assertDeferredRoom(this.ctx, trx, p.account.id, planPieces(previewPlan));
       const task = await trx
         .insertInto('sms_tasks')
         .values({
@@ -403,19 +419,7 @@ export class SendService {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await insertMessages(trx, {
-        taskId: task.id,
-        accountId: p.account.id,
-        phones: p.numbers.unique,
-        carriers: p.numbers.uniqueCarriers,
-        pieces: p.pieces,
-        // never-charged messages (intercepted at acceptance) cost nothing
-        prices: p.intercepted ? { 1: '0', 2: '0', 3: '0' } : p.prices,
-        state,
-        nextAt: state === SendRecordStatus.NotSent && !opts.timed ? now : null,
-        createdAt: now,
-        doneAt: p.intercepted ? now : null,
-      });
+      await insertMessages(trx, { ...batch, taskId: task.id, staged });
       let amount = '0.00';
       let chargeNum = 0;
       if (chargeNow) {
@@ -430,6 +434,9 @@ export class SendService {
         await trx.updateTable('sms_tasks').set({ charge_num_total: chargeNum }).where('id', '=', task.id).execute();
       }
       return { amount, chargeNum };
+    }).catch(async (err: unknown) => {
+      await dropStaged(this.ctx.db, staged);
+      throw err;
     });
     return {
       taskId: uid,

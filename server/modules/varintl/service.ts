@@ -15,14 +15,14 @@ import { validateForm } from '../../http/validation';
 import { Money, money2, type MoneyValue } from '../ledger/money';
 import { LedgerService } from '../ledger/service';
 import { ceilCent, chargeIntlPools, chargePlan, intlRemainOf, planPieces, remainOf, usableIntlPools, usablePools, type ChargePlan } from '../billing';
-import { expandTask, insertMessages } from '../send/messages';
+import { dropStaged, expandTask, insertMessages, stageChunks, type UnplacedBatch } from '../send/messages';
+import { assertDeferredRoom, assertMaySend } from '../send/gate';
 import { fillsTemplate, MSG, newTaskUid, refusalOf, smsTypesOf, stripSign, X, type SendResult, type SendService } from '../send/service';
 import { checkNumbers, numberPoolError } from '../../../common/sms/numbers';
 import { MESSAGES } from '../../../common/schema/messages';
 import { parseSendTime, sendTimeError } from '../../../common/send';
 import { countPieces } from '../../../common/sms/pieces';
 import {
-  AccountStatus,
   BillPaymentType,
   Carrier,
   ChargeMode,
@@ -67,7 +67,7 @@ export const MAX_INTL_NUMBERS = 1_000_000;
  * ledger and the task's figures; commit: the COMMIT.
  */
 export interface AcceptProbe {
-  phase(name: 'prepare' | 'read' | 'checks' | 'insert' | 'charge' | 'commit', ms: number): void;
+  phase(name: 'prepare' | 'read' | 'checks' | 'stage' | 'insert' | 'charge' | 'commit', ms: number): void;
   /** called first inside the acceptance transaction (e.g. to learn the database backend's pid) */
   inTransaction?(trx: Tx): Promise<void>;
 }
@@ -271,7 +271,7 @@ export class VarIntlService {
 
   private async prepareInternational(me: Account, f: SendInternationalForm, opts: { timed?: boolean }) {
     const account = await this.send.target(me, f.clientId);
-    if (account.status !== AccountStatus.Active) throw errors.refused(MSG.accountDisabled);
+    assertMaySend(account);
     if (account.phone_inout_type !== PhoneInoutType.International && account.phone_inout_type !== PhoneInoutType.Both) throw errors.refused(IX.notInternational);
     const sendTime = opts.timed ? this.timeOf(f.sendtime, 'international') : this.ctx.now();
     const sign = (f.sign ?? '').trim();
@@ -345,7 +345,7 @@ export class VarIntlService {
   private async prepareVariable(me: Account, f: SendVariableForm, opts: { timed?: boolean; probe?: AcceptProbe }) {
     const probe = opts.probe;
     const account = await this.send.target(me, f.clientId);
-    if (account.status !== AccountStatus.Active) throw errors.refused(MSG.accountDisabled);
+    assertMaySend(account);
     if (account.phone_inout_type !== PhoneInoutType.Domestic && account.phone_inout_type !== PhoneInoutType.Both) throw errors.refused(MSG.noDomestic);
     const sendTime = opts.timed ? this.timeOf(f.sendtime, 'variable') : this.ctx.now();
     const tpl = await this.variableTemplate(account, f.templateId);
@@ -483,11 +483,29 @@ export class VarIntlService {
     const n = a.phones.length;
     const state = a.intercepted ? SendRecordStatus.GatewayReceiveIntercepted : a.audit ? SendRecordStatus.AwaitingReview : SendRecordStatus.NotSent;
     const status = a.intercepted ? TaskStatus.Completed : o.timed ? TaskStatus.Waiting : TaskStatus.Processing;
-    let mark = 0;
+    const batch: UnplacedBatch = {
+      accountId: a.account.id,
+      phones: a.phones,
+      carriers: a.carriers,
+      pieces: 1,
+      // never-charged messages (intercepted at acceptance) cost nothing; international messages
+      // (carrier 4) have no price by carrier: each gets its own, 0 when intercepted
+      prices: a.intercepted ? NO_PRICES : a.carrierPrices,
+      state,
+      nextAt: state === SendRecordStatus.NotSent && !o.timed ? now : null,
+      createdAt: now,
+      doneAt: a.intercepted ? now : null,
+      each: { texts: a.texts ?? undefined, pieces: a.pieces, prices: a.prices ? (a.intercepted ? new Array<string>(n).fill('0') : a.prices) : undefined, noRegions: a.kind === SendKind.International },
+    };
+    // a large task's chunks are compressed and written before the transaction (send/messages.ts)
+    let mark = performance.now();
+    const staged = await stageChunks(this.ctx.db, batch);
+    o.probe?.phase('stage', performance.now() - mark);
     const result = await this.ctx.db.transaction().execute(async (trx) => {
       await o.probe?.inTransaction?.(trx);
       mark = performance.now();
       await this.send.takeSubmitLock(trx, a.account.id);
+      if (!chargeNow && !a.intercepted) await assertDeferredRoom(this.ctx, trx, a.account.id, a.chargeNum);
       const task = await trx
         .insertInto('sms_tasks')
         .values({
@@ -523,21 +541,7 @@ export class VarIntlService {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await insertMessages(trx, {
-        taskId: task.id,
-        accountId: a.account.id,
-        phones: a.phones,
-        carriers: a.carriers,
-        pieces: 1,
-        // never-charged messages (intercepted at acceptance) cost nothing; international messages
-        // (carrier 4) have no price by carrier: each gets its own, 0 when intercepted
-        prices: a.intercepted ? NO_PRICES : a.carrierPrices,
-        state,
-        nextAt: state === SendRecordStatus.NotSent && !o.timed ? now : null,
-        createdAt: now,
-        doneAt: a.intercepted ? now : null,
-        each: { texts: a.texts ?? undefined, pieces: a.pieces, prices: a.prices ? (a.intercepted ? new Array<string>(n).fill('0') : a.prices) : undefined, noRegions: a.kind === SendKind.International },
-      });
+      await insertMessages(trx, { ...batch, taskId: task.id, staged });
       if (o.probe) {
         const t = performance.now();
         o.probe.phase('insert', t - mark);
@@ -561,6 +565,9 @@ export class VarIntlService {
         mark = t;
       }
       return { amount, chargeNum };
+    }).catch(async (err: unknown) => {
+      await dropStaged(this.ctx.db, staged);
+      throw err;
     });
     o.probe?.phase('commit', performance.now() - mark);
     return {
