@@ -93,6 +93,18 @@ export const SubAccountFilled: Story = {
   },
 };
 
+export const NotCertified: Story = {
+  name: '子账户：未通过资质认证（不能发送）',
+  parameters: { msw: { handlers: [...consoleApi({ user: subAccount, clientOauth: { oauth_status: '待认证' } }), ...sendApi({ calls })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const notice = await c.findByTestId('send-not-certified', {}, T);
+    await expect(notice).toHaveTextContent('账户未通过资质认证，认证通过后才能发送短信');
+    await expect(within(notice).getByRole('link', { name: '前往资质认证' })).toBeInTheDocument();
+    await expect(c.getByTestId('submit')).toBeDisabled();
+  },
+};
+
 export const InvalidNumbers: Story = {
   name: '无效号码：计数与确认清除',
   parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },

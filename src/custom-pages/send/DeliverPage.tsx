@@ -17,6 +17,7 @@ import { useSearchParams } from 'react-router';
 import sendForm from '@/generated/forms/send';
 import { ChargeMode, NumberInputMode, SendTimeType, TemplateType, type SmsTemplate, type SmsType } from '@/generated/schemas';
 import { useCurrentUser } from '@/layout/hooks';
+import { CertifiedNotice, useSendBlocked } from './CertifiedNotice';
 import { isAgent } from '@/providers/access';
 import { businessTime } from '@/lib/businessTime';
 import { chargeInfo, checkSubmitTime, defaultSendTime, loadTask, SEND_MESSAGES, sendNow, sendTimed, sendTimeProblem, type SendPayload } from '@/domain/send';
@@ -59,6 +60,7 @@ export function DeliverPage() {
   const [search] = useSearchParams();
   const editId = search.get('id');
   const { user } = useCurrentUser();
+  const blocked = useSendBlocked();
   const agent = isAgent(user);
   const form = useSendForm<Fields, (typeof FIELDS)[number]>({ form: sendForm, initial: blank, fields: FIELDS, timeKind: 'ordinary' });
   const { values: f, set, patch, item } = form;
@@ -205,6 +207,7 @@ export function DeliverPage() {
 
   return (
     <Card title={f.taskId ? `${deliverScreen.label}（重新编辑定时任务）` : deliverScreen.label}>
+      <CertifiedNotice blocked={blocked} />
       <Form layout="horizontal" labelCol={{ flex: '110px' }} wrapperCol={{ flex: 'auto' }} style={{ maxWidth: 900 }} onFinish={submit}>
         <AccountField agent={agent} phoneInoutType={0} value={f.clientId} onChange={onClient} status={item('clientId')} />
         <SmsTypeField clientId={clientId} value={f.smstype} onChange={(v) => set('smstype', v)} status={item('smstype')} />
@@ -231,7 +234,7 @@ export function DeliverPage() {
         <DomesticNumbers box={box} status={item('mobile')} onTyped={() => form.clear('mobile')} />
         <SendTimeField kind="ordinary" sendType={f.sendType} sendtime={f.sendtime} onType={(v) => set('sendType', v)} onTime={(d) => set('sendtime', d)} status={item('sendtime')} />
         <Form.Item colon={false} label=" ">
-          <Button type="primary" htmlType="submit" icon={<SendOutlined />} loading={form.preparing} data-testid="submit">
+          <Button type="primary" htmlType="submit" icon={<SendOutlined />} loading={form.preparing} disabled={blocked} data-testid="submit">
             提交
           </Button>
         </Form.Item>

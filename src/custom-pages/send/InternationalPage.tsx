@@ -16,6 +16,7 @@ import { SendOutlined } from '@ant-design/icons';
 import intlForm from '@/generated/forms/send-international';
 import { SendKind, SendTimeType, type SmsType } from '@/generated/schemas';
 import { useCurrentUser } from '@/layout/hooks';
+import { CertifiedNotice, useSendBlocked } from './CertifiedNotice';
 import { isAgent } from '@/providers/access';
 import { ApiError } from '@/providers/http';
 import { defaultSendTime } from '@/domain/send';
@@ -47,6 +48,7 @@ const TOO_LONG = intlSchema.properties.content.errorMessage.maxLength;
 export function InternationalPage() {
   const { modal } = App.useApp();
   const { user } = useCurrentUser();
+  const blocked = useSendBlocked();
   const agent = isAgent(user);
   const form = useSendForm<Fields, (typeof FIELDS)[number]>({ form: intlForm, initial: blank, fields: FIELDS, shownAs: { importFilePath: 'mobile', fileName: 'mobile' }, timeKind: 'international' });
   const { values: f, set, item } = form;
@@ -88,6 +90,7 @@ export function InternationalPage() {
 
   return (
     <Card title={internationalScreen.label}>
+      <CertifiedNotice blocked={blocked} />
       <Form layout="horizontal" labelCol={{ flex: '110px' }} wrapperCol={{ flex: 'auto' }} style={{ maxWidth: 900 }} onFinish={submit}>
         <AccountField agent={agent} phoneInoutType={1} value={f.clientId} onChange={(v) => set('clientId', v)} status={item('clientId')} />
         <SmsTypeField clientId={clientId} value={f.smstype} onChange={(v) => set('smstype', v)} status={item('smstype')} />
@@ -109,7 +112,7 @@ export function InternationalPage() {
           scheduledNote={<Typography.Text type="warning">{MESSAGES.intlTimedNoCancel}</Typography.Text>}
         />
         <Form.Item colon={false} label=" ">
-          <Button type="primary" htmlType="submit" icon={<SendOutlined />} loading={form.preparing} data-testid="submit">
+          <Button type="primary" htmlType="submit" icon={<SendOutlined />} loading={form.preparing} disabled={blocked} data-testid="submit">
             提交
           </Button>
         </Form.Item>

@@ -102,6 +102,26 @@ export const IntlEmpty: Story = {
   },
 };
 
+export const IntlNotCertified: Story = {
+  name: '国际短信：未通过资质认证（不能发送）',
+  parameters: { msw: { handlers: [...varIntlApi(), ...consoleApi({ user: both, clientOauth: { oauth_status: '未认证' } }), ...sendApi({ calls })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByTestId('send-not-certified', {}, T)).toHaveTextContent('账户未通过资质认证，认证通过后才能发送短信');
+    await expect(c.getByTestId('submit')).toBeDisabled();
+  },
+};
+
+export const VariableNotCertified: Story = {
+  name: '变量短信：未通过资质认证（不能发送）',
+  parameters: { app: { path: '/customer/deliverlayout/variablesms' }, msw: { handlers: [...varIntlApi(), ...consoleApi({ user: both, clientOauth: { oauth_status: 4 } }), ...sendApi({ calls })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByTestId('send-not-certified', {}, T)).toBeInTheDocument();
+    await expect(c.getByTestId('submit')).toBeDisabled();
+  },
+};
+
 export const IntlValidation: Story = {
   name: '国际短信：校验提示',
   play: async ({ canvasElement }) => {

@@ -18,6 +18,7 @@ import { SendOutlined } from '@ant-design/icons';
 import variableForm from '@/generated/forms/send-variable';
 import { SendKind, SendTimeType, TemplateType, type SmsTemplate, type SmsType } from '@/generated/schemas';
 import { useCurrentUser } from '@/layout/hooks';
+import { CertifiedNotice, useSendBlocked } from './CertifiedNotice';
 import { isAgent } from '@/providers/access';
 import { ApiError } from '@/providers/http';
 import { defaultSendTime } from '@/domain/send';
@@ -52,6 +53,7 @@ const TOO_LONG = variableSchema.properties.content.errorMessage.maxLength;
 export function VariablePage() {
   const { message } = App.useApp();
   const { user } = useCurrentUser();
+  const blocked = useSendBlocked();
   const agent = isAgent(user);
   const form = useSendForm<Fields, (typeof FIELDS)[number]>({ form: variableForm, initial: blank, fields: FIELDS, shownAs: { importFilePath: 'file', fileName: 'file' }, timeKind: 'variable' });
   const { values: f, set, patch, item } = form;
@@ -124,6 +126,7 @@ export function VariablePage() {
 
   return (
     <Card title={variableScreen.label}>
+      <CertifiedNotice blocked={blocked} />
       <Form layout="horizontal" labelCol={{ flex: '110px' }} wrapperCol={{ flex: 'auto' }} style={{ maxWidth: 960 }} onFinish={submit}>
         <AccountField
           agent={agent}
@@ -171,7 +174,7 @@ export function VariablePage() {
           status={item('sendtime')}
         />
         <Form.Item colon={false} label=" ">
-          <Button type="primary" htmlType="submit" icon={<SendOutlined />} loading={form.preparing} data-testid="submit">
+          <Button type="primary" htmlType="submit" icon={<SendOutlined />} loading={form.preparing} disabled={blocked} data-testid="submit">
             提交
           </Button>
         </Form.Item>
