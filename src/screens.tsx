@@ -87,4 +87,7 @@ const screens: Screen[] = [
   ...help.screens, // 帮助中心
 ];
 
-export const consoleScreens: ScreenTable = { screens, groups, data: [...help.data] };
+/** Paths the spec names that open another screen (a layout's parent path, an older name). */
+const aliases = [...send.aliases, ...timedTasks.aliases, ...sendRecords.aliases, ...reports.aliases, ...subaccounts.aliases, ...invoices.aliases];
+
+export const consoleScreens: ScreenTable = { screens, groups, aliases, data: [...help.data] };

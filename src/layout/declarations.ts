@@ -61,9 +61,21 @@ export interface MenuGroup {
   icon?: MenuIconName;
 }
 
+/**
+ * A path the spec names that has no page of its own and opens a screen (a layout's parent path,
+ * an older name of a screen): /customer/report opens /customer/report/pre. `to` is absolute, or
+ * relative to `path` ('info' under /customer/manager/:id); the query string is kept.
+ */
+export interface ScreenAlias {
+  path: string;
+  to: string;
+}
+
 export interface ScreenTable {
   screens: Screen[];
   groups: MenuGroup[];
+  /** paths that open another screen (ScreenAlias) */
+  aliases?: ScreenAlias[];
   /** data resources no screen owns (the layout's support contacts) */
   data?: DataResource[];
 }

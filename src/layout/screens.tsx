@@ -8,15 +8,15 @@
  * time: what needs them (ConsoleRefine, the layout) passes them in.
  */
 import { createContext, Suspense, useContext, type ReactElement, type ReactNode } from 'react';
-import { matchRoutes, Navigate, Route, type RouteObject } from 'react-router';
+import { matchRoutes, Navigate, Route, useLocation, type RouteObject } from 'react-router';
 import type { ResourceProps } from '@refinedev/core';
 import { allowsAll, type AccessUser, type RuleName } from '@/providers/access';
 import { PageLoading } from '@/pages/PageLoading';
 import { consoleScreens } from '@/screens';
 import type { MenuIconName } from './menuIcons';
-import { joinPath as join, type Screen, type ScreenTable } from './declarations';
+import { joinPath as join, type Screen, type ScreenAlias, type ScreenTable } from './declarations';
 
-export type { DataResource, MenuGroup, Screen, ScreenTable } from './declarations';
+export type { DataResource, MenuGroup, Screen, ScreenAlias, ScreenTable } from './declarations';
 
 /** A screen with its absolute path and its ancestors (outermost first, the screen itself last). */
 export interface ScreenEntry {
@@ -157,5 +157,12 @@ export function routeElements(table: ScreenTable): ReactElement[] {
       </Route>
     );
   };
-  return table.screens.map(toRoute);
+  const toAlias = (a: ScreenAlias): ReactElement => <Route key={`alias:${a.path}`} path={a.path} element={<AliasRedirect to={a.to} />} />;
+  return [...table.screens.map(toRoute), ...(table.aliases ?? []).map(toAlias)];
+}
+
+/** An alias opens its screen with the same query string (the screen's own guard then applies). */
+function AliasRedirect({ to }: { to: string }) {
+  const { search } = useLocation();
+  return <Navigate to={`${to}${search}`} replace />;
 }

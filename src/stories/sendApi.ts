@@ -36,11 +36,12 @@ export const taskRows: SendTask[] = [
 export const taskDetail = (t: SendTask): SendTask => ({ ...t, sentNum: 1, successNum: 1, failNum: 1, unknownNum: 0, interceptNum: 0 });
 
 const fmt = (d: Dayjs) => d.format('YYYY-MM-DD HH:mm:ss');
-/** timed tasks: one due in two hours (can be cancelled), one whose time has passed */
+/** timed tasks: one due in two hours (can be cancelled), one whose time has passed, a cancelled one, a scheduled international send (never cancelled) */
 export const timedRows = (): TimedTask[] => [
-  { rowNum: 1, taskId: 'T202611230010', clientid: 'b20001', chargeNumTotal: 2, templateType: 0, templateTypeStr: '固定模板', setSendTimeStr: fmt(businessNow().add(2, 'hour')), smstype: 0, smstypeStr: '通知', sign: '优品生活', content: '【优品生活】您的订单已发货，请注意查收。', status: 1, statusStr: '等待发送', submitTimeStr: fmt(businessNow().subtract(1, 'hour')), creator: 'b20001', getAllPhoneFlag: 1 },
-  { rowNum: 2, taskId: 'T202611230009', clientid: 'b20001', chargeNumTotal: 4, templateType: 0, templateTypeStr: '固定模板', setSendTimeStr: fmt(businessNow().subtract(1, 'minute')), smstype: 5, smstypeStr: '营销', sign: '优品生活', content: '【优品生活】周末特卖，全场五折。回T退订', status: 1, statusStr: '等待发送', submitTimeStr: fmt(businessNow().subtract(1, 'day')), creator: 'b20001', getAllPhoneFlag: 1 },
-  { rowNum: 3, taskId: 'T202611200001', clientid: 'b20001', chargeNumTotal: 1, templateType: 0, templateTypeStr: '固定模板', setSendTimeStr: '2026-11-20 08:00:00', smstype: 0, smstypeStr: '通知', sign: '优品生活', content: '【优品生活】会员日提醒。', status: 4, statusStr: '已取消', submitTimeStr: '2026-11-19 20:00:00', creator: 'b20001', getAllPhoneFlag: 0 },
+  { rowNum: 1, taskId: 'T202611230010', clientid: 'b20001', chargeNumTotal: 2, templateType: 0, templateTypeStr: '固定模板', setSendTimeStr: fmt(businessNow().add(2, 'hour')), smstype: 0, smstypeStr: '通知', sign: '优品生活', content: '【优品生活】您的订单已发货，请注意查收。', status: 1, statusStr: '等待发送', submitTimeStr: fmt(businessNow().subtract(1, 'hour')), creator: 'b20001', getAllPhoneFlag: 1, cancelFlag: 1 },
+  { rowNum: 2, taskId: 'T202611230009', clientid: 'b20001', chargeNumTotal: 4, templateType: 0, templateTypeStr: '固定模板', setSendTimeStr: fmt(businessNow().subtract(1, 'minute')), smstype: 5, smstypeStr: '营销', sign: '优品生活', content: '【优品生活】周末特卖，全场五折。回T退订', status: 1, statusStr: '等待发送', submitTimeStr: fmt(businessNow().subtract(1, 'day')), creator: 'b20001', getAllPhoneFlag: 1, cancelFlag: 1 },
+  { rowNum: 3, taskId: 'T202611200001', clientid: 'b20001', chargeNumTotal: 1, templateType: 0, templateTypeStr: '固定模板', setSendTimeStr: '2026-11-20 08:00:00', smstype: 0, smstypeStr: '通知', sign: '优品生活', content: '【优品生活】会员日提醒。', status: 4, statusStr: '已取消', submitTimeStr: '2026-11-19 20:00:00', creator: 'b20001', getAllPhoneFlag: 0, cancelFlag: 0 },
+  { rowNum: 4, taskId: 'T202611230011', clientid: 'b20001', chargeNumTotal: 3, templateType: 0, templateTypeStr: '固定模板', setSendTimeStr: fmt(businessNow().add(3, 'hour')), smstype: 0, smstypeStr: '通知', sign: 'ACME', content: '【ACME】Your parcel ships today.', status: 1, statusStr: '等待发送', submitTimeStr: fmt(businessNow().subtract(1, 'hour')), creator: 'b20001', getAllPhoneFlag: 1, cancelFlag: 0 },
 ];
 
 export const recordRows: SendRecord[] = [

@@ -244,6 +244,7 @@ describe.each(backends)('records (%s)', (backend) => {
         statusStr: '等待发送',
         creator: 'agent1',
         getAllPhoneFlag: 1,
+        cancelFlag: 1,
         templateType: 0,
       });
       expect(r.body.data.list[0].setSendTimeStr).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);

@@ -435,6 +435,9 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     expect(before - (await remaining(t.server, 'client1', 2))).toBe(new Money(tk.amount).times(100).toNumber());
     const undo = await client1.post('/api/send/undoSend', { uid: tk.uid });
     expect(undo.body.msg).toBe('国际短信定时任务提交后不可取消');
+    // the timed-task list does not offer 取消 / 重新编辑 on it
+    const listed = (await client1.post('/api/send/smsTimerSend/list', { page: 1, rows: 50 })).body.data.list.find((x: any) => x.taskId === tk.uid);
+    expect(listed).toMatchObject({ status: 1, cancelFlag: 0 });
     const tooLate = shanghai(new Date(t.server.clock.now().getTime() + 25 * 3600_000));
     await later();
     expect((await client1.post('/api/send/send_time_sms', { sendKind: 2, content: 'x', smstype: 0, mobilelist: US1, sendtime: tooLate }, { json: true })).body.msg).toBe('定时发送时间须在24小时之内');

@@ -26,7 +26,7 @@ import { listPage, pagingOf, type Paging } from '../../http/paging';
 import { exportColumns, safeRow } from '../../lib/export-columns';
 import { formatDateTime } from '../../lib/time';
 import type { ClientsService, ScopedAccount } from '../clients';
-import { SendTimeType, TaskStatus, TimedTaskTimeType, UserType, type MoRecord, type SendRecord, type SendTask, type TimedTask } from '../../../common/generated/schemas';
+import { SendKind, SendTimeType, TaskStatus, TimedTaskTimeType, UserType, type MoRecord, type SendRecord, type SendTask, type TimedTask } from '../../../common/generated/schemas';
 import { findCity, findProvince } from '../../../common/sms/segments';
 import { expandTask } from '../send/messages';
 import { escapeLike, whereFrom } from '../../db/filters';
@@ -105,9 +105,11 @@ interface TaskRow {
   fail_num: number;
   unknown_num: number;
   intercept_num: number;
+  send_kind: number;
 }
 
 const TASK_COLUMNS = [
+  't.send_kind',
   't.id',
   't.uid',
   't.account_id',
@@ -317,6 +319,8 @@ export class RecordsService {
         creator: t.creator_name,
         // a cancelled task's numbers are deleted with it
         getAllPhoneFlag: t.status === TaskStatus.Cancelled ? 0 : 1,
+        // a waiting task may be cancelled and re-edited, except a scheduled international send (spec 02 §4: charged at once, never cancelled)
+        cancelFlag: t.status === TaskStatus.Waiting && t.send_kind !== SendKind.International ? 1 : 0,
       }),
     );
   }

@@ -4,7 +4,7 @@
  * the files directly.
  */
 import { lazy } from 'react';
-import type { DataResource, Screen } from '@/layout/declarations';
+import type { DataResource, Screen, ScreenAlias } from '@/layout/declarations';
 
 // 消费报表: pre = 子账户(预付费) / 普通短信, suf = 子账户(后付费) / 国际短信
 const report = { idField: 'rownum', entity: 'entities/report-row', filter: 'filters/report' } as const;
@@ -40,3 +40,6 @@ export const screens: Screen[] = [
   dailyReportScreen,
   remainScreen,
 ];
+
+/** spec 01: customer/report opens its child pre (消费报表) */
+export const aliases: ScreenAlias[] = [{ path: '/customer/report', to: '/customer/report/pre' }];

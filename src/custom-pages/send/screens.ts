@@ -2,7 +2,7 @@
  * 短信发送: the three send screens of this folder, declared for src/screens.tsx (the pages lazy,
  * each its own chunk: ./index.ts).
  */
-import type { Screen } from '@/layout/declarations';
+import type { Screen, ScreenAlias } from '@/layout/declarations';
 import { DeliverPage, InternationalPage, VariablePage } from './index';
 
 /** 普通短信发送 (edit a timed task with ?id=) */
@@ -11,3 +11,6 @@ export const variableScreen: Screen = { name: 'sms_variablesms', path: '/custome
 export const internationalScreen: Screen = { name: 'sms_internaldeliver', path: '/customer/deliverlayout/internaldeliver', label: '国际短信发送', page: InternationalPage, access: 'internationalSending', menu: 'send' };
 
 export const screens: Screen[] = [deliverScreen, variableScreen, internationalScreen];
+
+/** spec 01: the deliverlayout parent path opens its first child, 普通短信发送 */
+export const aliases: ScreenAlias[] = [{ path: '/customer/deliverlayout', to: '/customer/deliverlayout/deliver' }];

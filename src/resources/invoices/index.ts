@@ -3,7 +3,7 @@
  * data, declared here for src/screens.tsx and the data provider. Lazy: each page its own chunk.
  */
 import { lazy } from 'react';
-import type { DataResource, Screen } from '@/layout/declarations';
+import type { DataResource, Screen, ScreenAlias } from '@/layout/declarations';
 
 /** 发票记录 (POST /invoice/invoiceList, page + rows; one: POST /invoice/invoiceDetailed with id) */
 export const invoices = {
@@ -18,3 +18,6 @@ export const invoiceApplyScreen: Screen = { name: 'finance_invoice_add', path: '
 export const invoiceListScreen: Screen = { name: 'finance_invoice_list', path: '/finance/invoice/add/list', label: '发票记录', page: lazy(() => import('./InvoiceList')), menu: 'finance', data: [invoices] };
 
 export const screens: Screen[] = [invoiceApplyScreen, invoiceListScreen];
+
+/** the /finance/invoice parent path opens 发票申请 */
+export const aliases: ScreenAlias[] = [{ path: '/finance/invoice', to: '/finance/invoice/add' }];

@@ -4,7 +4,7 @@
  * stories import the files directly.
  */
 import { lazy } from 'react';
-import type { DataResource, Screen } from '@/layout/declarations';
+import type { DataResource, Screen, ScreenAlias } from '@/layout/declarations';
 
 /** 发送记录 (POST /send/getrecords, page + rows, 10 a page) */
 export const sendRecords = {
@@ -38,3 +38,6 @@ export const sendRecordTabs: Screen = {
 };
 
 export const screens: Screen[] = [sendRecordTabs];
+
+/** spec 01: customer/sendrecord (an older name of the send-record list) */
+export const aliases: ScreenAlias[] = [{ path: '/customer/sendrecord', to: '/customer/sendlayout/sendrecord' }];

@@ -4,7 +4,7 @@
  * lazy, so it stays its own chunk; stories and other code import the files directly.
  */
 import { lazy } from 'react';
-import type { DataResource, Screen } from '@/layout/declarations';
+import type { DataResource, Screen, ScreenAlias } from '@/layout/declarations';
 
 /** 子账户管理 (POST /client/accounts; one: GET /client/account/detail?client_id=) */
 export const subAccounts = {
@@ -50,3 +50,9 @@ export const financeScreen: Screen = {
 export const ownBalanceScreen: Screen = { name: 'own_balance', path: '/customer/finance/balance', label: '账户余额', icon: 'finance', page: lazy(() => import('./OwnBalance')), access: 'subAccount', menu: true, home: true };
 
 export const screens: Screen[] = [managerScreen, openScreen, detailScreen, financeScreen, ownBalanceScreen];
+
+/** parent paths of the spec's routes open their first child */
+export const aliases: ScreenAlias[] = [
+  { path: '/customer/manager/:id', to: 'info' },
+  { path: '/customer/selfsevicelayout', to: '/customer/selfsevicelayout/manager' },
+];

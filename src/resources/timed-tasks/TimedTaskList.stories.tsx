@@ -47,6 +47,12 @@ export const Filled: Story = {
     // a cancelled task has no actions
     const cancelled = await rowOf(canvasElement, 'T202611200001');
     await expect(cancelled.queryByRole('button', { name: /取\s*消/ })).toBeNull();
+    // a scheduled international send is waiting but can be neither cancelled nor re-edited
+    const intl = await rowOf(canvasElement, 'T202611230011');
+    await expect(intl.getByText('等待发送')).toBeInTheDocument();
+    await expect(intl.queryByRole('button', { name: /取\s*消/ })).toBeNull();
+    await expect(intl.queryByRole('button', { name: /重新编辑/ })).toBeNull();
+    await expect(intl.getByRole('button', { name: /查看号码/ })).toBeInTheDocument();
   },
 };
 

@@ -104,7 +104,7 @@ export function TimedTaskList() {
                     查看号码
                   </Button>
                 )}
-                {r.status === TaskStatus.Waiting && (
+                {r.status === TaskStatus.Waiting && r.cancelFlag !== 0 && (
                   <>
                     <Button type="link" size="small" danger onClick={() => cancel(r)}>
                       取消

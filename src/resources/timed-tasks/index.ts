@@ -3,7 +3,7 @@
  * src/screens.tsx and the data provider (lazy: its own chunk).
  */
 import { lazy } from 'react';
-import type { DataResource, Screen } from '@/layout/declarations';
+import type { DataResource, Screen, ScreenAlias } from '@/layout/declarations';
 
 /** 定时任务 (POST /send/smsTimerSend/list, page + rows) */
 export const timedTasks = {
@@ -31,3 +31,6 @@ export const timedTaskScreen: Screen = {
 };
 
 export const screens: Screen[] = [timedTaskScreen];
+
+/** spec 01: deliverlayout's child timesend/ opens the timed tasks */
+export const aliases: ScreenAlias[] = [{ path: '/customer/deliverlayout/timesend', to: '/customer/deliverlayout/timingdeliver' }];
