@@ -228,8 +228,8 @@ describe.each(backends)('reports (%s)', (backend) => {
     expect((await agent1.get(`/api/index/dataoftoday?clientId=${'c'.repeat(33)}`)).body.code).toBe(400);
     expect((await agent1.get('/api/index/clientsmsdetail?type=9')).body.code).toBe(400);
     expect((await agent1.get('/api/index/clientsmsdetail?product_type=9')).body.code).toBe(400);
-    // no dates: the 30 days up to yesterday
-    expect((await pre({})).body.data).toMatchObject({ start_time_day: daysAgo(30), end_time_day: daysAgo(1) });
+    // no dates: the 90 days up to yesterday
+    expect((await pre({})).body.data).toMatchObject({ start_time_day: daysAgo(90), end_time_day: daysAgo(1) });
   });
 
   it('header data, API info of a sub-account and the remaining pools with the expiring one marked', async () => {

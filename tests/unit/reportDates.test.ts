@@ -8,9 +8,9 @@ const now = dayjs('2026-11-25T10:00:00');
 const d = (s: string) => dayjs(s);
 
 describe('report dates', () => {
-  it('starts on the 30 days up to yesterday', () => {
+  it('starts on the 90 days up to yesterday', () => {
     const r = defaultReportRange(now);
-    expect([r.from.format('YYYY-MM-DD'), r.to.format('YYYY-MM-DD')]).toEqual(['2026-10-26', '2026-11-24']);
+    expect([r.from.format('YYYY-MM-DD'), r.to.format('YYYY-MM-DD')]).toEqual(['2026-08-27', '2026-11-24']);
   });
 
   it('offers days up to yesterday, postpaid 90 days back, prepaid 365', () => {

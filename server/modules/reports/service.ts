@@ -32,7 +32,7 @@ export const EXPIRING_DAYS = 7;
 /** how far back a report may start, by paytype (0 prepaid 365 days, 1 postpaid 90) */
 export const REPORT_BACK_DAYS = { [ReportPayType.Prepaid]: 365, [ReportPayType.Postpaid]: 90 } as const;
 /** default report range: the 30 days up to yesterday */
-export const DEFAULT_REPORT_DAYS = 30;
+export const DEFAULT_REPORT_DAYS = 90;
 /** rows of one export at most (accounts × days × SMS types) */
 export const REPORT_EXPORT_MAX = 200_000;
 
@@ -105,7 +105,7 @@ export class ReportsService {
   // ---------------------------------------------------------------- parameters
 
   /**
-   * The report's day range: start / end 'YYYY-MM-DD' (default the 30 days up to yesterday);
+   * The report's day range: start / end 'YYYY-MM-DD' (default the 90 days up to yesterday, spec 02 §9);
    * end at most yesterday, start not before yesterday − 90 (postpaid) / 365 (prepaid) days, end ≥ start.
    */
   dayRange(f: Pick<ReportFilter, 'start_time_day' | 'end_time_day'>, paytype: number): { start: string; end: string } {

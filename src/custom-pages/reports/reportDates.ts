@@ -9,8 +9,8 @@ import { businessDay, businessNow, businessTime, type BusinessTimeInput } from '
 
 /** how far back a report may start: prepaid (pre) 365 days, postpaid (post) 90 */
 export const REPORT_BACK_DAYS = { pre: 365, post: 90 } as const;
-/** the first range: the 30 days up to yesterday */
-export const REPORT_DEFAULT_DAYS = 30;
+/** the first range: the 90 days up to yesterday (spec 02: default date ranges 90 days) */
+export const REPORT_DEFAULT_DAYS = 90;
 export type ReportTab = keyof typeof REPORT_BACK_DAYS;
 
 /** Yesterday of the business clock (Asia/Shanghai whatever the browser's zone, src/lib/businessTime.ts). */

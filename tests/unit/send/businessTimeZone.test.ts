@@ -98,7 +98,7 @@ describe('just after midnight in Shanghai (still the day before in New York)', (
   it('reports: up to Shanghai’s yesterday', () => {
     expect(yesterday().format(D)).toBe('2026-06-30');
     const r = defaultReportRange();
-    expect([r.from.format(D), r.to.format(D)]).toEqual(['2026-06-01', '2026-06-30']);
+    expect([r.from.format(D), r.to.format(D)]).toEqual(['2026-04-02', '2026-06-30']);
     expect(reportDayDisabled('pre', picked('2026-06-30'))).toBe(false);
     expect(reportDayDisabled('pre', picked('2026-07-01'))).toBe(true);
     expect(reportRangeProblem('pre', '2026-06-01', '2026-06-30')).toBeNull();

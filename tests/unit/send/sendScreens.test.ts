@@ -24,5 +24,8 @@ describe('sending screens', () => {
     expect(international).not.toContain('sms_deliver');
     expect(international).toContain('sms_smstask');
     expect(keys(quickLinksFor(consoleScreens, subAccount))).toEqual(expect.arrayContaining(['sms_deliver', 'statistics_sendlayout']));
+    // spec 02 home: "both send pages" — 普通短信发送 and 国际短信发送, each to the accounts allowed it
+    expect(keys(quickLinksFor(consoleScreens, { ...subAccount, phone_inout_type: 2 }))).toEqual(expect.arrayContaining(['sms_deliver', 'sms_internaldeliver']));
+    expect(keys(quickLinksFor(consoleScreens, { ...subAccount, phone_inout_type: 0 }))).not.toContain('sms_internaldeliver');
   });
 });
