@@ -71,7 +71,7 @@ let worker: ChildProcess | null = null;
 function startWorker(n: number): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/worker.ts')], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: dbUrl, SMPP_URL: `${sim.url}?window=1000`, DISPATCH_LEASE_MS: '10000', LOG_LEVEL: 'warn', WORKER_ID: `crash-worker-${n}` },
+    env: { ...process.env, DATABASE_URL: dbUrl, SMPP_URL: `${sim.url}?ref_tlv=0x1401&window=1000`, DISPATCH_LEASE_MS: '10000', LOG_LEVEL: 'warn', WORKER_ID: `crash-worker-${n}` },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   console.log(`worker ${n} started (pid ${child.pid})`);

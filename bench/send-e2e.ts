@@ -92,7 +92,7 @@ async function run(backend: 'postgres' | 'pglite'): Promise<Figure> {
   try {
     await seed(handle.db);
     const app = await buildApp({ db: handle.db, dataDir, purgeEveryMs: 0 });
-    const link = createSmscLink(parseSmppUrl(`${sim.url}?${LINK_OPTIONS}`));
+    const link = createSmscLink(parseSmppUrl(`${sim.url}?ref_tlv=0x1401&${LINK_OPTIONS}`));
     await link.waitReady(10_000);
     const dispatcher = new Dispatcher(app.ctx, link, dispatcherOptionsFromEnv(process.env)).start();
     const account = await handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow();

@@ -54,7 +54,7 @@ if (SIM_PROCESS) {
   url = sim.url;
 }
 
-const link = createSmscLink(parseSmppUrl(`${url}?window=${WINDOW}&connections=${CONNECTIONS}&source=10690001`));
+const link = createSmscLink(parseSmppUrl(`${url}?ref_tlv=0x1401&window=${WINDOW}&connections=${CONNECTIONS}&source=10690001`));
 let receipts = 0;
 let lastReceiptAt = 0;
 let allReceipts!: () => void;

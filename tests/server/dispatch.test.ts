@@ -226,6 +226,20 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     await expectCountersMatch(server, id);
   });
 
+  it('a receipt naming its id in another reading (decimal for a hex id), stored before its submit was recorded, is applied under that reading', async () => {
+    const { server } = t;
+    const { id } = await task(server, { count: 1 });
+    const link = new FakeLink();
+    const d = dispatcher(server, link);
+    await drain(d);
+    const [inflight] = await server.handle.db.selectFrom('sms_inflight').selectAll().where('task_id', '=', id).execute();
+    // the carrier's receipt says the id in decimal, the other readings go with it (pdu.ts idReadings)
+    await storeReceipts(server.handle.db, [{ msgId: 'DEC-READING', readings: ['x-other', inflight.msg_id], state: 3, errorCode: '', report: 'DELIVRD', doneAt: server.clock.now() }], server.clock.now());
+    expect(await d.applyOnce()).toBe(1);
+    expect((await messages(server, id)).map((m) => [m.state, m.msg_id])).toEqual([[3, inflight.msg_id]]);
+    await expectCountersMatch(server, id);
+  });
+
   it('messages approved in review after their task\'s cursor passed them are queued one by one, and submitted once', async () => {
     const { server } = t;
     const db = server.handle.db;
@@ -430,7 +444,7 @@ describe.each(backends)('dispatch over SMPP with the simulator (%s)', (backend) 
   it('throttling and a dropped connection lose nothing; no ref reaches the SMSC twice; receipts and counters agree', async () => {
     const { server } = t;
     const sim = await startSimulator({ seed: 7, delivered: 0.8, failed: 0.2, noReceipt: 0, latencyMinMs: 5, latencyMaxMs: 40, maxPerSecond: 300, moRatio: 0, redeliverMs: 200 });
-    const link = createSmscLink(parseSmppUrl(`${sim.url}?window=50&reconnect_min_ms=50&reconnect_max_ms=200&timeout_ms=2000`));
+    const link = createSmscLink(parseSmppUrl(`${sim.url}?ref_tlv=0x1401&window=50&reconnect_min_ms=50&reconnect_max_ms=200&timeout_ms=2000`));
     const d = new Dispatcher(server.app.ctx, link, { batchSize: 200, lanes: 2, idleMs: 20, maintenanceMs: 200 });
     const N = 1500;
     const { id } = await insertFixtureTask(server.handle.db, { accountId: await accountId(server), count: N, nextAt: new Date() });
@@ -467,4 +481,37 @@ describe.each(backends)('dispatch over SMPP with the simulator (%s)', (backend) 
     expect(ms.filter((m) => m.state === 3).length + ms.filter((m) => m.state === 6).length).toBeGreaterThan(N * 0.9);
     await expectCountersMatch(server, id);
   }, 90_000);
+
+  it.each([
+    ['auto', 3],
+    ['exact', 1],
+  ] as const)('a carrier naming message ids in decimal in its receipts (hex in submit_sm_resp, no receipted_message_id): receipt_id=%s', async (mode, state) => {
+    const { server } = t;
+    const sim = await startSimulator({ seed: 9, delivered: 1, failed: 0, noReceipt: 0, latencyMinMs: 5, latencyMaxMs: 40, moRatio: 0, receiptIds: 'decimal', receiptTlv: false, refuseTlvs: [0x1401] });
+    // a configured SMSC: no ref TLV (this one would refuse it)
+    const link = createSmscLink(parseSmppUrl(`${sim.url}?receipt_id=${mode}&reconnect_min_ms=50&receipt_batch_ms=5`));
+    const d = new Dispatcher(server.app.ctx, link, { batchSize: 100, idleMs: 20, maintenanceMs: 100, markSubmittedMs: 0 });
+    const N = 60;
+    const { id } = await insertFixtureTask(server.handle.db, { accountId: await accountId(server), count: N, nextAt: new Date() });
+    try {
+      await link.waitReady(5000);
+      d.start();
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const ms = await messages(server, id);
+        if (ms.every((m) => m.state === state) && sim.counts().receiptsSent >= N) break;
+        if (Date.now() > deadline) throw new Error(`not done: ${JSON.stringify(ms.map((m) => m.state))} ${JSON.stringify(sim.counts())}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      await d.stop();
+      await link.close();
+      await sim.close();
+    }
+    const ms = await messages(server, id);
+    // every message carries the submit_sm_resp's (hex) id
+    expect(ms.every((m) => /^[0-9A-F]+$/.test(m.msg_id ?? ''))).toBe(true);
+    expect(sim.counts().rejected).toBe(0);
+    if (mode === 'auto') await expectCountersMatch(server, id);
+  }, 60_000);
 });

@@ -13,7 +13,7 @@ import smpp from 'smpp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSmscLink, type SmscLinkHandle } from '../../server/modules/smsc/client';
 import { parseSmppUrl, simulatorSettingsFromEnv } from '../../server/modules/smsc/config';
-import { cstr, encodeResp, encodeSm, encodeText, fastReadPdu, parseReceiptText, receiptText, refTlvName } from '../../server/modules/smsc/pdu';
+import { cstr, encodeResp, encodeSm, encodeText, fastReadPdu, idReadings, parseReceiptText, receiptText, refTlvName } from '../../server/modules/smsc/pdu';
 import { startSimulator, type Simulator, type SimulatorSettings } from '../../server/modules/smsc/simulator';
 import type { MoMessage, Receipt, SubmitRequest, SubmitResult } from '../../server/modules/smsc/types';
 import { TEST_TLS_CERT, TEST_TLS_KEY } from '../fixtures/smpp-tls';
@@ -28,7 +28,7 @@ const FAST = 'reconnect_min_ms=30&reconnect_max_ms=200&receipt_batch_ms=5';
 async function setup(sim: Partial<SimulatorSettings> = {}, query = '') {
   const s = await startSimulator({ seed: 42, latencyMinMs: 0, latencyMaxMs: 5, moRatio: 0, ...sim });
   open.push(s);
-  const link = createSmscLink(parseSmppUrl(`${s.url}?${FAST}&source=10690001${query ? `&${query}` : ''}`));
+  const link = createSmscLink(parseSmppUrl(`${s.url}?ref_tlv=0x1401&${FAST}&source=10690001${query ? `&${query}` : ''}`));
   open.push(link);
   return { sim: s, link };
 }
@@ -344,10 +344,10 @@ describe('smpps:// (TLS)', () => {
     const sim = await startSimulator({ tls: { key: TEST_TLS_KEY, cert: TEST_TLS_CERT }, delivered: 1, failed: 0, noReceipt: 0, latencyMinMs: 0, latencyMaxMs: 5 });
     open.push(sim);
     expect(sim.url.startsWith('smpps://')).toBe(true);
-    const strict = createSmscLink(parseSmppUrl(`${sim.url}?${FAST}`));
+    const strict = createSmscLink(parseSmppUrl(`${sim.url}?ref_tlv=0x1401&${FAST}`));
     open.push(strict);
     await expect(strict.waitReady(1000)).rejects.toThrow(/not bound/);
-    const link = createSmscLink(parseSmppUrl(`${sim.url}?${FAST}&tls_insecure=1`));
+    const link = createSmscLink(parseSmppUrl(`${sim.url}?ref_tlv=0x1401&${FAST}&tls_insecure=1`));
     open.push(link);
     const receipts: Receipt[] = [];
     link.onReceipts(async (r) => void receipts.push(...r));
@@ -404,7 +404,7 @@ describe('npm run smsc-sim (sim-main.ts)', () => {
       lines.on('line', (l) => events.push(JSON.parse(l)));
       await until(() => events.some((e) => e.event === 'listening'), 30_000);
       const url = events.find((e) => e.event === 'listening').url;
-      const link = createSmscLink(parseSmppUrl(`${url}?${FAST}`));
+      const link = createSmscLink(parseSmppUrl(`${url}?ref_tlv=0x1401&${FAST}`));
       open.push(link);
       await link.waitReady();
       await link.submit(reqs(5));
@@ -481,7 +481,9 @@ describe('SMPP_URL', () => {
   it('reads host, port, credentials, TLS and options', () => {
     const c = parseSmppUrl('smpps://sys%40id:p%3Ass@smsc.example.com?window=50&connections=3&source=106900&tz=0&tls_insecure=1&ref_tlv=0x1500');
     expect(c).toMatchObject({ tls: true, tlsVerify: false, host: 'smsc.example.com', port: 3550, systemId: 'sys@id', password: 'p:ss', window: 50, connections: 3, sourceAddr: '106900', tzMinutes: 0, refTlv: 0x1500 });
-    expect(parseSmppUrl('smpp://a:b@10.0.0.1:2776')).toMatchObject({ tls: false, port: 2776, window: 200, connections: 1, refTlv: 0x1401, receiptFlushes: 2 });
+    // a configured SMSC gets no vendor TLV unless asked (most refuse unknown TLVs); receipts matched automatically
+    expect(parseSmppUrl('smpp://a:b@10.0.0.1:2776')).toMatchObject({ tls: false, port: 2776, window: 200, connections: 1, refTlv: 0, receiptIds: 'auto', receiptFlushes: 2 });
+    expect(parseSmppUrl('smpp://a:b@h?receipt_id=DEC').receiptIds).toBe('dec');
   });
 
   it.each([
@@ -499,6 +501,7 @@ describe('SMPP_URL', () => {
     ['smpp://a:b@h?receipt_flushes=9', /receipt_flushes must be an integer from 1 to 8/],
     ['smpp://a:b@h?ref_tlv=0x0005', /vendor tag/],
     ['smpp://a:b@h?tz=abc', /tz must be/],
+    ['smpp://a:b@h?receipt_id=octal', /receipt_id must be auto, exact, hex or dec/],
     ['smpp://a:b@h?bogus=1', /unknown option "bogus"/],
     ['smpp://a:b@h?reconnect_min_ms=5000&reconnect_max_ms=100', /reconnect_max_ms/],
     ['smpp://a:%E0%A4%A@h', /percent-encoding|password/],
@@ -522,3 +525,47 @@ describe('SMPP_URL', () => {
 });
 
 export type { Simulator };
+
+describe('carrier habits (issue 25)', () => {
+  it('reads a receipt id in hex and decimal (idReadings), bounded, never the id itself', () => {
+    expect(idReadings('6699', 'dec').sort()).toEqual(['1a2b', '1A2B'].sort());
+    expect(idReadings('1A2B', 'hex')).toEqual(['6699']);
+    expect(idReadings('1a2b', 'auto')).toEqual(['6699']);
+    // an all-digit id can be either: both readings in auto
+    expect(idReadings('1000', 'auto').sort()).toEqual(['3e8', '3E8', '4096'].sort());
+    expect(idReadings('1000', 'exact')).toEqual([]);
+    expect(idReadings('ABC-123', 'auto')).toEqual([]);
+    expect(idReadings('99999999999999999999', 'auto')).toEqual([]);
+    expect(idReadings('ffffffffffffffffff', 'auto')).toEqual([]);
+  });
+
+  it('a carrier that refuses vendor TLVs takes the default link (no ref TLV); the ref TLV when asked for is refused 0xC1', async () => {
+    const s = await startSimulator({ seed: 1, latencyMinMs: 0, latencyMaxMs: 5, moRatio: 0, refuseTlvs: [0x1401] });
+    open.push(s);
+    const plain = createSmscLink(parseSmppUrl(`${s.url}?${FAST}`));
+    open.push(plain);
+    await plain.waitReady(5000);
+    const [a] = await plain.submit([{ ref: 1, to: '13800138000', from: '106900', text: 'hello' }]);
+    expect(a.status).toBe('accepted');
+    const tagged = createSmscLink(parseSmppUrl(`${s.url}?${FAST}&ref_tlv=0x1401`));
+    open.push(tagged);
+    await tagged.waitReady(5000);
+    const [b] = await tagged.submit([{ ref: 2, to: '13800138000', from: '106900', text: 'hello' }]);
+    expect(b).toMatchObject({ status: 'rejected', code: '0x000000C1' });
+  });
+
+  it('receipts naming the id in decimal (no receipted_message_id TLV) carry the hex reading of it', async () => {
+    const { sim, link } = await setup({ receiptIds: 'decimal', receiptTlv: false, delivered: 1, failed: 0, noReceipt: 0 });
+    const got: Receipt[] = [];
+    link.onReceipts(async (r) => void got.push(...r));
+    await link.waitReady(5000);
+    const [a] = await link.submit([{ ref: 7, to: '13800138000', from: '', text: 'hello' }]);
+    expect(a.status).toBe('accepted');
+    const hexId = (a as { msgId: string }).msgId;
+    expect(hexId).toMatch(/^[0-9A-F]+$/);
+    await until(() => got.length === 1);
+    expect(got[0].msgId).toBe(BigInt(`0x${hexId}`).toString(10));
+    expect(got[0].readings).toContain(hexId);
+    expect(sim.counts().accepted).toBe(1);
+  });
+});

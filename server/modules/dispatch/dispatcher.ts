@@ -146,6 +146,7 @@ export function receiptRow(r: Receipt) {
   const stat = (r.stat ?? '').trim().slice(0, 16);
   return {
     msgId: String(r.msgId).slice(0, 64),
+    ...(r.readings?.length ? { readings: r.readings.slice(0, 4).map((x) => String(x).slice(0, 64)) } : {}),
     state: r.delivered ? SendRecordStatus.Delivered : SendRecordStatus.DeliveryFailed,
     errorCode: r.delivered ? '' : (err && !/^0+$/.test(err) ? err : stat || 'UNDELIV').slice(0, 32),
     report: stat,

@@ -117,7 +117,8 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
   let url = opts.smppUrl?.trim() || '';
   if (!url) {
     simulator = await startSimulator(opts.simulator ?? (simulatorSettingsFromEnv(process.env) as Partial<SimulatorSettings>));
-    url = simulator.url;
+    // our own simulator takes (and counts submits by) the ref TLV; a configured SMSC gets none unless asked
+    url = `${simulator.url}?ref_tlv=${simulator.settings.refTlv}`;
   }
   const cfg = parseSmppUrl(url);
   const link = createSmscLink(cfg, ctx.log);

@@ -448,14 +448,21 @@ export async function recoverLeases(db: Kysely<Database>, ctx: Pick<AppContext, 
 
 export interface ReceiptRow {
   msgId: string;
+  /** other readings of msgId (hex ↔ decimal), tried when msgId matches no message in flight */
+  readings?: string[];
   state: number;
   errorCode: string;
   report: string;
   doneAt: Date;
 }
 
-/** Stores receipts (a receipt already stored is ignored); they wait there until applied. */
-export async function storeReceipts(db: Q, rows: ReceiptRow[], now: Date): Promise<void> {
+/**
+ * Stores receipts (a receipt already stored is ignored); they wait there until applied. A receipt
+ * with other readings of its id is stored under each of them too: whichever the submit's record
+ * brings in flight is applied, the others are purged with the stale ones.
+ */
+export async function storeReceipts(db: Q, input: ReceiptRow[], now: Date): Promise<void> {
+  const rows = input.flatMap((r) => [r, ...(r.readings ?? []).map((msgId) => ({ ...r, msgId }))]);
   if (!rows.length) return;
   await sql`
     insert into sms_receipts (msg_id, state, error_code, report, done_at, received_at)
@@ -571,10 +578,20 @@ export async function applyOrStoreReceipts(
   return inTransaction(db, async (trx) => {
     const now = ctx.now();
     const applied = await applyToInflight(trx, rows);
+    const done = new Set(applied.map((x) => x.msg_id));
+    let rest = rows.filter((x) => !done.has(x.msgId));
+    // ids that match no message as written: their hex ↔ decimal readings (one per message at most)
+    const alternates = rest.flatMap((r) => (r.readings ?? []).filter((id) => !byId.has(id)).map((id) => ({ ...r, msgId: id, readings: undefined, original: r.msgId })));
+    if (alternates.length) {
+      const unique = new Map<string, (typeof alternates)[number]>();
+      for (const a of alternates) if (!unique.has(a.msgId)) unique.set(a.msgId, a);
+      const more = await applyToInflight(trx, [...unique.values()]);
+      for (const m of more) done.add(unique.get(m.msg_id)!.original);
+      applied.push(...more);
+      rest = rest.filter((x) => !done.has(x.msgId));
+    }
     await applyDeltas(trx, ctx, receiptDeltas(applied), now);
     if (applied.length && onApplied) await onApplied(trx, applied);
-    const done = new Set(applied.map((x) => x.msg_id));
-    const rest = rows.filter((x) => !done.has(x.msgId));
     await storeReceipts(trx, rest, now);
     return { applied: applied.length, stored: rest.length };
   });

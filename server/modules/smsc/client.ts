@@ -5,7 +5,10 @@
  *   enquire_link every `enquireLinkMs` (no answer within 10 s → the connection is dropped),
  *   reconnect with exponential backoff (reconnectMinMs .. reconnectMaxMs, jittered).
  * - One message = one submit_sm = one receipt: texts over 140 octets go in message_payload.
- *   Every submit carries our ref (sms_messages.id) in the vendor TLV `refTlv`.
+ *   A submit carries our ref (sms_messages.id) in the vendor TLV `refTlv` when one is set (the
+ *   embedded simulator's link; off by default, most SMSCs refuse unknown TLVs).
+ * - Receipts: the id of `receipted_message_id`, else of the text; its hex ↔ decimal readings
+ *   (`receiptIds`) go with it, tried when it matches no message as written.
  * - submit_sm_resp: 0 → accepted; 0x58 throttled / 0x14 queue full / 0x64 temporary / 0x04 not
  *   bound → 'retry' (the connection pauses with backoff); anything else → 'rejected' (code in hex).
  *   A submit written without a response when the connection drops or after submitTimeoutMs →
@@ -21,7 +24,7 @@ import smpp, { type PDU, type Session } from 'smpp';
 import type { MoMessage, Receipt, SmscLink, SubmitRequest, SubmitResult } from './types';
 import { describeSmsc, type SmscConfig } from './config';
 import {
-  corkForTick, cstr, encodeResp, encodeSm, encodeText, ESM_RECEIPT, ESM_TYPE_MASK, hexCode, parseReceiptText, PAYLOAD_MAX, pduText, RawPdu,
+  corkForTick, cstr, encodeResp, encodeSm, encodeText, ESM_RECEIPT, ESM_TYPE_MASK, hexCode, idReadings, parseReceiptText, PAYLOAD_MAX, pduText, RawPdu,
   refTlvName, SHORT_MESSAGE_MAX, STATE_STAT, STATUS, TLV_MESSAGE_PAYLOAD,
 } from './pdu';
 
@@ -489,7 +492,8 @@ class Link implements SmscLinkHandle {
       // ACCEPTD: final, read on behalf of the subscriber (SMPP 3.4 5.2.28): counted as delivered
       const delivered = stat === 'DELIVRD' || stat === 'ACCEPTD';
       const err = parsed.err || (pdu.network_error_code ? Buffer.from(pdu.network_error_code).toString('hex') : '');
-      this.receipts.push({ item: { msgId, delivered, stat, err, doneAt: parsed.done ?? now }, session, pdu });
+      const readings = idReadings(msgId, this.cfg.receiptIds);
+      this.receipts.push({ item: { msgId, delivered, stat, err, doneAt: parsed.done ?? now, ...(readings.length ? { readings } : {}) }, session, pdu });
       this.stats.receipts++;
       this.scheduleFlush('receipts');
     } else if (esm === 0) {

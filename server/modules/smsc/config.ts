@@ -7,10 +7,14 @@
  *
  * Query options (all optional): window, connections, source, system_type, enquire_ms,
  * timeout_ms, connect_timeout_ms, reconnect_min_ms, reconnect_max_ms, queue_wait_ms,
- * throttle_ms, receipt_batch, receipt_batch_ms, receipt_flushes, ref_tlv (vendor TLV tag for our ref, 0 = none),
+ * throttle_ms, receipt_batch, receipt_batch_ms, receipt_flushes, ref_tlv (vendor TLV tag for our ref; default 0 =
+ * none: most SMSCs refuse unknown TLVs; the embedded simulator's link sets 0x1401), receipt_id (auto, exact, hex,
+ * dec: how a receipt's message id is matched, pdu.ts idReadings),
  * tz (UTC offset of the SMSC's receipt dates in minutes, default 480 = Asia/Shanghai),
  * tls_insecure. User name and password are percent-decoded.
  */
+
+import type { ReceiptIdMode } from './pdu';
 
 export interface SmscConfig {
   host: string;
@@ -40,8 +44,10 @@ export interface SmscConfig {
   receiptBatchMs: number;
   /** receipt (and MO) batches in the handler at once: while one is being written, the next fills and is written beside it (the SMSC's window of unacknowledged deliver_sm keeps coming) */
   receiptFlushes: number;
-  /** vendor TLV tag (0x1400-0x3FFF) carrying sms_messages.id in every submit_sm; 0 = not sent */
+  /** vendor TLV tag (0x1400-0x3FFF) carrying sms_messages.id in every submit_sm; 0 = not sent (default) */
   refTlv: number;
+  /** how receipts' message ids are matched to the submit_sm_resp ids (hex ↔ decimal readings) */
+  receiptIds: ReceiptIdMode;
   /** UTC offset (minutes) of the `done date` in receipts */
   tzMinutes: number;
 }
@@ -63,9 +69,13 @@ export const SMSC_DEFAULTS: Omit<SmscConfig, 'host' | 'port' | 'systemId' | 'pas
   receiptBatch: 500,
   receiptBatchMs: 20,
   receiptFlushes: 2,
-  refTlv: 0x1401,
+  refTlv: 0,
+  receiptIds: 'auto',
   tzMinutes: 480,
 };
+
+/** the vendor TLV tag the embedded simulator and our own links use for the ref (the simulator counts submits by it) */
+export const SIM_REF_TLV = 0x1401;
 
 export class SmppUrlError extends Error {
   constructor(message: string) {
@@ -151,6 +161,10 @@ export function parseSmppUrl(raw: string): SmscConfig {
       const tag = intParam(k, value, 0, 0x3fff);
       if (tag !== 0 && tag < 0x1400) throw new SmppUrlError('ref_tlv must be a vendor tag from 0x1400 to 0x3FFF (or 0 for none)');
       cfg.refTlv = tag;
+    } else if (k === 'receipt_id') {
+      const v = value.trim().toLowerCase();
+      if (v !== 'auto' && v !== 'exact' && v !== 'hex' && v !== 'dec') throw new SmppUrlError('receipt_id must be auto, exact, hex or dec');
+      cfg.receiptIds = v;
     } else if (k === 'tz') {
       const t = value.trim();
       const n = /^[+-]?\d{1,4}$/.test(t) ? Number(t) : NaN;

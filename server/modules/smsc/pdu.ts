@@ -101,7 +101,41 @@ export const STATUS = {
   MSGQFUL: 0x14,
   THROTTLED: 0x58,
   X_T_APPN: 0x64,
+  /** ESME_ROPTPARNOTALLWD: an optional parameter the SMSC does not take */
+  OPTPARNOTALLWD: 0xc1,
 } as const;
+
+/**
+ * How a receipt's message id is read against the submit_sm_resp ids (link option `receipt_id`):
+ * `exact` as written only; `dec` the receipt gives in decimal what the submit_sm_resp gave in hex
+ * (a known carrier habit: Kannel's msg-id-type, Jasmin's dlr_msgid); `hex` the reverse; `auto`
+ * (default) both, tried only when the id as written matches no message in flight.
+ */
+export type ReceiptIdMode = 'auto' | 'exact' | 'hex' | 'dec';
+
+const DECIMAL_ID = /^\d{1,20}$/;
+const HEX_ID = /^[0-9a-f]{1,16}$/i;
+
+/**
+ * The other readings of a receipt's message id (never the id itself): a decimal id as hex (lower
+ * and upper case), a hex id as decimal; ids too long for 64 bits or of other characters have
+ * none. Bounded: at most 3 readings of a 20-character id.
+ */
+export function idReadings(id: string, mode: ReceiptIdMode): string[] {
+  if (mode === 'exact' || !id) return [];
+  const out = new Set<string>();
+  if ((mode === 'auto' || mode === 'dec') && DECIMAL_ID.test(id)) {
+    const n = BigInt(id);
+    if (n < 2n ** 64n) {
+      const hex = n.toString(16);
+      out.add(hex);
+      out.add(hex.toUpperCase());
+    }
+  }
+  if ((mode === 'auto' || mode === 'hex') && HEX_ID.test(id)) out.add(BigInt(`0x${id}`).toString(10));
+  out.delete(id);
+  return [...out];
+}
 
 export const ESM_RECEIPT = 0x04;
 export const ESM_TYPE_MASK = 0x3c;

@@ -59,6 +59,16 @@ export interface SimulatorSettings {
   seed?: number;
   /** vendor TLV tag of the ref */
   refTlv: number;
+  /**
+   * carrier habits (docs/api-dispatch.md): `receiptIds: 'decimal'` — the submit_sm_resp gives the id
+   * in hex, receipts name it in decimal; `receiptTlv: false` — receipts carry no
+   * receipted_message_id / message_state TLVs, only the text; `refuseTlvs` — a submit_sm carrying
+   * any of these optional parameters (e.g. 0x0424 message_payload, a vendor tag) is refused with
+   * 0xC1 ESME_ROPTPARNOTALLWD
+   */
+  receiptIds: 'same' | 'decimal';
+  receiptTlv: boolean;
+  refuseTlvs: number[];
   /** UTC offset of the receipt dates */
   tzMinutes: number;
   /** message ids start with this (default: derived from the start time, unique across restarts) */
@@ -96,6 +106,9 @@ export const SIMULATOR_DEFAULTS: SimulatorSettings = {
   deliverWindow: 1000,
   redeliverMs: 1000,
   refTlv: 0x1401,
+  receiptIds: 'same',
+  receiptTlv: true,
+  refuseTlvs: [],
   tzMinutes: 480,
   keepRecent: 100,
 };
@@ -158,6 +171,7 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
   const idPrefix = s.idPrefix ?? Date.now().toString(36).toUpperCase();
   let idSeq = 0;
   let moSeq = 0;
+  const hexIdBase = BigInt(Date.now()) << 20n;
 
   const refs = new Map<string, number>();
   const recent: RecentSubmit[] = [];
@@ -215,6 +229,10 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
       }
       rateCount++;
     }
+    if (s.refuseTlvs.some((tag) => pdu[tag === TLV_MESSAGE_PAYLOAD ? 'message_payload' : refTlvName(tag)] !== undefined)) {
+      c.rejected++;
+      return answer(STATUS.OPTPARNOTALLWD);
+    }
     const ref = pdu[refName] !== undefined ? String(pdu[refName]) : '';
     if (ref) refs.set(ref, (refs.get(ref) ?? 0) + 1);
     const to = String(pdu.destination_addr ?? '');
@@ -224,7 +242,9 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
       if (s.answerSubmits) answer(s.rejectCode);
       return;
     }
-    const msgId = `${idPrefix}${(++idSeq).toString(16).toUpperCase().padStart(8, '0')}`;
+    // decimal receipts: a pure hex id (its decimal reading names it in the receipt)
+    const msgId = s.receiptIds === 'decimal' ? (hexIdBase + BigInt(++idSeq)).toString(16).toUpperCase() : `${idPrefix}${(++idSeq).toString(16).toUpperCase().padStart(8, '0')}`;
+    const receiptId = s.receiptIds === 'decimal' ? BigInt(`0x${msgId}`).toString(10) : msgId;
     c.accepted++;
     if (s.keepRecent > 0) {
       recent.push({ ref, to, from, text: pduText(pdu), dataCoding: Number(pdu.data_coding ?? 0), payload: pdu.message_payload !== undefined, msgId });
@@ -239,7 +259,7 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
     const delivered = r < s.delivered;
     const failure = delivered ? { stat: 'DELIVRD', err: '000' } : pick(s.failures.length ? s.failures : SIMULATOR_DEFAULTS.failures);
     const doneAt = new Date(now + latency);
-    const body = encodeText(receiptText({ msgId, stat: failure.stat, err: failure.err, submitAt: new Date(now), doneAt, text: '', tzMinutes: s.tzMinutes }));
+    const body = encodeText(receiptText({ msgId: receiptId, stat: failure.stat, err: failure.err, submitAt: new Date(now), doneAt, text: '', tzMinutes: s.tzMinutes }));
     const wantsMo = delivered && s.moRatio > 0 && random() < s.moRatio;
     schedule({
       kind: 'receipt',
@@ -250,7 +270,7 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
         destTon: 0, destNpi: 1, dest: from,
         esmClass: ESM_RECEIPT, registeredDelivery: 0, dataCoding: body.dataCoding,
         shortMessage: body.octets,
-        tlvs: [[TLV_RECEIPTED_MESSAGE_ID, cstr(msgId)], [TLV_MESSAGE_STATE, Buffer.from([STAT_STATE[failure.stat] ?? 7])]],
+        tlvs: s.receiptTlv ? [[TLV_RECEIPTED_MESSAGE_ID, cstr(receiptId)], [TLV_MESSAGE_STATE, Buffer.from([STAT_STATE[failure.stat] ?? 7])]] : [],
       },
       mo: wantsMo ? { recipient: to, source: from } : null,
     });

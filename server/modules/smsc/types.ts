@@ -8,7 +8,11 @@ export type SubmitResult =
   | { ref: number; status: 'rejected'; code: string }                 // final: state 4, code e.g. '0x0000000B'
   | { ref: number; status: 'retry'; code: string; afterMs: number }   // throttled / queue full / not bound: not accepted, try later
   | { ref: number; status: 'unconfirmed'; code: string };             // written, no response (link dropped / timeout): never resubmitted
-export interface Receipt { msgId: string; delivered: boolean; stat: string; err: string; doneAt: Date }
+export interface Receipt {
+  msgId: string; delivered: boolean; stat: string; err: string; doneAt: Date;
+  /** other readings of msgId to match by when it matches no message as written (hex ↔ decimal: `receipt_id`) */
+  readings?: string[];
+}
 export interface MoMessage { from: string; to: string; text: string; smscRef: string; receivedAt: Date }
 export interface SmscLink {
   /** resolves when every request has an outcome; keeps at most `window` submits in flight */
