@@ -56,7 +56,7 @@ import { VarIntlService } from './modules/varintl/service';
  * becomes a plugin (server/modules/module.ts) leaves this list, and other modules may name it in
  * their `dependencies` either way.
  */
-const LEGACY_MODULES = ['account', 'ledger', 'subaccount', 'send', 'pay', 'files', 'purchase', 'varintl'];
+const LEGACY_MODULES = ['account', 'subaccount', 'send', 'pay', 'files', 'purchase', 'varintl'];
 
 export interface BuildAppOptions {
   db: Db;
@@ -96,7 +96,6 @@ declare module './context' {
     /** verification codes (core: registration, password reset and account changes send them) */
     codes: VerificationService;
     account: AccountService;
-    ledger: LedgerService;
     subaccounts: SubAccountService;
     send: SendService;
     pay: PayService;
@@ -157,14 +156,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     sessions,
     codes,
     account: new AccountService(ctx, { codes, sessions, uploads }),
-    ledger: new LedgerService(ctx),
     subaccounts: undefined as unknown as SubAccountService,
     send: new SendService(ctx, clients),
     pay: undefined as unknown as PayService,
     files: new FileService(ctx),
   } as Services;
-  services.subaccounts = new SubAccountService(ctx, services.ledger);
-  services.pay = new PayService(ctx, services.ledger, new PayProviders(config.pay, opts.dataDir));
+  // the ledger of the legacy services (sub-accounts, pay) until they are plugins; the ledger module
+  // publishes its own (stateless) instance as app.services.ledger
+  const ledger = new LedgerService(ctx);
+  services.subaccounts = new SubAccountService(ctx, ledger);
+  services.pay = new PayService(ctx, ledger, new PayProviders(config.pay, opts.dataDir));
   app.decorate('ctx', ctx);
   app.decorate('services', services);
   app.decorate('appRoot', app);

@@ -14,6 +14,7 @@ import clients from './clients';
 import content from './content';
 import help from './help';
 import invoice from './invoice';
+import ledger from './ledger';
 import notice from './notice';
 import numbers from './numbers';
 import password from './password';
@@ -26,7 +27,7 @@ import site from './site';
 import template from './template';
 import upload from './upload';
 
-export const MODULES: FastifyPluginAsync[] = [auth, bills, captcha, clients, content, help, invoice, notice, numbers, password, profile, records, register, reports, sign, site, template, upload];
+export const MODULES: FastifyPluginAsync[] = [auth, bills, captcha, clients, content, help, invoice, ledger, notice, numbers, password, profile, records, register, reports, sign, site, template, upload];
 
 interface PluginMeta {
   name?: string;
