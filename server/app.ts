@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { systemResolver, type HostResolver } from './lib/safe-url';
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -25,7 +25,9 @@ import { installResponseCheck, installSchemaValidation, installSerializer } from
 import { systemClock, type Clock } from './lib/time';
 import { inDependencyOrder, MODULES } from './modules';
 import { ServerSchemas, DEFAULT_SCHEMA_DIR } from './schemas';
-import { SessionService } from './modules/auth/session';
+import { SessionService, sessionOf } from './modules/auth/session';
+import { ok } from './http/reply';
+import { MESSAGES } from '../common/schema/messages';
 import { NodeMailer, type Mailer } from './modules/verification/mail';
 import { LedgerService } from './modules/ledger';
 import { subaccountRoutes } from './modules/subaccount/routes';
@@ -36,9 +38,6 @@ import { SensitiveWords } from './modules/content/sensitive-words';
 import { registerOpenApi } from './modules/help/openapi';
 import type { ImageCaptchaGenerator } from './modules/captcha/service';
 import { ClientsService } from './modules/clients';
-import { accountRoutes, selfUpdateClient } from './modules/account/routes';
-import { AccountService } from './modules/account/service';
-import { UploadService } from './modules/upload';
 import { sendRoutes } from './modules/send/routes';
 import { SendService } from './modules/send/service';
 import { purchaseRoutes } from './modules/purchase/routes';
@@ -56,7 +55,7 @@ import { VarIntlService } from './modules/varintl/service';
  * becomes a plugin (server/modules/module.ts) leaves this list, and other modules may name it in
  * their `dependencies` either way.
  */
-const LEGACY_MODULES = ['account', 'subaccount', 'send', 'pay', 'files', 'purchase', 'varintl'];
+const LEGACY_MODULES = ['subaccount', 'send', 'pay', 'files', 'purchase', 'varintl'];
 
 export interface BuildAppOptions {
   db: Db;
@@ -95,7 +94,6 @@ declare module './context' {
     sessions: SessionService;
     /** verification codes (core: registration, password reset and account changes send them) */
     codes: VerificationService;
-    account: AccountService;
     subaccounts: SubAccountService;
     send: SendService;
     pay: PayService;
@@ -149,13 +147,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // the account scope of the legacy services below (send, records, purchase) until they are plugins;
   // the clients module publishes its own (stateless) instance as app.services.clients
   const clients = new ClientsService(ctx);
-  // the stored images the legacy account service checks (its certification papers) until it is a plugin;
-  // the upload module publishes its own (stateless) instance as app.services.uploads
-  const uploads = new UploadService(ctx);
   const services = {
     sessions,
     codes,
-    account: new AccountService(ctx, { codes, sessions, uploads }),
     subaccounts: undefined as unknown as SubAccountService,
     send: new SendService(ctx, clients),
     pay: undefined as unknown as PayService,
@@ -189,7 +183,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(
     async (api) => {
       installAccess(api, sessions);
-      await api.register(accountRoutes(ctx, services.account));
       await api.register(sendRoutes(ctx, services.send));
       await api.register(purchaseRoutes(ctx, new PurchaseService(ctx, clients)));
       await api.register(payRoutes(ctx, services.pay));
@@ -198,7 +191,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       // POST /send/parsefile with templateType 1 parses a variable file with the variable SMS rules
       services.files.variableParser = (me, file, body) => varIntl.parseVariable(me, { ...(body as Record<string, string>), importFilePath: file.importFilePath });
       await api.register(varIntlRoutes(ctx, varIntl));
-      await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate: selfUpdateClient(services.account) }));
+      // a sub-account's edit of itself (POST /account/updateClient): the account module's, at request time
+      const selfUpdate = async (req: FastifyRequest) => {
+        await app.services.account.updateSelf(sessionOf(req).account, req.body);
+        return ok(undefined, MESSAGES.saved);
+      };
+      await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate }));
       // the modules that are plugins (server/modules/<area>/index.ts, server/modules/module.ts); the
       // services built above stand for the modules not yet converted, under their module names
       for (const name of LEGACY_MODULES) await api.register(fp(async () => {}, { name }));

@@ -7,6 +7,7 @@
  * runner's and the benchmarks' TypeScript loaders do not serve the same way; one list works everywhere.)
  */
 import type { FastifyPluginAsync } from 'fastify';
+import account from './account';
 import auth from './auth';
 import bills from './bills';
 import captcha from './captcha';
@@ -27,7 +28,7 @@ import site from './site';
 import template from './template';
 import upload from './upload';
 
-export const MODULES: FastifyPluginAsync[] = [auth, bills, captcha, clients, content, help, invoice, ledger, notice, numbers, password, profile, records, register, reports, sign, site, template, upload];
+export const MODULES: FastifyPluginAsync[] = [account, auth, bills, captcha, clients, content, help, invoice, ledger, notice, numbers, password, profile, records, register, reports, sign, site, template, upload];
 
 interface PluginMeta {
   name?: string;
