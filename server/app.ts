@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { systemResolver, type HostResolver } from './lib/safe-url';
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -25,13 +25,9 @@ import { installResponseCheck, installSchemaValidation, installSerializer } from
 import { systemClock, type Clock } from './lib/time';
 import { inDependencyOrder, MODULES } from './modules';
 import { ServerSchemas, DEFAULT_SCHEMA_DIR } from './schemas';
-import { SessionService, sessionOf } from './modules/auth/session';
-import { ok } from './http/reply';
-import { MESSAGES } from '../common/schema/messages';
+import { SessionService } from './modules/auth/session';
 import { NodeMailer, type Mailer } from './modules/verification/mail';
 import { LedgerService } from './modules/ledger';
-import { subaccountRoutes } from './modules/subaccount/routes';
-import { SubAccountService } from './modules/subaccount/service';
 import { OutboxSmsChannel, type SmsChannel } from './modules/verification/sms';
 import { VerificationService } from './modules/verification/service';
 import { SensitiveWords } from './modules/content/sensitive-words';
@@ -55,7 +51,7 @@ import { VarIntlService } from './modules/varintl/service';
  * becomes a plugin (server/modules/module.ts) leaves this list, and other modules may name it in
  * their `dependencies` either way.
  */
-const LEGACY_MODULES = ['subaccount', 'send', 'pay', 'files', 'purchase', 'varintl'];
+const LEGACY_MODULES = ['send', 'pay', 'files', 'purchase', 'varintl'];
 
 export interface BuildAppOptions {
   db: Db;
@@ -94,7 +90,6 @@ declare module './context' {
     sessions: SessionService;
     /** verification codes (core: registration, password reset and account changes send them) */
     codes: VerificationService;
-    subaccounts: SubAccountService;
     send: SendService;
     pay: PayService;
     files: FileService;
@@ -150,16 +145,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const services = {
     sessions,
     codes,
-    subaccounts: undefined as unknown as SubAccountService,
     send: new SendService(ctx, clients),
     pay: undefined as unknown as PayService,
     files: new FileService(ctx),
   } as Services;
-  // the ledger of the legacy services (sub-accounts, pay) until they are plugins; the ledger module
-  // publishes its own (stateless) instance as app.services.ledger
-  const ledger = new LedgerService(ctx);
-  services.subaccounts = new SubAccountService(ctx, ledger);
-  services.pay = new PayService(ctx, ledger, new PayProviders(config.pay, opts.dataDir));
+  // the ledger of the legacy pay service until it is a plugin; the ledger module publishes its own
+  // (stateless) instance as app.services.ledger
+  services.pay = new PayService(ctx, new LedgerService(ctx), new PayProviders(config.pay, opts.dataDir));
   app.decorate('ctx', ctx);
   app.decorate('services', services);
   app.decorate('appRoot', app);
@@ -191,12 +183,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       // POST /send/parsefile with templateType 1 parses a variable file with the variable SMS rules
       services.files.variableParser = (me, file, body) => varIntl.parseVariable(me, { ...(body as Record<string, string>), importFilePath: file.importFilePath });
       await api.register(varIntlRoutes(ctx, varIntl));
-      // a sub-account's edit of itself (POST /account/updateClient): the account module's, at request time
-      const selfUpdate = async (req: FastifyRequest) => {
-        await app.services.account.updateSelf(sessionOf(req).account, req.body);
-        return ok(undefined, MESSAGES.saved);
-      };
-      await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate }));
       // the modules that are plugins (server/modules/<area>/index.ts, server/modules/module.ts); the
       // services built above stand for the modules not yet converted, under their module names
       for (const name of LEGACY_MODULES) await api.register(fp(async () => {}, { name }));
