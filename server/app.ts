@@ -28,17 +28,12 @@ import { ServerSchemas, DEFAULT_SCHEMA_DIR } from './schemas';
 import { SessionService } from './modules/auth/session';
 import { NodeMailer, type Mailer } from './modules/verification/mail';
 import { LedgerService } from './modules/ledger';
-import { subaccountRoutes } from './modules/subaccount/routes';
-import { SubAccountService } from './modules/subaccount/service';
 import { OutboxSmsChannel, type SmsChannel } from './modules/verification/sms';
 import { VerificationService } from './modules/verification/service';
 import { SensitiveWords } from './modules/content/sensitive-words';
 import { registerOpenApi } from './modules/help/openapi';
 import type { ImageCaptchaGenerator } from './modules/captcha/service';
 import { ClientsService } from './modules/clients';
-import { accountRoutes, selfUpdateClient } from './modules/account/routes';
-import { AccountService } from './modules/account/service';
-import { UploadService } from './modules/upload';
 import { sendRoutes } from './modules/send/routes';
 import { SendService } from './modules/send/service';
 import { purchaseRoutes } from './modules/purchase/routes';
@@ -56,7 +51,7 @@ import { VarIntlService } from './modules/varintl/service';
  * becomes a plugin (server/modules/module.ts) leaves this list, and other modules may name it in
  * their `dependencies` either way.
  */
-const LEGACY_MODULES = ['account', 'ledger', 'subaccount', 'send', 'pay', 'files', 'purchase', 'varintl'];
+const LEGACY_MODULES = ['send', 'pay', 'files', 'purchase', 'varintl'];
 
 export interface BuildAppOptions {
   db: Db;
@@ -95,9 +90,6 @@ declare module './context' {
     sessions: SessionService;
     /** verification codes (core: registration, password reset and account changes send them) */
     codes: VerificationService;
-    account: AccountService;
-    ledger: LedgerService;
-    subaccounts: SubAccountService;
     send: SendService;
     pay: PayService;
     files: FileService;
@@ -150,21 +142,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // the account scope of the legacy services below (send, records, purchase) until they are plugins;
   // the clients module publishes its own (stateless) instance as app.services.clients
   const clients = new ClientsService(ctx);
-  // the stored images the legacy account service checks (its certification papers) until it is a plugin;
-  // the upload module publishes its own (stateless) instance as app.services.uploads
-  const uploads = new UploadService(ctx);
   const services = {
     sessions,
     codes,
-    account: new AccountService(ctx, { codes, sessions, uploads }),
-    ledger: new LedgerService(ctx),
-    subaccounts: undefined as unknown as SubAccountService,
     send: new SendService(ctx, clients),
     pay: undefined as unknown as PayService,
     files: new FileService(ctx),
   } as Services;
-  services.subaccounts = new SubAccountService(ctx, services.ledger);
-  services.pay = new PayService(ctx, services.ledger, new PayProviders(config.pay, opts.dataDir));
+  // the ledger of the legacy pay service until it is a plugin; the ledger module publishes its own
+  // (stateless) instance as app.services.ledger
+  services.pay = new PayService(ctx, new LedgerService(ctx), new PayProviders(config.pay, opts.dataDir));
   app.decorate('ctx', ctx);
   app.decorate('services', services);
   app.decorate('appRoot', app);
@@ -188,7 +175,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(
     async (api) => {
       installAccess(api, sessions);
-      await api.register(accountRoutes(ctx, services.account));
       await api.register(sendRoutes(ctx, services.send));
       await api.register(purchaseRoutes(ctx, new PurchaseService(ctx, clients)));
       await api.register(payRoutes(ctx, services.pay));
@@ -197,7 +183,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       // POST /send/parsefile with templateType 1 parses a variable file with the variable SMS rules
       services.files.variableParser = (me, file, body) => varIntl.parseVariable(me, { ...(body as Record<string, string>), importFilePath: file.importFilePath });
       await api.register(varIntlRoutes(ctx, varIntl));
-      await api.register(subaccountRoutes(ctx, sessions, services.subaccounts, { selfUpdate: selfUpdateClient(services.account) }));
       // the modules that are plugins (server/modules/<area>/index.ts, server/modules/module.ts); the
       // services built above stand for the modules not yet converted, under their module names
       for (const name of LEGACY_MODULES) await api.register(fp(async () => {}, { name }));

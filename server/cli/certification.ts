@@ -1,6 +1,6 @@
 /** Certification review: list submissions, approve, reject with a reason. */
 import { formatDateTime } from '../lib/time';
-import { reviewCertification, ReviewError } from '../modules/account/certification';
+import { reviewCertification, ReviewError } from '../modules/account';
 import { CommandError, defineCommands, enumLabel, table, UsageError } from './registry';
 import { AuthStatus, OauthStatus } from '../../common/generated/schemas';
 

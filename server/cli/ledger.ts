@@ -1,6 +1,6 @@
 /** Ledger commands: show an account's ledger with the invariant check; operator top-up of an agent. */
 import { formatDateTime } from '../lib/time';
-import { LedgerService } from '../modules/ledger/service';
+import { LedgerService } from '../modules/ledger';
 import { CommandError, defineCommands, enumLabel, table, UsageError } from './registry';
 import type { ServerSchemas } from '../schemas';
 import { BillPaymentType, UserType } from '../../common/generated/schemas';

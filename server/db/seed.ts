@@ -7,9 +7,9 @@ import type { NewAccount } from './types';
 import { hashPassword } from '../lib/crypto';
 import { seedNotices } from '../modules/notice/seed';
 import { seedSigns } from '../modules/sign/seed';
-import { seedCertifications } from '../modules/account/seed';
+import { seedCertifications } from '../modules/account';
 import { seedTemplates } from '../modules/template/seed';
-import { seedSubaccounts } from '../modules/subaccount/seed';
+import { seedSubaccounts } from '../modules/subaccount';
 import { seedSending } from '../modules/send/seed';
 import { seedPurchase } from '../modules/purchase/seed';
 

@@ -7,6 +7,7 @@
  * runner's and the benchmarks' TypeScript loaders do not serve the same way; one list works everywhere.)
  */
 import type { FastifyPluginAsync } from 'fastify';
+import account from './account';
 import auth from './auth';
 import bills from './bills';
 import captcha from './captcha';
@@ -14,6 +15,7 @@ import clients from './clients';
 import content from './content';
 import help from './help';
 import invoice from './invoice';
+import ledger from './ledger';
 import notice from './notice';
 import numbers from './numbers';
 import password from './password';
@@ -22,11 +24,12 @@ import records from './records';
 import register from './register';
 import reports from './reports';
 import sign from './sign';
+import subaccount from './subaccount';
 import site from './site';
 import template from './template';
 import upload from './upload';
 
-export const MODULES: FastifyPluginAsync[] = [auth, bills, captcha, clients, content, help, invoice, notice, numbers, password, profile, records, register, reports, sign, site, template, upload];
+export const MODULES: FastifyPluginAsync[] = [account, auth, bills, captcha, clients, content, help, invoice, ledger, notice, numbers, password, profile, records, register, reports, sign, site, subaccount, template, upload];
 
 interface PluginMeta {
   name?: string;

@@ -323,4 +323,28 @@ describe.each(backends)('account area (%s)', (backend) => {
       expect((await anon.get('/api/admin/cer/info')).body.code).toBe(401);
     });
   });
+
+  describe('the account module (server/modules/account)', () => {
+    it('declares every route from a named schema and its answer (OpenAPI), one service on app.services', async () => {
+      const c = await loggedIn(t.server, 'agent1');
+      const spec = (await c.get('/api/help/openapi.json')).body;
+      const bodyOf = (p: string) => spec.paths[p].post.requestBody.content['application/x-www-form-urlencoded'].schema;
+      expect(bodyOf('/api/password/save').title).toBe('PasswordSaveParams');
+      expect(bodyOf('/api/admin/baseinfo/edit').title).toBe('AgentBaseInfoForm');
+      expect(bodyOf('/api/admin/info/save').title).toBe('UserInfoForm');
+      expect(bodyOf('/api/admin/cer/add').title).toBe('CertificationForm');
+      expect(bodyOf('/api/admin/cer/edit').title).toBe('CertificationForm');
+      const cerInfo = spec.paths['/api/client/cer/info'].get;
+      expect(cerInfo.parameters.find((p: any) => p.name === 'clientId').schema.maxLength).toBe(32);
+      const data = (p: string, m = 'get') => spec.paths[p][m].responses['200'].content['application/json'].schema.properties.data;
+      expect(data('/api/client/cer/info').properties.id_typeNum.title).toBe('证件类型');
+      expect(data('/api/admin/cer/info').properties.img_url.title).toBe('证件图片');
+      expect(data('/api/account/clientinfo').properties.deliveryurl.title).toBe('状态报告回调地址');
+      expect(data('/api/admin/cer/add', 'post').properties.oauth_status.type).toBe('integer');
+      expect(t.server.app.services.account.constructor.name).toBe('AccountService');
+      // a too long parameter is refused by the schema, not read
+      expect((await c.get(`/api/client/cer/info?clientId=${'x'.repeat(33)}`)).body).toMatchObject({ code: 400, msg: '参数错误' });
+      expect((await c.post('/api/password/save', { oldPassword: 'x'.repeat(201) })).body).toMatchObject({ code: 400, msg: '参数错误' });
+    });
+  });
 });

@@ -217,6 +217,64 @@ describe.each(backends)('sub-accounts and ledger (%s)', (backend) => {
     }
   });
 
+  it('is a module with typed routes: named request schemas, declared answers, shared file replies', async () => {
+    const c = await as(t.server, 'agent1');
+    const spec = (await c.get('/api/help/openapi.json')).body;
+    const bodyOf = (p: string) => spec.paths[p].post.requestBody.content['application/x-www-form-urlencoded'].schema;
+    const titles = Object.fromEntries(
+      [
+        '/api/client/accounts',
+        '/api/recharge/rollback/getAccounts',
+        '/api/client/account/freeze',
+        '/api/client/account/remark',
+        '/api/client/account/resetPsd',
+        '/api/client/remind',
+        '/api/client/expire',
+        '/api/client/loginAs/enter',
+        '/api/account/updateClient',
+        '/api/client/recharge',
+        '/api/client/price',
+        '/api/client/account/addUser',
+      ].map((p) => [p, bodyOf(p).title]),
+    );
+    expect(titles).toEqual({
+      '/api/client/accounts': 'SubAccountFilter',
+      '/api/recharge/rollback/getAccounts': 'SubAccountFinanceFilter',
+      '/api/client/account/freeze': 'SubAccountRefParams',
+      '/api/client/account/remark': 'SubAccountRemarkParams',
+      '/api/client/account/resetPsd': 'SubAccountResetPasswordParams',
+      '/api/client/remind': 'SubAccountReminderParams',
+      '/api/client/expire': 'SubAccountExpireParams',
+      '/api/client/loginAs/enter': 'LoginAsEnterParams',
+      '/api/account/updateClient': 'AccountUpdateClientForm',
+      '/api/client/recharge': 'RechargeForm',
+      '/api/client/price': 'SubAccountPriceForm',
+      '/api/client/account/addUser': 'OpenAccountForm',
+    });
+    const data = (p: string, m = 'post') => spec.paths[p][m].responses['200'].content['application/json'].schema.properties.data;
+    expect(data('/api/client/accounts').properties.list.items.properties.client_name.title).toBe('账户名称');
+    expect(data('/api/client/account/detail', 'get').title).toBe('SubAccountDetail');
+    expect(data('/api/client/stat', 'get').properties.subBalance.type).toBe('string');
+    expect(spec.paths['/api/client/account/export'].post.responses['200'].content).toHaveProperty(['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet']);
+    expect(t.server.app.services.subaccounts.ledger).toBe(t.server.app.services.ledger);
+
+    // the exports answer through sendFile: the Chinese name in Content-Disposition, not stored
+    const x = await c.post('/api/client/account/export', {});
+    expect(x.headers['content-disposition']).toBe(`attachment; filename="${encodeURIComponent('子账户列表.xlsx')}"; filename*=UTF-8''${encodeURIComponent('子账户列表.xlsx')}`);
+    expect(x.headers['cache-control']).toBe('no-store');
+    // what the schema cannot say stays a named rule: a reversed creation range is an empty list
+    expect((await c.post('/api/client/accounts', { start_time_day: '2026-03-02', end_time_day: '2026-03-01' })).body).toMatchObject({ code: 0, data: { list: [], totalCount: 0 } });
+    expect((await c.post('/api/client/accounts', { start_time_day: '2026-02-31' })).body).toMatchObject({ code: 400, msg: '参数错误' });
+    // parameters in the query of a POST still count (older callers), the body's first
+    const q = await c.post('/api/client/account/remark?clientId=client3&remarks=%E6%9F%A5%E8%AF%A2', {});
+    expect(q.body).toMatchObject({ code: 0, data: { remarks: '查询' } });
+    expect((await c.post('/api/client/account/remark?clientId=client3&remarks=x', { remarks: '正文' })).body.data.remarks).toBe('正文');
+    // an impossible expiry date is the schema's refusal (params/sub-account-expire), never a database error
+    expect((await c.post('/api/client/expire', { clientId: 'client1', expireDate: '2099-02-31' })).body).toMatchObject({ code: 400, msg: '请选择正确的到期日期' });
+    expect((await c.post('/api/client/account/freeze', { clientId: 'x'.repeat(33) })).body).toMatchObject({ code: 400, msg: '参数错误' });
+    expect((await c.post('/api/client/account/freeze', {})).body).toMatchObject({ code: 400, msg: '请选择子账号' });
+  });
+
   it('logs the agent in as its sub-account with a one-time token', async () => {
     const c = await as(t.server, 'agent1');
     const tok = await c.post('/api/client/loginAs', { clientId: 'client1' });

@@ -9,7 +9,7 @@ import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { formatDateTime } from '../../lib/time';
 import { FILES_BASE_URL } from '../upload';
-import { CertType, IdType, OauthStatus, UserType } from '../../../common/generated/schemas';
+import { CertType, IdType, OauthStatus, UserType, type CertificationForm } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
 import idTypeEnum from '../../../schemas/enums/id-type.json';
 
@@ -23,13 +23,6 @@ export const CERT_MESSAGES = {
 } as const;
 
 export const ID_TYPE_LABELS: Record<number, string> = Object.fromEntries(idTypeEnum.oneOf.map((o) => [o.const, o.title]));
-
-export interface CertificationForm {
-  id_type: number;
-  company: string;
-  id_nbr: string;
-  imgUrl: string;
-}
 
 /** The answer of GET /admin/cer/info and /client/cer/info. */
 export interface CertificationInfo {

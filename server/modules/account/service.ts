@@ -7,16 +7,28 @@ import { sql, type Kysely } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Account, AccountUpdate, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
+import { validateForm } from '../../http/validation';
 import { callbackUrlProblem } from '../../lib/safe-url';
 import { hashDigest, passwordDigest, verifyDigest } from '../../lib/crypto';
 import { formatDateTime } from '../../lib/time';
-import type { SessionService } from '../auth/session';
-import { effectiveStatus, oauthStatusForApi } from '../profile/service';
-import { checkMobile } from '../register/mobile';
+import type { SessionService } from '../auth';
+import { effectiveStatus, oauthStatusForApi } from '../profile';
+import { checkMobile } from '../register';
 import type { UploadService } from '../upload';
 import { smsTarget, type VerificationService } from '../verification/service';
-import { certificationInfo, submitCertification, type CertificationForm, type CertificationInfo } from './certification';
-import { AccountStatus, NeedMo, NeedReport, OauthStatus, UserType } from '../../../common/generated/schemas';
+import { certificationInfo, submitCertification, type CertificationInfo } from './certification';
+import {
+  AccountStatus,
+  NeedMo,
+  NeedReport,
+  OauthStatus,
+  UserType,
+  type AgentBaseInfoForm,
+  type CertificationForm,
+  type EnterpriseBaseInfoForm,
+  type PasswordSaveParams,
+  type UserInfoForm,
+} from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
 import enterpriseForm from '../../../schemas/forms/enterprise-base-info.json';
 import agentBaseForm from '../../../schemas/forms/agent-base-info.json';
@@ -38,31 +50,6 @@ export const ACCOUNT_MESSAGES = {
   oldPasswordMissing: passwordChangeForm.properties.oldPassword.errorMessage,
   passwordChanged: MESSAGES.passwordChanged,
 } as const;
-
-export interface AgentBaseInfoForm {
-  agent_name: string;
-  address: string;
-  mobile: string;
-  auto_template_callback_url?: string;
-}
-
-export interface EnterpriseBaseInfoForm {
-  name: string;
-  realName?: string;
-  mobile: string;
-  email: string;
-  address: string;
-  deliveryurl?: string;
-  mourl?: string;
-}
-
-export interface UserInfoForm {
-  email?: string;
-  realName?: string;
-  countryCode: string;
-  mobile: string;
-  valcode: string;
-}
 
 /** schemas/entities/enterprise-base-info.json (GET /account/clientinfo) */
 export interface EnterpriseBaseInfo {
@@ -185,7 +172,17 @@ export class AccountService {
     };
   }
 
-  /** POST /account/updateClient by a sub-account for itself. */
+  /**
+   * POST /account/updateClient by a sub-account for itself: the route is shared with an agent's
+   * edit of a sub-account (forms/sub-account-edit), so this branch checks its own form,
+   * forms/enterprise-base-info.
+   */
+  async updateSelf(self: Account, body: unknown): Promise<void> {
+    if (self.user_type !== UserType.SubAccount) throw errors.forbidden();
+    await this.updateSelfClient(self, validateForm<EnterpriseBaseInfoForm>(this.ctx.schemas, 'forms/enterprise-base-info', body));
+  }
+
+  /** a sub-account's enterprise info, checked by forms/enterprise-base-info */
   async updateSelfClient(self: Account, form: EnterpriseBaseInfoForm): Promise<void> {
     const deliveryurl = self.needreport === NeedReport.SimplePush ? (form.deliveryurl ?? '').trim() : '';
     const mourl = self.needmo === NeedMo.Push ? (form.mourl ?? '').trim() : '';
@@ -229,22 +226,22 @@ export class AccountService {
    * before digesting); sub-accounts send the plain passwords, checked here with the same schema.
    * Success revokes every other session and every remember token of the account.
    */
-  async changePassword(self: Account, currentSessionId: string, body: Record<string, unknown>): Promise<void> {
-    const str = (v: unknown) => (typeof v === 'string' ? v : '');
+  async changePassword(self: Account, currentSessionId: string, body: PasswordSaveParams): Promise<void> {
     let oldDigest: string;
     let newDigest: string;
     if (self.user_type === UserType.Agent) {
       const hex = /^[0-9a-fA-F]{64}$/;
-      const o = str(body.oldPassword).trim();
-      const n = str(body.newPassword).trim();
+      const o = (body.oldPassword ?? '').trim();
+      const n = (body.newPassword ?? '').trim();
       if (!o) throw new ApiError(400, ACCOUNT_MESSAGES.oldPasswordMissing);
       if (!hex.test(o) || !hex.test(n)) throw new ApiError(400, ACCOUNT_MESSAGES.passwordFormat);
-      if (body.confirmPassword !== undefined && str(body.confirmPassword).trim().toLowerCase() !== n.toLowerCase()) {
+      if (body.confirmPassword !== undefined && body.confirmPassword.trim().toLowerCase() !== n.toLowerCase()) {
         throw new ApiError(400, ACCOUNT_MESSAGES.passwordMismatch);
       }
       oldDigest = o.toLowerCase();
       newDigest = n.toLowerCase();
     } else {
+      // a sub-account's plain passwords: the rules of forms/password-change (the confirmation defaults to the new one)
       const payload = { ...body, confirmPassword: body.confirmPassword ?? body.newPassword };
       const r = this.ctx.schemas.validate<{ oldPassword: string; newPassword: string }>('forms/password-change', payload);
       if (!r.ok) throw new ApiError(400, r.message, { errors: r.errors });

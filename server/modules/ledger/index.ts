@@ -1,10 +1,21 @@
 /**
  * 账户流水: every balance change goes through the LedgerService (service.ts); money arithmetic and
- * its two-decimal text (money.ts). Other modules import these from here, never the inner files.
- *
- * Not yet a plugin: the services server/app.ts still builds by hand (sub-accounts, pay, send)
- * take the ledger at construction, so app.ts builds it too until they are modules (then this file
- * gains `defineModule({ name: 'ledger' }, …)` publishing `app.services.ledger`).
+ * its two-decimal text (money.ts). Other modules import these from here, never the inner files,
+ * and reach the app's ledger as `app.services.ledger` (dependency 'ledger'). No routes of its own:
+ * the sub-account area's recharge / rollback and the bills area's lists read and write through it.
  */
+import { defineModule } from '../module';
+import { LedgerService } from './service';
+
 export * from './money';
 export * from './service';
+
+declare module '../../context' {
+  interface Services {
+    ledger: LedgerService;
+  }
+}
+
+export default defineModule({ name: 'ledger' }, async (app, ctx) => {
+  app.services.ledger = new LedgerService(ctx);
+});

@@ -3,84 +3,148 @@
  * own-account branch of /account/updateClient and the log-in-as redemption). Every call answers
  * { code, msg, data }; who may call a route is its `access` (server/http/route.ts).
  */
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
+import type { JsonSchema } from '../../../common/schema';
+import { api, fileReply, listOf, okOf, pagingOnly, request, type TypedSchema } from '../../http/contract';
+import { sendFile, XLSX_MIME } from '../../http/download';
 import { errors } from '../../http/errors';
 import { ok } from '../../http/reply';
-import { clientId, CURRENT_PAGE, listParams, params as paramSchema, text } from '../../http/params';
 import { route, type RouteDecl } from '../../http/route';
-import { formSchema } from '../../http/validation';
-import { sessionOf, type SessionService } from '../auth/session';
-import type { OpenAccountForm, PriceForm, RechargeForm, SubAccountService } from './service';
+import { sessionOf, type SessionService } from '../auth';
+import type { AccountService } from '../account';
+import type { SubAccountService } from './service';
 import { AccountStatus, UserType } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
-
-type Body = Record<string, unknown>;
-/** query and body together (the console posts forms; older callers put parameters in the query) */
-const params = (req: FastifyRequest): Body => ({ ...((req.query as Body) ?? {}), ...((req.body as Body) ?? {}) });
-
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-function sendXlsx(reply: FastifyReply, buf: Buffer, name: string) {
-  return reply
-    .header('content-type', XLSX)
-    .header('content-disposition', `attachment; filename="export.xlsx"; filename*=UTF-8''${encodeURIComponent(name)}`)
-    .header('cache-control', 'no-store')
-    .send(buf);
-}
-
-/** the self-edit branch of POST /account/updateClient (built by the own-account area) */
-export type SelfUpdateHandler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 const TAG = '子账户';
 const FINANCE = '客户财务';
 
-export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc: SubAccountService, opts: { selfUpdate?: SelfUpdateHandler } = {}): FastifyPluginAsync {
-  const { schemas } = ctx;
-  /** a POST whose parameters may come in the body or the query: both follow `s` */
-  const post = (d: Omit<RouteDecl, 'body' | 'querystring'>, s: Body) => route({ ...d, body: s, querystring: s });
-  const get = (d: Omit<RouteDecl, 'body' | 'querystring'>, s?: Body) => route({ ...d, ...(s ? { querystring: s } : {}) });
-  const one = paramSchema({ clientId: clientId() });
-  const accounts = listParams(schemas, 'sub-account');
-  const finance = listParams(schemas, 'sub-account-finance');
+// ---- answers the entity schemas do not cover (their fields' titles in Chinese)
+
+const str = (title: string): JsonSchema => ({ type: 'string', title });
+const int = (title: string): JsonSchema => ({ type: 'integer', title });
+const obj = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({ type: 'object', required, properties });
+const STATUS = obj({ status: int('状态'), status_str: str('状态') });
+const STAT = obj({
+  total: int('子账户总数'),
+  thisMonth: int('本月新增'),
+  frozen: int('冻结'),
+  certified: int('已认证'),
+  pending: int('待认证'),
+  subBalance: str('子账户余额合计(元)'),
+  agentBalance: str('代理商余额(元)'),
+});
+const PAGE_NUMBERS = { totalCount: int('总条数'), currentPage: int('当前页'), pageRowCount: int('每页条数'), totalPage: int('总页数') };
+const CLIENTS = obj({ list: { type: 'array', items: obj({ clientid: str('账户'), name: str('账户名称'), status: int('状态') }) }, ...PAGE_NUMBERS }, ['list', 'totalCount']);
+const INDEX_DATA: JsonSchema = {
+  type: 'object',
+  required: ['userType', 'clientid', 'balance'],
+  properties: {
+    userType: str('账户类型'),
+    clientid: str('账户'),
+    balance: str('余额(元)'),
+    agent_account_data: obj({ available_line: str('可用额度(元)'), balance: str('余额(元)') }),
+    sixMonths_client_num: int('近六个月新增子账户'),
+    canCreateTestAccount: { type: 'boolean', title: '可开测试账户' },
+    subAccounts: int('子账户数（代理商）'),
+    paytype: int('付费方式（子账户）'),
+    paytype_str: str('付费方式（子账户）'),
+    data: { type: 'object', title: '剩余条数', additionalProperties: { type: 'number' } },
+    agent_pool_due_time_data: { type: 'object', title: '即将到期条数', additionalProperties: { type: 'number' } },
+    smsGivePoolData: { type: 'object', title: '赠送条数' },
+    expiringDays: int('即将到期天数'),
+  },
+};
+const ACCOUNT_INFO = obj({
+  clientid: str('账户'),
+  ipAddress: str('接入地址'),
+  port: int('端口'),
+  smsfrom: int('协议'),
+  smsfrom_str: str('协议'),
+  smstype: int('短信类型'),
+  smstype_str: str('短信类型'),
+  nodenum: str('接入号'),
+  accessSpeed: int('接入速率'),
+  password: str('接入密码（掩码）'),
+});
+const TRANSFER = obj({ clientId: str('子账户'), amount: str('金额(元)'), balance: str('子账户余额(元)'), agentBalance: str('代理商余额(元)'), ledgerIds: { type: 'array', items: int('流水编号') } });
+const OWN_LEDGER = obj({
+  clientid: str('账户'),
+  name: str('账户名称'),
+  balance: str('余额(元)'),
+  paytype: int('付费方式'),
+  paytype_str: str('付费方式'),
+  list: {
+    type: 'array',
+    items: obj({ id: int('流水编号'), amount: str('金额(元)'), balance_after: str('余额(元)'), kind: int('类型'), kind_str: str('类型'), remark: str('备注'), created_at: str('时间') }),
+  },
+});
+
+export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc: SubAccountService, account: AccountService): FastifyPluginAsync {
+  /** a POST whose parameters may come in the body or the query (the console posts forms; older callers use the query): both follow `s` */
+  const either = <T,>(d: Omit<RouteDecl, 'body' | 'querystring'>, s: TypedSchema<T>) => route({ ...d, body: s, querystring: s });
+  /** query and body together, the body's values first */
+  const both = <T,>(req: { query: T; body: T }): T => ({ ...(req.query ?? {}), ...(req.body ?? {}) }) as T;
   const me = (req: FastifyRequest) => sessionOf(req).account;
-  return async (app) => {
+
+  const accounts = request(ctx, 'filters/sub-account', { paging: 'currentPage' });
+  const accountsExport = request(ctx, 'filters/sub-account');
+  const finance = request(ctx, 'filters/sub-account-finance', { paging: 'currentPage' });
+  const financeExport = request(ctx, 'filters/sub-account-finance');
+  const one = request(ctx, 'params/sub-account-ref');
+  const financeRow = okOf(ctx, 'entities/sub-account');
+
+  return async (plugin) => {
+    const app = api(plugin);
+
     // lists and stats
-    app.post('/client/accounts', post({ tag: TAG, summary: '子账户列表', access: 'agent' }, accounts), async (req) => ok(await svc.managerList(me(req), params(req))));
-    app.get('/client/stat', get({ tag: TAG, summary: '子账户统计（总数、本月新增、冻结、认证、余额）', access: 'agent' }), async (req) => ok(await svc.stat(me(req))));
-    app.get('/index/clients', get({ tag: TAG, summary: '子账户选择列表（分页）', access: 'agent' }, listParams(schemas, undefined, CURRENT_PAGE)), async (req) =>
-      ok(await svc.clients(me(req), params(req))),
+    app.post('/client/accounts', either({ tag: TAG, summary: '子账户列表', access: 'agent', response: listOf(ctx, 'entities/sub-account') }, accounts), async (req) =>
+      ok(await svc.managerList(me(req), both(req))),
     );
-    app.get('/index/data', get({ tag: '账户', summary: '首页数据', access: 'session' }), async (req) => ok(await svc.indexData(me(req))));
-    app.post('/recharge/rollback/getAccounts', post({ tag: FINANCE, summary: '客户财务列表', access: 'agent' }, finance), async (req) => ok(await svc.financeList(me(req), params(req))));
+    app.get('/client/stat', route({ tag: TAG, summary: '子账户统计（总数、本月新增、冻结、认证、余额）', access: 'agent', response: okOf(ctx, STAT) }), async (req) => ok(await svc.stat(me(req))));
+    app.get('/index/clients', route({ tag: TAG, summary: '子账户选择列表（分页）', access: 'agent', querystring: pagingOnly('currentPage'), response: okOf(ctx, CLIENTS) }), async (req) =>
+      ok(await svc.clients(me(req), req.query)),
+    );
+    app.get('/index/data', route({ tag: '账户', summary: '首页数据', access: 'session', response: okOf(ctx, INDEX_DATA) }), async (req) => ok(await svc.indexData(me(req))));
+    app.post('/recharge/rollback/getAccounts', either({ tag: FINANCE, summary: '客户财务列表', access: 'agent', response: listOf(ctx, 'entities/sub-account') }, finance), async (req) =>
+      ok(await svc.financeList(me(req), both(req))),
+    );
 
     // one sub-account
-    app.get('/client/account/detail', get({ tag: TAG, summary: '子账户详情', access: 'agent' }, paramSchema({ client_id: clientId(), clientId: clientId() })), async (req) =>
-      ok(await svc.detail(me(req), params(req).client_id ?? params(req).clientId)),
+    app.get(
+      '/client/account/detail',
+      route({ tag: TAG, summary: '子账户详情', access: 'agent', querystring: request(ctx, 'params/sub-account-detail'), response: okOf(ctx, 'entities/sub-account-detail') }),
+      async (req) => ok(await svc.detail(me(req), req.query.client_id ?? req.query.clientId)),
     );
-    app.post('/client/account/freeze', post({ tag: TAG, summary: '冻结子账户', access: 'agent' }, one), async (req) => {
-      const { accountId, ...r } = await svc.setStatus(me(req), params(req).clientId, AccountStatus.Frozen);
+    app.post('/client/account/freeze', either({ tag: TAG, summary: '冻结子账户', access: 'agent', response: okOf(ctx, STATUS) }, one), async (req) => {
+      const { accountId, ...r } = await svc.setStatus(me(req), both(req).clientId, AccountStatus.Frozen);
       // its sessions are gone: the session check's cache of this process forgets them at once
       sessions.forgetAccount(accountId);
       return ok(r, MESSAGES.frozen);
     });
-    app.post('/client/account/unfreeze', post({ tag: TAG, summary: '解冻子账户', access: 'agent' }, one), async (req) => {
-      const { accountId: _id, ...r } = await svc.setStatus(me(req), params(req).clientId, AccountStatus.Active);
+    app.post('/client/account/unfreeze', either({ tag: TAG, summary: '解冻子账户', access: 'agent', response: okOf(ctx, STATUS) }, one), async (req) => {
+      const { accountId: _id, ...r } = await svc.setStatus(me(req), both(req).clientId, AccountStatus.Active);
       return ok(r, MESSAGES.unfrozen);
     });
-    app.post('/client/account/remark', post({ tag: TAG, summary: '修改子账户备注（forms/sub-account-remark）', access: 'agent' }, paramSchema({ clientId: clientId(), remarks: { title: '备注' } })), async (req) =>
-      ok(await svc.remark(me(req), params(req)), MESSAGES.remarkSaved),
+    app.post(
+      '/client/account/remark',
+      either({ tag: TAG, summary: '修改子账户备注（forms/sub-account-remark）', access: 'agent', response: okOf(ctx, obj({ remarks: str('备注') })) }, request(ctx, 'params/sub-account-remark')),
+      async (req) => ok(await svc.remark(me(req), both(req)), MESSAGES.remarkSaved),
     );
-    app.post('/account/getAccountInfo', post({ tag: TAG, summary: '接入信息（协议、端口、接入号）：代理商查名下子账户，子账户查自己', access: 'session' }, one), async (req) =>
-      ok(await svc.accountInfo(me(req), params(req).clientId, req.hostname)),
+    app.post(
+      '/account/getAccountInfo',
+      either({ tag: TAG, summary: '接入信息（协议、端口、接入号）：代理商查名下子账户，子账户查自己', access: 'session', response: okOf(ctx, ACCOUNT_INFO) }, one),
+      async (req) => ok(await svc.accountInfo(me(req), both(req).clientId, req.hostname)),
     );
     app.post(
       '/client/account/resetPsd',
-      post(
-        { tag: TAG, summary: '重置子账户密码：邮件发送新密码或直接设置（forms/sub-account-password）', access: 'agent' },
-        paramSchema({ clientId: clientId(), way: { title: '方式（email / password）' }, email: { title: '邮箱' }, password: { title: '新密码' }, confirmPassword: { title: '确认密码' } }),
+      either(
+        { tag: TAG, summary: '重置子账户密码：邮件发送新密码或直接设置（forms/sub-account-password）', access: 'agent', response: okOf(ctx, obj({ sent: { type: 'boolean', title: '已发送邮件' } })) },
+        request(ctx, 'params/sub-account-reset-password'),
       ),
       async (req) => {
-        const r = await svc.resetPassword(me(req), params(req));
+        const r = await svc.resetPassword(me(req), both(req));
         return ok({ sent: r.sent }, r.msg);
       },
     );
@@ -96,68 +160,96 @@ export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc:
         },
       },
     };
-    app.get('/client/account/validate/mobile', get({ tag: TAG, summary: '开户：检查手机号码是否可用（每账户每小时有限次）', access: 'agent', with: mobileCheck }, paramSchema({ mobile: text('手机号码', 32) })), async (req) => {
-      await svc.mobileAvailable(params(req).mobile);
-      return ok(true, '手机号码可用');
-    });
-    app.post<{ Body: OpenAccountForm }>('/client/account/addUser', route({ tag: TAG, summary: '开户（新建子账户）', access: 'agent', body: formSchema(schemas, 'forms/open-account') }), async (req) =>
-      ok(await svc.open(me(req), req.body), MESSAGES.opened),
+    app.get(
+      '/client/account/validate/mobile',
+      route({
+        tag: TAG,
+        summary: '开户：检查手机号码是否可用（每账户每小时有限次）',
+        access: 'agent',
+        with: mobileCheck,
+        querystring: request(ctx, 'params/sub-account-mobile'),
+        response: okOf(ctx, { type: 'boolean', title: '可用' }),
+      }),
+      async (req) => {
+        await svc.mobileAvailable(req.query.mobile);
+        return ok(true, '手机号码可用');
+      },
     );
-    app.post('/client/account/export', post({ tag: TAG, summary: '导出子账户列表（Excel）', access: 'agent' }, accounts), async (req, reply) =>
-      sendXlsx(reply, await svc.exportXlsx(me(req), params(req)), '子账户列表.xlsx'),
+    app.post(
+      '/client/account/addUser',
+      route({ tag: TAG, summary: '开户（新建子账户）', access: 'agent', body: request(ctx, 'forms/open-account'), response: okOf(ctx, 'entities/opened-account') }),
+      async (req) => ok(await svc.open(me(req), req.body), MESSAGES.opened),
     );
-    app.post('/recharge/rollback/export', post({ tag: FINANCE, summary: '导出客户财务（Excel）', access: 'agent' }, finance), async (req, reply) =>
-      sendXlsx(reply, await svc.exportXlsx(me(req), params(req), true), '客户财务.xlsx'),
+    app.post('/client/account/export', either({ tag: TAG, summary: '导出子账户列表（Excel）', access: 'agent', response: fileReply(XLSX_MIME) }, accountsExport), async (req, reply) =>
+      sendFile(reply.header('cache-control', 'no-store'), await svc.exportXlsx(me(req), both(req)), '子账户列表.xlsx'),
+    );
+    app.post('/recharge/rollback/export', either({ tag: FINANCE, summary: '导出客户财务（Excel）', access: 'agent', response: fileReply(XLSX_MIME) }, financeExport), async (req, reply) =>
+      sendFile(reply.header('cache-control', 'no-store'), await svc.exportXlsx(me(req), both(req), true), '客户财务.xlsx'),
     );
 
     // POST /account/updateClient: with a clientid from an agent, the agent edits its sub-account
-    // (forms/sub-account-edit); otherwise the caller edits itself (forms/enterprise-base-info, own-account area)
+    // (forms/sub-account-edit); otherwise the caller edits itself (forms/enterprise-base-info, the account module)
     app.post(
       '/account/updateClient',
-      route({
-        tag: TAG,
-        summary: '修改企业信息：代理商带 clientid 修改其子账户（forms/sub-account-edit），子账户修改自己（forms/enterprise-base-info）',
-        access: 'session',
-      }),
-      async (req, reply) => {
-        const body = params(req);
-        const raw = body.clientid ?? body.clientId;
-        const target = typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim() : '';
+      either(
+        {
+          tag: TAG,
+          summary: '修改企业信息：代理商带 clientid 修改其子账户（forms/sub-account-edit），子账户修改自己（forms/enterprise-base-info）',
+          access: 'session',
+          response: okOf(ctx, 'entities/sub-account-detail'),
+        },
+        request(ctx, 'forms/account-update-client'),
+      ),
+      async (req) => {
+        const body = both(req);
+        const target = body.clientid ?? body.clientId ?? '';
         const agent = me(req).user_type === UserType.Agent;
         // a sub-account may edit only itself
         if (!agent && target && target !== me(req).clientid) throw errors.forbidden();
-        if (agent && target) return ok(await svc.updateByAgent(me(req), { ...body, clientid: body.clientid ?? body.clientId }), MESSAGES.updated);
-        if (opts.selfUpdate) return opts.selfUpdate(req, reply);
-        throw errors.notFound('接口');
+        if (agent && target) return ok(await svc.updateByAgent(me(req), { ...body, clientid: target }), MESSAGES.updated);
+        await account.updateSelf(me(req), req.body);
+        return ok(undefined, MESSAGES.saved);
       },
     );
 
     // money
-    app.post<{ Body: RechargeForm }>('/client/recharge', route({ tag: FINANCE, summary: '给子账户充值', access: 'agent', body: formSchema(schemas, 'forms/recharge') }), async (req) =>
+    app.post('/client/recharge', route({ tag: FINANCE, summary: '给子账户充值', access: 'agent', body: request(ctx, 'forms/recharge'), response: okOf(ctx, TRANSFER) }), async (req) =>
       ok(await svc.transfer('recharge', me(req), req.body), MESSAGES.recharged),
     );
-    app.post<{ Body: RechargeForm }>('/client/rollback', route({ tag: FINANCE, summary: '从子账户回退余额', access: 'agent', body: formSchema(schemas, 'forms/recharge') }), async (req) =>
+    app.post('/client/rollback', route({ tag: FINANCE, summary: '从子账户回退余额', access: 'agent', body: request(ctx, 'forms/recharge'), response: okOf(ctx, TRANSFER) }), async (req) =>
       ok(await svc.transfer('rollback', me(req), req.body), MESSAGES.rolledBack),
     );
-    app.post<{ Body: PriceForm }>('/client/price', route({ tag: FINANCE, summary: '设置子账户价格', access: 'agent', body: formSchema(schemas, 'forms/sub-account-price') }), async (req) =>
+    app.post('/client/price', route({ tag: FINANCE, summary: '设置子账户价格', access: 'agent', body: request(ctx, 'forms/sub-account-price'), response: financeRow }), async (req) =>
       ok(await svc.setPrice(me(req), req.body), MESSAGES.priceSet),
     );
     app.post(
       '/client/remind',
-      post({ tag: FINANCE, summary: '设置余额提醒（forms/balance-reminder）', access: 'agent' }, paramSchema({ clientId: clientId(), balanceAlarm: { title: '提醒阈值（元）' }, alarmMobile: { title: '提醒手机号' } })),
-      async (req) => ok(await svc.setReminder(me(req), params(req)), MESSAGES.reminderSet),
+      either(
+        { tag: FINANCE, summary: '设置余额提醒（forms/balance-reminder）', access: 'agent', response: okOf(ctx, obj({ balanceAlarm: str('余额提醒(元)'), alarmMobile: str('提醒手机号') })) },
+        request(ctx, 'params/sub-account-reminder'),
+      ),
+      async (req) => ok(await svc.setReminder(me(req), both(req)), MESSAGES.reminderSet),
     );
-    app.post('/client/expire', post({ tag: TAG, summary: '设置子账户到期日期', access: 'agent' }, paramSchema({ clientId: clientId(), expireDate: { title: '到期日期（YYYY-MM-DD，空为不限）' } })), async (req) =>
-      ok(await svc.setExpiration(me(req), params(req)), MESSAGES.expirySet),
+    app.post(
+      '/client/expire',
+      either({ tag: TAG, summary: '设置子账户到期日期', access: 'agent', response: okOf(ctx, obj({ expireDate: str('到期日期') })) }, request(ctx, 'params/sub-account-expire')),
+      async (req) => ok(await svc.setExpiration(me(req), both(req)), MESSAGES.expirySet),
     );
-    app.get('/client/ledger', get({ tag: FINANCE, summary: '本账户余额与最近流水', access: 'session' }), async (req) => ok(await svc.ownLedger(me(req))));
+    app.get('/client/ledger', route({ tag: FINANCE, summary: '本账户余额与最近流水', access: 'session', response: okOf(ctx, OWN_LEDGER) }), async (req) => ok(await svc.ownLedger(me(req))));
 
     // log in as a sub-account: the agent gets a one-time token, the console posts it back
-    app.post('/client/loginAs', post({ tag: TAG, summary: '登录子账户：取一次性令牌（60 秒）', access: 'agent' }, one), async (req) => ok(await svc.loginAsToken(me(req), params(req).clientId)));
-    app.post('/client/loginAs/enter', post({ tag: TAG, summary: '以一次性令牌登录子账户', access: 'public' }, paramSchema({ token: text('一次性令牌', 200) })), async (req, reply) => {
-      const account = await svc.redeemLoginAs(params(req).token);
-      await sessions.open(req, reply, account, false);
-      return ok({ clientid: account.clientid }, MESSAGES.loggedIn);
-    });
+    app.post('/client/loginAs', either({ tag: TAG, summary: '登录子账户：取一次性令牌（60 秒）', access: 'agent', response: okOf(ctx, obj({ token: str('一次性令牌'), clientid: str('账户') })) }, one), async (req) =>
+      ok(await svc.loginAsToken(me(req), both(req).clientId)),
+    );
+    app.post(
+      '/client/loginAs/enter',
+      either({ tag: TAG, summary: '以一次性令牌登录子账户', access: 'public', response: okOf(ctx, obj({ clientid: str('账户') })) }, request(ctx, 'params/login-as-enter')),
+      async (req, reply) => {
+        const sub = await svc.redeemLoginAs(both(req).token);
+        await sessions.open(req, reply, sub, false);
+        return ok({ clientid: sub.clientid }, MESSAGES.loggedIn);
+      },
+    );
   };
 }
+

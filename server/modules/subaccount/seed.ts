@@ -5,7 +5,7 @@
  */
 import type { Db } from '../../db';
 import { hashPassword } from '../../lib/crypto';
-import { LedgerService } from '../ledger/service';
+import { LedgerService } from '../ledger';
 import { BillPaymentType } from '../../../common/generated/schemas';
 
 const DEMO_PASSWORD = 'Demo1234';

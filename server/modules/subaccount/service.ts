@@ -12,22 +12,47 @@ import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { callbackUrlProblem } from '../../lib/safe-url';
 import { listPage, pagingOf } from '../../http/paging';
+import type { CurrentPaging } from '../../http/contract';
+import { whereFrom } from '../../db/filters';
 import { exportColumns, type ExportColumn, safeRow } from '../../lib/export-columns';
 import { validateForm } from '../../http/validation';
 import { hashPassword, randomToken, sha256hex } from '../../lib/crypto';
 import { addMs, businessDayStart, formatDateTime } from '../../lib/time';
-import { type LedgerService, type TransferOp } from '../ledger/service';
-import { Money, money2 } from '../ledger/money';
+import { Money, money2, type LedgerService, type TransferOp } from '../ledger';
 import { poolHeaderData } from '../reports';
-import { AccountStatus, AgentOwned, ClientType, LedgerKind, NeedMo, NeedReport, OauthStatus, OperationMode, PayType, PriceType, UserType } from '../../../common/generated/schemas';
+import {
+  AccountStatus,
+  AgentOwned,
+  ClientType,
+  LedgerKind,
+  NeedMo,
+  NeedReport,
+  OauthStatus,
+  OperationMode,
+  PayType,
+  PriceType,
+  UserType,
+  type AccountUpdateClientForm,
+  type BalanceReminderForm,
+  type OpenAccountForm,
+  type RechargeForm,
+  type SubAccountExpireParams,
+  type SubAccountFilter,
+  type SubAccountFinanceFilter,
+  type SubAccountPasswordForm,
+  type SubAccountEditForm,
+  type SubAccountPriceForm,
+  type SubAccountRemarkForm,
+  type SubAccountReminderParams,
+  type SubAccountRemarkParams,
+  type SubAccountResetPasswordParams,
+} from '../../../common/generated/schemas';
 import { MESSAGES, requiredMessage } from '../../../common/schema/messages';
 import reminderForm from '../../../schemas/forms/balance-reminder.json';
 import openAccountForm from '../../../schemas/forms/open-account.json';
 import editForm from '../../../schemas/forms/sub-account-edit.json';
 import priceForm from '../../../schemas/forms/sub-account-price.json';
 
-type Params = Record<string, unknown>;
-const str = (v: unknown) => (v === undefined || v === null ? '' : String(v).trim());
 
 /** protocols of the interface info (smsfrom) and their ports */
 export const PROTOCOLS: Record<number, { name: string; port: number }> = {
@@ -63,18 +88,30 @@ export function strongPassword(): string {
 
 type SubSelect = SelectQueryBuilder<Database, 'accounts', object>;
 
-/** forms/open-account, as the route validated it */
-export interface OpenAccountForm {
-  name: string; agentOwned: number; needreport: number; deliveryurl?: string; needmo: number; mourl?: string;
-  email?: string; mobile?: string; idType?: number; idNbr?: string; imgUrl?: string; remarks?: string;
+type SubAccountListKey = 'filters/sub-account' | 'filters/sub-account-finance';
+
+/**
+ * The creation-day range of filters/sub-account (start_time_day, end_time_day: business days of
+ * Asia/Shanghai, the end day included). Not a schema annotation: a reversed range here is an empty
+ * list, not a refusal. The finance filter has no dates.
+ */
+export function createdWithin(q: SubSelect, f: SubAccountFilter | SubAccountFinanceFilter): SubSelect {
+  const from = 'start_time_day' in f && f.start_time_day ? businessDayStart(f.start_time_day) : undefined;
+  const to = 'end_time_day' in f && f.end_time_day ? businessDayStart(f.end_time_day) : undefined;
+  if (from) q = q.where('create_time', '>=', from);
+  if (to) q = q.where('create_time', '<', addMs(to, 86_400_000));
+  return q;
 }
-/** forms/recharge (recharge and rollback) */
-export interface RechargeForm {
-  clientId: string; amount: string; remark?: string; requestId?: string;
-}
-/** forms/sub-account-price */
-export interface PriceForm {
-  clientId: string; priceType: number; unifiedPrice?: string; mobilePrice?: string; unicomPrice?: string; telecomPrice?: string; gjSmsDiscount?: string;
+
+/**
+ * forms/sub-account-password's payload from POST /client/account/resetPsd's parameters: callers
+ * without `way` (the first version of this call) mean "set it" with a password, else "e-mail one";
+ * the confirmation defaults to the password.
+ */
+export function passwordResetPayload(p: SubAccountResetPasswordParams) {
+  const way = p.way || (p.password ? 'password' : 'email');
+  const password = p.password ?? '';
+  return { clientId: p.clientId ?? '', way, ...(way === 'email' ? { email: p.email ?? '' } : { password, confirmPassword: p.confirmPassword ?? password }) };
 }
 
 export class SubAccountService {
@@ -88,8 +125,8 @@ export class SubAccountService {
   }
 
   /** The sub-account `clientId` of this agent: 404 when none, 403 when another agent's. */
-  async owned(agent: Account, clientId: unknown): Promise<Account> {
-    const id = str(clientId);
+  async owned(agent: Account, clientId: string | undefined): Promise<Account> {
+    const id = clientId ?? '';
     if (!id) throw new ApiError(400, MESSAGES.pickSubAccount);
     const row = await this.ctx.db.selectFrom('accounts').selectAll().where('clientid', '=', id).executeTakeFirst();
     if (!row || row.user_type !== UserType.SubAccount) throw errors.notFound('子账户');
@@ -99,20 +136,10 @@ export class SubAccountService {
 
   // ---------------------------------------------------------------- lists
 
-  private filtered(agent: Account, p: Params): SubSelect {
-    let q = this.ctx.db.selectFrom('accounts').where('agent_id', '=', agent.id).where('user_type', '=', UserType.SubAccount);
-    const term = str(p.customerInfo).toLowerCase();
-    if (term) {
-      const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      q = q.where('search_text', 'like', like);
-    }
-    const from = businessDayStart(str(p.start_time_day));
-    if (from) q = q.where('create_time', '>=', from);
-    const to = businessDayStart(str(p.end_time_day));
-    if (to) q = q.where('create_time', '<', addMs(to, 86_400_000));
-    const status = str(p.status);
-    if (status !== '' && /^\d{1,4}$/.test(status)) q = q.where('status', '=', Number(status));
-    return q;
+  /** the agent's sub-accounts that a list's filter (filters/sub-account or filters/sub-account-finance) matches */
+  private filtered(agent: Account, f: SubAccountFilter | SubAccountFinanceFilter, key: SubAccountListKey): SubSelect {
+    const q = this.ctx.db.selectFrom('accounts').where('agent_id', '=', agent.id).where('user_type', '=', UserType.SubAccount);
+    return createdWithin(whereFrom(q, this.ctx, key, f), f);
   }
 
   managerRow(a: Account) {
@@ -170,9 +197,9 @@ export class SubAccountService {
     };
   }
 
-  private async page(agent: Account, p: Params) {
-    const paging = pagingOf(p);
-    const base = this.filtered(agent, p);
+  private async page(agent: Account, f: (SubAccountFilter | SubAccountFinanceFilter) & CurrentPaging, key: SubAccountListKey) {
+    const paging = pagingOf(f);
+    const base = this.filtered(agent, f, key);
     // one scan of the matching rows (narrow: id, create_time) gives both the total and the page ids
     const rows = await this.ctx.db
       .with('m', () => base.select(['id', 'create_time']))
@@ -189,19 +216,19 @@ export class SubAccountService {
     return { rows: rows.map(({ total_count: _t, ...r }) => r as Account), total, paging };
   }
 
-  async managerList(agent: Account, p: Params) {
-    const { rows, total, paging } = await this.page(agent, p);
+  async managerList(agent: Account, f: SubAccountFilter & CurrentPaging) {
+    const { rows, total, paging } = await this.page(agent, f, 'filters/sub-account');
     return listPage(rows.map((r) => this.managerRow(r)), total, paging);
   }
 
-  async financeList(agent: Account, p: Params) {
+  async financeList(agent: Account, f: SubAccountFinanceFilter & CurrentPaging) {
     const fresh = await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', agent.id).executeTakeFirstOrThrow();
-    const { rows, total, paging } = await this.page(agent, p);
+    const { rows, total, paging } = await this.page(agent, f, 'filters/sub-account-finance');
     return listPage(rows.map((r) => this.financeRow(r, fresh)), total, paging);
   }
 
   /** the selector list (GET /index/clients) */
-  async clients(agent: Account, p: Params) {
+  async clients(agent: Account, p: CurrentPaging) {
     const paging = pagingOf(p);
     const base = this.ctx.db.selectFrom('accounts').where('agent_id', '=', agent.id).where('user_type', '=', UserType.SubAccount);
     const [count, rows] = await Promise.all([
@@ -268,7 +295,7 @@ export class SubAccountService {
 
   // ---------------------------------------------------------------- one sub-account
 
-  async detail(agent: Account, clientId: unknown) {
+  async detail(agent: Account, clientId: string | undefined) {
     const a = await this.owned(agent, clientId);
     return {
       clientid: a.clientid,
@@ -315,7 +342,7 @@ export class SubAccountService {
     };
   }
 
-  async setStatus(agent: Account, clientId: unknown, to: typeof AccountStatus.Active | typeof AccountStatus.Frozen) {
+  async setStatus(agent: Account, clientId: string | undefined, to: typeof AccountStatus.Active | typeof AccountStatus.Frozen) {
     const a = await this.owned(agent, clientId);
     const from = to === AccountStatus.Frozen ? AccountStatus.Active : AccountStatus.Frozen;
     if (a.status !== from) throw errors.refused(to === AccountStatus.Frozen ? '只有正常状态的账户可以冻结' : '只有冻结状态的账户可以解冻');
@@ -330,14 +357,14 @@ export class SubAccountService {
     return { status: to, status_str: this.label('account-status', to), accountId: a.id };
   }
 
-  async remark(agent: Account, p: Params) {
+  async remark(agent: Account, p: SubAccountRemarkParams) {
     const a = await this.owned(agent, p.clientId);
-    const { remarks = '' } = validateForm<{ remarks?: string }>(this.ctx.schemas, 'forms/sub-account-remark', { clientId: str(p.clientId), remarks: str(p.remarks) });
+    const { remarks = '' } = validateForm<SubAccountRemarkForm>(this.ctx.schemas, 'forms/sub-account-remark', { clientId: p.clientId, remarks: p.remarks ?? '' });
     await this.ctx.db.updateTable('accounts').set({ remarks, update_time: this.ctx.now() }).where('id', '=', a.id).execute();
     return { remarks };
   }
 
-  async accountInfo(agent: Account, clientId: unknown, host: string) {
+  async accountInfo(agent: Account, clientId: string | undefined, host: string) {
     // a sub-account (userType 2) reads its own, asking without clientId (the home page's API info); naming an account stays agents' only
     if (agent.user_type !== UserType.Agent && clientId !== undefined && clientId !== '') throw errors.forbidden();
     const a = agent.user_type === UserType.Agent ? await this.owned(agent, clientId) : await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', agent.id).executeTakeFirstOrThrow();
@@ -357,15 +384,9 @@ export class SubAccountService {
     };
   }
 
-  async resetPassword(agent: Account, p: Params) {
+  async resetPassword(agent: Account, p: SubAccountResetPasswordParams) {
     const a = await this.owned(agent, p.clientId);
-    // callers without `way` (the first version of this call): a password means "set it", else e-mail one
-    const way = str(p.way) || (str(p.password) ? 'password' : 'email');
-    const f = validateForm<{ way: 'email' | 'password'; email?: string; password?: string }>(this.ctx.schemas, 'forms/sub-account-password', {
-      clientId: str(p.clientId),
-      way,
-      ...(way === 'email' ? { email: str(p.email) } : { password: str(p.password), confirmPassword: p.confirmPassword === undefined ? str(p.password) : str(p.confirmPassword) }),
-    });
+    const f = validateForm<SubAccountPasswordForm>(this.ctx.schemas, 'forms/sub-account-password', passwordResetPayload(p));
     const given = f.way === 'password' ? f.password! : '';
     const email = (f.email ?? '').toLowerCase();
     const password = given || strongPassword();
@@ -391,8 +412,8 @@ export class SubAccountService {
     return { sent: false, msg: MESSAGES.passwordChanged };
   }
 
-  async mobileAvailable(mobile: unknown, exceptId?: number) {
-    const m = str(mobile);
+  async mobileAvailable(mobile: string | undefined, exceptId?: number) {
+    const m = mobile ?? '';
     if (!/^1\d{10}$/.test(m)) throw new ApiError(400, reminderForm.properties.alarmMobile.errorMessage);
     let q = this.ctx.db.selectFrom('accounts').select('id').where('mobile', '=', m).where('status', '<>', AccountStatus.Unactivated);
     if (exceptId) q = q.where('id', '<>', exceptId);
@@ -470,11 +491,8 @@ export class SubAccountService {
   }
 
   /** POST /account/updateClient with a clientid, by the sub-account's agent */
-  async updateByAgent(agent: Account, body: unknown) {
-    const f = validateForm<{
-      clientid: string; name: string; realname?: string; email?: string; mobile?: string; address?: string;
-      needreport?: number; needmo?: number; deliveryurl?: string; mourl?: string;
-    }>(this.ctx.schemas, 'forms/sub-account-edit', body);
+  async updateByAgent(agent: Account, body: AccountUpdateClientForm) {
+    const f = validateForm<SubAccountEditForm>(this.ctx.schemas, 'forms/sub-account-edit', body);
     const a = await this.owned(agent, f.clientid);
     const email = (f.email ?? '').toLowerCase();
     const mobile = f.mobile ?? '';
@@ -507,7 +525,7 @@ export class SubAccountService {
     return this.ledger.transfer(op, agent, f);
   }
 
-  async setPrice(agent: Account, f: PriceForm) {
+  async setPrice(agent: Account, f: SubAccountPriceForm) {
     const a = await this.owned(agent, f.clientId);
     if (f.gjSmsDiscount !== undefined && new Money(f.gjSmsDiscount).lte(0)) throw new ApiError(400, priceForm.properties.gjSmsDiscount.errorMessage);
     const set = {
@@ -536,13 +554,13 @@ export class SubAccountService {
     return this.financeRow(fresh, agent);
   }
 
-  async setReminder(agent: Account, p: Params) {
+  async setReminder(agent: Account, p: SubAccountReminderParams) {
     const a = await this.owned(agent, p.clientId);
     if (a.paytype === PayType.Postpaid) throw errors.refused('该账户使用主账户余额计费，无需设置余额提醒');
-    const f = validateForm<{ balanceAlarm: string; alarmMobile?: string }>(this.ctx.schemas, 'forms/balance-reminder', {
-      clientId: str(p.clientId),
-      balanceAlarm: str(p.balanceAlarm),
-      alarmMobile: str(p.alarmMobile),
+    const f = validateForm<BalanceReminderForm>(this.ctx.schemas, 'forms/balance-reminder', {
+      clientId: p.clientId,
+      balanceAlarm: p.balanceAlarm ?? '',
+      alarmMobile: p.alarmMobile ?? '',
     });
     const threshold = f.balanceAlarm;
     const mobile = f.alarmMobile ?? '';
@@ -550,10 +568,10 @@ export class SubAccountService {
     return { balanceAlarm: money2(threshold), alarmMobile: mobile };
   }
 
-  async setExpiration(agent: Account, p: Params) {
+  /** the date's format is params/sub-account-expire's; not before today (Asia/Shanghai) is checked here */
+  async setExpiration(agent: Account, p: SubAccountExpireParams) {
     const a = await this.owned(agent, p.clientId);
-    const d = str(p.expireDate);
-    if (d && (!/^\d{4}-\d{2}-\d{2}$/.test(d) || Number.isNaN(new Date(`${d}T00:00:00Z`).getTime()))) throw new ApiError(400, '请选择正确的到期日期');
+    const d = p.expireDate ?? '';
     if (d && d < formatDateTime(this.ctx.now()).slice(0, 10)) throw new ApiError(400, '到期日期不能早于今天');
     await this.ctx.db.updateTable('accounts').set({ expire_date: d || null, update_time: this.ctx.now() }).where('id', '=', a.id).execute();
     return { expireDate: d };
@@ -561,9 +579,9 @@ export class SubAccountService {
 
   // ---------------------------------------------------------------- export
 
-  async exportXlsx(agent: Account, p: Params, finance = false): Promise<Buffer> {
+  async exportXlsx(agent: Account, f: SubAccountFilter | SubAccountFinanceFilter, finance = false): Promise<Buffer> {
     const fresh = await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', agent.id).executeTakeFirstOrThrow();
-    const rows = await this.filtered(agent, p).selectAll().orderBy('create_time', 'desc').orderBy('id', 'desc').limit(100_000).execute();
+    const rows = await this.filtered(agent, f, finance ? 'filters/sub-account-finance' : 'filters/sub-account').selectAll().orderBy('create_time', 'desc').orderBy('id', 'desc').limit(100_000).execute();
     const wb = new ExcelJS.Workbook();
     wb.creator = this.ctx.config.platformName;
     const ws = wb.addWorksheet(finance ? '客户财务' : '子账户列表');
@@ -604,7 +622,7 @@ export class SubAccountService {
   // ---------------------------------------------------------------- log in as
 
   /** A one-time token (60 s) that opens a session of the sub-account; no password involved. */
-  async loginAsToken(agent: Account, clientId: unknown) {
+  async loginAsToken(agent: Account, clientId: string | undefined) {
     const a = await this.owned(agent, clientId);
     if (a.status === AccountStatus.Frozen) throw errors.refused('账户已冻结，请先解冻');
     if (a.status !== AccountStatus.Active) throw errors.refused('账户状态异常，无法登录');
@@ -617,8 +635,8 @@ export class SubAccountService {
   }
 
   /** Uses the token up; answers the sub-account to open a session for. */
-  async redeemLoginAs(token: unknown): Promise<Account> {
-    const t = str(token);
+  async redeemLoginAs(token: string | undefined): Promise<Account> {
+    const t = token ?? '';
     if (!t) throw errors.refused('登录凭证无效或已过期');
     const now = this.ctx.now();
     const used = await this.ctx.db

@@ -1,0 +1,23 @@
+/**
+ * 子账户 and 客户财务: an agent's sub-accounts — lists, stats, open, edit, freeze, prices,
+ * reminders, recharge / rollback through the ledger, exports, log-in-as (routes.ts, service.ts).
+ * Depends on the ledger (every balance change) and the account module (a sub-account's edit of
+ * itself on POST /account/updateClient).
+ */
+import { defineModule } from '../module';
+import { subaccountRoutes } from './routes';
+import { SubAccountService } from './service';
+
+export { SubAccountService, PROTOCOLS, strongPassword } from './service';
+export { seedSubaccounts } from './seed';
+
+declare module '../../context' {
+  interface Services {
+    subaccounts: SubAccountService;
+  }
+}
+
+export default defineModule({ name: 'subaccount', dependencies: ['ledger', 'account'] }, async (app, ctx) => {
+  const subaccounts = (app.services.subaccounts = new SubAccountService(ctx, app.services.ledger));
+  await app.register(subaccountRoutes(ctx, app.services.sessions, subaccounts, app.services.account));
+});
