@@ -38,7 +38,7 @@ async function upload(c: Client, data: Buffer, filename = 'licence.png', opts: {
 
 let seq = 0;
 /** A fresh account for one test (agent, or a sub-account of `agent`). */
-async function makeAccount(s: TestServer, p: { user_type: '1' | '2'; agent?: string; oauth_status?: number; needreport?: number; needmo?: number }) {
+async function makeAccount(s: TestServer, p: { user_type: '1' | '2'; agent?: string; oauth_status?: number; needreport?: number; needmo?: number; agent_owned?: number }) {
   seq++;
   const clientid = `${p.user_type === '1' ? 't' : 'c'}${process.pid % 1000}${seq}${Math.floor(Math.random() * 100)}`.slice(0, 12);
   const agentId = p.agent ? (await s.handle.db.selectFrom('accounts').select('id').where('clientid', '=', p.agent).executeTakeFirstOrThrow()).id : null;
@@ -56,6 +56,7 @@ async function makeAccount(s: TestServer, p: { user_type: '1' | '2'; agent?: str
       oauth_status: p.oauth_status ?? 1,
       needreport: p.needreport ?? 0,
       needmo: p.needmo ?? 0,
+      ...(p.agent_owned !== undefined ? { agent_owned: p.agent_owned } : {}),
     })
     .execute();
   return { clientid, mobile, email: `${clientid}@test.local` };
@@ -321,6 +322,37 @@ describe.each(backends)('account area (%s)', (backend) => {
       expect((await sub.get('/api/admin/cer/info')).body.data).toMatchObject({ clientid: 'client1', agent_id: 'agent1', cert_type: 2, img_url: 'client1/demo-business-licence.png' });
       const anon = await t.server.client().init();
       expect((await anon.get('/api/admin/cer/info')).body.code).toBe(401);
+    });
+  });
+
+  describe('an agent certifies its sub-account (POST /client/cer/edit, issue 26 item 1)', () => {
+    it('submits with the agent\'s uploads, ownership checked; the review flows as for the account\'s own', async () => {
+      const sub = await makeAccount(t.server, { user_type: '2', agent: 'agent1', agent_owned: 0 });
+      const agent1 = await loggedIn(t.server, 'agent1');
+      const img = (await upload(agent1, png(3, 3))).data.path;
+      const form = { id_type: '6', company: '宁波测试贸易有限公司', id_nbr: '91330206MA2C8QWE11', imgUrl: img };
+      const post = async (c: Client, q: string, body: Record<string, string> = form) => (await c.post(`/api/client/cer/edit${q}`, body)).body;
+      // the form's own rules
+      expect(await post(agent1, `?clientId=${sub.clientid}`, { ...form, id_nbr: '' })).toMatchObject({ code: 400, msg: '证件号码不能为空' });
+      // no sub-account named, another agent's, not the agent's upload
+      expect(await post(agent1, '')).toMatchObject({ code: 400, msg: '请选择子账号' });
+      const agent0 = await loggedIn(t.server, 'agent0');
+      expect(await post(agent0, `?clientId=${sub.clientid}`, { ...form, imgUrl: (await upload(agent0, png(4, 4))).data.path })).toEqual({ code: 403, msg: '无权访问' });
+      expect(await post(agent1, `?clientId=${sub.clientid}`, { ...form, imgUrl: 'client1/demo-business-licence.png' })).toEqual({ code: 400, msg: '证件图片不存在，请重新上传' });
+      // a sub-account cannot use it (agents only)
+      const self = await loggedIn(t.server, sub.clientid);
+      expect((await self.post(`/api/client/cer/edit?clientId=${sub.clientid}`, form)).body.code).toBe(403);
+      // submitted: 待认证, then rejected by the operator, re-submitted by the agent, approved
+      expect(await post(agent1, `?clientId=${sub.clientid}`)).toEqual({ code: 0, msg: '提交成功，请等待审核', data: { oauth_status: 2 } });
+      expect((await agent1.get(`/api/client/cer/info?clientId=${sub.clientid}`)).body.data).toMatchObject({ oauth_status: 2, company: form.company, img_url: img });
+      expect(await post(agent1, `?clientId=${sub.clientid}`)).toEqual({ code: 500, msg: '您的认证资料正在审核中，请勿重复提交' });
+      expect(await cli(t.server, 'cert-reject', sub.clientid, '照片不清晰')).toMatchObject({ code: 0 });
+      expect(await post(agent1, `?clientid=${sub.clientid}`, { ...form, id_nbr: '91330206MA2C8QWE12' })).toMatchObject({ code: 0, data: { oauth_status: 2 } });
+      expect(await cli(t.server, 'cert-approve', sub.clientid)).toMatchObject({ code: 0 });
+      expect((await self.get('/api/client/oauth')).body.data.oauth_status).toBe(3);
+      // an agent-owned sub-account needs none
+      const owned = await makeAccount(t.server, { user_type: '2', agent: 'agent1', agent_owned: 1, oauth_status: 1 });
+      expect(await post(agent1, `?clientId=${owned.clientid}`)).toEqual({ code: 500, msg: '代理商自有账户，无需上传资质' });
     });
   });
 

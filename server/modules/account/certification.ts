@@ -20,6 +20,7 @@ export const CERT_MESSAGES = {
   notRejected: '当前认证状态不能重新认证',
   fetchFailed: MESSAGES.certificationFetchFailed,
   noClient: '账户不存在',
+  agentOwned: '代理商自有账户，无需上传资质',
 } as const;
 
 export const ID_TYPE_LABELS: Record<number, string> = Object.fromEntries(idTypeEnum.oneOf.map((o) => [o.const, o.title]));

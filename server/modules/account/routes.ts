@@ -65,6 +65,22 @@ export function accountRoutes(ctx: AppContext, account: AccountService): Fastify
       });
     }
 
+    app.post(
+      '/client/cer/edit',
+      route({
+        tag: TAG,
+        summary: '代理商为名下子账户提交（重新提交）认证资料（clientId 在查询参数中；表单同本账户的认证）',
+        access: 'agent',
+        querystring: request(ctx, 'params/client-cer-info'),
+        body: certification,
+        response: certState,
+      }),
+      async (req) => {
+        const state = await account.submitClientCertification(sessionOf(req).account, req.query.clientId ?? req.query.clientid, req.body);
+        return ok({ oauth_status: state }, state === OauthStatus.Certified ? '认证已通过' : CERT_MESSAGES.submitted);
+      },
+    );
+
     app.get(
       '/client/cer/info',
       route({

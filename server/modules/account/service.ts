@@ -16,9 +16,10 @@ import { effectiveStatus, oauthStatusForApi } from '../profile';
 import { checkMobile } from '../register';
 import type { UploadService } from '../upload';
 import { smsTarget, type VerificationService } from '../verification/service';
-import { certificationInfo, submitCertification, type CertificationInfo } from './certification';
+import { CERT_MESSAGES, certificationInfo, submitCertification, type CertificationInfo } from './certification';
 import {
   AccountStatus,
+  AgentOwned,
   NeedMo,
   NeedReport,
   OauthStatus,
@@ -269,6 +270,23 @@ export class AccountService {
     const paths = form.imgUrl.split('|').map((p) => p.trim());
     await this.deps.uploads.checkOwnedPaths(self, paths);
     return submitCertification(this.ctx.db, self.id, { ...form, imgUrl: paths.join('|') }, { now: this.ctx.now(), autoReview: this.autoReview });
+  }
+
+  /**
+   * POST /client/cer/edit?clientId=: an agent submits (or re-submits) the certification of one of
+   * its sub-accounts (spec 01: /customer/manager/:id/auth/re), with the same form and rules as its
+   * own; the images are the agent's uploads. The review then flows as for the account's own
+   * (待认证 → 已认证 / 认证不通过). An agent-owned sub-account needs none.
+   */
+  async submitClientCertification(agent: Account, clientId: string | undefined, form: CertificationForm): Promise<number> {
+    const id = (clientId ?? '').trim();
+    if (!id) throw new ApiError(400, MESSAGES.pickSubAccount);
+    const target = await this.ctx.db.selectFrom('accounts').select(['id', 'agent_id', 'agent_owned']).where('clientid', '=', id).executeTakeFirst();
+    if (!target || target.agent_id !== agent.id) throw errors.forbidden();
+    if (target.agent_owned === AgentOwned.AgentOwned) throw errors.refused(CERT_MESSAGES.agentOwned);
+    const paths = form.imgUrl.split('|').map((p) => p.trim());
+    await this.deps.uploads.checkOwnedPaths(agent, paths);
+    return submitCertification(this.ctx.db, target.id, { ...form, imgUrl: paths.join('|') }, { now: this.ctx.now(), autoReview: this.autoReview });
   }
 
   /** GET /client/cer/info: a sub-account reads itself; an agent itself or one of its sub-accounts. */

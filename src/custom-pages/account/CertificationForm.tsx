@@ -46,6 +46,8 @@ export interface CertificationFormProps {
   /** 1 personal / 2 enterprise (query `type`) */
   defaultType?: 1 | 2;
   onSubmitted?: (oauthStatus: number) => void;
+  /** an agent certifying one of its sub-accounts (POST /client/cer/edit?clientId=) instead of itself */
+  clientId?: string;
 }
 
 interface Values {
@@ -56,7 +58,7 @@ interface Values {
   imgUrl?: string;
 }
 
-export function CertificationForm({ mode, initial, defaultType, onSubmitted }: CertificationFormProps) {
+export function CertificationForm({ mode, initial, defaultType, onSubmitted, clientId }: CertificationFormProps) {
   const { message } = App.useApp();
   const startType: 1 | 2 = initial?.cert_type === CertType.Personal || initial?.cert_type === CertType.Enterprise ? initial.cert_type : (defaultType ?? CertType.Personal);
   const startIdType = initial?.id_typeNum && ID_TYPES_FOR[startType].includes(initial.id_typeNum) ? initial.id_typeNum : ID_TYPES_FOR[startType][0];
@@ -95,7 +97,11 @@ export function CertificationForm({ mode, initial, defaultType, onSubmitted }: C
     try {
       // the certification type only chooses the id types: it is not sent
       const data = { id_type: v.id_type, company: v.company ?? '', id_nbr: v.id_nbr ?? '', imgUrl: v.imgUrl ?? '' };
-      const r = mode === 'add' ? await accountApi.addCertification(data) : await accountApi.editCertification(data);
+      const r = clientId
+        ? await accountApi.editClientCertification(clientId, data)
+        : mode === 'add'
+          ? await accountApi.addCertification(data)
+          : await accountApi.editCertification(data);
       message.success(r.msg ?? '提交成功');
       onSubmitted?.(r.data?.oauth_status ?? 2);
     } catch {

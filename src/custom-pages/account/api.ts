@@ -13,6 +13,8 @@ export const accountApi = {
   addCertification: (v: Record<string, unknown>) => postForm<{ oauth_status: number }>('/admin/cer/add', v),
   editCertification: (v: Record<string, unknown>) => postForm<{ oauth_status: number }>('/admin/cer/edit', v),
   clientCertification: (clientId: string) => get<CertificationInfo>('/client/cer/info', { clientId }),
+  /** an agent (re-)submits its sub-account's certification */
+  editClientCertification: (clientId: string, v: Record<string, unknown>) => postForm<{ oauth_status: number }>(`/client/cer/edit?clientId=${encodeURIComponent(clientId)}`, v),
 };
 
 function useGet<T>(url: string, params?: Record<string, unknown>, enabled = true) {

@@ -87,6 +87,28 @@ export const Pending: Story = {
   },
 };
 
+export const ReCertify: Story = {
+  name: '资质信息：认证不通过，代理商重新提交（同本账户的认证表单）',
+  parameters: { app: { path: '/customer/manager/r5qz2k/auth/re', route: '/customer/manager/:id/:tab/*' } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const form = await c.findByTestId('certification-form', {}, T);
+    for (const label of ['证件类型', '证件号码']) await expect(within(form).getAllByText(label).length).toBeGreaterThan(0);
+    await expect(within(form).getByRole('button', { name: /重新提交认证/ })).toBeDisabled();
+    await expect(c.queryByRole('link', { name: '上传资质' })).toBeNull();
+  },
+};
+
+export const ReCertifyWhilePending: Story = {
+  name: '资质信息：审核中不能重新提交',
+  parameters: { app: { path: '/customer/manager/w9hx3p/auth/re', route: '/customer/manager/:id/:tab/*' } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByTestId('qualification-pending', {}, T)).toHaveTextContent('资质审核中，请等待审核结果');
+    await expect(c.queryByTestId('certification-form')).toBeNull();
+  },
+};
+
 export const Loading: Story = {
   name: '加载中',
   parameters: { msw: { handlers: subAccountHandlers({ detail: 'loading' }) } },

@@ -18,6 +18,7 @@ import { subAccountApi } from './api';
 import { MESSAGES } from '../../../common/schema/messages';
 import { AgentOwned, NeedMo, NeedReport, OauthStatus } from '@/generated/schemas';
 import { detailScreen, managerScreen } from '.';
+import { CertificationForm } from '@/custom-pages/account/CertificationForm';
 
 const ENTITY = 'entities/sub-account-detail';
 
@@ -81,7 +82,7 @@ function BasicInfo({ data, onSaved }: { data: SubAccountDetailData; onSaved: (d:
   );
 }
 
-function Qualification({ data, re }: { data: SubAccountDetailData; re: boolean }) {
+function Qualification({ data, re, onSubmitted }: { data: SubAccountDetailData; re: boolean; onSubmitted: () => void }) {
   const images = (data.imgUrl ?? '').split('|').filter(Boolean);
   const canUpload = data.agentOwned !== AgentOwned.AgentOwned && data.oauth_status !== OauthStatus.Certified;
   if (data.oauth_status === OauthStatus.Certified && !re)
@@ -122,7 +123,14 @@ function Qualification({ data, re }: { data: SubAccountDetailData; re: boolean }
         />
       )}
       {canUpload && !re && <Link to={`/customer/manager/${data.clientid}/auth/re`}>上传资质</Link>}
-      {re && canUpload && <Alert type="info" showIcon message="请通过资质认证页面上传最多五张证件图片（gif、jpg、jpeg、png，每张不超过2M）" />}
+      {re &&
+        canUpload &&
+        (data.oauth_status === OauthStatus.Pending ? (
+          <Alert type="info" showIcon message="资质审核中，请等待审核结果" data-testid="qualification-pending" />
+        ) : (
+          // the same form and rules as the account's own, submitted for this sub-account (POST /client/cer/edit)
+          <CertificationForm mode="edit" clientId={data.clientid} onSubmitted={onSubmitted} />
+        ))}
     </Space>
   );
 }
@@ -155,7 +163,20 @@ export default function SubAccountDetail() {
           onChange={(k) => navigate(`/customer/manager/${id}/${k}`)}
           items={[
             { key: 'info', label: '基本信息', children: <BasicInfo data={data} onSaved={setData} /> },
-            { key: 'auth', label: '资质信息', children: <Qualification data={data} re={re} /> },
+            {
+              key: 'auth',
+              label: '资质信息',
+              children: (
+                <Qualification
+                  data={data}
+                  re={re}
+                  onSubmitted={() => {
+                    void query.refetch();
+                    navigate(`/customer/manager/${id}/auth`);
+                  }}
+                />
+              ),
+            },
           ]}
         />
       )}

@@ -61,7 +61,8 @@ export function subAccountHandlers(o: SubAccountMockOptions = {}): HttpHandler[]
       const id = new URL(request.url).searchParams.get('client_id');
       if (o.detail === 'loading') await delay('infinite');
       if (id === 'missing') return fail(404, '子账户不存在');
-      const r = rows.find((x) => x.client_id === id) ?? rows[0];
+      // a customer account whose certification was refused (the agent re-submits it)
+      const r = id === 'r5qz2k' ? { ...rows[2], client_id: 'r5qz2k', oauth_status: 4, oauth_status_str: '认证不通过' } : (rows.find((x) => x.client_id === id) ?? rows[0]);
       return ok({
         clientid: r.client_id, name: r.client_name, status: r.status, oauth_status: r.oauth_status, oauth_date: '2026-11-02 11:00:00', mobile: r.mobile, email: r.email,
         realname: '陈静', address: '苏州工业园区星湖街328号', needreport: 1, needmo: 0, deliveryurl: 'https://client.example.com/report', mourl: '', remarks: r.remarks,
