@@ -87,6 +87,29 @@ export const Pending: Story = {
   },
 };
 
+export const AgentAuth: Story = {
+  name: '代理商认证：未认证的子账户（info?status=1&type=1）',
+  parameters: { app: { path: '/customer/manager/u3nd7e/info?status=1&type=1', route: '/customer/manager/:id/:tab/*' } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const view = await c.findByTestId('agent-auth', {}, T);
+    await expect(view).toHaveTextContent('子账户 u3nd7e（绍兴越城茶业有限公司）未通过资质认证');
+    // type 1: personal certification (个人身份证)
+    await expect(within(view).getByTestId('certification-form')).toHaveTextContent('个人身份证');
+    await expect(c.queryByTestId('basic-info')).toBeNull();
+  },
+};
+
+export const AgentAuthCertified: Story = {
+  name: '代理商认证：已认证的子账户显示基本信息',
+  parameters: { app: { path: '/customer/manager/c7k2mq/info?status=1&type=2', route: '/customer/manager/:id/:tab/*' } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByTestId('basic-info', {}, T)).toBeInTheDocument();
+    await expect(c.queryByTestId('agent-auth')).toBeNull();
+  },
+};
+
 export const ReCertify: Story = {
   name: '资质信息：认证不通过，代理商重新提交（同本账户的认证表单）',
   parameters: { app: { path: '/customer/manager/r5qz2k/auth/re', route: '/customer/manager/:id/:tab/*' } },

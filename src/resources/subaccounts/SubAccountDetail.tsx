@@ -153,6 +153,11 @@ export default function SubAccountDetail() {
   const setData = (d: SubAccountDetailData) => queryClient.setQueryData(queryKey, d);
   const tab = location.pathname.includes('/auth') ? 'auth' : 'info';
   const re = location.pathname.endsWith('/auth/re');
+  // spec 01: /customer/manager/:id/info?status=1&type= is the agent-auth screen while the account is not certified
+  const search = new URLSearchParams(location.search);
+  const agentAuth =
+    tab === 'info' && search.get('status') === '1' && !!data && data.agentOwned !== AgentOwned.AgentOwned && (data.oauth_status === OauthStatus.Uncertified || data.oauth_status === OauthStatus.Rejected);
+  const certType: 1 | 2 = search.get('type') === '1' ? 1 : 2;
   return (
     <Card title={detailScreen.label} extra={<Link to={managerScreen.path}>返回{managerScreen.label}</Link>} data-testid="subaccount-detail">
       {error && <Alert type="error" showIcon message={error} />}
@@ -162,7 +167,26 @@ export default function SubAccountDetail() {
           activeKey={tab}
           onChange={(k) => navigate(`/customer/manager/${id}/${k}`)}
           items={[
-            { key: 'info', label: '基本信息', children: <BasicInfo data={data} onSaved={setData} /> },
+            {
+              key: 'info',
+              label: '基本信息',
+              children: agentAuth ? (
+                <Space direction="vertical" style={{ width: '100%' }} data-testid="agent-auth">
+                  <Alert type="warning" showIcon message={`子账户 ${data.clientid}（${data.name}）未通过资质认证，认证通过后才能发送短信。请为其提交资质认证：`} />
+                  <CertificationForm
+                    mode="edit"
+                    clientId={data.clientid}
+                    defaultType={certType}
+                    onSubmitted={() => {
+                      void query.refetch();
+                      navigate(`/customer/manager/${id}/auth`);
+                    }}
+                  />
+                </Space>
+              ) : (
+                <BasicInfo data={data} onSaved={setData} />
+              ),
+            },
             {
               key: 'auth',
               label: '资质信息',

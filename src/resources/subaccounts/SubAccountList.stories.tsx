@@ -30,6 +30,9 @@ export const Filled: Story = {
     await expect(within(await rowOf(c, 'n4tb8w')).getByRole('button', { name: '解冻' })).toBeInTheDocument();
     // postpaid (billed against the main account): no recharge
     await expect(within(await rowOf(c, 'w9hx3p')).queryByRole('button', { name: '充值' })).toBeNull();
+    // 未认证 leads to the agent-auth screen (spec 01); 待认证 / 已认证 are tags only
+    await expect(within(await rowOf(c, 'u3nd7e')).getByTestId('agent-auth-link')).toHaveAttribute('href', '/customer/manager/u3nd7e/info?status=1&type=2');
+    await expect(within(await rowOf(c, 'w9hx3p')).queryByTestId('agent-auth-link')).toBeNull();
     await expect(c.getByText('1,200.00 元')).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /导出/ })).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /自助开户/ })).toBeInTheDocument();

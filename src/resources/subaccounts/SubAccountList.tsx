@@ -1,9 +1,9 @@
 /** 子账户管理 (/customer/selfsevicelayout/manager): search, date range, stats, actions, export, log in as. */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { App, Button, Card, Col, Popconfirm, Row, Space, Statistic } from 'antd';
 import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
 import { Link, useNavigate } from 'react-router';
-import { AccountStatus, PayType, type SubAccountRow } from '@/generated/schemas';
+import { AccountStatus, AgentOwned, OauthStatus, PayType, type SubAccountRow } from '@/generated/schemas';
 import { Money } from '@/components/Money/Money';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable, type SchemaColumn } from '@/components/SchemaTable/SchemaTable';
@@ -13,7 +13,7 @@ import { useCurrentUser } from '@/layout/hooks';
 import { downloadExport, subAccountApi, type SubAccountStat } from './api';
 import { InterfaceInfoDialog, RemarkDialog, ResetPasswordDialog, TransferDialog } from './dialogs';
 import { MESSAGES } from '../../../common/schema/messages';
-import { managerScreen, openScreen, subAccounts } from '.';
+import { agentAuthPath, managerScreen, openScreen, subAccounts } from '.';
 
 type DialogKind = 'recharge' | 'rollback' | 'remark' | 'info' | 'password';
 
@@ -68,7 +68,19 @@ export default function SubAccountList() {
     'client_name',
     ...(isDirectChargeMode(user) ? [{ field: 'smstype', labelField: 'smstype_str' } as SchemaColumn<SubAccountRow>] : []),
     { field: 'status', labelField: 'status_str' },
-    { field: 'oauth_status', labelField: 'oauth_status_str' },
+    {
+      field: 'oauth_status',
+      labelField: 'oauth_status_str',
+      // spec 01: 未认证 leads to the agent-auth screen (the agent certifies the customer's account)
+      render: (v: unknown, r: SubAccountRow, _i: number, cell: ReactNode) =>
+        v === OauthStatus.Uncertified && r.agent_owned !== AgentOwned.AgentOwned ? (
+          <Link to={agentAuthPath(r.client_id)} title="为该子账户提交资质认证" data-testid="agent-auth-link">
+            {cell}
+          </Link>
+        ) : (
+          cell
+        ),
+    },
     'mobile',
     'email',
     { field: 'balance', align: 'right', render: (v: string) => <Money value={v} /> },

@@ -36,6 +36,8 @@ export const managerScreen: Screen = {
   data: [subAccounts],
 };
 export const openScreen: Screen = { name: 'service_open', path: '/customer/selfsevicelayout/manager/open', label: '自助开户', page: lazy(() => import('./OpenAccount')), access: 'selfServiceOpening', menu: 'customer', home: true };
+/** spec 01: the agent-auth screen — /customer/manager/:id/info with status 1 (未认证) and type (1 personal, 2 enterprise) */
+export const agentAuthPath = (clientId: string, type: 1 | 2 = 2) => `/customer/manager/${encodeURIComponent(clientId)}/info?status=1&type=${type}`;
 export const detailScreen: Screen = { name: 'customer_manager', path: '/customer/manager/:id/:tab/*', label: '子账户详情', page: lazy(() => import('./SubAccountDetail')), access: 'agent' };
 export const financeScreen: Screen = {
   name: 'customer_finance',
