@@ -16,7 +16,7 @@ import { enumLabel, fieldLabel, schemaUi } from '@/schema';
 import { ApiError } from '@/providers/http';
 import { subAccountApi } from './api';
 import { MESSAGES } from '../../../common/schema/messages';
-import { AgentOwned, NeedMo, NeedReport, OauthStatus } from '@/generated/schemas';
+import { AgentOwned, CertType, NeedMo, NeedReport, OauthStatus } from '@/generated/schemas';
 import { detailScreen, managerScreen } from '.';
 import { CertificationForm } from '@/custom-pages/account/CertificationForm';
 
@@ -157,7 +157,7 @@ export default function SubAccountDetail() {
   const search = new URLSearchParams(location.search);
   const agentAuth =
     tab === 'info' && search.get('status') === '1' && !!data && data.agentOwned !== AgentOwned.AgentOwned && (data.oauth_status === OauthStatus.Uncertified || data.oauth_status === OauthStatus.Rejected);
-  const certType: 1 | 2 = search.get('type') === '1' ? 1 : 2;
+  const certType = search.get('type') === String(CertType.Personal) ? CertType.Personal : CertType.Enterprise;
   return (
     <Card title={detailScreen.label} extra={<Link to={managerScreen.path}>返回{managerScreen.label}</Link>} data-testid="subaccount-detail">
       {error && <Alert type="error" showIcon message={error} />}
