@@ -5,7 +5,7 @@
  */
 import { lazy } from 'react';
 import type { DataResource, Screen, ScreenAlias } from '@/layout/declarations';
-import { CertType } from '@/generated/schemas';
+import { CertType, OauthStatus } from '@/generated/schemas';
 
 /** 子账户管理 (POST /client/accounts; one: GET /client/account/detail?client_id=) */
 export const subAccounts = {
@@ -38,7 +38,7 @@ export const managerScreen: Screen = {
 };
 export const openScreen: Screen = { name: 'service_open', path: '/customer/selfsevicelayout/manager/open', label: '自助开户', page: lazy(() => import('./OpenAccount')), access: 'selfServiceOpening', menu: 'customer', home: true };
 /** spec 01: the agent-auth screen — /customer/manager/:id/info with status 1 (未认证) and type (1 personal, 2 enterprise) */
-export const agentAuthPath = (clientId: string, certType: CertType = CertType.Enterprise) => `/customer/manager/${encodeURIComponent(clientId)}/info?status=1&type=${certType}`;
+export const agentAuthPath = (clientId: string, certType: CertType = CertType.Enterprise) => `/customer/manager/${encodeURIComponent(clientId)}/info?status=${OauthStatus.Uncertified}&type=${certType}`;
 export const detailScreen: Screen = { name: 'customer_manager', path: '/customer/manager/:id/:tab/*', label: '子账户详情', page: lazy(() => import('./SubAccountDetail')), access: 'agent' };
 export const financeScreen: Screen = {
   name: 'customer_finance',
