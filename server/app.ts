@@ -78,6 +78,8 @@ export interface BuildAppOptions {
   alarmEveryMs?: number;
   /** purge unfinished uploads older than config.uploadStaleHours every this many ms (0: never; default 1 h, the first a minute after the start) */
   uploadPurgeEveryMs?: number;
+  /** free bytes of the data directory's file system (default: statfs); tests inject a small disk */
+  diskFree?: (dir: string) => Promise<number>;
 }
 
 /**
@@ -135,6 +137,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       alarmEveryMs: opts.alarmEveryMs ?? 1000,
       uploadPurgeEveryMs: opts.uploadPurgeEveryMs ?? 3600_000,
       imageCaptcha: opts.imageCaptcha,
+      diskFree: opts.diskFree,
     },
   };
   const sessions = new SessionService(ctx);
@@ -211,12 +214,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     app.addHook('onClose', async () => clearInterval(timer));
   }
   const uploadPurgeEvery = ctx.options.uploadPurgeEveryMs;
-  if (uploadPurgeEvery > 0 && config.uploadStaleHours > 0) {
+  if (uploadPurgeEvery > 0 && (config.uploadStaleHours > 0 || config.uploadKeepHours > 0)) {
     // every process runs it; the purge's DELETE … RETURNING hands each stale upload to one of them
     let running: Promise<unknown> | null = null;
     const purgeUploads = () => {
-      running ??= services.files
-        .purgeStale(config.uploadStaleHours * 3600_000)
+      running ??= (async () => {
+        if (config.uploadStaleHours > 0) await services.files.purgeStale(config.uploadStaleHours * 3600_000);
+        // complete files and working files past their keeping time (docs/api-files.md "Storage limits")
+        if (config.uploadKeepHours > 0) await services.files.purgeExpired(config.uploadKeepHours * 3600_000);
+      })()
         .catch((err) => app.log.warn({ err }, 'purge of stale uploads failed'))
         .finally(() => (running = null));
     };

@@ -90,6 +90,14 @@ export interface AppConfig {
   pay: PayConfig;
   /** unfinished uploads (chunks and row) untouched for this many hours are purged (0: never) */
   uploadStaleHours: number;
+  /** per account: bytes of uploaded files (complete and unfinished) and working files together (docs/api-files.md "Storage limits") */
+  uploadQuotaMb: number;
+  /** per account: unfinished chunked uploads at once */
+  uploadPendingMax: number;
+  /** complete uploads and working files are removed this long after their upload (or last re-upload check); 0 = kept */
+  uploadKeepHours: number;
+  /** uploads are refused while the data directory's disk has less free than this (plus the file) */
+  uploadMinFreeMb: number;
   /** credit alarm (额度提醒): after an alarm SMS, further crossings of that account send none for this long (ALARM_COOLDOWN_HOURS, 24) */
   alarmCooldownMs: number;
   /** credit alarm: system budget of alarm SMS a business day, all accounts together (ALARM_SMS_DAILY, 1000); past it, alarms are skipped and logged */
@@ -138,6 +146,10 @@ export const DEFAULT_CONFIG: AppConfig = {
   recordCountCap: 5_000,
   pay: DEFAULT_PAY_CONFIG,
   uploadStaleHours: 24,
+  uploadQuotaMb: 1024,
+  uploadPendingMax: 10,
+  uploadKeepHours: 72,
+  uploadMinFreeMb: 512,
   alarmCooldownMs: 24 * 3600_000,
   alarmSmsDaily: 1000,
 };
@@ -207,6 +219,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
   out.pay = payConfigFromEnv(env);
   const staleHours = num(env.UPLOAD_STALE_HOURS);
   if (staleHours !== undefined) out.uploadStaleHours = staleHours;
+  const quota = num(env.UPLOAD_QUOTA_MB);
+  if (quota !== undefined) out.uploadQuotaMb = quota;
+  const pendingMax = num(env.UPLOAD_PENDING_MAX);
+  if (pendingMax !== undefined) out.uploadPendingMax = Math.max(1, Math.floor(pendingMax));
+  const keep = num(env.UPLOAD_KEEP_HOURS);
+  if (keep !== undefined) out.uploadKeepHours = keep;
+  const minFree = num(env.UPLOAD_MIN_FREE_MB);
+  if (minFree !== undefined) out.uploadMinFreeMb = minFree;
   const cooldownHours = num(env.ALARM_COOLDOWN_HOURS);
   if (cooldownHours !== undefined) out.alarmCooldownMs = cooldownHours * 3600_000;
   const alarmDaily = num(env.ALARM_SMS_DAILY);

@@ -26,6 +26,8 @@ export interface ModuleOptions {
   uploadPurgeEveryMs: number;
   /** replaces the image captcha generator (tests record the answer) */
   imageCaptcha?: ImageCaptchaGenerator;
+  /** free bytes of the data directory's file system (default: statfs; tests inject a small disk) */
+  diskFree?: (dir: string) => Promise<number>;
 }
 
 /** What every module's service needs: built once per app by buildApp. */

@@ -72,6 +72,11 @@ export function fileApi(o: FileApiOptions = {}): HttpHandler[] {
       stored.delete(f.fileMd5);
       return ok({ deleted: true });
     }),
+    http.post('/api/file/delete', async ({ request }) => {
+      const f = await form(request);
+      log('deleteFile', f);
+      return ok({ deleted: true }, '文件已删除');
+    }),
     http.post('/api/send/parsefile', async ({ request }) => {
       const f = await form(request);
       log('parsefile', f);

@@ -10,6 +10,7 @@ import { ok } from '../../http/reply';
 import { BAD_PARAM, params, text } from '../../http/params';
 import { route } from '../../http/route';
 import { accountIdOf, sessionOf } from '../auth/session';
+import { STORAGE_MESSAGES } from './storage';
 import { attachment } from '../../http/download';
 import { CHUNK_SIZE, FILE_MAX_BYTES, FILE_MESSAGES, FILE_NAME_MAX, resolveUpload, type FileService } from './service';
 import { firstColumnErrors, parseNumberFile, PARSE_MESSAGES } from './parse';
@@ -79,6 +80,17 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
       '/file/deleteChunks',
       route({ tag: TAG, summary: '删除分片（取消上传）：未完成的上传与其分片一并删除；已完成的文件保留', access: 'session', body: keyParams }),
       async (req) => ok(await files.deleteChunks(sessionOf(req).account, req.body as Record<string, unknown>)),
+    );
+
+    app.post(
+      '/file/delete',
+      route({
+        tag: TAG,
+        summary: '删除本人的文件：已完成的上传（importFilePath）或变量、国际短信页的工作文件（varintl/…）；发送在提交时已读取文件，删除不影响已提交的任务',
+        access: 'session',
+        body: params({ importFilePath: text('文件路径（importFilePath）', 80) }, ['importFilePath']),
+      }),
+      async (req) => ok(await files.deleteFile(sessionOf(req).account, (req.body as { importFilePath?: unknown }).importFilePath), STORAGE_MESSAGES.deleted),
     );
 
     app.post(

@@ -37,6 +37,7 @@ import { ApiError } from '../../http/errors';
 import { randomToken } from '../../lib/crypto';
 import { MESSAGES } from '../../../common/schema/messages';
 import { ChunkHasher, type UploadDigest } from './hasher';
+import { assertDiskRoom, assertPendingRoom, assertQuota, workDirOf } from './storage';
 import { FileUploadState } from '../../../common/generated/schemas';
 
 /** 1 MB chunks (spec 02 §9) */
@@ -413,27 +414,40 @@ export class FileService {
   }
 
   /** check: registers the upload (or finds it) and makes its chunk folder; a complete one is reused as is. */
-  async check(me: Pick<Account, 'id'>, b: { fileName?: unknown; fileMd5?: unknown; fileSize?: unknown }): Promise<UploadStatus> {
+  async check(me: Pick<Account, 'id' | 'clientid'>, b: { fileName?: unknown; fileMd5?: unknown; fileSize?: unknown }): Promise<UploadStatus> {
     const fileName = typeof b.fileName === 'string' ? b.fileName.trim() : '';
     const nameError = fileNameError(fileName);
     if (nameError) throw new ApiError(400, nameError);
     const k = this.key(b);
     const now = this.ctx.now();
-    const row = await this.ctx.db
-      .insertInto('file_uploads')
-      .values({
-        account_id: me.id,
-        file_md5: k.fileMd5,
-        file_size: k.fileSize,
-        file_name: fileName,
-        chunk_size: CHUNK_SIZE,
-        chunk_count: chunkCount(k.fileSize),
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((oc) => oc.columns(['account_id', 'file_md5', 'file_size']).doUpdateSet({ updated_at: now, file_name: fileName }))
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const known = await this.row(me, k);
+    // a new upload: the storage limits (storage.ts), counted and registered under the account's row lock
+    if (!known) await assertDiskRoom(this.ctx, k.fileSize);
+    const row = await this.ctx.db.transaction().execute(async (trx) => {
+      if (!known) {
+        await trx.selectFrom('accounts').select('id').where('id', '=', me.id).forUpdate().executeTakeFirst();
+        const again = await trx.selectFrom('file_uploads').select('id').where('account_id', '=', me.id).where('file_md5', '=', k.fileMd5).where('file_size', '=', k.fileSize).executeTakeFirst();
+        if (!again) {
+          await assertPendingRoom(this.ctx, trx, me.id);
+          await assertQuota(this.ctx, trx, me, k.fileSize);
+        }
+      }
+      return trx
+        .insertInto('file_uploads')
+        .values({
+          account_id: me.id,
+          file_md5: k.fileMd5,
+          file_size: k.fileSize,
+          file_name: fileName,
+          chunk_size: CHUNK_SIZE,
+          chunk_count: chunkCount(k.fileSize),
+          created_at: now,
+          updated_at: now,
+        })
+        .onConflict((oc) => oc.columns(['account_id', 'file_md5', 'file_size']).doUpdateSet({ updated_at: now, file_name: fileName }))
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
     const current = (await this.stillThere(me, row)) ? row : { ...row, state: FileUploadState.Uploading, stored_name: null };
     if (current.state !== FileUploadState.Done) await fs.promises.mkdir(chunkDir(this.ctx, me.id, k), { recursive: true });
     return this.status(me, current);
@@ -462,6 +476,7 @@ export class FileService {
     if (!Number.isSafeInteger(idx) || idx < 0 || idx >= chunkCount(k.fileSize)) throw new ApiError(400, FILE_MESSAGES.badChunk);
     // a Content-Length other than the chunk's length is refused before a byte is read
     if (declaredLength !== undefined && declaredLength !== chunkLength(k.fileSize, idx)) throw new ApiError(400, FILE_MESSAGES.badChunk);
+    await assertDiskRoom(this.ctx, chunkLength(k.fileSize, idx));
     const dir = chunkDir(this.ctx, me.id, k);
     const tmp = path.join(dir, `${idx}.${randomToken(9)}.part`);
     const create = () => fs.promises.open(tmp, 'wx');
@@ -584,6 +599,75 @@ export class FileService {
     return { deleted: true };
   }
 
+  /**
+   * POST /file/delete: the caller's own file goes — a complete upload (its importFilePath: row and
+   * bytes), an unfinished one (as deleteChunks) or a working file of the variable / international
+   * pages (`varintl/<token>.<ext>`). A send reads its file when it is accepted, so nothing accepted
+   * needs it later. Another account's file, or none: 文件不存在，请重新上传.
+   */
+  async deleteFile(me: Pick<Account, 'id' | 'clientid'>, ref: unknown): Promise<{ deleted: true }> {
+    const token = typeof ref === 'string' ? ref.trim() : '';
+    const work = /^varintl\/([A-Za-z0-9_-]{16,64})\.(xlsx|txt|csv|tsv)$/.exec(token);
+    if (work) {
+      const abs = path.join(workDirOf(this.ctx, me.clientid), `${work[1]}.${work[2]}`);
+      const st = await fs.promises.stat(abs).catch(() => null);
+      if (!st?.isFile()) throw new ApiError(400, FILE_MESSAGES.notFound);
+      await fs.promises.rm(abs, { force: true });
+      return { deleted: true };
+    }
+    if (!IMPORT_FILE_PATH.test(token)) throw new ApiError(400, FILE_MESSAGES.notFound);
+    const gone = await this.ctx.db
+      .deleteFrom('file_uploads')
+      .where('account_id', '=', me.id)
+      .where('stored_name', '=', token)
+      .where('state', '=', FileUploadState.Done)
+      .returning(['stored_name'])
+      .executeTakeFirst();
+    if (!gone) throw new ApiError(400, FILE_MESSAGES.notFound);
+    await fs.promises.rm(path.join(ownerDir(this.ctx, me.id), token), { force: true });
+    return { deleted: true };
+  }
+
+  /**
+   * Complete uploads and working files older than `olderThanMs` (their upload or last re-upload
+   * check; a working file's modification time) are removed. Several processes may run it: the
+   * DELETE … RETURNING hands each row to one of them, which removes its bytes.
+   */
+  async purgeExpired(olderThanMs: number): Promise<{ files: number; workFiles: number }> {
+    const cutoff = new Date(this.ctx.now().getTime() - olderThanMs);
+    let files = 0;
+    for (;;) {
+      const gone = await this.ctx.db
+        .deleteFrom('file_uploads')
+        .where('id', 'in', (eb) =>
+          eb.selectFrom('file_uploads').select('id').where('state', '=', FileUploadState.Done).where('updated_at', '<', cutoff).orderBy('id').limit(PURGE_BATCH),
+        )
+        .where('state', '=', FileUploadState.Done)
+        .where('updated_at', '<', cutoff)
+        .returning(['account_id', 'stored_name'])
+        .execute();
+      for (const r of gone) if (r.stored_name) await fs.promises.rm(path.join(ownerDir(this.ctx, r.account_id), r.stored_name), { force: true });
+      files += gone.length;
+      if (gone.length < PURGE_BATCH) break;
+    }
+    let workFiles = 0;
+    const root = path.join(this.ctx.dataDir, 'files');
+    for (const owner of await fs.promises.readdir(root).catch(() => [] as string[])) {
+      if (!/^[A-Za-z0-9_-]{1,40}$/.test(owner)) continue;
+      const dir = path.join(root, owner, 'varintl');
+      for (const name of await fs.promises.readdir(dir).catch(() => [] as string[])) {
+        const p = path.join(dir, name);
+        const st = await fs.promises.stat(p).catch(() => null);
+        if (st?.isFile() && st.mtimeMs < cutoff.getTime()) {
+          await fs.promises.rm(p, { force: true });
+          workFiles++;
+        }
+      }
+    }
+    if (files || workFiles) this.ctx.log.info({ files, workFiles }, 'expired uploads removed');
+    return { files, workFiles };
+  }
+
   /** download: the caller's own complete file. */
   async open(me: Pick<Account, 'id'>, importFilePath: unknown): Promise<{ stream: Readable; name: string; size: number }> {
     const f = await resolveUpload(this.ctx, me, importFilePath);
@@ -675,3 +759,4 @@ export class FileService {
 
 /** for tests and benches: where uploads and chunks live */
 export const _paths = { uploadsRoot, ownerDir, chunkDir };
+export { STORAGE_MESSAGES } from './storage';

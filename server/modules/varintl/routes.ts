@@ -1,6 +1,7 @@
 /**
  * Variable SMS, international SMS and screening routes (docs/api-variable-international.md).
  */
+import { assertDiskRoom, assertQuota, STORAGE_MESSAGES } from '../files/storage';
 import { parseSlot } from '../../http/parse-slots';
 import fs from 'node:fs';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -57,7 +58,16 @@ async function receive(ctx: AppContext, req: FastifyRequest, me: Account, rule: 
         part.file.resume();
         throw new ApiError(400, rule.msg.nameTooLong);
       }
-      const f = await saveUpload(ctx, me, ext, part.file, rule.maxBytes);
+      // the account's storage quota and the disk floor (files/storage.ts): cut off at the room left
+      await assertDiskRoom(ctx, 0);
+      const room = await assertQuota(ctx, ctx.db, me, 1);
+      let f;
+      try {
+        f = await saveUpload(ctx, me, ext, part.file, Math.min(rule.maxBytes, room));
+      } catch (e) {
+        if (e instanceof FileTooLarge && room < rule.maxBytes) throw new ApiError(400, STORAGE_MESSAGES.quota);
+        throw e;
+      }
       saved = { rel: f.rel, size: f.size, name };
     }
   } catch (e: any) {

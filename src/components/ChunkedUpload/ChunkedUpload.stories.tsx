@@ -13,6 +13,7 @@ const CONTENT = '13800138000\n13900139000\n123\n';
 const CONTENT_MD5 = '71da0be3c15e0424aadd949af605dbc6';
 const MB = 1024 * 1024;
 const liveCalls: Record<string, unknown[]> = {};
+const removeCalls: Record<string, unknown[]> = {};
 
 const item = (patch: Partial<QueueItemView>): QueueItemView => ({ id: 'u1', fileName: '会员号码.txt', size: 52 * MB, state: 'pending', hashing: false, percent: 0, speed: 0, ...patch });
 
@@ -105,6 +106,21 @@ export const LiveUpload: Story = {
     const c = within(canvasElement);
     await expect(await c.findByTestId('done', {}, T)).toHaveTextContent(`${TOKEN}.txt ${CONTENT_MD5} sent`);
     await expect(c.getByTestId('upload-item')).toHaveAttribute('data-state', 'done');
+  },
+};
+
+export const LiveRemoveDone: Story = {
+  name: '删除已上传的文件（服务器上一并删除）',
+  render: () => <Live />,
+  parameters: { msw: { handlers: [...consoleApi(), ...fileApi({ calls: removeCalls })] } },
+  play: async ({ canvasElement }) => {
+    await pick(canvasElement, txt());
+    const c = within(canvasElement);
+    await waitFor(() => expect(c.getByTestId('upload-item')).toHaveAttribute('data-state', 'done'), T);
+    await userEvent.click(within(c.getByTestId('upload-item')).getByRole('button', { name: /移\s*除/ }));
+    await waitFor(() => expect(c.queryByTestId('upload-item')).toBeNull(), T);
+    await expect(removeCalls.deleteFile).toEqual([{ importFilePath: `${TOKEN}.txt` }]);
+    await expect(removeCalls.deleteChunks).toBeUndefined();
   },
 };
 
