@@ -10,7 +10,7 @@
  * - a few uplink (sms_mo) rows for client1.
  */
 import type { Db } from '../../db';
-import { Money } from '../ledger/money';
+import { Money } from '../ledger';
 import { chargePlan, REFUNDABLE_STATES, settleRefunds, type ChargePlan } from '../billing';
 import { insertMessages } from './messages';
 import { carrierSlot } from '../dispatch';
