@@ -34,8 +34,6 @@ import { SensitiveWords } from './modules/content/sensitive-words';
 import { registerOpenApi } from './modules/help/openapi';
 import type { ImageCaptchaGenerator } from './modules/captcha/service';
 import { ClientsService } from './modules/clients';
-import { sendRoutes } from './modules/send/routes';
-import { SendService } from './modules/send/service';
 import { purchaseRoutes } from './modules/purchase/routes';
 import { PurchaseService } from './modules/purchase/service';
 import { payRoutes } from './modules/pay/routes';
@@ -51,7 +49,7 @@ import { VarIntlService } from './modules/varintl/service';
  * becomes a plugin (server/modules/module.ts) leaves this list, and other modules may name it in
  * their `dependencies` either way.
  */
-const LEGACY_MODULES = ['send', 'pay', 'files', 'purchase', 'varintl'];
+const LEGACY_MODULES = ['pay', 'files', 'purchase', 'varintl'];
 
 export interface BuildAppOptions {
   db: Db;
@@ -92,7 +90,6 @@ declare module './context' {
     sessions: SessionService;
     /** verification codes (core: registration, password reset and account changes send them) */
     codes: VerificationService;
-    send: SendService;
     pay: PayService;
     files: FileService;
   }
@@ -142,13 +139,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   };
   const sessions = new SessionService(ctx);
   const codes = new VerificationService(ctx);
-  // the account scope of the legacy services below (send, records, purchase) until they are plugins;
+  // the account scope of the legacy services below (purchase) until they are plugins;
   // the clients module publishes its own (stateless) instance as app.services.clients
   const clients = new ClientsService(ctx);
   const services = {
     sessions,
     codes,
-    send: new SendService(ctx, clients),
     pay: undefined as unknown as PayService,
     files: new FileService(ctx),
   } as Services;
@@ -178,18 +174,20 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(
     async (api) => {
       installAccess(api, sessions);
-      await api.register(sendRoutes(ctx, services.send));
       await api.register(purchaseRoutes(ctx, new PurchaseService(ctx, clients)));
       await api.register(payRoutes(ctx, services.pay));
       await api.register(fileRoutes(ctx, services.files));
-      const varIntl = new VarIntlService(ctx, services.send);
-      // POST /send/parsefile with templateType 1 parses a variable file with the variable SMS rules
-      services.files.variableParser = (me, file, body) => varIntl.parseVariable(me, { ...(body as Record<string, string>), importFilePath: file.importFilePath });
-      await api.register(varIntlRoutes(ctx, varIntl));
       // the modules that are plugins (server/modules/<area>/index.ts, server/modules/module.ts); the
       // services built above stand for the modules not yet converted, under their module names
       for (const name of LEGACY_MODULES) await api.register(fp(async () => {}, { name }));
       for (const m of inDependencyOrder(MODULES, LEGACY_MODULES)) await api.register(m);
+      // varintl (legacy) uses the send module's service, published by its plugin above
+      await api.register(async (varApi) => {
+        const varIntl = new VarIntlService(ctx, varApi.services.send);
+        // POST /send/parsefile with templateType 1 parses a variable file with the variable SMS rules
+        services.files.variableParser = (me, file, body) => varIntl.parseVariable(me, { ...(body as Record<string, string>), importFilePath: file.importFilePath });
+        await varApi.register(varIntlRoutes(ctx, varIntl));
+      });
     },
     { prefix: '/api' },
   );

@@ -1,6 +1,6 @@
 /** Send review commands: `send approve <任务编号>`, `send reject <任务编号> [原因]`, `send pending`. */
 import { formatDateTime } from '../lib/time';
-import { reviewTask, ReviewError } from '../modules/send/review';
+import { reviewTask, ReviewError } from '../modules/send';
 import { CommandError, defineCommands, table, UsageError } from './registry';
 import { TaskStatus } from '../../common/generated/schemas';
 

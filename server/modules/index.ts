@@ -23,13 +23,14 @@ import profile from './profile';
 import records from './records';
 import register from './register';
 import reports from './reports';
+import send from './send';
 import sign from './sign';
 import subaccount from './subaccount';
 import site from './site';
 import template from './template';
 import upload from './upload';
 
-export const MODULES: FastifyPluginAsync[] = [account, auth, bills, captcha, clients, content, help, invoice, ledger, notice, numbers, password, profile, records, register, reports, sign, site, subaccount, template, upload];
+export const MODULES: FastifyPluginAsync[] = [account, auth, bills, captcha, clients, content, help, invoice, ledger, notice, numbers, password, profile, records, register, reports, send, sign, site, subaccount, template, upload];
 
 interface PluginMeta {
   name?: string;

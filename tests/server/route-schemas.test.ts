@@ -91,6 +91,24 @@ describe.each(backends)('route schemas (%s)', (backend) => {
     const upload = spec.paths['/api/file/upload'].post;
     expect(upload.parameters.find((p: any) => p.name === 'scene').schema.maxLength).toBe(32);
   });
+
+  it('documents the send and template modules with their request schemas and answers', async () => {
+    const c = await as('agent1');
+    const spec = (await c.get('/api/help/openapi.json')).body;
+    const body = (path: string) => spec.paths[path].post.requestBody.content['application/x-www-form-urlencoded'].schema;
+    expect(body('/api/send/sendTim').title).toBe('SendTimedParams');
+    expect(body('/api/send/sendTim').properties.isCheckAvailableCredit).toMatchObject({ type: 'integer', enum: [0, 1] });
+    expect(body('/api/send/chargeInfo').properties.smstype).toMatchObject({ type: 'integer', maximum: 99 });
+    expect(body('/api/send/edit').title).toBe('SendTaskEditParams');
+    expect(body('/api/autoTemplate/list').properties.createStartTime.format).toBe('date');
+    expect(body('/api/autoTemplate/del').title).toBe('TemplateRefParams');
+    const sent = spec.paths['/api/send/sending'].post.responses['200'].content['application/json'].schema;
+    expect(Object.keys(sent.properties.data.properties)).toEqual(['taskId', 'smsNum', 'chargeNum', 'submitTotal', 'amount']);
+    expect(spec.paths['/api/autoTemplate/commonlist'].post.responses['200'].content['application/json'].schema.properties.data.required).toContain('entityList');
+    // a bad parameter: 参数错误, never a 5xx
+    expect((await c.post('/api/send/sendTim', { jsmsAccessTimerSms: {}, isCheckAvailableCredit: 7 }, { json: true })).body).toMatchObject({ code: 400, msg: '参数错误' });
+    expect((await c.post('/api/send/chargeInfo', { clientId: 'client1', smstype: 'x' })).body).toMatchObject({ code: 400, msg: '参数错误' });
+  });
 });
 
 describe('installAccess', () => {

@@ -115,6 +115,16 @@ describe.each(backends)('templates (%s)', (backend) => {
       expect((await list(agent1, { createEndTime: '2026-03-02' })).body.data.totalCount).toBe(1);
     });
 
+    it('checks its filter by filters/template-smart: dates, enum values, the range order, lengths', async () => {
+      expect((await list(agent1, { createStartTime: '2026-03-05', createEndTime: '2026-03-03' })).body).toMatchObject({ code: 400, msg: '开始时间不能晚于结束时间' });
+      expect((await list(agent1, { createStartTime: '2026-02-30' })).body.code).toBe(400);
+      expect((await list(agent1, { state: 42 })).body.code).toBe(400);
+      expect((await list(agent1, { templateId: '9'.repeat(41) })).body).toMatchObject({ code: 400, msg: '参数错误' });
+      // empty values mean "any"; a sub-account naming itself sees its own
+      expect((await list(agent1, { state: '', sign: '', createStartTime: '' })).body.data.totalCount).toBe(6);
+      expect((await list(client1, { clientId: 'client1' })).body.code).toBe(0);
+    });
+
     it('pages with currentPage and pageRowCount', async () => {
       const r = await list(agent1, { currentPage: 2, pageRowCount: 4 });
       expect(r.body.data).toMatchObject({ totalCount: 6, currentPage: 2, pageRowCount: 4 });
@@ -246,6 +256,8 @@ describe.each(backends)('templates (%s)', (backend) => {
       expect((await agent0.post('/api/autoTemplate/del', { templateId: byAgent.templateId })).body).toEqual({ code: 404, msg: '模板不存在' });
       expect((await client2.post('/api/autoTemplate/del', { templateId: byAgent.templateId })).body).toEqual({ code: 404, msg: '模板不存在' });
       expect((await agent1.post('/api/autoTemplate/del', { templateId: 99999999999 })).body).toEqual({ code: 404, msg: '模板不存在' });
+      for (const bad of ['abc', '-1', '', ' 12x ', '1.5']) expect((await agent1.post('/api/autoTemplate/del', { templateId: bad })).body).toEqual({ code: 404, msg: '模板不存在' });
+      expect((await agent1.post('/api/autoTemplate/edit', { ...edit, templateId: 'abc' })).body).toEqual({ code: 404, msg: '模板不存在' });
       expect((await agent1.post('/api/autoTemplate/del', {})).body).toEqual({ code: 404, msg: '模板不存在' });
       const general = (await agent1.post('/api/autoTemplate/commonlist', {})).body.data.entityList[0];
       expect((await agent1.post('/api/autoTemplate/del', { templateId: general.templateId })).body).toEqual({ code: 404, msg: '模板不存在' });

@@ -21,8 +21,7 @@ import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/types';
 import type { MoMessage, Receipt, SmscLink, SubmitRequest, SubmitResult } from '../smsc/types';
-import { fireDueTimedTasks } from '../send/timer';
-import { expandNextChunk } from '../send/messages';
+import { expandNextChunk, fireDueTimedTasks } from '../send';
 import { storeMo, type StoredMo } from './mo';
 import { SendRecordStatus } from '../../../common/generated/schemas';
 import {

@@ -21,7 +21,7 @@ import { randomUUID } from 'node:crypto';
 import copyStreams from 'pg-copy-streams';
 import type { Database } from '../../db/types';
 import { regionOf } from '../../../common/sms/segments';
-import { enqueueTask } from '../dispatch/sql';
+import { enqueueTask } from '../dispatch';
 import { decodeChunk, encodeChunk, type ChunkPayload } from './chunks';
 import { SendRecordStatus } from '../../../common/generated/schemas';
 

@@ -8,7 +8,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db';
 import { settleRefunds } from '../billing';
-import { carrierSlot, releaseMessages } from '../dispatch/sql';
+import { carrierSlot, releaseMessages } from '../dispatch';
 import { expandTask } from './messages';
 import { ChargeState, SendRecordStatus, TaskStatus } from '../../../common/generated/schemas';
 

@@ -10,10 +10,10 @@
  * - a few uplink (sms_mo) rows for client1.
  */
 import type { Db } from '../../db';
-import { Money } from '../ledger/money';
+import { Money } from '../ledger';
 import { chargePlan, REFUNDABLE_STATES, settleRefunds, type ChargePlan } from '../billing';
 import { insertMessages } from './messages';
-import { carrierSlot } from '../dispatch/sql';
+import { carrierSlot } from '../dispatch';
 import { newTaskUid } from './service';
 import { carrierOf } from '../../../common/sms/segments';
 import { countPieces } from '../../../common/sms/pieces';

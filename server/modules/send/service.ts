@@ -53,7 +53,9 @@ import {
   TemplateCategory,
   TemplateType,
   UserType,
+  type SendChargeInfoParams,
   type SendForm,
+  type SendTimedParams,
 } from '../../../common/generated/schemas';
 import sendForm from '../../../schemas/forms/send.json';
 import { MESSAGES } from '../../../common/schema/messages';
@@ -185,7 +187,7 @@ export class SendService {
   }
 
   /** /send/getsmstypes */
-  async getSmsTypes(me: Account, clientid: unknown) {
+  async getSmsTypes(me: Account, clientid: string | undefined) {
     const a = await this.target(me, me.user_type === UserType.Agent ? clientid : me.clientid);
     return smsTypesOf(a).map((v) => ({ value: v, label: this.ctx.schemas.registry.enumLabel('sms-type', v) ?? String(v), accountExtAttr: a.operation_mode }));
   }
@@ -265,7 +267,7 @@ export class SendService {
   }
 
   /** /send/chargeInfo: the confirm dialog's figures (template not needed). */
-  async chargeInfo(me: Account, b: Record<string, unknown>) {
+  async chargeInfo(me: Account, b: SendChargeInfoParams) {
     const account = await this.target(me, b.clientId ?? b.clientid);
     assertMaySend(account);
     const sign = String(b.sign ?? '').trim();
@@ -279,7 +281,7 @@ export class SendService {
     const chargeNum = submitTotal * pc.pieces;
     const payerId = this.payerOf(account);
     if (account.operation_mode === OperationMode.Package) {
-      const st = b.smstype === undefined || b.smstype === '' ? undefined : Number(b.smstype);
+      const st = b.smstype;
       const pools =
         st !== undefined && Number.isInteger(st)
           ? await usablePools(this.ctx.db, payerId, st, this.ctx.now())
@@ -449,7 +451,7 @@ export class SendService {
   }
 
   /** /send/sendTim: the JSON body's jsmsAccessTimerSms mapped onto forms/send. */
-  async sendTimed(me: Account, body: Record<string, any>): Promise<SendResult> {
+  async sendTimed(me: Account, body: SendTimedParams): Promise<SendResult> {
     const j = (body.jsmsAccessTimerSms && typeof body.jsmsAccessTimerSms === 'object' && !Array.isArray(body.jsmsAccessTimerSms) ? body.jsmsAccessTimerSms : {}) as Record<string, unknown>;
     const raw: Record<string, unknown> = {
       clientId: me.user_type === UserType.Agent ? (j.clientid ?? j.clientId) : me.clientid,
@@ -468,7 +470,7 @@ export class SendService {
     }
     if (raw.sendtime === undefined) throw new ApiError(400, MSG.badSendTime);
     const f = validateForm<SendForm>(this.ctx.schemas, SEND_FORM, raw);
-    const check = body.isCheckAvailableCredit === undefined || body.isCheckAvailableCredit === '' ? 1 : Number(body.isCheckAvailableCredit);
+    const check = body.isCheckAvailableCredit ?? 1;
     const replace = typeof body.taskId === 'string' && body.taskId.trim() ? body.taskId.trim().slice(0, 40) : undefined;
     return this.send(me, f, { timed: true, checkCredit: check !== 0, replaceUid: replace });
   }

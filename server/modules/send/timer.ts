@@ -10,9 +10,9 @@
  */
 import { sql } from 'kysely';
 import type { AppContext } from '../../context';
-import { Money } from '../ledger/money';
+import { Money } from '../ledger';
 import { chargePlan, type CarrierCode, type ChargePlan } from '../billing';
-import { enqueueTask } from '../dispatch/sql';
+import { enqueueTask } from '../dispatch';
 import { ChargeMode, ChargeState, SendRecordStatus, TaskStatus } from '../../../common/generated/schemas';
 
 type Ctx = Pick<AppContext, 'db' | 'now'>;

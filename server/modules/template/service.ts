@@ -8,14 +8,15 @@
  * in review (state 0), or approves it at once when auto-review is on (AUTO_REVIEW=1, demos).
  * Operators approve and reject with the CLI (server/cli/templates.ts).
  */
-import { escapeLike } from '../../db/filters';
+import { whereFrom, type ScopeAccount } from '../../db/filters';
+import type { CurrentPaging } from '../../http/contract';
 import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
-import { INT4_MAX, SMALLINT_MAX } from '../../http/guards';
+import { INT4_MAX } from '../../http/guards';
 import { entityPage, pagingOf } from '../../http/paging';
 import { validateForm } from '../../http/validation';
-import { addMs, businessDayStart, formatDateTime } from '../../lib/time';
+import { formatDateTime } from '../../lib/time';
 import { SensitiveWords } from '../content/sensitive-words';
 import {
   checkTemplateRules,
@@ -24,7 +25,7 @@ import {
   sensitiveWordsMessage,
   type TemplateRuleConfig,
 } from '../../../common/template/rules';
-import { AccountStatus, TemplateAuditState, UserType, YesNo, type SmsTemplate } from '../../../common/generated/schemas';
+import { AccountStatus, TemplateAuditState, UserType, YesNo, type GeneralTemplateFilter, type SmartTemplateFilter, type SmsTemplate, type TemplateRefParams } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
 
 export const TEMPLATE_FORM = 'forms/template';
@@ -43,12 +44,14 @@ export interface TemplateForm {
   content: string;
 }
 
-const str = (v: unknown) => (v === undefined || v === null ? '' : String(v).trim());
-/** digits within int4 (ids) or, with `max`, a narrower column (enumerations are smallint) */
-const intOrUndef = (v: unknown, max = INT4_MAX) => {
-  const s = str(v);
-  return /^\d{1,10}$/.test(s) && Number(s) <= max ? Number(s) : undefined;
-};
+/**
+ * A template number as given (the list's templateId filter, params/template-ref): digits within
+ * int4, else -1 (matches no template: the list is empty, an edit or delete answers 404).
+ */
+export function templateIdOf(v: string | number | undefined): number {
+  const s = v === undefined ? '' : String(v).trim();
+  return /^\d{1,10}$/.test(s) && Number(s) <= INT4_MAX ? Number(s) : -1;
+}
 
 export class TemplateService {
   readonly words: SensitiveWords;
@@ -81,11 +84,16 @@ export class TemplateService {
     return a.operation_mode;
   }
 
+  /** The accounts whose templates the caller reaches: itself and, for an agent, every sub-account. */
+  private async scope(a: Account): Promise<ScopeAccount[]> {
+    if (a.user_type !== UserType.Agent) return [{ id: a.id, clientid: a.clientid }];
+    const subs = await this.ctx.db.selectFrom('accounts').select(['id', 'clientid']).where('agent_id', '=', a.id).execute();
+    return [{ id: a.id, clientid: a.clientid }, ...subs];
+  }
+
   /** Account ids whose templates the caller reaches. */
   private async scopeIds(a: Account): Promise<number[]> {
-    if (a.user_type !== UserType.Agent) return [a.id];
-    const subs = await this.ctx.db.selectFrom('accounts').select('id').where('agent_id', '=', a.id).execute();
-    return [a.id, ...subs.map((s) => s.id)];
+    return (await this.scope(a)).map((s) => s.id);
   }
 
   /** The account a clientid names, if the caller reaches it (else 403). */
@@ -151,28 +159,12 @@ export class TemplateService {
     'c.clientid as creator_clientid',
   ] as const;
 
-  /** POST /autoTemplate/list */
-  async list(caller: Account, params: Record<string, unknown>) {
-    const paging = pagingOf(params);
-    let q = this.baseQuery().where('t.owner_id', 'in', await this.scopeIds(caller));
-    const clientId = str(params.clientId ?? params.clientid);
-    if (clientId) q = q.where('t.owner_id', '=', (await this.reachable(caller, clientId)).id);
-    const state = intOrUndef(params.state, SMALLINT_MAX);
-    if (state !== undefined) q = q.where('t.state', '=', state);
-    const smsType = intOrUndef(params.smsType, SMALLINT_MAX);
-    if (smsType !== undefined) q = q.where('t.sms_type', '=', smsType);
-    const templateType = intOrUndef(params.templateType, SMALLINT_MAX);
-    if (templateType !== undefined) q = q.where('t.template_type', '=', templateType);
-    const templateId = str(params.templateId);
-    if (templateId) q = q.where('t.id', '=', /^\d{1,9}$/.test(templateId) ? Number(templateId) : -1);
-    const sign = str(params.sign);
-    if (sign) q = q.where('t.sign', 'like', `%${escapeLike(sign)}%`);
-    const content = str(params.content);
-    if (content) q = q.where('t.content', 'like', `%${escapeLike(content)}%`);
-    const start = businessDayStart(str(params.createStartTime));
-    if (start) q = q.where('t.create_time', '>=', start);
-    const end = businessDayStart(str(params.createEndTime));
-    if (end) q = q.where('t.create_time', '<', addMs(end, 86_400_000));
+  /** POST /autoTemplate/list: filters/template-smart (the owner within the caller's scope). */
+  async list(caller: Account, f: SmartTemplateFilter & CurrentPaging) {
+    const paging = pagingOf(f);
+    // a sub-account's clientId is checked as well (its own, else 403 无权访问), hence `agent: true`
+    let q = whereFrom(this.baseQuery(), this.ctx, 'filters/template-smart', f, { scope: await this.scope(caller), agent: true, skip: ['templateId'] });
+    if (f.templateId) q = q.where('t.id', '=', templateIdOf(f.templateId));
     const [{ n }] = await q.select((eb) => eb.fn.countAll<number>().as('n')).execute();
     const rows = await q
       .select([...TemplateService.COLUMNS])
@@ -188,16 +180,10 @@ export class TemplateService {
     );
   }
 
-  /** POST /autoTemplate/commonlist: the platform's general templates (approved). */
-  async commonList(params: Record<string, unknown>) {
-    const paging = pagingOf(params);
-    let q = this.baseQuery().where('t.owner_id', 'is', null).where('t.state', '=', TemplateAuditState.Approved);
-    const smsType = intOrUndef(params.smsType, SMALLINT_MAX);
-    if (smsType !== undefined) q = q.where('t.sms_type', '=', smsType);
-    const templateType = intOrUndef(params.templateType, SMALLINT_MAX);
-    if (templateType !== undefined) q = q.where('t.template_type', '=', templateType);
-    const content = str(params.content);
-    if (content) q = q.where('t.content', 'like', `%${escapeLike(content)}%`);
+  /** POST /autoTemplate/commonlist: the platform's general templates (approved), filters/template-general. */
+  async commonList(f: GeneralTemplateFilter & CurrentPaging) {
+    const paging = pagingOf(f);
+    const q = whereFrom(this.baseQuery().where('t.owner_id', 'is', null).where('t.state', '=', TemplateAuditState.Approved), this.ctx, 'filters/template-general', f);
     const [{ n }] = await q.select((eb) => eb.fn.countAll<number>().as('n')).execute();
     const rows = await q
       .select([...TemplateService.COLUMNS])
@@ -230,7 +216,7 @@ export class TemplateService {
     const form = validateForm<TemplateForm>(this.ctx.schemas, TEMPLATE_FORM, body);
     let owner: { id: number; clientid: string };
     if (caller.user_type === UserType.Agent) {
-      const clientId = str(form.clientId);
+      const clientId = (form.clientId ?? '').trim();
       if (!clientId) throw new ApiError(400, this.requiredMessage('clientId'), { errors: [{ field: 'clientId', message: this.requiredMessage('clientId') }] });
       owner = await this.reachable(caller, clientId);
       if (owner.id === caller.id) throw new ApiError(400, this.requiredMessage('clientId'), { errors: [{ field: 'clientId', message: this.requiredMessage('clientId') }] });
@@ -281,17 +267,17 @@ export class TemplateService {
   }
 
   /** The caller's own template (it created it), else 404 / 403. */
-  private async ownTemplate(caller: Account, templateId: unknown): Promise<TemplateRow> {
-    const id = intOrUndef(templateId);
-    const row = id !== undefined && id < 2 ** 31 ? await this.one(caller, id) : null;
+  private async ownTemplate(caller: Account, templateId: string | number | undefined): Promise<TemplateRow> {
+    const id = templateIdOf(templateId);
+    const row = id >= 0 ? await this.one(caller, id) : null;
     if (!row) throw new ApiError(404, this.rules.messages.notFound);
     if (row.isCreateor !== YesNo.Yes) throw new ApiError(403, this.rules.messages.notCreator);
     return row;
   }
 
   /** POST /autoTemplate/edit: the creator changes it; it goes back to review. */
-  async edit(caller: Account, body: Record<string, unknown>): Promise<TemplateRow> {
-    const row = await this.ownTemplate(caller, body?.templateId);
+  async edit(caller: Account, body: TemplateRefParams): Promise<TemplateRow> {
+    const row = await this.ownTemplate(caller, body.templateId);
     const values = await this.prepare(caller, body);
     await this.ctx.db
       .updateTable('templates')
@@ -325,7 +311,7 @@ export class TemplateService {
   }
 
   /** POST /autoTemplate/del */
-  async remove(caller: Account, templateId: unknown): Promise<void> {
+  async remove(caller: Account, templateId: string | number | undefined): Promise<void> {
     const row = await this.ownTemplate(caller, templateId);
     await this.ctx.db.deleteFrom('templates').where('id', '=', row.templateId).execute();
   }

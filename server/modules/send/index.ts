@@ -1,0 +1,32 @@
+/**
+ * 普通短信发送: accepting sends (ordinary and timed), their charge preview, re-edit, cancel, the
+ * number import and its templates (routes.ts); the acceptance (service.ts, gate.ts), the message
+ * rows and large tasks' chunks (messages.ts, chunks.ts), timed tasks released when due (timer.ts),
+ * operators' review (review.ts). Depends on the clients module (the accounts a session reaches).
+ *
+ * The dispatch pipeline (server/modules/dispatch) runs the timed release and the chunk expansion in
+ * its housekeeping and expander loops (`fireDueTimedTasks`, `expandNextChunk`, re-exported here);
+ * send queues and releases messages through dispatch's index.ts.
+ */
+import { defineModule } from '../module';
+import { sendRoutes } from './routes';
+import { SendService } from './service';
+
+export { SendService, MSG as SEND_MSG, X as SEND_X, newTaskUid, stripSign, fillsTemplate, refusalOf, smsTypesOf, type SendResult } from './service';
+export { sendPayload } from './routes';
+export { assertMaySend, assertDeferredRoom } from './gate';
+export { dropStaged, expandNextChunk, expandTask, insertMessages, stageChunks, type UnplacedBatch } from './messages';
+export { textTokens, NUMBER_HEADER } from './import';
+export { fireDueTimedTasks } from './timer';
+export { reviewTask, ReviewError } from './review';
+
+declare module '../../context' {
+  interface Services {
+    send: SendService;
+  }
+}
+
+export default defineModule({ name: 'send', dependencies: ['clients'] }, async (app, ctx) => {
+  const send = (app.services.send = new SendService(ctx, app.services.clients));
+  await app.register(sendRoutes(ctx, send));
+});
