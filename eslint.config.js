@@ -73,4 +73,17 @@ export default defineConfig([
     files: ['src/**/*.{ts,tsx}', '.storybook/**/*.{ts,tsx}'],
     extends: [reactHooks.configs.flat.recommended],
   },
+  {
+    // type-checked rules (typescript-eslint, with the TypeScript project of each file): a promise is
+    // awaited or explicitly `void`, never handed where a void callback is expected, only thenables
+    // are awaited, and no type assertion says what the type already says
+    files: ['server/**/*.ts', 'common/**/*.ts', 'src/**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
+    },
+  },
 ]);

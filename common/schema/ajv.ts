@@ -17,8 +17,8 @@ export const AJV_OPTIONS: Options = { allErrors: true, $data: true, strict: fals
 
 /** Adds what every validator of ours needs: formats, custom messages (ajv-errors), annotation keywords. */
 export function extendAjv<T extends Ajv>(ajv: T): T {
-  addFormats(ajv as any);
-  ajvErrors(ajv as any);
+  addFormats(ajv);
+  ajvErrors(ajv);
   for (const k of ANNOTATION_KEYWORDS) if (!ajv.getKeyword(k)) ajv.addKeyword(k);
   // our own formats (common/schema/formats.ts): money, business-date-time
   for (const [name, f] of Object.entries(CUSTOM_FORMATS)) if (!ajv.formats[name]) ajv.addFormat(name, f);

@@ -71,7 +71,7 @@ export function operatorOf(phone: string): { carrier: Carrier; name: string; vir
   if (!carrier) return null;
   const c = CARRIERS[Number(phone.slice(0, 4)) - 1000];
   if (c === 'G') return { carrier, name: '中国广电', virtual: false };
-  return { carrier, name: `中国${CARRIER_NAMES[carrier as 1 | 2 | 3]}`, virtual: c >= 'A' && c <= 'C' };
+  return { carrier, name: `中国${CARRIER_NAMES[carrier]}`, virtual: c >= 'A' && c <= 'C' };
 }
 
 // ---- regions (decoded on first use) ----

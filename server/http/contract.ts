@@ -104,12 +104,12 @@ export function request<K extends SchemaKey, P extends PagingName | undefined = 
     };
     byKey.set(cacheKey, s);
   }
-  return s as TypedSchema<WithPaging<SchemaType<K>, P>>;
+  return s;
 }
 
 /** Just the paging parameters (a list without filters). */
 export function pagingOnly<P extends PagingName>(paging: P): TypedSchema<WithPaging<object, P>> {
-  return { type: 'object', properties: paging === 'currentPage' ? CURRENT_PAGE : PAGE_ROWS } as TypedSchema<WithPaging<object, P>>;
+  return { type: 'object', properties: paging === 'currentPage' ? CURRENT_PAGE : PAGE_ROWS };
 }
 
 // ---- answers -------------------------------------------------------------------------------

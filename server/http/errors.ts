@@ -84,7 +84,7 @@ export const isMultipartFault = (err: unknown) => err instanceof Error && !(err 
  */
 export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
   req.log.info({ err: { code: err.code, message: err.message } }, 'request refused while routing');
-  return reply.status(400).send({ code: 400, msg: BAD_REQUEST_MSG } satisfies ErrorBody);
+  void reply.status(400).send({ code: 400, msg: BAD_REQUEST_MSG } satisfies ErrorBody);
 }
 
 export function installErrorHandler(app: FastifyInstance) {
@@ -95,9 +95,9 @@ export function installErrorHandler(app: FastifyInstance) {
       if (err.data !== undefined) body.data = err.data;
       return reply.status(200).send(body);
     }
-    const mapped = fromFrameworkError(err as FastifyError);
+    const mapped = fromFrameworkError(err);
     if (mapped) {
-      req.log.info({ err: { code: (err as FastifyError).code, message: err.message } }, 'request refused');
+      req.log.info({ err: { code: (err).code, message: err.message } }, 'request refused');
       return reply.status(mapped.status).send(mapped.body);
     }
     if (isMultipartFault(err)) {

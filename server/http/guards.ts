@@ -136,7 +136,7 @@ export function installInputGuards(app: FastifyInstance) {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = body as string;
     if (jsonDepth(text) > INPUT_LIMITS.maxDepth) return done(refuse(INPUT_MESSAGES.tooDeep), undefined);
-    parseJson(req, text, (err, value) => {
+    void parseJson(req, text, (err, value) => {
       if (err) return done(err, undefined);
       if (!value || typeof value !== 'object' || Array.isArray(value)) return done(new ApiError(400, INPUT_MESSAGES.notObject), undefined);
       done(null, value);

@@ -63,7 +63,7 @@ export function route<B extends JsonSchema | undefined = undefined, Q extends Js
   if (d.body) schema.body = d.body;
   if (d.querystring) schema.querystring = d.querystring;
   if (d.response) schema.response = { 200: d.response };
-  const config = { ...(d.with?.config as object | undefined), access: d.access, ...(d.accountIdOnly ? { accountIdOnly: true } : {}) };
+  const config = { ...(d.with?.config), access: d.access, ...(d.accountIdOnly ? { accountIdOnly: true } : {}) };
   return { ...d.with, schema, config } as unknown as RouteOptions<B, Q>;
 }
 
@@ -78,7 +78,7 @@ const SUB_ACCOUNT = UserType.SubAccount;
  */
 export function installAccess(app: FastifyInstance, sessions: SessionService) {
   app.addHook('onRoute', (opts) => {
-    const access = (opts.config as { access?: Access } | undefined)?.access;
+    const access = (opts.config)?.access;
     if (!access) throw new Error(`route ${String(opts.method)} ${opts.url} declares no access`);
     const idOnly = (opts.config as { accountIdOnly?: boolean }).accountIdOnly === true;
     if (idOnly && access !== 'session') throw new Error(`route ${String(opts.method)} ${opts.url}: accountIdOnly needs access 'session'`);

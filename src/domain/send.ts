@@ -152,7 +152,7 @@ export async function downloadPosted(url: string, params: Record<string, unknown
   if (type.includes('json')) {
     let body: ApiBody = { code: -1, msg: SEND_MESSAGES.noData };
     try {
-      body = JSON.parse(await (res.data as Blob).text());
+      body = JSON.parse(await (res.data).text());
     } catch {
       /* keep the default */
     }

@@ -57,8 +57,8 @@ function useSessionCheckOnNavigate() {
     }
     let cancelled = false;
     const target = `${location.pathname}${location.search}`;
-    auth?.check?.({ target } satisfies CheckParams).then((r) => {
-      if (!cancelled && !r.authenticated && r.redirectTo) navigate(r.redirectTo, { replace: true });
+    void auth?.check?.({ target } satisfies CheckParams).then((r) => {
+      if (!cancelled && !r.authenticated && r.redirectTo) void navigate(r.redirectTo, { replace: true });
     });
     return () => {
       cancelled = true;

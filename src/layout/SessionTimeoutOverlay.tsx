@@ -35,7 +35,7 @@ export function SessionTimeoutOverlay({ defaultOpen = false }: { defaultOpen?: b
             type="primary"
             onClick={() => {
               setOpen(false);
-              navigate(loginPath(`${location.pathname}${location.search}`), { replace: true });
+              void navigate(loginPath(`${location.pathname}${location.search}`), { replace: true });
             }}
           >
             重新登录

@@ -149,7 +149,7 @@ function definition(registry: ResourceRegistry, resource: string): ResourceDefin
 function endpointOf<K extends keyof ResourceDefinition>(def: ResourceDefinition, resource: string, kind: K): NonNullable<ResourceDefinition[K]> {
   const ep = def[kind];
   if (!ep) throw new Error(`资源 ${resource} 没有 ${String(kind)} 接口`);
-  return ep as NonNullable<ResourceDefinition[K]>;
+  return ep;
 }
 
 function withId(ep: Endpoint, id: unknown, params?: object) {
@@ -212,7 +212,7 @@ export function createDataProvider(registry: ResourceRegistry): DataProvider {
       const ep = endpointOf(def, resource, 'deleteOne');
       const { url, params } = withId(ep, id, { ...(variables as object), ...meta?.params });
       const body = await call(ep.method ?? 'form', url, params);
-      return { data: (body.data ?? { id }) as any };
+      return { data: (body.data ?? { id }) };
     },
 
     /**

@@ -4,7 +4,7 @@
  */
 import { SchemaRegistry, type SchemaMap } from '../../common/schema/registry';
 
-const files = import.meta.glob('../../schemas/*/*.json', { eager: true, import: 'default' }) as Record<string, object>;
+const files = import.meta.glob<object>('../../schemas/*/*.json', { eager: true, import: 'default' });
 
 export const schemaMap: SchemaMap = Object.fromEntries(
   Object.entries(files).map(([p, s]) => [p.replace(/^.*\/schemas\//, ''), s]),

@@ -116,7 +116,7 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
   let simulator: Simulator | null = null;
   let url = opts.smppUrl?.trim() || '';
   if (!url) {
-    simulator = await startSimulator(opts.simulator ?? (simulatorSettingsFromEnv(process.env) as Partial<SimulatorSettings>));
+    simulator = await startSimulator(opts.simulator ?? (simulatorSettingsFromEnv(process.env)));
     // our own simulator takes (and counts submits by) the ref TLV; a configured SMSC gets none unless asked
     url = `${simulator.url}?ref_tlv=${simulator.settings.refTlv}`;
   }

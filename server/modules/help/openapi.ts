@@ -48,9 +48,9 @@ export async function registerOpenApi(app: FastifyInstance, platformName: string
       },
     },
     transform: ({ schema, url, route }) => {
-      if (!url.startsWith('/api/')) return { schema: { ...(schema as Json), hide: true } as any, url };
+      if (!url.startsWith('/api/')) return { schema: { ...(schema as Json), hide: true }, url };
       const own = (schema ?? {}) as Json;
-      const access = (route.config as { access?: Access } | undefined)?.access ?? 'session';
+      const access = (route.config)?.access ?? 'session';
       const s: Json = { summary: own.summary, tags: own.tags };
       s.description = [ACCESS_NOTES[access], own.description ?? ''].filter(Boolean).join('；');
       if (own.querystring) s.querystring = plainSchema(own.querystring);
@@ -60,7 +60,7 @@ export async function registerOpenApi(app: FastifyInstance, platformName: string
       }
       // the answer the route declares (server/http/contract.ts): {code, msg, data} or a file
       if (own.response) s.response = plainSchema(own.response);
-      return { schema: s as any, url };
+      return { schema: s, url };
     },
   });
 }

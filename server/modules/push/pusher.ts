@@ -176,7 +176,7 @@ export class Pusher {
         .returning(['id', 'url', 'payload', 'attempts'])
         .execute();
       this.stats.claimed += rows.length;
-      return rows as Claimed[];
+      return rows;
     });
   }
 

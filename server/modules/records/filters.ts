@@ -101,10 +101,10 @@ export function uplinkRange(start: string | undefined, end: string | undefined, 
     endDay = cap < today ? cap : today;
     if (endDay < from) endDay = from;
   }
-  if (from! > endDay!) throw new ApiError(400, RECORD_MSG.dateOrder);
-  if (from! < earliest) throw new ApiError(400, RECORD_MSG.uplinkRange);
-  if (endDay! > addMonths(from!, 1)) throw new ApiError(400, RECORD_MSG.uplinkSpan);
-  return { from: from!, to: addDays(endDay!, 1) };
+  if (from > endDay!) throw new ApiError(400, RECORD_MSG.dateOrder);
+  if (from < earliest) throw new ApiError(400, RECORD_MSG.uplinkRange);
+  if (endDay! > addMonths(from, 1)) throw new ApiError(400, RECORD_MSG.uplinkSpan);
+  return { from: from, to: addDays(endDay!, 1) };
 }
 
 export const RECORD_STATES: readonly number[] = Object.values(SendRecordStatus);

@@ -236,7 +236,7 @@ export class RecordsService {
       .where('t.account_id', 'in', ids)
       .where((eb) => (num === undefined ? eb('t.uid', '=', v) : eb.or([eb('t.uid', '=', v), eb('t.id', '=', num)])))
       .orderBy(sql`t.uid = ${v}`, 'desc')
-      .executeTakeFirst()) as TaskRow | undefined;
+      .executeTakeFirst());
     if (!task) throw new ApiError(404, RECORD_MSG.taskNotFound);
     return { task, clientids: new Map(accounts.map((a) => [a.id, a.clientid])) };
   }

@@ -45,7 +45,7 @@ let gbk: TextDecoder | null | undefined;
 /** The text of a decoded deliver_sm / submit_sm field (the library decodes IA5/GSM, Latin-1, UCS2). */
 export function fieldText(value: unknown, dataCoding: number): string {
   let v = value;
-  if (v && typeof v === 'object' && !Buffer.isBuffer(v) && 'message' in v) v = (v as { message: unknown }).message;
+  if (v && typeof v === 'object' && !Buffer.isBuffer(v) && 'message' in v) v = (v).message;
   if (typeof v === 'string') return v;
   if (Buffer.isBuffer(v)) {
     if ((dataCoding & 0x0f) === DC_GBK) {

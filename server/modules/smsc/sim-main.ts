@@ -19,7 +19,7 @@ import { startSimulator, type SimulatorSettings } from './simulator';
 async function main() {
   let settings: Partial<SimulatorSettings>;
   try {
-    settings = { port: 2775, ...simulatorSettingsFromEnv(process.env) } as Partial<SimulatorSettings>;
+    settings = { port: 2775, ...simulatorSettingsFromEnv(process.env) };
   } catch (e) {
     console.error((e as Error).message);
     process.exit(2);

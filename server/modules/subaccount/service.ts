@@ -213,7 +213,7 @@ export class SubAccountService {
     const total = rows.length
       ? Number(rows[0].total_count)
       : Number((await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
-    return { rows: rows.map(({ total_count: _t, ...r }) => r as Account), total, paging };
+    return { rows: rows.map(({ total_count: _t, ...r }) => r), total, paging };
   }
 
   async managerList(agent: Account, f: SubAccountFilter & CurrentPaging) {

@@ -121,7 +121,7 @@ export function ChunkedUpload(props: ChunkedUploadProps & { api?: UploadApi; has
 
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="chunked-upload">
-      <Upload accept={accept.join(',')} showUploadList={false} disabled={disabled || !!item} beforeUpload={(file) => (start(file as unknown as File), false)}>
+      <Upload accept={accept.join(',')} showUploadList={false} disabled={disabled || !!item} beforeUpload={(file) => (start(file), false)}>
         <Button icon={<CloudUploadOutlined />} disabled={disabled || !!item}>
           {buttonText}
         </Button>

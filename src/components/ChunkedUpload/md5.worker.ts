@@ -51,7 +51,7 @@ async function* contents(file: Blob): AsyncGenerator<Uint8Array> {
       const { done, value } = await byob.read(new Uint8Array(buffer));
       if (done || !value) return;
       yield value;
-      buffer = value.buffer as ArrayBuffer; // the same memory, handed back by the read
+      buffer = value.buffer; // the same memory, handed back by the read
     }
   }
   const reader = stream.getReader();

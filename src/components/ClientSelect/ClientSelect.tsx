@@ -29,7 +29,7 @@ export function useClientOptions(phoneInoutType?: 0 | 1) {
     config: { payload: { getAll: 1, ...(phoneInoutType !== undefined ? { phoneInoutType } : {}) } },
     queryOptions: { staleTime: 60_000 },
   });
-  const list = Array.isArray(result?.data) ? (result.data as ClientOption[]) : [];
+  const list = Array.isArray(result?.data) ? (result.data) : [];
   return { clients: list, isLoading: query.isLoading };
 }
 

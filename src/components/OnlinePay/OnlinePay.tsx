@@ -114,7 +114,7 @@ export function PayDialog({ order, onClose, onChanged, pollMs = 2000 }: PayDialo
       }
     };
     void tick();
-    const t = setInterval(tick, pollMs);
+    const t = setInterval(() => void tick(), pollMs);
     return () => {
       stop = true;
       clearInterval(t);
@@ -133,7 +133,7 @@ export function PayDialog({ order, onClose, onChanged, pollMs = 2000 }: PayDialo
         try {
           const msg = await cancelPay(o.paymentId);
           message.success(msg || MESSAGES.payOrderCancelled);
-          const next = await payStatus(o.paymentId).catch(() => ({ ...o, paymentState: PayOrderState.Cancelled, paymentStateStr: '已取消', countDownStr: '' }) as PayOrder);
+          const next = await payStatus(o.paymentId).catch(() => ({ ...o, paymentState: PayOrderState.Cancelled, paymentStateStr: '已取消', countDownStr: '' }));
           setPolled({ order: next, at: Date.now() });
           onChanged?.(next);
         } catch (e) {

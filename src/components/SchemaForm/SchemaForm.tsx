@@ -37,7 +37,7 @@ function useRuntimeValidation(needed: boolean): Runtime | undefined {
   useEffect(() => {
     if (!needed || runtime) return;
     let live = true;
-    (runtimeLoad ??= import('./validation').then((m) => (runtime = m))).then(() => live && loaded((n) => n + 1));
+    void (runtimeLoad ??= import('./validation').then((m) => (runtime = m))).then(() => live && loaded((n) => n + 1));
     return () => {
       live = false;
     };

@@ -49,6 +49,6 @@ export function compiledValidator(form: CompiledForm): ValidatorType {
 
 /** Checks data against a compiled form outside the form (e.g. the mobile number before a code is sent). */
 export function checkCompiled(form: CompiledForm, data: Record<string, any>): FieldError[] {
-  const { errors } = compiledValidator(form).validateFormData(data, form.schema as any, undefined, transformErrors);
+  const { errors } = compiledValidator(form).validateFormData(data, form.schema, undefined, transformErrors);
   return errors.map((e) => ({ field: toField(e.property), message: e.message ?? MESSAGES.badParam }));
 }

@@ -43,7 +43,7 @@ export function schemaColumns<T extends BaseRecord>(entity: string, columns: (st
       title: title ?? info.title,
       render: render ? (v: unknown, r: T, i: number) => render(v, r, i, cell(v, r)) : cell,
       ...rest,
-    } as TableColumnType<T>;
+    };
   });
 }
 

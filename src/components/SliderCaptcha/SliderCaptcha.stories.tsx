@@ -37,9 +37,9 @@ export const DraggedToTheEnd: Story = {
     const track = c.getByTestId('slider-captcha');
     const { left, top } = handle.getBoundingClientRect();
     const end = track.getBoundingClientRect().right + 20;
-    fireEvent.pointerDown(handle, { pointerId: 1, clientX: left + 5, clientY: top + 5, button: 0 });
-    for (let x = left + 5; x <= end; x += 30) fireEvent.pointerMove(handle, { pointerId: 1, clientX: x, clientY: top + 5 });
-    fireEvent.pointerUp(handle, { pointerId: 1, clientX: end, clientY: top + 5 });
+    await fireEvent.pointerDown(handle, { pointerId: 1, clientX: left + 5, clientY: top + 5, button: 0 });
+    for (let x = left + 5; x <= end; x += 30) await fireEvent.pointerMove(handle, { pointerId: 1, clientX: x, clientY: top + 5 });
+    await fireEvent.pointerUp(handle, { pointerId: 1, clientX: end, clientY: top + 5 });
     await expect(await c.findByText('验证通过')).toBeVisible();
     await expect(c.getByTestId('result')).toHaveTextContent('server=challenge-1 token=token-1');
   },
@@ -50,9 +50,9 @@ export const ReleasedHalfway: Story = {
     const c = within(canvasElement);
     const handle = c.getByRole('slider', { name: '滑块验证' });
     const { left, top } = handle.getBoundingClientRect();
-    fireEvent.pointerDown(handle, { pointerId: 1, clientX: left + 5, clientY: top + 5, button: 0 });
-    fireEvent.pointerMove(handle, { pointerId: 1, clientX: left + 120, clientY: top + 5 });
-    fireEvent.pointerUp(handle, { pointerId: 1, clientX: left + 120, clientY: top + 5 });
+    await fireEvent.pointerDown(handle, { pointerId: 1, clientX: left + 5, clientY: top + 5, button: 0 });
+    await fireEvent.pointerMove(handle, { pointerId: 1, clientX: left + 120, clientY: top + 5 });
+    await fireEvent.pointerUp(handle, { pointerId: 1, clientX: left + 120, clientY: top + 5 });
     await waitFor(() => expect(handle).toHaveAttribute('aria-valuenow', '0'));
     await expect(c.getByTestId('result')).toHaveTextContent('未验证');
   },

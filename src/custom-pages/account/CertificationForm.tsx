@@ -86,7 +86,7 @@ export function CertificationForm({ mode, initial, defaultType, onSubmitted, cli
   }));
 
   const change = (v: Partial<Values>) => {
-    const t = (v.cert_type ?? values.cert_type) as 1 | 2;
+    const t = (v.cert_type ?? values.cert_type);
     // the form's own data back as it is (a copy would reset what is typed meanwhile); another
     // certification type: its first id type
     setValues(t === values.cert_type ? (v as Values) : { ...v, cert_type: t, id_type: ID_TYPES_FOR[t][0] });

@@ -38,7 +38,7 @@ export function OwnCertification({ re = false }: { re?: boolean }) {
   const defaultType = typeParam === CertType.Enterprise ? CertType.Enterprise : typeParam === CertType.Personal ? CertType.Personal : undefined;
   const submitted = async () => {
     await refreshAll();
-    if (re) navigate(AUTH_ROUTE);
+    if (re) void navigate(AUTH_ROUTE);
   };
   if (status === OauthStatus.Uncertified) {
     return (

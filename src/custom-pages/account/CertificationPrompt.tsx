@@ -32,7 +32,7 @@ export function CertificationPrompt({ open, onClose, to = CERTIFY_ROUTE }: Certi
       cancelText="否"
       onOk={() => {
         onClose();
-        navigate(to);
+        void navigate(to);
       }}
       onCancel={onClose}
       data-testid="certification-prompt"

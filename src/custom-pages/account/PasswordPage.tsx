@@ -41,7 +41,7 @@ export default function PasswordPage() {
       message.success(MESSAGES.passwordChanged);
       setValues({});
       setRound((r) => r + 1);
-      navigate(securityScreen.path);
+      void navigate(securityScreen.path);
     } catch {
       // the server's message is already shown
     } finally {

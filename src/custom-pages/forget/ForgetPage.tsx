@@ -85,7 +85,7 @@ export default function ForgetPage() {
       const { validateCode, password, confirmPassword } = data;
       await postForm('/password/change', { ...target(data), validateCode, password, confirmPassword }, { silent: true });
       message.success('密码已重置，请使用新密码登录');
-      navigate('/login', { replace: true });
+      void navigate('/login', { replace: true });
     } catch (e) {
       const err = e instanceof ApiError ? e : new ApiError({ code: -1, msg: '接口异常' });
       if (Array.isArray(err.body.data?.errors)) setFieldErrors(err.body.data.errors);

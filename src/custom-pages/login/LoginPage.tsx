@@ -62,7 +62,7 @@ export default function LoginPage() {
         { silent: true },
       );
       rememberedUser.set(data.remember ? data.username! : null);
-      navigate(safeRedirect(params.get('redirect')), { replace: true });
+      void navigate(safeRedirect(params.get('redirect')), { replace: true });
     } catch (e) {
       const err = e instanceof ApiError ? e : new ApiError({ code: -1, msg: '接口异常' });
       setFailure({ code: err.code, msg: err.message });

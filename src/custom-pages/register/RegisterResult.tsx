@@ -31,7 +31,7 @@ export function RegisteredAndLoggedIn() {
 /** Registration done, log in next: jumps to /login after 3 seconds. */
 export function RegisteredGoLogin() {
   const navigate = useNavigate();
-  const toLogin = useStableCallback(() => navigate('/login'));
+  const toLogin = useStableCallback(() => void navigate('/login'));
   const { left, start } = useCountdown(toLogin);
   useEffect(() => start(JUMP_SECONDS), [start]);
   return (

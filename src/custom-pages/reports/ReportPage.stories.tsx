@@ -39,7 +39,7 @@ export const PackagePrepaid: Story = {
     // the date pickers cannot be typed into or cleared
     const inputs = canvasElement.querySelectorAll('.ant-picker input');
     await expect(inputs.length).toBe(2);
-    inputs.forEach((i) => expect(i).toHaveAttribute('readonly'));
+    for (const i of inputs) await expect(i).toHaveAttribute('readonly');
     await expect(canvasElement.querySelector('.ant-picker-clear')).toBeNull();
   },
 };

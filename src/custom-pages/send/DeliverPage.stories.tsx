@@ -44,7 +44,7 @@ async function fill(canvas: HTMLElement, numbers = '13800138000,13012345678') {
   const pick = await within(dialog).findAllByRole('button', { name: /^选\s*择$/ }, T);
   await userEvent.click(pick[0]);
   await waitFor(() => expect(c.getByTestId('picked-template')).toHaveTextContent('3001'), T);
-  fireEvent.change(c.getByTestId('numbers-input'), { target: { value: numbers } });
+  await fireEvent.change(c.getByTestId('numbers-input'), { target: { value: numbers } });
 }
 
 export const AgentEmpty: Story = {
@@ -111,7 +111,7 @@ export const InvalidNumbers: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const box = await c.findByTestId('numbers-input', {}, T);
-    fireEvent.change(box, { target: { value: '13800138000；12345\n13800138000 1540000000，13012345678' } });
+    await fireEvent.change(box, { target: { value: '13800138000；12345\n13800138000 1540000000，13012345678' } });
     await expect(box).toHaveValue('13800138000,12345,13800138000,1540000000,13012345678');
     await waitFor(() => expect(c.getByTestId('number-counts')).toHaveTextContent('号码总数：5有效号码：3无效号码：2重复号码：1'), T);
     await userEvent.click(c.getByRole('button', { name: /确认号码/ }));
@@ -126,7 +126,7 @@ export const TooManyNumbers: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const many = Array.from({ length: 60001 }, (_, i) => `138${String(i).padStart(8, '0')}`).join(',');
-    fireEvent.change(await c.findByTestId('numbers-input', {}, T), { target: { value: many } });
+    await fireEvent.change(await c.findByTestId('numbers-input', {}, T), { target: { value: many } });
     await expect(await c.findByTestId('too-many', {}, T)).toHaveTextContent('号码不能大于60000个');
   },
 };
@@ -216,7 +216,7 @@ export const TimedCreditAlert: Story = {
     await userEvent.click(c.getByTestId('submit'));
     await waitFor(() => expect(calls.checkSubmitTime?.[0]?.submitTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:00$/), T);
     // the default is Shanghai's now + 30 min (seconds dropped), whatever the browser's zone
-    const ahead = businessTime(calls.checkSubmitTime![0].submitTime as string).diff(businessNow(), 'minute', true);
+    const ahead = businessTime(calls.checkSubmitTime[0].submitTime as string).diff(businessNow(), 'minute', true);
     await expect(ahead).toBeGreaterThan(20);
     await expect(ahead).toBeLessThanOrEqual(30);
     await userEvent.click(await body().findByRole('button', { name: /确认定时发送/ }, T));
@@ -234,7 +234,7 @@ export const ClearWithConfirmation: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const box = await c.findByTestId('numbers-input', {}, T);
-    fireEvent.change(box, { target: { value: '13800138000' } });
+    await fireEvent.change(box, { target: { value: '13800138000' } });
     await userEvent.click(c.getByRole('button', { name: /清空号码/ }));
     await expect(await body().findByText('确定清空号码吗？', {}, T)).toBeInTheDocument();
     await userEvent.click(body().getByRole('button', { name: /确\s*定/ }));
@@ -248,7 +248,7 @@ export const ImportAndCarrierCheck: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const box = await c.findByTestId('numbers-input', {}, T);
-    fireEvent.change(box, { target: { value: '13800138000' } });
+    await fireEvent.change(box, { target: { value: '13800138000' } });
     const input = canvasElement.querySelector('input[type=file]') as HTMLInputElement;
     await userEvent.upload(input, new File(['13700137000\n13600136000\n123\n'], '号码.txt', { type: 'text/plain' }));
     await expect(await c.findByTestId('import-result', {}, T)).toHaveTextContent('共 3 个号码，错误 1 个');

@@ -72,7 +72,7 @@ export function useDomesticNumbers() {
   };
   const carrierCheck = async () => {
     if (imported) {
-      setCarriers({ mobileNum: imported.mobileNum, unicomNum: imported.unicomNum, telecomNum: imported.telecomNum } as CarrierCheck);
+      setCarriers({ mobileNum: imported.mobileNum, unicomNum: imported.unicomNum, telecomNum: imported.telecomNum });
       return;
     }
     const now = current();

@@ -249,7 +249,7 @@ export const TimeNow: Story = {
 };
 
 /** the picker's cell of a day, 'YYYY-MM-DD' */
-const cell = (day: string) => document.body.querySelector(`.ant-picker-dropdown td[title="${day}"]`) as HTMLElement | null;
+const cell = (day: string) => document.body.querySelector<HTMLElement>(`.ant-picker-dropdown td[title="${day}"]`);
 
 export const TimeScheduledOrdinary: Story = {
   name: '发送时间：普通短信定时，今天起可选',

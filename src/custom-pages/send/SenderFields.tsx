@@ -21,7 +21,7 @@ export function useSmsTypeOptions(clientId: string | undefined) {
     config: { payload: { clientid: clientId } },
     queryOptions: { enabled: !!clientId, staleTime: 60_000 },
   });
-  const types: SmsTypeOption[] = clientId && Array.isArray(result?.data) ? (result.data as SmsTypeOption[]) : [];
+  const types: SmsTypeOption[] = clientId && Array.isArray(result?.data) ? (result.data) : [];
   const options = types.length ? types.map((t) => ({ value: Number(t.value), label: t.label })) : enumOptions<number>('sms-type').map((o) => ({ value: o.value, label: o.label }));
   return { options, loading: query.isFetching && !!clientId };
 }

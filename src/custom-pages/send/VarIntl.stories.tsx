@@ -126,7 +126,7 @@ export const IntlValidation: Story = {
   name: '国际短信：校验提示',
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    fireEvent.change(await c.findByTestId('sign-input', {}, T), { target: { value: 'A' } });
+    await fireEvent.change(await c.findByTestId('sign-input', {}, T), { target: { value: 'A' } });
     await userEvent.click(c.getByTestId('submit'));
     await expect(await c.findByText('短信类型不能为空', {}, T)).toBeInTheDocument();
     await expect(c.getByText('签名长度为2-12之间')).toBeInTheDocument();
@@ -140,7 +140,7 @@ export const IntlCountries: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const box = await c.findByTestId('intl-numbers', {}, T);
-    fireEvent.change(box, { target: { value: '14155552671;447400123456 abc 819012345678' } });
+    await fireEvent.change(box, { target: { value: '14155552671;447400123456 abc 819012345678' } });
     await expect(box).toHaveValue('14155552671,447400123456,819012345678');
     await userEvent.click(c.getByTestId('check-intl'));
     await waitFor(() => expect(c.getByTestId('country-table')).toHaveTextContent('美国'), T);
@@ -153,8 +153,8 @@ export const IntlCharge: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await pickType(c);
-    fireEvent.change(await c.findByTestId('content-input', {}, T), { target: { value: 'Hello there' } });
-    fireEvent.change(c.getByTestId('intl-numbers'), { target: { value: '14155552671,447400123456' } });
+    await fireEvent.change(await c.findByTestId('content-input', {}, T), { target: { value: 'Hello there' } });
+    await fireEvent.change(c.getByTestId('intl-numbers'), { target: { value: '14155552671,447400123456' } });
     await userEvent.click(c.getByTestId('submit'));
     const info = await body().findByTestId('charge-info', {}, T);
     await expect(info).toHaveTextContent('短信字数12 字');
@@ -211,8 +211,8 @@ export const VariableManualScreened: Story = {
     await userEvent.click(await c.findByTestId('pick-template', {}, T));
     await userEvent.click((await body().findAllByRole('button', { name: /^选\s*择$/ }, T))[0]);
     await userEvent.click(await c.findByText('手动输入', {}, T));
-    fireEvent.change(await c.findByTestId('content-input', {}, T), { target: { value: '尊敬的王先生，您预约的体检将于明天开始。' } });
-    fireEvent.change(c.getByTestId('numbers-input'), { target: { value: '13800138000,18600186000' } });
+    await fireEvent.change(await c.findByTestId('content-input', {}, T), { target: { value: '尊敬的王先生，您预约的体检将于明天开始。' } });
+    await fireEvent.change(c.getByTestId('numbers-input'), { target: { value: '13800138000,18600186000' } });
     await waitFor(() => expect(c.getByTestId('submit-total')).toHaveTextContent('2'), T);
     await userEvent.click(c.getByText('联通'));
     await userEvent.click(c.getByTestId('screen-run'));
@@ -233,7 +233,7 @@ export const VariableScreenedEmpty: Story = {
     await userEvent.click(await c.findByTestId('pick-template', {}, T));
     await userEvent.click((await body().findAllByRole('button', { name: /^选\s*择$/ }, T))[0]);
     await userEvent.click(await c.findByText('手动输入', {}, T));
-    fireEvent.change(await c.findByTestId('numbers-input', {}, T), { target: { value: '13800138000' } });
+    await fireEvent.change(await c.findByTestId('numbers-input', {}, T), { target: { value: '13800138000' } });
     await userEvent.click(await c.findByText('移动', {}, T));
     await userEvent.click(c.getByText('电信'));
     await userEvent.click(c.getByTestId('screen-run'));

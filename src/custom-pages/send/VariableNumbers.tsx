@@ -49,7 +49,7 @@ export function useVariableNumbers({ template, clientId, sign, noTemplate, clear
     setParsed(null);
     setScreened(null);
     try {
-      const r = await parseVariableFile({ clientId, importFilePath: up.importFilePath, templateId: template.templateId!, sign: sign.trim(), fileName: up.fileName });
+      const r = await parseVariableFile({ clientId, importFilePath: up.importFilePath, templateId: template.templateId, sign: sign.trim(), fileName: up.fileName });
       setParsed(r.data);
       clear('file');
     } catch (e) {

@@ -70,7 +70,7 @@ export function VariablePage() {
   const pick = (t: SmsTemplate) => {
     setTemplate(t);
     setPicking(false);
-    patch((x) => ({ sign: t.sign || x.sign, smstype: t.smstype !== undefined && t.smstype !== null ? (t.smstype as SmsType) : x.smstype, content: t.content ?? '' }), 'templateId');
+    patch((x) => ({ sign: t.sign || x.sign, smstype: t.smstype !== undefined && t.smstype !== null ? (t.smstype) : x.smstype, content: t.content ?? '' }), 'templateId');
     numbers.forget();
   };
 

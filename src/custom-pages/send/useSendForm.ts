@@ -141,8 +141,8 @@ export function useSendForm<V extends SendTimeValues, K extends string>(opts: Se
   const done = (msg: string | undefined, path: string, opts: { now?: boolean } = {}) => {
     setCharge(null);
     message.success(msg || SEND_MESSAGES.sent);
-    if (opts.now) navigate(path);
-    else timers.current.push(window.setTimeout(() => navigate(path), OPEN_TASKS_AFTER_MS));
+    if (opts.now) void navigate(path);
+    else timers.current.push(window.setTimeout(() => void navigate(path), OPEN_TASKS_AFTER_MS));
   };
 
   /** A timed send refused for credit (code 403): the server's message, and on confirm `again` (without the credit check). */

@@ -138,7 +138,7 @@ export default function InvoiceApply() {
       content: (
         <SchemaDescriptions<Partial<Invoice>>
           entity={invoices.entity}
-          record={{ ...payload, invoiceProject: init.invoiceProject } as Partial<Invoice>}
+          record={{ ...payload, invoiceProject: init.invoiceProject }}
           fields={CONFIRM_FIELDS}
           column={1}
           size="small"
@@ -149,7 +149,7 @@ export default function InvoiceApply() {
         try {
           const body = await invoiceApi.add(payload);
           message.success(body.msg || INVOICE_MESSAGES.applied);
-          navigate(invoiceListScreen.path);
+          void navigate(invoiceListScreen.path);
         } catch (e) {
           const list = fieldErrorsOf(e);
           if (list) setErrors(list);
@@ -183,7 +183,7 @@ export default function InvoiceApply() {
             formData={values}
             onChange={onChange}
             serverErrors={errors}
-            onSubmit={(v) => void submit(v as Values)}
+            onSubmit={(v) => void submit(v)}
           >
             <Space>
               <Button type="primary" htmlType="submit" loading={saving} disabled={new Decimal(init.canAmount).lte(0)}>

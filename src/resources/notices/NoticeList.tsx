@@ -37,7 +37,7 @@ export default function NoticeList() {
           },
           { field: 'releaseTimeToStr', width: 180 },
         ]}
-        onRow={(r) => ({ onClick: () => navigate(noticeViewPath(r.id)), style: { cursor: 'pointer' } })}
+        onRow={(r) => ({ onClick: () => void navigate(noticeViewPath(r.id)), style: { cursor: 'pointer' } })}
       />
     </Card>
   );

@@ -12,7 +12,7 @@ function getPurifier() {
   if (purifier) return purifier;
   purifier = DOMPurify(window);
   purifier.addHook('afterSanitizeAttributes', (node) => {
-    const el = node as Element;
+    const el = node;
     if (el.tagName === 'IMG' && !/^https?:\/\//i.test(el.getAttribute('src') ?? '')) el.removeAttribute('src');
     if (el.tagName === 'A' && el.hasAttribute('href')) {
       el.setAttribute('target', '_blank');
@@ -28,7 +28,7 @@ export function safeNoticeHtml(html: string | undefined | null): string {
     FORBID_TAGS: ['style', 'script', 'iframe', 'frame', 'object', 'embed', 'form', 'input', 'button', 'textarea', 'select', 'svg', 'math', 'link', 'meta', 'base'],
     FORBID_ATTR: ['style', 'srcset'],
     ALLOW_DATA_ATTR: false,
-  }) as string;
+  });
 }
 
 /** The notice as plain text (list excerpts): sanitized, then parsed in an inert document. */

@@ -87,7 +87,7 @@ function TaskDetail({ task }: { task: SendTask }) {
           <Space wrap style={{ marginTop: 8 }}>
             <Checkbox.Group
               value={states}
-              onChange={(v) => setStates(v as number[])}
+              onChange={(v) => setStates(v)}
               options={enumOptions<number>('task-detail-outcome').map((o) => ({ value: o.value, label: o.label }))}
             />
             <Button type="primary" icon={<DownloadOutlined />} loading={exporting} onClick={doExport}>

@@ -101,7 +101,7 @@ export function SignList() {
                   title="确定删除该签名吗？"
                   okText="确定"
                   cancelText="取消"
-                  onConfirm={() => remove({ resource: signs.name, id: r.id }, { onSuccess: () => message.success(MESSAGES.deleted) })}
+                  onConfirm={() => void remove({ resource: signs.name, id: r.id }, { onSuccess: () => void message.success(MESSAGES.deleted) })}
                 >
                   <Button type="link" danger size="small" icon={<DeleteOutlined />}>
                     删除

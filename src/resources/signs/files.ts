@@ -26,7 +26,7 @@ export async function exportSigns(filters: Record<string, unknown>): Promise<str
   if (type.includes('json') || !type.includes('spreadsheet')) {
     let body: ApiBody = { code: -1, msg: '当前无法导出' };
     try {
-      body = JSON.parse(await (res.data as Blob).text());
+      body = JSON.parse(await (res.data).text());
     } catch {
       /* keep the default */
     }

@@ -27,7 +27,7 @@ export default function FinanceList() {
   const rowOf = (k: DialogKind) => (dialog?.kind === k ? dialog.row : null);
   const close = () => setDialog(null);
   const done = () => {
-    tableQuery.refetch();
+    void tableQuery.refetch();
     reload();
   };
   const price = (v: string) => <Money value={v} scale={4} />;

@@ -179,7 +179,7 @@ export default function SubAccountDetail() {
                     defaultType={certType}
                     onSubmitted={() => {
                       void query.refetch();
-                      navigate(`/customer/manager/${id}/auth`);
+                      void navigate(`/customer/manager/${id}/auth`);
                     }}
                   />
                 </Space>
@@ -196,7 +196,7 @@ export default function SubAccountDetail() {
                   re={re}
                   onSubmitted={() => {
                     void query.refetch();
-                    navigate(`/customer/manager/${id}/auth`);
+                    void navigate(`/customer/manager/${id}/auth`);
                   }}
                 />
               ),

@@ -49,7 +49,7 @@ export default function SubAccountList() {
   const [dialog, setDialog] = useState<{ kind: DialogKind; row: SubAccountRow } | null>(null);
   const [exporting, setExporting] = useState(false);
   const done = () => {
-    tableQuery.refetch();
+    void tableQuery.refetch();
     reloadStat();
   };
   const open = (kind: DialogKind, row: SubAccountRow) => setDialog({ kind, row });
@@ -178,7 +178,7 @@ export default function SubAccountList() {
                     重置密码
                   </Button>
                   {row.status === AccountStatus.Active && (
-                    <Popconfirm title="确定以该子账户身份登录？" onConfirm={() => loginAsSubAccount(row.client_id, (m) => message.success(m))}>
+                    <Popconfirm title="确定以该子账户身份登录？" onConfirm={() => void loginAsSubAccount(row.client_id, (m) => void message.success(m))}>
                       <Button type="link" size="small">
                         登录
                       </Button>

@@ -242,7 +242,7 @@ export function PriceDialog({ account, onClose, onDone }: DialogProps) {
       }}
       initial={{
         clientId: account?.client_id,
-        priceType: (account?.priceType ?? 0) as SubAccountPriceForm['priceType'],
+        priceType: (account?.priceType ?? 0),
         unifiedPrice: account?.unifiedPrice ?? undefined,
         mobilePrice: account?.mobilePrice ?? undefined,
         unicomPrice: account?.unicomPrice ?? undefined,

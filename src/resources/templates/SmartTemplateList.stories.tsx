@@ -51,7 +51,7 @@ export const FilterByState: Story = {
     await userEvent.click(await screen.findByTitle('审核不通过'));
     await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
     await waitFor(() => expect(calls.list?.at(-1)?.get('state')).toBe('3'), T);
-    await expect(calls.list!.at(-1)!.get('currentPage')).toBe('1');
+    await expect(calls.list.at(-1)!.get('currentPage')).toBe('1');
     await waitFor(() => expect(c.queryByText('您的登录验证码为{code}，5分钟内有效，请勿泄露。')).toBeNull(), T);
   },
 };

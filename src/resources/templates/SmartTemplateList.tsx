@@ -79,7 +79,7 @@ export function SmartTemplateList() {
             okText="确定"
             cancelText="取消"
             onConfirm={() =>
-              remove({ resource: templates.name, id: r.templateId }, { onSuccess: () => message.success(MESSAGES.deleted) })
+              void remove({ resource: templates.name, id: r.templateId }, { onSuccess: () => void message.success(MESSAGES.deleted) })
             }
           >
             <Button type="link" size="small" danger>
