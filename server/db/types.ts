@@ -30,6 +30,8 @@ export interface AccountTable {
   country_code: D<string>;
   /** argon2id(sha256hex(password)) */
   password_hash: string;
+  /** 0027_interface_password: the SMPP bind password, argon2id(sha256hex(password)); '' = none yet */
+  interface_password_hash: D<string>;
   /** 0 registered inactive, 1 active, 5 frozen, 6 cancelled, 7 locked */
   status: D<number>;
   /** 1 未认证, 2 待认证, 3 已认证, 4 认证不通过 */

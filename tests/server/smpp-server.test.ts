@@ -1,0 +1,256 @@
+/**
+ * The SMPP listener for customers (issue 24, docs/api-smpp.md) with the `smpp` package as the
+ * customer's client: the interface password and its reset, bind rules, PDUs before a bind and
+ * unknown ones, submit_sm → a message row waiting for dispatch and its charge, long messages
+ * (UDH, SAR, message_payload), refusals with nothing charged, throttling.
+ */
+import net from 'node:net';
+import smpp, { type PDU, type Session } from 'smpp';
+import { afterEach, describe, expect, it } from 'vitest';
+import { backends, useServer, type TestServer } from './harness';
+import { as, accountId, db, remaining } from './send-helpers';
+import { AccountStatus, OauthStatus, SendRecordStatus } from '../../common/generated/schemas';
+
+const DEMO_INTERFACE_PASSWORD = 'Demo2468';
+
+const open: Session[] = [];
+afterEach(() => {
+  for (const s of open.splice(0)) s.socket.destroy();
+});
+
+function connect(server: TestServer): Promise<Session> {
+  const port = server.app.services.smppServer!.port;
+  return new Promise((resolve, reject) => {
+    const s = new smpp.Session({ host: '127.0.0.1', port });
+    open.push(s);
+    s.on('error', () => {});
+    s.socket.once('connect', () => resolve(s));
+    s.socket.once('error', reject);
+  });
+}
+
+function call(s: Session, command: string, fields: Record<string, unknown> = {}): Promise<PDU> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${command}: no answer`)), 5000);
+    s.send(new smpp.PDU(command, fields), (resp) => {
+      clearTimeout(timer);
+      resolve(resp);
+    });
+  });
+}
+
+const closed = (s: Session) => new Promise<void>((resolve) => (s.socket.destroyed ? resolve() : s.socket.once('close', () => resolve())));
+
+async function bound(server: TestServer, kind = 'bind_transceiver', systemId = 'client1', password = DEMO_INTERFACE_PASSWORD) {
+  const s = await connect(server);
+  const r = await call(s, kind, { system_id: systemId, password });
+  return { s, status: r.command_status };
+}
+
+async function setAccount(server: TestServer, clientid: string, values: Record<string, unknown>) {
+  await db(server).updateTable('accounts').set(values).where('clientid', '=', clientid).execute();
+}
+
+describe.each(backends)('SMPP server for customers (%s)', (backend) => {
+  const t = useServer(backend, { config: { smppServerPort: -1, smppServerHost: '127.0.0.1' } });
+
+  describe('interface password', () => {
+    it('client1 binds with the demo password; the console password does not bind', async () => {
+      expect((await bound(t.server)).status).toBe(0);
+      expect((await bound(t.server, 'bind_transceiver', 'client1', 'Demo1234')).status).toBe(0x0e);
+    });
+
+    it('the account resets its own: the new one binds, the old one no longer; the stored value is a hash', async () => {
+      const c = await as(t.server, 'client1');
+      const r = await c.post('/api/client/account/resetInterfacePassword', {});
+      expect(r.body.code).toBe(0);
+      const pw = r.body.data.password as string;
+      expect(pw).toMatch(/^[A-Za-z0-9]{8}$/);
+      const row = await db(t.server).selectFrom('accounts').select('interface_password_hash').where('clientid', '=', 'client1').executeTakeFirstOrThrow();
+      expect(row.interface_password_hash).not.toContain(pw);
+      expect((await bound(t.server, 'bind_transmitter', 'client1', pw)).status).toBe(0);
+      expect((await bound(t.server, 'bind_transmitter', 'client1', DEMO_INTERFACE_PASSWORD)).status).toBe(0x0e);
+      // back to the demo password for the other tests
+      const { hashInterfacePassword } = await import('../../server/modules/smpp-server');
+      await setAccount(t.server, 'client1', { interface_password_hash: await hashInterfacePassword(DEMO_INTERFACE_PASSWORD) });
+    });
+
+    it("the agent resets its sub-account's; another agent's account or a sub-account naming another is refused", async () => {
+      const agent = await as(t.server, 'agent1');
+      const r = await agent.post('/api/client/account/resetInterfacePassword', { clientId: 'client2' });
+      expect(r.body).toMatchObject({ code: 0, data: { clientid: 'client2' } });
+      const other = await agent.post('/api/client/account/resetInterfacePassword', { clientId: 'client0' });
+      expect(other.body.code).toBe(403);
+      const sub = await as(t.server, 'client1');
+      expect((await sub.post('/api/client/account/resetInterfacePassword', { clientId: 'client2' })).body.code).toBe(403);
+    });
+
+    it('an account opened by an agent gets an interface password at once (hashed)', async () => {
+      const rows = await db(t.server).selectFrom('accounts').select(['clientid', 'interface_password_hash']).where('clientid', '=', 'client1').execute();
+      expect(rows[0].interface_password_hash).toMatch(/^\$argon2id\$/);
+    });
+  });
+
+  describe('bind rules', () => {
+    it('unknown account 0x0F, wrong password 0x0E, frozen 0x0D, outside the whitelist 0x0D, over nodenum 0x05', async () => {
+      expect((await bound(t.server, 'bind_transceiver', 'nobody', 'x')).status).toBe(0x0f);
+      expect((await bound(t.server, 'bind_transceiver', 'client1', 'wrong123')).status).toBe(0x0e);
+      const { hashInterfacePassword } = await import('../../server/modules/smpp-server');
+      await setAccount(t.server, 'client2', { interface_password_hash: await hashInterfacePassword('Frozen12') });
+      expect((await bound(t.server, 'bind_transceiver', 'client2', 'Frozen12')).status).toBe(0x0d);
+      await setAccount(t.server, 'client1', { ip: '10.1.2.3, 192.168.0.0/16' });
+      expect((await bound(t.server)).status).toBe(0x0d);
+      await setAccount(t.server, 'client1', { ip: '10.1.2.3,127.0.0.0/8' });
+      const inside = await bound(t.server);
+      expect(inside.status).toBe(0);
+      inside.s.socket.destroy();
+      await closed(inside.s);
+      await setAccount(t.server, 'client1', { ip: '', nodenum: '1' });
+      const first = await bound(t.server);
+      expect(first.status).toBe(0);
+      expect((await bound(t.server)).status).toBe(0x05);
+      // the first one unbinds: a new session may bind
+      const u = await call(first.s, 'unbind');
+      expect(u.command).toBe('unbind_resp');
+      await closed(first.s);
+      expect((await bound(t.server)).status).toBe(0);
+      await setAccount(t.server, 'client1', { nodenum: '' });
+    });
+
+    it('a second bind on a bound session 0x05; enquire_link answered', async () => {
+      const { s } = await bound(t.server);
+      expect((await call(s, 'bind_transmitter', { system_id: 'client1', password: DEMO_INTERFACE_PASSWORD })).command_status).toBe(0x05);
+      const e = await call(s, 'enquire_link');
+      expect(e).toMatchObject({ command: 'enquire_link_resp', command_status: 0 });
+    });
+
+    it('PDUs before a bind 0x04; unknown command ids generic_nack 0x03; the listener keeps serving', async () => {
+      const s = await connect(t.server);
+      const r = await call(s, 'submit_sm', { destination_addr: '13800138000', short_message: '【好易购】hi' });
+      expect(r).toMatchObject({ command: 'submit_sm_resp', command_status: 0x04 });
+      // command id 0x00000077 does not exist
+      const raw = Buffer.alloc(16);
+      raw.writeUInt32BE(16, 0);
+      raw.writeUInt32BE(0x77, 4);
+      raw.writeUInt32BE(0, 8);
+      raw.writeUInt32BE(4242, 12);
+      const nack = await new Promise<PDU>((resolve) => {
+        s.on('pdu', (p: PDU) => {
+          if (p.sequence_number === 4242) resolve(p);
+        });
+        s.socket.write(raw);
+      });
+      expect(nack).toMatchObject({ command: 'generic_nack', command_status: 0x03 });
+      expect((await bound(t.server)).status).toBe(0);
+    });
+
+    it('an oversized PDU closes that connection, not the listener; a malformed length too', async () => {
+      const port = t.server.app.services.smppServer!.port;
+      for (const len of [1_000_000, 3, 0]) {
+        const started = Date.now();
+        const sock = net.connect(port, '127.0.0.1');
+        await new Promise((r) => sock.once('connect', r));
+        const b = Buffer.alloc(16);
+        b.writeUInt32BE(len, 0);
+        b.writeUInt32BE(0x09, 4);
+        sock.write(b);
+        await new Promise<void>((resolve) => {
+          sock.on('error', () => {});
+          sock.once('close', () => resolve());
+        });
+        // closed at once, not by the bind timeout
+        expect(Date.now() - started).toBeLessThan(2000);
+      }
+      expect((await bound(t.server)).status).toBe(0);
+    });
+  });
+
+  describe('submit_sm', () => {
+    it('accepted as a console send: a message row waiting for dispatch, its task, the charge; the answer carries the message id', async () => {
+      const before = await remaining(t.server, 'client1');
+      const { s } = await bound(t.server, 'bind_transmitter');
+      const r = await call(s, 'submit_sm', { source_addr: '1234', destination_addr: '8613800138000', short_message: '【好易购】您的订单已发货，请注意查收' });
+      expect(r.command_status).toBe(0);
+      const id = Number(r.message_id);
+      const m = await db(t.server).selectFrom('sms_messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      expect(m).toMatchObject({ phone: '13800138000', state: SendRecordStatus.NotSent, account_id: await accountId(t.server, 'client1'), pieces: 1 });
+      const task = await db(t.server).selectFrom('sms_tasks').selectAll().where('id', '=', m.task_id).executeTakeFirstOrThrow();
+      expect(task).toMatchObject({ sign: '好易购', content: '【好易购】您的订单已发货，请注意查收', submit_total: 1, charge_num_total: 1 });
+      expect(await remaining(t.server, 'client1')).toBe(before - 1);
+    });
+
+    it('refusals with a clear status and nothing charged: no approved sign, unknown sign, bad number, uncertified, frozen after the bind', async () => {
+      const before = await remaining(t.server, 'client1');
+      const tasks = async () => Number((await db(t.server).selectFrom('sms_tasks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      const n0 = await tasks();
+      const { s } = await bound(t.server);
+      const submit = (text: string, to = '13800138000') => call(s, 'submit_sm', { destination_addr: to, short_message: text }).then((r) => r.command_status);
+      expect(await submit('没有签名的短信')).toBe(0x402);
+      expect(await submit('【不存在的签名】内容')).toBe(0x402);
+      expect(await submit('【好易购】内容', '12345')).toBe(0x0b);
+      await setAccount(t.server, 'client1', { oauth_status: OauthStatus.Pending });
+      expect(await submit('【好易购】内容')).toBe(0x401);
+      await setAccount(t.server, 'client1', { oauth_status: OauthStatus.Certified, status: AccountStatus.Frozen });
+      expect(await submit('【好易购】内容')).toBe(0x401);
+      await setAccount(t.server, 'client1', { status: AccountStatus.Active });
+      expect(await remaining(t.server, 'client1')).toBe(before);
+      expect(await tasks()).toBe(n0);
+    });
+
+    it('a bind_receiver session may not submit (0x04)', async () => {
+      const { s } = await bound(t.server, 'bind_receiver');
+      expect((await call(s, 'submit_sm', { destination_addr: '13800138000', short_message: '【好易购】x' })).command_status).toBe(0x04);
+    });
+
+    it('long messages: UDH parts, SAR parts and message_payload are each one message of the whole text', async () => {
+      const { s } = await bound(t.server);
+      const whole = `【好易购】${'尊敬的会员，您的订单已经发货。'.repeat(6)}`;
+      const a = whole.slice(0, 60);
+      const b = whole.slice(60);
+      const textOf = async (id: string) => {
+        const m = await db(t.server).selectFrom('sms_messages').select('task_id').where('id', '=', Number(id)).executeTakeFirstOrThrow();
+        return (await db(t.server).selectFrom('sms_tasks').select(['content', 'pieces_per_msg']).where('id', '=', m.task_id).executeTakeFirstOrThrow());
+      };
+      // UDH (IE 0x00, 8-bit reference)
+      const udh = (seq: number) => Buffer.from([0x05, 0x00, 0x03, 0x2a, 2, seq]);
+      const p1 = await call(s, 'submit_sm', { destination_addr: '13800138001', short_message: { udh: udh(1), message: a } });
+      const p2 = await call(s, 'submit_sm', { destination_addr: '13800138001', short_message: { udh: udh(2), message: b } });
+      expect([p1.command_status, p2.command_status]).toEqual([0, 0]);
+      expect((await textOf(p2.message_id)).content).toBe(whole);
+      // SAR TLVs
+      const sar = (seq: number, text: string) => call(s, 'submit_sm', { destination_addr: '13800138002', short_message: text, sar_msg_ref_num: 7, sar_total_segments: 2, sar_segment_seqnum: seq });
+      await sar(2, b);
+      const last = await sar(1, a);
+      expect((await textOf(last.message_id)).content).toBe(whole);
+      // message_payload
+      const pl = await call(s, 'submit_sm', { destination_addr: '13800138003', message_payload: whole });
+      expect(pl.command_status).toBe(0);
+      const t3 = await textOf(pl.message_id);
+      expect(t3.content).toBe(whole);
+      expect(t3.pieces_per_msg).toBe(2);
+    });
+
+    it('accessSpeed: beyond it 0x58 ESME_RTHROTTLED, never a silent drop', async () => {
+      await setAccount(t.server, 'client1', { access_speed: 2 });
+      const { s } = await bound(t.server);
+      const answers = await Promise.all([1, 2, 3, 4].map(() => call(s, 'submit_sm', { destination_addr: '13800138000', short_message: '【好易购】限速' }).then((r) => r.command_status)));
+      expect(answers.filter((x) => x === 0x58).length).toBeGreaterThanOrEqual(2);
+      expect(answers.every((x) => x === 0 || x === 0x58)).toBe(true);
+      await setAccount(t.server, 'client1', { access_speed: 100 });
+    });
+  });
+});
+
+describe('SMPP server lifecycle', () => {
+  it('off when smppServerPort is 0 (the default of buildApp); closed with the app', async () => {
+    const { startServer } = await import('./harness');
+    const off = await startServer('pglite');
+    expect(off.app.services.smppServer).toBeNull();
+    await off.close();
+    const on = await startServer('pglite', { config: { smppServerPort: -1, smppServerHost: '127.0.0.1' } });
+    const port = on.app.services.smppServer!.port;
+    expect(port).toBeGreaterThan(0);
+    await on.close();
+    await expect(new Promise((resolve, reject) => net.connect(port, '127.0.0.1').once('connect', resolve).once('error', reject))).rejects.toThrow();
+  });
+});
