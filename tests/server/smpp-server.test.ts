@@ -9,7 +9,10 @@ import smpp, { type PDU, type Session } from 'smpp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { backends, useServer, type TestServer } from './harness';
 import { as, accountId, db, remaining } from './send-helpers';
-import { AccountStatus, OauthStatus, SendRecordStatus } from '../../common/generated/schemas';
+import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
+import { pushHooks } from '../../server/modules/dispatch/pipeline';
+import { FakeLink } from '../fixtures/fake-smsc';
+import { AccountStatus, NeedReport, OauthStatus, SendRecordStatus } from '../../common/generated/schemas';
 
 const DEMO_INTERFACE_PASSWORD = 'Demo2468';
 
@@ -238,6 +241,97 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
       expect(answers.every((x) => x === 0 || x === 0x58)).toBe(true);
       await setAccount(t.server, 'client1', { access_speed: 100 });
     });
+  });
+});
+
+describe.each(backends)('SMPP receipts to the customer (%s)', (backend) => {
+  const t = useServer(backend, { config: { smppServerPort: -1, smppServerHost: '127.0.0.1' } });
+
+  /** submits over SMPP, dispatches through a fake carrier that delivers, records the receipts */
+  async function sendAndDeliver(server: TestServer, phones: string[], delivered: (i: number) => boolean = () => true) {
+    const { s } = await bound(server, 'bind_transmitter');
+    const ids: string[] = [];
+    for (const p of phones) ids.push((await call(s, 'submit_sm', { destination_addr: p, short_message: '【好易购】订单已发货 order shipped' })).message_id);
+    s.socket.destroy();
+    const link = new FakeLink();
+    link.delivered = (ref) => delivered(ref);
+    const d = new Dispatcher(server.app.ctx, link, { maintenanceMs: 0, markSubmittedMs: 0, hooks: pushHooks() });
+    while ((await d.dispatchOnce()) > 0);
+    await link.flushReceipts();
+    await d.applyOnce();
+    await d.stop();
+    return ids;
+  }
+
+  const queued = async (server: TestServer) => db(server).selectFrom('smpp_receipts').select(['message_id', 'stat']).orderBy('id').execute();
+
+  /** a receiver session answering each deliver_sm with `answer` (null: no answer), listening before it binds */
+  async function receiver(server: TestServer, answer: (p: PDU) => number | null) {
+    const got: PDU[] = [];
+    const s = await connect(server);
+    s.on('deliver_sm', (p: PDU) => {
+      got.push(p);
+      const st = answer(p);
+      if (st !== null) s.send(p.response({ command_status: st }));
+    });
+    expect((await call(s, 'bind_receiver', { system_id: 'client1', password: DEMO_INTERFACE_PASSWORD })).command_status).toBe(0);
+    return { s, got };
+  }
+
+  const until = async (f: () => boolean | Promise<boolean>, ms = 5000) => {
+    const end = Date.now() + ms;
+    while (!(await f())) {
+      if (Date.now() > end) throw new Error('timed out');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+
+  it('needreport 2: final states queued while no receiver is bound, delivered in order once one binds, never twice once answered', async () => {
+    await setAccount(t.server, 'client1', { needreport: NeedReport.PassThrough });
+    const ids = await sendAndDeliver(t.server, ['13800138000', '13800138001']);
+    expect((await queued(t.server)).map((r) => String(r.message_id))).toEqual(ids);
+    const r = await receiver(t.server, () => 0);
+    await until(() => r.got.length === 2);
+    await until(async () => (await queued(t.server)).length === 0);
+    expect(r.got.map((p) => p.receipted_message_id)).toEqual(ids);
+    for (const [i, p] of r.got.entries()) {
+      expect(p.esm_class & 0x3c).toBe(0x04);
+      expect(p.message_state).toBe(2);
+      expect(String(p.short_message.message)).toMatch(new RegExp(`^id:${ids[i]} sub:001 dlvrd:001 submit date:\\d{10} done date:\\d{10} stat:DELIVRD err:000 text:`));
+    }
+    await new Promise((res) => setTimeout(res, 600));
+    expect(r.got.length).toBe(2);
+  });
+
+  it('a receipt answered with an error or not answered before the session drops is sent again; a failure reads UNDELIV', async () => {
+    await setAccount(t.server, 'client1', { needreport: NeedReport.PassThrough });
+    const [id] = await sendAndDeliver(t.server, ['13800138005'], () => false);
+    // answered 0x08 first: sent again on the same session, then taken
+    let n = 0;
+    const a = await receiver(t.server, () => (n++ === 0 ? 0x08 : 0));
+    await until(() => a.got.length >= 2);
+    expect(a.got.map((p) => p.receipted_message_id)).toEqual([id, id]);
+    expect(String(a.got[0].short_message.message)).toContain('stat:UNDELIV');
+    expect(a.got[0].message_state).toBe(5);
+    await until(async () => (await queued(t.server)).length === 0);
+    a.s.socket.destroy();
+    // never answered: the session drops, the next receiver gets it
+    const [id2] = await sendAndDeliver(t.server, ['13800138006']);
+    const silent = await receiver(t.server, () => null);
+    await until(() => silent.got.length === 1);
+    silent.s.socket.destroy();
+    await closed(silent.s);
+    const b = await receiver(t.server, () => 0);
+    await until(() => b.got.length === 1);
+    expect(b.got[0].receipted_message_id).toBe(id2);
+    await until(async () => (await queued(t.server)).length === 0);
+  });
+
+  it('needreport other than 2: nothing queued for SMPP', async () => {
+    await setAccount(t.server, 'client1', { needreport: NeedReport.SimplePush });
+    const before = await queued(t.server);
+    await sendAndDeliver(t.server, ['13800138007']);
+    expect(await queued(t.server)).toEqual(before);
   });
 });
 

@@ -5,7 +5,8 @@
  * Submits go through the send module's acceptance (send/interface.ts). Depends on clients (whose
  * accounts an agent reaches) and send.
  */
-import { defineModule } from '../module';
+import { defineModule, moduleTimer } from '../module';
+import { RECEIPT_KEEP_MS } from './receipts';
 import { acceptInterfaceMessage, InterfaceRefusal, type InterfaceRefusalReason } from '../send/interface';
 import { InterfacePasswordService } from './interface-password';
 import { smppServerRoutes } from './routes';
@@ -13,6 +14,7 @@ import { SMPP_SERVER_DEFAULTS, SMPP_STATUS, SmppServer, type SmppPlatform } from
 
 export { InterfacePasswordService, newInterfacePassword, hashInterfacePassword, interfacePasswordMatches, maskedInterfacePassword } from './interface-password';
 export { SmppServer, SMPP_STATUS } from './server';
+export { enqueueSmppReceipts, RECEIPT_KEEP_MS } from './receipts';
 
 declare module '../../context' {
   interface Services {
@@ -36,6 +38,13 @@ export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'se
   const passwords = (app.services.interfacePasswords = new InterfacePasswordService(ctx, app.services.clients));
   await app.register(smppServerRoutes(ctx, passwords));
   app.services.smppServer = null;
+  // receipts no receiver took within 72 h are dropped (every process; a DELETE is safe to repeat)
+  moduleTimer(
+    app,
+    ctx.options.purgeEveryMs,
+    () => ctx.db.deleteFrom('smpp_receipts').where('created_at', '<', new Date(ctx.now().getTime() - RECEIPT_KEEP_MS)).execute(),
+    'purge of old SMPP receipts',
+  );
   const port = ctx.config.smppServerPort;
   if (!port) return;
   const platform: SmppPlatform = {

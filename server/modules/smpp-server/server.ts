@@ -12,9 +12,10 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import smpp, { type PDU, type Session } from 'smpp';
 import type { AppContext } from '../../context';
+import { sql } from 'kysely';
 import type { Account } from '../../db/types';
 import { AccountStatus } from '../../../common/generated/schemas';
-import { fieldText, STATUS } from '../smsc/pdu';
+import { fieldText, receiptText, STAT_STATE, STATUS } from '../smsc/pdu';
 import { interfacePasswordMatches } from './interface-password';
 
 /**
@@ -54,6 +55,12 @@ export interface SmppServerOptions {
   window: number;
   /** the parts of a long message wait this long for the others */
   reassemblyMs: number;
+  /** receipts: deliver_sm unanswered at once per session, how often the queue is looked at, how long one waits for its answer before it is sent again */
+  deliverWindow: number;
+  receiptPollMs: number;
+  receiptLeaseMs: number;
+  /** UTC offset of the receipt dates (Asia/Shanghai) */
+  tzMinutes: number;
 }
 
 export const SMPP_SERVER_DEFAULTS: Omit<SmppServerOptions, 'port'> = {
@@ -62,7 +69,23 @@ export const SMPP_SERVER_DEFAULTS: Omit<SmppServerOptions, 'port'> = {
   idleTimeoutMs: 120_000,
   window: 100,
   reassemblyMs: 60_000,
+  deliverWindow: 100,
+  receiptPollMs: 200,
+  receiptLeaseMs: 30_000,
+  tzMinutes: 480,
 };
+
+interface ReceiptRow {
+  id: number;
+  account_id: number;
+  message_id: number;
+  phone: string;
+  stat: string;
+  err: string;
+  text: string;
+  submit_at: Date | string;
+  done_at: Date | string;
+}
 
 export type SubmitResult = { ok: true; msgId: string } | { ok: false; status: number; message: string };
 
@@ -85,6 +108,8 @@ interface CustomerSession {
   bound: Bound | null;
   binding: boolean;
   inflight: number;
+  /** deliver_sm sent and not yet answered: sequence → smpp_receipts.id */
+  unacked: Map<number, number>;
   lastPduAt: number;
   bindTimer?: NodeJS.Timeout;
 }
@@ -162,6 +187,9 @@ export class SmppServer {
   private readonly buckets = new Buckets();
   private readonly long = new Map<string, LongMessage>();
   private ticker?: NodeJS.Timeout;
+  private pumpTimer?: NodeJS.Timeout;
+  private pumping: Promise<void> | null = null;
+  private closing = false;
   port = 0;
 
   constructor(
@@ -183,11 +211,16 @@ export class SmppServer {
     this.port = (server.address() as AddressInfo).port;
     this.ticker = setInterval(() => this.closeIdle(), Math.min(1000, this.opts.idleTimeoutMs));
     this.ticker.unref();
+    this.pumpTimer = setInterval(() => this.kick(), this.opts.receiptPollMs);
+    this.pumpTimer.unref();
     return this.port;
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     clearInterval(this.ticker);
+    clearInterval(this.pumpTimer);
+    await this.pumping;
     for (const m of this.long.values()) clearTimeout(m.timer);
     this.long.clear();
     for (const s of this.sessions) s.session.socket.destroy();
@@ -209,7 +242,7 @@ export class SmppServer {
   }
 
   private onSession(session: Session) {
-    const cs: CustomerSession = { session, ip: session.socket.remoteAddress ?? '', bound: null, binding: false, inflight: 0, lastPduAt: Date.now() };
+    const cs: CustomerSession = { session, ip: session.socket.remoteAddress ?? '', bound: null, binding: false, inflight: 0, unacked: new Map(), lastPduAt: Date.now() };
     this.sessions.add(cs);
     // a malformed or oversized PDU: the library cannot read on, the connection is closed
     session.on('error', () => session.socket.destroy());
@@ -221,6 +254,17 @@ export class SmppServer {
     session.socket.once('close', () => {
       clearTimeout(cs.bindTimer);
       this.sessions.delete(cs);
+      // receipts sent on it and not answered: sent again (on this or another session) at once
+      const ids = [...cs.unacked.values()];
+      cs.unacked.clear();
+      if (ids.length && !this.closing) {
+        void this.ctx.db
+          .updateTable('smpp_receipts')
+          .set({ lease_until: null })
+          .where('id', 'in', ids)
+          .execute()
+          .catch((err) => this.ctx.log.warn({ err }, 'smpp receipt release failed'));
+      }
     });
     const reply = (pdu: PDU, fields: Record<string, unknown> = {}) => session.send(pdu.response(fields));
 
@@ -269,6 +313,7 @@ export class SmppServer {
       cs.bound = { id: a.id, clientid: a.clientid, transmit, receive };
       clearTimeout(cs.bindTimer);
       cs.session.send(pdu.response({ system_id: 'SMSP' }));
+      if (receive) this.kick();
     } catch (err) {
       this.ctx.log.warn({ err }, 'smpp bind failed');
       refuse(SMPP_STATUS.BINDFAIL);
@@ -307,6 +352,64 @@ export class SmppServer {
     } finally {
       cs.inflight--;
     }
+  }
+
+  /** Looks at the receipt queue now (unless a look is running). */
+  kick() {
+    if (this.closing || this.pumping) return;
+    this.pumping = this.pump()
+      .catch((err) => this.ctx.log.warn({ err }, 'smpp receipt delivery failed'))
+      .finally(() => (this.pumping = null));
+  }
+
+  /** Leases and sends the queued receipts of the accounts bound as receivers in this process, oldest first. */
+  private async pump() {
+    const byAccount = new Map<number, CustomerSession[]>();
+    for (const s of this.sessions) {
+      if (!s.bound?.receive || !s.session.socket.writable) continue;
+      const list = byAccount.get(s.bound.id) ?? [];
+      list.push(s);
+      byAccount.set(s.bound.id, list);
+    }
+    for (const [accountId, list] of byAccount) {
+      const room = list.reduce((n, s) => n + Math.max(0, this.opts.deliverWindow - s.unacked.size), 0);
+      if (room <= 0) continue;
+      // leases run on the wall clock (not the business clock ctx.now, which tests hold still)
+      const now = new Date();
+      const lease = new Date(now.getTime() + this.opts.receiptLeaseMs);
+      const r = await sql<ReceiptRow>`
+        update smpp_receipts set lease_until = ${lease}, attempts = attempts + 1
+        where id in (
+          select id from smpp_receipts
+          where account_id = ${accountId} and (lease_until is null or lease_until < ${now})
+          order by id limit ${room} for update skip locked)
+        returning id, account_id, message_id, phone, stat, err, text, submit_at, done_at`.execute(this.ctx.db);
+      const rows = r.rows.sort((a, b) => a.id - b.id);
+      // in order, each to the receiver session with the fewest unanswered
+      for (const row of rows) this.deliver(list.reduce((a, b) => (a.unacked.size <= b.unacked.size ? a : b)), row);
+    }
+  }
+
+  private deliver(cs: CustomerSession, row: ReceiptRow) {
+    const text = receiptText({ msgId: String(row.message_id), stat: row.stat, err: row.err, submitAt: new Date(row.submit_at), doneAt: new Date(row.done_at), text: row.text, tzMinutes: this.opts.tzMinutes });
+    const pdu = new smpp.PDU('deliver_sm', {
+      source_addr: row.phone,
+      destination_addr: cs.bound?.clientid ?? '',
+      esm_class: 0x04,
+      data_coding: 0x01,
+      short_message: text,
+      receipted_message_id: String(row.message_id),
+      message_state: STAT_STATE[row.stat] ?? STAT_STATE.UNKNOWN,
+    });
+    const sent = cs.session.send(pdu, (resp: PDU) => {
+      cs.unacked.delete(pdu.sequence_number);
+      const done = resp.command_status === SMPP_STATUS.OK;
+      const q = done
+        ? this.ctx.db.deleteFrom('smpp_receipts').where('id', '=', row.id)
+        : this.ctx.db.updateTable('smpp_receipts').set({ lease_until: new Date(Date.now() + 1000) }).where('id', '=', row.id);
+      void q.execute().catch((err) => this.ctx.log.warn({ err }, 'smpp receipt answer not recorded'));
+    });
+    if (sent) cs.unacked.set(pdu.sequence_number, row.id);
   }
 
   /** Adds a part; the whole text once every part is there (else null). */
