@@ -5,6 +5,8 @@
  * (UDH, SAR, message_payload), refusals with nothing charged, throttling.
  */
 import net from 'node:net';
+import { execFile, spawnSync } from 'node:child_process';
+import path from 'node:path';
 import smpp, { type PDU, type Session } from 'smpp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { backends, useServer, type TestServer } from './harness';
@@ -332,6 +334,27 @@ describe.each(backends)('SMPP receipts to the customer (%s)', (backend) => {
     const before = await queued(t.server);
     await sendAndDeliver(t.server, ['13800138007']);
     expect(await queued(t.server)).toEqual(before);
+  });
+});
+
+/** Debian's libnet-smpp-perl (apt-get install libnet-smpp-perl; .ci/run installs it) */
+const perlSmpp = spawnSync('perl', ['-MNet::SMPP', '-e', '1']).status === 0;
+
+describe.each(backends)('SMPP server with an independent client (Perl Net::SMPP) (%s)', (backend) => {
+  const t = useServer(backend, { config: { smppServerPort: -1, smppServerHost: '127.0.0.1' } });
+  const script = path.resolve(import.meta.dirname, '../fixtures/smpp-client.pl');
+  const perl = (...args: string[]) =>
+    new Promise<string>((resolve, reject) =>
+      execFile('perl', [script, '127.0.0.1', String(t.server.app.services.smppServer!.port), ...args], { timeout: 20_000 }, (err, stdout) => (err && !stdout ? reject(err) : resolve(stdout))),
+    );
+
+  it.skipIf(!perlSmpp)('binds, submits a Chinese text (UCS-2) and gets the message id; a wrong password is refused 0x0E [skipped without perl Net::SMPP: apt-get install libnet-smpp-perl]', async () => {
+    const out = await perl('client1', DEMO_INTERFACE_PASSWORD, '13800138009', '【好易购】您的订单已发货');
+    const m = /bind 0\nsubmit 0 (\d+)/.exec(out);
+    expect(m, out).not.toBeNull();
+    const row = await db(t.server).selectFrom('sms_messages as m').innerJoin('sms_tasks as t', 't.id', 'm.task_id').select(['m.phone', 't.content']).where('m.id', '=', Number(m![1])).executeTakeFirstOrThrow();
+    expect(row).toEqual({ phone: '13800138009', content: '【好易购】您的订单已发货' });
+    expect(await perl('client1', 'wrong123', '13800138009', 'x')).toMatch(/bind 14\b/);
   });
 });
 
