@@ -149,6 +149,31 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
       expect((await bound(t.server)).status).toBe(0);
     });
 
+    it('a connection that never binds is closed after the bind timeout, an idle bound one after the idle timeout', async () => {
+      const srv = t.server.app.services.smppServer!;
+      const keep = { ...srv.opts };
+      srv.opts.bindTimeoutMs = 200;
+      srv.opts.idleTimeoutMs = 300;
+      try {
+        const started = Date.now();
+        const silent = await connect(t.server);
+        await closed(silent);
+        expect(Date.now() - started).toBeLessThan(2000);
+        const { s, status } = await bound(t.server);
+        expect(status).toBe(0);
+        await closed(s);
+        // an active one stays: enquire_link keeps it
+        const active = await bound(t.server);
+        for (let i = 0; i < 8; i++) {
+          await call(active.s, 'enquire_link');
+          await new Promise((r) => setTimeout(r, 150));
+        }
+        expect(active.s.socket.destroyed).toBe(false);
+      } finally {
+        Object.assign(srv.opts, keep);
+      }
+    });
+
     it('an oversized PDU closes that connection, not the listener; a malformed length too', async () => {
       const port = t.server.app.services.smppServer!.port;
       for (const len of [1_000_000, 3, 0]) {
@@ -200,6 +225,20 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
       await setAccount(t.server, 'client1', { status: AccountStatus.Active });
       expect(await remaining(t.server, 'client1')).toBe(before);
       expect(await tasks()).toBe(n0);
+    });
+
+    it('not enough pieces: 0x403, no task, no message, the pools as they were', async () => {
+      const pools = await db(t.server).selectFrom('product_pools').select(['id', 'remaining']).where('account_id', '=', await accountId(t.server, 'client1')).execute();
+      await db(t.server).updateTable('product_pools').set({ remaining: 0 }).where('account_id', '=', await accountId(t.server, 'client1')).execute();
+      try {
+        const n0 = Number((await db(t.server).selectFrom('sms_messages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+        const { s } = await bound(t.server);
+        expect((await call(s, 'submit_sm', { destination_addr: '13800138000', short_message: '【好易购】没有余量' })).command_status).toBe(0x403);
+        expect(Number((await db(t.server).selectFrom('sms_messages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)).toBe(n0);
+        expect(await remaining(t.server, 'client1')).toBe(0);
+      } finally {
+        for (const p of pools) await db(t.server).updateTable('product_pools').set({ remaining: p.remaining }).where('id', '=', p.id).execute();
+      }
     });
 
     it('a bind_receiver session may not submit (0x04)', async () => {

@@ -195,7 +195,8 @@ export class SmppServer {
   constructor(
     private readonly ctx: AppContext,
     private readonly platform: SmppPlatform,
-    private readonly opts: SmppServerOptions,
+    /** the settings (tests shorten the timeouts of a running listener) */
+    readonly opts: SmppServerOptions,
   ) {}
 
   async listen(): Promise<number> {
