@@ -90,9 +90,24 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
       expect((await sub.post('/api/client/account/resetInterfacePassword', { clientId: 'client2' })).body.code).toBe(403);
     });
 
-    it('an account opened by an agent gets an interface password at once (hashed)', async () => {
-      const rows = await db(t.server).selectFrom('accounts').select(['clientid', 'interface_password_hash']).where('clientid', '=', 'client1').execute();
-      expect(rows[0].interface_password_hash).toMatch(/^\$argon2id\$/);
+    it('hostile parameters are a 400, never a 5xx; no session is a 401', async () => {
+      const agent = await as(t.server, 'agent1');
+      for (const body of [{ clientId: 'x'.repeat(33) }, { clientId: ['client1', 'client2'] }, { clientId: { a: 1 } }]) {
+        const r = await agent.post('/api/client/account/resetInterfacePassword', body, { json: true });
+        expect(r.body.code, JSON.stringify(body)).toBe(400);
+      }
+      const anon = await t.server.client().init();
+      expect((await anon.post('/api/client/account/resetInterfacePassword', {})).body.code).toBe(401);
+    });
+
+    it('an account opened by an agent gets an interface password at once (hashed), usable after a reset', async () => {
+      const agent = await as(t.server, 'agent1');
+      const r = await agent.post('/api/client/account/addUser', { name: 'SMPP开户测试', agentOwned: 1, needreport: 0, needmo: 0 });
+      expect(r.body.code, JSON.stringify(r.body)).toBe(0);
+      const row = await db(t.server).selectFrom('accounts').select(['clientid', 'interface_password_hash']).where('name', '=', 'SMPP开户测试').executeTakeFirstOrThrow();
+      expect(row.interface_password_hash).toMatch(/^\$argon2id\$/);
+      const reset = await agent.post('/api/client/account/resetInterfacePassword', { clientId: row.clientid });
+      expect((await bound(t.server, 'bind_transceiver', row.clientid, reset.body.data.password)).status).toBe(0);
     });
   });
 
