@@ -102,6 +102,13 @@ export interface AppConfig {
   alarmCooldownMs: number;
   /** credit alarm: system budget of alarm SMS a business day, all accounts together (ALARM_SMS_DAILY, 1000); past it, alarms are skipped and logged */
   alarmSmsDaily: number;
+  /**
+   * The SMPP listener for customers (server/modules/smpp-server, docs/api-smpp.md): its port
+   * (SMPP_SERVER_PORT; 0 = off, the default of buildApp; `npm start` listens on 2775 unless told
+   * otherwise; -1 = any free port, for tests) and address (SMPP_SERVER_HOST, 0.0.0.0).
+   */
+  smppServerPort: number;
+  smppServerHost: string;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {
@@ -152,6 +159,8 @@ export const DEFAULT_CONFIG: AppConfig = {
   uploadMinFreeMb: 512,
   alarmCooldownMs: 24 * 3600_000,
   alarmSmsDaily: 1000,
+  smppServerPort: 0,
+  smppServerHost: '0.0.0.0',
 };
 
 function bool(v: string | undefined, dflt: boolean): boolean {
@@ -231,5 +240,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
   if (cooldownHours !== undefined) out.alarmCooldownMs = cooldownHours * 3600_000;
   const alarmDaily = num(env.ALARM_SMS_DAILY);
   if (alarmDaily !== undefined) out.alarmSmsDaily = Math.floor(alarmDaily);
+  const smppPort = num(env.SMPP_SERVER_PORT);
+  if (smppPort !== undefined) out.smppServerPort = Math.floor(smppPort);
+  if (env.SMPP_SERVER_HOST?.trim()) out.smppServerHost = env.SMPP_SERVER_HOST.trim();
   return out;
 }

@@ -33,7 +33,8 @@ const app = await buildApp({
   dataDir,
   staticDir,
   logger: { level: env.LOG_LEVEL ?? 'info' },
-  config: configFromEnv(env),
+  // the customers' SMPP listener on 2775 unless SMPP_SERVER_PORT says otherwise (0: off)
+  config: { smppServerPort: 2775, ...configFromEnv(env) },
 });
 
 const operator = installOperatorChannel(app, dataDir);

@@ -27,6 +27,7 @@ import { phoneHash0022 } from './migrations/0022_phone_hash';
 import { taskChunks0023 } from './migrations/0023_task_chunks';
 import { refundableByCarrier0024 } from './migrations/0024_refundable_by_carrier';
 import { paySandbox0025 } from './migrations/0025_pay_sandbox';
+import { interfacePassword0027 } from './migrations/0027_interface_password';
 import { heldChunks0028 } from './migrations/0028_held_chunks';
 
 async function run(db: Kysely<any>, statements: string[]) {
@@ -181,6 +182,7 @@ export const migrations: Record<string, Migration> = {
   '0023_task_chunks': taskChunks0023,
   '0024_refundable_by_carrier': refundableByCarrier0024,
   '0025_pay_sandbox': paySandbox0025,
+  '0027_interface_password': interfacePassword0027,
   '0028_held_chunks': heldChunks0028,
 };
 

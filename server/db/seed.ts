@@ -14,6 +14,8 @@ import { seedSending } from '../modules/send/seed';
 import { seedPurchase } from '../modules/purchase/seed';
 
 export const DEMO_PASSWORD = 'Demo1234';
+/** client1's SMPP interface password (issue 24; README demo table) */
+export const DEMO_INTERFACE_PASSWORD = 'Demo2468';
 
 type SeedAccount = Omit<NewAccount, 'password_hash' | 'agent_id'> & { agent?: string };
 
@@ -146,6 +148,9 @@ export async function seed(db: Db): Promise<string[]> {
       if (r) created.push(r.clientid);
     }
   }
+  // issue 24: client1's SMPP interface password (README demo table), set once
+  const noInterfacePassword = await db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').where('interface_password_hash', '=', '').executeTakeFirst();
+  if (noInterfacePassword) await db.updateTable('accounts').set({ interface_password_hash: await hashPassword(DEMO_INTERFACE_PASSWORD) }).where('id', '=', noInterfacePassword.id).execute();
   const branding = await db.selectFrom('branding').select('id').where('host_pattern', 'is', null).executeTakeFirst();
   if (!branding) {
     await db

@@ -30,6 +30,8 @@ export interface AccountTable {
   country_code: D<string>;
   /** argon2id(sha256hex(password)) */
   password_hash: string;
+  /** 0027_interface_password: the SMPP bind password, argon2id(sha256hex(password)); '' = none yet */
+  interface_password_hash: D<string>;
   /** 0 registered inactive, 1 active, 5 frozen, 6 cancelled, 7 locked */
   status: D<number>;
   /** 1 未认证, 2 待认证, 3 已认证, 4 认证不通过 */
@@ -231,6 +233,7 @@ export interface Database {
   sms_chunk_staging: SmsChunkStagingTable;
   sms_mo: SmsMoTable;
   push_outbox: PushOutboxTable;
+  smpp_receipts: SmppReceiptTable;
   export_files: ExportFileTable;
   // 0010_send
   send_submit_locks: SendSubmitLockTable;
@@ -586,6 +589,24 @@ export interface SmsMoTable {
   dest: D<string>;
   smsc_ref: D<string | null>;
   received_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** 0027_interface_password: receipts waiting for the account's SMPP receiver session (docs/api-smpp.md) */
+export interface SmppReceiptTable {
+  id: Generated<number>;
+  account_id: number;
+  /** sms_messages.id: the message id submit_sm_resp gave */
+  message_id: number;
+  phone: string;
+  /** appendix-B stat: DELIVRD, UNDELIV, REJECTD, ... */
+  stat: string;
+  err: D<string>;
+  text: D<string>;
+  submit_at: Date;
+  done_at: Date;
+  created_at: Date;
+  lease_until: D<Date | null>;
+  attempts: D<number>;
 }
 
 export interface PushOutboxTable {

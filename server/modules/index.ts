@@ -27,10 +27,11 @@ import send from './send';
 import sign from './sign';
 import subaccount from './subaccount';
 import site from './site';
+import smppServer from './smpp-server';
 import template from './template';
 import upload from './upload';
 
-export const MODULES: FastifyPluginAsync[] = [account, auth, bills, captcha, clients, content, help, invoice, ledger, notice, numbers, password, profile, records, register, reports, send, sign, site, subaccount, template, upload];
+export const MODULES: FastifyPluginAsync[] = [account, auth, bills, captcha, clients, content, help, invoice, ledger, notice, numbers, password, profile, records, register, reports, send, sign, site, smppServer, subaccount, template, upload];
 
 interface PluginMeta {
   name?: string;

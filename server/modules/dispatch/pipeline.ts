@@ -7,6 +7,7 @@ import { sql, type Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/types';
 import { enqueueMo, enqueueReports } from '../push/outbox';
+import { enqueueSmppReceipts } from '../smpp-server';
 import { Pusher } from '../push/pusher';
 import { createSmscLink, type SmscLinkHandle } from '../smsc/client';
 import { describeSmsc, parseSmppUrl, simulatorSettingsFromEnv } from '../smsc/config';
@@ -47,6 +48,8 @@ export interface PipelineOptions {
 export function pushHooks(wake: () => void = () => {}): Required<DispatchHooks> {
   return {
     async reports(trx: Transaction<Database>, rows: AppliedReport[]) {
+      // needreport 2: receipts for the account's SMPP receiver session (issue 24, docs/api-smpp.md)
+      await enqueueSmppReceipts(trx, rows, new Date());
       const accounts = [...new Set(rows.map((r) => r.account_id))];
       const wanted = await trx.selectFrom('accounts').select('id').where('id', 'in', accounts).where('needreport', '=', NeedReport.SimplePush).where('deliveryurl', '<>', '').execute();
       if (!wanted.length) return;

@@ -4,6 +4,7 @@
  * agent_id is its own id (`owned`), answering 404 for unknown ids and 403 无权访问 for another
  * agent's sub-account. Money goes through the ledger (server/modules/ledger).
  */
+import { hashInterfacePassword, newInterfacePassword } from '../smpp-server';
 import { randomInt } from 'node:crypto';
 import { sql, type SelectQueryBuilder } from 'kysely';
 import ExcelJS from 'exceljs';
@@ -444,6 +445,8 @@ export class SubAccountService {
     await this.emailAvailable(email);
     const password = strongPassword();
     const hash = await hashPassword(password);
+    // issue 24: the SMPP interface password, generated now, handed out by its reset (docs/api-smpp.md)
+    const interfaceHash = await hashInterfacePassword(newInterfacePassword());
     const ownedByAgent = f.agentOwned === AgentOwned.AgentOwned;
     for (let attempt = 0; attempt < 8; attempt++) {
       const clientid = newClientId();
@@ -459,6 +462,7 @@ export class SubAccountService {
             email,
             mobile,
             password_hash: hash,
+            interface_password_hash: interfaceHash,
             status: AccountStatus.Active,
             oauth_status: ownedByAgent ? 3 : 2,
             oauth_date: ownedByAgent ? this.ctx.now() : null,

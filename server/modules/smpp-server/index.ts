@@ -1,0 +1,67 @@
+/**
+ * SMPP for customers (issue 24, docs/api-smpp.md): the interface password of an account
+ * (interface-password.ts, its reset route in routes.ts) and the SMPP 3.4 listener (server.ts) on
+ * config.smppServerPort (0: off): it listens when the app is ready and closes with the app.
+ * Submits go through the send module's acceptance (send/interface.ts). Depends on clients (whose
+ * accounts an agent reaches) and send.
+ */
+import { defineModule, moduleTimer } from '../module';
+import { RECEIPT_KEEP_MS } from './receipts';
+import { acceptInterfaceMessage, InterfaceRefusal, type InterfaceRefusalReason } from '../send/interface';
+import { InterfacePasswordService } from './interface-password';
+import { smppServerRoutes } from './routes';
+import { SMPP_SERVER_DEFAULTS, SMPP_STATUS, SmppServer, type SmppPlatform } from './server';
+
+export { InterfacePasswordService, newInterfacePassword, hashInterfacePassword, interfacePasswordMatches, maskedInterfacePassword } from './interface-password';
+export { SmppServer, SMPP_STATUS } from './server';
+export { enqueueSmppReceipts, RECEIPT_KEEP_MS } from './receipts';
+
+declare module '../../context' {
+  interface Services {
+    interfacePasswords: InterfacePasswordService;
+    /** the listener (null when smppServerPort is 0) */
+    smppServer: SmppServer | null;
+  }
+}
+
+/** the SMPP status of a refused submit_sm (docs/api-smpp.md "submit_sm") */
+const REFUSAL_STATUS: Record<InterfaceRefusalReason, number> = {
+  account: SMPP_STATUS.X_ACCOUNT,
+  domestic: SMPP_STATUS.X_DOMESTIC,
+  sign: SMPP_STATUS.X_SIGN,
+  credit: SMPP_STATUS.X_CREDIT,
+  number: SMPP_STATUS.INVDSTADR,
+  length: SMPP_STATUS.INVMSGLEN,
+};
+
+export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'send'] }, async (app, ctx) => {
+  const passwords = (app.services.interfacePasswords = new InterfacePasswordService(ctx, app.services.clients));
+  await app.register(smppServerRoutes(ctx, passwords));
+  app.services.smppServer = null;
+  // receipts no receiver took within 72 h are dropped (every process; a DELETE is safe to repeat)
+  moduleTimer(
+    app,
+    ctx.options.purgeEveryMs,
+    () => ctx.db.deleteFrom('smpp_receipts').where('created_at', '<', new Date(ctx.now().getTime() - RECEIPT_KEEP_MS)).execute(),
+    'purge of old SMPP receipts',
+  );
+  const port = ctx.config.smppServerPort;
+  if (!port) return;
+  const platform: SmppPlatform = {
+    async submit(account, m) {
+      try {
+        const r = await acceptInterfaceMessage(ctx, app.services.send, account, m);
+        return { ok: true, msgId: r.msgId };
+      } catch (err) {
+        if (err instanceof InterfaceRefusal) return { ok: false, status: REFUSAL_STATUS[err.reason], message: err.message };
+        throw err;
+      }
+    },
+  };
+  const server = (app.services.smppServer = new SmppServer(ctx, platform, { ...SMPP_SERVER_DEFAULTS, host: ctx.config.smppServerHost, port }));
+  app.addHook('onReady', async () => {
+    const p = await server.listen();
+    ctx.log.info(`SMPP server for customers listening on ${ctx.config.smppServerHost}:${p}`);
+  });
+  app.addHook('onClose', async () => server.close());
+});

@@ -1,0 +1,432 @@
+/**
+ * The SMPP 3.4 listener for customers (issue 24; docs/api-smpp.md): a customer's gateway binds
+ * with system_id = its clientid and password = its interface password, and submits messages that
+ * go through the same acceptance, charge and dispatch as a console send
+ * (send/interface.ts `acceptInterfaceMessage`).
+ *
+ * Per process (stated in docs/api-smpp.md): the sessions, the `nodenum` session count, the
+ * `accessSpeed` token bucket and the parts of a long message being reassembled. Everything
+ * accepted is in the database at once (a submit_sm_resp is sent after its transaction commits).
+ */
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import smpp, { type PDU, type Session } from 'smpp';
+import type { AppContext } from '../../context';
+import { sql } from 'kysely';
+import type { Account } from '../../db/types';
+import { AccountStatus } from '../../../common/generated/schemas';
+import { fieldText, receiptText, STAT_STATE, STATUS } from '../smsc/pdu';
+import { interfacePasswordMatches } from './interface-password';
+
+/**
+ * A command_length below the 16-octet header is never valid, but the library then waits for ever
+ * (0) or reads a negative length (1-15): such a length is made an error, which closes that
+ * connection (here and on the carrier link alike; the check is the library's own for > 16 KB).
+ */
+const libraryCommandLength = (smpp.PDU as unknown as { commandLength(stream: unknown): number | false }).commandLength;
+(smpp.PDU as unknown as { commandLength(stream: unknown): number | false }).commandLength = (stream: unknown) => {
+  const n = libraryCommandLength(stream);
+  if (n !== false && n < 16) throw new Error(`PDU length ${n} is below the 16-octet header`);
+  return n;
+};
+
+/** SMPP statuses of this listener beyond the shared ones (smsc/pdu STATUS) */
+export const SMPP_STATUS = {
+  ...STATUS,
+  INVCMDID: 0x03,
+  ALYBND: 0x05,
+  SUBMITFAIL: 0x45,
+  /** vendor-specific (0x400-0x4FF): the reasons of a refused submit_sm, nothing charged */
+  X_ACCOUNT: 0x401,
+  X_SIGN: 0x402,
+  X_CREDIT: 0x403,
+  X_DOMESTIC: 0x404,
+} as const;
+
+export interface SmppServerOptions {
+  host: string;
+  /** -1: any free port (tests); 0 is "off" and never reaches here */
+  port: number;
+  /** a connection that has not bound within this long is closed */
+  bindTimeoutMs: number;
+  /** a bound session without any PDU for this long is closed */
+  idleTimeoutMs: number;
+  /** submit_sm being accepted at once per session; beyond it 0x58 */
+  window: number;
+  /** the parts of a long message wait this long for the others */
+  reassemblyMs: number;
+  /** receipts: deliver_sm unanswered at once per session, how often the queue is looked at, how long one waits for its answer before it is sent again */
+  deliverWindow: number;
+  receiptPollMs: number;
+  receiptLeaseMs: number;
+  /** UTC offset of the receipt dates (Asia/Shanghai) */
+  tzMinutes: number;
+}
+
+export const SMPP_SERVER_DEFAULTS: Omit<SmppServerOptions, 'port'> = {
+  host: '0.0.0.0',
+  bindTimeoutMs: 10_000,
+  idleTimeoutMs: 120_000,
+  window: 100,
+  reassemblyMs: 60_000,
+  deliverWindow: 100,
+  receiptPollMs: 200,
+  receiptLeaseMs: 30_000,
+  tzMinutes: 480,
+};
+
+interface ReceiptRow {
+  id: number;
+  account_id: number;
+  message_id: number;
+  phone: string;
+  stat: string;
+  err: string;
+  text: string;
+  submit_at: Date | string;
+  done_at: Date | string;
+}
+
+export type SubmitResult = { ok: true; msgId: string } | { ok: false; status: number; message: string };
+
+/** What the listener needs from the platform (index.ts wires the send module). */
+export interface SmppPlatform {
+  /** accepts one (reassembled) message of the account */
+  submit(account: Account, m: { phone: string; text: string; sourceAddr: string }): Promise<SubmitResult>;
+}
+
+interface Bound {
+  id: number;
+  clientid: string;
+  transmit: boolean;
+  receive: boolean;
+}
+
+interface CustomerSession {
+  session: Session;
+  ip: string;
+  bound: Bound | null;
+  binding: boolean;
+  inflight: number;
+  /** deliver_sm sent and not yet answered: sequence → smpp_receipts.id */
+  unacked: Map<number, number>;
+  lastPduAt: number;
+  bindTimer?: NodeJS.Timeout;
+}
+
+interface LongMessage {
+  parts: (string | undefined)[];
+  got: number;
+  timer: NodeJS.Timeout;
+}
+
+/** The part number of a long message, from its UDH (IE 0x00 / 0x08) or its SAR TLVs. */
+export function partOf(pdu: PDU): { ref: number; total: number; seq: number } | null {
+  const sm = pdu.short_message as { udh?: Buffer[] } | undefined;
+  for (const ie of sm && typeof sm === 'object' && !Buffer.isBuffer(sm) ? (sm.udh ?? []) : []) {
+    if (ie[0] === 0x00 && ie[1] === 3 && ie.length >= 5) return { ref: ie[2], total: ie[3], seq: ie[4] };
+    if (ie[0] === 0x08 && ie[1] === 4 && ie.length >= 6) return { ref: ie.readUInt16BE(2), total: ie[4], seq: ie[5] };
+  }
+  if (pdu.sar_msg_ref_num !== undefined && pdu.sar_total_segments !== undefined && pdu.sar_segment_seqnum !== undefined) {
+    return { ref: Number(pdu.sar_msg_ref_num), total: Number(pdu.sar_total_segments), seq: Number(pdu.sar_segment_seqnum) };
+  }
+  return null;
+}
+
+/** The text of a submit_sm: short_message (UDH removed by the library), else message_payload. */
+export function submitText(pdu: PDU): string {
+  const dc = Number(pdu.data_coding ?? 0);
+  const short = fieldText(pdu.short_message, dc);
+  if (short) return short;
+  return pdu.message_payload !== undefined ? fieldText(pdu.message_payload, dc) : '';
+}
+
+/** Whether `ip` is in the whitelist (comma / space separated addresses and IPv4 CIDRs; empty: anyone). */
+export function ipAllowed(whitelist: string, ip: string): boolean {
+  const entries = whitelist.split(/[\s,;，；]+/).filter(Boolean);
+  if (!entries.length) return true;
+  const addr = ip.replace(/^::ffff:/i, '');
+  for (const e of entries) {
+    if (e === addr) return true;
+    const m = /^(\d+\.\d+\.\d+\.\d+)\/(\d{1,2})$/.exec(e);
+    if (m && net.isIPv4(addr) && net.isIPv4(m[1])) {
+      const bits = Number(m[2]);
+      if (bits > 32) continue;
+      const toInt = (s: string) => s.split('.').reduce((n, o) => (n << 8) + Number(o), 0) >>> 0;
+      const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
+      if ((toInt(addr) & mask) === (toInt(m[1]) & mask)) return true;
+    }
+  }
+  return false;
+}
+
+/** `nodenum` read as the most sessions an account may bind (not a positive number: no limit). */
+export function sessionLimit(nodenum: string): number {
+  const n = Number(String(nodenum ?? '').trim());
+  return Number.isInteger(n) && n > 0 ? n : Infinity;
+}
+
+/** A token bucket of `rate` per second, `rate` deep (per account, per process). */
+class Buckets {
+  private readonly b = new Map<number, { tokens: number; at: number }>();
+  take(accountId: number, rate: number, now = Date.now()): boolean {
+    if (!(rate > 0)) return false;
+    let x = this.b.get(accountId);
+    if (!x) this.b.set(accountId, (x = { tokens: rate, at: now }));
+    x.tokens = Math.min(rate, x.tokens + ((now - x.at) / 1000) * rate);
+    x.at = now;
+    if (x.tokens < 1) return false;
+    x.tokens -= 1;
+    return true;
+  }
+}
+
+export class SmppServer {
+  private server: ReturnType<typeof smpp.createServer> | null = null;
+  private readonly sessions = new Set<CustomerSession>();
+  private readonly buckets = new Buckets();
+  private readonly long = new Map<string, LongMessage>();
+  private ticker?: NodeJS.Timeout;
+  private pumpTimer?: NodeJS.Timeout;
+  private pumping: Promise<void> | null = null;
+  private closing = false;
+  port = 0;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly platform: SmppPlatform,
+    /** the settings (tests shorten the timeouts of a running listener) */
+    readonly opts: SmppServerOptions,
+  ) {}
+
+  async listen(): Promise<number> {
+    const server = smpp.createServer({}, (s: Session) => this.onSession(s));
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.opts.port < 0 ? 0 : this.opts.port, this.opts.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.port = (server.address() as AddressInfo).port;
+    this.ticker = setInterval(() => this.closeIdle(), Math.min(1000, this.opts.idleTimeoutMs));
+    this.ticker.unref();
+    this.pumpTimer = setInterval(() => this.kick(), this.opts.receiptPollMs);
+    this.pumpTimer.unref();
+    return this.port;
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    clearInterval(this.ticker);
+    clearInterval(this.pumpTimer);
+    await this.pumping;
+    for (const m of this.long.values()) clearTimeout(m.timer);
+    this.long.clear();
+    for (const s of this.sessions) s.session.socket.destroy();
+    const server = this.server;
+    this.server = null;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** bound sessions of an account in this process */
+  boundCount(accountId: number): number {
+    let n = 0;
+    for (const s of this.sessions) if (s.bound?.id === accountId) n++;
+    return n;
+  }
+
+  private closeIdle() {
+    const now = Date.now();
+    for (const s of this.sessions) if (s.bound && now - s.lastPduAt > this.opts.idleTimeoutMs) s.session.socket.destroy();
+  }
+
+  private onSession(session: Session) {
+    const cs: CustomerSession = { session, ip: session.socket.remoteAddress ?? '', bound: null, binding: false, inflight: 0, unacked: new Map(), lastPduAt: Date.now() };
+    this.sessions.add(cs);
+    // a malformed or oversized PDU: the library cannot read on, the connection is closed
+    session.on('error', () => session.socket.destroy());
+    session.socket.on('error', () => {});
+    cs.bindTimer = setTimeout(() => {
+      if (!cs.bound) session.socket.destroy();
+    }, this.opts.bindTimeoutMs);
+    cs.bindTimer.unref();
+    session.socket.once('close', () => {
+      clearTimeout(cs.bindTimer);
+      this.sessions.delete(cs);
+      // receipts sent on it and not answered: sent again (on this or another session) at once
+      const ids = [...cs.unacked.values()];
+      cs.unacked.clear();
+      if (ids.length && !this.closing) {
+        void this.ctx.db
+          .updateTable('smpp_receipts')
+          .set({ lease_until: null })
+          .where('id', 'in', ids)
+          .execute()
+          .catch((err) => this.ctx.log.warn({ err }, 'smpp receipt release failed'));
+      }
+    });
+    const reply = (pdu: PDU, fields: Record<string, unknown> = {}) => session.send(pdu.response(fields));
+
+    session.on('pdu', (pdu: PDU) => {
+      cs.lastPduAt = Date.now();
+      if (pdu.command === 'unknown') return reply(pdu, { command_status: SMPP_STATUS.INVCMDID });
+      if (pdu.isResponse()) return; // deliver_sm_resp etc. (receipts: not in this part)
+      switch (pdu.command) {
+        case 'bind_transmitter':
+          return void this.bind(cs, pdu, true, false);
+        case 'bind_receiver':
+          return void this.bind(cs, pdu, false, true);
+        case 'bind_transceiver':
+          return void this.bind(cs, pdu, true, true);
+        case 'enquire_link':
+          return reply(pdu);
+        case 'unbind':
+          cs.bound = null;
+          return session.send(pdu.response(), () => session.socket.end());
+        case 'submit_sm':
+          if (!cs.bound) return reply(pdu, { command_status: SMPP_STATUS.INVBNDSTS });
+          if (!cs.bound.transmit) return reply(pdu, { command_status: SMPP_STATUS.INVBNDSTS });
+          return void this.onSubmit(cs, pdu);
+        default:
+          // any other operation: before a bind 0x04, after it not offered here (generic_nack 0x03)
+          if (!cs.bound) return reply(pdu, { command_status: SMPP_STATUS.INVBNDSTS });
+          return session.send(new smpp.PDU('generic_nack', { sequence_number: pdu.sequence_number, command_status: SMPP_STATUS.INVCMDID }));
+      }
+    });
+  }
+
+  private async bind(cs: CustomerSession, pdu: PDU, transmit: boolean, receive: boolean) {
+    const refuse = (status: number) => cs.session.send(pdu.response({ command_status: status }));
+    if (cs.bound || cs.binding) return refuse(SMPP_STATUS.ALYBND);
+    cs.binding = true;
+    try {
+      const systemId = String(pdu.system_id ?? '');
+      const password = String(pdu.password ?? '');
+      const a = systemId ? await this.ctx.db.selectFrom('accounts').selectAll().where('clientid', '=', systemId).executeTakeFirst() : undefined;
+      if (!a || a.status === AccountStatus.Unactivated) return refuse(SMPP_STATUS.INVSYSID);
+      if (!(await interfacePasswordMatches(a.interface_password_hash, password))) return refuse(SMPP_STATUS.INVPASWD);
+      if (a.status !== AccountStatus.Active) return refuse(SMPP_STATUS.BINDFAIL);
+      if (!ipAllowed(a.ip, cs.ip)) return refuse(SMPP_STATUS.BINDFAIL);
+      if (this.boundCount(a.id) >= sessionLimit(a.nodenum)) return refuse(SMPP_STATUS.ALYBND);
+      if (!cs.session.socket.writable) return;
+      cs.bound = { id: a.id, clientid: a.clientid, transmit, receive };
+      clearTimeout(cs.bindTimer);
+      cs.session.send(pdu.response({ system_id: 'SMSP' }));
+      if (receive) this.kick();
+    } catch (err) {
+      this.ctx.log.warn({ err }, 'smpp bind failed');
+      refuse(SMPP_STATUS.BINDFAIL);
+    } finally {
+      cs.binding = false;
+    }
+  }
+
+  private async onSubmit(cs: CustomerSession, pdu: PDU) {
+    const bound = cs.bound!;
+    const answer = (status: number, id = '') => cs.session.send(pdu.response(status ? { command_status: status } : { message_id: id }));
+    if (cs.inflight >= this.opts.window) return answer(SMPP_STATUS.THROTTLED);
+    cs.inflight++;
+    try {
+      const account = await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', bound.id).executeTakeFirst();
+      if (!account || account.status !== AccountStatus.Active) return answer(SMPP_STATUS.X_ACCOUNT);
+      const phone = String(pdu.destination_addr ?? '');
+      const sourceAddr = String(pdu.source_addr ?? '');
+      let text = submitText(pdu);
+      const part = partOf(pdu);
+      if (part && part.total > 1) {
+        if (part.seq < 1 || part.seq > part.total) return answer(SMPP_STATUS.INVMSGLEN);
+        const whole = this.addPart(`${bound.id}|${sourceAddr}|${phone}|${part.ref}|${part.total}`, part, text);
+        // an earlier part: answered at once with a part id (no receipt of its own); the last part's
+        // answer carries the platform's id of the whole message
+        if (whole === null) return answer(0, `p${part.ref}.${part.seq}`);
+        text = whole;
+      }
+      // the bucket counts whole messages, the last part's turn
+      if (!this.buckets.take(account.id, account.access_speed)) return answer(SMPP_STATUS.THROTTLED);
+      const r = await this.platform.submit(account, { phone, text, sourceAddr });
+      return r.ok ? answer(0, r.msgId) : answer(r.status);
+    } catch (err) {
+      this.ctx.log.warn({ err }, 'smpp submit_sm failed');
+      return answer(SMPP_STATUS.SYSERR);
+    } finally {
+      cs.inflight--;
+    }
+  }
+
+  /** Looks at the receipt queue now (unless a look is running). */
+  kick() {
+    if (this.closing || this.pumping) return;
+    this.pumping = this.pump()
+      .catch((err) => this.ctx.log.warn({ err }, 'smpp receipt delivery failed'))
+      .finally(() => (this.pumping = null));
+  }
+
+  /** Leases and sends the queued receipts of the accounts bound as receivers in this process, oldest first. */
+  private async pump() {
+    const byAccount = new Map<number, CustomerSession[]>();
+    for (const s of this.sessions) {
+      if (!s.bound?.receive || !s.session.socket.writable) continue;
+      const list = byAccount.get(s.bound.id) ?? [];
+      list.push(s);
+      byAccount.set(s.bound.id, list);
+    }
+    for (const [accountId, list] of byAccount) {
+      const room = list.reduce((n, s) => n + Math.max(0, this.opts.deliverWindow - s.unacked.size), 0);
+      if (room <= 0) continue;
+      // leases run on the wall clock (not the business clock ctx.now, which tests hold still)
+      const now = new Date();
+      const lease = new Date(now.getTime() + this.opts.receiptLeaseMs);
+      const r = await sql<ReceiptRow>`
+        update smpp_receipts set lease_until = ${lease}, attempts = attempts + 1
+        where id in (
+          select id from smpp_receipts
+          where account_id = ${accountId} and (lease_until is null or lease_until < ${now})
+          order by id limit ${room} for update skip locked)
+        returning id, account_id, message_id, phone, stat, err, text, submit_at, done_at`.execute(this.ctx.db);
+      const rows = r.rows.sort((a, b) => a.id - b.id);
+      // in order, each to the receiver session with the fewest unanswered
+      for (const row of rows) this.deliver(list.reduce((a, b) => (a.unacked.size <= b.unacked.size ? a : b)), row);
+    }
+  }
+
+  private deliver(cs: CustomerSession, row: ReceiptRow) {
+    const text = receiptText({ msgId: String(row.message_id), stat: row.stat, err: row.err, submitAt: new Date(row.submit_at), doneAt: new Date(row.done_at), text: row.text, tzMinutes: this.opts.tzMinutes });
+    const pdu = new smpp.PDU('deliver_sm', {
+      source_addr: row.phone,
+      destination_addr: cs.bound?.clientid ?? '',
+      esm_class: 0x04,
+      data_coding: 0x01,
+      short_message: text,
+      receipted_message_id: String(row.message_id),
+      message_state: STAT_STATE[row.stat] ?? STAT_STATE.UNKNOWN,
+    });
+    const sent = cs.session.send(pdu, (resp: PDU) => {
+      cs.unacked.delete(pdu.sequence_number);
+      const done = resp.command_status === SMPP_STATUS.OK;
+      const q = done
+        ? this.ctx.db.deleteFrom('smpp_receipts').where('id', '=', row.id)
+        : this.ctx.db.updateTable('smpp_receipts').set({ lease_until: new Date(Date.now() + 1000) }).where('id', '=', row.id);
+      void q.execute().catch((err) => this.ctx.log.warn({ err }, 'smpp receipt answer not recorded'));
+    });
+    if (sent) cs.unacked.set(pdu.sequence_number, row.id);
+  }
+
+  /** Adds a part; the whole text once every part is there (else null). */
+  private addPart(key: string, part: { total: number; seq: number }, text: string): string | null {
+    let m = this.long.get(key);
+    if (!m) {
+      const timer = setTimeout(() => this.long.delete(key), this.opts.reassemblyMs);
+      timer.unref();
+      m = { parts: new Array<string | undefined>(part.total), got: 0, timer };
+      this.long.set(key, m);
+    }
+    if (m.parts[part.seq - 1] === undefined) m.got++;
+    m.parts[part.seq - 1] = text;
+    if (m.got < part.total) return null;
+    clearTimeout(m.timer);
+    this.long.delete(key);
+    return m.parts.join('');
+  }
+}
