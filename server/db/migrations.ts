@@ -28,6 +28,7 @@ import { taskChunks0023 } from './migrations/0023_task_chunks';
 import { refundableByCarrier0024 } from './migrations/0024_refundable_by_carrier';
 import { paySandbox0025 } from './migrations/0025_pay_sandbox';
 import { heldChunks0028 } from './migrations/0028_held_chunks';
+import { apiSecret0029 } from './migrations/0029_api_secret';
 
 async function run(db: Kysely<any>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -182,6 +183,7 @@ export const migrations: Record<string, Migration> = {
   '0024_refundable_by_carrier': refundableByCarrier0024,
   '0025_pay_sandbox': paySandbox0025,
   '0028_held_chunks': heldChunks0028,
+  '0029_api_secret': apiSecret0029,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

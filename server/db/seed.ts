@@ -12,6 +12,7 @@ import { seedTemplates } from '../modules/template/seed';
 import { seedSubaccounts } from '../modules/subaccount';
 import { seedSending } from '../modules/send/seed';
 import { seedPurchase } from '../modules/purchase/seed';
+import { DEMO_INTERFACE_PASSWORD, deriveApiSecret } from '../modules/openapi/signing';
 
 export const DEMO_PASSWORD = 'Demo1234';
 
@@ -89,6 +90,8 @@ export const DEMO_ACCOUNTS: SeedAccount[] = [
     needreport: 1,
     needmo: 0,
     deliveryurl: 'https://client1.demo.smsp.local/sms/report',
+    // 0029_api_secret: the HTTP API's key, derived from the interface password Demo2468
+    api_secret: deriveApiSecret('client1', DEMO_INTERFACE_PASSWORD),
     // 0017_varintl: domestic and international sends (the international page's demo)
     phone_inout_type: 2,
   },
@@ -146,6 +149,8 @@ export async function seed(db: Db): Promise<string[]> {
       if (r) created.push(r.clientid);
     }
   }
+  // 0029_api_secret: a demo database seeded before the migration gets client1's API secret too
+  await db.updateTable('accounts').set({ api_secret: deriveApiSecret('client1', DEMO_INTERFACE_PASSWORD) }).where('clientid', '=', 'client1').where('api_secret', '=', '').execute();
   const branding = await db.selectFrom('branding').select('id').where('host_pattern', 'is', null).executeTakeFirst();
   if (!branding) {
     await db
