@@ -3,7 +3,8 @@
  * databases: signature, replay (nonce, timestamp), whitelist, frozen account, throttle; send
  * through the console's acceptance (rows, charge), idempotency, query, report and uplink pulls.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
@@ -187,7 +188,7 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
     const long = `【好易购】${'尊敬的会员您好，'.repeat(10)}`;
     const r = await call(server, 'POST', '/openapi/v1/sms/send', { items: [{ mobile: PHONES[0], content: '【好易购】您好张三' }, { mobile: PHONES[1], content: long }] });
     expect(r.status).toBe(200);
-    const rows = await messages(server, r.body.data.taskId);
+    const rows = await db(server).selectFrom('sms_messages as m').innerJoin('sms_tasks as t', 't.id', 'm.task_id').select(['m.phone', 'm.content', 'm.pieces']).where('t.uid', '=', r.body.data.taskId).execute();
     const byPhone = new Map(rows.map((m) => [m.phone, m]));
     expect(byPhone.get(PHONES[0])).toMatchObject({ content: '【好易购】您好张三', pieces: 1 });
     expect(byPhone.get(PHONES[1])!.pieces).toBe(2);
@@ -363,7 +364,8 @@ BODY_HASH=$(printf '%s' "$BODY" | openssl dgst -sha256 | sed 's/^.*= //')
 SIG=$(printf 'POST\\n/openapi/v1/sms/send\\n\\n%s\\n%s\\n%s' "$TS" "$NONCE" "$BODY_HASH" | openssl dgst -sha256 -hmac "$SECRET" | sed 's/^.*= //')
 curl -s -X POST "$BASE/openapi/v1/sms/send" -H 'content-type: application/json' -H "x-sms-clientid: $CLIENTID" -H "x-sms-timestamp: $TS" -H "x-sms-nonce: $NONCE" -H "x-sms-signature: $SIG" --data-binary "$BODY"
 `;
-    const out = execFileSync('bash', ['-c', script], { env: { ...process.env, BASE: address } }).toString();
+    // asynchronously: the server answering curl runs in this process
+    const out = (await promisify(execFile)('bash', ['-c', script], { env: { ...process.env, BASE: address } })).stdout;
     const r = JSON.parse(out);
     expect(r.code).toBe(0);
     expect(r.data.messages[0].mobile).toBe('13800138000');
