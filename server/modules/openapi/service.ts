@@ -12,7 +12,7 @@ import { formatDateTime } from '../../lib/time';
 import { money2 } from '../ledger';
 import { poolFigure } from '../billing';
 import { stateTitle, type MoRecord, type ReportRecord } from '../push/outbox';
-import { expandTask } from '../send/messages';
+import { expandTask } from '../send';
 import type { InterfaceSend, InterfaceSendInput, InterfaceSendResult } from '../send/interface';
 import { ProductType, SignState, TemplateAuditState, TemplateBusiness } from '../../../common/generated/schemas';
 import { apiError } from './errors';
