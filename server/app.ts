@@ -24,6 +24,7 @@ import { installAccess } from './http/route';
 import { installResponseCheck, installSchemaValidation, installSerializer } from './http/validation';
 import { systemClock, type Clock } from './lib/time';
 import { inDependencyOrder, MODULES } from './modules';
+import { OPENAPI_PREFIX } from './modules/openapi';
 import { ServerSchemas, DEFAULT_SCHEMA_DIR } from './schemas';
 import { SessionService } from './modules/auth/session';
 import { NodeMailer, type Mailer } from './modules/verification/mail';
@@ -191,6 +192,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     },
     { prefix: '/api' },
   );
+  // the customers' HTTP API (server/modules/openapi): its own prefix, errors and body parser, no cookies
+  await app.register(services.openapiRoutes, { prefix: OPENAPI_PREFIX });
 
   const staticDir = opts.staticDir && fs.existsSync(path.join(opts.staticDir, 'index.html')) ? opts.staticDir : undefined;
   if (staticDir) await app.register(fastifyStatic, { root: path.resolve(staticDir), index: ['index.html'] });

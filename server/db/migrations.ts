@@ -29,6 +29,7 @@ import { refundableByCarrier0024 } from './migrations/0024_refundable_by_carrier
 import { paySandbox0025 } from './migrations/0025_pay_sandbox';
 import { interfacePassword0027 } from './migrations/0027_interface_password';
 import { heldChunks0028 } from './migrations/0028_held_chunks';
+import { apiSecret0029 } from './migrations/0029_api_secret';
 
 async function run(db: Kysely<any>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -184,6 +185,7 @@ export const migrations: Record<string, Migration> = {
   '0025_pay_sandbox': paySandbox0025,
   '0027_interface_password': interfacePassword0027,
   '0028_held_chunks': heldChunks0028,
+  '0029_api_secret': apiSecret0029,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -12,6 +12,7 @@ import { seedTemplates } from '../modules/template/seed';
 import { seedSubaccounts } from '../modules/subaccount';
 import { seedSending } from '../modules/send/seed';
 import { seedPurchase } from '../modules/purchase/seed';
+import { deriveApiSecret } from '../modules/openapi/signing';
 
 export const DEMO_PASSWORD = 'Demo1234';
 /** client1's SMPP interface password (issue 24; README demo table) */
@@ -91,6 +92,8 @@ export const DEMO_ACCOUNTS: SeedAccount[] = [
     needreport: 1,
     needmo: 0,
     deliveryurl: 'https://client1.demo.smsp.local/sms/report',
+    // 0029_api_secret: the HTTP API's key, derived from the interface password Demo2468
+    api_secret: deriveApiSecret('client1', DEMO_INTERFACE_PASSWORD),
     // 0017_varintl: domestic and international sends (the international page's demo)
     phone_inout_type: 2,
   },
@@ -151,6 +154,8 @@ export async function seed(db: Db): Promise<string[]> {
   // issue 24: client1's SMPP interface password (README demo table), set once
   const noInterfacePassword = await db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').where('interface_password_hash', '=', '').executeTakeFirst();
   if (noInterfacePassword) await db.updateTable('accounts').set({ interface_password_hash: await hashPassword(DEMO_INTERFACE_PASSWORD) }).where('id', '=', noInterfacePassword.id).execute();
+  // 0029_api_secret: a demo database seeded before the migration gets client1's API secret too
+  await db.updateTable('accounts').set({ api_secret: deriveApiSecret('client1', DEMO_INTERFACE_PASSWORD) }).where('clientid', '=', 'client1').where('api_secret', '=', '').execute();
   const branding = await db.selectFrom('branding').select('id').where('host_pattern', 'is', null).executeTakeFirst();
   if (!branding) {
     await db

@@ -84,6 +84,8 @@ export interface AccountTable {
   hy_sms_discount: D<string>;
   yx_sms_discount: D<string>;
   rebate_useable: D<string>;
+  // 0029_api_secret: hex HMAC-SHA256(interface password, clientid); '' = no HTTP API access
+  api_secret: D<string>;
 }
 
 export interface SessionTable {
@@ -257,6 +259,47 @@ export interface Database {
   intl_prices: IntlPriceTable;
   // 0018_reports
   report_daily: ReportDailyTable;
+  // 0029_api_secret (server/modules/openapi)
+  api_nonces: ApiNonceTable;
+  api_idempotency: ApiIdempotencyTable;
+  api_throttle: ApiThrottleTable;
+  api_pull: ApiPullTable;
+}
+
+/** 0029: a signed request's nonce, refused again until expires_at */
+export interface ApiNonceTable {
+  account_id: number;
+  nonce: string;
+  expires_at: Timestamp;
+}
+
+/** 0029: the answer of an API send per idempotency key */
+export interface ApiIdempotencyTable {
+  account_id: number;
+  idem_key: string;
+  /** sha256 hex of the request body: the same key with another body is refused */
+  request_hash: string;
+  task_uid: string;
+  answer: ColumnType<unknown, string, string>;
+  created_at: Timestamp;
+}
+
+/** 0029: the token bucket of an account's access_speed */
+export interface ApiThrottleTable {
+  account_id: number;
+  tokens: number;
+  updated_at: Timestamp;
+}
+
+/** 0029: a report (kind 1, ref_id = sms_messages.id) or an uplink (kind 2, ref_id = sms_mo.id) to pull */
+export interface ApiPullTable {
+  id: Generated<number>;
+  account_id: number;
+  kind: number;
+  ref_id: number;
+  created_at: CreatedAt;
+  handed_at: D<Date | null>;
+  batch: D<string | null>;
 }
 
 /** pre-aggregated daily send counts (server/db/migrations/0018_reports.ts), kept by triggers */
@@ -483,6 +526,8 @@ export interface SmsTaskTable {
   charge_state: D<number>;
   /** 0017_varintl: 0 ordinary, 1 variable, 2 international */
   send_kind: D<number>;
+  /** 0029_api_secret: the extension an interface send asked for ('' none) */
+  extension: D<string>;
 }
 
 /** one message: the send record (its dispatch state: dispatch_queue, dispatch_leases, sms_requeue, sms_inflight) */

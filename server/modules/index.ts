@@ -18,6 +18,7 @@ import invoice from './invoice';
 import ledger from './ledger';
 import notice from './notice';
 import numbers from './numbers';
+import openapi from './openapi';
 import password from './password';
 import profile from './profile';
 import records from './records';
@@ -31,7 +32,7 @@ import smppServer from './smpp-server';
 import template from './template';
 import upload from './upload';
 
-export const MODULES: FastifyPluginAsync[] = [account, auth, bills, captcha, clients, content, help, invoice, ledger, notice, numbers, password, profile, records, register, reports, send, sign, site, smppServer, subaccount, template, upload];
+export const MODULES: FastifyPluginAsync[] = [account, auth, bills, captcha, clients, content, help, invoice, ledger, notice, numbers, openapi, password, profile, records, register, reports, send, sign, site, smppServer, subaccount, template, upload];
 
 interface PluginMeta {
   name?: string;

@@ -1,0 +1,27 @@
+/**
+ * The errors of the customers' HTTP API: a stable name, a numeric code, the HTTP status and the
+ * Chinese message, all from schemas/messages/openapi.json (`x-errors`). Answer body:
+ * `{ code, error, msg }` (a success is `{ code: 0, msg, data }`).
+ */
+import doc from '../../../schemas/messages/openapi.json';
+
+export type OpenApiErrorName = keyof (typeof doc)['x-errors'];
+export const OPENAPI_ERRORS: Readonly<Record<OpenApiErrorName, { code: number; status: number; msg: string }>> = doc['x-errors'];
+
+export class OpenApiError extends Error {
+  readonly status: number;
+  readonly code: number;
+  constructor(
+    readonly error: OpenApiErrorName,
+    msg?: string,
+    readonly headers?: Record<string, string>,
+    readonly data?: unknown,
+  ) {
+    const e = OPENAPI_ERRORS[error];
+    super(msg ?? e.msg);
+    this.status = e.status;
+    this.code = e.code;
+  }
+}
+
+export const apiError = (name: OpenApiErrorName, msg?: string, headers?: Record<string, string>, data?: unknown) => new OpenApiError(name, msg, headers, data);

@@ -1,0 +1,294 @@
+/**
+ * The customers' HTTP API under /openapi/v1 (docs/api-openapi.md): signed requests (auth.ts), its
+ * own errors (errors.ts: HTTP 4xx + `{code, error, msg}`), its own OpenAPI document
+ * (`/openapi/v1/openapi.json`, document.ts). Outside the console's /api: no cookie session, no
+ * CSRF token (config.csrf false), the body read raw (its SHA-256 is signed).
+ */
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context';
+import type { Account } from '../../db/types';
+import { api, okOf, request } from '../../http/contract';
+import { ApiError, isDataException } from '../../http/errors';
+import { ok } from '../../http/reply';
+import { route } from '../../http/route';
+import type { JsonSchema } from '../../../common/schema';
+import { InterfaceRefusal } from '../send/http-interface';
+import { parseSendTime } from '../../../common/send/time';
+import { apiError, OpenApiError, type OpenApiErrorName } from './errors';
+import type { ApiAuth } from './auth';
+import type { OpenApiService } from './service';
+import { HEADERS } from './signing';
+import { buildDocument, type DocRoute } from './document';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** the raw body of a /openapi/v1 request (its SHA-256 is signed) */
+    openapiRawBody?: Buffer;
+    /** the account of a verified /openapi/v1 request */
+    openapiAccount?: Account;
+  }
+  interface FastifyContextConfig {
+    /** /openapi/v1: the tokens of the account's accessSpeed a request takes (default 1) */
+    apiCost?: (req: FastifyRequest) => number;
+    /** /openapi/v1: no signature (the OpenAPI document) */
+    apiPublic?: boolean;
+    /** false: no CSRF token (server/http/csrf.ts; a route no browser calls) */
+    csrf?: boolean;
+  }
+}
+
+export const OPENAPI_PREFIX = '/openapi/v1';
+const TAG = '客户HTTP接口';
+/** a send of 60,000 per-number texts fits */
+const SEND_BODY_LIMIT = 16 * 1024 * 1024;
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+const str = (title: string): JsonSchema => ({ type: 'string', title });
+const int = (title: string): JsonSchema => ({ type: 'integer', title });
+const obj = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({ type: 'object', required, properties });
+
+const SEND_ANSWER = obj({
+  taskId: str('任务编号'),
+  submitTotal: int('有效号码数（去重后）'),
+  smsNum: int('每条计费条数（逐号码内容时为最大值）'),
+  chargeNum: int('计费总条数'),
+  amount: str('扣费金额（元，按条计费的账户为 0.00）'),
+  repeatNum: int('重复号码数'),
+  invalidNumbers: { type: 'array', items: { type: 'string' }, title: '无效号码（最多1000个）' },
+  messages: { type: 'array', title: '逐号码消息编号', items: obj({ mobile: str('号码'), msgid: { type: ['integer', 'null'], title: '消息编号（大任务中尚未写入的号码为 null，可查询任务获得）' } }) },
+  msg: str('受理说明'),
+  replayed: { type: 'boolean', title: '为 true 表示同一幂等键的重复请求，返回首次结果' },
+});
+
+const TASK_ANSWER = obj({
+  taskId: str('任务编号'),
+  status: int('任务状态（0 待发送 1 发送中 2 已完成 3 已取消 4 定时等待）'),
+  content: str('短信内容'),
+  smstype: int('短信类型'),
+  extension: str('扩展号'),
+  submitTotal: int('号码数'),
+  successNum: int('成功数'),
+  failNum: int('失败数'),
+  unknownNum: int('未知数'),
+  interceptNum: int('拦截数'),
+  auditNum: int('待审核数'),
+  chargeNum: int('计费条数'),
+  amount: str('扣费金额'),
+  sendTime: str('发送时间'),
+  createTime: str('提交时间'),
+  page: int('页码'),
+  rows: int('每页条数'),
+  list: {
+    type: 'array',
+    items: obj({
+      msgid: int('消息编号'),
+      mobile: str('号码'),
+      state: int('状态（enums/send-record-status）'),
+      stateStr: str('状态说明'),
+      errorcode: str('错误码'),
+      report: str('状态报告原文'),
+      smsNum: int('计费条数'),
+      submitTime: str('提交时间'),
+      doneTime: str('完成时间'),
+    }),
+  },
+});
+
+const REPORT = obj({
+  clientid: str('账户'),
+  id: int('消息编号（msgid）'),
+  taskId: str('任务编号'),
+  phone: str('号码'),
+  state: int('状态'),
+  stateStr: str('状态说明'),
+  errorcode: str('错误码'),
+  report: str('状态报告原文'),
+  dateStr: str('完成时间'),
+  smsNum: int('计费条数'),
+});
+const MO = obj({ clientid: str('账户'), id: int('上行编号'), phone: str('号码'), content: str('上行内容'), dest: str('接收号码（含扩展号）'), receivedateStr: str('接收时间') });
+const pullAnswer = (row: JsonSchema) =>
+  obj({ list: { type: 'array', items: row }, ack: { type: ['string', 'null'], title: '下次拉取时传回以确认本次记录（无记录时为 null）' }, more: { type: 'boolean', title: '可能还有更多记录' } });
+
+const BALANCE = obj({
+  clientid: str('账户'),
+  operationMode: int('计费方式（0 按金额，1 按条数套餐）'),
+  balance: str('余额（元）'),
+  pools: {
+    type: 'array',
+    items: obj({
+      id: int('套餐编号'),
+      productType: int('产品类型'),
+      operatorCode: int('运营商（0 全网）'),
+      productName: str('产品名称'),
+      remaining: { type: 'number', title: '剩余（条；国际为元）' },
+      unit: str('单位'),
+      dueTime: str('到期时间'),
+    }),
+  },
+});
+const SIGN = obj({ id: int('签名编号'), sign: str('签名'), state: int('状态（0 待审核 1 通过 2 不通过）'), approved: { type: 'boolean' }, cause: str('驳回原因'), createTime: str('创建时间') });
+const TEMPLATE = obj({
+  id: int('模板编号'),
+  category: int('模板类型（10 行业，11 会员营销）'),
+  templateType: int('0 固定，1 变量'),
+  smstype: { type: ['integer', 'null'], title: '短信类型' },
+  sign: str('签名'),
+  content: str('模板内容'),
+  state: int('审核状态'),
+  approved: { type: 'boolean' },
+  remark: str('审核备注'),
+  createTime: str('创建时间'),
+});
+
+/** An error of any layer as this API's answer. */
+function toApiError(err: unknown, req: FastifyRequest): OpenApiError {
+  if (err instanceof OpenApiError) return err;
+  if (err instanceof InterfaceRefusal) {
+    const name: OpenApiErrorName = err.kind === 'signMissing' ? 'SIGN_MISSING' : err.kind === 'signNotApproved' ? 'SIGN_NOT_APPROVED' : err.kind === 'tooMany' ? 'TOO_MANY_NUMBERS' : err.kind === 'badInput' ? 'BAD_REQUEST' : 'SEND_REFUSED';
+    return apiError(name, err.message);
+  }
+  if (err instanceof ApiError) {
+    if (err.code === 429) return apiError('THROTTLED');
+    if (err.code === 500 || err.code === 403) return apiError('SEND_REFUSED', err.message);
+    return apiError('BAD_REQUEST', err.message, undefined, err.data);
+  }
+  const status = (err as { statusCode?: number }).statusCode;
+  if ((err as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') return apiError('BAD_REQUEST', '请求内容过大');
+  if (typeof status === 'number' && status >= 400 && status < 500) return apiError('BAD_REQUEST', '请求格式错误');
+  if (isDataException(err)) return apiError('BAD_REQUEST');
+  req.log.error({ err }, 'openapi: unexpected error');
+  return apiError('INTERNAL');
+}
+
+function sendError(reply: FastifyReply, e: OpenApiError) {
+  if (e.headers) reply.headers(e.headers);
+  return reply.status(e.status).send({ code: e.code, error: e.error, msg: e.message, ...(e.data !== undefined ? { data: e.data } : {}) });
+}
+
+export function openApiRoutes(ctx: AppContext, svc: OpenApiService, auth: ApiAuth, payerOf: (a: Account) => number): FastifyPluginAsync {
+  const docRoutes: DocRoute[] = [];
+  return async (plugin: FastifyInstance) => {
+    plugin.setErrorHandler((err, req, reply) => sendError(reply, toApiError(err, req)));
+    plugin.setNotFoundHandler((_req, reply) => sendError(reply, apiError('NOT_FOUND')));
+    // the body as received: its SHA-256 is part of the signed canonical request
+    plugin.removeContentTypeParser(['application/json']);
+    plugin.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
+      const buf = body as Buffer;
+      req.openapiRawBody = buf;
+      if (!buf.length) return done(null, {});
+      let v: unknown;
+      try {
+        v = JSON.parse(buf.toString('utf8'));
+      } catch {
+        return done(apiError('BAD_REQUEST', '请求体不是合法的 JSON'), undefined);
+      }
+      if (!v || typeof v !== 'object' || Array.isArray(v)) return done(apiError('BAD_REQUEST', '请求体须为 JSON 对象'), undefined);
+      done(null, v);
+    });
+    // who calls (before the payload is validated: an unsigned request learns nothing of its payload)
+    plugin.addHook('onRequest', async (req) => {
+      if (req.routeOptions.config?.apiPublic) return;
+      // the headers alone first: a request without them is refused before its body is read
+      const h = req.headers;
+      if (!h[HEADERS.clientid] || !h[HEADERS.timestamp] || !h[HEADERS.nonce] || !h[HEADERS.signature]) throw apiError('AUTH_MISSING');
+    });
+    plugin.addHook('preValidation', async (req) => {
+      if (req.routeOptions.config?.apiPublic) return;
+      req.openapiAccount = await auth.verify({ method: req.method, url: req.url, headers: req.headers, rawBody: req.openapiRawBody ?? Buffer.alloc(0), ip: req.ip });
+    });
+    plugin.addHook('preHandler', async (req) => {
+      if (req.routeOptions.config?.apiPublic || !req.openapiAccount) return;
+      const cost = req.routeOptions.config?.apiCost?.(req) ?? 1;
+      await auth.throttle(req.openapiAccount, Math.max(1, cost));
+    });
+
+    const app = api(plugin);
+    const me = (req: FastifyRequest) => req.openapiAccount!;
+    const config = (extra: Record<string, unknown> = {}) => ({ config: { csrf: false, ...extra } });
+    const doc = (d: DocRoute) => docRoutes.push(d);
+
+    // ---- send ----
+    const sendBody = request(ctx, 'params/openapi-send');
+    const sendResponse = okOf(ctx, SEND_ANSWER);
+    doc({ method: 'post', path: '/sms/send', summary: '发送短信（同一内容多号码，或逐号码内容）', body: sendBody, response: sendResponse, idempotency: true });
+    app.post(
+      '/sms/send',
+      route({
+        tag: TAG,
+        summary: '发送短信',
+        access: 'public',
+        body: sendBody,
+        response: sendResponse,
+        with: {
+          bodyLimit: SEND_BODY_LIMIT,
+          ...config({ apiCost: (req: FastifyRequest) => {
+            const b = req.body as { mobiles?: unknown[]; items?: unknown[] } | undefined;
+            return (b?.items ?? b?.mobiles ?? []).length;
+          } }),
+        },
+      }),
+      async (req) => {
+        const b = req.body;
+        const keyHeader = req.headers[HEADERS.idempotencyKey];
+        let idem: { key: string; body: Buffer } | null = null;
+        if (keyHeader !== undefined) {
+          if (typeof keyHeader !== 'string' || !IDEMPOTENCY_KEY.test(keyHeader)) throw apiError('IDEMPOTENCY_KEY_INVALID');
+          idem = { key: keyHeader, body: req.openapiRawBody ?? Buffer.alloc(0) };
+        }
+        if (b.items && (b.content !== undefined || b.mobiles !== undefined)) throw apiError('BAD_REQUEST', '请只用一种方式：content + mobiles，或 items');
+        if (!b.items && (b.content === undefined || !b.mobiles?.length)) throw apiError('BAD_REQUEST', '请提供 content 与 mobiles，或 items');
+        let sendTime: Date | undefined;
+        if (b.sendTime) {
+          const t = parseSendTime(b.sendTime.length === 16 ? `${b.sendTime}:00` : b.sendTime);
+          if (!t) throw apiError('BAD_REQUEST', '定时时间格式为 yyyy-MM-dd HH:mm:ss');
+          sendTime = t;
+        }
+        const account = me(req);
+        const r = await svc.send(account, { content: b.content, mobiles: b.mobiles, items: b.items, smstype: b.smstype, sendTime, extension: b.extension }, idem);
+        return ok({ ...r.answer, replayed: r.replayed }, r.answer.msg);
+      },
+    );
+
+    // ---- query ----
+    const taskQuery = request(ctx, 'params/openapi-task');
+    const taskResponse = okOf(ctx, TASK_ANSWER);
+    doc({ method: 'get', path: '/sms/task', summary: '查询一次发送（任务）与逐号码状态', querystring: taskQuery, response: taskResponse });
+    app.get('/sms/task', route({ tag: TAG, summary: '查询发送', access: 'public', querystring: taskQuery, response: taskResponse, with: config() }), async (req) =>
+      ok(await svc.task(me(req), req.query.taskId, req.query.page ?? 1, req.query.rows ?? 1000)),
+    );
+
+    // ---- pulls ----
+    const pullBody = request(ctx, 'params/openapi-pull');
+    const reportsResponse = okOf(ctx, pullAnswer(REPORT));
+    const moResponse = okOf(ctx, pullAnswer(MO));
+    doc({ method: 'post', path: '/reports/pull', summary: '拉取状态报告（needreport 3）：确认上次（ack）并取下一批', body: pullBody, response: reportsResponse });
+    app.post('/reports/pull', route({ tag: TAG, summary: '拉取状态报告', access: 'public', body: pullBody, response: reportsResponse, with: config() }), async (req) =>
+      ok(await svc.pullReports(me(req), req.body.ack, req.body.limit ?? 500)),
+    );
+    doc({ method: 'post', path: '/mo/pull', summary: '拉取上行（needmo 3）：确认上次（ack）并取下一批', body: pullBody, response: moResponse });
+    app.post('/mo/pull', route({ tag: TAG, summary: '拉取上行', access: 'public', body: pullBody, response: moResponse, with: config() }), async (req) =>
+      ok(await svc.pullMo(me(req), req.body.ack, req.body.limit ?? 500)),
+    );
+
+    // ---- account ----
+    const balanceResponse = okOf(ctx, BALANCE);
+    doc({ method: 'get', path: '/account/balance', summary: '余额与套餐', response: balanceResponse });
+    app.get('/account/balance', route({ tag: TAG, summary: '余额与套餐', access: 'public', response: balanceResponse, with: config() }), async (req) =>
+      ok(await svc.balance(me(req), payerOf(me(req)))),
+    );
+    const signsResponse = okOf(ctx, { type: 'array', items: SIGN });
+    doc({ method: 'get', path: '/signs', summary: '签名列表（只读）', response: signsResponse });
+    app.get('/signs', route({ tag: TAG, summary: '签名列表', access: 'public', response: signsResponse, with: config() }), async (req) => ok(await svc.signs(me(req))));
+    const templatesResponse = okOf(ctx, { type: 'array', items: TEMPLATE });
+    doc({ method: 'get', path: '/templates', summary: '模板列表（只读）', response: templatesResponse });
+    app.get('/templates', route({ tag: TAG, summary: '模板列表', access: 'public', response: templatesResponse, with: config() }), async (req) => ok(await svc.templates(me(req))));
+
+    // ---- the document (no signature) ----
+    let document: unknown;
+    app.get('/openapi.json', route({ tag: TAG, summary: 'OpenAPI 文档', access: 'public', with: config({ apiPublic: true }) }), async (_req, reply) => {
+      document ??= buildDocument(ctx.config.platformName, OPENAPI_PREFIX, docRoutes);
+      return reply.header('cache-control', 'no-cache').send(document);
+    });
+  };
+}
