@@ -75,9 +75,13 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
       expect(row.interface_password_hash).not.toContain(pw);
       expect((await bound(t.server, 'bind_transmitter', 'client1', pw)).status).toBe(0);
       expect((await bound(t.server, 'bind_transmitter', 'client1', DEMO_INTERFACE_PASSWORD)).status).toBe(0x0e);
+      // the HTTP API's secret follows the same password (docs/api-openapi.md)
+      const { deriveApiSecret } = await import('../../server/modules/openapi/signing');
+      const secret = await db(t.server).selectFrom('accounts').select('api_secret').where('clientid', '=', 'client1').executeTakeFirstOrThrow();
+      expect(secret.api_secret).toBe(deriveApiSecret('client1', pw));
       // back to the demo password for the other tests
       const { hashInterfacePassword } = await import('../../server/modules/smpp-server');
-      await setAccount(t.server, 'client1', { interface_password_hash: await hashInterfacePassword(DEMO_INTERFACE_PASSWORD) });
+      await setAccount(t.server, 'client1', { interface_password_hash: await hashInterfacePassword(DEMO_INTERFACE_PASSWORD), api_secret: deriveApiSecret('client1', DEMO_INTERFACE_PASSWORD) });
     });
 
     it("the agent resets its sub-account's; another agent's account or a sub-account naming another is refused", async () => {

@@ -4,6 +4,7 @@
  * argon2id(sha256hex(password)) like the console password, shown only masked; a reset hands the new
  * one out once (docs/api-smpp.md "Interface password").
  */
+import { deriveApiSecret } from '../openapi/signing';
 import { randomInt } from 'node:crypto';
 import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
@@ -64,7 +65,12 @@ export class InterfacePasswordService {
     }
     const password = newInterfacePassword();
     const hash = await hashInterfacePassword(password);
-    await this.ctx.db.updateTable('accounts').set({ interface_password_hash: hash, update_time: this.ctx.now() }).where('id', '=', target.id).execute();
+    // the HTTP API's secret is derived from the same password (docs/api-openapi.md): both change together
+    await this.ctx.db
+      .updateTable('accounts')
+      .set({ interface_password_hash: hash, api_secret: deriveApiSecret(target.clientid, password), update_time: this.ctx.now() })
+      .where('id', '=', target.id)
+      .execute();
     return { clientid: target.clientid, password };
   }
 }
