@@ -41,8 +41,8 @@ import { PayService } from './modules/pay/service';
 import { PayProviders } from './modules/pay/providers';
 import { fileRoutes } from './modules/files/routes';
 import { FileService } from './modules/files/service';
-import { varIntlRoutes } from './modules/varintl/routes';
-import { VarIntlService } from './modules/varintl/service';
+import { varIntlRoutes } from './modules/variable-international/routes';
+import { VarIntlService } from './modules/variable-international/service';
 
 /**
  * Module names whose services this file still builds by hand (above: `services`); a module that

@@ -13,13 +13,13 @@ import { Money, money2 } from '../../server/modules/ledger/money';
 import { claimBatch } from '../../server/modules/dispatch/sql';
 import { countPieces } from '../../common/sms/pieces';
 import { carrierOf, regionOf } from '../../common/sms/segments';
-import { screenList, screenRule } from '../../server/modules/varintl/screening';
+import { screenList, screenRule } from '../../server/modules/variable-international/screening';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { FilledTemplate, fillTemplate, readSendRows, rowProblem, sendRowProblem, templateParts } from '../../server/modules/varintl/variable';
-import { checkInternational, intlNumberOf } from '../../server/modules/varintl/international';
-import { intlPriceSeed } from '../../server/modules/varintl/prices-seed';
+import { FilledTemplate, fillTemplate, readSendRows, rowProblem, sendRowProblem, templateParts } from '../../server/modules/variable-international/variable';
+import { checkInternational, intlNumberOf } from '../../server/modules/variable-international/international';
+import { intlPriceSeed } from '../../server/modules/variable-international/prices-seed';
 import { SensitiveWords } from '../../server/modules/content/sensitive-words';
 
 const US1 = '14155552671';

@@ -18,7 +18,7 @@ import { attachment as xlsxDisposition, XLSX_MIME } from '../../http/download';
 import { sendPayload } from '../send/routes';
 import { MESSAGES } from '../../../common/schema/messages';
 import type { SendInternationalForm, SendVariableForm } from '../../../common/generated/schemas';
-import { FileTooLarge, saveUpload, type WorkExt } from './files';
+import { FileTooLarge, saveUpload, type WorkExt } from './work-files';
 import { IX, INTL_FORM, VARIABLE_FORM, type VarIntlService } from './service';
 import { variableTemplateXlsx, VARIABLE_FILE_MAX_BYTES, VARIABLE_FILE_NAME_MAX, VX } from './variable';
 import type { SendResult } from '../send/service';

@@ -47,7 +47,7 @@ import {
 } from '../../../common/generated/schemas';
 import intlForm from '../../../schemas/forms/send-international.json';
 import { checkInternational, countrySummary, intlFileCheck, loadPrices, priceRows, type IntlCheck, type IntlPrice } from './international';
-import { newWorkFile, workFile, type WorkExt } from './files';
+import { newWorkFile, workFile, type WorkExt } from './work-files';
 import { IMPORT_FILE_PATH, resolveUpload } from '../files/service';
 import { screenFile, screenList, screenRule } from './screening';
 import { FilledTemplate, parseVariableFile, readSendRows, templateParts, VARIABLE_FILE_MAX_BYTES, VX, type VariableParse } from './variable';
