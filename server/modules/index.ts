@@ -29,8 +29,9 @@ import subaccount from './subaccount';
 import site from './site';
 import template from './template';
 import upload from './upload';
+import variableInternational from './variable-international';
 
-export const MODULES: FastifyPluginAsync[] = [account, auth, bills, captcha, clients, content, help, invoice, ledger, notice, numbers, password, profile, records, register, reports, send, sign, site, subaccount, template, upload];
+export const MODULES: FastifyPluginAsync[] = [account, auth, bills, captcha, clients, content, help, invoice, ledger, notice, numbers, password, profile, records, register, reports, send, sign, site, subaccount, template, upload, variableInternational];
 
 interface PluginMeta {
   name?: string;

@@ -10,25 +10,108 @@ import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { ApiError } from '../../http/errors';
 import { ok } from '../../http/reply';
-import { BAD_PARAM, clientId, id, params, text } from '../../http/params';
+import { api, fileReply, listOf, okOf, request } from '../../http/contract';
 import { route } from '../../http/route';
-import { formSchema } from '../../http/validation';
-import { sessionOf } from '../auth/session';
-import { attachment as xlsxDisposition, XLSX_MIME } from '../../http/download';
-import { sendPayload } from '../send/routes';
-import { MESSAGES } from '../../../common/schema/messages';
-import type { SendInternationalForm, SendVariableForm } from '../../../common/generated/schemas';
+import { sessionOf } from '../auth';
+import { sendFile, XLSX_MIME } from '../../http/download';
+import { sendPayload, type SendResult } from '../send';
+import type { JsonSchema } from '../../../common/schema';
 import { FileTooLarge, saveUpload, type WorkExt } from './work-files';
-import { IX, INTL_FORM, VARIABLE_FORM, type VarIntlService } from './service';
+import { IX, type VarIntlService } from './service';
 import { variableTemplateXlsx, VARIABLE_FILE_MAX_BYTES, VARIABLE_FILE_NAME_MAX, VX } from './variable';
-import type { SendResult } from '../send/service';
 
 const TAG = '变量短信与国际短信';
 export const INTL_FILE_MAX_BYTES = 250 * 1024 * 1024;
 export const INTL_FILE_NAME_MAX = 30;
 
 const sent = (r: SendResult) => ok({ taskId: r.taskId, smsNum: r.smsNum, chargeNum: r.chargeNum, submitTotal: r.submitTotal, amount: r.amount }, r.msg);
-const ids = (title: string) => ({ title, type: ['string', 'integer', 'array'], maxLength: 20000, maxItems: 5000, errorMessage: BAD_PARAM });
+
+const int = (title: string): JsonSchema => ({ type: 'integer', title });
+const str = (title: string): JsonSchema => ({ type: 'string', title });
+const strs = (title: string): JsonSchema => ({ type: 'array', title, items: { type: 'string' } });
+
+/** The answer of an accepted send (immediate or timed). */
+const SENT: JsonSchema = {
+  type: 'object',
+  required: ['taskId', 'smsNum', 'chargeNum', 'submitTotal', 'amount'],
+  properties: { taskId: str('任务编号'), smsNum: int('每条计费条数'), chargeNum: int('计费总条数'), submitTotal: int('提交号码数'), amount: str('金额（元；套餐账户 0）') },
+};
+/** A working file received by an upload route. */
+const UPLOADED: JsonSchema = {
+  type: 'object',
+  required: ['importFilePath', 'fileName', 'fileSize'],
+  properties: { importFilePath: str('工作文件（varintl/…）'), fileName: str('文件名'), fileSize: int('字节数') },
+};
+/** One country of a check or a send: its numbers and price per piece. */
+const COUNTRY: JsonSchema = {
+  type: 'object',
+  required: ['intercode', 'countryCode', 'countryName', 'num', 'fee'],
+  properties: { intercode: str('国际代码'), countryCode: str('国家代码'), countryName: str('国家/地区'), num: int('号码数'), fee: str('单价（元/条）') },
+};
+/** The check of international numbers (typed or a file). */
+const INTL_CHECK: JsonSchema = {
+  type: 'object',
+  required: ['internationalPhoneNum', 'internationalSet', 'countries', 'errorSet', 'parseMobilesInfo'],
+  properties: {
+    fileName: str('文件名'),
+    importFilePath: str('号码文件'),
+    internationalPhoneNum: int('有效号码数'),
+    internationalSet: strs('有效号码（最多 100000 个）'),
+    countries: { type: 'array', title: '各国家/地区', items: COUNTRY },
+    errorSet: strs('错误号码（最多 1000 个）'),
+    parseMobilesInfo: { type: 'object', required: ['submitTotal', 'errNum', 'repeatNum'], properties: { submitTotal: int('号码总数'), errNum: int('错误号码数'), repeatNum: int('重复号码数') } },
+  },
+};
+/** The check of a variable file (POST /send/parsefileVariate). */
+const VARIABLE_PARSE: JsonSchema = {
+  type: 'object',
+  required: ['fileName', 'totalNum', 'submitTotal', 'errNum', 'repeatNum', 'mobileNum', 'unicomNum', 'telecomNum', 'variateNum', 'sendFilePath', 'errorFilePath'],
+  properties: {
+    fileName: str('文件名'),
+    totalNum: int('数据行数'),
+    submitTotal: int('有效行数'),
+    errNum: int('错误行数'),
+    repeatNum: int('重复行数'),
+    mobileNum: int('移动号码数'),
+    unicomNum: int('联通号码数'),
+    telecomNum: int('电信号码数'),
+    variateNum: int('变量个数'),
+    sendFilePath: str('发送文件（无有效行时为空）'),
+    errorFilePath: str('错误文件（无错误行时为空）'),
+  },
+};
+/** The screening's counts and its numbers (type 1) or new send file (type 2). */
+const SCREENED: JsonSchema = {
+  type: 'object',
+  required: ['submitTotal', 'mobileNum', 'unicomNum', 'telecomNum'],
+  properties: {
+    submitTotal: int('筛选后号码数'),
+    mobileNum: int('移动号码数'),
+    unicomNum: int('联通号码数'),
+    telecomNum: int('电信号码数'),
+    phones: str('筛选后的号码（type 1，逗号分隔）'),
+    sendFilePath: str('筛选后的发送文件（type 2）'),
+    variateNum: int('变量个数'),
+  },
+};
+/** The confirm dialog's figures (variable and international). */
+const CHARGE_FIELDS: Record<string, JsonSchema> = {
+  submitTotal: int('提交号码数'),
+  errNum: int('错误号码数'),
+  repeatNum: int('重复号码数'),
+  chargeMode: int('计费方式'),
+  chargeNum: int('计费总条数'),
+  amount: str('金额（元）'),
+  balance: str('账户余额（元）'),
+  remainPieces: int('剩余条数'),
+  remainAmount: str('国际短信余额（元）'),
+};
+const VARIABLE_CHARGE: JsonSchema = { type: 'object', required: ['submitTotal', 'errNum', 'repeatNum', 'chargeMode', 'chargeNum'], properties: CHARGE_FIELDS };
+const INTL_CHARGE: JsonSchema = {
+  type: 'object',
+  required: ['chars', 'smsNum', 'submitTotal', 'errNum', 'repeatNum', 'countries', 'chargeMode', 'chargeNum'],
+  properties: { chars: int('字数（含签名及括号）'), smsNum: int('每条计费条数'), countries: { type: 'array', title: '各国家/地区', items: COUNTRY }, ...CHARGE_FIELDS },
+};
 
 interface UploadRule {
   exts: WorkExt[];
@@ -82,48 +165,79 @@ async function receive(ctx: AppContext, req: FastifyRequest, me: Account, rule: 
 
 export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPluginAsync {
   const withPayload = { preValidation: async (req: FastifyRequest) => void (req.body = sendPayload(sessionOf(req).account, req.body)) };
-  const intlForm = formSchema(ctx.schemas, INTL_FORM);
-  const variableForm = formSchema(ctx.schemas, VARIABLE_FORM);
-  return async (app) => {
-    if (!app.hasContentTypeParser('multipart/form-data')) await app.register(multipart, { limits: { fileSize: VARIABLE_FILE_MAX_BYTES, files: 1, fields: 10, parts: 12 } });
+  const intlForm = request(ctx, 'forms/send-international');
+  const variableForm = request(ctx, 'forms/send-variable');
+  return async (plugin) => {
+    if (!plugin.hasContentTypeParser('multipart/form-data')) await plugin.register(multipart, { limits: { fileSize: VARIABLE_FILE_MAX_BYTES, files: 1, fields: 10, parts: 12 } });
+    const app = api(plugin);
 
     app.get(
       '/sms/gj/prices',
-      route({ tag: TAG, summary: '国际短信价格表（search：国家/地区中文或英文名、ISO 代码或国际区号）', access: 'session', querystring: params({ search: text('搜索', 60) }) }),
+      route({
+        tag: TAG,
+        summary: '国际短信价格表（search：国家/地区中文或英文名、ISO 代码或国际区号）',
+        access: 'session',
+        querystring: request(ctx, 'params/intl-prices'),
+        response: listOf(ctx, 'entities/international-price'),
+      }),
       async (req) => {
-        const rows = await svc.prices(String((req.query as { search?: string }).search ?? ''));
+        const rows = await svc.prices(req.query.search ?? '');
         return ok({ list: rows, totalCount: rows.length });
       },
     );
 
     app.post(
       '/send/checkMobileInternational',
-      route({ tag: TAG, summary: '国际号码检测：每个号码的国家/地区（libphonenumber 元数据）、单价；错误与重复号码', access: 'session', body: params({ mobiles: { title: '号码（只含数字和逗号）', type: ['string', 'integer'], maxLength: 17_000_000, errorMessage: BAD_PARAM } }) }),
-      async (req) => ok(await svc.checkInternational(String((req.body as { mobiles?: unknown } | undefined)?.mobiles ?? ''))),
+      route({
+        tag: TAG,
+        summary: '国际号码检测：每个号码的国家/地区（libphonenumber 元数据）、单价；错误与重复号码',
+        access: 'session',
+        body: request(ctx, 'params/intl-check-mobiles'),
+        response: okOf(ctx, INTL_CHECK),
+      }),
+      async (req) => ok(await svc.checkInternational(String(req.body.mobiles ?? ''))),
     );
 
-    app.post('/send/uploadVariateFile', route({ tag: TAG, summary: '上传变量文件（multipart，字段 file：xlsx，≤ 300M，文件名 ≤ 50 个字符）', access: 'session' }), async (req) =>
-      ok(
-        await receive(ctx, req, sessionOf(req).account, {
-          exts: ['xlsx'],
-          maxBytes: VARIABLE_FILE_MAX_BYTES,
-          nameMax: VARIABLE_FILE_NAME_MAX,
-          msg: { noFile: VX.noFile, badType: VX.fileBadType, tooLarge: VX.fileTooLarge, nameTooLong: VX.fileNameTooLong },
-        }),
-        '上传成功',
-      ),
+    app.post(
+      '/send/uploadVariateFile',
+      route({
+        tag: TAG,
+        summary: '上传变量文件（multipart，字段 file：xlsx，≤ 300M，文件名 ≤ 50 个字符）',
+        access: 'session',
+        body: request(ctx, 'params/variable-file-upload'),
+        response: okOf(ctx, UPLOADED),
+      }),
+      async (req) =>
+        ok(
+          await receive(ctx, req, sessionOf(req).account, {
+            exts: ['xlsx'],
+            maxBytes: VARIABLE_FILE_MAX_BYTES,
+            nameMax: VARIABLE_FILE_NAME_MAX,
+            msg: { noFile: VX.noFile, badType: VX.fileBadType, tooLarge: VX.fileTooLarge, nameTooLong: VX.fileNameTooLong },
+          }),
+          '上传成功',
+        ),
     );
 
-    app.post('/send/uploadInternationalFile', route({ tag: TAG, summary: '上传国际号码文件（multipart，字段 file：txt、csv、xlsx，≤ 250M，文件名 ≤ 30 个字符）', access: 'session' }), async (req) =>
-      ok(
-        await receive(ctx, req, sessionOf(req).account, {
-          exts: ['txt', 'csv', 'xlsx'],
-          maxBytes: INTL_FILE_MAX_BYTES,
-          nameMax: INTL_FILE_NAME_MAX,
-          msg: { noFile: '请上传号码文件', badType: IX.fileBadType, tooLarge: IX.fileTooLarge, nameTooLong: IX.fileNameTooLong },
-        }),
-        '上传成功',
-      ),
+    app.post(
+      '/send/uploadInternationalFile',
+      route({
+        tag: TAG,
+        summary: '上传国际号码文件（multipart，字段 file：txt、csv、xlsx，≤ 250M，文件名 ≤ 30 个字符）',
+        access: 'session',
+        body: request(ctx, 'params/intl-file-upload'),
+        response: okOf(ctx, UPLOADED),
+      }),
+      async (req) =>
+        ok(
+          await receive(ctx, req, sessionOf(req).account, {
+            exts: ['txt', 'csv', 'xlsx'],
+            maxBytes: INTL_FILE_MAX_BYTES,
+            nameMax: INTL_FILE_NAME_MAX,
+            msg: { noFile: '请上传号码文件', badType: IX.fileBadType, tooLarge: IX.fileTooLarge, nameTooLong: IX.fileNameTooLong },
+          }),
+          '上传成功',
+        ),
     );
 
     app.post(
@@ -132,11 +246,12 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
         tag: TAG,
         summary: '解析变量文件：逐行检查（号码、重复、变量个数与长度、合计字数），合格行写入 sendFilePath，错误行及原因写入 errorFilePath',
         access: 'session',
-        body: params({ clientId: clientId('子账户'), importFilePath: text('变量文件（上传所得 importFilePath）', 200), templateId: id('变量模板'), sign: text('签名', 12), fileName: text('文件名', 100) }),
+        body: request(ctx, 'params/variable-parse'),
+        response: okOf(ctx, VARIABLE_PARSE),
         with: { ...withPayload, ...parseSlot(ctx) },
       }),
       async (req) => {
-        const r = await svc.parseVariable(sessionOf(req).account, req.body as Record<string, string>);
+        const r = await svc.parseVariable(sessionOf(req).account, req.body);
         return ok(r, `解析完成：有效 ${r.submitTotal} 行，错误 ${r.errNum} 行，重复 ${r.repeatNum} 行`);
       },
     );
@@ -147,26 +262,27 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
         tag: TAG,
         summary: '解析国际号码文件（txt、csv、xlsx）：有效、错误、重复号码及各国家/地区数量',
         access: 'session',
-        body: params({ importFilePath: text('号码文件', 200), fileName: text('文件名', 100) }),
+        body: request(ctx, 'params/intl-parse'),
+        response: okOf(ctx, INTL_CHECK),
         with: parseSlot(ctx),
       }),
-      async (req) => {
-        const b = req.body as { importFilePath?: string; fileName?: string };
-        return ok(await svc.parseInternationalFile(sessionOf(req).account, String(b.importFilePath ?? ''), String(b.fileName ?? '')));
-      },
+      async (req) => ok(await svc.parseInternationalFile(sessionOf(req).account, req.body)),
     );
 
-    app.get('/send/downloadtemplateVariate', route({ tag: TAG, summary: '下载变量文件模板（Excel）', access: 'session' }), async (_req, reply) =>
-      reply.header('content-type', XLSX_MIME).header('content-disposition', xlsxDisposition('变量短信模板.xlsx')).send(await variableTemplateXlsx()),
+    app.get('/send/downloadtemplateVariate', route({ tag: TAG, summary: '下载变量文件模板（Excel）', access: 'session', response: fileReply(XLSX_MIME) }), async (_req, reply) =>
+      sendFile(reply, await variableTemplateXlsx(), '变量短信模板.xlsx'),
     );
 
     app.get(
       '/send/downloadtemplateVariateError',
-      route({ tag: TAG, summary: '下载变量文件的错误数据（Excel：号码、变量、错误原因）', access: 'session', querystring: params({ filePath: text('错误文件（errorFilePath）', 200) }) }),
-      async (req, reply) => {
-        const abs = await svc.errorFile(sessionOf(req).account, (req.query as { filePath?: string }).filePath);
-        return reply.header('content-type', XLSX_MIME).header('content-disposition', xlsxDisposition('变量文件错误数据.xlsx')).send(fs.createReadStream(abs));
-      },
+      route({
+        tag: TAG,
+        summary: '下载变量文件的错误数据（Excel：号码、变量、错误原因）',
+        access: 'session',
+        querystring: request(ctx, 'params/variable-error-file'),
+        response: fileReply(XLSX_MIME),
+      }),
+      async (req, reply) => sendFile(reply, fs.createReadStream(await svc.errorFile(sessionOf(req).account, req.query.filePath)), '变量文件错误数据.xlsx'),
     );
 
     app.post(
@@ -175,38 +291,51 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
         tag: TAG,
         summary: '号码筛选：按运营商、省份保留，按城市屏蔽；type 1 手动号码（phones），2 文件（importFilePath / sendFilePath）；返回筛选后的 submitTotal',
         access: 'session',
-        body: params({
-          operators: ids('运营商（1 移动，2 联通，3 电信；逗号分隔）'),
-          provinces: ids('省份编号（逗号分隔）'),
-          removeCitys: ids('屏蔽城市编号（逗号分隔）'),
-          type: { title: '号码来源（1 手动，2 文件）', type: ['integer', 'string'], enum: [1, 2, '1', '2'], errorMessage: BAD_PARAM },
-          phones: text('手动号码', 780000),
-          importFilePath: text('文件', 200),
-          sendFilePath: text('发送文件', 200),
-          variateNum: { title: '变量个数', type: ['integer', 'string'], maxLength: 3, errorMessage: BAD_PARAM },
-        }),
+        body: request(ctx, 'params/screen-phones'),
+        response: okOf(ctx, SCREENED),
       }),
-      async (req) => ok(await svc.screen(sessionOf(req).account, (req.body ?? {}) as Record<string, unknown>)),
+      async (req) => ok(await svc.screen(sessionOf(req).account, req.body)),
     );
 
-    app.post<{ Body: SendInternationalForm }>(
+    app.post(
       '/send/chargeInfoInternational',
-      route({ tag: TAG, summary: '国际短信字数与计费确认（字数 = 内容 + 签名 + 2，每条计费条数，各国家/地区数量与单价，金额；按金额计费：余额，产品包账户：国际短信余额 remainAmount）', access: 'session', body: intlForm, with: withPayload }),
+      route({
+        tag: TAG,
+        summary: '国际短信字数与计费确认（字数 = 内容 + 签名 + 2，每条计费条数，各国家/地区数量与单价，金额；按金额计费：余额，产品包账户：国际短信余额 remainAmount）',
+        access: 'session',
+        body: intlForm,
+        response: okOf(ctx, INTL_CHARGE),
+        with: withPayload,
+      }),
       async (req) => ok(await svc.previewInternational(sessionOf(req).account, req.body)),
     );
-    app.post<{ Body: SendInternationalForm }>(
+    app.post(
       '/send/sendingInternational',
-      route({ tag: TAG, summary: '国际短信立即发送（按国家/地区单价逐国计费：按金额账户扣余额，产品包账户扣国际短信余额）', access: 'session', body: intlForm, with: withPayload }),
+      route({
+        tag: TAG,
+        summary: '国际短信立即发送（按国家/地区单价逐国计费：按金额账户扣余额，产品包账户扣国际短信余额）',
+        access: 'session',
+        body: intlForm,
+        response: okOf(ctx, SENT),
+        with: withPayload,
+      }),
       async (req) => sent(await svc.sendInternational(sessionOf(req).account, req.body)),
     );
-    app.post<{ Body: SendVariableForm }>(
+    app.post(
       '/send/chargeInfoVariable',
-      route({ tag: TAG, summary: '变量短信计费确认（每行按自己的条数计费：总条数、金额或剩余条数）', access: 'session', body: variableForm, with: withPayload }),
+      route({
+        tag: TAG,
+        summary: '变量短信计费确认（每行按自己的条数计费：总条数、金额或剩余条数）',
+        access: 'session',
+        body: variableForm,
+        response: okOf(ctx, VARIABLE_CHARGE),
+        with: withPayload,
+      }),
       async (req) => ok(await svc.previewVariable(sessionOf(req).account, req.body)),
     );
-    app.post<{ Body: SendVariableForm }>(
+    app.post(
       '/send/sendingVariable',
-      route({ tag: TAG, summary: '变量短信立即发送（文件每行自己的内容与条数）', access: 'session', body: variableForm, with: withPayload }),
+      route({ tag: TAG, summary: '变量短信立即发送（文件每行自己的内容与条数）', access: 'session', body: variableForm, response: okOf(ctx, SENT), with: withPayload }),
       async (req) => sent(await svc.sendVariable(sessionOf(req).account, req.body)),
     );
 
@@ -216,26 +345,10 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
         tag: TAG,
         summary: '变量短信（sendKind 1）与国际短信（sendKind 2）定时发送（JSON；5 分钟后、24 小时内；额度不足 code 403；国际定时任务提交后不可取消）',
         access: 'session',
-        body: {
-          type: 'object',
-          properties: {
-            sendKind: { title: '1 变量短信，2 国际短信', type: ['integer', 'string'], enum: [1, 2, '1', '2'], errorMessage: MESSAGES.badParam },
-            clientId: clientId('子账户'),
-            templateId: { title: '变量模板', type: ['integer', 'string'], maxLength: 12, errorMessage: MESSAGES.badParam },
-            content: text('短信内容', 600),
-            sign: text('签名', 40),
-            smstype: { title: '短信类型', type: ['integer', 'string'], maxLength: 3, errorMessage: MESSAGES.badParam },
-            fileType: { title: '号码来源', type: ['integer', 'string'], maxLength: 3, errorMessage: MESSAGES.badParam },
-            importFilePath: text('文件', 200),
-            mobilelist: text('号码', 1_100_000),
-            sendtime: text('发送时间', 40),
-            isCheckAvailableCredit: { title: '检查可用额度', type: ['integer', 'string'], maxLength: 3, errorMessage: MESSAGES.badParam },
-          },
-          required: ['sendKind'],
-          errorMessage: { required: { sendKind: MESSAGES.badParam } },
-        },
+        body: request(ctx, 'params/send-time-sms'),
+        response: okOf(ctx, SENT),
       }),
-      async (req) => sent(await svc.sendTimed(sessionOf(req).account, (req.body ?? {}) as Record<string, unknown>)),
+      async (req) => sent(await svc.sendTimed(sessionOf(req).account, req.body)),
     );
   };
 }
