@@ -12,12 +12,26 @@ import type { AppContext } from '../../context';
 import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { validateForm } from '../../http/validation';
-import { Money, money2, type MoneyValue } from '../ledger/money';
-import { LedgerService } from '../ledger/service';
+import { LedgerService, Money, money2, type MoneyValue } from '../ledger';
 import { ceilCent, chargeIntlPools, chargePlan, intlRemainOf, planPieces, remainOf, usableIntlPools, usablePools, type ChargePlan } from '../billing';
-import { dropStaged, expandTask, insertMessages, stageChunks, type UnplacedBatch } from '../send/messages';
-import { assertDeferredRoom, assertMaySend } from '../send/gate';
-import { fillsTemplate, MSG, newTaskUid, refusalOf, smsTypesOf, stripSign, X, type SendResult, type SendService } from '../send/service';
+import {
+  assertDeferredRoom,
+  assertMaySend,
+  dropStaged,
+  expandTask,
+  fillsTemplate,
+  insertMessages,
+  newTaskUid,
+  refusalOf,
+  SEND_MSG as MSG,
+  SEND_X as X,
+  smsTypesOf,
+  stageChunks,
+  stripSign,
+  type SendResult,
+  type SendService,
+  type UnplacedBatch,
+} from '../send';
 import { checkNumbers, numberPoolError } from '../../../common/sms/numbers';
 import { MESSAGES } from '../../../common/schema/messages';
 import { parseSendTime, sendTimeError } from '../../../common/send';
