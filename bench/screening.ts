@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { screenFile, screenList, screenRule } from '../server/modules/varintl/screening';
+import { screenFile, screenList, screenRule } from '../server/modules/variable-international/screening';
 import { provinces, cities } from '../common/sms/segments';
 
 const N = Number(process.env.N ?? 1_000_000);

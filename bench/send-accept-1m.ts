@@ -43,9 +43,9 @@ import { ceilCent } from '../server/modules/billing';
 import { expandNextChunk } from '../server/modules/send/messages';
 import { SendService } from '../server/modules/send/service';
 import { ClientsService } from '../server/modules/clients';
-import { VarIntlService, type AcceptProbe } from '../server/modules/varintl/service';
-import { newWorkFile } from '../server/modules/varintl/files';
-import { fillTemplate, templateParts } from '../server/modules/varintl/variable';
+import { VarIntlService, type AcceptProbe } from '../server/modules/variable-international/service';
+import { newWorkFile } from '../server/modules/variable-international/work-files';
+import { fillTemplate, templateParts } from '../server/modules/variable-international/variable';
 import { countPieces } from '../common/sms/pieces';
 
 const N = Number(process.env.N ?? 1_000_000);

@@ -82,11 +82,11 @@ if (process.argv[2] === 'child') {
   const file = process.argv[4];
   const upload = { path: file, fileName: path.basename(file), size: fs.statSync(file).size, md5: '', kind: 'xlsx' as const, importFilePath: 'x' };
   const { parseNumberFile } = await import('../server/modules/files/parse');
-  const { parseVariableFile, templateParts } = await import('../server/modules/varintl/variable');
-  const { intlFileCheck, countrySummary } = await import('../server/modules/varintl/international');
-  const { intlPriceSeed } = await import('../server/modules/varintl/prices-seed');
+  const { parseVariableFile, templateParts } = await import('../server/modules/variable-international/variable');
+  const { intlFileCheck, countrySummary } = await import('../server/modules/variable-international/international');
+  const { intlPriceSeed } = await import('../server/modules/variable-international/prices-seed');
   const { readSheetRows } = await import('../server/lib/spreadsheet');
-  const { IX, MAX_INTL_NUMBERS } = await import('../server/modules/varintl/service');
+  const { IX, MAX_INTL_NUMBERS } = await import('../server/modules/variable-international/service');
   const prices = new Map(intlPriceSeed().map((r) => [r.country_code, { iso: r.country_code, dial: r.dial_code, nameEn: r.name_en, nameZh: r.name_zh, fee: r.fee, sort: r.sort }]));
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-parse-out-'));
   try {

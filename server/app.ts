@@ -42,15 +42,13 @@ import { PayService } from './modules/pay/service';
 import { PayProviders } from './modules/pay/providers';
 import { fileRoutes } from './modules/files/routes';
 import { FileService } from './modules/files/service';
-import { varIntlRoutes } from './modules/varintl/routes';
-import { VarIntlService } from './modules/varintl/service';
 
 /**
  * Module names whose services this file still builds by hand (above: `services`); a module that
  * becomes a plugin (server/modules/module.ts) leaves this list, and other modules may name it in
  * their `dependencies` either way.
  */
-const LEGACY_MODULES = ['pay', 'files', 'purchase', 'varintl'];
+const LEGACY_MODULES = ['pay', 'files', 'purchase'];
 
 export interface BuildAppOptions {
   db: Db;
@@ -182,13 +180,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       // services built above stand for the modules not yet converted, under their module names
       for (const name of LEGACY_MODULES) await api.register(fp(async () => {}, { name }));
       for (const m of inDependencyOrder(MODULES, LEGACY_MODULES)) await api.register(m);
-      // varintl (legacy) uses the send module's service, published by its plugin above
-      await api.register(async (varApi) => {
-        const varIntl = new VarIntlService(ctx, varApi.services.send);
-        // POST /send/parsefile with templateType 1 parses a variable file with the variable SMS rules
-        services.files.variableParser = (me, file, body) => varIntl.parseVariable(me, { ...(body as Record<string, string>), importFilePath: file.importFilePath });
-        await varApi.register(varIntlRoutes(ctx, varIntl));
-      });
     },
     { prefix: '/api' },
   );

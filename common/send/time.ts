@@ -1,7 +1,7 @@
 /**
  * The time rules of a timed send (spec 02 §5 "Scheduled time", §9; docs/api-send.md), kept once for
  * the console's pickers and checks (src/custom-pages/send) and the server's acceptance
- * (server/modules/send, server/modules/varintl):
+ * (server/modules/send, server/modules/variable-international):
  *
  * - the time is written 'YYYY-MM-DD HH:mm:ss' (seconds optional, `T` allowed), Asia/Shanghai;
  * - it is at least 5 minutes ahead (定时发送时间必须在当前时间5分钟之后);

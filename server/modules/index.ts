@@ -31,8 +31,9 @@ import site from './site';
 import smppServer from './smpp-server';
 import template from './template';
 import upload from './upload';
+import variableInternational from './variable-international';
 
-export const MODULES: FastifyPluginAsync[] = [account, auth, bills, captcha, clients, content, help, invoice, ledger, notice, numbers, openapi, password, profile, records, register, reports, send, sign, site, smppServer, subaccount, template, upload];
+export const MODULES: FastifyPluginAsync[] = [account, auth, bills, captcha, clients, content, help, invoice, ledger, notice, numbers, openapi, password, profile, records, register, reports, send, sign, site, smppServer, subaccount, template, upload, variableInternational];
 
 interface PluginMeta {
   name?: string;

@@ -25,9 +25,9 @@ describe('safeCell', () => {
 const STATIC_ROWS = [
   'server/modules/sign/service.ts: note.addRow([l])',
   'server/modules/sign/service.ts: note.addRow([agent ?',
-  'server/modules/varintl/variable.ts: errWs.addRow([NUMBER_HEADER,',
-  "server/modules/varintl/variable.ts: ws.addRow({ phone: '13800138000'",
-  "server/modules/varintl/variable.ts: ws.addRow({ phone: '13900139000'",
+  'server/modules/variable-international/variable.ts: errWs.addRow([NUMBER_HEADER,',
+  "server/modules/variable-international/variable.ts: ws.addRow({ phone: '13800138000'",
+  "server/modules/variable-international/variable.ts: ws.addRow({ phone: '13900139000'",
   'server/modules/send/import.ts: ws.addRow({ phone: p })',
   'server/modules/template/batch.ts: ws.addRow(Object.fromEntries(cols.map((c) => [c.field, c.example])))',
   "server/modules/template/batch.ts: notes.addRow(['列', '可填写的值'])",

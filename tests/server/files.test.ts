@@ -424,7 +424,7 @@ describe.each(backends)('file service on %s', (backend) => {
     const none = await uploadFile(t.server, c, 'none.txt', Buffer.from('abc 123'));
     expect((await c.post('/api/send/parsefile', { importFilePath: none.data.importFilePath })).body).toMatchObject({ code: 400, msg: '导入文件的有效号码个数为0' });
     expect((await c.post('/api/send/parsefile', { importFilePath: 'x'.repeat(24) + '.txt' })).body).toMatchObject({ code: 400, msg: '文件不存在，请重新上传' });
-    // templateType 1 is a variable file: the variable SMS parser (server/modules/varintl) answers, and wants its template
+    // templateType 1 is a variable file: the variable SMS parser (server/modules/variable-international) answers, and wants its template
     expect((await c.post('/api/send/parsefile', { importFilePath: txt.data.importFilePath, templateType: 1 })).body).toMatchObject({ code: 400, msg: '变量模板不存在或未审核通过' });
     const broken = await uploadFile(t.server, c, 'broken.xlsx', Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(100, 7)]));
     expect((await c.post('/api/send/parsefile', { importFilePath: broken.data.importFilePath })).body).toMatchObject({ code: 400, msg: '文件解析失败' });

@@ -1,7 +1,7 @@
 /**
  * The international number check (`intlNumberOf`, /send/parsefileInternational and the send with
  * fileType 1) reads a number's country and validity from patterns of libphonenumber-js's metadata
- * compiled once (server/modules/varintl/phone-plans.ts). This compares it, number by number, with
+ * compiled once (server/modules/variable-international/phone-plans.ts). This compares it, number by number, with
  * what it replaced — `parsePhoneNumberFromString('+' + digits)` and `isValid()` — on a few hundred
  * thousand generated numbers (seeded; INTL_DIFF_N scales them): every calling code, the examples of
  * every region with their last digits varied, shared calling codes (+1, +7, +39, +44, +47, +61,
@@ -12,9 +12,9 @@ import { describe, expect, it } from 'vitest';
 import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import examples from 'libphonenumber-js/mobile/examples';
 import metadata from 'libphonenumber-js/min/metadata';
-import { intlNumberOf, type IntlPrice } from '../../server/modules/varintl/international';
-import { intlNumber } from '../../server/modules/varintl/phone-plans';
-import { intlPriceSeed } from '../../server/modules/varintl/prices-seed';
+import { intlNumberOf, type IntlPrice } from '../../server/modules/variable-international/international';
+import { intlNumber } from '../../server/modules/variable-international/phone-plans';
+import { intlPriceSeed } from '../../server/modules/variable-international/prices-seed';
 import { prng } from '../../server/lib/prng';
 
 /** intlNumberOf as it was: libphonenumber-js per number */

@@ -12,7 +12,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { intlPriceSeed } from '../../modules/varintl/prices-seed';
+import { intlPriceSeed } from '../../modules/variable-international/prices-seed';
 
 async function run(db: Kysely<any>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);

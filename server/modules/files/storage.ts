@@ -35,7 +35,7 @@ export const STORAGE_MESSAGES = {
   deleted: MESSAGES.fileDeleted,
 } as const;
 
-/** The working files' folder of an account (server/modules/varintl/files.ts keeps the same layout). */
+/** The working files' folder of an account (server/modules/variable-international/work-files.ts keeps the same layout). */
 export const workDirOf = (ctx: Pick<AppContext, 'dataDir'>, clientid: string) => path.join(ctx.dataDir, 'files', clientid, 'varintl');
 
 /** Bytes in a folder's files (not recursive; a missing folder is empty). */

@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import { once } from 'node:events';
 import { carrierOf, regionOf } from '../../../common/sms/segments';
+import type { ScreenPhonesParams } from '../../../common/generated/schemas';
 
 export interface ScreenRule {
   operators: Set<number> | null;
@@ -16,9 +17,10 @@ export interface ScreenRule {
   removeCities: Set<number>;
 }
 
-/** a comma list of small integers ('' / missing: none); anything else is ignored */
-function idList(v: unknown): number[] {
-  const s = Array.isArray(v) ? v.join(',') : typeof v === 'number' ? String(v) : typeof v === 'string' ? v : '';
+/** an id list of params/screen-phones.json (comma text, a number or an array; missing: none) as small integers; anything else is ignored */
+type IdList = ScreenPhonesParams['operators'];
+function idList(v: IdList): number[] {
+  const s = Array.isArray(v) ? v.join(',') : v === undefined ? '' : String(v);
   return s
     .split(',')
     .map((x) => x.trim())
@@ -26,7 +28,7 @@ function idList(v: unknown): number[] {
     .map(Number);
 }
 
-export function screenRule(b: { operators?: unknown; provinces?: unknown; removeCitys?: unknown }): ScreenRule {
+export function screenRule(b: Pick<ScreenPhonesParams, 'operators' | 'provinces' | 'removeCitys'>): ScreenRule {
   const ops = idList(b.operators).filter((c) => c >= 1 && c <= 3);
   const prov = idList(b.provinces);
   return { operators: ops.length ? new Set(ops) : null, provinces: prov.length ? new Set(prov) : null, removeCities: new Set(idList(b.removeCitys)) };

@@ -12,12 +12,26 @@ import type { AppContext } from '../../context';
 import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { validateForm } from '../../http/validation';
-import { Money, money2, type MoneyValue } from '../ledger/money';
-import { LedgerService } from '../ledger/service';
+import { LedgerService, Money, money2, type MoneyValue } from '../ledger';
 import { ceilCent, chargeIntlPools, chargePlan, intlRemainOf, planPieces, remainOf, usableIntlPools, usablePools, type ChargePlan } from '../billing';
-import { dropStaged, expandTask, insertMessages, stageChunks, type UnplacedBatch } from '../send/messages';
-import { assertDeferredRoom, assertMaySend } from '../send/gate';
-import { fillsTemplate, MSG, newTaskUid, refusalOf, smsTypesOf, stripSign, X, type SendResult, type SendService } from '../send/service';
+import {
+  assertDeferredRoom,
+  assertMaySend,
+  dropStaged,
+  expandTask,
+  fillsTemplate,
+  insertMessages,
+  newTaskUid,
+  refusalOf,
+  SEND_MSG as MSG,
+  SEND_X as X,
+  smsTypesOf,
+  stageChunks,
+  stripSign,
+  type SendResult,
+  type SendService,
+  type UnplacedBatch,
+} from '../send';
 import { checkNumbers, numberPoolError } from '../../../common/sms/numbers';
 import { MESSAGES } from '../../../common/schema/messages';
 import { parseSendTime, sendTimeError } from '../../../common/send';
@@ -42,12 +56,16 @@ import {
   TemplateCategory,
   TemplateType,
   UserType,
+  type IntlParseParams,
+  type ScreenPhonesParams,
   type SendInternationalForm,
+  type SendTimeSmsParams,
   type SendVariableForm,
+  type VariableParseParams,
 } from '../../../common/generated/schemas';
 import intlForm from '../../../schemas/forms/send-international.json';
 import { checkInternational, countrySummary, intlFileCheck, loadPrices, priceRows, type IntlCheck, type IntlPrice } from './international';
-import { newWorkFile, workFile, type WorkExt } from './files';
+import { newWorkFile, workFile, type WorkExt } from './work-files';
 import { IMPORT_FILE_PATH, resolveUpload } from '../files/service';
 import { screenFile, screenList, screenRule } from './screening';
 import { FilledTemplate, parseVariableFile, readSendRows, templateParts, VARIABLE_FILE_MAX_BYTES, VX, type VariableParse } from './variable';
@@ -160,7 +178,9 @@ export class VarIntlService {
   }
 
   /** POST /send/parsefileInternational: the check of an uploaded international number file. */
-  async parseInternationalFile(me: Account, path: string, fileName: string) {
+  async parseInternationalFile(me: Account, p: IntlParseParams) {
+    const path = p.importFilePath ?? '';
+    const fileName = p.fileName ?? '';
     const prices = await loadPrices(this.ctx.db);
     const c = await this.intlFile(me, path, prices, false);
     if (!c.distinct) throw new ApiError(400, IX.noNumbers);
@@ -181,7 +201,7 @@ export class VarIntlService {
   }
 
   /** POST /send/parsefileVariate: checks every row of an uploaded variable file. */
-  async parseVariable(me: Account, b: { clientId?: string; importFilePath?: string; templateId?: unknown; sign?: string; fileName?: string }): Promise<VariableParse> {
+  async parseVariable(me: Account, b: VariableParseParams): Promise<VariableParse> {
     const account = await this.send.target(me, b.clientId);
     const tpl = await this.variableTemplate(account, b.templateId);
     if (!b.importFilePath) throw new ApiError(400, VX.noFile);
@@ -206,16 +226,16 @@ export class VarIntlService {
   }
 
   /** The error file of a parse, for /send/downloadtemplateVariateError. */
-  async errorFile(me: Account, path: unknown) {
+  async errorFile(me: Account, path: string | undefined) {
     const f = await workFile(this.ctx, me, path, VX.fileExpired);
     if (f.ext !== 'xlsx') throw new ApiError(400, VX.fileExpired);
     return f.abs;
   }
 
   /** POST /send/screenPhones */
-  async screen(me: Account, b: Record<string, unknown>) {
+  async screen(me: Account, b: ScreenPhonesParams) {
     const rule = screenRule(b);
-    const type = Number(b.type ?? 1);
+    const type = b.type ?? ScreeningType.Manual;
     if (type === ScreeningType.File) {
       const path = b.sendFilePath || b.importFilePath;
       if (!path) throw new ApiError(400, VX.noUpload);
@@ -227,9 +247,9 @@ export class VarIntlService {
         await fs.promises.rm(dest.abs, { force: true });
         throw Object.assign(new ApiError(400, IX.noNumbers), { data: { ...counts, sendFilePath: '' } });
       }
-      return { ...counts, sendFilePath: dest.rel, variateNum: Number(b.variateNum ?? 0) || 0 };
+      return { ...counts, sendFilePath: dest.rel, variateNum: b.variateNum ?? 0 };
     }
-    const c = checkNumbers(String(b.phones ?? ''));
+    const c = checkNumbers(b.phones ?? '');
     const problem = numberPoolError(c);
     if (problem) throw new ApiError(400, problem);
     const r = screenList(c.unique, rule);
@@ -438,7 +458,7 @@ export class VarIntlService {
   }
 
   /** POST /send/send_time_sms: the JSON body of a timed variable (sendKind 1) or international (sendKind 2) send. */
-  async sendTimed(me: Account, body: Record<string, unknown>): Promise<SendResult> {
+  async sendTimed(me: Account, body: SendTimeSmsParams): Promise<SendResult> {
     const raw: Record<string, unknown> = { ...body };
     if (me.user_type !== UserType.Agent) raw.clientId = me.clientid;
     else if (raw.clientId === undefined && raw.clientid !== undefined) raw.clientId = raw.clientid;
@@ -446,10 +466,10 @@ export class VarIntlService {
     for (const k of ['clientid', 'mobilelist', 'sendKind', 'uid', 'chargeNum', 'operater']) delete raw[k];
     for (const k of Object.keys(raw)) if (raw[k] === null) delete raw[k];
     if (raw.sendtime === undefined) throw new ApiError(400, MSG.badSendTime);
-    const check = body.isCheckAvailableCredit === undefined || body.isCheckAvailableCredit === '' ? 1 : Number(body.isCheckAvailableCredit);
+    const check = body.isCheckAvailableCredit ?? 1;
     delete raw.isCheckAvailableCredit;
-    if (Number(body.sendKind) === SendKind.International) return this.sendInternational(me, validateForm<SendInternationalForm>(this.ctx.schemas, INTL_FORM, raw), { timed: true });
-    if (Number(body.sendKind) === SendKind.Variable) return this.sendVariable(me, validateForm<SendVariableForm>(this.ctx.schemas, VARIABLE_FORM, raw), { timed: true, checkCredit: check !== 0 });
+    if (body.sendKind === SendKind.International) return this.sendInternational(me, validateForm<SendInternationalForm>(this.ctx.schemas, INTL_FORM, raw), { timed: true });
+    if (body.sendKind === SendKind.Variable) return this.sendVariable(me, validateForm<SendVariableForm>(this.ctx.schemas, VARIABLE_FORM, raw), { timed: true, checkCredit: check !== 0 });
     throw new ApiError(400, MESSAGES.badParam);
   }
 

@@ -14,7 +14,7 @@
  * A first row without a digit in its first cell is a header and skipped. At most 1,000,000 rows.
  */
 import { safeRow } from '../../lib/export-columns';
-import { NUMBER_HEADER } from '../send/import';
+import { NUMBER_HEADER } from '../send';
 import fs from 'node:fs';
 import os from 'node:os';
 import { isUtf8 } from 'node:buffer';
@@ -26,7 +26,7 @@ import { ApiError } from '../../http/errors';
 import { isChineseMobile, NumberSet } from '../../../common/sms/numbers';
 import { carrierOf, carrierTable } from '../../../common/sms/segments';
 import { isAscii, MAX_MESSAGE_CHARS, messageChars, piecesFor, signPrefix } from '../../../common/sms/pieces';
-import type { TemplateWordCheck } from '../content/sensitive-words';
+import type { TemplateWordCheck } from '../content';
 import { VARIABLE_PATTERN } from '../../../common/template/rules';
 import variableForm from '../../../schemas/forms/send-variable.json';
 

@@ -13,13 +13,13 @@ import { Money, money2 } from '../../server/modules/ledger/money';
 import { claimBatch } from '../../server/modules/dispatch/sql';
 import { countPieces } from '../../common/sms/pieces';
 import { carrierOf, regionOf } from '../../common/sms/segments';
-import { screenList, screenRule } from '../../server/modules/varintl/screening';
+import { screenList, screenRule } from '../../server/modules/variable-international/screening';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { FilledTemplate, fillTemplate, readSendRows, rowProblem, sendRowProblem, templateParts } from '../../server/modules/varintl/variable';
-import { checkInternational, intlNumberOf } from '../../server/modules/varintl/international';
-import { intlPriceSeed } from '../../server/modules/varintl/prices-seed';
+import { FilledTemplate, fillTemplate, readSendRows, rowProblem, sendRowProblem, templateParts } from '../../server/modules/variable-international/variable';
+import { checkInternational, intlNumberOf } from '../../server/modules/variable-international/international';
+import { intlPriceSeed } from '../../server/modules/variable-international/prices-seed';
 import { SensitiveWords } from '../../server/modules/content/sensitive-words';
 
 const US1 = '14155552671';
@@ -614,5 +614,17 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     expect([after.charge_state, after.charge_num_total]).toEqual([1, 4]);
     expect(before - (await remaining(t.server, 'client1'))).toBe(4);
     expect(await poolViolations(t.server)).toEqual([]);
+  });
+  it('is a plugin module with typed routes: bad parameters answer 400 参数错误 before the service, its service is published', async () => {
+    expect(t.server.app.services.variableInternational).toBeDefined();
+    expect((await client1.get(`/api/sms/gj/prices?search=${'x'.repeat(61)}`)).body).toMatchObject({ code: 400, msg: '参数错误' });
+    expect((await client1.post('/api/send/screenPhones', { type: 3, phones: '13800138000' })).body).toMatchObject({ code: 400, msg: '参数错误' });
+    expect((await client1.post('/api/send/screenPhones', { type: 1, phones: '13800138000', variateNum: 'abc' })).body).toMatchObject({ code: 400, msg: '参数错误' });
+    expect((await client1.post('/api/send/screenPhones', { type: '1', phones: '13800138000', operators: [1, '2', 3] }, { json: true })).body).toMatchObject({ code: 0, data: { submitTotal: 1 } });
+    expect((await client1.post('/api/send/parsefileVariate', { templateId: '2147483648', importFilePath: 'x' })).body).toMatchObject({ code: 400, msg: '参数错误' });
+    expect((await client1.post('/api/send/send_time_sms', { content: 'x' }, { json: true })).body).toMatchObject({ code: 400, msg: '参数错误' });
+    expect((await client1.post('/api/send/send_time_sms', { sendKind: 2, content: 'x', smstype: 0, mobilelist: US1, isCheckAvailableCredit: 2 }, { json: true })).body).toMatchObject({ code: 400, msg: '参数错误' });
+    const tpl = await client1.get('/api/send/downloadtemplateVariate');
+    expect(tpl.raw.headers['content-disposition']).toContain(encodeURIComponent('变量短信模板.xlsx'));
   });
 });

@@ -14,7 +14,7 @@ import type { Database } from '../../db/types';
 import { NumberSet } from '../../../common/sms/numbers';
 import { ApiError } from '../../http/errors';
 import { readSheetBatches, SpreadsheetError } from '../../lib/spreadsheet';
-import { textTokens } from '../send/import';
+import { textTokens } from '../send';
 import { intlNumber } from './phone-plans';
 
 export interface IntlPrice {
