@@ -41,6 +41,7 @@ import { PayService } from './modules/pay/service';
 import { PayProviders } from './modules/pay/providers';
 import { fileRoutes } from './modules/files/routes';
 import { FileService } from './modules/files/service';
+import { fileTimers } from './modules/files/timer';
 import { varIntlRoutes } from './modules/varintl/routes';
 import { VarIntlService } from './modules/varintl/service';
 
@@ -211,29 +212,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));
   }
-  const uploadPurgeEvery = ctx.options.uploadPurgeEveryMs;
-  if (uploadPurgeEvery > 0 && (config.uploadStaleHours > 0 || config.uploadKeepHours > 0)) {
-    // every process runs it; the purge's DELETE … RETURNING hands each stale upload to one of them
-    let running: Promise<unknown> | null = null;
-    const purgeUploads = () => {
-      running ??= (async () => {
-        if (config.uploadStaleHours > 0) await services.files.purgeStale(config.uploadStaleHours * 3600_000);
-        // complete files and working files past their keeping time (docs/api-files.md "Storage limits")
-        if (config.uploadKeepHours > 0) await services.files.purgeExpired(config.uploadKeepHours * 3600_000);
-      })()
-        .catch((err) => app.log.warn({ err }, 'purge of stale uploads failed'))
-        .finally(() => (running = null));
-    };
-    const first = setTimeout(purgeUploads, Math.min(uploadPurgeEvery, 60_000));
-    const timer = setInterval(purgeUploads, uploadPurgeEvery);
-    first.unref();
-    timer.unref();
-    app.addHook('onClose', async () => {
-      clearTimeout(first);
-      clearInterval(timer);
-      await running;
-    });
-  }
+  // the files module's purge of stale and expired uploads (moduleTimer; every ctx.options.uploadPurgeEveryMs)
+  fileTimers(app, ctx, services.files);
   app.addHook('onClose', async () => services.files.close());
   app.addHook('onClose', async () => ctx.mailer.close());
   return app;
