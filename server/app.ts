@@ -39,9 +39,6 @@ import { PurchaseService } from './modules/purchase/service';
 import { payRoutes } from './modules/pay/routes';
 import { PayService } from './modules/pay/service';
 import { PayProviders } from './modules/pay/providers';
-import { fileRoutes } from './modules/files/routes';
-import { FileService } from './modules/files/service';
-import { fileTimers } from './modules/files/timer';
 import { varIntlRoutes } from './modules/varintl/routes';
 import { VarIntlService } from './modules/varintl/service';
 
@@ -50,7 +47,7 @@ import { VarIntlService } from './modules/varintl/service';
  * becomes a plugin (server/modules/module.ts) leaves this list, and other modules may name it in
  * their `dependencies` either way.
  */
-const LEGACY_MODULES = ['pay', 'files', 'purchase', 'varintl'];
+const LEGACY_MODULES = ['pay', 'purchase', 'varintl'];
 
 export interface BuildAppOptions {
   db: Db;
@@ -92,7 +89,6 @@ declare module './context' {
     /** verification codes (core: registration, password reset and account changes send them) */
     codes: VerificationService;
     pay: PayService;
-    files: FileService;
   }
 }
 
@@ -147,7 +143,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     sessions,
     codes,
     pay: undefined as unknown as PayService,
-    files: new FileService(ctx),
   } as Services;
   // the ledger of the legacy pay service until it is a plugin; the ledger module publishes its own
   // (stateless) instance as app.services.ledger
@@ -177,16 +172,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       installAccess(api, sessions);
       await api.register(purchaseRoutes(ctx, new PurchaseService(ctx, clients)));
       await api.register(payRoutes(ctx, services.pay));
-      await api.register(fileRoutes(ctx, services.files));
       // the modules that are plugins (server/modules/<area>/index.ts, server/modules/module.ts); the
       // services built above stand for the modules not yet converted, under their module names
       for (const name of LEGACY_MODULES) await api.register(fp(async () => {}, { name }));
       for (const m of inDependencyOrder(MODULES, LEGACY_MODULES)) await api.register(m);
-      // varintl (legacy) uses the send module's service, published by its plugin above
+      // varintl (legacy) uses the send and files modules' services, published by their plugins above
       await api.register(async (varApi) => {
         const varIntl = new VarIntlService(ctx, varApi.services.send);
         // POST /send/parsefile with templateType 1 parses a variable file with the variable SMS rules
-        services.files.variableParser = (me, file, body) => varIntl.parseVariable(me, { ...(body as Record<string, string>), importFilePath: file.importFilePath });
+        varApi.services.files.variableParser = (me, file, body) => varIntl.parseVariable(me, { ...(body as Record<string, string>), importFilePath: file.importFilePath });
         await varApi.register(varIntlRoutes(ctx, varIntl));
       });
     },
@@ -212,9 +206,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));
   }
-  // the files module's purge of stale and expired uploads (moduleTimer; every ctx.options.uploadPurgeEveryMs)
-  fileTimers(app, ctx, services.files);
-  app.addHook('onClose', async () => services.files.close());
   app.addHook('onClose', async () => ctx.mailer.close());
   return app;
 }

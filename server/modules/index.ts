@@ -13,6 +13,7 @@ import bills from './bills';
 import captcha from './captcha';
 import clients from './clients';
 import content from './content';
+import files from './files';
 import help from './help';
 import invoice from './invoice';
 import ledger from './ledger';
@@ -30,7 +31,7 @@ import site from './site';
 import template from './template';
 import upload from './upload';
 
-export const MODULES: FastifyPluginAsync[] = [account, auth, bills, captcha, clients, content, help, invoice, ledger, notice, numbers, password, profile, records, register, reports, send, sign, site, subaccount, template, upload];
+export const MODULES: FastifyPluginAsync[] = [account, auth, bills, captcha, clients, content, files, help, invoice, ledger, notice, numbers, password, profile, records, register, reports, send, sign, site, subaccount, template, upload];
 
 interface PluginMeta {
   name?: string;
