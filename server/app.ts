@@ -40,15 +40,13 @@ import { PurchaseService } from './modules/purchase/service';
 import { payRoutes } from './modules/pay/routes';
 import { PayService } from './modules/pay/service';
 import { PayProviders } from './modules/pay/providers';
-import { fileRoutes } from './modules/files/routes';
-import { FileService } from './modules/files/service';
 
 /**
  * Module names whose services this file still builds by hand (above: `services`); a module that
  * becomes a plugin (server/modules/module.ts) leaves this list, and other modules may name it in
  * their `dependencies` either way.
  */
-const LEGACY_MODULES = ['pay', 'files', 'purchase'];
+const LEGACY_MODULES = ['pay', 'purchase'];
 
 export interface BuildAppOptions {
   db: Db;
@@ -90,7 +88,6 @@ declare module './context' {
     /** verification codes (core: registration, password reset and account changes send them) */
     codes: VerificationService;
     pay: PayService;
-    files: FileService;
   }
 }
 
@@ -145,7 +142,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     sessions,
     codes,
     pay: undefined as unknown as PayService,
-    files: new FileService(ctx),
   } as Services;
   // the ledger of the legacy pay service until it is a plugin; the ledger module publishes its own
   // (stateless) instance as app.services.ledger
@@ -175,7 +171,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       installAccess(api, sessions);
       await api.register(purchaseRoutes(ctx, new PurchaseService(ctx, clients)));
       await api.register(payRoutes(ctx, services.pay));
-      await api.register(fileRoutes(ctx, services.files));
       // the modules that are plugins (server/modules/<area>/index.ts, server/modules/module.ts); the
       // services built above stand for the modules not yet converted, under their module names
       for (const name of LEGACY_MODULES) await api.register(fp(async () => {}, { name }));
@@ -205,30 +200,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));
   }
-  const uploadPurgeEvery = ctx.options.uploadPurgeEveryMs;
-  if (uploadPurgeEvery > 0 && (config.uploadStaleHours > 0 || config.uploadKeepHours > 0)) {
-    // every process runs it; the purge's DELETE … RETURNING hands each stale upload to one of them
-    let running: Promise<unknown> | null = null;
-    const purgeUploads = () => {
-      running ??= (async () => {
-        if (config.uploadStaleHours > 0) await services.files.purgeStale(config.uploadStaleHours * 3600_000);
-        // complete files and working files past their keeping time (docs/api-files.md "Storage limits")
-        if (config.uploadKeepHours > 0) await services.files.purgeExpired(config.uploadKeepHours * 3600_000);
-      })()
-        .catch((err) => app.log.warn({ err }, 'purge of stale uploads failed'))
-        .finally(() => (running = null));
-    };
-    const first = setTimeout(purgeUploads, Math.min(uploadPurgeEvery, 60_000));
-    const timer = setInterval(purgeUploads, uploadPurgeEvery);
-    first.unref();
-    timer.unref();
-    app.addHook('onClose', async () => {
-      clearTimeout(first);
-      clearInterval(timer);
-      await running;
-    });
-  }
-  app.addHook('onClose', async () => services.files.close());
   app.addHook('onClose', async () => ctx.mailer.close());
   return app;
 }

@@ -13,6 +13,7 @@ import bills from './bills';
 import captcha from './captcha';
 import clients from './clients';
 import content from './content';
+import files from './files';
 import help from './help';
 import invoice from './invoice';
 import ledger from './ledger';
@@ -33,7 +34,7 @@ import template from './template';
 import upload from './upload';
 import variableInternational from './variable-international';
 
-export const MODULES: FastifyPluginAsync[] = [account, auth, bills, captcha, clients, content, help, invoice, ledger, notice, numbers, openapi, password, profile, records, register, reports, send, sign, site, smppServer, subaccount, template, upload, variableInternational];
+export const MODULES: FastifyPluginAsync[] = [account, auth, bills, captcha, clients, content, files, help, invoice, ledger, notice, numbers, openapi, password, profile, records, register, reports, send, sign, site, smppServer, subaccount, template, upload, variableInternational];
 
 interface PluginMeta {
   name?: string;

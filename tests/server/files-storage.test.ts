@@ -149,4 +149,67 @@ describe.each(backends)('storage limits (%s)', (backend) => {
     const again = await as(t.server, 'agent0');
     expect((await again.get(`/api/file/download?importFilePath=${up.data.importFilePath}`)).body.msg).toBe('文件不存在，请重新上传');
   });
+
+  it('a file a task still needs (numbers not yet expanded) is neither deleted nor purged; once expanded it goes', async () => {
+    const c = await as(t.server, 'agent1');
+    const me = await accountId(t.server, 'agent1');
+    const db = t.server.handle.db;
+    const up = await uploadFile(t.server, c, 'task.txt', blob(0.1, 400));
+    expect(up.code).toBe(0);
+    const token = up.data.importFilePath as string;
+    const file = path.join(_paths.ownerDir(t.server.app.ctx, me), token);
+    // a working file of the international page, named by the same task's sibling
+    const work = path.join(t.server.dataDir, 'files', 'agent1', 'varintl', 'taskneedsthisfile0001.tsv');
+    fs.mkdirSync(path.dirname(work), { recursive: true });
+    fs.writeFileSync(work, 'x');
+    const now = t.server.clock.now();
+    const task = async (ref: string) => {
+      const row = await db
+        .insertInto('sms_tasks')
+        .values({ uid: `T${crypto.randomBytes(6).toString('hex')}`, account_id: me, creator_id: me, payer_id: me, charge_mode: 0, content: 'x', smstype: 0, import_file_path: ref, send_time: now, created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db.insertInto('sms_task_chunks').values({ task_id: row.id, seq: 0, rows: 1, payload: Buffer.from('x'), created_at: now }).execute();
+      return row.id;
+    };
+    const t1 = await task(token);
+    const t2 = await task('varintl/taskneedsthisfile0001.tsv');
+    const inUse = '文件正在被发送任务使用，请在任务号码处理完成后再删除';
+    expect((await c.post('/api/file/delete', { importFilePath: token })).body).toMatchObject({ code: 400, msg: inUse });
+    expect((await c.post('/api/file/delete', { importFilePath: 'varintl/taskneedsthisfile0001.tsv' })).body).toMatchObject({ code: 400, msg: inUse });
+    // far past the keeping time: the purge keeps both while their task has unexpanded numbers
+    const at = new Date(now.getTime() - 1000 * 3600_000);
+    fs.utimesSync(work, at, at);
+    await db.updateTable('file_uploads').set({ updated_at: at }).where('stored_name', '=', token).execute();
+    await t.server.app.services.files.purgeExpired(72 * 3600_000);
+    expect(fs.existsSync(file)).toBe(true);
+    expect(fs.existsSync(work)).toBe(true);
+    // another account's task naming the same token does not protect nor reveal it
+    expect((await (await as(t.server, 'agent0')).post('/api/file/delete', { importFilePath: token })).body).toMatchObject({ code: 400, msg: '文件不存在，请重新上传' });
+    // the tasks expanded their numbers (the chunks are gone): the next purge removes the files
+    await db.deleteFrom('sms_task_chunks').where('task_id', 'in', [t1, t2]).execute();
+    const r = await t.server.app.services.files.purgeExpired(72 * 3600_000);
+    expect(r.files).toBeGreaterThanOrEqual(1);
+    expect(r.workFiles).toBeGreaterThanOrEqual(1);
+    expect(fs.existsSync(file)).toBe(false);
+    expect(fs.existsSync(work)).toBe(false);
+  });
+});
+
+describe.each(backends)('expiry sweep on %s (scheduled, the files module timer)', (backend) => {
+  // UPLOAD_KEEP_HOURS=72, the stale purge off; the module's timer runs every 100 ms here (every hour by default)
+  const t = useServer(backend, { config: { uploadKeepHours: 72, uploadStaleHours: 0 }, build: { uploadPurgeEveryMs: 100, diskFree: async () => 10_000 * MB } });
+
+  it('removes a complete file once it is older than UPLOAD_KEEP_HOURS, with no call from the test', async () => {
+    const c = await as(t.server, 'client0');
+    const up = await uploadFile(t.server, c, 'kept.txt', blob(0.1, 500));
+    expect(up.code).toBe(0);
+    const file = path.join(_paths.ownerDir(t.server.app.ctx, await accountId(t.server, 'client0')), up.data.importFilePath);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(fs.existsSync(file)).toBe(true); // the timer ran and kept it
+    t.server.clock.advance(73 * 3600_000);
+    for (let i = 0; i < 100 && fs.existsSync(file); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(fs.existsSync(file)).toBe(false);
+    expect(await t.server.handle.db.selectFrom('file_uploads').select('id').where('stored_name', '=', up.data.importFilePath).execute()).toEqual([]);
+  });
 });

@@ -9,7 +9,7 @@ import { ApiError } from '../../http/errors';
 import { ok } from '../../http/reply';
 import { BAD_PARAM, params, text } from '../../http/params';
 import { route } from '../../http/route';
-import { accountIdOf, sessionOf } from '../auth/session';
+import { accountIdOf, sessionOf } from '../auth';
 import { STORAGE_MESSAGES } from './storage';
 import { attachment } from '../../http/download';
 import { CHUNK_SIZE, FILE_MAX_BYTES, FILE_MESSAGES, FILE_NAME_MAX, resolveUpload, type FileService } from './service';

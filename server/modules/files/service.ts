@@ -31,13 +31,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
+import { sql } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { ApiError } from '../../http/errors';
 import { randomToken } from '../../lib/crypto';
 import { MESSAGES } from '../../../common/schema/messages';
 import { ChunkHasher, type UploadDigest } from './hasher';
-import { assertDiskRoom, assertPendingRoom, assertQuota, workDirOf } from './storage';
+import { assertDiskRoom, assertPendingRoom, assertQuota, STORAGE_MESSAGES, taskNeedsFile, workDirOf } from './storage';
 import { FileUploadState } from '../../../common/generated/schemas';
 
 /** 1 MB chunks (spec 02 §9) */
@@ -601,9 +602,10 @@ export class FileService {
 
   /**
    * POST /file/delete: the caller's own file goes — a complete upload (its importFilePath: row and
-   * bytes), an unfinished one (as deleteChunks) or a working file of the variable / international
-   * pages (`varintl/<token>.<ext>`). A send reads its file when it is accepted, so nothing accepted
-   * needs it later. Another account's file, or none: 文件不存在，请重新上传.
+   * bytes; an unfinished one goes with POST /file/deleteChunks) or a working file of the variable / international
+   * pages (`varintl/<token>.<ext>`). A file a task still needs (storage.ts `taskNeedsFile`: numbers
+   * not yet expanded) is kept: 400 文件正在被发送任务使用…. Another account's file, or none:
+   * 文件不存在，请重新上传.
    */
   async deleteFile(me: Pick<Account, 'id' | 'clientid'>, ref: unknown): Promise<{ deleted: true }> {
     const token = typeof ref === 'string' ? ref.trim() : '';
@@ -612,10 +614,15 @@ export class FileService {
       const abs = path.join(workDirOf(this.ctx, me.clientid), `${work[1]}.${work[2]}`);
       const st = await fs.promises.stat(abs).catch(() => null);
       if (!st?.isFile()) throw new ApiError(400, FILE_MESSAGES.notFound);
+      if (await taskNeedsFile(this.ctx.db, me.id, token)) throw new ApiError(400, STORAGE_MESSAGES.inUse);
       await fs.promises.rm(abs, { force: true });
       return { deleted: true };
     }
     if (!IMPORT_FILE_PATH.test(token)) throw new ApiError(400, FILE_MESSAGES.notFound);
+    if (await taskNeedsFile(this.ctx.db, me.id, token)) {
+      const mine = await this.ctx.db.selectFrom('file_uploads').select('id').where('account_id', '=', me.id).where('stored_name', '=', token).executeTakeFirst();
+      throw new ApiError(400, mine ? STORAGE_MESSAGES.inUse : FILE_MESSAGES.notFound);
+    }
     const gone = await this.ctx.db
       .deleteFrom('file_uploads')
       .where('account_id', '=', me.id)
@@ -635,15 +642,18 @@ export class FileService {
    */
   async purgeExpired(olderThanMs: number): Promise<{ files: number; workFiles: number }> {
     const cutoff = new Date(this.ctx.now().getTime() - olderThanMs);
+    // a file a task still needs stays (storage.ts taskNeedsFile), checked in the DELETE itself
+    const notNeeded = sql<boolean>`not exists (select 1 from sms_tasks t join sms_task_chunks c on c.task_id = t.id where t.creator_id = file_uploads.account_id and t.import_file_path = file_uploads.stored_name)`;
     let files = 0;
     for (;;) {
       const gone = await this.ctx.db
         .deleteFrom('file_uploads')
         .where('id', 'in', (eb) =>
-          eb.selectFrom('file_uploads').select('id').where('state', '=', FileUploadState.Done).where('updated_at', '<', cutoff).orderBy('id').limit(PURGE_BATCH),
+          eb.selectFrom('file_uploads').select('id').where('state', '=', FileUploadState.Done).where('updated_at', '<', cutoff).where(notNeeded).orderBy('id').limit(PURGE_BATCH),
         )
         .where('state', '=', FileUploadState.Done)
         .where('updated_at', '<', cutoff)
+        .where(notNeeded)
         .returning(['account_id', 'stored_name'])
         .execute();
       for (const r of gone) if (r.stored_name) await fs.promises.rm(path.join(ownerDir(this.ctx, r.account_id), r.stored_name), { force: true });
@@ -654,11 +664,13 @@ export class FileService {
     const root = path.join(this.ctx.dataDir, 'files');
     for (const owner of await fs.promises.readdir(root).catch(() => [] as string[])) {
       if (!/^[A-Za-z0-9_-]{1,40}$/.test(owner)) continue;
+      const creator = await this.ctx.db.selectFrom('accounts').select('id').where('clientid', '=', owner).executeTakeFirst();
       const dir = path.join(root, owner, 'varintl');
       for (const name of await fs.promises.readdir(dir).catch(() => [] as string[])) {
         const p = path.join(dir, name);
         const st = await fs.promises.stat(p).catch(() => null);
         if (st?.isFile() && st.mtimeMs < cutoff.getTime()) {
+          if (creator && (await taskNeedsFile(this.ctx.db, creator.id, `varintl/${name}`))) continue;
           await fs.promises.rm(p, { force: true });
           workFiles++;
         }

@@ -33,6 +33,7 @@ export const STORAGE_MESSAGES = {
   pending: MESSAGES.uploadsPending,
   diskFull: MESSAGES.diskFull,
   deleted: MESSAGES.fileDeleted,
+  inUse: MESSAGES.fileInUse,
 } as const;
 
 /** The working files' folder of an account (server/modules/variable-international/work-files.ts keeps the same layout). */
@@ -78,6 +79,25 @@ export async function assertPendingRoom(ctx: Pick<AppContext, 'config'>, trx: Tr
     .where('state', '<>', FileUploadState.Done)
     .executeTakeFirstOrThrow();
   if (Number(r.n) >= ctx.config.uploadPendingMax) throw new ApiError(400, STORAGE_MESSAGES.pending);
+}
+
+/**
+ * Whether a task still needs the file: a task created by `creatorId` names it (`sms_tasks.
+ * import_file_path`: the chunked upload's token or the working file's `varintl/<name>`) and still
+ * has numbers not expanded into message rows (`sms_task_chunks`). Such a file is neither deleted
+ * nor purged; once its task has expanded it, it may go. Read from the database, so every process
+ * sees the same answer.
+ */
+export function taskNeedsFile(q: Pick<AppContext['db'], 'selectFrom'>, creatorId: number, ref: string) {
+  return q
+    .selectFrom('sms_tasks as t')
+    .innerJoin('sms_task_chunks as c', 'c.task_id', 't.id')
+    .select('t.id')
+    .where('t.creator_id', '=', creatorId)
+    .where('t.import_file_path', '=', ref)
+    .limit(1)
+    .executeTakeFirst()
+    .then((r) => r !== undefined);
 }
 
 /** Free bytes of the data directory's file system. */
