@@ -20,6 +20,7 @@ import notice from './notice';
 import numbers from './numbers';
 import password from './password';
 import profile from './profile';
+import purchase from './purchase';
 import records from './records';
 import register from './register';
 import reports from './reports';
@@ -30,7 +31,7 @@ import site from './site';
 import template from './template';
 import upload from './upload';
 
-export const MODULES: FastifyPluginAsync[] = [account, auth, bills, captcha, clients, content, help, invoice, ledger, notice, numbers, password, profile, records, register, reports, send, sign, site, subaccount, template, upload];
+export const MODULES: FastifyPluginAsync[] = [account, auth, bills, captcha, clients, content, help, invoice, ledger, notice, numbers, password, profile, purchase, records, register, reports, send, sign, site, subaccount, template, upload];
 
 interface PluginMeta {
   name?: string;
