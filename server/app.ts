@@ -34,9 +34,6 @@ import { VerificationService } from './modules/verification/service';
 import { SensitiveWords } from './modules/content/sensitive-words';
 import { registerOpenApi } from './modules/help/openapi';
 import type { ImageCaptchaGenerator } from './modules/captcha/service';
-import { ClientsService } from './modules/clients';
-import { purchaseRoutes } from './modules/purchase/routes';
-import { PurchaseService } from './modules/purchase/service';
 import { payRoutes } from './modules/pay/routes';
 import { PayService } from './modules/pay/service';
 import { PayProviders } from './modules/pay/providers';
@@ -46,7 +43,7 @@ import { PayProviders } from './modules/pay/providers';
  * becomes a plugin (server/modules/module.ts) leaves this list, and other modules may name it in
  * their `dependencies` either way.
  */
-const LEGACY_MODULES = ['pay', 'purchase'];
+const LEGACY_MODULES = ['pay'];
 
 export interface BuildAppOptions {
   db: Db;
@@ -135,9 +132,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   };
   const sessions = new SessionService(ctx);
   const codes = new VerificationService(ctx);
-  // the account scope of the legacy services below (purchase) until they are plugins;
-  // the clients module publishes its own (stateless) instance as app.services.clients
-  const clients = new ClientsService(ctx);
   const services = {
     sessions,
     codes,
@@ -169,7 +163,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(
     async (api) => {
       installAccess(api, sessions);
-      await api.register(purchaseRoutes(ctx, new PurchaseService(ctx, clients)));
       await api.register(payRoutes(ctx, services.pay));
       // the modules that are plugins (server/modules/<area>/index.ts, server/modules/module.ts); the
       // services built above stand for the modules not yet converted, under their module names

@@ -11,7 +11,7 @@ import { seedCertifications } from '../modules/account';
 import { seedTemplates } from '../modules/template/seed';
 import { seedSubaccounts } from '../modules/subaccount';
 import { seedSending } from '../modules/send/seed';
-import { seedPurchase } from '../modules/purchase/seed';
+import { seedPurchase } from '../modules/purchase';
 import { deriveApiSecret } from '../modules/openapi/signing';
 
 export const DEMO_PASSWORD = 'Demo1234';

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import ExcelJS from 'exceljs';
 import { backends, useServer, type Client } from './harness';
 import { accountId, as, balance, db, ledgerViolations, poolViolations, remaining } from './send-helpers';
-import { lineAmount } from '../../server/modules/purchase/service';
+import { lineAmount } from '../../server/modules/purchase';
 import { Money } from '../../server/modules/ledger/money';
 import { MESSAGES } from '../../common/schema/messages';
 import { usablePools } from '../../server/modules/billing';
@@ -261,6 +261,50 @@ describe.each(backends)('purchase (%s)', (backend) => {
     expect(ws.getRow(2).getCell(1).value).toBe(hy.order_id);
     const none = await agent1.post('/api/finance/bill/sms/export', { orderInfo: 'no-such-order' });
     expect(none.body.msg).toBe('当前条件没有数据，无法导出');
+  });
+
+  it('filters the bills by their filter schemas (x-column / x-op): business days, text, enums; bad values refused with the spec’s message', async () => {
+    const all = (await agent1.post('/api/finance/bill/sms', {})).body.data;
+    const day = String(all.list[0].create_time).slice(0, 10);
+    const dayBefore = new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    const count = async (body: object) => (await agent1.post('/api/finance/bill/sms', body)).body.data.totalCount;
+    // the orders of today's business day: all of them; the day before: none; the end day included
+    expect(await count({ start_time_day: day, end_time_day: day })).toBe(all.totalCount);
+    expect(await count({ start_time_day: dayBefore, end_time_day: dayBefore })).toBe(0);
+    expect(await count({ end_time_day: dayBefore })).toBe(0);
+    expect(await count({ start_time_day: '', end_time_day: '' })).toBe(all.totalCount);
+    // a reversed range, an impossible date, an unknown order type: 400 with the message
+    const reversed = await agent1.post('/api/finance/bill/sms', { start_time_day: day, end_time_day: dayBefore });
+    expect([reversed.body.code, reversed.body.msg]).toEqual([400, '结束日期不能早于开始日期']);
+    const badDate = await agent1.post('/api/finance/bill/sms', { start_time_day: '2024-02-30' });
+    expect([badDate.body.code, badDate.body.msg]).toEqual([400, '日期格式不正确']);
+    const badType = await agent1.post('/api/finance/bill/sms', { order_type: 99 });
+    expect([badType.body.code, badType.body.msg]).toEqual([400, MESSAGES.badParam]);
+    // orderInfo: the order id, product name or account contains it; LIKE wildcards match themselves
+    expect(await count({ orderInfo: all.list[0].order_id.slice(-10) })).toBeGreaterThan(0);
+    expect(await count({ orderInfo: 'AGENT1' })).toBe(all.totalCount);
+    expect(await count({ orderInfo: '%' })).toBe(0);
+    // the rebate bill: the order id contains, the business days
+    const rebate = (await agent1.get('/api/finance/bill/rebate')).body.data;
+    const withOrder = rebate.list.find((r: any) => r.order_id);
+    expect((await agent1.get(`/api/finance/bill/rebate?order_id=${withOrder.order_id.slice(2, 12)}`)).body.data.list.map((r: any) => r.id)).toContain(withOrder.id);
+    expect((await agent1.get(`/api/finance/bill/rebate?start_time_day=${dayBefore}&end_time_day=${dayBefore}`)).body.data.totalCount).toBe(0);
+    expect((await agent1.get('/api/finance/bill/rebate?financial_type=7')).body.msg).toBe(MESSAGES.badParam);
+    // the purchase record: the account and its name contain the text
+    expect((await agent1.post('/api/finance/bill/purchaseHistory', { clientid: 'GENT1' })).body.data.totalCount).toBe(all.totalCount);
+    expect((await agent1.post('/api/finance/bill/purchaseHistory', { realname: 'no-such-name' })).body.data.totalCount).toBe(0);
+    // products: one product by its id; a malformed id refused
+    const one = await agent1.post('/api/sms/products', { product_id: await productId('HY-QW-1W') });
+    expect(one.body.data.list.map((p: any) => p.product_code)).toEqual(['HY-QW-1W']);
+    const badId = await agent1.post('/api/sms/products', { product_id: 'abc' });
+    expect([badId.body.code, badId.body.msg]).toEqual([400, MESSAGES.badParam]);
+    // the pools: an unknown carrier refused
+    expect((await agent1.post('/api/agent/newpools', { operator_code: 'x' })).body.msg).toBe(MESSAGES.badParam);
+    // several products: a list that is not one, too many lines
+    const notList = await agent1.post('/api/sms/order/jsmsAdd', { list: 'x' });
+    expect([notList.body.code, notList.body.msg]).toEqual([400, MESSAGES.badParam]);
+    const tooMany = await agent1.post('/api/sms/order/jsmsAdd', { list: Array.from({ length: 51 }, () => ({ productId: 1, purchaseNum: 1 })) });
+    expect([tooMany.body.code, tooMany.body.msg]).toEqual([400, MESSAGES.badParam]);
   });
 
   it('shows the rebate bill: usable, accumulated income and pay, rows', async () => {

@@ -3,16 +3,16 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { AppContext } from '../../context';
+import type { JsonSchema } from '../../../common/schema';
+import { api, fileReply, listOf, okOf, request } from '../../http/contract';
 import { ok } from '../../http/reply';
 import { errors } from '../../http/errors';
-import { BAD_PARAM, id, listParams, params, text } from '../../http/params';
 import { route } from '../../http/route';
-import { formSchema } from '../../http/validation';
 import { exportColumns, type ExportColumn, safeRow } from '../../lib/export-columns';
 import { formatDateTime } from '../../lib/time';
-import { sessionOf } from '../auth/session';
-import { attachment, XLSX_MIME } from '../../http/download';
-import { MAX_LINES, type OrderLine, type PurchaseService } from './service';
+import { sessionOf } from '../auth';
+import { sendFile, XLSX_MIME } from '../../http/download';
+import type { OrderLine, PurchaseService } from './service';
 import { MESSAGES } from '../../../common/schema/messages';
 import sendForm from '../../../schemas/forms/send.json';
 
@@ -24,20 +24,57 @@ const BILL = '账单';
 /** at most this many rows in one bill export */
 export const BILL_EXPORT_MAX = 100_000;
 
+// ---- answers the entity schemas do not cover (their fields' titles in Chinese)
+
+const str = (title: string): JsonSchema => ({ type: 'string', title });
+const int = (title: string): JsonSchema => ({ type: 'integer', title });
+const obj = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({ type: 'object', required, properties });
+const PURCHASED = obj({
+  orderId: str('订单号'),
+  total: str('订单金额(元)'),
+  rebate: str('返点抵扣(元)'),
+  paid: str('余额支付(元)'),
+  balance: str('余额(元)'),
+  rebateUseable: str('可用返点(元)'),
+  lines: {
+    type: 'array',
+    title: '订单明细',
+    items: obj({
+      productId: int('产品编号'),
+      productName: str('产品名称'),
+      num: int('购买数量'),
+      unitPrice: str('折后单价(元)'),
+      discount: str('折扣(%)'),
+      amount: str('金额(元)'),
+      poolId: int('产品池编号'),
+      dueTime: str('到期时间'),
+    }),
+  },
+});
+const PRODUCT_PAGE = {
+  hy_sms_discount: str('行业短信折扣(%)'),
+  yx_sms_discount: str('营销短信折扣(%)'),
+  gj_sms_discount: str('国际短信折扣(%)'),
+  rebate_useable: str('可用返点(元)'),
+  rebate_threshold: str('返点抵扣起点(元)'),
+  balance: str('余额(元)'),
+};
+const SMS_BILL_DATA = obj({ balance: str('余额(元)'), rebate_useable: str('可用返点(元)'), purchase_amount: str('购买合计(元)'), purchase_count: int('购买笔数') });
+const REBATE_PAGE = { rebate_income: str('可用返点(元)'), accumulated_rebate_income: str('累计返点收入(元)'), accumulated_rebate_pay: str('累计返点支出(元)') };
+
 /** /sms/products, /sms/order/*, /finance/bill/{sms,rebate,purchaseHistory}, pools (docs/api-purchase.md). */
 export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): FastifyPluginAsync {
-  const productFilter = listParams(ctx.schemas, 'product');
-  (productFilter.properties as Record<string, unknown>).product_id = id('产品编号（单个产品的购买页）');
-  const smsBillFilter = listParams(ctx.schemas, 'sms-bill');
-  const rebateFilter = listParams(ctx.schemas, 'rebate-bill');
-  const recordFilter = listParams(ctx.schemas, 'purchase-record');
-  const directFilter = listParams(ctx.schemas, 'direct-purchase-record');
-  const poolFilter = listParams(ctx.schemas, 'pool');
-  const numSchema = { title: '购买数量', type: ['string', 'integer'], maxLength: 10, errorMessage: BAD_PARAM };
-  const jsmsBody = params({
-    list: { type: 'array', title: '购买的产品（productId, purchaseNum）', maxItems: MAX_LINES, items: params({ productId: { title: '产品编号', type: ['string', 'integer'], maxLength: 10, errorMessage: BAD_PARAM }, purchaseNum: numSchema }), errorMessage: BAD_PARAM },
-    requestId: text('请求编号（幂等）', 64),
-  });
+  const products = request(ctx, 'params/product-list', { paging: 'currentPage' });
+  const smsBill = request(ctx, 'filters/sms-bill', { paging: 'currentPage' });
+  const smsBillExport = request(ctx, 'filters/sms-bill');
+  const rebate = request(ctx, 'filters/rebate-bill', { paging: 'currentPage' });
+  const rebateExport = request(ctx, 'filters/rebate-bill');
+  const records = request(ctx, 'filters/purchase-record', { paging: 'currentPage' });
+  const recordsExport = request(ctx, 'filters/purchase-record');
+  const direct = request(ctx, 'filters/direct-purchase-record', { paging: 'currentPage' });
+  const directExport = request(ctx, 'filters/direct-purchase-record');
+  const pools = request(ctx, 'filters/pool', { paging: 'currentPage' });
+  const xlsxFile = fileReply(XLSX_MIME);
 
   /** an xlsx of these rows, streamed; refused with NO_DATA when there are none */
   const xlsx = (reply: FastifyReply, name: string, entity: string, columns: ExportColumn[], rows: Record<string, unknown>[]) => {
@@ -55,37 +92,39 @@ export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): Fast
       ctx.log.error({ err }, `${name} export failed`);
       out.destroy(err);
     });
-    const file = `${name}_${formatDateTime(ctx.now()).replace(/\D/g, '')}.xlsx`;
-    return reply.header('content-type', XLSX_MIME).header('content-disposition', attachment(file)).send(out);
+    return sendFile(reply, out, `${name}_${formatDateTime(ctx.now()).replace(/\D/g, '')}.xlsx`, { mime: XLSX_MIME });
   };
   const me = (req: FastifyRequest) => sessionOf(req).account;
 
-  return async (app) => {
-    app.post('/sms/products', route({ tag: BUY, summary: '产品列表（产品类型、运营商、产品名称或代码；带本账户折扣价、返点）', access: 'session', body: productFilter }), async (req) =>
-      ok(await purchase.products(me(req), req.body)),
+  return async (plugin) => {
+    const app = api(plugin);
+    app.post(
+      '/sms/products',
+      route({ tag: BUY, summary: '产品列表（产品类型、运营商、产品名称或代码；带本账户折扣价、返点）', access: 'session', body: products, response: listOf(ctx, 'entities/product', PRODUCT_PAGE) }),
+      async (req) => ok(await purchase.products(me(req), req.body)),
     );
-    app.post('/sms/order/add', route({ tag: BUY, summary: '购买一种产品（product_id, num）：余额支付，加入产品池', access: 'session', body: formSchema(ctx.schemas, 'forms/purchase') }), async (req) => {
-      const b = req.body as { product_id: number; num: string; requestId?: string };
-      return ok(await purchase.purchase(me(req), [{ productId: b.product_id, num: String(b.num) }], b.requestId), MESSAGES.purchased);
-    });
+    app.post(
+      '/sms/order/add',
+      route({ tag: BUY, summary: '购买一种产品（product_id, num）：余额支付，加入产品池', access: 'session', body: request(ctx, 'forms/purchase'), response: okOf(ctx, PURCHASED) }),
+      async (req) => ok(await purchase.purchase(me(req), [{ productId: req.body.product_id, num: String(req.body.num) }], req.body.requestId), MESSAGES.purchased),
+    );
     app.post(
       '/sms/order/jsmsAdd',
       route({
         tag: BUY,
         summary: '购买多种产品（JSON：{ list: [{productId, purchaseNum}], requestId }）',
         access: 'session',
-        body: jsmsBody,
+        body: request(ctx, 'params/purchase-order'),
+        response: okOf(ctx, PURCHASED),
       }),
       async (req) => {
-        const b = req.body as { list?: { productId?: unknown; purchaseNum?: unknown }[]; requestId?: string };
-        const lines: OrderLine[] = (b.list ?? []).map((l) => ({ productId: l.productId as number, num: l.purchaseNum === undefined || l.purchaseNum === null ? '' : String(l.purchaseNum) }));
-        return ok(await purchase.purchase(me(req), lines, b.requestId), MESSAGES.purchased);
+        const lines: OrderLine[] = (req.body.list ?? []).map((l) => ({ productId: l.productId ?? '', num: l.purchaseNum === undefined ? '' : String(l.purchaseNum) }));
+        return ok(await purchase.purchase(me(req), lines, req.body.requestId), MESSAGES.purchased);
       },
     );
-
-    app.get('/finance/bill/sms/data', route({ tag: BILL, summary: '短信账单页头：余额、可用返点、购买合计', access: 'session', querystring: params({}) }), async (req) => ok(await purchase.smsBillData(me(req))));
-    app.post('/finance/bill/sms', route({ tag: BILL, summary: '短信账单（每页 15；国际为元，其余为条）', access: 'session', body: smsBillFilter }), async (req) => ok(await purchase.smsBill(me(req), req.body)));
-    app.post('/finance/bill/sms/export', route({ tag: BILL, summary: '导出短信账单（xlsx）', access: 'session', body: smsBillFilter }), async (req, reply) =>
+    app.get('/finance/bill/sms/data', route({ tag: BILL, summary: '短信账单页头：余额、可用返点、购买合计', access: 'session', response: okOf(ctx, SMS_BILL_DATA) }), async (req) => ok(await purchase.smsBillData(me(req))));
+    app.post('/finance/bill/sms', route({ tag: BILL, summary: '短信账单（每页 15；国际为元，其余为条）', access: 'session', body: smsBill, response: listOf(ctx, 'entities/sms-bill') }), async (req) => ok(await purchase.smsBill(me(req), req.body)));
+    app.post('/finance/bill/sms/export', route({ tag: BILL, summary: '导出短信账单（xlsx）', access: 'session', body: smsBillExport, response: xlsxFile }), async (req, reply) =>
       xlsx(
         reply,
         '短信账单',
@@ -111,10 +150,10 @@ export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): Fast
       ),
     );
 
-    app.get('/finance/bill/rebate', route({ tag: BILL, summary: '返点账单：可用返点、累计返点收入、累计返点支出与明细', access: 'session', querystring: rebateFilter }), async (req) =>
+    app.get('/finance/bill/rebate', route({ tag: BILL, summary: '返点账单：可用返点、累计返点收入、累计返点支出与明细', access: 'session', querystring: rebate, response: listOf(ctx, 'entities/rebate-bill', REBATE_PAGE) }), async (req) =>
       ok(await purchase.rebateBill(me(req), req.query)),
     );
-    app.post('/finance/bill/rebate/export', route({ tag: BILL, summary: '导出返点账单（xlsx）', access: 'session', body: rebateFilter }), async (req, reply) =>
+    app.post('/finance/bill/rebate/export', route({ tag: BILL, summary: '导出返点账单（xlsx）', access: 'session', body: rebateExport, response: xlsxFile }), async (req, reply) =>
       xlsx(
         reply,
         '返点账单',
@@ -133,8 +172,8 @@ export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): Fast
       ),
     );
 
-    app.post('/finance/bill/purchaseHistory', route({ tag: BILL, summary: '消费记录（套餐模式）', access: 'session', body: recordFilter }), async (req) => ok(await purchase.purchaseHistory(me(req), req.body)));
-    app.post('/finance/bill/purchaseHistory/export', route({ tag: BILL, summary: '导出消费记录（套餐模式，xlsx）', access: 'session', body: recordFilter }), async (req, reply) => {
+    app.post('/finance/bill/purchaseHistory', route({ tag: BILL, summary: '消费记录（套餐模式）', access: 'session', body: records, response: listOf(ctx, 'entities/purchase-record') }), async (req) => ok(await purchase.purchaseHistory(me(req), req.body)));
+    app.post('/finance/bill/purchaseHistory/export', route({ tag: BILL, summary: '导出消费记录（套餐模式，xlsx）', access: 'session', body: recordsExport, response: xlsxFile }), async (req, reply) => {
       const agent = me(req).user_type === UserType.Agent;
       const cols: ExportColumn[] = [
         { key: 'rownum', width: 6 },
@@ -152,10 +191,10 @@ export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): Fast
       ];
       return xlsx(reply, '消费记录', 'entities/purchase-record', cols, (await purchase.purchaseHistory(me(req), req.body, BILL_EXPORT_MAX)).list);
     });
-    app.post('/finance/bill/direct/purchaseHistory', route({ tag: BILL, summary: '消费记录（直充模式：子账户充值、回退、失败返还、消费，来自账本）', access: 'session', body: directFilter }), async (req) =>
+    app.post('/finance/bill/direct/purchaseHistory', route({ tag: BILL, summary: '消费记录（直充模式：子账户充值、回退、失败返还、消费，来自账本）', access: 'session', body: direct, response: listOf(ctx, 'entities/direct-purchase-record') }), async (req) =>
       ok(await purchase.directHistory(me(req), req.body)),
     );
-    app.post('/finance/bill/direct/purchaseHistory/export', route({ tag: BILL, summary: '导出消费记录（直充模式，xlsx）', access: 'session', body: directFilter }), async (req, reply) =>
+    app.post('/finance/bill/direct/purchaseHistory/export', route({ tag: BILL, summary: '导出消费记录（直充模式，xlsx）', access: 'session', body: directExport, response: xlsxFile }), async (req, reply) =>
       xlsx(
         reply,
         '消费记录',
@@ -174,7 +213,7 @@ export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): Fast
       ),
     );
 
-    app.post('/agent/newpools', route({ tag: BUY, summary: '剩余条数（代理商：自己与名下子账户；未过期、有剩余）', access: 'agent', body: poolFilter }), async (req) => ok(await purchase.pools(me(req), req.body)));
-    app.get('/client/pools', route({ tag: BUY, summary: '剩余条数（子账户自己的产品池）', access: 'session', querystring: poolFilter }), async (req) => ok(await purchase.pools(me(req), req.query)));
+    app.post('/agent/newpools', route({ tag: BUY, summary: '剩余条数（代理商：自己与名下子账户；未过期、有剩余）', access: 'agent', body: pools, response: listOf(ctx, 'entities/pool') }), async (req) => ok(await purchase.pools(me(req), req.body)));
+    app.get('/client/pools', route({ tag: BUY, summary: '剩余条数（子账户自己的产品池）', access: 'session', querystring: pools, response: listOf(ctx, 'entities/pool') }), async (req) => ok(await purchase.pools(me(req), req.query)));
   };
 }

@@ -13,15 +13,18 @@
  *   requestId with other lines (product or quantity) is refused, never answered with the first order.
  */
 import { randomInt } from 'node:crypto';
-import { sql, type Transaction } from 'kysely';
+import { sql, type SqlBool, type Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf } from '../../http/paging';
-import { formatDateTime, businessDayStart } from '../../lib/time';
+import type { CurrentPaging } from '../../http/contract';
+import { escapeLike, whereFrom } from '../../db/filters';
+import { formatDateTime } from '../../lib/time';
 import { LedgerService, Money, money2, type MoneyValue } from '../ledger';
 import { poolFigure, poolUnitsBought } from '../billing';
 import type { ClientsService, ScopedAccount } from '../clients';
+import type { DirectPurchaseRecordFilter, PoolFilter, ProductListParams, PurchaseRecordFilter, RebateBillFilter, SmsBillFilter } from '../../../common/generated/schemas';
 import { BillPaymentType, OauthStatus, OperationMode, ProductState, ProductType, RebateType, SmsBillOrderType, UserType } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
 import purchaseForm from '../../../schemas/forms/purchase.json';
@@ -38,7 +41,8 @@ export const EXPIRING_DAYS = 7;
 const DAY = 86_400_000;
 
 export interface OrderLine {
-  productId: number;
+  /** as sent (a number or digits; anything else is refused with the form's message) */
+  productId: number | string;
   num: string;
 }
 
@@ -53,12 +57,20 @@ export interface PurchaseResult {
 }
 
 const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === '23505';
-const bodyOf = (b: unknown): Record<string, unknown> => (b && typeof b === 'object' && !Array.isArray(b) ? (b as Record<string, unknown>) : {});
-const str = (v: unknown) => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '');
-/** an enum filter value: '' / absent = any */
-const enumValue = (v: unknown): number | undefined => (v === '' || v === undefined || v === null || Number.isNaN(Number(v)) ? undefined : Number(v));
 const dateOnly = (d: Date | null | undefined) => formatDateTime(d ?? null).slice(0, 10);
-const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const like = (s: string) => `%${escapeLike(s)}%`;
+
+// ---- what the filter schemas cannot say (the rest is x-column / x-op, read by whereFrom)
+
+/** one of these columns contains the text (ILIKE; `exact` columns by LIKE, case kept) */
+const containsAny = (text: string, columns: string[], exact: string[] = []) =>
+  sql<SqlBool>`(${sql.join([...exact.map((c) => sql`${sql.ref(c)} like ${like(text)}`), ...columns.map((c) => sql`${sql.ref(c)} ilike ${like(text)}`)], sql` or `)})`;
+/** filters/product.json keyword: the product's name or code contains it */
+const keywordMatch = (kw: string) => containsAny(kw, ['product_name', 'product_code']);
+/** filters/sms-bill.json orderInfo: the order id, the product's name, the account or its name contains it */
+const orderInfoMatch = (info: string) => containsAny(info, ['o.product_name', 'a.clientid', 'a.name'], ['o.order_id']);
+/** filters/purchase-record.json, direct-purchase-record.json realname: the account's real name or name contains it */
+const realnameMatch = (rn: string) => containsAny(rn, ['a.realname', 'a.name']);
 
 /** The discount (percent) of an account for a product type. */
 export function discountFor(a: Pick<Account, 'hy_sms_discount' | 'yx_sms_discount' | 'gj_sms_discount'>, productType: number): string {
@@ -80,14 +92,6 @@ const linesKey = (lines: { productId: number | string; num: number | string }[])
 
 /** unit × discount / 100 to 4 decimals (the displayed discounted unit price) */
 export const discounted = (unit: string, discount: string) => new Money(unit).times(discount).div(100).toDecimalPlaces(4, Money.ROUND_HALF_UP).toFixed(4);
-
-function dayRange(b: Record<string, unknown>): { from?: Date; to?: Date } {
-  const f = str(b.start_time_day);
-  const t = str(b.end_time_day);
-  const from = f ? businessDayStart(f) : undefined;
-  const toStart = t ? businessDayStart(t) : undefined;
-  return { from, to: toStart ? new Date(toStart.getTime() + DAY) : undefined };
-}
 
 export class PurchaseService {
   constructor(
@@ -115,19 +119,11 @@ export class PurchaseService {
   }
 
   /** POST /sms/products: the catalogue on sale with the session's discounted prices. */
-  async products(me: Account, body: unknown) {
-    const b = bodyOf(body);
+  async products(me: Account, b: ProductListParams & CurrentPaging) {
     const acc = await this.account(me.id);
     const paging = pagingOf(b, 15);
-    let q = this.ctx.db.selectFrom('products').where('state', '=', ProductState.OnSale);
-    const type = enumValue(b.product_type);
-    if (type !== undefined) q = q.where('product_type', '=', type);
-    const op = enumValue(b.operator_code);
-    if (op !== undefined) q = q.where('operator_code', '=', op);
-    const pid = enumValue(b.product_id);
-    if (pid !== undefined) q = q.where('id', '=', pid);
-    const kw = str(b.keyword);
-    if (kw) q = q.where((eb) => eb.or([eb('product_name', 'ilike', like(kw)), eb('product_code', 'ilike', like(kw))]));
+    let q = whereFrom(this.ctx.db.selectFrom('products').where('state', '=', ProductState.OnSale), this.ctx, 'params/product-list', b);
+    if (b.keyword) q = q.where(keywordMatch(b.keyword));
     const { n } = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
     const rows = await q.selectAll().orderBy('sort').orderBy('id').limit(paging.size).offset(paging.offset).execute();
     const list = rows.map((p) => {
@@ -321,22 +317,21 @@ export class PurchaseService {
     return this.clients.scope(me);
   }
 
-  private smsBillQuery(ids: number[], b: Record<string, unknown>) {
-    let q = this.ctx.db.selectFrom('sms_orders as o').innerJoin('accounts as a', 'a.id', 'o.account_id').where('o.account_id', 'in', ids);
-    const t = enumValue(b.order_type);
-    if (t !== undefined) q = q.where('o.order_type', '=', t);
-    const info = str(b.orderInfo);
-    if (info) q = q.where((eb) => eb.or([eb('o.order_id', 'like', like(info)), eb('o.product_name', 'ilike', like(info)), eb('a.clientid', 'ilike', like(info)), eb('a.name', 'ilike', like(info))]));
-    const { from, to } = dayRange(b);
-    if (from) q = q.where('o.created_at', '>=', from);
-    if (to) q = q.where('o.created_at', '<', to);
-    const pt = enumValue(b.product_type);
-    if (pt !== undefined) q = q.where('o.product_type', '=', pt);
-    const cid = str(b.clientid);
-    if (cid) q = q.where('a.clientid', 'ilike', like(cid));
-    const rn = str(b.realname);
-    if (rn) q = q.where((eb) => eb.or([eb('a.realname', 'ilike', like(rn)), eb('a.name', 'ilike', like(rn))]));
-    return q;
+  /** the SMS bill lines of these accounts */
+  private ordersOf(ids: number[]) {
+    return this.ctx.db.selectFrom('sms_orders as o').innerJoin('accounts as a', 'a.id', 'o.account_id').where('o.account_id', 'in', ids);
+  }
+
+  /** the SMS bill (filters/sms-bill.json) */
+  private smsBillQuery(ids: number[], b: SmsBillFilter) {
+    const q = whereFrom(this.ordersOf(ids), this.ctx, 'filters/sms-bill', b);
+    return b.orderInfo ? q.where(orderInfoMatch(b.orderInfo)) : q;
+  }
+
+  /** the package purchase record (filters/purchase-record.json; the account filters apply to whoever sends them, as they always did) */
+  private recordQuery(ids: number[], b: PurchaseRecordFilter) {
+    const q = whereFrom(this.ordersOf(ids), this.ctx, 'filters/purchase-record', b, { agent: true });
+    return b.realname ? q.where(realnameMatch(b.realname)) : q;
   }
 
   private readonly billColumns = [
@@ -384,8 +379,7 @@ export class PurchaseService {
   }
 
   /** POST /finance/bill/sms */
-  async smsBill(me: Account, body: unknown) {
-    const b = bodyOf(body);
+  async smsBill(me: Account, b: SmsBillFilter & CurrentPaging) {
     const q = this.smsBillQuery((await this.scope(me)).map((a) => a.id), b);
     const paging = pagingOf(b, 15);
     const { n } = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
@@ -411,8 +405,7 @@ export class PurchaseService {
   }
 
   /** rows of a bill query for an export (at most `max`; [] when none) */
-  async smsBillRows(me: Account, body: unknown, max: number) {
-    const b = bodyOf(body);
+  async smsBillRows(me: Account, b: SmsBillFilter, max: number) {
     const q = this.smsBillQuery((await this.scope(me)).map((a) => a.id), b);
     const rows = await q.select(this.billColumns).orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(max).execute();
     return rows.map((r, i) => this.billRow(r, i + 1));
@@ -420,16 +413,9 @@ export class PurchaseService {
 
   // ---------------------------------------------------------------- the rebate bill
 
-  private rebateQuery(accountId: number, b: Record<string, unknown>) {
-    let q = this.ctx.db.selectFrom('rebate_ledger').where('account_id', '=', accountId);
-    const t = enumValue(b.financial_type);
-    if (t !== undefined) q = q.where('kind', '=', t);
-    const oid = str(b.order_id);
-    if (oid) q = q.where('order_id', 'like', like(oid));
-    const { from, to } = dayRange(b);
-    if (from) q = q.where('created_at', '>=', from);
-    if (to) q = q.where('created_at', '<', to);
-    return q;
+  /** the rebate bill of one account (filters/rebate-bill.json) */
+  private rebateQuery(accountId: number, b: RebateBillFilter) {
+    return whereFrom(this.ctx.db.selectFrom('rebate_ledger').where('account_id', '=', accountId), this.ctx, 'filters/rebate-bill', b);
   }
 
   private rebateRow(r: { id: number; kind: number; amount: string; balance_after: string; order_id: string; remark: string; created_at: Date }, rownum: number) {
@@ -448,8 +434,7 @@ export class PurchaseService {
   }
 
   /** GET /finance/bill/rebate: usable rebate, accumulated income and pay, rows */
-  async rebateBill(me: Account, query: unknown) {
-    const b = bodyOf(query);
+  async rebateBill(me: Account, b: RebateBillFilter & CurrentPaging) {
     const acc = await this.account(me.id);
     const sums = await this.ctx.db
       .selectFrom('rebate_ledger')
@@ -475,8 +460,8 @@ export class PurchaseService {
     };
   }
 
-  async rebateRows(me: Account, body: unknown, max: number) {
-    const rows = await this.rebateQuery(me.id, bodyOf(body)).selectAll().orderBy('id', 'desc').limit(max).execute();
+  async rebateRows(me: Account, b: RebateBillFilter, max: number) {
+    const rows = await this.rebateQuery(me.id, b).selectAll().orderBy('id', 'desc').limit(max).execute();
     return rows.map((r, i) => this.rebateRow(r, i + 1));
   }
 
@@ -500,9 +485,8 @@ export class PurchaseService {
   }
 
   /** POST /finance/bill/purchaseHistory (mode 1): the package orders of the scope */
-  async purchaseHistory(me: Account, body: unknown, max?: number) {
-    const b = bodyOf(body);
-    const q = this.smsBillQuery((await this.scope(me)).map((a) => a.id), { order_type: b.order_type, product_type: b.product_type, clientid: b.clientid, realname: b.realname });
+  async purchaseHistory(me: Account, b: PurchaseRecordFilter & CurrentPaging, max?: number) {
+    const q = this.recordQuery((await this.scope(me)).map((a) => a.id), b);
     const agent = me.user_type === UserType.Agent;
     if (max !== undefined) {
       const rows = await q.select(this.billColumns).orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(max).execute();
@@ -521,22 +505,15 @@ export class PurchaseService {
   /** ledger kinds of the direct-mode record: sub-account recharge, rollback, failure return, consumption */
   static readonly DIRECT_KINDS = [12, 13, 14, 15];
 
-  private directQuery(ids: number[], b: Record<string, unknown>) {
-    let q = this.ctx.db
+  /** the direct-mode record (filters/direct-purchase-record.json; the account filters apply to whoever sends them, as they always did) */
+  private directQuery(ids: number[], b: DirectPurchaseRecordFilter) {
+    const base = this.ctx.db
       .selectFrom('ledger as l')
       .innerJoin('accounts as a', 'a.id', 'l.account_id')
       .where('l.account_id', 'in', ids)
       .where('l.kind', 'in', PurchaseService.DIRECT_KINDS);
-    const t = enumValue(b.payment_type);
-    if (t !== undefined) q = q.where('l.kind', '=', t);
-    const cid = str(b.clientid);
-    if (cid) q = q.where('a.clientid', 'ilike', like(cid));
-    const rn = str(b.realname);
-    if (rn) q = q.where((eb) => eb.or([eb('a.realname', 'ilike', like(rn)), eb('a.name', 'ilike', like(rn))]));
-    const { from, to } = dayRange(b);
-    if (from) q = q.where('l.created_at', '>=', from);
-    if (to) q = q.where('l.created_at', '<', to);
-    return q;
+    const q = whereFrom(base, this.ctx, 'filters/direct-purchase-record', b, { agent: true });
+    return b.realname ? q.where(realnameMatch(b.realname)) : q;
   }
 
   private directRow(r: { id: number; clientid: string; realname: string; name: string; kind: number; amount: string; remark: string; created_at: Date }, rownum: number) {
@@ -559,8 +536,7 @@ export class PurchaseService {
    * or of the account itself: recharge, rollback, failure return, consumption. Each row is one
    * ledger row (its id).
    */
-  async directHistory(me: Account, body: unknown, max?: number) {
-    const b = bodyOf(body);
+  async directHistory(me: Account, b: DirectPurchaseRecordFilter & CurrentPaging, max?: number) {
     const scope = await this.scope(me);
     const ids = me.user_type === UserType.Agent ? scope.filter((a) => a.id !== me.id).map((a) => a.id) : [me.id];
     if (!ids.length) ids.push(-1);
@@ -586,20 +562,16 @@ export class PurchaseService {
    * The unexpired pools with pieces left: an agent's own and its sub-accounts' (POST /agent/newpools),
    * a sub-account's own (GET /client/pools). International pools count yuan (kept in 分).
    */
-  async pools(me: Account, body: unknown) {
-    const b = bodyOf(body);
+  async pools(me: Account, b: PoolFilter & CurrentPaging) {
     const ids = (await this.scope(me)).map((a) => a.id);
     const now = this.ctx.now();
-    let q = this.ctx.db
+    const base = this.ctx.db
       .selectFrom('product_pools as p')
       .innerJoin('accounts as a', 'a.id', 'p.account_id')
       .where('p.account_id', 'in', ids)
       .where('p.due_time', '>', now)
       .where('p.remaining', '>', 0);
-    const t = enumValue(b.product_type);
-    if (t !== undefined) q = q.where('p.product_type', '=', t);
-    const op = enumValue(b.operator_code);
-    if (op !== undefined) q = q.where('p.operator_code', '=', op);
+    const q = whereFrom(base, this.ctx, 'filters/pool', b);
     const paging = pagingOf(b, 15);
     const { n } = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
     const rows = await q
