@@ -181,7 +181,7 @@ export function createDataProvider(registry: ResourceRegistry): DataProvider {
       };
       const body = await call(ep.method ?? 'get', ep.url, params);
       const { data, total } = normaliseList(body);
-      return { data: data.map((r) => withRecordId(def, r)) as any[], total };
+      return { data: data.map<any>((r) => withRecordId(def, r)), total };
     },
 
     async getOne({ resource, id, meta }) {
@@ -196,7 +196,7 @@ export function createDataProvider(registry: ResourceRegistry): DataProvider {
       const def = definition(registry, resource);
       const ep = endpointOf(def, resource, 'create');
       const body = await call(ep.method ?? 'form', ep.url, { ...ep.params, ...(variables as object), ...meta?.params });
-      return { data: withRecordId(def, body.data ?? variables) as any };
+      return { data: withRecordId<any>(def, body.data ?? variables) };
     },
 
     async update({ resource, id, variables, meta }) {
@@ -204,7 +204,7 @@ export function createDataProvider(registry: ResourceRegistry): DataProvider {
       const ep = endpointOf(def, resource, 'update');
       const { url, params } = withId(ep, id, { ...(variables as object), ...meta?.params });
       const body = await call(ep.method ?? 'form', url, params);
-      return { data: withRecordId(def, body.data ?? { id, ...(variables as object) }) as any };
+      return { data: withRecordId<any>(def, body.data ?? { id, ...(variables as object) }) };
     },
 
     async deleteOne({ resource, id, variables, meta }) {

@@ -116,7 +116,7 @@ export class PayService {
       orderId: o.trade_no,
       paymentAmountStr: money2(o.amount),
       price: money2(o.amount),
-      payType: ONLINE_RECHARGE_KIND as PayOrder['payType'],
+      payType: ONLINE_RECHARGE_KIND,
       paymentMode: o.payment_mode as PayOrder['paymentMode'],
       paymentModeStr: this.label('payment-mode', o.payment_mode),
       payTimeStr: formatDateTime(o.created_at),
@@ -199,14 +199,14 @@ export class PayService {
       throw err;
     }
     const row = await this.ctx.db.updateTable('pay_orders').set({ qr_code: qrCode }).where('id', '=', inserted.id).returningAll().executeTakeFirstOrThrow();
-    return this.row(row as OrderRow, now);
+    return this.row(row, now);
   }
 
   private async own(account: Account, paymentId: unknown): Promise<OrderRow> {
     if (typeof paymentId !== 'string' || !paymentId) throw errors.notFound('支付订单');
     const o = await this.ctx.db.selectFrom('pay_orders').selectAll().where('payment_id', '=', paymentId).where('account_id', '=', account.id).executeTakeFirst();
     if (!o) throw new ApiError(404, MESSAGES.payOrderNotFound);
-    return o as OrderRow;
+    return o;
   }
 
   /** The dialog's poll: the order's state and countdown (asks a real provider while unpaid). */
@@ -243,7 +243,7 @@ export class PayService {
       throw errors.refused(PAID_STATES.includes(again.state) ? MESSAGES.payOrderPaid : MESSAGES.payOrderClosed);
     }
     await this.providers.byName(o.provider)?.close(o.payment_id).catch(() => undefined);
-    return this.row(r as OrderRow, now);
+    return this.row(r, now);
   }
 
   async list(account: Account, q: Record<string, unknown>) {
@@ -276,7 +276,7 @@ export class PayService {
     const rows = await base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(paging.size).offset(paging.offset).execute();
     const now = this.ctx.now();
     return dataPage(
-      rows.map((r, i) => this.row(r as OrderRow, now, paging.offset + i + 1)),
+      rows.map((r, i) => this.row(r, now, paging.offset + i + 1)),
       Number(n),
       paging,
     );
@@ -298,7 +298,7 @@ export class PayService {
   /** Credits a verified payment: under the order's row lock, once. */
   async credit(provider: PayProvider, v: VerifiedNotice, payload: string): Promise<NotifyResult> {
     const result = await this.ctx.db.transaction().execute(async (trx): Promise<NotifyResult> => {
-      const o = (await trx.selectFrom('pay_orders').selectAll().where('payment_id', '=', v.paymentId).forUpdate().executeTakeFirst()) as OrderRow | undefined;
+      const o = (await trx.selectFrom('pay_orders').selectAll().where('payment_id', '=', v.paymentId).forUpdate().executeTakeFirst());
       if (!o) return { credited: false, creditedNow: false, reason: MESSAGES.payOrderNotFound };
       if (o.provider !== provider.name) return { credited: false, creditedNow: false, reason: '支付渠道不符' };
       if (PAID_STATES.includes(o.state)) return { credited: true, creditedNow: false, reason: MESSAGES.payOrderPaid };
@@ -337,7 +337,7 @@ export class PayService {
     // the sandbox turned off: its pages show nothing and pay nothing
     if (typeof paymentId !== 'string' || !this.providers.sandbox?.checkScanToken(paymentId, token)) return null;
     await this.expire();
-    const o = (await this.ctx.db.selectFrom('pay_orders').selectAll().where('payment_id', '=', paymentId).where('provider', '=', 'sandbox').executeTakeFirst()) as OrderRow | undefined;
+    const o = (await this.ctx.db.selectFrom('pay_orders').selectAll().where('payment_id', '=', paymentId).where('provider', '=', 'sandbox').executeTakeFirst());
     if (!o) return null;
     if (opts.open && o.state === PayOrderState.Unpaid) {
       await this.ctx.db.updateTable('pay_orders').set({ state: PayOrderState.Submitted }).where('id', '=', o.id).where('state', '=', PayOrderState.Unpaid).execute();

@@ -16,7 +16,7 @@
 import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { ApiError } from '../../http/errors';
-import { chargePlan, CARRIERS, type CarrierCode, type ChargePlan } from '../billing';
+import { chargePlan, CARRIERS, type ChargePlan } from '../billing';
 import { Money } from '../ledger';
 import { assertMaySend } from './gate';
 import { insertMessages } from './messages';
@@ -153,7 +153,7 @@ export async function acceptInterfaceMessage(ctx: AppContext, send: SendService,
     });
     if (!intercepted) {
       const perCarrier = {} as ChargePlan['perCarrier'];
-      for (const c of CARRIERS) perCarrier[c as CarrierCode] = { count: numbers.carriers[c], cost: new Money(prices[c]).times(pc.pieces).times(numbers.carriers[c]) };
+      for (const c of CARRIERS) perCarrier[c] = { count: numbers.carriers[c], cost: new Money(prices[c]).times(pc.pieces).times(numbers.carriers[c]) };
       const r = await chargePlan(trx, ctx, { taskId: task.id, uid, mode, accountId: account.id, payerId, smstype, piecesPerMsg: pc.pieces, perCarrier });
       if (!r.ok) throw new InterfaceRefusal('credit', refusalOf(r));
       await trx.updateTable('sms_tasks').set({ amount: r.amount, cost: r.cost, charge_num_total: r.chargeNum }).where('id', '=', task.id).execute();

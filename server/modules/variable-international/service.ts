@@ -497,7 +497,7 @@ export class VarIntlService {
       const p = await this.chargePreview(a);
       if (p.remainAmount !== undefined && new Money(p.remainAmount).lt(p.amount)) throw refuse(refusalOf({ ok: false, kind: 'intlPools', remain: p.remainAmount, needed: p.amount }));
       if (p.remainPieces !== undefined && p.remainPieces < a.chargeNum) throw refuse(refusalOf({ ok: false, kind: 'pieces', remain: p.remainPieces, needed: a.chargeNum }));
-      if (p.chargeMode === ChargeMode.Money && new Money(p.balance!).lt(p.amount!)) throw refuse(refusalOf({ ok: false, kind: 'balance', balance: p.balance!, needed: p.amount! }));
+      if (p.chargeMode === ChargeMode.Money && new Money(p.balance).lt(p.amount)) throw refuse(refusalOf({ ok: false, kind: 'balance', balance: p.balance, needed: p.amount }));
     }
     const uid = newTaskUid(now);
     const n = a.phones.length;
