@@ -57,7 +57,8 @@ describe('x-internal enums', () => {
 
   it('no form, filter or entity refers to one: no console picker, filter bar or tag offers them', () => {
     const offered = listSchemaFiles(SCHEMA_DIR)
-      .filter((k) => !k.startsWith('enums/'))
+      // params/ are the API's request schemas (the console renders none of them): sendKind of /send/send_time_sms may name its enum
+      .filter((k) => !k.startsWith('enums/') && !k.startsWith('params/'))
       .flatMap((k) => refsOf(k, JSON.parse(fs.readFileSync(path.join(SCHEMA_DIR, k), 'utf8'))).map((r) => [k, r] as const));
     expect(offered.length).toBeGreaterThan(20);
     expect(offered.filter(([, r]) => internal.includes(r))).toEqual([]);
