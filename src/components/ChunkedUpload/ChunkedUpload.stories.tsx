@@ -110,7 +110,7 @@ export const LiveUpload: Story = {
 };
 
 export const LiveRemoveDone: Story = {
-  name: '删除已上传的文件（服务器上一并删除）',
+  name: '移除已上传的文件（服务器保留，再选同一文件可秒传）',
   render: () => <Live />,
   parameters: { msw: { handlers: [...consoleApi(), ...fileApi({ calls: removeCalls })] } },
   play: async ({ canvasElement }) => {
@@ -119,7 +119,7 @@ export const LiveRemoveDone: Story = {
     await waitFor(() => expect(c.getByTestId('upload-item')).toHaveAttribute('data-state', 'done'), T);
     await userEvent.click(within(c.getByTestId('upload-item')).getByRole('button', { name: /移\s*除/ }));
     await waitFor(() => expect(c.queryByTestId('upload-item')).toBeNull(), T);
-    await expect(removeCalls.deleteFile).toEqual([{ importFilePath: `${TOKEN}.txt` }]);
+    await expect(removeCalls.deleteFile).toBeUndefined();
     await expect(removeCalls.deleteChunks).toBeUndefined();
   },
 };

@@ -35,5 +35,4 @@ export const fileApi: UploadApi = {
   },
   merge: (key: UploadKey) => call<{ importFilePath: string; fileName: string }>(postForm('/file/merge', key, { ...quiet, timeout: 600_000 })),
   deleteChunks: async (key: UploadKey) => void (await call(postForm('/file/deleteChunks', key, quiet))),
-  deleteFile: async (importFilePath: string) => void (await call(postForm('/file/delete', { importFilePath }, quiet))),
 };

@@ -47,8 +47,6 @@ export interface UploadApi {
   chunk(key: UploadKey, index: number, bytes: Blob, signal: AbortSignal): Promise<void>;
   merge(key: UploadKey): Promise<{ importFilePath: string; fileName: string }>;
   deleteChunks(key: UploadKey): Promise<void>;
-  /** a complete file removed by its owner (POST /file/delete); optional for fakes */
-  deleteFile?(importFilePath: string): Promise<void>;
 }
 
 /** Computes the MD5 (a Web Worker in the console); `onProgress` gets 0..1. */
@@ -73,8 +71,6 @@ export class UploadTask {
   readonly id = `u${++ids}`;
   private view: QueueItemView;
   private key: UploadKey | null = null;
-  /** the complete file the server holds (set at the merge or a reuse) */
-  private importFilePath: string | null = null;
   private abort: AbortController | null = null;
   private run: Promise<void> | null = null;
   private cancelled = false;
@@ -140,19 +136,16 @@ export class UploadTask {
   }
 
   /**
-   * Cancel: stops and deletes the chunks on the server. A complete file removed from the form is
-   * deleted there too (POST /file/delete: it counts against the account's storage; a send already
-   * accepted read it then). Rejects with 删除失败 when the server could not delete the chunks.
+   * Cancel: stops and deletes the chunks on the server. A complete file removed from the form stays
+   * there (picked again, it is reused at once — 秒传; it goes after UPLOAD_KEEP_HOURS, or by POST
+   * /file/delete). Rejects with 删除失败 when the server could not delete the chunks.
    */
   async cancel(): Promise<void> {
     this.cancelled = true;
     const run = this.run;
     this.abort?.abort();
     await run;
-    if (this.view.state === UploadState.Done && this.importFilePath) {
-      // best effort: the file may already be gone (removed after its keeping time)
-      await this.api.deleteFile?.(this.importFilePath).catch(() => undefined);
-    } else if (this.key && this.view.state !== UploadState.Done) {
+    if (this.key && this.view.state !== UploadState.Done) {
       try {
         await this.api.deleteChunks(this.key);
       } catch {
@@ -176,7 +169,6 @@ export class UploadTask {
     if (signal.aborted || !check) return;
     if (check.uploaded && check.importFilePath) {
       this.set({ state: UploadState.Done, percent: 100, speed: 0, reused: true });
-      this.importFilePath = check.importFilePath;
       this.onDone({ importFilePath: check.importFilePath, fileName: this.file.name, fileMd5: key.fileMd5, size: key.fileSize, reused: true });
       return;
     }
@@ -206,7 +198,6 @@ export class UploadTask {
     const merged = await untilAborted(this.api.merge(key), signal);
     if (signal.aborted || !merged) return;
     this.set({ state: UploadState.Done, percent: 100, speed: 0, reused: false });
-    this.importFilePath = merged.importFilePath;
     this.onDone({ importFilePath: merged.importFilePath, fileName: this.file.name, fileMd5: key.fileMd5, size: key.fileSize, reused: false });
   }
 
