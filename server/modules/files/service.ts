@@ -38,7 +38,7 @@ import { ApiError } from '../../http/errors';
 import { randomToken } from '../../lib/crypto';
 import { MESSAGES } from '../../../common/schema/messages';
 import { ChunkHasher, type UploadDigest } from './hasher';
-import { assertDiskRoom, assertPendingRoom, assertQuota, STORAGE_MESSAGES, taskNeedsFile, workDirOf } from './storage';
+import { assertDiskRoom, assertPendingRoom, assertQuota, STORAGE_MESSAGES, taskNeedsFile, WORK_PATH, workDirOf } from './storage';
 import { FileUploadState } from '../../../common/generated/schemas';
 
 /** 1 MB chunks (spec 02 §9) */
@@ -609,7 +609,7 @@ export class FileService {
    */
   async deleteFile(me: Pick<Account, 'id' | 'clientid'>, ref: unknown): Promise<{ deleted: true }> {
     const token = typeof ref === 'string' ? ref.trim() : '';
-    const work = /^varintl\/([A-Za-z0-9_-]{16,64})\.(xlsx|txt|csv|tsv)$/.exec(token);
+    const work = WORK_PATH.exec(token);
     if (work) {
       const abs = path.join(workDirOf(this.ctx, me.clientid), `${work[1]}.${work[2]}`);
       const st = await fs.promises.stat(abs).catch(() => null);

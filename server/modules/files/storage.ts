@@ -36,7 +36,10 @@ export const STORAGE_MESSAGES = {
   inUse: MESSAGES.fileInUse,
 } as const;
 
-/** The working files' folder of an account (server/modules/variable-international/work-files.ts keeps the same layout). */
+/** A working file's path as the console holds it: `varintl/<token>.<ext>` (variable-international/work-files.ts writes them). */
+export const WORK_PATH = /^varintl\/([A-Za-z0-9_-]{16,64})\.(xlsx|txt|csv|tsv)$/;
+
+/** The working files' folder of an account (the one place that knows the layout). */
 export const workDirOf = (ctx: Pick<AppContext, 'dataDir'>, clientid: string) => path.join(ctx.dataDir, 'files', clientid, 'varintl');
 
 /** Bytes in a folder's files (not recursive; a missing folder is empty). */

@@ -18,13 +18,14 @@ import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { ApiError } from '../../http/errors';
 import { randomToken } from '../../lib/crypto';
+import { WORK_PATH, workDirOf } from '../files';
 
-export const WORK_PATH = /^varintl\/([A-Za-z0-9_-]{16,64})\.(xlsx|txt|csv|tsv)$/;
+export { WORK_PATH };
 export type WorkExt = 'xlsx' | 'txt' | 'csv' | 'tsv';
 
 const ownerDir = (ctx: Pick<AppContext, 'dataDir'>, me: Pick<Account, 'clientid'>) => {
   if (!/^[A-Za-z0-9_-]{1,40}$/.test(me.clientid)) throw new ApiError(400, '账户异常');
-  return path.join(ctx.dataDir, 'files', me.clientid, 'varintl');
+  return workDirOf(ctx, me.clientid);
 };
 
 /** A new working file of the account: its working path and where to write it. */
