@@ -70,7 +70,6 @@ export const X = sendForm['x-messages'];
 export const MSG = {
   clientRequired: sendForm.errorMessage.required.clientId,
   notOwnClient: '子账户不存在或不属于当前账户',
-  accountDisabled: '账户状态异常，无法发送',
   noDomestic: '该账户未开通国内短信发送',
   templateRequired: sendForm.properties.templateId.errorMessage,
   templateInvalid: '模板不存在或未审核通过',
