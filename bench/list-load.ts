@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { pgAdmin } from './lib/pg-admin';
 import { loginCookies } from './lib/login';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -43,16 +43,6 @@ const TARGETS: Target[] = [
   { name: 'tasks (任务列表)', user: 'client1', path: '/api/send/sendTask', body: { page: 1, rows: 10 } },
   { name: 'sub-accounts (子账户)', user: 'agent1', path: '/api/client/accounts', body: { currentPage: 1, pageSize: 10 } },
 ];
-
-async function admin(url: string, q: string) {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    await c.query(q);
-  } finally {
-    await c.end();
-  }
-}
 
 const rssMb = (pid: number) => {
   const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -77,7 +67,7 @@ async function run(backend: 'pglite' | 'postgres') {
   const dbName = `bench_lists_${process.pid}`;
   let databaseUrl = '';
   if (backend === 'postgres') {
-    await admin(pgUrl, `create database ${dbName}`);
+    await pgAdmin(pgUrl, `create database ${dbName}`);
     const u = new URL(pgUrl);
     u.pathname = `/${dbName}`;
     databaseUrl = u.toString();
@@ -117,7 +107,7 @@ async function run(backend: 'pglite' | 'postgres') {
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
-    if (backend === 'postgres') await admin(pgUrl, `drop database if exists ${dbName}`).catch(() => undefined);
+    if (backend === 'postgres') await pgAdmin(pgUrl, `drop database if exists ${dbName}`).catch(() => undefined);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -25,7 +25,7 @@ import { sql } from 'kysely';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
+import { pgAdmin } from './lib/pg-admin';
 import { buildApp } from '../server/app';
 import { openDatabase, type DbHandle } from '../server/db';
 import { seed } from '../server/db/seed';
@@ -42,16 +42,6 @@ const TARGET = 5000;
 const pgUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || '';
 const only = process.env.ONLY;
 const LINK_OPTIONS = process.env.SMPP_OPTIONS ?? 'window=1000';
-
-async function admin(url: string, q: string) {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    await c.query(q);
-  } finally {
-    await c.end();
-  }
-}
 
 const CLK_TCK = 100;
 /** CPU time (ms) of these PostgreSQL backends so far, from /proc (the server runs on this machine) */
@@ -81,7 +71,7 @@ async function run(backend: 'postgres' | 'pglite'): Promise<Figure> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-e2e-'));
   let handle: DbHandle;
   if (backend === 'postgres') {
-    await admin(pgUrl, `create database ${dbName}`);
+    await pgAdmin(pgUrl, `create database ${dbName}`);
     const u = new URL(pgUrl);
     u.pathname = `/${dbName}`;
     handle = await openDatabase({ databaseUrl: u.toString(), poolSize: 10 });
@@ -144,7 +134,7 @@ async function run(backend: 'postgres' | 'pglite'): Promise<Figure> {
   } finally {
     await sim.close();
     await handle.close();
-    if (backend === 'postgres') await admin(pgUrl, `drop database if exists ${dbName}`);
+    if (backend === 'postgres') await pgAdmin(pgUrl, `drop database if exists ${dbName}`);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
