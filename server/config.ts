@@ -109,6 +109,14 @@ export interface AppConfig {
    */
   smppServerPort: number;
   smppServerHost: string;
+  /**
+   * The SMPP listener over TLS (docs/api-smpp.md "TLS"): SMPP_SERVER_TLS_PORT (0 = none, the
+   * default; -1 any free port, tests) with the PEM certificate and key files SMPP_SERVER_TLS_CERT /
+   * SMPP_SERVER_TLS_KEY (both required when the port is set).
+   */
+  smppServerTlsPort: number;
+  smppServerTlsCert: string;
+  smppServerTlsKey: string;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {
@@ -161,6 +169,9 @@ export const DEFAULT_CONFIG: AppConfig = {
   alarmSmsDaily: 1000,
   smppServerPort: 0,
   smppServerHost: '0.0.0.0',
+  smppServerTlsPort: 0,
+  smppServerTlsCert: '',
+  smppServerTlsKey: '',
 };
 
 function bool(v: string | undefined, dflt: boolean): boolean {
@@ -243,5 +254,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
   const smppPort = num(env.SMPP_SERVER_PORT);
   if (smppPort !== undefined) out.smppServerPort = Math.floor(smppPort);
   if (env.SMPP_SERVER_HOST?.trim()) out.smppServerHost = env.SMPP_SERVER_HOST.trim();
+  const tlsPort = num(env.SMPP_SERVER_TLS_PORT);
+  if (tlsPort !== undefined) out.smppServerTlsPort = Math.floor(tlsPort);
+  if (env.SMPP_SERVER_TLS_CERT?.trim()) out.smppServerTlsCert = env.SMPP_SERVER_TLS_CERT.trim();
+  if (env.SMPP_SERVER_TLS_KEY?.trim()) out.smppServerTlsKey = env.SMPP_SERVER_TLS_KEY.trim();
+  if (out.smppServerTlsPort && (!out.smppServerTlsCert || !out.smppServerTlsKey)) throw new Error('SMPP_SERVER_TLS_PORT needs SMPP_SERVER_TLS_CERT and SMPP_SERVER_TLS_KEY (PEM files)');
   return out;
 }

@@ -236,6 +236,9 @@ export interface Database {
   sms_mo: SmsMoTable;
   push_outbox: PushOutboxTable;
   smpp_receipts: SmppReceiptTable;
+  // 0032_smpp_server_shared
+  smpp_mo: SmppMoTable;
+  smpp_sessions: SmppSessionTable;
   export_files: ExportFileTable;
   // 0010_send
   send_submit_locks: SendSubmitLockTable;
@@ -528,6 +531,8 @@ export interface SmsTaskTable {
   send_kind: D<number>;
   /** 0029_api_secret: the extension an interface send asked for ('' none) */
   extension: D<string>;
+  /** 0032: the receipt an SMPP submit asked for: 0 none, 1 every final state (default), 2 failures only */
+  registered_delivery: D<number>;
 }
 
 /** one message: the send record (its dispatch state: dispatch_queue, dispatch_leases, sms_requeue, sms_inflight) */
@@ -637,6 +642,31 @@ export interface SmsMoTable {
 }
 
 /** 0027_interface_password: receipts waiting for the account's SMPP receiver session (docs/api-smpp.md) */
+/** 0032: uplinks waiting for the account's SMPP receiver session */
+export interface SmppMoTable {
+  id: Generated<number>;
+  account_id: number;
+  /** sms_mo.id */
+  mo_id: number;
+  phone: string;
+  dest: D<string>;
+  content: D<string>;
+  received_at: Date;
+  created_at: Date;
+  lease_until: D<Date | null>;
+  attempts: D<number>;
+}
+
+/** 0032: bound SMPP sessions of every listener process (nodenum across processes) */
+export interface SmppSessionTable {
+  id: string;
+  account_id: number;
+  process: string;
+  peer: D<string>;
+  bound_at: Date;
+  heartbeat_at: Date;
+}
+
 export interface SmppReceiptTable {
   id: Generated<number>;
   account_id: number;

@@ -308,10 +308,10 @@ describe.each(backends)('SMPP receipts to the customer (%s)', (backend) => {
   const t = useServer(backend, { config: { smppServerPort: -1, smppServerHost: '127.0.0.1' } });
 
   /** submits over SMPP, dispatches through a fake carrier that delivers, records the receipts */
-  async function sendAndDeliver(server: TestServer, phones: string[], delivered: (i: number) => boolean = () => true) {
+  async function sendAndDeliver(server: TestServer, phones: string[], delivered: (i: number) => boolean = () => true, registered = 1) {
     const { s } = await bound(server, 'bind_transmitter');
     const ids: string[] = [];
-    for (const p of phones) ids.push((await call(s, 'submit_sm', { destination_addr: p, short_message: '【好易购】订单已发货 order shipped' })).message_id);
+    for (const p of phones) ids.push((await call(s, 'submit_sm', { destination_addr: p, short_message: '【好易购】订单已发货 order shipped', registered_delivery: registered })).message_id);
     s.socket.destroy();
     const link = new FakeLink();
     link.delivered = (ref) => delivered(ref);

@@ -61,7 +61,7 @@ export interface DispatcherOptions {
   idleMs?: number;
   /** receipts applied per transaction (default 5000) */
   receiptBatch?: number;
-  /** source address = prefix + the account's id (the extension uplinks are routed by) */
+  /** source address = prefix + the account's id (+ the task's extension when the account has needextend 1): what uplinks are routed by */
   sourcePrefix?: string;
   /** housekeeping period: timed tasks, lease recovery, completion sweep (default 1000 ms; 0: none) */
   maintenanceMs?: number;
@@ -224,7 +224,7 @@ export class Dispatcher {
     if (!batch.length) return 0;
     this.stats.claimed += batch.length;
     const TC = performance.now();
-    const requests: SubmitRequest[] = batch.map((m) => ({ ref: m.id, to: m.phone, from: `${this.o.sourcePrefix}${m.account_id}`, text: m.content }));
+    const requests: SubmitRequest[] = batch.map((m) => ({ ref: m.id, to: m.phone, from: `${this.o.sourcePrefix}${m.account_id}${m.extension ?? ''}`, text: m.content }));
     let results: SubmitResult[];
     try {
       results = await this.link.submit(requests);

@@ -1,7 +1,9 @@
 /**
  * Uplink (MO) storage and routing (docs/api-dispatch.md "Uplink routing"):
- * 1. the destination is our source prefix + an extension, and the extension is an account's id
- *    (the dispatcher sends every message from prefix + its account's id) → that account;
+ * 1. the destination is our source prefix + an account's id (the dispatcher sends every message
+ *    from prefix + its account's id), followed by an extension when that account has needextend 1
+ *    (its sends go from prefix + id + the task's extension) → that account; when several accounts
+ *    fit (account 12 + extension 3, account 123), the one that last sent to the phone among them;
  * 2. otherwise the account that most recently sent to the phone, among the latest
  *    `RECENT_WINDOW` messages (a bounded look-up: the messages table has no phone index);
  * 3. otherwise the uplink is unroutable: logged and acknowledged, not stored.
@@ -31,23 +33,45 @@ export function normalizePhone(p: string): string {
   return d;
 }
 
+/**
+ * The accounts a destination may name: prefix + an account's id, followed by an extension only
+ * when that account has needextend 1 (its sends go from prefix + id + the extension the customer
+ * gave). Several readings (account 12 with extension 3, account 123) are all returned.
+ */
+async function extensionCandidates(db: Kysely<Database> | Transaction<Database>, sourcePrefix: string, to: string): Promise<{ id: number; ext: string }[]> {
+  if (!sourcePrefix || !to.startsWith(sourcePrefix)) return [];
+  const rest = to.slice(sourcePrefix.length);
+  const readings: { id: number; ext: string }[] = [];
+  for (let k = 1; k <= Math.min(rest.length, 9); k++) {
+    if (rest[0] === '0') break;
+    readings.push({ id: Number(rest.slice(0, k)), ext: rest.slice(k) });
+  }
+  if (!readings.length) return [];
+  const accounts = await db.selectFrom('accounts').select(['id', 'needextend']).where('id', 'in', readings.map((r) => r.id)).execute();
+  const extend = new Map(accounts.map((a) => [a.id, a.needextend === 1]));
+  return readings.filter((r) => extend.has(r.id) && (r.ext === '' || extend.get(r.id)));
+}
+
 /** The account an uplink belongs to, or null (rules above). */
 export async function routeMo(db: Kysely<Database> | Transaction<Database>, sourcePrefix: string, mo: Pick<MoMessage, 'from' | 'to'>): Promise<number | null> {
   const to = mo.to.replace(/[^0-9]/g, '');
-  if (sourcePrefix && to.startsWith(sourcePrefix)) {
-    const ext = to.slice(sourcePrefix.length);
-    if (/^[1-9][0-9]{0,8}$/.test(ext)) {
-      const acc = await db.selectFrom('accounts').select('id').where('id', '=', Number(ext)).executeTakeFirst();
-      if (acc) return acc.id;
-    }
-  }
+  const candidates = await extensionCandidates(db, sourcePrefix, to);
   const phone = normalizePhone(mo.from);
-  if (!phone) return null;
-  const r = await sql<{ account_id: number }>`
-    select account_id from sms_messages
-    where id > (select coalesce(max(id), 0) - ${RECENT_WINDOW} from sms_messages) and phone = ${phone}
-    order by id desc limit 1`.execute(db);
-  return r.rows[0]?.account_id ?? null;
+  if (candidates.length === 1) return candidates[0].id;
+  const recent = async (ids: number[] | null) => {
+    if (!phone) return null;
+    const r = await sql<{ account_id: number }>`
+      select account_id from sms_messages
+      where id > (select coalesce(max(id), 0) - ${RECENT_WINDOW} from sms_messages) and phone = ${phone}
+      ${ids ? sql`and account_id = any(${ids}::int[])` : sql``}
+      order by id desc limit 1`.execute(db);
+    return r.rows[0]?.account_id ?? null;
+  };
+  if (candidates.length > 1) {
+    // ambiguous: the candidate that last sent to the phone, else the reading without an extension, else the longest id
+    return (await recent(candidates.map((c) => c.id))) ?? candidates.find((c) => c.ext === '')?.id ?? candidates[candidates.length - 1].id;
+  }
+  return recent(null);
 }
 
 /**

@@ -7,7 +7,7 @@ import { sql, type Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/types';
 import { enqueueMo, enqueueReports } from '../push/outbox';
-import { enqueueSmppReceipts } from '../smpp-server';
+import { enqueueSmppMo, enqueueSmppReceipts } from '../smpp-server';
 import { Pusher } from '../push/pusher';
 import { createSmscLink, type SmscLinkHandle } from '../smsc/client';
 import { describeSmsc, parseSmppUrl, simulatorSettingsFromEnv } from '../smsc/config';
@@ -79,6 +79,8 @@ export function pushHooks(wake: () => void = () => {}): Required<DispatchHooks> 
       if (n) wake();
     },
     async mo(trx: Transaction<Database>, rows: StoredMo[]) {
+      // needmo 1 of an SMPP pass-through account (needreport 2): uplinks for its receiver session (docs/api-smpp.md "Uplink")
+      await enqueueSmppMo(trx, rows, new Date());
       const n = await enqueueMo(
         trx,
         rows.map((m) => ({ accountId: m.account_id, moId: m.id, phone: m.phone, content: m.content, dest: m.dest, receivedAt: m.received_at })),

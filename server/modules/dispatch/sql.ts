@@ -65,6 +65,8 @@ export interface ClaimedMessage {
   account_id: number;
   phone: string;
   content: string;
+  /** the task's extension when its account has needextend 1 (appended to the source address), else '' */
+  extension?: string;
 }
 
 interface ClaimRow {
@@ -131,12 +133,15 @@ export async function claimBatch(db: Kysely<Database>, owner: string, now: Date,
     if (!rows.length) return [];
     await sql`insert into dispatch_leases (owner, lease_until, message_ids) values (${owner}, ${iso(leaseUntil)}::timestamptz, ${rows.map((m) => m.id)}::int[])`.execute(trx);
     const taskIds = [...new Set(rows.map((m) => m.task_id))].sort((a, b) => a - b);
-    const tasks = await sql<{ id: number; content: string }>`select id, content from sms_tasks where id = any(${taskIds}::int[])`.execute(trx);
+    const tasks = await sql<{ id: number; content: string; extension: string }>`
+      select t.id, t.content, case when a.needextend = 1 then t.extension else '' end as extension
+      from sms_tasks t join accounts a on a.id = t.account_id where t.id = any(${taskIds}::int[])`.execute(trx);
     await sql`
       update sms_tasks t set status = ${TaskStatus.Sending}, updated_at = ${iso(now)}::timestamptz
       where t.id = any(${taskIds}::int[]) and t.status in (${TaskStatus.Processing}, ${TaskStatus.Waiting})`.execute(trx);
     const text = new Map(tasks.rows.map((t) => [t.id, t.content]));
-    return rows.map((m) => ({ id: m.id, task_id: m.task_id, account_id: m.account_id, phone: m.phone, content: m.content ?? text.get(m.task_id) ?? '' }));
+    const ext = new Map(tasks.rows.map((t) => [t.id, t.extension]));
+    return rows.map((m) => ({ id: m.id, task_id: m.task_id, account_id: m.account_id, phone: m.phone, content: m.content ?? text.get(m.task_id) ?? '', extension: ext.get(m.task_id) ?? '' }));
   });
 }
 

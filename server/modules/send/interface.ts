@@ -46,6 +46,10 @@ export const INTERFACE_MSG = {
 export interface InterfaceMessage {
   phone: string;
   text: string;
+  /** digits appended to the account's source number (needextend 1; the caller checks) */
+  extension?: string;
+  /** the receipt asked for (SMPP registered_delivery): 0 none, 1 every final state (default), 2 failures only */
+  registeredDelivery?: number;
 }
 
 export interface InterfaceAccepted {
@@ -125,6 +129,8 @@ export async function acceptInterfaceMessage(ctx: AppContext, send: SendService,
         smstype,
         template_id: null,
         file_name: 'SMPP',
+        extension: m.extension ?? '',
+        registered_delivery: m.registeredDelivery ?? 1,
         submit_total: 1,
         pieces_per_msg: pc.pieces,
         status: intercepted ? TaskStatus.Completed : TaskStatus.Processing,

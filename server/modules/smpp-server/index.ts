@@ -7,14 +7,16 @@
  */
 import { defineModule, moduleTimer } from '../module';
 import { RECEIPT_KEEP_MS } from './receipts';
+import { MO_KEEP_MS } from './mo';
 import { acceptInterfaceMessage, InterfaceRefusal, type InterfaceRefusalReason } from '../send/interface';
 import { InterfacePasswordService } from './interface-password';
 import { smppServerRoutes } from './routes';
 import { SMPP_SERVER_DEFAULTS, SMPP_STATUS, SmppServer, type SmppPlatform } from './server';
 
 export { InterfacePasswordService, newInterfacePassword, hashInterfacePassword, interfacePasswordMatches, maskedInterfacePassword } from './interface-password';
-export { SmppServer, SMPP_STATUS } from './server';
+export { SmppServer, SMPP_STATUS, SMPP_SERVER_DEFAULTS, extensionOf, receiptWanted } from './server';
 export { enqueueSmppReceipts, RECEIPT_KEEP_MS } from './receipts';
+export { enqueueSmppMo, MO_KEEP_MS } from './mo';
 
 declare module '../../context' {
   interface Services {
@@ -39,18 +41,23 @@ export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'se
   await app.register(smppServerRoutes(ctx, passwords));
   app.services.smppServer = null;
   // receipts no receiver took within 72 h are dropped (every process; a DELETE is safe to repeat)
+  // so are uplinks, and session rows of processes that stopped without removing them (an hour without heartbeat)
   moduleTimer(
     app,
     ctx.options.purgeEveryMs,
-    () => ctx.db.deleteFrom('smpp_receipts').where('created_at', '<', new Date(ctx.now().getTime() - RECEIPT_KEEP_MS)).execute(),
-    'purge of old SMPP receipts',
+    async () => {
+      await ctx.db.deleteFrom('smpp_receipts').where('created_at', '<', new Date(ctx.now().getTime() - RECEIPT_KEEP_MS)).execute();
+      await ctx.db.deleteFrom('smpp_mo').where('created_at', '<', new Date(ctx.now().getTime() - MO_KEEP_MS)).execute();
+      await ctx.db.deleteFrom('smpp_sessions').where('heartbeat_at', '<', new Date(Date.now() - 3600_000)).execute();
+    },
+    'purge of old SMPP receipts, uplinks and sessions',
   );
   const port = ctx.config.smppServerPort;
   if (!port) return;
   const platform: SmppPlatform = {
     async submit(account, m) {
       try {
-        const r = await acceptInterfaceMessage(ctx, app.services.send, account, m);
+        const r = await acceptInterfaceMessage(ctx, app.services.send, account, { phone: m.phone, text: m.text, extension: m.extension, registeredDelivery: m.registeredDelivery });
         return { ok: true, msgId: r.msgId };
       } catch (err) {
         if (err instanceof InterfaceRefusal) return { ok: false, status: REFUSAL_STATUS[err.reason], message: err.message };
@@ -58,10 +65,19 @@ export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'se
       }
     },
   };
-  const server = (app.services.smppServer = new SmppServer(ctx, platform, { ...SMPP_SERVER_DEFAULTS, host: ctx.config.smppServerHost, port }));
+  const prefix = process.env.SMS_SOURCE_PREFIX;
+  const server = (app.services.smppServer = new SmppServer(ctx, platform, {
+    ...SMPP_SERVER_DEFAULTS,
+    host: ctx.config.smppServerHost,
+    port,
+    tlsPort: ctx.config.smppServerTlsPort,
+    tlsCert: ctx.config.smppServerTlsCert,
+    tlsKey: ctx.config.smppServerTlsKey,
+    sourcePrefix: prefix !== undefined && /^[0-9]{0,12}$/.test(prefix) ? prefix : SMPP_SERVER_DEFAULTS.sourcePrefix,
+  }));
   app.addHook('onReady', async () => {
     const p = await server.listen();
-    ctx.log.info(`SMPP server for customers listening on ${ctx.config.smppServerHost}:${p}`);
+    ctx.log.info(`SMPP server for customers listening on ${ctx.config.smppServerHost}:${p}${server.tlsPort ? `, TLS on ${server.tlsPort}` : ''}`);
   });
   app.addHook('onClose', async () => server.close());
 });

@@ -2,7 +2,7 @@
  * Receipts back to the customer over SMPP (needreport 2, pass-through; docs/api-smpp.md
  * "Receipts"). `enqueueSmppReceipts` runs in the transaction that records final states (the
  * dispatch pipeline's report hook) and writes one smpp_receipts row per final message of a
- * needreport 2 account. The listener's pump (server.ts) leases the rows of the accounts bound as
+ * needreport 2 account, as its submit's registered_delivery asked (0 none, 2 failures only). The listener's pump (server.ts) leases the rows of the accounts bound as
  * receivers in its process, oldest first, sends each as deliver_sm (esm_class 0x04, the appendix-B
  * text, receipted_message_id and message_state) and deletes a row when the customer answers 0; an
  * error answer, no answer within the lease or a dropped session leaves it for a later attempt.
@@ -46,15 +46,17 @@ export async function enqueueSmppReceipts(trx: Transaction<Database>, rows: { id
   const messages = await trx
     .selectFrom('sms_messages as m')
     .innerJoin('sms_tasks as t', 't.id', 'm.task_id')
-    .select(['m.id', 'm.account_id', 'm.phone', 'm.state', 'm.error_code', 'm.report', 'm.created_at', 'm.done_at', 't.content'])
+    .select(['m.id', 'm.account_id', 'm.phone', 'm.state', 'm.error_code', 'm.report', 'm.created_at', 'm.done_at', 't.content', 't.registered_delivery'])
     .where(sql<boolean>`m.id = any(${final.filter((r) => ids.has(r.account_id)).map((r) => r.id)}::int[])`)
     .orderBy('m.id')
     .execute();
-  if (!messages.length) return 0;
+  // registered_delivery of the submit (sms_tasks.registered_delivery): 0 none, 2 failures only, else every final state
+  const receipts = messages.filter((m) => m.registered_delivery !== 0 && !(m.registered_delivery === 2 && statOf(m.state, m.report) === 'DELIVRD'));
+  if (!receipts.length) return 0;
   const r = await trx
     .insertInto('smpp_receipts')
     .values(
-      messages.map((m) => ({
+      receipts.map((m) => ({
         account_id: m.account_id,
         message_id: m.id,
         phone: m.phone,

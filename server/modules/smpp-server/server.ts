@@ -4,18 +4,24 @@
  * go through the same acceptance, charge and dispatch as a console send
  * (send/interface.ts `acceptInterfaceMessage`).
  *
- * Per process (stated in docs/api-smpp.md): the sessions, the `nodenum` session count, the
- * `accessSpeed` token bucket and the parts of a long message being reassembled. Everything
- * accepted is in the database at once (a submit_sm_resp is sent after its transaction commits).
+ * Shared by every listener process through the database (docs/api-smpp.md "Several processes"):
+ * the `nodenum` session count (smpp_sessions, rows with a heartbeat), the `accessSpeed` token
+ * bucket (api_throttle, taken in small grants), the receipt and uplink queues (smpp_receipts,
+ * smpp_mo). Per process: the sockets, the per-address connection limits and the parts of a long
+ * message being reassembled. Everything accepted is in the database at once (a submit_sm_resp is
+ * sent after its transaction commits).
  */
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import smpp, { type PDU, type Session } from 'smpp';
 import type { AppContext } from '../../context';
 import { sql } from 'kysely';
 import type { Account } from '../../db/types';
 import { AccountStatus } from '../../../common/generated/schemas';
-import { fieldText, receiptText, STAT_STATE, STATUS } from '../smsc/pdu';
+import { encodeText, fieldText, receiptText, SHORT_MESSAGE_MAX, STAT_STATE, STATUS } from '../smsc/pdu';
 import { interfacePasswordMatches } from './interface-password';
 
 /**
@@ -47,6 +53,21 @@ export interface SmppServerOptions {
   host: string;
   /** -1: any free port (tests); 0 is "off" and never reaches here */
   port: number;
+  /** a second listener speaking SMPP over TLS (0: none; -1 any free port) with this PEM certificate and key (file paths) */
+  tlsPort: number;
+  tlsCert: string;
+  tlsKey: string;
+  /** connections open at once from one address (beyond it a new one is closed at once) */
+  maxConnectionsPerAddress: number;
+  /** new connections from one address within connectWindowMs (beyond it closed at once, until the window has passed) */
+  maxConnectAttempts: number;
+  connectWindowMs: number;
+  /** connections open at once in all */
+  maxConnections: number;
+  /** the source number prefix of the dispatch (SMS_SOURCE_PREFIX): a source_addr starting with prefix + the account's id gives what follows as the extension */
+  sourcePrefix: string;
+  /** how often this process's bound sessions refresh their smpp_sessions rows; a row not refreshed for 3 times this long no longer counts */
+  heartbeatMs: number;
   /** a connection that has not bound within this long is closed */
   bindTimeoutMs: number;
   /** a bound session without any PDU for this long is closed */
@@ -65,6 +86,16 @@ export interface SmppServerOptions {
 
 export const SMPP_SERVER_DEFAULTS: Omit<SmppServerOptions, 'port'> = {
   host: '0.0.0.0',
+  tlsPort: 0,
+  tlsCert: '',
+  tlsKey: '',
+  maxConnectionsPerAddress: 50,
+  maxConnectAttempts: 200,
+  connectWindowMs: 10_000,
+  maxConnections: 5000,
+  /** as the dispatch's DEFAULT_SOURCE_PREFIX */
+  sourcePrefix: '106900',
+  heartbeatMs: 10_000,
   bindTimeoutMs: 10_000,
   idleTimeoutMs: 120_000,
   window: 100,
@@ -87,12 +118,27 @@ interface ReceiptRow {
   done_at: Date | string;
 }
 
+interface MoRow {
+  id: number;
+  account_id: number;
+  mo_id: number;
+  phone: string;
+  dest: string;
+  content: string;
+}
+
+/** a deliver_sm waiting for its answer: which queue row it carries */
+interface Pending {
+  table: 'smpp_receipts' | 'smpp_mo';
+  id: number;
+}
+
 export type SubmitResult = { ok: true; msgId: string } | { ok: false; status: number; message: string };
 
 /** What the listener needs from the platform (index.ts wires the send module). */
 export interface SmppPlatform {
   /** accepts one (reassembled) message of the account */
-  submit(account: Account, m: { phone: string; text: string; sourceAddr: string }): Promise<SubmitResult>;
+  submit(account: Account, m: { phone: string; text: string; sourceAddr: string; extension: string; registeredDelivery: number }): Promise<SubmitResult>;
 }
 
 interface Bound {
@@ -108,8 +154,10 @@ interface CustomerSession {
   bound: Bound | null;
   binding: boolean;
   inflight: number;
-  /** deliver_sm sent and not yet answered: sequence → smpp_receipts.id */
-  unacked: Map<number, number>;
+  /** deliver_sm sent and not yet answered: sequence → its queue row */
+  unacked: Map<number, Pending>;
+  /** its smpp_sessions row once bound */
+  rowId?: string;
   lastPduAt: number;
   bindTimer?: NodeJS.Timeout;
 }
@@ -160,60 +208,126 @@ export function ipAllowed(whitelist: string, ip: string): boolean {
   return false;
 }
 
+/**
+ * The extension a submit asks for (needextend 1): the customer's source_addr, digits only, without
+ * the account's own number (prefix + id) when it starts with it; 1-6 digits, else none. Never a
+ * refusal: anything else is sent from the account's own number.
+ */
+export function extensionOf(sourceAddr: string, ownNumber: string): string {
+  let d = sourceAddr.trim();
+  if (ownNumber && d.startsWith(ownNumber)) d = d.slice(ownNumber.length);
+  return /^[0-9]{1,6}$/.test(d) ? d : '';
+}
+
+/** registered_delivery's low two bits: 0 none, 1 every final state, 2 failures only (3, reserved: as 1) */
+export function receiptWanted(registeredDelivery: unknown): number {
+  const r = Number(registeredDelivery ?? 0) & 0x03;
+  return r === 3 ? 1 : r;
+}
+
 /** `nodenum` read as the most sessions an account may bind (not a positive number: no limit). */
 export function sessionLimit(nodenum: string): number {
   const n = Number(String(nodenum ?? '').trim());
   return Number.isInteger(n) && n > 0 ? n : Infinity;
 }
 
-/** A token bucket of `rate` per second, `rate` deep (per account, per process). */
-class Buckets {
-  private readonly b = new Map<number, { tokens: number; at: number }>();
-  take(accountId: number, rate: number, now = Date.now()): boolean {
+/**
+ * The account's `accessSpeed` token bucket, shared by every process and the HTTP API: the row of
+ * api_throttle (at most one second's worth, refilled continuously on the wall clock). A process
+ * takes a small grant (1/20 of the rate, at least 1) under the row's lock and spends it locally
+ * within a second, so a busy account costs about 20 bucket transactions a second per process
+ * instead of one per message; a grant not spent within the second is dropped.
+ */
+class SharedBuckets {
+  private readonly local = new Map<number, { tokens: number; until: number; rate: number }>();
+  constructor(private readonly ctx: AppContext) {}
+
+  async take(accountId: number, rate: number): Promise<boolean> {
     if (!(rate > 0)) return false;
-    let x = this.b.get(accountId);
-    if (!x) this.b.set(accountId, (x = { tokens: rate, at: now }));
-    x.tokens = Math.min(rate, x.tokens + ((now - x.at) / 1000) * rate);
-    x.at = now;
-    if (x.tokens < 1) return false;
-    x.tokens -= 1;
+    const now = Date.now();
+    const mine = this.local.get(accountId);
+    if (mine && mine.until > now && mine.rate === rate && mine.tokens >= 1) {
+      mine.tokens -= 1;
+      return true;
+    }
+    const got = await this.grant(accountId, rate, Math.max(1, Math.ceil(rate / 20)));
+    if (got < 1) return false;
+    const cur = this.local.get(accountId);
+    if (cur && cur.until > now && cur.rate === rate) cur.tokens += got - 1;
+    else this.local.set(accountId, { tokens: got - 1, until: now + 1000, rate });
     return true;
+  }
+
+  private grant(accountId: number, rate: number, want: number): Promise<number> {
+    return this.ctx.db.transaction().execute(async (trx) => {
+      const at = new Date();
+      await trx.insertInto('api_throttle').values({ account_id: accountId, tokens: rate, updated_at: at }).onConflict((oc) => oc.column('account_id').doNothing()).execute();
+      const row = await trx.selectFrom('api_throttle').select(['tokens', 'updated_at']).where('account_id', '=', accountId).forUpdate().executeTakeFirstOrThrow();
+      const elapsed = Math.max(0, (at.getTime() - new Date(row.updated_at).getTime()) / 1000);
+      const tokens = Math.min(rate, Number(row.tokens) + elapsed * rate);
+      const take = Math.max(0, Math.min(want, Math.floor(tokens)));
+      await trx.updateTable('api_throttle').set({ tokens: tokens - take, updated_at: at }).where('account_id', '=', accountId).execute();
+      return take;
+    });
   }
 }
 
 export class SmppServer {
-  private server: ReturnType<typeof smpp.createServer> | null = null;
+  private servers: ReturnType<typeof smpp.createServer>[] = [];
   private readonly sessions = new Set<CustomerSession>();
-  private readonly buckets = new Buckets();
+  private readonly buckets: SharedBuckets;
   private readonly long = new Map<string, LongMessage>();
+  /** open connections and recent attempts per address */
+  private readonly perAddress = new Map<string, { open: number; attempts: number; since: number }>();
+  private connections = 0;
   private ticker?: NodeJS.Timeout;
   private pumpTimer?: NodeJS.Timeout;
+  private heartbeat?: NodeJS.Timeout;
   private pumping: Promise<void> | null = null;
   private closing = false;
+  /** this process in smpp_sessions */
+  readonly processId = `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`.slice(0, 100);
   port = 0;
+  /** the TLS listener's port (0: none) */
+  tlsPort = 0;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly platform: SmppPlatform,
     /** the settings (tests shorten the timeouts of a running listener) */
     readonly opts: SmppServerOptions,
-  ) {}
+  ) {
+    this.buckets = new SharedBuckets(ctx);
+  }
 
-  async listen(): Promise<number> {
-    const server = smpp.createServer({}, (s: Session) => this.onSession(s));
-    this.server = server;
+  private async start(port: number, tls: { key: Buffer; cert: Buffer } | null): Promise<number> {
+    const server = smpp.createServer(tls ?? {}, (s: Session) => this.onSession(s));
+    server.maxConnections = this.opts.maxConnections;
+    // before the library makes a session (and before a TLS handshake): the per-address limits
+    server.prependListener('connection', (socket: net.Socket) => this.admit(socket));
+    this.servers.push(server);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.opts.port < 0 ? 0 : this.opts.port, this.opts.host, () => {
+      server.listen(port < 0 ? 0 : port, this.opts.host, () => {
         server.off('error', reject);
         resolve();
       });
     });
-    this.port = (server.address() as AddressInfo).port;
+    return (server.address() as AddressInfo).port;
+  }
+
+  async listen(): Promise<number> {
+    this.port = await this.start(this.opts.port, null);
+    if (this.opts.tlsPort) {
+      const tls = { key: fs.readFileSync(this.opts.tlsKey), cert: fs.readFileSync(this.opts.tlsCert) };
+      this.tlsPort = await this.start(this.opts.tlsPort, tls);
+    }
     this.ticker = setInterval(() => this.closeIdle(), Math.min(1000, this.opts.idleTimeoutMs));
     this.ticker.unref();
     this.pumpTimer = setInterval(() => this.kick(), this.opts.receiptPollMs);
     this.pumpTimer.unref();
+    this.heartbeat = setInterval(() => void this.beat(), this.opts.heartbeatMs);
+    this.heartbeat.unref();
     return this.port;
   }
 
@@ -221,13 +335,62 @@ export class SmppServer {
     this.closing = true;
     clearInterval(this.ticker);
     clearInterval(this.pumpTimer);
+    clearInterval(this.heartbeat);
     await this.pumping;
     for (const m of this.long.values()) clearTimeout(m.timer);
     this.long.clear();
     for (const s of this.sessions) s.session.socket.destroy();
-    const server = this.server;
-    this.server = null;
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    const servers = this.servers;
+    this.servers = [];
+    await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+    await this.ctx.db
+      .deleteFrom('smpp_sessions')
+      .where('process', '=', this.processId)
+      .execute()
+      .catch((err) => this.ctx.log.warn({ err }, 'smpp sessions not removed'));
+  }
+
+  /** Per-address limits: too many open connections or attempts from one address close the new one at once. */
+  private admit(socket: net.Socket) {
+    const addr = (socket.remoteAddress ?? '').replace(/^::ffff:/i, '');
+    const now = Date.now();
+    let a = this.perAddress.get(addr);
+    if (!a) this.perAddress.set(addr, (a = { open: 0, attempts: 0, since: now }));
+    if (now - a.since > this.opts.connectWindowMs) {
+      a.attempts = 0;
+      a.since = now;
+    }
+    a.attempts++;
+    if (a.open >= this.opts.maxConnectionsPerAddress || a.attempts > this.opts.maxConnectAttempts || this.closing) {
+      socket.on('error', () => {});
+      socket.destroy();
+      return;
+    }
+    a.open++;
+    this.connections++;
+    const entry = a;
+    socket.once('close', () => {
+      this.connections--;
+      entry.open--;
+      if (entry.open <= 0 && Date.now() - entry.since > this.opts.connectWindowMs) this.perAddress.delete(addr);
+    });
+  }
+
+  /** open connections in this process (tests) */
+  connectionCount(): number {
+    return this.connections;
+  }
+
+  /** Refreshes the smpp_sessions rows of this process's bound sessions. */
+  private async beat() {
+    const ids = [...this.sessions].map((s) => s.rowId).filter((x): x is string => !!x);
+    if (!ids.length || this.closing) return;
+    await this.ctx.db
+      .updateTable('smpp_sessions')
+      .set({ heartbeat_at: new Date() })
+      .where('id', 'in', ids)
+      .execute()
+      .catch((err) => this.ctx.log.warn({ err }, 'smpp session heartbeat failed'));
   }
 
   /** bound sessions of an account in this process */
@@ -240,9 +403,12 @@ export class SmppServer {
   private closeIdle() {
     const now = Date.now();
     for (const s of this.sessions) if (s.bound && now - s.lastPduAt > this.opts.idleTimeoutMs) s.session.socket.destroy();
+    // addresses with nothing open whose window has passed are forgotten (the map stays small under many addresses)
+    for (const [addr, a] of this.perAddress) if (a.open <= 0 && now - a.since > this.opts.connectWindowMs) this.perAddress.delete(addr);
   }
 
   private onSession(session: Session) {
+    if (session.socket.destroyed) return;
     const cs: CustomerSession = { session, ip: session.socket.remoteAddress ?? '', bound: null, binding: false, inflight: 0, unacked: new Map(), lastPduAt: Date.now() };
     this.sessions.add(cs);
     // a malformed or oversized PDU: the library cannot read on, the connection is closed
@@ -255,16 +421,27 @@ export class SmppServer {
     session.socket.once('close', () => {
       clearTimeout(cs.bindTimer);
       this.sessions.delete(cs);
-      // receipts sent on it and not answered: sent again (on this or another session) at once
-      const ids = [...cs.unacked.values()];
-      cs.unacked.clear();
-      if (ids.length && !this.closing) {
+      if (cs.rowId) {
         void this.ctx.db
-          .updateTable('smpp_receipts')
-          .set({ lease_until: null })
-          .where('id', 'in', ids)
+          .deleteFrom('smpp_sessions')
+          .where('id', '=', cs.rowId)
           .execute()
-          .catch((err) => this.ctx.log.warn({ err }, 'smpp receipt release failed'));
+          .catch((err) => this.ctx.log.warn({ err }, 'smpp session row not removed'));
+      }
+      // receipts and uplinks sent on it and not answered: sent again (on this or another session) at once
+      const pending = [...cs.unacked.values()];
+      cs.unacked.clear();
+      if (pending.length && !this.closing) {
+        for (const table of ['smpp_receipts', 'smpp_mo'] as const) {
+          const ids = pending.filter((p) => p.table === table).map((p) => p.id);
+          if (!ids.length) continue;
+          void this.ctx.db
+            .updateTable(table)
+            .set({ lease_until: null })
+            .where('id', 'in', ids)
+            .execute()
+            .catch((err) => this.ctx.log.warn({ err }, 'smpp deliver_sm release failed'));
+        }
       }
     });
     const reply = (pdu: PDU, fields: Record<string, unknown> = {}) => session.send(pdu.response(fields));
@@ -286,6 +463,7 @@ export class SmppServer {
           cs.bound = null;
           return session.send(pdu.response(), () => session.socket.end());
         case 'submit_sm':
+        case 'data_sm':
           if (!cs.bound) return reply(pdu, { command_status: SMPP_STATUS.INVBNDSTS });
           if (!cs.bound.transmit) return reply(pdu, { command_status: SMPP_STATUS.INVBNDSTS });
           return void this.onSubmit(cs, pdu);
@@ -309,8 +487,14 @@ export class SmppServer {
       if (!(await interfacePasswordMatches(a.interface_password_hash, password))) return refuse(SMPP_STATUS.INVPASWD);
       if (a.status !== AccountStatus.Active) return refuse(SMPP_STATUS.BINDFAIL);
       if (!ipAllowed(a.ip, cs.ip)) return refuse(SMPP_STATUS.BINDFAIL);
-      if (this.boundCount(a.id) >= sessionLimit(a.nodenum)) return refuse(SMPP_STATUS.ALYBND);
       if (!cs.session.socket.writable) return;
+      const rowId = await this.register(a.id, sessionLimit(a.nodenum), cs.ip);
+      if (!rowId) return refuse(SMPP_STATUS.ALYBND);
+      if (!cs.session.socket.writable) {
+        await this.ctx.db.deleteFrom('smpp_sessions').where('id', '=', rowId).execute();
+        return;
+      }
+      cs.rowId = rowId;
       cs.bound = { id: a.id, clientid: a.clientid, transmit, receive };
       clearTimeout(cs.bindTimer);
       cs.session.send(pdu.response({ system_id: 'SMSP' }));
@@ -321,6 +505,30 @@ export class SmppServer {
     } finally {
       cs.binding = false;
     }
+  }
+
+  /**
+   * Records a bound session in smpp_sessions unless the account already has `limit` live ones (in
+   * any process); binds of one account are serialized on its row. Returns the row id, or null.
+   */
+  private async register(accountId: number, limit: number, peer: string): Promise<string | null> {
+    return this.ctx.db.transaction().execute(async (trx) => {
+      const now = new Date();
+      if (limit !== Infinity) {
+        await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
+        const live = new Date(now.getTime() - 3 * this.opts.heartbeatMs);
+        const r = await trx
+          .selectFrom('smpp_sessions')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .where('account_id', '=', accountId)
+          .where('heartbeat_at', '>', live)
+          .executeTakeFirstOrThrow();
+        if (Number(r.n) >= limit) return null;
+      }
+      const id = `${this.processId}:${randomBytes(6).toString('hex')}`;
+      await trx.insertInto('smpp_sessions').values({ id, account_id: accountId, process: this.processId, peer: peer.slice(0, 64), bound_at: now, heartbeat_at: now }).execute();
+      return id;
+    });
   }
 
   private async onSubmit(cs: CustomerSession, pdu: PDU) {
@@ -344,8 +552,10 @@ export class SmppServer {
         text = whole;
       }
       // the bucket counts whole messages, the last part's turn
-      if (!this.buckets.take(account.id, account.access_speed)) return answer(SMPP_STATUS.THROTTLED);
-      const r = await this.platform.submit(account, { phone, text, sourceAddr });
+      if (!(await this.buckets.take(account.id, account.access_speed))) return answer(SMPP_STATUS.THROTTLED);
+      // needextend 1: the source_addr is the extension; otherwise the account's own number is used
+      const extension = account.needextend === 1 ? extensionOf(sourceAddr, `${this.opts.sourcePrefix}${account.id}`) : '';
+      const r = await this.platform.submit(account, { phone, text, sourceAddr, extension, registeredDelivery: receiptWanted(pdu.registered_delivery) });
       return r.ok ? answer(0, r.msgId) : answer(r.status);
     } catch (err) {
       this.ctx.log.warn({ err }, 'smpp submit_sm failed');
@@ -363,7 +573,7 @@ export class SmppServer {
       .finally(() => (this.pumping = null));
   }
 
-  /** Leases and sends the queued receipts of the accounts bound as receivers in this process, oldest first. */
+  /** Leases and sends the queued receipts and uplinks of the accounts bound as receivers in this process, oldest first. */
   private async pump() {
     const byAccount = new Map<number, CustomerSession[]>();
     for (const s of this.sessions) {
@@ -372,8 +582,10 @@ export class SmppServer {
       list.push(s);
       byAccount.set(s.bound.id, list);
     }
+    const pick = (list: CustomerSession[]) => list.reduce((a, b) => (a.unacked.size <= b.unacked.size ? a : b));
+    const roomOf = (list: CustomerSession[]) => list.reduce((n, s) => n + Math.max(0, this.opts.deliverWindow - s.unacked.size), 0);
     for (const [accountId, list] of byAccount) {
-      const room = list.reduce((n, s) => n + Math.max(0, this.opts.deliverWindow - s.unacked.size), 0);
+      let room = roomOf(list);
       if (room <= 0) continue;
       // leases run on the wall clock (not the business clock ctx.now, which tests hold still)
       const now = new Date();
@@ -385,10 +597,32 @@ export class SmppServer {
           where account_id = ${accountId} and (lease_until is null or lease_until < ${now})
           order by id limit ${room} for update skip locked)
         returning id, account_id, message_id, phone, stat, err, text, submit_at, done_at`.execute(this.ctx.db);
-      const rows = r.rows.sort((a, b) => a.id - b.id);
       // in order, each to the receiver session with the fewest unanswered
-      for (const row of rows) this.deliver(list.reduce((a, b) => (a.unacked.size <= b.unacked.size ? a : b)), row);
+      for (const row of r.rows.sort((a, b) => a.id - b.id)) this.deliver(pick(list), row);
+      room = roomOf(list);
+      if (room <= 0) continue;
+      const mo = await sql<MoRow>`
+        update smpp_mo set lease_until = ${lease}, attempts = attempts + 1
+        where id in (
+          select id from smpp_mo
+          where account_id = ${accountId} and (lease_until is null or lease_until < ${now})
+          order by id limit ${room} for update skip locked)
+        returning id, account_id, mo_id, phone, dest, content`.execute(this.ctx.db);
+      for (const row of mo.rows.sort((a, b) => a.id - b.id)) this.deliverMo(pick(list), row);
     }
+  }
+
+  /** Sends a deliver_sm carrying a queue row; the row goes when the customer answers 0, else it comes back a second later. */
+  private send(cs: CustomerSession, pdu: PDU, pending: Pending) {
+    const sent = cs.session.send(pdu, (resp: PDU) => {
+      cs.unacked.delete(pdu.sequence_number);
+      const done = resp.command_status === SMPP_STATUS.OK;
+      const q = done
+        ? this.ctx.db.deleteFrom(pending.table).where('id', '=', pending.id)
+        : this.ctx.db.updateTable(pending.table).set({ lease_until: new Date(Date.now() + 1000) }).where('id', '=', pending.id);
+      void q.execute().catch((err) => this.ctx.log.warn({ err }, 'smpp deliver_sm answer not recorded'));
+    });
+    if (sent) cs.unacked.set(pdu.sequence_number, pending);
   }
 
   private deliver(cs: CustomerSession, row: ReceiptRow) {
@@ -402,15 +636,20 @@ export class SmppServer {
       receipted_message_id: String(row.message_id),
       message_state: STAT_STATE[row.stat] ?? STAT_STATE.UNKNOWN,
     });
-    const sent = cs.session.send(pdu, (resp: PDU) => {
-      cs.unacked.delete(pdu.sequence_number);
-      const done = resp.command_status === SMPP_STATUS.OK;
-      const q = done
-        ? this.ctx.db.deleteFrom('smpp_receipts').where('id', '=', row.id)
-        : this.ctx.db.updateTable('smpp_receipts').set({ lease_until: new Date(Date.now() + 1000) }).where('id', '=', row.id);
-      void q.execute().catch((err) => this.ctx.log.warn({ err }, 'smpp receipt answer not recorded'));
+    this.send(cs, pdu, { table: 'smpp_receipts', id: row.id });
+  }
+
+  /** An uplink: from the mobile to the number it replied to (prefix + account id + extension); a text over 140 octets goes as message_payload. */
+  private deliverMo(cs: CustomerSession, row: MoRow) {
+    const { dataCoding, octets } = encodeText(row.content);
+    const pdu = new smpp.PDU('deliver_sm', {
+      source_addr: row.phone,
+      destination_addr: row.dest,
+      esm_class: 0x00,
+      data_coding: dataCoding,
+      ...(octets.length <= SHORT_MESSAGE_MAX ? { short_message: octets } : { message_payload: octets }),
     });
-    if (sent) cs.unacked.set(pdu.sequence_number, row.id);
+    this.send(cs, pdu, { table: 'smpp_mo', id: row.id });
   }
 
   /** Adds a part; the whole text once every part is there (else null). */

@@ -1,0 +1,62 @@
+/**
+ * The customers' SMPP listener alone (`npm run smpp-server`; docs/api-smpp.md "Several
+ * processes"): no HTTP API, no dispatcher. Several of these (and API servers, which listen too
+ * unless SMPP_SERVER_PORT=0) may run behind a TCP balancer over one PostgreSQL: the sessions'
+ * `nodenum` count, the `accessSpeed` bucket and the receipt / uplink queues are in the database.
+ *
+ * Environment: DATABASE_URL (required: PostgreSQL), SMPP_SERVER_PORT (2775), SMPP_SERVER_HOST
+ * (0.0.0.0), SMPP_SERVER_TLS_PORT / SMPP_SERVER_TLS_CERT / SMPP_SERVER_TLS_KEY, SMS_SOURCE_PREFIX
+ * (106900, as the dispatch's), DB_POOL_SIZE (10), DATA_DIR (./data), LOG_LEVEL (info).
+ */
+import path from 'node:path';
+import { buildApp } from './app';
+import { configFromEnv } from './config';
+import { openDatabase } from './db';
+
+const env = process.env;
+if (!env.DATABASE_URL) {
+  console.error('npm run smpp-server 需要 DATABASE_URL（PostgreSQL，与 API 服务和发送进程共用的数据库）');
+  process.exit(2);
+}
+let config;
+try {
+  config = { smppServerPort: 2775, ...configFromEnv(env) };
+} catch (e) {
+  console.error((e as Error).message);
+  process.exit(2);
+}
+if (!config.smppServerPort) {
+  console.error('SMPP_SERVER_PORT=0: nothing to listen on');
+  process.exit(2);
+}
+const dataDir = path.resolve(env.DATA_DIR ?? './data');
+const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, poolSize: Number(env.DB_POOL_SIZE) || 10 });
+// the app gives the services (acceptance, ledger); it never listens for HTTP, only the SMPP module does (on ready)
+const app = await buildApp({ db: handle.db, dataDir, logger: { level: env.LOG_LEVEL ?? 'info' }, config, purgeEveryMs: 0 });
+try {
+  await app.ready();
+} catch (err) {
+  app.log.error({ err }, 'cannot start the SMPP listener');
+  await handle.close();
+  process.exit(1);
+}
+const server = app.services.smppServer;
+// one line the operator (and tests) can read: where it listens
+console.log(`smpp-server ready: port ${server?.port ?? 0}${server?.tlsPort ? ` tls ${server.tlsPort}` : ''}, process ${server?.processId ?? ''}, database ${handle.location}`);
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  app.log.info(`${signal}: shutting down`);
+  try {
+    await app.close();
+    await handle.close();
+    process.exit(0);
+  } catch (err) {
+    app.log.error({ err }, 'shutdown failed');
+    process.exit(1);
+  }
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
