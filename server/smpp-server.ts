@@ -6,7 +6,8 @@
  *
  * Environment: DATABASE_URL (required: PostgreSQL), SMPP_SERVER_PORT (2775), SMPP_SERVER_HOST
  * (0.0.0.0), SMPP_SERVER_TLS_PORT / SMPP_SERVER_TLS_CERT / SMPP_SERVER_TLS_KEY, SMS_SOURCE_PREFIX
- * (106900, as the dispatch's), DB_POOL_SIZE (10), DATA_DIR (./data), LOG_LEVEL (info).
+ * (106900, as the dispatch's), DB_POOL_SIZE (10), DATABASE_SCHEMA (the schema the tables live in,
+ * when not public: tests), DATA_DIR (./data), LOG_LEVEL (info).
  */
 import path from 'node:path';
 import { buildApp } from './app';
@@ -30,7 +31,12 @@ if (!config.smppServerPort) {
   process.exit(2);
 }
 const dataDir = path.resolve(env.DATA_DIR ?? './data');
-const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, poolSize: Number(env.DB_POOL_SIZE) || 10 });
+const schema = env.DATABASE_SCHEMA?.trim();
+if (schema && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+  console.error('DATABASE_SCHEMA: a plain lower-case PostgreSQL schema name');
+  process.exit(2);
+}
+const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, poolSize: Number(env.DB_POOL_SIZE) || 10, ...(schema ? { schema } : {}) });
 // the app gives the services (acceptance, ledger); it never listens for HTTP, only the SMPP module does (on ready)
 const app = await buildApp({ db: handle.db, dataDir, logger: { level: env.LOG_LEVEL ?? 'info' }, config, purgeEveryMs: 0 });
 try {

@@ -373,11 +373,15 @@ describe.skipIf(!TEST_DATABASE_URL)('npm run smpp-server: the listener as its ow
 
   it('binds against the same database; nodenum is shared with the in-process listener', async () => {
     const schema = (t.server as unknown as { schema: string }).schema;
-    const url = new URL(TEST_DATABASE_URL!);
-    url.searchParams.set('options', `-c search_path=${schema}`);
+    const free = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (probe.address() as net.AddressInfo).port;
+        probe.close(() => resolve(p));
+      });
+    });
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/smpp-server.ts'], {
       cwd: path.resolve(import.meta.dirname, '../..'),
-      env: { ...process.env, DATABASE_URL: url.toString(), SMPP_SERVER_PORT: '-1', SMPP_SERVER_HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: t.server.dataDir },
+      env: { ...process.env, DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, SMPP_SERVER_PORT: String(free), SMPP_SERVER_HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: t.server.dataDir },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -414,9 +414,17 @@ export class SmppServer {
     // a malformed or oversized PDU: the library cannot read on, the connection is closed
     session.on('error', () => session.socket.destroy());
     session.socket.on('error', () => {});
-    cs.bindTimer = setTimeout(() => {
-      if (!cs.bound) session.socket.destroy();
-    }, this.opts.bindTimeoutMs);
+    // not bound in time: closed; a bind being checked at that moment (password hash, session count) gets its answer first
+    const expire = () => {
+      if (cs.bound) return;
+      if (cs.binding) {
+        cs.bindTimer = setTimeout(expire, 250);
+        cs.bindTimer.unref();
+        return;
+      }
+      session.socket.destroy();
+    };
+    cs.bindTimer = setTimeout(expire, this.opts.bindTimeoutMs);
     cs.bindTimer.unref();
     session.socket.once('close', () => {
       clearTimeout(cs.bindTimer);
