@@ -67,8 +67,8 @@ describe('SMPP link + simulator', () => {
     expect(await link.submit([])).toEqual([]);
   });
 
-  it('Chinese as UCS2, plain ASCII as IA5, long texts in message_payload (one submit, one receipt)', async () => {
-    const { sim, link } = await setup({ delivered: 1, failed: 0, noReceipt: 0 });
+  it('Chinese as UCS2, plain ASCII as IA5, long texts in message_payload with long=payload (one submit, one receipt)', async () => {
+    const { sim, link } = await setup({ delivered: 1, failed: 0, noReceipt: 0 }, 'long=payload');
     const receipts: Receipt[] = [];
     link.onReceipts(async (r) => void receipts.push(...r));
     await link.waitReady();

@@ -22,9 +22,107 @@ export const DC_GBK = 0x0f;
  */
 const SAME_IN_GSM_AND_ASCII = /^[A-Za-z0-9 !"#%&'()*+,\-./:;<=>?\r\n]*$/;
 
-export function encodeText(text: string): { dataCoding: number; octets: Buffer } {
-  if (SAME_IN_GSM_AND_ASCII.test(text)) return { dataCoding: DC_IA5, octets: Buffer.from(text, 'latin1') };
+export function encodeText(text: string, coding: LinkCoding = 'ia5'): { dataCoding: number; octets: Buffer } {
+  if (coding === 'ia5' && SAME_IN_GSM_AND_ASCII.test(text)) return { dataCoding: DC_IA5, octets: Buffer.from(text, 'latin1') };
+  if (coding === 'gsm7') {
+    const septets = gsm7Septets(text);
+    if (septets) return { dataCoding: DC_GSM7, octets: septets };
+  }
+  if (coding === 'latin1' && gsm7Septets(text) && LATIN1_ONLY.test(text)) return { dataCoding: DC_LATIN1, octets: Buffer.from(text, 'latin1') };
   return { dataCoding: DC_UCS2, octets: Buffer.from(text, 'utf16le').swap16() };
+}
+
+// ---------------------------------------------------------------- codings and long messages
+
+/** link option `coding`: the data_coding of texts that fit GSM 03.38 (UCS2 otherwise) */
+export type LinkCoding = 'gsm7' | 'ia5' | 'latin1';
+/** link option `long`: how a text longer than one SMS goes (docs/api-dispatch.md "Long messages") */
+export type LongMode = 'udh' | 'sar' | 'payload';
+
+export const DC_GSM7 = 0x00;
+const LATIN1_ONLY = /^[\x00-\xff]*$/;
+
+/** GSM 03.38 default alphabet: septet = index (0x1B is the escape to the extension table) */
+const GSM_BASIC =
+  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\x1bÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+/** the extension table: character → septet after 0x1B */
+const GSM_EXT: Record<string, number> = { '\f': 0x0a, '^': 0x14, '{': 0x28, '}': 0x29, '\\': 0x2f, '[': 0x3c, '~': 0x3d, ']': 0x3e, '|': 0x40, '€': 0x65 };
+const GSM_CODE = new Map<string, number>();
+for (let i = 0; i < GSM_BASIC.length; i++) if (i !== 0x1b) GSM_CODE.set(GSM_BASIC[i], i);
+
+/** The text as unpacked GSM 03.38 septets (one an octet; extension characters as 0x1B + code), or null when it does not fit. */
+export function gsm7Septets(text: string): Buffer | null {
+  const out: number[] = [];
+  for (const ch of text) {
+    const c = GSM_CODE.get(ch);
+    if (c !== undefined) out.push(c);
+    else {
+      const e = GSM_EXT[ch];
+      if (e === undefined) return null;
+      out.push(0x1b, e);
+    }
+  }
+  return Buffer.from(out);
+}
+
+/** one SMS: octets (8-bit codings, UCS2) or septets (GSM 7-bit); a part of a long one: the UDH's 6 octets less */
+export const SINGLE_OCTETS = 140;
+export const PART_OCTETS = 134;
+export const SINGLE_SEPTETS = 160;
+export const PART_SEPTETS = 153;
+/** an 8-bit reference UDH counts at most 255 parts */
+export const MAX_PARTS = 255;
+
+export interface SplitText { dataCoding: number; parts: Buffer[] }
+
+/**
+ * The text's octets in the parts a carrier counts (docs/api-dispatch.md "Long messages"): UCS2 70
+ * characters in one SMS, else 67 per part (a surrogate pair never split); GSM 7-bit 160 septets,
+ * else 153 (an escape pair never split); IA5 / Latin-1 140 octets, else 134. `long=payload`: the
+ * whole text as one part (it goes in message_payload when over one SMS). Throws RangeError over
+ * 255 parts.
+ */
+export function splitText(text: string, coding: LinkCoding, long: LongMode): SplitText {
+  const { dataCoding, octets } = encodeText(text, coding);
+  const gsm = dataCoding === DC_GSM7;
+  const single = gsm ? SINGLE_SEPTETS : SINGLE_OCTETS;
+  if (long === 'payload' || octets.length <= single) return { dataCoding, parts: [octets] };
+  const size = gsm ? PART_SEPTETS : PART_OCTETS;
+  const parts: Buffer[] = [];
+  let o = 0;
+  while (o < octets.length) {
+    let end = Math.min(octets.length, o + size);
+    if (end < octets.length) {
+      if (dataCoding === DC_UCS2) {
+        const last = octets.readUInt16BE(end - 2);
+        if (last >= 0xd800 && last <= 0xdbff) end -= 2; // a high surrogate: its pair goes with it
+      } else if (gsm) {
+        // 0x1B is only ever an escape here (no character's septet nor extension code is 0x1B): it goes with its character
+        if (octets[end - 1] === 0x1b) end -= 1;
+      }
+    }
+    parts.push(octets.subarray(o, end));
+    o = end;
+  }
+  if (parts.length > MAX_PARTS) throw new RangeError(`over ${MAX_PARTS} parts`);
+  return { dataCoding, parts };
+}
+
+export const TLV_SAR_MSG_REF_NUM = 0x020c;
+export const TLV_SAR_TOTAL_SEGMENTS = 0x020e;
+export const TLV_SAR_SEGMENT_SEQNUM = 0x020f;
+export const ESM_UDHI = 0x40;
+
+/** the 8-bit reference concatenation UDH (IEI 0x00): UDHL 5, IEI, IEDL 3, ref, total, seq */
+export function concatUdh(ref: number, total: number, seq: number): Buffer {
+  return Buffer.from([0x05, 0x00, 0x03, ref & 0xff, total, seq]);
+}
+
+/** the three SAR TLVs of a part */
+export function sarTlvs(ref: number, total: number, seq: number): [number, Buffer][] {
+  const r = Buffer.alloc(2);
+  r.writeUInt16BE(ref & 0xffff, 0);
+  return [[TLV_SAR_MSG_REF_NUM, r], [TLV_SAR_TOTAL_SEGMENTS, Buffer.from([total])], [TLV_SAR_SEGMENT_SEQNUM, Buffer.from([seq])]];
 }
 
 /**
