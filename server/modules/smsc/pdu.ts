@@ -28,7 +28,7 @@ export function encodeText(text: string, coding: LinkCoding = 'ia5'): { dataCodi
     const septets = gsm7Septets(text);
     if (septets) return { dataCoding: DC_GSM7, octets: septets };
   }
-  if (coding === 'latin1' && gsm7Septets(text) && LATIN1_ONLY.test(text)) return { dataCoding: DC_LATIN1, octets: Buffer.from(text, 'latin1') };
+  if (coding === 'latin1' && gsm7Septets(text) && latin1Only(text)) return { dataCoding: DC_LATIN1, octets: Buffer.from(text, 'latin1') };
   return { dataCoding: DC_UCS2, octets: Buffer.from(text, 'utf16le').swap16() };
 }
 
@@ -40,7 +40,10 @@ export type LinkCoding = 'gsm7' | 'ia5' | 'latin1';
 export type LongMode = 'udh' | 'sar' | 'payload';
 
 export const DC_GSM7 = 0x00;
-const LATIN1_ONLY = /^[\x00-\xff]*$/;
+const latin1Only = (text: string) => {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0xff) return false;
+  return true;
+};
 
 /** GSM 03.38 default alphabet: septet = index (0x1B is the escape to the extension table) */
 const GSM_BASIC =
