@@ -396,8 +396,8 @@ export function corkForTick(socket: { cork(): void; uncork(): void }) {
 
 // ---------------------------------------------------------------- fast path for the hot PDUs (reading)
 // The library reads every PDU through a generic walk plus a `for … in` filter pass (~45 µs for a
-// submit_sm or a receipt here). submit_sm / deliver_sm (without UDH, without time fields or
-// filtered TLVs) and their responses are read here into the same shape (same prototype, same
+// submit_sm or a receipt here). submit_sm / deliver_sm (without time fields, filtered TLVs or a
+// national-language shift UDH; the parts of long messages included) and their responses are read here into the same shape (same prototype, same
 // property names and values); anything else — or anything odd — goes the library's way.
 // tests/server/smsc.test.ts compares both readers field by field.
 
@@ -425,6 +425,19 @@ function decodeMessage(value: Buffer, dc: number): { message: string | Buffer } 
   const key = encodingKey(dc);
   const e = key !== undefined ? lib.encodings[key] : undefined;
   return { message: e ? e.decode(value) : value };
+}
+
+/** the information elements of a UDH (its length octet first), cut as the library cuts them */
+function udhElements(b: Buffer): Buffer[] {
+  if (b.length <= 1) return [];
+  const out: Buffer[] = [];
+  let o = 1;
+  do {
+    const n = (b[o + 1] ?? 0) + 2;
+    out.push(b.subarray(o, o + n));
+    o += n;
+  } while (o < b.length);
+  return out;
 }
 
 /** null: not a PDU this reader handles (the library reads it) */
@@ -466,8 +479,7 @@ export function fastReadPdu(b: Buffer): PDU | null {
       o += 1 + n;
     } else p[name] = b[o++];
   }
-  const esm = Number(p.esm_class ?? 0);
-  if (esm & 0x40) return null; // UDH: the library's way
+  const udhi = (Number(p.esm_class ?? 0) & ESM_UDHI) !== 0;
   while (o + 4 <= len) {
     const tag = b.readUInt16BE(o);
     const n = b.readUInt16BE(o + 2);
@@ -483,8 +495,15 @@ export function fastReadPdu(b: Buffer): PDU | null {
   }
   if (o !== len) return null;
   const dc = Number(p.data_coding ?? 0);
+  if (udhi && (p.message_payload !== undefined || !('data_coding' in p))) return null; // the library's way
   if ('data_coding' in p) {
-    if (Buffer.isBuffer(p.short_message)) p.short_message = decodeMessage(p.short_message, dc);
+    const sm = p.short_message;
+    if (Buffer.isBuffer(sm) && udhi && sm.length) {
+      // the parts of long messages: the UDH's information elements apart, the rest decoded (as the library reads them)
+      const udh = udhElements(sm.subarray(0, sm[0] + 1));
+      if (udh.some((ie) => ie[0] === 0x24 || ie[0] === 0x25)) return null; // national language shift tables: the library's way
+      p.short_message = { udh, message: decodeMessage(sm.subarray(sm[0] + 1), dc).message };
+    } else if (Buffer.isBuffer(sm)) p.short_message = decodeMessage(sm, dc);
     if (Buffer.isBuffer(p.message_payload)) p.message_payload = decodeMessage(p.message_payload, dc);
   }
   return p as unknown as PDU;
