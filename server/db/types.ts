@@ -230,6 +230,8 @@ export interface Database {
   dispatch_leases: DispatchLeaseTable;
   sms_requeue: SmsRequeueTable;
   sms_inflight: SmsInflightTable;
+  // 0030_message_parts
+  sms_message_parts: SmsMessagePartTable;
   // 0023_task_chunks
   sms_task_chunks: SmsTaskChunkTable;
   sms_chunk_staging: SmsChunkStagingTable;
@@ -619,6 +621,21 @@ export interface SmsInflightTable {
   submitted_at: Timestamp;
   /** the record says 1 提交成功 already (else it still says 0 until marked or its receipt comes) */
   marked: D<boolean>;
+  /** 0030: 0 = the message went as one submit; else the part (1..n) of a multi-part message */
+  part: D<number>;
+}
+
+/** 0030: a part of a multi-part message in flight (its state null until its receipt) */
+export interface SmsMessagePartTable {
+  message_id: number;
+  part: number;
+  parts: number;
+  msg_id: string;
+  state: number | null;
+  error_code: D<string>;
+  report: D<string>;
+  done_at: Timestamp | null;
+  submitted_at: Timestamp;
 }
 
 export interface SmsReceiptTable {

@@ -67,8 +67,8 @@ describe('SMPP link + simulator', () => {
     expect(await link.submit([])).toEqual([]);
   });
 
-  it('Chinese as UCS2, plain ASCII as IA5, long texts in message_payload (one submit, one receipt)', async () => {
-    const { sim, link } = await setup({ delivered: 1, failed: 0, noReceipt: 0 });
+  it('Chinese as UCS2, plain ASCII as IA5, long texts in message_payload with long=payload (one submit, one receipt)', async () => {
+    const { sim, link } = await setup({ delivered: 1, failed: 0, noReceipt: 0 }, 'long=payload');
     const receipts: Receipt[] = [];
     link.onReceipts(async (r) => void receipts.push(...r));
     await link.waitReady();
@@ -447,6 +447,9 @@ describe('fast PDU reader (pdu.ts) = the library\'s reader', () => {
     ['deliver_sm data_coding 0 with GSM-only characters', sm('deliver_sm', { dataCoding: 0, shortMessage: Buffer.from([0x00, 0x02, 0x11, 0x41]) })],
     ['library-built submit_sm', new smpp.PDU('submit_sm', { source_addr: 'SHOP', destination_addr: '13800000000', short_message: 'Hello @ world', [ref]: '77', sequence_number: 9 }).toBuffer()],
     ['library-built deliver_sm Latin-1', new smpp.PDU('deliver_sm', { source_addr: '1', destination_addr: '2', data_coding: 3, short_message: 'café', sequence_number: 3 }).toBuffer()],
+    ['submit_sm part of a long UCS2 text (UDH, esm_class 0x40)', sm('submit_sm', { esmClass: 0x40, shortMessage: Buffer.concat([Buffer.from([5, 0, 3, 7, 3, 2]), ucs.octets]), tlvs: [[0x1401, cstr('9')]] })],
+    ['submit_sm part of a GSM 7-bit text (16-bit reference UDH)', sm('submit_sm', { esmClass: 0x40, dataCoding: 0, shortMessage: Buffer.from([6, 8, 4, 1, 2, 2, 1, 0x48, 0x00, 0x1b, 0x65]) })],
+    ['library-built deliver_sm with a UDH', new smpp.PDU('deliver_sm', { source_addr: '1', destination_addr: '2', short_message: { udh: Buffer.from([5, 0, 3, 1, 2, 1]), message: 'hi' }, sequence_number: 3 }).toBuffer()],
     ['submit_sm_resp', encodeResp('submit_sm_resp', 5, 0, 'MSG0001').toBuffer()],
     ['submit_sm_resp error (header only)', encodeResp('submit_sm_resp', 6, 0x58).toBuffer()],
     ['deliver_sm_resp', encodeResp('deliver_sm_resp', 7, 0).toBuffer()],
@@ -457,7 +460,8 @@ describe('fast PDU reader (pdu.ts) = the library\'s reader', () => {
   });
 
   it.each([
-    ['UDH', new smpp.PDU('deliver_sm', { source_addr: '1', destination_addr: '2', short_message: { udh: Buffer.from([5, 0, 3, 1, 2, 1]), message: 'hi' }, sequence_number: 3 }).toBuffer()],
+    ['a national language shift UDH', new smpp.PDU('deliver_sm', { source_addr: '1', destination_addr: '2', short_message: { udh: Buffer.from([3, 0x25, 1, 1]), message: 'hi' }, sequence_number: 3 }).toBuffer()],
+    ['a UDH with message_payload', sm('submit_sm', { esmClass: 0x40, shortMessage: Buffer.alloc(0), tlvs: [[0x0424, Buffer.from([5, 0, 3, 1, 2, 1, 0x41])]] })],
     ['a time field', new smpp.PDU('submit_sm', { destination_addr: '2', validity_period: '000001000000000R', short_message: 'x', sequence_number: 3 }).toBuffer()],
     ['another command', new smpp.PDU('enquire_link', { sequence_number: 3 }).toBuffer()],
     ['a truncated body', sm('submit_sm').subarray(0, 30)],

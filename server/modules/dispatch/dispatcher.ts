@@ -129,7 +129,10 @@ function outcomeOf(m: ClaimedMessage, r: SubmitResult | undefined): Outcome {
   if (!r) return { id: m.id, state: SendRecordStatus.Submitted, msgId: null, code: UNCONFIRMED, report: 'no answer', delayMs: 0 };
   switch (r.status) {
     case 'accepted':
-      return { id: m.id, state: SendRecordStatus.Submitted, msgId: String(r.msgId).slice(0, 64), code: '', report: '', delayMs: 0 };
+      return {
+        id: m.id, state: SendRecordStatus.Submitted, msgId: String(r.msgId).slice(0, 64), code: '', report: '', delayMs: 0,
+        ...(r.parts && r.parts.length > 1 ? { parts: r.parts.map((x) => String(x).slice(0, 64)) } : {}),
+      };
     case 'rejected':
       return { id: m.id, state: SendRecordStatus.SubmitFailed, msgId: null, code: String(r.code).slice(0, 32), report: '', delayMs: 0 };
     case 'retry':

@@ -246,6 +246,8 @@ export interface Outcome {
   report: string;
   /** retry: queue again after this many ms */
   delayMs: number;
+  /** accepted as several submits (long=udh|sar): every part's message id, in part order (msgId is the first) */
+  parts?: string[];
 }
 
 /** A stored receipt, as it is applied. */
@@ -337,18 +339,21 @@ export async function recordOutcomes(
     }
     if (emptied.length) await sql`delete from dispatch_leases where id = any(${emptied}::bigint[])`.execute(trx);
 
-    const unconfirmed = (o: Outcome, why: string) => Object.assign(o, { msgId: null, code: UNCONFIRMED, report: why });
+    const unconfirmed = (o: Outcome, why: string) => Object.assign(o, { msgId: null, code: UNCONFIRMED, report: why, parts: undefined });
     const seen = new Set<string>();
     for (const o of mine) {
       if (o.state !== SendRecordStatus.Submitted || !o.msgId) continue;
-      if (seen.has(o.msgId)) unconfirmed(o, 'duplicate message id');
-      else seen.add(o.msgId);
+      const ids = o.parts ?? [o.msgId];
+      if (ids.some((id) => seen.has(id)) || new Set(ids).size < ids.length) unconfirmed(o, 'duplicate message id');
+      else for (const id of ids) seen.add(id);
     }
     const accepted = mine.filter((o) => o.state === SendRecordStatus.Submitted && o.msgId);
+    // a long message's parts: their receipts that came first are applied by the applier once the parts are in flight
+    const whole = accepted.filter((o) => !o.parts);
     const early = new Map<string, StoredReceipt>();
-    if (accepted.length) {
+    if (whole.length) {
       const r = await sql<StoredReceipt>`
-        delete from sms_receipts where msg_id = any(${accepted.map((o) => o.msgId)}::text[])
+        delete from sms_receipts where msg_id = any(${whole.map((o) => o.msgId)}::text[])
         returning msg_id, state, error_code, report, done_at`.execute(trx);
       for (const x of r.rows) early.set(x.msg_id, x);
     }
@@ -357,21 +362,48 @@ export async function recordOutcomes(
     const deferred: { message_id: number; task_id: number }[] = [];
     if (waiting.length) {
       const known = waiting.every((o) => o.taskId !== undefined);
-      const r = await sql<{ msg_id: string; message_id: number; task_id: number }>`
-        insert into sms_inflight (msg_id, message_id, task_id, submitted_at, marked)
+      // one in-flight row per submit: part 0 for a message sent whole, 1..n for the parts of a long one
+      const multi = waiting.some((o) => o.parts);
+      const rows = multi ? waiting.flatMap((o) => (o.parts ? o.parts.map((msgId, i) => ({ o, msgId, part: i + 1 })) : [{ o, msgId: o.msgId!, part: 0 }])) : null;
+      const msgIds = rows ? rows.map((x) => x.msgId) : waiting.map((o) => o.msgId);
+      const ids = rows ? rows.map((x) => x.o.id) : waiting.map((o) => o.id);
+      const r = await sql<{ msg_id: string; message_id: number; task_id: number; part: number }>`
+        insert into sms_inflight (msg_id, message_id, task_id, submitted_at, marked${rows ? sql`, part` : sql``})
         ${
           known
-            ? sql`select u.msg_id, u.id, u.task_id, ${iso(now)}::timestamptz, ${!deferSubmitted}::boolean
-                from unnest(${waiting.map((o) => o.msgId)}::text[], ${waiting.map((o) => o.id)}::int[], ${waiting.map((o) => o.taskId)}::int[]) as u(msg_id, id, task_id)`
-            : sql`select u.msg_id, m.id, m.task_id, ${iso(now)}::timestamptz, ${!deferSubmitted}::boolean
-                from unnest(${waiting.map((o) => o.msgId)}::text[], ${waiting.map((o) => o.id)}::int[]) as u(msg_id, id)
+            ? sql`select u.msg_id, u.id, u.task_id, ${iso(now)}::timestamptz, ${!deferSubmitted}::boolean${rows ? sql`, u.part` : sql``}
+                from unnest(${msgIds}::text[], ${ids}::int[], ${rows ? rows.map((x) => x.o.taskId) : waiting.map((o) => o.taskId)}::int[]
+                  ${rows ? sql`, ${rows.map((x) => x.part)}::int[]` : sql``}) as u(msg_id, id, task_id${rows ? sql`, part` : sql``})`
+            : sql`select u.msg_id, m.id, m.task_id, ${iso(now)}::timestamptz, ${!deferSubmitted}::boolean${rows ? sql`, u.part` : sql``}
+                from unnest(${msgIds}::text[], ${ids}::int[]${rows ? sql`, ${rows.map((x) => x.part)}::int[]` : sql``}) as u(msg_id, id${rows ? sql`, part` : sql``})
                 join sms_messages m on m.id = u.id and m.state = ${sql.lit(SendRecordStatus.NotSent)}`
         }
         on conflict (msg_id) do nothing
-        returning msg_id, message_id, task_id`.execute(trx);
+        returning msg_id, message_id, task_id${rows ? sql`, part` : sql``}`.execute(trx);
       const ok = new Set(r.rows.map((x) => x.msg_id));
-      for (const o of waiting) if (!ok.has(o.msgId!)) unconfirmed(o, 'duplicate message id');
-      if (deferSubmitted) deferred.push(...r.rows);
+      const lost = new Set<number>();
+      for (const o of waiting) {
+        if ((o.parts ?? [o.msgId!]).every((id) => ok.has(id))) continue;
+        lost.add(o.id);
+        // a long message some of whose parts' ids are taken: none of its parts is tracked
+        if (o.parts) {
+          const mineIds = o.parts.filter((id) => ok.has(id));
+          if (mineIds.length) await sql`delete from sms_inflight where msg_id = any(${mineIds}::text[]) and message_id = ${o.id}`.execute(trx);
+        }
+        unconfirmed(o, 'duplicate message id');
+      }
+      const parted = waiting.filter((o) => o.parts && !lost.has(o.id));
+      if (parted.length) {
+        const p = parted.flatMap((o) => o.parts!.map((msgId, i) => ({ id: o.id, part: i + 1, parts: o.parts!.length, msgId })));
+        await sql`
+          insert into sms_message_parts (message_id, part, parts, msg_id, submitted_at)
+          select u.id, u.part, u.parts, u.msg_id, ${iso(now)}::timestamptz
+          from unnest(${p.map((x) => x.id)}::int[], ${p.map((x) => x.part)}::int[], ${p.map((x) => x.parts)}::int[], ${p.map((x) => x.msgId)}::text[])
+            as u(id, part, parts, msg_id)
+          on conflict (message_id, part) do update set parts = excluded.parts, msg_id = excluded.msg_id, state = null, error_code = '', report = '',
+            done_at = null, submitted_at = excluded.submitted_at`.execute(trx);
+      }
+      if (deferSubmitted) for (const x of r.rows) if (!(x.part > 1) && !lost.has(x.message_id)) deferred.push(x);
     }
     const deferredIds = new Set(deferred.map((x) => x.message_id));
     const written = deferredIds.size ? mine.filter((o) => !deferredIds.has(o.id)) : mine;
@@ -496,19 +528,73 @@ function receiptDeltas(rows: readonly AppliedReport[]): Deltas {
   return deltas;
 }
 
+interface InflightHit { message_id: number; msg_id: string; submitted_at: Date; r: Pick<ReceiptRow, 'state' | 'errorCode' | 'report' | 'doneAt'> }
+
+/**
+ * Receipts of parts of long messages (their in-flight rows just deleted): each part's state is
+ * written to sms_message_parts; the messages all of whose parts have one are final — delivered
+ * when every part was, else failed with the first failed part's (in part order) error and stat;
+ * done when the last part was — and their part rows go. The message's part rows are locked first
+ * (in key order): two parts' receipts in two transactions, the second sees the first's. Returns
+ * the final messages as in-flight hits (the message id of part 1).
+ */
+async function settleParts(trx: Tx, hits: readonly (InflightHit & { part: number })[]): Promise<InflightHit[]> {
+  const ids = [...new Set(hits.map((x) => x.message_id))].sort((a, b) => a - b);
+  await sql`select 1 from sms_message_parts where message_id = any(${ids}::int[]) order by message_id, part for update`.execute(trx);
+  await sql`
+    update sms_message_parts p set state = u.state, error_code = u.error_code, report = u.report, done_at = u.done_at
+    from unnest(${hits.map((x) => x.message_id)}::int[], ${hits.map((x) => x.part)}::int[], ${hits.map((x) => x.r.state)}::int[],
+      ${hits.map((x) => x.r.errorCode)}::text[], ${hits.map((x) => x.r.report)}::text[], ${hits.map((x) => iso(x.r.doneAt))}::timestamptz[])
+      as u(id, part, state, error_code, report, done_at)
+    where p.message_id = u.id and p.part = u.part`.execute(trx);
+  const all = await sql<{ message_id: number; part: number; parts: number; msg_id: string; state: number | null; error_code: string; report: string; done_at: Date | null; submitted_at: Date }>`
+    select message_id, part, parts, msg_id, state, error_code, report, done_at, submitted_at from sms_message_parts
+    where message_id = any(${ids}::int[]) order by message_id, part`.execute(trx);
+  const byMessage = new Map<number, typeof all.rows>();
+  for (const x of all.rows) {
+    let list = byMessage.get(x.message_id);
+    if (!list) byMessage.set(x.message_id, (list = []));
+    list.push(x);
+  }
+  const final: InflightHit[] = [];
+  for (const [id, list] of byMessage) {
+    if (list.length < list[0].parts || list.some((x) => x.state === null)) continue; // parts still waiting: the message stays 1 (unknown)
+    const failed = list.find((x) => x.state !== SendRecordStatus.Delivered);
+    const last = Math.max(...list.map((x) => new Date(x.done_at!).getTime()));
+    final.push({
+      message_id: id,
+      msg_id: list[0].msg_id,
+      submitted_at: list[0].submitted_at,
+      r: failed
+        ? { state: failed.state!, errorCode: failed.error_code, report: failed.report, doneAt: new Date(last) }
+        : { state: SendRecordStatus.Delivered, errorCode: '', report: list[list.length - 1].report, doneAt: new Date(last) },
+    });
+  }
+  if (final.length) await sql`delete from sms_message_parts where message_id = any(${final.map((x) => x.message_id)}::int[])`.execute(trx);
+  return final;
+}
+
 /**
  * Applies receipts to the messages in flight with their message ids (one statement: the in-flight
  * rows are deleted, the records get 3 / 6 with the receipt's error, stat and done time — and the
- * message id, submit time and attempt when the record did not say 1 提交成功 yet).
+ * message id, submit time and attempt when the record did not say 1 提交成功 yet). A part of a long
+ * message counts once all its message's parts have their receipt (settleParts). `matched`: the
+ * receipts' message ids that found their submit (final or not).
  */
-async function applyToInflight(trx: Tx, rows: readonly ReceiptRow[]): Promise<(AppliedReport & { msg_id: string })[]> {
+async function applyToInflight(trx: Tx, rows: readonly ReceiptRow[]): Promise<{ rows: (AppliedReport & { msg_id: string })[]; matched: string[] }> {
   await keyPlans(trx);
-  const d = await sql<{ message_id: number; msg_id: string; submitted_at: Date }>`
+  const d = await sql<{ message_id: number; msg_id: string; submitted_at: Date; part: number }>`
     delete from sms_inflight where msg_id = any(${rows.map((x) => x.msgId)}::text[])
-    returning message_id, msg_id, submitted_at`.execute(trx);
-  if (!d.rows.length) return [];
+    returning message_id, msg_id, submitted_at, part`.execute(trx);
+  if (!d.rows.length) return { rows: [], matched: [] };
+  const matched = d.rows.map((x) => x.msg_id);
   const byMsgId = new Map(rows.map((x) => [x.msgId, x]));
-  const hit = d.rows.map((x) => ({ ...x, r: byMsgId.get(x.msg_id)! }));
+  let hit: InflightHit[] = d.rows.map((x) => ({ ...x, r: byMsgId.get(x.msg_id)! }));
+  if (d.rows.some((x) => x.part > 0)) {
+    const parts = d.rows.filter((x) => x.part > 0).map((x) => ({ ...x, r: byMsgId.get(x.msg_id)! }));
+    hit = hit.filter((x) => !(x as { part?: number }).part).concat(await settleParts(trx, parts));
+    if (!hit.length) return { rows: [], matched };
+  }
   const ids = hit.map((x) => x.message_id);
   // the records by primary key (`m.id = any`), joined to the receipts' arrays (of a size the planner knows)
   const r = await sql<AppliedReport & { msg_id: string }>`
@@ -523,7 +609,7 @@ async function applyToInflight(trx: Tx, rows: readonly ReceiptRow[]): Promise<(A
     -- snapshot and the record's lock; the record's visible 0 must still be locked and re-read as 1
     where m.id = any(${ids}::int[]) and m.id = u.id and m.state in (${SendRecordStatus.NotSent}, ${SendRecordStatus.Submitted})
     returning ${RETURNING}, u.msg_id`.execute(trx);
-  return r.rows;
+  return { rows: r.rows, matched };
 }
 
 /**
@@ -582,8 +668,9 @@ export async function applyOrStoreReceipts(
   if (!rows.length) return { applied: 0, stored: 0 };
   return inTransaction(db, async (trx) => {
     const now = ctx.now();
-    const applied = await applyToInflight(trx, rows);
-    const done = new Set(applied.map((x) => x.msg_id));
+    const first = await applyToInflight(trx, rows);
+    const applied = first.rows;
+    const done = new Set(first.matched);
     let rest = rows.filter((x) => !done.has(x.msgId));
     // ids that match no message as written: their hex ↔ decimal readings (one per message at most)
     const alternates = rest.flatMap((r) => (r.readings ?? []).filter((id) => !byId.has(id)).map((id) => ({ ...r, msgId: id, readings: undefined, original: r.msgId })));
@@ -591,8 +678,8 @@ export async function applyOrStoreReceipts(
       const unique = new Map<string, (typeof alternates)[number]>();
       for (const a of alternates) if (!unique.has(a.msgId)) unique.set(a.msgId, a);
       const more = await applyToInflight(trx, [...unique.values()]);
-      for (const m of more) done.add(unique.get(m.msg_id)!.original);
-      applied.push(...more);
+      for (const id of more.matched) done.add(unique.get(id)!.original);
+      applied.push(...more.rows);
       rest = rest.filter((x) => !done.has(x.msgId));
     }
     await applyDeltas(trx, ctx, receiptDeltas(applied), now);
@@ -623,7 +710,7 @@ export async function applyReceipts(
         limit ${limit} for update of r skip locked))
       returning msg_id, state, error_code, report, done_at`.execute(trx);
     if (!r.rows.length) return 0;
-    const applied = await applyToInflight(
+    const { rows: applied } = await applyToInflight(
       trx,
       r.rows.map((x) => ({ msgId: x.msg_id, state: x.state, errorCode: x.error_code, report: x.report, doneAt: new Date(x.done_at) })),
     );
@@ -640,6 +727,8 @@ export async function applyReceipts(
 export async function purgeStale(db: Q, olderThan: Date): Promise<number> {
   const a = await sql`delete from sms_receipts where received_at < ${iso(olderThan)}::timestamptz`.execute(db);
   const b = await sql`delete from sms_inflight where submitted_at < ${iso(olderThan)}::timestamptz and marked`.execute(db);
+  // long messages some of whose parts never answered: they stay 1 (unknown)
+  await sql`delete from sms_message_parts where submitted_at < ${iso(olderThan)}::timestamptz`.execute(db);
   return Number(a.numAffectedRows ?? 0) + Number(b.numAffectedRows ?? 0);
 }
 

@@ -204,6 +204,7 @@ export async function clearSendingDemo(db: Db): Promise<void> {
     await trx.deleteFrom('dispatch_leases').execute();
     await trx.deleteFrom('sms_requeue').execute();
     await trx.deleteFrom('sms_inflight').execute();
+    await trx.deleteFrom('sms_message_parts').execute();
     await trx.deleteFrom('sms_task_chunks').execute();
     await trx.deleteFrom('sms_messages').execute();
     await trx.deleteFrom('sms_tasks').execute();

@@ -4,7 +4,14 @@
  * - `connections` sessions, each bind_transceiver, at most `window` submit_sm in flight each,
  *   enquire_link every `enquireLinkMs` (no answer within 10 s → the connection is dropped),
  *   reconnect with exponential backoff (reconnectMinMs .. reconnectMaxMs, jittered).
- * - One message = one submit_sm = one receipt: texts over 140 octets go in message_payload.
+ * - A text that fits one SMS = one submit_sm = one receipt. A longer one (`long`, docs/api-dispatch.md
+ *   "Long messages"): `udh` / `sar` one submit_sm per part (splitText: 67 UCS2 characters, 153 GSM
+ *   septets or 134 octets a part), each with its own answer and receipt; the request's result
+ *   combines the parts' (accepted with every part's message id when all were; the first refusal
+ *   when one was refused; unconfirmed when one went without an answer, or when some were accepted
+ *   and others could not be written). A part answered with a retry status is written again (it
+ *   waits for the connection's pause) as long as its request is within queueWaitMs.
+ *   `payload`: one submit_sm with the text in message_payload when over 140 octets.
  *   A submit carries our ref (sms_messages.id) in the vendor TLV `refTlv` when one is set (the
  *   embedded simulator's link; off by default, most SMSCs refuse unknown TLVs).
  * - Receipts: the id of `receipted_message_id`, else of the text; its hex ↔ decimal readings
@@ -24,8 +31,8 @@ import smpp, { type PDU, type Session } from 'smpp';
 import type { MoMessage, Receipt, SmscLink, SubmitRequest, SubmitResult } from './types';
 import { describeSmsc, type SmscConfig } from './config';
 import {
-  corkForTick, cstr, encodeResp, encodeSm, encodeText, ESM_RECEIPT, ESM_TYPE_MASK, hexCode, idReadings, parseReceiptText, PAYLOAD_MAX, pduText, RawPdu,
-  refTlvName, SHORT_MESSAGE_MAX, STATE_STAT, STATUS, TLV_MESSAGE_PAYLOAD,
+  concatUdh, corkForTick, cstr, DC_GSM7, encodeResp, encodeSm, ESM_RECEIPT, ESM_TYPE_MASK, ESM_UDHI, hexCode, idReadings, parseReceiptText, PAYLOAD_MAX,
+  pduText, RawPdu, refTlvName, sarTlvs, SHORT_MESSAGE_MAX, SINGLE_SEPTETS, splitText, STATE_STAT, STATUS, TLV_MESSAGE_PAYLOAD, type SplitText,
 } from './pdu';
 
 const EMPTY = Buffer.alloc(0);
@@ -50,7 +57,15 @@ const BIND_TIMEOUT_MS = 10_000;
 const MAX_BUFFERED_DELIVERIES = 100_000;
 
 interface BatchState { results: SubmitResult[]; left: number; resolve: (r: SubmitResult[]) => void }
-interface Pending { req: SubmitRequest; batch: BatchState; index: number; queuedAt: number; sentAt: number }
+/** a request sent as several submits: the parts' results, combined when the last is in */
+interface Multi { results: SubmitResult[]; left: number }
+interface Pending {
+  req: SubmitRequest; batch: BatchState; index: number; queuedAt: number; sentAt: number;
+  /** the text's parts (undefined: not encoded, the request was settled before) */
+  split?: SplitText;
+  /** a part of a multi-part request: seq 1..n */
+  seg?: { m: Multi; seq: number };
+}
 interface Delivery<T> { item: T; session: Session; pdu: PDU }
 
 type ConnState = 'idle' | 'connecting' | 'bound' | 'closed';
@@ -103,7 +118,7 @@ class Link implements SmscLinkHandle {
   private readingPaused = false;
   private readyWaiters: (() => void)[] = [];
   private rr = 0;
-  private readonly textCache = new Map<string, { dataCoding: number; octets: Buffer }>();
+  private readonly textCache = new Map<string, SplitText>();
   readonly stats: SmscLinkStats = { submitted: 0, accepted: 0, rejected: 0, retried: 0, unconfirmed: 0, receipts: 0, mo: 0, reconnects: 0, queued: 0, inflight: 0 };
 
   constructor(private readonly cfg: SmscConfig, private readonly log: LinkLog) {
@@ -143,7 +158,17 @@ class Link implements SmscLinkHandle {
         if (this.closed) return this.finish(p, { ref: req.ref, status: 'retry', code: hexCode(STATUS.INVBNDSTS), afterMs: this.cfg.reconnectMinMs });
         const local = this.localProblem(req);
         if (local !== null) return this.finish(p, { ref: req.ref, status: 'rejected', code: hexCode(local) });
-        this.queue.push(p);
+        try {
+          p.split = this.encoded(req.text);
+        } catch {
+          return this.finish(p, { ref: req.ref, status: 'rejected', code: hexCode(STATUS.INVMSGLEN) });
+        }
+        const n = p.split.parts.length;
+        if (n === 1) this.queue.push(p);
+        else {
+          const m: Multi = { results: new Array<SubmitResult>(n), left: n };
+          for (let seq = 1; seq <= n; seq++) this.queue.push({ ...p, seg: { m, seq } });
+        }
       });
       this.pump();
     });
@@ -164,6 +189,12 @@ class Link implements SmscLinkHandle {
       case 'rejected': this.stats.rejected++; break;
       case 'retry': this.stats.retried++; break;
       case 'unconfirmed': this.stats.unconfirmed++; break;
+    }
+    if (p.seg) {
+      const m = p.seg.m;
+      m.results[p.seg.seq - 1] = result;
+      if (--m.left > 0) return;
+      result = combineParts(p.req.ref, m.results);
     }
     p.batch.results[p.index] = result;
     if (--p.batch.left === 0) p.batch.resolve(p.batch.results);
@@ -216,24 +247,38 @@ class Link implements SmscLinkHandle {
     }
   }
 
-  /** the text's octets: a task's messages share their text, so it is encoded once (bounded cache) */
-  private encoded(text: string): { dataCoding: number; octets: Buffer } {
+  /** the text's parts: a task's messages share their text, so it is encoded once (bounded cache); RangeError over 255 parts */
+  private encoded(text: string): SplitText {
     let e = this.textCache.get(text);
     if (!e) {
       if (this.textCache.size >= 256) this.textCache.clear();
-      this.textCache.set(text, (e = encodeText(text)));
+      this.textCache.set(text, (e = splitText(text, this.cfg.coding, this.cfg.long)));
     }
     return e;
   }
 
-  private submitPdu(req: SubmitRequest): RawPdu {
+  private submitPdu(p: Pending): RawPdu {
+    const req = p.req;
     const from = req.from || this.cfg.sourceAddr;
     const alpha = /[^\d+]/.test(from);
     const intl = req.to.startsWith('+');
-    const { dataCoding, octets } = this.encoded(req.text);
+    const { dataCoding, parts } = p.split ?? this.encoded(req.text);
     const tlvs: [number, Buffer][] = [];
-    const short = octets.length <= SHORT_MESSAGE_MAX;
-    if (!short) tlvs.push([TLV_MESSAGE_PAYLOAD, octets]);
+    let esmClass = 0;
+    let shortMessage: Buffer;
+    if (!p.seg) {
+      const octets = parts[0];
+      const short = octets.length <= (dataCoding === DC_GSM7 ? SINGLE_SEPTETS : SHORT_MESSAGE_MAX);
+      if (!short) tlvs.push([TLV_MESSAGE_PAYLOAD, octets]);
+      shortMessage = short ? octets : EMPTY;
+    } else if (this.cfg.long === 'sar') {
+      // the reference: the message's id (low 16 bits), so that parts of one message share it and neighbours differ
+      tlvs.push(...sarTlvs(req.ref, parts.length, p.seg.seq));
+      shortMessage = parts[p.seg.seq - 1];
+    } else {
+      esmClass = ESM_UDHI;
+      shortMessage = Buffer.concat([concatUdh(req.ref, parts.length, p.seg.seq), parts[p.seg.seq - 1]]);
+    }
     if (this.cfg.refTlv) tlvs.push([this.cfg.refTlv, cstr(String(req.ref))]);
     return encodeSm('submit_sm', {
       sourceTon: alpha ? 0x05 : 0x00,
@@ -242,10 +287,10 @@ class Link implements SmscLinkHandle {
       destTon: intl ? 0x01 : 0x00,
       destNpi: 0x01,
       dest: intl ? req.to.slice(1) : req.to,
-      esmClass: 0,
+      esmClass,
       registeredDelivery: 0x01,
       dataCoding,
-      shortMessage: short ? octets : EMPTY,
+      shortMessage,
       tlvs,
     });
   }
@@ -256,7 +301,7 @@ class Link implements SmscLinkHandle {
     if (!session) return false;
     let pdu: RawPdu;
     try {
-      pdu = this.submitPdu(p.req);
+      pdu = this.submitPdu(p);
     } catch {
       this.finish(p, { ref: p.req.ref, status: 'rejected', code: hexCode(STATUS.INVMSGLEN) });
       return true;
@@ -286,6 +331,7 @@ class Link implements SmscLinkHandle {
       this.finish(p, { ref, status: 'accepted', msgId });
     } else if (RETRY_STATUSES.has(status)) {
       let afterMs: number;
+      const again = p.seg && !this.closed && Date.now() - p.queuedAt < this.cfg.queueWaitMs;
       if (status === STATUS.INVBNDSTS) {
         afterMs = this.cfg.reconnectMinMs;
         this.drop(c, 'SMSC says not bound');
@@ -299,7 +345,12 @@ class Link implements SmscLinkHandle {
         }
         afterMs = c.pausedUntil - now;
       }
-      this.finish(p, { ref, status: 'retry', code: hexCode(status), afterMs });
+      if (again) {
+        // a part of a long message: its other parts may be accepted already, so this one is written again (after the pause)
+        this.stats.retried++;
+        p.sentAt = 0;
+        this.queue.push(p);
+      } else this.finish(p, { ref, status: 'retry', code: hexCode(status), afterMs });
     } else {
       this.finish(p, { ref, status: 'rejected', code: hexCode(status || STATUS.SYSERR) });
     }
@@ -607,4 +658,23 @@ class Link implements SmscLinkHandle {
       } else socket.destroy();
     });
   }
+}
+
+/**
+ * One result for a request sent as several submits: accepted (with every part's id) when all parts
+ * were; else the first part refused; else unconfirmed (a part without an answer, or parts accepted
+ * beside parts not written: sending it again would send those twice); else (no part accepted) retry.
+ */
+export function combineParts(ref: number, results: readonly SubmitResult[]): SubmitResult {
+  if (results.every((r) => r.status === 'accepted' && r.msgId)) {
+    const parts = results.map((r) => (r as { msgId: string }).msgId);
+    return { ref, status: 'accepted', msgId: parts[0], parts };
+  }
+  const refused = results.find((r) => r.status === 'rejected');
+  if (refused) return { ...refused, ref };
+  const lost = results.find((r) => r.status === 'unconfirmed');
+  if (lost) return { ...lost, ref };
+  if (results.some((r) => r.status === 'accepted')) return { ref, status: 'unconfirmed', code: 'PARTIAL' };
+  const retry = results.filter((r): r is Extract<SubmitResult, { status: 'retry' }> => r.status === 'retry');
+  return { ref, status: 'retry', code: retry[0]?.code ?? hexCode(STATUS.THROTTLED), afterMs: Math.max(0, ...retry.map((r) => r.afterMs)) };
 }

@@ -11,10 +11,11 @@
  * none: most SMSCs refuse unknown TLVs; the embedded simulator's link sets 0x1401), receipt_id (auto, exact, hex,
  * dec: how a receipt's message id is matched, pdu.ts idReadings),
  * tz (UTC offset of the SMSC's receipt dates in minutes, default 480 = Asia/Shanghai),
- * tls_insecure. User name and password are percent-decoded.
+ * long (udh, sar, payload: how a text over one SMS goes; default udh), coding (gsm7, ia5, latin1:
+ * the data_coding of texts that fit GSM 03.38, UCS2 otherwise; default ia5), tls_insecure. User name and password are percent-decoded.
  */
 
-import type { ReceiptIdMode } from './pdu';
+import type { LinkCoding, LongMode, ReceiptIdMode } from './pdu';
 
 export interface SmscConfig {
   host: string;
@@ -50,6 +51,10 @@ export interface SmscConfig {
   receiptIds: ReceiptIdMode;
   /** UTC offset (minutes) of the `done date` in receipts */
   tzMinutes: number;
+  /** a text over one SMS: parts with a UDH (esm_class 0x40), parts with the SAR TLVs, or one submit with message_payload */
+  long: LongMode;
+  /** data_coding of texts that fit GSM 03.38: gsm7 0x00, ia5 0x01, latin1 0x03 (UCS2 0x08 otherwise) */
+  coding: LinkCoding;
 }
 
 export const SMSC_DEFAULTS: Omit<SmscConfig, 'host' | 'port' | 'systemId' | 'password'> = {
@@ -72,6 +77,8 @@ export const SMSC_DEFAULTS: Omit<SmscConfig, 'host' | 'port' | 'systemId' | 'pas
   refTlv: 0,
   receiptIds: 'auto',
   tzMinutes: 480,
+  long: 'udh',
+  coding: 'ia5',
 };
 
 /** the vendor TLV tag the embedded simulator and our own links use for the ref (the simulator counts submits by it) */
@@ -165,6 +172,14 @@ export function parseSmppUrl(raw: string): SmscConfig {
       const v = value.trim().toLowerCase();
       if (v !== 'auto' && v !== 'exact' && v !== 'hex' && v !== 'dec') throw new SmppUrlError('receipt_id must be auto, exact, hex or dec');
       cfg.receiptIds = v;
+    } else if (k === 'long') {
+      const v = value.trim().toLowerCase();
+      if (v !== 'udh' && v !== 'sar' && v !== 'payload') throw new SmppUrlError('long must be udh, sar or payload');
+      cfg.long = v;
+    } else if (k === 'coding') {
+      const v = value.trim().toLowerCase();
+      if (v !== 'gsm7' && v !== 'ia5' && v !== 'latin1') throw new SmppUrlError('coding must be gsm7, ia5 or latin1');
+      cfg.coding = v;
     } else if (k === 'tz') {
       const t = value.trim();
       const n = /^[+-]?\d{1,4}$/.test(t) ? Number(t) : NaN;

@@ -22,9 +22,110 @@ export const DC_GBK = 0x0f;
  */
 const SAME_IN_GSM_AND_ASCII = /^[A-Za-z0-9 !"#%&'()*+,\-./:;<=>?\r\n]*$/;
 
-export function encodeText(text: string): { dataCoding: number; octets: Buffer } {
-  if (SAME_IN_GSM_AND_ASCII.test(text)) return { dataCoding: DC_IA5, octets: Buffer.from(text, 'latin1') };
+export function encodeText(text: string, coding: LinkCoding = 'ia5'): { dataCoding: number; octets: Buffer } {
+  if (coding === 'ia5' && SAME_IN_GSM_AND_ASCII.test(text)) return { dataCoding: DC_IA5, octets: Buffer.from(text, 'latin1') };
+  if (coding === 'gsm7') {
+    const septets = gsm7Septets(text);
+    if (septets) return { dataCoding: DC_GSM7, octets: septets };
+  }
+  if (coding === 'latin1' && gsm7Septets(text) && latin1Only(text)) return { dataCoding: DC_LATIN1, octets: Buffer.from(text, 'latin1') };
   return { dataCoding: DC_UCS2, octets: Buffer.from(text, 'utf16le').swap16() };
+}
+
+// ---------------------------------------------------------------- codings and long messages
+
+/** link option `coding`: the data_coding of texts that fit GSM 03.38 (UCS2 otherwise) */
+export type LinkCoding = 'gsm7' | 'ia5' | 'latin1';
+/** link option `long`: how a text longer than one SMS goes (docs/api-dispatch.md "Long messages") */
+export type LongMode = 'udh' | 'sar' | 'payload';
+
+export const DC_GSM7 = 0x00;
+const latin1Only = (text: string) => {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0xff) return false;
+  return true;
+};
+
+/** GSM 03.38 default alphabet: septet = index (0x1B is the escape to the extension table) */
+const GSM_BASIC =
+  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\x1bÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+/** the extension table: character → septet after 0x1B */
+const GSM_EXT: Record<string, number> = { '\f': 0x0a, '^': 0x14, '{': 0x28, '}': 0x29, '\\': 0x2f, '[': 0x3c, '~': 0x3d, ']': 0x3e, '|': 0x40, '€': 0x65 };
+const GSM_CODE = new Map<string, number>();
+for (let i = 0; i < GSM_BASIC.length; i++) if (i !== 0x1b) GSM_CODE.set(GSM_BASIC[i], i);
+
+/** The text as unpacked GSM 03.38 septets (one an octet; extension characters as 0x1B + code), or null when it does not fit. */
+export function gsm7Septets(text: string): Buffer | null {
+  const out: number[] = [];
+  for (const ch of text) {
+    const c = GSM_CODE.get(ch);
+    if (c !== undefined) out.push(c);
+    else {
+      const e = GSM_EXT[ch];
+      if (e === undefined) return null;
+      out.push(0x1b, e);
+    }
+  }
+  return Buffer.from(out);
+}
+
+/** one SMS: octets (8-bit codings, UCS2) or septets (GSM 7-bit); a part of a long one: the UDH's 6 octets less */
+export const SINGLE_OCTETS = 140;
+export const PART_OCTETS = 134;
+export const SINGLE_SEPTETS = 160;
+export const PART_SEPTETS = 153;
+/** an 8-bit reference UDH counts at most 255 parts */
+export const MAX_PARTS = 255;
+
+export interface SplitText { dataCoding: number; parts: Buffer[] }
+
+/**
+ * The text's octets in the parts a carrier counts (docs/api-dispatch.md "Long messages"): UCS2 70
+ * characters in one SMS, else 67 per part (a surrogate pair never split); GSM 7-bit 160 septets,
+ * else 153 (an escape pair never split); IA5 / Latin-1 140 octets, else 134. `long=payload`: the
+ * whole text as one part (it goes in message_payload when over one SMS). Throws RangeError over
+ * 255 parts.
+ */
+export function splitText(text: string, coding: LinkCoding, long: LongMode): SplitText {
+  const { dataCoding, octets } = encodeText(text, coding);
+  const gsm = dataCoding === DC_GSM7;
+  const single = gsm ? SINGLE_SEPTETS : SINGLE_OCTETS;
+  if (long === 'payload' || octets.length <= single) return { dataCoding, parts: [octets] };
+  const size = gsm ? PART_SEPTETS : PART_OCTETS;
+  const parts: Buffer[] = [];
+  let o = 0;
+  while (o < octets.length) {
+    let end = Math.min(octets.length, o + size);
+    if (end < octets.length) {
+      if (dataCoding === DC_UCS2) {
+        const last = octets.readUInt16BE(end - 2);
+        if (last >= 0xd800 && last <= 0xdbff) end -= 2; // a high surrogate: its pair goes with it
+      } else if (gsm) {
+        // 0x1B is only ever an escape here (no character's septet nor extension code is 0x1B): it goes with its character
+        if (octets[end - 1] === 0x1b) end -= 1;
+      }
+    }
+    parts.push(octets.subarray(o, end));
+    o = end;
+  }
+  if (parts.length > MAX_PARTS) throw new RangeError(`over ${MAX_PARTS} parts`);
+  return { dataCoding, parts };
+}
+
+export const TLV_SAR_MSG_REF_NUM = 0x020c;
+export const TLV_SAR_TOTAL_SEGMENTS = 0x020e;
+export const TLV_SAR_SEGMENT_SEQNUM = 0x020f;
+export const ESM_UDHI = 0x40;
+
+/** the 8-bit reference concatenation UDH (IEI 0x00): UDHL 5, IEI, IEDL 3, ref, total, seq */
+export function concatUdh(ref: number, total: number, seq: number): Buffer {
+  return Buffer.from([0x05, 0x00, 0x03, ref & 0xff, total, seq]);
+}
+
+/** the three SAR TLVs of a part */
+export function sarTlvs(ref: number, total: number, seq: number): [number, Buffer][] {
+  const r = Buffer.alloc(2);
+  r.writeUInt16BE(ref & 0xffff, 0);
+  return [[TLV_SAR_MSG_REF_NUM, r], [TLV_SAR_TOTAL_SEGMENTS, Buffer.from([total])], [TLV_SAR_SEGMENT_SEQNUM, Buffer.from([seq])]];
 }
 
 /**
@@ -295,8 +396,8 @@ export function corkForTick(socket: { cork(): void; uncork(): void }) {
 
 // ---------------------------------------------------------------- fast path for the hot PDUs (reading)
 // The library reads every PDU through a generic walk plus a `for … in` filter pass (~45 µs for a
-// submit_sm or a receipt here). submit_sm / deliver_sm (without UDH, without time fields or
-// filtered TLVs) and their responses are read here into the same shape (same prototype, same
+// submit_sm or a receipt here). submit_sm / deliver_sm (without time fields, filtered TLVs or a
+// national-language shift UDH; the parts of long messages included) and their responses are read here into the same shape (same prototype, same
 // property names and values); anything else — or anything odd — goes the library's way.
 // tests/server/smsc.test.ts compares both readers field by field.
 
@@ -324,6 +425,19 @@ function decodeMessage(value: Buffer, dc: number): { message: string | Buffer } 
   const key = encodingKey(dc);
   const e = key !== undefined ? lib.encodings[key] : undefined;
   return { message: e ? e.decode(value) : value };
+}
+
+/** the information elements of a UDH (its length octet first), cut as the library cuts them */
+function udhElements(b: Buffer): Buffer[] {
+  if (b.length <= 1) return [];
+  const out: Buffer[] = [];
+  let o = 1;
+  do {
+    const n = (b[o + 1] ?? 0) + 2;
+    out.push(b.subarray(o, o + n));
+    o += n;
+  } while (o < b.length);
+  return out;
 }
 
 /** null: not a PDU this reader handles (the library reads it) */
@@ -365,8 +479,7 @@ export function fastReadPdu(b: Buffer): PDU | null {
       o += 1 + n;
     } else p[name] = b[o++];
   }
-  const esm = Number(p.esm_class ?? 0);
-  if (esm & 0x40) return null; // UDH: the library's way
+  const udhi = (Number(p.esm_class ?? 0) & ESM_UDHI) !== 0;
   while (o + 4 <= len) {
     const tag = b.readUInt16BE(o);
     const n = b.readUInt16BE(o + 2);
@@ -382,8 +495,15 @@ export function fastReadPdu(b: Buffer): PDU | null {
   }
   if (o !== len) return null;
   const dc = Number(p.data_coding ?? 0);
+  if (udhi && (p.message_payload !== undefined || !('data_coding' in p))) return null; // the library's way
   if ('data_coding' in p) {
-    if (Buffer.isBuffer(p.short_message)) p.short_message = decodeMessage(p.short_message, dc);
+    const sm = p.short_message;
+    if (Buffer.isBuffer(sm) && udhi && sm.length) {
+      // the parts of long messages: the UDH's information elements apart, the rest decoded (as the library reads them)
+      const udh = udhElements(sm.subarray(0, sm[0] + 1));
+      if (udh.some((ie) => ie[0] === 0x24 || ie[0] === 0x25)) return null; // national language shift tables: the library's way
+      p.short_message = { udh, message: decodeMessage(sm.subarray(sm[0] + 1), dc).message };
+    } else if (Buffer.isBuffer(sm)) p.short_message = decodeMessage(sm, dc);
     if (Buffer.isBuffer(p.message_payload)) p.message_payload = decodeMessage(p.message_payload, dc);
   }
   return p as unknown as PDU;

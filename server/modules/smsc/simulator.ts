@@ -14,6 +14,11 @@
  *   answers an error, does not answer in 30 s, or the connection drops; kept while no session is
  *   bound. After a delivered receipt is acknowledged, `moRatio` of recipients reply (MO from the
  *   recipient to the source address the message came from) after `moDelayMs`.
+ * - Long messages: a part (8-bit or 16-bit reference UDH with esm_class 0x40, or the SAR TLVs) is
+ *   a submit like any other, with its own id and receipt; `refs` counts a message once (its first
+ *   part), the other parts under "ref/seq" in `partRefs`. Habits: `failPart` (that part of every
+ *   long message gets a failure receipt), `reverseParts` (a long message's receipts come last part
+ *   first); `refuseTlvs: [0x0424]` refuses message_payload.
  * - Every setting can be changed while running (`update`); `dropConnections()` cuts every session.
  */
 import type { AddressInfo } from 'node:net';
@@ -71,6 +76,10 @@ export interface SimulatorSettings {
   refuseTlvs: number[];
   /** UTC offset of the receipt dates */
   tzMinutes: number;
+  /** long messages: this part (1..n) of every one gets a failure receipt (UNDELIV 001); 0 = none */
+  failPart: number;
+  /** long messages: the parts' receipts come in reverse order (the last part's first) */
+  reverseParts: boolean;
   /** message ids start with this (default: derived from the start time, unique across restarts) */
   idPrefix?: string;
   /** how many recent submits `recent` keeps (tests read texts from it) */
@@ -110,10 +119,30 @@ export const SIMULATOR_DEFAULTS: SimulatorSettings = {
   receiptTlv: true,
   refuseTlvs: [],
   tzMinutes: 480,
+  failPart: 0,
+  reverseParts: false,
   keepRecent: 100,
 };
 
-export interface RecentSubmit { ref: string; to: string; from: string; text: string; dataCoding: number; payload: boolean; msgId: string }
+export interface RecentSubmit {
+  ref: string; to: string; from: string; text: string; dataCoding: number; payload: boolean; msgId: string;
+  esmClass: number;
+  /** a part of a long message: its reference, part count and number, and how they came (UDH or SAR TLVs) */
+  part?: { ref: number; total: number; seq: number; via: 'udh' | 'sar' };
+}
+
+/** The concatenation of a submit: an 8-bit (IEI 0x00) or 16-bit (IEI 0x08) reference UDH, else the SAR TLVs; undefined when it is whole. */
+export function partOf(pdu: PDU): RecentSubmit['part'] {
+  const sm = pdu.short_message as { udh?: Buffer[] } | undefined;
+  for (const ie of sm && typeof sm === 'object' && Array.isArray(sm.udh) ? sm.udh : []) {
+    if (ie[0] === 0x00 && ie[1] === 3 && ie.length >= 5) return { ref: ie[2], total: ie[3], seq: ie[4], via: 'udh' };
+    if (ie[0] === 0x08 && ie[1] === 4 && ie.length >= 6) return { ref: ie.readUInt16BE(2), total: ie[4], seq: ie[5], via: 'udh' };
+  }
+  if (pdu.sar_msg_ref_num !== undefined && pdu.sar_total_segments !== undefined && pdu.sar_segment_seqnum !== undefined) {
+    return { ref: Number(pdu.sar_msg_ref_num), total: Number(pdu.sar_total_segments), seq: Number(pdu.sar_segment_seqnum), via: 'sar' };
+  }
+  return undefined;
+}
 
 export interface SimulatorCounts {
   /** every submit_sm received while bound (throttled ones included) */
@@ -153,6 +182,8 @@ export interface Simulator {
   counts(): SimulatorCounts;
   /** ref → times received (not throttled) */
   readonly refs: Map<string, number>;
+  /** "ref/seq" → times received, for the parts after the first of long messages */
+  readonly partRefs: Map<string, number>;
   readonly recent: RecentSubmit[];
   /** receipts and MO scheduled, waiting or sent and not acknowledged */
   pending(): number;
@@ -174,6 +205,7 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
   const hexIdBase = BigInt(Date.now()) << 20n;
 
   const refs = new Map<string, number>();
+  const partRefs = new Map<string, number>();
   const recent: RecentSubmit[] = [];
   const c = { received: 0, accepted: 0, rejected: 0, throttled: 0, receiptsSent: 0, moSent: 0, binds: 0, bindFailures: 0 };
   const sessions = new Set<SimSession>();
@@ -234,7 +266,9 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
       return answer(STATUS.OPTPARNOTALLWD);
     }
     const ref = pdu[refName] !== undefined ? String(pdu[refName]) : '';
-    if (ref) refs.set(ref, (refs.get(ref) ?? 0) + 1);
+    const part = partOf(pdu);
+    if (ref && part && part.seq > 1) partRefs.set(`${ref}/${part.seq}`, (partRefs.get(`${ref}/${part.seq}`) ?? 0) + 1);
+    else if (ref) refs.set(ref, (refs.get(ref) ?? 0) + 1);
     const to = String(pdu.destination_addr ?? '');
     const from = String(pdu.source_addr ?? '');
     if (s.rejectRatio > 0 && random() < s.rejectRatio) {
@@ -247,17 +281,23 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
     const receiptId = s.receiptIds === 'decimal' ? BigInt(`0x${msgId}`).toString(10) : msgId;
     c.accepted++;
     if (s.keepRecent > 0) {
-      recent.push({ ref, to, from, text: pduText(pdu), dataCoding: Number(pdu.data_coding ?? 0), payload: pdu.message_payload !== undefined, msgId });
+      recent.push({
+        ref, to, from, text: pduText(pdu), dataCoding: Number(pdu.data_coding ?? 0), payload: pdu.message_payload !== undefined, msgId,
+        esmClass: Number(pdu.esm_class ?? 0), ...(part ? { part } : {}),
+      });
       if (recent.length > s.keepRecent) recent.splice(0, recent.length - s.keepRecent);
     }
     // outcome
     const total = s.delivered + s.failed + s.noReceipt || 1;
     const r = random() * total;
-    const latency = s.latencyMinMs + random() * Math.max(0, s.latencyMaxMs - s.latencyMinMs);
+    let latency = s.latencyMinMs + random() * Math.max(0, s.latencyMaxMs - s.latencyMinMs);
+    // reversed parts: the later the part, the sooner its receipt (50 ms apart)
+    if (part && s.reverseParts) latency = s.latencyMinMs + (part.total - part.seq) * 50;
     if (s.answerSubmits) answer(0, msgId);
-    if (r >= s.delivered + s.failed) return; // no receipt ever
-    const delivered = r < s.delivered;
-    const failure = delivered ? { stat: 'DELIVRD', err: '000' } : pick(s.failures.length ? s.failures : SIMULATOR_DEFAULTS.failures);
+    const failedPart = !!part && s.failPart > 0 && part.seq === s.failPart;
+    if (!failedPart && r >= s.delivered + s.failed) return; // no receipt ever
+    const delivered = !failedPart && r < s.delivered;
+    const failure = delivered ? { stat: 'DELIVRD', err: '000' } : failedPart ? { stat: 'UNDELIV', err: '001' } : pick(s.failures.length ? s.failures : SIMULATOR_DEFAULTS.failures);
     const doneAt = new Date(now + latency);
     const body = encodeText(receiptText({ msgId: receiptId, stat: failure.stat, err: failure.err, submitAt: new Date(now), doneAt, text: '', tzMinutes: s.tzMinutes }));
     const wantsMo = delivered && s.moRatio > 0 && random() < s.moRatio;
@@ -462,6 +502,7 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
     counts() {
       const duplicates: [string, number][] = [];
       for (const [ref, n] of refs) if (n > 1) duplicates.push([ref, n]);
+      for (const [ref, n] of partRefs) if (n > 1) duplicates.push([ref, n]);
       return {
         ...c,
         distinctRefs: refs.size,
@@ -471,6 +512,7 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
       };
     },
     refs,
+    partRefs,
     recent,
     pending: pendingCount,
     async waitIdle(timeoutMs = 10_000) {

@@ -4,7 +4,8 @@
  */
 export interface SubmitRequest { ref: number /* sms_messages.id */; to: string; from: string; text: string }
 export type SubmitResult =
-  | { ref: number; status: 'accepted'; msgId: string }
+  /** a text sent as several submits (link option long=udh|sar): `parts` = every part's message id in part order (msgId = the first) */
+  | { ref: number; status: 'accepted'; msgId: string; parts?: string[] }
   | { ref: number; status: 'rejected'; code: string }                 // final: state 4, code e.g. '0x0000000B'
   | { ref: number; status: 'retry'; code: string; afterMs: number }   // throttled / queue full / not bound: not accepted, try later
   | { ref: number; status: 'unconfirmed'; code: string };             // written, no response (link dropped / timeout): never resubmitted
