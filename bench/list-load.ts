@@ -105,8 +105,12 @@ async function run(backend: 'pglite' | 'postgres') {
       }
     }
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    // (a server that has already exited never emits 'exit' again: waiting for it would hang the bench)
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
     if (backend === 'postgres') await pgAdmin(pgUrl, `drop database if exists ${dbName}`).catch(() => undefined);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
