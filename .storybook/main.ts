@@ -5,7 +5,8 @@ const config: StorybookConfig = {
   stories: ['../src/**/*.stories.@(ts|tsx)'],
   addons: ['@storybook/addon-docs', '@storybook/addon-vitest'],
   framework: { name: '@storybook/react-vite', options: {} },
-  staticDirs: ['../public'],
+  // the MSW worker serves stories only: kept out of public/ so the production build never ships it
+  staticDirs: ['./public'],
   viteFinal: (config) => ({ ...config, optimizeDeps: { ...config.optimizeDeps, include: [...(config.optimizeDeps?.include ?? []), ...lateDeps] } }),
 };
 export default config;

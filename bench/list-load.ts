@@ -76,7 +76,8 @@ async function run(backend: 'pglite' | 'postgres') {
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+    // SMPP_SERVER_PORT 0: the customer SMPP server stays off (its fixed port 2775 may be taken: the server would exit)
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', NODE_ENV: 'production', SMPP_SERVER_PORT: '0' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {
@@ -105,8 +106,12 @@ async function run(backend: 'pglite' | 'postgres') {
       }
     }
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    // (a server that has already exited never emits 'exit' again: waiting for it would hang the bench)
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
     if (backend === 'postgres') await pgAdmin(pgUrl, `drop database if exists ${dbName}`).catch(() => undefined);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

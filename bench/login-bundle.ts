@@ -3,6 +3,10 @@
  * plus the lazily loaded login page chunk with its static imports (what the browser fetches
  * before the login form is usable). Run after `npm run build`. Target: under 300 KB; exits 1
  * above it, so `npm run test:e2e` (which builds) fails when /login outgrows its budget.
+ *
+ * It also checks that the build carries nothing for development: no MSW worker
+ * (mockServiceWorker.js lives in .storybook/public, Storybook's static dir, not in public/), no
+ * story file, no story mock (src/stories/*, msw) in any file of dist/; exits 1 when it finds one.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -42,4 +46,27 @@ rows.sort((a, b) => b[2] - a[2]);
 if (!process.argv.includes('--summary')) for (const [f, r, g] of rows) console.log(`  ${f.padEnd(48)} ${(r / 1024).toFixed(1).padStart(8)} KB  ${(g / 1024).toFixed(1).padStart(7)} KB gzip`);
 const allJs = Object.values(manifest).reduce((s, m) => s + (m.file.endsWith('.js') ? fs.statSync(path.join(dist, m.file)).size : 0), 0);
 console.log(`/login initial JavaScript: ${(raw / 1024).toFixed(1)} KB raw, ${(gz / 1024).toFixed(1)} KB gzip (target < 300 KB gzip); whole app ${(allJs / 1024).toFixed(0)} KB raw`);
-process.exitCode = gz < 300 * 1024 ? 0 : 1;
+
+/** Development-only files and modules the production build must not carry. */
+const DEV_FILE = /mockServiceWorker\.js$|\.stories\.|\.mdx$/;
+const DEV_CODE: [RegExp, string][] = [
+  [/Mock Service Worker|mockServiceWorker|msw-storybook-addon|setupWorker\(/, 'MSW'],
+  [/\/src\/stories\/|\.stories\.tsx?\b/, 'a story or story mock'],
+];
+function filesOf(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesOf(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+}
+const devFindings: string[] = [];
+for (const f of filesOf(dist)) {
+  const rel = path.relative(dist, f);
+  if (DEV_FILE.test(rel)) devFindings.push(`${rel}: development file`);
+  else if (/\.(js|html|css|json)$/.test(rel) && !rel.startsWith('.vite/')) {
+    const text = fs.readFileSync(f, 'utf8');
+    for (const [re, what] of DEV_CODE) if (re.test(text)) devFindings.push(`${rel}: carries ${what} (${text.match(re)![0]})`);
+  }
+}
+for (const m of Object.keys(manifest)) if (/\.stories\.|(^|\/)src\/stories\//.test(m)) devFindings.push(`${m}: a story module is a chunk of the build`);
+if (devFindings.length) console.log(`development code in dist/:\n  ${devFindings.join('\n  ')}`);
+else console.log('dist/ carries nothing for development (no MSW worker, no stories, no story mocks)');
+
+process.exitCode = gz < 300 * 1024 && devFindings.length === 0 ? 0 : 1;

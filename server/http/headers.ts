@@ -1,9 +1,8 @@
 /**
  * Security headers on every answer:
- * - Content-Security-Policy: scripts only from the console's own origin (no inline script);
- *   'unsafe-eval' because the console compiles the schemas it validates at run time with ajv
- *   (new Function) — the public pages use validators compiled at build time and need none; when
- *   every console validator is compiled at build time too, 'unsafe-eval' can go. Styles from the origin plus inline ones, because antd 5's CSS-in-JS (and React's
+ * - Content-Security-Policy: scripts only from the console's own origin (no inline script, no
+ *   eval): every validator the console runs is compiled at build time (src/generated/forms,
+ *   scripts/form-validators.ts), none in the browser. Styles from the origin plus inline ones, because antd 5's CSS-in-JS (and React's
  *   `style` props) inject <style> elements and style attributes at run time. A nonce would not
  *   cover style attributes and would force every HTML answer to be rendered per request; inline
  *   styles cannot run code, so 'unsafe-inline' for style-src only is the usual trade-off.
@@ -16,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self' 'unsafe-eval'",
+  "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob: https:",
   "font-src 'self' data:",

@@ -5,7 +5,8 @@
  * pays first (min(rebate, total)), the rest comes from the balance.
  */
 import purchaseForm from '../../schemas/forms/purchase.json';
-import { validateForm } from '@/components/SchemaForm/validation';
+import { checkForm } from '@/components/SchemaForm/compiled';
+import purchaseCompiled from '@/generated/forms/purchase';
 
 export const PURCHASE_MESSAGES = purchaseForm['x-messages'];
 export const REBATE_THRESHOLD_CENTS = 1000n;
@@ -51,6 +52,6 @@ export function orderTotals(lines: PricedLine[], rebateUseable: string) {
 
 /** The purchase form's message for a quantity (forms/purchase.json), or undefined when valid. */
 export function quantityError(num: string | undefined): string | undefined {
-  const r = validateForm('forms/purchase', { product_id: 1, num: num ?? '' });
+  const r = checkForm(purchaseCompiled, { product_id: 1, num: num ?? '' });
   return r.ok ? undefined : (r.errors.find((e) => e.field === 'num')?.message ?? r.errors[0]?.message);
 }

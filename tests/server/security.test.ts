@@ -265,6 +265,8 @@ describe.each(backends)('security hardening (%s)', (backend) => {
         const csp = String(r.headers['content-security-policy']);
         expect(csp, url).toContain("script-src 'self'");
         expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+        // every console validator is compiled at build time: no eval (issue 28)
+        expect(csp).not.toMatch(/'unsafe-eval'/);
         expect(csp).toContain("frame-ancestors 'none'");
         expect(r.headers['x-frame-options']).toBe('DENY');
         expect(r.headers['x-content-type-options']).toBe('nosniff');

@@ -4,6 +4,7 @@
  * to <SchemaForm>; validation then needs neither ajv nor the schema registry.
  */
 import { createPrecompiledValidator } from '@rjsf/validator-ajv8';
+import { hashForSchema } from '@rjsf/utils';
 import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
 import type { ValidatorType } from '@rjsf/utils';
 import type { FieldError, JsonSchema } from '../../../common/schema';
@@ -38,6 +39,20 @@ export function withTrimming(base: ValidatorType): ValidatorType {
   });
 }
 
+/**
+ * A compiled form that shows more fields than it checks: `shown` properties (a field another call
+ * sends and checks, e.g. /forget's image captcha, checked with the code request) are added to the
+ * displayed schema, and the values are checked by the form's own compiled validators, which leave
+ * unknown properties alone. Still no ajv at run time (a run-time schema would need `eval`).
+ */
+export function withShownFields(form: CompiledForm, shown: Record<string, JsonSchema>): CompiledForm {
+  if (form.schema.additionalProperties === false) throw new Error(`${form.key}: withShownFields needs a form that allows other properties`);
+  const root = form.validateFns[hashForSchema(form.schema as any)];
+  if (!root) throw new Error(`${form.key}: no compiled validator for the form's schema`);
+  const schema: JsonSchema = { ...form.schema, properties: { ...form.schema.properties, ...shown } };
+  return { key: form.key, schema, validateFns: { ...form.validateFns, [hashForSchema(schema as any)]: root } };
+}
+
 const validators = new WeakMap<CompiledForm, ValidatorType>();
 
 /** The form's RJSF validator (one per form). */
@@ -45,6 +60,21 @@ export function compiledValidator(form: CompiledForm): ValidatorType {
   let v = validators.get(form);
   if (!v) validators.set(form, (v = withTrimming(createPrecompiledValidator(form.validateFns, form.schema as any))));
   return v;
+}
+
+export type FormCheck<T> = { ok: true; data: T; errors: [] } | { ok: false; data: T; errors: FieldError[] };
+
+/**
+ * THE console's check of values against a compiled form outside <SchemaForm> (before a code is
+ * sent, a hand-laid form): values that are null or undefined are left out and `x-trim` fields
+ * trimmed, as the server does; `data` is what to send, `errors` one message per field in schema
+ * order, the schema's own. No ajv at run time (no `eval`: the CSP's script-src is 'self' only).
+ */
+export function checkForm<T = Record<string, any>>(form: CompiledForm, values: Record<string, unknown>): FormCheck<T> {
+  const present = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null));
+  const data = trimBySchema(form.schema, present) as T;
+  const errors = checkCompiled(form, data as Record<string, any>);
+  return errors.length ? { ok: false, data, errors } : { ok: true, data, errors: [] };
 }
 
 /** Checks data against a compiled form outside the form (e.g. the mobile number before a code is sent). */

@@ -7,9 +7,9 @@
  */
 import { customizeValidator } from '@rjsf/validator-ajv8';
 import type { ValidatorType } from '@rjsf/utils';
-import { AJV_OPTIONS, extendAjv, trimBySchema, type FieldError, type JsonSchema } from '../../../common/schema';
+import { AJV_OPTIONS, extendAjv, trimBySchema, type JsonSchema } from '../../../common/schema';
 import { schemas } from '../../schema';
-import { checkCompiled, isCompiledForm, withTrimming, type CompiledForm } from './compiled';
+import { checkForm, isCompiledForm, withTrimming, type CompiledForm, type FormCheck } from './compiled';
 import { toField, transformErrors } from './errors';
 import { MESSAGES } from '../../../common/schema/messages';
 
@@ -28,7 +28,7 @@ export function resolveSchema(schema: string | JsonSchema): JsonSchema {
   return typeof schema === 'string' ? schemas.inline(schema) : schema;
 }
 
-export type FormCheck<T> = { ok: true; data: T; errors: [] } | { ok: false; data: T; errors: FieldError[] };
+export type { FormCheck };
 
 /**
  * THE console's check of values against a form outside <SchemaForm> (before a code is sent, a
@@ -36,14 +36,14 @@ export type FormCheck<T> = { ok: true; data: T; errors: [] } | { ok: false; data
  * ("forms/sign-add") or a schema object. Values that are null or undefined are left out and
  * `x-trim` fields trimmed, as the server does; `data` is what to send, `errors` one message per
  * field in schema order, the schema's own (common/schema: the server's rules and messages).
- * The public pages, which must not load this module (ajv), use `checkCompiled` (./compiled).
+ * It compiles run-time schemas with ajv (`new Function`), which the page's CSP forbids: the
+ * console's pages use compiled forms and `checkForm` (./compiled); this path serves tests only.
  */
 export function validateForm<T = Record<string, any>>(schema: CompiledForm | string | JsonSchema, values: Record<string, unknown>): FormCheck<T> {
-  const s = isCompiledForm(schema) ? schema.schema : resolveSchema(schema);
+  if (isCompiledForm(schema)) return checkForm<T>(schema, values);
+  const s = resolveSchema(schema);
   const present = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null));
   const data = trimBySchema(s, present) as T;
-  const errors = isCompiledForm(schema)
-    ? checkCompiled(schema, data as Record<string, any>)
-    : validator.validateFormData(data, s, undefined, transformErrors).errors.map((e) => ({ field: toField(e.property), message: e.message ?? MESSAGES.badParam }));
+  const errors = validator.validateFormData(data, s, undefined, transformErrors).errors.map((e) => ({ field: toField(e.property), message: e.message ?? MESSAGES.badParam }));
   return errors.length ? { ok: false, data, errors } : { ok: true, data, errors: [] };
 }

@@ -1,10 +1,11 @@
 /** The content check's form rules, from schemas/forms/content-test.json (the server validates with the same file). */
 import { schemas } from '@/schema';
-import { validateForm } from '@/components/SchemaForm/validation';
+import { checkForm } from '@/components/SchemaForm/compiled';
+import contentTestForm from '@/generated/forms/content-test';
 
 /** The first message for `content`, or undefined when valid. */
 export function contentError(content: string | undefined): string | undefined {
-  const r = validateForm('forms/content-test', { content: content ?? '' });
+  const r = checkForm(contentTestForm, { content: content ?? '' });
   return r.ok ? undefined : (r.errors.find((e) => e.field === 'content' || e.field === '')?.message ?? schemas.inline('forms/content-test').errorMessage?.required?.content);
 }
 

@@ -1,12 +1,13 @@
 /**
- * The template form's checks in the console: the same schema (forms/template.json, ajv with the
+ * The template form's checks in the console: the same schema (forms/template.json, compiled at build time with the
  * schema's messages) and the same extra rules (common/template/rules.ts, messages in `x-rules`)
  * as the server, so both answer alike.
  */
 import type { FieldError } from '../../../common/schema';
 import { checkTemplateRules, countVariables, type TemplateRuleConfig } from '../../../common/template/rules';
 import { schemas } from '@/schema';
-import { validateForm } from '@/components/SchemaForm/validation';
+import { checkForm } from '@/components/SchemaForm/compiled';
+import templateForm from '@/generated/forms/template';
 import { MESSAGES } from '../../../common/schema/messages';
 
 export const TEMPLATE_FORM = 'forms/template.json';
@@ -28,7 +29,7 @@ export interface TemplateFormValues {
 
 /** Field errors of a save, in schema order (empty when it may be sent). */
 export function validateTemplate(values: TemplateFormValues, opts: { agent: boolean; operationMode: string }): FieldError[] {
-  const checked = validateForm<Record<string, any>>(TEMPLATE_FORM, values as Record<string, unknown>);
+  const checked = checkForm<Record<string, any>>(templateForm, values as Record<string, unknown>);
   const data = checked.data;
   const errors: FieldError[] = [];
   if (opts.agent && !data.clientId) errors.push({ field: 'clientId', message: requiredMessage('clientId') });
