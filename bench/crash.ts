@@ -13,7 +13,9 @@
  *    submitted, then started again, until the task is completed and every receipt the simulator
  *    sent is applied;
  * 5. checks, printed: every message in exactly one final state (3, 6, 4, or 1 only when
- *    UNCONFIRMED: the messages the killed worker had claimed), no lease left, no ref received twice
+ *    UNCONFIRMED: the messages the killed worker had handed to its link and not seen answered),
+ *    the crash guarantees — unconfirmed ≤ window × connections, none of them never sent (the
+ *    simulator's refs), none sent twice —, no lease left, no ref received twice
  *    by the simulator, task counters = a recount of the records, sum(ledger) = balance for every
  *    account, sum(pool_movements) = remaining for every pool. Exit code 1 on any violation.
  *
@@ -64,14 +66,19 @@ const sim = await startStandaloneSim({
   SMSC_SIM_LATENCY_MS: '50-500',
   SMSC_SIM_MO_RATIO: '0.001',
   SMSC_SIM_MO_DELAY_MS: '200',
+  // ref → times received: the never-sent check
+  SMSC_SIM_COUNTS_REFS: '1',
 });
+/** the worker's link: window × connections is what a crash may leave unconfirmed at most */
+const WINDOW = 1000;
+const CONNECTIONS = 1;
 const violations: string[] = [];
 let worker: ChildProcess | null = null;
 
 function startWorker(n: number): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/worker.ts')], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: dbUrl, SMPP_URL: `${sim.url}?ref_tlv=0x1401&window=1000`, DISPATCH_LEASE_MS: '10000', LOG_LEVEL: 'warn', WORKER_ID: `crash-worker-${n}` },
+    env: { ...process.env, DATABASE_URL: dbUrl, SMPP_URL: `${sim.url}?ref_tlv=0x1401&window=${WINDOW}&connections=${CONNECTIONS}`, DISPATCH_LEASE_MS: '10000', LOG_LEVEL: 'warn', WORKER_ID: `crash-worker-${n}` },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   console.log(`worker ${n} started (pid ${child.pid})`);
@@ -145,6 +152,18 @@ try {
   console.log(`simulator: ${c.received} submit_sm received, ${c.distinctRefs} distinct refs, ${c.duplicates.length} refs received twice or more, ${c.receiptsSent} receipts sent, ${c.moSent} uplinks`);
   if (c.duplicates.length) violations.push(`refs submitted twice: ${c.duplicates.slice(0, 10).map(([r, n]) => `${r}×${n}`).join(', ')}`);
   if (c.distinctRefs > COUNT) violations.push(`the simulator saw ${c.distinctRefs} refs for ${COUNT} messages`);
+
+  // the crash guarantees (docs/api-dispatch.md "Crash guarantees")
+  const refs = (c as typeof c & { refs?: Record<string, number> }).refs ?? {};
+  const unconf = await sql<{ id: number }>`select id from sms_messages where task_id = ${task.id} and error_code = 'UNCONFIRMED'`.execute(db);
+  const neverSent = unconf.rows.filter((m) => !refs[String(m.id)]).length;
+  const limit = WINDOW * CONNECTIONS;
+  console.log(
+    `\ncrash guarantees: unconfirmed ${unconf.rows.length} (target ≤ window × connections = ${limit}), never sent but unconfirmed ${neverSent} (target 0), ` +
+      `sent twice ${c.duplicates.length} (target 0)`,
+  );
+  if (unconf.rows.length > limit) violations.push(`${unconf.rows.length} unconfirmed messages, more than window × connections (${limit})`);
+  if (neverSent) violations.push(`${neverSent} unconfirmed messages were never written to the SMSC`);
 
   const recount = await sql<{ success: number; fail: number; unknown: number; submitted: number; pieces: number; cost: string }>`
     select count(*) filter (where state in (3, 16))::int success, count(*) filter (where state in (4, 6, 8, 9, 14))::int fail,

@@ -30,6 +30,7 @@ import {
   claimBatch,
   completeTasks,
   markSubmitted,
+  markWritten,
   purgeStale,
   recordOutcomes,
   recoverLeases,
@@ -116,6 +117,32 @@ class Waker {
   }
 }
 
+/**
+ * How many messages may be handed to the link (marked written, not answered yet) at once: the
+ * link's window × connections. What a crash can leave unconfirmed is bounded by it.
+ */
+export class WriteBudget {
+  private used = 0;
+  private waiters: (() => void)[] = [];
+  constructor(readonly size: number) {}
+  /** waits until at least min(want, floor) is free, then takes up to `want` */
+  async take(want: number, floor: number): Promise<number> {
+    for (;;) {
+      const free = this.size - this.used;
+      if (free > 0 && free >= Math.min(want, floor)) {
+        const n = Math.min(want, free);
+        this.used += n;
+        return n;
+      }
+      await new Promise<void>((r) => this.waiters.push(r));
+    }
+  }
+  release(n: number) {
+    this.used -= n;
+    for (const w of this.waiters.splice(0)) w();
+  }
+}
+
 export const DEFAULT_SOURCE_PREFIX = '106900';
 
 /** Maps the link's answers to the outcomes recorded; a request without an answer is unconfirmed. */
@@ -166,6 +193,7 @@ export class Dispatcher {
   private readonly applierWake = new Waker();
   private lastSweep = 0;
   private lastPurge = 0;
+  private readonly budget: WriteBudget;
 
   constructor(
     private readonly ctx: AppContext,
@@ -187,6 +215,7 @@ export class Dispatcher {
       markSubmittedMs: opts.markSubmittedMs ?? 10_000,
     };
     this.hooks = opts.hooks ?? {};
+    this.budget = new WriteBudget(link.capacity && link.capacity > 0 ? link.capacity : Number.POSITIVE_INFINITY);
     link.onReceipts((rs) => this.handleReceipts(rs));
     link.onMo((ms) => this.handleMo(ms));
   }
@@ -225,14 +254,7 @@ export class Dispatcher {
     this.stats.claimed += batch.length;
     const TC = performance.now();
     const requests: SubmitRequest[] = batch.map((m) => ({ ref: m.id, to: m.phone, from: `${this.o.sourcePrefix}${m.account_id}`, text: m.content }));
-    let results: SubmitResult[];
-    try {
-      results = await this.link.submit(requests);
-    } catch (err) {
-      // whatever was written may have reached the SMSC: never resubmitted
-      this.logError('submit', err);
-      results = [];
-    }
+    const results = (await this.submitMarked(requests)).flat();
     const T1 = performance.now();
     const outcomes = toOutcomes(batch, results);
     for (const o of outcomes) {
@@ -255,6 +277,49 @@ export class Dispatcher {
     this.ctx.log.debug(`dispatch ${batch.length}: claim ${(TC - T0).toFixed(0)} ms, submit ${(T1 - TC).toFixed(0)} ms, record ${(performance.now() - T1).toFixed(0)} ms`);
     this.applierWake.wake();
     return batch.length;
+  }
+
+  /**
+   * Hands the batch to the link in slices, each marked written in its lease (and the lease
+   * extended) before it goes: a crash leaves unconfirmed only what was marked and not answered,
+   * at most the link's window × connections (WriteBudget); the rest is sent after the restart. A
+   * slice whose mark fails (lease lost, database unreachable) and the rest of the batch are not
+   * written: 'retry' (recorded only while the lease is still ours).
+   */
+  private async submitMarked(requests: SubmitRequest[]): Promise<SubmitResult[][]> {
+    const slices: Promise<SubmitResult[]>[] = [];
+    const floor = Number.isFinite(this.budget.size) ? Math.max(1, Math.floor(this.budget.size / 4)) : requests.length;
+    let i = 0;
+    while (i < requests.length) {
+      const n = await this.budget.take(requests.length - i, floor);
+      const slice = requests.slice(i, i + n);
+      let ok = false;
+      try {
+        const now = this.ctx.now();
+        ok = await markWritten(this.db, this.workerId, slice.map((r) => r.ref), now, new Date(now.getTime() + this.o.leaseMs));
+        if (!ok) this.ctx.log.warn(`dispatch ${this.workerId}: lease lost, ${requests.length - i} claimed messages not submitted`);
+      } catch (err) {
+        this.logError('mark written', err);
+      }
+      if (!ok) {
+        this.budget.release(n);
+        break;
+      }
+      i += n;
+      slices.push(
+        this.link
+          .submit(slice)
+          .catch((err: unknown) => {
+            // whatever was written may have reached the SMSC: never resubmitted (no result: unconfirmed)
+            this.logError('submit', err);
+            return [] as SubmitResult[];
+          })
+          .finally(() => this.budget.release(n)),
+      );
+    }
+    const out = await Promise.all(slices);
+    if (i < requests.length) out.push(requests.slice(i).map((r): SubmitResult => ({ ref: r.ref, status: 'retry', code: 'NOT_WRITTEN', afterMs: 1000 })));
+    return out;
   }
 
   /** Applies stored receipts until fewer than a batch remain; returns how many were applied. */
@@ -292,7 +357,7 @@ export class Dispatcher {
     for (;;) {
       const n = await recoverLeases(this.db, this.ctx);
       this.stats.recovered += n;
-      if (n > 0) this.ctx.log.warn(`dispatch ${this.workerId}: ${n} messages with an expired lease recorded as unconfirmed`);
+      if (n > 0) this.ctx.log.warn(`dispatch ${this.workerId}: ${n} messages with an expired lease recovered (written ones unconfirmed, the others queued again)`);
       if (n === 0) break;
     }
     if (this.o.markSubmittedMs > 0) {

@@ -423,26 +423,57 @@ export async function recordOutcomes(
 }
 
 /**
- * Lease recovery: the messages of expired leases (their worker died or hung) may have been written
- * to the SMSC, so they are never submitted again: state 1 with error_code UNCONFIRMED, counted
- * unknown. Returns how many messages were recovered.
+ * Marks messages of `owner`'s lease as possibly written to the SMSC, before they are handed to the
+ * link, and extends the lease to `leaseUntil` (the worker's heartbeat). Returns false when the lease
+ * has expired or was recovered: the messages must not be written then (recovery has put them back
+ * in the queue, or will: another worker sends them).
+ */
+export async function markWritten(db: Q, owner: string, ids: readonly number[], now: Date, leaseUntil: Date): Promise<boolean> {
+  if (!ids.length) return true;
+  const r = await sql`
+    update dispatch_leases set written = written || ${ids}::int[], lease_until = greatest(lease_until, ${iso(leaseUntil)}::timestamptz)
+    where owner = ${owner} and message_ids && ${ids}::int[] and lease_until >= ${iso(now)}::timestamptz`.execute(db);
+  return Number(r.numAffectedRows ?? 0) > 0;
+}
+
+/**
+ * Lease recovery: of the messages of expired leases (their worker died or hung), those marked
+ * written (`markWritten`) may have reached the SMSC, so they are never submitted again: state 1 with
+ * error_code UNCONFIRMED, counted unknown; the others were never written and go back to the queue
+ * (sms_requeue, due now). Returns how many messages were recovered (both kinds).
  */
 export async function recoverLeases(db: Kysely<Database>, ctx: Pick<AppContext, 'now'>, limit = 20): Promise<number> {
   return inTransaction(db, async (trx) => {
     const now = ctx.now();
     await keyPlans(trx);
-    const leases = await sql<{ id: string; message_ids: number[] }>`
-      select id, message_ids from dispatch_leases where lease_until < ${iso(now)}::timestamptz
+    const leases = await sql<{ id: string; message_ids: number[]; written: number[] }>`
+      select id, message_ids, written from dispatch_leases where lease_until < ${iso(now)}::timestamptz
       order by lease_until, id limit ${limit} for update skip locked`.execute(trx);
     if (!leases.rows.length) return 0;
-    const r = await sql<AppliedReport>`
+    const written: number[] = [];
+    const unwritten: number[] = [];
+    for (const l of leases.rows) {
+      const w = new Set(l.written);
+      for (const id of l.message_ids) (w.has(id) ? written : unwritten).push(id);
+    }
+    const r = !written.length
+      ? { rows: [] as AppliedReport[] }
+      : await sql<AppliedReport>`
       update sms_messages m set state = ${SendRecordStatus.Submitted}, error_code = ${UNCONFIRMED}, report = 'lease expired',
         submitted_at = ${iso(now)}::timestamptz, attempts = least(m.attempts + 1, 32767)
-      where m.id = any(${leases.rows.flatMap((l) => l.message_ids)}::int[]) and m.state = ${sql.lit(SendRecordStatus.NotSent)}
+      where m.id = any(${written}::int[]) and m.state = ${sql.lit(SendRecordStatus.NotSent)}
       returning ${RETURNING}`.execute(trx);
+    const back = !unwritten.length
+      ? { rows: [] }
+      : await sql<{ message_id: number }>`
+      insert into sms_requeue (message_id, task_id, next_at)
+      select m.id, m.task_id, ${iso(now)}::timestamptz from sms_messages m
+      where m.id = any(${unwritten}::int[]) and m.state = ${sql.lit(SendRecordStatus.NotSent)}
+      on conflict (message_id) do nothing
+      returning message_id`.execute(trx);
     await sql`delete from dispatch_leases where id = any(${leases.rows.map((l) => l.id)}::bigint[])`.execute(trx);
     await applyDeltas(trx, ctx, outcomeDeltas(r.rows), now);
-    return r.rows.length;
+    return r.rows.length + back.rows.length;
   });
 }
 

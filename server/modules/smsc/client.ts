@@ -120,6 +120,10 @@ class Link implements SmscLinkHandle {
     return this.conns.some((c) => c.state === 'bound');
   }
 
+  get capacity(): number {
+    return this.cfg.window * this.conns.length;
+  }
+
   waitReady(timeoutMs = 10_000): Promise<void> {
     if (this.ready) return Promise.resolve();
     return new Promise((resolve, reject) => {

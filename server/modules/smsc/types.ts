@@ -21,5 +21,7 @@ export interface SmscLink {
   onReceipts(handler: (r: Receipt[]) => Promise<void>): void;
   onMo(handler: (m: MoMessage[]) => Promise<void>): void;
   readonly ready: boolean;
+  /** messages the link can have on the wire at once (window × connections); absent: unbounded */
+  readonly capacity?: number;
   close(): Promise<void>;
 }
