@@ -65,6 +65,9 @@ export interface ClaimedMessage {
   account_id: number;
   phone: string;
   content: string;
+  /** enums/carrier and the task's enums/sms-type: the channel routing (dispatcher.ts) */
+  carrier: number;
+  smstype: number;
 }
 
 interface ClaimRow {
@@ -73,6 +76,7 @@ interface ClaimRow {
   account_id: number;
   phone: string;
   content: string | null;
+  carrier: number;
 }
 
 /** tasks' queues to take messages from in one claim at most */
@@ -108,7 +112,7 @@ export async function claimBatch(db: Kysely<Database>, owner: string, now: Date,
       returning message_id`.execute(trx);
     if (due.rows.length) {
       const r = await sql<ClaimRow>`
-        select id, task_id, account_id, phone, content from sms_messages
+        select id, task_id, account_id, phone, content, carrier from sms_messages
         where id = any(${due.rows.map((x) => x.message_id)}::int[]) and state = ${sql.lit(SendRecordStatus.NotSent)} order by id`.execute(trx);
       rows.push(...r.rows);
     }
@@ -119,7 +123,7 @@ export async function claimBatch(db: Kysely<Database>, owner: string, now: Date,
       served.push(q.task_id);
       const want = limit - rows.length;
       const r = await sql<ClaimRow>`
-        select id, task_id, account_id, phone, content from sms_messages
+        select id, task_id, account_id, phone, content, carrier from sms_messages
         where task_id = ${q.task_id} and state = ${sql.lit(SendRecordStatus.NotSent)} and id > ${q.next_id}
         order by id limit ${want}`.execute(trx);
       const last = r.rows.length ? r.rows[r.rows.length - 1].id : q.next_id;
@@ -131,12 +135,15 @@ export async function claimBatch(db: Kysely<Database>, owner: string, now: Date,
     if (!rows.length) return [];
     await sql`insert into dispatch_leases (owner, lease_until, message_ids) values (${owner}, ${iso(leaseUntil)}::timestamptz, ${rows.map((m) => m.id)}::int[])`.execute(trx);
     const taskIds = [...new Set(rows.map((m) => m.task_id))].sort((a, b) => a - b);
-    const tasks = await sql<{ id: number; content: string }>`select id, content from sms_tasks where id = any(${taskIds}::int[])`.execute(trx);
+    const tasks = await sql<{ id: number; content: string; smstype: number }>`select id, content, smstype from sms_tasks where id = any(${taskIds}::int[])`.execute(trx);
     await sql`
       update sms_tasks t set status = ${TaskStatus.Sending}, updated_at = ${iso(now)}::timestamptz
       where t.id = any(${taskIds}::int[]) and t.status in (${TaskStatus.Processing}, ${TaskStatus.Waiting})`.execute(trx);
-    const text = new Map(tasks.rows.map((t) => [t.id, t.content]));
-    return rows.map((m) => ({ id: m.id, task_id: m.task_id, account_id: m.account_id, phone: m.phone, content: m.content ?? text.get(m.task_id) ?? '' }));
+    const byId = new Map(tasks.rows.map((t) => [t.id, t]));
+    return rows.map((m) => ({
+      id: m.id, task_id: m.task_id, account_id: m.account_id, phone: m.phone, content: m.content ?? byId.get(m.task_id)?.content ?? '',
+      carrier: m.carrier, smstype: byId.get(m.task_id)?.smstype ?? 0,
+    }));
   });
 }
 
@@ -426,14 +433,21 @@ export async function recordOutcomes(
  * Marks messages of `owner`'s lease as possibly written to the SMSC, before they are handed to the
  * link, and extends the lease to `leaseUntil` (the worker's heartbeat). Returns false when the lease
  * has expired or was recovered: the messages must not be written then (recovery has put them back
- * in the queue, or will: another worker sends them).
+ * in the queue, or will: another worker sends them). A named `channel` is written on the messages
+ * in the same statement (sms_messages.channel).
  */
-export async function markWritten(db: Q, owner: string, ids: readonly number[], now: Date, leaseUntil: Date): Promise<boolean> {
+export async function markWritten(db: Q, owner: string, ids: readonly number[], now: Date, leaseUntil: Date, channel = ''): Promise<boolean> {
   if (!ids.length) return true;
-  const r = await sql`
+  const lease = sql`
     update dispatch_leases set written = written || ${ids}::int[], lease_until = greatest(lease_until, ${iso(leaseUntil)}::timestamptz)
-    where owner = ${owner} and message_ids && ${ids}::int[] and lease_until >= ${iso(now)}::timestamptz`.execute(db);
-  return Number(r.numAffectedRows ?? 0) > 0;
+    where owner = ${owner} and message_ids && ${ids}::int[] and lease_until >= ${iso(now)}::timestamptz`;
+  if (!channel) return Number((await lease.execute(db)).numAffectedRows ?? 0) > 0;
+  // a named channel is recorded on the messages in the same statement (the default link's '' needs no write)
+  const r = await sql<{ n: number }>`
+    with l as (${lease} returning id),
+      m as (update sms_messages set channel = ${channel} where id = any(${ids}::int[]) and exists (select 1 from l) returning id)
+    select (select count(*) from l)::int as n, (select count(*) from m)::int as written`.execute(db);
+  return (r.rows[0]?.n ?? 0) > 0;
 }
 
 /**
@@ -485,6 +499,9 @@ export interface ReceiptRow {
   errorCode: string;
   report: string;
   doneAt: Date;
+  /** the number it is for (deliver_sm source_addr) and the channel it came on: unconfirmed messages are matched by them */
+  phone?: string;
+  channel?: string;
 }
 
 /**
@@ -496,10 +513,11 @@ export async function storeReceipts(db: Q, input: ReceiptRow[], now: Date): Prom
   const rows = input.flatMap((r) => [r, ...(r.readings ?? []).map((msgId) => ({ ...r, msgId }))]);
   if (!rows.length) return;
   await sql`
-    insert into sms_receipts (msg_id, state, error_code, report, done_at, received_at)
-    select r.msg_id, r.state, r.error_code, r.report, r.done_at, ${iso(now)}::timestamptz
+    insert into sms_receipts (msg_id, state, error_code, report, done_at, received_at, phone, channel)
+    select r.msg_id, r.state, r.error_code, r.report, r.done_at, ${iso(now)}::timestamptz, r.phone, r.channel
     from unnest(${rows.map((r) => r.msgId)}::text[], ${rows.map((r) => r.state)}::int[], ${rows.map((r) => r.errorCode)}::text[],
-      ${rows.map((r) => r.report)}::text[], ${rows.map((r) => iso(r.doneAt))}::timestamptz[]) as r(msg_id, state, error_code, report, done_at)
+      ${rows.map((r) => r.report)}::text[], ${rows.map((r) => iso(r.doneAt))}::timestamptz[], ${rows.map((r) => r.phone ?? '')}::text[],
+      ${rows.map((r) => r.channel ?? '')}::text[]) as r(msg_id, state, error_code, report, done_at, phone, channel)
     on conflict (msg_id) do nothing`.execute(db);
 }
 
@@ -656,6 +674,64 @@ export async function applyReceipts(
     await applyDeltas(trx, ctx, receiptDeltas(applied), now);
     if (applied.length && onApplied) await onApplied(trx, applied);
     return applied.length;
+  });
+}
+
+/**
+ * Receipts for messages recorded as unconfirmed (written, their submit_sm_resp never recorded: a
+ * crash, a dropped link, a timeout): a stored receipt that no message in flight took within
+ * `settledMs` (the applier's race is over) is applied to the unconfirmed message (error_code
+ * UNCONFIRMED, no message id) of the same number and channel recorded within `windowMs` of it —
+ * only when that pair is unambiguous: one such message for the number, and one receipt (its copies
+ * under other id readings aside). Up to `limit`; returns how many were applied.
+ */
+export async function applyUnconfirmedReceipts(
+  db: Kysely<Database>,
+  ctx: Pick<AppContext, 'now'>,
+  settledMs: number,
+  windowMs: number,
+  limit = 1000,
+  onApplied?: (trx: Tx, rows: AppliedReport[]) => Promise<void>,
+): Promise<number> {
+  return inTransaction(db, async (trx) => {
+    const now = ctx.now();
+    await keyPlans(trx);
+    const pairs = await sql<{ id: number; msg_id: string; phone: string; channel: string; state: number; error_code: string; report: string; done_at: Date }>`
+      with r as (
+        select r.msg_id, r.phone, r.channel, r.state, r.error_code, r.report, r.done_at, r.received_at from sms_receipts r
+        where r.phone <> '' and r.received_at < ${iso(new Date(now.getTime() - settledMs))}::timestamptz
+          and not exists (select 1 from sms_inflight i where i.msg_id = r.msg_id)
+        order by r.received_at limit ${limit * 4}
+      ),
+      c as (
+        select r.phone, r.channel, min(m.id) as id, min(r.msg_id) as msg_id,
+          count(distinct r.state::text || ' ' || r.done_at::text) as receipts, count(distinct m.id) as messages
+        from r join sms_messages m on m.phone = r.phone and m.channel = r.channel
+          and m.state = ${sql.lit(SendRecordStatus.Submitted)} and m.error_code = ${UNCONFIRMED} and m.msg_id is null
+          and m.submitted_at between r.received_at - ${windowMs} * interval '1 millisecond' and r.received_at + ${windowMs} * interval '1 millisecond'
+        group by r.phone, r.channel
+      )
+      select c.id, r.msg_id, r.phone, r.channel, r.state, r.error_code, r.report, r.done_at
+      from c join r on r.msg_id = c.msg_id
+      where c.receipts = 1 and c.messages = 1
+      order by c.id limit ${limit}`.execute(trx);
+    if (!pairs.rows.length) return 0;
+    const p = pairs.rows;
+    // the receipt and its copies under other readings of its id
+    await sql`
+      delete from sms_receipts r using unnest(${p.map((x) => x.phone)}::text[], ${p.map((x) => x.channel)}::text[], ${p.map((x) => x.state)}::int[],
+        ${p.map((x) => iso(new Date(x.done_at)))}::timestamptz[]) as u(phone, channel, state, done_at)
+      where r.phone = u.phone and r.channel = u.channel and r.state = u.state and r.done_at = u.done_at
+        and r.received_at < ${iso(new Date(now.getTime() - settledMs))}::timestamptz`.execute(trx);
+    const r = await sql<AppliedReport>`
+      update sms_messages m set state = u.state, error_code = u.error_code, report = u.report, done_at = u.done_at
+      from unnest(${p.map((x) => x.id)}::int[], ${p.map((x) => x.state)}::int[], ${p.map((x) => x.error_code)}::text[], ${p.map((x) => x.report)}::text[],
+        ${p.map((x) => iso(new Date(x.done_at)))}::timestamptz[]) as u(id, state, error_code, report, done_at)
+      where m.id = u.id and m.state = ${sql.lit(SendRecordStatus.Submitted)} and m.error_code = ${UNCONFIRMED} and m.msg_id is null
+      returning ${RETURNING}`.execute(trx);
+    await applyDeltas(trx, ctx, receiptDeltas(r.rows), now);
+    if (r.rows.length && onApplied) await onApplied(trx, r.rows);
+    return r.rows.length;
   });
 }
 
