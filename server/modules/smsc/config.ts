@@ -349,7 +349,7 @@ export function parseChannelTable(text: string): ChannelTable {
   if (f !== undefined && (typeof f !== 'number' || !Number.isInteger(f) || f < 0 || f > 3_600_000)) throw new ChannelConfigError('failover_ms must be an integer from 0 to 3600000');
   const channels = (obj.channels as unknown[]).map(parseChannel);
   checkChannels(channels);
-  return { channels, failoverMs: (f as number | undefined) ?? DEFAULT_FAILOVER_MS };
+  return { channels, failoverMs: f ?? DEFAULT_FAILOVER_MS };
 }
 
 /** names unique */
