@@ -213,7 +213,7 @@ describe.each(backends)('channels (%s)', (backend) => {
     // a worker claims, marks every message written, dies
     const now = new Date();
     const claimed = await claimBatch(db, 'dead', now, new Date(now.getTime() - 1), 10);
-    expect(await markWritten(db, 'dead', claimed.map((c) => c.id), new Date(now.getTime() - 10), now)).toBe(true);
+    expect(await markWritten(db, 'dead', claimed[0].lease, claimed.map((c) => c.id), new Date(now.getTime() - 10), now)).toBe(true);
     await recoverLeases(db, server.app.ctx);
     let ms = await messages(server, id);
     expect(ms.every((m) => m.state === 1 && m.error_code === UNCONFIRMED)).toBe(true);

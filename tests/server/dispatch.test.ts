@@ -316,7 +316,7 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     expect((await taskRow(server, id)).status).toBe(2);
     // the dead worker had handed two of them to its link (marked first), the other two never left it
     const written = claimed.slice(0, 2).map((c) => c.id);
-    expect(await markWritten(db, 'dead-worker', written, now, new Date(now.getTime() + 1000))).toBe(true);
+    expect(await markWritten(db, 'dead-worker', claimed[0].lease, written, now, new Date(now.getTime() + 1000))).toBe(true);
 
     const link = new FakeLink();
     const d = dispatcher(server, link);
@@ -330,7 +330,7 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     await d.maintain();
     expect(d.stats.recovered).toBe(4);
     // a mark after the lease expired is refused: the worker must not write them
-    expect(await markWritten(db, 'dead-worker', claimed.slice(2).map((c) => c.id), server.clock.now(), new Date(server.clock.now().getTime() + 1000))).toBe(false);
+    expect(await markWritten(db, 'dead-worker', claimed[0].lease, claimed.slice(2).map((c) => c.id), server.clock.now(), new Date(server.clock.now().getTime() + 1000))).toBe(false);
     let ms = await messages(server, id);
     expect(ms.filter((m) => written.includes(m.id)).every((m) => m.state === 1 && m.error_code === UNCONFIRMED)).toBe(true);
     expect(ms.filter((m) => claimed.slice(2).some((c) => c.id === m.id)).every((m) => m.state === 0)).toBe(true);

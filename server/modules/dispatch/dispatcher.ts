@@ -460,10 +460,11 @@ export class Dispatcher {
   private async sendOn(c: Channel, batch: ClaimedMessage[]): Promise<void> {
     const budget = c.budget;
     const slices: Promise<SubmitResult[]>[] = [];
-    // slices of a quarter to a half of the budget: the next slice is written while one is answered
+    // slices of an eighth to a quarter of the budget: the next slices are written while one is
+    // answered; what a crash between a mark and its write loses is one slice
     const finite = Number.isFinite(budget.size);
-    const floor = finite ? Math.max(1, Math.floor(budget.size / 4)) : batch.length;
-    const most = finite ? Math.max(1, Math.floor(budget.size / 2)) : batch.length;
+    const floor = finite ? Math.max(1, Math.floor(budget.size / 8)) : batch.length;
+    const most = finite ? Math.max(1, Math.floor(budget.size / 4)) : batch.length;
     const prefix = c.name ? `${c.name}:` : '';
     let i = 0;
     while (i < batch.length) {
@@ -472,7 +473,7 @@ export class Dispatcher {
       let ok = false;
       try {
         const now = this.ctx.now();
-        ok = await markWritten(this.db, this.workerId, slice.map((m) => m.id), now, new Date(now.getTime() + this.o.leaseMs), c.name);
+        ok = await markWritten(this.db, this.workerId, slice[0].lease, slice.map((m) => m.id), now, new Date(now.getTime() + this.o.leaseMs), c.name);
         if (!ok) this.ctx.log.warn(`dispatch ${this.workerId}: lease lost, ${batch.length - i} claimed messages not submitted`);
       } catch (err) {
         this.logError('mark written', err);

@@ -68,6 +68,8 @@ export interface ClaimedMessage {
   /** enums/carrier and the task's enums/sms-type: the channel routing (dispatcher.ts) */
   carrier: number;
   smstype: number;
+  /** the dispatch_leases row of its batch */
+  lease: string;
 }
 
 interface ClaimRow {
@@ -133,7 +135,10 @@ export async function claimBatch(db: Kysely<Database>, owner: string, now: Date,
       rows.push(...r.rows);
     }
     if (!rows.length) return [];
-    await sql`insert into dispatch_leases (owner, lease_until, message_ids) values (${owner}, ${iso(leaseUntil)}::timestamptz, ${rows.map((m) => m.id)}::int[])`.execute(trx);
+    const lease = await sql<{ id: string }>`
+      insert into dispatch_leases (owner, lease_until, message_ids) values (${owner}, ${iso(leaseUntil)}::timestamptz, ${rows.map((m) => m.id)}::int[])
+      returning id`.execute(trx);
+    const leaseId = String(lease.rows[0].id);
     const taskIds = [...new Set(rows.map((m) => m.task_id))].sort((a, b) => a - b);
     const tasks = await sql<{ id: number; content: string; smstype: number }>`select id, content, smstype from sms_tasks where id = any(${taskIds}::int[])`.execute(trx);
     await sql`
@@ -142,7 +147,7 @@ export async function claimBatch(db: Kysely<Database>, owner: string, now: Date,
     const byId = new Map(tasks.rows.map((t) => [t.id, t]));
     return rows.map((m) => ({
       id: m.id, task_id: m.task_id, account_id: m.account_id, phone: m.phone, content: m.content ?? byId.get(m.task_id)?.content ?? '',
-      carrier: m.carrier, smstype: byId.get(m.task_id)?.smstype ?? 0,
+      carrier: m.carrier, smstype: byId.get(m.task_id)?.smstype ?? 0, lease: leaseId,
     }));
   });
 }
@@ -430,17 +435,17 @@ export async function recordOutcomes(
 }
 
 /**
- * Marks messages of `owner`'s lease as possibly written to the SMSC, before they are handed to the
+ * Marks messages of `owner`'s lease `leaseId` (ClaimedMessage.lease) as possibly written to the SMSC, before they are handed to the
  * link, and extends the lease to `leaseUntil` (the worker's heartbeat). Returns false when the lease
  * has expired or was recovered: the messages must not be written then (recovery has put them back
  * in the queue, or will: another worker sends them). A named `channel` is written on the messages
  * in the same statement (sms_messages.channel).
  */
-export async function markWritten(db: Q, owner: string, ids: readonly number[], now: Date, leaseUntil: Date, channel = ''): Promise<boolean> {
+export async function markWritten(db: Q, owner: string, leaseId: string, ids: readonly number[], now: Date, leaseUntil: Date, channel = ''): Promise<boolean> {
   if (!ids.length) return true;
   const lease = sql`
     update dispatch_leases set written = written || ${ids}::int[], lease_until = greatest(lease_until, ${iso(leaseUntil)}::timestamptz)
-    where owner = ${owner} and message_ids && ${ids}::int[] and lease_until >= ${iso(now)}::timestamptz`;
+    where id = ${leaseId}::bigint and owner = ${owner} and lease_until >= ${iso(now)}::timestamptz`;
   if (!channel) return Number((await lease.execute(db)).numAffectedRows ?? 0) > 0;
   // a named channel is recorded on the messages in the same statement (the default link's '' needs no write)
   const r = await sql<{ n: number }>`
