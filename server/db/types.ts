@@ -577,8 +577,8 @@ export interface DispatchLeaseTable {
   owner: string;
   lease_until: Timestamp;
   message_ids: number[];
-  /** 0031: the ids its worker may have written to the SMSC (marked before the write) */
-  written: D<number[]>;
+  /** 0031: the ids its worker may have written to the SMSC (marked before the write); null: a lease without marks, all count as written */
+  written: D<number[] | null>;
 }
 
 /** 0031: a carrier channel managed by the operator CLI (`channel add`), beside SMPP_CHANNELS */

@@ -363,7 +363,7 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     const submit = link.submit.bind(link);
     link.submit = async (batch) => {
       const l = await server.handle.db.selectFrom('dispatch_leases').select('written').execute();
-      marks.push(batch.map((r) => r.ref).filter((ref) => !l.some((x) => x.written.includes(ref))));
+      marks.push(batch.map((r) => r.ref).filter((ref) => !l.some((x) => (x.written ?? []).includes(ref))));
       sizes.push(batch.length);
       return submit(batch);
     };

@@ -6,6 +6,8 @@
  *   SMSC. The worker adds a slice's ids here (and extends the lease: its heartbeat) before it hands
  *   the slice to the link; lease recovery records only these as unconfirmed and puts the others
  *   back in the queue (sms_requeue): they were never written, they are sent once after a restart.
+ *   Null (a lease taken without marks: before this migration, or by a worker of the previous
+ *   version during an upgrade): all its messages count as written (unconfirmed, as before).
  * - `sms_messages.channel`: the channel a message was submitted on ('' = the one default link).
  * - `sms_receipts.phone`, `.channel`: who a receipt is for (deliver_sm source_addr) and on which
  *   channel it came, so that a receipt for a message recorded as unconfirmed (no message id) can be
@@ -24,7 +26,9 @@ async function run(db: Kysely<any>, statements: string[]) {
 export const dispatchWritten0031: Migration = {
   async up(db) {
     await run(db, [
-      `alter table dispatch_leases add column written integer[] not null default '{}'`,
+      // null: a lease of a worker that does not mark (taken before this migration, or by an older
+      // version still running during an upgrade): every message of it counts as written
+      `alter table dispatch_leases add column written integer[]`,
       `alter table sms_messages add column channel text not null default ''`,
       `alter table sms_receipts add column phone text not null default ''`,
       `alter table sms_receipts add column channel text not null default ''`,

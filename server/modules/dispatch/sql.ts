@@ -136,7 +136,7 @@ export async function claimBatch(db: Kysely<Database>, owner: string, now: Date,
     }
     if (!rows.length) return [];
     const lease = await sql<{ id: string }>`
-      insert into dispatch_leases (owner, lease_until, message_ids) values (${owner}, ${iso(leaseUntil)}::timestamptz, ${rows.map((m) => m.id)}::int[])
+      insert into dispatch_leases (owner, lease_until, message_ids, written) values (${owner}, ${iso(leaseUntil)}::timestamptz, ${rows.map((m) => m.id)}::int[], '{}')
       returning id`.execute(trx);
     const leaseId = String(lease.rows[0].id);
     const taskIds = [...new Set(rows.map((m) => m.task_id))].sort((a, b) => a - b);
@@ -459,21 +459,23 @@ export async function markWritten(db: Q, owner: string, leaseId: string, ids: re
  * Lease recovery: of the messages of expired leases (their worker died or hung), those marked
  * written (`markWritten`) may have reached the SMSC, so they are never submitted again: state 1 with
  * error_code UNCONFIRMED, counted unknown; the others were never written and go back to the queue
- * (sms_requeue, due now). Returns how many messages were recovered (both kinds).
+ * (sms_requeue, due now). A lease without marks (`written` null: taken by a worker before migration
+ * 0031) counts as written entirely. Returns how many messages were recovered (both kinds).
  */
 export async function recoverLeases(db: Kysely<Database>, ctx: Pick<AppContext, 'now'>, limit = 20): Promise<number> {
   return inTransaction(db, async (trx) => {
     const now = ctx.now();
     await keyPlans(trx);
-    const leases = await sql<{ id: string; message_ids: number[]; written: number[] }>`
+    const leases = await sql<{ id: string; message_ids: number[]; written: number[] | null }>`
       select id, message_ids, written from dispatch_leases where lease_until < ${iso(now)}::timestamptz
       order by lease_until, id limit ${limit} for update skip locked`.execute(trx);
     if (!leases.rows.length) return 0;
     const written: number[] = [];
     const unwritten: number[] = [];
     for (const l of leases.rows) {
-      const w = new Set(l.written);
-      for (const id of l.message_ids) (w.has(id) ? written : unwritten).push(id);
+      // no marks (a lease of a worker before migration 0031): every message may have been written
+      const w = l.written === null ? null : new Set(l.written);
+      for (const id of l.message_ids) (!w || w.has(id) ? written : unwritten).push(id);
     }
     const r = !written.length
       ? { rows: [] as AppliedReport[] }
