@@ -611,6 +611,8 @@ export class Dispatcher {
     if (now.getTime() - this.lastPurge >= 600_000 || now.getTime() < this.lastPurge) {
       this.lastPurge = now.getTime();
       await purgeStale(this.db, new Date(now.getTime() - this.o.orphanReceiptMs));
+      // counters of worker processes gone for as long (channel-stats adds up the live and recent ones)
+      await sql`delete from dispatch_channel_stats where updated_at < ${new Date(now.getTime() - this.o.orphanReceiptMs).toISOString()}::timestamptz`.execute(this.db);
     }
   }
 
