@@ -13,7 +13,9 @@
  *    submitted, then started again, until the task is completed and every receipt the simulator
  *    sent is applied;
  * 5. checks, printed: every message in exactly one final state (3, 6, 4, or 1 only when
- *    UNCONFIRMED: the messages the killed worker had claimed), no lease left, no ref received twice
+ *    UNCONFIRMED: the messages the killed worker had handed to its link and not seen answered),
+ *    the crash guarantees — unconfirmed ≤ window × connections, none of them never sent (the
+ *    simulator's refs), none sent twice —, no lease left, no ref received twice
  *    by the simulator, task counters = a recount of the records, sum(ledger) = balance for every
  *    account, sum(pool_movements) = remaining for every pool. Exit code 1 on any violation.
  *
@@ -64,14 +66,22 @@ const sim = await startStandaloneSim({
   SMSC_SIM_LATENCY_MS: '50-500',
   SMSC_SIM_MO_RATIO: '0.001',
   SMSC_SIM_MO_DELAY_MS: '200',
+  // ref → times received: the never-sent check
+  SMSC_SIM_COUNTS_REFS: '1',
 });
+/** the worker's link: window × connections is what a crash may leave unconfirmed at most */
+const WINDOW = 1000;
+const CONNECTIONS = 1;
+/** a stored receipt is matched to an unconfirmed message after this long (DISPATCH_MATCH_UNCONFIRMED_MS; the link's timeout_ms is shorter) */
+const MATCH_MS = 15_000;
 const violations: string[] = [];
 let worker: ChildProcess | null = null;
 
 function startWorker(n: number): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/worker.ts')], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: dbUrl, SMPP_URL: `${sim.url}?ref_tlv=0x1401&window=1000`, DISPATCH_LEASE_MS: '10000', LOG_LEVEL: 'warn', WORKER_ID: `crash-worker-${n}` },
+    env: { ...process.env, DATABASE_URL: dbUrl, SMPP_URL: `${sim.url}?ref_tlv=0x1401&window=${WINDOW}&connections=${CONNECTIONS}&timeout_ms=10000`, DISPATCH_LEASE_MS: '10000',
+      DISPATCH_MATCH_UNCONFIRMED_MS: String(MATCH_MS), LOG_LEVEL: 'warn', WORKER_ID: `crash-worker-${n}` },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   console.log(`worker ${n} started (pid ${child.pid})`);
@@ -105,6 +115,8 @@ try {
     if (Date.now() > deadline || worker.exitCode !== null) throw new Error(`worker 1 did not reach ${killAt} submitted (exit ${worker.exitCode})`);
     await new Promise((r) => setTimeout(r, 20));
   }
+  // at a random moment after the threshold (the counters move when a slice is recorded: a kill right then finds nothing in flight)
+  await new Promise((r) => setTimeout(r, 50 + Math.random() * 400));
   worker.kill('SIGKILL');
   await new Promise((r) => worker!.once('exit', r));
   const atKill = await taskRow(task.id);
@@ -124,6 +136,14 @@ try {
     const left = await sql<{ n: number }>`select count(*)::int n from sms_receipts r join sms_inflight i on i.msg_id = r.msg_id`.execute(db);
     if (left.rows[0].n === 0) break;
     await new Promise((r) => setTimeout(r, 200));
+  }
+  // receipts for the unconfirmed messages: matched by number + channel once MATCH_MS has passed
+  const unconfirmedBefore = (await sql<{ n: number }>`select count(*)::int n from sms_messages where task_id = ${task.id} and error_code = 'UNCONFIRMED'`.execute(db)).rows[0].n;
+  for (let last = -1, since = Date.now(); Date.now() - since < MATCH_MS + 15_000; ) {
+    const n = (await sql<{ n: number }>`select count(*)::int n from sms_receipts`.execute(db)).rows[0].n;
+    if (n === 0) break;
+    if (n !== last) [last, since] = [n, Date.now()];
+    await new Promise((r) => setTimeout(r, 500));
   }
   const elapsed = (performance.now() - t0) / 1000;
   worker.kill('SIGTERM');
@@ -145,6 +165,24 @@ try {
   console.log(`simulator: ${c.received} submit_sm received, ${c.distinctRefs} distinct refs, ${c.duplicates.length} refs received twice or more, ${c.receiptsSent} receipts sent, ${c.moSent} uplinks`);
   if (c.duplicates.length) violations.push(`refs submitted twice: ${c.duplicates.slice(0, 10).map(([r, n]) => `${r}×${n}`).join(', ')}`);
   if (c.distinctRefs > COUNT) violations.push(`the simulator saw ${c.distinctRefs} refs for ${COUNT} messages`);
+
+  // the crash guarantees (docs/api-dispatch.md "Crash guarantees")
+  const refs = (c as typeof c & { refs?: Record<string, number> }).refs ?? {};
+  const unconf = await sql<{ id: number }>`select id from sms_messages where task_id = ${task.id} and error_code = 'UNCONFIRMED'`.execute(db);
+  // unconfirmed messages the simulator never got: in flight at the kill (marked, written or about to be) and lost with the
+  // process or its connection (a socket closed by the kernel with unread data is reset: what the peer had not read yet is gone)
+  const lostInCrash = unconf.rows.filter((m) => !refs[String(m.id)]).length;
+  // messages that are not unconfirmed and never reached the simulator: claimed and never sent (the guarantee: 0)
+  const all = await sql<{ id: number; state: number }>`select id, state from sms_messages where task_id = ${task.id} and error_code <> 'UNCONFIRMED'`.execute(db);
+  const neverSent = all.rows.filter((m) => !refs[String(m.id)]).length;
+  const limit = WINDOW * CONNECTIONS;
+  console.log(
+    `\ncrash guarantees: unconfirmed after the restart ${unconfirmedBefore}, of which ${unconfirmedBefore - unconf.rows.length} got their receipt by number + channel; ` +
+      `unconfirmed ${unconf.rows.length} (target ≤ window × connections = ${limit}; of them ${lostInCrash} never reached the simulator: in flight, lost with the killed process's connection), ` +
+      `never sent ${neverSent} (target 0), sent twice ${c.duplicates.length} (target 0)`,
+  );
+  if (unconf.rows.length > limit) violations.push(`${unconf.rows.length} unconfirmed messages, more than window × connections (${limit})`);
+  if (neverSent) violations.push(`${neverSent} messages were never sent`);
 
   const recount = await sql<{ success: number; fail: number; unknown: number; submitted: number; pieces: number; cost: string }>`
     select count(*) filter (where state in (3, 16))::int success, count(*) filter (where state in (4, 6, 8, 9, 14))::int fail,

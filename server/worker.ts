@@ -3,7 +3,8 @@
  * receipts, stores uplinks, releases timed tasks. Several workers (and API servers started with
  * DISPATCH=0) may share one PostgreSQL. Rules: docs/api-dispatch.md "Processes".
  *
- * Environment: DATABASE_URL (required: PostgreSQL), SMPP_URL (required), DATA_DIR (./data),
+ * Environment: DATABASE_URL (required: PostgreSQL), SMPP_URL (required unless channels are configured:
+ * SMPP_CHANNELS or `npm run cli -- channel add`), DATA_DIR (./data),
  * DISPATCH_BATCH, DISPATCH_LANES, DISPATCH_LEASE_MS, SMS_SOURCE_PREFIX, WORKER_ID, LOG_LEVEL (info).
  */
 import path from 'node:path';
@@ -13,8 +14,8 @@ import { openDatabase } from './db';
 import { dispatcherOptionsFromEnv, startPipeline } from './modules/dispatch/pipeline';
 
 const env = process.env;
-if (!env.DATABASE_URL || !env.SMPP_URL) {
-  console.error('npm run worker 需要 DATABASE_URL（PostgreSQL）和 SMPP_URL（smpp://system_id:password@host:port）');
+if (!env.DATABASE_URL) {
+  console.error('npm run worker 需要 DATABASE_URL（PostgreSQL），以及 SMPP_URL（smpp://system_id:password@host:port）或通道（SMPP_CHANNELS / npm run cli -- channel add）');
   process.exit(2);
 }
 let dispatcherOptions;
@@ -30,7 +31,7 @@ const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, poolSize: Num
 const app = await buildApp({ db: handle.db, dataDir, logger: { level: env.LOG_LEVEL ?? 'info' }, config: configFromEnv(env), purgeEveryMs: 0 });
 let pipeline;
 try {
-  pipeline = await startPipeline(app.ctx, { smppUrl: app.ctx.config.smppUrl, dispatcher: dispatcherOptions });
+  pipeline = await startPipeline(app.ctx, { smppUrl: app.ctx.config.smppUrl, dispatcher: dispatcherOptions, requireLink: true });
 } catch (err) {
   app.log.error({ err }, 'cannot start the dispatcher');
   await app.close();

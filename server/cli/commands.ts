@@ -2,6 +2,7 @@
 import { accountCommands } from './accounts';
 import { alarmCommands } from './alarms';
 import { certificationCommands } from './certification';
+import { channelCommands } from './channels';
 import { invoiceCommands } from './invoices';
 import { ledgerCommands } from './ledger';
 import { noticeCommands } from './notices';
@@ -14,6 +15,7 @@ export const COMMANDS: Command[] = [
   ...accountCommands,
   ...alarmCommands,
   ...certificationCommands,
+  ...channelCommands,
   ...invoiceCommands,
   ...ledgerCommands,
   ...noticeCommands,

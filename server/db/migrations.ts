@@ -31,6 +31,7 @@ import { interfacePassword0027 } from './migrations/0027_interface_password';
 import { heldChunks0028 } from './migrations/0028_held_chunks';
 import { apiSecret0029 } from './migrations/0029_api_secret';
 import { messageParts0030 } from './migrations/0030_message_parts';
+import { dispatchWritten0031 } from './migrations/0031_dispatch_written';
 import { smppServerShared0032 } from './migrations/0032_smpp_server_shared';
 
 async function run(db: Kysely<any>, statements: string[]) {
@@ -189,6 +190,7 @@ export const migrations: Record<string, Migration> = {
   '0028_held_chunks': heldChunks0028,
   '0029_api_secret': apiSecret0029,
   '0030_message_parts': messageParts0030,
+  '0031_dispatch_written': dispatchWritten0031,
   '0032_smpp_server_shared': smppServerShared0032,
 };
 

@@ -232,6 +232,9 @@ export interface Database {
   sms_inflight: SmsInflightTable;
   // 0030_message_parts
   sms_message_parts: SmsMessagePartTable;
+  // 0031_dispatch_written
+  dispatch_channels: DispatchChannelTable;
+  dispatch_channel_stats: DispatchChannelStatTable;
   // 0023_task_chunks
   sms_task_chunks: SmsTaskChunkTable;
   sms_chunk_staging: SmsChunkStagingTable;
@@ -561,6 +564,8 @@ export interface SmsMessageTable {
   done_at: NullableTs;
   /** 0017_varintl: the message's own text (variable SMS); null = the task's content */
   content: D<string | null>;
+  /** 0031: the channel it was submitted on ('' = the default link) */
+  channel: D<string>;
 }
 
 /** 0019: a task's messages to hand out, in id order */
@@ -579,6 +584,42 @@ export interface DispatchLeaseTable {
   owner: string;
   lease_until: Timestamp;
   message_ids: number[];
+  /** 0031: the ids its worker may have written to the SMSC (marked before the write); null: a lease without marks, all count as written */
+  written: D<number[] | null>;
+}
+
+/** 0031: a carrier channel managed by the operator CLI (`channel add`), beside SMPP_CHANNELS */
+export interface DispatchChannelTable {
+  name: string;
+  /** smpp://… with the link options (smsc/config.ts) */
+  url: string;
+  /** enums/carrier codes it serves ([] = every domestic carrier) */
+  carriers: D<number[]>;
+  international: D<boolean>;
+  /** enums/sms-type codes it serves ([] = every type) */
+  sms_types: D<number[]>;
+  priority: D<number>;
+  weight: D<number>;
+  /** messages/s (0 = no limit) */
+  max_per_second: D<number>;
+  enabled: D<boolean>;
+  updated_at: D<Date>;
+}
+
+/** 0031: one worker process's counters of one channel (written periodically) */
+export interface DispatchChannelStatTable {
+  channel: string;
+  worker: string;
+  submitted: D<string>;
+  accepted: D<string>;
+  refused: D<string>;
+  retried: D<string>;
+  unconfirmed: D<string>;
+  receipts: D<string>;
+  latency_ms_sum: D<number>;
+  latency_count: D<string>;
+  bound: D<boolean>;
+  updated_at: D<Date>;
 }
 
 /** 0019: messages to submit again from next_at */
@@ -645,6 +686,9 @@ export interface SmsReceiptTable {
   report: D<string>;
   done_at: Timestamp;
   received_at: CreatedAt;
+  /** 0031: the receipt's source_addr (the message's destination) and the channel it came on */
+  phone: D<string>;
+  channel: D<string>;
 }
 
 /** 上行 (MO) */

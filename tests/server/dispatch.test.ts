@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { Dispatcher, type DispatcherOptions } from '../../server/modules/dispatch/dispatcher';
 import { insertFixtureTask, type FixtureTask } from '../../bench/lib/dispatch-fixture';
 import { pushHooks } from '../../server/modules/dispatch/pipeline';
-import { carrierSlot, claimBatch, purgeStale, recordOutcomes, storeReceipts, taskSchedule, UNCONFIRMED } from '../../server/modules/dispatch/sql';
+import { carrierSlot, claimBatch, markWritten, purgeStale, recordOutcomes, storeReceipts, taskSchedule, UNCONFIRMED } from '../../server/modules/dispatch/sql';
 import { createSmscLink } from '../../server/modules/smsc/client';
 import { parseSmppUrl } from '../../server/modules/smsc/config';
 import { startSimulator } from '../../server/modules/smsc/simulator';
@@ -306,7 +306,7 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     expect(await db.selectFrom('sms_inflight').select('msg_id').where('task_id', '=', id).execute()).toEqual([]);
   });
 
-  it('expired leases (dead worker) become unconfirmed, never resubmitted; the late worker records nothing', async () => {
+  it('expired leases (dead worker): the messages marked written become unconfirmed, never resubmitted; the others are sent once; the late worker records nothing', async () => {
     const { server } = t;
     const { id } = await task(server, { count: 6 });
     const db = server.handle.db;
@@ -314,6 +314,9 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     const claimed = await claimBatch(db, 'dead-worker', now, new Date(now.getTime() + 1000), 4);
     expect(claimed).toHaveLength(4);
     expect((await taskRow(server, id)).status).toBe(2);
+    // the dead worker had handed two of them to its link (marked first), the other two never left it
+    const written = claimed.slice(0, 2).map((c) => c.id);
+    expect(await markWritten(db, 'dead-worker', claimed[0].lease, written, now, new Date(now.getTime() + 1000))).toBe(true);
 
     const link = new FakeLink();
     const d = dispatcher(server, link);
@@ -326,10 +329,19 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     server.clock.advance(1001);
     await d.maintain();
     expect(d.stats.recovered).toBe(4);
-    const ms = await messages(server, id);
-    const recovered = ms.filter((m) => claimed.some((c) => c.id === m.id));
-    expect(recovered.every((m) => m.state === 1 && m.error_code === UNCONFIRMED)).toBe(true);
+    // a mark after the lease expired is refused: the worker must not write them
+    expect(await markWritten(db, 'dead-worker', claimed[0].lease, claimed.slice(2).map((c) => c.id), server.clock.now(), new Date(server.clock.now().getTime() + 1000))).toBe(false);
+    let ms = await messages(server, id);
+    expect(ms.filter((m) => written.includes(m.id)).every((m) => m.state === 1 && m.error_code === UNCONFIRMED)).toBe(true);
+    expect(ms.filter((m) => claimed.slice(2).some((c) => c.id === m.id)).every((m) => m.state === 0)).toBe(true);
     expect(await leases(server)).toEqual([]);
+    await drain(d);
+    ms = await messages(server, id);
+    expect(ms.every((m) => m.state === 1)).toBe(true);
+    expect(claimed.slice(2).map((c) => link.written.get(c.id))).toEqual([1, 1]);
+    expect(written.map((w) => link.written.get(w))).toEqual([undefined, undefined]);
+    expect([...link.written.values()].every((n) => n === 1)).toBe(true);
+    expect(link.written.size).toBe(4);
     expect(await taskRow(server, id)).toMatchObject({ status: 3, unknown_num: 6, submitted_num: 6 });
     await expectCountersMatch(server, id);
 
@@ -338,7 +350,32 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     expect(n).toBe(0);
     expect(await taskRow(server, id)).toMatchObject({ unknown_num: 6, submitted_num: 6 });
     await drain(d);
-    expect(link.written.size).toBe(2);
+    expect(link.written.size).toBe(4);
+  });
+
+  it('a batch goes to the link in slices of at most its window × connections, each marked written before', async () => {
+    const { server } = t;
+    const { id } = await task(server, { count: 10 });
+    const link = new FakeLink();
+    const marks: number[][] = [];
+    const sizes: number[] = [];
+    Object.defineProperty(link, 'capacity', { value: 4 });
+    const submit = link.submit.bind(link);
+    link.submit = async (batch) => {
+      const l = await server.handle.db.selectFrom('dispatch_leases').select('written').execute();
+      marks.push(batch.map((r) => r.ref).filter((ref) => !l.some((x) => (x.written ?? []).includes(ref))));
+      sizes.push(batch.length);
+      return submit(batch);
+    };
+    const d = dispatcher(server, link, { batchSize: 10 });
+    expect(await d.dispatchOnce()).toBe(10);
+    // every request was marked before the link got it; never more than 4 at once
+    expect(marks.every((m) => m.length === 0)).toBe(true);
+    expect(link.requests.length).toBe(10);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(4);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(10);
+    expect((await messages(server, id)).every((m) => m.state === 1)).toBe(true);
+    expect(await leases(server)).toEqual([]);
   });
 
   it('an SMSC answering the same message id twice: the later ones are recorded without it, as unconfirmed', async () => {

@@ -24,12 +24,15 @@ import type { MoMessage, Receipt, SmscLink, SubmitRequest, SubmitResult } from '
 import { expandNextChunk, fireDueTimedTasks } from '../send';
 import { storeMo, type StoredMo } from './mo';
 import { SendRecordStatus } from '../../../common/generated/schemas';
+import { channelServes } from '../smsc/config';
 import {
   applyOrStoreReceipts,
   applyReceipts,
+  applyUnconfirmedReceipts,
   claimBatch,
   completeTasks,
   markSubmitted,
+  markWritten,
   purgeStale,
   recordOutcomes,
   recoverLeases,
@@ -38,6 +41,7 @@ import {
   type ClaimedMessage,
   type Outcome,
 } from './sql';
+import { sql } from 'kysely';
 
 type Tx = Transaction<Database>;
 
@@ -77,7 +81,97 @@ export interface DispatcherOptions {
   submit?: boolean;
   /** run the expander loop: large tasks' chunks → message rows (default true) */
   expand?: boolean;
+  /** several channels: one unbound for longer than this hands its traffic to the next (default 30 s) */
+  failoverMs?: number;
+  /** per-channel counters to the log and dispatch_channel_stats this often (default 10 s; 0: never) */
+  channelStatsMs?: number;
+  /**
+   * a stored receipt no message in flight took for this long (default 60 s: longer than a submit's
+   * wait for its answer) is matched to an unconfirmed message by number + channel (sql.ts
+   * applyUnconfirmedReceipts); 0: never
+   */
+  matchUnconfirmedMs?: number;
   hooks?: DispatchHooks;
+}
+
+/**
+ * An upstream channel as the dispatcher routes to it (docs/api-dispatch.md "Channels"). The one
+ * default link (SMPP_URL) is the channel '' serving everything.
+ */
+export interface ChannelRoute {
+  /** recorded on the messages submitted on it; '' = the default link */
+  name: string;
+  link: SmscLink;
+  /** enums/carrier 1-3 served ([] = every domestic carrier, none when `international`) */
+  carriers?: number[];
+  international?: boolean;
+  /** enums/sms-type served ([] = every type) */
+  smsTypes?: number[];
+  /** lower first */
+  priority?: number;
+  weight?: number;
+  /** messages/s this process submits on it at most (0 = no limit) */
+  maxPerSecond?: number;
+}
+
+/** One channel's counters in this process (since it started). */
+export interface ChannelCounters {
+  /** written to the SMSC (answered or not) */
+  submitted: number;
+  accepted: number;
+  refused: number;
+  retried: number;
+  unconfirmed: number;
+  receipts: number;
+  /** time from handing a slice to the link to its last answer: sum (ms) and number of slices */
+  latencyMsSum: number;
+  latencyCount: number;
+}
+
+class Channel {
+  readonly budget: WriteBudget;
+  readonly counters: ChannelCounters = { submitted: 0, accepted: 0, refused: 0, retried: 0, unconfirmed: 0, receipts: 0, latencyMsSum: 0, latencyCount: 0 };
+  /** since when the link has been seen unbound (null: bound) */
+  unboundSince: number | null = null;
+  /** smooth weighted round robin among one priority's healthy channels */
+  credit = 0;
+  private tokens: number;
+  private refilledAt = 0;
+  constructor(
+    readonly route: ChannelRoute,
+    /** serves every message (the default link) */
+    readonly all: boolean,
+  ) {
+    const cap = route.link.capacity;
+    this.budget = new WriteBudget(cap && cap > 0 ? cap : Number.POSITIVE_INFINITY);
+    this.tokens = route.maxPerSecond ?? 0;
+  }
+  get name() {
+    return this.route.name;
+  }
+  serves(m: ClaimedMessage): boolean {
+    return this.all || channelServes({ carriers: this.route.carriers ?? [], international: this.route.international ?? false, smsTypes: this.route.smsTypes ?? [] }, m.carrier, m.smstype);
+  }
+  /** bound, or unbound for less than failoverMs */
+  healthy(now: number, failoverMs: number): boolean {
+    if (this.route.link.ready) {
+      this.unboundSince = null;
+      return true;
+    }
+    this.unboundSince ??= now;
+    return now - this.unboundSince < failoverMs;
+  }
+  /** a token of its throughput limit is left (not taken) */
+  hasToken(now: number): boolean {
+    const max = this.route.maxPerSecond ?? 0;
+    if (!max) return true;
+    this.tokens = Math.min(max, this.tokens + ((now - this.refilledAt) * max) / 1000);
+    this.refilledAt = now;
+    return this.tokens >= 1;
+  }
+  take() {
+    if (this.route.maxPerSecond) this.tokens--;
+  }
 }
 
 export interface DispatcherStats {
@@ -94,6 +188,8 @@ export interface DispatcherStats {
   recovered: number;
   /** records set to 1 提交成功 by housekeeping (their receipt was late) */
   marked: number;
+  /** receipts applied to unconfirmed messages by number + channel */
+  matchedUnconfirmed: number;
   errors: number;
 }
 
@@ -113,6 +209,32 @@ class Waker {
   }
   wake() {
     for (const w of [...this.waiters]) w();
+  }
+}
+
+/**
+ * How many messages may be handed to the link (marked written, not answered yet) at once: the
+ * link's window × connections. What a crash can leave unconfirmed is bounded by it.
+ */
+export class WriteBudget {
+  private used = 0;
+  private waiters: (() => void)[] = [];
+  constructor(readonly size: number) {}
+  /** waits until at least min(want, floor) is free, then takes up to `want` */
+  async take(want: number, floor: number): Promise<number> {
+    for (;;) {
+      const free = this.size - this.used;
+      if (free > 0 && free >= Math.min(want, floor)) {
+        const n = Math.min(want, free);
+        this.used += n;
+        return n;
+      }
+      await new Promise<void>((r) => this.waiters.push(r));
+    }
+  }
+  release(n: number) {
+    this.used -= n;
+    for (const w of this.waiters.splice(0)) w();
   }
 }
 
@@ -153,12 +275,13 @@ export function receiptRow(r: Receipt) {
     errorCode: r.delivered ? '' : (err && !/^0+$/.test(err) ? err : stat || 'UNDELIV').slice(0, 32),
     report: stat,
     doneAt: r.doneAt instanceof Date && !Number.isNaN(r.doneAt.getTime()) ? r.doneAt : new Date(),
+    ...(r.phone ? { phone: String(r.phone).replace(/^\+?86(?=1\d{10}$)/, '').slice(0, 32) } : {}),
   };
 }
 
 export class Dispatcher {
   readonly workerId: string;
-  readonly stats: DispatcherStats = { claimed: 0, accepted: 0, rejected: 0, retried: 0, unconfirmed: 0, receiptsStored: 0, receiptsApplied: 0, expanded: 0, mo: 0, recovered: 0, marked: 0, errors: 0 };
+  readonly stats: DispatcherStats = { claimed: 0, accepted: 0, rejected: 0, retried: 0, unconfirmed: 0, receiptsStored: 0, receiptsApplied: 0, expanded: 0, mo: 0, recovered: 0, marked: 0, matchedUnconfirmed: 0, errors: 0 };
   private readonly o: Required<Omit<DispatcherOptions, 'hooks' | 'workerId'>>;
   private readonly hooks: DispatchHooks;
   private running = false;
@@ -169,10 +292,16 @@ export class Dispatcher {
   private readonly applierWake = new Waker();
   private lastSweep = 0;
   private lastPurge = 0;
+  private readonly channels: Channel[];
+  /** the channels by priority (lower first), grouped */
+  private readonly tiers: Channel[][];
+  private lastChannelStats = 0;
+  private lastMatch = 0;
 
   constructor(
     private readonly ctx: AppContext,
-    private readonly link: SmscLink,
+    /** one link (the default channel '', serving everything) or the channel table */
+    link: SmscLink | ChannelRoute[],
     opts: DispatcherOptions = {},
   ) {
     this.workerId = (opts.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`).slice(0, 100);
@@ -188,10 +317,29 @@ export class Dispatcher {
       submit: opts.submit ?? true,
       expand: opts.expand ?? true,
       markSubmittedMs: opts.markSubmittedMs ?? 10_000,
+      failoverMs: opts.failoverMs ?? 30_000,
+      channelStatsMs: opts.channelStatsMs ?? 10_000,
+      matchUnconfirmedMs: opts.matchUnconfirmedMs ?? 60_000,
     };
     this.hooks = opts.hooks ?? {};
-    link.onReceipts((rs) => this.handleReceipts(rs));
-    link.onMo((ms) => this.handleMo(ms));
+    this.channels = Array.isArray(link) ? link.map((r) => new Channel(r, false)) : [new Channel({ name: '', link }, true)];
+    if (!this.channels.length) throw new Error('dispatch: no channel');
+    const priorities = [...new Set(this.channels.map((c) => c.route.priority ?? 0))].sort((a, b) => a - b);
+    this.tiers = priorities.map((p) => this.channels.filter((c) => (c.route.priority ?? 0) === p));
+    for (const c of this.channels) {
+      // a named channel's message ids are recorded as "name:id": two SMSCs may hand out the same ids
+      const prefix = c.name ? `${c.name}:` : '';
+      c.route.link.onReceipts(async (rs) => {
+        await this.handleReceipts(prefix ? rs.map((r) => ({ ...r, msgId: prefix + r.msgId, ...(r.readings ? { readings: r.readings.map((x) => prefix + x) } : {}) })) : rs, c.name);
+        c.counters.receipts += rs.length;
+      });
+      c.route.link.onMo((ms) => this.handleMo(ms));
+    }
+  }
+
+  /** the channels' names and counters in this process */
+  channelCounters(): { name: string; bound: boolean; counters: ChannelCounters }[] {
+    return this.channels.map((c) => ({ name: c.name, bound: c.route.link.ready, counters: { ...c.counters } }));
   }
 
   get db() {
@@ -206,8 +354,8 @@ export class Dispatcher {
   // ---------------------------------------------------------------- steps (tests drive these)
 
   /** Receipts from the link: applied, or stored to wait (the SMSC is acknowledged once this resolves). */
-  async handleReceipts(rs: Receipt[]): Promise<void> {
-    const { applied, stored } = await applyOrStoreReceipts(this.db, this.ctx, rs.map(receiptRow), this.hooks.reports);
+  async handleReceipts(rs: Receipt[], channel = ''): Promise<void> {
+    const { applied, stored } = await applyOrStoreReceipts(this.db, this.ctx, rs.map((r) => ({ ...receiptRow(r), channel })), this.hooks.reports);
     this.stats.receiptsApplied += applied;
     this.stats.receiptsStored += stored;
     if (stored) this.applierWake.wake();
@@ -227,37 +375,181 @@ export class Dispatcher {
     if (!batch.length) return 0;
     this.stats.claimed += batch.length;
     const TC = performance.now();
-    const requests: SubmitRequest[] = batch.map((m) => ({ ref: m.id, to: m.phone, from: `${this.o.sourcePrefix}${m.account_id}${m.extension ?? ''}`, text: m.content }));
-    let results: SubmitResult[];
-    try {
-      results = await this.link.submit(requests);
-    } catch (err) {
-      // whatever was written may have reached the SMSC: never resubmitted
-      this.logError('submit', err);
-      results = [];
+    // routing: each message to one channel (never two: the lease holds it until its outcome is recorded)
+    const nowMs = now.getTime();
+    const groups = new Map<Channel, ClaimedMessage[]>();
+    const unrouted: SubmitResult[] = [];
+    const waiting: ClaimedMessage[] = [];
+    for (const m of batch) {
+      const c = this.route(m, nowMs);
+      if (c === 'none') unrouted.push({ ref: m.id, status: 'rejected', code: 'NO_CHANNEL' });
+      else if (c === 'wait') {
+        unrouted.push({ ref: m.id, status: 'retry', code: 'NO_CHANNEL_READY', afterMs: 1000 });
+        waiting.push(m);
+      } else {
+        const g = groups.get(c);
+        if (g) g.push(m);
+        else groups.set(c, [m]);
+      }
     }
-    const T1 = performance.now();
-    const outcomes = toOutcomes(batch, results);
+    if (unrouted.length) {
+      if (waiting.length) this.ctx.log.warn(`dispatch ${this.workerId}: ${waiting.length} messages wait: no healthy channel for them`);
+      const byId = new Map(batch.map((m) => [m.id, m]));
+      await this.record(toOutcomes(unrouted.map((r) => byId.get(r.ref)!), unrouted));
+    }
+    await Promise.all([...groups].map(([c, ms]) => this.sendOn(c, ms)));
+    this.ctx.log.debug(`dispatch ${batch.length}: claim ${(TC - T0).toFixed(0)} ms, submit and record ${(performance.now() - TC).toFixed(0)} ms`);
+    this.applierWake.wake();
+    return batch.length;
+  }
+
+  /**
+   * The channel for a message: of the channels serving it, the first priority with a healthy one
+   * (bound, or unbound for less than failoverMs) that has throughput left, spread by weight
+   * (smooth weighted round robin). 'wait': none now (sent later); 'none': no channel serves it.
+   */
+  private route(m: ClaimedMessage, now: number): Channel | 'wait' | 'none' {
+    if (this.channels.length === 1 && this.channels[0].all) return this.channels[0];
+    let served = false;
+    for (const tier of this.tiers) {
+      let total = 0;
+      let best: Channel | null = null;
+      for (const c of tier) {
+        if (!c.serves(m)) continue;
+        served = true;
+        if (!c.healthy(now, this.o.failoverMs) || !c.hasToken(now)) continue;
+        const w = c.route.weight ?? 1;
+        c.credit += w;
+        total += w;
+        if (!best || c.credit > best.credit) best = c;
+      }
+      if (best) {
+        best.credit -= total;
+        best.take();
+        return best;
+      }
+    }
+    return served ? 'wait' : 'none';
+  }
+
+  /** the outcomes must reach the database: retried while it is unreachable (the lease keeps the rows) */
+  private async record(outcomes: Outcome[]): Promise<void> {
     for (const o of outcomes) {
       if (o.state === SendRecordStatus.NotSent) this.stats.retried++;
       else if (o.state === SendRecordStatus.SubmitFailed) this.stats.rejected++;
       else if (o.msgId) this.stats.accepted++;
       else this.stats.unconfirmed++;
     }
-    // the outcomes must reach the database: retry while it is unreachable (the lease keeps the rows)
     for (let attempt = 0; ; attempt++) {
       try {
         await recordOutcomes(this.db, this.ctx, this.workerId, outcomes, this.hooks.reports, this.o.markSubmittedMs > 0);
-        break;
+        return;
       } catch (err) {
         this.logError('record', err);
         if (!this.running || attempt >= 20) throw err;
         await new Promise((r) => setTimeout(r, Math.min(5000, 100 * 2 ** attempt)));
       }
     }
-    this.ctx.log.debug(`dispatch ${batch.length}: claim ${(TC - T0).toFixed(0)} ms, submit ${(T1 - TC).toFixed(0)} ms, record ${(performance.now() - T1).toFixed(0)} ms`);
-    this.applierWake.wake();
-    return batch.length;
+  }
+
+  /**
+   * Hands messages to a channel's link in slices, each marked written in its lease (the lease
+   * extended, the channel recorded on the messages) before it goes, then records their outcomes.
+   * The channel's WriteBudget (window × connections) counts a slice from its mark to its last
+   * answer: what is marked is on the wire at once (never-written messages are never marked: they are
+   * sent after a restart). A slice whose mark fails (lease lost, database unreachable) and the rest
+   * are not written: 'retry' (recorded only while the lease is still ours).
+   */
+  private async sendOn(c: Channel, batch: ClaimedMessage[]): Promise<void> {
+    const budget = c.budget;
+    const slices: Promise<SubmitResult[]>[] = [];
+    // slices of an eighth to a quarter of the budget: the next slices are written while one is
+    // answered; what a crash between a mark and its write loses is one slice
+    const finite = Number.isFinite(budget.size);
+    const floor = finite ? Math.max(1, Math.floor(budget.size / 8)) : batch.length;
+    const most = finite ? Math.max(1, Math.floor(budget.size / 4)) : batch.length;
+    const prefix = c.name ? `${c.name}:` : '';
+    let i = 0;
+    while (i < batch.length) {
+      const n = await budget.take(Math.min(most, batch.length - i), floor);
+      const slice = batch.slice(i, i + n);
+      let ok = false;
+      try {
+        const now = this.ctx.now();
+        ok = await markWritten(this.db, this.workerId, slice[0].lease, slice.map((m) => m.id), now, new Date(now.getTime() + this.o.leaseMs), c.name);
+        if (!ok) this.ctx.log.warn(`dispatch ${this.workerId}: lease lost, ${batch.length - i} claimed messages not submitted`);
+      } catch (err) {
+        this.logError('mark written', err);
+      }
+      if (!ok) {
+        budget.release(n);
+        break;
+      }
+      i += n;
+      const T = performance.now();
+      const requests = slice.map((m): SubmitRequest => ({ ref: m.id, to: m.phone, from: `${this.o.sourcePrefix}${m.account_id}${m.extension ?? ''}`, text: m.content }));
+      slices.push(
+        c.route.link
+          .submit(requests)
+          .catch((err: unknown) => {
+            // whatever was written may have reached the SMSC: never resubmitted (no result: unconfirmed)
+            this.logError('submit', err);
+            return [] as SubmitResult[];
+          })
+          .then((results) => {
+            this.count(c, slice.length, results, performance.now() - T);
+            // a named channel's ids are stored as name:id, the ids of a long message's parts too (its receipts are matched by them)
+            return prefix
+              ? results.map((r) => (r.status === 'accepted' ? { ...r, msgId: prefix + r.msgId, ...(r.parts ? { parts: r.parts.map((x) => prefix + x) } : {}) } : r))
+              : results;
+          })
+          .finally(() => budget.release(n)),
+      );
+    }
+    const results = (await Promise.all(slices)).flat();
+    for (const m of batch.slice(i)) results.push({ ref: m.id, status: 'retry', code: 'NOT_WRITTEN', afterMs: 1000 });
+    await this.record(toOutcomes(batch, results));
+  }
+
+  private count(c: Channel, n: number, results: SubmitResult[], ms: number) {
+    const k = c.counters;
+    let retried = 0;
+    for (const r of results) {
+      if (r.status === 'accepted') k.accepted++;
+      else if (r.status === 'rejected') k.refused++;
+      else if (r.status === 'retry') retried++;
+      else k.unconfirmed++;
+    }
+    // requests without an answer (the link failed) are unconfirmed
+    k.unconfirmed += n - results.length;
+    k.retried += retried;
+    k.submitted += n - retried;
+    k.latencyMsSum += ms;
+    k.latencyCount++;
+  }
+
+  /** Writes this process's channel counters to dispatch_channel_stats and the log. */
+  async flushChannelStats(): Promise<void> {
+    const rows = this.channelCounters();
+    await sql`
+      insert into dispatch_channel_stats (channel, worker, submitted, accepted, refused, retried, unconfirmed, receipts, latency_ms_sum, latency_count, bound, updated_at)
+      select u.channel, ${this.workerId}, u.submitted, u.accepted, u.refused, u.retried, u.unconfirmed, u.receipts, u.latency_ms_sum, u.latency_count, u.bound,
+        ${this.ctx.now().toISOString()}::timestamptz
+      from unnest(${rows.map((r) => r.name)}::text[], ${rows.map((r) => r.counters.submitted)}::bigint[], ${rows.map((r) => r.counters.accepted)}::bigint[],
+        ${rows.map((r) => r.counters.refused)}::bigint[], ${rows.map((r) => r.counters.retried)}::bigint[], ${rows.map((r) => r.counters.unconfirmed)}::bigint[],
+        ${rows.map((r) => r.counters.receipts)}::bigint[], ${rows.map((r) => r.counters.latencyMsSum)}::float8[], ${rows.map((r) => r.counters.latencyCount)}::bigint[],
+        ${rows.map((r) => r.bound)}::boolean[])
+        as u(channel, submitted, accepted, refused, retried, unconfirmed, receipts, latency_ms_sum, latency_count, bound)
+      on conflict (channel, worker) do update set submitted = excluded.submitted, accepted = excluded.accepted, refused = excluded.refused,
+        retried = excluded.retried, unconfirmed = excluded.unconfirmed, receipts = excluded.receipts, latency_ms_sum = excluded.latency_ms_sum,
+        latency_count = excluded.latency_count, bound = excluded.bound, updated_at = excluded.updated_at`.execute(this.db);
+    for (const r of rows) {
+      const k = r.counters;
+      this.ctx.log.info(
+        `channel ${r.name || '(SMPP_URL)'}: ${r.bound ? 'bound' : 'unbound'}, submitted ${k.submitted}, accepted ${k.accepted}, refused ${k.refused}, retried ${k.retried}, ` +
+          `unconfirmed ${k.unconfirmed}, receipts ${k.receipts}, latency ${k.latencyCount ? (k.latencyMsSum / k.latencyCount).toFixed(0) : '-'} ms`,
+      );
+    }
   }
 
   /** Applies stored receipts until fewer than a batch remain; returns how many were applied. */
@@ -295,7 +587,7 @@ export class Dispatcher {
     for (;;) {
       const n = await recoverLeases(this.db, this.ctx);
       this.stats.recovered += n;
-      if (n > 0) this.ctx.log.warn(`dispatch ${this.workerId}: ${n} messages with an expired lease recorded as unconfirmed`);
+      if (n > 0) this.ctx.log.warn(`dispatch ${this.workerId}: ${n} messages with an expired lease recovered (written ones unconfirmed, the others queued again)`);
       if (n === 0) break;
     }
     if (this.o.markSubmittedMs > 0) {
@@ -309,9 +601,24 @@ export class Dispatcher {
       this.lastSweep = now.getTime();
       await completeTasks(this.db, null, now);
     }
+    if (this.o.matchUnconfirmedMs > 0 && (now.getTime() - this.lastMatch >= 5000 || now.getTime() < this.lastMatch)) {
+      this.lastMatch = now.getTime();
+      for (;;) {
+        const n = await applyUnconfirmedReceipts(this.db, this.ctx, this.o.matchUnconfirmedMs, this.o.leaseMs + 600_000, 1000, this.hooks.reports);
+        this.stats.receiptsApplied += n;
+        this.stats.matchedUnconfirmed += n;
+        if (n < 1000) break;
+      }
+    }
+    if (this.o.channelStatsMs > 0 && (now.getTime() - this.lastChannelStats >= this.o.channelStatsMs || now.getTime() < this.lastChannelStats)) {
+      this.lastChannelStats = now.getTime();
+      await this.flushChannelStats();
+    }
     if (now.getTime() - this.lastPurge >= 600_000 || now.getTime() < this.lastPurge) {
       this.lastPurge = now.getTime();
       await purgeStale(this.db, new Date(now.getTime() - this.o.orphanReceiptMs));
+      // counters of worker processes gone for as long (channel-stats adds up the live and recent ones)
+      await sql`delete from dispatch_channel_stats where updated_at < ${new Date(now.getTime() - this.o.orphanReceiptMs).toISOString()}::timestamptz`.execute(this.db);
     }
   }
 
@@ -346,7 +653,7 @@ export class Dispatcher {
   private async laneLoop() {
     while (this.running) {
       try {
-        if (!this.link.ready) {
+        if (!this.channels.some((c) => c.route.link.ready)) {
           await this.idle.wait(this.o.idleMs * 2);
           continue;
         }

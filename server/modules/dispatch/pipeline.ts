@@ -10,9 +10,10 @@ import { enqueueMo, enqueueReports } from '../push/outbox';
 import { enqueueSmppMo, enqueueSmppReceipts } from '../smpp-server';
 import { Pusher } from '../push/pusher';
 import { createSmscLink, type SmscLinkHandle } from '../smsc/client';
-import { describeSmsc, parseSmppUrl, simulatorSettingsFromEnv } from '../smsc/config';
+import fs from 'node:fs';
+import { checkChannels, ChannelConfigError, describeSmsc, parseChannel, parseChannelTable, parseSmppUrl, simulatorSettingsFromEnv, DEFAULT_FAILOVER_MS, type ChannelSpec } from '../smsc/config';
 import { startSimulator, type Simulator, type SimulatorSettings } from '../smsc/simulator';
-import { Dispatcher, type DispatchHooks, type DispatcherOptions } from './dispatcher';
+import { Dispatcher, type ChannelRoute, type DispatchHooks, type DispatcherOptions } from './dispatcher';
 import type { StoredMo } from './mo';
 import type { AppliedReport } from './sql';
 import { NeedReport } from '../../../common/generated/schemas';
@@ -21,7 +22,10 @@ export interface Pipeline {
   dispatcher: Dispatcher;
   /** sends the delivery reports and uplinks queued in push_outbox */
   pusher: Pusher | null;
+  /** the (first) channel's link */
   link: SmscLinkHandle;
+  /** every channel's link ('' = the default link of SMPP_URL / the embedded simulator) */
+  links: { name: string; link: SmscLinkHandle }[];
   /** the embedded simulator (no SMPP_URL) */
   simulator: Simulator | null;
   /** where the link connects to, without the password */
@@ -38,6 +42,38 @@ export interface PipelineOptions {
   simulator?: Partial<SimulatorSettings>;
   /** run a Pusher in this process (default true) */
   push?: boolean;
+  /** the channel table file (JSON; default SMPP_CHANNELS); with it or dispatch_channels rows, SMPP_URL is not used */
+  channelsFile?: string;
+  /** no channel and no SMPP_URL: fail instead of starting the embedded simulator (npm run worker) */
+  requireLink?: boolean;
+}
+
+/**
+ * The channel table: SMPP_CHANNELS' file, then the enabled dispatch_channels rows (`npm run cli --
+ * channel add`; a row named like a channel of the file is left out). Empty: the one default link.
+ */
+export async function loadChannels(ctx: Pick<AppContext, 'db' | 'log'>, file: string | undefined): Promise<{ channels: ChannelSpec[]; failoverMs: number }> {
+  let channels: ChannelSpec[] = [];
+  let failoverMs = DEFAULT_FAILOVER_MS;
+  if (file?.trim()) {
+    let text: string;
+    try {
+      text = fs.readFileSync(file.trim(), 'utf8');
+    } catch (e) {
+      throw new ChannelConfigError(`cannot read ${file.trim()} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    ({ channels, failoverMs } = parseChannelTable(text));
+  }
+  const rows = await ctx.db.selectFrom('dispatch_channels').selectAll().where('enabled', '=', true).orderBy('name').execute();
+  for (const r of rows) {
+    if (channels.some((c) => c.name === r.name)) {
+      ctx.log.warn(`channel ${r.name}: defined in SMPP_CHANNELS too, the database row is not used`);
+      continue;
+    }
+    channels.push(parseChannel({ name: r.name, url: r.url, carriers: r.carriers, international: r.international, sms_types: r.sms_types, priority: r.priority, weight: r.weight, max_per_second: r.max_per_second }));
+  }
+  checkChannels(channels);
+  return { channels, failoverMs };
 }
 
 /**
@@ -98,7 +134,7 @@ function int(env: NodeJS.ProcessEnv, name: string, min: number, max: number): nu
   return n;
 }
 
-/** DISPATCH_BATCH, DISPATCH_LANES, DISPATCH_LEASE_MS, DISPATCH_MARK_MS, SMS_SOURCE_PREFIX, WORKER_ID */
+/** DISPATCH_BATCH, DISPATCH_LANES, DISPATCH_LEASE_MS, DISPATCH_MARK_MS, DISPATCH_FAILOVER_MS, DISPATCH_MATCH_UNCONFIRMED_MS, SMS_SOURCE_PREFIX, WORKER_ID */
 export function dispatcherOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DispatcherOptions {
   const o: DispatcherOptions = {};
   const batch = int(env, 'DISPATCH_BATCH', 1, 20_000);
@@ -114,22 +150,37 @@ export function dispatcherOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): 
   const mark = int(env, 'DISPATCH_MARK_MS', 0, 600_000);
   if (mark !== undefined) o.markSubmittedMs = mark;
   if (env.WORKER_ID) o.workerId = env.WORKER_ID.slice(0, 100);
+  const match = int(env, 'DISPATCH_MATCH_UNCONFIRMED_MS', 0, 86_400_000);
+  if (match !== undefined) o.matchUnconfirmedMs = match;
+  const failover = int(env, 'DISPATCH_FAILOVER_MS', 0, 3_600_000);
+  if (failover !== undefined) o.failoverMs = failover;
   return o;
 }
 
 export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {}): Promise<Pipeline> {
+  const table = await loadChannels(ctx, opts.channelsFile ?? process.env.SMPP_CHANNELS);
   let simulator: Simulator | null = null;
   let url = opts.smppUrl?.trim() || '';
-  if (!url) {
+  if (table.channels.length) {
+    if (url) ctx.log.warn(`dispatch: ${table.channels.length} channels configured, SMPP_URL is not used`);
+  } else if (!url) {
+    if (opts.requireLink) throw new Error('dispatch: no SMPP_URL, no SMPP_CHANNELS and no channel rows');
     simulator = await startSimulator(opts.simulator ?? (simulatorSettingsFromEnv(process.env)));
     // our own simulator takes (and counts submits by) the ref TLV; a configured SMSC gets none unless asked
     url = `${simulator.url}?ref_tlv=${simulator.settings.refTlv}`;
   }
-  const cfg = parseSmppUrl(url);
-  const link = createSmscLink(cfg, ctx.log);
+  const links = table.channels.length
+    ? table.channels.map((c) => ({ name: c.name, link: createSmscLink(c.cfg, ctx.log), spec: c }))
+    : [{ name: '', link: createSmscLink(parseSmppUrl(url), ctx.log), spec: null }];
+  const routes: ChannelRoute[] = links.map(({ name, link, spec }) => ({
+    name,
+    link,
+    ...(spec ? { carriers: spec.carriers, international: spec.international, smsTypes: spec.smsTypes, priority: spec.priority, weight: spec.weight, maxPerSecond: spec.maxPerSecond } : {}),
+  }));
   const pusher = opts.push === false ? null : new Pusher({ db: ctx.db, log: ctx.log, now: ctx.now, resolveHost: ctx.resolveHost });
   pusher?.start();
-  const dispatcher = new Dispatcher(ctx, link, {
+  const dispatcher = new Dispatcher(ctx, table.channels.length ? routes : links[0].link, {
+    failoverMs: table.failoverMs,
     ...opts.dispatcher,
     hooks: { ...pushHooks(() => pusher?.wake()), ...opts.dispatcher?.hooks },
   }).start();
@@ -137,15 +188,18 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
   return {
     dispatcher,
     pusher,
-    link,
+    link: links[0].link,
+    links: links.map(({ name, link }) => ({ name, link })),
     simulator,
-    smsc: `${describeSmsc(cfg)}${simulator ? ' (embedded simulator)' : ''}`,
+    smsc: table.channels.length
+      ? table.channels.map((c) => `${c.name} ${describeSmsc(c.cfg)}`).join(', ')
+      : `${describeSmsc(parseSmppUrl(url))}${simulator ? ' (embedded simulator)' : ''}`,
     async stop() {
       if (stopped) return;
       stopped = true;
       await dispatcher.stop();
       await pusher?.stop();
-      await link.close();
+      await Promise.all(links.map((l) => l.link.close()));
       await simulator?.close();
     },
   };

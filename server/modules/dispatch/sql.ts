@@ -67,6 +67,11 @@ export interface ClaimedMessage {
   content: string;
   /** the task's extension when its account has needextend 1 (appended to the source address), else '' */
   extension?: string;
+  /** enums/carrier and the task's enums/sms-type: the channel routing (dispatcher.ts) */
+  carrier: number;
+  smstype: number;
+  /** the dispatch_leases row of its batch */
+  lease: string;
 }
 
 interface ClaimRow {
@@ -75,6 +80,7 @@ interface ClaimRow {
   account_id: number;
   phone: string;
   content: string | null;
+  carrier: number;
 }
 
 /** tasks' queues to take messages from in one claim at most */
@@ -110,7 +116,7 @@ export async function claimBatch(db: Kysely<Database>, owner: string, now: Date,
       returning message_id`.execute(trx);
     if (due.rows.length) {
       const r = await sql<ClaimRow>`
-        select id, task_id, account_id, phone, content from sms_messages
+        select id, task_id, account_id, phone, content, carrier from sms_messages
         where id = any(${due.rows.map((x) => x.message_id)}::int[]) and state = ${sql.lit(SendRecordStatus.NotSent)} order by id`.execute(trx);
       rows.push(...r.rows);
     }
@@ -121,7 +127,7 @@ export async function claimBatch(db: Kysely<Database>, owner: string, now: Date,
       served.push(q.task_id);
       const want = limit - rows.length;
       const r = await sql<ClaimRow>`
-        select id, task_id, account_id, phone, content from sms_messages
+        select id, task_id, account_id, phone, content, carrier from sms_messages
         where task_id = ${q.task_id} and state = ${sql.lit(SendRecordStatus.NotSent)} and id > ${q.next_id}
         order by id limit ${want}`.execute(trx);
       const last = r.rows.length ? r.rows[r.rows.length - 1].id : q.next_id;
@@ -131,17 +137,22 @@ export async function claimBatch(db: Kysely<Database>, owner: string, now: Date,
       rows.push(...r.rows);
     }
     if (!rows.length) return [];
-    await sql`insert into dispatch_leases (owner, lease_until, message_ids) values (${owner}, ${iso(leaseUntil)}::timestamptz, ${rows.map((m) => m.id)}::int[])`.execute(trx);
+    const lease = await sql<{ id: string }>`
+      insert into dispatch_leases (owner, lease_until, message_ids, written) values (${owner}, ${iso(leaseUntil)}::timestamptz, ${rows.map((m) => m.id)}::int[], '{}')
+      returning id`.execute(trx);
+    const leaseId = String(lease.rows[0].id);
     const taskIds = [...new Set(rows.map((m) => m.task_id))].sort((a, b) => a - b);
-    const tasks = await sql<{ id: number; content: string; extension: string }>`
-      select t.id, t.content, case when a.needextend = 1 then t.extension else '' end as extension
+    const tasks = await sql<{ id: number; content: string; smstype: number; extension: string }>`
+      select t.id, t.content, t.smstype, case when a.needextend = 1 then t.extension else '' end as extension
       from sms_tasks t join accounts a on a.id = t.account_id where t.id = any(${taskIds}::int[])`.execute(trx);
     await sql`
       update sms_tasks t set status = ${TaskStatus.Sending}, updated_at = ${iso(now)}::timestamptz
       where t.id = any(${taskIds}::int[]) and t.status in (${TaskStatus.Processing}, ${TaskStatus.Waiting})`.execute(trx);
-    const text = new Map(tasks.rows.map((t) => [t.id, t.content]));
-    const ext = new Map(tasks.rows.map((t) => [t.id, t.extension]));
-    return rows.map((m) => ({ id: m.id, task_id: m.task_id, account_id: m.account_id, phone: m.phone, content: m.content ?? text.get(m.task_id) ?? '', extension: ext.get(m.task_id) ?? '' }));
+    const byId = new Map(tasks.rows.map((t) => [t.id, t]));
+    return rows.map((m) => ({
+      id: m.id, task_id: m.task_id, account_id: m.account_id, phone: m.phone, content: m.content ?? byId.get(m.task_id)?.content ?? '',
+      carrier: m.carrier, smstype: byId.get(m.task_id)?.smstype ?? 0, lease: leaseId, extension: byId.get(m.task_id)?.extension ?? '',
+    }));
   });
 }
 
@@ -460,26 +471,66 @@ export async function recordOutcomes(
 }
 
 /**
- * Lease recovery: the messages of expired leases (their worker died or hung) may have been written
- * to the SMSC, so they are never submitted again: state 1 with error_code UNCONFIRMED, counted
- * unknown. Returns how many messages were recovered.
+ * Marks messages of `owner`'s lease `leaseId` (ClaimedMessage.lease) as possibly written to the SMSC, before they are handed to the
+ * link, and extends the lease to `leaseUntil` (the worker's heartbeat). Returns false when the lease
+ * has expired or was recovered: the messages must not be written then (recovery has put them back
+ * in the queue, or will: another worker sends them). A named `channel` is written on the messages
+ * in the same statement (sms_messages.channel).
+ */
+export async function markWritten(db: Q, owner: string, leaseId: string, ids: readonly number[], now: Date, leaseUntil: Date, channel = ''): Promise<boolean> {
+  if (!ids.length) return true;
+  const lease = sql`
+    update dispatch_leases set written = written || ${ids}::int[], lease_until = greatest(lease_until, ${iso(leaseUntil)}::timestamptz)
+    where id = ${leaseId}::bigint and owner = ${owner} and lease_until >= ${iso(now)}::timestamptz`;
+  if (!channel) return Number((await lease.execute(db)).numAffectedRows ?? 0) > 0;
+  // a named channel is recorded on the messages in the same statement (the default link's '' needs no write)
+  const r = await sql<{ n: number }>`
+    with l as (${lease} returning id),
+      m as (update sms_messages set channel = ${channel} where id = any(${ids}::int[]) and exists (select 1 from l) returning id)
+    select (select count(*) from l)::int as n, (select count(*) from m)::int as written`.execute(db);
+  return (r.rows[0]?.n ?? 0) > 0;
+}
+
+/**
+ * Lease recovery: of the messages of expired leases (their worker died or hung), those marked
+ * written (`markWritten`) may have reached the SMSC, so they are never submitted again: state 1 with
+ * error_code UNCONFIRMED, counted unknown; the others were never written and go back to the queue
+ * (sms_requeue, due now). A lease without marks (`written` null: taken by a worker before migration
+ * 0031) counts as written entirely. Returns how many messages were recovered (both kinds).
  */
 export async function recoverLeases(db: Kysely<Database>, ctx: Pick<AppContext, 'now'>, limit = 20): Promise<number> {
   return inTransaction(db, async (trx) => {
     const now = ctx.now();
     await keyPlans(trx);
-    const leases = await sql<{ id: string; message_ids: number[] }>`
-      select id, message_ids from dispatch_leases where lease_until < ${iso(now)}::timestamptz
+    const leases = await sql<{ id: string; message_ids: number[]; written: number[] | null }>`
+      select id, message_ids, written from dispatch_leases where lease_until < ${iso(now)}::timestamptz
       order by lease_until, id limit ${limit} for update skip locked`.execute(trx);
     if (!leases.rows.length) return 0;
-    const r = await sql<AppliedReport>`
+    const written: number[] = [];
+    const unwritten: number[] = [];
+    for (const l of leases.rows) {
+      // no marks (a lease of a worker before migration 0031): every message may have been written
+      const w = l.written === null ? null : new Set(l.written);
+      for (const id of l.message_ids) (!w || w.has(id) ? written : unwritten).push(id);
+    }
+    const r = !written.length
+      ? { rows: [] as AppliedReport[] }
+      : await sql<AppliedReport>`
       update sms_messages m set state = ${SendRecordStatus.Submitted}, error_code = ${UNCONFIRMED}, report = 'lease expired',
         submitted_at = ${iso(now)}::timestamptz, attempts = least(m.attempts + 1, 32767)
-      where m.id = any(${leases.rows.flatMap((l) => l.message_ids)}::int[]) and m.state = ${sql.lit(SendRecordStatus.NotSent)}
+      where m.id = any(${written}::int[]) and m.state = ${sql.lit(SendRecordStatus.NotSent)}
       returning ${RETURNING}`.execute(trx);
+    const back = !unwritten.length
+      ? { rows: [] }
+      : await sql<{ message_id: number }>`
+      insert into sms_requeue (message_id, task_id, next_at)
+      select m.id, m.task_id, ${iso(now)}::timestamptz from sms_messages m
+      where m.id = any(${unwritten}::int[]) and m.state = ${sql.lit(SendRecordStatus.NotSent)}
+      on conflict (message_id) do nothing
+      returning message_id`.execute(trx);
     await sql`delete from dispatch_leases where id = any(${leases.rows.map((l) => l.id)}::bigint[])`.execute(trx);
     await applyDeltas(trx, ctx, outcomeDeltas(r.rows), now);
-    return r.rows.length;
+    return r.rows.length + back.rows.length;
   });
 }
 
@@ -491,6 +542,9 @@ export interface ReceiptRow {
   errorCode: string;
   report: string;
   doneAt: Date;
+  /** the number it is for (deliver_sm source_addr) and the channel it came on: unconfirmed messages are matched by them */
+  phone?: string;
+  channel?: string;
 }
 
 /**
@@ -502,10 +556,11 @@ export async function storeReceipts(db: Q, input: ReceiptRow[], now: Date): Prom
   const rows = input.flatMap((r) => [r, ...(r.readings ?? []).map((msgId) => ({ ...r, msgId }))]);
   if (!rows.length) return;
   await sql`
-    insert into sms_receipts (msg_id, state, error_code, report, done_at, received_at)
-    select r.msg_id, r.state, r.error_code, r.report, r.done_at, ${iso(now)}::timestamptz
+    insert into sms_receipts (msg_id, state, error_code, report, done_at, received_at, phone, channel)
+    select r.msg_id, r.state, r.error_code, r.report, r.done_at, ${iso(now)}::timestamptz, r.phone, r.channel
     from unnest(${rows.map((r) => r.msgId)}::text[], ${rows.map((r) => r.state)}::int[], ${rows.map((r) => r.errorCode)}::text[],
-      ${rows.map((r) => r.report)}::text[], ${rows.map((r) => iso(r.doneAt))}::timestamptz[]) as r(msg_id, state, error_code, report, done_at)
+      ${rows.map((r) => r.report)}::text[], ${rows.map((r) => iso(r.doneAt))}::timestamptz[], ${rows.map((r) => r.phone ?? '')}::text[],
+      ${rows.map((r) => r.channel ?? '')}::text[]) as r(msg_id, state, error_code, report, done_at, phone, channel)
     on conflict (msg_id) do nothing`.execute(db);
 }
 
@@ -717,6 +772,64 @@ export async function applyReceipts(
     await applyDeltas(trx, ctx, receiptDeltas(applied), now);
     if (applied.length && onApplied) await onApplied(trx, applied);
     return applied.length;
+  });
+}
+
+/**
+ * Receipts for messages recorded as unconfirmed (written, their submit_sm_resp never recorded: a
+ * crash, a dropped link, a timeout): a stored receipt that no message in flight took within
+ * `settledMs` (the applier's race is over) is applied to the unconfirmed message (error_code
+ * UNCONFIRMED, no message id) of the same number and channel recorded within `windowMs` of it —
+ * only when that pair is unambiguous: one such message for the number, and one receipt (its copies
+ * under other id readings aside). Up to `limit`; returns how many were applied.
+ */
+export async function applyUnconfirmedReceipts(
+  db: Kysely<Database>,
+  ctx: Pick<AppContext, 'now'>,
+  settledMs: number,
+  windowMs: number,
+  limit = 1000,
+  onApplied?: (trx: Tx, rows: AppliedReport[]) => Promise<void>,
+): Promise<number> {
+  return inTransaction(db, async (trx) => {
+    const now = ctx.now();
+    await keyPlans(trx);
+    const pairs = await sql<{ id: number; msg_id: string; phone: string; channel: string; state: number; error_code: string; report: string; done_at: Date }>`
+      with r as (
+        select r.msg_id, r.phone, r.channel, r.state, r.error_code, r.report, r.done_at, r.received_at from sms_receipts r
+        where r.phone <> '' and r.received_at < ${iso(new Date(now.getTime() - settledMs))}::timestamptz
+          and not exists (select 1 from sms_inflight i where i.msg_id = r.msg_id)
+        order by r.received_at limit ${limit * 4}
+      ),
+      c as (
+        select r.phone, r.channel, min(m.id) as id, min(r.msg_id) as msg_id,
+          count(distinct r.state::text || ' ' || r.done_at::text) as receipts, count(distinct m.id) as messages
+        from r join sms_messages m on m.phone = r.phone and m.channel = r.channel
+          and m.state = ${sql.lit(SendRecordStatus.Submitted)} and m.error_code = ${UNCONFIRMED} and m.msg_id is null
+          and m.submitted_at between r.received_at - ${windowMs} * interval '1 millisecond' and r.received_at + ${windowMs} * interval '1 millisecond'
+        group by r.phone, r.channel
+      )
+      select c.id, r.msg_id, r.phone, r.channel, r.state, r.error_code, r.report, r.done_at
+      from c join r on r.msg_id = c.msg_id
+      where c.receipts = 1 and c.messages = 1
+      order by c.id limit ${limit}`.execute(trx);
+    if (!pairs.rows.length) return 0;
+    const p = pairs.rows;
+    // the receipt and its copies under other readings of its id
+    await sql`
+      delete from sms_receipts r using unnest(${p.map((x) => x.phone)}::text[], ${p.map((x) => x.channel)}::text[], ${p.map((x) => x.state)}::int[],
+        ${p.map((x) => iso(new Date(x.done_at)))}::timestamptz[]) as u(phone, channel, state, done_at)
+      where r.phone = u.phone and r.channel = u.channel and r.state = u.state and r.done_at = u.done_at
+        and r.received_at < ${iso(new Date(now.getTime() - settledMs))}::timestamptz`.execute(trx);
+    const r = await sql<AppliedReport>`
+      update sms_messages m set state = u.state, error_code = u.error_code, report = u.report, done_at = u.done_at
+      from unnest(${p.map((x) => x.id)}::int[], ${p.map((x) => x.state)}::int[], ${p.map((x) => x.error_code)}::text[], ${p.map((x) => x.report)}::text[],
+        ${p.map((x) => iso(new Date(x.done_at)))}::timestamptz[]) as u(id, state, error_code, report, done_at)
+      where m.id = u.id and m.state = ${sql.lit(SendRecordStatus.Submitted)} and m.error_code = ${UNCONFIRMED} and m.msg_id is null
+      returning ${RETURNING}`.execute(trx);
+    await applyDeltas(trx, ctx, receiptDeltas(r.rows), now);
+    if (r.rows.length && onApplied) await onApplied(trx, r.rows);
+    return r.rows.length;
   });
 }
 

@@ -135,6 +135,10 @@ class Link implements SmscLinkHandle {
     return this.conns.some((c) => c.state === 'bound');
   }
 
+  get capacity(): number {
+    return this.cfg.window * this.conns.length;
+  }
+
   waitReady(timeoutMs = 10_000): Promise<void> {
     if (this.ready) return Promise.resolve();
     return new Promise((resolve, reject) => {
@@ -544,7 +548,8 @@ class Link implements SmscLinkHandle {
       const delivered = stat === 'DELIVRD' || stat === 'ACCEPTD';
       const err = parsed.err || (pdu.network_error_code ? Buffer.from(pdu.network_error_code).toString('hex') : '');
       const readings = idReadings(msgId, this.cfg.receiptIds);
-      this.receipts.push({ item: { msgId, delivered, stat, err, doneAt: parsed.done ?? now, ...(readings.length ? { readings } : {}) }, session, pdu });
+      const phone = String(pdu.source_addr ?? '').slice(0, 32);
+      this.receipts.push({ item: { msgId, delivered, stat, err, doneAt: parsed.done ?? now, ...(readings.length ? { readings } : {}), ...(phone ? { phone } : {}) }, session, pdu });
       this.stats.receipts++;
       this.scheduleFlush('receipts');
     } else if (esm === 0) {

@@ -16,6 +16,9 @@
  */
 
 import type { LinkCoding, LongMode, ReceiptIdMode } from './pdu';
+import carrierEnum from '../../../schemas/enums/carrier.json';
+import smsTypeEnum from '../../../schemas/enums/sms-type.json';
+import { Carrier } from '../../../common/generated/schemas';
 
 export interface SmscConfig {
   host: string;
@@ -249,4 +252,134 @@ export function simulatorSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): 
     out.latencyMaxMs = Number(m[2] ?? m[1]);
   }
   return out;
+}
+
+// ---------------------------------------------------------------- channels (issue 25)
+
+/**
+ * One upstream channel: a link (its URL with the same options as SMPP_URL) and the traffic it
+ * serves. Rules: docs/api-dispatch.md "Channels".
+ */
+export interface ChannelSpec {
+  /** 1-32 of [A-Za-z0-9_-]; recorded on the messages submitted on it (sms_messages.channel) */
+  name: string;
+  url: string;
+  cfg: SmscConfig;
+  /** domestic carriers served (enums/carrier: 移动 1, 联通 2, 电信 3); [] = every domestic carrier, or none on an international channel */
+  carriers: number[];
+  /** serves international messages (carrier 4 国际) */
+  international: boolean;
+  /** SMS types served (enums/sms-type); [] = every type */
+  smsTypes: number[];
+  /** lower first */
+  priority: number;
+  /** share among the healthy channels of one priority */
+  weight: number;
+  /** messages per second this process submits on it at most (0 = no limit); beyond: the next channel */
+  maxPerSecond: number;
+}
+
+export interface ChannelTable {
+  channels: ChannelSpec[];
+  /** a channel unbound for longer than this hands its traffic to the next one (ms) */
+  failoverMs: number;
+}
+
+export const DEFAULT_FAILOVER_MS = 30_000;
+
+export class ChannelConfigError extends Error {
+  constructor(message: string) {
+    super(`SMPP_CHANNELS: ${message}`);
+    this.name = 'ChannelConfigError';
+  }
+}
+
+type EnumJson = { oneOf: { const: number; title: string; 'x-name': string }[] };
+
+/** an enum value by its code, title (移动) or x-name (Mobile) */
+function enumValue(e: EnumJson, v: unknown, allowed: (n: number) => boolean, what: string): number {
+  const hit = e.oneOf.find((o) => o.const === v || (typeof v === 'string' && (o.title === v.trim() || o['x-name'].toLowerCase() === v.trim().toLowerCase())));
+  if (!hit || !allowed(hit.const)) throw new ChannelConfigError(`unknown ${what} ${JSON.stringify(v)?.slice(0, 20)}`);
+  return hit.const;
+}
+
+const NAME = /^[A-Za-z0-9_-]{1,32}$/;
+
+/** One channel from its JSON object (file) or CLI row; throws ChannelConfigError. */
+export function parseChannel(raw: unknown): ChannelSpec {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new ChannelConfigError('a channel must be an object');
+  const o = raw as Record<string, unknown>;
+  const known = new Set(['name', 'url', 'carriers', 'international', 'sms_types', 'priority', 'weight', 'max_per_second']);
+  for (const k of Object.keys(o)) if (!known.has(k)) throw new ChannelConfigError(`unknown channel field "${k.slice(0, 40)}"`);
+  const name = o.name;
+  if (typeof name !== 'string' || !NAME.test(name)) throw new ChannelConfigError('name must be 1-32 letters, digits, _ or -');
+  if (typeof o.url !== 'string') throw new ChannelConfigError(`${name}: url missing`);
+  let cfg: SmscConfig;
+  try {
+    cfg = parseSmppUrl(o.url);
+  } catch (e) {
+    throw new ChannelConfigError(`${name}: ${(e as Error).message}`);
+  }
+  const list = (v: unknown, field: string) => {
+    if (v === undefined) return [];
+    if (!Array.isArray(v)) throw new ChannelConfigError(`${name}: ${field} must be a list`);
+    return v;
+  };
+  const carriers = [...new Set(list(o.carriers, 'carriers').map((v) => enumValue(carrierEnum as EnumJson, v, (n) => n >= 1 && n <= 3, 'carrier')))];
+  const smsTypes = [...new Set(list(o.sms_types, 'sms_types').map((v) => enumValue(smsTypeEnum as EnumJson, v, () => true, 'SMS type')))];
+  const int = (v: unknown, field: string, def: number, min: number, max: number) => {
+    if (v === undefined) return def;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new ChannelConfigError(`${name}: ${field} must be an integer from ${min} to ${max}`);
+    return v;
+  };
+  if (o.international !== undefined && typeof o.international !== 'boolean') throw new ChannelConfigError(`${name}: international must be true or false`);
+  return {
+    name,
+    url: o.url,
+    cfg,
+    carriers,
+    international: o.international === true,
+    smsTypes,
+    priority: int(o.priority, 'priority', 0, 0, 1000),
+    weight: int(o.weight, 'weight', 1, 1, 1000),
+    maxPerSecond: int(o.max_per_second, 'max_per_second', 0, 0, 1_000_000),
+  };
+}
+
+/**
+ * The channel table of a JSON file: `{ "failover_ms": 30000, "channels": [ … ] }` or just the list.
+ * Every channel serves some traffic; names are unique.
+ */
+export function parseChannelTable(text: string): ChannelTable {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new ChannelConfigError(`not JSON (${(e as Error).message.slice(0, 80)})`);
+  }
+  const obj = Array.isArray(json) ? { channels: json } : (json as Record<string, unknown>);
+  if (!obj || typeof obj !== 'object' || !Array.isArray(obj.channels)) throw new ChannelConfigError('expected { "channels": [ … ] } or a list of channels');
+  for (const k of Object.keys(obj)) if (k !== 'channels' && k !== 'failover_ms') throw new ChannelConfigError(`unknown field "${k.slice(0, 40)}"`);
+  const f = obj.failover_ms;
+  if (f !== undefined && (typeof f !== 'number' || !Number.isInteger(f) || f < 0 || f > 3_600_000)) throw new ChannelConfigError('failover_ms must be an integer from 0 to 3600000');
+  const channels = (obj.channels as unknown[]).map(parseChannel);
+  checkChannels(channels);
+  return { channels, failoverMs: f ?? DEFAULT_FAILOVER_MS };
+}
+
+/** names unique */
+export function checkChannels(channels: readonly ChannelSpec[]): void {
+  const seen = new Set<string>();
+  for (const c of channels) {
+    if (seen.has(c.name)) throw new ChannelConfigError(`channel "${c.name}" twice`);
+    seen.add(c.name);
+  }
+}
+
+/** Whether a channel serves a message of this carrier (enums/carrier) and SMS type. */
+export function channelServes(c: Pick<ChannelSpec, 'carriers' | 'international' | 'smsTypes'>, carrier: number, smsType: number): boolean {
+  if (c.smsTypes.length && !c.smsTypes.includes(smsType)) return false;
+  if (carrier === Carrier.International) return c.international;
+  // no carriers listed: every domestic carrier (unknown 0 included), unless it is an international channel
+  return c.carriers.length === 0 ? !c.international : c.carriers.includes(carrier);
 }

@@ -13,6 +13,8 @@ export interface Receipt {
   msgId: string; delivered: boolean; stat: string; err: string; doneAt: Date;
   /** other readings of msgId to match by when it matches no message as written (hex ↔ decimal: `receipt_id`) */
   readings?: string[];
+  /** the number the receipt is for (deliver_sm source_addr): matches a message recorded without its id (unconfirmed) */
+  phone?: string;
 }
 export interface MoMessage { from: string; to: string; text: string; smscRef: string; receivedAt: Date }
 export interface SmscLink {
@@ -22,5 +24,7 @@ export interface SmscLink {
   onReceipts(handler: (r: Receipt[]) => Promise<void>): void;
   onMo(handler: (m: MoMessage[]) => Promise<void>): void;
   readonly ready: boolean;
+  /** messages the link can have on the wire at once (window × connections); absent: unbounded */
+  readonly capacity?: number;
   close(): Promise<void>;
 }
