@@ -38,7 +38,7 @@ export default defineConfig({
   server: {
     port: 5173,
     // /static/scripts/city.json: the invoice address tree, served by the API server (docs/api-invoice.md)
-    proxy: { '/api': `http://127.0.0.1:${apiPort}`, '/static/scripts': `http://127.0.0.1:${apiPort}` },
+    proxy: { '/api': `http://127.0.0.1:${apiPort}`, '/static/scripts': `http://127.0.0.1:${apiPort}`, '/openapi': `http://127.0.0.1:${apiPort}` },
   },
   build: {
     outDir: 'dist',

@@ -1,13 +1,13 @@
 /**
  * 客户HTTP接口: the customers' signed JSON API under /openapi/v1 (docs/api-openapi.md), outside the
  * console's cookie API. Sends go through the send module's interface acceptance
- * (send/http-interface.ts); reports and uplink of accounts in pull mode are queued by triggers
+ * (send/interface.ts, the one acceptance of interface sends); reports and uplink of accounts in pull mode are queued by triggers
  * (migration 0029) and pulled here. Its purge (expired nonces, idempotency keys, pull rows) runs
  * in every process.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { defineModule, moduleTimer } from '../module';
-import { InterfaceSend } from '../send/http-interface';
+import { InterfaceSend } from '../send';
 import { ApiAuth } from './auth';
 import { openApiRoutes } from './routes';
 import { OpenApiService } from './service';

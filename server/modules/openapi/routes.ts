@@ -12,7 +12,7 @@ import { ApiError, isDataException } from '../../http/errors';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
 import type { JsonSchema } from '../../../common/schema';
-import { InterfaceRefusal } from '../send/http-interface';
+import { InterfaceRefusal } from '../send';
 import { parseSendTime } from '../../../common/send/time';
 import { apiError, OpenApiError, type OpenApiErrorName } from './errors';
 import type { ApiAuth } from './auth';

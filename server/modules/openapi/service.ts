@@ -13,7 +13,7 @@ import { money2 } from '../ledger';
 import { poolFigure } from '../billing';
 import { stateTitle, type MoRecord, type ReportRecord } from '../push/outbox';
 import { expandTask } from '../send';
-import type { InterfaceSend, InterfaceSendInput, InterfaceSendResult } from '../send/http-interface';
+import type { InterfaceSend, InterfaceSendInput, InterfaceSendResult } from '../send';
 import { ProductType, SignState, TemplateAuditState, TemplateBusiness } from '../../../common/generated/schemas';
 import { apiError } from './errors';
 import { sha256hex } from './signing';

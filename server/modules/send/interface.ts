@@ -1,47 +1,371 @@
 /**
- * One message from a customer's system (SMPP submit_sm, issue 24; docs/api-smpp.md "submit_sm"):
- * accepted through the same rules, charge and dispatch queue as a console send, but not tied to a
- * template (the customer's system composes the text) and without the console's 3 s submit lock.
+ * The one acceptance of interface sends (issue 24; docs/api-smpp.md "submit_sm", docs/api-openapi.md
+ * "Send"): messages composed by a customer's system, through the customer HTTP API
+ * (server/modules/openapi: `InterfaceSend.accept`, one request = one task) and through SMPP
+ * (server/modules/smpp-server: `acceptInterfaceMessage`, one submit_sm = one message; the submits
+ * arriving together are accepted together, below). Both are the same kind of message, with the same
+ * rules as a console send but not tied to a template:
  *
- * - who may send: `assertMaySend` (active and certified), domestic sends allowed;
- * - the text carries 【sign】 (leading or trailing) of an approved sign of the account;
- * - one domestic number (86 / +86 / 0086 prefixes dropped), the platform's piece rule, at most
- *   500 characters;
+ * - who may send: `assertMaySend` (active and certified); domestic sends allowed (phone_inout_type);
+ * - the SMS type: one the account may send (default: notification when allowed);
+ * - each text carries 【sign】 (leading or trailing) of an approved sign of the account;
+ * - domestic numbers (86 / +86 / 0086 before an 11-digit mobile dropped), the platform's piece
+ *   rule, at most 500 characters;
  * - sensitive words and needaudit as `SendService.prepare`; the charge (pools / ledger) in the same
- *   transaction as the task and its message row; the message waits for dispatch like any other.
+ *   transaction as the task and its message rows (send/messages.ts); dispatch through the queue.
  *
- * A refusal is an `InterfaceRefusal` with its reason (the SMPP listener maps it to a status);
- * nothing is written or charged then.
+ * Differences from the console's form on purpose: no 3 s submit lock (the account's accessSpeed
+ * throttles an interface), a timed interface send is always charged when accepted.
+ *
+ * A refusal is an `InterfaceRefusal`: `kind` is the HTTP API's stable error, `reason` the SMPP
+ * status's; nothing is written or charged then.
  */
+import { sql, type Transaction } from 'kysely';
 import type { AppContext } from '../../context';
-import type { Account } from '../../db/types';
+import type { Account, Database } from '../../db/types';
 import { ApiError } from '../../http/errors';
-import { chargePlan, CARRIERS, type ChargePlan } from '../billing';
-import { Money } from '../ledger';
+import sendForm from '../../../schemas/forms/send.json';
+import { LedgerService, Money } from '../ledger';
+import { ceilCent, chargePlan, planCost, planPieces, remainOf, usablePools, type ChargePlan } from '../billing';
+import { dropStaged, insertMessages, stageChunks, type UnplacedBatch } from './messages';
 import { assertMaySend } from './gate';
-import { insertMessages } from './messages';
-import { newTaskUid, refusalOf, smsTypesOf, type SendService } from './service';
-import { checkNumbers } from '../../../common/sms/numbers';
+import { MSG, newTaskUid, refusalOf, smsTypesOf, X, type SendResult, type SendService } from './service';
+import { checkNumbers, MAX_NUMBERS, NUMBER_MESSAGES, numberPoolError } from '../../../common/sms/numbers';
 import { countPieces } from '../../../common/sms/pieces';
-import { ChargeMode, ChargeState, NeedAudit, OperationMode, PhoneInoutType, SendRecordStatus, SignState, SmsType, TaskStatus } from '../../../common/generated/schemas';
+import { sendTimeError } from '../../../common/send/time';
+import {
+  ChargeMode,
+  ChargeState,
+  NeedAudit,
+  OperationMode,
+  PhoneInoutType,
+  SendKind,
+  SendRecordStatus,
+  SignState,
+  SmsType,
+  TaskStatus,
+  TemplateType,
+} from '../../../common/generated/schemas';
 
+type Tx = Transaction<Database>;
+
+const CONTENT_EMPTY = sendForm.properties.content.errorMessage.minLength;
+
+export const INTERFACE_MSG = {
+  signMissing: '短信内容须以【签名】开头或结尾',
+  signNotApproved: '签名未报备或未审核通过',
+  badMobile: '号码格式错误',
+} as const;
+
+/** Why an SMPP submit was refused (smpp-server maps it to a status). */
 export type InterfaceRefusalReason = 'account' | 'domestic' | 'sign' | 'number' | 'length' | 'credit';
+/** Which stable error the HTTP API answers (openapi/routes.ts). */
+export type InterfaceRefusalKind = 'signMissing' | 'signNotApproved' | 'tooMany' | 'badInput' | 'refused';
 
-export class InterfaceRefusal extends Error {
+const REASON_OF: Record<InterfaceRefusalKind, InterfaceRefusalReason> = {
+  signMissing: 'sign',
+  signNotApproved: 'sign',
+  tooMany: 'number',
+  badInput: 'length',
+  refused: 'account',
+};
+
+/** A refusal of an interface send. */
+export class InterfaceRefusal extends ApiError {
+  readonly reason: InterfaceRefusalReason;
   constructor(
-    readonly reason: InterfaceRefusalReason,
-    message: string,
+    readonly kind: InterfaceRefusalKind,
+    msg: string,
+    reason?: InterfaceRefusalReason,
   ) {
-    super(message);
+    super(kind === 'refused' ? 500 : 400, msg);
+    this.reason = reason ?? REASON_OF[kind];
   }
 }
 
-export const INTERFACE_MSG = {
-  noSign: '短信内容须带已审核通过的签名【签名】',
-  badNumber: '号码格式错误',
-  tooLong: '短信内容超过500字',
-  empty: '短信内容不能为空',
-} as const;
+export interface InterfaceSendInput {
+  /** enums/sms-type.json; default: notification when the account sends it, else its own type */
+  smstype?: number;
+  /** one text (with 【sign】) to every number of `mobiles` */
+  content?: string;
+  mobiles?: readonly string[];
+  /** or a text per number */
+  items?: readonly { mobile: string; content: string }[];
+  /** a timed send (undefined: at once) */
+  sendTime?: Date;
+  /** digits appended to the account's source number (needextend 1) */
+  extension?: string;
+  /** the receipt asked for (SMPP registered_delivery): 0 none, 1 every final state (default), 2 failures only */
+  registeredDelivery?: number;
+  /** where the task came from, shown as its file name ('SMPP'; the HTTP API: none) */
+  source?: string;
+}
+
+export interface InterfaceSendResult extends SendResult {
+  /** the message id of each accepted number; null for a number of a large task whose row is not written yet (query the task) */
+  messages: { mobile: string; msgid: number | null }[];
+  invalidNumbers: string[];
+  repeatNum: number;
+  /** the state of the accepted messages (enums/send-record-status.json) */
+  state: number;
+}
+
+const SIGN_AT = /^[【[]([^【】[\]]{1,20})[】\]]|[【[]([^【】[\]]{1,20})[】\]]$/u;
+
+/** The sign of a text (its leading, else trailing 【sign】) and the content without it. */
+export function signOf(text: string): { sign: string; content: string } | null {
+  const t = text.trim();
+  const m = SIGN_AT.exec(t);
+  if (!m) return null;
+  const sign = (m[1] ?? m[2]).trim();
+  const content = m.index === 0 ? t.slice(m[0].length) : t.slice(0, m.index);
+  return sign ? { sign, content } : null;
+}
+
+function splitSign(text: string): { sign: string; content: string } {
+  const s = signOf(text);
+  if (!s) throw new InterfaceRefusal('signMissing', INTERFACE_MSG.signMissing);
+  if (!s.content.trim()) throw new InterfaceRefusal('badInput', CONTENT_EMPTY, 'length');
+  return s;
+}
+
+/** A destination as customers write it: 86 / +86 / 0086 before an 11-digit mobile dropped. */
+export function domesticNumber(addr: string): string {
+  const d = addr.trim().replace(/^\+/, '');
+  const m = /^(?:0086|86)(1\d{10})$/.exec(d);
+  return m ? m[1] : d;
+}
+
+/**
+ * Runs an accepting transaction again when PostgreSQL chose it as a deadlock's victim (40P01) or
+ * could not serialise it (40001): the dispatcher's updates of the same account's message rows take
+ * the daily-report rows (0018_reports' triggers) in their own order. Nothing of a rolled-back
+ * attempt stays (the staged chunks are moved only by a committed one).
+ */
+async function retryDeadlock<T>(run: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await run();
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (i >= attempts || (code !== '40P01' && code !== '40001')) throw err;
+      await new Promise((r) => setTimeout(r, Math.random() * 20 * i));
+    }
+  }
+}
+
+/** The interface acceptance (one per app; stateless). */
+export class InterfaceSend {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly send: Pick<SendService, 'pricesOf' | 'payerOf'>,
+  ) {}
+
+  /**
+   * Accepts an interface send of `account` (the caller itself: an interface has no agent acting for
+   * a sub-account). `inTransaction` runs last in the accepting transaction (the HTTP API stores its
+   * idempotency answer there: the task and its answer commit together or not at all).
+   */
+  async accept(account: Account, input: InterfaceSendInput, inTransaction?: (trx: Tx, r: InterfaceSendResult) => Promise<void>): Promise<InterfaceSendResult> {
+    const now = this.ctx.now();
+    try {
+      assertMaySend(account);
+    } catch (err) {
+      throw err instanceof ApiError ? new InterfaceRefusal('refused', err.message, 'account') : err;
+    }
+    if (account.phone_inout_type !== PhoneInoutType.Domestic && account.phone_inout_type !== PhoneInoutType.Both) throw new InterfaceRefusal('refused', MSG.noDomestic, 'domestic');
+    const allowed = smsTypesOf(account);
+    const smstype = input.smstype ?? (allowed.includes(SmsType.Notification) ? SmsType.Notification : allowed[0]);
+    if (!allowed.includes(smstype)) throw new InterfaceRefusal('refused', MSG.smstypeNotAllowed);
+    if (input.sendTime) {
+      const e = sendTimeError('ordinary', input.sendTime, now);
+      if (e) throw new InterfaceRefusal('badInput', e);
+    }
+
+    // numbers and texts
+    const perNumber = !!input.items;
+    const rawPhones = (perNumber ? input.items!.map((i) => i.mobile) : (input.mobiles ?? [])).map(domesticNumber);
+    if (rawPhones.length > MAX_NUMBERS) throw new InterfaceRefusal('tooMany', NUMBER_MESSAGES.tooMany);
+    const numbers = checkNumbers(rawPhones);
+    const poolError = numberPoolError(numbers);
+    if (poolError) throw new InterfaceRefusal(numbers.total > MAX_NUMBERS ? 'tooMany' : 'badInput', poolError, 'number');
+    const phones = numbers.unique;
+    const n = phones.length;
+    const pieces = new Uint16Array(n);
+    let texts: string[] | null = null;
+    const signs = new Set<string>();
+    let taskText: string;
+    let taskSign: string;
+    let hit = false;
+    if (!perNumber) {
+      const s = splitSign(input.content ?? '');
+      const pc = countPieces(s);
+      if (pc.tooLong) throw new InterfaceRefusal('badInput', MSG.tooLong, 'length');
+      pieces.fill(pc.pieces);
+      signs.add(s.sign);
+      taskText = pc.text;
+      taskSign = s.sign;
+      hit = this.ctx.words.contains(pc.text);
+    } else {
+      // the first text of each number (a repeated number is counted in repeatNum, as the console does)
+      const textOf = new Map<string, string>();
+      for (let i = 0; i < rawPhones.length; i++) if (!textOf.has(rawPhones[i])) textOf.set(rawPhones[i], input.items![i].content);
+      texts = new Array<string>(n);
+      const counted = new Map<string, { pieces: number; text: string; sign: string }>();
+      for (let i = 0; i < n; i++) {
+        const raw = textOf.get(phones[i]) ?? '';
+        let c = counted.get(raw);
+        if (!c) {
+          const s = splitSign(raw);
+          const pc = countPieces(s);
+          if (pc.tooLong) throw new InterfaceRefusal('badInput', MSG.tooLong, 'length');
+          c = { pieces: pc.pieces, text: pc.text, sign: s.sign };
+          counted.set(raw, c);
+          if (!hit && this.ctx.words.contains(pc.text)) hit = true;
+        }
+        pieces[i] = c.pieces;
+        texts[i] = c.text;
+        signs.add(c.sign);
+      }
+      taskText = texts[0];
+      taskSign = counted.get(textOf.get(phones[0]) ?? '')!.sign;
+    }
+    const approved = await this.approvedSigns(account.id, [...signs]);
+    if (approved.size < signs.size) throw new InterfaceRefusal('signNotApproved', INTERFACE_MSG.signNotApproved);
+
+    const audit =
+      account.needaudit === NeedAudit.All || (account.needaudit === NeedAudit.Marketing && smstype === SmsType.Marketing) || (account.needaudit === NeedAudit.Keyword && hit);
+    const intercepted = hit && !audit;
+    const prices = this.send.pricesOf(account);
+    const payerId = this.send.payerOf(account);
+    const mode: ChargeMode = account.operation_mode === OperationMode.Package ? ChargeMode.Pool : ChargeMode.Money;
+    const piecesBy = { 1: 0, 2: 0, 3: 0 } as Record<1 | 2 | 3, number>;
+    for (let i = 0; i < n; i++) piecesBy[numbers.uniqueCarriers[i] as 1 | 2 | 3] += pieces[i];
+    const perCarrier = {} as ChargePlan['perCarrier'];
+    for (const k of [1, 2, 3] as const) perCarrier[k] = { count: piecesBy[k], cost: new Money(prices[k]).times(piecesBy[k]) };
+    const plan: ChargePlan = { taskId: 0, uid: '', mode, accountId: account.id, payerId, smstype, piecesPerMsg: 1, perCarrier };
+    const chargeNow = !intercepted;
+    if (chargeNow) {
+      // the usual refusal before anything is written (checked again on locked rows by chargePlan)
+      if (mode === ChargeMode.Money) {
+        const balance = await new LedgerService(this.ctx).balanceOf(payerId);
+        const needed = ceilCent(planCost(plan));
+        if (new Money(balance).lt(needed)) throw new InterfaceRefusal('refused', refusalOf({ ok: false, kind: 'balance', balance, needed: needed.toFixed(2) }), 'credit');
+      } else {
+        const pools = await usablePools(this.ctx.db, payerId, smstype, now);
+        if (remainOf(pools) < planPieces(plan)) throw new InterfaceRefusal('refused', refusalOf({ ok: false, kind: 'pieces', remain: remainOf(pools), needed: planPieces(plan) }), 'credit');
+      }
+    }
+
+    const timed = !!input.sendTime;
+    const uid = newTaskUid(now);
+    const state = intercepted ? SendRecordStatus.GatewayReceiveIntercepted : audit ? SendRecordStatus.AwaitingReview : SendRecordStatus.NotSent;
+    const status = intercepted ? TaskStatus.Completed : timed ? TaskStatus.Waiting : TaskStatus.Processing;
+    const maxPieces = pieces.reduce((m, p) => Math.max(m, p), 0);
+    const batch: UnplacedBatch = {
+      accountId: account.id,
+      phones,
+      carriers: numbers.uniqueCarriers,
+      pieces: maxPieces,
+      prices: intercepted ? { 1: '0', 2: '0', 3: '0' } : prices,
+      state,
+      nextAt: state === SendRecordStatus.NotSent && !timed ? now : null,
+      createdAt: now,
+      doneAt: intercepted ? now : null,
+      each: { pieces, ...(texts ? { texts } : {}) },
+    };
+    const staged = await stageChunks(this.ctx.db, batch);
+    try {
+      return await retryDeadlock(() => this.ctx.db.transaction().execute(async (trx) => {
+        // one accepting transaction per payer at a time: two concurrent ones (HTTP requests in
+        // parallel) would otherwise take the daily-report and ledger rows in different orders
+        await trx.selectFrom('accounts').select('id').where('id', '=', payerId).forUpdate().execute();
+        const task = await trx
+          .insertInto('sms_tasks')
+          .values({
+            uid,
+            account_id: account.id,
+            agent_id: account.agent_id,
+            creator_id: account.id,
+            creator_name: account.clientid,
+            payer_id: payerId,
+            charge_mode: mode,
+            content: taskText,
+            sign: taskSign,
+            smstype,
+            template_id: null,
+            template_type: TemplateType.Fixed,
+            file_type: 0,
+            file_name: input.source ?? '',
+            submit_total: n,
+            err_num: numbers.invalid,
+            repeat_num: numbers.repeat,
+            pieces_per_msg: maxPieces,
+            status,
+            send_type: timed ? 1 : 0,
+            send_time: input.sendTime ?? now,
+            intercept_num: intercepted ? n : 0,
+            audit_num: audit ? n : 0,
+            charge_state: ChargeState.Charged,
+            send_kind: texts ? SendKind.Variable : SendKind.Ordinary,
+            extension: input.extension ?? '',
+            registered_delivery: input.registeredDelivery ?? 1,
+            created_at: now,
+            updated_at: now,
+            finished_at: intercepted ? now : null,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await insertMessages(trx, { ...batch, taskId: task.id, staged });
+        let amount = '0.00';
+        let chargeNum = 0;
+        if (chargeNow) {
+          const r = await chargePlan(trx, this.ctx, { ...plan, taskId: task.id, uid });
+          if (!r.ok) throw new InterfaceRefusal('refused', refusalOf(r), 'credit');
+          amount = r.amount;
+          chargeNum = r.chargeNum;
+          await trx.updateTable('sms_tasks').set({ amount: r.amount, cost: r.cost, charge_num_total: r.chargeNum }).where('id', '=', task.id).execute();
+        }
+        const ids = await sql<{ id: number; phone: string }>`select id, phone from sms_messages where task_id = ${task.id} order by id`.execute(trx);
+        const idOf = new Map(ids.rows.map((r) => [r.phone, Number(r.id)]));
+        const result: InterfaceSendResult = {
+          taskId: uid,
+          smsNum: maxPieces,
+          submitTotal: n,
+          chargeNum,
+          amount,
+          msg: intercepted ? X.intercepted : audit ? X.awaitingReview : X.sent,
+          messages: phones.map((p) => ({ mobile: p, msgid: idOf.get(p) ?? null })),
+          invalidNumbers: numbers.invalidNumbers.slice(0, 1000),
+          repeatNum: numbers.repeat,
+          state,
+        };
+        if (inTransaction) await inTransaction(trx, result);
+        return result;
+      }));
+    } catch (err) {
+      await dropStaged(this.ctx.db, staged);
+      if (err instanceof ApiError && !(err instanceof InterfaceRefusal) && err.code === 500) throw new InterfaceRefusal('refused', err.message);
+      throw err;
+    }
+  }
+
+  /** the approved signs of the account among `signs` */
+  async approvedSigns(accountId: number, signs: string[]): Promise<Set<string>> {
+    if (!signs.length) return new Set();
+    const rows = await this.ctx.db
+      .selectFrom('signs')
+      .select('sign')
+      .where('account_id', '=', accountId)
+      .where('state', '=', SignState.Approved)
+      .where('sign', 'in', signs)
+      .execute();
+    return new Set(rows.map((r) => r.sign));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The SMPP adapter: one submit_sm = one message.
 
 export interface InterfaceMessage {
   phone: string;
@@ -61,110 +385,147 @@ export interface InterfaceAccepted {
   state: number;
 }
 
-const SIGN_AT = /^[【[]([^】\]]{1,20})[】\]]|[【[]([^】\]]{1,20})[】\]]$/u;
-
-/** The sign of a text (its leading, else trailing 【sign】) and the content without it. */
-export function signOf(text: string): { sign: string; content: string } | null {
-  const t = text.trim();
-  const m = SIGN_AT.exec(t);
-  if (!m) return null;
-  const sign = (m[1] ?? m[2]).trim();
-  const content = m.index === 0 ? t.slice(m[0].length) : t.slice(0, m.index);
-  return sign ? { sign, content } : null;
+interface Pending {
+  account: Account;
+  phone: string;
+  text: string;
+  extension: string;
+  registeredDelivery: number;
+  hit: boolean;
+  resolve(r: InterfaceAccepted): void;
+  reject(err: unknown): void;
 }
 
-/** A destination as customers write it: 86 / +86 / 0086 before an 11-digit mobile dropped. */
-export function domesticNumber(addr: string): string {
-  const d = addr.trim().replace(/^\+/, '');
-  const m = /^(?:0086|86)(1\d{10})$/.exec(d);
-  return m ? m[1] : d;
-}
+/** The most messages one accepting transaction of the SMPP adapter takes. */
+export const INTERFACE_BATCH_MAX = 2000;
 
-export async function acceptInterfaceMessage(ctx: AppContext, send: SendService, account: Account, m: InterfaceMessage): Promise<InterfaceAccepted> {
-  try {
-    assertMaySend(account);
-  } catch (err) {
-    throw new InterfaceRefusal('account', err instanceof ApiError ? err.message : String(err));
+/**
+ * Group commit of the SMPP adapter: the messages of an account that arrive while its previous
+ * transaction runs are accepted together in the next one (one task, a row per message, one charge;
+ * `InterfaceSend.accept` with `items`), at most one transaction per account at a time (no two
+ * charges of one payer race: no deadlocks). A message alone is accepted at once. Each submit's
+ * promise settles after the transaction that holds its row commits, so the submit_sm_resp always
+ * follows a durable row. A message the batch cannot take (its own refusal) is refused alone; a
+ * batch the balance cannot pay is accepted message by message, so that each gets its own answer.
+ */
+class InterfaceBatcher {
+  private readonly queues = new Map<number, Pending[]>();
+  private readonly busy = new Set<number>();
+  readonly iface: InterfaceSend;
+
+  constructor(
+    private readonly ctx: AppContext,
+    send: Pick<SendService, 'pricesOf' | 'payerOf'>,
+  ) {
+    this.iface = new InterfaceSend(ctx, send);
   }
-  if (account.phone_inout_type !== PhoneInoutType.Domestic && account.phone_inout_type !== PhoneInoutType.Both) throw new InterfaceRefusal('domestic', '该账户未开通国内短信发送');
-  const signed = signOf(m.text);
-  if (!signed) throw new InterfaceRefusal('sign', INTERFACE_MSG.noSign);
-  if (!signed.content.trim()) throw new InterfaceRefusal('length', INTERFACE_MSG.empty);
-  const approved = await ctx.db
-    .selectFrom('signs')
-    .select('id')
-    .where('account_id', '=', account.id)
-    .where('sign', '=', signed.sign)
-    .where('state', '=', SignState.Approved)
-    .executeTakeFirst();
-  if (!approved) throw new InterfaceRefusal('sign', INTERFACE_MSG.noSign);
-  const pc = countPieces({ content: signed.content, sign: signed.sign });
-  if (pc.tooLong) throw new InterfaceRefusal('length', INTERFACE_MSG.tooLong);
-  const numbers = checkNumbers(domesticNumber(m.phone));
-  if (numbers.unique.length !== 1 || numbers.invalid > 0) throw new InterfaceRefusal('number', INTERFACE_MSG.badNumber);
-  const types = smsTypesOf(account);
-  const smstype = types.includes(account.smstype) ? account.smstype : SmsType.Notification;
-  const hit = ctx.words.contains(pc.text);
-  const audit = account.needaudit === NeedAudit.All || (account.needaudit === NeedAudit.Marketing && smstype === SmsType.Marketing) || (account.needaudit === NeedAudit.Keyword && hit);
-  const intercepted = hit && !audit;
-  const state = intercepted ? SendRecordStatus.GatewayReceiveIntercepted : audit ? SendRecordStatus.AwaitingReview : SendRecordStatus.NotSent;
-  const payerId = send.payerOf(account);
-  const mode = account.operation_mode === OperationMode.Package ? ChargeMode.Pool : ChargeMode.Money;
-  const prices = send.pricesOf(account);
-  const now = ctx.now();
-  const uid = newTaskUid(now);
-  return ctx.db.transaction().execute(async (trx) => {
-    const task = await trx
-      .insertInto('sms_tasks')
-      .values({
-        uid,
-        account_id: account.id,
-        agent_id: account.agent_id,
-        creator_id: account.id,
-        creator_name: account.clientid,
-        payer_id: payerId,
-        charge_mode: mode,
-        content: pc.text,
-        sign: signed.sign,
-        smstype,
-        template_id: null,
-        file_name: 'SMPP',
-        extension: m.extension ?? '',
-        registered_delivery: m.registeredDelivery ?? 1,
-        submit_total: 1,
-        pieces_per_msg: pc.pieces,
-        status: intercepted ? TaskStatus.Completed : TaskStatus.Processing,
-        send_type: 0,
-        send_time: now,
-        intercept_num: intercepted ? 1 : 0,
-        audit_num: audit ? 1 : 0,
-        charge_state: ChargeState.Charged,
-        created_at: now,
-        updated_at: now,
-        finished_at: intercepted ? now : null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await insertMessages(trx, {
-      taskId: task.id,
-      accountId: account.id,
-      phones: numbers.unique,
-      carriers: numbers.uniqueCarriers,
-      pieces: pc.pieces,
-      prices: intercepted ? { 1: '0', 2: '0', 3: '0' } : prices,
-      state,
-      nextAt: state === SendRecordStatus.NotSent ? now : null,
-      createdAt: now,
-      doneAt: intercepted ? now : null,
+
+  submit(account: Account, m: InterfaceMessage): Promise<InterfaceAccepted> {
+    return new Promise<InterfaceAccepted>((resolve, reject) => {
+      const q = this.queues.get(account.id) ?? [];
+      this.queues.set(account.id, q);
+      q.push({ account, phone: domesticNumber(m.phone), text: m.text, extension: m.extension ?? '', registeredDelivery: m.registeredDelivery ?? 1, hit: false, resolve, reject });
+      if (!this.busy.has(account.id)) {
+        this.busy.add(account.id);
+        // the submits of this turn of the event loop join the first batch
+        setImmediate(() => void this.drain(account.id));
+      }
     });
-    if (!intercepted) {
-      const perCarrier = {} as ChargePlan['perCarrier'];
-      for (const c of CARRIERS) perCarrier[c] = { count: numbers.carriers[c], cost: new Money(prices[c]).times(pc.pieces).times(numbers.carriers[c]) };
-      const r = await chargePlan(trx, ctx, { taskId: task.id, uid, mode, accountId: account.id, payerId, smstype, piecesPerMsg: pc.pieces, perCarrier });
-      if (!r.ok) throw new InterfaceRefusal('credit', refusalOf(r));
-      await trx.updateTable('sms_tasks').set({ amount: r.amount, cost: r.cost, charge_num_total: r.chargeNum }).where('id', '=', task.id).execute();
+  }
+
+  private async drain(accountId: number) {
+    try {
+      for (;;) {
+        const q = this.queues.get(accountId);
+        if (!q?.length) break;
+        const batch = q.splice(0, INTERFACE_BATCH_MAX);
+        await this.acceptBatch(batch).catch((err) => {
+          for (const p of batch) p.reject(err);
+        });
+      }
+    } finally {
+      this.queues.delete(accountId);
+      this.busy.delete(accountId);
     }
-    const row = await trx.selectFrom('sms_messages').select('id').where('task_id', '=', task.id).executeTakeFirstOrThrow();
-    return { msgId: String(row.id), taskUid: uid, pieces: pc.pieces, state };
-  });
+  }
+
+  private async acceptBatch(batch: Pending[]) {
+    // the newest account row of the batch (the listener reads it for each submit)
+    const account = batch[batch.length - 1].account;
+    // a message's own refusals (sign, text, number), each answered alone
+    const fit: Pending[] = [];
+    const signOfP = new Map<Pending, string>();
+    for (const p of batch) {
+      try {
+        const s = splitSign(p.text);
+        const pc = countPieces(s);
+        if (pc.tooLong) throw new InterfaceRefusal('badInput', MSG.tooLong, 'length');
+        const nc = checkNumbers(p.phone);
+        if (nc.unique.length !== 1 || nc.invalid > 0) throw new InterfaceRefusal('badInput', INTERFACE_MSG.badMobile, 'number');
+        p.hit = this.ctx.words.contains(pc.text);
+        signOfP.set(p, s.sign);
+        fit.push(p);
+      } catch (err) {
+        p.reject(err);
+      }
+    }
+    if (!fit.length) return;
+    const approved = await this.iface.approvedSigns(account.id, [...new Set(signOfP.values())]);
+    // groups accepted as one task: the same number twice, sensitive words in some texts, or another
+    // extension / registered_delivery (kept per task) go apart
+    const groups: Pending[][] = [];
+    const open = new Map<string, { list: Pending[]; phones: Set<string> }[]>();
+    for (const p of fit) {
+      if (!approved.has(signOfP.get(p)!)) {
+        p.reject(new InterfaceRefusal('signNotApproved', INTERFACE_MSG.signNotApproved));
+        continue;
+      }
+      const key = `${p.hit ? 1 : 0}|${p.extension}|${p.registeredDelivery}`;
+      let lists = open.get(key);
+      if (!lists) open.set(key, (lists = []));
+      let g = lists.find((x) => !x.phones.has(p.phone));
+      if (!g) {
+        g = { list: [], phones: new Set() };
+        lists.push(g);
+        groups.push(g.list);
+      }
+      g.list.push(p);
+      g.phones.add(p.phone);
+    }
+    for (const g of groups) await this.acceptGroup(account, g);
+  }
+
+  private async acceptGroup(account: Account, g: Pending[]) {
+    const smstype = smsTypesOf(account).includes(account.smstype) ? account.smstype : SmsType.Notification;
+    try {
+      const r = await this.iface.accept(account, {
+        smstype,
+        items: g.map((p) => ({ mobile: p.phone, content: p.text })),
+        extension: g[0].extension,
+        registeredDelivery: g[0].registeredDelivery,
+        source: 'SMPP',
+      });
+      const idOf = new Map(r.messages.map((m) => [m.mobile, m.msgid]));
+      for (const p of g) p.resolve({ msgId: String(idOf.get(p.phone)), taskUid: r.taskId, pieces: r.smsNum, state: r.state });
+    } catch (err) {
+      // the balance or pools cannot pay for all: each message on its own, in order
+      if (err instanceof InterfaceRefusal && err.reason === 'credit' && g.length > 1) {
+        for (const p of g) await this.acceptGroup(account, [p]);
+        return;
+      }
+      for (const p of g) p.reject(err);
+    }
+  }
+}
+
+const batchers = new WeakMap<AppContext, InterfaceBatcher>();
+
+/**
+ * Accepts one message of a customer's SMPP session (smpp-server's adapter). Resolves after its row
+ * and charge are committed; refused with an `InterfaceRefusal` (its `reason`), nothing charged.
+ */
+export function acceptInterfaceMessage(ctx: AppContext, send: Pick<SendService, 'pricesOf' | 'payerOf'>, account: Account, m: InterfaceMessage): Promise<InterfaceAccepted> {
+  let b = batchers.get(ctx);
+  if (!b) batchers.set(ctx, (b = new InterfaceBatcher(ctx, send)));
+  return b.submit(account, m);
 }

@@ -69,3 +69,30 @@ export const Failed: Story = {
     await expect(await within(canvasElement).findByText('文档列表加载失败，请稍后重试', {}, T)).toBeInTheDocument();
   },
 };
+
+export const CustomerHttpApi: Story = {
+  name: '客户 HTTP API 接入说明（OpenAPI 文档、签名、curl 示例）',
+  parameters: { msw: { handlers: [loginInfo(all), ...consoleApi({ user: subAccount })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText(/客户 HTTP API 接入/, {}, T)).toBeInTheDocument();
+    // the customer API's own OpenAPI document, not the console's cookie API
+    await expect(c.getByRole('link', { name: /OpenAPI 接口描述/ }).getAttribute('href')).toBe('/openapi/v1/openapi.json');
+    await expect(c.getByText('x-sms-signature')).toBeInTheDocument();
+    // filled in with the signed-in account's clientid
+    await waitFor(() => expect(c.getByTestId('openapi-curl').textContent).toContain(`CLIENTID=${subAccount.clientid}`), T);
+    const curl = c.getByTestId('openapi-curl').textContent ?? '';
+    await expect(curl).toContain('/openapi/v1/sms/send');
+    await expect(curl).toContain('openssl dgst -sha256 -hmac');
+  },
+};
+
+export const CustomerHttpApiWhenListFails: Story = {
+  name: '文档列表加载失败时仍显示客户 HTTP API 接入说明',
+  parameters: { msw: { handlers: [http.get('/api/loginInfo', () => fail(500, '域名未绑定代理商，请联系运营人员处理')), ...consoleApi()] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('文档列表加载失败，请稍后重试', {}, T)).toBeInTheDocument();
+    await expect(c.getByTestId('openapi-guide')).toBeInTheDocument();
+  },
+};
