@@ -28,22 +28,18 @@ import { OPENAPI_PREFIX } from './modules/openapi';
 import { ServerSchemas, DEFAULT_SCHEMA_DIR } from './schemas';
 import { SessionService } from './modules/auth/session';
 import { NodeMailer, type Mailer } from './modules/verification/mail';
-import { LedgerService } from './modules/ledger';
 import { OutboxSmsChannel, type SmsChannel } from './modules/verification/sms';
 import { VerificationService } from './modules/verification/service';
 import { SensitiveWords } from './modules/content/sensitive-words';
 import { registerOpenApi } from './modules/help/openapi';
 import type { ImageCaptchaGenerator } from './modules/captcha/service';
-import { payRoutes } from './modules/pay/routes';
-import { PayService } from './modules/pay/service';
-import { PayProviders } from './modules/pay/providers';
 
 /**
  * Module names whose services this file still builds by hand (above: `services`); a module that
  * becomes a plugin (server/modules/module.ts) leaves this list, and other modules may name it in
  * their `dependencies` either way.
  */
-const LEGACY_MODULES = ['pay'];
+const LEGACY_MODULES: string[] = [];
 
 export interface BuildAppOptions {
   db: Db;
@@ -84,7 +80,6 @@ declare module './context' {
     sessions: SessionService;
     /** verification codes (core: registration, password reset and account changes send them) */
     codes: VerificationService;
-    pay: PayService;
   }
 }
 
@@ -132,14 +127,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   };
   const sessions = new SessionService(ctx);
   const codes = new VerificationService(ctx);
-  const services = {
-    sessions,
-    codes,
-    pay: undefined as unknown as PayService,
-  } as Services;
-  // the ledger of the legacy pay service until it is a plugin; the ledger module publishes its own
-  // (stateless) instance as app.services.ledger
-  services.pay = new PayService(ctx, new LedgerService(ctx), new PayProviders(config.pay, opts.dataDir));
+  const services = { sessions, codes } as Services;
   app.decorate('ctx', ctx);
   app.decorate('services', services);
   app.decorate('appRoot', app);
@@ -163,7 +151,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(
     async (api) => {
       installAccess(api, sessions);
-      await api.register(payRoutes(ctx, services.pay));
       // the modules that are plugins (server/modules/<area>/index.ts, server/modules/module.ts); the
       // services built above stand for the modules not yet converted, under their module names
       for (const name of LEGACY_MODULES) await api.register(fp(async () => {}, { name }));

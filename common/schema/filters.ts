@@ -3,7 +3,8 @@
  * says. The one place where filter values are converted, for every list and its export:
  *
  * - a property's parameter is its own name, or `x-param` when the API names it differently;
- * - `format: date` sends YYYY-MM-DD, `format: date-time` YYYY-MM-DD HH:mm:ss (from a date picker's
+ * - `format: date` sends YYYY-MM-DD, `format: date-time` (or `business-date-time`, the server's name
+ *   for that text) YYYY-MM-DD HH:mm:ss (from a date picker's
  *   Dayjs as it shows it, a Date — an instant — in Asia/Shanghai, the API's zone, whatever the
  *   browser's, or a string, which is sent as it is);
  * - a date range (`type: array`, `items.format: date|date-time`) sends its two ends under the two
@@ -18,14 +19,14 @@ import { formatBusiness } from '../time';
 
 export type FilterParams = Record<string, unknown>;
 
-const PATTERNS: Record<string, string> = { date: 'YYYY-MM-DD', 'date-time': 'YYYY-MM-DD HH:mm:ss' };
+const PATTERNS: Record<string, string> = { date: 'YYYY-MM-DD', 'date-time': 'YYYY-MM-DD HH:mm:ss', 'business-date-time': 'YYYY-MM-DD HH:mm:ss' };
 
 /** Formats a Dayjs-like (`.format(pattern)`), a Date or a string as the schema's date format asks. */
 export function formatDateValue(value: unknown, format: string): unknown {
   const pattern = PATTERNS[format];
   if (!pattern || value === undefined || value === null || value === '') return value;
   if (typeof (value as { format?: unknown }).format === 'function') return (value as { format(p: string): string }).format(pattern);
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? value : formatBusiness(value, format === 'date-time');
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? value : formatBusiness(value, format !== 'date');
   return value;
 }
 

@@ -748,7 +748,7 @@ export interface SmppReceiptTable {
 export interface PushOutboxTable {
   id: Generated<number>;
   account_id: number;
-  /** 1 delivery report (deliveryurl), 2 uplink (mourl) */
+  /** 1 delivery report (deliveryurl), 2 uplink (mourl), 3 template review (auto_template_callback_url) */
   kind: number;
   url: string;
   payload: ColumnType<unknown, string, string>;

@@ -21,6 +21,7 @@ import notice from './notice';
 import numbers from './numbers';
 import openapi from './openapi';
 import password from './password';
+import pay from './pay';
 import profile from './profile';
 import purchase from './purchase';
 import records from './records';
@@ -35,7 +36,7 @@ import template from './template';
 import upload from './upload';
 import variableInternational from './variable-international';
 
-export const MODULES: FastifyPluginAsync[] = [account, auth, bills, captcha, clients, content, files, help, invoice, ledger, notice, numbers, openapi, password, profile, purchase, records, register, reports, send, sign, site, smppServer, subaccount, template, upload, variableInternational];
+export const MODULES: FastifyPluginAsync[] = [account, auth, bills, captcha, clients, content, files, help, invoice, ledger, notice, numbers, openapi, password, pay, profile, purchase, records, register, reports, send, sign, site, smppServer, subaccount, template, upload, variableInternational];
 
 interface PluginMeta {
   name?: string;

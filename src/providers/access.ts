@@ -8,9 +8,10 @@
  * menu / home quick links all call it. Pure: no React, no HTTP (the provider is handed a loader).
  */
 import type { AccessControlProvider } from '@refinedev/core';
-import { type CurrentUser, OauthStatus, OperationMode, PhoneInoutType, UserType } from '@/generated/schemas';
+import { type CurrentUser, OauthStatus, OperationMode, UserType } from '@/generated/schemas';
 import { oauthStatusOf } from '@/domain/certification';
 import { MESSAGES } from '../../common/schema/messages';
+import { allowsDomestic, allowsInternational } from '../../common/send/scope';
 
 /**
  * What access rules read of the current user (numbers from a lenient server are accepted).
@@ -42,9 +43,9 @@ export const rules = {
   /** online recharge on the main layout: agents only (isOpenPay is checked by the feature) */
   onlineRecharge: (u: AccessUser) => isAgent(u),
   /** domestic sending: phone_inout_type 0 or 2; agents see both */
-  domesticSending: (u: AccessUser) => isAgent(u) || ([PhoneInoutType.Domestic, PhoneInoutType.Both] as number[]).includes(Number(u.phone_inout_type ?? PhoneInoutType.Domestic)),
+  domesticSending: (u: AccessUser) => isAgent(u) || allowsDomestic(u.phone_inout_type),
   /** international sending: phone_inout_type 1 or 2; agents see both */
-  internationalSending: (u: AccessUser) => isAgent(u) || ([PhoneInoutType.International, PhoneInoutType.Both] as number[]).includes(Number(u.phone_inout_type)),
+  internationalSending: (u: AccessUser) => isAgent(u) || allowsInternational(u.phone_inout_type),
   /** buying packages, pools, the SMS and rebate bills: product-package accounts (operation_mode 1) */
   packageMode: (u: AccessUser) => isPackageMode(u),
   /** re-certification: only after the certification was refused (认证不通过) */

@@ -15,6 +15,7 @@
 import type { AuthProvider } from '@refinedev/core';
 import type { CurrentUser } from '@/generated/schemas';
 import { ApiError, get, postForm } from './http';
+import { userStorage } from './userStorage';
 
 export interface LoginPayload {
   username: string;
@@ -104,13 +105,17 @@ export const authProvider: AuthProvider = {
     } catch {
       // the session is gone either way
     }
+    userStorage.clear();
     return { success: true, redirectTo: '/login' };
   },
 
   async getIdentity() {
     try {
       const body = await get<CurrentUser>('/admin/info', undefined, { silent: true });
-      return normaliseUser(body.data);
+      const user = normaliseUser(body.data);
+      // spec 01 §7: the mobile number and agent id are kept in browser storage (never a password)
+      userStorage.keep(user);
+      return user;
     } catch {
       return null;
     }

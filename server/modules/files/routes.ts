@@ -7,12 +7,13 @@ import { parseSlot } from '../../http/parse-slots';
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../../http/errors';
 import { ok } from '../../http/reply';
-import { BAD_PARAM, params, text } from '../../http/params';
+import { api, fileReply, okOf, request } from '../../http/contract';
+import type { JsonSchema } from '../../../common/schema';
 import { route } from '../../http/route';
 import { accountIdOf, sessionOf } from '../auth';
 import { STORAGE_MESSAGES } from './storage';
 import { attachment } from '../../http/download';
-import { CHUNK_SIZE, FILE_MAX_BYTES, FILE_MESSAGES, FILE_NAME_MAX, resolveUpload, type FileService } from './service';
+import { CHUNK_SIZE, FILE_MESSAGES, resolveUpload, type FileService } from './service';
 import { firstColumnErrors, parseNumberFile, PARSE_MESSAGES } from './parse';
 import { checkNumbers } from '../../../common/sms/numbers';
 import type { AppContext } from '../../context';
@@ -20,16 +21,42 @@ import { TemplateType } from '../../../common/generated/schemas';
 
 const TAG = '文件服务';
 
-const md5 = { type: 'string', title: '文件 MD5（32 位十六进制）', maxLength: 32, errorMessage: BAD_PARAM } as const;
-const size = { type: 'integer', title: '文件大小（字节）', minimum: 1, maximum: FILE_MAX_BYTES, errorMessage: FILE_MESSAGES.tooLarge } as const;
-const keyParams = params({ fileMd5: md5, fileSize: size }, ['fileMd5', 'fileSize']);
 
 /** a flag as forms post it: 1 / true */
 const flag = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true';
 const TXT = 'text/plain; charset=utf-8';
 
 export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAsync {
-  return async (app) => {
+  const keyParams = request(ctx, 'params/file-key');
+  // an upload's state (check, progress), a chunk saved, a merged file, a delete
+  const uploadStatus = okOf(ctx, {
+    type: 'object',
+    title: '上传状态',
+    required: ['uploaded', 'importFilePath', 'fileName', 'fileMd5', 'fileSize', 'chunkSize', 'chunks', 'uploadedChunks', 'progress'],
+    properties: {
+      uploaded: { type: 'boolean', title: '已完整上传（可直接使用 importFilePath）' },
+      importFilePath: { type: ['string', 'null'], title: '文件路径' },
+      fileName: { type: 'string', title: '文件名' },
+      fileMd5: { type: 'string', title: '文件 MD5' },
+      fileSize: { type: 'integer', title: '文件大小（字节）' },
+      chunkSize: { type: 'integer', title: '分片大小（字节）' },
+      chunks: { type: 'integer', title: '分片数' },
+      uploadedChunks: { type: 'array', items: { type: 'integer' }, title: '已保存的分片序号' },
+      progress: { type: 'number', minimum: 0, maximum: 100, title: '进度（百分比）' },
+    },
+  });
+  const chunkSaved = okOf(ctx, { type: 'object', required: ['chunk'], properties: { chunk: { type: 'integer', title: '分片序号' } } });
+  const merged = okOf(ctx, {
+    type: 'object',
+    title: '合并后的文件',
+    required: ['importFilePath', 'fileName', 'fileMd5', 'size'],
+    properties: { importFilePath: { type: 'string', title: '文件路径' }, fileName: { type: 'string', title: '文件名' }, fileMd5: { type: 'string', title: '文件 MD5' }, size: { type: 'integer', title: '文件大小（字节）' } },
+  });
+  const deleted = okOf(ctx, { type: 'object', properties: { deleted: { type: 'boolean', title: '已删除' } } });
+  const parsed: JsonSchema = okOf(ctx, { type: 'object', title: '解析结果', additionalProperties: true });
+  const txt = fileReply(TXT);
+  return async (plugin) => {
+    const app = api(plugin);
     // a chunk is the raw body: read by the handler after the session check, bounded by the chunk's length (at most 1 MB)
     app.addContentTypeParser('application/octet-stream', (_req, _payload, done) => done(null));
 
@@ -39,15 +66,16 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
         tag: TAG,
         summary: '上传前检查：登记上传（按本人 + MD5 + 大小），已完整上传的文件直接复用（uploaded=true 与 importFilePath），否则返回已保存的分片',
         access: 'session',
-        body: params({ fileName: text('文件名', FILE_NAME_MAX), fileMd5: md5, fileSize: size, flag: { title: '代理商标记（保留）' } }, ['fileName', 'fileMd5', 'fileSize']),
+        body: request(ctx, 'params/file-check'),
+        response: uploadStatus,
       }),
-      async (req) => ok(await files.check(sessionOf(req).account, req.body as Record<string, unknown>)),
+      async (req) => ok(await files.check(sessionOf(req).account, req.body)),
     );
 
     app.post(
       '/file/progress',
-      route({ tag: TAG, summary: '上传进度：已保存的分片与百分比', access: 'session', body: keyParams }),
-      async (req) => ok(await files.progress(sessionOf(req).account, req.body as Record<string, unknown>)),
+      route({ tag: TAG, summary: '上传进度：已保存的分片与百分比', access: 'session', body: keyParams, response: uploadStatus }),
+      async (req) => ok(await files.progress(sessionOf(req).account, req.body)),
     );
 
     app.post(
@@ -58,7 +86,8 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
         access: 'session',
         // one statement per chunk: the session check (no account row read); the chunk itself needs none
         accountIdOnly: true,
-        querystring: params({ fileMd5: md5, fileSize: size, chunk: { type: 'integer', title: '分片序号（从 0 开始）', minimum: 0, maximum: Math.ceil(FILE_MAX_BYTES / CHUNK_SIZE), errorMessage: FILE_MESSAGES.badChunk } }, ['fileMd5', 'fileSize', 'chunk']),
+        querystring: request(ctx, 'params/file-chunk'),
+        response: chunkSaved,
       }),
       async (req) => {
         const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
@@ -66,20 +95,20 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
         const length = req.headers['content-length'];
         const declared = length === undefined ? undefined : Number(length);
         if (declared !== undefined && !(declared <= CHUNK_SIZE)) throw new ApiError(400, FILE_MESSAGES.badChunk);
-        return ok(await files.saveChunk({ id: accountIdOf(req) }, req.query as Record<string, unknown>, req.raw, declared));
+        return ok(await files.saveChunk({ id: accountIdOf(req) }, req.query, req.raw, declared));
       },
     );
 
     app.post(
       '/file/merge',
-      route({ tag: TAG, summary: '合并分片：按序流式合并并校验 MD5 与内容类型，返回 importFilePath', access: 'session', body: keyParams }),
-      async (req) => ok(await files.merge(sessionOf(req).account, req.body as Record<string, unknown>)),
+      route({ tag: TAG, summary: '合并分片：按序流式合并并校验 MD5 与内容类型，返回 importFilePath', access: 'session', body: keyParams, response: merged }),
+      async (req) => ok(await files.merge(sessionOf(req).account, req.body)),
     );
 
     app.post(
       '/file/deleteChunks',
-      route({ tag: TAG, summary: '删除分片（取消上传）：未完成的上传与其分片一并删除；已完成的文件保留', access: 'session', body: keyParams }),
-      async (req) => ok(await files.deleteChunks(sessionOf(req).account, req.body as Record<string, unknown>)),
+      route({ tag: TAG, summary: '删除分片（取消上传）：未完成的上传与其分片一并删除；已完成的文件保留', access: 'session', body: keyParams, response: deleted }),
+      async (req) => ok(await files.deleteChunks(sessionOf(req).account, req.body)),
     );
 
     app.post(
@@ -88,9 +117,10 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
         tag: TAG,
         summary: '删除本人的文件：已完成的上传（importFilePath）或变量、国际短信页的工作文件（varintl/…）；发送在提交时已读取文件，删除不影响已提交的任务',
         access: 'session',
-        body: params({ importFilePath: text('文件路径（importFilePath）', 80) }, ['importFilePath']),
+        body: request(ctx, 'params/file-delete'),
+        response: deleted,
       }),
-      async (req) => ok(await files.deleteFile(sessionOf(req).account, (req.body as { importFilePath?: unknown }).importFilePath), STORAGE_MESSAGES.deleted),
+      async (req) => ok(await files.deleteFile(sessionOf(req).account, req.body.importFilePath), STORAGE_MESSAGES.deleted),
     );
 
     app.post(
@@ -99,22 +129,17 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
         tag: '短信发送',
         summary: '解析已上传的号码文件（txt、csv、xlsx，流式读取）：号码总数、错误数、重复数与各运营商数量；international=1 为国际号码；templateType=1（变量文件）由变量短信模块解析',
         access: 'session',
-        body: params({
-          importFilePath: text('文件路径（合并返回的 importFilePath）', 64),
-          filePath: text('文件路径（同 importFilePath）', 64),
-          templateType: { title: '模板类型（0 固定，1 变量）', enum: [0, 1, '0', '1', ''], errorMessage: BAD_PARAM },
-          variateNum: { title: '变量个数（变量文件）', type: 'integer', minimum: 0, maximum: 30, errorMessage: BAD_PARAM },
-          international: { title: '国际号码（1 是）', enum: [0, 1, '0', '1', 'true', 'false', true, false, ''], errorMessage: BAD_PARAM },
-        }),
+        body: request(ctx, 'params/file-parse'),
+        response: parsed,
         with: parseSlot(ctx),
       }),
       async (req) => {
-        const b = req.body as { importFilePath?: string; filePath?: string; templateType?: unknown; international?: unknown };
+        const b = req.body;
         const me = sessionOf(req).account;
         const token = b.importFilePath || b.filePath;
         if (String(b.templateType ?? '') === String(TemplateType.Variable)) {
           if (!files.variableParser) throw new ApiError(400, PARSE_MESSAGES.failed);
-          return ok(await files.variableParser(me, await resolveUpload(ctx, me, token), req.body as Record<string, unknown>));
+          return ok(await files.variableParser(me, await resolveUpload(ctx, me, token), b));
         }
         const { result } = await parseNumberFile(await resolveUpload(ctx, me, token), { international: flag(b.international) });
         return ok(result, `解析完成：有效号码 ${result.sendNum} 个`);
@@ -127,15 +152,12 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
         tag: '短信发送',
         summary: '下载错误号码（txt）：phones 中（或 importFilePath 文件中）不合规则的号码，international=1 按国际号码规则',
         access: 'session',
-        body: params({
-          phones: text('号码（逗号分隔）', 780000),
-          importFilePath: text('文件路径', 64),
-          international: { title: '国际号码（1 是）', enum: [0, 1, '0', '1', 'true', 'false', true, false, ''], errorMessage: BAD_PARAM },
-        }),
+        body: request(ctx, 'params/file-error-phones'),
+        response: txt,
         with: parseSlot(ctx),
       }),
       async (req, reply) => {
-        const b = req.body as { phones?: string; importFilePath?: string; international?: unknown };
+        const b = req.body;
         const intl = flag(b.international);
         let bad: string[];
         if (b.phones) {
@@ -159,10 +181,11 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
         tag: '短信发送',
         summary: '下载文件中号码不正确的行（txt，每行：行号,号码）：xlsx 的第一列、txt/csv 每行的第一个字段',
         access: 'session',
-        body: params({ importFilePath: text('文件路径', 64), international: { title: '国际号码（1 是）', enum: [0, 1, '0', '1', 'true', 'false', true, false, ''], errorMessage: BAD_PARAM } }, ['importFilePath']),
+        body: request(ctx, 'params/file-error-lines'),
+        response: txt,
       }),
       async (req, reply) => {
-        const b = req.body as { importFilePath?: string; international?: unknown };
+        const b = req.body;
         const lines = await firstColumnErrors(await resolveUpload(ctx, sessionOf(req).account, b.importFilePath), { international: flag(b.international) });
         return reply.header('content-type', TXT).header('content-disposition', attachment('错误号码.txt')).send(lines.length ? `${lines.join('\r\n')}\r\n` : '');
       },
@@ -170,9 +193,9 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
 
     app.get(
       '/file/download',
-      route({ tag: TAG, summary: '下载本人已上传完成的文件', access: 'session', querystring: params({ importFilePath: text('文件路径', 64) }, ['importFilePath']) }),
+      route({ tag: TAG, summary: '下载本人已上传完成的文件', access: 'session', querystring: request(ctx, 'params/file-ref'), response: fileReply('application/octet-stream') }),
       async (req, reply) => {
-        const f = await files.open(sessionOf(req).account, (req.query as { importFilePath?: string }).importFilePath);
+        const f = await files.open(sessionOf(req).account, req.query.importFilePath);
         return reply.header('content-type', 'application/octet-stream').header('content-length', String(f.size)).header('content-disposition', attachment(f.name)).send(f.stream);
       },
     );

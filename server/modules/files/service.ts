@@ -39,7 +39,7 @@ import { randomToken } from '../../lib/crypto';
 import { MESSAGES } from '../../../common/schema/messages';
 import { ChunkHasher, type UploadDigest } from './hasher';
 import { assertDiskRoom, assertPendingRoom, assertQuota, STORAGE_MESSAGES, taskNeedsFile, WORK_PATH, workDirOf } from './storage';
-import { FileUploadState } from '../../../common/generated/schemas';
+import { FileUploadState, type FileParseParams } from '../../../common/generated/schemas';
 
 /** 1 MB chunks (spec 02 §9) */
 export const CHUNK_SIZE = 1024 * 1024;
@@ -364,7 +364,7 @@ export class FileService {
    * POST /send/parsefile with templateType 1 (a variable file): set by the variable SMS module,
    * which owns those rules; unset, such a parse answers 文件解析失败.
    */
-  variableParser?: (me: Account, file: ResolvedUpload, body: Record<string, unknown>) => Promise<unknown>;
+  variableParser?: (me: Account, file: ResolvedUpload, body: FileParseParams) => Promise<unknown>;
 
   /** the MD5 of uploads as their chunks come in (a worker thread): a hint the merge checks before it uses it */
   private readonly hasher = new ChunkHasher();

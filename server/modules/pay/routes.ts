@@ -1,12 +1,12 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { AppContext } from '../../context';
+import type { JsonSchema } from '../../../common/schema';
+import { api, dataPageOf, okEmpty, okOf, request } from '../../http/contract';
 import { ApiError } from '../../http/errors';
 import { ok } from '../../http/reply';
-import { listParams, PAGE_ROWS, params, text } from '../../http/params';
 import { route } from '../../http/route';
-import { formSchema } from '../../http/validation';
 import { MESSAGES } from '../../../common/schema/messages';
-import { sessionOf } from '../auth/session';
+import { sessionOf } from '../auth';
 import { money2 } from '../ledger';
 import type { PayProvider } from './providers';
 import type { PayService } from './service';
@@ -24,20 +24,24 @@ declare module 'fastify' {
 
 /** Online recharge and pay orders (docs/api-pay.md). */
 export function payRoutes(ctx: AppContext, pay: PayService): FastifyPluginAsync {
-  const filter = listParams(ctx.schemas, 'pay-order', PAGE_ROWS);
-  const byId = params({ paymentId: text('支付订单号', 64) }, ['paymentId']);
-  const scan = params({ paymentId: text('支付订单号', 64), token: text('扫码页令牌', 64) });
-  const sandboxAction = params({ paymentId: text('支付订单号', 64), token: text('扫码页令牌', 64), action: { type: 'string', enum: ['confirm', 'cancel'], title: 'confirm 确认支付 / cancel 取消' } });
-  const sandboxNotice = params({
-    paymentId: text('支付订单号', 64),
-    tradeNo: text('渠道交易号', 64),
-    amount: text('金额（元）', 20),
-    status: text('SUCCESS', 16),
-    timestamp: text('毫秒时间戳', 20),
-    nonce: text('随机串', 64),
-    sign: text('HMAC-SHA256（十六进制）', 128),
+  const byId = request(ctx, 'params/pay-order-ref');
+  const order = okOf(ctx, 'entities/pay-order');
+  const modes: JsonSchema = { type: 'object', properties: { 0: { type: 'boolean', title: '支付宝' }, 1: { type: 'boolean', title: '微信支付' } } };
+  const configReply = okOf(ctx, {
+    type: 'object',
+    required: ['isOpenPay', 'orderTtlSeconds', 'minAmount', 'maxAmount', 'modes', 'sandbox'],
+    properties: {
+      isOpenPay: { type: 'integer', enum: [0, 1], title: '是否开通在线充值（1 开通）' },
+      orderTtlSeconds: { type: 'integer', title: '订单有效秒数' },
+      minAmount: { type: 'string', title: '最小金额（元）', format: 'money' },
+      maxAmount: { type: 'string', title: '最大金额（元）', format: 'money' },
+      modes: { ...modes, title: '开通的支付方式' },
+      sandbox: { ...modes, title: '经沙箱渠道支付的支付方式' },
+    },
   });
-  const anyFields = { type: 'object', additionalProperties: true } as const;
+  // the providers' acknowledgement (their own text), or {code, msg} when refused
+  const ackReply: JsonSchema = { description: '渠道要求的应答（文本 / JSON）', content: { 'text/plain': { schema: { type: 'string' } }, 'application/json': { schema: okEmpty } } };
+  const htmlPage: JsonSchema = { description: '沙箱扫码页（HTML）', content: { 'text/html': { schema: { type: 'string' } } } };
   const notifyOpts = { config: { csrf: false } } as RouteShorthandOptions;
 
   const answer = async (provider: PayProvider | null, req: FastifyRequest, reply: FastifyReply) => {
@@ -51,41 +55,40 @@ export function payRoutes(ctx: AppContext, pay: PayService): FastifyPluginAsync 
     return reply.status(400).send({ code: 400, msg: r.reason });
   };
 
-  return async (app) => {
-    app.get('/onlinePay/config', route({ tag: TAG, summary: '在线充值设置：isOpenPay（1 开通）、订单有效秒数、金额范围、沙箱渠道', access: 'session' }), async (req) =>
+  return async (plugin) => {
+    const app = api(plugin);
+    app.get('/onlinePay/config', route({ tag: TAG, summary: '在线充值设置：isOpenPay（1 开通）、订单有效秒数、金额范围、沙箱渠道', access: 'session', response: configReply }), async (req) =>
       ok(pay.config(sessionOf(req).account)),
     );
     app.post(
       '/onlinePay/createPay',
-      route({ tag: TAG, summary: '创建充值订单（amount 元，paymentMode 0 支付宝 / 1 微信支付），返回订单与二维码内容', access: 'session', body: formSchema(ctx.schemas, 'forms/online-recharge') }),
-      async (req) => {
-        const b = req.body as { amount: string; paymentMode: number | string };
-        return ok(await pay.create(sessionOf(req).account, { amount: money2(b.amount), paymentMode: b.paymentMode }));
-      },
+      route({ tag: TAG, summary: '创建充值订单（amount 元，paymentMode 0 支付宝 / 1 微信支付），返回订单与二维码内容', access: 'session', body: request(ctx, 'forms/online-recharge'), response: order }),
+      async (req) => ok(await pay.create(sessionOf(req).account, { amount: money2(req.body.amount), paymentMode: req.body.paymentMode })),
     );
-    app.post('/onlinePay/payStatus', route({ tag: TAG, summary: '支付订单状态（支付弹窗轮询）', access: 'session', body: byId }), async (req) =>
-      ok(await pay.status(sessionOf(req).account, (req.body as { paymentId: string }).paymentId)),
+    app.post('/onlinePay/payStatus', route({ tag: TAG, summary: '支付订单状态（支付弹窗轮询）', access: 'session', body: byId, response: order }), async (req) =>
+      ok(await pay.status(sessionOf(req).account, req.body.paymentId)),
     );
-    app.post('/onlinePay/queryPayOrder', route({ tag: TAG, summary: '支付订单列表（page、rows，默认每页 15）', access: 'session', body: filter }), async (req) =>
-      ok(await pay.list(sessionOf(req).account, req.body as Record<string, unknown>)),
+    app.post('/onlinePay/queryPayOrder', route({ tag: TAG, summary: '支付订单列表（page、rows，默认每页 15）', access: 'session', body: request(ctx, 'filters/pay-order', { paging: 'page' }), response: dataPageOf(ctx, 'entities/pay-order') }), async (req) =>
+      ok(await pay.list(sessionOf(req).account, req.body)),
     );
-    app.post('/onlinePay/cancelPay', route({ tag: TAG, summary: '取消待支付的订单', access: 'session', body: byId }), async (req) => {
-      await pay.cancel(sessionOf(req).account, (req.body as { paymentId: string }).paymentId);
+    app.post('/onlinePay/cancelPay', route({ tag: TAG, summary: '取消待支付的订单', access: 'session', body: byId, response: okEmpty }), async (req) => {
+      await pay.cancel(sessionOf(req).account, req.body.paymentId);
       return ok(undefined, MESSAGES.payOrderCancelled);
     });
 
     // ---- provider notifications (no session, no CSRF token: their signature authenticates them)
     app.post(
       '/onlinePay/notify/sandbox',
-      route({ tag: SANDBOX_TAG, summary: '沙箱渠道的支付通知（HMAC-SHA256 签名）', access: 'public', body: sandboxNotice, with: notifyOpts }),
+      route({ tag: SANDBOX_TAG, summary: '沙箱渠道的支付通知（HMAC-SHA256 签名）', access: 'public', body: request(ctx, 'params/pay-sandbox-notice'), response: ackReply, with: notifyOpts }),
       async (req, reply) => answer(pay.providers.sandbox, req, reply),
     );
     app.post(
       '/onlinePay/notify/alipay',
-      route({ tag: SANDBOX_TAG, summary: '支付宝异步通知（表单，RSA2 签名，由 alipay-sdk 验签）', access: 'public', body: anyFields, with: notifyOpts }),
+      route({ tag: SANDBOX_TAG, summary: '支付宝异步通知（表单，RSA2 签名，由 alipay-sdk 验签）', access: 'public', body: request(ctx, 'params/pay-provider-notice'), response: ackReply, with: notifyOpts }),
       async (req, reply) => answer(pay.providers.alipay, req, reply),
     );
-    await app.register(async (wx) => {
+    await app.register(async (wxPlugin) => {
+      const wx = api(wxPlugin);
       // WeChat Pay signs the body text: keep it as received
       wx.removeContentTypeParser('application/json');
       wx.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 64 * 1024 }, (req, body, done) => {
@@ -101,14 +104,14 @@ export function payRoutes(ctx: AppContext, pay: PayService): FastifyPluginAsync 
       });
       wx.post(
         '/onlinePay/notify/wechat',
-        route({ tag: SANDBOX_TAG, summary: '微信支付通知（JSON，平台证书签名，由 wechatpay-node-v3 验签并解密）', access: 'public', body: anyFields, with: notifyOpts }),
+        route({ tag: SANDBOX_TAG, summary: '微信支付通知（JSON，平台证书签名，由 wechatpay-node-v3 验签并解密）', access: 'public', body: request(ctx, 'params/pay-provider-notice'), response: ackReply, with: notifyOpts }),
         async (req, reply) => answer(pay.providers.wechat, req, reply),
       );
     });
 
     // ---- the sandbox provider's pay page (what the QR code opens)
-    app.get('/onlinePay/sandbox/scan', route({ tag: SANDBOX_TAG, summary: '沙箱扫码支付页（HTML：确认支付 / 取消）', access: 'public', querystring: scan }), async (req, reply) => {
-      const q = req.query as { paymentId?: string; token?: string };
+    app.get('/onlinePay/sandbox/scan', route({ tag: SANDBOX_TAG, summary: '沙箱扫码支付页（HTML：确认支付 / 取消）', access: 'public', querystring: request(ctx, 'params/pay-sandbox-scan'), response: htmlPage }), async (req, reply) => {
+      const q = req.query;
       const o = await pay.sandboxOrder(q.paymentId, q.token, { open: true });
       return reply
         .header('content-type', 'text/html; charset=utf-8')
@@ -116,9 +119,9 @@ export function payRoutes(ctx: AppContext, pay: PayService): FastifyPluginAsync 
     });
     app.post(
       '/onlinePay/sandbox/pay',
-      route({ tag: SANDBOX_TAG, summary: '沙箱扫码页的确认支付 / 取消（表单）：确认时沙箱签发支付通知并入账', access: 'public', body: sandboxAction, with: notifyOpts }),
+      route({ tag: SANDBOX_TAG, summary: '沙箱扫码页的确认支付 / 取消（表单）：确认时沙箱签发支付通知并入账', access: 'public', body: request(ctx, 'params/pay-sandbox-action'), response: htmlPage, with: notifyOpts }),
       async (req, reply) => {
-        const b = req.body as { paymentId?: string; token?: string; action?: 'confirm' | 'cancel' };
+        const b = req.body;
         const r = await pay.sandboxPay(b.paymentId, b.token, b.action === 'cancel' ? 'cancel' : 'confirm');
         const o = r.order ? await pay.sandboxOrder(b.paymentId, b.token) : null;
         return reply

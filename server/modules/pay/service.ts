@@ -31,7 +31,9 @@ import { ApiError, errors } from '../../http/errors';
 import { dataPage, pagingOf } from '../../http/paging';
 import { addMs, formatDateTime } from '../../lib/time';
 import { MESSAGES } from '../../../common/schema/messages';
-import { BillPaymentType, PayOrderState, UserType, type PayOrder } from '../../../common/generated/schemas';
+import { BillPaymentType, PayOrderState, UserType, type PayOrder, type PayOrderFilter } from '../../../common/generated/schemas';
+import { whereFrom } from '../../db/filters';
+import type { PageRows } from '../../http/contract';
 import { Money, money2, type LedgerService } from '../ledger';
 import { payApiBase } from './config';
 import type { NotifyRequest, PayProvider, PayProviders, VerifiedNotice } from './providers';
@@ -45,6 +47,11 @@ export const PAY_SUBJECT = '短信平台账户在线充值';
 export const ONLINE_RECHARGE_KIND = BillPaymentType.OnlineRecharge;
 /** the mark of sandbox money in the ledger remark and the pay-order list */
 export const SANDBOX_MARK = '沙箱';
+/** The states a list's 支付状态 filter means: 2 and 5 are both 支付成功. */
+export function statesOf(state: number | undefined): number[] | undefined {
+  if (state === undefined) return undefined;
+  return PAID_STATES.includes(state) ? PAID_STATES : [state];
+}
 /** namespace of the per-account advisory lock around the open-order count and insert */
 const CREATE_LOCK = 0x50415931;
 
@@ -246,32 +253,15 @@ export class PayService {
     return this.row(r, now);
   }
 
-  async list(account: Account, q: Record<string, unknown>) {
+  async list(account: Account, q: PayOrderFilter & PageRows) {
     await this.expire(account.id);
     const paging = pagingOf(q);
-    const str = (v: unknown) => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '');
-    const time = (v: unknown) => {
-      const s = str(v);
-      if (!s) return undefined;
-      const d = new Date(`${s.replace(' ', 'T')}+08:00`);
-      return Number.isNaN(d.getTime()) ? undefined : d;
-    };
-    let base = this.ctx.db.selectFrom('pay_orders').where('account_id', '=', account.id);
-    const mode = str(q.paymentMode);
-    if (mode !== '') base = base.where('payment_mode', '=', Number(mode));
-    const state = str(q.paymentState);
-    if (state !== '') {
-      const n = Number(state);
-      // 2 and 5 are both 支付成功
-      base = PAID_STATES.includes(n) ? base.where('state', 'in', PAID_STATES) : base.where('state', '=', n);
-    }
-    const search = str(q.searchText);
+    // payment mode and the time range: the filter schema's x-column / x-op (server/db/filters.ts)
+    let base = whereFrom(this.ctx.db.selectFrom('pay_orders').where('account_id', '=', account.id), this.ctx, 'filters/pay-order', q);
+    const states = statesOf(q.paymentState);
+    if (states) base = base.where('state', 'in', states);
+    const search = q.searchText?.trim();
     if (search) base = base.where((eb) => eb.or([eb('payment_id', '=', search), eb('trade_no', '=', search)]));
-    const from = time(q.startPayTime);
-    const to = time(q.endPayTime);
-    if (from && to && to < from) throw new ApiError(400, MESSAGES.endBeforeStart);
-    if (from) base = base.where('created_at', '>=', from);
-    if (to) base = base.where('created_at', '<=', to);
     const [{ n }] = await base.select((eb) => eb.fn.countAll<string>().as('n')).execute();
     const rows = await base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(paging.size).offset(paging.offset).execute();
     const now = this.ctx.now();

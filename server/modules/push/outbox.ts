@@ -2,12 +2,14 @@
  * Push outbox: delivery reports (PushKind.Report, to the account's deliveryurl when needreport = 1) and
  * uplink (PushKind.Mo, to mourl when needmo = 1) are written into push_outbox in the caller's
  * transaction (the one that records the receipt / MO), several records per row; the Pusher
- * (pusher.ts) sends them. Rules and payloads: docs/api-dispatch.md "Push".
+ * (pusher.ts) sends them. Rules and payloads: docs/api-dispatch.md "Push". A template review result
+ * (PushKind.TemplateReview) goes to the auto_template_callback_url the same way (enqueueTemplateReview).
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types';
 import { formatDateTime } from '../../lib/time';
 import statusEnum from '../../../schemas/enums/send-record-status.json';
+import templateStateEnum from '../../../schemas/enums/template-audit-state.json';
 import { NeedMo, NeedReport, PushKind } from '../../../common/generated/schemas';
 
 /** records per push row (one POST) */
@@ -124,4 +126,52 @@ export async function enqueueMo(trx: Db, rows: MoRow[]): Promise<number> {
     list.push({ clientid: t.clientid, id: r.moId ?? null, phone: r.phone, content: r.content, dest: r.dest ?? '', receivedateStr: formatDateTime(r.receivedAt) });
   }
   return insertGrouped(trx, PushKind.Mo, byAccount, urls);
+}
+
+/** A template's review outcome to push (approved or refused by an operator). */
+export interface TemplateReviewRow {
+  /** the template's account (templates.owner_id) */
+  accountId: number;
+  templateId: number;
+  /** enums/template-audit-state.json: 1 审核通过, 3 审核不通过 */
+  state: number;
+  remark: string;
+  sign: string;
+  content: string;
+  reviewedAt: Date;
+}
+
+/** JSON record of a template review, field names of entities/template.json */
+export interface TemplateReviewRecord {
+  clientId: string; templateId: number; state: number; stateStr: string; remark: string; sign: string; content: string; updateTimeStr: string;
+}
+
+const AUDIT_TITLES = new Map<number, string>((templateStateEnum.oneOf as { const: number; title: string }[]).map((o) => [o.const, o.title]));
+
+/**
+ * Queues a template's review result for auto_template_callback_url: the template account's own
+ * URL, else its agent's (the agent sets it in 基本资料 for the templates of its sub-accounts).
+ * Nothing when neither is set; returns the push rows written.
+ */
+export async function enqueueTemplateReview(trx: Db, row: TemplateReviewRow): Promise<number> {
+  const target = await trx
+    .selectFrom('accounts as a')
+    .leftJoin('accounts as g', 'g.id', 'a.agent_id')
+    .select(['a.clientid', 'a.auto_template_callback_url as own', 'g.auto_template_callback_url as agent'])
+    .where('a.id', '=', row.accountId)
+    .executeTakeFirst();
+  const url = target?.own || target?.agent || '';
+  if (!target || !url) return 0;
+  const record: TemplateReviewRecord = {
+    clientId: target.clientid,
+    templateId: row.templateId,
+    state: row.state,
+    stateStr: AUDIT_TITLES.get(row.state) ?? String(row.state),
+    remark: row.remark,
+    sign: row.sign,
+    content: row.content,
+    updateTimeStr: formatDateTime(row.reviewedAt),
+  };
+  await trx.insertInto('push_outbox').values({ account_id: row.accountId, kind: PushKind.TemplateReview, url, payload: JSON.stringify([record]) }).execute();
+  return 1;
 }

@@ -16,8 +16,8 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../db/types';
+import { sql, type Kysely, type Updateable } from 'kysely';
+import type { Database, PushOutboxTable } from '../../db/types';
 import { pinnedLookup, resolveForPush, systemResolver, UnsafeUrlError, type CheckedTarget, type HostResolver } from '../../lib/safe-url';
 
 export interface PusherLog {
@@ -188,11 +188,13 @@ export class Pusher {
       error = e instanceof PushFailure ? e : new PushFailure((e as Error).message || String(e));
     }
     const now = this.now();
-    const mine = (q: any) => q.where('id', '=', row.id).where('attempts', '=', row.attempts).where('done_at', 'is', null);
+    // the outcome is recorded only while the row is still this claim's
+    const mine = (set: Updateable<PushOutboxTable>) =>
+      this.db.updateTable('push_outbox').set(set).where('id', '=', row.id).where('attempts', '=', row.attempts).where('done_at', 'is', null).execute();
     try {
       if (!error) {
         this.stats.delivered++;
-        await mine(this.db.updateTable('push_outbox').set({ done_at: now, last_error: '' })).execute();
+        await mine({ done_at: now, last_error: '' });
         return;
       }
       this.stats.failed++;
@@ -201,10 +203,10 @@ export class Pusher {
         this.stats.gaveUp++;
         const why = error.permanent ? `refused: ${message}` : `gave up after ${row.attempts} attempts: ${message}`;
         this.log.warn({ push: row.id, url: row.url, err: message }, 'push given up');
-        await mine(this.db.updateTable('push_outbox').set({ done_at: now, last_error: why.slice(0, MAX_ERROR_LENGTH) })).execute();
+        await mine({ done_at: now, last_error: why.slice(0, MAX_ERROR_LENGTH) });
       } else {
         const delay = Math.min(this.o.backoffMaxMs, this.o.backoffMs * 2 ** (row.attempts - 1));
-        await mine(this.db.updateTable('push_outbox').set({ next_at: new Date(now.getTime() + delay), last_error: message })).execute();
+        await mine({ next_at: new Date(now.getTime() + delay), last_error: message });
       }
     } catch (e) {
       // the lease runs out and the row is tried again

@@ -14,6 +14,7 @@ import { smsTarget, type VerificationService } from '../verification/service';
 import { checkMobile, MOBILE_MESSAGES } from './mobile';
 import { AccountStatus, OauthStatus, OperationMode, UserType } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
+import { codeOf, detailOf } from '../../lib/error-code';
 
 export const REGISTER_MESSAGES = {
   sent: MESSAGES.codeSent,
@@ -121,10 +122,10 @@ export class RegisterService {
           .returningAll()
           .executeTakeFirstOrThrow();
       });
-    } catch (e: any) {
+    } catch (e) {
       // a concurrent registration won the race for the same mobile or e-mail
-      if (e?.code === '23505') {
-        const which = String(e.constraint ?? e.detail ?? e.message ?? '');
+      if (codeOf(e) === '23505') {
+        const which = detailOf(e);
         throw new ApiError(500, which.includes('email') ? REGISTER_MESSAGES.emailExists : REGISTER_MESSAGES.mobileExists);
       }
       throw e;

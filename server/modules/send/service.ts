@@ -41,7 +41,6 @@ import {
   NumberInputMode,
   OperationMode,
   PayType,
-  PhoneInoutType,
   PriceType,
   ProductType,
   SendKind,
@@ -59,7 +58,7 @@ import {
 } from '../../../common/generated/schemas';
 import sendForm from '../../../schemas/forms/send.json';
 import { MESSAGES } from '../../../common/schema/messages';
-import { parseSendTime, sendTimeError } from '../../../common/send';
+import { allowsDomestic, parseSendTime, sendTimeError } from '../../../common/send';
 
 type Tx = Transaction<Database>;
 
@@ -214,7 +213,7 @@ export class SendService {
   async prepare(me: Account, f: SendForm): Promise<Prepared> {
     const account = await this.target(me, f.clientId);
     assertMaySend(account);
-    if (account.phone_inout_type !== PhoneInoutType.Domestic && account.phone_inout_type !== PhoneInoutType.Both) throw errors.refused(MSG.noDomestic);
+    if (!allowsDomestic(account.phone_inout_type)) throw errors.refused(MSG.noDomestic);
     const sign = f.sign.trim();
     const content = stripSign(f.content, sign);
     if (!content.trim()) throw new ApiError(400, sendForm.properties.content.errorMessage.minLength);

@@ -24,6 +24,7 @@ import type { CurrentPaging } from '../../http/contract';
 import { MESSAGES } from '../../../common/schema/messages';
 import signAddForm from '../../../schemas/forms/sign-add.json';
 import signFilter from '../../../schemas/filters/sign.json';
+import { codeOf } from '../../lib/error-code';
 
 /** a row of the sign list: schemas/entities/sign.json, every property present */
 export type SignRow = Required<Sign>;
@@ -256,8 +257,8 @@ export class SignService {
         .returning(['id', 'state'])
         .executeTakeFirstOrThrow();
       return r;
-    } catch (e: any) {
-      if (e?.code === '23505') throw errors.refused(MSG.duplicate);
+    } catch (e) {
+      if (codeOf(e) === '23505') throw errors.refused(MSG.duplicate);
       throw e;
     }
   }

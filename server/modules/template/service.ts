@@ -18,6 +18,7 @@ import { entityPage, pagingOf } from '../../http/paging';
 import { validateForm } from '../../http/validation';
 import { formatDateTime } from '../../lib/time';
 import { SensitiveWords } from '../content/sensitive-words';
+import { enqueueTemplateReview } from '../push/outbox';
 import {
   checkTemplateRules,
   countVariables,
@@ -326,13 +327,23 @@ export interface ImportResult {
   errors: { row: number; msg: string }[];
 }
 
-/** Operator review (CLI): approve or reject a sub-account's template. Returns false when no such template. */
+/**
+ * Operator review (CLI): approve or reject a sub-account's template. Returns false when no such
+ * template. The result is queued, in the same transaction, for the account's
+ * auto_template_callback_url (server/modules/push: sent by the Pusher with the report pushes' URL
+ * rules and retries).
+ */
 export async function reviewTemplate(db: AppContext['db'], id: number, state: typeof TemplateAuditState.Approved | typeof TemplateAuditState.Rejected, remark: string, now: Date): Promise<boolean> {
-  const r = await db
-    .updateTable('templates')
-    .set({ state, remark, update_time: now })
-    .where('id', '=', id)
-    .where('owner_id', 'is not', null)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
+  return db.transaction().execute(async (trx) => {
+    const t = await trx
+      .updateTable('templates')
+      .set({ state, remark, update_time: now })
+      .where('id', '=', id)
+      .where('owner_id', 'is not', null)
+      .returning(['id', 'owner_id', 'sign', 'content'])
+      .executeTakeFirst();
+    if (!t) return false;
+    await enqueueTemplateReview(trx, { accountId: t.owner_id!, templateId: t.id, state, remark, sign: t.sign, content: t.content, reviewedAt: now });
+    return true;
+  });
 }

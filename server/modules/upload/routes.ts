@@ -12,6 +12,7 @@ import { route } from '../../http/route';
 import type { AppContext } from '../../context';
 import { sessionOf } from '../auth/session';
 import { UPLOAD_MAX_BYTES, UPLOAD_MESSAGES, type UploadService } from './service';
+import { codeOf } from '../../lib/error-code';
 
 export const UPLOAD_FIELD = 'photoFile';
 
@@ -54,8 +55,8 @@ export function uploadRoutes(ctx: AppContext, uploads: UploadService): FastifyPl
       let data: Buffer;
       try {
         data = await file.toBuffer();
-      } catch (err: any) {
-        if (err?.code === 'FST_REQ_FILE_TOO_LARGE') throw errors.refused(UPLOAD_MESSAGES.tooLarge);
+      } catch (err) {
+        if (codeOf(err) === 'FST_REQ_FILE_TOO_LARGE') throw errors.refused(UPLOAD_MESSAGES.tooLarge);
         req.log.info({ err }, 'upload refused');
         throw errors.refused(UPLOAD_MESSAGES.failed);
       }

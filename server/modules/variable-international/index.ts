@@ -7,7 +7,6 @@
  * module, whose POST /send/parsefile hands a variable file (templateType 1) to this module's parser.
  */
 import { defineModule } from '../module';
-import type { VariableParseParams } from '../../../common/generated/schemas';
 import { varIntlRoutes } from './routes';
 import { VarIntlService } from './service';
 
@@ -23,6 +22,6 @@ export default defineModule({ name: 'variable-international', dependencies: ['se
   const svc = (app.services.variableInternational = new VarIntlService(ctx, app.services.send));
   // POST /send/parsefile with templateType 1 parses a variable file with the variable SMS rules
   // (its payload is the files route's: the same fields as params/variable-parse)
-  app.services.files.variableParser = (me, file, body) => svc.parseVariable(me, { ...(body as VariableParseParams), importFilePath: file.importFilePath });
+  app.services.files.variableParser = (me, file, body) => svc.parseVariable(me, { clientId: body.clientId, templateId: body.templateId, sign: body.sign, fileName: body.fileName, importFilePath: file.importFilePath });
   await app.register(varIntlRoutes(ctx, svc));
 });

@@ -19,6 +19,7 @@ import type { JsonSchema } from '../../../common/schema';
 import { FileTooLarge, saveUpload, type WorkExt } from './work-files';
 import { IX, type VarIntlService } from './service';
 import { variableTemplateXlsx, VARIABLE_FILE_MAX_BYTES, VARIABLE_FILE_NAME_MAX, VX } from './variable';
+import { codeOf } from '../../lib/error-code';
 
 const TAG = '变量短信与国际短信';
 export const INTL_FILE_MAX_BYTES = 250 * 1024 * 1024;
@@ -153,10 +154,11 @@ async function receive(ctx: AppContext, req: FastifyRequest, me: Account, rule: 
       }
       saved = { rel: f.rel, size: f.size, name };
     }
-  } catch (e: any) {
+  } catch (e) {
     if (e instanceof ApiError) throw e;
-    if (e instanceof FileTooLarge || e?.code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(400, rule.msg.tooLarge);
-    if (e?.code === 'FST_FILES_LIMIT' || e?.code === 'FST_PARTS_LIMIT' || e?.code === 'FST_FIELDS_LIMIT') throw new ApiError(400, '一次只能上传一个文件');
+    const code = codeOf(e);
+    if (e instanceof FileTooLarge || code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(400, rule.msg.tooLarge);
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw new ApiError(400, '一次只能上传一个文件');
     throw new ApiError(400, '上传出错！请检查后重新上传！');
   }
   if (!saved) throw new ApiError(400, rule.msg.noFile);

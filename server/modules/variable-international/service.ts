@@ -34,7 +34,7 @@ import {
 } from '../send';
 import { checkNumbers, numberPoolError } from '../../../common/sms/numbers';
 import { MESSAGES } from '../../../common/schema/messages';
-import { parseSendTime, sendTimeError } from '../../../common/send';
+import { allowsDomestic, allowsInternational, parseSendTime, sendTimeError } from '../../../common/send';
 import { countPieces } from '../../../common/sms/pieces';
 import {
   BillPaymentType,
@@ -45,7 +45,6 @@ import {
   NumberInputMode,
   OperationMode,
   PayType,
-  PhoneInoutType,
   ScreeningType,
   SendKind,
   SendRecordStatus,
@@ -292,7 +291,7 @@ export class VarIntlService {
   private async prepareInternational(me: Account, f: SendInternationalForm, opts: { timed?: boolean }) {
     const account = await this.send.target(me, f.clientId);
     assertMaySend(account);
-    if (account.phone_inout_type !== PhoneInoutType.International && account.phone_inout_type !== PhoneInoutType.Both) throw errors.refused(IX.notInternational);
+    if (!allowsInternational(account.phone_inout_type)) throw errors.refused(IX.notInternational);
     const sendTime = opts.timed ? this.timeOf(f.sendtime, 'international') : this.ctx.now();
     const sign = (f.sign ?? '').trim();
     const content = stripSign(f.content, sign);
@@ -366,7 +365,7 @@ export class VarIntlService {
     const probe = opts.probe;
     const account = await this.send.target(me, f.clientId);
     assertMaySend(account);
-    if (account.phone_inout_type !== PhoneInoutType.Domestic && account.phone_inout_type !== PhoneInoutType.Both) throw errors.refused(MSG.noDomestic);
+    if (!allowsDomestic(account.phone_inout_type)) throw errors.refused(MSG.noDomestic);
     const sendTime = opts.timed ? this.timeOf(f.sendtime, 'variable') : this.ctx.now();
     const tpl = await this.variableTemplate(account, f.templateId);
     if (!smsTypesOf(account).includes(f.smstype)) throw errors.refused(MSG.smstypeNotAllowed);

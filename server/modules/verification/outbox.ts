@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { mailOutboxDir } from './mail';
 import { smsOutboxFile, type OutboxSms } from './sms';
+import { codeOf } from '../../lib/error-code';
 
 export function readSmsOutbox(dataDir: string): OutboxSms[] {
   try {
@@ -14,8 +15,8 @@ export function readSmsOutbox(dataDir: string): OutboxSms[] {
       .split('\n')
       .filter(Boolean)
       .map((l) => JSON.parse(l));
-  } catch (e: any) {
-    if (e?.code === 'ENOENT') return [];
+  } catch (e) {
+    if (codeOf(e) === 'ENOENT') return [];
     throw e;
   }
 }
@@ -73,8 +74,8 @@ export function readMailOutbox(dataDir: string): OutboxMail[] {
   let files: string[];
   try {
     files = fs.readdirSync(dir).filter((f) => f.endsWith('.eml')).sort();
-  } catch (e: any) {
-    if (e?.code === 'ENOENT') return [];
+  } catch (e) {
+    if (codeOf(e) === 'ENOENT') return [];
     throw e;
   }
   return files.map((f) => parseEml(fs.readFileSync(path.join(dir, f), 'utf8'), f));

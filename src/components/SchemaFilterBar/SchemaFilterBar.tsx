@@ -72,7 +72,7 @@ function control(field: FieldInfo, schema: JsonSchema, widgets: SchemaFilterBarP
     );
   }
   if (field.format === 'date') return <DatePicker placeholder={field.title} inputReadOnly {...props} />;
-  if (field.format === 'date-time') return <DatePicker showTime placeholder={field.title} inputReadOnly {...props} />;
+  if (field.format === 'date-time' || field.format === 'business-date-time') return <DatePicker showTime placeholder={field.title} inputReadOnly {...props} />;
   if (items?.format === 'date' || items?.format === 'date-time') return <DatePicker.RangePicker showTime={items.format === 'date-time'} inputReadOnly {...props} />;
   return <Input allowClear placeholder={field.title} maxLength={field.maxLength} style={{ width: 180 }} {...props} />;
 }
