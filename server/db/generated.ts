@@ -180,11 +180,40 @@ export interface CreditAlarms {
   updated_at: Generated<Timestamp>;
 }
 
+export interface DispatchChannels {
+  carriers: Generated<number[]>;
+  enabled: Generated<boolean>;
+  international: Generated<boolean>;
+  max_per_second: Generated<number>;
+  name: string;
+  priority: Generated<number>;
+  sms_types: Generated<number[]>;
+  updated_at: Generated<Timestamp>;
+  url: string;
+  weight: Generated<number>;
+}
+
+export interface DispatchChannelStats {
+  accepted: Generated<Int8>;
+  bound: Generated<boolean>;
+  channel: string;
+  latency_count: Generated<Int8>;
+  latency_ms_sum: Generated<number>;
+  receipts: Generated<Int8>;
+  refused: Generated<Int8>;
+  retried: Generated<Int8>;
+  submitted: Generated<Int8>;
+  unconfirmed: Generated<Int8>;
+  updated_at: Generated<Timestamp>;
+  worker: string;
+}
+
 export interface DispatchLeases {
   id: Generated<Int8>;
   lease_until: Timestamp;
   message_ids: number[];
   owner: string;
+  written: number[] | null;
 }
 
 export interface DispatchQueue {
@@ -496,6 +525,19 @@ export interface Signs {
   update_time: Generated<Timestamp>;
 }
 
+export interface SmppMo {
+  account_id: number;
+  attempts: Generated<number>;
+  content: Generated<string>;
+  created_at: Timestamp;
+  dest: Generated<string>;
+  id: Generated<number>;
+  lease_until: Timestamp | null;
+  mo_id: number;
+  phone: string;
+  received_at: Timestamp;
+}
+
 export interface SmppReceipts {
   account_id: number;
   attempts: Generated<number>;
@@ -511,6 +553,15 @@ export interface SmppReceipts {
   text: Generated<string>;
 }
 
+export interface SmppSessions {
+  account_id: number;
+  bound_at: Timestamp;
+  heartbeat_at: Timestamp;
+  id: string;
+  peer: Generated<string>;
+  process: string;
+}
+
 export interface SmsChunkStaging {
   created_at: Generated<Timestamp>;
   payload: Buffer;
@@ -524,14 +575,28 @@ export interface SmsInflight {
   marked: Generated<boolean>;
   message_id: number;
   msg_id: string;
+  part: Generated<number>;
   submitted_at: Timestamp;
   task_id: number;
+}
+
+export interface SmsMessageParts {
+  done_at: Timestamp | null;
+  error_code: Generated<string>;
+  message_id: number;
+  msg_id: string;
+  part: number;
+  parts: number;
+  report: Generated<string>;
+  state: number | null;
+  submitted_at: Timestamp;
 }
 
 export interface SmsMessages {
   account_id: number;
   attempts: Generated<number>;
   carrier: Generated<number>;
+  channel: Generated<string>;
   city_id: Generated<number>;
   content: string | null;
   created_at: Generated<Timestamp>;
@@ -580,9 +645,11 @@ export interface SmsOrders {
 }
 
 export interface SmsReceipts {
+  channel: Generated<string>;
   done_at: Timestamp;
   error_code: Generated<string>;
   msg_id: string;
+  phone: Generated<string>;
   received_at: Generated<Timestamp>;
   report: Generated<string>;
   state: number;
@@ -640,6 +707,7 @@ export interface SmsTasks {
   refundable_pieces_by_carrier: Generated<number[]>;
   refunded_amount: Generated<Numeric>;
   refunded_pieces: Generated<number>;
+  registered_delivery: Generated<number>;
   repeat_num: Generated<number>;
   send_kind: Generated<number>;
   send_time: Timestamp;
@@ -709,6 +777,8 @@ export interface DB {
   certifications: Certifications;
   credit_alarm_events: CreditAlarmEvents;
   credit_alarms: CreditAlarms;
+  dispatch_channel_stats: DispatchChannelStats;
+  dispatch_channels: DispatchChannels;
   dispatch_leases: DispatchLeases;
   dispatch_queue: DispatchQueue;
   export_files: ExportFiles;
@@ -735,9 +805,12 @@ export interface DB {
   sessions: Sessions;
   sign_import_results: SignImportResults;
   signs: Signs;
+  smpp_mo: SmppMo;
   smpp_receipts: SmppReceipts;
+  smpp_sessions: SmppSessions;
   sms_chunk_staging: SmsChunkStaging;
   sms_inflight: SmsInflight;
+  sms_message_parts: SmsMessageParts;
   sms_messages: SmsMessages;
   sms_mo: SmsMo;
   sms_orders: SmsOrders;
