@@ -2,7 +2,7 @@
  * 子账户 and 客户财务: an agent's sub-accounts — lists, stats, open, edit, freeze, prices,
  * reminders, recharge / rollback through the ledger, exports, log-in-as (routes.ts, service.ts).
  * Depends on the ledger (every balance change) and the account module (a sub-account's edit of
- * itself on POST /account/updateClient).
+ * itself on POST /account/updateClient) and smpp-server (the listener's real port for 接口信息).
  */
 import { defineModule } from '../module';
 import { subaccountRoutes } from './routes';
@@ -17,7 +17,7 @@ declare module '../../context' {
   }
 }
 
-export default defineModule({ name: 'subaccount', dependencies: ['ledger', 'account'] }, async (app, ctx) => {
+export default defineModule({ name: 'subaccount', dependencies: ['ledger', 'account', 'smpp-server'] }, async (app, ctx) => {
   const subaccounts = (app.services.subaccounts = new SubAccountService(ctx, app.services.ledger));
-  await app.register(subaccountRoutes(ctx, app.services.sessions, subaccounts, app.services.account));
+  await app.register(subaccountRoutes(ctx, app.services.sessions, subaccounts, app.services.account, () => app.services.smppServer?.port ?? 0));
 });

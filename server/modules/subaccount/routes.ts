@@ -56,17 +56,31 @@ const INDEX_DATA: JsonSchema = {
     expiringDays: int('即将到期天数'),
   },
 };
+const DOOR = obj({ protocol: str('协议'), enabled: { type: 'boolean', title: '已开通' }, host: str('地址'), port: int('端口（0：未开通）'), url: str('HTTP接口地址') });
 const ACCOUNT_INFO = obj({
   clientid: str('账户'),
   ipAddress: str('接入地址'),
-  port: int('端口'),
+  port: int('端口（0：该协议未开通）'),
   smsfrom: int('协议'),
   smsfrom_str: str('协议'),
+  smsfromEnabled: { type: 'boolean', title: '该协议已开通' },
   smstype: int('短信类型'),
   smstype_str: str('短信类型'),
-  nodenum: str('接入号'),
-  accessSpeed: int('接入速率'),
-  password: str('接入密码（掩码）'),
+  nodenum: str('最大连接数'),
+  accessSpeed: int('速率(条/秒)'),
+  password: str('接口密码（掩码；空：尚未设置）'),
+  passwordSet: { type: 'boolean', title: '已设置接口密码' },
+  doors: { type: 'array', title: '接入方式', items: DOOR },
+  ip: str('IP白名单'),
+  needreport: int('状态报告'),
+  needreport_str: str('状态报告'),
+  deliveryurl: str('状态报告回调地址'),
+  needmo: int('上行'),
+  needmo_str: str('上行'),
+  mourl: str('上行回调地址'),
+  needextend: int('扩展号'),
+  needextend_str: str('扩展号'),
+  editable: { type: 'boolean', title: '可修改（代理商）' },
 });
 const TRANSFER = obj({ clientId: str('子账户'), amount: str('金额(元)'), balance: str('子账户余额(元)'), agentBalance: str('代理商余额(元)'), ledgerIds: { type: 'array', items: int('流水编号') } });
 const OWN_LEDGER = obj({
@@ -81,7 +95,9 @@ const OWN_LEDGER = obj({
   },
 });
 
-export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc: SubAccountService, account: AccountService): FastifyPluginAsync {
+export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc: SubAccountService, account: AccountService, smppPort: () => number): FastifyPluginAsync {
+  /** where the console was reached (接口信息 uses PAY_PUBLIC_URL's origin instead when it is set) */
+  const originOf = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
   /** a POST whose parameters may come in the body or the query (the console posts forms; older callers use the query): both follow `s` */
   const either = <T,>(d: Omit<RouteDecl, 'body' | 'querystring'>, s: TypedSchema<T>) => route({ ...d, body: s, querystring: s });
   /** query and body together, the body's values first */
@@ -134,8 +150,19 @@ export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc:
     );
     app.post(
       '/account/getAccountInfo',
-      either({ tag: TAG, summary: '接入信息（协议、端口、接入号）：代理商查名下子账户，子账户查自己', access: 'session', response: okOf(ctx, ACCOUNT_INFO) }, one),
-      async (req) => ok(await svc.accountInfo(me(req), both(req).clientId, req.hostname)),
+      either({ tag: TAG, summary: '接口信息（真实的接入地址、端口、协议、掩码接口密码、白名单、速率、报告方式）：代理商查名下子账户，子账户查自己', access: 'session', response: okOf(ctx, ACCOUNT_INFO) }, one),
+      async (req) => ok(await svc.accountInfo(me(req), both(req).clientId, originOf(req), smppPort())),
+    );
+    app.post(
+      '/client/account/interface',
+      route({
+        tag: TAG,
+        summary: '修改子账户接口设置：IP白名单、速率、最大连接数、状态报告 / 上行方式、扩展号（forms/sub-account-interface）',
+        access: 'agent',
+        body: request(ctx, 'forms/sub-account-interface'),
+        response: okOf(ctx, ACCOUNT_INFO),
+      }),
+      async (req) => ok(await svc.updateInterface(me(req), req.body, originOf(req), smppPort()), MESSAGES.interfaceSaved),
     );
     app.post(
       '/client/account/resetPsd',
