@@ -109,6 +109,16 @@ export interface AppConfig {
    */
   smppServerPort: number;
   smppServerHost: string;
+  /**
+   * Test accounts (docs/api-subaccounts.md "Test accounts"): days until one expires
+   * (TEST_ACCOUNT_DAYS, 7), the platform's gift pieces to each (TEST_ACCOUNT_GIFT, 20), test
+   * accounts one agent may create in 30 days (TEST_ACCOUNTS_PER_AGENT, 3) and the platform's
+   * budget of gift pieces a business day, all agents together (TEST_GIFT_DAILY, 1000).
+   */
+  testAccountDays: number;
+  testAccountGift: number;
+  testAccountsPerAgent: number;
+  testGiftDaily: number;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {
@@ -161,6 +171,10 @@ export const DEFAULT_CONFIG: AppConfig = {
   alarmSmsDaily: 1000,
   smppServerPort: 0,
   smppServerHost: '0.0.0.0',
+  testAccountDays: 7,
+  testAccountGift: 20,
+  testAccountsPerAgent: 3,
+  testGiftDaily: 1000,
 };
 
 function bool(v: string | undefined, dflt: boolean): boolean {
@@ -243,5 +257,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
   const smppPort = num(env.SMPP_SERVER_PORT);
   if (smppPort !== undefined) out.smppServerPort = Math.floor(smppPort);
   if (env.SMPP_SERVER_HOST?.trim()) out.smppServerHost = env.SMPP_SERVER_HOST.trim();
+  for (const [k, key] of [['TEST_ACCOUNT_DAYS', 'testAccountDays'], ['TEST_ACCOUNT_GIFT', 'testAccountGift'], ['TEST_ACCOUNTS_PER_AGENT', 'testAccountsPerAgent'], ['TEST_GIFT_DAILY', 'testGiftDaily']] as const) {
+    const v = num(env[k]);
+    if (v !== undefined && v >= 0) out[key] = Math.floor(v);
+  }
   return out;
 }

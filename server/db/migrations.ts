@@ -30,6 +30,7 @@ import { paySandbox0025 } from './migrations/0025_pay_sandbox';
 import { interfacePassword0027 } from './migrations/0027_interface_password';
 import { heldChunks0028 } from './migrations/0028_held_chunks';
 import { apiSecret0029 } from './migrations/0029_api_secret';
+import { testAccounts0034 } from './migrations/0034_test_accounts';
 
 async function run(db: Kysely<any>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -186,6 +187,7 @@ export const migrations: Record<string, Migration> = {
   '0027_interface_password': interfacePassword0027,
   '0028_held_chunks': heldChunks0028,
   '0029_api_secret': apiSecret0029,
+  '0034_test_accounts': testAccounts0034,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -14,6 +14,7 @@ import { route, type RouteDecl } from '../../http/route';
 import { sessionOf, type SessionService } from '../auth';
 import type { AccountService } from '../account';
 import type { SubAccountService } from './service';
+import { TEST_MSG, type TestAccountService } from './test-accounts';
 import { AccountStatus, UserType } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
 
@@ -95,7 +96,7 @@ const OWN_LEDGER = obj({
   },
 });
 
-export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc: SubAccountService, account: AccountService, smppPort: () => number): FastifyPluginAsync {
+export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc: SubAccountService, account: AccountService, smppPort: () => number, tests: TestAccountService): FastifyPluginAsync {
   /** where the console was reached (接口信息 uses PAY_PUBLIC_URL's origin instead when it is set) */
   const originOf = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
   /** a POST whose parameters may come in the body or the query (the console posts forms; older callers use the query): both follow `s` */
@@ -212,6 +213,22 @@ export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc:
     );
     app.post('/recharge/rollback/export', either({ tag: FINANCE, summary: '导出客户财务（Excel）', access: 'agent', response: fileReply(XLSX_MIME) }, financeExport), async (req, reply) =>
       sendFile(reply.header('cache-control', 'no-store'), await svc.exportXlsx(me(req), both(req), true), '客户财务.xlsx'),
+    );
+
+    // test accounts (docs/api-subaccounts.md "Test accounts")
+    app.post(
+      '/client/account/test/add',
+      route({
+        tag: TAG,
+        summary: '创建测试账户：平台赠送少量条数，只能发到代理商本人手机号，到期冻结（forms/test-account）',
+        access: 'agent',
+        body: request(ctx, 'forms/test-account'),
+        response: okOf(ctx, obj({ clientid: str('账户'), password: str('登录密码（只显示这一次）'), mobile: str('手机号'), email: str('邮箱'), expireTime: str('到期时间'), giftPieces: int('赠送条数') })),
+      }),
+      async (req) => ok(await tests.create(me(req), req.body), TEST_MSG.created),
+    );
+    app.post('/client/account/test/convert', route({ tag: TAG, summary: '测试账户转为正式账户（收回剩余赠送条数）', access: 'agent', body: one, response: okOf(ctx, obj({ clientid: str('账户') })) }), async (req) =>
+      ok(await tests.convert(me(req), req.body.clientId), TEST_MSG.converted),
     );
 
     // POST /account/updateClient: with a clientid from an agent, the agent edits its sub-account

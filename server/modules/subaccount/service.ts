@@ -6,6 +6,7 @@
  */
 import { hashInterfacePassword, maskedInterfacePassword, newInterfacePassword } from '../smpp-server';
 import { interfaceDoors, normalizeIpWhitelist } from './interface-settings';
+import { mayCreateTestAccount, TEST_MSG } from './test-accounts';
 import { randomInt } from 'node:crypto';
 import { sql, type SelectQueryBuilder } from 'kysely';
 import ExcelJS from 'exceljs';
@@ -290,7 +291,7 @@ export class SubAccountService {
       balance: money2(me.balance),
       agent_account_data: { available_line: money2(me.balance), balance: money2(me.balance) },
       sixMonths_client_num: Number(sixMonths.n),
-      canCreateTestAccount: isAgent && me.oauth_status === OauthStatus.Certified && me.status === AccountStatus.Active,
+      canCreateTestAccount: mayCreateTestAccount(me),
       ...(isAgent ? { subAccounts: (await this.stat(me)).total } : { paytype: me.paytype, paytype_str: this.label('paytype', me.paytype) }),
       // remaining pieces, expiring pools, gift pool (server/modules/reports)
       ...(await poolHeaderData(this.ctx, me)),
@@ -576,6 +577,7 @@ export class SubAccountService {
   async transfer(op: TransferOp, agent: Account, f: RechargeForm) {
     const sub = await this.owned(agent, f.clientId);
     if (op === 'recharge' && sub.paytype === PayType.Postpaid) throw errors.refused('该账户使用主账户余额计费，无需充值');
+    if (op === 'recharge' && sub.test_expires_at) throw errors.refused(TEST_MSG.noRecharge);
     return this.ledger.transfer(op, agent, f);
   }
 

@@ -5,6 +5,7 @@
  * insert of send/messages (per-message text, pieces and price), the dispatch pipeline unchanged.
  * Rules: docs/api-variable-international.md.
  */
+import { assertNotTestAccount } from '../subaccount/test-accounts';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { sql, type Transaction } from 'kysely';
@@ -292,6 +293,7 @@ export class VarIntlService {
   private async prepareInternational(me: Account, f: SendInternationalForm, opts: { timed?: boolean }) {
     const account = await this.send.target(me, f.clientId);
     assertMaySend(account);
+    assertNotTestAccount(account);
     if (account.phone_inout_type !== PhoneInoutType.International && account.phone_inout_type !== PhoneInoutType.Both) throw errors.refused(IX.notInternational);
     const sendTime = opts.timed ? this.timeOf(f.sendtime, 'international') : this.ctx.now();
     const sign = (f.sign ?? '').trim();
@@ -366,6 +368,7 @@ export class VarIntlService {
     const probe = opts.probe;
     const account = await this.send.target(me, f.clientId);
     assertMaySend(account);
+    assertNotTestAccount(account);
     if (account.phone_inout_type !== PhoneInoutType.Domestic && account.phone_inout_type !== PhoneInoutType.Both) throw errors.refused(MSG.noDomestic);
     const sendTime = opts.timed ? this.timeOf(f.sendtime, 'variable') : this.ctx.now();
     const tpl = await this.variableTemplate(account, f.templateId);
