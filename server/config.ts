@@ -117,6 +117,16 @@ export interface AppConfig {
   smppServerTlsPort: number;
   smppServerTlsCert: string;
   smppServerTlsKey: string;
+  /**
+   * Test accounts (docs/api-subaccounts.md "Test accounts"): days until one expires
+   * (TEST_ACCOUNT_DAYS, 7), the platform's gift pieces to each (TEST_ACCOUNT_GIFT, 20), test
+   * accounts one agent may create in 30 days (TEST_ACCOUNTS_PER_AGENT, 3) and the platform's
+   * budget of gift pieces a business day, all agents together (TEST_GIFT_DAILY, 1000).
+   */
+  testAccountDays: number;
+  testAccountGift: number;
+  testAccountsPerAgent: number;
+  testGiftDaily: number;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {
@@ -172,6 +182,10 @@ export const DEFAULT_CONFIG: AppConfig = {
   smppServerTlsPort: 0,
   smppServerTlsCert: '',
   smppServerTlsKey: '',
+  testAccountDays: 7,
+  testAccountGift: 20,
+  testAccountsPerAgent: 3,
+  testGiftDaily: 1000,
 };
 
 function bool(v: string | undefined, dflt: boolean): boolean {
@@ -259,5 +273,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
   if (env.SMPP_SERVER_TLS_CERT?.trim()) out.smppServerTlsCert = env.SMPP_SERVER_TLS_CERT.trim();
   if (env.SMPP_SERVER_TLS_KEY?.trim()) out.smppServerTlsKey = env.SMPP_SERVER_TLS_KEY.trim();
   if (out.smppServerTlsPort && (!out.smppServerTlsCert || !out.smppServerTlsKey)) throw new Error('SMPP_SERVER_TLS_PORT needs SMPP_SERVER_TLS_CERT and SMPP_SERVER_TLS_KEY (PEM files)');
+  for (const [k, key] of [['TEST_ACCOUNT_DAYS', 'testAccountDays'], ['TEST_ACCOUNT_GIFT', 'testAccountGift'], ['TEST_ACCOUNTS_PER_AGENT', 'testAccountsPerAgent'], ['TEST_GIFT_DAILY', 'testGiftDaily']] as const) {
+    const v = num(env[k]);
+    if (v !== undefined && v >= 0) out[key] = Math.floor(v);
+  }
   return out;
 }

@@ -10,6 +10,7 @@ import type { Command } from './registry';
 import { sendCommands } from './send';
 import { signCommands } from './signs';
 import { templateCommands } from './templates';
+import { testAccountCommands } from './test-accounts';
 
 export const COMMANDS: Command[] = [
   ...accountCommands,
@@ -22,4 +23,5 @@ export const COMMANDS: Command[] = [
   ...sendCommands,
   ...signCommands,
   ...templateCommands,
+  ...testAccountCommands,
 ];

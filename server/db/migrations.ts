@@ -33,6 +33,7 @@ import { apiSecret0029 } from './migrations/0029_api_secret';
 import { messageParts0030 } from './migrations/0030_message_parts';
 import { dispatchWritten0031 } from './migrations/0031_dispatch_written';
 import { smppServerShared0032 } from './migrations/0032_smpp_server_shared';
+import { testAccounts0034 } from './migrations/0034_test_accounts';
 import { templateReviewPush0035 } from './migrations/0035_template_review_push';
 
 async function run(db: Kysely<any>, statements: string[]) {
@@ -193,6 +194,7 @@ export const migrations: Record<string, Migration> = {
   '0030_message_parts': messageParts0030,
   '0031_dispatch_written': dispatchWritten0031,
   '0032_smpp_server_shared': smppServerShared0032,
+  '0034_test_accounts': testAccounts0034,
   '0035_template_review_push': templateReviewPush0035,
 };
 

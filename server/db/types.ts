@@ -86,6 +86,8 @@ export interface AccountTable {
   rebate_useable: D<string>;
   // 0029_api_secret: hex HMAC-SHA256(interface password, clientid); '' = no HTTP API access
   api_secret: D<string>;
+  // 0034_test_accounts: set on a test account (its end); null: an ordinary account
+  test_expires_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface SessionTable {
@@ -272,6 +274,19 @@ export interface Database {
   api_idempotency: ApiIdempotencyTable;
   api_throttle: ApiThrottleTable;
   api_pull: ApiPullTable;
+  // 0034_test_accounts (server/modules/subaccount/test-accounts.ts)
+  test_accounts: TestAccountTable;
+}
+
+/** 0034: a test account an agent created, and the platform's gift to it */
+export interface TestAccountTable {
+  account_id: number;
+  agent_id: number;
+  gift_pool_id: number | null;
+  gift_pieces: D<number>;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  converted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 /** 0029: a signed request's nonce, refused again until expires_at */

@@ -81,9 +81,13 @@ export const SubAccount: Story = {
     await expect(header.queryByText('账户余额（元）')).not.toBeInTheDocument();
     await expect(await c.findByTestId('gift-pool', {}, T)).toHaveTextContent('赠送短信：行业 剩余 500 条');
     const api = within(await c.findByTestId('api-info', {}, T));
-    await expect(await api.findByText('******', {}, T)).toBeInTheDocument();
-    await expect(api.getByText('sms.example.com:443')).toBeInTheDocument();
+    await expect(await api.findByTestId('interface-password', {}, T)).toHaveTextContent('********');
+    // the real doors: SMPP off on this server, the HTTP API's URL; the account cannot edit its own settings
+    await expect(api.getByTestId('smpp-off')).toHaveTextContent('未开通');
+    await expect(api.getByText('https://sms.example.com/openapi/v1')).toBeInTheDocument();
     await expect(api.getByText('HTTPS')).toBeInTheDocument();
+    await expect(api.getByRole('button', { name: '重置接口密码' })).toBeInTheDocument();
+    await expect(api.queryByRole('button', { name: '修改接口设置' })).toBeNull();
     const links = within(c.getByTestId('quick-links'));
     await expect(links.getByText('账户余额')).toBeInTheDocument();
     await expect(links.queryByText('子账户管理')).not.toBeInTheDocument();

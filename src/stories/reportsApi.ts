@@ -44,7 +44,14 @@ export const subIndexData = (paytype: number): IndexData =>
     smsGivePoolData: { isShow: 1, smstypeStr: '行业', remainNumber: 500, dueTime: due(60), list: [{ smstypeStr: '行业', remainNumber: 500, dueTime: due(60) }] },
   });
 
-export const accountInfo = { clientid: 'b20001', ipAddress: 'sms.example.com', port: 443, smsfrom: 6, smsfrom_str: 'HTTPS', smstype: 0, smstype_str: '通知', nodenum: '106900123', accessSpeed: 100, password: '******' };
+export const accountInfo = {
+  clientid: 'b20001', ipAddress: 'sms.example.com', port: 443, smsfrom: 6, smsfrom_str: 'HTTPS', smsfromEnabled: true, smstype: 0, smstype_str: '通知', nodenum: '2', accessSpeed: 100, password: '********', passwordSet: true,
+  doors: [
+    { protocol: 'SMPP', enabled: false, host: 'sms.example.com', port: 0, url: '' },
+    { protocol: 'HTTP', enabled: true, host: 'sms.example.com', port: 443, url: 'https://sms.example.com/openapi/v1' },
+  ],
+  ip: '', needreport: 1, needreport_str: '简单状态报告（推送）', deliveryurl: 'https://shop.example.com/report', needmo: 0, needmo_str: '不需要', mourl: '', needextend: 0, needextend_str: '不支持', editable: false,
+};
 
 const report = (r: Partial<ReportRow> & Pick<ReportRow, 'clientid'>, i: number): ReportRow => ({
   rownum: i + 1,

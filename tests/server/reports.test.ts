@@ -239,7 +239,7 @@ describe.each(backends)('reports (%s)', (backend) => {
     expect(Object.values(h.agent_pool_due_time_data as Record<string, number>).some((n) => n > 0)).toBe(true);
     expect(h.smsGivePoolData).toMatchObject({ isShow: 1, remainNumber: expect.any(Number) });
     const info = await client1.post('/api/account/getAccountInfo', {});
-    expect(info.body.data).toMatchObject({ clientid: 'client1', password: '******' });
+    expect(info.body.data).toMatchObject({ clientid: 'client1', password: '********' });
 
     const r = (await client1.get('/api/index/clientsmsdetail')).body.data;
     expect(r.list.length).toBeGreaterThan(1);

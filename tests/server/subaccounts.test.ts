@@ -164,7 +164,7 @@ describe.each(backends)('sub-accounts and ledger (%s)', (backend) => {
     const okEdit = await c.post('/api/account/updateClient', { clientid: 'client1', name: '苏州好易购', needreport: 0, needmo: 1, mourl: 'https://mo.example.com', deliveryurl: 'https://ignored' });
     expect(okEdit.body.data).toMatchObject({ name: '苏州好易购', deliveryurl: '', mourl: 'https://mo.example.com', needmo: 1, remarks: 'VIP 客户' });
     const info = await c.post('/api/account/getAccountInfo', { clientId: 'client1' });
-    expect(info.body.data).toMatchObject({ clientid: 'client1', password: '******', smsfrom_str: 'HTTPS', port: 443, ipAddress: 'localhost' });
+    expect(info.body.data).toMatchObject({ clientid: 'client1', password: '********', passwordSet: true, smsfrom_str: 'HTTPS', ipAddress: 'localhost', doors: [{ protocol: 'SMPP', enabled: false, port: 0 }, { protocol: 'HTTP', enabled: true }] });
     const weak = await c.post('/api/client/account/resetPsd', { clientId: 'client1', password: 'abc' });
     expect(weak.body.msg).toBe('密码长度为8-12位之间');
     expect((await c.post('/api/client/account/resetPsd', { clientId: 'client1', password: 'abcdefgh' })).body.msg).toBe('密码格式为8-12为数字字母组合');
@@ -306,6 +306,7 @@ describe.each(backends)('sub-accounts and ledger (%s)', (backend) => {
       ['POST', '/api/client/remind', (id) => ({ clientId: id, balanceAlarm: '1' })],
       ['POST', '/api/client/expire', (id) => ({ clientId: id, expireDate: '2099-01-01' })],
       ['POST', '/api/client/loginAs', (id) => ({ clientId: id })],
+      ['POST', '/api/client/account/interface', (id) => ({ clientId: id, ip: '', accessSpeed: 1, nodenum: '1', needreport: 0, needmo: 0, needextend: 0 })],
     ];
     const agentOnly: [string, string][] = [
       ['POST', '/api/client/accounts'],

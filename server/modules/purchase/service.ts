@@ -12,6 +12,7 @@
  *   balance: nothing is written. A requestId makes a submit idempotent (purchase_orders); the same
  *   requestId with other lines (product or quantity) is refused, never answered with the first order.
  */
+import { TEST_MSG } from '../subaccount/test-accounts';
 import { randomInt } from 'node:crypto';
 import { sql, type SqlBool, type Transaction } from 'kysely';
 import type { AppContext } from '../../context';
@@ -164,6 +165,7 @@ export class PurchaseService {
    * uncertified or non-package account, not enough balance.
    */
   async purchase(me: Account, lines: OrderLine[], requestIdRaw?: unknown): Promise<PurchaseResult> {
+    if (me.test_expires_at) throw errors.refused(TEST_MSG.noPurchase);
     if (!lines.length) throw new ApiError(400, PURCHASE_MSG.noSelection);
     if (lines.length > MAX_LINES) throw new ApiError(400, `一次最多购买 ${MAX_LINES} 种产品`);
     for (const l of lines) {

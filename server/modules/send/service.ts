@@ -28,6 +28,7 @@ import {
 } from '../billing';
 import { dropStaged, expandTask, insertMessages, stageChunks, type UnplacedBatch } from './messages';
 import { assertDeferredRoom, assertMaySend } from './gate';
+import { assertTestRecipients } from '../subaccount/test-accounts';
 import { resolveUpload } from '../files/service';
 import { parseNumberFile } from '../files/parse';
 import { checkNumbers, NUMBER_MESSAGES, numberPoolError, type NumberCheck } from '../../../common/sms/numbers';
@@ -231,6 +232,8 @@ export class SendService {
     const numbers = file ? file.check : checkNumbers(f.mobile ?? '');
     const poolError = file ? (numbers.valid === 0 ? NUMBER_MESSAGES.empty : null) : numberPoolError(numbers);
     if (poolError) throw new ApiError(400, poolError);
+    // a test account sends only to its agent's own verified mobile (docs/api-subaccounts.md "Test accounts")
+    await assertTestRecipients(this.ctx, account, numbers.unique);
     const hit = this.ctx.words.contains(pc.text);
     const audit =
       account.needaudit === NeedAudit.All ||

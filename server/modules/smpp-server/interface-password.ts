@@ -61,6 +61,9 @@ export class InterfacePasswordService {
       if (me.user_type !== UserType.Agent) throw errors.forbidden();
       const sub = await this.clients.ownSubAccount(me, clientId);
       if (!sub) throw errors.forbidden();
+      // a test account has no interface access until converted (docs/api-subaccounts.md "Test accounts")
+      const t = await this.ctx.db.selectFrom('accounts').select('test_expires_at').where('id', '=', sub.id).executeTakeFirst();
+      if (t?.test_expires_at) throw errors.refused('测试账户不能使用接口，请先转为正式账户');
       target = sub;
     }
     const password = newInterfacePassword();

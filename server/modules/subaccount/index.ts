@@ -2,22 +2,28 @@
  * 子账户 and 客户财务: an agent's sub-accounts — lists, stats, open, edit, freeze, prices,
  * reminders, recharge / rollback through the ledger, exports, log-in-as (routes.ts, service.ts).
  * Depends on the ledger (every balance change) and the account module (a sub-account's edit of
- * itself on POST /account/updateClient).
+ * itself on POST /account/updateClient) and smpp-server (the listener's real port for 接口信息).
  */
-import { defineModule } from '../module';
+import { defineModule, moduleTimer } from '../module';
 import { subaccountRoutes } from './routes';
 import { SubAccountService } from './service';
+import { TestAccountService } from './test-accounts';
 
 export { SubAccountService, PROTOCOLS, strongPassword } from './service';
+export { TestAccountService, assertTestRecipients, assertNotTestAccount, TEST_MSG } from './test-accounts';
 export { seedSubaccounts } from './seed';
 
 declare module '../../context' {
   interface Services {
     subaccounts: SubAccountService;
+    testAccounts: TestAccountService;
   }
 }
 
-export default defineModule({ name: 'subaccount', dependencies: ['ledger', 'account'] }, async (app, ctx) => {
+export default defineModule({ name: 'subaccount', dependencies: ['ledger', 'account', 'smpp-server'] }, async (app, ctx) => {
   const subaccounts = (app.services.subaccounts = new SubAccountService(ctx, app.services.ledger));
-  await app.register(subaccountRoutes(ctx, app.services.sessions, subaccounts, app.services.account));
+  const tests = (app.services.testAccounts = new TestAccountService(ctx, subaccounts));
+  await app.register(subaccountRoutes(ctx, app.services.sessions, subaccounts, app.services.account, () => app.services.smppServer?.port ?? 0, tests));
+  // test accounts past their end are frozen (every process; the UPDATE is safe to repeat)
+  moduleTimer(app, ctx.options.purgeEveryMs, () => tests.freezeExpired(), 'freeze of expired test accounts');
 });

@@ -14,6 +14,7 @@ import { route, type RouteDecl } from '../../http/route';
 import { sessionOf, type SessionService } from '../auth';
 import type { AccountService } from '../account';
 import type { SubAccountService } from './service';
+import { TEST_MSG, type TestAccountService } from './test-accounts';
 import { AccountStatus, UserType } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
 
@@ -56,17 +57,31 @@ const INDEX_DATA: JsonSchema = {
     expiringDays: int('即将到期天数'),
   },
 };
+const DOOR = obj({ protocol: str('协议'), enabled: { type: 'boolean', title: '已开通' }, host: str('地址'), port: int('端口（0：未开通）'), url: str('HTTP接口地址') });
 const ACCOUNT_INFO = obj({
   clientid: str('账户'),
   ipAddress: str('接入地址'),
-  port: int('端口'),
+  port: int('端口（0：该协议未开通）'),
   smsfrom: int('协议'),
   smsfrom_str: str('协议'),
+  smsfromEnabled: { type: 'boolean', title: '该协议已开通' },
   smstype: int('短信类型'),
   smstype_str: str('短信类型'),
-  nodenum: str('接入号'),
-  accessSpeed: int('接入速率'),
-  password: str('接入密码（掩码）'),
+  nodenum: str('最大连接数'),
+  accessSpeed: int('速率(条/秒)'),
+  password: str('接口密码（掩码；空：尚未设置）'),
+  passwordSet: { type: 'boolean', title: '已设置接口密码' },
+  doors: { type: 'array', title: '接入方式', items: DOOR },
+  ip: str('IP白名单'),
+  needreport: int('状态报告'),
+  needreport_str: str('状态报告'),
+  deliveryurl: str('状态报告回调地址'),
+  needmo: int('上行'),
+  needmo_str: str('上行'),
+  mourl: str('上行回调地址'),
+  needextend: int('扩展号'),
+  needextend_str: str('扩展号'),
+  editable: { type: 'boolean', title: '可修改（代理商）' },
 });
 const TRANSFER = obj({ clientId: str('子账户'), amount: str('金额(元)'), balance: str('子账户余额(元)'), agentBalance: str('代理商余额(元)'), ledgerIds: { type: 'array', items: int('流水编号') } });
 const OWN_LEDGER = obj({
@@ -81,7 +96,9 @@ const OWN_LEDGER = obj({
   },
 });
 
-export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc: SubAccountService, account: AccountService): FastifyPluginAsync {
+export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc: SubAccountService, account: AccountService, smppPort: () => number, tests: TestAccountService): FastifyPluginAsync {
+  /** where the console was reached (接口信息 uses PAY_PUBLIC_URL's origin instead when it is set) */
+  const originOf = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
   /** a POST whose parameters may come in the body or the query (the console posts forms; older callers use the query): both follow `s` */
   const either = <T,>(d: Omit<RouteDecl, 'body' | 'querystring'>, s: TypedSchema<T>) => route({ ...d, body: s, querystring: s });
   /** query and body together, the body's values first */
@@ -134,8 +151,19 @@ export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc:
     );
     app.post(
       '/account/getAccountInfo',
-      either({ tag: TAG, summary: '接入信息（协议、端口、接入号）：代理商查名下子账户，子账户查自己', access: 'session', response: okOf(ctx, ACCOUNT_INFO) }, one),
-      async (req) => ok(await svc.accountInfo(me(req), both(req).clientId, req.hostname)),
+      either({ tag: TAG, summary: '接口信息（真实的接入地址、端口、协议、掩码接口密码、白名单、速率、报告方式）：代理商查名下子账户，子账户查自己', access: 'session', response: okOf(ctx, ACCOUNT_INFO) }, one),
+      async (req) => ok(await svc.accountInfo(me(req), both(req).clientId, originOf(req), smppPort())),
+    );
+    app.post(
+      '/client/account/interface',
+      route({
+        tag: TAG,
+        summary: '修改子账户接口设置：IP白名单、速率、最大连接数、状态报告 / 上行方式、扩展号（forms/sub-account-interface）',
+        access: 'agent',
+        body: request(ctx, 'forms/sub-account-interface'),
+        response: okOf(ctx, ACCOUNT_INFO),
+      }),
+      async (req) => ok(await svc.updateInterface(me(req), req.body, originOf(req), smppPort()), MESSAGES.interfaceSaved),
     );
     app.post(
       '/client/account/resetPsd',
@@ -185,6 +213,22 @@ export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc:
     );
     app.post('/recharge/rollback/export', either({ tag: FINANCE, summary: '导出客户财务（Excel）', access: 'agent', response: fileReply(XLSX_MIME) }, financeExport), async (req, reply) =>
       sendFile(reply.header('cache-control', 'no-store'), await svc.exportXlsx(me(req), both(req), true), '客户财务.xlsx'),
+    );
+
+    // test accounts (docs/api-subaccounts.md "Test accounts")
+    app.post(
+      '/client/account/test/add',
+      route({
+        tag: TAG,
+        summary: '创建测试账户：平台赠送少量条数，只能发到代理商本人手机号，到期冻结（forms/test-account）',
+        access: 'agent',
+        body: request(ctx, 'forms/test-account'),
+        response: okOf(ctx, obj({ clientid: str('账户'), password: str('登录密码（只显示这一次）'), mobile: str('手机号'), email: str('邮箱'), expireTime: str('到期时间'), giftPieces: int('赠送条数') })),
+      }),
+      async (req) => ok(await tests.create(me(req), req.body), TEST_MSG.created),
+    );
+    app.post('/client/account/test/convert', route({ tag: TAG, summary: '测试账户转为正式账户（收回剩余赠送条数）', access: 'agent', body: one, response: okOf(ctx, obj({ clientid: str('账户') })) }), async (req) =>
+      ok(await tests.convert(me(req), req.body.clientId), TEST_MSG.converted),
     );
 
     // POST /account/updateClient: with a clientid from an agent, the agent edits its sub-account

@@ -4,7 +4,9 @@
  * agent_id is its own id (`owned`), answering 404 for unknown ids and 403 无权访问 for another
  * agent's sub-account. Money goes through the ledger (server/modules/ledger).
  */
-import { hashInterfacePassword, newInterfacePassword } from '../smpp-server';
+import { hashInterfacePassword, maskedInterfacePassword, newInterfacePassword } from '../smpp-server';
+import { interfaceDoors, normalizeIpWhitelist } from './interface-settings';
+import { mayCreateTestAccount, TEST_MSG } from './test-accounts';
 import { randomInt } from 'node:crypto';
 import { sql, type SelectQueryBuilder } from 'kysely';
 import ExcelJS from 'exceljs';
@@ -42,6 +44,7 @@ import {
   type SubAccountFinanceFilter,
   type SubAccountPasswordForm,
   type SubAccountEditForm,
+  type SubAccountInterfaceForm,
   type SubAccountPriceForm,
   type SubAccountRemarkForm,
   type SubAccountReminderParams,
@@ -53,6 +56,7 @@ import reminderForm from '../../../schemas/forms/balance-reminder.json';
 import openAccountForm from '../../../schemas/forms/open-account.json';
 import editForm from '../../../schemas/forms/sub-account-edit.json';
 import priceForm from '../../../schemas/forms/sub-account-price.json';
+import interfaceForm from '../../../schemas/forms/sub-account-interface.json';
 
 
 /** protocols of the interface info (smsfrom) and their ports */
@@ -287,7 +291,7 @@ export class SubAccountService {
       balance: money2(me.balance),
       agent_account_data: { available_line: money2(me.balance), balance: money2(me.balance) },
       sixMonths_client_num: Number(sixMonths.n),
-      canCreateTestAccount: isAgent && me.oauth_status === OauthStatus.Certified && me.status === AccountStatus.Active,
+      canCreateTestAccount: mayCreateTestAccount(me),
       ...(isAgent ? { subAccounts: (await this.stat(me)).total } : { paytype: me.paytype, paytype_str: this.label('paytype', me.paytype) }),
       // remaining pieces, expiring pools, gift pool (server/modules/reports)
       ...(await poolHeaderData(this.ctx, me)),
@@ -365,24 +369,71 @@ export class SubAccountService {
     return { remarks };
   }
 
-  async accountInfo(agent: Account, clientId: string | undefined, host: string) {
+  /**
+   * 接口信息 (POST /account/getAccountInfo): the doors this server really has (interface-settings.ts
+   * `interfaceDoors`: the SMPP listener's real port, or off; the HTTP API's base URL), the account,
+   * its masked interface password and its settings. `origin` is the configured public base
+   * (PAY_PUBLIC_URL) when set, else the origin the console was reached at.
+   */
+  async accountInfo(agent: Account, clientId: string | undefined, origin: string, smppPort: number) {
     // a sub-account (userType 2) reads its own, asking without clientId (the home page's API info); naming an account stays agents' only
     if (agent.user_type !== UserType.Agent && clientId !== undefined && clientId !== '') throw errors.forbidden();
     const a = agent.user_type === UserType.Agent ? await this.owned(agent, clientId) : await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', agent.id).executeTakeFirstOrThrow();
+    const configured = this.ctx.config.pay.publicUrl;
+    const doors = interfaceDoors(configured ? new URL(configured).origin : origin, smppPort);
     const proto = PROTOCOLS[a.smsfrom] ?? PROTOCOLS[6];
+    // the account's protocol's door: SMPP → the listener, HTTPS → the HTTP API; CMPP / SMGP / SGIP: this server has none
+    const door = proto.name === 'SMPP' ? doors[0] : proto.name === 'HTTPS' ? doors[1] : undefined;
     return {
       clientid: a.clientid,
-      ipAddress: host.replace(/:\d+$/, ''),
-      port: proto.port,
+      ipAddress: (door ?? doors[1]).host,
+      port: door?.enabled ? door.port : 0,
       smsfrom: a.smsfrom,
       smsfrom_str: proto.name,
+      smsfromEnabled: !!door?.enabled,
       smstype: a.smstype,
       smstype_str: this.label('sms-type', a.smstype),
       nodenum: a.nodenum,
       accessSpeed: a.access_speed,
-      /** the password is stored as argon2id only: shown masked, changed with 重置密码 */
-      password: '******',
+      /** the interface password is stored as argon2id only: shown masked ('' = none yet), changed by its reset */
+      password: maskedInterfacePassword(a.interface_password_hash),
+      passwordSet: !!a.interface_password_hash,
+      doors,
+      ip: a.ip,
+      needreport: a.needreport,
+      needreport_str: this.label('need-report', a.needreport),
+      deliveryurl: a.deliveryurl,
+      needmo: a.needmo,
+      needmo_str: this.label('need-mo', a.needmo),
+      mourl: a.mourl,
+      needextend: a.needextend,
+      needextend_str: this.label('need-extend', a.needextend),
+      editable: agent.user_type === UserType.Agent,
     };
+  }
+
+  /** POST /client/account/interface: the agent sets a sub-account's interface settings (forms/sub-account-interface). */
+  async updateInterface(agent: Account, body: SubAccountInterfaceForm, origin: string, smppPort: number) {
+    const f = validateForm<SubAccountInterfaceForm>(this.ctx.schemas, 'forms/sub-account-interface', body);
+    const a = await this.owned(agent, f.clientId);
+    const ip = normalizeIpWhitelist(f.ip);
+    await this.checkCallbackUrls(f, { report: requiredMessage(interfaceForm, 'deliveryurl'), mo: requiredMessage(interfaceForm, 'mourl') });
+    await this.ctx.db
+      .updateTable('accounts')
+      .set({
+        ip,
+        access_speed: f.accessSpeed,
+        nodenum: f.nodenum,
+        needreport: f.needreport,
+        deliveryurl: f.needreport === NeedReport.SimplePush ? (f.deliveryurl ?? '') : '',
+        needmo: f.needmo,
+        mourl: f.needmo === NeedMo.Push ? (f.mourl ?? '') : '',
+        needextend: f.needextend,
+        update_time: this.ctx.now(),
+      })
+      .where('id', '=', a.id)
+      .execute();
+    return this.accountInfo(agent, a.clientid, origin, smppPort);
   }
 
   async resetPassword(agent: Account, p: SubAccountResetPasswordParams) {
@@ -526,6 +577,7 @@ export class SubAccountService {
   async transfer(op: TransferOp, agent: Account, f: RechargeForm) {
     const sub = await this.owned(agent, f.clientId);
     if (op === 'recharge' && sub.paytype === PayType.Postpaid) throw errors.refused('该账户使用主账户余额计费，无需充值');
+    if (op === 'recharge' && sub.test_expires_at) throw errors.refused(TEST_MSG.noRecharge);
     return this.ledger.transfer(op, agent, f);
   }
 

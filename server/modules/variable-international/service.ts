@@ -5,6 +5,7 @@
  * insert of send/messages (per-message text, pieces and price), the dispatch pipeline unchanged.
  * Rules: docs/api-variable-international.md.
  */
+import { assertNotTestAccount } from '../subaccount/test-accounts';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { sql, type Transaction } from 'kysely';
@@ -291,6 +292,7 @@ export class VarIntlService {
   private async prepareInternational(me: Account, f: SendInternationalForm, opts: { timed?: boolean }) {
     const account = await this.send.target(me, f.clientId);
     assertMaySend(account);
+    assertNotTestAccount(account);
     if (!allowsInternational(account.phone_inout_type)) throw errors.refused(IX.notInternational);
     const sendTime = opts.timed ? this.timeOf(f.sendtime, 'international') : this.ctx.now();
     const sign = (f.sign ?? '').trim();
@@ -365,6 +367,7 @@ export class VarIntlService {
     const probe = opts.probe;
     const account = await this.send.target(me, f.clientId);
     assertMaySend(account);
+    assertNotTestAccount(account);
     if (!allowsDomestic(account.phone_inout_type)) throw errors.refused(MSG.noDomestic);
     const sendTime = opts.timed ? this.timeOf(f.sendtime, 'variable') : this.ctx.now();
     const tpl = await this.variableTemplate(account, f.templateId);

@@ -26,17 +26,8 @@ export interface IndexData {
   expiringDays?: number;
 }
 
-/** POST /account/getAccountInfo (a sub-account: its own) */
-export interface AccountInfo {
-  clientid: string;
-  ipAddress: string;
-  port: number;
-  smsfrom_str: string;
-  smstype_str: string;
-  nodenum: string;
-  accessSpeed: number | string;
-  password: string;
-}
+/** POST /account/getAccountInfo (a sub-account: its own): src/resources/subaccounts/InterfaceInfo.tsx */
+export type { InterfaceInfoData as AccountInfo } from '@/resources/subaccounts/InterfaceInfo';
 
 /** header keys by product type, in the order shown */
 export const REMAIN_KEYS: { key: RemainKey; productType: number }[] = [

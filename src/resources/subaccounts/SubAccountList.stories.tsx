@@ -147,17 +147,102 @@ export const Remark: Story = {
   },
 };
 
+/** the edit dialog (over the 接口信息 dialog): the modal holding the speed field */
+const editDialog = async () => {
+  // the number input loads on first use: wait until the real one replaces its disabled stand-in
+  const speed = await waitFor(() => {
+    const el = body().getByLabelText(/速率/);
+    if ((el as HTMLInputElement).disabled) throw new Error('the number input is still loading');
+    return el;
+  }, T);
+  return speed.closest('.ant-modal') as HTMLElement;
+};
+
+const openInterfaceInfo = async (canvasElement: HTMLElement) => {
+  const c = within(canvasElement);
+  await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '接口信息' }));
+  return body().findByRole('dialog', {}, T);
+};
+
 export const InterfaceInfo: Story = {
   name: '接口信息',
   play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
-    await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '接口信息' }));
-    const dialog = await body().findByRole('dialog', {}, T);
-    await expect(await within(dialog).findByText('sms.yunxun.example', {}, T)).toBeInTheDocument();
-    await expect(within(dialog).getByText('******')).toBeInTheDocument();
-    await expect(within(dialog).getByText('HTTPS')).toBeInTheDocument();
+    const dialog = await openInterfaceInfo(canvasElement);
+    await expect(await within(dialog).findByText('sms.yunxun.example:2775', {}, T)).toBeInTheDocument();
+    await expect(within(dialog).getByText('https://sms.yunxun.example/openapi/v1')).toBeInTheDocument();
+    await expect(within(dialog).getByTestId('interface-password')).toHaveTextContent('********');
+    await expect(within(dialog).getByText('203.0.113.10')).toBeInTheDocument();
+    await expect(within(dialog).getByText('透传状态报告')).toBeInTheDocument();
+    // the interface password's reset shows the new one once
+    await userEvent.click(within(dialog).getByRole('button', { name: '重置接口密码' }));
+    await userEvent.click(await body().findByRole('button', { name: /确\s*定|OK/ }, T));
+    await expect(await within(dialog).findByTestId('interface-password-fresh', {}, T)).toHaveTextContent('Kp7mW2xa');
     await userEvent.click(within(dialog).getByRole('button', { name: /复\s*制/ }));
     await expect(await body().findByText(/复制成功|复制失败/, {}, T)).toBeInTheDocument();
+  },
+};
+
+export const InterfaceInfoSmppOff: Story = {
+  name: '接口信息（SMPP 未开通）',
+  parameters: { msw: { handlers: subAccountHandlers({ smppOff: true }) } },
+  play: async ({ canvasElement }) => {
+    const dialog = await openInterfaceInfo(canvasElement);
+    await expect(await within(dialog).findByTestId('smpp-off', {}, T)).toHaveTextContent('未开通');
+    await expect(within(dialog).queryByText(/:2775/)).toBeNull();
+  },
+};
+
+export const InterfaceInfoError: Story = {
+  name: '接口信息（读取失败）',
+  parameters: { msw: { handlers: subAccountHandlers({ interfaceInfo: 'error' }) } },
+  play: async ({ canvasElement }) => {
+    const dialog = await openInterfaceInfo(canvasElement);
+    await expect(await within(dialog).findByTestId('interface-info-error', {}, T)).toHaveTextContent('服务器繁忙，请稍后再试');
+    await expect(within(dialog).getByRole('button', { name: /复\s*制/ })).toBeDisabled();
+  },
+};
+
+export const InterfaceEdit: Story = {
+  name: '修改接口设置',
+  play: async ({ canvasElement }) => {
+    const dialog = await openInterfaceInfo(canvasElement);
+    await userEvent.click(await within(dialog).findByRole('button', { name: '修改接口设置' }, T));
+    const edit = await editDialog();
+    // the form's own rules, before any call
+    const nodes = within(edit).getByLabelText(/最大连接数/);
+    await userEvent.clear(nodes);
+    await userEvent.type(nodes, '11');
+    await userEvent.click(within(edit).getByRole('button', { name: /确\s*定|OK/ }));
+    await expect(await within(edit).findByText('最大连接数须为1-10之间的整数', {}, T)).toBeInTheDocument();
+    await userEvent.clear(nodes);
+    await userEvent.type(nodes, '4');
+    const speed = within(edit).getByLabelText(/速率/);
+    await userEvent.clear(speed);
+    await userEvent.type(speed, '200');
+    const ip = within(edit).getByLabelText(/IP白名单/);
+    await userEvent.clear(ip);
+    await userEvent.type(ip, '198.51.100.0/24');
+    await expect(ip).toHaveValue('198.51.100.0/24');
+    await userEvent.click(within(edit).getByRole('button', { name: /确\s*定|OK/ }));
+    await expect(await body().findByText('接口设置已保存', {}, T)).toBeInTheDocument();
+    await waitFor(() => expect(within(dialog).getByText('198.51.100.0/24')).toBeInTheDocument(), T);
+    await expect(within(dialog).getByText('200')).toBeInTheDocument();
+  },
+};
+
+export const InterfaceEditRefused: Story = {
+  name: '修改接口设置（服务器拒绝）',
+  parameters: { msw: { handlers: subAccountHandlers({ interfaceSave: 'refused' }) } },
+  play: async ({ canvasElement }) => {
+    const dialog = await openInterfaceInfo(canvasElement);
+    await userEvent.click(await within(dialog).findByRole('button', { name: '修改接口设置' }, T));
+    const edit = await editDialog();
+    const ip = within(edit).getByLabelText(/IP白名单/);
+    await userEvent.clear(ip);
+    await userEvent.type(ip, '10.0.0.0/4');
+    await expect(ip).toHaveValue('10.0.0.0/4');
+    await userEvent.click(within(edit).getByRole('button', { name: /确\s*定|OK/ }));
+    await expect(await within(edit).findByTestId('interface-edit-error', {}, T)).toHaveTextContent('IP白名单格式不正确：10.0.0.0/4');
   },
 };
 

@@ -4,9 +4,9 @@
  * balance reminder and expiration. The form dialogs are SchemaFormDialogs over their
  * schemas/forms (labels, rules and messages from there, as the server checks them).
  */
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Alert, App, Button, DatePicker, Descriptions, Form, Modal, Spin } from 'antd';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Money } from '@/components/Money/Money';
 import { SchemaFormDialog } from '@/components/SchemaForm/SchemaFormDialog';
 import reminderForm from '@/generated/forms/balance-reminder';
@@ -19,6 +19,7 @@ import { ApiError } from '@/providers/http';
 import type { Dayjs } from 'dayjs';
 import { businessNow, businessTime, type BusinessTimeInput } from '@/lib/businessTime';
 import { newRequestId, subAccountApi, type TransferResult } from './api';
+import { InterfaceEditDialog, InterfaceInfoView, interfaceApi, interfaceCopyText, type InterfaceInfoData } from './InterfaceInfo';
 import { MESSAGES } from '../../../common/schema/messages';
 
 /** the generated type reads the confirmation rule ({ $data }) as the value's type */
@@ -113,17 +114,6 @@ export function RemarkDialog({ account, onClose, onDone }: DialogProps) {
 
 // ------------------------------------------------------------------ interface info
 
-interface AccountInfo {
-  clientid: string;
-  ipAddress: string;
-  port: number;
-  smsfrom_str: string;
-  smstype_str: string;
-  nodenum: string;
-  accessSpeed: number;
-  password: string;
-}
-
 export async function copyText(text: string): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(text);
@@ -133,51 +123,41 @@ export async function copyText(text: string): Promise<boolean> {
   }
 }
 
+/** 接口信息 of a sub-account: the real doors, masked interface password with reset, settings; 修改接口设置 edits them. */
 export function InterfaceInfoDialog({ account, onClose }: DialogProps) {
   const { message } = App.useApp();
+  const queryClient = useQueryClient();
   const clientId = account?.client_id;
+  const [editing, setEditing] = useState(false);
+  const queryKey = ['subaccounts', 'interface-info', clientId];
   const query = useQuery({
-    queryKey: ['subaccounts', 'interface-info', clientId],
-    queryFn: async () => (await subAccountApi.accountInfo(clientId!)).data as AccountInfo,
+    queryKey,
+    queryFn: async () => (await interfaceApi.info(clientId)).data as InterfaceInfoData,
     enabled: !!account,
-    // fetched afresh each time the dialog opens, and not kept once it closes (it holds the password);
-    // never another account's info while this one's loads; a failed call is toasted once: no retries
+    // fetched afresh each time the dialog opens, and not kept once it closes; never another
+    // account's info while this one's loads; a failed call is shown once: no retries
     gcTime: 0,
     placeholderData: undefined,
     retry: false,
   });
   const info = account ? query.data : undefined;
   const error = account && query.error ? errText(query.error) : undefined;
-  const rows: [string, ReactNode, string][] = info
-    ? [
-        ['接口地址', info.ipAddress, info.ipAddress],
-        ['端口', String(info.port), String(info.port)],
-        ['账号', info.clientid, info.clientid],
-        ['密码', info.password, ''],
-        ['短信类型', info.smstype_str, info.smstype_str],
-        ['速率(条/秒)', String(info.accessSpeed), String(info.accessSpeed)],
-        ['协议', info.smsfrom_str, info.smsfrom_str],
-        ['接入号', info.nodenum || '-', info.nodenum],
-      ]
-    : [];
   const copyAll = async () => {
-    const text = rows.filter(([, , v]) => v).map(([k, , v]) => `${k}：${v}`).join('\n');
-    if (await copyText(text)) message.success('复制成功');
+    if (!info) return;
+    if (await copyText(interfaceCopyText(info))) message.success('复制成功');
     else message.error('复制失败，您的浏览器不支持自动复制，请手动复制');
   };
   return (
-    <Modal open={!!account} title="接口信息" onCancel={onClose} footer={<Button type="primary" onClick={copyAll} disabled={!info}>复制</Button>} destroyOnHidden>
-      {error && <Alert type="error" showIcon message={error} />}
+    <Modal open={!!account} title="接口信息" width={640} onCancel={onClose} footer={<Button type="primary" onClick={copyAll} disabled={!info}>复制</Button>} destroyOnHidden>
+      {error && <Alert type="error" showIcon message={error} data-testid="interface-info-error" />}
       {!info && !error && <Spin />}
-      {info && (
-        <Descriptions column={1} bordered size="small">
-          {rows.map(([k, v]) => (
-            <Descriptions.Item key={k} label={k}>
-              {v}
-            </Descriptions.Item>
-          ))}
-        </Descriptions>
-      )}
+      {info && <InterfaceInfoView info={info} clientId={clientId} onEdit={() => setEditing(true)} />}
+      <InterfaceEditDialog
+        info={info}
+        open={editing}
+        onClose={() => setEditing(false)}
+        onSaved={(next) => queryClient.setQueryData(queryKey, next)}
+      />
     </Modal>
   );
 }

@@ -22,7 +22,23 @@ export interface SubAccountMockOptions {
   resetMail?: 'ok' | 'fail';
   certified?: boolean;
   detail?: 'loading';
+  /** 接口信息 cannot be read */
+  interfaceInfo?: 'error';
+  /** the SMPP listener is off (SMPP_SERVER_PORT 0) */
+  smppOff?: boolean;
+  /** the interface settings' save is refused */
+  interfaceSave?: 'refused';
 }
+
+export const interfaceInfo = {
+  clientid: 'c7k2mq', ipAddress: 'sms.yunxun.example', port: 443, smsfrom: 6, smsfrom_str: 'HTTPS', smsfromEnabled: true, smstype: 4, smstype_str: '验证码', nodenum: '3', accessSpeed: 100,
+  password: '********', passwordSet: true,
+  doors: [
+    { protocol: 'SMPP', enabled: true, host: 'sms.yunxun.example', port: 2775, url: '' },
+    { protocol: 'HTTP', enabled: true, host: 'sms.yunxun.example', port: 443, url: 'https://sms.yunxun.example/openapi/v1' },
+  ],
+  ip: '203.0.113.10', needreport: 2, needreport_str: '透传状态报告', deliveryurl: '', needmo: 0, needmo_str: '不需要', mourl: '', needextend: 0, needextend_str: '不支持', editable: true,
+};
 
 export function subAccountHandlers(o: SubAccountMockOptions = {}): HttpHandler[] {
   const list = o.list ?? rows;
@@ -46,8 +62,14 @@ export function subAccountHandlers(o: SubAccountMockOptions = {}): HttpHandler[]
     http.post('/api/client/account/unfreeze', () => ok({ status: 1, status_str: '注册完成' }, '解冻成功')),
     http.post('/api/client/account/remark', () => ok({ remarks: 'x' }, '备注已保存')),
     http.post('/api/account/getAccountInfo', () =>
-      ok({ clientid: 'c7k2mq', ipAddress: 'sms.yunxun.example', port: 443, smsfrom: 6, smsfrom_str: 'HTTPS', smstype: 4, smstype_str: '验证码', nodenum: '106901234', accessSpeed: 100, password: '******' }),
+      o.interfaceInfo === 'error' ? fail(500, '服务器繁忙，请稍后再试') : ok(o.smppOff ? { ...interfaceInfo, doors: [{ ...interfaceInfo.doors[0], enabled: false, port: 0 }, interfaceInfo.doors[1]] } : interfaceInfo),
     ),
+    http.post('/api/client/account/resetInterfacePassword', () => ok({ clientid: 'c7k2mq', password: 'Kp7mW2xa' }, '接口密码已重置，新密码只显示这一次，请妥善保存')),
+    http.post('/api/client/account/interface', async ({ request }) => {
+      const f = new URLSearchParams(await request.text());
+      if (o.interfaceSave === 'refused') return fail(400, 'IP白名单格式不正确：' + (f.get('ip') ?? ''));
+      return ok({ ...interfaceInfo, ip: f.get('ip') ?? '', accessSpeed: Number(f.get('accessSpeed')), nodenum: f.get('nodenum') ?? '', needextend: Number(f.get('needextend')), needextend_str: f.get('needextend') === '1' ? '支持' : '不支持' }, '接口设置已保存');
+    }),
     http.post('/api/client/account/resetPsd', () => (o.resetMail === 'fail' ? fail(409, '发送失败，请稍后再试') : ok({ sent: true }, '发送成功'))),
     http.post('/api/client/loginAs', () => ok({ token: 'one-time-token', clientid: 'c7k2mq' })),
     http.post('/api/client/loginAs/enter', () => ok({ clientid: 'c7k2mq' }, '登录成功')),

@@ -1,0 +1,60 @@
+/**
+ * 接口信息 of an account (issue 24, docs/api-subaccounts.md "Interface settings"): which doors the
+ * platform really has for customers' systems (the SMPP listener on SMPP_SERVER_PORT, the signed HTTP
+ * API under /openapi/v1) and the checks of the agent's edit of a sub-account's settings.
+ */
+import { isIP } from 'node:net';
+import { ApiError } from '../../http/errors';
+
+/** most whitelist entries an account may have */
+export const IP_WHITELIST_MAX = 20;
+export const IP_WHITELIST_TOO_MANY = `IP白名单最多${IP_WHITELIST_MAX}个地址`;
+export const IP_WHITELIST_BAD = (entry: string) => `IP白名单格式不正确：${entry.slice(0, 64)}`;
+
+/**
+ * The whitelist as stored (entries joined by ", "), or a 400 with the first bad entry. An entry is
+ * an IPv4 address, an IPv4 block /8 to /32 (a wider one would let nearly anyone in), or an IPv6
+ * address — what both doors' checks (smpp-server/server.ts, openapi/auth.ts `ipAllowed`) read alike.
+ * Empty: no restriction.
+ */
+export function normalizeIpWhitelist(raw: string | undefined): string {
+  const entries = (raw ?? '').split(/[\s,;，；]+/).filter(Boolean);
+  const out: string[] = [];
+  for (const e of entries) {
+    const [addr, bits, ...rest] = e.split('/');
+    const family = isIP(addr);
+    const ok =
+      rest.length === 0 &&
+      (bits === undefined ? family !== 0 : family === 4 && /^\d{1,2}$/.test(bits) && Number(bits) >= 8 && Number(bits) <= 32);
+    if (!ok) throw new ApiError(400, IP_WHITELIST_BAD(e));
+    const v = family === 6 ? e.toLowerCase() : e;
+    if (!out.includes(v)) out.push(v);
+  }
+  if (out.length > IP_WHITELIST_MAX) throw new ApiError(400, IP_WHITELIST_TOO_MANY);
+  return out.join(', ');
+}
+
+/** One way in for a customer's system, as 接口信息 shows it. */
+export interface InterfaceDoor {
+  protocol: 'SMPP' | 'HTTP';
+  /** false: not offered by this server now (SMPP_SERVER_PORT 0) */
+  enabled: boolean;
+  host: string;
+  /** 0 when off */
+  port: number;
+  /** the HTTP API's base URL ('' for SMPP) */
+  url: string;
+}
+
+/**
+ * The doors of this server. `publicBase` is the configured public base of /api (PAY_PUBLIC_URL) when
+ * set, else the origin the console was reached at; `smppPort` the listener's real port (0: off).
+ */
+export function interfaceDoors(publicOrigin: string, smppPort: number): InterfaceDoor[] {
+  const u = new URL(publicOrigin);
+  const httpPort = Number(u.port) || (u.protocol === 'https:' ? 443 : 80);
+  return [
+    { protocol: 'SMPP', enabled: smppPort > 0, host: u.hostname, port: smppPort > 0 ? smppPort : 0, url: '' },
+    { protocol: 'HTTP', enabled: true, host: u.hostname, port: httpPort, url: `${u.origin}/openapi/v1` },
+  ];
+}
