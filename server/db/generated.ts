@@ -85,6 +85,7 @@ export interface Accounts {
   smstype: Generated<number>;
   status: Generated<number>;
   telecom_price: Generated<Numeric>;
+  test_expires_at: Timestamp | null;
   unicom_price: Generated<Numeric>;
   unified_price: Generated<Numeric>;
   update_time: Generated<Timestamp>;
@@ -753,6 +754,16 @@ export interface Templates {
   variable_count: Generated<number>;
 }
 
+export interface TestAccounts {
+  account_id: number;
+  agent_id: number;
+  converted_at: Timestamp | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  gift_pieces: Generated<number>;
+  gift_pool_id: number | null;
+}
+
 export interface VerificationCodes {
   attempts: Generated<number>;
   code_hash: string;
@@ -820,5 +831,6 @@ export interface DB {
   sms_tasks: SmsTasks;
   support_contacts: SupportContacts;
   templates: Templates;
+  test_accounts: TestAccounts;
   verification_codes: VerificationCodes;
 }
