@@ -5,7 +5,10 @@
  */
 import type { ReactNode } from 'react';
 import { App as AntApp, ConfigProvider } from 'antd';
-import zhCN from 'antd/locale/zh_CN';
+// the ES module: antd/locale/zh_CN is a CommonJS re-export whose default import the production
+// build resolved to a wrapper, so every antd text (pickers, pagination, empty, modals) fell back
+// to English (issue 27 item 2; tests/e2e/antd-locale.spec.ts). It is data only (~3 KB gzip).
+import zhCN from 'antd/es/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import './antdReact19';

@@ -96,6 +96,11 @@ export function sendApi(opts: SendApiOptions = {}): HttpHandler[] {
       await log('getclients', request);
       return ok(sendClients);
     }),
+    // the account's approved signs (the send pages' 签名 offers them)
+    http.post('/api/sign/list', async ({ request }) => {
+      await log('signs', request);
+      return ok({ list: [{ id: 1, clientid: 'b20001', sign: '优品生活', state: 1 }], totalCount: 1, currentPage: 1, pageRowCount: 100 });
+    }),
     http.post('/api/send/getsmstypes', async ({ request }) => {
       await log('getsmstypes', request);
       return ok(smsTypes);

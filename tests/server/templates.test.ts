@@ -143,6 +143,22 @@ describe.each(backends)('templates (%s)', (backend) => {
       expect((await agent0.post('/api/autoTemplate/commonlist', { content: '验证码' })).body.data.totalCount).toBe(3);
       expect((await (await t.server.client().init()).post('/api/autoTemplate/commonlist', {})).body.code).toBe(401);
     });
+
+    it('filters by 短信类型 (smstype): the send page offers only templates of the chosen type', async () => {
+      for (const c of [agent0, client1]) {
+        const all = (await c.post('/api/autoTemplate/commonlist', { pageRowCount: 100 })).body.data.entityList as { smstype?: number }[];
+        const types = [...new Set(all.map((x) => x.smstype).filter((x) => x !== undefined && x !== null))];
+        expect(types.length).toBeGreaterThan(0);
+        for (const type of types) {
+          const r = await c.post('/api/autoTemplate/commonlist', { smstype: type, pageRowCount: 100 });
+          expect(r.body.code).toBe(0);
+          expect(r.body.data.totalCount).toBe(all.filter((x) => x.smstype === type).length);
+          expect(r.body.data.entityList.every((x: { smstype: number }) => x.smstype === type)).toBe(true);
+        }
+      }
+      const own = (await list(client1, { smstype: 4, pageRowCount: 100 })).body.data;
+      expect(own.entityList.every((x: { smstype: number }) => x.smstype === 4)).toBe(true);
+    });
   });
 
   describe('GET /autoTemplate/autoTemplateAccounts', () => {

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { Route, Routes, useLocation } from 'react-router';
+import { http, HttpResponse } from 'msw';
 import { withApp } from '@/stories/withApp';
 import { businessNow, businessTime } from '@/lib/businessTime';
 import { consoleApi, subAccount } from '@/stories/mockApi';
@@ -146,15 +147,50 @@ export const ValidationErrors: Story = {
   },
 };
 
-export const TemplateChanged: Story = {
-  name: '修改固定模板内容的提示',
+export const TemplateTextReadOnly: Story = {
+  name: '固定模板内容只读（改动的内容发送时会被拒绝）',
   parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await fill(canvasElement);
+    const text = c.getByTestId('content-input');
+    await expect(text).toHaveAttribute('readonly');
+    const before = (text as HTMLTextAreaElement).value;
+    await userEvent.type(text, '改');
+    await expect(text).toHaveValue(before);
     await expect(c.queryByTestId('template-changed')).toBeNull();
-    await userEvent.type(c.getByPlaceholderText('请输入短信内容'), '改');
-    await expect(await c.findByTestId('template-changed', {}, T)).toHaveTextContent('固定模板内容请勿修改，否则可能发送失败');
+  },
+};
+
+export const TemplateOfRefusedType: Story = {
+  name: '账户不能发送的类型的模板不能选择，已审核签名可点选',
+  parameters: {
+    msw: {
+      handlers: [
+        // the account sends 通知 only; its approved sign is 优品生活
+        http.post('/api/send/getsmstypes', () => HttpResponse.json({ code: 0, msg: 'ok', data: [{ value: 0, label: '通知', accountExtAttr: '' }] })),
+        http.post('/api/sign/list', () => HttpResponse.json({ code: 0, msg: 'ok', data: { list: [{ id: 1, clientid: 'b20001', sign: '优品生活', state: 1 }], totalCount: 1, currentPage: 1, pageRowCount: 100 } })),
+        ...consoleApi({ user: subAccount }),
+        ...sendApi({ calls }),
+      ],
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(await c.findByTestId('pick-template', {}, T));
+    const dialog = (await body().findByText('选择模板', { selector: '.ant-modal-title' }, T)).closest('.ant-modal') as HTMLElement;
+    // 3002 is a 验证码 template: its 选择 is disabled
+    const refused = await within(dialog).findByTestId('template-type-refused', {}, T);
+    await expect(refused).toBeDisabled();
+    await expect(within(dialog).getAllByRole('button', { name: /^选\s*择$/ }).filter((b) => !(b as HTMLButtonElement).disabled)).toHaveLength(1);
+    await userEvent.keyboard('{Escape}');
+    // a sign typed that is not approved: the approved ones are offered
+    await fireEvent.change(c.getByTestId('sign-input'), { target: { value: '别的签名' } });
+    const offered = await c.findByTestId('approved-signs', {}, T);
+    await expect(offered).toHaveTextContent('该签名不是账户已审核通过的签名');
+    await userEvent.click(within(offered).getByText('优品生活'));
+    await expect(c.getByTestId('sign-input')).toHaveValue('优品生活');
+    await expect(c.queryByTestId('approved-signs')).toBeNull();
   },
 };
 

@@ -25,7 +25,7 @@ import { smsTaskPath, timingDeliverPath } from '@/domain/sendRoutes';
 import { MESSAGES } from '../../../common/schema/messages';
 import { TemplatePicker } from './TemplatePicker';
 import { ChargeDialog } from './ChargeDialog';
-import { AccountField, SignField, SmsTypeField } from './SenderFields';
+import { AccountField, SignField, SmsTypeField, useSmsTypeOptions } from './SenderFields';
 import { ContentCounter, usePieces } from './ContentCounter';
 import { DomesticNumbers, useDomesticNumbers } from './DomesticNumbers';
 import { SendTimeField } from './SendTimeField';
@@ -70,6 +70,7 @@ export function DeliverPage() {
   // a sub-account sends as itself
   const clientId = agent ? f.clientId : (user?.clientid ?? undefined);
   const pieces = usePieces(f.content, f.sign);
+  const types = useSmsTypeOptions(clientId);
   const templateChanged = f.templateType === TemplateType.Fixed && f.templateContent !== undefined && f.content !== f.templateContent;
 
   // re-edit of a timed task (?id=): POST /send/edit
@@ -210,7 +211,12 @@ export function DeliverPage() {
       <CertifiedNotice blocked={blocked} />
       <Form layout="horizontal" labelCol={{ flex: '110px' }} wrapperCol={{ flex: 'auto' }} style={{ maxWidth: 900 }} onFinish={submit}>
         <AccountField agent={agent} phoneInoutType={0} value={f.clientId} onChange={onClient} status={item('clientId')} />
-        <SmsTypeField clientId={clientId} value={f.smstype} onChange={(v) => set('smstype', v)} status={item('smstype')} />
+        <SmsTypeField
+          clientId={clientId}
+          value={f.smstype}
+          onChange={(v) => patch((x) => ({ smstype: v, ...(x.smstype !== v ? { templateId: undefined, templateType: undefined, templateContent: undefined } : {}) }), 'smstype')}
+          status={item('smstype')}
+        />
         <Form.Item label="短信模板" required {...item('templateId')}>
           <Space>
             <Button onClick={openPicker} data-testid="pick-template">
@@ -223,9 +229,17 @@ export function DeliverPage() {
             )}
           </Space>
         </Form.Item>
-        <SignField value={f.sign} onChange={(v) => set('sign', v)} status={item('sign')} />
+        <SignField clientId={clientId} value={f.sign} onChange={(v) => set('sign', v)} status={item('sign')} />
         <Form.Item label="短信内容" required {...item('content')}>
-          <Input.TextArea value={f.content} onChange={(e) => set('content', e.target.value)} rows={5} placeholder="请输入短信内容" />
+          {/* a fixed template's text is sent as approved: read-only (a changed text would be refused at the end) */}
+          <Input.TextArea
+            value={f.content}
+            onChange={(e) => set('content', e.target.value)}
+            readOnly={f.templateType === TemplateType.Fixed}
+            rows={5}
+            placeholder={f.templateId === undefined ? '请先选择模板' : '请输入短信内容'}
+            data-testid="content-input"
+          />
         </Form.Item>
         <Form.Item colon={false} label=" " style={{ marginTop: -16 }}>
           <ContentCounter pieces={pieces} explain />
@@ -239,7 +253,7 @@ export function DeliverPage() {
           </Button>
         </Form.Item>
       </Form>
-      <TemplatePicker open={picking} clientId={clientId} onClose={() => setPicking(false)} onPick={pickTemplate} />
+      <TemplatePicker open={picking} clientId={clientId} smstype={f.smstype} allowedTypes={types.known ? types.options.map((o) => o.value) : undefined} onClose={() => setPicking(false)} onPick={pickTemplate} />
       <ChargeDialog info={form.charge} numbers={box.count()} sendtime={form.sendtimeText} sending={form.sending} onOk={send} onCancel={() => form.setCharge(null)} />
     </Card>
   );

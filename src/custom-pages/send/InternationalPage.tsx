@@ -94,7 +94,7 @@ export function InternationalPage() {
       <Form layout="horizontal" labelCol={{ flex: '110px' }} wrapperCol={{ flex: 'auto' }} style={{ maxWidth: 900 }} onFinish={submit}>
         <AccountField agent={agent} phoneInoutType={1} value={f.clientId} onChange={(v) => set('clientId', v)} status={item('clientId')} />
         <SmsTypeField clientId={clientId} value={f.smstype} onChange={(v) => set('smstype', v)} status={item('smstype')} />
-        <SignField optional value={f.sign} onChange={(v) => set('sign', v)} status={item('sign')} />
+        <SignField optional clientId={clientId} value={f.sign} onChange={(v) => set('sign', v)} status={item('sign')} />
         <Form.Item label="短信内容" required {...item('content')}>
           <Input.TextArea value={f.content} onChange={(e) => set('content', e.target.value)} rows={5} placeholder="请输入短信内容" data-testid="content-input" />
         </Form.Item>

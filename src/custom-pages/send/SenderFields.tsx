@@ -4,9 +4,12 @@
  * /send/getsmstypes, else the sms-type enum) and the sign (2-12 characters; optional on the
  * international page). Each is one <Form.Item> with its error (useSendForm's `item`).
  */
-import { Form, Input, Select } from 'antd';
-import { useCustom } from '@refinedev/core';
-import type { SmsType } from '@/generated/schemas';
+import { Alert, Form, Input, Select, Tag, Typography } from 'antd';
+import { SEND_MESSAGES } from '@/domain/send';
+import { Link } from 'react-router';
+import { useCustom, useList } from '@refinedev/core';
+import { SignState, type Sign, type SmsType } from '@/generated/schemas';
+import { signReportPath, templatesPath } from '@/domain/sendRoutes';
 import { ClientSelect } from '@/components/ClientSelect/ClientSelect';
 import { enumOptions } from '@/schema';
 import type { SmsTypeOption } from '@/domain/send';
@@ -23,7 +26,7 @@ export function useSmsTypeOptions(clientId: string | undefined) {
   });
   const types: SmsTypeOption[] = clientId && Array.isArray(result?.data) ? (result.data) : [];
   const options = types.length ? types.map((t) => ({ value: Number(t.value), label: t.label })) : enumOptions<number>('sms-type').map((o) => ({ value: o.value, label: o.label }));
-  return { options, loading: query.isFetching && !!clientId };
+  return { options, loading: query.isFetching && !!clientId, known: types.length > 0 };
 }
 
 export interface AccountFieldProps {
@@ -53,13 +56,17 @@ export interface SmsTypeFieldProps {
   status?: FieldStatus;
 }
 
-/** 短信类型: the account's types. */
+/**
+ * 短信类型: the account's types, always by their labels: a value the account may not send (an
+ * older task's) is not shown as a raw code but left empty, so it has to be chosen again.
+ */
 export function SmsTypeField({ clientId, value, onChange, status }: SmsTypeFieldProps) {
   const types = useSmsTypeOptions(clientId);
+  const shown = value !== undefined && types.options.some((o) => o.value === Number(value)) ? Number(value) : undefined;
   return (
     <Form.Item label="短信类型" required {...status}>
       <Select<number>
-        value={value}
+        value={shown}
         onChange={(v) => onChange(v as SmsType)}
         options={types.options}
         loading={types.loading}
@@ -72,6 +79,8 @@ export function SmsTypeField({ clientId, value, onChange, status }: SmsTypeField
 }
 
 export interface SignFieldProps {
+  /** whose approved signs are offered (none chosen yet: nothing to pick) */
+  clientId?: string;
   value: string;
   onChange: (v: string) => void;
   /** the international page's sign may be left empty */
@@ -79,8 +88,29 @@ export interface SignFieldProps {
   status?: FieldStatus;
 }
 
-/** 签名: 2-12 characters. */
-export function SignField({ value, onChange, optional, status }: SignFieldProps) {
+/** The account's approved signs (POST /sign/list: state 审核通过, the chosen account). */
+export function useApprovedSigns(clientId: string | undefined) {
+  const { result, query } = useList<Sign & { id?: number }>({
+    resource: 'signs',
+    pagination: { currentPage: 1, pageSize: 100 },
+    filters: [
+      { field: 'state', operator: 'eq', value: SignState.Approved },
+      ...(clientId ? [{ field: 'clientid', operator: 'eq' as const, value: clientId }] : []),
+    ],
+    queryOptions: { enabled: !!clientId, staleTime: 60_000 },
+  });
+  const signs = [...new Set((result?.data ?? []).filter((s) => s.state === SignState.Approved && (!clientId || !s.clientid || s.clientid === clientId)).map((s) => s.sign))];
+  return { signs, loading: query.isFetching, loaded: !!clientId && query.isSuccess };
+}
+
+/**
+ * 签名: 2-12 characters, checked against the account's approved signs as it is typed (a sign not
+ * approved would only be refused at the end): the approved ones are offered to click; with none
+ * approved, links to 签名报备 and 模板管理.
+ */
+export function SignField({ clientId, value, onChange, optional, status }: SignFieldProps) {
+  const { signs, loaded } = useApprovedSigns(clientId);
+  const typed = value.trim();
   return (
     <Form.Item label="签名" required={!optional} {...status}>
       <Input
@@ -92,6 +122,30 @@ export function SignField({ value, onChange, optional, status }: SignFieldProps)
         style={{ width: 260 }}
         data-testid="sign-input"
       />
+      {loaded && !signs.length && !optional && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginTop: 8 }}
+          data-testid="no-approved-sign"
+          message={
+            <span>
+              该账户暂无审核通过的签名，请先到 <Link to={signReportPath()}>签名报备</Link> 申请签名，并在 <Link to={templatesPath()}>模板管理</Link> 申请模板
+            </span>
+          }
+        />
+      )}
+      {loaded && signs.length > 0 && !signs.includes(typed) && (typed || !optional) && (
+        <div style={{ marginTop: 6 }} data-testid="approved-signs">
+          {typed && <Typography.Text type="warning">{SEND_MESSAGES.signNotApproved}。</Typography.Text>}
+          <Typography.Text type="secondary">已审核通过的签名：</Typography.Text>
+          {signs.map((s) => (
+            <Tag key={s} color="blue" style={{ cursor: 'pointer' }} onClick={() => onChange(s)}>
+              {s}
+            </Tag>
+          ))}
+        </div>
+      )}
     </Form.Item>
   );
 }

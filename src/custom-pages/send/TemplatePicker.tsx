@@ -1,12 +1,14 @@
 /**
  * 选择模板 of the send page: approved fixed templates only, the way the template screens list
  * them: 智能模板 (POST /autoTemplate/list with state 1 审核通过, templateType 0, the chosen
- * sub-account) and 通用模板 (POST /autoTemplate/commonlist, templateType 0; always approved).
+ * sub-account) and 通用模板 (POST /autoTemplate/commonlist, templateType 0; always approved), both
+ * of the chosen 短信类型 only; a template of a type the account may not send cannot be chosen.
  */
 import { useState } from 'react';
-import { Button, Modal, Tabs } from 'antd';
+import { Button, Modal, Tabs, Tooltip } from 'antd';
+import { SEND_MESSAGES } from '@/domain/send';
 import { useTable } from '@refinedev/antd';
-import { TemplateAuditState, TemplateType, type SmsTemplate } from '@/generated/schemas';
+import { TemplateAuditState, TemplateType, type SmsTemplate, type SmsType } from '@/generated/schemas';
 import { SchemaTable } from '@/components/SchemaTable/SchemaTable';
 import { listPageSize } from '@/components/SchemaTable/useSchemaList';
 
@@ -17,9 +19,13 @@ export interface TemplatePickerProps {
   onPick: (t: SmsTemplate) => void;
   /** which templates: fixed (the send page, default) or variable (the variable SMS page) */
   templateType?: TemplateType;
+  /** the chosen 短信类型: only templates of that type are offered (the account may send it) */
+  smstype?: SmsType;
+  /** the types the account may send (POST /send/getsmstypes): a template of another type cannot be chosen */
+  allowedTypes?: number[];
 }
 
-export function TemplatePicker({ open, clientId, onClose, onPick, templateType = TemplateType.Fixed }: TemplatePickerProps) {
+export function TemplatePicker({ open, clientId, onClose, onPick, templateType = TemplateType.Fixed, smstype, allowedTypes }: TemplatePickerProps) {
   const [tab, setTab] = useState<'templates' | 'generalTemplates'>('templates');
   return (
     <Modal open={open} title={templateType === TemplateType.Variable ? '选择变量模板' : '选择模板'} width={860} footer={null} onCancel={onClose} destroyOnHidden>
@@ -27,15 +33,15 @@ export function TemplatePicker({ open, clientId, onClose, onPick, templateType =
         activeKey={tab}
         onChange={(k) => setTab(k as typeof tab)}
         items={[
-          { key: 'templates', label: '智能模板', children: <TemplateTable resource="templates" clientId={clientId} onPick={onPick} templateType={templateType} /> },
-          { key: 'generalTemplates', label: '通用模板', children: <TemplateTable resource="generalTemplates" onPick={onPick} templateType={templateType} /> },
+          { key: 'templates', label: '智能模板', children: <TemplateTable resource="templates" clientId={clientId} onPick={onPick} templateType={templateType} smstype={smstype} allowedTypes={allowedTypes} /> },
+          { key: 'generalTemplates', label: '通用模板', children: <TemplateTable resource="generalTemplates" onPick={onPick} templateType={templateType} smstype={smstype} allowedTypes={allowedTypes} /> },
         ]}
       />
     </Modal>
   );
 }
 
-function TemplateTable({ resource, clientId, onPick, templateType }: { resource: 'templates' | 'generalTemplates'; clientId?: string; onPick: (t: SmsTemplate) => void; templateType: TemplateType }) {
+function TemplateTable({ resource, clientId, onPick, templateType, smstype, allowedTypes }: { resource: 'templates' | 'generalTemplates'; clientId?: string; onPick: (t: SmsTemplate) => void; templateType: TemplateType; smstype?: SmsType; allowedTypes?: number[] }) {
   const own = resource === 'templates';
   const { tableProps } = useTable<SmsTemplate>({
     resource,
@@ -44,6 +50,7 @@ function TemplateTable({ resource, clientId, onPick, templateType }: { resource:
     filters: {
       permanent: [
         { field: 'templateType', operator: 'eq', value: templateType },
+        ...(smstype !== undefined ? [{ field: 'smstype', operator: 'eq' as const, value: smstype }] : []),
         ...(own ? [{ field: 'state', operator: 'eq' as const, value: TemplateAuditState.Approved }] : []),
         ...(own && clientId ? [{ field: 'clientId', operator: 'eq' as const, value: clientId }] : []),
       ],
@@ -61,11 +68,20 @@ function TemplateTable({ resource, clientId, onPick, templateType }: { resource:
         {
           key: 'pick',
           title: '操作',
-          render: (_: unknown, t: SmsTemplate) => (
-            <Button type="link" size="small" onClick={() => onPick(t)}>
-              选择
-            </Button>
-          ),
+          render: (_: unknown, t: SmsTemplate) => {
+            const refused = !!allowedTypes && t.smstype !== undefined && t.smstype !== null && !allowedTypes.includes(Number(t.smstype));
+            return refused ? (
+              <Tooltip title={SEND_MESSAGES.typeRefused}>
+                <Button type="link" size="small" disabled data-testid="template-type-refused">
+                  选择
+                </Button>
+              </Tooltip>
+            ) : (
+              <Button type="link" size="small" onClick={() => onPick(t)}>
+                选择
+              </Button>
+            );
+          },
         },
       ]}
     />

@@ -153,7 +153,7 @@ export function VariablePage() {
           </Space>
         </Form.Item>
         <SmsTypeField clientId={clientId} value={f.smstype} onChange={(v) => set('smstype', v)} status={item('smstype')} />
-        <SignField value={f.sign} onChange={(v) => set('sign', v)} status={item('sign')} />
+        <SignField clientId={clientId} value={f.sign} onChange={(v) => set('sign', v)} status={item('sign')} />
         <VariableNumbers
           box={numbers}
           fileStatus={item('file')}
@@ -179,7 +179,7 @@ export function VariablePage() {
           </Button>
         </Form.Item>
       </Form>
-      <TemplatePicker open={picking} clientId={clientId} templateType={TemplateType.Variable} onClose={() => setPicking(false)} onPick={pick} />
+      <TemplatePicker open={picking} clientId={clientId} smstype={f.smstype} templateType={TemplateType.Variable} onClose={() => setPicking(false)} onPick={pick} />
       <ChargeDialog wide info={form.charge} sendtime={form.sendtimeText} sending={form.sending} onOk={send} onCancel={() => form.setCharge(null)} />
     </Card>
   );
