@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
 import SubAccountList, { afterLoginAs } from './SubAccountList';
 import { subAccountHandlers } from './storyMocks';
@@ -224,9 +224,9 @@ export const InterfaceEdit: Story = {
     await userEvent.clear(speed);
     await userEvent.type(speed, '200');
     const ip = within(edit).getByLabelText(/IP白名单/);
-    await userEvent.clear(ip);
-    await userEvent.type(ip, '198.51.100.0/24');
-    await expect(ip).toHaveValue('198.51.100.0/24');
+    // set in one change: typed key by key under load, a late re-render of the lazily loaded widgets could drop keys
+    await fireEvent.change(ip, { target: { value: '198.51.100.0/24' } });
+    await waitFor(() => expect(ip).toHaveValue('198.51.100.0/24'), T);
     await userEvent.click(within(edit).getByRole('button', { name: /确\s*定|OK/ }));
     await expect(await body().findByText('接口设置已保存', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(within(dialog).getByText('198.51.100.0/24')).toBeInTheDocument(), T);
@@ -242,9 +242,9 @@ export const InterfaceEditRefused: Story = {
     await userEvent.click(await within(dialog).findByRole('button', { name: '修改接口设置' }, T));
     const edit = await editDialog();
     const ip = within(edit).getByLabelText(/IP白名单/);
-    await userEvent.clear(ip);
-    await userEvent.type(ip, '10.0.0.0/4');
-    await expect(ip).toHaveValue('10.0.0.0/4');
+    // set in one change: typed key by key under load, a late re-render of the lazily loaded widgets could drop keys
+    await fireEvent.change(ip, { target: { value: '10.0.0.0/4' } });
+    await waitFor(() => expect(ip).toHaveValue('10.0.0.0/4'), T);
     await userEvent.click(within(edit).getByRole('button', { name: /确\s*定|OK/ }));
     await expect(await within(edit).findByTestId('interface-edit-error', {}, T)).toHaveTextContent('IP白名单格式不正确：10.0.0.0/4');
   },
