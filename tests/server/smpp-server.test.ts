@@ -14,6 +14,7 @@ import { as, accountId, db, remaining } from './send-helpers';
 import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
 import { pushHooks } from '../../server/modules/dispatch/pipeline';
 import { FakeLink } from '../fixtures/fake-smsc';
+import { SharedBuckets } from '../../server/modules/smpp-server/server';
 import { AccountStatus, NeedReport, OauthStatus, SendRecordStatus } from '../../common/generated/schemas';
 
 const DEMO_INTERFACE_PASSWORD = 'Demo2468';
@@ -300,6 +301,15 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
       expect(answers.filter((x) => x === 0x58).length).toBeGreaterThanOrEqual(2);
       expect(answers.every((x) => x === 0 || x === 0x58)).toBe(true);
       await setAccount(t.server, 'client1', { access_speed: 100 });
+    });
+
+    it('the shared bucket: takes arriving together wait for one grant instead of each emptying the bucket', async () => {
+      const id = await accountId(t.server, 'client1');
+      await new Promise((r) => setTimeout(r, 1100));
+      const buckets = new SharedBuckets(t.server.app.ctx);
+      // rate 1000: a grant is 50, the bucket holds 1000 (20 grants); 200 takes at once fit 4 grants
+      const got = await Promise.all(Array.from({ length: 200 }, () => buckets.take(id, 1000)));
+      expect(got.filter((x) => !x).length).toBe(0);
     });
   });
 });

@@ -238,24 +238,43 @@ export function sessionLimit(nodenum: string): number {
  * within a second, so a busy account costs about 20 bucket transactions a second per process
  * instead of one per message; a grant not spent within the second is dropped.
  */
-class SharedBuckets {
+export class SharedBuckets {
   private readonly local = new Map<number, { tokens: number; until: number; rate: number }>();
+  /** the grant being taken per account (resolves to the tokens it got): the submits arriving meanwhile wait for it instead of each taking its own */
+  private readonly granting = new Map<number, Promise<number>>();
   constructor(private readonly ctx: AppContext) {}
 
-  async take(accountId: number, rate: number): Promise<boolean> {
-    if (!(rate > 0)) return false;
-    const now = Date.now();
+  private spend(accountId: number, rate: number): boolean {
     const mine = this.local.get(accountId);
-    if (mine && mine.until > now && mine.rate === rate && mine.tokens >= 1) {
+    if (mine && mine.until > Date.now() && mine.rate === rate && mine.tokens >= 1) {
       mine.tokens -= 1;
       return true;
     }
-    const got = await this.grant(accountId, rate, Math.max(1, Math.ceil(rate / 20)));
-    if (got < 1) return false;
-    const cur = this.local.get(accountId);
-    if (cur && cur.until > now && cur.rate === rate) cur.tokens += got - 1;
-    else this.local.set(accountId, { tokens: got - 1, until: now + 1000, rate });
-    return true;
+    return false;
+  }
+
+  async take(accountId: number, rate: number): Promise<boolean> {
+    if (!(rate > 0)) return false;
+    for (;;) {
+      if (this.spend(accountId, rate)) return true;
+      const pending = this.granting.get(accountId);
+      if (!pending) break;
+      // the bucket was empty for that grant: throttled as well (not a grant each in turn)
+      if ((await pending.catch(() => 0)) < 1) return this.spend(accountId, rate);
+    }
+    // one grant at a time per account in this process: without it a window of submits arriving at
+    // once each took a grant, emptying the shared bucket and answering the rest 0x58
+    const p = this.grant(accountId, rate, Math.max(1, Math.ceil(rate / 20))).then((n) => {
+      if (n > 0) this.local.set(accountId, { tokens: n, until: Date.now() + 1000, rate });
+      return n;
+    });
+    this.granting.set(accountId, p);
+    try {
+      await p;
+    } finally {
+      this.granting.delete(accountId);
+    }
+    return this.spend(accountId, rate);
   }
 
   private grant(accountId: number, rate: number, want: number): Promise<number> {
