@@ -80,6 +80,8 @@ export interface SmppServerOptions {
   deliverWindow: number;
   receiptPollMs: number;
   receiptLeaseMs: number;
+  /** how long the account row read for a submit_sm is used again (a freeze or change is noticed within it) */
+  accountCacheMs: number;
   /** UTC offset of the receipt dates (Asia/Shanghai) */
   tzMinutes: number;
 }
@@ -103,6 +105,7 @@ export const SMPP_SERVER_DEFAULTS: Omit<SmppServerOptions, 'port'> = {
   deliverWindow: 100,
   receiptPollMs: 200,
   receiptLeaseMs: 30_000,
+  accountCacheMs: 1000,
   tzMinutes: 480,
 };
 
@@ -303,6 +306,8 @@ export class SmppServer {
   private pumpTimer?: NodeJS.Timeout;
   private heartbeat?: NodeJS.Timeout;
   private pumping: Promise<void> | null = null;
+  /** account rows read for submits: reused for accountCacheMs (one query per account and period, not per submit_sm) */
+  private readonly accounts = new Map<number, { at: number; row: Promise<Account | undefined> }>();
   private closing = false;
   /** this process in smpp_sessions */
   readonly processId = `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`.slice(0, 100);
@@ -564,7 +569,7 @@ export class SmppServer {
     if (cs.inflight >= this.opts.window) return answer(SMPP_STATUS.THROTTLED);
     cs.inflight++;
     try {
-      const account = await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', bound.id).executeTakeFirst();
+      const account = await this.account(bound.id);
       if (!account || account.status !== AccountStatus.Active) return answer(SMPP_STATUS.X_ACCOUNT);
       const phone = String(pdu.destination_addr ?? '');
       const sourceAddr = String(pdu.source_addr ?? '');
@@ -590,6 +595,27 @@ export class SmppServer {
     } finally {
       cs.inflight--;
     }
+  }
+
+  /**
+   * The account's row for a submit: read once per accountCacheMs and shared by the submits (and
+   * sessions) of this process meanwhile, so a freeze or any change is noticed within that time.
+   */
+  private account(id: number): Promise<Account | undefined> {
+    const now = Date.now();
+    const hit = this.accounts.get(id);
+    if (hit && now - hit.at < this.opts.accountCacheMs) return hit.row;
+    const row = this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+    this.accounts.set(id, { at: now, row });
+    // a failed read is not kept
+    row.catch(() => this.accounts.get(id)?.row === row && this.accounts.delete(id));
+    if (this.accounts.size > 10_000) for (const [k, v] of this.accounts) if (now - v.at >= this.opts.accountCacheMs) this.accounts.delete(k);
+    return row;
+  }
+
+  /** Forgets the account rows read (tests that change an account and submit at once). */
+  forgetAccounts() {
+    this.accounts.clear();
   }
 
   /** Looks at the receipt queue now (unless a look is running). */
