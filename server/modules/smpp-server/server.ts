@@ -306,8 +306,16 @@ export class SmppServer {
   private pumpTimer?: NodeJS.Timeout;
   private heartbeat?: NodeJS.Timeout;
   private pumping: Promise<void> | null = null;
+  /** the last look at the queues found rows (more may wait): answers that free room look again at once */
+  private pumpMore = false;
+  private pumpAgain = false;
   /** account rows read for submits: reused for accountCacheMs (one query per account and period, not per submit_sm) */
   private readonly accounts = new Map<number, { at: number; row: Promise<Account | undefined> }>();
+  /** queue rows whose deliver_sm the customer answered 0 (deleted together), and those to send again later */
+  private answered: Record<Pending['table'], number[]> = { smpp_receipts: [], smpp_mo: [] };
+  private retry: Record<Pending['table'], number[]> = { smpp_receipts: [], smpp_mo: [] };
+  private flushing: Promise<void> | null = null;
+  private flushQueued = false;
   private closing = false;
   /** this process in smpp_sessions */
   readonly processId = `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`.slice(0, 100);
@@ -361,6 +369,7 @@ export class SmppServer {
     clearInterval(this.pumpTimer);
     clearInterval(this.heartbeat);
     await this.pumping;
+    await this.flushAnswers();
     for (const m of this.long.values()) clearTimeout(m.timer);
     this.long.clear();
     for (const s of this.sessions) s.session.socket.destroy();
@@ -619,15 +628,25 @@ export class SmppServer {
   }
 
   /** Looks at the receipt queue now (unless a look is running). */
-  kick() {
-    if (this.closing || this.pumping) return;
+  kick(again = false) {
+    if (this.closing) return;
+    if (this.pumping) {
+      // answers freed room while a look was running: look once more after it
+      if (again) this.pumpAgain = true;
+      return;
+    }
+    this.pumpAgain = false;
     this.pumping = this.pump()
       .catch((err) => this.ctx.log.warn({ err }, 'smpp receipt delivery failed'))
-      .finally(() => (this.pumping = null));
+      .finally(() => {
+        this.pumping = null;
+        if (this.pumpAgain && this.pumpMore) this.kick();
+      });
   }
 
   /** Leases and sends the queued receipts and uplinks of the accounts bound as receivers in this process, oldest first. */
   private async pump() {
+    this.pumpMore = false;
     const byAccount = new Map<number, CustomerSession[]>();
     for (const s of this.sessions) {
       if (!s.bound?.receive || !s.session.socket.writable) continue;
@@ -651,6 +670,7 @@ export class SmppServer {
           order by id limit ${room} for update skip locked)
         returning id, account_id, message_id, phone, stat, err, text, submit_at, done_at`.execute(this.ctx.db);
       // in order, each to the receiver session with the fewest unanswered
+      if (r.rows.length) this.pumpMore = true;
       for (const row of r.rows.sort((a, b) => a.id - b.id)) this.deliver(pick(list), row);
       room = roomOf(list);
       if (room <= 0) continue;
@@ -661,6 +681,7 @@ export class SmppServer {
           where account_id = ${accountId} and (lease_until is null or lease_until < ${now})
           order by id limit ${room} for update skip locked)
         returning id, account_id, mo_id, phone, dest, content`.execute(this.ctx.db);
+      if (mo.rows.length) this.pumpMore = true;
       for (const row of mo.rows.sort((a, b) => a.id - b.id)) this.deliverMo(pick(list), row);
     }
   }
@@ -669,13 +690,52 @@ export class SmppServer {
   private send(cs: CustomerSession, pdu: PDU, pending: Pending) {
     const sent = cs.session.send(pdu, (resp: PDU) => {
       cs.unacked.delete(pdu.sequence_number);
-      const done = resp.command_status === SMPP_STATUS.OK;
-      const q = done
-        ? this.ctx.db.deleteFrom(pending.table).where('id', '=', pending.id)
-        : this.ctx.db.updateTable(pending.table).set({ lease_until: new Date(Date.now() + 1000) }).where('id', '=', pending.id);
-      void q.execute().catch((err) => this.ctx.log.warn({ err }, 'smpp deliver_sm answer not recorded'));
+      (resp.command_status === SMPP_STATUS.OK ? this.answered : this.retry)[pending.table].push(pending.id);
+      this.queueFlush();
     });
     if (sent) cs.unacked.set(pdu.sequence_number, pending);
+  }
+
+  /** The answers of this turn of the event loop are recorded together (one statement per table and kind), then the queues are looked at again if rows were waiting. */
+  private queueFlush() {
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    setImmediate(() => {
+      this.flushQueued = false;
+      void this.flushAnswers().then(() => {
+        if (this.pumpMore) this.kick(true);
+      });
+    });
+  }
+
+  private async flushAnswers(): Promise<void> {
+    // one flush at a time: the answers arriving meanwhile go in the next
+    while (this.flushing) await this.flushing;
+    const answered = this.answered;
+    const retry = this.retry;
+    this.answered = { smpp_receipts: [], smpp_mo: [] };
+    this.retry = { smpp_receipts: [], smpp_mo: [] };
+    const work = (async () => {
+      for (const table of ['smpp_receipts', 'smpp_mo'] as const) {
+        // a row goes only after the customer answered its deliver_sm 0; otherwise it comes back a second later
+        for (let i = 0; i < answered[table].length; i += 5000) {
+          await this.ctx.db.deleteFrom(table).where('id', 'in', answered[table].slice(i, i + 5000)).execute();
+        }
+        for (let i = 0; i < retry[table].length; i += 5000) {
+          await this.ctx.db
+            .updateTable(table)
+            .set({ lease_until: new Date(Date.now() + 1000) })
+            .where('id', 'in', retry[table].slice(i, i + 5000))
+            .execute();
+        }
+      }
+    })().catch((err) => this.ctx.log.warn({ err }, 'smpp deliver_sm answers not recorded'));
+    this.flushing = work;
+    try {
+      await work;
+    } finally {
+      this.flushing = null;
+    }
   }
 
   private deliver(cs: CustomerSession, row: ReceiptRow) {
