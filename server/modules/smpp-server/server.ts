@@ -447,6 +447,21 @@ export class SmppServer {
     // a malformed or oversized PDU: the library cannot read on, the connection is closed
     session.on('error', () => session.socket.destroy());
     session.socket.on('error', () => {});
+    // the PDUs written in one turn of the event loop (a batch of submit_sm_resp, a pump's deliver_sm)
+    // leave in one write: the socket is corked at the first and uncorked on the next turn
+    const write = session.send.bind(session);
+    let corked = false;
+    session.send = ((...args: Parameters<Session['send']>) => {
+      if (!corked && session.socket.writable) {
+        corked = true;
+        session.socket.cork();
+        setImmediate(() => {
+          corked = false;
+          session.socket.uncork();
+        });
+      }
+      return write(...args);
+    });
     // not bound in time: closed; a bind being checked at that moment (password hash, session count) gets its answer first
     const expire = () => {
       if (cs.bound) return;
