@@ -167,6 +167,13 @@ export function sendApi(opts: SendApiOptions = {}): HttpHandler[] {
       if (!p.sendTypes) return fail(400, '请选择需要导出号码状态！');
       return textFile('13800138000\n', `${p.id}.txt`);
     }),
+    http.post('/api/send/importRrrorPhones', async ({ request }) => {
+      const p = await log('importRrrorPhones', request);
+      const bad = String(p.phones ?? '')
+        .split(',')
+        .filter((t) => t && !/^1[3-9][0-9]{9}$/.test(t));
+      return textFile(bad.map((t) => `${t}\r\n`).join(''), '错误号码.txt');
+    }),
     http.post('/api/send/smsTimerSend/list', async ({ request }) => {
       const p = await log('timedList', request);
       const [n, rows] = page(p);

@@ -50,7 +50,7 @@ describe('x-internal enums', () => {
     expect(SendKind).toEqual({ Ordinary: 0, Variable: 1, International: 2 });
     expect(ChargeState).toEqual({ Deferred: 0, Charged: 1, Failed: 2 });
     expect(FileUploadState).toEqual({ Uploading: 0, Merging: 1, Done: 2 });
-    expect(PushKind).toEqual({ Report: 1, Mo: 2 });
+    expect(PushKind).toEqual({ Report: 1, Mo: 2, TemplateReview: 3 });
     expect(ProductState).toEqual({ OffSale: 0, OnSale: 1 });
     expect(LedgerKind).toEqual({ PriceChange: 99 });
   });

@@ -25,9 +25,12 @@ describe.each(backends)('test accounts (%s)', (backend) => {
 
   it('creates one with the platform’s gift pool, sends only to the agent’s mobile, no recharge / purchase / interface', async () => {
     const agent = await as(t.server, 'agent1');
-    expect((await agent.get('/api/index/data')).body.data.canCreateTestAccount).toBe(true);
+    const index = (await agent.get('/api/index/data')).body.data;
+    expect(index.canCreateTestAccount).toBe(true);
+    // the terms the console's confirmation states come from the configuration
+    expect(index.testAccountTerms).toEqual({ giftPieces: 20, days: 7, perAgent: 2 });
     const r = await agent.post('/api/client/account/test/add', { name: '测试账户甲' });
-    expect(r.body).toMatchObject({ code: 0, msg: '测试账户已创建', data: { giftPieces: 20 } });
+    expect(r.body).toMatchObject({ code: 0, msg: '测试账户已创建', data: { giftPieces: 20, expireTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2} /) } });
     const { clientid, password } = r.body.data;
     const db = t.server.handle.db;
     const acc = await db.selectFrom('accounts').selectAll().where('clientid', '=', clientid).executeTakeFirstOrThrow();
@@ -55,8 +58,13 @@ describe.each(backends)('test accounts (%s)', (backend) => {
     expect(mixed.body.code).not.toBe(0);
     expect(await db.selectFrom('sms_tasks').select('id').where('account_id', '=', acc.id).execute()).toEqual([]);
 
+    // the manager list tells a test account (its end) from an ordinary one (empty)
+    const listRow = async () => ((await agent.post('/api/client/accounts', { customerInfo: clientid })).body.data.list as { client_id: string; test_expire_time?: string }[]).find((x) => x.client_id === clientid);
+    expect((await listRow())?.test_expire_time).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+
     // conversion: the gift's remaining pieces go back, recharge works
     expect((await agent.post('/api/client/account/test/convert', { clientId: clientid })).body).toMatchObject({ code: 0, msg: '已转为正式账户' });
+    expect((await listRow())?.test_expire_time).toBe('');
     expect((await db.selectFrom('product_pools').select('remaining').where('account_id', '=', acc.id).executeTakeFirstOrThrow()).remaining).toBe(0);
     expect((await agent.post('/api/client/recharge', { clientId: clientid, amount: '1.00', requestId: 'test-r2' })).body.code).toBe(0);
     expect((await agent.post('/api/client/account/test/convert', { clientId: clientid })).body.msg).toBe('该账户不是测试账户');

@@ -48,6 +48,7 @@ const INDEX_DATA: JsonSchema = {
     agent_account_data: obj({ available_line: str('可用额度(元)'), balance: str('余额(元)') }),
     sixMonths_client_num: int('近六个月新增子账户'),
     canCreateTestAccount: { type: 'boolean', title: '可开测试账户' },
+    testAccountTerms: obj({ giftPieces: int('赠送条数'), days: int('有效天数'), perAgent: int('30天内最多创建个数') }),
     subAccounts: int('子账户数（代理商）'),
     paytype: int('付费方式（子账户）'),
     paytype_str: str('付费方式（子账户）'),
@@ -223,7 +224,7 @@ export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc:
         summary: '创建测试账户：平台赠送少量条数，只能发到代理商本人手机号，到期冻结（forms/test-account）',
         access: 'agent',
         body: request(ctx, 'forms/test-account'),
-        response: okOf(ctx, obj({ clientid: str('账户'), password: str('登录密码（只显示这一次）'), mobile: str('手机号'), email: str('邮箱'), expireTime: str('到期时间'), giftPieces: int('赠送条数') })),
+        response: okOf(ctx, 'entities/test-account-created'),
       }),
       async (req) => ok(await tests.create(me(req), req.body), TEST_MSG.created),
     );

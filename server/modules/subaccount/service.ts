@@ -167,6 +167,8 @@ export class SubAccountService {
       paytype: a.paytype,
       paytype_str: this.label('paytype', a.paytype),
       remarks: a.remarks,
+      /** a test account's end (docs "Test accounts"); empty for an ordinary account */
+      test_expire_time: a.test_expires_at ? formatDateTime(a.test_expires_at) : '',
     };
   }
 
@@ -292,6 +294,8 @@ export class SubAccountService {
       agent_account_data: { available_line: money2(me.balance), balance: money2(me.balance) },
       sixMonths_client_num: Number(sixMonths.n),
       canCreateTestAccount: mayCreateTestAccount(me),
+      // what a test account may do, for the console's confirmation (docs "Test accounts")
+      ...(isAgent ? { testAccountTerms: { giftPieces: this.ctx.config.testAccountGift, days: this.ctx.config.testAccountDays, perAgent: this.ctx.config.testAccountsPerAgent } } : {}),
       ...(isAgent ? { subAccounts: (await this.stat(me)).total } : { paytype: me.paytype, paytype_str: this.label('paytype', me.paytype) }),
       // remaining pieces, expiring pools, gift pool (server/modules/reports)
       ...(await poolHeaderData(this.ctx, me)),

@@ -22,6 +22,7 @@ import { errors } from '../../http/errors';
 import { addMs, formatDateTime, startOfBusinessDay } from '../../lib/time';
 import { AccountStatus, AgentOwned, BillPaymentType, Carrier, NeedMo, NeedReport, OauthStatus, OperationMode, ProductType, UserType } from '../../../common/generated/schemas';
 import type { SubAccountService } from './service';
+import { MESSAGES } from '../../../common/schema/messages';
 
 const DAY_MS = 24 * 3600_000;
 const WINDOW_DAYS = 30;
@@ -37,8 +38,8 @@ export const TEST_MSG = {
   noRecharge: '测试账户不能充值，请先转为正式账户',
   noPurchase: '测试账户不能购买，请先转为正式账户',
   notTest: '该账户不是测试账户',
-  created: '测试账户已创建',
-  converted: '已转为正式账户',
+  created: MESSAGES.testAccountCreated,
+  converted: MESSAGES.testAccountConverted,
 } as const;
 
 /** Whether `a` may create a test account now (`canCreateTestAccount` of /index/data). */

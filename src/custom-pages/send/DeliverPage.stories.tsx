@@ -121,6 +121,21 @@ export const InvalidNumbers: Story = {
   },
 };
 
+export const ExportInvalidNumbers: Story = {
+  name: '无效号码：导出错误号码',
+  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const box = await c.findByTestId('numbers-input', {}, T);
+    await expect(c.queryByTestId('export-invalid')).toBeNull();
+    await fireEvent.change(box, { target: { value: '13800138000,12345,1540000000' } });
+    const before = calls.importRrrorPhones?.length ?? 0;
+    await userEvent.click(await c.findByTestId('export-invalid', {}, T));
+    await waitFor(() => expect(calls.importRrrorPhones?.length).toBe(before + 1), T);
+    await expect(calls.importRrrorPhones?.at(-1)).toMatchObject({ phones: '13800138000,12345,1540000000' });
+  },
+};
+
 export const TooManyNumbers: Story = {
   name: '号码超过60000个',
   parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },

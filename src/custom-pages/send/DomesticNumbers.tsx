@@ -8,7 +8,8 @@
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { Alert, App, Button, Dropdown, Form, Input, Space, Tag } from 'antd';
 import { DownloadOutlined, FileSearchOutlined } from '@ant-design/icons';
-import { checkCarriers, NUMBER_TEMPLATES, SEND_MESSAGES, type CarrierCheck } from '@/domain/send';
+import { checkCarriers, downloadPosted, NUMBER_TEMPLATES, SEND_MESSAGES, type CarrierCheck } from '@/domain/send';
+import { ApiError } from '@/providers/http';
 import { NUMBER_FILE_ACCEPT, NUMBER_FILE_MAX_BYTES, parseFile, type FileParse } from '@/domain/files';
 import { ChunkedUpload, type UploadedFile } from '@/components/ChunkedUpload';
 import { openDownload } from '@/lib/download';
@@ -91,6 +92,25 @@ export function useDomesticNumbers() {
       setChecking(false);
     }
   };
+  /**
+   * 导出错误号码 (POST /send/importRrrorPhones): the typed numbers that are not valid mobiles, or the
+   * imported file's wrong numbers, as 错误号码.txt; 无手动输入的号码 when there is nothing to check.
+   */
+  const [exporting, setExporting] = useState(false);
+  const exportErrors = async () => {
+    if (!imported && !text.trim()) {
+      message.warning(SEND_MESSAGES.noManualNumbers);
+      return;
+    }
+    setExporting(true);
+    try {
+      await downloadPosted('/send/importRrrorPhones', imported ? { importFilePath: imported.importFilePath } : { phones: text }, '错误号码.txt');
+    } catch (e) {
+      message.error(e instanceof ApiError ? e.message : SEND_MESSAGES.noData);
+    } finally {
+      setExporting(false);
+    }
+  };
   const reset = () => {
     setText('');
     setImported(null);
@@ -108,6 +128,8 @@ export function useDomesticNumbers() {
     importFile,
     removeFile,
     carrierCheck,
+    exportErrors,
+    exporting,
     reset,
     imported,
     parsing,
@@ -172,6 +194,11 @@ export function DomesticNumbers({ box, status, onTyped }: { box: DomesticNumbers
             <span>
               重复号码：<b>{check.repeat}</b>
             </span>
+            {check.invalid > 0 && (
+              <Button size="small" type="link" icon={<DownloadOutlined />} loading={box.exporting} onClick={() => void box.exportErrors()} data-testid="export-invalid">
+                导出错误号码
+              </Button>
+            )}
           </Space>
         )}
         {check.total > MAX_NUMBERS && <Alert type="error" showIcon message={poolProblem(check)} data-testid="too-many" />}
@@ -183,6 +210,13 @@ export function DomesticNumbers({ box, status, onTyped }: { box: DomesticNumbers
             data-testid="import-result"
             message={`已导入 ${imported.fileName}：共 ${imported.submitTotal} 个号码，错误 ${imported.errNum} 个，重复 ${imported.repeatNum} 个，可发送 ${imported.sendNum} 个（移动 ${imported.mobileNum}，联通 ${imported.unicomNum}，电信 ${imported.telecomNum}）`}
             description="发送时使用文件中的号码；移除文件后可手动输入号码"
+            action={
+              imported.errNum > 0 ? (
+                <Button size="small" icon={<DownloadOutlined />} loading={box.exporting} onClick={() => void box.exportErrors()} data-testid="export-file-errors">
+                  下载错误号码
+                </Button>
+              ) : undefined
+            }
           />
         )}
         {carriers && (

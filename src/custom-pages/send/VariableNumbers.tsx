@@ -13,6 +13,7 @@ import { ChunkedUpload, type UploadedFile } from '@/components/ChunkedUpload';
 import { ScreeningType, NumberInputMode, type SmsTemplate } from '@/generated/schemas';
 import { ApiError } from '@/providers/http';
 import { openDownload } from '@/lib/download';
+import { downloadPosted, SEND_MESSAGES } from '@/domain/send';
 import { checkNumbers } from '../../../common/sms/numbers';
 import { FIELD_MESSAGES, parseVariableFile, VARIABLE_FILE, VARIABLE_MESSAGES, VARIABLE_TEMPLATE_URL, variableErrorUrl, type Screened, type VariableParse } from './api';
 import { NumberSource, type NumberMode } from './NumberSource';
@@ -35,6 +36,8 @@ export function useVariableNumbers({ template, clientId, sign, noTemplate, clear
   const [mode, setModeState] = useState<NumberMode>(NumberInputMode.File);
   const [text, setText] = useState('');
   const [parsed, setParsed] = useState<VariableParse | null>(null);
+  /** the uploaded file of the last parse (its wrong-number lines: POST /send/downloadtemplateVariateErrorTxt) */
+  const [uploadPath, setUploadPath] = useState('');
   const [screened, setScreened] = useState<Screened | null>(null);
   const [uploading, setUploading] = useState(false);
   const fromFile = mode === NumberInputMode.File;
@@ -46,6 +49,7 @@ export function useVariableNumbers({ template, clientId, sign, noTemplate, clear
   const parseUploaded = async (up: UploadedFile) => {
     if (!template) return noTemplate();
     setUploading(true);
+    setUploadPath(up.importFilePath);
     setParsed(null);
     setScreened(null);
     try {
@@ -76,6 +80,14 @@ export function useVariableNumbers({ template, clientId, sign, noTemplate, clear
     },
     manual,
     parsed,
+    /** 错误号码.txt of the uploaded file: the row and value of each row whose number is wrong */
+    downloadErrorLines: async () => {
+      try {
+        await downloadPosted('/send/downloadtemplateVariateErrorTxt', { importFilePath: uploadPath }, '错误号码.txt');
+      } catch (e) {
+        message.error(e instanceof ApiError ? e.message : SEND_MESSAGES.noData);
+      }
+    },
     screened,
     setScreened,
     uploading,
@@ -154,10 +166,19 @@ export function VariableNumbers({ box, fileStatus, mobileStatus, typedContent }:
                   data-testid="variable-result"
                   message={`${parsed.fileName}：共 ${parsed.totalNum} 行，有效 ${parsed.submitTotal} 行，错误 ${parsed.errNum} 行，重复 ${parsed.repeatNum} 行（移动 ${parsed.mobileNum}，联通 ${parsed.unicomNum}，电信 ${parsed.telecomNum}）`}
                   action={
-                    parsed.errorFilePath ? (
-                      <Button size="small" onClick={() => openDownload(variableErrorUrl(parsed.errorFilePath))} data-testid="download-errors">
-                        下载错误数据
-                      </Button>
+                    parsed.errorFilePath || parsed.errNum > 0 ? (
+                      <Space direction="vertical" size={4}>
+                        {parsed.errorFilePath && (
+                          <Button size="small" onClick={() => openDownload(variableErrorUrl(parsed.errorFilePath))} data-testid="download-errors">
+                            下载错误数据
+                          </Button>
+                        )}
+                        {parsed.errNum > 0 && (
+                          <Button size="small" onClick={() => void box.downloadErrorLines()} data-testid="download-error-lines">
+                            错误号码（txt）
+                          </Button>
+                        )}
+                      </Space>
                     ) : undefined
                   }
                 />

@@ -24,6 +24,15 @@ export interface IndexData {
   agent_pool_due_time_data: Record<RemainKey, number>;
   smsGivePoolData: { isShow: number; smstypeStr: string; remainNumber: number; dueTime: string; list?: { smstypeStr: string; remainNumber: number; dueTime: string }[] };
   expiringDays?: number;
+  /** agents: whether 创建测试账户 is offered, and what a test account may do (docs/api-subaccounts.md "Test accounts") */
+  canCreateTestAccount?: boolean;
+  testAccountTerms?: TestAccountTerms;
+}
+
+export interface TestAccountTerms {
+  giftPieces: number;
+  days: number;
+  perAgent: number;
 }
 
 /** POST /account/getAccountInfo (a sub-account: its own): src/resources/subaccounts/InterfaceInfo.tsx */

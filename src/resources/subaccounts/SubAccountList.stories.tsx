@@ -177,7 +177,11 @@ export const InterfaceInfo: Story = {
     await userEvent.click(within(dialog).getByRole('button', { name: '重置接口密码' }));
     await userEvent.click(await body().findByRole('button', { name: /确\s*定|OK/ }, T));
     await expect(await within(dialog).findByTestId('interface-password-fresh', {}, T)).toHaveTextContent('Kp7mW2xa');
-    await userEvent.click(within(dialog).getByRole('button', { name: /复\s*制/ }));
+    // the dialog's own 复制 (antd's copy icons beside each line are labelled 复制 too under zh_CN)
+    const copy = within(dialog)
+      .getAllByRole('button', { name: /复\s*制/ })
+      .find((b) => /复\s*制/.test(b.textContent ?? ''));
+    await userEvent.click(copy!);
     await expect(await body().findByText(/复制成功|复制失败/, {}, T)).toBeInTheDocument();
   },
 };

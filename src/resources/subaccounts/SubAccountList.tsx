@@ -1,6 +1,6 @@
 /** 子账户管理 (/customer/selfsevicelayout/manager): search, date range, stats, actions, export, log in as. */
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { App, Button, Card, Col, Popconfirm, Row, Space, Statistic } from 'antd';
+import { App, Button, Card, Col, Popconfirm, Row, Space, Statistic, Tag, Tooltip } from 'antd';
 import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
 import { Link, useNavigate } from 'react-router';
 import { AccountStatus, AgentOwned, OauthStatus, PayType, type SubAccountRow } from '@/generated/schemas';
@@ -12,6 +12,7 @@ import { isDirectChargeMode, isPackageMode } from '@/providers/access';
 import { useCurrentUser } from '@/layout/hooks';
 import { downloadExport, subAccountApi, type SubAccountStat } from './api';
 import { InterfaceInfoDialog, RemarkDialog, ResetPasswordDialog, TransferDialog } from './dialogs';
+import { CreateTestAccountButton, useTestAccountGate } from './TestAccount';
 import { MESSAGES } from '../../../common/schema/messages';
 import { agentAuthPath, managerScreen, openScreen, subAccounts } from '.';
 
@@ -52,6 +53,7 @@ export default function SubAccountList() {
     void tableQuery.refetch();
     reloadStat();
   };
+  const testAccounts = useTestAccountGate(isPackageMode(user));
   const open = (kind: DialogKind, row: SubAccountRow) => setDialog({ kind, row });
   const close = () => setDialog(null);
   const rowOf = (k: DialogKind) => (dialog?.kind === k ? dialog.row : null);
@@ -63,9 +65,32 @@ export default function SubAccountList() {
     done();
   };
 
+  /** 转为正式账户: a refusal is the server's message (toasted by the http layer) */
+  const convert = async (row: SubAccountRow) => {
+    const body = await subAccountApi.convertTestAccount(row.client_id);
+    message.success(body.msg ?? MESSAGES.testAccountConverted);
+    done();
+  };
+
   const columns: (string | SchemaColumn<SubAccountRow>)[] = [
     { field: 'client_id', render: (v: string) => <Link to={`/customer/manager/${v}/info`}>{v}</Link> },
-    'client_name',
+    {
+      field: 'client_name',
+      // a test account (docs "Test accounts"): tagged, with its end
+      render: (_v: unknown, r: SubAccountRow, _i: number, cell: ReactNode) =>
+        r.test_expire_time ? (
+          <Space size={4}>
+            {cell}
+            <Tooltip title={`测试账户，${r.test_expire_time} 到期`}>
+              <Tag color="orange" data-testid="test-account-tag">
+                测试
+              </Tag>
+            </Tooltip>
+          </Space>
+        ) : (
+          cell
+        ),
+    },
     ...(isDirectChargeMode(user) ? [{ field: 'smstype', labelField: 'smstype_str' } as SchemaColumn<SubAccountRow>] : []),
     { field: 'status', labelField: 'status_str' },
     {
@@ -114,6 +139,7 @@ export default function SubAccountList() {
                 可用余额：<Money value={stat.agentBalance} />
               </span>
             )}
+            {testAccounts.allowed && <CreateTestAccountButton terms={testAccounts.terms} mobile={user?.mobile} onCreated={done} />}
             {isPackageMode(user) && (
               <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(openScreen.path)}>
                 {openScreen.label}
@@ -177,6 +203,13 @@ export default function SubAccountList() {
                   <Button type="link" size="small" onClick={() => open('password', row)}>
                     重置密码
                   </Button>
+                  {row.test_expire_time && (
+                    <Popconfirm title="确定将该测试账户转为正式账户？剩余赠送条数将由平台收回" onConfirm={() => convert(row).catch(() => undefined)}>
+                      <Button type="link" size="small">
+                        转为正式账户
+                      </Button>
+                    </Popconfirm>
+                  )}
                   {row.status === AccountStatus.Active && (
                     <Popconfirm title="确定以该子账户身份登录？" onConfirm={() => void loginAsSubAccount(row.client_id, (m) => void message.success(m))}>
                       <Button type="link" size="small">

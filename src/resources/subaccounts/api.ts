@@ -1,5 +1,6 @@
 /** Calls of the sub-account area (server/modules/subaccount). Every answer is { code, msg, data }. */
 import { get, http, postForm } from '@/providers/http';
+import type { TestAccountCreated } from '@/generated/schemas';
 
 export interface SubAccountStat {
   total: number;
@@ -43,6 +44,8 @@ export const subAccountApi = {
   enterAs: (token: string) => postForm('/client/loginAs/enter', { token }),
   ownLedger: () => get('/client/ledger'),
   indexData: () => get('/index/data'),
+  createTestAccount: (p: { name: string; remarks?: string }) => postForm<TestAccountCreated>('/client/account/test/add', p, { silent: true }),
+  convertTestAccount: (clientId: string) => postForm<{ clientid: string }>('/client/account/test/convert', { clientId }),
 };
 
 /** POSTs a form and saves the .xlsx answer as a download. */

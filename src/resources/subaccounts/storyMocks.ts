@@ -1,6 +1,7 @@
 /** MSW fixtures of the sub-account area, for stories only (the app never imports this file). */
 import { delay, http, type HttpHandler } from 'msw';
 import { consoleApi, fail, ok, agentDirectChargeMode, agentPackageMode } from '@/stories/mockApi';
+import { indexData } from '@/stories/reportsApi';
 import type { SubAccountRow } from '@/generated/schemas';
 
 export const rows: SubAccountRow[] = [
@@ -28,7 +29,13 @@ export interface SubAccountMockOptions {
   smppOff?: boolean;
   /** the interface settings' save is refused */
   interfaceSave?: 'refused';
+  /** test accounts: `canCreateTestAccount` false ('hidden'), creation refused, a test account in the list ('listed'), whose conversion is refused ('convertRefused') */
+  testAccount?: 'hidden' | 'refused' | 'listed' | 'convertRefused';
 }
+
+/** a test account of the list (docs "Test accounts"): its end in `test_expire_time` */
+export const testRow: SubAccountRow = { ...rows[0], client_id: 't6qv2n', client_name: '测试账户甲', balance: '0.00', remarks: '测试账户', mobile: '', email: '', test_expire_time: '2026-12-04 10:00:00' };
+export const testAccountTerms = { giftPieces: 20, days: 7, perAgent: 3 };
 
 export const interfaceInfo = {
   clientid: 'c7k2mq', ipAddress: 'sms.yunxun.example', port: 443, smsfrom: 6, smsfrom_str: 'HTTPS', smsfromEnabled: true, smstype: 4, smstype_str: '验证码', nodenum: '3', accessSpeed: 100,
@@ -41,19 +48,33 @@ export const interfaceInfo = {
 };
 
 export function subAccountHandlers(o: SubAccountMockOptions = {}): HttpHandler[] {
-  const list = o.list ?? rows;
+  const list = o.list ?? (o.testAccount === 'listed' || o.testAccount === 'convertRefused' ? [testRow, ...rows] : rows);
+  // a converted test account is an ordinary one in the next answer
+  const converted = new Set<string>();
   const listAnswer = async () => {
     if (list === 'loading') {
       await delay('infinite');
     }
     if (list === 'error') return fail(500, '服务器繁忙，请稍后再试');
-    return ok(page(list as SubAccountRow[]));
+    return ok(page((list as SubAccountRow[]).map((r) => (converted.has(r.client_id) ? { ...r, test_expire_time: '' } : r))));
   };
   return [
     ...consoleApi({ user: o.mode === '0' ? agentDirectChargeMode : agentPackageMode, baseInfo: { oauth_status: o.certified === false ? '未认证' : 3 } }),
     http.post('/api/client/accounts', listAnswer),
     http.post('/api/recharge/rollback/getAccounts', listAnswer),
     http.get('/api/client/stat', () => ok(stat)),
+    http.get('/api/index/data', () => ok(indexData({ canCreateTestAccount: o.testAccount !== 'hidden', testAccountTerms }))),
+    http.post('/api/client/account/test/add', () =>
+      o.testAccount === 'refused'
+        ? fail(500, '每个代理商30天内最多创建3个测试账户')
+        : ok({ clientid: 't8wz4k', password: 'Tq4mZ8vR2n', mobile: '', email: '', expireTime: '2026-12-04 10:00:00', giftPieces: 20 }, '测试账户已创建'),
+    ),
+    http.post('/api/client/account/test/convert', async ({ request }) => {
+      const id = new URLSearchParams(await request.text()).get('clientId') ?? '';
+      if (o.testAccount === 'convertRefused' || id !== testRow.client_id || converted.has(id)) return fail(500, '该账户不是测试账户');
+      converted.add(id);
+      return ok({ clientid: id }, '已转为正式账户');
+    }),
     http.post('/api/client/recharge', () =>
       o.recharge === 'insufficient' ? fail(500, '可用余额不足，当前可用余额 48499.50 元') : ok({ clientId: 'c7k2mq', amount: '100.00', balance: '1300.00', agentBalance: '48399.50' }, '充值成功'),
     ),
