@@ -29,6 +29,8 @@ const SMPP = { smppServerPort: -1, smppServerHost: '127.0.0.1' };
 
 async function setAccount(server: TestServer, clientid: string, values: Record<string, unknown>) {
   await db(server).updateTable('accounts').set(values).where('clientid', '=', clientid).execute();
+  // the listener reuses an account row for up to a second (accountCacheMs): these tests look at once
+  server.app.services.smppServer?.forgetAccounts();
 }
 
 /** dispatches everything waiting through a fake carrier (delivered unless told), applies the receipts; returns the link */

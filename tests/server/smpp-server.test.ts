@@ -14,6 +14,7 @@ import { as, accountId, db, remaining } from './send-helpers';
 import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
 import { pushHooks } from '../../server/modules/dispatch/pipeline';
 import { FakeLink } from '../fixtures/fake-smsc';
+import { SharedBuckets } from '../../server/modules/smpp-server/server';
 import { AccountStatus, NeedReport, OauthStatus, SendRecordStatus } from '../../common/generated/schemas';
 
 const DEMO_INTERFACE_PASSWORD = 'Demo2468';
@@ -54,6 +55,8 @@ async function bound(server: TestServer, kind = 'bind_transceiver', systemId = '
 
 async function setAccount(server: TestServer, clientid: string, values: Record<string, unknown>) {
   await db(server).updateTable('accounts').set(values).where('clientid', '=', clientid).execute();
+  // the listener reuses an account row for up to a second (accountCacheMs): these tests look at once
+  server.app.services.smppServer?.forgetAccounts();
 }
 
 describe.each(backends)('SMPP server for customers (%s)', (backend) => {
@@ -300,6 +303,41 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
       expect(answers.filter((x) => x === 0x58).length).toBeGreaterThanOrEqual(2);
       expect(answers.every((x) => x === 0 || x === 0x58)).toBe(true);
       await setAccount(t.server, 'client1', { access_speed: 100 });
+    });
+
+    it('accessSpeed high enough: a window of submits arriving at once is all accepted (one bucket grant at a time, not one each)', async () => {
+      await setAccount(t.server, 'client1', { access_speed: 1000 });
+      await new Promise((r) => setTimeout(r, 1100));
+      const { s } = await bound(t.server);
+      // a grant is 1/20 of the rate (50): 50 submits at once each taking a grant emptied the bucket after 20 and answered the rest 0x58
+      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => call(s, 'submit_sm', { destination_addr: `1380013${String(8000 + i)}`, short_message: '【好易购】窗口' }).then((r) => r.command_status)));
+      expect(answers.filter((x) => x !== 0)).toEqual([]);
+      await setAccount(t.server, 'client1', { access_speed: 100 });
+    });
+
+    it('the shared bucket: takes arriving together wait for one grant instead of each emptying the bucket', async () => {
+      const id = await accountId(t.server, 'client1');
+      await new Promise((r) => setTimeout(r, 1100));
+      const buckets = new SharedBuckets(t.server.app.ctx);
+      // rate 1000: a grant is 50, the bucket holds 1000 (20 grants); 200 takes at once fit 4 grants
+      const got = await Promise.all(Array.from({ length: 200 }, () => buckets.take(id, 1000)));
+      expect(got.filter((x) => !x).length).toBe(0);
+    });
+
+    it('the account row is reused for at most accountCacheMs: a freeze after the bind is noticed within it', async () => {
+      const { s } = await bound(t.server);
+      const submit = () => call(s, 'submit_sm', { destination_addr: '13800138000', short_message: '【好易购】缓存' }).then((r) => r.command_status);
+      expect(await submit()).toBe(0);
+      const ms = t.server.app.services.smppServer!.opts.accountCacheMs;
+      expect(ms).toBeLessThanOrEqual(1000);
+      // changed behind the listener's back (no forgetAccounts): the next read after the period sees it
+      await db(t.server).updateTable('accounts').set({ status: AccountStatus.Frozen }).where('clientid', '=', 'client1').execute();
+      try {
+        await new Promise((r) => setTimeout(r, ms + 100));
+        expect(await submit()).toBe(0x401);
+      } finally {
+        await setAccount(t.server, 'client1', { status: AccountStatus.Active });
+      }
     });
   });
 });

@@ -80,6 +80,8 @@ export interface SmppServerOptions {
   deliverWindow: number;
   receiptPollMs: number;
   receiptLeaseMs: number;
+  /** how long the account row read for a submit_sm is used again (a freeze or change is noticed within it) */
+  accountCacheMs: number;
   /** UTC offset of the receipt dates (Asia/Shanghai) */
   tzMinutes: number;
 }
@@ -103,6 +105,7 @@ export const SMPP_SERVER_DEFAULTS: Omit<SmppServerOptions, 'port'> = {
   deliverWindow: 100,
   receiptPollMs: 200,
   receiptLeaseMs: 30_000,
+  accountCacheMs: 1000,
   tzMinutes: 480,
 };
 
@@ -238,24 +241,43 @@ export function sessionLimit(nodenum: string): number {
  * within a second, so a busy account costs about 20 bucket transactions a second per process
  * instead of one per message; a grant not spent within the second is dropped.
  */
-class SharedBuckets {
+export class SharedBuckets {
   private readonly local = new Map<number, { tokens: number; until: number; rate: number }>();
+  /** the grant being taken per account (resolves to the tokens it got): the submits arriving meanwhile wait for it instead of each taking its own */
+  private readonly granting = new Map<number, Promise<number>>();
   constructor(private readonly ctx: AppContext) {}
 
-  async take(accountId: number, rate: number): Promise<boolean> {
-    if (!(rate > 0)) return false;
-    const now = Date.now();
+  private spend(accountId: number, rate: number): boolean {
     const mine = this.local.get(accountId);
-    if (mine && mine.until > now && mine.rate === rate && mine.tokens >= 1) {
+    if (mine && mine.until > Date.now() && mine.rate === rate && mine.tokens >= 1) {
       mine.tokens -= 1;
       return true;
     }
-    const got = await this.grant(accountId, rate, Math.max(1, Math.ceil(rate / 20)));
-    if (got < 1) return false;
-    const cur = this.local.get(accountId);
-    if (cur && cur.until > now && cur.rate === rate) cur.tokens += got - 1;
-    else this.local.set(accountId, { tokens: got - 1, until: now + 1000, rate });
-    return true;
+    return false;
+  }
+
+  async take(accountId: number, rate: number): Promise<boolean> {
+    if (!(rate > 0)) return false;
+    for (;;) {
+      if (this.spend(accountId, rate)) return true;
+      const pending = this.granting.get(accountId);
+      if (!pending) break;
+      // the bucket was empty for that grant: throttled as well (not a grant each in turn)
+      if ((await pending.catch(() => 0)) < 1) return this.spend(accountId, rate);
+    }
+    // one grant at a time per account in this process: without it a window of submits arriving at
+    // once each took a grant, emptying the shared bucket and answering the rest 0x58
+    const p = this.grant(accountId, rate, Math.max(1, Math.ceil(rate / 20))).then((n) => {
+      if (n > 0) this.local.set(accountId, { tokens: n, until: Date.now() + 1000, rate });
+      return n;
+    });
+    this.granting.set(accountId, p);
+    try {
+      await p;
+    } finally {
+      this.granting.delete(accountId);
+    }
+    return this.spend(accountId, rate);
   }
 
   private grant(accountId: number, rate: number, want: number): Promise<number> {
@@ -284,6 +306,16 @@ export class SmppServer {
   private pumpTimer?: NodeJS.Timeout;
   private heartbeat?: NodeJS.Timeout;
   private pumping: Promise<void> | null = null;
+  /** the last look at the queues found rows (more may wait): answers that free room look again at once */
+  private pumpMore = false;
+  private pumpAgain = false;
+  /** account rows read for submits: reused for accountCacheMs (one query per account and period, not per submit_sm) */
+  private readonly accounts = new Map<number, { at: number; row: Promise<Account | undefined> }>();
+  /** queue rows whose deliver_sm the customer answered 0 (deleted together), and those to send again later */
+  private answered: Record<Pending['table'], number[]> = { smpp_receipts: [], smpp_mo: [] };
+  private retry: Record<Pending['table'], number[]> = { smpp_receipts: [], smpp_mo: [] };
+  private flushing: Promise<void> | null = null;
+  private flushQueued = false;
   private closing = false;
   /** this process in smpp_sessions */
   readonly processId = `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`.slice(0, 100);
@@ -337,6 +369,7 @@ export class SmppServer {
     clearInterval(this.pumpTimer);
     clearInterval(this.heartbeat);
     await this.pumping;
+    await this.flushAnswers();
     for (const m of this.long.values()) clearTimeout(m.timer);
     this.long.clear();
     for (const s of this.sessions) s.session.socket.destroy();
@@ -414,6 +447,21 @@ export class SmppServer {
     // a malformed or oversized PDU: the library cannot read on, the connection is closed
     session.on('error', () => session.socket.destroy());
     session.socket.on('error', () => {});
+    // the PDUs written in one turn of the event loop (a batch of submit_sm_resp, a pump's deliver_sm)
+    // leave in one write: the socket is corked at the first and uncorked on the next turn
+    const write = session.send.bind(session);
+    let corked = false;
+    session.send = ((...args: Parameters<Session['send']>) => {
+      if (!corked && session.socket.writable) {
+        corked = true;
+        session.socket.cork();
+        setImmediate(() => {
+          corked = false;
+          session.socket.uncork();
+        });
+      }
+      return write(...args);
+    });
     // not bound in time: closed; a bind being checked at that moment (password hash, session count) gets its answer first
     const expire = () => {
       if (cs.bound) return;
@@ -545,7 +593,7 @@ export class SmppServer {
     if (cs.inflight >= this.opts.window) return answer(SMPP_STATUS.THROTTLED);
     cs.inflight++;
     try {
-      const account = await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', bound.id).executeTakeFirst();
+      const account = await this.account(bound.id);
       if (!account || account.status !== AccountStatus.Active) return answer(SMPP_STATUS.X_ACCOUNT);
       const phone = String(pdu.destination_addr ?? '');
       const sourceAddr = String(pdu.source_addr ?? '');
@@ -573,16 +621,47 @@ export class SmppServer {
     }
   }
 
+  /**
+   * The account's row for a submit: read once per accountCacheMs and shared by the submits (and
+   * sessions) of this process meanwhile, so a freeze or any change is noticed within that time.
+   */
+  private account(id: number): Promise<Account | undefined> {
+    const now = Date.now();
+    const hit = this.accounts.get(id);
+    if (hit && now - hit.at < this.opts.accountCacheMs) return hit.row;
+    const row = this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+    this.accounts.set(id, { at: now, row });
+    // a failed read is not kept
+    row.catch(() => this.accounts.get(id)?.row === row && this.accounts.delete(id));
+    if (this.accounts.size > 10_000) for (const [k, v] of this.accounts) if (now - v.at >= this.opts.accountCacheMs) this.accounts.delete(k);
+    return row;
+  }
+
+  /** Forgets the account rows read (tests that change an account and submit at once). */
+  forgetAccounts() {
+    this.accounts.clear();
+  }
+
   /** Looks at the receipt queue now (unless a look is running). */
-  kick() {
-    if (this.closing || this.pumping) return;
+  kick(again = false) {
+    if (this.closing) return;
+    if (this.pumping) {
+      // answers freed room while a look was running: look once more after it
+      if (again) this.pumpAgain = true;
+      return;
+    }
+    this.pumpAgain = false;
     this.pumping = this.pump()
       .catch((err) => this.ctx.log.warn({ err }, 'smpp receipt delivery failed'))
-      .finally(() => (this.pumping = null));
+      .finally(() => {
+        this.pumping = null;
+        if (this.pumpAgain && this.pumpMore) this.kick();
+      });
   }
 
   /** Leases and sends the queued receipts and uplinks of the accounts bound as receivers in this process, oldest first. */
   private async pump() {
+    this.pumpMore = false;
     const byAccount = new Map<number, CustomerSession[]>();
     for (const s of this.sessions) {
       if (!s.bound?.receive || !s.session.socket.writable) continue;
@@ -606,6 +685,7 @@ export class SmppServer {
           order by id limit ${room} for update skip locked)
         returning id, account_id, message_id, phone, stat, err, text, submit_at, done_at`.execute(this.ctx.db);
       // in order, each to the receiver session with the fewest unanswered
+      if (r.rows.length) this.pumpMore = true;
       for (const row of r.rows.sort((a, b) => a.id - b.id)) this.deliver(pick(list), row);
       room = roomOf(list);
       if (room <= 0) continue;
@@ -616,6 +696,7 @@ export class SmppServer {
           where account_id = ${accountId} and (lease_until is null or lease_until < ${now})
           order by id limit ${room} for update skip locked)
         returning id, account_id, mo_id, phone, dest, content`.execute(this.ctx.db);
+      if (mo.rows.length) this.pumpMore = true;
       for (const row of mo.rows.sort((a, b) => a.id - b.id)) this.deliverMo(pick(list), row);
     }
   }
@@ -624,13 +705,52 @@ export class SmppServer {
   private send(cs: CustomerSession, pdu: PDU, pending: Pending) {
     const sent = cs.session.send(pdu, (resp: PDU) => {
       cs.unacked.delete(pdu.sequence_number);
-      const done = resp.command_status === SMPP_STATUS.OK;
-      const q = done
-        ? this.ctx.db.deleteFrom(pending.table).where('id', '=', pending.id)
-        : this.ctx.db.updateTable(pending.table).set({ lease_until: new Date(Date.now() + 1000) }).where('id', '=', pending.id);
-      void q.execute().catch((err) => this.ctx.log.warn({ err }, 'smpp deliver_sm answer not recorded'));
+      (resp.command_status === SMPP_STATUS.OK ? this.answered : this.retry)[pending.table].push(pending.id);
+      this.queueFlush();
     });
     if (sent) cs.unacked.set(pdu.sequence_number, pending);
+  }
+
+  /** The answers of this turn of the event loop are recorded together (one statement per table and kind), then the queues are looked at again if rows were waiting. */
+  private queueFlush() {
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    setImmediate(() => {
+      this.flushQueued = false;
+      void this.flushAnswers().then(() => {
+        if (this.pumpMore) this.kick(true);
+      });
+    });
+  }
+
+  private async flushAnswers(): Promise<void> {
+    // one flush at a time: the answers arriving meanwhile go in the next
+    while (this.flushing) await this.flushing;
+    const answered = this.answered;
+    const retry = this.retry;
+    this.answered = { smpp_receipts: [], smpp_mo: [] };
+    this.retry = { smpp_receipts: [], smpp_mo: [] };
+    const work = (async () => {
+      for (const table of ['smpp_receipts', 'smpp_mo'] as const) {
+        // a row goes only after the customer answered its deliver_sm 0; otherwise it comes back a second later
+        for (let i = 0; i < answered[table].length; i += 5000) {
+          await this.ctx.db.deleteFrom(table).where('id', 'in', answered[table].slice(i, i + 5000)).execute();
+        }
+        for (let i = 0; i < retry[table].length; i += 5000) {
+          await this.ctx.db
+            .updateTable(table)
+            .set({ lease_until: new Date(Date.now() + 1000) })
+            .where('id', 'in', retry[table].slice(i, i + 5000))
+            .execute();
+        }
+      }
+    })().catch((err) => this.ctx.log.warn({ err }, 'smpp deliver_sm answers not recorded'));
+    this.flushing = work;
+    try {
+      await work;
+    } finally {
+      this.flushing = null;
+    }
   }
 
   private deliver(cs: CustomerSession, row: ReceiptRow) {
