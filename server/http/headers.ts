@@ -15,7 +15,8 @@ import type { FastifyInstance } from 'fastify';
 
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self'",
+  // the upload's MD5 runs in WebAssembly (md5-wasm): 'wasm-unsafe-eval' lets it compile, JavaScript eval stays refused
+  "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob: https:",
   "font-src 'self' data:",
