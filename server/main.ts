@@ -16,6 +16,7 @@ import { configFromEnv } from './config';
 import { openDatabase } from './db';
 import { seed } from './db/seed';
 import { dispatcherOptionsFromEnv, startPipeline, type Pipeline } from './modules/dispatch/pipeline';
+import { closeOnSignals } from './lib/shutdown';
 
 const started = Date.now();
 const env = process.env;
@@ -40,24 +41,12 @@ const app = await buildApp({
 const operator = installOperatorChannel(app, dataDir);
 
 let pipeline: Pipeline | null = null;
-let closing = false;
-async function shutdown(signal: string) {
-  if (closing) return;
-  closing = true;
-  app.log.info(`${signal}: shutting down`);
-  try {
-    operator.unpublish();
-    await pipeline?.stop();
-    await app.close();
-    await handle.close();
-    process.exit(0);
-  } catch (err) {
-    app.log.error({ err }, 'shutdown failed');
-    process.exit(1);
-  }
-}
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
+const { closing } = closeOnSignals(app.log, 'shutting down', async () => {
+  operator.unpublish();
+  await pipeline?.stop();
+  await app.close();
+  await handle.close();
+});
 
 try {
   await app.listen({ port, host });
@@ -67,7 +56,7 @@ try {
   process.exit(1);
 }
 operator.publish(port);
-if (env.DISPATCH !== '0' && !closing) {
+if (env.DISPATCH !== '0' && !closing()) {
   try {
     pipeline = await startPipeline(app.ctx, { smppUrl: app.ctx.config.smppUrl, dispatcher: dispatcherOptionsFromEnv(env) });
     app.log.info(`dispatcher ${pipeline.dispatcher.workerId} started: ${pipeline.smsc}`);

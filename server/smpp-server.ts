@@ -13,6 +13,7 @@ import path from 'node:path';
 import { buildApp } from './app';
 import { configFromEnv } from './config';
 import { openDatabase } from './db';
+import { closeOnSignals } from './lib/shutdown';
 
 const env = process.env;
 if (!env.DATABASE_URL) {
@@ -50,19 +51,7 @@ const server = app.services.smppServer;
 // one line the operator (and tests) can read: where it listens
 console.log(`smpp-server ready: port ${server?.port ?? 0}${server?.tlsPort ? ` tls ${server.tlsPort}` : ''}, process ${server?.processId ?? ''}, database ${handle.location}`);
 
-let closing = false;
-async function shutdown(signal: string) {
-  if (closing) return;
-  closing = true;
-  app.log.info(`${signal}: shutting down`);
-  try {
-    await app.close();
-    await handle.close();
-    process.exit(0);
-  } catch (err) {
-    app.log.error({ err }, 'shutdown failed');
-    process.exit(1);
-  }
-}
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
+closeOnSignals(app.log, 'shutting down', async () => {
+  await app.close();
+  await handle.close();
+});

@@ -12,6 +12,7 @@ import { buildApp } from './app';
 import { configFromEnv } from './config';
 import { openDatabase } from './db';
 import { dispatcherOptionsFromEnv, startPipeline } from './modules/dispatch/pipeline';
+import { closeOnSignals } from './lib/shutdown';
 
 const env = process.env;
 if (!env.DATABASE_URL) {
@@ -40,20 +41,8 @@ try {
 }
 app.log.info(`dispatch worker ${pipeline.dispatcher.workerId} started: ${pipeline.smsc}, database ${handle.location}`);
 
-let closing = false;
-async function shutdown(signal: string) {
-  if (closing) return;
-  closing = true;
-  app.log.info(`${signal}: stopping the dispatch worker`);
-  try {
-    await pipeline!.stop();
-    await app.close();
-    await handle.close();
-    process.exit(0);
-  } catch (err) {
-    app.log.error({ err }, 'shutdown failed');
-    process.exit(1);
-  }
-}
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
+closeOnSignals(app.log, 'stopping the dispatch worker', async () => {
+  await pipeline.stop();
+  await app.close();
+  await handle.close();
+});
