@@ -44,7 +44,7 @@ export function OpenResult({ opened, onAgain }: { opened: Opened; onAgain: () =>
     <Result
       status="success"
       title={MESSAGES.opened}
-      subTitle="请妥善保存以下账户信息，密码只显示这一次"
+      subTitle={MESSAGES.passwordShownOnce}
       extra={[
         <Button
           key="copy"

@@ -105,7 +105,7 @@ function TestAccountCreatedDialog({ created, onClose }: { created?: TestAccountC
         </Button>,
       ]}
     >
-      <Alert type="warning" showIcon style={{ marginBottom: 16 }} message="请妥善保存以下账户信息，密码只显示这一次" />
+      <Alert type="warning" showIcon style={{ marginBottom: 16 }} message={MESSAGES.passwordShownOnce} />
       {created && (
         <SchemaDescriptions
           entity="entities/test-account-created"
