@@ -38,6 +38,7 @@ import { createSmscLink } from '../server/modules/smsc/client';
 import { parseSmppUrl } from '../server/modules/smsc/config';
 import { startSimProcess } from './lib/sim-process';
 import { startCpuProfile } from './lib/cpu-profile';
+import { procCpuMs } from './lib/proc-cpu';
 
 const COUNT = Number(process.env.COUNT ?? 20_000);
 const TARGET = 10_000;
@@ -49,20 +50,6 @@ const pgUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || '';
 const only = process.env.ONLY;
 const LINK_OPTIONS = process.env.SMPP_OPTIONS ?? 'window=1000';
 
-const CLK_TCK = 100;
-/** CPU time (ms) of these PostgreSQL backends so far, from /proc (the server runs on this machine) */
-function procCpuMs(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      ticks += Number(f[11]) + Number(f[12]);
-    } catch {
-      /* gone or not readable */
-    }
-  }
-  return (ticks * 1000) / CLK_TCK;
-}
 
 interface Figure {
   backend: string;

@@ -33,6 +33,7 @@ import { LedgerService } from '../server/modules/ledger';
 import { startSimProcess } from './lib/sim-process';
 import { startCpuProfile } from './lib/cpu-profile';
 import { NeedReport, OperationMode } from '../common/generated/schemas';
+import { procCpuMs } from './lib/proc-cpu';
 
 const COUNT = Number(process.env.COUNT ?? 100_000);
 const WINDOW = Number(process.env.WINDOW ?? 1000);
@@ -43,19 +44,6 @@ if (!pgUrl) {
   process.exit(1);
 }
 
-const CLK_TCK = 100;
-function procCpuMs(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      ticks += Number(f[11]) + Number(f[12]);
-    } catch {
-      /* gone */
-    }
-  }
-  return (ticks * 1000) / CLK_TCK;
-}
 
 const dbName = `bench_smppc_${process.pid}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-smppc-'));
