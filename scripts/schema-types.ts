@@ -25,12 +25,12 @@ export function listSchemaFiles(dir = SCHEMA_DIR): string[] {
  * Nested `title`s are Chinese labels for the console, not type names: keep them as doc comments
  * so that only each file's own (English) title names a type.
  */
-function stripNestedTitles(node: any, root = true): any {
+function stripNestedTitles(node: unknown, root = true): unknown {
   if (Array.isArray(node)) return node.map((n) => stripNestedTitles(n, false));
   if (!node || typeof node !== 'object') return node;
   // a $ref with sibling labels would make json-schema-to-typescript declare the target again
-  if (typeof node.$ref === 'string') return { $ref: node.$ref };
-  const out: any = {};
+  if ('$ref' in node && typeof node.$ref === 'string') return { $ref: node.$ref };
+  const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) {
     if (k === 'title' && !root && typeof v === 'string') {
       if (!('description' in node)) out.description = v;
@@ -55,7 +55,7 @@ export function generateEnumConstants(dir = SCHEMA_DIR): string {
     const s = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
     if (!Array.isArray(s.oneOf)) throw new Error(`${f}: an enum lists its values under oneOf`);
     const names = new Set<string>();
-    const lines = s.oneOf.map((o: any) => {
+    const lines = (s.oneOf as { const: unknown; title?: string; 'x-name'?: unknown }[]).map((o) => {
       const name = o['x-name'];
       if (typeof name !== 'string' || !ENUM_VALUE_NAME.test(name)) throw new Error(`${f}: value ${JSON.stringify(o.const)} needs an x-name in PascalCase`);
       if (names.has(name)) throw new Error(`${f}: x-name ${name} is used twice`);
@@ -83,7 +83,7 @@ export async function generateSchemaTypes(dir = SCHEMA_DIR): Promise<string> {
     properties: Object.fromEntries(files.map((f) => [f, { $ref: f }])),
     additionalProperties: false,
   };
-  const ts = await compile(index as any, 'SchemaIndex', {
+  const ts = await compile(index as Parameters<typeof compile>[0], 'SchemaIndex', {
     cwd: work,
     bannerComment:
       '/* eslint-disable */\n/**\n * Generated from schemas/ by `npm run gen` (json-schema-to-typescript and scripts/schema-types.ts),\n * at build, dev, test and storybook time; not committed. Do not edit: change the schema.\n */',

@@ -45,8 +45,9 @@ export function toFieldErrors(errors: ErrorObject[] | null | undefined): FieldEr
     // "must match then schema" only repeats the errors of the branch that failed
     if (e.keyword === 'if') continue;
     let field = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
-    const inner = (e.params as any)?.errors?.[0];
-    const missing = (e.params as any)?.missingProperty ?? inner?.params?.missingProperty;
+    // ajv-errors wraps the original errors in params.errors; `required` names the field in params
+    const params = e.params as { missingProperty?: string; errors?: { params?: { missingProperty?: string } }[] } | undefined;
+    const missing = params?.missingProperty ?? params?.errors?.[0]?.params?.missingProperty;
     if (missing) field = field ? `${field}.${missing}` : missing;
     if (seen.has(field)) continue;
     seen.add(field);

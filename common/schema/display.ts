@@ -9,6 +9,6 @@ import type { JsonSchema } from './registry';
  */
 export function displaySchema(schema: JsonSchema): JsonSchema {
   const { title: _t, description: _d, $id: _id, 'x-ui': _ui, properties, ...rest } = schema;
-  const shown = Object.fromEntries(Object.entries<any>(properties ?? {}).map(([k, { description: _pd, ...p }]) => [k, p]));
+  const shown = Object.fromEntries(Object.entries(properties ?? {}).map(([k, { description: _pd, ...p }]) => [k, p]));
   return { ...rest, properties: shown };
 }

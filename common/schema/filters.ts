@@ -32,7 +32,7 @@ export function formatDateValue(value: unknown, format: string): unknown {
 
 export const isEmptyValue = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 
-const isRange = (p: JsonSchema) => p?.type === 'array' && !!PATTERNS[p.items?.format];
+const isRange = (p: JsonSchema) => p?.type === 'array' && !!PATTERNS[p.items?.format ?? ''];
 
 /** Parameter names a property is sent under (two for a date range). */
 function paramsOf(name: string, p: JsonSchema): string[] {
@@ -59,7 +59,8 @@ export function schemaFilters(schema: JsonSchema, values: Record<string, unknown
     const names = paramsOf(name, p);
     if (isRange(p)) {
       const [from, to] = Array.isArray(raw) ? raw : [];
-      const ends = [formatDateValue(from, p.items.format), formatDateValue(to, p.items.format)];
+      const format = p.items?.format ?? '';
+      const ends = [formatDateValue(from, format), formatDateValue(to, format)];
       ends.forEach((v, i) => {
         if (!isEmptyValue(v)) out[names[i]] = v;
       });

@@ -3,7 +3,51 @@
  * relative to that folder ("forms/login.json"). Shared by the console and the
  * server so both validate and label with the same documents.
  */
-export type JsonSchema = Record<string, any>;
+/**
+ * A JSON Schema document or sub-schema as the project writes them: the keywords the code reads are
+ * typed, the project's `x-` annotations (and any other keyword) are `unknown` until checked.
+ */
+export interface JsonSchema {
+  $id?: string;
+  $ref?: string;
+  $schema?: string;
+  title?: string;
+  description?: string;
+  type?: string | string[];
+  format?: string;
+  const?: unknown;
+  default?: unknown;
+  enum?: readonly unknown[];
+  properties?: Record<string, JsonSchema>;
+  required?: readonly string[];
+  items?: JsonSchema;
+  oneOf?: JsonSchema[];
+  anyOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  errorMessage?: string | ErrorMessages;
+  [keyword: string]: unknown;
+}
+
+/** ajv-errors' `errorMessage` object: messages per keyword, `required` and `properties` per field. */
+export interface ErrorMessages {
+  required?: string | Record<string, string>;
+  properties?: Record<string, string>;
+  [keyword: string]: unknown;
+}
+
+/** The schema's own message for a missing `field` (its `errorMessage.required`), if it has one. */
+export function requiredMessageOf(schema: JsonSchema, field: string): string | undefined {
+  const m = schema.errorMessage;
+  if (!m || typeof m === 'string') return m;
+  return typeof m.required === 'string' ? m.required : m.required?.[field];
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 export type SchemaMap = Record<string, JsonSchema>;
 
 export interface EnumOption<V = string | number> {
@@ -47,28 +91,29 @@ export class SchemaRegistry {
   /** The schema with every cross-file $ref inlined (what RJSF needs: it resolves only local refs). */
   inline(key: string): JsonSchema {
     const k = key.endsWith('.json') ? key : `${key}.json`;
-    const walk = (node: any, from: string): any => {
+    const walk = (node: unknown, from: string): unknown => {
       if (Array.isArray(node)) return node.map((n) => walk(n, from));
       if (!node || typeof node !== 'object') return node;
-      if (typeof node.$ref === 'string' && !node.$ref.startsWith('#')) {
-        const target = resolveRefKey(from, node.$ref);
-        const { $ref: _ref, ...rest } = node;
+      const obj = node as JsonSchema;
+      if (typeof obj.$ref === 'string' && !obj.$ref.startsWith('#')) {
+        const target = resolveRefKey(from, obj.$ref);
+        const { $ref: _ref, ...rest } = obj;
         const { $id: _id, $schema: _s, ...body } = this.get(target);
-        return { ...walk(body, target), ...walk(rest, from) };
+        return { ...(walk(body, target) as JsonSchema), ...(walk(rest, from) as JsonSchema) };
       }
-      const out: any = {};
-      for (const [p, v] of Object.entries(node)) out[p] = walk(v, from);
+      const out: JsonSchema = {};
+      for (const [p, v] of Object.entries(obj)) out[p] = walk(v, from);
       return out;
     };
     const { $id: _id, ...root } = this.get(k);
-    return walk(root, k);
+    return walk(root, k) as JsonSchema;
   }
 
   /** The properties of an object schema, in order, with their labels and enum references. */
   fields(key: string): FieldInfo[] {
     const k = key.endsWith('.json') ? key : `${key}.json`;
     const props = this.get(k).properties ?? {};
-    return Object.entries<any>(props).map(([name, p]) => {
+    return Object.entries(props).map(([name, p]) => {
       const ref = typeof p.$ref === 'string' ? resolveRefKey(k, p.$ref) : undefined;
       const target = ref ? this.get(ref) : undefined;
       return {
@@ -77,7 +122,7 @@ export class SchemaRegistry {
         type: p.type ?? target?.type,
         enumName: ref?.startsWith('enums/') ? ref.slice('enums/'.length, -'.json'.length) : undefined,
         format: p.format,
-        widget: p['x-widget'],
+        widget: str(p['x-widget']),
         agentOnly: !!p['x-agent-only'],
         maxLength: p.maxLength,
       };
@@ -89,9 +134,12 @@ export class SchemaRegistry {
   }
 
   /** Options of an enumeration: value, Chinese label and tag colour, in the schema's order. */
-  enumOptions<V extends string | number = any>(name: string): EnumOption<V>[] {
+  enumOptions<V extends string | number = string | number>(name: string): EnumOption<V>[] {
     const s = this.get(`enums/${name}`);
-    return (s.oneOf as any[]).map((o) => ({ value: o.const, label: o.title, ...(o['x-color'] ? { color: o['x-color'] } : {}) }));
+    return (s.oneOf ?? []).map((o) => {
+      const color = str(o['x-color']);
+      return { value: o.const as V, label: o.title ?? String(o.const), ...(color ? { color } : {}) };
+    });
   }
 
   enumLabel(name: string, value: unknown): string | undefined {

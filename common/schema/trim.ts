@@ -1,11 +1,12 @@
 import type { JsonSchema } from './registry';
 
 /** Trims the string properties that the schema marks with `x-trim` (values are trimmed before validation). */
-export function trimBySchema<T extends Record<string, any>>(schema: JsonSchema, data: T): T {
+export function trimBySchema<T extends object>(schema: JsonSchema, data: T): T {
   if (!data || typeof data !== 'object') return data;
-  const out: Record<string, any> = { ...data };
-  for (const [k, p] of Object.entries<any>(schema.properties ?? {})) {
-    if (p?.['x-trim'] && typeof out[k] === 'string') out[k] = out[k].trim();
+  const out: Record<string, unknown> = { ...(data as Record<string, unknown>) };
+  for (const [k, p] of Object.entries(schema.properties ?? {})) {
+    const v = out[k];
+    if (p?.['x-trim'] && typeof v === 'string') out[k] = v.trim();
   }
   return out as T;
 }

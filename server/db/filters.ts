@@ -73,15 +73,16 @@ export function filterRules(schemas: ServerSchemas, key: SchemaKey): Rule[] {
   let rules = byKey.get(key);
   if (rules) return rules;
   const props: Record<string, JsonSchema> = schemas.registry.get(key).properties ?? {};
-  rules = Object.entries(props).map(([name, p]) => {
+  const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const built: Rule[] = Object.entries(props).map(([name, p]) => {
     const op = (p['x-op'] ?? 'eq') as FilterOp;
     if (!['eq', 'ne', 'in', 'contains', 'prefix', 'gte', 'lte', 'from', 'to', 'range'].includes(op)) throw new Error(`${key}: ${name} has an unknown x-op ${op}`);
     const scope = p['x-scope'] === 'account';
     if (scope && !p['x-column']) throw new Error(`${key}: ${name} has x-scope without x-column`);
-    return { name, column: p['x-column'], op, format: p.format ?? p.items?.format, scope, agentOnly: !!p['x-agent-only'], orderError: p['x-order-error'] };
+    return { name, column: text(p['x-column']), op, format: p.format ?? p.items?.format, scope, agentOnly: !!p['x-agent-only'], orderError: text(p['x-order-error']) };
   });
-  byKey.set(key, rules);
-  return rules;
+  byKey.set(key, built);
+  return built;
 }
 
 /** A business day or instant of a date filter as a Date (the route has checked its format). */

@@ -54,8 +54,8 @@ function acquireDataLock(dir: string): () => void {
         );
       }
     }
-  } catch (e: any) {
-    if (e?.code !== 'ENOENT') throw e;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException)?.code !== 'ENOENT') throw e;
   }
   fs.writeFileSync(lock, String(process.pid));
   return () => {

@@ -36,7 +36,7 @@ import { smppServerShared0032 } from './migrations/0032_smpp_server_shared';
 import { testAccounts0034 } from './migrations/0034_test_accounts';
 import { templateReviewPush0035 } from './migrations/0035_template_review_push';
 
-async function run(db: Kysely<any>, statements: string[]) {
+async function run(db: Kysely<unknown>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
 }
 
@@ -205,7 +205,7 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
  * tables live (the search_path's first schema): the migrator's bookkeeping tables go there too,
  * so that several schemas of one database (tests) never see each other's.
  */
-export async function migrateToLatest(db: Kysely<any>, schema = 'public'): Promise<string[]> {
+export async function migrateToLatest<DB>(db: Kysely<DB>, schema = 'public'): Promise<string[]> {
   // areas are developed in parallel: a migration numbered below one already applied still runs
   const migrator = new Migrator({ db, provider, migrationTableSchema: schema, allowUnorderedMigrations: true });
   const results = await migrating(schema, () => migrator.migrateToLatest());
@@ -237,7 +237,7 @@ function otherSchemaGone(error: unknown, schema: string): boolean {
 }
 
 /** Brings the schema up to `name` exactly (tests of a migration's data carry-over). */
-export async function migrateTo(db: Kysely<any>, name: string, schema = 'public'): Promise<void> {
+export async function migrateTo<DB>(db: Kysely<DB>, name: string, schema = 'public'): Promise<void> {
   const migrator = new Migrator({ db, provider, migrationTableSchema: schema, allowUnorderedMigrations: true });
   await migrating(schema, () => migrator.migrateTo(name));
 }

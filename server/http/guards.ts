@@ -22,6 +22,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors';
+import type { JsonSchema } from '../../common/schema/registry';
 
 export const INPUT_LIMITS = {
   /** nesting of arrays/objects in a JSON body or in a JSON string of a form field */
@@ -118,10 +119,10 @@ export function checkInput(input: unknown, opts: { flat?: boolean; arraysAllowed
 
 /** The top-level names a route's schema declares as arrays (`querystring` or `body`). */
 function arrayParams(req: FastifyRequest, part: 'querystring' | 'body'): ReadonlySet<string> | undefined {
-  const schema = (req.routeOptions?.schema as Record<string, any> | undefined)?.[part];
+  const schema = (req.routeOptions?.schema as Record<string, JsonSchema | undefined> | undefined)?.[part];
   const props = schema?.properties;
   if (!props || typeof props !== 'object') return undefined;
-  const names = Object.entries<any>(props)
+  const names = Object.entries(props)
     .filter(([, p]) => p && (p.type === 'array' || (Array.isArray(p.type) && p.type.includes('array'))))
     .map(([k]) => k);
   return names.length ? new Set(names) : undefined;

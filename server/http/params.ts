@@ -48,7 +48,7 @@ export function listParams(
   const props: Record<string, JsonSchema> = {};
   if (filter) {
     // a field's refusal message: the route's, else the filter schema's own errorMessage, else 参数错误
-    const raw: Record<string, { errorMessage?: unknown }> = (schemas.registry.inline(`filters/${filter}`) as any).properties ?? {};
+    const raw: Record<string, { errorMessage?: unknown }> = schemas.registry.inline(`filters/${filter}`).properties ?? {};
     messages = Object.fromEntries(Object.keys(raw).map((k) => [k, messages[k] ?? (typeof raw[k]?.errorMessage === 'string' ? (raw[k].errorMessage) : BAD_PARAM)]));
     for (const f of schemas.registry.fields(`filters/${filter}`)) {
       if (f.enumName) {

@@ -19,11 +19,11 @@ import { SCHEMA_KEY, type ServerSchemas } from '../schemas';
 type Data = Record<string, unknown>;
 type Coercer = (data: Data) => Data;
 
-function typeOf(p: any): string | undefined {
+function typeOf(p: JsonSchema | undefined): string | undefined {
   if (!p || typeof p !== 'object') return undefined;
   if (typeof p.type === 'string') return p.type;
   if (Array.isArray(p.type)) return p.type.includes('string') ? 'string' : p.type[0];
-  const consts = (p.oneOf ?? p.anyOf ?? []).map((o: any) => o?.const).filter((c: unknown) => c !== undefined);
+  const consts = (p.oneOf ?? p.anyOf ?? []).map((o) => o?.const).filter((c: unknown) => c !== undefined);
   if (consts.length && consts.every((c: unknown) => typeof c === 'number')) return 'number';
   return undefined;
 }
@@ -60,7 +60,7 @@ function coerceValue(type: string | undefined, v: unknown): unknown {
  * fields keep `''` (an edit may clear a text).
  */
 function coercerOf(schema: JsonSchema, dropAllEmpty: boolean): Coercer {
-  const props: Record<string, any> = schema.properties ?? {};
+  const props: Record<string, JsonSchema> = schema.properties ?? {};
   const types = Object.fromEntries(Object.entries(props).map(([k, p]) => [k, typeOf(p)]));
   const plainText = Object.fromEntries(Object.entries(props).map(([k, p]) => [k, typeOf(p) === 'string' && !p?.format]));
   // `x-param`: the API's name of a property (the console's schemaFilters sends it under that name):
@@ -126,7 +126,7 @@ export function payloadCheck(schemas: ServerSchemas, schema: JsonSchema): Payloa
   const coerce = coercerOf(shape, !isForm);
   const fn = ref?.paging
     ? // the registry's compiled filter (its cross-file $refs and messages) and the paging numbers
-      schemas.compile({ allOf: [{ $ref: ref.key }, { type: 'object', properties: Object.fromEntries(Object.entries(shape.properties).filter(([k]) => PAGING_NAMES.has(k))) }] })
+      schemas.compile({ allOf: [{ $ref: ref.key }, { type: 'object', properties: Object.fromEntries(Object.entries(shape.properties ?? {}).filter(([k]) => PAGING_NAMES.has(k))) }] })
     : schemas.compile(schema);
   check = (payload) => {
     const data = trimBySchema(shape, coerce(asObject(payload)));
@@ -200,7 +200,8 @@ export function installResponseCheck(app: FastifyInstance, schemas: ServerSchema
     if (reply.statusCode !== HTTP_OK || !payload || typeof payload !== 'object' || (payload as Data).code !== 0) return payload;
     const declared = (req.routeOptions.schema?.response as Record<string, JsonSchema> | undefined)?.[200];
     if (!declared) return payload;
-    const schema: JsonSchema | undefined = declared.content ? declared.content['application/json']?.schema : declared;
+    const content = declared.content as Record<string, { schema?: JsonSchema } | undefined> | undefined;
+    const schema: JsonSchema | undefined = content ? content['application/json']?.schema : declared;
     if (!schema) return payload;
     let fn = compiled.get(schema);
     if (!fn) compiled.set(schema, (fn = ajv.compile(schema)));

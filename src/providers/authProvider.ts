@@ -58,10 +58,11 @@ export function redirectAfterLogin(search: string = typeof window === 'undefined
 }
 
 /** The current user as the rest of the console expects it (userType and operation_mode as strings). */
-export function normaliseUser(raw: any): CurrentUser | null {
-  if (!raw || typeof raw !== 'object') return null;
+export function normaliseUser(value: unknown): CurrentUser | null {
+  if (!value || typeof value !== 'object') return null;
+  const raw = value as Partial<Record<keyof CurrentUser, unknown>>;
   return {
-    ...raw,
+    ...(raw as CurrentUser),
     userType: String(raw.userType) as CurrentUser['userType'],
     operation_mode: String(raw.operation_mode ?? '0') as CurrentUser['operation_mode'],
     clientid: String(raw.clientid ?? ''),
@@ -122,7 +123,7 @@ export const authProvider: AuthProvider = {
   },
 
   async onError(error: unknown) {
-    const code = error instanceof ApiError ? error.code : Number((error as any)?.statusCode ?? (error as any)?.status);
+    const code = error instanceof ApiError ? error.code : Number((error as { statusCode?: unknown; status?: unknown } | undefined)?.statusCode ?? (error as { status?: unknown } | undefined)?.status);
     if (code === 401) {
       if (error instanceof ApiError && error.timedOut) return { error };
       return { logout: true, redirectTo: loginPath(), error: error as Error };

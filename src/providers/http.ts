@@ -6,12 +6,13 @@
  */
 import axios, { AxiosError, type AxiosRequestConfig } from 'axios';
 import { MESSAGES } from '../../common/schema/messages';
+import type { FieldError } from '../../common/schema/ajv';
 
-export interface ApiBody<T = any> {
+export interface ApiBody<T = unknown> {
   code: number | string;
   msg?: string;
   data?: T;
-  [k: string]: any;
+  [k: string]: unknown;
 }
 
 /** Thrown (as a rejection) for any response whose code is not 0. */
@@ -30,6 +31,11 @@ export class ApiError extends Error {
   }
   get code() {
     return Number(this.body.code);
+  }
+  /** The per-field refusals the server answered (`data.errors`: [{field, message}]), if any. */
+  get fieldErrors(): FieldError[] | undefined {
+    const errors = (this.body.data as { errors?: unknown } | undefined)?.errors;
+    return Array.isArray(errors) ? (errors as FieldError[]) : undefined;
   }
   /** Refine reads `statusCode` from errors (HttpError); our status is the body's code. */
   get statusCode() {
@@ -108,12 +114,12 @@ export interface ApiRequestConfig extends AxiosRequestConfig {
 }
 
 /** GET returning the whole body ({code,msg,data,...}). */
-export async function get<T = any>(url: string, params?: object, config?: ApiRequestConfig): Promise<ApiBody<T>> {
+export async function get<T = unknown>(url: string, params?: object, config?: ApiRequestConfig): Promise<ApiBody<T>> {
   return (await http.get<ApiBody<T>>(url, { ...config, params })).data;
 }
 
 /** POST as a form (application/x-www-form-urlencoded), as the spec's calls expect. */
-export async function postForm<T = any>(url: string, data?: object, config?: ApiRequestConfig): Promise<ApiBody<T>> {
+export async function postForm<T = unknown>(url: string, data?: object, config?: ApiRequestConfig): Promise<ApiBody<T>> {
   const form = new URLSearchParams();
   for (const [k, v] of Object.entries(data ?? {})) {
     if (v === undefined || v === null) continue;
@@ -123,6 +129,6 @@ export async function postForm<T = any>(url: string, data?: object, config?: Api
 }
 
 /** POST as JSON (the spec marks a few calls "(JSON)"). */
-export async function postJson<T = any>(url: string, data?: unknown, config?: ApiRequestConfig): Promise<ApiBody<T>> {
+export async function postJson<T = unknown>(url: string, data?: unknown, config?: ApiRequestConfig): Promise<ApiBody<T>> {
   return (await http.post<ApiBody<T>>(url, data, config)).data;
 }

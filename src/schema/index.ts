@@ -2,9 +2,10 @@
  * The console's schema registry: every file of schemas/ bundled at build time.
  * Labels, enum options, tag colours and form rules all come from here.
  */
-import { SchemaRegistry, type SchemaMap } from '../../common/schema/registry';
+import type { UiSchema } from '@rjsf/utils';
+import { SchemaRegistry, type JsonSchema, type SchemaMap } from '../../common/schema/registry';
 
-const files = import.meta.glob<object>('../../schemas/*/*.json', { eager: true, import: 'default' });
+const files = import.meta.glob<JsonSchema>('../../schemas/*/*.json', { eager: true, import: 'default' });
 
 export const schemaMap: SchemaMap = Object.fromEntries(
   Object.entries(files).map(([p, s]) => [p.replace(/^.*\/schemas\//, ''), s]),
@@ -20,7 +21,7 @@ export const enumColor = schemas.enumColor.bind(schemas);
  * The uiSchema kept beside a schema: its root `x-ui` block (see SchemaDescriptions for the
  * convention), e.g. `<SchemaForm schema={passwordForm} uiSchema={schemaUi('forms/password-change')} />`.
  */
-export function schemaUi<T = Record<string, any>>(key: string): T {
+export function schemaUi<T = UiSchema>(key: string): T {
   return (schemas.get(key)['x-ui'] ?? {}) as T;
 }
 
@@ -31,7 +32,7 @@ export function schemaUi<T = Record<string, any>>(key: string): T {
  */
 export function fieldLabel(key: string, field: string, values: Record<string, unknown> = {}, registry: SchemaRegistry = schemas): string {
   const s = registry.get(key);
-  const ui = s['x-ui']?.[field] ?? {};
+  const ui = ((s['x-ui'] as Record<string, Record<string, unknown> | undefined> | undefined)?.[field] ?? {}) as { 'ui:title'?: string; 'ui:titleIf'?: unknown };
   const when = (ui['ui:titleIf'] as { when: Record<string, unknown>; title: string }[] | undefined)?.find((t) =>
     Object.entries(t.when).every(([k, v]) => String(values[k]) === String(v)),
   );

@@ -20,11 +20,11 @@ describe('enumerations of both spec documents', () => {
   it('every enum value has a unique PascalCase name (x-name): code compares against SignState.Deleted, not 4', () => {
     const enums = Object.keys(registry.schemas).filter((k) => k.startsWith('enums/'));
     for (const k of enums) {
-      const names = (registry.get(k).oneOf as any[]).map((o) => o['x-name']);
+      const names = (registry.get(k).oneOf ?? []).map((o) => o['x-name']);
       for (const n of names) expect(n, `${k}: every value needs an x-name`).toMatch(/^[A-Z][A-Za-z0-9]*$/);
       expect(new Set(names).size, `${k} has duplicate x-names`).toBe(names.length);
     }
-    expect(registry.get('enums/sign-state').oneOf.map((o: any) => o['x-name'])).toEqual(['Pending', 'Approved', 'Rejected', 'Deleted']);
+    expect(registry.get('enums/sign-state').oneOf?.map((o) => o['x-name'])).toEqual(['Pending', 'Approved', 'Rejected', 'Deleted']);
   });
 
   it('carriers, SMS types and product types carry the spec values', () => {

@@ -7,7 +7,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
 export const certificationMigration: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: Kysely<unknown>) {
     for (const s of [
       `create table certifications (
         id integer generated always as identity primary key,
@@ -28,7 +28,7 @@ export const certificationMigration: Migration = {
       await sql.raw(s).execute(db);
     }
   },
-  async down(db: Kysely<any>) {
+  async down(db: Kysely<unknown>) {
     await sql.raw('drop table certifications').execute(db);
   },
 };

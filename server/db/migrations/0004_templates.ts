@@ -7,7 +7,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
 export const templatesMigration: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: Kysely<unknown>) {
     for (const s of [
       `create table templates (
         id integer generated always as identity (start with 100001) primary key,
@@ -32,7 +32,7 @@ export const templatesMigration: Migration = {
     ])
       await sql.raw(s).execute(db);
   },
-  async down(db: Kysely<any>) {
+  async down(db: Kysely<unknown>) {
     await sql.raw('drop table templates').execute(db);
   },
 };

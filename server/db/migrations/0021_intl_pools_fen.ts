@@ -10,7 +10,7 @@ import type { Migration } from 'kysely/migration';
 
 const INTL = 2;
 
-async function scale(db: Kysely<any>, op: '* 100' | '/ 100') {
+async function scale(db: Kysely<unknown>, op: '* 100' | '/ 100') {
   await sql.raw(`update product_pools set total = total ${op}, remaining = remaining ${op} where product_type = ${INTL}`).execute(db);
   await sql
     .raw(

@@ -28,6 +28,7 @@ import {
 } from '../../../common/template/rules';
 import { AccountStatus, TemplateAuditState, UserType, YesNo, type GeneralTemplateFilter, type SmartTemplateFilter, type SmsTemplate, type TemplateRefParams } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
+import { requiredMessageOf } from '../../../common/schema/registry';
 
 export const TEMPLATE_FORM = 'forms/template';
 
@@ -73,7 +74,7 @@ export class TemplateService {
   }
 
   private requiredMessage(field: string): string {
-    return this.ctx.schemas.registry.get(TEMPLATE_FORM).errorMessage?.required?.[field] ?? MESSAGES.badParam;
+    return requiredMessageOf(this.ctx.schemas.registry.get(TEMPLATE_FORM), field) ?? MESSAGES.badParam;
   }
 
   /** The operation mode that governs an account: a sub-account follows its agent. */

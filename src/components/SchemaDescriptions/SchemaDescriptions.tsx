@@ -64,7 +64,7 @@ export interface DescriptionField {
 }
 
 const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
-const matches = (record: Record<string, any>, when: Record<string, unknown>) => Object.entries(when).every(([k, v]) => String(record[k]) === String(v));
+const matches = (record: object, when: Record<string, unknown>) => Object.entries(when).every(([k, v]) => String((record as Record<string, unknown>)[k]) === String(v));
 
 /** enum file name of a property: its own $ref, or the $ref of one of its anyOf / oneOf branches */
 function enumOf(key: string, prop: JsonSchema): string | undefined {
@@ -81,7 +81,7 @@ export function descriptionFields(entity: string, registry: SchemaRegistry = sch
   const key = entity.endsWith('.json') ? entity : `${entity}.json`;
   const schema = registry.get(key);
   const props: Record<string, JsonSchema> = schema.properties ?? {};
-  const ui: DescriptionsUi = schema['x-ui'] ?? {};
+  const ui = (schema['x-ui'] ?? {}) as DescriptionsUi;
   const all = Object.keys(props);
   const order = fields ?? ui['ui:order'];
   let names = all;
@@ -103,11 +103,12 @@ export function descriptionFields(entity: string, registry: SchemaRegistry = sch
 }
 
 /** A value as the schema says to show it. */
-export function renderValue(f: DescriptionField, record: Record<string, any>, registry: SchemaRegistry = schemas): ReactNode {
+export function renderValue(f: DescriptionField, row: object, registry: SchemaRegistry = schemas): ReactNode {
+  const record = row as Record<string, unknown>;
   const value = record[f.name];
   const fallback = f.ui['ui:fallback'] ? record[f.ui['ui:fallback']] : undefined;
   if (isEmpty(value) && isEmpty(fallback)) return '-';
-  if (f.enumName) return <EnumTag enumName={f.enumName} value={value} fallback={fallback || undefined} plain={f.ui['ui:plain']} registry={registry} />;
+  if (f.enumName) return <EnumTag enumName={f.enumName} value={value} fallback={fallback ? String(fallback) : undefined} plain={f.ui['ui:plain']} registry={registry} />;
   if (isEmpty(value)) return String(fallback);
   if (f.format === 'money') return <Money value={value as string} />;
   if (f.format === 'date-time') {
@@ -118,20 +119,20 @@ export function renderValue(f: DescriptionField, record: Record<string, any>, re
   return String(value);
 }
 
-export interface SchemaDescriptionsProps<T extends Record<string, any>> extends Omit<DescriptionsProps, 'items' | 'column'> {
+export interface SchemaDescriptionsProps<T extends object> extends Omit<DescriptionsProps, 'items' | 'column'> {
   /** entity schema key, e.g. "entities/enterprise-base-info" */
   entity: string;
   record: T;
   /** the fields to show, in order (instead of the schema's `x-ui` order and hidden list) */
   fields?: string[];
   /** what the schema cannot say: a field's content from its value and the record */
-  render?: Partial<Record<keyof T & string, (value: any, record: T) => ReactNode>>;
+  render?: Partial<{ [K in keyof T & string]: (value: T[K], record: T) => ReactNode }>;
   column?: number;
   /** the schemas to read (tests hand in an edited copy); the console's registry by default */
   registry?: SchemaRegistry;
 }
 
-export function SchemaDescriptions<T extends Record<string, any>>({
+export function SchemaDescriptions<T extends object>({
   entity,
   record,
   fields,
@@ -145,14 +146,15 @@ export function SchemaDescriptions<T extends Record<string, any>>({
   const { fields: shown, ui } = descriptionFields(entity, registry, fields);
   const items: DescriptionsProps['items'] = shown
     .filter((f) => !(f.ui['ui:showIf'] && !matches(record, f.ui['ui:showIf'])))
-    .filter((f) => !(f.ui['ui:hideEmpty'] && isEmpty(record[f.name])))
+    .filter((f) => !(f.ui['ui:hideEmpty'] && isEmpty((record as Record<string, unknown>)[f.name])))
     .map((f) => {
-      const own = render?.[f.name as keyof T & string];
+      const name = f.name as keyof T & string;
+      const own = render?.[name];
       return {
         key: f.name,
-        label: fieldLabel(entity, f.name, record, registry),
+        label: fieldLabel(entity, f.name, record as Record<string, unknown>, registry),
         span: f.ui['ui:span'],
-        children: own ? own(record[f.name], record) : renderValue(f, record, registry),
+        children: own ? own(record[name], record) : renderValue(f, record, registry),
       };
     });
   return <Descriptions bordered={bordered} size={size} column={column ?? ui['ui:column'] ?? 1} items={items} {...rest} />;

@@ -7,8 +7,8 @@
 import { useEffect, useImperativeHandle, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
 import { Skeleton } from 'antd';
 import { AntdForm as Form } from './theme';
-import type { IChangeEvent } from '@rjsf/core';
-import type { RegistryWidgetsType, UiSchema } from '@rjsf/utils';
+import type { default as RjsfForm, IChangeEvent } from '@rjsf/core';
+import type { CustomValidator, FieldValidation, RegistryWidgetsType, RJSFSchema, UiSchema } from '@rjsf/utils';
 import type { FieldError, JsonSchema } from '../../../common/schema';
 import { displaySchema } from '../../../common/schema/display';
 import { trimBySchema } from '../../../common/schema/trim';
@@ -18,6 +18,7 @@ import { lazyWidget } from './lazyWidget';
 import { SliderWidget } from './widgets/SliderWidget';
 import { MESSAGES } from '../../../common/schema/messages';
 import './SchemaForm.css';
+import { requiredMessageOf } from '../../../common/schema/registry';
 
 /** Widgets any uiSchema may name, besides RJSF's own (text, password, checkbox, radio, select ...). */
 export const schemaWidgets: RegistryWidgetsType = {
@@ -50,7 +51,7 @@ export interface SchemaFormHandle {
   validate(): boolean;
 }
 
-export interface SchemaFormProps<T extends Record<string, any> = Record<string, any>> {
+export interface SchemaFormProps<T extends object = Record<string, unknown>> {
   /**
    * the form compiled at build time (`import loginForm from '@/generated/forms/login'`: no ajv in
    * the page), or a registry key ("forms/login") or a schema object, validated with ajv loaded on
@@ -91,9 +92,9 @@ function fieldsUi(schema: JsonSchema, fields: string[] | undefined, uiSchema: Ui
   const ui: UiSchema = { ...uiSchema };
   // a typed property whose anyOf / oneOf are alternative rules (e.g. "empty or an e-mail address"),
   // not choices: one input, as its type says, rather than RJSF's "option 1 / option 2" selector
-  for (const [k, p] of Object.entries<any>(schema.properties ?? {})) {
-    const branches: any[] | undefined = p?.anyOf ?? p?.oneOf;
-    const field = { string: 'StringField', integer: 'NumberField', number: 'NumberField' }[p?.type as string];
+  for (const [k, p] of Object.entries(schema.properties ?? {})) {
+    const branches = p?.anyOf ?? p?.oneOf;
+    const field = ({ string: 'StringField', integer: 'NumberField', number: 'NumberField' } as Record<string, string>)[p?.type as string];
     if (field && branches && !branches.every((b) => b && 'const' in b)) ui[k] = { 'ui:field': field, 'ui:fieldReplacesAnyOrOneOf': true, ...ui[k] };
   }
   if (!fields) return ui;
@@ -103,7 +104,7 @@ function fieldsUi(schema: JsonSchema, fields: string[] | undefined, uiSchema: Ui
 }
 
 type When = Record<string, unknown>;
-const meets = (data: Record<string, any> | undefined, when: When) => Object.entries(when).every(([k, v]) => String(data?.[k]) === String(v));
+const meets = (data: object | undefined, when: When) => Object.entries(when).every(([k, v]) => String((data as Record<string, unknown> | undefined)?.[k]) === String(v));
 
 /**
  * The parts of a schema's `x-ui` that depend on the values (static rules, see SchemaDescriptions):
@@ -114,16 +115,16 @@ const meets = (data: Record<string, any> | undefined, when: When) => Object.entr
  *   uiSchema entries that apply while the values match (`ui:enumValues`: the enum values a select
  *   or radio offers).
  */
-function conditionalUi(ui: UiSchema, data: Record<string, any> | undefined): UiSchema {
+function conditionalUi(ui: UiSchema, data: object | undefined): UiSchema {
   let out = ui;
   for (const [field, u] of Object.entries(ui)) {
-    const rules = u as Record<string, any> | undefined;
+    const rules = u as Record<string, unknown> | undefined;
     if (!rules || typeof rules !== 'object' || !(rules['ui:showIf'] || rules['ui:titleIf'] || rules['ui:when'])) continue;
-    let next: Record<string, any> = { ...rules };
+    let next: Record<string, unknown> = { ...rules };
     const title = (rules['ui:titleIf'] as { when: When; title: string }[] | undefined)?.find((t) => meets(data, t.when));
     if (title) next['ui:title'] = title.title;
     for (const { when, ...more } of (rules['ui:when'] as ({ when: When } & Record<string, unknown>)[] | undefined) ?? []) if (meets(data, when)) next = { ...next, ...more };
-    if (rules['ui:showIf'] && !meets(data, rules['ui:showIf'])) next['ui:widget'] = 'hidden';
+    if (rules['ui:showIf'] && !meets(data, rules['ui:showIf'] as When)) next['ui:widget'] = 'hidden';
     if (out === ui) out = { ...ui };
     out[field] = next;
   }
@@ -138,8 +139,9 @@ function useServerErrors(serverErrors: FieldError[] | undefined) {
   const [state, setState] = useState<{ of: FieldError[] | undefined; fields: ReadonlySet<string> }>({ of: serverErrors, fields: NONE_DISMISSED });
   const dismissed = state.of === serverErrors ? state.fields : NONE_DISMISSED;
   const shown = useMemo(() => serverErrors?.filter((e) => !dismissed.has(e.field)), [serverErrors, dismissed]);
-  const dismissChanged = (prev: Record<string, any> | undefined, next: Record<string, any>) => {
-    const changed = (serverErrors ?? []).filter((e) => !dismissed.has(e.field) && prev?.[e.field] !== next[e.field]);
+  const dismissChanged = (prev: object | undefined, next: object) => {
+    const value = (o: object | undefined, f: string) => (o as Record<string, unknown> | undefined)?.[f];
+    const changed = (serverErrors ?? []).filter((e) => !dismissed.has(e.field) && value(prev, e.field) !== value(next, e.field));
     if (!changed.length) return;
     setState((s) => ({
       of: serverErrors,
@@ -149,7 +151,7 @@ function useServerErrors(serverErrors: FieldError[] | undefined) {
   return { extraErrors: toErrorSchema(shown), dismissChanged };
 }
 
-export function SchemaForm<T extends Record<string, any> = Record<string, any>>({
+export function SchemaForm<T extends object = Record<string, unknown>>({
   schema: schemaOrKey,
   fields,
   required,
@@ -180,13 +182,15 @@ export function SchemaForm<T extends Record<string, any> = Record<string, any>>(
   }, [schema, fields, uiSchema, required]);
   const customValidate = useMemo(() => {
     if (!required?.length || !schema) return undefined;
-    return (data: Record<string, any>, errors: any) => {
+    const check: CustomValidator<object> = (data, errors) => {
       for (const f of required) {
-        const v = data?.[f];
-        if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) errors[f]?.addError(schema.errorMessage?.required?.[f] ?? MESSAGES.badParam);
+        const v = (data as Record<string, unknown> | undefined)?.[f];
+        const fieldErrors = (errors as Record<string, FieldValidation | undefined>)[f];
+        if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) fieldErrors?.addError(requiredMessageOf(schema, f) ?? MESSAGES.badParam);
       }
       return errors;
     };
+    return check;
   }, [required, schema]);
   const allWidgets = useMemo(() => ({ ...schemaWidgets, ...widgets }), [widgets]);
   const [submitted, setSubmitted] = useState(false);
@@ -194,7 +198,7 @@ export function SchemaForm<T extends Record<string, any> = Record<string, any>>(
   const current = formData ?? data;
   const { extraErrors, dismissChanged } = useServerErrors(serverErrors);
   const shownUi = useMemo(() => conditionalUi(ui, current), [ui, current]);
-  const formRef = useRef<any>(null);
+  const formRef = useRef<RjsfForm<object>>(null);
 
   useImperativeHandle(ref, () => ({
     validate: () => {
@@ -203,10 +207,12 @@ export function SchemaForm<T extends Record<string, any> = Record<string, any>>(
     },
   }));
 
-  const change = (e: IChangeEvent<T>) => {
-    dismissChanged(current, e.formData ?? {});
-    setData(e.formData ?? {});
-    onChange?.(e.formData ?? {});
+  // the form holds the values the schema describes: T, as the caller declared them
+  const change = (e: IChangeEvent<object>) => {
+    const next = (e.formData ?? {}) as Partial<T>;
+    dismissChanged(current, next);
+    setData(next);
+    onChange?.(next);
   };
 
   if (!schema || !validator) return <Skeleton active title={false} paragraph={{ rows: Math.max(fields?.length ?? 4, 2) }} aria-busy="true" />;
@@ -215,7 +221,7 @@ export function SchemaForm<T extends Record<string, any> = Record<string, any>>(
       ref={formRef}
       id={id}
       className="schema-form"
-      schema={schema}
+      schema={schema as RJSFSchema}
       uiSchema={shownUi}
       formData={current}
       validator={validator}

@@ -12,7 +12,7 @@ import { ApiError } from '../../providers/http';
 import type { CompiledForm } from './compiled';
 import { SchemaForm } from './SchemaForm';
 
-export interface SchemaFormDialogProps<T extends Record<string, any>> {
+export interface SchemaFormDialogProps<T extends object> {
   open: boolean;
   title: ReactNode;
   form: CompiledForm;
@@ -54,7 +54,7 @@ function useLock(ms = 0) {
   return { locked, lock };
 }
 
-export function SchemaFormDialog<T extends Record<string, any>>({
+export function SchemaFormDialog<T extends object>({
   open,
   title,
   form,
@@ -105,8 +105,9 @@ export function SchemaFormDialog<T extends Record<string, any>>({
       onDone?.();
       onClose();
     } catch (e) {
-      const body: { msg?: string; data?: any } = e instanceof ApiError ? e.body : { msg: '接口异常' };
-      if (Array.isArray(body.data?.errors)) setFieldErrors(body.data.errors);
+      const body: { msg?: string; data?: unknown } = e instanceof ApiError ? e.body : { msg: '接口异常' };
+      const errors = (body.data as { errors?: unknown } | undefined)?.errors;
+      if (Array.isArray(errors)) setFieldErrors(errors as FieldError[]);
       setRefusal(body.msg ?? '操作失败');
     } finally {
       setSaving(false);

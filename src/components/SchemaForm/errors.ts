@@ -30,11 +30,12 @@ export function transformErrors(errors: RJSFValidationError[]): RJSFValidationEr
 /** [{field, message}] (as the server answers in data.errors) -> RJSF error schema. */
 export function toErrorSchema(errors: FieldError[] | undefined): ErrorSchema | undefined {
   if (!errors?.length) return undefined;
-  const out: any = {};
+  type Node = { __errors?: string[] } & { [part: string]: Node | string[] | undefined };
+  const out: Node = {};
   for (const { field, message } of errors) {
     let node = out;
-    for (const part of field.split('.').filter(Boolean)) node = node[part] ??= {};
+    for (const part of field.split('.').filter(Boolean)) node = (node[part] ??= {}) as Node;
     (node.__errors ??= []).push(message);
   }
-  return out;
+  return out as ErrorSchema;
 }

@@ -56,7 +56,7 @@ export function FieldTemplate({
 export function BaseInputTemplate(props: BaseInputTemplateProps) {
   const { id, htmlName, value, type, placeholder, disabled, readonly, autofocus, onChange, onChangeOverride, onBlur, onFocus, options, schema, rawErrors, required } =
     props;
-  const { min, max, step, ...inputProps } = getInputProps(schema, type, options, false) as Record<string, any>;
+  const { min, max, step, ...inputProps } = getInputProps(schema, type, options, false);
   const common = {
     id,
     name: htmlName || id,

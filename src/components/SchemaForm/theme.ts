@@ -28,7 +28,7 @@ function onlyEnumValues(options: WidgetProps['options']): WidgetProps['options']
   return { ...options, enumOptions: options.enumOptions?.filter((o) => only.some((v) => String(v) === String(o.value))) };
 }
 
-export const AntdForm: ComponentType<FormProps<any, any, any>> = withTheme<any, any, any>({
+export const AntdForm: ComponentType<FormProps<object>> = withTheme<object>({
   templates: { FieldTemplate, BaseInputTemplate, FieldErrorTemplate },
   widgets: { CheckboxWidget, PasswordWidget, RadioWidget, SelectWidget, TextareaWidget },
 });

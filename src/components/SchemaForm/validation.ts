@@ -6,7 +6,7 @@
  * for the others.
  */
 import { customizeValidator } from '@rjsf/validator-ajv8';
-import type { ValidatorType } from '@rjsf/utils';
+import type { RJSFSchema, ValidatorType } from '@rjsf/utils';
 import { AJV_OPTIONS, extendAjv, trimBySchema, type JsonSchema } from '../../../common/schema';
 import { schemas } from '../../schema';
 import { checkForm, isCompiledForm, withTrimming, type CompiledForm, type FormCheck } from './compiled';
@@ -39,11 +39,11 @@ export type { FormCheck };
  * It compiles run-time schemas with ajv (`new Function`), which the page's CSP forbids: the
  * console's pages use compiled forms and `checkForm` (./compiled); this path serves tests only.
  */
-export function validateForm<T = Record<string, any>>(schema: CompiledForm | string | JsonSchema, values: Record<string, unknown>): FormCheck<T> {
+export function validateForm<T = Record<string, unknown>>(schema: CompiledForm | string | JsonSchema, values: Record<string, unknown>): FormCheck<T> {
   if (isCompiledForm(schema)) return checkForm<T>(schema, values);
   const s = resolveSchema(schema);
   const present = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null));
   const data = trimBySchema(s, present) as T;
-  const errors = validator.validateFormData(data, s, undefined, transformErrors).errors.map((e) => ({ field: toField(e.property), message: e.message ?? MESSAGES.badParam }));
+  const errors = validator.validateFormData(data, s as RJSFSchema, undefined, transformErrors).errors.map((e) => ({ field: toField(e.property), message: e.message ?? MESSAGES.badParam }));
   return errors.length ? { ok: false, data, errors } : { ok: true, data, errors: [] };
 }

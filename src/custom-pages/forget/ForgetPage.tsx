@@ -31,7 +31,7 @@ const widgets = { imageCaptcha: ImageCaptchaWidget };
  * for, as the server checks each call against its own schema. Compiled at build time (no ajv, no
  * `eval` in the page).
  */
-const forgetForm = withShownFields(passwordResetForm, { captcha: passwordCodeForm.schema.properties.captcha });
+const forgetForm = withShownFields(passwordResetForm, { captcha: passwordCodeForm.schema.properties?.captcha ?? {} });
 
 const captchaSrc = () => `/api/captcha.jpg?t=${Date.now()}`;
 
@@ -85,7 +85,7 @@ export default function ForgetPage() {
       void navigate('/login', { replace: true });
     } catch (e) {
       const err = e instanceof ApiError ? e : new ApiError({ code: -1, msg: '接口异常' });
-      if (Array.isArray(err.body.data?.errors)) setFieldErrors(err.body.data.errors);
+      if (err.fieldErrors) setFieldErrors(err.fieldErrors);
       message.error(err.message);
       setBusy(false);
     }

@@ -66,7 +66,7 @@ export default function LoginPage() {
     } catch (e) {
       const err = e instanceof ApiError ? e : new ApiError({ code: -1, msg: '接口异常' });
       setFailure({ code: err.code, msg: err.message });
-      if (Array.isArray(err.body.data?.errors)) setFieldErrors(err.body.data.errors);
+      if (err.fieldErrors) setFieldErrors(err.fieldErrors);
       // the captcha token is single-use: a new attempt needs a new pass
       setCaptcha(null);
       setSliderKey((k) => k + 1);

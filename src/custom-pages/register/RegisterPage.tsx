@@ -98,7 +98,7 @@ export default function RegisterPage() {
         });
         return;
       }
-      if (Array.isArray(err.body.data?.errors)) setFieldErrors(err.body.data.errors);
+      if (err.fieldErrors) setFieldErrors(err.fieldErrors);
       message.error(err.message);
       release();
     }

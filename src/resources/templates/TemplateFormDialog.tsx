@@ -37,7 +37,7 @@ const DEFAULTS: TemplateFormValues = {
   sign: '',
   content: '',
 };
-const FORM_FIELDS = Object.keys(schemas.get(TEMPLATE_FORM).properties).filter((f) => f !== 'templateId');
+const FORM_FIELDS = Object.keys(schemas.get(TEMPLATE_FORM).properties ?? {}).filter((f) => f !== 'templateId');
 const title = (f: string) => schemas.field(TEMPLATE_FORM, f)?.title ?? f;
 const smsTypeLabel = (v: number) => enumOptions('sms-type').find((o) => o.value === v)?.label ?? String(v);
 
@@ -97,7 +97,8 @@ export function TemplateFormDialog({ open, template, agent, agentId, operationMo
     } catch (e) {
       const body: ApiBody = e instanceof ApiError ? e.body : { code: -1, msg: '接口异常' };
       setServerError(body.msg);
-      if (Array.isArray(body.data?.errors)) showErrors(body.data.errors);
+      const fieldErrors = e instanceof ApiError ? e.fieldErrors : undefined;
+      if (fieldErrors) showErrors(fieldErrors);
     } finally {
       setSaving(false);
     }

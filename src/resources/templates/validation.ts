@@ -9,12 +9,13 @@ import { schemas } from '@/schema';
 import { checkForm } from '@/components/SchemaForm/compiled';
 import templateForm from '@/generated/forms/template';
 import { MESSAGES } from '../../../common/schema/messages';
+import { requiredMessageOf } from '../../../common/schema/registry';
 
 export const TEMPLATE_FORM = 'forms/template.json';
 
-export const templateRules = (): TemplateRuleConfig => schemas.get(TEMPLATE_FORM)['x-rules'];
-export const requiredMessage = (field: string): string => schemas.get(TEMPLATE_FORM).errorMessage?.required?.[field] ?? MESSAGES.badParam;
-export const contentMaxLength = (): number => schemas.get(TEMPLATE_FORM).properties.content.maxLength;
+export const templateRules = (): TemplateRuleConfig => schemas.get(TEMPLATE_FORM)['x-rules'] as TemplateRuleConfig;
+export const requiredMessage = (field: string): string => requiredMessageOf(schemas.get(TEMPLATE_FORM), field) ?? MESSAGES.badParam;
+export const contentMaxLength = (): number => schemas.get(TEMPLATE_FORM).properties?.content?.maxLength ?? 0;
 
 export interface TemplateFormValues {
   templateId?: number;

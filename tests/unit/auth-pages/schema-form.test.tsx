@@ -40,8 +40,8 @@ describe('SchemaForm', () => {
 
   it('takes its messages from the schema: a changed message shows with no code change', async () => {
     const copy = structuredClone(schemas.inline('forms/login'));
-    copy.errorMessage.required.username = '帐户名不能为空哦';
-    copy.properties.username.errorMessage.pattern = '这不是邮箱';
+    (copy.errorMessage as { required: Record<string, string> }).required.username = '帐户名不能为空哦';
+    (copy.properties?.username?.errorMessage as Record<string, string>).pattern = '这不是邮箱';
     renderForm(copy, { fields: ['username', 'password'] });
     await submit();
     expect(await screen.findByText('帐户名不能为空哦')).toBeInTheDocument();

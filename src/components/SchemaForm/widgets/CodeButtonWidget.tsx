@@ -4,10 +4,17 @@
  */
 import { Input, Space } from 'antd';
 import type { WidgetProps } from '@rjsf/utils';
-import { CountdownButton } from '../../CountdownButton';
+import type { ReactNode } from 'react';
+import { CountdownButton, type CountdownButtonProps } from '../../CountdownButton';
 
 export function CodeButtonWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, placeholder, options }: WidgetProps) {
-  const { onSend, seconds, sendText, resendText, onSendError } = options as any;
+  const { onSend, seconds, sendText, resendText, onSendError } = options as {
+    onSend: CountdownButtonProps['onSend'];
+    seconds?: number;
+    sendText?: ReactNode;
+    resendText?: ReactNode;
+    onSendError?: CountdownButtonProps['onError'];
+  };
   return (
     <Space.Compact style={{ width: '100%' }}>
       <Input
