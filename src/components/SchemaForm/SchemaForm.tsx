@@ -15,6 +15,7 @@ import { trimBySchema } from '../../../common/schema/trim';
 import { compiledValidator, isCompiledForm, type CompiledForm } from './compiled';
 import { toErrorSchema, toField, transformErrors } from './errors';
 import { lazyWidget } from './lazyWidget';
+import { useServerErrors } from './useServerErrors';
 import { SliderWidget } from './widgets/SliderWidget';
 import { MESSAGES } from '../../../common/schema/messages';
 import './SchemaForm.css';
@@ -130,25 +131,6 @@ function conditionalUi(ui: UiSchema, data: Record<string, any> | undefined): UiS
   return out;
 }
 
-const NONE_DISMISSED: ReadonlySet<string> = new Set();
-
-/** Field errors minus those whose field the user has changed since. */
-function useServerErrors(serverErrors: FieldError[] | undefined) {
-  // the dismissed fields belong to the errors they were dismissed from: new errors start with none dismissed
-  const [state, setState] = useState<{ of: FieldError[] | undefined; fields: ReadonlySet<string> }>({ of: serverErrors, fields: NONE_DISMISSED });
-  const dismissed = state.of === serverErrors ? state.fields : NONE_DISMISSED;
-  const shown = useMemo(() => serverErrors?.filter((e) => !dismissed.has(e.field)), [serverErrors, dismissed]);
-  const dismissChanged = (prev: Record<string, any> | undefined, next: Record<string, any>) => {
-    const changed = (serverErrors ?? []).filter((e) => !dismissed.has(e.field) && prev?.[e.field] !== next[e.field]);
-    if (!changed.length) return;
-    setState((s) => ({
-      of: serverErrors,
-      fields: new Set([...(s.of === serverErrors ? s.fields : []), ...changed.map((e) => e.field)]),
-    }));
-  };
-  return { extraErrors: toErrorSchema(shown), dismissChanged };
-}
-
 export function SchemaForm<T extends Record<string, any> = Record<string, any>>({
   schema: schemaOrKey,
   fields,
@@ -192,7 +174,8 @@ export function SchemaForm<T extends Record<string, any> = Record<string, any>>(
   const [submitted, setSubmitted] = useState(false);
   const [data, setData] = useState<Partial<T>>(formData ?? {});
   const current = formData ?? data;
-  const { extraErrors, dismissChanged } = useServerErrors(serverErrors);
+  const { shown: shownServerErrors, dismissChanged } = useServerErrors(serverErrors);
+  const extraErrors = useMemo(() => toErrorSchema(shownServerErrors), [shownServerErrors]);
   const shownUi = useMemo(() => conditionalUi(ui, current), [ui, current]);
   const formRef = useRef<any>(null);
 
