@@ -16,7 +16,7 @@ import Password from 'antd/es/input/Password';
 import Checkbox from 'antd/es/checkbox/Checkbox';
 import type { FieldError, JsonSchema } from '../../../common/schema';
 import { trimBySchema } from '../../../common/schema/trim';
-import { checkCompiled } from './check';
+import { checkPlain } from './check';
 import type { CompiledForm } from './compiled';
 import { useServerErrors } from './useServerErrors';
 import './SchemaForm.css';
@@ -54,7 +54,7 @@ export function PlainSchemaForm<T extends Record<string, any>>({ schema: form, f
   const schema: JsonSchema = form.schema;
   const [submitted, setSubmitted] = useState(false);
   const { shown, dismissChanged } = useServerErrors(serverErrors);
-  const ruleErrors = submitted ? checkCompiled(form, trimBySchema(schema, formData) as Record<string, any>) : [];
+  const ruleErrors = submitted ? checkPlain(form, trimBySchema(schema, formData) as Record<string, any>) : [];
   const messageOf = (name: string) => (ruleErrors.find((e) => e.field === name) ?? shown?.find((e) => e.field === name))?.message;
 
   const set = (name: string, value: unknown) => {
@@ -69,7 +69,7 @@ export function PlainSchemaForm<T extends Record<string, any>>({ schema: form, f
     e.preventDefault();
     setSubmitted(true);
     const data = trimBySchema(schema, formData) as T;
-    const errors = checkCompiled(form, data);
+    const errors = checkPlain(form, data);
     if (errors.length === 0) return onSubmit(data);
     const first = fields.find((f) => errors.some((x) => x.field === f.name));
     if (first) document.getElementById(idOf(first.name))?.focus();

@@ -1,12 +1,12 @@
 /**
- * THE check of values against a form compiled at build time (src/generated/forms), without RJSF:
- * the form's own compiled validator (its root schema's, looked up as RJSF looks it up) and the
- * schema's own messages, one per field, in the order <SchemaForm> shows them (errors.ts). Light
- * enough for /login, which lays its fields out itself; <SchemaForm> and checkCompiled give the
- * same messages.
+ * The check of values against a flat form compiled at build time (src/generated/forms) without
+ * RJSF, for <PlainSchemaForm> (/login): the form's own compiled validator (its root schema's,
+ * looked up as RJSF looks it up) and the schema's own messages, one per field (errors.ts), named
+ * as RJSF's validator names them (a missing property on its own field, its title in ajv's default
+ * message). tests/unit/plainSchemaForm.test.ts holds it to checkCompiled's answers.
  */
 import { hashForSchema } from '@rjsf/utils';
-import type { FieldError } from '../../../common/schema';
+import type { FieldError, JsonSchema } from '../../../common/schema';
 import { MESSAGES } from '../../../common/schema/messages';
 import type { CompiledForm } from './compiled';
 import { toField, transformErrors } from './errors';
@@ -34,16 +34,24 @@ function rootOf(form: CompiledForm): RootValidator {
 }
 
 /** Checks data (already trimmed) against a compiled form: one message per field, schema order. */
-export function checkCompiled(form: CompiledForm, data: Record<string, any>): FieldError[] {
+export function checkPlain(form: CompiledForm, data: Record<string, any>): FieldError[] {
   const validate = rootOf(form);
   validate(data);
   const raw = validate.errors ?? [];
   validate.errors = null;
-  // as RJSF's ajv8 validator names them ("/a/b" -> ".a.b"), then the console's one-per-field rule
+  // as RJSF's ajv8 validator names them ("/a/b" -> ".a.b"; a missing property on its own path,
+  // its title in the message), then the console's one-per-field rule
   const errors = transformErrors(
     raw.map((e) => {
-      const property = e.instancePath.replace(/\//g, '.');
-      return { name: e.keyword, property, params: e.params, message: e.message, schemaPath: e.schemaPath, stack: `${property} ${e.message ?? ''}`.trim() };
+      let property = e.instancePath.replace(/\//g, '.');
+      let message = e.message ?? '';
+      const missing: string | undefined = e.params?.missingProperty;
+      if (missing) {
+        const title = (form.schema.properties?.[missing] as JsonSchema | undefined)?.title;
+        if (title && !property) message = message.replace(`'${missing}'`, `'${title}'`);
+        property = `${property}.${missing}`;
+      }
+      return { name: e.keyword, property, params: e.params, message, schemaPath: e.schemaPath, stack: message };
     }),
   );
   return errors.map((e) => ({ field: toField(e.property), message: e.message ?? MESSAGES.badParam }));

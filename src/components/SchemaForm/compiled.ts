@@ -9,7 +9,8 @@ import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
 import type { ValidatorType } from '@rjsf/utils';
 import type { FieldError, JsonSchema } from '../../../common/schema';
 import { trimBySchema } from '../../../common/schema/trim';
-import { checkCompiled } from './check';
+import { toField, transformErrors } from './errors';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export interface CompiledForm {
   /** registry key, "forms/login.json" */
@@ -76,5 +77,8 @@ export function checkForm<T = Record<string, any>>(form: CompiledForm, values: R
   return errors.length ? { ok: false, data, errors } : { ok: true, data, errors: [] };
 }
 
-/** Checks data against a compiled form outside the form (e.g. the mobile number before a code is sent): ./check. */
-export { checkCompiled };
+/** Checks data against a compiled form outside the form (e.g. the mobile number before a code is sent). */
+export function checkCompiled(form: CompiledForm, data: Record<string, any>): FieldError[] {
+  const { errors } = compiledValidator(form).validateFormData(data, form.schema, undefined, transformErrors);
+  return errors.map((e) => ({ field: toField(e.property), message: e.message ?? MESSAGES.badParam }));
+}

@@ -20,4 +20,3 @@ export function useServerErrors(serverErrors: FieldError[] | undefined) {
   };
   return { shown, dismissChanged };
 }
-

@@ -10,7 +10,7 @@ import { Alert, Button, Flex } from 'antd';
 import type { FieldError } from '../../../common/schema';
 import { PublicLayout } from '../../components/PublicLayout';
 // not ../../components/SchemaForm (RJSF): the login's plain fields need none of it (bench/login-bundle.ts)
-import { checkCompiled } from '../../components/SchemaForm/check';
+import { checkPlain } from '../../components/SchemaForm/check';
 import { PlainSchemaForm, type PlainField } from '../../components/SchemaForm/PlainSchemaForm';
 import { useStableCallback } from '../../components/SchemaForm/useStableCallback';
 import { SliderCaptcha, type SliderResult } from '../../components/SliderCaptcha';
@@ -80,7 +80,7 @@ export default function LoginPage() {
     setCaptcha(pass);
     setFieldErrors(undefined);
     const data = trimBySchema(loginForm.schema, formData);
-    if (checkCompiled(loginForm, data).length === 0) void login(data, pass);
+    if (checkPlain(loginForm, data).length === 0) void login(data, pass);
   });
 
   const fields: PlainField[] = [
