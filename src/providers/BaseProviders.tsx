@@ -1,12 +1,14 @@
 /**
  * What every page sits in, /login included: antd in Chinese (zh_CN + dayjs zh-cn), the pickers'
  * today in Asia/Shanghai (src/lib/businessTime.ts), and the text style antd's App gives its
- * children (colour, font, line height). antd's App itself (the message / modal / notification
+ * children (colour, font, line height, links). antd's App itself (the message / modal / notification
  * hooks, ~14 KB gzip) is ./AntAppLayer, loaded around every page but /login, and in the background
  * on /login (App.tsx). Storybook and component tests use ./AppProviders (both at once).
  */
-import type { ReactNode } from 'react';
-import { ConfigProvider, theme } from 'antd';
+import { useContext, type ReactNode } from 'react';
+import { ConfigProvider } from 'antd';
+// antd App's own style hook (its `.ant-app` rule and antd's link reset), without App's hooks
+import useAppStyle from 'antd/es/app/style';
 // the ES module: antd/locale/zh_CN is a CommonJS re-export whose default import the production
 // build resolved to a wrapper, so every antd text (pickers, pagination, empty, modals) fell back
 // to English (issue 27 item 2; tests/e2e/antd-locale.spec.ts). It is data only (~3 KB gzip).
@@ -26,8 +28,9 @@ export function BaseProviders({ children }: { children: ReactNode }) {
   );
 }
 
-/** The text style of antd's App container (its `.ant-app` rule), for a page shown without it. */
+/** antd App's container (`.ant-app`: text style, link reset) without its message/modal hooks, for /login. */
 export function AppText({ children }: { children: ReactNode }) {
-  const { token } = theme.useToken();
-  return <div style={{ color: token.colorText, fontSize: token.fontSize, lineHeight: token.lineHeight, fontFamily: token.fontFamily }}>{children}</div>;
+  const prefixCls = useContext(ConfigProvider.ConfigContext).getPrefixCls('app');
+  const [wrapCSSVar, hashId, cssVarCls] = useAppStyle(prefixCls);
+  return wrapCSSVar(<div className={[hashId, prefixCls, cssVarCls].filter(Boolean).join(' ')}>{children}</div>);
 }
