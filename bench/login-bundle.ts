@@ -1,8 +1,8 @@
 /**
  * Initial JavaScript of the built /login route, gzip: the entry chunk with its static imports,
  * plus the lazily loaded login page chunk with its static imports (what the browser fetches
- * before the login form is usable). Run after `npm run build`. Target: under 300 KB; exits 1
- * above it, so `npm run test:e2e` (which builds) fails when /login outgrows its budget.
+ * before the login form is usable). Run after `npm run build`. Budget: under 200 KB (issue 28;
+ * 297 KB before the login form left RJSF, axios and antd's App behind); exits 1 above it, so `npm run test:e2e` (which builds) fails when /login outgrows its budget.
  *
  * It also checks that the build carries nothing for development: no MSW worker
  * (mockServiceWorker.js lives in .storybook/public, Storybook's static dir, not in public/), no
@@ -12,6 +12,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 
+/** gzip KB of JavaScript /login may fetch before it renders */
+const BUDGET_KB = 200;
 const dist = path.resolve(import.meta.dirname, '../dist');
 const manifest: Record<string, { file: string; imports?: string[]; isEntry?: boolean; src?: string; css?: string[] }> =
   JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
@@ -45,7 +47,7 @@ rows.sort((a, b) => b[2] - a[2]);
 // --summary: the total only (npm run test:e2e checks the budget after each build)
 if (!process.argv.includes('--summary')) for (const [f, r, g] of rows) console.log(`  ${f.padEnd(48)} ${(r / 1024).toFixed(1).padStart(8)} KB  ${(g / 1024).toFixed(1).padStart(7)} KB gzip`);
 const allJs = Object.values(manifest).reduce((s, m) => s + (m.file.endsWith('.js') ? fs.statSync(path.join(dist, m.file)).size : 0), 0);
-console.log(`/login initial JavaScript: ${(raw / 1024).toFixed(1)} KB raw, ${(gz / 1024).toFixed(1)} KB gzip (target < 300 KB gzip); whole app ${(allJs / 1024).toFixed(0)} KB raw`);
+console.log(`/login initial JavaScript: ${(raw / 1024).toFixed(1)} KB raw, ${(gz / 1024).toFixed(1)} KB gzip (budget < ${BUDGET_KB} KB gzip); whole app ${(allJs / 1024).toFixed(0)} KB raw`);
 
 /** Development-only files and modules the production build must not carry. */
 const DEV_FILE = /mockServiceWorker\.js$|\.stories\.|\.mdx$/;
@@ -69,4 +71,4 @@ for (const m of Object.keys(manifest)) if (/\.stories\.|(^|\/)src\/stories\//.te
 if (devFindings.length) console.log(`development code in dist/:\n  ${devFindings.join('\n  ')}`);
 else console.log('dist/ carries nothing for development (no MSW worker, no stories, no story mocks)');
 
-process.exitCode = gz < 300 * 1024 && devFindings.length === 0 ? 0 : 1;
+process.exitCode = gz < BUDGET_KB * 1024 && devFindings.length === 0 ? 0 : 1;

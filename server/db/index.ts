@@ -3,10 +3,11 @@
  * tests) by default, or a PostgreSQL pool when a database URL is given. Same migrations and
  * queries for both.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { Kysely, PGliteDialect, PostgresDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import type { Database } from './types';
 import { migrateToLatest } from './migrations';
@@ -34,6 +35,25 @@ export interface DbHandle {
   location: string;
   /** closes the pool or PGlite cleanly (a restart keeps the data) and releases the data lock */
   close(): Promise<void>;
+}
+
+const statements = new AsyncLocalStorage<{ n: number }>();
+
+/** Kysely's log hook: counts each statement for the countQueries() it runs under (if any). */
+function countStatement(_e: LogEvent): void {
+  const c = statements.getStore();
+  if (c) c.n++;
+}
+
+/**
+ * Runs `fn` and counts the database statements it makes (and everything it awaits: a request
+ * sent with app.inject, its hooks and handler). Tests hold a request path to its number of round
+ * trips with it (tests/server/list-queries.test.ts).
+ */
+export async function countQueries<T>(fn: () => Promise<T>): Promise<{ result: T; queries: number }> {
+  const c = { n: 0 };
+  const result = await statements.run(c, fn);
+  return { result, queries: c.n };
 }
 
 /** One process at a time may open a PGlite data directory: a second one would corrupt it. */
@@ -74,7 +94,7 @@ export async function createDb(opts: CreateDbOptions): Promise<DbHandle> {
       max: opts.poolSize ?? 10,
       ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: countStatement });
     const url = new URL(opts.databaseUrl);
     return {
       db,
@@ -100,7 +120,7 @@ export async function createDb(opts: CreateDbOptions): Promise<DbHandle> {
       throw e;
     }
   }
-  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), log: countStatement });
   return {
     db,
     kind: 'pglite',

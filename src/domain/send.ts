@@ -5,7 +5,8 @@
  */
 import dayjs, { type Dayjs } from 'dayjs';
 import sendSchema from '../../schemas/forms/send.json';
-import { http, postForm, postJson, type ApiBody, type ApiRequestConfig } from '@/providers/http';
+import { postForm, postJson, type ApiBody, type ApiRequestConfig } from '@/providers/http';
+import { http } from '@/providers/httpRaw';
 import { ApiError } from '@/providers/http';
 import { fileNameOf, saveBlob } from '@/lib/download';
 import type { NumberImport, SendForm } from '@/generated/schemas';

@@ -3,8 +3,13 @@
  * `code === 0` (or "0"). Otherwise the promise rejects with the body and its `msg` is toasted.
  * A timeout response header shows the timeout overlay and is treated as code 401 登录超时.
  * A network failure logs 接口异常.
+ *
+ * get / postForm / postJson (the JSON calls: nearly every call) go over the browser's fetch, so
+ * /login, which makes only such calls, carries no HTTP library. Uploads and file downloads
+ * (multipart bodies, blob answers, query parameters on a POST) use the axios instance of
+ * ./httpRaw, loaded with the pages that make them; both report through the same ApiError and
+ * httpEvents.
  */
-import axios, { AxiosError, type AxiosRequestConfig } from 'axios';
 import { MESSAGES } from '../../common/schema/messages';
 import type { FieldError } from '../../common/schema/ajv';
 
@@ -65,57 +70,104 @@ export const httpEvents = {
   },
 };
 
-export const http = axios.create({
-  baseURL: '/api',
-  timeout: 60_000,
-  withCredentials: true,
-  // CSRF: the server sets a readable XSRF-TOKEN cookie; axios echoes it in this header.
-  xsrfCookieName: 'XSRF-TOKEN',
-  xsrfHeaderName: 'X-XSRF-TOKEN',
-});
-
 export function isOk(body: unknown): body is ApiBody {
   return !!body && typeof body === 'object' && 'code' in body && Number((body as ApiBody).code) === 0;
 }
 
-http.interceptors.response.use(
-  (res) => {
-    if (res.headers?.[TIMEOUT_HEADER]) {
-      listeners.timeout.forEach((fn) => fn());
-      return Promise.reject(new ApiError(TIMEOUT_BODY, true));
-    }
-    // file downloads and other non-JSON answers pass through untouched
-    if (res.config.responseType === 'blob' || res.config.responseType === 'arraybuffer') return res;
-    const body = res.data as ApiBody;
-    if (isOk(body)) return res;
-    const err = new ApiError(body && typeof body === 'object' ? body : { code: -1, msg: '接口异常' });
-    if (!(res.config as ApiRequestConfig).silent) listeners.error.forEach((fn) => fn(err.message, err.body));
-    return Promise.reject(err);
-  },
-  (error: AxiosError<ApiBody>) => {
-    if (error.response?.headers?.[TIMEOUT_HEADER]) {
-      listeners.timeout.forEach((fn) => fn());
-      return Promise.reject(new ApiError(TIMEOUT_BODY, true));
-    }
-    const body = error.response?.data;
-    if (body && typeof body === 'object' && 'code' in body) {
-      const err = new ApiError(body);
-      if (!(error.config as ApiRequestConfig | undefined)?.silent) listeners.error.forEach((fn) => fn(err.message, err.body));
-      return Promise.reject(err);
-    }
-    console.error('接口异常', error.message);
-    return Promise.reject(new ApiError({ code: -1, msg: '接口异常' }));
-  },
-);
+/** Both transports (this file's fetch, ./httpRaw's axios): the timeout overlay, and the rejection it means. */
+export function sessionTimedOut(): ApiError {
+  listeners.timeout.forEach((fn) => fn());
+  return new ApiError(TIMEOUT_BODY, true);
+}
 
-export interface ApiRequestConfig extends AxiosRequestConfig {
+/** Both transports: an answer whose code is not 0 (toasted unless the call is silent). */
+export function refused(body: ApiBody, silent: boolean | undefined): ApiError {
+  const err = new ApiError(body);
+  if (!silent) listeners.error.forEach((fn) => fn(err.message, err.body));
+  return err;
+}
+
+/** Both transports: no answer (network, timeout) or one that is not ours. */
+export function unreachable(reason: string): ApiError {
+  console.error('接口异常', reason);
+  return new ApiError({ code: -1, msg: '接口异常' });
+}
+
+export interface ApiRequestConfig {
   /** do not toast the error message (the caller shows it its own way) */
   silent?: boolean;
+  /** ms before the call is given up (default 60 s) */
+  timeout?: number;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+const TIMEOUT_MS = 60_000;
+/** CSRF: the server sets a readable XSRF-TOKEN cookie; every call echoes it in this header. */
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+export const XSRF_HEADER = 'X-XSRF-TOKEN';
+
+function cookie(name: string): string | undefined {
+  if (typeof document === 'undefined') return undefined;
+  const hit = document.cookie.split('; ').find((c) => c.startsWith(`${name}=`));
+  return hit ? decodeURIComponent(hit.slice(name.length + 1)) : undefined;
+}
+
+/** Query parameters as axios wrote them: null / undefined left out, arrays as `k[]=…`, dates ISO. */
+export function queryString(params?: object): string {
+  const q = new URLSearchParams();
+  const put = (k: string, v: unknown) => {
+    if (v === undefined || v === null) return;
+    q.append(k, v instanceof Date ? v.toISOString() : typeof v === 'object' ? JSON.stringify(v) : String(v));
+  };
+  for (const [k, v] of Object.entries(params ?? {})) {
+    if (Array.isArray(v)) v.forEach((x) => put(`${k}[]`, x));
+    else put(k, v);
+  }
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+const base = () => (typeof location !== 'undefined' && location.href ? new URL('/api', location.href).href : '/api');
+
+async function request<T>(method: 'GET' | 'POST', url: string, body: BodyInit | undefined, type: string | undefined, config: ApiRequestConfig = {}): Promise<ApiBody<T>> {
+  const headers: Record<string, string> = { Accept: 'application/json, text/plain, */*', ...config.headers };
+  if (type) headers['Content-Type'] = type;
+  const xsrf = cookie(XSRF_COOKIE);
+  if (xsrf) headers[XSRF_HEADER] = xsrf;
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(new Error(`timeout of ${config.timeout ?? TIMEOUT_MS}ms exceeded`)), config.timeout ?? TIMEOUT_MS);
+  const stop = () => abort.abort(config.signal?.reason);
+  config.signal?.addEventListener('abort', stop);
+  let res: Response;
+  let text: string;
+  try {
+    if (config.signal?.aborted) stop();
+    res = await fetch(base() + url, { method, body, headers, credentials: 'include', signal: abort.signal });
+    text = await res.text();
+  } catch (e) {
+    throw unreachable(e instanceof Error ? e.message : String(e));
+  } finally {
+    clearTimeout(timer);
+    config.signal?.removeEventListener('abort', stop);
+  }
+  if (res.headers.get(TIMEOUT_HEADER)) throw sessionTimedOut();
+  let answer: unknown;
+  try {
+    answer = text ? JSON.parse(text) : undefined;
+  } catch {
+    answer = undefined;
+  }
+  if (isOk(answer)) return answer as ApiBody<T>;
+  if (answer && typeof answer === 'object' && 'code' in answer) throw refused(answer as ApiBody, config.silent);
+  // a 2xx answer that is not ours reads 接口异常 as a failed code would (toasted); anything else is the network's
+  if (res.ok) throw refused({ code: -1, msg: '接口异常' }, config.silent);
+  throw unreachable(`HTTP ${res.status}`);
 }
 
 /** GET returning the whole body ({code,msg,data,...}). */
 export async function get<T = unknown>(url: string, params?: object, config?: ApiRequestConfig): Promise<ApiBody<T>> {
-  return (await http.get<ApiBody<T>>(url, { ...config, params })).data;
+  return request<T>('GET', url + queryString(params), undefined, undefined, config);
 }
 
 /** POST as a form (application/x-www-form-urlencoded), as the spec's calls expect. */
@@ -125,10 +177,10 @@ export async function postForm<T = unknown>(url: string, data?: object, config?:
     if (v === undefined || v === null) continue;
     form.append(k, Array.isArray(v) ? v.join(',') : String(v));
   }
-  return (await http.post<ApiBody<T>>(url, form, config)).data;
+  return request<T>('POST', url, form.toString(), 'application/x-www-form-urlencoded', config);
 }
 
 /** POST as JSON (the spec marks a few calls "(JSON)"). */
 export async function postJson<T = unknown>(url: string, data?: unknown, config?: ApiRequestConfig): Promise<ApiBody<T>> {
-  return (await http.post<ApiBody<T>>(url, data, config)).data;
+  return request<T>('POST', url, data === undefined ? undefined : JSON.stringify(data), data === undefined ? undefined : 'application/json', config);
 }

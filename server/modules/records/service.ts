@@ -78,8 +78,10 @@ interface MessageRow {
   report: string;
   created_at: Date;
   submitted_at: Date | null;
-  /** 0017_varintl: the message's own text (variable SMS), else null */
-  content: string | null;
+  /** the message's own text (0017_varintl: variable SMS), else its task's */
+  content: string;
+  /** recordRows with `count`: the matching rows counted up to that cap + 1 (the same on every row) */
+  total?: string | number;
 }
 
 interface TaskRow {
@@ -413,14 +415,18 @@ export class RecordsService {
   /**
    * Rows of the filter, newest first, after a keyset position, `limit` from `offset`. The scans
    * pick (id, created_at) from the indexes alone (every filter column is in them); only the rows
-   * of the page are then read from the table, so a deep page costs index entries, not table rows.
+   * of the page are then read from the table, with their task's text when the message has none of
+   * its own (one statement: no second round trip for the texts). `count`: each row also carries
+   * the matching rows counted up to that cap + 1 (recordCount's count, in the same statement).
    */
-  private async recordRows(ids: number[], f: RecordFilter, o: { limit: number; offset?: number; after?: { t: Date; id: number } }): Promise<MessageRow[]> {
+  private async recordRows(ids: number[], f: RecordFilter, o: { limit: number; offset?: number; after?: { t: Date; id: number }; count?: number }): Promise<MessageRow[]> {
     const conds = this.recordConds(f);
     if (o.after) conds.push(sql`(m.created_at, m.id) < (${o.after.t}, ${o.after.id})`);
     const offset = o.offset ?? 0;
     const { from, key } = this.scans(ids, f);
-    const r = await sql<MessageRow>`select m.id, m.account_id, m.task_id, m.phone, m.carrier, m.province_id, m.city_id, m.pieces, m.state, m.error_code, m.report, m.created_at, m.submitted_at, m.content
+    const total = o.count === undefined ? sql`` : sql`, (${this.countQuery(ids, f, o.count)}) as total`;
+    const r = await sql<MessageRow>`select m.id, m.account_id, m.task_id, m.phone, m.carrier, m.province_id, m.city_id, m.pieces, m.state, m.error_code, m.report, m.created_at, m.submitted_at,
+        coalesce(m.content, t.content, '') as content${total}
       from (
         select r.id, r.created_at from ${from}
         cross join lateral (
@@ -433,30 +439,28 @@ export class RecordsService {
         limit ${o.limit} offset ${offset}
       ) p
       join sms_messages m on m.id = p.id
+      left join sms_tasks t on m.content is null and t.id = m.task_id
       order by m.created_at desc, m.id desc`.execute(this.ctx.db);
     return r.rows.map((x) => ({ ...x, created_at: new Date(x.created_at), submitted_at: x.submitted_at ? new Date(x.submitted_at) : null }));
   }
 
   /** matching rows, counted up to `cap` + 1 in all (so "more than cap" is known without counting them all) */
-  private async recordCount(ids: number[], f: RecordFilter, cap: number): Promise<number> {
+  private countQuery(ids: number[], f: RecordFilter, cap: number): RawBuilder<{ n: string | number }> {
     const { from, key } = this.scans(ids, f);
     // the outer limit stops the nested loop once cap + 1 rows came from any of the scans
-    const r = await sql<{ n: string | number }>`select count(*) as n from (
+    return sql<{ n: string | number }>`select count(*) as n from (
         select 1 from ${from}
         cross join lateral (select 1 from sms_messages m where ${key} and ${sql.join(this.recordConds(f), sql` and `)} limit ${cap + 1}) x
         limit ${cap + 1}
-      ) y`.execute(this.ctx.db);
+      ) y`;
+  }
+
+  private async recordCount(ids: number[], f: RecordFilter, cap: number): Promise<number> {
+    const r = await this.countQuery(ids, f, cap).execute(this.ctx.db);
     return Number(r.rows[0]?.n ?? 0);
   }
 
-  private async taskContents(rows: MessageRow[]): Promise<Map<number, string>> {
-    const ids = [...new Set(rows.map((r) => r.task_id))];
-    if (!ids.length) return new Map();
-    const tasks = await this.ctx.db.selectFrom('sms_tasks').select(['id', 'content']).where('id', 'in', ids).execute();
-    return new Map(tasks.map((t) => [t.id, t.content]));
-  }
-
-  private recordRow(r: MessageRow, clientids: Map<number, string>, contents: Map<number, string>): Required<SendRecord> {
+  private recordRow(r: MessageRow, clientids: Map<number, string>): Required<SendRecord> {
     return {
       id: r.id,
       clientid: clientids.get(r.account_id) ?? '',
@@ -464,7 +468,7 @@ export class RecordsService {
       operatorstype: r.carrier as NonNullable<SendRecord['operatorstype']>,
       provinceName: r.province_id ? (findProvince(r.province_id)?.provinceName ?? '') : '',
       cityName: r.city_id ? (findCity(r.city_id)?.cityName ?? '') : '',
-      content: r.content ?? contents.get(r.task_id) ?? '',
+      content: r.content,
       state: r.state as SendRecord['state'],
       stateStr: this.label('send-record-status', r.state),
       errorcode: r.error_code,
@@ -482,15 +486,13 @@ export class RecordsService {
     const paging = pagingOf(bd, RECORD_PAGE_SIZE);
     const cap = this.ctx.config.recordCountCap;
     const clientids = new Map(accounts.map((a) => [a.id, a.clientid]));
-    // pages past the counted rows are not read: the list is bounded by the cap
-    const [rows, counted] = await Promise.all([
-      paging.offset < cap ? this.recordRows(ids, f, { limit: Math.min(paging.size, cap - paging.offset), offset: paging.offset }) : Promise.resolve([]),
-      this.recordCount(ids, f, cap),
-    ]);
-    const contents = await this.taskContents(rows);
+    // one statement for the page and its count; pages past the counted rows are not read (the
+    // list is bounded by the cap), and a page past the last row counts alone
+    const rows = paging.offset < cap ? await this.recordRows(ids, f, { limit: Math.min(paging.size, cap - paging.offset), offset: paging.offset, count: cap }) : [];
+    const counted = rows.length ? Number(rows[0].total) : await this.recordCount(ids, f, cap);
     return {
       ...listPage(
-        rows.map((r) => this.recordRow(r, clientids, contents)),
+        rows.map((r) => this.recordRow(r, clientids)),
         Math.min(counted, cap),
         paging,
       ),
@@ -577,9 +579,8 @@ export class RecordsService {
         // rows arriving after the count may follow; never more than the limit
         const max = this.ctx.config.recordExportMax;
         for await (const batch of this.recordBatches(ids, f)) {
-          const contents = await this.taskContents(batch);
           for (const r of batch.slice(0, max - rows)) {
-            const row = this.recordRow(r, clientids, contents);
+            const row = this.recordRow(r, clientids);
             ws.addRow(safeRow({ ...row, operatorStr: this.label('carrier', row.operatorstype) })).commit();
           }
           rows = Math.min(max, rows + batch.length);

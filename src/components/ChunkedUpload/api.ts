@@ -1,5 +1,6 @@
 /** The file service calls of the upload (docs/api-files.md) over the console's axios client. */
-import { ApiError, http, postForm, type ApiBody } from '@/providers/http';
+import { ApiError, postForm, type ApiBody } from '@/providers/http';
+import { http } from '@/providers/httpRaw';
 import { UploadCallError, type CheckAnswer, type UploadApi, type UploadKey } from './queue';
 
 const quiet = { silent: true };

@@ -15,6 +15,7 @@ import { trimBySchema } from '../../../common/schema/trim';
 import { compiledValidator, isCompiledForm, type CompiledForm } from './compiled';
 import { toErrorSchema, toField, transformErrors } from './errors';
 import { lazyWidget } from './lazyWidget';
+import { useServerErrors } from './useServerErrors';
 import { SliderWidget } from './widgets/SliderWidget';
 import { MESSAGES } from '../../../common/schema/messages';
 import './SchemaForm.css';
@@ -131,26 +132,6 @@ function conditionalUi(ui: UiSchema, data: object | undefined): UiSchema {
   return out;
 }
 
-const NONE_DISMISSED: ReadonlySet<string> = new Set();
-
-/** Field errors minus those whose field the user has changed since. */
-function useServerErrors(serverErrors: FieldError[] | undefined) {
-  // the dismissed fields belong to the errors they were dismissed from: new errors start with none dismissed
-  const [state, setState] = useState<{ of: FieldError[] | undefined; fields: ReadonlySet<string> }>({ of: serverErrors, fields: NONE_DISMISSED });
-  const dismissed = state.of === serverErrors ? state.fields : NONE_DISMISSED;
-  const shown = useMemo(() => serverErrors?.filter((e) => !dismissed.has(e.field)), [serverErrors, dismissed]);
-  const dismissChanged = (prev: object | undefined, next: object) => {
-    const value = (o: object | undefined, f: string) => (o as Record<string, unknown> | undefined)?.[f];
-    const changed = (serverErrors ?? []).filter((e) => !dismissed.has(e.field) && value(prev, e.field) !== value(next, e.field));
-    if (!changed.length) return;
-    setState((s) => ({
-      of: serverErrors,
-      fields: new Set([...(s.of === serverErrors ? s.fields : []), ...changed.map((e) => e.field)]),
-    }));
-  };
-  return { extraErrors: toErrorSchema(shown), dismissChanged };
-}
-
 export function SchemaForm<T extends object = Record<string, unknown>>({
   schema: schemaOrKey,
   fields,
@@ -196,7 +177,8 @@ export function SchemaForm<T extends object = Record<string, unknown>>({
   const [submitted, setSubmitted] = useState(false);
   const [data, setData] = useState<Partial<T>>(formData ?? {});
   const current = formData ?? data;
-  const { extraErrors, dismissChanged } = useServerErrors(serverErrors);
+  const { shown: shownServerErrors, dismissChanged } = useServerErrors(serverErrors);
+  const extraErrors = useMemo(() => toErrorSchema(shownServerErrors), [shownServerErrors]);
   const shownUi = useMemo(() => conditionalUi(ui, current), [ui, current]);
   const formRef = useRef<RjsfForm<object>>(null);
 

@@ -4,14 +4,16 @@
  * leaves the browser as its SHA-256 digest. On success: the `redirect` query (same-site paths
  * only) or "/". On failure: the server's message, and the slider is re-armed.
  */
-import { useMemo, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Alert, Button, Flex } from 'antd';
-import type { UiSchema } from '@rjsf/utils';
 import type { FieldError } from '../../../common/schema';
 import { PublicLayout } from '../../components/PublicLayout';
-import { checkCompiled, SchemaForm, useStableCallback } from '../../components/SchemaForm';
-import type { SliderResult } from '../../components/SliderCaptcha';
+// not ../../components/SchemaForm (RJSF): the login's plain fields need none of it (bench/login-bundle.ts)
+import { checkPlain } from '../../components/SchemaForm/check';
+import { PlainSchemaForm, type PlainField } from '../../components/SchemaForm/PlainSchemaForm';
+import { useStableCallback } from '../../components/SchemaForm/useStableCallback';
+import { SliderCaptcha, type SliderResult } from '../../components/SliderCaptcha';
 import { passwordDigest } from '../../lib/password';
 import { ApiError, postForm } from '../../providers/http';
 import { trimBySchema } from '../../../common/schema/trim';
@@ -21,7 +23,6 @@ import { safeRedirect } from './redirect';
 import { rememberedUser } from './rememberedUser';
 import { MESSAGES } from '../../../common/schema/messages';
 
-const FIELDS = ['username', 'password', 'token', 'remember'];
 const SLIDER_FIRST = MESSAGES.sliderRequired;
 
 export default function LoginPage() {
@@ -79,18 +80,15 @@ export default function LoginPage() {
     setCaptcha(pass);
     setFieldErrors(undefined);
     const data = trimBySchema(loginForm.schema, formData);
-    if (checkCompiled(loginForm, data).length === 0) void login(data, pass);
+    if (checkPlain(loginForm, data).length === 0) void login(data, pass);
   });
 
-  const uiSchema: UiSchema = useMemo(
-    () => ({
-      username: { 'ui:placeholder': '帐户名/邮箱/手机号', 'ui:autocomplete': 'username' },
-      password: { 'ui:widget': 'password', 'ui:placeholder': '密码', 'ui:autocomplete': 'current-password' },
-      token: { 'ui:widget': 'slider', 'ui:label': false, 'ui:options': { onVerified, resetKey: sliderKey } },
-      remember: { 'ui:widget': 'checkbox' },
-    }),
-    [onVerified, sliderKey],
-  );
+  const fields: PlainField[] = [
+    { name: 'username', placeholder: '帐户名/邮箱/手机号', autoComplete: 'username' },
+    { name: 'password', widget: 'password', placeholder: '密码', autoComplete: 'current-password' },
+    { name: 'token', render: (id) => <SliderCaptcha id={id} resetKey={sliderKey} onVerified={onVerified} /> },
+    { name: 'remember', widget: 'checkbox' },
+  ];
 
   return (
     <PublicLayout title="账户登录">
@@ -104,10 +102,9 @@ export default function LoginPage() {
           role="alert"
         />
       )}
-      <SchemaForm<LoginForm>
+      <PlainSchemaForm<LoginForm>
         schema={loginForm}
-        fields={FIELDS}
-        uiSchema={uiSchema}
+        fields={fields}
         formData={formData}
         onChange={setFormData}
         serverErrors={fieldErrors}
@@ -120,7 +117,7 @@ export default function LoginPage() {
           <Link to="/register">注册</Link>
           <Link to="/forget">忘记密码</Link>
         </Flex>
-      </SchemaForm>
+      </PlainSchemaForm>
     </PublicLayout>
   );
 }

@@ -2,7 +2,8 @@
  * File calls of the sign screens: the export (POST, answers an .xlsx or a JSON error) and the
  * batch import (multipart, field `excel`).
  */
-import { http, ApiError, type ApiBody } from '@/providers/http';
+import { ApiError, type ApiBody } from '@/providers/http';
+import { http } from '@/providers/httpRaw';
 import { fileNameOf, saveBlob } from '@/lib/download';
 
 export const TEMPLATE_URL = '/api/sign/downloadExcelTemplate';

@@ -1,5 +1,6 @@
 /** Calls of the sub-account area (server/modules/subaccount). Every answer is { code, msg, data }. */
-import { get, http, postForm } from '@/providers/http';
+import { get, postForm } from '@/providers/http';
+import { http } from '@/providers/httpRaw';
 import type { TestAccountCreated } from '@/generated/schemas';
 
 export interface SubAccountStat {

@@ -1,5 +1,6 @@
 /** Template calls the resource registry does not cover (saves with their own error display, sub-accounts). */
-import { get, http, postForm, type ApiBody, type ApiRequestConfig } from '@/providers/http';
+import { get, postForm, type ApiBody } from '@/providers/http';
+import { http, type RawRequestConfig } from '@/providers/httpRaw';
 import type { TemplateFormValues } from './validation';
 
 export interface TemplateAccount {
@@ -25,7 +26,7 @@ export interface ImportResult {
 export async function importTemplates(file: File | Blob, name = 'templates.xlsx'): Promise<ApiBody<ImportResult>> {
   const form = new FormData();
   form.append('excel', file, name);
-  return (await http.post<ApiBody<ImportResult>>('/autoTemplate/addBatch', form, { silent: true } as ApiRequestConfig)).data;
+  return (await http.post<ApiBody<ImportResult>>('/autoTemplate/addBatch', form, { silent: true } as RawRequestConfig)).data;
 }
 
 export const TEMPLATE_EXCEL_URL = '/api/autoTemplate/downloadExcelTemplate';

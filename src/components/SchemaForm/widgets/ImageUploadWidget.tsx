@@ -15,7 +15,8 @@ import { useRef, useState } from 'react';
 import { PlusOutlined } from '@ant-design/icons';
 import { App, Modal, Upload, type UploadFile, type UploadProps } from 'antd';
 import type { WidgetProps } from '@rjsf/utils';
-import { ApiError, http, type ApiBody } from '@/providers/http';
+import { ApiError, type ApiBody } from '@/providers/http';
+import { http } from '@/providers/httpRaw';
 import { MESSAGES } from '../../../../common/schema/messages';
 
 type UploadRequestOption = Parameters<NonNullable<UploadProps['customRequest']>>[0];
