@@ -524,11 +524,12 @@ class InterfaceBatcher {
       // (SMPP 0x58 ESME_RTHROTTLED, which a gateway sends again) instead of a system error: the
       // likely cause of the bench's unexplained refusals, a whole group at once (362; 999 in an
       // earlier run) — not reproduced since, the listener now counts each refusal with its reason
+      let refusal = err;
       if (isRetryableDbError(err)) {
         this.ctx.log.warn({ err, messages: g.length }, 'interface batch: deadlock retries exhausted, answered busy');
-        err = new InterfaceRefusal('refused', INTERFACE_MSG.busy, 'busy');
+        refusal = new InterfaceRefusal('refused', INTERFACE_MSG.busy, 'busy');
       }
-      for (const p of g) p.reject(err);
+      for (const p of g) p.reject(refusal);
     }
   }
 }

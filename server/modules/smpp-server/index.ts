@@ -6,7 +6,7 @@
  * accounts an agent reaches) and send.
  */
 import type { AppContext } from '../../context';
-import type { SendService } from '../send/service';
+import type { SendService } from '../send';
 import { defineModule, moduleTimer } from '../module';
 import { RECEIPT_KEEP_MS } from './receipts';
 import { MO_KEEP_MS } from './mo';
