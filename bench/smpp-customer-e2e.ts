@@ -45,6 +45,19 @@ if (!pgUrl) {
 }
 
 
+// BENCH_QUERIES=1: the statements this process sent, counted by their text (which query a message costs)
+const queries = new Map<string, number>();
+if (process.env.BENCH_QUERIES) {
+  const pg = (await import('pg')).default;
+  const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
+    const q = args[0] as string | { text?: string };
+    const text = (typeof q === 'string' ? q : (q?.text ?? '')).replace(/\s+/g, ' ').replace(/\$\d+(, \$\d+)*/g, '$…').slice(0, 140);
+    queries.set(text, (queries.get(text) ?? 0) + 1);
+    return query.apply(this, args);
+  } as typeof pg.Client.prototype.query;
+}
+
 const dbName = `bench_smppc_${process.pid}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-smppc-'));
 await pgAdmin(pgUrl, `create database ${dbName}`);
@@ -88,7 +101,10 @@ try {
       if (m.type === 'error') reject(new Error(String(m.message)));
       if (m.type === 'accepted') {
         accepted = m as never;
-        console.log(`  all ${COUNT} submits answered after ${(Number(m.ms) / 1000).toFixed(2)} s: ${String(m.ok)} accepted ${JSON.stringify(m.statuses)}`);
+        console.log(
+          `  all ${COUNT} submits answered after ${(Number(m.ms) / 1000).toFixed(2)} s: ${String(m.ok)} accepted, ${String(m.throttled)} answers 0x58 (throttled, sent again), refused ${JSON.stringify(m.statuses)}`,
+        );
+        console.log(`  the listener's refusals by status and reason: ${JSON.stringify(smppServer.stats.refused)}`);
       }
       if (m.type === 'done') {
         clearInterval(progress);
@@ -111,6 +127,11 @@ try {
       `end to end (last receipt at the customer) ${perSecond} messages/s (${(done.ms / 1000).toFixed(2)} s), receipts ${done.receipts} (wall ${((t2 - t0) / 1000).toFixed(2)} s)`,
   );
   console.log(`  CPU per message: platform process ${per(selfMs)}, PostgreSQL backends ${per(pgMs)}, simulator ${per(simMs)}, customer ${per(done.cpuMs)}; load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  if (queries.size) {
+    const total = [...queries.values()].reduce((a, b) => a + b, 0);
+    console.log(`  statements of this process: ${total} (${(total / COUNT).toFixed(2)} per message); the most frequent:`);
+    for (const [text, n] of [...queries].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`    ${String(n).padStart(7)}  ${text}`);
+  }
   const ok = perSecond >= TARGET && a.ok === COUNT && done.receipts === COUNT;
   console.log(`target ≥ ${TARGET} messages/s end to end on PostgreSQL: ${ok ? 'met' : 'MISSED'}`);
   process.exitCode = ok ? 0 : 1;

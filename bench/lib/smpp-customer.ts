@@ -2,7 +2,8 @@
  * A customer's SMPP gateway in its own process (bench/smpp-customer-e2e.ts forks it): binds as a
  * transceiver (system_id / password from argv), submits `n` messages with at most `window`
  * submit_sm unanswered, answers every deliver_sm and counts the receipts (esm_class 0x04).
- * Reports over IPC: `{ type: 'accepted' | 'done', ... }` with its CPU time.
+ * A submit answered 0x58 (throttled) is retried after a pause as a real gateway does; the others are
+ * final. Reports over IPC: `{ type: 'accepted' | 'done', ... }` with its CPU time.
  */
 import smpp, { type PDU } from 'smpp';
 
@@ -45,22 +46,30 @@ if (process.send) {
     if (Number(pdu.esm_class) & 0x04) receipts++;
     if (receipts === ok && answered === a.n) finish();
   });
+  // as a well-behaved gateway: a submit answered 0x58 ESME_RTHROTTLED is sent again after a pause
+  // (doubling from 50 ms up to 1 s), keeping its place in the window; any other status is final
+  let throttled = 0;
+  const submit = (i: number, attempt: number) => {
+    const phone = `139${String(10_000_000 + i).slice(-8)}`;
+    s.send(new smpp.PDU('submit_sm', { destination_addr: phone, source_addr: '1', registered_delivery: 1, short_message: a.text }), (resp: PDU) => {
+      if (process.env.BENCH_DEBUG) console.error('resp', resp.command_status, resp.message_id);
+      if (resp.command_status === 0x58) {
+        throttled++;
+        setTimeout(() => submit(i, attempt + 1), Math.min(1000, 50 * 2 ** attempt));
+        return;
+      }
+      answered++;
+      if (resp.command_status === 0) ok++;
+      else statuses[`0x${resp.command_status.toString(16)}`] = (statuses[`0x${resp.command_status.toString(16)}`] ?? 0) + 1;
+      if (answered === a.n) {
+        tAccepted = performance.now() - t0;
+        process.send!({ type: 'accepted', ms: tAccepted, ok, statuses, throttled, cpuMs: cpuMs() });
+        if (receipts === ok) finish();
+      } else pump();
+    });
+  };
   const pump = () => {
-    while (sent < a.n && sent - answered < a.window) {
-      const i = sent++;
-      const phone = `139${String(10_000_000 + i).slice(-8)}`;
-      s.send(new smpp.PDU('submit_sm', { destination_addr: phone, source_addr: '1', registered_delivery: 1, short_message: a.text }), (resp: PDU) => {
-        answered++;
-        if (process.env.BENCH_DEBUG) console.error('resp', resp.command_status, resp.message_id);
-        if (resp.command_status === 0) ok++;
-        else statuses[resp.command_status] = (statuses[resp.command_status] ?? 0) + 1;
-        if (answered === a.n) {
-          tAccepted = performance.now() - t0;
-          process.send!({ type: 'accepted', ms: tAccepted, ok, statuses, cpuMs: cpuMs() });
-          if (receipts === ok) finish();
-        } else pump();
-      });
-    }
+    while (sent < a.n && sent - answered < a.window) submit(sent++, 0);
   };
   pump();
   process.on('message', (m: { type: string }) => {

@@ -539,6 +539,19 @@ export interface SmppMo {
   received_at: Timestamp;
 }
 
+export interface SmppParts {
+  account_id: number;
+  created_at: Timestamp;
+  extension: Generated<string>;
+  msg_key: string;
+  phone: Generated<string>;
+  registered_delivery: Generated<number>;
+  seq: number;
+  source_addr: Generated<string>;
+  text: Generated<string>;
+  total: number;
+}
+
 export interface SmppReceipts {
   account_id: number;
   attempts: Generated<number>;
@@ -817,6 +830,7 @@ export interface DB {
   sign_import_results: SignImportResults;
   signs: Signs;
   smpp_mo: SmppMo;
+  smpp_parts: SmppParts;
   smpp_receipts: SmppReceipts;
   smpp_sessions: SmppSessions;
   sms_chunk_staging: SmsChunkStaging;

@@ -246,6 +246,8 @@ export interface Database {
   // 0032_smpp_server_shared
   smpp_mo: SmppMoTable;
   smpp_sessions: SmppSessionTable;
+  // 0040_smpp_parts
+  smpp_parts: SmppPartTable;
   export_files: ExportFileTable;
   // 0010_send
   send_submit_locks: SendSubmitLockTable;
@@ -741,6 +743,21 @@ export interface SmppSessionTable {
   peer: D<string>;
   bound_at: Date;
   heartbeat_at: Date;
+}
+
+/** 0040: the parts of long SMPP messages being reassembled (seq 0: the head row) */
+export interface SmppPartTable {
+  account_id: number;
+  /** source_addr|destination_addr|reference|total */
+  msg_key: string;
+  seq: number;
+  total: number;
+  text: D<string>;
+  phone: D<string>;
+  source_addr: D<string>;
+  extension: D<string>;
+  registered_delivery: D<number>;
+  created_at: Date;
 }
 
 export interface SmppReceiptTable {

@@ -155,6 +155,19 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
     }
   });
 
+  it('accessSpeed 0: no limit (as on SMPP, docs/api-openapi.md "Throughput")', async () => {
+    const { server } = t;
+    await db(server).updateTable('accounts').set({ access_speed: 0 }).where('clientid', '=', 'client1').execute();
+    await db(server).deleteFrom('api_throttle').execute();
+    try {
+      const statuses = [];
+      for (let i = 0; i < 8; i++) statuses.push((await call(server, 'GET', '/openapi/v1/signs')).status);
+      expect(statuses).toEqual(Array(8).fill(200));
+    } finally {
+      await db(server).updateTable('accounts').set({ access_speed: 100 }).where('clientid', '=', 'client1').execute();
+    }
+  });
+
   it('sends through the console acceptance: task, per-number rows and ids, pools charged; query answers the states', async () => {
     const { server } = t;
     const before = await remaining(server, 'client1');

@@ -5,6 +5,8 @@
  * Submits go through the send module's acceptance (send/interface.ts). Depends on clients (whose
  * accounts an agent reaches) and send.
  */
+import type { AppContext } from '../../context';
+import type { SendService } from '../send';
 import { defineModule, moduleTimer } from '../module';
 import { RECEIPT_KEEP_MS } from './receipts';
 import { MO_KEEP_MS } from './mo';
@@ -34,7 +36,24 @@ const REFUSAL_STATUS: Record<InterfaceRefusalReason, number> = {
   credit: SMPP_STATUS.X_CREDIT,
   number: SMPP_STATUS.INVDSTADR,
   length: SMPP_STATUS.INVMSGLEN,
+  /** a transient database conflict (deadlock retries exhausted): nothing written, to be sent again */
+  busy: SMPP_STATUS.THROTTLED,
 };
+
+/** The listener's platform: submits accepted by the send module's interface acceptance (refusals as SMPP statuses). */
+export function interfacePlatform(ctx: AppContext, send: Pick<SendService, 'pricesOf' | 'payerOf'>): SmppPlatform {
+  return {
+    async submit(account, m) {
+      try {
+        const r = await acceptInterfaceMessage(ctx, send, account, { phone: m.phone, text: m.text, extension: m.extension, registeredDelivery: m.registeredDelivery });
+        return { ok: true, msgId: r.msgId };
+      } catch (err) {
+        if (err instanceof InterfaceRefusal) return { ok: false, status: REFUSAL_STATUS[err.reason], message: err.message };
+        throw err;
+      }
+    },
+  };
+}
 
 export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'send'] }, async (app, ctx) => {
   const passwords = (app.services.interfacePasswords = new InterfacePasswordService(ctx, app.services.clients));
@@ -54,17 +73,7 @@ export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'se
   );
   const port = ctx.config.smppServerPort;
   if (!port) return;
-  const platform: SmppPlatform = {
-    async submit(account, m) {
-      try {
-        const r = await acceptInterfaceMessage(ctx, app.services.send, account, { phone: m.phone, text: m.text, extension: m.extension, registeredDelivery: m.registeredDelivery });
-        return { ok: true, msgId: r.msgId };
-      } catch (err) {
-        if (err instanceof InterfaceRefusal) return { ok: false, status: REFUSAL_STATUS[err.reason], message: err.message };
-        throw err;
-      }
-    },
-  };
+  const platform = interfacePlatform(ctx, app.services.send);
   const prefix = process.env.SMS_SOURCE_PREFIX;
   const server = (app.services.smppServer = new SmppServer(ctx, platform, {
     ...SMPP_SERVER_DEFAULTS,

@@ -7,8 +7,8 @@
  * Shared by every listener process through the database (docs/api-smpp.md "Several processes"):
  * the `nodenum` session count (smpp_sessions, rows with a heartbeat), the `accessSpeed` token
  * bucket (api_throttle, taken in small grants), the receipt and uplink queues (smpp_receipts,
- * smpp_mo). Per process: the sockets, the per-address connection limits and the parts of a long
- * message being reassembled. Everything accepted is in the database at once (a submit_sm_resp is
+ * smpp_mo), the parts of a long message being reassembled (smpp_parts). Per process: the sockets
+ * and the per-address connection limits. Everything accepted is in the database at once (a submit_sm_resp is
  * sent after its transaction commits).
  */
 import fs from 'node:fs';
@@ -21,7 +21,21 @@ import type { AppContext } from '../../context';
 import { sql } from 'kysely';
 import type { Account } from '../../db/types';
 import { AccountStatus } from '../../../common/generated/schemas';
-import { encodeText, fieldText, receiptText, SHORT_MESSAGE_MAX, STAT_STATE, STATUS } from '../smsc/pdu';
+import {
+  cstr,
+  DC_IA5,
+  encodeResp,
+  encodeSm,
+  encodeText,
+  ESM_RECEIPT,
+  fieldText,
+  receiptText,
+  SHORT_MESSAGE_MAX,
+  STAT_STATE,
+  STATUS,
+  TLV_MESSAGE_STATE,
+  TLV_RECEIPTED_MESSAGE_ID,
+} from '../smsc/pdu';
 import { interfacePasswordMatches } from './interface-password';
 
 /**
@@ -165,12 +179,6 @@ interface CustomerSession {
   bindTimer?: NodeJS.Timeout;
 }
 
-interface LongMessage {
-  parts: (string | undefined)[];
-  got: number;
-  timer: NodeJS.Timeout;
-}
-
 /** The part number of a long message, from its UDH (IE 0x00 / 0x08) or its SAR TLVs. */
 export function partOf(pdu: PDU): { ref: number; total: number; seq: number } | null {
   const sm = pdu.short_message as { udh?: Buffer[] } | undefined;
@@ -256,8 +264,9 @@ export class SharedBuckets {
     return false;
   }
 
+  /** Takes one token of the account's bucket; `rate` not a positive number (accessSpeed 0): no limit, as the HTTP API (docs/api-smpp.md). */
   async take(accountId: number, rate: number): Promise<boolean> {
-    if (!(rate > 0)) return false;
+    if (!(rate > 0)) return true;
     for (;;) {
       if (this.spend(accountId, rate)) return true;
       const pending = this.granting.get(accountId);
@@ -298,13 +307,13 @@ export class SmppServer {
   private servers: ReturnType<typeof smpp.createServer>[] = [];
   private readonly sessions = new Set<CustomerSession>();
   private readonly buckets: SharedBuckets;
-  private readonly long = new Map<string, LongMessage>();
   /** open connections and recent attempts per address */
   private readonly perAddress = new Map<string, { open: number; attempts: number; since: number }>();
   private connections = 0;
   private ticker?: NodeJS.Timeout;
   private pumpTimer?: NodeJS.Timeout;
   private heartbeat?: NodeJS.Timeout;
+  private partsTimer?: NodeJS.Timeout;
   private pumping: Promise<void> | null = null;
   /** the last look at the queues found rows (more may wait): answers that free room look again at once */
   private pumpMore = false;
@@ -320,6 +329,8 @@ export class SmppServer {
   /** this process in smpp_sessions */
   readonly processId = `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`.slice(0, 100);
   port = 0;
+  /** submits accepted, and refused by status and reason (`0x58 accessSpeed`, `0x58 window`, `0x08 error`, …) with the last message of each: the benchmark prints them */
+  readonly stats = { accepted: 0, partsExpired: 0, refused: {} as Record<string, { count: number; last: string }> };
   /** the TLS listener's port (0: none) */
   tlsPort = 0;
 
@@ -360,6 +371,8 @@ export class SmppServer {
     this.pumpTimer.unref();
     this.heartbeat = setInterval(() => void this.beat(), this.opts.heartbeatMs);
     this.heartbeat.unref();
+    this.partsTimer = setInterval(() => void this.expireParts().catch((err) => this.ctx.log.warn({ err }, 'smpp long message expiry failed')), Math.max(50, Math.min(5000, this.opts.reassemblyMs / 4)));
+    this.partsTimer.unref();
     return this.port;
   }
 
@@ -368,10 +381,9 @@ export class SmppServer {
     clearInterval(this.ticker);
     clearInterval(this.pumpTimer);
     clearInterval(this.heartbeat);
+    clearInterval(this.partsTimer);
     await this.pumping;
     await this.flushAnswers();
-    for (const m of this.long.values()) clearTimeout(m.timer);
-    this.long.clear();
     for (const s of this.sessions) s.session.socket.destroy();
     const servers = this.servers;
     this.servers = [];
@@ -587,35 +599,58 @@ export class SmppServer {
     });
   }
 
+  /** Counts a refused submit by status and reason (`stats.refused`), the last message of each kept. */
+  private refused(status: number, reason: string, detail = '') {
+    const key = `0x${status.toString(16).padStart(2, '0')} ${reason}`;
+    const r = (this.stats.refused[key] ??= { count: 0, last: '' });
+    r.count++;
+    if (detail) r.last = detail.slice(0, 300);
+  }
+
   private async onSubmit(cs: CustomerSession, pdu: PDU) {
     const bound = cs.bound!;
-    const answer = (status: number, id = '') => cs.session.send(pdu.response(status ? { command_status: status } : { message_id: id }));
-    if (cs.inflight >= this.opts.window) return answer(SMPP_STATUS.THROTTLED);
+    // submit_sm_resp written directly (smsc/pdu encodeResp), not through the library's generic encoder
+    const answer = (status: number, id = '') =>
+      cs.session.send(pdu.command === 'submit_sm' ? (encodeResp('submit_sm_resp', pdu.sequence_number, status, id) as unknown as PDU) : pdu.response(status ? { command_status: status } : { message_id: id }));
+    const refuse = (status: number, reason: string, detail = '') => {
+      this.refused(status, reason, detail);
+      return answer(status);
+    };
+    if (cs.inflight >= this.opts.window) return refuse(SMPP_STATUS.THROTTLED, 'window');
     cs.inflight++;
     try {
       const account = await this.account(bound.id);
-      if (!account || account.status !== AccountStatus.Active) return answer(SMPP_STATUS.X_ACCOUNT);
+      if (!account || account.status !== AccountStatus.Active) return refuse(SMPP_STATUS.X_ACCOUNT, 'account');
       const phone = String(pdu.destination_addr ?? '');
       const sourceAddr = String(pdu.source_addr ?? '');
       let text = submitText(pdu);
       const part = partOf(pdu);
+      // needextend 1: the source_addr is the extension; otherwise the account's own number is used
+      const extension = account.needextend === 1 ? extensionOf(sourceAddr, `${this.opts.sourcePrefix}${account.id}`) : '';
+      const registeredDelivery = receiptWanted(pdu.registered_delivery);
+      let claim: string | null = null;
       if (part && part.total > 1) {
-        if (part.seq < 1 || part.seq > part.total) return answer(SMPP_STATUS.INVMSGLEN);
-        const whole = this.addPart(`${bound.id}|${sourceAddr}|${phone}|${part.ref}|${part.total}`, part, text);
-        // an earlier part: answered at once with a part id (no receipt of its own); the last part's
-        // answer carries the platform's id of the whole message
+        if (part.seq < 1 || part.seq > part.total) return refuse(SMPP_STATUS.INVMSGLEN, 'part');
+        claim = `${sourceAddr}|${phone}|${part.ref}|${part.total}`;
+        const whole = await this.addPart(account.id, { key: claim, seq: part.seq, total: part.total, text, phone, sourceAddr, extension, registeredDelivery });
+        // an earlier part: answered at once with a part id (no receipt of its own); the part that
+        // completes the message (on any connection or process) is answered with the platform's id
         if (whole === null) return answer(0, `p${part.ref}.${part.seq}`);
         text = whole;
       }
-      // the bucket counts whole messages, the last part's turn
-      if (!(await this.buckets.take(account.id, account.access_speed))) return answer(SMPP_STATUS.THROTTLED);
-      // needextend 1: the source_addr is the extension; otherwise the account's own number is used
-      const extension = account.needextend === 1 ? extensionOf(sourceAddr, `${this.opts.sourcePrefix}${account.id}`) : '';
-      const r = await this.platform.submit(account, { phone, text, sourceAddr, extension, registeredDelivery: receiptWanted(pdu.registered_delivery) });
-      return r.ok ? answer(0, r.msgId) : answer(r.status);
+      // the bucket counts whole messages, the last part's turn (throttled: the parts stay, the
+      // customer's retry of this part completes the message again)
+      if (!(await this.buckets.take(account.id, account.access_speed))) return refuse(SMPP_STATUS.THROTTLED, 'accessSpeed');
+      // the parts are taken by one submit only (the same part sent twice at once, on two connections)
+      if (claim !== null && !(await this.claimParts(account.id, claim))) return answer(0, `p${part!.ref}.${part!.seq}`);
+      const r = await this.platform.submit(account, { phone, text, sourceAddr, extension, registeredDelivery });
+      if (!r.ok) return refuse(r.status, 'refusal', r.message);
+      this.stats.accepted++;
+      return answer(0, r.msgId);
     } catch (err) {
       this.ctx.log.warn({ err }, 'smpp submit_sm failed');
-      return answer(SMPP_STATUS.SYSERR);
+      const e = err as { code?: unknown; message?: unknown };
+      return refuse(SMPP_STATUS.SYSERR, 'error', `${String(e.code ?? '')} ${String(e.message ?? err)}`);
     } finally {
       cs.inflight--;
     }
@@ -755,6 +790,30 @@ export class SmppServer {
 
   private deliver(cs: CustomerSession, row: ReceiptRow) {
     const text = receiptText({ msgId: String(row.message_id), stat: row.stat, err: row.err, submitAt: new Date(row.submit_at), doneAt: new Date(row.done_at), text: row.text, tzMinutes: this.opts.tzMinutes });
+    const state = STAT_STATE[row.stat] ?? STAT_STATE.UNKNOWN;
+    // written directly (smsc/pdu encodeSm: the receipt text is IA5, the ids short) instead of the
+    // library's generic encoder; anything that does not fit it goes the library's way
+    const octets = Buffer.from(text, 'latin1');
+    const fits = octets.length <= 254 && /^[\x20-\x7e]*$/.test(text) && row.phone.length <= 20 && (cs.bound?.clientid ?? '').length <= 20;
+    if (fits) {
+      const raw = encodeSm('deliver_sm', {
+        sourceTon: 0,
+        sourceNpi: 0,
+        source: row.phone,
+        destTon: 0,
+        destNpi: 0,
+        dest: cs.bound?.clientid ?? '',
+        esmClass: ESM_RECEIPT,
+        registeredDelivery: 0,
+        dataCoding: DC_IA5,
+        shortMessage: octets,
+        tlvs: [
+          [TLV_RECEIPTED_MESSAGE_ID, cstr(String(row.message_id))],
+          [TLV_MESSAGE_STATE, Buffer.from([state])],
+        ],
+      });
+      return this.send(cs, raw as unknown as PDU, { table: 'smpp_receipts', id: row.id });
+    }
     const pdu = new smpp.PDU('deliver_sm', {
       source_addr: row.phone,
       destination_addr: cs.bound?.clientid ?? '',
@@ -762,7 +821,7 @@ export class SmppServer {
       data_coding: 0x01,
       short_message: text,
       receipted_message_id: String(row.message_id),
-      message_state: STAT_STATE[row.stat] ?? STAT_STATE.UNKNOWN,
+      message_state: state,
     });
     this.send(cs, pdu, { table: 'smpp_receipts', id: row.id });
   }
@@ -780,20 +839,77 @@ export class SmppServer {
     this.send(cs, pdu, { table: 'smpp_mo', id: row.id });
   }
 
-  /** Adds a part; the whole text once every part is there (else null). */
-  private addPart(key: string, part: { total: number; seq: number }, text: string): string | null {
-    let m = this.long.get(key);
-    if (!m) {
-      const timer = setTimeout(() => this.long.delete(key), this.opts.reassemblyMs);
-      timer.unref();
-      m = { parts: new Array<string | undefined>(part.total), got: 0, timer };
-      this.long.set(key, m);
+  /**
+   * Adds a part of a long message to smpp_parts (shared by every connection and process of the
+   * account), under its head row's lock; returns the whole text once every part is there (the rows
+   * stay until `claimParts`), else null.
+   */
+  private addPart(
+    accountId: number,
+    p: { key: string; seq: number; total: number; text: string; phone: string; sourceAddr: string; extension: string; registeredDelivery: number },
+  ): Promise<string | null> {
+    return this.ctx.db.transaction().execute(async (trx) => {
+      const row = { account_id: accountId, msg_key: p.key, total: p.total, phone: p.phone, source_addr: p.sourceAddr, extension: p.extension, registered_delivery: p.registeredDelivery, created_at: new Date() };
+      // the head row, locked: the parts of one message are added one at a time (a head taken meanwhile
+      // by claimParts or expireParts is gone once its lock is free: this part starts a new one)
+      for (let i = 0; ; i++) {
+        await trx.insertInto('smpp_parts').values({ ...row, seq: 0 }).onConflict((oc) => oc.columns(['account_id', 'msg_key', 'seq']).doNothing()).execute();
+        const head = await trx.selectFrom('smpp_parts').select('seq').where('account_id', '=', accountId).where('msg_key', '=', p.key).where('seq', '=', 0).forUpdate().executeTakeFirst();
+        if (head) break;
+        if (i >= 3) throw new Error('smpp part: head row not kept');
+      }
+      await trx
+        .insertInto('smpp_parts')
+        .values({ ...row, seq: p.seq, text: p.text })
+        .onConflict((oc) => oc.columns(['account_id', 'msg_key', 'seq']).doUpdateSet({ text: p.text }))
+        .execute();
+      const parts = await trx.selectFrom('smpp_parts').select(['seq', 'text']).where('account_id', '=', accountId).where('msg_key', '=', p.key).where('seq', '>', 0).orderBy('seq').execute();
+      return parts.length < p.total ? null : parts.map((x) => x.text).join('');
+    });
+  }
+
+  /** Takes the complete parts of a message (deletes its rows); false when another submit took them first. */
+  private async claimParts(accountId: number, key: string): Promise<boolean> {
+    const rows = await this.ctx.db.deleteFrom('smpp_parts').where('account_id', '=', accountId).where('msg_key', '=', key).returning('seq').execute();
+    return rows.some((r) => r.seq === 0);
+  }
+
+  /**
+   * Long messages whose first part came more than reassemblyMs ago and are still incomplete: one
+   * listener takes each (skip locked) and accepts its parts as they are (joined in order, the
+   * missing ones left out), from the head's destination, extension and registered_delivery. The
+   * earlier parts' answers were part ids: the message's own id is only in its receipt and the
+   * task's records.
+   */
+  async expireParts(): Promise<number> {
+    if (this.closing) return 0;
+    const cut = new Date(Date.now() - this.opts.reassemblyMs);
+    const rows = await sql<{ account_id: number; msg_key: string; seq: number; text: string; phone: string; source_addr: string; extension: string; registered_delivery: number }>`
+      delete from smpp_parts p
+      using (select account_id, msg_key from smpp_parts where seq = 0 and created_at < ${cut} order by created_at limit 200 for update skip locked) h
+      where p.account_id = h.account_id and p.msg_key = h.msg_key
+      returning p.account_id, p.msg_key, p.seq, p.text, p.phone, p.source_addr, p.extension, p.registered_delivery`.execute(this.ctx.db);
+    const messages = new Map<string, typeof rows.rows>();
+    for (const r of rows.rows) {
+      const k = `${r.account_id}|${r.msg_key}`;
+      const list = messages.get(k) ?? [];
+      list.push(r);
+      messages.set(k, list);
     }
-    if (m.parts[part.seq - 1] === undefined) m.got++;
-    m.parts[part.seq - 1] = text;
-    if (m.got < part.total) return null;
-    clearTimeout(m.timer);
-    this.long.delete(key);
-    return m.parts.join('');
+    let n = 0;
+    for (const list of messages.values()) {
+      const head = list.find((r) => r.seq === 0);
+      const parts = list.filter((r) => r.seq > 0).sort((a, b) => a.seq - b.seq);
+      if (!head || !parts.length) continue;
+      const account = await this.account(head.account_id);
+      if (!account || account.status !== AccountStatus.Active) continue;
+      const r = await this.platform
+        .submit(account, { phone: head.phone, text: parts.map((x) => x.text).join(''), sourceAddr: head.source_addr, extension: head.extension, registeredDelivery: head.registered_delivery })
+        .catch((err: unknown) => ({ ok: false as const, status: SMPP_STATUS.SYSERR, message: String(err) }));
+      if (r.ok) n++;
+      else this.ctx.log.warn({ status: r.status, message: r.message }, 'smpp long message accepted as it is: refused');
+    }
+    this.stats.partsExpired += n;
+    return n;
   }
 }
