@@ -2,7 +2,9 @@
  * The console's HTTP client. Every call goes to `/api`; a response succeeds only when
  * `code === 0` (or "0"). Otherwise the promise rejects with the body and its `msg` is toasted.
  * A timeout response header shows the timeout overlay and is treated as code 401 登录超时.
- * A network failure logs 接口异常.
+ * A network failure logs 接口异常, and a failure without a JSON body (a proxy's 502 page, an
+ * unreachable server) is toasted too (接口异常（502）), once like any other: a failure never passes
+ * silently for empty data (issue 27 item 4). Cancelled calls are not failures.
  */
 import axios, { AxiosError, type AxiosRequestConfig } from 'axios';
 import { MESSAGES } from '../../common/schema/messages';
@@ -98,7 +100,10 @@ http.interceptors.response.use(
       return Promise.reject(err);
     }
     console.error('接口异常', error.message);
-    return Promise.reject(new ApiError({ code: -1, msg: '接口异常' }));
+    const status = error.response?.status;
+    const err = new ApiError({ code: -1, msg: status ? `接口异常（${status}）` : '接口异常' });
+    if (!axios.isCancel(error) && !(error.config as ApiRequestConfig | undefined)?.silent) listeners.error.forEach((fn) => fn(err.message, err.body));
+    return Promise.reject(err);
   },
 );
 

@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, within, waitFor } from 'storybook/test';
+import { Button } from 'antd';
 import { http } from 'msw';
 import { withApp } from '@/stories/withApp';
 import { consoleApi, ok } from '@/stories/mockApi';
@@ -30,5 +31,48 @@ export const SubAccountHidesAgentOnlyFilters: Story = {
   args: { filter: 'filters/sign', agent: false, formProps: {} },
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).queryByText('子账户')).toBeNull();
+  },
+};
+
+/** 重置: the form back to its first values, then the list's onReset (useSchemaList searches again). */
+export const Reset: Story = {
+  args: { filter: 'filters/sign', agent: false, formProps: { onFinish: fn(), onReset: fn() } },
+  play: async ({ canvasElement, args }) => {
+    const c = within(canvasElement);
+    const input = c.getByPlaceholderText('签名');
+    await userEvent.type(input, '云讯通');
+    await expect(input).toHaveValue('云讯通');
+    await userEvent.click(c.getByRole('button', { name: /重\s*置/ }));
+    await waitFor(() => expect(args.formProps.onReset).toHaveBeenCalled());
+    await waitFor(() => expect(input).toHaveValue(''));
+  },
+};
+
+/** A phone's width: one filter a line, each control within the screen, the buttons (exports) wrap. */
+export const NarrowWidth: Story = {
+  args: {
+    filter: 'filters/send-record',
+    agent: true,
+    formProps: {},
+    extra: (
+      <>
+        <Button>导出记录</Button>
+        <Button>导出号码</Button>
+      </>
+    ),
+  },
+  parameters: { viewport: { defaultViewport: 'mobile' } },
+  decorators: [
+    (Story) => (
+      <div style={{ width: 358 }}>
+        <Story />
+      </div>
+    ),
+  ],
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const right = canvasElement.querySelector('.schema-filter-bar')!.getBoundingClientRect().right;
+    for (const el of canvasElement.querySelectorAll('.ant-form-item, button')) await expect(`${el.className} ${el.textContent}: ${el.getBoundingClientRect().right}`).toBe(`${el.className} ${el.textContent}: ${Math.min(el.getBoundingClientRect().right, right)}`);
+    await expect(c.getByRole('button', { name: /导出号码/ })).toBeVisible();
   },
 };
