@@ -85,8 +85,15 @@ function control(field: FieldInfo, schema: JsonSchema, widgets: SchemaFilterBarP
 export function SchemaFilterBar<V>({ filter, formProps, agent, omit = [], widgets, fieldProps, extra }: SchemaFilterBarProps<V>) {
   const fields = schemas.fields(filter).filter((f) => !omit.includes(f.name) && (agent || !f.agentOnly));
   const props = schemas.get(filter).properties ?? {};
+  const [ownForm] = Form.useForm<V>();
+  const form = formProps.form ?? ownForm;
+  const { onReset } = formProps;
+  const reset = () => {
+    form.resetFields();
+    onReset?.(undefined as never);
+  };
   return (
-    <Form layout="inline" {...formProps} className="schema-filter-bar" style={{ rowGap: 12, marginBottom: 16 }}>
+    <Form layout="inline" {...formProps} form={form} className="schema-filter-bar" style={{ rowGap: 12, marginBottom: 16 }}>
       {fields.map((f) => (
         <Form.Item key={f.name} name={f.name} label={f.title}>
           {control(f, props[f.name] ?? {}, widgets, fieldProps?.[f.name])}
@@ -97,7 +104,7 @@ export function SchemaFilterBar<V>({ filter, formProps, agent, omit = [], widget
           <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
             查询
           </Button>
-          <Button htmlType="reset" icon={<UndoOutlined />}>
+          <Button icon={<UndoOutlined />} onClick={reset}>
             重置
           </Button>
           {extra}
