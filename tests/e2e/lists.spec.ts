@@ -71,7 +71,7 @@ test.describe('列表', () => {
         baseExpect(await wrappedCells(page, 2), `${path} at ${width}px`).toEqual([]);
         baseExpect(await wrappedMoney(page), `${path} at ${width}px`).toEqual([]);
         if (path === TASKS) {
-          // the task number stays in view: a fixed column
+          // the task number stays in view: a fixed column (scrolling with the rest on a phone: SchemaTable.css)
           await expect(page.locator('.schema-table thead th.ant-table-cell-fix-left', { hasText: '任务编号' })).toBeVisible();
           await page.screenshot({ path: `test-results/lists/tasks-${width}.png`, fullPage: true });
         }
