@@ -32,10 +32,10 @@ export function formatDateValue(value: unknown, format: string): unknown {
 
 export const isEmptyValue = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 
-const isRange = (p: JsonSchema) => p?.type === 'array' && !!PATTERNS[p.items?.format ?? ''];
+export const isRange = (p: JsonSchema) => p?.type === 'array' && !!PATTERNS[p.items?.format ?? ''];
 
 /** Parameter names a property is sent under (two for a date range). */
-function paramsOf(name: string, p: JsonSchema): string[] {
+export function paramsOf(name: string, p: JsonSchema): string[] {
   const renamed = p?.['x-param'];
   if (isRange(p)) {
     if (!Array.isArray(renamed) || renamed.length !== 2) throw new Error(`filter ${name}: a date range needs x-param: [from, to]`);

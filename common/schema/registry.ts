@@ -77,6 +77,25 @@ export interface FieldInfo {
   widget?: string;
   agentOnly?: boolean;
   maxLength?: number;
+  /** how a list shows the property (entities' `x-table`: width, fixed, ellipsis, sum, hideable) */
+  table?: TableColumnHints;
+}
+
+/**
+ * An entity property's table hints (`"x-table": {...}` in schemas/entities), read by the console's
+ * SchemaTable for every list of the entity:
+ * - `width`: the column's width in px (a floor: the table scrolls sideways instead of wrapping);
+ * - `fixed`: `"left"` keeps a key column in view while the table scrolls sideways;
+ * - `ellipsis`: long text is cut at this width (px, or 240 when `true`) with the whole text in a tooltip;
+ * - `sum`: the column is added up in the table's 合计 row (when the screen shows totals);
+ * - `hideable: false`: the column settings never hide it.
+ */
+export interface TableColumnHints {
+  width?: number;
+  fixed?: 'left' | 'right';
+  ellipsis?: boolean | number;
+  sum?: boolean;
+  hideable?: boolean;
 }
 
 export class SchemaRegistry {
@@ -125,6 +144,7 @@ export class SchemaRegistry {
         widget: str(p['x-widget']),
         agentOnly: !!p['x-agent-only'],
         maxLength: p.maxLength,
+        ...(p['x-table'] ? { table: p['x-table'] as TableColumnHints } : {}),
       };
     });
   }

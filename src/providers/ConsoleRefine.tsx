@@ -7,6 +7,8 @@
  *
  * It owns its react-query client (Refine's defaults) so the access control provider reads the
  * identity and certification status from the same cache as the shell (see layout/hooks.ts).
+ * Queries are not retried: a failure is toasted once (http.ts) and a list shows it with 重试
+ * (SchemaTable), where react-query's three silent retries toasted it four times.
  */
 import { useMemo, useState, type ReactNode } from 'react';
 import { Refine, type AuthProvider, type DataProvider } from '@refinedev/core';
@@ -38,7 +40,7 @@ export function ConsoleRefine({ children, authProvider = defaultAuthProvider, da
         ...queryClientConfig,
         defaultOptions: {
           ...queryClientConfig?.defaultOptions,
-          queries: { refetchOnWindowFocus: false, placeholderData: keepPreviousData, ...queryClientConfig?.defaultOptions?.queries },
+          queries: { retry: false, refetchOnWindowFocus: false, placeholderData: keepPreviousData, ...queryClientConfig?.defaultOptions?.queries },
         },
       }),
   );

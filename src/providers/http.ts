@@ -2,7 +2,10 @@
  * The console's HTTP client. Every call goes to `/api`; a response succeeds only when
  * `code === 0` (or "0"). Otherwise the promise rejects with the body and its `msg` is toasted.
  * A timeout response header shows the timeout overlay and is treated as code 401 登录超时.
- * A network failure logs 接口异常.
+ * A network failure logs 接口异常, and a failure without a JSON body (a proxy's 502 page, an
+ * unreachable server) is toasted too (接口异常（502）), once like any other: a failure never passes
+ * silently for empty data (issue 27 item 4). Cancelled calls are not failures.
+ *
  *
  * get / postForm / postJson (the JSON calls: nearly every call) go over the browser's fetch, so
  * /login, which makes only such calls, carries no HTTP library. Uploads and file downloads
@@ -88,9 +91,12 @@ export function refused(body: ApiBody, silent: boolean | undefined): ApiError {
 }
 
 /** Both transports: no answer (network, timeout) or one that is not ours. */
-export function unreachable(reason: string): ApiError {
+export function unreachable(reason: string, how: { status?: number; silent?: boolean; cancelled?: boolean } = {}): ApiError {
   console.error('接口异常', reason);
-  return new ApiError({ code: -1, msg: '接口异常' });
+  const err = new ApiError({ code: -1, msg: how.status ? `接口异常（${how.status}）` : '接口异常' });
+  // toasted like any other failure (once: react-query does not retry), unless the caller cancelled it
+  if (!how.silent && !how.cancelled) listeners.error.forEach((fn) => fn(err.message, err.body));
+  return err;
 }
 
 export interface ApiRequestConfig {
@@ -146,7 +152,7 @@ async function request<T>(method: 'GET' | 'POST', url: string, body: BodyInit | 
     res = await fetch(base() + url, { method, body, headers, credentials: 'include', signal: abort.signal });
     text = await res.text();
   } catch (e) {
-    throw unreachable(e instanceof Error ? e.message : String(e));
+    throw unreachable(e instanceof Error ? e.message : String(e), { silent: config.silent, cancelled: !!config.signal?.aborted });
   } finally {
     clearTimeout(timer);
     config.signal?.removeEventListener('abort', stop);
@@ -162,7 +168,7 @@ async function request<T>(method: 'GET' | 'POST', url: string, body: BodyInit | 
   if (answer && typeof answer === 'object' && 'code' in answer) throw refused(answer as ApiBody, config.silent);
   // a 2xx answer that is not ours reads 接口异常 as a failed code would (toasted); anything else is the network's
   if (res.ok) throw refused({ code: -1, msg: '接口异常' }, config.silent);
-  throw unreachable(`HTTP ${res.status}`);
+  throw unreachable(`HTTP ${res.status}`, { status: res.status, silent: config.silent });
 }
 
 /** GET returning the whole body ({code,msg,data,...}). */

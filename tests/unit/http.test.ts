@@ -85,4 +85,19 @@ describe('http client', () => {
     expect(log).toHaveBeenCalledWith('接口异常', expect.anything());
     log.mockRestore();
   });
+
+  it('a failure without a JSON body (a proxy’s 502 page) is toasted once, with its status', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const toast = vi.fn();
+    const off = httpEvents.onError(toast);
+    server.use(mock.get('/api/gateway', () => new HttpResponse('<html>502 Bad Gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } })));
+    const err = await get('/gateway').catch((e) => e);
+    const quiet = await get('/gateway', undefined, { silent: true }).catch((e) => e);
+    off();
+    expect(err.message).toBe('接口异常（502）');
+    expect(quiet.message).toBe('接口异常（502）');
+    expect(toast).toHaveBeenCalledTimes(1);
+    expect(toast).toHaveBeenCalledWith('接口异常（502）', { code: -1, msg: '接口异常（502）' });
+    log.mockRestore();
+  });
 });

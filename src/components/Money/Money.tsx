@@ -11,12 +11,12 @@ export interface MoneyProps {
   signed?: boolean;
 }
 
-/** An exact amount (decimal string), grouped, with its unit. */
+/** An exact amount (decimal string), grouped, with its unit; never wraps (a table cell, a narrow card). */
 export function Money({ value, scale = 2, unit = '元', signed }: MoneyProps) {
   const text = formatMoney(value, scale);
   const negative = text.startsWith('-');
   return (
-    <Typography.Text type={signed && negative ? 'danger' : undefined} style={{ fontVariantNumeric: 'tabular-nums' }}>
+    <Typography.Text type={signed && negative ? 'danger' : undefined} style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
       {text}
       {text !== '-' && unit ? ` ${unit}` : ''}
     </Typography.Text>

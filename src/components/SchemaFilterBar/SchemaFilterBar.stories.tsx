@@ -32,3 +32,21 @@ export const SubAccountHidesAgentOnlyFilters: Story = {
     await expect(within(canvasElement).queryByText('子账户')).toBeNull();
   },
 };
+
+/** 重置: the form back to its first values, then the list's onReset (useSchemaList searches again). */
+export const Reset: Story = {
+  args: { filter: 'filters/sign', agent: false, formProps: { onFinish: fn(), onReset: fn() } },
+  play: async ({ canvasElement, args }) => {
+    const c = within(canvasElement);
+    const input = c.getByPlaceholderText('签名');
+    await userEvent.type(input, '云讯通');
+    await expect(input).toHaveValue('云讯通');
+    await userEvent.click(c.getByRole('button', { name: /重\s*置/ }));
+    await waitFor(() => expect(args.formProps.onReset).toHaveBeenCalled());
+    // (the reset field is drawn anew: ask for the input again)
+    await waitFor(() => expect(c.getByPlaceholderText('签名')).toHaveValue(''));
+  },
+};
+
+// the phone layout (< 576 px, a media query: one filter a line, the exports wrap) is checked at 390 px
+// by tests/e2e/lists.spec.ts, where the viewport is a phone's

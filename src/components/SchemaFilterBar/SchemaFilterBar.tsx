@@ -9,14 +9,19 @@
  *
  * Use with `searchFormProps` of useSchemaList, which turns the values into the request's parameters
  * by the same schema (schemaFilters: date formats, `x-trim`, `x-param` renames).
+ *
+ * 查询 searches, 重置 puts back the list's first values and searches (the form's reset, then
+ * `formProps.onReset`: useSchemaList's). On a phone (< 576 px) every filter takes the full width,
+ * and the buttons (the page's exports among them) wrap instead of overflowing.
  */
 import type { ReactNode } from 'react';
 import { Button, DatePicker, Form, Input, Select, Space, type FormProps } from 'antd';
-import { SearchOutlined } from '@ant-design/icons';
+import { SearchOutlined, UndoOutlined } from '@ant-design/icons';
 import { enumOptions, schemas } from '@/schema';
 import { ClientSelect } from '@/components/ClientSelect/ClientSelect';
 import { CitySelect, ProvinceSelect } from '@/components/RegionSelect/RegionSelect';
 import type { FieldInfo, JsonSchema } from '../../../common/schema';
+import './SchemaFilterBar.css';
 
 export interface SchemaFilterBarProps<V> {
   /** filter schema key, e.g. "filters/sign" */
@@ -80,17 +85,27 @@ function control(field: FieldInfo, schema: JsonSchema, widgets: SchemaFilterBarP
 export function SchemaFilterBar<V>({ filter, formProps, agent, omit = [], widgets, fieldProps, extra }: SchemaFilterBarProps<V>) {
   const fields = schemas.fields(filter).filter((f) => !omit.includes(f.name) && (agent || !f.agentOnly));
   const props = schemas.get(filter).properties ?? {};
+  const [ownForm] = Form.useForm<V>();
+  const form = formProps.form ?? ownForm;
+  const { onReset } = formProps;
+  const reset = () => {
+    form.resetFields();
+    onReset?.(undefined as never);
+  };
   return (
-    <Form layout="inline" {...formProps} style={{ rowGap: 12, marginBottom: 16 }}>
+    <Form layout="inline" {...formProps} form={form} className="schema-filter-bar" style={{ rowGap: 12, marginBottom: 16 }}>
       {fields.map((f) => (
         <Form.Item key={f.name} name={f.name} label={f.title}>
           {control(f, props[f.name] ?? {}, widgets, fieldProps?.[f.name])}
         </Form.Item>
       ))}
       <Form.Item>
-        <Space>
+        <Space wrap>
           <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
             查询
+          </Button>
+          <Button icon={<UndoOutlined />} onClick={reset}>
+            重置
           </Button>
           {extra}
         </Space>

@@ -5,7 +5,11 @@
  *
  * - the resource: the page's data declaration from its folder's index.ts (layout/declarations
  *   DataResource): its name, its filter schema (`filter`) and page size (`list.pageSize`, else 15);
- * - filters are not kept in the address bar;
+ * - the filters, the page and the page size are kept in the address bar (listUrl.ts), so a reload
+ *   or a shared link shows the same list (lists with a filter schema; `syncUrl: false` opts out);
+ * - 重置 in the filter bar (searchFormProps.onReset) puts back the first values and searches;
+ * - a load failure is `tableProps.listError` (its message and a retry), which SchemaTable shows in
+ *   place of 暂无数据 (the failure's one toast is the HTTP client's);
  * - 查询 with unchanged filters reloads the list (to see, e.g., the outcome of a review);
  * - `params` are the current filters as sent, for the screen's export;
  * - `initialValues`: the filter bar's first values (a default date range), sent with the first call;
@@ -14,7 +18,8 @@
  *
  * Pass `tableProps` to SchemaTable and `searchFormProps` to SchemaFilterBar.
  */
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import equal from 'fast-deep-equal';
 import { App } from 'antd';
 import { useTable, type useTableProps } from '@refinedev/antd';
@@ -22,6 +27,8 @@ import type { BaseRecord, CrudFilter, HttpError } from '@refinedev/core';
 import { schemas } from '@/schema';
 import { DEFAULT_PAGE_SIZE } from '@/providers/dataProvider';
 import type { DataResource } from '@/layout/declarations';
+import type { ListError } from './SchemaTable';
+import { readListUrl, writeListUrl } from './listUrl';
 import { filterParamNames, schemaFilters, type FilterParams } from '../../../common/schema/filters';
 
 export interface SchemaListOptions<T extends BaseRecord, V> extends Omit<useTableProps<T, HttpError, V, T>, 'resource' | 'onSearch'> {
@@ -33,6 +40,8 @@ export interface SchemaListOptions<T extends BaseRecord, V> extends Omit<useTabl
   initialValues?: Record<string, unknown>;
   /** checks the filter values before a search: a message refuses it (shown as an error toast) */
   validate?: (values: Record<string, unknown>) => string | null | undefined;
+  /** keep the filters, page and page size in the address bar (default: when the list has a filter schema) */
+  syncUrl?: boolean;
 }
 
 /** The page size of a resource's list: its declaration's, else 15 (a bare name: 15). */
@@ -47,13 +56,19 @@ export function searchFilters(filterSchema: string, values: Record<string, unkno
 
 export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<string, unknown>>(
   declaration: string | DataResource,
-  { filterSchema: givenFilter, pageSize, pagination, initialValues, validate, ...options }: SchemaListOptions<T, V> = {},
+  { filterSchema: givenFilter, pageSize, pagination, initialValues, validate, syncUrl, ...options }: SchemaListOptions<T, V> = {},
 ) {
   const resource = typeof declaration === 'string' ? declaration : declaration.name;
   const filterSchema = givenFilter ?? (typeof declaration === 'string' ? undefined : declaration.filter);
+  const defaultPageSize = pageSize ?? listPageSize(declaration);
+  const urlSync = syncUrl ?? !!filterSchema;
   const { message } = App.useApp();
+  const [search, setSearch] = useSearchParams();
+  // the address bar's state (a reload, a shared link), read once
+  const [fromUrl] = useState(() => (urlSync ? readListUrl(filterSchema, search) : {}));
+  const startValues = fromUrl.values ?? initialValues;
   // the first values, as parameters and as Refine filters (computed once: a default range stays put)
-  const [initial] = useState(() => (filterSchema && initialValues ? searchFilters(filterSchema, initialValues) : undefined));
+  const [initial] = useState(() => (filterSchema && startValues ? searchFilters(filterSchema, startValues) : undefined));
   const [params, setParams] = useState<FilterParams>(initial?.params ?? {});
   const sent = useRef<FilterParams>(initial?.params ?? {});
   const table = useTable<T, HttpError, V>({
@@ -61,7 +76,7 @@ export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<stri
     syncWithLocation: false,
     ...options,
     ...(initial ? { filters: { ...options.filters, initial: initial.filters } } : {}),
-    pagination: { pageSize: pageSize ?? listPageSize(declaration), ...pagination },
+    pagination: { pageSize: fromUrl.pageSize ?? defaultPageSize, ...(fromUrl.current ? { currentPage: fromUrl.current } : {}), ...pagination },
     onSearch: (values) => {
       if (!filterSchema) return [];
       const next = searchFilters(filterSchema, values as Record<string, unknown>);
@@ -72,11 +87,28 @@ export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<stri
       return next.filters;
     },
   });
-  const { searchFormProps: base } = table;
+  const { searchFormProps: base, currentPage, pageSize: size } = table;
+  // the list's state into the address bar (replacing the entry: back leaves the page, not a filter)
+  useEffect(() => {
+    if (!urlSync) return;
+    setSearch(
+      (prev) => {
+        const next = writeListUrl(prev, filterSchema, { params, current: currentPage, pageSize: size, defaultPageSize });
+        return next.toString() === prev.toString() ? prev : next;
+      },
+      { replace: true },
+    );
+  }, [urlSync, setSearch, filterSchema, params, currentPage, size, defaultPageSize]);
   const searchFormProps = useMemo(
     () => ({
       ...base,
-      initialValues: initialValues ?? base.initialValues,
+      initialValues: startValues ?? base.initialValues,
+      // 重置 (the filter bar's reset button): the first values (not the address bar's), and search
+      onReset: () => {
+        const names = filterSchema ? Object.keys(schemas.get(filterSchema).properties ?? {}) : [];
+        base.form?.setFieldsValue({ ...Object.fromEntries(names.map((n) => [n, undefined])), ...initialValues } as Parameters<NonNullable<typeof base.form>['setFieldsValue']>[0]);
+        base.form?.submit();
+      },
       onFinish: (values: V) => {
         const problem = validate?.(values as Record<string, unknown>);
         if (problem) {
@@ -90,7 +122,11 @@ export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<stri
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [base, validate, message],
   );
-  return { ...table, searchFormProps, params };
+  const { tableQuery } = table;
+  const listError: ListError | null =
+    tableQuery.isError && tableQuery.error ? { message: tableQuery.error.message || '加载失败', retry: () => void tableQuery.refetch() } : null;
+  const tableProps = { ...table.tableProps, listError, pagination: table.tableProps.pagination && { ...table.tableProps.pagination, defaultPageSize } };
+  return { ...table, tableProps, searchFormProps, params };
 }
 
 export default useSchemaList;

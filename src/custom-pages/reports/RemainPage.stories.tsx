@@ -28,9 +28,9 @@ export const AgentWithExpiring: Story = {
     await expect(await c.findByText('即将过期', {}, T)).toBeInTheDocument();
     await expect(c.getAllByText('即将过期')).toHaveLength(1);
     await expect(c.getByText('苏州好易购电子商务有限公司')).toBeInTheDocument();
-    const summary = within(c.getByTestId('remain-summary'));
+    const summary = within(c.getByTestId('table-totals'));
     await expect(summary.getByText('合计')).toBeInTheDocument();
-    await expect(summary.getByText(String(remainRows.reduce((s, r) => s + r.account_balance, 0)))).toBeInTheDocument();
+    await expect(summary.getByText(remainRows.reduce((s, r) => s + r.account_balance, 0).toLocaleString('zh-CN'))).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /返回首页/ })).toBeInTheDocument();
   },
 };
@@ -53,7 +53,7 @@ export const SubAccountNoSummary: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('即将过期', {}, T)).toBeInTheDocument();
-    await expect(c.queryByTestId('remain-summary')).not.toBeInTheDocument();
+    await expect(c.queryByTestId('table-totals')).not.toBeInTheDocument();
     await expect(c.queryByText('上海优品电商有限公司')).not.toBeInTheDocument();
   },
 };

@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { Button, Card, Space, Table, Typography } from 'antd';
+import { Button, Card, Space } from 'antd';
 import { HomeOutlined } from '@ant-design/icons';
 import { RemainDead, type RemainRow } from '@/generated/schemas';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
@@ -27,7 +27,6 @@ export function RemainPage() {
     return t !== null && /^[0-4]$/.test(t) ? { product_type: Number(t) } : {};
   });
   const { tableProps, searchFormProps } = useSchemaList<RemainRow>(remain, { initialValues, queryOptions: { enabled: !!user } });
-  const rows = (tableProps.dataSource ?? []) as RemainRow[];
   const columns = [
     { field: 'rownum', width: 64 },
     ...(agent ? ['client_id', 'client_name'] : []),
@@ -63,22 +62,8 @@ export function RemainPage() {
         columns={columns}
         rowClassName={(r) => (r.dead === RemainDead.ExpiringSoon ? 'remain-expiring' : '')}
         locale={{ emptyText: '暂无数据' }}
-        summary={
-          agent && rows.length
-            ? () => (
-                <Table.Summary.Row data-testid="remain-summary">
-                  <Table.Summary.Cell index={0}>
-                    <Typography.Text strong>合计</Typography.Text>
-                  </Table.Summary.Cell>
-                  <Table.Summary.Cell index={1} colSpan={6} />
-                  <Table.Summary.Cell index={7}>
-                    <Typography.Text strong>{rows.reduce((s, r) => s + Number(r.account_balance), 0)}</Typography.Text>
-                  </Table.Summary.Cell>
-                  <Table.Summary.Cell index={8} />
-                </Table.Summary.Row>
-              )
-            : undefined
-        }
+        // the spec's summary row (not for sub-accounts): 合计 of the x-table.sum columns
+        totals={agent}
       />
     </Card>
   );
