@@ -164,8 +164,10 @@ class Channel {
   /** slices routed to it and not recorded yet (a replaced channel's link is closed when none is left) */
   private active = 0;
   private idleWaiters: (() => void)[] = [];
-  private tokens: number;
-  private refilledAt = 0;
+  /** messages routed to it per 100 ms over the last second (its throughput limit) */
+  private readonly buckets = new Int32Array(10);
+  private bucketIdx = 0;
+  private inWindow = 0;
   constructor(
     public route: ChannelRoute,
     /** serves every message (the default link) */
@@ -174,7 +176,6 @@ class Channel {
     const cap = route.link.capacity;
     this.full = cap && cap > 0 ? cap : Number.POSITIVE_INFINITY;
     this.budget = new WriteBudget(this.full);
-    this.tokens = route.maxPerSecond ?? 0;
   }
   get name() {
     return this.route.name;
@@ -197,16 +198,30 @@ class Channel {
     if (!out) return 'yes';
     return now >= this.probeAt ? 'probe' : 'no';
   }
-  /** a token of its throughput limit is left (not taken) */
+  /**
+   * Below its throughput limit: fewer than maxPerSecond messages routed to it in the last second,
+   * counted in ten 100 ms buckets (so also in every calendar second, as carriers count).
+   */
   hasToken(now: number): boolean {
     const max = this.route.maxPerSecond ?? 0;
     if (!max) return true;
-    this.tokens = Math.min(max, this.tokens + ((now - this.refilledAt) * max) / 1000);
-    this.refilledAt = now;
-    return this.tokens >= 1;
+    const idx = Math.floor(now / 100);
+    if (idx - this.bucketIdx >= 10) {
+      this.buckets.fill(0);
+      this.inWindow = 0;
+    } else {
+      for (let i = this.bucketIdx + 1; i <= idx; i++) {
+        this.inWindow -= this.buckets[i % 10];
+        this.buckets[i % 10] = 0;
+      }
+    }
+    if (idx > this.bucketIdx) this.bucketIdx = idx;
+    return this.inWindow < max;
   }
   take() {
-    if (this.route.maxPerSecond) this.tokens--;
+    if (!this.route.maxPerSecond) return;
+    this.buckets[this.bucketIdx % 10]++;
+    this.inWindow++;
   }
   /**
    * A slice's answers as the channel's state (docs/api-dispatch.md "Carrier back-off"): throttling
@@ -614,8 +629,16 @@ export class Dispatcher {
     const most = finite ? Math.max(1, Math.floor(budget.size / 4)) : batch.length;
     const prefix = c.name ? `${c.name}:` : '';
     let i = 0;
+    let handBack = false;
     while (i < batch.length) {
       const n = await budget.take(Math.min(most, batch.length - i), floor);
+      // after the first slice: a channel gone out of routing (system error, lasting throttling, unbound
+      // for failoverMs) or out of the table hands the rest back, to be routed again at once
+      if (i > 0 && (!this.channels.includes(c) || c.health(Date.now(), this.o.failoverMs, this.o.throttleFailoverMs) !== 'yes')) {
+        budget.release(n);
+        handBack = true;
+        break;
+      }
       const slice = batch.slice(i, i + n);
       let ok = false;
       try {
@@ -651,7 +674,8 @@ export class Dispatcher {
       );
     }
     const results = (await Promise.all(slices)).flat();
-    for (const m of batch.slice(i)) results.push({ ref: m.id, status: 'retry', code: 'NOT_WRITTEN', afterMs: 1000 });
+    for (const m of batch.slice(i)) results.push(handBack ? { ref: m.id, status: 'retry', code: 'CHANNEL_OUT', afterMs: 50 } : { ref: m.id, status: 'retry', code: 'NOT_WRITTEN', afterMs: 1000 });
+    if (handBack) this.ctx.log.warn(`dispatch ${this.workerId}: channel ${c.name || '(SMPP_URL)'} out of routing: ${batch.length - i} messages routed again`);
     await this.record(toOutcomes(batch, results));
   }
 
