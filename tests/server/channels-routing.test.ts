@@ -188,8 +188,8 @@ describe.each(backends)('routing among channels (%s)', (backend) => {
   it('throttling (0x58) slows the channel and retries its messages, never fails them; ESME_RSYSERR takes it out of routing until it accepts again', async () => {
     const { server } = t;
     const db = server.handle.db;
-    // the carrier takes 50 a second; our channel has no limit of its own
-    const a = await startSimulator({ ...DELIVER_ALL, seed: 7, maxPerSecond: 50 });
+    // the carrier takes 15 a second (low enough to be reached on a loaded machine); our channel has no limit of its own
+    const a = await startSimulator({ ...DELIVER_ALL, seed: 7, maxPerSecond: 15 });
     const b = await startSimulator({ ...DELIVER_ALL, seed: 8 });
     const la = linkTo(a, '&window=40&throttle_ms=100');
     const lb = linkTo(b);
@@ -199,16 +199,16 @@ describe.each(backends)('routing among channels (%s)', (backend) => {
     try {
       await Promise.all([la.waitReady(5000), lb.waitReady(5000)]);
       d.start();
-      const t1 = await insertFixtureTask(db, { accountId: account, count: 200, nextAt: new Date(), phoneBase: 13950000000 });
+      const t1 = await insertFixtureTask(db, { accountId: account, count: 90, nextAt: new Date(), phoneBase: 13950000000 });
       await waitDelivered(server, t1.id);
       const m1 = await messages(server, t1.id);
       // throttled, retried on it: everything on a, delivered, nothing twice
       expect(a.counts().throttled).toBeGreaterThan(0);
-      expect(sentOn({ a, b }, m1.map((m) => m.id))).toEqual({ a: 200 });
+      expect(sentOn({ a, b }, m1.map((m) => m.id))).toEqual({ a: 90 });
       expect(m1.every((m) => m.state === 3)).toBe(true);
       expect(m1.some((m) => m.attempts > 1)).toBe(true);
       // the back-off: far fewer throttled answers than messages (the budget halves, the link pauses)
-      expect(a.counts().throttled).toBeLessThan(200);
+      expect(a.counts().throttled).toBeLessThan(90);
       await expectMoneyExact(server, t1.id);
 
       // a answers ESME_RSYSERR: out of routing, its traffic to b; a probe a second; back once it accepts

@@ -194,14 +194,15 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
 
   /** the named channels' links now in use */
   let named = new Map<string, { key: string; link: SmscLinkHandle; spec: ChannelSpec }>();
-  const routesOf = (specs: ChannelSpec[]): ChannelRoute[] =>
+  /** the routes of a table: a channel whose URL did not change keeps its link (`into`: the links by name) */
+  const routesOf = (specs: ChannelSpec[], into: typeof named): ChannelRoute[] =>
     specs.map((spec) => {
       let cur = named.get(spec.name);
       if (!cur || cur.key !== channelKey(spec)) cur = { key: channelKey(spec), link: createSmscLink(spec.cfg, ctx.log), spec };
-      named.set(spec.name, { ...cur, spec });
+      into.set(spec.name, { ...cur, spec });
       return { name: spec.name, link: cur.link, carriers: spec.carriers, international: spec.international, smsTypes: spec.smsTypes, priority: spec.priority, weight: spec.weight, maxPerSecond: spec.maxPerSecond };
     });
-  const initial: SmscLink | ChannelRoute[] = table.channels.length ? routesOf(table.channels) : (await defaultLink()).link;
+  const initial: SmscLink | ChannelRoute[] = table.channels.length ? routesOf(table.channels, named) : (await defaultLink()).link;
 
   const pusher = opts.push === false ? null : new Pusher({ db: ctx.db, log: ctx.log, now: ctx.now, resolveHost: ctx.resolveHost });
   pusher?.start();
@@ -237,12 +238,15 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
       ctx.log.error('dispatch: every channel was removed and there is no SMPP_URL; the current channels are kept');
       return false;
     }
-    named = new Map();
-    const table: SmscLink | ChannelRoute[] = next.length ? routesOf(next) : (await defaultLink()).link;
+    const byName = new Map<string, { key: string; link: SmscLinkHandle; spec: ChannelSpec }>();
+    const table: SmscLink | ChannelRoute[] = next.length ? routesOf(next, byName) : (await defaultLink()).link;
+    named = byName;
     const p = dispatcher.setChannels(table).then(async (unused) => {
-      const stale = unused as SmscLinkHandle[];
-      await Promise.all(stale.map((l) => l.close()));
+      // a link routed to again meanwhile (a later change back) stays open
+      const inUse = new Set(links().map((l) => l.link));
+      const stale = (unused as SmscLinkHandle[]).filter((l) => !inUse.has(l));
       if (fallback && stale.includes(fallback.link)) fallback = null;
+      await Promise.all(stale.map((l) => l.close()));
     });
     closing.add(p);
     void p.finally(() => closing.delete(p));
