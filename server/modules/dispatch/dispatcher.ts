@@ -223,6 +223,32 @@ class Channel {
     this.buckets[this.bucketIdx % 10]++;
     this.inWindow++;
   }
+  /** the same limit at the moment of writing (a routed slice may wait for the budget): waits until n more fit in the last second */
+  private readonly written = new Int32Array(10);
+  private writtenIdx = 0;
+  private writtenInWindow = 0;
+  async paceWrite(n: number): Promise<void> {
+    const max = this.route.maxPerSecond ?? 0;
+    if (!max) return;
+    for (;;) {
+      const now = Date.now();
+      const idx = Math.floor(now / 100);
+      if (idx - this.writtenIdx >= 10) {
+        this.written.fill(0);
+        this.writtenInWindow = 0;
+      } else for (let i = this.writtenIdx + 1; i <= idx; i++) {
+        this.writtenInWindow -= this.written[i % 10];
+        this.written[i % 10] = 0;
+      }
+      if (idx > this.writtenIdx) this.writtenIdx = idx;
+      if (this.writtenInWindow + n <= max || (this.writtenInWindow === 0 && n > max)) {
+        this.written[idx % 10] += n;
+        this.writtenInWindow += n;
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 100 - (now % 100) + 1));
+    }
+  }
   /**
    * A slice's answers as the channel's state (docs/api-dispatch.md "Carrier back-off"): throttling
    * halves its write budget (once per pause) and pauses it; accepted slices grow the budget back
@@ -625,8 +651,10 @@ export class Dispatcher {
     // slices of an eighth to a quarter of the budget: the next slices are written while one is
     // answered; what a crash between a mark and its write loses is one slice
     const finite = Number.isFinite(budget.size);
-    const floor = finite ? Math.max(1, Math.floor(budget.size / 8)) : batch.length;
-    const most = finite ? Math.max(1, Math.floor(budget.size / 4)) : batch.length;
+    // a throughput limit: slices of at most a tenth of it, each written when it fits in the last second
+    const pace = c.route.maxPerSecond ? Math.max(1, Math.floor(c.route.maxPerSecond / 10)) : Number.POSITIVE_INFINITY;
+    const floor = Math.min(pace, finite ? Math.max(1, Math.floor(budget.size / 8)) : batch.length);
+    const most = Math.min(pace, finite ? Math.max(1, Math.floor(budget.size / 4)) : batch.length);
     const prefix = c.name ? `${c.name}:` : '';
     let i = 0;
     let handBack = false;
@@ -640,6 +668,7 @@ export class Dispatcher {
         break;
       }
       const slice = batch.slice(i, i + n);
+      await c.paceWrite(n);
       let ok = false;
       try {
         const now = this.ctx.now();
