@@ -1,6 +1,6 @@
 /**
  * Carrier channels (issue 25; docs/api-dispatch.md "Channels"): the rows of dispatch_channels
- * beside the SMPP_CHANNELS file (a worker reads both when it starts), and the channels' counters
+ * beside the SMPP_CHANNELS file (running workers read both every 2 s: a change is routed by within seconds), and the channels' counters
  * of every worker process (dispatch_channel_stats, written by each worker every 10 s).
  */
 import { sql } from 'kysely';
@@ -30,7 +30,7 @@ export const channelCommands = defineCommands(
   {
     name: 'channel-add',
     usage: 'channel-add <name> <smpp://system_id:password@host:port?…> [carriers=移动,联通] [international=1] [sms_types=验证码,通知] [priority=0] [weight=1] [max_per_second=0]',
-    description: '添加或修改一个通道（数据库中的通道表，工作进程重启后生效）',
+    description: '添加或修改一个通道（数据库中的通道表，运行中的工作进程数秒内生效）',
     async run({ db, out, now }, [name, url, ...opts]) {
       if (!name || !url) throw new UsageError('缺少通道名或地址');
       let spec;
@@ -45,18 +45,18 @@ export const channelCommands = defineCommands(
         priority: spec.priority, weight: spec.weight, max_per_second: spec.maxPerSecond, enabled: true, updated_at: now(),
       };
       await db.insertInto('dispatch_channels').values(row).onConflict((oc) => oc.column('name').doUpdateSet(row)).execute();
-      out(`通道 ${spec.name}（${describeSmsc(spec.cfg)}）已保存；工作进程重启后生效`);
+      out(`通道 ${spec.name}（${describeSmsc(spec.cfg)}）已保存；运行中的工作进程数秒内生效`);
     },
   },
   {
     name: 'channel-remove',
     usage: 'channel-remove <name>',
-    description: '删除数据库中的一个通道（工作进程重启后生效）',
+    description: '删除数据库中的一个通道（运行中的工作进程数秒内生效）',
     async run({ db, out }, [name]) {
       if (!name) throw new UsageError('缺少通道名');
       const r = await db.deleteFrom('dispatch_channels').where('name', '=', name).executeTakeFirst();
       if (!Number(r.numDeletedRows)) throw new CommandError(`通道 ${name} 不存在`);
-      out(`通道 ${name} 已删除；工作进程重启后生效`);
+      out(`通道 ${name} 已删除；运行中的工作进程数秒内生效`);
     },
   },
   {

@@ -83,6 +83,12 @@ export interface DispatcherOptions {
   expand?: boolean;
   /** several channels: one unbound for longer than this hands its traffic to the next (default 30 s) */
   failoverMs?: number;
+  /**
+   * several channels: one whose answers have been throttling (0x58 / 0x14) with nothing accepted
+   * for this long hands its traffic to the next, and gets one message a second to see whether it
+   * takes traffic again (default 10 s)
+   */
+  throttleFailoverMs?: number;
   /** per-channel counters to the log and dispatch_channel_stats this often (default 10 s; 0: never) */
   channelStatsMs?: number;
   /**
@@ -128,23 +134,48 @@ export interface ChannelCounters {
   latencyCount: number;
 }
 
+/** submit_sm_resp statuses that say the carrier is throttling (ESME_RTHROTTLED, ESME_RMSGQFUL) or broken (ESME_RSYSERR) */
+const THROTTLE_CODES = new Set(['0x00000058', '0x00000014']);
+export const SYSERR_CODE = '0x00000008';
+/** a message answered ESME_RSYSERR after this many tries is refused with it (a carrier that says so for that one message forever) */
+export const SYSERR_MAX_ATTEMPTS = 5;
+/** a channel out of routing (system error, lasting throttling) gets one message this often */
+const PROBE_MS = 1000;
+
 class Channel {
   readonly budget: WriteBudget;
+  /** the link's window × connections: what the budget grows back to after throttling */
+  readonly full: number;
   readonly counters: ChannelCounters = { submitted: 0, accepted: 0, refused: 0, retried: 0, unconfirmed: 0, receipts: 0, latencyMsSum: 0, latencyCount: 0 };
   /** since when the link has been seen unbound (null: bound) */
   unboundSince: number | null = null;
   /** smooth weighted round robin among one priority's healthy channels */
   credit = 0;
-  private tokens: number;
-  private refilledAt = 0;
+  /** a throttling answer came: until then the other channels of its priority are preferred (the link's pause) */
+  pausedUntil = 0;
+  /** its answers have been throttling since then with nothing accepted (null: it accepts) */
+  throttledSince: number | null = null;
+  /** answered ESME_RSYSERR with nothing accepted since: out of routing but for probes */
+  faulted = false;
+  /** when an out-of-routing channel gets its next message */
+  probeAt = 0;
+  /** routing scratch: usable for the message being routed */
+  ok = false;
+  /** slices routed to it and not recorded yet (a replaced channel's link is closed when none is left) */
+  private active = 0;
+  private idleWaiters: (() => void)[] = [];
+  /** messages routed to it per 100 ms over the last second (its throughput limit) */
+  private readonly buckets = new Int32Array(10);
+  private bucketIdx = 0;
+  private inWindow = 0;
   constructor(
-    readonly route: ChannelRoute,
+    public route: ChannelRoute,
     /** serves every message (the default link) */
     readonly all: boolean,
   ) {
     const cap = route.link.capacity;
-    this.budget = new WriteBudget(cap && cap > 0 ? cap : Number.POSITIVE_INFINITY);
-    this.tokens = route.maxPerSecond ?? 0;
+    this.full = cap && cap > 0 ? cap : Number.POSITIVE_INFINITY;
+    this.budget = new WriteBudget(this.full);
   }
   get name() {
     return this.route.name;
@@ -152,25 +183,112 @@ class Channel {
   serves(m: ClaimedMessage): boolean {
     return this.all || channelServes({ carriers: this.route.carriers ?? [], international: this.route.international ?? false, smsTypes: this.route.smsTypes ?? [] }, m.carrier, m.smstype);
   }
-  /** bound, or unbound for less than failoverMs */
-  healthy(now: number, failoverMs: number): boolean {
-    if (this.route.link.ready) {
-      this.unboundSince = null;
-      return true;
+  /**
+   * 'yes': bound, or unbound for less than failoverMs; 'no': unbound for longer, or out of routing
+   * (a system error, or throttling with nothing accepted for throttleFailoverMs); 'probe': out of
+   * routing, but its one message a second is due
+   */
+  health(now: number, failoverMs: number, throttleFailoverMs: number): 'yes' | 'no' | 'probe' {
+    if (this.route.link.ready) this.unboundSince = null;
+    else {
+      this.unboundSince ??= now;
+      if (now - this.unboundSince >= failoverMs) return 'no';
     }
-    this.unboundSince ??= now;
-    return now - this.unboundSince < failoverMs;
+    const out = this.faulted || (this.throttledSince !== null && now - this.throttledSince >= throttleFailoverMs);
+    if (!out) return 'yes';
+    return now >= this.probeAt ? 'probe' : 'no';
   }
-  /** a token of its throughput limit is left (not taken) */
+  /**
+   * Below its throughput limit: fewer than maxPerSecond messages routed to it in the last second,
+   * counted in ten 100 ms buckets (so also in every calendar second, as carriers count).
+   */
   hasToken(now: number): boolean {
     const max = this.route.maxPerSecond ?? 0;
     if (!max) return true;
-    this.tokens = Math.min(max, this.tokens + ((now - this.refilledAt) * max) / 1000);
-    this.refilledAt = now;
-    return this.tokens >= 1;
+    const idx = Math.floor(now / 100);
+    if (idx - this.bucketIdx >= 10) {
+      this.buckets.fill(0);
+      this.inWindow = 0;
+    } else {
+      for (let i = this.bucketIdx + 1; i <= idx; i++) {
+        this.inWindow -= this.buckets[i % 10];
+        this.buckets[i % 10] = 0;
+      }
+    }
+    if (idx > this.bucketIdx) this.bucketIdx = idx;
+    return this.inWindow < max;
   }
   take() {
-    if (this.route.maxPerSecond) this.tokens--;
+    if (!this.route.maxPerSecond) return;
+    this.buckets[this.bucketIdx % 10]++;
+    this.inWindow++;
+  }
+  /** the same limit at the moment of writing (a routed slice may wait for the budget): waits until n more fit in the last second */
+  private readonly written = new Int32Array(10);
+  private writtenIdx = 0;
+  private writtenInWindow = 0;
+  async paceWrite(n: number): Promise<void> {
+    const max = this.route.maxPerSecond ?? 0;
+    if (!max) return;
+    for (;;) {
+      const now = Date.now();
+      const idx = Math.floor(now / 100);
+      if (idx - this.writtenIdx >= 10) {
+        this.written.fill(0);
+        this.writtenInWindow = 0;
+      } else for (let i = this.writtenIdx + 1; i <= idx; i++) {
+        this.writtenInWindow -= this.written[i % 10];
+        this.written[i % 10] = 0;
+      }
+      if (idx > this.writtenIdx) this.writtenIdx = idx;
+      if (this.writtenInWindow + n <= max || (this.writtenInWindow === 0 && n > max)) {
+        this.written[idx % 10] += n;
+        this.writtenInWindow += n;
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 100 - (now % 100) + 1));
+    }
+  }
+  /**
+   * A slice's answers as the channel's state (docs/api-dispatch.md "Carrier back-off"): throttling
+   * halves its write budget (once per pause) and pauses it; accepted slices grow the budget back
+   * and end throttling / a fault; ESME_RSYSERR with nothing accepted takes it out of routing.
+   * Returns what changed, for the log.
+   */
+  feedback(now: number, accepted: number, throttled: number, syserr: number, pauseMs: number): 'fault' | 'throttled' | 'recovered' | null {
+    let change: 'fault' | 'throttled' | 'recovered' | null = null;
+    if (throttled) {
+      if (now >= this.pausedUntil) {
+        if (Number.isFinite(this.full)) this.budget.resize(Math.max(1, Math.floor(this.budget.size / 2)));
+        this.pausedUntil = now + Math.max(50, pauseMs);
+      }
+      if (!accepted && this.throttledSince === null) {
+        this.throttledSince = now;
+        change = 'throttled';
+      }
+    }
+    if (syserr && !accepted) {
+      if (!this.faulted) change = 'fault';
+      this.faulted = true;
+      this.probeAt = Math.max(this.probeAt, now + PROBE_MS);
+    }
+    if (accepted) {
+      if (this.faulted || this.throttledSince !== null) change = 'recovered';
+      this.faulted = false;
+      this.throttledSince = null;
+      if (!throttled && this.budget.size < this.full) this.budget.resize(Math.min(this.full, this.budget.size + Math.max(1, Math.ceil(this.full / 16))));
+    }
+    return change;
+  }
+  enter() {
+    this.active++;
+  }
+  leave() {
+    if (--this.active === 0) for (const w of this.idleWaiters.splice(0)) w();
+  }
+  /** resolves when no slice routed to it is left unrecorded */
+  idle(): Promise<void> {
+    return this.active === 0 ? Promise.resolve() : new Promise((r) => this.idleWaiters.push(r));
   }
 }
 
@@ -219,12 +337,12 @@ class Waker {
 export class WriteBudget {
   private used = 0;
   private waiters: (() => void)[] = [];
-  constructor(readonly size: number) {}
-  /** waits until at least min(want, floor) is free, then takes up to `want` */
+  constructor(public size: number) {}
+  /** waits until at least min(want, floor, size) is free, then takes up to `want` */
   async take(want: number, floor: number): Promise<number> {
     for (;;) {
       const free = this.size - this.used;
-      if (free > 0 && free >= Math.min(want, floor)) {
+      if (free > 0 && free >= Math.min(want, floor, this.size)) {
         const n = Math.min(want, free);
         this.used += n;
         return n;
@@ -234,6 +352,11 @@ export class WriteBudget {
   }
   release(n: number) {
     this.used -= n;
+    for (const w of this.waiters.splice(0)) w();
+  }
+  /** a smaller size holds what is above it until it is released; a larger one frees room now */
+  resize(size: number) {
+    this.size = size;
     for (const w of this.waiters.splice(0)) w();
   }
 }
@@ -258,6 +381,8 @@ function outcomeOf(m: ClaimedMessage, r: SubmitResult | undefined): Outcome {
     case 'rejected':
       return { id: m.id, state: SendRecordStatus.SubmitFailed, msgId: null, code: String(r.code).slice(0, 32), report: '', delayMs: 0 };
     case 'retry':
+      // a carrier's system error is the channel's (it is routed again), unless it keeps saying so for this message
+      if (r.code === SYSERR_CODE && (m.attempts ?? 0) >= SYSERR_MAX_ATTEMPTS - 1) return { id: m.id, state: SendRecordStatus.SubmitFailed, msgId: null, code: r.code, report: '', delayMs: 0 };
       return { id: m.id, state: SendRecordStatus.NotSent, msgId: null, code: String(r.code).slice(0, 32), report: '', delayMs: Math.min(60_000, Math.max(50, Math.round(r.afterMs) || 0)) };
     default:
       return { id: m.id, state: SendRecordStatus.Submitted, msgId: null, code: UNCONFIRMED, report: String(r.code).slice(0, 64), delayMs: 0 };
@@ -292,9 +417,9 @@ export class Dispatcher {
   private readonly applierWake = new Waker();
   private lastSweep = 0;
   private lastPurge = 0;
-  private readonly channels: Channel[];
+  private channels: Channel[];
   /** the channels by priority (lower first), grouped */
-  private readonly tiers: Channel[][];
+  private tiers: Channel[][];
   private lastChannelStats = 0;
   private lastMatch = 0;
 
@@ -318,23 +443,64 @@ export class Dispatcher {
       expand: opts.expand ?? true,
       markSubmittedMs: opts.markSubmittedMs ?? 10_000,
       failoverMs: opts.failoverMs ?? 30_000,
+      throttleFailoverMs: opts.throttleFailoverMs ?? 10_000,
       channelStatsMs: opts.channelStatsMs ?? 10_000,
       matchUnconfirmedMs: opts.matchUnconfirmedMs ?? 60_000,
     };
     this.hooks = opts.hooks ?? {};
-    this.channels = Array.isArray(link) ? link.map((r) => new Channel(r, false)) : [new Channel({ name: '', link }, true)];
-    if (!this.channels.length) throw new Error('dispatch: no channel');
-    const priorities = [...new Set(this.channels.map((c) => c.route.priority ?? 0))].sort((a, b) => a - b);
-    this.tiers = priorities.map((p) => this.channels.filter((c) => (c.route.priority ?? 0) === p));
-    for (const c of this.channels) {
+    this.channels = [];
+    this.tiers = [];
+    this.install(this.build(link));
+  }
+
+  /** Channel objects for a table: one of the same name on the same link is kept (its counters, health, budget), with the new attributes. */
+  private build(link: SmscLink | ChannelRoute[]): Channel[] {
+    const routes = Array.isArray(link) ? link : [{ name: '', link }];
+    if (!routes.length) throw new Error('dispatch: no channel');
+    if (new Set(routes.map((r) => r.name)).size !== routes.length) throw new Error('dispatch: two channels of one name');
+    return routes.map((r) => {
+      const all = !Array.isArray(link);
+      const old = this.channels.find((c) => c.name === r.name && c.route.link === r.link && c.all === all);
+      if (old) {
+        old.route = r;
+        return old;
+      }
+      const c = new Channel(r, all);
       // a named channel's message ids are recorded as "name:id": two SMSCs may hand out the same ids
       const prefix = c.name ? `${c.name}:` : '';
       c.route.link.onReceipts(async (rs) => {
-        await this.handleReceipts(prefix ? rs.map((r) => ({ ...r, msgId: prefix + r.msgId, ...(r.readings ? { readings: r.readings.map((x) => prefix + x) } : {}) })) : rs, c.name);
+        await this.handleReceipts(prefix ? rs.map((x) => ({ ...x, msgId: prefix + x.msgId, ...(x.readings ? { readings: x.readings.map((y) => prefix + y) } : {}) })) : rs, c.name);
         c.counters.receipts += rs.length;
       });
       c.route.link.onMo((ms) => this.handleMo(ms));
-    }
+      return c;
+    });
+  }
+
+  private install(channels: Channel[]) {
+    const priorities = [...new Set(channels.map((c) => c.route.priority ?? 0))].sort((a, b) => a - b);
+    this.tiers = priorities.map((p) => channels.filter((c) => (c.route.priority ?? 0) === p));
+    this.channels = channels;
+  }
+
+  /**
+   * Replaces the channel table while running (docs/api-dispatch.md "Channels": the CLI's rows are
+   * picked up without a restart). The next claim routes by the new table; a channel no longer in
+   * it (or on another link) gets nothing more. Resolves with the links no longer used once the
+   * slices routed to them are recorded (their owner closes them).
+   */
+  async setChannels(link: SmscLink | ChannelRoute[]): Promise<SmscLink[]> {
+    const next = this.build(link);
+    const gone = this.channels.filter((c) => !next.includes(c));
+    this.install(next);
+    await Promise.all(gone.map((c) => c.idle()));
+    const kept = new Set(next.map((c) => c.route.link));
+    return [...new Set(gone.map((c) => c.route.link))].filter((l) => !kept.has(l));
+  }
+
+  /** the channels' names as routed now */
+  channelNames(): string[] {
+    return this.channels.map((c) => c.name);
   }
 
   /** the channels' names and counters in this process */
@@ -376,7 +542,8 @@ export class Dispatcher {
     this.stats.claimed += batch.length;
     const TC = performance.now();
     // routing: each message to one channel (never two: the lease holds it until its outcome is recorded)
-    const nowMs = now.getTime();
+    // the links' time (health, pauses, throughput), not the business clock
+    const nowMs = Date.now();
     const groups = new Map<Channel, ClaimedMessage[]>();
     const unrouted: SubmitResult[] = [];
     const waiting: ClaimedMessage[] = [];
@@ -392,12 +559,14 @@ export class Dispatcher {
         else groups.set(c, [m]);
       }
     }
+    // counted before the first wait: a table replaced meanwhile closes their links only after they are recorded
+    for (const c of groups.keys()) c.enter();
     if (unrouted.length) {
       if (waiting.length) this.ctx.log.warn(`dispatch ${this.workerId}: ${waiting.length} messages wait: no healthy channel for them`);
       const byId = new Map(batch.map((m) => [m.id, m]));
       await this.record(toOutcomes(unrouted.map((r) => byId.get(r.ref)!), unrouted));
     }
-    await Promise.all([...groups].map(([c, ms]) => this.sendOn(c, ms)));
+    await Promise.all([...groups].map(([c, ms]) => this.sendOn(c, ms).finally(() => c.leave())));
     this.ctx.log.debug(`dispatch ${batch.length}: claim ${(TC - T0).toFixed(0)} ms, submit and record ${(performance.now() - TC).toFixed(0)} ms`);
     this.applierWake.wake();
     return batch.length;
@@ -405,19 +574,35 @@ export class Dispatcher {
 
   /**
    * The channel for a message: of the channels serving it, the first priority with a healthy one
-   * (bound, or unbound for less than failoverMs) that has throughput left, spread by weight
-   * (smooth weighted round robin). 'wait': none now (sent later); 'none': no channel serves it.
+   * (bound, or unbound for less than failoverMs; not out of routing by a system error or lasting
+   * throttling) that has throughput left, spread by weight (smooth weighted round robin); a channel
+   * paused by a throttling answer only when its priority has no other. A channel out of routing
+   * gets one message a second (a probe: the first answer it accepts brings it back).
+   * 'wait': none now (sent later); 'none': no channel serves it.
    */
   private route(m: ClaimedMessage, now: number): Channel | 'wait' | 'none' {
     if (this.channels.length === 1 && this.channels[0].all) return this.channels[0];
     let served = false;
     for (const tier of this.tiers) {
+      let unpaused = false;
+      for (const c of tier) {
+        c.ok = false;
+        if (!c.serves(m)) continue;
+        served = true;
+        const h = c.health(now, this.o.failoverMs, this.o.throttleFailoverMs);
+        if (h === 'no' || !c.hasToken(now)) continue;
+        if (h === 'probe') {
+          c.probeAt = now + PROBE_MS;
+          c.take();
+          return c;
+        }
+        c.ok = true;
+        if (now >= c.pausedUntil) unpaused = true;
+      }
       let total = 0;
       let best: Channel | null = null;
       for (const c of tier) {
-        if (!c.serves(m)) continue;
-        served = true;
-        if (!c.healthy(now, this.o.failoverMs) || !c.hasToken(now)) continue;
+        if (!c.ok || (unpaused && now < c.pausedUntil)) continue;
         const w = c.route.weight ?? 1;
         c.credit += w;
         total += w;
@@ -466,13 +651,24 @@ export class Dispatcher {
     // slices of an eighth to a quarter of the budget: the next slices are written while one is
     // answered; what a crash between a mark and its write loses is one slice
     const finite = Number.isFinite(budget.size);
-    const floor = finite ? Math.max(1, Math.floor(budget.size / 8)) : batch.length;
-    const most = finite ? Math.max(1, Math.floor(budget.size / 4)) : batch.length;
+    // a throughput limit: slices of at most a tenth of it, each written when it fits in the last second
+    const pace = c.route.maxPerSecond ? Math.max(1, Math.floor(c.route.maxPerSecond / 10)) : Number.POSITIVE_INFINITY;
+    const floor = Math.min(pace, finite ? Math.max(1, Math.floor(budget.size / 8)) : batch.length);
+    const most = Math.min(pace, finite ? Math.max(1, Math.floor(budget.size / 4)) : batch.length);
     const prefix = c.name ? `${c.name}:` : '';
     let i = 0;
+    let handBack = false;
     while (i < batch.length) {
       const n = await budget.take(Math.min(most, batch.length - i), floor);
+      // after the first slice: a channel gone out of routing (system error, lasting throttling, unbound
+      // for failoverMs) or out of the table hands the rest back, to be routed again at once
+      if (i > 0 && (!this.channels.includes(c) || c.health(Date.now(), this.o.failoverMs, this.o.throttleFailoverMs) !== 'yes')) {
+        budget.release(n);
+        handBack = true;
+        break;
+      }
       const slice = batch.slice(i, i + n);
+      await c.paceWrite(n);
       let ok = false;
       try {
         const now = this.ctx.now();
@@ -507,19 +703,34 @@ export class Dispatcher {
       );
     }
     const results = (await Promise.all(slices)).flat();
-    for (const m of batch.slice(i)) results.push({ ref: m.id, status: 'retry', code: 'NOT_WRITTEN', afterMs: 1000 });
+    for (const m of batch.slice(i)) results.push(handBack ? { ref: m.id, status: 'retry', code: 'CHANNEL_OUT', afterMs: 50 } : { ref: m.id, status: 'retry', code: 'NOT_WRITTEN', afterMs: 1000 });
+    if (handBack) this.ctx.log.warn(`dispatch ${this.workerId}: channel ${c.name || '(SMPP_URL)'} out of routing: ${batch.length - i} messages routed again`);
     await this.record(toOutcomes(batch, results));
   }
 
   private count(c: Channel, n: number, results: SubmitResult[], ms: number) {
     const k = c.counters;
     let retried = 0;
+    let accepted = 0;
+    let throttled = 0;
+    let syserr = 0;
+    let pauseMs = 0;
     for (const r of results) {
-      if (r.status === 'accepted') k.accepted++;
+      if (r.status === 'accepted') accepted++;
       else if (r.status === 'rejected') k.refused++;
-      else if (r.status === 'retry') retried++;
-      else k.unconfirmed++;
+      else if (r.status === 'retry') {
+        retried++;
+        if (THROTTLE_CODES.has(r.code)) {
+          throttled++;
+          pauseMs = Math.max(pauseMs, r.afterMs);
+        } else if (r.code === SYSERR_CODE) syserr++;
+      } else k.unconfirmed++;
     }
+    k.accepted += accepted;
+    const change = c.feedback(Date.now(), accepted, throttled, syserr, pauseMs);
+    if (change === 'fault') this.ctx.log.warn(`dispatch ${this.workerId}: channel ${c.name || '(SMPP_URL)'} answers ESME_RSYSERR: out of routing, one message a second until it accepts again`);
+    else if (change === 'throttled') this.ctx.log.warn(`dispatch ${this.workerId}: channel ${c.name || '(SMPP_URL)'} throttles (write budget ${c.budget.size})`);
+    else if (change === 'recovered') this.ctx.log.info(`dispatch ${this.workerId}: channel ${c.name || '(SMPP_URL)'} accepts again`);
     // requests without an answer (the link failed) are unconfirmed
     k.unconfirmed += n - results.length;
     k.retried += retried;

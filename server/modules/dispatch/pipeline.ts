@@ -13,6 +13,7 @@ import { createSmscLink, type SmscLinkHandle } from '../smsc/client';
 import fs from 'node:fs';
 import { checkChannels, ChannelConfigError, describeSmsc, parseChannel, parseChannelTable, parseSmppUrl, simulatorSettingsFromEnv, DEFAULT_FAILOVER_MS, type ChannelSpec } from '../smsc/config';
 import { startSimulator, type Simulator, type SimulatorSettings } from '../smsc/simulator';
+import type { SmscLink } from '../smsc/types';
 import { Dispatcher, type ChannelRoute, type DispatchHooks, type DispatcherOptions } from './dispatcher';
 import type { StoredMo } from './mo';
 import type { AppliedReport } from './sql';
@@ -30,6 +31,8 @@ export interface Pipeline {
   simulator: Simulator | null;
   /** where the link connects to, without the password */
   smsc: string;
+  /** reads the channel table again now (it is every `reloadMs` anyway); true when it changed */
+  reload(): Promise<boolean>;
   /** graceful: stop claiming, let batches on the wire be recorded, close the link and the simulator */
   stop(): Promise<void>;
 }
@@ -46,6 +49,8 @@ export interface PipelineOptions {
   channelsFile?: string;
   /** no channel and no SMPP_URL: fail instead of starting the embedded simulator (npm run worker) */
   requireLink?: boolean;
+  /** the channel table (file and rows) is read again this often; a change is routed by from the next claim (default 2000 ms, DISPATCH_CHANNEL_RELOAD_MS; 0: never) */
+  reloadMs?: number;
 }
 
 /**
@@ -134,7 +139,7 @@ function int(env: NodeJS.ProcessEnv, name: string, min: number, max: number): nu
   return n;
 }
 
-/** DISPATCH_BATCH, DISPATCH_LANES, DISPATCH_LEASE_MS, DISPATCH_MARK_MS, DISPATCH_FAILOVER_MS, DISPATCH_MATCH_UNCONFIRMED_MS, SMS_SOURCE_PREFIX, WORKER_ID */
+/** DISPATCH_BATCH, DISPATCH_LANES, DISPATCH_LEASE_MS, DISPATCH_MARK_MS, DISPATCH_FAILOVER_MS, DISPATCH_THROTTLE_FAILOVER_MS, DISPATCH_MATCH_UNCONFIRMED_MS, SMS_SOURCE_PREFIX, WORKER_ID */
 export function dispatcherOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DispatcherOptions {
   const o: DispatcherOptions = {};
   const batch = int(env, 'DISPATCH_BATCH', 1, 20_000);
@@ -154,52 +159,137 @@ export function dispatcherOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): 
   if (match !== undefined) o.matchUnconfirmedMs = match;
   const failover = int(env, 'DISPATCH_FAILOVER_MS', 0, 3_600_000);
   if (failover !== undefined) o.failoverMs = failover;
+  const throttle = int(env, 'DISPATCH_THROTTLE_FAILOVER_MS', 0, 3_600_000);
+  if (throttle !== undefined) o.throttleFailoverMs = throttle;
   return o;
 }
 
+/** what makes a channel's link (its URL) and its routing (the rest): a change of the URL means a new link */
+function channelKey(c: ChannelSpec) {
+  return c.url;
+}
+
 export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {}): Promise<Pipeline> {
-  const table = await loadChannels(ctx, opts.channelsFile ?? process.env.SMPP_CHANNELS);
+  const file = opts.channelsFile ?? process.env.SMPP_CHANNELS;
+  const table = await loadChannels(ctx, file);
   let simulator: Simulator | null = null;
-  let url = opts.smppUrl?.trim() || '';
-  if (table.channels.length) {
-    if (url) ctx.log.warn(`dispatch: ${table.channels.length} channels configured, SMPP_URL is not used`);
-  } else if (!url) {
-    if (opts.requireLink) throw new Error('dispatch: no SMPP_URL, no SMPP_CHANNELS and no channel rows');
-    simulator = await startSimulator(opts.simulator ?? (simulatorSettingsFromEnv(process.env)));
-    // our own simulator takes (and counts submits by) the ref TLV; a configured SMSC gets none unless asked
-    url = `${simulator.url}?ref_tlv=${simulator.settings.refTlv}`;
-  }
-  const links = table.channels.length
-    ? table.channels.map((c) => ({ name: c.name, link: createSmscLink(c.cfg, ctx.log), spec: c }))
-    : [{ name: '', link: createSmscLink(parseSmppUrl(url), ctx.log), spec: null }];
-  const routes: ChannelRoute[] = links.map(({ name, link, spec }) => ({
-    name,
-    link,
-    ...(spec ? { carriers: spec.carriers, international: spec.international, smsTypes: spec.smsTypes, priority: spec.priority, weight: spec.weight, maxPerSecond: spec.maxPerSecond } : {}),
-  }));
+  const configuredUrl = opts.smppUrl?.trim() || '';
+  if (table.channels.length && configuredUrl) ctx.log.warn(`dispatch: ${table.channels.length} channels configured, SMPP_URL is not used`);
+  if (!table.channels.length && !configuredUrl && opts.requireLink) throw new Error('dispatch: no SMPP_URL, no SMPP_CHANNELS and no channel rows');
+
+  /** the one default link (SMPP_URL, or the embedded simulator), made when the table is empty */
+  let fallback: { link: SmscLinkHandle; smsc: string } | null = null;
+  const defaultLink = async () => {
+    if (fallback) return fallback;
+    let url = configuredUrl;
+    if (!url) {
+      simulator ??= await startSimulator(opts.simulator ?? simulatorSettingsFromEnv(process.env));
+      // our own simulator takes (and counts submits by) the ref TLV; a configured SMSC gets none unless asked
+      url = `${simulator.url}?ref_tlv=${simulator.settings.refTlv}`;
+    }
+    const cfg = parseSmppUrl(url);
+    fallback = { link: createSmscLink(cfg, ctx.log), smsc: `${describeSmsc(cfg)}${simulator ? ' (embedded simulator)' : ''}` };
+    return fallback;
+  };
+
+  /** the named channels' links now in use */
+  let named = new Map<string, { key: string; link: SmscLinkHandle; spec: ChannelSpec }>();
+  /** the routes of a table: a channel whose URL did not change keeps its link (`into`: the links by name) */
+  const routesOf = (specs: ChannelSpec[], into: typeof named): ChannelRoute[] =>
+    specs.map((spec) => {
+      let cur = named.get(spec.name);
+      if (!cur || cur.key !== channelKey(spec)) cur = { key: channelKey(spec), link: createSmscLink(spec.cfg, ctx.log), spec };
+      into.set(spec.name, { ...cur, spec });
+      return { name: spec.name, link: cur.link, carriers: spec.carriers, international: spec.international, smsTypes: spec.smsTypes, priority: spec.priority, weight: spec.weight, maxPerSecond: spec.maxPerSecond };
+    });
+  const initial: SmscLink | ChannelRoute[] = table.channels.length ? routesOf(table.channels, named) : (await defaultLink()).link;
+
   const pusher = opts.push === false ? null : new Pusher({ db: ctx.db, log: ctx.log, now: ctx.now, resolveHost: ctx.resolveHost });
   pusher?.start();
-  const dispatcher = new Dispatcher(ctx, table.channels.length ? routes : links[0].link, {
+  const dispatcher = new Dispatcher(ctx, initial, {
     failoverMs: table.failoverMs,
     ...opts.dispatcher,
     hooks: { ...pushHooks(() => pusher?.wake()), ...opts.dispatcher?.hooks },
   }).start();
+
+  let current = table.channels;
+  let signature = JSON.stringify(current.map(({ cfg: _cfg, ...rest }) => rest));
+  /** links no longer routed to, closed once their slices are recorded */
+  const closing = new Set<Promise<void>>();
+  let reloading: Promise<void> | null = null;
+
+  /**
+   * Reads the table again (SMPP_CHANNELS and the dispatch_channels rows) and, when it changed,
+   * routes by it from the next claim on: new channels get a link, removed ones (or ones whose URL
+   * changed) are closed once their slices are recorded. A table that does not load is logged and
+   * the current one kept.
+   */
+  async function reload(): Promise<boolean> {
+    let next: ChannelSpec[];
+    try {
+      next = (await loadChannels(ctx, file)).channels;
+    } catch (err) {
+      ctx.log.error({ err }, 'dispatch: the channel table did not load; the current one is kept');
+      return false;
+    }
+    const sig = JSON.stringify(next.map(({ cfg: _cfg, ...rest }) => rest));
+    if (sig === signature) return false;
+    if (!next.length && !configuredUrl && opts.requireLink) {
+      ctx.log.error('dispatch: every channel was removed and there is no SMPP_URL; the current channels are kept');
+      return false;
+    }
+    const byName = new Map<string, { key: string; link: SmscLinkHandle; spec: ChannelSpec }>();
+    const table: SmscLink | ChannelRoute[] = next.length ? routesOf(next, byName) : (await defaultLink()).link;
+    named = byName;
+    const p = dispatcher.setChannels(table).then(async (unused) => {
+      // a link routed to again meanwhile (a later change back) stays open
+      const inUse = new Set(links().map((l) => l.link));
+      const stale = (unused as SmscLinkHandle[]).filter((l) => !inUse.has(l));
+      if (fallback && stale.includes(fallback.link)) fallback = null;
+      await Promise.all(stale.map((l) => l.close()));
+    });
+    closing.add(p);
+    void p.finally(() => closing.delete(p));
+    signature = sig;
+    current = next;
+    ctx.log.info(`dispatch: channel table changed: ${next.length ? next.map((c) => `${c.name} ${describeSmsc(c.cfg)} (priority ${c.priority}, weight ${c.weight})`).join(', ') : 'none (the default link)'}`);
+    return true;
+  }
+
+  const reloadMs = opts.reloadMs ?? int(process.env, 'DISPATCH_CHANNEL_RELOAD_MS', 0, 3_600_000) ?? 2000;
+  const timer = reloadMs > 0 ? setInterval(() => {
+    if (reloading) return;
+    reloading = reload().then(() => undefined, (err: unknown) => ctx.log.error({ err }, 'dispatch: channel reload failed')).finally(() => (reloading = null));
+  }, reloadMs) : null;
+  timer?.unref();
+
   let stopped = false;
+  const links = () => (current.length ? current.map((c) => ({ name: c.name, link: named.get(c.name)!.link })) : fallback ? [{ name: '', link: fallback.link }] : []);
   return {
     dispatcher,
     pusher,
-    link: links[0].link,
-    links: links.map(({ name, link }) => ({ name, link })),
-    simulator,
-    smsc: table.channels.length
-      ? table.channels.map((c) => `${c.name} ${describeSmsc(c.cfg)}`).join(', ')
-      : `${describeSmsc(parseSmppUrl(url))}${simulator ? ' (embedded simulator)' : ''}`,
+    get link() {
+      return links()[0]?.link ?? fallback!.link;
+    },
+    get links() {
+      return links();
+    },
+    get simulator() {
+      return simulator;
+    },
+    get smsc() {
+      return current.length ? current.map((c) => `${c.name} ${describeSmsc(c.cfg)}`).join(', ') : (fallback?.smsc ?? '');
+    },
+    reload,
     async stop() {
       if (stopped) return;
       stopped = true;
+      if (timer) clearInterval(timer);
+      await reloading;
       await dispatcher.stop();
+      await Promise.all(closing);
       await pusher?.stop();
-      await Promise.all(links.map((l) => l.link.close()));
+      await Promise.all(links().map((l) => l.link.close()));
       await simulator?.close();
     },
   };

@@ -72,6 +72,8 @@ export interface ClaimedMessage {
   smstype: number;
   /** the dispatch_leases row of its batch */
   lease: string;
+  /** tries recorded before this one (a retry counts): bounds the retries of a channel's system error */
+  attempts?: number;
 }
 
 interface ClaimRow {
@@ -81,6 +83,7 @@ interface ClaimRow {
   phone: string;
   content: string | null;
   carrier: number;
+  attempts: number;
 }
 
 /** tasks' queues to take messages from in one claim at most */
@@ -116,7 +119,7 @@ export async function claimBatch(db: Kysely<Database>, owner: string, now: Date,
       returning message_id`.execute(trx);
     if (due.rows.length) {
       const r = await sql<ClaimRow>`
-        select id, task_id, account_id, phone, content, carrier from sms_messages
+        select id, task_id, account_id, phone, content, carrier, attempts from sms_messages
         where id = any(${due.rows.map((x) => x.message_id)}::int[]) and state = ${sql.lit(SendRecordStatus.NotSent)} order by id`.execute(trx);
       rows.push(...r.rows);
     }
@@ -127,7 +130,7 @@ export async function claimBatch(db: Kysely<Database>, owner: string, now: Date,
       served.push(q.task_id);
       const want = limit - rows.length;
       const r = await sql<ClaimRow>`
-        select id, task_id, account_id, phone, content, carrier from sms_messages
+        select id, task_id, account_id, phone, content, carrier, attempts from sms_messages
         where task_id = ${q.task_id} and state = ${sql.lit(SendRecordStatus.NotSent)} and id > ${q.next_id}
         order by id limit ${want}`.execute(trx);
       const last = r.rows.length ? r.rows[r.rows.length - 1].id : q.next_id;
@@ -151,7 +154,7 @@ export async function claimBatch(db: Kysely<Database>, owner: string, now: Date,
     const byId = new Map(tasks.rows.map((t) => [t.id, t]));
     return rows.map((m) => ({
       id: m.id, task_id: m.task_id, account_id: m.account_id, phone: m.phone, content: m.content ?? byId.get(m.task_id)?.content ?? '',
-      carrier: m.carrier, smstype: byId.get(m.task_id)?.smstype ?? 0, lease: leaseId, extension: byId.get(m.task_id)?.extension ?? '',
+      carrier: m.carrier, smstype: byId.get(m.task_id)?.smstype ?? 0, lease: leaseId, extension: byId.get(m.task_id)?.extension ?? '', attempts: m.attempts,
     }));
   });
 }

@@ -16,8 +16,9 @@
  *   embedded simulator's link; off by default, most SMSCs refuse unknown TLVs).
  * - Receipts: the id of `receipted_message_id`, else of the text; its hex ↔ decimal readings
  *   (`receiptIds`) go with it, tried when it matches no message as written.
- * - submit_sm_resp: 0 → accepted; 0x58 throttled / 0x14 queue full / 0x64 temporary / 0x04 not
- *   bound → 'retry' (the connection pauses with backoff); anything else → 'rejected' (code in hex).
+ * - submit_sm_resp: 0 → accepted; 0x58 throttled / 0x14 queue full / 0x64 temporary / 0x08 system
+ *   error / 0x04 not bound → 'retry' (the connection pauses with backoff; 0x04 drops it);
+ *   anything else → 'rejected' (code in hex).
  *   A submit written without a response when the connection drops or after submitTimeoutMs →
  *   'unconfirmed' (at-most-once: never resubmitted). A request never written within queueWaitMs
  *   (no bound connection, throttled) → 'retry'.
@@ -45,8 +46,12 @@ export interface LinkLog {
 
 const silent: LinkLog = { info() {}, warn() {}, error() {} };
 
-/** statuses after which the same request may be submitted again later */
-const RETRY_STATUSES = new Set<number>([STATUS.THROTTLED, STATUS.MSGQFUL, STATUS.X_T_APPN, STATUS.INVBNDSTS]);
+/**
+ * statuses after which the same request may be submitted again later: the SMSC did not take it
+ * (throttled, queue full, temporary, not bound, its own system error). None is a failure of the
+ * message; the dispatcher reads them as the channel's state (docs/api-dispatch.md "Carrier back-off").
+ */
+const RETRY_STATUSES = new Set<number>([STATUS.THROTTLED, STATUS.MSGQFUL, STATUS.X_T_APPN, STATUS.INVBNDSTS, STATUS.SYSERR]);
 const ENQUIRE_TIMEOUT_MS = 10_000;
 const BIND_TIMEOUT_MS = 10_000;
 /**

@@ -127,6 +127,8 @@ export const SIMULATOR_DEFAULTS: SimulatorSettings = {
 export interface RecentSubmit {
   ref: string; to: string; from: string; text: string; dataCoding: number; payload: boolean; msgId: string;
   esmClass: number;
+  /** when it was accepted (epoch ms): tests count submits per second */
+  at: number;
   /** a part of a long message: its reference, part count and number, and how they came (UDH or SAR TLVs) */
   part?: { ref: number; total: number; seq: number; via: 'udh' | 'sar' };
 }
@@ -283,7 +285,7 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
     if (s.keepRecent > 0) {
       recent.push({
         ref, to, from, text: pduText(pdu), dataCoding: Number(pdu.data_coding ?? 0), payload: pdu.message_payload !== undefined, msgId,
-        esmClass: Number(pdu.esm_class ?? 0), ...(part ? { part } : {}),
+        esmClass: Number(pdu.esm_class ?? 0), at: now, ...(part ? { part } : {}),
       });
       if (recent.length > s.keepRecent) recent.splice(0, recent.length - s.keepRecent);
     }
