@@ -29,7 +29,7 @@ import { AccountField, SignField, SmsTypeField, useSmsTypeOptions } from './Send
 import { ContentCounter, usePieces } from './ContentCounter';
 import { DomesticNumbers, useDomesticNumbers } from './DomesticNumbers';
 import { SendTimeField } from './SendTimeField';
-import { PhonePreview, WithPreview } from './PhonePreview';
+import { PhonePreview, WithPreview, WRAPPER } from './PhonePreview';
 import { useSendForm } from './useSendForm';
 
 /** forms/send.json's message for a missing template */
@@ -213,7 +213,7 @@ export function DeliverPage() {
     <Card title={f.taskId ? `${deliverScreen.label}（重新编辑定时任务）` : deliverScreen.label}>
       <CertifiedNotice blocked={blocked} />
       <WithPreview preview={<PhonePreview sign={f.sign} content={f.content} />}>
-        <Form layout="horizontal" labelCol={{ flex: '110px' }} wrapperCol={{ flex: 'auto' }} onFinish={submit}>
+        <Form layout="horizontal" labelCol={{ flex: '110px' }} wrapperCol={WRAPPER} onFinish={submit}>
           <AccountField agent={agent} phoneInoutType={0} value={f.clientId} onChange={onClient} status={item('clientId')} />
           <SmsTypeField
             clientId={clientId}

@@ -29,7 +29,7 @@ import { AccountField, SignField, SmsTypeField } from './SenderFields';
 import { ContentCounter, usePieces } from './ContentCounter';
 import { IntlNumbers, useIntlNumbers } from './IntlNumbers';
 import { SendTimeField } from './SendTimeField';
-import { PhonePreview, WithPreview } from './PhonePreview';
+import { PhonePreview, WithPreview, WRAPPER } from './PhonePreview';
 import { useSendForm } from './useSendForm';
 
 interface Fields {
@@ -99,7 +99,7 @@ export function InternationalPage() {
     <Card title={internationalScreen.label}>
       <CertifiedNotice blocked={blocked} />
       <WithPreview preview={<PhonePreview sign={f.sign} content={f.content} />}>
-        <Form layout="horizontal" labelCol={{ flex: '110px' }} wrapperCol={{ flex: 'auto' }} onFinish={submit}>
+        <Form layout="horizontal" labelCol={{ flex: '110px' }} wrapperCol={WRAPPER} onFinish={submit}>
           <AccountField agent={agent} phoneInoutType={1} value={f.clientId} onChange={(v) => set('clientId', v)} status={item('clientId')} />
           <SmsTypeField clientId={clientId} value={f.smstype} onChange={(v) => set('smstype', v)} status={item('smstype')} />
           <SignField optional clientId={clientId} value={f.sign} onChange={(v) => set('sign', v)} status={item('sign')} />

@@ -100,6 +100,13 @@ export function PhonePreview({ sign, content, rows, emptyText = '输入短信内
   );
 }
 
+/**
+ * The send forms' field column: it takes the rest of the row and never wraps under the label (with
+ * antd's `flex: auto` a wide control — a file card, a long hint — pushed the whole control into the
+ * label's column: issue 27 item 12).
+ */
+export const WRAPPER = { flex: '1 1 0', style: { minWidth: 0 } } as const;
+
 /** A send page's form with the preview beside it (below it when the window is narrow). */
 export function WithPreview({ children, preview }: { children: React.ReactNode; preview: React.ReactNode }) {
   return (

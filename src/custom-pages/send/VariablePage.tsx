@@ -33,7 +33,7 @@ import { AccountField, SignField, SmsTypeField } from './SenderFields';
 import { ContentCounter, usePieces } from './ContentCounter';
 import { useVariableNumbers, VariableNumbers } from './VariableNumbers';
 import { SendTimeField } from './SendTimeField';
-import { PhonePreview, WithPreview } from './PhonePreview';
+import { PhonePreview, WithPreview, WRAPPER } from './PhonePreview';
 import { useSendForm } from './useSendForm';
 
 interface Fields {
@@ -143,7 +143,7 @@ export function VariablePage() {
           />
         }
       >
-        <Form layout="horizontal" labelCol={{ flex: '110px' }} wrapperCol={{ flex: 'auto' }} onFinish={submit}>
+        <Form layout="horizontal" labelCol={{ flex: '110px' }} wrapperCol={WRAPPER} onFinish={submit}>
           <AccountField
             agent={agent}
             phoneInoutType={0}
