@@ -218,7 +218,7 @@ export function DomesticNumbers({ box, status, onTyped }: { box: DomesticNumbers
             type="warning"
             showIcon
             data-testid="invalid-numbers"
-            message={`${check.invalid} 个无效号码不会发送${box.text && check.invalid ? '，点击“确认号码”可将其从号码框中清除' : ''}`}
+            message={`${check.invalid} 个无效号码不会发送，点击“确认号码”可将其从号码框中清除`}
             description={
               <Flex wrap gap={4}>
                 {check.invalidNumbers.slice(0, INVALID_SHOWN).map((n, i) => (
@@ -243,7 +243,7 @@ export function DomesticNumbers({ box, status, onTyped }: { box: DomesticNumbers
             type="info"
             showIcon
             data-testid="import-result"
-            message={`已导入 ${imported.fileName}：共 ${imported.submitTotal} 个号码，有效 ${imported.sendNum} 个，错误 ${imported.errNum} 个，重复 ${imported.repeatNum} 个（移动 ${imported.mobileNum}，联通 ${imported.unicomNum}，电信 ${imported.telecomNum}）`}
+            message={`已导入 ${imported.fileName}：共 ${imported.submitTotal} 个号码，错误 ${imported.errNum} 个，重复 ${imported.repeatNum} 个，可发送 ${imported.sendNum} 个（移动 ${imported.mobileNum}，联通 ${imported.unicomNum}，电信 ${imported.telecomNum}）`}
             description="发送时使用文件中的有效号码；移除文件后可手动输入号码"
             action={
               imported.errNum > 0 ? (

@@ -72,8 +72,8 @@ export function PhonePreview({ sign, content, rows, emptyText = '输入短信内
       <div
         style={{
           marginTop: 8,
-          width: 260,
-          minHeight: 420,
+          width: 228,
+          minHeight: 400,
           border: '8px solid #1f1f1f',
           borderRadius: 32,
           background: '#f0f2f5',
@@ -111,8 +111,8 @@ export const WRAPPER = { flex: '1 1 0', style: { minWidth: 0 } } as const;
 export function WithPreview({ children, preview }: { children: React.ReactNode; preview: React.ReactNode }) {
   return (
     <Flex wrap gap={24} align="flex-start">
-      <div style={{ flex: '1 1 560px', minWidth: 0, maxWidth: 900 }}>{children}</div>
-      <div style={{ flex: '0 0 280px' }}>{preview}</div>
+      <div style={{ flex: '1 1 420px', minWidth: 0, maxWidth: 900 }}>{children}</div>
+      <div style={{ flex: '0 0 228px' }}>{preview}</div>
     </Flex>
   );
 }
