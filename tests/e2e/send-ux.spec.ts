@@ -76,7 +76,7 @@ test.describe('短信发送页（issue 27）', () => {
     await expect(confirm.getByTestId('charge-info')).toContainText('3 个');
     await expect(confirm.getByTestId('charge-info')).toContainText('计费总条数3 条');
     await shot(page, 'deliver-charge');
-    await confirm.getByRole('button', { name: '取消' }).click();
+    await confirm.getByRole('button', { name: /取\s*消/ }).click();
     await expect(confirm).toBeHidden();
 
     // 确认号码: the box holds the three valid distinct numbers
@@ -92,7 +92,7 @@ test.describe('短信发送页（issue 27）', () => {
     await page.waitForTimeout(3100);
     await page.getByTestId('submit').click();
     await expect(confirm.getByTestId('charge-info')).toContainText('3 个');
-    await confirm.getByRole('button', { name: '取消' }).click();
+    await confirm.getByRole('button', { name: /取\s*消/ }).click();
   });
 
   test('agent0 → client0 without an approved sign: no sign to pick, links to 签名报备 and 模板管理', async ({ page }) => {
