@@ -240,7 +240,7 @@ export const SignFromList: Story = {
     await userEvent.click(select.querySelector('.ant-select-selector') as HTMLElement);
     await userEvent.click(await body().findByTitle('优品商城', {}, T));
     await expect(select).toHaveTextContent('优品商城');
-    await expect(c.getByTestId('preview-text')).toHaveTextContent('【优品商城】');
+    await expect(c.getByTestId('phone-preview')).toHaveTextContent('【优品商城】');
   },
 };
 
