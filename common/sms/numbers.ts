@@ -9,21 +9,26 @@
  * - A number is valid when it is a Chinese mainland mobile number: 11 digits, starting with 1, in a
  *   segment the segment table knows (common/sms/segments.ts: libphonenumber's carrier data plus
  *   the virtual segments 162/165). 1349 (satellite) and data-only segments (146/148/149) are not.
- * - total = every token, invalid = tokens that are not valid, valid = total - invalid (duplicates
- *   included, as the counts under the box show them), repeat = occurrences of a valid number after
- *   its first. A send goes once to each distinct valid number (`unique`), and is charged for those.
- * - Confirming clears the invalid numbers and keeps the rest in order, duplicates included
- *   (`confirmNumbers`); they are counted as repeats and sent once.
+ * - The counts (issue 27 item 5: the same figures under the box, in the charge dialog and in the
+ *   server's acceptance): total = every token = valid + invalid + repeat; invalid = tokens that are
+ *   not valid; repeat = occurrences of a valid number after its first; valid = the distinct valid
+ *   numbers (`unique`): what a send goes to and is charged for (the charge's submitTotal).
+ * - Confirming (`confirmNumbers`) leaves the distinct valid numbers in first-seen order: the
+ *   invalid ones and the repeats go, so the box then holds exactly what is sent.
  * - The pool: 号码池不能为空 when no valid number is left, 号码不能大于60000个 when the box holds more
- *   than 60000 numbers (total, as typed or pasted).
+ *   than 60000 numbers (total, as typed or pasted). Beside an empty box the console says
+ *   请输入手机号码 (`numberBoxError`); the spec's 号码池不能为空 is kept for a box without a valid number.
  */
 import { carrierTable, type Carrier } from './segments';
+import { MESSAGES } from '../schema/messages';
 
 export const MAX_NUMBERS = 60000;
 /** Spec 02 §5 texts (verbatim). */
 export const NUMBER_MESSAGES = {
   empty: '号码池不能为空',
   tooMany: '号码不能大于60000个',
+  /** beside an empty number box (schemas/messages enterMobile) */
+  missing: MESSAGES.enterMobile,
 } as const;
 
 /** the normalised text is ASCII: its bytes decode as they are */
@@ -71,9 +76,9 @@ export function isChineseMobile(token: string): boolean {
 }
 
 export interface NumberCheck {
-  /** every token */
+  /** every token: valid + invalid + repeat */
   total: number;
-  /** valid tokens, duplicates included */
+  /** distinct valid numbers (= unique.length): what is sent and charged */
   valid: number;
   invalid: number;
   /** occurrences of a valid number after its first */
@@ -161,7 +166,7 @@ export function checkNumbers(input: string | readonly string[]): NumberCheck {
   const invalid = invalidNumbers.length;
   return {
     total,
-    valid: total - invalid,
+    valid: u,
     invalid,
     repeat,
     unique,
@@ -219,9 +224,9 @@ export class NumberSet {
   }
 }
 
-/** "Confirm": the input with its invalid numbers cleared, order and duplicates kept. */
+/** "Confirm": the distinct valid numbers of the input, first-seen order (invalid numbers and repeats cleared). */
 export function confirmNumbers(input: string | readonly string[]): string[] {
-  return splitNumbers(input).filter(isChineseMobile);
+  return checkNumbers(input).unique;
 }
 
 /** The pool check of a send: null when it may go, else the spec's message. */
@@ -229,6 +234,11 @@ export function numberPoolError(check: Pick<NumberCheck, 'total' | 'valid'>): st
   if (check.valid === 0) return NUMBER_MESSAGES.empty;
   if (check.total > MAX_NUMBERS) return NUMBER_MESSAGES.tooMany;
   return null;
+}
+
+/** The number box's message beside the field: 请输入手机号码 while it is empty, else the pool check's. */
+export function numberBoxError(check: Pick<NumberCheck, 'total' | 'valid'>): string | null {
+  return check.total === 0 ? NUMBER_MESSAGES.missing : numberPoolError(check);
 }
 
 export type { Carrier };

@@ -77,6 +77,8 @@ export interface SendApiOptions {
   timedAnswer?: { code: number; msg: string };
   /** /send/chargeInfo mode: 0 amount, 1 pieces */
   chargeMode?: 0 | 1;
+  /** the account's approved signs (/sign/list; default 优品生活) */
+  signs?: string[];
 }
 
 const textFile = (text: string, name: string) =>
@@ -99,7 +101,8 @@ export function sendApi(opts: SendApiOptions = {}): HttpHandler[] {
     // the account's approved signs (the send pages' 签名 offers them)
     http.post('/api/sign/list', async ({ request }) => {
       await log('signs', request);
-      return ok({ list: [{ id: 1, clientid: 'b20001', sign: '优品生活', state: 1 }], totalCount: 1, currentPage: 1, pageRowCount: 100 });
+      const signs = opts.signs ?? ['优品生活'];
+      return ok({ list: signs.map((sign, i) => ({ id: i + 1, clientid: 'b20001', sign, state: 1 })), totalCount: signs.length, currentPage: 1, pageRowCount: 100 });
     }),
     http.post('/api/send/getsmstypes', async ({ request }) => {
       await log('getsmstypes', request);

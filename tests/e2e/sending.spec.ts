@@ -19,7 +19,7 @@ async function post(page: Page, url: string, form: Record<string, string>) {
 /** fills the send page: (agent: the sub-account), the general fixed template, the numbers */
 async function fillSendPage(page: Page, numbers: string[], opts: { client?: string } = {}) {
   await page.goto('/customer/deliverlayout/deliver');
-  await expect(page.getByText('普通短信发送').first()).toBeVisible();
+  await expect(page.getByText('普通短信发送').first()).toBeVisible({ timeout: 30_000 });
   if (opts.client) {
     await page.getByRole('combobox').first().click();
     await page.getByText(opts.client, { exact: false }).first().click();
@@ -29,6 +29,9 @@ async function fillSendPage(page: Page, numbers: string[], opts: { client?: stri
   await picker.getByRole('tab', { name: '通用模板' }).click();
   await picker.getByRole('row').filter({ hasText: TEMPLATE }).getByRole('button', { name: '选择' }).click();
   await expect(picker).toBeHidden();
+  // the sign is one of the account's approved signs (the template's 云讯通 is not client1's)
+  await page.getByTestId('sign-select').click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: /^好易购$/ }).click();
   await page.getByTestId('numbers-input').fill(numbers.join('\n'));
   await expect(page.getByTestId('number-counts')).toContainText(`有效号码：${numbers.length}`);
 }

@@ -196,7 +196,7 @@ export async function parseNumberFile(f: ResolvedUpload, o: ParseOptions = {}): 
   };
   const check: NumberCheck = {
     total: tally.total,
-    valid: tally.total - tally.invalid,
+    valid: tally.distinct,
     invalid: tally.invalid,
     repeat: tally.repeat,
     unique: tally.unique,

@@ -79,6 +79,12 @@ const VARIABLE_PARSE: JsonSchema = {
     variateNum: int('变量个数'),
     sendFilePath: str('发送文件（无有效行时为空）'),
     errorFilePath: str('错误文件（无错误行时为空）'),
+    preview: {
+      type: 'array',
+      title: '前几行合格数据填好变量后的内容（最多 3 行，不含签名），供发送页预览',
+      maxItems: 3,
+      items: { type: 'object', required: ['phone', 'content'], properties: { phone: str('号码'), content: str('填好变量的内容') } },
+    },
   },
 };
 /** The screening's counts and its numbers (type 1) or new send file (type 2). */

@@ -101,7 +101,12 @@ export interface VariableParse {
   sendFilePath: string;
   /** the refused rows with their reasons (working path), or '' when none */
   errorFilePath: string;
+  /** the first good rows (at most PREVIEW_ROWS) with the template filled, sign not included: the send page's preview */
+  preview: { phone: string; content: string }[];
 }
+
+/** good rows a parse gives back filled in, for the send page's preview */
+export const PREVIEW_ROWS = 3;
 
 /** String.prototype.trim's white space and line terminators */
 const trimmed = (c: number) =>
@@ -149,6 +154,7 @@ export async function parseVariableFile(
   // the good rows' numbers (valid mobiles): as (segment, last 7 digits), see NumberSet
   const seen = new NumberSet(1 << 16);
   const counts = { totalNum: 0, submitTotal: 0, errNum: 0, repeatNum: 0, mobileNum: 0, unicomNum: 0, telecomNum: 0, variateNum: varCount };
+  const preview: VariableParse['preview'] = [];
   let buf = '';
   let first = true;
   try {
@@ -180,6 +186,7 @@ export async function parseVariableFile(
           continue;
         }
         counts.submitTotal++;
+        if (preview.length < PREVIEW_ROWS) preview.push({ phone, content: fillTemplate(t.literals, vars) });
         const c = carrierOf(phone);
         if (c === 1) counts.mobileNum++;
         else if (c === 2) counts.unicomNum++;
@@ -203,7 +210,7 @@ export async function parseVariableFile(
     await errWb.commit();
     await errDone;
   }
-  return { ...counts, hasErrors: !!errWb };
+  return { ...counts, preview, hasErrors: !!errWb };
 }
 
 export interface VariableRow {

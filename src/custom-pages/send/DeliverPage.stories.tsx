@@ -8,6 +8,7 @@ import { consoleApi, subAccount } from '@/stories/mockApi';
 import { sendApi, type Calls } from '@/stories/sendApi';
 import { fileApi, TOKEN } from '@/stories/fileApi';
 import { DeliverPage } from './DeliverPage';
+import { PhonePreview } from './PhonePreview';
 
 const T = { timeout: 5000 };
 const calls: Calls = {};
@@ -86,7 +87,8 @@ export const SubAccountFilled: Story = {
     await expect(c.queryByTestId('client-select')).toBeNull();
     await fill(canvasElement);
     await waitFor(() => expect(calls.templates?.[0]).toMatchObject({ state: '1', templateType: '0' }), T);
-    await expect(c.getByDisplayValue('优品生活')).toBeInTheDocument();
+    // the template's sign is one of the approved signs: it is the one chosen
+    await waitFor(() => expect(c.getByTestId('sign-select')).toHaveTextContent('优品生活'), T);
     // 14 characters + sign 4 + 2
     await expect(c.getByTestId('content-counter')).toHaveTextContent('20 / 500');
     await expect(c.getByTestId('content-pieces')).toHaveTextContent('1 条');
@@ -114,10 +116,16 @@ export const InvalidNumbers: Story = {
     const box = await c.findByTestId('numbers-input', {}, T);
     await fireEvent.change(box, { target: { value: '13800138000；12345\n13800138000 1540000000，13012345678' } });
     await expect(box).toHaveValue('13800138000,12345,13800138000,1540000000,13012345678');
-    await waitFor(() => expect(c.getByTestId('number-counts')).toHaveTextContent('号码总数：5有效号码：3无效号码：2重复号码：1'), T);
+    // 5 = 2 valid (distinct: what is sent) + 2 invalid + 1 repeat
+    await waitFor(() => expect(c.getByTestId('number-counts')).toHaveTextContent('号码总数：5有效号码：2无效号码：2重复号码：1'), T);
+    const listed = c.getByTestId('invalid-numbers');
+    await expect(within(listed).getByText('12345')).toBeInTheDocument();
+    await expect(within(listed).getByText('1540000000')).toBeInTheDocument();
     await userEvent.click(c.getByRole('button', { name: /确认号码/ }));
-    await expect(box).toHaveValue('13800138000,13800138000,13012345678');
-    await waitFor(() => expect(c.getByTestId('number-counts')).toHaveTextContent('无效号码：0'), T);
+    // the box keeps the distinct valid numbers: the repeat goes too
+    await expect(box).toHaveValue('13800138000,13012345678');
+    await waitFor(() => expect(c.getByTestId('number-counts')).toHaveTextContent('号码总数：2有效号码：2无效号码：0重复号码：0'), T);
+    await expect(c.queryByTestId('invalid-numbers')).toBeNull();
   },
 };
 
@@ -149,7 +157,7 @@ export const TooManyNumbers: Story = {
 
 export const ValidationErrors: Story = {
   name: '提交校验（表单规则）',
-  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls, signs: ['优品生活', '优品'] })] } },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await userEvent.click(await c.findByTestId('submit', {}, T));
@@ -157,8 +165,13 @@ export const ValidationErrors: Story = {
     await expect(c.getByText('请选择模板')).toBeInTheDocument();
     await expect(c.getByText('签名长度为2-12之间')).toBeInTheDocument();
     await expect(c.getByText('短信内容不能为空')).toBeInTheDocument();
-    await expect(c.getByText('号码池不能为空')).toBeInTheDocument();
+    // beside the empty box: 请输入手机号码 (the spec's 号码池不能为空 once something is typed without a valid number)
+    await expect(c.getByText('请输入手机号码')).toBeInTheDocument();
     await expect(calls.chargeInfo).toBeUndefined();
+    await fireEvent.change(c.getByTestId('numbers-input'), { target: { value: '12345' } });
+    await new Promise((r) => setTimeout(r, 3100));
+    await userEvent.click(c.getByTestId('submit'));
+    await expect(await c.findByText('号码池不能为空', {}, T)).toBeInTheDocument();
   },
 };
 
@@ -199,13 +212,76 @@ export const TemplateOfRefusedType: Story = {
     await expect(refused).toBeDisabled();
     await expect(within(dialog).getAllByRole('button', { name: /^选\s*择$/ }).filter((b) => !(b as HTMLButtonElement).disabled)).toHaveLength(1);
     await userEvent.keyboard('{Escape}');
-    // a sign typed that is not approved: the approved ones are offered
-    await fireEvent.change(c.getByTestId('sign-input'), { target: { value: '别的签名' } });
-    const offered = await c.findByTestId('approved-signs', {}, T);
-    await expect(offered).toHaveTextContent('该签名不是账户已审核通过的签名');
-    await userEvent.click(within(offered).getByText('优品生活'));
-    await expect(c.getByTestId('sign-input')).toHaveValue('优品生活');
-    await expect(c.queryByTestId('approved-signs')).toBeNull();
+    // the sign is chosen from the approved ones (the only one is chosen at once)
+    await waitFor(() => expect(c.getByTestId('sign-select')).toHaveTextContent('优品生活'), T);
+  },
+};
+
+export const NoApprovedSign: Story = {
+  name: '签名：账户没有审核通过的签名（去签名报备 / 模板管理）',
+  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls, signs: [] })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const none = await c.findByTestId('no-approved-sign', {}, T);
+    await expect(none).toHaveTextContent('该账户暂无审核通过的签名');
+    await expect(within(none).getByRole('link', { name: '签名报备' })).toBeInTheDocument();
+    await expect(within(none).getByRole('link', { name: '模板管理' })).toBeInTheDocument();
+    await expect(c.getByTestId('sign-select')).toHaveClass('ant-select-disabled');
+  },
+};
+
+export const SignFromList: Story = {
+  name: '签名：从已审核通过的签名中选择',
+  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls, signs: ['优品生活', '优品商城'] })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const select = await c.findByTestId('sign-select', {}, T);
+    await waitFor(() => expect(calls.signs?.[0]).toMatchObject({ state: '1', clientid: 'b20001' }), T);
+    await userEvent.click(select.querySelector('.ant-select-selector') as HTMLElement);
+    await userEvent.click(await body().findByTitle('优品商城', {}, T));
+    await expect(select).toHaveTextContent('优品商城');
+    await expect(c.getByTestId('phone-preview')).toHaveTextContent('【优品商城】');
+  },
+};
+
+export const PreviewSinglePiece: Story = {
+  name: '预览：一条短信',
+  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByTestId('phone-preview', {}, T)).toHaveTextContent('输入短信内容后在此预览');
+    await fill(canvasElement);
+    await waitFor(() => expect(c.getByTestId('preview-text')).toHaveTextContent('【优品生活】您的订单已发货，请注意查收。'), T);
+    await expect(c.getByTestId('preview-pieces')).toHaveTextContent('20 字，计 1 条（中文短信：70字以内计1条）');
+  },
+};
+
+export const PreviewMultiPiece: Story = {
+  name: '预览：长短信按67字一条',
+  render: () => <PhonePreview sign="优品生活" content={'长'.repeat(130)} />,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    // 130 + 4 + 2 = 136 characters: 3 pieces of 67
+    await expect(c.getByTestId('preview-pieces')).toHaveTextContent('136 字，计 3 条（中文短信：超过70字按67字一条计费，共3条）');
+    await expect(c.getByTestId('preview-text')).toHaveTextContent(/^【优品生活】长+$/);
+  },
+};
+
+export const FiveNumbersCountsAgree: Story = {
+  name: '号码计数：检测、号码框与计费确认一致（含重复与 12345）',
+  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await fill(canvasElement, '13800138000\n13012345678\n13800138000\n12345\n18912345678');
+    await waitFor(() => expect(c.getByTestId('number-counts')).toHaveTextContent('号码总数：5有效号码：3无效号码：1重复号码：1'), T);
+    await userEvent.click(c.getByTestId('submit'));
+    const info = await body().findByTestId('charge-info', {}, T);
+    await expect(info).toHaveTextContent('发送号码数3 个');
+    await expect(calls.chargeInfo?.[0]).toMatchObject({ mobile: '13800138000,13012345678,18912345678' });
+    await userEvent.click(body().getByRole('button', { name: /取\s*消/ }));
+    await userEvent.click(c.getByTestId('confirm-numbers'));
+    await expect(c.getByTestId('numbers-input')).toHaveValue('13800138000,13012345678,18912345678');
+    await waitFor(() => expect(c.getByTestId('number-counts')).toHaveTextContent('号码总数：3有效号码：3无效号码：0重复号码：0'), T);
   },
 };
 

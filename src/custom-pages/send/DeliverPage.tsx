@@ -29,6 +29,7 @@ import { AccountField, SignField, SmsTypeField, useSmsTypeOptions } from './Send
 import { ContentCounter, usePieces } from './ContentCounter';
 import { DomesticNumbers, useDomesticNumbers } from './DomesticNumbers';
 import { SendTimeField } from './SendTimeField';
+import { PhonePreview, WithPreview, WRAPPER } from './PhonePreview';
 import { useSendForm } from './useSendForm';
 
 /** forms/send.json's message for a missing template */
@@ -174,7 +175,9 @@ export function DeliverPage() {
   };
 
   const timed = async (isCheckAvailableCredit: 0 | 1) => {
-    const body = await sendTimed({ ...payload(), sendtime: form.sendtimeText!, taskId: f.taskId, chargeNumTotal: form.charge?.chargeNum, isCheckAvailableCredit }).catch((e) => e.body);
+    const body = await sendTimed({ ...payload(), sendtime: form.sendtimeText!, taskId: f.taskId, chargeNumTotal: form.charge?.chargeNum, isCheckAvailableCredit }).catch(
+      (e) => e.body,
+    );
     const code = Number(body?.code);
     if (code === 0) {
       form.done(body.msg, timingDeliverPath(), { now: true });
@@ -209,51 +212,67 @@ export function DeliverPage() {
   return (
     <Card title={f.taskId ? `${deliverScreen.label}（重新编辑定时任务）` : deliverScreen.label}>
       <CertifiedNotice blocked={blocked} />
-      <Form layout="horizontal" labelCol={{ flex: '110px' }} wrapperCol={{ flex: 'auto' }} style={{ maxWidth: 900 }} onFinish={submit}>
-        <AccountField agent={agent} phoneInoutType={0} value={f.clientId} onChange={onClient} status={item('clientId')} />
-        <SmsTypeField
-          clientId={clientId}
-          value={f.smstype}
-          onChange={(v) => patch((x) => ({ smstype: v, ...(x.smstype !== v ? { templateId: undefined, templateType: undefined, templateContent: undefined } : {}) }), 'smstype')}
-          status={item('smstype')}
-        />
-        <Form.Item label="短信模板" required {...item('templateId')}>
-          <Space>
-            <Button onClick={openPicker} data-testid="pick-template">
-              {f.templateId ? '更换模板' : '选择模板'}
-            </Button>
-            {f.templateId !== undefined && (
-              <Typography.Text type="secondary" data-testid="picked-template">
-                模板ID {f.templateId}
-              </Typography.Text>
-            )}
-          </Space>
-        </Form.Item>
-        <SignField clientId={clientId} value={f.sign} onChange={(v) => set('sign', v)} status={item('sign')} />
-        <Form.Item label="短信内容" required {...item('content')}>
-          {/* a fixed template's text is sent as approved: read-only (a changed text would be refused at the end) */}
-          <Input.TextArea
-            value={f.content}
-            onChange={(e) => set('content', e.target.value)}
-            readOnly={f.templateType === TemplateType.Fixed}
-            rows={5}
-            placeholder={f.templateId === undefined ? '请先选择模板' : '请输入短信内容'}
-            data-testid="content-input"
+      <WithPreview preview={<PhonePreview sign={f.sign} content={f.content} />}>
+        <Form layout="horizontal" labelCol={{ flex: '110px' }} wrapperCol={WRAPPER} onFinish={submit}>
+          <AccountField agent={agent} phoneInoutType={0} value={f.clientId} onChange={onClient} status={item('clientId')} />
+          <SmsTypeField
+            clientId={clientId}
+            value={f.smstype}
+            onChange={(v) => patch((x) => ({ smstype: v, ...(x.smstype !== v ? { templateId: undefined, templateType: undefined, templateContent: undefined } : {}) }), 'smstype')}
+            status={item('smstype')}
           />
-        </Form.Item>
-        <Form.Item colon={false} label=" " style={{ marginTop: -16 }}>
-          <ContentCounter pieces={pieces} explain />
-          {templateChanged && <Alert type="warning" showIcon message={SEND_MESSAGES.templateChanged} style={{ marginTop: 8 }} data-testid="template-changed" />}
-        </Form.Item>
-        <DomesticNumbers box={box} status={item('mobile')} onTyped={() => form.clear('mobile')} />
-        <SendTimeField kind="ordinary" sendType={f.sendType} sendtime={f.sendtime} onType={(v) => set('sendType', v)} onTime={(d) => set('sendtime', d)} status={item('sendtime')} />
-        <Form.Item colon={false} label=" ">
-          <Button type="primary" htmlType="submit" icon={<SendOutlined />} loading={form.preparing} disabled={blocked} data-testid="submit">
-            提交
-          </Button>
-        </Form.Item>
-      </Form>
-      <TemplatePicker open={picking} clientId={clientId} smstype={f.smstype} allowedTypes={types.known ? types.options.map((o) => o.value) : undefined} onClose={() => setPicking(false)} onPick={pickTemplate} />
+          <Form.Item label="短信模板" required {...item('templateId')}>
+            <Space>
+              <Button onClick={openPicker} data-testid="pick-template">
+                {f.templateId ? '更换模板' : '选择模板'}
+              </Button>
+              {f.templateId !== undefined && (
+                <Typography.Text type="secondary" data-testid="picked-template">
+                  模板ID {f.templateId}
+                </Typography.Text>
+              )}
+            </Space>
+          </Form.Item>
+          <SignField clientId={clientId} value={f.sign} onChange={(v) => set('sign', v)} status={item('sign')} />
+          <Form.Item label="短信内容" required {...item('content')}>
+            {/* a fixed template's text is sent as approved: read-only (a changed text would be refused at the end) */}
+            <Input.TextArea
+              value={f.content}
+              onChange={(e) => set('content', e.target.value)}
+              readOnly={f.templateType === TemplateType.Fixed}
+              rows={5}
+              placeholder={f.templateId === undefined ? '请先选择模板' : '请输入短信内容'}
+              data-testid="content-input"
+            />
+          </Form.Item>
+          <Form.Item colon={false} label=" " style={{ marginTop: -16 }}>
+            <ContentCounter pieces={pieces} explain />
+            {templateChanged && <Alert type="warning" showIcon message={SEND_MESSAGES.templateChanged} style={{ marginTop: 8 }} data-testid="template-changed" />}
+          </Form.Item>
+          <DomesticNumbers box={box} status={item('mobile')} onTyped={() => form.clear('mobile')} />
+          <SendTimeField
+            kind="ordinary"
+            sendType={f.sendType}
+            sendtime={f.sendtime}
+            onType={(v) => set('sendType', v)}
+            onTime={(d) => set('sendtime', d)}
+            status={item('sendtime')}
+          />
+          <Form.Item colon={false} label=" ">
+            <Button type="primary" htmlType="submit" icon={<SendOutlined />} loading={form.preparing} disabled={blocked} data-testid="submit">
+              提交
+            </Button>
+          </Form.Item>
+        </Form>
+      </WithPreview>
+      <TemplatePicker
+        open={picking}
+        clientId={clientId}
+        smstype={f.smstype}
+        allowedTypes={types.known ? types.options.map((o) => o.value) : undefined}
+        onClose={() => setPicking(false)}
+        onPick={pickTemplate}
+      />
       <ChargeDialog info={form.charge} numbers={box.count()} sendtime={form.sendtimeText} sending={form.sending} onOk={send} onCancel={() => form.setCharge(null)} />
     </Card>
   );

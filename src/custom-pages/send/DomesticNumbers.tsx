@@ -6,7 +6,7 @@
  * what to send from it (`mobiles`, `imported`, `count`).
  */
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
-import { Alert, App, Button, Dropdown, Form, Input, Space, Tag } from 'antd';
+import { Alert, App, Button, Dropdown, Flex, Form, Input, Space, Tag, Typography } from 'antd';
 import { DownloadOutlined, FileSearchOutlined } from '@ant-design/icons';
 import { checkCarriers, downloadPosted, NUMBER_TEMPLATES, SEND_MESSAGES, type CarrierCheck } from '@/domain/send';
 import { ApiError } from '@/providers/http';
@@ -149,12 +149,25 @@ export function useDomesticNumbers() {
 
 export type DomesticNumbersState = ReturnType<typeof useDomesticNumbers>;
 
+/** invalid numbers listed under the box (all of them are in the export) */
+const INVALID_SHOWN = 20;
+
 export function DomesticNumbers({ box, status, onTyped }: { box: DomesticNumbersState; status: FieldStatus; onTyped: () => void }) {
   const { shown: check, imported, carriers } = box;
   return (
     <Form.Item label="手机号码" required {...status}>
-      <Space direction="vertical" style={{ width: '100%' }}>
-        <ChunkedUpload key={box.uploadKey} accept={NUMBER_FILE_ACCEPT} maxSize={NUMBER_FILE_MAX_BYTES} buttonText="导入号码" onDone={(file) => void box.importFile(file)} onRemove={box.removeFile} />
+      {/* one column: the import's file card, the buttons and the box stay in the field's column */}
+      <Flex vertical gap={8} style={{ width: '100%', minWidth: 0 }} data-testid="numbers-field">
+        <div style={{ minWidth: 0 }}>
+          <ChunkedUpload
+            key={box.uploadKey}
+            accept={NUMBER_FILE_ACCEPT}
+            maxSize={NUMBER_FILE_MAX_BYTES}
+            buttonText="导入号码"
+            onDone={(file) => void box.importFile(file)}
+            onRemove={box.removeFile}
+          />
+        </div>
         <Space wrap>
           <Dropdown menu={{ items: NUMBER_TEMPLATES.map((t) => ({ key: t.key, label: t.label, onClick: () => openDownload(t.url) })) }}>
             <Button icon={<DownloadOutlined />}>下载模板</Button>
@@ -162,7 +175,7 @@ export function DomesticNumbers({ box, status, onTyped }: { box: DomesticNumbers
           <Button icon={<FileSearchOutlined />} loading={box.checking} onClick={box.carrierCheck}>
             运营商检测
           </Button>
-          <Button onClick={box.confirm} disabled={!box.text}>
+          <Button onClick={box.confirm} disabled={!box.text} data-testid="confirm-numbers">
             确认号码
           </Button>
           <Button danger onClick={box.clearAll} disabled={!box.text}>
@@ -183,23 +196,45 @@ export function DomesticNumbers({ box, status, onTyped }: { box: DomesticNumbers
         {!imported && (
           <Space wrap data-testid="number-counts">
             <span>
-              号码总数：<b>{check.total}</b>
+              号码总数：<b data-testid="count-total">{check.total}</b>
             </span>
             <span>
-              有效号码：<b>{check.valid}</b>
+              有效号码：<b data-testid="count-valid">{check.valid}</b>
             </span>
             <span>
-              无效号码：<b style={{ color: check.invalid ? '#cf1322' : undefined }}>{check.invalid}</b>
+              无效号码：
+              <b style={{ color: check.invalid ? '#cf1322' : undefined }} data-testid="count-invalid">
+                {check.invalid}
+              </b>
             </span>
             <span>
-              重复号码：<b>{check.repeat}</b>
+              重复号码：<b data-testid="count-repeat">{check.repeat}</b>
             </span>
-            {check.invalid > 0 && (
-              <Button size="small" type="link" icon={<DownloadOutlined />} loading={box.exporting} onClick={() => void box.exportErrors()} data-testid="export-invalid">
+            <Typography.Text type="secondary">（有效号码已去重，即发送与计费的号码数）</Typography.Text>
+          </Space>
+        )}
+        {!imported && check.invalid > 0 && (
+          <Alert
+            type="warning"
+            showIcon
+            data-testid="invalid-numbers"
+            message={`${check.invalid} 个无效号码不会发送，点击“确认号码”可将其从号码框中清除`}
+            description={
+              <Flex wrap gap={4}>
+                {check.invalidNumbers.slice(0, INVALID_SHOWN).map((n, i) => (
+                  <Tag key={`${i}-${n}`} color="red" style={{ marginInlineEnd: 0 }}>
+                    {n}
+                  </Tag>
+                ))}
+                {check.invalid > INVALID_SHOWN && <Typography.Text type="secondary">等 {check.invalid} 个</Typography.Text>}
+              </Flex>
+            }
+            action={
+              <Button size="small" icon={<DownloadOutlined />} loading={box.exporting} onClick={() => void box.exportErrors()} data-testid="export-invalid">
                 导出错误号码
               </Button>
-            )}
-          </Space>
+            }
+          />
         )}
         {check.total > MAX_NUMBERS && <Alert type="error" showIcon message={poolProblem(check)} data-testid="too-many" />}
         {box.parsing && <Alert type="info" showIcon message="号码识别中，数据量较大请稍候…" data-testid="import-parsing" />}
@@ -209,7 +244,7 @@ export function DomesticNumbers({ box, status, onTyped }: { box: DomesticNumbers
             showIcon
             data-testid="import-result"
             message={`已导入 ${imported.fileName}：共 ${imported.submitTotal} 个号码，错误 ${imported.errNum} 个，重复 ${imported.repeatNum} 个，可发送 ${imported.sendNum} 个（移动 ${imported.mobileNum}，联通 ${imported.unicomNum}，电信 ${imported.telecomNum}）`}
-            description="发送时使用文件中的号码；移除文件后可手动输入号码"
+            description="发送时使用文件中的有效号码；移除文件后可手动输入号码"
             action={
               imported.errNum > 0 ? (
                 <Button size="small" icon={<DownloadOutlined />} loading={box.exporting} onClick={() => void box.exportErrors()} data-testid="export-file-errors">
@@ -226,7 +261,7 @@ export function DomesticNumbers({ box, status, onTyped }: { box: DomesticNumbers
             <Tag color="blue">电信 {carriers.telecomNum}</Tag>
           </Space>
         )}
-      </Space>
+      </Flex>
     </Form.Item>
   );
 }

@@ -29,6 +29,7 @@ import { AccountField, SignField, SmsTypeField } from './SenderFields';
 import { ContentCounter, usePieces } from './ContentCounter';
 import { IntlNumbers, useIntlNumbers } from './IntlNumbers';
 import { SendTimeField } from './SendTimeField';
+import { PhonePreview, WithPreview, WRAPPER } from './PhonePreview';
 import { useSendForm } from './useSendForm';
 
 interface Fields {
@@ -50,7 +51,13 @@ export function InternationalPage() {
   const { user } = useCurrentUser();
   const blocked = useSendBlocked();
   const agent = isAgent(user);
-  const form = useSendForm<Fields, (typeof FIELDS)[number]>({ form: intlForm, initial: blank, fields: FIELDS, shownAs: { importFilePath: 'mobile', fileName: 'mobile' }, timeKind: 'international' });
+  const form = useSendForm<Fields, (typeof FIELDS)[number]>({
+    form: intlForm,
+    initial: blank,
+    fields: FIELDS,
+    shownAs: { importFilePath: 'mobile', fileName: 'mobile' },
+    timeKind: 'international',
+  });
   const { values: f, set, item } = form;
   const numbers = useIntlNumbers({ fail: (m) => form.fail('mobile', m), clear: () => form.clear('mobile') });
 
@@ -91,32 +98,34 @@ export function InternationalPage() {
   return (
     <Card title={internationalScreen.label}>
       <CertifiedNotice blocked={blocked} />
-      <Form layout="horizontal" labelCol={{ flex: '110px' }} wrapperCol={{ flex: 'auto' }} style={{ maxWidth: 900 }} onFinish={submit}>
-        <AccountField agent={agent} phoneInoutType={1} value={f.clientId} onChange={(v) => set('clientId', v)} status={item('clientId')} />
-        <SmsTypeField clientId={clientId} value={f.smstype} onChange={(v) => set('smstype', v)} status={item('smstype')} />
-        <SignField optional clientId={clientId} value={f.sign} onChange={(v) => set('sign', v)} status={item('sign')} />
-        <Form.Item label="短信内容" required {...item('content')}>
-          <Input.TextArea value={f.content} onChange={(e) => set('content', e.target.value)} rows={5} placeholder="请输入短信内容" data-testid="content-input" />
-        </Form.Item>
-        <Form.Item colon={false} label=" " style={{ marginTop: -16 }}>
-          <ContentCounter pieces={pieces} />
-        </Form.Item>
-        <IntlNumbers box={numbers} status={item('mobile')} />
-        <SendTimeField
-          kind="international"
-          sendType={f.sendType}
-          sendtime={f.sendtime}
-          onType={(v) => form.patch({ sendType: v }, 'sendtime')}
-          onTime={(d) => form.patch({ sendtime: d }, 'sendtime')}
-          status={item('sendtime')}
-          scheduledNote={<Typography.Text type="warning">{MESSAGES.intlTimedNoCancel}</Typography.Text>}
-        />
-        <Form.Item colon={false} label=" ">
-          <Button type="primary" htmlType="submit" icon={<SendOutlined />} loading={form.preparing} disabled={blocked} data-testid="submit">
-            提交
-          </Button>
-        </Form.Item>
-      </Form>
+      <WithPreview preview={<PhonePreview sign={f.sign} content={f.content} />}>
+        <Form layout="horizontal" labelCol={{ flex: '110px' }} wrapperCol={WRAPPER} onFinish={submit}>
+          <AccountField agent={agent} phoneInoutType={1} value={f.clientId} onChange={(v) => set('clientId', v)} status={item('clientId')} />
+          <SmsTypeField clientId={clientId} value={f.smstype} onChange={(v) => set('smstype', v)} status={item('smstype')} />
+          <SignField optional clientId={clientId} value={f.sign} onChange={(v) => set('sign', v)} status={item('sign')} />
+          <Form.Item label="短信内容" required {...item('content')}>
+            <Input.TextArea value={f.content} onChange={(e) => set('content', e.target.value)} rows={5} placeholder="请输入短信内容" data-testid="content-input" />
+          </Form.Item>
+          <Form.Item colon={false} label=" " style={{ marginTop: -16 }}>
+            <ContentCounter pieces={pieces} />
+          </Form.Item>
+          <IntlNumbers box={numbers} status={item('mobile')} />
+          <SendTimeField
+            kind="international"
+            sendType={f.sendType}
+            sendtime={f.sendtime}
+            onType={(v) => form.patch({ sendType: v }, 'sendtime')}
+            onTime={(d) => form.patch({ sendtime: d }, 'sendtime')}
+            status={item('sendtime')}
+            scheduledNote={<Typography.Text type="warning">{MESSAGES.intlTimedNoCancel}</Typography.Text>}
+          />
+          <Form.Item colon={false} label=" ">
+            <Button type="primary" htmlType="submit" icon={<SendOutlined />} loading={form.preparing} disabled={blocked} data-testid="submit">
+              提交
+            </Button>
+          </Form.Item>
+        </Form>
+      </WithPreview>
       <ChargeDialog wide info={form.charge} sendtime={form.sendtimeText} sending={form.sending} onOk={send} onCancel={() => form.setCharge(null)} />
     </Card>
   );

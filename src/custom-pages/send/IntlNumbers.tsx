@@ -6,8 +6,9 @@
  * (`fields`) and the page rule (`problem`: no international number).
  */
 import { useState } from 'react';
-import { Alert, App, Button, Form, Input, Space, Typography } from 'antd';
-import { FileSearchOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Flex, Form, Input, Space, Tag, Typography } from 'antd';
+import { DownloadOutlined, FileSearchOutlined } from '@ant-design/icons';
+import { downloadPosted, SEND_MESSAGES } from '@/domain/send';
 import { ChunkedUpload, type UploadedFile } from '@/components/ChunkedUpload';
 import { NumberInputMode } from '@/generated/schemas';
 import { ApiError } from '@/providers/http';
@@ -82,6 +83,14 @@ export function useIntlNumbers({ fail, clear }: NumberErrors) {
     fields: () => ({ fileType: mode, ...(typed ? { mobile: text } : { importFilePath: file?.importFilePath, fileName: file?.fileName }) }),
     /** no international number to send to */
     problem: () => ((typed ? !/[0-9]/.test(text) || checked?.internationalPhoneNum === 0 : !file) ? INTL_MESSAGES.noNumbers : null),
+    /** 错误号码.txt of the typed numbers (POST /send/importRrrorPhones, international rules) */
+    exportErrors: async () => {
+      try {
+        await downloadPosted('/send/importRrrorPhones', { phones: text, international: 1 }, '错误号码.txt');
+      } catch (e) {
+        message.error(e instanceof ApiError ? e.message : SEND_MESSAGES.noData);
+      }
+    },
     /** after a send */
     reset: () => {
       setText('');
@@ -90,6 +99,9 @@ export function useIntlNumbers({ fail, clear }: NumberErrors) {
     },
   };
 }
+
+/** rejected numbers listed after a check (all of them are in the export) */
+const REJECTED_SHOWN = 20;
 
 export type IntlNumbersState = ReturnType<typeof useIntlNumbers>;
 
@@ -150,6 +162,30 @@ export function IntlNumbers({ box, status }: { box: IntlNumbersState; status: Fi
             <Typography.Paragraph data-testid="intl-counts">
               号码总数 {checked.parseMobilesInfo.submitTotal}，有效 {checked.internationalPhoneNum}，错误 {checked.parseMobilesInfo.errNum}，重复 {checked.parseMobilesInfo.repeatNum}
             </Typography.Paragraph>
+          )}
+          {box.mode === NumberInputMode.Manual && checked && checked.errorSet.length > 0 && (
+            <Alert
+              type="warning"
+              showIcon
+              style={{ marginBottom: 12 }}
+              data-testid="intl-rejected"
+              message={`${checked.parseMobilesInfo.errNum} 个号码不是有效的国际号码（国际区号 + 号码，6-15 位数字），不会发送`}
+              description={
+                <Flex wrap gap={4}>
+                  {checked.errorSet.slice(0, REJECTED_SHOWN).map((n, i) => (
+                    <Tag key={`${i}-${n}`} color="red" style={{ marginInlineEnd: 0 }}>
+                      {n}
+                    </Tag>
+                  ))}
+                  {checked.parseMobilesInfo.errNum > REJECTED_SHOWN && <Typography.Text type="secondary">等 {checked.parseMobilesInfo.errNum} 个</Typography.Text>}
+                </Flex>
+              }
+              action={
+                <Button size="small" icon={<DownloadOutlined />} onClick={() => void box.exportErrors()} data-testid="intl-export-rejected">
+                  导出错误号码
+                </Button>
+              }
+            />
           )}
           <CountryTable countries={shown.countries} />
         </Form.Item>

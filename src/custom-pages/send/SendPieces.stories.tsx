@@ -126,9 +126,9 @@ export const SignRequired: Story = {
     </Pieces>
   ),
   play: async ({ canvasElement }) => {
-    const input = await within(canvasElement).findByTestId('sign-input', {}, T);
-    await expect(input).toHaveValue('优品生活');
-    await expect(input).toHaveAttribute('placeholder', '签名2-12个字符');
+    // a select of the account's approved signs, not free text
+    const select = await within(canvasElement).findByTestId('sign-select', {}, T);
+    await expect(select).toHaveTextContent('优品生活');
     await expect(canvasElement.querySelector('.ant-form-item-required')).not.toBeNull();
   },
 };
@@ -142,7 +142,7 @@ export const SignOptional: Story = {
   ),
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    await expect(await c.findByTestId('sign-input', {}, T)).toHaveAttribute('placeholder', '选填，2-12个字符');
+    await expect(await c.findByTestId('sign-select', {}, T)).toBeInTheDocument();
     await expect(canvasElement.querySelector('.ant-form-item-required')).toBeNull();
     await expect(c.getByText('签名长度为2-12之间')).toBeInTheDocument();
   },

@@ -4,7 +4,8 @@
  * /send/getsmstypes, else the sms-type enum) and the sign (2-12 characters; optional on the
  * international page). Each is one <Form.Item> with its error (useSendForm's `item`).
  */
-import { Alert, Form, Input, Select, Tag, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { Alert, Form, Select, Typography } from 'antd';
 import { SEND_MESSAGES } from '@/domain/send';
 import { Link } from 'react-router';
 import { useCustom, useList } from '@refinedev/core';
@@ -24,7 +25,7 @@ export function useSmsTypeOptions(clientId: string | undefined) {
     config: { payload: { clientid: clientId } },
     queryOptions: { enabled: !!clientId, staleTime: 60_000 },
   });
-  const types: SmsTypeOption[] = clientId && Array.isArray(result?.data) ? (result.data) : [];
+  const types: SmsTypeOption[] = clientId && Array.isArray(result?.data) ? result.data : [];
   const options = types.length ? types.map((t) => ({ value: Number(t.value), label: t.label })) : enumOptions<number>('sms-type').map((o) => ({ value: o.value, label: o.label }));
   return { options, loading: query.isFetching && !!clientId, known: types.length > 0 };
 }
@@ -93,10 +94,7 @@ export function useApprovedSigns(clientId: string | undefined) {
   const { result, query } = useList<Sign & { id?: number }>({
     resource: 'signs',
     pagination: { currentPage: 1, pageSize: 100 },
-    filters: [
-      { field: 'state', operator: 'eq', value: SignState.Approved },
-      ...(clientId ? [{ field: 'clientid', operator: 'eq' as const, value: clientId }] : []),
-    ],
+    filters: [{ field: 'state', operator: 'eq', value: SignState.Approved }, ...(clientId ? [{ field: 'clientid', operator: 'eq' as const, value: clientId }] : [])],
     queryOptions: { enabled: !!clientId, staleTime: 60_000 },
   });
   const signs = [...new Set((result?.data ?? []).filter((s) => s.state === SignState.Approved && (!clientId || !s.clientid || s.clientid === clientId)).map((s) => s.sign))];
@@ -104,47 +102,63 @@ export function useApprovedSigns(clientId: string | undefined) {
 }
 
 /**
- * 签名: 2-12 characters, checked against the account's approved signs as it is typed (a sign not
- * approved would only be refused at the end): the approved ones are offered to click; with none
- * approved, links to 签名报备 and 模板管理.
+ * 签名: picked from the account's approved signs (a sign not approved would only be refused at the
+ * end, so none other is offered); with none approved, links to 签名报备 and 模板管理. A value that is
+ * not an approved sign (a re-edited task's, a template's) is not shown as chosen: it has to be
+ * picked again. The international page's sign may stay empty (allowClear).
  */
 export function SignField({ clientId, value, onChange, optional, status }: SignFieldProps) {
-  const { signs, loaded } = useApprovedSigns(clientId);
+  const { signs, loaded, loading } = useApprovedSigns(clientId);
   const typed = value.trim();
+  const none = loaded && !signs.length;
+  /** a value dropped because it is not approved (a template's or a re-edited task's sign): said once */
+  const [dropped, setDropped] = useState('');
+  const refused = loaded && !!typed && !signs.includes(typed);
+  // remembered while rendering (React's "adjusting state on a prop change"), cleared from the page's state below
+  if (refused && dropped !== typed) setDropped(typed);
+  const key = signs.join('\n');
+  useEffect(() => {
+    if (!loaded) return;
+    if (refused) onChange('');
+    else if (!typed && !optional && signs.length === 1) onChange(signs[0]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- on a new value or a new list only
+  }, [loaded, typed, key]);
   return (
     <Form.Item label="签名" required={!optional} {...status}>
-      <Input
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        maxLength={12}
-        showCount
-        placeholder={optional ? '选填，2-12个字符' : '签名2-12个字符'}
+      <Select<string>
+        value={typed && (!loaded || signs.includes(typed)) ? typed : undefined}
+        onChange={(v) => {
+          setDropped('');
+          onChange(v ?? '');
+        }}
+        options={signs.map((s) => ({ value: s, label: s }))}
+        loading={loading}
+        disabled={!clientId || none}
+        allowClear={optional}
+        showSearch
+        placeholder={!clientId ? '请先选择子账号' : none ? '暂无审核通过的签名' : optional ? '选填，请选择已审核通过的签名' : '请选择已审核通过的签名'}
+        notFoundContent="暂无审核通过的签名"
         style={{ width: 260 }}
-        data-testid="sign-input"
+        data-testid="sign-select"
       />
-      {loaded && !signs.length && !optional && (
+      {none && (
         <Alert
-          type="info"
+          type={optional ? 'info' : 'warning'}
           showIcon
           style={{ marginTop: 8 }}
           data-testid="no-approved-sign"
           message={
             <span>
-              该账户暂无审核通过的签名，请先到 <Link to={signReportPath()}>签名报备</Link> 申请签名，并在 <Link to={templatesPath()}>模板管理</Link> 申请模板
+              该账户暂无审核通过的签名{optional ? '（国际短信可不带签名发送）' : ''}，请先到 <Link to={signReportPath()}>签名报备</Link> 申请签名，并在{' '}
+              <Link to={templatesPath()}>模板管理</Link> 申请模板
             </span>
           }
         />
       )}
-      {loaded && signs.length > 0 && !signs.includes(typed) && (typed || !optional) && (
-        <div style={{ marginTop: 6 }} data-testid="approved-signs">
-          {typed && <Typography.Text type="warning">{SEND_MESSAGES.signNotApproved}。</Typography.Text>}
-          <Typography.Text type="secondary">已审核通过的签名：</Typography.Text>
-          {signs.map((s) => (
-            <Tag key={s} color="blue" style={{ cursor: 'pointer' }} onClick={() => onChange(s)}>
-              {s}
-            </Tag>
-          ))}
-        </div>
+      {dropped && !typed && (
+        <Typography.Text type="warning" style={{ display: 'block', marginTop: 6 }} data-testid="sign-not-approved">
+          「{dropped}」{SEND_MESSAGES.signNotApproved.replace(/^该签名/, '')}，请从列表中选择
+        </Typography.Text>
       )}
     </Form.Item>
   );

@@ -33,6 +33,7 @@ import { AccountField, SignField, SmsTypeField } from './SenderFields';
 import { ContentCounter, usePieces } from './ContentCounter';
 import { useVariableNumbers, VariableNumbers } from './VariableNumbers';
 import { SendTimeField } from './SendTimeField';
+import { PhonePreview, WithPreview, WRAPPER } from './PhonePreview';
 import { useSendForm } from './useSendForm';
 
 interface Fields {
@@ -55,7 +56,13 @@ export function VariablePage() {
   const { user } = useCurrentUser();
   const blocked = useSendBlocked();
   const agent = isAgent(user);
-  const form = useSendForm<Fields, (typeof FIELDS)[number]>({ form: variableForm, initial: blank, fields: FIELDS, shownAs: { importFilePath: 'file', fileName: 'file' }, timeKind: 'variable' });
+  const form = useSendForm<Fields, (typeof FIELDS)[number]>({
+    form: variableForm,
+    initial: blank,
+    fields: FIELDS,
+    shownAs: { importFilePath: 'file', fileName: 'file' },
+    timeKind: 'variable',
+  });
   const { values: f, set, patch, item } = form;
   const [template, setTemplate] = useState<SmsTemplate | null>(null);
   const [picking, setPicking] = useState(false);
@@ -70,7 +77,7 @@ export function VariablePage() {
   const pick = (t: SmsTemplate) => {
     setTemplate(t);
     setPicking(false);
-    patch((x) => ({ sign: t.sign || x.sign, smstype: t.smstype !== undefined && t.smstype !== null ? (t.smstype) : x.smstype, content: t.content ?? '' }), 'templateId');
+    patch((x) => ({ sign: t.sign || x.sign, smstype: t.smstype !== undefined && t.smstype !== null ? t.smstype : x.smstype, content: t.content ?? '' }), 'templateId');
     numbers.forget();
   };
 
@@ -127,58 +134,74 @@ export function VariablePage() {
   return (
     <Card title={variableScreen.label}>
       <CertifiedNotice blocked={blocked} />
-      <Form layout="horizontal" labelCol={{ flex: '110px' }} wrapperCol={{ flex: 'auto' }} style={{ maxWidth: 960 }} onFinish={submit}>
-        <AccountField
-          agent={agent}
-          phoneInoutType={0}
-          value={f.clientId}
-          onChange={(v) => {
-            set('clientId', v);
-            setTemplate(null);
-          }}
-          status={item('clientId')}
-        />
-        <Form.Item label="变量模板" required {...item('templateId')}>
-          <Space direction="vertical" style={{ width: '100%' }}>
-            <Button onClick={openPicker} data-testid="pick-template">
-              {template ? '更换变量模板' : '选择变量模板'}
+      <WithPreview
+        preview={
+          <PhonePreview
+            sign={f.sign}
+            rows={numbers.fromFile ? (numbers.parsed?.preview ?? []) : f.content.trim() ? [{ content: f.content }] : []}
+            emptyText={numbers.fromFile ? (template ? '上传变量文件后在此预览前几行' : '选择变量模板并上传变量文件后在此预览') : '输入短信内容后在此预览'}
+          />
+        }
+      >
+        <Form layout="horizontal" labelCol={{ flex: '110px' }} wrapperCol={WRAPPER} onFinish={submit}>
+          <AccountField
+            agent={agent}
+            phoneInoutType={0}
+            value={f.clientId}
+            onChange={(v) => {
+              set('clientId', v);
+              setTemplate(null);
+            }}
+            status={item('clientId')}
+          />
+          <Form.Item label="变量模板" required {...item('templateId')}>
+            <Space direction="vertical" style={{ width: '100%' }}>
+              <Button onClick={openPicker} data-testid="pick-template">
+                {template ? '更换变量模板' : '选择变量模板'}
+              </Button>
+              {template && (
+                <Descriptions size="small" column={1} bordered data-testid="picked-template">
+                  <Descriptions.Item label="模板ID">{template.templateId}</Descriptions.Item>
+                  <Descriptions.Item label="模板内容">{template.content}</Descriptions.Item>
+                  <Descriptions.Item label="变量个数">{countVariables(template.content)}</Descriptions.Item>
+                </Descriptions>
+              )}
+            </Space>
+          </Form.Item>
+          <SmsTypeField clientId={clientId} value={f.smstype} onChange={(v) => set('smstype', v)} status={item('smstype')} />
+          <SignField clientId={clientId} value={f.sign} onChange={(v) => set('sign', v)} status={item('sign')} />
+          <VariableNumbers
+            box={numbers}
+            fileStatus={item('file')}
+            mobileStatus={item('mobile')}
+            typedContent={
+              <Form.Item label="短信内容" required {...item('content')}>
+                <Input.TextArea
+                  value={f.content}
+                  onChange={(e) => set('content', e.target.value)}
+                  rows={4}
+                  placeholder="请将模板中的变量替换为实际内容"
+                  data-testid="content-input"
+                />
+                <ContentCounter pieces={pieces} layout="inline" />
+              </Form.Item>
+            }
+          />
+          <SendTimeField
+            kind="variable"
+            sendType={f.sendType}
+            sendtime={f.sendtime}
+            onType={(v) => patch({ sendType: v }, 'sendtime')}
+            onTime={(d) => patch({ sendtime: d }, 'sendtime')}
+            status={item('sendtime')}
+          />
+          <Form.Item colon={false} label=" ">
+            <Button type="primary" htmlType="submit" icon={<SendOutlined />} loading={form.preparing} disabled={blocked} data-testid="submit">
+              提交
             </Button>
-            {template && (
-              <Descriptions size="small" column={1} bordered data-testid="picked-template">
-                <Descriptions.Item label="模板ID">{template.templateId}</Descriptions.Item>
-                <Descriptions.Item label="模板内容">{template.content}</Descriptions.Item>
-                <Descriptions.Item label="变量个数">{countVariables(template.content)}</Descriptions.Item>
-              </Descriptions>
-            )}
-          </Space>
-        </Form.Item>
-        <SmsTypeField clientId={clientId} value={f.smstype} onChange={(v) => set('smstype', v)} status={item('smstype')} />
-        <SignField clientId={clientId} value={f.sign} onChange={(v) => set('sign', v)} status={item('sign')} />
-        <VariableNumbers
-          box={numbers}
-          fileStatus={item('file')}
-          mobileStatus={item('mobile')}
-          typedContent={
-            <Form.Item label="短信内容" required {...item('content')}>
-              <Input.TextArea value={f.content} onChange={(e) => set('content', e.target.value)} rows={4} placeholder="请将模板中的变量替换为实际内容" data-testid="content-input" />
-              <ContentCounter pieces={pieces} layout="inline" />
-            </Form.Item>
-          }
-        />
-        <SendTimeField
-          kind="variable"
-          sendType={f.sendType}
-          sendtime={f.sendtime}
-          onType={(v) => patch({ sendType: v }, 'sendtime')}
-          onTime={(d) => patch({ sendtime: d }, 'sendtime')}
-          status={item('sendtime')}
-        />
-        <Form.Item colon={false} label=" ">
-          <Button type="primary" htmlType="submit" icon={<SendOutlined />} loading={form.preparing} disabled={blocked} data-testid="submit">
-            提交
-          </Button>
-        </Form.Item>
-      </Form>
+          </Form.Item>
+        </Form>
+      </WithPreview>
       <TemplatePicker open={picking} clientId={clientId} smstype={f.smstype} templateType={TemplateType.Variable} onClose={() => setPicking(false)} onPick={pick} />
       <ChargeDialog wide info={form.charge} sendtime={form.sendtimeText} sending={form.sending} onOk={send} onCancel={() => form.setCharge(null)} />
     </Card>

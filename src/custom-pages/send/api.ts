@@ -52,6 +52,8 @@ export interface VariableParse {
   variateNum: number;
   sendFilePath: string;
   errorFilePath: string;
+  /** the first good rows, the template filled (without the sign): the preview */
+  preview?: { phone: string; content: string }[];
 }
 export interface Screened {
   submitTotal: number;

@@ -9,6 +9,7 @@ import {
   confirmNumbers,
   isChineseMobile,
   normalizeNumberInput,
+  numberBoxError,
   numberPoolError,
   splitNumbers,
 } from '../../../common/sms/numbers';
@@ -59,8 +60,9 @@ describe('checkNumbers', () => {
     expect(r.total).toBe(9);
     expect(r.invalid).toBe(3);
     expect(r.invalidNumbers).toEqual(['123', '8613800138000', '123']);
-    expect(r.valid).toBe(6);
+    expect(r.valid).toBe(4);
     expect(r.repeat).toBe(2);
+    expect(r.total).toBe(r.valid + r.invalid + r.repeat);
     expect(r.unique).toEqual(['13800138000', '13912345678', '18612345678', '18912345678']);
     expect(r.carriers).toEqual({ 1: 2, 2: 1, 3: 1 });
     expect([...r.uniqueCarriers]).toEqual([1, 1, 2, 3]);
@@ -72,7 +74,7 @@ describe('checkNumbers', () => {
     const r = checkNumbers(text);
     expect(r.total).toBe(tokens.length);
     expect(r.invalidNumbers).toEqual(tokens.filter((t) => !isChineseMobile(t)));
-    expect(r.valid).toBe(tokens.filter(isChineseMobile).length);
+    expect(r.valid).toBe(new Set(tokens.filter(isChineseMobile)).size);
     expect(r.unique).toEqual([...new Set(tokens.filter(isChineseMobile))]);
   });
 
@@ -105,7 +107,9 @@ describe('checkNumbers', () => {
         const valid = tokens.filter(isChineseMobile);
         const unique = [...new Set(valid)];
         const r = checkNumbers(text);
-        expect(r).toMatchObject({ total: tokens.length, valid: valid.length, invalid: tokens.length - valid.length, repeat: valid.length - unique.length });
+        expect(r).toMatchObject({ total: tokens.length, valid: unique.length, invalid: tokens.length - valid.length, repeat: valid.length - unique.length });
+        expect(r.total).toBe(r.valid + r.invalid + r.repeat);
+        expect(confirmNumbers(text)).toEqual(unique);
         expect(r.unique).toEqual(unique);
         expect(r.invalidNumbers).toEqual(tokens.filter((t) => !isChineseMobile(t)));
         expect([...r.uniqueCarriers]).toEqual(unique.map(carrierOf));
@@ -128,13 +132,23 @@ describe('checkNumbers', () => {
 });
 
 describe('confirmNumbers', () => {
-  it('clears the invalid numbers and keeps order and duplicates', () => {
-    expect(confirmNumbers('123,13800138000，abc,13912345678,13800138000,15412345678')).toEqual([
-      '13800138000',
-      '13912345678',
-      '13800138000',
-    ]);
+  it('keeps the distinct valid numbers in order: invalid numbers and repeats go', () => {
+    expect(confirmNumbers('123,13800138000，abc,13912345678,13800138000,15412345678')).toEqual(['13800138000', '13912345678']);
     expect(confirmNumbers('123,456')).toEqual([]);
+  });
+});
+
+describe('issue 27 item 5: five numbers typed, one repeated and 12345', () => {
+  const typed = '13800138000\n13912345678\n13800138000\n12345\n18612345678';
+  it('counts 5 = 3 valid + 1 invalid + 1 repeat, the valid ones being what is sent', () => {
+    const r = checkNumbers(typed);
+    expect(r).toMatchObject({ total: 5, valid: 3, invalid: 1, repeat: 1, invalidNumbers: ['12345'] });
+    expect(r.unique).toHaveLength(r.valid);
+  });
+  it('after 确认号码 the box holds the 3 numbers, counted 3 / 3 / 0 / 0', () => {
+    const kept = confirmNumbers(typed);
+    expect(kept).toEqual(['13800138000', '13912345678', '18612345678']);
+    expect(checkNumbers(kept.join(','))).toMatchObject({ total: 3, valid: 3, invalid: 0, repeat: 0 });
   });
 });
 
@@ -144,6 +158,13 @@ describe('numberPoolError', () => {
   it('empty pool', () => {
     expect(numberPoolError(checkNumbers(''))).toBe('号码池不能为空');
     expect(numberPoolError(checkNumbers('123,abc'))).toBe(NUMBER_MESSAGES.empty);
+  });
+
+  it('beside the box: 请输入手机号码 while empty, the pool message once something is typed', () => {
+    expect(numberBoxError(checkNumbers(''))).toBe('请输入手机号码');
+    expect(numberBoxError(checkNumbers(',,'))).toBe('请输入手机号码');
+    expect(numberBoxError(checkNumbers('123'))).toBe('号码池不能为空');
+    expect(numberBoxError(checkNumbers('13800138000'))).toBeNull();
   });
 
   it('60000 numbers pass, 60001 are refused', () => {
