@@ -60,7 +60,7 @@ export function readListUrl(filterKey: string | undefined, search: URLSearchPara
     const names = paramsOf(name, p);
     if (isRange(p)) {
       const ends = names.map((n) => search.get(n));
-      if (ends.some((e) => e)) values[name] = ends.map((e) => (e ? dateValue(e, p.items.format) : null));
+      if (ends.some((e) => e)) values[name] = ends.map((e) => (e ? dateValue(e, p.items?.format ?? 'date') : null));
       continue;
     }
     const text = search.get(names[0]);
