@@ -10,7 +10,7 @@ import ExcelJS from 'exceljs';
 import { backends, useServer, type Client } from './harness';
 import { accountId, as, balance, db, ledgerViolations, poolViolations, remaining } from './send-helpers';
 import { lineAmount } from '../../server/modules/purchase';
-import { Money } from '../../server/modules/ledger/money';
+import { Money, yuanText } from '../../server/modules/ledger/money';
 import { MESSAGES } from '../../common/schema/messages';
 import { usablePools } from '../../server/modules/billing';
 
@@ -198,7 +198,7 @@ describe.each(backends)('purchase (%s)', (backend) => {
     const bal = await balance(t.server, 'agent1');
     const r = await agent1.post('/api/sms/order/add', { product_id: gj, num: '1000000' });
     expect(r.body.code).toBe(500);
-    expect(r.body.msg).toBe(`余额不足，当前余额 ${new Money(bal).toFixed(2)} 元，本次需支付 1000000.00 元`);
+    expect(r.body.msg).toBe(`余额不足，当前余额 ${yuanText(bal)} 元，本次需支付 1,000,000.00 元`);
     expect(await rowCounts()).toEqual(before);
     expect(await balance(t.server, 'agent1')).toBe(bal);
   });

@@ -22,7 +22,7 @@ import { listPage, pagingOf } from '../../http/paging';
 import type { CurrentPaging } from '../../http/contract';
 import { escapeLike, whereFrom } from '../../db/filters';
 import { formatDateTime } from '../../lib/time';
-import { LedgerService, Money, money2, type MoneyValue } from '../ledger';
+import { LedgerService, Money, money2, yuanText, type MoneyValue } from '../ledger';
 import { poolFigure, poolText, poolUnitsBought } from '../billing';
 import type { ClientsService, ScopedAccount } from '../clients';
 import type { DirectPurchaseRecordFilter, PoolFilter, ProductListParams, PurchaseRecordFilter, RebateBillFilter, SmsBillFilter } from '../../../common/generated/schemas';
@@ -226,7 +226,7 @@ export class PurchaseService {
         const orderId = await this.newOrderId(trx, now);
         const ledger = new LedgerService({ db: trx, now: this.ctx.now });
         const r = await ledger.applyIn(trx, [{ accountId: me.id, amount: paid.neg(), kind: BillPaymentType.PackagePurchase, operatorId: me.id, remark: `购买短信 订单${orderId}` }]);
-        if (!r.ok) throw errors.refused(`余额不足，当前余额 ${r.balance} 元，本次需支付 ${money2(paid)} 元`);
+        if (!r.ok) throw errors.refused(`余额不足，当前余额 ${yuanText(r.balance)} 元，本次需支付 ${yuanText(paid)} 元`);
         let rebateLedgerId: number | null = null;
         if (rebate.gt(0)) {
           const after = rebateBefore.minus(rebate);
