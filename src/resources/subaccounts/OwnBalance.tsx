@@ -9,6 +9,7 @@ import { EnumTag } from '@/components/EnumTag/EnumTag';
 import { Money } from '@/components/Money/Money';
 import { ApiError } from '@/providers/http';
 import { billingNote } from '@/providers/access';
+import { OperationMode, UserType } from '@/generated/schemas';
 import { useCurrentUser } from '@/layout/hooks';
 import { subAccountApi } from './api';
 import { ownBalanceScreen } from '.';
@@ -33,14 +34,14 @@ export default function OwnBalance() {
       .catch((e) => setError(e instanceof ApiError ? e.body.msg : '接口异常'));
   }, []);
   if (error) return <Alert type="error" showIcon message={error} />;
+  // this page is a sub-account's own: its paytype is in the answer, the mode in the session
+  const note = own && billingNote({ operation_mode: user?.operation_mode ?? OperationMode.Package, userType: UserType.SubAccount, paytype: own.paytype ?? user?.paytype });
   return (
     <Card title={ownBalanceScreen.label} loading={!own} data-testid="own-balance">
       {own && (
         <>
           <Statistic title={`${own.name}（${own.clientid}）· ${own.paytype_str}`} valueRender={() => <Money value={own.balance} />} />
-          {billingNote(user && { ...user, paytype: own.paytype ?? user.paytype }) && (
-            <Alert style={{ marginTop: 16 }} type="info" showIcon data-testid="billing-note" message={billingNote(user && { ...user, paytype: own.paytype ?? user.paytype })} />
-          )}
+          {note && <Alert style={{ marginTop: 16 }} type="info" showIcon data-testid="billing-note" message={note} />}
           <Table
             style={{ marginTop: 16 }}
             rowKey="id"
