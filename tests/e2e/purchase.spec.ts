@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiLogin, apiPost as api, selectRow as select } from './helpers';
+import { apiLogin, apiPost as api } from './helpers';
 
 /**
  * Purchase end to end against the real server: agent1 buys two packages on the purchase page

@@ -164,10 +164,10 @@ export const TypedQuantitySelectsRow: Story = {
     const c = within(canvasElement);
     await c.findByText('营销短信 1万条', {}, T);
     const input = c.getByLabelText('营销短信 1万条 购买数量');
-    fireEvent.change(input, { target: { value: 'abc' } });
+    await fireEvent.change(input, { target: { value: 'abc' } });
     await expect(await within(row(c, '营销短信 1万条')).findByText('购买数量为大于0的整数', {}, T)).toBeInTheDocument();
     await expect(within(row(c, '营销短信 1万条')).getByRole('checkbox')).toBeChecked();
-    fireEvent.change(input, { target: { value: '2000' } });
+    await fireEvent.change(input, { target: { value: '2000' } });
     await expect(within(row(c, '营销短信 1万条')).getByRole('checkbox')).toBeChecked();
     await userEvent.click(c.getByTestId('submit-order'));
     const dialog = await body().findByRole('dialog', { name: '确认订单' }, T);
@@ -186,11 +186,11 @@ export const PackageMultiple: Story = {
     await c.findByText('国际短信余额 100元', {}, T);
     const input = c.getByLabelText('国际短信余额 100元 购买数量');
     await expect(input).toHaveAttribute('placeholder', '100.00元 的整数倍');
-    fireEvent.change(input, { target: { value: '150' } });
+    await fireEvent.change(input, { target: { value: '150' } });
     await expect(await within(row(c, '国际短信余额 100元')).findByText('该产品为 100.00元 的套餐，购买数量须为 100.00元 的整数倍', {}, T)).toBeInTheDocument();
     await userEvent.click(c.getByTestId('submit-order'));
     await expect(body().queryByRole('dialog', { name: '确认订单' })).not.toBeInTheDocument();
-    fireEvent.change(input, { target: { value: '200' } });
+    await fireEvent.change(input, { target: { value: '200' } });
     await waitFor(() => expect(within(row(c, '国际短信余额 100元')).queryByText(/整数倍/)).not.toBeInTheDocument(), T);
   },
 };
@@ -201,7 +201,7 @@ export const RebateChoiceAndWayOn: Story = {
     const c = within(canvasElement);
     await c.findByText('行业短信 1万条', {}, T);
     await waitFor(() => expect(c.getByTestId('purchase-summary')).toHaveTextContent('50.00'), T);
-    fireEvent.change(c.getByLabelText('行业短信 1万条 购买数量'), { target: { value: '10000' } });
+    await fireEvent.change(c.getByLabelText('行业短信 1万条 购买数量'), { target: { value: '10000' } });
     await userEvent.click(c.getByTestId('submit-order'));
     const dialog = await body().findByRole('dialog', { name: '确认订单' }, T);
     await expect(within(dialog).getByTestId('order-paid')).toHaveTextContent('377.50');
