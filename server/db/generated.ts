@@ -418,6 +418,7 @@ export interface Products {
   creator: Generated<string>;
   id: Generated<number>;
   operator_code: Generated<number>;
+  pack_size: number | null;
   product_code: string;
   product_name: string;
   product_type: number;

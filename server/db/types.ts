@@ -813,6 +813,8 @@ export interface ProductTable {
   unit_price: Money;
   /** validity of the pieces bought, in days from the purchase */
   valid_days: number;
+  /** pieces (yuan: international) of one package; a purchase is a multiple of it. NULL: any count (0038) */
+  pack_size: D<number | null>;
   creator: D<string>;
   /** 1 on sale, 0 withdrawn */
   state: D<number>;

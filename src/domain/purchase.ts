@@ -7,6 +7,7 @@
 import purchaseForm from '../../schemas/forms/purchase.json';
 import { checkForm } from '@/components/SchemaForm/compiled';
 import purchaseCompiled from '@/generated/forms/purchase';
+import { ProductType } from '@/generated/schemas';
 
 export const PURCHASE_MESSAGES = purchaseForm['x-messages'];
 export const REBATE_THRESHOLD_CENTS = 1000n;
@@ -43,12 +44,34 @@ export interface PricedLine {
   cents: bigint;
 }
 
-export function orderTotals(lines: PricedLine[], rebateUseable: string) {
+/** Can the usable rebate pay part of this total (more than 10 yuan, some rebate usable)? */
+export const rebateApplies = (total: bigint, rebateUseable: string) => total > REBATE_THRESHOLD_CENTS && centsOf(rebateUseable) > 0n;
+
+/** The order's total, the rebate it uses (only when `useRebate`, the buyer's choice) and what the balance pays. */
+export function orderTotals(lines: PricedLine[], rebateUseable: string, useRebate = true) {
   const total = lines.reduce((s, l) => s + l.cents, 0n);
   const usable = centsOf(rebateUseable);
-  const rebate = total > REBATE_THRESHOLD_CENTS ? (usable < total ? usable : total) : 0n;
+  const rebate = useRebate && rebateApplies(total, rebateUseable) ? (usable < total ? usable : total) : 0n;
   return { total, rebate, paid: total - rebate };
 }
+
+/** a count with thousands separators: 100000 -> '100,000' */
+export const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/** A package product's size as shown ('10,000条', international '100.00元'); '' for a product sold by any count. */
+export function packText(p: { product_type?: number; pack_size?: number }): string {
+  if (!p.pack_size) return '';
+  return p.product_type === ProductType.International ? `${grouped(p.pack_size)}.00元` : `${grouped(p.pack_size)}条`;
+}
+
+/** The message for a quantity that is not a whole number of the product's packages (the server's rule), or undefined. */
+export function packError(p: { product_type?: number; pack_size?: number }, num: string | undefined): string | undefined {
+  if (!p.pack_size || !num || !/^[1-9][0-9]*$/.test(num) || Number(num) % p.pack_size === 0) return undefined;
+  return PURCHASE_MESSAGES.packMultiple.replaceAll('{size}', packText(p));
+}
+
+/** Every rule for a product's quantity: the form's, then the package size. */
+export const lineError = (p: { product_type?: number; pack_size?: number }, num: string | undefined) => quantityError(num) ?? packError(p, num);
 
 /** The purchase form's message for a quantity (forms/purchase.json), or undefined when valid. */
 export function quantityError(num: string | undefined): string | undefined {

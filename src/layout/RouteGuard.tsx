@@ -9,7 +9,20 @@ import { useLocation } from 'react-router';
 import { useCan } from '@refinedev/core';
 import Forbidden from '@/pages/Forbidden';
 import { PageLoading } from '@/pages/PageLoading';
-import { screenAt, useScreens } from './screens';
+import { refusalOf } from '@/providers/access';
+import { useCurrentUser } from './hooks';
+import { linkOf, screenAllowed, screenAt, screenByName, useScreens, type ScreenEntry, type ScreenTable } from './screens';
+
+/** The refused page: why, and the screen to go to instead when this user may open it. */
+function Refused({ table, entry }: { table: ScreenTable; entry: ScreenEntry }) {
+  const { user } = useCurrentUser();
+  const { reason, go } = refusalOf(
+    entry.chain.map((s) => s.access),
+    user,
+  );
+  const target = go ? screenByName(table, go) : undefined;
+  return <Forbidden reason={reason} go={target && screenAllowed(target, user) ? { label: `前往${target.screen.label}`, link: linkOf(target) } : undefined} />;
+}
 
 export function RouteGuard({ children }: { children: ReactNode }) {
   const table = useScreens();
@@ -24,5 +37,5 @@ export function RouteGuard({ children }: { children: ReactNode }) {
   if (!entry) return <>{children}</>;
   if (isError) return <Forbidden />;
   if (!data || isPlaceholderData) return <PageLoading />;
-  return data.can ? <>{children}</> : <Forbidden />;
+  return data.can ? <>{children}</> : <Refused table={table} entry={entry} />;
 }

@@ -1,20 +1,39 @@
-/** A screen this account may not open (the route guard shows it instead of the page). */
-import { Button, Result } from 'antd';
+/**
+ * A screen this account may not open (the route guard shows it instead of the page): why — a
+ * direct-charge account pays per message, a postpaid sub-account through its agent — and where to
+ * go instead (`go`, a screen the guard resolved), besides the way home.
+ */
+import { Button, Result, Space } from 'antd';
 import { useNavigate } from 'react-router';
 import { NO_ACCESS } from '@/providers/access';
+import { MESSAGES } from '../../common/schema/messages';
 
-export default function Forbidden() {
+export interface ForbiddenProps {
+  /** why this account may not open the page */
+  reason?: string;
+  /** where to go instead */
+  go?: { label: string; link: string };
+}
+
+export default function Forbidden({ reason = MESSAGES.refusedNotForAccount, go }: ForbiddenProps) {
   const navigate = useNavigate();
   return (
     <div data-testid="forbidden">
       <Result
         status="403"
         title={NO_ACCESS}
-        subTitle="抱歉，您的账户无权访问此页面"
+        subTitle={<span data-testid="forbidden-reason">{reason}</span>}
         extra={
-          <Button type="primary" onClick={() => navigate('/')}>
-            返回首页
-          </Button>
+          <Space wrap style={{ justifyContent: 'center' }}>
+            {go && (
+              <Button type="primary" onClick={() => navigate(go.link)} data-testid="forbidden-go">
+                {go.label}
+              </Button>
+            )}
+            <Button type={go ? 'default' : 'primary'} onClick={() => navigate('/')}>
+              返回首页
+            </Button>
+          </Space>
         }
       />
     </div>

@@ -8,7 +8,7 @@
  * menu / home quick links all call it. Pure: no React, no HTTP (the provider is handed a loader).
  */
 import type { AccessControlProvider } from '@refinedev/core';
-import { type CurrentUser, OauthStatus, OperationMode, UserType } from '@/generated/schemas';
+import { type CurrentUser, OauthStatus, OperationMode, PayType, UserType } from '@/generated/schemas';
 import { oauthStatusOf } from '@/domain/certification';
 import { MESSAGES } from '../../common/schema/messages';
 import { allowsDomestic, allowsInternational } from '../../common/send/scope';
@@ -22,6 +22,8 @@ export type AccessUser = {
   userType: CurrentUser['userType'] | string | number;
   operation_mode: CurrentUser['operation_mode'] | string | number;
   phone_inout_type?: number | string;
+  /** enums/paytype.json; a postpaid sub-account is billed from its agent's pools */
+  paytype?: number | string | null;
   oauth_status?: unknown;
 };
 
@@ -29,6 +31,8 @@ export const isAgent = (u?: AccessUser | null) => String(u?.userType) === UserTy
 export const isSubAccount = (u?: AccessUser | null) => String(u?.userType) === UserType.SubAccount;
 export const isPackageMode = (u?: AccessUser | null) => String(u?.operation_mode) === OperationMode.Package;
 export const isDirectChargeMode = (u?: AccessUser | null) => String(u?.operation_mode) === OperationMode.DirectCharge;
+/** a postpaid sub-account: its sends are charged to its agent's pools (it buys nothing, holds no stock) */
+export const isPostpaidSubAccount = (u?: AccessUser | null) => isSubAccount(u) && u?.paytype !== undefined && u?.paytype !== null && Number(u.paytype) === PayType.Postpaid;
 
 /** Named rules, so screens declare their access as plain data. */
 export const rules = {
@@ -48,6 +52,8 @@ export const rules = {
   internationalSending: (u: AccessUser) => isAgent(u) || allowsInternational(u.phone_inout_type),
   /** buying packages, pools, the SMS and rebate bills: product-package accounts (operation_mode 1) */
   packageMode: (u: AccessUser) => isPackageMode(u),
+  /** buying packages and holding pools (购买短信, 剩余条数): package mode, except a postpaid sub-account (billed from its agent's pools) */
+  packageStock: (u: AccessUser) => isPackageMode(u) && !isPostpaidSubAccount(u),
   /** re-certification: only after the certification was refused (认证不通过) */
   reCertification: (u: AccessUser) => oauthStatusOf(u.oauth_status) === OauthStatus.Rejected,
 } as const;
@@ -67,6 +73,30 @@ export function allowsAll(names: readonly (RuleName | undefined)[], user?: Acces
 
 /** What a refused screen shows, and the reason the access control provider gives. */
 export const NO_ACCESS = MESSAGES.forbidden;
+
+/** How an account is billed, when it is not the ordinary prepaid package account: what its home card and balance page say. */
+export function billingNote(user?: AccessUser | null): string | undefined {
+  if (isPostpaidSubAccount(user)) return MESSAGES.billedPostpaid;
+  if (isDirectChargeMode(user)) return MESSAGES.billedDirectCharge;
+  return undefined;
+}
+
+/**
+ * Why this user may not open a screen guarded by these rules, and the screen (by name) where it
+ * should go instead: a direct-charge account pays per message from its balance, a postpaid
+ * sub-account through its agent.
+ */
+export function refusalOf(names: readonly (RuleName | undefined)[], user?: AccessUser | null): { reason: string; go?: string } {
+  const failed = names.filter((n): n is RuleName => !!n && !!user && !rules[n](user));
+  const first = failed[0];
+  if (user && (first === 'packageMode' || first === 'packageStock' || first === 'selfServiceOpening')) {
+    if (isPostpaidSubAccount(user)) return { reason: MESSAGES.billedPostpaid, go: 'statistics_report_pre' };
+    if (isDirectChargeMode(user)) return { reason: MESSAGES.billedDirectCharge, go: isAgent(user) ? 'finance_own' : 'own_balance' };
+  }
+  if (first === 'agent') return { reason: MESSAGES.refusedAgentOnly };
+  if (first === 'subAccount') return { reason: MESSAGES.refusedSubAccountOnly };
+  return { reason: MESSAGES.refusedNotForAccount };
+}
 
 export interface AccessControlSource {
   /** the rules guarding a screen (its own and its parents'); undefined = not a screen (allowed) */

@@ -36,6 +36,9 @@ test('agent1 sees its own bill and sets a credit alarm that really sends an SMS 
   await expect(table.getByText('对公转账充值')).toBeVisible();
   await expect(table.getByText('子账户充值').first()).toBeVisible();
   await expect(table.getByText('-1,200.00 元')).toBeVisible();
+  // a recharge row names the sub-account it went to, not a raw request id
+  const rechargeRow = table.getByRole('row').filter({ hasText: '-1,200.00 元' });
+  await expect(rechargeRow).toContainText('子账户充值 client1（苏州好易购电子商务有限公司）');
 
   // the credit alarm: the form's messages, then a threshold just under the balance
   await page.getByRole('button', { name: /额度提醒/ }).click();
@@ -79,4 +82,40 @@ test('agent1 sees its own bill and sets a credit alarm that really sends an SMS 
   await page.waitForTimeout(2500);
   expect(await alarmTasks()).toHaveLength(1);
   await page.screenshot({ path: 'test-results/own-bill.png', fullPage: true });
+});
+
+test('direct-charge agent0 and postpaid client3 are told how they are billed, and not offered what they would be refused', async ({ page }) => {
+  test.setTimeout(240_000);
+  // agent0 pays per message: no 购买 menu, no 剩余条数 link, a refusal that says why and where to go
+  await apiLogin(page, 'agent0');
+  await page.goto('/');
+  await expect(page.getByTestId('billing-note')).toContainText('直充账户按条计费');
+  await expect(page.getByRole('menuitem', { name: /购买/ })).toHaveCount(0);
+  await expect(page.getByTestId('quick-links').getByRole('link', { name: '自有账单' })).toBeVisible();
+  await expect(page.getByTestId('quick-links').getByRole('link', { name: '剩余条数' })).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/agent0-home.png', fullPage: true });
+  await page.goto('/sms/smspurchaselayout/purchase');
+  await expect(page.getByTestId('forbidden-reason')).toContainText('直充账户按条计费');
+  await page.screenshot({ path: 'test-results/agent0-refused.png', fullPage: true });
+  await page.getByTestId('forbidden-go').click();
+  await page.waitForURL('**/finance/own');
+  await page.goto('/finance/bill');
+  await expect(page.getByTestId('forbidden-reason')).toContainText('直充账户按条计费');
+
+  // client3 is postpaid: billed through agent1, it buys nothing and holds no pools
+  await page.context().clearCookies();
+  await apiLogin(page, 'client3');
+  await page.goto('/');
+  await expect(page.getByTestId('billing-note')).toContainText('后付费账户');
+  await expect(page.getByTestId('quick-links').getByRole('link', { name: '账户余额' })).toBeVisible();
+  await expect(page.getByTestId('quick-links').getByRole('link', { name: '购买短信' })).toHaveCount(0);
+  await expect(page.getByTestId('quick-links').getByRole('link', { name: '剩余条数' })).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/client3-home.png', fullPage: true });
+  await page.goto('/customer/finance/balance');
+  await expect(page.getByTestId('own-balance').getByTestId('billing-note')).toContainText('由代理商与您结算');
+  await page.screenshot({ path: 'test-results/client3-balance.png', fullPage: true });
+  await page.goto('/sms/smspurchaselayout/purchase');
+  await expect(page.getByTestId('forbidden-reason')).toContainText('后付费账户');
+  await page.getByTestId('forbidden-go').click();
+  await page.waitForURL('**/customer/deliverlayout/customer/report/pre');
 });

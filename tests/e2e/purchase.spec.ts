@@ -1,10 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiLogin, apiPost as api, selectRow as select } from './helpers';
+import { apiLogin, apiPost as api } from './helpers';
 
 /**
  * Purchase end to end against the real server: agent1 buys two packages on the purchase page
- * (row selection, quantities, the confirmation with the total and the rebate), then sees its pools
- * grow and the SMS bill rows; the international price list. (An uncertified agent asked to
+ * (typed quantities select their rows, the package rule, the confirmation with list prices, the
+ * total and the rebate as a choice, the way on after the order), then sees its pools grow and the
+ * SMS bill rows at the price charged; the international price list. (An uncertified agent asked to
  * certify before buying is in certification.spec.ts, which runs it before it certifies newagent.)
  */
 
@@ -31,40 +32,72 @@ test('agent1 buys two packages and sees the pools grow and the bill rows', async
   await expect(page.getByText('请选择要购买的短信')).toBeVisible();
 
   const row1 = page.getByRole('row').filter({ hasText: '行业短信 1万条' });
-  await select(page, '行业短信 1万条');
-  await select(page, '通知短信 1万条');
-  // a quantity rule, shown under the field
+  // a typed quantity selects its row (no checkbox click): what is typed is what is ordered
+  await page.getByLabel('行业短信 1万条 购买数量').fill('abc');
+  await expect(row1.getByText('购买数量为大于0的整数')).toBeVisible();
+  await expect(row1.getByRole('checkbox')).toBeChecked();
   await page.getByLabel('行业短信 1万条 购买数量').fill('012');
   await expect(row1.getByText('输入的数字格式不正确')).toBeVisible();
+  // a 1万条 product is sold by whole packages
+  await page.getByLabel('行业短信 1万条 购买数量').fill('500');
+  await expect(row1.getByText('该产品为 10,000条 的套餐，购买数量须为 10,000条 的整数倍')).toBeVisible();
+  await page.getByTestId('submit-order').click();
+  await expect(page.getByText('该产品为 10,000条 的套餐，购买数量须为 10,000条 的整数倍').first()).toBeVisible();
   await page.getByLabel('行业短信 1万条 购买数量').fill('10000');
-  await page.getByLabel('通知短信 1万条 购买数量').fill('500');
+  await page.getByLabel('通知短信 1万条 购买数量').fill('10000');
+  await expect(page.getByRole('row').filter({ hasText: '通知短信 1万条' }).getByRole('checkbox')).toBeChecked();
+  // a cleared quantity unselects its row
+  await page.getByLabel('行业短信 移动专享 购买数量').fill('7');
+  await page.getByLabel('行业短信 移动专享 购买数量').fill('');
+  await expect(page.getByRole('row').filter({ hasText: '行业短信 移动专享' }).getByRole('checkbox')).not.toBeChecked();
   await page.screenshot({ path: 'test-results/purchase-page.png', fullPage: true });
   await page.getByTestId('submit-order').click();
 
   const dialog = page.getByRole('dialog', { name: '确认订单' });
-  // 10000 × 0.0450 × 95 % = 427.50; 500 × 0.0460 × 95 % = 21.85; total 449.35, rebate 50.00, paid 399.35
-  await expect(dialog.getByTestId('order-total')).toContainText('449.35');
+  // list prices, discount and totals: 10000 × 0.0450 × 95 % = 427.50; 10000 × 0.0460 × 95 % = 437.00; total 864.50
+  await expect(dialog.getByRole('row').filter({ hasText: '行业短信 1万条' })).toContainText('0.0450');
+  await expect(dialog.getByRole('row').filter({ hasText: '行业短信 1万条' })).toContainText('95.00%');
+  await expect(dialog.getByRole('row').filter({ hasText: '行业短信 1万条' })).toContainText('0.0428');
+  await expect(dialog.getByTestId('order-list-total')).toContainText('910.00');
+  await expect(dialog.getByTestId('order-total')).toContainText('864.50');
+  // the rebate is a choice, offered and checked; unchecking it pays all from the balance
   await expect(dialog.getByTestId('order-rebate')).toContainText('-50.00');
-  await expect(dialog.getByTestId('order-paid')).toContainText('399.35');
+  await expect(dialog.getByTestId('order-paid')).toContainText('814.50');
+  await dialog.getByTestId('use-rebate').click();
+  await expect(dialog.getByTestId('order-paid')).toContainText('864.50');
+  await expect(dialog.getByTestId('order-rebate')).toHaveCount(0);
+  await dialog.getByTestId('use-rebate').click();
+  await expect(dialog.getByTestId('order-paid')).toContainText('814.50');
   await page.screenshot({ path: 'test-results/purchase-confirm.png' });
   await dialog.getByRole('button', { name: '确认购买' }).click();
-  await expect(page.getByText('购买成功')).toBeVisible();
   await expect(dialog).toBeHidden();
+  // the order and the way on
+  const done = page.getByTestId('purchase-done');
+  await expect(done).toContainText('购买成功，订单号');
+  await expect(done).toContainText('814.50');
   await expect(page.getByTestId('purchase-summary')).toContainText('0.00');
+  await page.screenshot({ path: 'test-results/purchase-done.png', fullPage: true });
 
   expect(await pieces(page, 0)).toBe(industry0 + 10000);
-  expect(await pieces(page, 4)).toBe(notice0 + 500);
+  expect(await pieces(page, 4)).toBe(notice0 + 10000);
 
-  await page.goto('/sms/pools');
-  await expect(page.getByRole('cell', { name: '10000条' }).first()).toBeVisible({ timeout: 90_000 });
-  await expect(page.getByRole('cell', { name: '500条' }).first()).toBeVisible();
+  await done.getByRole('button', { name: '查看剩余条数' }).click();
+  await page.waitForURL('**/remain');
+  await expect(page.getByRole('cell', { name: '10,000 条' }).first()).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByTestId('remain-summary-own')).toContainText('合计（本账户）');
+  await expect(page.getByTestId('remain-summary-sub')).toContainText('合计（子账户）');
   await page.screenshot({ path: 'test-results/purchase-pools.png', fullPage: true });
+  // the older path of the pools is the same page
+  await page.goto('/sms/pools');
+  await page.waitForURL('**/remain');
 
   await page.goto('/finance/bill');
   const bill1 = page.getByRole('row').filter({ hasText: '行业短信 1万条' });
-  await expect(bill1).toContainText('+10000条', { timeout: 90_000 });
+  await expect(bill1).toContainText('+10,000条', { timeout: 90_000 });
   await expect(bill1).toContainText('427.50');
-  await expect(page.getByRole('row').filter({ hasText: '通知短信 1万条' })).toContainText('+500条');
+  // the price charged, not the list price
+  await expect(bill1.getByTestId('bill-unit-price')).toHaveText('0.0428');
+  await expect(page.getByRole('row').filter({ hasText: '通知短信 1万条' })).toContainText('+10,000条');
   await page.screenshot({ path: 'test-results/purchase-bill.png', fullPage: true });
 
   await page.goto('/finance/rebate');
@@ -72,7 +105,7 @@ test('agent1 buys two packages and sees the pools grow and the bill rows', async
   await expect(page.getByRole('row').filter({ hasText: '返点扣除' })).toContainText('-50.00');
 
   await page.goto('/finance/record');
-  await expect(page.getByRole('row').filter({ hasText: '通知' }).first()).toContainText('500条', { timeout: 90_000 });
+  await expect(page.getByRole('row').filter({ hasText: '通知' }).first()).toContainText('10,000条', { timeout: 90_000 });
   await page.screenshot({ path: 'test-results/purchase-record.png', fullPage: true });
 });
 

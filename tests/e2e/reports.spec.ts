@@ -105,7 +105,7 @@ test.describe('报表与首页', () => {
     await expect(expiring).toHaveCount(1);
     await expect(expiring).toContainText('行业');
     // a sub-account sees no summary row
-    await expect(page.getByTestId('table-totals')).toHaveCount(0);
+    await expect(page.getByTestId('remain-summary-own')).toHaveCount(0);
     await page.getByRole('button', { name: /返回首页/ }).click();
     await page.waitForURL(/\/$/);
 
@@ -113,6 +113,6 @@ test.describe('报表与首页', () => {
     await apiLogin(page, 'agent1');
     await page.goto('/remain');
     await expect(page.getByRole('row').filter({ hasText: 'client1' }).first()).toBeVisible();
-    await expect(page.getByTestId('table-totals')).toContainText('合计');
+    await expect(page.getByTestId('remain-summary-sub')).toContainText('合计（子账户）');
   });
 });

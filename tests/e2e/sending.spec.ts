@@ -133,7 +133,7 @@ test.describe('短信发送', () => {
     const row = page.getByRole('row').filter({ hasText: '等待发送' }).filter({ hasText: '您的账户余额已不足' }).first();
     await expect(row).toBeVisible();
     await row.getByRole('button', { name: '取消' }).click();
-    await page.getByRole('dialog').filter({ hasText: '确定取消该定时任务吗？' }).getByRole('button', { name: /确\s*定/ }).click();
+    await page.getByRole('dialog').filter({ hasText: '确定取消该定时任务吗？' }).getByRole('button', { name: '取消任务' }).click();
     await expect(page.getByText('取消成功，已退还费用')).toBeVisible();
 
     const after = await post(page, '/api/send/chargeInfo', { clientId: 'client1', content: `【云讯通】${TEMPLATE}`, sign: '云讯通', mobile: NUMBERS.join(',') });

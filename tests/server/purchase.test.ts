@@ -10,7 +10,7 @@ import ExcelJS from 'exceljs';
 import { backends, useServer, type Client } from './harness';
 import { accountId, as, balance, db, ledgerViolations, poolViolations, remaining } from './send-helpers';
 import { lineAmount } from '../../server/modules/purchase';
-import { Money } from '../../server/modules/ledger/money';
+import { Money, yuanText } from '../../server/modules/ledger/money';
 import { MESSAGES } from '../../common/schema/messages';
 import { usablePools } from '../../server/modules/billing';
 
@@ -41,8 +41,33 @@ describe.each(backends)('purchase (%s)', (backend) => {
     return { ledger: await n('ledger'), moves: await n('pool_movements'), pools: await n('product_pools'), orders: await n('sms_orders'), heads: await n('purchase_orders'), rebate: await n('rebate_ledger') };
   };
 
-  it('lists the catalogue with the account’s discounted prices, filters and rebate', async () => {
+  it('sells a package product (named 1万条, 10万条套餐, 100元) only by whole packages: products.pack_size (0038)', async () => {
     agent1 = await as(t.server, 'agent1');
+    const list = (await agent1.post('/api/sms/products', { pageRowCount: 50 })).body.data.list;
+    expect(list.find((p: any) => p.product_code === 'HY-QW-10W')).toMatchObject({ pack_size: 100000, packSizeStr: '100,000条' });
+    expect(list.find((p: any) => p.product_code === 'GJ-QW-100')).toMatchObject({ pack_size: 100, packSizeStr: '100.00元' });
+    // a product without a count in its name is sold by any count
+    expect(list.find((p: any) => p.product_code === 'HY-YD-5W').pack_size).toBeUndefined();
+    const before = await rowCounts();
+    const bal = await balance(t.server, 'agent1');
+    const tenW = await productId('HY-QW-10W');
+    // the cheaper 10万条套餐 price is not for one piece
+    for (const num of ['1', '99999', '150000']) {
+      const r = await agent1.post('/api/sms/order/add', { product_id: tenW, num });
+      expect(r.body).toMatchObject({ code: 400, msg: '该产品为 100,000条 的套餐，购买数量须为 100,000条 的整数倍' });
+    }
+    const mixed = await agent1.post('/api/sms/order/jsmsAdd', { list: [{ productId: await productId('HY-YD-5W'), purchaseNum: 7 }, { productId: await productId('TZ-QW-1W'), purchaseNum: 500 }] }, { json: true });
+    expect(mixed.body).toMatchObject({ code: 400, msg: '该产品为 10,000条 的套餐，购买数量须为 10,000条 的整数倍' });
+    // the spec's own rules still come first
+    expect((await agent1.post('/api/sms/order/add', { product_id: tenW, num: 'abc' })).body).toMatchObject({ code: 400, msg: '购买数量为大于0的整数' });
+    expect(await rowCounts()).toEqual(before);
+    expect(await balance(t.server, 'agent1')).toBe(bal);
+    // the arithmetic below buys odd quantities of the 1万条 products: their package sizes are cleared
+    // for this suite (the rule itself is the test above)
+    await db(t.server).updateTable('products').set({ pack_size: null }).execute();
+  });
+
+  it('lists the catalogue with the account’s discounted prices, filters and rebate', async () => {
     const r = await agent1.post('/api/sms/products', {});
     expect(r.body.code).toBe(0);
     expect(r.body.data.totalCount).toBe(10);
@@ -198,7 +223,7 @@ describe.each(backends)('purchase (%s)', (backend) => {
     const bal = await balance(t.server, 'agent1');
     const r = await agent1.post('/api/sms/order/add', { product_id: gj, num: '1000000' });
     expect(r.body.code).toBe(500);
-    expect(r.body.msg).toBe(`余额不足，当前余额 ${new Money(bal).toFixed(2)} 元，本次需支付 1000000.00 元`);
+    expect(r.body.msg).toBe(`余额不足，当前余额 ${yuanText(bal)} 元，本次需支付 1,000,000.00 元`);
     expect(await rowCounts()).toEqual(before);
     expect(await balance(t.server, 'agent1')).toBe(bal);
   });
@@ -233,9 +258,10 @@ describe.each(backends)('purchase (%s)', (backend) => {
     expect(r.body.data.totalCount).toBe(Number((await db(t.server).selectFrom('sms_orders').select(sql<string>`count(*)::text`.as('n')).executeTakeFirstOrThrow()).n));
     expect(rows).toHaveLength(15);
     const gj = (await agent1.post('/api/finance/bill/sms', { orderInfo: '国际短信' })).body.data.list[0];
-    expect(gj).toMatchObject({ product_type_str: '国际', sms_balance_change_flag: '+', sms_balance_change_amount: '5元', order_type_str: '购买', client_id: 'agent1', order_amount: '5.00' });
+    expect(gj).toMatchObject({ product_type_str: '国际', sms_balance_change_flag: '+', sms_balance_change_amount: '5.00元', order_type_str: '购买', client_id: 'agent1', order_amount: '5.00' });
     const hy = (await agent1.post('/api/finance/bill/sms', { orderInfo: '行业短信 1万条' })).body.data.list[0];
-    expect(hy).toMatchObject({ product_code: 'HY-QW-1W', sms_balance_change_amount: '10000条', unit_price: '0.0450', order_amount: '427.50' });
+    // the price charged (0.0450 × 95 %), not the list price; the list price and discount beside it; counts grouped
+    expect(hy).toMatchObject({ product_code: 'HY-QW-1W', sms_balance_change_amount: '10,000条', unit_price: '0.0428', list_price: '0.0450', discount: '95.00', order_amount: '427.50' });
     // traceable: order lines → the order → its ledger row (amount = −(total − rebate))
     const head = await db(t.server).selectFrom('purchase_orders').selectAll().where('order_id', '=', hy.order_id).executeTakeFirstOrThrow();
     const led = await db(t.server).selectFrom('ledger').select('amount').where('id', '=', head.ledger_id!).executeTakeFirstOrThrow();
@@ -321,7 +347,9 @@ describe.each(backends)('purchase (%s)', (backend) => {
 
   it('lists purchase history in both modes and the pools', async () => {
     const h = await agent1.post('/api/finance/bill/purchaseHistory', { product_type: 2 });
-    expect(h.body.data.list[0]).toMatchObject({ client_id: 'agent1', orderTypeStr: '购买', productTypeStr: '国际', order_number: '5元', unit_price: '1.0000' });
+    expect(h.body.data.list[0]).toMatchObject({ client_id: 'agent1', orderTypeStr: '购买', productTypeStr: '国际', order_number: '5.00元', unit_price: '1.0000' });
+    const hyRecord = (await agent1.post('/api/finance/bill/purchaseHistory', { product_type: 0 })).body.data.list.find((x: any) => x.order_number === '10,000条');
+    expect(hyRecord).toMatchObject({ unit_price: '0.0428' });
     expect(h.body.data.list[0].consumer_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     const client1 = await as(t.server, 'client1');
     expect((await client1.post('/api/finance/bill/purchaseHistory', {})).body.data.totalCount).toBe(0);
@@ -355,6 +383,20 @@ describe.each(backends)('purchase (%s)', (backend) => {
     expect(own.body.data.list.every((x: any) => x.client_id === 'client1')).toBe(true);
     expect(own.body.data.list.some((x: any) => x.dead === 0)).toBe(true);
     expect((await client1.post('/api/agent/newpools', {})).body.code).toBe(403);
+  });
+
+  it('lets the buyer keep its rebate: useRebate false pays the whole total from the balance', async () => {
+    await db(t.server).updateTable('accounts').set({ rebate_useable: '20.00' }).where('clientid', '=', 'agent1').execute();
+    const id = await productId('HY-YD-5W');
+    const bal0 = new Money(await balance(t.server, 'agent1'));
+    // 1000 × 0.0400 × 95 % = 38.00 > 10: the rebate could pay, the buyer says no
+    const kept = await agent1.post('/api/sms/order/jsmsAdd', { list: [{ productId: id, purchaseNum: 1000 }], useRebate: false }, { json: true });
+    expect(kept.body.data).toMatchObject({ total: '38.00', rebate: '0.00', paid: '38.00', rebateUseable: '20.00' });
+    expect(new Money(await balance(t.server, 'agent1')).eq(bal0.minus('38.00'))).toBe(true);
+    // the form route takes the choice too; by default the rebate pays first
+    const used = await agent1.post('/api/sms/order/add', { product_id: id, num: '1000', useRebate: 'true' });
+    expect(used.body.data).toMatchObject({ total: '38.00', rebate: '20.00', paid: '18.00', rebateUseable: '0.00' });
+    expect(await ledgerViolations(t.server)).toEqual([]);
   });
 
   it('neither lists nor charges an expired pool', async () => {

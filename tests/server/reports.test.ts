@@ -250,7 +250,15 @@ describe.each(backends)('reports (%s)', (backend) => {
     const hy = (await client1.get('/api/index/clientsmsdetail?product_type=0')).body.data.list;
     expect(hy.every((x: Row) => x.product_type === 0)).toBe(true);
     const agent = (await agent1.get('/api/index/clientsmsdetail')).body.data;
-    expect(agent.total.account_balance).toBe(agent.list.reduce((s: number, x: Row) => s + Number(x.account_balance), 0));
+    // the agent's own pools and its sub-accounts' are summed apart, pieces apart from the international yuan (issue 27 item 8)
+    const sum = (own: boolean, intl: boolean) => agent.list.filter((x: Row) => (x.client_id === 'agent1') === own && (x.product_type === 2) === intl).reduce((s: number, x: Row) => s + Number(x.account_balance), 0);
+    expect(agent.total.own).toMatchObject({ pieces: sum(true, false), yuan: sum(true, true).toFixed(2) });
+    expect(agent.total.subAccounts).toMatchObject({ pieces: sum(false, false), yuan: sum(false, true).toFixed(2) });
+    expect(agent.total.own.pieces).toBe(60000);
+    expect(agent.total.subAccounts.yuan).toBe('200.00');
+    // every pool bought has its price (the demo pools too); a gift pool is free
+    expect(agent.list.filter((x: Row) => !x.gift).every((x: Row) => Number(x.sms_unitprice) > 0)).toBe(true);
+    expect(agent.list.find((x: Row) => x.client_id === 'agent1' && x.product_type === 0)).toMatchObject({ sms_unitprice: '0.0428' });
     expect(agent.list.some((x: Row) => x.client_id === 'client1')).toBe(true);
     expect((await agent0.get('/api/index/clientsmsdetail?clientid=client1')).body.code).toBe(403);
     expect((await client1.get('/api/index/clientsmsdetail?operator_code=9')).body.code).toBe(400);

@@ -98,6 +98,17 @@ export function poolFigure(productType: number, remaining: number): number {
   return productType === ProductType.International ? remaining / INTL_POOL_FEN : remaining;
 }
 
+const GROUPED = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const GROUPED_YUAN = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** A count of pieces as shown (thousands separators): 19996 -> '19,996'. */
+export const groupedPieces = (n: number): string => GROUPED.format(n);
+
+/** A pool's (or a pool line's) figure as shown: '19,996条', or '1,200.00元' for an international one (`figure` in pieces / yuan). */
+export function poolText(productType: number, figure: number): string {
+  return productType === ProductType.International ? `${GROUPED_YUAN.format(figure)}元` : `${GROUPED.format(figure)}条`;
+}
+
 /** The pool units a purchase of `num` adds: pieces, or 分 for an international product (bought by the yuan). */
 export function poolUnitsBought(productType: number, num: number): number {
   return productType === ProductType.International ? num * INTL_POOL_FEN : num;

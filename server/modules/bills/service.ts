@@ -71,6 +71,7 @@ export interface OwnBillRow {
   payment_type_str: string;
   amount_str: string;
   balance_str: string;
+  counterpart: string;
   order_id: string;
   paymentId: string;
   admin_name: string;
@@ -87,12 +88,17 @@ interface LedgerJoined {
   request_id: string | null;
   created_at: Date;
   operator: string | null;
+  counterpart: string | null;
+  counterpart_name: string | null;
 }
+
+/** ledger kinds that move money between the agent and one of its sub-accounts: their rows name it */
+const TRANSFER_KINDS: readonly number[] = [BillPaymentType.SubAccountRecharge, BillPaymentType.SubAccountRollback];
 
 /** the task number a send charge or return names in its remark (`短信发送 任务T…`) */
 /** the account's ledger rows of a nonzero amount, with the operator */
 const ledgerOf = (db: Db, accountId: number) =>
-  db.selectFrom('ledger').leftJoin('accounts as o', 'o.id', 'ledger.operator_id').select('ledger.id').where('ledger.account_id', '=', accountId).where('ledger.amount', '<>', '0');
+  db.selectFrom('ledger').leftJoin('accounts as o', 'o.id', 'ledger.operator_id').leftJoin('accounts as c', 'c.id', 'ledger.counterpart_id').select('ledger.id').where('ledger.account_id', '=', accountId).where('ledger.amount', '<>', '0');
 type LedgerQuery = ReturnType<typeof ledgerOf>;
 
 /** 收入 is a positive amount, 支出 a negative one (the ledger stores no direction) */
@@ -132,6 +138,10 @@ export class BillsService {
     const financial = amount.gt(0) ? FinancialType.Income : FinancialType.Expense;
     const m = TASK_REF.exec(r.remark);
     const taskRef = m?.[1] ?? m?.[2];
+    const transfer = TRANSFER_KINDS.includes(r.kind);
+    const counterpart = transfer && r.counterpart ? `${r.counterpart}（${r.counterpart_name ?? ''}）` : '';
+    // a transfer's request id is the console's resubmit guard (a UUID), not an order: the row names the sub-account instead
+    const remark = transfer && counterpart ? `${this.label('bill-payment-type', r.kind)} ${counterpart}${r.remark ? `：${r.remark}` : ''}` : r.remark;
     return {
       rownum,
       id: r.id,
@@ -141,16 +151,17 @@ export class BillsService {
       payment_type_str: this.label('bill-payment-type', r.kind),
       amount_str: money2(amount),
       balance_str: money2(r.balance_after),
-      order_id: r.request_id ?? taskRef ?? '',
+      counterpart,
+      order_id: transfer ? '' : (r.request_id ?? taskRef ?? ''),
       paymentId: r.kind === BillPaymentType.OnlineRecharge ? (r.request_id ?? '') : '',
       admin_name: r.operator ?? '',
-      remark: r.remark,
+      remark,
       create_time: formatDateTime(r.created_at),
     };
   }
 
   private joined(q: LedgerQuery) {
-    return q.select(['ledger.amount', 'ledger.balance_after', 'ledger.kind', 'ledger.remark', 'ledger.request_id', 'ledger.created_at', 'o.clientid as operator']);
+    return q.select(['ledger.amount', 'ledger.balance_after', 'ledger.kind', 'ledger.remark', 'ledger.request_id', 'ledger.created_at', 'o.clientid as operator', 'c.clientid as counterpart', 'c.name as counterpart_name']);
   }
 
   /** POST /finance/bill/self */
@@ -188,6 +199,7 @@ export class BillsService {
       { key: 'payment_type_str', width: 16 },
       { key: 'amount_str', width: 14 },
       { key: 'balance_str', width: 14 },
+      { key: 'counterpart', width: 30 },
       { key: 'order_id', width: 26 },
       { key: 'paymentId', width: 26 },
       { key: 'admin_name', width: 12 },

@@ -15,12 +15,12 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db';
 import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
-import { Money, money2, parseAmount, type MoneyValue } from './money';
+import { Money, money2, parseAmount, yuanText, type MoneyValue } from './money';
 import { AccountStatus, BillPaymentType, LedgerKind, UserType } from '../../../common/generated/schemas';
 import rechargeForm from '../../../schemas/forms/recharge.json';
 
 /** the recharge form's own refusals of an amount */
-const AMOUNT_MESSAGES = { format: rechargeForm.properties.amount.errorMessage.pattern, positive: rechargeForm.properties.amount.errorMessage.not };
+const AMOUNT_MESSAGES = { format: rechargeForm.properties.amount.allOf[0].errorMessage, positive: rechargeForm.properties.amount.allOf[1].errorMessage };
 
 /** One balance change written inside the caller's transaction (LedgerService.applyIn). */
 export interface LedgerEntry {
@@ -110,7 +110,8 @@ export class LedgerService {
    */
   async transfer(op: TransferOp, agent: Account, p: { clientId: string; amount: string; remark?: string; requestId?: string }): Promise<TransferResult> {
     const amount = parseAmount(p.amount);
-    if (!amount) throw new ApiError(400, AMOUNT_MESSAGES.format);
+    // a negative amount is a number, just not a positive one: say so (issue 27 item 13)
+    if (!amount) throw new ApiError(400, /^\s*-/.test(p.amount) ? AMOUNT_MESSAGES.positive : AMOUNT_MESSAGES.format);
     const requestId = p.requestId?.trim() || null;
     const sub = await this.ctx.db
       .selectFrom('accounts')
@@ -145,7 +146,7 @@ export class LedgerService {
         if (s.status === AccountStatus.Closed) throw errors.refused('子账户已注销');
         const payer = op === 'recharge' ? a : s;
         if (payer.balance.lt(amount)) {
-          throw errors.refused(op === 'recharge' ? `可用余额不足，当前可用余额 ${money2(a.balance)} 元` : `回退金额不能大于子账户余额 ${money2(s.balance)} 元`);
+          throw errors.refused(op === 'recharge' ? `可用余额不足，当前可用余额 ${yuanText(a.balance)} 元` : `回退金额不能大于子账户余额 ${yuanText(s.balance)} 元`);
         }
         const kind = op === 'recharge' ? BillPaymentType.SubAccountRecharge : BillPaymentType.SubAccountRollback;
         const sign = op === 'recharge' ? -1 : 1;
@@ -188,7 +189,7 @@ export class LedgerService {
       const cur = locked.get(accountId);
       if (!cur) throw errors.notFound('账户');
       const after = cur.balance.plus(amount);
-      if (after.lt(0)) throw errors.refused(`余额不足，当前余额 ${money2(cur.balance)} 元`);
+      if (after.lt(0)) throw errors.refused(`余额不足，当前余额 ${yuanText(cur.balance)} 元`);
       const ledgerId = await this.write(trx, {
         accountId,
         amount,

@@ -106,7 +106,7 @@ export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): Fast
     app.post(
       '/sms/order/add',
       route({ tag: BUY, summary: '购买一种产品（product_id, num）：余额支付，加入产品池', access: 'session', body: request(ctx, 'forms/purchase'), response: okOf(ctx, PURCHASED) }),
-      async (req) => ok(await purchase.purchase(me(req), [{ productId: req.body.product_id, num: String(req.body.num) }], req.body.requestId), MESSAGES.purchased),
+      async (req) => ok(await purchase.purchase(me(req), [{ productId: req.body.product_id, num: String(req.body.num) }], req.body.requestId, { useRebate: req.body.useRebate }), MESSAGES.purchased),
     );
     app.post(
       '/sms/order/jsmsAdd',
@@ -119,7 +119,7 @@ export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): Fast
       }),
       async (req) => {
         const lines: OrderLine[] = (req.body.list ?? []).map((l) => ({ productId: l.productId ?? '', num: l.purchaseNum === undefined ? '' : String(l.purchaseNum) }));
-        return ok(await purchase.purchase(me(req), lines, req.body.requestId), MESSAGES.purchased);
+        return ok(await purchase.purchase(me(req), lines, req.body.requestId, { useRebate: req.body.useRebate }), MESSAGES.purchased);
       },
     );
     app.get('/finance/bill/sms/data', route({ tag: BILL, summary: '短信账单页头：余额、可用返点、购买合计', access: 'session', response: okOf(ctx, SMS_BILL_DATA) }), async (req) => ok(await purchase.smsBillData(me(req))));

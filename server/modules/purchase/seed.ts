@@ -3,6 +3,7 @@
  * 营销 90 %) and a rebate income of 50.00 as a rebate_ledger row (once).
  */
 import type { Db } from '../../db';
+import { DEMO_PACK_SIZES } from '../../db/migrations/0038_product_pack_size';
 
 export const DEMO_PRODUCTS = [
   { product_code: 'HY-QW-1W', product_name: '行业短信 1万条', product_type: 0, operator_code: 0, unit_price: '0.0450', valid_days: 365, sort: 10 },
@@ -19,7 +20,7 @@ export const DEMO_PRODUCTS = [
 
 export async function seedPurchase(db: Db): Promise<void> {
   const any = await db.selectFrom('products').select('id').limit(1).executeTakeFirst();
-  if (!any) await db.insertInto('products').values(DEMO_PRODUCTS.map((p) => ({ ...p, area_name: '全国', creator: 'admin' }))).execute();
+  if (!any) await db.insertInto('products').values(DEMO_PRODUCTS.map((p) => ({ ...p, pack_size: DEMO_PACK_SIZES[p.product_code] ?? null, area_name: '全国', creator: 'admin' }))).execute();
   const agent1 = await db.selectFrom('accounts').select(['id']).where('clientid', '=', 'agent1').executeTakeFirst();
   if (!agent1) return;
   const rebate = await db.selectFrom('rebate_ledger').select('id').where('account_id', '=', agent1.id).limit(1).executeTakeFirst();

@@ -22,8 +22,8 @@ import { listPage, pagingOf } from '../../http/paging';
 import type { CurrentPaging } from '../../http/contract';
 import { escapeLike, whereFrom } from '../../db/filters';
 import { formatDateTime } from '../../lib/time';
-import { LedgerService, Money, money2, type MoneyValue } from '../ledger';
-import { poolFigure, poolUnitsBought } from '../billing';
+import { LedgerService, Money, money2, yuanText, type MoneyValue } from '../ledger';
+import { poolFigure, poolText, poolUnitsBought } from '../billing';
 import type { ClientsService, ScopedAccount } from '../clients';
 import type { DirectPurchaseRecordFilter, PoolFilter, ProductListParams, PurchaseRecordFilter, RebateBillFilter, SmsBillFilter } from '../../../common/generated/schemas';
 import { BillPaymentType, OauthStatus, OperationMode, ProductState, ProductType, RebateType, SmsBillOrderType, UserType } from '../../../common/generated/schemas';
@@ -83,6 +83,15 @@ export function discountFor(a: Pick<Account, 'hy_sms_discount' | 'yx_sms_discoun
 /** ⌈num × unit × discount / 100⌉ to the cent: a fraction of a cent is charged as a cent (see the file comment) */
 export const lineAmount = (num: number | string, unit: string, discount: string): MoneyValue =>
   new Money(num).times(unit).times(discount).div(100).toDecimalPlaces(2, Money.ROUND_UP);
+
+/** A package product's size as shown: '10,000条', '100.00元' (international: yuan). */
+export const packText = (p: { product_type: number; pack_size: number | null }) => (p.pack_size ? poolText(p.product_type, p.pack_size) : '');
+
+/** The message for a quantity that is not a whole number of packages (products.pack_size, 0038), or undefined. */
+export function packError(p: { product_type: number; pack_size: number | null }, num: number): string | undefined {
+  if (!p.pack_size || num % p.pack_size === 0) return undefined;
+  return PURCHASE_MSG.packMultiple.replaceAll('{size}', packText(p));
+}
 
 /** the lines of a purchase as a comparable key: product:quantity, sorted (a requestId's fingerprint) */
 const linesKey = (lines: { productId: number | string; num: number | string }[]) =>
@@ -145,6 +154,7 @@ export class PurchaseService {
         discountPriceStr: discounted(p.unit_price, discount),
         dueTimeStr: `${p.valid_days}天`,
         valid_days: p.valid_days,
+        ...(p.pack_size ? { pack_size: p.pack_size, packSizeStr: packText(p) } : {}),
         creator: p.creator,
       };
     });
@@ -161,10 +171,11 @@ export class PurchaseService {
 
   /**
    * POST /sms/order/add and /sms/order/jsmsAdd: buys the lines (contract above). Refuses, writing
-   * nothing: no line, a line breaking the quantity rules, an unknown or withdrawn product, an
+   * nothing: no line, a line breaking the quantity rules (a package product: a whole number of
+   * packages), an unknown or withdrawn product, an
    * uncertified or non-package account, not enough balance.
    */
-  async purchase(me: Account, lines: OrderLine[], requestIdRaw?: unknown): Promise<PurchaseResult> {
+  async purchase(me: Account, lines: OrderLine[], requestIdRaw?: unknown, opts: { useRebate?: boolean } = {}): Promise<PurchaseResult> {
     if (me.test_expires_at) throw errors.refused(TEST_MSG.noPurchase);
     if (!lines.length) throw new ApiError(400, PURCHASE_MSG.noSelection);
     if (lines.length > MAX_LINES) throw new ApiError(400, `一次最多购买 ${MAX_LINES} 种产品`);
@@ -192,6 +203,10 @@ export class PurchaseService {
     const ids = [...new Set(lines.map((l) => Number(l.productId)))];
     const products = new Map((await this.ctx.db.selectFrom('products').selectAll().where('id', 'in', ids).where('state', '=', ProductState.OnSale).execute()).map((p) => [p.id, p]));
     for (const id of ids) if (!products.has(id)) throw errors.notFound('产品');
+    for (const l of lines) {
+      const e = packError(products.get(Number(l.productId))!, Number(l.num));
+      if (e) throw new ApiError(400, e);
+    }
 
     try {
       return await this.ctx.db.transaction().execute(async (trx) => {
@@ -205,12 +220,13 @@ export class PurchaseService {
         });
         const total = priced.reduce((s, x) => s.plus(x.amount), new Money(0));
         const rebateBefore = new Money(locked.rebate_useable);
-        const rebate = total.gt(REBATE_THRESHOLD) ? Money.min(rebateBefore, total) : new Money(0);
+        // the buyer chooses (useRebate, default yes) whether the usable rebate pays first
+        const rebate = opts.useRebate !== false && total.gt(REBATE_THRESHOLD) ? Money.min(rebateBefore, total) : new Money(0);
         const paid = total.minus(rebate);
         const orderId = await this.newOrderId(trx, now);
         const ledger = new LedgerService({ db: trx, now: this.ctx.now });
         const r = await ledger.applyIn(trx, [{ accountId: me.id, amount: paid.neg(), kind: BillPaymentType.PackagePurchase, operatorId: me.id, remark: `购买短信 订单${orderId}` }]);
-        if (!r.ok) throw errors.refused(`余额不足，当前余额 ${r.balance} 元，本次需支付 ${money2(paid)} 元`);
+        if (!r.ok) throw errors.refused(`余额不足，当前余额 ${yuanText(r.balance)} 元，本次需支付 ${yuanText(paid)} 元`);
         let rebateLedgerId: number | null = null;
         if (rebate.gt(0)) {
           const after = rebateBefore.minus(rebate);
@@ -346,6 +362,7 @@ export class PurchaseService {
     'o.operator_code',
     'o.area_name',
     'o.unit_price',
+    'o.discount',
     'o.num',
     'o.order_amount',
     'o.due_time',
@@ -369,10 +386,13 @@ export class PurchaseService {
       product_type_str: this.label('product-type', r.product_type),
       operator_code_str: this.label('carrier', r.operator_code),
       area_code_str: r.area_name,
-      unit_price: new Money(r.unit_price).toFixed(4),
+      // the price charged (list price × the buyer's discount), as the product list showed it when bought
+      unit_price: discounted(r.unit_price, r.discount),
+      list_price: new Money(r.unit_price).toFixed(4),
+      discount: money2(r.discount),
       order_amount: money2(r.order_amount),
       sms_balance_change_flag: flag,
-      sms_balance_change_amount: r.product_type === ProductType.International ? `${r.num}元` : `${r.num}条`,
+      sms_balance_change_amount: poolText(r.product_type, r.num),
       order_type: r.order_type,
       order_type_str: this.label('sms-bill-order-type', r.order_type),
       create_time: formatDateTime(r.created_at),
@@ -478,9 +498,9 @@ export class PurchaseService {
       productTypeStr: this.label('product-type', r.product_type),
       operatorCodeStr: this.label('carrier', r.operator_code),
       areaCodeStr: r.area_name,
-      ...(agent ? { unit_price: new Money(r.unit_price).toFixed(4) } : {}),
+      ...(agent ? { unit_price: discounted(r.unit_price, r.discount) } : {}),
       due_time: dateOnly(r.due_time),
-      order_number: r.product_type === ProductType.International ? `${r.num}元` : `${r.num}条`,
+      order_number: poolText(r.product_type, r.num),
       consumer_date: dateOnly(r.created_at),
       create_time: formatDateTime(r.created_at),
     };
@@ -594,7 +614,7 @@ export class PurchaseService {
       operator_code_str: this.label('carrier', r.operator_code),
       area_code_str: r.area_name,
       sms_unitprice: new Money(r.unit_price).toFixed(4),
-      account_balance: r.product_type === ProductType.International ? `${poolFigure(r.product_type, r.remaining).toFixed(2)}元` : `${r.remaining}条`,
+      account_balance: poolText(r.product_type, poolFigure(r.product_type, r.remaining)),
       remaining: poolFigure(r.product_type, r.remaining),
       due_time: formatDateTime(r.due_time),
       dead: r.due_time.getTime() <= soon ? 0 : 1,
@@ -614,6 +634,7 @@ interface BillRow {
   operator_code: number;
   area_name: string;
   unit_price: string;
+  discount: string;
   num: number;
   order_amount: string;
   due_time: Date | null;

@@ -107,6 +107,7 @@ interface TaskRow {
   fail_num: number;
   unknown_num: number;
   intercept_num: number;
+  audit_num: number;
   send_kind: number;
 }
 
@@ -134,6 +135,7 @@ const TASK_COLUMNS = [
   't.fail_num',
   't.unknown_num',
   't.intercept_num',
+  't.audit_num',
 ] as const;
 
 /** pending = submit_total − success − fail − unknown − intercept (never below 0) */
@@ -193,6 +195,8 @@ export class RecordsService {
       status: t.status as SendTask['status'],
       statusStr: this.label('task-status', t.status),
       taskSchedule: scheduleOf(t),
+      // messages held for an operator's review: the task waits for it, not for the channel (issue 27 item 13)
+      auditNum: t.audit_num,
       sendtime: formatDateTime(t.send_time),
       createTimeStr: formatDateTime(t.created_at),
       creator: t.creator_name,

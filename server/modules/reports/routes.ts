@@ -43,7 +43,20 @@ export function reportsRoutes(ctx: AppContext, reports: ReportsService): Fastify
     properties: {
       list: { type: 'array', items: ctx.schemas.registry.inline('entities/remain-row') },
       totalCount: { type: 'integer', title: '总条数' },
-      total: { type: ['object', 'null'], title: '合计（代理商）', properties: { account_balance: { type: 'number', title: '剩余合计' } } },
+      total: {
+        type: ['object', 'null'],
+        title: '合计（代理商；子账户为 null）：本账户的产品池与子账户的产品池分开合计，条数与国际的元分开',
+        properties: Object.fromEntries(
+          (['own', 'subAccounts'] as const).map((k) => [
+            k,
+            {
+              type: 'object',
+              title: k === 'own' ? '本账户' : '子账户',
+              properties: { pieces: { type: 'integer', title: '剩余条数（国际除外）' }, yuan: { type: 'string', title: '国际剩余（元）' }, pools: { type: 'integer', title: '产品池数' } },
+            },
+          ]),
+        ),
+      },
       expiringDays: { type: 'integer', title: '即将过期的天数' },
     },
   });

@@ -18,7 +18,8 @@ import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf } from '../../http/paging';
 import { exportColumns, safeRow } from '../../lib/export-columns';
 import { formatDateTime } from '../../lib/time';
-import { OperationMode, ReportClickType, ReportPayType, UserType, type RemainFilter, type ReportFilter, type ReportsClientParams } from '../../../common/generated/schemas';
+import { Money, money2 } from '../ledger';
+import { OperationMode, ProductType, ReportClickType, ReportPayType, UserType, type RemainFilter, type ReportFilter, type ReportsClientParams } from '../../../common/generated/schemas';
 import type { CurrentPaging } from '../../http/contract';
 import { MESSAGES } from '../../../common/schema/messages';
 import { poolFigure } from '../billing';
@@ -378,9 +379,18 @@ export class ReportsService {
       gift: p.gift,
       dead: p.due_time.getTime() <= soon.getTime() ? 0 : 1,
     }));
-    // pieces and yuan (international) added as the console adds them; yuan to the cent
-    const total = Math.round(list.reduce((s, r) => s + r.account_balance, 0) * 100) / 100;
-    return { list, totalCount: list.length, total: me.user_type === UserType.Agent ? { account_balance: total } : null, expiringDays: EXPIRING_DAYS };
+    // the agent's own pools and its sub-accounts' apart (the agent's pools pay for its postpaid
+    // sub-accounts, the sub-accounts' are theirs): never one sum; pieces and yuan (international) apart
+    const sums = (own: boolean) => {
+      const rs = list.filter((r) => (r.client_id === me.clientid) === own);
+      const intl = rs.filter((r) => r.product_type === ProductType.International);
+      return {
+        pieces: rs.filter((r) => r.product_type !== ProductType.International).reduce((s, r) => s + r.account_balance, 0),
+        yuan: money2(intl.reduce((s, r) => s.plus(r.account_balance), new Money(0))),
+        pools: rs.length,
+      };
+    };
+    return { list, totalCount: list.length, total: me.user_type === UserType.Agent ? { own: sums(true), subAccounts: sums(false) } : null, expiringDays: EXPIRING_DAYS };
   }
 }
 

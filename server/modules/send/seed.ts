@@ -10,6 +10,7 @@
  * - a few uplink (sms_mo) rows for client1.
  */
 import type { Db } from '../../db';
+import { DEMO_POOL_PRICES } from '../../db/migrations/0038_product_pack_size';
 import { Money } from '../ledger';
 import { chargePlan, REFUNDABLE_STATES, settleRefunds, type ChargePlan } from '../billing';
 import { insertMessages } from './messages';
@@ -83,7 +84,7 @@ export async function seedSending(db: Db, now = new Date()): Promise<void> {
     for (const [who, type, op, total, dueDays, gift, name] of POOLS) {
       const p = await trx
         .insertInto('product_pools')
-        .values({ account_id: ids.get(who)!, product_type: type, operator_code: op, product_name: name, total, remaining: total, due_time: new Date(now.getTime() + dueDays * DAY), gift, order_id: gift ? '' : `DEMO${type}${op}${dueDays}`, created_at: new Date(now.getTime() - 30 * DAY) })
+        .values({ account_id: ids.get(who)!, product_type: type, operator_code: op, product_name: name, unit_price: gift ? '0' : DEMO_POOL_PRICES[type], total, remaining: total, due_time: new Date(now.getTime() + dueDays * DAY), gift, order_id: gift ? '' : `DEMO${type}${op}${dueDays}`, created_at: new Date(now.getTime() - 30 * DAY) })
         .returning('id')
         .executeTakeFirstOrThrow();
       await trx.insertInto('pool_movements').values({ pool_id: p.id, pieces: total, remaining_after: total, kind: gift ? 5 : 3, remark: name, created_at: new Date(now.getTime() - 30 * DAY) }).execute();

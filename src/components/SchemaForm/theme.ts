@@ -14,10 +14,14 @@ import { BaseInputTemplate, FieldTemplate, PasswordWidget } from './templates';
 
 // loaded when a form shows one (select and text area are heavy; the login form has neither)
 const RadioWidget = lazyWidget(() => import('@rjsf/antd/lib/widgets/RadioWidget/index.js'));
-// `ui:enumValues` (set by a schema's `x-ui` `ui:when`): only those of the enum's values are offered
+// `ui:enumValues` (set by a schema's `x-ui` `ui:when`): only those of the enum's values are offered.
+// The placeholder (请选择) stays the empty select's hint, never an option one can pick: @rjsf/antd adds
+// it as a choice of value '' unless the field has a default, so the widget is told there is one
+// (the form's data is not: defaults are computed from the form's own schema).
 const SelectWidget = lazyWidget(() =>
   import('@rjsf/antd/lib/widgets/SelectWidget/index.js').then(({ default: Select }) => ({
-    default: (props: WidgetProps) => createElement(Select, { ...props, options: onlyEnumValues(props.options) }),
+    default: (props: WidgetProps) =>
+      createElement(Select, { ...props, schema: props.multiple || props.schema.default !== undefined ? props.schema : { ...props.schema, default: null }, options: onlyEnumValues(props.options) }),
   })),
 );
 const TextareaWidget = lazyWidget(() => import('@rjsf/antd/lib/widgets/TextareaWidget/index.js'));

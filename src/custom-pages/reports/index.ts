@@ -31,7 +31,7 @@ export const reportPostScreen: Screen = { name: 'statistics_report_post', path: 
 /** the 消费报表 screen of each tab */
 export const reportTabScreens = { pre: reportPreScreen, post: reportPostScreen } as const;
 export const dailyReportScreen: Screen = { name: 'report_daily', path: '/customer/report/daily_post', label: '日报表', page: lazy(() => import('./DailyReportPage')), data: [reportsPreDay, reportsSufDay] };
-export const remainScreen: Screen = { name: 'remain', path: '/remain', label: '剩余条数', icon: 'finance', page: lazy(() => import('./RemainPage')), home: true, link: '/remain?type=0', data: [remain] };
+export const remainScreen: Screen = { name: 'remain', path: '/remain', label: '剩余条数', icon: 'finance', page: lazy(() => import('./RemainPage')), access: 'packageStock', home: true, link: '/remain?type=0', data: [remain] };
 
 export const screens: Screen[] = [
   reportPreScreen,

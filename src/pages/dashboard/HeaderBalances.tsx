@@ -9,7 +9,7 @@ import { Alert, Card, Col, Row, Statistic, Typography } from 'antd';
 import { useCustom } from '@refinedev/core';
 import { PayType, ProductType } from '@/generated/schemas';
 import { enumLabel } from '@/schema';
-import { isAgent, isPackageMode } from '@/providers/access';
+import { billingNote, isAgent, isPackageMode } from '@/providers/access';
 import type { CurrentUser } from '@/generated/schemas';
 import { REMAIN_KEYS, type IndexData } from './api';
 
@@ -21,6 +21,8 @@ export function HeaderBalances({ user }: { user: CurrentUser }) {
   const showBalance = agent || paytype === PayType.PrepaidByAmount;
   const showStock = agent ? isPackageMode(user) : paytype === PayType.Prepaid;
   const gift = d?.smsGivePoolData;
+  // a postpaid sub-account (billed through its agent) or a direct-charge account (per message) is told so, never an empty card
+  const note = billingNote({ ...user, paytype });
   return (
     <Card title="账户概况" style={{ marginTop: 16 }} loading={query.isLoading} data-testid="header-balances">
       <Row gutter={[16, 16]}>
@@ -53,6 +55,7 @@ export function HeaderBalances({ user }: { user: CurrentUser }) {
             );
           })}
       </Row>
+      {note && <Alert style={{ marginTop: showBalance || showStock ? 16 : 0 }} type="info" showIcon data-testid="billing-note" message={note} />}
       {!agent && gift?.isShow === 1 && (
         <Alert
           style={{ marginTop: 16 }}

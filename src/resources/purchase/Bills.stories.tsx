@@ -6,18 +6,16 @@ import { agentDirectChargeMode, consoleApi, subAccount } from '@/stories/mockApi
 import { SmsBillList } from './SmsBillList';
 import { RebateBillList } from './RebateBillList';
 import { PurchaseRecordList } from './PurchaseRecordList';
-import { PoolList } from './PoolList';
 import { purchaseHandlers } from './purchase.mock';
 
-/** The bill and pool screens of the purchase area: filled, empty, loading, export refused. */
+/** The bill screens of the purchase area: filled, empty, loading, export refused. (剩余条数 is /remain: src/custom-pages/reports.) */
 const T = { timeout: 5000 };
 const handlers = (o: Parameters<typeof purchaseHandlers>[0] = {}, user?: CurrentUser) => [...purchaseHandlers(o), ...consoleApi(user ? { user } : {})];
 
-function Screens({ screen }: { screen: 'bill' | 'rebate' | 'record' | 'pools' }) {
+function Screens({ screen }: { screen: 'bill' | 'rebate' | 'record' }) {
   if (screen === 'bill') return <SmsBillList />;
   if (screen === 'rebate') return <RebateBillList />;
-  if (screen === 'record') return <PurchaseRecordList />;
-  return <PoolList />;
+  return <PurchaseRecordList />;
 }
 
 const meta = {
@@ -118,23 +116,5 @@ export const RecordEmpty: Story = {
   name: '消费记录：无数据',
   args: { screen: 'record' },
   parameters: { app: { path: '/finance/record' }, msw: { handlers: handlers({ records: [] }) } },
-  play: async ({ canvasElement }) => expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
-};
-
-export const Pools: Story = {
-  name: '剩余条数（即将过期）',
-  args: { screen: 'pools' },
-  parameters: { app: { path: '/sms/pools' } },
-  play: async ({ canvasElement }) => {
-    const c = within(canvasElement);
-    await expect(await c.findByText('500条', {}, T)).toBeInTheDocument();
-    await expect(c.getByText('即将过期')).toBeInTheDocument();
-  },
-};
-
-export const PoolsEmpty: Story = {
-  name: '剩余条数：无数据',
-  args: { screen: 'pools' },
-  parameters: { app: { path: '/sms/pools' }, msw: { handlers: handlers({ pools: [] }) } },
   play: async ({ canvasElement }) => expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument(),
 };

@@ -10,11 +10,12 @@ import { useNavigate, useParams } from 'react-router';
 import type { Product } from '@/generated/schemas';
 import { SchemaDescriptions } from '@/components/SchemaDescriptions/SchemaDescriptions';
 import { useCertificationPrompt } from '@/custom-pages/account/CertificationPrompt';
-import { quantityError } from '@/domain/purchase';
+import { lineError, packText, PURCHASE_MESSAGES } from '@/domain/purchase';
 import { SEND_MESSAGES } from '@/domain/send';
 import { MESSAGES } from '../../../common/schema/messages';
 import { PurchaseConfirm } from './PurchaseConfirm';
-import { purchaseApi, type BillData } from './api';
+import { PurchaseDone } from './PurchaseDone';
+import { purchaseApi, type BillData, type PurchaseResult } from './api';
 import { products, purchaseTab } from '.';
 
 const SUBMIT_LOCK_MS = 3000;
@@ -30,6 +31,8 @@ export function ProductBuyPage() {
   const [error, setError] = useState<string>();
   const [confirming, setConfirming] = useState(false);
   const [submitting, setSubmitting] = useState(false);
+  const [useRebate, setUseRebate] = useState(true);
+  const [done, setDone] = useState<PurchaseResult>();
   const lastSubmit = useRef(0);
 
   const load = useCallback(() => {
@@ -48,13 +51,17 @@ export function ProductBuyPage() {
   }, [id, load]);
 
   const submit = () => {
-    const e = quantityError(num);
+    if (!product) return;
+    const e = lineError(product, num);
     setError(e);
     if (e) {
       message.error(e);
       return;
     }
-    requireCertified(() => setConfirming(true));
+    requireCertified(() => {
+      setUseRebate(true);
+      setConfirming(true);
+    });
   };
 
   const buy = async () => {
@@ -66,8 +73,9 @@ export function ProductBuyPage() {
     lastSubmit.current = Date.now();
     setSubmitting(true);
     try {
-      const r = await purchaseApi.buyOne(product.product_id, Number(num));
+      const r = await purchaseApi.buyOne(product.product_id, Number(num), useRebate);
       message.success(r.msg || MESSAGES.purchased);
+      setDone(r.data);
       setConfirming(false);
       setNum('');
       load();
@@ -88,6 +96,7 @@ export function ProductBuyPage() {
         </Button>
       }
     >
+      {done && <PurchaseDone result={done} onClose={() => setDone(undefined)} />}
       {product === null && <Alert type="warning" showIcon message="产品不存在" />}
       {product && (
         <>
@@ -101,12 +110,13 @@ export function ProductBuyPage() {
               <Space>
                 <Input
                   maxLength={7}
-                  placeholder="0-9999999"
+                  inputMode="numeric"
+                  placeholder={product.pack_size ? PURCHASE_MESSAGES.packHint.replace('{size}', packText(product)) : '0-9999999'}
                   aria-label="购买数量"
                   value={num}
                   onChange={(e) => {
                     setNum(e.target.value);
-                    setError(quantityError(e.target.value));
+                    setError(lineError(product, e.target.value));
                   }}
                   style={{ width: 200 }}
                 />
@@ -122,6 +132,8 @@ export function ProductBuyPage() {
             rebateUseable={summary?.rebate_useable ?? '0'}
             balance={summary?.balance}
             submitting={submitting}
+            useRebate={useRebate}
+            onUseRebateChange={setUseRebate}
             onOk={buy}
             onCancel={() => setConfirming(false)}
           />

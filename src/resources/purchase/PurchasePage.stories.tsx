@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
 import { consoleApi } from '@/stories/mockApi';
 import type { Calls } from '@/stories/sendApi';
@@ -81,7 +81,10 @@ export const QuantityRules: Story = {
       await userEvent.type(input, v);
       await expect(await within(row(c, '行业短信 1万条')).findByText(msg, {}, T)).toBeInTheDocument();
     }
+    // a cleared quantity unselects its row; selected again by its box, it still needs a quantity
     await userEvent.clear(input);
+    await waitFor(() => expect(within(row(c, '行业短信 1万条')).getByRole('checkbox')).not.toBeChecked(), T);
+    await userEvent.click(within(row(c, '行业短信 1万条')).getByRole('checkbox'));
     await userEvent.click(c.getByTestId('submit-order'));
     await expect(await within(row(c, '行业短信 1万条')).findByText('购买数量不能为空', {}, T)).toBeInTheDocument();
     await expect(body().queryByRole('dialog')).not.toBeInTheDocument();
@@ -152,5 +155,63 @@ export const Uncertified: Story = {
     await expect(within(dialog).getByRole('button', { name: '是' })).toBeInTheDocument();
     await expect(within(dialog).getByRole('button', { name: '否' })).toBeInTheDocument();
     await expect(body().queryByRole('dialog', { name: '确认订单' })).not.toBeInTheDocument();
+  },
+};
+
+export const TypedQuantitySelectsRow: Story = {
+  name: '输入数量即选中该行（abc 被拒绝）',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('营销短信 1万条', {}, T);
+    const input = c.getByLabelText('营销短信 1万条 购买数量');
+    await fireEvent.change(input, { target: { value: 'abc' } });
+    await expect(await within(row(c, '营销短信 1万条')).findByText('购买数量为大于0的整数', {}, T)).toBeInTheDocument();
+    await expect(within(row(c, '营销短信 1万条')).getByRole('checkbox')).toBeChecked();
+    await fireEvent.change(input, { target: { value: '2000' } });
+    await expect(within(row(c, '营销短信 1万条')).getByRole('checkbox')).toBeChecked();
+    await userEvent.click(c.getByTestId('submit-order'));
+    const dialog = await body().findByRole('dialog', { name: '确认订单' }, T);
+    // 2000 × 0.0550 = 110.00 at list price; × 90 % = 99.00
+    await expect(within(dialog).getByTestId('order-list-total')).toHaveTextContent('110.00');
+    await expect(within(dialog).getByTestId('order-total')).toHaveTextContent('99.00');
+    await expect(within(dialog).getByText('0.0550')).toBeInTheDocument();
+    await expect(within(dialog).getByText('90.00%')).toBeInTheDocument();
+  },
+};
+
+export const PackageMultiple: Story = {
+  name: '套餐产品：数量须为每份数量的整数倍',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('国际短信余额 100元', {}, T);
+    const input = c.getByLabelText('国际短信余额 100元 购买数量');
+    await expect(input).toHaveAttribute('placeholder', '100.00元 的整数倍');
+    await fireEvent.change(input, { target: { value: '150' } });
+    await expect(await within(row(c, '国际短信余额 100元')).findByText('该产品为 100.00元 的套餐，购买数量须为 100.00元 的整数倍', {}, T)).toBeInTheDocument();
+    await userEvent.click(c.getByTestId('submit-order'));
+    await expect(body().queryByRole('dialog', { name: '确认订单' })).not.toBeInTheDocument();
+    await fireEvent.change(input, { target: { value: '200' } });
+    await waitFor(() => expect(within(row(c, '国际短信余额 100元')).queryByText(/整数倍/)).not.toBeInTheDocument(), T);
+  },
+};
+
+export const RebateChoiceAndWayOn: Story = {
+  name: '返点抵扣可选；购买后可前往剩余条数、短信账单',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('行业短信 1万条', {}, T);
+    await waitFor(() => expect(c.getByTestId('purchase-summary')).toHaveTextContent('50.00'), T);
+    await fireEvent.change(c.getByLabelText('行业短信 1万条 购买数量'), { target: { value: '10000' } });
+    await userEvent.click(c.getByTestId('submit-order'));
+    const dialog = await body().findByRole('dialog', { name: '确认订单' }, T);
+    await expect(within(dialog).getByTestId('order-paid')).toHaveTextContent('377.50');
+    await userEvent.click(within(dialog).getByTestId('use-rebate'));
+    await expect(within(dialog).getByTestId('order-paid')).toHaveTextContent('427.50');
+    await userEvent.click(within(dialog).getByRole('button', { name: /确认购买/ }));
+    const done = await c.findByTestId('purchase-done', {}, T);
+    await expect(calls.jsmsAdd?.[0]).toMatchObject({ useRebate: false, list: [{ productId: 1, purchaseNum: 10000 }] });
+    await expect(done).toHaveTextContent('订单号 20261125100000123456');
+    await expect(within(done).getByRole('button', { name: '查看剩余条数' })).toBeInTheDocument();
+    await expect(within(done).getByRole('button', { name: '查看短信账单' })).toBeInTheDocument();
   },
 };

@@ -1,9 +1,11 @@
 /**
  * 购买短信 (/sms/smspurchaselayout/purchase, route service_purchase; POST /sms/products): filters
  * of filters/product.json (product type, carrier, name or code), the catalogue with the account's
- * discounted prices, row selection with a quantity per row (forms/purchase.json rules), 提交订单 →
- * certification check (请先认证后再购买短信 / the certification prompt) → confirmation with the
- * totals, discount and rebate → POST /sms/order/jsmsAdd.
+ * discounted prices, row selection with a quantity per row (forms/purchase.json rules; a package
+ * product a whole number of packages) — typing a quantity selects its row, clearing it unselects —
+ * 提交订单 → certification check (请先认证后再购买短信 / the certification prompt) → confirmation
+ * with list prices, discount, the rebate as a choice and the total → POST /sms/order/jsmsAdd → the
+ * order with links onward (剩余条数, 短信账单).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { App, Button, Card, Input, Space, Statistic, Typography } from 'antd';
@@ -15,11 +17,12 @@ import { SchemaTable } from '@/components/SchemaTable/SchemaTable';
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { Money } from '@/components/Money/Money';
 import { useCertificationPrompt } from '@/custom-pages/account/CertificationPrompt';
-import { lineCents, PURCHASE_MESSAGES, quantityError, yuan } from '@/domain/purchase';
+import { lineCents, lineError, packText, PURCHASE_MESSAGES, yuan } from '@/domain/purchase';
 import { MESSAGES } from '../../../common/schema/messages';
 import { SEND_MESSAGES } from '@/domain/send';
 import { PurchaseConfirm } from './PurchaseConfirm';
-import { purchaseApi, type BillData } from './api';
+import { PurchaseDone } from './PurchaseDone';
+import { purchaseApi, type BillData, type PurchaseResult } from './api';
 import { productBuyPath, products, purchaseTab } from '.';
 
 /** a second submit within 3 s is refused (spec §9) */
@@ -35,6 +38,8 @@ export function PurchasePage() {
   const [errors, setErrors] = useState<Record<number, string | undefined>>({});
   const [confirming, setConfirming] = useState(false);
   const [submitting, setSubmitting] = useState(false);
+  const [useRebate, setUseRebate] = useState(true);
+  const [done, setDone] = useState<PurchaseResult>();
   const lastSubmit = useRef(0);
 
   const loadSummary = useCallback(() => {
@@ -45,9 +50,19 @@ export function PurchasePage() {
   }, []);
   useEffect(loadSummary, [loadSummary]);
 
-  const setQuantity = (id: number, v: string) => {
+  /** a typed quantity selects its row (a cleared one unselects it): what the user types is what is ordered */
+  const setQuantity = (p: Product, v: string) => {
+    const id = p.product_id;
     setQty((q) => ({ ...q, [id]: v }));
-    setErrors((e) => ({ ...e, [id]: quantityError(v) }));
+    setErrors((e) => ({ ...e, [id]: v ? lineError(p, v) : undefined }));
+    setSelected((prev) => {
+      if (v && !prev[id]) return { ...prev, [id]: p };
+      if (!v && prev[id]) {
+        const { [id]: _gone, ...rest } = prev;
+        return rest;
+      }
+      return prev;
+    });
   };
 
   const lines = Object.values(selected).map((p) => ({ product: p, num: Number(qty[p.product_id] ?? '') }));
@@ -57,14 +72,17 @@ export function PurchasePage() {
       message.error(PURCHASE_MESSAGES.noSelection);
       return;
     }
-    const found = Object.fromEntries(lines.map((l) => [l.product.product_id, quantityError(qty[l.product.product_id])]));
+    const found = Object.fromEntries(lines.map((l) => [l.product.product_id, lineError(l.product, qty[l.product.product_id])]));
     setErrors((e) => ({ ...e, ...found }));
     const first = Object.values(found).find(Boolean);
     if (first) {
       message.error(first);
       return;
     }
-    requireCertified(() => setConfirming(true));
+    requireCertified(() => {
+      setUseRebate(true);
+      setConfirming(true);
+    });
   };
 
   const buy = async () => {
@@ -75,8 +93,12 @@ export function PurchasePage() {
     lastSubmit.current = Date.now();
     setSubmitting(true);
     try {
-      const r = await purchaseApi.buyMany(lines.map((l) => ({ productId: l.product.product_id, purchaseNum: l.num })));
+      const r = await purchaseApi.buyMany(
+        lines.map((l) => ({ productId: l.product.product_id, purchaseNum: l.num })),
+        useRebate,
+      );
       message.success(r.msg || MESSAGES.purchased);
+      setDone(r.data);
       setConfirming(false);
       setSelected({});
       setQty({});
@@ -91,6 +113,7 @@ export function PurchasePage() {
 
   return (
     <Card title={purchaseTab.label}>
+      {done && <PurchaseDone result={done} onClose={() => setDone(undefined)} />}
       <Space size={48} style={{ marginBottom: 16 }} data-testid="purchase-summary">
         <Statistic title="账户余额" valueRender={() => <Money value={summary?.balance} />} />
         <Statistic title="可用返点" valueRender={() => <Money value={summary?.rebate_useable} />} />
@@ -138,11 +161,12 @@ export function PurchasePage() {
                 <Input
                   size="small"
                   maxLength={7}
-                  placeholder="0-9999999"
+                  inputMode="numeric"
+                  placeholder={r.pack_size ? PURCHASE_MESSAGES.packHint.replace('{size}', packText(r)) : '0-9999999'}
                   aria-label={`${r.product_name} 购买数量`}
                   value={qty[r.product_id] ?? ''}
                   status={errors[r.product_id] ? 'error' : undefined}
-                  onChange={(e) => setQuantity(r.product_id, e.target.value)}
+                  onChange={(e) => setQuantity(r, e.target.value)}
                 />
                 {errors[r.product_id] && (
                   <Typography.Text type="danger" style={{ fontSize: 12 }}>
@@ -157,13 +181,23 @@ export function PurchasePage() {
             align: 'right',
             render: (_: unknown, r: Product) => {
               const v = qty[r.product_id];
-              return v && !quantityError(v) ? yuan(lineCents(Number(v), r.unit_price, r.discount ?? '100')) : '-';
+              return v && !lineError(r, v) ? yuan(lineCents(Number(v), r.unit_price, r.discount ?? '100')) : '-';
             },
           },
         ]}
         locale={{ emptyText: '暂无数据' }}
       />
-      <PurchaseConfirm open={confirming} lines={lines} rebateUseable={summary?.rebate_useable ?? '0'} balance={summary?.balance} submitting={submitting} onOk={buy} onCancel={() => setConfirming(false)} />
+      <PurchaseConfirm
+        open={confirming}
+        lines={lines}
+        rebateUseable={summary?.rebate_useable ?? '0'}
+        balance={summary?.balance}
+        submitting={submitting}
+        useRebate={useRebate}
+        onUseRebateChange={setUseRebate}
+        onOk={buy}
+        onCancel={() => setConfirming(false)}
+      />
       {prompt}
     </Card>
   );

@@ -3,7 +3,7 @@
  * lines of the account (an agent: and its sub-accounts), filters of filters/sms-bill.json. The
  * balance change is in yuan for international products, otherwise in pieces.
  */
-import { Button, Card, Typography } from 'antd';
+import { Button, Card, Tooltip, Typography } from 'antd';
 import { ExportOutlined } from '@ant-design/icons';
 import type { SmsBill } from '@/generated/schemas';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
@@ -40,7 +40,19 @@ export function SmsBillList() {
           'product_type_str',
           'operator_code_str',
           'area_code_str',
-          { field: 'unit_price', align: 'right' },
+          {
+            field: 'unit_price',
+            align: 'right',
+            // the price charged; the list price and the discount it came from beside it
+            render: (v: string, r: SmsBill) =>
+              r.list_price && r.list_price !== v ? (
+                <Tooltip title={`原价 ${r.list_price} 元 × 折扣 ${r.discount ?? ''}%`}>
+                  <span data-testid="bill-unit-price">{v}</span>
+                </Tooltip>
+              ) : (
+                <span data-testid="bill-unit-price">{v}</span>
+              ),
+          },
           { field: 'order_amount', align: 'right', render: (v: string) => <Money value={v} /> },
           {
             field: 'sms_balance_change_amount',

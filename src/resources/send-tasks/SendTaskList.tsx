@@ -8,7 +8,7 @@
 import { useState } from 'react';
 import { Button, Card, Progress, Space, Tooltip, Typography } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
-import type { SendTask } from '@/generated/schemas';
+import { TaskStatus, type SendTask } from '@/generated/schemas';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable, type SchemaColumn } from '@/components/SchemaTable/SchemaTable';
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
@@ -44,7 +44,17 @@ export function SendTaskList({ refreshEveryMs = TASK_REFRESH.everyMs }: SendTask
     {
       field: 'taskSchedule',
       width: 140,
-      render: (v: number) => <Progress percent={Math.max(0, Math.min(100, Math.round(Number(v) || 0)))} size="small" data-testid="task-progress" />,
+      render: (v: number, r: SendTask) => (
+        <>
+          <Progress percent={Math.max(0, Math.min(100, Math.round(Number(v) || 0)))} size="small" data-testid="task-progress" />
+          {/* a task held for review does not move until the platform reviews it: say so instead of a frozen 0 % */}
+          {!!r.auditNum && r.status === TaskStatus.Processing && (
+            <Typography.Text type="warning" style={{ fontSize: 12, whiteSpace: 'nowrap' }} data-testid="task-awaiting-review">
+              {r.auditNum} 条待平台审核
+            </Typography.Text>
+          )}
+        </>
+      ),
     },
     { field: 'status', labelField: 'statusStr' },
     'sendtime',

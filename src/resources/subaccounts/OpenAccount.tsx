@@ -146,6 +146,7 @@ export default function OpenAccount() {
           data-testid="not-certified"
         />
       )}
+      <Alert type="info" showIcon style={{ marginBottom: 16, maxWidth: 640 }} message={MESSAGES.loginNameGenerated} data-testid="login-name-generated" />
       <div style={{ maxWidth: 640 }}>
         <SchemaForm
           key={round}

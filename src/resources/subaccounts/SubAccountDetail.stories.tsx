@@ -3,6 +3,8 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
 import SubAccountDetail from './SubAccountDetail';
 import OwnBalance from './OwnBalance';
+import { http } from 'msw';
+import { ok } from '@/stories/mockApi';
 import { subAccountHandlers } from './storyMocks';
 
 const T = { timeout: 10000 };
@@ -158,5 +160,25 @@ export const SubAccountOwnBalance: Story = {
     await expect(await c.findByTestId('own-balance', {}, T)).toBeInTheDocument();
     await expect((await c.findAllByText('1,200.00 元', {}, T)).length).toBeGreaterThan(0);
     await expect(c.getByText('子账户充值')).toBeInTheDocument();
+  },
+};
+
+/** A postpaid sub-account (client3): told it is billed through its agent, not left with 0.00 元 and an empty table. */
+export const PostpaidOwnBalance: Story = {
+  name: '子账户：后付费，说明由代理商结算',
+  render: () => <OwnBalance />,
+  parameters: {
+    app: { path: '/customer/finance/balance', route: '*' },
+    msw: {
+      handlers: [
+        http.get('/api/client/ledger', () => ok({ clientid: 'client3', name: '宁波港航物流有限公司', balance: '0.00', paytype: 1, paytype_str: '后付费', list: [] })),
+        ...subAccountHandlers(),
+      ],
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByTestId('billing-note', {}, T)).toHaveTextContent('后付费账户：发送的短信从代理商的短信包中扣除');
+    await expect(c.getByText('暂无数据')).toBeInTheDocument();
   },
 };

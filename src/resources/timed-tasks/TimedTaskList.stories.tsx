@@ -85,7 +85,8 @@ export const CancelConfirmed: Story = {
     const row = await rowOf(canvasElement, 'T202611230010');
     await userEvent.click(row.getByRole('button', { name: /取\s*消/ }));
     await expect(await body().findByText('确定取消该定时任务吗？', {}, T)).toBeInTheDocument();
-    await userEvent.click(body().getByRole('button', { name: /确\s*定/ }));
+    await expect(body().getByRole('button', { name: '不取消' })).toBeInTheDocument();
+    await userEvent.click(body().getByRole('button', { name: '取消任务' }));
     await waitFor(() => expect(calls.undoSend?.[0]).toMatchObject({ uid: 'T202611230010' }), T);
     await expect(await body().findByText('取消成功，已退还费用', {}, T)).toBeInTheDocument();
   },

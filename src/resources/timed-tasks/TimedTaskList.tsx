@@ -45,8 +45,10 @@ export function TimedTaskList() {
     modal.confirm({
       title: '提示',
       content: SEND_MESSAGES.cancelConfirm,
-      okText: '确定',
-      cancelText: '取消',
+      // the buttons say what they do: [取消][确定] under "取消该定时任务吗" reads both ways
+      okText: '取消任务',
+      okButtonProps: { danger: true },
+      cancelText: '不取消',
       onOk: async () => {
         if (sendTimeReached(task)) {
           message.error(SEND_MESSAGES.undoTooLate);

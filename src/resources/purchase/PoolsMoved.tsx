@@ -1,0 +1,12 @@
+/**
+ * /sms/pools, the older path of 剩余条数: the pools are one page, /remain (GET /index/clientsmsdetail:
+ * the filters, 即将过期, the totals of the account's own pools and of its sub-accounts' apart). This
+ * path opens it with the same query.
+ */
+import { Navigate, useLocation } from 'react-router';
+import { poolScreen } from '.';
+
+export default function PoolsMoved() {
+  const { search } = useLocation();
+  return <Navigate to={`${poolScreen.link ?? '/remain'}${search}`} replace />;
+}
