@@ -35,6 +35,7 @@ import { dispatchWritten0031 } from './migrations/0031_dispatch_written';
 import { smppServerShared0032 } from './migrations/0032_smpp_server_shared';
 import { testAccounts0034 } from './migrations/0034_test_accounts';
 import { templateReviewPush0035 } from './migrations/0035_template_review_push';
+import { blacklist0036 } from './migrations/0036_blacklist';
 
 async function run(db: Kysely<any>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -196,6 +197,7 @@ export const migrations: Record<string, Migration> = {
   '0032_smpp_server_shared': smppServerShared0032,
   '0034_test_accounts': testAccounts0034,
   '0035_template_review_push': templateReviewPush0035,
+  '0036_blacklist': blacklist0036,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

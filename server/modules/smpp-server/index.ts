@@ -34,6 +34,7 @@ const REFUSAL_STATUS: Record<InterfaceRefusalReason, number> = {
   credit: SMPP_STATUS.X_CREDIT,
   number: SMPP_STATUS.INVDSTADR,
   length: SMPP_STATUS.INVMSGLEN,
+  blacklist: SMPP_STATUS.X_BLACKLIST,
 };
 
 export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'send'] }, async (app, ctx) => {
