@@ -125,7 +125,7 @@ export function AgentOverviewView({ data, loading, error }: { data?: Overview; l
 export function AgentOverview() {
   const { result, query } = useCustom<Overview>({ url: '/index/agentOverview', method: 'get', meta: { silent: true } });
   const error = query.isError ? ((query.error as { message?: string } | null)?.message ?? '请稍后重试') : undefined;
-  return <AgentOverviewView data={result.data as Overview | undefined} loading={query.isLoading} error={error} />;
+  return <AgentOverviewView data={result.data} loading={query.isLoading} error={error} />;
 }
 
 export default AgentOverview;

@@ -52,7 +52,7 @@ export const SearchByPhoneAndSource: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('13912345678', {}, T);
-    fireEvent.change(c.getByPlaceholderText('手机号码'), { target: { value: '1380' } });
+    await fireEvent.change(c.getByPlaceholderText('手机号码'), { target: { value: '1380' } });
     await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
     await waitFor(() => expect(calls.list?.at(-1)).toMatchObject({ phone: '1380' }), T);
     await waitFor(() => expect(c.queryByText('13912345678')).toBeNull(), T);
@@ -68,7 +68,7 @@ export const AddNumbers: Story = {
     await c.findByText('13912345678', {}, T);
     await userEvent.click(c.getByRole('button', { name: /添加号码/ }));
     const dialog = await body.findByRole('dialog', {}, T);
-    fireEvent.change(within(dialog).getByPlaceholderText(/每行一个号码/), { target: { value: '13700000001\n13700000002' } });
+    await fireEvent.change(within(dialog).getByPlaceholderText(/每行一个号码/), { target: { value: '13700000001\n13700000002' } });
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|保\s*存/ }));
     await waitFor(() => expect(calls.add?.[0]).toMatchObject({ phones: '13700000001\n13700000002' }), T);
     await expect(await body.findByText('已加入黑名单：新增 2 个，已存在 0 个，无效 0 个', {}, T)).toBeInTheDocument();
@@ -85,7 +85,7 @@ export const AddRefused: Story = {
     await c.findByText('13912345678', {}, T);
     await userEvent.click(c.getByRole('button', { name: /添加号码/ }));
     const dialog = await body.findByRole('dialog', {}, T);
-    fireEvent.change(within(dialog).getByPlaceholderText(/每行一个号码/), { target: { value: '12345' } });
+    await fireEvent.change(within(dialog).getByPlaceholderText(/每行一个号码/), { target: { value: '12345' } });
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|保\s*存/ }));
     await expect(await body.findByText('没有有效的手机号码', {}, T)).toBeInTheDocument();
   },
@@ -110,7 +110,7 @@ export const ExportWithFilters: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByText('13912345678', {}, T);
-    fireEvent.change(c.getByPlaceholderText('手机号码'), { target: { value: '139' } });
+    await fireEvent.change(c.getByPlaceholderText('手机号码'), { target: { value: '139' } });
     await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
     await waitFor(() => expect(calls.list?.at(-1)).toMatchObject({ phone: '139' }), T);
     await userEvent.click(c.getByRole('button', { name: /导\s*出/ }));
@@ -148,7 +148,7 @@ export const Loading: Story = {
 export const LoadError: Story = {
   name: '加载失败',
   parameters: { msw: { handlers: [listError, ...consoleApi(), ...blacklistApi()] } },
-  play: async ({ canvasElement }) => {
+  play: async () => {
     await expect(await within(document.body).findByText('服务器繁忙，请稍后再试', {}, T)).toBeInTheDocument();
   },
 };
