@@ -144,6 +144,10 @@ describe.each(backends)('blacklist (%s)', (backend) => {
     await db(t.server).insertInto('blacklist').values([{ account_id: id, phone: phones[3], source: 2 }, { account_id: id, phone: phones[LOOKUP_BATCH + 2], source: 2 }]).execute();
     const found = await blacklistedOf(db(t.server), id, phones);
     expect([...found].sort()).toEqual([phones[3], phones[LOOKUP_BATCH + 2]].sort());
+    // a send smaller than the lists: the send's numbers joined with the lists' index
+    expect([...(await blacklistedOf(db(t.server), id, [phones[3]]))]).toEqual([phones[3]]);
+    expect([...(await blacklistedOf(db(t.server), id, ['13900000009']))]).toEqual(['13900000009']);
+    expect([...(await blacklistedOf(db(t.server), id, [phones[4]]))]).toEqual([]);
     await db(t.server).deleteFrom('blacklist').where('phone', 'in', [phones[3], phones[LOOKUP_BATCH + 2]]).execute();
   });
 

@@ -17,19 +17,38 @@ export const LOOKUP_BATCH = 100_000;
 /** Whether a send of this SMS type honours the blacklist: marketing only (notifications and codes are always sent). */
 export const honoursBlacklist = (smstype: number) => smstype === SmsType.Marketing;
 
-/** The numbers of `phones` on the account's or the platform's blacklist. */
+/** lists (account + platform) up to this many rows are read whole and matched in memory */
+export const READ_WHOLE_MAX = 200_000;
+
+/**
+ * The numbers of `phones` on the account's or the platform's blacklist. Neither list has a row (the
+ * usual case): one indexed probe. Lists together up to READ_WHOLE_MAX rows, or a send smaller than
+ * them: the lists are read (or the send's numbers joined) once and matched with a Set. Larger lists
+ * and sends: the send's numbers joined with the lists' index, LOOKUP_BATCH numbers per statement.
+ */
 export async function blacklistedOf(db: Db, accountId: number, phones: readonly string[]): Promise<Set<string>> {
   const out = new Set<string>();
   if (!phones.length) return out;
-  const any = await sql<{ one: number }>`
-    select 1 as one from blacklist where account_id = ${accountId}
-    union all select 1 from blacklist where account_id is null limit 1`.execute(db);
-  if (!any.rows.length) return out;
+  // rows of both lists, counted up to READ_WHOLE_MAX + 1 (index-only, bounded)
+  const r0 = await sql<{ n: string | number }>`
+    select count(*) as n from (
+      (select 1 from blacklist where account_id = ${accountId} limit ${READ_WHOLE_MAX + 1})
+      union all (select 1 from blacklist where account_id is null limit ${READ_WHOLE_MAX + 1})) x`.execute(db);
+  const rows = Number(r0.rows[0]?.n ?? 0);
+  if (rows === 0) return out;
+  if (rows <= READ_WHOLE_MAX && rows <= phones.length) {
+    const listed = await sql<{ phone: string }>`
+      select phone from blacklist where account_id = ${accountId} union all select phone from blacklist where account_id is null`.execute(db);
+    const set = new Set(listed.rows.map((r) => r.phone));
+    for (const p of phones) if (set.has(p)) out.add(p);
+    return out;
+  }
   for (let i = 0; i < phones.length; i += LOOKUP_BATCH) {
     const part = phones.slice(i, i + LOOKUP_BATCH);
     const r = await sql<{ phone: string }>`
-      select distinct b.phone from unnest(${part}::text[]) as u(phone)
-      join blacklist b on b.phone = u.phone and (b.account_id = ${accountId} or b.account_id is null)`.execute(db);
+      select u.phone from unnest(${part}::text[]) as u(phone)
+      where exists (select 1 from blacklist b where b.account_id = ${accountId} and b.phone = u.phone)
+         or exists (select 1 from blacklist b where b.account_id is null and b.phone = u.phone)`.execute(db);
     for (const row of r.rows) out.add(row.phone);
   }
   return out;

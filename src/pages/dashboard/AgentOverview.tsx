@@ -28,7 +28,9 @@ function Who({ clientid, name }: { clientid: string; name: string }) {
   );
 }
 
-export function AgentOverviewView({ data, loading, error }: { data?: Overview; loading?: boolean; error?: string }) {
+export function AgentOverviewView({ data: raw, loading, error }: { data?: Partial<Overview>; loading?: boolean; error?: string }) {
+  // before the answer (or a partial one) the lists are empty, never undefined
+  const data = raw?.topConsumers ? ({ ...raw, topConsumers: raw.topConsumers, lowBalance: raw.lowBalance ?? [], expiringPools: raw.expiringPools ?? [] } as Overview) : undefined;
   const card = { size: 'small' as const, loading, style: { height: '100%' } };
   if (error) return <Alert style={{ marginTop: 16 }} type="error" showIcon message="子账户概览加载失败" description={error} data-testid="agent-overview-error" />;
   return (
