@@ -138,7 +138,7 @@ try {
     await sql`truncate sms_task_chunks`.execute(db);
     if (!pglite) await sql`checkpoint`.execute(db).catch(() => undefined);
     offset += 3100;
-    const wall = { read: 0, checks: 0, prepare: 0, stage: 0, insert: 0, charge: 0, commit: 0, total: 0 };
+    const wall = { read: 0, checks: 0, blacklist: 0, prepare: 0, stage: 0, insert: 0, charge: 0, commit: 0, total: 0 };
     const node = { prepare: 0, stage: 0, insert: 0, charge: 0, commit: 0, total: 0 };
     const pgc = { stage: 0, insert: 0, charge: 0, commit: 0, total: 0 };
     let backend = 0;
@@ -148,7 +148,7 @@ try {
     const probe: AcceptProbe = {
       phase(name, ms) {
         wall[name] = ms;
-        if (name === 'read' || name === 'checks') return;
+        if (name === 'read' || name === 'checks' || name === 'blacklist') return;
         const c = cpuMs();
         node[name] = c - cMark;
         cMark = c;

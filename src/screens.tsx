@@ -38,6 +38,7 @@ import type { MenuGroup, Screen, ScreenTable } from '@/layout/declarations';
 import * as send from '@/custom-pages/send/screens';
 import * as sendTasks from '@/resources/send-tasks';
 import * as timedTasks from '@/resources/timed-tasks';
+import * as blacklist from '@/resources/blacklist';
 import * as sendRecords from '@/resources/send-records';
 import * as reports from '@/custom-pages/reports';
 import * as subaccounts from '@/resources/subaccounts';
@@ -72,6 +73,7 @@ const screens: Screen[] = [
   ...send.screens, // 短信发送
   ...sendTasks.screens,
   ...timedTasks.screens,
+  ...blacklist.screens,
   ...sendRecords.screens, // 统计查询
   ...reports.screens,
   ...subaccounts.screens, // 客户管理 (agents), 账户余额 (sub-accounts)

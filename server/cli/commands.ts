@@ -1,6 +1,7 @@
 /** Every area's operator commands. Areas add their list here (one entry each). */
 import { accountCommands } from './accounts';
 import { alarmCommands } from './alarms';
+import { blacklistCommands } from './blacklist';
 import { certificationCommands } from './certification';
 import { channelCommands } from './channels';
 import { invoiceCommands } from './invoices';
@@ -15,6 +16,7 @@ import { testAccountCommands } from './test-accounts';
 export const COMMANDS: Command[] = [
   ...accountCommands,
   ...alarmCommands,
+  ...blacklistCommands,
   ...certificationCommands,
   ...channelCommands,
   ...invoiceCommands,

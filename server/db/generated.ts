@@ -124,6 +124,16 @@ export interface ApiThrottle {
   updated_at: Timestamp;
 }
 
+export interface Blacklist {
+  account_id: number | null;
+  created_at: Generated<Timestamp>;
+  created_by: Generated<string>;
+  id: Generated<number>;
+  phone: string;
+  remark: Generated<string>;
+  source: number;
+}
+
 export interface Branding {
   company_logo_url: Generated<string>;
   company_name: Generated<string>;
@@ -698,6 +708,7 @@ export interface SmsTasks {
   agent_id: number | null;
   amount: Generated<Numeric>;
   audit_num: Generated<number>;
+  blacklist_num: Generated<number>;
   charge_mode: number;
   charge_num_total: Generated<number>;
   charge_state: Generated<number>;
@@ -797,6 +808,7 @@ export interface DB {
   api_nonces: ApiNonces;
   api_pull: ApiPull;
   api_throttle: ApiThrottle;
+  blacklist: Blacklist;
   branding: Branding;
   captcha_challenges: CaptchaChallenges;
   certifications: Certifications;

@@ -35,6 +35,7 @@ import { dispatchWritten0031 } from './migrations/0031_dispatch_written';
 import { smppServerShared0032 } from './migrations/0032_smpp_server_shared';
 import { testAccounts0034 } from './migrations/0034_test_accounts';
 import { templateReviewPush0035 } from './migrations/0035_template_review_push';
+import { blacklist0036 } from './migrations/0036_blacklist';
 import { productPackSize0038 } from './migrations/0038_product_pack_size';
 import { smppParts0040 } from './migrations/0040_smpp_parts';
 
@@ -198,6 +199,7 @@ export const migrations: Record<string, Migration> = {
   '0032_smpp_server_shared': smppServerShared0032,
   '0034_test_accounts': testAccounts0034,
   '0035_template_review_push': templateReviewPush0035,
+  '0036_blacklist': blacklist0036,
   '0038_product_pack_size': productPackSize0038,
   '0040_smpp_parts': smppParts0040,
 };

@@ -241,6 +241,8 @@ export interface Database {
   sms_task_chunks: SmsTaskChunkTable;
   sms_chunk_staging: SmsChunkStagingTable;
   sms_mo: SmsMoTable;
+  // 0036_blacklist
+  blacklist: BlacklistTable;
   push_outbox: PushOutboxTable;
   smpp_receipts: SmppReceiptTable;
   // 0032_smpp_server_shared
@@ -544,6 +546,8 @@ export interface SmsTaskTable {
   unknown_num: D<number>;
   intercept_num: D<number>;
   audit_num: D<number>;
+  /** 0036_blacklist: numbers of a marketing send skipped as blacklisted (not sent, not charged) */
+  blacklist_num: D<number>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
   finished_at: NullableTs;
@@ -709,6 +713,19 @@ export interface SmsReceiptTable {
 }
 
 /** 上行 (MO) */
+/** 0036_blacklist: an account's (account_id) or the platform's (null) blacklisted number */
+export interface BlacklistTable {
+  id: Generated<number>;
+  account_id: number | null;
+  phone: string;
+  /** enums/blacklist-source.json */
+  source: number;
+  remark: D<string>;
+  /** who added it (a clientid, 'cli', or '' for an uplink) */
+  created_by: D<string>;
+  created_at: CreatedAt;
+}
+
 export interface SmsMoTable {
   id: Generated<number>;
   account_id: number;

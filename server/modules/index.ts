@@ -10,6 +10,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import account from './account';
 import auth from './auth';
 import bills from './bills';
+import blacklist from './blacklist';
 import captcha from './captcha';
 import clients from './clients';
 import content from './content';
@@ -36,7 +37,7 @@ import template from './template';
 import upload from './upload';
 import variableInternational from './variable-international';
 
-export const MODULES: FastifyPluginAsync[] = [account, auth, bills, captcha, clients, content, files, help, invoice, ledger, notice, numbers, openapi, password, pay, profile, purchase, records, register, reports, send, sign, site, smppServer, subaccount, template, upload, variableInternational];
+export const MODULES: FastifyPluginAsync[] = [account, auth, bills, blacklist, captcha, clients, content, files, help, invoice, ledger, notice, numbers, openapi, password, pay, profile, purchase, records, register, reports, send, sign, site, smppServer, subaccount, template, upload, variableInternational];
 
 interface PluginMeta {
   name?: string;

@@ -1,7 +1,8 @@
 /**
  * Home (index route), the dashboard: a welcome with the account's name and kind, the header
  * figures (balances, remaining pieces, expiring and gift pools), today's figures, the week chart
- * (echarts, loaded lazily with its card), the API info of a sub-account, a card for each quick link
+ * (echarts, loaded lazily with its card), an agent's overview of its sub-accounts (top consumers, low
+ * balances, pools about to expire), the API info of a sub-account, a card for each quick link
  * of the screen table (src/screens.tsx `home: true`) this account may open, and the latest notices.
  */
 import { lazy, Suspense } from 'react';
@@ -13,10 +14,11 @@ import { iconOf } from '@/layout/menuIcons';
 import { accessUserOf, useCertification, useCurrentUser } from '@/layout/hooks';
 import { quickLinksFor, useScreens } from '@/layout/screens';
 import { LatestNotices } from '@/resources/notices/LatestNotices';
-import { isSubAccount } from '@/providers/access';
+import { isAgent, isSubAccount } from '@/providers/access';
 import { HeaderBalances } from './dashboard/HeaderBalances';
 import { TodayStats } from './dashboard/TodayStats';
 import { ApiInfo } from './dashboard/ApiInfo';
+import { AgentOverview } from './dashboard/AgentOverview';
 
 const WeekChart = lazy(() => import('./dashboard/WeekChart'));
 
@@ -41,6 +43,8 @@ export default function Home() {
         </Descriptions>
       </Card>
       <HeaderBalances user={user} />
+      {/* agents: top sub-accounts by consumption, low balances, pools about to expire (issue 27) */}
+      {isAgent(user) && <AgentOverview />}
       <TodayStats />
       <Suspense fallback={<Skeleton active style={{ marginTop: 16 }} />}>
         <WeekChart />

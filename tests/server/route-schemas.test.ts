@@ -103,7 +103,7 @@ describe.each(backends)('route schemas (%s)', (backend) => {
     expect(body('/api/autoTemplate/list').properties.createStartTime.format).toBe('date');
     expect(body('/api/autoTemplate/del').title).toBe('TemplateRefParams');
     const sent = spec.paths['/api/send/sending'].post.responses['200'].content['application/json'].schema;
-    expect(Object.keys(sent.properties.data.properties)).toEqual(['taskId', 'smsNum', 'chargeNum', 'submitTotal', 'amount']);
+    expect(Object.keys(sent.properties.data.properties)).toEqual(['taskId', 'smsNum', 'chargeNum', 'submitTotal', 'amount', 'blacklistNum']);
     expect(spec.paths['/api/autoTemplate/commonlist'].post.responses['200'].content['application/json'].schema.properties.data.required).toContain('entityList');
     // a bad parameter: 参数错误, never a 5xx
     expect((await c.post('/api/send/sendTim', { jsmsAccessTimerSms: {}, isCheckAvailableCredit: 7 }, { json: true })).body).toMatchObject({ code: 400, msg: '参数错误' });

@@ -8,10 +8,13 @@
  *    `RECENT_WINDOW` messages (a bounded look-up: the messages table has no phone index);
  * 3. otherwise the uplink is unroutable: logged and acknowledged, not stored.
  * Rows are deduplicated on the SMSC's reference (a redelivered uplink is stored once).
+ * An unsubscribe reply (TD / T / 退订, schemas/enums/blacklist-source.json) puts its number on the
+ * blacklist of the account it belongs to, in the same transaction (docs/api-blacklist.md).
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/types';
 import type { MoMessage } from '../smsc/types';
+import { blacklistUnsubscribes } from '../blacklist';
 
 export const RECENT_WINDOW = 200_000;
 
@@ -110,6 +113,7 @@ export async function storeMo(
         ${rows.map((x) => x.dest)}::text[], ${rows.map((x) => x.smsc_ref)}::text[], ${rows.map((x) => x.received_at)}::timestamptz[])
       on conflict (smsc_ref) do nothing
       returning id, account_id, phone, content, dest, smsc_ref, received_at`.execute(trx);
+    if (r.rows.length) await blacklistUnsubscribes(trx, r.rows);
     if (r.rows.length && onStored) await onStored(trx, r.rows);
     return r.rows;
   });

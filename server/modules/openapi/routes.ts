@@ -55,10 +55,12 @@ const SEND_ANSWER = obj({
   amount: str('扣费金额（元，按条计费的账户为 0.00）'),
   repeatNum: int('重复号码数'),
   invalidNumbers: { type: 'array', items: { type: 'string' }, title: '无效号码（最多1000个）' },
+  blacklistNum: int('黑名单号码数（营销短信跳过，不发送、不计费）'),
+  blacklistNumbers: { type: 'array', items: { type: 'string' }, title: '黑名单号码（最多1000个）' },
   messages: { type: 'array', title: '逐号码消息编号', items: obj({ mobile: str('号码'), msgid: { type: ['integer', 'null'], title: '消息编号（大任务中尚未写入的号码为 null，可查询任务获得）' } }) },
   msg: str('受理说明'),
   replayed: { type: 'boolean', title: '为 true 表示同一幂等键的重复请求，返回首次结果' },
-});
+}, ['taskId', 'submitTotal', 'smsNum', 'chargeNum', 'amount', 'repeatNum', 'invalidNumbers', 'messages', 'msg', 'replayed']);
 
 const TASK_ANSWER = obj({
   taskId: str('任务编号'),

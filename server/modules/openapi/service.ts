@@ -36,6 +36,8 @@ export interface SendAnswer {
   amount: string;
   repeatNum: number;
   invalidNumbers: string[];
+  blacklistNum: number;
+  blacklistNumbers: string[];
   messages: { mobile: string; msgid: number | null }[];
   msg: string;
 }
@@ -48,6 +50,8 @@ const answerOf = (r: InterfaceSendResult): SendAnswer => ({
   amount: r.amount,
   repeatNum: r.repeatNum,
   invalidNumbers: r.invalidNumbers,
+  blacklistNum: r.blacklistNum ?? 0,
+  blacklistNumbers: r.blacklistNumbers,
   messages: r.messages,
   msg: r.msg,
 });

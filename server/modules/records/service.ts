@@ -97,6 +97,7 @@ interface TaskRow {
   submit_total: number;
   err_num: number;
   repeat_num: number;
+  blacklist_num: number;
   charge_num_total: number;
   status: number;
   send_type: number;
@@ -125,6 +126,7 @@ const TASK_COLUMNS = [
   't.submit_total',
   't.err_num',
   't.repeat_num',
+  't.blacklist_num',
   't.charge_num_total',
   't.status',
   't.send_type',
@@ -191,6 +193,7 @@ export class RecordsService {
       submitTotal: t.submit_total,
       errNum: t.err_num,
       repeatNum: t.repeat_num,
+      blacklistNum: t.blacklist_num,
       chargeNumTotal: t.charge_num_total,
       status: t.status as SendTask['status'],
       statusStr: this.label('task-status', t.status),

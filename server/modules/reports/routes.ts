@@ -105,6 +105,9 @@ export function reportsRoutes(ctx: AppContext, reports: ReportsService): Fastify
     app.post('/WeekSubmitNumber', route({ tag: HOME, summary: '近 7 天每天的提交、成功、失败（代理商：全部账户）', access: 'session', body: oneClient, querystring: oneClient, response: week }), async (req) =>
       ok(await reports.week(me(req), input(req))),
     );
+    app.get('/index/agentOverview', route({ tag: HOME, summary: '代理商概览：消费排行、余额不足与产品池即将过期的子账户', access: 'agent', response: okOf(ctx, 'entities/agent-overview') }), async (req) =>
+      ok(await reports.agentOverview(me(req))),
+    );
     app.get(
       '/index/clientsmsdetail',
       route({ tag: HOME, summary: '剩余条数：未过期的产品池（7 天内到期：即将过期）', access: 'session', querystring: remainFilter, response: remain }),

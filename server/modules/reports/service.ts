@@ -19,10 +19,11 @@ import { listPage, pagingOf } from '../../http/paging';
 import { exportColumns, safeRow } from '../../lib/export-columns';
 import { formatDateTime } from '../../lib/time';
 import { Money, money2 } from '../ledger';
-import { OperationMode, ProductType, ReportClickType, ReportPayType, UserType, type RemainFilter, type ReportFilter, type ReportsClientParams } from '../../../common/generated/schemas';
+import { AccountStatus, OperationMode, PayType, ProductType, ReportClickType, ReportPayType, UserType, type RemainFilter, type ReportFilter, type ReportsClientParams } from '../../../common/generated/schemas';
 import type { CurrentPaging } from '../../http/contract';
 import { MESSAGES } from '../../../common/schema/messages';
 import { poolFigure } from '../billing';
+import { money2 } from '../ledger';
 import { escapeLike } from '../../db/filters';
 import { enumParam, RECORD_MSG } from '../records';
 
@@ -30,6 +31,11 @@ const DAY_MS = 86_400_000;
 const SHANGHAI_OFFSET_MS = 8 * 3600_000;
 /** a pool due within this many days is 即将过期 (dead = 0) */
 export const EXPIRING_DAYS = 7;
+/** the agent overview: days of consumption ranked, rows per list */
+export const OVERVIEW_DAYS = 30;
+export const OVERVIEW_ROWS = 5;
+/** a sub-account paying by amount without a 余额提醒 of its own is low below this (yuan) */
+export const LOW_BALANCE_DEFAULT = '10.00';
 /** how far back a report may start, by paytype (0 prepaid 365 days, 1 postpaid 90) */
 export const REPORT_BACK_DAYS = { [ReportPayType.Prepaid]: 365, [ReportPayType.Postpaid]: 90 } as const;
 /** default report range: the 30 days up to yesterday */
@@ -332,6 +338,57 @@ export class ReportsService {
     const days = Array.from({ length: 7 }, (_, i) => addDays(first, i));
     const of = (k: keyof Sums) => days.map((d) => by.get(d)?.[k] ?? 0);
     return { dates: days, submitTotal: of('send_num'), sendSuccess: of('success_num'), sendFail: of('fail_num'), unknown: of('unknown_num') };
+  }
+
+  // ---------------------------------------------------------------- the agent's overview
+
+  /**
+   * GET /index/agentOverview (agents; docs/api-reports.md "Agent overview"): the sub-accounts that
+   * consumed most over the last OVERVIEW_DAYS days (charged pieces, from the daily aggregates), those
+   * paying by amount whose balance is below their 余额提醒 (or LOW_BALANCE_DEFAULT when none is set),
+   * and their pools with pieces left that expire within EXPIRING_DAYS (with the date). Closed
+   * sub-accounts are left out. Three indexed queries, each bounded by OVERVIEW_ROWS.
+   */
+  async agentOverview(me: Account) {
+    const today = this.today();
+    const first = addDays(today, -(OVERVIEW_DAYS - 1));
+    const now = this.ctx.now();
+    const top = await sql<{ clientid: string; name: string; charge: string; sent: string; success: string }>`
+      select a.clientid, a.name, sum(r.charge_total)::text as charge, sum(r.send_num)::text as sent, sum(r.success_num)::text as success
+      from report_daily r join accounts a on a.id = r.account_id
+      where r.agent_id = ${me.id} and r.account_id <> ${me.id} and r.day >= ${first}::date and r.day <= ${today}::date and a.status <> ${AccountStatus.Closed}
+      group by a.clientid, a.name having sum(r.charge_total) > 0
+      order by sum(r.charge_total) desc, a.clientid limit ${OVERVIEW_ROWS}`.execute(this.ctx.db);
+    const low = await sql<{ clientid: string; name: string; balance: string; threshold: string }>`
+      select clientid, name, balance::text as balance, (case when balance_alarm > 0 then balance_alarm else ${LOW_BALANCE_DEFAULT}::numeric end)::text as threshold
+      from accounts
+      where agent_id = ${me.id} and user_type = ${UserType.SubAccount} and status <> ${AccountStatus.Closed} and paytype <> ${PayType.Postpaid}
+        and (operation_mode = ${OperationMode.DirectCharge} or paytype = ${PayType.PrepaidByAmount})
+        and balance < (case when balance_alarm > 0 then balance_alarm else ${LOW_BALANCE_DEFAULT}::numeric end)
+      order by balance, clientid limit ${OVERVIEW_ROWS}`.execute(this.ctx.db);
+    const pools = await this.ctx.db
+      .selectFrom('product_pools as p')
+      .innerJoin('accounts as a', 'a.id', 'p.account_id')
+      .select(['a.clientid', 'a.name', 'p.product_type', 'p.due_time'])
+      .select((eb) => eb.fn.sum<string>('p.remaining').as('remaining'))
+      .where('a.agent_id', '=', me.id)
+      .where('a.status', '<>', AccountStatus.Closed)
+      .where('p.remaining', '>', 0)
+      .where('p.due_time', '>', now)
+      .where('p.due_time', '<=', new Date(now.getTime() + EXPIRING_DAYS * DAY_MS))
+      .groupBy(['a.clientid', 'a.name', 'p.product_type', 'p.due_time'])
+      .orderBy('p.due_time')
+      .orderBy('a.clientid')
+      .limit(OVERVIEW_ROWS)
+      .execute();
+    return {
+      days: OVERVIEW_DAYS,
+      expiringDays: EXPIRING_DAYS,
+      lowBalanceDefault: LOW_BALANCE_DEFAULT,
+      topConsumers: top.rows.map((r) => ({ clientid: r.clientid, name: r.name, chargeNum: Number(r.charge), sendNum: Number(r.sent), successNum: Number(r.success) })),
+      lowBalance: low.rows.map((r) => ({ clientid: r.clientid, name: r.name, balance: money2(r.balance), threshold: money2(r.threshold) })),
+      expiringPools: pools.map((p) => ({ clientid: p.clientid, name: p.name, productType: p.product_type as ProductType, remaining: poolFigure(p.product_type, Number(p.remaining)), dueTime: formatDateTime(p.due_time) })),
+    };
   }
 
   // ---------------------------------------------------------------- remaining pieces

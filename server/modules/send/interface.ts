@@ -29,7 +29,8 @@ import { LedgerService, Money } from '../ledger';
 import { ceilCent, chargePlan, planCost, planPieces, remainOf, usablePools, type ChargePlan } from '../billing';
 import { dropStaged, insertMessages, stageChunks, type UnplacedBatch } from './messages';
 import { assertMaySend } from './gate';
-import { MSG, newTaskUid, refusalOf, smsTypesOf, X, type SendResult, type SendService } from './service';
+import { MSG, newTaskUid, refusalOf, smsTypesOf, withBlacklistMsg, X, type SendResult, type SendService } from './service';
+import { blacklistedOf, honoursBlacklist, withoutBlocked } from '../blacklist';
 import { checkNumbers, MAX_NUMBERS, NUMBER_MESSAGES, numberPoolError } from '../../../common/sms/numbers';
 import { countPieces } from '../../../common/sms/pieces';
 import { sendTimeError } from '../../../common/send/time';
@@ -59,7 +60,7 @@ export const INTERFACE_MSG = {
 } as const;
 
 /** Why an SMPP submit was refused (smpp-server maps it to a status). */
-export type InterfaceRefusalReason = 'account' | 'domestic' | 'sign' | 'number' | 'length' | 'credit' | 'busy';
+export type InterfaceRefusalReason = 'account' | 'domestic' | 'sign' | 'number' | 'length' | 'credit' | 'busy' | 'blacklist';
 /** Which stable error the HTTP API answers (openapi/routes.ts). */
 export type InterfaceRefusalKind = 'signMissing' | 'signNotApproved' | 'tooMany' | 'badInput' | 'refused';
 
@@ -107,6 +108,8 @@ export interface InterfaceSendResult extends SendResult {
   messages: { mobile: string; msgid: number | null }[];
   invalidNumbers: string[];
   repeatNum: number;
+  /** the numbers of a marketing send skipped as blacklisted (not sent, not charged; at most 1000) */
+  blacklistNumbers: string[];
   /** the state of the accepted messages (enums/send-record-status.json) */
   state: number;
 }
@@ -192,9 +195,13 @@ export class InterfaceSend {
     const perNumber = !!input.items;
     const rawPhones = (perNumber ? input.items!.map((i) => i.mobile) : (input.mobiles ?? [])).map(domesticNumber);
     if (rawPhones.length > MAX_NUMBERS) throw new InterfaceRefusal('tooMany', NUMBER_MESSAGES.tooMany);
-    const numbers = checkNumbers(rawPhones);
-    const poolError = numberPoolError(numbers);
-    if (poolError) throw new InterfaceRefusal(numbers.total > MAX_NUMBERS ? 'tooMany' : 'badInput', poolError, 'number');
+    const checked = checkNumbers(rawPhones);
+    const poolError = numberPoolError(checked);
+    if (poolError) throw new InterfaceRefusal(checked.total > MAX_NUMBERS ? 'tooMany' : 'badInput', poolError, 'number');
+    // marketing: not to the account's or the platform's blacklisted numbers (docs/api-blacklist.md)
+    const blocked = honoursBlacklist(smstype) ? await blacklistedOf(this.ctx.db, account.id, checked.unique) : new Set<string>();
+    const { check: numbers, blacklistNum } = withoutBlocked(checked, blocked);
+    if (blacklistNum > 0 && !numbers.unique.length) throw new InterfaceRefusal('refused', X.allBlacklisted, 'blacklist');
     const phones = numbers.unique;
     const n = phones.length;
     const pieces = new Uint16Array(n);
@@ -306,6 +313,7 @@ export class InterfaceSend {
             submit_total: n,
             err_num: numbers.invalid,
             repeat_num: numbers.repeat,
+            blacklist_num: blacklistNum,
             pieces_per_msg: maxPieces,
             status,
             send_type: timed ? 1 : 0,
@@ -340,10 +348,12 @@ export class InterfaceSend {
           submitTotal: n,
           chargeNum,
           amount,
-          msg: intercepted ? X.intercepted : audit ? X.awaitingReview : X.sent,
+          msg: withBlacklistMsg(intercepted ? X.intercepted : audit ? X.awaitingReview : X.sent, blacklistNum),
           messages: phones.map((p) => ({ mobile: p, msgid: idOf.get(p) ?? null })),
           invalidNumbers: numbers.invalidNumbers.slice(0, 1000),
           repeatNum: numbers.repeat,
+          blacklistNum,
+          blacklistNumbers: blacklistNum ? checked.unique.filter((p) => blocked.has(p)).slice(0, 1000) : [],
           state,
         };
         if (inTransaction) await inTransaction(trx, result);
@@ -512,7 +522,12 @@ class InterfaceBatcher {
         source: 'SMPP',
       });
       const idOf = new Map(r.messages.map((m) => [m.mobile, m.msgid]));
-      for (const p of g) p.resolve({ msgId: String(idOf.get(p.phone)), taskUid: r.taskId, pieces: r.smsNum, state: r.state });
+      for (const p of g) {
+        const id = idOf.get(p.phone);
+        // a blacklisted number of a marketing batch: refused alone, not sent, not charged
+        if (id === undefined) p.reject(new InterfaceRefusal('refused', X.allBlacklisted, 'blacklist'));
+        else p.resolve({ msgId: String(id), taskUid: r.taskId, pieces: r.smsNum, state: r.state });
+      }
     } catch (err) {
       // the balance or pools cannot pay for all: each message on its own, in order
       if (err instanceof InterfaceRefusal && err.reason === 'credit' && g.length > 1) {

@@ -24,7 +24,7 @@ export function sendPayload(me: Account, body: unknown): Record<string, unknown>
   return raw;
 }
 
-const sent = (r: SendResult) => ok({ taskId: r.taskId, smsNum: r.smsNum, chargeNum: r.chargeNum, submitTotal: r.submitTotal, amount: r.amount }, r.msg);
+const sent = (r: SendResult) => ok({ taskId: r.taskId, smsNum: r.smsNum, chargeNum: r.chargeNum, submitTotal: r.submitTotal, amount: r.amount, blacklistNum: r.blacklistNum ?? 0 }, r.msg);
 
 const int = (title: string): JsonSchema => ({ type: 'integer', title });
 const str = (title: string): JsonSchema => ({ type: 'string', title });
@@ -33,7 +33,7 @@ const str = (title: string): JsonSchema => ({ type: 'string', title });
 const SENT: JsonSchema = {
   type: 'object',
   required: ['taskId', 'smsNum', 'chargeNum', 'submitTotal', 'amount'],
-  properties: { taskId: str('任务编号'), smsNum: int('每条计费条数'), chargeNum: int('计费总条数'), submitTotal: int('提交号码数'), amount: str('金额（元；套餐账户 0）') },
+  properties: { taskId: str('任务编号'), smsNum: int('每条计费条数'), chargeNum: int('计费总条数'), submitTotal: int('提交号码数'), amount: str('金额（元；套餐账户 0）'), blacklistNum: int('黑名单号码数（营销短信跳过，不发送、不计费）') },
 };
 /** /send/getsmstypes: one option per SMS type. */
 const SMS_TYPE_OPTION: JsonSchema = {
@@ -49,6 +49,7 @@ const CHARGE_INFO: JsonSchema = {
     smsNum: int('每条计费条数'),
     chargeNum: int('计费总条数'),
     submitTotal: int('提交号码数'),
+    blacklistNum: int('黑名单号码数（营销短信跳过，不发送、不计费）'),
     chargeMode: int('计费方式'),
     remainPieces: int('剩余条数'),
     amount: str('金额（元）'),

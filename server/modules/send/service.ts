@@ -29,6 +29,7 @@ import {
 import { dropStaged, expandTask, insertMessages, stageChunks, type UnplacedBatch } from './messages';
 import { assertDeferredRoom, assertMaySend } from './gate';
 import { assertTestRecipients } from '../subaccount/test-accounts';
+import { blacklistedOf, honoursBlacklist, withoutBlocked } from '../blacklist';
 import { resolveUpload } from '../files/service';
 import { parseNumberFile } from '../files/parse';
 import { checkNumbers, NUMBER_MESSAGES, numberPoolError, type NumberCheck } from '../../../common/sms/numbers';
@@ -97,6 +98,24 @@ export interface SendResult {
   amount: string;
   /** accepted as intercepted (sensitive words) or awaiting review: the answer's msg */
   msg: string;
+  /** numbers of a marketing send skipped as blacklisted (not sent, not charged) */
+  blacklistNum?: number;
+}
+
+/** The answer's msg with the blacklisted numbers a send skipped (forms/send.json x-messages). */
+export function withBlacklistMsg(msg: string, blacklistNum: number): string {
+  return blacklistNum > 0 ? X.blacklistSkipped.replace('{msg}', msg).replace('{n}', String(blacklistNum)) : msg;
+}
+
+/**
+ * A marketing send's numbers without those on the sending account's or the platform's blacklist
+ * (docs/api-blacklist.md); other SMS types unchanged. Every number blacklisted: refused.
+ */
+export async function skipBlacklisted<C extends NumberCheck>(db: AppContext['db'], accountId: number, smstype: number, check: C): Promise<{ check: C; blacklistNum: number }> {
+  if (!honoursBlacklist(smstype)) return { check, blacklistNum: 0 };
+  const r = withoutBlocked(check, await blacklistedOf(db, accountId, check.unique));
+  if (r.blacklistNum > 0 && r.check.unique.length === 0) throw errors.refused(X.allBlacklisted);
+  return r;
 }
 
 /** A leading 【sign】 (or [sign]) equal to the sign is removed: the form's content carries it as the spec shows. */
@@ -162,6 +181,8 @@ interface Prepared {
   audit: boolean;
   /** the uploaded number file's name (a send from importFilePath) */
   fileName?: string;
+  /** numbers skipped as blacklisted (marketing) */
+  blacklistNum: number;
 }
 
 export class SendService {
@@ -229,11 +250,13 @@ export class SendService {
     const fits = tpl.template_type === TemplateType.Fixed ? content === tpl.content : fillsTemplate(tpl.content, content);
     if (!fits) throw errors.refused(MSG.templateMismatch);
     const file = f.importFilePath ? await this.fileNumbers(me, f.importFilePath) : undefined;
-    const numbers = file ? file.check : checkNumbers(f.mobile ?? '');
-    const poolError = file ? (numbers.valid === 0 ? NUMBER_MESSAGES.empty : null) : numberPoolError(numbers);
+    const checked = file ? file.check : checkNumbers(f.mobile ?? '');
+    const poolError = file ? (checked.valid === 0 ? NUMBER_MESSAGES.empty : null) : numberPoolError(checked);
     if (poolError) throw new ApiError(400, poolError);
     // a test account sends only to its agent's own verified mobile (docs/api-subaccounts.md "Test accounts")
-    await assertTestRecipients(this.ctx, account, numbers.unique);
+    await assertTestRecipients(this.ctx, account, checked.unique);
+    // marketing: not to the account's or the platform's blacklisted numbers (docs/api-blacklist.md)
+    const { check: numbers, blacklistNum } = await skipBlacklisted(this.ctx.db, account.id, f.smstype, checked);
     const hit = this.ctx.words.contains(pc.text);
     const audit =
       account.needaudit === NeedAudit.All ||
@@ -255,6 +278,7 @@ export class SendService {
       intercepted: hit && !audit,
       audit,
       fileName: file?.result.fileName,
+      blacklistNum,
     };
   }
 
@@ -275,9 +299,10 @@ export class SendService {
     const content = stripSign(String(b.content ?? ''), sign);
     const pc = countPieces({ content, sign });
     const file = typeof b.importFilePath === 'string' && b.importFilePath ? await this.fileNumbers(me, b.importFilePath) : undefined;
-    const numbers = file ? file.check : checkNumbers(String(b.mobile ?? '').slice(0, 1_000_000));
-    const poolError = file ? (numbers.valid === 0 ? NUMBER_MESSAGES.empty : null) : numberPoolError(numbers);
+    const checked = file ? file.check : checkNumbers(String(b.mobile ?? '').slice(0, 1_000_000));
+    const poolError = file ? (checked.valid === 0 ? NUMBER_MESSAGES.empty : null) : numberPoolError(checked);
     if (poolError) throw new ApiError(400, poolError);
+    const { check: numbers, blacklistNum } = b.smstype !== undefined ? await skipBlacklisted(this.ctx.db, account.id, b.smstype, checked) : { check: checked, blacklistNum: 0 };
     const submitTotal = numbers.unique.length;
     const chargeNum = submitTotal * pc.pieces;
     const payerId = this.payerOf(account);
@@ -287,10 +312,10 @@ export class SendService {
         st !== undefined && Number.isInteger(st)
           ? await usablePools(this.ctx.db, payerId, st, this.ctx.now())
           : await this.ctx.db.selectFrom('product_pools').select(['id', 'product_type', 'operator_code', 'remaining', 'due_time']).where('account_id', '=', payerId).where('operator_code', '<>', Carrier.International).where('product_type', '<>', ProductType.International).where('due_time', '>', this.ctx.now()).execute();
-      return { smsNum: pc.pieces, chargeNum, submitTotal, chargeMode: ChargeMode.Pool, remainPieces: remainOf(pools) };
+      return { smsNum: pc.pieces, chargeNum, submitTotal, blacklistNum, chargeMode: ChargeMode.Pool, remainPieces: remainOf(pools) };
     }
     const plan = this.plan({ account, payerId, mode: ChargeMode.Money, smstype: SmsType.Notification, pieces: pc.pieces, prices: this.pricesOf(account), numbers }, 0, '');
-    return { smsNum: pc.pieces, chargeNum, submitTotal, chargeMode: ChargeMode.Money, amount: money2(ceilCent(planCost(plan))), balance: await new LedgerService(this.ctx).balanceOf(payerId) };
+    return { smsNum: pc.pieces, chargeNum, submitTotal, blacklistNum, chargeMode: ChargeMode.Money, amount: money2(ceilCent(planCost(plan))), balance: await new LedgerService(this.ctx).balanceOf(payerId) };
   }
 
   /** The 3 s submit lock of an account, inside the acceptance transaction (shared by every process through the database). */
@@ -409,6 +434,7 @@ export class SendService {
           submit_total: n,
           err_num: p.numbers.invalid,
           repeat_num: p.numbers.repeat,
+          blacklist_num: p.blacklistNum,
           pieces_per_msg: p.pieces,
           status,
           send_type: opts.timed ? 1 : 0,
@@ -447,7 +473,8 @@ export class SendService {
       submitTotal: n,
       chargeNum: result.chargeNum,
       amount: result.amount,
-      msg: p.intercepted ? X.intercepted : p.audit ? X.awaitingReview : X.sent,
+      msg: withBlacklistMsg(p.intercepted ? X.intercepted : p.audit ? X.awaitingReview : X.sent, p.blacklistNum),
+      blacklistNum: p.blacklistNum,
     };
   }
 

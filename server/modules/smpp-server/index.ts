@@ -38,6 +38,7 @@ const REFUSAL_STATUS: Record<InterfaceRefusalReason, number> = {
   length: SMPP_STATUS.INVMSGLEN,
   /** a transient database conflict (deadlock retries exhausted): nothing written, to be sent again */
   busy: SMPP_STATUS.THROTTLED,
+  blacklist: SMPP_STATUS.X_BLACKLIST,
 };
 
 /** The listener's platform: submits accepted by the send module's interface acceptance (refusals as SMPP statuses). */

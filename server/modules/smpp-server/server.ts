@@ -61,6 +61,8 @@ export const SMPP_STATUS = {
   X_SIGN: 0x402,
   X_CREDIT: 0x403,
   X_DOMESTIC: 0x404,
+  /** a marketing message to a number on the account's or the platform's blacklist (docs/api-blacklist.md) */
+  X_BLACKLIST: 0x405,
 } as const;
 
 export interface SmppServerOptions {

@@ -25,7 +25,7 @@ const TAG = '变量短信与国际短信';
 export const INTL_FILE_MAX_BYTES = 250 * 1024 * 1024;
 export const INTL_FILE_NAME_MAX = 30;
 
-const sent = (r: SendResult) => ok({ taskId: r.taskId, smsNum: r.smsNum, chargeNum: r.chargeNum, submitTotal: r.submitTotal, amount: r.amount }, r.msg);
+const sent = (r: SendResult) => ok({ taskId: r.taskId, smsNum: r.smsNum, chargeNum: r.chargeNum, submitTotal: r.submitTotal, amount: r.amount, blacklistNum: r.blacklistNum ?? 0 }, r.msg);
 
 const int = (title: string): JsonSchema => ({ type: 'integer', title });
 const str = (title: string): JsonSchema => ({ type: 'string', title });
@@ -35,7 +35,7 @@ const strs = (title: string): JsonSchema => ({ type: 'array', title, items: { ty
 const SENT: JsonSchema = {
   type: 'object',
   required: ['taskId', 'smsNum', 'chargeNum', 'submitTotal', 'amount'],
-  properties: { taskId: str('任务编号'), smsNum: int('每条计费条数'), chargeNum: int('计费总条数'), submitTotal: int('提交号码数'), amount: str('金额（元；套餐账户 0）') },
+  properties: { taskId: str('任务编号'), smsNum: int('每条计费条数'), chargeNum: int('计费总条数'), submitTotal: int('提交号码数'), amount: str('金额（元；套餐账户 0）'), blacklistNum: int('黑名单号码数（营销短信跳过，不发送、不计费）') },
 };
 /** A working file received by an upload route. */
 const UPLOADED: JsonSchema = {
@@ -106,6 +106,7 @@ const CHARGE_FIELDS: Record<string, JsonSchema> = {
   submitTotal: int('提交号码数'),
   errNum: int('错误号码数'),
   repeatNum: int('重复号码数'),
+  blacklistNum: int('黑名单号码数（营销短信跳过，不发送、不计费）'),
   chargeMode: int('计费方式'),
   chargeNum: int('计费总条数'),
   amount: str('金额（元）'),

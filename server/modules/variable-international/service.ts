@@ -32,7 +32,9 @@ import {
   type SendResult,
   type SendService,
   type UnplacedBatch,
+  withBlacklistMsg,
 } from '../send';
+import { blacklistedOf, honoursBlacklist, keepOf, keptIndexes } from '../blacklist';
 import { checkNumbers, numberPoolError } from '../../../common/sms/numbers';
 import { MESSAGES } from '../../../common/schema/messages';
 import { allowsDomestic, allowsInternational, parseSendTime, sendTimeError } from '../../../common/send';
@@ -85,7 +87,7 @@ export const MAX_INTL_NUMBERS = 1_000_000;
  * ledger and the task's figures; commit: the COMMIT.
  */
 export interface AcceptProbe {
-  phase(name: 'prepare' | 'read' | 'checks' | 'stage' | 'insert' | 'charge' | 'commit', ms: number): void;
+  phase(name: 'prepare' | 'read' | 'checks' | 'blacklist' | 'stage' | 'insert' | 'charge' | 'commit', ms: number): void;
   /** called first inside the acceptance transaction (e.g. to learn the database backend's pid) */
   inTransaction?(trx: Tx): Promise<void>;
 }
@@ -123,6 +125,8 @@ interface Acceptance {
   chargeNum: number;
   intercepted: boolean;
   audit: boolean;
+  /** numbers of a marketing send skipped as blacklisted (not sent, not charged) */
+  blacklistNum: number;
 }
 
 export class VarIntlService {
@@ -345,6 +349,7 @@ export class VarIntlService {
       chargeNum: n * pc.pieces,
       intercepted,
       audit,
+      blacklistNum: 0,
     };
     return { a: acc, sendTime, chars: pc.chars, countries: countrySummary(c, prices) };
   }
@@ -360,7 +365,7 @@ export class VarIntlService {
   /** POST /send/chargeInfoVariable: the confirm dialog's figures (rows, pieces of all rows, amount or remaining pieces). */
   async previewVariable(me: Account, f: SendVariableForm) {
     const { a } = await this.prepareVariable(me, f, {});
-    return { submitTotal: a.phones.length, errNum: a.errNum, repeatNum: a.repeatNum, ...(await this.chargePreview(a)) };
+    return { submitTotal: a.phones.length, errNum: a.errNum, repeatNum: a.repeatNum, blacklistNum: a.blacklistNum, ...(await this.chargePreview(a)) };
   }
 
   private async prepareVariable(me: Account, f: SendVariableForm, opts: { timed?: boolean; probe?: AcceptProbe }) {
@@ -421,6 +426,21 @@ export class VarIntlService {
       taskText = pc.text;
       hit = this.ctx.words.contains(taskText);
     }
+    // marketing: not to the account's or the platform's blacklisted numbers (docs/api-blacklist.md)
+    let blacklistNum = 0;
+    if (honoursBlacklist(f.smstype)) {
+      const mark = performance.now();
+      const keep = keptIndexes(phones, await blacklistedOf(this.ctx.db, account.id, phones));
+      if (keep) {
+        blacklistNum = phones.length - keep.length;
+        if (!keep.length) throw errors.refused(X.allBlacklisted);
+        phones = keepOf(phones, keep);
+        carriers = keepOf(carriers, keep);
+        pieces = keepOf(pieces, keep);
+        if (texts) texts = keepOf(texts, keep);
+      }
+      probe?.phase('blacklist', performance.now() - mark);
+    }
     const { audit, intercepted } = this.audits(account, f.smstype, hit);
     const carrierPrices = this.send.pricesOf(account);
     const mode: ChargeMode = account.operation_mode === OperationMode.Package ? ChargeMode.Pool : ChargeMode.Money;
@@ -455,6 +475,7 @@ export class VarIntlService {
       chargeNum: planPieces(plan),
       intercepted,
       audit,
+      blacklistNum,
     };
     return { a: acc, sendTime };
   }
@@ -549,6 +570,7 @@ export class VarIntlService {
           submit_total: n,
           err_num: a.errNum,
           repeat_num: a.repeatNum,
+          blacklist_num: a.blacklistNum,
           pieces_per_msg: maxOf(a.pieces),
           status,
           send_type: o.timed ? 1 : 0,
@@ -598,7 +620,8 @@ export class VarIntlService {
       submitTotal: n,
       chargeNum: result.chargeNum,
       amount: result.amount,
-      msg: a.intercepted ? X.intercepted : a.audit ? X.awaitingReview : X.sent,
+      msg: withBlacklistMsg(a.intercepted ? X.intercepted : a.audit ? X.awaitingReview : X.sent, a.blacklistNum),
+      blacklistNum: a.blacklistNum,
     };
   }
 

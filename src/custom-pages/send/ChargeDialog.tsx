@@ -17,6 +17,8 @@ export interface ChargeFigures {
   chargeMode: number;
   chargeNum: number;
   submitTotal?: number;
+  /** marketing: numbers skipped as blacklisted (not sent, not charged) */
+  blacklistNum?: number;
   /** pieces per message (one message for all numbers) */
   smsNum?: number;
   /** international: the characters (content + sign + 2) */
@@ -60,6 +62,11 @@ export function ChargeDialog({ info, numbers, sendtime, sending, wide, onOk, onC
         <>
           <Descriptions column={1} size="small" bordered data-testid="charge-info">
             <Descriptions.Item label="发送号码数">{info.submitTotal ?? numbers} 个</Descriptions.Item>
+            {!!info.blacklistNum && (
+              <Descriptions.Item label="黑名单号码">
+                <span data-testid="charge-blacklist">{info.blacklistNum} 个（营销短信不发送、不计费）</span>
+              </Descriptions.Item>
+            )}
             {info.chars !== undefined && <Descriptions.Item label="短信字数">{info.chars} 字（内容 + 签名 + 2）</Descriptions.Item>}
             {info.smsNum !== undefined && <Descriptions.Item label="单条短信计费">{info.smsNum} 条</Descriptions.Item>}
             <Descriptions.Item label="计费总条数">{info.chargeNum} 条</Descriptions.Item>

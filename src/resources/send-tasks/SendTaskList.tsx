@@ -40,6 +40,7 @@ export function SendTaskList({ refreshEveryMs = TASK_REFRESH.everyMs }: SendTask
     { field: 'smstype', labelField: 'smstypeStr' },
     { field: 'templateType', labelField: 'templateTypeStr' },
     'submitTotal',
+    'blacklistNum',
     'chargeNumTotal',
     {
       field: 'taskSchedule',

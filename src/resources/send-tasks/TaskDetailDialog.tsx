@@ -76,7 +76,7 @@ function TaskDetail({ task }: { task: SendTask }) {
           <SchemaDescriptions
             entity={sendTasks.entity}
             record={detail}
-            fields={['uid', 'submitTotal', 'sentNum', 'successNum', 'failNum', 'unknownNum', 'interceptNum']}
+            fields={['uid', 'submitTotal', 'sentNum', 'successNum', 'failNum', 'unknownNum', 'interceptNum', 'blacklistNum']}
             column={2}
             size="small"
             bordered

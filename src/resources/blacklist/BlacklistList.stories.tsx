@@ -1,0 +1,154 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
+import { withApp } from '@/stories/withApp';
+import { consoleApi, subAccount } from '@/stories/mockApi';
+import { BlacklistList } from './BlacklistList';
+import { addNoValid, blacklistApi, blacklistRows, exportNoData, listError, listLoading } from './blacklist.mock';
+
+const T = { timeout: 5000 };
+const calls: Record<string, Record<string, string>[]> = {};
+
+const meta = {
+  title: 'Send/Blacklist',
+  component: BlacklistList,
+  decorators: [withApp],
+  parameters: { app: { path: '/sms/blacklist' }, msw: { handlers: [...consoleApi(), ...blacklistApi({ calls })] } },
+  beforeEach: () => {
+    for (const k of Object.keys(calls)) delete calls[k];
+  },
+} satisfies Meta<typeof BlacklistList>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Agent: Story = {
+  name: '代理商：本账户及子账户的黑名单',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('13912345678', {}, T)).toBeInTheDocument();
+    await expect(c.getByTestId('blacklist-hint')).toHaveTextContent('TD、T、退订');
+    await expect(c.getByTestId('client-select')).toBeInTheDocument();
+    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(
+      expect.arrayContaining(['序号', '子账户', '账户名称', '手机号码', '来源', '备注', '添加人', '加入时间', '操作']),
+    );
+    await expect(c.getAllByText('退订回复').length).toBeGreaterThan(0);
+    await expect(c.getAllByText('手动添加').length).toBeGreaterThan(0);
+    await expect(calls.list?.[0]).toMatchObject({ currentPage: '1', pageRowCount: '15' });
+  },
+};
+
+export const SubAccountOwn: Story = {
+  name: '子账户：只有自己的黑名单',
+  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...blacklistApi({ rows: blacklistRows.filter((r) => r.clientid === 'b20002') })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('13800138000', {}, T)).toBeInTheDocument();
+    await expect(c.queryByTestId('client-select')).toBeNull();
+    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).not.toContain('子账户');
+  },
+};
+
+export const SearchByPhoneAndSource: Story = {
+  name: '按号码、来源查询',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('13912345678', {}, T);
+    await fireEvent.change(c.getByPlaceholderText('手机号码'), { target: { value: '1380' } });
+    await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(calls.list?.at(-1)).toMatchObject({ phone: '1380' }), T);
+    await waitFor(() => expect(c.queryByText('13912345678')).toBeNull(), T);
+    await expect(c.getByText('13800138000')).toBeInTheDocument();
+  },
+};
+
+export const AddNumbers: Story = {
+  name: '添加号码',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const body = within(document.body);
+    await c.findByText('13912345678', {}, T);
+    await userEvent.click(c.getByRole('button', { name: /添加号码/ }));
+    const dialog = await body.findByRole('dialog', {}, T);
+    await fireEvent.change(within(dialog).getByPlaceholderText(/每行一个号码/), { target: { value: '13700000001\n13700000002' } });
+    await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|保\s*存/ }));
+    await waitFor(() => expect(calls.add?.[0]).toMatchObject({ phones: '13700000001\n13700000002' }), T);
+    await expect(await body.findByText('已加入黑名单：新增 2 个，已存在 0 个，无效 0 个', {}, T)).toBeInTheDocument();
+    await expect(await c.findByText('13700000001', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const AddRefused: Story = {
+  name: '添加：没有有效号码',
+  parameters: { msw: { handlers: [addNoValid, ...consoleApi(), ...blacklistApi()] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const body = within(document.body);
+    await c.findByText('13912345678', {}, T);
+    await userEvent.click(c.getByRole('button', { name: /添加号码/ }));
+    const dialog = await body.findByRole('dialog', {}, T);
+    await fireEvent.change(within(dialog).getByPlaceholderText(/每行一个号码/), { target: { value: '12345' } });
+    await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|保\s*存/ }));
+    await expect(await body.findByText('没有有效的手机号码', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const Remove: Story = {
+  name: '移出黑名单（确认后）',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const body = within(document.body);
+    const row = (await c.findByText('13800138000', {}, T)).closest('tr')!;
+    await userEvent.click(within(row as HTMLElement).getByTestId('blacklist-remove'));
+    await expect(await body.findByText('确定将 13800138000 移出黑名单吗？', {}, T)).toBeInTheDocument();
+    await userEvent.click(body.getByRole('button', { name: /^移\s*出$/ }));
+    await waitFor(() => expect(calls.delete?.[0]).toEqual({ id: '30' }), T);
+    await expect(await body.findByText('删除成功', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const ExportWithFilters: Story = {
+  name: '导出：带查询条件',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('13912345678', {}, T);
+    await fireEvent.change(c.getByPlaceholderText('手机号码'), { target: { value: '139' } });
+    await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(calls.list?.at(-1)).toMatchObject({ phone: '139' }), T);
+    await userEvent.click(c.getByRole('button', { name: /导\s*出/ }));
+    await waitFor(() => expect(calls.export?.[0]).toEqual({ phone: '139' }), T);
+  },
+};
+
+export const ExportNoData: Story = {
+  name: '导出：无数据',
+  parameters: { msw: { handlers: [exportNoData, ...consoleApi(), ...blacklistApi()] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('13912345678', {}, T);
+    await userEvent.click(c.getByRole('button', { name: /导\s*出/ }));
+    await expect(await within(document.body).findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const Empty: Story = {
+  name: '无数据',
+  parameters: { msw: { handlers: [...consoleApi(), ...blacklistApi({ rows: [] })] } },
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByText('暂无数据', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const Loading: Story = {
+  name: '加载中',
+  parameters: { msw: { handlers: [listLoading, ...consoleApi(), ...blacklistApi()] } },
+  play: async ({ canvasElement }) => {
+    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
+  },
+};
+
+export const LoadError: Story = {
+  name: '加载失败',
+  parameters: { msw: { handlers: [listError, ...consoleApi(), ...blacklistApi()] } },
+  play: async () => {
+    await expect(await within(document.body).findByText('服务器繁忙，请稍后再试', {}, T)).toBeInTheDocument();
+  },
+};

@@ -1,0 +1,76 @@
+/** Story data and MSW handlers for the blacklist screen (stories only; the app never imports this). */
+import { delay, http, HttpResponse, type HttpHandler } from 'msw';
+import { BlacklistSource, type BlacklistEntry } from '@/generated/schemas';
+import { fail, ok } from '@/stories/mockApi';
+
+export const clients = [
+  { clientid: 'b20001', name: '上海优品电商有限公司' },
+  { clientid: 'b20002', name: '苏州好易购电子商务有限公司' },
+];
+
+export const blacklistRows: BlacklistEntry[] = [
+  { rownum: 1, id: 31, clientid: 'b20002', clientName: '苏州好易购电子商务有限公司', phone: '13912345678', source: 1, remark: '', createdBy: '', createDate: '2026-11-27 18:42:10' },
+  { rownum: 2, id: 30, clientid: 'b20002', clientName: '苏州好易购电子商务有限公司', phone: '13800138000', source: 2, remark: '客户电话投诉，要求不再发送', createdBy: 'a10001', createDate: '2026-11-25 09:15:33' },
+  { rownum: 3, id: 28, clientid: 'b20001', clientName: '上海优品电商有限公司', phone: '18600186000', source: 1, remark: '', createdBy: '', createDate: '2026-11-20 21:03:51' },
+  { rownum: 4, id: 27, clientid: 'a10001', clientName: '上海云讯科技有限公司', phone: '17712345678', source: 2, remark: '员工号码', createdBy: 'a10001', createDate: '2026-11-02 10:00:00' },
+];
+
+export const page = (list: BlacklistEntry[], currentPage = 1, pageRowCount = 15) => ({
+  list,
+  totalCount: list.length,
+  currentPage,
+  pageRowCount,
+  totalPage: Math.max(1, Math.ceil(list.length / pageRowCount)),
+});
+
+const formOf = async (request: Request) => Object.fromEntries(new URLSearchParams(await request.text()));
+
+export interface BlacklistApiOptions {
+  rows?: BlacklistEntry[];
+  calls?: Record<string, Record<string, string>[]>;
+}
+
+export function blacklistApi(opts: BlacklistApiOptions = {}): HttpHandler[] {
+  let rows = [...(opts.rows ?? blacklistRows)];
+  const log = async (name: string, request: Request) => {
+    const form = await formOf(request);
+    if (opts.calls) (opts.calls[name] ??= []).push(form);
+    return form;
+  };
+  return [
+    http.post('/api/send/getclients', () => ok(clients)),
+    http.post('/api/blacklist/list', async ({ request }) => {
+      const f = await log('list', request);
+      let list = rows;
+      if (f.phone) list = list.filter((r) => r.phone.startsWith(f.phone));
+      if (f.source) list = list.filter((r) => String(r.source) === f.source);
+      if (f.clientid) list = list.filter((r) => r.clientid === f.clientid);
+      return ok(page(list.map((r, i) => ({ ...r, rownum: i + 1 }))));
+    }),
+    http.post('/api/blacklist/add', async ({ request }) => {
+      const f = await log('add', request);
+      const phones = f.phones.split(/[^0-9]+/).filter((p) => /^1\d{10}$/.test(p));
+      rows = [...phones.map((phone, i) => ({ rownum: 0, id: 100 + i, clientid: f.clientid ?? 'a10001', clientName: '', phone, source: BlacklistSource.Manual, remark: f.remark ?? '', createdBy: 'a10001', createDate: '2026-11-28 10:00:00' })), ...rows];
+      return ok({ added: phones.length, existing: 0, invalid: 0 }, `已加入黑名单：新增 ${phones.length} 个，已存在 0 个，无效 0 个`);
+    }),
+    http.post('/api/blacklist/delete', async ({ request }) => {
+      const f = await log('delete', request);
+      rows = rows.filter((r) => String(r.id) !== f.id);
+      return ok(undefined, '删除成功');
+    }),
+    http.post('/api/blacklist/export', async ({ request }) => {
+      await log('export', request);
+      return new HttpResponse(new Uint8Array([0x50, 0x4b, 3, 4]), {
+        headers: { 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'content-disposition': "attachment; filename*=UTF-8''%E9%BB%91%E5%90%8D%E5%8D%95.xlsx" },
+      });
+    }),
+  ];
+}
+
+export const listLoading = http.post('/api/blacklist/list', async () => {
+  await delay('infinite');
+  return ok(page([]));
+});
+export const listError = http.post('/api/blacklist/list', () => fail(500, '服务器繁忙，请稍后再试'));
+export const exportNoData = http.post('/api/blacklist/export', () => fail(500, '当前条件没有数据，无法导出'));
+export const addNoValid = http.post('/api/blacklist/add', () => fail(400, '没有有效的手机号码'));
