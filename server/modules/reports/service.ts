@@ -23,7 +23,6 @@ import { AccountStatus, OperationMode, PayType, ProductType, ReportClickType, Re
 import type { CurrentPaging } from '../../http/contract';
 import { MESSAGES } from '../../../common/schema/messages';
 import { poolFigure } from '../billing';
-import { money2 } from '../ledger';
 import { escapeLike } from '../../db/filters';
 import { enumParam, RECORD_MSG } from '../records';
 

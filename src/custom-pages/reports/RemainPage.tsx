@@ -43,6 +43,7 @@ export function RemainPage() {
     return t !== null && /^[0-4]$/.test(t) ? { product_type: Number(t) } : {};
   });
   const { tableProps, searchFormProps } = useSchemaList<RemainRow>(remain, { initialValues, queryOptions: { enabled: !!user } });
+  const rows = (tableProps.dataSource ?? []) as RemainRow[];
   const columns = [
     { field: 'rownum', width: 64 },
     ...(agent ? ['client_id', 'client_name'] : []),
