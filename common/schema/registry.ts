@@ -144,7 +144,7 @@ export class SchemaRegistry {
         widget: str(p['x-widget']),
         agentOnly: !!p['x-agent-only'],
         maxLength: p.maxLength,
-        ...(p['x-table'] ? { table: p['x-table'] as TableColumnHints } : {}),
+        ...(p['x-table'] ? { table: p['x-table'] } : {}),
       };
     });
   }

@@ -70,7 +70,7 @@ const rulesCache = new WeakMap<ServerSchemas, Map<string, Rule[]>>();
 export function filterRules(schemas: ServerSchemas, key: SchemaKey): Rule[] {
   let byKey = rulesCache.get(schemas);
   if (!byKey) rulesCache.set(schemas, (byKey = new Map()));
-  let rules = byKey.get(key);
+  const rules = byKey.get(key);
   if (rules) return rules;
   const props: Record<string, JsonSchema> = schemas.registry.get(key).properties ?? {};
   const text = (v: unknown) => (typeof v === 'string' ? v : undefined);

@@ -33,7 +33,7 @@ export interface PlainField {
   render?: (id: string) => ReactNode;
 }
 
-export interface PlainSchemaFormProps<T extends Record<string, any>> {
+export interface PlainSchemaFormProps<T extends object> {
   schema: CompiledForm;
   fields: PlainField[];
   formData: Partial<T>;
@@ -50,27 +50,27 @@ export interface PlainSchemaFormProps<T extends Record<string, any>> {
 const idOf = (name: string) => `root_${name}`;
 const describedBy = (id: string) => `${id}__error ${id}__description ${id}__help`;
 
-export function PlainSchemaForm<T extends Record<string, any>>({ schema: form, fields, formData, onChange, onSubmit, serverErrors, children }: PlainSchemaFormProps<T>) {
+export function PlainSchemaForm<T extends object>({ schema: form, fields, formData, onChange, onSubmit, serverErrors, children }: PlainSchemaFormProps<T>) {
   const schema: JsonSchema = form.schema;
   const [submitted, setSubmitted] = useState(false);
   const { shown, dismissChanged } = useServerErrors(serverErrors);
-  const ruleErrors = submitted ? checkPlain(form, trimBySchema(schema, formData) as Record<string, any>) : [];
+  const ruleErrors = submitted ? checkPlain(form, trimBySchema(schema, formData as Record<string, unknown>)) : [];
   const messageOf = (name: string) => (ruleErrors.find((e) => e.field === name) ?? shown?.find((e) => e.field === name))?.message;
 
   const set = (name: string, value: unknown) => {
-    const next: Partial<T> = { ...formData };
+    const next: Record<string, unknown> = { ...formData };
     if (value === undefined) delete next[name];
-    else (next as Record<string, unknown>)[name] = value;
+    else next[name] = value;
     dismissChanged(formData, next);
-    onChange(next);
+    onChange(next as Partial<T>);
   };
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setSubmitted(true);
-    const data = trimBySchema(schema, formData) as T;
+    const data = trimBySchema(schema, formData as Record<string, unknown>);
     const errors = checkPlain(form, data);
-    if (errors.length === 0) return onSubmit(data);
+    if (errors.length === 0) return onSubmit(data as T);
     const first = fields.find((f) => errors.some((x) => x.field === f.name));
     if (first) document.getElementById(idOf(first.name))?.focus();
   };
@@ -82,8 +82,8 @@ export function PlainSchemaForm<T extends Record<string, any>>({ schema: form, f
         const id = idOf(f.name);
         const message = messageOf(f.name);
         const status = message ? ('error' as const) : undefined;
-        const prop = (schema.properties?.[f.name] ?? {}) as JsonSchema;
-        const value = formData[f.name];
+        const prop = (schema.properties?.[f.name] ?? {});
+        const value = (formData as Record<string, unknown>)[f.name];
         let input: ReactNode;
         if (f.render) input = f.render(id);
         else if (f.widget === 'checkbox')

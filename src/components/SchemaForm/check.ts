@@ -6,7 +6,8 @@
  * message). tests/unit/plainSchemaForm.test.ts holds it to checkCompiled's answers.
  */
 import { hashForSchema } from '@rjsf/utils';
-import type { FieldError, JsonSchema } from '../../../common/schema';
+import type { RJSFSchema } from '@rjsf/utils';
+import type { FieldError } from '../../../common/schema';
 import { MESSAGES } from '../../../common/schema/messages';
 import type { CompiledForm } from './compiled';
 import { toField, transformErrors } from './errors';
@@ -14,7 +15,7 @@ import { toField, transformErrors } from './errors';
 interface AjvError {
   instancePath: string;
   keyword: string;
-  params: Record<string, any>;
+  params: Record<string, unknown>;
   message?: string;
   schemaPath: string;
 }
@@ -26,7 +27,7 @@ const roots = new WeakMap<CompiledForm, RootValidator>();
 function rootOf(form: CompiledForm): RootValidator {
   let v = roots.get(form);
   if (!v) {
-    v = form.validateFns[hashForSchema(form.schema as any)] as RootValidator | undefined;
+    v = form.validateFns[hashForSchema(form.schema as RJSFSchema)] as RootValidator | undefined;
     if (!v) throw new Error(`${form.key}: no compiled validator for the form's schema`);
     roots.set(form, v);
   }
@@ -34,7 +35,7 @@ function rootOf(form: CompiledForm): RootValidator {
 }
 
 /** Checks data (already trimmed) against a compiled form: one message per field, schema order. */
-export function checkPlain(form: CompiledForm, data: Record<string, any>): FieldError[] {
+export function checkPlain(form: CompiledForm, data: Record<string, unknown>): FieldError[] {
   const validate = rootOf(form);
   validate(data);
   const raw = validate.errors ?? [];
@@ -45,9 +46,9 @@ export function checkPlain(form: CompiledForm, data: Record<string, any>): Field
     raw.map((e) => {
       let property = e.instancePath.replace(/\//g, '.');
       let message = e.message ?? '';
-      const missing: string | undefined = e.params?.missingProperty;
+      const missing = typeof e.params?.missingProperty === 'string' ? e.params.missingProperty : undefined;
       if (missing) {
-        const title = (form.schema.properties?.[missing] as JsonSchema | undefined)?.title;
+        const title = (form.schema.properties?.[missing])?.title;
         if (title && !property) message = message.replace(`'${missing}'`, `'${title}'`);
         property = `${property}.${missing}`;
       }
