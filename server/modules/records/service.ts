@@ -26,13 +26,16 @@ import { listPage, pagingOf, type Paging } from '../../http/paging';
 import { exportColumns, safeRow } from '../../lib/export-columns';
 import { formatDateTime } from '../../lib/time';
 import type { ClientsService, ScopedAccount } from '../clients';
-import { SendKind, SendTimeType, TaskStatus, TimedTaskTimeType, UserType, type MoRecord, type SendRecord, type SendTask, type TimedTask } from '../../../common/generated/schemas';
+import { SendKind, SendTimeType, TaskDetailOutcome, TaskStatus, TimedTaskTimeType, UserType, type MoRecord, type SendRecord, type SendTask, type TimedTask } from '../../../common/generated/schemas';
 import { findCity, findProvince } from '../../../common/sms/segments';
 import { expandTask } from '../send/messages';
+import type { SendResult, SendService } from '../send';
+import { MESSAGES } from '../../../common/schema/messages';
 import { escapeLike, whereFrom } from '../../db/filters';
 import type { PageRows } from '../../http/contract';
-import type { MoRecordFilter, SendRecordFilter, SendTaskFilter, TaskNumbersParams, TaskPhonesParams, TaskRefParams, TimedTaskFilter } from '../../../common/generated/schemas';
+import type { SendForm, TaskResendParams, MoRecordFilter, SendRecordFilter, SendTaskFilter, TaskNumbersParams, TaskPhonesParams, TaskRefParams, TimedTaskFilter } from '../../../common/generated/schemas';
 import {
+  OUTCOME_STATES,
   optionalRange,
   outcomeStates,
   RECORD_MSG,
@@ -43,6 +46,8 @@ import {
 } from './filters';
 
 export const RECORD_PAGE_SIZE = 10;
+/** failed numbers a resend reads at most (one over the manual input's 60,000: the acceptance refuses it) */
+export const RESEND_MAX = 60_000;
 /** most tasks a send-record content filter may match */
 export const CONTENT_TASKS_MAX = 5000;
 export const TASK_PAGE_SIZE = 15;
@@ -62,6 +67,8 @@ export interface RecordFilter extends DayRange {
   carrier?: number;
   province?: number;
   city?: number;
+  /** the task number filter: the scope's task of that uid (resolved by withTask) */
+  taskUid?: string;
 }
 
 interface MessageRow {
@@ -151,6 +158,8 @@ export class RecordsService {
   constructor(
     private readonly ctx: AppContext,
     private readonly clients: ClientsService,
+    /** the acceptance of a resend (the send module's, the same as /send/sending) */
+    private readonly send?: SendService,
   ) {}
 
   private label(enumName: string, v: unknown): string {
@@ -349,6 +358,40 @@ export class RecordsService {
     );
   }
 
+  /**
+   * POST /send/resendFailed {id}: the failed numbers of an ordinary task of the scope (the 失败
+   * group of the task detail: enums/task-detail-outcome) sent again as a new task with the task's
+   * account, sign, text, SMS type and template, through the same acceptance as /send/sending (its
+   * checks, its charge, its refusals): the caller must be allowed to send for that account.
+   */
+  async resendFailed(me: Account, b: TaskResendParams): Promise<SendResult> {
+    if (!this.send) throw new Error('records: the send service is not wired');
+    const { task, clientids } = await this.findTask(me, b.id);
+    if (task.send_kind !== SendKind.Ordinary) throw errors.refused(MESSAGES.resendKindRefused);
+    const meta = await this.ctx.db.selectFrom('sms_tasks').select(['template_id', 'template_type']).where('id', '=', task.id).executeTakeFirstOrThrow();
+    if (!(await expandTask(this.ctx.db, task.id))) throw errors.refused(MESSAGES.taskNumbersPending);
+    const failed = OUTCOME_STATES[TaskDetailOutcome.Failure];
+    const rows = await this.ctx.db
+      .selectFrom('sms_messages')
+      .select('phone')
+      .distinct()
+      .where('task_id', '=', task.id)
+      .where('state', 'in', [...failed])
+      .limit(RESEND_MAX + 1)
+      .execute();
+    if (!rows.length) throw errors.refused(MESSAGES.resendNoFailed);
+    return this.send.send(me, {
+      clientId: clientids.get(task.account_id) ?? '',
+      content: task.content,
+      sign: task.sign,
+      smstype: task.smstype as SendForm['smstype'],
+      ...(meta.template_id ? { templateId: meta.template_id } : {}),
+      ...(meta.template_type !== null && meta.template_type !== undefined ? { templateType: meta.template_type as SendForm['templateType'] } : {}),
+      // past the manual input's limit the acceptance refuses with its own message (号码不能大于60000个)
+      mobile: rows.map((r) => r.phone).join(','),
+    });
+  }
+
   // ---------------------------------------------------------------- send records
 
   /** filters/send-record.json */
@@ -362,7 +405,24 @@ export class RecordsService {
       carrier: f.operatorstype || undefined,
       province: f.province || undefined,
       city: f.city || undefined,
+      taskUid: f.taskId || undefined,
     };
+  }
+
+  /**
+   * A task-number filter becomes that task's id within the scope's accounts (combined with a
+   * content filter's tasks: both must hold); a number no task of the scope has matches nothing.
+   */
+  async withTask(ids: number[], f: RecordFilter): Promise<RecordFilter> {
+    if (!f.taskUid) return f;
+    const t = await this.ctx.db.selectFrom('sms_tasks').select('id').where('uid', '=', f.taskUid).where('account_id', 'in', ids).executeTakeFirst();
+    const mine = t ? [t.id] : [];
+    return { ...f, taskIds: f.taskIds ? f.taskIds.filter((x) => mine.includes(x)) : mine };
+  }
+
+  /** the filter of a record query: the form's values, the content's tasks and the task number resolved */
+  private async filterOf(ids: number[], bd: SendRecordFilter): Promise<RecordFilter> {
+    return this.withTask(ids, await this.withContentTasks(ids, this.recordFilter(bd)));
   }
 
   /**
@@ -404,6 +464,8 @@ export class RecordsService {
    */
   private scans(ids: number[], f: RecordFilter): { from: RawBuilder<unknown>; key: RawBuilder<unknown> } {
     const accounts = sql`unnest(array[${sql.join(ids)}]::int[]) as a(id)`;
+    // one task (the task-number filter): its own rows on the task index, not the accounts' range
+    if (f.taskUid && f.taskIds?.length === 1) return { from: sql`(values (${f.taskIds[0]}::int)) as a(id)`, key: sql`m.task_id = a.id and m.account_id in (${sql.join(ids)})` };
     const province = f.province ?? (f.city ? Math.floor(f.city / 10_000) : undefined);
     if (province) return { from: accounts, key: sql`m.account_id = a.id and m.province_id = ${province}` };
     if (f.states) return { from: sql`${accounts} cross join unnest(array[${sql.join(f.states)}]::smallint[]) as s(state)`, key: sql`m.account_id = a.id and m.state = s.state` };
@@ -449,22 +511,25 @@ export class RecordsService {
     return Number(r.rows[0]?.n ?? 0);
   }
 
-  private async taskContents(rows: MessageRow[]): Promise<Map<number, string>> {
+  /** the content and number (uid) of the rows' tasks */
+  private async taskContents(rows: MessageRow[]): Promise<Map<number, { content: string; uid: string }>> {
     const ids = [...new Set(rows.map((r) => r.task_id))];
     if (!ids.length) return new Map();
-    const tasks = await this.ctx.db.selectFrom('sms_tasks').select(['id', 'content']).where('id', 'in', ids).execute();
-    return new Map(tasks.map((t) => [t.id, t.content]));
+    const tasks = await this.ctx.db.selectFrom('sms_tasks').select(['id', 'content', 'uid']).where('id', 'in', ids).execute();
+    return new Map(tasks.map((t) => [t.id, { content: t.content, uid: t.uid }]));
   }
 
-  private recordRow(r: MessageRow, clientids: Map<number, string>, contents: Map<number, string>): Required<SendRecord> {
+  private recordRow(r: MessageRow, clientids: Map<number, string>, tasks: Map<number, { content: string; uid: string }>): Required<SendRecord> {
+    const task = tasks.get(r.task_id);
     return {
       id: r.id,
       clientid: clientids.get(r.account_id) ?? '',
+      taskId: task?.uid ?? '',
       phone: r.phone,
       operatorstype: r.carrier as NonNullable<SendRecord['operatorstype']>,
       provinceName: r.province_id ? (findProvince(r.province_id)?.provinceName ?? '') : '',
       cityName: r.city_id ? (findCity(r.city_id)?.cityName ?? '') : '',
-      content: r.content ?? contents.get(r.task_id) ?? '',
+      content: r.content ?? task?.content ?? '',
       state: r.state as SendRecord['state'],
       stateStr: this.label('send-record-status', r.state),
       errorcode: r.error_code,
@@ -478,7 +543,7 @@ export class RecordsService {
   async records(me: Account, bd: SendRecordFilter & PageRows) {
     const accounts = await this.accountsOf(me, bd.clientid);
     const ids = accounts.map((a) => a.id);
-    const f = await this.withContentTasks(ids, this.recordFilter(bd));
+    const f = await this.filterOf(ids, bd);
     const paging = pagingOf(bd, RECORD_PAGE_SIZE);
     const cap = this.ctx.config.recordCountCap;
     const clientids = new Map(accounts.map((a) => [a.id, a.clientid]));
@@ -522,7 +587,7 @@ export class RecordsService {
   async recordsTxt(me: Account, bd: SendRecordFilter): Promise<{ name: string; stream: Readable }> {
     const accounts = await this.accountsOf(me, bd.clientid);
     const ids = accounts.map((a) => a.id);
-    const f = await this.withContentTasks(ids, this.recordFilter(bd));
+    const f = await this.filterOf(ids, bd);
     await this.exportCount(ids, f, this.ctx.config.recordTxtExportMax, RECORD_MSG.exportTxtTooMany);
     const batches = this.recordBatches(ids, f);
     async function* lines() {
@@ -539,7 +604,7 @@ export class RecordsService {
   async prepareRecordsExport(me: Account, bd: SendRecordFilter): Promise<{ filePath: string; rows: number }> {
     const accounts = await this.accountsOf(me, bd.clientid);
     const ids = accounts.map((a) => a.id);
-    const f = await this.withContentTasks(ids, this.recordFilter(bd));
+    const f = await this.filterOf(ids, bd);
     if (this.exporting.has(me.id)) throw errors.refused(RECORD_MSG.exportBusy);
     this.exporting.add(me.id);
     try {

@@ -40,7 +40,7 @@ export function reportRangeProblem(tab: ReportTab, fromValue: unknown, toValue: 
   const from = day(fromValue);
   const to = day(toValue);
   if (!from || !to) return MESSAGES.badParam;
-  if (to.isAfter(yesterday(now))) return MESSAGES.reportUpToYesterday;
+  if (to.isAfter(yesterday(now))) return MESSAGES.reportUpToToday;
   if (to.isBefore(from)) return MESSAGES.endBeforeStart;
   if (from.isBefore(reportEarliest(tab, now))) return tab === 'post' ? MESSAGES.reportPostpaidRange : MESSAGES.reportPrepaidRange;
   return null;
