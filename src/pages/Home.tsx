@@ -1,7 +1,8 @@
 /**
  * Home (index route), the dashboard: a welcome with the account's name and kind, the header
  * figures (balances, remaining pieces, expiring and gift pools), today's figures, the week chart
- * (echarts, loaded lazily with its card), the API info of a sub-account, a card for each quick link
+ * (echarts, loaded lazily with its card), the last 7 days' delivery analysis (success rate by carrier,
+ * main failure reasons; the reports hold the full one), the API info of a sub-account, a card for each quick link
  * of the screen table (src/screens.tsx `home: true`) this account may open, and the latest notices.
  */
 import { lazy, Suspense } from 'react';
@@ -19,6 +20,7 @@ import { TodayStats } from './dashboard/TodayStats';
 import { ApiInfo } from './dashboard/ApiInfo';
 
 const WeekChart = lazy(() => import('./dashboard/WeekChart'));
+const DeliveryAnalytics = lazy(() => import('@/custom-pages/reports/DeliveryAnalytics'));
 
 export default function Home() {
   const { user, isLoading } = useCurrentUser();
@@ -44,6 +46,9 @@ export default function Home() {
       <TodayStats />
       <Suspense fallback={<Skeleton active style={{ marginTop: 16 }} />}>
         <WeekChart />
+      </Suspense>
+      <Suspense fallback={<Skeleton active style={{ marginTop: 16 }} />}>
+        <DeliveryAnalytics compact style={{ marginTop: 16 }} />
       </Suspense>
       {isSubAccount(user) && <ApiInfo />}
       {links.length > 0 && (
