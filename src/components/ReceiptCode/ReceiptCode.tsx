@@ -17,7 +17,7 @@ export function ReceiptCode({ code }: { code: string | undefined | null }) {
   if (!meaning) return <span data-code={code}>{code}</span>;
   return (
     <Tooltip title={`代码：${code}`}>
-      <span data-code={code} style={{ whiteSpace: 'nowrap' }}>
+      <span data-code={code}>
         {meaning}
         <Typography.Text type="secondary" style={{ fontSize: 12, marginInlineStart: 4 }}>
           {code}

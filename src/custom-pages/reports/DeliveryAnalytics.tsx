@@ -29,7 +29,12 @@ export type DeliveryDays = 7 | 30;
 /** the headline titles: the report's own columns (entities/report-row) */
 const title = (field: string) => schemas.field('entities/report-row', field)?.title ?? field;
 const pct = (n: number) => `${n.toFixed(2)}%`;
-const reasonLabel = (r: DeliveryStats['reasons'][number]) => (r.code ? `${r.meaning || receiptMeaning(r.code) || r.code}（${r.code}）` : '未返回错误码');
+/** a failure reason: its meaning and the code, the code alone when the table does not know it */
+const reasonLabel = (r: DeliveryStats['reasons'][number]) => {
+  if (!r.code) return '未返回错误码';
+  const meaning = r.meaning || receiptMeaning(r.code);
+  return meaning ? `${meaning}（${r.code}）` : r.code;
+};
 
 /** one echarts chart in a div; the option rebuilt when `option` changes */
 function Chart({ option, height = 260, label, testId }: { option: echarts.EChartsCoreOption; height?: number; label: string; testId: string }) {

@@ -175,7 +175,7 @@ export const BadPhoneOneToast: Story = {
     const c = within(canvasElement);
     await c.findByText('13012345678', {}, T);
     const before = calls.getrecords?.length ?? 0;
-    fireEvent.change(c.getByLabelText('手机号码'), { target: { value: '138abc' } });
+    void fireEvent.change(c.getByLabelText('手机号码'), { target: { value: '138abc' } });
     await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
     await expect(await body().findByText('手机号码格式不正确', {}, T)).toBeInTheDocument();
     await new Promise((r) => setTimeout(r, 400));

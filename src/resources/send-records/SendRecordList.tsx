@@ -104,6 +104,7 @@ export function SendRecordList() {
     ...(agent ? ['clientid'] : []),
     {
       field: 'phone',
+      width: 130,
       render: (v: string) => (
         <Tooltip title="查看该号码的发送历史">
           <Typography.Link onClick={() => history(v)} data-testid="phone-history" style={{ whiteSpace: 'nowrap' }}>
@@ -112,15 +113,15 @@ export function SendRecordList() {
         </Tooltip>
       ),
     },
-    { field: 'taskId', render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{v || '-'}</span> },
-    'operatorstype',
-    { field: 'cityName', render: (v: string, r) => [r.provinceName, v].filter(Boolean).join(' ') || '-' },
-    { field: 'content', render: (v: string) => <LongText text={v} /> },
-    { field: 'state', labelField: 'stateStr' },
-    { field: 'errorcode', render: (v: string) => <ReceiptCode code={v} /> },
-    { field: 'report', render: (v: string) => <ReceiptCode code={v} /> },
-    'smsNum',
-    'dateStr',
+    { field: 'taskId', width: 200, render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{v || '-'}</span> },
+    { field: 'operatorstype', width: 80 },
+    { field: 'cityName', width: 120, render: (v: string, r) => [r.provinceName, v].filter(Boolean).join(' ') || '-' },
+    { field: 'content', width: 260, render: (v: string) => <LongText text={v} /> },
+    { field: 'state', width: 110, labelField: 'stateStr' },
+    { field: 'errorcode', width: 200, render: (v: string) => <ReceiptCode code={v} /> },
+    { field: 'report', width: 200, render: (v: string) => <ReceiptCode code={v} /> },
+    { field: 'smsNum', width: 90 },
+    { field: 'dateStr', width: 170, render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{v || '-'}</span> },
   ];
 
   return (
