@@ -115,3 +115,27 @@ export const Empty: Story = {
     await expect(c.queryByText(/即将过期/)).not.toBeInTheDocument();
   },
 };
+
+export const DeliveryCard: Story = {
+  name: '近7天投递分析：各运营商成功率与主要失败原因',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const card = within(await c.findByTestId('delivery-analytics', {}, T));
+    await expect(await card.findByTestId('carrier-chart', {}, T)).toBeInTheDocument();
+    const reasons = card.getByTestId('top-reasons');
+    // codes explained, the code kept beside its meaning; three at most
+    await expect(reasons).toHaveTextContent('无法送达（空号、停机或关机）（UNDELIV）');
+    await expect(reasons.querySelectorAll('li')).toHaveLength(3);
+    await expect(card.getByRole('link', { name: '查看投递分析' })).toHaveAttribute('href', '/customer/deliverlayout/customer/report/pre');
+  },
+};
+
+export const DeliveryCardFailed: Story = {
+  name: '近7天投递分析：加载失败',
+  parameters: { msw: { handlers: [...consoleApi(), ...reportsApi({ delivery: 'fail' })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('投递分析加载失败', {}, T)).toBeInTheDocument();
+    await expect(c.getByRole('button', { name: /重\s*试/ })).toBeInTheDocument();
+  },
+};

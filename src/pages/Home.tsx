@@ -2,7 +2,8 @@
  * Home (index route), the dashboard: a welcome with the account's name and kind, the header
  * figures (balances, remaining pieces, expiring and gift pools), today's figures, the week chart
  * (echarts, loaded lazily with its card), an agent's overview of its sub-accounts (top consumers, low
- * balances, pools about to expire), the API info of a sub-account, a card for each quick link
+ * balances, pools about to expire), the last 7 days' delivery analysis (success rate by carrier,
+ * main failure reasons; the reports hold the full one), the API info of a sub-account, a card for each quick link
  * of the screen table (src/screens.tsx `home: true`) this account may open, and the latest notices.
  */
 import { lazy, Suspense } from 'react';
@@ -21,6 +22,7 @@ import { ApiInfo } from './dashboard/ApiInfo';
 import { AgentOverview } from './dashboard/AgentOverview';
 
 const WeekChart = lazy(() => import('./dashboard/WeekChart'));
+const DeliveryAnalytics = lazy(() => import('@/custom-pages/reports/DeliveryAnalytics'));
 
 export default function Home() {
   const { user, isLoading } = useCurrentUser();
@@ -48,6 +50,9 @@ export default function Home() {
       <TodayStats />
       <Suspense fallback={<Skeleton active style={{ marginTop: 16 }} />}>
         <WeekChart />
+      </Suspense>
+      <Suspense fallback={<Skeleton active style={{ marginTop: 16 }} />}>
+        <DeliveryAnalytics compact style={{ marginTop: 16 }} />
       </Suspense>
       {isSubAccount(user) && <ApiInfo />}
       {links.length > 0 && (

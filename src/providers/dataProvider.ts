@@ -181,7 +181,9 @@ export function createDataProvider(registry: ResourceRegistry): DataProvider {
       };
       const body = await call(ep.method ?? 'get', ep.url, params);
       const { data, total } = normaliseList(body);
-      return { data: data.map<any>((r) => withRecordId(def, r)), total };
+      // a list's totals row over every page (the reports' `totals`), when the server gives one
+      const totals = (body as { data?: { totals?: unknown } } | undefined)?.data?.totals;
+      return { data: data.map<any>((r) => withRecordId(def, r)), total, ...(totals && typeof totals === 'object' ? { totals } : {}) };
     },
 
     async getOne({ resource, id, meta }) {

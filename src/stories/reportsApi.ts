@@ -4,7 +4,7 @@
  */
 import { http, type HttpHandler } from 'msw';
 import { businessNow } from '@/lib/businessTime';
-import type { RemainRow, ReportRow } from '@/generated/schemas';
+import type { DeliveryStats, RemainRow, ReportRow } from '@/generated/schemas';
 import type { IndexData, TodayStats, WeekData } from '@/pages/dashboard/api';
 import { fail, ok } from './mockApi';
 import { listOf, paramsOf, type Calls } from './sendApi';
@@ -100,7 +100,60 @@ export const remainRows: RemainRow[] = [
   pool({ client_id: 'b20002', client_name: '苏州好易购电子商务有限公司', product_type: 1, product_type_str: '营销', account_balance: 30000, due_time: due(200) }, 2),
 ];
 
+/** totals of report rows, as the server's `totals` (every row, not the page's) */
+export const totalsOf = (rows: ReportRow[]) => {
+  const sum = (k: keyof ReportRow) => rows.reduce((s, r) => s + Number(r[k] ?? 0), 0);
+  const send = sum('send_num');
+  const success = sum('success_num');
+  return {
+    send_num: send,
+    chargeTotal: sum('chargeTotal'),
+    success_num: success,
+    not_known_num: sum('not_known_num'),
+    fail_num: sum('fail_num'),
+    wait_send_num: sum('wait_send_num'),
+    intercept_num: sum('intercept_num'),
+    success_rate: send ? Math.round((10_000 * success) / send) / 100 : 0,
+  };
+};
+const withRates = (rows: ReportRow[]) => rows.map((r) => ({ ...r, success_rate: r.send_num ? Math.round((10_000 * r.success_num) / r.send_num) / 100 : 0 }));
+const reportPage = (rows: ReportRow[], page: number, size: number) => ({ ...listOf(withRates(rows), page, size), totals: totalsOf(rows) });
+
+const fig = (submit: number, success: number, fail: number) => ({ submit, success, fail, unknown: submit - success - fail, successRate: submit ? Math.round((10_000 * success) / submit) / 100 : 0 });
+/** 投递分析 of the last `days` days */
+export const deliveryStats = (days = 7): DeliveryStats => {
+  const dates = Array.from({ length: days }, (_, i) => businessNow().subtract(days - 1 - i, 'day').format('YYYY-MM-DD'));
+  const byDay = dates.map((day, i) => ({ day, ...fig(900 + ((i * 137) % 400), 850 + ((i * 131) % 380), 30 + (i % 5) * 4) }));
+  const total = byDay.reduce((a, d) => ({ submit: a.submit + d.submit, success: a.success + d.success, fail: a.fail + d.fail }), { submit: 0, success: 0, fail: 0 });
+  return {
+    days,
+    start: dates[0],
+    end: dates[days - 1],
+    total: fig(total.submit, total.success, total.fail),
+    byDay,
+    byCarrier: [
+      { carrier: 1, ...fig(Math.round(total.submit * 0.55), Math.round(total.success * 0.56), Math.round(total.fail * 0.4)) },
+      { carrier: 2, ...fig(Math.round(total.submit * 0.25), Math.round(total.success * 0.25), Math.round(total.fail * 0.3)) },
+      { carrier: 3, ...fig(Math.round(total.submit * 0.2), Math.round(total.success * 0.19), Math.round(total.fail * 0.3)) },
+    ],
+    byProvince: [
+      { province: 44, provinceName: '广东', ...fig(Math.round(total.submit * 0.4), Math.round(total.success * 0.41), Math.round(total.fail * 0.3)) },
+      { province: 31, provinceName: '上海', ...fig(Math.round(total.submit * 0.35), Math.round(total.success * 0.35), Math.round(total.fail * 0.4)) },
+      { province: 32, provinceName: '江苏', ...fig(Math.round(total.submit * 0.25), Math.round(total.success * 0.24), Math.round(total.fail * 0.3)) },
+    ],
+    reasons: [
+      { code: 'UNDELIV', meaning: '无法送达（空号、停机或关机）', count: Math.round(total.fail * 0.5) },
+      { code: '001', meaning: '用户不存在或已停机', count: Math.round(total.fail * 0.3) },
+      { code: 'EXPIRED', meaning: '超时未送达（关机或不在服务区）', count: Math.round(total.fail * 0.15) },
+      { code: 'X9', meaning: '', count: total.fail - Math.round(total.fail * 0.5) - Math.round(total.fail * 0.3) - Math.round(total.fail * 0.15) },
+    ],
+  };
+};
+export const noDelivery = (days = 7): DeliveryStats => ({ ...deliveryStats(days), total: fig(0, 0, 0), byDay: deliveryStats(days).byDay.map((d) => ({ day: d.day, ...fig(0, 0, 0) })), byCarrier: [], byProvince: [], reasons: [] });
+
 export interface ReportsApiOptions {
+  /** /client/report/delivery: the answer by days (default deliveryStats), or a failure */
+  delivery?: ((days: number) => DeliveryStats) | 'fail';
   calls?: Calls;
   today?: TodayStats;
   week?: WeekData;
@@ -131,10 +184,15 @@ export function reportsApi(opts: ReportsApiOptions = {}): HttpHandler[] {
     }),
     http.get('/api/index/data', () => ok(opts.index ?? indexData())),
     http.post('/api/account/getAccountInfo', () => ok(accountInfo)),
-    http.post('/api/client/report/consume/pretotal', async ({ request }) => ok(listOf(opts.pre ?? preRows, ...page(await log('pretotal', request))))),
-    http.post('/api/client/report/consume/suftotal', async ({ request }) => ok(listOf(opts.post ?? postRows, ...page(await log('suftotal', request))))),
-    http.get('/api/client/report/consume/preday', async ({ request }) => ok(listOf(opts.days ?? dayRows(), ...page(await log('preday', request))))),
-    http.get('/api/client/report/consume/sufday', async ({ request }) => ok(listOf(opts.days ?? dayRows(), ...page(await log('sufday', request))))),
+    http.post('/api/client/report/consume/pretotal', async ({ request }) => ok(reportPage(opts.pre ?? preRows, ...page(await log('pretotal', request))))),
+    http.post('/api/client/report/consume/suftotal', async ({ request }) => ok(reportPage(opts.post ?? postRows, ...page(await log('suftotal', request))))),
+    http.get('/api/client/report/consume/preday', async ({ request }) => ok(reportPage(opts.days ?? dayRows(), ...page(await log('preday', request))))),
+    http.get('/api/client/report/consume/sufday', async ({ request }) => ok(reportPage(opts.days ?? dayRows(), ...page(await log('sufday', request))))),
+    http.get('/api/client/report/delivery', async ({ request }) => {
+      const p = await log('delivery', request);
+      if (opts.delivery === 'fail') return fail(500, '服务器繁忙，请稍后再试');
+      return ok((opts.delivery ?? deliveryStats)(Number(p.days ?? 7)));
+    }),
     http.post('/api/client/report/consume/consumeReportTotalExport', async ({ request }) => {
       await log('totalExport', request);
       return fail(500, '当前条件没有数据，无法导出');

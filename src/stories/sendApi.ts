@@ -45,10 +45,10 @@ export const timedRows = (): TimedTask[] => [
 ];
 
 export const recordRows: SendRecord[] = [
-  { id: 1, clientid: 'b20001', phone: '13800138000', operatorstype: 1, provinceName: '广东', cityName: '广州市', content: '【优品生活】您的订单已发货，请注意查收。', state: 3, stateStr: '明确成功', errorcode: 'DELIVRD', report: 'DELIVRD', dateStr: '2026-11-23 09:00:05', smsNum: 1 },
-  { id: 2, clientid: 'b20001', phone: '13012345678', operatorstype: 2, provinceName: '上海', cityName: '上海市', content: '【优品生活】您的订单已发货，请注意查收。', state: 6, stateStr: '明确失败', errorcode: 'UNDELIV', report: 'UNDELIV', dateStr: '2026-11-23 09:00:06', smsNum: 1 },
-  { id: 3, clientid: 'b20001', phone: '18912345678', operatorstype: 3, provinceName: '江苏', cityName: '南京市', content: '【优品生活】您的订单已发货，请注意查收。', state: 0, stateStr: '未发送', errorcode: '', report: '', dateStr: '2026-11-23 09:00:06', smsNum: 1 },
-  { id: 4, clientid: 'b20001', phone: '15912345678', operatorstype: 1, provinceName: '云南', cityName: '昆明市', content: '【优品生活】赌博网站', state: 11, stateStr: '网关接收拦截', errorcode: '', report: '', dateStr: '2026-11-23 09:00:07', smsNum: 1 },
+  { id: 1, clientid: 'b20001', taskId: 'T202611230002', phone: '13800138000', operatorstype: 1, provinceName: '广东', cityName: '广州市', content: '【优品生活】您的订单已发货，请注意查收。', state: 3, stateStr: '明确成功', errorcode: 'DELIVRD', report: 'DELIVRD', dateStr: '2026-11-23 09:00:05', smsNum: 1 },
+  { id: 2, clientid: 'b20001', taskId: 'T202611230002', phone: '13012345678', operatorstype: 2, provinceName: '上海', cityName: '上海市', content: '【优品生活】您的订单已发货，请注意查收。', state: 6, stateStr: '明确失败', errorcode: 'UNDELIV', report: 'UNDELIV', dateStr: '2026-11-23 09:00:06', smsNum: 1 },
+  { id: 3, clientid: 'b20001', taskId: 'T202611230003', phone: '18912345678', operatorstype: 3, provinceName: '江苏', cityName: '南京市', content: '【优品生活】您的订单已发货，请注意查收。', state: 0, stateStr: '未发送', errorcode: '', report: '', dateStr: '2026-11-23 09:00:06', smsNum: 1 },
+  { id: 4, clientid: 'b20001', taskId: 'T202611230003', phone: '15912345678', operatorstype: 1, provinceName: '云南', cityName: '昆明市', content: '【优品生活】赌博网站', state: 11, stateStr: '网关接收拦截', errorcode: '', report: '', dateStr: '2026-11-23 09:00:07', smsNum: 1 },
 ];
 
 export const moRows: MoRecord[] = [
@@ -79,6 +79,10 @@ export interface SendApiOptions {
   chargeMode?: 0 | 1;
   /** the account's approved signs (/sign/list; default 优品生活) */
   signs?: string[];
+  /** the task detail's 失败 count (default 1) */
+  failNum?: number;
+  /** /send/resendFailed refused with this message (else accepted as task T202611230100) */
+  resendRefusal?: string;
 }
 
 const textFile = (text: string, name: string) =>
@@ -163,7 +167,12 @@ export function sendApi(opts: SendApiOptions = {}): HttpHandler[] {
     http.post('/api/send/queryTaskInfo', async ({ request }) => {
       const p = await log('queryTaskInfo', request);
       const t = (opts.tasks ?? taskRows).find((x) => String(x.id) === String(p.id)) ?? taskRows[0];
-      return ok(taskDetail(t));
+      return ok({ ...taskDetail(t), ...(opts.failNum !== undefined ? { failNum: opts.failNum } : {}) });
+    }),
+    http.post('/api/send/resendFailed', async ({ request }) => {
+      await log('resendFailed', request);
+      if (opts.resendRefusal) return fail(500, opts.resendRefusal);
+      return ok({ taskId: 'T202611230100', smsNum: 1, chargeNum: 1, submitTotal: 1, amount: '0.00' }, '提交成功');
     }),
     http.post('/api/send/exportTaskInfoPhones', async ({ request }) => {
       const p = await log('exportTaskInfoPhones', request);
@@ -196,6 +205,8 @@ export function sendApi(opts: SendApiOptions = {}): HttpHandler[] {
       const [n, rows] = page(p);
       let list = opts.records ?? recordRows;
       if (p.stateList) list = list.filter((r) => String(p.stateList).split(',').includes(String(r.state)));
+      if (p.taskId) list = list.filter((r) => r.taskId === p.taskId);
+      if (p.phone) list = list.filter((r) => r.phone === p.phone);
       return ok(listOf(list, n, rows));
     }),
     http.post('/api/send/provinceList', () => ok([{ provinceId: 31, provinceName: '上海' }, { provinceId: 44, provinceName: '广东' }])),

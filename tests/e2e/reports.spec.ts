@@ -96,6 +96,37 @@ test.describe('报表与首页', () => {
     await page.waitForURL('**/customer/deliverlayout/customer/report/post');
   });
 
+  test('agent1’s report reaches today (live) with a totals row, success rates and the delivery analysis', async ({ page }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await apiLogin(page, 'agent1');
+    await page.goto('/customer/deliverlayout/customer/report/pre');
+    const today = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Shanghai' }).format(new Date());
+    await expect(page.locator('.ant-picker input').nth(1)).toHaveValue(today);
+    await expect(page.getByText('今日数据为实时统计')).toBeVisible();
+    const totals = page.getByTestId('report-totals');
+    await expect(totals).toContainText('合计');
+    await expect(page.getByTestId('report-totals-rate')).toContainText('%');
+    // client1's demo sends of the last days are in (its own and its sub-accounts' figures)
+    await expect(page.getByRole('row').filter({ hasText: 'client1' }).first()).toContainText('%');
+    const analytics = page.getByTestId('delivery-analytics');
+    await expect(analytics.getByTestId('day-chart').locator('canvas')).toBeVisible();
+    await expect(analytics.getByTestId('carrier-chart').locator('canvas')).toBeVisible();
+    await expect(analytics.getByTestId('province-table')).toBeVisible();
+    await analytics.getByText('近30天').click();
+    await expect(analytics.getByTestId('day-chart').locator('canvas')).toBeVisible();
+    await page.screenshot({ path: 'docs/screenshots/report-analytics.png', fullPage: true });
+    await page.setViewportSize({ width: 1024, height: 900 });
+    await page.screenshot({ path: 'test-results/report-analytics-1024.png', fullPage: true });
+
+    // the home page's card: carriers' success rate and the main failure reasons
+    await page.goto('/');
+    const card = page.getByTestId('delivery-analytics');
+    await expect(card.getByTestId('carrier-chart').locator('canvas')).toBeVisible();
+    await expect(card.getByTestId('top-reasons')).toContainText('主要失败原因');
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-results/home-analytics-1024.png', fullPage: true });
+  });
+
   test('/remain shows client1’s pools with the expiring one marked', async ({ page }) => {
     await apiLogin(page, 'client1');
     await page.goto('/');

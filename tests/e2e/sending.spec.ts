@@ -140,3 +140,69 @@ test.describe('短信发送', () => {
     expect(after.data.remainPieces).toBe(before.data.remainPieces);
   });
 });
+
+test.describe('任务跟进', () => {
+  test('a task’s 详情 opens its records, records filter by task number, a number’s history, the failed numbers are resent as a new task', async ({ page }) => {
+    test.setTimeout(180_000);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await apiLogin(page, 'client1');
+    // the demo tasks of client1 (server/modules/send/seed.ts): the 验证码 one of three days ago has 14 numbers, 5 of them failed
+    const tasks = await post(page, '/api/send/sendTask', { page: '1', rows: '15' });
+    const demo = (tasks.data.list as { uid: string; content: string; submitTotal: number }[]).find((t) => t.content.includes('482913'))!;
+    const other = (tasks.data.list as { uid: string; content: string; submitTotal: number }[]).find((t) => t.content.includes('蓝牙耳机'))!;
+    expect(demo.submitTotal).toBe(14);
+
+    await page.goto('/customer/deliverlayout/smstask');
+    await page.getByRole('row').filter({ hasText: demo.uid }).getByRole('button', { name: /详\s*情/ }).click();
+    const dialog = page.getByRole('dialog', { name: '任务详情' });
+    await expect(dialog.getByTestId('resend-failed')).toContainText('（5）');
+    await dialog.getByTestId('task-records-link').click();
+    await page.waitForURL(`**/customer/sendlayout/sendrecord?taskId=${demo.uid}&beginDate=*`);
+    await expect(page.getByLabel('任务编号')).toHaveValue(demo.uid);
+    await expect(page.getByText('共 14 条')).toBeVisible();
+    const rows = page.locator('.ant-table-tbody tr.ant-table-row');
+    await expect(rows).toHaveCount(10);
+    for (const r of await rows.all()) await expect(r).toContainText(demo.uid);
+    // carrier codes by their meaning, the code beside it
+    await expect(page.getByText('无法送达（空号、停机或关机）').first()).toBeVisible();
+    await page.screenshot({ path: 'docs/screenshots/records-task.png' });
+
+    // another task number typed in the filter
+    await page.getByLabel('任务编号').fill(other.uid);
+    await page.getByRole('button', { name: /查\s*询/ }).click();
+    await expect(rows).toHaveCount(other.submitTotal);
+    for (const r of await rows.all()) await expect(r).toContainText(other.uid);
+
+    // a malformed number: one clear message, no request
+    await page.getByLabel('手机号码').fill('138abc');
+    await page.getByRole('button', { name: /查\s*询/ }).click();
+    await expect(page.locator('.ant-message-notice')).toHaveCount(1);
+    await expect(page.locator('.ant-message-notice')).toContainText('手机号码格式不正确');
+
+    // a number's history: its records in every task
+    await page.getByLabel('手机号码').fill('');
+    await page.getByRole('button', { name: /查\s*询/ }).click();
+    await expect(rows.first()).toBeVisible();
+    await rows.first().getByTestId('phone-history').click();
+    await expect(page.getByLabel('任务编号')).toHaveValue('');
+    const phone = await page.getByLabel('手机号码').inputValue();
+    expect(phone).toMatch(/^1\d{10}$/);
+    await expect.poll(async () => (await rows.allInnerTexts()).every((t) => t.includes(phone))).toBe(true);
+    const history = await post(page, '/api/send/getrecords', { phone, page: '1', rows: '50' });
+    expect(new Set(history.data.list.map((r: { taskId: string }) => r.taskId)).size).toBeGreaterThan(1);
+
+    // resend the failed numbers: a new task through the ordinary acceptance
+    await page.goto('/customer/deliverlayout/smstask');
+    await page.getByRole('row').filter({ hasText: demo.uid }).getByRole('button', { name: /详\s*情/ }).click();
+    await expect(dialog.getByTestId('resend-failed')).toContainText('（5）');
+    await dialog.getByTestId('resend-failed').click();
+    await page.getByRole('dialog', { name: '重发失败号码' }).getByRole('button', { name: /^重\s*发$/ }).click();
+    await expect(dialog.getByTestId('resent')).toContainText('已创建重发任务');
+    const uid = ((await dialog.getByTestId('resent').innerText()).match(/T\d+/) ?? [''])[0];
+    const created = (await post(page, '/api/send/sendTask', { page: '1', rows: '1' })).data.list[0];
+    expect(created.uid).toBe(uid);
+    expect(created.submitTotal).toBe(5);
+    expect(created.chargeNumTotal).toBe(5);
+    await page.screenshot({ path: 'docs/screenshots/task-resend.png' });
+  });
+});

@@ -167,8 +167,8 @@ describe.each(backends)('reports (%s)', (backend) => {
     expect(sum(rows, 'intercept_num')).toBe(sum(mine, 'intercept_num'));
     expect(rows[0]).toMatchObject({ name: expect.any(String), paytype: 0, paytype_str: '预付费', smstype_str: expect.any(String), not_known_num: expect.any(Number), wait_send_num: expect.any(Number) });
     expect(r.body.data).toMatchObject({ totalCount: expect.any(Number), currentPage: 1 });
-    // agent1's rows are its sub-accounts' only
-    expect(r.body.data.list.every((x: Row) => ['client1', 'client2', 'client3'].includes(String(x.clientid)))).toBe(true);
+    // agent1's rows are its own and its sub-accounts' only
+    expect(r.body.data.list.every((x: Row) => ['agent1', 'client1', 'client2', 'client3'].includes(String(x.clientid)))).toBe(true);
     // customerInfo narrows; a sub-account sees only itself whatever it asks
     const f = await agent1.post('/api/client/report/consume/pretotal', { start_time_day: day, end_time_day: day, customerInfo: 'client2' });
     expect(f.body.data.list.every((x: Row) => x.clientid === 'client2')).toBe(true);
@@ -209,10 +209,11 @@ describe.each(backends)('reports (%s)', (backend) => {
     expect((await client1.get('/api/client/consume/user')).body.code).not.toBe(0);
   });
 
-  it('date rules: up to yesterday, postpaid 90 days back, prepaid 365, end not before start', async () => {
+  it('date rules: up to today (live), postpaid 90 days back, prepaid 365, end not before start', async () => {
     const pre = (b: Record<string, unknown>) => agent1.post('/api/client/report/consume/pretotal', b);
     const suf = (b: Record<string, unknown>) => agent1.post('/api/client/report/consume/suftotal', b);
-    expect((await pre({ start_time_day: daysAgo(1), end_time_day: today() })).body.msg).toBe('报表只能查询到昨天的数据');
+    expect((await pre({ start_time_day: daysAgo(1), end_time_day: today() })).body.code).toBe(0);
+    expect((await pre({ start_time_day: daysAgo(1), end_time_day: daysAgo(-1) })).body.msg).toBe('报表只能查询到今天的数据');
     expect((await pre({ start_time_day: daysAgo(2), end_time_day: daysAgo(3) })).body.msg).toBe('结束日期不能早于开始日期');
     expect((await suf({ start_time_day: daysAgo(92), end_time_day: daysAgo(1) })).body.msg).toBe('后付费报表最多查询90天内的数据');
     expect((await suf({ start_time_day: daysAgo(91), end_time_day: daysAgo(1) })).body.code).toBe(0);
@@ -228,8 +229,8 @@ describe.each(backends)('reports (%s)', (backend) => {
     expect((await agent1.get(`/api/index/dataoftoday?clientId=${'c'.repeat(33)}`)).body.code).toBe(400);
     expect((await agent1.get('/api/index/clientsmsdetail?type=9')).body.code).toBe(400);
     expect((await agent1.get('/api/index/clientsmsdetail?product_type=9')).body.code).toBe(400);
-    // no dates: the 90 days up to yesterday
-    expect((await pre({})).body.data).toMatchObject({ start_time_day: daysAgo(90), end_time_day: daysAgo(1) });
+    // no dates: the 90 days up to today
+    expect((await pre({})).body.data).toMatchObject({ start_time_day: daysAgo(89), end_time_day: today() });
   });
 
   it('header data, API info of a sub-account and the remaining pools with the expiring one marked', async () => {

@@ -8,14 +8,14 @@ const now = dayjs('2026-11-25T10:00:00');
 const d = (s: string) => dayjs(s);
 
 describe('report dates', () => {
-  it('starts on the 90 days up to yesterday', () => {
+  it('starts on the 90 days up to today (live figures)', () => {
     const r = defaultReportRange(now);
-    expect([r.from.format('YYYY-MM-DD'), r.to.format('YYYY-MM-DD')]).toEqual(['2026-08-27', '2026-11-24']);
+    expect([r.from.format('YYYY-MM-DD'), r.to.format('YYYY-MM-DD')]).toEqual(['2026-08-28', '2026-11-25']);
   });
 
-  it('offers days up to yesterday, postpaid 90 days back, prepaid 365', () => {
-    expect(reportDayDisabled('pre', d('2026-11-24'), now)).toBe(false);
-    expect(reportDayDisabled('pre', d('2026-11-25'), now)).toBe(true);
+  it('offers days up to today, postpaid 90 days back, prepaid 365', () => {
+    expect(reportDayDisabled('pre', d('2026-11-25'), now)).toBe(false);
+    expect(reportDayDisabled('pre', d('2026-11-26'), now)).toBe(true);
     expect(reportDayDisabled('post', d('2026-08-26'), now)).toBe(false);
     expect(reportDayDisabled('post', d('2026-08-25'), now)).toBe(true);
     expect(reportDayDisabled('pre', d('2025-11-24'), now)).toBe(false);
@@ -24,7 +24,8 @@ describe('report dates', () => {
 
   it('refuses with the server’s messages', () => {
     expect(reportRangeProblem('pre', '2026-11-20', '2026-11-24', now)).toBeNull();
-    expect(reportRangeProblem('pre', '2026-11-20', '2026-11-25', now)).toBe('报表只能查询到昨天的数据');
+    expect(reportRangeProblem('pre', '2026-11-20', '2026-11-25', now)).toBeNull();
+    expect(reportRangeProblem('pre', '2026-11-20', '2026-11-26', now)).toBe('报表只能查询到今天的数据');
     expect(reportRangeProblem('pre', '2026-11-20', '2026-11-19', now)).toBe('结束日期不能早于开始日期');
     expect(reportRangeProblem('post', '2026-08-25', '2026-11-24', now)).toBe('后付费报表最多查询90天内的数据');
     expect(reportRangeProblem('pre', '2025-11-23', '2026-11-24', now)).toBe('预付费报表最多查询365天内的数据');

@@ -15,7 +15,7 @@ declare module '../../context' {
   }
 }
 
-export default defineModule({ name: 'records', dependencies: ['clients'] }, async (app, ctx) => {
-  const records = (app.services.records = new RecordsService(ctx, app.services.clients));
+export default defineModule({ name: 'records', dependencies: ['clients', 'send'] }, async (app, ctx) => {
+  const records = (app.services.records = new RecordsService(ctx, app.services.clients, app.services.send));
   await app.register(recordsRoutes(ctx, records));
 });

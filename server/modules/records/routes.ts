@@ -35,6 +35,30 @@ export function recordsRoutes(ctx: AppContext, records: RecordsService): Fastify
       },
     );
     app.post(
+      '/send/resendFailed',
+      route({
+        tag: TASKS,
+        summary: '把任务中失败的号码作为新任务重新发送（普通短信；与立即发送同样受理、扣费）',
+        access: 'session',
+        body: request(ctx, 'params/task-resend'),
+        response: okOf(ctx, {
+          type: 'object',
+          required: ['taskId', 'smsNum', 'chargeNum', 'submitTotal', 'amount'],
+          properties: {
+            taskId: { type: 'string', title: '新任务编号' },
+            smsNum: { type: 'integer', title: '每条计费条数' },
+            chargeNum: { type: 'integer', title: '计费总条数' },
+            submitTotal: { type: 'integer', title: '提交号码数' },
+            amount: { type: 'string', title: '金额（元；套餐账户 0）' },
+          },
+        }),
+      }),
+      async (req) => {
+        const r = await records.resendFailed(sessionOf(req).account, req.body);
+        return ok({ taskId: r.taskId, smsNum: r.smsNum, chargeNum: r.chargeNum, submitTotal: r.submitTotal, amount: r.amount }, r.msg);
+      },
+    );
+    app.post(
       '/send/smsTimerSend/list',
       route({ tag: TASKS, summary: '定时任务列表（每页 15）', access: 'session', body: request(ctx, 'filters/timed-task', { paging: 'page' }), response: listOf(ctx, 'entities/timed-task') }),
       async (req) => ok(await records.timedList(sessionOf(req).account, req.body)),

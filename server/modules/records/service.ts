@@ -26,13 +26,15 @@ import { listPage, pagingOf, type Paging } from '../../http/paging';
 import { exportColumns, safeRow } from '../../lib/export-columns';
 import { formatDateTime } from '../../lib/time';
 import type { ClientsService, ScopedAccount } from '../clients';
-import { SendKind, SendTimeType, TaskStatus, TimedTaskTimeType, UserType, type MoRecord, type SendRecord, type SendTask, type TimedTask } from '../../../common/generated/schemas';
+import { SendKind, SendTimeType, TaskDetailOutcome, TaskStatus, TimedTaskTimeType, UserType, type MoRecord, type SendRecord, type SendTask, type TimedTask } from '../../../common/generated/schemas';
 import { findCity, findProvince } from '../../../common/sms/segments';
-import { expandTask } from '../send/messages';
+import { expandTask, type SendResult, type SendService } from '../send';
+import { MESSAGES } from '../../../common/schema/messages';
 import { escapeLike, whereFrom } from '../../db/filters';
 import type { PageRows } from '../../http/contract';
-import type { MoRecordFilter, SendRecordFilter, SendTaskFilter, TaskNumbersParams, TaskPhonesParams, TaskRefParams, TimedTaskFilter } from '../../../common/generated/schemas';
+import type { SendForm, TaskResendParams, MoRecordFilter, SendRecordFilter, SendTaskFilter, TaskNumbersParams, TaskPhonesParams, TaskRefParams, TimedTaskFilter } from '../../../common/generated/schemas';
 import {
+  OUTCOME_STATES,
   optionalRange,
   outcomeStates,
   RECORD_MSG,
@@ -43,6 +45,8 @@ import {
 } from './filters';
 
 export const RECORD_PAGE_SIZE = 10;
+/** failed numbers a resend reads at most (one over the manual input's 60,000: the acceptance refuses it) */
+export const RESEND_MAX = 60_000;
 /** most tasks a send-record content filter may match */
 export const CONTENT_TASKS_MAX = 5000;
 export const TASK_PAGE_SIZE = 15;
@@ -62,6 +66,8 @@ export interface RecordFilter extends DayRange {
   carrier?: number;
   province?: number;
   city?: number;
+  /** the task number filter: the scope's task of that uid (resolved by withTask) */
+  taskUid?: string;
 }
 
 interface MessageRow {
@@ -80,6 +86,8 @@ interface MessageRow {
   submitted_at: Date | null;
   /** the message's own text (0017_varintl: variable SMS), else its task's */
   content: string;
+  /** the number (uid) of the message's task */
+  task_uid?: string | null;
   /** recordRows with `count`: the matching rows counted up to that cap + 1 (the same on every row) */
   total?: string | number;
 }
@@ -157,6 +165,8 @@ export class RecordsService {
   constructor(
     private readonly ctx: AppContext,
     private readonly clients: ClientsService,
+    /** the acceptance of a resend (the send module's, the same as /send/sending) */
+    private readonly send?: SendService,
   ) {}
 
   private label(enumName: string, v: unknown): string {
@@ -358,6 +368,40 @@ export class RecordsService {
     );
   }
 
+  /**
+   * POST /send/resendFailed {id}: the failed numbers of an ordinary task of the scope (the 失败
+   * group of the task detail: enums/task-detail-outcome) sent again as a new task with the task's
+   * account, sign, text, SMS type and template, through the same acceptance as /send/sending (its
+   * checks, its charge, its refusals): the caller must be allowed to send for that account.
+   */
+  async resendFailed(me: Account, b: TaskResendParams): Promise<SendResult> {
+    if (!this.send) throw new Error('records: the send service is not wired');
+    const { task, clientids } = await this.findTask(me, b.id);
+    if (task.send_kind !== SendKind.Ordinary) throw errors.refused(MESSAGES.resendKindRefused);
+    const meta = await this.ctx.db.selectFrom('sms_tasks').select(['template_id', 'template_type']).where('id', '=', task.id).executeTakeFirstOrThrow();
+    if (!(await expandTask(this.ctx.db, task.id))) throw errors.refused(MESSAGES.taskNumbersPending);
+    const failed = OUTCOME_STATES[TaskDetailOutcome.Failure];
+    const rows = await this.ctx.db
+      .selectFrom('sms_messages')
+      .select('phone')
+      .distinct()
+      .where('task_id', '=', task.id)
+      .where('state', 'in', [...failed])
+      .limit(RESEND_MAX + 1)
+      .execute();
+    if (!rows.length) throw errors.refused(MESSAGES.resendNoFailed);
+    return this.send.send(me, {
+      clientId: clientids.get(task.account_id) ?? '',
+      content: task.content,
+      sign: task.sign,
+      smstype: task.smstype as SendForm['smstype'],
+      ...(meta.template_id ? { templateId: meta.template_id } : {}),
+      ...(meta.template_type !== null && meta.template_type !== undefined ? { templateType: meta.template_type as SendForm['templateType'] } : {}),
+      // past the manual input's limit the acceptance refuses with its own message (号码不能大于60000个)
+      mobile: rows.map((r) => r.phone).join(','),
+    });
+  }
+
   // ---------------------------------------------------------------- send records
 
   /** filters/send-record.json */
@@ -371,7 +415,24 @@ export class RecordsService {
       carrier: f.operatorstype || undefined,
       province: f.province || undefined,
       city: f.city || undefined,
+      taskUid: f.taskId || undefined,
     };
+  }
+
+  /**
+   * A task-number filter becomes that task's id within the scope's accounts (combined with a
+   * content filter's tasks: both must hold); a number no task of the scope has matches nothing.
+   */
+  async withTask(ids: number[], f: RecordFilter): Promise<RecordFilter> {
+    if (!f.taskUid) return f;
+    const t = await this.ctx.db.selectFrom('sms_tasks').select('id').where('uid', '=', f.taskUid).where('account_id', 'in', ids).executeTakeFirst();
+    const mine = t ? [t.id] : [];
+    return { ...f, taskIds: f.taskIds ? f.taskIds.filter((x) => mine.includes(x)) : mine };
+  }
+
+  /** the filter of a record query: the form's values, the content's tasks and the task number resolved */
+  private async filterOf(ids: number[], bd: SendRecordFilter): Promise<RecordFilter> {
+    return this.withTask(ids, await this.withContentTasks(ids, this.recordFilter(bd)));
   }
 
   /**
@@ -413,6 +474,8 @@ export class RecordsService {
    */
   private scans(ids: number[], f: RecordFilter): { from: RawBuilder<unknown>; key: RawBuilder<unknown> } {
     const accounts = sql`unnest(array[${sql.join(ids)}]::int[]) as a(id)`;
+    // one task (the task-number filter): its own rows on the task index, not the accounts' range
+    if (f.taskUid && f.taskIds?.length === 1) return { from: sql`(values (${f.taskIds[0]}::int)) as a(id)`, key: sql`m.task_id = a.id and m.account_id in (${sql.join(ids)})` };
     const province = f.province ?? (f.city ? Math.floor(f.city / 10_000) : undefined);
     if (province) return { from: accounts, key: sql`m.account_id = a.id and m.province_id = ${province}` };
     if (f.states) return { from: sql`${accounts} cross join unnest(array[${sql.join(f.states)}]::smallint[]) as s(state)`, key: sql`m.account_id = a.id and m.state = s.state` };
@@ -433,7 +496,7 @@ export class RecordsService {
     const { from, key } = this.scans(ids, f);
     const total = o.count === undefined ? sql`` : sql`, (${this.countQuery(ids, f, o.count)}) as total`;
     const r = await sql<MessageRow>`select m.id, m.account_id, m.task_id, m.phone, m.carrier, m.province_id, m.city_id, m.pieces, m.state, m.error_code, m.report, m.created_at, m.submitted_at,
-        coalesce(m.content, t.content, '') as content${total}
+        coalesce(m.content, t.content, '') as content, t.uid as task_uid${total}
       from (
         select r.id, r.created_at from ${from}
         cross join lateral (
@@ -446,7 +509,7 @@ export class RecordsService {
         limit ${o.limit} offset ${offset}
       ) p
       join sms_messages m on m.id = p.id
-      left join sms_tasks t on m.content is null and t.id = m.task_id
+      left join sms_tasks t on t.id = m.task_id
       order by m.created_at desc, m.id desc`.execute(this.ctx.db);
     return r.rows.map((x) => ({ ...x, created_at: new Date(x.created_at), submitted_at: x.submitted_at ? new Date(x.submitted_at) : null }));
   }
@@ -471,6 +534,7 @@ export class RecordsService {
     return {
       id: r.id,
       clientid: clientids.get(r.account_id) ?? '',
+      taskId: r.task_uid ?? '',
       phone: r.phone,
       operatorstype: r.carrier as NonNullable<SendRecord['operatorstype']>,
       provinceName: r.province_id ? (findProvince(r.province_id)?.provinceName ?? '') : '',
@@ -489,7 +553,7 @@ export class RecordsService {
   async records(me: Account, bd: SendRecordFilter & PageRows) {
     const accounts = await this.accountsOf(me, bd.clientid);
     const ids = accounts.map((a) => a.id);
-    const f = await this.withContentTasks(ids, this.recordFilter(bd));
+    const f = await this.filterOf(ids, bd);
     const paging = pagingOf(bd, RECORD_PAGE_SIZE);
     const cap = this.ctx.config.recordCountCap;
     const clientids = new Map(accounts.map((a) => [a.id, a.clientid]));
@@ -531,7 +595,7 @@ export class RecordsService {
   async recordsTxt(me: Account, bd: SendRecordFilter): Promise<{ name: string; stream: Readable }> {
     const accounts = await this.accountsOf(me, bd.clientid);
     const ids = accounts.map((a) => a.id);
-    const f = await this.withContentTasks(ids, this.recordFilter(bd));
+    const f = await this.filterOf(ids, bd);
     await this.exportCount(ids, f, this.ctx.config.recordTxtExportMax, RECORD_MSG.exportTxtTooMany);
     const batches = this.recordBatches(ids, f);
     async function* lines() {
@@ -548,7 +612,7 @@ export class RecordsService {
   async prepareRecordsExport(me: Account, bd: SendRecordFilter): Promise<{ filePath: string; rows: number }> {
     const accounts = await this.accountsOf(me, bd.clientid);
     const ids = accounts.map((a) => a.id);
-    const f = await this.withContentTasks(ids, this.recordFilter(bd));
+    const f = await this.filterOf(ids, bd);
     if (this.exporting.has(me.id)) throw errors.refused(RECORD_MSG.exportBusy);
     this.exporting.add(me.id);
     try {

@@ -6,6 +6,7 @@ import { ok } from '../../http/reply';
 import { route } from '../../http/route';
 import { sessionOf } from '../auth';
 import type { ReportsService } from './service';
+import type { JsonSchema } from '../../../common/schema/registry';
 
 const REPORTS = '报表';
 const HOME = '首页';
@@ -23,7 +24,9 @@ export function reportsRoutes(ctx: AppContext, reports: ReportsService): Fastify
   const oneClient = request(ctx, 'params/reports-client');
   const me = (req: FastifyRequest) => sessionOf(req).account;
   const range = { start_time_day: { type: 'string', title: '开始日期' }, end_time_day: { type: 'string', title: '结束日期' } };
-  const reportPage = listOf(ctx, 'entities/report-row', range);
+  const row = ctx.schemas.registry.inline('entities/report-row').properties ?? {};
+  const totals: JsonSchema = { type: 'object', title: '合计（全部行，不只本页）', properties: Object.fromEntries(['send_num', 'chargeTotal', 'success_num', 'not_known_num', 'fail_num', 'wait_send_num', 'intercept_num', 'success_rate'].map((k) => [k, row[k] ?? {}])) };
+  const reportPage = listOf(ctx, 'entities/report-row', { ...range, totals });
   const week = okOf(ctx, {
     type: 'object',
     required: ['dates', 'submitTotal', 'sendSuccess', 'sendFail', 'unknown'],
@@ -97,6 +100,11 @@ export function reportsRoutes(ctx: AppContext, reports: ReportsService): Fastify
       ok(await reports.users(me(req))),
     );
 
+    app.get(
+      '/client/report/delivery',
+      route({ tag: REPORTS, summary: '投递分析：近 7 / 30 天（含今天）按天、运营商、省份的成功率与失败原因', access: 'session', querystring: request(ctx, 'params/delivery-stats'), response: okOf(ctx, 'entities/delivery-stats') }),
+      async (req) => ok(await reports.delivery(me(req), req.query)),
+    );
     app.get(
       '/index/dataoftoday',
       route({ tag: HOME, summary: '今日数据：提交、发送中、成功、失败、未知、拦截', access: 'session', querystring: oneClient, response: okOf(ctx, 'entities/today-stats') }),

@@ -16,6 +16,7 @@ import { ApiError } from '@/providers/http';
 import { downloadPosted, SEND_MESSAGES } from '@/domain/send';
 import { defaultReportRange, reportPickerProps, reportRangeProblem, type ReportTab } from './reportDates';
 import { REPORT_COUNT_COLUMNS } from './tabs';
+import { reportSummary, totalsOf } from './ReportTotals';
 import { dailyReportScreen, reportsPreDay, reportsSufDay, reportTabScreens } from '.';
 
 export function DailyReportPage() {
@@ -32,7 +33,7 @@ export function DailyReportPage() {
     return { start_time_day: from, end_time_day: to };
   });
   const validate = useCallback((v: Record<string, unknown>) => reportRangeProblem(tab, v.start_time_day, v.end_time_day), [tab]);
-  const { tableProps, searchFormProps, params } = useSchemaList<ReportRow>(tab === 'pre' ? reportsPreDay : reportsSufDay, {
+  const { tableProps, searchFormProps, params, tableQuery } = useSchemaList<ReportRow>(tab === 'pre' ? reportsPreDay : reportsSufDay, {
     initialValues,
     validate,
     filters: { permanent: Object.entries(fixed).map(([field, value]) => ({ field, operator: 'eq' as const, value })) },
@@ -75,6 +76,7 @@ export function DailyReportPage() {
         rowKey={(r) => `${r.date}-${r.smstype}-${r.paytype}`}
         entity={reportsPreDay.entity}
         columns={[{ field: 'rownum', width: 64 }, 'date', 'clientid', 'name', 'smstype_str', 'paytype_str', ...REPORT_COUNT_COLUMNS]}
+        summary={reportSummary(totalsOf(tableQuery.data), 6)}
         locale={{ emptyText: '暂无数据' }}
       />
     </Card>

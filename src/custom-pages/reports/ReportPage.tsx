@@ -4,11 +4,13 @@
  * sub-account, SMS type and paytype (POST /client/report/consume/pretotal | suftotal), a link to
  * its daily view, and the export (consumeReportTotalExport). Tabs: package mode 子账户(预付费) /
  * 子账户(后付费); direct mode 普通短信 (clickType=normal) / 国际短信 (clickType=inter).
- * Date rules: reportDates.ts.
+ * Date rules: reportDates.ts (up to today: the figures are live). Under the table the totals row
+ * (every row's sums, not the page's) with the success rate, and the delivery analysis (echarts, a
+ * lazy chunk): per day, carrier, province and failure reason over 7 / 30 days.
  */
-import { useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { App, Button, Card, Tabs } from 'antd';
+import { App, Button, Card, Skeleton, Tabs, Typography } from 'antd';
 import { ExportOutlined } from '@ant-design/icons';
 import type { ReportRow } from '@/generated/schemas';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
@@ -20,6 +22,9 @@ import { ApiError } from '@/providers/http';
 import { downloadPosted, SEND_MESSAGES } from '@/domain/send';
 import { defaultReportRange, reportPickerProps, reportRangeProblem, type ReportTab } from './reportDates';
 import { REPORT_COUNT_COLUMNS, reportTabs, tabQuery } from './tabs';
+import { reportSummary, totalsOf } from './ReportTotals';
+
+const DeliveryAnalytics = lazy(() => import('./DeliveryAnalytics'));
 import { dailyReportScreen, reportPreScreen, reportsPre, reportsSuf, reportTabScreens } from '.';
 
 
@@ -32,7 +37,7 @@ function ReportTable({ tab, agent, packageMode }: { tab: ReportTab; agent: boole
     return { start_time_day: from, end_time_day: to };
   });
   const validate = useCallback((v: Record<string, unknown>) => reportRangeProblem(tab, v.start_time_day, v.end_time_day), [tab]);
-  const { tableProps, searchFormProps, params } = useSchemaList<ReportRow>(tab === 'pre' ? reportsPre : reportsSuf, {
+  const { tableProps, searchFormProps, params, tableQuery } = useSchemaList<ReportRow>(tab === 'pre' ? reportsPre : reportsSuf, {
     initialValues,
     validate,
     filters: { permanent: Object.entries(q).map(([field, value]) => ({ field, operator: 'eq' as const, value })) },
@@ -69,6 +74,7 @@ function ReportTable({ tab, agent, packageMode }: { tab: ReportTab; agent: boole
         rowKey={(r) => `${r.clientid}-${r.smstype}-${r.paytype}`}
         entity={reportsPre.entity}
         columns={[{ field: 'rownum', width: 64 }, 'clientid', 'name', 'smstype_str', 'paytype_str', ...REPORT_COUNT_COLUMNS]}
+        summary={reportSummary(totalsOf(tableQuery.data), 5, 1)}
         extraColumns={[{ key: 'actions', title: '操作', fixed: 'right', render: (_: unknown, r: ReportRow) => <Link to={dailyLink(r)}>{dailyReportScreen.label}</Link> }]}
         locale={{ emptyText: '暂无数据' }}
       />
@@ -85,7 +91,8 @@ export function ReportPage() {
   const agent = isAgent(user);
   if (!user) return null;
   return (
-    <Card title={reportPreScreen.label}>
+    <>
+    <Card title={reportPreScreen.label} extra={<Typography.Text type="secondary">今日数据为实时统计</Typography.Text>}>
       <Tabs
         activeKey={tab}
         onChange={(k) => navigate(reportTabScreens[k as ReportTab].path)}
@@ -94,6 +101,10 @@ export function ReportPage() {
       />
       <ReportTable key={tab} tab={tab} agent={agent} packageMode={packageMode} />
     </Card>
+    <Suspense fallback={<Skeleton active style={{ marginTop: 16 }} />}>
+      <DeliveryAnalytics style={{ marginTop: 16 }} />
+    </Suspense>
+    </>
   );
 }
 

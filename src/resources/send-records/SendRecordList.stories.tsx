@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { businessNow } from '@/lib/businessTime';
 import { withApp } from '@/stories/withApp';
 import { consoleApi, subAccount } from '@/stories/mockApi';
@@ -125,5 +125,61 @@ export const ExportNumbersNoData: Story = {
     await c.findByText('13012345678', {}, T);
     await userEvent.click(c.getByRole('button', { name: /导出号码/ }));
     await expect(await body().findByText('当前条件没有数据，无法导出', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const CodesExplained: Story = {
+  name: '状态报告与错误码显示含义（代码在提示中）',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('13012345678', {}, T);
+    // enums/receipt-code: UNDELIV → 无法送达…, DELIVRD → 已送达（成功）; the code stays beside it
+    await expect(c.getAllByText('无法送达（空号、停机或关机）').length).toBe(2);
+    await expect(c.getAllByText('已送达（成功）').length).toBe(2);
+    const cell = canvasElement.querySelector('[data-code="UNDELIV"]') as HTMLElement;
+    await expect(cell).toHaveTextContent('UNDELIV');
+    await userEvent.hover(cell);
+    await expect(await body().findByText('代码：UNDELIV', {}, T)).toBeInTheDocument();
+    // the task number of each record
+    await expect(c.getAllByText('T202611230002').length).toBe(2);
+  },
+};
+
+export const LinkedFromTask: Story = {
+  name: '从任务详情进入：按任务编号查询',
+  parameters: { app: { path: '/customer/sendlayout/sendrecord?taskId=T202611230003&beginDate=2026-01-05' } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('18912345678', {}, T);
+    await expect(calls.getrecords?.[0]).toMatchObject({ taskId: 'T202611230003', beginDate: '2026-01-05', endDate: businessNow().format('YYYY-MM-DD') });
+    await expect(c.queryByText('13800138000')).toBeNull();
+    await expect(c.getByDisplayValue('T202611230003')).toBeInTheDocument();
+  },
+};
+
+export const NumberHistory: Story = {
+  name: '号码历史：点击号码查看它在各任务中的记录',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(await c.findByText('13012345678', {}, T));
+    await waitFor(() => expect(calls.getrecords?.at(-1)).toMatchObject({ phone: '13012345678' }), T);
+    await expect(calls.getrecords?.at(-1)?.taskId).toBeUndefined();
+    await waitFor(() => expect(c.queryByText('13800138000')).toBeNull(), T);
+    await expect(c.getByDisplayValue('13012345678')).toBeInTheDocument();
+  },
+};
+
+export const BadPhoneOneToast: Story = {
+  name: '号码格式不正确：只提示一次，不查询',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('13012345678', {}, T);
+    const before = calls.getrecords?.length ?? 0;
+    void fireEvent.change(c.getByLabelText('手机号码'), { target: { value: '138abc' } });
+    await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
+    await expect(await body().findByText('手机号码格式不正确', {}, T)).toBeInTheDocument();
+    await new Promise((r) => setTimeout(r, 400));
+    await expect(body().getAllByText('手机号码格式不正确').length).toBe(1);
+    await expect(calls.getrecords?.length ?? 0).toBe(before);
   },
 };

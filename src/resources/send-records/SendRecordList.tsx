@@ -6,15 +6,25 @@
  * file at GET /send/downloadExportSendRecords?filePath=) and 导出号码 (POST /send/exportRecordsTxt,
  * a streamed text file). Refusals (导出记录数不能大于100万。, 当前条件没有数据，无法导出 ...) are the
  * server's messages, shown as it answers them.
+ *
+ * Follow-up (issue 27 item 10, "Task follow-up"): the task-number filter (taskId; a task's 详情
+ * links here with ?taskId=&beginDate=), a number's history across tasks (a click on a number
+ * filters by it), receipt and error codes shown by their meaning (enums/receipt-code, the code in
+ * a tooltip), and a malformed number or task number refused before any request with the filter
+ * schema's own message, once.
  */
 import { useCallback, useState } from 'react';
-import { App, Button, Card } from 'antd';
+import { useSearchParams } from 'react-router';
+import { App, Button, Card, Tooltip, Typography } from 'antd';
 import { ExportOutlined, FileTextOutlined } from '@ant-design/icons';
 import type { SendRecord } from '@/generated/schemas';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable, type SchemaColumn } from '@/components/SchemaTable/SchemaTable';
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { LongText } from '@/components/CopyText/CopyContentDialog';
+import { ReceiptCode } from '@/components/ReceiptCode/ReceiptCode';
+import { businessDay } from '@/lib/businessTime';
+import { schemas } from '@/schema';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
 import { ApiError, postForm } from '@/providers/http';
@@ -24,16 +34,35 @@ import { sendRecords, sendRecordTab } from '.';
 
 export const DOWNLOAD_EXPORT_URL = '/send/downloadExportSendRecords';
 
+/** the parameters the page reads from its address (a link from a task, a number's history) */
+const LINKED = ['taskId', 'phone'] as const;
+
+/** a text filter's pattern of the filter schema, checked before a search: its errorMessage, or null */
+export function patternProblem(filter: string, values: Record<string, unknown>, fields: readonly string[]): string | null {
+  const props = (schemas.get(filter).properties ?? {}) as Record<string, { pattern?: string; errorMessage?: string }>;
+  for (const f of fields) {
+    const v = values[f];
+    const rule = props[f];
+    if (typeof v !== 'string' || !v.trim() || !rule?.pattern) continue;
+    if (!new RegExp(rule.pattern).test(v.trim())) return rule.errorMessage ?? null;
+  }
+  return null;
+}
+
 export function SendRecordList() {
   const { message } = App.useApp();
   const { user } = useCurrentUser();
   const agent = isAgent(user);
   const [exporting, setExporting] = useState<'xlsx' | 'txt' | null>(null);
+  const [search] = useSearchParams();
   const [initialValues] = useState(() => {
     const { from, to } = lastDays(RECORD_DEFAULT_DAYS);
-    return { beginDate: from, endDate: to };
+    const linked = Object.fromEntries(LINKED.map((k) => [k, search.get(k) ?? undefined]).filter(([, v]) => v));
+    const begin = search.get('beginDate');
+    const linkedFrom = begin && businessDay(begin).isValid() && businessDay(begin).isBefore(from) ? businessDay(begin) : from;
+    return { beginDate: linkedFrom, endDate: to, ...linked };
   });
-  const validate = useCallback((v: Record<string, unknown>) => rangeOrderProblem(v.beginDate, v.endDate), []);
+  const validate = useCallback((v: Record<string, unknown>) => patternProblem(sendRecords.filter, v, LINKED) ?? rangeOrderProblem(v.beginDate, v.endDate), []);
   const { tableProps, searchFormProps, params } = useSchemaList<SendRecord>(sendRecords, {
     initialValues,
     validate,
@@ -64,17 +93,35 @@ export function SendRecordList() {
     }
   };
 
+  /** a number's history: its records across tasks (the other filters but the dates cleared) */
+  const history = (phone: string) => {
+    const form = searchFormProps.form;
+    if (!form) return;
+    form.setFieldsValue({ phone, taskId: undefined, searchContent: undefined, stateList: undefined, operatorstype: undefined, province: undefined, city: undefined });
+    form.submit();
+  };
   const columns: (string | SchemaColumn<SendRecord>)[] = [
     ...(agent ? ['clientid'] : []),
-    'phone',
-    'operatorstype',
-    { field: 'cityName', render: (v: string, r) => [r.provinceName, v].filter(Boolean).join(' ') || '-' },
-    { field: 'content', render: (v: string) => <LongText text={v} /> },
-    { field: 'state', labelField: 'stateStr' },
-    'errorcode',
-    'report',
-    'smsNum',
-    'dateStr',
+    {
+      field: 'phone',
+      width: 130,
+      render: (v: string) => (
+        <Tooltip title="查看该号码的发送历史">
+          <Typography.Link onClick={() => history(v)} data-testid="phone-history" style={{ whiteSpace: 'nowrap' }}>
+            {v}
+          </Typography.Link>
+        </Tooltip>
+      ),
+    },
+    { field: 'taskId', width: 200, render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{v || '-'}</span> },
+    { field: 'operatorstype', width: 80 },
+    { field: 'cityName', width: 120, render: (v: string, r) => [r.provinceName, v].filter(Boolean).join(' ') || '-' },
+    { field: 'content', width: 260, render: (v: string) => <LongText text={v} /> },
+    { field: 'state', width: 110, labelField: 'stateStr' },
+    { field: 'errorcode', width: 200, render: (v: string) => <ReceiptCode code={v} /> },
+    { field: 'report', width: 200, render: (v: string) => <ReceiptCode code={v} /> },
+    { field: 'smsNum', width: 90 },
+    { field: 'dateStr', width: 170, render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{v || '-'}</span> },
   ];
 
   return (

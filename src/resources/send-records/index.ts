@@ -39,5 +39,9 @@ export const sendRecordTabs: Screen = {
 
 export const screens: Screen[] = [sendRecordTabs];
 
+/** the send records of one task (a task's 详情 links here), from the task's creation day */
+export const taskRecordsLink = (uid: string, createTime?: string) =>
+  `${sendRecordTabs.link}?${new URLSearchParams({ taskId: uid, ...(createTime ? { beginDate: createTime.slice(0, 10) } : {}) })}`;
+
 /** spec 01: customer/sendrecord (an older name of the send-record list) */
 export const aliases: ScreenAlias[] = [{ path: '/customer/sendrecord', to: '/customer/sendlayout/sendrecord' }];

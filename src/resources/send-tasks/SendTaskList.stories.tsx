@@ -144,3 +144,65 @@ export const CopyFails: Story = {
     await expect(await body.findByText('复制失败，请使用支持剪贴板的浏览器', {}, T)).toBeInTheDocument();
   },
 };
+
+const openDetail = async (canvasElement: HTMLElement, uid = 'T202611230002') => {
+  const c = within(canvasElement);
+  const body = within(document.body);
+  const row = (await c.findByText(uid, {}, T)).closest('tr')!;
+  await userEvent.click(within(row as HTMLElement).getByRole('button', { name: /详\s*情/ }));
+  await body.findByText('任务详情', {}, T);
+  await waitFor(() => expect(document.querySelector('.ant-modal .ant-spin-spinning')).toBeNull(), T);
+  return body;
+};
+
+export const DetailRecordsLink: Story = {
+  name: '详情：查看该任务的发送记录',
+  play: async ({ canvasElement }) => {
+    const body = await openDetail(canvasElement);
+    const link = await body.findByTestId('task-records-link', {}, T);
+    await expect(link).toHaveAttribute('href', '/customer/sendlayout/sendrecord?taskId=T202611230002&beginDate=2026-11-23');
+  },
+};
+
+export const DetailResendFailed: Story = {
+  name: '详情：重发失败号码（确认后创建新任务）',
+  play: async ({ canvasElement }) => {
+    const body = await openDetail(canvasElement);
+    const button = await body.findByTestId('resend-failed', {}, T);
+    await waitFor(() => expect(button).toHaveTextContent('（1）'), T);
+    await userEvent.click(button);
+    await expect(await body.findByText('将失败号码作为新任务重新发送，按正常发送扣费，确定继续吗？', {}, T)).toBeInTheDocument();
+    await userEvent.click(body.getByRole('button', { name: /^重\s*发$/ }));
+    await waitFor(() => expect(calls.resendFailed?.[0]).toEqual({ id: 'T202611230002' }), T);
+    await expect(await body.findByTestId('resent', {}, T)).toHaveTextContent('已创建重发任务 T202611230100');
+    await expect(body.getByTestId('resend-failed')).toBeDisabled();
+    // the list reloads to show the new task
+    await waitFor(() => expect(calls.sendTask?.length).toBeGreaterThan(1), T);
+  },
+};
+
+export const DetailResendRefused: Story = {
+  name: '详情：重发被拒绝（余量不足，提示一次）',
+  parameters: { msw: { handlers: [...consoleApi(), ...sendApi({ calls, resendRefusal: '短信余量不足，无法发送' })] } },
+  play: async ({ canvasElement }) => {
+    const body = await openDetail(canvasElement);
+    await userEvent.click(await body.findByTestId('resend-failed', {}, T));
+    await userEvent.click(await body.findByRole('button', { name: /^重\s*发$/ }, T));
+    await expect(await body.findByText('短信余量不足，无法发送', {}, T)).toBeInTheDocument();
+    await new Promise((r) => setTimeout(r, 400));
+    await expect(body.getAllByText('短信余量不足，无法发送')).toHaveLength(1);
+    await expect(body.queryByTestId('resent')).toBeNull();
+  },
+};
+
+export const DetailNoFailures: Story = {
+  name: '详情：没有失败号码时不能重发',
+  parameters: { msw: { handlers: [...consoleApi(), ...sendApi({ calls, failNum: 0 })] } },
+  play: async ({ canvasElement }) => {
+    const body = await openDetail(canvasElement);
+    const button = await body.findByTestId('resend-failed', {}, T);
+    await waitFor(() => expect(button).toHaveTextContent('（0）'), T);
+    await expect(button).toBeDisabled();
+    await expect(body.getByTestId('task-records-link')).toBeInTheDocument();
+  },
+};

@@ -100,7 +100,7 @@ export function SendTaskList({ refreshEveryMs = TASK_REFRESH.everyMs }: SendTask
           },
         ]}
       />
-      <TaskDetailDialog task={detail} onClose={() => setDetail(null)} />
+      <TaskDetailDialog task={detail} onClose={() => setDetail(null)} onResent={() => void tableQuery.refetch()} />
     </Card>
   );
 }
