@@ -39,7 +39,8 @@ test('variable SMS: counts, error file, task, each record its own text', async (
   await picker.getByRole('tab', { name: '通用模板' }).click();
   await picker.getByRole('row').filter({ hasText: APPOINT }).getByRole('button', { name: '选择' }).click();
   await expect(page.getByTestId('picked-template')).toContainText('变量个数3');
-  await page.getByTestId('sign-input').fill('好易购');
+  await page.getByTestId('sign-select').click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: /^好易购$/ }).click();
   await page.getByTestId('smstype-select').click();
   await page.locator('.ant-select-item-option-content', { hasText: '通知' }).click();
   await page.getByTestId('chunked-upload').locator('input[type=file]').setInputFiles({ name: '预约.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: await variableXlsx() });
