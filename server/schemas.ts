@@ -65,7 +65,7 @@ export class ServerSchemas {
   validate<T = Record<string, unknown>>(key: string, payload: unknown): ValidationResult<T> {
     const k = keyOf(key);
     const fn = this.validator(k);
-    const data = trimBySchema(this.registry.get(k), (payload ?? {}) as Record<string, any>);
+    const data = trimBySchema(this.registry.get(k), (payload ?? {}) as Record<string, unknown>);
     if (fn(data)) return { ok: true, data: data as T };
     const errors = toFieldErrors(fn.errors);
     return { ok: false, errors, message: errors[0]?.message ?? MESSAGES.badParam };

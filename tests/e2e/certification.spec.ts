@@ -11,7 +11,8 @@ test('an uncertified agent is asked to certify before buying', async ({ page }) 
   await page.goto('/sms/smspurchaselayout/purchase');
   await expect(page.getByRole('cell', { name: '营销短信 1万条' })).toBeVisible({ timeout: 90_000 });
   await select(page, '营销短信 1万条');
-  await page.getByLabel('营销短信 1万条 购买数量').fill('100');
+  // 营销短信 1万条 is a package: whole packages only
+  await page.getByLabel('营销短信 1万条 购买数量').fill('10000');
   await page.getByTestId('submit-order').click();
   const prompt = page.getByRole('dialog').filter({ hasText: '您尚未通过系统认证，是否前往资质认证？' });
   await expect(prompt).toBeVisible({ timeout: 20_000 });
@@ -19,7 +20,7 @@ test('an uncertified agent is asked to certify before buying', async ({ page }) 
   await expect(page).toHaveURL(/\/account\/info\/base\/auth$/);
   // the server refuses too
   const products = await api(page, '/api/sms/products', { keyword: 'YX-QW-1W' });
-  const r = await api(page, '/api/sms/order/add', { product_id: String(products.data.list[0].product_id), num: '100' });
+  const r = await api(page, '/api/sms/order/add', { product_id: String(products.data.list[0].product_id), num: '10000' });
   expect(r.msg).toBe('请先认证后再购买短信');
 });
 

@@ -158,8 +158,9 @@ export function sendRoutes(ctx: AppContext, send: SendService): FastifyPluginAsy
             if (part.file.truncated) throw new ApiError(400, IMPORT_MSG.tooLarge);
             result = importResult(name, tokens);
           }
-        } catch (e: any) {
-          if (e instanceof ApiError) throw e;
+        } catch (err) {
+          if (err instanceof ApiError) throw err;
+          const e = err as { code?: string } | undefined;
           if (e?.code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(400, IMPORT_MSG.tooLarge);
           if (e?.code === 'FST_FILES_LIMIT' || e?.code === 'FST_PARTS_LIMIT' || e?.code === 'FST_FIELDS_LIMIT') throw new ApiError(400, '一次只能导入一个文件');
           throw new ApiError(400, IMPORT_MSG.parseFailed);

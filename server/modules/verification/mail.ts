@@ -38,19 +38,20 @@ export class NodeMailer implements Mailer {
   }
 
   async send(msg: MailMessage): Promise<void> {
-    const info: any = await this.transport.sendMail({
+    // the file transport (streamTransport, buffer) answers the message; SMTP its messageId
+    const info = (await this.transport.sendMail({
       from: this.opts.from,
       to: msg.to,
       subject: msg.subject,
       text: msg.text,
       textEncoding: 'quoted-printable',
-    });
+    })) as { message?: Buffer; messageId?: string };
     if (this.toFile) {
       const dir = mailOutboxDir(this.opts.dataDir);
       await fs.mkdir(dir, { recursive: true });
       const stamp = (this.opts.now?.() ?? new Date()).toISOString().replace(/[:.]/g, '-');
       const name = `${stamp}-${String(++sequence % 1e6).padStart(6, '0')}-${msg.to.replace(/[^A-Za-z0-9@._-]/g, '_')}.eml`;
-      await fs.writeFile(path.join(dir, name), info.message as Buffer);
+      await fs.writeFile(path.join(dir, name), info.message ?? Buffer.alloc(0));
       this.opts.log.info({ mail: { to: msg.to, file: name } }, `mail (outbox): ${msg.subject}`);
     } else {
       this.opts.log.info({ mail: { to: msg.to, messageId: info.messageId } }, `mail sent: ${msg.subject}`);

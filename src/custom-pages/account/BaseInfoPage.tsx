@@ -42,7 +42,7 @@ export function CertificationState({ value, remark }: { value: unknown; remark?:
  * 修改 mode: the form's own fields, labels, rules and messages (schemas/forms/<form>.json, its
  * `x-ui` for order and placeholders); 确认 saves, 取消 goes back to the view.
  */
-function EditForm<T extends Record<string, any>>({ form, fields, required, initial, onSave, onCancel }: {
+function EditForm<T extends object>({ form, fields, required, initial, onSave, onCancel }: {
   form: CompiledForm;
   fields: string[];
   /** fields this account must fill although the form leaves them optional (their message: the schema's errorMessage.required) */
@@ -75,7 +75,7 @@ function EditForm<T extends Record<string, any>>({ form, fields, required, initi
         formData={data}
         onChange={setData}
         // the shown fields only, as typed (an empty optional one as "")
-        onSubmit={(v) => void submit(Object.fromEntries(fields.map((n) => [n, v[n] ?? ''])) as T)}
+        onSubmit={(v) => void submit(Object.fromEntries(fields.map((n) => [n, (v as Record<string, unknown>)[n] ?? ''])) as T)}
         onError={(errors) => errors[0] && message.error(errors[0].message)}
       >
         <ConfirmCancel saving={saving} onCancel={onCancel} />
@@ -85,7 +85,7 @@ function EditForm<T extends Record<string, any>>({ form, fields, required, initi
 }
 
 /** The record as its entity schema lays it out (schemas/entities/<entity>.json, `x-ui`), then 修改. */
-function View<T extends Record<string, any>>({ entity, record, render, onEdit }: { entity: string; record: T; render?: SchemaDescriptionsProps<T>['render']; onEdit: () => void }) {
+function View<T extends object>({ entity, record, render, onEdit }: { entity: string; record: T; render?: SchemaDescriptionsProps<T>['render']; onEdit: () => void }) {
   return (
     <>
       <SchemaDescriptions entity={entity} record={record} render={render} style={{ maxWidth: 760 }} data-testid="base-info-view" />

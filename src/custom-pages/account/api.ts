@@ -1,4 +1,5 @@
 /** The account area's calls (spec 01 §7) and the queries the screens share. */
+import type { BaseRecord } from '@refinedev/core';
 import { useCustom } from '@refinedev/core';
 import { useQueryClient } from '@tanstack/react-query';
 import type { AgentBaseInfo, CertificationInfo, CountryCode, CurrentUser, EnterpriseBaseInfo } from '@/generated/schemas';
@@ -18,7 +19,7 @@ export const accountApi = {
 };
 
 function useGet<T>(url: string, params?: Record<string, unknown>, enabled = true) {
-  const { result, query } = useCustom<any>({ url, method: 'get', config: params ? { query: params } : undefined, queryOptions: { enabled } });
+  const { result, query } = useCustom<BaseRecord>({ url, method: 'get', config: params ? { query: params } : undefined, queryOptions: { enabled } });
   return { data: (enabled ? result.data : undefined) as T | undefined, isLoading: enabled && query.isLoading, isError: query.isError, refetch: query.refetch };
 }
 
@@ -29,8 +30,8 @@ export const useOwnCertification = (enabled = true) => useGet<CertificationInfo>
 export const useClientCertification = (clientId?: string) => useGet<CertificationInfo>('/client/cer/info', { clientId }, !!clientId);
 
 export function useCountryCodes() {
-  const { result, query } = useCustom<any>({ url: '/userCenter/getCountryCodeList', method: 'post', queryOptions: { staleTime: Infinity } });
-  return { data: (result.data as CountryCode[] | undefined) ?? [], isLoading: query.isLoading };
+  const { result, query } = useCustom<BaseRecord>({ url: '/userCenter/getCountryCodeList', method: 'post', queryOptions: { staleTime: Infinity } });
+  return { data: (result.data as unknown as CountryCode[] | undefined) ?? [], isLoading: query.isLoading };
 }
 
 /** After a change: every query refetches (the layout's banner, the identity, the screens). */

@@ -91,7 +91,7 @@ export default function InvoiceApply() {
   }, []);
 
   const uiSchema = useMemo(() => {
-    const ui = schemaUi<Record<string, any>>(FORM);
+    const ui = schemaUi(FORM);
     return init && !init.canChooseType ? { ...ui, invoiceType: { ...ui.invoiceType, 'ui:widget': 'hidden' } } : ui;
   }, [init]);
 

@@ -3,7 +3,7 @@
  * batch import (multipart, field `excel`).
  */
 import { ApiError, type ApiBody } from '@/providers/http';
-import { http } from '@/providers/httpRaw';
+import { http, type RawRequestConfig } from '@/providers/httpRaw';
 import { fileNameOf, saveBlob } from '@/lib/download';
 
 export const TEMPLATE_URL = '/api/sign/downloadExcelTemplate';
@@ -42,6 +42,6 @@ export async function exportSigns(filters: Record<string, unknown>): Promise<str
 export async function importSigns(file: File | Blob, name = 'signs.xlsx'): Promise<ImportResult> {
   const form = new FormData();
   form.append('excel', file, (file as File).name ?? name);
-  const res = await http.post<ApiBody<ImportResult>>('/sign/addsignBatch', form, { silent: true } as any);
+  const res = await http.post<ApiBody<ImportResult>>('/sign/addsignBatch', form, { silent: true } as RawRequestConfig);
   return res.data.data as ImportResult;
 }

@@ -30,13 +30,13 @@ export interface TemplateFormValues {
 
 /** Field errors of a save, in schema order (empty when it may be sent). */
 export function validateTemplate(values: TemplateFormValues, opts: { agent: boolean; operationMode: string }): FieldError[] {
-  const checked = checkForm<Record<string, any>>(templateForm, values as Record<string, unknown>);
+  const checked = checkForm<Record<string, unknown>>(templateForm, values as Record<string, unknown>);
   const data = checked.data;
   const errors: FieldError[] = [];
   if (opts.agent && !data.clientId) errors.push({ field: 'clientId', message: requiredMessage('clientId') });
   errors.push(...checked.errors.filter((e) => !errors.some((x) => x.field === e.field)));
   if (!errors.length) {
-    const broken = checkTemplateRules(data as any, opts.operationMode, templateRules());
+    const broken = checkTemplateRules(data as unknown as Parameters<typeof checkTemplateRules>[0], opts.operationMode, templateRules());
     if (broken) errors.push(broken);
   }
   return errors;
