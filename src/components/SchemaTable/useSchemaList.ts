@@ -66,7 +66,8 @@ export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<stri
   const [search, setSearch] = useSearchParams();
   // the address bar's state (a reload, a shared link), read once
   const [fromUrl] = useState(() => (urlSync ? readListUrl(filterSchema, search) : {}));
-  const startValues = fromUrl.values ?? initialValues;
+  // a link may name a few filters (?taskId=…&beginDate=…): the page's first values fill in the rest
+  const startValues = fromUrl.values ? { ...initialValues, ...fromUrl.values } : initialValues;
   // the first values, as parameters and as Refine filters (computed once: a default range stays put)
   const [initial] = useState(() => (filterSchema && startValues ? searchFilters(filterSchema, startValues) : undefined));
   const [params, setParams] = useState<FilterParams>(initial?.params ?? {});

@@ -14,7 +14,6 @@
  * schema's own message, once.
  */
 import { useCallback, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { App, Button, Card, Tooltip, Typography } from 'antd';
 import { ExportOutlined, FileTextOutlined } from '@ant-design/icons';
 import type { SendRecord } from '@/generated/schemas';
@@ -23,7 +22,6 @@ import { SchemaTable, type SchemaColumn } from '@/components/SchemaTable/SchemaT
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { LongText } from '@/components/CopyText/CopyContentDialog';
 import { ReceiptCode } from '@/components/ReceiptCode/ReceiptCode';
-import { businessDay } from '@/lib/businessTime';
 import { schemas } from '@/schema';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
@@ -54,13 +52,11 @@ export function SendRecordList() {
   const { user } = useCurrentUser();
   const agent = isAgent(user);
   const [exporting, setExporting] = useState<'xlsx' | 'txt' | null>(null);
-  const [search] = useSearchParams();
+  // the first values (and 重置's): the default range; a link's taskId / phone / beginDate come in
+  // through the address bar like any list's filters (useSchemaList, listUrl.ts)
   const [initialValues] = useState(() => {
     const { from, to } = lastDays(RECORD_DEFAULT_DAYS);
-    const linked = Object.fromEntries(LINKED.map((k) => [k, search.get(k) ?? undefined]).filter(([, v]) => v));
-    const begin = search.get('beginDate');
-    const linkedFrom = begin && businessDay(begin).isValid() && businessDay(begin).isBefore(from) ? businessDay(begin) : from;
-    return { beginDate: linkedFrom, endDate: to, ...linked };
+    return { beginDate: from, endDate: to };
   });
   const validate = useCallback((v: Record<string, unknown>) => patternProblem(sendRecords.filter, v, LINKED) ?? rangeOrderProblem(v.beginDate, v.endDate), []);
   const { tableProps, searchFormProps, params } = useSchemaList<SendRecord>(sendRecords, {
