@@ -63,7 +63,7 @@ describe('resourceRegistry', () => {
   it('the console declares each resource the pages use', () => {
     expect(Object.keys(resourceRegistry(consoleScreens)).sort()).toEqual(
       [
-        'creditHistories', 'directPurchaseRecords', 'generalTemplates', 'invoices', 'moRecords', 'notices', 'ownBill',
+        'blacklist', 'creditHistories', 'directPurchaseRecords', 'generalTemplates', 'invoices', 'moRecords', 'notices', 'ownBill',
         'payOrders', 'products', 'purchaseRecords', 'rebateBills', 'remain', 'reportsPre', 'reportsPreDay', 'reportsSuf', 'reportsSufDay', 'sendRecords',
         'sendTasks', 'signs', 'smsBills', 'subAccountFinance', 'subAccounts', 'supportContacts', 'templates', 'timedTaskPhones', 'timedTasks',
       ].sort(),

@@ -95,12 +95,12 @@ describe('just after midnight in Shanghai (still the day before in New York)', (
     expect(uplinkDayDisabled(picked('2026-03-31'))).toBe(true);
   });
 
-  it('reports: up to Shanghai’s yesterday', () => {
+  it('reports: up to Shanghai’s today (live), the 90 days before it by default', () => {
     expect(yesterday().format(D)).toBe('2026-06-30');
     const r = defaultReportRange();
-    expect([r.from.format(D), r.to.format(D)]).toEqual(['2026-04-02', '2026-06-30']);
-    expect(reportDayDisabled('pre', picked('2026-06-30'))).toBe(false);
-    expect(reportDayDisabled('pre', picked('2026-07-01'))).toBe(true);
+    expect([r.from.format(D), r.to.format(D)]).toEqual(['2026-04-03', '2026-07-01']);
+    expect(reportDayDisabled('pre', picked('2026-07-01'))).toBe(false);
+    expect(reportDayDisabled('pre', picked('2026-07-02'))).toBe(true);
     expect(reportRangeProblem('pre', '2026-06-01', '2026-06-30')).toBeNull();
   });
 

@@ -36,7 +36,8 @@ describe('number box (common/sms/numbers through the page)', () => {
   it('normalises as typed and counts total / valid / invalid / repeat', () => {
     const box = numberInput('13800138000；12345\n13800138000 ，13012345678');
     expect(box.text).toBe('13800138000,12345,13800138000,13012345678');
-    expect(box.check).toMatchObject({ total: 4, valid: 3, invalid: 1, repeat: 1 });
+    // 有效 counts the distinct valid numbers (what is sent and charged): total = valid + invalid + repeat
+    expect(box.check).toMatchObject({ total: 4, valid: 2, invalid: 1, repeat: 1 });
     expect(box.check.unique).toEqual(['13800138000', '13012345678']);
   });
   it('confirm clears the invalid numbers; import appends', () => {
