@@ -52,7 +52,7 @@ export const Empty: Story = {
     const c = within(canvasElement);
     await expect((await c.findAllByText('暂无数据', {}, T)).length).toBeGreaterThan(0);
     await expect(c.queryByText('在线充值')).toBeNull();
-    await expect(c.getByTestId('credit-alarm-summary')).toHaveTextContent('未设置');
+    await expect(await c.findByTestId('credit-alarm-summary', {}, T)).toHaveTextContent('未设置');
   },
 };
 

@@ -136,7 +136,9 @@ export const Failed: Story = {
   name: '加载失败',
   parameters: { msw: { handlers: [http.post('/api/agent/noticePage', () => fail(500, '服务器繁忙，请稍后再试')), ...consoleApi()] } },
   play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelector('.ant-alert')).toHaveTextContent('服务器繁忙，请稍后再试'), T);
-    await expect(canvasElement.querySelector('.ant-empty')).not.toBeNull();
+    // the shared list error state: the message and 重试, not an empty list
+    const error = await within(canvasElement).findByTestId('list-error', {}, T);
+    await expect(error).toHaveTextContent('服务器繁忙，请稍后再试');
+    await expect(canvasElement.querySelector('.ant-empty')).toBeNull();
   },
 };

@@ -1,6 +1,6 @@
 /** 公告 (/notice/notice): search by content (Enter or 查询), click a row to read the notice. */
 import { useNavigate } from 'react-router';
-import { Alert, Card, Typography } from 'antd';
+import { Card, Typography } from 'antd';
 import { YesNo, type Notice } from '@/generated/schemas';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable } from '@/components/SchemaTable/SchemaTable';
@@ -11,11 +11,10 @@ import { noticeListScreen, notices, noticeViewPath } from '.';
 
 export default function NoticeList() {
   const navigate = useNavigate();
-  const { tableProps, searchFormProps, tableQuery } = useSchemaList<Notice>(notices);
+  const { tableProps, searchFormProps } = useSchemaList<Notice>(notices);
   return (
     <Card title={noticeListScreen.label}>
       <SchemaFilterBar filter={notices.filter} formProps={searchFormProps} />
-      {tableQuery.isError && <Alert type="error" showIcon style={{ marginBottom: 16 }} message={tableQuery.error?.message || '公告加载失败'} />}
       <SchemaTable<Notice>
         {...tableProps}
         entity={notices.entity}

@@ -84,8 +84,11 @@ export const LoadError: Story = {
   parameters: { msw: { handlers: [listError, ...consoleApi(), ...signApi()] } },
   play: async ({ canvasElement }) => {
     await expect(await within(document.body).findByText('服务器繁忙，请稍后再试', {}, T)).toBeInTheDocument();
-    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).toBeNull(), T);
-    await expect(within(canvasElement).getByText('暂无数据')).toBeInTheDocument();
+    // the list's error state (加载失败, the message, 重试), never 暂无数据 as if there were no signs
+    const error = await within(canvasElement).findByTestId('list-error', {}, T);
+    await expect(error).toHaveTextContent('服务器繁忙，请稍后再试');
+    await expect(within(error).getByRole('button', { name: /重\s*试/ })).toBeInTheDocument();
+    await expect(within(canvasElement).queryByText('暂无数据')).toBeNull();
   },
 };
 
