@@ -59,6 +59,16 @@ async function setAccount(server: TestServer, clientid: string, values: Record<s
   server.app.services.smppServer?.forgetAccounts();
 }
 
+async function noSessionsOf(server: TestServer, clientid: string) {
+  const id = await accountId(server, clientid);
+  for (let i = 0; i < 100; i++) {
+    const r = await db(server).selectFrom('smpp_sessions').select((eb) => eb.fn.countAll<string>().as('n')).where('account_id', '=', id).executeTakeFirstOrThrow();
+    if (Number(r.n) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${clientid} still has smpp_sessions rows`);
+}
+
 describe.each(backends)('SMPP server for customers (%s)', (backend) => {
   const t = useServer(backend, { config: { smppServerPort: -1, smppServerHost: '127.0.0.1' } });
 
@@ -132,6 +142,9 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
       expect(inside.status).toBe(0);
       inside.s.socket.destroy();
       await closed(inside.s);
+      // the listener drops a closed session's smpp_sessions row when it sees the close (asynchronously):
+      // sessions of this and the earlier tests must be gone before nodenum 1 is tried
+      await noSessionsOf(t.server, 'client1');
       await setAccount(t.server, 'client1', { ip: '', nodenum: '1' });
       const first = await bound(t.server);
       expect(first.status).toBe(0);
@@ -140,6 +153,7 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
       const u = await call(first.s, 'unbind');
       expect(u.command).toBe('unbind_resp');
       await closed(first.s);
+      await noSessionsOf(t.server, 'client1');
       expect((await bound(t.server)).status).toBe(0);
       await setAccount(t.server, 'client1', { nodenum: '' });
     });
