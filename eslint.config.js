@@ -49,7 +49,7 @@ export default defineConfig([
     // production code has no `any`
     files: ['server/**/*.ts', 'src/**/*.{ts,tsx}', 'common/**/*.ts', 'scripts/**/*.ts'],
     ignores: ['src/**/*.stories.tsx', 'src/stories/**', 'src/**/*.mock.ts'],
-    rules: { '@typescript-eslint/no-explicit-any': 'warn' },
+    rules: { '@typescript-eslint/no-explicit-any': 'error' },
   },
   {
     // stored codes are compared through the generated enum constants (`SignState.Deleted`), never `4`

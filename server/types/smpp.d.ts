@@ -17,8 +17,20 @@ declare module 'smpp' {
     isResponse(): boolean;
     response(options?: Record<string, unknown>): PDU;
     toBuffer(): Buffer;
-    // parameters / TLVs by name (system_id, message_id, short_message, esm_class, ...)
-    [key: string]: any;
+    // the parameters these tests and modules read by name; other parameters / TLVs as unknown
+    system_id?: string;
+    password?: string;
+    message_id?: string;
+    source_addr?: string;
+    destination_addr?: string;
+    esm_class?: number;
+    data_coding?: number;
+    registered_delivery?: number;
+    /** decoded: { message, udh? } (the library splits the UDH off when esm_class says so) */
+    short_message?: { message: string | Buffer; udh?: Buffer[] };
+    message_payload?: { message: string | Buffer } | Buffer;
+    network_error_code?: Buffer | number[];
+    [key: string]: unknown;
   }
   export const PDU: {
     new (command: string, options?: Record<string, unknown>): PDU;

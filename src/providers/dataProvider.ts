@@ -15,7 +15,24 @@
  * The list-shape normalisation ({list,totalCount,...} | {data,totalRecord,...} |
  * {entityList,totalCount}) is this provider's job and needs no declaration.
  */
-import type { BaseRecord, CrudFilter, CrudSort, CustomParams, DataProvider, Pagination } from '@refinedev/core';
+import type {
+  BaseRecord,
+  CreateParams,
+  CreateResponse,
+  CrudFilter,
+  CrudSort,
+  CustomParams,
+  DataProvider,
+  DeleteOneParams,
+  DeleteOneResponse,
+  GetListParams,
+  GetListResponse,
+  GetOneParams,
+  GetOneResponse,
+  Pagination,
+  UpdateParams,
+  UpdateResponse,
+} from '@refinedev/core';
 import { get, postForm, postJson, type ApiBody, type ApiRequestConfig } from './http';
 
 /** How a call sends its parameters: GET query string, POST form (urlencoded) or POST JSON. */
@@ -32,7 +49,7 @@ export type PagingStyle = 'currentPage' | 'page' | 'none';
 export const DEFAULT_PAGE_SIZE = 15;
 
 /** A filter mapping: the endpoint's parameter name, or a function returning the parameters to send. */
-export type FilterMapping = string | ((value: any) => Record<string, unknown>);
+export type FilterMapping = string | ((value: unknown) => Record<string, unknown>);
 
 export interface Endpoint {
   /** path under /api; `:id` is replaced with the record id */
@@ -69,7 +86,7 @@ export interface ResourceDefinition {
 
 export type ResourceRegistry = Record<string, ResourceDefinition>;
 
-export interface NormalisedList<T = any> {
+export interface NormalisedList<T = BaseRecord> {
   data: T[];
   total: number;
 }
@@ -80,8 +97,9 @@ const num = (v: unknown, fallback: number) => {
 };
 
 /** One container (body.data or the body itself) -> list, if it has one of the known shapes. */
-function listIn(c: any): NormalisedList | undefined {
-  if (!c || typeof c !== 'object' || Array.isArray(c)) return undefined;
+function listIn(container: unknown): NormalisedList | undefined {
+  if (!container || typeof container !== 'object' || Array.isArray(container)) return undefined;
+  const c = container as Record<string, unknown>;
   // {list, totalCount, currentPage, pageRowCount, totalPage}
   if (Array.isArray(c.list)) return { data: c.list, total: num(c.totalCount ?? c.totalRecord, c.list.length) };
   // {entityList, totalCount}
@@ -97,12 +115,12 @@ function listIn(c: any): NormalisedList | undefined {
  * `{list,totalCount,currentPage,pageRowCount,totalPage}`, `{data,totalRecord,page,rows}`
  * (rows may be the array), `{entityList,totalCount}`; a bare array counts as one unpaged list.
  */
-export function normaliseList<T = any>(body: ApiBody | unknown): NormalisedList<T> {
-  const b = body as any;
-  if (Array.isArray(b)) return { data: b, total: b.length };
-  if (!b || typeof b !== 'object') return { data: [], total: 0 };
-  if (Array.isArray(b.data) && !('totalRecord' in b) && !('totalCount' in b)) return { data: b.data, total: b.data.length };
-  return listIn(b.data) ?? listIn(b) ?? { data: [], total: 0 };
+export function normaliseList<T = BaseRecord>(body: ApiBody | unknown): NormalisedList<T> {
+  if (Array.isArray(body)) return { data: body as T[], total: body.length };
+  if (!body || typeof body !== 'object') return { data: [], total: 0 };
+  const b = body as Record<string, unknown>;
+  if (Array.isArray(b.data) && !('totalRecord' in b) && !('totalCount' in b)) return { data: b.data as T[], total: b.data.length };
+  return (listIn(b.data) ?? listIn(b) ?? { data: [], total: 0 }) as NormalisedList<T>;
 }
 
 /** Refine pagination -> the endpoint's page parameters. */
@@ -134,7 +152,7 @@ export function filterParams(endpoint: ListEndpoint, filters: CrudFilter[] = [])
 }
 
 /** Sends one call the way the endpoint wants it; resolves with the whole body. */
-export function call<T = any>(method: CallMethod, url: string, params?: object, config?: ApiRequestConfig): Promise<ApiBody<T>> {
+export function call<T = unknown>(method: CallMethod, url: string, params?: object, config?: ApiRequestConfig): Promise<ApiBody<T>> {
   if (method === 'form') return postForm<T>(url, params, config);
   if (method === 'json') return postJson<T>(url, params, config);
   return get<T>(url, params, config);
@@ -169,7 +187,7 @@ export function createDataProvider(registry: ResourceRegistry): DataProvider {
   return {
     getApiUrl: () => '/api',
 
-    async getList({ resource, pagination, filters, sorters, meta }) {
+    async getList<TData extends BaseRecord = BaseRecord>({ resource, pagination, filters, sorters, meta }: GetListParams): Promise<GetListResponse<TData>> {
       const def = definition(registry, resource);
       const ep = endpointOf(def, resource, 'list');
       const params = {
@@ -183,38 +201,38 @@ export function createDataProvider(registry: ResourceRegistry): DataProvider {
       const { data, total } = normaliseList(body);
       // a list's totals row over every page (the reports' `totals`), when the server gives one
       const totals = (body as { data?: { totals?: unknown } } | undefined)?.data?.totals;
-      return { data: data.map<any>((r) => withRecordId(def, r)), total, ...(totals && typeof totals === 'object' ? { totals } : {}) };
+      return { data: data.map((r) => withRecordId(def, r) as TData), total, ...(totals && typeof totals === 'object' ? { totals } : {}) };
     },
 
-    async getOne({ resource, id, meta }) {
+    async getOne<TData extends BaseRecord = BaseRecord>({ resource, id, meta }: GetOneParams): Promise<GetOneResponse<TData>> {
       const def = definition(registry, resource);
       const ep = endpointOf(def, resource, 'one');
       const { url, params } = withId(ep, id, meta?.params);
-      const body = await call(ep.method ?? 'get', url, params);
-      return { data: withRecordId(def, body.data) };
+      const body = await call<TData>(ep.method ?? 'get', url, params);
+      return { data: withRecordId(def, body.data as TData) };
     },
 
-    async create({ resource, variables, meta }) {
+    async create<TData extends BaseRecord = BaseRecord, TVariables = object>({ resource, variables, meta }: CreateParams<TVariables>): Promise<CreateResponse<TData>> {
       const def = definition(registry, resource);
       const ep = endpointOf(def, resource, 'create');
       const body = await call(ep.method ?? 'form', ep.url, { ...ep.params, ...(variables as object), ...meta?.params });
-      return { data: withRecordId<any>(def, body.data ?? variables) };
+      return { data: withRecordId(def, (body.data ?? variables) as TData) };
     },
 
-    async update({ resource, id, variables, meta }) {
+    async update<TData extends BaseRecord = BaseRecord, TVariables = object>({ resource, id, variables, meta }: UpdateParams<TVariables>): Promise<UpdateResponse<TData>> {
       const def = definition(registry, resource);
       const ep = endpointOf(def, resource, 'update');
       const { url, params } = withId(ep, id, { ...(variables as object), ...meta?.params });
       const body = await call(ep.method ?? 'form', url, params);
-      return { data: withRecordId<any>(def, body.data ?? { id, ...(variables as object) }) };
+      return { data: withRecordId(def, (body.data ?? { id, ...(variables as object) }) as TData) };
     },
 
-    async deleteOne({ resource, id, variables, meta }) {
+    async deleteOne<TData extends BaseRecord = BaseRecord, TVariables = object>({ resource, id, variables, meta }: DeleteOneParams<TVariables>): Promise<DeleteOneResponse<TData>> {
       const def = definition(registry, resource);
       const ep = endpointOf(def, resource, 'deleteOne');
       const { url, params } = withId(ep, id, { ...(variables as object), ...meta?.params });
       const body = await call(ep.method ?? 'form', url, params);
-      return { data: (body.data ?? { id }) };
+      return { data: (body.data ?? { id }) as TData };
     },
 
     /**

@@ -53,7 +53,7 @@ describe.each(backends)('SMPP long messages across connections and processes (%s
     expect(await partsLeft(t.server)).toBe(2);
     const p2 = await call(b, 'submit_sm', { destination_addr: '13800138101', short_message: { udh: udh(2), message: B } });
     expect(p2.command_status).toBe(0);
-    const m = await messageOf(t.server, p2.message_id);
+    const m = await messageOf(t.server, p2.message_id!);
     expect(m.task_content).toBe(A + B);
     expect(m.pieces_per_msg).toBe(2);
     expect(await partsLeft(t.server)).toBe(0);
@@ -70,7 +70,7 @@ describe.each(backends)('SMPP long messages across connections and processes (%s
       expect((await sar(b, 2, B)).command_status).toBe(0);
       const last = await sar(a, 1, A);
       expect(last.command_status).toBe(0);
-      expect((await messageOf(t.server, last.message_id)).task_content).toBe(A + B);
+      expect((await messageOf(t.server, last.message_id!)).task_content).toBe(A + B);
       expect(await partsLeft(t.server)).toBe(0);
     } finally {
       await other.close();

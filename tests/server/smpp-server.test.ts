@@ -296,16 +296,16 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
       const p1 = await call(s, 'submit_sm', { destination_addr: '13800138001', short_message: { udh: udh(1), message: a } });
       const p2 = await call(s, 'submit_sm', { destination_addr: '13800138001', short_message: { udh: udh(2), message: b } });
       expect([p1.command_status, p2.command_status]).toEqual([0, 0]);
-      expect((await textOf(p2.message_id)).content).toBe(whole);
+      expect((await textOf(p2.message_id!)).content).toBe(whole);
       // SAR TLVs
       const sar = (seq: number, text: string) => call(s, 'submit_sm', { destination_addr: '13800138002', short_message: text, sar_msg_ref_num: 7, sar_total_segments: 2, sar_segment_seqnum: seq });
       await sar(2, b);
       const last = await sar(1, a);
-      expect((await textOf(last.message_id)).content).toBe(whole);
+      expect((await textOf(last.message_id!)).content).toBe(whole);
       // message_payload
       const pl = await call(s, 'submit_sm', { destination_addr: '13800138003', message_payload: whole });
       expect(pl.command_status).toBe(0);
-      const t3 = await textOf(pl.message_id);
+      const t3 = await textOf(pl.message_id!);
       expect(t3.content).toBe(whole);
       expect(t3.pieces_per_msg).toBe(2);
     });
@@ -363,7 +363,7 @@ describe.each(backends)('SMPP receipts to the customer (%s)', (backend) => {
   async function sendAndDeliver(server: TestServer, phones: string[], delivered: (i: number) => boolean = () => true, registered = 1) {
     const { s } = await bound(server, 'bind_transmitter');
     const ids: string[] = [];
-    for (const p of phones) ids.push((await call(s, 'submit_sm', { destination_addr: p, short_message: '【好易购】订单已发货 order shipped', registered_delivery: registered })).message_id);
+    for (const p of phones) ids.push((await call(s, 'submit_sm', { destination_addr: p, short_message: '【好易购】订单已发货 order shipped', registered_delivery: registered })).message_id!);
     s.socket.destroy();
     const link = new FakeLink();
     link.delivered = (ref) => delivered(ref);
@@ -407,9 +407,9 @@ describe.each(backends)('SMPP receipts to the customer (%s)', (backend) => {
     await until(async () => (await queued(t.server)).length === 0);
     expect(r.got.map((p) => p.receipted_message_id)).toEqual(ids);
     for (const [i, p] of r.got.entries()) {
-      expect(p.esm_class & 0x3c).toBe(0x04);
+      expect(p.esm_class! & 0x3c).toBe(0x04);
       expect(p.message_state).toBe(2);
-      expect(String(p.short_message.message)).toMatch(new RegExp(`^id:${ids[i]} sub:001 dlvrd:001 submit date:\\d{10} done date:\\d{10} stat:DELIVRD err:000 text:`));
+      expect(String(p.short_message!.message)).toMatch(new RegExp(`^id:${ids[i]} sub:001 dlvrd:001 submit date:\\d{10} done date:\\d{10} stat:DELIVRD err:000 text:`));
     }
     await new Promise((res) => setTimeout(res, 600));
     expect(r.got.length).toBe(2);
@@ -423,7 +423,7 @@ describe.each(backends)('SMPP receipts to the customer (%s)', (backend) => {
     const a = await receiver(t.server, () => (n++ === 0 ? 0x08 : 0));
     await until(() => a.got.length >= 2);
     expect(a.got.map((p) => p.receipted_message_id)).toEqual([id, id]);
-    expect(String(a.got[0].short_message.message)).toContain('stat:UNDELIV');
+    expect(String(a.got[0].short_message!.message)).toContain('stat:UNDELIV');
     expect(a.got[0].message_state).toBe(5);
     await until(async () => (await queued(t.server)).length === 0);
     a.s.socket.destroy();

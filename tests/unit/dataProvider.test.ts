@@ -41,7 +41,10 @@ const registry: ResourceRegistry = {
       paging: 'currentPage',
       filters: {
         keyword: 'customerInfo',
-        createdAt: ([start, end]: [string, string]) => ({ start_time_day: start, end_time_day: end }),
+        createdAt: (range) => {
+          const [start, end] = range as [string, string];
+          return { start_time_day: start, end_time_day: end };
+        },
       },
     },
     one: { url: '/client/account/detail', idParam: 'client_id' },

@@ -27,7 +27,7 @@
  * writes what is still owed back (ledger rows for money, pool_movements for pieces) and raises
  * refunded_amount / refunded_pieces. Idempotent: calling it again writes nothing new.
  */
-import type { Transaction } from 'kysely';
+import type { Insertable, Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/types';
 import { LedgerService } from '../ledger/service';
@@ -35,6 +35,7 @@ import { Money, money2, type MoneyValue } from '../ledger/money';
 import { BillPaymentType, Carrier, ChargeMode, ChargeState, ProductType, SendKind, SendRecordStatus, SmsType } from '../../../common/generated/schemas';
 
 type Tx = Transaction<Database>;
+type PoolMove = Insertable<Database['pool_movements']>;
 type Ctx = Pick<AppContext, 'now'>;
 
 /** message states whose cost is returned (contract) */
@@ -212,7 +213,7 @@ export async function chargeIntlPools(
   if (!Number.isInteger(need)) throw new Error('chargeIntlPools: the amount must be whole cents');
   if (pools.reduce((n, p) => n + p.remaining, 0) < need) return { ok: false, kind: 'intlPools', remain: intlRemainOf(pools), needed: money2(c.amount) };
   const left = new Map(pools.map((p) => [p.id, p.remaining]));
-  const moves: { pool_id: number; task_id: number; pieces: number; remaining_after: number; kind: number; carrier: number; remark: string; created_at: Date }[] = [];
+  const moves: PoolMove[] = [];
   for (const p of pools) {
     if (need === 0) break;
     const take = Math.min(need, p.remaining);
@@ -256,7 +257,7 @@ export async function chargePlan(trx: Tx, ctx: Ctx, plan: ChargePlan): Promise<C
   const alloc = allocatePools(pools, plan.smstype, need);
   if (!alloc) return { ok: false, kind: 'pieces', remain: remainOf(pools), needed: chargeNum };
   const left = new Map(pools.map((p) => [p.id, p.remaining]));
-  const moves: { pool_id: number; task_id: number; pieces: number; remaining_after: number; kind: number; carrier: number; remark: string; created_at: Date }[] = [];
+  const moves: PoolMove[] = [];
   for (const c of CARRIERS) {
     for (const [poolId, n] of alloc.get(c)!) {
       const after = left.get(poolId)! - n;
@@ -268,11 +269,11 @@ export async function chargePlan(trx: Tx, ctx: Ctx, plan: ChargePlan): Promise<C
   return { ok: true, amount: '0.00', cost: '0.0000', chargeNum };
 }
 
-async function writePoolMoves(trx: Tx, moves: { pool_id: number }[] & object[], remaining: Map<number, number>) {
+async function writePoolMoves(trx: Tx, moves: PoolMove[], remaining: Map<number, number>) {
   if (!moves.length) return;
   const touched = [...new Set(moves.map((m) => m.pool_id))].sort((a, b) => a - b);
   for (const id of touched) await trx.updateTable('product_pools').set({ remaining: remaining.get(id)! }).where('id', '=', id).execute();
-  await trx.insertInto('pool_movements').values(moves as any).execute();
+  await trx.insertInto('pool_movements').values(moves).execute();
 }
 
 interface TaskForSettle {
@@ -349,7 +350,7 @@ async function settleIntlPools(trx: Tx, ctx: Ctx, t: TaskForSettle) {
   const ids = [...give.keys()].sort((a, b) => a - b);
   const pools = await trx.selectFrom('product_pools').select(['id', 'remaining']).where('id', 'in', ids).orderBy('id').forUpdate().execute();
   const remaining = new Map(pools.map((p) => [p.id, p.remaining]));
-  const rows: { pool_id: number; task_id: number; pieces: number; remaining_after: number; kind: number; carrier: number; remark: string; created_at: Date }[] = [];
+  const rows: PoolMove[] = [];
   let returned = 0;
   for (const [pool, n] of give) {
     const after = remaining.get(pool)! + n;
@@ -431,7 +432,7 @@ async function settlePieces(trx: Tx, ctx: Ctx, t: TaskForSettle) {
   const poolIds = [...new Set([...give.keys()].map((k) => Number(k.split(':')[0])))].sort((a, b) => a - b);
   const pools = await trx.selectFrom('product_pools').select(['id', 'remaining']).where('id', 'in', poolIds).orderBy('id').forUpdate().execute();
   const remaining = new Map(pools.map((p) => [p.id, p.remaining]));
-  const rows: { pool_id: number; task_id: number; pieces: number; remaining_after: number; kind: number; carrier: number; remark: string; created_at: Date }[] = [];
+  const rows: PoolMove[] = [];
   let returned = 0;
   for (const [k, n] of give) {
     const [pool, carrier] = k.split(':').map(Number);

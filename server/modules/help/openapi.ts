@@ -7,7 +7,33 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { Access } from '../../http/route';
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
+
+/** The parts of an OpenAPI 3 document the HTML page reads (what @fastify/swagger writes). */
+interface SchemaView {
+  type?: string | string[];
+  enum?: unknown[];
+  oneOf?: SchemaView[];
+  const?: unknown;
+  minLength?: number;
+  maxLength?: number;
+  format?: string;
+  title?: string;
+  description?: string;
+  properties?: Record<string, SchemaView>;
+  required?: string[];
+}
+interface OperationView {
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: SchemaView }[];
+  requestBody?: { content?: Record<string, { schema?: SchemaView }> };
+}
+export interface OpenApiView {
+  info?: { title?: string; version?: string; description?: string };
+  paths?: Record<string, Record<string, OperationView>>;
+}
 
 /** Drops ajv-errors messages, ids and our annotations from a route schema so it reads as plain JSON Schema. */
 function plainSchema(s: unknown): unknown {
@@ -66,17 +92,17 @@ export async function registerOpenApi(app: FastifyInstance, platformName: string
 }
 
 /** The description of the /api routes (the routes outside /api are hidden). */
-export function openApiDocument(app: FastifyInstance): Json {
-  return (app as unknown as { swagger(): Json }).swagger();
+export function openApiDocument(app: FastifyInstance): OpenApiView {
+  return (app as unknown as { swagger(): OpenApiView }).swagger();
 }
 
 const esc = (s: unknown) =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-function typeText(s: Json | undefined): string {
+function typeText(s: SchemaView | undefined): string {
   if (!s) return '';
   if (s.enum) return `${s.type ?? ''} (${s.enum.map(String).join(' | ')})`;
-  if (s.oneOf) return s.oneOf.map((o: Json) => (o.const !== undefined ? String(o.const) : typeText(o))).join(' | ');
+  if (s.oneOf) return s.oneOf.map((o) => (o.const !== undefined ? String(o.const) : typeText(o))).join(' | ');
   const limits = [s.minLength !== undefined ? `≥${s.minLength}` : '', s.maxLength !== undefined ? `≤${s.maxLength}` : ''].filter(Boolean).join(' ');
   return [Array.isArray(s.type) ? s.type.join('|') : (s.type ?? ''), s.format ? `(${s.format})` : '', limits ? `长度 ${limits}` : ''].filter(Boolean).join(' ');
 }
@@ -89,8 +115,8 @@ interface ParamRow {
   description: string;
 }
 
-function paramsOf(op: Json): ParamRow[] {
-  const rows: ParamRow[] = (op.parameters ?? []).map((p: Json) => ({
+function paramsOf(op: OperationView): ParamRow[] {
+  const rows: ParamRow[] = (op.parameters ?? []).map((p) => ({
     name: p.name,
     where: p.in,
     required: !!p.required,
@@ -98,10 +124,10 @@ function paramsOf(op: Json): ParamRow[] {
     description: p.description ?? p.schema?.description ?? p.schema?.title ?? '',
   }));
   const content = op.requestBody?.content ?? {};
-  const body = (Object.values(content)[0] as Json | undefined)?.schema as Json | undefined;
+  const body = Object.values(content)[0]?.schema;
   if (body?.properties) {
     const req = new Set<string>(body.required ?? []);
-    for (const [name, p] of Object.entries<Json>(body.properties)) {
+    for (const [name, p] of Object.entries(body.properties)) {
       rows.push({ name, where: 'body', required: req.has(name), type: typeText(p), description: p.title ?? p.description ?? '' });
     }
   }
@@ -109,10 +135,10 @@ function paramsOf(op: Json): ParamRow[] {
 }
 
 /** The HTTP API document: a self-contained HTML page (no script, inline style only). */
-export function renderApiHtml(doc: Json, generatedAt: string): string {
-  const ops: { method: string; path: string; op: Json }[] = [];
-  for (const [p, item] of Object.entries<Json>(doc.paths ?? {})) {
-    for (const [m, op] of Object.entries<Json>(item)) {
+export function renderApiHtml(doc: OpenApiView, generatedAt: string): string {
+  const ops: { method: string; path: string; op: OperationView }[] = [];
+  for (const [p, item] of Object.entries(doc.paths ?? {})) {
+    for (const [m, op] of Object.entries(item)) {
       if (['get', 'post', 'put', 'patch', 'delete'].includes(m)) ops.push({ method: m.toUpperCase(), path: p, op });
     }
   }

@@ -15,7 +15,7 @@
  * serialise, and a recharge committing meanwhile is seen; canAmount can never be exceeded.
  */
 import fs from 'node:fs';
-import { sql, type Transaction } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db';
 import type { Account, Database } from '../../db/types';
@@ -52,7 +52,7 @@ export const TRANSITIONS: Record<number, number[]> = {
 const STATUS_LABELS = new Map<number, string>(statusEnum.oneOf.map((o) => [o.const, o.title]));
 
 type Tx = Transaction<Database>;
-type InvoiceRow = Database['invoices'] extends infer T ? { [K in keyof T]: any } : never;
+type InvoiceRow = Selectable<Database['invoices']>;
 
 /** The province/city/district tree (common/generated/city.json, scripts/gen-city.ts). */
 export const CITY_FILE = new URL('../../../common/generated/city.json', import.meta.url);

@@ -18,7 +18,8 @@ import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import type { Database } from '../../db/types';
 import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
@@ -91,6 +92,9 @@ interface MessageRow {
   /** recordRows with `count`: the matching rows counted up to that cap + 1 (the same on every row) */
   total?: string | number;
 }
+
+/** sms_tasks as t, filtered and scoped, before its columns are chosen */
+type TaskQuery = SelectQueryBuilder<Database & { t: Database['sms_tasks'] }, 't', object>;
 
 interface TaskRow {
   id: number;
@@ -224,16 +228,16 @@ export class RecordsService {
   }
 
   /** one query for the page and the total (a window count), a second only past the last page */
-  private async taskPage<R>(q: any, paging: Paging, accounts: ScopedAccount[], toRow: (t: TaskRow, rowNum: number, clientids: Map<number, string>) => R) {
+  private async taskPage<R>(q: TaskQuery, paging: Paging, accounts: ScopedAccount[], toRow: (t: TaskRow, rowNum: number, clientids: Map<number, string>) => R) {
     const rows: (TaskRow & { total: string | number })[] = await q
       .select([...TASK_COLUMNS])
-      .select((eb: any) => eb.fn.countAll().over().as('total'))
+      .select((eb) => eb.fn.countAll<string>().over().as('total'))
       .orderBy('t.created_at', 'desc')
       .orderBy('t.id', 'desc')
       .limit(paging.size)
       .offset(paging.offset)
       .execute();
-    const total = rows.length ? Number(rows[0].total) : Number((await q.select((eb: any) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const total = rows.length ? Number(rows[0].total) : Number((await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
     const clientids = new Map(accounts.map((a) => [a.id, a.clientid]));
     return listPage(
       rows.map((r, i) => toRow(r, paging.offset + i + 1, clientids)),

@@ -11,7 +11,14 @@
 import { whereFrom, type ScopeAccount } from '../../db/filters';
 import type { CurrentPaging } from '../../http/contract';
 import type { AppContext } from '../../context';
-import type { Account } from '../../db/types';
+import type { Selectable } from 'kysely';
+import type { Account, Database } from '../../db/types';
+
+/** A template row as TemplateService.COLUMNS selects it (owner and creator joined). */
+type TemplateDbRow = Pick<
+  Selectable<Database['templates']>,
+  'id' | 'owner_id' | 'sms_type' | 'template_type' | 'business' | 'smstype' | 'sign' | 'content' | 'variable_count' | 'state' | 'remark' | 'creator_id' | 'order_no' | 'create_time' | 'update_time'
+> & { owner_clientid: string | null; creator_clientid: string | null };
 import { ApiError, errors } from '../../http/errors';
 import { INT4_MAX } from '../../http/guards';
 import { entityPage, pagingOf } from '../../http/paging';
@@ -119,17 +126,17 @@ export class TemplateService {
       .leftJoin('accounts as c', 'c.id', 't.creator_id');
   }
 
-  private toRow(r: any, caller: Account | null): TemplateRow {
+  private toRow(r: TemplateDbRow, caller: Account | null): TemplateRow {
     const row: TemplateRow = {
       templateId: r.id,
       clientId: r.owner_clientid ?? '',
-      smsType: r.sms_type,
-      templateType: r.template_type,
-      business: r.business,
+      smsType: r.sms_type as TemplateRow['smsType'],
+      templateType: r.template_type as TemplateRow['templateType'],
+      business: r.business as TemplateRow['business'],
       content: r.content,
       varibleCount: r.variable_count,
       sign: r.sign,
-      state: r.state,
+      state: r.state as TemplateRow['state'],
       remark: r.remark,
       userName: r.creator_clientid ?? '',
       createTimeStr: formatDateTime(r.create_time),
@@ -137,7 +144,7 @@ export class TemplateService {
       orderNo: r.order_no,
       isCreateor: caller && r.creator_id === caller.id ? 1 : 0,
     };
-    if (r.smstype !== null && r.smstype !== undefined) row.smstype = r.smstype;
+    if (r.smstype !== null && r.smstype !== undefined) row.smstype = r.smstype as TemplateRow['smstype'];
     return row;
   }
 

@@ -28,6 +28,6 @@ describe('content test highlighting', () => {
     expect(marks.map((m) => m.textContent)).toEqual(['<script>', '刷单']);
     expect(marks.every((m) => m.children.length === 0)).toBe(true);
     expect(box.textContent).toBe(text);
-    expect((window as any).__pwned).toBeUndefined();
+    expect((window as { __pwned?: unknown }).__pwned).toBeUndefined();
   });
 });
