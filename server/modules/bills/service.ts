@@ -16,8 +16,7 @@
  * (ALARM_SMS_DAILY). A crossing that sends nothing is kept with its reason (`skipped`: cooldown,
  * budget, no-phone); `alarmStats` (CLI `alarm-stats`) shows the day's figures.
  */
-import { PassThrough, type Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db';
 import type { Account } from '../../db/types';
@@ -25,7 +24,7 @@ import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf } from '../../http/paging';
 import { escapeLike, whereFrom } from '../../db/filters';
 import type { CurrentPaging } from '../../http/contract';
-import { exportColumns, safeRow } from '../../lib/export-columns';
+import { keysetPages, mapPages, xlsxStream } from '../../lib/xlsx-export';
 import { formatDateTime, startOfBusinessDay } from '../../lib/time';
 import { sql } from 'kysely';
 import { Money, money2 } from '../ledger';
@@ -189,41 +188,34 @@ export class BillsService {
       .executeTakeFirstOrThrow();
     if (Number(n) === 0) throw errors.refused(NO_DATA);
     if (Number(n) > BILL_EXPORT_MAX) throw errors.refused(sendForm['x-messages'].exportTooMany);
-    const out = new PassThrough();
-    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-    const ws = wb.addWorksheet('自有账单');
-    ws.columns = exportColumns(this.ctx.schemas.registry, 'entities/own-bill', [
-      { key: 'rownum', width: 8 },
-      { key: 'id', width: 10 },
-      { key: 'financial_type_str', width: 10 },
-      { key: 'payment_type_str', width: 16 },
-      { key: 'amount_str', width: 14 },
-      { key: 'balance_str', width: 14 },
-      { key: 'counterpart', width: 30 },
-      { key: 'order_id', width: 26 },
-      { key: 'paymentId', width: 26 },
-      { key: 'admin_name', width: 12 },
-      { key: 'remark', width: 40 },
-      { key: 'create_time', width: 20 },
-    ]);
-    ws.getRow(1).font = { bold: true };
-    const write = async () => {
-      let rownum = 0;
-      let before: number | undefined;
-      for (;;) {
-        let page = this.joined(q).orderBy('ledger.id', 'desc').limit(BATCH);
+    let rownum = 0;
+    const pages = keysetPages(
+      (before: number | undefined, limit) => {
+        let page = this.joined(q).orderBy('ledger.id', 'desc').limit(limit);
         if (before !== undefined) page = page.where('ledger.id', '<', before);
-        const rows = await page.execute();
-        for (const r of rows) ws.addRow(safeRow(this.billRow(r, ++rownum))).commit();
-        if (rows.length < BATCH || rownum >= BILL_EXPORT_MAX) break;
-        before = rows[rows.length - 1].id;
-      }
-      ws.commit();
-      await wb.commit();
-    };
-    write().catch((err) => {
-      this.ctx.log.error({ err }, 'own bill export failed');
-      out.destroy(err);
+        return page.execute();
+      },
+      (last) => last.id,
+      { batch: BATCH, max: BILL_EXPORT_MAX },
+    );
+    const out = xlsxStream(this.ctx, 'own bill', {
+      sheet: '自有账单',
+      entity: 'entities/own-bill',
+      columns: [
+        { key: 'rownum', width: 8 },
+        { key: 'id', width: 10 },
+        { key: 'financial_type_str', width: 10 },
+        { key: 'payment_type_str', width: 16 },
+        { key: 'amount_str', width: 14 },
+        { key: 'balance_str', width: 14 },
+        { key: 'counterpart', width: 30 },
+        { key: 'order_id', width: 26 },
+        { key: 'paymentId', width: 26 },
+        { key: 'admin_name', width: 12 },
+        { key: 'remark', width: 40 },
+        { key: 'create_time', width: 20 },
+      ],
+      rows: mapPages(pages, (r) => this.billRow(r, ++rownum)),
     });
     const stamp = formatDateTime(this.ctx.now()).replace(/\D/g, '');
     return { name: `自有账单_${stamp}.xlsx`, stream: out };

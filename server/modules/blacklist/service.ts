@@ -8,14 +8,12 @@
  * an agent sees its own and its sub-accounts' blacklists, any other account only its own. The
  * platform's list is never shown to accounts (an operator's list; its numbers are only skipped).
  */
-import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
 import { sql, type Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf } from '../../http/paging';
-import { exportColumns, safeRow } from '../../lib/export-columns';
+import { keysetPages, mapPages, xlsxStream } from '../../lib/xlsx-export';
 import { formatDateTime } from '../../lib/time';
 import { whereFrom } from '../../db/filters';
 import type { CurrentPaging } from '../../http/contract';
@@ -150,46 +148,33 @@ export class BlacklistService {
     if (total > EXPORT_MAX) throw errors.refused(BLACKLIST_MSG.exportTooMany);
     if (total === 0) throw errors.refused(BLACKLIST_MSG.exportNoData);
     const agent = me.user_type === UserType.Agent;
-    const out = new PassThrough();
-    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-    const ws = wb.addWorksheet('黑名单');
-    ws.columns = exportColumns(this.ctx.schemas.registry, 'entities/blacklist', [
-      { key: 'rownum', width: 8 },
-      ...(agent ? [{ key: 'clientid', width: 12 }, { key: 'clientName', width: 28 }] : []),
-      { key: 'phone', width: 16 },
-      { key: 'sourceStr', field: 'source', width: 12 },
-      { key: 'remark', width: 30 },
-      { key: 'createdBy', width: 12 },
-      { key: 'createDate', width: 20 },
-    ]);
-    ws.getRow(1).font = { bold: true };
-    const write = async () => {
-      const batch = 5000;
-      let rownum = 0;
-      let after: { t: Date; id: number } | undefined;
-      for (;;) {
-        let q = this.rowsQuery(me, scope, f).limit(batch);
-        if (after) {
-          const a = after;
-          q = q.where((eb) => eb(eb.refTuple('b.created_at', 'b.id'), '<', eb.tuple(a.t, a.id)));
-        }
-        const rows = await q.execute();
-        for (const r of rows) {
-          const row = this.toRow(r, ++rownum, byId);
-          ws.addRow(safeRow({ ...row, sourceStr: this.ctx.schemas.registry.enumLabel('blacklist-source', row.source) ?? '' })).commit();
-        }
-        if (rows.length < batch) break;
-        const last = rows[rows.length - 1];
-        after = { t: last.created_at, id: last.id };
-      }
-      ws.commit();
-      await wb.commit();
-    };
-    write().catch((err) => {
-      this.ctx.log.error({ err }, 'blacklist export failed');
-      out.destroy(err);
+    let rownum = 0;
+    const pages = keysetPages(
+      (after: { t: Date; id: number } | undefined, limit) => {
+        let q = this.rowsQuery(me, scope, f).limit(limit);
+        if (after) q = q.where((eb) => eb(eb.refTuple('b.created_at', 'b.id'), '<', eb.tuple(after.t, after.id)));
+        return q.execute();
+      },
+      (last) => ({ t: last.created_at, id: last.id }),
+      { batch: 5000 },
+    );
+    return xlsxStream(this.ctx, 'blacklist', {
+      sheet: '黑名单',
+      entity: 'entities/blacklist',
+      columns: [
+        { key: 'rownum', width: 8 },
+        ...(agent ? [{ key: 'clientid', width: 12 }, { key: 'clientName', width: 28 }] : []),
+        { key: 'phone', width: 16 },
+        { key: 'sourceStr', field: 'source', width: 12 },
+        { key: 'remark', width: 30 },
+        { key: 'createdBy', width: 12 },
+        { key: 'createDate', width: 20 },
+      ],
+      rows: mapPages(pages, (r) => {
+        const row = this.toRow(r, ++rownum, byId);
+        return { ...row, sourceStr: this.ctx.schemas.registry.enumLabel('blacklist-source', row.source) ?? '' };
+      }),
     });
-    return out;
   }
 }
 

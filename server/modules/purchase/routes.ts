@@ -1,14 +1,13 @@
 import { UserType } from '../../../common/generated/schemas';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
 import type { AppContext } from '../../context';
 import type { JsonSchema } from '../../../common/schema';
 import { api, fileReply, listOf, okOf, request } from '../../http/contract';
 import { ok } from '../../http/reply';
 import { errors } from '../../http/errors';
 import { route } from '../../http/route';
-import { exportColumns, type ExportColumn, safeRow } from '../../lib/export-columns';
+import type { ExportColumn } from '../../lib/export-columns';
+import { xlsxStream } from '../../lib/xlsx-export';
 import { formatDateTime } from '../../lib/time';
 import { sessionOf } from '../auth';
 import { sendFile, XLSX_MIME } from '../../http/download';
@@ -79,19 +78,7 @@ export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): Fast
   /** an xlsx of these rows, streamed; refused with NO_DATA when there are none */
   const xlsx = (reply: FastifyReply, name: string, entity: string, columns: ExportColumn[], rows: Record<string, unknown>[]) => {
     if (!rows.length) throw errors.refused(NO_DATA);
-    const out = new PassThrough();
-    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-    const ws = wb.addWorksheet(name);
-    ws.columns = exportColumns(ctx.schemas.registry, entity, columns);
-    ws.getRow(1).font = { bold: true };
-    (async () => {
-      for (const r of rows) ws.addRow(safeRow(r)).commit();
-      ws.commit();
-      await wb.commit();
-    })().catch((err) => {
-      ctx.log.error({ err }, `${name} export failed`);
-      out.destroy(err);
-    });
+    const out = xlsxStream(ctx, name, { sheet: name, entity, columns, rows: [rows] });
     return sendFile(reply, out, `${name}_${formatDateTime(ctx.now()).replace(/\D/g, '')}.xlsx`, { mime: XLSX_MIME });
   };
   const me = (req: FastifyRequest) => sessionOf(req).account;

@@ -17,14 +17,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import ExcelJS from 'exceljs';
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/types';
 import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf, type Paging } from '../../http/paging';
-import { exportColumns, safeRow } from '../../lib/export-columns';
+import { keysetPages, mapPages, writeXlsx, xlsxStream } from '../../lib/xlsx-export';
 import { formatDateTime } from '../../lib/time';
 import type { ClientsService, ScopedAccount } from '../clients';
 import { SendKind, SendTimeType, TaskDetailOutcome, TaskStatus, TimedTaskTimeType, UserType, type MoRecord, type SendRecord, type SendTask, type TimedTask } from '../../../common/generated/schemas';
@@ -575,16 +574,13 @@ export class RecordsService {
     };
   }
 
-  /** every matching record in keyset batches of BATCH */
-  private async *recordBatches(ids: number[], f: RecordFilter): AsyncGenerator<MessageRow[]> {
-    let after: { t: Date; id: number } | undefined;
-    for (;;) {
-      const rows = await this.recordRows(ids, f, { limit: BATCH, after });
-      if (rows.length) yield rows;
-      if (rows.length < BATCH) return;
-      const last = rows[rows.length - 1];
-      after = { t: last.created_at, id: last.id };
-    }
+  /** every matching record in keyset batches of BATCH (at most `max`) */
+  private recordBatches(ids: number[], f: RecordFilter, max?: number): AsyncGenerator<MessageRow[]> {
+    return keysetPages(
+      (after: { t: Date; id: number } | undefined, limit) => this.recordRows(ids, f, { limit, after }),
+      (last) => ({ t: last.created_at, id: last.id }),
+      { batch: BATCH, max },
+    );
   }
 
   /** counts for an export: over `max` → `tooMany`; none → 当前条件没有数据，无法导出 */
@@ -601,7 +597,7 @@ export class RecordsService {
     const ids = accounts.map((a) => a.id);
     const f = await this.filterOf(ids, bd);
     await this.exportCount(ids, f, this.ctx.config.recordTxtExportMax, RECORD_MSG.exportTxtTooMany);
-    const batches = this.recordBatches(ids, f);
+    const batches = this.recordBatches(ids, f, this.ctx.config.recordTxtExportMax);
     async function* lines() {
       for await (const rows of batches) yield rows.map((r) => `${r.phone}\n`).join('');
     }
@@ -635,34 +631,30 @@ export class RecordsService {
           out.on('finish', resolve);
           out.on('error', reject);
         });
-        const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-        const ws = wb.addWorksheet('发送记录');
-        ws.columns = exportColumns(this.ctx.schemas.registry, 'entities/send-record', [
-          { key: 'clientid', width: 12 },
-          { key: 'phone', width: 14 },
-          { key: 'operatorStr', field: 'operatorstype', width: 8 },
-          { key: 'provinceName', width: 10 },
-          { key: 'cityName', width: 14 },
-          { key: 'content', width: 60 },
-          { key: 'stateStr', field: 'state', width: 12 },
-          { key: 'errorcode', width: 12 },
-          { key: 'report', width: 12 },
-          { key: 'dateStr', width: 20 },
-          { key: 'smsNum', width: 10 },
-        ]);
-        ws.getRow(1).font = { bold: true };
+        // awaited below; a write failure is already what writeXlsx throws
+        done.catch(() => {});
         // rows arriving after the count may follow; never more than the limit
-        const max = this.ctx.config.recordExportMax;
-        for await (const batch of this.recordBatches(ids, f)) {
-          for (const r of batch.slice(0, max - rows)) {
+        rows = await writeXlsx(this.ctx.schemas.registry, out, {
+          sheet: '发送记录',
+          entity: 'entities/send-record',
+          columns: [
+            { key: 'clientid', width: 12 },
+            { key: 'phone', width: 14 },
+            { key: 'operatorStr', field: 'operatorstype', width: 8 },
+            { key: 'provinceName', width: 10 },
+            { key: 'cityName', width: 14 },
+            { key: 'content', width: 60 },
+            { key: 'stateStr', field: 'state', width: 12 },
+            { key: 'errorcode', width: 12 },
+            { key: 'report', width: 12 },
+            { key: 'dateStr', width: 20 },
+            { key: 'smsNum', width: 10 },
+          ],
+          rows: mapPages(this.recordBatches(ids, f, this.ctx.config.recordExportMax), (r) => {
             const row = this.recordRow(r, clientids);
-            ws.addRow(safeRow({ ...row, operatorStr: this.label('carrier', row.operatorstype) })).commit();
-          }
-          rows = Math.min(max, rows + batch.length);
-          if (rows >= max) break;
-        }
-        ws.commit();
-        await wb.commit();
+            return { ...row, operatorStr: this.label('carrier', row.operatorstype) };
+          }),
+        });
         await done;
         fs.renameSync(tmp, path.join(this.ctx.dataDir, rel));
       } catch (e) {
@@ -763,38 +755,27 @@ export class RecordsService {
     if (Number(n) > max) throw errors.refused(RECORD_MSG.exportTooMany);
     if (Number(n) === 0) throw errors.refused(RECORD_MSG.noData);
     const clientids = new Map(accounts.map((a) => [a.id, a.clientid]));
-    const out = new PassThrough();
-    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-    const ws = wb.addWorksheet('上行记录');
-    ws.columns = exportColumns(this.ctx.schemas.registry, 'entities/mo-record', [
-      { key: 'rowNum', width: 8 },
-      { key: 'clientid', width: 12 },
-      { key: 'phone', width: 14 },
-      { key: 'content', width: 60 },
-      { key: 'receivedateStr', width: 20 },
-    ]);
-    ws.getRow(1).font = { bold: true };
-    const write = async () => {
-      let rowNum = 0;
-      let after: { t: Date; id: number } | undefined;
-      for (;;) {
-        let page = q.select(['o.id', 'o.account_id', 'o.phone', 'o.content', 'o.received_at']).orderBy('o.received_at', 'desc').orderBy('o.id', 'desc').limit(BATCH);
-        if (after) {
-          const a = after;
-          page = page.where((eb) => eb(eb.refTuple('o.received_at', 'o.id'), '<', eb.tuple(a.t, a.id)));
-        }
-        const rows = await page.execute();
-        for (const r of rows) ws.addRow(safeRow(this.moRow(r, ++rowNum, clientids))).commit();
-        if (rows.length < BATCH || rowNum >= max) break;
-        const last = rows[rows.length - 1];
-        after = { t: last.received_at, id: last.id };
-      }
-      ws.commit();
-      await wb.commit();
-    };
-    write().catch((err) => {
-      this.ctx.log.error({ err }, 'uplink export failed');
-      out.destroy(err);
+    let rowNum = 0;
+    const pages = keysetPages(
+      (after: { t: Date; id: number } | undefined, limit) => {
+        let page = q.select(['o.id', 'o.account_id', 'o.phone', 'o.content', 'o.received_at']).orderBy('o.received_at', 'desc').orderBy('o.id', 'desc').limit(limit);
+        if (after) page = page.where((eb) => eb(eb.refTuple('o.received_at', 'o.id'), '<', eb.tuple(after.t, after.id)));
+        return page.execute();
+      },
+      (last) => ({ t: last.received_at, id: last.id }),
+      { batch: BATCH, max },
+    );
+    const out = xlsxStream(this.ctx, 'uplink', {
+      sheet: '上行记录',
+      entity: 'entities/mo-record',
+      columns: [
+        { key: 'rowNum', width: 8 },
+        { key: 'clientid', width: 12 },
+        { key: 'phone', width: 14 },
+        { key: 'content', width: 60 },
+        { key: 'receivedateStr', width: 20 },
+      ],
+      rows: mapPages(pages, (r) => this.moRow(r, ++rowNum, clientids)),
     });
     return { name: `上行记录_${stamp(this.ctx.now())}.xlsx`, stream: out };
   }

@@ -5,7 +5,6 @@
  * an agent sees the signs of its sub-accounts and its own, a sub-account only its own. Adding a
  * sign: an agent must pick one of its own sub-accounts; a sub-account always adds for itself.
  */
-import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { fileTypeFromBuffer } from 'file-type';
 import type { AppContext } from '../../context';
@@ -14,7 +13,8 @@ import type { Db } from '../../db';
 import type { Account, SignImportFailure } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf } from '../../http/paging';
-import { exportColumns, fieldTitle, safeRow } from '../../lib/export-columns';
+import { fieldTitle, safeRow } from '../../lib/export-columns';
+import { keysetPages, mapPages, xlsxStream } from '../../lib/xlsx-export';
 import { IMPORT_SHEET_LIMITS, readSheetRows, SpreadsheetError } from '../../lib/spreadsheet';
 import { formatDateTime } from '../../lib/time';
 import type { ClientsService, ScopedAccount } from '../clients';
@@ -292,45 +292,32 @@ export class SignService {
     if (total > this.ctx.config.signExportMax) throw errors.refused(MSG.exportTooMany);
     if (total === 0) throw errors.refused(MSG.exportNoData);
 
-    const out = new PassThrough();
-    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-    const ws = wb.addWorksheet('签名报备');
-    ws.columns = exportColumns(this.ctx.schemas.registry, 'entities/sign', [
-      { key: 'rownum', width: 8 },
-      { key: 'clientid', width: 12 },
-      { key: 'clientName', width: 28 },
-      { key: 'sign', width: 16 },
-      { key: 'userName', width: 12 },
-      { key: 'createDate', width: 20 },
-      { key: 'remarks', width: 30 },
-      { key: 'stateStr', field: 'state', width: 12 },
-      { key: 'cause', width: 30 },
-    ]);
-    ws.getRow(1).font = { bold: true };
-    const write = async () => {
-      const batch = 5000;
-      let rownum = 0;
-      let after: { t: Date; id: number } | undefined;
-      for (;;) {
-        let q = this.rowsQuery(me, scope, f).limit(batch);
-        if (after) {
-          const a = after;
-          q = q.where((eb) => eb(eb.refTuple('s.create_time', 's.id'), '<', eb.tuple(a.t, a.id)));
-        }
-        const rows = await q.execute();
-        for (const r of rows) ws.addRow(safeRow(this.toRow(r, ++rownum, names))).commit();
-        if (rows.length < batch) break;
-        const last = rows[rows.length - 1];
-        after = { t: last.create_time, id: last.id };
-      }
-      ws.commit();
-      await wb.commit();
-    };
-    write().catch((err) => {
-      this.ctx.log.error({ err }, 'sign export failed');
-      out.destroy(err);
+    let rownum = 0;
+    const pages = keysetPages(
+      (after: { t: Date; id: number } | undefined, limit) => {
+        let q = this.rowsQuery(me, scope, f).limit(limit);
+        if (after) q = q.where((eb) => eb(eb.refTuple('s.create_time', 's.id'), '<', eb.tuple(after.t, after.id)));
+        return q.execute();
+      },
+      (last) => ({ t: last.create_time, id: last.id }),
+      { batch: 5000 },
+    );
+    return xlsxStream(this.ctx, 'sign', {
+      sheet: '签名报备',
+      entity: 'entities/sign',
+      columns: [
+        { key: 'rownum', width: 8 },
+        { key: 'clientid', width: 12 },
+        { key: 'clientName', width: 28 },
+        { key: 'sign', width: 16 },
+        { key: 'userName', width: 12 },
+        { key: 'createDate', width: 20 },
+        { key: 'remarks', width: 30 },
+        { key: 'stateStr', field: 'state', width: 12 },
+        { key: 'cause', width: 30 },
+      ],
+      rows: mapPages(pages, (r) => this.toRow(r, ++rownum, names)),
     });
-    return out;
   }
 
   /** GET /sign/downloadExcelTemplate */
