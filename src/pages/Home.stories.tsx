@@ -5,7 +5,7 @@ import { agentDirectChargeMode, agentPackageMode, consoleApi, subAccount } from 
 import { emptyWeek, indexData, noStats, reportsApi, subIndexData } from '@/stories/reportsApi';
 import Home from './Home';
 
-const T = { timeout: 5000 };
+const T = { timeout: 15_000 };
 /** echarts comes in its own chunk: on a loaded machine it may take a while */
 const CHART = { timeout: 20_000 };
 
