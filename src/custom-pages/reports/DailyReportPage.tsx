@@ -3,31 +3,28 @@
  * package mode): one sub-account's rows per day (GET /client/report/consume/preday | sufday), the
  * export (consumeReportDayExport) and a back button. Date rules: reportDates.ts.
  */
+import { ExportButton } from '@/components/ExportButton/ExportButton';
 import { useCallback, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { App, Button, Card, Space } from 'antd';
-import { ArrowLeftOutlined, ExportOutlined } from '@ant-design/icons';
+import { Button, Card, Space } from 'antd';
+import { ArrowLeftOutlined } from '@ant-design/icons';
 import type { ReportRow } from '@/generated/schemas';
 import { ReportClickType } from '@/generated/schemas';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable } from '@/components/SchemaTable/SchemaTable';
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
-import { ApiError } from '@/providers/http';
-import { downloadPosted, SEND_MESSAGES } from '@/domain/send';
 import { defaultReportRange, reportPickerProps, reportRangeProblem, type ReportTab } from './reportDates';
 import { REPORT_COUNT_COLUMNS } from './tabs';
 import { reportSummary, totalsOf } from './ReportTotals';
 import { dailyReportScreen, reportsPreDay, reportsSufDay, reportTabScreens } from '.';
 
 export function DailyReportPage() {
-  const { message } = App.useApp();
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const id = search.get('id') ?? '';
   const clickType = search.get('clickType') === ReportClickType.International ? ReportClickType.International : search.get('clickType') === ReportClickType.Normal ? ReportClickType.Normal : undefined;
   const tab: ReportTab = clickType === ReportClickType.International || search.get('paytype') === '1' ? 'post' : 'pre';
   const fixed: Record<string, string> = { id, ...(clickType ? { clickType } : {}) };
-  const [exporting, setExporting] = useState(false);
   const [initialValues] = useState(() => {
     const { from, to } = defaultReportRange();
     return { start_time_day: from, end_time_day: to };
@@ -38,16 +35,6 @@ export function DailyReportPage() {
     validate,
     filters: { permanent: Object.entries(fixed).map(([field, value]) => ({ field, operator: 'eq' as const, value })) },
   });
-  const doExport = async () => {
-    setExporting(true);
-    try {
-      await downloadPosted('/client/report/consume/consumeReportDayExport', { ...params, ...fixed, paytype: tab === 'pre' ? 0 : 1 }, '日报表.xlsx');
-    } catch (e) {
-      message.error(e instanceof ApiError ? e.message : SEND_MESSAGES.noData);
-    } finally {
-      setExporting(false);
-    }
-  };
   const picker = reportPickerProps(tab);
   return (
     <Card
@@ -65,9 +52,7 @@ export function DailyReportPage() {
         fieldProps={{ start_time_day: picker, end_time_day: picker }}
         extra={
           <Space>
-            <Button icon={<ExportOutlined />} loading={exporting} onClick={doExport}>
-              导出
-            </Button>
+            <ExportButton url="/client/report/consume/consumeReportDayExport" params={{ ...params, ...fixed, paytype: tab === 'pre' ? 0 : 1 }} fileName="日报表.xlsx" />
           </Space>
         }
       />

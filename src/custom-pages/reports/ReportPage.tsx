@@ -8,18 +8,16 @@
  * (every row's sums, not the page's) with the success rate, and the delivery analysis (echarts, a
  * lazy chunk): per day, carrier, province and failure reason over 7 / 30 days.
  */
+import { ExportButton } from '@/components/ExportButton/ExportButton';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { App, Button, Card, Skeleton, Tabs, Typography } from 'antd';
-import { ExportOutlined } from '@ant-design/icons';
+import { Card, Skeleton, Tabs, Typography } from 'antd';
 import type { ReportRow } from '@/generated/schemas';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable } from '@/components/SchemaTable/SchemaTable';
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent, isPackageMode } from '@/providers/access';
-import { ApiError } from '@/providers/http';
-import { downloadPosted, SEND_MESSAGES } from '@/domain/send';
 import { defaultReportRange, reportPickerProps, reportRangeProblem, type ReportTab } from './reportDates';
 import { REPORT_COUNT_COLUMNS, reportTabs, tabQuery } from './tabs';
 import { reportSummary, totalsOf } from './ReportTotals';
@@ -29,8 +27,6 @@ import { dailyReportScreen, reportPreScreen, reportsPre, reportsSuf, reportTabSc
 
 
 function ReportTable({ tab, agent, packageMode }: { tab: ReportTab; agent: boolean; packageMode: boolean }) {
-  const { message } = App.useApp();
-  const [exporting, setExporting] = useState(false);
   const q = tabQuery(tab, packageMode);
   const [initialValues] = useState(() => {
     const { from, to } = defaultReportRange();
@@ -43,16 +39,6 @@ function ReportTable({ tab, agent, packageMode }: { tab: ReportTab; agent: boole
     filters: { permanent: Object.entries(q).map(([field, value]) => ({ field, operator: 'eq' as const, value })) },
   });
 
-  const doExport = async () => {
-    setExporting(true);
-    try {
-      await downloadPosted('/client/report/consume/consumeReportTotalExport', { ...params, ...q, paytype: tab === 'pre' ? 0 : 1 }, '消费报表.xlsx');
-    } catch (e) {
-      message.error(e instanceof ApiError ? e.message : SEND_MESSAGES.noData);
-    } finally {
-      setExporting(false);
-    }
-  };
   const picker = reportPickerProps(tab);
   const dailyLink = (r: ReportRow) => `${dailyReportScreen.path}?${new URLSearchParams({ id: r.clientid, ...(packageMode ? { paytype: tab === 'pre' ? '0' : '1' } : { clickType: q.clickType! }) })}`;
   return (
@@ -64,9 +50,7 @@ function ReportTable({ tab, agent, packageMode }: { tab: ReportTab; agent: boole
         formProps={searchFormProps}
         fieldProps={{ start_time_day: picker, end_time_day: picker }}
         extra={
-          <Button icon={<ExportOutlined />} loading={exporting} onClick={doExport}>
-            导出
-          </Button>
+          <ExportButton url="/client/report/consume/consumeReportTotalExport" params={{ ...params, ...q, paytype: tab === 'pre' ? 0 : 1 }} fileName="消费报表.xlsx" />
         }
       />
       <SchemaTable<ReportRow>

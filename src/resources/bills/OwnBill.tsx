@@ -5,9 +5,10 @@
  * credit history (GET /finance/creditHistories/list). The online-recharge button comes from
  * ./onlineRechargeSlot (set by the online-payment work).
  */
+import { ExportButton } from '@/components/ExportButton/ExportButton';
 import { useCallback, useEffect, useState } from 'react';
-import { App, Button, Card, Col, Descriptions, Row, Statistic, Tabs } from 'antd';
-import { BellOutlined, ExportOutlined } from '@ant-design/icons';
+import { Button, Card, Col, Descriptions, Row, Statistic, Tabs } from 'antd';
+import { BellOutlined } from '@ant-design/icons';
 import { BillPaymentType, type CreditAlarmForm, type CreditHistoryRow, type OwnBillRow } from '@/generated/schemas';
 import alarmForm from '@/generated/forms/credit-alarm';
 import { Money } from '@/components/Money/Money';
@@ -15,8 +16,6 @@ import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaFormDialog } from '@/components/SchemaForm/SchemaFormDialog';
 import { SchemaTable } from '@/components/SchemaTable/SchemaTable';
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
-import { ApiError } from '@/providers/http';
-import { downloadPosted, SEND_MESSAGES } from '@/domain/send';
 import { billsApi, type BillData, type CreditAlarm } from './api';
 import { OnlineRechargeSlot } from './onlineRechargeSlot';
 import { creditHistories, ownBill, ownBillScreen } from '.';
@@ -43,19 +42,7 @@ export function CreditAlarmDialog({ open, alarm, onClose, onDone }: { open: bool
 }
 
 function BillTab() {
-  const { message } = App.useApp();
-  const [exporting, setExporting] = useState(false);
   const { tableProps, searchFormProps, params } = useSchemaList<OwnBillRow>(ownBill);
-  const doExport = async () => {
-    setExporting(true);
-    try {
-      await downloadPosted('/finance/bill/self/export', params, '自有账单.xlsx');
-    } catch (e) {
-      message.error(e instanceof ApiError ? e.message : SEND_MESSAGES.noData);
-    } finally {
-      setExporting(false);
-    }
-  };
   return (
     <>
       <SchemaFilterBar
@@ -63,9 +50,7 @@ function BillTab() {
         formProps={searchFormProps}
         agent
         extra={
-          <Button icon={<ExportOutlined />} loading={exporting} onClick={doExport}>
-            导出
-          </Button>
+          <ExportButton url="/finance/bill/self/export" params={params} fileName="自有账单.xlsx" />
         }
       />
       <SchemaTable<OwnBillRow>

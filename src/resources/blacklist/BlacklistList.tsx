@@ -4,9 +4,10 @@
  * bar of schemas/filters/blacklist.json, the table of schemas/entities/blacklist.json, add, remove
  * and export. The platform's own blacklist is kept by operators and not shown here.
  */
+import { ExportButton } from '@/components/ExportButton/ExportButton';
 import { useState } from 'react';
 import { Alert, App, Button, Card, Popconfirm } from 'antd';
-import { DeleteOutlined, ExportOutlined, PlusOutlined } from '@ant-design/icons';
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useDelete } from '@refinedev/core';
 import type { BlacklistEntry } from '@/generated/schemas';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
@@ -14,8 +15,6 @@ import { SchemaTable, type SchemaColumn } from '@/components/SchemaTable/SchemaT
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
-import { ApiError } from '@/providers/http';
-import { downloadPosted } from '@/domain/send';
 import { MESSAGES } from '../../../common/schema/messages';
 import sourceEnum from '../../../schemas/enums/blacklist-source.json';
 import { BlacklistAddDialog } from './BlacklistAddDialog';
@@ -29,20 +28,9 @@ export function BlacklistList() {
   const { user } = useCurrentUser();
   const agent = isAgent(user);
   const [adding, setAdding] = useState(false);
-  const [exporting, setExporting] = useState(false);
   const { mutate: remove } = useDelete();
   const { tableProps, searchFormProps, params } = useSchemaList<BlacklistEntry>(blacklist);
 
-  const doExport = async () => {
-    setExporting(true);
-    try {
-      await downloadPosted('/blacklist/export', params, '黑名单.xlsx');
-    } catch (e) {
-      message.error(e instanceof ApiError ? e.message : '当前无法导出');
-    } finally {
-      setExporting(false);
-    }
-  };
 
   const columns: (string | SchemaColumn<BlacklistEntry>)[] = [
     { field: 'rownum', width: 70 },
@@ -66,9 +54,7 @@ export function BlacklistList() {
             <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)}>
               添加号码
             </Button>
-            <Button icon={<ExportOutlined />} loading={exporting} onClick={doExport}>
-              导出
-            </Button>
+            <ExportButton url="/blacklist/export" params={params} fileName="黑名单.xlsx" fallbackError="当前无法导出" />
           </>
         }
       />

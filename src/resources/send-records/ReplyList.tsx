@@ -4,9 +4,9 @@
  * months and a span of one month at most (只能查询近三个月的上行记录 / 查询时间跨度不能超过一个月,
  * schemas/forms/send.json), 15 a page, export (POST /send/exportmologs, .xlsx).
  */
+import { ExportButton } from '@/components/ExportButton/ExportButton';
 import { useCallback, useState } from 'react';
-import { App, Button, Card } from 'antd';
-import { ExportOutlined } from '@ant-design/icons';
+import { Card } from 'antd';
 import type { MoRecord } from '@/generated/schemas';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable } from '@/components/SchemaTable/SchemaTable';
@@ -14,16 +14,12 @@ import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { LongText } from '@/components/CopyText/CopyContentDialog';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
-import { ApiError } from '@/providers/http';
-import { downloadPosted, SEND_MESSAGES } from '@/domain/send';
 import { lastUplinkMonth, uplinkDayDisabled, uplinkRangeProblem } from './recordDates';
 import { moRecords, replyTab } from '.';
 
 export function ReplyList() {
-  const { message } = App.useApp();
   const { user } = useCurrentUser();
   const agent = isAgent(user);
-  const [exporting, setExporting] = useState(false);
   const [initialValues] = useState(() => {
     const { from, to } = lastUplinkMonth();
     return { startReceivedate: from, endReceivedate: to };
@@ -35,16 +31,6 @@ export function ReplyList() {
     queryOptions: { enabled: !!user },
   });
 
-  const doExport = async () => {
-    setExporting(true);
-    try {
-      await downloadPosted('/send/exportmologs', params, '回复记录.xlsx');
-    } catch (e) {
-      message.error(e instanceof ApiError ? e.message : SEND_MESSAGES.noData);
-    } finally {
-      setExporting(false);
-    }
-  };
 
   const dateProps = { allowClear: false, disabledDate: (d: Parameters<typeof uplinkDayDisabled>[0]) => uplinkDayDisabled(d) };
   return (
@@ -55,9 +41,7 @@ export function ReplyList() {
         formProps={searchFormProps}
         fieldProps={{ startReceivedate: dateProps, endReceivedate: dateProps }}
         extra={
-          <Button icon={<ExportOutlined />} loading={exporting} onClick={doExport}>
-            导出
-          </Button>
+          <ExportButton url="/send/exportmologs" params={params} fileName="回复记录.xlsx" />
         }
       />
       <SchemaTable<MoRecord>

@@ -3,9 +3,10 @@
  * the filter bar of schemas/filters/sign.json, the table of schemas/entities/sign.json, add,
  * delete, batch import and export.
  */
+import { ExportButton } from '@/components/ExportButton/ExportButton';
 import { useState } from 'react';
 import { App, Button, Card, Popconfirm, Space, Typography } from 'antd';
-import { DeleteOutlined, ExportOutlined, ImportOutlined, PlusOutlined } from '@ant-design/icons';
+import { DeleteOutlined, ImportOutlined, PlusOutlined } from '@ant-design/icons';
 import { useDelete } from '@refinedev/core';
 import { SignState, type Sign } from '@/generated/schemas';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
@@ -13,8 +14,6 @@ import { SchemaTable, type SchemaColumn } from '@/components/SchemaTable/SchemaT
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { useCurrentUser } from '@/layout/hooks';
 import { isAgent } from '@/providers/access';
-import { ApiError } from '@/providers/http';
-import { exportSigns } from './files';
 import { SignAddDialog } from './SignAddDialog';
 import { SignImportDialog } from './SignImportDialog';
 import { MESSAGES } from '../../../common/schema/messages';
@@ -26,21 +25,10 @@ export function SignList() {
   const agent = isAgent(user);
   const [adding, setAdding] = useState(false);
   const [importing, setImporting] = useState(false);
-  const [exporting, setExporting] = useState(false);
   const { mutate: remove } = useDelete();
 
   const { tableProps, searchFormProps, params } = useSchemaList<Sign>(signs);
 
-  const doExport = async () => {
-    setExporting(true);
-    try {
-      await exportSigns(params);
-    } catch (e) {
-      message.error(e instanceof ApiError ? e.message : '当前无法导出');
-    } finally {
-      setExporting(false);
-    }
-  };
 
   const columns: (string | SchemaColumn<Sign>)[] = [
     { field: 'rownum', width: 70 },
@@ -79,9 +67,7 @@ export function SignList() {
             <Button icon={<ImportOutlined />} onClick={() => setImporting(true)}>
               批量导入
             </Button>
-            <Button icon={<ExportOutlined />} loading={exporting} onClick={doExport}>
-              导出
-            </Button>
+            <ExportButton url="/sign/export" params={params} fileName="签名报备.xlsx" fallbackError="当前无法导出" />
           </>
         }
       />
