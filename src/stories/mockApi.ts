@@ -7,6 +7,11 @@ import type { AgentBaseInfo, Branding, CurrentUser, SupportContact } from '@/gen
 
 export const ok = <T>(data: T, msg = '成功') => HttpResponse.json({ code: 0, msg, data });
 export const fail = (code: number, msg: string) => HttpResponse.json({ code, msg });
+/** an .xlsx download named `name` (a few bytes: the console only saves it) */
+export const xlsxReply = (name: string) =>
+  new HttpResponse(new Uint8Array([0x50, 0x4b, 3, 4]), {
+    headers: { 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(name)}` },
+  });
 /** what the server answers when the session is gone: code 401 and the timeout header */
 export const sessionTimeout = () =>
   HttpResponse.json({ code: 401, msg: '登录超时' }, { status: 401, headers: { 'x-session-timeout': '1' } });

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { delay, http, HttpResponse } from 'msw';
+import { delay, http } from 'msw';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { fail } from '@/stories/mockApi';
+import { fail, xlsxReply } from '@/stories/mockApi';
 import { ExportButton } from './ExportButton';
 
 const T = { timeout: 10_000 };
@@ -10,9 +10,7 @@ let sent: Record<string, string> | undefined;
 const xlsx = http.post('/api/demo/export', async ({ request }) => {
   sent = Object.fromEntries(new URLSearchParams(await request.text()));
   await delay(600);
-  return new HttpResponse(new Uint8Array([0x50, 0x4b, 3, 4]), {
-    headers: { 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'content-disposition': "attachment; filename*=UTF-8''%E6%BC%94%E7%A4%BA.xlsx" },
-  });
+  return xlsxReply('演示.xlsx');
 });
 
 const meta = {

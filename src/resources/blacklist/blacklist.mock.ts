@@ -1,7 +1,7 @@
 /** Story data and MSW handlers for the blacklist screen (stories only; the app never imports this). */
-import { delay, http, HttpResponse, type HttpHandler } from 'msw';
+import { delay, http, type HttpHandler } from 'msw';
 import { BlacklistSource, type BlacklistEntry } from '@/generated/schemas';
-import { fail, ok } from '@/stories/mockApi';
+import { fail, ok, xlsxReply } from '@/stories/mockApi';
 
 export const clients = [
   { clientid: 'b20001', name: '上海优品电商有限公司' },
@@ -60,9 +60,7 @@ export function blacklistApi(opts: BlacklistApiOptions = {}): HttpHandler[] {
     }),
     http.post('/api/blacklist/export', async ({ request }) => {
       await log('export', request);
-      return new HttpResponse(new Uint8Array([0x50, 0x4b, 3, 4]), {
-        headers: { 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'content-disposition': "attachment; filename*=UTF-8''%E9%BB%91%E5%90%8D%E5%8D%95.xlsx" },
-      });
+      return xlsxReply('黑名单.xlsx');
     }),
   ];
 }

@@ -1,7 +1,7 @@
 /** Story data and MSW handlers for the sign screens (stories only; the app never imports this). */
-import { delay, http, HttpResponse, type HttpHandler } from 'msw';
+import { delay, http, type HttpHandler } from 'msw';
 import { type Sign, SignState } from '@/generated/schemas';
-import { fail, ok } from '@/stories/mockApi';
+import { fail, ok, xlsxReply } from '@/stories/mockApi';
 
 export const clients = [
   { clientid: 'b20001', name: '上海优品电商有限公司' },
@@ -60,9 +60,7 @@ export function signApi(opts: SignApiOptions = {}): HttpHandler[] {
     }),
     http.post('/api/sign/export', async ({ request }) => {
       await log('export', request);
-      return new HttpResponse(new Uint8Array([0x50, 0x4b, 3, 4]), {
-        headers: { 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'content-disposition': "attachment; filename*=UTF-8''%E7%AD%BE%E5%90%8D.xlsx" },
-      });
+      return xlsxReply('签名.xlsx');
     }),
   ];
 }
