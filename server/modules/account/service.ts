@@ -11,7 +11,7 @@ import { validateForm } from '../../http/validation';
 import { callbackUrlProblem } from '../../lib/safe-url';
 import { hashDigest, passwordDigest, verifyDigest } from '../../lib/crypto';
 import { formatDateTime } from '../../lib/time';
-import type { SessionService } from '../auth';
+import type { SessionService } from '../../http/session';
 import { effectiveStatus, oauthStatusForApi } from '../profile';
 import { checkMobile } from '../register';
 import type { UploadService } from '../upload';

@@ -6,7 +6,7 @@ import { ok } from '../../http/reply';
 import { route } from '../../http/route';
 import type { ProfileService } from '../profile/service';
 import { LOGIN_MESSAGES, type AuthService } from './service';
-import type { SessionService } from './session';
+import type { SessionService } from '../../http/session';
 
 const TAG = '会话与登录';
 

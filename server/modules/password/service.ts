@@ -11,7 +11,7 @@ import { ApiError } from '../../http/errors';
 import { hashPassword } from '../../lib/crypto';
 import { accountNameHashes } from '../auth/service';
 import { storePassword } from './store';
-import type { SessionService } from '../auth/session';
+import type { SessionService } from '../../http/session';
 import type { CaptchaService } from '../captcha/service';
 import { checkMobile } from '../register/mobile';
 import { CODE_MESSAGES, mailTarget, smsTarget, type VerificationService } from '../verification/service';

@@ -6,7 +6,7 @@ import { ApiError } from '../../http/errors';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
 import { MESSAGES } from '../../../common/schema/messages';
-import { sessionOf } from '../auth';
+import { sessionOf } from '../../http/session';
 import { money2 } from '../ledger';
 import type { PayProvider } from './providers';
 import type { PayService } from './service';

@@ -10,7 +10,7 @@ import { errors } from '../../http/errors';
 import { route } from '../../http/route';
 import { exportColumns, type ExportColumn, safeRow } from '../../lib/export-columns';
 import { formatDateTime } from '../../lib/time';
-import { sessionOf } from '../auth';
+import { sessionOf } from '../../http/session';
 import { sendFile, XLSX_MIME } from '../../http/download';
 import type { OrderLine, PurchaseService } from './service';
 import { MESSAGES } from '../../../common/schema/messages';

@@ -11,7 +11,7 @@ import { sendFile, XLSX_MIME } from '../../http/download';
 import { errors } from '../../http/errors';
 import { ok } from '../../http/reply';
 import { route, type RouteDecl } from '../../http/route';
-import { sessionOf, type SessionService } from '../auth';
+import { sessionOf, type SessionService } from '../../http/session';
 import type { AccountService } from '../account';
 import type { SubAccountService } from './service';
 import { TEST_MSG, type TestAccountService } from './test-accounts';

@@ -12,7 +12,7 @@ import { ApiError } from '../../http/errors';
 import { ok } from '../../http/reply';
 import { api, fileReply, listOf, okOf, request } from '../../http/contract';
 import { route } from '../../http/route';
-import { sessionOf } from '../auth';
+import { sessionOf } from '../../http/session';
 import { sendFile, XLSX_MIME } from '../../http/download';
 import { sendPayload, type SendResult } from '../send';
 import type { JsonSchema } from '../../../common/schema';
