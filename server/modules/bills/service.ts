@@ -28,7 +28,7 @@ import type { CurrentPaging } from '../../http/contract';
 import { exportColumns, safeRow } from '../../lib/export-columns';
 import { formatDateTime, startOfBusinessDay } from '../../lib/time';
 import { sql } from 'kysely';
-import { Money, money2 } from '../ledger';
+import { Money, money2 } from '../../lib/money';
 import { insertMessages } from '../send/messages';
 import { newTaskUid } from '../send/service';
 import { carrierOf } from '../../../common/sms/segments';

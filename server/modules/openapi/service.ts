@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { formatDateTime } from '../../lib/time';
-import { money2 } from '../ledger';
+import { money2 } from '../../lib/money';
 import { poolFigure } from '../billing';
 import { stateTitle, type MoRecord, type ReportRecord } from '../push/outbox';
 import { expandTask } from '../send';

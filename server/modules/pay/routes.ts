@@ -7,7 +7,7 @@ import { ok } from '../../http/reply';
 import { route } from '../../http/route';
 import { MESSAGES } from '../../../common/schema/messages';
 import { sessionOf } from '../../http/session';
-import { money2 } from '../ledger';
+import { money2 } from '../../lib/money';
 import type { PayProvider } from './providers';
 import type { PayService } from './service';
 import { sandboxPage } from './sandbox-page';

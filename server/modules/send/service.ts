@@ -11,7 +11,7 @@ import { ApiError, errors } from '../../http/errors';
 import { validateForm } from '../../http/validation';
 import { formatDateTime } from '../../lib/time';
 import type { ClientsService } from '../clients';
-import { Money, money2 } from '../ledger/money';
+import { Money, money2 } from '../../lib/money';
 import { LedgerService } from '../ledger/service';
 import {
   CARRIERS,

@@ -21,7 +21,8 @@ import { exportColumns, type ExportColumn, safeRow } from '../../lib/export-colu
 import { validateForm } from '../../http/validation';
 import { hashPassword, randomToken, sha256hex } from '../../lib/crypto';
 import { addMs, businessDayStart, formatDateTime } from '../../lib/time';
-import { Money, money2, type LedgerService, type TransferOp } from '../ledger';
+import type { LedgerService, TransferOp } from '../ledger';
+import { Money, money2 } from '../../lib/money';
 import { poolHeaderData } from '../reports';
 import {
   AccountStatus,

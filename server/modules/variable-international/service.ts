@@ -13,7 +13,8 @@ import type { AppContext } from '../../context';
 import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { validateForm } from '../../http/validation';
-import { LedgerService, Money, money2, type MoneyValue } from '../ledger';
+import { LedgerService } from '../ledger';
+import { Money, money2, type MoneyValue } from '../../lib/money';
 import { ceilCent, chargeIntlPools, chargePlan, intlRemainOf, planPieces, remainOf, usableIntlPools, usablePools, type ChargePlan } from '../billing';
 import {
   assertDeferredRoom,
