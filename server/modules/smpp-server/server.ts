@@ -36,7 +36,7 @@ import {
   TLV_MESSAGE_STATE,
   TLV_RECEIPTED_MESSAGE_ID,
 } from '../../lib/smpp-pdu';
-import { interfacePasswordMatches } from './interface-password';
+import { interfacePasswordMatches } from '../../lib/interface-password';
 
 /**
  * A command_length below the 16-octet header is never valid, but the library then waits for ever

@@ -4,7 +4,7 @@
  * agent_id is its own id (`owned`), answering 404 for unknown ids and 403 无权访问 for another
  * agent's sub-account. Money goes through the ledger (server/modules/ledger).
  */
-import { hashInterfacePassword, maskedInterfacePassword, newInterfacePassword } from '../smpp-server';
+import { hashInterfacePassword, maskedInterfacePassword, newInterfacePassword } from '../../lib/interface-password';
 import { interfaceDoors, normalizeIpWhitelist } from './interface-settings';
 import { mayCreateTestAccount, TEST_MSG } from './test-accounts';
 import { randomInt } from 'node:crypto';
