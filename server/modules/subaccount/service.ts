@@ -6,7 +6,7 @@
  */
 import { hashInterfacePassword, maskedInterfacePassword, newInterfacePassword } from '../../lib/interface-password';
 import { interfaceDoors, normalizeIpWhitelist } from './interface-settings';
-import { mayCreateTestAccount, TEST_MSG } from './test-accounts';
+import { mayCreateTestAccount, TEST_MSG } from '../clients';
 import { randomInt } from 'node:crypto';
 import { sql, type SelectQueryBuilder } from 'kysely';
 import ExcelJS from 'exceljs';
