@@ -15,7 +15,7 @@ import type { SessionService } from '../../http/session';
 import { effectiveStatus, oauthStatusForApi } from '../profile';
 import { checkMobile } from '../register';
 import type { UploadService } from '../upload';
-import { smsTarget, type VerificationService } from '../verification/service';
+import { smsTarget, type VerificationService } from '../verification';
 import { CERT_MESSAGES, certificationInfo, submitCertification, type CertificationInfo } from './certification';
 import {
   AccountStatus,

@@ -11,7 +11,7 @@ import type { Account } from '../../db/types';
 import { formatDateTime } from '../../lib/time';
 import { money2 } from '../../lib/money';
 import { poolFigure } from '../billing';
-import { stateTitle, type MoRecord, type ReportRecord } from '../push/outbox';
+import { stateTitle, type MoRecord, type ReportRecord } from '../push';
 import { expandTask } from '../send';
 import type { InterfaceSend, InterfaceSendInput, InterfaceSendResult } from '../send';
 import { ProductType, SignState, TemplateAuditState, TemplateBusiness } from '../../../common/generated/schemas';

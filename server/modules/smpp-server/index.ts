@@ -10,7 +10,7 @@ import type { SendService } from '../send';
 import { defineModule, moduleTimer } from '../module';
 import { RECEIPT_KEEP_MS } from './receipts';
 import { MO_KEEP_MS } from './mo';
-import { acceptInterfaceMessage, InterfaceRefusal, type InterfaceRefusalReason } from '../send/interface';
+import { acceptInterfaceMessage, InterfaceRefusal, type InterfaceRefusalReason } from '../send';
 import { InterfacePasswordService } from './interface-password';
 import { smppServerRoutes } from './routes';
 import { SMPP_SERVER_DEFAULTS, SMPP_STATUS, SmppServer, type SmppPlatform } from './server';

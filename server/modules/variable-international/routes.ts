@@ -1,7 +1,7 @@
 /**
  * Variable SMS, international SMS and screening routes (docs/api-variable-international.md).
  */
-import { assertDiskRoom, assertQuota, STORAGE_MESSAGES } from '../files/storage';
+import { assertDiskRoom, assertQuota, STORAGE_MESSAGES } from '../files';
 import { parseSlot } from '../../http/parse-slots';
 import fs from 'node:fs';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
