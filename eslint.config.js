@@ -59,13 +59,13 @@ export default defineConfig([
     rules: { 'no-restricted-syntax': ['error', ...ENUM_LITERAL_RULES] },
   },
   {
-    // import boundaries: a server module reaches another module only through its index.ts (a
-    // warning while the last modules are converted, docs in server/modules/module.ts); console pages
-    // never import the whole screen table (src/screens.tsx)
+    // import boundaries: a server module reaches another module only through its index.ts (docs in
+    // server/modules/module.ts; tests and benchmarks may reach inner files); console pages never
+    // import the whole screen table (src/screens.tsx)
     files: ['server/modules/*/**/*.ts'],
     rules: {
       'no-restricted-imports': [
-        'warn',
+        'error',
         { patterns: [{ regex: '^\\.\\./[^./][^/]*/', message: "import another module through its index.ts ('../<module>'), not its inner files" }] },
       ],
     },

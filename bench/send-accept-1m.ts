@@ -38,7 +38,7 @@ import { buildApp } from '../server/app';
 import { openDatabase } from '../server/db';
 import { seed } from '../server/db/seed';
 import { LedgerService } from '../server/modules/ledger/service';
-import { Money, money2 } from '../server/modules/ledger/money';
+import { Money, money2 } from '../server/lib/money';
 import { ceilCent } from '../server/modules/billing';
 import { expandNextChunk } from '../server/modules/send/messages';
 import { SendService } from '../server/modules/send/service';

@@ -26,7 +26,7 @@ import { systemClock, type Clock } from './lib/time';
 import { inDependencyOrder, MODULES } from './modules';
 import { OPENAPI_PREFIX } from './modules/openapi';
 import { ServerSchemas, DEFAULT_SCHEMA_DIR } from './schemas';
-import { SessionService } from './modules/auth/session';
+import { SessionService } from './http/session';
 import { NodeMailer, type Mailer } from './modules/verification/mail';
 import { OutboxSmsChannel, type SmsChannel } from './modules/verification/sms';
 import { VerificationService } from './modules/verification/service';

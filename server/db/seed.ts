@@ -12,11 +12,9 @@ import { seedTemplates } from '../modules/template/seed';
 import { seedSubaccounts } from '../modules/subaccount';
 import { seedSending } from '../modules/send/seed';
 import { seedPurchase } from '../modules/purchase';
-import { deriveApiSecret } from '../modules/openapi/signing';
+import { deriveApiSecret, DEMO_INTERFACE_PASSWORD } from '../modules/openapi/signing';
 
 export const DEMO_PASSWORD = 'Demo1234';
-/** client1's SMPP interface password (issue 24; README demo table) */
-export const DEMO_INTERFACE_PASSWORD = 'Demo2468';
 
 type SeedAccount = Omit<NewAccount, 'password_hash' | 'agent_id'> & { agent?: string };
 

@@ -28,7 +28,7 @@ import { errors } from './errors';
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const XSRF_HEADER = 'x-xsrf-token';
 export const PRESESSION_COOKIE = 'psid';
-/** the session cookie (same name as auth/session.ts's SESSION_COOKIE; kept here to avoid an import cycle) */
+/** the session cookie (same name as session.ts's SESSION_COOKIE; kept here to avoid an import cycle) */
 const SID_COOKIE = 'sid';
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -8,7 +8,7 @@
 import type { FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { AppContext } from '../context';
 import { ApiError } from './errors';
-import { accountIdOf } from '../modules/auth/session';
+import { accountIdOf } from './session';
 import { MESSAGES } from '../../common/schema/messages';
 
 const running = new WeakMap<AppContext, Map<number, number>>();

@@ -9,7 +9,7 @@
  */
 import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
 import type { JsonSchema } from '../../common/schema';
-import type { SessionService } from '../modules/auth/session';
+import type { SessionService } from './session';
 import { errors } from './errors';
 import type { TypeOfSchema } from './contract';
 import { UserType } from '../../common/generated/schemas';

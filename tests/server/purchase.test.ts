@@ -10,7 +10,7 @@ import ExcelJS from 'exceljs';
 import { backends, useServer, type Client } from './harness';
 import { accountId, as, balance, db, ledgerViolations, poolViolations, remaining } from './send-helpers';
 import { lineAmount } from '../../server/modules/purchase';
-import { Money, yuanText } from '../../server/modules/ledger/money';
+import { Money, yuanText } from '../../server/lib/money';
 import { MESSAGES } from '../../common/schema/messages';
 import { usablePools } from '../../server/modules/billing';
 

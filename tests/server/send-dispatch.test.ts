@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
 import { ceilCent } from '../../server/modules/billing';
-import { Money } from '../../server/modules/ledger/money';
+import { Money } from '../../server/lib/money';
 import { FakeLink } from '../fixtures/fake-smsc';
 import { backends, useServer } from './harness';
 import { as, balance, ledgerViolations, messages, poolViolations, remaining, task, templateId } from './send-helpers';

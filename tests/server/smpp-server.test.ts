@@ -93,7 +93,7 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
       const secret = await db(t.server).selectFrom('accounts').select('api_secret').where('clientid', '=', 'client1').executeTakeFirstOrThrow();
       expect(secret.api_secret).toBe(deriveApiSecret('client1', pw));
       // back to the demo password for the other tests
-      const { hashInterfacePassword } = await import('../../server/modules/smpp-server');
+      const { hashInterfacePassword } = await import('../../server/lib/interface-password');
       await setAccount(t.server, 'client1', { interface_password_hash: await hashInterfacePassword(DEMO_INTERFACE_PASSWORD), api_secret: deriveApiSecret('client1', DEMO_INTERFACE_PASSWORD) });
     });
 
@@ -132,7 +132,7 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
     it('unknown account 0x0F, wrong password 0x0E, frozen 0x0D, outside the whitelist 0x0D, over nodenum 0x05', async () => {
       expect((await bound(t.server, 'bind_transceiver', 'nobody', 'x')).status).toBe(0x0f);
       expect((await bound(t.server, 'bind_transceiver', 'client1', 'wrong123')).status).toBe(0x0e);
-      const { hashInterfacePassword } = await import('../../server/modules/smpp-server');
+      const { hashInterfacePassword } = await import('../../server/lib/interface-password');
       await setAccount(t.server, 'client2', { interface_password_hash: await hashInterfacePassword('Frozen12') });
       expect((await bound(t.server, 'bind_transceiver', 'client2', 'Frozen12')).status).toBe(0x0d);
       await setAccount(t.server, 'client1', { ip: '10.1.2.3, 192.168.0.0/16' });

@@ -10,7 +10,7 @@ import readline from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { combineParts, createSmscLink } from '../../server/modules/smsc/client';
 import { parseSmppUrl } from '../../server/modules/smsc/config';
-import { encodeText, gsm7Septets, splitText } from '../../server/modules/smsc/pdu';
+import { encodeText, gsm7Septets, splitText } from '../../server/lib/smpp-pdu';
 import { startSimulator, type RecentSubmit, type SimulatorSettings } from '../../server/modules/smsc/simulator';
 import type { Receipt } from '../../server/modules/smsc/types';
 

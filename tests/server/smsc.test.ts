@@ -13,7 +13,7 @@ import smpp from 'smpp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSmscLink, type SmscLinkHandle } from '../../server/modules/smsc/client';
 import { parseSmppUrl, simulatorSettingsFromEnv } from '../../server/modules/smsc/config';
-import { cstr, encodeResp, encodeSm, encodeText, fastReadPdu, idReadings, parseReceiptText, receiptText, refTlvName } from '../../server/modules/smsc/pdu';
+import { cstr, encodeResp, encodeSm, encodeText, fastReadPdu, idReadings, parseReceiptText, receiptText, refTlvName } from '../../server/lib/smpp-pdu';
 import { startSimulator, type Simulator, type SimulatorSettings } from '../../server/modules/smsc/simulator';
 import type { MoMessage, Receipt, SubmitRequest, SubmitResult } from '../../server/modules/smsc/types';
 import { TEST_TLS_CERT, TEST_TLS_KEY } from '../fixtures/smpp-tls';

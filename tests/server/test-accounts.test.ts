@@ -71,7 +71,7 @@ describe.each(backends)('test accounts (%s)', (backend) => {
   });
 
   it('the send gate refuses a test account’s other recipients (unit of the rule)', async () => {
-    const { assertTestRecipients } = await import('../../server/modules/subaccount/test-accounts');
+    const { assertTestRecipients } = await import('../../server/modules/clients/test-accounts');
     const db = t.server.handle.db;
     const agent = await db.selectFrom('accounts').select(['id', 'mobile']).where('clientid', '=', 'agent1').executeTakeFirstOrThrow();
     const ctx = { db, now: () => new Date() };

@@ -9,7 +9,7 @@ import { backends, useServer, type Client } from './harness';
 import { accountId, as, balance, cli, counts, db, ledgerViolations, poolViolations, remaining, shanghai, task, templateId, upload } from './send-helpers';
 import { sql } from 'kysely';
 import { ceilCent, chargeIntlPools, settleRefunds } from '../../server/modules/billing';
-import { Money, money2 } from '../../server/modules/ledger/money';
+import { Money, money2 } from '../../server/lib/money';
 import { claimBatch } from '../../server/modules/dispatch/sql';
 import { countPieces } from '../../common/sms/pieces';
 import { carrierOf, regionOf } from '../../common/sms/segments';

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context';
 import { api, okEmpty, okOf, request } from '../../http/contract';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
-import { REMEMBER_COOKIE, sessionOf } from '../auth';
+import { REMEMBER_COOKIE, sessionOf } from '../../http/session';
 import { CERT_MESSAGES } from './certification';
 import { ACCOUNT_MESSAGES, type AccountService } from './service';
 import { OauthStatus } from '../../../common/generated/schemas';

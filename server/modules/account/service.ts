@@ -11,11 +11,11 @@ import { validateForm } from '../../http/validation';
 import { callbackUrlProblem } from '../../lib/safe-url';
 import { hashDigest, passwordDigest, verifyDigest } from '../../lib/crypto';
 import { formatDateTime } from '../../lib/time';
-import type { SessionService } from '../auth';
+import type { SessionService } from '../../http/session';
 import { effectiveStatus, oauthStatusForApi } from '../profile';
 import { checkMobile } from '../register';
 import type { UploadService } from '../upload';
-import { smsTarget, type VerificationService } from '../verification/service';
+import { smsTarget, type VerificationService } from '../verification';
 import { CERT_MESSAGES, certificationInfo, submitCertification, type CertificationInfo } from './certification';
 import {
   AccountStatus,

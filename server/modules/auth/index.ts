@@ -1,15 +1,14 @@
 /**
  * 会话与登录: login (password, slider token, lockout per name and address), logout, the session
  * check. The sessions themselves (`SessionService`, `sessionOf`) are the app's core — the access
- * guard of every route reads them — and are built by server/app.ts; every module reads the caller
- * through `sessionOf(req)` re-exported here.
+ * guard of every route reads them — so they live in server/http/session.ts, built by
+ * server/app.ts; every module reads the caller through `sessionOf(req)` from there.
  */
 import { defineModule } from '../module';
 import { authRoutes } from './routes';
 import { AuthService } from './service';
 
 export { AuthService, LOGIN_MESSAGES, loginNameHash, accountNameHashes } from './service';
-export { SessionService, sessionOf, accountIdOf, endLogins, SESSION_COOKIE, REMEMBER_COOKIE, SESSION_STATUSES, type CurrentSession } from './session';
 
 declare module '../../context' {
   interface Services {

@@ -4,9 +4,9 @@ import { api, okEmpty, okOf, request } from '../../http/contract';
 import { ipRateLimit } from '../../http/rate-limit';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
-import type { ProfileService } from '../profile/service';
+import type { ProfileService } from '../profile';
 import { LOGIN_MESSAGES, type AuthService } from './service';
-import type { SessionService } from './session';
+import type { SessionService } from '../../http/session';
 
 const TAG = '会话与登录';
 

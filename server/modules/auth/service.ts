@@ -18,7 +18,7 @@ import type { Account } from '../../db/types';
 import { ApiError } from '../../http/errors';
 import { hashDigest, passwordDigest, sha256hex, verifyDigest } from '../../lib/crypto';
 import { addMs } from '../../lib/time';
-import { SLIDER_MESSAGES, type CaptchaService } from '../captcha/service';
+import { SLIDER_MESSAGES, type CaptchaService } from '../captcha';
 import { AccountStatus } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
 

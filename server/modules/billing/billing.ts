@@ -30,8 +30,8 @@
 import type { Insertable, Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/types';
-import { LedgerService } from '../ledger/service';
-import { Money, money2, type MoneyValue } from '../ledger/money';
+import { LedgerService } from '../ledger';
+import { Money, money2, type MoneyValue } from '../../lib/money';
 import { BillPaymentType, Carrier, ChargeMode, ChargeState, ProductType, SendKind, SendRecordStatus, SmsType } from '../../../common/generated/schemas';
 
 type Tx = Transaction<Database>;

@@ -4,7 +4,7 @@ import { api, fileReply, listOf, okOf, pagingOnly, request } from '../../http/co
 import { sendFile, XLSX_MIME } from '../../http/download';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
-import { sessionOf } from '../auth/session';
+import { sessionOf } from '../../http/session';
 import { ALARM_FORM, ALARM_MSG, type BillsService } from './service';
 
 const TAG = '财务管理';

@@ -4,7 +4,7 @@ import { api, fileReply, listOf, okEmpty, okOf, request } from '../../http/contr
 import { sendFile, XLSX_MIME } from '../../http/download';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
-import { sessionOf } from '../auth';
+import { sessionOf } from '../../http/session';
 import { MESSAGES } from '../../../common/schema/messages';
 import { BLACKLIST_MSG, type BlacklistService } from './service';
 

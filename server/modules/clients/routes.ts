@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { api, arrayOf, request } from '../../http/contract';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
-import { sessionOf } from '../auth/session';
+import { sessionOf } from '../../http/session';
 import type { ClientsService } from './service';
 
 /** POST /send/getclients (params/clients-list: getAll, smsfrom, phoneInoutType): the sub-account picker's options. */

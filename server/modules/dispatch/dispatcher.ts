@@ -20,11 +20,11 @@ import { performance } from 'node:perf_hooks';
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/types';
-import type { MoMessage, Receipt, SmscLink, SubmitRequest, SubmitResult } from '../smsc/types';
+import type { MoMessage, Receipt, SmscLink, SubmitRequest, SubmitResult } from '../smsc';
 import { expandNextChunk, fireDueTimedTasks } from '../send';
 import { storeMo, type StoredMo } from './mo';
 import { SendRecordStatus } from '../../../common/generated/schemas';
-import { channelServes } from '../smsc/config';
+import { channelServes } from '../smsc';
 import {
   applyOrStoreReceipts,
   applyReceipts,

@@ -13,7 +13,7 @@
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/types';
-import type { MoMessage } from '../smsc/types';
+import type { MoMessage } from '../smsc';
 import { blacklistUnsubscribes } from '../blacklist';
 
 export const RECENT_WINDOW = 200_000;

@@ -10,7 +10,7 @@ import { ok } from '../../http/reply';
 import { api, fileReply, okOf, request } from '../../http/contract';
 import type { JsonSchema } from '../../../common/schema';
 import { route } from '../../http/route';
-import { accountIdOf, sessionOf } from '../auth';
+import { accountIdOf, sessionOf } from '../../http/session';
 import { STORAGE_MESSAGES } from './storage';
 import { attachment } from '../../http/download';
 import { CHUNK_SIZE, FILE_MESSAGES, resolveUpload, type FileService } from './service';

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { api, dataPageOf, okOf, request } from '../../http/contract';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
-import { sessionOf } from '../auth/session';
+import { sessionOf } from '../../http/session';
 import { InvoiceType } from '../../../common/generated/schemas';
 import { cityJson, INVOICE_MESSAGES, invoicePayload, type InvoiceService } from './service';
 

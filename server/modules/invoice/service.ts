@@ -22,7 +22,7 @@ import type { Account, Database } from '../../db/types';
 import { ApiError } from '../../http/errors';
 import { dataPage, pagingOf } from '../../http/paging';
 import { formatDateTime } from '../../lib/time';
-import { Money, money2 } from '../ledger';
+import { Money, money2 } from '../../lib/money';
 import { BillPaymentType, InvoiceBody, InvoiceStatus, InvoiceType, UserType, type Invoice, type InvoiceCancelParams, type InvoiceDetailParams, type InvoiceFilter, type InvoiceForm } from '../../../common/generated/schemas';
 import { whereFrom } from '../../db/filters';
 import type { PageRows } from '../../http/contract';

@@ -15,7 +15,7 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db';
 import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
-import { Money, money2, parseAmount, yuanText, type MoneyValue } from './money';
+import { Money, money2, parseAmount, yuanText, type MoneyValue } from '../../lib/money';
 import { AccountStatus, BillPaymentType, LedgerKind, UserType } from '../../../common/generated/schemas';
 import rechargeForm from '../../../schemas/forms/recharge.json';
 

@@ -9,12 +9,12 @@ import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { ApiError } from '../../http/errors';
 import { hashPassword } from '../../lib/crypto';
-import { accountNameHashes } from '../auth/service';
+import { accountNameHashes } from '../auth';
 import { storePassword } from './store';
-import type { SessionService } from '../auth/session';
-import type { CaptchaService } from '../captcha/service';
-import { checkMobile } from '../register/mobile';
-import { CODE_MESSAGES, mailTarget, smsTarget, type VerificationService } from '../verification/service';
+import type { SessionService } from '../../http/session';
+import type { CaptchaService } from '../captcha';
+import { checkMobile } from '../register';
+import { CODE_MESSAGES, mailTarget, smsTarget, type VerificationService } from '../verification';
 import { AccountStatus, RecoveryWay } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
 

@@ -6,7 +6,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/types';
 import { AccountStatus } from '../../../common/generated/schemas';
-import { endLogins } from '../auth/session';
+import { endLogins } from '../../http/session';
 
 /** Sets the password hash of `where` (an account id or clientid); the id, or undefined when there is no such account. */
 export async function storePassword(tx: Transaction<Database> | Kysely<Database>, where: { id: number } | { clientid: string }, hash: string, now: Date): Promise<number | undefined> {

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AlipaySdk } from 'alipay-sdk';
 import WxPay from 'wechatpay-node-v3';
-import { Money, money2 } from '../ledger';
+import { Money, money2 } from '../../lib/money';
 import type { AlipayConfig, PayConfig, WechatPayConfig } from './config';
 import { PaymentMode } from '../../../common/generated/schemas';
 

@@ -2,7 +2,7 @@
  * The sandbox provider's pay page: what a payer's phone opens from the QR code. Plain HTML (no
  * script: the CSP allows none inline), a form with 确认支付 / 取消 posting to /api/onlinePay/sandbox/pay.
  */
-import { money2 } from '../ledger';
+import { money2 } from '../../lib/money';
 import { formatDateTime } from '../../lib/time';
 import { PayOrderState } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';

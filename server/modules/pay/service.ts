@@ -34,7 +34,8 @@ import { MESSAGES } from '../../../common/schema/messages';
 import { BillPaymentType, PayOrderState, UserType, type PayOrder, type PayOrderFilter } from '../../../common/generated/schemas';
 import { whereFrom } from '../../db/filters';
 import type { PageRows } from '../../http/contract';
-import { Money, money2, type LedgerService } from '../ledger';
+import type { LedgerService } from '../ledger';
+import { Money, money2 } from '../../lib/money';
 import { payApiBase } from './config';
 import type { NotifyRequest, PayProvider, PayProviders, VerifiedNotice } from './providers';
 

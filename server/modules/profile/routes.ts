@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { api, okOf } from '../../http/contract';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
-import { sessionOf } from '../auth/session';
+import { sessionOf } from '../../http/session';
 import { oauthStatusForApi, type ProfileService } from './service';
 import { OauthStatus } from '../../../common/generated/schemas';
 

@@ -9,7 +9,7 @@ import { route } from '../../http/route';
 import type { ExportColumn } from '../../lib/export-columns';
 import { xlsxStream } from '../../lib/xlsx-export';
 import { formatDateTime } from '../../lib/time';
-import { sessionOf } from '../auth';
+import { sessionOf } from '../../http/session';
 import { sendFile, XLSX_MIME } from '../../http/download';
 import type { OrderLine, PurchaseService } from './service';
 import { MESSAGES } from '../../../common/schema/messages';

@@ -12,7 +12,7 @@
  *   balance: nothing is written. A requestId makes a submit idempotent (purchase_orders); the same
  *   requestId with other lines (product or quantity) is refused, never answered with the first order.
  */
-import { TEST_MSG } from '../subaccount/test-accounts';
+import { TEST_MSG, type ClientsService, type ScopedAccount } from '../clients';
 import { randomInt } from 'node:crypto';
 import { sql, type SqlBool, type Transaction } from 'kysely';
 import type { AppContext } from '../../context';
@@ -22,9 +22,9 @@ import { listPage, pagingOf } from '../../http/paging';
 import type { CurrentPaging } from '../../http/contract';
 import { escapeLike, whereFrom } from '../../db/filters';
 import { formatDateTime } from '../../lib/time';
-import { LedgerService, Money, money2, yuanText, type MoneyValue } from '../ledger';
+import { LedgerService } from '../ledger';
+import { Money, money2, yuanText, type MoneyValue } from '../../lib/money';
 import { poolFigure, poolText, poolUnitsBought } from '../billing';
-import type { ClientsService, ScopedAccount } from '../clients';
 import type { DirectPurchaseRecordFilter, PoolFilter, ProductListParams, PurchaseRecordFilter, RebateBillFilter, SmsBillFilter } from '../../../common/generated/schemas';
 import { BillPaymentType, OauthStatus, OperationMode, ProductState, ProductType, RebateType, SmsBillOrderType, UserType } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';

@@ -4,7 +4,7 @@ import { api, fileReply, listOf, okOf, request } from '../../http/contract';
 import { sendFile, TXT_MIME, XLSX_MIME } from '../../http/download';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
-import { sessionOf } from '../auth/session';
+import { sessionOf } from '../../http/session';
 import type { RecordsService } from './service';
 
 const TASKS = '发送任务';

@@ -1,7 +1,7 @@
 /** Mobile numbers: the calling code must exist; China: 11 digits starting with 1; elsewhere a possible number for that code. */
 import { isPossiblePhoneNumber } from 'libphonenumber-js';
 import { ApiError } from '../../http/errors';
-import { isKnownCallingCode } from '../site/service';
+import { isKnownCallingCode } from '../site';
 import { MESSAGES } from '../../../common/schema/messages';
 import registerForm from '../../../schemas/forms/register.json';
 

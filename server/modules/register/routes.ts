@@ -4,7 +4,7 @@ import { api, okEmpty, okOf, request } from '../../http/contract';
 import { ipRateLimit } from '../../http/rate-limit';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
-import { sessionOf, type SessionService } from '../auth/session';
+import { sessionOf, type SessionService } from '../../http/session';
 import { REGISTER_MESSAGES, type RegisterService } from './service';
 
 const TAG = '注册';

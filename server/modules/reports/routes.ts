@@ -4,7 +4,7 @@ import { api, arrayOf, fileReply, listOf, okOf, request } from '../../http/contr
 import { sendFile, XLSX_MIME } from '../../http/download';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
-import { sessionOf } from '../auth';
+import { sessionOf } from '../../http/session';
 import type { ReportsService } from './service';
 import type { JsonSchema } from '../../../common/schema/registry';
 

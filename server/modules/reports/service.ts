@@ -18,7 +18,7 @@ import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf } from '../../http/paging';
 import { exportColumns, safeRow } from '../../lib/export-columns';
 import { formatDateTime } from '../../lib/time';
-import { Money, money2 } from '../ledger';
+import { Money, money2 } from '../../lib/money';
 import { AccountStatus, OperationMode, PayType, ProductType, ReportClickType, ReportPayType, TaskDetailOutcome, UserType, type DeliveryStats, type DeliveryStatsParams, type RemainFilter, type ReportFilter, type ReportsClientParams } from '../../../common/generated/schemas';
 import type { CurrentPaging } from '../../http/contract';
 import { MESSAGES } from '../../../common/schema/messages';

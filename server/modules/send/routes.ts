@@ -6,7 +6,7 @@ import { ApiError } from '../../http/errors';
 import { ok } from '../../http/reply';
 import { api, arrayOf, fileReply, okEmpty, okOf, request } from '../../http/contract';
 import { route } from '../../http/route';
-import { sessionOf } from '../auth';
+import { sessionOf } from '../../http/session';
 import { CSV_MIME, sendFile, TXT_MIME, XLSX_MIME } from '../../http/download';
 import { IMPORT_MAX_BYTES, IMPORT_MSG, importKindOf, importResult, templateCsv, templateTxt, templateXlsx, textTokens, xlsxTokens } from './import';
 import { parseSendTime, sendTimeError } from '../../../common/send';

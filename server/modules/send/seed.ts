@@ -11,7 +11,7 @@
  */
 import type { Db } from '../../db';
 import { DEMO_POOL_PRICES } from '../../db/migrations/0038_product_pack_size';
-import { Money } from '../ledger';
+import { Money } from '../../lib/money';
 import { chargePlan, REFUNDABLE_STATES, settleRefunds, type ChargePlan } from '../billing';
 import { insertMessages } from './messages';
 import { carrierSlot } from '../dispatch';

@@ -10,9 +10,9 @@ import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { validateForm } from '../../http/validation';
 import { formatDateTime } from '../../lib/time';
-import type { ClientsService } from '../clients';
-import { Money, money2 } from '../ledger/money';
-import { LedgerService } from '../ledger/service';
+import { assertTestRecipients, type ClientsService } from '../clients';
+import { Money, money2 } from '../../lib/money';
+import { LedgerService } from '../ledger';
 import {
   CARRIERS,
   ceilCent,
@@ -28,10 +28,9 @@ import {
 } from '../billing';
 import { dropStaged, expandTask, insertMessages, stageChunks, type UnplacedBatch } from './messages';
 import { assertDeferredRoom, assertMaySend } from './gate';
-import { assertTestRecipients } from '../subaccount/test-accounts';
 import { blacklistedOf, honoursBlacklist, withoutBlocked } from '../blacklist';
-import { resolveUpload } from '../files/service';
-import { parseNumberFile } from '../files/parse';
+import { resolveUpload } from '../files';
+import { parseNumberFile } from '../files';
 import { checkNumbers, NUMBER_MESSAGES, numberPoolError, type NumberCheck } from '../../../common/sms/numbers';
 import { countPieces } from '../../../common/sms/pieces';
 import { VARIABLE_PATTERN } from '../../../common/template/rules';

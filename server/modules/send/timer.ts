@@ -10,7 +10,7 @@
  */
 import { sql } from 'kysely';
 import type { AppContext } from '../../context';
-import { Money } from '../ledger';
+import { Money } from '../../lib/money';
 import { chargePlan, type CarrierCode, type ChargePlan } from '../billing';
 import { enqueueTask } from '../dispatch';
 import { ChargeMode, ChargeState, SendRecordStatus, TaskStatus } from '../../../common/generated/schemas';

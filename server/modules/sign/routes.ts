@@ -6,7 +6,7 @@ import { sendFile, XLSX_MIME } from '../../http/download';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
 import { readOneFile } from '../../http/upload';
-import { sessionOf } from '../auth/session';
+import { sessionOf } from '../../http/session';
 import { SignState } from '../../../common/generated/schemas';
 import { IMPORT_LIMITS, MSG, signAddPayload, type SignService } from './service';
 import { MESSAGES } from '../../../common/schema/messages';

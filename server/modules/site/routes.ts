@@ -4,7 +4,7 @@ import { api, arrayOf, okOf } from '../../http/contract';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
 import { countryCodes, type SiteService } from './service';
-import type { HelpDocs } from '../help/docs';
+import type { HelpDocs } from '../help';
 
 const TAG = '站点';
 

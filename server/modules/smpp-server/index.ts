@@ -10,12 +10,12 @@ import type { SendService } from '../send';
 import { defineModule, moduleTimer } from '../module';
 import { RECEIPT_KEEP_MS } from './receipts';
 import { MO_KEEP_MS } from './mo';
-import { acceptInterfaceMessage, InterfaceRefusal, type InterfaceRefusalReason } from '../send/interface';
+import { acceptInterfaceMessage, InterfaceRefusal, type InterfaceRefusalReason } from '../send';
 import { InterfacePasswordService } from './interface-password';
 import { smppServerRoutes } from './routes';
 import { SMPP_SERVER_DEFAULTS, SMPP_STATUS, SmppServer, type SmppPlatform } from './server';
 
-export { InterfacePasswordService, newInterfacePassword, hashInterfacePassword, interfacePasswordMatches, maskedInterfacePassword } from './interface-password';
+export { InterfacePasswordService } from './interface-password';
 export { SmppServer, SMPP_STATUS, SMPP_SERVER_DEFAULTS, extensionOf, receiptWanted } from './server';
 export { enqueueSmppReceipts, RECEIPT_KEEP_MS } from './receipts';
 export { enqueueSmppMo, MO_KEEP_MS } from './mo';

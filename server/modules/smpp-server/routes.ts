@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { api, okOf, request } from '../../http/contract';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
-import { sessionOf } from '../auth';
+import { sessionOf } from '../../http/session';
 import { MESSAGES } from '../../../common/schema/messages';
 import type { InterfacePasswordService } from './interface-password';
 

@@ -35,8 +35,8 @@ import {
   STATUS,
   TLV_MESSAGE_STATE,
   TLV_RECEIPTED_MESSAGE_ID,
-} from '../smsc/pdu';
-import { interfacePasswordMatches } from './interface-password';
+} from '../../lib/smpp-pdu';
+import { interfacePasswordMatches } from '../../lib/interface-password';
 
 /**
  * A command_length below the 16-octet header is never valid, but the library then waits for ever
@@ -50,7 +50,7 @@ const libraryCommandLength = (smpp.PDU as unknown as { commandLength(stream: unk
   return n;
 };
 
-/** SMPP statuses of this listener beyond the shared ones (smsc/pdu STATUS) */
+/** SMPP statuses of this listener beyond the shared ones (lib/smpp-pdu STATUS) */
 export const SMPP_STATUS = {
   ...STATUS,
   INVCMDID: 0x03,
@@ -611,7 +611,7 @@ export class SmppServer {
 
   private async onSubmit(cs: CustomerSession, pdu: PDU) {
     const bound = cs.bound!;
-    // submit_sm_resp written directly (smsc/pdu encodeResp), not through the library's generic encoder
+    // submit_sm_resp written directly (lib/smpp-pdu encodeResp), not through the library's generic encoder
     const answer = (status: number, id = '') =>
       cs.session.send(pdu.command === 'submit_sm' ? (encodeResp('submit_sm_resp', pdu.sequence_number, status, id) as unknown as PDU) : pdu.response(status ? { command_status: status } : { message_id: id }));
     const refuse = (status: number, reason: string, detail = '') => {
@@ -793,7 +793,7 @@ export class SmppServer {
   private deliver(cs: CustomerSession, row: ReceiptRow) {
     const text = receiptText({ msgId: String(row.message_id), stat: row.stat, err: row.err, submitAt: new Date(row.submit_at), doneAt: new Date(row.done_at), text: row.text, tzMinutes: this.opts.tzMinutes });
     const state = STAT_STATE[row.stat] ?? STAT_STATE.UNKNOWN;
-    // written directly (smsc/pdu encodeSm: the receipt text is IA5, the ids short) instead of the
+    // written directly (lib/smpp-pdu encodeSm: the receipt text is IA5, the ids short) instead of the
     // library's generic encoder; anything that does not fit it goes the library's way
     const octets = Buffer.from(text, 'latin1');
     const fits = octets.length <= 254 && /^[\x20-\x7e]*$/.test(text) && row.phone.length <= 20 && (cs.bound?.clientid ?? '').length <= 20;

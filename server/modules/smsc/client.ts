@@ -34,7 +34,7 @@ import { describeSmsc, type SmscConfig } from './config';
 import {
   concatUdh, corkForTick, cstr, DC_GSM7, encodeResp, encodeSm, ESM_RECEIPT, ESM_TYPE_MASK, ESM_UDHI, hexCode, idReadings, parseReceiptText, PAYLOAD_MAX,
   pduText, RawPdu, refTlvName, sarTlvs, SHORT_MESSAGE_MAX, SINGLE_SEPTETS, splitText, STATE_STAT, STATUS, TLV_MESSAGE_PAYLOAD, type SplitText,
-} from './pdu';
+} from '../../lib/smpp-pdu';
 
 const EMPTY = Buffer.alloc(0);
 

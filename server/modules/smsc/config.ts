@@ -9,13 +9,13 @@
  * timeout_ms, connect_timeout_ms, reconnect_min_ms, reconnect_max_ms, queue_wait_ms,
  * throttle_ms, receipt_batch, receipt_batch_ms, receipt_flushes, ref_tlv (vendor TLV tag for our ref; default 0 =
  * none: most SMSCs refuse unknown TLVs; the embedded simulator's link sets 0x1401), receipt_id (auto, exact, hex,
- * dec: how a receipt's message id is matched, pdu.ts idReadings),
+ * dec: how a receipt's message id is matched, server/lib/smpp-pdu.ts idReadings),
  * tz (UTC offset of the SMSC's receipt dates in minutes, default 480 = Asia/Shanghai),
  * long (udh, sar, payload: how a text over one SMS goes; default udh), coding (gsm7, ia5, latin1:
  * the data_coding of texts that fit GSM 03.38, UCS2 otherwise; default ia5), tls_insecure. User name and password are percent-decoded.
  */
 
-import type { LinkCoding, LongMode, ReceiptIdMode } from './pdu';
+import type { LinkCoding, LongMode, ReceiptIdMode } from '../../lib/smpp-pdu';
 import carrierEnum from '../../../schemas/enums/carrier.json';
 import smsTypeEnum from '../../../schemas/enums/sms-type.json';
 import { Carrier } from '../../../common/generated/schemas';

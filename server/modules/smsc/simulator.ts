@@ -27,7 +27,7 @@ import smpp, { type PDU, type Session } from 'smpp';
 import {
   corkForTick, cstr, encodeResp, encodeSm, encodeText, ESM_RECEIPT, pduText, receiptText, refTlvName, STAT_STATE, STATUS, TLV_MESSAGE_PAYLOAD,
   TLV_MESSAGE_STATE, TLV_RECEIPTED_MESSAGE_ID, type SmFields,
-} from './pdu';
+} from '../../lib/smpp-pdu';
 
 export interface SimulatorSettings {
   host: string;

@@ -10,7 +10,7 @@ import { SubAccountService } from './service';
 import { TestAccountService } from './test-accounts';
 
 export { SubAccountService, PROTOCOLS, strongPassword } from './service';
-export { TestAccountService, assertTestRecipients, assertNotTestAccount, TEST_MSG } from './test-accounts';
+export { TestAccountService } from './test-accounts';
 export { seedSubaccounts } from './seed';
 
 declare module '../../context' {

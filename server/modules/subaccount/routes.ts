@@ -11,10 +11,11 @@ import { sendFile, XLSX_MIME } from '../../http/download';
 import { errors } from '../../http/errors';
 import { ok } from '../../http/reply';
 import { route, type RouteDecl } from '../../http/route';
-import { sessionOf, type SessionService } from '../auth';
+import { sessionOf, type SessionService } from '../../http/session';
 import type { AccountService } from '../account';
 import type { SubAccountService } from './service';
-import { TEST_MSG, type TestAccountService } from './test-accounts';
+import { TEST_MSG } from '../clients';
+import type { TestAccountService } from './test-accounts';
 import { AccountStatus, UserType } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
 

@@ -4,9 +4,9 @@
  * agent_id is its own id (`owned`), answering 404 for unknown ids and 403 无权访问 for another
  * agent's sub-account. Money goes through the ledger (server/modules/ledger).
  */
-import { hashInterfacePassword, maskedInterfacePassword, newInterfacePassword } from '../smpp-server';
+import { hashInterfacePassword, maskedInterfacePassword, newInterfacePassword } from '../../lib/interface-password';
 import { interfaceDoors, normalizeIpWhitelist } from './interface-settings';
-import { mayCreateTestAccount, TEST_MSG } from './test-accounts';
+import { mayCreateTestAccount, TEST_MSG } from '../clients';
 import { randomInt } from 'node:crypto';
 import { sql, type SelectQueryBuilder } from 'kysely';
 import ExcelJS from 'exceljs';
@@ -21,7 +21,8 @@ import { exportColumns, type ExportColumn, safeRow } from '../../lib/export-colu
 import { validateForm } from '../../http/validation';
 import { hashPassword, randomToken, sha256hex } from '../../lib/crypto';
 import { addMs, businessDayStart, formatDateTime } from '../../lib/time';
-import { Money, money2, type LedgerService, type TransferOp } from '../ledger';
+import type { LedgerService, TransferOp } from '../ledger';
+import { Money, money2 } from '../../lib/money';
 import { poolHeaderData } from '../reports';
 import {
   AccountStatus,

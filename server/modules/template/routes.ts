@@ -12,7 +12,7 @@ import { ApiError } from '../../http/errors';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
 import { readTemplateSheet, templateSheetSchemas, templateWorkbook } from './batch';
-import { sessionOf } from '../auth';
+import { sessionOf } from '../../http/session';
 import type { TemplateService } from './service';
 import { UserType } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';

@@ -24,8 +24,8 @@ import { INT4_MAX } from '../../http/guards';
 import { entityPage, pagingOf } from '../../http/paging';
 import { validateForm } from '../../http/validation';
 import { formatDateTime } from '../../lib/time';
-import { SensitiveWords } from '../content/sensitive-words';
-import { enqueueTemplateReview } from '../push/outbox';
+import { SensitiveWords } from '../content';
+import { enqueueTemplateReview } from '../push';
 import {
   checkTemplateRules,
   countVariables,

@@ -10,7 +10,7 @@ import { ok } from '../../http/reply';
 import { api, okOf, request } from '../../http/contract';
 import { route } from '../../http/route';
 import type { AppContext } from '../../context';
-import { sessionOf } from '../auth/session';
+import { sessionOf } from '../../http/session';
 import { UPLOAD_MAX_BYTES, UPLOAD_MESSAGES, type UploadService } from './service';
 import { codeOf } from '../../lib/error-code';
 

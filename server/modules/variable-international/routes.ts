@@ -1,7 +1,7 @@
 /**
  * Variable SMS, international SMS and screening routes (docs/api-variable-international.md).
  */
-import { assertDiskRoom, assertQuota, STORAGE_MESSAGES } from '../files/storage';
+import { assertDiskRoom, assertQuota, STORAGE_MESSAGES } from '../files';
 import { parseSlot } from '../../http/parse-slots';
 import fs from 'node:fs';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -12,7 +12,7 @@ import { ApiError } from '../../http/errors';
 import { ok } from '../../http/reply';
 import { api, fileReply, listOf, okOf, request } from '../../http/contract';
 import { route } from '../../http/route';
-import { sessionOf } from '../auth';
+import { sessionOf } from '../../http/session';
 import { sendFile, XLSX_MIME } from '../../http/download';
 import { sendPayload, type SendResult } from '../send';
 import type { JsonSchema } from '../../../common/schema';

@@ -5,7 +5,7 @@
  * insert of send/messages (per-message text, pieces and price), the dispatch pipeline unchanged.
  * Rules: docs/api-variable-international.md.
  */
-import { assertNotTestAccount } from '../subaccount/test-accounts';
+import { assertNotTestAccount } from '../clients';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { sql, type Transaction } from 'kysely';
@@ -13,7 +13,8 @@ import type { AppContext } from '../../context';
 import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { validateForm } from '../../http/validation';
-import { LedgerService, Money, money2, type MoneyValue } from '../ledger';
+import { LedgerService } from '../ledger';
+import { Money, money2, type MoneyValue } from '../../lib/money';
 import { ceilCent, chargeIntlPools, chargePlan, intlRemainOf, planPieces, remainOf, usableIntlPools, usablePools, type ChargePlan } from '../billing';
 import {
   assertDeferredRoom,
@@ -68,7 +69,7 @@ import {
 import intlForm from '../../../schemas/forms/send-international.json';
 import { checkInternational, countrySummary, intlFileCheck, loadPrices, priceRows, type IntlCheck, type IntlPrice } from './international';
 import { newWorkFile, workFile, type WorkExt } from './work-files';
-import { IMPORT_FILE_PATH, resolveUpload } from '../files/service';
+import { IMPORT_FILE_PATH, resolveUpload } from '../files';
 import { screenFile, screenList, screenRule } from './screening';
 import { FilledTemplate, parseVariableFile, readSendRows, templateParts, VARIABLE_FILE_MAX_BYTES, VX, type VariableParse } from './variable';
 

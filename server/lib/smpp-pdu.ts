@@ -1,5 +1,6 @@
 /**
- * SMPP encoding rules shared by the link (client.ts) and the simulator (simulator.ts): text
+ * SMPP encoding rules shared by the carrier link (server/modules/smsc/client.ts), the simulator
+ * (smsc/simulator.ts) and the customers' SMPP listener (server/modules/smpp-server): text
  * encoding, the vendor TLV carrying our ref, receipt texts. Rules: docs/api-dispatch.md.
  */
 import smpp, { type PDU } from 'smpp';

@@ -14,13 +14,13 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
-import type { AppContext } from '../../context';
-import type { Account, Database } from '../../db/types';
-import { rebindCsrf } from '../../http/csrf';
-import { errors } from '../../http/errors';
-import { randomToken, sha256hex } from '../../lib/crypto';
-import { addMs } from '../../lib/time';
-import { AccountStatus } from '../../../common/generated/schemas';
+import type { AppContext } from '../context';
+import type { Account, Database } from '../db/types';
+import { rebindCsrf } from './csrf';
+import { errors } from './errors';
+import { randomToken, sha256hex } from '../lib/crypto';
+import { addMs } from '../lib/time';
+import { AccountStatus } from '../../common/generated/schemas';
 
 export const SESSION_COOKIE = 'sid';
 export const REMEMBER_COOKIE = 'remember';

@@ -1,0 +1,21 @@
+/**
+ * 通道 (carrier SMSC links): the link the dispatch pipeline submits through and reads receipts and
+ * uplink from (client.ts, types.ts), the channel table and SMSC URLs (config.ts), the embedded
+ * simulator (simulator.ts). Not a plugin (no routes, no service): the pipeline (server/modules/
+ * dispatch) builds the links. The PDU codec is server/lib/smpp-pdu.ts. docs/api-dispatch.md.
+ */
+export type { MoMessage, Receipt, SmscLink, SubmitRequest, SubmitResult } from './types';
+export { createSmscLink, type SmscLinkHandle } from './client';
+export {
+  channelServes,
+  checkChannels,
+  ChannelConfigError,
+  describeSmsc,
+  parseChannel,
+  parseChannelTable,
+  parseSmppUrl,
+  simulatorSettingsFromEnv,
+  DEFAULT_FAILOVER_MS,
+  type ChannelSpec,
+} from './config';
+export { startSimulator, type Simulator, type SimulatorSettings } from './simulator';
