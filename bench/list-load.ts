@@ -10,8 +10,15 @@
  * errors, and the server process's resident memory before and after; the whole series runs
  * `RUNS` (2) times so that memory growth across repeated runs shows.
  *
+ * On a shared machine requests/s are not a figure of the code: each list also prints the CPU time
+ * per request of the server process (utime + stime of /proc/<pid>/stat) and, on PostgreSQL, of the
+ * database's backends serving it, the statements per request (PostgreSQL: the database's committed
+ * transactions in pg_stat_database; every statement of a list runs in its own), and the throughput
+ * those figures allow on an idle machine of `CORES` (2) cores: cores / CPU per request.
+ *
  *   TEST_DATABASE_URL=postgres://sms:sms@127.0.0.1:5432/postgres npx tsx bench/list-load.ts
  *   ONLY=pglite SECONDS=10 npx tsx bench/list-load.ts
+ *   SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' ONLY=postgres ...   (a CPU profile of the server)
  *
  * Targets (issue 28): PostgreSQL ≥ 2,000 requests/s with p99 < 100 ms; PGlite p99 < 1 s (one
  * connection: every statement of every request waits its turn).
@@ -21,6 +28,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { pgAdmin } from './lib/pg-admin';
 import { loginCookies } from './lib/login';
 
@@ -30,6 +38,26 @@ const SECONDS = Number(process.env.SECONDS ?? 30);
 const RUNS = Number(process.env.RUNS ?? 2);
 const pgUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || '';
 const only = process.env.ONLY;
+const CORES = Number(process.env.CORES ?? 2);
+const TICK_MS = 1000 / 100; // USER_HZ: 100 on Linux
+
+/** CPU time (user + system) a process has used so far, in ms; 0 when it is gone */
+const cpuMs = (pid: number) => {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
+};
+
+/** PostgreSQL: the backends of the bench database (their CPU time by pid) and its committed statements */
+async function pgSnapshot(admin: pg.Client, db: string): Promise<{ cpu: Map<number, number>; xacts: number }> {
+  const pids = await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [db]);
+  const x = await admin.query<{ n: string }>('select xact_commit + xact_rollback as n from pg_stat_database where datname = $1', [db]);
+  return { cpu: new Map(pids.rows.map((r) => [r.pid, cpuMs(r.pid)])), xacts: Number(x.rows[0]?.n ?? 0) };
+}
 
 interface Target {
   name: string;
@@ -74,7 +102,7 @@ async function run(backend: 'pglite' | 'postgres') {
   }
   const port = 19000 + Math.floor(Math.random() * 1000);
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'server/main.ts'], {
     cwd: root,
     // SMPP_SERVER_PORT 0: the customer SMPP server stays off (its fixed port 2775 may be taken: the server would exit)
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', NODE_ENV: 'production', SMPP_SERVER_PORT: '0' },
@@ -93,18 +121,62 @@ async function run(backend: 'pglite' | 'postgres') {
       const b = await r.json();
       if (b.code !== 0) throw new Error(`${t.path}: ${JSON.stringify(b).slice(0, 200)}`);
     }
-    console.log(`\n${backend}: ${CONNECTIONS} connections, ${SECONDS} s per list, ${RUNS} runs; server rss at start ${rssMb(child.pid!)} MB`);
+    let admin: pg.Client | undefined;
+    if (backend === 'postgres') {
+      admin = new pg.Client({ connectionString: pgUrl });
+      await admin.connect();
+    }
+    // what the server and its database do without requests (the dispatcher's polls, timers): measured
+    // for IDLE_SECONDS and taken off each list's figures, so that they are per request
+    const IDLE_SECONDS = Number(process.env.IDLE_SECONDS ?? 3);
+    const idleCpu0 = cpuMs(child.pid!);
+    const idlePg0 = admin ? await pgSnapshot(admin, dbName) : undefined;
+    await new Promise((res) => setTimeout(res, IDLE_SECONDS * 1000));
+    const idleCpuPerS = (cpuMs(child.pid!) - idleCpu0) / IDLE_SECONDS;
+    if (admin) await new Promise((res) => setTimeout(res, 1500));
+    const idlePg1 = admin ? await pgSnapshot(admin, dbName) : undefined;
+    let idlePgPerS = 0;
+    let idleXactsPerS = 0;
+    if (idlePg0 && idlePg1) {
+      for (const [pid, ms] of idlePg1.cpu) idlePgPerS += ms - (idlePg0.cpu.get(pid) ?? 0);
+      idlePgPerS /= IDLE_SECONDS + 1.5;
+      idleXactsPerS = (idlePg1.xacts - idlePg0.xacts) / (IDLE_SECONDS + 1.5);
+    }
+    console.log(`\n${backend}: idle server ${idleCpuPerS.toFixed(1)} ms CPU/s${admin ? `, postgres ${idlePgPerS.toFixed(1)} ms CPU/s and ${idleXactsPerS.toFixed(1)} statements/s` : ''} (taken off the per-request figures)`);
+    console.log(`${backend}: ${CONNECTIONS} connections, ${SECONDS} s per list, ${RUNS} runs; server rss at start ${rssMb(child.pid!)} MB`);
     for (let run = 1; run <= RUNS; run++) {
       for (const t of TARGETS) {
         const before = rssMb(child.pid!);
+        const cpu0 = cpuMs(child.pid!);
+        const pg0 = admin ? await pgSnapshot(admin, dbName) : undefined;
+        const t0 = Date.now();
         const r = await autocannon({ url: `${base}${t.path}`, method: 'POST', headers: sessions.get(t.user)!, body: JSON.stringify(t.body), connections: CONNECTIONS, duration: SECONDS });
         const after = rssMb(child.pid!);
+        const cpu1 = cpuMs(child.pid!);
+        const busyS = (Date.now() - t0) / 1000;
+        // the statistics collector publishes a backend's counts within a second of its transactions
+        if (admin) await new Promise((res) => setTimeout(res, 1500));
+        const pg1 = admin ? await pgSnapshot(admin, dbName) : undefined;
+        const n = r.requests.total || 1;
+        const nodeMs = Math.max(0, cpu1 - cpu0 - idleCpuPerS * busyS) / n;
+        const pgS = busyS + (admin ? 1.5 : 0);
+        let dbMs = 0;
+        let perReq = '';
+        if (pg0 && pg1) {
+          for (const [pid, ms] of pg1.cpu) dbMs += ms - (pg0.cpu.get(pid) ?? 0);
+          dbMs = Math.max(0, dbMs - idlePgPerS * pgS) / n;
+          perReq = `  statements/req ${Math.max(0, (pg1.xacts - pg0.xacts - idleXactsPerS * pgS) / n).toFixed(2)}`;
+        }
+        const total = nodeMs + dbMs;
         console.log(
           `  run ${run} ${t.name.padEnd(24)} ${String(Math.round(r.requests.average)).padStart(6)} req/s  p50 ${String(r.latency.p50).padStart(5)} ms  p99 ${String(r.latency.p99).padStart(5)} ms  max ${String(r.latency.max).padStart(6)} ms  ` +
-            `non-2xx ${r.non2xx}  errors ${r.errors}  timeouts ${r.timeouts}  rss ${before} → ${after} MB`,
+            `non-2xx ${r.non2xx}  errors ${r.errors}  timeouts ${r.timeouts}  rss ${before} → ${after} MB\n` +
+            `        cpu/req: server ${nodeMs.toFixed(3)} ms${pg1 ? ` + postgres ${dbMs.toFixed(3)} ms` : ''} = ${total.toFixed(3)} ms${perReq}  ` +
+            `→ idle ${CORES} cores ≈ ${Math.round((CORES * 1000) / total)} req/s`,
         );
       }
     }
+    await admin?.end();
   } finally {
     // (a server that has already exited never emits 'exit' again: waiting for it would hang the bench)
     if (child.exitCode === null && child.signalCode === null) {

@@ -12,7 +12,7 @@ import { installOperatorChannel } from './cli/operator-channel';
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildApp } from './app';
-import { configFromEnv } from './config';
+import { configFromEnv, statementTimeoutFromEnv } from './config';
 import { openDatabase } from './db';
 import { seed } from './db/seed';
 import { dispatcherOptionsFromEnv, startPipeline, type Pipeline } from './modules/dispatch/pipeline';
@@ -25,7 +25,7 @@ const host = env.HOST ?? '0.0.0.0';
 const dataDir = path.resolve(env.DATA_DIR ?? './data');
 const distDir = path.resolve(import.meta.dirname, '../dist');
 
-const handle = await openDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir });
+const handle = await openDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir, statementTimeoutMs: statementTimeoutFromEnv(env) });
 const created = await seed(handle.db);
 
 const staticDir = fs.existsSync(path.join(distDir, 'index.html')) ? distDir : undefined;

@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import { buildApp } from './app';
-import { configFromEnv } from './config';
+import { configFromEnv, statementTimeoutFromEnv } from './config';
 import { openDatabase } from './db';
 import { dispatcherOptionsFromEnv, startPipeline } from './modules/dispatch/pipeline';
 import { closeOnSignals } from './lib/shutdown';
@@ -27,7 +27,7 @@ try {
   process.exit(2);
 }
 const dataDir = path.resolve(env.DATA_DIR ?? './data');
-const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, poolSize: Number(env.DB_POOL_SIZE) || 10 });
+const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, poolSize: Number(env.DB_POOL_SIZE) || 10, statementTimeoutMs: statementTimeoutFromEnv(env) });
 // the app gives the services' context (ledger, push URL rules); it never listens
 const app = await buildApp({ db: handle.db, dataDir, logger: { level: env.LOG_LEVEL ?? 'info' }, config: configFromEnv(env), purgeEveryMs: 0 });
 let pipeline;

@@ -26,6 +26,13 @@ export interface CreateDbOptions {
   schema?: string;
   /** PostgreSQL pool size */
   poolSize?: number;
+  /**
+   * PostgreSQL: `statement_timeout` of every pooled connection, in ms (0 / undefined: none). A
+   * statement that runs longer is cancelled by the server (SQLSTATE 57014) and its request answers
+   * 查询超时 (server/http/errors.ts). Migrations run without it (openDatabase). PGlite has none: it
+   * runs each statement to its end in the server's own thread (its statement_timeout never fires).
+   */
+  statementTimeoutMs?: number;
 }
 
 export interface DbHandle {
@@ -92,6 +99,7 @@ export async function createDb(opts: CreateDbOptions): Promise<DbHandle> {
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 10,
+      ...(opts.statementTimeoutMs ? { statement_timeout: Math.round(opts.statementTimeoutMs) } : {}),
       ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: countStatement });
@@ -135,6 +143,12 @@ export async function createDb(opts: CreateDbOptions): Promise<DbHandle> {
 
 /** createDb + migrations: what the server, the CLI and the tests start with. */
 export async function openDatabase(opts: CreateDbOptions): Promise<DbHandle> {
+  if (opts.databaseUrl && opts.statementTimeoutMs) {
+    // a migration may take longer than a request's statement (an index built over a large table)
+    const migrating = await openDatabase({ ...opts, statementTimeoutMs: undefined, poolSize: 1 });
+    await migrating.close();
+    return createDb(opts);
+  }
   const handle = await createDb(opts);
   try {
     await migrateToLatest(handle.db, opts.schema);

@@ -9,6 +9,8 @@
  * defence, a data exception the database still raises (SQLSTATE class 22: invalid text
  * representation, numeric out of range, NUL in text, ...; class 54: a value too large for an
  * index) answers code 400 参数错误 (MESSAGES.badParam) and is logged as a warning, never as a 500.
+ * A statement PostgreSQL cancelled at the pool's statement_timeout (SQLSTATE 57014,
+ * DB_STATEMENT_TIMEOUT_MS) answers code 504 查询超时… (MESSAGES.queryTimeout), a warning in the log.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGES } from '../../common/schema/messages';
@@ -51,6 +53,14 @@ export function isDataException(err: unknown): err is Error & { code: string } {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^(22|54)[0-9A-Z]{3}$/.test(code) && 'severity' in (err as object);
 }
+
+/** PostgreSQL cancelled the statement: it ran past the pool's statement_timeout (DB_STATEMENT_TIMEOUT_MS) */
+export function isStatementTimeout(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === QUERY_CANCELED && 'severity' in (err as object);
+}
+const QUERY_CANCELED = '57014';
+/** the answer code of a request whose statement ran out of time (HTTP 200, like every business answer) */
+export const QUERY_TIMEOUT_CODE = 504;
 
 /** HTTP 429 of the rate limiter, answered as code 429 */
 const TOO_MANY_REQUESTS = 429;
@@ -103,6 +113,10 @@ export function installErrorHandler(app: FastifyInstance) {
     if (isMultipartFault(err)) {
       req.log.info({ err: { message: err.message } }, 'request refused: broken multipart body');
       return reply.status(200).send({ code: 400, msg: BAD_REQUEST_MSG });
+    }
+    if (isStatementTimeout(err)) {
+      req.log.warn({ err: { message: err.message }, url: req.url }, 'statement cancelled by statement_timeout');
+      return reply.status(200).send({ code: QUERY_TIMEOUT_CODE, msg: MESSAGES.queryTimeout });
     }
     if (isDataException(err)) {
       req.log.warn({ err: { code: err.code, message: err.message }, url: req.url }, 'data exception from the database: a value the guards let through');

@@ -51,6 +51,12 @@ export class SessionService {
    * be reported valid for at most that long (every other call still checks the database).
    */
   private readonly validCache = new Map<string, { accountId: number; until: number }>();
+  /**
+   * The sessions of the routes declared `cachedSession` (route.ts): the session and its account
+   * row as checked in the database at most `cachedSessionMs` ago (the row is frozen: shared by
+   * the requests of that period). Dropped with validCache's entries (logout, revocations).
+   */
+  private readonly sessionCache = new Map<string, { session: CurrentSession; until: number }>();
 
   constructor(private readonly ctx: AppContext) {}
 
@@ -75,6 +81,29 @@ export class SessionService {
 
   private forget(match: (id: string, accountId: number) => boolean) {
     for (const [id, v] of this.validCache) if (match(id, v.accountId)) this.validCache.delete(id);
+    for (const [id, v] of this.sessionCache) if (match(id, v.session.account.id)) this.sessionCache.delete(id);
+  }
+
+  /**
+   * resolve() for the routes declared `cachedSession`: a session found valid in the database
+   * within `cachedSessionMs` is taken from memory (no statement); otherwise as resolve().
+   */
+  async resolveCached(req: FastifyRequest, reply: FastifyReply): Promise<CurrentSession | null> {
+    const ttl = this.ctx.config.cachedSessionMs;
+    const token = req.cookies[SESSION_COOKIE];
+    if (ttl <= 0 || !token || req.currentSession !== undefined) return this.resolve(req, reply);
+    const key = sha256hex(token);
+    const now = Date.now();
+    const hit = this.sessionCache.get(key);
+    if (hit && hit.until > now) return (req.currentSession = hit.session);
+    if (hit) this.sessionCache.delete(key);
+    const s = await this.resolve(req, reply);
+    if (s && s.sessionId === key) {
+      if (this.sessionCache.size > 100_000) this.sessionCache.clear();
+      Object.freeze(s.account);
+      this.sessionCache.set(key, { session: s, until: now + ttl });
+    }
+    return s;
   }
 
   /** Drops the cached session checks of an account (its sessions were ended), but `keep`. */
@@ -268,6 +297,7 @@ export class SessionService {
     const remember = req.cookies[REMEMBER_COOKIE];
     if (sid) {
       this.validCache.delete(sha256hex(sid));
+      this.sessionCache.delete(sha256hex(sid));
       await this.ctx.db.deleteFrom('sessions').where('id', '=', sha256hex(sid)).execute();
     }
     if (remember) {

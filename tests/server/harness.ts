@@ -178,6 +178,8 @@ export interface ServerOptions {
   /** PostgreSQL: reuse this schema (restart tests) and do not drop it on close */
   pgSchema?: string;
   keepSchema?: boolean;
+  /** PostgreSQL: the pool's statement_timeout (DB_STATEMENT_TIMEOUT_MS of the server) */
+  statementTimeoutMs?: number;
   build?: Partial<BuildAppOptions>;
 }
 
@@ -206,7 +208,7 @@ export async function startServer(backend: Backend, opts: ServerOptions = {}): P
     schema = opts.pgSchema ?? `t_${randomBytes(6).toString('hex')}`;
     await withPg((c) => c.query(`create schema if not exists ${schema}`));
     try {
-      handle = await openDatabase({ databaseUrl: TEST_DATABASE_URL, schema, poolSize: 4 });
+      handle = await openDatabase({ databaseUrl: TEST_DATABASE_URL, schema, poolSize: 4, statementTimeoutMs: opts.statementTimeoutMs });
     } catch (e) {
       if (!opts.pgSchema) await withPg((c) => c.query(`drop schema if exists ${schema} cascade`));
       throw e;

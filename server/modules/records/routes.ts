@@ -18,7 +18,7 @@ export function recordsRoutes(ctx: AppContext, records: RecordsService): Fastify
     const app = api(plugin);
     app.post(
       '/send/sendTask',
-      route({ tag: TASKS, summary: '发送任务列表（每页 15；代理商：自己与名下子账户）', access: 'session', body: request(ctx, 'filters/send-task', { paging: 'page' }), response: listOf(ctx, 'entities/send-task') }),
+      route({ tag: TASKS, summary: '发送任务列表（每页 15；代理商：自己与名下子账户）', access: 'session', cachedSession: true, body: request(ctx, 'filters/send-task', { paging: 'page' }), response: listOf(ctx, 'entities/send-task') }),
       async (req) => ok(await records.taskList(sessionOf(req).account, req.body)),
     );
     app.post(
@@ -81,6 +81,7 @@ export function recordsRoutes(ctx: AppContext, records: RecordsService): Fastify
         tag: RECORDS,
         summary: '发送记录（每页 10，默认近 90 天）',
         access: 'session',
+        cachedSession: true,
         body: recordFilter,
         response: listOf(ctx, 'entities/send-record', { totalCapped: { type: 'boolean', title: '总数超过计数上限（只计到上限）' } }),
       }),

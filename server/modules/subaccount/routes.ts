@@ -118,7 +118,7 @@ export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc:
     const app = api(plugin);
 
     // lists and stats
-    app.post('/client/accounts', either({ tag: TAG, summary: '子账户列表', access: 'agent', response: listOf(ctx, 'entities/sub-account') }, accounts), async (req) =>
+    app.post('/client/accounts', either({ tag: TAG, summary: '子账户列表', access: 'agent', cachedSession: true, response: listOf(ctx, 'entities/sub-account') }, accounts), async (req) =>
       ok(await svc.managerList(me(req), both(req))),
     );
     app.get('/client/stat', route({ tag: TAG, summary: '子账户统计（总数、本月新增、冻结、认证、余额）', access: 'agent', response: okOf(ctx, STAT) }), async (req) => ok(await svc.stat(me(req))));
