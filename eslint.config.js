@@ -33,7 +33,7 @@ const ENUM_LITERAL_RULES = ['left', 'right'].flatMap((side) => {
 ]);
 
 export default defineConfig([
-  globalIgnores(['dist/', 'storybook-static/', 'src/generated/', 'common/generated/', 'public/mockServiceWorker.js', 'data/', 'test-results/', 'playwright-report/', '.e2e-data*/']),
+  globalIgnores(['dist/', 'storybook-static/', 'src/generated/', 'common/generated/', 'public/mockServiceWorker.js', '.storybook/public/mockServiceWorker.js', 'server/db/generated.ts', 'data/', 'test-results/', 'playwright-report/', '.e2e-data*/']),
   js.configs.recommended,
   tseslint.configs.recommended,
   {
