@@ -291,8 +291,12 @@ export class InterfaceSend {
     try {
       return await retryDeadlock(() => this.ctx.db.transaction().execute(async (trx) => {
         // one accepting transaction per payer at a time: two concurrent ones (HTTP requests in
-        // parallel) would otherwise take the daily-report and ledger rows in different orders
-        await trx.selectFrom('accounts').select('id').where('id', '=', payerId).forUpdate().execute();
+        // parallel) would otherwise take the daily-report and ledger rows in different orders.
+        // FOR NO KEY UPDATE, as the ledger's: a row referencing the account (the dispatcher queueing
+        // a receipt for it, smpp_receipts' foreign key: FOR KEY SHARE) does not wait for this
+        // commit — with FOR UPDATE it did, while holding the account's daily-report row this
+        // transaction's messages need next: a deadlock, found after deadlock_timeout (1 s)
+        await trx.selectFrom('accounts').select('id').where('id', '=', payerId).forNoKeyUpdate().execute();
         const task = await trx
           .insertInto('sms_tasks')
           .values({

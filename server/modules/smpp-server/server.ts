@@ -585,7 +585,8 @@ export class SmppServer {
     return this.ctx.db.transaction().execute(async (trx) => {
       const now = new Date();
       if (limit !== Infinity) {
-        await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
+        // FOR NO KEY UPDATE: binds of the account wait for each other, not the rows that reference it
+        await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forNoKeyUpdate().execute();
         const live = new Date(now.getTime() - 3 * this.opts.heartbeatMs);
         const r = await trx
           .selectFrom('smpp_sessions')
