@@ -334,7 +334,6 @@ export class InterfaceSend {
           })
           .returning('id')
           .executeTakeFirstOrThrow();
-        await insertMessages(trx, { ...batch, taskId: task.id, staged });
         let amount = '0.00';
         let chargeNum = 0;
         if (chargeNow) {
@@ -344,6 +343,10 @@ export class InterfaceSend {
           chargeNum = r.chargeNum;
           await trx.updateTable('sms_tasks').set({ amount: r.amount, cost: r.cost, charge_num_total: r.chargeNum }).where('id', '=', task.id).execute();
         }
+        // the message rows after the charge: their insert takes the account's daily-report row
+        // (0018_reports' trigger), which the dispatcher's recording transactions of the same account
+        // wait for: held from here to the commit only
+        await insertMessages(trx, { ...batch, taskId: task.id, staged });
         const ids = await sql<{ id: number; phone: string }>`select id, phone from sms_messages where task_id = ${task.id} order by id`.execute(trx);
         const idOf = new Map(ids.rows.map((r) => [r.phone, Number(r.id)]));
         const result: InterfaceSendResult = {
