@@ -45,16 +45,27 @@ if (!pgUrl) {
 }
 
 
-// BENCH_QUERIES=1: the statements this process sent, counted by their text (which query a message costs)
-const queries = new Map<string, number>();
+// BENCH_QUERIES=1: the statements this process sent, counted by their text (which query a message
+// costs), with the wall time from sending each to its answer (round trip, lock waits included)
+const queries = new Map<string, { n: number; ms: number }>();
 if (process.env.BENCH_QUERIES) {
   const pg = (await import('pg')).default;
   const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
   pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
     const q = args[0] as string | { text?: string };
     const text = (typeof q === 'string' ? q : (q?.text ?? '')).replace(/\s+/g, ' ').replace(/\$\d+(, \$\d+)*/g, '$…').slice(0, 140);
-    queries.set(text, (queries.get(text) ?? 0) + 1);
-    return query.apply(this, args);
+    const e = queries.get(text) ?? { n: 0, ms: 0 };
+    queries.set(text, e);
+    e.n++;
+    const t = performance.now();
+    const r = query.apply(this, args);
+    if (r && typeof (r as Promise<unknown>).then === 'function') {
+      void (r as Promise<unknown>).then(
+        () => (e.ms += performance.now() - t),
+        () => (e.ms += performance.now() - t),
+      );
+    }
+    return r;
   } as typeof pg.Client.prototype.query;
 }
 
@@ -128,9 +139,11 @@ try {
   );
   console.log(`  CPU per message: platform process ${per(selfMs)}, PostgreSQL backends ${per(pgMs)}, simulator ${per(simMs)}, customer ${per(done.cpuMs)}; load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   if (queries.size) {
-    const total = [...queries.values()].reduce((a, b) => a + b, 0);
-    console.log(`  statements of this process: ${total} (${(total / COUNT).toFixed(2)} per message); the most frequent:`);
-    for (const [text, n] of [...queries].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`    ${String(n).padStart(7)}  ${text}`);
+    const total = [...queries.values()].reduce((a, b) => a + b.n, 0);
+    console.log(`  statements of this process: ${total} (${(total / COUNT).toFixed(2)} per message); the most frequent, with their summed wall time to the answer:`);
+    for (const [text, e] of [...queries].sort((a, b) => b[1].n - a[1].n).slice(0, 25)) console.log(`    ${String(e.n).padStart(7)} ${(e.ms / 1000).toFixed(1).padStart(6)} s  ${text}`);
+    console.log('  the longest in summed wall time:');
+    for (const [text, e] of [...queries].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12)) console.log(`    ${String(e.n).padStart(7)} ${(e.ms / 1000).toFixed(1).padStart(6)} s  ${text}`);
   }
   const ok = perSecond >= TARGET && a.ok === COUNT && done.receipts === COUNT;
   console.log(`target ≥ ${TARGET} messages/s end to end on PostgreSQL: ${ok ? 'met' : 'MISSED'}`);

@@ -17,9 +17,10 @@ import { accountId, db } from './send-helpers';
 import { bindOn, call, closed, connect, connectPort, DEMO_INTERFACE_PASSWORD, openSessions, receiver, until } from './smpp-customer';
 import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
 import { pushHooks } from '../../server/modules/dispatch/pipeline';
-import { SMPP_SERVER_DEFAULTS, SmppServer } from '../../server/modules/smpp-server';
+import { enqueueSmppReceipts, SMPP_SERVER_DEFAULTS, SmppServer } from '../../server/modules/smpp-server';
+import { statOf } from '../../server/modules/smpp-server/receipts';
 import { FakeLink } from '../fixtures/fake-smsc';
-import { NeedMo, NeedReport } from '../../common/generated/schemas';
+import { NeedMo, NeedReport, SendRecordStatus } from '../../common/generated/schemas';
 
 afterEach(() => {
   for (const s of openSessions.splice(0)) s.socket.destroy();
@@ -178,6 +179,46 @@ describe.each(backends)('SMPP registered_delivery and data_sm (%s)', (backend) =
     ]);
     const r = await receiver(t.server);
     await until(() => r.got.length === 3);
+  });
+
+  it("a receipt's stat and err are statOf's and the err rule's (computed by the queueing INSERT in SQL)", async () => {
+    await setAccount(t.server, 'client1', { needreport: NeedReport.PassThrough });
+    const s = await connect(t.server);
+    expect(await bindOn(s, 'bind_transmitter')).toBe(0);
+    const S = SendRecordStatus;
+    const cases: { state: number; report: string; code: string }[] = [
+      { state: S.Delivered, report: 'DELIVRD', code: '0' },
+      { state: S.DeliveredAlt, report: '', code: '' },
+      { state: S.DeliveryFailed, report: ' EXPIRED ', code: '12' },
+      { state: S.DeliveryFailed, report: 'MK:0001', code: 'abc' },
+      { state: S.SubmitFailed, report: 'REJECTD', code: '1234' },
+      { state: S.SubmitFailed, report: 'UNKNOWN', code: '7' },
+      { state: S.SubmitFailed, report: 'DELIVRD', code: '' },
+    ];
+    const ids: number[] = [];
+    for (let i = 0; i < cases.length; i++) {
+      const r = await call(s, 'submit_sm', { destination_addr: `1380013807${i}`, short_message: '【好易购】回执字段', registered_delivery: 1 });
+      expect(r.command_status).toBe(0);
+      ids.push(Number(r.message_id));
+    }
+    s.socket.destroy();
+    const d = db(t.server);
+    const done = new Date('2026-11-28T10:00:00Z');
+    for (let i = 0; i < cases.length; i++) {
+      await d.updateTable('sms_messages').set({ state: cases[i].state, report: cases[i].report, error_code: cases[i].code, done_at: done }).where('id', '=', ids[i]).execute();
+    }
+    await d.deleteFrom('smpp_receipts').execute();
+    const account = await accountId(t.server, 'client1');
+    const n = await d.transaction().execute((trx) => enqueueSmppReceipts(trx, ids.map((id, i) => ({ id, account_id: account, state: cases[i].state })), done));
+    expect(n).toBe(cases.length);
+    const rows = await d.selectFrom('smpp_receipts').select(['message_id', 'stat', 'err']).orderBy('message_id').execute();
+    expect(rows).toEqual(
+      cases.map((c, i) => ({
+        message_id: ids[i],
+        stat: statOf(c.state, c.report),
+        err: (/^\d{1,3}$/.test(c.code) ? c.code : c.state === S.Delivered ? '0' : '1').padStart(3, '0'),
+      })),
+    );
   });
 
   it('data_sm is accepted like submit_sm (data_sm_resp with the message id); before a bind or on a receiver 0x04', async () => {

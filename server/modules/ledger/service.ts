@@ -69,14 +69,19 @@ const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === '23
 export class LedgerService {
   constructor(private readonly ctx: Pick<AppContext, 'db' | 'now'>) {}
 
-  /** Locks the accounts with these ids in ascending id order; returns id -> balance. */
+  /**
+   * Locks the accounts with these ids in ascending id order; returns id -> balance. FOR NO KEY
+   * UPDATE (the lock of an UPDATE that changes no key, as the balance's): every balance change
+   * still waits for the others, but the foreign-key checks of rows that reference the account
+   * (FOR KEY SHARE: a receipt queued for it, a task, a message) do not wait for the charge's commit.
+   */
   private async lock(trx: Tx, ids: number[]): Promise<Map<number, { balance: MoneyValue; status: number }>> {
     const rows = await trx
       .selectFrom('accounts')
       .select(['id', 'balance', 'status'])
       .where('id', 'in', [...new Set(ids)].sort((a, b) => a - b))
       .orderBy('id')
-      .forUpdate()
+      .forNoKeyUpdate()
       .execute();
     return new Map(rows.map((r) => [r.id, { balance: new Money(r.balance), status: r.status }]));
   }

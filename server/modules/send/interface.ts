@@ -292,8 +292,12 @@ export class InterfaceSend {
     try {
       return await retryDeadlock(() => this.ctx.db.transaction().execute(async (trx) => {
         // one accepting transaction per payer at a time: two concurrent ones (HTTP requests in
-        // parallel) would otherwise take the daily-report and ledger rows in different orders
-        await trx.selectFrom('accounts').select('id').where('id', '=', payerId).forUpdate().execute();
+        // parallel) would otherwise take the daily-report and ledger rows in different orders.
+        // FOR NO KEY UPDATE, as the ledger's: a row referencing the account (the dispatcher queueing
+        // a receipt for it, smpp_receipts' foreign key: FOR KEY SHARE) does not wait for this
+        // commit — with FOR UPDATE it did, while holding the account's daily-report row this
+        // transaction's messages need next: a deadlock, found after deadlock_timeout (1 s)
+        await trx.selectFrom('accounts').select('id').where('id', '=', payerId).forNoKeyUpdate().execute();
         const task = await trx
           .insertInto('sms_tasks')
           .values({
@@ -331,7 +335,6 @@ export class InterfaceSend {
           })
           .returning('id')
           .executeTakeFirstOrThrow();
-        await insertMessages(trx, { ...batch, taskId: task.id, staged });
         let amount = '0.00';
         let chargeNum = 0;
         if (chargeNow) {
@@ -341,6 +344,10 @@ export class InterfaceSend {
           chargeNum = r.chargeNum;
           await trx.updateTable('sms_tasks').set({ amount: r.amount, cost: r.cost, charge_num_total: r.chargeNum }).where('id', '=', task.id).execute();
         }
+        // the message rows after the charge: their insert takes the account's daily-report row
+        // (0018_reports' trigger), which the dispatcher's recording transactions of the same account
+        // wait for: held from here to the commit only
+        await insertMessages(trx, { ...batch, taskId: task.id, staged });
         const ids = await sql<{ id: number; phone: string }>`select id, phone from sms_messages where task_id = ${task.id} order by id`.execute(trx);
         const idOf = new Map(ids.rows.map((r) => [r.phone, Number(r.id)]));
         const result: InterfaceSendResult = {

@@ -35,40 +35,36 @@ const FINAL: number[] = [
   SendRecordStatus.BillingFailed,
 ];
 
-/** Queues the receipts of the needreport 2 accounts among `rows` (messages whose state was just recorded); returns how many. */
+/**
+ * Queues the receipts of the needreport 2 accounts among `rows` (messages whose state was just
+ * recorded); returns how many. One statement (it runs in the dispatcher's recording transaction,
+ * which holds the account's daily-report row until its commit): the accounts' needreport, the
+ * messages' final values and their submit's registered_delivery (sms_tasks) are read by the
+ * INSERT itself; `statOf` and the err field are computed in SQL the same way.
+ */
 export async function enqueueSmppReceipts(trx: Transaction<Database>, rows: { id: number; account_id: number; state: number }[], now: Date): Promise<number> {
   const final = rows.filter((r) => FINAL.includes(r.state));
   if (!final.length) return 0;
-  const accounts = [...new Set(final.map((r) => r.account_id))];
-  const wanted = await trx.selectFrom('accounts').select('id').where('id', 'in', accounts).where('needreport', '=', NeedReport.PassThrough).execute();
-  if (!wanted.length) return 0;
-  const ids = new Set(wanted.map((a) => a.id));
-  const messages = await trx
-    .selectFrom('sms_messages as m')
-    .innerJoin('sms_tasks as t', 't.id', 'm.task_id')
-    .select(['m.id', 'm.account_id', 'm.phone', 'm.state', 'm.error_code', 'm.report', 'm.created_at', 'm.done_at', 't.content', 't.registered_delivery'])
-    .where(sql<boolean>`m.id = any(${final.filter((r) => ids.has(r.account_id)).map((r) => r.id)}::int[])`)
-    .orderBy('m.id')
-    .execute();
+  const delivered = sql.lit(SendRecordStatus.Delivered);
+  const stat = sql`(case
+      when m.state in (${delivered}, ${sql.lit(SendRecordStatus.DeliveredAlt)}) then 'DELIVRD'
+      when substring(m.report from '^[[:space:]]*(EXPIRED|DELETED|UNDELIV|ACCEPTD|UNKNOWN|REJECTD)[[:space:]]*$') is not null
+        then substring(m.report from '^[[:space:]]*(EXPIRED|DELETED|UNDELIV|ACCEPTD|UNKNOWN|REJECTD)[[:space:]]*$')
+      when m.state = ${sql.lit(SendRecordStatus.DeliveryFailed)} then 'UNDELIV'
+      else 'REJECTD' end)`;
   // registered_delivery of the submit (sms_tasks.registered_delivery): 0 none, 2 failures only, else every final state
-  const receipts = messages.filter((m) => m.registered_delivery !== 0 && !(m.registered_delivery === 2 && statOf(m.state, m.report) === 'DELIVRD'));
-  if (!receipts.length) return 0;
-  const r = await trx
-    .insertInto('smpp_receipts')
-    .values(
-      receipts.map((m) => ({
-        account_id: m.account_id,
-        message_id: m.id,
-        phone: m.phone,
-        stat: statOf(m.state, m.report),
-        err: (/^\d{1,3}$/.test(m.error_code) ? m.error_code : m.state === SendRecordStatus.Delivered ? '0' : '1').padStart(3, '0'),
-        text: m.content.slice(0, 20),
-        submit_at: m.created_at,
-        done_at: m.done_at ?? now,
-        created_at: now,
-      })),
-    )
-    .onConflict((oc) => oc.column('message_id').doNothing())
-    .executeTakeFirst();
-  return Number(r.numInsertedOrUpdatedRows ?? 0);
+  const r = await sql`
+    insert into smpp_receipts (account_id, message_id, phone, stat, err, text, submit_at, done_at, created_at)
+    select m.account_id, m.id, m.phone, s.stat,
+      lpad(case when m.error_code ~ '^[0-9]{1,3}$' then m.error_code when m.state = ${delivered} then '0' else '1' end, 3, '0'),
+      left(t.content, 20), m.created_at, coalesce(m.done_at, ${now}::timestamptz), ${now}::timestamptz
+    from sms_messages m
+    join sms_tasks t on t.id = m.task_id
+    join accounts a on a.id = m.account_id and a.needreport = ${sql.lit(NeedReport.PassThrough)}
+    cross join lateral (select ${stat} as stat) s
+    where m.id = any(${final.map((x) => x.id)}::int[])
+      and t.registered_delivery <> 0 and not (t.registered_delivery = 2 and s.stat = 'DELIVRD')
+    order by m.id
+    on conflict (message_id) do nothing`.execute(trx);
+  return Number(r.numAffectedRows ?? 0);
 }

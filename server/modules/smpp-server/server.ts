@@ -320,6 +320,18 @@ export class SmppServer {
   /** the last look at the queues found rows (more may wait): answers that free room look again at once */
   private pumpMore = false;
   private pumpAgain = false;
+  /**
+   * per account, the highest receipt / uplink id this process leased: a look started by answers
+   * (the busy path) reads only the rows above it, instead of walking again over the rows leased
+   * and waiting for their answers and the deleted ones not yet vacuumed from the start of the
+   * account's queue (a statement of up to a second at 10,000 receipts). A full look (every row
+   * whose lease is free: sent again after an error, a timeout or a dropped session; a row that
+   * committed after a higher one was leased) runs at least once per `receiptPollMs` (and ≥ 1 s
+   * apart when busy), on a bind and after a session drops its leases.
+   */
+  private readonly cursor = new Map<string, number>();
+  private lastFullPump = 0;
+  private fullDue = false;
   /** account rows read for submits: reused for accountCacheMs (one query per account and period, not per submit_sm) */
   private readonly accounts = new Map<number, { at: number; row: Promise<Account | undefined> }>();
   /** queue rows whose deliver_sm the customer answered 0 (deleted together), and those to send again later */
@@ -369,7 +381,8 @@ export class SmppServer {
     }
     this.ticker = setInterval(() => this.closeIdle(), Math.min(1000, this.opts.idleTimeoutMs));
     this.ticker.unref();
-    this.pumpTimer = setInterval(() => this.kick(), this.opts.receiptPollMs);
+    // a full look when due (kick's `again`: otherwise the rows above the cursor)
+    this.pumpTimer = setInterval(() => this.kick(true), this.opts.receiptPollMs);
     this.pumpTimer.unref();
     this.heartbeat = setInterval(() => void this.beat(), this.opts.heartbeatMs);
     this.heartbeat.unref();
@@ -510,6 +523,8 @@ export class SmppServer {
             .set({ lease_until: null })
             .where('id', 'in', ids)
             .execute()
+            // below the cursor: a full look sends them again
+            .then(() => this.kick())
             .catch((err) => this.ctx.log.warn({ err }, 'smpp deliver_sm release failed'));
         }
       }
@@ -585,7 +600,8 @@ export class SmppServer {
     return this.ctx.db.transaction().execute(async (trx) => {
       const now = new Date();
       if (limit !== Infinity) {
-        await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
+        // FOR NO KEY UPDATE: binds of the account wait for each other, not the rows that reference it
+        await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forNoKeyUpdate().execute();
         const live = new Date(now.getTime() - 3 * this.opts.heartbeatMs);
         const r = await trx
           .selectFrom('smpp_sessions')
@@ -679,26 +695,31 @@ export class SmppServer {
     this.accounts.clear();
   }
 
-  /** Looks at the receipt queue now (unless a look is running). */
+  /** Looks at the receipt queue now (unless a look is running); `again`: answers freed room (rows above the cursor only, unless a full look is due). */
   kick(again = false) {
     if (this.closing) return;
+    // a full look asked for (a bind, leases released): done now or right after the running one
+    if (!again) this.fullDue = true;
     if (this.pumping) {
       // answers freed room while a look was running: look once more after it
       if (again) this.pumpAgain = true;
       return;
     }
     this.pumpAgain = false;
-    this.pumping = this.pump()
+    const full = this.fullDue || Date.now() - this.lastFullPump >= Math.max(1000, this.opts.receiptPollMs);
+    this.fullDue = false;
+    this.pumping = this.pump(full)
       .catch((err) => this.ctx.log.warn({ err }, 'smpp receipt delivery failed'))
       .finally(() => {
         this.pumping = null;
-        if (this.pumpAgain && this.pumpMore) this.kick();
+        if (this.fullDue || (this.pumpAgain && this.pumpMore)) this.kick(true);
       });
   }
 
   /** Leases and sends the queued receipts and uplinks of the accounts bound as receivers in this process, oldest first. */
-  private async pump() {
+  private async pump(full: boolean) {
     this.pumpMore = false;
+    if (full) this.lastFullPump = Date.now();
     const byAccount = new Map<number, CustomerSession[]>();
     for (const s of this.sessions) {
       if (!s.bound?.receive || !s.session.socket.writable) continue;
@@ -714,13 +735,19 @@ export class SmppServer {
       // leases run on the wall clock (not the business clock ctx.now, which tests hold still)
       const now = new Date();
       const lease = new Date(now.getTime() + this.opts.receiptLeaseMs);
+      const above = (table: string) => (full ? 0 : (this.cursor.get(`${table}:${accountId}`) ?? 0));
+      const advance = (table: string, rows: { id: number }[]) => {
+        const k = `${table}:${accountId}`;
+        for (const x of rows) if (x.id > (this.cursor.get(k) ?? 0)) this.cursor.set(k, x.id);
+      };
       const r = await sql<ReceiptRow>`
         update smpp_receipts set lease_until = ${lease}, attempts = attempts + 1
         where id in (
           select id from smpp_receipts
-          where account_id = ${accountId} and (lease_until is null or lease_until < ${now})
+          where account_id = ${accountId} and id > ${above('r')} and (lease_until is null or lease_until < ${now})
           order by id limit ${room} for update skip locked)
         returning id, account_id, message_id, phone, stat, err, text, submit_at, done_at`.execute(this.ctx.db);
+      advance('r', r.rows);
       // in order, each to the receiver session with the fewest unanswered
       if (r.rows.length) this.pumpMore = true;
       for (const row of r.rows.sort((a, b) => a.id - b.id)) this.deliver(pick(list), row);
@@ -730,9 +757,10 @@ export class SmppServer {
         update smpp_mo set lease_until = ${lease}, attempts = attempts + 1
         where id in (
           select id from smpp_mo
-          where account_id = ${accountId} and (lease_until is null or lease_until < ${now})
+          where account_id = ${accountId} and id > ${above('m')} and (lease_until is null or lease_until < ${now})
           order by id limit ${room} for update skip locked)
         returning id, account_id, mo_id, phone, dest, content`.execute(this.ctx.db);
+      advance('m', mo.rows);
       if (mo.rows.length) this.pumpMore = true;
       for (const row of mo.rows.sort((a, b) => a.id - b.id)) this.deliverMo(pick(list), row);
     }
