@@ -114,8 +114,7 @@ describe.each(backends)('blacklist (%s)', (backend) => {
   it('interface sends: the HTTP API acceptance skips and lists them; an SMPP submit to one is refused (0x405), nothing charged', async () => {
     const ctx = t.server.app.ctx;
     const account = await db(t.server).selectFrom('accounts').selectAll().where('clientid', '=', 'client0').executeTakeFirstOrThrow();
-    // the interface takes only approved signs of the account
-    await db(t.server).insertInto('signs').values({ account_id: account.id, clientid: 'client0', sign: '云讯通', state: 1 }).execute();
+    // the interface takes only approved signs of the account (client0's 云讯通: demo data)
     const iface = new InterfaceSend(ctx, t.server.app.services.send);
     const r = await iface.accept(account, { smstype: 5, content: `【云讯通】${MARKETING_FIXED}`, mobiles: ['13700000001', '18600186002', '+8613900000009'] });
     expect(r).toMatchObject({ submitTotal: 1, blacklistNum: 2 });

@@ -30,6 +30,7 @@ import { dropStaged, expandTask, insertMessages, stageChunks, type UnplacedBatch
 import { assertDeferredRoom, assertMaySend } from './gate';
 import { assertTestRecipients } from '../subaccount/test-accounts';
 import { blacklistedOf, honoursBlacklist, withoutBlocked } from '../blacklist';
+import { assertApprovedSign } from '../sign';
 import { resolveUpload } from '../files/service';
 import { parseNumberFile } from '../files/parse';
 import { checkNumbers, NUMBER_MESSAGES, numberPoolError, type NumberCheck } from '../../../common/sms/numbers';
@@ -247,6 +248,7 @@ export class SendService {
     if (!smsTypesOf(account).includes(f.smstype)) throw errors.refused(MSG.smstypeNotAllowed);
     const categoryOk = tpl.sms_type === TemplateCategory.MemberMarketing ? f.smstype === SmsType.Marketing : f.smstype !== SmsType.Marketing;
     if (!categoryOk || (tpl.smstype !== null && tpl.smstype !== f.smstype)) throw errors.refused(MSG.smstypeMismatch);
+    await assertApprovedSign(this.ctx.db, account.id, sign);
     const fits = tpl.template_type === TemplateType.Fixed ? content === tpl.content : fillsTemplate(tpl.content, content);
     if (!fits) throw errors.refused(MSG.templateMismatch);
     const file = f.importFilePath ? await this.fileNumbers(me, f.importFilePath) : undefined;
