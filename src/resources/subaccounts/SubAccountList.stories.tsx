@@ -56,7 +56,7 @@ export const Alerts: Story = {
     // no alert: nothing
     await expect(within(await rowOf(c, 'w9hx3p')).queryByTestId('low-balance-tag')).toBeNull();
     await expect(within(await rowOf(c, 'w9hx3p')).queryByTestId('pool-expiring-tag')).toBeNull();
-    fireEvent.click(low);
+    await userEvent.click(low);
     const dialog = await body().findByRole('dialog', {}, T);
     await expect(within(dialog).getByText('子账户充值')).toBeInTheDocument();
   },
