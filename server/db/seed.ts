@@ -164,10 +164,11 @@ export async function seed(db: Db): Promise<string[]> {
     if (!anyContact) await db.insertInto('support_contacts').values(DEFAULT_SUPPORT_CONTACTS.map((c) => ({ ...c, branding_id: null }))).execute();
   }
   await seedNotices(db);
-  await seedSigns(db);
   await seedCertifications(db);
   await seedTemplates(db);
   await seedSubaccounts(db);
+  // after the sub-accounts: client0 is one of them
+  await seedSigns(db);
   await seedSending(db);
   await seedPurchase(db);
   return created;

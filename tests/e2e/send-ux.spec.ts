@@ -95,13 +95,14 @@ test.describe('短信发送页（issue 27）', () => {
     await confirm.getByRole('button', { name: /取\s*消/ }).click();
   });
 
-  test('agent0 → client0 without an approved sign: no sign to pick, links to 签名报备 and 模板管理', async ({ page }) => {
+  // client0 has approved signs in the demo data (瓯越鞋业, 云讯通); client3 (agent1's) has none
+  test('agent1 → client3 without an approved sign: no sign to pick, links to 签名报备 and 模板管理', async ({ page }) => {
     await page.setViewportSize({ width: 1440, height: 1100 });
-    await apiLogin(page, 'agent0');
+    await apiLogin(page, 'agent1');
     await page.goto('/customer/deliverlayout/deliver');
     await expect(page.getByText('普通短信发送').first()).toBeVisible({ timeout: 30_000 });
     await page.getByRole('combobox').first().click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'client0' }).first().click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'client3' }).first().click();
     const none = page.getByTestId('no-approved-sign');
     await expect(none).toBeVisible({ timeout: 20_000 });
     await expect(none.getByRole('link', { name: '签名报备' })).toBeVisible();

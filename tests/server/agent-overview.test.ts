@@ -42,6 +42,20 @@ describe.each(backends)('agent overview (%s)', (backend) => {
     expect((await agent0.get('/api/index/agentOverview')).body.data.expiringPools.map((x: { clientid: string }) => x.clientid)).not.toContain('client1');
   });
 
+  it('the sub-account list carries the same alerts per row: 余额不足 with its threshold, the earliest pool due within 7 days', async () => {
+    // client0 is below its reminder (the test above set 100000); client1 has the pool due in 3 days
+    const agent0 = await as(t.server, 'agent0');
+    const l0 = (await agent0.post('/api/client/accounts', { currentPage: 1, pageRowCount: 15 })).body.data.list as Record<string, unknown>[];
+    expect(l0.find((r) => r.client_id === 'client0')).toMatchObject({ lowBalance: true, lowBalanceThreshold: '100000.00', poolExpireDate: '' });
+    const agent1 = await as(t.server, 'agent1');
+    const l1 = (await agent1.post('/api/client/accounts', { currentPage: 1, pageRowCount: 15 })).body.data.list as Record<string, unknown>[];
+    const due = (await db(t.server).selectFrom('product_pools').select((eb) => eb.fn.min('due_time').as('d')).where('account_id', '=', await accountId(t.server, 'client1')).where('remaining', '=', 321).executeTakeFirstOrThrow()).d;
+    const shanghaiDay = new Date(new Date(due as Date).getTime() + 8 * 3_600_000).toISOString().slice(0, 10);
+    expect(l1.find((r) => r.client_id === 'client1')).toMatchObject({ poolExpireDate: shanghaiDay });
+    // postpaid (client3, billed through its agent): never low
+    expect(l1.find((r) => r.client_id === 'client3')).toMatchObject({ lowBalance: false });
+  });
+
   it('is for agents only', async () => {
     const client1 = await as(t.server, 'client1');
     expect((await client1.get('/api/index/agentOverview')).body.code).toBe(403);

@@ -9,6 +9,7 @@ import ExcelJS from 'exceljs';
 import { backends, useServer, type Client } from './harness';
 import { accountId, as, balance, cli, db, ledgerViolations, shanghai, task, templateId } from './send-helpers';
 import { storeMo } from '../../server/modules/dispatch/mo';
+import { fireDueTimedTasks } from '../../server/modules/send/timer';
 import { isUnsubscribe, blacklistedOf, LOOKUP_BATCH } from '../../server/modules/blacklist';
 import { acceptInterfaceMessage, InterfaceSend, InterfaceRefusal } from '../../server/modules/send';
 
@@ -101,6 +102,51 @@ describe.each(backends)('blacklist (%s)', (backend) => {
     expect(await task(t.server, r.body.data.taskId)).toMatchObject({ submit_total: 1, blacklist_num: 1 });
   });
 
+  it('a timed marketing send accepted before a number was blacklisted does not go to it when it fires: counted, its charge returned', async () => {
+    const timed = async (mobiles: string, extra: Record<string, unknown> = {}) => {
+      t.server.clock.advance(3100);
+      const r = await client0.post(
+        '/api/send/sendTim',
+        { jsmsAccessTimerSms: { sign: '云讯通', smstype: 5, templateId: mktTpl, content: MARKETING_FIXED, mobilelist: mobiles, sendtime: shanghai(new Date(t.server.clock.t + 30 * MIN)) }, ...extra },
+        { json: true },
+      );
+      expect(r.body).toMatchObject({ code: 0, data: { blacklistNum: 0 } });
+      return task(t.server, r.body.data.taskId);
+    };
+    const phonesOf = async (taskId: number) => (await db(t.server).selectFrom('sms_messages').select('phone').where('task_id', '=', taskId).orderBy('phone').execute()).map((m) => m.phone);
+    const before = await balance(t.server, 'client0');
+    // charged at acceptance: three messages of 0.045 → 0.14
+    const charged = await timed('18600186100,18600186101,18600186102');
+    expect(charged).toMatchObject({ submit_total: 3, charge_num_total: 3, amount: '0.14' });
+    // accepted uncharged (isCheckAvailableCredit 0): charged when it fires
+    const deferred = await timed('18600186103,18600186104', { isCheckAvailableCredit: 0 });
+    expect(deferred).toMatchObject({ submit_total: 2, charge_state: 0 });
+    // then: one number on client0's own list, one on the platform's
+    expect((await client0.post('/api/blacklist/add', { phones: '18600186101,18600186104' })).body.code).toBe(0);
+    await cli(t.server, 'blacklist-add', '18600186102');
+    t.server.clock.advance(31 * MIN);
+    await fireDueTimedTasks(t.server.app.ctx);
+    // the charged task: the two skipped, counted as a send counts them, their charge returned (net = ceil₂(0.045))
+    expect(await task(t.server, charged.uid)).toMatchObject({ status: 0, submit_total: 1, blacklist_num: 2, refunded_amount: '0.09' });
+    expect(await phonesOf(charged.id)).toEqual(['18600186100']);
+    // the deferred task: charged for the number left only
+    expect(await task(t.server, deferred.uid)).toMatchObject({ status: 0, submit_total: 1, blacklist_num: 1, charge_state: 1, charge_num_total: 1, amount: '0.05' });
+    expect(await phonesOf(deferred.id)).toEqual(['18600186103']);
+    expect(Number(before) - Number(await balance(t.server, 'client0'))).toBeCloseTo(0.1, 6);
+    // every number blacklisted since: the task ends without sending or charging anything
+    await db(t.server).deleteFrom('blacklist').where('phone', '=', '18600186101').execute();
+    const gone = await timed('18600186101');
+    expect(gone.amount).toBe('0.05');
+    const balanceGone = await balance(t.server, 'client0');
+    expect((await client0.post('/api/blacklist/add', { phones: '18600186101' })).body.code).toBe(0);
+    t.server.clock.advance(31 * MIN);
+    await fireDueTimedTasks(t.server.app.ctx);
+    expect(await task(t.server, gone.uid)).toMatchObject({ status: 3, submit_total: 0, blacklist_num: 1, refunded_amount: '0.05' });
+    expect(Number(await balance(t.server, 'client0')) - Number(balanceGone)).toBeCloseTo(0.05, 6);
+    await cli(t.server, 'blacklist-remove', '18600186102');
+    expect(await ledgerViolations(t.server)).toEqual([]);
+  });
+
   it('a notification (verification) send is not filtered', async () => {
     await cli(t.server, 'blacklist-add', '18600186000');
     await db(t.server).insertInto('blacklist').values({ account_id: await accountId(t.server, 'client1'), phone: '13800138000', source: 2 }).execute();
@@ -114,8 +160,7 @@ describe.each(backends)('blacklist (%s)', (backend) => {
   it('interface sends: the HTTP API acceptance skips and lists them; an SMPP submit to one is refused (0x405), nothing charged', async () => {
     const ctx = t.server.app.ctx;
     const account = await db(t.server).selectFrom('accounts').selectAll().where('clientid', '=', 'client0').executeTakeFirstOrThrow();
-    // the interface takes only approved signs of the account
-    await db(t.server).insertInto('signs').values({ account_id: account.id, clientid: 'client0', sign: '云讯通', state: 1 }).execute();
+    // the interface takes only approved signs of the account (client0's 云讯通: demo data)
     const iface = new InterfaceSend(ctx, t.server.app.services.send);
     const r = await iface.accept(account, { smstype: 5, content: `【云讯通】${MARKETING_FIXED}`, mobiles: ['13700000001', '18600186002', '+8613900000009'] });
     expect(r).toMatchObject({ submitTotal: 1, blacklistNum: 2 });

@@ -19,7 +19,7 @@ import { insertFixtureTask } from '../../bench/lib/dispatch-fixture';
 import { regionOf } from '../../common/sms/segments';
 import { FakeLink } from '../fixtures/fake-smsc';
 import { backends, useServer, type TestServer } from './harness';
-import { as, ledgerViolations, shanghai } from './send-helpers';
+import { approveSign, as, ledgerViolations, shanghai } from './send-helpers';
 
 const CONTENT = '您的账户余额已不足，为避免影响正常使用，请及时充值。';
 const N = INLINE_ROWS + CHUNK_ROWS + 1234;
@@ -34,6 +34,7 @@ async function agent0(server: TestServer) {
   const db = server.handle.db;
   const a = await db.selectFrom('accounts').selectAll().where('clientid', '=', 'agent0').executeTakeFirstOrThrow();
   await new LedgerService({ db, now: () => new Date() }).credit(a.id, '10000.00', { remark: 'large task test' });
+  await approveSign(server, 'agent0', '云讯通');
   return db.selectFrom('accounts').selectAll().where('id', '=', a.id).executeTakeFirstOrThrow();
 }
 

@@ -10,13 +10,13 @@
  * - a large accept's chunks are staged before its transaction, and a refused accept leaves none;
  * - a large task awaiting review is reviewed whole (its chunks written first).
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { expandNextChunk, INLINE_ROWS } from '../../server/modules/send/messages';
 import { reviewTask } from '../../server/modules/send/review';
 import { purgeExpired } from '../../server/db/maintenance';
 import { backends, useServer, type TestServer } from './harness';
-import { as, db, shanghai, task } from './send-helpers';
+import { approveSign, as, db, shanghai, task } from './send-helpers';
 
 const NOT_CERTIFIED = '账户未通过资质认证，认证通过后才能发送短信';
 const CONTENT = '您的账户余额已不足，为避免影响正常使用，请及时充值。';
@@ -37,6 +37,8 @@ const reportOf = async (s: TestServer, clientid: string) =>
 describe.each(backends)('who may send, held chunks, bounded deferred work (%s)', (backend) => {
   const t = useServer(backend, { config: { deferredTimedMax: 30 } });
   const later = () => t.server.clock.advance(3100);
+  // agent0 sends as itself with 云讯通: one of its approved signs (every send path checks)
+  beforeAll(() => approveSign(t.server, 'agent0', '云讯通'));
 
   it('an account whose certification has not passed is refused on every send path, nothing written', async () => {
     const s = t.server;
@@ -46,7 +48,7 @@ describe.each(backends)('who may send, held chunks, bounded deferred work (%s)',
       const client1 = await as(s, 'client1');
       const before = await tasks(s);
       const at = shanghai(new Date(s.clock.now().getTime() + 30 * 60_000));
-      const domestic = { clientId: 'client1', smstype: 0, templateId: tpl, sign: '云讯通', content: CONTENT, mobile: '13800138000' };
+      const domestic = { clientId: 'client1', smstype: 0, templateId: tpl, sign: '好易购', content: CONTENT, mobile: '13800138000' };
       const answers = [
         await client1.post('/api/send/chargeInfo', domestic),
         await client1.post('/api/send/sending', domestic),

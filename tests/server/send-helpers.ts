@@ -111,3 +111,13 @@ export async function upload(s: TestServer, c: Client, url: string, filename: st
 export function shanghai(d: Date): string {
   return new Date(d.getTime() + 8 * 3600_000).toISOString().replace('T', ' ').slice(0, 19);
 }
+
+/**
+ * Gives the account an approved sign (every send path sends only with one: sign/approved.ts); the
+ * demo seeds client0's 云讯通 / 瓯越鞋业 and client1's 好易购 / 好易购商城. Idempotent.
+ */
+export async function approveSign(s: TestServer, clientid: string, sign: string): Promise<void> {
+  const id = await accountId(s, clientid);
+  const has = await db(s).selectFrom('signs').select('id').where('account_id', '=', id).where('sign', '=', sign).where('state', '=', 1).executeTakeFirst();
+  if (!has) await db(s).insertInto('signs').values({ account_id: id, clientid, sign, state: 1 }).execute();
+}

@@ -55,6 +55,7 @@ describe.each(backends)('timed sends, intercept and review (%s)', (backend) => {
     expect((await timed(client1, { sendtime: `${year + 2}-01-01 00:00:00` })).body.msg).toBe('定时发送时间不能超过明年年底');
     expect((await timed(client1, { sendtime: undefined })).body.msg).toBe('发送时间格式不正确');
     expect((await timed(client1, { sign: 'x' })).body.msg).toBe('签名长度为2-12之间');
+    expect((await timed(client1, { sign: '易购优选' })).body.msg).toBe('签名未报备或未审核通过');
     expect((await client1.post('/api/send/sendTim', { jsmsAccessTimerSms: 'nope' }, { json: true })).body.code).not.toBe(0);
   });
 
@@ -211,7 +212,7 @@ describe.each(backends)('timed sends, intercept and review (%s)', (backend) => {
       // needaudit 1: marketing only; 3: a sensitive word goes to review instead of being intercepted
       await db(t.server).updateTable('accounts').set({ needaudit: 1 }).where('id', '=', c1).execute();
       expect((await send(client1, { sign: '好易购', smstype: 4, templateId: codeTpl, content: codeContent(), mobile: '13800138000' })).body.msg).toBe('提交成功');
-      expect((await send(client1, { sign: '云讯通', smstype: 5, templateId: mktTpl, content: MARKETING_FIXED, mobile: '13800138000' })).body.msg).toBe('提交成功，等待审核');
+      expect((await send(client1, { sign: '好易购商城', smstype: 5, templateId: mktTpl, content: MARKETING_FIXED, mobile: '13800138000' })).body.msg).toBe('提交成功，等待审核');
       await db(t.server).updateTable('accounts').set({ needaudit: 3 }).where('id', '=', c1).execute();
       expect((await send(client1, { sign: '好易购', smstype: 0, templateId: shipTpl, content: shipContent('耳机'), mobile: '13800138000' })).body.msg).toBe('提交成功');
       expect((await send(client1, { sign: '好易购', smstype: 0, templateId: shipTpl, content: shipContent('刷单卡'), mobile: '13800138000' })).body.msg).toBe('提交成功，等待审核');

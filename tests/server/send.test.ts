@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { backends, useServer, type Client } from './harness';
-import { accountId, as, balance, counts, db, ledgerViolations, messages, numbers, poolViolations, remaining, task, templateId, upload } from './send-helpers';
+import { accountId, approveSign, as, balance, counts, db, ledgerViolations, messages, numbers, poolViolations, remaining, task, templateId, upload } from './send-helpers';
 import { allocatePools, settleRefunds } from '../../server/modules/billing';
 import { fillsTemplate } from '../../server/modules/send/service';
 import ExcelJS from 'exceljs';
@@ -177,6 +177,11 @@ describe.each(backends)('send (%s)', (backend) => {
       [{ smstype: 5 }, '短信类型与模板不一致'],
       [{ templateId: 999999 }, '模板不存在或未审核通过'],
       [{ content: codeContent('1'.repeat(470)) }, '短信内容不能超过500个字符'],
+      // only the account's approved signs: rejected (易购优选), awaiting review (苏州好易购), another account's (云讯通 is client0's), unknown
+      [{ sign: '易购优选' }, '签名未报备或未审核通过'],
+      [{ sign: '苏州好易购' }, '签名未报备或未审核通过'],
+      [{ sign: '云讯通' }, '签名未报备或未审核通过'],
+      [{ sign: '不存在的签名' }, '签名未报备或未审核通过'],
     ];
     for (const [patch, msg] of cases) {
       const r = await send(client1, codeSend(patch));
@@ -240,6 +245,9 @@ describe.each(backends)('send (%s)', (backend) => {
     const content = '您的账户余额已不足，为避免影响正常使用，请及时充值。';
     const tpl = await templateId(t.server, content);
     const before = await balance(t.server, 'agent0');
+    // an agent sends as itself with one of its own approved signs
+    expect((await send(agent0, { clientId: 'agent0', sign: '云讯通', smstype: 0, templateId: tpl, content, mobile: '13800138000' })).body.msg).toBe('签名未报备或未审核通过');
+    await approveSign(t.server, 'agent0', '云讯通');
     const r = await send(agent0, { clientId: 'agent0', sign: '云讯通', smstype: 0, templateId: tpl, content, mobile: '13800138000,18600186000' });
     expect(r.body).toMatchObject({ code: 0, data: { amount: '0.09', chargeNum: 2 } });
     const tk = await task(t.server, r.body.data.taskId);
@@ -286,7 +294,7 @@ describe.each(backends)('send (%s)', (backend) => {
     expect(r.body.msg).toBe(`账户余额不足，无法发送（本次需 1000.00 元，当前余额 ${bal} 元）`);
     await db(t.server).updateTable('accounts').set({ unified_price: '0.0450' }).where('clientid', '=', 'client0').execute();
     const mkt = await remaining(t.server, 'client1', 1);
-    const p = await send(client1, { sign: '云讯通', smstype: 5, templateId: mktTpl, content: MARKETING_FIXED, mobile: numbers(mkt + 1).join(',') });
+    const p = await send(client1, { sign: '好易购商城', smstype: 5, templateId: mktTpl, content: MARKETING_FIXED, mobile: numbers(mkt + 1).join(',') });
     expect(p.body.msg).toBe(`短信余量不足，无法发送（本次需 ${mkt + 1} 条，剩余 ${mkt} 条）`);
     expect(await counts(t.server)).toEqual(before);
     expect(await remaining(t.server, 'client1', 1)).toBe(mkt);

@@ -171,7 +171,8 @@ describe.each(backends)('signs (%s)', (backend) => {
       expect(a1.totalCount).toBe(4);
       expect((await agent1.post('/api/sign/list', { clientid: 'client1' })).body.data.totalCount).toBe(4);
       const a0 = (await agent0.post('/api/sign/list', {})).body.data;
-      expect(a0.list.map((s: any) => s.clientid)).toEqual(['sgn0']);
+      // sgn0's (added above) and client0's two approved demo signs
+      expect(a0.list.map((s: any) => s.clientid)).toEqual(['sgn0', 'client0', 'client0']);
       // another agent's sub-account as a filter: refused
       expect((await agent0.post('/api/sign/list', { clientid: 'client1' })).body).toMatchObject({ code: 403, msg: '无权访问' });
       expect((await agent1.post('/api/sign/list', { clientid: 'sgn0' })).body.code).toBe(403);

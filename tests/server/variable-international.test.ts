@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { backends, useServer, type Client } from './harness';
-import { accountId, as, balance, cli, counts, db, ledgerViolations, poolViolations, remaining, shanghai, task, templateId, upload } from './send-helpers';
+import { accountId, approveSign, as, balance, cli, counts, db, ledgerViolations, poolViolations, remaining, shanghai, task, templateId, upload } from './send-helpers';
 import { sql } from 'kysely';
 import { ceilCent, chargeIntlPools, settleRefunds } from '../../server/modules/billing';
 import { Money, money2 } from '../../server/lib/money';
@@ -219,6 +219,9 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     client1 = await as(t.server, 'client1');
     client0 = await as(t.server, 'client0');
     agent1 = await as(t.server, 'agent1');
+    // the international sends below sign with ACME (an ASCII sign: the English piece rules); approved for the senders
+    await approveSign(t.server, 'agent0', 'ACME');
+    await approveSign(t.server, 'client1', 'ACME');
   });
 
   it('lists the international prices with the fields the price list reads, searchable', async () => {
@@ -397,6 +400,9 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     const base = { content: 'Hello', smstype: 0, mobile: US1 };
     await later();
     expect((await client1.post('/api/send/sendingInternational', { ...base, sign: 'A' })).body.msg).toBe('签名长度为2-12之间');
+    // a sign given is one of the account's approved ones (苏州好易购 still awaits review)
+    expect((await client1.post('/api/send/sendingInternational', { ...base, sign: '苏州好易购' })).body.msg).toBe('签名未报备或未审核通过');
+    expect((await client1.post('/api/send/send_time_sms', { sendKind: 2, ...base, sign: '苏州好易购', mobilelist: US1, sendtime: shanghai(new Date(t.server.clock.now().getTime() + 30 * 60_000)) }, { json: true })).body.msg).toBe('签名未报备或未审核通过');
     expect((await client1.post('/api/send/sendingInternational', { ...base, mobile: '1415a555' })).body.msg).toBe('号码只能包含数字和逗号');
     expect((await client1.post('/api/send/sendingInternational', { ...base, mobile: '8613800138000,123' })).body.msg).toBe('已筛选号码数量不能为0，请重新筛选。');
     // client0 is domestic only
@@ -592,6 +598,8 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     expect((await client1.post('/api/send/sendingVariable', { templateId: tpl, sign: tplSign, fileType: 0, content: 'x', mobile: '13800138000' })).body.msg).toBe('短信类型不能为空');
     expect((await client1.post('/api/send/sendingVariable', { templateId: tpl, sign: tplSign, smstype: 0, fileType: 1 })).body.msg).toBe('请先上传号码');
     expect((await client1.post('/api/send/sendingVariable', { templateId: tpl, sign: 'A', smstype: 0, fileType: 1, importFilePath: sendFile })).body.msg).toBe('签名长度为2-12之间');
+    // only the account's approved signs (易购优选 was rejected)
+    expect((await client1.post('/api/send/sendingVariable', { templateId: tpl, sign: '易购优选', smstype: 0, fileType: 0, content: '尊敬的王先生，您预约的体检将于明天开始，请提前15分钟到场。', mobile: '13800138000' })).body.msg).toBe('签名未报备或未审核通过');
     const empty = await upload(t.server, client1, '/api/send/uploadVariateFile', 'empty.xlsx', await xlsx([['手机号码'], ['123']]));
     const parsed = await client1.post('/api/send/parsefileVariate', { importFilePath: empty.data.importFilePath, templateId: tpl, sign: tplSign });
     expect(parsed.body.msg).toBe('导入文件的有效号码个数为0');

@@ -7,7 +7,7 @@ import { defineModule } from '../module';
 import { reportsRoutes } from './routes';
 import { ReportsService } from './service';
 
-export { ReportsService, businessDay, poolHeaderData, EXPIRING_DAYS } from './service';
+export { ReportsService, businessDay, poolHeaderData, EXPIRING_DAYS, LOW_BALANCE_DEFAULT, lowBalanceOf } from './service';
 
 declare module '../../context' {
   interface Services {

@@ -36,6 +36,16 @@ export const OVERVIEW_DAYS = 30;
 export const OVERVIEW_ROWS = 5;
 /** a sub-account paying by amount without a 余额提醒 of its own is low below this (yuan) */
 export const LOW_BALANCE_DEFAULT = '10.00';
+
+/**
+ * The low-balance rule of the agent overview and the sub-account list: a sub-account paying by
+ * amount (not postpaid) whose balance is below its 余额提醒, or LOW_BALANCE_DEFAULT when none is set.
+ */
+export function lowBalanceOf(a: Pick<Account, 'paytype' | 'operation_mode' | 'balance' | 'balance_alarm'>): { low: boolean; threshold: string } {
+  const threshold = new Money(a.balance_alarm).gt(0) ? money2(a.balance_alarm) : LOW_BALANCE_DEFAULT;
+  const byAmount = a.paytype !== PayType.Postpaid && (a.operation_mode === OperationMode.DirectCharge || a.paytype === PayType.PrepaidByAmount);
+  return { low: byAmount && new Money(a.balance).lt(threshold), threshold };
+}
 /** how far back a report may start, by paytype (0 prepaid 365 days, 1 postpaid 90) */
 export const REPORT_BACK_DAYS = { [ReportPayType.Prepaid]: 365, [ReportPayType.Postpaid]: 90 } as const;
 /** default report range: the 30 days up to yesterday */

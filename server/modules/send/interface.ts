@@ -30,6 +30,7 @@ import { Money } from '../../lib/money';
 import { ceilCent, chargePlan, planCost, planPieces, remainOf, usablePools, type ChargePlan } from '../billing';
 import { dropStaged, insertMessages, stageChunks, type UnplacedBatch } from './messages';
 import { assertMaySend } from './gate';
+import { approvedSigns, SIGN_NOT_APPROVED } from '../sign';
 import { MSG, newTaskUid, refusalOf, smsTypesOf, withBlacklistMsg, X, type SendResult, type SendService } from './service';
 import { blacklistedOf, honoursBlacklist, withoutBlocked } from '../blacklist';
 import { checkNumbers, MAX_NUMBERS, NUMBER_MESSAGES, numberPoolError } from '../../../common/sms/numbers';
@@ -43,7 +44,6 @@ import {
   PhoneInoutType,
   SendKind,
   SendRecordStatus,
-  SignState,
   SmsType,
   TaskStatus,
   TemplateType,
@@ -55,7 +55,7 @@ const CONTENT_EMPTY = sendForm.properties.content.errorMessage.minLength;
 
 export const INTERFACE_MSG = {
   signMissing: '短信内容须以【签名】开头或结尾',
-  signNotApproved: '签名未报备或未审核通过',
+  signNotApproved: SIGN_NOT_APPROVED,
   badMobile: '号码格式错误',
   busy: '系统繁忙，请稍后重试',
 } as const;
@@ -374,17 +374,9 @@ export class InterfaceSend {
     }
   }
 
-  /** the approved signs of the account among `signs` */
-  async approvedSigns(accountId: number, signs: string[]): Promise<Set<string>> {
-    if (!signs.length) return new Set();
-    const rows = await this.ctx.db
-      .selectFrom('signs')
-      .select('sign')
-      .where('account_id', '=', accountId)
-      .where('state', '=', SignState.Approved)
-      .where('sign', 'in', signs)
-      .execute();
-    return new Set(rows.map((r) => r.sign));
+  /** the approved signs of the account among `signs` (the check every send path shares: sign/approved.ts) */
+  approvedSigns(accountId: number, signs: string[]): Promise<Set<string>> {
+    return approvedSigns(this.ctx.db, accountId, signs);
   }
 }
 

@@ -29,6 +29,7 @@ import {
 import { dropStaged, expandTask, insertMessages, stageChunks, type UnplacedBatch } from './messages';
 import { assertDeferredRoom, assertMaySend } from './gate';
 import { blacklistedOf, honoursBlacklist, withoutBlocked } from '../blacklist';
+import { assertApprovedSign } from '../sign';
 import { resolveUpload } from '../files';
 import { parseNumberFile } from '../files';
 import { checkNumbers, NUMBER_MESSAGES, numberPoolError, type NumberCheck } from '../../../common/sms/numbers';
@@ -246,6 +247,7 @@ export class SendService {
     if (!smsTypesOf(account).includes(f.smstype)) throw errors.refused(MSG.smstypeNotAllowed);
     const categoryOk = tpl.sms_type === TemplateCategory.MemberMarketing ? f.smstype === SmsType.Marketing : f.smstype !== SmsType.Marketing;
     if (!categoryOk || (tpl.smstype !== null && tpl.smstype !== f.smstype)) throw errors.refused(MSG.smstypeMismatch);
+    await assertApprovedSign(this.ctx.db, account.id, sign);
     const fits = tpl.template_type === TemplateType.Fixed ? content === tpl.content : fillsTemplate(tpl.content, content);
     if (!fits) throw errors.refused(MSG.templateMismatch);
     const file = f.importFilePath ? await this.fileNumbers(me, f.importFilePath) : undefined;

@@ -7,15 +7,93 @@
  * that fails its waiting messages end in state 14 计费失败 (nothing was charged, so nothing is
  * returned) and the task is completed. Otherwise the task is queued for dispatch (dispatch_queue)
  * and goes to 0 处理中. Messages awaiting review stay as they are until approved.
+ *
+ * A marketing task first drops its messages to numbers put on the account's or the platform's
+ * blacklist since it was accepted (`skipBlacklistedAtFire`, docs/api-blacklist.md "Marketing
+ * sends"): counted in blacklist_num like those a send skips at acceptance, and their charge (if it
+ * was charged at acceptance) returned through settleRefunds.
  */
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import { Money } from '../../lib/money';
-import { chargePlan, type CarrierCode, type ChargePlan } from '../billing';
-import { enqueueTask } from '../dispatch';
+import { chargePlan, settleRefunds, type CarrierCode, type ChargePlan } from '../billing';
+import { carrierSlot, enqueueTask } from '../dispatch';
+import { honoursBlacklist } from '../blacklist';
+import type { Database } from '../../db/types';
 import { ChargeMode, ChargeState, SendRecordStatus, TaskStatus } from '../../../common/generated/schemas';
 
 type Ctx = Pick<AppContext, 'db' | 'now'>;
+type Tx = Transaction<Database>;
+
+/**
+ * A marketing task about to fire: its messages still to send (未发送 / 待审核) to numbers now on the
+ * account's or the platform's blacklist are deleted (not sent, as a send skips them at acceptance),
+ * counted in blacklist_num and taken out of submit_total (audit_num for those awaiting review). A
+ * task charged at acceptance gets their cost back: added to its refundable figures and settled
+ * (settleRefunds: ledger row 14 失败返还 / 8 后付费返还, or pieces back to the pools that paid). A
+ * deferred task is charged afterwards for the others only. One set-based statement (the
+ * blacklist's (account_id, phone) index), after one probe that answers "no list has a row" for most
+ * accounts. Returns how many messages were dropped and how many are left to send.
+ */
+export async function skipBlacklistedAtFire(
+  trx: Tx,
+  ctx: Pick<AppContext, 'now'>,
+  t: { id: number; account_id: number; smstype: number; charge_state: number },
+): Promise<{ skipped: number; left: number }> {
+  const leftOf = async () =>
+    Number(
+      (
+        await trx
+          .selectFrom('sms_messages')
+          .select(sql<string>`count(*)::text`.as('n'))
+          .where('task_id', '=', t.id)
+          .where('state', 'in', [SendRecordStatus.NotSent, SendRecordStatus.AwaitingReview])
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  if (!honoursBlacklist(t.smstype)) return { skipped: 0, left: -1 };
+  const any = await sql<{ one: number }>`
+    select 1 as one where exists (select 1 from blacklist where account_id = ${t.account_id}) or exists (select 1 from blacklist where account_id is null)`.execute(trx);
+  if (!any.rows.length) return { skipped: 0, left: -1 };
+  const dropped = await sql<{ cost: string; pieces: number; carrier: number; state: number }>`
+    delete from sms_messages m
+    where m.task_id = ${t.id} and m.state in (${SendRecordStatus.NotSent}, ${SendRecordStatus.AwaitingReview})
+      and (exists (select 1 from blacklist b where b.account_id = ${t.account_id} and b.phone = m.phone)
+        or exists (select 1 from blacklist b where b.account_id is null and b.phone = m.phone))
+    returning (m.price * m.pieces)::text as cost, m.pieces, m.carrier, m.state`.execute(trx);
+  const rows = dropped.rows;
+  if (!rows.length) return { skipped: 0, left: -1 };
+  let cost = new Money(0);
+  let pieces = 0;
+  let awaiting = 0;
+  const byCarrier = [0, 0, 0, 0, 0];
+  for (const r of rows) {
+    cost = cost.plus(r.cost);
+    pieces += r.pieces;
+    byCarrier[carrierSlot(r.carrier)] += r.pieces;
+    if (r.state === SendRecordStatus.AwaitingReview) awaiting++;
+  }
+  const charged = t.charge_state === ChargeState.Charged;
+  await trx
+    .updateTable('sms_tasks')
+    .set((eb) => ({
+      blacklist_num: eb('blacklist_num', '+', rows.length),
+      submit_total: eb('submit_total', '-', rows.length),
+      audit_num: sql<number>`greatest(audit_num - ${awaiting}::int, 0)`,
+      ...(charged
+        ? {
+            refundable_cost: sql`refundable_cost + ${cost.toFixed(4)}::numeric`,
+            refundable_pieces: eb('refundable_pieces', '+', pieces),
+            refundable_pieces_by_carrier: sql`array[${sql.join(byCarrier.map((n, k) => sql`refundable_pieces_by_carrier[${sql.lit(k + 1)}] + ${n}::int`))}]`,
+          }
+        : {}),
+      updated_at: ctx.now(),
+    }))
+    .where('id', '=', t.id)
+    .execute();
+  if (charged) await settleRefunds(trx, ctx, [t.id]);
+  return { skipped: rows.length, left: await leftOf() };
+}
 
 /** Releases up to `limit` due timed tasks; returns how many were fired. */
 export async function fireDueTimedTasks(ctx: Ctx, limit = 10): Promise<number> {
@@ -37,6 +115,16 @@ export async function fireDueTimedTasks(ctx: Ctx, limit = 10): Promise<number> {
         .skipLocked()
         .executeTakeFirst();
       if (!t) return false;
+      // marketing: not to numbers blacklisted since acceptance; none left, the task ends here
+      const bl = await skipBlacklistedAtFire(trx, ctx, t);
+      if (bl.skipped && bl.left === 0) {
+        await trx
+          .updateTable('sms_tasks')
+          .set({ status: TaskStatus.Completed, ...(t.charge_state === ChargeState.Deferred ? { charge_state: ChargeState.Charged, charge_num_total: 0 } : {}), updated_at: now, finished_at: now })
+          .where('id', '=', t.id)
+          .execute();
+        return true;
+      }
       if (t.charge_state === ChargeState.Deferred) {
         const agg = await trx
           .selectFrom('sms_messages')

@@ -23,7 +23,7 @@ import { hashPassword, randomToken, sha256hex } from '../../lib/crypto';
 import { addMs, businessDayStart, formatDateTime } from '../../lib/time';
 import type { LedgerService, TransferOp } from '../ledger';
 import { Money, money2 } from '../../lib/money';
-import { poolHeaderData } from '../reports';
+import { EXPIRING_DAYS, lowBalanceOf, poolHeaderData } from '../reports';
 import {
   AccountStatus,
   AgentOwned,
@@ -226,7 +226,37 @@ export class SubAccountService {
 
   async managerList(agent: Account, f: SubAccountFilter & CurrentPaging) {
     const { rows, total, paging } = await this.page(agent, f, 'filters/sub-account');
-    return listPage(rows.map((r) => this.managerRow(r)), total, paging);
+    const expiring = await this.expiringPoolDates(rows.map((r) => r.id));
+    return listPage(
+      rows.map((r) => {
+        const { low, threshold } = lowBalanceOf(r);
+        return { ...this.managerRow(r), lowBalance: low, lowBalanceThreshold: threshold, poolExpireDate: expiring.get(r.id) ?? '' };
+      }),
+      total,
+      paging,
+    );
+  }
+
+  /**
+   * The alerts of the manager list (issue 27; docs/api-subaccounts.md "Alerts"): per account of the
+   * page, the earliest due date (YYYY-MM-DD, Shanghai) of its pools with pieces left that expire within
+   * EXPIRING_DAYS — the agent overview's rule. One indexed query for the page.
+   */
+  private async expiringPoolDates(ids: number[]): Promise<Map<number, string>> {
+    const out = new Map<number, string>();
+    if (!ids.length) return out;
+    const now = this.ctx.now();
+    const rows = await this.ctx.db
+      .selectFrom('product_pools')
+      .select(['account_id', (eb) => eb.fn.min('due_time').as('due')])
+      .where('account_id', 'in', ids)
+      .where('remaining', '>', 0)
+      .where('due_time', '>', now)
+      .where('due_time', '<=', new Date(now.getTime() + EXPIRING_DAYS * 86_400_000))
+      .groupBy('account_id')
+      .execute();
+    for (const r of rows) out.set(r.account_id, formatDateTime(new Date(r.due)).slice(0, 10));
+    return out;
   }
 
   async financeList(agent: Account, f: SubAccountFinanceFilter & CurrentPaging) {

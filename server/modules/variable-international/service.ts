@@ -36,6 +36,7 @@ import {
   withBlacklistMsg,
 } from '../send';
 import { blacklistedOf, honoursBlacklist, keepOf, keptIndexes } from '../blacklist';
+import { assertApprovedSign } from '../sign';
 import { checkNumbers, numberPoolError } from '../../../common/sms/numbers';
 import { MESSAGES } from '../../../common/schema/messages';
 import { allowsDomestic, allowsInternational, parseSendTime, sendTimeError } from '../../../common/send';
@@ -305,6 +306,8 @@ export class VarIntlService {
     if (!content.trim()) throw new ApiError(400, intlForm.properties.content.errorMessage.minLength);
     const pc = countPieces({ content, sign });
     if (pc.tooLong) throw new ApiError(400, MSG.tooLong);
+    // the sign may be left empty (forms/send-international.json); one given is an approved one
+    if (sign) await assertApprovedSign(this.ctx.db, account.id, sign);
     const prices = await loadPrices(this.ctx.db);
     const fromFile = f.fileType === NumberInputMode.File;
     if (fromFile && !f.importFilePath) throw new ApiError(400, intlForm.properties.importFilePath.errorMessage);
@@ -381,6 +384,7 @@ export class VarIntlService {
     const categoryOk = tpl.sms_type === TemplateCategory.MemberMarketing ? f.smstype === SmsType.Marketing : f.smstype !== SmsType.Marketing;
     if (!categoryOk || (tpl.smstype !== null && tpl.smstype !== f.smstype)) throw errors.refused(MSG.smstypeMismatch);
     const sign = f.sign.trim();
+    await assertApprovedSign(this.ctx.db, account.id, sign);
     const literals = templateParts(tpl.content);
     let phones: string[];
     let carriers: Uint8Array;

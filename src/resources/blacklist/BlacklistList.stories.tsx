@@ -62,15 +62,15 @@ export const SearchByPhoneAndSource: Story = {
 
 export const AddNumbers: Story = {
   name: '添加号码',
-  // not run as a test yet: in the story browser the dialog's 确定 sends nothing (under investigation);
-  // the add flow is covered end to end by tests/e2e/blacklist.spec.ts against the real server
-  tags: ['!test'],
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const body = within(document.body);
     await c.findByText('13912345678', {}, T);
     await userEvent.click(c.getByRole('button', { name: /添加号码/ }));
     const dialog = await body.findByRole('dialog', {}, T);
+    // the dialog's form takes input once its opening has settled (the zoom-in motion ended): a value set
+    // during it is lost (the 确定 then answers 请输入手机号码 and sends nothing — why this story was skipped)
+    await waitFor(() => expect(document.querySelector('.ant-modal')?.className ?? '').not.toMatch(/zoom-(appear|enter)/), T);
     await fireEvent.change(within(dialog).getByPlaceholderText(/每行一个号码/), { target: { value: '13700000001\n13700000002' } });
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|保\s*存/ }));
     // the mock answers 新增 N from the phones it received: both numbers reached the server
@@ -88,6 +88,7 @@ export const AddRefused: Story = {
     await c.findByText('13912345678', {}, T);
     await userEvent.click(c.getByRole('button', { name: /添加号码/ }));
     const dialog = await body.findByRole('dialog', {}, T);
+    await waitFor(() => expect(document.querySelector('.ant-modal')?.className ?? '').not.toMatch(/zoom-(appear|enter)/), T);
     await fireEvent.change(within(dialog).getByPlaceholderText(/每行一个号码/), { target: { value: '12345' } });
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定|保\s*存/ }));
     await expect(await body.findByText('没有有效的手机号码', {}, T)).toBeInTheDocument();

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
 import SubAccountList, { afterLoginAs } from './SubAccountList';
-import { subAccountHandlers } from './storyMocks';
+import { alertRows, subAccountHandlers } from './storyMocks';
 
 const T = { timeout: 10000 };
 const body = () => within(document.body);
@@ -36,6 +36,29 @@ export const Filled: Story = {
     await expect(c.getByText('1,200.00 元')).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /导出/ })).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /自助开户/ })).toBeInTheDocument();
+  },
+};
+
+export const Alerts: Story = {
+  name: '子账户提醒：余额不足 / 套餐将到期',
+  parameters: { msw: { handlers: subAccountHandlers({ list: alertRows }) } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    // below its 余额提醒: a red tag that opens the recharge dialog
+    const low = within(await rowOf(c, 'c7k2mq')).getByTestId('low-balance-tag');
+    await expect(low).toHaveTextContent('余额不足');
+    await expect(within(await rowOf(c, 'c7k2mq')).queryByTestId('pool-expiring-tag')).toBeNull();
+    // a pool about to expire: the date, and a link to 客户财务 to renew
+    const expiring = within(await rowOf(c, 'p5ke2r')).getByTestId('pool-expiring-tag');
+    await expect(expiring).toHaveTextContent('套餐将于 2026-12-03 到期');
+    await expect(expiring).toHaveAttribute('href', '/customer/finance');
+    await expect(within(await rowOf(c, 'p5ke2r')).queryByTestId('low-balance-tag')).toBeNull();
+    // no alert: nothing
+    await expect(within(await rowOf(c, 'w9hx3p')).queryByTestId('low-balance-tag')).toBeNull();
+    await expect(within(await rowOf(c, 'w9hx3p')).queryByTestId('pool-expiring-tag')).toBeNull();
+    await userEvent.click(low);
+    const dialog = await body().findByRole('dialog', {}, T);
+    await expect(within(dialog).getByText('子账户充值')).toBeInTheDocument();
   },
 };
 

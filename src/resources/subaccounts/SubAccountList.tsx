@@ -15,6 +15,7 @@ import { InterfaceInfoDialog, RemarkDialog, ResetPasswordDialog, TransferDialog 
 import { CreateTestAccountButton, useTestAccountGate } from './TestAccount';
 import { MESSAGES } from '../../../common/schema/messages';
 import { agentAuthPath, managerScreen, openScreen, subAccounts } from '.';
+import { FINANCE_PATH } from '@/pages/dashboard/AgentOverview';
 
 type DialogKind = 'recharge' | 'rollback' | 'remark' | 'info' | 'password';
 
@@ -108,7 +109,30 @@ export default function SubAccountList() {
     },
     'mobile',
     'email',
-    { field: 'balance', align: 'right', render: (v: string) => <Money value={v} /> },
+    {
+      field: 'balance',
+      align: 'right',
+      // issue 27: the sub-account's alerts (the agent overview's rules, from the list answer) with the way to act on them
+      render: (v: string, r: SubAccountRow) => (
+        <Space direction="vertical" size={2} align="end">
+          <Money value={v} />
+          {r.lowBalance && (
+            <Tooltip title={`余额低于提醒金额 ${r.lowBalanceThreshold ?? ''} 元，点击充值`}>
+              <Tag color="red" style={{ cursor: 'pointer', marginInlineEnd: 0 }} onClick={() => open('recharge', r)} data-testid="low-balance-tag">
+                余额不足 · 充值
+              </Tag>
+            </Tooltip>
+          )}
+          {r.poolExpireDate && (
+            <Link to={FINANCE_PATH} title="到客户财务为该子账户续费充值" data-testid="pool-expiring-tag">
+              <Tag color="orange" style={{ cursor: 'pointer', marginInlineEnd: 0 }}>
+                套餐将于 {r.poolExpireDate} 到期 · 续费
+              </Tag>
+            </Link>
+          )}
+        </Space>
+      ),
+    },
     { field: 'paytype', labelField: 'paytype_str' },
     'create_time',
     { field: 'remarks', render: (v: string) => v || '-' },

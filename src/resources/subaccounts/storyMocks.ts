@@ -11,6 +11,13 @@ export const rows: SubAccountRow[] = [
   { client_id: 'u3nd7e', client_name: '绍兴越城茶业有限公司', status: 1, status_str: '注册完成', oauth_status: 1, oauth_status_str: '未认证', client_type: 2, agent_owned: 0, email: 'tea@yuecheng.example', mobile: '13900139004', create_time: '2026-09-30 16:42:10', balance: '0.00', smstype: 5, smstype_str: '营销', paytype: 1, paytype_str: '后付费', remarks: '月结客户', agentBalance: '48499.50', balanceOfAgent: 1, priceType: 0, unifiedPrice: '0.0380', mobilePrice: '0.0380', unicomPrice: '0.0380', telecomPrice: '0.0380', gjSmsDiscount: '90.00', expireDate: '' },
 ];
 
+/** issue 27: the list's alerts — 余额不足 (below its 余额提醒) and a pool that expires soon (with the date) */
+export const alertRows: SubAccountRow[] = [
+  { ...rows[0], balance: '35.20', lowBalance: true, lowBalanceThreshold: '100.00', poolExpireDate: '' },
+  { ...rows[1], client_id: 'p5ke2r', client_name: '杭州西湖茶庄', status: 1, status_str: '注册完成', remarks: '', lowBalance: false, lowBalanceThreshold: '10.00', poolExpireDate: '2026-12-03' },
+  { ...rows[2], lowBalance: false, lowBalanceThreshold: '10.00', poolExpireDate: '' },
+];
+
 export const stat = { total: 3, thisMonth: 1, frozen: 1, certified: 2, pending: 1, subBalance: '1500.50', agentBalance: '48499.50' };
 
 const page = (list: SubAccountRow[]) => ({ list, totalCount: list.length, currentPage: 1, pageRowCount: 15, totalPage: 1 });
