@@ -9,31 +9,48 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 // A field holding a stored code: compared with a numeric literal, it is a raw enum value.
 const CODE_FIELD = '/state|status|type|mode|kind/i';
 const CODE_MESSAGE = 'Compare a state / status / type / mode / kind with its generated enum constant (common/generated/schemas, e.g. SignState.Deleted), not a number.';
-const ENUM_LITERAL_RULES = ['left', 'right'].flatMap((side) => {
-  const other = side === 'left' ? 'right' : 'left';
-  // x.state, state, and Number(x.state)
-  return [`${other}.property.name`, `${other}.name`, `${other}.arguments.0.property.name`].map((field) => ({
-    selector: `BinaryExpression[operator=/^[!=]==?$/][${side}.value=type(number)][${field}=${CODE_FIELD}]`,
-    message: CODE_MESSAGE,
-  }));
-}).concat(['discriminant.property.name', 'discriminant.name'].map((field) => ({
-  selector: `SwitchStatement[${field}=${CODE_FIELD}] > SwitchCase[test.value=type(number)]`,
-  message: CODE_MESSAGE,
-})), [
-  // Kysely: .where('state', '=', 1), eb.case().when('status', '=', 7)
-  {
-    selector: `CallExpression[callee.property.name=/^(where|orWhere|having|when)$/][arguments.0.value=${CODE_FIELD}][arguments.2.value=type(number)]`,
-    message: CODE_MESSAGE,
-  },
-  // SQL text: sql`... m.state in (4, 6)` interpolates the constants instead
-  {
-    selector: 'TemplateElement[value.raw=/(state|status|type|mode|kind)\\s*(=|<>|!=|in|not in)\\s*\\(?\\s*[0-9]/i]',
-    message: CODE_MESSAGE,
-  },
-]);
+const ENUM_LITERAL_RULES = ['left', 'right']
+  .flatMap((side) => {
+    const other = side === 'left' ? 'right' : 'left';
+    // x.state, state, and Number(x.state)
+    return [`${other}.property.name`, `${other}.name`, `${other}.arguments.0.property.name`].map((field) => ({
+      selector: `BinaryExpression[operator=/^[!=]==?$/][${side}.value=type(number)][${field}=${CODE_FIELD}]`,
+      message: CODE_MESSAGE,
+    }));
+  })
+  .concat(
+    ['discriminant.property.name', 'discriminant.name'].map((field) => ({
+      selector: `SwitchStatement[${field}=${CODE_FIELD}] > SwitchCase[test.value=type(number)]`,
+      message: CODE_MESSAGE,
+    })),
+    [
+      // Kysely: .where('state', '=', 1), eb.case().when('status', '=', 7)
+      {
+        selector: `CallExpression[callee.property.name=/^(where|orWhere|having|when)$/][arguments.0.value=${CODE_FIELD}][arguments.2.value=type(number)]`,
+        message: CODE_MESSAGE,
+      },
+      // SQL text: sql`... m.state in (4, 6)` interpolates the constants instead
+      {
+        selector: 'TemplateElement[value.raw=/(state|status|type|mode|kind)\\s*(=|<>|!=|in|not in)\\s*\\(?\\s*[0-9]/i]',
+        message: CODE_MESSAGE,
+      },
+    ],
+  );
 
 export default defineConfig([
-  globalIgnores(['dist/', 'storybook-static/', 'src/generated/', 'common/generated/', 'public/mockServiceWorker.js', '.storybook/public/mockServiceWorker.js', 'server/db/generated.ts', 'data/', 'test-results/', 'playwright-report/', '.e2e-data*/']),
+  globalIgnores([
+    'dist/',
+    'storybook-static/',
+    'src/generated/',
+    'common/generated/',
+    'public/mockServiceWorker.js',
+    '.storybook/public/mockServiceWorker.js',
+    'server/db/generated.ts',
+    'data/',
+    'test-results/',
+    'playwright-report/',
+    '.e2e-data*/',
+  ]),
   js.configs.recommended,
   tseslint.configs.recommended,
   {
@@ -73,7 +90,10 @@ export default defineConfig([
   {
     files: ['src/resources/**/*.{ts,tsx}', 'src/custom-pages/**/*.{ts,tsx}', 'src/pages/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^(@/screens|(\\.\\./)+screens)(\\.tsx)?$', message: 'pages read their own folder\'s declarations, never the whole screen table' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(@/screens|(\\.\\./)+screens)(\\.tsx)?$', message: "pages read their own folder's declarations, never the whole screen table" }] },
+      ],
     },
   },
   {

@@ -32,7 +32,6 @@ const alias = {
 // server serve files from its real location too.
 const nodeModules = fs.realpathSync(path.resolve(import.meta.dirname, 'node_modules'));
 
-
 export default defineConfig({
   plugins: [react()],
   resolve: { alias },

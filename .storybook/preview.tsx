@@ -6,7 +6,13 @@ import { AppProviders } from '../src/providers/AppProviders';
 // through) and applies each story's `parameters.msw.handlers`.
 const preview: Preview = {
   loaders: [mswLoader()],
-  decorators: [(Story) => <AppProviders><Story /></AppProviders>],
+  decorators: [
+    (Story) => (
+      <AppProviders>
+        <Story />
+      </AppProviders>
+    ),
+  ],
   parameters: { layout: 'fullscreen' },
 };
 export default preview;

@@ -30,7 +30,9 @@ async function main() {
   const handle = await openDatabase({ databaseUrl: url, schema });
   const db = handle.db;
   try {
-    const acc = (await db.selectFrom('accounts').select('id').orderBy('id').limit(1).executeTakeFirst())?.id ?? (await sql<{ id: number }>`insert into accounts (clientid, user_type, password_hash) values ('bench', '2', 'x') returning id`.execute(db)).rows[0].id;
+    const acc =
+      (await db.selectFrom('accounts').select('id').orderBy('id').limit(1).executeTakeFirst())?.id ??
+      (await sql<{ id: number }>`insert into accounts (clientid, user_type, password_hash) values ('bench', '2', 'x') returning id`.execute(db)).rows[0].id;
     const phones = Array.from({ length: N }, (_, i) => `13${String(100_000_000 + i * 7).slice(-9)}`);
     for (const size of [0, 10_000, 100_000]) {
       await sql`delete from blacklist`.execute(db);
@@ -52,7 +54,9 @@ async function main() {
         times.push(performance.now() - t0);
       }
       const exact = found.size === expected.size && [...found].every((p) => expected.has(p));
-      console.log(`${N} numbers, blacklists of ${size} (account) + ${size} (platform): ${times.map((t) => t.toFixed(0)).join(' / ')} ms, found ${found.size}, exact ${exact ? 'yes' : 'NO'}; load ${os.loadavg()[0].toFixed(1)}`);
+      console.log(
+        `${N} numbers, blacklists of ${size} (account) + ${size} (platform): ${times.map((t) => t.toFixed(0)).join(' / ')} ms, found ${found.size}, exact ${exact ? 'yes' : 'NO'}; load ${os.loadavg()[0].toFixed(1)}`,
+      );
     }
   } finally {
     await handle.close();

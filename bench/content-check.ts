@@ -99,6 +99,8 @@ for (const [name, m] of [
   ['find (ranges, the content test)', find],
   ['contains (sending)', contains],
 ] as const)
-  console.log(`check of a 500-character text, normalised, ${name}: ${m.cpu.toFixed(1)} µs CPU (${m.wall.toFixed(1)} µs wall) per check over ${rounds} checks, ${m.hits} with hits (target < ${TARGET_US} µs)`);
+  console.log(
+    `check of a 500-character text, normalised, ${name}: ${m.cpu.toFixed(1)} µs CPU (${m.wall.toFixed(1)} µs wall) per check over ${rounds} checks, ${m.hits} with hits (target < ${TARGET_US} µs)`,
+  );
 fs.rmSync(path.dirname(file), { recursive: true, force: true });
 process.exitCode = loadCpuMs < 1000 && find.cpu < TARGET_US && contains.cpu < TARGET_US && find.hits === contains.hits ? 0 : 1;

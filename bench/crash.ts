@@ -80,8 +80,15 @@ let worker: ChildProcess | null = null;
 function startWorker(n: number): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/worker.ts')], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: dbUrl, SMPP_URL: `${sim.url}?ref_tlv=0x1401&window=${WINDOW}&connections=${CONNECTIONS}&timeout_ms=10000`, DISPATCH_LEASE_MS: '10000',
-      DISPATCH_MATCH_UNCONFIRMED_MS: String(MATCH_MS), LOG_LEVEL: 'warn', WORKER_ID: `crash-worker-${n}` },
+    env: {
+      ...process.env,
+      DATABASE_URL: dbUrl,
+      SMPP_URL: `${sim.url}?ref_tlv=0x1401&window=${WINDOW}&connections=${CONNECTIONS}&timeout_ms=10000`,
+      DISPATCH_LEASE_MS: '10000',
+      DISPATCH_MATCH_UNCONFIRMED_MS: String(MATCH_MS),
+      LOG_LEVEL: 'warn',
+      WORKER_ID: `crash-worker-${n}`,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   console.log(`worker ${n} started (pid ${child.pid})`);
@@ -128,7 +135,8 @@ try {
     const unconfirmed = await sql<{ n: number }>`select count(*)::int n from sms_messages where task_id = ${task.id} and error_code = 'UNCONFIRMED'`.execute(db);
     const c = await sim.counts();
     if (t.status === 3 && t.unknown_num === unconfirmed.rows[0].n && c.receiptsPending === 0) break;
-    if (Date.now() > deadline || worker.exitCode !== null) throw new Error(`not finished: ${JSON.stringify({ status: t.status, unknown: t.unknown_num, pending: c.receiptsPending })} (worker exit ${worker.exitCode})`);
+    if (Date.now() > deadline || worker.exitCode !== null)
+      throw new Error(`not finished: ${JSON.stringify({ status: t.status, unknown: t.unknown_num, pending: c.receiptsPending })} (worker exit ${worker.exitCode})`);
     await new Promise((r) => setTimeout(r, 500));
   }
   // receipts the simulator sent have been acknowledged = stored; let the applier finish them
@@ -139,7 +147,7 @@ try {
   }
   // receipts for the unconfirmed messages: matched by number + channel once MATCH_MS has passed
   const unconfirmedBefore = (await sql<{ n: number }>`select count(*)::int n from sms_messages where task_id = ${task.id} and error_code = 'UNCONFIRMED'`.execute(db)).rows[0].n;
-  for (let last = -1, since = Date.now(); Date.now() - since < MATCH_MS + 15_000; ) {
+  for (let last = -1, since = Date.now(); Date.now() - since < MATCH_MS + 15_000;) {
     const n = (await sql<{ n: number }>`select count(*)::int n from sms_receipts`.execute(db)).rows[0].n;
     if (n === 0) break;
     if (n !== last) [last, since] = [n, Date.now()];
@@ -162,8 +170,16 @@ try {
   if (total.rows[0].n !== COUNT) violations.push(`${total.rows[0].n} message rows instead of ${COUNT}`);
 
   const c = await sim.counts();
-  console.log(`simulator: ${c.received} submit_sm received, ${c.distinctRefs} distinct refs, ${c.duplicates.length} refs received twice or more, ${c.receiptsSent} receipts sent, ${c.moSent} uplinks`);
-  if (c.duplicates.length) violations.push(`refs submitted twice: ${c.duplicates.slice(0, 10).map(([r, n]) => `${r}×${n}`).join(', ')}`);
+  console.log(
+    `simulator: ${c.received} submit_sm received, ${c.distinctRefs} distinct refs, ${c.duplicates.length} refs received twice or more, ${c.receiptsSent} receipts sent, ${c.moSent} uplinks`,
+  );
+  if (c.duplicates.length)
+    violations.push(
+      `refs submitted twice: ${c.duplicates
+        .slice(0, 10)
+        .map(([r, n]) => `${r}×${n}`)
+        .join(', ')}`,
+    );
   if (c.distinctRefs > COUNT) violations.push(`the simulator saw ${c.distinctRefs} refs for ${COUNT} messages`);
 
   // the crash guarantees (docs/api-dispatch.md "Crash guarantees")
@@ -204,7 +220,9 @@ try {
     where p.remaining <> coalesce(m.s, 0)`.execute(db);
   const accounts = await sql<{ n: number }>`select count(*)::int n from accounts`.execute(db);
   const poolCount = await sql<{ n: number }>`select count(*)::int n from product_pools`.execute(db);
-  console.log(`ledger: ${accounts.rows[0].n} accounts, ${ledger.length} with sum(ledger) ≠ balance; pools: ${poolCount.rows[0].n}, ${pools.rows.length} with sum(movements) ≠ remaining`);
+  console.log(
+    `ledger: ${accounts.rows[0].n} accounts, ${ledger.length} with sum(ledger) ≠ balance; pools: ${poolCount.rows[0].n}, ${pools.rows.length} with sum(movements) ≠ remaining`,
+  );
   if (ledger.length) violations.push(`ledger out of balance: ${ledger.map((l) => l.clientid).join(', ')}`);
   if (pools.rows.length) violations.push(`pools out of balance: ${pools.rows.map((p) => p.id).join(', ')}`);
   const orphans = await sql<{ n: number }>`select count(*)::int n from sms_receipts`.execute(db);

@@ -142,7 +142,9 @@ async function run(backend: 'pglite' | 'postgres') {
       idlePgPerS /= IDLE_SECONDS + 1.5;
       idleXactsPerS = (idlePg1.xacts - idlePg0.xacts) / (IDLE_SECONDS + 1.5);
     }
-    console.log(`\n${backend}: idle server ${idleCpuPerS.toFixed(1)} ms CPU/s${admin ? `, postgres ${idlePgPerS.toFixed(1)} ms CPU/s and ${idleXactsPerS.toFixed(1)} statements/s` : ''} (taken off the per-request figures)`);
+    console.log(
+      `\n${backend}: idle server ${idleCpuPerS.toFixed(1)} ms CPU/s${admin ? `, postgres ${idlePgPerS.toFixed(1)} ms CPU/s and ${idleXactsPerS.toFixed(1)} statements/s` : ''} (taken off the per-request figures)`,
+    );
     console.log(`${backend}: ${CONNECTIONS} connections, ${SECONDS} s per list, ${RUNS} runs; server rss at start ${rssMb(child.pid!)} MB`);
     for (let run = 1; run <= RUNS; run++) {
       for (const t of TARGETS) {
@@ -150,7 +152,14 @@ async function run(backend: 'pglite' | 'postgres') {
         const cpu0 = cpuMs(child.pid!);
         const pg0 = admin ? await pgSnapshot(admin, dbName) : undefined;
         const t0 = Date.now();
-        const r = await autocannon({ url: `${base}${t.path}`, method: 'POST', headers: sessions.get(t.user)!, body: JSON.stringify(t.body), connections: CONNECTIONS, duration: SECONDS });
+        const r = await autocannon({
+          url: `${base}${t.path}`,
+          method: 'POST',
+          headers: sessions.get(t.user)!,
+          body: JSON.stringify(t.body),
+          connections: CONNECTIONS,
+          duration: SECONDS,
+        });
         const after = rssMb(child.pid!);
         const cpu1 = cpuMs(child.pid!);
         const busyS = (Date.now() - t0) / 1000;

@@ -15,8 +15,9 @@ import zlib from 'node:zlib';
 /** gzip KB of JavaScript /login may fetch before it renders */
 const BUDGET_KB = 200;
 const dist = path.resolve(import.meta.dirname, '../dist');
-const manifest: Record<string, { file: string; imports?: string[]; isEntry?: boolean; src?: string; css?: string[] }> =
-  JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
+const manifest: Record<string, { file: string; imports?: string[]; isEntry?: boolean; src?: string; css?: string[] }> = JSON.parse(
+  fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'),
+);
 
 function closure(keys: string[], seen = new Set<string>()): Set<string> {
   for (const k of keys) {
@@ -45,9 +46,12 @@ for (const k of chunks) {
 }
 rows.sort((a, b) => b[2] - a[2]);
 // --summary: the total only (npm run test:e2e checks the budget after each build)
-if (!process.argv.includes('--summary')) for (const [f, r, g] of rows) console.log(`  ${f.padEnd(48)} ${(r / 1024).toFixed(1).padStart(8)} KB  ${(g / 1024).toFixed(1).padStart(7)} KB gzip`);
+if (!process.argv.includes('--summary'))
+  for (const [f, r, g] of rows) console.log(`  ${f.padEnd(48)} ${(r / 1024).toFixed(1).padStart(8)} KB  ${(g / 1024).toFixed(1).padStart(7)} KB gzip`);
 const allJs = Object.values(manifest).reduce((s, m) => s + (m.file.endsWith('.js') ? fs.statSync(path.join(dist, m.file)).size : 0), 0);
-console.log(`/login initial JavaScript: ${(raw / 1024).toFixed(1)} KB raw, ${(gz / 1024).toFixed(1)} KB gzip (budget < ${BUDGET_KB} KB gzip); whole app ${(allJs / 1024).toFixed(0)} KB raw`);
+console.log(
+  `/login initial JavaScript: ${(raw / 1024).toFixed(1)} KB raw, ${(gz / 1024).toFixed(1)} KB gzip (budget < ${BUDGET_KB} KB gzip); whole app ${(allJs / 1024).toFixed(0)} KB raw`,
+);
 
 /** Development-only files and modules the production build must not carry. */
 const DEV_FILE = /mockServiceWorker\.js$|\.stories\.|\.mdx$/;

@@ -67,7 +67,14 @@ async function run(backend: 'postgres' | 'pglite'): Promise<boolean> {
       const res = await fetch(base + PATH, {
         method: 'POST',
         body,
-        headers: { 'content-type': 'application/json', [HEADERS.clientid]: 'client1', [HEADERS.timestamp]: ts, [HEADERS.nonce]: nonce, [HEADERS.signature]: signature, 'idempotency-key': nonce },
+        headers: {
+          'content-type': 'application/json',
+          [HEADERS.clientid]: 'client1',
+          [HEADERS.timestamp]: ts,
+          [HEADERS.nonce]: nonce,
+          [HEADERS.signature]: signature,
+          'idempotency-key': nonce,
+        },
       });
       const json = (await res.json()) as { code?: number; error?: string };
       return { ms: performance.now() - t, status: res.status, error: json.error };
@@ -91,8 +98,22 @@ async function run(backend: 'postgres' | 'pglite'): Promise<boolean> {
     const total = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
     lat.sort((a, b) => a - b);
-    const rows = Number((await handle.db.selectFrom('sms_messages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-    const chunks = Number((await handle.db.selectFrom('sms_task_chunks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const rows = Number(
+      (
+        await handle.db
+          .selectFrom('sms_messages')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    const chunks = Number(
+      (
+        await handle.db
+          .selectFrom('sms_task_chunks')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     const ok = total < TARGET_MS && answers.get('200') === REQUESTS;
     console.log(
       `${backend.padEnd(8)} ${REQUESTS} requests × ${NUMBERS} numbers, ${CONCURRENCY} at once: ${(total / 1000).toFixed(2)} s, ${(REQUESTS / (total / 1000)).toFixed(1)} requests/s ` +

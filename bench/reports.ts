@@ -52,7 +52,9 @@ try {
   const rows = await withPg(async (c) => {
     const { rows: a1 } = await c.query(`select id, password_hash from accounts where clientid = 'agent1'`);
     const agent1 = a1[0].id as number;
-    await c.query(`insert into accounts (clientid, user_type, name, password_hash) select 'bagent' || g, '1', '压测代理商' || g, $1 from generate_series(1, 49) g`, [a1[0].password_hash]);
+    await c.query(`insert into accounts (clientid, user_type, name, password_hash) select 'bagent' || g, '1', '压测代理商' || g, $1 from generate_series(1, 49) g`, [
+      a1[0].password_hash,
+    ]);
     await c.query(
       `insert into accounts (clientid, user_type, agent_id, name, password_hash)
        select 'bc' || lpad(g::text, 4, '0'), '2',
@@ -78,13 +80,17 @@ try {
       // mean send_num per row: N / rows
       [N / (1000 * DAYS * 3 + 200 * DAYS)],
     );
-    await c.query(`create index report_daily_agent on report_daily (agent_id, day) include (account_id, smstype, paytype, inter, send_num, charge_total, success_num, unknown_num, fail_num, wait_num, intercept_num)`);
+    await c.query(
+      `create index report_daily_agent on report_daily (agent_id, day) include (account_id, smstype, paytype, inter, send_num, charge_total, success_num, unknown_num, fail_num, wait_num, intercept_num)`,
+    );
     await c.query(`vacuum analyze report_daily`);
     await c.query(`analyze accounts`);
     const { rows: r } = await c.query(`select count(*)::int as n, sum(send_num)::bigint as s from report_daily`);
     return r[0] as { n: number; s: string };
   });
-  console.log(`loaded ${rows.n.toLocaleString()} aggregate rows for ${Number(rows.s).toLocaleString()} send records (${DAYS} days) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `loaded ${rows.n.toLocaleString()} aggregate rows for ${Number(rows.s).toLocaleString()} send records (${DAYS} days) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
 
   const app = await buildApp({ db, dataDir, purgeEveryMs: 0 });
   const reports = new ReportsService(app.ctx);
@@ -121,7 +127,9 @@ try {
     const p50 = pct(times, 50);
     const p95 = pct(times, 95);
     if (p95 >= TARGET_P95_MS && !informational) failed = true;
-    console.log(`reports, ${label}: ${r.list.length} rows of ${r.totalCount}, p50 ${p50.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms over ${RUNS} runs${informational ? '' : ` (target p95 < ${TARGET_P95_MS} ms)`}`);
+    console.log(
+      `reports, ${label}: ${r.list.length} rows of ${r.totalCount}, p50 ${p50.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms over ${RUNS} runs${informational ? '' : ` (target p95 < ${TARGET_P95_MS} ms)`}`,
+    );
   }
   await app.close();
   process.exitCode = failed ? 1 : 0;

@@ -6,7 +6,10 @@ import path from 'node:path';
 const dir = import.meta.dirname;
 const only = process.argv.slice(2);
 let failed = 0;
-for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.ts') && f !== 'run-all.ts').sort()) {
+for (const f of fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith('.ts') && f !== 'run-all.ts')
+  .sort()) {
   if (only.length && !only.some((o) => f.includes(o))) continue;
   console.log(`\n== ${f}`);
   const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(dir, f)], { stdio: 'inherit' });

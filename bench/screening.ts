@@ -18,8 +18,12 @@ const TARGET_MS = 1000;
 
 const prefixes = ['138', '139', '186', '130', '189', '133', '150', '177', '158', '181', '135', '152', '187', '132', '153', '199'];
 const phones = Array.from({ length: N }, (_, i) => `${prefixes[i % prefixes.length]}${String((i * 7919) % 100_000_000).padStart(8, '0')}`);
-const ps = provinces().slice(0, 12).map((p) => p.provinceId);
-const blocked = cities(ps[0]).slice(0, 3).map((c) => c.cityId);
+const ps = provinces()
+  .slice(0, 12)
+  .map((p) => p.provinceId);
+const blocked = cities(ps[0])
+  .slice(0, 3)
+  .map((c) => c.cityId);
 const rule = screenRule({ operators: '1,2', provinces: ps.join(','), removeCitys: blocked.join(',') });
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -42,6 +46,10 @@ for (let r = 0; r < RUNS; r++) {
   file.push(performance.now() - t0);
 }
 fs.rmSync(dir, { recursive: true, force: true });
-console.log(`screening ${N} numbers (2 carriers, ${ps.length} provinces, ${blocked.length} blocked cities): in memory median ${median(mem).toFixed(0)} ms (best ${Math.min(...mem).toFixed(0)}), kept ${kept}`);
-console.log(`screening a ${N}-row send file to a new file: median ${median(file).toFixed(0)} ms (best ${Math.min(...file).toFixed(0)}), kept ${keptFile}; target < ${TARGET_MS} ms; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`);
+console.log(
+  `screening ${N} numbers (2 carriers, ${ps.length} provinces, ${blocked.length} blocked cities): in memory median ${median(mem).toFixed(0)} ms (best ${Math.min(...mem).toFixed(0)}), kept ${kept}`,
+);
+console.log(
+  `screening a ${N}-row send file to a new file: median ${median(file).toFixed(0)} ms (best ${Math.min(...file).toFixed(0)}), kept ${keptFile}; target < ${TARGET_MS} ms; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`,
+);
 process.exitCode = median(mem) < TARGET_MS && median(file) < TARGET_MS ? 0 : 1;

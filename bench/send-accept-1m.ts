@@ -182,7 +182,9 @@ try {
       }
     })();
     const t0 = performance.now();
-    const res = await svc.sendVariable(agent0, { clientId: 'agent0', templateId: tpl.id, smstype: tpl.smstype ?? 0, sign: SIGN, fileType: 1, importFilePath: f.rel } as never, { probe });
+    const res = await svc.sendVariable(agent0, { clientId: 'agent0', templateId: tpl.id, smstype: tpl.smstype ?? 0, sign: SIGN, fileType: 1, importFilePath: f.rel } as never, {
+      probe,
+    });
     wall.total = performance.now() - t0;
     node.total = cpuMs() - c0;
     probing = false;
@@ -196,11 +198,26 @@ try {
     // exact figures: the ledger, the task's amount and pieces from its rows, a sample of rows' text and pieces
     const bad = await new LedgerService({ db, now: () => new Date() }).violations();
     const task = await db.selectFrom('sms_tasks').select(['id', 'amount', 'cost', 'charge_num_total']).where('uid', '=', res.taskId).executeTakeFirstOrThrow();
-    const agg = await sql<{ n: string; pieces: string; cost: string }>`select count(*)::text as n, sum(pieces)::text as pieces, sum(price * pieces)::text as cost from sms_messages where task_id = ${task.id}`.execute(db);
+    const agg = await sql<{
+      n: string;
+      pieces: string;
+      cost: string;
+    }>`select count(*)::text as n, sum(pieces)::text as pieces, sum(price * pieces)::text as cost from sms_messages where task_id = ${task.id}`.execute(db);
     const { n, pieces, cost } = agg.rows[0];
     const sample = Array.from({ length: 200 }, (_, i) => Math.floor((i * N) / 200) + (i % 10));
     const stored = new Map(
-      (await db.selectFrom('sms_messages').select(['phone', 'content', 'pieces']).where('task_id', '=', task.id).where('phone', 'in', sample.map((k) => row(k)[0])).execute()).map((m) => [m.phone, m]),
+      (
+        await db
+          .selectFrom('sms_messages')
+          .select(['phone', 'content', 'pieces'])
+          .where('task_id', '=', task.id)
+          .where(
+            'phone',
+            'in',
+            sample.map((k) => row(k)[0]),
+          )
+          .execute()
+      ).map((m) => [m.phone, m]),
     );
     const sampleBad = sample.filter((k) => {
       const [phone, ...vars] = row(k);
@@ -250,7 +267,9 @@ try {
   if (!pglite) console.log(line('  cpu (pg backend)', (f) => f.pg.total));
   console.log(line('longest wait of others', (f) => f.held));
   const load1 = os.loadavg();
-  console.log(`load average ${load0.map((x) => x.toFixed(1)).join(' ')} before, ${load1.map((x) => x.toFixed(1)).join(' ')} after, on ${os.cpus().length} cores; figures exact: ${ok ? 'yes' : 'NO'}`);
+  console.log(
+    `load average ${load0.map((x) => x.toFixed(1)).join(' ')} before, ${load1.map((x) => x.toFixed(1)).join(' ')} after, on ${os.cpus().length} cores; figures exact: ${ok ? 'yes' : 'NO'}`,
+  );
   ok = ok && stat((f) => f.wall.total).median < TARGET_MS;
 } finally {
   await app.close();

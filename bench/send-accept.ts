@@ -77,7 +77,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<boolean> {
     const median = sorted[Math.floor(sorted.length / 2)];
     const e0 = performance.now();
     let expanded = 0;
-    for (let n; (n = await expandNextChunk(db)) > 0; ) expanded += n;
+    for (let n; (n = await expandNextChunk(db)) > 0;) expanded += n;
     const expandMs = performance.now() - e0;
     const perTask = await db
       .selectFrom('sms_messages as m')

@@ -50,7 +50,6 @@ const pgUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || '';
 const only = process.env.ONLY;
 const LINK_OPTIONS = process.env.SMPP_OPTIONS ?? 'window=1000';
 
-
 interface Figure {
   backend: string;
   parts: number;
@@ -97,7 +96,9 @@ async function run(backend: 'postgres' | 'pglite', parts: number): Promise<Figur
       if (done >= COUNT) break;
       if (performance.now() - last > 2000) {
         last = performance.now();
-        console.log(`  ${backend} (${parts} part${parts > 1 ? 's' : ''}): ${((last - t0) / 1000).toFixed(1)} s submitted ${t.submitted_num}, final ${done}, unknown ${t.unknown_num}`);
+        console.log(
+          `  ${backend} (${parts} part${parts > 1 ? 's' : ''}): ${((last - t0) / 1000).toFixed(1)} s submitted ${t.submitted_num}, final ${done}, unknown ${t.unknown_num}`,
+        );
       }
       if (performance.now() - t0 > 600_000) throw new Error('not finished after 10 minutes');
       await new Promise((r) => setTimeout(r, 100));

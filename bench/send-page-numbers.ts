@@ -106,7 +106,9 @@ try {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 const load = os.loadavg()[0];
-console.log(`send page numbers: ${check!.total} pasted (${text.length} characters): ${check!.valid} valid, ${check!.invalid} invalid, ${check!.repeat} repeats; carriers ${JSON.stringify(check!.carriers)}`);
+console.log(
+  `send page numbers: ${check!.total} pasted (${text.length} characters): ${check!.valid} valid, ${check!.invalid} invalid, ${check!.repeat} repeats; carriers ${JSON.stringify(check!.carriers)}`,
+);
 console.log(
   `in Chromium, the page's numberInput (normalise + parse + carrier) of ${N.toLocaleString('en')} numbers: first paste of a fresh page, over ${LOADS} page loads: best ${ms(Math.min(...firsts))}, median ${ms(median(firsts))}, first ${ms(firsts[0])} (main-thread CPU: median ${ms(median(firstCpu))}, best ${ms(Math.min(...firstCpu))}); then median ${ms(median(warm))} of ${RUNS} × ${LOADS}, fastest ${ms(Math.min(...warm))} (parse + carrier alone: median ${ms(median(parse))}, fastest ${ms(Math.min(...parse))}); 确认号码 median ${ms(median(confirms))} (target < 50 ms; load average ${load.toFixed(1)} on ${os.availableParallelism()} cores)`,
 );

@@ -67,22 +67,25 @@ try {
   const tasks = Math.ceil(N / TASK_SIZE);
   const loaded = !!(await db.selectFrom('accounts').select('id').where('clientid', '=', 'bc0050').executeTakeFirst());
   if (loaded) console.log(`reusing the records of schema ${schema}`);
-  else await withPg(async (c) => {
-    await c.query(`set maintenance_work_mem = '512MB'`);
-    const { rows: a1 } = await c.query(`select id, password_hash from accounts where clientid = 'agent1'`);
-    const agent1 = a1[0].id as number;
-    await c.query(`insert into accounts (clientid, user_type, name, password_hash) select 'bagent' || g, '1', '压测代理商' || g, $1 from generate_series(1, 49) g`, [a1[0].password_hash]);
-    await c.query(
-      `insert into accounts (clientid, user_type, agent_id, name, password_hash)
+  else
+    await withPg(async (c) => {
+      await c.query(`set maintenance_work_mem = '512MB'`);
+      const { rows: a1 } = await c.query(`select id, password_hash from accounts where clientid = 'agent1'`);
+      const agent1 = a1[0].id as number;
+      await c.query(`insert into accounts (clientid, user_type, name, password_hash) select 'bagent' || g, '1', '压测代理商' || g, $1 from generate_series(1, 49) g`, [
+        a1[0].password_hash,
+      ]);
+      await c.query(
+        `insert into accounts (clientid, user_type, agent_id, name, password_hash)
        select 'bc' || lpad(g::text, 4, '0'), '2',
          case when g % 50 = 0 then $1::int else (select id from accounts where clientid = 'bagent' || (g % 50)) end,
          '压测客户' || g, $2
        from generate_series(1, 1000) g`,
-      [agent1, a1[0].password_hash],
-    );
-    // tasks: every 10th to the heavy account bc0050, the others round the 999 remaining; newest first by number
-    await c.query(
-      `insert into sms_tasks (uid, account_id, agent_id, creator_id, creator_name, payer_id, charge_mode, content, sign, smstype,
+        [agent1, a1[0].password_hash],
+      );
+      // tasks: every 10th to the heavy account bc0050, the others round the 999 remaining; newest first by number
+      await c.query(
+        `insert into sms_tasks (uid, account_id, agent_id, creator_id, creator_name, payer_id, charge_mode, content, sign, smstype,
          submit_total, charge_num_total, status, send_type, send_time, success_num, created_at, updated_at)
        select 'b' || g, a.id, a.agent_id, a.id, a.clientid, a.id, 1,
          '【压测】' || case when g % 7 = 0 then '双十一大促' else '您的验证码是' || (g % 10000) end, '压测', case when g % 7 = 0 then 5 else 4 end,
@@ -91,18 +94,20 @@ try {
        cross join lateral (select now() - make_interval(secs => (g::double precision / ${tasks}) * 180 * 86400) as at) t
        join accounts a on a.clientid = case when floor(g * ${HEAVY_SHARE}::float8) > floor((g - 1) * ${HEAVY_SHARE}::float8) then 'bc0050'
          else 'bc' || lpad(((g % 999) + case when (g % 999) + 1 >= 50 then 2 else 1 end)::text, 4, '0') end`,
-    );
-    // indexes and the task FK after the load (recreated from their own definitions)
-    const { rows: idx } = await c.query(`select indexname, indexdef from pg_indexes where schemaname = $1 and tablename = 'sms_messages' and indexname <> 'sms_messages_pkey'`, [schema]);
-    for (const i of idx) await c.query(`drop index ${i.indexname}`);
-    // the task FK, where the schema still has it (migration 0010 dropped it for the COPY of an acceptance)
-    const { rows: fk } = await c.query(`select 1 from pg_constraint where conname = 'sms_messages_task_id_fkey' and connamespace = $1::regnamespace`, [schema]);
-    if (fk.length) await c.query(`alter table sms_messages drop constraint sms_messages_task_id_fkey`);
-    const { rows: first } = await c.query(`select min(id) as id from sms_tasks where uid like 'b%'`);
-    const base = Number(first[0].id);
-    await c.query(`select setseed(0.42)`);
-    await c.query(
-      `insert into sms_messages (task_id, account_id, phone, carrier, province_id, city_id, pieces, state, error_code, report, created_at, submitted_at, done_at)
+      );
+      // indexes and the task FK after the load (recreated from their own definitions)
+      const { rows: idx } = await c.query(`select indexname, indexdef from pg_indexes where schemaname = $1 and tablename = 'sms_messages' and indexname <> 'sms_messages_pkey'`, [
+        schema,
+      ]);
+      for (const i of idx) await c.query(`drop index ${i.indexname}`);
+      // the task FK, where the schema still has it (migration 0010 dropped it for the COPY of an acceptance)
+      const { rows: fk } = await c.query(`select 1 from pg_constraint where conname = 'sms_messages_task_id_fkey' and connamespace = $1::regnamespace`, [schema]);
+      if (fk.length) await c.query(`alter table sms_messages drop constraint sms_messages_task_id_fkey`);
+      const { rows: first } = await c.query(`select min(id) as id from sms_tasks where uid like 'b%'`);
+      const base = Number(first[0].id);
+      await c.query(`select setseed(0.42)`);
+      await c.query(
+        `insert into sms_messages (task_id, account_id, phone, carrier, province_id, city_id, pieces, state, error_code, report, created_at, submitted_at, done_at)
        select t.id, t.account_id, (13800000000 + (g::bigint * 7919) % 2000000)::text,
          1 + x.c, (array[${PROVINCES.join(',')}])[x.p + 1], (array[${CITIES.join(',')}])[x.p + 1], 1,
          s.state, case when s.state = 6 then 'UNDELIV' else '' end, case when s.state = 3 then 'DELIVRD' else '' end,
@@ -112,16 +117,16 @@ try {
        cross join lateral (select (array[3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,6,6,1,4])[floor(random() * 20)::int + 1] as st, floor(random() * 50)::int as r,
          floor(random() * 3)::int as c, floor(random() * 8)::int as p, g as dep) x
        cross join lateral (select case when x.r = 0 then 11 when x.r = 1 then 0 when x.r = 2 then 1 else x.st end as state) s`,
-    );
-    const t1 = performance.now();
-    console.log(`loaded ${N.toLocaleString()} records in ${tasks.toLocaleString()} tasks in ${((t1 - t0) / 1000).toFixed(1)} s`);
-    for (const i of idx) await c.query(i.indexdef);
-    if (fk.length) await c.query(`alter table sms_messages add constraint sms_messages_task_id_fkey foreign key (task_id) references sms_tasks(id) not valid`);
-    await c.query(`vacuum analyze sms_messages`);
-    await c.query(`vacuum analyze sms_tasks`);
-    await c.query(`analyze accounts`);
-    console.log(`indexes (${idx.map((i) => i.indexname).join(', ')}) and vacuum in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
-  });
+      );
+      const t1 = performance.now();
+      console.log(`loaded ${N.toLocaleString()} records in ${tasks.toLocaleString()} tasks in ${((t1 - t0) / 1000).toFixed(1)} s`);
+      for (const i of idx) await c.query(i.indexdef);
+      if (fk.length) await c.query(`alter table sms_messages add constraint sms_messages_task_id_fkey foreign key (task_id) references sms_tasks(id) not valid`);
+      await c.query(`vacuum analyze sms_messages`);
+      await c.query(`vacuum analyze sms_tasks`);
+      await c.query(`analyze accounts`);
+      console.log(`indexes (${idx.map((i) => i.indexname).join(', ')}) and vacuum in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+    });
 
   const app = await buildApp({ db, dataDir, purgeEveryMs: 0 });
   const records = new RecordsService(app.ctx, app.services.clients);

@@ -64,7 +64,14 @@ try {
     join accounts a on a.clientid = 'bc' || lpad(((g % 1000) + 1)::text, 4, '0')`.execute(db);
   await sql`analyze`.execute(db);
   const t2 = performance.now();
-  const total = Number((await db.selectFrom('signs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const total = Number(
+    (
+      await db
+        .selectFrom('signs')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   console.log(`seeded ${total.toLocaleString()} signs on ${handle.kind} (${handle.location}) in ${((t2 - t0) / 1000).toFixed(1)} s (accounts ${((t1 - t0) / 1000).toFixed(1)} s)`);
 
   const app = await buildApp({ db, dataDir, purgeEveryMs: 0 });
@@ -98,7 +105,9 @@ try {
     const p50 = pct(times, 50);
     const p95 = pct(times, 95);
     if (p95 >= TARGET_P95_MS && !informational) failed = true;
-    console.log(`sign list, agent1 scope, ${label}: ${rows} rows, p50 ${p50.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms over ${RUNS} runs${informational ? '' : ` (target p95 < ${TARGET_P95_MS} ms)`}`);
+    console.log(
+      `sign list, agent1 scope, ${label}: ${rows} rows, p50 ${p50.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms over ${RUNS} runs${informational ? '' : ` (target p95 < ${TARGET_P95_MS} ms)`}`,
+    );
   }
   await app.close();
   process.exitCode = failed ? 1 : 0;

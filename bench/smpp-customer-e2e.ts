@@ -44,7 +44,6 @@ if (!pgUrl) {
   process.exit(1);
 }
 
-
 // BENCH_QUERIES=1: the statements this process sent, counted by their text (which query a message
 // costs), with the wall time from sending each to its answer (round trip, lock waits included)
 const queries = new Map<string, { n: number; ms: number }>();
@@ -53,7 +52,10 @@ if (process.env.BENCH_QUERIES) {
   const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
   pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
     const q = args[0] as string | { text?: string };
-    const text = (typeof q === 'string' ? q : (q?.text ?? '')).replace(/\s+/g, ' ').replace(/\$\d+(, \$\d+)*/g, '$…').slice(0, 140);
+    const text = (typeof q === 'string' ? q : (q?.text ?? ''))
+      .replace(/\s+/g, ' ')
+      .replace(/\$\d+(, \$\d+)*/g, '$…')
+      .slice(0, 140);
     const e = queries.get(text) ?? { n: 0, ms: 0 };
     queries.set(text, e);
     e.n++;
@@ -95,9 +97,11 @@ try {
   await link.waitReady(10_000);
   const dispatcher = new Dispatcher(app.ctx, link, { ...dispatcherOptionsFromEnv(process.env), hooks: pushHooks() }).start();
 
-  const customer = fork(path.join(import.meta.dirname, 'lib/smpp-customer.ts'), [
-    JSON.stringify({ port: smppServer.port, systemId: 'client1', password: 'Demo2468', n: COUNT, window: WINDOW, text: '【好易购】您的订单已发货，请注意查收，验证码 123456' }),
-  ], { execArgv: ['--import', 'tsx'] });
+  const customer = fork(
+    path.join(import.meta.dirname, 'lib/smpp-customer.ts'),
+    [JSON.stringify({ port: smppServer.port, systemId: 'client1', password: 'Demo2468', n: COUNT, window: WINDOW, text: '【好易购】您的订单已发货，请注意查收，验证码 123456' })],
+    { execArgv: ['--import', 'tsx'] },
+  );
   const pgPids = async () => (await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database()`.execute(handle.db)).rows.map((r) => r.pid);
   const pgBefore = procCpuMs(await pgPids());
   const simBefore = (await sim.counts()).cpuMs;
@@ -137,13 +141,20 @@ try {
     `PostgreSQL, ${COUNT} messages, window ${WINDOW}: submit accepted ${Math.round(COUNT / (a.ms / 1000))} messages/s (${(a.ms / 1000).toFixed(2)} s), ` +
       `end to end (last receipt at the customer) ${perSecond} messages/s (${(done.ms / 1000).toFixed(2)} s), receipts ${done.receipts} (wall ${((t2 - t0) / 1000).toFixed(2)} s)`,
   );
-  console.log(`  CPU per message: platform process ${per(selfMs)}, PostgreSQL backends ${per(pgMs)}, simulator ${per(simMs)}, customer ${per(done.cpuMs)}; load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  console.log(
+    `  CPU per message: platform process ${per(selfMs)}, PostgreSQL backends ${per(pgMs)}, simulator ${per(simMs)}, customer ${per(done.cpuMs)}; load ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
   if (queries.size) {
     const total = [...queries.values()].reduce((a, b) => a + b.n, 0);
     console.log(`  statements of this process: ${total} (${(total / COUNT).toFixed(2)} per message); the most frequent, with their summed wall time to the answer:`);
-    for (const [text, e] of [...queries].sort((a, b) => b[1].n - a[1].n).slice(0, 25)) console.log(`    ${String(e.n).padStart(7)} ${(e.ms / 1000).toFixed(1).padStart(6)} s  ${text}`);
+    for (const [text, e] of [...queries].sort((a, b) => b[1].n - a[1].n).slice(0, 25))
+      console.log(`    ${String(e.n).padStart(7)} ${(e.ms / 1000).toFixed(1).padStart(6)} s  ${text}`);
     console.log('  the longest in summed wall time:');
-    for (const [text, e] of [...queries].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12)) console.log(`    ${String(e.n).padStart(7)} ${(e.ms / 1000).toFixed(1).padStart(6)} s  ${text}`);
+    for (const [text, e] of [...queries].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12))
+      console.log(`    ${String(e.n).padStart(7)} ${(e.ms / 1000).toFixed(1).padStart(6)} s  ${text}`);
   }
   const ok = perSecond >= TARGET && a.ok === COUNT && done.receipts === COUNT;
   console.log(`target ≥ ${TARGET} messages/s end to end on PostgreSQL: ${ok ? 'met' : 'MISSED'}`);

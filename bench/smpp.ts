@@ -34,7 +34,17 @@ let child: ChildProcess | null = null;
 let url: string;
 if (SIM_PROCESS) {
   child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '../server/modules/smsc/sim-main.ts')], {
-    env: { ...process.env, SMSC_SIM_PORT: '0', SMSC_SIM_DELIVERED: '1', SMSC_SIM_FAILED: '0', SMSC_SIM_NO_RECEIPT: '0', SMSC_SIM_MO_RATIO: '0', SMSC_SIM_LATENCY_MS: '0-20', SMSC_SIM_SEED: '1', SMSC_SIM_COUNTS_FILE: path.join(process.env.TMPDIR ?? '/tmp', `smpp-bench-${process.pid}.json`) },
+    env: {
+      ...process.env,
+      SMSC_SIM_PORT: '0',
+      SMSC_SIM_DELIVERED: '1',
+      SMSC_SIM_FAILED: '0',
+      SMSC_SIM_NO_RECEIPT: '0',
+      SMSC_SIM_MO_RATIO: '0',
+      SMSC_SIM_LATENCY_MS: '0-20',
+      SMSC_SIM_SEED: '1',
+      SMSC_SIM_COUNTS_FILE: path.join(process.env.TMPDIR ?? '/tmp', `smpp-bench-${process.pid}.json`),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   url = await new Promise<string>((resolve, reject) => {
@@ -77,12 +87,15 @@ let other = 0;
 // a few batches in flight at once, as dispatch workers would
 const inFlight = new Set<Promise<void>>();
 for (let i = 0; i < N; i += BATCH) {
-  const p: Promise<void> = link.submit(requests.slice(i, i + BATCH)).then((res) => {
-    for (const r of res) {
-      if (r.status === 'accepted') accepted++;
-      else other++;
-    }
-  }).finally(() => inFlight.delete(p));
+  const p: Promise<void> = link
+    .submit(requests.slice(i, i + BATCH))
+    .then((res) => {
+      for (const r of res) {
+        if (r.status === 'accepted') accepted++;
+        else other++;
+      }
+    })
+    .finally(() => inFlight.delete(p));
   inFlight.add(p);
   if (inFlight.size >= 4) await Promise.race(inFlight);
 }
@@ -95,11 +108,15 @@ const tReceipt = lastReceiptAt - t0;
 const cpu = process.cpuUsage(cpu0);
 
 const perSec = (ms: number) => Math.round((N / ms) * 1000);
-console.log(`SMPP link + simulator (${SIM_PROCESS ? 'simulator in its own process' : 'same process'}), ${N.toLocaleString('en')} messages, window ${WINDOW} × ${CONNECTIONS} connection(s), batches of ${BATCH}`);
+console.log(
+  `SMPP link + simulator (${SIM_PROCESS ? 'simulator in its own process' : 'same process'}), ${N.toLocaleString('en')} messages, window ${WINDOW} × ${CONNECTIONS} connection(s), batches of ${BATCH}`,
+);
 console.log(`  submit → submit_sm_resp: ${perSec(tResp).toLocaleString('en')} msg/s (${(tResp / 1000).toFixed(2)} s; accepted ${accepted}, other ${other})`);
 console.log(`  submit → receipt:        ${perSec(tReceipt).toLocaleString('en')} msg/s (${(tReceipt / 1000).toFixed(2)} s; receipts ${receipts})`);
 const cpuUs = (cpu.user + cpu.system) / N;
-console.log(`  CPU of this process: ${cpuUs.toFixed(0)} µs per message (${SIM_PROCESS ? 'link only' : 'link + simulator'}; one free core would do ${Math.round(1e6 / cpuUs).toLocaleString('en')} msg/s), ${((cpu.user + cpu.system) / 1000 / (tReceipt / 1000) / 10).toFixed(0)} % of one core during the run`);
+console.log(
+  `  CPU of this process: ${cpuUs.toFixed(0)} µs per message (${SIM_PROCESS ? 'link only' : 'link + simulator'}; one free core would do ${Math.round(1e6 / cpuUs).toLocaleString('en')} msg/s), ${((cpu.user + cpu.system) / 1000 / (tReceipt / 1000) / 10).toFixed(0)} % of one core during the run`,
+);
 if (sim) {
   const c = sim.counts();
   console.log(`  simulator: received ${c.received}, duplicates ${c.duplicates.length}, receipts sent ${c.receiptsSent}`);
@@ -111,7 +128,8 @@ if (child) {
   await new Promise((r) => child!.once('exit', r));
 }
 const [load1] = os.loadavg();
-if (load1 > os.cpus().length) console.log(`  note: machine busy (load ${load1.toFixed(1)} on ${os.cpus().length} cores): the msg/s figures are contention-bound; CPU per message is the comparable figure`);
+if (load1 > os.cpus().length)
+  console.log(`  note: machine busy (load ${load1.toFixed(1)} on ${os.cpus().length} cores): the msg/s figures are contention-bound; CPU per message is the comparable figure`);
 const ok = receipts >= N && accepted === N && perSec(tReceipt) >= TARGET;
 console.log(ok ? `  target ≥ ${TARGET.toLocaleString('en')}/s submit → receipt: met` : `  target ≥ ${TARGET.toLocaleString('en')}/s submit → receipt: MISSED`);
 process.exitCode = ok ? 0 : 1;

@@ -39,7 +39,11 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-upload-'));
 const file = path.join(dataDir, 'numbers.txt');
 const port = 19000 + Math.floor(Math.random() * 1000);
 const base = `http://127.0.0.1:${port}`;
-const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
 // a number file: lines of 11-digit numbers (any bytes would do: the content is checked at merge)
 {
@@ -130,18 +134,22 @@ try {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 3 });
   const post = (url: string, body: Buffer, type: string) =>
     new Promise<{ code: number; msg: string; data: any }>((resolve, reject) => {
-      const req = http.request(`${base}${url}`, { method: 'POST', agent, headers: { cookie, 'x-xsrf-token': csrf, 'content-type': type, 'content-length': body.length } }, (res) => {
-        const parts: Buffer[] = [];
-        res.on('data', (d: Buffer) => parts.push(d));
-        res.on('end', () => {
-          try {
-            resolve(JSON.parse(Buffer.concat(parts).toString()));
-          } catch (e) {
-            reject(e);
-          }
-        });
-        res.on('error', reject);
-      });
+      const req = http.request(
+        `${base}${url}`,
+        { method: 'POST', agent, headers: { cookie, 'x-xsrf-token': csrf, 'content-type': type, 'content-length': body.length } },
+        (res) => {
+          const parts: Buffer[] = [];
+          res.on('data', (d: Buffer) => parts.push(d));
+          res.on('end', () => {
+            try {
+              resolve(JSON.parse(Buffer.concat(parts).toString()));
+            } catch (e) {
+              reject(e);
+            }
+          });
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -215,8 +223,12 @@ try {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const best = Math.max(...runs.map((r) => r.whole));
   const med = median(runs.map((r) => r.whole));
-  console.log(`  whole           : best ${best.toFixed(0)} MB/s, median ${med.toFixed(0)} MB/s (target ≥ ${TARGET}: ${med >= TARGET ? 'met' : best >= TARGET ? 'met by the best run only' : 'NOT met'})`);
-  console.log(`  chunks          : best ${Math.max(...runs.map((r) => size / MB / r.chunkS)).toFixed(0)} MB/s, median ${median(runs.map((r) => size / MB / r.chunkS)).toFixed(0)} MB/s`);
+  console.log(
+    `  whole           : best ${best.toFixed(0)} MB/s, median ${med.toFixed(0)} MB/s (target ≥ ${TARGET}: ${med >= TARGET ? 'met' : best >= TARGET ? 'met by the best run only' : 'NOT met'})`,
+  );
+  console.log(
+    `  chunks          : best ${Math.max(...runs.map((r) => size / MB / r.chunkS)).toFixed(0)} MB/s, median ${median(runs.map((r) => size / MB / r.chunkS)).toFixed(0)} MB/s`,
+  );
   console.log(`  merge + MD5     : best ${Math.min(...runs.map((r) => r.mergeS)).toFixed(2)} s, median ${median(runs.map((r) => r.mergeS)).toFixed(2)} s`);
   console.log(
     `  chunks CPU / MB : server best ${Math.min(...runs.map((r) => r.server)).toFixed(2)} ms, median ${median(runs.map((r) => r.server)).toFixed(2)} ms (${(1000 / median(runs.map((r) => r.server))).toFixed(0)} MB per server-CPU-second)` +

@@ -83,7 +83,11 @@ function chromiumThreads(): Map<number, [string, number]> {
   return out;
 }
 
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const { browser, page } = await pageWithModule('bench/lib/md5-page.ts', 'md5bench');
 try {
   await page.evaluate(() => (document.body.innerHTML = '<input type=file>'));
@@ -120,7 +124,9 @@ try {
     const w = median(out.map((r) => r.worker));
     const o = median(out.map((r) => r.others));
     const perCpu = w > 0.01 ? ` (${(size / M / w).toFixed(0)} MB per CPU-s)` : '';
-    console.log(`  ${label.padEnd(42)} best ${best.toFixed(0).padStart(4)} MB/s, median ${med.toFixed(0).padStart(4)} MB/s | CPU s, median: worker thread ${w.toFixed(2)}${perCpu}, other threads ${o.toFixed(2)}`);
+    console.log(
+      `  ${label.padEnd(42)} best ${best.toFixed(0).padStart(4)} MB/s, median ${med.toFixed(0).padStart(4)} MB/s | CPU s, median: worker thread ${w.toFixed(2)}${perCpu}, other threads ${o.toFixed(2)}`,
+    );
     return { best, median: med, worker: w };
   };
 
@@ -135,14 +141,24 @@ try {
   const s = await runs('spark-md5 in the page, File from disk', fileMd5, () => page.evaluate(() => (window as any).md5bench.spark('file')), Math.min(RUNS, 3));
   const strategy = (mode: string, slice: number, hash: number, source = 'file') =>
     page.evaluate(([src, m, sl, h, so]) => (window as any).md5bench.strategy(src, m, sl, h, so), [strategySource, mode, slice, hash, source] as const);
-  console.log('  the MD5 alone, data in the worker\'s memory (1 MB a call; no reading):');
-  const own = await runs('  md5-wasm.ts (the console\'s)', null, () => strategy('mem', M, 2));
+  console.log("  the MD5 alone, data in the worker's memory (1 MB a call; no reading):");
+  const own = await runs("  md5-wasm.ts (the console's)", null, () => strategy('mem', M, 2));
   const hw = await runs('  hash-wasm createMD5', null, () => strategy('mem', M, 1));
   if (STRATEGIES) {
     console.log('  ways of reading the File in a worker (time inside the worker; none = reading alone):');
     const ways: [string, number][] = [
-      ['slice', 4], ['slice', 16], ['slice-ahead', 4], ['frs', 4], ['frs', 16], ['stream', 0],
-      ['byob', 0.25], ['byob', 0.5], ['byob', 1], ['byob', 4], ['byob-full', 1], ['byob2', 1],
+      ['slice', 4],
+      ['slice', 16],
+      ['slice-ahead', 4],
+      ['frs', 4],
+      ['frs', 16],
+      ['stream', 0],
+      ['byob', 0.25],
+      ['byob', 0.5],
+      ['byob', 1],
+      ['byob', 4],
+      ['byob-full', 1],
+      ['byob2', 1],
     ];
     for (const [mode, mb] of ways)
       for (const hash of [0, 1, 2]) {

@@ -102,7 +102,15 @@ if (process.argv[2] === 'child') {
       result = await parseVariableFile(file, { literals: templateParts(TEMPLATE), sign: SIGN }, { goodPath, errorPath });
     } else {
       const c = await intlFileCheck(file, 'xlsx', prices, { max: MAX_INTL_NUMBERS, tooMany: IX.tooManyNumbers, keep: false });
-      result = { submitTotal: c.total, errNum: c.invalid, repeatNum: c.repeat, internationalPhoneNum: c.distinct, countries: countrySummary(c, prices).map((s) => `${s.intercode}:${s.num}`).join(' ') };
+      result = {
+        submitTotal: c.total,
+        errNum: c.invalid,
+        repeatNum: c.repeat,
+        internationalPhoneNum: c.distinct,
+        countries: countrySummary(c, prices)
+          .map((s) => `${s.intercode}:${s.num}`)
+          .join(' '),
+      };
     }
     const ms = performance.now() - t0;
     const c = process.cpuUsage(c0);

@@ -67,8 +67,7 @@ export function compileFormModule(registry: SchemaRegistry, key: string): string
 }
 
 const DECLARATION =
-  `${BANNER}import type { CompiledForm } from '${RUNTIME.replace('/ajv-runtime', '/compiled')}';\n\n` +
-  `declare const form: CompiledForm;\nexport default form;\n`;
+  `${BANNER}import type { CompiledForm } from '${RUNTIME.replace('/ajv-runtime', '/compiled')}';\n\n` + `declare const form: CompiledForm;\nexport default form;\n`;
 
 /** Every generated file of src/generated/forms, by file name. */
 export function generateFormModules(dir = SCHEMA_DIR): Record<string, string> {

@@ -37,10 +37,40 @@ export const RUN_SPAN = 700_000;
 
 /** GB/T 2260 province codes: the stable province ids (short names as the data writes them). */
 const PROVINCE_CODES: Record<string, number> = {
-  北京: 11, 天津: 12, 河北: 13, 山西: 14, 内蒙古: 15, 辽宁: 21, 吉林: 22, 黑龙江: 23, 上海: 31, 江苏: 32,
-  浙江: 33, 安徽: 34, 福建: 35, 江西: 36, 山东: 37, 河南: 41, 湖北: 42, 湖南: 43, 广东: 44, 广西: 45,
-  海南: 46, 重庆: 50, 四川: 51, 贵州: 52, 云南: 53, 西藏: 54, 陕西: 61, 甘肃: 62, 青海: 63, 宁夏: 64,
-  新疆: 65, 台湾: 71, 香港: 81, 澳门: 82,
+  北京: 11,
+  天津: 12,
+  河北: 13,
+  山西: 14,
+  内蒙古: 15,
+  辽宁: 21,
+  吉林: 22,
+  黑龙江: 23,
+  上海: 31,
+  江苏: 32,
+  浙江: 33,
+  安徽: 34,
+  福建: 35,
+  江西: 36,
+  山东: 37,
+  河南: 41,
+  湖北: 42,
+  湖南: 43,
+  广东: 44,
+  广西: 45,
+  海南: 46,
+  重庆: 50,
+  四川: 51,
+  贵州: 52,
+  云南: 53,
+  西藏: 54,
+  陕西: 61,
+  甘肃: 62,
+  青海: 63,
+  宁夏: 64,
+  新疆: 65,
+  台湾: 71,
+  香港: 81,
+  澳门: 82,
 };
 const MUNICIPALITIES = ['北京', '上海', '天津', '重庆'];
 /** Regions the data names without 省 or 自治区 (内蒙古呼和浩特市, 广西南宁市 ...). */
@@ -201,11 +231,7 @@ export function buildSegmentTable(log: (line: string) => void = () => {}): Segme
     if (text.includes('、')) throw new Error(`gen-number-segments: several cities for ${k}: ${text}`);
     const r = splitRegion(text);
     if (!(r.province in PROVINCE_CODES)) throw new Error(`gen-number-segments: no GB/T 2260 code for ${r.province}`);
-    const full = MUNICIPALITIES.includes(r.province)
-      ? `${r.province}市`
-      : BARE_REGIONS.includes(r.province)
-        ? r.province
-        : `${r.province}省`;
+    const full = MUNICIPALITIES.includes(r.province) ? `${r.province}市` : BARE_REGIONS.includes(r.province) ? r.province : `${r.province}省`;
     provinceNames.set(r.province, full);
     const ck = `${r.province}/${r.city}`;
     let ci = cityKey.get(ck);
@@ -228,9 +254,7 @@ export function buildSegmentTable(log: (line: string) => void = () => {}): Segme
     .map((r, i) => i)
     .sort(
       (a, b) =>
-        provinceIndex.get(cityList[a].province)! - provinceIndex.get(cityList[b].province)! ||
-        runCount[b] - runCount[a] ||
-        cityList[a].city.localeCompare(cityList[b].city),
+        provinceIndex.get(cityList[a].province)! - provinceIndex.get(cityList[b].province)! || runCount[b] - runCount[a] || cityList[a].city.localeCompare(cityList[b].city),
     );
   const newIndex = new Array<number>(cityList.length);
   order.forEach((old, i) => (newIndex[old] = i));
@@ -281,9 +305,7 @@ export function genNumberSegments(log: (line: string) => void = console.log): { 
   const old = fs.existsSync(SEGMENTS_FILE) ? fs.readFileSync(SEGMENTS_FILE, 'utf8') : '';
   const bytes = Buffer.byteLength(text);
   if (old !== text) fs.writeFileSync(SEGMENTS_FILE, text);
-  log(
-    `gen: ${path.relative(process.cwd(), SEGMENTS_FILE)} ${old === text ? 'is up to date' : 'written'} (${(bytes / 1024).toFixed(1)} KB)`,
-  );
+  log(`gen: ${path.relative(process.cwd(), SEGMENTS_FILE)} ${old === text ? 'is up to date' : 'written'} (${(bytes / 1024).toFixed(1)} KB)`);
   return { file: SEGMENTS_FILE, bytes };
 }
 

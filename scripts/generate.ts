@@ -90,7 +90,15 @@ export async function generate({ force = false, log = console.log }: { force?: b
     fs.rmSync(f);
     log(`gen: removed ${path.relative(ROOT, f)} (its schema is gone)`);
   }
-  writeAtomic(STAMP, [hash, ...Object.keys(fresh).map((f) => path.relative(ROOT, f)).sort()].join('\n') + '\n');
+  writeAtomic(
+    STAMP,
+    [
+      hash,
+      ...Object.keys(fresh)
+        .map((f) => path.relative(ROOT, f))
+        .sort(),
+    ].join('\n') + '\n',
+  );
   if (written.length) log(`gen: wrote ${written.length} file(s) from schemas/`);
   return written;
 }

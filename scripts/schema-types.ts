@@ -36,9 +36,10 @@ function stripNestedTitles(node: unknown, root = true): unknown {
       if (!('description' in node)) out.description = v;
       continue;
     }
-    out[k] = k === 'properties' || k === 'definitions' || k === '$defs'
-      ? Object.fromEntries(Object.entries(v as object).map(([pk, pv]) => [pk, stripNestedTitles(pv, false)]))
-      : stripNestedTitles(v, false);
+    out[k] =
+      k === 'properties' || k === 'definitions' || k === '$defs'
+        ? Object.fromEntries(Object.entries(v as object).map(([pk, pv]) => [pk, stripNestedTitles(pv, false)]))
+        : stripNestedTitles(v, false);
   }
   return out;
 }

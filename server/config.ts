@@ -205,7 +205,10 @@ function bool(v: string | undefined, dflt: boolean): boolean {
 /** "86=5000,1=50,*=200" (or a single number for every country) → { '86': 5000, '1': 50, '*': 200 } */
 export function parseCountryCaps(v: string): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const part of v.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of v
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^(?:(\*|\d{1,4})\s*[=:]\s*)?(\d+)$/.exec(part);
     if (!m) throw new Error(`CODE_DAILY_PER_COUNTRY: cannot read "${part}" (expected e.g. 86=5000,*=200)`);
     out[m[1] ?? '*'] = Number(m[2]);
@@ -223,7 +226,10 @@ export function trustProxyOption(v: string): boolean | string[] | ((address: str
     const hops = Number(t);
     return (_address, hop) => hop < hops;
   }
-  return t.split(',').map((s) => s.trim()).filter(Boolean);
+  return t
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function num(v: string | undefined): number | undefined {
@@ -292,8 +298,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
   if (tlsPort !== undefined) out.smppServerTlsPort = Math.floor(tlsPort);
   if (env.SMPP_SERVER_TLS_CERT?.trim()) out.smppServerTlsCert = env.SMPP_SERVER_TLS_CERT.trim();
   if (env.SMPP_SERVER_TLS_KEY?.trim()) out.smppServerTlsKey = env.SMPP_SERVER_TLS_KEY.trim();
-  if (out.smppServerTlsPort && (!out.smppServerTlsCert || !out.smppServerTlsKey)) throw new Error('SMPP_SERVER_TLS_PORT needs SMPP_SERVER_TLS_CERT and SMPP_SERVER_TLS_KEY (PEM files)');
-  for (const [k, key] of [['TEST_ACCOUNT_DAYS', 'testAccountDays'], ['TEST_ACCOUNT_GIFT', 'testAccountGift'], ['TEST_ACCOUNTS_PER_AGENT', 'testAccountsPerAgent'], ['TEST_GIFT_DAILY', 'testGiftDaily']] as const) {
+  if (out.smppServerTlsPort && (!out.smppServerTlsCert || !out.smppServerTlsKey))
+    throw new Error('SMPP_SERVER_TLS_PORT needs SMPP_SERVER_TLS_CERT and SMPP_SERVER_TLS_KEY (PEM files)');
+  for (const [k, key] of [
+    ['TEST_ACCOUNT_DAYS', 'testAccountDays'],
+    ['TEST_ACCOUNT_GIFT', 'testAccountGift'],
+    ['TEST_ACCOUNTS_PER_AGENT', 'testAccountsPerAgent'],
+    ['TEST_GIFT_DAILY', 'testGiftDaily'],
+  ] as const) {
     const v = num(env[k]);
     if (v !== undefined && v >= 0) out[key] = Math.floor(v);
   }

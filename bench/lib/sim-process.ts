@@ -25,8 +25,7 @@ if (process.send && process.argv[2] === '--child') {
     if (m.type === 'counts') {
       const cpu = process.cpuUsage();
       process.send!({ id: m.id, value: { ...sim.counts(), pending: sim.pending(), cpuMs: (cpu.user + cpu.system) / 1000 } });
-    }
-    else if (m.type === 'update') {
+    } else if (m.type === 'update') {
       sim.update(m.changes ?? {});
       process.send!({ id: m.id, value: null });
     } else if (m.type === 'close') {

@@ -8,9 +8,23 @@ export { isBusinessDateTime } from './formats';
 
 /** Keywords our schemas carry for the console (labels, colours, trimming) and the server (`x-internal`: a server-only enum): known to ajv, never validated. */
 export const ANNOTATION_KEYWORDS = [
-  'x-color', 'x-name', 'x-trim', 'x-widget', 'x-order', 'x-agent-only', 'x-param', 'x-ui', 'x-enum', 'x-internal',
+  'x-color',
+  'x-name',
+  'x-trim',
+  'x-widget',
+  'x-order',
+  'x-agent-only',
+  'x-param',
+  'x-ui',
+  'x-enum',
+  'x-internal',
   // the server's filter-to-SQL rules (server/db/filters.ts) and route-schema tags (server/http/contract.ts)
-  'x-column', 'x-op', 'x-scope', 'x-order-error', 'x-request', 'x-schema-key',
+  'x-column',
+  'x-op',
+  'x-scope',
+  'x-order-error',
+  'x-request',
+  'x-schema-key',
 ];
 
 export const AJV_OPTIONS: Options = { allErrors: true, $data: true, strict: false, coerceTypes: false };

@@ -51,7 +51,13 @@ export function parseSendWall(v: unknown): number {
   const [y, mo, d, hh, mi, ss] = m.slice(1).map((x) => Number(x ?? 0));
   const wall = Date.UTC(y, mo - 1, d, hh, mi, ss);
   const back = new Date(wall);
-  const same = back.getUTCFullYear() === y && back.getUTCMonth() === mo - 1 && back.getUTCDate() === d && back.getUTCHours() === hh && back.getUTCMinutes() === mi && back.getUTCSeconds() === ss;
+  const same =
+    back.getUTCFullYear() === y &&
+    back.getUTCMonth() === mo - 1 &&
+    back.getUTCDate() === d &&
+    back.getUTCHours() === hh &&
+    back.getUTCMinutes() === mi &&
+    back.getUTCSeconds() === ss;
   return same ? wall : NaN;
 }
 

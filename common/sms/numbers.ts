@@ -138,7 +138,14 @@ export function checkNumbers(input: string | readonly string[]): NumberCheck {
     }
     // the last 7 digits as a small integer (the token is all digits)
     const rest =
-      t.charCodeAt(4) * 1000000 + t.charCodeAt(5) * 100000 + t.charCodeAt(6) * 10000 + t.charCodeAt(7) * 1000 + t.charCodeAt(8) * 100 + t.charCodeAt(9) * 10 + t.charCodeAt(10) - 48 * 1111111;
+      t.charCodeAt(4) * 1000000 +
+      t.charCodeAt(5) * 100000 +
+      t.charCodeAt(6) * 10000 +
+      t.charCodeAt(7) * 1000 +
+      t.charCodeAt(8) * 100 +
+      t.charCodeAt(9) * 10 +
+      t.charCodeAt(10) -
+      48 * 1111111;
     const key = segment + 1;
     // NumberSet's hash, written out: a call per token costs until the loop is optimised
     let slot = (Math.imul(rest ^ Math.imul(segment, 0x9e3779b1), 0x85ebca6b) >>> 7) & mask;

@@ -8,10 +8,7 @@ import { OperationMode, SmsType, TemplateCategory, TemplateType } from '../gener
 
 export interface TemplateRuleConfig {
   maxVariables: number;
-  messages: Record<
-    'fixedWithVariables' | 'variableWithoutVariables' | 'tooManyVariables' | 'industrySmsType' | 'sensitiveWords' | 'notCreator' | 'notFound',
-    string
-  >;
+  messages: Record<'fixedWithVariables' | 'variableWithoutVariables' | 'tooManyVariables' | 'industrySmsType' | 'sensitiveWords' | 'notCreator' | 'notFound', string>;
 }
 
 /** A variable marker: `{name}` or `{1}` (letters, digits, CJK, underscore; 1-20 characters). */
@@ -41,11 +38,7 @@ export interface TemplateRuleInput {
 }
 
 /** The first broken rule as { field, message }, or null. */
-export function checkTemplateRules(
-  input: TemplateRuleInput,
-  operationMode: string,
-  cfg: TemplateRuleConfig,
-): { field: string; message: string } | null {
+export function checkTemplateRules(input: TemplateRuleInput, operationMode: string, cfg: TemplateRuleConfig): { field: string; message: string } | null {
   const n = countVariables(input.content);
   if (Number(input.templateType) === TemplateType.Fixed && n > 0) return { field: 'content', message: cfg.messages.fixedWithVariables };
   if (Number(input.templateType) === TemplateType.Variable && n === 0) return { field: 'content', message: cfg.messages.variableWithoutVariables };

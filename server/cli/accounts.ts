@@ -35,12 +35,7 @@ export const accountCommands = defineCommands(
       if (term) {
         const like = `%${term.toLowerCase()}%`;
         q = q.where((eb) =>
-          eb.or([
-            eb(sql`lower(a.clientid)`, 'like', like),
-            eb(sql`lower(a.name)`, 'like', like),
-            eb(sql`lower(a.email)`, 'like', like),
-            eb('a.mobile', 'like', like),
-          ]),
+          eb.or([eb(sql`lower(a.clientid)`, 'like', like), eb(sql`lower(a.name)`, 'like', like), eb(sql`lower(a.email)`, 'like', like), eb('a.mobile', 'like', like)]),
         );
       }
       const rows = await q.execute();

@@ -13,7 +13,17 @@ export const alarmCommands = defineCommands({
     out(
       table([
         ['日期', '已发短信', '预算', '剩余', '已发提醒', '冷却未发', '超预算未发', '无有效号码', '待发送'],
-        [s.day, String(s.sms), String(s.budget), String(s.left), String(s.alarmsSent), String(s.skipped.cooldown), String(s.skipped.budget), String(s.skipped['no-phone']), String(s.pending)],
+        [
+          s.day,
+          String(s.sms),
+          String(s.budget),
+          String(s.left),
+          String(s.alarmsSent),
+          String(s.skipped.cooldown),
+          String(s.skipped.budget),
+          String(s.skipped['no-phone']),
+          String(s.pending),
+        ],
       ]).join('\n'),
     );
   },

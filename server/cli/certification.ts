@@ -4,7 +4,6 @@ import { reviewCertification, ReviewError } from '../modules/account';
 import { CommandError, defineCommands, enumLabel, table, UsageError } from './registry';
 import { AuthStatus, OauthStatus } from '../../common/generated/schemas';
 
-
 export const certificationCommands = defineCommands(
   {
     name: 'cert-list',

@@ -41,10 +41,22 @@ export const channelCommands = defineCommands(
         throw e;
       }
       const row = {
-        name: spec.name, url: spec.url, carriers: spec.carriers, international: spec.international, sms_types: spec.smsTypes,
-        priority: spec.priority, weight: spec.weight, max_per_second: spec.maxPerSecond, enabled: true, updated_at: now(),
+        name: spec.name,
+        url: spec.url,
+        carriers: spec.carriers,
+        international: spec.international,
+        sms_types: spec.smsTypes,
+        priority: spec.priority,
+        weight: spec.weight,
+        max_per_second: spec.maxPerSecond,
+        enabled: true,
+        updated_at: now(),
       };
-      await db.insertInto('dispatch_channels').values(row).onConflict((oc) => oc.column('name').doUpdateSet(row)).execute();
+      await db
+        .insertInto('dispatch_channels')
+        .values(row)
+        .onConflict((oc) => oc.column('name').doUpdateSet(row))
+        .execute();
       out(`通道 ${spec.name}（${describeSmsc(spec.cfg)}）已保存；运行中的工作进程数秒内生效`);
     },
   },
@@ -76,8 +88,17 @@ export const channelCommands = defineCommands(
             } catch {
               /* shown as ? */
             }
-            return [r.name, where, r.international && !r.carriers.length ? '-' : labels('carrier', r.carriers), r.international ? '是' : '否', labels('sms-type', r.sms_types),
-              String(r.priority), String(r.weight), r.max_per_second ? String(r.max_per_second) : '不限', formatDateTime(r.updated_at)];
+            return [
+              r.name,
+              where,
+              r.international && !r.carriers.length ? '-' : labels('carrier', r.carriers),
+              r.international ? '是' : '否',
+              labels('sms-type', r.sms_types),
+              String(r.priority),
+              String(r.weight),
+              r.max_per_second ? String(r.max_per_second) : '不限',
+              formatDateTime(r.updated_at),
+            ];
           }),
         ]).join('\n'),
       );
@@ -89,7 +110,19 @@ export const channelCommands = defineCommands(
     usage: 'channel-stats',
     description: '各通道的计数（所有工作进程合计）：提交、接受、拒绝、重试、未确认、回执、平均时延',
     async run({ db, out }) {
-      const r = await sql<{ channel: string; workers: number; bound: number; submitted: string; accepted: string; refused: string; retried: string; unconfirmed: string; receipts: string; latency: number | null; updated: Date }>`
+      const r = await sql<{
+        channel: string;
+        workers: number;
+        bound: number;
+        submitted: string;
+        accepted: string;
+        refused: string;
+        retried: string;
+        unconfirmed: string;
+        receipts: string;
+        latency: number | null;
+        updated: Date;
+      }>`
         select channel, count(*)::int workers, count(*) filter (where bound)::int bound, sum(submitted)::text submitted, sum(accepted)::text accepted,
           sum(refused)::text refused, sum(retried)::text retried, sum(unconfirmed)::text unconfirmed, sum(receipts)::text receipts,
           (sum(latency_ms_sum) / nullif(sum(latency_count), 0))::float8 latency, max(updated_at) updated
@@ -97,8 +130,19 @@ export const channelCommands = defineCommands(
       out(
         table([
           ['通道', '进程', '已连接', '提交', '接受', '拒绝', '重试', '未确认', '回执', '平均时延', '更新时间'],
-          ...r.rows.map((x) => [x.channel || '(SMPP_URL)', String(x.workers), String(x.bound), x.submitted, x.accepted, x.refused, x.retried, x.unconfirmed, x.receipts,
-            x.latency === null ? '-' : `${Math.round(x.latency)} ms`, formatDateTime(new Date(x.updated))]),
+          ...r.rows.map((x) => [
+            x.channel || '(SMPP_URL)',
+            String(x.workers),
+            String(x.bound),
+            x.submitted,
+            x.accepted,
+            x.refused,
+            x.retried,
+            x.unconfirmed,
+            x.receipts,
+            x.latency === null ? '-' : `${Math.round(x.latency)} ms`,
+            formatDateTime(new Date(x.updated)),
+          ]),
         ]).join('\n'),
       );
     },

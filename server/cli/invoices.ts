@@ -42,7 +42,19 @@ export const invoiceCommands = defineCommands(
       let q = db
         .selectFrom('invoices as i')
         .innerJoin('accounts as a', 'a.id', 'i.account_id')
-        .select(['i.id', 'i.invoice_no', 'a.clientid', 'i.invoice_type', 'i.invoice_amount', 'i.invoice_head', 'i.status', 'i.create_time', 'i.audit_fail_cause', 'i.express_company', 'i.express_order'])
+        .select([
+          'i.id',
+          'i.invoice_no',
+          'a.clientid',
+          'i.invoice_type',
+          'i.invoice_amount',
+          'i.invoice_head',
+          'i.status',
+          'i.create_time',
+          'i.audit_fail_cause',
+          'i.express_company',
+          'i.express_order',
+        ])
         .orderBy('i.id', 'desc')
         .limit(200);
       if (status !== undefined) q = q.where('i.status', '=', statusArg(status));

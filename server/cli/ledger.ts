@@ -22,7 +22,17 @@ export const ledgerCommands = defineCommands(
       out(
         table([
           ['编号', '时间', '类型', '金额', '余额', '对方账户', '操作人', '请求编号', '备注'],
-          ...rows.map((r) => [String(r.id), formatDateTime(r.created_at), kindLabel(schemas, r.kind), r.amount, r.balance_after, r.counterpart ?? '-', r.operator ?? '-', r.request_id ?? '-', r.remark]),
+          ...rows.map((r) => [
+            String(r.id),
+            formatDateTime(r.created_at),
+            kindLabel(schemas, r.kind),
+            r.amount,
+            r.balance_after,
+            r.counterpart ?? '-',
+            r.operator ?? '-',
+            r.request_id ?? '-',
+            r.remark,
+          ]),
         ]).join('\n'),
       );
       const c = await ledger.check(acc.id);

@@ -42,5 +42,10 @@ export function table(rows: string[][]): string[] {
   const widths: number[] = [];
   const w = (s: string) => [...s].reduce((n, ch) => n + (/[\u1100-\uffff]/.test(ch) ? 2 : 1), 0);
   for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, w(c))));
-  return rows.map((r) => r.map((c, i) => c + ' '.repeat(widths[i] - w(c))).join('  ').trimEnd());
+  return rows.map((r) =>
+    r
+      .map((c, i) => c + ' '.repeat(widths[i] - w(c)))
+      .join('  ')
+      .trimEnd(),
+  );
 }

@@ -26,7 +26,12 @@ export const sendCommands = defineCommands({
         .limit(200)
         .execute();
       const cut = (s: string) => ([...s].length > 30 ? `${[...s].slice(0, 30).join('')}…` : s);
-      out(table([['任务编号', '账户', '待审核', '内容', '提交时间'], ...rows.map((r) => [r.uid, r.clientid, String(r.audit_num), cut(r.content), formatDateTime(r.created_at)])]).join('\n'));
+      out(
+        table([
+          ['任务编号', '账户', '待审核', '内容', '提交时间'],
+          ...rows.map((r) => [r.uid, r.clientid, String(r.audit_num), cut(r.content), formatDateTime(r.created_at)]),
+        ]).join('\n'),
+      );
       out(`共 ${rows.length} 个待审核任务`);
       return;
     }

@@ -59,7 +59,16 @@ export const signCommands = defineCommands(
       out(
         table([
           ['编号', '账户', '签名', '状态', '驳回原因', '备注', '创建人', '创建时间'],
-          ...rows.map((r) => [String(r.id), r.clientid, r.sign, enumLabel(schemas, 'sign-state', r.state), r.cause || '-', r.remarks || '-', r.creator_name, formatDateTime(r.create_time)]),
+          ...rows.map((r) => [
+            String(r.id),
+            r.clientid,
+            r.sign,
+            enumLabel(schemas, 'sign-state', r.state),
+            r.cause || '-',
+            r.remarks || '-',
+            r.creator_name,
+            formatDateTime(r.create_time),
+          ]),
         ]).join('\n'),
       );
       out(`共 ${rows.length} 个签名`);

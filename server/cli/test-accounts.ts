@@ -16,7 +16,15 @@ export const testAccountCommands = defineCommands({
         `今日赠送 ${s.giftedToday} 条 / 预算 ${s.dailyBudget} 条`,
         ...table([
           ['账户', '代理商', '赠送条数', '创建', '到期', '转正', '状态'],
-          ...s.accounts.map((a) => [a.clientid, a.agent, String(a.gift_pieces), formatDateTime(a.created_at), formatDateTime(a.expires_at), a.converted_at ? formatDateTime(a.converted_at) : '-', String(a.status)]),
+          ...s.accounts.map((a) => [
+            a.clientid,
+            a.agent,
+            String(a.gift_pieces),
+            formatDateTime(a.created_at),
+            formatDateTime(a.expires_at),
+            a.converted_at ? formatDateTime(a.converted_at) : '-',
+            String(a.status),
+          ]),
         ]),
       ].join('\n'),
     );

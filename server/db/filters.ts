@@ -98,7 +98,12 @@ function instantOf(v: unknown, format: string | undefined, end: boolean): Date {
   return end ? new Date(t.getTime() + 1000) : t;
 }
 
-const listOf = (v: unknown): unknown[] => (Array.isArray(v) ? v : String(v).split(',').map((x) => (/^-?\d+$/.test(x.trim()) ? Number(x) : x.trim())));
+const listOf = (v: unknown): unknown[] =>
+  Array.isArray(v)
+    ? v
+    : String(v)
+        .split(',')
+        .map((x) => (/^-?\d+$/.test(x.trim()) ? Number(x) : x.trim()));
 
 /**
  * The WHERE conditions of a filter's values (empty ones — undefined, '', [] — mean "any"); the

@@ -76,9 +76,7 @@ function acquireDataLock(dir: string): () => void {
         alive = false;
       }
       if (alive) {
-        throw new Error(
-          `数据目录 ${dir} 正被进程 ${pid} 使用（内嵌数据库只允许一个进程打开）。请先停止该进程，或使用 DATABASE_URL 连接 PostgreSQL。`,
-        );
+        throw new Error(`数据目录 ${dir} 正被进程 ${pid} 使用（内嵌数据库只允许一个进程打开）。请先停止该进程，或使用 DATABASE_URL 连接 PostgreSQL。`);
       }
     }
   } catch (e) {

@@ -10,5 +10,9 @@ export async function purgeExpired(db: Db, now: Date): Promise<void> {
   // chunks staged by an accept whose process died before it placed or dropped them (send/messages.ts)
   await db.deleteFrom('sms_chunk_staging').where('created_at', '<', dayAgo).execute();
   // failure counts start again a day after the last failure (config.failureResetMs); two days is safely past it
-  await db.deleteFrom('login_failures').where('last_failed_at', '<', dayAgo).where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)])).execute();
+  await db
+    .deleteFrom('login_failures')
+    .where('last_failed_at', '<', dayAgo)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+    .execute();
 }

@@ -129,17 +129,23 @@ export const DEFAULT_SUPPORT_CONTACTS = [
 export async function seed(db: Db): Promise<string[]> {
   const created: string[] = [];
   const existing = new Set(
-    (await db.selectFrom('accounts').select('clientid').where('clientid', 'in', DEMO_ACCOUNTS.map((a) => a.clientid)).execute()).map(
-      (r) => r.clientid,
-    ),
+    (
+      await db
+        .selectFrom('accounts')
+        .select('clientid')
+        .where(
+          'clientid',
+          'in',
+          DEMO_ACCOUNTS.map((a) => a.clientid),
+        )
+        .execute()
+    ).map((r) => r.clientid),
   );
   const missing = DEMO_ACCOUNTS.filter((a) => !existing.has(a.clientid));
   if (missing.length) {
     const hash = await hashPassword(DEMO_PASSWORD);
     for (const { agent, ...a } of missing) {
-      const agentId = agent
-        ? (await db.selectFrom('accounts').select('id').where('clientid', '=', agent).executeTakeFirstOrThrow()).id
-        : null;
+      const agentId = agent ? (await db.selectFrom('accounts').select('id').where('clientid', '=', agent).executeTakeFirstOrThrow()).id : null;
       const r = await db
         .insertInto('accounts')
         .values({ ...a, agent_id: agentId, password_hash: hash })
@@ -151,9 +157,19 @@ export async function seed(db: Db): Promise<string[]> {
   }
   // issue 24: client1's SMPP interface password (README demo table), set once
   const noInterfacePassword = await db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').where('interface_password_hash', '=', '').executeTakeFirst();
-  if (noInterfacePassword) await db.updateTable('accounts').set({ interface_password_hash: await hashPassword(DEMO_INTERFACE_PASSWORD) }).where('id', '=', noInterfacePassword.id).execute();
+  if (noInterfacePassword)
+    await db
+      .updateTable('accounts')
+      .set({ interface_password_hash: await hashPassword(DEMO_INTERFACE_PASSWORD) })
+      .where('id', '=', noInterfacePassword.id)
+      .execute();
   // 0029_api_secret: a demo database seeded before the migration gets client1's API secret too
-  await db.updateTable('accounts').set({ api_secret: deriveApiSecret('client1', DEMO_INTERFACE_PASSWORD) }).where('clientid', '=', 'client1').where('api_secret', '=', '').execute();
+  await db
+    .updateTable('accounts')
+    .set({ api_secret: deriveApiSecret('client1', DEMO_INTERFACE_PASSWORD) })
+    .where('clientid', '=', 'client1')
+    .where('api_secret', '=', '')
+    .execute();
   const branding = await db.selectFrom('branding').select('id').where('host_pattern', 'is', null).executeTakeFirst();
   if (!branding) {
     await db
@@ -161,7 +177,11 @@ export async function seed(db: Db): Promise<string[]> {
       .values({ ...DEFAULT_BRANDING, host_pattern: null, system_info_show: JSON.stringify(DEFAULT_BRANDING.system_info_show) })
       .execute();
     const anyContact = await db.selectFrom('support_contacts').select('id').limit(1).executeTakeFirst();
-    if (!anyContact) await db.insertInto('support_contacts').values(DEFAULT_SUPPORT_CONTACTS.map((c) => ({ ...c, branding_id: null }))).execute();
+    if (!anyContact)
+      await db
+        .insertInto('support_contacts')
+        .values(DEFAULT_SUPPORT_CONTACTS.map((c) => ({ ...c, branding_id: null })))
+        .execute();
   }
   await seedNotices(db);
   await seedCertifications(db);

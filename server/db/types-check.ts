@@ -16,6 +16,7 @@ export type TablesAgree = Expect<Same<MissingTables, never>>;
 
 /** per table, columns of one side missing on the other */
 export type ColumnGaps = {
-  [T in keyof DB & keyof Database as Same<keyof DB[T], keyof Database[T]> extends true ? never : T]: Exclude<keyof DB[T], keyof Database[T]> | Exclude<keyof Database[T], keyof DB[T]>;
+  [T in keyof DB & keyof Database as Same<keyof DB[T], keyof Database[T]> extends true ? never : T]:
+    Exclude<keyof DB[T], keyof Database[T]> | Exclude<keyof Database[T], keyof DB[T]>;
 };
 export type ColumnsAgree = Expect<Same<keyof ColumnGaps, never>>;

@@ -160,7 +160,14 @@ export function dataPageOf(ctx: HasSchemas, row: SchemaKey, extra: Record<string
   return envelope({
     type: 'object',
     required: ['data', 'totalRecord'],
-    properties: { data: { type: 'array', items: entity(ctx, row) }, totalRecord: { type: 'integer' }, page: { type: 'integer' }, rows: { type: 'integer' }, ...PAGE_NUMBERS, ...extra },
+    properties: {
+      data: { type: 'array', items: entity(ctx, row) },
+      totalRecord: { type: 'integer' },
+      page: { type: 'integer' },
+      rows: { type: 'integer' },
+      ...PAGE_NUMBERS,
+      ...extra,
+    },
   });
 }
 

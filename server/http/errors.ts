@@ -107,7 +107,7 @@ export function installErrorHandler(app: FastifyInstance) {
     }
     const mapped = fromFrameworkError(err);
     if (mapped) {
-      req.log.info({ err: { code: (err).code, message: err.message } }, 'request refused');
+      req.log.info({ err: { code: err.code, message: err.message } }, 'request refused');
       return reply.status(mapped.status).send(mapped.body);
     }
     if (isMultipartFault(err)) {

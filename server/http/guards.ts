@@ -128,7 +128,10 @@ function arrayParams(req: FastifyRequest, part: 'querystring' | 'body'): Readonl
   return names.length ? new Set(names) : undefined;
 }
 
-const isForm = (req: FastifyRequest) => String(req.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded');
+const isForm = (req: FastifyRequest) =>
+  String(req.headers['content-type'] ?? '')
+    .toLowerCase()
+    .startsWith('application/x-www-form-urlencoded');
 
 /** Registers the JSON parser with its depth limit and the input check (call before the routes). */
 export function installInputGuards(app: FastifyInstance) {

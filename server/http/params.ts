@@ -49,7 +49,7 @@ export function listParams(
   if (filter) {
     // a field's refusal message: the route's, else the filter schema's own errorMessage, else 参数错误
     const raw: Record<string, { errorMessage?: unknown }> = schemas.registry.inline(`filters/${filter}`).properties ?? {};
-    messages = Object.fromEntries(Object.keys(raw).map((k) => [k, messages[k] ?? (typeof raw[k]?.errorMessage === 'string' ? (raw[k].errorMessage) : BAD_PARAM)]));
+    messages = Object.fromEntries(Object.keys(raw).map((k) => [k, messages[k] ?? (typeof raw[k]?.errorMessage === 'string' ? raw[k].errorMessage : BAD_PARAM)]));
     for (const f of schemas.registry.fields(`filters/${filter}`)) {
       if (f.enumName) {
         // one of the enumeration's values, as a number or as the string a form posts; '' means any

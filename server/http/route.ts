@@ -64,7 +64,9 @@ type Untyped<S> = unknown extends TypeOfSchema<S> ? true : false;
  * The route options one declaration makes: with typed schemas (server/http/contract.ts) the schema
  * keeps the payload types for the module's type provider (`api(app)`); plain schemas give plain options.
  */
-export type RouteOptions<B, Q> = [Untyped<B>, Untyped<Q>] extends [true, true] ? RouteShorthandOptions : RouteShorthandOptions & { schema: { body: B; querystring: Q; summary: string; tags: string[] } };
+export type RouteOptions<B, Q> = [Untyped<B>, Untyped<Q>] extends [true, true]
+  ? RouteShorthandOptions
+  : RouteShorthandOptions & { schema: { body: B; querystring: Q; summary: string; tags: string[] } };
 
 /** Route options from one declaration. */
 export function route<B extends JsonSchema | undefined = undefined, Q extends JsonSchema | undefined = undefined>(d: RouteDecl<B, Q>): RouteOptions<B, Q> {
@@ -73,7 +75,7 @@ export function route<B extends JsonSchema | undefined = undefined, Q extends Js
   if (d.body) schema.body = d.body;
   if (d.querystring) schema.querystring = d.querystring;
   if (d.response) schema.response = { 200: d.response };
-  const config = { ...(d.with?.config), access: d.access, ...(d.accountIdOnly ? { accountIdOnly: true } : {}), ...(d.cachedSession ? { cachedSession: true } : {}) };
+  const config = { ...d.with?.config, access: d.access, ...(d.accountIdOnly ? { accountIdOnly: true } : {}), ...(d.cachedSession ? { cachedSession: true } : {}) };
   return { ...d.with, schema, config } as unknown as RouteOptions<B, Q>;
 }
 
@@ -88,7 +90,7 @@ const SUB_ACCOUNT = UserType.SubAccount;
  */
 export function installAccess(app: FastifyInstance, sessions: SessionService) {
   app.addHook('onRoute', (opts) => {
-    const access = (opts.config)?.access;
+    const access = opts.config?.access;
     if (!access) throw new Error(`route ${String(opts.method)} ${opts.url} declares no access`);
     const idOnly = (opts.config as { accountIdOnly?: boolean }).accountIdOnly === true;
     if (idOnly && access !== 'session') throw new Error(`route ${String(opts.method)} ${opts.url}: accountIdOnly needs access 'session'`);

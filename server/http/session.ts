@@ -150,7 +150,11 @@ export class SessionService {
   /** Slides the session's expiry (at most once a minute: most requests write nothing). */
   private async touch(sessionId: string, lastSeen: Date | string, now: Date) {
     if (now.getTime() - new Date(lastSeen).getTime() <= TOUCH_EVERY_MS) return;
-    await this.ctx.db.updateTable('sessions').set({ last_seen_at: now, expires_at: addMs(now, this.ctx.config.sessionIdleMs) }).where('id', '=', sessionId).execute();
+    await this.ctx.db
+      .updateTable('sessions')
+      .set({ last_seen_at: now, expires_at: addMs(now, this.ctx.config.sessionIdleMs) })
+      .where('id', '=', sessionId)
+      .execute();
   }
 
   /**
@@ -215,13 +219,7 @@ export class SessionService {
     }
     let rotated = false;
     if (!token_used_at) {
-      const used = await db
-        .updateTable('remember_tokens')
-        .set({ used_at: now })
-        .where('id', '=', token_id)
-        .where('used_at', 'is', null)
-        .returning('id')
-        .executeTakeFirst();
+      const used = await db.updateTable('remember_tokens').set({ used_at: now }).where('id', '=', token_id).where('used_at', 'is', null).returning('id').executeTakeFirst();
       rotated = used !== undefined;
     }
     if (!rotated) {

@@ -126,7 +126,9 @@ export function payloadCheck(schemas: ServerSchemas, schema: JsonSchema): Payloa
   const coerce = coercerOf(shape, !isForm);
   const fn = ref?.paging
     ? // the registry's compiled filter (its cross-file $refs and messages) and the paging numbers
-      schemas.compile({ allOf: [{ $ref: ref.key }, { type: 'object', properties: Object.fromEntries(Object.entries(shape.properties ?? {}).filter(([k]) => PAGING_NAMES.has(k))) }] })
+      schemas.compile({
+        allOf: [{ $ref: ref.key }, { type: 'object', properties: Object.fromEntries(Object.entries(shape.properties ?? {}).filter(([k]) => PAGING_NAMES.has(k))) }],
+      })
     : schemas.compile(schema);
   check = (payload) => {
     const data = trimBySchema(shape, coerce(asObject(payload)));
@@ -206,7 +208,10 @@ export function installResponseCheck(app: FastifyInstance, schemas: ServerSchema
     let fn = compiled.get(schema);
     if (!fn) compiled.set(schema, (fn = ajv.compile(schema)));
     if (!fn(payload)) {
-      const detail = (fn.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+      const detail = (fn.errors ?? [])
+        .slice(0, 5)
+        .map((e) => `${e.instancePath || '/'} ${e.message}`)
+        .join('; ');
       throw new Error(`answer of ${req.method} ${req.routeOptions.url} does not match its response schema: ${detail}`);
     }
     return payload;

@@ -47,8 +47,7 @@ const latin1Only = (text: string) => {
 };
 
 /** GSM 03.38 default alphabet: septet = index (0x1B is the escape to the extension table) */
-const GSM_BASIC =
-  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\x1bÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+const GSM_BASIC = '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\x1bÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 /** the extension table: character → septet after 0x1B */
 const GSM_EXT: Record<string, number> = { '\f': 0x0a, '^': 0x14, '{': 0x28, '}': 0x29, '\\': 0x2f, '[': 0x3c, '~': 0x3d, ']': 0x3e, '|': 0x40, '€': 0x65 };
 const GSM_CODE = new Map<string, number>();
@@ -77,7 +76,10 @@ export const PART_SEPTETS = 153;
 /** an 8-bit reference UDH counts at most 255 parts */
 export const MAX_PARTS = 255;
 
-export interface SplitText { dataCoding: number; parts: Buffer[] }
+export interface SplitText {
+  dataCoding: number;
+  parts: Buffer[];
+}
 
 /**
  * The text's octets in the parts a carrier counts (docs/api-dispatch.md "Long messages"): UCS2 70
@@ -126,7 +128,11 @@ export function concatUdh(ref: number, total: number, seq: number): Buffer {
 export function sarTlvs(ref: number, total: number, seq: number): [number, Buffer][] {
   const r = Buffer.alloc(2);
   r.writeUInt16BE(ref & 0xffff, 0);
-  return [[TLV_SAR_MSG_REF_NUM, r], [TLV_SAR_TOTAL_SEGMENTS, Buffer.from([total])], [TLV_SAR_SEGMENT_SEQNUM, Buffer.from([seq])]];
+  return [
+    [TLV_SAR_MSG_REF_NUM, r],
+    [TLV_SAR_TOTAL_SEGMENTS, Buffer.from([total])],
+    [TLV_SAR_SEGMENT_SEQNUM, Buffer.from([seq])],
+  ];
 }
 
 /**
@@ -147,7 +153,7 @@ let gbk: TextDecoder | null | undefined;
 /** The text of a decoded deliver_sm / submit_sm field (the library decodes IA5/GSM, Latin-1, UCS2). */
 export function fieldText(value: unknown, dataCoding: number): string {
   let v = value;
-  if (v && typeof v === 'object' && !Buffer.isBuffer(v) && 'message' in v) v = (v).message;
+  if (v && typeof v === 'object' && !Buffer.isBuffer(v) && 'message' in v) v = v.message;
   if (typeof v === 'string') return v;
   if (Buffer.isBuffer(v)) {
     if ((dataCoding & 0x0f) === DC_GBK) {
@@ -244,7 +250,16 @@ export const ESM_TYPE_MASK = 0x3c;
 
 /** SMPP message_state → receipt stat word */
 export const STATE_STAT: Record<number, string> = {
-  0: 'SCHEDUL', 1: 'ENROUTE', 2: 'DELIVRD', 3: 'EXPIRED', 4: 'DELETED', 5: 'UNDELIV', 6: 'ACCEPTD', 7: 'UNKNOWN', 8: 'REJECTD', 9: 'SKIPPED',
+  0: 'SCHEDUL',
+  1: 'ENROUTE',
+  2: 'DELIVRD',
+  3: 'EXPIRED',
+  4: 'DELETED',
+  5: 'UNDELIV',
+  6: 'ACCEPTD',
+  7: 'UNKNOWN',
+  8: 'REJECTD',
+  9: 'SKIPPED',
 };
 export const STAT_STATE: Record<string, number> = Object.fromEntries(Object.entries(STATE_STAT).map(([k, v]) => [v, Number(k)]));
 
@@ -261,7 +276,12 @@ export function receiptText(r: { msgId: string; stat: string; err: string; submi
   return `id:${r.msgId} sub:001 dlvrd:${dlvrd} submit date:${receiptDate(r.submitAt, r.tzMinutes)} done date:${receiptDate(r.doneAt, r.tzMinutes)} stat:${r.stat} err:${r.err} text:${r.text.replace(/[^A-Za-z0-9 ]/g, '').slice(0, 20)}`;
 }
 
-export interface ParsedReceipt { id: string; stat: string; err: string; done: Date | null }
+export interface ParsedReceipt {
+  id: string;
+  stat: string;
+  err: string;
+  done: Date | null;
+}
 
 /** Reads `id:... stat:... err:... done date:...` (bounded: at most 1,000 characters looked at). */
 export function parseReceiptText(text: string, tzMinutes: number): ParsedReceipt {
@@ -293,9 +313,15 @@ export const TLV_MESSAGE_STATE = 0x0427;
 export const CMD = { submit_sm: 0x00000004, submit_sm_resp: 0x80000004, deliver_sm: 0x00000005, deliver_sm_resp: 0x80000005 } as const;
 
 export interface SmFields {
-  sourceTon: number; sourceNpi: number; source: string;
-  destTon: number; destNpi: number; dest: string;
-  esmClass: number; registeredDelivery: number; dataCoding: number;
+  sourceTon: number;
+  sourceNpi: number;
+  source: string;
+  destTon: number;
+  destNpi: number;
+  dest: string;
+  esmClass: number;
+  registeredDelivery: number;
+  dataCoding: number;
   /** at most 254 octets */
   shortMessage: Buffer;
   /** optional parameters: tag → value octets */
@@ -308,7 +334,12 @@ export const cstr = (s: string) => Buffer.from(`${s}\0`, 'latin1');
 /** A ready-made PDU for Session.send: the sequence number is written when it is sent. */
 export class RawPdu {
   sequence_number: number;
-  constructor(readonly command: string, private readonly buf: Buffer, readonly response = false, sequence = 0) {
+  constructor(
+    readonly command: string,
+    private readonly buf: Buffer,
+    readonly response = false,
+    sequence = 0,
+  ) {
     this.sequence_number = sequence;
   }
   isResponse() {
@@ -402,16 +433,38 @@ export function corkForTick(socket: { cork(): void; uncork(): void }) {
 // property names and values); anything else — or anything odd — goes the library's way.
 // tests/server/smsc.test.ts compares both readers field by field.
 
-interface TlvDef { id: number; tag: string; type: { read(b: Buffer, o: number, l: number): unknown }; multiple?: boolean; filter?: unknown }
+interface TlvDef {
+  id: number;
+  tag: string;
+  type: { read(b: Buffer, o: number, l: number): unknown };
+  multiple?: boolean;
+  filter?: unknown;
+}
 const lib = smpp as unknown as {
   PDU: { prototype: object; fromStream(stream: { read(n: number): Buffer | null }, len: number): unknown };
   tlvsById: Record<number, TlvDef>;
   consts: { ENCODING: Record<string, number> };
   encodings: Record<string, { decode(b: Buffer): string }> & { default: string };
 };
-const SM_PARAMS_ORDER = ['service_type', 'source_addr_ton', 'source_addr_npi', 'source_addr', 'dest_addr_ton', 'dest_addr_npi', 'destination_addr',
-  'esm_class', 'protocol_id', 'priority_flag', 'schedule_delivery_time', 'validity_period', 'registered_delivery', 'replace_if_present_flag',
-  'data_coding', 'sm_default_msg_id', 'short_message'] as const;
+const SM_PARAMS_ORDER = [
+  'service_type',
+  'source_addr_ton',
+  'source_addr_npi',
+  'source_addr',
+  'dest_addr_ton',
+  'dest_addr_npi',
+  'destination_addr',
+  'esm_class',
+  'protocol_id',
+  'priority_flag',
+  'schedule_delivery_time',
+  'validity_period',
+  'registered_delivery',
+  'replace_if_present_flag',
+  'data_coding',
+  'sm_default_msg_id',
+  'short_message',
+] as const;
 const CSTRING_PARAMS = new Set(['service_type', 'source_addr', 'destination_addr', 'schedule_delivery_time', 'validity_period']);
 const COMMAND_NAMES: Record<number, string> = { 0x00000004: 'submit_sm', 0x80000004: 'submit_sm_resp', 0x00000005: 'deliver_sm', 0x80000005: 'deliver_sm_resp' };
 

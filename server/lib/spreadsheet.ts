@@ -269,7 +269,13 @@ function readPart(
   watch: Readonly<Record<string, readonly string[]>>,
   h: { open(el: number, sc: XmlScanner): void; close?(el: number): void; done?(): boolean },
 ): Promise<void> {
-  const sc: XmlScanner = new XmlScanner({ wantsText: false, open: (el) => h.open(el, sc), close: (el) => h.close?.(el), text() {} }, vocabulary, watch, lim.maxNodeBytes, lim.maxXmlDepth);
+  const sc: XmlScanner = new XmlScanner(
+    { wantsText: false, open: (el) => h.open(el, sc), close: (el) => h.close?.(el), text() {} },
+    vocabulary,
+    watch,
+    lim.maxNodeBytes,
+    lim.maxXmlDepth,
+  );
   return drain(pump(zip, entry, lim.maxPartBytes, clock, sc, h.done));
 }
 

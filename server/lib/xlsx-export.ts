@@ -56,7 +56,11 @@ export function xlsxStream(ctx: { schemas: { registry: SchemaRegistry }; log: { 
  * position `after` (undefined: from the start), in the query's order; `keyOf` reads the position
  * of a page's last row. Ends at a short page, or once `max` rows were given (the last page cut).
  */
-export async function* keysetPages<R, K>(page: (after: K | undefined, limit: number) => Promise<R[]>, keyOf: (last: R) => K, opts: { batch: number; max?: number }): AsyncGenerator<R[]> {
+export async function* keysetPages<R, K>(
+  page: (after: K | undefined, limit: number) => Promise<R[]>,
+  keyOf: (last: R) => K,
+  opts: { batch: number; max?: number },
+): AsyncGenerator<R[]> {
   const max = opts.max ?? Infinity;
   let after: K | undefined;
   let given = 0;

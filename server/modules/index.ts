@@ -37,7 +37,37 @@ import template from './template';
 import upload from './upload';
 import variableInternational from './variable-international';
 
-export const MODULES: FastifyPluginAsync[] = [account, auth, bills, blacklist, captcha, clients, content, files, help, invoice, ledger, notice, numbers, openapi, password, pay, profile, purchase, records, register, reports, send, sign, site, smppServer, subaccount, template, upload, variableInternational];
+export const MODULES: FastifyPluginAsync[] = [
+  account,
+  auth,
+  bills,
+  blacklist,
+  captcha,
+  clients,
+  content,
+  files,
+  help,
+  invoice,
+  ledger,
+  notice,
+  numbers,
+  openapi,
+  password,
+  pay,
+  profile,
+  purchase,
+  records,
+  register,
+  reports,
+  send,
+  sign,
+  site,
+  smppServer,
+  subaccount,
+  template,
+  upload,
+  variableInternational,
+];
 
 interface PluginMeta {
   name?: string;

@@ -91,13 +91,15 @@ export type SendPayload = Omit<SendForm, 'sendtime' | 'isCheckAvailableCredit' |
 const quiet: ApiRequestConfig = { silent: true };
 
 export const getSmsTypes = (clientid: string) => postForm<SmsTypeOption[]>('/send/getsmstypes', { clientid });
-export const chargeInfo = (p: { clientId: string; content: string; sign: string; mobile: string; importFilePath?: string; smstype?: number }) => postForm<ChargeInfo>('/send/chargeInfo', p);
+export const chargeInfo = (p: { clientId: string; content: string; sign: string; mobile: string; importFilePath?: string; smstype?: number }) =>
+  postForm<ChargeInfo>('/send/chargeInfo', p);
 export const checkCarriers = (mobiles: string) => postForm<CarrierCheck>('/send/checkMobileOperater', { mobiles });
 export const loadTask = (taskID: string) => postForm<EditedTask>('/send/edit', { taskID });
 export const checkSubmitTime = (submitTime: string) => postForm('/send/checkSubmitTime', { submitTime });
 
 /** POST /send/sending: content goes with its sign in front (【sign】content), as the spec sends it. */
-export const sendNow = (p: SendPayload) => postForm<{ taskId: string; smsNum: number; chargeNum: number; amount?: string }>('/send/sending', { ...p, content: `【${p.sign}】${p.content}` });
+export const sendNow = (p: SendPayload) =>
+  postForm<{ taskId: string; smsNum: number; chargeNum: number; amount?: string }>('/send/sending', { ...p, content: `【${p.sign}】${p.content}` });
 
 /** POST /send/sendTim (JSON). Code 403 (credit check) is not toasted: the page asks first. */
 export function sendTimed(p: SendPayload & { sendtime: string; taskId?: string; chargeNumTotal?: number; isCheckAvailableCredit?: 0 | 1 }): Promise<ApiBody> {
@@ -153,7 +155,7 @@ export async function downloadPosted(url: string, params: Record<string, unknown
   if (type.includes('json')) {
     let body: ApiBody = { code: -1, msg: SEND_MESSAGES.noData };
     try {
-      body = JSON.parse(await (res.data).text());
+      body = JSON.parse(await res.data.text());
     } catch {
       /* keep the default */
     }

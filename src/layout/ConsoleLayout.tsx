@@ -38,9 +38,7 @@ function selectedKey(nodes: MenuNode[], pathname: string): string[] {
   const routes: string[] = [];
   const walk = (es: MenuNode[]) => es.forEach((e) => (e.children ? walk(e.children) : e.link && routes.push(e.link)));
   walk(nodes);
-  const hit = routes
-    .filter((r) => (r === '/' ? pathname === '/' : pathname === r || pathname.startsWith(`${r}/`)))
-    .sort((a, b) => b.length - a.length)[0];
+  const hit = routes.filter((r) => (r === '/' ? pathname === '/' : pathname === r || pathname.startsWith(`${r}/`))).sort((a, b) => b.length - a.length)[0];
   return hit ? [hit] : [];
 }
 

@@ -31,7 +31,7 @@ export function useCertification(user: CurrentUser | null) {
     method: 'get',
     queryOptions: { enabled: !!user, queryKey: certificationQueryKey(url) },
   });
-  return { info: (user ? result.data : undefined), isLoading: query.isLoading };
+  return { info: user ? result.data : undefined, isLoading: query.isLoading };
 }
 
 /** What the access rules read: the user with the certification status of the banner's source. */

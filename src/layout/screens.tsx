@@ -65,7 +65,11 @@ export function rulesOf(table: ScreenTable, name: string): RuleName[] | undefine
 }
 
 /** May this user open the screen? (The same decision the route guard's `can` makes.) */
-export const screenAllowed = (entry: ScreenEntry, user?: AccessUser | null) => allowsAll(entry.chain.map((s) => s.access), user);
+export const screenAllowed = (entry: ScreenEntry, user?: AccessUser | null) =>
+  allowsAll(
+    entry.chain.map((s) => s.access),
+    user,
+  );
 
 /** Where a screen's menu entry / quick link goes. */
 export const linkOf = (entry: ScreenEntry) => entry.screen.link ?? entry.fullPath;

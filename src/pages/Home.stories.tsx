@@ -19,8 +19,7 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 /** the chart has drawn (echarts puts a canvas in its element) */
-const chartDrawn = (canvasElement: HTMLElement) =>
-  waitFor(() => expect(canvasElement.querySelector('[data-testid="week-chart"] canvas')).not.toBeNull(), CHART);
+const chartDrawn = (canvasElement: HTMLElement) => waitFor(() => expect(canvasElement.querySelector('[data-testid="week-chart"] canvas')).not.toBeNull(), CHART);
 
 export const Agent: Story = {
   name: '代理商（产品包模式）：今日数据、周图表、剩余条数',
@@ -106,7 +105,18 @@ export const SubAccountByAmount: Story = {
 
 export const Empty: Story = {
   name: '无数据：今日为 0，图表为空',
-  parameters: { msw: { handlers: [...consoleApi(), ...reportsApi({ today: noStats, week: emptyWeek(), index: indexData({ agent_pool_due_time_data: { hy_remain_num: 0, yzm_remain_num: 0, tz_remain_num: 0, yx_remain_num: 0, gj_remain_amount: 0 } }) })] } },
+  parameters: {
+    msw: {
+      handlers: [
+        ...consoleApi(),
+        ...reportsApi({
+          today: noStats,
+          week: emptyWeek(),
+          index: indexData({ agent_pool_due_time_data: { hy_remain_num: 0, yzm_remain_num: 0, tz_remain_num: 0, yx_remain_num: 0, gj_remain_amount: 0 } }),
+        }),
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await c.findByTestId('today-stats', {}, T);

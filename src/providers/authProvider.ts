@@ -36,8 +36,7 @@ export interface CheckParams {
   target?: string;
 }
 
-const currentTarget = () =>
-  typeof window === 'undefined' ? '/' : `${window.location.pathname}${window.location.search}`;
+const currentTarget = () => (typeof window === 'undefined' ? '/' : `${window.location.pathname}${window.location.search}`);
 
 /** `/login?redirect=<encoded target>`. */
 export function loginPath(target: string = currentTarget()): string {
@@ -123,7 +122,10 @@ export const authProvider: AuthProvider = {
   },
 
   async onError(error: unknown) {
-    const code = error instanceof ApiError ? error.code : Number((error as { statusCode?: unknown; status?: unknown } | undefined)?.statusCode ?? (error as { status?: unknown } | undefined)?.status);
+    const code =
+      error instanceof ApiError
+        ? error.code
+        : Number((error as { statusCode?: unknown; status?: unknown } | undefined)?.statusCode ?? (error as { status?: unknown } | undefined)?.status);
     if (code === 401) {
       if (error instanceof ApiError && error.timedOut) return { error };
       return { logout: true, redirectTo: loginPath(), error: error as Error };

@@ -239,14 +239,7 @@ export function createDataProvider(registry: ResourceRegistry): DataProvider {
      * Any other call. `method: 'get'` sends `query` as the query string; `post` sends `payload`
      * as a form unless `meta.json` is set. Resolves with `{ data: body.data, body }`.
      */
-    async custom<TData extends BaseRecord = BaseRecord, TQuery = unknown, TPayload = unknown>({
-      url,
-      method,
-      query,
-      payload,
-      headers,
-      meta,
-    }: CustomParams<TQuery, TPayload>) {
+    async custom<TData extends BaseRecord = BaseRecord, TQuery = unknown, TPayload = unknown>({ url, method, query, payload, headers, meta }: CustomParams<TQuery, TPayload>) {
       const config: ApiRequestConfig = { headers, silent: meta?.silent };
       let body: ApiBody;
       if (method === 'get') body = await get(url, query as object, config);

@@ -35,6 +35,8 @@ http.interceptors.response.use(
     if (error.response?.headers?.[TIMEOUT_HEADER]) return Promise.reject(sessionTimedOut());
     const body = error.response?.data;
     if (body && typeof body === 'object' && 'code' in body) return Promise.reject(refused(body, (error.config as RawRequestConfig | undefined)?.silent));
-    return Promise.reject(unreachable(error.message, { status: error.response?.status, silent: (error.config as RawRequestConfig | undefined)?.silent, cancelled: axios.isCancel(error) }));
+    return Promise.reject(
+      unreachable(error.message, { status: error.response?.status, silent: (error.config as RawRequestConfig | undefined)?.silent, cancelled: axios.isCancel(error) }),
+    );
   },
 );

@@ -7,9 +7,7 @@ import { SchemaRegistry, type JsonSchema, type SchemaMap } from '../../common/sc
 
 const files = import.meta.glob<JsonSchema>('../../schemas/*/*.json', { eager: true, import: 'default' });
 
-export const schemaMap: SchemaMap = Object.fromEntries(
-  Object.entries(files).map(([p, s]) => [p.replace(/^.*\/schemas\//, ''), s]),
-);
+export const schemaMap: SchemaMap = Object.fromEntries(Object.entries(files).map(([p, s]) => [p.replace(/^.*\/schemas\//, ''), s]));
 
 export const schemas = new SchemaRegistry(schemaMap);
 

@@ -40,9 +40,30 @@ export function fileApi(o: FileApiOptions = {}): HttpHandler[] {
       const size = Number(f.fileSize);
       const chunks = Math.ceil(size / (1024 * 1024));
       const ext = String(f.fileName).split('.').pop();
-      if (complete.has(f.fileMd5)) return ok({ uploaded: true, importFilePath: `${TOKEN}.${ext}`, fileName: f.fileName, fileMd5: f.fileMd5, fileSize: size, chunkSize: 1048576, chunks, uploadedChunks: [], progress: 100 });
+      if (complete.has(f.fileMd5))
+        return ok({
+          uploaded: true,
+          importFilePath: `${TOKEN}.${ext}`,
+          fileName: f.fileName,
+          fileMd5: f.fileMd5,
+          fileSize: size,
+          chunkSize: 1048576,
+          chunks,
+          uploadedChunks: [],
+          progress: 100,
+        });
       const have = [...(stored.get(f.fileMd5) ?? [])].sort((a, b) => a - b);
-      return ok({ uploaded: false, importFilePath: null, fileName: f.fileName, fileMd5: f.fileMd5, fileSize: size, chunkSize: 1048576, chunks, uploadedChunks: have, progress: Math.floor((have.length * 100) / chunks) });
+      return ok({
+        uploaded: false,
+        importFilePath: null,
+        fileName: f.fileName,
+        fileMd5: f.fileMd5,
+        fileSize: size,
+        chunkSize: 1048576,
+        chunks,
+        uploadedChunks: have,
+        progress: Math.floor((have.length * 100) / chunks),
+      });
     }),
     http.post('/api/file/chunk', async ({ request }) => {
       const u = new URL(request.url);
@@ -80,7 +101,19 @@ export function fileApi(o: FileApiOptions = {}): HttpHandler[] {
     http.post('/api/send/parsefile', async ({ request }) => {
       const f = await form(request);
       log('parsefile', f);
-      return ok({ fileName: '号码.txt', importFilePath: f.importFilePath, submitTotal: 3, errNum: 1, repeatNum: 0, sendNum: 2, mobileNum: 2, unicomNum: 0, telecomNum: 0, internationalNum: 0, ...o.parse });
+      return ok({
+        fileName: '号码.txt',
+        importFilePath: f.importFilePath,
+        submitTotal: 3,
+        errNum: 1,
+        repeatNum: 0,
+        sendNum: 2,
+        mobileNum: 2,
+        unicomNum: 0,
+        telecomNum: 0,
+        internationalNum: 0,
+        ...o.parse,
+      });
     }),
   ];
 }

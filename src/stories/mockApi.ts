@@ -10,11 +10,13 @@ export const fail = (code: number, msg: string) => HttpResponse.json({ code, msg
 /** an .xlsx download named `name` (a few bytes: the console only saves it) */
 export const xlsxReply = (name: string) =>
   new HttpResponse(new Uint8Array([0x50, 0x4b, 3, 4]), {
-    headers: { 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(name)}` },
+    headers: {
+      'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(name)}`,
+    },
   });
 /** what the server answers when the session is gone: code 401 and the timeout header */
-export const sessionTimeout = () =>
-  HttpResponse.json({ code: 401, msg: '登录超时' }, { status: 401, headers: { 'x-session-timeout': '1' } });
+export const sessionTimeout = () => HttpResponse.json({ code: 401, msg: '登录超时' }, { status: 401, headers: { 'x-session-timeout': '1' } });
 
 export const agentPackageMode: CurrentUser = {
   userType: '1',
@@ -73,16 +75,23 @@ export function consoleApi(opts: ConsoleApiOptions = {}): HttpHandler[] {
   return [
     http.get('/api/login/timeout', () => ok(!!user)),
     http.post('/api/logout', () => ok(null, '退出成功')),
-    http.get('/api/admin/info', guarded(() => ok(user))),
+    http.get(
+      '/api/admin/info',
+      guarded(() => ok(user)),
+    ),
     http.get('/api/loginInfo', () => ok(opts.branding ?? branding)),
     http.get('/api/supportInfo', () => ok(opts.support ?? supportContacts)),
     http.get(
       '/api/admin/baseinfo',
-      guarded(() =>
-        ok({ agent_id: user?.clientid, agent_name: user?.name, oauth_status: 3, mobile: user?.mobile, address: '深圳市南山区科技园', ...opts.baseInfo }),
-      ),
+      guarded(() => ok({ agent_id: user?.clientid, agent_name: user?.name, oauth_status: 3, mobile: user?.mobile, address: '深圳市南山区科技园', ...opts.baseInfo })),
     ),
-    http.get('/api/client/oauth', guarded(() => ok(opts.clientOauth ?? { oauth_status: 3 }))),
-    http.get('/api/agent/notice', guarded(() => ok([]))),
+    http.get(
+      '/api/client/oauth',
+      guarded(() => ok(opts.clientOauth ?? { oauth_status: 3 })),
+    ),
+    http.get(
+      '/api/agent/notice',
+      guarded(() => ok([])),
+    ),
   ];
 }

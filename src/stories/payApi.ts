@@ -33,10 +33,28 @@ export const payOrder = (o: Partial<PayOrder> = {}): PayOrder => ({
 export const payOrderRows: PayOrder[] = [
   payOrder({ rowNum: 1, paymentId: 'P2026112510000000000006', paymentState: 0, paymentStateStr: '待支付', countDownStr: '600' }),
   payOrder({ rowNum: 2, paymentId: 'P2026112510000000000005', paymentState: 1, paymentStateStr: '已提交支付', countDownStr: '300', paymentMode: 1, paymentModeStr: '微信支付' }),
-  payOrder({ rowNum: 3, paymentId: 'P2026112510000000000004', paymentState: 2, paymentStateStr: '支付成功', countDownStr: '', qrCode: '', orderId: 'SANDBOX2026112510000000000004', paidTimeStr: '2026-11-25 10:01:00' }),
+  payOrder({
+    rowNum: 3,
+    paymentId: 'P2026112510000000000004',
+    paymentState: 2,
+    paymentStateStr: '支付成功',
+    countDownStr: '',
+    qrCode: '',
+    orderId: 'SANDBOX2026112510000000000004',
+    paidTimeStr: '2026-11-25 10:01:00',
+  }),
   payOrder({ rowNum: 4, paymentId: 'P2026112510000000000003', paymentState: 3, paymentStateStr: '支付失败', countDownStr: '', qrCode: '', remark: '用户在支付页取消支付' }),
   payOrder({ rowNum: 5, paymentId: 'P2026112510000000000002', paymentState: 4, paymentStateStr: '已取消', countDownStr: '', qrCode: '', remark: '超时未支付，订单已关闭' }),
-  payOrder({ rowNum: 6, paymentId: 'P2026112510000000000001', paymentState: 5, paymentStateStr: '支付成功', countDownStr: '', qrCode: '', orderId: '2026112522001', paidTimeStr: '2026-11-24 09:01:00' }),
+  payOrder({
+    rowNum: 6,
+    paymentId: 'P2026112510000000000001',
+    paymentState: 5,
+    paymentStateStr: '支付成功',
+    countDownStr: '',
+    qrCode: '',
+    orderId: '2026112522001',
+    paidTimeStr: '2026-11-24 09:01:00',
+  }),
 ];
 
 export interface PayApiOptions {
@@ -59,11 +77,21 @@ export function payApi(opts: PayApiOptions = {}): HttpHandler[] {
   let listCalls = 0;
   let statusCalls = 0;
   return [
-    http.get('/api/onlinePay/config', () => ok({ isOpenPay: opts.isOpenPay ?? 1, orderTtlSeconds: 900, minAmount: '1.00', maxAmount: '1000000.00', sandbox: { 0: true, 1: true } })),
+    http.get('/api/onlinePay/config', () =>
+      ok({ isOpenPay: opts.isOpenPay ?? 1, orderTtlSeconds: 900, minAmount: '1.00', maxAmount: '1000000.00', sandbox: { 0: true, 1: true } }),
+    ),
     http.post('/api/onlinePay/createPay', async ({ request }) => {
       const p = await log('createPay', request);
       const mode = Number(p.paymentMode);
-      return ok(opts.created ?? payOrder({ paymentAmountStr: Number(p.amount).toFixed(2), price: Number(p.amount).toFixed(2), paymentMode: mode as PayOrder['paymentMode'], paymentModeStr: mode === PaymentMode.WeChatPay ? '微信支付' : '支付宝' }));
+      return ok(
+        opts.created ??
+          payOrder({
+            paymentAmountStr: Number(p.amount).toFixed(2),
+            price: Number(p.amount).toFixed(2),
+            paymentMode: mode as PayOrder['paymentMode'],
+            paymentModeStr: mode === PaymentMode.WeChatPay ? '微信支付' : '支付宝',
+          }),
+      );
     }),
     http.post('/api/onlinePay/payStatus', async ({ request }) => {
       const p = await log('payStatus', request);

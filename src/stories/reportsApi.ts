@@ -12,7 +12,12 @@ import { listOf, paramsOf, type Calls } from './sendApi';
 export const todayStats: TodayStats = { submitTotal: 1286, sending: 12, sendSuccess: 1180, sendFail: 61, unknown: 25, intercept: 8 };
 export const noStats: TodayStats = { submitTotal: 0, sending: 0, sendSuccess: 0, sendFail: 0, unknown: 0, intercept: 0 };
 
-const days = () => Array.from({ length: 7 }, (_, i) => businessNow().subtract(6 - i, 'day').format('YYYY-MM-DD'));
+const days = () =>
+  Array.from({ length: 7 }, (_, i) =>
+    businessNow()
+      .subtract(6 - i, 'day')
+      .format('YYYY-MM-DD'),
+  );
 export const weekData = (): WeekData => ({
   dates: days(),
   submitTotal: [820, 932, 901, 1340, 1290, 960, 1286],
@@ -20,7 +25,13 @@ export const weekData = (): WeekData => ({
   sendFail: [20, 22, 25, 30, 28, 20, 61],
   unknown: [10, 10, 6, 10, 12, 10, 25],
 });
-export const emptyWeek = (): WeekData => ({ dates: days(), submitTotal: [0, 0, 0, 0, 0, 0, 0], sendSuccess: [0, 0, 0, 0, 0, 0, 0], sendFail: [0, 0, 0, 0, 0, 0, 0], unknown: [0, 0, 0, 0, 0, 0, 0] });
+export const emptyWeek = (): WeekData => ({
+  dates: days(),
+  submitTotal: [0, 0, 0, 0, 0, 0, 0],
+  sendSuccess: [0, 0, 0, 0, 0, 0, 0],
+  sendFail: [0, 0, 0, 0, 0, 0, 0],
+  unknown: [0, 0, 0, 0, 0, 0, 0],
+});
 
 const due = (n: number) => businessNow().add(n, 'day').format('YYYY-MM-DD HH:mm:ss');
 export const indexData = (over: Partial<IndexData> = {}): IndexData => ({
@@ -45,12 +56,32 @@ export const subIndexData = (paytype: number): IndexData =>
   });
 
 export const accountInfo = {
-  clientid: 'b20001', ipAddress: 'sms.example.com', port: 443, smsfrom: 6, smsfrom_str: 'HTTPS', smsfromEnabled: true, smstype: 0, smstype_str: '通知', nodenum: '2', accessSpeed: 100, password: '********', passwordSet: true,
+  clientid: 'b20001',
+  ipAddress: 'sms.example.com',
+  port: 443,
+  smsfrom: 6,
+  smsfrom_str: 'HTTPS',
+  smsfromEnabled: true,
+  smstype: 0,
+  smstype_str: '通知',
+  nodenum: '2',
+  accessSpeed: 100,
+  password: '********',
+  passwordSet: true,
   doors: [
     { protocol: 'SMPP', enabled: false, host: 'sms.example.com', port: 0, url: '' },
     { protocol: 'HTTP', enabled: true, host: 'sms.example.com', port: 443, url: 'https://sms.example.com/openapi/v1' },
   ],
-  ip: '', needreport: 1, needreport_str: '简单状态报告（推送）', deliveryurl: 'https://shop.example.com/report', needmo: 0, needmo_str: '不需要', mourl: '', needextend: 0, needextend_str: '不支持', editable: false,
+  ip: '',
+  needreport: 1,
+  needreport_str: '简单状态报告（推送）',
+  deliveryurl: 'https://shop.example.com/report',
+  needmo: 0,
+  needmo_str: '不需要',
+  mourl: '',
+  needextend: 0,
+  needextend_str: '不支持',
+  editable: false,
 };
 
 const report = (r: Partial<ReportRow> & Pick<ReportRow, 'clientid'>, i: number): ReportRow => ({
@@ -72,11 +103,44 @@ const report = (r: Partial<ReportRow> & Pick<ReportRow, 'clientid'>, i: number):
 export const preRows: ReportRow[] = [
   report({ clientid: 'b20001' }, 0),
   report({ clientid: 'b20001', smstype: 4, smstype_str: '验证码', send_num: 860, chargeTotal: 860, success_num: 850, fail_num: 10, intercept_num: 0 }, 1),
-  report({ clientid: 'b20002', name: '苏州好易购电子商务有限公司', smstype: 5, smstype_str: '营销', send_num: 3000, chargeTotal: 2900, success_num: 2800, fail_num: 100, not_known_num: 20, intercept_num: 80 }, 2),
+  report(
+    {
+      clientid: 'b20002',
+      name: '苏州好易购电子商务有限公司',
+      smstype: 5,
+      smstype_str: '营销',
+      send_num: 3000,
+      chargeTotal: 2900,
+      success_num: 2800,
+      fail_num: 100,
+      not_known_num: 20,
+      intercept_num: 80,
+    },
+    2,
+  ),
 ];
-export const postRows: ReportRow[] = [report({ clientid: 'b20003', name: '杭州后付费客户', paytype: 1, paytype_str: '后付费', send_num: 500, chargeTotal: 495, success_num: 480, fail_num: 5, not_known_num: 10, intercept_num: 5 }, 0)];
+export const postRows: ReportRow[] = [
+  report(
+    {
+      clientid: 'b20003',
+      name: '杭州后付费客户',
+      paytype: 1,
+      paytype_str: '后付费',
+      send_num: 500,
+      chargeTotal: 495,
+      success_num: 480,
+      fail_num: 5,
+      not_known_num: 10,
+      intercept_num: 5,
+    },
+    0,
+  ),
+];
 export const dayRows = (): ReportRow[] =>
-  [1, 2, 3].map((n, i) => ({ ...report({ clientid: 'b20001', send_num: 400 + n, success_num: 380 + n, chargeTotal: 400 + n }, i), date: businessNow().subtract(n, 'day').format('YYYY-MM-DD') }));
+  [1, 2, 3].map((n, i) => ({
+    ...report({ clientid: 'b20001', send_num: 400 + n, success_num: 380 + n, chargeTotal: 400 + n }, i),
+    date: businessNow().subtract(n, 'day').format('YYYY-MM-DD'),
+  }));
 
 const pool = (r: Partial<RemainRow>, i: number): RemainRow => ({
   rownum: i + 1,
@@ -119,10 +183,20 @@ export const totalsOf = (rows: ReportRow[]) => {
 const withRates = (rows: ReportRow[]) => rows.map((r) => ({ ...r, success_rate: r.send_num ? Math.round((10_000 * r.success_num) / r.send_num) / 100 : 0 }));
 const reportPage = (rows: ReportRow[], page: number, size: number) => ({ ...listOf(withRates(rows), page, size), totals: totalsOf(rows) });
 
-const fig = (submit: number, success: number, fail: number) => ({ submit, success, fail, unknown: submit - success - fail, successRate: submit ? Math.round((10_000 * success) / submit) / 100 : 0 });
+const fig = (submit: number, success: number, fail: number) => ({
+  submit,
+  success,
+  fail,
+  unknown: submit - success - fail,
+  successRate: submit ? Math.round((10_000 * success) / submit) / 100 : 0,
+});
 /** 投递分析 of the last `days` days */
 export const deliveryStats = (days = 7): DeliveryStats => {
-  const dates = Array.from({ length: days }, (_, i) => businessNow().subtract(days - 1 - i, 'day').format('YYYY-MM-DD'));
+  const dates = Array.from({ length: days }, (_, i) =>
+    businessNow()
+      .subtract(days - 1 - i, 'day')
+      .format('YYYY-MM-DD'),
+  );
   const byDay = dates.map((day, i) => ({ day, ...fig(900 + ((i * 137) % 400), 850 + ((i * 131) % 380), 30 + (i % 5) * 4) }));
   const total = byDay.reduce((a, d) => ({ submit: a.submit + d.submit, success: a.success + d.success, fail: a.fail + d.fail }), { submit: 0, success: 0, fail: 0 });
   return {
@@ -149,7 +223,14 @@ export const deliveryStats = (days = 7): DeliveryStats => {
     ],
   };
 };
-export const noDelivery = (days = 7): DeliveryStats => ({ ...deliveryStats(days), total: fig(0, 0, 0), byDay: deliveryStats(days).byDay.map((d) => ({ day: d.day, ...fig(0, 0, 0) })), byCarrier: [], byProvince: [], reasons: [] });
+export const noDelivery = (days = 7): DeliveryStats => ({
+  ...deliveryStats(days),
+  total: fig(0, 0, 0),
+  byDay: deliveryStats(days).byDay.map((d) => ({ day: d.day, ...fig(0, 0, 0) })),
+  byCarrier: [],
+  byProvince: [],
+  reasons: [],
+});
 
 export interface ReportsApiOptions {
   /** /client/report/delivery: the answer by days (default deliveryStats), or a failure */
@@ -199,7 +280,9 @@ export function reportsApi(opts: ReportsApiOptions = {}): HttpHandler[] {
     }),
     http.get('/api/index/clientsmsdetail', async ({ request }) => {
       const p = await log('remain', request);
-      const rows = (opts.remain ?? remainRows).filter((r) => (p.product_type === undefined || String(r.product_type) === p.product_type) && (p.operator_code === undefined || String(r.operator_code) === p.operator_code));
+      const rows = (opts.remain ?? remainRows).filter(
+        (r) => (p.product_type === undefined || String(r.product_type) === p.product_type) && (p.operator_code === undefined || String(r.operator_code) === p.operator_code),
+      );
       return ok({ list: rows, totalCount: rows.length, total: null });
     }),
     http.get('/api/client/consume/user', () => ok([{ clientid: 'b20001', name: '上海优品电商有限公司' }])),

@@ -20,17 +20,118 @@ export const smsTypes = [
 ];
 
 export const templates: SmsTemplate[] = [
-  { templateId: 3001, clientId: 'b20001', smsType: 10, templateType: 0, smstype: 0, sign: '优品生活', content: '您的订单已发货，请注意查收。', state: 1, userName: 'b20001', createTimeStr: '2026-11-01 10:00:00' },
-  { templateId: 3002, clientId: 'b20001', smsType: 10, templateType: 0, smstype: 4, sign: '优品生活', content: '您的验证码为123456，5分钟内有效。', state: 1, userName: 'b20001', createTimeStr: '2026-11-02 10:00:00' },
+  {
+    templateId: 3001,
+    clientId: 'b20001',
+    smsType: 10,
+    templateType: 0,
+    smstype: 0,
+    sign: '优品生活',
+    content: '您的订单已发货，请注意查收。',
+    state: 1,
+    userName: 'b20001',
+    createTimeStr: '2026-11-01 10:00:00',
+  },
+  {
+    templateId: 3002,
+    clientId: 'b20001',
+    smsType: 10,
+    templateType: 0,
+    smstype: 4,
+    sign: '优品生活',
+    content: '您的验证码为123456，5分钟内有效。',
+    state: 1,
+    userName: 'b20001',
+    createTimeStr: '2026-11-02 10:00:00',
+  },
 ];
-export const generalTemplates: SmsTemplate[] = [{ templateId: 1, clientId: '', smsType: 10, templateType: 0, smstype: 0, sign: '', content: '尊敬的客户，您的快递已到达驿站，请及时取件。', state: 1, createTimeStr: '2026-01-01 00:00:00' }];
+export const generalTemplates: SmsTemplate[] = [
+  {
+    templateId: 1,
+    clientId: '',
+    smsType: 10,
+    templateType: 0,
+    smstype: 0,
+    sign: '',
+    content: '尊敬的客户，您的快递已到达驿站，请及时取件。',
+    state: 1,
+    createTimeStr: '2026-01-01 00:00:00',
+  },
+];
 
 const longContent = '【优品生活】双十二大促提前购！全场满300减50，会员再享9折，点击 https://y.example/s/8Kq 立即抢购，数量有限先到先得。回T退订';
 
 export const taskRows: SendTask[] = [
-  { rowNum: 1, id: 9003, uid: 'T202611230003', clientId: 'b20001', content: longContent, sign: '优品生活', smstype: 5, smstypeStr: '营销', templateType: 0, templateTypeStr: '固定模板', fileType: 0, submitTotal: 3, errNum: 0, repeatNum: 0, chargeNumTotal: 6, status: 2, statusStr: '发送中', taskSchedule: 33, sendtime: '2026-11-23 10:20:00', createTimeStr: '2026-11-23 10:20:00', creator: 'b20001' },
-  { rowNum: 2, id: 9002, uid: 'T202611230002', clientId: 'b20001', content: '【优品生活】您的订单已发货，请注意查收。', sign: '优品生活', smstype: 0, smstypeStr: '通知', templateType: 0, templateTypeStr: '固定模板', fileType: 0, submitTotal: 1200, errNum: 3, repeatNum: 2, chargeNumTotal: 1200, status: 3, statusStr: '已完成', taskSchedule: 100, sendtime: '2026-11-23 09:00:00', createTimeStr: '2026-11-23 09:00:00', creator: 'a10001' },
-  { rowNum: 3, id: 9001, uid: 'T202611220001', clientId: 'b20002', content: '【好易购】您的验证码为 482913，5分钟内有效。', sign: '好易购', smstype: 4, smstypeStr: '验证码', templateType: 0, templateTypeStr: '固定模板', fileType: 1, fileName: '会员.xlsx', submitTotal: 50, errNum: 0, repeatNum: 0, chargeNumTotal: 50, status: 0, statusStr: '处理中', taskSchedule: 0, sendtime: '2026-11-22 18:00:00', createTimeStr: '2026-11-22 18:00:00', creator: 'b20002' },
+  {
+    rowNum: 1,
+    id: 9003,
+    uid: 'T202611230003',
+    clientId: 'b20001',
+    content: longContent,
+    sign: '优品生活',
+    smstype: 5,
+    smstypeStr: '营销',
+    templateType: 0,
+    templateTypeStr: '固定模板',
+    fileType: 0,
+    submitTotal: 3,
+    errNum: 0,
+    repeatNum: 0,
+    chargeNumTotal: 6,
+    status: 2,
+    statusStr: '发送中',
+    taskSchedule: 33,
+    sendtime: '2026-11-23 10:20:00',
+    createTimeStr: '2026-11-23 10:20:00',
+    creator: 'b20001',
+  },
+  {
+    rowNum: 2,
+    id: 9002,
+    uid: 'T202611230002',
+    clientId: 'b20001',
+    content: '【优品生活】您的订单已发货，请注意查收。',
+    sign: '优品生活',
+    smstype: 0,
+    smstypeStr: '通知',
+    templateType: 0,
+    templateTypeStr: '固定模板',
+    fileType: 0,
+    submitTotal: 1200,
+    errNum: 3,
+    repeatNum: 2,
+    chargeNumTotal: 1200,
+    status: 3,
+    statusStr: '已完成',
+    taskSchedule: 100,
+    sendtime: '2026-11-23 09:00:00',
+    createTimeStr: '2026-11-23 09:00:00',
+    creator: 'a10001',
+  },
+  {
+    rowNum: 3,
+    id: 9001,
+    uid: 'T202611220001',
+    clientId: 'b20002',
+    content: '【好易购】您的验证码为 482913，5分钟内有效。',
+    sign: '好易购',
+    smstype: 4,
+    smstypeStr: '验证码',
+    templateType: 0,
+    templateTypeStr: '固定模板',
+    fileType: 1,
+    fileName: '会员.xlsx',
+    submitTotal: 50,
+    errNum: 0,
+    repeatNum: 0,
+    chargeNumTotal: 50,
+    status: 0,
+    statusStr: '处理中',
+    taskSchedule: 0,
+    sendtime: '2026-11-22 18:00:00',
+    createTimeStr: '2026-11-22 18:00:00',
+    creator: 'b20002',
+  },
 ];
 
 export const taskDetail = (t: SendTask): SendTask => ({ ...t, sentNum: 1, successNum: 1, failNum: 1, unknownNum: 0, interceptNum: 0 });
@@ -38,17 +139,149 @@ export const taskDetail = (t: SendTask): SendTask => ({ ...t, sentNum: 1, succes
 const fmt = (d: Dayjs) => d.format('YYYY-MM-DD HH:mm:ss');
 /** timed tasks: one due in two hours (can be cancelled), one whose time has passed, a cancelled one, a scheduled international send (never cancelled) */
 export const timedRows = (): TimedTask[] => [
-  { rowNum: 1, taskId: 'T202611230010', clientid: 'b20001', chargeNumTotal: 2, templateType: 0, templateTypeStr: '固定模板', setSendTimeStr: fmt(businessNow().add(2, 'hour')), smstype: 0, smstypeStr: '通知', sign: '优品生活', content: '【优品生活】您的订单已发货，请注意查收。', status: 1, statusStr: '等待发送', submitTimeStr: fmt(businessNow().subtract(1, 'hour')), creator: 'b20001', getAllPhoneFlag: 1, cancelFlag: 1 },
-  { rowNum: 2, taskId: 'T202611230009', clientid: 'b20001', chargeNumTotal: 4, templateType: 0, templateTypeStr: '固定模板', setSendTimeStr: fmt(businessNow().subtract(1, 'minute')), smstype: 5, smstypeStr: '营销', sign: '优品生活', content: '【优品生活】周末特卖，全场五折。回T退订', status: 1, statusStr: '等待发送', submitTimeStr: fmt(businessNow().subtract(1, 'day')), creator: 'b20001', getAllPhoneFlag: 1, cancelFlag: 1 },
-  { rowNum: 3, taskId: 'T202611200001', clientid: 'b20001', chargeNumTotal: 1, templateType: 0, templateTypeStr: '固定模板', setSendTimeStr: '2026-11-20 08:00:00', smstype: 0, smstypeStr: '通知', sign: '优品生活', content: '【优品生活】会员日提醒。', status: 4, statusStr: '已取消', submitTimeStr: '2026-11-19 20:00:00', creator: 'b20001', getAllPhoneFlag: 0, cancelFlag: 0 },
-  { rowNum: 4, taskId: 'T202611230011', clientid: 'b20001', chargeNumTotal: 3, templateType: 0, templateTypeStr: '固定模板', setSendTimeStr: fmt(businessNow().add(3, 'hour')), smstype: 0, smstypeStr: '通知', sign: 'ACME', content: '【ACME】Your parcel ships today.', status: 1, statusStr: '等待发送', submitTimeStr: fmt(businessNow().subtract(1, 'hour')), creator: 'b20001', getAllPhoneFlag: 1, cancelFlag: 0 },
+  {
+    rowNum: 1,
+    taskId: 'T202611230010',
+    clientid: 'b20001',
+    chargeNumTotal: 2,
+    templateType: 0,
+    templateTypeStr: '固定模板',
+    setSendTimeStr: fmt(businessNow().add(2, 'hour')),
+    smstype: 0,
+    smstypeStr: '通知',
+    sign: '优品生活',
+    content: '【优品生活】您的订单已发货，请注意查收。',
+    status: 1,
+    statusStr: '等待发送',
+    submitTimeStr: fmt(businessNow().subtract(1, 'hour')),
+    creator: 'b20001',
+    getAllPhoneFlag: 1,
+    cancelFlag: 1,
+  },
+  {
+    rowNum: 2,
+    taskId: 'T202611230009',
+    clientid: 'b20001',
+    chargeNumTotal: 4,
+    templateType: 0,
+    templateTypeStr: '固定模板',
+    setSendTimeStr: fmt(businessNow().subtract(1, 'minute')),
+    smstype: 5,
+    smstypeStr: '营销',
+    sign: '优品生活',
+    content: '【优品生活】周末特卖，全场五折。回T退订',
+    status: 1,
+    statusStr: '等待发送',
+    submitTimeStr: fmt(businessNow().subtract(1, 'day')),
+    creator: 'b20001',
+    getAllPhoneFlag: 1,
+    cancelFlag: 1,
+  },
+  {
+    rowNum: 3,
+    taskId: 'T202611200001',
+    clientid: 'b20001',
+    chargeNumTotal: 1,
+    templateType: 0,
+    templateTypeStr: '固定模板',
+    setSendTimeStr: '2026-11-20 08:00:00',
+    smstype: 0,
+    smstypeStr: '通知',
+    sign: '优品生活',
+    content: '【优品生活】会员日提醒。',
+    status: 4,
+    statusStr: '已取消',
+    submitTimeStr: '2026-11-19 20:00:00',
+    creator: 'b20001',
+    getAllPhoneFlag: 0,
+    cancelFlag: 0,
+  },
+  {
+    rowNum: 4,
+    taskId: 'T202611230011',
+    clientid: 'b20001',
+    chargeNumTotal: 3,
+    templateType: 0,
+    templateTypeStr: '固定模板',
+    setSendTimeStr: fmt(businessNow().add(3, 'hour')),
+    smstype: 0,
+    smstypeStr: '通知',
+    sign: 'ACME',
+    content: '【ACME】Your parcel ships today.',
+    status: 1,
+    statusStr: '等待发送',
+    submitTimeStr: fmt(businessNow().subtract(1, 'hour')),
+    creator: 'b20001',
+    getAllPhoneFlag: 1,
+    cancelFlag: 0,
+  },
 ];
 
 export const recordRows: SendRecord[] = [
-  { id: 1, clientid: 'b20001', taskId: 'T202611230002', phone: '13800138000', operatorstype: 1, provinceName: '广东', cityName: '广州市', content: '【优品生活】您的订单已发货，请注意查收。', state: 3, stateStr: '明确成功', errorcode: 'DELIVRD', report: 'DELIVRD', dateStr: '2026-11-23 09:00:05', smsNum: 1 },
-  { id: 2, clientid: 'b20001', taskId: 'T202611230002', phone: '13012345678', operatorstype: 2, provinceName: '上海', cityName: '上海市', content: '【优品生活】您的订单已发货，请注意查收。', state: 6, stateStr: '明确失败', errorcode: 'UNDELIV', report: 'UNDELIV', dateStr: '2026-11-23 09:00:06', smsNum: 1 },
-  { id: 3, clientid: 'b20001', taskId: 'T202611230003', phone: '18912345678', operatorstype: 3, provinceName: '江苏', cityName: '南京市', content: '【优品生活】您的订单已发货，请注意查收。', state: 0, stateStr: '未发送', errorcode: '', report: '', dateStr: '2026-11-23 09:00:06', smsNum: 1 },
-  { id: 4, clientid: 'b20001', taskId: 'T202611230003', phone: '15912345678', operatorstype: 1, provinceName: '云南', cityName: '昆明市', content: '【优品生活】赌博网站', state: 11, stateStr: '网关接收拦截', errorcode: '', report: '', dateStr: '2026-11-23 09:00:07', smsNum: 1 },
+  {
+    id: 1,
+    clientid: 'b20001',
+    taskId: 'T202611230002',
+    phone: '13800138000',
+    operatorstype: 1,
+    provinceName: '广东',
+    cityName: '广州市',
+    content: '【优品生活】您的订单已发货，请注意查收。',
+    state: 3,
+    stateStr: '明确成功',
+    errorcode: 'DELIVRD',
+    report: 'DELIVRD',
+    dateStr: '2026-11-23 09:00:05',
+    smsNum: 1,
+  },
+  {
+    id: 2,
+    clientid: 'b20001',
+    taskId: 'T202611230002',
+    phone: '13012345678',
+    operatorstype: 2,
+    provinceName: '上海',
+    cityName: '上海市',
+    content: '【优品生活】您的订单已发货，请注意查收。',
+    state: 6,
+    stateStr: '明确失败',
+    errorcode: 'UNDELIV',
+    report: 'UNDELIV',
+    dateStr: '2026-11-23 09:00:06',
+    smsNum: 1,
+  },
+  {
+    id: 3,
+    clientid: 'b20001',
+    taskId: 'T202611230003',
+    phone: '18912345678',
+    operatorstype: 3,
+    provinceName: '江苏',
+    cityName: '南京市',
+    content: '【优品生活】您的订单已发货，请注意查收。',
+    state: 0,
+    stateStr: '未发送',
+    errorcode: '',
+    report: '',
+    dateStr: '2026-11-23 09:00:06',
+    smsNum: 1,
+  },
+  {
+    id: 4,
+    clientid: 'b20001',
+    taskId: 'T202611230003',
+    phone: '15912345678',
+    operatorstype: 1,
+    provinceName: '云南',
+    cityName: '昆明市',
+    content: '【优品生活】赌博网站',
+    state: 11,
+    stateStr: '网关接收拦截',
+    errorcode: '',
+    report: '',
+    dateStr: '2026-11-23 09:00:07',
+    smsNum: 1,
+  },
 ];
 
 export const moRows: MoRecord[] = [
@@ -122,7 +355,9 @@ export function sendApi(opts: SendApiOptions = {}): HttpHandler[] {
     }),
     http.post('/api/send/checkMobileOperater', async ({ request }) => {
       const p = await log('checkMobileOperater', request);
-      const n = String(p.mobiles ?? '').split(',').filter(Boolean).length;
+      const n = String(p.mobiles ?? '')
+        .split(',')
+        .filter(Boolean).length;
       return ok({ mobileNum: n, unicomNum: 0, telecomNum: 0, internationalPhoneNum: 0, parseMobilesInfo: { submitTotal: n, errNum: 0, repeatNum: 0 } });
     }),
     http.post('/api/send/importMobiles', async ({ request }) => {
@@ -132,7 +367,9 @@ export function sendApi(opts: SendApiOptions = {}): HttpHandler[] {
     }),
     http.post('/api/send/chargeInfo', async ({ request }) => {
       const p = await log('chargeInfo', request);
-      const n = String(p.mobile ?? '').split(',').filter(Boolean).length;
+      const n = String(p.mobile ?? '')
+        .split(',')
+        .filter(Boolean).length;
       return opts.chargeMode === ChargeMode.Pool
         ? ok({ smsNum: 1, chargeNum: n, submitTotal: n, chargeMode: ChargeMode.Pool, remainPieces: 9000 })
         : ok({ smsNum: 1, chargeNum: n, submitTotal: n, chargeMode: ChargeMode.Money, amount: (n * 0.045).toFixed(3), balance: '1000.000' });
@@ -155,7 +392,17 @@ export function sendApi(opts: SendApiOptions = {}): HttpHandler[] {
     }),
     http.post('/api/send/edit', async ({ request }) => {
       const p = await log('edit', request);
-      return ok({ clientId: 'b20001', content: '您的订单已发货，请注意查收。', sign: '优品生活', smstype: 0, templateId: 3001, templateType: 0, mobile: '13800138000,13012345678', sendtime: fmt(businessNow().add(2, 'hour')), taskId: p.taskID });
+      return ok({
+        clientId: 'b20001',
+        content: '您的订单已发货，请注意查收。',
+        sign: '优品生活',
+        smstype: 0,
+        templateId: 3001,
+        templateType: 0,
+        mobile: '13800138000,13012345678',
+        sendtime: fmt(businessNow().add(2, 'hour')),
+        taskId: p.taskID,
+      });
     }),
     http.post('/api/send/sendTask', async ({ request }) => {
       const p = await log('sendTask', request);
@@ -209,7 +456,12 @@ export function sendApi(opts: SendApiOptions = {}): HttpHandler[] {
       if (p.phone) list = list.filter((r) => r.phone === p.phone);
       return ok(listOf(list, n, rows));
     }),
-    http.post('/api/send/provinceList', () => ok([{ provinceId: 31, provinceName: '上海' }, { provinceId: 44, provinceName: '广东' }])),
+    http.post('/api/send/provinceList', () =>
+      ok([
+        { provinceId: 31, provinceName: '上海' },
+        { provinceId: 44, provinceName: '广东' },
+      ]),
+    ),
     http.post('/api/send/cityList', async ({ request }) => {
       const p = await log('cityList', request);
       return ok(p.provinceId === '44' ? [{ cityId: 443750, cityName: '广州市', label: '广州市' }] : [{ cityId: 310000, cityName: '上海市', label: '上海市' }]);

@@ -8,28 +8,84 @@ import { apiLogin } from './helpers';
  * locale, in the visible text and in placeholders, titles and aria-labels.
  */
 const ENGLISH = [
-  /\bToday\b/, /\bNow\b/, /\bOK\b/, /Select date/, /Select time/, /Start date/, /End date/,
-  /\bGo to\b/, /\bPage\b/, /\/ page/, /No data/, /\bCancel\b/, /\bJan\b/, /\bFeb\b/, /\bMar\b/, /\bApr\b/,
-  /\bMay\b/, /\bJun\b/, /\bJul\b/, /\bAug\b/, /\bSep\b/, /\bOct\b/, /\bNov\b/, /\bDec\b/, /\bSearch\b/,
-  /\bReset\b/, /Filter menu/, /Click to sort/, /Expand row/,
+  /\bToday\b/,
+  /\bNow\b/,
+  /\bOK\b/,
+  /Select date/,
+  /Select time/,
+  /Start date/,
+  /End date/,
+  /\bGo to\b/,
+  /\bPage\b/,
+  /\/ page/,
+  /No data/,
+  /\bCancel\b/,
+  /\bJan\b/,
+  /\bFeb\b/,
+  /\bMar\b/,
+  /\bApr\b/,
+  /\bMay\b/,
+  /\bJun\b/,
+  /\bJul\b/,
+  /\bAug\b/,
+  /\bSep\b/,
+  /\bOct\b/,
+  /\bNov\b/,
+  /\bDec\b/,
+  /\bSearch\b/,
+  /\bReset\b/,
+  /Filter menu/,
+  /Click to sort/,
+  /Expand row/,
   // (antd's table header checkbox carries a fixed aria-label 'Select all' that no locale changes: not checked)
 ];
 
 const SCREENS = [
-  '/', '/account/info', '/account/security', '/account/security/password', '/content/test',
-  '/customer/deliverlayout/deliver', '/customer/deliverlayout/internaldeliver', '/customer/deliverlayout/variablesms',
-  '/customer/deliverlayout/smstask', '/customer/deliverlayout/timingdeliver', '/customer/sendrecord', '/customer/sendrecord/reply',
-  '/customer/report/pre', '/customer/report/daily_post', '/customer/finance/balance', '/customer/selfsevicelayout/manager',
-  '/customer/selfsevicelayout/manager/open', '/finance/bill', '/finance/invoice/add', '/finance/invoice/add/list', '/finance/own',
-  '/finance/payorder', '/finance/rebate', '/finance/record', '/help/document', '/help/faq', '/notice/notice', '/remain',
-  '/sms/pools', '/sms/smspurchaselayout/purchase', '/sms/smspurchaselayout/purchase/international', '/template/SignReport',
-  '/template/intelligent/general', '/template/TestReportLayout',
+  '/',
+  '/account/info',
+  '/account/security',
+  '/account/security/password',
+  '/content/test',
+  '/customer/deliverlayout/deliver',
+  '/customer/deliverlayout/internaldeliver',
+  '/customer/deliverlayout/variablesms',
+  '/customer/deliverlayout/smstask',
+  '/customer/deliverlayout/timingdeliver',
+  '/customer/sendrecord',
+  '/customer/sendrecord/reply',
+  '/customer/report/pre',
+  '/customer/report/daily_post',
+  '/customer/finance/balance',
+  '/customer/selfsevicelayout/manager',
+  '/customer/selfsevicelayout/manager/open',
+  '/finance/bill',
+  '/finance/invoice/add',
+  '/finance/invoice/add/list',
+  '/finance/own',
+  '/finance/payorder',
+  '/finance/rebate',
+  '/finance/record',
+  '/help/document',
+  '/help/faq',
+  '/notice/notice',
+  '/remain',
+  '/sms/pools',
+  '/sms/smspurchaselayout/purchase',
+  '/sms/smspurchaselayout/purchase/international',
+  '/template/SignReport',
+  '/template/intelligent/general',
+  '/template/TestReportLayout',
 ];
 
 async function englishOn(page: Page): Promise<string[]> {
-  const text = await page.evaluate(() => document.body.innerText + ' ' +
-    [...document.querySelectorAll('[placeholder],[title],[aria-label]')].map((e) =>
-      `${e.getAttribute('placeholder') ?? ''} ${e.getAttribute('title') ?? ''} ${e.getAttribute('aria-label') ?? ''}`).join(' '));
+  const text = await page.evaluate(
+    () =>
+      document.body.innerText +
+      ' ' +
+      [...document.querySelectorAll('[placeholder],[title],[aria-label]')]
+        .map((e) => `${e.getAttribute('placeholder') ?? ''} ${e.getAttribute('title') ?? ''} ${e.getAttribute('aria-label') ?? ''}`)
+        .join(' '),
+  );
   return ENGLISH.filter((re) => re.test(text)).map((re) => re.source);
 }
 
@@ -42,7 +98,9 @@ for (const account of ['client1', 'agent1']) {
       await page.goto(path);
       await page.locator('.ant-layout-content, main').first().waitFor();
       await page.waitForTimeout(400);
-      await expect(page.locator('.ant-spin-spinning')).toHaveCount(0, { timeout: 5_000 }).catch(() => undefined);
+      await expect(page.locator('.ant-spin-spinning'))
+        .toHaveCount(0, { timeout: 5_000 })
+        .catch(() => undefined);
       let words = await englishOn(page);
       const picker = page.locator('.ant-picker:not(.ant-picker-disabled)').first();
       if (await picker.isVisible().catch(() => false)) {

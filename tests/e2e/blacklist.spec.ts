@@ -43,7 +43,10 @@ test('a number put on the blacklist is skipped by a marketing send, counted and 
   await expect(picker).toBeHidden();
   // the sign is one of the account's approved signs
   await page.getByTestId('sign-select').click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: /^好易购商城$/ }).click();
+  await page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+    .filter({ hasText: /^好易购商城$/ })
+    .click();
   await page.getByTestId('numbers-input').fill(`${BLOCKED}\n${OTHER}`);
   await expect(page.getByTestId('number-counts')).toContainText('有效号码：2');
   await page.getByTestId('submit').click();

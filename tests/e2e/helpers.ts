@@ -43,7 +43,12 @@ export async function smsCodeFor(mobile: string): Promise<string> {
   const file = path.join(E2E_DATA_DIR, 'outbox', 'sms.jsonl');
   for (let i = 0; i < 50; i++) {
     if (fs.existsSync(file)) {
-      const rows = fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      const rows = fs
+        .readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
       const mine = rows.filter((r) => r.mobile === mobile);
       if (mine.length) return String(mine[mine.length - 1].code);
     }

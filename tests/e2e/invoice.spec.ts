@@ -76,7 +76,13 @@ test.describe('发票', () => {
     await page.getByRole('button', { name: /确\s*定/ }).click();
     await expect(page.getByText('发票申请已取消')).toBeVisible(SLOW);
     await expect(page.getByRole('row').filter({ hasText: '增值税专用电子发票' }).first()).toContainText('已取消');
-    await expect(page.getByRole('row').filter({ hasText: '增值税专用电子发票' }).first().getByRole('button', { name: /取\s*消/ })).toHaveCount(0);
+    await expect(
+      page
+        .getByRole('row')
+        .filter({ hasText: '增值税专用电子发票' })
+        .first()
+        .getByRole('button', { name: /取\s*消/ }),
+    ).toHaveCount(0);
 
     // back to the full amount; a second application is issued and mailed by the operator
     await page.goto('/finance/invoice/add');
@@ -89,7 +95,11 @@ test.describe('发票', () => {
     await page.getByRole('button', { name: /确认提交/ }).click();
     await expect(page).toHaveURL(/\/finance\/invoice\/add\/list$/, SLOW);
     const pending = cli('invoices', '0');
-    const id = pending.split('\n').find((l) => l.includes('88.00'))?.trim().split(/\s+/)[0];
+    const id = pending
+      .split('\n')
+      .find((l) => l.includes('88.00'))
+      ?.trim()
+      .split(/\s+/)[0];
     expect(id).toMatch(/^\d+$/);
     expect(cli('invoice-status', id!, '3')).toContain('开票中');
     expect(cli('invoice-status', id!, '4', '--express-company', '顺丰速运', '--express-no', 'SF1234567890')).toContain('已邮寄');

@@ -23,37 +23,44 @@ const FINANCE = '/customer/finance';
  * cell's text) with fewer than 5 characters a line on average.
  */
 async function wrappedCells(page: Page, max: number) {
-  return page.locator('.schema-table').first().evaluate((table, limit) => {
-    const out: string[] = [];
-    for (const cell of table.querySelectorAll<HTMLElement>('thead th, tbody td')) {
-      const text = cell.innerText.trim();
-      if (text.length < 2) continue;
-      // the line boxes of the cell's text nodes (tops within 4 px are one line)
-      const tops: number[] = [];
-      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const range = document.createRange();
-        range.selectNodeContents(node);
-        for (const r of range.getClientRects()) if (r.width > 0 && r.height > 0 && !tops.some((t) => Math.abs(t - r.top) < 4)) tops.push(r.top);
+  return page
+    .locator('.schema-table')
+    .first()
+    .evaluate((table, limit) => {
+      const out: string[] = [];
+      for (const cell of table.querySelectorAll<HTMLElement>('thead th, tbody td')) {
+        const text = cell.innerText.trim();
+        if (text.length < 2) continue;
+        // the line boxes of the cell's text nodes (tops within 4 px are one line)
+        const tops: number[] = [];
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          for (const r of range.getClientRects()) if (r.width > 0 && r.height > 0 && !tops.some((t) => Math.abs(t - r.top) < 4)) tops.push(r.top);
+        }
+        if (tops.length > limit && text.replace(/\s/g, '').length / tops.length < 5)
+          out.push(`${text.slice(0, 20)} (${tops.length} lines, ${Math.round(cell.getBoundingClientRect().width)}px wide)`);
       }
-      if (tops.length > limit && text.replace(/\s/g, '').length / tops.length < 5) out.push(`${text.slice(0, 20)} (${tops.length} lines, ${Math.round(cell.getBoundingClientRect().width)}px wide)`);
-    }
-    return out;
-  }, max);
+      return out;
+    }, max);
 }
 
 /** Amounts (… 元) in the table that take more than one line. */
 async function wrappedMoney(page: Page) {
-  return page.locator('.schema-table').first().evaluate((table) =>
-    [...table.querySelectorAll<HTMLElement>('td .ant-typography')]
-      .filter((el) => /元$/.test(el.innerText.trim()))
-      .filter((el) => {
-        const range = document.createRange();
-        range.selectNodeContents(el);
-        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
-      })
-      .map((el) => el.innerText),
-  );
+  return page
+    .locator('.schema-table')
+    .first()
+    .evaluate((table) =>
+      [...table.querySelectorAll<HTMLElement>('td .ant-typography')]
+        .filter((el) => /元$/.test(el.innerText.trim()))
+        .filter((el) => {
+          const range = document.createRange();
+          range.selectNodeContents(el);
+          return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+        })
+        .map((el) => el.innerText),
+    );
 }
 
 async function rowsShown(page: Page) {
@@ -93,9 +100,13 @@ test.describe('列表', () => {
     await apiLogin(page, 'agent1');
 
     // a proxy's 502 (an HTML page, no JSON body) (not the task list: it refreshes itself every 10 s)
-    await page.route('**/api/recharge/rollback/getAccounts', (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>502 Bad Gateway</body></html>' }), {
-      times: 1,
-    });
+    await page.route(
+      '**/api/recharge/rollback/getAccounts',
+      (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>502 Bad Gateway</body></html>' }),
+      {
+        times: 1,
+      },
+    );
     await page.goto(FINANCE);
     const error = page.getByTestId('list-error');
     await expect(error).toContainText('接口异常（502）');
@@ -110,16 +121,23 @@ test.describe('列表', () => {
     page.on('request', (r) => {
       if (r.url().includes('/api/client/accounts')) asked += 1;
     });
-    await page.route('**/api/client/accounts', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ code: 500, msg: '系统繁忙，请稍后再试' }) }), {
-      times: 1,
-    });
+    await page.route(
+      '**/api/client/accounts',
+      (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ code: 500, msg: '系统繁忙，请稍后再试' }) }),
+      {
+        times: 1,
+      },
+    );
     await page.goto(SUBACCOUNTS);
     await expect(page.getByTestId('list-error')).toContainText('系统繁忙，请稍后再试');
     await expect(page.locator('.ant-message-notice', { hasText: '系统繁忙' })).toHaveCount(1);
     await page.waitForTimeout(4000); // react-query's retries came after 1 s and 2 s
     baseExpect(asked).toBe(1);
     await expect(page.getByTestId('list-error')).toBeVisible();
-    await page.getByTestId('list-error').getByRole('button', { name: /重\s*试/ }).click();
+    await page
+      .getByTestId('list-error')
+      .getByRole('button', { name: /重\s*试/ })
+      .click();
     await rowsShown(page);
   });
 

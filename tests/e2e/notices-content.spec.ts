@@ -9,7 +9,10 @@ import { apiLogin } from './helpers';
 /** A word from the configured list (server/config/sensitive-words.txt). */
 function configuredWord(): string {
   const text = fs.readFileSync(path.resolve('server/config/sensitive-words.txt'), 'utf8');
-  const words = text.split('\n').map((l) => l.replace(/#.*$/, '').trim()).filter(Boolean);
+  const words = text
+    .split('\n')
+    .map((l) => l.replace(/#.*$/, '').trim())
+    .filter(Boolean);
   return words.find((w) => w === '刷单') ?? words[0];
 }
 

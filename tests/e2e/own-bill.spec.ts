@@ -71,12 +71,15 @@ test('agent1 sees its own bill and sets a credit alarm that really sends an SMS 
   const alarmTasks = async () => {
     const r = await call(page, 'post', '/api/send/sendTask', { page: '1', rows: '50' });
     expect(r.code, r.msg).toBe(0);
-    return (r.data.data ?? r.data.list ?? []).filter((t: { content: string }) => t.content.includes(`提醒额度${threshold}元`)) as { status: number; submitTotal: number; taskSchedule: number; content: string }[];
+    return (r.data.data ?? r.data.list ?? []).filter((t: { content: string }) => t.content.includes(`提醒额度${threshold}元`)) as {
+      status: number;
+      submitTotal: number;
+      taskSchedule: number;
+      content: string;
+    }[];
   };
   // sent over SMPP to the simulator and its receipts recorded: the task completes
-  await expect
-    .poll(async () => (await alarmTasks()).map((t) => [t.submitTotal, t.taskSchedule]), { timeout: 30_000 })
-    .toEqual([[1, 100]]);
+  await expect.poll(async () => (await alarmTasks()).map((t) => [t.submitTotal, t.taskSchedule]), { timeout: 30_000 }).toEqual([[1, 100]]);
   // still below: a second recharge sends nothing more
   expect((await call(page, 'post', '/api/client/recharge', { clientId: 'client1', amount: '1.00' })).code).toBe(0);
   await page.waitForTimeout(2500);

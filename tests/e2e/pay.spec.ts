@@ -83,7 +83,11 @@ test.describe('在线充值', () => {
     await expect(unpaid).toContainText('待支付');
     await expect(unpaid.getByTestId('row-countdown')).toHaveText(/1[45]:\d\d/);
     await unpaid.getByTestId('row-cancel').click();
-    await page.getByRole('dialog').filter({ hasText: '确定取消该支付订单吗？' }).getByRole('button', { name: /^确\s*定$/ }).click();
+    await page
+      .getByRole('dialog')
+      .filter({ hasText: '确定取消该支付订单吗？' })
+      .getByRole('button', { name: /^确\s*定$/ })
+      .click();
     await expect(unpaid).toContainText('已取消');
     await expect(unpaid).toContainText('用户取消');
     await expect(unpaid.getByTestId('row-cancel')).toHaveCount(0);

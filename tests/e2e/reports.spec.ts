@@ -48,7 +48,10 @@ test.describe('报表与首页', () => {
     await expect(picker).toBeHidden();
     // the sign is one of the account's approved signs (the template's 云讯通 is not client1's)
     await page.getByTestId('sign-select').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: /^好易购$/ }).click();
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: /^好易购$/ })
+      .click();
     await page.getByTestId('numbers-input').fill(NUMBERS.join('\n'));
     await expect(page.getByTestId('number-counts')).toContainText(`有效号码：${NUMBERS.length}`);
     await page.getByTestId('submit').click();

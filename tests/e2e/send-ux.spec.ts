@@ -119,7 +119,9 @@ test.describe('短信发送页（issue 27）', () => {
     await expect(page.getByTestId('phone-preview')).toBeVisible({ timeout: 30_000 });
     await shot(page, 'variable');
     await page.goto('/customer/deliverlayout/internaldeliver');
-    await page.getByTestId('content-input').fill('Your verification code is 482913. It expires in 5 minutes. Do not share it with anyone. Thank you for using our service, have a nice day!');
+    await page
+      .getByTestId('content-input')
+      .fill('Your verification code is 482913. It expires in 5 minutes. Do not share it with anyone. Thank you for using our service, have a nice day!');
     await page.getByTestId('intl-numbers').fill('14155552671,12,8613800138000,0044123');
     await page.getByTestId('check-intl').click();
     await expect(page.getByTestId('intl-counts')).toBeVisible();

@@ -31,7 +31,10 @@ async function fillSendPage(page: Page, numbers: string[], opts: { client?: stri
   await expect(picker).toBeHidden();
   // the sign is one of the account's approved signs (the template's 云讯通 is not client1's)
   await page.getByTestId('sign-select').click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: /^好易购$/ }).click();
+  await page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+    .filter({ hasText: /^好易购$/ })
+    .click();
   await page.getByTestId('numbers-input').fill(numbers.join('\n'));
   await expect(page.getByTestId('number-counts')).toContainText(`有效号码：${numbers.length}`);
 }
@@ -153,7 +156,11 @@ test.describe('任务跟进', () => {
     expect(demo.submitTotal).toBe(14);
 
     await page.goto('/customer/deliverlayout/smstask');
-    await page.getByRole('row').filter({ hasText: demo.uid }).getByRole('button', { name: /详\s*情/ }).click();
+    await page
+      .getByRole('row')
+      .filter({ hasText: demo.uid })
+      .getByRole('button', { name: /详\s*情/ })
+      .click();
     const dialog = page.getByRole('dialog', { name: '任务详情' });
     await expect(dialog.getByTestId('resend-failed')).toContainText('（5）');
     await dialog.getByTestId('task-records-link').click();
@@ -193,10 +200,17 @@ test.describe('任务跟进', () => {
 
     // resend the failed numbers: a new task through the ordinary acceptance
     await page.goto('/customer/deliverlayout/smstask');
-    await page.getByRole('row').filter({ hasText: demo.uid }).getByRole('button', { name: /详\s*情/ }).click();
+    await page
+      .getByRole('row')
+      .filter({ hasText: demo.uid })
+      .getByRole('button', { name: /详\s*情/ })
+      .click();
     await expect(dialog.getByTestId('resend-failed')).toContainText('（5）');
     await dialog.getByTestId('resend-failed').click();
-    await page.getByRole('dialog', { name: '重发失败号码' }).getByRole('button', { name: /^重\s*发$/ }).click();
+    await page
+      .getByRole('dialog', { name: '重发失败号码' })
+      .getByRole('button', { name: /^重\s*发$/ })
+      .click();
     await expect(dialog.getByTestId('resent')).toContainText('已创建重发任务');
     const uid = ((await dialog.getByTestId('resent').innerText()).match(/T\d+/) ?? [''])[0];
     const created = (await post(page, '/api/send/sendTask', { page: '1', rows: '1' })).data.list[0];

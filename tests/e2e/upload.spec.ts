@@ -106,7 +106,10 @@ test.describe('大文件分片上传', () => {
     await expect(picker).toBeHidden();
     // the sign is one of the account's approved signs (the template's 云讯通 is not client1's)
     await page.getByTestId('sign-select').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: /^好易购$/ }).click();
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: /^好易购$/ })
+      .click();
     await page.getByTestId('submit').click();
     const confirm = page.getByRole('dialog', { name: '发送确认' });
     await expect(confirm).toContainText(`发送号码数${LINES} 个`, { timeout: 60_000 });

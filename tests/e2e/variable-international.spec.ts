@@ -40,10 +40,16 @@ test('variable SMS: counts, error file, task, each record its own text', async (
   await picker.getByRole('row').filter({ hasText: APPOINT }).getByRole('button', { name: '选择' }).click();
   await expect(page.getByTestId('picked-template')).toContainText('变量个数3');
   await page.getByTestId('sign-select').click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: /^好易购$/ }).click();
+  await page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+    .filter({ hasText: /^好易购$/ })
+    .click();
   await page.getByTestId('smstype-select').click();
   await page.locator('.ant-select-item-option-content', { hasText: '通知' }).click();
-  await page.getByTestId('chunked-upload').locator('input[type=file]').setInputFiles({ name: '预约.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: await variableXlsx() });
+  await page
+    .getByTestId('chunked-upload')
+    .locator('input[type=file]')
+    .setInputFiles({ name: '预约.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: await variableXlsx() });
   const result = page.getByTestId('variable-result');
   await expect(result).toContainText('共 5 行，有效 3 行，错误 1 行，重复 1 行', { timeout: 30_000 });
   const download = page.waitForEvent('download');

@@ -37,7 +37,7 @@ const RAW = [
   `declare const r: { payment_type: number }; export function f() { switch (r.payment_type) { case 11: return 1; } return 0; }`,
   `declare const db: any; export const q = db.where('t.state', '=', 1);`,
   `declare const eb: any; export const q = eb.case().when('status', '=', 7);`,
-  "declare const sql: any; export const q = sql`select 1 from sms_messages m where m.state in (4, 6)`;",
+  'declare const sql: any; export const q = sql`select 1 from sms_messages m where m.state in (4, 6)`;',
 ];
 
 const NAMED = [

@@ -30,9 +30,7 @@ function refsOf(key: string, node: any, out: string[] = []): string[] {
 
 describe('x-internal enums', () => {
   it('are the server-only code tables', () => {
-    expect(internal.sort()).toEqual(
-      ['charge-state', 'file-upload-state', 'ledger-kind', 'product-state', 'push-kind', 'send-kind'].map((n) => `enums/${n}.json`),
-    );
+    expect(internal.sort()).toEqual(['charge-state', 'file-upload-state', 'ledger-kind', 'product-state', 'push-kind', 'send-kind'].map((n) => `enums/${n}.json`));
   });
 
   it('x-internal is an annotation keyword: a strict ajv compiles the enums without complaint', () => {

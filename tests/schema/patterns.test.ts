@@ -102,7 +102,10 @@ const fill = (unit: string, suffix = '') => unit.repeat(Math.ceil((SIZE - suffix
 
 /** the shapes that make backtracking patterns explode, plus the pattern's own alphabet */
 function adversarial(re: RegExp): string[] {
-  const literal = [...new Set(re.source.replace(/\\[dDsSwWbBpPu]|\{[^}]*\}|[\\^$|()[\]*+?]/g, '').split(''))].filter((c) => c.trim()).slice(0, 8).join('');
+  const literal = [...new Set(re.source.replace(/\\[dDsSwWbBpPu]|\{[^}]*\}|[\\^$|()[\]*+?]/g, '').split(''))]
+    .filter((c) => c.trim())
+    .slice(0, 8)
+    .join('');
   return [
     'a@' + fill('a.', '@'),
     fill('a@'),

@@ -34,7 +34,6 @@ describe.each(backends)('request timeout (%s)', (backend) => {
       await app.close().catch(() => {});
     }
   });
-
 });
 
 describe.each(backends)('abuse limits (%s)', (backend) => {

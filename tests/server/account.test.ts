@@ -92,7 +92,12 @@ describe.each(backends)('account area (%s)', (backend) => {
       });
       expect(r.body).toEqual({ code: 0, msg: '保存成功' });
       const info = (await c.get('/api/admin/baseinfo')).body.data;
-      expect(info).toMatchObject({ agent_name: '深圳市新代理科技有限公司', address: '深圳市南山区科技园', auto_template_callback_url: 'https://cb.example.com/tpl', oauth_status: '未认证' });
+      expect(info).toMatchObject({
+        agent_name: '深圳市新代理科技有限公司',
+        address: '深圳市南山区科技园',
+        auto_template_callback_url: 'https://cb.example.com/tpl',
+        oauth_status: '未认证',
+      });
       // the callback URL may be empty
       expect((await c.post('/api/admin/baseinfo/edit', { agent_name: '公司', address: '上海', mobile: a.mobile, auto_template_callback_url: '' })).body.code).toBe(0);
     });
@@ -110,7 +115,14 @@ describe.each(backends)('account area (%s)', (backend) => {
       const c = await loggedIn(t.server, 'client1');
       const r = await c.get('/api/account/clientinfo');
       expect(r.body.code).toBe(0);
-      expect(r.body.data).toMatchObject({ clientid: 'client1', name: '苏州好易购电子商务有限公司', agent_id: 'agent1', oauth_status: 3, needreport: 1, deliveryurl: 'https://client1.demo.smsp.local/sms/report' });
+      expect(r.body.data).toMatchObject({
+        clientid: 'client1',
+        name: '苏州好易购电子商务有限公司',
+        agent_id: 'agent1',
+        oauth_status: 3,
+        needreport: 1,
+        deliveryurl: 'https://client1.demo.smsp.local/sms/report',
+      });
       expect(r.body.data.createtime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
       const agent = await loggedIn(t.server, 'agent0');
       expect((await agent.get('/api/account/clientinfo')).body).toEqual({ code: 403, msg: '无权访问' });
@@ -120,7 +132,15 @@ describe.each(backends)('account area (%s)', (backend) => {
     it('validates, checks uniqueness and the callback rules, saves', async () => {
       const s = await makeAccount(t.server, { user_type: '2', agent: 'agent1', needreport: 1 });
       const c = await loggedIn(t.server, s.clientid);
-      const base = { name: '宁波好货电子商务有限公司', realName: '周敏', mobile: s.mobile, email: s.email, address: '宁波市鄞州区天童南路588号', deliveryurl: 'https://nb.example.com/report', mourl: 'https://nb.example.com/mo' };
+      const base = {
+        name: '宁波好货电子商务有限公司',
+        realName: '周敏',
+        mobile: s.mobile,
+        email: s.email,
+        address: '宁波市鄞州区天童南路588号',
+        deliveryurl: 'https://nb.example.com/report',
+        mourl: 'https://nb.example.com/mo',
+      };
       const post = async (p: Record<string, string>) => (await c.post('/api/account/updateClient', p)).body;
       expect(await post({ ...base, name: '' })).toMatchObject({ code: 400, msg: '请完善输入内容之后再提交' });
       expect(await post({ ...base, email: 'not-mail' })).toMatchObject({ code: 400, msg: '邮箱格式不正确' });
@@ -166,7 +186,14 @@ describe.each(backends)('account area (%s)', (backend) => {
       // the code is used up
       expect(await post({ countryCode: '86', mobile: '13566660001', valcode: code })).toEqual({ code: 500, msg: '验证码错误或已过期' });
       // and the new mobile logs in
-      expect((await t.server.client().init().then((x) => x.login('13566660001'))).body.code).toBe(0);
+      expect(
+        (
+          await t.server
+            .client()
+            .init()
+            .then((x) => x.login('13566660001'))
+        ).body.code,
+      ).toBe(0);
     });
   });
 
@@ -185,8 +212,22 @@ describe.each(backends)('account area (%s)', (backend) => {
       // this session lives on; the other one and its remember token are gone
       expect((await c.get('/api/login/timeout')).body.data).toBe(true);
       expect((await other.get('/api/login/timeout')).body.data).toBe(false);
-      expect((await t.server.client().init().then((x) => x.login(a.clientid, 'Demo1234'))).body.msg).toBe('用户名或密码错误');
-      expect((await t.server.client().init().then((x) => x.login(a.clientid, 'Newpass12'))).body.code).toBe(0);
+      expect(
+        (
+          await t.server
+            .client()
+            .init()
+            .then((x) => x.login(a.clientid, 'Demo1234'))
+        ).body.msg,
+      ).toBe('用户名或密码错误');
+      expect(
+        (
+          await t.server
+            .client()
+            .init()
+            .then((x) => x.login(a.clientid, 'Newpass12'))
+        ).body.code,
+      ).toBe(0);
     });
 
     it('sub-accounts send plain passwords checked by forms/password-change', async () => {
@@ -199,7 +240,14 @@ describe.each(backends)('account area (%s)', (backend) => {
       expect(await post({ oldPassword: 'Demo1234', newPassword: 'Abc12345', confirmPassword: 'Abc12346' })).toMatchObject({ code: 400, msg: '两次输入密码不一致' });
       expect(await post({ oldPassword: 'Nope12345', newPassword: 'Abc12345' })).toEqual({ code: 500, msg: '原密码错误' });
       expect(await post({ oldPassword: 'Demo1234', newPassword: 'Abc12345', confirmPassword: 'Abc12345' })).toEqual({ code: 0, msg: '密码修改成功' });
-      expect((await t.server.client().init().then((x) => x.login(s.clientid, 'Abc12345'))).body.code).toBe(0);
+      expect(
+        (
+          await t.server
+            .client()
+            .init()
+            .then((x) => x.login(s.clientid, 'Abc12345'))
+        ).body.code,
+      ).toBe(0);
     });
   });
 
@@ -272,7 +320,10 @@ describe.each(backends)('account area (%s)', (backend) => {
       expect(list.code).toBe(0);
       expect(list.lines.join('\n')).toContain(a.clientid);
       // labels from schemas/enums, as the CLI printed them before: account kind, certification kind, id type, 待认证
-      const row = list.lines.join('\n').split('\n').find((l) => l.startsWith(a.clientid))!;
+      const row = list.lines
+        .join('\n')
+        .split('\n')
+        .find((l) => l.startsWith(a.clientid))!;
       for (const label of ['代理商', '企业认证', '三证合一', '待认证']) expect(row).toContain(label);
       expect((await cli(t.server, 'cert-reject', a.clientid)).code).toBe(2);
       expect(await cli(t.server, 'cert-reject', a.clientid, '营业执照照片模糊，请重新上传清晰照片')).toMatchObject({ code: 0 });
@@ -319,14 +370,19 @@ describe.each(backends)('account area (%s)', (backend) => {
       expect((await agent0.get('/api/client/cer/info?clientId=client1')).body).toEqual({ code: 403, msg: '无权访问' });
       expect((await agent0.get('/api/client/cer/info?clientId=nobody')).body).toEqual({ code: 403, msg: '无权访问' });
       // a sub-account reads its own certification through /admin/cer/info too
-      expect((await sub.get('/api/admin/cer/info')).body.data).toMatchObject({ clientid: 'client1', agent_id: 'agent1', cert_type: 2, img_url: 'client1/demo-business-licence.png' });
+      expect((await sub.get('/api/admin/cer/info')).body.data).toMatchObject({
+        clientid: 'client1',
+        agent_id: 'agent1',
+        cert_type: 2,
+        img_url: 'client1/demo-business-licence.png',
+      });
       const anon = await t.server.client().init();
       expect((await anon.get('/api/admin/cer/info')).body.code).toBe(401);
     });
   });
 
   describe('an agent certifies its sub-account (POST /client/cer/edit, issue 26 item 1)', () => {
-    it('submits with the agent\'s uploads, ownership checked; the review flows as for the account\'s own', async () => {
+    it("submits with the agent's uploads, ownership checked; the review flows as for the account's own", async () => {
       const sub = await makeAccount(t.server, { user_type: '2', agent: 'agent1', agent_owned: 0 });
       const agent1 = await loggedIn(t.server, 'agent1');
       const img = (await upload(agent1, png(3, 3))).data.path;

@@ -49,7 +49,14 @@ describe.each(backends)('agent overview (%s)', (backend) => {
     expect(l0.find((r) => r.client_id === 'client0')).toMatchObject({ lowBalance: true, lowBalanceThreshold: '100000.00', poolExpireDate: '' });
     const agent1 = await as(t.server, 'agent1');
     const l1 = (await agent1.post('/api/client/accounts', { currentPage: 1, pageRowCount: 15 })).body.data.list as Record<string, unknown>[];
-    const due = (await db(t.server).selectFrom('product_pools').select((eb) => eb.fn.min('due_time').as('d')).where('account_id', '=', await accountId(t.server, 'client1')).where('remaining', '=', 321).executeTakeFirstOrThrow()).d;
+    const due = (
+      await db(t.server)
+        .selectFrom('product_pools')
+        .select((eb) => eb.fn.min('due_time').as('d'))
+        .where('account_id', '=', await accountId(t.server, 'client1'))
+        .where('remaining', '=', 321)
+        .executeTakeFirstOrThrow()
+    ).d;
     const shanghaiDay = new Date(new Date(due as Date).getTime() + 8 * 3_600_000).toISOString().slice(0, 10);
     expect(l1.find((r) => r.client_id === 'client1')).toMatchObject({ poolExpireDate: shanghaiDay });
     // postpaid (client3, billed through its agent): never low

@@ -47,8 +47,24 @@ describe.each(backends)('session, slider, login (%s)', (backend) => {
     it.each([
       ['does not reach the end', humanTrack(260).map(([x, ms]) => [x * 0.8, ms])],
       ['is too fast', humanTrack(260, { ms: 120 })],
-      ['has too few points', [[0, 0], [130, 200], [260, 400]]],
-      ['jumps', [[0, 0], [1, 100], [2, 200], [3, 300], [260, 400]]],
+      [
+        'has too few points',
+        [
+          [0, 0],
+          [130, 200],
+          [260, 400],
+        ],
+      ],
+      [
+        'jumps',
+        [
+          [0, 0],
+          [1, 100],
+          [2, 200],
+          [3, 300],
+          [260, 400],
+        ],
+      ],
       ['goes back and forth', Array.from({ length: 20 }, (_, i) => [i === 19 ? 260 : (i % 2) * 100 + i, i * 40])],
       ['runs time backwards', humanTrack(260).map(([x, ms], i) => [x, i === 5 ? 0 : ms])],
     ])('refuses a track that %s', async (_name, track) => {
@@ -60,7 +76,19 @@ describe.each(backends)('session, slider, login (%s)', (backend) => {
 
     it('refuses malformed payloads with the slider message', async () => {
       const c = await t.server.client().init();
-      for (const payload of [{}, { server: 'x', width: 260 }, { server: 'x', width: 'wide', track: [[0, 0]] }, { server: 'x', width: 260, track: [['a', 'b'], [1, 2]] }]) {
+      for (const payload of [
+        {},
+        { server: 'x', width: 260 },
+        { server: 'x', width: 'wide', track: [[0, 0]] },
+        {
+          server: 'x',
+          width: 260,
+          track: [
+            ['a', 'b'],
+            [1, 2],
+          ],
+        },
+      ]) {
         const r = await c.post('/api/captcha/slider/verify', payload, { json: true });
         expect(r.body.code).toBe(400);
         expect(r.body.msg).toBe('请按住滑块，拖到最右边');
@@ -70,7 +98,18 @@ describe.each(backends)('session, slider, login (%s)', (backend) => {
     it('uses a challenge once, even after a failed try', async () => {
       const c = await t.server.client().init();
       const { body: ch } = await c.get('/api/captcha/slider');
-      const bad = await c.post('/api/captcha/slider/verify', { server: ch.data.server, width: 260, track: [[0, 0], [1, 1]] }, { json: true });
+      const bad = await c.post(
+        '/api/captcha/slider/verify',
+        {
+          server: ch.data.server,
+          width: 260,
+          track: [
+            [0, 0],
+            [1, 1],
+          ],
+        },
+        { json: true },
+      );
       expect(bad.body.code).toBe(400);
       const again = await c.post('/api/captcha/slider/verify', { server: ch.data.server, width: 260, track: humanTrack(260) }, { json: true });
       expect(again.body).toEqual({ code: 400, msg: '验证已失效，请重新拖动滑块' });

@@ -23,7 +23,12 @@ async function ledgerOf(s: TestServer, clientid: string) {
 }
 
 async function events(s: TestServer, clientid: string) {
-  return db(s).selectFrom('credit_alarm_events').selectAll().where('account_id', '=', await accountId(s, clientid)).orderBy('id').execute();
+  return db(s)
+    .selectFrom('credit_alarm_events')
+    .selectAll()
+    .where('account_id', '=', await accountId(s, clientid))
+    .orderBy('id')
+    .execute();
 }
 
 const today = (s: TestServer) => new Date(s.clock.now().getTime() + 8 * 3600_000).toISOString().slice(0, 10);
@@ -46,15 +51,40 @@ describe.each(backends)('bills (%s)', (backend) => {
     expect(r.body.data.totalCount).toBe(ledger.length);
     expect(r.body.data.list.map((x: any) => x.id)).toEqual(ledger.map((l) => l.id));
     const [credit, recharge] = r.body.data.list;
-    expect(credit).toMatchObject({ rownum: 1, financial_type: 0, financial_type_str: '入账', payment_type: 9, payment_type_str: '提升额度', amount_str: '1000.00', remark: '临时提额' });
+    expect(credit).toMatchObject({
+      rownum: 1,
+      financial_type: 0,
+      financial_type_str: '入账',
+      payment_type: 9,
+      payment_type_str: '提升额度',
+      amount_str: '1000.00',
+      remark: '临时提额',
+    });
     // a recharge names the sub-account (its request id is a resubmit guard, not an order number: not shown)
-    expect(recharge).toMatchObject({ rownum: 2, financial_type: 1, financial_type_str: '出账', payment_type: 12, payment_type_str: '子账户充值', amount_str: '-10.25', order_id: '', counterpart: 'client1（苏州好易购电子商务有限公司）', remark: '子账户充值 client1（苏州好易购电子商务有限公司）', admin_name: 'agent1', paymentId: '' });
+    expect(recharge).toMatchObject({
+      rownum: 2,
+      financial_type: 1,
+      financial_type_str: '出账',
+      payment_type: 12,
+      payment_type_str: '子账户充值',
+      amount_str: '-10.25',
+      order_id: '',
+      counterpart: 'client1（苏州好易购电子商务有限公司）',
+      remark: '子账户充值 client1（苏州好易购电子商务有限公司）',
+      admin_name: 'agent1',
+      paymentId: '',
+    });
     // the agent's own note follows the name; a rollback names the sub-account too
     expect((await agent1.post('/api/client/recharge', { clientId: 'client1', amount: '1.00', remark: '11月套餐' })).body.code).toBe(0);
     expect((await agent1.post('/api/client/rollback', { clientId: 'client1', amount: '1.00' })).body.code).toBe(0);
     const [back, noted] = (await agent1.post('/api/finance/bill/self', { currentPage: 1, pageRowCount: 2 })).body.data.list;
     expect(noted).toMatchObject({ payment_type_str: '子账户充值', amount_str: '-1.00', remark: '子账户充值 client1（苏州好易购电子商务有限公司）：11月套餐' });
-    expect(back).toMatchObject({ payment_type_str: '子账户回退', amount_str: '1.00', counterpart: 'client1（苏州好易购电子商务有限公司）', remark: '子账户回退 client1（苏州好易购电子商务有限公司）' });
+    expect(back).toMatchObject({
+      payment_type_str: '子账户回退',
+      amount_str: '1.00',
+      counterpart: 'client1（苏州好易购电子商务有限公司）',
+      remark: '子账户回退 client1（苏州好易购电子商务有限公司）',
+    });
     // every row traceable: its id is a ledger row of this account with the same amount
     for (const row of r.body.data.list) expect(ledger.find((l) => l.id === row.id)?.amount).toBe(row.amount_str);
 
@@ -82,7 +112,10 @@ describe.each(backends)('bills (%s)', (backend) => {
     expect(future.body.data).toMatchObject({ list: [], totalCount: 0 });
 
     expect((await agent1.post('/api/finance/bill/self', { start_time_day: '2026-02-31' })).body).toMatchObject({ code: 400, msg: '日期格式不正确' });
-    expect((await agent1.post('/api/finance/bill/self', { start_time_day: '2026-03-02', end_time_day: '2026-03-01' })).body).toMatchObject({ code: 400, msg: '结束日期不能早于开始日期' });
+    expect((await agent1.post('/api/finance/bill/self', { start_time_day: '2026-03-02', end_time_day: '2026-03-01' })).body).toMatchObject({
+      code: 400,
+      msg: '结束日期不能早于开始日期',
+    });
     // the order number is matched literally: LIKE wildcards find nothing
     expect((await agent1.post('/api/finance/bill/self', { order_id: '%' })).body.data.totalCount).toBe(0);
     expect((await agent1.post('/api/finance/bill/self', { order_id: '_RD-own-1' })).body.data.totalCount).toBe(0);
@@ -103,7 +136,20 @@ describe.each(backends)('bills (%s)', (backend) => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(r.raw.rawPayload as any);
     const ws = wb.worksheets[0];
-    expect((ws.getRow(1).values as string[]).slice(1)).toEqual(['序号', '流水编号', '收支类型', '业务类型', '金额(元)', '余额(元)', '对方账户', '订单号', '支付单号', '操作人', '备注', '时间']);
+    expect((ws.getRow(1).values as string[]).slice(1)).toEqual([
+      '序号',
+      '流水编号',
+      '收支类型',
+      '业务类型',
+      '金额(元)',
+      '余额(元)',
+      '对方账户',
+      '订单号',
+      '支付单号',
+      '操作人',
+      '备注',
+      '时间',
+    ]);
     const expense = (await ledgerOf(server, 'agent1')).filter((l) => l.amount.startsWith('-'));
     expect(ws.rowCount - 1).toBe(expense.length);
     expect(ws.getRow(2).getCell(2).value).toBe(expense[0].id);
@@ -165,7 +211,8 @@ describe.each(backends)('bills (%s)', (backend) => {
     const edit = (p: Record<string, unknown>) => agent1.post('/api/finance/agentBalanceAlarm/edit', p);
     for (const bad of ['', 'abc', '1.5', '-1', ' ']) expect((await edit({ alarmAmount: bad, alarmPhone: '13800138000' })).body).toMatchObject({ code: 400, msg: AMOUNT_MSG });
     expect((await edit({ alarmPhone: '13800138000' })).body).toMatchObject({ code: 400, msg: AMOUNT_MSG });
-    for (const big of ['1000001', '2000000', '99999999', '00001000001']) expect((await edit({ alarmAmount: big, alarmPhone: '13800138000' })).body).toMatchObject({ code: 400, msg: MAX_MSG });
+    for (const big of ['1000001', '2000000', '99999999', '00001000001'])
+      expect((await edit({ alarmAmount: big, alarmPhone: '13800138000' })).body).toMatchObject({ code: 400, msg: MAX_MSG });
     for (const bad of ['123', '1380013800', '23800138000', '13800138000,', '13800138000，13900139000', '13800138000;13900139000'])
       expect((await edit({ alarmAmount: '100', alarmPhone: bad })).body).toMatchObject({ code: 400, msg: PHONE_MSG });
     expect((await edit({ alarmAmount: '100', alarmPhone: '13800138000,13900139000,13800138000' })).body).toMatchObject({ code: 400, msg: DUP_MSG });
@@ -236,7 +283,11 @@ describe.each(backends)('bills (%s)', (backend) => {
     const msgs = await db(server)
       .selectFrom('sms_messages as m')
       .select(['m.id', 'm.phone', 'm.state', 'm.price', queuedAt.as('next_at')])
-      .where('m.task_id', 'in', after.map((e) => e.task_id!))
+      .where(
+        'm.task_id',
+        'in',
+        after.map((e) => e.task_id!),
+      )
       .orderBy('m.id')
       .execute();
     expect(msgs.map((m) => m.phone).sort()).toEqual(['13800138000']);
@@ -255,7 +306,15 @@ describe.each(backends)('bills (%s)', (backend) => {
     const toPhones = link.requests.filter((q) => msgs.some((m) => m.id === q.ref));
     expect(toPhones).toHaveLength(1);
     expect(toPhones[0].text).toContain('请及时充值');
-    const done = await db(server).selectFrom('sms_messages').select('state').where('task_id', 'in', after.map((e) => e.task_id!)).execute();
+    const done = await db(server)
+      .selectFrom('sms_messages')
+      .select('state')
+      .where(
+        'task_id',
+        'in',
+        after.map((e) => e.task_id!),
+      )
+      .execute();
     expect(done.every((m) => m.state === 3)).toBe(true);
     expect(await balance(server, 'agent0')).toBe(balanceBefore);
     expect(await ledgerViolations(server)).toEqual([]);
@@ -295,7 +354,11 @@ describe.each(backends)('bills (%s)', (backend) => {
     // the balance sits at the threshold: a 1.00 recharge of a sub-account falls below, its rollback re-arms
     const threshold = Number(await balance(server, 'agent0'));
     expect(Number.isInteger(threshold)).toBe(true);
-    await db(server).updateTable('credit_alarms').set({ alarm_amount: String(threshold), alarm_phones: `${attackPhones},13800138000`, armed: true }).where('account_id', '=', id).execute();
+    await db(server)
+      .updateTable('credit_alarms')
+      .set({ alarm_amount: String(threshold), alarm_phones: `${attackPhones},13800138000`, armed: true })
+      .where('account_id', '=', id)
+      .execute();
     const before = (await events(server, 'agent0')).length;
     const statsBefore = await bills.alarmStats();
     for (let i = 0; i < 10; i++) {

@@ -95,7 +95,16 @@ describe.each(backends)('blacklist (%s)', (backend) => {
     t.server.clock.advance(3100);
     const r = await client0.post(
       '/api/send/sendTim',
-      { jsmsAccessTimerSms: { sign: '云讯通', smstype: 5, templateId: mktTpl, content: MARKETING_FIXED, mobilelist: '13700000002,18600186001', sendtime: shanghai(new Date(t.server.clock.t + 30 * MIN)) } },
+      {
+        jsmsAccessTimerSms: {
+          sign: '云讯通',
+          smstype: 5,
+          templateId: mktTpl,
+          content: MARKETING_FIXED,
+          mobilelist: '13700000002,18600186001',
+          sendtime: shanghai(new Date(t.server.clock.t + 30 * MIN)),
+        },
+      },
       { json: true },
     );
     expect(r.body).toMatchObject({ code: 0, data: { submitTotal: 1, blacklistNum: 1 } });
@@ -107,13 +116,24 @@ describe.each(backends)('blacklist (%s)', (backend) => {
       t.server.clock.advance(3100);
       const r = await client0.post(
         '/api/send/sendTim',
-        { jsmsAccessTimerSms: { sign: '云讯通', smstype: 5, templateId: mktTpl, content: MARKETING_FIXED, mobilelist: mobiles, sendtime: shanghai(new Date(t.server.clock.t + 30 * MIN)) }, ...extra },
+        {
+          jsmsAccessTimerSms: {
+            sign: '云讯通',
+            smstype: 5,
+            templateId: mktTpl,
+            content: MARKETING_FIXED,
+            mobilelist: mobiles,
+            sendtime: shanghai(new Date(t.server.clock.t + 30 * MIN)),
+          },
+          ...extra,
+        },
         { json: true },
       );
       expect(r.body).toMatchObject({ code: 0, data: { blacklistNum: 0 } });
       return task(t.server, r.body.data.taskId);
     };
-    const phonesOf = async (taskId: number) => (await db(t.server).selectFrom('sms_messages').select('phone').where('task_id', '=', taskId).orderBy('phone').execute()).map((m) => m.phone);
+    const phonesOf = async (taskId: number) =>
+      (await db(t.server).selectFrom('sms_messages').select('phone').where('task_id', '=', taskId).orderBy('phone').execute()).map((m) => m.phone);
     const before = await balance(t.server, 'client0');
     // charged at acceptance: three messages of 0.045 → 0.14
     const charged = await timed('18600186100,18600186101,18600186102');
@@ -149,7 +169,10 @@ describe.each(backends)('blacklist (%s)', (backend) => {
 
   it('a notification (verification) send is not filtered', async () => {
     await cli(t.server, 'blacklist-add', '18600186000');
-    await db(t.server).insertInto('blacklist').values({ account_id: await accountId(t.server, 'client1'), phone: '13800138000', source: 2 }).execute();
+    await db(t.server)
+      .insertInto('blacklist')
+      .values({ account_id: await accountId(t.server, 'client1'), phone: '13800138000', source: 2 })
+      .execute();
     const r = await send(client1, { sign: '好易购', smstype: 4, templateId: codeTpl, content: codeContent, mobile: '13800138000,18600186000,13700000004' });
     expect(r.body).toMatchObject({ code: 0, data: { submitTotal: 3, blacklistNum: 0 } });
     expect(r.body.msg).toBe('提交成功');
@@ -186,14 +209,23 @@ describe.each(backends)('blacklist (%s)', (backend) => {
   it('the look-up is set-based: more numbers than a batch, every blacklisted one found', async () => {
     const id = await accountId(t.server, 'client0');
     const phones = Array.from({ length: LOOKUP_BATCH + 5 }, (_, i) => `135${String(i).padStart(8, '0')}`);
-    await db(t.server).insertInto('blacklist').values([{ account_id: id, phone: phones[3], source: 2 }, { account_id: id, phone: phones[LOOKUP_BATCH + 2], source: 2 }]).execute();
+    await db(t.server)
+      .insertInto('blacklist')
+      .values([
+        { account_id: id, phone: phones[3], source: 2 },
+        { account_id: id, phone: phones[LOOKUP_BATCH + 2], source: 2 },
+      ])
+      .execute();
     const found = await blacklistedOf(db(t.server), id, phones);
     expect([...found].sort()).toEqual([phones[3], phones[LOOKUP_BATCH + 2]].sort());
     // a send smaller than the lists: the send's numbers joined with the lists' index
     expect([...(await blacklistedOf(db(t.server), id, [phones[3]]))]).toEqual([phones[3]]);
     expect([...(await blacklistedOf(db(t.server), id, ['13900000009']))]).toEqual(['13900000009']);
     expect([...(await blacklistedOf(db(t.server), id, [phones[4]]))]).toEqual([]);
-    await db(t.server).deleteFrom('blacklist').where('phone', 'in', [phones[3], phones[LOOKUP_BATCH + 2]]).execute();
+    await db(t.server)
+      .deleteFrom('blacklist')
+      .where('phone', 'in', [phones[3], phones[LOOKUP_BATCH + 2]])
+      .execute();
   });
 
   it('the console: list, add, delete, export; an account sees only its own, an agent its own and its sub-accounts’', async () => {
@@ -203,7 +235,12 @@ describe.each(backends)('blacklist (%s)', (backend) => {
     expect((await client1.post('/api/blacklist/add', { phones: '12345' })).body).toMatchObject({ code: 400, msg: '没有有效的手机号码' });
     const own = await client1.post('/api/blacklist/list', {});
     expect(own.body.data.list.map((r: { phone: string }) => r.phone).sort()).toEqual(['13600000001', '13600000002', '13700000004', '13800138000']);
-    expect(own.body.data.list.find((r: { phone: string }) => r.phone === '13600000001')).toMatchObject({ source: 2, remark: '客户要求', createdBy: 'client1', clientid: 'client1' });
+    expect(own.body.data.list.find((r: { phone: string }) => r.phone === '13600000001')).toMatchObject({
+      source: 2,
+      remark: '客户要求',
+      createdBy: 'client1',
+      clientid: 'client1',
+    });
     const bySource = await client1.post('/api/blacklist/list', { source: 1 });
     expect(bySource.body.data.list.map((r: { phone: string }) => r.phone)).toEqual(['13700000004']);
     const byPhone = await client1.post('/api/blacklist/list', { phone: '1360000000' });

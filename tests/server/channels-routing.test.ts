@@ -43,10 +43,14 @@ async function waitFor(what: string, cond: () => Promise<boolean> | boolean, ms 
 
 /** every message delivered (receipts applied), the task completed */
 async function waitDelivered(server: TestServer, id: number, ms = 60_000) {
-  await waitFor(`task ${id} delivered`, async () => {
-    const tr = await taskRow(server, id);
-    return tr.status === 3 && tr.success_num === tr.submit_total;
-  }, ms);
+  await waitFor(
+    `task ${id} delivered`,
+    async () => {
+      const tr = await taskRow(server, id);
+      return tr.status === 3 && tr.success_num === tr.submit_total;
+    },
+    ms,
+  );
 }
 
 async function expectMoneyExact(server: TestServer, taskId: number) {
@@ -88,17 +92,26 @@ describe.each(backends)('routing among channels (%s)', (backend) => {
     const port = a.port;
     const la = linkTo(a);
     const lb = linkTo(b);
-    const d = new Dispatcher(server.app.ctx, [
-      { name: 'a', link: la, priority: 0 },
-      { name: 'b', link: lb, priority: 1 },
-    ], { ...OPTS, failoverMs: 400 });
+    const d = new Dispatcher(
+      server.app.ctx,
+      [
+        { name: 'a', link: la, priority: 0 },
+        { name: 'b', link: lb, priority: 1 },
+      ],
+      { ...OPTS, failoverMs: 400 },
+    );
     const account = await accountId(server);
     try {
       await Promise.all([la.waitReady(5000), lb.waitReady(5000)]);
       d.start();
       const t1 = await insertFixtureTask(db, { accountId: account, count: 60, nextAt: new Date(), phoneBase: 13900000000 });
       await waitDelivered(server, t1.id);
-      expect(sentOn({ a, b }, (await messages(server, t1.id)).map((m) => m.id))).toEqual({ a: 60 });
+      expect(
+        sentOn(
+          { a, b },
+          (await messages(server, t1.id)).map((m) => m.id),
+        ),
+      ).toEqual({ a: 60 });
 
       // a goes away: after failover_ms its traffic goes to b (what a's link could not write comes back as retry)
       await a.close();
@@ -107,7 +120,12 @@ describe.each(backends)('routing among channels (%s)', (backend) => {
       await waitDelivered(server, t2.id);
       const m2 = await messages(server, t2.id);
       expect(m2.every((m) => m.channel === 'b' && m.state === 3)).toBe(true);
-      expect(sentOn({ a, b }, m2.map((m) => m.id))).toEqual({ b: 60 });
+      expect(
+        sentOn(
+          { a, b },
+          m2.map((m) => m.id),
+        ),
+      ).toEqual({ b: 60 });
 
       // a comes back on its port: once bound, priority 0 takes the traffic again
       a = await startSimulator({ ...DELIVER_ALL, seed: 3, port });
@@ -116,7 +134,12 @@ describe.each(backends)('routing among channels (%s)', (backend) => {
       await waitDelivered(server, t3.id);
       const m3 = await messages(server, t3.id);
       expect(m3.every((m) => m.channel === 'a')).toBe(true);
-      expect(sentOn({ a, b }, m3.map((m) => m.id))).toEqual({ a: 60 });
+      expect(
+        sentOn(
+          { a, b },
+          m3.map((m) => m.id),
+        ),
+      ).toEqual({ a: 60 });
       for (const id of [t1.id, t2.id, t3.id]) await expectMoneyExact(server, id);
     } finally {
       await d.stop();
@@ -125,17 +148,21 @@ describe.each(backends)('routing among channels (%s)', (backend) => {
     }
   }, 120_000);
 
-  it('weight: one priority\'s channels share the traffic by weight (3 : 1, within 5 points)', async () => {
+  it("weight: one priority's channels share the traffic by weight (3 : 1, within 5 points)", async () => {
     const { server } = t;
     const db = server.handle.db;
     const a = await startSimulator({ ...DELIVER_ALL, seed: 4 });
     const b = await startSimulator({ ...DELIVER_ALL, seed: 5 });
     const la = linkTo(a);
     const lb = linkTo(b);
-    const d = new Dispatcher(server.app.ctx, [
-      { name: 'a', link: la, weight: 3 },
-      { name: 'b', link: lb, weight: 1 },
-    ], OPTS);
+    const d = new Dispatcher(
+      server.app.ctx,
+      [
+        { name: 'a', link: la, weight: 3 },
+        { name: 'b', link: lb, weight: 1 },
+      ],
+      OPTS,
+    );
     const N = 400;
     const { id } = await insertFixtureTask(db, { accountId: await accountId(server), count: N, nextAt: new Date(), phoneBase: 13930000000 });
     try {
@@ -147,7 +174,10 @@ describe.each(backends)('routing among channels (%s)', (backend) => {
       await Promise.all([la.close(), lb.close(), a.close(), b.close()]);
     }
     const ms = await messages(server, id);
-    const on = sentOn({ a, b }, ms.map((m) => m.id));
+    const on = sentOn(
+      { a, b },
+      ms.map((m) => m.id),
+    );
     expect(on.a + on.b).toBe(N);
     expect(Math.abs(on.a / N - 0.75)).toBeLessThanOrEqual(0.05);
     // the channel recorded is the one that got it
@@ -155,7 +185,7 @@ describe.each(backends)('routing among channels (%s)', (backend) => {
     await expectMoneyExact(server, id);
   }, 90_000);
 
-  it('max_per_second: the simulator never counts more submits in a second than the channel\'s limit (+ a tenth), and the rest waits', async () => {
+  it("max_per_second: the simulator never counts more submits in a second than the channel's limit (+ a tenth), and the rest waits", async () => {
     const { server } = t;
     const db = server.handle.db;
     const a = await startSimulator({ ...DELIVER_ALL, seed: 6 });
@@ -181,7 +211,12 @@ describe.each(backends)('routing among channels (%s)', (backend) => {
     expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(Math.ceil(LIMIT * 1.1));
     // 140 at 40 a second: at least 3 seconds
     expect(at[at.length - 1] - T0).toBeGreaterThanOrEqual(2000);
-    expect(sentOn({ a }, (await messages(server, id)).map((m) => m.id))).toEqual({ a: N });
+    expect(
+      sentOn(
+        { a },
+        (await messages(server, id)).map((m) => m.id),
+      ),
+    ).toEqual({ a: N });
     await expectMoneyExact(server, id);
   }, 90_000);
 
@@ -193,7 +228,10 @@ describe.each(backends)('routing among channels (%s)', (backend) => {
     const b = await startSimulator({ ...DELIVER_ALL, seed: 8 });
     const la = linkTo(a, '&window=40&throttle_ms=100');
     const lb = linkTo(b);
-    const routes: ChannelRoute[] = [{ name: 'a', link: la, priority: 0 }, { name: 'b', link: lb, priority: 1 }];
+    const routes: ChannelRoute[] = [
+      { name: 'a', link: la, priority: 0 },
+      { name: 'b', link: lb, priority: 1 },
+    ];
     const d = new Dispatcher(server.app.ctx, routes, { ...OPTS, throttleFailoverMs: 60_000 });
     const account = await accountId(server);
     try {
@@ -204,7 +242,12 @@ describe.each(backends)('routing among channels (%s)', (backend) => {
       const m1 = await messages(server, t1.id);
       // throttled, retried on it: everything on a, delivered, nothing twice
       expect(a.counts().throttled).toBeGreaterThan(0);
-      expect(sentOn({ a, b }, m1.map((m) => m.id))).toEqual({ a: 90 });
+      expect(
+        sentOn(
+          { a, b },
+          m1.map((m) => m.id),
+        ),
+      ).toEqual({ a: 90 });
       expect(m1.every((m) => m.state === 3)).toBe(true);
       expect(m1.some((m) => m.attempts > 1)).toBe(true);
       // the back-off: the budget halves down to 1 and the link pauses throttle_ms after each throttled
@@ -257,7 +300,12 @@ describe.each(backends)('routing among channels (%s)', (backend) => {
       const t1 = await insertFixtureTask(db, { accountId: account, count: 80, nextAt: new Date(), phoneBase: 13980000000 });
       await waitDelivered(server, t1.id);
       const m1 = await messages(server, t1.id);
-      expect(sentOn({ a, b }, m1.map((m) => m.id))).toEqual({ b: 80 });
+      expect(
+        sentOn(
+          { a, b },
+          m1.map((m) => m.id),
+        ),
+      ).toEqual({ b: 80 });
       expect(m1.every((m) => m.channel === 'bb')).toBe(true);
 
       // a second row, at a better priority: both workers move to it
@@ -278,7 +326,12 @@ describe.each(backends)('routing among channels (%s)', (backend) => {
       await waitDelivered(server, t3.id);
       expect((await messages(server, t3.id)).every((m) => m.channel === '')).toBe(true);
       for (const id of [t1.id, t2.id, t3.id]) {
-        expect(sentOn({ a, b }, (await messages(server, id)).map((m) => m.id))['-']).toBeUndefined();
+        expect(
+          sentOn(
+            { a, b },
+            (await messages(server, id)).map((m) => m.id),
+          )['-'],
+        ).toBeUndefined();
         await expectMoneyExact(server, id);
       }
     } finally {
@@ -304,70 +357,87 @@ async function perlSmsc(throttle: number) {
 describe.each(backends)('throttling by an SMSC we did not write (Perl Net::SMPP, %s)', (backend) => {
   const t = useServer(backend, { build: { now: () => new Date() } });
 
-  it.skipIf(!perlSmpp)('0x58 for its first 24 submits: the messages are retried on it, each accepted once, none failed [skipped without perl Net::SMPP]', async () => {
-    const { server } = t;
-    const db = server.handle.db;
-    const perl = await perlSmsc(24);
-    // a configured SMSC: no ref TLV
-    const lp: SmscLinkHandle = createSmscLink(parseSmppUrl(`smpp://esme:pw@127.0.0.1:${perl.port}?window=10&throttle_ms=50&receipt_batch_ms=5&queue_wait_ms=2000`));
-    const d = new Dispatcher(server.app.ctx, [{ name: 'p', link: lp }], OPTS);
-    const N = 80;
-    const { id } = await insertFixtureTask(db, { accountId: await accountId(server), count: N, nextAt: new Date(), phoneBase: 13500000000 });
-    try {
-      await lp.waitReady(5000);
-      d.start();
-      await waitDelivered(server, id);
-    } finally {
-      await d.stop();
-      await lp.close();
-      await perl.exited;
-      perl.child.kill();
-    }
-    const ms = await messages(server, id);
-    const throttled = perl.lines.filter((l) => l.startsWith('throttled ')).map((l) => l.split(' ')[2]);
-    const accepted = perl.lines.filter((l) => l.startsWith('submit ')).map((l) => l.split(' ')[2]);
-    expect(throttled).toHaveLength(24);
-    // every message accepted exactly once, delivered; the throttled ones were tried again
-    expect(accepted.sort()).toEqual(ms.map((m) => m.phone).sort());
-    expect(ms.every((m) => m.state === 3 && m.channel === 'p')).toBe(true);
-    for (const phone of new Set(throttled)) expect(ms.find((m) => m.phone === phone)!.attempts).toBeGreaterThan(1);
-    await expectMoneyExact(server, id);
-  }, 90_000);
+  it.skipIf(!perlSmpp)(
+    '0x58 for its first 24 submits: the messages are retried on it, each accepted once, none failed [skipped without perl Net::SMPP]',
+    async () => {
+      const { server } = t;
+      const db = server.handle.db;
+      const perl = await perlSmsc(24);
+      // a configured SMSC: no ref TLV
+      const lp: SmscLinkHandle = createSmscLink(parseSmppUrl(`smpp://esme:pw@127.0.0.1:${perl.port}?window=10&throttle_ms=50&receipt_batch_ms=5&queue_wait_ms=2000`));
+      const d = new Dispatcher(server.app.ctx, [{ name: 'p', link: lp }], OPTS);
+      const N = 80;
+      const { id } = await insertFixtureTask(db, { accountId: await accountId(server), count: N, nextAt: new Date(), phoneBase: 13500000000 });
+      try {
+        await lp.waitReady(5000);
+        d.start();
+        await waitDelivered(server, id);
+      } finally {
+        await d.stop();
+        await lp.close();
+        await perl.exited;
+        perl.child.kill();
+      }
+      const ms = await messages(server, id);
+      const throttled = perl.lines.filter((l) => l.startsWith('throttled ')).map((l) => l.split(' ')[2]);
+      const accepted = perl.lines.filter((l) => l.startsWith('submit ')).map((l) => l.split(' ')[2]);
+      expect(throttled).toHaveLength(24);
+      // every message accepted exactly once, delivered; the throttled ones were tried again
+      expect(accepted.sort()).toEqual(ms.map((m) => m.phone).sort());
+      expect(ms.every((m) => m.state === 3 && m.channel === 'p')).toBe(true);
+      for (const phone of new Set(throttled)) expect(ms.find((m) => m.phone === phone)!.attempts).toBeGreaterThan(1);
+      await expectMoneyExact(server, id);
+    },
+    90_000,
+  );
 
-  it.skipIf(!perlSmpp)('throttling that lasts (0x58 to everything): after throttle_failover_ms its traffic goes to the next channel, nothing fails or is sent twice [skipped without perl Net::SMPP]', async () => {
-    const { server } = t;
-    const db = server.handle.db;
-    const perl = await perlSmsc(1_000_000);
-    const b = await startSimulator({ ...DELIVER_ALL, seed: 11 });
-    const lp: SmscLinkHandle = createSmscLink(parseSmppUrl(`smpp://esme:pw@127.0.0.1:${perl.port}?window=10&throttle_ms=50&receipt_batch_ms=5&queue_wait_ms=2000`));
-    const lb = linkTo(b);
-    const d = new Dispatcher(server.app.ctx, [
-      { name: 'p', link: lp, priority: 0 },
-      { name: 'b', link: lb, priority: 1 },
-    ], { ...OPTS, throttleFailoverMs: 300 });
-    const N = 100;
-    const { id } = await insertFixtureTask(db, { accountId: await accountId(server), count: N, nextAt: new Date(), phoneBase: 13510000000 });
-    const T0 = Date.now();
-    try {
-      await Promise.all([lp.waitReady(5000), lb.waitReady(5000)]);
-      d.start();
-      await waitDelivered(server, id);
-    } finally {
-      await d.stop();
-      await Promise.all([lp.close(), lb.close()]);
-      await b.close();
-      await perl.exited;
-      perl.child.kill();
-    }
-    const ms = await messages(server, id);
-    const throttled = perl.lines.filter((l) => l.startsWith('throttled '));
-    expect(perl.lines.filter((l) => l.startsWith('submit '))).toEqual([]);
-    expect(sentOn({ b }, ms.map((m) => m.id))).toEqual({ b: N });
-    expect(ms.every((m) => m.state === 3 && m.channel === 'b')).toBe(true);
-    // p got what the lanes routed to it before it was out of routing, then one probe a second
-    expect(throttled.length).toBeGreaterThan(0);
-    expect(throttled.length).toBeLessThan(N);
-    expect(throttled.length).toBeLessThanOrEqual(2 * OPTS.batchSize! + 40 + Math.ceil((Date.now() - T0) / 1000));
-    await expectMoneyExact(server, id);
-  }, 90_000);
+  it.skipIf(!perlSmpp)(
+    'throttling that lasts (0x58 to everything): after throttle_failover_ms its traffic goes to the next channel, nothing fails or is sent twice [skipped without perl Net::SMPP]',
+    async () => {
+      const { server } = t;
+      const db = server.handle.db;
+      const perl = await perlSmsc(1_000_000);
+      const b = await startSimulator({ ...DELIVER_ALL, seed: 11 });
+      const lp: SmscLinkHandle = createSmscLink(parseSmppUrl(`smpp://esme:pw@127.0.0.1:${perl.port}?window=10&throttle_ms=50&receipt_batch_ms=5&queue_wait_ms=2000`));
+      const lb = linkTo(b);
+      const d = new Dispatcher(
+        server.app.ctx,
+        [
+          { name: 'p', link: lp, priority: 0 },
+          { name: 'b', link: lb, priority: 1 },
+        ],
+        { ...OPTS, throttleFailoverMs: 300 },
+      );
+      const N = 100;
+      const { id } = await insertFixtureTask(db, { accountId: await accountId(server), count: N, nextAt: new Date(), phoneBase: 13510000000 });
+      const T0 = Date.now();
+      try {
+        await Promise.all([lp.waitReady(5000), lb.waitReady(5000)]);
+        d.start();
+        await waitDelivered(server, id);
+      } finally {
+        await d.stop();
+        await Promise.all([lp.close(), lb.close()]);
+        await b.close();
+        await perl.exited;
+        perl.child.kill();
+      }
+      const ms = await messages(server, id);
+      const throttled = perl.lines.filter((l) => l.startsWith('throttled '));
+      expect(perl.lines.filter((l) => l.startsWith('submit '))).toEqual([]);
+      expect(
+        sentOn(
+          { b },
+          ms.map((m) => m.id),
+        ),
+      ).toEqual({ b: N });
+      expect(ms.every((m) => m.state === 3 && m.channel === 'b')).toBe(true);
+      // p got what the lanes routed to it before it was out of routing, then one probe a second
+      expect(throttled.length).toBeGreaterThan(0);
+      expect(throttled.length).toBeLessThan(N);
+      expect(throttled.length).toBeLessThanOrEqual(2 * OPTS.batchSize! + 40 + Math.ceil((Date.now() - T0) / 1000));
+      await expectMoneyExact(server, id);
+    },
+    90_000,
+  );
 });

@@ -35,7 +35,10 @@ async function expectMoneyExact(server: TestServer, taskId: number) {
       coalesce(sum(pieces * price) filter (where state in (4, 6, 8, 9, 11, 12, 13, 14)), 0)::text cost
     from sms_messages where task_id = ${taskId}`.execute(server.handle.db);
   const c = r.rows[0];
-  expect({ success: t.success_num, fail: t.fail_num, unknown: t.unknown_num, submitted: t.submitted_num, pieces: t.refundable_pieces, cost: Number(t.refundable_cost) }).toEqual({ ...c, cost: Number(c.cost) });
+  expect({ success: t.success_num, fail: t.fail_num, unknown: t.unknown_num, submitted: t.submitted_num, pieces: t.refundable_pieces, cost: Number(t.refundable_cost) }).toEqual({
+    ...c,
+    cost: Number(c.cost),
+  });
   expect(await new LedgerService({ db: server.handle.db, now: () => new Date() }).violations()).toEqual([]);
 }
 
@@ -86,7 +89,13 @@ describe('the channel table (SMPP_CHANNELS)', () => {
       [[{ name: 'a', url: 'smpp://a:b@h:1', sms_types: [99] }], /unknown SMS type/],
       [[{ name: 'a', url: 'smpp://a:b@h:1', weight: 0 }], /weight must be/],
       [[{ name: 'a', url: 'smpp://a:b@h:1', speed: 1 }], /unknown channel field "speed"/],
-      [[{ name: 'a', url: 'smpp://a:b@h:1' }, { name: 'a', url: 'smpp://a:b@h:2' }], /channel "a" twice/],
+      [
+        [
+          { name: 'a', url: 'smpp://a:b@h:1' },
+          { name: 'a', url: 'smpp://a:b@h:2' },
+        ],
+        /channel "a" twice/,
+      ],
       [{ channels: [], failover_ms: -1 }, /failover_ms/],
     ];
     for (const [text, message] of bad) expect(() => parseChannelTable(typeof text === 'string' ? text : JSON.stringify(text))).toThrow(message);
@@ -113,8 +122,18 @@ describe.each(backends)('channels (%s)', (backend) => {
       { batchSize: 50, idleMs: 20, maintenanceMs: 100, markSubmittedMs: 0, channelStatsMs: 0 },
     );
     const { id } = await insertFixtureTask(db, { accountId: await accountId(server), count: 30, nextAt: new Date(), phoneBase: 13900000000 });
-    await db.updateTable('sms_messages').set({ carrier: Carrier.Unicom }).where('task_id', '=', id).where(sql<boolean>`id % 3 = 1`).execute();
-    await db.updateTable('sms_messages').set({ carrier: Carrier.Telecom }).where('task_id', '=', id).where(sql<boolean>`id % 3 = 2`).execute();
+    await db
+      .updateTable('sms_messages')
+      .set({ carrier: Carrier.Unicom })
+      .where('task_id', '=', id)
+      .where(sql<boolean>`id % 3 = 1`)
+      .execute();
+    await db
+      .updateTable('sms_messages')
+      .set({ carrier: Carrier.Telecom })
+      .where('task_id', '=', id)
+      .where(sql<boolean>`id % 3 = 2`)
+      .execute();
     try {
       await la.waitReady(5000);
       await lb.waitReady(5000);
@@ -213,18 +232,31 @@ describe.each(backends)('channels (%s)', (backend) => {
     // a worker claims, marks every message written, dies
     const now = new Date();
     const claimed = await claimBatch(db, 'dead', now, new Date(now.getTime() - 1), 10);
-    expect(await markWritten(db, 'dead', claimed[0].lease, claimed.map((c) => c.id), new Date(now.getTime() - 10), now)).toBe(true);
+    expect(
+      await markWritten(
+        db,
+        'dead',
+        claimed[0].lease,
+        claimed.map((c) => c.id),
+        new Date(now.getTime() - 10),
+        now,
+      ),
+    ).toBe(true);
     await recoverLeases(db, server.app.ctx);
     let ms = await messages(server, id);
     expect(ms.every((m) => m.state === 1 && m.error_code === UNCONFIRMED)).toBe(true);
     // their receipts came (stored: no message in flight had their ids); one for a number of another channel
     const old = new Date(Date.now() - 120_000);
-    await storeReceipts(db, [
-      { msgId: 'x1', phone: ms[0].phone, channel: '', state: 3, errorCode: '', report: 'DELIVRD', doneAt: old },
-      { msgId: 'x2', phone: ms[1].phone, channel: '', state: 6, errorCode: '013', report: 'UNDELIV', doneAt: old },
-      { msgId: 'x3', phone: ms[2].phone, channel: '', state: 3, errorCode: '', report: 'DELIVRD', doneAt: old },
-      { msgId: 'x4', phone: ms[0].phone, channel: 'other', state: 6, errorCode: '013', report: 'UNDELIV', doneAt: old },
-    ], new Date(Date.now() - 90_000));
+    await storeReceipts(
+      db,
+      [
+        { msgId: 'x1', phone: ms[0].phone, channel: '', state: 3, errorCode: '', report: 'DELIVRD', doneAt: old },
+        { msgId: 'x2', phone: ms[1].phone, channel: '', state: 6, errorCode: '013', report: 'UNDELIV', doneAt: old },
+        { msgId: 'x3', phone: ms[2].phone, channel: '', state: 3, errorCode: '', report: 'DELIVRD', doneAt: old },
+        { msgId: 'x4', phone: ms[0].phone, channel: 'other', state: 6, errorCode: '013', report: 'UNDELIV', doneAt: old },
+      ],
+      new Date(Date.now() - 90_000),
+    );
     // too recent for the settle time: nothing yet
     expect(await applyUnconfirmedReceipts(db, server.app.ctx, 100_000, 600_000)).toBe(0);
     expect(await applyUnconfirmedReceipts(db, server.app.ctx, 60_000, 600_000)).toBe(2);

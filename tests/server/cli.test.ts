@@ -14,7 +14,11 @@ describe('operator CLI', () => {
   const run = (...args: string[]) => {
     out = [];
     err = [];
-    return runCli(args, (s) => out.push(s), (s) => err.push(s));
+    return runCli(
+      args,
+      (s) => out.push(s),
+      (s) => err.push(s),
+    );
   };
 
   beforeAll(() => {
@@ -22,8 +26,9 @@ describe('operator CLI', () => {
     delete process.env.DATABASE_URL;
   });
   afterAll(() => {
-    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -45,7 +50,11 @@ describe('operator CLI', () => {
 
   it('unlocks a locked account', async () => {
     const h = await openDatabase({ dataDir: dir });
-    await h.db.updateTable('accounts').set({ status: 7, failed_logins: 0, locked_until: new Date(Date.now() + 600_000) }).where('clientid', '=', 'agent0').execute();
+    await h.db
+      .updateTable('accounts')
+      .set({ status: 7, failed_logins: 0, locked_until: new Date(Date.now() + 600_000) })
+      .where('clientid', '=', 'agent0')
+      .execute();
     await h.close();
     expect(await run('accounts', 'agent0')).toBe(0);
     expect(out.join('\n')).toContain('锁定');
@@ -112,8 +121,9 @@ describe('operator CLI with the server running', () => {
   });
   afterAll(async () => {
     await close();
-    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -121,9 +131,21 @@ describe('operator CLI with the server running', () => {
     expect(fs.existsSync(path.join(dir, 'pgdata.lock'))).toBe(true);
     const out: string[] = [];
     const err: string[] = [];
-    expect(await runCli(['accounts', 'agent1'], (s) => out.push(s), (s) => err.push(s))).toBe(0);
+    expect(
+      await runCli(
+        ['accounts', 'agent1'],
+        (s) => out.push(s),
+        (s) => err.push(s),
+      ),
+    ).toBe(0);
     expect(out.join('\n')).toContain('共 1 个账户');
-    expect(await runCli(['unlock', 'nobody'], (s) => out.push(s), (s) => err.push(s))).toBe(1);
+    expect(
+      await runCli(
+        ['unlock', 'nobody'],
+        (s) => out.push(s),
+        (s) => err.push(s),
+      ),
+    ).toBe(1);
     expect(err.join('\n')).toContain('账户 nobody 不存在');
   });
 

@@ -11,7 +11,26 @@ const norm = (s: string) => normalizeText(s).text;
 
 describe('normaliser: one character', () => {
   it('removes format characters, variation selectors, fillers and combining marks', () => {
-    for (const ch of ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad', '\u200e', '\u200f', '\u202a', '\u202e', '\u2066', '\u2069', '\ufe0f', '\u034f', '\u3164', '\u115f', '\u{e0041}', '\u{e0100}'])
+    for (const ch of [
+      '\u200b',
+      '\u200c',
+      '\u200d',
+      '\u2060',
+      '\ufeff',
+      '\u00ad',
+      '\u200e',
+      '\u200f',
+      '\u202a',
+      '\u202e',
+      '\u2066',
+      '\u2069',
+      '\ufe0f',
+      '\u034f',
+      '\u3164',
+      '\u115f',
+      '\u{e0041}',
+      '\u{e0100}',
+    ])
       expect(norm(`赌${ch}博`), JSON.stringify(ch)).toBe('赌博');
     expect(norm('cafe\u0301')).toBe('cafe');
     expect(norm('café')).toBe('cafe');

@@ -9,7 +9,17 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
-import { applyOrStoreReceipts, applyReceipts, carrierSlot, claimBatch, markSubmitted, purgeStale, recordOutcomes, storeReceipts, type Outcome } from '../../server/modules/dispatch/sql';
+import {
+  applyOrStoreReceipts,
+  applyReceipts,
+  carrierSlot,
+  claimBatch,
+  markSubmitted,
+  purgeStale,
+  recordOutcomes,
+  storeReceipts,
+  type Outcome,
+} from '../../server/modules/dispatch/sql';
 import { createSmscLink } from '../../server/modules/smsc/client';
 import { parseSmppUrl } from '../../server/modules/smsc/config';
 import { startSimulator, type SimulatorSettings } from '../../server/modules/smsc/simulator';
@@ -46,20 +56,38 @@ async function expectCountersMatch(server: TestServer, taskId: number) {
   expect(t.refundable_pieces_by_carrier).toEqual(byCarrier);
 }
 
-const receipt = (msgId: string, ok: boolean, now: Date) =>
-  ({ msgId, state: ok ? SendRecordStatus.Delivered : SendRecordStatus.DeliveryFailed, errorCode: ok ? '' : '001', report: ok ? 'DELIVRD' : 'UNDELIV', doneAt: now });
+const receipt = (msgId: string, ok: boolean, now: Date) => ({
+  msgId,
+  state: ok ? SendRecordStatus.Delivered : SendRecordStatus.DeliveryFailed,
+  errorCode: ok ? '' : '001',
+  report: ok ? 'DELIVRD' : 'UNDELIV',
+  doneAt: now,
+});
 
 describe.each(backends)('long messages: part tracking (%s)', (backend) => {
   const t = useServer(backend);
 
   /** a task of `n` 3-piece messages claimed and recorded as accepted in parts (`parts[i]` ids of message i; [] = sent whole) */
   async function recorded(server: TestServer, parts: string[][], deferSubmitted = false) {
-    const { id } = await insertFixtureTask(server.handle.db, { accountId: await accountId(server), count: parts.length, nextAt: server.clock.now(), content: CHINESE_150, pieces: 3, price: '0.05' });
+    const { id } = await insertFixtureTask(server.handle.db, {
+      accountId: await accountId(server),
+      count: parts.length,
+      nextAt: server.clock.now(),
+      content: CHINESE_150,
+      pieces: 3,
+      price: '0.05',
+    });
     const now = server.clock.now();
     const batch = await claimBatch(server.handle.db, 'w-long', now, new Date(now.getTime() + 60_000), 100);
     expect(batch.map((m) => m.task_id)).toEqual(parts.map(() => id));
     const outcomes: Outcome[] = batch.map((m, i) => ({
-      id: m.id, taskId: id, state: SendRecordStatus.Submitted, msgId: parts[i].length ? parts[i][0] : `w-${id}-${i}`, code: '', report: '', delayMs: 0,
+      id: m.id,
+      taskId: id,
+      state: SendRecordStatus.Submitted,
+      msgId: parts[i].length ? parts[i][0] : `w-${id}-${i}`,
+      code: '',
+      report: '',
+      delayMs: 0,
       ...(parts[i].length ? { parts: parts[i] } : {}),
     }));
     expect(await recordOutcomes(server.handle.db, server.app.ctx, 'w-long', outcomes, undefined, deferSubmitted)).toBe(parts.length);
@@ -68,7 +96,7 @@ describe.each(backends)('long messages: part tracking (%s)', (backend) => {
 
   const apply = (server: TestServer, rs: ReturnType<typeof receipt>[]) => applyOrStoreReceipts(server.handle.db, server.app.ctx, rs);
 
-  it('a message is delivered when every part is, in any order; failed with the first failed part\'s error; counters and refunds per message', async () => {
+  it("a message is delivered when every part is, in any order; failed with the first failed part's error; counters and refunds per message", async () => {
     const { server } = t;
     const p = (k: string, n: number) => Array.from({ length: n }, (_, i) => `${k}${i + 1}-${Date.now()}`);
     const A = p('a', 3);
@@ -77,15 +105,25 @@ describe.each(backends)('long messages: part tracking (%s)', (backend) => {
     const now = server.clock.now();
     // one in-flight row per part, part rows waiting
     const inflight = await server.handle.db.selectFrom('sms_inflight').select(['msg_id', 'part']).where('task_id', '=', id).orderBy('msg_id').execute();
-    expect(inflight.filter((x) => x.part > 0).map((x) => x.msg_id).sort()).toEqual([...A, ...B].sort());
+    expect(
+      inflight
+        .filter((x) => x.part > 0)
+        .map((x) => x.msg_id)
+        .sort(),
+    ).toEqual([...A, ...B].sort());
     expect(inflight.filter((x) => x.part === 0)).toHaveLength(1);
     // parts 3 and 1 of A, part 2 (failed) of B: nothing final yet, all matched (none stored)
     expect(await apply(server, [receipt(A[2], true, now), receipt(A[0], true, now), receipt(B[1], false, now)])).toEqual({ applied: 0, stored: 0 });
     let ms = await messages(server, id);
     expect(ms.map((m) => m.state)).toEqual([1, 1, 1]);
-    expect(await server.handle.db.selectFrom('sms_message_parts').select(['message_id', 'part', 'state']).where('message_id', 'in', ids).orderBy('message_id').orderBy('part').execute()).toEqual([
-      { message_id: ids[0], part: 1, state: 3 }, { message_id: ids[0], part: 2, state: null }, { message_id: ids[0], part: 3, state: 3 },
-      { message_id: ids[1], part: 1, state: null }, { message_id: ids[1], part: 2, state: 6 },
+    expect(
+      await server.handle.db.selectFrom('sms_message_parts').select(['message_id', 'part', 'state']).where('message_id', 'in', ids).orderBy('message_id').orderBy('part').execute(),
+    ).toEqual([
+      { message_id: ids[0], part: 1, state: 3 },
+      { message_id: ids[0], part: 2, state: null },
+      { message_id: ids[0], part: 3, state: 3 },
+      { message_id: ids[1], part: 1, state: null },
+      { message_id: ids[1], part: 2, state: 6 },
     ]);
     expect(await apply(server, [receipt(A[1], true, now), receipt(B[0], true, now)])).toEqual({ applied: 2, stored: 0 });
     ms = await messages(server, id);
@@ -103,7 +141,7 @@ describe.each(backends)('long messages: part tracking (%s)', (backend) => {
     await expectCountersMatch(server, id);
   });
 
-  it('a part that never answers leaves the message 1 (unknown) — also once the stale rows are purged; a part\'s receipt before its record is applied by the applier', async () => {
+  it("a part that never answers leaves the message 1 (unknown) — also once the stale rows are purged; a part's receipt before its record is applied by the applier", async () => {
     const { server } = t;
     const now = server.clock.now();
     const C = [`c1-${Date.now()}`, `c2-${Date.now()}`];
@@ -130,12 +168,21 @@ describe.each(backends)('long messages: part tracking (%s)', (backend) => {
     await expectCountersMatch(server, id);
   });
 
-  it('two parts\' receipts applied at the same time in two transactions: the message becomes final once', async () => {
+  it("two parts' receipts applied at the same time in two transactions: the message becomes final once", async () => {
     const { server } = t;
     const now = server.clock.now();
     const parts = Array.from({ length: 6 }, (_, i) => [`x${i}a-${Date.now()}`, `x${i}b-${Date.now()}`]);
     const { id } = await recorded(server, parts);
-    await Promise.all([apply(server, parts.map((p) => receipt(p[0], true, now))), apply(server, parts.map((p) => receipt(p[1], true, now)))]);
+    await Promise.all([
+      apply(
+        server,
+        parts.map((p) => receipt(p[0], true, now)),
+      ),
+      apply(
+        server,
+        parts.map((p) => receipt(p[1], true, now)),
+      ),
+    ]);
     expect((await messages(server, id)).map((m) => m.state)).toEqual(parts.map(() => 3));
     expect(await taskRow(server, id)).toMatchObject({ success_num: 6, unknown_num: 0 });
     await expectCountersMatch(server, id);
@@ -144,7 +191,10 @@ describe.each(backends)('long messages: part tracking (%s)', (backend) => {
   it('a long message whose part id the SMSC gave twice is recorded unconfirmed, none of its parts tracked', async () => {
     const { server } = t;
     const dup = `dup-${Date.now()}`;
-    const { id, ids } = await recorded(server, [[`e1-${Date.now()}`, dup], [dup, `f2-${Date.now()}`]]);
+    const { id, ids } = await recorded(server, [
+      [`e1-${Date.now()}`, dup],
+      [dup, `f2-${Date.now()}`],
+    ]);
     const ms = await messages(server, id);
     expect(ms[0]).toMatchObject({ state: 1, error_code: '' });
     expect(ms[1]).toMatchObject({ state: 1, error_code: 'UNCONFIRMED', msg_id: null });
@@ -189,7 +239,17 @@ describe.each(backends)('long messages over SMPP with the simulator (%s)', (back
     expect(c.distinctRefs).toBe(ms.length);
     expect(c.accepted).toBe(mode === 'payload' ? ms.length : ms.length * 3);
     expect(sim.partRefs.size).toBe(mode === 'payload' ? 0 : ms.length * 2);
-    expect(await t.server.handle.db.selectFrom('sms_message_parts').select('message_id').where('message_id', 'in', ms.map((m) => m.id)).execute()).toEqual([]);
+    expect(
+      await t.server.handle.db
+        .selectFrom('sms_message_parts')
+        .select('message_id')
+        .where(
+          'message_id',
+          'in',
+          ms.map((m) => m.id),
+        )
+        .execute(),
+    ).toEqual([]);
   });
 
   it.each(['udh', 'sar'])('a carrier refusing message_payload: long=%s delivers', async (mode) => {
@@ -197,19 +257,19 @@ describe.each(backends)('long messages over SMPP with the simulator (%s)', (back
     expect(sim.counts().rejected).toBe(0);
   });
 
-  it('a carrier refusing message_payload refuses every long message of long=payload (today\'s behaviour): 4 with 0xC1, refunded', async () => {
+  it("a carrier refusing message_payload refuses every long message of long=payload (today's behaviour): 4 with 0xC1, refunded", async () => {
     const { ms, id } = await run(t.server, 'long=payload', { refuseTlvs: [0x0424] }, all(4), 5);
     expect(ms.every((m) => m.error_code === '0x000000C1')).toBe(true);
     expect(await taskRow(t.server, id)).toMatchObject({ fail_num: 5, refundable_pieces: 15 });
   });
 
-  it('one part failing: the message fails with that part\'s error, its pieces refunded', async () => {
+  it("one part failing: the message fails with that part's error, its pieces refunded", async () => {
     const { ms, id } = await run(t.server, 'long=udh', { failPart: 2 }, all(6), 10);
     expect(ms.every((m) => m.error_code === '001' && m.report === 'UNDELIV')).toBe(true);
     expect(await taskRow(t.server, id)).toMatchObject({ fail_num: 10, success_num: 0, unknown_num: 0, refundable_pieces: 30 });
   });
 
-  it('parts answering in reverse order (the last part\'s receipt first): delivered', async () => {
+  it("parts answering in reverse order (the last part's receipt first): delivered", async () => {
     const { ms } = await run(t.server, 'long=sar', { reverseParts: true, latencyMinMs: 20 }, all(3), 10);
     expect(ms.every((m) => m.done_at && m.msg_id)).toBe(true);
   });

@@ -124,7 +124,12 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     await expectCountersMatch(server, id);
     // the second copies match no message in flight: kept aside (applied by nobody), purged after 3 days
     const left = await server.handle.db.selectFrom('sms_receipts').select('msg_id').execute();
-    expect(left.map((r) => r.msg_id).sort()).toEqual(after.filter((m) => m.msg_id).map((m) => m.msg_id).sort());
+    expect(left.map((r) => r.msg_id).sort()).toEqual(
+      after
+        .filter((m) => m.msg_id)
+        .map((m) => m.msg_id)
+        .sort(),
+    );
     expect(await d.applyOnce()).toBe(0);
     expect(await server.handle.db.selectFrom('sms_inflight').select('msg_id').where('task_id', '=', id).execute()).toEqual([]);
     await purgeStale(server.handle.db, new Date(server.clock.now().getTime() + 1000));
@@ -234,13 +239,17 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     await drain(d);
     const [inflight] = await server.handle.db.selectFrom('sms_inflight').selectAll().where('task_id', '=', id).execute();
     // the carrier's receipt says the id in decimal, the other readings go with it (pdu.ts idReadings)
-    await storeReceipts(server.handle.db, [{ msgId: 'DEC-READING', readings: ['x-other', inflight.msg_id], state: 3, errorCode: '', report: 'DELIVRD', doneAt: server.clock.now() }], server.clock.now());
+    await storeReceipts(
+      server.handle.db,
+      [{ msgId: 'DEC-READING', readings: ['x-other', inflight.msg_id], state: 3, errorCode: '', report: 'DELIVRD', doneAt: server.clock.now() }],
+      server.clock.now(),
+    );
     expect(await d.applyOnce()).toBe(1);
     expect((await messages(server, id)).map((m) => [m.state, m.msg_id])).toEqual([[3, inflight.msg_id]]);
     await expectCountersMatch(server, id);
   });
 
-  it('messages approved in review after their task\'s cursor passed them are queued one by one, and submitted once', async () => {
+  it("messages approved in review after their task's cursor passed them are queued one by one, and submitted once", async () => {
     const { server } = t;
     const db = server.handle.db;
     const { id, uid } = await task(server, { count: 6 });
@@ -255,7 +264,9 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     expect([...link.written.keys()].sort((a, b) => a - b)).toEqual(all.map((m) => m.id).filter((x) => !held.includes(x)));
     expect((await taskRow(server, id)).status).toBe(2);
     await reviewTask(server.app.ctx, uid, 'approve');
-    expect((await server.handle.db.selectFrom('sms_requeue').select('message_id').where('task_id', '=', id).orderBy('message_id').execute()).map((r) => r.message_id)).toEqual(held);
+    expect((await server.handle.db.selectFrom('sms_requeue').select('message_id').where('task_id', '=', id).orderBy('message_id').execute()).map((r) => r.message_id)).toEqual(
+      held,
+    );
     await drain(d);
     expect(link.duplicates()).toEqual([]);
     expect(link.written.size).toBe(6);
@@ -330,7 +341,16 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     await d.maintain();
     expect(d.stats.recovered).toBe(4);
     // a mark after the lease expired is refused: the worker must not write them
-    expect(await markWritten(db, 'dead-worker', claimed[0].lease, claimed.slice(2).map((c) => c.id), server.clock.now(), new Date(server.clock.now().getTime() + 1000))).toBe(false);
+    expect(
+      await markWritten(
+        db,
+        'dead-worker',
+        claimed[0].lease,
+        claimed.slice(2).map((c) => c.id),
+        server.clock.now(),
+        new Date(server.clock.now().getTime() + 1000),
+      ),
+    ).toBe(false);
     let ms = await messages(server, id);
     expect(ms.filter((m) => written.includes(m.id)).every((m) => m.state === 1 && m.error_code === UNCONFIRMED)).toBe(true);
     expect(ms.filter((m) => claimed.slice(2).some((c) => c.id === m.id)).every((m) => m.state === 0)).toBe(true);
@@ -346,7 +366,12 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     await expectCountersMatch(server, id);
 
     // the dead worker wakes up with answers: its lease is gone, nothing changes
-    const n = await recordOutcomes(db, server.app.ctx, 'dead-worker', claimed.map((c) => ({ id: c.id, state: 1, msgId: `late${c.id}`, code: '', report: '', delayMs: 0 })));
+    const n = await recordOutcomes(
+      db,
+      server.app.ctx,
+      'dead-worker',
+      claimed.map((c) => ({ id: c.id, state: 1, msgId: `late${c.id}`, code: '', report: '', delayMs: 0 })),
+    );
     expect(n).toBe(0);
     expect(await taskRow(server, id)).toMatchObject({ unknown_num: 6, submitted_num: 6 });
     await drain(d);
@@ -399,9 +424,17 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     const { server } = t;
     const db = server.handle.db;
     const agent0 = await accountId(server, 'agent0');
-    await db.updateTable('accounts').set({ needreport: 1, deliveryurl: 'https://push.example.com/report', needmo: 1, mourl: 'https://push.example.com/mo' }).where('id', '=', agent0).execute();
+    await db
+      .updateTable('accounts')
+      .set({ needreport: 1, deliveryurl: 'https://push.example.com/report', needmo: 1, mourl: 'https://push.example.com/mo' })
+      .where('id', '=', agent0)
+      .execute();
     const { id, uid } = await insertFixtureTask(db, { accountId: agent0, count: 4, nextAt: server.clock.now(), phoneBase: 13500000000 });
-    await db.updateTable('accounts').set({ needreport: 0, needmo: 0 }).where('id', '=', await accountId(server)).execute();
+    await db
+      .updateTable('accounts')
+      .set({ needreport: 0, needmo: 0 })
+      .where('id', '=', await accountId(server))
+      .execute();
     const other = await task(server, { count: 2 });
     const link = new FakeLink((req) => (req.to.endsWith('1') ? 'reject' : 'accept'));
     link.delivered = (ref) => ref % 2 === 0;
@@ -411,7 +444,9 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     await link.flushReceipts();
     await link.mo([{ from: '13500000002', to: `106900${agent0}`, text: '收到', smscRef: 'push-mo-1', receivedAt: new Date('2026-05-01T08:00:00Z') }]);
     const rows = await db.selectFrom('push_outbox').selectAll().where('account_id', '=', agent0).orderBy('id').execute();
-    const reports = rows.filter((r) => r.kind === 1).flatMap((r) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as { id: number; taskId: string; state: number }[]);
+    const reports = rows
+      .filter((r) => r.kind === 1)
+      .flatMap((r) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as { id: number; taskId: string; state: number }[]);
     const ms = await messages(server, id);
     expect(reports.map((r) => r.id).sort((a, b) => a - b)).toEqual(ms.map((m) => m.id));
     expect(reports.every((r) => r.taskId === uid)).toBe(true);
@@ -422,7 +457,13 @@ describe.each(backends)('dispatch (%s)', (backend) => {
     expect(mo[0].url).toBe('https://push.example.com/mo');
     expect(woken).toBeGreaterThan(0);
     // client1 (needreport 0) gets nothing
-    expect(await db.selectFrom('push_outbox').select('id').where('account_id', '=', (await taskRow(server, other.id)).account_id).execute()).toEqual([]);
+    expect(
+      await db
+        .selectFrom('push_outbox')
+        .select('id')
+        .where('account_id', '=', (await taskRow(server, other.id)).account_id)
+        .execute(),
+    ).toEqual([]);
   });
 
   it('two dispatchers on one database share the work without duplicates', async () => {
@@ -522,33 +563,48 @@ describe.each(backends)('dispatch over SMPP with the simulator (%s)', (backend) 
   it.each([
     ['auto', 3],
     ['exact', 1],
-  ] as const)('a carrier naming message ids in decimal in its receipts (hex in submit_sm_resp, no receipted_message_id): receipt_id=%s', async (mode, state) => {
-    const { server } = t;
-    const sim = await startSimulator({ seed: 9, delivered: 1, failed: 0, noReceipt: 0, latencyMinMs: 5, latencyMaxMs: 40, moRatio: 0, receiptIds: 'decimal', receiptTlv: false, refuseTlvs: [0x1401] });
-    // a configured SMSC: no ref TLV (this one would refuse it)
-    const link = createSmscLink(parseSmppUrl(`${sim.url}?receipt_id=${mode}&reconnect_min_ms=50&receipt_batch_ms=5`));
-    const d = new Dispatcher(server.app.ctx, link, { batchSize: 100, idleMs: 20, maintenanceMs: 100, markSubmittedMs: 0 });
-    const N = 60;
-    const { id } = await insertFixtureTask(server.handle.db, { accountId: await accountId(server), count: N, nextAt: new Date() });
-    try {
-      await link.waitReady(5000);
-      d.start();
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const ms = await messages(server, id);
-        if (ms.every((m) => m.state === state) && sim.counts().receiptsSent >= N) break;
-        if (Date.now() > deadline) throw new Error(`not done: ${JSON.stringify(ms.map((m) => m.state))} ${JSON.stringify(sim.counts())}`);
-        await new Promise((r) => setTimeout(r, 50));
+  ] as const)(
+    'a carrier naming message ids in decimal in its receipts (hex in submit_sm_resp, no receipted_message_id): receipt_id=%s',
+    async (mode, state) => {
+      const { server } = t;
+      const sim = await startSimulator({
+        seed: 9,
+        delivered: 1,
+        failed: 0,
+        noReceipt: 0,
+        latencyMinMs: 5,
+        latencyMaxMs: 40,
+        moRatio: 0,
+        receiptIds: 'decimal',
+        receiptTlv: false,
+        refuseTlvs: [0x1401],
+      });
+      // a configured SMSC: no ref TLV (this one would refuse it)
+      const link = createSmscLink(parseSmppUrl(`${sim.url}?receipt_id=${mode}&reconnect_min_ms=50&receipt_batch_ms=5`));
+      const d = new Dispatcher(server.app.ctx, link, { batchSize: 100, idleMs: 20, maintenanceMs: 100, markSubmittedMs: 0 });
+      const N = 60;
+      const { id } = await insertFixtureTask(server.handle.db, { accountId: await accountId(server), count: N, nextAt: new Date() });
+      try {
+        await link.waitReady(5000);
+        d.start();
+        const deadline = Date.now() + 30_000;
+        for (;;) {
+          const ms = await messages(server, id);
+          if (ms.every((m) => m.state === state) && sim.counts().receiptsSent >= N) break;
+          if (Date.now() > deadline) throw new Error(`not done: ${JSON.stringify(ms.map((m) => m.state))} ${JSON.stringify(sim.counts())}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      } finally {
+        await d.stop();
+        await link.close();
+        await sim.close();
       }
-    } finally {
-      await d.stop();
-      await link.close();
-      await sim.close();
-    }
-    const ms = await messages(server, id);
-    // every message carries the submit_sm_resp's (hex) id
-    expect(ms.every((m) => /^[0-9A-F]+$/.test(m.msg_id ?? ''))).toBe(true);
-    expect(sim.counts().rejected).toBe(0);
-    if (mode === 'auto') await expectCountersMatch(server, id);
-  }, 60_000);
+      const ms = await messages(server, id);
+      // every message carries the submit_sm_resp's (hex) id
+      expect(ms.every((m) => /^[0-9A-F]+$/.test(m.msg_id ?? ''))).toBe(true);
+      expect(sim.counts().rejected).toBe(0);
+      if (mode === 'auto') await expectCountersMatch(server, id);
+    },
+    60_000,
+  );
 });

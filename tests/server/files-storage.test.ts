@@ -25,7 +25,12 @@ async function uploadFile(s: TestServer, c: Client, fileName: string, data: Buff
     const raw = await s.app.inject({
       method: 'POST',
       url: `/api/file/chunk?fileMd5=${key.fileMd5}&fileSize=${key.fileSize}&chunk=${i}`,
-      headers: { host: 'localhost:8080', 'content-type': 'application/octet-stream', cookie: [...c.jar].map(([k, v]) => `${k}=${v}`).join('; '), 'x-xsrf-token': c.jar.get('XSRF-TOKEN')! },
+      headers: {
+        host: 'localhost:8080',
+        'content-type': 'application/octet-stream',
+        cookie: [...c.jar].map(([k, v]) => `${k}=${v}`).join('; '),
+        'x-xsrf-token': c.jar.get('XSRF-TOKEN')!,
+      },
       payload: data.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE),
     });
     const r = raw.json();
@@ -86,7 +91,11 @@ describe.each(backends)('storage limits (%s)', (backend) => {
           'x-xsrf-token': c.jar.get('XSRF-TOKEN')!,
           'content-type': 'multipart/form-data; boundary=XYZ',
         },
-        payload: Buffer.concat([Buffer.from('--XYZ\r\nContent-Disposition: form-data; name="file"; filename="n.txt"\r\nContent-Type: text/plain\r\n\r\n'), data, Buffer.from('\r\n--XYZ--\r\n')]),
+        payload: Buffer.concat([
+          Buffer.from('--XYZ\r\nContent-Disposition: form-data; name="file"; filename="n.txt"\r\nContent-Type: text/plain\r\n\r\n'),
+          data,
+          Buffer.from('\r\n--XYZ--\r\n'),
+        ]),
       });
     const r = (await send(big)).json();
     expect(r).toMatchObject({ code: 400, msg: '存储空间不足，请删除不用的文件后再上传' });
@@ -166,10 +175,25 @@ describe.each(backends)('storage limits (%s)', (backend) => {
     const task = async (ref: string) => {
       const row = await db
         .insertInto('sms_tasks')
-        .values({ uid: `T${crypto.randomBytes(6).toString('hex')}`, account_id: me, creator_id: me, payer_id: me, charge_mode: 0, content: 'x', smstype: 0, import_file_path: ref, send_time: now, created_at: now, updated_at: now })
+        .values({
+          uid: `T${crypto.randomBytes(6).toString('hex')}`,
+          account_id: me,
+          creator_id: me,
+          payer_id: me,
+          charge_mode: 0,
+          content: 'x',
+          smstype: 0,
+          import_file_path: ref,
+          send_time: now,
+          created_at: now,
+          updated_at: now,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await db.insertInto('sms_task_chunks').values({ task_id: row.id, seq: 0, rows: 1, payload: Buffer.from('x'), created_at: now }).execute();
+      await db
+        .insertInto('sms_task_chunks')
+        .values({ task_id: row.id, seq: 0, rows: 1, payload: Buffer.from('x'), created_at: now })
+        .execute();
       return row.id;
     };
     const t1 = await task(token);

@@ -130,7 +130,10 @@ describe.each(backends)('file service on %s', (backend) => {
     expect(await postChunk(t.server, c, { ...key, chunk: 1 }, data.subarray(0, CHUNK_SIZE))).toMatchObject({ code: 400, msg: '分片不正确' });
     expect(await postChunk(t.server, c, { ...key, chunk: 2 }, data.subarray(0, 10))).toMatchObject({ code: 400 });
     // a JSON body is not a chunk
-    expect((await c.post(`/api/file/chunk?fileMd5=${key.fileMd5}&fileSize=${key.fileSize}&chunk=0`, { a: 1 }, { json: true })).body).toMatchObject({ code: 400, msg: '分片不正确' });
+    expect((await c.post(`/api/file/chunk?fileMd5=${key.fileMd5}&fileSize=${key.fileSize}&chunk=0`, { a: 1 }, { json: true })).body).toMatchObject({
+      code: 400,
+      msg: '分片不正确',
+    });
     const dir = _paths.chunkDir(t.server.app.ctx, await accountId(t.server, 'client1'), key);
     expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).toEqual([]);
     expect((await c.post('/api/file/progress', key)).body.data.uploadedChunks).toEqual([]);
@@ -165,7 +168,10 @@ describe.each(backends)('file service on %s', (backend) => {
       await t.server.handle.db.updateTable('accounts').set({ status: 1 }).where('id', '=', id).execute();
     }
     // another process ends the session (logout there): refused at once, no cache answers for it
-    await t.server.handle.db.deleteFrom('sessions').where('id', '=', sha256(c.jar.get('sid')!)).execute();
+    await t.server.handle.db
+      .deleteFrom('sessions')
+      .where('id', '=', sha256(c.jar.get('sid')!))
+      .execute();
     expect(await postChunk(t.server, c, { ...key, chunk: 1 }, data.subarray(CHUNK_SIZE))).toMatchObject({ code: 401, msg: '登录超时' });
     // without the CSRF header a chunk is refused as every POST is
     const owner = await as(t.server, 'client1');
@@ -295,7 +301,10 @@ describe.each(backends)('file service on %s', (backend) => {
       const d2 = Buffer.concat([numberText(200_000, 6_500_000), Buffer.from('\r\n')]);
       const k2 = { fileMd5: md5(d2), fileSize: d2.length };
       expect((await on(t.server.app, '/api/file/check', { fileName: 'both.txt', ...k2 })).code).toBe(0);
-      for (const i of [0, 1, 2]) expect((await on(t.server.app, `/api/file/chunk?fileMd5=${k2.fileMd5}&fileSize=${k2.fileSize}&chunk=${i}`, d2.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE))).code).toBe(0);
+      for (const i of [0, 1, 2])
+        expect((await on(t.server.app, `/api/file/chunk?fileMd5=${k2.fileMd5}&fileSize=${k2.fileSize}&chunk=${i}`, d2.subarray(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE))).code).toBe(
+          0,
+        );
       const answers = await Promise.all(apps.map((app) => on(app, '/api/file/merge', k2)));
       const ok = answers.filter((a) => a.code === 0);
       expect(ok.length).toBeGreaterThanOrEqual(1);
@@ -403,12 +412,25 @@ describe.each(backends)('file service on %s', (backend) => {
     const c = await as(t.server, 'client1');
     const txt = await uploadFile(t.server, c, 'n.txt', Buffer.from('13800138000\n13800138000\r\n18600186000;abc\n123\n18900189000'));
     const r = (await c.post('/api/send/parsefile', { importFilePath: txt.data.importFilePath, templateType: 0 })).body;
-    expect(r).toMatchObject({ code: 0, data: { fileName: 'n.txt', importFilePath: txt.data.importFilePath, submitTotal: 5, errNum: 1, repeatNum: 1, sendNum: 3, mobileNum: 1, unicomNum: 1, telecomNum: 1 } });
+    expect(r).toMatchObject({
+      code: 0,
+      data: { fileName: 'n.txt', importFilePath: txt.data.importFilePath, submitTotal: 5, errNum: 1, repeatNum: 1, sendNum: 3, mobileNum: 1, unicomNum: 1, telecomNum: 1 },
+    });
     // filePath is the same key
     expect((await c.post('/api/send/parsefile', { filePath: txt.data.importFilePath })).body.data.sendNum).toBe(3);
     // 100,000 numbers in a csv over several chunks, a number split across a 1 MB boundary
-    const csv = await uploadFile(t.server, c, 'big.csv', Buffer.from(`\ufeff手机号码\r\n${Array.from({ length: 100_000 }, (_, i) => `1860${String(i).padStart(7, '0')}`).join('\r\n')}\r\n`));
-    expect((await c.post('/api/send/parsefile', { importFilePath: csv.data.importFilePath })).body.data).toMatchObject({ submitTotal: 100_000, errNum: 0, repeatNum: 0, unicomNum: 100_000 });
+    const csv = await uploadFile(
+      t.server,
+      c,
+      'big.csv',
+      Buffer.from(`\ufeff手机号码\r\n${Array.from({ length: 100_000 }, (_, i) => `1860${String(i).padStart(7, '0')}`).join('\r\n')}\r\n`),
+    );
+    expect((await c.post('/api/send/parsefile', { importFilePath: csv.data.importFilePath })).body.data).toMatchObject({
+      submitTotal: 100_000,
+      errNum: 0,
+      repeatNum: 0,
+      unicomNum: 100_000,
+    });
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('号码');
     ws.addRow(['手机号码']);
@@ -416,19 +438,35 @@ describe.each(backends)('file service on %s', (backend) => {
     ws.addRow(['12345']);
     const xlsx = await uploadFile(t.server, c, 'n.xlsx', Buffer.from(await wb.xlsx.writeBuffer()));
     expect(xlsx.code).toBe(0);
-    expect((await c.post('/api/send/parsefile', { importFilePath: xlsx.data.importFilePath })).body.data).toMatchObject({ submitTotal: 1001, errNum: 1, mobileNum: 500, telecomNum: 500 });
+    expect((await c.post('/api/send/parsefile', { importFilePath: xlsx.data.importFilePath })).body.data).toMatchObject({
+      submitTotal: 1001,
+      errNum: 1,
+      mobileNum: 500,
+      telecomNum: 500,
+    });
     // international: 6-15 digits
     const intl = await uploadFile(t.server, c, 'i.txt', Buffer.from('447911123456\n14155550123\n447911123456\n0123\n8613800138000'));
-    expect((await c.post('/api/send/parsefile', { importFilePath: intl.data.importFilePath, international: 1 })).body.data).toMatchObject({ submitTotal: 5, errNum: 1, repeatNum: 1, internationalNum: 3, sendNum: 3 });
+    expect((await c.post('/api/send/parsefile', { importFilePath: intl.data.importFilePath, international: 1 })).body.data).toMatchObject({
+      submitTotal: 5,
+      errNum: 1,
+      repeatNum: 1,
+      internationalNum: 3,
+      sendNum: 3,
+    });
     // refusals
     const none = await uploadFile(t.server, c, 'none.txt', Buffer.from('abc 123'));
     expect((await c.post('/api/send/parsefile', { importFilePath: none.data.importFilePath })).body).toMatchObject({ code: 400, msg: '导入文件的有效号码个数为0' });
     expect((await c.post('/api/send/parsefile', { importFilePath: 'x'.repeat(24) + '.txt' })).body).toMatchObject({ code: 400, msg: '文件不存在，请重新上传' });
     // templateType 1 is a variable file: the variable SMS parser (server/modules/variable-international) answers, and wants its template
-    expect((await c.post('/api/send/parsefile', { importFilePath: txt.data.importFilePath, templateType: 1 })).body).toMatchObject({ code: 400, msg: '变量模板不存在或未审核通过' });
+    expect((await c.post('/api/send/parsefile', { importFilePath: txt.data.importFilePath, templateType: 1 })).body).toMatchObject({
+      code: 400,
+      msg: '变量模板不存在或未审核通过',
+    });
     const broken = await uploadFile(t.server, c, 'broken.xlsx', Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(100, 7)]));
     expect((await c.post('/api/send/parsefile', { importFilePath: broken.data.importFilePath })).body).toMatchObject({ code: 400, msg: '文件解析失败' });
-    await expect(parseNumberFile(await resolveUpload(t.server.app.ctx, { id: await accountId(t.server, 'client1') }, csv.data.importFilePath), { timeoutMs: -1 })).rejects.toThrow('文件解析超时');
+    await expect(parseNumberFile(await resolveUpload(t.server.app.ctx, { id: await accountId(t.server, 'client1') }, csv.data.importFilePath), { timeoutMs: -1 })).rejects.toThrow(
+      '文件解析超时',
+    );
     // another account cannot parse it
     const other = await as(t.server, 'client0');
     expect((await other.post('/api/send/parsefile', { importFilePath: txt.data.importFilePath })).body.msg).toBe('文件不存在，请重新上传');
@@ -477,7 +515,11 @@ describe.each(backends)('file service on %s', (backend) => {
     expect(r).toMatchObject({ code: 0, data: { submitTotal: 3000, chargeNum: 3000 } });
     const task = await t.server.handle.db.selectFrom('sms_tasks').selectAll().where('uid', '=', r.data.taskId).executeTakeFirstOrThrow();
     expect(task).toMatchObject({ file_type: 1, file_name: '号码.txt', submit_total: 3000, err_num: 1, repeat_num: 1 });
-    const { n } = await t.server.handle.db.selectFrom('sms_messages').select((eb) => eb.fn.countAll<string>().as('n')).where('task_id', '=', task.id).executeTakeFirstOrThrow();
+    const { n } = await t.server.handle.db
+      .selectFrom('sms_messages')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('task_id', '=', task.id)
+      .executeTakeFirstOrThrow();
     expect(Number(n)).toBe(3000);
     // another account's file, a bad token
     const other = await as(t.server, 'client0');
@@ -551,7 +593,11 @@ describe('ChunkHasher (the file and its MD5 built as the chunks come in)', () =>
       expect(await take('e', 4)).toBeNull();
       // what was given up leaves no file of its own behind
       await new Promise((r) => setTimeout(r, 100));
-      for (const k of ['b', 'c', 'd', 'e']) expect(fs.readdirSync(path.join(dir, k)).filter((f) => f.startsWith('a.')), k).toEqual([]);
+      for (const k of ['b', 'c', 'd', 'e'])
+        expect(
+          fs.readdirSync(path.join(dir, k)).filter((f) => f.startsWith('a.')),
+          k,
+        ).toEqual([]);
     } finally {
       await h.close();
       fs.rmSync(dir, { recursive: true, force: true });

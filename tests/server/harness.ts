@@ -269,6 +269,9 @@ export function useServer(backend: Backend, opts: ServerOptions = {}) {
 
 /** Reads a row count straight from the database (to prove that a refused call changed nothing). */
 export async function countRows(server: TestServer, table: 'accounts' | 'sessions' | 'remember_tokens' | 'verification_codes' | 'captcha_challenges') {
-  const r = await server.handle.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const r = await server.handle.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }

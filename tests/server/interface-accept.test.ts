@@ -76,13 +76,19 @@ describe.each(backends)('one acceptance of interface sends (%s)', (backend) => {
     const byId = new Map(rows.map((r) => [r.id, r]));
     phones.forEach((p, i) => expect(byId.get(ids[i])?.phone).toBe(p));
     expect(await remaining(t.server, 'client1')).toBe(before - 61);
-    await db(t.server).updateTable('accounts').set({ access_speed: 100 }).where('id', '=', await accountId(t.server, 'client1')).execute();
+    await db(t.server)
+      .updateTable('accounts')
+      .set({ access_speed: 100 })
+      .where('id', '=', await accountId(t.server, 'client1'))
+      .execute();
   });
 
   it('HTTP API: 8 requests in parallel are all accepted and charged; a trailing 【sign】 is accepted as on SMPP', async () => {
     const before = await remaining(t.server, 'client1');
     const rs = await Promise.all(
-      Array.from({ length: 8 }, (_, r) => openapiSend(t.server, { content: r % 2 ? '【好易购】您的订单已发货' : '您的订单已发货【好易购】', mobiles: [`1390014${r}000`, `1390014${r}001`] })),
+      Array.from({ length: 8 }, (_, r) =>
+        openapiSend(t.server, { content: r % 2 ? '【好易购】您的订单已发货' : '您的订单已发货【好易购】', mobiles: [`1390014${r}000`, `1390014${r}001`] }),
+      ),
     );
     expect(rs.map((r) => r.status)).toEqual(rs.map(() => 200));
     expect(await remaining(t.server, 'client1')).toBe(before - 16);

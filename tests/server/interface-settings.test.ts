@@ -15,7 +15,11 @@ async function as(server: TestServer, who: string): Promise<Client> {
 }
 
 const row = (server: TestServer, clientid: string) =>
-  server.handle.db.selectFrom('accounts').select(['ip', 'access_speed', 'nodenum', 'needreport', 'needmo', 'needextend', 'deliveryurl', 'mourl']).where('clientid', '=', clientid).executeTakeFirstOrThrow();
+  server.handle.db
+    .selectFrom('accounts')
+    .select(['ip', 'access_speed', 'nodenum', 'needreport', 'needmo', 'needextend', 'deliveryurl', 'mourl'])
+    .where('clientid', '=', clientid)
+    .executeTakeFirstOrThrow();
 
 const good = { clientId: 'client1', ip: '203.0.113.10, 198.51.100.0/24', accessSpeed: 50, nodenum: '3', needreport: 2, needmo: 3, needextend: 1 };
 
@@ -42,8 +46,30 @@ describe.each(backends)('interface settings (%s)', (backend) => {
     it('the agent edits its sub-account’s settings; the sub-account cannot, another agent cannot', async () => {
       const c = await as(t.server, 'agent1');
       const r = await c.post('/api/client/account/interface', good);
-      expect(r.body).toMatchObject({ code: 0, msg: '接口设置已保存', data: { ip: '203.0.113.10, 198.51.100.0/24', accessSpeed: 50, nodenum: '3', needreport: 2, needreport_str: '透传状态报告', needmo: 3, needextend: 1, needextend_str: '支持' } });
-      expect(await row(t.server, 'client1')).toMatchObject({ ip: '203.0.113.10, 198.51.100.0/24', access_speed: 50, nodenum: '3', needreport: 2, needmo: 3, needextend: 1, deliveryurl: '', mourl: '' });
+      expect(r.body).toMatchObject({
+        code: 0,
+        msg: '接口设置已保存',
+        data: {
+          ip: '203.0.113.10, 198.51.100.0/24',
+          accessSpeed: 50,
+          nodenum: '3',
+          needreport: 2,
+          needreport_str: '透传状态报告',
+          needmo: 3,
+          needextend: 1,
+          needextend_str: '支持',
+        },
+      });
+      expect(await row(t.server, 'client1')).toMatchObject({
+        ip: '203.0.113.10, 198.51.100.0/24',
+        access_speed: 50,
+        nodenum: '3',
+        needreport: 2,
+        needmo: 3,
+        needextend: 1,
+        deliveryurl: '',
+        mourl: '',
+      });
 
       const before = await row(t.server, 'client1');
       const self = await (await as(t.server, 'client1')).post('/api/client/account/interface', { ...good, ip: '', accessSpeed: 5000 });

@@ -24,7 +24,15 @@ async function account(s: TestServer, p: { user_type?: '1' | '2'; agent?: string
   return { c, clientid, id: r.id };
 }
 
-const ORDINARY = { invoiceType: 1, invoiceAmount: '100.00', invoiceBody: 2, invoiceHead: '上海云讯通信科技有限公司', creditCode: '91310115MA1K4ABCD1', email: 'fp@demo.local', toPhone: '13800138001' };
+const ORDINARY = {
+  invoiceType: 1,
+  invoiceAmount: '100.00',
+  invoiceBody: 2,
+  invoiceHead: '上海云讯通信科技有限公司',
+  creditCode: '91310115MA1K4ABCD1',
+  email: 'fp@demo.local',
+  toPhone: '13800138001',
+};
 const VAT = {
   invoiceType: 2,
   invoiceAmount: '200.50',
@@ -133,7 +141,13 @@ describe.each(backends)('invoices (%s)', (backend) => {
     const r = await sub.c.post('/api/invoice/add', { ...VAT, invoiceAmount: '10', email: 'sub@demo.local' }, { json: true });
     expect(r.body).toMatchObject({ code: 0, data: { invoiceType: 1, bank: '', toAddr: '', email: 'sub@demo.local' } });
     const init = (await sub.c.post('/api/invoice/initInvoice')).body.data;
-    expect(init).toMatchObject({ canAmount: '70.00', invoiceProject: '信息服务费', canChooseType: false, invoiceTypes: [1], ordinary: { invoiceHead: VAT.invoiceHead, email: 'sub@demo.local' } });
+    expect(init).toMatchObject({
+      canAmount: '70.00',
+      invoiceProject: '信息服务费',
+      canChooseType: false,
+      invoiceTypes: [1],
+      ordinary: { invoiceHead: VAT.invoiceHead, email: 'sub@demo.local' },
+    });
     // the agent's VAT information is saved per type
     await a.c.post('/api/invoice/add', { ...VAT, invoiceAmount: '1' }, { json: true });
     expect((await a.c.post('/api/invoice/getAddedTaxInvoiceConfig')).body.data).toMatchObject({ invoiceType: 2, bank: VAT.bank, toAddr: VAT.toAddr });
@@ -147,7 +161,11 @@ describe.each(backends)('invoices (%s)', (backend) => {
     expect(codes.filter((c) => c === 0)).toHaveLength(10);
     expect(codes.filter((c) => c !== 0).every((c) => c === 400)).toBe(true);
     expect(results.find((r) => r.body.code === 400)!.body.msg).toMatch(/^发票金额不能大于可开票金额/);
-    const held = await t.server.handle.db.selectFrom('invoices').select((eb) => eb.fn.sum<string>('invoice_amount').as('s')).where('account_id', '=', a.id).executeTakeFirstOrThrow();
+    const held = await t.server.handle.db
+      .selectFrom('invoices')
+      .select((eb) => eb.fn.sum<string>('invoice_amount').as('s'))
+      .where('account_id', '=', a.id)
+      .executeTakeFirstOrThrow();
     expect(Number(held.s).toFixed(2)).toBe('999.90');
     expect(await canAmount(a.c)).toBe('0.10');
     // and the numbers are unique
@@ -175,7 +193,10 @@ describe.each(backends)('invoices (%s)', (backend) => {
     expect((await a.c.post('/api/invoice/invoiceList', { invoiceType: 3 })).body.code).toBe(400);
     expect((await a.c.post('/api/invoice/invoiceList', { page: 9 })).body.data).toMatchObject({ totalRecord: 3, data: [] });
     const vatId = list.data[1].id;
-    expect((await a.c.post('/api/invoice/invoiceDetailed', { id: vatId, invoiceType: 2 })).body).toMatchObject({ code: 0, data: { bank: VAT.bank, toAddrDetail: VAT.toAddrDetail } });
+    expect((await a.c.post('/api/invoice/invoiceDetailed', { id: vatId, invoiceType: 2 })).body).toMatchObject({
+      code: 0,
+      data: { bank: VAT.bank, toAddrDetail: VAT.toAddrDetail },
+    });
     expect((await a.c.post('/api/invoice/invoiceDetailed', { id: vatId, invoiceType: 1 })).body).toMatchObject({ code: 404, msg: '发票不存在' });
     const other = await account(t.server);
     expect((await other.c.post('/api/invoice/invoiceDetailed', { id: vatId })).body).toMatchObject({ code: 404, msg: '发票不存在' });
@@ -187,13 +208,16 @@ describe.each(backends)('invoices (%s)', (backend) => {
     const a = await account(t.server, { paidIn: '100.00' });
     const inv = (await a.c.post('/api/invoice/add', { ...ORDINARY, invoiceAmount: '60' }, { json: true })).body.data;
     expect(await canAmount(a.c)).toBe('40.00');
-    const cancel = (p: Record<string, unknown>) => a.c.post('/api/invoice/invoiceCancelApply', { id: inv.id, invoiceId: inv.invoiceId, status: 0, updateTime: inv.updateTime, ...p }, { json: true });
+    const cancel = (p: Record<string, unknown>) =>
+      a.c.post('/api/invoice/invoiceCancelApply', { id: inv.id, invoiceId: inv.invoiceId, status: 0, updateTime: inv.updateTime, ...p }, { json: true });
     expect((await cancel({ updateTime: inv.updateTime - 1 })).body).toMatchObject({ code: 500, msg: '发票状态已变更，请刷新后重试' });
     expect((await cancel({ status: 3 })).body).toMatchObject({ code: 500, msg: '只有待审核的发票可以取消' });
     expect((await cancel({ invoiceId: 'FP0' })).body).toMatchObject({ code: 404, msg: '发票不存在' });
     expect((await cancel({ updateTime: 'x' })).body.code).toBe(400);
     const other = await account(t.server);
-    expect((await other.c.post('/api/invoice/invoiceCancelApply', { id: inv.id, invoiceId: inv.invoiceId, status: 0, updateTime: inv.updateTime }, { json: true })).body.code).toBe(404);
+    expect((await other.c.post('/api/invoice/invoiceCancelApply', { id: inv.id, invoiceId: inv.invoiceId, status: 0, updateTime: inv.updateTime }, { json: true })).body.code).toBe(
+      404,
+    );
     t.server.clock.advance(5);
     const ok = await cancel({});
     expect(ok.body).toMatchObject({ code: 0, msg: '发票申请已取消', data: { status: 1, statusStr: '已取消' } });
@@ -204,7 +228,9 @@ describe.each(backends)('invoices (%s)', (backend) => {
     const inv2 = (await a.c.post('/api/invoice/add', { ...ORDINARY, invoiceAmount: '10' }, { json: true })).body.data;
     t.server.clock.advance(5);
     expect((await cli(t.server, 'invoice-status', String(inv2.id), '3')).code).toBe(0);
-    expect((await a.c.post('/api/invoice/invoiceCancelApply', { id: inv2.id, invoiceId: inv2.invoiceId, status: 0, updateTime: inv2.updateTime }, { json: true })).body).toMatchObject({
+    expect(
+      (await a.c.post('/api/invoice/invoiceCancelApply', { id: inv2.id, invoiceId: inv2.invoiceId, status: 0, updateTime: inv2.updateTime }, { json: true })).body,
+    ).toMatchObject({
       code: 500,
       msg: '只有待审核的发票可以取消',
     });

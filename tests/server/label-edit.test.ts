@@ -66,7 +66,10 @@ describe('a label-only edit of schemas/', () => {
   it('a filter edit shows in the console: the renamed parameter is sent, the new enum value offered', async () => {
     const { schemaFilters } = await import('../../common/schema/filters');
     const { schemas } = await import('@/schema');
-    expect(schemaFilters(schemas.get('filters/sign'), { sign: '龙井', state: EDITED.enumValue.value })).toEqual({ [EDITED.filterParam.now]: '龙井', state: EDITED.enumValue.value });
+    expect(schemaFilters(schemas.get('filters/sign'), { sign: '龙井', state: EDITED.enumValue.value })).toEqual({
+      [EDITED.filterParam.now]: '龙井',
+      state: EDITED.enumValue.value,
+    });
     expect(schemas.enumOptions('sign-state').map((o) => o.label)).toContain(EDITED.enumValue.label);
   });
 
@@ -137,7 +140,13 @@ describe('a label-only edit of schemas/', () => {
     const call = async (method: 'GET' | 'POST', url: string, file?: Buffer) => {
       const boundary = '----smspLabelEdit';
       const body = file
-        ? Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="excel"; filename="x.xlsx"\r\nContent-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`), file, Buffer.from(`\r\n--${boundary}--\r\n`)])
+        ? Buffer.concat([
+            Buffer.from(
+              `--${boundary}\r\nContent-Disposition: form-data; name="excel"; filename="x.xlsx"\r\nContent-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`,
+            ),
+            file,
+            Buffer.from(`\r\n--${boundary}--\r\n`),
+          ])
         : undefined;
       return server().app.inject({
         method,
@@ -158,7 +167,16 @@ describe('a label-only edit of schemas/', () => {
       expect(header).toEqual(['子账户', EDITED.fieldTitle.now, '备注']);
       const ok = (await call('POST', '/api/sign/addsignBatch', await xlsx([header, ['client1', '改名后导入', '']]))).json();
       expect(ok).toMatchObject({ code: 0, data: { importSuccess: 1, importFall: 0 } });
-      const old = (await call('POST', '/api/sign/addsignBatch', await xlsx([['子账户', EDITED.fieldTitle.was, '备注'], ['client1', '旧表头导入', '']]))).json();
+      const old = (
+        await call(
+          'POST',
+          '/api/sign/addsignBatch',
+          await xlsx([
+            ['子账户', EDITED.fieldTitle.was, '备注'],
+            ['client1', '旧表头导入', ''],
+          ]),
+        )
+      ).json();
       expect(old).toEqual({ code: 400, msg: `表头不正确，请下载模板并按模板填写（子账户、${EDITED.fieldTitle.now}、备注）` });
     });
 
@@ -166,7 +184,8 @@ describe('a label-only edit of schemas/', () => {
       const [header] = await readSheet((await call('GET', '/api/autoTemplate/downloadExcelTemplate')).rawPayload);
       expect(header).toContain(EDITED.templateTitle.now);
       expect(header).not.toContain(EDITED.templateTitle.was);
-      const row = (content: string) => header.map((h) => ({ 子账户: 'client1', 模板属性: '行业', 短信类型: '通知', 模板类型: '固定模板', 业务类型: '国内', 签名: '好易购' })[h] ?? content);
+      const row = (content: string) =>
+        header.map((h) => ({ 子账户: 'client1', 模板属性: '行业', 短信类型: '通知', 模板类型: '固定模板', 业务类型: '国内', 签名: '好易购' })[h] ?? content);
       const ok = (await call('POST', '/api/autoTemplate/addBatch', await xlsx([header, row('改名后导入的模板内容。')]))).json();
       expect(ok).toMatchObject({ code: 0, data: { importSuccess: 1, importFall: 0 } });
       const oldHeader = header.map((h) => (h === EDITED.templateTitle.now ? EDITED.templateTitle.was : h));

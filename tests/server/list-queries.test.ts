@@ -62,8 +62,20 @@ describe.each(backends)('lists with the cached session (%s)', (backend) => {
     // the session rows gone behind the server's back (another process's logout): the cached lists
     // answer for at most cachedSessionMs, every other route checks the database
     const db = t.server.handle.db;
-    const agentSessions = await db.selectFrom('sessions').innerJoin('accounts', 'accounts.id', 'sessions.account_id').select('sessions.id').where('accounts.clientid', '=', 'agent1').execute();
-    await db.deleteFrom('sessions').where('id', 'in', agentSessions.map((r) => r.id)).execute();
+    const agentSessions = await db
+      .selectFrom('sessions')
+      .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
+      .select('sessions.id')
+      .where('accounts.clientid', '=', 'agent1')
+      .execute();
+    await db
+      .deleteFrom('sessions')
+      .where(
+        'id',
+        'in',
+        agentSessions.map((r) => r.id),
+      )
+      .execute();
     expect((await calls.accounts()).body.code).toBe(0);
     expect((await agent.get('/api/client/stat')).body.code).toBe(401);
     // a logout in this process: at once

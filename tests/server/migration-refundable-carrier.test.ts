@@ -51,7 +51,11 @@ describe.each(backends)('migration 0024: refundable pieces per carrier (%s)', (b
         [t2, [0, 0, 0, 0, 0]],
       ]);
       await migrateTo(db, '0023_task_chunks', s);
-      const cols = await sql<{ n: number }>`select count(*)::int as n from information_schema.columns where table_schema = ${s} and table_name = 'sms_tasks' and column_name = 'refundable_pieces_by_carrier'`.execute(db);
+      const cols = await sql<{
+        n: number;
+      }>`select count(*)::int as n from information_schema.columns where table_schema = ${s} and table_name = 'sms_tasks' and column_name = 'refundable_pieces_by_carrier'`.execute(
+        db,
+      );
       expect(cols.rows[0].n).toBe(0);
     } finally {
       await h.close();

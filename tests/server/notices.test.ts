@@ -90,7 +90,14 @@ describe.each(backends)('notices, help documents, content test (%s)', (backend) 
       const html = row.notice_content;
       expect(row.is_top).toBe(1);
       for (const bad of ['<script', 'alert(1)', '<style', '<iframe', 'javascript:', 'data:', 'onclick', 'onerror', 'style=']) expect(html).not.toContain(bad);
-      for (const good of ['维护', '<a href="https://ok.example/a"', 'rel="noopener noreferrer"', '<img src="https://cdn.example/x.png" alt="图"', '<td colspan="2">表格</td>', '<b>粗体</b>']) {
+      for (const good of [
+        '维护',
+        '<a href="https://ok.example/a"',
+        'rel="noopener noreferrer"',
+        '<img src="https://cdn.example/x.png" alt="图"',
+        '<td colspan="2">表格</td>',
+        '<b>粗体</b>',
+      ]) {
         expect(html).toContain(good);
       }
       const c = await agent();
@@ -194,7 +201,15 @@ describe.each(backends)('notices, help documents, content test (%s)', (backend) 
       const spec = (await c.get('/api/help/openapi.json')).body;
       expect(spec.openapi).toMatch(/^3\./);
       const paths = Object.keys(spec.paths);
-      for (const p of ['/api/login', '/api/loginInfo', '/api/agent/noticePage', '/api/agent/notice/detail', '/api/content/content/test', '/api/help/httpsdoc', '/api/help/faqdoc']) {
+      for (const p of [
+        '/api/login',
+        '/api/loginInfo',
+        '/api/agent/noticePage',
+        '/api/agent/notice/detail',
+        '/api/content/content/test',
+        '/api/help/httpsdoc',
+        '/api/help/faqdoc',
+      ]) {
         expect(paths).toContain(p);
       }
       expect(paths.every((p) => p.startsWith('/api/'))).toBe(true);
@@ -223,7 +238,15 @@ describe('demo notices', () => {
     const handle = await openDatabase({ memory: true });
     try {
       await seed(handle.db);
-      const count = async () => Number((await handle.db.selectFrom('notices').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      const count = async () =>
+        Number(
+          (
+            await handle.db
+              .selectFrom('notices')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       expect(await count()).toBe(DEMO_NOTICES.length);
       await seed(handle.db);
       expect(await count()).toBe(DEMO_NOTICES.length);

@@ -60,7 +60,17 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
     expect(r.statusCode).toBe(200);
     const doc = r.json();
     expect(doc.openapi).toBe('3.0.3');
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/openapi/v1/sms/send', '/openapi/v1/sms/task', '/openapi/v1/reports/pull', '/openapi/v1/mo/pull', '/openapi/v1/account/balance', '/openapi/v1/signs', '/openapi/v1/templates']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/openapi/v1/sms/send',
+        '/openapi/v1/sms/task',
+        '/openapi/v1/reports/pull',
+        '/openapi/v1/mo/pull',
+        '/openapi/v1/account/balance',
+        '/openapi/v1/signs',
+        '/openapi/v1/templates',
+      ]),
+    );
     expect(JSON.stringify(doc)).not.toContain('errorMessage');
   });
 
@@ -85,7 +95,11 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
     const ts = String(Math.floor(server.clock.t / 1000));
     const nonce = randomUUID();
     const sig = signRequest(SECRET, { method: 'GET', path: '/openapi/v1/sms/task', query: 'taskId=A', timestamp: ts, nonce, body: '' });
-    const q = await server.app.inject({ method: 'GET', url: '/openapi/v1/sms/task?taskId=B', headers: { [H.clientid]: 'client1', [H.timestamp]: ts, [H.nonce]: nonce, [H.signature]: sig } });
+    const q = await server.app.inject({
+      method: 'GET',
+      url: '/openapi/v1/sms/task?taskId=B',
+      headers: { [H.clientid]: 'client1', [H.timestamp]: ts, [H.nonce]: nonce, [H.signature]: sig },
+    });
     expect(q.json().error).toBe('SIGNATURE_INVALID');
 
     const unknown = await call(server, 'GET', '/openapi/v1/signs', undefined, { clientid: 'nobody1' });
@@ -199,9 +213,19 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
   it('sends a text per number, each message its own text and pieces', async () => {
     const { server } = t;
     const long = `【好易购】${'尊敬的会员您好，'.repeat(10)}`;
-    const r = await call(server, 'POST', '/openapi/v1/sms/send', { items: [{ mobile: PHONES[0], content: '【好易购】您好张三' }, { mobile: PHONES[1], content: long }] });
+    const r = await call(server, 'POST', '/openapi/v1/sms/send', {
+      items: [
+        { mobile: PHONES[0], content: '【好易购】您好张三' },
+        { mobile: PHONES[1], content: long },
+      ],
+    });
     expect(r.status).toBe(200);
-    const rows = await db(server).selectFrom('sms_messages as m').innerJoin('sms_tasks as t', 't.id', 'm.task_id').select(['m.phone', 'm.content', 'm.pieces']).where('t.uid', '=', r.body.data.taskId).execute();
+    const rows = await db(server)
+      .selectFrom('sms_messages as m')
+      .innerJoin('sms_tasks as t', 't.id', 'm.task_id')
+      .select(['m.phone', 'm.content', 'm.pieces'])
+      .where('t.uid', '=', r.body.data.taskId)
+      .execute();
     const byPhone = new Map(rows.map((m) => [m.phone, m]));
     expect(byPhone.get(PHONES[0])).toMatchObject({ content: '【好易购】您好张三', pieces: 1 });
     expect(byPhone.get(PHONES[1])!.pieces).toBe(2);
@@ -215,7 +239,12 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
     expect([noSign.status, noSign.body.error]).toEqual([400, 'SIGN_MISSING']);
     const pending = await call(server, 'POST', '/openapi/v1/sms/send', { content: '【苏州好易购】您的验证码为1234', mobiles: PHONES });
     expect([pending.status, pending.body.error, pending.body.msg]).toEqual([422, 'SIGN_NOT_APPROVED', '签名未报备或未审核通过']);
-    const mixed = await call(server, 'POST', '/openapi/v1/sms/send', { items: [{ mobile: PHONES[0], content: TEXT }, { mobile: PHONES[1], content: '【别人的】你好' }] });
+    const mixed = await call(server, 'POST', '/openapi/v1/sms/send', {
+      items: [
+        { mobile: PHONES[0], content: TEXT },
+        { mobile: PHONES[1], content: '【别人的】你好' },
+      ],
+    });
     expect(mixed.body.error).toBe('SIGN_NOT_APPROVED');
     const many = await call(server, 'POST', '/openapi/v1/sms/send', { content: TEXT, mobiles: numbers(60_001) });
     expect(many.status).toBe(400);
@@ -309,10 +338,13 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
     expect(await db(server).selectFrom('api_pull').select('id').execute()).toEqual([]);
     await db(server).updateTable('accounts').set({ needmo: 3 }).where('clientid', '=', 'client1').execute();
     try {
-      await db(server).insertInto('sms_mo').values([
-        { account_id: client1.id, phone: '13800138000', content: 'TD', dest: '10690012' },
-        { account_id: client1.id, phone: '13800138001', content: '好的', dest: '10690012' },
-      ]).execute();
+      await db(server)
+        .insertInto('sms_mo')
+        .values([
+          { account_id: client1.id, phone: '13800138000', content: 'TD', dest: '10690012' },
+          { account_id: client1.id, phone: '13800138001', content: '好的', dest: '10690012' },
+        ])
+        .execute();
       const p1 = await call(server, 'POST', '/openapi/v1/mo/pull', {});
       expect(p1.body.data.list.map((m: { content: string }) => m.content)).toEqual(['TD', '好的']);
       expect(p1.body.data.list[0]).toMatchObject({ clientid: 'client1', phone: '13800138000', dest: '10690012' });
@@ -339,7 +371,22 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
 
   it('hostile input never answers a 5xx', async () => {
     const { server } = t;
-    const bodies: unknown[] = [{ content: 1 }, { mobiles: 'x' }, { items: [{}] }, { items: 'a' }, { content: TEXT, mobiles: [null] }, { content: '【】', mobiles: PHONES }, { content: '【好易购】', mobiles: PHONES }, { content: `【好易购】${'长'.repeat(600)}`, mobiles: PHONES }, { smstype: 99, content: TEXT, mobiles: PHONES }, { ack: 'nope' }, { limit: -1 }, { limit: 'x' }, { __proto__: { a: 1 } }, { constructor: { prototype: 1 } }];
+    const bodies: unknown[] = [
+      { content: 1 },
+      { mobiles: 'x' },
+      { items: [{}] },
+      { items: 'a' },
+      { content: TEXT, mobiles: [null] },
+      { content: '【】', mobiles: PHONES },
+      { content: '【好易购】', mobiles: PHONES },
+      { content: `【好易购】${'长'.repeat(600)}`, mobiles: PHONES },
+      { smstype: 99, content: TEXT, mobiles: PHONES },
+      { ack: 'nope' },
+      { limit: -1 },
+      { limit: 'x' },
+      { __proto__: { a: 1 } },
+      { constructor: { prototype: 1 } },
+    ];
     for (const url of ['/openapi/v1/sms/send', '/openapi/v1/reports/pull', '/openapi/v1/mo/pull']) {
       for (const b of bodies) {
         server.clock.advance(1000);
@@ -347,10 +394,21 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
         expect(r.status, `${url} ${JSON.stringify(b)}`).toBeLessThan(500);
         expect(typeof r.body.msg).toBe('string');
       }
-      const notJson = await server.app.inject({ method: 'POST', url, payload: '{"a":', headers: { 'content-type': 'application/json', [H.clientid]: 'client1', [H.timestamp]: '1', [H.nonce]: randomUUID(), [H.signature]: 'a'.repeat(64) } });
+      const notJson = await server.app.inject({
+        method: 'POST',
+        url,
+        payload: '{"a":',
+        headers: { 'content-type': 'application/json', [H.clientid]: 'client1', [H.timestamp]: '1', [H.nonce]: randomUUID(), [H.signature]: 'a'.repeat(64) },
+      });
       expect(notJson.statusCode).toBeLessThan(500);
     }
-    for (const url of ['/openapi/v1/sms/task', '/openapi/v1/sms/task?taskId=%00', `/openapi/v1/sms/task?taskId=${'x'.repeat(100)}`, '/openapi/v1/sms/task?taskId=a&page=-1', '/openapi/v1/nothing']) {
+    for (const url of [
+      '/openapi/v1/sms/task',
+      '/openapi/v1/sms/task?taskId=%00',
+      `/openapi/v1/sms/task?taskId=${'x'.repeat(100)}`,
+      '/openapi/v1/sms/task?taskId=a&page=-1',
+      '/openapi/v1/nothing',
+    ]) {
       const r = await call(server, 'GET', url);
       expect(r.status, url).toBeLessThan(500);
     }

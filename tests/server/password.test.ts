@@ -100,13 +100,24 @@ describe.each(backends)('image captcha and password recovery (%s)', (backend) =>
 
     it('resets by phone and lifts a lock', async () => {
       const db = t.server.handle.db;
-      await db.updateTable('accounts').set({ status: 7, locked_until: new Date(t.server.clock.t + 600_000) }).where('clientid', '=', 'newagent').execute();
+      await db
+        .updateTable('accounts')
+        .set({ status: 7, locked_until: new Date(t.server.clock.t + 600_000) })
+        .where('clientid', '=', 'newagent')
+        .execute();
       const c = await t.server.client().init();
       const send = await c.post('/api/password/email', { sendType: 2, email: '13800138002', countryCode: '86', captcha: await c.imageCaptcha() });
       expect(send.body.code).toBe(0);
       const code = t.server.smsCode('13800138002', 'reset');
       expect(code).toMatch(/^\d{6}$/);
-      const r = await c.post('/api/password/change', { sendType: 2, email: '13800138002', countryCode: '86', validateCode: code, password: 'Phone2026x', confirmPassword: 'Phone2026x' });
+      const r = await c.post('/api/password/change', {
+        sendType: 2,
+        email: '13800138002',
+        countryCode: '86',
+        validateCode: code,
+        password: 'Phone2026x',
+        confirmPassword: 'Phone2026x',
+      });
       expect(r.body.code).toBe(0);
       expect((await c.login('newagent', DEMO_PASSWORD)).body.code).toBe(500);
       const l = await c.login('13800138002', 'Phone2026x');

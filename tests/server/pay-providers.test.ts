@@ -7,12 +7,16 @@ import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AlipayProvider, SandboxProvider, WechatPayProvider, fen, yuan } from '../../server/modules/pay/providers';
 
-const pair = () => crypto.generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+const pair = () =>
+  crypto.generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
 
 describe('Alipay adapter (alipay-sdk)', () => {
   const app = pair();
   const alipay = pair(); // Alipay's key pair: we sign as Alipay would
-  const provider = new AlipayProvider({ appId: '2021000000000000', privateKey: app.privateKey, alipayPublicKey: alipay.publicKey, gateway: 'https://openapi.alipay.com/gateway.do' }, 'https://pay.example.com/api');
+  const provider = new AlipayProvider(
+    { appId: '2021000000000000', privateKey: app.privateKey, alipayPublicKey: alipay.publicKey, gateway: 'https://openapi.alipay.com/gateway.do' },
+    'https://pay.example.com/api',
+  );
   const sign = (fields: Record<string, string>) => {
     const text = Object.keys(fields)
       .sort()
@@ -20,7 +24,14 @@ describe('Alipay adapter (alipay-sdk)', () => {
       .join('&');
     return { ...fields, sign: crypto.createSign('RSA-SHA256').update(text).sign(alipay.privateKey, 'base64') };
   };
-  const notice = { out_trade_no: 'P2026112500000012345678', trade_no: '2026112522001', total_amount: '123.45', trade_status: 'TRADE_SUCCESS', sign_type: 'RSA2', notify_time: '2026-11-25 10:00:00' };
+  const notice = {
+    out_trade_no: 'P2026112500000012345678',
+    trade_no: '2026112522001',
+    total_amount: '123.45',
+    trade_status: 'TRADE_SUCCESS',
+    sign_type: 'RSA2',
+    notify_time: '2026-11-25 10:00:00',
+  };
 
   it('accepts a notification signed with Alipay’s key', async () => {
     const v = await provider.verify({ body: sign(notice), raw: '', headers: {} });

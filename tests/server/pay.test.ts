@@ -62,7 +62,14 @@ describe.each(backends)('online payment (%s)', (backend) => {
     expect(await msg('10', 7)).toBe('参数错误');
     expect(await msg('10', '')).toMatch(/请选择支付方式|参数错误/);
     const okBig = await c.post('/api/onlinePay/createPay', { amount: '1000000', paymentMode: 1 });
-    expect(okBig.body.data).toMatchObject({ paymentAmountStr: '1000000.00', paymentMode: 1, paymentModeStr: '微信支付', paymentState: 0, paymentStateStr: '待支付', countDownStr: '900' });
+    expect(okBig.body.data).toMatchObject({
+      paymentAmountStr: '1000000.00',
+      paymentMode: 1,
+      paymentModeStr: '微信支付',
+      paymentState: 0,
+      paymentStateStr: '待支付',
+      countDownStr: '900',
+    });
     await c.post('/api/onlinePay/cancelPay', { paymentId: okBig.body.data.paymentId });
   });
 
@@ -150,7 +157,9 @@ describe.each(backends)('online payment (%s)', (backend) => {
     const sandbox = t.server.app.services.pay.providers.sandbox!;
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        t.server.client().request('POST', '/api/onlinePay/notify/sandbox', sandbox.sign({ paymentId: order.paymentId, tradeNo: `T3-${i}`, amount: '77.77', status: 'SUCCESS' }), { json: true }),
+        t.server
+          .client()
+          .request('POST', '/api/onlinePay/notify/sandbox', sandbox.sign({ paymentId: order.paymentId, tradeNo: `T3-${i}`, amount: '77.77', status: 'SUCCESS' }), { json: true }),
       ),
     );
     expect(answers.every((a) => a.status === 200)).toBe(true);
@@ -277,7 +286,12 @@ describe.each(backends)('online payment without a provider (%s)', (backend) => {
     expect(await t.server.handle.db.selectFrom('pay_orders').select('id').execute()).toEqual([]);
     // a notification signed with any key, the scan page and its confirm: nothing to pay with
     const anon = t.server.client();
-    const notify = await anon.request('POST', '/api/onlinePay/notify/sandbox', { paymentId: 'P1', tradeNo: 'T', amount: '1000000.00', status: 'SUCCESS', timestamp: '1', nonce: 'n', sign: 'ab' }, { json: true });
+    const notify = await anon.request(
+      'POST',
+      '/api/onlinePay/notify/sandbox',
+      { paymentId: 'P1', tradeNo: 'T', amount: '1000000.00', status: 'SUCCESS', timestamp: '1', nonce: 'n', sign: 'ab' },
+      { json: true },
+    );
     expect(notify.status).toBe(404);
     expect((await anon.request('GET', `/api/onlinePay/sandbox/scan?paymentId=P1&token=${'0'.repeat(32)}`)).raw.body).toContain('支付订单不存在');
     expect((await anon.request('POST', '/api/onlinePay/sandbox/pay', { paymentId: 'P1', token: '0'.repeat(32), action: 'confirm' })).raw.body).toContain('支付订单不存在');
@@ -292,7 +306,14 @@ describe.each(backends)('online payment with the sandbox and a real provider (%s
     try {
       // the sandbox off, 支付宝 "configured": only mode 0 is offered
       const pay = server.app.services.pay as unknown as { providers: { sandbox: unknown; alipay: unknown } };
-      const fake = { name: 'alipay', create: async () => ({ qrCode: 'https://qr.alipay.com/x' }), verify: async () => null, query: async () => null, close: async () => undefined, ack: { contentType: 'text/plain', body: 'success' } };
+      const fake = {
+        name: 'alipay',
+        create: async () => ({ qrCode: 'https://qr.alipay.com/x' }),
+        verify: async () => null,
+        query: async () => null,
+        close: async () => undefined,
+        ack: { contentType: 'text/plain', body: 'success' },
+      };
       Object.assign(pay.providers, { sandbox: null, alipay: fake });
       const agent = await as(server, 'agent1');
       expect((await agent.get('/api/onlinePay/config')).body.data).toMatchObject({ isOpenPay: 1, modes: { 0: true, 1: false }, sandbox: { 0: false, 1: false } });
@@ -331,7 +352,15 @@ describe.each(backends)('sandbox money (%s)', (backend) => {
 
     // the invoiceable amount did not move; an invoice of the sandbox money is refused
     expect((await agent.post('/api/invoice/getCanInvoiceAmount')).body.data.canAmount).toBe(canBefore);
-    const invoice = { invoiceType: 1, invoiceAmount: '1000000.00', invoiceBody: 2, invoiceHead: '上海云讯通信科技有限公司', creditCode: '91310115MA1K4ABCD1', email: 'fp@demo.local', toPhone: '13800138001' };
+    const invoice = {
+      invoiceType: 1,
+      invoiceAmount: '1000000.00',
+      invoiceBody: 2,
+      invoiceHead: '上海云讯通信科技有限公司',
+      creditCode: '91310115MA1K4ABCD1',
+      email: 'fp@demo.local',
+      toPhone: '13800138001',
+    };
     const refused = await agent.post('/api/invoice/add', invoice, { json: true });
     expect(refused.body.code).not.toBe(0);
     expect(refused.body.msg).toContain(`可开票金额 ${canBefore} 元`);
@@ -342,7 +371,12 @@ describe.each(backends)('sandbox money (%s)', (backend) => {
   it('puts the configured URL in the QR link, whatever Host the request names', async () => {
     const agent = await as(t.server, 'agent0');
     for (const host of ['evil.example.com', 'attacker.test:443', 'localhost:8080@evil.example']) {
-      const r = await agent.request('POST', '/api/onlinePay/createPay', { amount: '1', paymentMode: 0 }, { headers: { host, 'x-forwarded-host': 'evil.example.com', 'x-forwarded-proto': 'https' } });
+      const r = await agent.request(
+        'POST',
+        '/api/onlinePay/createPay',
+        { amount: '1', paymentMode: 0 },
+        { headers: { host, 'x-forwarded-host': 'evil.example.com', 'x-forwarded-proto': 'https' } },
+      );
       if (r.status !== 200) continue; // a Host Fastify itself refuses is fine too
       expect(r.body.data.qrCode).toMatch(/^http:\/\/localhost:8080\/api\/onlinePay\/sandbox\/scan\?paymentId=/);
       expect(r.body.data.qrCode).not.toContain('evil');

@@ -37,8 +37,22 @@ describe.each(backends)('purchase (%s)', (backend) => {
   const productId = async (code: string) => (await db(t.server).selectFrom('products').select('id').where('product_code', '=', code).executeTakeFirstOrThrow()).id;
   const rowCounts = async () => {
     const n = async (table: 'ledger' | 'pool_movements' | 'product_pools' | 'sms_orders' | 'purchase_orders' | 'rebate_ledger') =>
-      Number((await db(t.server).selectFrom(table).select(sql<string>`count(*)::text`.as('n')).executeTakeFirstOrThrow()).n);
-    return { ledger: await n('ledger'), moves: await n('pool_movements'), pools: await n('product_pools'), orders: await n('sms_orders'), heads: await n('purchase_orders'), rebate: await n('rebate_ledger') };
+      Number(
+        (
+          await db(t.server)
+            .selectFrom(table)
+            .select(sql<string>`count(*)::text`.as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    return {
+      ledger: await n('ledger'),
+      moves: await n('pool_movements'),
+      pools: await n('product_pools'),
+      orders: await n('sms_orders'),
+      heads: await n('purchase_orders'),
+      rebate: await n('rebate_ledger'),
+    };
   };
 
   it('sells a package product (named 1万条, 10万条套餐, 100元) only by whole packages: products.pack_size (0038)', async () => {
@@ -56,7 +70,16 @@ describe.each(backends)('purchase (%s)', (backend) => {
       const r = await agent1.post('/api/sms/order/add', { product_id: tenW, num });
       expect(r.body).toMatchObject({ code: 400, msg: '该产品为 100,000条 的套餐，购买数量须为 100,000条 的整数倍' });
     }
-    const mixed = await agent1.post('/api/sms/order/jsmsAdd', { list: [{ productId: await productId('HY-YD-5W'), purchaseNum: 7 }, { productId: await productId('TZ-QW-1W'), purchaseNum: 500 }] }, { json: true });
+    const mixed = await agent1.post(
+      '/api/sms/order/jsmsAdd',
+      {
+        list: [
+          { productId: await productId('HY-YD-5W'), purchaseNum: 7 },
+          { productId: await productId('TZ-QW-1W'), purchaseNum: 500 },
+        ],
+      },
+      { json: true },
+    );
     expect(mixed.body).toMatchObject({ code: 400, msg: '该产品为 10,000条 的套餐，购买数量须为 10,000条 的整数倍' });
     // the spec's own rules still come first
     expect((await agent1.post('/api/sms/order/add', { product_id: tenW, num: 'abc' })).body).toMatchObject({ code: 400, msg: '购买数量为大于0的整数' });
@@ -197,7 +220,17 @@ describe.each(backends)('purchase (%s)', (backend) => {
     ]) {
       expect((await agent1.post('/api/sms/order/add', again)).body).toMatchObject({ code: 409, msg: MESSAGES.purchaseRequestReused });
     }
-    const list = await agent1.post('/api/sms/order/jsmsAdd', { list: [{ productId: id, purchaseNum: 10 }, { productId: other, purchaseNum: 1 }], requestId: 'req-reuse' }, { json: true });
+    const list = await agent1.post(
+      '/api/sms/order/jsmsAdd',
+      {
+        list: [
+          { productId: id, purchaseNum: 10 },
+          { productId: other, purchaseNum: 1 },
+        ],
+        requestId: 'req-reuse',
+      },
+      { json: true },
+    );
     expect(list.body).toMatchObject({ code: 409, msg: MESSAGES.purchaseRequestReused });
     // the same request again is still answered with the first order
     expect((await agent1.post('/api/sms/order/add', { product_id: id, num: '10', requestId: 'req-reuse' })).body.data).toEqual(first.body.data);
@@ -255,13 +288,36 @@ describe.each(backends)('purchase (%s)', (backend) => {
     const r = await agent1.post('/api/finance/bill/sms', {});
     expect(r.body.code).toBe(0);
     const rows = r.body.data.list;
-    expect(r.body.data.totalCount).toBe(Number((await db(t.server).selectFrom('sms_orders').select(sql<string>`count(*)::text`.as('n')).executeTakeFirstOrThrow()).n));
+    expect(r.body.data.totalCount).toBe(
+      Number(
+        (
+          await db(t.server)
+            .selectFrom('sms_orders')
+            .select(sql<string>`count(*)::text`.as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    );
     expect(rows).toHaveLength(15);
     const gj = (await agent1.post('/api/finance/bill/sms', { orderInfo: '国际短信' })).body.data.list[0];
-    expect(gj).toMatchObject({ product_type_str: '国际', sms_balance_change_flag: '+', sms_balance_change_amount: '5.00元', order_type_str: '购买', client_id: 'agent1', order_amount: '5.00' });
+    expect(gj).toMatchObject({
+      product_type_str: '国际',
+      sms_balance_change_flag: '+',
+      sms_balance_change_amount: '5.00元',
+      order_type_str: '购买',
+      client_id: 'agent1',
+      order_amount: '5.00',
+    });
     const hy = (await agent1.post('/api/finance/bill/sms', { orderInfo: '行业短信 1万条' })).body.data.list[0];
     // the price charged (0.0450 × 95 %), not the list price; the list price and discount beside it; counts grouped
-    expect(hy).toMatchObject({ product_code: 'HY-QW-1W', sms_balance_change_amount: '10,000条', unit_price: '0.0428', list_price: '0.0450', discount: '95.00', order_amount: '427.50' });
+    expect(hy).toMatchObject({
+      product_code: 'HY-QW-1W',
+      sms_balance_change_amount: '10,000条',
+      unit_price: '0.0428',
+      list_price: '0.0450',
+      discount: '95.00',
+      order_amount: '427.50',
+    });
     // traceable: order lines → the order → its ledger row (amount = −(total − rebate))
     const head = await db(t.server).selectFrom('purchase_orders').selectAll().where('order_id', '=', hy.order_id).executeTakeFirstOrThrow();
     const led = await db(t.server).selectFrom('ledger').select('amount').where('id', '=', head.ledger_id!).executeTakeFirstOrThrow();
@@ -376,7 +432,13 @@ describe.each(backends)('purchase (%s)', (backend) => {
     // an international pool holds yuan (kept in 分): the 5 元 bought
     const gjPool = await agent1.post('/api/agent/newpools', { product_type: 2 });
     expect(gjPool.body.data.list.find((x: any) => x.client_id === 'agent1')).toMatchObject({ account_balance: '5.00元', remaining: 5 });
-    const gjUnits = await db(t.server).selectFrom('product_pools as p').innerJoin('accounts as a', 'a.id', 'p.account_id').select(['p.total', 'p.remaining']).where('a.clientid', '=', 'agent1').where('p.product_type', '=', 2).execute();
+    const gjUnits = await db(t.server)
+      .selectFrom('product_pools as p')
+      .innerJoin('accounts as a', 'a.id', 'p.account_id')
+      .select(['p.total', 'p.remaining'])
+      .where('a.clientid', '=', 'agent1')
+      .where('p.product_type', '=', 2)
+      .execute();
     expect(gjUnits).toEqual([{ total: 500, remaining: 500 }]);
     const own = await client1.get('/api/client/pools');
     expect(own.body.data.list.length).toBeGreaterThan(0);
@@ -407,7 +469,11 @@ describe.each(backends)('purchase (%s)', (backend) => {
     const now = t.server.clock.now();
     expect((await usablePools(db(t.server), agentId, 4, now)).filter((p) => p.product_type === 3)).toHaveLength(pools.length);
     // one pool reaches its due time
-    await db(t.server).updateTable('product_pools').set({ due_time: new Date(now.getTime() - 1000) }).where('id', '=', pools[0].id).execute();
+    await db(t.server)
+      .updateTable('product_pools')
+      .set({ due_time: new Date(now.getTime() - 1000) })
+      .where('id', '=', pools[0].id)
+      .execute();
     const after = await agent1.post('/api/agent/newpools', { product_type: 3 });
     expect(after.body.data.totalCount).toBe(before.body.data.totalCount - 1);
     const usable = await usablePools(db(t.server), agentId, 4, now);

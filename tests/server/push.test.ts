@@ -13,7 +13,11 @@ import { Pusher, type PusherOptions } from '../../server/modules/push/pusher';
 import { PUBLIC_TEST_ADDRESS, testResolver } from '../fixtures/resolver';
 import { backends, useServer } from './harness';
 
-interface Hit { path: string; body: any; headers: http.IncomingHttpHeaders }
+interface Hit {
+  path: string;
+  body: any;
+  headers: http.IncomingHttpHeaders;
+}
 
 /** A local receiver: answers `status()` (default 200), records what it got. */
 function receiver() {
@@ -70,29 +74,40 @@ describe.each(backends)('push (%s)', (backend) => {
     rx.setStatus(() => 200);
     rx.setHang(false);
     await db.updateTable('accounts').set({ needreport: 0, needmo: 0, deliveryurl: '', mourl: '' }).execute();
-    await db.updateTable('accounts').set({ needreport: 1, needmo: 1, deliveryurl: `http://hook.example.com:${rx.port}/report`, mourl: `http://hook.example.com:${rx.port}/mo` })
-      .where('id', '=', ids.client1).execute();
+    await db
+      .updateTable('accounts')
+      .set({ needreport: 1, needmo: 1, deliveryurl: `http://hook.example.com:${rx.port}/report`, mourl: `http://hook.example.com:${rx.port}/mo` })
+      .where('id', '=', ids.client1)
+      .execute();
   });
 
-  const pusher = (o: Partial<PusherOptions> = {}) => new Pusher({
-    db: t.server.handle.db,
-    now: () => new Date(clock.t),
-    resolveHost: testResolver,
-    // the checked public address is really the local receiver
-    dial: (target) => (target.address === PUBLIC_TEST_ADDRESS ? { ...target, address: '127.0.0.1', family: 4 } : target),
-    timeoutMs: 1000,
-    backoffMs: 1000,
-    ...o,
-  });
+  const pusher = (o: Partial<PusherOptions> = {}) =>
+    new Pusher({
+      db: t.server.handle.db,
+      now: () => new Date(clock.t),
+      resolveHost: testResolver,
+      // the checked public address is really the local receiver
+      dial: (target) => (target.address === PUBLIC_TEST_ADDRESS ? { ...target, address: '127.0.0.1', family: 4 } : target),
+      timeoutMs: 1000,
+      backoffMs: 1000,
+      ...o,
+    });
 
   const report = (i: number, accountId = ids.client1): ReportRow => ({
-    accountId, messageId: 1000 + i, taskId: 'T1', phone: `1380000${String(i).padStart(4, '0')}`, state: i % 2 ? 3 : 6,
-    errorcode: i % 2 ? 'DELIVRD' : 'UNDELIV', report: i % 2 ? 'DELIVRD' : 'UNDELIV:001', doneAt: new Date('2026-11-23T08:00:00Z'), pieces: 2,
+    accountId,
+    messageId: 1000 + i,
+    taskId: 'T1',
+    phone: `1380000${String(i).padStart(4, '0')}`,
+    state: i % 2 ? 3 : 6,
+    errorcode: i % 2 ? 'DELIVRD' : 'UNDELIV',
+    report: i % 2 ? 'DELIVRD' : 'UNDELIV:001',
+    doneAt: new Date('2026-11-23T08:00:00Z'),
+    pieces: 2,
   });
 
   const outbox = () => t.server.handle.db.selectFrom('push_outbox').selectAll().orderBy('id').execute();
 
-  it('queues only for accounts that want pushes, several records a row, in the caller\'s transaction', async () => {
+  it("queues only for accounts that want pushes, several records a row, in the caller's transaction", async () => {
     const db = t.server.handle.db;
     const n = PUSH_RECORDS_PER_ROW * 2 + 50;
     const written = await db.transaction().execute(async (trx) => {
@@ -105,20 +120,35 @@ describe.each(backends)('push (%s)', (backend) => {
     });
     expect(written).toEqual([3, 1]);
     const rows = await outbox();
-    expect(rows.map((r) => [r.kind, r.account_id])).toEqual([[1, ids.client1], [1, ids.client1], [1, ids.client1], [2, ids.client1]]);
+    expect(rows.map((r) => [r.kind, r.account_id])).toEqual([
+      [1, ids.client1],
+      [1, ids.client1],
+      [1, ids.client1],
+      [2, ids.client1],
+    ]);
     expect((rows[0].payload as unknown[]).length).toBe(PUSH_RECORDS_PER_ROW);
     expect((rows[2].payload as unknown[]).length).toBe(50);
     expect((rows[0].payload as any[])[1]).toEqual({
-      clientid: 'client1', id: 1001, taskId: 'T1', phone: '13800000001', state: 3, stateStr: '明确成功',
-      errorcode: 'DELIVRD', report: 'DELIVRD', dateStr: '2026-11-23 16:00:00', smsNum: 2,
+      clientid: 'client1',
+      id: 1001,
+      taskId: 'T1',
+      phone: '13800000001',
+      state: 3,
+      stateStr: '明确成功',
+      errorcode: 'DELIVRD',
+      report: 'DELIVRD',
+      dateStr: '2026-11-23 16:00:00',
+      smsNum: 2,
     });
     expect(rows[3].payload).toEqual([{ clientid: 'client1', id: 7, phone: '13800000001', content: '收到，谢谢', dest: '10690001', receivedateStr: '2026-11-23 16:00:05' }]);
 
     // a rolled-back transaction queues nothing
-    await expect(db.transaction().execute(async (trx) => {
-      await enqueueReports(trx, [report(1)]);
-      throw new Error('rollback');
-    })).rejects.toThrow('rollback');
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await enqueueReports(trx, [report(1)]);
+        throw new Error('rollback');
+      }),
+    ).rejects.toThrow('rollback');
     expect(await outbox()).toHaveLength(4);
     expect(await enqueueReports(db, [])).toBe(0);
   });
@@ -188,7 +218,15 @@ describe.each(backends)('push (%s)', (backend) => {
 
   it('never reaches a private or loopback address: refused at once, nothing sent', async () => {
     const db = t.server.handle.db;
-    for (const url of [`http://127.0.0.1:${rx.port}/r`, `http://localhost:${rx.port}/r`, 'http://db.internal.test/r', 'http://169.254.169.254/latest', 'http://[::ffff:127.0.0.1]/', 'http://mixed.test/', 'ftp://hook.example.com/']) {
+    for (const url of [
+      `http://127.0.0.1:${rx.port}/r`,
+      `http://localhost:${rx.port}/r`,
+      'http://db.internal.test/r',
+      'http://169.254.169.254/latest',
+      'http://[::ffff:127.0.0.1]/',
+      'http://mixed.test/',
+      'ftp://hook.example.com/',
+    ]) {
       await db.updateTable('accounts').set({ deliveryurl: url }).where('id', '=', ids.client1).execute();
       await enqueueReports(db, [report(1)]);
     }
@@ -215,7 +253,11 @@ describe.each(backends)('push (%s)', (backend) => {
     b.start();
     const end = Date.now() + 20_000;
     while (Date.now() < end) {
-      const left = await db.selectFrom('push_outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('done_at', 'is', null).executeTakeFirstOrThrow();
+      const left = await db
+        .selectFrom('push_outbox')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('done_at', 'is', null)
+        .executeTakeFirstOrThrow();
       if (Number(left.n) === 0) break;
       await new Promise((r) => setTimeout(r, 30));
     }

@@ -105,7 +105,12 @@ describe.each(backends)('records (%s)', (backend) => {
       ],
     });
     C = await insertTask(db, { account: 'client1', createdAt: new Date(now.getTime() - 100 * DAY), messages: ['13811112222'] });
-    D = await insertTask(db, { account: 'client3', content: '【宁波港航】到港通知', createdAt: new Date(now.getTime() - 3 * DAY), messages: ['13800138001', { phone: '18612345678', state: 4 }] });
+    D = await insertTask(db, {
+      account: 'client3',
+      content: '【宁波港航】到港通知',
+      createdAt: new Date(now.getTime() - 3 * DAY),
+      messages: ['13800138001', { phone: '18612345678', state: 4 }],
+    });
     E = await insertTask(db, { account: 'agent1', createdAt: new Date(now.getTime() - 4 * DAY), messages: ['13800138000'] });
     F = await insertTask(db, { account: 'client0', createdAt: new Date(now.getTime() - DAY), messages: ['13800138000', '18612345678'] });
     await insertMo(db, [
@@ -284,7 +289,16 @@ describe.each(backends)('records (%s)', (backend) => {
       const r = await client1.post('/api/send/getrecords', {});
       expect(r.body.data).toMatchObject({ totalCount: 8, currentPage: 1, pageRowCount: 10, totalCapped: false });
       // B (2 h ago) first, then A; C (100 days ago) is outside the default range
-      expect(r.body.data.list.map((x: any) => x.phone)).toEqual(['13512345678', '15012345678', '13012345678', '13312345678', '18912345678', '13912345678', '18612345678', '13800138000']);
+      expect(r.body.data.list.map((x: any) => x.phone)).toEqual([
+        '13512345678',
+        '15012345678',
+        '13012345678',
+        '13312345678',
+        '18912345678',
+        '13912345678',
+        '18612345678',
+        '13800138000',
+      ]);
       const failed = r.body.data.list.find((x: any) => x.phone === '13912345678');
       expect(failed).toMatchObject({
         clientid: 'client1',
@@ -492,13 +506,22 @@ describe.each(backends)('records (%s)', (backend) => {
       expect((await agent0.post('/api/send/getmologs', { clientid: 'client1' })).body.code).toBe(403);
       expect((await client1.post('/api/send/getmologs', { phone: '18612345678' })).body.data.list.map((x: any) => x.content)).toEqual(['好的，收到']);
       expect((await client1.post('/api/send/getmologs', { searchContent: '退订' })).body.data.totalCount).toBe(1);
-      expect((await client1.post('/api/send/getmologs', { startReceivedate: day(-45), endReceivedate: day(-20) })).body.data.list.map((x: any) => x.content)).toEqual(['好的，收到', '四十天前']);
+      expect((await client1.post('/api/send/getmologs', { startReceivedate: day(-45), endReceivedate: day(-20) })).body.data.list.map((x: any) => x.content)).toEqual([
+        '好的，收到',
+        '四十天前',
+      ]);
       expect((await client1.post('/api/send/getmologs', { startReceivedate: day(-45) })).body.data.list.map((x: any) => x.content)).toContain('四十天前');
     });
 
     it('last three months only, a span of one month at most', async () => {
-      expect((await client1.post('/api/send/getmologs', { startReceivedate: day(-100), endReceivedate: day(-90) })).body).toMatchObject({ code: 400, msg: '只能查询近三个月的上行记录' });
-      expect((await client1.post('/api/send/getmologs', { startReceivedate: day(-60), endReceivedate: day(-20) })).body).toMatchObject({ code: 400, msg: '查询时间跨度不能超过一个月' });
+      expect((await client1.post('/api/send/getmologs', { startReceivedate: day(-100), endReceivedate: day(-90) })).body).toMatchObject({
+        code: 400,
+        msg: '只能查询近三个月的上行记录',
+      });
+      expect((await client1.post('/api/send/getmologs', { startReceivedate: day(-60), endReceivedate: day(-20) })).body).toMatchObject({
+        code: 400,
+        msg: '查询时间跨度不能超过一个月',
+      });
       expect((await client1.post('/api/send/exportmologs', { startReceivedate: day(-60), endReceivedate: day(-20) })).body.msg).toBe('查询时间跨度不能超过一个月');
       expect((await client1.post('/api/send/getmologs', { startReceivedate: day(0), endReceivedate: day(-2) })).body.code).toBe(400);
       expect((await client1.post('/api/send/getmologs', { startReceivedate: 'x' })).body).toMatchObject({ code: 400, msg: '日期格式不正确' });
@@ -523,7 +546,18 @@ describe.each(backends)('records (%s)', (backend) => {
 
   it('every route asks for a session', async () => {
     const anon = await t.server.client().init();
-    for (const url of ['/api/send/sendTask', '/api/send/queryTaskInfo', '/api/send/exportTaskInfoPhones', '/api/send/smsTimerSend/list', '/api/send/getAllPhone/list', '/api/send/getrecords', '/api/send/exportrecords', '/api/send/exportRecordsTxt', '/api/send/getmologs', '/api/send/exportmologs'])
+    for (const url of [
+      '/api/send/sendTask',
+      '/api/send/queryTaskInfo',
+      '/api/send/exportTaskInfoPhones',
+      '/api/send/smsTimerSend/list',
+      '/api/send/getAllPhone/list',
+      '/api/send/getrecords',
+      '/api/send/exportrecords',
+      '/api/send/exportRecordsTxt',
+      '/api/send/getmologs',
+      '/api/send/exportmologs',
+    ])
       expect((await anon.post(url, {})).body.code, url).toBe(401);
     expect((await anon.get('/api/send/downloadExportSendRecords?filePath=' + '0'.repeat(32))).body.code).toBe(401);
   });

@@ -45,7 +45,12 @@ describe.each(backends)('registration and verification codes (%s)', (backend) =>
       const c = await t.server.client().init();
       const code = await codeFor(c, '13611110001');
       const fs = await import('node:fs');
-      const line = fs.readFileSync(`${t.server.dataDir}/outbox/sms.jsonl`, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).at(-1);
+      const line = fs
+        .readFileSync(`${t.server.dataDir}/outbox/sms.jsonl`, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .at(-1);
       expect(line).toMatchObject({ countryCode: '86', mobile: '13611110001', code, purpose: 'register' });
       expect(line.text).toContain(code);
       expect(line.text).toContain('5分钟');
@@ -122,7 +127,14 @@ describe.each(backends)('registration and verification codes (%s)', (backend) =>
         code: 500,
         msg: '今日发送次数已达上限',
       });
-      expect((await t.server.client('192.0.2.78').init().then((o) => o.sendCode({ mobile: '13500009999', countryCode: '86' }))).body.code).toBe(0);
+      expect(
+        (
+          await t.server
+            .client('192.0.2.78')
+            .init()
+            .then((o) => o.sendCode({ mobile: '13500009999', countryCode: '86' }))
+        ).body.code,
+      ).toBe(0);
       t.server.clock.advance(86_400_000);
     });
   });
@@ -221,7 +233,9 @@ describe.each(backends)('registration and verification codes (%s)', (backend) =>
       t.server.clock.advance(61_000);
       const second = await codeFor(c, '13655550003');
       if (first !== second) {
-        expect((await c.post('/api/userCenter/agentRegister', form({ mobile: '13655550003', email: 'first@example.cn', validateCode: first }))).body.msg).toBe('验证码错误或已过期');
+        expect((await c.post('/api/userCenter/agentRegister', form({ mobile: '13655550003', email: 'first@example.cn', validateCode: first }))).body.msg).toBe(
+          '验证码错误或已过期',
+        );
       }
       expect((await c.post('/api/userCenter/agentRegister', form({ mobile: '13655550003', email: 'first@example.cn', validateCode: second }))).body.code).toBe(0);
     });

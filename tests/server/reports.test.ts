@@ -89,7 +89,13 @@ describe.each(backends)('reports (%s)', (backend) => {
     const before = (await client1.get('/api/index/dataoftoday')).body.data;
     const weekBefore = (await client1.post('/api/WeekSubmitNumber', {})).body.data;
     const a = await send(client1, { sign: '好易购', smstype: 4, templateId: codeTpl, content: codeContent(), mobile: PHONES.join(',') });
-    const b = await send(client0, { sign: '云讯通', smstype: 5, templateId: await templateId(t.server, MARKETING_FIXED), content: MARKETING_FIXED, mobile: PHONES.slice(0, 4).join(',') });
+    const b = await send(client0, {
+      sign: '云讯通',
+      smstype: 5,
+      templateId: await templateId(t.server, MARKETING_FIXED),
+      content: MARKETING_FIXED,
+      mobile: PHONES.slice(0, 4).join(','),
+    });
     expect(a.body.code).toBe(0);
     await expectRecount(t.server);
     const accepted = (await client1.get('/api/index/dataoftoday')).body.data;
@@ -138,7 +144,16 @@ describe.each(backends)('reports (%s)', (backend) => {
     t.server.clock.advance(3100);
     const timed = await client1.post(
       '/api/send/sendTim',
-      { jsmsAccessTimerSms: { sign: '好易购', smstype: 4, templateId: codeTpl, content: codeContent(), mobilelist: '13800138000,18600186000', sendtime: shanghai(new Date(t.server.clock.t + 30 * MIN)) } },
+      {
+        jsmsAccessTimerSms: {
+          sign: '好易购',
+          smstype: 4,
+          templateId: codeTpl,
+          content: codeContent(),
+          mobilelist: '13800138000,18600186000',
+          sendtime: shanghai(new Date(t.server.clock.t + 30 * MIN)),
+        },
+      },
       { json: true },
     );
     expect(timed.body.code).toBe(0);
@@ -165,7 +180,14 @@ describe.each(backends)('reports (%s)', (backend) => {
     expect(sum(rows, 'success_num')).toBe(sum(mine, 'success_num'));
     expect(sum(rows, 'fail_num')).toBe(sum(mine, 'fail_num'));
     expect(sum(rows, 'intercept_num')).toBe(sum(mine, 'intercept_num'));
-    expect(rows[0]).toMatchObject({ name: expect.any(String), paytype: 0, paytype_str: '预付费', smstype_str: expect.any(String), not_known_num: expect.any(Number), wait_send_num: expect.any(Number) });
+    expect(rows[0]).toMatchObject({
+      name: expect.any(String),
+      paytype: 0,
+      paytype_str: '预付费',
+      smstype_str: expect.any(String),
+      not_known_num: expect.any(Number),
+      wait_send_num: expect.any(Number),
+    });
     expect(r.body.data).toMatchObject({ totalCount: expect.any(Number), currentPage: 1 });
     // agent1's rows are its own and its sub-accounts' only
     expect(r.body.data.list.every((x: Row) => ['agent1', 'client1', 'client2', 'client3'].includes(String(x.clientid)))).toBe(true);
@@ -174,7 +196,9 @@ describe.each(backends)('reports (%s)', (backend) => {
     expect(f.body.data.list.every((x: Row) => x.clientid === 'client2')).toBe(true);
     const own = await client1.post('/api/client/report/consume/pretotal', { start_time_day: day, end_time_day: day, customerInfo: 'client2' });
     expect(own.body.data.list.map((x: Row) => x.clientid)).toEqual(rows.map((x: Row) => x.clientid));
-    expect((await agent0.post('/api/client/report/consume/pretotal', { start_time_day: day, end_time_day: day })).body.data.list.some((x: Row) => x.clientid === 'client1')).toBe(false);
+    expect((await agent0.post('/api/client/report/consume/pretotal', { start_time_day: day, end_time_day: day })).body.data.list.some((x: Row) => x.clientid === 'client1')).toBe(
+      false,
+    );
 
     // postpaid tab (client3 is billed against agent1): no client1 row
     const post = await agent1.post('/api/client/report/consume/suftotal', { start_time_day: daysAgo(30), end_time_day: day });
@@ -235,7 +259,13 @@ describe.each(backends)('reports (%s)', (backend) => {
 
   it('header data, API info of a sub-account and the remaining pools with the expiring one marked', async () => {
     const h = (await client1.get('/api/index/data')).body.data;
-    expect(h.data).toMatchObject({ hy_remain_num: expect.any(Number), yzm_remain_num: expect.any(Number), tz_remain_num: expect.any(Number), yx_remain_num: expect.any(Number), gj_remain_amount: expect.any(Number) });
+    expect(h.data).toMatchObject({
+      hy_remain_num: expect.any(Number),
+      yzm_remain_num: expect.any(Number),
+      tz_remain_num: expect.any(Number),
+      yx_remain_num: expect.any(Number),
+      gj_remain_amount: expect.any(Number),
+    });
     expect(h.data.hy_remain_num).toBeGreaterThan(0);
     expect(Object.values(h.agent_pool_due_time_data as Record<string, number>).some((n) => n > 0)).toBe(true);
     expect(h.smsGivePoolData).toMatchObject({ isShow: 1, remainNumber: expect.any(Number) });
@@ -252,7 +282,8 @@ describe.each(backends)('reports (%s)', (backend) => {
     expect(hy.every((x: Row) => x.product_type === 0)).toBe(true);
     const agent = (await agent1.get('/api/index/clientsmsdetail')).body.data;
     // the agent's own pools and its sub-accounts' are summed apart, pieces apart from the international yuan (issue 27 item 8)
-    const sum = (own: boolean, intl: boolean) => agent.list.filter((x: Row) => (x.client_id === 'agent1') === own && (x.product_type === 2) === intl).reduce((s: number, x: Row) => s + Number(x.account_balance), 0);
+    const sum = (own: boolean, intl: boolean) =>
+      agent.list.filter((x: Row) => (x.client_id === 'agent1') === own && (x.product_type === 2) === intl).reduce((s: number, x: Row) => s + Number(x.account_balance), 0);
     expect(agent.total.own).toMatchObject({ pieces: sum(true, false), yuan: sum(true, true).toFixed(2) });
     expect(agent.total.subAccounts).toMatchObject({ pieces: sum(false, false), yuan: sum(false, true).toFixed(2) });
     expect(agent.total.own.pieces).toBe(60000);

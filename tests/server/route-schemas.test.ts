@@ -42,8 +42,14 @@ describe.each(backends)('route schemas (%s)', (backend) => {
   it('refuses out-of-range ids and paging numbers with 400 instead of reaching the database', async () => {
     const c = await as('agent1');
     for (const bad of [{ currentPage: 1e18 }, { currentPage: '0.001' }, { currentPage: 0 }, { currentPage: '1e18' }, { pageRowCount: -1 }, { pageRowCount: 1.5 }]) {
-      expect((await c.post('/api/sign/list', bad, { json: true })).body, JSON.stringify(bad)).toMatchObject({ code: 400, msg: expect.stringMatching(/^参数错误：(页码|每页条数)须为正整数$/) });
-      expect((await c.post('/api/client/accounts', bad, { json: true })).body, JSON.stringify(bad)).toMatchObject({ code: 400, msg: expect.stringMatching(/^参数错误：(页码|每页条数)须为正整数$/) });
+      expect((await c.post('/api/sign/list', bad, { json: true })).body, JSON.stringify(bad)).toMatchObject({
+        code: 400,
+        msg: expect.stringMatching(/^参数错误：(页码|每页条数)须为正整数$/),
+      });
+      expect((await c.post('/api/client/accounts', bad, { json: true })).body, JSON.stringify(bad)).toMatchObject({
+        code: 400,
+        msg: expect.stringMatching(/^参数错误：(页码|每页条数)须为正整数$/),
+      });
     }
     // a page size beyond what a list serves is capped, not refused
     expect((await c.post('/api/client/accounts', { pageRowCount: 100000 }, { json: true })).body).toMatchObject({ code: 0, data: { pageRowCount: 200 } });

@@ -153,7 +153,12 @@ describe.each(backends)('security hardening (%s)', (backend) => {
       // the owner's current token is dead too (he logs in again)
       c.jar.delete('sid');
       expect((await c.get('/api/login/timeout')).body.data).toBe(false);
-      const live = await t.server.handle.db.selectFrom('remember_tokens').select('id').where('revoked_at', 'is', null).where('account_id', '=', (await c.server.handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'agent1').executeTakeFirstOrThrow()).id).execute();
+      const live = await t.server.handle.db
+        .selectFrom('remember_tokens')
+        .select('id')
+        .where('revoked_at', 'is', null)
+        .where('account_id', '=', (await c.server.handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'agent1').executeTakeFirstOrThrow()).id)
+        .execute();
       expect(live).toEqual([]);
     });
 

@@ -53,7 +53,12 @@ async function sendLarge(server: TestServer, phones: string[], timed = false) {
 }
 
 const rowsOf = (server: TestServer, taskId: number) =>
-  server.handle.db.selectFrom('sms_messages').select(['id', 'phone', 'carrier', 'province_id', 'city_id', 'pieces', 'price', 'state', 'content', 'created_at']).where('task_id', '=', taskId).orderBy('id').execute();
+  server.handle.db
+    .selectFrom('sms_messages')
+    .select(['id', 'phone', 'carrier', 'province_id', 'city_id', 'pieces', 'price', 'state', 'content', 'created_at'])
+    .where('task_id', '=', taskId)
+    .orderBy('id')
+    .execute();
 
 const chunksOf = (server: TestServer, taskId: number) =>
   server.handle.db.selectFrom('sms_task_chunks').select(['seq', 'rows']).where('task_id', '=', taskId).orderBy('seq').execute();
@@ -94,7 +99,9 @@ describe.each(backends)('large tasks (%s)', (backend) => {
       expect(r.created_at.getTime()).toBe(inline[0].created_at.getTime());
     }
     // the report rows count every message once
-    const rep = await sql<{ n: number }>`select coalesce(sum(send_num), 0)::int as n from report_daily r join accounts a on a.id = r.account_id where a.clientid = 'agent0'`.execute(server.handle.db);
+    const rep = await sql<{
+      n: number;
+    }>`select coalesce(sum(send_num), 0)::int as n from report_daily r join accounts a on a.id = r.account_id where a.clientid = 'agent0'`.execute(server.handle.db);
     expect(rep.rows[0].n).toBe(N);
   });
 
@@ -131,7 +138,7 @@ describe.each(backends)('large tasks (%s)', (backend) => {
     expect(tr).toMatchObject({ status: 3, success_num: N, submitted_num: N });
   });
 
-  it('the number export and the number list write a task\'s chunks first: every number is in them', async () => {
+  it("the number export and the number list write a task's chunks first: every number is in them", async () => {
     const { server } = t;
     const phones = numbers(N, 90_000);
     const { task } = await sendLarge(server, phones);
@@ -188,7 +195,7 @@ describe.each(backends)('large tasks (%s)', (backend) => {
     expect(await ledgerViolations(server)).toEqual([]);
   });
 
-  it('keeps each message\'s own text, pieces and price through a chunk', async () => {
+  it("keeps each message's own text, pieces and price through a chunk", async () => {
     const { server } = t;
     const db = server.handle.db;
     const accountId = (await db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow()).id;
@@ -200,7 +207,19 @@ describe.each(backends)('large tasks (%s)', (backend) => {
     const prices = phones.map((_, i) => (0.03 + (i % 5) / 1000).toFixed(4));
     const now = server.clock.now();
     await db.transaction().execute((trx) =>
-      insertMessages(trx, { taskId: fx.id, accountId, phones, carriers: Uint8Array.from(phones, (_, i) => 1 + (i % 3)), pieces: 1, prices: { 1: '0', 2: '0', 3: '0' }, state: 0, nextAt: now, createdAt: now, doneAt: null, each: { texts, pieces, prices } }),
+      insertMessages(trx, {
+        taskId: fx.id,
+        accountId,
+        phones,
+        carriers: Uint8Array.from(phones, (_, i) => 1 + (i % 3)),
+        pieces: 1,
+        prices: { 1: '0', 2: '0', 3: '0' },
+        state: 0,
+        nextAt: now,
+        createdAt: now,
+        doneAt: null,
+        each: { texts, pieces, prices },
+      }),
     );
     expect(await chunksOf(server, fx.id)).toEqual([{ seq: 0, rows: 300 }]);
     expect(await expandNextChunk(db, fx.id)).toBe(300);
@@ -215,12 +234,33 @@ describe.each(backends)('large tasks (%s)', (backend) => {
     const accountId = (await db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow()).id;
     const fx = await insertFixtureTask(db, { accountId, count: 0, nextAt: null });
     const now = server.clock.now();
-    const bad = await encodeChunk({ accountId, createdAt: new Date().toISOString(), phones: ['13800138000', '13800138001'], carriers: [1], province: [0, 0], city: [0, 0], pieces: 1, prices: {} });
+    const bad = await encodeChunk({
+      accountId,
+      createdAt: new Date().toISOString(),
+      phones: ['13800138000', '13800138001'],
+      carriers: [1],
+      province: [0, 0],
+      city: [0, 0],
+      pieces: 1,
+      prices: {},
+    });
     await db.insertInto('sms_task_chunks').values({ task_id: fx.id, seq: 0, rows: 2, payload: bad }).execute();
-    await db.insertInto('sms_task_chunks').values({ task_id: fx.id, seq: 1, rows: 1, payload: Buffer.from('not gzip') }).execute();
+    await db
+      .insertInto('sms_task_chunks')
+      .values({ task_id: fx.id, seq: 1, rows: 1, payload: Buffer.from('not gzip') })
+      .execute();
     // a later task with a good chunk
     const ok = await insertFixtureTask(db, { accountId, count: 0, nextAt: null });
-    const good = await encodeChunk({ accountId, createdAt: new Date().toISOString(), phones: ['13900139000'], carriers: [1], province: [0], city: [0], pieces: 1, prices: { 1: '0.04' } });
+    const good = await encodeChunk({
+      accountId,
+      createdAt: new Date().toISOString(),
+      phones: ['13900139000'],
+      carriers: [1],
+      province: [0],
+      city: [0],
+      pieces: 1,
+      prices: { 1: '0.04' },
+    });
     await db.insertInto('sms_task_chunks').values({ task_id: ok.id, seq: 0, rows: 1, payload: good }).execute();
 
     await expect(expandNextChunk(db, undefined, now)).rejects.toThrow(/malformed/);
@@ -245,7 +285,11 @@ describe.each(backends)('large tasks (%s)', (backend) => {
     const r = await c.post('/api/send/exportTaskInfoPhones', { id: fx.uid, sendTypes: '5' });
     expect([r.status, r.body]).toEqual([200, '']);
     // but a re-edit, whose resubmission replaces the task, is refused rather than given part of its numbers
-    await db.updateTable('sms_tasks').set({ status: 1, send_type: 1, send_time: new Date(server.clock.t + 3_600_000) }).where('id', '=', fx.id).execute();
+    await db
+      .updateTable('sms_tasks')
+      .set({ status: 1, send_type: 1, send_time: new Date(server.clock.t + 3_600_000) })
+      .where('id', '=', fx.id)
+      .execute();
     const e = await c.post('/api/send/edit', { taskID: fx.uid });
     expect(e.body.msg).toBe('任务号码正在处理，请稍后重试');
     expect((await rowsOf(server, fx.id)).length).toBe(0);

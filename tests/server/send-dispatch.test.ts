@@ -23,13 +23,23 @@ describe.each(backends)('send + dispatch (%s)', (backend) => {
     const client1 = await as(server, 'client1');
     const mkt = await templateId(server, MARKETING_FIXED);
     const code = await templateId(server, '您的好易购登录验证码为');
-    await server.handle.db.updateTable('accounts').set({ price_type: 1, mobile_price: '0.0410', unicom_price: '0.0433', telecom_price: '0.0457' }).where('clientid', '=', 'client0').execute();
+    await server.handle.db
+      .updateTable('accounts')
+      .set({ price_type: 1, mobile_price: '0.0410', unicom_price: '0.0433', telecom_price: '0.0457' })
+      .where('clientid', '=', 'client0')
+      .execute();
     const bal0 = await balance(server, 'client0');
     const pools1 = await remaining(server, 'client1');
 
     server.clock.advance(3100);
     const a = await client0.post('/api/send/sending', { sign: '云讯通', smstype: 5, templateId: mkt, content: MARKETING_FIXED, mobile: PHONES.join(',') });
-    const b = await client1.post('/api/send/sending', { sign: '好易购', smstype: 4, templateId: code, content: '您的好易购登录验证码为778899，5分钟内有效，请勿告诉他人。', mobile: PHONES.join(',') });
+    const b = await client1.post('/api/send/sending', {
+      sign: '好易购',
+      smstype: 4,
+      templateId: code,
+      content: '您的好易购登录验证码为778899，5分钟内有效，请勿告诉他人。',
+      mobile: PHONES.join(','),
+    });
     expect([a.body.code, b.body.code]).toEqual([0, 0]);
     // 4 移动 × 0.0410 + 3 联通 × 0.0433 + 3 电信 × 0.0457 = 0.4310 → 0.44
     expect(a.body.data.amount).toBe('0.44');

@@ -68,7 +68,9 @@ describe.each(backends)('who may send, held chunks, bounded deferred work (%s)',
     }
     // an agent sending for its sub-account whose certification is pending (client3, demo data)
     const agent1 = await as(s, 'agent1');
-    expect((await agent1.post('/api/send/sending', { clientId: 'client3', smstype: 0, templateId: tpl, sign: '云讯通', content: CONTENT, mobile: '13800138000' })).body.msg).toBe(NOT_CERTIFIED);
+    expect((await agent1.post('/api/send/sending', { clientId: 'client3', smstype: 0, templateId: tpl, sign: '云讯通', content: CONTENT, mobile: '13800138000' })).body.msg).toBe(
+      NOT_CERTIFIED,
+    );
     // certified again: the same send goes through
     await db(s).updateTable('accounts').set({ oauth_status: 3 }).where('clientid', '=', 'client1').execute();
     await later();
@@ -105,7 +107,11 @@ describe.each(backends)('who may send, held chunks, bounded deferred work (%s)',
     expect(await db(s).selectFrom('sms_task_chunks').select('seq').where('task_id', '=', tk.id).execute()).toEqual([]);
     const after = await reportOf(s, 'agent0');
     expect([after.send - before.send, after.intercept - before.intercept]).toEqual([n, n]);
-    const states = await sql<{ state: number; done: boolean; n: string }>`select state, done_at is not null as done, count(*)::text as n from sms_messages where task_id = ${tk.id} group by 1, 2`.execute(db(s));
+    const states = await sql<{
+      state: number;
+      done: boolean;
+      n: string;
+    }>`select state, done_at is not null as done, count(*)::text as n from sms_messages where task_id = ${tk.id} group by 1, 2`.execute(db(s));
     expect(states.rows).toEqual([{ state: 11, done: true, n: String(n) }]);
   });
 
@@ -116,7 +122,18 @@ describe.each(backends)('who may send, held chunks, bounded deferred work (%s)',
     const timed = (mobiles: string[]) =>
       agent0.post(
         '/api/send/sendTim',
-        { jsmsAccessTimerSms: { clientid: 'agent0', smstype: 0, templateId: tpl, sign: '云讯通', content: CONTENT, mobilelist: mobiles.join(','), sendtime: shanghai(new Date(s.clock.now().getTime() + 3_600_000)) }, isCheckAvailableCredit: 0 },
+        {
+          jsmsAccessTimerSms: {
+            clientid: 'agent0',
+            smstype: 0,
+            templateId: tpl,
+            sign: '云讯通',
+            content: CONTENT,
+            mobilelist: mobiles.join(','),
+            sendtime: shanghai(new Date(s.clock.now().getTime() + 3_600_000)),
+          },
+          isCheckAvailableCredit: 0,
+        },
         { json: true },
       );
     await later();
@@ -132,7 +149,17 @@ describe.each(backends)('who may send, held chunks, bounded deferred work (%s)',
     await later();
     const charged = await agent0.post(
       '/api/send/sendTim',
-      { jsmsAccessTimerSms: { clientid: 'agent0', smstype: 0, templateId: tpl, sign: '云讯通', content: CONTENT, mobilelist: cnNumbers(20, 300).join(','), sendtime: shanghai(new Date(s.clock.now().getTime() + 3_600_000)) } },
+      {
+        jsmsAccessTimerSms: {
+          clientid: 'agent0',
+          smstype: 0,
+          templateId: tpl,
+          sign: '云讯通',
+          content: CONTENT,
+          mobilelist: cnNumbers(20, 300).join(','),
+          sendtime: shanghai(new Date(s.clock.now().getTime() + 3_600_000)),
+        },
+      },
       { json: true },
     );
     expect(charged.body.code).toBe(0);
@@ -157,7 +184,10 @@ describe.each(backends)('who may send, held chunks, bounded deferred work (%s)',
     expect(refused.body.msg).toBe('3秒内不可重复提交');
     expect(await db(s).selectFrom('sms_chunk_staging').select('token').execute()).toEqual([]);
     // a process that died between staging and its transaction: purged after a day
-    await db(s).insertInto('sms_chunk_staging').values({ token: 'dead', seq: 0, rows: 1, pieces_total: 1, payload: Buffer.from('x'), created_at: new Date(s.clock.now().getTime() - 3 * 86_400_000) }).execute();
+    await db(s)
+      .insertInto('sms_chunk_staging')
+      .values({ token: 'dead', seq: 0, rows: 1, pieces_total: 1, payload: Buffer.from('x'), created_at: new Date(s.clock.now().getTime() - 3 * 86_400_000) })
+      .execute();
     await purgeExpired(db(s), s.clock.now());
     expect(await db(s).selectFrom('sms_chunk_staging').select('token').execute()).toEqual([]);
   });
@@ -170,7 +200,14 @@ describe.each(backends)('who may send, held chunks, bounded deferred work (%s)',
       const tpl = (await db(s).selectFrom('templates').select('id').where('content', '=', CONTENT).executeTakeFirstOrThrow()).id;
       const n = INLINE_ROWS + 3_000;
       await later();
-      const r = await agent0.post('/api/send/sending', { clientId: 'agent0', smstype: 0, templateId: tpl, sign: '云讯通', content: CONTENT, mobile: cnNumbers(n, 50_000).join(',') });
+      const r = await agent0.post('/api/send/sending', {
+        clientId: 'agent0',
+        smstype: 0,
+        templateId: tpl,
+        sign: '云讯通',
+        content: CONTENT,
+        mobile: cnNumbers(n, 50_000).join(','),
+      });
       expect(r.body).toMatchObject({ code: 0, msg: '提交成功，等待审核' });
       const tk = await task(s, r.body.data.taskId);
       expect(await db(s).selectFrom('sms_task_chunks').select(['hold', 'state']).where('task_id', '=', tk.id).execute()).toEqual([{ hold: false, state: 7 }]);

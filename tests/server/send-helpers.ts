@@ -75,7 +75,14 @@ export async function messages(s: TestServer, uid: string) {
 
 export async function counts(s: TestServer) {
   const n = async (table: 'sms_tasks' | 'sms_messages' | 'ledger' | 'pool_movements') =>
-    Number((await db(s).selectFrom(table).select(sql<string>`count(*)::text`.as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await db(s)
+          .selectFrom(table)
+          .select(sql<string>`count(*)::text`.as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   return { tasks: await n('sms_tasks'), messages: await n('sms_messages'), ledger: await n('ledger'), moves: await n('pool_movements') };
 }
 

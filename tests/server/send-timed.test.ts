@@ -26,7 +26,22 @@ describe.each(backends)('timed sends, intercept and review (%s)', (backend) => {
 
   const timed = async (c: Client, sms: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
     t.server.clock.advance(3100);
-    return c.post('/api/send/sendTim', { jsmsAccessTimerSms: { sign: '好易购', smstype: 4, templateId: codeTpl, content: codeContent(), mobilelist: '13800138000,18600186000,18900189000', sendtime: at(30 * MIN), ...sms }, ...extra }, { json: true });
+    return c.post(
+      '/api/send/sendTim',
+      {
+        jsmsAccessTimerSms: {
+          sign: '好易购',
+          smstype: 4,
+          templateId: codeTpl,
+          content: codeContent(),
+          mobilelist: '13800138000,18600186000,18900189000',
+          sendtime: at(30 * MIN),
+          ...sms,
+        },
+        ...extra,
+      },
+      { json: true },
+    );
   };
   const send = async (c: Client, payload: Record<string, unknown>) => {
     t.server.clock.advance(3100);
@@ -146,7 +161,15 @@ describe.each(backends)('timed sends, intercept and review (%s)', (backend) => {
     const r = await timed(agent1, { clientid: 'client1', mobilelist: '13800138000,18600186000' });
     const uid = r.body.data.taskId;
     const e = await agent1.post('/api/send/edit', { taskID: uid });
-    expect(e.body.data).toMatchObject({ clientId: 'client1', content: codeContent(), sign: '好易购', smstype: 4, templateId: codeTpl, mobile: '13800138000,18600186000', taskId: uid });
+    expect(e.body.data).toMatchObject({
+      clientId: 'client1',
+      content: codeContent(),
+      sign: '好易购',
+      smstype: 4,
+      templateId: codeTpl,
+      mobile: '13800138000,18600186000',
+      taskId: uid,
+    });
     agent0 = await as(t.server, 'agent0');
     expect((await agent0.post('/api/send/edit', { taskID: uid })).body.msg).toBe('任务不存在');
     const n = await timed(agent1, { clientid: 'client1', mobilelist: e.body.data.mobile + ',18900189000', sendtime: at(60 * MIN) }, { taskId: uid });

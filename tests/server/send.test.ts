@@ -68,7 +68,14 @@ describe.each(backends)('send (%s)', (backend) => {
     t.server.clock.advance(3100);
     return c.post('/api/send/sending', payload);
   };
-  const codeSend = (extra: Record<string, unknown> = {}) => ({ sign: '好易购', smstype: 4, templateId: codeTpl, content: codeContent(), mobile: '13800138000,18600186000,18900189000', ...extra });
+  const codeSend = (extra: Record<string, unknown> = {}) => ({
+    sign: '好易购',
+    smstype: 4,
+    templateId: codeTpl,
+    content: codeContent(),
+    mobile: '13800138000,18600186000,18900189000',
+    ...extra,
+  });
 
   it('logs in and finds the seeded templates', async () => {
     client1 = await as(t.server, 'client1');
@@ -91,7 +98,13 @@ describe.each(backends)('send (%s)', (backend) => {
     for (const x of tasks) expect(x.refunded_pieces).toBe(x.refundable_pieces);
     const mo = await db(t.server).selectFrom('sms_mo').select('id').where('account_id', '=', c1).execute();
     expect(mo.length).toBeGreaterThanOrEqual(3);
-    const soon = await db(t.server).selectFrom('product_pools').select('due_time').where('account_id', '=', c1).where('product_type', '=', 0).where('gift', '=', 0).executeTakeFirstOrThrow();
+    const soon = await db(t.server)
+      .selectFrom('product_pools')
+      .select('due_time')
+      .where('account_id', '=', c1)
+      .where('product_type', '=', 0)
+      .where('gift', '=', 0)
+      .executeTakeFirstOrThrow();
     expect(soon.due_time.getTime() - Date.now()).toBeLessThan(7 * 86_400_000);
   });
 
@@ -108,7 +121,13 @@ describe.each(backends)('send (%s)', (backend) => {
 
   it('previews the charge: pieces, total, remaining pieces or amount and balance', async () => {
     const r = await client1.post('/api/send/chargeInfo', { content: `【好易购】${codeContent()}`, sign: '好易购', mobile: '13800138000,13800138000,18600186000,123', smstype: 4 });
-    expect(r.body.data).toMatchObject({ smsNum: 1, chargeNum: 2, submitTotal: 2, chargeMode: 1, remainPieces: await remaining(t.server, 'client1', 3) + (await remaining(t.server, 'client1', 0)) });
+    expect(r.body.data).toMatchObject({
+      smsNum: 1,
+      chargeNum: 2,
+      submitTotal: 2,
+      chargeMode: 1,
+      remainPieces: (await remaining(t.server, 'client1', 3)) + (await remaining(t.server, 'client1', 0)),
+    });
     const m = await client0.post('/api/send/chargeInfo', { content: MARKETING_FIXED, sign: '云讯通', mobile: '13800138000,18600186000,18900189000' });
     expect(m.body.data).toMatchObject({ smsNum: 1, chargeNum: 3, chargeMode: 0, amount: '0.14', balance: '800.00' });
   });
@@ -118,7 +137,18 @@ describe.each(backends)('send (%s)', (backend) => {
     const r = await send(client1, codeSend({ content: `【好易购】${codeContent()}`, mobile: '13800138000,13800138000；18600186000 18900189000,1234,19212345678' }));
     expect(r.body).toMatchObject({ code: 0, msg: '提交成功', data: { smsNum: 1, chargeNum: 4, submitTotal: 4 } });
     const tk = await task(t.server, r.body.data.taskId);
-    expect(tk).toMatchObject({ submit_total: 4, err_num: 1, repeat_num: 1, status: 0, send_type: 0, charge_mode: 1, charge_num_total: 4, content: `【好易购】${codeContent()}`, sign: '好易购', creator_name: 'client1' });
+    expect(tk).toMatchObject({
+      submit_total: 4,
+      err_num: 1,
+      repeat_num: 1,
+      status: 0,
+      send_type: 0,
+      charge_mode: 1,
+      charge_num_total: 4,
+      content: `【好易购】${codeContent()}`,
+      sign: '好易购',
+      creator_name: 'client1',
+    });
     const msgs = await messages(t.server, r.body.data.taskId);
     expect(msgs.map((m) => [m.phone, m.carrier, m.state])).toEqual([
       ['13800138000', 1, 0],
@@ -189,10 +219,19 @@ describe.each(backends)('send (%s)', (backend) => {
       expect(r.body.code).not.toBe(0);
     }
     // a template of client1 still awaiting review
-    const pending = (await db(t.server).selectFrom('templates').select('id').where('state', '=', 0).where('owner_id', '=', await accountId(t.server, 'client1')).executeTakeFirstOrThrow()).id;
+    const pending = (
+      await db(t.server)
+        .selectFrom('templates')
+        .select('id')
+        .where('state', '=', 0)
+        .where('owner_id', '=', await accountId(t.server, 'client1'))
+        .executeTakeFirstOrThrow()
+    ).id;
     expect((await send(client1, codeSend({ templateId: pending }))).body.msg).toBe('模板不存在或未审核通过');
     // a fixed template must not be changed
-    expect((await send(client0, { sign: '云讯通', smstype: 5, templateId: mktTpl, content: `${MARKETING_FIXED}!`, mobile: '13800138000' })).body.msg).toBe('短信内容与模板不一致，请勿修改模板内容');
+    expect((await send(client0, { sign: '云讯通', smstype: 5, templateId: mktTpl, content: `${MARKETING_FIXED}!`, mobile: '13800138000' })).body.msg).toBe(
+      '短信内容与模板不一致，请勿修改模板内容',
+    );
     // phone_inout_type 1: international only
     await db(t.server).updateTable('accounts').set({ phone_inout_type: 1 }).where('clientid', '=', 'client0').execute();
     expect((await send(client0, { sign: '云讯通', smstype: 5, templateId: mktTpl, content: MARKETING_FIXED, mobile: '13800138000' })).body.msg).toBe('该账户未开通国内短信发送');
@@ -214,21 +253,25 @@ describe.each(backends)('send (%s)', (backend) => {
     expect(led).toEqual([{ kind: 15, amount: '-0.14' }]);
     // dispatch fails one message: adds its cost, then settleRefunds
     const fail = async (n: number) => {
-      await db(t.server).transaction().execute(async (trx) => {
-        const ids = (await trx.selectFrom('sms_messages').select('id').where('task_id', '=', tk.id).where('state', '=', 0).orderBy('id').limit(n).execute()).map((x) => x.id);
-        await trx.updateTable('sms_messages').set({ state: 6 }).where('id', 'in', ids).execute();
-        await trx
-          .updateTable('sms_tasks')
-          .set({ refundable_cost: sql`refundable_cost + ${(0.045 * n).toFixed(4)}::numeric`, refundable_pieces: sql`refundable_pieces + ${n}`, fail_num: sql`fail_num + ${n}` })
-          .where('id', '=', tk.id)
-          .execute();
-        await settleRefunds(trx, { now: t.server.clock.now }, [tk.id]);
-      });
+      await db(t.server)
+        .transaction()
+        .execute(async (trx) => {
+          const ids = (await trx.selectFrom('sms_messages').select('id').where('task_id', '=', tk.id).where('state', '=', 0).orderBy('id').limit(n).execute()).map((x) => x.id);
+          await trx.updateTable('sms_messages').set({ state: 6 }).where('id', 'in', ids).execute();
+          await trx
+            .updateTable('sms_tasks')
+            .set({ refundable_cost: sql`refundable_cost + ${(0.045 * n).toFixed(4)}::numeric`, refundable_pieces: sql`refundable_pieces + ${n}`, fail_num: sql`fail_num + ${n}` })
+            .where('id', '=', tk.id)
+            .execute();
+          await settleRefunds(trx, { now: t.server.clock.now }, [tk.id]);
+        });
     };
     await fail(1);
     // kept 2 × 0.045 = 0.09: net 0.09, returned 0.05
     expect((await task(t.server, tk.uid)).refunded_amount).toBe('0.05');
-    await db(t.server).transaction().execute((trx) => settleRefunds(trx, { now: t.server.clock.now }, [tk.id, tk.id]));
+    await db(t.server)
+      .transaction()
+      .execute((trx) => settleRefunds(trx, { now: t.server.clock.now }, [tk.id, tk.id]));
     expect((await task(t.server, tk.uid)).refunded_amount).toBe('0.05');
     await fail(2);
     expect((await task(t.server, tk.uid)).refunded_amount).toBe('0.14');
@@ -254,7 +297,9 @@ describe.each(backends)('send (%s)', (backend) => {
     const a0 = await accountId(t.server, 'agent0');
     expect(tk).toMatchObject({ account_id: a0, payer_id: a0, agent_id: null });
     expect(Number(await balance(t.server, 'agent0'))).toBeCloseTo(Number(before) - 0.09, 6);
-    expect(await db(t.server).selectFrom('ledger').select(['kind', 'amount']).where('account_id', '=', a0).orderBy('id', 'desc').limit(1).execute()).toEqual([{ kind: 15, amount: '-0.09' }]);
+    expect(await db(t.server).selectFrom('ledger').select(['kind', 'amount']).where('account_id', '=', a0).orderBy('id', 'desc').limit(1).execute()).toEqual([
+      { kind: 15, amount: '-0.09' },
+    ]);
   });
 
   it('a postpaid sub-account is paid by its agent (6 / 8)', async () => {
@@ -269,11 +314,13 @@ describe.each(backends)('send (%s)', (backend) => {
       const tk = await task(t.server, r.body.data.taskId);
       const a0 = await accountId(t.server, 'agent0');
       expect(tk.payer_id).toBe(a0);
-      await db(t.server).transaction().execute(async (trx) => {
-        await trx.updateTable('sms_messages').set({ state: 4 }).where('task_id', '=', tk.id).execute();
-        await trx.updateTable('sms_tasks').set({ refundable_cost: tk.cost, refundable_pieces: 1, fail_num: 1 }).where('id', '=', tk.id).execute();
-        await settleRefunds(trx, { now: t.server.clock.now }, [tk.id]);
-      });
+      await db(t.server)
+        .transaction()
+        .execute(async (trx) => {
+          await trx.updateTable('sms_messages').set({ state: 4 }).where('task_id', '=', tk.id).execute();
+          await trx.updateTable('sms_tasks').set({ refundable_cost: tk.cost, refundable_pieces: 1, fail_num: 1 }).where('id', '=', tk.id).execute();
+          await settleRefunds(trx, { now: t.server.clock.now }, [tk.id]);
+        });
       const rows = await db(t.server).selectFrom('ledger').select(['kind', 'amount', 'counterpart_id']).where('account_id', '=', a0).orderBy('id', 'desc').limit(2).execute();
       expect(rows).toEqual([
         { kind: 8, amount: '0.05', counterpart_id: await accountId(t.server, 'client0') },
@@ -315,7 +362,10 @@ describe.each(backends)('send (%s)', (backend) => {
 
   it('imports numbers from txt, csv and xlsx; refuses other files and more than 60000', async () => {
     const txt = await upload(t.server, client1, '/api/send/importMobiles', 'n.txt', Buffer.from('13800138000\n13800138000\r\n18600186000;abc\n123\n18900189000'));
-    expect(txt).toMatchObject({ code: 0, data: { fileName: 'n.txt', submitTotal: 5, errNum: 1, repeatNum: 1, mobiles: '13800138000,18600186000,18900189000', mobileNum: 1, unicomNum: 1, telecomNum: 1 } });
+    expect(txt).toMatchObject({
+      code: 0,
+      data: { fileName: 'n.txt', submitTotal: 5, errNum: 1, repeatNum: 1, mobiles: '13800138000,18600186000,18900189000', mobileNum: 1, unicomNum: 1, telecomNum: 1 },
+    });
     const csv = await upload(t.server, client1, '/api/send/importMobiles', 'n.csv', Buffer.from('\ufeff手机号码\r\n13800138000\r\n18600186000\r\n'));
     expect(csv.data).toMatchObject({ submitTotal: 2, errNum: 0, mobiles: '13800138000,18600186000' });
     const wb = new ExcelJS.Workbook();

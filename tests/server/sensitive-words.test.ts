@@ -24,7 +24,11 @@ describe('sensitive word list', () => {
     const words = new SensitiveWords(listFile('刷单\n单兼职\n赌博\nVPN'));
     const text = '招聘刷单兼职，网络赌博，翻 vpn';
     const ranges = words.find(text);
-    expect(ranges).toEqual([[2, 6], [9, 11], [14, 17]]);
+    expect(ranges).toEqual([
+      [2, 6],
+      [9, 11],
+      [14, 17],
+    ]);
     expect(ranges.map(([a, b]) => text.slice(a, b))).toEqual(['刷单兼职', '赌博', 'vpn']);
   });
 
@@ -37,7 +41,12 @@ describe('sensitive word list', () => {
 
   it('answers 200 when clean and 500+ keyed ranges otherwise', () => {
     expect(contentTestAnswer([])).toEqual({ 200: 'ok' });
-    expect(contentTestAnswer([[1, 3], [5, 9]])).toEqual({ 500: '1,3', 501: '5,9' });
+    expect(
+      contentTestAnswer([
+        [1, 3],
+        [5, 9],
+      ]),
+    ).toEqual({ 500: '1,3', 501: '5,9' });
   });
 
   it('reloads the file when it changes, without a restart', () => {
@@ -57,7 +66,17 @@ describe('sensitive word list', () => {
   });
 
   it('merges ranges', () => {
-    expect(mergeRanges([[5, 7], [0, 2], [1, 3], [3, 4]])).toEqual([[0, 4], [5, 7]]);
+    expect(
+      mergeRanges([
+        [5, 7],
+        [0, 2],
+        [1, 3],
+        [3, 4],
+      ]),
+    ).toEqual([
+      [0, 4],
+      [5, 7],
+    ]);
   });
 
   it('finds words at the edges, inside longer words and through suffix links', () => {
@@ -129,7 +148,10 @@ describe('sensitive word list', () => {
       expect(w.find('𝐕𝐏𝐍')).toEqual([[0, 6]]);
       // two words apart, two ranges; touching ones merged
       const text = '赌 博，好人，ＶＰＮ';
-      expect(w.find(text)).toEqual([[0, 3], [7, 10]]);
+      expect(w.find(text)).toEqual([
+        [0, 3],
+        [7, 10],
+      ]);
       expect(w.find(text).map(([a, b]) => text.slice(a, b))).toEqual(['赌 博', 'ＶＰＮ']);
       expect(w.find('赌 博ＶＰＮ')).toEqual([[0, 6]]);
     });
@@ -137,8 +159,7 @@ describe('sensitive word list', () => {
     it('does not join separate Latin words across a space or punctuation (documented rule)', () => {
       const w = list();
       // "lowo" only by dropping the space / comma between hello and world: not a match
-      for (const text of ['hello world', 'hello, world', 'hello-world', 'hello.world', 'hello😀world', 'HELLO WORLD'])
-        expect(w.contains(text), text).toBe(false);
+      for (const text of ['hello world', 'hello, world', 'hello-world', 'hello.world', 'hello😀world', 'HELLO WORLD']) expect(w.contains(text), text).toBe(false);
       // "du" only across words: not a match; inside a word it is (words match anywhere, as before)
       expect(w.contains('I had u')).toBe(false);
       expect(w.contains('dumb')).toBe(true);
@@ -283,4 +304,3 @@ describe('sensitive word list', () => {
     });
   });
 });
-

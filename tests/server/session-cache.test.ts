@@ -11,8 +11,20 @@ describe.each(backends)('session check cache (%s)', (backend) => {
     expect((await c.get('/api/login/timeout')).body.data).toBe(true);
     // the session row is gone behind the server's back: the cached answer holds (for at most the TTL)
     const db = t.server.handle.db;
-    const rows = await db.selectFrom('sessions').innerJoin('accounts', 'accounts.id', 'sessions.account_id').select('sessions.id').where('accounts.clientid', '=', 'agent1').execute();
-    await db.deleteFrom('sessions').where('id', 'in', rows.map((r) => r.id)).execute();
+    const rows = await db
+      .selectFrom('sessions')
+      .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
+      .select('sessions.id')
+      .where('accounts.clientid', '=', 'agent1')
+      .execute();
+    await db
+      .deleteFrom('sessions')
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .execute();
     expect((await c.get('/api/login/timeout')).body.data).toBe(true);
     // every other call still checks the database
     expect((await c.get('/api/admin/info')).body.code).toBe(401);

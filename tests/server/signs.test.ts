@@ -74,7 +74,15 @@ describe.each(backends)('signs (%s)', (backend) => {
   let agent0: Client;
   let client1: Client;
   let client0: Client;
-  const countSigns = async () => Number((await t.server.handle.db.selectFrom('signs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const countSigns = async () =>
+    Number(
+      (
+        await t.server.handle.db
+          .selectFrom('signs')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   beforeAll(async () => {
     const db = t.server.handle.db;
@@ -132,7 +140,14 @@ describe.each(backends)('signs (%s)', (backend) => {
       expect(d).toMatchObject({ totalCount: 4, currentPage: 1, pageRowCount: 15, totalPage: 1 });
       expect(d.list.map((s: any) => s.sign)).toEqual(['苏州好易购', '易购优选', '好易购商城', '好易购']);
       const rejected = d.list[1];
-      expect(rejected).toMatchObject({ rownum: 2, clientid: 'client1', clientName: '苏州好易购电子商务有限公司', state: 2, stateStr: '审核不通过', cause: '签名与企业名称不符，请补充商标注册证或授权书' });
+      expect(rejected).toMatchObject({
+        rownum: 2,
+        clientid: 'client1',
+        clientName: '苏州好易购电子商务有限公司',
+        state: 2,
+        stateStr: '审核不通过',
+        cause: '签名与企业名称不符，请补充商标注册证或授权书',
+      });
       expect(rejected.createDate).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
       expect(Object.keys(rejected).sort()).toEqual(['cause', 'clientName', 'clientid', 'createDate', 'id', 'remarks', 'rownum', 'sign', 'state', 'stateStr', 'userName']);
     });
@@ -154,7 +169,11 @@ describe.each(backends)('signs (%s)', (backend) => {
       const db = t.server.handle.db;
       const s = await db.selectFrom('signs').select(['id']).where('sign', '=', '好易购').executeTakeFirstOrThrow();
       // 2026-03-10 00:30 in Shanghai is 2026-03-09 16:30 UTC
-      await db.updateTable('signs').set({ create_time: new Date('2026-03-09T16:30:00Z') }).where('id', '=', s.id).execute();
+      await db
+        .updateTable('signs')
+        .set({ create_time: new Date('2026-03-09T16:30:00Z') })
+        .where('id', '=', s.id)
+        .execute();
       const day = await client1.post('/api/sign/list', { start_time: '2026-03-10', end_time: '2026-03-10' });
       expect(day.body.data.list.map((x: any) => x.sign)).toEqual(['好易购']);
       expect(day.body.data.list[0].createDate).toBe('2026-03-10 00:30:00');
@@ -352,7 +371,15 @@ describe.each(backends)('signs (%s)', (backend) => {
     });
 
     it("a sub-account's file needs no 子账户 column; the failed-rows file can be re-imported", async () => {
-      const r = await upload(t.server, client0, await xlsx([['签名', '备注'], ['龙井新茶', '春茶上市'], ['西湖龙井', '重复']]));
+      const r = await upload(
+        t.server,
+        client0,
+        await xlsx([
+          ['签名', '备注'],
+          ['龙井新茶', '春茶上市'],
+          ['西湖龙井', '重复'],
+        ]),
+      );
       expect(r.data).toEqual({ importSuccess: 1, importTotal: 2, importFall: 1 });
       const failed = (await download(t.server, client0, 'GET', '/api/sign/exportImportResult')).rawPayload;
       expect((await readSheet(failed))[0]).toEqual(['签名', '备注', '失败原因']);
@@ -368,7 +395,13 @@ describe.each(backends)('signs (%s)', (backend) => {
         [Buffer.from('子账户,签名,备注\nclient1,文本签名,\n'), '文件格式不正确，请上传.xlsx格式的Excel文件', { filename: 'signs.xlsx' }],
         [Buffer.concat([Buffer.from('PK\x03\x04'), randomBytes(200)]), '文件格式不正确，请上传.xlsx格式的Excel文件'],
         [await xlsx([['账户', '签名']]), '表头不正确，请下载模板并按模板填写（子账户、签名、备注）'],
-        [await xlsx([['签名', '备注'], ['缺子账户', '']]), '表头不正确，请下载模板并按模板填写（子账户、签名、备注）'],
+        [
+          await xlsx([
+            ['签名', '备注'],
+            ['缺子账户', ''],
+          ]),
+          '表头不正确，请下载模板并按模板填写（子账户、签名、备注）',
+        ],
         [await xlsx([['子账户', '签名', '备注']]), '文件中没有签名数据'],
         [await xlsx([['子账户', '签名', '备注'], ...Array.from({ length: 5001 }, (_, i) => ['client1', `超量签名${i}`, ''])]), '单次导入不能超过5000行'],
         [Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(5 * 1024 * 1024)]), '文件大小不能超过5MB'],
@@ -377,7 +410,19 @@ describe.each(backends)('signs (%s)', (backend) => {
         const r = await upload(t.server, agent1, file, opts as any);
         expect(r, msg).toMatchObject({ code: 400, msg });
       }
-      expect((await upload(t.server, agent1, await xlsx([['子账户', '签名'], ['client1', '字段错误']]), { field: 'file' })).msg).toBe('请选择要导入的Excel文件');
+      expect(
+        (
+          await upload(
+            t.server,
+            agent1,
+            await xlsx([
+              ['子账户', '签名'],
+              ['client1', '字段错误'],
+            ]),
+            { field: 'file' },
+          )
+        ).msg,
+      ).toBe('请选择要导入的Excel文件');
       expect((await agent1.post('/api/sign/addsignBatch', { excel: 'x' })).body).toMatchObject({ code: 400, msg: '请选择要导入的Excel文件' });
       expect(await countSigns()).toBe(before);
     });

@@ -59,7 +59,10 @@ describe.each(backends)('site data, errors, schemas, static console (%s)', (back
         expect((await t.server.client().get('/api/supportInfo')).body.data).toHaveLength(3);
       } finally {
         const { id: _id, system_info_show, ...rest } = saved;
-        await db.insertInto('branding').values({ ...rest, system_info_show: JSON.stringify(system_info_show) }).execute();
+        await db
+          .insertInto('branding')
+          .values({ ...rest, system_info_show: JSON.stringify(system_info_show) })
+          .execute();
       }
     });
   });

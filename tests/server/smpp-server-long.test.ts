@@ -27,7 +27,12 @@ async function setAccount(server: TestServer, clientid: string, values: Record<s
 }
 
 const messageOf = (server: TestServer, id: string) =>
-  db(server).selectFrom('sms_messages as m').innerJoin('sms_tasks as k', 'k.id', 'm.task_id').select(['m.content', 'm.phone', 'k.pieces_per_msg', 'k.content as task_content']).where('m.id', '=', Number(id)).executeTakeFirstOrThrow();
+  db(server)
+    .selectFrom('sms_messages as m')
+    .innerJoin('sms_tasks as k', 'k.id', 'm.task_id')
+    .select(['m.content', 'm.phone', 'k.pieces_per_msg', 'k.content as task_content'])
+    .where('m.id', '=', Number(id))
+    .executeTakeFirstOrThrow();
 const partsLeft = async (server: TestServer) => (await db(server).selectFrom('smpp_parts').select('seq').execute()).length;
 
 const A = '【好易购】' + '尊敬的客户，您的订单已由顺丰快递发出，运单号为SF1234567890，预计明天送达，';
@@ -94,7 +99,12 @@ describe.each(backends)('SMPP long messages across connections and processes (%s
       await until(() => other.stats.partsExpired > 0);
       expect(other.stats.partsExpired).toBe(1);
       expect(await partsLeft(t.server)).toBe(0);
-      const after = await db(t.server).selectFrom('sms_tasks').select(['id', 'content']).where('account_id', '=', id).where('id', 'not in', before.length ? before.map((r) => r.id) : [0]).execute();
+      const after = await db(t.server)
+        .selectFrom('sms_tasks')
+        .select(['id', 'content'])
+        .where('account_id', '=', id)
+        .where('id', 'not in', before.length ? before.map((r) => r.id) : [0])
+        .execute();
       expect(after.map((r) => r.content)).toEqual([A + B]);
     } finally {
       await other.close();
@@ -104,8 +114,11 @@ describe.each(backends)('SMPP long messages across connections and processes (%s
   it.skipIf(!perlSmpp)('Net::SMPP (Perl) sends SAR parts over two connections: one message [skipped without perl Net::SMPP]', async () => {
     const script = path.resolve(import.meta.dirname, '../fixtures/smpp-long-client.pl');
     const out = await new Promise<string>((resolve, reject) =>
-      execFile('perl', [script, '127.0.0.1', String(t.server.app.services.smppServer!.port), 'client1', DEMO_INTERFACE_PASSWORD, '13800138104', '77', A, B], { timeout: 20_000 }, (err, stdout) =>
-        err && !stdout ? reject(err) : resolve(stdout),
+      execFile(
+        'perl',
+        [script, '127.0.0.1', String(t.server.app.services.smppServer!.port), 'client1', DEMO_INTERFACE_PASSWORD, '13800138104', '77', A, B],
+        { timeout: 20_000 },
+        (err, stdout) => (err && !stdout ? reject(err) : resolve(stdout)),
       ),
     );
     const m = /bind 0\nbind 0\npart 2 0 p77\.2\npart 1 0 (\d+)\n/.exec(out);
@@ -130,7 +143,9 @@ describe.each(backends)('SMPP long messages across connections and processes (%s
         }) as unknown as ReturnType<typeof ctxDb.transaction>,
     );
     try {
-      const answers = await Promise.all([0, 1, 2].map((i) => call(s, 'submit_sm', { destination_addr: `1380013${8300 + i}`, short_message: '【好易购】死锁' }).then((r) => r.command_status)));
+      const answers = await Promise.all(
+        [0, 1, 2].map((i) => call(s, 'submit_sm', { destination_addr: `1380013${8300 + i}`, short_message: '【好易购】死锁' }).then((r) => r.command_status)),
+      );
       expect(answers).toEqual([0x58, 0x58, 0x58]);
       expect(server.stats.refused['0x58 refusal']?.last).toBe('系统繁忙，请稍后重试');
     } finally {
@@ -147,7 +162,9 @@ describe.each(backends)('SMPP long messages across connections and processes (%s
     try {
       const s = await connect(t.server);
       expect(await bindOn(s, 'bind_transmitter')).toBe(0);
-      const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => call(s, 'submit_sm', { destination_addr: `1380013${8200 + i}`, short_message: '【好易购】不限速' }).then((r) => r.command_status)));
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => call(s, 'submit_sm', { destination_addr: `1380013${8200 + i}`, short_message: '【好易购】不限速' }).then((r) => r.command_status)),
+      );
       expect(answers.filter((x) => x !== 0)).toEqual([]);
     } finally {
       await setAccount(t.server, 'client1', { access_speed: 100 });

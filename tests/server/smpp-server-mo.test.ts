@@ -74,7 +74,12 @@ describe.each(backends)('SMPP uplink and extension (%s)', (backend) => {
     const submit = async (source: string, to: string) => {
       const r = await call(s, 'submit_sm', { source_addr: source, destination_addr: to, short_message: '【好易购】回复TD退订' });
       expect(r.command_status, source).toBe(0);
-      const m = await db(t.server).selectFrom('sms_messages as m').innerJoin('sms_tasks as k', 'k.id', 'm.task_id').select(['m.id', 'k.extension']).where('m.id', '=', Number(r.message_id)).executeTakeFirstOrThrow();
+      const m = await db(t.server)
+        .selectFrom('sms_messages as m')
+        .innerJoin('sms_tasks as k', 'k.id', 'm.task_id')
+        .select(['m.id', 'k.extension'])
+        .where('m.id', '=', Number(r.message_id))
+        .executeTakeFirstOrThrow();
       return m;
     };
     // the extension alone, the full number (prefix + id + extension), something that is no extension (never a refusal)
@@ -108,14 +113,19 @@ describe.each(backends)('SMPP uplink and extension (%s)', (backend) => {
     expect(textOf(r.got[1])).toBe(long);
   });
 
-  it('needextend 0: source_addr is ignored (the account\'s own number); a transceiver receives the uplink too', async () => {
+  it("needextend 0: source_addr is ignored (the account's own number); a transceiver receives the uplink too", async () => {
     const id = await accountId(t.server, 'client1');
     await setAccount(t.server, 'client1', { needextend: 0, needmo: NeedMo.Push, needreport: NeedReport.PassThrough });
     const s = await connect(t.server);
     expect(await bindOn(s, 'bind_transmitter')).toBe(0);
     const r = await call(s, 'submit_sm', { source_addr: '8801', destination_addr: '13800138021', short_message: '【好易购】您好' });
     expect(r.command_status).toBe(0);
-    const task = await db(t.server).selectFrom('sms_messages as m').innerJoin('sms_tasks as k', 'k.id', 'm.task_id').select('k.extension').where('m.id', '=', Number(r.message_id)).executeTakeFirstOrThrow();
+    const task = await db(t.server)
+      .selectFrom('sms_messages as m')
+      .innerJoin('sms_tasks as k', 'k.id', 'm.task_id')
+      .select('k.extension')
+      .where('m.id', '=', Number(r.message_id))
+      .executeTakeFirstOrThrow();
     expect(task.extension).toBe('');
     s.socket.destroy();
     const link = await dispatchAll(t.server);
@@ -209,7 +219,13 @@ describe.each(backends)('SMPP registered_delivery and data_sm (%s)', (backend) =
     }
     await d.deleteFrom('smpp_receipts').execute();
     const account = await accountId(t.server, 'client1');
-    const n = await d.transaction().execute((trx) => enqueueSmppReceipts(trx, ids.map((id, i) => ({ id, account_id: account, state: cases[i].state })), done));
+    const n = await d.transaction().execute((trx) =>
+      enqueueSmppReceipts(
+        trx,
+        ids.map((id, i) => ({ id, account_id: account, state: cases[i].state })),
+        done,
+      ),
+    );
     expect(n).toBe(cases.length);
     const rows = await d.selectFrom('smpp_receipts').select(['message_id', 'stat', 'err']).orderBy('message_id').execute();
     expect(rows).toEqual(
@@ -227,7 +243,12 @@ describe.each(backends)('SMPP registered_delivery and data_sm (%s)', (backend) =
     expect(await bindOn(s, 'bind_transceiver')).toBe(0);
     const r = await call(s, 'data_sm', { source_addr: '1', destination_addr: '13800138050', message_payload: '【好易购】数据短信', registered_delivery: 1 });
     expect(r).toMatchObject({ command: 'data_sm_resp', command_status: 0 });
-    const row = await db(t.server).selectFrom('sms_messages as m').innerJoin('sms_tasks as k', 'k.id', 'm.task_id').select(['m.phone', 'k.content', 'k.registered_delivery']).where('m.id', '=', Number(r.message_id)).executeTakeFirstOrThrow();
+    const row = await db(t.server)
+      .selectFrom('sms_messages as m')
+      .innerJoin('sms_tasks as k', 'k.id', 'm.task_id')
+      .select(['m.phone', 'k.content', 'k.registered_delivery'])
+      .where('m.id', '=', Number(r.message_id))
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ phone: '13800138050', content: '【好易购】数据短信', registered_delivery: 1 });
     expect((await call(s, 'data_sm', { destination_addr: '13800138050', message_payload: '没有签名' })).command_status).toBe(0x402);
     const rx = await connect(t.server);
@@ -297,7 +318,11 @@ describe.each(backends)('SMPP connection limits (%s)', (backend) => {
 const tlsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smpp-tls-'));
 const haveOpenssl = spawnSync('openssl', ['version']).status === 0;
 if (haveOpenssl) {
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', path.join(tlsDir, 'key.pem'), '-out', path.join(tlsDir, 'cert.pem')], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', path.join(tlsDir, 'key.pem'), '-out', path.join(tlsDir, 'cert.pem')],
+    { stdio: 'ignore' },
+  );
 }
 
 describe.skipIf(!haveOpenssl)('SMPP over TLS (pglite)', () => {
@@ -401,7 +426,9 @@ describe.each(backends)('SMPP uplink to an independent client (Perl Net::SMPP) (
     await setAccount(t.server, 'client1', { needextend: 1, needmo: NeedMo.Push, needreport: NeedReport.PassThrough });
     await uplink(t.server, '13800138080', `106900${id}66`, '收到，谢谢');
     const out = await new Promise<string>((resolve, reject) =>
-      execFile('perl', [script, '127.0.0.1', String(t.server.app.services.smppServer!.port), 'client1', DEMO_INTERFACE_PASSWORD], { timeout: 20_000 }, (err, stdout) => (err && !stdout ? reject(err) : resolve(stdout))),
+      execFile('perl', [script, '127.0.0.1', String(t.server.app.services.smppServer!.port), 'client1', DEMO_INTERFACE_PASSWORD], { timeout: 20_000 }, (err, stdout) =>
+        err && !stdout ? reject(err) : resolve(stdout),
+      ),
     );
     const m = /bind 0\ndeliver 0 13800138080 (\d+) 8 ([0-9a-f]+)/.exec(out);
     expect(m, out).not.toBeNull();
@@ -424,7 +451,15 @@ describe.skipIf(!TEST_DATABASE_URL)('npm run smpp-server: the listener as its ow
     });
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/smpp-server.ts'], {
       cwd: path.resolve(import.meta.dirname, '../..'),
-      env: { ...process.env, DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, SMPP_SERVER_PORT: String(free), SMPP_SERVER_HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: t.server.dataDir },
+      env: {
+        ...process.env,
+        DATABASE_URL: TEST_DATABASE_URL,
+        DATABASE_SCHEMA: schema,
+        SMPP_SERVER_PORT: String(free),
+        SMPP_SERVER_HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        DATA_DIR: t.server.dataDir,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -62,7 +62,11 @@ async function setAccount(server: TestServer, clientid: string, values: Record<s
 async function noSessionsOf(server: TestServer, clientid: string) {
   const id = await accountId(server, clientid);
   for (let i = 0; i < 100; i++) {
-    const r = await db(server).selectFrom('smpp_sessions').select((eb) => eb.fn.countAll<string>().as('n')).where('account_id', '=', id).executeTakeFirstOrThrow();
+    const r = await db(server)
+      .selectFrom('smpp_sessions')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('account_id', '=', id)
+      .executeTakeFirstOrThrow();
     if (Number(r.n) === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -94,7 +98,10 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
       expect(secret.api_secret).toBe(deriveApiSecret('client1', pw));
       // back to the demo password for the other tests
       const { hashInterfacePassword } = await import('../../server/lib/interface-password');
-      await setAccount(t.server, 'client1', { interface_password_hash: await hashInterfacePassword(DEMO_INTERFACE_PASSWORD), api_secret: deriveApiSecret('client1', DEMO_INTERFACE_PASSWORD) });
+      await setAccount(t.server, 'client1', {
+        interface_password_hash: await hashInterfacePassword(DEMO_INTERFACE_PASSWORD),
+        api_secret: deriveApiSecret('client1', DEMO_INTERFACE_PASSWORD),
+      });
     });
 
     it("the agent resets its sub-account's; another agent's account or a sub-account naming another is refused", async () => {
@@ -247,7 +254,15 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
 
     it('refusals with a clear status and nothing charged: no approved sign, unknown sign, bad number, uncertified, frozen after the bind', async () => {
       const before = await remaining(t.server, 'client1');
-      const tasks = async () => Number((await db(t.server).selectFrom('sms_tasks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      const tasks = async () =>
+        Number(
+          (
+            await db(t.server)
+              .selectFrom('sms_tasks')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       const n0 = await tasks();
       const { s } = await bound(t.server);
       const submit = (text: string, to = '13800138000') => call(s, 'submit_sm', { destination_addr: to, short_message: text }).then((r) => r.command_status);
@@ -264,13 +279,37 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
     });
 
     it('not enough pieces: 0x403, no task, no message, the pools as they were', async () => {
-      const pools = await db(t.server).selectFrom('product_pools').select(['id', 'remaining']).where('account_id', '=', await accountId(t.server, 'client1')).execute();
-      await db(t.server).updateTable('product_pools').set({ remaining: 0 }).where('account_id', '=', await accountId(t.server, 'client1')).execute();
+      const pools = await db(t.server)
+        .selectFrom('product_pools')
+        .select(['id', 'remaining'])
+        .where('account_id', '=', await accountId(t.server, 'client1'))
+        .execute();
+      await db(t.server)
+        .updateTable('product_pools')
+        .set({ remaining: 0 })
+        .where('account_id', '=', await accountId(t.server, 'client1'))
+        .execute();
       try {
-        const n0 = Number((await db(t.server).selectFrom('sms_messages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+        const n0 = Number(
+          (
+            await db(t.server)
+              .selectFrom('sms_messages')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
         const { s } = await bound(t.server);
         expect((await call(s, 'submit_sm', { destination_addr: '13800138000', short_message: '【好易购】没有余量' })).command_status).toBe(0x403);
-        expect(Number((await db(t.server).selectFrom('sms_messages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)).toBe(n0);
+        expect(
+          Number(
+            (
+              await db(t.server)
+                .selectFrom('sms_messages')
+                .select((eb) => eb.fn.countAll<number>().as('n'))
+                .executeTakeFirstOrThrow()
+            ).n,
+          ),
+        ).toBe(n0);
         expect(await remaining(t.server, 'client1')).toBe(0);
       } finally {
         for (const p of pools) await db(t.server).updateTable('product_pools').set({ remaining: p.remaining }).where('id', '=', p.id).execute();
@@ -289,7 +328,7 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
       const b = whole.slice(60);
       const textOf = async (id: string) => {
         const m = await db(t.server).selectFrom('sms_messages').select('task_id').where('id', '=', Number(id)).executeTakeFirstOrThrow();
-        return (await db(t.server).selectFrom('sms_tasks').select(['content', 'pieces_per_msg']).where('id', '=', m.task_id).executeTakeFirstOrThrow());
+        return await db(t.server).selectFrom('sms_tasks').select(['content', 'pieces_per_msg']).where('id', '=', m.task_id).executeTakeFirstOrThrow();
       };
       // UDH (IE 0x00, 8-bit reference)
       const udh = (seq: number) => Buffer.from([0x05, 0x00, 0x03, 0x2a, 2, seq]);
@@ -298,7 +337,8 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
       expect([p1.command_status, p2.command_status]).toEqual([0, 0]);
       expect((await textOf(p2.message_id!)).content).toBe(whole);
       // SAR TLVs
-      const sar = (seq: number, text: string) => call(s, 'submit_sm', { destination_addr: '13800138002', short_message: text, sar_msg_ref_num: 7, sar_total_segments: 2, sar_segment_seqnum: seq });
+      const sar = (seq: number, text: string) =>
+        call(s, 'submit_sm', { destination_addr: '13800138002', short_message: text, sar_msg_ref_num: 7, sar_total_segments: 2, sar_segment_seqnum: seq });
       await sar(2, b);
       const last = await sar(1, a);
       expect((await textOf(last.message_id!)).content).toBe(whole);
@@ -313,7 +353,9 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
     it('accessSpeed: beyond it 0x58 ESME_RTHROTTLED, never a silent drop', async () => {
       await setAccount(t.server, 'client1', { access_speed: 2 });
       const { s } = await bound(t.server);
-      const answers = await Promise.all([1, 2, 3, 4].map(() => call(s, 'submit_sm', { destination_addr: '13800138000', short_message: '【好易购】限速' }).then((r) => r.command_status)));
+      const answers = await Promise.all(
+        [1, 2, 3, 4].map(() => call(s, 'submit_sm', { destination_addr: '13800138000', short_message: '【好易购】限速' }).then((r) => r.command_status)),
+      );
       expect(answers.filter((x) => x === 0x58).length).toBeGreaterThanOrEqual(2);
       expect(answers.every((x) => x === 0 || x === 0x58)).toBe(true);
       await setAccount(t.server, 'client1', { access_speed: 100 });
@@ -324,7 +366,11 @@ describe.each(backends)('SMPP server for customers (%s)', (backend) => {
       await new Promise((r) => setTimeout(r, 1100));
       const { s } = await bound(t.server);
       // a grant is 1/20 of the rate (50): 50 submits at once each taking a grant emptied the bucket after 20 and answered the rest 0x58
-      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => call(s, 'submit_sm', { destination_addr: `1380013${String(8000 + i)}`, short_message: '【好易购】窗口' }).then((r) => r.command_status)));
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          call(s, 'submit_sm', { destination_addr: `1380013${String(8000 + i)}`, short_message: '【好易购】窗口' }).then((r) => r.command_status),
+        ),
+      );
       expect(answers.filter((x) => x !== 0)).toEqual([]);
       await setAccount(t.server, 'client1', { access_speed: 100 });
     });
@@ -363,7 +409,8 @@ describe.each(backends)('SMPP receipts to the customer (%s)', (backend) => {
   async function sendAndDeliver(server: TestServer, phones: string[], delivered: (i: number) => boolean = () => true, registered = 1) {
     const { s } = await bound(server, 'bind_transmitter');
     const ids: string[] = [];
-    for (const p of phones) ids.push((await call(s, 'submit_sm', { destination_addr: p, short_message: '【好易购】订单已发货 order shipped', registered_delivery: registered })).message_id!);
+    for (const p of phones)
+      ids.push((await call(s, 'submit_sm', { destination_addr: p, short_message: '【好易购】订单已发货 order shipped', registered_delivery: registered })).message_id!);
     s.socket.destroy();
     const link = new FakeLink();
     link.delivered = (ref) => delivered(ref);
@@ -455,17 +502,27 @@ describe.each(backends)('SMPP server with an independent client (Perl Net::SMPP)
   const script = path.resolve(import.meta.dirname, '../fixtures/smpp-client.pl');
   const perl = (...args: string[]) =>
     new Promise<string>((resolve, reject) =>
-      execFile('perl', [script, '127.0.0.1', String(t.server.app.services.smppServer!.port), ...args], { timeout: 20_000 }, (err, stdout) => (err && !stdout ? reject(err) : resolve(stdout))),
+      execFile('perl', [script, '127.0.0.1', String(t.server.app.services.smppServer!.port), ...args], { timeout: 20_000 }, (err, stdout) =>
+        err && !stdout ? reject(err) : resolve(stdout),
+      ),
     );
 
-  it.skipIf(!perlSmpp)('binds, submits a Chinese text (UCS-2) and gets the message id; a wrong password is refused 0x0E [skipped without perl Net::SMPP: apt-get install libnet-smpp-perl]', async () => {
-    const out = await perl('client1', DEMO_INTERFACE_PASSWORD, '13800138009', '【好易购】您的订单已发货');
-    const m = /bind 0\nsubmit 0 (\d+)/.exec(out);
-    expect(m, out).not.toBeNull();
-    const row = await db(t.server).selectFrom('sms_messages as m').innerJoin('sms_tasks as t', 't.id', 'm.task_id').select(['m.phone', 't.content']).where('m.id', '=', Number(m![1])).executeTakeFirstOrThrow();
-    expect(row).toEqual({ phone: '13800138009', content: '【好易购】您的订单已发货' });
-    expect(await perl('client1', 'wrong123', '13800138009', 'x')).toMatch(/bind 14\b/);
-  });
+  it.skipIf(!perlSmpp)(
+    'binds, submits a Chinese text (UCS-2) and gets the message id; a wrong password is refused 0x0E [skipped without perl Net::SMPP: apt-get install libnet-smpp-perl]',
+    async () => {
+      const out = await perl('client1', DEMO_INTERFACE_PASSWORD, '13800138009', '【好易购】您的订单已发货');
+      const m = /bind 0\nsubmit 0 (\d+)/.exec(out);
+      expect(m, out).not.toBeNull();
+      const row = await db(t.server)
+        .selectFrom('sms_messages as m')
+        .innerJoin('sms_tasks as t', 't.id', 'm.task_id')
+        .select(['m.phone', 't.content'])
+        .where('m.id', '=', Number(m![1]))
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ phone: '13800138009', content: '【好易购】您的订单已发货' });
+      expect(await perl('client1', 'wrong123', '13800138009', 'x')).toMatch(/bind 14\b/);
+    },
+  );
 });
 
 describe('SMPP server lifecycle', () => {

@@ -41,8 +41,7 @@ const until = async (cond: () => boolean, ms = 5000) => {
 };
 
 /** the simulator's submits of one ref, in part order */
-const partsOf = (recent: RecentSubmit[], ref: number) =>
-  recent.filter((r) => r.ref === String(ref)).sort((a, b) => (a.part?.seq ?? 0) - (b.part?.seq ?? 0));
+const partsOf = (recent: RecentSubmit[], ref: number) => recent.filter((r) => r.ref === String(ref)).sort((a, b) => (a.part?.seq ?? 0) - (b.part?.seq ?? 0));
 
 const CHINESE_150 = '尊敬的客户您好，您本月的账单已出，请及时查看并缴费。'.repeat(6).slice(0, 150);
 
@@ -101,7 +100,7 @@ describe('coding and splitting (pdu.ts splitText)', () => {
     expect(() => parseSmppUrl('smpp://a:b@h?coding=utf8')).toThrow(/coding must be gsm7, ia5 or latin1/);
   });
 
-  it('a request\'s parts combine into one result', () => {
+  it("a request's parts combine into one result", () => {
     const ok = (id: string) => ({ ref: 1, status: 'accepted' as const, msgId: id });
     expect(combineParts(1, [ok('a'), ok('b')])).toEqual({ ref: 1, status: 'accepted', msgId: 'a', parts: ['a', 'b'] });
     expect(combineParts(1, [ok('a'), { ref: 1, status: 'rejected', code: '0x00000045' }])).toEqual({ ref: 1, status: 'rejected', code: '0x00000045' });
@@ -153,7 +152,7 @@ describe('long messages against the simulator', () => {
     expect(got.map((r) => r.text).join('')).toBe(text);
   });
 
-  it('long=payload: today\'s one submit with message_payload; a carrier refusing message_payload refuses it, and takes udh / sar', async () => {
+  it("long=payload: today's one submit with message_payload; a carrier refusing message_payload refuses it, and takes udh / sar", async () => {
     const refusing = { refuseTlvs: [0x0424] };
     const p = await setup('long=payload', refusing);
     expect(await p.link.submit([{ ref: 1, to: '13912340000', from: '', text: CHINESE_150 }])).toEqual([{ ref: 1, status: 'rejected', code: '0x000000C1' }]);
@@ -184,49 +183,62 @@ describe('long messages against the simulator', () => {
 const perlSmpp = spawnSync('perl', ['-MNet::SMPP', '-e', '1']).status === 0;
 
 describe('long messages against an SMSC we did not write (Perl Net::SMPP)', () => {
-  it.skipIf(!perlSmpp).each(['udh', 'sar'] as const)('long=%s: the parts as Net::SMPP reads them reassemble the text; each part\'s receipt is read [skipped without perl Net::SMPP]', async (mode) => {
-    const child = spawn('perl', [path.join(__dirname, '../fixtures/smpp-smsc.pl')], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const lines: string[] = [];
-    const rl = readline.createInterface({ input: child.stdout });
-    rl.on('line', (l) => lines.push(l));
-    const exited = new Promise((r) => child.once('exit', r));
-    try {
-      await until(() => lines.some((l) => l.startsWith('port ')));
-      const port = Number(lines.find((l) => l.startsWith('port '))!.slice(5));
-      // a configured SMSC: no ref TLV, the default coding (ia5)
-      const link = createSmscLink(parseSmppUrl(`smpp://esme:pw@127.0.0.1:${port}?long=${mode}&${FAST}`));
-      const receipts: Receipt[] = [];
-      link.onReceipts(async (r) => void receipts.push(...r));
-      await link.waitReady();
-      const res = await link.submit([{ ref: 513, to: '13912340000', from: '106900011', text: CHINESE_150 }]);
-      expect(res[0]).toEqual({ ref: 513, status: 'accepted', msgId: 'P1', parts: ['P1', 'P2', 'P3'] });
-      await until(() => receipts.length === 3);
-      expect(receipts.map((r) => r.msgId).sort()).toEqual(['P1', 'P2', 'P3']);
-      expect(receipts.every((r) => r.delivered)).toBe(true);
-      await link.close();
-      await exited;
-      const submits = lines.filter((l) => l.startsWith('submit ')).map((l) => Object.fromEntries(l.split(' ').slice(2).map((kv) => kv.split('='))));
-      expect(submits).toHaveLength(3);
-      let text = '';
-      submits.forEach((s, i) => {
-        expect(s.dc).toBe('8');
-        expect(s.payload).toBe('0');
-        let sm = Buffer.from(s.sm, 'hex');
-        if (mode === 'udh') {
-          expect(s.esm).toBe('64');
-          // UDHL 5, IEI 0 (8-bit reference), IEDL 3, ref = 513 & 0xff, total 3, seq
-          expect([...sm.subarray(0, 6)]).toEqual([5, 0, 3, 513 & 0xff, 3, i + 1]);
-          sm = sm.subarray(6);
-          expect(s.sar).toBe('-');
-        } else {
-          expect(s.esm).toBe('0');
-          expect(s.sar).toBe(`513/3/${i + 1}`);
-        }
-        text += Buffer.from(sm).swap16().toString('utf16le');
-      });
-      expect(text).toBe(CHINESE_150);
-    } finally {
-      child.kill();
-    }
-  }, 30_000);
+  it.skipIf(!perlSmpp).each(['udh', 'sar'] as const)(
+    "long=%s: the parts as Net::SMPP reads them reassemble the text; each part's receipt is read [skipped without perl Net::SMPP]",
+    async (mode) => {
+      const child = spawn('perl', [path.join(__dirname, '../fixtures/smpp-smsc.pl')], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const lines: string[] = [];
+      const rl = readline.createInterface({ input: child.stdout });
+      rl.on('line', (l) => lines.push(l));
+      const exited = new Promise((r) => child.once('exit', r));
+      try {
+        await until(() => lines.some((l) => l.startsWith('port ')));
+        const port = Number(lines.find((l) => l.startsWith('port '))!.slice(5));
+        // a configured SMSC: no ref TLV, the default coding (ia5)
+        const link = createSmscLink(parseSmppUrl(`smpp://esme:pw@127.0.0.1:${port}?long=${mode}&${FAST}`));
+        const receipts: Receipt[] = [];
+        link.onReceipts(async (r) => void receipts.push(...r));
+        await link.waitReady();
+        const res = await link.submit([{ ref: 513, to: '13912340000', from: '106900011', text: CHINESE_150 }]);
+        expect(res[0]).toEqual({ ref: 513, status: 'accepted', msgId: 'P1', parts: ['P1', 'P2', 'P3'] });
+        await until(() => receipts.length === 3);
+        expect(receipts.map((r) => r.msgId).sort()).toEqual(['P1', 'P2', 'P3']);
+        expect(receipts.every((r) => r.delivered)).toBe(true);
+        await link.close();
+        await exited;
+        const submits = lines
+          .filter((l) => l.startsWith('submit '))
+          .map((l) =>
+            Object.fromEntries(
+              l
+                .split(' ')
+                .slice(2)
+                .map((kv) => kv.split('=')),
+            ),
+          );
+        expect(submits).toHaveLength(3);
+        let text = '';
+        submits.forEach((s, i) => {
+          expect(s.dc).toBe('8');
+          expect(s.payload).toBe('0');
+          let sm = Buffer.from(s.sm, 'hex');
+          if (mode === 'udh') {
+            expect(s.esm).toBe('64');
+            // UDHL 5, IEI 0 (8-bit reference), IEDL 3, ref = 513 & 0xff, total 3, seq
+            expect([...sm.subarray(0, 6)]).toEqual([5, 0, 3, 513 & 0xff, 3, i + 1]);
+            sm = sm.subarray(6);
+            expect(s.sar).toBe('-');
+          } else {
+            expect(s.esm).toBe('0');
+            expect(s.sar).toBe(`513/3/${i + 1}`);
+          }
+          text += Buffer.from(sm).swap16().toString('utf16le');
+        });
+        expect(text).toBe(CHINESE_150);
+      } finally {
+        child.kill();
+      }
+    },
+    30_000,
+  );
 });

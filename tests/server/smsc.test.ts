@@ -112,7 +112,17 @@ describe('SMPP link + simulator', () => {
   });
 
   it('respects the outcome mix (delivered / failed / none, submit rejections) deterministically', async () => {
-    const { sim, link } = await setup({ delivered: 0.7, failed: 0.2, noReceipt: 0.1, rejectRatio: 0.05, rejectCode: 0x45, failures: [{ stat: 'UNDELIV', err: '013' }, { stat: 'EXPIRED', err: '002' }] });
+    const { sim, link } = await setup({
+      delivered: 0.7,
+      failed: 0.2,
+      noReceipt: 0.1,
+      rejectRatio: 0.05,
+      rejectCode: 0x45,
+      failures: [
+        { stat: 'UNDELIV', err: '013' },
+        { stat: 'EXPIRED', err: '002' },
+      ],
+    });
     const receipts: Receipt[] = [];
     link.onReceipts(async (r) => void receipts.push(...r));
     await link.waitReady();
@@ -132,7 +142,11 @@ describe('SMPP link + simulator', () => {
     expect(delivered / accepted.length).toBeLessThan(0.76);
     expect(failed.length / accepted.length).toBeGreaterThan(0.15);
     expect(failed.length / accepted.length).toBeLessThan(0.25);
-    for (const f of failed) expect([['UNDELIV', '013'], ['EXPIRED', '002']]).toContainEqual([f.stat, f.err]);
+    for (const f of failed)
+      expect([
+        ['UNDELIV', '013'],
+        ['EXPIRED', '002'],
+      ]).toContainEqual([f.stat, f.err]);
     // every receipt belongs to an accepted submit
     const ids = new Set(accepted.map((r) => (r as { msgId: string }).msgId));
     expect(receipts.every((r) => ids.has(r.msgId))).toBe(true);
@@ -270,7 +284,12 @@ describe('SMPP link + simulator', () => {
     release();
     expect(await sim.waitIdle()).toBe(true);
     expect(sim.counts().receiptsSent).toBe(4);
-    expect(seen.flat().map((r) => r.msgId).filter((id) => ids.includes(id)).length).toBeGreaterThanOrEqual(8);
+    expect(
+      seen
+        .flat()
+        .map((r) => r.msgId)
+        .filter((id) => ids.includes(id)).length,
+    ).toBeGreaterThanOrEqual(8);
   });
 
   it.each([1, 2])('receipt_flushes=%i: that many batches in the handler at once, each acknowledged when its own call resolves', async (flushes) => {
@@ -428,28 +447,82 @@ describe('npm run smsc-sim (sim-main.ts)', () => {
   });
 });
 
-describe('fast PDU reader (pdu.ts) = the library\'s reader', () => {
+describe("fast PDU reader (pdu.ts) = the library's reader", () => {
   const norm = (p: object | null) => (p ? JSON.parse(JSON.stringify({ ...p, proto: Object.getPrototypeOf(p) === smpp.PDU.prototype })) : p);
   const ref = refTlvName(0x1401);
   const ucs = encodeText('【测试】验证码1234，五分钟内有效😀');
   const long = encodeText('长'.repeat(200));
   const ascii = encodeText('id:AB sub:001 dlvrd:001 submit date:2611231615 done date:2611231615 stat:DELIVRD err:000 text:');
-  const sm = (command: 'submit_sm' | 'deliver_sm', o: Partial<Parameters<typeof encodeSm>[1]> = {}) => encodeSm(command, {
-    sourceTon: 0, sourceNpi: 1, source: '10690001', destTon: 1, destNpi: 1, dest: '8613800000000', esmClass: 0, registeredDelivery: 1,
-    dataCoding: ucs.dataCoding, shortMessage: ucs.octets, ...o,
-  }).toBuffer();
+  const sm = (command: 'submit_sm' | 'deliver_sm', o: Partial<Parameters<typeof encodeSm>[1]> = {}) =>
+    encodeSm(command, {
+      sourceTon: 0,
+      sourceNpi: 1,
+      source: '10690001',
+      destTon: 1,
+      destNpi: 1,
+      dest: '8613800000000',
+      esmClass: 0,
+      registeredDelivery: 1,
+      dataCoding: ucs.dataCoding,
+      shortMessage: ucs.octets,
+      ...o,
+    }).toBuffer();
 
   it.each([
     ['submit_sm UCS2 + ref TLV', sm('submit_sm', { tlvs: [[0x1401, cstr('123')]] })],
-    ['submit_sm long text in message_payload', sm('submit_sm', { dataCoding: long.dataCoding, shortMessage: Buffer.alloc(0), tlvs: [[0x0424, long.octets], [0x1401, cstr('9')]] })],
-    ['deliver_sm receipt IA5 + TLVs', sm('deliver_sm', { esmClass: 4, dataCoding: ascii.dataCoding, shortMessage: ascii.octets, tlvs: [[0x1e, cstr('AB')], [0x427, Buffer.from([2])]] })],
-    ['deliver_sm with an unknown TLV and GBK text', sm('deliver_sm', { dataCoding: 0x0f, shortMessage: Buffer.from([0xc4, 0xe3, 0xba, 0xc3]), tlvs: [[0x3fff, Buffer.from('xyz')]] })],
+    [
+      'submit_sm long text in message_payload',
+      sm('submit_sm', {
+        dataCoding: long.dataCoding,
+        shortMessage: Buffer.alloc(0),
+        tlvs: [
+          [0x0424, long.octets],
+          [0x1401, cstr('9')],
+        ],
+      }),
+    ],
+    [
+      'deliver_sm receipt IA5 + TLVs',
+      sm('deliver_sm', {
+        esmClass: 4,
+        dataCoding: ascii.dataCoding,
+        shortMessage: ascii.octets,
+        tlvs: [
+          [0x1e, cstr('AB')],
+          [0x427, Buffer.from([2])],
+        ],
+      }),
+    ],
+    [
+      'deliver_sm with an unknown TLV and GBK text',
+      sm('deliver_sm', { dataCoding: 0x0f, shortMessage: Buffer.from([0xc4, 0xe3, 0xba, 0xc3]), tlvs: [[0x3fff, Buffer.from('xyz')]] }),
+    ],
     ['deliver_sm data_coding 0 with GSM-only characters', sm('deliver_sm', { dataCoding: 0, shortMessage: Buffer.from([0x00, 0x02, 0x11, 0x41]) })],
-    ['library-built submit_sm', new smpp.PDU('submit_sm', { source_addr: 'SHOP', destination_addr: '13800000000', short_message: 'Hello @ world', [ref]: '77', sequence_number: 9 }).toBuffer()],
-    ['library-built deliver_sm Latin-1', new smpp.PDU('deliver_sm', { source_addr: '1', destination_addr: '2', data_coding: 3, short_message: 'café', sequence_number: 3 }).toBuffer()],
-    ['submit_sm part of a long UCS2 text (UDH, esm_class 0x40)', sm('submit_sm', { esmClass: 0x40, shortMessage: Buffer.concat([Buffer.from([5, 0, 3, 7, 3, 2]), ucs.octets]), tlvs: [[0x1401, cstr('9')]] })],
-    ['submit_sm part of a GSM 7-bit text (16-bit reference UDH)', sm('submit_sm', { esmClass: 0x40, dataCoding: 0, shortMessage: Buffer.from([6, 8, 4, 1, 2, 2, 1, 0x48, 0x00, 0x1b, 0x65]) })],
-    ['library-built deliver_sm with a UDH', new smpp.PDU('deliver_sm', { source_addr: '1', destination_addr: '2', short_message: { udh: Buffer.from([5, 0, 3, 1, 2, 1]), message: 'hi' }, sequence_number: 3 }).toBuffer()],
+    [
+      'library-built submit_sm',
+      new smpp.PDU('submit_sm', { source_addr: 'SHOP', destination_addr: '13800000000', short_message: 'Hello @ world', [ref]: '77', sequence_number: 9 }).toBuffer(),
+    ],
+    [
+      'library-built deliver_sm Latin-1',
+      new smpp.PDU('deliver_sm', { source_addr: '1', destination_addr: '2', data_coding: 3, short_message: 'café', sequence_number: 3 }).toBuffer(),
+    ],
+    [
+      'submit_sm part of a long UCS2 text (UDH, esm_class 0x40)',
+      sm('submit_sm', { esmClass: 0x40, shortMessage: Buffer.concat([Buffer.from([5, 0, 3, 7, 3, 2]), ucs.octets]), tlvs: [[0x1401, cstr('9')]] }),
+    ],
+    [
+      'submit_sm part of a GSM 7-bit text (16-bit reference UDH)',
+      sm('submit_sm', { esmClass: 0x40, dataCoding: 0, shortMessage: Buffer.from([6, 8, 4, 1, 2, 2, 1, 0x48, 0x00, 0x1b, 0x65]) }),
+    ],
+    [
+      'library-built deliver_sm with a UDH',
+      new smpp.PDU('deliver_sm', {
+        source_addr: '1',
+        destination_addr: '2',
+        short_message: { udh: Buffer.from([5, 0, 3, 1, 2, 1]), message: 'hi' },
+        sequence_number: 3,
+      }).toBuffer(),
+    ],
     ['submit_sm_resp', encodeResp('submit_sm_resp', 5, 0, 'MSG0001').toBuffer()],
     ['submit_sm_resp error (header only)', encodeResp('submit_sm_resp', 6, 0x58).toBuffer()],
     ['deliver_sm_resp', encodeResp('deliver_sm_resp', 7, 0).toBuffer()],
@@ -460,7 +533,10 @@ describe('fast PDU reader (pdu.ts) = the library\'s reader', () => {
   });
 
   it.each([
-    ['a national language shift UDH', new smpp.PDU('deliver_sm', { source_addr: '1', destination_addr: '2', short_message: { udh: Buffer.from([3, 0x25, 1, 1]), message: 'hi' }, sequence_number: 3 }).toBuffer()],
+    [
+      'a national language shift UDH',
+      new smpp.PDU('deliver_sm', { source_addr: '1', destination_addr: '2', short_message: { udh: Buffer.from([3, 0x25, 1, 1]), message: 'hi' }, sequence_number: 3 }).toBuffer(),
+    ],
     ['a UDH with message_payload', sm('submit_sm', { esmClass: 0x40, shortMessage: Buffer.alloc(0), tlvs: [[0x0424, Buffer.from([5, 0, 3, 1, 2, 1, 0x41])]] })],
     ['a time field', new smpp.PDU('submit_sm', { destination_addr: '2', validity_period: '000001000000000R', short_message: 'x', sequence_number: 3 }).toBuffer()],
     ['another command', new smpp.PDU('enquire_link', { sequence_number: 3 }).toBuffer()],
@@ -484,7 +560,19 @@ describe('receipt texts', () => {
 describe('SMPP_URL', () => {
   it('reads host, port, credentials, TLS and options', () => {
     const c = parseSmppUrl('smpps://sys%40id:p%3Ass@smsc.example.com?window=50&connections=3&source=106900&tz=0&tls_insecure=1&ref_tlv=0x1500');
-    expect(c).toMatchObject({ tls: true, tlsVerify: false, host: 'smsc.example.com', port: 3550, systemId: 'sys@id', password: 'p:ss', window: 50, connections: 3, sourceAddr: '106900', tzMinutes: 0, refTlv: 0x1500 });
+    expect(c).toMatchObject({
+      tls: true,
+      tlsVerify: false,
+      host: 'smsc.example.com',
+      port: 3550,
+      systemId: 'sys@id',
+      password: 'p:ss',
+      window: 50,
+      connections: 3,
+      sourceAddr: '106900',
+      tzMinutes: 0,
+      refTlv: 0x1500,
+    });
     // a configured SMSC gets no vendor TLV unless asked (most refuse unknown TLVs); receipts matched automatically
     expect(parseSmppUrl('smpp://a:b@10.0.0.1:2776')).toMatchObject({ tls: false, port: 2776, window: 200, connections: 1, refTlv: 0, receiptIds: 'auto', receiptFlushes: 2 });
     expect(parseSmppUrl('smpp://a:b@h?receipt_id=DEC').receiptIds).toBe('dec');
@@ -521,8 +609,14 @@ describe('SMPP_URL', () => {
   });
 
   it('simulator settings from SMSC_SIM_*', () => {
-    expect(simulatorSettingsFromEnv({ SMSC_SIM_PORT: '0', SMSC_SIM_DELIVERED: '0.5', SMSC_SIM_LATENCY_MS: '10-20', SMSC_SIM_SEED: '7', SMSC_SIM_MAX_PER_SECOND: '100' }))
-      .toEqual({ port: 0, delivered: 0.5, latencyMinMs: 10, latencyMaxMs: 20, seed: 7, maxPerSecond: 100 });
+    expect(simulatorSettingsFromEnv({ SMSC_SIM_PORT: '0', SMSC_SIM_DELIVERED: '0.5', SMSC_SIM_LATENCY_MS: '10-20', SMSC_SIM_SEED: '7', SMSC_SIM_MAX_PER_SECOND: '100' })).toEqual({
+      port: 0,
+      delivered: 0.5,
+      latencyMinMs: 10,
+      latencyMaxMs: 20,
+      seed: 7,
+      maxPerSecond: 100,
+    });
     expect(() => simulatorSettingsFromEnv({ SMSC_SIM_DELIVERED: '2' })).toThrow(/SMSC_SIM_DELIVERED must be a ratio/);
     expect(() => simulatorSettingsFromEnv({ SMSC_SIM_LATENCY_MS: '5-1' })).toThrow(/SMSC_SIM_LATENCY_MS/);
   });

@@ -82,7 +82,15 @@ describe.each(backends)('sub-accounts and ledger (%s)', (backend) => {
 
   it('refuses bad amounts and overdrafts, changing nothing', async () => {
     const c = await as(t.server, 'agent1');
-    const count = async () => Number((await t.server.handle.db.selectFrom('ledger').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await t.server.handle.db
+            .selectFrom('ledger')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const n0 = await count();
     for (const amount of ['-1', '0', '0.00', 'abc', '1.234', '1e3', '']) {
       const r = await c.post('/api/client/recharge', { clientId: 'client1', amount });
@@ -134,7 +142,15 @@ describe.each(backends)('sub-accounts and ledger (%s)', (backend) => {
     expect((await c.get('/api/client/account/validate/mobile?mobile=13911112222')).body.code).toBe(0);
     const dupeOpen = await c.post('/api/client/account/addUser', { name: '测试', agentOwned: 1, needreport: 0, needmo: 0, mobile: '13900139001' });
     expect(dupeOpen.body.msg).toBe('手机号码已存在');
-    const r = await c.post('/api/client/account/addUser', { name: '杭州新开户', agentOwned: 1, needreport: 1, deliveryurl: 'https://x.example.com/r', needmo: 0, mobile: '13911112222', email: 'New@Example.com' });
+    const r = await c.post('/api/client/account/addUser', {
+      name: '杭州新开户',
+      agentOwned: 1,
+      needreport: 1,
+      deliveryurl: 'https://x.example.com/r',
+      needmo: 0,
+      mobile: '13911112222',
+      email: 'New@Example.com',
+    });
     expect(r.body).toMatchObject({ code: 0, msg: '开户成功', data: { mobile: '13911112222', email: 'new@example.com' } });
     expect(r.body.data.clientid).toMatch(/^[a-z][a-z0-9]{5}$/);
     expect(r.body.data.password).toMatch(/^(?=.*\d)(?=.*[A-Za-z])[A-Za-z\d]{10}$/);
@@ -161,10 +177,27 @@ describe.each(backends)('sub-accounts and ledger (%s)', (backend) => {
     expect(noMo.body.msg).toBe('请填写上行回调地址');
     const badMobile = await c.post('/api/account/updateClient', { clientid: 'client1', name: '苏州好易购', mobile: '123' });
     expect(badMobile.body.msg).toBe('手机号码错误');
-    const okEdit = await c.post('/api/account/updateClient', { clientid: 'client1', name: '苏州好易购', needreport: 0, needmo: 1, mourl: 'https://mo.example.com', deliveryurl: 'https://ignored' });
+    const okEdit = await c.post('/api/account/updateClient', {
+      clientid: 'client1',
+      name: '苏州好易购',
+      needreport: 0,
+      needmo: 1,
+      mourl: 'https://mo.example.com',
+      deliveryurl: 'https://ignored',
+    });
     expect(okEdit.body.data).toMatchObject({ name: '苏州好易购', deliveryurl: '', mourl: 'https://mo.example.com', needmo: 1, remarks: 'VIP 客户' });
     const info = await c.post('/api/account/getAccountInfo', { clientId: 'client1' });
-    expect(info.body.data).toMatchObject({ clientid: 'client1', password: '********', passwordSet: true, smsfrom_str: 'HTTPS', ipAddress: 'localhost', doors: [{ protocol: 'SMPP', enabled: false, port: 0 }, { protocol: 'HTTP', enabled: true }] });
+    expect(info.body.data).toMatchObject({
+      clientid: 'client1',
+      password: '********',
+      passwordSet: true,
+      smsfrom_str: 'HTTPS',
+      ipAddress: 'localhost',
+      doors: [
+        { protocol: 'SMPP', enabled: false, port: 0 },
+        { protocol: 'HTTP', enabled: true },
+      ],
+    });
     const weak = await c.post('/api/client/account/resetPsd', { clientId: 'client1', password: 'abc' });
     expect(weak.body.msg).toBe('密码长度为8-12位之间');
     expect((await c.post('/api/client/account/resetPsd', { clientId: 'client1', password: 'abcdefgh' })).body.msg).toBe('密码格式为8-12为数字字母组合');
@@ -184,7 +217,10 @@ describe.each(backends)('sub-accounts and ledger (%s)', (backend) => {
     const fs = await import('node:fs');
     const path = await import('node:path');
     const dir = path.join(t.server.dataDir, 'outbox', 'mail');
-    const eml = fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n');
+    const eml = fs
+      .readdirSync(dir)
+      .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))
+      .join('\n');
     expect(eml).toContain('client1@demo.smsp.local');
     // restore the demo password for later tests
     await c.post('/api/client/account/resetPsd', { clientId: 'client1', password: 'Demo1234' });
@@ -195,7 +231,10 @@ describe.each(backends)('sub-accounts and ledger (%s)', (backend) => {
     const p = await c.post('/api/client/price', { clientId: 'client1', priceType: 0, unifiedPrice: '0.0385', gjSmsDiscount: '85' });
     expect(p.body.data).toMatchObject({ priceType: 0, unifiedPrice: '0.0385', gjSmsDiscount: '85.00' });
     expect((await c.post('/api/client/price', { clientId: 'client1', priceType: 0, unifiedPrice: '0.1' + '2345' })).body.msg).toBe('单价必须为数字,最多保留四位小数');
-    expect((await c.post('/api/client/remind', { clientId: 'client1', balanceAlarm: '100', alarmMobile: '13900139001' })).body.data).toEqual({ balanceAlarm: '100.00', alarmMobile: '13900139001' });
+    expect((await c.post('/api/client/remind', { clientId: 'client1', balanceAlarm: '100', alarmMobile: '13900139001' })).body.data).toEqual({
+      balanceAlarm: '100.00',
+      alarmMobile: '13900139001',
+    });
     expect((await c.post('/api/client/remind', { clientId: 'client3', balanceAlarm: '100' })).body.code).toBe(500);
     // bad reminders answer forms/balance-reminder's messages and leave the saved reminder as it was
     expect((await c.post('/api/client/remind', { clientId: 'client1', balanceAlarm: '-5' })).body).toMatchObject({ code: 400, msg: '提醒金额必须为数字,最多保留两位小数' });
@@ -329,7 +368,15 @@ describe.each(backends)('sub-accounts and ledger (%s)', (backend) => {
     ])('%s on %s', async (who, target) => {
       const c = await as(t.server, who);
       const snapshot = await t.server.handle.db.selectFrom('accounts').selectAll().where('clientid', '=', target).executeTakeFirstOrThrow();
-      const ledgerCount = async () => Number((await t.server.handle.db.selectFrom('ledger').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+      const ledgerCount = async () =>
+        Number(
+          (
+            await t.server.handle.db
+              .selectFrom('ledger')
+              .select((eb) => eb.fn.countAll<string>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       const n0 = await ledgerCount();
       const seen: string[] = [];
       for (const [method, url, body] of calls) {

@@ -138,7 +138,14 @@ describe.each(backends)('task follow-up (%s)', (backend) => {
     expect((await client1.post('/api/client/report/consume/pretotal', { end_time_day: tomorrow })).body.msg).toBe('报表只能查询到今天的数据');
 
     // the agent's own send is in its report (and its clientid may be picked)
-    await insertTask(db(t.server), { account: 'agent1', createdAt: t.server.clock.now(), messages: [{ phone: '13800138000', state: 3 }, { phone: '13800138001', state: 6, errorCode: 'UNDELIV' }] });
+    await insertTask(db(t.server), {
+      account: 'agent1',
+      createdAt: t.server.clock.now(),
+      messages: [
+        { phone: '13800138000', state: 3 },
+        { phone: '13800138001', state: 6, errorCode: 'UNDELIV' },
+      ],
+    });
     const all = await agent1.post('/api/client/report/consume/pretotal', { start_time_day: today(), end_time_day: today() });
     expect(all.body.data.list.some((x: { clientid: string }) => x.clientid === 'agent1')).toBe(true);
     expect(all.body.data.totals.send_num).toBe(all.body.data.list.reduce((s: number, x: { send_num: number }) => s + x.send_num, 0));

@@ -71,7 +71,12 @@ describe.each(backends)('template review push (%s)', (backend) => {
     await setUrls('', '');
     // the agent sets its URL through the console's form (the URL rules of report pushes)
     const info = (await agent1.get('/api/admin/baseinfo')).body.data;
-    const saved = await agent1.post('/api/admin/baseinfo/edit', { agent_name: info.agent_name, address: info.address, mobile: info.mobile, auto_template_callback_url: `http://hook.example.com:${port()}/tpl` });
+    const saved = await agent1.post('/api/admin/baseinfo/edit', {
+      agent_name: info.agent_name,
+      address: info.address,
+      mobile: info.mobile,
+      auto_template_callback_url: `http://hook.example.com:${port()}/tpl`,
+    });
     expect(saved.body.code, JSON.stringify(saved.body)).toBe(0);
     const a = (await agent1.post('/api/autoTemplate/add', valid)).body.data.templateId;
     const b = (await client1.post('/api/autoTemplate/add', { ...valid, content: '您的取件码是{code}。' })).body.data.templateId;

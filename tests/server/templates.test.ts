@@ -9,12 +9,24 @@ async function addAccount(server: TestServer, clientid: string, userType: '1' | 
   const agentId = agent ? (await db.selectFrom('accounts').select('id').where('clientid', '=', agent).executeTakeFirstOrThrow()).id : null;
   await db
     .insertInto('accounts')
-    .values({ clientid, user_type: userType, agent_id: agentId, operation_mode: mode, name: `${clientid} 公司`, password_hash: await hashPassword(DEMO_PASSWORD), status: 1, oauth_status: 3 })
+    .values({
+      clientid,
+      user_type: userType,
+      agent_id: agentId,
+      operation_mode: mode,
+      name: `${clientid} 公司`,
+      password_hash: await hashPassword(DEMO_PASSWORD),
+      status: 1,
+      oauth_status: 3,
+    })
     .execute();
 }
 
 async function templateCount(server: TestServer) {
-  const r = await server.handle.db.selectFrom('templates').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const r = await server.handle.db
+    .selectFrom('templates')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
@@ -55,7 +67,7 @@ describe.each(backends)('templates (%s)', (backend) => {
       expect(r.body).toEqual({ code: 401, msg: '登录超时' });
     });
 
-    it('gives an agent its sub-accounts\' templates in {entityList,totalCount}, newest first, with isCreateor', async () => {
+    it("gives an agent its sub-accounts' templates in {entityList,totalCount}, newest first, with isCreateor", async () => {
       const r = await list(agent1);
       expect(r.body.code).toBe(0);
       expect(r.body.data.totalCount).toBe(6);
@@ -133,7 +145,7 @@ describe.each(backends)('templates (%s)', (backend) => {
   });
 
   describe('POST /autoTemplate/commonlist', () => {
-    it('lists the platform\'s general templates to everyone logged in, with filters', async () => {
+    it("lists the platform's general templates to everyone logged in, with filters", async () => {
       const all = await client2.post('/api/autoTemplate/commonlist', {});
       expect(all.body.code).toBe(0);
       expect(all.body.data.totalCount).toBe(11);
@@ -173,14 +185,14 @@ describe.each(backends)('templates (%s)', (backend) => {
       expect((await agent0.get('/api/autoTemplate/autoTemplateAccounts')).body.data.map((c: any) => c.clientid)).toEqual(['client0', 'tpl0']);
     });
 
-    it('refuses another agent\'s id and sub-accounts', async () => {
+    it("refuses another agent's id and sub-accounts", async () => {
       expect((await agent0.get('/api/autoTemplate/autoTemplateAccounts?agentId=agent1')).body).toEqual({ code: 403, msg: '无权访问' });
       expect((await client1.get('/api/autoTemplate/autoTemplateAccounts?agentId=agent1')).body).toEqual({ code: 403, msg: '无权访问' });
     });
   });
 
   describe('POST /autoTemplate/add', () => {
-    it('adds a template for the agent\'s sub-account, pending review', async () => {
+    it("adds a template for the agent's sub-account, pending review", async () => {
       const r = await agent1.post('/api/autoTemplate/add', valid);
       expect(r.body).toMatchObject({ code: 0, msg: '新增成功，请等待审核' });
       expect(r.body.data).toMatchObject({ clientId: 'client1', userName: 'agent1', state: 0, varibleCount: 1, isCreateor: 1, smstype: 4 });
@@ -196,7 +208,7 @@ describe.each(backends)('templates (%s)', (backend) => {
       expect((await client2.post('/api/autoTemplate/add', noClient)).body.code).toBe(0);
     });
 
-    it('answers the schema\'s messages and changes nothing', async () => {
+    it("answers the schema's messages and changes nothing", async () => {
       const before = await templateCount(t.server);
       const { clientId: _c, ...noClient } = valid;
       const cases: [Client, Record<string, unknown>, string][] = [
@@ -226,7 +238,7 @@ describe.each(backends)('templates (%s)', (backend) => {
       expect(await templateCount(t.server)).toBe(before);
     });
 
-    it('reaches only the agent\'s own sub-accounts', async () => {
+    it("reaches only the agent's own sub-accounts", async () => {
       const before = await templateCount(t.server);
       expect((await agent0.post('/api/autoTemplate/add', valid)).body).toEqual({ code: 403, msg: '无权访问' });
       expect((await agent0.post('/api/autoTemplate/add', { ...valid, clientId: 'nobody' })).body).toEqual({ code: 403, msg: '无权访问' });
@@ -335,7 +347,9 @@ async function xlsx(rows: string[][]): Promise<Buffer> {
 function multipart(field: string, filename: string, file: Buffer) {
   const boundary = `----smsp${Date.now()}`;
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`,
+    ),
     file,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -355,7 +369,7 @@ describe.each(backends)('template batch import (%s)', (backend) => {
     return { body: raw.json() };
   };
 
-  it('imports the good rows and reports each refused row with the single add\'s message', async () => {
+  it("imports the good rows and reports each refused row with the single add's message", async () => {
     await addAccount(t.server, 'tpl9', '2', 'agent0', '0');
     const agent = await t.server.client().init();
     await agent.login('agent1');
@@ -395,7 +409,10 @@ describe.each(backends)('template batch import (%s)', (backend) => {
     const before = await templateCount(t.server);
     expect((await upload(c, Buffer.from('not excel'))).body).toEqual({ code: 400, msg: '文件格式不正确，请使用模板文件（xlsx）' });
     expect((await upload(c, await xlsx([header]))).body).toEqual({ code: 400, msg: '文件中没有数据' });
-    expect((await upload(c, await xlsx([header, ['', '行业', '通知', '固定模板', '国内', '好易购', '您的包裹已到站，请取件。']]), 'other')).body).toEqual({ code: 400, msg: '请选择要导入的Excel文件' });
+    expect((await upload(c, await xlsx([header, ['', '行业', '通知', '固定模板', '国内', '好易购', '您的包裹已到站，请取件。']]), 'other')).body).toEqual({
+      code: 400,
+      msg: '请选择要导入的Excel文件',
+    });
     expect((await c.post('/api/autoTemplate/addBatch', {})).body).toEqual({ code: 400, msg: '请选择要导入的Excel文件' });
     expect(await templateCount(t.server)).toBe(before);
     expect((await upload(await t.server.client().init(), await xlsx([header]))).body.code).toBe(401);

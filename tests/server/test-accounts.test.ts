@@ -41,7 +41,9 @@ describe.each(backends)('test accounts (%s)', (backend) => {
     expect(moves).toMatchObject([{ pieces: 20, kind: 5, remark: '测试账户赠送（平台）' }]);
 
     // recharge, interface password, purchase: refused until converted
-    expect((await agent.post('/api/client/recharge', { clientId: clientid, amount: '10.00', requestId: 'test-r1' })).body).toMatchObject({ msg: '测试账户不能充值，请先转为正式账户' });
+    expect((await agent.post('/api/client/recharge', { clientId: clientid, amount: '10.00', requestId: 'test-r1' })).body).toMatchObject({
+      msg: '测试账户不能充值，请先转为正式账户',
+    });
     expect((await agent.post('/api/client/account/resetInterfacePassword', { clientId: clientid })).body.msg).toBe('测试账户不能使用接口，请先转为正式账户');
     const sub = await loginAsNew(t.server, clientid, password);
     const buy = await sub.post('/api/sms/order/add', { product_id: 1, num: 1 });
@@ -59,7 +61,10 @@ describe.each(backends)('test accounts (%s)', (backend) => {
     expect(await db.selectFrom('sms_tasks').select('id').where('account_id', '=', acc.id).execute()).toEqual([]);
 
     // the manager list tells a test account (its end) from an ordinary one (empty)
-    const listRow = async () => ((await agent.post('/api/client/accounts', { customerInfo: clientid })).body.data.list as { client_id: string; test_expire_time?: string }[]).find((x) => x.client_id === clientid);
+    const listRow = async () =>
+      ((await agent.post('/api/client/accounts', { customerInfo: clientid })).body.data.list as { client_id: string; test_expire_time?: string }[]).find(
+        (x) => x.client_id === clientid,
+      );
     expect((await listRow())?.test_expire_time).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
 
     // conversion: the gift's remaining pieces go back, recharge works
@@ -77,14 +82,25 @@ describe.each(backends)('test accounts (%s)', (backend) => {
     const ctx = { db, now: () => new Date() };
     const soon = new Date(Date.now() + 3600_000);
     await expect(assertTestRecipients(ctx, { test_expires_at: soon, agent_id: agent.id }, [agent.mobile])).resolves.toBeUndefined();
-    await expect(assertTestRecipients(ctx, { test_expires_at: soon, agent_id: agent.id }, [agent.mobile, '13912345678'])).rejects.toMatchObject({ message: '测试账户只能发送到代理商本人已验证的手机号码' });
-    await expect(assertTestRecipients(ctx, { test_expires_at: new Date(Date.now() - 1000), agent_id: agent.id }, [agent.mobile])).rejects.toMatchObject({ message: '测试账户已过期，请联系代理商转为正式账户' });
+    await expect(assertTestRecipients(ctx, { test_expires_at: soon, agent_id: agent.id }, [agent.mobile, '13912345678'])).rejects.toMatchObject({
+      message: '测试账户只能发送到代理商本人已验证的手机号码',
+    });
+    await expect(assertTestRecipients(ctx, { test_expires_at: new Date(Date.now() - 1000), agent_id: agent.id }, [agent.mobile])).rejects.toMatchObject({
+      message: '测试账户已过期，请联系代理商转为正式账户',
+    });
     await expect(assertTestRecipients(ctx, { test_expires_at: null, agent_id: agent.id }, ['13912345678'])).resolves.toBeUndefined();
   });
 
   it('bounds how many one agent creates, also when requests race', async () => {
     const agent = await as(t.server, 'agent1');
-    const before = Number((await t.server.handle.db.selectFrom('test_accounts').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const before = Number(
+      (
+        await t.server.handle.db
+          .selectFrom('test_accounts')
+          .select((e) => e.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     const rs = await Promise.all([1, 2, 3, 4].map((i) => agent.post('/api/client/account/test/add', { name: `并发测试${i}` })));
     const made = rs.filter((r) => r.body.code === 0).length;
     expect(before + made).toBe(2);
@@ -97,7 +113,11 @@ describe.each(backends)('test accounts (%s)', (backend) => {
   it('expired test accounts are frozen and send nothing', async () => {
     const db = t.server.handle.db;
     const svc = t.server.app.services.testAccounts;
-    await db.updateTable('accounts').set({ test_expires_at: new Date(t.server.clock.now().getTime() - 1000) }).where('name', 'like', '并发测试%').execute();
+    await db
+      .updateTable('accounts')
+      .set({ test_expires_at: new Date(t.server.clock.now().getTime() - 1000) })
+      .where('name', 'like', '并发测试%')
+      .execute();
     expect(await svc.freezeExpired()).toBeGreaterThan(0);
     const rows = await db.selectFrom('accounts').select('status').where('name', 'like', '并发测试%').execute();
     expect(rows.every((r) => r.status === 5)).toBe(true);

@@ -123,7 +123,14 @@ describe.each(backends)('callback URLs at save time (%s)', (backend) => {
     const c = await as('client1');
     const info = (await c.get('/api/account/clientinfo')).body.data;
     await t.server.handle.db.updateTable('accounts').set({ needmo: 1, needreport: 1 }).where('clientid', '=', 'client1').execute();
-    const base = { name: info.name, mobile: info.mobile, email: info.email, address: info.address || '地址', deliveryurl: 'https://r.example.com/r', mourl: 'https://r.example.com/mo' };
+    const base = {
+      name: info.name,
+      mobile: info.mobile,
+      email: info.email,
+      address: info.address || '地址',
+      deliveryurl: 'https://r.example.com/r',
+      mourl: 'https://r.example.com/mo',
+    };
     const post = async (p: Record<string, string>) => (await c.post('/api/account/updateClient', p)).body;
     expect(await post({ ...base, deliveryurl: 'http://10.0.0.1/r' })).toEqual({ code: 400, msg: '请填写状态报告回调地址' });
     expect(await post({ ...base, mourl: 'javascript:alert(1)' })).toEqual({ code: 400, msg: '请填写上行回调地址' });

@@ -37,7 +37,9 @@ async function xlsx(rows: (string | number)[][]): Promise<Buffer> {
 
 describe('international numbers (pure)', () => {
   it('counts repeats by the E.164 number, as a set of the strings would', () => {
-    const prices = new Map(intlPriceSeed().map((r) => [r.country_code, { iso: r.country_code, dial: r.dial_code, nameEn: r.name_en, nameZh: r.name_zh, fee: r.fee, sort: r.sort }]));
+    const prices = new Map(
+      intlPriceSeed().map((r) => [r.country_code, { iso: r.country_code, dial: r.dial_code, nameEn: r.name_en, nameZh: r.name_zh, fee: r.fee, sort: r.sort }]),
+    );
     const tokens = [GB1, `00${GB1}`, US1, US2, US1, '123', '8190123', JP1, `00${JP1}`, '4474001234560', '12012000001', '1201200000', '12012000010'];
     const c = checkInternational(tokens, prices);
     const seen = new Set<string>();
@@ -49,7 +51,13 @@ describe('international numbers (pure)', () => {
       else if (seen.has(n.e164)) repeat++;
       else seen.add(n.e164);
     }
-    expect({ total: c.total, invalid: c.invalid, repeat: c.repeat, distinct: c.distinct, unique: c.unique }).toEqual({ total: tokens.length, invalid, repeat, distinct: seen.size, unique: [...seen] });
+    expect({ total: c.total, invalid: c.invalid, repeat: c.repeat, distinct: c.distinct, unique: c.unique }).toEqual({
+      total: tokens.length,
+      invalid,
+      repeat,
+      distinct: seen.size,
+      unique: [...seen],
+    });
     expect(c.repeat).toBeGreaterThanOrEqual(3);
   });
 });
@@ -64,7 +72,13 @@ describe('variable rows (pure)', () => {
     expect(rowProblem('13800138000', ['张三', '', '9点'], t)).toBe('变量不能为空');
     // 7 Chinese characters = 21 bytes
     expect(rowProblem('13800138000', ['张三李四王五赵', '体检', '9点'], t)).toBe('变量长度不能超过20字节');
-    expect(rowProblem('13800138000', Array.from({ length: 31 }, () => 'x'), t)).toBe('变量个数不能超过30个');
+    expect(
+      rowProblem(
+        '13800138000',
+        Array.from({ length: 31 }, () => 'x'),
+        t,
+      ),
+    ).toBe('变量个数不能超过30个');
     const long = { literals: templateParts(`${'长'.repeat(470)}{a}{b}`), sign: '好易购' };
     expect(rowProblem('13800138000', ['x'.repeat(19), 'y'.repeat(19)], long)).toBe('变量内容、模板和签名合计不能超过500个字符');
   });
@@ -155,7 +169,10 @@ describe('send file rows (pure): read as bytes, the same answers as the text rul
       if (round % 4 === 1) {
         const at = rnd(rows.length);
         const bad = [
-          `1380013800\t${literals.slice(1).map(() => 'v').join('\t')}`,
+          `1380013800\t${literals
+            .slice(1)
+            .map(() => 'v')
+            .join('\t')}`,
           [phone(9999), ...literals.slice(2).map(() => 'v')].join('\t'),
           [phone(9998), '', ...literals.slice(2).map(() => 'v')].join('\t'),
           [phone(9997), '张张张张张张张', ...literals.slice(2).map(() => 'v')].join('\t'),
@@ -329,23 +346,31 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
 
     // failures come back to the pool that paid, by the money rule (amount − ceil₂(kept cost) − returned)
     const fail = async (phone: string) => {
-      await db(t.server).transaction().execute(async (trx) => {
-        const m = await trx.selectFrom('sms_messages').select(['id', 'price', 'pieces']).where('task_id', '=', tk.id).where('phone', '=', `+${phone}`).executeTakeFirstOrThrow();
-        await trx.updateTable('sms_messages').set({ state: 6 }).where('id', '=', m.id).execute();
-        await trx
-          .updateTable('sms_tasks')
-          .set({ refundable_cost: sql`refundable_cost + ${new Money(m.price).times(m.pieces).toFixed(4)}::numeric`, refundable_pieces: sql`refundable_pieces + ${m.pieces}`, fail_num: sql`fail_num + 1` })
-          .where('id', '=', tk.id)
-          .execute();
-        await settleRefunds(trx, { now: t.server.clock.now }, [tk.id]);
-      });
+      await db(t.server)
+        .transaction()
+        .execute(async (trx) => {
+          const m = await trx.selectFrom('sms_messages').select(['id', 'price', 'pieces']).where('task_id', '=', tk.id).where('phone', '=', `+${phone}`).executeTakeFirstOrThrow();
+          await trx.updateTable('sms_messages').set({ state: 6 }).where('id', '=', m.id).execute();
+          await trx
+            .updateTable('sms_tasks')
+            .set({
+              refundable_cost: sql`refundable_cost + ${new Money(m.price).times(m.pieces).toFixed(4)}::numeric`,
+              refundable_pieces: sql`refundable_pieces + ${m.pieces}`,
+              fail_num: sql`fail_num + 1`,
+            })
+            .where('id', '=', tk.id)
+            .execute();
+          await settleRefunds(trx, { now: t.server.clock.now }, [tk.id]);
+        });
     };
     await fail(GB1);
     const keptUs = ceilCent(new Money(fees.US).times(2));
     const returned1 = expected.minus(keptUs);
     expect((await task(t.server, tk.uid)).refunded_amount).toBe(money2(returned1));
     // settling again returns nothing more
-    await db(t.server).transaction().execute((trx) => settleRefunds(trx, { now: t.server.clock.now }, [tk.id]));
+    await db(t.server)
+      .transaction()
+      .execute((trx) => settleRefunds(trx, { now: t.server.clock.now }, [tk.id]));
     expect((await task(t.server, tk.uid)).refunded_amount).toBe(money2(returned1));
     await fail(US1);
     await fail(US2);
@@ -362,7 +387,15 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     const intl = await db(t.server).selectFrom('product_pools').select(['id', 'due_time']).where('account_id', '=', c1).where('product_type', '=', 2).execute();
     const before = await counts(t.server);
     // the pool has expired
-    await db(t.server).updateTable('product_pools').set({ due_time: new Date(t.server.clock.now().getTime() - 1000) }).where('id', 'in', intl.map((p) => p.id)).execute();
+    await db(t.server)
+      .updateTable('product_pools')
+      .set({ due_time: new Date(t.server.clock.now().getTime() - 1000) })
+      .where(
+        'id',
+        'in',
+        intl.map((p) => p.id),
+      )
+      .execute();
     await later();
     const r = await client1.post('/api/send/sendingInternational', { content: 'Hello', sign: 'ACME', smstype: 0, mobile: US1 });
     expect(r.body.code).not.toBe(0);
@@ -375,7 +408,9 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     expect(timed.body.code).toBe(403);
     expect(timed.body.msg).toMatch(/^短信余量不足/);
     // checked again on the locked pools inside the transaction: refused there too, nothing written
-    const direct = await db(t.server).transaction().execute((trx) => chargeIntlPools(trx, { now: t.server.clock.now }, { taskId: 0, uid: 'T0', payerId: c1, amount: new Money('0.05'), cost: new Money('0.05'), chargeNum: 1 }));
+    const direct = await db(t.server)
+      .transaction()
+      .execute((trx) => chargeIntlPools(trx, { now: t.server.clock.now }, { taskId: 0, uid: 'T0', payerId: c1, amount: new Money('0.05'), cost: new Money('0.05'), chargeNum: 1 }));
     expect(direct).toEqual({ ok: false, kind: 'intlPools', remain: '0.00', needed: '0.05' });
     expect(await counts(t.server)).toEqual(before);
     for (const p of intl) await db(t.server).updateTable('product_pools').set({ due_time: p.due_time }).where('id', '=', p.id).execute();
@@ -402,7 +437,15 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     expect((await client1.post('/api/send/sendingInternational', { ...base, sign: 'A' })).body.msg).toBe('签名长度为2-12之间');
     // a sign given is one of the account's approved ones (苏州好易购 still awaits review)
     expect((await client1.post('/api/send/sendingInternational', { ...base, sign: '苏州好易购' })).body.msg).toBe('签名未报备或未审核通过');
-    expect((await client1.post('/api/send/send_time_sms', { sendKind: 2, ...base, sign: '苏州好易购', mobilelist: US1, sendtime: shanghai(new Date(t.server.clock.now().getTime() + 30 * 60_000)) }, { json: true })).body.msg).toBe('签名未报备或未审核通过');
+    expect(
+      (
+        await client1.post(
+          '/api/send/send_time_sms',
+          { sendKind: 2, ...base, sign: '苏州好易购', mobilelist: US1, sendtime: shanghai(new Date(t.server.clock.now().getTime() + 30 * 60_000)) },
+          { json: true },
+        )
+      ).body.msg,
+    ).toBe('签名未报备或未审核通过');
     expect((await client1.post('/api/send/sendingInternational', { ...base, mobile: '1415a555' })).body.msg).toBe('号码只能包含数字和逗号');
     expect((await client1.post('/api/send/sendingInternational', { ...base, mobile: '8613800138000,123' })).body.msg).toBe('已筛选号码数量不能为0，请重新筛选。');
     // client0 is domestic only
@@ -446,7 +489,9 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     expect(listed).toMatchObject({ status: 1, cancelFlag: 0 });
     const tooLate = shanghai(new Date(t.server.clock.now().getTime() + 25 * 3600_000));
     await later();
-    expect((await client1.post('/api/send/send_time_sms', { sendKind: 2, content: 'x', smstype: 0, mobilelist: US1, sendtime: tooLate }, { json: true })).body.msg).toBe('定时发送时间须在24小时之内');
+    expect((await client1.post('/api/send/send_time_sms', { sendKind: 2, content: 'x', smstype: 0, mobilelist: US1, sendtime: tooLate }, { json: true })).body.msg).toBe(
+      '定时发送时间须在24小时之内',
+    );
   });
 
   it('an international send with a blocked word is intercepted like a domestic one: recorded, nothing charged, no 5xx (issue 23 item 4)', async () => {
@@ -468,7 +513,10 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     await check(await client1.post('/api/send/sendingInternational', { content: '網絡賭\u200b博', smstype: 0, mobile: JP1 }), 1);
     await later();
     const at = shanghai(new Date(t.server.clock.now().getTime() + 30 * 60_000));
-    await check(await client1.post('/api/send/send_time_sms', { sendKind: 2, content: '六合彩 tonight', smstype: 0, mobilelist: `${US1},${US2},${GB1}`, sendtime: at }, { json: true }), 3);
+    await check(
+      await client1.post('/api/send/send_time_sms', { sendKind: 2, content: '六合彩 tonight', smstype: 0, mobilelist: `${US1},${US2},${GB1}`, sendtime: at }, { json: true }),
+      3,
+    );
     expect(await remaining(t.server, 'client1', 2)).toBe(fen);
     expect(await balance(t.server, 'client1')).toBe(money);
     // a money account (agent0, allowed international numbers above) is not charged either
@@ -592,14 +640,37 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
   it('an agent sends a manual variable SMS for its sub-account; refusals carry the spec’s messages', async () => {
     const tpl = await templateId(t.server, '尊敬的{name}');
     await later();
-    const ok = await agent1.post('/api/send/sendingVariable', { clientId: 'client1', templateId: tpl, sign: tplSign, smstype: 0, fileType: 0, content: '尊敬的王先生，您预约的体检将于明天开始，请提前15分钟到场。', mobile: '13800138000,18600186000' });
+    const ok = await agent1.post('/api/send/sendingVariable', {
+      clientId: 'client1',
+      templateId: tpl,
+      sign: tplSign,
+      smstype: 0,
+      fileType: 0,
+      content: '尊敬的王先生，您预约的体检将于明天开始，请提前15分钟到场。',
+      mobile: '13800138000,18600186000',
+    });
     expect(ok.body.code).toBe(0);
     expect(ok.body.data.submitTotal).toBe(2);
-    expect((await client1.post('/api/send/sendingVariable', { templateId: tpl, sign: tplSign, fileType: 0, content: 'x', mobile: '13800138000' })).body.msg).toBe('短信类型不能为空');
+    expect((await client1.post('/api/send/sendingVariable', { templateId: tpl, sign: tplSign, fileType: 0, content: 'x', mobile: '13800138000' })).body.msg).toBe(
+      '短信类型不能为空',
+    );
     expect((await client1.post('/api/send/sendingVariable', { templateId: tpl, sign: tplSign, smstype: 0, fileType: 1 })).body.msg).toBe('请先上传号码');
-    expect((await client1.post('/api/send/sendingVariable', { templateId: tpl, sign: 'A', smstype: 0, fileType: 1, importFilePath: sendFile })).body.msg).toBe('签名长度为2-12之间');
+    expect((await client1.post('/api/send/sendingVariable', { templateId: tpl, sign: 'A', smstype: 0, fileType: 1, importFilePath: sendFile })).body.msg).toBe(
+      '签名长度为2-12之间',
+    );
     // only the account's approved signs (易购优选 was rejected)
-    expect((await client1.post('/api/send/sendingVariable', { templateId: tpl, sign: '易购优选', smstype: 0, fileType: 0, content: '尊敬的王先生，您预约的体检将于明天开始，请提前15分钟到场。', mobile: '13800138000' })).body.msg).toBe('签名未报备或未审核通过');
+    expect(
+      (
+        await client1.post('/api/send/sendingVariable', {
+          templateId: tpl,
+          sign: '易购优选',
+          smstype: 0,
+          fileType: 0,
+          content: '尊敬的王先生，您预约的体检将于明天开始，请提前15分钟到场。',
+          mobile: '13800138000',
+        })
+      ).body.msg,
+    ).toBe('签名未报备或未审核通过');
     const empty = await upload(t.server, client1, '/api/send/uploadVariateFile', 'empty.xlsx', await xlsx([['手机号码'], ['123']]));
     const parsed = await client1.post('/api/send/parsefileVariate', { importFilePath: empty.data.importFilePath, templateId: tpl, sign: tplSign });
     expect(parsed.body.msg).toBe('导入文件的有效号码个数为0');
@@ -610,7 +681,11 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     const tpl = await templateId(t.server, '尊敬的{name}');
     await later();
     const at = shanghai(new Date(t.server.clock.now().getTime() + 10 * 60_000));
-    const r = await client1.post('/api/send/send_time_sms', { sendKind: 1, templateId: tpl, sign: tplSign, smstype: 0, fileType: 1, importFilePath: sendFile, sendtime: at, isCheckAvailableCredit: 0 }, { json: true });
+    const r = await client1.post(
+      '/api/send/send_time_sms',
+      { sendKind: 1, templateId: tpl, sign: tplSign, smstype: 0, fileType: 1, importFilePath: sendFile, sendtime: at, isCheckAvailableCredit: 0 },
+      { json: true },
+    );
     expect(r.body.code).toBe(0);
     const tk = await task(t.server, r.body.data.taskId);
     expect([tk.status, tk.charge_state, tk.charge_num_total]).toEqual([1, 0, 4]);
@@ -628,10 +703,15 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     expect((await client1.get(`/api/sms/gj/prices?search=${'x'.repeat(61)}`)).body).toMatchObject({ code: 400, msg: '参数错误' });
     expect((await client1.post('/api/send/screenPhones', { type: 3, phones: '13800138000' })).body).toMatchObject({ code: 400, msg: '参数错误' });
     expect((await client1.post('/api/send/screenPhones', { type: 1, phones: '13800138000', variateNum: 'abc' })).body).toMatchObject({ code: 400, msg: '参数错误' });
-    expect((await client1.post('/api/send/screenPhones', { type: '1', phones: '13800138000', operators: [1, '2', 3] }, { json: true })).body).toMatchObject({ code: 0, data: { submitTotal: 1 } });
+    expect((await client1.post('/api/send/screenPhones', { type: '1', phones: '13800138000', operators: [1, '2', 3] }, { json: true })).body).toMatchObject({
+      code: 0,
+      data: { submitTotal: 1 },
+    });
     expect((await client1.post('/api/send/parsefileVariate', { templateId: '2147483648', importFilePath: 'x' })).body).toMatchObject({ code: 400, msg: '参数错误' });
     expect((await client1.post('/api/send/send_time_sms', { content: 'x' }, { json: true })).body).toMatchObject({ code: 400, msg: '参数错误' });
-    expect((await client1.post('/api/send/send_time_sms', { sendKind: 2, content: 'x', smstype: 0, mobilelist: US1, isCheckAvailableCredit: 2 }, { json: true })).body).toMatchObject({ code: 400, msg: '参数错误' });
+    expect(
+      (await client1.post('/api/send/send_time_sms', { sendKind: 2, content: 'x', smstype: 0, mobilelist: US1, isCheckAvailableCredit: 2 }, { json: true })).body,
+    ).toMatchObject({ code: 400, msg: '参数错误' });
     const tpl = await client1.get('/api/send/downloadtemplateVariate');
     expect(tpl.raw.headers['content-disposition']).toContain(encodeURIComponent('变量短信模板.xlsx'));
   });

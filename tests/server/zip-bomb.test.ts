@@ -219,7 +219,8 @@ describe('XmlScanner (the tokenizer of every part read)', () => {
 
   it('gives the same events whatever the chunking, attributes decoded, prefixed names as written', () => {
     const doc = `<?xml version="1.0"?><!-- c --><a x="1" y='&lt;2&gt;'><b/>t&amp;u&#x4E2D;&#25991;<![CDATA[<raw>]]><c:d e:f="g">h</c:d></a>\n`;
-    for (const size of [doc.length, ...SIZES]) expect(scan(doc, size, ['a', 'b', 'd'], { a: ['x', 'y'], d: ['e:f', 'f'] }, 1e6)).toBe('<a x=1 y=<2>|<b |</b|=t&u中文<raw>|<d e:f=g f=-|=h|</d|</a');
+    for (const size of [doc.length, ...SIZES])
+      expect(scan(doc, size, ['a', 'b', 'd'], { a: ['x', 'y'], d: ['e:f', 'f'] }, 1e6)).toBe('<a x=1 y=<2>|<b |</b|=t&u中文<raw>|<d e:f=g f=-|=h|</d|</a');
   });
 
   it('reads valid documents: declarations, comments, CDATA, references, prefixes, spaces in tags', () => {
@@ -363,9 +364,7 @@ describe.each(backends)('import routes under a zip bomb (%s)', (backend) => {
     const agent = await t.server.client().init();
     await agent.login('agent1');
     const bomb = bombXlsx(400);
-    const { result, slowestMs, rssGrowthMb } = await underLoad(() =>
-      Promise.all([post(agent, '/api/sign/addsignBatch', bomb), post(agent, '/api/autoTemplate/addBatch', bomb)]),
-    );
+    const { result, slowestMs, rssGrowthMb } = await underLoad(() => Promise.all([post(agent, '/api/sign/addsignBatch', bomb), post(agent, '/api/autoTemplate/addBatch', bomb)]));
     expect(result).toEqual([
       { code: 400, msg: '文件内容过大' },
       { code: 400, msg: '文件内容过大' },
@@ -392,7 +391,9 @@ describe.each(backends)('import routes under a zip bomb (%s)', (backend) => {
     await agent.login('agent1');
     const cell = (t: string) => `<c t="inlineStr"><is><t>${t}</t></is></c>`;
     const rowsBomb = (h1: string, h2: string) =>
-      xlsxWith({ bomb: { head: `${SHEET_HEAD}<row r="1">${cell(h1)}${cell(h2)}</row>`, unit: `<row>${cell('client1')}${cell('好易购签名')}</row>`, times: 20_000, tail: SHEET_TAIL } });
+      xlsxWith({
+        bomb: { head: `${SHEET_HEAD}<row r="1">${cell(h1)}${cell(h2)}</row>`, unit: `<row>${cell('client1')}${cell('好易购签名')}</row>`, times: 20_000, tail: SHEET_TAIL },
+      });
     expect(await post(agent, '/api/sign/addsignBatch', rowsBomb('子账户', '签名'))).toEqual({ code: 400, msg: '单次导入不能超过5000行' });
     expect(await post(agent, '/api/autoTemplate/addBatch', rowsBomb('签名', '模板内容'))).toEqual({ code: 400, msg: '单次最多导入1000条模板' });
     const xxe = xlsxWith({ data: `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><worksheet><sheetData/></worksheet>` });

@@ -76,7 +76,10 @@ describe('the screen table', () => {
   });
 
   it('a child must pass its parent rule too', () => {
-    const t: ScreenTable = { groups: [], screens: [{ name: 'p', path: '/p', label: 'P', page: Page, access: 'agent', children: [{ name: 'c', path: 'c', label: 'C', page: Page, access: 'reCertification' }] }] };
+    const t: ScreenTable = {
+      groups: [],
+      screens: [{ name: 'p', path: '/p', label: 'P', page: Page, access: 'agent', children: [{ name: 'c', path: 'c', label: 'C', page: Page, access: 'reCertification' }] }],
+    };
     expect(rulesOf(t, 'c')).toEqual(['agent', 'reCertification']);
     expect(allowed(t, '/p/c', { ...subAccount, oauth_status: 4 })).toBe(false);
     expect(allowed(t, '/p/c', { ...agentMode0, oauth_status: 4 })).toBe(true);

@@ -49,7 +49,10 @@ describe('screen aliases', () => {
     ['/customer/deliverlayout/timesend/', '/customer/deliverlayout/timingdeliver'],
     ['/customer/selfsevicelayout', '/customer/selfsevicelayout/manager'],
   ])('%s opens %s', { timeout: 60_000 }, async (from, to) => {
-    server.use(...consoleApi({ user: agentPackageMode }), http.all('*/api/*', () => HttpResponse.json({ code: 0, msg: '成功', data: { list: [], totalCount: 0 } })));
+    server.use(
+      ...consoleApi({ user: agentPackageMode }),
+      http.all('*/api/*', () => HttpResponse.json({ code: 0, msg: '成功', data: { list: [], totalCount: 0 } })),
+    );
     render(
       <MemoryRouter initialEntries={[from]}>
         <AppProviders>

@@ -24,7 +24,7 @@ const filesUnder = (dir: string): string[] =>
 const notShipped = /\.(stories|test)\.tsx?$|(\.mock|[Mm]ocks?|fixtures|storyRouter)\.ts$|[\\/]src[\\/]stories[\\/]/;
 
 describe('no run-time schema compiling in the console', () => {
-  it('no shipped module imports ajv\'s compiler (its run-time helpers aside), the run-time validator or SchemaForm/validation (only SchemaForm loads it, for run-time schemas)', () => {
+  it("no shipped module imports ajv's compiler (its run-time helpers aside), the run-time validator or SchemaForm/validation (only SchemaForm loads it, for run-time schemas)", () => {
     const offenders: string[] = [];
     for (const f of filesUnder(path.join(root, 'src'))) {
       if (notShipped.test(f) || /generated/.test(f)) continue;
@@ -33,7 +33,14 @@ describe('no run-time schema compiling in the console', () => {
       const code = fs.readFileSync(f, 'utf8');
       const specs = [...code.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'";]*?['"]([^'"]+)['"]/gm)].map((m) => m[1]);
       const inSchemaForm = rel.startsWith('src/components/SchemaForm/');
-      if (specs.some((s) => (/^ajv(-|\/|$)/.test(s) && !/^ajv\/dist\/runtime\/|^ajv-formats\/dist\/formats/.test(s)) || /SchemaForm\/validation$/.test(s) || (inSchemaForm && s === './validation')) || /customizeValidator/.test(code)) offenders.push(rel);
+      if (
+        specs.some(
+          (s) =>
+            (/^ajv(-|\/|$)/.test(s) && !/^ajv\/dist\/runtime\/|^ajv-formats\/dist\/formats/.test(s)) || /SchemaForm\/validation$/.test(s) || (inSchemaForm && s === './validation'),
+        ) ||
+        /customizeValidator/.test(code)
+      )
+        offenders.push(rel);
     }
     expect(offenders).toEqual([]);
   });

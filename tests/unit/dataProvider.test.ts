@@ -131,7 +131,7 @@ describe('data provider', () => {
     expect(query).toBe('');
   });
 
-  it('getOne sends the id under the endpoint\'s parameter; update posts the form', async () => {
+  it("getOne sends the id under the endpoint's parameter; update posts the form", async () => {
     let detailQuery = '';
     let updateBody = '';
     server.use(

@@ -53,11 +53,7 @@ describe('http client', () => {
   it('a timeout header shows the overlay and rejects with 401 登录超时', async () => {
     const overlay = vi.fn();
     const off = httpEvents.onTimeout(overlay);
-    server.use(
-      mock.get('/api/admin/info', () =>
-        HttpResponse.json({ code: 401, msg: '登录超时' }, { status: 401, headers: { 'x-session-timeout': '1' } }),
-      ),
-    );
+    server.use(mock.get('/api/admin/info', () => HttpResponse.json({ code: 401, msg: '登录超时' }, { status: 401, headers: { 'x-session-timeout': '1' } })));
     const err = await get('/admin/info').catch((e) => e);
     off();
     expect(overlay).toHaveBeenCalledTimes(1);

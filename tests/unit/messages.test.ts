@@ -40,7 +40,14 @@ const formMessages = fs
   .flatMap((f) => Object.entries<string>(JSON.parse(fs.readFileSync(path.join(ROOT, 'schemas/forms', f), 'utf8'))['x-messages'] ?? {}).map(([k, m]) => [`${f}:${k}`, m] as const));
 
 /** the screens that say forms' messages (the sending screens read forms/send.json through src/domain/send.ts) */
-const FORM_MESSAGE_SCREENS = ['src/custom-pages/send', 'src/resources/send-tasks', 'src/resources/timed-tasks', 'src/resources/send-records', 'src/components/CopyText', 'src/domain'];
+const FORM_MESSAGE_SCREENS = [
+  'src/custom-pages/send',
+  'src/resources/send-tasks',
+  'src/resources/timed-tasks',
+  'src/resources/send-records',
+  'src/components/CopyText',
+  'src/domain',
+];
 
 describe("forms' messages live once (schemas/forms/*.json x-messages)", () => {
   it('no sending screen spells out a form message', () => {

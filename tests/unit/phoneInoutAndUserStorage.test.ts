@@ -49,7 +49,9 @@ describe('browser storage of the signed-in user', () => {
     );
     await authProvider.getIdentity!();
     expect(userStorage.get()).toEqual({ mobile: '13800000001', agentId: 'agent1' });
-    const everything = Object.keys(localStorage).map((k) => localStorage.getItem(k)).join('\n');
+    const everything = Object.keys(localStorage)
+      .map((k) => localStorage.getItem(k))
+      .join('\n');
     expect(everything).not.toContain('secret-should-not-be-kept');
     await authProvider.logout({});
     expect(userStorage.get()).toBeNull();

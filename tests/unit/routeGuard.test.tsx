@@ -170,7 +170,14 @@ describe('route guard: sending rules by phone_inout_type', { timeout: 90_000 }, 
     screens: [
       ...consoleScreens.screens.filter((s) => s.name !== 'sms_deliver' && s.name !== 'sms_internaldeliver'),
       { name: 'sms_deliver', path: '/customer/deliverlayout/deliver', label: '普通短信', page: probe('deliver'), access: 'domesticSending', menu: 'send' },
-      { name: 'sms_internaldeliver', path: '/customer/deliverlayout/internaldeliver', label: '国际短信', page: probe('internaldeliver'), access: 'internationalSending', menu: 'send' },
+      {
+        name: 'sms_internaldeliver',
+        path: '/customer/deliverlayout/internaldeliver',
+        label: '国际短信',
+        page: probe('internaldeliver'),
+        access: 'internationalSending',
+        menu: 'send',
+      },
     ],
   };
   const client = (phone_inout_type: CurrentUser['phone_inout_type']): CurrentUser => ({ ...subAccount, phone_inout_type });

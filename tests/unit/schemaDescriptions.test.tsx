@@ -53,7 +53,23 @@ const labels = (root: HTMLElement) => [...root.querySelectorAll('.ant-descriptio
 describe('SchemaDescriptions', () => {
   it('labels, order and spans from the schema; enums as their labels; money with <Money>; empty as -', () => {
     const { container } = render(<SchemaDescriptions entity="entities/sub-account-detail" record={detail} registry={editedRegistry()} />);
-    expect(labels(container)).toEqual(['账户', '账户名称', '状态', '余额', '联系人', '手机号', '邮箱', '地址', '状态报告', '状态报告回调地址', '上行', '上行回调地址', '付费方式', '创建时间', '备注']);
+    expect(labels(container)).toEqual([
+      '账户',
+      '账户名称',
+      '状态',
+      '余额',
+      '联系人',
+      '手机号',
+      '邮箱',
+      '地址',
+      '状态报告',
+      '状态报告回调地址',
+      '上行',
+      '上行回调地址',
+      '付费方式',
+      '创建时间',
+      '备注',
+    ]);
     expect(screen.getByText('1,200.50 元')).toBeInTheDocument();
     expect(screen.getByText('冻结').closest('.ant-tag')?.className).toMatch(/red/);
     // a plain enum (x-ui "ui:plain") is text, not a tag

@@ -59,9 +59,7 @@ describe('schemaFilters: filter values -> request parameters, as the filter sche
   it('a filter bar search clears the parameters it leaves empty (Refine merges filters)', () => {
     const { params, filters } = searchFilters('filters/sign', { sign: ' 云 ', start_time: dayjs('2026-11-01') });
     expect(params).toEqual({ sign: '云', start_time: '2026-11-01' });
-    expect(filters).toEqual(
-      ['clientid', 'state', 'sign', 'start_time', 'end_time'].map((field) => ({ field, operator: 'eq', value: params[field as keyof typeof params] })),
-    );
+    expect(filters).toEqual(['clientid', 'state', 'sign', 'start_time', 'end_time'].map((field) => ({ field, operator: 'eq', value: params[field as keyof typeof params] })));
   });
 
   it("every list's filter schema converts: dates by format, x-trim on its text inputs", () => {

@@ -63,9 +63,33 @@ describe('resourceRegistry', () => {
   it('the console declares each resource the pages use', () => {
     expect(Object.keys(resourceRegistry(consoleScreens)).sort()).toEqual(
       [
-        'blacklist', 'creditHistories', 'directPurchaseRecords', 'generalTemplates', 'invoices', 'moRecords', 'notices', 'ownBill',
-        'payOrders', 'products', 'purchaseRecords', 'rebateBills', 'remain', 'reportsPre', 'reportsPreDay', 'reportsSuf', 'reportsSufDay', 'sendRecords',
-        'sendTasks', 'signs', 'smsBills', 'subAccountFinance', 'subAccounts', 'supportContacts', 'templates', 'timedTaskPhones', 'timedTasks',
+        'blacklist',
+        'creditHistories',
+        'directPurchaseRecords',
+        'generalTemplates',
+        'invoices',
+        'moRecords',
+        'notices',
+        'ownBill',
+        'payOrders',
+        'products',
+        'purchaseRecords',
+        'rebateBills',
+        'remain',
+        'reportsPre',
+        'reportsPreDay',
+        'reportsSuf',
+        'reportsSufDay',
+        'sendRecords',
+        'sendTasks',
+        'signs',
+        'smsBills',
+        'subAccountFinance',
+        'subAccounts',
+        'supportContacts',
+        'templates',
+        'timedTaskPhones',
+        'timedTasks',
       ].sort(),
     );
   });
@@ -96,7 +120,16 @@ describe('the data provider reads the endpoints from the declarations', () => {
 
 describe('tab strips read the declarations', () => {
   it('tabsOf: a tab per child, its label and absolute path', () => {
-    const layout: Screen = { name: 'l', path: '/x/', label: 'L', page: Page, children: [{ name: 'a', path: 'a', label: '甲', page: Page }, { name: 'b', path: 'a/b', label: '乙', page: Page }] };
+    const layout: Screen = {
+      name: 'l',
+      path: '/x/',
+      label: 'L',
+      page: Page,
+      children: [
+        { name: 'a', path: 'a', label: '甲', page: Page },
+        { name: 'b', path: 'a/b', label: '乙', page: Page },
+      ],
+    };
     expect(tabsOf(layout)).toEqual([
       { key: 'a', label: '甲', path: '/x/a' },
       { key: 'b', label: '乙', path: '/x/a/b' },
@@ -127,8 +160,7 @@ describe('no retyped screen labels', () => {
   const names = new Set(entries.map((e) => e.screen.name));
 
   /** card titles written as literals: title="x", title={'x'}, title={`x ...`} on a <Card */
-  const cardTitles = (code: string) =>
-    [...code.matchAll(/<Card\b[^>]*?\btitle=(?:"([^"]*)"|\{'([^']*)'\}|\{`([^`$]*))/gs)].map((m) => (m[1] ?? m[2] ?? m[3]).trim());
+  const cardTitles = (code: string) => [...code.matchAll(/<Card\b[^>]*?\btitle=(?:"([^"]*)"|\{'([^']*)'\}|\{`([^`$]*))/gs)].map((m) => (m[1] ?? m[2] ?? m[3]).trim());
   /** tab entries keyed by a screen name with a literal label: { key: 'statistics_reply', label: '回复记录' } */
   const tabLabels = (code: string) => [...code.matchAll(/key:\s*'([^']+)'\s*,\s*label:\s*'([^']*)'/g)].filter((m) => names.has(m[1])).map((m) => m[2]);
 

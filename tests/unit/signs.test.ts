@@ -8,7 +8,11 @@ import { schemaFilters } from '../../common/schema/filters';
 describe('sign screens: pure helpers', () => {
   it('filter values -> list parameters (dates as YYYY-MM-DD, empties dropped, sign trimmed)', () => {
     const signFilter = schemas.get('filters/sign');
-    expect(schemaFilters(signFilter, { clientid: '', state: 0, sign: '  好易购 ', start_time: dayjs('2026-11-01'), end_time: null })).toEqual({ state: 0, sign: '好易购', start_time: '2026-11-01' });
+    expect(schemaFilters(signFilter, { clientid: '', state: 0, sign: '  好易购 ', start_time: dayjs('2026-11-01'), end_time: null })).toEqual({
+      state: 0,
+      sign: '好易购',
+      start_time: '2026-11-01',
+    });
     expect(schemaFilters(signFilter, {})).toEqual({});
   });
 

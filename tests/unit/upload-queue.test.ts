@@ -72,7 +72,14 @@ const hasher = async (_f: Blob, p: (x: number) => void) => {
 function task(server: FakeServer, size: number) {
   const views: QueueItemView[] = [];
   const done: UploadedFile[] = [];
-  const t = new UploadTask(fileOf(size), server, hasher, (v) => views.push(v), (f) => done.push(f), { retryDelay: () => 0 });
+  const t = new UploadTask(
+    fileOf(size),
+    server,
+    hasher,
+    (v) => views.push(v),
+    (f) => done.push(f),
+    { retryDelay: () => 0 },
+  );
   return { t, views, done, last: () => views[views.length - 1] };
 }
 
@@ -181,7 +188,12 @@ describe('UploadTask', () => {
   });
 
   it('checks the page limits by name and size first', () => {
-    const p = { accept: ['.txt', '.csv', '.xlsx'], maxSize: 250 * MB, maxNameLength: 30, messages: { badType: '请上传txt,csv,xlxs格式文件', tooLarge: '单个文件大小不能超过250M', nameTooLong: '文件名称不能超过30个字符' } };
+    const p = {
+      accept: ['.txt', '.csv', '.xlsx'],
+      maxSize: 250 * MB,
+      maxNameLength: 30,
+      messages: { badType: '请上传txt,csv,xlxs格式文件', tooLarge: '单个文件大小不能超过250M', nameTooLong: '文件名称不能超过30个字符' },
+    };
     expect(fileLimitError({ name: 'a.doc', size: 1 }, p)).toBe('请上传txt,csv,xlxs格式文件');
     expect(fileLimitError({ name: 'a.TXT', size: 251 * MB }, p)).toBe('单个文件大小不能超过250M');
     expect(fileLimitError({ name: `${'长'.repeat(27)}.txt`, size: 1 }, p)).toBe('文件名称不能超过30个字符');

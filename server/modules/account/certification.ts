@@ -80,12 +80,7 @@ export async function certificationInfo(db: Db, account: Account): Promise<Certi
  * `mode` add: from 未认证 (or 认证不通过); edit (re-certification): from 认证不通过 (or 未认证).
  * Refused with a clear message when pending or certified; nothing changes then.
  */
-export async function submitCertification(
-  db: Kysely<Database>,
-  accountId: number,
-  form: CertificationForm,
-  opts: { now: Date; autoReview: boolean },
-): Promise<number> {
+export async function submitCertification(db: Kysely<Database>, accountId: number, form: CertificationForm, opts: { now: Date; autoReview: boolean }): Promise<number> {
   return db.transaction().execute(async (tx) => {
     const a = await tx.selectFrom('accounts').select(['id', 'oauth_status']).where('id', '=', accountId).forUpdate().executeTakeFirst();
     if (!a) throw errors.notFound('账户');
@@ -129,7 +124,8 @@ export async function reviewCertification(db: Kysely<Database>, clientid: string
   return db.transaction().execute(async (tx) => {
     const a = await tx.selectFrom('accounts').select(['id', 'oauth_status', 'name']).where('clientid', '=', clientid).forUpdate().executeTakeFirst();
     if (!a) throw new ReviewError(`账户 ${clientid} 不存在`);
-    if (a.oauth_status !== OauthStatus.Pending) throw new ReviewError(`账户 ${clientid} 没有待审核的认证（当前：${['', '未认证', '待认证', '已认证', '认证不通过'][a.oauth_status]}）`);
+    if (a.oauth_status !== OauthStatus.Pending)
+      throw new ReviewError(`账户 ${clientid} 没有待审核的认证（当前：${['', '未认证', '待认证', '已认证', '认证不通过'][a.oauth_status]}）`);
     const cert = await tx.selectFrom('certifications').select('id').where('account_id', '=', a.id).orderBy('id', 'desc').limit(1).executeTakeFirst();
     const state = decision.approve ? 3 : 4;
     const remark = decision.approve ? '' : decision.reason;

@@ -20,10 +20,14 @@ export function accountRoutes(ctx: AppContext, account: AccountService): Fastify
   return async (plugin) => {
     const app = api(plugin);
 
-    app.post('/admin/baseinfo/edit', route({ tag: TAG, summary: '修改代理商基本信息', access: 'agent', body: request(ctx, 'forms/agent-base-info'), response: okEmpty }), async (req) => {
-      await account.editAgentBaseInfo(sessionOf(req).account, req.body);
-      return ok(undefined, ACCOUNT_MESSAGES.saved);
-    });
+    app.post(
+      '/admin/baseinfo/edit',
+      route({ tag: TAG, summary: '修改代理商基本信息', access: 'agent', body: request(ctx, 'forms/agent-base-info'), response: okEmpty }),
+      async (req) => {
+        await account.editAgentBaseInfo(sessionOf(req).account, req.body);
+        return ok(undefined, ACCOUNT_MESSAGES.saved);
+      },
+    );
 
     app.get('/account/clientinfo', route({ tag: TAG, summary: '子账户的企业信息', access: 'subAccount', response: okOf(ctx, 'entities/enterprise-base-info') }), async (req) =>
       ok(await account.clientInfo(sessionOf(req).account)),

@@ -7,9 +7,33 @@ import type { Db } from '../../db';
 import { OauthStatus } from '../../../common/generated/schemas';
 
 const DEMO_CERTS: { clientid: string; id_type: number; company: string; id_nbr: string; img: string; submitted: string; reviewed: string }[] = [
-  { clientid: 'agent1', id_type: 6, company: '上海云讯通信科技有限公司', id_nbr: '91310115MA1K4ABCD1', img: 'agent1/demo-business-licence.png', submitted: '2026-01-14T16:20:00+08:00', reviewed: '2026-01-15T10:30:00+08:00' },
-  { clientid: 'agent0', id_type: 6, company: '杭州讯达网络有限公司', id_nbr: '91330106MA2B7EFGH2', img: 'agent0/demo-business-licence.png', submitted: '2026-02-02T11:05:00+08:00', reviewed: '2026-02-03T14:00:00+08:00' },
-  { clientid: 'client1', id_type: 6, company: '苏州好易购电子商务有限公司', id_nbr: '91320594MA1N8JKLM3', img: 'client1/demo-business-licence.png', submitted: '2026-02-28T15:40:00+08:00', reviewed: '2026-03-01T09:00:00+08:00' },
+  {
+    clientid: 'agent1',
+    id_type: 6,
+    company: '上海云讯通信科技有限公司',
+    id_nbr: '91310115MA1K4ABCD1',
+    img: 'agent1/demo-business-licence.png',
+    submitted: '2026-01-14T16:20:00+08:00',
+    reviewed: '2026-01-15T10:30:00+08:00',
+  },
+  {
+    clientid: 'agent0',
+    id_type: 6,
+    company: '杭州讯达网络有限公司',
+    id_nbr: '91330106MA2B7EFGH2',
+    img: 'agent0/demo-business-licence.png',
+    submitted: '2026-02-02T11:05:00+08:00',
+    reviewed: '2026-02-03T14:00:00+08:00',
+  },
+  {
+    clientid: 'client1',
+    id_type: 6,
+    company: '苏州好易购电子商务有限公司',
+    id_nbr: '91320594MA1N8JKLM3',
+    img: 'client1/demo-business-licence.png',
+    submitted: '2026-02-28T15:40:00+08:00',
+    reviewed: '2026-03-01T09:00:00+08:00',
+  },
 ];
 
 export async function seedCertifications(db: Db): Promise<void> {
@@ -20,7 +44,17 @@ export async function seedCertifications(db: Db): Promise<void> {
     if (has) continue;
     await db
       .insertInto('certifications')
-      .values({ account_id: a.id, cert_type: 2, id_type: c.id_type, company: c.company, id_nbr: c.id_nbr, img_url: c.img, state: 3, submitted_at: c.submitted, reviewed_at: new Date(c.reviewed) })
+      .values({
+        account_id: a.id,
+        cert_type: 2,
+        id_type: c.id_type,
+        company: c.company,
+        id_nbr: c.id_nbr,
+        img_url: c.img,
+        state: 3,
+        submitted_at: c.submitted,
+        reviewed_at: new Date(c.reviewed),
+      })
       .execute();
   }
 }

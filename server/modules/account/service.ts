@@ -93,7 +93,14 @@ export class AccountService {
   }
 
   private async mobileTaken(mobile: string, selfId: number) {
-    const r = await this.ctx.db.selectFrom('accounts').select('id').where('mobile', '=', mobile).where('status', '<>', AccountStatus.Unactivated).where('id', '<>', selfId).limit(1).executeTakeFirst();
+    const r = await this.ctx.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('mobile', '=', mobile)
+      .where('status', '<>', AccountStatus.Unactivated)
+      .where('id', '<>', selfId)
+      .limit(1)
+      .executeTakeFirst();
     return !!r;
   }
 
@@ -119,7 +126,11 @@ export class AccountService {
   /** Writes the change; a concurrent taker of the same mobile / e-mail loses on the unique index. */
   private async update(self: Account, set: AccountUpdate, tx: Kysely<Database> = this.ctx.db) {
     try {
-      await tx.updateTable('accounts').set({ ...set, update_time: this.ctx.now() }).where('id', '=', self.id).execute();
+      await tx
+        .updateTable('accounts')
+        .set({ ...set, update_time: this.ctx.now() })
+        .where('id', '=', self.id)
+        .execute();
     } catch (e) {
       if (!isUniqueViolation(e)) throw e;
       const detail = String((e as { constraint?: string; message?: string }).constraint ?? (e as Error).message);
@@ -214,11 +225,7 @@ export class AccountService {
     const codeId = await this.deps.codes.check({ purpose: 'mobile', target: smsTarget(form.countryCode, form.mobile), code: form.valcode });
     await this.ctx.db.transaction().execute(async (tx) => {
       await this.deps.codes.consume(tx, codeId);
-      await this.update(
-        self,
-        { email, mobile: form.mobile, country_code: form.countryCode, ...(form.realName !== undefined ? { realname: form.realName.trim() } : {}) },
-        tx,
-      );
+      await this.update(self, { email, mobile: form.mobile, country_code: form.countryCode, ...(form.realName !== undefined ? { realname: form.realName.trim() } : {}) }, tx);
     });
   }
 

@@ -10,10 +10,7 @@ import type { SessionService } from '../../http/session';
 
 const TAG = '会话与登录';
 
-export function authRoutes(
-  ctx: AppContext,
-  deps: { auth: AuthService; sessions: SessionService; profile: ProfileService },
-): FastifyPluginAsync {
+export function authRoutes(ctx: AppContext, deps: { auth: AuthService; sessions: SessionService; profile: ProfileService }): FastifyPluginAsync {
   const { auth, sessions, profile } = deps;
   return async (plugin) => {
     const app = api(plugin);

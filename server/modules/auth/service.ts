@@ -98,7 +98,12 @@ export class AuthService {
       .values({ name_hash: nameHash, ip, failures: 1, last_failed_at: now })
       .onConflict((oc) =>
         oc.columns(['name_hash', 'ip']).doUpdateSet((eb) => ({
-          failures: eb.case().when('login_failures.last_failed_at', '<', staleBefore).then(1).else(eb('login_failures.failures', '+', 1)).end(),
+          failures: eb
+            .case()
+            .when('login_failures.last_failed_at', '<', staleBefore)
+            .then(1)
+            .else(eb('login_failures.failures', '+', 1))
+            .end(),
           last_failed_at: now,
         })),
       )
@@ -121,12 +126,7 @@ export class AuthService {
     const { db } = this.ctx;
     const now = this.ctx.now();
     const nameHash = loginNameHash(form.username);
-    const lock = await db
-      .selectFrom('login_failures')
-      .select('locked_until')
-      .where('name_hash', '=', nameHash)
-      .where('ip', '=', ip)
-      .executeTakeFirst();
+    const lock = await db.selectFrom('login_failures').select('locked_until').where('name_hash', '=', nameHash).where('ip', '=', ip).executeTakeFirst();
     if (lock?.locked_until && new Date(lock.locked_until) > now) throw this.lockedError(new Date(lock.locked_until), now);
     const account = await this.findByLoginName(form.username);
     if (!account) {

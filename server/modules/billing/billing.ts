@@ -138,9 +138,7 @@ interface PoolRow {
 export function allocatePools(pools: readonly PoolRow[], smstype: number, need: Record<CarrierCode, number>): Map<CarrierCode, [number, number][]> | null {
   const types = productTypesFor(smstype);
   const rank = (p: PoolRow) => types.indexOf(p.product_type);
-  const ordered = pools
-    .filter((p) => rank(p) >= 0 && p.remaining > 0)
-    .sort((a, b) => rank(a) - rank(b) || a.due_time.getTime() - b.due_time.getTime() || a.id - b.id);
+  const ordered = pools.filter((p) => rank(p) >= 0 && p.remaining > 0).sort((a, b) => rank(a) - rank(b) || a.due_time.getTime() - b.due_time.getTime() || a.id - b.id);
   const left = new Map(ordered.map((p) => [p.id, p.remaining]));
   const out = new Map<CarrierCode, [number, number][]>();
   for (const c of CARRIERS) {
@@ -219,7 +217,16 @@ export async function chargeIntlPools(
     const take = Math.min(need, p.remaining);
     left.set(p.id, p.remaining - take);
     need -= take;
-    moves.push({ pool_id: p.id, task_id: c.taskId, pieces: -take, remaining_after: p.remaining - take, kind: BillPaymentType.Deduction, carrier: Carrier.International, remark: `国际短信 任务${c.uid}`, created_at: ctx.now() });
+    moves.push({
+      pool_id: p.id,
+      task_id: c.taskId,
+      pieces: -take,
+      remaining_after: p.remaining - take,
+      kind: BillPaymentType.Deduction,
+      carrier: Carrier.International,
+      remark: `国际短信 任务${c.uid}`,
+      created_at: ctx.now(),
+    });
   }
   await writePoolMoves(trx, moves, left);
   return { ok: true, amount: money2(c.amount), cost: new Money(c.cost).toFixed(4), chargeNum: c.chargeNum };
@@ -262,7 +269,16 @@ export async function chargePlan(trx: Tx, ctx: Ctx, plan: ChargePlan): Promise<C
     for (const [poolId, n] of alloc.get(c)!) {
       const after = left.get(poolId)! - n;
       left.set(poolId, after);
-      moves.push({ pool_id: poolId, task_id: plan.taskId, pieces: -n, remaining_after: after, kind: BillPaymentType.Deduction, carrier: c, remark: `短信发送 任务${plan.uid}`, created_at: ctx.now() });
+      moves.push({
+        pool_id: poolId,
+        task_id: plan.taskId,
+        pieces: -n,
+        remaining_after: after,
+        kind: BillPaymentType.Deduction,
+        carrier: c,
+        remark: `短信发送 任务${plan.uid}`,
+        created_at: ctx.now(),
+      });
     }
   }
   await writePoolMoves(trx, moves, left);
@@ -272,7 +288,12 @@ export async function chargePlan(trx: Tx, ctx: Ctx, plan: ChargePlan): Promise<C
 async function writePoolMoves(trx: Tx, moves: PoolMove[], remaining: Map<number, number>) {
   if (!moves.length) return;
   const touched = [...new Set(moves.map((m) => m.pool_id))].sort((a, b) => a - b);
-  for (const id of touched) await trx.updateTable('product_pools').set({ remaining: remaining.get(id)! }).where('id', '=', id).execute();
+  for (const id of touched)
+    await trx
+      .updateTable('product_pools')
+      .set({ remaining: remaining.get(id)! })
+      .where('id', '=', id)
+      .execute();
   await trx.insertInto('pool_movements').values(moves).execute();
 }
 
@@ -303,7 +324,23 @@ export async function settleRefunds(trx: Tx, ctx: Ctx, taskIds: readonly number[
   if (!ids.length) return;
   const tasks: TaskForSettle[] = await trx
     .selectFrom('sms_tasks')
-    .select(['id', 'uid', 'account_id', 'payer_id', 'charge_mode', 'charge_state', 'send_kind', 'amount', 'cost', 'refundable_cost', 'refunded_amount', 'refundable_pieces', 'refundable_pieces_by_carrier', 'refunded_pieces', 'charge_num_total'])
+    .select([
+      'id',
+      'uid',
+      'account_id',
+      'payer_id',
+      'charge_mode',
+      'charge_state',
+      'send_kind',
+      'amount',
+      'cost',
+      'refundable_cost',
+      'refunded_amount',
+      'refundable_pieces',
+      'refundable_pieces_by_carrier',
+      'refunded_pieces',
+      'charge_num_total',
+    ])
     .where('id', 'in', ids)
     .orderBy('id')
     .forUpdate()
@@ -333,7 +370,13 @@ async function settleIntlPools(trx: Tx, ctx: Ctx, t: TaskForSettle) {
   const owed = owedAmount(t);
   if (owed.lte(0)) return;
   let fen = fenOf(owed);
-  const moves = await trx.selectFrom('pool_movements').select(['pool_id', 'pieces']).where('task_id', '=', t.id).where('kind', 'in', [BillPaymentType.Deduction, BillPaymentType.CountRollback]).orderBy('id').execute();
+  const moves = await trx
+    .selectFrom('pool_movements')
+    .select(['pool_id', 'pieces'])
+    .where('task_id', '=', t.id)
+    .where('kind', 'in', [BillPaymentType.Deduction, BillPaymentType.CountRollback])
+    .orderBy('id')
+    .execute();
   // what each pool can still take back: its deductions less what it got back already
   const room = new Map<number, number>();
   for (const m of moves) room.set(m.pool_id, (room.get(m.pool_id) ?? 0) - m.pieces);
@@ -356,7 +399,16 @@ async function settleIntlPools(trx: Tx, ctx: Ctx, t: TaskForSettle) {
     const after = remaining.get(pool)! + n;
     remaining.set(pool, after);
     returned += n;
-    rows.push({ pool_id: pool, task_id: t.id, pieces: n, remaining_after: after, kind: BillPaymentType.CountRollback, carrier: Carrier.International, remark: `失败返还 任务${t.uid}`, created_at: ctx.now() });
+    rows.push({
+      pool_id: pool,
+      task_id: t.id,
+      pieces: n,
+      remaining_after: after,
+      kind: BillPaymentType.CountRollback,
+      carrier: Carrier.International,
+      remark: `失败返还 任务${t.uid}`,
+      created_at: ctx.now(),
+    });
   }
   await writePoolMoves(trx, rows, remaining);
   await trx
@@ -371,7 +423,13 @@ async function settleMoney(trx: Tx, ctx: Ctx, t: TaskForSettle) {
   if (owed.lte(0)) return;
   const postpaid = t.payer_id !== t.account_id;
   const r = await new LedgerService({ db: trx, now: ctx.now }).applyIn(trx, [
-    { accountId: t.payer_id, amount: owed, kind: postpaid ? BillPaymentType.PostpaidReturn : BillPaymentType.FailureReturn, counterpartId: postpaid ? t.account_id : null, remark: `失败返还 任务${t.uid}` },
+    {
+      accountId: t.payer_id,
+      amount: owed,
+      kind: postpaid ? BillPaymentType.PostpaidReturn : BillPaymentType.FailureReturn,
+      counterpartId: postpaid ? t.account_id : null,
+      remark: `失败返还 任务${t.uid}`,
+    },
   ]);
   if (!r.ok) throw new Error('settleRefunds: a credit cannot fail');
   await trx
@@ -439,7 +497,16 @@ async function settlePieces(trx: Tx, ctx: Ctx, t: TaskForSettle) {
     const after = remaining.get(pool)! + n;
     remaining.set(pool, after);
     returned += n;
-    rows.push({ pool_id: pool, task_id: t.id, pieces: n, remaining_after: after, kind: BillPaymentType.CountRollback, carrier, remark: `回退条数 任务${t.uid}`, created_at: ctx.now() });
+    rows.push({
+      pool_id: pool,
+      task_id: t.id,
+      pieces: n,
+      remaining_after: after,
+      kind: BillPaymentType.CountRollback,
+      carrier,
+      remark: `回退条数 任务${t.uid}`,
+      created_at: ctx.now(),
+    });
   }
   await writePoolMoves(trx, rows, remaining);
   await trx

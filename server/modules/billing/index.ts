@@ -4,4 +4,4 @@
  * it; it uses neither), and bills, purchase, reports and varintl read its constants and figures.
  * No routes and no service of its own: other modules import it through this file.
  */
-export * from "./billing";
+export * from './billing';

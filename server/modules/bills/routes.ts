@@ -31,7 +31,13 @@ export function billsRoutes(ctx: AppContext, bills: BillsService): FastifyPlugin
     const app = api(plugin);
     app.post(
       '/finance/bill/self',
-      route({ tag: TAG, summary: '自有账单（账户流水，每页 15，最新在前）', access: 'agent', body: request(ctx, 'filters/own-bill', { paging: 'currentPage' }), response: listOf(ctx, 'entities/own-bill') }),
+      route({
+        tag: TAG,
+        summary: '自有账单（账户流水，每页 15，最新在前）',
+        access: 'agent',
+        body: request(ctx, 'filters/own-bill', { paging: 'currentPage' }),
+        response: listOf(ctx, 'entities/own-bill'),
+      }),
       async (req) => ok(await bills.ownBill(sessionOf(req).account, req.body)),
     );
     app.post(
@@ -54,11 +60,19 @@ export function billsRoutes(ctx: AppContext, bills: BillsService): FastifyPlugin
     );
     app.get(
       '/finance/creditHistories/list',
-      route({ tag: TAG, summary: '额度记录（提升 / 降低额度，每页 15）', access: 'agent', querystring: pagingOnly('currentPage'), response: listOf(ctx, 'entities/credit-history') }),
+      route({
+        tag: TAG,
+        summary: '额度记录（提升 / 降低额度，每页 15）',
+        access: 'agent',
+        querystring: pagingOnly('currentPage'),
+        response: listOf(ctx, 'entities/credit-history'),
+      }),
       async (req) => ok(await bills.creditHistory(sessionOf(req).account, req.query)),
     );
-    app.get('/finance/agentBalanceAlarm/get', route({ tag: TAG, summary: '额度提醒设置（本账户）', access: 'agent', querystring: request(ctx, 'params/bills-alarm-get'), response: alarm }), async (req) =>
-      ok(await bills.alarmGet(sessionOf(req).account)),
+    app.get(
+      '/finance/agentBalanceAlarm/get',
+      route({ tag: TAG, summary: '额度提醒设置（本账户）', access: 'agent', querystring: request(ctx, 'params/bills-alarm-get'), response: alarm }),
+      async (req) => ok(await bills.alarmGet(sessionOf(req).account)),
     );
     app.get(
       '/finance/agentBalanceAlarm/getAcct',
@@ -70,13 +84,20 @@ export function billsRoutes(ctx: AppContext, bills: BillsService): FastifyPlugin
         response: okOf(ctx, {
           type: 'object',
           required: ['agentId', 'balance'],
-          properties: { agentId: { type: 'string', title: '账户' }, name: { type: ['string', 'null'], title: '名称' }, mobile: { type: ['string', 'null'], title: '手机号' }, balance: money('账户余额(元)') },
+          properties: {
+            agentId: { type: 'string', title: '账户' },
+            name: { type: ['string', 'null'], title: '名称' },
+            mobile: { type: ['string', 'null'], title: '手机号' },
+            balance: money('账户余额(元)'),
+          },
         }),
       }),
       async (req) => ok(await bills.alarmAccount(sessionOf(req).account)),
     );
-    app.post('/finance/agentBalanceAlarm/edit', route({ tag: TAG, summary: '设置额度提醒（forms/credit-alarm；0 表示不提醒）', access: 'agent', body: request(ctx, ALARM_FORM), response: alarm }), async (req) =>
-      ok(await bills.alarmEdit(sessionOf(req).account, req.body), ALARM_MSG.saved),
+    app.post(
+      '/finance/agentBalanceAlarm/edit',
+      route({ tag: TAG, summary: '设置额度提醒（forms/credit-alarm；0 表示不提醒）', access: 'agent', body: request(ctx, ALARM_FORM), response: alarm }),
+      async (req) => ok(await bills.alarmEdit(sessionOf(req).account, req.body), ALARM_MSG.saved),
     );
   };
 }

@@ -32,7 +32,17 @@ import { insertMessages } from '../send';
 import { newTaskUid } from '../send';
 import { carrierOf } from '../../../common/sms/segments';
 import { composeMessage, countPieces } from '../../../common/sms/pieces';
-import { BillPaymentType, ChargeMode, ChargeState, FinancialType, SendRecordStatus, SmsType, TaskStatus, type CreditAlarmForm, type OwnBillFilter } from '../../../common/generated/schemas';
+import {
+  BillPaymentType,
+  ChargeMode,
+  ChargeState,
+  FinancialType,
+  SendRecordStatus,
+  SmsType,
+  TaskStatus,
+  type CreditAlarmForm,
+  type OwnBillFilter,
+} from '../../../common/generated/schemas';
 import alarmForm from '../../../schemas/forms/credit-alarm.json';
 import sendForm from '../../../schemas/forms/send.json';
 
@@ -59,7 +69,6 @@ export function alarmPhones(listed: string, ownMobile: string): string[] {
 
 /** ledger kinds of credit raises and cuts (enums/bill-payment-type.json) */
 export const CREDIT_KINDS = [BillPaymentType.CreditIncrease, BillPaymentType.CreditDecrease] as const;
-
 
 export interface OwnBillRow {
   rownum: number;
@@ -97,7 +106,13 @@ const TRANSFER_KINDS: readonly number[] = [BillPaymentType.SubAccountRecharge, B
 /** the task number a send charge or return names in its remark (`短信发送 任务T…`) */
 /** the account's ledger rows of a nonzero amount, with the operator */
 const ledgerOf = (db: Db, accountId: number) =>
-  db.selectFrom('ledger').leftJoin('accounts as o', 'o.id', 'ledger.operator_id').leftJoin('accounts as c', 'c.id', 'ledger.counterpart_id').select('ledger.id').where('ledger.account_id', '=', accountId).where('ledger.amount', '<>', '0');
+  db
+    .selectFrom('ledger')
+    .leftJoin('accounts as o', 'o.id', 'ledger.operator_id')
+    .leftJoin('accounts as c', 'c.id', 'ledger.counterpart_id')
+    .select('ledger.id')
+    .where('ledger.account_id', '=', accountId)
+    .where('ledger.amount', '<>', '0');
 type LedgerQuery = ReturnType<typeof ledgerOf>;
 
 /** 收入 is a positive amount, 支出 a negative one (the ledger stores no direction) */
@@ -160,7 +175,17 @@ export class BillsService {
   }
 
   private joined(q: LedgerQuery) {
-    return q.select(['ledger.amount', 'ledger.balance_after', 'ledger.kind', 'ledger.remark', 'ledger.request_id', 'ledger.created_at', 'o.clientid as operator', 'c.clientid as counterpart', 'c.name as counterpart_name']);
+    return q.select([
+      'ledger.amount',
+      'ledger.balance_after',
+      'ledger.kind',
+      'ledger.remark',
+      'ledger.request_id',
+      'ledger.created_at',
+      'o.clientid as operator',
+      'c.clientid as counterpart',
+      'c.name as counterpart_name',
+    ]);
   }
 
   /** POST /finance/bill/self */
@@ -232,7 +257,10 @@ export class BillsService {
   /** GET /finance/creditHistories/list: raises and cuts of the credit (ledger kinds 9 and 10), newest first */
   async creditHistory(me: Account, query: CurrentPaging) {
     const paging = pagingOf(query);
-    const base = this.ctx.db.selectFrom('ledger').where('account_id', '=', me.id).where('kind', 'in', [...CREDIT_KINDS]);
+    const base = this.ctx.db
+      .selectFrom('ledger')
+      .where('account_id', '=', me.id)
+      .where('kind', 'in', [...CREDIT_KINDS]);
     const { n } = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
     // one more row than the page: the row before the page's first (newer) ends its period
     const rows = await base
@@ -293,10 +321,14 @@ export class BillsService {
     const phones = amount.isZero() ? (f.alarmPhone ?? '') : f.alarmPhone!;
     // only the account's own mobile (verified by code): the alarm cannot be aimed at others' phones
     const listed = phones.split(',').filter(Boolean);
-    if (listed.length > ALARM_MAX_PHONES) throw new ApiError(400, alarmForm.properties.alarmPhone.errorMessage.maxLength, { errors: [{ field: 'alarmPhone', message: alarmForm.properties.alarmPhone.errorMessage.maxLength }] });
+    if (listed.length > ALARM_MAX_PHONES)
+      throw new ApiError(400, alarmForm.properties.alarmPhone.errorMessage.maxLength, {
+        errors: [{ field: 'alarmPhone', message: alarmForm.properties.alarmPhone.errorMessage.maxLength }],
+      });
     if (listed.length) {
       const acc = await this.ctx.db.selectFrom('accounts').select('mobile').where('id', '=', me.id).executeTakeFirstOrThrow();
-      if (alarmPhones(phones, acc.mobile).length !== listed.length) throw new ApiError(400, ALARM_MSG.phoneNotVerified, { errors: [{ field: 'alarmPhone', message: ALARM_MSG.phoneNotVerified }] });
+      if (alarmPhones(phones, acc.mobile).length !== listed.length)
+        throw new ApiError(400, ALARM_MSG.phoneNotVerified, { errors: [{ field: 'alarmPhone', message: ALARM_MSG.phoneNotVerified }] });
     }
     await this.ctx.db.transaction().execute(async (trx) => {
       // the accounts row first, as every balance change (and so the trigger) locks it
@@ -372,10 +404,7 @@ export class BillsService {
         }
         used += phones.length;
         const sign = this.ctx.config.platformName;
-        const text = ALARM_MSG.smsText
-          .replace('{clientid}', e.clientid)
-          .replace('{balance}', money2(e.balance))
-          .replace('{amount}', new Money(e.alarm_amount).toFixed(0));
+        const text = ALARM_MSG.smsText.replace('{clientid}', e.clientid).replace('{balance}', money2(e.balance)).replace('{amount}', new Money(e.alarm_amount).toFixed(0));
         const pieces = Math.max(1, countPieces({ content: text, sign }).pieces);
         const task = await trx
           .insertInto('sms_tasks')
@@ -443,7 +472,11 @@ export async function alarmStatsOf(db: Db, now: Date, budget: number) {
     .where('sent_at', '>=', dayStart)
     .groupBy('skipped')
     .execute();
-  const pending = await db.selectFrom('credit_alarm_events').select((eb) => eb.fn.countAll<string | number>().as('n')).where('sent_at', 'is', null).executeTakeFirstOrThrow();
+  const pending = await db
+    .selectFrom('credit_alarm_events')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('sent_at', 'is', null)
+    .executeTakeFirstOrThrow();
   const skipped: Record<string, number> = { cooldown: 0, budget: 0, 'no-phone': 0 };
   let sent = 0;
   let sms = 0;

@@ -83,12 +83,15 @@ export function keepOf(values: readonly unknown[] | Uint8Array | Uint16Array, ke
     return out;
   }
   const out = new Array<unknown>(keep.length);
-  for (let i = 0; i < keep.length; i++) out[i] = (values)[keep[i]];
+  for (let i = 0; i < keep.length; i++) out[i] = values[keep[i]];
   return out;
 }
 
 /** A number check of a send (common/sms/numbers) without its blacklisted numbers. */
-export function withoutBlocked<C extends { unique: string[]; uniqueCarriers: Uint8Array; carriers: Record<1 | 2 | 3, number> }>(check: C, blocked: Set<string>): { check: C; blacklistNum: number } {
+export function withoutBlocked<C extends { unique: string[]; uniqueCarriers: Uint8Array; carriers: Record<1 | 2 | 3, number> }>(
+  check: C,
+  blocked: Set<string>,
+): { check: C; blacklistNum: number } {
   const keep = keptIndexes(check.unique, blocked);
   if (!keep) return { check, blacklistNum: 0 };
   const unique = keepOf(check.unique, keep);

@@ -19,7 +19,13 @@ export function blacklistRoutes(ctx: AppContext, blacklist: BlacklistService): F
 
     app.post(
       '/blacklist/list',
-      route({ tag: TAG, summary: '黑名单列表（代理商：本账户及名下子账户）', access: 'session', body: request(ctx, 'filters/blacklist', { paging: 'currentPage' }), response: listOf(ctx, 'entities/blacklist') }),
+      route({
+        tag: TAG,
+        summary: '黑名单列表（代理商：本账户及名下子账户）',
+        access: 'session',
+        body: request(ctx, 'filters/blacklist', { paging: 'currentPage' }),
+        response: listOf(ctx, 'entities/blacklist'),
+      }),
       async (req) => ok(await blacklist.list(sessionOf(req).account, req.body)),
     );
 
@@ -47,8 +53,10 @@ export function blacklistRoutes(ctx: AppContext, blacklist: BlacklistService): F
       return ok(undefined, MESSAGES.deleted);
     });
 
-    app.post('/blacklist/export', route({ tag: TAG, summary: '导出黑名单（Excel，条件同列表）', access: 'session', body: request(ctx, 'filters/blacklist'), response: fileReply(XLSX_MIME) }), async (req, reply) =>
-      sendFile(reply, await blacklist.exportStream(sessionOf(req).account, req.body), '黑名单.xlsx'),
+    app.post(
+      '/blacklist/export',
+      route({ tag: TAG, summary: '导出黑名单（Excel，条件同列表）', access: 'session', body: request(ctx, 'filters/blacklist'), response: fileReply(XLSX_MIME) }),
+      async (req, reply) => sendFile(reply, await blacklist.exportStream(sessionOf(req).account, req.body), '黑名单.xlsx'),
     );
   };
 }

@@ -42,7 +42,10 @@ type Row = { id: number; account_id: number | null; phone: string; source: numbe
  * numbers that replied an unsubscribe word go on the blacklist of the account the uplink belongs to.
  * One statement for the batch; a number already there stays as it was. Returns how many were added.
  */
-export async function blacklistUnsubscribes(trx: Transaction<Database>, rows: readonly { account_id: number; phone: string; content: string; received_at: Date | string }[]): Promise<number> {
+export async function blacklistUnsubscribes(
+  trx: Transaction<Database>,
+  rows: readonly { account_id: number; phone: string; content: string; received_at: Date | string }[],
+): Promise<number> {
   const hits = rows.filter((r) => r.phone && isUnsubscribe(r.content));
   if (!hits.length) return 0;
   const r = await sql<{ id: number }>`
@@ -100,7 +103,15 @@ export class BlacklistService {
       .limit(paging.size)
       .offset(paging.offset)
       .execute();
-    const total = rows.length ? Number(rows[0].total) : Number((await this.filtered(me, scope, f).select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow()).n);
+    const total = rows.length
+      ? Number(rows[0].total)
+      : Number(
+          (
+            await this.filtered(me, scope, f)
+              .select((eb) => eb.fn.countAll<string | number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
     return listPage(
       rows.map((r, i) => this.toRow(r, paging.offset + i + 1, byId)),
       total,
@@ -143,7 +154,9 @@ export class BlacklistService {
   async exportStream(me: Account, f: BlacklistFilter): Promise<NodeJS.ReadableStream> {
     const scope = await this.scopeOf(me);
     const byId = new Map(scope.map((a) => [a.id, a]));
-    const { n } = await this.filtered(me, scope, f).select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    const { n } = await this.filtered(me, scope, f)
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .executeTakeFirstOrThrow();
     const total = Number(n);
     if (total > EXPORT_MAX) throw errors.refused(BLACKLIST_MSG.exportTooMany);
     if (total === 0) throw errors.refused(BLACKLIST_MSG.exportNoData);
@@ -163,7 +176,12 @@ export class BlacklistService {
       entity: 'entities/blacklist',
       columns: [
         { key: 'rownum', width: 8 },
-        ...(agent ? [{ key: 'clientid', width: 12 }, { key: 'clientName', width: 28 }] : []),
+        ...(agent
+          ? [
+              { key: 'clientid', width: 12 },
+              { key: 'clientName', width: 28 },
+            ]
+          : []),
         { key: 'phone', width: 16 },
         { key: 'sourceStr', field: 'source', width: 12 },
         { key: 'remark', width: 30 },

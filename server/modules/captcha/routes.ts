@@ -27,7 +27,9 @@ export function captchaRoutes(ctx: AppContext, captcha: CaptchaService): Fastify
   const token = okOf(ctx, { type: 'object', required: ['token'], properties: { token: { type: 'string', title: '一次性令牌（登录、注册时回传）' } } });
   return async (plugin) => {
     const app = api(plugin);
-    app.get('/captcha/slider', route({ tag: TAG, summary: '获取滑块验证挑战', access: 'public', response: challenge }), async () => ok({ server: await captcha.sliderChallenge() }));
+    app.get('/captcha/slider', route({ tag: TAG, summary: '获取滑块验证挑战', access: 'public', response: challenge }), async () =>
+      ok({ server: await captcha.sliderChallenge() }),
+    );
 
     app.post(
       '/captcha/slider/verify',

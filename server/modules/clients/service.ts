@@ -34,7 +34,8 @@ export class ClientsService {
       .where('status', 'not in', HIDDEN_STATUSES)
       .orderBy('id');
     // 0 domestic, 1 international: accounts allowed that range (2 = both)
-    if (opts.phoneInoutType === PhoneInoutType.Domestic || opts.phoneInoutType === PhoneInoutType.International) q = q.where('phone_inout_type', 'in', [opts.phoneInoutType, PhoneInoutType.Both]);
+    if (opts.phoneInoutType === PhoneInoutType.Domestic || opts.phoneInoutType === PhoneInoutType.International)
+      q = q.where('phone_inout_type', 'in', [opts.phoneInoutType, PhoneInoutType.Both]);
     return q.execute();
   }
 

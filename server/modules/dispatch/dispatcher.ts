@@ -181,7 +181,10 @@ class Channel {
     return this.route.name;
   }
   serves(m: ClaimedMessage): boolean {
-    return this.all || channelServes({ carriers: this.route.carriers ?? [], international: this.route.international ?? false, smsTypes: this.route.smsTypes ?? [] }, m.carrier, m.smstype);
+    return (
+      this.all ||
+      channelServes({ carriers: this.route.carriers ?? [], international: this.route.international ?? false, smsTypes: this.route.smsTypes ?? [] }, m.carrier, m.smstype)
+    );
   }
   /**
    * 'yes': bound, or unbound for less than failoverMs; 'no': unbound for longer, or out of routing
@@ -236,10 +239,11 @@ class Channel {
       if (idx - this.writtenIdx >= 10) {
         this.written.fill(0);
         this.writtenInWindow = 0;
-      } else for (let i = this.writtenIdx + 1; i <= idx; i++) {
-        this.writtenInWindow -= this.written[i % 10];
-        this.written[i % 10] = 0;
-      }
+      } else
+        for (let i = this.writtenIdx + 1; i <= idx; i++) {
+          this.writtenInWindow -= this.written[i % 10];
+          this.written[i % 10] = 0;
+        }
       if (idx > this.writtenIdx) this.writtenIdx = idx;
       if (this.writtenInWindow + n <= max || (this.writtenInWindow === 0 && n > max)) {
         this.written[idx % 10] += n;
@@ -375,15 +379,28 @@ function outcomeOf(m: ClaimedMessage, r: SubmitResult | undefined): Outcome {
   switch (r.status) {
     case 'accepted':
       return {
-        id: m.id, state: SendRecordStatus.Submitted, msgId: String(r.msgId).slice(0, 64), code: '', report: '', delayMs: 0,
+        id: m.id,
+        state: SendRecordStatus.Submitted,
+        msgId: String(r.msgId).slice(0, 64),
+        code: '',
+        report: '',
+        delayMs: 0,
         ...(r.parts && r.parts.length > 1 ? { parts: r.parts.map((x) => String(x).slice(0, 64)) } : {}),
       };
     case 'rejected':
       return { id: m.id, state: SendRecordStatus.SubmitFailed, msgId: null, code: String(r.code).slice(0, 32), report: '', delayMs: 0 };
     case 'retry':
       // a carrier's system error is the channel's (it is routed again), unless it keeps saying so for this message
-      if (r.code === SYSERR_CODE && (m.attempts ?? 0) >= SYSERR_MAX_ATTEMPTS - 1) return { id: m.id, state: SendRecordStatus.SubmitFailed, msgId: null, code: r.code, report: '', delayMs: 0 };
-      return { id: m.id, state: SendRecordStatus.NotSent, msgId: null, code: String(r.code).slice(0, 32), report: '', delayMs: Math.min(60_000, Math.max(50, Math.round(r.afterMs) || 0)) };
+      if (r.code === SYSERR_CODE && (m.attempts ?? 0) >= SYSERR_MAX_ATTEMPTS - 1)
+        return { id: m.id, state: SendRecordStatus.SubmitFailed, msgId: null, code: r.code, report: '', delayMs: 0 };
+      return {
+        id: m.id,
+        state: SendRecordStatus.NotSent,
+        msgId: null,
+        code: String(r.code).slice(0, 32),
+        report: '',
+        delayMs: Math.min(60_000, Math.max(50, Math.round(r.afterMs) || 0)),
+      };
     default:
       return { id: m.id, state: SendRecordStatus.Submitted, msgId: null, code: UNCONFIRMED, report: String(r.code).slice(0, 64), delayMs: 0 };
   }
@@ -400,13 +417,33 @@ export function receiptRow(r: Receipt) {
     errorCode: r.delivered ? '' : (err && !/^0+$/.test(err) ? err : stat || 'UNDELIV').slice(0, 32),
     report: stat,
     doneAt: r.doneAt instanceof Date && !Number.isNaN(r.doneAt.getTime()) ? r.doneAt : new Date(),
-    ...(r.phone ? { phone: String(r.phone).replace(/^\+?86(?=1\d{10}$)/, '').slice(0, 32) } : {}),
+    ...(r.phone
+      ? {
+          phone: String(r.phone)
+            .replace(/^\+?86(?=1\d{10}$)/, '')
+            .slice(0, 32),
+        }
+      : {}),
   };
 }
 
 export class Dispatcher {
   readonly workerId: string;
-  readonly stats: DispatcherStats = { claimed: 0, accepted: 0, rejected: 0, retried: 0, unconfirmed: 0, receiptsStored: 0, receiptsApplied: 0, expanded: 0, mo: 0, recovered: 0, marked: 0, matchedUnconfirmed: 0, errors: 0 };
+  readonly stats: DispatcherStats = {
+    claimed: 0,
+    accepted: 0,
+    rejected: 0,
+    retried: 0,
+    unconfirmed: 0,
+    receiptsStored: 0,
+    receiptsApplied: 0,
+    expanded: 0,
+    mo: 0,
+    recovered: 0,
+    marked: 0,
+    matchedUnconfirmed: 0,
+    errors: 0,
+  };
   private readonly o: Required<Omit<DispatcherOptions, 'hooks' | 'workerId'>>;
   private readonly hooks: DispatchHooks;
   private running = false;
@@ -521,7 +558,12 @@ export class Dispatcher {
 
   /** Receipts from the link: applied, or stored to wait (the SMSC is acknowledged once this resolves). */
   async handleReceipts(rs: Receipt[], channel = ''): Promise<void> {
-    const { applied, stored } = await applyOrStoreReceipts(this.db, this.ctx, rs.map((r) => ({ ...receiptRow(r), channel })), this.hooks.reports);
+    const { applied, stored } = await applyOrStoreReceipts(
+      this.db,
+      this.ctx,
+      rs.map((r) => ({ ...receiptRow(r), channel })),
+      this.hooks.reports,
+    );
     this.stats.receiptsApplied += applied;
     this.stats.receiptsStored += stored;
     if (stored) this.applierWake.wake();
@@ -564,7 +606,12 @@ export class Dispatcher {
     if (unrouted.length) {
       if (waiting.length) this.ctx.log.warn(`dispatch ${this.workerId}: ${waiting.length} messages wait: no healthy channel for them`);
       const byId = new Map(batch.map((m) => [m.id, m]));
-      await this.record(toOutcomes(unrouted.map((r) => byId.get(r.ref)!), unrouted));
+      await this.record(
+        toOutcomes(
+          unrouted.map((r) => byId.get(r.ref)!),
+          unrouted,
+        ),
+      );
     }
     await Promise.all([...groups].map(([c, ms]) => this.sendOn(c, ms).finally(() => c.leave())));
     this.ctx.log.debug(`dispatch ${batch.length}: claim ${(TC - T0).toFixed(0)} ms, submit and record ${(performance.now() - TC).toFixed(0)} ms`);
@@ -672,7 +719,15 @@ export class Dispatcher {
       let ok = false;
       try {
         const now = this.ctx.now();
-        ok = await markWritten(this.db, this.workerId, slice[0].lease, slice.map((m) => m.id), now, new Date(now.getTime() + this.o.leaseMs), c.name);
+        ok = await markWritten(
+          this.db,
+          this.workerId,
+          slice[0].lease,
+          slice.map((m) => m.id),
+          now,
+          new Date(now.getTime() + this.o.leaseMs),
+          c.name,
+        );
         if (!ok) this.ctx.log.warn(`dispatch ${this.workerId}: lease lost, ${batch.length - i} claimed messages not submitted`);
       } catch (err) {
         this.logError('mark written', err);
@@ -703,7 +758,8 @@ export class Dispatcher {
       );
     }
     const results = (await Promise.all(slices)).flat();
-    for (const m of batch.slice(i)) results.push(handBack ? { ref: m.id, status: 'retry', code: 'CHANNEL_OUT', afterMs: 50 } : { ref: m.id, status: 'retry', code: 'NOT_WRITTEN', afterMs: 1000 });
+    for (const m of batch.slice(i))
+      results.push(handBack ? { ref: m.id, status: 'retry', code: 'CHANNEL_OUT', afterMs: 50 } : { ref: m.id, status: 'retry', code: 'NOT_WRITTEN', afterMs: 1000 });
     if (handBack) this.ctx.log.warn(`dispatch ${this.workerId}: channel ${c.name || '(SMPP_URL)'} out of routing: ${batch.length - i} messages routed again`);
     await this.record(toOutcomes(batch, results));
   }
@@ -728,7 +784,8 @@ export class Dispatcher {
     }
     k.accepted += accepted;
     const change = c.feedback(Date.now(), accepted, throttled, syserr, pauseMs);
-    if (change === 'fault') this.ctx.log.warn(`dispatch ${this.workerId}: channel ${c.name || '(SMPP_URL)'} answers ESME_RSYSERR: out of routing, one message a second until it accepts again`);
+    if (change === 'fault')
+      this.ctx.log.warn(`dispatch ${this.workerId}: channel ${c.name || '(SMPP_URL)'} answers ESME_RSYSERR: out of routing, one message a second until it accepts again`);
     else if (change === 'throttled') this.ctx.log.warn(`dispatch ${this.workerId}: channel ${c.name || '(SMPP_URL)'} throttles (write budget ${c.budget.size})`);
     else if (change === 'recovered') this.ctx.log.info(`dispatch ${this.workerId}: channel ${c.name || '(SMPP_URL)'} accepts again`);
     // requests without an answer (the link failed) are unconfirmed

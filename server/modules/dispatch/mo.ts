@@ -50,7 +50,15 @@ async function extensionCandidates(db: Kysely<Database> | Transaction<Database>,
     readings.push({ id: Number(rest.slice(0, k)), ext: rest.slice(k) });
   }
   if (!readings.length) return [];
-  const accounts = await db.selectFrom('accounts').select(['id', 'needextend']).where('id', 'in', readings.map((r) => r.id)).execute();
+  const accounts = await db
+    .selectFrom('accounts')
+    .select(['id', 'needextend'])
+    .where(
+      'id',
+      'in',
+      readings.map((r) => r.id),
+    )
+    .execute();
   const extend = new Map(accounts.map((a) => [a.id, a.needextend === 1]));
   return readings.filter((r) => extend.has(r.id) && (r.ext === '' || extend.get(r.id)));
 }

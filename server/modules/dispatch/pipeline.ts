@@ -11,7 +11,17 @@ import { enqueueSmppMo, enqueueSmppReceipts } from '../smpp-server';
 import { Pusher } from '../push';
 import { createSmscLink, type SmscLinkHandle } from '../smsc';
 import fs from 'node:fs';
-import { checkChannels, ChannelConfigError, describeSmsc, parseChannel, parseChannelTable, parseSmppUrl, simulatorSettingsFromEnv, DEFAULT_FAILOVER_MS, type ChannelSpec } from '../smsc';
+import {
+  checkChannels,
+  ChannelConfigError,
+  describeSmsc,
+  parseChannel,
+  parseChannelTable,
+  parseSmppUrl,
+  simulatorSettingsFromEnv,
+  DEFAULT_FAILOVER_MS,
+  type ChannelSpec,
+} from '../smsc';
 import { startSimulator, type Simulator, type SimulatorSettings } from '../smsc';
 import type { SmscLink } from '../smsc';
 import { Dispatcher, type ChannelRoute, type DispatchHooks, type DispatcherOptions } from './dispatcher';
@@ -75,7 +85,18 @@ export async function loadChannels(ctx: Pick<AppContext, 'db' | 'log'>, file: st
       ctx.log.warn(`channel ${r.name}: defined in SMPP_CHANNELS too, the database row is not used`);
       continue;
     }
-    channels.push(parseChannel({ name: r.name, url: r.url, carriers: r.carriers, international: r.international, sms_types: r.sms_types, priority: r.priority, weight: r.weight, max_per_second: r.max_per_second }));
+    channels.push(
+      parseChannel({
+        name: r.name,
+        url: r.url,
+        carriers: r.carriers,
+        international: r.international,
+        sms_types: r.sms_types,
+        priority: r.priority,
+        weight: r.weight,
+        max_per_second: r.max_per_second,
+      }),
+    );
   }
   checkChannels(channels);
   return { channels, failoverMs };
@@ -92,7 +113,13 @@ export function pushHooks(wake: () => void = () => {}): Required<DispatchHooks> 
       // needreport 2: receipts for the account's SMPP receiver session (issue 24, docs/api-smpp.md)
       await enqueueSmppReceipts(trx, rows, new Date());
       const accounts = [...new Set(rows.map((r) => r.account_id))];
-      const wanted = await trx.selectFrom('accounts').select('id').where('id', 'in', accounts).where('needreport', '=', NeedReport.SimplePush).where('deliveryurl', '<>', '').execute();
+      const wanted = await trx
+        .selectFrom('accounts')
+        .select('id')
+        .where('id', 'in', accounts)
+        .where('needreport', '=', NeedReport.SimplePush)
+        .where('deliveryurl', '<>', '')
+        .execute();
       if (!wanted.length) return;
       const ids = new Set(wanted.map((a) => a.id));
       const mine = await trx
@@ -101,7 +128,11 @@ export function pushHooks(wake: () => void = () => {}): Required<DispatchHooks> 
         .where(sql<boolean>`id = any(${rows.filter((r) => ids.has(r.account_id)).map((r) => r.id)}::int[])`)
         .orderBy('id')
         .execute();
-      const tasks = await trx.selectFrom('sms_tasks').select(['id', 'uid']).where('id', 'in', [...new Set(mine.map((r) => r.task_id))]).execute();
+      const tasks = await trx
+        .selectFrom('sms_tasks')
+        .select(['id', 'uid'])
+        .where('id', 'in', [...new Set(mine.map((r) => r.task_id))])
+        .execute();
       const uid = new Map(tasks.map((t) => [t.id, t.uid]));
       const n = await enqueueReports(
         trx,
@@ -200,7 +231,16 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
       let cur = named.get(spec.name);
       if (!cur || cur.key !== channelKey(spec)) cur = { key: channelKey(spec), link: createSmscLink(spec.cfg, ctx.log), spec };
       into.set(spec.name, { ...cur, spec });
-      return { name: spec.name, link: cur.link, carriers: spec.carriers, international: spec.international, smsTypes: spec.smsTypes, priority: spec.priority, weight: spec.weight, maxPerSecond: spec.maxPerSecond };
+      return {
+        name: spec.name,
+        link: cur.link,
+        carriers: spec.carriers,
+        international: spec.international,
+        smsTypes: spec.smsTypes,
+        priority: spec.priority,
+        weight: spec.weight,
+        maxPerSecond: spec.maxPerSecond,
+      };
     });
   const initial: SmscLink | ChannelRoute[] = table.channels.length ? routesOf(table.channels, named) : (await defaultLink()).link;
 
@@ -252,15 +292,25 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
     void p.finally(() => closing.delete(p));
     signature = sig;
     current = next;
-    ctx.log.info(`dispatch: channel table changed: ${next.length ? next.map((c) => `${c.name} ${describeSmsc(c.cfg)} (priority ${c.priority}, weight ${c.weight})`).join(', ') : 'none (the default link)'}`);
+    ctx.log.info(
+      `dispatch: channel table changed: ${next.length ? next.map((c) => `${c.name} ${describeSmsc(c.cfg)} (priority ${c.priority}, weight ${c.weight})`).join(', ') : 'none (the default link)'}`,
+    );
     return true;
   }
 
   const reloadMs = opts.reloadMs ?? int(process.env, 'DISPATCH_CHANNEL_RELOAD_MS', 0, 3_600_000) ?? 2000;
-  const timer = reloadMs > 0 ? setInterval(() => {
-    if (reloading) return;
-    reloading = reload().then(() => undefined, (err: unknown) => ctx.log.error({ err }, 'dispatch: channel reload failed')).finally(() => (reloading = null));
-  }, reloadMs) : null;
+  const timer =
+    reloadMs > 0
+      ? setInterval(() => {
+          if (reloading) return;
+          reloading = reload()
+            .then(
+              () => undefined,
+              (err: unknown) => ctx.log.error({ err }, 'dispatch: channel reload failed'),
+            )
+            .finally(() => (reloading = null));
+        }, reloadMs)
+      : null;
   timer?.unref();
 
   let stopped = false;

@@ -153,8 +153,16 @@ export async function claimBatch(db: Kysely<Database>, owner: string, now: Date,
       where t.id = any(${taskIds}::int[]) and t.status in (${TaskStatus.Processing}, ${TaskStatus.Waiting})`.execute(trx);
     const byId = new Map(tasks.rows.map((t) => [t.id, t]));
     return rows.map((m) => ({
-      id: m.id, task_id: m.task_id, account_id: m.account_id, phone: m.phone, content: m.content ?? byId.get(m.task_id)?.content ?? '',
-      carrier: m.carrier, smstype: byId.get(m.task_id)?.smstype ?? 0, lease: leaseId, extension: byId.get(m.task_id)?.extension ?? '', attempts: m.attempts,
+      id: m.id,
+      task_id: m.task_id,
+      account_id: m.account_id,
+      phone: m.phone,
+      content: m.content ?? byId.get(m.task_id)?.content ?? '',
+      carrier: m.carrier,
+      smstype: byId.get(m.task_id)?.smstype ?? 0,
+      lease: leaseId,
+      extension: byId.get(m.task_id)?.extension ?? '',
+      attempts: m.attempts,
     }));
   });
 }
@@ -235,7 +243,12 @@ export async function applyDeltas(trx: Tx, ctx: Pick<AppContext, 'now'>, deltas:
   }
   if (deltas.dequeued.size) await completeTasks(trx, [...deltas.dequeued], now);
   const refund = deltas.refundTasks();
-  if (refund.length) await settleRefunds(trx, ctx, refund.sort((a, b) => a - b));
+  if (refund.length)
+    await settleRefunds(
+      trx,
+      ctx,
+      refund.sort((a, b) => a - b),
+    );
 }
 
 /** Tasks (0 Processing / 2 Sending) without a message in 0 or 7, nor a chunk still to write → 3 Completed. */
@@ -586,7 +599,12 @@ function receiptDeltas(rows: readonly AppliedReport[]): Deltas {
   return deltas;
 }
 
-interface InflightHit { message_id: number; msg_id: string; submitted_at: Date; r: Pick<ReceiptRow, 'state' | 'errorCode' | 'report' | 'doneAt'> }
+interface InflightHit {
+  message_id: number;
+  msg_id: string;
+  submitted_at: Date;
+  r: Pick<ReceiptRow, 'state' | 'errorCode' | 'report' | 'doneAt'>;
+}
 
 /**
  * Receipts of parts of long messages (their in-flight rows just deleted): each part's state is
@@ -605,7 +623,17 @@ async function settleParts(trx: Tx, hits: readonly (InflightHit & { part: number
       ${hits.map((x) => x.r.errorCode)}::text[], ${hits.map((x) => x.r.report)}::text[], ${hits.map((x) => iso(x.r.doneAt))}::timestamptz[])
       as u(id, part, state, error_code, report, done_at)
     where p.message_id = u.id and p.part = u.part`.execute(trx);
-  const all = await sql<{ message_id: number; part: number; parts: number; msg_id: string; state: number | null; error_code: string; report: string; done_at: Date | null; submitted_at: Date }>`
+  const all = await sql<{
+    message_id: number;
+    part: number;
+    parts: number;
+    msg_id: string;
+    state: number | null;
+    error_code: string;
+    report: string;
+    done_at: Date | null;
+    submitted_at: Date;
+  }>`
     select message_id, part, parts, msg_id, state, error_code, report, done_at, submitted_at from sms_message_parts
     where message_id = any(${ids}::int[]) order by message_id, part`.execute(trx);
   const byMessage = new Map<number, typeof all.rows>();

@@ -249,7 +249,8 @@ export async function firstColumnErrors(f: ResolvedUpload, o: { international?: 
     }
   } catch (e) {
     if (e instanceof ApiError) throw e;
-    if (e instanceof SpreadsheetError && (e.reason === 'tooLarge' || e.reason === 'tooManyCells' || e.reason === 'tooManyStrings')) throw new ApiError(400, PARSE_MESSAGES.tooLarge);
+    if (e instanceof SpreadsheetError && (e.reason === 'tooLarge' || e.reason === 'tooManyCells' || e.reason === 'tooManyStrings'))
+      throw new ApiError(400, PARSE_MESSAGES.tooLarge);
     throw new ApiError(400, PARSE_MESSAGES.failed);
   }
   return out;

@@ -21,7 +21,6 @@ import { TemplateType } from '../../../common/generated/schemas';
 
 const TAG = '文件服务';
 
-
 /** a flag as forms post it: 1 / true */
 const flag = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true';
 const TXT = 'text/plain; charset=utf-8';
@@ -50,7 +49,12 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
     type: 'object',
     title: '合并后的文件',
     required: ['importFilePath', 'fileName', 'fileMd5', 'size'],
-    properties: { importFilePath: { type: 'string', title: '文件路径' }, fileName: { type: 'string', title: '文件名' }, fileMd5: { type: 'string', title: '文件 MD5' }, size: { type: 'integer', title: '文件大小（字节）' } },
+    properties: {
+      importFilePath: { type: 'string', title: '文件路径' },
+      fileName: { type: 'string', title: '文件名' },
+      fileMd5: { type: 'string', title: '文件 MD5' },
+      size: { type: 'integer', title: '文件大小（字节）' },
+    },
   });
   const deleted = okOf(ctx, { type: 'object', properties: { deleted: { type: 'boolean', title: '已删除' } } });
   const parsed: JsonSchema = okOf(ctx, { type: 'object', title: '解析结果', additionalProperties: true });
@@ -72,10 +76,8 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
       async (req) => ok(await files.check(sessionOf(req).account, req.body)),
     );
 
-    app.post(
-      '/file/progress',
-      route({ tag: TAG, summary: '上传进度：已保存的分片与百分比', access: 'session', body: keyParams, response: uploadStatus }),
-      async (req) => ok(await files.progress(sessionOf(req).account, req.body)),
+    app.post('/file/progress', route({ tag: TAG, summary: '上传进度：已保存的分片与百分比', access: 'session', body: keyParams, response: uploadStatus }), async (req) =>
+      ok(await files.progress(sessionOf(req).account, req.body)),
     );
 
     app.post(
@@ -90,7 +92,10 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
         response: chunkSaved,
       }),
       async (req) => {
-        const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+        const type = String(req.headers['content-type'] ?? '')
+          .split(';')[0]
+          .trim()
+          .toLowerCase();
         if (type !== 'application/octet-stream') throw new ApiError(400, FILE_MESSAGES.badChunk);
         const length = req.headers['content-length'];
         const declared = length === undefined ? undefined : Number(length);
@@ -127,7 +132,8 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
       '/send/parsefile',
       route({
         tag: '短信发送',
-        summary: '解析已上传的号码文件（txt、csv、xlsx，流式读取）：号码总数、错误数、重复数与各运营商数量；international=1 为国际号码；templateType=1（变量文件）由变量短信模块解析',
+        summary:
+          '解析已上传的号码文件（txt、csv、xlsx，流式读取）：号码总数、错误数、重复数与各运营商数量；international=1 为国际号码；templateType=1（变量文件）由变量短信模块解析',
         access: 'session',
         body: request(ctx, 'params/file-parse'),
         response: parsed,
@@ -171,7 +177,10 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
           });
           bad = parsed ? parsed.check.invalidNumbers : await firstColumnErrors(await resolveUpload(ctx, me, b.importFilePath), { international: intl, all: true });
         }
-        return reply.header('content-type', TXT).header('content-disposition', attachment('错误号码.txt')).send(bad.length ? `${bad.join('\r\n')}\r\n` : '');
+        return reply
+          .header('content-type', TXT)
+          .header('content-disposition', attachment('错误号码.txt'))
+          .send(bad.length ? `${bad.join('\r\n')}\r\n` : '');
       },
     );
 
@@ -187,7 +196,10 @@ export function fileRoutes(ctx: AppContext, files: FileService): FastifyPluginAs
       async (req, reply) => {
         const b = req.body;
         const lines = await firstColumnErrors(await resolveUpload(ctx, sessionOf(req).account, b.importFilePath), { international: flag(b.international) });
-        return reply.header('content-type', TXT).header('content-disposition', attachment('错误号码.txt')).send(lines.length ? `${lines.join('\r\n')}\r\n` : '');
+        return reply
+          .header('content-type', TXT)
+          .header('content-disposition', attachment('错误号码.txt'))
+          .send(lines.length ? `${lines.join('\r\n')}\r\n` : '');
       },
     );
 

@@ -66,7 +66,6 @@ export const FILE_MESSAGES = {
   badChunk: '分片不正确',
 } as const;
 
-
 /** an importFilePath: a random token and the type's extension (nothing else, no folders) */
 export const IMPORT_FILE_PATH = /^([A-Za-z0-9_-]{24})\.(txt|csv|xlsx)$/;
 const MD5_HEX = /^[0-9a-fA-F]{32}$/;
@@ -214,7 +213,7 @@ async function readChunkFile(file: string, buf: Buffer): Promise<number> {
 
 /** Writes `n` bytes of `buf` at `position`. */
 async function writeAt(fh: fs.promises.FileHandle, buf: Buffer, n: number, position: number) {
-  for (let done = 0; done < n; ) done += (await fh.write(buf, done, n - done, position + done)).bytesWritten;
+  for (let done = 0; done < n;) done += (await fh.write(buf, done, n - done, position + done)).bytesWritten;
 }
 
 /** Swallows a promise's rejection for the time it is not awaited (it is awaited later, or dropped on an earlier error). */
@@ -386,10 +385,19 @@ export class FileService {
   }
 
   private async row(me: Pick<Account, 'id'>, k: UploadKey) {
-    return this.ctx.db.selectFrom('file_uploads').selectAll().where('account_id', '=', me.id).where('file_md5', '=', k.fileMd5).where('file_size', '=', k.fileSize).executeTakeFirst();
+    return this.ctx.db
+      .selectFrom('file_uploads')
+      .selectAll()
+      .where('account_id', '=', me.id)
+      .where('file_md5', '=', k.fileMd5)
+      .where('file_size', '=', k.fileSize)
+      .executeTakeFirst();
   }
 
-  private async status(me: Pick<Account, 'id'>, row: { file_name: string; file_md5: string; file_size: number; chunk_size: number; chunk_count: number; state: number; stored_name: string | null }): Promise<UploadStatus> {
+  private async status(
+    me: Pick<Account, 'id'>,
+    row: { file_name: string; file_md5: string; file_size: number; chunk_size: number; chunk_count: number; state: number; stored_name: string | null },
+  ): Promise<UploadStatus> {
     const done = row.state === FileUploadState.Done && !!row.stored_name;
     const uploadedChunks = done ? [] : await chunksOnDisk(chunkDir(this.ctx, me.id, { fileMd5: row.file_md5, fileSize: row.file_size }), row.chunk_count);
     return {
@@ -427,7 +435,13 @@ export class FileService {
     const row = await this.ctx.db.transaction().execute(async (trx) => {
       if (!known) {
         await trx.selectFrom('accounts').select('id').where('id', '=', me.id).forUpdate().executeTakeFirst();
-        const again = await trx.selectFrom('file_uploads').select('id').where('account_id', '=', me.id).where('file_md5', '=', k.fileMd5).where('file_size', '=', k.fileSize).executeTakeFirst();
+        const again = await trx
+          .selectFrom('file_uploads')
+          .select('id')
+          .where('account_id', '=', me.id)
+          .where('file_md5', '=', k.fileMd5)
+          .where('file_size', '=', k.fileSize)
+          .executeTakeFirst();
         if (!again) {
           await assertPendingRoom(this.ctx, trx, me.id);
           await assertQuota(this.ctx, trx, me, k.fileSize);
@@ -532,11 +546,17 @@ export class FileService {
       .updateTable('file_uploads')
       .set({ state: FileUploadState.Merging, merge_started_at: now, updated_at: now })
       .where('id', '=', existing.id)
-      .where((eb) => eb.or([eb('state', '=', FileUploadState.Uploading), eb.and([eb('state', '=', FileUploadState.Merging), eb('merge_started_at', '<', new Date(now.getTime() - MERGE_LEASE_MS))])]))
+      .where((eb) =>
+        eb.or([
+          eb('state', '=', FileUploadState.Uploading),
+          eb.and([eb('state', '=', FileUploadState.Merging), eb('merge_started_at', '<', new Date(now.getTime() - MERGE_LEASE_MS))]),
+        ]),
+      )
       .returningAll()
       .executeTakeFirst();
     if (!claimed) throw new ApiError(400, FILE_MESSAGES.busy);
-    const release = () => this.ctx.db.updateTable('file_uploads').set({ state: FileUploadState.Uploading, merge_started_at: null, updated_at: this.ctx.now() }).where('id', '=', claimed.id).execute();
+    const release = () =>
+      this.ctx.db.updateTable('file_uploads').set({ state: FileUploadState.Uploading, merge_started_at: null, updated_at: this.ctx.now() }).where('id', '=', claimed.id).execute();
     const dir = chunkDir(this.ctx, me.id, k);
     if ((await chunksOnDisk(dir, claimed.chunk_count)).length !== claimed.chunk_count) {
       await release();
@@ -719,7 +739,12 @@ export class FileService {
         const st = await fs.promises.stat(dir).catch(() => null);
         // a chunk came in lately: kept, and looked at again when that is as old
         if (st && st.mtimeMs >= cutoff.getTime()) {
-          await this.ctx.db.updateTable('file_uploads').set({ updated_at: new Date(Math.min(st.mtimeMs, nowMs)) }).where('id', '=', c.id).where('updated_at', '<', cutoff).execute();
+          await this.ctx.db
+            .updateTable('file_uploads')
+            .set({ updated_at: new Date(Math.min(st.mtimeMs, nowMs)) })
+            .where('id', '=', c.id)
+            .where('updated_at', '<', cutoff)
+            .execute();
         } else stale.push(c.id);
       }
       const gone = stale.length
@@ -754,9 +779,9 @@ export class FileService {
       }
       if (!leftovers.length) continue;
       const live = new Set(
-        (await this.ctx.db.selectFrom('file_uploads').select(['file_md5', 'file_size']).where('account_id', '=', accountId).where('state', '<>', FileUploadState.Done).execute()).map(
-          (r) => `c${r.file_md5}-${r.file_size}`,
-        ),
+        (
+          await this.ctx.db.selectFrom('file_uploads').select(['file_md5', 'file_size']).where('account_id', '=', accountId).where('state', '<>', FileUploadState.Done).execute()
+        ).map((r) => `c${r.file_md5}-${r.file_size}`),
       );
       for (const name of leftovers) {
         if (live.has(name)) continue;

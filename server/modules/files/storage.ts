@@ -66,7 +66,12 @@ export async function usageOf(ctx: Pick<AppContext, 'db' | 'dataDir'>, q: Pick<A
 const mb = (n: number) => (n / MB).toFixed(n < 10 * MB ? 1 : 0);
 
 /** Refuses an upload of `incoming` bytes that would pass the account's quota. */
-export async function assertQuota(ctx: Pick<AppContext, 'db' | 'dataDir' | 'config'>, q: Pick<AppContext['db'], 'selectFrom'>, account: Pick<Account, 'id' | 'clientid'>, incoming: number): Promise<number> {
+export async function assertQuota(
+  ctx: Pick<AppContext, 'db' | 'dataDir' | 'config'>,
+  q: Pick<AppContext['db'], 'selectFrom'>,
+  account: Pick<Account, 'id' | 'clientid'>,
+  incoming: number,
+): Promise<number> {
   const quota = ctx.config.uploadQuotaMb * MB;
   const used = await usageOf(ctx, q, account);
   if (used + incoming > quota) throw new ApiError(400, `${STORAGE_MESSAGES.quota}（已用 ${mb(used)} MB，上限 ${mb(quota)} MB）`);

@@ -76,7 +76,7 @@ export async function registerOpenApi(app: FastifyInstance, platformName: string
     transform: ({ schema, url, route }) => {
       if (!url.startsWith('/api/')) return { schema: { ...(schema as Json), hide: true }, url };
       const own = (schema ?? {}) as Json;
-      const access = (route.config)?.access ?? 'session';
+      const access = route.config?.access ?? 'session';
       const s: Json = { summary: own.summary, tags: own.tags };
       s.description = [ACCESS_NOTES[access], own.description ?? ''].filter(Boolean).join('；');
       if (own.querystring) s.querystring = plainSchema(own.querystring);
@@ -96,8 +96,7 @@ export function openApiDocument(app: FastifyInstance): OpenApiView {
   return (app as unknown as { swagger(): OpenApiView }).swagger();
 }
 
-const esc = (s: unknown) =>
-  String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const esc = (s: unknown) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function typeText(s: SchemaView | undefined): string {
   if (!s) return '';
@@ -154,7 +153,10 @@ export function renderApiHtml(doc: OpenApiView, generatedAt: string): string {
       const params = paramsOf(o.op);
       const table = params.length
         ? `<table><thead><tr><th>参数</th><th>位置</th><th>必填</th><th>类型</th><th>说明</th></tr></thead><tbody>${params
-            .map((r) => `<tr><td><code>${esc(r.name)}</code></td><td>${esc(r.where)}</td><td>${r.required ? '是' : '否'}</td><td>${esc(r.type)}</td><td>${esc(r.description)}</td></tr>`)
+            .map(
+              (r) =>
+                `<tr><td><code>${esc(r.name)}</code></td><td>${esc(r.where)}</td><td>${r.required ? '是' : '否'}</td><td>${esc(r.type)}</td><td>${esc(r.description)}</td></tr>`,
+            )
             .join('')}</tbody></table>`
         : '<p class="none">无参数</p>';
       return `<section class="op" id="${anchor(o)}"><h3><span class="m ${o.method.toLowerCase()}">${o.method}</span> <code>${esc(o.path)}</code></h3>

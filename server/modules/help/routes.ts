@@ -23,24 +23,34 @@ function download(reply: FastifyReply, body: string | NodeJS.ReadableStream, fil
 export function helpRoutes(ctx: AppContext, docs: HelpDocs): FastifyPluginAsync {
   return async (app) => {
     const TAG = '帮助文档';
-    app.get('/help/openapi.json', route({ tag: TAG, summary: 'HTTP 接口的 OpenAPI 描述（JSON）', access: 'session', response: { description: 'OpenAPI 3 文档', type: 'object' } }), async () =>
-      openApiDocument(app),
+    app.get(
+      '/help/openapi.json',
+      route({ tag: TAG, summary: 'HTTP 接口的 OpenAPI 描述（JSON）', access: 'session', response: { description: 'OpenAPI 3 文档', type: 'object' } }),
+      async () => openApiDocument(app),
     );
 
-    app.get('/help/httpsdoc', route({ tag: TAG, summary: 'HTTP 接口文档（由本接口描述生成的 HTML）', access: 'session', response: fileReply('text/html') }), async (_req, reply) => {
-      const html = renderApiHtml(openApiDocument(app), formatDateTime(ctx.now()));
-      reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
-      return download(reply, html, `${ctx.config.platformName}HTTP接口文档.html`, 'text/html; charset=utf-8');
-    });
+    app.get(
+      '/help/httpsdoc',
+      route({ tag: TAG, summary: 'HTTP 接口文档（由本接口描述生成的 HTML）', access: 'session', response: fileReply('text/html') }),
+      async (_req, reply) => {
+        const html = renderApiHtml(openApiDocument(app), formatDateTime(ctx.now()));
+        reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
+        return download(reply, html, `${ctx.config.platformName}HTTP接口文档.html`, 'text/html; charset=utf-8');
+      },
+    );
 
     for (const doc of HELP_DOCS) {
       if (!doc.stem) continue;
       const summary = `${doc.title}下载${doc.agentOnly ? '（仅代理商）' : ''}`;
-      app.get(doc.route, route({ tag: TAG, summary, access: doc.agentOnly ? 'agent' : 'session', response: fileReply('application/octet-stream', '文档文件') }), async (_req, reply) => {
-        const found = docs.fileOf(doc);
-        if (!found) throw errors.notFound('文档');
-        return download(reply, fs.createReadStream(found.file), `${doc.title}.${found.ext}`, DOC_TYPES[found.ext]);
-      });
+      app.get(
+        doc.route,
+        route({ tag: TAG, summary, access: doc.agentOnly ? 'agent' : 'session', response: fileReply('application/octet-stream', '文档文件') }),
+        async (_req, reply) => {
+          const found = docs.fileOf(doc);
+          if (!found) throw errors.notFound('文档');
+          return download(reply, fs.createReadStream(found.file), `${doc.title}.${found.ext}`, DOC_TYPES[found.ext]);
+        },
+      );
     }
   };
 }

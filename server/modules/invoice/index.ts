@@ -3,25 +3,19 @@
  * under /api), the address picker's division tree GET /static/scripts/city.json (outside /api), the
  * service and the operator's status change (service.ts).
  */
-import { defineModule, routesOutsideApi } from "../module";
-import { cityRoutes, invoiceRoutes } from "./routes";
-import { InvoiceService } from "./service";
+import { defineModule, routesOutsideApi } from '../module';
+import { cityRoutes, invoiceRoutes } from './routes';
+import { InvoiceService } from './service';
 
-export {
-  InvoiceService,
-  InvoiceStatusError,
-  setInvoiceStatus,
-  canAmountOf,
-  INVOICE_MESSAGES,
-} from "./service";
+export { InvoiceService, InvoiceStatusError, setInvoiceStatus, canAmountOf, INVOICE_MESSAGES } from './service';
 
-declare module "../../context" {
+declare module '../../context' {
   interface Services {
     invoices: InvoiceService;
   }
 }
 
-export default defineModule({ name: "invoice" }, async (app, ctx) => {
+export default defineModule({ name: 'invoice' }, async (app, ctx) => {
   const invoices = (app.services.invoices = new InvoiceService(ctx));
   await app.register(invoiceRoutes(ctx, invoices));
   // the division tree is a static file of the console, outside /api

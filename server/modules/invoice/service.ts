@@ -23,7 +23,18 @@ import { ApiError } from '../../http/errors';
 import { dataPage, pagingOf } from '../../http/paging';
 import { formatDateTime } from '../../lib/time';
 import { Money, money2 } from '../../lib/money';
-import { BillPaymentType, InvoiceBody, InvoiceStatus, InvoiceType, UserType, type Invoice, type InvoiceCancelParams, type InvoiceDetailParams, type InvoiceFilter, type InvoiceForm } from '../../../common/generated/schemas';
+import {
+  BillPaymentType,
+  InvoiceBody,
+  InvoiceStatus,
+  InvoiceType,
+  UserType,
+  type Invoice,
+  type InvoiceCancelParams,
+  type InvoiceDetailParams,
+  type InvoiceFilter,
+  type InvoiceForm,
+} from '../../../common/generated/schemas';
 import { whereFrom } from '../../db/filters';
 import type { PageRows } from '../../http/contract';
 import invoiceForm from '../../../schemas/forms/invoice.json';
@@ -34,7 +45,10 @@ export const INVOICE_MESSAGES = invoiceForm['x-messages'];
 const X = INVOICE_MESSAGES;
 
 /** ledger kinds that count as money paid in (see the file comment) */
-export const PAID_IN_KINDS = { agent: [BillPaymentType.Recharge, BillPaymentType.OnlineRecharge], subAccount: [BillPaymentType.Recharge, BillPaymentType.OnlineRecharge, BillPaymentType.SubAccountRecharge, BillPaymentType.SubAccountRollback] };
+export const PAID_IN_KINDS = {
+  agent: [BillPaymentType.Recharge, BillPaymentType.OnlineRecharge],
+  subAccount: [BillPaymentType.Recharge, BillPaymentType.OnlineRecharge, BillPaymentType.SubAccountRecharge, BillPaymentType.SubAccountRollback],
+};
 /** statuses whose amount stays taken from canAmount */
 export const HELD_STATUSES: number[] = [InvoiceStatus.Pending, InvoiceStatus.Issuing, InvoiceStatus.Mailed];
 
@@ -166,7 +180,14 @@ export class InvoiceService {
   async init(me: Account) {
     const [canAmount, ordinary, vat] = await Promise.all([this.canAmount(me), this.config(me, InvoiceType.ElectronicNormal), this.config(me, InvoiceType.ElectronicVatSpecial)]);
     const canChooseType = me.user_type === UserType.Agent;
-    return { canAmount, invoiceProject: X.invoiceProject, canChooseType, invoiceTypes: canChooseType ? [InvoiceType.ElectronicNormal, InvoiceType.ElectronicVatSpecial] : [InvoiceType.ElectronicNormal], ordinary, addedTax: vat };
+    return {
+      canAmount,
+      invoiceProject: X.invoiceProject,
+      canChooseType,
+      invoiceTypes: canChooseType ? [InvoiceType.ElectronicNormal, InvoiceType.ElectronicVatSpecial] : [InvoiceType.ElectronicNormal],
+      ordinary,
+      addedTax: vat,
+    };
   }
 
   /** The checks beyond the form schema that need no lock (the region); `check` adds canAmount. */
@@ -270,7 +291,14 @@ export class InvoiceService {
       .execute();
     let total = rows.length ? Number(rows[0].total) : 0;
     if (!rows.length && paging.offset > 0) {
-      total = Number((await q.clearSelect().select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow()).n);
+      total = Number(
+        (
+          await q
+            .clearSelect()
+            .select((eb) => eb.fn.countAll<string | number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     }
     return dataPage(
       rows.map((r, i) => this.toRow(r, paging.offset + i + 1)),

@@ -79,7 +79,11 @@ export class LedgerService {
     const rows = await trx
       .selectFrom('accounts')
       .select(['id', 'balance', 'status'])
-      .where('id', 'in', [...new Set(ids)].sort((a, b) => a - b))
+      .where(
+        'id',
+        'in',
+        [...new Set(ids)].sort((a, b) => a - b),
+      )
       .orderBy('id')
       .forNoKeyUpdate()
       .execute();
@@ -88,9 +92,22 @@ export class LedgerService {
 
   private async write(
     trx: Tx,
-    e: { accountId: number; amount: MoneyValue; after: MoneyValue; kind: number; counterpartId?: number | null; operatorId?: number | null; remark?: string; requestId?: string | null },
+    e: {
+      accountId: number;
+      amount: MoneyValue;
+      after: MoneyValue;
+      kind: number;
+      counterpartId?: number | null;
+      operatorId?: number | null;
+      remark?: string;
+      requestId?: string | null;
+    },
   ): Promise<number> {
-    await trx.updateTable('accounts').set({ balance: money2(e.after) }).where('id', '=', e.accountId).execute();
+    await trx
+      .updateTable('accounts')
+      .set({ balance: money2(e.after) })
+      .where('id', '=', e.accountId)
+      .execute();
     const r = await trx
       .insertInto('ledger')
       .values({
@@ -118,22 +135,13 @@ export class LedgerService {
     // a negative amount is a number, just not a positive one: say so (issue 27 item 13)
     if (!amount) throw new ApiError(400, /^\s*-/.test(p.amount) ? AMOUNT_MESSAGES.positive : AMOUNT_MESSAGES.format);
     const requestId = p.requestId?.trim() || null;
-    const sub = await this.ctx.db
-      .selectFrom('accounts')
-      .select(['id', 'clientid', 'agent_id', 'status', 'user_type'])
-      .where('clientid', '=', p.clientId)
-      .executeTakeFirst();
+    const sub = await this.ctx.db.selectFrom('accounts').select(['id', 'clientid', 'agent_id', 'status', 'user_type']).where('clientid', '=', p.clientId).executeTakeFirst();
     if (!sub || sub.user_type !== UserType.SubAccount) throw errors.notFound('子账户');
     if (sub.agent_id !== agent.id) throw errors.forbidden();
 
     const replay = async (): Promise<TransferResult | null> => {
       if (!requestId) return null;
-      const prev = await this.ctx.db
-        .selectFrom('ledger_requests')
-        .selectAll()
-        .where('agent_id', '=', agent.id)
-        .where('request_id', '=', requestId)
-        .executeTakeFirst();
+      const prev = await this.ctx.db.selectFrom('ledger_requests').selectAll().where('agent_id', '=', agent.id).where('request_id', '=', requestId).executeTakeFirst();
       if (!prev) return null;
       if (prev.op !== op || prev.account_id !== sub.id || !new Money(prev.amount).eq(amount)) {
         throw errors.refused('请求编号已用于另一笔操作，请刷新后重试');
@@ -185,7 +193,12 @@ export class LedgerService {
   }
 
   /** Operator top-up (or, with a negative amount, deduction) of an account, as one ledger row. */
-  async credit(accountId: number, amountStr: string, opts: { kind?: number; remark?: string; operatorId?: number | null } = {}, db: Db = this.ctx.db): Promise<{ balance: string; ledgerId: number }> {
+  async credit(
+    accountId: number,
+    amountStr: string,
+    opts: { kind?: number; remark?: string; operatorId?: number | null } = {},
+    db: Db = this.ctx.db,
+  ): Promise<{ balance: string; ledgerId: number }> {
     if (!/^-?(?:0|[1-9][0-9]{0,11})(?:\.[0-9]{1,2})?$/.test(amountStr)) throw new ApiError(400, AMOUNT_MESSAGES.format);
     const amount = new Money(amountStr);
     if (amount.isZero()) throw new ApiError(400, AMOUNT_MESSAGES.positive);
@@ -218,7 +231,10 @@ export class LedgerService {
     const list = entries.map((e) => ({ ...e, amount: new Money(e.amount) })).filter((e) => !e.amount.isZero());
     const balances = new Map<number, string>();
     if (!list.length) return { ok: true, ledgerIds: [], balances };
-    const locked = await this.lock(trx, list.map((e) => e.accountId));
+    const locked = await this.lock(
+      trx,
+      list.map((e) => e.accountId),
+    );
     const after = new Map<number, MoneyValue>();
     const need = new Map<number, MoneyValue>();
     for (const e of list) {
@@ -235,7 +251,9 @@ export class LedgerService {
     for (const e of [...list].sort((x, y) => x.accountId - y.accountId)) {
       const next = running.get(e.accountId)!.plus(e.amount);
       running.set(e.accountId, next);
-      ledgerIds.push(await this.write(trx, { accountId: e.accountId, amount: e.amount, after: next, kind: e.kind, counterpartId: e.counterpartId, operatorId: e.operatorId, remark: e.remark }));
+      ledgerIds.push(
+        await this.write(trx, { accountId: e.accountId, amount: e.amount, after: next, kind: e.kind, counterpartId: e.counterpartId, operatorId: e.operatorId, remark: e.remark }),
+      );
     }
     for (const [id, v] of running) balances.set(id, money2(v));
     return { ok: true, ledgerIds, balances };

@@ -26,7 +26,6 @@ function toRow(r: { id: number; notice_name: string; notice_content: string; is_
   return { id: r.id, noticeName: r.notice_name, noticeContent: r.notice_content, isTop: r.is_top as YesNo, releaseTime: t, releaseTimeToStr: t };
 }
 
-
 export interface PublishNotice {
   name: string;
   html: string;
@@ -61,12 +60,7 @@ export class NoticeService {
     const term = searchContent.trim();
     if (term) {
       const like = `%${escapeLike(term.toLowerCase())}%`;
-      q = q.where((eb) =>
-        eb.or([
-          eb(sql`lower(notice_name)`, 'like', like),
-          eb(sql`lower(regexp_replace(notice_content, '<[^>]*>', '', 'g'))`, 'like', like),
-        ]),
-      );
+      q = q.where((eb) => eb.or([eb(sql`lower(notice_name)`, 'like', like), eb(sql`lower(regexp_replace(notice_content, '<[^>]*>', '', 'g'))`, 'like', like)]));
     }
     const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const rows = await q
@@ -95,10 +89,7 @@ export class NoticeService {
   async detail(noticeId: unknown): Promise<NoticeRow> {
     const id = Number(noticeId);
     if (!Number.isInteger(id) || id <= 0 || id > 2_147_483_647) throw errors.notFound('公告');
-    const row = await this.visible()
-      .select(['id', 'notice_name', 'notice_content', 'is_top', 'release_time'])
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await this.visible().select(['id', 'notice_name', 'notice_content', 'is_top', 'release_time']).where('id', '=', id).executeTakeFirst();
     if (!row) throw errors.notFound('公告');
     return toRow(row);
   }

@@ -88,7 +88,13 @@ export function numbersRoutes(ctx: AppContext): FastifyPluginAsync {
     const app = api(plugin);
     app.post(
       '/send/checkMobileOperater',
-      route({ tag: TAG, summary: `号码运营商检测（最多 ${MAX_NUMBERS} 个号码）`, access: 'session', body: request(ctx, 'params/numbers-check'), response: okOf(ctx, OPERATOR_CHECK) }),
+      route({
+        tag: TAG,
+        summary: `号码运营商检测（最多 ${MAX_NUMBERS} 个号码）`,
+        access: 'session',
+        body: request(ctx, 'params/numbers-check'),
+        response: okOf(ctx, OPERATOR_CHECK),
+      }),
       async (req) => ok(checkOperators(req.body.mobiles)),
     );
 
@@ -96,11 +102,15 @@ export function numbersRoutes(ctx: AppContext): FastifyPluginAsync {
       ok(provinces().map((p) => ({ provinceId: p.provinceId, provinceName: p.provinceName }))),
     );
 
-    app.post('/send/cityList', route({ tag: TAG, summary: '某省的城市列表', access: 'session', body: request(ctx, 'params/numbers-city-list'), response: arrayOf(ctx, CITY) }), async (req) => {
-      const id = req.body.provinceId;
-      if (!findProvince(id)) throw new ApiError(404, '省份不存在');
-      return ok(cities(id).map((c) => ({ cityId: c.cityId, cityName: c.cityName, label: c.cityName })));
-    });
+    app.post(
+      '/send/cityList',
+      route({ tag: TAG, summary: '某省的城市列表', access: 'session', body: request(ctx, 'params/numbers-city-list'), response: arrayOf(ctx, CITY) }),
+      async (req) => {
+        const id = req.body.provinceId;
+        if (!findProvince(id)) throw new ApiError(404, '省份不存在');
+        return ok(cities(id).map((c) => ({ cityId: c.cityId, cityName: c.cityName, label: c.cityName })));
+      },
+    );
 
     app.get('/send/getProvinceInfo', route({ tag: TAG, summary: '省份（areaId、areaName、全称）', access: 'session', response: arrayOf(ctx, AREA) }), async () =>
       ok(provinces().map((p) => ({ areaId: p.provinceId, areaName: p.provinceName, fullName: p.fullName }))),
@@ -108,7 +118,13 @@ export function numbersRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/send/getCityInfo',
-      route({ tag: TAG, summary: '某省的城市（areaId 为省份编号）；或一个城市（areaId 为城市编号）', access: 'session', querystring: request(ctx, 'params/numbers-city-info'), response: arrayOf(ctx, AREA) }),
+      route({
+        tag: TAG,
+        summary: '某省的城市（areaId 为省份编号）；或一个城市（areaId 为城市编号）',
+        access: 'session',
+        querystring: request(ctx, 'params/numbers-city-info'),
+        response: arrayOf(ctx, AREA),
+      }),
       async (req) => {
         const id = req.query.areaId;
         if (findProvince(id)) return ok(cities(id).map((c) => ({ areaId: c.cityId, areaName: c.cityName, parentId: c.provinceId })));

@@ -127,7 +127,12 @@ export class ApiAuth {
       .returning('tokens')
       .executeTakeFirst();
     if (r) return;
-    const cur = await this.ctx.db.selectFrom('api_throttle').select('tokens').select(sql<string>`extract(epoch from (${nowIso}::timestamptz - updated_at))::text`.as('elapsed')).where('account_id', '=', account.id).executeTakeFirst();
+    const cur = await this.ctx.db
+      .selectFrom('api_throttle')
+      .select('tokens')
+      .select(sql<string>`extract(epoch from (${nowIso}::timestamptz - updated_at))::text`.as('elapsed'))
+      .where('account_id', '=', account.id)
+      .executeTakeFirst();
     const tokens = cur ? Math.min(rate, Number(cur.tokens) + Math.max(0, Number(cur.elapsed)) * rate) : 0;
     const wait = Math.max(1, Math.ceil((1 - tokens) / rate));
     throw apiError('THROTTLED', undefined, { 'retry-after': String(wait) });

@@ -55,9 +55,17 @@ export function buildDocument(platformName: string, prefix: string, routes: read
     const params: unknown[] = [];
     if (r.querystring) {
       const q = clean(r.querystring) as { properties?: Record<string, unknown>; required?: string[] };
-      for (const [name, schema] of Object.entries(q.properties ?? {})) params.push({ name, in: 'query', required: (q.required ?? []).includes(name), schema, description: (schema as { title?: string }).title });
+      for (const [name, schema] of Object.entries(q.properties ?? {}))
+        params.push({ name, in: 'query', required: (q.required ?? []).includes(name), schema, description: (schema as { title?: string }).title });
     }
-    if (r.idempotency) params.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,64}$' }, description: '幂等键：同一键的重试返回首次结果，不会重复发送（保留24小时）' });
+    if (r.idempotency)
+      params.push({
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,64}$' },
+        description: '幂等键：同一键的重试返回首次结果，不会重复发送（保留24小时）',
+      });
     if (params.length) op.parameters = params;
     if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: clean(r.body) } } };
     op.responses = {

@@ -47,20 +47,27 @@ const str = (title: string): JsonSchema => ({ type: 'string', title });
 const int = (title: string): JsonSchema => ({ type: 'integer', title });
 const obj = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({ type: 'object', required, properties });
 
-const SEND_ANSWER = obj({
-  taskId: str('任务编号'),
-  submitTotal: int('有效号码数（去重后）'),
-  smsNum: int('每条计费条数（逐号码内容时为最大值）'),
-  chargeNum: int('计费总条数'),
-  amount: str('扣费金额（元，按条计费的账户为 0.00）'),
-  repeatNum: int('重复号码数'),
-  invalidNumbers: { type: 'array', items: { type: 'string' }, title: '无效号码（最多1000个）' },
-  blacklistNum: int('黑名单号码数（营销短信跳过，不发送、不计费）'),
-  blacklistNumbers: { type: 'array', items: { type: 'string' }, title: '黑名单号码（最多1000个）' },
-  messages: { type: 'array', title: '逐号码消息编号', items: obj({ mobile: str('号码'), msgid: { type: ['integer', 'null'], title: '消息编号（大任务中尚未写入的号码为 null，可查询任务获得）' } }) },
-  msg: str('受理说明'),
-  replayed: { type: 'boolean', title: '为 true 表示同一幂等键的重复请求，返回首次结果' },
-}, ['taskId', 'submitTotal', 'smsNum', 'chargeNum', 'amount', 'repeatNum', 'invalidNumbers', 'messages', 'msg', 'replayed']);
+const SEND_ANSWER = obj(
+  {
+    taskId: str('任务编号'),
+    submitTotal: int('有效号码数（去重后）'),
+    smsNum: int('每条计费条数（逐号码内容时为最大值）'),
+    chargeNum: int('计费总条数'),
+    amount: str('扣费金额（元，按条计费的账户为 0.00）'),
+    repeatNum: int('重复号码数'),
+    invalidNumbers: { type: 'array', items: { type: 'string' }, title: '无效号码（最多1000个）' },
+    blacklistNum: int('黑名单号码数（营销短信跳过，不发送、不计费）'),
+    blacklistNumbers: { type: 'array', items: { type: 'string' }, title: '黑名单号码（最多1000个）' },
+    messages: {
+      type: 'array',
+      title: '逐号码消息编号',
+      items: obj({ mobile: str('号码'), msgid: { type: ['integer', 'null'], title: '消息编号（大任务中尚未写入的号码为 null，可查询任务获得）' } }),
+    },
+    msg: str('受理说明'),
+    replayed: { type: 'boolean', title: '为 true 表示同一幂等键的重复请求，返回首次结果' },
+  },
+  ['taskId', 'submitTotal', 'smsNum', 'chargeNum', 'amount', 'repeatNum', 'invalidNumbers', 'messages', 'msg', 'replayed'],
+);
 
 const TASK_ANSWER = obj({
   taskId: str('任务编号'),
@@ -110,7 +117,11 @@ const REPORT = obj({
 });
 const MO = obj({ clientid: str('账户'), id: int('上行编号'), phone: str('号码'), content: str('上行内容'), dest: str('接收号码（含扩展号）'), receivedateStr: str('接收时间') });
 const pullAnswer = (row: JsonSchema) =>
-  obj({ list: { type: 'array', items: row }, ack: { type: ['string', 'null'], title: '下次拉取时传回以确认本次记录（无记录时为 null）' }, more: { type: 'boolean', title: '可能还有更多记录' } });
+  obj({
+    list: { type: 'array', items: row },
+    ack: { type: ['string', 'null'], title: '下次拉取时传回以确认本次记录（无记录时为 null）' },
+    more: { type: 'boolean', title: '可能还有更多记录' },
+  });
 
 const BALANCE = obj({
   clientid: str('账户'),
@@ -129,7 +140,14 @@ const BALANCE = obj({
     }),
   },
 });
-const SIGN = obj({ id: int('签名编号'), sign: str('签名'), state: int('状态（0 待审核 1 通过 2 不通过）'), approved: { type: 'boolean' }, cause: str('驳回原因'), createTime: str('创建时间') });
+const SIGN = obj({
+  id: int('签名编号'),
+  sign: str('签名'),
+  state: int('状态（0 待审核 1 通过 2 不通过）'),
+  approved: { type: 'boolean' },
+  cause: str('驳回原因'),
+  createTime: str('创建时间'),
+});
 const TEMPLATE = obj({
   id: int('模板编号'),
   category: int('模板类型（10 行业，11 会员营销）'),
@@ -147,7 +165,16 @@ const TEMPLATE = obj({
 function toApiError(err: unknown, req: FastifyRequest): OpenApiError {
   if (err instanceof OpenApiError) return err;
   if (err instanceof InterfaceRefusal) {
-    const name: OpenApiErrorName = err.kind === 'signMissing' ? 'SIGN_MISSING' : err.kind === 'signNotApproved' ? 'SIGN_NOT_APPROVED' : err.kind === 'tooMany' ? 'TOO_MANY_NUMBERS' : err.kind === 'badInput' ? 'BAD_REQUEST' : 'SEND_REFUSED';
+    const name: OpenApiErrorName =
+      err.kind === 'signMissing'
+        ? 'SIGN_MISSING'
+        : err.kind === 'signNotApproved'
+          ? 'SIGN_NOT_APPROVED'
+          : err.kind === 'tooMany'
+            ? 'TOO_MANY_NUMBERS'
+            : err.kind === 'badInput'
+              ? 'BAD_REQUEST'
+              : 'SEND_REFUSED';
     return apiError(name, err.message);
   }
   if (err instanceof ApiError) {
@@ -224,10 +251,12 @@ export function openApiRoutes(ctx: AppContext, svc: OpenApiService, auth: ApiAut
         response: sendResponse,
         with: {
           bodyLimit: SEND_BODY_LIMIT,
-          ...config({ apiCost: (req: FastifyRequest) => {
-            const b = req.body as { mobiles?: unknown[]; items?: unknown[] } | undefined;
-            return (b?.items ?? b?.mobiles ?? []).length;
-          } }),
+          ...config({
+            apiCost: (req: FastifyRequest) => {
+              const b = req.body as { mobiles?: unknown[]; items?: unknown[] } | undefined;
+              return (b?.items ?? b?.mobiles ?? []).length;
+            },
+          }),
         },
       }),
       async (req) => {

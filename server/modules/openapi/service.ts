@@ -74,7 +74,12 @@ export class OpenApiService {
     const hash = idem ? sha256hex(idem.body) : '';
     const stored = async () => {
       if (!idem) return null;
-      const row = await this.ctx.db.selectFrom('api_idempotency').select(['request_hash', 'answer']).where('account_id', '=', me.id).where('idem_key', '=', idem.key).executeTakeFirst();
+      const row = await this.ctx.db
+        .selectFrom('api_idempotency')
+        .select(['request_hash', 'answer'])
+        .where('account_id', '=', me.id)
+        .where('idem_key', '=', idem.key)
+        .executeTakeFirst();
       if (!row) return null;
       if (row.request_hash !== hash) throw apiError('IDEMPOTENCY_CONFLICT');
       return { answer: parseJson(row.answer) as SendAnswer, replayed: true };
@@ -107,7 +112,25 @@ export class OpenApiService {
   async task(me: Account, uid: string, page: number, rows: number) {
     const t = await this.ctx.db
       .selectFrom('sms_tasks')
-      .select(['id', 'uid', 'status', 'content', 'sign', 'smstype', 'submit_total', 'success_num', 'fail_num', 'unknown_num', 'intercept_num', 'audit_num', 'charge_num_total', 'amount', 'send_time', 'created_at', 'extension'])
+      .select([
+        'id',
+        'uid',
+        'status',
+        'content',
+        'sign',
+        'smstype',
+        'submit_total',
+        'success_num',
+        'fail_num',
+        'unknown_num',
+        'intercept_num',
+        'audit_num',
+        'charge_num_total',
+        'amount',
+        'send_time',
+        'created_at',
+        'extension',
+      ])
       .where('uid', '=', uid)
       .where('account_id', '=', me.id)
       .executeTakeFirst();
@@ -208,8 +231,17 @@ export class OpenApiService {
   /** needmo 3: the account's uplink, each handed out once (until acknowledged). */
   async pullMo(me: Account, ack: string | undefined, limit: number) {
     const c = await this.claim(me, PULL_KIND.mo, ack, limit);
-    const rows = c.refs.length ? await this.ctx.db.selectFrom('sms_mo').select(['id', 'phone', 'content', 'dest', 'received_at']).where('id', 'in', c.refs).orderBy('id').execute() : [];
-    const list: MoRecord[] = rows.map((m) => ({ clientid: me.clientid, id: Number(m.id), phone: m.phone, content: m.content, dest: m.dest, receivedateStr: formatDateTime(m.received_at) }));
+    const rows = c.refs.length
+      ? await this.ctx.db.selectFrom('sms_mo').select(['id', 'phone', 'content', 'dest', 'received_at']).where('id', 'in', c.refs).orderBy('id').execute()
+      : [];
+    const list: MoRecord[] = rows.map((m) => ({
+      clientid: me.clientid,
+      id: Number(m.id),
+      phone: m.phone,
+      content: m.content,
+      dest: m.dest,
+      receivedateStr: formatDateTime(m.received_at),
+    }));
     return { list, ack: c.token, more: c.more };
   }
 
@@ -244,7 +276,13 @@ export class OpenApiService {
   }
 
   async signs(me: Account) {
-    const rows = await this.ctx.db.selectFrom('signs').select(['id', 'sign', 'state', 'cause', 'create_time']).where('account_id', '=', me.id).where('state', '<>', SignState.Deleted).orderBy('id').execute();
+    const rows = await this.ctx.db
+      .selectFrom('signs')
+      .select(['id', 'sign', 'state', 'cause', 'create_time'])
+      .where('account_id', '=', me.id)
+      .where('state', '<>', SignState.Deleted)
+      .orderBy('id')
+      .execute();
     return rows.map((s) => ({ id: s.id, sign: s.sign, state: s.state, approved: s.state === SignState.Approved, cause: s.cause, createTime: formatDateTime(s.create_time) }));
   }
 
@@ -274,8 +312,14 @@ export class OpenApiService {
   async purge() {
     const now = this.ctx.now();
     await this.ctx.db.deleteFrom('api_nonces').where('expires_at', '<', now).execute();
-    await this.ctx.db.deleteFrom('api_idempotency').where('created_at', '<', new Date(now.getTime() - IDEMPOTENCY_MS)).execute();
-    await this.ctx.db.deleteFrom('api_pull').where('created_at', '<', new Date(now.getTime() - PULL_KEEP_MS)).execute();
+    await this.ctx.db
+      .deleteFrom('api_idempotency')
+      .where('created_at', '<', new Date(now.getTime() - IDEMPOTENCY_MS))
+      .execute();
+    await this.ctx.db
+      .deleteFrom('api_pull')
+      .where('created_at', '<', new Date(now.getTime() - PULL_KEEP_MS))
+      .execute();
   }
 }
 

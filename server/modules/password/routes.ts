@@ -25,9 +25,13 @@ export function passwordRoutes(ctx: AppContext, password: PasswordService): Fast
       },
     );
 
-    app.post('/password/change', route({ tag: TAG, summary: '以验证码重设密码', access: 'public', body: request(ctx, 'forms/password-reset'), response: okEmpty, with: limit }), async (req) => {
-      await password.reset(req.body);
-      return ok(undefined, PASSWORD_MESSAGES.changed);
-    });
+    app.post(
+      '/password/change',
+      route({ tag: TAG, summary: '以验证码重设密码', access: 'public', body: request(ctx, 'forms/password-reset'), response: okEmpty, with: limit }),
+      async (req) => {
+        await password.reset(req.body);
+        return ok(undefined, PASSWORD_MESSAGES.changed);
+      },
+    );
   };
 }

@@ -18,7 +18,6 @@ import { CODE_MESSAGES, mailTarget, smsTarget, type VerificationService } from '
 import { AccountStatus, RecoveryWay } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
 
-
 export const PASSWORD_MESSAGES = {
   sent: MESSAGES.codeSent,
   captcha: '图形验证码错误',
@@ -41,9 +40,7 @@ export class PasswordService {
 
   private async findAccount(f: { sendType: 1 | 2; email: string }): Promise<Account | undefined> {
     const q = this.ctx.db.selectFrom('accounts').selectAll().where('status', '<>', AccountStatus.Unactivated);
-    return (
-      f.sendType === RecoveryWay.Email ? q.where(sql`lower(email)`, '=', f.email.trim().toLowerCase()) : q.where('mobile', '=', f.email.trim())
-    )
+    return (f.sendType === RecoveryWay.Email ? q.where(sql`lower(email)`, '=', f.email.trim().toLowerCase()) : q.where('mobile', '=', f.email.trim()))
       .orderBy('id')
       .limit(1)
       .executeTakeFirst();

@@ -50,26 +50,45 @@ export function payRoutes(ctx: AppContext, pay: PayService): FastifyPluginAsync 
     // a verified notification that is handled (or can never be) is acknowledged, so the provider stops repeating it
     if (r.credited || r.reason === MESSAGES.payOrderNotFound || r.reason === '金额不符' || r.reason === '支付渠道不符') {
       if (!r.credited) req.log.warn({ reason: r.reason }, 'pay notification not credited');
-      return reply.status(r.credited ? 200 : 400).header('content-type', provider.ack.contentType).send(r.credited ? provider.ack.body : JSON.stringify({ code: 400, msg: r.reason }));
+      return reply
+        .status(r.credited ? 200 : 400)
+        .header('content-type', provider.ack.contentType)
+        .send(r.credited ? provider.ack.body : JSON.stringify({ code: 400, msg: r.reason }));
     }
     return reply.status(400).send({ code: 400, msg: r.reason });
   };
 
   return async (plugin) => {
     const app = api(plugin);
-    app.get('/onlinePay/config', route({ tag: TAG, summary: '在线充值设置：isOpenPay（1 开通）、订单有效秒数、金额范围、沙箱渠道', access: 'session', response: configReply }), async (req) =>
-      ok(pay.config(sessionOf(req).account)),
+    app.get(
+      '/onlinePay/config',
+      route({ tag: TAG, summary: '在线充值设置：isOpenPay（1 开通）、订单有效秒数、金额范围、沙箱渠道', access: 'session', response: configReply }),
+      async (req) => ok(pay.config(sessionOf(req).account)),
     );
     app.post(
       '/onlinePay/createPay',
-      route({ tag: TAG, summary: '创建充值订单（amount 元，paymentMode 0 支付宝 / 1 微信支付），返回订单与二维码内容', access: 'session', body: request(ctx, 'forms/online-recharge'), response: order }),
+      route({
+        tag: TAG,
+        summary: '创建充值订单（amount 元，paymentMode 0 支付宝 / 1 微信支付），返回订单与二维码内容',
+        access: 'session',
+        body: request(ctx, 'forms/online-recharge'),
+        response: order,
+      }),
       async (req) => ok(await pay.create(sessionOf(req).account, { amount: money2(req.body.amount), paymentMode: req.body.paymentMode })),
     );
     app.post('/onlinePay/payStatus', route({ tag: TAG, summary: '支付订单状态（支付弹窗轮询）', access: 'session', body: byId, response: order }), async (req) =>
       ok(await pay.status(sessionOf(req).account, req.body.paymentId)),
     );
-    app.post('/onlinePay/queryPayOrder', route({ tag: TAG, summary: '支付订单列表（page、rows，默认每页 15）', access: 'session', body: request(ctx, 'filters/pay-order', { paging: 'page' }), response: dataPageOf(ctx, 'entities/pay-order') }), async (req) =>
-      ok(await pay.list(sessionOf(req).account, req.body)),
+    app.post(
+      '/onlinePay/queryPayOrder',
+      route({
+        tag: TAG,
+        summary: '支付订单列表（page、rows，默认每页 15）',
+        access: 'session',
+        body: request(ctx, 'filters/pay-order', { paging: 'page' }),
+        response: dataPageOf(ctx, 'entities/pay-order'),
+      }),
+      async (req) => ok(await pay.list(sessionOf(req).account, req.body)),
     );
     app.post('/onlinePay/cancelPay', route({ tag: TAG, summary: '取消待支付的订单', access: 'session', body: byId, response: okEmpty }), async (req) => {
       await pay.cancel(sessionOf(req).account, req.body.paymentId);
@@ -79,12 +98,26 @@ export function payRoutes(ctx: AppContext, pay: PayService): FastifyPluginAsync 
     // ---- provider notifications (no session, no CSRF token: their signature authenticates them)
     app.post(
       '/onlinePay/notify/sandbox',
-      route({ tag: SANDBOX_TAG, summary: '沙箱渠道的支付通知（HMAC-SHA256 签名）', access: 'public', body: request(ctx, 'params/pay-sandbox-notice'), response: ackReply, with: notifyOpts }),
+      route({
+        tag: SANDBOX_TAG,
+        summary: '沙箱渠道的支付通知（HMAC-SHA256 签名）',
+        access: 'public',
+        body: request(ctx, 'params/pay-sandbox-notice'),
+        response: ackReply,
+        with: notifyOpts,
+      }),
       async (req, reply) => answer(pay.providers.sandbox, req, reply),
     );
     app.post(
       '/onlinePay/notify/alipay',
-      route({ tag: SANDBOX_TAG, summary: '支付宝异步通知（表单，RSA2 签名，由 alipay-sdk 验签）', access: 'public', body: request(ctx, 'params/pay-provider-notice'), response: ackReply, with: notifyOpts }),
+      route({
+        tag: SANDBOX_TAG,
+        summary: '支付宝异步通知（表单，RSA2 签名，由 alipay-sdk 验签）',
+        access: 'public',
+        body: request(ctx, 'params/pay-provider-notice'),
+        response: ackReply,
+        with: notifyOpts,
+      }),
       async (req, reply) => answer(pay.providers.alipay, req, reply),
     );
     await app.register(async (wxPlugin) => {
@@ -104,22 +137,40 @@ export function payRoutes(ctx: AppContext, pay: PayService): FastifyPluginAsync 
       });
       wx.post(
         '/onlinePay/notify/wechat',
-        route({ tag: SANDBOX_TAG, summary: '微信支付通知（JSON，平台证书签名，由 wechatpay-node-v3 验签并解密）', access: 'public', body: request(ctx, 'params/pay-provider-notice'), response: ackReply, with: notifyOpts }),
+        route({
+          tag: SANDBOX_TAG,
+          summary: '微信支付通知（JSON，平台证书签名，由 wechatpay-node-v3 验签并解密）',
+          access: 'public',
+          body: request(ctx, 'params/pay-provider-notice'),
+          response: ackReply,
+          with: notifyOpts,
+        }),
         async (req, reply) => answer(pay.providers.wechat, req, reply),
       );
     });
 
     // ---- the sandbox provider's pay page (what the QR code opens)
-    app.get('/onlinePay/sandbox/scan', route({ tag: SANDBOX_TAG, summary: '沙箱扫码支付页（HTML：确认支付 / 取消）', access: 'public', querystring: request(ctx, 'params/pay-sandbox-scan'), response: htmlPage }), async (req, reply) => {
-      const q = req.query;
-      const o = await pay.sandboxOrder(q.paymentId, q.token, { open: true });
-      return reply
-        .header('content-type', 'text/html; charset=utf-8')
-        .send(sandboxPage({ order: o, token: q.token ?? '', now: ctx.now(), label: (e, v) => ctx.schemas.registry.enumLabel(e, v) ?? '' }));
-    });
+    app.get(
+      '/onlinePay/sandbox/scan',
+      route({ tag: SANDBOX_TAG, summary: '沙箱扫码支付页（HTML：确认支付 / 取消）', access: 'public', querystring: request(ctx, 'params/pay-sandbox-scan'), response: htmlPage }),
+      async (req, reply) => {
+        const q = req.query;
+        const o = await pay.sandboxOrder(q.paymentId, q.token, { open: true });
+        return reply
+          .header('content-type', 'text/html; charset=utf-8')
+          .send(sandboxPage({ order: o, token: q.token ?? '', now: ctx.now(), label: (e, v) => ctx.schemas.registry.enumLabel(e, v) ?? '' }));
+      },
+    );
     app.post(
       '/onlinePay/sandbox/pay',
-      route({ tag: SANDBOX_TAG, summary: '沙箱扫码页的确认支付 / 取消（表单）：确认时沙箱签发支付通知并入账', access: 'public', body: request(ctx, 'params/pay-sandbox-action'), response: htmlPage, with: notifyOpts }),
+      route({
+        tag: SANDBOX_TAG,
+        summary: '沙箱扫码页的确认支付 / 取消（表单）：确认时沙箱签发支付通知并入账',
+        access: 'public',
+        body: request(ctx, 'params/pay-sandbox-action'),
+        response: htmlPage,
+        with: notifyOpts,
+      }),
       async (req, reply) => {
         const b = req.body;
         const r = await pay.sandboxPay(b.paymentId, b.token, b.action === 'cancel' ? 'cancel' : 'confirm');

@@ -189,7 +189,16 @@ export class PayService {
       if (Number(open.n) >= this.ctx.config.pay.maxOpenOrders) throw errors.refused(MESSAGES.payTooManyOpen);
       return trx
         .insertInto('pay_orders')
-        .values({ payment_id: paymentId, account_id: account.id, amount, payment_mode: mode, provider: provider.name, sandbox: provider.name === 'sandbox', created_at: now, expires_at: expiresAt })
+        .values({
+          payment_id: paymentId,
+          account_id: account.id,
+          amount,
+          payment_mode: mode,
+          provider: provider.name,
+          sandbox: provider.name === 'sandbox',
+          created_at: now,
+          expires_at: expiresAt,
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
     });
@@ -250,7 +259,10 @@ export class PayService {
       const again = await this.own(account, paymentId);
       throw errors.refused(PAID_STATES.includes(again.state) ? MESSAGES.payOrderPaid : MESSAGES.payOrderClosed);
     }
-    await this.providers.byName(o.provider)?.close(o.payment_id).catch(() => undefined);
+    await this.providers
+      .byName(o.provider)
+      ?.close(o.payment_id)
+      .catch(() => undefined);
     return this.row(r, now);
   }
 
@@ -289,7 +301,7 @@ export class PayService {
   /** Credits a verified payment: under the order's row lock, once. */
   async credit(provider: PayProvider, v: VerifiedNotice, payload: string): Promise<NotifyResult> {
     const result = await this.ctx.db.transaction().execute(async (trx): Promise<NotifyResult> => {
-      const o = (await trx.selectFrom('pay_orders').selectAll().where('payment_id', '=', v.paymentId).forUpdate().executeTakeFirst());
+      const o = await trx.selectFrom('pay_orders').selectAll().where('payment_id', '=', v.paymentId).forUpdate().executeTakeFirst();
       if (!o) return { credited: false, creditedNow: false, reason: MESSAGES.payOrderNotFound };
       if (o.provider !== provider.name) return { credited: false, creditedNow: false, reason: '支付渠道不符' };
       if (PAID_STATES.includes(o.state)) return { credited: true, creditedNow: false, reason: MESSAGES.payOrderPaid };
@@ -301,11 +313,7 @@ export class PayService {
       const ledgerId = applied.ledgerIds[0];
       await trx.updateTable('ledger').set({ request_id: o.payment_id }).where('id', '=', ledgerId).execute();
       const now = this.ctx.now();
-      await trx
-        .updateTable('pay_orders')
-        .set({ state: PayOrderState.Paid, ledger_id: ledgerId, trade_no: v.tradeNo, paid_at: now, remark: '' })
-        .where('id', '=', o.id)
-        .execute();
+      await trx.updateTable('pay_orders').set({ state: PayOrderState.Paid, ledger_id: ledgerId, trade_no: v.tradeNo, paid_at: now, remark: '' }).where('id', '=', o.id).execute();
       return { credited: true, creditedNow: true, reason: MESSAGES.paySuccess };
     });
     await this.log(provider.name, v.paymentId, true, result.creditedNow, result.reason, payload);
@@ -328,7 +336,7 @@ export class PayService {
     // the sandbox turned off: its pages show nothing and pay nothing
     if (typeof paymentId !== 'string' || !this.providers.sandbox?.checkScanToken(paymentId, token)) return null;
     await this.expire();
-    const o = (await this.ctx.db.selectFrom('pay_orders').selectAll().where('payment_id', '=', paymentId).where('provider', '=', 'sandbox').executeTakeFirst());
+    const o = await this.ctx.db.selectFrom('pay_orders').selectAll().where('payment_id', '=', paymentId).where('provider', '=', 'sandbox').executeTakeFirst();
     if (!o) return null;
     if (opts.open && o.state === PayOrderState.Unpaid) {
       await this.ctx.db.updateTable('pay_orders').set({ state: PayOrderState.Submitted }).where('id', '=', o.id).where('state', '=', PayOrderState.Unpaid).execute();

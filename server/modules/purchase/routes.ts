@@ -87,13 +87,29 @@ export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): Fast
     const app = api(plugin);
     app.post(
       '/sms/products',
-      route({ tag: BUY, summary: '产品列表（产品类型、运营商、产品名称或代码；带本账户折扣价、返点）', access: 'session', body: products, response: listOf(ctx, 'entities/product', PRODUCT_PAGE) }),
+      route({
+        tag: BUY,
+        summary: '产品列表（产品类型、运营商、产品名称或代码；带本账户折扣价、返点）',
+        access: 'session',
+        body: products,
+        response: listOf(ctx, 'entities/product', PRODUCT_PAGE),
+      }),
       async (req) => ok(await purchase.products(me(req), req.body)),
     );
     app.post(
       '/sms/order/add',
-      route({ tag: BUY, summary: '购买一种产品（product_id, num）：余额支付，加入产品池', access: 'session', body: request(ctx, 'forms/purchase'), response: okOf(ctx, PURCHASED) }),
-      async (req) => ok(await purchase.purchase(me(req), [{ productId: req.body.product_id, num: String(req.body.num) }], req.body.requestId, { useRebate: req.body.useRebate }), MESSAGES.purchased),
+      route({
+        tag: BUY,
+        summary: '购买一种产品（product_id, num）：余额支付，加入产品池',
+        access: 'session',
+        body: request(ctx, 'forms/purchase'),
+        response: okOf(ctx, PURCHASED),
+      }),
+      async (req) =>
+        ok(
+          await purchase.purchase(me(req), [{ productId: req.body.product_id, num: String(req.body.num) }], req.body.requestId, { useRebate: req.body.useRebate }),
+          MESSAGES.purchased,
+        ),
     );
     app.post(
       '/sms/order/jsmsAdd',
@@ -109,8 +125,14 @@ export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): Fast
         return ok(await purchase.purchase(me(req), lines, req.body.requestId, { useRebate: req.body.useRebate }), MESSAGES.purchased);
       },
     );
-    app.get('/finance/bill/sms/data', route({ tag: BILL, summary: '短信账单页头：余额、可用返点、购买合计', access: 'session', response: okOf(ctx, SMS_BILL_DATA) }), async (req) => ok(await purchase.smsBillData(me(req))));
-    app.post('/finance/bill/sms', route({ tag: BILL, summary: '短信账单（每页 15；国际为元，其余为条）', access: 'session', body: smsBill, response: listOf(ctx, 'entities/sms-bill') }), async (req) => ok(await purchase.smsBill(me(req), req.body)));
+    app.get('/finance/bill/sms/data', route({ tag: BILL, summary: '短信账单页头：余额、可用返点、购买合计', access: 'session', response: okOf(ctx, SMS_BILL_DATA) }), async (req) =>
+      ok(await purchase.smsBillData(me(req))),
+    );
+    app.post(
+      '/finance/bill/sms',
+      route({ tag: BILL, summary: '短信账单（每页 15；国际为元，其余为条）', access: 'session', body: smsBill, response: listOf(ctx, 'entities/sms-bill') }),
+      async (req) => ok(await purchase.smsBill(me(req), req.body)),
+    );
     app.post('/finance/bill/sms/export', route({ tag: BILL, summary: '导出短信账单（xlsx）', access: 'session', body: smsBillExport, response: xlsxFile }), async (req, reply) =>
       xlsx(
         reply,
@@ -137,8 +159,16 @@ export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): Fast
       ),
     );
 
-    app.get('/finance/bill/rebate', route({ tag: BILL, summary: '返点账单：可用返点、累计返点收入、累计返点支出与明细', access: 'session', querystring: rebate, response: listOf(ctx, 'entities/rebate-bill', REBATE_PAGE) }), async (req) =>
-      ok(await purchase.rebateBill(me(req), req.query)),
+    app.get(
+      '/finance/bill/rebate',
+      route({
+        tag: BILL,
+        summary: '返点账单：可用返点、累计返点收入、累计返点支出与明细',
+        access: 'session',
+        querystring: rebate,
+        response: listOf(ctx, 'entities/rebate-bill', REBATE_PAGE),
+      }),
+      async (req) => ok(await purchase.rebateBill(me(req), req.query)),
     );
     app.post('/finance/bill/rebate/export', route({ tag: BILL, summary: '导出返点账单（xlsx）', access: 'session', body: rebateExport, response: xlsxFile }), async (req, reply) =>
       xlsx(
@@ -159,48 +189,75 @@ export function purchaseRoutes(ctx: AppContext, purchase: PurchaseService): Fast
       ),
     );
 
-    app.post('/finance/bill/purchaseHistory', route({ tag: BILL, summary: '消费记录（套餐模式）', access: 'session', body: records, response: listOf(ctx, 'entities/purchase-record') }), async (req) => ok(await purchase.purchaseHistory(me(req), req.body)));
-    app.post('/finance/bill/purchaseHistory/export', route({ tag: BILL, summary: '导出消费记录（套餐模式，xlsx）', access: 'session', body: recordsExport, response: xlsxFile }), async (req, reply) => {
-      const agent = me(req).user_type === UserType.Agent;
-      const cols: ExportColumn[] = [
-        { key: 'rownum', width: 6 },
-        { key: 'client_id', width: 12 },
-        { key: 'name', width: 24 },
-        { key: 'orderTypeStr', width: 10 },
-        { key: 'productTypeStr', width: 10 },
-        { key: 'operatorCodeStr', width: 10 },
-        { key: 'areaCodeStr', width: 10 },
-        ...(agent ? [{ key: 'unit_price', width: 12 }] : []),
-        { key: 'due_time', width: 12 },
-        { key: 'order_number', width: 12 },
-        { key: 'consumer_date', width: 12 },
-        { key: 'create_time', width: 20 },
-      ];
-      return xlsx(reply, '消费记录', 'entities/purchase-record', cols, (await purchase.purchaseHistory(me(req), req.body, BILL_EXPORT_MAX)).list);
-    });
-    app.post('/finance/bill/direct/purchaseHistory', route({ tag: BILL, summary: '消费记录（直充模式：子账户充值、回退、失败返还、消费，来自账本）', access: 'session', body: direct, response: listOf(ctx, 'entities/direct-purchase-record') }), async (req) =>
-      ok(await purchase.directHistory(me(req), req.body)),
+    app.post(
+      '/finance/bill/purchaseHistory',
+      route({ tag: BILL, summary: '消费记录（套餐模式）', access: 'session', body: records, response: listOf(ctx, 'entities/purchase-record') }),
+      async (req) => ok(await purchase.purchaseHistory(me(req), req.body)),
     );
-    app.post('/finance/bill/direct/purchaseHistory/export', route({ tag: BILL, summary: '导出消费记录（直充模式，xlsx）', access: 'session', body: directExport, response: xlsxFile }), async (req, reply) =>
-      xlsx(
-        reply,
-        '消费记录',
-        'entities/direct-purchase-record',
-        [
+    app.post(
+      '/finance/bill/purchaseHistory/export',
+      route({ tag: BILL, summary: '导出消费记录（套餐模式，xlsx）', access: 'session', body: recordsExport, response: xlsxFile }),
+      async (req, reply) => {
+        const agent = me(req).user_type === UserType.Agent;
+        const cols: ExportColumn[] = [
           { key: 'rownum', width: 6 },
-          { key: 'clientid', width: 12 },
-          { key: 'realname', width: 20 },
-          { key: 'payment_type_str', width: 12 },
-          { key: 'amount', width: 12 },
-          { key: 'consumerDate', width: 12 },
+          { key: 'client_id', width: 12 },
+          { key: 'name', width: 24 },
+          { key: 'orderTypeStr', width: 10 },
+          { key: 'productTypeStr', width: 10 },
+          { key: 'operatorCodeStr', width: 10 },
+          { key: 'areaCodeStr', width: 10 },
+          ...(agent ? [{ key: 'unit_price', width: 12 }] : []),
+          { key: 'due_time', width: 12 },
+          { key: 'order_number', width: 12 },
+          { key: 'consumer_date', width: 12 },
           { key: 'create_time', width: 20 },
-          { key: 'remark', width: 30 },
-        ],
-        (await purchase.directHistory(me(req), req.body, BILL_EXPORT_MAX)).list,
-      ),
+        ];
+        return xlsx(reply, '消费记录', 'entities/purchase-record', cols, (await purchase.purchaseHistory(me(req), req.body, BILL_EXPORT_MAX)).list);
+      },
+    );
+    app.post(
+      '/finance/bill/direct/purchaseHistory',
+      route({
+        tag: BILL,
+        summary: '消费记录（直充模式：子账户充值、回退、失败返还、消费，来自账本）',
+        access: 'session',
+        body: direct,
+        response: listOf(ctx, 'entities/direct-purchase-record'),
+      }),
+      async (req) => ok(await purchase.directHistory(me(req), req.body)),
+    );
+    app.post(
+      '/finance/bill/direct/purchaseHistory/export',
+      route({ tag: BILL, summary: '导出消费记录（直充模式，xlsx）', access: 'session', body: directExport, response: xlsxFile }),
+      async (req, reply) =>
+        xlsx(
+          reply,
+          '消费记录',
+          'entities/direct-purchase-record',
+          [
+            { key: 'rownum', width: 6 },
+            { key: 'clientid', width: 12 },
+            { key: 'realname', width: 20 },
+            { key: 'payment_type_str', width: 12 },
+            { key: 'amount', width: 12 },
+            { key: 'consumerDate', width: 12 },
+            { key: 'create_time', width: 20 },
+            { key: 'remark', width: 30 },
+          ],
+          (await purchase.directHistory(me(req), req.body, BILL_EXPORT_MAX)).list,
+        ),
     );
 
-    app.post('/agent/newpools', route({ tag: BUY, summary: '剩余条数（代理商：自己与名下子账户；未过期、有剩余）', access: 'agent', body: pools, response: listOf(ctx, 'entities/pool') }), async (req) => ok(await purchase.pools(me(req), req.body)));
-    app.get('/client/pools', route({ tag: BUY, summary: '剩余条数（子账户自己的产品池）', access: 'session', querystring: pools, response: listOf(ctx, 'entities/pool') }), async (req) => ok(await purchase.pools(me(req), req.query)));
+    app.post(
+      '/agent/newpools',
+      route({ tag: BUY, summary: '剩余条数（代理商：自己与名下子账户；未过期、有剩余）', access: 'agent', body: pools, response: listOf(ctx, 'entities/pool') }),
+      async (req) => ok(await purchase.pools(me(req), req.body)),
+    );
+    app.get(
+      '/client/pools',
+      route({ tag: BUY, summary: '剩余条数（子账户自己的产品池）', access: 'session', querystring: pools, response: listOf(ctx, 'entities/pool') }),
+      async (req) => ok(await purchase.pools(me(req), req.query)),
+    );
   };
 }

@@ -20,7 +20,11 @@ export const DEMO_PRODUCTS = [
 
 export async function seedPurchase(db: Db): Promise<void> {
   const any = await db.selectFrom('products').select('id').limit(1).executeTakeFirst();
-  if (!any) await db.insertInto('products').values(DEMO_PRODUCTS.map((p) => ({ ...p, pack_size: DEMO_PACK_SIZES[p.product_code] ?? null, area_name: '全国', creator: 'admin' }))).execute();
+  if (!any)
+    await db
+      .insertInto('products')
+      .values(DEMO_PRODUCTS.map((p) => ({ ...p, pack_size: DEMO_PACK_SIZES[p.product_code] ?? null, area_name: '全国', creator: 'admin' })))
+      .execute();
   const agent1 = await db.selectFrom('accounts').select(['id']).where('clientid', '=', 'agent1').executeTakeFirst();
   if (!agent1) return;
   const rebate = await db.selectFrom('rebate_ledger').select('id').where('account_id', '=', agent1.id).limit(1).executeTakeFirst();

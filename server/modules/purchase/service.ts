@@ -116,7 +116,10 @@ export class PurchaseService {
   /** The first message of the purchase form's rules for one line, or undefined. */
   lineError(productId: unknown, num: unknown): string | undefined {
     const validate = this.ctx.schemas.validator('forms/purchase');
-    const value = { product_id: typeof productId === 'string' && /^[0-9]{1,10}$/.test(productId) ? Number(productId) : productId, num: typeof num === 'number' ? String(num) : num ?? '' };
+    const value = {
+      product_id: typeof productId === 'string' && /^[0-9]{1,10}$/.test(productId) ? Number(productId) : productId,
+      num: typeof num === 'number' ? String(num) : (num ?? ''),
+    };
     if (validate(value)) return undefined;
     const errs = validate.errors ?? [];
     // the quantity's message first: the row's own rule
@@ -201,7 +204,9 @@ export class PurchaseService {
     if (first) return first;
 
     const ids = [...new Set(lines.map((l) => Number(l.productId)))];
-    const products = new Map((await this.ctx.db.selectFrom('products').selectAll().where('id', 'in', ids).where('state', '=', ProductState.OnSale).execute()).map((p) => [p.id, p]));
+    const products = new Map(
+      (await this.ctx.db.selectFrom('products').selectAll().where('id', 'in', ids).where('state', '=', ProductState.OnSale).execute()).map((p) => [p.id, p]),
+    );
     for (const id of ids) if (!products.has(id)) throw errors.notFound('产品');
     for (const l of lines) {
       const e = packError(products.get(Number(l.productId))!, Number(l.num));
@@ -225,15 +230,29 @@ export class PurchaseService {
         const paid = total.minus(rebate);
         const orderId = await this.newOrderId(trx, now);
         const ledger = new LedgerService({ db: trx, now: this.ctx.now });
-        const r = await ledger.applyIn(trx, [{ accountId: me.id, amount: paid.neg(), kind: BillPaymentType.PackagePurchase, operatorId: me.id, remark: `购买短信 订单${orderId}` }]);
+        const r = await ledger.applyIn(trx, [
+          { accountId: me.id, amount: paid.neg(), kind: BillPaymentType.PackagePurchase, operatorId: me.id, remark: `购买短信 订单${orderId}` },
+        ]);
         if (!r.ok) throw errors.refused(`余额不足，当前余额 ${yuanText(r.balance)} 元，本次需支付 ${yuanText(paid)} 元`);
         let rebateLedgerId: number | null = null;
         if (rebate.gt(0)) {
           const after = rebateBefore.minus(rebate);
-          await trx.updateTable('accounts').set({ rebate_useable: money2(after) }).where('id', '=', me.id).execute();
+          await trx
+            .updateTable('accounts')
+            .set({ rebate_useable: money2(after) })
+            .where('id', '=', me.id)
+            .execute();
           const rr = await trx
             .insertInto('rebate_ledger')
-            .values({ account_id: me.id, amount: money2(rebate.neg()), balance_after: money2(after), kind: RebateType.Deduction, order_id: orderId, remark: `购买短信抵扣 订单${orderId}`, created_at: now })
+            .values({
+              account_id: me.id,
+              amount: money2(rebate.neg()),
+              balance_after: money2(after),
+              kind: RebateType.Deduction,
+              order_id: orderId,
+              remark: `购买短信抵扣 订单${orderId}`,
+              created_at: now,
+            })
             .returning('id')
             .executeTakeFirstOrThrow();
           rebateLedgerId = rr.id;
@@ -261,7 +280,17 @@ export class PurchaseService {
             })
             .returning('id')
             .executeTakeFirstOrThrow();
-          await trx.insertInto('pool_movements').values({ pool_id: pool.id, pieces: units, remaining_after: units, kind: BillPaymentType.PackagePurchase, remark: `购买 ${x.p.product_name} 订单${orderId}`, created_at: now }).execute();
+          await trx
+            .insertInto('pool_movements')
+            .values({
+              pool_id: pool.id,
+              pieces: units,
+              remaining_after: units,
+              kind: BillPaymentType.PackagePurchase,
+              remark: `购买 ${x.p.product_name} 订单${orderId}`,
+              created_at: now,
+            })
+            .execute();
           await trx
             .insertInto('sms_orders')
             .values({
@@ -283,7 +312,16 @@ export class PurchaseService {
               created_at: now,
             })
             .execute();
-          out.push({ productId: x.p.id, productName: x.p.product_name, num: x.num, unitPrice: unitAfter, discount: x.discount, amount: money2(x.amount), poolId: pool.id, dueTime: formatDateTime(due) });
+          out.push({
+            productId: x.p.id,
+            productName: x.p.product_name,
+            num: x.num,
+            unitPrice: unitAfter,
+            discount: x.discount,
+            amount: money2(x.amount),
+            poolId: pool.id,
+            dueTime: formatDateTime(due),
+          });
         }
         const result: PurchaseResult = {
           orderId,
@@ -402,7 +440,10 @@ export class PurchaseService {
 
   /** POST /finance/bill/sms */
   async smsBill(me: Account, b: SmsBillFilter & CurrentPaging) {
-    const q = this.smsBillQuery((await this.scope(me)).map((a) => a.id), b);
+    const q = this.smsBillQuery(
+      (await this.scope(me)).map((a) => a.id),
+      b,
+    );
     const paging = pagingOf(b, 15);
     const { n } = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
     const rows = await q.select(this.billColumns).orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(paging.size).offset(paging.offset).execute();
@@ -428,7 +469,10 @@ export class PurchaseService {
 
   /** rows of a bill query for an export (at most `max`; [] when none) */
   async smsBillRows(me: Account, b: SmsBillFilter, max: number) {
-    const q = this.smsBillQuery((await this.scope(me)).map((a) => a.id), b);
+    const q = this.smsBillQuery(
+      (await this.scope(me)).map((a) => a.id),
+      b,
+    );
     const rows = await q.select(this.billColumns).orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(max).execute();
     return rows.map((r, i) => this.billRow(r, i + 1));
   }
@@ -508,7 +552,10 @@ export class PurchaseService {
 
   /** POST /finance/bill/purchaseHistory (mode 1): the package orders of the scope */
   async purchaseHistory(me: Account, b: PurchaseRecordFilter & CurrentPaging, max?: number) {
-    const q = this.recordQuery((await this.scope(me)).map((a) => a.id), b);
+    const q = this.recordQuery(
+      (await this.scope(me)).map((a) => a.id),
+      b,
+    );
     const agent = me.user_type === UserType.Agent;
     if (max !== undefined) {
       const rows = await q.select(this.billColumns).orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(max).execute();

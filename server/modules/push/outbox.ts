@@ -47,10 +47,25 @@ export interface MoRow {
 
 /** JSON records, field names of entities/send-record.json and entities/mo-record.json */
 export interface ReportRecord {
-  clientid: string; id: number; taskId: string; phone: string; state: number; stateStr: string;
-  errorcode: string; report: string; dateStr: string; smsNum: number;
+  clientid: string;
+  id: number;
+  taskId: string;
+  phone: string;
+  state: number;
+  stateStr: string;
+  errorcode: string;
+  report: string;
+  dateStr: string;
+  smsNum: number;
 }
-export interface MoRecord { clientid: string; id: number | null; phone: string; content: string; dest: string; receivedateStr: string }
+export interface MoRecord {
+  clientid: string;
+  id: number | null;
+  phone: string;
+  content: string;
+  dest: string;
+  receivedateStr: string;
+}
 
 const STATE_TITLES = new Map<number, string>((statusEnum.oneOf as { const: number; title: string }[]).map((o) => [o.const, o.title]));
 
@@ -65,9 +80,16 @@ async function targets(trx: Db, accountIds: number[], kind: number): Promise<Map
   const ids = [...new Set(accountIds)];
   for (let i = 0; i < ids.length; i += 1000) {
     const chunk = ids.slice(i, i + 1000);
-    const rows = kind === PushKind.Report
-      ? await trx.selectFrom('accounts').select(['id', 'clientid', 'deliveryurl as url']).where('id', 'in', chunk).where('needreport', '=', NeedReport.SimplePush).where('deliveryurl', '<>', '').execute()
-      : await trx.selectFrom('accounts').select(['id', 'clientid', 'mourl as url']).where('id', 'in', chunk).where('needmo', '=', NeedMo.Push).where('mourl', '<>', '').execute();
+    const rows =
+      kind === PushKind.Report
+        ? await trx
+            .selectFrom('accounts')
+            .select(['id', 'clientid', 'deliveryurl as url'])
+            .where('id', 'in', chunk)
+            .where('needreport', '=', NeedReport.SimplePush)
+            .where('deliveryurl', '<>', '')
+            .execute()
+        : await trx.selectFrom('accounts').select(['id', 'clientid', 'mourl as url']).where('id', 'in', chunk).where('needmo', '=', NeedMo.Push).where('mourl', '<>', '').execute();
     for (const r of rows) out.set(r.id, { clientid: r.clientid, url: r.url });
   }
   return out;
@@ -81,14 +103,22 @@ async function insertGrouped<T>(trx: Db, kind: number, byAccount: Map<number, T[
       values.push({ account_id: accountId, kind, url, payload: JSON.stringify(records.slice(i, i + PUSH_RECORDS_PER_ROW)) });
     }
   }
-  for (let i = 0; i < values.length; i += 500) await trx.insertInto('push_outbox').values(values.slice(i, i + 500)).execute();
+  for (let i = 0; i < values.length; i += 500)
+    await trx
+      .insertInto('push_outbox')
+      .values(values.slice(i, i + 500))
+      .execute();
   return values.length;
 }
 
 /** Queues delivery reports for the accounts that want them; returns the push rows written. */
 export async function enqueueReports(trx: Db, rows: ReportRow[]): Promise<number> {
   if (!rows.length) return 0;
-  const urls = await targets(trx, rows.map((r) => r.accountId), PushKind.Report);
+  const urls = await targets(
+    trx,
+    rows.map((r) => r.accountId),
+    PushKind.Report,
+  );
   if (!urls.size) return 0;
   const byAccount = new Map<number, ReportRecord[]>();
   for (const r of rows) {
@@ -115,7 +145,11 @@ export async function enqueueReports(trx: Db, rows: ReportRow[]): Promise<number
 /** Queues uplink for the accounts that want it; returns the push rows written. */
 export async function enqueueMo(trx: Db, rows: MoRow[]): Promise<number> {
   if (!rows.length) return 0;
-  const urls = await targets(trx, rows.map((r) => r.accountId), PushKind.Mo);
+  const urls = await targets(
+    trx,
+    rows.map((r) => r.accountId),
+    PushKind.Mo,
+  );
   if (!urls.size) return 0;
   const byAccount = new Map<number, MoRecord[]>();
   for (const r of rows) {
@@ -143,7 +177,14 @@ export interface TemplateReviewRow {
 
 /** JSON record of a template review, field names of entities/template.json */
 export interface TemplateReviewRecord {
-  clientId: string; templateId: number; state: number; stateStr: string; remark: string; sign: string; content: string; updateTimeStr: string;
+  clientId: string;
+  templateId: number;
+  state: number;
+  stateStr: string;
+  remark: string;
+  sign: string;
+  content: string;
+  updateTimeStr: string;
 }
 
 const AUDIT_TITLES = new Map<number, string>((templateStateEnum.oneOf as { const: number; title: string }[]).map((o) => [o.const, o.title]));
@@ -172,6 +213,9 @@ export async function enqueueTemplateReview(trx: Db, row: TemplateReviewRow): Pr
     content: row.content,
     updateTimeStr: formatDateTime(row.reviewedAt),
   };
-  await trx.insertInto('push_outbox').values({ account_id: row.accountId, kind: PushKind.TemplateReview, url, payload: JSON.stringify([record]) }).execute();
+  await trx
+    .insertInto('push_outbox')
+    .values({ account_id: row.accountId, kind: PushKind.TemplateReview, url, payload: JSON.stringify([record]) })
+    .execute();
   return 1;
 }

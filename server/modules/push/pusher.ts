@@ -50,15 +50,28 @@ export interface PusherOptions {
   dial?: (target: CheckedTarget) => CheckedTarget;
 }
 
-export interface PusherStats { claimed: number; delivered: number; failed: number; gaveUp: number }
+export interface PusherStats {
+  claimed: number;
+  delivered: number;
+  failed: number;
+  gaveUp: number;
+}
 
-interface Claimed { id: number; url: string; payload: unknown; attempts: number }
+interface Claimed {
+  id: number;
+  url: string;
+  payload: unknown;
+  attempts: number;
+}
 
 const MAX_ERROR_LENGTH = 500;
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
 class PushFailure extends Error {
-  constructor(message: string, readonly permanent = false) {
+  constructor(
+    message: string,
+    readonly permanent = false,
+  ) {
     super(message);
   }
 }
@@ -172,7 +185,11 @@ export class Pusher {
       const rows = await trx
         .updateTable('push_outbox')
         .set({ next_at: leaseUntil, attempts: sql<number>`attempts + 1` })
-        .where('id', 'in', due.map((r) => r.id))
+        .where(
+          'id',
+          'in',
+          due.map((r) => r.id),
+        )
         .returning(['id', 'url', 'payload', 'attempts'])
         .execute();
       this.stats.claimed += rows.length;
@@ -226,24 +243,28 @@ export class Pusher {
     const body = Buffer.from(typeof row.payload === 'string' ? row.payload : JSON.stringify(row.payload));
     const mod = target.url.protocol === 'https:' ? https : http;
     await new Promise<void>((resolve, reject) => {
-      const req = mod.request(target.url, {
-        method: 'POST',
-        lookup: pinnedLookup(connectTo),
-        timeout: this.o.timeoutMs,
-        headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length, 'user-agent': 'smsp-push/1' },
-        agent: false,
-      }, (res) => {
-        let seen = 0;
-        res.on('data', (chunk: Buffer) => {
-          seen += chunk.length;
-          if (seen > MAX_RESPONSE_BYTES) res.destroy();
-        });
-        const status = res.statusCode ?? 0;
-        const finish = () => (status >= 200 && status < 300 ? resolve() : reject(new PushFailure(`HTTP ${status}`)));
-        res.on('end', finish);
-        res.on('close', finish);
-        res.on('error', () => finish());
-      });
+      const req = mod.request(
+        target.url,
+        {
+          method: 'POST',
+          lookup: pinnedLookup(connectTo),
+          timeout: this.o.timeoutMs,
+          headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length, 'user-agent': 'smsp-push/1' },
+          agent: false,
+        },
+        (res) => {
+          let seen = 0;
+          res.on('data', (chunk: Buffer) => {
+            seen += chunk.length;
+            if (seen > MAX_RESPONSE_BYTES) res.destroy();
+          });
+          const status = res.statusCode ?? 0;
+          const finish = () => (status >= 200 && status < 300 ? resolve() : reject(new PushFailure(`HTTP ${status}`)));
+          res.on('end', finish);
+          res.on('close', finish);
+          res.on('error', () => finish());
+        },
+      );
       const deadline = setTimeout(() => req.destroy(new PushFailure(`timed out after ${this.o.timeoutMs} ms`)), this.o.timeoutMs);
       req.on('timeout', () => req.destroy(new PushFailure(`timed out after ${this.o.timeoutMs} ms`)));
       req.on('error', (e) => reject(e instanceof PushFailure ? e : new PushFailure(e.message)));

@@ -177,4 +177,3 @@ export function enumParam(v: unknown, values: readonly number[], msg: string = M
   if (!values.includes(n)) throw new ApiError(400, msg);
   return n;
 }
-

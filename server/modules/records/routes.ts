@@ -18,12 +18,25 @@ export function recordsRoutes(ctx: AppContext, records: RecordsService): Fastify
     const app = api(plugin);
     app.post(
       '/send/sendTask',
-      route({ tag: TASKS, summary: '发送任务列表（每页 15；代理商：自己与名下子账户）', access: 'session', cachedSession: true, body: request(ctx, 'filters/send-task', { paging: 'page' }), response: listOf(ctx, 'entities/send-task') }),
+      route({
+        tag: TASKS,
+        summary: '发送任务列表（每页 15；代理商：自己与名下子账户）',
+        access: 'session',
+        cachedSession: true,
+        body: request(ctx, 'filters/send-task', { paging: 'page' }),
+        response: listOf(ctx, 'entities/send-task'),
+      }),
       async (req) => ok(await records.taskList(sessionOf(req).account, req.body)),
     );
     app.post(
       '/send/queryTaskInfo',
-      route({ tag: TASKS, summary: '任务详情：待发送、成功、失败、未知、拦截数量', access: 'session', body: request(ctx, 'params/task-ref'), response: okOf(ctx, 'entities/send-task') }),
+      route({
+        tag: TASKS,
+        summary: '任务详情：待发送、成功、失败、未知、拦截数量',
+        access: 'session',
+        body: request(ctx, 'params/task-ref'),
+        response: okOf(ctx, 'entities/send-task'),
+      }),
       async (req) => ok(await records.taskInfo(sessionOf(req).account, req.body)),
     );
     app.post(
@@ -60,7 +73,13 @@ export function recordsRoutes(ctx: AppContext, records: RecordsService): Fastify
     );
     app.post(
       '/send/smsTimerSend/list',
-      route({ tag: TASKS, summary: '定时任务列表（每页 15）', access: 'session', body: request(ctx, 'filters/timed-task', { paging: 'page' }), response: listOf(ctx, 'entities/timed-task') }),
+      route({
+        tag: TASKS,
+        summary: '定时任务列表（每页 15）',
+        access: 'session',
+        body: request(ctx, 'filters/timed-task', { paging: 'page' }),
+        response: listOf(ctx, 'entities/timed-task'),
+      }),
       async (req) => ok(await records.timedList(sessionOf(req).account, req.body)),
     );
     app.post(
@@ -70,7 +89,11 @@ export function recordsRoutes(ctx: AppContext, records: RecordsService): Fastify
         summary: '任务的号码（分页）',
         access: 'session',
         body: request(ctx, 'params/task-numbers'),
-        response: okOf(ctx, { type: 'object', required: ['list', 'totalCount'], properties: { list: { type: 'array', items: { type: 'object', properties: { phone: { type: 'string', title: '手机号码' } } } }, totalCount: { type: 'integer' } } }),
+        response: okOf(ctx, {
+          type: 'object',
+          required: ['list', 'totalCount'],
+          properties: { list: { type: 'array', items: { type: 'object', properties: { phone: { type: 'string', title: '手机号码' } } } }, totalCount: { type: 'integer' } },
+        }),
       }),
       async (req) => ok(await records.taskNumbers(sessionOf(req).account, req.body)),
     );
@@ -94,7 +117,11 @@ export function recordsRoutes(ctx: AppContext, records: RecordsService): Fastify
         summary: '准备发送记录 Excel（≤ 100 万条），返回 filePath',
         access: 'session',
         body: recordFilter,
-        response: okOf(ctx, { type: 'object', required: ['filePath', 'rows'], properties: { filePath: { type: 'string', title: '导出文件编号' }, rows: { type: 'integer', title: '条数' } } }),
+        response: okOf(ctx, {
+          type: 'object',
+          required: ['filePath', 'rows'],
+          properties: { filePath: { type: 'string', title: '导出文件编号' }, rows: { type: 'integer', title: '条数' } },
+        }),
       }),
       async (req) => {
         const r = await records.prepareRecordsExport(sessionOf(req).account, req.body);
@@ -103,24 +130,38 @@ export function recordsRoutes(ctx: AppContext, records: RecordsService): Fastify
     );
     app.get(
       '/send/downloadExportSendRecords',
-      route({ tag: RECORDS, summary: '下载准备好的发送记录 Excel（仅导出者本人，24 小时内）', access: 'session', querystring: request(ctx, 'params/export-download'), response: fileReply(XLSX_MIME) }),
+      route({
+        tag: RECORDS,
+        summary: '下载准备好的发送记录 Excel（仅导出者本人，24 小时内）',
+        access: 'session',
+        querystring: request(ctx, 'params/export-download'),
+        response: fileReply(XLSX_MIME),
+      }),
       async (req, reply) => {
         const f = await records.download(sessionOf(req).account, req.query.filePath);
         return sendFile(reply, f.stream, f.name, { mime: XLSX_MIME, size: f.size });
       },
     );
-    app.post('/send/exportRecordsTxt', route({ tag: RECORDS, summary: '导出发送记录号码（txt，≤ 500 万个）', access: 'session', body: recordFilter, response: fileReply(TXT_MIME) }), async (req, reply) => {
-      const f = await records.recordsTxt(sessionOf(req).account, req.body);
-      return sendFile(reply, f.stream, f.name, { mime: TXT_MIME });
-    });
+    app.post(
+      '/send/exportRecordsTxt',
+      route({ tag: RECORDS, summary: '导出发送记录号码（txt，≤ 500 万个）', access: 'session', body: recordFilter, response: fileReply(TXT_MIME) }),
+      async (req, reply) => {
+        const f = await records.recordsTxt(sessionOf(req).account, req.body);
+        return sendFile(reply, f.stream, f.name, { mime: TXT_MIME });
+      },
+    );
     app.post(
       '/send/getmologs',
       route({ tag: RECORDS, summary: '上行记录（每页 15；近三个月，跨度不超过一个月）', access: 'session', body: moFilter, response: listOf(ctx, 'entities/mo-record') }),
       async (req) => ok(await records.moList(sessionOf(req).account, req.body)),
     );
-    app.post('/send/exportmologs', route({ tag: RECORDS, summary: '导出上行记录（Excel，条件同列表）', access: 'session', body: moFilter, response: fileReply(XLSX_MIME) }), async (req, reply) => {
-      const f = await records.moExport(sessionOf(req).account, req.body);
-      return sendFile(reply, f.stream, f.name, { mime: XLSX_MIME });
-    });
+    app.post(
+      '/send/exportmologs',
+      route({ tag: RECORDS, summary: '导出上行记录（Excel，条件同列表）', access: 'session', body: moFilter, response: fileReply(XLSX_MIME) }),
+      async (req, reply) => {
+        const f = await records.moExport(sessionOf(req).account, req.body);
+        return sendFile(reply, f.stream, f.name, { mime: XLSX_MIME });
+      },
+    );
   };
 }

@@ -26,23 +26,35 @@ import { listPage, pagingOf, type Paging } from '../../http/paging';
 import { keysetPages, mapPages, writeXlsx, xlsxStream } from '../../lib/xlsx-export';
 import { formatDateTime } from '../../lib/time';
 import type { ClientsService, ScopedAccount } from '../clients';
-import { SendKind, SendTimeType, TaskDetailOutcome, TaskStatus, TimedTaskTimeType, UserType, type MoRecord, type SendRecord, type SendTask, type TimedTask } from '../../../common/generated/schemas';
+import {
+  SendKind,
+  SendTimeType,
+  TaskDetailOutcome,
+  TaskStatus,
+  TimedTaskTimeType,
+  UserType,
+  type MoRecord,
+  type SendRecord,
+  type SendTask,
+  type TimedTask,
+} from '../../../common/generated/schemas';
 import { findCity, findProvince } from '../../../common/sms/segments';
 import { expandTask, type SendResult, type SendService } from '../send';
 import { MESSAGES } from '../../../common/schema/messages';
 import { escapeLike, whereFrom } from '../../db/filters';
 import type { PageRows } from '../../http/contract';
-import type { SendForm, TaskResendParams, MoRecordFilter, SendRecordFilter, SendTaskFilter, TaskNumbersParams, TaskPhonesParams, TaskRefParams, TimedTaskFilter } from '../../../common/generated/schemas';
-import {
-  OUTCOME_STATES,
-  optionalRange,
-  outcomeStates,
-  RECORD_MSG,
-  recordRange,
-  statesOf,
-  uplinkRange,
-  type DayRange,
-} from './filters';
+import type {
+  SendForm,
+  TaskResendParams,
+  MoRecordFilter,
+  SendRecordFilter,
+  SendTaskFilter,
+  TaskNumbersParams,
+  TaskPhonesParams,
+  TaskRefParams,
+  TimedTaskFilter,
+} from '../../../common/generated/schemas';
+import { OUTCOME_STATES, optionalRange, outcomeStates, RECORD_MSG, recordRange, statesOf, uplinkRange, type DayRange } from './filters';
 
 export const RECORD_PAGE_SIZE = 10;
 /** failed numbers a resend reads at most (one over the manual input's 60,000: the acceptance refuses it) */
@@ -252,13 +264,13 @@ export class RecordsService {
     const accounts = await this.accountsOf(me, undefined);
     const ids = accounts.map((a) => a.id);
     const num = /^\d{1,10}$/.test(v) && Number(v) <= 2_147_483_647 ? Number(v) : undefined;
-    const task = (await this.ctx.db
+    const task = await this.ctx.db
       .selectFrom('sms_tasks as t')
       .select([...TASK_COLUMNS])
       .where('t.account_id', 'in', ids)
       .where((eb) => (num === undefined ? eb('t.uid', '=', v) : eb.or([eb('t.uid', '=', v), eb('t.id', '=', num)])))
       .orderBy(sql`t.uid = ${v}`, 'desc')
-      .executeTakeFirst());
+      .executeTakeFirst();
     if (!task) throw new ApiError(404, RECORD_MSG.taskNotFound);
     return { task, clientids: new Map(accounts.map((a) => [a.id, a.clientid])) };
   }
@@ -319,32 +331,27 @@ export class RecordsService {
     if (range.from) q = q.where(col, '>=', range.from);
     if (range.to) q = q.where(col, '<', range.to);
     const paging = pagingOf(f, TASK_PAGE_SIZE);
-    return this.taskPage(
-      q,
-      paging,
-      accounts,
-      (t, rowNum, clientids): Required<TimedTask> => ({
-        rowNum,
-        taskId: t.uid,
-        clientid: clientids.get(t.account_id) ?? '',
-        chargeNumTotal: t.charge_num_total,
-        templateType: t.template_type as NonNullable<TimedTask['templateType']>,
-        templateTypeStr: this.label('template-type', t.template_type),
-        setSendTimeStr: formatDateTime(t.send_time),
-        smstype: t.smstype as NonNullable<TimedTask['smstype']>,
-        smstypeStr: this.label('sms-type', t.smstype),
-        sign: t.sign,
-        content: t.content,
-        status: t.status as TimedTask['status'],
-        statusStr: this.label('task-status', t.status),
-        submitTimeStr: formatDateTime(t.created_at),
-        creator: t.creator_name,
-        // a cancelled task's numbers are deleted with it
-        getAllPhoneFlag: t.status === TaskStatus.Cancelled ? 0 : 1,
-        // a waiting task may be cancelled and re-edited, except a scheduled international send (spec 02 §4: charged at once, never cancelled)
-        cancelFlag: t.status === TaskStatus.Waiting && t.send_kind !== SendKind.International ? 1 : 0,
-      }),
-    );
+    return this.taskPage(q, paging, accounts, (t, rowNum, clientids): Required<TimedTask> => ({
+      rowNum,
+      taskId: t.uid,
+      clientid: clientids.get(t.account_id) ?? '',
+      chargeNumTotal: t.charge_num_total,
+      templateType: t.template_type as NonNullable<TimedTask['templateType']>,
+      templateTypeStr: this.label('template-type', t.template_type),
+      setSendTimeStr: formatDateTime(t.send_time),
+      smstype: t.smstype as NonNullable<TimedTask['smstype']>,
+      smstypeStr: this.label('sms-type', t.smstype),
+      sign: t.sign,
+      content: t.content,
+      status: t.status as TimedTask['status'],
+      statusStr: this.label('task-status', t.status),
+      submitTimeStr: formatDateTime(t.created_at),
+      creator: t.creator_name,
+      // a cancelled task's numbers are deleted with it
+      getAllPhoneFlag: t.status === TaskStatus.Cancelled ? 0 : 1,
+      // a waiting task may be cancelled and re-edited, except a scheduled international send (spec 02 §4: charged at once, never cancelled)
+      cancelFlag: t.status === TaskStatus.Waiting && t.send_kind !== SendKind.International ? 1 : 0,
+    }));
   }
 
   /** POST /send/getAllPhone/list {uid, page, rows}: the numbers of a task, in the order they were accepted */
@@ -363,7 +370,15 @@ export class RecordsService {
       .execute();
     const total = rows.length
       ? Number(rows[0].total)
-      : Number((await this.ctx.db.selectFrom('sms_messages').select((eb) => eb.fn.countAll<string | number>().as('n')).where('task_id', '=', task.id).executeTakeFirstOrThrow()).n);
+      : Number(
+          (
+            await this.ctx.db
+              .selectFrom('sms_messages')
+              .select((eb) => eb.fn.countAll<string | number>().as('n'))
+              .where('task_id', '=', task.id)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
     return listPage(
       rows.map((r) => ({ phone: r.phone })),
       total,
@@ -498,7 +513,8 @@ export class RecordsService {
     const offset = o.offset ?? 0;
     const { from, key } = this.scans(ids, f);
     const total = o.count === undefined ? sql`` : sql`, (${this.countQuery(ids, f, o.count)}) as total`;
-    const r = await sql<MessageRow>`select m.id, m.account_id, m.task_id, m.phone, m.carrier, m.province_id, m.city_id, m.pieces, m.state, m.error_code, m.report, m.created_at, m.submitted_at,
+    const r =
+      await sql<MessageRow>`select m.id, m.account_id, m.task_id, m.phone, m.carrier, m.province_id, m.city_id, m.pieces, m.state, m.error_code, m.report, m.created_at, m.submitted_at,
         coalesce(m.content, t.content, '') as content, t.uid as task_uid${total}
       from (
         select r.id, r.created_at from ${from}
@@ -749,7 +765,12 @@ export class RecordsService {
     const q = this.moQuery(ids, bd);
     const max = this.ctx.config.recordExportMax;
     const { n } = await this.ctx.db
-      .selectFrom(q.select('o.id').limit(max + 1).as('x'))
+      .selectFrom(
+        q
+          .select('o.id')
+          .limit(max + 1)
+          .as('x'),
+      )
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
       .executeTakeFirstOrThrow();
     if (Number(n) > max) throw errors.refused(RECORD_MSG.exportTooMany);

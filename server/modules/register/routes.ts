@@ -37,9 +37,13 @@ export function registerRoutes(ctx: AppContext, deps: { register: RegisterServic
       },
     );
 
-    app.post('/userCenter/sendNoPicCode', route({ tag: '账户', summary: '发送更换手机号验证码', access: 'session', body: sendCode, response: okEmpty, with: limit }), async (req) => {
-      await register.sendMobileChangeCode(req.body, sessionOf(req).account.id, req.ip);
-      return ok(undefined, REGISTER_MESSAGES.sent);
-    });
+    app.post(
+      '/userCenter/sendNoPicCode',
+      route({ tag: '账户', summary: '发送更换手机号验证码', access: 'session', body: sendCode, response: okEmpty, with: limit }),
+      async (req) => {
+        await register.sendMobileChangeCode(req.body, sessionOf(req).account.id, req.ip);
+        return ok(undefined, REGISTER_MESSAGES.sent);
+      },
+    );
   };
 }

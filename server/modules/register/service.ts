@@ -92,7 +92,15 @@ export class RegisterService {
     try {
       return await db.transaction().execute(async (tx) => {
         if (pending.length) {
-          await tx.deleteFrom('accounts').where('id', 'in', pending.map((p) => p.id)).where('status', '=', AccountStatus.Unactivated).execute();
+          await tx
+            .deleteFrom('accounts')
+            .where(
+              'id',
+              'in',
+              pending.map((p) => p.id),
+            )
+            .where('status', '=', AccountStatus.Unactivated)
+            .execute();
         }
         await this.codes.consume(tx, codeId);
         const { n } = await sql<{ n: number }>`select nextval('agent_clientid_seq')::int as n`.execute(tx).then((r) => r.rows[0]);

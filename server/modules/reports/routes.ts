@@ -25,7 +25,13 @@ export function reportsRoutes(ctx: AppContext, reports: ReportsService): Fastify
   const me = (req: FastifyRequest) => sessionOf(req).account;
   const range = { start_time_day: { type: 'string', title: '开始日期' }, end_time_day: { type: 'string', title: '结束日期' } };
   const row = ctx.schemas.registry.inline('entities/report-row').properties ?? {};
-  const totals: JsonSchema = { type: 'object', title: '合计（全部行，不只本页）', properties: Object.fromEntries(['send_num', 'chargeTotal', 'success_num', 'not_known_num', 'fail_num', 'wait_send_num', 'intercept_num', 'success_rate'].map((k) => [k, row[k] ?? {}])) };
+  const totals: JsonSchema = {
+    type: 'object',
+    title: '合计（全部行，不只本页）',
+    properties: Object.fromEntries(
+      ['send_num', 'chargeTotal', 'success_num', 'not_known_num', 'fail_num', 'wait_send_num', 'intercept_num', 'success_rate'].map((k) => [k, row[k] ?? {}]),
+    ),
+  };
   const reportPage = listOf(ctx, 'entities/report-row', { ...range, totals });
   const week = okOf(ctx, {
     type: 'object',
@@ -55,7 +61,11 @@ export function reportsRoutes(ctx: AppContext, reports: ReportsService): Fastify
             {
               type: 'object',
               title: k === 'own' ? '本账户' : '子账户',
-              properties: { pieces: { type: 'integer', title: '剩余条数（国际除外）' }, yuan: { type: 'string', title: '国际剩余（元）' }, pools: { type: 'integer', title: '产品池数' } },
+              properties: {
+                pieces: { type: 'integer', title: '剩余条数（国际除外）' },
+                yuan: { type: 'string', title: '国际剩余（元）' },
+                pools: { type: 'integer', title: '产品池数' },
+              },
             },
           ]),
         ),
@@ -63,7 +73,11 @@ export function reportsRoutes(ctx: AppContext, reports: ReportsService): Fastify
       expiringDays: { type: 'integer', title: '即将过期的天数' },
     },
   });
-  const users = arrayOf(ctx, { type: 'object', required: ['clientid'], properties: { clientid: { type: 'string', title: '子账户' }, name: { type: 'string', title: '账户名称' } } });
+  const users = arrayOf(ctx, {
+    type: 'object',
+    required: ['clientid'],
+    properties: { clientid: { type: 'string', title: '子账户' }, name: { type: 'string', title: '账户名称' } },
+  });
 
   return async (plugin) => {
     const app = api(plugin);
@@ -90,19 +104,34 @@ export function reportsRoutes(ctx: AppContext, reports: ReportsService): Fastify
     );
     app.post(
       '/client/report/consume/consumeReportDayExport',
-      route({ tag: REPORTS, summary: '导出消费日报表（xlsx；id = 子账户，paytype 0 预付费 / 1 后付费）', access: 'session', body: filter, querystring: filter, response: fileReply(XLSX_MIME) }),
+      route({
+        tag: REPORTS,
+        summary: '导出消费日报表（xlsx；id = 子账户，paytype 0 预付费 / 1 后付费）',
+        access: 'session',
+        body: filter,
+        querystring: filter,
+        response: fileReply(XLSX_MIME),
+      }),
       async (req, reply) => {
         const f = await reports.export(me(req), true, input(req));
         return sendFile(reply, f.stream, f.name);
       },
     );
-    app.get('/client/consume/user', route({ tag: REPORTS, summary: '报表的子账户选择列表', access: 'agent', querystring: request(ctx, 'params/reports-users'), response: users }), async (req) =>
-      ok(await reports.users(me(req))),
+    app.get(
+      '/client/consume/user',
+      route({ tag: REPORTS, summary: '报表的子账户选择列表', access: 'agent', querystring: request(ctx, 'params/reports-users'), response: users }),
+      async (req) => ok(await reports.users(me(req))),
     );
 
     app.get(
       '/client/report/delivery',
-      route({ tag: REPORTS, summary: '投递分析：近 7 / 30 天（含今天）按天、运营商、省份的成功率与失败原因', access: 'session', querystring: request(ctx, 'params/delivery-stats'), response: okOf(ctx, 'entities/delivery-stats') }),
+      route({
+        tag: REPORTS,
+        summary: '投递分析：近 7 / 30 天（含今天）按天、运营商、省份的成功率与失败原因',
+        access: 'session',
+        querystring: request(ctx, 'params/delivery-stats'),
+        response: okOf(ctx, 'entities/delivery-stats'),
+      }),
       async (req) => ok(await reports.delivery(me(req), req.query)),
     );
     app.get(
@@ -110,11 +139,15 @@ export function reportsRoutes(ctx: AppContext, reports: ReportsService): Fastify
       route({ tag: HOME, summary: '今日数据：提交、发送中、成功、失败、未知、拦截', access: 'session', querystring: oneClient, response: okOf(ctx, 'entities/today-stats') }),
       async (req) => ok(await reports.todayStats(me(req), input(req))),
     );
-    app.post('/WeekSubmitNumber', route({ tag: HOME, summary: '近 7 天每天的提交、成功、失败（代理商：全部账户）', access: 'session', body: oneClient, querystring: oneClient, response: week }), async (req) =>
-      ok(await reports.week(me(req), input(req))),
+    app.post(
+      '/WeekSubmitNumber',
+      route({ tag: HOME, summary: '近 7 天每天的提交、成功、失败（代理商：全部账户）', access: 'session', body: oneClient, querystring: oneClient, response: week }),
+      async (req) => ok(await reports.week(me(req), input(req))),
     );
-    app.get('/index/agentOverview', route({ tag: HOME, summary: '代理商概览：消费排行、余额不足与产品池即将过期的子账户', access: 'agent', response: okOf(ctx, 'entities/agent-overview') }), async (req) =>
-      ok(await reports.agentOverview(me(req))),
+    app.get(
+      '/index/agentOverview',
+      route({ tag: HOME, summary: '代理商概览：消费排行、余额不足与产品池即将过期的子账户', access: 'agent', response: okOf(ctx, 'entities/agent-overview') }),
+      async (req) => ok(await reports.agentOverview(me(req))),
     );
     app.get(
       '/index/clientsmsdetail',

@@ -19,7 +19,21 @@ import { listPage, pagingOf } from '../../http/paging';
 import { exportColumns, safeRow } from '../../lib/export-columns';
 import { formatDateTime } from '../../lib/time';
 import { Money, money2 } from '../../lib/money';
-import { AccountStatus, OperationMode, PayType, ProductType, ReportClickType, ReportPayType, TaskDetailOutcome, UserType, type DeliveryStats, type DeliveryStatsParams, type RemainFilter, type ReportFilter, type ReportsClientParams } from '../../../common/generated/schemas';
+import {
+  AccountStatus,
+  OperationMode,
+  PayType,
+  ProductType,
+  ReportClickType,
+  ReportPayType,
+  TaskDetailOutcome,
+  UserType,
+  type DeliveryStats,
+  type DeliveryStatsParams,
+  type RemainFilter,
+  type ReportFilter,
+  type ReportsClientParams,
+} from '../../../common/generated/schemas';
 import type { CurrentPaging } from '../../http/contract';
 import { MESSAGES } from '../../../common/schema/messages';
 import { poolFigure } from '../billing';
@@ -160,12 +174,7 @@ export class ReportsService {
     const id = reportAccount(f);
     if (id === me.clientid) return { accountIds: [me.id] };
     if (id) {
-      const a = await this.ctx.db
-        .selectFrom('accounts')
-        .select('id')
-        .where('clientid', '=', id)
-        .where('agent_id', '=', me.id)
-        .executeTakeFirst();
+      const a = await this.ctx.db.selectFrom('accounts').select('id').where('clientid', '=', id).where('agent_id', '=', me.id).executeTakeFirst();
       if (!a) throw errors.forbidden();
       return { accountIds: [a.id] };
     }
@@ -256,7 +265,11 @@ export class ReportsService {
     const paging = pagingOf(input);
     const [rows, totals] = await Promise.all([this.grouped({ ...q }, false, paging.size, paging.offset), this.totals(q)]);
     return {
-      ...listPage(rows.map((r, i) => this.row(r, paging.offset + i + 1)), rows[0]?.total ?? (await this.countGroups(q, false)), paging),
+      ...listPage(
+        rows.map((r, i) => this.row(r, paging.offset + i + 1)),
+        rows[0]?.total ?? (await this.countGroups(q, false)),
+        paging,
+      ),
       start_time_day: q.start,
       end_time_day: q.end,
       totals,
@@ -270,7 +283,11 @@ export class ReportsService {
     const paging = pagingOf(input);
     const [rows, totals] = await Promise.all([this.grouped(q, true, paging.size, paging.offset), this.totals(q)]);
     return {
-      ...listPage(rows.map((r, i) => this.row(r, paging.offset + i + 1)), rows[0]?.total ?? (await this.countGroups(q, true)), paging),
+      ...listPage(
+        rows.map((r, i) => this.row(r, paging.offset + i + 1)),
+        rows[0]?.total ?? (await this.countGroups(q, true)),
+        paging,
+      ),
       start_time_day: q.start,
       end_time_day: q.end,
       totals,
@@ -427,7 +444,13 @@ export class ReportsService {
       lowBalanceDefault: LOW_BALANCE_DEFAULT,
       topConsumers: top.rows.map((r) => ({ clientid: r.clientid, name: r.name, chargeNum: Number(r.charge), sendNum: Number(r.sent), successNum: Number(r.success) })),
       lowBalance: low.rows.map((r) => ({ clientid: r.clientid, name: r.name, balance: money2(r.balance), threshold: money2(r.threshold) })),
-      expiringPools: pools.map((p) => ({ clientid: p.clientid, name: p.name, productType: p.product_type as ProductType, remaining: poolFigure(p.product_type, Number(p.remaining)), dueTime: formatDateTime(p.due_time) })),
+      expiringPools: pools.map((p) => ({
+        clientid: p.clientid,
+        name: p.name,
+        productType: p.product_type as ProductType,
+        remaining: poolFigure(p.product_type, Number(p.remaining)),
+        dueTime: formatDateTime(p.due_time),
+      })),
     };
   }
 
@@ -497,7 +520,9 @@ export class ReportsService {
       end,
       total,
       byDay,
-      byCarrier: [...carriers.entries()].sort((a, b) => a[0] - b[0]).map(([carrier, a]) => ({ carrier: carrier as DeliveryStats['byCarrier'][number]['carrier'], ...figures(...a) })),
+      byCarrier: [...carriers.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([carrier, a]) => ({ carrier: carrier as DeliveryStats['byCarrier'][number]['carrier'], ...figures(...a) })),
       byProvince: [...provinces.entries()]
         .sort((a, b) => b[1][0] - a[1][0])
         .map(([province, a]) => ({ province, provinceName: province ? (findProvince(province)?.provinceName ?? String(province)) : '未知', ...figures(...a) })),
@@ -515,7 +540,13 @@ export class ReportsService {
       if (!a) throw errors.forbidden();
       return [a.id];
     }
-    return (await this.ctx.db.selectFrom('accounts').select('id').where((eb) => eb.or([eb('id', '=', me.id), eb('agent_id', '=', me.id)])).execute()).map((a) => a.id);
+    return (
+      await this.ctx.db
+        .selectFrom('accounts')
+        .select('id')
+        .where((eb) => eb.or([eb('id', '=', me.id), eb('agent_id', '=', me.id)]))
+        .execute()
+    ).map((a) => a.id);
   }
 
   // ---------------------------------------------------------------- remaining pieces
@@ -532,7 +563,13 @@ export class ReportsService {
         if (!a) throw errors.forbidden();
         ids = [a.id];
       } else if (!id) {
-        ids = (await this.ctx.db.selectFrom('accounts').select('id').where((eb) => eb.or([eb('id', '=', me.id), eb('agent_id', '=', me.id)])).execute()).map((a) => a.id);
+        ids = (
+          await this.ctx.db
+            .selectFrom('accounts')
+            .select('id')
+            .where((eb) => eb.or([eb('id', '=', me.id), eb('agent_id', '=', me.id)]))
+            .execute()
+        ).map((a) => a.id);
       }
     }
     const now = this.ctx.now();

@@ -12,7 +12,19 @@ import { defineModule } from '../module';
 import { sendRoutes } from './routes';
 import { SendService } from './service';
 
-export { SendService, MSG as SEND_MSG, X as SEND_X, newTaskUid, stripSign, fillsTemplate, refusalOf, smsTypesOf, skipBlacklisted, withBlacklistMsg, type SendResult } from './service';
+export {
+  SendService,
+  MSG as SEND_MSG,
+  X as SEND_X,
+  newTaskUid,
+  stripSign,
+  fillsTemplate,
+  refusalOf,
+  smsTypesOf,
+  skipBlacklisted,
+  withBlacklistMsg,
+  type SendResult,
+} from './service';
 export { sendPayload } from './routes';
 export { assertMaySend, assertDeferredRoom } from './gate';
 export { dropStaged, expandNextChunk, expandTask, insertMessages, stageChunks, type UnplacedBatch } from './messages';

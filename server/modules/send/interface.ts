@@ -267,7 +267,8 @@ export class InterfaceSend {
         if (new Money(balance).lt(needed)) throw new InterfaceRefusal('refused', refusalOf({ ok: false, kind: 'balance', balance, needed: needed.toFixed(2) }), 'credit');
       } else {
         const pools = await usablePools(this.ctx.db, payerId, smstype, now);
-        if (remainOf(pools) < planPieces(plan)) throw new InterfaceRefusal('refused', refusalOf({ ok: false, kind: 'pieces', remain: remainOf(pools), needed: planPieces(plan) }), 'credit');
+        if (remainOf(pools) < planPieces(plan))
+          throw new InterfaceRefusal('refused', refusalOf({ ok: false, kind: 'pieces', remain: remainOf(pools), needed: planPieces(plan) }), 'credit');
       }
     }
 
@@ -290,83 +291,85 @@ export class InterfaceSend {
     };
     const staged = await stageChunks(this.ctx.db, batch);
     try {
-      return await retryDeadlock(() => this.ctx.db.transaction().execute(async (trx) => {
-        // one accepting transaction per payer at a time: two concurrent ones (HTTP requests in
-        // parallel) would otherwise take the daily-report and ledger rows in different orders.
-        // FOR NO KEY UPDATE, as the ledger's: a row referencing the account (the dispatcher queueing
-        // a receipt for it, smpp_receipts' foreign key: FOR KEY SHARE) does not wait for this
-        // commit — with FOR UPDATE it did, while holding the account's daily-report row this
-        // transaction's messages need next: a deadlock, found after deadlock_timeout (1 s)
-        await trx.selectFrom('accounts').select('id').where('id', '=', payerId).forNoKeyUpdate().execute();
-        const task = await trx
-          .insertInto('sms_tasks')
-          .values({
-            uid,
-            account_id: account.id,
-            agent_id: account.agent_id,
-            creator_id: account.id,
-            creator_name: account.clientid,
-            payer_id: payerId,
-            charge_mode: mode,
-            content: taskText,
-            sign: taskSign,
-            smstype,
-            template_id: null,
-            template_type: TemplateType.Fixed,
-            file_type: 0,
-            file_name: input.source ?? '',
-            submit_total: n,
-            err_num: numbers.invalid,
-            repeat_num: numbers.repeat,
-            blacklist_num: blacklistNum,
-            pieces_per_msg: maxPieces,
-            status,
-            send_type: timed ? 1 : 0,
-            send_time: input.sendTime ?? now,
-            intercept_num: intercepted ? n : 0,
-            audit_num: audit ? n : 0,
-            charge_state: ChargeState.Charged,
-            send_kind: texts ? SendKind.Variable : SendKind.Ordinary,
-            extension: input.extension ?? '',
-            registered_delivery: input.registeredDelivery ?? 1,
-            created_at: now,
-            updated_at: now,
-            finished_at: intercepted ? now : null,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        let amount = '0.00';
-        let chargeNum = 0;
-        if (chargeNow) {
-          const r = await chargePlan(trx, this.ctx, { ...plan, taskId: task.id, uid });
-          if (!r.ok) throw new InterfaceRefusal('refused', refusalOf(r), 'credit');
-          amount = r.amount;
-          chargeNum = r.chargeNum;
-          await trx.updateTable('sms_tasks').set({ amount: r.amount, cost: r.cost, charge_num_total: r.chargeNum }).where('id', '=', task.id).execute();
-        }
-        // the message rows after the charge: their insert takes the account's daily-report row
-        // (0018_reports' trigger), which the dispatcher's recording transactions of the same account
-        // wait for: held from here to the commit only
-        await insertMessages(trx, { ...batch, taskId: task.id, staged });
-        const ids = await sql<{ id: number; phone: string }>`select id, phone from sms_messages where task_id = ${task.id} order by id`.execute(trx);
-        const idOf = new Map(ids.rows.map((r) => [r.phone, Number(r.id)]));
-        const result: InterfaceSendResult = {
-          taskId: uid,
-          smsNum: maxPieces,
-          submitTotal: n,
-          chargeNum,
-          amount,
-          msg: withBlacklistMsg(intercepted ? X.intercepted : audit ? X.awaitingReview : X.sent, blacklistNum),
-          messages: phones.map((p) => ({ mobile: p, msgid: idOf.get(p) ?? null })),
-          invalidNumbers: numbers.invalidNumbers.slice(0, 1000),
-          repeatNum: numbers.repeat,
-          blacklistNum,
-          blacklistNumbers: blacklistNum ? checked.unique.filter((p) => blocked.has(p)).slice(0, 1000) : [],
-          state,
-        };
-        if (inTransaction) await inTransaction(trx, result);
-        return result;
-      }));
+      return await retryDeadlock(() =>
+        this.ctx.db.transaction().execute(async (trx) => {
+          // one accepting transaction per payer at a time: two concurrent ones (HTTP requests in
+          // parallel) would otherwise take the daily-report and ledger rows in different orders.
+          // FOR NO KEY UPDATE, as the ledger's: a row referencing the account (the dispatcher queueing
+          // a receipt for it, smpp_receipts' foreign key: FOR KEY SHARE) does not wait for this
+          // commit — with FOR UPDATE it did, while holding the account's daily-report row this
+          // transaction's messages need next: a deadlock, found after deadlock_timeout (1 s)
+          await trx.selectFrom('accounts').select('id').where('id', '=', payerId).forNoKeyUpdate().execute();
+          const task = await trx
+            .insertInto('sms_tasks')
+            .values({
+              uid,
+              account_id: account.id,
+              agent_id: account.agent_id,
+              creator_id: account.id,
+              creator_name: account.clientid,
+              payer_id: payerId,
+              charge_mode: mode,
+              content: taskText,
+              sign: taskSign,
+              smstype,
+              template_id: null,
+              template_type: TemplateType.Fixed,
+              file_type: 0,
+              file_name: input.source ?? '',
+              submit_total: n,
+              err_num: numbers.invalid,
+              repeat_num: numbers.repeat,
+              blacklist_num: blacklistNum,
+              pieces_per_msg: maxPieces,
+              status,
+              send_type: timed ? 1 : 0,
+              send_time: input.sendTime ?? now,
+              intercept_num: intercepted ? n : 0,
+              audit_num: audit ? n : 0,
+              charge_state: ChargeState.Charged,
+              send_kind: texts ? SendKind.Variable : SendKind.Ordinary,
+              extension: input.extension ?? '',
+              registered_delivery: input.registeredDelivery ?? 1,
+              created_at: now,
+              updated_at: now,
+              finished_at: intercepted ? now : null,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          let amount = '0.00';
+          let chargeNum = 0;
+          if (chargeNow) {
+            const r = await chargePlan(trx, this.ctx, { ...plan, taskId: task.id, uid });
+            if (!r.ok) throw new InterfaceRefusal('refused', refusalOf(r), 'credit');
+            amount = r.amount;
+            chargeNum = r.chargeNum;
+            await trx.updateTable('sms_tasks').set({ amount: r.amount, cost: r.cost, charge_num_total: r.chargeNum }).where('id', '=', task.id).execute();
+          }
+          // the message rows after the charge: their insert takes the account's daily-report row
+          // (0018_reports' trigger), which the dispatcher's recording transactions of the same account
+          // wait for: held from here to the commit only
+          await insertMessages(trx, { ...batch, taskId: task.id, staged });
+          const ids = await sql<{ id: number; phone: string }>`select id, phone from sms_messages where task_id = ${task.id} order by id`.execute(trx);
+          const idOf = new Map(ids.rows.map((r) => [r.phone, Number(r.id)]));
+          const result: InterfaceSendResult = {
+            taskId: uid,
+            smsNum: maxPieces,
+            submitTotal: n,
+            chargeNum,
+            amount,
+            msg: withBlacklistMsg(intercepted ? X.intercepted : audit ? X.awaitingReview : X.sent, blacklistNum),
+            messages: phones.map((p) => ({ mobile: p, msgid: idOf.get(p) ?? null })),
+            invalidNumbers: numbers.invalidNumbers.slice(0, 1000),
+            repeatNum: numbers.repeat,
+            blacklistNum,
+            blacklistNumbers: blacklistNum ? checked.unique.filter((p) => blocked.has(p)).slice(0, 1000) : [],
+            state,
+          };
+          if (inTransaction) await inTransaction(trx, result);
+          return result;
+        }),
+      );
     } catch (err) {
       await dropStaged(this.ctx.db, staged);
       if (err instanceof ApiError && !(err instanceof InterfaceRefusal) && err.code === 500) throw new InterfaceRefusal('refused', err.message);

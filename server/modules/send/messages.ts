@@ -202,7 +202,16 @@ export async function stageChunks(db: Kysely<Database>, b: UnplacedBatch): Promi
       const payloads = await Promise.all(group.map((s) => encodeChunk(payloadOf(s))));
       await db
         .insertInto('sms_chunk_staging')
-        .values(group.map((s, k) => ({ token, seq: (s - from) / CHUNK_ROWS, rows: Math.min(CHUNK_ROWS, n - s), pieces_total: piecesOf(s), payload: payloads[k], created_at: b.createdAt })))
+        .values(
+          group.map((s, k) => ({
+            token,
+            seq: (s - from) / CHUNK_ROWS,
+            rows: Math.min(CHUNK_ROWS, n - s),
+            pieces_total: piecesOf(s),
+            payload: payloads[k],
+            created_at: b.createdAt,
+          })),
+        )
         .execute();
     }
   } catch (err) {
@@ -216,7 +225,11 @@ export async function stageChunks(db: Kysely<Database>, b: UnplacedBatch): Promi
 export async function dropStaged(db: Kysely<Database>, staged: StagedChunks | string | null | undefined): Promise<void> {
   const token = typeof staged === 'string' ? staged : staged?.token;
   if (!token) return;
-  await db.deleteFrom('sms_chunk_staging').where('token', '=', token).execute().catch(() => undefined);
+  await db
+    .deleteFrom('sms_chunk_staging')
+    .where('token', '=', token)
+    .execute()
+    .catch(() => undefined);
 }
 
 /** The staged chunks become the task's (one statement each way, in the accepting transaction). */
@@ -363,7 +376,8 @@ async function copyRows(trx: Tx, rows: Rows): Promise<void> {
     for (let i = 0; i < rows.n; i += step) {
       let s = '';
       const end = Math.min(rows.n, i + step);
-      for (let k = i; k < end; k++) s += `${head}${rows.phone(k)}\t${rows.carrier(k)}\t${rows.province(k)}\t${rows.city(k)}\t${rows.pieces(k)}\t${rows.price(k)}${mid}${copyText(rows.text(k))}\n`;
+      for (let k = i; k < end; k++)
+        s += `${head}${rows.phone(k)}\t${rows.carrier(k)}\t${rows.province(k)}\t${rows.city(k)}\t${rows.pieces(k)}\t${rows.price(k)}${mid}${copyText(rows.text(k))}\n`;
       yield Buffer.from(s);
     }
   }

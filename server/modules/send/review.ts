@@ -38,7 +38,13 @@ export async function reviewTask(ctx: { db: Db; now: () => Date }, uid: string, 
         .execute();
       const n = approved.length;
       if (!n) throw new ReviewError(`任务 ${uid} 没有待审核的短信`);
-      if (t.status !== TaskStatus.Waiting) await releaseMessages(trx, t.id, approved.map((m) => m.id), now);
+      if (t.status !== TaskStatus.Waiting)
+        await releaseMessages(
+          trx,
+          t.id,
+          approved.map((m) => m.id),
+          now,
+        );
       await trx.updateTable('sms_tasks').set({ audit_num: 0, updated_at: now }).where('id', '=', t.id).execute();
       return { uid, messages: n };
     }

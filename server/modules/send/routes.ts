@@ -24,7 +24,8 @@ export function sendPayload(me: Account, body: unknown): Record<string, unknown>
   return raw;
 }
 
-const sent = (r: SendResult) => ok({ taskId: r.taskId, smsNum: r.smsNum, chargeNum: r.chargeNum, submitTotal: r.submitTotal, amount: r.amount, blacklistNum: r.blacklistNum ?? 0 }, r.msg);
+const sent = (r: SendResult) =>
+  ok({ taskId: r.taskId, smsNum: r.smsNum, chargeNum: r.chargeNum, submitTotal: r.submitTotal, amount: r.amount, blacklistNum: r.blacklistNum ?? 0 }, r.msg);
 
 const int = (title: string): JsonSchema => ({ type: 'integer', title });
 const str = (title: string): JsonSchema => ({ type: 'string', title });
@@ -33,7 +34,14 @@ const str = (title: string): JsonSchema => ({ type: 'string', title });
 const SENT: JsonSchema = {
   type: 'object',
   required: ['taskId', 'smsNum', 'chargeNum', 'submitTotal', 'amount'],
-  properties: { taskId: str('任务编号'), smsNum: int('每条计费条数'), chargeNum: int('计费总条数'), submitTotal: int('提交号码数'), amount: str('金额（元；套餐账户 0）'), blacklistNum: int('黑名单号码数（营销短信跳过，不发送、不计费）') },
+  properties: {
+    taskId: str('任务编号'),
+    smsNum: int('每条计费条数'),
+    chargeNum: int('计费总条数'),
+    submitTotal: int('提交号码数'),
+    amount: str('金额（元；套餐账户 0）'),
+    blacklistNum: int('黑名单号码数（营销短信跳过，不发送、不计费）'),
+  },
 };
 /** /send/getsmstypes: one option per SMS type. */
 const SMS_TYPE_OPTION: JsonSchema = {
@@ -101,32 +109,55 @@ export function sendRoutes(ctx: AppContext, send: SendService): FastifyPluginAsy
 
     app.post(
       '/send/sending',
-      route({ tag: TAG, summary: '立即发送（content 可带【签名】前缀；代理商须选择子账号）', access: 'session', body: request(ctx, 'forms/send'), response: okOf(ctx, SENT), with: withPayload }),
+      route({
+        tag: TAG,
+        summary: '立即发送（content 可带【签名】前缀；代理商须选择子账号）',
+        access: 'session',
+        body: request(ctx, 'forms/send'),
+        response: okOf(ctx, SENT),
+        with: withPayload,
+      }),
       async (req) => sent(await send.send(sessionOf(req).account, req.body)),
     );
 
     app.post(
       '/send/sendTim',
-      route({ tag: TAG, summary: '定时发送（JSON；额度不足时 code 403，确认后以 isCheckAvailableCredit=0 重新提交）', access: 'session', body: request(ctx, 'params/send-timed'), response: okOf(ctx, SENT) }),
+      route({
+        tag: TAG,
+        summary: '定时发送（JSON；额度不足时 code 403，确认后以 isCheckAvailableCredit=0 重新提交）',
+        access: 'session',
+        body: request(ctx, 'params/send-timed'),
+        response: okOf(ctx, SENT),
+      }),
       async (req) => sent(await send.sendTimed(sessionOf(req).account, req.body)),
     );
 
-    app.post('/send/checkSubmitTime', route({ tag: TAG, summary: '检查定时发送时间', access: 'session', body: request(ctx, 'params/send-submit-time'), response: okEmpty }), async (req) => {
-      const t = parseSendTime(req.body.submitTime);
-      if (!t) throw new ApiError(400, MSG.badSendTime);
-      const e = sendTimeError('ordinary', t, ctx.now());
-      if (e) throw new ApiError(400, e);
-      return ok(undefined, '发送时间可用');
-    });
-
-    app.post('/send/edit', route({ tag: TAG, summary: '重新编辑定时任务（取回任务内容）', access: 'session', body: request(ctx, 'params/send-task-edit'), response: okOf(ctx, EDITED_TASK) }), async (req) =>
-      ok(await send.edit(sessionOf(req).account, (req.body.taskID ?? req.body.uid ?? '').trim())),
+    app.post(
+      '/send/checkSubmitTime',
+      route({ tag: TAG, summary: '检查定时发送时间', access: 'session', body: request(ctx, 'params/send-submit-time'), response: okEmpty }),
+      async (req) => {
+        const t = parseSendTime(req.body.submitTime);
+        if (!t) throw new ApiError(400, MSG.badSendTime);
+        const e = sendTimeError('ordinary', t, ctx.now());
+        if (e) throw new ApiError(400, e);
+        return ok(undefined, '发送时间可用');
+      },
     );
 
-    app.post('/send/undoSend', route({ tag: TAG, summary: '取消定时任务（发送时间前；退还费用）', access: 'session', body: request(ctx, 'params/send-task-undo'), response: okEmpty }), async (req) => {
-      await send.undo(sessionOf(req).account, (req.body.uid ?? '').trim());
-      return ok(undefined, X.undone);
-    });
+    app.post(
+      '/send/edit',
+      route({ tag: TAG, summary: '重新编辑定时任务（取回任务内容）', access: 'session', body: request(ctx, 'params/send-task-edit'), response: okOf(ctx, EDITED_TASK) }),
+      async (req) => ok(await send.edit(sessionOf(req).account, (req.body.taskID ?? req.body.uid ?? '').trim())),
+    );
+
+    app.post(
+      '/send/undoSend',
+      route({ tag: TAG, summary: '取消定时任务（发送时间前；退还费用）', access: 'session', body: request(ctx, 'params/send-task-undo'), response: okEmpty }),
+      async (req) => {
+        await send.undo(sessionOf(req).account, (req.body.uid ?? '').trim());
+        return ok(undefined, X.undone);
+      },
+    );
 
     // streamed: a text file's numbers are counted while it is read (at most 60000), a workbook is read whole
     app.post(

@@ -35,7 +35,22 @@ const POOLS: [string, number, number, number, number, number, string][] = [
   ['agent1', 1, 0, 10000, 365, 0, '营销短信包（全网）'],
 ];
 
-const PHONES = ['13800138101', '18600186102', '18900189103', '13900139104', '13000130105', '13300133106', '15000150107', '15600156108', '17700177109', '13500135110', '18200182111', '13100131112', '18000180113', '15800158114'];
+const PHONES = [
+  '13800138101',
+  '18600186102',
+  '18900189103',
+  '13900139104',
+  '13000130105',
+  '13300133106',
+  '15000150107',
+  '15600156108',
+  '17700177109',
+  '13500135110',
+  '18200182111',
+  '13100131112',
+  '18000180113',
+  '15800158114',
+];
 
 /** message state -> [error_code, report] of the demo records */
 const OUTCOME: Record<number, [string, string]> = {
@@ -65,7 +80,15 @@ interface DemoTask {
 }
 
 const DEMO_TASKS: DemoTask[] = [
-  { ago: 3 * DAY, sign: '好易购', content: '您的好易购登录验证码为482913，5分钟内有效，请勿告诉他人。', smstype: 4, status: 3, sendType: 0, states: [3, 3, 16, 3, 6, 4, 1, 15, 8, 12, 13, 14, 3, 6] },
+  {
+    ago: 3 * DAY,
+    sign: '好易购',
+    content: '您的好易购登录验证码为482913，5分钟内有效，请勿告诉他人。',
+    smstype: 4,
+    status: 3,
+    sendType: 0,
+    states: [3, 3, 16, 3, 6, 4, 1, 15, 8, 12, 13, 14, 3, 6],
+  },
   { ago: 2 * DAY, sign: '好易购', content: '您在好易购购买的蓝牙耳机已发货，快递单号SF1234567890，请留意查收。', smstype: 0, status: 3, sendType: 0, states: [3, 3, 3, 6] },
   { ago: 2 * DAY - 3_600_000, sign: '好易购', content: '您的好易购登录验证码为105527，5分钟内有效，请勿告诉他人。', smstype: 4, status: 3, sendType: 0, states: [11, 11] },
   { ago: DAY, sign: '好易购', content: '您在好易购购买的保温杯已发货，快递单号YT9876543210，请留意查收。', smstype: 0, status: 3, sendType: 0, states: [9, 9] },
@@ -84,15 +107,36 @@ export async function seedSending(db: Db, now = new Date()): Promise<void> {
     for (const [who, type, op, total, dueDays, gift, name] of POOLS) {
       const p = await trx
         .insertInto('product_pools')
-        .values({ account_id: ids.get(who)!, product_type: type, operator_code: op, product_name: name, unit_price: gift ? '0' : DEMO_POOL_PRICES[type], total, remaining: total, due_time: new Date(now.getTime() + dueDays * DAY), gift, order_id: gift ? '' : `DEMO${type}${op}${dueDays}`, created_at: new Date(now.getTime() - 30 * DAY) })
+        .values({
+          account_id: ids.get(who)!,
+          product_type: type,
+          operator_code: op,
+          product_name: name,
+          unit_price: gift ? '0' : DEMO_POOL_PRICES[type],
+          total,
+          remaining: total,
+          due_time: new Date(now.getTime() + dueDays * DAY),
+          gift,
+          order_id: gift ? '' : `DEMO${type}${op}${dueDays}`,
+          created_at: new Date(now.getTime() - 30 * DAY),
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await trx.insertInto('pool_movements').values({ pool_id: p.id, pieces: total, remaining_after: total, kind: gift ? 5 : 3, remark: name, created_at: new Date(now.getTime() - 30 * DAY) }).execute();
+      await trx
+        .insertInto('pool_movements')
+        .values({ pool_id: p.id, pieces: total, remaining_after: total, kind: gift ? 5 : 3, remark: name, created_at: new Date(now.getTime() - 30 * DAY) })
+        .execute();
     }
   });
   const hasTasks = await db.selectFrom('sms_tasks').select('id').where('account_id', '=', client1).limit(1).executeTakeFirst();
   if (hasTasks) return;
-  const templates = await db.selectFrom('templates').select(['id', 'smstype', 'template_type']).where('owner_id', '=', client1).where('state', '=', TemplateAuditState.Approved).orderBy('id').execute();
+  const templates = await db
+    .selectFrom('templates')
+    .select(['id', 'smstype', 'template_type'])
+    .where('owner_id', '=', client1)
+    .where('state', '=', TemplateAuditState.Approved)
+    .orderBy('id')
+    .execute();
   const ctx = { now: () => now };
   for (const d of DEMO_TASKS) {
     await db.transaction().execute(async (trx) => {
@@ -129,11 +173,26 @@ export async function seedSending(db: Db, now = new Date()): Promise<void> {
         .returning('id')
         .executeTakeFirstOrThrow();
       const carriers = Uint8Array.from(phones.map((p) => carrierOf(p)));
-      await insertMessages(trx, { taskId: task.id, accountId: client1, phones, carriers, pieces: pc.pieces, prices: { 1: '0', 2: '0', 3: '0' }, state: 0, nextAt: null, createdAt: created, doneAt: null });
+      await insertMessages(trx, {
+        taskId: task.id,
+        accountId: client1,
+        phones,
+        carriers,
+        pieces: pc.pieces,
+        prices: { 1: '0', 2: '0', 3: '0' },
+        state: 0,
+        nextAt: null,
+        createdAt: created,
+        doneAt: null,
+      });
       if (!intercepted) {
         const perCarrier = { 1: { count: 0, cost: new Money(0) }, 2: { count: 0, cost: new Money(0) }, 3: { count: 0, cost: new Money(0) } } as ChargePlan['perCarrier'];
         for (const c of carriers) perCarrier[c as 1 | 2 | 3].count++;
-        const r = await chargePlan(trx, { now: () => created }, { taskId: task.id, uid, mode: 1, accountId: client1, payerId: client1, smstype: d.smstype, piecesPerMsg: pc.pieces, perCarrier });
+        const r = await chargePlan(
+          trx,
+          { now: () => created },
+          { taskId: task.id, uid, mode: 1, accountId: client1, payerId: client1, smstype: d.smstype, piecesPerMsg: pc.pieces, perCarrier },
+        );
         if (!r.ok) throw new Error(`seedSending: the demo pools cannot pay ${uid}`);
         await trx.updateTable('sms_tasks').set({ charge_num_total: r.chargeNum }).where('id', '=', task.id).execute();
       }

@@ -13,19 +13,7 @@ import { formatDateTime } from '../../lib/time';
 import { assertTestRecipients, type ClientsService } from '../clients';
 import { Money, money2 } from '../../lib/money';
 import { LedgerService } from '../ledger';
-import {
-  CARRIERS,
-  ceilCent,
-  chargePlan,
-  planCost,
-  planPieces,
-  refundWholeTask,
-  remainOf,
-  usablePools,
-  type CarrierCode,
-  type ChargePlan,
-  type ChargeResult,
-} from '../billing';
+import { CARRIERS, ceilCent, chargePlan, planCost, planPieces, refundWholeTask, remainOf, usablePools, type CarrierCode, type ChargePlan, type ChargeResult } from '../billing';
 import { dropStaged, expandTask, insertMessages, stageChunks, type UnplacedBatch } from './messages';
 import { assertDeferredRoom, assertMaySend } from './gate';
 import { blacklistedOf, honoursBlacklist, withoutBlocked } from '../blacklist';
@@ -243,7 +231,8 @@ export class SendService {
     if (pc.tooLong) throw new ApiError(400, MSG.tooLong);
     if (!f.templateId) throw new ApiError(400, MSG.templateRequired);
     const tpl = await this.ctx.db.selectFrom('templates').selectAll().where('id', '=', f.templateId).executeTakeFirst();
-    if (!tpl || tpl.state !== TemplateAuditState.Approved || tpl.business !== TemplateBusiness.Domestic || (tpl.owner_id !== null && tpl.owner_id !== account.id)) throw errors.refused(MSG.templateInvalid);
+    if (!tpl || tpl.state !== TemplateAuditState.Approved || tpl.business !== TemplateBusiness.Domestic || (tpl.owner_id !== null && tpl.owner_id !== account.id))
+      throw errors.refused(MSG.templateInvalid);
     if (!smsTypesOf(account).includes(f.smstype)) throw errors.refused(MSG.smstypeNotAllowed);
     const categoryOk = tpl.sms_type === TemplateCategory.MemberMarketing ? f.smstype === SmsType.Marketing : f.smstype !== SmsType.Marketing;
     if (!categoryOk || (tpl.smstype !== null && tpl.smstype !== f.smstype)) throw errors.refused(MSG.smstypeMismatch);
@@ -260,9 +249,7 @@ export class SendService {
     const { check: numbers, blacklistNum } = await skipBlacklisted(this.ctx.db, account.id, f.smstype, checked);
     const hit = this.ctx.words.contains(pc.text);
     const audit =
-      account.needaudit === NeedAudit.All ||
-      (account.needaudit === NeedAudit.Marketing && f.smstype === SmsType.Marketing) ||
-      (account.needaudit === NeedAudit.Keyword && hit);
+      account.needaudit === NeedAudit.All || (account.needaudit === NeedAudit.Marketing && f.smstype === SmsType.Marketing) || (account.needaudit === NeedAudit.Keyword && hit);
     return {
       account,
       payerId: this.payerOf(account),
@@ -312,11 +299,26 @@ export class SendService {
       const pools =
         st !== undefined && Number.isInteger(st)
           ? await usablePools(this.ctx.db, payerId, st, this.ctx.now())
-          : await this.ctx.db.selectFrom('product_pools').select(['id', 'product_type', 'operator_code', 'remaining', 'due_time']).where('account_id', '=', payerId).where('operator_code', '<>', Carrier.International).where('product_type', '<>', ProductType.International).where('due_time', '>', this.ctx.now()).execute();
+          : await this.ctx.db
+              .selectFrom('product_pools')
+              .select(['id', 'product_type', 'operator_code', 'remaining', 'due_time'])
+              .where('account_id', '=', payerId)
+              .where('operator_code', '<>', Carrier.International)
+              .where('product_type', '<>', ProductType.International)
+              .where('due_time', '>', this.ctx.now())
+              .execute();
       return { smsNum: pc.pieces, chargeNum, submitTotal, blacklistNum, chargeMode: ChargeMode.Pool, remainPieces: remainOf(pools) };
     }
     const plan = this.plan({ account, payerId, mode: ChargeMode.Money, smstype: SmsType.Notification, pieces: pc.pieces, prices: this.pricesOf(account), numbers }, 0, '');
-    return { smsNum: pc.pieces, chargeNum, submitTotal, blacklistNum, chargeMode: ChargeMode.Money, amount: money2(ceilCent(planCost(plan))), balance: await new LedgerService(this.ctx).balanceOf(payerId) };
+    return {
+      smsNum: pc.pieces,
+      chargeNum,
+      submitTotal,
+      blacklistNum,
+      chargeMode: ChargeMode.Money,
+      amount: money2(ceilCent(planCost(plan))),
+      balance: await new LedgerService(this.ctx).balanceOf(payerId),
+    };
   }
 
   /** The 3 s submit lock of an account, inside the acceptance transaction (shared by every process through the database). */
@@ -358,7 +360,11 @@ export class SendService {
     // chunks first: one a worker is writing is waited for, then its rows are deleted too
     await trx.deleteFrom('sms_task_chunks').where('task_id', '=', t.id).execute();
     await trx.deleteFrom('sms_messages').where('task_id', '=', t.id).execute();
-    await trx.updateTable('sms_tasks').set({ status: TaskStatus.Cancelled, audit_num: 0, updated_at: this.ctx.now(), finished_at: this.ctx.now() }).where('id', '=', t.id).execute();
+    await trx
+      .updateTable('sms_tasks')
+      .set({ status: TaskStatus.Cancelled, audit_num: 0, updated_at: this.ctx.now(), finished_at: this.ctx.now() })
+      .where('id', '=', t.id)
+      .execute();
     if (t.charge_state === ChargeState.Charged) await refundWholeTask(trx, this.ctx, t.id);
   }
 
@@ -411,63 +417,66 @@ export class SendService {
     };
     // a large task's chunks are compressed and written before the transaction (send/messages.ts)
     const staged = await stageChunks(this.ctx.db, batch);
-    const result = await this.ctx.db.transaction().execute(async (trx) => {
-      await this.takeSubmitLock(trx, p.account.id);
-      if (opts.replaceUid) await this.cancelWaiting(trx, await this.lockTask(trx, me, opts.replaceUid));
-      if (!chargeNow && !p.intercepted) await assertDeferredRoom(this.ctx, trx, p.account.id, planPieces(previewPlan));
-      const task = await trx
-        .insertInto('sms_tasks')
-        .values({
-          uid,
-          account_id: p.account.id,
-          agent_id: p.account.agent_id,
-          creator_id: me.id,
-          creator_name: me.clientid,
-          payer_id: p.payerId,
-          charge_mode: p.mode,
-          content: p.text,
-          sign: p.sign,
-          smstype: p.smstype,
-          template_id: p.templateId,
-          template_type: p.templateType,
-          file_type: p.fileName !== undefined ? NumberInputMode.File : (f.fileType ?? 0),
-          file_name: (p.fileName ?? f.fileName ?? '').slice(0, 100),
-          submit_total: n,
-          err_num: p.numbers.invalid,
-          repeat_num: p.numbers.repeat,
-          blacklist_num: p.blacklistNum,
-          pieces_per_msg: p.pieces,
-          status,
-          send_type: opts.timed ? 1 : 0,
-          send_time: sendTime,
-          intercept_num: p.intercepted ? n : 0,
-          audit_num: p.audit ? n : 0,
-          charge_state: chargeNow ? ChargeState.Charged : p.intercepted ? ChargeState.Charged : ChargeState.Deferred,
-          created_at: now,
-          updated_at: now,
-          finished_at: p.intercepted ? now : null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await insertMessages(trx, { ...batch, taskId: task.id, staged });
-      let amount = '0.00';
-      let chargeNum = 0;
-      if (chargeNow) {
-        const r = await chargePlan(trx, this.ctx, this.plan(p, task.id, uid));
-        if (!r.ok) throw refuse(refusalOf(r));
-        amount = r.amount;
-        chargeNum = r.chargeNum;
-        await trx.updateTable('sms_tasks').set({ amount: r.amount, cost: r.cost, charge_num_total: r.chargeNum }).where('id', '=', task.id).execute();
-      } else if (!p.intercepted) {
-        // deferred: the figures it will be charged with are shown, nothing is charged yet
-        chargeNum = planPieces(previewPlan);
-        await trx.updateTable('sms_tasks').set({ charge_num_total: chargeNum }).where('id', '=', task.id).execute();
-      }
-      return { amount, chargeNum };
-    }).catch(async (err: unknown) => {
-      await dropStaged(this.ctx.db, staged);
-      throw err;
-    });
+    const result = await this.ctx.db
+      .transaction()
+      .execute(async (trx) => {
+        await this.takeSubmitLock(trx, p.account.id);
+        if (opts.replaceUid) await this.cancelWaiting(trx, await this.lockTask(trx, me, opts.replaceUid));
+        if (!chargeNow && !p.intercepted) await assertDeferredRoom(this.ctx, trx, p.account.id, planPieces(previewPlan));
+        const task = await trx
+          .insertInto('sms_tasks')
+          .values({
+            uid,
+            account_id: p.account.id,
+            agent_id: p.account.agent_id,
+            creator_id: me.id,
+            creator_name: me.clientid,
+            payer_id: p.payerId,
+            charge_mode: p.mode,
+            content: p.text,
+            sign: p.sign,
+            smstype: p.smstype,
+            template_id: p.templateId,
+            template_type: p.templateType,
+            file_type: p.fileName !== undefined ? NumberInputMode.File : (f.fileType ?? 0),
+            file_name: (p.fileName ?? f.fileName ?? '').slice(0, 100),
+            submit_total: n,
+            err_num: p.numbers.invalid,
+            repeat_num: p.numbers.repeat,
+            blacklist_num: p.blacklistNum,
+            pieces_per_msg: p.pieces,
+            status,
+            send_type: opts.timed ? 1 : 0,
+            send_time: sendTime,
+            intercept_num: p.intercepted ? n : 0,
+            audit_num: p.audit ? n : 0,
+            charge_state: chargeNow ? ChargeState.Charged : p.intercepted ? ChargeState.Charged : ChargeState.Deferred,
+            created_at: now,
+            updated_at: now,
+            finished_at: p.intercepted ? now : null,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await insertMessages(trx, { ...batch, taskId: task.id, staged });
+        let amount = '0.00';
+        let chargeNum = 0;
+        if (chargeNow) {
+          const r = await chargePlan(trx, this.ctx, this.plan(p, task.id, uid));
+          if (!r.ok) throw refuse(refusalOf(r));
+          amount = r.amount;
+          chargeNum = r.chargeNum;
+          await trx.updateTable('sms_tasks').set({ amount: r.amount, cost: r.cost, charge_num_total: r.chargeNum }).where('id', '=', task.id).execute();
+        } else if (!p.intercepted) {
+          // deferred: the figures it will be charged with are shown, nothing is charged yet
+          chargeNum = planPieces(previewPlan);
+          await trx.updateTable('sms_tasks').set({ charge_num_total: chargeNum }).where('id', '=', task.id).execute();
+        }
+        return { amount, chargeNum };
+      })
+      .catch(async (err: unknown) => {
+        await dropStaged(this.ctx.db, staged);
+        throw err;
+      });
     return {
       taskId: uid,
       smsNum: p.pieces,
@@ -481,7 +490,10 @@ export class SendService {
 
   /** /send/sendTim: the JSON body's jsmsAccessTimerSms mapped onto forms/send. */
   async sendTimed(me: Account, body: SendTimedParams): Promise<SendResult> {
-    const j = (body.jsmsAccessTimerSms && typeof body.jsmsAccessTimerSms === 'object' && !Array.isArray(body.jsmsAccessTimerSms) ? body.jsmsAccessTimerSms : {}) as Record<string, unknown>;
+    const j = (body.jsmsAccessTimerSms && typeof body.jsmsAccessTimerSms === 'object' && !Array.isArray(body.jsmsAccessTimerSms) ? body.jsmsAccessTimerSms : {}) as Record<
+      string,
+      unknown
+    >;
     const raw: Record<string, unknown> = {
       clientId: me.user_type === UserType.Agent ? (j.clientid ?? j.clientId) : me.clientid,
       content: j.content,

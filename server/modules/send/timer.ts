@@ -120,7 +120,12 @@ export async function fireDueTimedTasks(ctx: Ctx, limit = 10): Promise<number> {
       if (bl.skipped && bl.left === 0) {
         await trx
           .updateTable('sms_tasks')
-          .set({ status: TaskStatus.Completed, ...(t.charge_state === ChargeState.Deferred ? { charge_state: ChargeState.Charged, charge_num_total: 0 } : {}), updated_at: now, finished_at: now })
+          .set({
+            status: TaskStatus.Completed,
+            ...(t.charge_state === ChargeState.Deferred ? { charge_state: ChargeState.Charged, charge_num_total: 0 } : {}),
+            updated_at: now,
+            finished_at: now,
+          })
           .where('id', '=', t.id)
           .execute();
         return true;
@@ -136,7 +141,16 @@ export async function fireDueTimedTasks(ctx: Ctx, limit = 10): Promise<number> {
         // per carrier: the pieces of its messages (a variable task's rows have their own pieces)
         const perCarrier = { 1: { count: 0, cost: new Money(0) }, 2: { count: 0, cost: new Money(0) }, 3: { count: 0, cost: new Money(0) } } as ChargePlan['perCarrier'];
         for (const a of agg) if (a.carrier >= 1 && a.carrier <= 3) perCarrier[a.carrier as CarrierCode] = { count: Number(a.n), cost: new Money(a.cost) };
-        const plan: ChargePlan = { taskId: t.id, uid: t.uid, mode: t.charge_mode === ChargeMode.Pool ? ChargeMode.Pool : ChargeMode.Money, accountId: t.account_id, payerId: t.payer_id, smstype: t.smstype, piecesPerMsg: 1, perCarrier };
+        const plan: ChargePlan = {
+          taskId: t.id,
+          uid: t.uid,
+          mode: t.charge_mode === ChargeMode.Pool ? ChargeMode.Pool : ChargeMode.Money,
+          accountId: t.account_id,
+          payerId: t.payer_id,
+          smstype: t.smstype,
+          piecesPerMsg: 1,
+          perCarrier,
+        };
         // a refused charge has written nothing (checked on locked rows first): the task is marked failed
         const r = await chargePlan(trx, ctx, plan);
         if (!r.ok) {
@@ -161,7 +175,11 @@ export async function fireDueTimedTasks(ctx: Ctx, limit = 10): Promise<number> {
             .execute();
           return true;
         }
-        await trx.updateTable('sms_tasks').set({ charge_state: ChargeState.Charged, amount: r.amount, cost: r.cost, charge_num_total: r.chargeNum }).where('id', '=', t.id).execute();
+        await trx
+          .updateTable('sms_tasks')
+          .set({ charge_state: ChargeState.Charged, amount: r.amount, cost: r.cost, charge_num_total: r.chargeNum })
+          .where('id', '=', t.id)
+          .execute();
       }
       await enqueueTask(trx, t.id, now);
       await trx.updateTable('sms_tasks').set({ status: TaskStatus.Processing, updated_at: now }).where('id', '=', t.id).execute();

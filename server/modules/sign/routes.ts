@@ -25,8 +25,10 @@ export function signRoutes(ctx: AppContext, signs: SignService): FastifyPluginAs
     await plugin.register(multipart, { limits: { fileSize: IMPORT_LIMITS.maxBytes, files: 1, fields: 10, parts: 12 } });
     const app = api(plugin);
 
-    app.post('/sign/list', route({ tag: TAG, summary: '签名列表（代理商：名下子账户的签名）', access: 'session', body: filter, response: listOf(ctx, 'entities/sign') }), async (req) =>
-      ok(await signs.list(sessionOf(req).account, req.body)),
+    app.post(
+      '/sign/list',
+      route({ tag: TAG, summary: '签名列表（代理商：名下子账户的签名）', access: 'session', body: filter, response: listOf(ctx, 'entities/sign') }),
+      async (req) => ok(await signs.list(sessionOf(req).account, req.body)),
     );
 
     // a sub-account's clientid comes from the session; then forms/sign-add
@@ -47,13 +49,19 @@ export function signRoutes(ctx: AppContext, signs: SignService): FastifyPluginAs
       },
     );
 
-    app.post('/sign/update', route({ tag: TAG, summary: '删除签名（state 4；其余状态由平台审核）', access: 'session', body: request(ctx, 'params/sign-update'), response: okEmpty }), async (req) => {
-      await signs.remove(sessionOf(req).account, req.body.id);
-      return ok(undefined, MESSAGES.deleted);
-    });
+    app.post(
+      '/sign/update',
+      route({ tag: TAG, summary: '删除签名（state 4；其余状态由平台审核）', access: 'session', body: request(ctx, 'params/sign-update'), response: okEmpty }),
+      async (req) => {
+        await signs.remove(sessionOf(req).account, req.body.id);
+        return ok(undefined, MESSAGES.deleted);
+      },
+    );
 
-    app.post('/sign/export', route({ tag: TAG, summary: '导出签名（Excel，条件同列表）', access: 'session', body: request(ctx, 'filters/sign'), response: fileReply(XLSX_MIME) }), async (req, reply) =>
-      sendFile(reply, await signs.exportStream(sessionOf(req).account, req.body), '签名报备.xlsx'),
+    app.post(
+      '/sign/export',
+      route({ tag: TAG, summary: '导出签名（Excel，条件同列表）', access: 'session', body: request(ctx, 'filters/sign'), response: fileReply(XLSX_MIME) }),
+      async (req, reply) => sendFile(reply, await signs.exportStream(sessionOf(req).account, req.body), '签名报备.xlsx'),
     );
 
     app.get('/sign/downloadExcelTemplate', route({ tag: TAG, summary: '下载签名导入模板（Excel）', access: 'session', response: fileReply(XLSX_MIME) }), async (req, reply) =>

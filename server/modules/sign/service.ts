@@ -48,7 +48,6 @@ export const IMPORT_LIMITS = {
   maxRows: 5000,
 };
 
-
 export const MSG = {
   clientRequired: signAddForm.errorMessage.required.clientid,
   duplicate: '该账户已存在相同的签名，请勿重复添加',
@@ -74,7 +73,6 @@ export const MSG = {
 
 export const badHeaders = (agent: boolean, h: ImportHeaders) =>
   `表头不正确，请下载模板并按模板填写（${(agent ? [h.clientid, h.sign, h.remarks] : [h.sign, h.remarks]).join('、')}）`;
-
 
 /**
  * The header words of the import template, the reader and the failed-rows workbook: the sign
@@ -108,8 +106,7 @@ function headerColumns(cells: string[], H: ImportHeaders): HeaderColumns | null 
   return cols;
 }
 
-const headerOk = (cols: HeaderColumns | null | undefined, agent: boolean): cols is HeaderColumns =>
-  !!cols && cols.sign !== undefined && (!agent || cols.clientid !== undefined);
+const headerOk = (cols: HeaderColumns | null | undefined, agent: boolean): cols is HeaderColumns => !!cols && cols.sign !== undefined && (!agent || cols.clientid !== undefined);
 
 /** A file the spreadsheet reader refused, in this import's words. */
 function importMessage(e: SpreadsheetError, looksLikeXlsx: boolean): string {
@@ -169,7 +166,11 @@ export class SignService {
     return f.state === undefined ? q.where('s.state', '<>', DELETED) : q;
   }
 
-  private toRow(r: { id: number; account_id: number; clientid: string; sign: string; creator_name: string; create_time: Date; remarks: string; state: number; cause: string }, rownum: number, names: Map<number, string>): SignRow {
+  private toRow(
+    r: { id: number; account_id: number; clientid: string; sign: string; creator_name: string; create_time: Date; remarks: string; state: number; cause: string },
+    rownum: number,
+    names: Map<number, string>,
+  ): SignRow {
     return {
       rownum,
       id: r.id,
@@ -205,7 +206,13 @@ export class SignService {
     // past the last page there is no row to carry the total: count on its own
     const total = rows.length
       ? Number(rows[0].total)
-      : Number((await this.filtered(me, scope, f).select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow()).n);
+      : Number(
+          (
+            await this.filtered(me, scope, f)
+              .select((eb) => eb.fn.countAll<string | number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
     return listPage(
       rows.map((r, i) => this.toRow(r, paging.offset + i + 1, names)),
       total,
@@ -215,13 +222,7 @@ export class SignService {
 
   /** Whether a live sign with this text exists for the account. */
   private async liveExists(accountId: number, sign: string): Promise<boolean> {
-    const r = await this.ctx.db
-      .selectFrom('signs')
-      .select('id')
-      .where('account_id', '=', accountId)
-      .where('sign', '=', sign)
-      .where('state', '<>', DELETED)
-      .executeTakeFirst();
+    const r = await this.ctx.db.selectFrom('signs').select('id').where('account_id', '=', accountId).where('sign', '=', sign).where('state', '<>', DELETED).executeTakeFirst();
     return !!r;
   }
 
@@ -269,12 +270,7 @@ export class SignService {
     const sign = await this.ctx.db.selectFrom('signs').select(['id', 'state']).where('id', '=', id).where('account_id', 'in', ids).executeTakeFirst();
     if (!sign) throw errors.notFound('签名');
     if (sign.state === DELETED) throw errors.refused(MSG.alreadyDeleted);
-    const r = await this.ctx.db
-      .updateTable('signs')
-      .set({ state: DELETED, update_time: this.ctx.now() })
-      .where('id', '=', id)
-      .where('state', '<>', DELETED)
-      .executeTakeFirst();
+    const r = await this.ctx.db.updateTable('signs').set({ state: DELETED, update_time: this.ctx.now() }).where('id', '=', id).where('state', '<>', DELETED).executeTakeFirst();
     if (Number(r.numUpdatedRows) === 0) throw errors.refused(MSG.alreadyDeleted);
   }
 
@@ -347,7 +343,11 @@ export class SignService {
     ];
     for (const l of lines) note.addRow([l]);
     note.getRow(1).font = { bold: true, size: 14 };
-    const example = note.addRow([agent ? `${H.clientid}: ${me.clientid === 'agent1' ? 'client1' : 'b00001'}    ${H.sign}: 云讯科技    ${H.remarks}: 公司官网会员通知` : `${H.sign}: 云讯科技    ${H.remarks}: 公司官网会员通知`]);
+    const example = note.addRow([
+      agent
+        ? `${H.clientid}: ${me.clientid === 'agent1' ? 'client1' : 'b00001'}    ${H.sign}: 云讯科技    ${H.remarks}: 公司官网会员通知`
+        : `${H.sign}: 云讯科技    ${H.remarks}: 公司官网会员通知`,
+    ]);
     example.font = { color: { argb: 'FF666666' } };
     return Buffer.from(await wb.xlsx.writeBuffer());
   }
@@ -521,4 +521,3 @@ export async function reviewSign(db: Db, now: Date, id: number, approve: boolean
     .execute();
   return sign;
 }
-

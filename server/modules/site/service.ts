@@ -53,7 +53,11 @@ export function isKnownCallingCode(code: string): boolean {
 
 /** 'sms.example.com:8080' -> 'sms.example.com' */
 function hostName(host: string | undefined): string {
-  return (host ?? '').trim().toLowerCase().replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
+  return (host ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/:\d+$/, '')
+    .replace(/^\[|\]$/g, '');
 }
 
 function matches(pattern: string, host: string): boolean {
@@ -71,9 +75,7 @@ export class SiteService {
     const rows = await this.ctx.db.selectFrom('branding').selectAll().execute();
     const row =
       rows.find((r) => r.host_pattern && !r.host_pattern.startsWith('*.') && matches(r.host_pattern, h)) ??
-      rows
-        .filter((r) => r.host_pattern?.startsWith('*.') && matches(r.host_pattern, h))
-        .sort((a, b) => b.host_pattern!.length - a.host_pattern!.length)[0] ??
+      rows.filter((r) => r.host_pattern?.startsWith('*.') && matches(r.host_pattern, h)).sort((a, b) => b.host_pattern!.length - a.host_pattern!.length)[0] ??
       rows.find((r) => r.host_pattern === null);
     if (!row) throw new ApiError(500, UNBOUND_DOMAIN);
     return {

@@ -66,9 +66,18 @@ export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'se
     app,
     ctx.options.purgeEveryMs,
     async () => {
-      await ctx.db.deleteFrom('smpp_receipts').where('created_at', '<', new Date(ctx.now().getTime() - RECEIPT_KEEP_MS)).execute();
-      await ctx.db.deleteFrom('smpp_mo').where('created_at', '<', new Date(ctx.now().getTime() - MO_KEEP_MS)).execute();
-      await ctx.db.deleteFrom('smpp_sessions').where('heartbeat_at', '<', new Date(Date.now() - 3600_000)).execute();
+      await ctx.db
+        .deleteFrom('smpp_receipts')
+        .where('created_at', '<', new Date(ctx.now().getTime() - RECEIPT_KEEP_MS))
+        .execute();
+      await ctx.db
+        .deleteFrom('smpp_mo')
+        .where('created_at', '<', new Date(ctx.now().getTime() - MO_KEEP_MS))
+        .execute();
+      await ctx.db
+        .deleteFrom('smpp_sessions')
+        .where('heartbeat_at', '<', new Date(Date.now() - 3600_000))
+        .execute();
     },
     'purge of old SMPP receipts, uplinks and sessions',
   );

@@ -25,7 +25,13 @@ export interface SmppMoInput {
 export async function enqueueSmppMo(trx: Transaction<Database>, rows: SmppMoInput[], now: Date): Promise<number> {
   if (!rows.length) return 0;
   const accounts = [...new Set(rows.map((r) => r.account_id))];
-  const wanted = await trx.selectFrom('accounts').select('id').where('id', 'in', accounts).where('needmo', '=', NeedMo.Push).where('needreport', '=', NeedReport.PassThrough).execute();
+  const wanted = await trx
+    .selectFrom('accounts')
+    .select('id')
+    .where('id', 'in', accounts)
+    .where('needmo', '=', NeedMo.Push)
+    .where('needreport', '=', NeedReport.PassThrough)
+    .execute();
   if (!wanted.length) return 0;
   const ids = new Set(wanted.map((a) => a.id));
   const mine = rows.filter((r) => ids.has(r.account_id)).sort((a, b) => a.id - b.id);

@@ -294,12 +294,20 @@ export class SharedBuckets {
   private grant(accountId: number, rate: number, want: number): Promise<number> {
     return this.ctx.db.transaction().execute(async (trx) => {
       const at = new Date();
-      await trx.insertInto('api_throttle').values({ account_id: accountId, tokens: rate, updated_at: at }).onConflict((oc) => oc.column('account_id').doNothing()).execute();
+      await trx
+        .insertInto('api_throttle')
+        .values({ account_id: accountId, tokens: rate, updated_at: at })
+        .onConflict((oc) => oc.column('account_id').doNothing())
+        .execute();
       const row = await trx.selectFrom('api_throttle').select(['tokens', 'updated_at']).where('account_id', '=', accountId).forUpdate().executeTakeFirstOrThrow();
       const elapsed = Math.max(0, (at.getTime() - new Date(row.updated_at).getTime()) / 1000);
       const tokens = Math.min(rate, Number(row.tokens) + elapsed * rate);
       const take = Math.max(0, Math.min(want, Math.floor(tokens)));
-      await trx.updateTable('api_throttle').set({ tokens: tokens - take, updated_at: at }).where('account_id', '=', accountId).execute();
+      await trx
+        .updateTable('api_throttle')
+        .set({ tokens: tokens - take, updated_at: at })
+        .where('account_id', '=', accountId)
+        .execute();
       return take;
     });
   }
@@ -386,7 +394,10 @@ export class SmppServer {
     this.pumpTimer.unref();
     this.heartbeat = setInterval(() => void this.beat(), this.opts.heartbeatMs);
     this.heartbeat.unref();
-    this.partsTimer = setInterval(() => void this.expireParts().catch((err) => this.ctx.log.warn({ err }, 'smpp long message expiry failed')), Math.max(50, Math.min(5000, this.opts.reassemblyMs / 4)));
+    this.partsTimer = setInterval(
+      () => void this.expireParts().catch((err) => this.ctx.log.warn({ err }, 'smpp long message expiry failed')),
+      Math.max(50, Math.min(5000, this.opts.reassemblyMs / 4)),
+    );
     this.partsTimer.unref();
     return this.port;
   }
@@ -478,7 +489,7 @@ export class SmppServer {
     // leave in one write: the socket is corked at the first and uncorked on the next turn
     const write = session.send.bind(session);
     let corked = false;
-    session.send = ((...args: Parameters<Session['send']>) => {
+    session.send = (...args: Parameters<Session['send']>) => {
       if (!corked && session.socket.writable) {
         corked = true;
         session.socket.cork();
@@ -488,7 +499,7 @@ export class SmppServer {
         });
       }
       return write(...args);
-    });
+    };
     // not bound in time: closed; a bind being checked at that moment (password hash, session count) gets its answer first
     const expire = () => {
       if (cs.bound) return;
@@ -612,7 +623,10 @@ export class SmppServer {
         if (Number(r.n) >= limit) return null;
       }
       const id = `${this.processId}:${randomBytes(6).toString('hex')}`;
-      await trx.insertInto('smpp_sessions').values({ id, account_id: accountId, process: this.processId, peer: peer.slice(0, 64), bound_at: now, heartbeat_at: now }).execute();
+      await trx
+        .insertInto('smpp_sessions')
+        .values({ id, account_id: accountId, process: this.processId, peer: peer.slice(0, 64), bound_at: now, heartbeat_at: now })
+        .execute();
       return id;
     });
   }
@@ -629,7 +643,11 @@ export class SmppServer {
     const bound = cs.bound!;
     // submit_sm_resp written directly (lib/smpp-pdu encodeResp), not through the library's generic encoder
     const answer = (status: number, id = '') =>
-      cs.session.send(pdu.command === 'submit_sm' ? (encodeResp('submit_sm_resp', pdu.sequence_number, status, id) as unknown as PDU) : pdu.response(status ? { command_status: status } : { message_id: id }));
+      cs.session.send(
+        pdu.command === 'submit_sm'
+          ? (encodeResp('submit_sm_resp', pdu.sequence_number, status, id) as unknown as PDU)
+          : pdu.response(status ? { command_status: status } : { message_id: id }),
+      );
     const refuse = (status: number, reason: string, detail = '') => {
       this.refused(status, reason, detail);
       return answer(status);
@@ -799,7 +817,10 @@ export class SmppServer {
       for (const table of ['smpp_receipts', 'smpp_mo'] as const) {
         // a row goes only after the customer answered its deliver_sm 0; otherwise it comes back a second later
         for (let i = 0; i < answered[table].length; i += 5000) {
-          await this.ctx.db.deleteFrom(table).where('id', 'in', answered[table].slice(i, i + 5000)).execute();
+          await this.ctx.db
+            .deleteFrom(table)
+            .where('id', 'in', answered[table].slice(i, i + 5000))
+            .execute();
         }
         for (let i = 0; i < retry[table].length; i += 5000) {
           await this.ctx.db
@@ -819,7 +840,15 @@ export class SmppServer {
   }
 
   private deliver(cs: CustomerSession, row: ReceiptRow) {
-    const text = receiptText({ msgId: String(row.message_id), stat: row.stat, err: row.err, submitAt: new Date(row.submit_at), doneAt: new Date(row.done_at), text: row.text, tzMinutes: this.opts.tzMinutes });
+    const text = receiptText({
+      msgId: String(row.message_id),
+      stat: row.stat,
+      err: row.err,
+      submitAt: new Date(row.submit_at),
+      doneAt: new Date(row.done_at),
+      text: row.text,
+      tzMinutes: this.opts.tzMinutes,
+    });
     const state = STAT_STATE[row.stat] ?? STAT_STATE.UNKNOWN;
     // written directly (lib/smpp-pdu encodeSm: the receipt text is IA5, the ids short) instead of the
     // library's generic encoder; anything that does not fit it goes the library's way
@@ -879,12 +908,32 @@ export class SmppServer {
     p: { key: string; seq: number; total: number; text: string; phone: string; sourceAddr: string; extension: string; registeredDelivery: number },
   ): Promise<string | null> {
     return this.ctx.db.transaction().execute(async (trx) => {
-      const row = { account_id: accountId, msg_key: p.key, total: p.total, phone: p.phone, source_addr: p.sourceAddr, extension: p.extension, registered_delivery: p.registeredDelivery, created_at: new Date() };
+      const row = {
+        account_id: accountId,
+        msg_key: p.key,
+        total: p.total,
+        phone: p.phone,
+        source_addr: p.sourceAddr,
+        extension: p.extension,
+        registered_delivery: p.registeredDelivery,
+        created_at: new Date(),
+      };
       // the head row, locked: the parts of one message are added one at a time (a head taken meanwhile
       // by claimParts or expireParts is gone once its lock is free: this part starts a new one)
       for (let i = 0; ; i++) {
-        await trx.insertInto('smpp_parts').values({ ...row, seq: 0 }).onConflict((oc) => oc.columns(['account_id', 'msg_key', 'seq']).doNothing()).execute();
-        const head = await trx.selectFrom('smpp_parts').select('seq').where('account_id', '=', accountId).where('msg_key', '=', p.key).where('seq', '=', 0).forUpdate().executeTakeFirst();
+        await trx
+          .insertInto('smpp_parts')
+          .values({ ...row, seq: 0 })
+          .onConflict((oc) => oc.columns(['account_id', 'msg_key', 'seq']).doNothing())
+          .execute();
+        const head = await trx
+          .selectFrom('smpp_parts')
+          .select('seq')
+          .where('account_id', '=', accountId)
+          .where('msg_key', '=', p.key)
+          .where('seq', '=', 0)
+          .forUpdate()
+          .executeTakeFirst();
         if (head) break;
         if (i >= 3) throw new Error('smpp part: head row not kept');
       }
@@ -893,7 +942,14 @@ export class SmppServer {
         .values({ ...row, seq: p.seq, text: p.text })
         .onConflict((oc) => oc.columns(['account_id', 'msg_key', 'seq']).doUpdateSet({ text: p.text }))
         .execute();
-      const parts = await trx.selectFrom('smpp_parts').select(['seq', 'text']).where('account_id', '=', accountId).where('msg_key', '=', p.key).where('seq', '>', 0).orderBy('seq').execute();
+      const parts = await trx
+        .selectFrom('smpp_parts')
+        .select(['seq', 'text'])
+        .where('account_id', '=', accountId)
+        .where('msg_key', '=', p.key)
+        .where('seq', '>', 0)
+        .orderBy('seq')
+        .execute();
       return parts.length < p.total ? null : parts.map((x) => x.text).join('');
     });
   }
@@ -934,7 +990,13 @@ export class SmppServer {
       const account = await this.account(head.account_id);
       if (!account || account.status !== AccountStatus.Active) continue;
       const r = await this.platform
-        .submit(account, { phone: head.phone, text: parts.map((x) => x.text).join(''), sourceAddr: head.source_addr, extension: head.extension, registeredDelivery: head.registered_delivery })
+        .submit(account, {
+          phone: head.phone,
+          text: parts.map((x) => x.text).join(''),
+          sourceAddr: head.source_addr,
+          extension: head.extension,
+          registeredDelivery: head.registered_delivery,
+        })
         .catch((err: unknown) => ({ ok: false as const, status: SMPP_STATUS.SYSERR, message: String(err) }));
       if (r.ok) n++;
       else this.ctx.log.warn({ status: r.status, message: r.message }, 'smpp long message accepted as it is: refused');

@@ -32,8 +32,30 @@ import smpp, { type PDU, type Session } from 'smpp';
 import type { MoMessage, Receipt, SmscLink, SubmitRequest, SubmitResult } from './types';
 import { describeSmsc, type SmscConfig } from './config';
 import {
-  concatUdh, corkForTick, cstr, DC_GSM7, encodeResp, encodeSm, ESM_RECEIPT, ESM_TYPE_MASK, ESM_UDHI, hexCode, idReadings, parseReceiptText, PAYLOAD_MAX,
-  pduText, RawPdu, refTlvName, sarTlvs, SHORT_MESSAGE_MAX, SINGLE_SEPTETS, splitText, STATE_STAT, STATUS, TLV_MESSAGE_PAYLOAD, type SplitText,
+  concatUdh,
+  corkForTick,
+  cstr,
+  DC_GSM7,
+  encodeResp,
+  encodeSm,
+  ESM_RECEIPT,
+  ESM_TYPE_MASK,
+  ESM_UDHI,
+  hexCode,
+  idReadings,
+  parseReceiptText,
+  PAYLOAD_MAX,
+  pduText,
+  RawPdu,
+  refTlvName,
+  sarTlvs,
+  SHORT_MESSAGE_MAX,
+  SINGLE_SEPTETS,
+  splitText,
+  STATE_STAT,
+  STATUS,
+  TLV_MESSAGE_PAYLOAD,
+  type SplitText,
 } from '../../lib/smpp-pdu';
 
 const EMPTY = Buffer.alloc(0);
@@ -61,17 +83,32 @@ const BIND_TIMEOUT_MS = 10_000;
  */
 const MAX_BUFFERED_DELIVERIES = 100_000;
 
-interface BatchState { results: SubmitResult[]; left: number; resolve: (r: SubmitResult[]) => void }
+interface BatchState {
+  results: SubmitResult[];
+  left: number;
+  resolve: (r: SubmitResult[]) => void;
+}
 /** a request sent as several submits: the parts' results, combined when the last is in */
-interface Multi { results: SubmitResult[]; left: number }
+interface Multi {
+  results: SubmitResult[];
+  left: number;
+}
 interface Pending {
-  req: SubmitRequest; batch: BatchState; index: number; queuedAt: number; sentAt: number;
+  req: SubmitRequest;
+  batch: BatchState;
+  index: number;
+  queuedAt: number;
+  sentAt: number;
   /** the text's parts (undefined: not encoded, the request was settled before) */
   split?: SplitText;
   /** a part of a multi-part request: seq 1..n */
   seg?: { m: Multi; seq: number };
 }
-interface Delivery<T> { item: T; session: Session; pdu: PDU }
+interface Delivery<T> {
+  item: T;
+  session: Session;
+  pdu: PDU;
+}
 
 type ConnState = 'idle' | 'connecting' | 'bound' | 'closed';
 
@@ -90,8 +127,16 @@ class Conn {
 }
 
 export interface SmscLinkStats {
-  submitted: number; accepted: number; rejected: number; retried: number; unconfirmed: number;
-  receipts: number; mo: number; reconnects: number; queued: number; inflight: number;
+  submitted: number;
+  accepted: number;
+  rejected: number;
+  retried: number;
+  unconfirmed: number;
+  receipts: number;
+  mo: number;
+  reconnects: number;
+  queued: number;
+  inflight: number;
 }
 
 export interface SmscLinkHandle extends SmscLink {
@@ -126,7 +171,10 @@ class Link implements SmscLinkHandle {
   private readonly textCache = new Map<string, SplitText>();
   readonly stats: SmscLinkStats = { submitted: 0, accepted: 0, rejected: 0, retried: 0, unconfirmed: 0, receipts: 0, mo: 0, reconnects: 0, queued: 0, inflight: 0 };
 
-  constructor(private readonly cfg: SmscConfig, private readonly log: LinkLog) {
+  constructor(
+    private readonly cfg: SmscConfig,
+    private readonly log: LinkLog,
+  ) {
     this.refName = cfg.refTlv ? refTlvName(cfg.refTlv) : null;
     this.conns = Array.from({ length: Math.max(1, cfg.connections) }, (_, i) => new Conn(i));
     this.sweepTimer = setInterval(() => this.sweep(), Math.min(1000, Math.max(50, Math.floor(cfg.queueWaitMs / 4) || 50)));
@@ -194,10 +242,18 @@ class Link implements SmscLinkHandle {
 
   private finish(p: Pending, result: SubmitResult) {
     switch (result.status) {
-      case 'accepted': this.stats.accepted++; break;
-      case 'rejected': this.stats.rejected++; break;
-      case 'retry': this.stats.retried++; break;
-      case 'unconfirmed': this.stats.unconfirmed++; break;
+      case 'accepted':
+        this.stats.accepted++;
+        break;
+      case 'rejected':
+        this.stats.rejected++;
+        break;
+      case 'retry':
+        this.stats.retried++;
+        break;
+      case 'unconfirmed':
+        this.stats.unconfirmed++;
+        break;
     }
     if (p.seg) {
       const m = p.seg.m;
@@ -398,9 +454,7 @@ class Link implements SmscLinkHandle {
     c.state = 'connecting';
     c.reconnectTimer = null;
     const { host, port } = this.cfg;
-    const socket = this.cfg.tls
-      ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: this.cfg.tlsVerify })
-      : net.connect({ host, port });
+    const socket = this.cfg.tls ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: this.cfg.tlsVerify }) : net.connect({ host, port });
     c.socket = socket;
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 30_000);
@@ -435,32 +489,35 @@ class Link implements SmscLinkHandle {
       this.log.warn({ conn: c.id }, 'SMPP bind timed out');
       socket.destroy();
     }, BIND_TIMEOUT_MS);
-    session.bind_transceiver({
-      system_id: this.cfg.systemId,
-      password: this.cfg.password,
-      system_type: this.cfg.systemType,
-      interface_version: 0x34,
-    }, (resp) => {
-      clearTimeout(bindTimer);
-      if (c.session !== session) return;
-      if (resp.command_status !== STATUS.OK) {
-        c.failures = Math.max(c.failures, 4); // wrong credentials: do not hammer the SMSC
-        this.log.error({ smsc: describeSmsc(this.cfg), conn: c.id, code: hexCode(resp.command_status) }, 'SMPP bind refused');
-        socket.destroy();
-        return;
-      }
-      c.state = 'bound';
-      c.boundAt = Date.now();
-      c.failures = 0;
-      c.throttleLevel = 0;
-      c.pausedUntil = 0;
-      c.enquireSentAt = 0;
-      this.log.info({ smsc: describeSmsc(this.cfg), conn: c.id }, 'SMPP bound (transceiver)');
-      const waiters = this.readyWaiters;
-      this.readyWaiters = [];
-      for (const w of waiters) w();
-      this.pump();
-    });
+    session.bind_transceiver(
+      {
+        system_id: this.cfg.systemId,
+        password: this.cfg.password,
+        system_type: this.cfg.systemType,
+        interface_version: 0x34,
+      },
+      (resp) => {
+        clearTimeout(bindTimer);
+        if (c.session !== session) return;
+        if (resp.command_status !== STATUS.OK) {
+          c.failures = Math.max(c.failures, 4); // wrong credentials: do not hammer the SMSC
+          this.log.error({ smsc: describeSmsc(this.cfg), conn: c.id, code: hexCode(resp.command_status) }, 'SMPP bind refused');
+          socket.destroy();
+          return;
+        }
+        c.state = 'bound';
+        c.boundAt = Date.now();
+        c.failures = 0;
+        c.throttleLevel = 0;
+        c.pausedUntil = 0;
+        c.enquireSentAt = 0;
+        this.log.info({ smsc: describeSmsc(this.cfg), conn: c.id }, 'SMPP bound (transceiver)');
+        const waiters = this.readyWaiters;
+        this.readyWaiters = [];
+        for (const w of waiters) w();
+        this.pump();
+      },
+    );
   }
 
   private onClose(c: Conn, socket: net.Socket) {
@@ -554,7 +611,11 @@ class Link implements SmscLinkHandle {
       const err = parsed.err || (pdu.network_error_code ? Buffer.from(pdu.network_error_code).toString('hex') : '');
       const readings = idReadings(msgId, this.cfg.receiptIds);
       const phone = String(pdu.source_addr ?? '').slice(0, 32);
-      this.receipts.push({ item: { msgId, delivered, stat, err, doneAt: parsed.done ?? now, ...(readings.length ? { readings } : {}), ...(phone ? { phone } : {}) }, session, pdu });
+      this.receipts.push({
+        item: { msgId, delivered, stat, err, doneAt: parsed.done ?? now, ...(readings.length ? { readings } : {}), ...(phone ? { phone } : {}) },
+        session,
+        pdu,
+      });
       this.stats.receipts++;
       this.scheduleFlush('receipts');
     } else if (esm === 0) {

@@ -94,8 +94,19 @@ export class SmppUrlError extends Error {
   }
 }
 
-type NumKey = 'window' | 'connections' | 'enquireLinkMs' | 'submitTimeoutMs' | 'connectTimeoutMs' | 'reconnectMinMs' |
-  'reconnectMaxMs' | 'queueWaitMs' | 'throttleMs' | 'receiptBatch' | 'receiptBatchMs' | 'receiptFlushes';
+type NumKey =
+  | 'window'
+  | 'connections'
+  | 'enquireLinkMs'
+  | 'submitTimeoutMs'
+  | 'connectTimeoutMs'
+  | 'reconnectMinMs'
+  | 'reconnectMaxMs'
+  | 'queueWaitMs'
+  | 'throttleMs'
+  | 'receiptBatch'
+  | 'receiptBatchMs'
+  | 'receiptFlushes';
 
 /** query name → field, bounds */
 const NUMBERS: Record<string, [NumKey, number, number]> = {
@@ -361,7 +372,8 @@ export function parseChannelTable(text: string): ChannelTable {
   if (!obj || typeof obj !== 'object' || !Array.isArray(obj.channels)) throw new ChannelConfigError('expected { "channels": [ … ] } or a list of channels');
   for (const k of Object.keys(obj)) if (k !== 'channels' && k !== 'failover_ms') throw new ChannelConfigError(`unknown field "${k.slice(0, 40)}"`);
   const f = obj.failover_ms;
-  if (f !== undefined && (typeof f !== 'number' || !Number.isInteger(f) || f < 0 || f > 3_600_000)) throw new ChannelConfigError('failover_ms must be an integer from 0 to 3600000');
+  if (f !== undefined && (typeof f !== 'number' || !Number.isInteger(f) || f < 0 || f > 3_600_000))
+    throw new ChannelConfigError('failover_ms must be an integer from 0 to 3600000');
   const channels = (obj.channels as unknown[]).map(parseChannel);
   checkChannels(channels);
   return { channels, failoverMs: f ?? DEFAULT_FAILOVER_MS };

@@ -25,8 +25,21 @@ import type { AddressInfo } from 'node:net';
 import { prng } from '../../lib/prng';
 import smpp, { type PDU, type Session } from 'smpp';
 import {
-  corkForTick, cstr, encodeResp, encodeSm, encodeText, ESM_RECEIPT, pduText, receiptText, refTlvName, STAT_STATE, STATUS, TLV_MESSAGE_PAYLOAD,
-  TLV_MESSAGE_STATE, TLV_RECEIPTED_MESSAGE_ID, type SmFields,
+  corkForTick,
+  cstr,
+  encodeResp,
+  encodeSm,
+  encodeText,
+  ESM_RECEIPT,
+  pduText,
+  receiptText,
+  refTlvName,
+  STAT_STATE,
+  STATUS,
+  TLV_MESSAGE_PAYLOAD,
+  TLV_MESSAGE_STATE,
+  TLV_RECEIPTED_MESSAGE_ID,
+  type SmFields,
 } from '../../lib/smpp-pdu';
 
 export interface SimulatorSettings {
@@ -125,7 +138,13 @@ export const SIMULATOR_DEFAULTS: SimulatorSettings = {
 };
 
 export interface RecentSubmit {
-  ref: string; to: string; from: string; text: string; dataCoding: number; payload: boolean; msgId: string;
+  ref: string;
+  to: string;
+  from: string;
+  text: string;
+  dataCoding: number;
+  payload: boolean;
+  msgId: string;
   esmClass: number;
   /** when it was accepted (epoch ms): tests count submits per second */
   at: number;
@@ -172,7 +191,12 @@ interface Job {
   mo?: { recipient: string; source: string } | null;
 }
 
-interface SimSession { session: Session; systemId: string | null; receives: boolean; unacked: Map<number, { job: Job; sentAt: number }> }
+interface SimSession {
+  session: Session;
+  systemId: string | null;
+  receives: boolean;
+  unacked: Map<number, { job: Job; sentAt: number }>;
+}
 
 export interface Simulator {
   readonly host: string;
@@ -284,8 +308,16 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
     c.accepted++;
     if (s.keepRecent > 0) {
       recent.push({
-        ref, to, from, text: pduText(pdu), dataCoding: Number(pdu.data_coding ?? 0), payload: pdu.message_payload !== undefined, msgId,
-        esmClass: Number(pdu.esm_class ?? 0), at: now, ...(part ? { part } : {}),
+        ref,
+        to,
+        from,
+        text: pduText(pdu),
+        dataCoding: Number(pdu.data_coding ?? 0),
+        payload: pdu.message_payload !== undefined,
+        msgId,
+        esmClass: Number(pdu.esm_class ?? 0),
+        at: now,
+        ...(part ? { part } : {}),
       });
       if (recent.length > s.keepRecent) recent.splice(0, recent.length - s.keepRecent);
     }
@@ -308,11 +340,22 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
       systemId: ss.systemId,
       due: now + latency,
       pdu: {
-        sourceTon: 0, sourceNpi: 1, source: to,
-        destTon: 0, destNpi: 1, dest: from,
-        esmClass: ESM_RECEIPT, registeredDelivery: 0, dataCoding: body.dataCoding,
+        sourceTon: 0,
+        sourceNpi: 1,
+        source: to,
+        destTon: 0,
+        destNpi: 1,
+        dest: from,
+        esmClass: ESM_RECEIPT,
+        registeredDelivery: 0,
+        dataCoding: body.dataCoding,
         shortMessage: body.octets,
-        tlvs: s.receiptTlv ? [[TLV_RECEIPTED_MESSAGE_ID, cstr(receiptId)], [TLV_MESSAGE_STATE, Buffer.from([STAT_STATE[failure.stat] ?? 7])]] : [],
+        tlvs: s.receiptTlv
+          ? [
+              [TLV_RECEIPTED_MESSAGE_ID, cstr(receiptId)],
+              [TLV_MESSAGE_STATE, Buffer.from([STAT_STATE[failure.stat] ?? 7])],
+            ]
+          : [],
       },
       mo: wantsMo ? { recipient: to, source: from } : null,
     });
@@ -325,9 +368,15 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
     const tlvs: [number, Buffer][] = [[s.refTlv, cstr(`MO${idPrefix}${(++moSeq).toString(16).toUpperCase()}`)]];
     if (long) tlvs.push([TLV_MESSAGE_PAYLOAD, body.octets]);
     const pdu: SmFields = {
-      sourceTon: 0, sourceNpi: 1, source: mo.recipient,
-      destTon: 0, destNpi: 1, dest: mo.source,
-      esmClass: 0, registeredDelivery: 0, dataCoding: body.dataCoding,
+      sourceTon: 0,
+      sourceNpi: 1,
+      source: mo.recipient,
+      destTon: 0,
+      destNpi: 1,
+      dest: mo.source,
+      esmClass: 0,
+      registeredDelivery: 0,
+      dataCoding: body.dataCoding,
       shortMessage: long ? Buffer.alloc(0) : body.octets,
       tlvs,
     };
@@ -536,4 +585,3 @@ export async function startSimulator(settings: Partial<SimulatorSettings> = {}):
   };
   return sim;
 }
-

@@ -23,9 +23,7 @@ export function normalizeIpWhitelist(raw: string | undefined): string {
   for (const e of entries) {
     const [addr, bits, ...rest] = e.split('/');
     const family = isIP(addr);
-    const ok =
-      rest.length === 0 &&
-      (bits === undefined ? family !== 0 : family === 4 && /^\d{1,2}$/.test(bits) && Number(bits) >= 8 && Number(bits) <= 32);
+    const ok = rest.length === 0 && (bits === undefined ? family !== 0 : family === 4 && /^\d{1,2}$/.test(bits) && Number(bits) >= 8 && Number(bits) <= 32);
     if (!ok) throw new ApiError(400, IP_WHITELIST_BAD(e));
     const v = family === 6 ? e.toLowerCase() : e;
     if (!out.includes(v)) out.push(v);

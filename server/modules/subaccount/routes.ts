@@ -85,7 +85,13 @@ const ACCOUNT_INFO = obj({
   needextend_str: str('扩展号'),
   editable: { type: 'boolean', title: '可修改（代理商）' },
 });
-const TRANSFER = obj({ clientId: str('子账户'), amount: str('金额(元)'), balance: str('子账户余额(元)'), agentBalance: str('代理商余额(元)'), ledgerIds: { type: 'array', items: int('流水编号') } });
+const TRANSFER = obj({
+  clientId: str('子账户'),
+  amount: str('金额(元)'),
+  balance: str('子账户余额(元)'),
+  agentBalance: str('代理商余额(元)'),
+  ledgerIds: { type: 'array', items: int('流水编号') },
+});
 const OWN_LEDGER = obj({
   clientid: str('账户'),
   name: str('账户名称'),
@@ -94,17 +100,32 @@ const OWN_LEDGER = obj({
   paytype_str: str('付费方式'),
   list: {
     type: 'array',
-    items: obj({ id: int('流水编号'), amount: str('金额(元)'), balance_after: str('余额(元)'), kind: int('类型'), kind_str: str('类型'), remark: str('备注'), created_at: str('时间') }),
+    items: obj({
+      id: int('流水编号'),
+      amount: str('金额(元)'),
+      balance_after: str('余额(元)'),
+      kind: int('类型'),
+      kind_str: str('类型'),
+      remark: str('备注'),
+      created_at: str('时间'),
+    }),
   },
 });
 
-export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc: SubAccountService, account: AccountService, smppPort: () => number, tests: TestAccountService): FastifyPluginAsync {
+export function subaccountRoutes(
+  ctx: AppContext,
+  sessions: SessionService,
+  svc: SubAccountService,
+  account: AccountService,
+  smppPort: () => number,
+  tests: TestAccountService,
+): FastifyPluginAsync {
   /** where the console was reached (接口信息 uses PAY_PUBLIC_URL's origin instead when it is set) */
   const originOf = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
   /** a POST whose parameters may come in the body or the query (the console posts forms; older callers use the query): both follow `s` */
-  const either = <T,>(d: Omit<RouteDecl, 'body' | 'querystring'>, s: TypedSchema<T>) => route({ ...d, body: s, querystring: s });
+  const either = <T>(d: Omit<RouteDecl, 'body' | 'querystring'>, s: TypedSchema<T>) => route({ ...d, body: s, querystring: s });
   /** query and body together, the body's values first */
-  const both = <T,>(req: { query: T; body: T }): T => ({ ...(req.query ?? {}), ...(req.body ?? {}) }) as T;
+  const both = <T>(req: { query: T; body: T }): T => ({ ...(req.query ?? {}), ...(req.body ?? {}) }) as T;
   const me = (req: FastifyRequest) => sessionOf(req).account;
 
   const accounts = request(ctx, 'filters/sub-account', { paging: 'currentPage' });
@@ -118,16 +139,24 @@ export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc:
     const app = api(plugin);
 
     // lists and stats
-    app.post('/client/accounts', either({ tag: TAG, summary: '子账户列表', access: 'agent', cachedSession: true, response: listOf(ctx, 'entities/sub-account') }, accounts), async (req) =>
-      ok(await svc.managerList(me(req), both(req))),
+    app.post(
+      '/client/accounts',
+      either({ tag: TAG, summary: '子账户列表', access: 'agent', cachedSession: true, response: listOf(ctx, 'entities/sub-account') }, accounts),
+      async (req) => ok(await svc.managerList(me(req), both(req))),
     );
-    app.get('/client/stat', route({ tag: TAG, summary: '子账户统计（总数、本月新增、冻结、认证、余额）', access: 'agent', response: okOf(ctx, STAT) }), async (req) => ok(await svc.stat(me(req))));
-    app.get('/index/clients', route({ tag: TAG, summary: '子账户选择列表（分页）', access: 'agent', querystring: pagingOnly('currentPage'), response: okOf(ctx, CLIENTS) }), async (req) =>
-      ok(await svc.clients(me(req), req.query)),
+    app.get('/client/stat', route({ tag: TAG, summary: '子账户统计（总数、本月新增、冻结、认证、余额）', access: 'agent', response: okOf(ctx, STAT) }), async (req) =>
+      ok(await svc.stat(me(req))),
+    );
+    app.get(
+      '/index/clients',
+      route({ tag: TAG, summary: '子账户选择列表（分页）', access: 'agent', querystring: pagingOnly('currentPage'), response: okOf(ctx, CLIENTS) }),
+      async (req) => ok(await svc.clients(me(req), req.query)),
     );
     app.get('/index/data', route({ tag: '账户', summary: '首页数据', access: 'session', response: okOf(ctx, INDEX_DATA) }), async (req) => ok(await svc.indexData(me(req))));
-    app.post('/recharge/rollback/getAccounts', either({ tag: FINANCE, summary: '客户财务列表', access: 'agent', response: listOf(ctx, 'entities/sub-account') }, finance), async (req) =>
-      ok(await svc.financeList(me(req), both(req))),
+    app.post(
+      '/recharge/rollback/getAccounts',
+      either({ tag: FINANCE, summary: '客户财务列表', access: 'agent', response: listOf(ctx, 'entities/sub-account') }, finance),
+      async (req) => ok(await svc.financeList(me(req), both(req))),
     );
 
     // one sub-account
@@ -148,12 +177,23 @@ export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc:
     });
     app.post(
       '/client/account/remark',
-      either({ tag: TAG, summary: '修改子账户备注（forms/sub-account-remark）', access: 'agent', response: okOf(ctx, obj({ remarks: str('备注') })) }, request(ctx, 'params/sub-account-remark')),
+      either(
+        { tag: TAG, summary: '修改子账户备注（forms/sub-account-remark）', access: 'agent', response: okOf(ctx, obj({ remarks: str('备注') })) },
+        request(ctx, 'params/sub-account-remark'),
+      ),
       async (req) => ok(await svc.remark(me(req), both(req)), MESSAGES.remarkSaved),
     );
     app.post(
       '/account/getAccountInfo',
-      either({ tag: TAG, summary: '接口信息（真实的接入地址、端口、协议、掩码接口密码、白名单、速率、报告方式）：代理商查名下子账户，子账户查自己', access: 'session', response: okOf(ctx, ACCOUNT_INFO) }, one),
+      either(
+        {
+          tag: TAG,
+          summary: '接口信息（真实的接入地址、端口、协议、掩码接口密码、白名单、速率、报告方式）：代理商查名下子账户，子账户查自己',
+          access: 'session',
+          response: okOf(ctx, ACCOUNT_INFO),
+        },
+        one,
+      ),
       async (req) => ok(await svc.accountInfo(me(req), both(req).clientId, originOf(req), smppPort())),
     );
     app.post(
@@ -170,7 +210,12 @@ export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc:
     app.post(
       '/client/account/resetPsd',
       either(
-        { tag: TAG, summary: '重置子账户密码：邮件发送新密码或直接设置（forms/sub-account-password）', access: 'agent', response: okOf(ctx, obj({ sent: { type: 'boolean', title: '已发送邮件' } })) },
+        {
+          tag: TAG,
+          summary: '重置子账户密码：邮件发送新密码或直接设置（forms/sub-account-password）',
+          access: 'agent',
+          response: okOf(ctx, obj({ sent: { type: 'boolean', title: '已发送邮件' } })),
+        },
         request(ctx, 'params/sub-account-reset-password'),
       ),
       async (req) => {
@@ -210,11 +255,15 @@ export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc:
       route({ tag: TAG, summary: '开户（新建子账户）', access: 'agent', body: request(ctx, 'forms/open-account'), response: okOf(ctx, 'entities/opened-account') }),
       async (req) => ok(await svc.open(me(req), req.body), MESSAGES.opened),
     );
-    app.post('/client/account/export', either({ tag: TAG, summary: '导出子账户列表（Excel）', access: 'agent', response: fileReply(XLSX_MIME) }, accountsExport), async (req, reply) =>
-      sendFile(reply.header('cache-control', 'no-store'), await svc.exportXlsx(me(req), both(req)), '子账户列表.xlsx'),
+    app.post(
+      '/client/account/export',
+      either({ tag: TAG, summary: '导出子账户列表（Excel）', access: 'agent', response: fileReply(XLSX_MIME) }, accountsExport),
+      async (req, reply) => sendFile(reply.header('cache-control', 'no-store'), await svc.exportXlsx(me(req), both(req)), '子账户列表.xlsx'),
     );
-    app.post('/recharge/rollback/export', either({ tag: FINANCE, summary: '导出客户财务（Excel）', access: 'agent', response: fileReply(XLSX_MIME) }, financeExport), async (req, reply) =>
-      sendFile(reply.header('cache-control', 'no-store'), await svc.exportXlsx(me(req), both(req), true), '客户财务.xlsx'),
+    app.post(
+      '/recharge/rollback/export',
+      either({ tag: FINANCE, summary: '导出客户财务（Excel）', access: 'agent', response: fileReply(XLSX_MIME) }, financeExport),
+      async (req, reply) => sendFile(reply.header('cache-control', 'no-store'), await svc.exportXlsx(me(req), both(req), true), '客户财务.xlsx'),
     );
 
     // test accounts (docs/api-subaccounts.md "Test accounts")
@@ -229,8 +278,10 @@ export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc:
       }),
       async (req) => ok(await tests.create(me(req), req.body), TEST_MSG.created),
     );
-    app.post('/client/account/test/convert', route({ tag: TAG, summary: '测试账户转为正式账户（收回剩余赠送条数）', access: 'agent', body: one, response: okOf(ctx, obj({ clientid: str('账户') })) }), async (req) =>
-      ok(await tests.convert(me(req), req.body.clientId), TEST_MSG.converted),
+    app.post(
+      '/client/account/test/convert',
+      route({ tag: TAG, summary: '测试账户转为正式账户（收回剩余赠送条数）', access: 'agent', body: one, response: okOf(ctx, obj({ clientid: str('账户') })) }),
+      async (req) => ok(await tests.convert(me(req), req.body.clientId), TEST_MSG.converted),
     );
 
     // POST /account/updateClient: with a clientid from an agent, the agent edits its sub-account
@@ -259,19 +310,30 @@ export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc:
     );
 
     // money
-    app.post('/client/recharge', route({ tag: FINANCE, summary: '给子账户充值', access: 'agent', body: request(ctx, 'forms/recharge'), response: okOf(ctx, TRANSFER) }), async (req) =>
-      ok(await svc.transfer('recharge', me(req), req.body), MESSAGES.recharged),
+    app.post(
+      '/client/recharge',
+      route({ tag: FINANCE, summary: '给子账户充值', access: 'agent', body: request(ctx, 'forms/recharge'), response: okOf(ctx, TRANSFER) }),
+      async (req) => ok(await svc.transfer('recharge', me(req), req.body), MESSAGES.recharged),
     );
-    app.post('/client/rollback', route({ tag: FINANCE, summary: '从子账户回退余额', access: 'agent', body: request(ctx, 'forms/recharge'), response: okOf(ctx, TRANSFER) }), async (req) =>
-      ok(await svc.transfer('rollback', me(req), req.body), MESSAGES.rolledBack),
+    app.post(
+      '/client/rollback',
+      route({ tag: FINANCE, summary: '从子账户回退余额', access: 'agent', body: request(ctx, 'forms/recharge'), response: okOf(ctx, TRANSFER) }),
+      async (req) => ok(await svc.transfer('rollback', me(req), req.body), MESSAGES.rolledBack),
     );
-    app.post('/client/price', route({ tag: FINANCE, summary: '设置子账户价格', access: 'agent', body: request(ctx, 'forms/sub-account-price'), response: financeRow }), async (req) =>
-      ok(await svc.setPrice(me(req), req.body), MESSAGES.priceSet),
+    app.post(
+      '/client/price',
+      route({ tag: FINANCE, summary: '设置子账户价格', access: 'agent', body: request(ctx, 'forms/sub-account-price'), response: financeRow }),
+      async (req) => ok(await svc.setPrice(me(req), req.body), MESSAGES.priceSet),
     );
     app.post(
       '/client/remind',
       either(
-        { tag: FINANCE, summary: '设置余额提醒（forms/balance-reminder）', access: 'agent', response: okOf(ctx, obj({ balanceAlarm: str('余额提醒(元)'), alarmMobile: str('提醒手机号') })) },
+        {
+          tag: FINANCE,
+          summary: '设置余额提醒（forms/balance-reminder）',
+          access: 'agent',
+          response: okOf(ctx, obj({ balanceAlarm: str('余额提醒(元)'), alarmMobile: str('提醒手机号') })),
+        },
         request(ctx, 'params/sub-account-reminder'),
       ),
       async (req) => ok(await svc.setReminder(me(req), both(req)), MESSAGES.reminderSet),
@@ -281,11 +343,15 @@ export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc:
       either({ tag: TAG, summary: '设置子账户到期日期', access: 'agent', response: okOf(ctx, obj({ expireDate: str('到期日期') })) }, request(ctx, 'params/sub-account-expire')),
       async (req) => ok(await svc.setExpiration(me(req), both(req)), MESSAGES.expirySet),
     );
-    app.get('/client/ledger', route({ tag: FINANCE, summary: '本账户余额与最近流水', access: 'session', response: okOf(ctx, OWN_LEDGER) }), async (req) => ok(await svc.ownLedger(me(req))));
+    app.get('/client/ledger', route({ tag: FINANCE, summary: '本账户余额与最近流水', access: 'session', response: okOf(ctx, OWN_LEDGER) }), async (req) =>
+      ok(await svc.ownLedger(me(req))),
+    );
 
     // log in as a sub-account: the agent gets a one-time token, the console posts it back
-    app.post('/client/loginAs', either({ tag: TAG, summary: '登录子账户：取一次性令牌（60 秒）', access: 'agent', response: okOf(ctx, obj({ token: str('一次性令牌'), clientid: str('账户') })) }, one), async (req) =>
-      ok(await svc.loginAsToken(me(req), both(req).clientId)),
+    app.post(
+      '/client/loginAs',
+      either({ tag: TAG, summary: '登录子账户：取一次性令牌（60 秒）', access: 'agent', response: okOf(ctx, obj({ token: str('一次性令牌'), clientid: str('账户') })) }, one),
+      async (req) => ok(await svc.loginAsToken(me(req), both(req).clientId)),
     );
     app.post(
       '/client/loginAs/enter',
@@ -298,4 +364,3 @@ export function subaccountRoutes(ctx: AppContext, sessions: SessionService, svc:
     );
   };
 }
-

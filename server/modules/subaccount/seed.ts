@@ -11,9 +11,50 @@ import { BillPaymentType } from '../../../common/generated/schemas';
 const DEMO_PASSWORD = 'Demo1234';
 
 const SUB_ACCOUNTS = [
-  { clientid: 'client2', agent: 'agent1', name: '南京甜心烘焙坊', realname: '周丽', email: 'client2@demo.smsp.local', mobile: '13900139002', status: 5, oauth_status: 3, remarks: '欠费冻结', paytype: 0, smstype: 0, agent_owned: 1 },
-  { clientid: 'client3', agent: 'agent1', name: '宁波港航物流有限公司', realname: '吴强', email: 'client3@demo.smsp.local', mobile: '13900139003', status: 1, oauth_status: 2, remarks: '月结客户', paytype: 1, smstype: 4, agent_owned: 0, id_type: 5, id_nbr: '91330206MA2C8QWER3' },
-  { clientid: 'client0', agent: 'agent0', name: '温州瓯越鞋业有限公司', realname: '郑敏', email: 'client0@demo.smsp.local', mobile: '13900139000', status: 1, oauth_status: 3, remarks: '', paytype: 3, smstype: 5, agent_owned: 1 },
+  {
+    clientid: 'client2',
+    agent: 'agent1',
+    name: '南京甜心烘焙坊',
+    realname: '周丽',
+    email: 'client2@demo.smsp.local',
+    mobile: '13900139002',
+    status: 5,
+    oauth_status: 3,
+    remarks: '欠费冻结',
+    paytype: 0,
+    smstype: 0,
+    agent_owned: 1,
+  },
+  {
+    clientid: 'client3',
+    agent: 'agent1',
+    name: '宁波港航物流有限公司',
+    realname: '吴强',
+    email: 'client3@demo.smsp.local',
+    mobile: '13900139003',
+    status: 1,
+    oauth_status: 2,
+    remarks: '月结客户',
+    paytype: 1,
+    smstype: 4,
+    agent_owned: 0,
+    id_type: 5,
+    id_nbr: '91330206MA2C8QWER3',
+  },
+  {
+    clientid: 'client0',
+    agent: 'agent0',
+    name: '温州瓯越鞋业有限公司',
+    realname: '郑敏',
+    email: 'client0@demo.smsp.local',
+    mobile: '13900139000',
+    status: 1,
+    oauth_status: 3,
+    remarks: '',
+    paytype: 3,
+    smstype: 5,
+    agent_owned: 1,
+  },
 ];
 
 export async function seedSubaccounts(db: Db): Promise<void> {

@@ -59,7 +59,6 @@ import editForm from '../../../schemas/forms/sub-account-edit.json';
 import priceForm from '../../../schemas/forms/sub-account-price.json';
 import interfaceForm from '../../../schemas/forms/sub-account-interface.json';
 
-
 /** protocols of the interface info (smsfrom) and their ports */
 export const PROTOCOLS: Record<number, { name: string; port: number }> = {
   2: { name: 'CMPP', port: 7890 },
@@ -218,9 +217,7 @@ export class SubAccountService {
       .orderBy('accounts.create_time', 'desc')
       .orderBy('accounts.id', 'desc')
       .execute();
-    const total = rows.length
-      ? Number(rows[0].total_count)
-      : Number((await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    const total = rows.length ? Number(rows[0].total_count) : Number((await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
     return { rows: rows.map(({ total_count: _t, ...r }) => r), total, paging };
   }
 
@@ -262,7 +259,11 @@ export class SubAccountService {
   async financeList(agent: Account, f: SubAccountFinanceFilter & CurrentPaging) {
     const fresh = await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', agent.id).executeTakeFirstOrThrow();
     const { rows, total, paging } = await this.page(agent, f, 'filters/sub-account-finance');
-    return listPage(rows.map((r) => this.financeRow(r, fresh)), total, paging);
+    return listPage(
+      rows.map((r) => this.financeRow(r, fresh)),
+      total,
+      paging,
+    );
   }
 
   /** the selector list (GET /index/clients) */
@@ -273,7 +274,11 @@ export class SubAccountService {
       base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
       base.select(['clientid', 'name', 'status']).orderBy('id').limit(paging.size).offset(paging.offset).execute(),
     ]);
-    return listPage(rows.map((r) => ({ clientid: r.clientid, name: r.name, status: r.status })), Number(count.n), paging);
+    return listPage(
+      rows.map((r) => ({ clientid: r.clientid, name: r.name, status: r.status })),
+      Number(count.n),
+      paging,
+    );
   }
 
   async stat(agent: Account) {
@@ -326,7 +331,9 @@ export class SubAccountService {
       sixMonths_client_num: Number(sixMonths.n),
       canCreateTestAccount: mayCreateTestAccount(me),
       // what a test account may do, for the console's confirmation (docs "Test accounts")
-      ...(isAgent ? { testAccountTerms: { giftPieces: this.ctx.config.testAccountGift, days: this.ctx.config.testAccountDays, perAgent: this.ctx.config.testAccountsPerAgent } } : {}),
+      ...(isAgent
+        ? { testAccountTerms: { giftPieces: this.ctx.config.testAccountGift, days: this.ctx.config.testAccountDays, perAgent: this.ctx.config.testAccountsPerAgent } }
+        : {}),
       ...(isAgent ? { subAccounts: (await this.stat(me)).total } : { paytype: me.paytype, paytype_str: this.label('paytype', me.paytype) }),
       // remaining pieces, expiring pools, gift pool (server/modules/reports)
       ...(await poolHeaderData(this.ctx, me)),
@@ -413,7 +420,10 @@ export class SubAccountService {
   async accountInfo(agent: Account, clientId: string | undefined, origin: string, smppPort: number) {
     // a sub-account (userType 2) reads its own, asking without clientId (the home page's API info); naming an account stays agents' only
     if (agent.user_type !== UserType.Agent && clientId !== undefined && clientId !== '') throw errors.forbidden();
-    const a = agent.user_type === UserType.Agent ? await this.owned(agent, clientId) : await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', agent.id).executeTakeFirstOrThrow();
+    const a =
+      agent.user_type === UserType.Agent
+        ? await this.owned(agent, clientId)
+        : await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', agent.id).executeTakeFirstOrThrow();
     const configured = this.ctx.config.pay.publicUrl;
     const doors = interfaceDoors(configured ? new URL(configured).origin : origin, smppPort);
     const proto = PROTOCOLS[a.smsfrom] ?? PROTOCOLS[6];
@@ -488,7 +498,9 @@ export class SubAccountService {
         await this.ctx.mailer.send({
           to: email,
           subject: `${this.ctx.config.platformName}账户密码重置`,
-          text: ['您好：', '', `您的账户 ${a.clientid} 的密码已由代理商重置，新密码为：${password}`, '请登录后尽快修改密码。', '', `${this.ctx.config.platformName}短信平台`].join('\n'),
+          text: ['您好：', '', `您的账户 ${a.clientid} 的密码已由代理商重置，新密码为：${password}`, '请登录后尽快修改密码。', '', `${this.ctx.config.platformName}短信平台`].join(
+            '\n',
+          ),
         });
       } catch (err) {
         this.ctx.log.error({ err }, 'password reset mail failed');
@@ -509,7 +521,11 @@ export class SubAccountService {
 
   private async emailAvailable(email: string, exceptId?: number) {
     if (!email) return;
-    let q = this.ctx.db.selectFrom('accounts').select('id').where(sql`lower(email)`, '=', email.toLowerCase()).where('status', '<>', AccountStatus.Unactivated);
+    let q = this.ctx.db
+      .selectFrom('accounts')
+      .select('id')
+      .where(sql`lower(email)`, '=', email.toLowerCase())
+      .where('status', '<>', AccountStatus.Unactivated);
     if (exceptId) q = q.where('id', '<>', exceptId);
     if (await q.executeTakeFirst()) throw errors.refused(MESSAGES.emailExists);
   }
@@ -590,7 +606,10 @@ export class SubAccountService {
     if (email !== a.email) await this.emailAvailable(email, a.id);
     const needreport = f.needreport ?? a.needreport;
     const needmo = f.needmo ?? a.needmo;
-    await this.checkCallbackUrls({ needreport, needmo, deliveryurl: f.deliveryurl, mourl: f.mourl }, { report: requiredMessage(editForm, 'deliveryurl'), mo: requiredMessage(editForm, 'mourl') });
+    await this.checkCallbackUrls(
+      { needreport, needmo, deliveryurl: f.deliveryurl, mourl: f.mourl },
+      { report: requiredMessage(editForm, 'deliveryurl'), mo: requiredMessage(editForm, 'mourl') },
+    );
     const set = {
       name: f.name,
       realname: f.realname ?? a.realname,
@@ -638,7 +657,15 @@ export class SubAccountService {
       // an audit row of amount 0: the ledger tells when prices changed, the sum is unchanged
       await trx
         .insertInto('ledger')
-        .values({ account_id: a.id, amount: '0', balance_after: cur.balance, kind: LedgerKind.PriceChange, operator_id: agent.id, remark: `${remark}，国际折扣 ${money2(set.gj_sms_discount)}%`, created_at: this.ctx.now() })
+        .values({
+          account_id: a.id,
+          amount: '0',
+          balance_after: cur.balance,
+          kind: LedgerKind.PriceChange,
+          operator_id: agent.id,
+          remark: `${remark}，国际折扣 ${money2(set.gj_sms_discount)}%`,
+          created_at: this.ctx.now(),
+        })
         .execute();
     });
     const fresh = await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', a.id).executeTakeFirstOrThrow();
@@ -664,7 +691,11 @@ export class SubAccountService {
     const a = await this.owned(agent, p.clientId);
     const d = p.expireDate ?? '';
     if (d && d < formatDateTime(this.ctx.now()).slice(0, 10)) throw new ApiError(400, '到期日期不能早于今天');
-    await this.ctx.db.updateTable('accounts').set({ expire_date: d || null, update_time: this.ctx.now() }).where('id', '=', a.id).execute();
+    await this.ctx.db
+      .updateTable('accounts')
+      .set({ expire_date: d || null, update_time: this.ctx.now() })
+      .where('id', '=', a.id)
+      .execute();
     return { expireDate: d };
   }
 
@@ -672,7 +703,12 @@ export class SubAccountService {
 
   async exportXlsx(agent: Account, f: SubAccountFilter | SubAccountFinanceFilter, finance = false): Promise<Buffer> {
     const fresh = await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', agent.id).executeTakeFirstOrThrow();
-    const rows = await this.filtered(agent, f, finance ? 'filters/sub-account-finance' : 'filters/sub-account').selectAll().orderBy('create_time', 'desc').orderBy('id', 'desc').limit(100_000).execute();
+    const rows = await this.filtered(agent, f, finance ? 'filters/sub-account-finance' : 'filters/sub-account')
+      .selectAll()
+      .orderBy('create_time', 'desc')
+      .orderBy('id', 'desc')
+      .limit(100_000)
+      .execute();
     const wb = new ExcelJS.Workbook();
     wb.creator = this.ctx.config.platformName;
     const ws = wb.addWorksheet(finance ? '客户财务' : '子账户列表');
@@ -756,7 +792,15 @@ export class SubAccountService {
       paytype_str: this.label('paytype', me.paytype),
       list: rows
         .filter((r) => r.kind !== LedgerKind.PriceChange)
-        .map((r) => ({ id: r.id, amount: money2(r.amount), balance_after: money2(r.balance_after), kind: r.kind, kind_str: this.label('bill-payment-type', r.kind), remark: r.remark, created_at: formatDateTime(r.created_at) })),
+        .map((r) => ({
+          id: r.id,
+          amount: money2(r.amount),
+          balance_after: money2(r.balance_after),
+          kind: r.kind,
+          kind_str: this.label('bill-payment-type', r.kind),
+          remark: r.remark,
+          created_at: formatDateTime(r.created_at),
+        })),
     };
   }
 }

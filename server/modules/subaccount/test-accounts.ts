@@ -34,7 +34,12 @@ export class TestAccountService {
 
   private async recentCount(db: AppContext['db'], agentId: number): Promise<number> {
     const since = addMs(this.ctx.now(), -TEST_WINDOW_DAYS * DAY_MS);
-    const r = await db.selectFrom('test_accounts').select(sql<string>`count(*)::text`.as('n')).where('agent_id', '=', agentId).where('created_at', '>', since).executeTakeFirstOrThrow();
+    const r = await db
+      .selectFrom('test_accounts')
+      .select(sql<string>`count(*)::text`.as('n'))
+      .where('agent_id', '=', agentId)
+      .where('created_at', '>', since)
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   }
 
@@ -55,7 +60,13 @@ export class TestAccountService {
     if (!agent.mobile) throw errors.refused(TEST_MSG.noMobile);
     if ((await this.recentCount(this.ctx.db, agent.id)) >= cfg.testAccountsPerAgent) throw errors.refused(TEST_MSG.tooMany(cfg.testAccountsPerAgent));
     if ((await this.giftedToday()) + cfg.testAccountGift > cfg.testGiftDaily) throw errors.refused(TEST_MSG.budget);
-    const opened = await this.subaccounts.open(agent, { name: f.name, remarks: f.remarks ?? '', agentOwned: AgentOwned.AgentOwned, needreport: NeedReport.None, needmo: NeedMo.None });
+    const opened = await this.subaccounts.open(agent, {
+      name: f.name,
+      remarks: f.remarks ?? '',
+      agentOwned: AgentOwned.AgentOwned,
+      needreport: NeedReport.None,
+      needmo: NeedMo.None,
+    });
     const now = this.ctx.now();
     const expires = addMs(now, cfg.testAccountDays * DAY_MS);
     try {
@@ -95,7 +106,10 @@ export class TestAccountService {
             .values({ pool_id: pool.id, pieces: cfg.testAccountGift, remaining_after: cfg.testAccountGift, kind: BillPaymentType.Gift, remark: '测试账户赠送（平台）' })
             .execute();
         }
-        await trx.insertInto('test_accounts').values({ account_id: acc.id, agent_id: agent.id, gift_pool_id: poolId, gift_pieces: cfg.testAccountGift, created_at: now, expires_at: expires }).execute();
+        await trx
+          .insertInto('test_accounts')
+          .values({ account_id: acc.id, agent_id: agent.id, gift_pool_id: poolId, gift_pieces: cfg.testAccountGift, created_at: now, expires_at: expires })
+          .execute();
       });
     } catch (err) {
       // refused after the account was opened (a concurrent creation took the last place): it goes again
@@ -115,7 +129,10 @@ export class TestAccountService {
         const pool = await trx.selectFrom('product_pools').select(['id', 'remaining']).where('id', '=', t.gift_pool_id).forUpdate().executeTakeFirst();
         if (pool && pool.remaining > 0) {
           await trx.updateTable('product_pools').set({ remaining: 0 }).where('id', '=', pool.id).execute();
-          await trx.insertInto('pool_movements').values({ pool_id: pool.id, pieces: -pool.remaining, remaining_after: 0, kind: BillPaymentType.Gift, remark: '测试赠送收回（转为正式账户）' }).execute();
+          await trx
+            .insertInto('pool_movements')
+            .values({ pool_id: pool.id, pieces: -pool.remaining, remaining_after: 0, kind: BillPaymentType.Gift, remark: '测试赠送收回（转为正式账户）' })
+            .execute();
         }
       }
       await trx.updateTable('test_accounts').set({ converted_at: this.ctx.now() }).where('account_id', '=', a.id).execute();
@@ -150,7 +167,11 @@ export class TestAccountService {
 
 /** The operator's view (`npm run cli -- test-accounts`): today's gift pieces against the budget, and the latest test accounts. */
 export async function testAccountStatsOf(db: AppContext['db'], now: Date, dailyBudget: number) {
-  const today = await db.selectFrom('test_accounts').select(sql<string>`coalesce(sum(gift_pieces), 0)::text`.as('n')).where('created_at', '>=', startOfBusinessDay(now)).executeTakeFirstOrThrow();
+  const today = await db
+    .selectFrom('test_accounts')
+    .select(sql<string>`coalesce(sum(gift_pieces), 0)::text`.as('n'))
+    .where('created_at', '>=', startOfBusinessDay(now))
+    .executeTakeFirstOrThrow();
   const accounts = await db
     .selectFrom('test_accounts as t')
     .innerJoin('accounts as a', 'a.id', 't.account_id')

@@ -107,7 +107,19 @@ export async function templateWorkbook(agent: boolean, { labels, header }: Templ
   ws.getRow(1).font = { bold: true };
   const notes = wb.addWorksheet('填写说明');
   notes.addRow(['列', '可填写的值']);
-  for (const c of cols) notes.addRow([header(c.field), c.enumName ? labels(c.enumName).map((o) => o.label).join(' / ') : c.field === 'content' ? '5-500个字符，变量以 {变量名} 标记，最多30个变量' : c.field === 'sign' ? '2-12个字符' : '本代理商的子账户']);
+  for (const c of cols)
+    notes.addRow([
+      header(c.field),
+      c.enumName
+        ? labels(c.enumName)
+            .map((o) => o.label)
+            .join(' / ')
+        : c.field === 'content'
+          ? '5-500个字符，变量以 {变量名} 标记，最多30个变量'
+          : c.field === 'sign'
+            ? '2-12个字符'
+            : '本代理商的子账户',
+    ]);
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 

@@ -80,7 +80,14 @@ export function templateRoutes(ctx: AppContext, templates: TemplateService): Fas
     // the template is looked up first (404 / 403 before the form's messages), then the form is checked as on add
     app.post(
       '/autoTemplate/edit',
-      route({ tag: TAG, summary: '修改模板（仅创建者，修改后重新审核；字段同 forms/template 加 templateId）', access: 'session', body: ref, querystring: ref, response: okOf(ctx, 'entities/template') }),
+      route({
+        tag: TAG,
+        summary: '修改模板（仅创建者，修改后重新审核；字段同 forms/template 加 templateId）',
+        access: 'session',
+        body: ref,
+        querystring: ref,
+        response: okOf(ctx, 'entities/template'),
+      }),
       async (req) => ok(await templates.edit(sessionOf(req).account, both(req)), '修改成功，请等待审核'),
     );
 
@@ -113,8 +120,10 @@ export function templateRoutes(ctx: AppContext, templates: TemplateService): Fas
       },
     );
 
-    app.get('/autoTemplate/downloadExcelTemplate', route({ tag: TAG, summary: '下载模板导入模板（Excel）', access: 'session', response: fileReply(XLSX_MIME) }), async (req, reply) =>
-      sendFile(reply, await templateWorkbook(sessionOf(req).account.user_type === UserType.Agent, sheet), '短信模板导入模板.xlsx'),
+    app.get(
+      '/autoTemplate/downloadExcelTemplate',
+      route({ tag: TAG, summary: '下载模板导入模板（Excel）', access: 'session', response: fileReply(XLSX_MIME) }),
+      async (req, reply) => sendFile(reply, await templateWorkbook(sessionOf(req).account.user_type === UserType.Agent, sheet), '短信模板导入模板.xlsx'),
     );
 
     app.post('/autoTemplate/del', route({ tag: TAG, summary: '删除模板（仅创建者）', access: 'session', body: ref, querystring: ref, response: okEmpty }), async (req) => {

@@ -17,7 +17,21 @@ import type { Account, Database } from '../../db/types';
 /** A template row as TemplateService.COLUMNS selects it (owner and creator joined). */
 type TemplateDbRow = Pick<
   Selectable<Database['templates']>,
-  'id' | 'owner_id' | 'sms_type' | 'template_type' | 'business' | 'smstype' | 'sign' | 'content' | 'variable_count' | 'state' | 'remark' | 'creator_id' | 'order_no' | 'create_time' | 'update_time'
+  | 'id'
+  | 'owner_id'
+  | 'sms_type'
+  | 'template_type'
+  | 'business'
+  | 'smstype'
+  | 'sign'
+  | 'content'
+  | 'variable_count'
+  | 'state'
+  | 'remark'
+  | 'creator_id'
+  | 'order_no'
+  | 'create_time'
+  | 'update_time'
 > & { owner_clientid: string | null; creator_clientid: string | null };
 import { ApiError, errors } from '../../http/errors';
 import { INT4_MAX } from '../../http/guards';
@@ -26,14 +40,17 @@ import { validateForm } from '../../http/validation';
 import { formatDateTime } from '../../lib/time';
 import { SensitiveWords } from '../content';
 import { enqueueTemplateReview } from '../push';
+import { checkTemplateRules, countVariables, effectiveSmsType, sensitiveWordsMessage, type TemplateRuleConfig } from '../../../common/template/rules';
 import {
-  checkTemplateRules,
-  countVariables,
-  effectiveSmsType,
-  sensitiveWordsMessage,
-  type TemplateRuleConfig,
-} from '../../../common/template/rules';
-import { AccountStatus, TemplateAuditState, UserType, YesNo, type GeneralTemplateFilter, type SmartTemplateFilter, type SmsTemplate, type TemplateRefParams } from '../../../common/generated/schemas';
+  AccountStatus,
+  TemplateAuditState,
+  UserType,
+  YesNo,
+  type GeneralTemplateFilter,
+  type SmartTemplateFilter,
+  type SmsTemplate,
+  type TemplateRefParams,
+} from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
 import { requiredMessageOf } from '../../../common/schema/registry';
 
@@ -109,21 +126,13 @@ export class TemplateService {
   private async reachable(a: Account, clientid: string): Promise<{ id: number; clientid: string }> {
     if (clientid === a.clientid) return { id: a.id, clientid: a.clientid };
     if (a.user_type !== UserType.Agent) throw errors.forbidden();
-    const sub = await this.ctx.db
-      .selectFrom('accounts')
-      .select(['id', 'clientid'])
-      .where('clientid', '=', clientid)
-      .where('agent_id', '=', a.id)
-      .executeTakeFirst();
+    const sub = await this.ctx.db.selectFrom('accounts').select(['id', 'clientid']).where('clientid', '=', clientid).where('agent_id', '=', a.id).executeTakeFirst();
     if (!sub) throw errors.forbidden();
     return sub;
   }
 
   private baseQuery() {
-    return this.ctx.db
-      .selectFrom('templates as t')
-      .leftJoin('accounts as o', 'o.id', 't.owner_id')
-      .leftJoin('accounts as c', 'c.id', 't.creator_id');
+    return this.ctx.db.selectFrom('templates as t').leftJoin('accounts as o', 'o.id', 't.owner_id').leftJoin('accounts as c', 'c.id', 't.creator_id');
   }
 
   private toRow(r: TemplateDbRow, caller: Account | null): TemplateRow {
@@ -326,7 +335,6 @@ export class TemplateService {
   }
 }
 
-
 export interface ImportResult {
   importTotal: number;
   importSuccess: number;
@@ -341,7 +349,13 @@ export interface ImportResult {
  * auto_template_callback_url (server/modules/push: sent by the Pusher with the report pushes' URL
  * rules and retries).
  */
-export async function reviewTemplate(db: AppContext['db'], id: number, state: typeof TemplateAuditState.Approved | typeof TemplateAuditState.Rejected, remark: string, now: Date): Promise<boolean> {
+export async function reviewTemplate(
+  db: AppContext['db'],
+  id: number,
+  state: typeof TemplateAuditState.Approved | typeof TemplateAuditState.Rejected,
+  remark: string,
+  now: Date,
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const t = await trx
       .updateTable('templates')

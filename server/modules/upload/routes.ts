@@ -43,26 +43,26 @@ export function uploadRoutes(ctx: AppContext, uploads: UploadService): FastifyPl
         response: okOf(ctx, STORED),
       }),
       async (req) => {
-      if (!req.isMultipart()) throw errors.refused(UPLOAD_MESSAGES.noFile);
-      let file;
-      try {
-        file = await req.file();
-      } catch (err) {
-        req.log.info({ err }, 'upload refused');
-        throw errors.refused(UPLOAD_MESSAGES.failed);
-      }
-      if (!file || file.fieldname !== UPLOAD_FIELD) throw errors.refused(UPLOAD_MESSAGES.noFile);
-      let data: Buffer;
-      try {
-        data = await file.toBuffer();
-      } catch (err) {
-        if (codeOf(err) === 'FST_REQ_FILE_TOO_LARGE') throw errors.refused(UPLOAD_MESSAGES.tooLarge);
-        req.log.info({ err }, 'upload refused');
-        throw errors.refused(UPLOAD_MESSAGES.failed);
-      }
-      if (file.file.truncated) throw errors.refused(UPLOAD_MESSAGES.tooLarge);
-      const stored = await uploads.storeImage(sessionOf(req).account, data, { allowBmp: req.query.scene === 'open-account' });
-      return ok(stored, UPLOAD_MESSAGES.uploaded);
+        if (!req.isMultipart()) throw errors.refused(UPLOAD_MESSAGES.noFile);
+        let file;
+        try {
+          file = await req.file();
+        } catch (err) {
+          req.log.info({ err }, 'upload refused');
+          throw errors.refused(UPLOAD_MESSAGES.failed);
+        }
+        if (!file || file.fieldname !== UPLOAD_FIELD) throw errors.refused(UPLOAD_MESSAGES.noFile);
+        let data: Buffer;
+        try {
+          data = await file.toBuffer();
+        } catch (err) {
+          if (codeOf(err) === 'FST_REQ_FILE_TOO_LARGE') throw errors.refused(UPLOAD_MESSAGES.tooLarge);
+          req.log.info({ err }, 'upload refused');
+          throw errors.refused(UPLOAD_MESSAGES.failed);
+        }
+        if (file.file.truncated) throw errors.refused(UPLOAD_MESSAGES.tooLarge);
+        const stored = await uploads.storeImage(sessionOf(req).account, data, { allowBmp: req.query.scene === 'open-account' });
+        return ok(stored, UPLOAD_MESSAGES.uploaded);
       },
     );
 

@@ -25,7 +25,8 @@ const TAG = '变量短信与国际短信';
 export const INTL_FILE_MAX_BYTES = 250 * 1024 * 1024;
 export const INTL_FILE_NAME_MAX = 30;
 
-const sent = (r: SendResult) => ok({ taskId: r.taskId, smsNum: r.smsNum, chargeNum: r.chargeNum, submitTotal: r.submitTotal, amount: r.amount, blacklistNum: r.blacklistNum ?? 0 }, r.msg);
+const sent = (r: SendResult) =>
+  ok({ taskId: r.taskId, smsNum: r.smsNum, chargeNum: r.chargeNum, submitTotal: r.submitTotal, amount: r.amount, blacklistNum: r.blacklistNum ?? 0 }, r.msg);
 
 const int = (title: string): JsonSchema => ({ type: 'integer', title });
 const str = (title: string): JsonSchema => ({ type: 'string', title });
@@ -35,7 +36,14 @@ const strs = (title: string): JsonSchema => ({ type: 'array', title, items: { ty
 const SENT: JsonSchema = {
   type: 'object',
   required: ['taskId', 'smsNum', 'chargeNum', 'submitTotal', 'amount'],
-  properties: { taskId: str('任务编号'), smsNum: int('每条计费条数'), chargeNum: int('计费总条数'), submitTotal: int('提交号码数'), amount: str('金额（元；套餐账户 0）'), blacklistNum: int('黑名单号码数（营销短信跳过，不发送、不计费）') },
+  properties: {
+    taskId: str('任务编号'),
+    smsNum: int('每条计费条数'),
+    chargeNum: int('计费总条数'),
+    submitTotal: int('提交号码数'),
+    amount: str('金额（元；套餐账户 0）'),
+    blacklistNum: int('黑名单号码数（营销短信跳过，不发送、不计费）'),
+  },
 };
 /** A working file received by an upload route. */
 const UPLOADED: JsonSchema = {
@@ -60,7 +68,11 @@ const INTL_CHECK: JsonSchema = {
     internationalSet: strs('有效号码（最多 100000 个）'),
     countries: { type: 'array', title: '各国家/地区', items: COUNTRY },
     errorSet: strs('错误号码（最多 1000 个）'),
-    parseMobilesInfo: { type: 'object', required: ['submitTotal', 'errNum', 'repeatNum'], properties: { submitTotal: int('号码总数'), errNum: int('错误号码数'), repeatNum: int('重复号码数') } },
+    parseMobilesInfo: {
+      type: 'object',
+      required: ['submitTotal', 'errNum', 'repeatNum'],
+      properties: { submitTotal: int('号码总数'), errNum: int('错误号码数'), repeatNum: int('重复号码数') },
+    },
   },
 };
 /** The check of a variable file (POST /send/parsefileVariate). */

@@ -167,7 +167,11 @@ export class VarIntlService {
    * service, server/modules/files) or a working file of POST /send/uploadVariateFile /
    * uploadInternationalFile.
    */
-  private async sourceFile(me: Account, path: unknown, rule: { kinds: ('txt' | 'csv' | 'xlsx')[]; maxSize: number; badType: string; tooLarge: string; missing: string }): Promise<{ abs: string; ext: WorkExt }> {
+  private async sourceFile(
+    me: Account,
+    path: unknown,
+    rule: { kinds: ('txt' | 'csv' | 'xlsx')[]; maxSize: number; badType: string; tooLarge: string; missing: string },
+  ): Promise<{ abs: string; ext: WorkExt }> {
     if (IMPORT_FILE_PATH.test(String(path ?? '').trim())) {
       const f = await resolveUpload(this.ctx, me, path, { kinds: rule.kinds, maxSize: rule.maxSize, messages: { badType: rule.badType, tooLarge: rule.tooLarge } });
       return { abs: f.path, ext: f.kind };
@@ -179,7 +183,13 @@ export class VarIntlService {
 
   /** The check of an international file of the session account (txt / csv: every non-digit separates; xlsx: every cell of the first sheet). */
   private async intlFile(me: Account, path: string, prices: Map<string, IntlPrice>, keep: boolean): Promise<IntlCheck> {
-    const f = await this.sourceFile(me, path, { kinds: ['txt', 'csv', 'xlsx'], maxSize: 250 * 1024 * 1024, badType: IX.fileBadType, tooLarge: IX.fileTooLarge, missing: VX.fileExpired });
+    const f = await this.sourceFile(me, path, {
+      kinds: ['txt', 'csv', 'xlsx'],
+      maxSize: 250 * 1024 * 1024,
+      badType: IX.fileBadType,
+      tooLarge: IX.fileTooLarge,
+      missing: VX.fileExpired,
+    });
     return intlFileCheck(f.abs, f.ext, prices, { tooMany: IX.tooManyNumbers, max: MAX_INTL_NUMBERS, keep });
   }
 
@@ -200,7 +210,13 @@ export class VarIntlService {
     const id = Number(templateId);
     if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new ApiError(400, VX.templateInvalid);
     const tpl = await this.ctx.db.selectFrom('templates').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!tpl || tpl.state !== TemplateAuditState.Approved || tpl.business !== TemplateBusiness.Domestic || tpl.template_type !== TemplateType.Variable || (tpl.owner_id !== null && tpl.owner_id !== account.id)) {
+    if (
+      !tpl ||
+      tpl.state !== TemplateAuditState.Approved ||
+      tpl.business !== TemplateBusiness.Domestic ||
+      tpl.template_type !== TemplateType.Variable ||
+      (tpl.owner_id !== null && tpl.owner_id !== account.id)
+    ) {
       throw errors.refused(VX.templateInvalid);
     }
     return tpl;
@@ -211,7 +227,13 @@ export class VarIntlService {
     const account = await this.send.target(me, b.clientId);
     const tpl = await this.variableTemplate(account, b.templateId);
     if (!b.importFilePath) throw new ApiError(400, VX.noFile);
-    const src = await this.sourceFile(me, b.importFilePath, { kinds: ['xlsx'], maxSize: VARIABLE_FILE_MAX_BYTES, badType: VX.fileBadType, tooLarge: VX.fileTooLarge, missing: VX.noFile });
+    const src = await this.sourceFile(me, b.importFilePath, {
+      kinds: ['xlsx'],
+      maxSize: VARIABLE_FILE_MAX_BYTES,
+      badType: VX.fileBadType,
+      tooLarge: VX.fileTooLarge,
+      missing: VX.noFile,
+    });
     const good = await newWorkFile(this.ctx, me, 'tsv');
     const bad = await newWorkFile(this.ctx, me, 'xlsx');
     const sign = String(b.sign ?? tpl.sign ?? '').trim();
@@ -497,7 +519,8 @@ export class VarIntlService {
     const check = body.isCheckAvailableCredit ?? 1;
     delete raw.isCheckAvailableCredit;
     if (body.sendKind === SendKind.International) return this.sendInternational(me, validateForm<SendInternationalForm>(this.ctx.schemas, INTL_FORM, raw), { timed: true });
-    if (body.sendKind === SendKind.Variable) return this.sendVariable(me, validateForm<SendVariableForm>(this.ctx.schemas, VARIABLE_FORM, raw), { timed: true, checkCredit: check !== 0 });
+    if (body.sendKind === SendKind.Variable)
+      return this.sendVariable(me, validateForm<SendVariableForm>(this.ctx.schemas, VARIABLE_FORM, raw), { timed: true, checkCredit: check !== 0 });
     throw new ApiError(400, MESSAGES.badParam);
   }
 
@@ -523,7 +546,8 @@ export class VarIntlService {
     // the usual refusal, before locking or writing anything (checked again on locked rows below)
     if (chargeNow) {
       const p = await this.chargePreview(a);
-      if (p.remainAmount !== undefined && new Money(p.remainAmount).lt(p.amount)) throw refuse(refusalOf({ ok: false, kind: 'intlPools', remain: p.remainAmount, needed: p.amount }));
+      if (p.remainAmount !== undefined && new Money(p.remainAmount).lt(p.amount))
+        throw refuse(refusalOf({ ok: false, kind: 'intlPools', remain: p.remainAmount, needed: p.amount }));
       if (p.remainPieces !== undefined && p.remainPieces < a.chargeNum) throw refuse(refusalOf({ ok: false, kind: 'pieces', remain: p.remainPieces, needed: a.chargeNum }));
       if (p.chargeMode === ChargeMode.Money && new Money(p.balance).lt(p.amount)) throw refuse(refusalOf({ ok: false, kind: 'balance', balance: p.balance, needed: p.amount }));
     }
@@ -543,81 +567,89 @@ export class VarIntlService {
       nextAt: state === SendRecordStatus.NotSent && !o.timed ? now : null,
       createdAt: now,
       doneAt: a.intercepted ? now : null,
-      each: { texts: a.texts ?? undefined, pieces: a.pieces, prices: a.prices ? (a.intercepted ? new Array<string>(n).fill('0') : a.prices) : undefined, noRegions: a.kind === SendKind.International },
+      each: {
+        texts: a.texts ?? undefined,
+        pieces: a.pieces,
+        prices: a.prices ? (a.intercepted ? new Array<string>(n).fill('0') : a.prices) : undefined,
+        noRegions: a.kind === SendKind.International,
+      },
     };
     // a large task's chunks are compressed and written before the transaction (send/messages.ts)
     let mark = performance.now();
     const staged = await stageChunks(this.ctx.db, batch);
     o.probe?.phase('stage', performance.now() - mark);
-    const result = await this.ctx.db.transaction().execute(async (trx) => {
-      await o.probe?.inTransaction?.(trx);
-      mark = performance.now();
-      await this.send.takeSubmitLock(trx, a.account.id);
-      if (!chargeNow && !a.intercepted) await assertDeferredRoom(this.ctx, trx, a.account.id, a.chargeNum);
-      const task = await trx
-        .insertInto('sms_tasks')
-        .values({
-          uid,
-          account_id: a.account.id,
-          agent_id: a.account.agent_id,
-          creator_id: me.id,
-          creator_name: me.clientid,
-          payer_id: a.payerId,
-          charge_mode: a.mode,
-          content: a.taskText,
-          sign: a.sign,
-          smstype: a.smstype,
-          template_id: a.templateId,
-          template_type: a.templateType,
-          file_type: a.fileType,
-          file_name: a.fileName,
-          import_file_path: a.importFilePath,
-          submit_total: n,
-          err_num: a.errNum,
-          repeat_num: a.repeatNum,
-          blacklist_num: a.blacklistNum,
-          pieces_per_msg: maxOf(a.pieces),
-          status,
-          send_type: o.timed ? 1 : 0,
-          send_time: o.sendTime,
-          intercept_num: a.intercepted ? n : 0,
-          audit_num: a.audit ? n : 0,
-          charge_state: chargeNow || a.intercepted ? ChargeState.Charged : ChargeState.Deferred,
-          send_kind: a.kind,
-          created_at: now,
-          updated_at: now,
-          finished_at: a.intercepted ? now : null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await insertMessages(trx, { ...batch, taskId: task.id, staged });
-      if (o.probe) {
-        const t = performance.now();
-        o.probe.phase('insert', t - mark);
-        mark = t;
-      }
-      let amount = '0.00';
-      let chargeNum = 0;
-      if (chargeNow) {
-        const r = await this.charge(trx, a, task.id, uid);
-        if (!r.ok) throw refuse(r.msg);
-        amount = r.amount;
-        chargeNum = r.chargeNum;
-        await trx.updateTable('sms_tasks').set({ amount: r.amount, cost: r.cost, charge_num_total: r.chargeNum }).where('id', '=', task.id).execute();
-      } else if (!a.intercepted) {
-        chargeNum = a.chargeNum;
-        await trx.updateTable('sms_tasks').set({ charge_num_total: chargeNum }).where('id', '=', task.id).execute();
-      }
-      if (o.probe) {
-        const t = performance.now();
-        o.probe.phase('charge', t - mark);
-        mark = t;
-      }
-      return { amount, chargeNum };
-    }).catch(async (err: unknown) => {
-      await dropStaged(this.ctx.db, staged);
-      throw err;
-    });
+    const result = await this.ctx.db
+      .transaction()
+      .execute(async (trx) => {
+        await o.probe?.inTransaction?.(trx);
+        mark = performance.now();
+        await this.send.takeSubmitLock(trx, a.account.id);
+        if (!chargeNow && !a.intercepted) await assertDeferredRoom(this.ctx, trx, a.account.id, a.chargeNum);
+        const task = await trx
+          .insertInto('sms_tasks')
+          .values({
+            uid,
+            account_id: a.account.id,
+            agent_id: a.account.agent_id,
+            creator_id: me.id,
+            creator_name: me.clientid,
+            payer_id: a.payerId,
+            charge_mode: a.mode,
+            content: a.taskText,
+            sign: a.sign,
+            smstype: a.smstype,
+            template_id: a.templateId,
+            template_type: a.templateType,
+            file_type: a.fileType,
+            file_name: a.fileName,
+            import_file_path: a.importFilePath,
+            submit_total: n,
+            err_num: a.errNum,
+            repeat_num: a.repeatNum,
+            blacklist_num: a.blacklistNum,
+            pieces_per_msg: maxOf(a.pieces),
+            status,
+            send_type: o.timed ? 1 : 0,
+            send_time: o.sendTime,
+            intercept_num: a.intercepted ? n : 0,
+            audit_num: a.audit ? n : 0,
+            charge_state: chargeNow || a.intercepted ? ChargeState.Charged : ChargeState.Deferred,
+            send_kind: a.kind,
+            created_at: now,
+            updated_at: now,
+            finished_at: a.intercepted ? now : null,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await insertMessages(trx, { ...batch, taskId: task.id, staged });
+        if (o.probe) {
+          const t = performance.now();
+          o.probe.phase('insert', t - mark);
+          mark = t;
+        }
+        let amount = '0.00';
+        let chargeNum = 0;
+        if (chargeNow) {
+          const r = await this.charge(trx, a, task.id, uid);
+          if (!r.ok) throw refuse(r.msg);
+          amount = r.amount;
+          chargeNum = r.chargeNum;
+          await trx.updateTable('sms_tasks').set({ amount: r.amount, cost: r.cost, charge_num_total: r.chargeNum }).where('id', '=', task.id).execute();
+        } else if (!a.intercepted) {
+          chargeNum = a.chargeNum;
+          await trx.updateTable('sms_tasks').set({ charge_num_total: chargeNum }).where('id', '=', task.id).execute();
+        }
+        if (o.probe) {
+          const t = performance.now();
+          o.probe.phase('charge', t - mark);
+          mark = t;
+        }
+        return { amount, chargeNum };
+      })
+      .catch(async (err: unknown) => {
+        await dropStaged(this.ctx.db, staged);
+        throw err;
+      });
     o.probe?.phase('commit', performance.now() - mark);
     return {
       taskId: uid,
@@ -661,7 +693,12 @@ export class VarIntlService {
   async taskCountries(uid: string) {
     const t = await this.ctx.db.selectFrom('sms_tasks').select('id').where('uid', '=', uid).executeTakeFirst();
     if (t) await expandTask(this.ctx.db, t.id);
-    const r = await sql<{ price: string; n: string }>`select m.price::text as price, count(*)::text as n from sms_messages m join sms_tasks t on t.id = m.task_id where t.uid = ${uid} group by m.price order by m.price`.execute(this.ctx.db);
+    const r = await sql<{
+      price: string;
+      n: string;
+    }>`select m.price::text as price, count(*)::text as n from sms_messages m join sms_tasks t on t.id = m.task_id where t.uid = ${uid} group by m.price order by m.price`.execute(
+      this.ctx.db,
+    );
     return r.rows.map((x) => ({ price: x.price, n: Number(x.n) }));
   }
 }

@@ -53,7 +53,13 @@ export async function workFile(ctx: Pick<AppContext, 'dataDir'>, me: Pick<Accoun
 export class FileTooLarge extends Error {}
 
 /** Streams an upload to a new working file, at most `maxBytes`; renamed into place only when complete. */
-export async function saveUpload(ctx: Pick<AppContext, 'dataDir'>, me: Pick<Account, 'clientid'>, ext: WorkExt, stream: Readable & { truncated?: boolean }, maxBytes: number): Promise<{ rel: string; abs: string; size: number }> {
+export async function saveUpload(
+  ctx: Pick<AppContext, 'dataDir'>,
+  me: Pick<Account, 'clientid'>,
+  ext: WorkExt,
+  stream: Readable & { truncated?: boolean },
+  maxBytes: number,
+): Promise<{ rel: string; abs: string; size: number }> {
   const f = await newWorkFile(ctx, me, ext);
   const tmp = `${f.abs}.part`;
   let size = 0;

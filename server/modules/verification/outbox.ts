@@ -49,9 +49,7 @@ function decodeQuotedPrintable(s: string): string {
 
 function decodeHeader(v: string): string {
   return v.replace(/=\?utf-8\?([BQ])\?([^?]*)\?=\s*/gi, (_m, enc: string, text: string) =>
-    enc.toUpperCase() === 'B'
-      ? Buffer.from(text, 'base64').toString('utf8')
-      : decodeQuotedPrintable(text.replace(/_/g, ' ')),
+    enc.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : decodeQuotedPrintable(text.replace(/_/g, ' ')),
   );
 }
 
@@ -73,7 +71,10 @@ export function readMailOutbox(dataDir: string): OutboxMail[] {
   const dir = mailOutboxDir(dataDir);
   let files: string[];
   try {
-    files = fs.readdirSync(dir).filter((f) => f.endsWith('.eml')).sort();
+    files = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.eml'))
+      .sort();
   } catch (e) {
     if (codeOf(e) === 'ENOENT') return [];
     throw e;

@@ -49,22 +49,13 @@ export class VerificationService {
       // serialise concurrent requests for the same target (and all SMS, for the daily caps) so that the limits hold
       if (smsCountry !== undefined) await sql`select pg_advisory_xact_lock(hashtext('sms-daily-caps'))`.execute(tx);
       await sql`select pg_advisory_xact_lock(hashtext(${target}))`.execute(tx);
-      const last = await tx
-        .selectFrom('verification_codes')
-        .select('created_at')
-        .where('target', '=', target)
-        .orderBy('created_at', 'desc')
-        .limit(1)
-        .executeTakeFirst();
+      const last = await tx.selectFrom('verification_codes').select('created_at').where('target', '=', target).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
       if (last && now.getTime() - new Date(last.created_at).getTime() < config.codeCooldownMs) {
         throw new ApiError(500, CODE_MESSAGES.cooldown);
       }
       const counts = await tx
         .selectFrom('verification_codes')
-        .select([
-          sql<number>`count(*) filter (where target = ${target})::int`.as('per_target'),
-          sql<number>`count(*) filter (where ip = ${ip})::int`.as('per_ip'),
-        ])
+        .select([sql<number>`count(*) filter (where target = ${target})::int`.as('per_target'), sql<number>`count(*) filter (where ip = ${ip})::int`.as('per_ip')])
         .where('created_at', '>=', dayStart)
         .where((eb) => eb.or([eb('target', '=', target), eb('ip', '=', ip)]))
         .executeTakeFirstOrThrow();
@@ -73,13 +64,7 @@ export class VerificationService {
       }
       if (smsCountry !== undefined) await this.checkSmsCaps(tx, smsCountry, dayStart);
       // the latest code replaces any earlier one for the same purpose
-      await tx
-        .updateTable('verification_codes')
-        .set({ used_at: now })
-        .where('target', '=', target)
-        .where('purpose', '=', purpose)
-        .where('used_at', 'is', null)
-        .execute();
+      await tx.updateTable('verification_codes').set({ used_at: now }).where('target', '=', target).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
       const code = randomDigits(6);
       const salt = randomToken(12);
       await tx
@@ -111,10 +96,7 @@ export class VerificationService {
     const prefix = smsTarget(countryCode, '');
     const r = await tx
       .selectFrom('verification_codes')
-      .select([
-        sql<number>`count(*)::int`.as('all_sms'),
-        sql<number>`count(*) filter (where starts_with(target, ${prefix}))::int`.as('country'),
-      ])
+      .select([sql<number>`count(*)::int`.as('all_sms'), sql<number>`count(*) filter (where starts_with(target, ${prefix}))::int`.as('country')])
       .where('created_at', '>=', dayStart)
       .where(sql<boolean>`starts_with(target, 'sms:')`)
       .executeTakeFirstOrThrow();
@@ -131,11 +113,17 @@ export class VerificationService {
   /** Sends a code by SMS. `deliver: false` counts the request against the limits but sends nothing. */
   sendSms(p: { purpose: CodePurpose; countryCode: string; mobile: string; ip: string; deliver?: boolean }) {
     const minutes = Math.round(this.ctx.config.codeTtlMs / 60_000);
-    return this.issue(p.purpose, smsTarget(p.countryCode, p.mobile), p.ip, async (code) => {
-      if (p.deliver === false) return;
-      const text = `【${this.ctx.config.platformName}】您的${PURPOSE_TEXT[p.purpose]}验证码为${code}，${minutes}分钟内有效，请勿泄露给他人。`;
-      await this.ctx.sms.send({ countryCode: p.countryCode, mobile: p.mobile }, text, { code, purpose: p.purpose });
-    }, p.countryCode);
+    return this.issue(
+      p.purpose,
+      smsTarget(p.countryCode, p.mobile),
+      p.ip,
+      async (code) => {
+        if (p.deliver === false) return;
+        const text = `【${this.ctx.config.platformName}】您的${PURPOSE_TEXT[p.purpose]}验证码为${code}，${minutes}分钟内有效，请勿泄露给他人。`;
+        await this.ctx.sms.send({ countryCode: p.countryCode, mobile: p.mobile }, text, { code, purpose: p.purpose });
+      },
+      p.countryCode,
+    );
   }
 
   /** Sends a code by e-mail; `deliver: false` as for sendSms. */
@@ -191,12 +179,7 @@ export class VerificationService {
 
   /** Marks a checked code used; fails if another request used it first. */
   async consume(tx: Transaction<Database> | AppContext['db'], id: number) {
-    const r = await tx
-      .updateTable('verification_codes')
-      .set({ used_at: this.ctx.now() })
-      .where('id', '=', id)
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
+    const r = await tx.updateTable('verification_codes').set({ used_at: this.ctx.now() }).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
     if (Number(r.numUpdatedRows) !== 1) throw new ApiError(500, CODE_MESSAGES.invalid);
   }
 }

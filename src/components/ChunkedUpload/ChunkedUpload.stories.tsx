@@ -15,7 +15,16 @@ const MB = 1024 * 1024;
 const liveCalls: Record<string, unknown[]> = {};
 const removeCalls: Record<string, unknown[]> = {};
 
-const item = (patch: Partial<QueueItemView>): QueueItemView => ({ id: 'u1', fileName: '会员号码.txt', size: 52 * MB, state: 'pending', hashing: false, percent: 0, speed: 0, ...patch });
+const item = (patch: Partial<QueueItemView>): QueueItemView => ({
+  id: 'u1',
+  fileName: '会员号码.txt',
+  size: 52 * MB,
+  state: 'pending',
+  hashing: false,
+  percent: 0,
+  speed: 0,
+  ...patch,
+});
 
 /** Each queue state as the item shows it. */
 const meta = {
@@ -28,9 +37,11 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const shows = (text: string | RegExp) => async ({ canvasElement }: { canvasElement: HTMLElement }) => {
-  await expect(await within(canvasElement).findByText(text, {}, T)).toBeInTheDocument();
-};
+const shows =
+  (text: string | RegExp) =>
+  async ({ canvasElement }: { canvasElement: HTMLElement }) => {
+    await expect(await within(canvasElement).findByText(text, {}, T)).toBeInTheDocument();
+  };
 
 export const Queued: Story = {
   name: '等待上传',
@@ -60,13 +71,21 @@ export const Paused: Story = {
     await expect(c.getByRole('button', { name: /继续/ })).toBeInTheDocument();
   },
 };
-export const FailedNetwork: Story = { name: '失败：网络', args: { item: item({ state: 'paused', percent: 12, error: '上传出错，请检查网络连接' }) }, play: shows('上传出错，请检查网络连接') };
+export const FailedNetwork: Story = {
+  name: '失败：网络',
+  args: { item: item({ state: 'paused', percent: 12, error: '上传出错，请检查网络连接' }) },
+  play: shows('上传出错，请检查网络连接'),
+};
 export const FailedCode: Story = {
   name: '失败：错误代码',
   args: { item: item({ state: 'paused', percent: 100, error: '上传出错！请检查后重新上传！错误代码：400 文件校验失败，请重新上传' }) },
   play: shows('上传出错！请检查后重新上传！错误代码：400 文件校验失败，请重新上传'),
 };
-export const FailedRetries: Story = { name: '失败：重试次数过多', args: { item: item({ state: 'paused', percent: 40, error: '尝试上传次数过多，请刷新后重试' }) }, play: shows('尝试上传次数过多，请刷新后重试') };
+export const FailedRetries: Story = {
+  name: '失败：重试次数过多',
+  args: { item: item({ state: 'paused', percent: 40, error: '尝试上传次数过多，请刷新后重试' }) },
+  play: shows('尝试上传次数过多，请刷新后重试'),
+};
 export const FailedDelete: Story = { name: '失败：删除失败', args: { item: item({ state: 'paused', percent: 40, error: '删除失败' }) }, play: shows('删除失败') };
 export const Reused: Story = { name: '秒传（文件已存在）', args: { item: item({ state: 'done', percent: 100, reused: true }) }, play: shows('文件已存在，秒传完成') };
 export const Done: Story = {
@@ -85,7 +104,14 @@ function Live({ maxSize = 300 * MB }: { maxSize?: number }) {
   const [done, setDone] = useState<UploadedFile | null>(null);
   return (
     <div>
-      <ChunkedUpload accept={['.txt', '.csv', '.xlsx']} maxSize={maxSize} maxNameLength={30} messages={{ tooLarge: '单个文件大小不能超过250M' }} onDone={setDone} onRemove={() => setDone(null)} />
+      <ChunkedUpload
+        accept={['.txt', '.csv', '.xlsx']}
+        maxSize={maxSize}
+        maxNameLength={30}
+        messages={{ tooLarge: '单个文件大小不能超过250M' }}
+        onDone={setDone}
+        onRemove={() => setDone(null)}
+      />
       {done && <div data-testid="done">{`${done.importFilePath} ${done.fileMd5} ${done.reused ? 'reused' : 'sent'}`}</div>}
     </div>
   );

@@ -27,13 +27,10 @@
  * bit of Math.sin is each JavaScript engine's own
  */
 const T = [
-  0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613, 0xfd469501,
-  0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122, 0xfd987193, 0xa679438e, 0x49b40821,
-  0xf61e2562, 0xc040b340, 0x265e5a51, 0xe9b6c7aa, 0xd62f105d, 0x02441453, 0xd8a1e681, 0xe7d3fbc8,
-  0x21e1cde6, 0xc33707d6, 0xf4d50d87, 0x455a14ed, 0xa9e3e905, 0xfcefa3f8, 0x676f02d9, 0x8d2a4c8a,
-  0xfffa3942, 0x8771f681, 0x6d9d6122, 0xfde5380c, 0xa4beea44, 0x4bdecfa9, 0xf6bb4b60, 0xbebfbc70,
-  0x289b7ec6, 0xeaa127fa, 0xd4ef3085, 0x04881d05, 0xd9d4d039, 0xe6db99e5, 0x1fa27cf8, 0xc4ac5665,
-  0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
+  0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613, 0xfd469501, 0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122, 0xfd987193,
+  0xa679438e, 0x49b40821, 0xf61e2562, 0xc040b340, 0x265e5a51, 0xe9b6c7aa, 0xd62f105d, 0x02441453, 0xd8a1e681, 0xe7d3fbc8, 0x21e1cde6, 0xc33707d6, 0xf4d50d87, 0x455a14ed,
+  0xa9e3e905, 0xfcefa3f8, 0x676f02d9, 0x8d2a4c8a, 0xfffa3942, 0x8771f681, 0x6d9d6122, 0xfde5380c, 0xa4beea44, 0x4bdecfa9, 0xf6bb4b60, 0xbebfbc70, 0x289b7ec6, 0xeaa127fa,
+  0xd4ef3085, 0x04881d05, 0xd9d4d039, 0xe6db99e5, 0x1fa27cf8, 0xc4ac5665, 0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
   0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391,
 ];
 const S = [7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21];
@@ -41,9 +38,21 @@ const S = [7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21];
 const X = (i: number) => (i < 16 ? i : i < 32 ? (1 + 5 * i) % 16 : i < 48 ? (5 + 3 * i) % 16 : (7 * i) % 16);
 
 // the WebAssembly opcodes used
-const LOCAL_GET = 0x20, LOCAL_SET = 0x21, I32_LOAD = 0x28, I32_STORE = 0x36, I32_CONST = 0x41;
-const I32_ADD = 0x6a, I32_SUB = 0x6b, I32_AND = 0x71, I32_OR = 0x72, I32_XOR = 0x73, I32_ROTL = 0x77;
-const LOOP = 0x03, BR_IF = 0x0d, END = 0x0b, VOID = 0x40;
+const LOCAL_GET = 0x20,
+  LOCAL_SET = 0x21,
+  I32_LOAD = 0x28,
+  I32_STORE = 0x36,
+  I32_CONST = 0x41;
+const I32_ADD = 0x6a,
+  I32_SUB = 0x6b,
+  I32_AND = 0x71,
+  I32_OR = 0x72,
+  I32_XOR = 0x73,
+  I32_ROTL = 0x77;
+const LOOP = 0x03,
+  BR_IF = 0x0d,
+  END = 0x0b,
+  VOID = 0x40;
 
 function leb(n: number, signed: boolean): number[] {
   const out: number[] = [];
@@ -64,15 +73,33 @@ const name = (s: string) => vec([...s].map((c) => [c.charCodeAt(0)]));
  * 0–15 of the memory.
  */
 function blocksBody(): number[] {
-  const P = 0, N = 1; // params
-  const A = 2, B = 3, C = 4, D = 5, SA = 6, SB = 7, SC = 8, SD = 9; // locals
+  const P = 0,
+    N = 1; // params
+  const A = 2,
+    B = 3,
+    C = 4,
+    D = 5,
+    SA = 6,
+    SB = 7,
+    SC = 8,
+    SD = 9; // locals
   const get = (l: number) => [LOCAL_GET, l];
   const set = (l: number) => [LOCAL_SET, l];
   const k = (n: number) => [I32_CONST, ...leb(n | 0, true)];
   /** the word at p + offset (or at offset) */
   const load = (offset: number, base?: number) => [...(base === undefined ? k(0) : get(base)), I32_LOAD, 2, ...leb(offset, false)];
-  const state: [number, number][] = [[A, 0], [B, 4], [C, 8], [D, 12]];
-  const saved: [number, number][] = [[A, SA], [B, SB], [C, SC], [D, SD]];
+  const state: [number, number][] = [
+    [A, 0],
+    [B, 4],
+    [C, 8],
+    [D, 12],
+  ];
+  const saved: [number, number][] = [
+    [A, SA],
+    [B, SB],
+    [C, SC],
+    [D, SD],
+  ];
 
   const code: number[] = [];
   for (const [l, o] of state) code.push(...load(o), ...set(l));
@@ -114,7 +141,13 @@ function moduleBytes(): Uint8Array {
     ...section(1, vec([[0x60, 2, 0x7f, 0x7f, 0]])), // type 0: (i32, i32) → ()
     ...section(3, vec([[0]])), // function 0 is of type 0
     ...section(5, vec([[0x00, ...leb(PAGES, false)]])), // memory 0: PAGES pages, no maximum
-    ...section(7, vec([[...name('memory'), 0x02, 0], [...name('blocks'), 0x00, 0]])),
+    ...section(
+      7,
+      vec([
+        [...name('memory'), 0x02, 0],
+        [...name('blocks'), 0x00, 0],
+      ]),
+    ),
     ...section(10, vec([blocksBody()])),
   ]);
 }
@@ -140,7 +173,7 @@ export async function createMd5(): Promise<Md5> {
   return {
     update(data) {
       length += data.length;
-      for (let at = 0; at < data.length; ) {
+      for (let at = 0; at < data.length;) {
         const take = Math.min(data.length - at, STAGE - staged);
         mem.set(data.subarray(at, at + take), DATA + staged);
         staged += take;

@@ -159,7 +159,10 @@ export class UploadTask {
   private async work(signal: AbortSignal) {
     if (!this.key) {
       this.set({ state: UploadState.Pending, hashing: true, percent: 0 });
-      const fileMd5 = await untilAborted(this.hasher(this.file, (f) => this.set({ percent: Math.min(100, Math.floor(f * 100)) }), signal), signal);
+      const fileMd5 = await untilAborted(
+        this.hasher(this.file, (f) => this.set({ percent: Math.min(100, Math.floor(f * 100)) }), signal),
+        signal,
+      );
       if (signal.aborted || !fileMd5) return;
       this.key = { fileMd5, fileSize: this.file.size };
       this.set({ hashing: false, percent: 0 });
@@ -269,7 +272,10 @@ export function formatSize(bytes: number): string {
 }
 
 /** The page's limits, checked by name and size before anything is read; null when the file may go. */
-export function fileLimitError(file: { name: string; size: number }, p: { accept: readonly string[]; maxSize: number; maxNameLength?: number; messages?: { badType?: string; tooLarge?: string; nameTooLong?: string } }): string | null {
+export function fileLimitError(
+  file: { name: string; size: number },
+  p: { accept: readonly string[]; maxSize: number; maxNameLength?: number; messages?: { badType?: string; tooLarge?: string; nameTooLong?: string } },
+): string | null {
   const lower = file.name.toLowerCase();
   if (!p.accept.some((ext) => lower.endsWith(ext.toLowerCase()))) return p.messages?.badType ?? `请上传${p.accept.map((a) => a.replace(/^\./, '')).join(',')}格式文件`;
   if (file.size > p.maxSize) return p.messages?.tooLarge ?? `单个文件大小不能超过${Math.round(p.maxSize / 1024 / 1024)}M`;

@@ -29,16 +29,13 @@ export function useClientOptions(phoneInoutType?: 0 | 1) {
     config: { payload: { getAll: 1, ...(phoneInoutType !== undefined ? { phoneInoutType } : {}) } },
     queryOptions: { staleTime: 60_000 },
   });
-  const list = Array.isArray(result?.data) ? (result.data) : [];
+  const list = Array.isArray(result?.data) ? result.data : [];
   return { clients: list, isLoading: query.isLoading };
 }
 
 export function ClientSelect({ allOption, phoneInoutType, placeholder = '请选择子账户', style, ...rest }: ClientSelectProps) {
   const { clients, isLoading } = useClientOptions(phoneInoutType);
-  const options = [
-    ...(allOption ? [{ value: '', label: ALL_ACCOUNTS_LABEL }] : []),
-    ...clients.map((c) => ({ value: c.clientid, label: `${c.clientid}-${c.name}` })),
-  ];
+  const options = [...(allOption ? [{ value: '', label: ALL_ACCOUNTS_LABEL }] : []), ...clients.map((c) => ({ value: c.clientid, label: `${c.clientid}-${c.name}` }))];
   return (
     <Select<string>
       showSearch
@@ -56,7 +53,14 @@ export function ClientSelect({ allOption, phoneInoutType, placeholder = '请选�
 }
 
 /** RJSF widget (x-widget: client-select) over ClientSelect. */
-export function ClientSelectWidget(props: { id?: string; value?: string; disabled?: boolean; readonly?: boolean; onChange: (v: string | undefined) => void; placeholder?: string }) {
+export function ClientSelectWidget(props: {
+  id?: string;
+  value?: string;
+  disabled?: boolean;
+  readonly?: boolean;
+  onChange: (v: string | undefined) => void;
+  placeholder?: string;
+}) {
   return (
     <ClientSelect
       id={props.id}

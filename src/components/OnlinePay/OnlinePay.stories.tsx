@@ -15,7 +15,20 @@ const meta = {
   component: RechargeButton,
   decorators: [withApp],
   args: { user: agentPackageMode },
-  parameters: { msw: { handlers: [...consoleApi(), ...payApi({ calls, status: (n, id) => (n < 2 ? payOrder({ paymentId: id, paymentState: 1, paymentStateStr: '已提交支付' }) : payOrder({ paymentId: id, paymentState: 2, paymentStateStr: '支付成功', countDownStr: '', qrCode: '' })) })] } },
+  parameters: {
+    msw: {
+      handlers: [
+        ...consoleApi(),
+        ...payApi({
+          calls,
+          status: (n, id) =>
+            n < 2
+              ? payOrder({ paymentId: id, paymentState: 1, paymentStateStr: '已提交支付' })
+              : payOrder({ paymentId: id, paymentState: 2, paymentStateStr: '支付成功', countDownStr: '', qrCode: '' }),
+        }),
+      ],
+    },
+  },
   beforeEach: () => {
     for (const k of Object.keys(calls)) delete calls[k];
   },
@@ -83,7 +96,14 @@ export const NotOpen: Story = {
 export const Expired: Story = {
   name: '扫码支付：订单已超时',
   render: () => <PayDialog order={payOrder({ countDownStr: '0' })} onClose={() => undefined} />,
-  parameters: { msw: { handlers: [...consoleApi(), ...payApi({ status: (_n, id) => payOrder({ paymentId: id, paymentState: 4, paymentStateStr: '已取消', countDownStr: '', qrCode: '', remark: '超时未支付，订单已关闭' }) })] } },
+  parameters: {
+    msw: {
+      handlers: [
+        ...consoleApi(),
+        ...payApi({ status: (_n, id) => payOrder({ paymentId: id, paymentState: 4, paymentStateStr: '已取消', countDownStr: '', qrCode: '', remark: '超时未支付，订单已关闭' }) }),
+      ],
+    },
+  },
   play: async ({ canvasElement }) => {
     const pay = within(await body(canvasElement).findByRole('dialog', { name: '扫码支付' }, T));
     await expect(await pay.findByText('订单已超时', {}, T)).toBeInTheDocument();
@@ -98,7 +118,13 @@ export const Cancelled: Story = {
     msw: {
       handlers: [
         ...consoleApi(),
-        ...payApi({ calls, status: (n, id) => (n < 2 ? payOrder({ paymentId: id, countDownStr: '600' }) : payOrder({ paymentId: id, paymentState: 4, paymentStateStr: '已取消', countDownStr: '', qrCode: '', remark: '用户取消' })) }),
+        ...payApi({
+          calls,
+          status: (n, id) =>
+            n < 2
+              ? payOrder({ paymentId: id, countDownStr: '600' })
+              : payOrder({ paymentId: id, paymentState: 4, paymentStateStr: '已取消', countDownStr: '', qrCode: '', remark: '用户取消' }),
+        }),
       ],
     },
   },

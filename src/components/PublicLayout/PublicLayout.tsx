@@ -29,12 +29,8 @@ export function PublicLayout({ title, children, width = 420 }: PublicLayoutProps
       <main style={{ flex: 1, display: 'flex', flexDirection: 'column', alignItems: 'center', padding: '40px 16px' }}>
         {brandingError && <Alert type="warning" showIcon message={brandingError} style={{ width, maxWidth: '100%', marginBottom: 16 }} />}
         {/* a plain panel, not antd Card: Card brings Tabs (and Menu, Dropdown) onto the public pages */}
-        <section
-          style={{ width, maxWidth: '100%', background: t.colorBgContainer, borderRadius: t.borderRadiusLG, boxShadow: t.boxShadowTertiary, padding: '32px 32px 24px' }}
-        >
-          <h2 style={{ textAlign: 'center', marginTop: 0, marginBottom: 24, fontSize: t.fontSizeHeading3, fontWeight: t.fontWeightStrong, color: t.colorTextHeading }}>
-            {title}
-          </h2>
+        <section style={{ width, maxWidth: '100%', background: t.colorBgContainer, borderRadius: t.borderRadiusLG, boxShadow: t.boxShadowTertiary, padding: '32px 32px 24px' }}>
+          <h2 style={{ textAlign: 'center', marginTop: 0, marginBottom: 24, fontSize: t.fontSizeHeading3, fontWeight: t.fontWeightStrong, color: t.colorTextHeading }}>{title}</h2>
           <ConfigProvider componentSize="large">{children}</ConfigProvider>
         </section>
       </main>

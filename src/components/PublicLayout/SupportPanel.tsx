@@ -12,11 +12,7 @@ export function SupportPanel({ contacts }: { contacts: SupportContact[] }) {
   return (
     <div style={{ position: 'fixed', right: 24, bottom: 24, zIndex: 10, display: 'flex', flexDirection: 'column', alignItems: 'flex-end', gap: 12 }}>
       {open && (
-        <div
-          role="dialog"
-          aria-label="在线咨询"
-          style={{ width: 280, background: t.colorBgElevated, borderRadius: t.borderRadiusLG, boxShadow: t.boxShadowSecondary }}
-        >
+        <div role="dialog" aria-label="在线咨询" style={{ width: 280, background: t.colorBgElevated, borderRadius: t.borderRadiusLG, boxShadow: t.boxShadowSecondary }}>
           <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', padding: '8px 12px', borderBottom: `1px solid ${t.colorSplit}` }}>
             <strong style={{ color: t.colorText }}>在线咨询</strong>
             <Button type="text" size="small" icon={<CloseOutlined />} aria-label="关闭" onClick={() => setOpen(false)} />

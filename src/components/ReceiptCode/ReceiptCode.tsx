@@ -9,7 +9,8 @@ import { schemas } from '@/schema';
 export const RECEIPT_CODES = 'receipt-code';
 
 /** the meaning of a code, undefined when the table does not know it */
-export const receiptMeaning = (code: unknown): string | undefined => (code === undefined || code === null || code === '' ? undefined : schemas.enumLabel(RECEIPT_CODES, String(code)));
+export const receiptMeaning = (code: unknown): string | undefined =>
+  code === undefined || code === null || code === '' ? undefined : schemas.enumLabel(RECEIPT_CODES, String(code));
 
 export function ReceiptCode({ code }: { code: string | undefined | null }) {
   if (code === undefined || code === null || code === '') return <span>-</span>;

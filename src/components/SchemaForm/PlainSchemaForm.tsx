@@ -82,7 +82,7 @@ export function PlainSchemaForm<T extends object>({ schema: form, fields, formDa
         const id = idOf(f.name);
         const message = messageOf(f.name);
         const status = message ? ('error' as const) : undefined;
-        const prop = (schema.properties?.[f.name] ?? {});
+        const prop = schema.properties?.[f.name] ?? {};
         const value = (formData as Record<string, unknown>)[f.name];
         let input: ReactNode;
         if (f.render) input = f.render(id);

@@ -151,10 +151,7 @@ export function SchemaForm<T extends object = Record<string, unknown>>({
 }: SchemaFormProps<T>) {
   const compiled = isCompiledForm(schemaOrKey) ? schemaOrKey : undefined;
   const rt = useRuntimeValidation(!compiled);
-  const schema = useMemo(
-    () => (compiled ? compiled.schema : rt ? displaySchema(rt.resolveSchema(schemaOrKey as string | JsonSchema)) : undefined),
-    [compiled, rt, schemaOrKey],
-  );
+  const schema = useMemo(() => (compiled ? compiled.schema : rt ? displaySchema(rt.resolveSchema(schemaOrKey as string | JsonSchema)) : undefined), [compiled, rt, schemaOrKey]);
   const validator = compiled ? compiledValidator(compiled) : rt?.validator;
   const ui = useMemo(() => {
     const out: UiSchema = schema ? fieldsUi(schema, fields, uiSchema) : { ...uiSchema };

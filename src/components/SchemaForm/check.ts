@@ -48,7 +48,7 @@ export function checkPlain(form: CompiledForm, data: Record<string, unknown>): F
       let message = e.message ?? '';
       const missing = typeof e.params?.missingProperty === 'string' ? e.params.missingProperty : undefined;
       if (missing) {
-        const title = (form.schema.properties?.[missing])?.title;
+        const title = form.schema.properties?.[missing]?.title;
         if (title && !property) message = message.replace(`'${missing}'`, `'${title}'`);
         property = `${property}.${missing}`;
       }

@@ -13,25 +13,15 @@ const InputNumber = lazy(() => import('antd/es/input-number'));
 
 const statusOf = (rawErrors?: string[]) => (rawErrors?.length ? ('error' as const) : undefined);
 
-export function FieldTemplate({
-  id,
-  classNames,
-  style,
-  label,
-  displayLabel,
-  required,
-  hidden,
-  rawErrors,
-  errors,
-  help,
-  rawHelp,
-  children,
-  schema,
-  uiSchema,
-}: FieldTemplateProps) {
+export function FieldTemplate({ id, classNames, style, label, displayLabel, required, hidden, rawErrors, errors, help, rawHelp, children, schema, uiSchema }: FieldTemplateProps) {
   if (hidden) return <div className="rjsf-field-hidden">{children}</div>;
   // the object that holds the fields: no label, no message of its own
-  if (schema.type === 'object') return <div className={classNames} style={style}>{children}</div>;
+  if (schema.type === 'object')
+    return (
+      <div className={classNames} style={style}>
+        {children}
+      </div>
+    );
   // a checkbox carries its own label
   // (RJSF drops the label of a field given by `ui:field`; SchemaForm's one input for a property
   // whose anyOf are alternative rules keeps it)
@@ -54,8 +44,7 @@ export function FieldTemplate({
 
 /** Text-like inputs (text, email, password type ...) as antd Input; numbers as antd InputNumber, loaded on first use. */
 export function BaseInputTemplate(props: BaseInputTemplateProps) {
-  const { id, htmlName, value, type, placeholder, disabled, readonly, autofocus, onChange, onChangeOverride, onBlur, onFocus, options, schema, rawErrors, required } =
-    props;
+  const { id, htmlName, value, type, placeholder, disabled, readonly, autofocus, onChange, onChangeOverride, onBlur, onFocus, options, schema, rawErrors, required } = props;
   const { min, max, step, ...inputProps } = getInputProps(schema, type, options, false);
   const common = {
     id,

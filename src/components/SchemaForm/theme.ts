@@ -21,7 +21,11 @@ const RadioWidget = lazyWidget(() => import('@rjsf/antd/lib/widgets/RadioWidget/
 const SelectWidget = lazyWidget(() =>
   import('@rjsf/antd/lib/widgets/SelectWidget/index.js').then(({ default: Select }) => ({
     default: (props: WidgetProps) =>
-      createElement(Select, { ...props, schema: props.multiple || props.schema.default !== undefined ? props.schema : { ...props.schema, default: null }, options: onlyEnumValues(props.options) }),
+      createElement(Select, {
+        ...props,
+        schema: props.multiple || props.schema.default !== undefined ? props.schema : { ...props.schema, default: null },
+        options: onlyEnumValues(props.options),
+      }),
   })),
 );
 const TextareaWidget = lazyWidget(() => import('@rjsf/antd/lib/widgets/TextareaWidget/index.js'));

@@ -44,6 +44,8 @@ export function validateForm<T = Record<string, unknown>>(schema: CompiledForm |
   const s = resolveSchema(schema);
   const present = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null));
   const data = trimBySchema(s, present) as T;
-  const errors = validator.validateFormData(data, s as RJSFSchema, undefined, transformErrors).errors.map((e) => ({ field: toField(e.property), message: e.message ?? MESSAGES.badParam }));
+  const errors = validator
+    .validateFormData(data, s as RJSFSchema, undefined, transformErrors)
+    .errors.map((e) => ({ field: toField(e.property), message: e.message ?? MESSAGES.badParam }));
   return errors.length ? { ok: false, data, errors } : { ok: true, data, errors: [] };
 }

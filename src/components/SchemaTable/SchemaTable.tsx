@@ -293,7 +293,11 @@ export function SchemaTable<T extends BaseRecord>({
                   <Table.Summary.Row data-testid="table-totals">
                     {[...shown, ...extraColumns].map((c, i) => (
                       <Table.Summary.Cell key={String(c.key ?? i)} index={i} align={c.align}>
-                        {i === 0 ? <Typography.Text strong>合计</Typography.Text> : sums[String(c.key)] !== undefined ? <Typography.Text strong>{sums[String(c.key)]}</Typography.Text> : null}
+                        {i === 0 ? (
+                          <Typography.Text strong>合计</Typography.Text>
+                        ) : sums[String(c.key)] !== undefined ? (
+                          <Typography.Text strong>{sums[String(c.key)]}</Typography.Text>
+                        ) : null}
                       </Table.Summary.Cell>
                     ))}
                   </Table.Summary.Row>

@@ -39,7 +39,11 @@ function valueOf(registry: SchemaRegistry, filterKey: string, name: string, p: J
   const info = registry.field(filterKey, name);
   const enumName: string | undefined = info?.enumName ?? (typeof p['x-enum'] === 'string' ? p['x-enum'] : undefined);
   const enumValue = (t: string) => (enumName ? (registry.enumOptions(enumName).find((o) => String(o.value) === t)?.value ?? undefined) : t);
-  if (p['x-widget'] === 'enum-multi') return text.split(',').map(enumValue).filter((v) => v !== undefined);
+  if (p['x-widget'] === 'enum-multi')
+    return text
+      .split(',')
+      .map(enumValue)
+      .filter((v) => v !== undefined);
   if (info?.enumName) return enumValue(text);
   if (p.format) return dateValue(text, p.format === 'date' ? 'date' : 'date-time');
   if (p.type === 'integer' || p.type === 'number') {

@@ -124,8 +124,7 @@ export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<stri
     [base, validate, message],
   );
   const { tableQuery } = table;
-  const listError: ListError | null =
-    tableQuery.isError && tableQuery.error ? { message: tableQuery.error.message || '加载失败', retry: () => void tableQuery.refetch() } : null;
+  const listError: ListError | null = tableQuery.isError && tableQuery.error ? { message: tableQuery.error.message || '加载失败', retry: () => void tableQuery.refetch() } : null;
   const tableProps = { ...table.tableProps, listError, pagination: table.tableProps.pagination && { ...table.tableProps.pagination, defaultPageSize } };
   return { ...table, tableProps, searchFormProps, params };
 }

@@ -254,10 +254,7 @@ export function SliderCaptcha({ onVerified, onFailed, resetKey, ref, id, disable
             transition: animate ? 'width .25s' : undefined,
           }}
         />
-        <span
-          aria-live="polite"
-          style={{ position: 'relative', color: passed ? t.colorSuccess : t.colorTextSecondary, fontSize: t.fontSize }}
-        >
+        <span aria-live="polite" style={{ position: 'relative', color: passed ? t.colorSuccess : t.colorTextSecondary, fontSize: t.fontSize }}>
           {passed ? SLIDER_PASSED : phase === 'verifying' ? '验证中…' : SLIDER_PROMPT}
         </span>
         <div

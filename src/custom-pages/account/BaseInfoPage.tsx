@@ -30,7 +30,11 @@ export function CertificationState({ value, remark }: { value: unknown; remark?:
       {s === OauthStatus.Uncertified && <Link to={CERTIFY_ROUTE}>在线认证</Link>}
       {s === OauthStatus.Rejected && (
         <>
-          {remark && <span style={{ color: '#cf1322' }}>{fieldLabel('entities/agent-base-info', 'oauth_remark')}：{remark}</span>}
+          {remark && (
+            <span style={{ color: '#cf1322' }}>
+              {fieldLabel('entities/agent-base-info', 'oauth_remark')}：{remark}
+            </span>
+          )}
           <Link to={RECERTIFY_ROUTE}>重新认证</Link>
         </>
       )}
@@ -42,7 +46,14 @@ export function CertificationState({ value, remark }: { value: unknown; remark?:
  * 修改 mode: the form's own fields, labels, rules and messages (schemas/forms/<form>.json, its
  * `x-ui` for order and placeholders); 确认 saves, 取消 goes back to the view.
  */
-function EditForm<T extends object>({ form, fields, required, initial, onSave, onCancel }: {
+function EditForm<T extends object>({
+  form,
+  fields,
+  required,
+  initial,
+  onSave,
+  onCancel,
+}: {
   form: CompiledForm;
   fields: string[];
   /** fields this account must fill although the form leaves them optional (their message: the schema's errorMessage.required) */

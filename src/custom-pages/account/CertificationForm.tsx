@@ -21,9 +21,7 @@ const FORM = 'forms/certification';
 const UI = schemaUi(FORM);
 type IdTypeRule = { when: { cert_type: number }; 'ui:enumValues': number[] };
 /** id types per certification type (the form's `x-ui`: id_type `ui:when`) */
-export const ID_TYPES_FOR = Object.fromEntries(
-  (UI.id_type['ui:when'] as IdTypeRule[]).map((r) => [r.when.cert_type, r['ui:enumValues']]),
-) as Record<1 | 2, number[]>;
+export const ID_TYPES_FOR = Object.fromEntries((UI.id_type['ui:when'] as IdTypeRule[]).map((r) => [r.when.cert_type, r['ui:enumValues']])) as Record<1 | 2, number[]>;
 
 export const AGREEMENTS = [
   {
@@ -81,12 +79,18 @@ export function CertificationForm({ mode, initial, defaultType, onSubmitted, cli
     // the stored images' previews come from the file service the certification names
     imgUrl: {
       ...UI.imgUrl,
-      'ui:options': { ...UI.imgUrl['ui:options'], maxCount: MAX_IMAGES, maxBytes: MAX_IMAGE_BYTES, fileUrl: (p: string) => `${initial?.smsp_img_url ?? '/api/files/'}${p}`, onBusy: setUploading },
+      'ui:options': {
+        ...UI.imgUrl['ui:options'],
+        maxCount: MAX_IMAGES,
+        maxBytes: MAX_IMAGE_BYTES,
+        fileUrl: (p: string) => `${initial?.smsp_img_url ?? '/api/files/'}${p}`,
+        onBusy: setUploading,
+      },
     },
   }));
 
   const change = (v: Partial<Values>) => {
-    const t = (v.cert_type ?? values.cert_type);
+    const t = v.cert_type ?? values.cert_type;
     // the form's own data back as it is (a copy would reset what is typed meanwhile); another
     // certification type: its first id type
     setValues(t === values.cert_type ? (v as Values) : { ...v, cert_type: t, id_type: ID_TYPES_FOR[t][0] });
@@ -123,11 +127,7 @@ export function CertificationForm({ mode, initial, defaultType, onSubmitted, cli
       >
         <Space direction="vertical" style={{ marginBottom: 16 }}>
           {AGREEMENTS.map((a) => (
-            <Checkbox
-              key={a.key}
-              checked={!!accepted[a.key]}
-              onChange={(e) => (e.target.checked ? setReading(a) : setAccepted((s) => ({ ...s, [a.key]: false })))}
-            >
+            <Checkbox key={a.key} checked={!!accepted[a.key]} onChange={(e) => (e.target.checked ? setReading(a) : setAccepted((s) => ({ ...s, [a.key]: false })))}>
               我已阅读并同意
               <Typography.Link
                 onClick={(e) => {

@@ -22,7 +22,10 @@ export function CertImage({ src, index }: { src: string; index: number }) {
   const [failed, setFailed] = useState(false);
   if (failed) {
     return (
-      <div data-testid="image-failed" style={{ width: 104, height: 104, border: '1px dashed #d9d9d9', display: 'flex', alignItems: 'center', justifyContent: 'center', color: '#999', fontSize: 12 }}>
+      <div
+        data-testid="image-failed"
+        style={{ width: 104, height: 104, border: '1px dashed #d9d9d9', display: 'flex', alignItems: 'center', justifyContent: 'center', color: '#999', fontSize: 12 }}
+      >
         图片预览失败
       </div>
     );
@@ -39,7 +42,14 @@ export function CertificationView({ info, title }: { info: CertificationInfo; ti
       {status === OauthStatus.Pending && <Alert type="info" showIcon style={{ marginBottom: 16 }} message="待认证：您的认证资料已提交，正在审核中，审核通过后才能发送短信" />}
       {status === OauthStatus.Certified && <Alert type="success" showIcon style={{ marginBottom: 16 }} message="已认证：资质认证已通过" />}
       {status === OauthStatus.Rejected && (
-        <Alert type="error" showIcon style={{ marginBottom: 16 }} data-testid="rejected-reason" message="认证不通过" description={info.remark ? `${fieldLabel('entities/certification-info', 'remark')}：${info.remark}` : undefined} />
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginBottom: 16 }}
+          data-testid="rejected-reason"
+          message="认证不通过"
+          description={info.remark ? `${fieldLabel('entities/certification-info', 'remark')}：${info.remark}` : undefined}
+        />
       )}
       <SchemaDescriptions
         entity="entities/certification-info"

@@ -89,7 +89,12 @@ export default function UserInfoPage() {
   const [editing, setEditing] = useState(false);
   const refreshAll = useRefreshAll();
 
-  if (isLoading || !user) return <Card title={userInfoScreen.label}><Skeleton active /></Card>;
+  if (isLoading || !user)
+    return (
+      <Card title={userInfoScreen.label}>
+        <Skeleton active />
+      </Card>
+    );
 
   return (
     <Card title={userInfoScreen.label} data-testid="user-info">

@@ -9,7 +9,14 @@ import type { Screen } from '@/layout/declarations';
 export const userInfoScreen: Screen = { name: 'account_userinfo', path: '/account/userinfo', label: '用户信息', page: lazy(() => import('./UserInfoPage')), menu: 'account' };
 
 export const baseInfoTab: Screen = { name: 'account_info_base', path: 'base', label: '基本信息', page: lazy(() => import('./BaseInfoPage')) };
-export const certificationTab: Screen = { name: 'account_info_auth', path: 'base/auth', label: '资质认证', icon: 'certification', page: lazy(() => import('./CertificationPage')), home: true };
+export const certificationTab: Screen = {
+  name: 'account_info_auth',
+  path: 'base/auth',
+  label: '资质认证',
+  icon: 'certification',
+  page: lazy(() => import('./CertificationPage')),
+  home: true,
+};
 export const reCertificationScreen: Screen = {
   name: 'account_info_auth_re',
   path: 'base/auth/re',

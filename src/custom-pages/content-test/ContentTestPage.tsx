@@ -52,14 +52,16 @@ export default function ContentTestPage() {
           name="content"
           label="短信内容"
           validateTrigger={['onSubmit']}
-          rules={[{ validator: async (_r, v: string | undefined) => { const m = contentError(v); if (m) throw new Error(m); } }]}
+          rules={[
+            {
+              validator: async (_r, v: string | undefined) => {
+                const m = contentError(v);
+                if (m) throw new Error(m);
+              },
+            },
+          ]}
         >
-          <Input.TextArea
-            rows={8}
-            placeholder="请输入需要检测的短信内容"
-            aria-label="短信内容"
-            count={{ show: true, max: CONTENT_MAX, strategy: codePoints }}
-          />
+          <Input.TextArea rows={8} placeholder="请输入需要检测的短信内容" aria-label="短信内容" count={{ show: true, max: CONTENT_MAX, strategy: codePoints }} />
         </Form.Item>
         <Form.Item>
           <Space>
@@ -74,7 +76,11 @@ export default function ContentTestPage() {
         title="检测结果"
         open={!!result}
         onCancel={() => setResult(null)}
-        footer={<Button type="primary" onClick={() => setResult(null)}>确定</Button>}
+        footer={
+          <Button type="primary" onClick={() => setResult(null)}>
+            确定
+          </Button>
+        }
         destroyOnHidden
       >
         {result?.clean ? (

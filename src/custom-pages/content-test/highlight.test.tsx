@@ -5,7 +5,13 @@ import { HighlightedContent, highlightSegments, parseContentTestAnswer } from '.
 describe('content test highlighting', () => {
   it('reads the keyed answer: 200 clean, 500+ ranges sorted and merged, junk dropped', () => {
     expect(parseContentTestAnswer({ 200: 'ok' })).toEqual({ clean: true, ranges: [] });
-    expect(parseContentTestAnswer({ 501: '9,11', 500: '2,4', 502: '3,6', 503: 'x,y', 504: '8,8' })).toEqual({ clean: false, ranges: [[2, 6], [9, 11]] });
+    expect(parseContentTestAnswer({ 501: '9,11', 500: '2,4', 502: '3,6', 503: 'x,y', 504: '8,8' })).toEqual({
+      clean: false,
+      ranges: [
+        [2, 6],
+        [9, 11],
+      ],
+    });
     expect(parseContentTestAnswer({ 500: '2,99' }, 5).ranges).toEqual([[2, 5]]);
     expect(parseContentTestAnswer(null)).toEqual({ clean: true, ranges: [] });
   });
@@ -21,7 +27,15 @@ describe('content test highlighting', () => {
   it('renders markup in the content as text: no element is injected', () => {
     const text = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">刷单<b>粗</b>';
     const start = text.indexOf('刷单');
-    const { getByTestId } = render(<HighlightedContent text={text} ranges={[[0, 8], [start, start + 2]]} />);
+    const { getByTestId } = render(
+      <HighlightedContent
+        text={text}
+        ranges={[
+          [0, 8],
+          [start, start + 2],
+        ]}
+      />,
+    );
     const box = getByTestId('content-test-highlight');
     expect(box.querySelectorAll('script, img, b')).toHaveLength(0);
     const marks = [...box.querySelectorAll('mark')];

@@ -5,11 +5,7 @@ import ForgetPage from './ForgetPage';
 import { PageRouter } from '../../components/PublicLayout/storyRouter';
 import { fail, ok, publicHandlers } from '../../components/PublicLayout/mocks';
 
-const handlers = [
-  http.post('*/api/password/email', () => ok(undefined, '发送成功')),
-  http.post('*/api/password/change', () => ok(undefined, '修改成功')),
-  ...publicHandlers,
-];
+const handlers = [http.post('*/api/password/email', () => ok(undefined, '发送成功')), http.post('*/api/password/change', () => ok(undefined, '修改成功')), ...publicHandlers];
 
 const meta = {
   title: '公共页面/找回密码',

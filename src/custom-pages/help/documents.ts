@@ -12,7 +12,12 @@ export interface HelpDocument {
 }
 
 export const HELP_DOCUMENTS: HelpDocument[] = [
-  { key: 'https', title: 'HTTP接口文档', description: '控制台 HTTP 接口说明（登录会话，由平台接口描述自动生成）；客户系统接入请见下方「客户 HTTP API 接入」', href: '/api/help/httpsdoc' },
+  {
+    key: 'https',
+    title: 'HTTP接口文档',
+    description: '控制台 HTTP 接口说明（登录会话，由平台接口描述自动生成）；客户系统接入请见下方「客户 HTTP API 接入」',
+    href: '/api/help/httpsdoc',
+  },
   { key: 'httpDemo', title: 'HTTP接口示例代码', description: 'Java、PHP、Python、C# 等语言调用 HTTP 接口的示例工程', href: '/api/help/demoFilePath' },
   { key: 'cmpp', title: 'CMPP接口文档', description: '中国移动 CMPP 2.0/3.0 协议直连接入说明', href: '/api/help/cmppdoc' },
   { key: 'smpp', title: 'SMPP接口文档', description: 'SMPP 3.4 协议接入说明（国内与国际短信）', href: '/api/help/smppdoc' },

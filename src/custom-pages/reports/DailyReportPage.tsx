@@ -22,7 +22,12 @@ export function DailyReportPage() {
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const id = search.get('id') ?? '';
-  const clickType = search.get('clickType') === ReportClickType.International ? ReportClickType.International : search.get('clickType') === ReportClickType.Normal ? ReportClickType.Normal : undefined;
+  const clickType =
+    search.get('clickType') === ReportClickType.International
+      ? ReportClickType.International
+      : search.get('clickType') === ReportClickType.Normal
+        ? ReportClickType.Normal
+        : undefined;
   const tab: ReportTab = clickType === ReportClickType.International || search.get('paytype') === '1' ? 'post' : 'pre';
   const fixed: Record<string, string> = { id, ...(clickType ? { clickType } : {}) };
   const [initialValues] = useState(() => {

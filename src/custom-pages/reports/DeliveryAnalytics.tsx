@@ -61,7 +61,16 @@ function carrierOption(d: DeliveryStats): echarts.EChartsCoreOption {
     grid: { left: 48, right: 16, top: 16, bottom: 28 },
     xAxis: { type: 'category', data: d.byCarrier.map((c) => carrierName(c.carrier)) },
     yAxis: { type: 'value', max: 100, axisLabel: { formatter: '{value}%' } },
-    series: [{ name: '成功率', type: 'bar', barMaxWidth: 40, data: d.byCarrier.map((c) => c.successRate), label: { show: true, position: 'top', formatter: '{c}%' }, itemStyle: { color: '#52c41a' } }],
+    series: [
+      {
+        name: '成功率',
+        type: 'bar',
+        barMaxWidth: 40,
+        data: d.byCarrier.map((c) => c.successRate),
+        label: { show: true, position: 'top', formatter: '{c}%' },
+        itemStyle: { color: '#52c41a' },
+      },
+    ],
   };
 }
 
@@ -89,7 +98,16 @@ function reasonOption(d: DeliveryStats): echarts.EChartsCoreOption {
   return {
     tooltip: { trigger: 'item', formatter: '{b}<br/>{c} 条（{d}%）' },
     legend: { type: 'scroll', orient: 'vertical', right: 0, top: 'middle' },
-    series: [{ name: '失败原因', type: 'pie', radius: ['40%', '70%'], center: ['30%', '50%'], label: { show: false }, data: d.reasons.map((r) => ({ name: reasonLabel(r), value: r.count })) }],
+    series: [
+      {
+        name: '失败原因',
+        type: 'pie',
+        radius: ['40%', '70%'],
+        center: ['30%', '50%'],
+        label: { show: false },
+        data: d.reasons.map((r) => ({ name: reasonLabel(r), value: r.count })),
+      },
+    ],
   };
 }
 

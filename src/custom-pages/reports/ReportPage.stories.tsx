@@ -22,7 +22,6 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-
 export const PackagePrepaid: Story = {
   name: '产品包模式：子账户(预付费)',
   play: async ({ canvasElement }) => {
@@ -31,7 +30,11 @@ export const PackagePrepaid: Story = {
     await expect(c.getByRole('tab', { name: '子账户(预付费)' })).toHaveAttribute('aria-selected', 'true');
     await expect(c.getByRole('tab', { name: '子账户(后付费)' })).toBeInTheDocument();
     for (const h of ['提交条数', '计费条数', '成功条数', '未知条数', '失败条数', '待发送条数', '拦截条数']) await expect(c.getAllByText(h)[0]).toBeInTheDocument();
-    await expect(calls.pretotal?.[0]).toMatchObject({ currentPage: '1', start_time_day: businessNow().subtract(89, 'day').format('YYYY-MM-DD'), end_time_day: businessNow().format('YYYY-MM-DD') });
+    await expect(calls.pretotal?.[0]).toMatchObject({
+      currentPage: '1',
+      start_time_day: businessNow().subtract(89, 'day').format('YYYY-MM-DD'),
+      end_time_day: businessNow().format('YYYY-MM-DD'),
+    });
     // a daily link per row
     const links = c.getAllByRole('link', { name: '日报表' });
     await expect(links[0]).toHaveAttribute('href', '/customer/report/daily_post?id=b20001&paytype=0');

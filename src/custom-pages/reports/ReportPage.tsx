@@ -25,7 +25,6 @@ import { reportSummary, totalsOf } from './ReportTotals';
 const DeliveryAnalytics = lazy(() => import('./DeliveryAnalytics'));
 import { dailyReportScreen, reportPreScreen, reportsPre, reportsSuf, reportTabScreens } from '.';
 
-
 function ReportTable({ tab, agent, packageMode }: { tab: ReportTab; agent: boolean; packageMode: boolean }) {
   const q = tabQuery(tab, packageMode);
   const [initialValues] = useState(() => {
@@ -40,7 +39,8 @@ function ReportTable({ tab, agent, packageMode }: { tab: ReportTab; agent: boole
   });
 
   const picker = reportPickerProps(tab);
-  const dailyLink = (r: ReportRow) => `${dailyReportScreen.path}?${new URLSearchParams({ id: r.clientid, ...(packageMode ? { paytype: tab === 'pre' ? '0' : '1' } : { clickType: q.clickType! }) })}`;
+  const dailyLink = (r: ReportRow) =>
+    `${dailyReportScreen.path}?${new URLSearchParams({ id: r.clientid, ...(packageMode ? { paytype: tab === 'pre' ? '0' : '1' } : { clickType: q.clickType! }) })}`;
   return (
     <>
       <SchemaFilterBar
@@ -49,9 +49,7 @@ function ReportTable({ tab, agent, packageMode }: { tab: ReportTab; agent: boole
         omit={['paytype', 'clickType', 'id', 'phone_type']}
         formProps={searchFormProps}
         fieldProps={{ start_time_day: picker, end_time_day: picker }}
-        extra={
-          <ExportButton url="/client/report/consume/consumeReportTotalExport" params={{ ...params, ...q, paytype: tab === 'pre' ? 0 : 1 }} fileName="消费报表.xlsx" />
-        }
+        extra={<ExportButton url="/client/report/consume/consumeReportTotalExport" params={{ ...params, ...q, paytype: tab === 'pre' ? 0 : 1 }} fileName="消费报表.xlsx" />}
       />
       <SchemaTable<ReportRow>
         {...tableProps}
@@ -76,18 +74,18 @@ export function ReportPage() {
   if (!user) return null;
   return (
     <>
-    <Card title={reportPreScreen.label} extra={<Typography.Text type="secondary">今日数据为实时统计</Typography.Text>}>
-      <Tabs
-        activeKey={tab}
-        onChange={(k) => navigate(reportTabScreens[k as ReportTab].path)}
-        items={reportTabs(packageMode).map((t) => ({ key: t.key, label: t.label }))}
-        destroyOnHidden
-      />
-      <ReportTable key={tab} tab={tab} agent={agent} packageMode={packageMode} />
-    </Card>
-    <Suspense fallback={<Skeleton active style={{ marginTop: 16 }} />}>
-      <DeliveryAnalytics style={{ marginTop: 16 }} />
-    </Suspense>
+      <Card title={reportPreScreen.label} extra={<Typography.Text type="secondary">今日数据为实时统计</Typography.Text>}>
+        <Tabs
+          activeKey={tab}
+          onChange={(k) => navigate(reportTabScreens[k as ReportTab].path)}
+          items={reportTabs(packageMode).map((t) => ({ key: t.key, label: t.label }))}
+          destroyOnHidden
+        />
+        <ReportTable key={tab} tab={tab} agent={agent} packageMode={packageMode} />
+      </Card>
+      <Suspense fallback={<Skeleton active style={{ marginTop: 16 }} />}>
+        <DeliveryAnalytics style={{ marginTop: 16 }} />
+      </Suspense>
     </>
   );
 }

@@ -26,12 +26,43 @@ const ReportPage = lazy(() => import('./ReportPage'));
 const reportData = [reportsPre, reportsSuf];
 
 /** 消费报表, one screen per tab (pre / post) */
-export const reportPreScreen: Screen = { name: 'statistics_report_pre', path: '/customer/deliverlayout/customer/report/pre', label: '消费报表', icon: 'report', page: ReportPage, menu: 'records', home: true, data: reportData };
-export const reportPostScreen: Screen = { name: 'statistics_report_post', path: '/customer/deliverlayout/customer/report/post', label: '消费报表', page: ReportPage, data: reportData };
+export const reportPreScreen: Screen = {
+  name: 'statistics_report_pre',
+  path: '/customer/deliverlayout/customer/report/pre',
+  label: '消费报表',
+  icon: 'report',
+  page: ReportPage,
+  menu: 'records',
+  home: true,
+  data: reportData,
+};
+export const reportPostScreen: Screen = {
+  name: 'statistics_report_post',
+  path: '/customer/deliverlayout/customer/report/post',
+  label: '消费报表',
+  page: ReportPage,
+  data: reportData,
+};
 /** the 消费报表 screen of each tab */
 export const reportTabScreens = { pre: reportPreScreen, post: reportPostScreen } as const;
-export const dailyReportScreen: Screen = { name: 'report_daily', path: '/customer/report/daily_post', label: '日报表', page: lazy(() => import('./DailyReportPage')), data: [reportsPreDay, reportsSufDay] };
-export const remainScreen: Screen = { name: 'remain', path: '/remain', label: '剩余条数', icon: 'finance', page: lazy(() => import('./RemainPage')), access: 'packageStock', home: true, link: '/remain?type=0', data: [remain] };
+export const dailyReportScreen: Screen = {
+  name: 'report_daily',
+  path: '/customer/report/daily_post',
+  label: '日报表',
+  page: lazy(() => import('./DailyReportPage')),
+  data: [reportsPreDay, reportsSufDay],
+};
+export const remainScreen: Screen = {
+  name: 'remain',
+  path: '/remain',
+  label: '剩余条数',
+  icon: 'finance',
+  page: lazy(() => import('./RemainPage')),
+  access: 'packageStock',
+  home: true,
+  link: '/remain?type=0',
+  data: [remain],
+};
 
 export const screens: Screen[] = [
   reportPreScreen,

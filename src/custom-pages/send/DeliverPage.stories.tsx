@@ -197,7 +197,9 @@ export const TemplateOfRefusedType: Story = {
       handlers: [
         // the account sends 通知 only; its approved sign is 优品生活
         http.post('/api/send/getsmstypes', () => HttpResponse.json({ code: 0, msg: 'ok', data: [{ value: 0, label: '通知', accountExtAttr: '' }] })),
-        http.post('/api/sign/list', () => HttpResponse.json({ code: 0, msg: 'ok', data: { list: [{ id: 1, clientid: 'b20001', sign: '优品生活', state: 1 }], totalCount: 1, currentPage: 1, pageRowCount: 100 } })),
+        http.post('/api/sign/list', () =>
+          HttpResponse.json({ code: 0, msg: 'ok', data: { list: [{ id: 1, clientid: 'b20001', sign: '优品生活', state: 1 }], totalCount: 1, currentPage: 1, pageRowCount: 100 } }),
+        ),
         ...consoleApi({ user: subAccount }),
         ...sendApi({ calls }),
       ],
@@ -210,7 +212,11 @@ export const TemplateOfRefusedType: Story = {
     // 3002 is a 验证码 template: its 选择 is disabled
     const refused = await within(dialog).findByTestId('template-type-refused', {}, T);
     await expect(refused).toBeDisabled();
-    await expect(within(dialog).getAllByRole('button', { name: /^选\s*择$/ }).filter((b) => !(b as HTMLButtonElement).disabled)).toHaveLength(1);
+    await expect(
+      within(dialog)
+        .getAllByRole('button', { name: /^选\s*择$/ })
+        .filter((b) => !(b as HTMLButtonElement).disabled),
+    ).toHaveLength(1);
     await userEvent.keyboard('{Escape}');
     // the sign is chosen from the approved ones (the only one is chosen at once)
     await waitFor(() => expect(c.getByTestId('sign-select')).toHaveTextContent('优品生活'), T);
@@ -348,7 +354,10 @@ export const TimedCreditAlert: Story = {
     await expect(ahead).toBeLessThanOrEqual(30);
     await userEvent.click(await body().findByRole('button', { name: /确认定时发送/ }, T));
     await expect(await body().findByText('可用额度不足，是否继续提交？', {}, T)).toBeInTheDocument();
-    await expect(calls.sendTim?.[0]).toMatchObject({ isCheckAvailableCredit: 1, jsmsAccessTimerSms: { clientid: 'b20001', mobilelist: '13800138000,13012345678', sign: '优品生活' } });
+    await expect(calls.sendTim?.[0]).toMatchObject({
+      isCheckAvailableCredit: 1,
+      jsmsAccessTimerSms: { clientid: 'b20001', mobilelist: '13800138000,13012345678', sign: '优品生活' },
+    });
     await userEvent.click(body().getByRole('button', { name: /确\s*定/ }));
     await waitFor(() => expect(calls.sendTim?.[1]).toMatchObject({ isCheckAvailableCredit: 0 }), T);
     await expect(await within(canvasElement).findByTestId('went', {}, T)).toHaveTextContent('/customer/deliverlayout/timingdeliver');

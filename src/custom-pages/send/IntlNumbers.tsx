@@ -160,7 +160,8 @@ export function IntlNumbers({ box, status }: { box: IntlNumbersState; status: Fi
         <Form.Item colon={false} label=" ">
           {box.mode === NumberInputMode.Manual && checked && (
             <Typography.Paragraph data-testid="intl-counts">
-              号码总数 {checked.parseMobilesInfo.submitTotal}，有效 {checked.internationalPhoneNum}，错误 {checked.parseMobilesInfo.errNum}，重复 {checked.parseMobilesInfo.repeatNum}
+              号码总数 {checked.parseMobilesInfo.submitTotal}，有效 {checked.internationalPhoneNum}，错误 {checked.parseMobilesInfo.errNum}，重复{' '}
+              {checked.parseMobilesInfo.repeatNum}
             </Typography.Paragraph>
           )}
           {box.mode === NumberInputMode.Manual && checked && checked.errorSet.length > 0 && (

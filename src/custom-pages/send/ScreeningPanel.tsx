@@ -67,7 +67,17 @@ export function ScreeningPanel({ source, onScreened }: ScreeningPanelProps) {
       </Space>
       <Space wrap>
         <span>发送省份：</span>
-        <Select<number[]> mode="multiple" allowClear placeholder="全部省份" style={{ minWidth: 320 }} options={provinceOptions} value={provinces} onChange={setProvinces} optionFilterProp="label" data-testid="screen-provinces" />
+        <Select<number[]>
+          mode="multiple"
+          allowClear
+          placeholder="全部省份"
+          style={{ minWidth: 320 }}
+          options={provinceOptions}
+          value={provinces}
+          onChange={setProvinces}
+          optionFilterProp="label"
+          data-testid="screen-provinces"
+        />
       </Space>
       <Space wrap>
         <span>屏蔽城市：</span>

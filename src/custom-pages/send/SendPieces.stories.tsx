@@ -41,7 +41,12 @@ const meta = {
     msw: {
       handlers: [
         http.post('/api/send/getclients', () => ok([{ clientid: 'b20001', name: '上海优品电商有限公司' }])),
-        http.post('/api/send/getsmstypes', () => ok([{ value: 0, label: '通知' }, { value: 5, label: '验证码' }])),
+        http.post('/api/send/getsmstypes', () =>
+          ok([
+            { value: 0, label: '通知' },
+            { value: 5, label: '验证码' },
+          ]),
+        ),
         ...consoleApi(),
       ],
     },
@@ -150,7 +155,13 @@ export const SignOptional: Story = {
 
 // ---- content counter ----
 
-const counter = (name: string, content: string, sign: string, expected: { counter: string; pieces?: string }, props: { layout?: 'row' | 'inline'; explain?: boolean } = {}): Story => ({
+const counter = (
+  name: string,
+  content: string,
+  sign: string,
+  expected: { counter: string; pieces?: string },
+  props: { layout?: 'row' | 'inline'; explain?: boolean } = {},
+): Story => ({
   name,
   render: () => (
     <Pieces>
@@ -166,8 +177,20 @@ const counter = (name: string, content: string, sign: string, expected: { counte
 });
 
 export const CounterEmpty = counter('字数：空白', '', '', { counter: '0 / 500', pieces: '预计每个号码计费 0 条' }, { explain: true });
-export const CounterChinese = counter('字数：中文，说明计费', '您的订单已发货，请注意查收。', '优品生活', { counter: '20 / 500', pieces: '预计每个号码计费 1 条（中文短信：70字一条，超过按67字一条）' }, { explain: true });
-export const CounterEnglish = counter('字数：英文长短信', 'x'.repeat(150), 'Shop', { counter: '156 / 500', pieces: '预计每个号码计费 2 条（英文短信：140字一条，超过按134字一条）' }, { explain: true });
+export const CounterChinese = counter(
+  '字数：中文，说明计费',
+  '您的订单已发货，请注意查收。',
+  '优品生活',
+  { counter: '20 / 500', pieces: '预计每个号码计费 1 条（中文短信：70字一条，超过按67字一条）' },
+  { explain: true },
+);
+export const CounterEnglish = counter(
+  '字数：英文长短信',
+  'x'.repeat(150),
+  'Shop',
+  { counter: '156 / 500', pieces: '预计每个号码计费 2 条（英文短信：140字一条，超过按134字一条）' },
+  { explain: true },
+);
 export const CounterPlain = counter('字数：国际短信（不说明）', '您的订单已发货。', '', { counter: '8 / 500', pieces: '预计每个号码计费 1 条' });
 export const CounterInline = counter('字数：变量短信一行', '尊敬的张三，您好。', '优品生活', { counter: '15 / 500，预计每个号码计费 1 条' }, { layout: 'inline' });
 
@@ -191,7 +214,14 @@ function SourceHarness({ initial, fileFirst }: { initial: NumberMode; fileFirst?
   const [mode, setMode] = useState<NumberMode>(initial);
   return (
     <Pieces>
-      <NumberSource value={mode} onChange={setMode} fileLabel={fileFirst ? '导入变量文件' : '导入文件'} fileFirst={fileFirst} typed={<div data-testid="typed">手动输入的号码</div>} file={<div data-testid="file">上传的文件</div>} />
+      <NumberSource
+        value={mode}
+        onChange={setMode}
+        fileLabel={fileFirst ? '导入变量文件' : '导入文件'}
+        fileFirst={fileFirst}
+        typed={<div data-testid="typed">手动输入的号码</div>}
+        file={<div data-testid="file">上传的文件</div>}
+      />
     </Pieces>
   );
 }
@@ -300,9 +330,24 @@ const dialog = (name: string, info: ChargeFigures, props: { numbers?: number; se
   },
 });
 
-export const ChargeByAmount = dialog('计费确认：按金额扣费', { smsNum: 1, chargeNum: 2, chargeMode: 0, amount: '0.09', balance: '1200.00' }, { numbers: 2 }, ['发送号码数2 个', '单条短信计费1 条', '计费总条数2 条', '扣费金额', '0.09', '账户余额', '确认发送'], ['剩余条数', '短信字数']);
-export const ChargeByPieces = dialog('计费确认：按条数（产品包）', { smsNum: 2, chargeNum: 4, submitTotal: 2, chargeMode: 1, remainPieces: 9000 }, {}, ['发送号码数2 个', '计费总条数4 条', '剩余条数9000 条'], ['扣费金额']);
-export const ChargeScheduled = dialog('计费确认：定时发送', { smsNum: 1, chargeNum: 1, submitTotal: 1, chargeMode: 0, amount: '0.05' }, { sendtime: '2026-11-23 10:30:00' }, ['定时发送时间2026-11-23 10:30:00', '确认定时发送']);
+export const ChargeByAmount = dialog(
+  '计费确认：按金额扣费',
+  { smsNum: 1, chargeNum: 2, chargeMode: 0, amount: '0.09', balance: '1200.00' },
+  { numbers: 2 },
+  ['发送号码数2 个', '单条短信计费1 条', '计费总条数2 条', '扣费金额', '0.09', '账户余额', '确认发送'],
+  ['剩余条数', '短信字数'],
+);
+export const ChargeByPieces = dialog(
+  '计费确认：按条数（产品包）',
+  { smsNum: 2, chargeNum: 4, submitTotal: 2, chargeMode: 1, remainPieces: 9000 },
+  {},
+  ['发送号码数2 个', '计费总条数4 条', '剩余条数9000 条'],
+  ['扣费金额'],
+);
+export const ChargeScheduled = dialog('计费确认：定时发送', { smsNum: 1, chargeNum: 1, submitTotal: 1, chargeMode: 0, amount: '0.05' }, { sendtime: '2026-11-23 10:30:00' }, [
+  '定时发送时间2026-11-23 10:30:00',
+  '确认定时发送',
+]);
 export const ChargeInternational = dialog(
   '计费确认：国际短信，国际余额与国家',
   { chars: 12, smsNum: 1, submitTotal: 3, chargeNum: 3, chargeMode: 1, amount: '0.42', remainAmount: '99.58', countries },

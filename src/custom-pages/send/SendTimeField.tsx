@@ -30,7 +30,12 @@ export function SendTimeField({ kind, sendType, sendtime, onType, onTime, status
     <>
       <Form.Item label="发送时间" {...status}>
         <Space wrap>
-          <Radio.Group value={sendType} onChange={(e) => onType(e.target.value)} options={enumOptions<number>('send-time-type').map((o) => ({ value: o.value, label: o.label }))} data-testid="send-type" />
+          <Radio.Group
+            value={sendType}
+            onChange={(e) => onType(e.target.value)}
+            options={enumOptions<number>('send-time-type').map((o) => ({ value: o.value, label: o.label }))}
+            data-testid="send-type"
+          />
           {scheduled && (
             <DatePicker
               showTime

@@ -33,15 +33,37 @@ export function TemplatePicker({ open, clientId, onClose, onPick, templateType =
         activeKey={tab}
         onChange={(k) => setTab(k as typeof tab)}
         items={[
-          { key: 'templates', label: '智能模板', children: <TemplateTable resource="templates" clientId={clientId} onPick={onPick} templateType={templateType} smstype={smstype} allowedTypes={allowedTypes} /> },
-          { key: 'generalTemplates', label: '通用模板', children: <TemplateTable resource="generalTemplates" onPick={onPick} templateType={templateType} smstype={smstype} allowedTypes={allowedTypes} /> },
+          {
+            key: 'templates',
+            label: '智能模板',
+            children: <TemplateTable resource="templates" clientId={clientId} onPick={onPick} templateType={templateType} smstype={smstype} allowedTypes={allowedTypes} />,
+          },
+          {
+            key: 'generalTemplates',
+            label: '通用模板',
+            children: <TemplateTable resource="generalTemplates" onPick={onPick} templateType={templateType} smstype={smstype} allowedTypes={allowedTypes} />,
+          },
         ]}
       />
     </Modal>
   );
 }
 
-function TemplateTable({ resource, clientId, onPick, templateType, smstype, allowedTypes }: { resource: 'templates' | 'generalTemplates'; clientId?: string; onPick: (t: SmsTemplate) => void; templateType: TemplateType; smstype?: SmsType; allowedTypes?: number[] }) {
+function TemplateTable({
+  resource,
+  clientId,
+  onPick,
+  templateType,
+  smstype,
+  allowedTypes,
+}: {
+  resource: 'templates' | 'generalTemplates';
+  clientId?: string;
+  onPick: (t: SmsTemplate) => void;
+  templateType: TemplateType;
+  smstype?: SmsType;
+  allowedTypes?: number[];
+}) {
   const own = resource === 'templates';
   const { tableProps } = useTable<SmsTemplate>({
     resource,

@@ -19,7 +19,18 @@ const countries = [
   { intercode: 'GB', countryCode: '44', countryName: '英国', num: 1, fee: '0.3000' },
   { intercode: 'JP', countryCode: '81', countryName: '日本', num: 1, fee: '0.5000' },
 ];
-const variableTemplate: SmsTemplate = { templateId: 4001, clientId: 'b20001', smsType: 10, templateType: 1, smstype: 0, sign: '优品生活', content: '尊敬的{name}，您预约的{service}将于{time}开始。', state: 1, userName: 'b20001', createTimeStr: '2026-11-01 10:00:00' };
+const variableTemplate: SmsTemplate = {
+  templateId: 4001,
+  clientId: 'b20001',
+  smsType: 10,
+  templateType: 1,
+  smstype: 0,
+  sign: '优品生活',
+  content: '尊敬的{name}，您预约的{service}将于{time}开始。',
+  state: 1,
+  userName: 'b20001',
+  createTimeStr: '2026-11-01 10:00:00',
+};
 
 /** the variable / international routes, recording their parameters in `calls` */
 const varIntlApi = () => {
@@ -42,12 +53,19 @@ const varIntlApi = () => {
       record('sendIntl', await paramsOf(request));
       return ok({ taskId: 'T1', smsNum: 1, chargeNum: 4, submitTotal: 4, amount: '0.92' }, '提交成功');
     }),
-    http.post('/api/send/provinceList', () => ok([{ provinceId: 11, provinceName: '北京' }, { provinceId: 44, provinceName: '广东' }])),
+    http.post('/api/send/provinceList', () =>
+      ok([
+        { provinceId: 11, provinceName: '北京' },
+        { provinceId: 44, provinceName: '广东' },
+      ]),
+    ),
     http.post('/api/send/cityList', () => ok([{ cityId: 440100, cityName: '广州', label: '广州' }])),
     http.post('/api/send/screenPhones', async ({ request }) => {
       const p = await paramsOf(request);
       record('screen', p);
-      return String(p.operators) === '2' ? fail(400, '已筛选号码数量不能为0，请重新筛选。') : ok({ submitTotal: 1, mobileNum: 1, unicomNum: 0, telecomNum: 0, phones: '13800138000' });
+      return String(p.operators) === '2'
+        ? fail(400, '已筛选号码数量不能为0，请重新筛选。')
+        : ok({ submitTotal: 1, mobileNum: 1, unicomNum: 0, telecomNum: 0, phones: '13800138000' });
     }),
     http.post('/api/send/chargeInfoVariable', async ({ request }) => {
       record('chargeVariable', await paramsOf(request));
@@ -114,7 +132,10 @@ export const IntlNotCertified: Story = {
 
 export const VariableNotCertified: Story = {
   name: '变量短信：未通过资质认证（不能发送）',
-  parameters: { app: { path: '/customer/deliverlayout/variablesms' }, msw: { handlers: [...varIntlApi(), ...consoleApi({ user: both, clientOauth: { oauth_status: 4 } }), ...sendApi({ calls })] } },
+  parameters: {
+    app: { path: '/customer/deliverlayout/variablesms' },
+    msw: { handlers: [...varIntlApi(), ...consoleApi({ user: both, clientOauth: { oauth_status: 4 } }), ...sendApi({ calls })] },
+  },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByTestId('send-not-certified', {}, T)).toBeInTheDocument();

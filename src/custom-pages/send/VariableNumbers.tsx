@@ -102,7 +102,9 @@ export function useVariableNumbers({ template, clientId, sign, noTemplate, clear
     fields: () => (fromFile ? { fileType: mode, importFilePath: sendFilePath, fileName: parsed?.fileName } : { fileType: mode, mobile: screened?.phones ?? text }),
     /** the file parsed and not empty, or valid typed numbers */
     problems: () =>
-      fromFile ? { file: !parsed ? VARIABLE_MESSAGES.noFile : (!sendFilePath || submitTotal === 0) && VARIABLE_MESSAGES.emptyFile } : { mobile: !manual.valid && VARIABLE_MESSAGES.noUpload },
+      fromFile
+        ? { file: !parsed ? VARIABLE_MESSAGES.noFile : (!sendFilePath || submitTotal === 0) && VARIABLE_MESSAGES.emptyFile }
+        : { mobile: !manual.valid && VARIABLE_MESSAGES.noUpload },
     /** a new template: the parsed file is no longer its */
     forget: () => {
       setParsed(null);
@@ -155,7 +157,8 @@ export function VariableNumbers({ box, fileStatus, mobileStatus, typedContent }:
                 </Button>
               </Space>
               <Typography.Text type="secondary">
-                仅支持 xlsx，单个文件不超过300M，文件名不超过50个字符；第一列为手机号码，其后每列一个变量（按模板中变量的顺序），每个变量小于20字节，最多30个变量，每行变量、模板与签名合计不超过500字，最多1000000行
+                仅支持
+                xlsx，单个文件不超过300M，文件名不超过50个字符；第一列为手机号码，其后每列一个变量（按模板中变量的顺序），每个变量小于20字节，最多30个变量，每行变量、模板与签名合计不超过500字，最多1000000行
               </Typography.Text>
               {!template && <Typography.Text type="warning">{FIELD_MESSAGES.templateRequired}</Typography.Text>}
               {box.uploading && <Typography.Text type="secondary">文件解析中，数据量较大请稍候…</Typography.Text>}
@@ -198,7 +201,11 @@ export function VariableNumbers({ box, fileStatus, mobileStatus, typedContent }:
       {((fromFile && parsed?.sendFilePath) || (!fromFile && manual.valid > 0)) && (
         <Form.Item label="号码筛选">
           <ScreeningPanel
-            source={fromFile ? { type: ScreeningType.File, importFilePath: parsed!.sendFilePath, variateNum: parsed!.variateNum } : { type: ScreeningType.Manual, phones: manual.unique.join(',') }}
+            source={
+              fromFile
+                ? { type: ScreeningType.File, importFilePath: parsed!.sendFilePath, variateNum: parsed!.variateNum }
+                : { type: ScreeningType.Manual, phones: manual.unique.join(',') }
+            }
             onScreened={box.setScreened}
           />
         </Form.Item>

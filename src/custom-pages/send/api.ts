@@ -93,8 +93,10 @@ const ans = <T>(p: Promise<ApiBody<T>>) => p as Promise<Answer<T>>;
 
 export const checkInternational = (mobiles: string) => ans(postForm<IntlCheck>('/send/checkMobileInternational', { mobiles }));
 
-export const parseVariableFile = (p: { clientId?: string; importFilePath: string; templateId: number; sign: string; fileName: string }) => ans(postForm<VariableParse>('/send/parsefileVariate', p, quiet));
-export const parseInternationalFile = (p: { importFilePath: string; fileName: string }) => ans(postForm<IntlCheck & { importFilePath: string; fileName: string }>('/send/parsefileInternational', p, quiet));
+export const parseVariableFile = (p: { clientId?: string; importFilePath: string; templateId: number; sign: string; fileName: string }) =>
+  ans(postForm<VariableParse>('/send/parsefileVariate', p, quiet));
+export const parseInternationalFile = (p: { importFilePath: string; fileName: string }) =>
+  ans(postForm<IntlCheck & { importFilePath: string; fileName: string }>('/send/parsefileInternational', p, quiet));
 export const screenPhones = (p: { type: 1 | 2; operators: number[]; provinces: number[]; removeCitys: number[]; importFilePath?: string; phones?: string; variateNum?: number }) =>
   ans(postForm<Screened>('/send/screenPhones', p, quiet));
 export const provinceList = () => ans(postForm<{ provinceId: number; provinceName: string }[]>('/send/provinceList', {}));
@@ -128,8 +130,10 @@ export const chargeVariable = (p: VariablePayload) => ans(postForm<VarIntlCharge
 export const sendInternational = (p: IntlPayload) => ans(postForm<SendAnswer>('/send/sendingInternational', clean(p)));
 export const sendVariable = (p: VariablePayload) => ans(postForm<SendAnswer>('/send/sendingVariable', clean(p)));
 /** POST /send/send_time_sms (JSON); code 403 (credit) is not toasted: the page asks first. */
-export const sendTimedPage = (kind: typeof SendKind.Variable | typeof SendKind.International, p: (IntlPayload | VariablePayload) & { sendtime: string; isCheckAvailableCredit?: 0 | 1 }) =>
-  ans(postJson<SendAnswer>('/send/send_time_sms', { sendKind: kind, ...clean(p), mobilelist: p.mobile, mobile: undefined }, quiet));
+export const sendTimedPage = (
+  kind: typeof SendKind.Variable | typeof SendKind.International,
+  p: (IntlPayload | VariablePayload) & { sendtime: string; isCheckAvailableCredit?: 0 | 1 },
+) => ans(postJson<SendAnswer>('/send/send_time_sms', { sendKind: kind, ...clean(p), mobilelist: p.mobile, mobile: undefined }, quiet));
 
 export const VARIABLE_TEMPLATE_URL = '/api/send/downloadtemplateVariate';
 export const variableErrorUrl = (filePath: string) => `/api/send/downloadtemplateVariateError?filePath=${encodeURIComponent(filePath)}`;

@@ -6,9 +6,32 @@ import type { Screen, ScreenAlias } from '@/layout/declarations';
 import { DeliverPage, InternationalPage, VariablePage } from './index';
 
 /** 普通短信发送 (edit a timed task with ?id=) */
-export const deliverScreen: Screen = { name: 'sms_deliver', path: '/customer/deliverlayout/deliver', label: '普通短信发送', page: DeliverPage, access: 'domesticSending', menu: 'send', home: true };
-export const variableScreen: Screen = { name: 'sms_variablesms', path: '/customer/deliverlayout/variablesms', label: '变量短信发送', page: VariablePage, access: 'domesticSending', menu: 'send' };
-export const internationalScreen: Screen = { name: 'sms_internaldeliver', path: '/customer/deliverlayout/internaldeliver', label: '国际短信发送', page: InternationalPage, access: 'internationalSending', menu: 'send', home: true };
+export const deliverScreen: Screen = {
+  name: 'sms_deliver',
+  path: '/customer/deliverlayout/deliver',
+  label: '普通短信发送',
+  page: DeliverPage,
+  access: 'domesticSending',
+  menu: 'send',
+  home: true,
+};
+export const variableScreen: Screen = {
+  name: 'sms_variablesms',
+  path: '/customer/deliverlayout/variablesms',
+  label: '变量短信发送',
+  page: VariablePage,
+  access: 'domesticSending',
+  menu: 'send',
+};
+export const internationalScreen: Screen = {
+  name: 'sms_internaldeliver',
+  path: '/customer/deliverlayout/internaldeliver',
+  label: '国际短信发送',
+  page: InternationalPage,
+  access: 'internationalSending',
+  menu: 'send',
+  home: true,
+};
 
 export const screens: Screen[] = [deliverScreen, variableScreen, internationalScreen];
 

@@ -80,10 +80,13 @@ export function useSendForm<V extends SendTimeValues, K extends string>(opts: Se
     setErrors((e) => (e[k as unknown as K] ? { ...e, [k]: undefined } : e));
   }, []);
   /** several fields (or a function of the current values); the errors of `clearing` go */
-  const patch = useCallback((p: Partial<V> | ((x: V) => Partial<V>), ...clearing: K[]) => {
-    setValues((x) => ({ ...x, ...(typeof p === 'function' ? p(x) : p) }));
-    if (clearing.length) clear(...clearing);
-  }, [clear]);
+  const patch = useCallback(
+    (p: Partial<V> | ((x: V) => Partial<V>), ...clearing: K[]) => {
+      setValues((x) => ({ ...x, ...(typeof p === 'function' ? p(x) : p) }));
+      if (clearing.length) clear(...clearing);
+    },
+    [clear],
+  );
   /** back to the blank page, keeping `keep` */
   const reset = useCallback((...keep: (keyof V)[]) => setValues((x) => ({ ...initial(), ...Object.fromEntries(keep.map((k) => [k, x[k]])) })), [initial]);
 

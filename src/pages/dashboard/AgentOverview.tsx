@@ -44,7 +44,13 @@ export function AgentOverviewView({ data: raw, loading, error }: { data?: Partia
               size="small"
               dataSource={data?.topConsumers ?? []}
               renderItem={(r, i) => (
-                <List.Item extra={<Typography.Text strong style={{ whiteSpace: 'nowrap' }}>{fmt(r.chargeNum)} 条</Typography.Text>}>
+                <List.Item
+                  extra={
+                    <Typography.Text strong style={{ whiteSpace: 'nowrap' }}>
+                      {fmt(r.chargeNum)} 条
+                    </Typography.Text>
+                  }
+                >
                   <Space size={8} style={{ minWidth: 0 }}>
                     <Tag color={i < 3 ? 'blue' : 'default'} style={{ marginInlineEnd: 0 }}>
                       {i + 1}

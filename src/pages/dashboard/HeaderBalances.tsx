@@ -44,7 +44,11 @@ export function HeaderBalances({ user }: { user: CurrentUser }) {
             return (
               <Col key={key} xs={12} sm={8} lg={4} data-testid={`remain-${key}`}>
                 <Link to={`/remain?type=${productType}`}>
-                  <Statistic title={`${enumLabel('product-type', productType)}剩余（${unit}）`} value={d?.data?.[key] ?? 0} precision={productType === ProductType.International ? 2 : undefined} />
+                  <Statistic
+                    title={`${enumLabel('product-type', productType)}剩余（${unit}）`}
+                    value={d?.data?.[key] ?? 0}
+                    precision={productType === ProductType.International ? 2 : undefined}
+                  />
                 </Link>
                 {due > 0 && (
                   <Typography.Text type="warning" style={{ fontSize: 12 }}>

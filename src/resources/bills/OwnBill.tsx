@@ -49,9 +49,7 @@ function BillTab() {
         filter={ownBill.filter}
         formProps={searchFormProps}
         agent
-        extra={
-          <ExportButton url="/finance/bill/self/export" params={params} fileName="自有账单.xlsx" />
-        }
+        extra={<ExportButton url="/finance/bill/self/export" params={params} fileName="自有账单.xlsx" />}
       />
       <SchemaTable<OwnBillRow>
         {...tableProps}

@@ -10,6 +10,15 @@ export const ownBill = { name: 'ownBill', list: { url: '/finance/bill/self', met
 /** 额度记录 (GET /finance/creditHistories/list) */
 export const creditHistories = { name: 'creditHistories', list: { url: '/finance/creditHistories/list', method: 'get' }, entity: 'entities/credit-history' } satisfies DataResource;
 
-export const ownBillScreen: Screen = { name: 'finance_own', path: '/finance/own', label: '自有账单', page: lazy(() => import('./OwnBill')), access: 'agent', menu: 'finance', home: true, data: [ownBill, creditHistories] };
+export const ownBillScreen: Screen = {
+  name: 'finance_own',
+  path: '/finance/own',
+  label: '自有账单',
+  page: lazy(() => import('./OwnBill')),
+  access: 'agent',
+  menu: 'finance',
+  home: true,
+  data: [ownBill, creditHistories],
+};
 
 export const screens: Screen[] = [ownBillScreen];

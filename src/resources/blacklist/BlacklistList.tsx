@@ -31,7 +31,6 @@ export function BlacklistList() {
   const { mutate: remove } = useDelete();
   const { tableProps, searchFormProps, params } = useSchemaList<BlacklistEntry>(blacklist);
 
-
   const columns: (string | SchemaColumn<BlacklistEntry>)[] = [
     { field: 'rownum', width: 70 },
     ...(agent ? ['clientid', { field: 'clientName', ellipsis: true } as SchemaColumn<BlacklistEntry>] : []),

@@ -9,10 +9,40 @@ export const clients = [
 ];
 
 export const blacklistRows: BlacklistEntry[] = [
-  { rownum: 1, id: 31, clientid: 'b20002', clientName: '苏州好易购电子商务有限公司', phone: '13912345678', source: 1, remark: '', createdBy: '', createDate: '2026-11-27 18:42:10' },
-  { rownum: 2, id: 30, clientid: 'b20002', clientName: '苏州好易购电子商务有限公司', phone: '13800138000', source: 2, remark: '客户电话投诉，要求不再发送', createdBy: 'a10001', createDate: '2026-11-25 09:15:33' },
+  {
+    rownum: 1,
+    id: 31,
+    clientid: 'b20002',
+    clientName: '苏州好易购电子商务有限公司',
+    phone: '13912345678',
+    source: 1,
+    remark: '',
+    createdBy: '',
+    createDate: '2026-11-27 18:42:10',
+  },
+  {
+    rownum: 2,
+    id: 30,
+    clientid: 'b20002',
+    clientName: '苏州好易购电子商务有限公司',
+    phone: '13800138000',
+    source: 2,
+    remark: '客户电话投诉，要求不再发送',
+    createdBy: 'a10001',
+    createDate: '2026-11-25 09:15:33',
+  },
   { rownum: 3, id: 28, clientid: 'b20001', clientName: '上海优品电商有限公司', phone: '18600186000', source: 1, remark: '', createdBy: '', createDate: '2026-11-20 21:03:51' },
-  { rownum: 4, id: 27, clientid: 'a10001', clientName: '上海云讯科技有限公司', phone: '17712345678', source: 2, remark: '员工号码', createdBy: 'a10001', createDate: '2026-11-02 10:00:00' },
+  {
+    rownum: 4,
+    id: 27,
+    clientid: 'a10001',
+    clientName: '上海云讯科技有限公司',
+    phone: '17712345678',
+    source: 2,
+    remark: '员工号码',
+    createdBy: 'a10001',
+    createDate: '2026-11-02 10:00:00',
+  },
 ];
 
 export const page = (list: BlacklistEntry[], currentPage = 1, pageRowCount = 15) => ({
@@ -50,7 +80,20 @@ export function blacklistApi(opts: BlacklistApiOptions = {}): HttpHandler[] {
     http.post('/api/blacklist/add', async ({ request }) => {
       const f = await log('add', request);
       const phones = f.phones.split(/[^0-9]+/).filter((p) => /^1\d{10}$/.test(p));
-      rows = [...phones.map((phone, i) => ({ rownum: 0, id: 100 + i, clientid: f.clientid ?? 'a10001', clientName: '', phone, source: BlacklistSource.Manual, remark: f.remark ?? '', createdBy: 'a10001', createDate: '2026-11-28 10:00:00' })), ...rows];
+      rows = [
+        ...phones.map((phone, i) => ({
+          rownum: 0,
+          id: 100 + i,
+          clientid: f.clientid ?? 'a10001',
+          clientName: '',
+          phone,
+          source: BlacklistSource.Manual,
+          remark: f.remark ?? '',
+          createdBy: 'a10001',
+          createDate: '2026-11-28 10:00:00',
+        })),
+        ...rows,
+      ];
       return ok({ added: phones.length, existing: 0, invalid: 0 }, `已加入黑名单：新增 ${phones.length} 个，已存在 0 个，无效 0 个`);
     }),
     http.post('/api/blacklist/delete', async ({ request }) => {

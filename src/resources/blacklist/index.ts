@@ -16,6 +16,14 @@ export const blacklist = {
   filter: 'filters/blacklist',
 } satisfies DataResource;
 
-export const blacklistScreen: Screen = { name: 'sms_blacklist', path: '/sms/blacklist', label: '黑名单', access: 'domesticSending', page: lazy(() => import('./BlacklistList')), menu: 'send', data: [blacklist] };
+export const blacklistScreen: Screen = {
+  name: 'sms_blacklist',
+  path: '/sms/blacklist',
+  label: '黑名单',
+  access: 'domesticSending',
+  page: lazy(() => import('./BlacklistList')),
+  menu: 'send',
+  data: [blacklist],
+};
 
 export const screens: Screen[] = [blacklistScreen];

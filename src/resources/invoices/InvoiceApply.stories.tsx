@@ -133,7 +133,14 @@ export const ServerRefusal: Story = {
     msw: {
       handlers: [
         ...consoleApi(),
-        ...invoiceApi({ calls, check: { code: 400, msg: '发票金额不能大于可开票金额（可开票金额 10.00 元）', data: { errors: [{ field: 'invoiceAmount', message: '发票金额不能大于可开票金额（可开票金额 10.00 元）' }] } } }),
+        ...invoiceApi({
+          calls,
+          check: {
+            code: 400,
+            msg: '发票金额不能大于可开票金额（可开票金额 10.00 元）',
+            data: { errors: [{ field: 'invoiceAmount', message: '发票金额不能大于可开票金额（可开票金额 10.00 元）' }] },
+          },
+        }),
       ],
     },
   },

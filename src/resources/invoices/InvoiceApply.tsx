@@ -31,7 +31,24 @@ const widgets = { region: lazyWidget(() => import('./RegionCascader')) };
 
 const VAT_ONLY = ['companyRegAddr', 'telphone', 'bank', 'bankAccount', 'toName', 'toAddr', 'toAddrDetail'] as const;
 const INFO_FIELDS = ['invoiceBody', 'invoiceHead', 'creditCode', 'email', 'toPhone', ...VAT_ONLY] as const;
-const CONFIRM_FIELDS = ['invoiceType', 'invoiceProject', 'invoiceAmount', 'invoiceBody', 'invoiceHead', 'creditCode', 'companyRegAddr', 'telphone', 'bank', 'bankAccount', 'email', 'toName', 'toPhone', 'toAddr', 'toAddrDetail', 'remark'];
+const CONFIRM_FIELDS = [
+  'invoiceType',
+  'invoiceProject',
+  'invoiceAmount',
+  'invoiceBody',
+  'invoiceHead',
+  'creditCode',
+  'companyRegAddr',
+  'telphone',
+  'bank',
+  'bankAccount',
+  'email',
+  'toName',
+  'toPhone',
+  'toAddr',
+  'toAddrDetail',
+  'remark',
+];
 
 type Values = Record<string, unknown>;
 const empty = (v: unknown) => v === undefined || v === null || v === '';

@@ -28,9 +28,7 @@ export function ExpressInfo({ invoice }: { invoice: Invoice }) {
   return (
     <Space direction="vertical" size={4} data-testid="express-info">
       <span>快递公司：{invoice.expressCompanyStr || '-'}</span>
-      <span>
-        快递单号：{invoice.expressOrder ? <Typography.Text copyable>{invoice.expressOrder}</Typography.Text> : '-'}
-      </span>
+      <span>快递单号：{invoice.expressOrder ? <Typography.Text copyable>{invoice.expressOrder}</Typography.Text> : '-'}</span>
     </Space>
   );
 }

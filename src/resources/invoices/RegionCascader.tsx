@@ -37,7 +37,7 @@ export function RegionCascaderWidget({ id, value, onChange, onBlur, disabled, re
       placeholder={placeholder || '请选择省/市/区'}
       disabled={disabled || readonly}
       showSearch={{ filter: (input, nodes) => nodes.some((n) => String(n.label).includes(input.trim())) }}
-      onChange={(v) => onChange(Array.isArray(v) && v.length ? (v).join('/') : undefined)}
+      onChange={(v) => onChange(Array.isArray(v) && v.length ? v.join('/') : undefined)}
       onBlur={() => onBlur(id, value)}
       style={{ width: '100%' }}
     />

@@ -14,8 +14,21 @@ export const invoices = {
   filter: 'filters/invoice',
 } satisfies DataResource;
 
-export const invoiceApplyScreen: Screen = { name: 'finance_invoice_add', path: '/finance/invoice/add', label: '发票申请', page: lazy(() => import('./InvoiceApply')), menu: 'finance' };
-export const invoiceListScreen: Screen = { name: 'finance_invoice_list', path: '/finance/invoice/add/list', label: '发票记录', page: lazy(() => import('./InvoiceList')), menu: 'finance', data: [invoices] };
+export const invoiceApplyScreen: Screen = {
+  name: 'finance_invoice_add',
+  path: '/finance/invoice/add',
+  label: '发票申请',
+  page: lazy(() => import('./InvoiceApply')),
+  menu: 'finance',
+};
+export const invoiceListScreen: Screen = {
+  name: 'finance_invoice_list',
+  path: '/finance/invoice/add/list',
+  label: '发票记录',
+  page: lazy(() => import('./InvoiceList')),
+  menu: 'finance',
+  data: [invoices],
+};
 
 export const screens: Screen[] = [invoiceApplyScreen, invoiceListScreen];
 

@@ -12,7 +12,16 @@ export const cityTree: CityNode[] = [
   {
     value: '上海市',
     label: '上海市',
-    children: [{ value: '市辖区', label: '市辖区', children: [{ value: '浦东新区', label: '浦东新区' }, { value: '徐汇区', label: '徐汇区' }] }],
+    children: [
+      {
+        value: '市辖区',
+        label: '市辖区',
+        children: [
+          { value: '浦东新区', label: '浦东新区' },
+          { value: '徐汇区', label: '徐汇区' },
+        ],
+      },
+    ],
   },
   { value: '浙江省', label: '浙江省', children: [{ value: '杭州市', label: '杭州市', children: [{ value: '西湖区', label: '西湖区' }] }] },
 ];
@@ -115,7 +124,9 @@ export function invoiceApi(opts: InvoiceApiOptions = {}): HttpHandler[] {
       if (opts.listNever) await delay('infinite');
       const page = Number(p.page ?? 1);
       const size = Number(p.rows ?? 15);
-      const list = rows.filter((r) => (p.status === undefined || p.status === '' || String(r.status) === String(p.status)) && (!p.invoiceType || String(r.invoiceType) === String(p.invoiceType)));
+      const list = rows.filter(
+        (r) => (p.status === undefined || p.status === '' || String(r.status) === String(p.status)) && (!p.invoiceType || String(r.invoiceType) === String(p.invoiceType)),
+      );
       return ok({ data: list.slice((page - 1) * size, page * size), totalRecord: list.length, page, rows: size, totalPage: Math.max(1, Math.ceil(list.length / size)) });
     }),
     http.post('/api/invoice/invoiceDetailed', async ({ request }) => {

@@ -8,7 +8,6 @@ import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { noticePlainText } from './noticeHtml';
 import { noticeListScreen, notices, noticeViewPath } from '.';
 
-
 export default function NoticeList() {
   const navigate = useNavigate();
   const { tableProps, searchFormProps } = useSchemaList<Notice>(notices);

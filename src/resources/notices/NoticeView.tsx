@@ -22,7 +22,12 @@ export default function NoticeView() {
       返回
     </Button>
   );
-  if (id && query.isLoading) return <Card><Skeleton active /></Card>;
+  if (id && query.isLoading)
+    return (
+      <Card>
+        <Skeleton active />
+      </Card>
+    );
   if (!id || query.isError || !result) {
     const notFound = !id || query.error?.statusCode === 404;
     return (
@@ -40,7 +45,12 @@ export default function NoticeView() {
         发布时间：{result.releaseTimeToStr ?? result.releaseTime}
       </Typography.Paragraph>
       <Divider />
-      <div className="notice-body" data-testid="notice-body" style={{ lineHeight: 1.8, overflowX: 'auto' }} dangerouslySetInnerHTML={{ __html: safeNoticeHtml(result.noticeContent) }} />
+      <div
+        className="notice-body"
+        data-testid="notice-body"
+        style={{ lineHeight: 1.8, overflowX: 'auto' }}
+        dangerouslySetInnerHTML={{ __html: safeNoticeHtml(result.noticeContent) }}
+      />
     </Card>
   );
 }

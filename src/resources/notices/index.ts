@@ -15,7 +15,16 @@ export const notices = {
   filter: 'filters/notice',
 } satisfies DataResource;
 
-export const noticeListScreen: Screen = { name: 'notice', path: '/notice/notice', label: '公告', icon: 'notice', page: lazy(() => import('./NoticeList')), menu: true, home: true, data: [notices] };
+export const noticeListScreen: Screen = {
+  name: 'notice',
+  path: '/notice/notice',
+  label: '公告',
+  icon: 'notice',
+  page: lazy(() => import('./NoticeList')),
+  menu: true,
+  home: true,
+  data: [notices],
+};
 export const noticeViewScreen: Screen = { name: 'notice_view', path: '/notice/view', label: '公告详情', icon: 'notice', page: lazy(() => import('./NoticeView')), data: [notices] };
 
 /** A notice's page. */

@@ -32,7 +32,7 @@ export function PayOrderList() {
   const { message, modal } = App.useApp();
   const [paying, setPaying] = useState<PayOrder | null>(null);
   const { tableProps, searchFormProps, tableQuery } = useSchemaList<PayOrder>(payOrders, { validate, queryOptions: { enabled: !!user } });
-  const rows = (tableProps.dataSource ?? []);
+  const rows = tableProps.dataSource ?? [];
   // the countdowns count from the time the rows arrived
   const dataUpdatedAt = tableQuery.dataUpdatedAt;
   const counting = rows.some((r) => isOpenOrder(r) && Number(r.countDownStr) > 0);

@@ -14,6 +14,14 @@ export const payOrders = {
   filter: 'filters/pay-order',
 } satisfies DataResource;
 
-export const payOrderScreen: Screen = { name: 'finance_payorder', path: '/finance/payorder', label: '支付订单', page: lazy(() => import('./PayOrderList')), access: 'onlineRecharge', menu: 'finance', data: [payOrders] };
+export const payOrderScreen: Screen = {
+  name: 'finance_payorder',
+  path: '/finance/payorder',
+  label: '支付订单',
+  page: lazy(() => import('./PayOrderList')),
+  access: 'onlineRecharge',
+  menu: 'finance',
+  data: [payOrders],
+};
 
 export const screens: Screen[] = [payOrderScreen];

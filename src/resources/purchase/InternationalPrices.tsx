@@ -27,11 +27,24 @@ export function InternationalPrices() {
   const shown = useMemo(() => {
     const q = search.trim().toLowerCase();
     if (!rows || !q) return rows ?? [];
-    return rows.filter((r) => [r.intername, r.areaname, r.prefix, r.intercode, r.countryCode, r.countryName].some((v) => String(v ?? '').toLowerCase().includes(q)));
+    return rows.filter((r) =>
+      [r.intername, r.areaname, r.prefix, r.intercode, r.countryCode, r.countryName].some((v) =>
+        String(v ?? '')
+          .toLowerCase()
+          .includes(q),
+      ),
+    );
   }, [rows, search]);
   return (
     <Card title={internationalPricesTab.label}>
-      <Input.Search allowClear placeholder="国家/地区、国际代码" style={{ width: 320, marginBottom: 16 }} onSearch={setSearch} onChange={(e) => !e.target.value && setSearch('')} aria-label="搜索国家/地区" />
+      <Input.Search
+        allowClear
+        placeholder="国家/地区、国际代码"
+        style={{ width: 320, marginBottom: 16 }}
+        onSearch={setSearch}
+        onChange={(e) => !e.target.value && setSearch('')}
+        aria-label="搜索国家/地区"
+      />
       <Table<InternationalPrice>
         rowKey={(r) => `${r.intercode ?? ''}-${r.prefix ?? ''}-${r.intername}`}
         size="middle"

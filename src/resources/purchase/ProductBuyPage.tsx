@@ -44,9 +44,7 @@ export function ProductBuyPage() {
   useEffect(() => {
     const pid = Number(id);
     const valid = Number.isInteger(pid) && pid >= 1 && pid <= 2_147_483_647;
-    (valid ? purchaseApi.product(pid) : Promise.resolve(undefined))
-      .then((p) => setProduct(p ?? null))
-      .catch(() => setProduct(null));
+    (valid ? purchaseApi.product(pid) : Promise.resolve(undefined)).then((p) => setProduct(p ?? null)).catch(() => setProduct(null));
     load();
   }, [id, load]);
 

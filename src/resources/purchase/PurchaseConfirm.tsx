@@ -38,7 +38,18 @@ export function PurchaseConfirm({ open, lines, rebateUseable, balance, submittin
   const listTotal = priced.reduce((s, l) => s + l.listCents, 0n);
   const offered = rebateApplies(t.total, rebateUseable);
   return (
-    <Modal open={open} title="确认订单" okText="确认购买" cancelText="取消" onOk={onOk} onCancel={onCancel} confirmLoading={submitting} width={820} destroyOnHidden data-testid="purchase-confirm">
+    <Modal
+      open={open}
+      title="确认订单"
+      okText="确认购买"
+      cancelText="取消"
+      onOk={onOk}
+      onCancel={onCancel}
+      confirmLoading={submitting}
+      width={820}
+      destroyOnHidden
+      data-testid="purchase-confirm"
+    >
       <Table
         rowKey={(r) => r.productId}
         size="small"
@@ -47,7 +58,12 @@ export function PurchaseConfirm({ open, lines, rebateUseable, balance, submittin
         scroll={{ x: 'max-content' }}
         columns={[
           { title: '产品名称', dataIndex: ['product', 'product_name'] },
-          { title: '单价（元）', dataIndex: ['product', 'unitPriceStr'], align: 'right', render: (v: string, r) => <span data-testid={`confirm-list-price-${r.productId}`}>{v ?? r.product.unit_price}</span> },
+          {
+            title: '单价（元）',
+            dataIndex: ['product', 'unitPriceStr'],
+            align: 'right',
+            render: (v: string, r) => <span data-testid={`confirm-list-price-${r.productId}`}>{v ?? r.product.unit_price}</span>,
+          },
           { title: '折扣', dataIndex: ['product', 'discount'], align: 'right', render: (v?: string) => (v && Number(v) < 100 ? `${v}%` : '无') },
           { title: '折后单价（元）', dataIndex: ['product', 'discountPriceStr'], align: 'right' },
           { title: '购买数量', dataIndex: 'num', align: 'right', render: (n: number) => <span style={{ whiteSpace: 'nowrap' }}>{grouped(n)}</span> },

@@ -26,7 +26,8 @@ export function PurchaseDone({ result, onClose }: { result: PurchaseResult; onCl
               ，返点抵扣 <Money value={result.rebate} />
             </>
           )}
-          ，余额支付 <Money value={result.paid} />，当前余额 <Money value={result.balance} />。
+          ，余额支付 <Money value={result.paid} />
+          ，当前余额 <Money value={result.balance} />。
         </span>
       }
       description={

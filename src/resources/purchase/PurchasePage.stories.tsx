@@ -107,7 +107,12 @@ export const Confirm: Story = {
     await expect(within(dialog).getByTestId('order-paid')).toHaveTextContent('402.25');
     await userEvent.click(within(dialog).getByRole('button', { name: /确认购买/ }));
     await expect(await body().findByText('购买成功', {}, T)).toBeInTheDocument();
-    await expect(calls.jsmsAdd?.[0]).toMatchObject({ list: [{ productId: 1, purchaseNum: 10000 }, { productId: 2, purchaseNum: 500 }] });
+    await expect(calls.jsmsAdd?.[0]).toMatchObject({
+      list: [
+        { productId: 1, purchaseNum: 10000 },
+        { productId: 2, purchaseNum: 500 },
+      ],
+    });
     await expect(String(calls.jsmsAdd?.[0].requestId)).toMatch(/^buy-/);
   },
 };

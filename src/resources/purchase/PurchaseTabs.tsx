@@ -12,7 +12,12 @@ export function PurchaseTabs() {
   const active = pathname.replace(/\/+$/, '').endsWith('/international') ? internationalPricesTab.name : purchaseTab.name;
   return (
     <>
-      <Tabs activeKey={active} onChange={(key) => navigate(PURCHASE_TABS.find((t) => t.key === key)!.path)} items={PURCHASE_TABS.map((t) => ({ key: t.key, label: t.label }))} style={{ marginBottom: 0 }} />
+      <Tabs
+        activeKey={active}
+        onChange={(key) => navigate(PURCHASE_TABS.find((t) => t.key === key)!.path)}
+        items={PURCHASE_TABS.map((t) => ({ key: t.key, label: t.label }))}
+        style={{ marginBottom: 0 }}
+      />
       <Outlet />
     </>
   );

@@ -7,11 +7,22 @@ import { lazy } from 'react';
 import type { DataResource, Screen } from '@/layout/declarations';
 
 /** 购买短信 (POST /sms/products) */
-export const products = { name: 'products', list: { url: '/sms/products', method: 'form' }, idField: 'product_id', entity: 'entities/product', filter: 'filters/product' } satisfies DataResource;
+export const products = {
+  name: 'products',
+  list: { url: '/sms/products', method: 'form' },
+  idField: 'product_id',
+  entity: 'entities/product',
+  filter: 'filters/product',
+} satisfies DataResource;
 /** 短信账单 (POST /finance/bill/sms) */
 export const smsBills = { name: 'smsBills', list: { url: '/finance/bill/sms', method: 'form' }, entity: 'entities/sms-bill', filter: 'filters/sms-bill' } satisfies DataResource;
 /** 返点账单 (GET /finance/bill/rebate) */
-export const rebateBills = { name: 'rebateBills', list: { url: '/finance/bill/rebate', method: 'get' }, entity: 'entities/rebate-bill', filter: 'filters/rebate-bill' } satisfies DataResource;
+export const rebateBills = {
+  name: 'rebateBills',
+  list: { url: '/finance/bill/rebate', method: 'get' },
+  entity: 'entities/rebate-bill',
+  filter: 'filters/rebate-bill',
+} satisfies DataResource;
 /** 消费记录：套餐模式 (POST /finance/bill/purchaseHistory)、直充模式 (POST /finance/bill/direct/purchaseHistory) */
 export const purchaseRecords = {
   name: 'purchaseRecords',
@@ -28,7 +39,12 @@ export const directPurchaseRecords = {
 } satisfies DataResource;
 
 export const purchaseTab: Screen = { name: 'service_purchase', path: 'purchase', label: '购买短信', page: lazy(() => import('./PurchasePage')), data: [products] };
-export const internationalPricesTab: Screen = { name: 'service_international', path: 'purchase/international', label: '国际短信价格', page: lazy(() => import('./InternationalPrices')) };
+export const internationalPricesTab: Screen = {
+  name: 'service_international',
+  path: 'purchase/international',
+  label: '国际短信价格',
+  page: lazy(() => import('./InternationalPrices')),
+};
 
 export const purchaseTabs: Screen = {
   name: 'service_purchaselayout',
@@ -42,16 +58,46 @@ export const purchaseTabs: Screen = {
   index: 'purchase',
   children: [purchaseTab, internationalPricesTab],
 };
-export const productBuyScreen: Screen = { name: 'sms_purchase', path: '/sms/purchase/:id', label: '产品购买', page: lazy(() => import('./ProductBuyPage')), access: 'packageStock' };
+export const productBuyScreen: Screen = {
+  name: 'sms_purchase',
+  path: '/sms/purchase/:id',
+  label: '产品购买',
+  page: lazy(() => import('./ProductBuyPage')),
+  access: 'packageStock',
+};
 /** A product's buy page. */
 export const productBuyPath = (productId: string | number) => productBuyScreen.path.replace(':id', String(productId));
 /**
  * 剩余条数 in the 购买 menu: the one pools page is /remain (src/custom-pages/reports, the home
  * page's figures open it too); /sms/pools, its older path, opens it.
  */
-export const poolScreen: Screen = { name: 'purchase_pools', path: '/sms/pools', label: '剩余条数', page: lazy(() => import('./PoolsMoved')), access: 'packageStock', menu: 'purchase', link: '/remain' };
-export const smsBillScreen: Screen = { name: 'finance_bill', path: '/finance/bill', label: '短信账单', page: lazy(() => import('./SmsBillList')), access: 'packageMode', menu: 'finance', data: [smsBills] };
-export const rebateBillScreen: Screen = { name: 'finance_rebate', path: '/finance/rebate', label: '返点账单', page: lazy(() => import('./RebateBillList')), access: 'packageMode', menu: 'finance', data: [rebateBills] };
+export const poolScreen: Screen = {
+  name: 'purchase_pools',
+  path: '/sms/pools',
+  label: '剩余条数',
+  page: lazy(() => import('./PoolsMoved')),
+  access: 'packageStock',
+  menu: 'purchase',
+  link: '/remain',
+};
+export const smsBillScreen: Screen = {
+  name: 'finance_bill',
+  path: '/finance/bill',
+  label: '短信账单',
+  page: lazy(() => import('./SmsBillList')),
+  access: 'packageMode',
+  menu: 'finance',
+  data: [smsBills],
+};
+export const rebateBillScreen: Screen = {
+  name: 'finance_rebate',
+  path: '/finance/rebate',
+  label: '返点账单',
+  page: lazy(() => import('./RebateBillList')),
+  access: 'packageMode',
+  menu: 'finance',
+  data: [rebateBills],
+};
 export const purchaseRecordScreen: Screen = {
   name: 'finance_record',
   path: '/finance/record',

@@ -1,10 +1,33 @@
 /** MSW handlers and story data of the purchase and bill screens (stories only). */
 import { delay, http, type HttpHandler } from 'msw';
-import { FinancialType, type Carrier, type DirectPurchaseRecord, type InternationalPrice, type Pool, type Product, type ProductType, type PurchaseRecord, type RebateBill, type SmsBill } from '@/generated/schemas';
+import {
+  FinancialType,
+  type Carrier,
+  type DirectPurchaseRecord,
+  type InternationalPrice,
+  type Pool,
+  type Product,
+  type ProductType,
+  type PurchaseRecord,
+  type RebateBill,
+  type SmsBill,
+} from '@/generated/schemas';
 import { fail, ok } from '@/stories/mockApi';
 import { listOf, paramsOf, type Calls } from '@/stories/sendApi';
 
-const product = (id: number, name: string, code: string, type: number, typeStr: string, op: number, opStr: string, unit: string, discount: string, discounted: string, days: number): Product => ({
+const product = (
+  id: number,
+  name: string,
+  code: string,
+  type: number,
+  typeStr: string,
+  op: number,
+  opStr: string,
+  unit: string,
+  discount: string,
+  discounted: string,
+  days: number,
+): Product => ({
   product_id: id,
   product_name: name,
   product_code: code,
@@ -29,27 +52,140 @@ export const products: Product[] = [
 ];
 
 export const smsBills: SmsBill[] = [
-  { rownum: 1, order_id: '20261125100000123456', client_id: 'a10001', name: '深圳云讯科技有限公司', product_code: 'HY-QW-1W', product_name: '行业短信 1万条', product_type: 0, product_type_str: '行业', operator_code_str: '全网', area_code_str: '全国', unit_price: '0.0450', order_amount: '427.50', sms_balance_change_flag: '+', sms_balance_change_amount: '10000条', order_type: 0, order_type_str: '购买', create_time: '2026-11-25 10:00:00', due_time: '2027-11-25 10:00:00' },
-  { rownum: 2, order_id: '20261124090000654321', client_id: 'a10001', name: '深圳云讯科技有限公司', product_code: 'GJ-QW-100', product_name: '国际短信余额 100元', product_type: 2, product_type_str: '国际', operator_code_str: '全网', area_code_str: '全国', unit_price: '1.0000', order_amount: '100.00', sms_balance_change_flag: '+', sms_balance_change_amount: '100元', order_type: 0, order_type_str: '购买', create_time: '2026-11-24 09:00:00', due_time: '2028-11-23 09:00:00' },
+  {
+    rownum: 1,
+    order_id: '20261125100000123456',
+    client_id: 'a10001',
+    name: '深圳云讯科技有限公司',
+    product_code: 'HY-QW-1W',
+    product_name: '行业短信 1万条',
+    product_type: 0,
+    product_type_str: '行业',
+    operator_code_str: '全网',
+    area_code_str: '全国',
+    unit_price: '0.0450',
+    order_amount: '427.50',
+    sms_balance_change_flag: '+',
+    sms_balance_change_amount: '10000条',
+    order_type: 0,
+    order_type_str: '购买',
+    create_time: '2026-11-25 10:00:00',
+    due_time: '2027-11-25 10:00:00',
+  },
+  {
+    rownum: 2,
+    order_id: '20261124090000654321',
+    client_id: 'a10001',
+    name: '深圳云讯科技有限公司',
+    product_code: 'GJ-QW-100',
+    product_name: '国际短信余额 100元',
+    product_type: 2,
+    product_type_str: '国际',
+    operator_code_str: '全网',
+    area_code_str: '全国',
+    unit_price: '1.0000',
+    order_amount: '100.00',
+    sms_balance_change_flag: '+',
+    sms_balance_change_amount: '100元',
+    order_type: 0,
+    order_type_str: '购买',
+    create_time: '2026-11-24 09:00:00',
+    due_time: '2028-11-23 09:00:00',
+  },
 ];
 
 export const rebateRows: RebateBill[] = [
-  { rownum: 1, id: 2, financial_type: 1, financial_type_str: '返点扣除', payment_type_str: '购买短信抵扣', balance: '-50.00', balance_after: '0.00', order_id: '20261125100000123456', remark: '购买短信抵扣 订单20261125100000123456', create_time: '2026-11-25 10:00:00' },
-  { rownum: 2, id: 1, financial_type: 0, financial_type_str: '返点收入', payment_type_str: '返点', balance: '50.00', balance_after: '50.00', order_id: '', remark: '2026年第三季度返点', create_time: '2026-10-01 09:00:00' },
+  {
+    rownum: 1,
+    id: 2,
+    financial_type: 1,
+    financial_type_str: '返点扣除',
+    payment_type_str: '购买短信抵扣',
+    balance: '-50.00',
+    balance_after: '0.00',
+    order_id: '20261125100000123456',
+    remark: '购买短信抵扣 订单20261125100000123456',
+    create_time: '2026-11-25 10:00:00',
+  },
+  {
+    rownum: 2,
+    id: 1,
+    financial_type: 0,
+    financial_type_str: '返点收入',
+    payment_type_str: '返点',
+    balance: '50.00',
+    balance_after: '50.00',
+    order_id: '',
+    remark: '2026年第三季度返点',
+    create_time: '2026-10-01 09:00:00',
+  },
 ];
 
 export const packageRecords: PurchaseRecord[] = [
-  { rownum: 1, client_id: 'a10001', name: '深圳云讯科技有限公司', orderTypeStr: '购买', productTypeStr: '行业', operatorCodeStr: '全网', areaCodeStr: '全国', unit_price: '0.0450', due_time: '2027-11-25', order_number: '10000条', consumer_date: '2026-11-25', create_time: '2026-11-25 10:00:00' },
+  {
+    rownum: 1,
+    client_id: 'a10001',
+    name: '深圳云讯科技有限公司',
+    orderTypeStr: '购买',
+    productTypeStr: '行业',
+    operatorCodeStr: '全网',
+    areaCodeStr: '全国',
+    unit_price: '0.0450',
+    due_time: '2027-11-25',
+    order_number: '10000条',
+    consumer_date: '2026-11-25',
+    create_time: '2026-11-25 10:00:00',
+  },
 ];
 
 export const directRecords: DirectPurchaseRecord[] = [
-  { rownum: 1, clientid: 'b20001', realname: '上海优品电商有限公司', payment_type_str: '子账户充值', amount: '500.00', consumerDate: '2026-11-25', create_time: '2026-11-25 10:00:00', remark: '月度充值' },
-  { rownum: 2, clientid: 'b20001', realname: '上海优品电商有限公司', payment_type_str: '子账户消费', amount: '-12.35', consumerDate: '2026-11-25', create_time: '2026-11-25 11:00:00', remark: '短信发送 任务T202611250001' },
+  {
+    rownum: 1,
+    clientid: 'b20001',
+    realname: '上海优品电商有限公司',
+    payment_type_str: '子账户充值',
+    amount: '500.00',
+    consumerDate: '2026-11-25',
+    create_time: '2026-11-25 10:00:00',
+    remark: '月度充值',
+  },
+  {
+    rownum: 2,
+    clientid: 'b20001',
+    realname: '上海优品电商有限公司',
+    payment_type_str: '子账户消费',
+    amount: '-12.35',
+    consumerDate: '2026-11-25',
+    create_time: '2026-11-25 11:00:00',
+    remark: '短信发送 任务T202611250001',
+  },
 ];
 
 export const pools: Pool[] = [
-  { rownum: 1, client_id: 'a10001', client_name: '深圳云讯科技有限公司', product_type_str: '通知', operator_code_str: '全网', area_code_str: '全国', sms_unitprice: '0.0437', account_balance: '500条', due_time: '2026-11-30 10:00:00', dead: 0 },
-  { rownum: 2, client_id: 'b20001', client_name: '上海优品电商有限公司', product_type_str: '行业', operator_code_str: '全网', area_code_str: '全国', sms_unitprice: '0.0428', account_balance: '10000条', due_time: '2027-11-25 10:00:00', dead: 1 },
+  {
+    rownum: 1,
+    client_id: 'a10001',
+    client_name: '深圳云讯科技有限公司',
+    product_type_str: '通知',
+    operator_code_str: '全网',
+    area_code_str: '全国',
+    sms_unitprice: '0.0437',
+    account_balance: '500条',
+    due_time: '2026-11-30 10:00:00',
+    dead: 0,
+  },
+  {
+    rownum: 2,
+    client_id: 'b20001',
+    client_name: '上海优品电商有限公司',
+    product_type_str: '行业',
+    operator_code_str: '全网',
+    area_code_str: '全国',
+    sms_unitprice: '0.0428',
+    account_balance: '10000条',
+    due_time: '2027-11-25 10:00:00',
+    dead: 1,
+  },
 ];
 
 export const gjPrices: InternationalPrice[] = [
@@ -86,7 +222,10 @@ export function purchaseHandlers(o: PurchaseMockOptions = {}): HttpHandler[] {
   };
   const page = (p: Record<string, any>) => [Number(p.currentPage ?? 1), Number(p.pageRowCount ?? 15)] as const;
   const rebate = o.rebate ?? '50.00';
-  const bought = (p: Record<string, any>) => (o.buyAnswer && o.buyAnswer.code !== 0 ? fail(o.buyAnswer.code, o.buyAnswer.msg) : ok({ orderId: '20261125100000123456', total: '449.35', rebate, paid: '399.35', balance: '49600.65', rebateUseable: '0.00', request: p }, '购买成功'));
+  const bought = (p: Record<string, any>) =>
+    o.buyAnswer && o.buyAnswer.code !== 0
+      ? fail(o.buyAnswer.code, o.buyAnswer.msg)
+      : ok({ orderId: '20261125100000123456', total: '449.35', rebate, paid: '399.35', balance: '49600.65', rebateUseable: '0.00', request: p }, '购买成功');
   return [
     http.post('/api/sms/products', async ({ request }) => {
       await hang();
@@ -107,7 +246,12 @@ export function purchaseHandlers(o: PurchaseMockOptions = {}): HttpHandler[] {
       const rows = o.rebates ?? rebateRows;
       const income = rows.filter((r) => r.financial_type === FinancialType.Income).reduce((s, r) => s + Number(r.balance), 0);
       const pay = rows.filter((r) => r.financial_type === FinancialType.Expense).reduce((s, r) => s - Number(r.balance), 0);
-      return ok({ rebate_income: rebate === '50.00' && rows.length ? '0.00' : rebate, accumulated_rebate_income: income.toFixed(2), accumulated_rebate_pay: pay.toFixed(2), ...listOf(rows) });
+      return ok({
+        rebate_income: rebate === '50.00' && rows.length ? '0.00' : rebate,
+        accumulated_rebate_income: income.toFixed(2),
+        accumulated_rebate_pay: pay.toFixed(2),
+        ...listOf(rows),
+      });
     }),
     http.post('/api/finance/bill/rebate/export', () => fail(500, '当前条件没有数据，无法导出')),
     http.post('/api/finance/bill/purchaseHistory', async ({ request }) => (await hang(), ok(listOf(o.records ?? packageRecords, ...page(await record('history', request)))))),

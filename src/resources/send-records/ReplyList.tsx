@@ -31,7 +31,6 @@ export function ReplyList() {
     queryOptions: { enabled: !!user },
   });
 
-
   const dateProps = { allowClear: false, disabledDate: (d: Parameters<typeof uplinkDayDisabled>[0]) => uplinkDayDisabled(d) };
   return (
     <Card title={replyTab.label}>
@@ -40,15 +39,19 @@ export function ReplyList() {
         agent={agent}
         formProps={searchFormProps}
         fieldProps={{ startReceivedate: dateProps, endReceivedate: dateProps }}
-        extra={
-          <ExportButton url="/send/exportmologs" params={params} fileName="回复记录.xlsx" />
-        }
+        extra={<ExportButton url="/send/exportmologs" params={params} fileName="回复记录.xlsx" />}
       />
       <SchemaTable<MoRecord>
         {...tableProps}
         rowKey={(r) => `${r.rowNum ?? ''}-${r.phone}-${r.receivedateStr}`}
         entity={moRecords.entity}
-        columns={[{ field: 'rowNum', width: 64 }, ...(agent ? ['clientid'] : []), 'phone', { field: 'content', render: (v: string) => <LongText text={v} title="回复内容" /> }, 'receivedateStr']}
+        columns={[
+          { field: 'rowNum', width: 64 },
+          ...(agent ? ['clientid'] : []),
+          'phone',
+          { field: 'content', render: (v: string) => <LongText text={v} title="回复内容" /> },
+          'receivedateStr',
+        ]}
         locale={{ emptyText: '暂无数据' }}
       />
     </Card>

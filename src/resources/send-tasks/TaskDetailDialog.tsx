@@ -131,11 +131,7 @@ function TaskDetail({ task, onResent }: { task: SendTask; onResent?: (taskId: st
         <div style={{ marginTop: 16 }} data-testid="export-states">
           <Typography.Text strong>导出号码：</Typography.Text>
           <Space wrap style={{ marginTop: 8 }}>
-            <Checkbox.Group
-              value={states}
-              onChange={(v) => setStates(v)}
-              options={enumOptions<number>('task-detail-outcome').map((o) => ({ value: o.value, label: o.label }))}
-            />
+            <Checkbox.Group value={states} onChange={(v) => setStates(v)} options={enumOptions<number>('task-detail-outcome').map((o) => ({ value: o.value, label: o.label }))} />
             <Button type="primary" icon={<DownloadOutlined />} loading={exporting} onClick={doExport}>
               导出号码
             </Button>

@@ -14,6 +14,13 @@ export const sendTasks = {
   filter: 'filters/send-task',
 } satisfies DataResource;
 
-export const sendTaskScreen: Screen = { name: 'sms_smstask', path: '/customer/deliverlayout/smstask', label: '发送任务', page: lazy(() => import('./SendTaskList')), menu: 'send', data: [sendTasks] };
+export const sendTaskScreen: Screen = {
+  name: 'sms_smstask',
+  path: '/customer/deliverlayout/smstask',
+  label: '发送任务',
+  page: lazy(() => import('./SendTaskList')),
+  menu: 'send',
+  data: [sendTasks],
+};
 
 export const screens: Screen[] = [sendTaskScreen];

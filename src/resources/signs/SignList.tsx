@@ -29,7 +29,6 @@ export function SignList() {
 
   const { tableProps, searchFormProps, params } = useSchemaList<Sign>(signs);
 
-
   const columns: (string | SchemaColumn<Sign>)[] = [
     { field: 'rownum', width: 70 },
     ...(agent ? ['clientid', 'clientName'] : []),

@@ -17,6 +17,13 @@ export const signs = {
   filter: 'filters/sign',
 } satisfies DataResource;
 
-export const signReport: Screen = { name: 'template_SignReport', path: '/template/SignReport', label: '签名报备', page: lazy(() => import('./SignList')), menu: 'template', data: [signs] };
+export const signReport: Screen = {
+  name: 'template_SignReport',
+  path: '/template/SignReport',
+  label: '签名报备',
+  page: lazy(() => import('./SignList')),
+  menu: 'template',
+  data: [signs],
+};
 
 export const screens: Screen[] = [signReport];

@@ -52,7 +52,8 @@ export default function FinanceList() {
       extra={
         stat && (
           <span>
-            可用余额：<Money value={stat.agentBalance} />
+            可用余额：
+            <Money value={stat.agentBalance} />
           </span>
         )
       }

@@ -63,7 +63,11 @@ export function doorText(d: InterfaceDoor): string {
 
 /** The lines 复制 copies (never the password). */
 export function interfaceCopyText(info: InterfaceInfoData): string {
-  const lines = [...info.doors.map((d) => `${d.protocol === 'SMPP' ? 'SMPP接入地址' : 'HTTP接口地址'}：${doorText(d)}`), `账号：${info.clientid}`, `速率(条/秒)：${info.accessSpeed}`];
+  const lines = [
+    ...info.doors.map((d) => `${d.protocol === 'SMPP' ? 'SMPP接入地址' : 'HTTP接口地址'}：${doorText(d)}`),
+    `账号：${info.clientid}`,
+    `速率(条/秒)：${info.accessSpeed}`,
+  ];
   if (info.ip) lines.push(`IP白名单：${info.ip}`);
   return lines.join('\n');
 }
@@ -163,7 +167,17 @@ export function InterfaceInfoView({ info, clientId, onEdit, extra }: { info: Int
 const EDIT_FIELDS = ['ip', 'accessSpeed', 'nodenum', 'needreport', 'deliveryurl', 'needmo', 'mourl', 'needextend'];
 
 /** The agent edits a sub-account's interface settings; `onSaved` gets the new info. */
-export function InterfaceEditDialog({ info, open, onClose, onSaved }: { info: InterfaceInfoData | undefined; open: boolean; onClose: () => void; onSaved: (info: InterfaceInfoData) => void }) {
+export function InterfaceEditDialog({
+  info,
+  open,
+  onClose,
+  onSaved,
+}: {
+  info: InterfaceInfoData | undefined;
+  open: boolean;
+  onClose: () => void;
+  onSaved: (info: InterfaceInfoData) => void;
+}) {
   const saved = useRef<InterfaceInfoData>(undefined);
   return (
     <SchemaFormDialog<SubAccountInterfaceForm>

@@ -103,7 +103,9 @@ export const NotCertified: Story = {
 const sent: { upload?: string; body?: Record<string, string> } = {};
 /** a tiny real PNG */
 const pngFile = (name: string) =>
-  new File([Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC'), (ch) => ch.charCodeAt(0))], name, { type: 'image/png' });
+  new File([Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC'), (ch) => ch.charCodeAt(0))], name, {
+    type: 'image/png',
+  });
 
 export const CustomerOpened: Story = {
   name: '客户账户：上传资质并开户（只提交所显示的字段）',
@@ -135,6 +137,14 @@ export const CustomerOpened: Story = {
     await submit(c);
     await expect(await c.findByText('开户成功', {}, T)).toBeInTheDocument();
     await expect(sent.upload).toBe('?scene=open-account');
-    await expect(sent.body).toEqual({ name: '杭州测试公司', agentOwned: '0', needreport: '0', needmo: '0', idType: '5', idNbr: '91330100MA2B3C4D5E', imgUrl: 'a10001/open0001.png' });
+    await expect(sent.body).toEqual({
+      name: '杭州测试公司',
+      agentOwned: '0',
+      needreport: '0',
+      needmo: '0',
+      idType: '5',
+      idNbr: '91330100MA2B3C4D5E',
+      imgUrl: 'a10001/open0001.png',
+    });
   },
 };

@@ -48,7 +48,9 @@ export function OpenResult({ opened, onAgain }: { opened: Opened; onAgain: () =>
       extra={[
         <Button
           key="copy"
-          onClick={async () => ((await copyText(`账户：${opened.clientid}\n密码：${opened.password}`)) ? message.success('复制成功') : message.error('复制失败，您的浏览器不支持自动复制，请手动复制'))}
+          onClick={async () =>
+            (await copyText(`账户：${opened.clientid}\n密码：${opened.password}`)) ? message.success('复制成功') : message.error('复制失败，您的浏览器不支持自动复制，请手动复制')
+          }
         >
           复制账户信息
         </Button>,

@@ -88,7 +88,11 @@ function Qualification({ data, re, onSubmitted }: { data: SubAccountDetailData; 
   if (data.oauth_status === OauthStatus.Certified && !re)
     return (
       <>
-        <Result status="success" title={enumLabel('auth-status', OauthStatus.Certified)} subTitle={data.oauth_date ? `${fieldLabel(ENTITY, 'oauth_date')}：${data.oauth_date}` : undefined} />
+        <Result
+          status="success"
+          title={enumLabel('auth-status', OauthStatus.Certified)}
+          subTitle={data.oauth_date ? `${fieldLabel(ENTITY, 'oauth_date')}：${data.oauth_date}` : undefined}
+        />
         {data.agentOwned !== AgentOwned.AgentOwned && <SchemaDescriptions entity={ENTITY} record={data} fields={['idType', 'idNbr']} column={1} size="small" />}
       </>
     );
@@ -96,7 +100,11 @@ function Qualification({ data, re, onSubmitted }: { data: SubAccountDetailData; 
     <Space direction="vertical" style={{ width: '100%' }} data-testid="qualification">
       <div>
         {fieldLabel(ENTITY, 'oauth_status')}：
-        {data.oauth_status === OauthStatus.Uncertified ? <Tag>{enumLabel('oauth-status', OauthStatus.Uncertified)}</Tag> : <EnumTag enumName="auth-status" value={data.oauth_status} />}
+        {data.oauth_status === OauthStatus.Uncertified ? (
+          <Tag>{enumLabel('oauth-status', OauthStatus.Uncertified)}</Tag>
+        ) : (
+          <EnumTag enumName="auth-status" value={data.oauth_status} />
+        )}
         {data.oauth_status === OauthStatus.Pending && <span style={{ color: 'red', marginLeft: 8 }}>资质审核中</span>}
       </div>
       {data.agentOwned === AgentOwned.AgentOwned ? (
@@ -156,7 +164,11 @@ export default function SubAccountDetail() {
   // spec 01: /customer/manager/:id/info?status=1&type= is the agent-auth screen while the account is not certified
   const search = new URLSearchParams(location.search);
   const agentAuth =
-    tab === 'info' && search.get('status') === '1' && !!data && data.agentOwned !== AgentOwned.AgentOwned && (data.oauth_status === OauthStatus.Uncertified || data.oauth_status === OauthStatus.Rejected);
+    tab === 'info' &&
+    search.get('status') === '1' &&
+    !!data &&
+    data.agentOwned !== AgentOwned.AgentOwned &&
+    (data.oauth_status === OauthStatus.Uncertified || data.oauth_status === OauthStatus.Rejected);
   const certType = search.get('type') === String(CertType.Personal) ? CertType.Personal : CertType.Enterprise;
   return (
     <Card title={detailScreen.label} extra={<Link to={managerScreen.path}>返回{managerScreen.label}</Link>} data-testid="subaccount-detail">

@@ -160,7 +160,8 @@ export default function SubAccountList() {
           <Space>
             {stat && (
               <span>
-                可用余额：<Money value={stat.agentBalance} />
+                可用余额：
+                <Money value={stat.agentBalance} />
               </span>
             )}
             {testAccounts.allowed && <CreateTestAccountButton terms={testAccounts.terms} mobile={user?.mobile} onCreated={done} />}

@@ -19,12 +19,15 @@ import { copyText } from './dialogs';
 import { MESSAGES, type MessageKey } from '../../../common/schema/messages';
 
 /** `{name}` placeholders of a message filled from `values` */
-export const fillMessage = (key: MessageKey, values: Record<string, string | number>) => MESSAGES[key].replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
+export const fillMessage = (key: MessageKey, values: Record<string, string | number>) =>
+  MESSAGES[key].replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
 
 /** the lines of the confirmation, in order */
 export function testAccountTerms(terms: TestAccountTerms, mobile?: string): string[] {
   const values = { ...terms, mobile: mobile ? `（${mobile}）` : '' };
-  return (['testAccountTermGift', 'testAccountTermRecipients', 'testAccountTermExpiry', 'testAccountTermMoney', 'testAccountTermLimit'] as const).map((k) => fillMessage(k, values));
+  return (['testAccountTermGift', 'testAccountTermRecipients', 'testAccountTermExpiry', 'testAccountTermMoney', 'testAccountTermLimit'] as const).map((k) =>
+    fillMessage(k, values),
+  );
 }
 
 /** `canCreateTestAccount` and the terms from GET /index/data (the same call as the home page's header) */
@@ -95,7 +98,10 @@ function TestAccountCreatedDialog({ created, onClose }: { created?: TestAccountC
         <Button
           key="copy"
           onClick={async () =>
-            created && ((await copyText(`账户：${created.clientid}\n密码：${created.password}`)) ? message.success('复制成功') : message.error('复制失败，您的浏览器不支持自动复制，请手动复制'))
+            created &&
+            ((await copyText(`账户：${created.clientid}\n密码：${created.password}`))
+              ? message.success('复制成功')
+              : message.error('复制失败，您的浏览器不支持自动复制，请手动复制'))
           }
         >
           复制账户信息

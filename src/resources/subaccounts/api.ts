@@ -21,8 +21,7 @@ export interface TransferResult {
 }
 
 /** one id per dialog submission: a retried request is applied once by the server */
-export const newRequestId = () =>
-  typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+export const newRequestId = () => (typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`);
 
 export const subAccountApi = {
   stat: () => get<SubAccountStat>('/client/stat'),

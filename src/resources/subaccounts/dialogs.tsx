@@ -14,7 +14,15 @@ import rechargeForm from '@/generated/forms/recharge';
 import passwordForm from '@/generated/forms/sub-account-password';
 import priceForm from '@/generated/forms/sub-account-price';
 import remarkForm from '@/generated/forms/sub-account-remark';
-import { type BalanceReminderForm, PriceType, type RechargeForm, type SubAccountPasswordForm, type SubAccountPriceForm, type SubAccountRemarkForm, type SubAccountRow } from '@/generated/schemas';
+import {
+  type BalanceReminderForm,
+  PriceType,
+  type RechargeForm,
+  type SubAccountPasswordForm,
+  type SubAccountPriceForm,
+  type SubAccountRemarkForm,
+  type SubAccountRow,
+} from '@/generated/schemas';
 import { ApiError } from '@/providers/http';
 import type { Dayjs } from 'dayjs';
 import { businessNow, businessTime, type BusinessTimeInput } from '@/lib/businessTime';
@@ -28,7 +36,7 @@ type PasswordValues = Omit<SubAccountPasswordForm, 'confirmPassword'> & { confir
 export const SUBMIT_LOCK_MS = 3000;
 export const SUBMIT_LOCK_TEXT = '3秒内不可重复提交';
 
-const errText = (e: unknown) => (e instanceof ApiError ? e.body.msg ?? '操作失败' : '接口异常');
+const errText = (e: unknown) => (e instanceof ApiError ? (e.body.msg ?? '操作失败') : '接口异常');
 
 export interface DialogProps {
   account: SubAccountRow | null;
@@ -148,16 +156,22 @@ export function InterfaceInfoDialog({ account, onClose }: DialogProps) {
     else message.error('复制失败，您的浏览器不支持自动复制，请手动复制');
   };
   return (
-    <Modal open={!!account} title="接口信息" width={640} onCancel={onClose} footer={<Button type="primary" onClick={copyAll} disabled={!info}>复制</Button>} destroyOnHidden>
+    <Modal
+      open={!!account}
+      title="接口信息"
+      width={640}
+      onCancel={onClose}
+      footer={
+        <Button type="primary" onClick={copyAll} disabled={!info}>
+          复制
+        </Button>
+      }
+      destroyOnHidden
+    >
       {error && <Alert type="error" showIcon message={error} data-testid="interface-info-error" />}
       {!info && !error && <Spin />}
       {info && <InterfaceInfoView info={info} clientId={clientId} onEdit={() => setEditing(true)} />}
-      <InterfaceEditDialog
-        info={info}
-        open={editing}
-        onClose={() => setEditing(false)}
-        onSaved={(next) => queryClient.setQueryData(queryKey, next)}
-      />
+      <InterfaceEditDialog info={info} open={editing} onClose={() => setEditing(false)} onSaved={(next) => queryClient.setQueryData(queryKey, next)} />
     </Modal>
   );
 }
@@ -222,7 +236,7 @@ export function PriceDialog({ account, onClose, onDone }: DialogProps) {
       }}
       initial={{
         clientId: account?.client_id,
-        priceType: (account?.priceType ?? 0),
+        priceType: account?.priceType ?? 0,
         unifiedPrice: account?.unifiedPrice ?? undefined,
         mobilePrice: account?.mobilePrice ?? undefined,
         unicomPrice: account?.unicomPrice ?? undefined,

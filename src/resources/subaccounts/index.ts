@@ -36,10 +36,25 @@ export const managerScreen: Screen = {
   home: true,
   data: [subAccounts],
 };
-export const openScreen: Screen = { name: 'service_open', path: '/customer/selfsevicelayout/manager/open', label: '自助开户', page: lazy(() => import('./OpenAccount')), access: 'selfServiceOpening', menu: 'customer', home: true };
+export const openScreen: Screen = {
+  name: 'service_open',
+  path: '/customer/selfsevicelayout/manager/open',
+  label: '自助开户',
+  page: lazy(() => import('./OpenAccount')),
+  access: 'selfServiceOpening',
+  menu: 'customer',
+  home: true,
+};
 /** spec 01: the agent-auth screen — /customer/manager/:id/info with status 1 (未认证) and type (1 personal, 2 enterprise) */
-export const agentAuthPath = (clientId: string, certType: CertType = CertType.Enterprise) => `/customer/manager/${encodeURIComponent(clientId)}/info?status=${OauthStatus.Uncertified}&type=${certType}`;
-export const detailScreen: Screen = { name: 'customer_manager', path: '/customer/manager/:id/:tab/*', label: '子账户详情', page: lazy(() => import('./SubAccountDetail')), access: 'agent' };
+export const agentAuthPath = (clientId: string, certType: CertType = CertType.Enterprise) =>
+  `/customer/manager/${encodeURIComponent(clientId)}/info?status=${OauthStatus.Uncertified}&type=${certType}`;
+export const detailScreen: Screen = {
+  name: 'customer_manager',
+  path: '/customer/manager/:id/:tab/*',
+  label: '子账户详情',
+  page: lazy(() => import('./SubAccountDetail')),
+  access: 'agent',
+};
 export const financeScreen: Screen = {
   name: 'customer_finance',
   path: '/customer/finance',
@@ -50,7 +65,16 @@ export const financeScreen: Screen = {
   home: true,
   data: [subAccountFinance],
 };
-export const ownBalanceScreen: Screen = { name: 'own_balance', path: '/customer/finance/balance', label: '账户余额', icon: 'finance', page: lazy(() => import('./OwnBalance')), access: 'subAccount', menu: true, home: true };
+export const ownBalanceScreen: Screen = {
+  name: 'own_balance',
+  path: '/customer/finance/balance',
+  label: '账户余额',
+  icon: 'finance',
+  page: lazy(() => import('./OwnBalance')),
+  access: 'subAccount',
+  menu: true,
+  home: true,
+};
 
 export const screens: Screen[] = [managerScreen, openScreen, detailScreen, financeScreen, ownBalanceScreen];
 

@@ -5,16 +5,136 @@ import { indexData } from '@/stories/reportsApi';
 import type { SubAccountRow } from '@/generated/schemas';
 
 export const rows: SubAccountRow[] = [
-  { client_id: 'c7k2mq', client_name: '苏州好易购电子商务有限公司', status: 1, status_str: '注册完成', oauth_status: 3, oauth_status_str: '已认证', client_type: 2, agent_owned: 1, email: 'ops@haoyigou.example', mobile: '13900139001', create_time: '2026-11-02 10:15:00', balance: '1200.00', smstype: 4, smstype_str: '验证码', paytype: 0, paytype_str: '预付费', remarks: 'VIP 客户', agentBalance: '48499.50', balanceOfAgent: 0, priceType: 1, unifiedPrice: '0.0450', mobilePrice: '0.0400', unicomPrice: '0.0420', telecomPrice: '0.0450', gjSmsDiscount: '100.00', balanceAlarm: '100.00', alarmMobile: '13900139001', expireDate: '' },
-  { client_id: 'n4tb8w', client_name: '南京甜心烘焙坊', status: 5, status_str: '冻结', oauth_status: 3, oauth_status_str: '已认证', client_type: 2, agent_owned: 1, email: 'tianxin@example.com', mobile: '13900139002', create_time: '2026-10-21 09:00:00', balance: '300.50', smstype: 0, smstype_str: '通知', paytype: 0, paytype_str: '预付费', remarks: '欠费冻结', agentBalance: '48499.50', balanceOfAgent: 0, priceType: 0, unifiedPrice: '0.0450', mobilePrice: '0.0450', unicomPrice: '0.0450', telecomPrice: '0.0450', gjSmsDiscount: '100.00', expireDate: '2027-06-30' },
-  { client_id: 'w9hx3p', client_name: '宁波港航物流有限公司', status: 1, status_str: '注册完成', oauth_status: 2, oauth_status_str: '待认证', client_type: 2, agent_owned: 0, email: 'it@ganghang.example', mobile: '13900139003', create_time: '2026-09-30 16:42:10', balance: '0.00', smstype: 5, smstype_str: '营销', paytype: 1, paytype_str: '后付费', remarks: '月结客户', agentBalance: '48499.50', balanceOfAgent: 1, priceType: 0, unifiedPrice: '0.0380', mobilePrice: '0.0380', unicomPrice: '0.0380', telecomPrice: '0.0380', gjSmsDiscount: '90.00', expireDate: '' },
-  { client_id: 'u3nd7e', client_name: '绍兴越城茶业有限公司', status: 1, status_str: '注册完成', oauth_status: 1, oauth_status_str: '未认证', client_type: 2, agent_owned: 0, email: 'tea@yuecheng.example', mobile: '13900139004', create_time: '2026-09-30 16:42:10', balance: '0.00', smstype: 5, smstype_str: '营销', paytype: 1, paytype_str: '后付费', remarks: '月结客户', agentBalance: '48499.50', balanceOfAgent: 1, priceType: 0, unifiedPrice: '0.0380', mobilePrice: '0.0380', unicomPrice: '0.0380', telecomPrice: '0.0380', gjSmsDiscount: '90.00', expireDate: '' },
+  {
+    client_id: 'c7k2mq',
+    client_name: '苏州好易购电子商务有限公司',
+    status: 1,
+    status_str: '注册完成',
+    oauth_status: 3,
+    oauth_status_str: '已认证',
+    client_type: 2,
+    agent_owned: 1,
+    email: 'ops@haoyigou.example',
+    mobile: '13900139001',
+    create_time: '2026-11-02 10:15:00',
+    balance: '1200.00',
+    smstype: 4,
+    smstype_str: '验证码',
+    paytype: 0,
+    paytype_str: '预付费',
+    remarks: 'VIP 客户',
+    agentBalance: '48499.50',
+    balanceOfAgent: 0,
+    priceType: 1,
+    unifiedPrice: '0.0450',
+    mobilePrice: '0.0400',
+    unicomPrice: '0.0420',
+    telecomPrice: '0.0450',
+    gjSmsDiscount: '100.00',
+    balanceAlarm: '100.00',
+    alarmMobile: '13900139001',
+    expireDate: '',
+  },
+  {
+    client_id: 'n4tb8w',
+    client_name: '南京甜心烘焙坊',
+    status: 5,
+    status_str: '冻结',
+    oauth_status: 3,
+    oauth_status_str: '已认证',
+    client_type: 2,
+    agent_owned: 1,
+    email: 'tianxin@example.com',
+    mobile: '13900139002',
+    create_time: '2026-10-21 09:00:00',
+    balance: '300.50',
+    smstype: 0,
+    smstype_str: '通知',
+    paytype: 0,
+    paytype_str: '预付费',
+    remarks: '欠费冻结',
+    agentBalance: '48499.50',
+    balanceOfAgent: 0,
+    priceType: 0,
+    unifiedPrice: '0.0450',
+    mobilePrice: '0.0450',
+    unicomPrice: '0.0450',
+    telecomPrice: '0.0450',
+    gjSmsDiscount: '100.00',
+    expireDate: '2027-06-30',
+  },
+  {
+    client_id: 'w9hx3p',
+    client_name: '宁波港航物流有限公司',
+    status: 1,
+    status_str: '注册完成',
+    oauth_status: 2,
+    oauth_status_str: '待认证',
+    client_type: 2,
+    agent_owned: 0,
+    email: 'it@ganghang.example',
+    mobile: '13900139003',
+    create_time: '2026-09-30 16:42:10',
+    balance: '0.00',
+    smstype: 5,
+    smstype_str: '营销',
+    paytype: 1,
+    paytype_str: '后付费',
+    remarks: '月结客户',
+    agentBalance: '48499.50',
+    balanceOfAgent: 1,
+    priceType: 0,
+    unifiedPrice: '0.0380',
+    mobilePrice: '0.0380',
+    unicomPrice: '0.0380',
+    telecomPrice: '0.0380',
+    gjSmsDiscount: '90.00',
+    expireDate: '',
+  },
+  {
+    client_id: 'u3nd7e',
+    client_name: '绍兴越城茶业有限公司',
+    status: 1,
+    status_str: '注册完成',
+    oauth_status: 1,
+    oauth_status_str: '未认证',
+    client_type: 2,
+    agent_owned: 0,
+    email: 'tea@yuecheng.example',
+    mobile: '13900139004',
+    create_time: '2026-09-30 16:42:10',
+    balance: '0.00',
+    smstype: 5,
+    smstype_str: '营销',
+    paytype: 1,
+    paytype_str: '后付费',
+    remarks: '月结客户',
+    agentBalance: '48499.50',
+    balanceOfAgent: 1,
+    priceType: 0,
+    unifiedPrice: '0.0380',
+    mobilePrice: '0.0380',
+    unicomPrice: '0.0380',
+    telecomPrice: '0.0380',
+    gjSmsDiscount: '90.00',
+    expireDate: '',
+  },
 ];
 
 /** issue 27: the list's alerts — 余额不足 (below its 余额提醒) and a pool that expires soon (with the date) */
 export const alertRows: SubAccountRow[] = [
   { ...rows[0], balance: '35.20', lowBalance: true, lowBalanceThreshold: '100.00', poolExpireDate: '' },
-  { ...rows[1], client_id: 'p5ke2r', client_name: '杭州西湖茶庄', status: 1, status_str: '注册完成', remarks: '', lowBalance: false, lowBalanceThreshold: '10.00', poolExpireDate: '2026-12-03' },
+  {
+    ...rows[1],
+    client_id: 'p5ke2r',
+    client_name: '杭州西湖茶庄',
+    status: 1,
+    status_str: '注册完成',
+    remarks: '',
+    lowBalance: false,
+    lowBalanceThreshold: '10.00',
+    poolExpireDate: '2026-12-03',
+  },
   { ...rows[2], lowBalance: false, lowBalanceThreshold: '10.00', poolExpireDate: '' },
 ];
 
@@ -41,17 +161,45 @@ export interface SubAccountMockOptions {
 }
 
 /** a test account of the list (docs "Test accounts"): its end in `test_expire_time` */
-export const testRow: SubAccountRow = { ...rows[0], client_id: 't6qv2n', client_name: '测试账户甲', balance: '0.00', remarks: '测试账户', mobile: '', email: '', test_expire_time: '2026-12-04 10:00:00' };
+export const testRow: SubAccountRow = {
+  ...rows[0],
+  client_id: 't6qv2n',
+  client_name: '测试账户甲',
+  balance: '0.00',
+  remarks: '测试账户',
+  mobile: '',
+  email: '',
+  test_expire_time: '2026-12-04 10:00:00',
+};
 export const testAccountTerms = { giftPieces: 20, days: 7, perAgent: 3 };
 
 export const interfaceInfo = {
-  clientid: 'c7k2mq', ipAddress: 'sms.yunxun.example', port: 443, smsfrom: 6, smsfrom_str: 'HTTPS', smsfromEnabled: true, smstype: 4, smstype_str: '验证码', nodenum: '3', accessSpeed: 100,
-  password: '********', passwordSet: true,
+  clientid: 'c7k2mq',
+  ipAddress: 'sms.yunxun.example',
+  port: 443,
+  smsfrom: 6,
+  smsfrom_str: 'HTTPS',
+  smsfromEnabled: true,
+  smstype: 4,
+  smstype_str: '验证码',
+  nodenum: '3',
+  accessSpeed: 100,
+  password: '********',
+  passwordSet: true,
   doors: [
     { protocol: 'SMPP', enabled: true, host: 'sms.yunxun.example', port: 2775, url: '' },
     { protocol: 'HTTP', enabled: true, host: 'sms.yunxun.example', port: 443, url: 'https://sms.yunxun.example/openapi/v1' },
   ],
-  ip: '203.0.113.10', needreport: 2, needreport_str: '透传状态报告', deliveryurl: '', needmo: 0, needmo_str: '不需要', mourl: '', needextend: 0, needextend_str: '不支持', editable: true,
+  ip: '203.0.113.10',
+  needreport: 2,
+  needreport_str: '透传状态报告',
+  deliveryurl: '',
+  needmo: 0,
+  needmo_str: '不需要',
+  mourl: '',
+  needextend: 0,
+  needextend_str: '不支持',
+  editable: true,
 };
 
 export function subAccountHandlers(o: SubAccountMockOptions = {}): HttpHandler[] {
@@ -83,20 +231,34 @@ export function subAccountHandlers(o: SubAccountMockOptions = {}): HttpHandler[]
       return ok({ clientid: id }, '已转为正式账户');
     }),
     http.post('/api/client/recharge', () =>
-      o.recharge === 'insufficient' ? fail(500, '可用余额不足，当前可用余额 48499.50 元') : ok({ clientId: 'c7k2mq', amount: '100.00', balance: '1300.00', agentBalance: '48399.50' }, '充值成功'),
+      o.recharge === 'insufficient'
+        ? fail(500, '可用余额不足，当前可用余额 48499.50 元')
+        : ok({ clientId: 'c7k2mq', amount: '100.00', balance: '1300.00', agentBalance: '48399.50' }, '充值成功'),
     ),
     http.post('/api/client/rollback', () => ok({ clientId: 'c7k2mq', amount: '100.00', balance: '1100.00', agentBalance: '48599.50' }, '回退成功')),
     http.post('/api/client/account/freeze', () => ok({ status: 5, status_str: '冻结' }, '冻结成功')),
     http.post('/api/client/account/unfreeze', () => ok({ status: 1, status_str: '注册完成' }, '解冻成功')),
     http.post('/api/client/account/remark', () => ok({ remarks: 'x' }, '备注已保存')),
     http.post('/api/account/getAccountInfo', () =>
-      o.interfaceInfo === 'error' ? fail(500, '服务器繁忙，请稍后再试') : ok(o.smppOff ? { ...interfaceInfo, doors: [{ ...interfaceInfo.doors[0], enabled: false, port: 0 }, interfaceInfo.doors[1]] } : interfaceInfo),
+      o.interfaceInfo === 'error'
+        ? fail(500, '服务器繁忙，请稍后再试')
+        : ok(o.smppOff ? { ...interfaceInfo, doors: [{ ...interfaceInfo.doors[0], enabled: false, port: 0 }, interfaceInfo.doors[1]] } : interfaceInfo),
     ),
     http.post('/api/client/account/resetInterfacePassword', () => ok({ clientid: 'c7k2mq', password: 'Kp7mW2xa' }, '接口密码已重置，新密码只显示这一次，请妥善保存')),
     http.post('/api/client/account/interface', async ({ request }) => {
       const f = new URLSearchParams(await request.text());
       if (o.interfaceSave === 'refused') return fail(400, 'IP白名单格式不正确：' + (f.get('ip') ?? ''));
-      return ok({ ...interfaceInfo, ip: f.get('ip') ?? '', accessSpeed: Number(f.get('accessSpeed')), nodenum: f.get('nodenum') ?? '', needextend: Number(f.get('needextend')), needextend_str: f.get('needextend') === '1' ? '支持' : '不支持' }, '接口设置已保存');
+      return ok(
+        {
+          ...interfaceInfo,
+          ip: f.get('ip') ?? '',
+          accessSpeed: Number(f.get('accessSpeed')),
+          nodenum: f.get('nodenum') ?? '',
+          needextend: Number(f.get('needextend')),
+          needextend_str: f.get('needextend') === '1' ? '支持' : '不支持',
+        },
+        '接口设置已保存',
+      );
     }),
     http.post('/api/client/account/resetPsd', () => (o.resetMail === 'fail' ? fail(409, '发送失败，请稍后再试') : ok({ sent: true }, '发送成功'))),
     http.post('/api/client/loginAs', () => ok({ token: 'one-time-token', clientid: 'c7k2mq' })),
@@ -115,17 +277,63 @@ export function subAccountHandlers(o: SubAccountMockOptions = {}): HttpHandler[]
       // a customer account whose certification was refused (the agent re-submits it)
       const r = id === 'r5qz2k' ? { ...rows[2], client_id: 'r5qz2k', oauth_status: 4, oauth_status_str: '认证不通过' } : (rows.find((x) => x.client_id === id) ?? rows[0]);
       return ok({
-        clientid: r.client_id, name: r.client_name, status: r.status, oauth_status: r.oauth_status, oauth_date: '2026-11-02 11:00:00', mobile: r.mobile, email: r.email,
-        realname: '陈静', address: '苏州工业园区星湖街328号', needreport: 1, needmo: 0, deliveryurl: 'https://client.example.com/report', mourl: '', remarks: r.remarks,
-        create_time: r.create_time, balance: r.balance, paytype: r.paytype, agentOwned: r.agent_owned, idType: r.agent_owned ? null : 5, idNbr: r.agent_owned ? '' : '91330206MA2C8QWER3', imgUrl: '',
+        clientid: r.client_id,
+        name: r.client_name,
+        status: r.status,
+        oauth_status: r.oauth_status,
+        oauth_date: '2026-11-02 11:00:00',
+        mobile: r.mobile,
+        email: r.email,
+        realname: '陈静',
+        address: '苏州工业园区星湖街328号',
+        needreport: 1,
+        needmo: 0,
+        deliveryurl: 'https://client.example.com/report',
+        mourl: '',
+        remarks: r.remarks,
+        create_time: r.create_time,
+        balance: r.balance,
+        paytype: r.paytype,
+        agentOwned: r.agent_owned,
+        idType: r.agent_owned ? null : 5,
+        idNbr: r.agent_owned ? '' : '91330206MA2C8QWER3',
+        imgUrl: '',
       });
     }),
     http.post('/api/account/updateClient', async ({ request }) => {
       const f = new URLSearchParams(await request.text());
-      return ok({ clientid: f.get('clientid'), name: f.get('name'), status: 1, oauth_status: 3, mobile: f.get('mobile'), email: f.get('email'), realname: f.get('realname'), address: f.get('address'), needreport: Number(f.get('needreport')), needmo: Number(f.get('needmo')), deliveryurl: f.get('deliveryurl'), mourl: f.get('mourl'), remarks: '', create_time: '2026-11-02 10:15:00', balance: '1200.00', paytype: 0, agentOwned: 1 }, '修改成功');
+      return ok(
+        {
+          clientid: f.get('clientid'),
+          name: f.get('name'),
+          status: 1,
+          oauth_status: 3,
+          mobile: f.get('mobile'),
+          email: f.get('email'),
+          realname: f.get('realname'),
+          address: f.get('address'),
+          needreport: Number(f.get('needreport')),
+          needmo: Number(f.get('needmo')),
+          deliveryurl: f.get('deliveryurl'),
+          mourl: f.get('mourl'),
+          remarks: '',
+          create_time: '2026-11-02 10:15:00',
+          balance: '1200.00',
+          paytype: 0,
+          agentOwned: 1,
+        },
+        '修改成功',
+      );
     }),
     http.get('/api/client/ledger', () =>
-      ok({ clientid: 'client1', name: '苏州好易购电子商务有限公司', balance: '1200.00', paytype: 0, paytype_str: '预付费', list: [{ id: 3, amount: '1200.00', balance_after: '1200.00', kind: 12, kind_str: '子账户充值', remark: '首次充值', created_at: '2026-11-02 10:20:00' }] }),
+      ok({
+        clientid: 'client1',
+        name: '苏州好易购电子商务有限公司',
+        balance: '1200.00',
+        paytype: 0,
+        paytype_str: '预付费',
+        list: [{ id: 3, amount: '1200.00', balance_after: '1200.00', kind: 12, kind_str: '子账户充值', remark: '首次充值', created_at: '2026-11-02 10:20:00' }],
+      }),
     ),
   ];
 }

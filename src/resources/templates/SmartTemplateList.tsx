@@ -78,9 +78,7 @@ export function SmartTemplateList() {
             title="确定删除该模板吗？"
             okText="确定"
             cancelText="取消"
-            onConfirm={() =>
-              void remove({ resource: templates.name, id: r.templateId }, { onSuccess: () => void message.success(MESSAGES.deleted) })
-            }
+            onConfirm={() => void remove({ resource: templates.name, id: r.templateId }, { onSuccess: () => void message.success(MESSAGES.deleted) })}
           >
             <Button type="link" size="small" danger>
               删除

@@ -39,7 +39,15 @@ export const Add: Story = {
     await submit(d);
     await waitFor(() => expect(calls.add).toHaveLength(1), T);
     const body = calls.add[0];
-    await expect(Object.fromEntries(body)).toMatchObject({ clientId: 'b20001', smsType: '10', templateType: '1', business: '0', smstype: '0', sign: '优品商城', content: '您的订单{orderNo}已发货' });
+    await expect(Object.fromEntries(body)).toMatchObject({
+      clientId: 'b20001',
+      smsType: '10',
+      templateType: '1',
+      business: '0',
+      smstype: '0',
+      sign: '优品商城',
+      content: '您的订单{orderNo}已发货',
+    });
     await expect(await screen.findByText('新增成功，请等待审核', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(args.onClose).toHaveBeenCalled(), T);
   },

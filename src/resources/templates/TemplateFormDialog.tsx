@@ -72,8 +72,7 @@ export function TemplateFormDialog({ open, template, agent, agentId, operationMo
     else if (smsType === TemplateCategory.Industry && form.getFieldValue('smstype') === SmsType.Marketing) form.setFieldValue('smstype', SmsType.VerificationCode);
   }, [smsType, form]);
 
-  const showErrors = (errors: FieldError[]) =>
-    form.setFields(errors.filter((e) => e.field).map((e) => ({ name: e.field as keyof TemplateFormValues, errors: [e.message] })));
+  const showErrors = (errors: FieldError[]) => form.setFields(errors.filter((e) => e.field).map((e) => ({ name: e.field as keyof TemplateFormValues, errors: [e.message] })));
 
   const submit = async () => {
     setServerError(undefined);

@@ -43,7 +43,8 @@ export const Filled: Story = {
     await expect(c.getAllByText('等待发送').length).toBeGreaterThan(0);
     await expect(c.getByText('已取消')).toBeInTheDocument();
     // every filter of filters/timed-task.json
-    for (const label of ['时间类型', '开始日期', '结束日期', '状态', '短信类型', '模板类型', '签名', '短信内容', '账户']) await expect(c.getAllByText(label).length).toBeGreaterThan(0);
+    for (const label of ['时间类型', '开始日期', '结束日期', '状态', '短信类型', '模板类型', '签名', '短信内容', '账户'])
+      await expect(c.getAllByText(label).length).toBeGreaterThan(0);
     // a cancelled task has no actions
     const cancelled = await rowOf(canvasElement, 'T202611200001');
     await expect(cancelled.queryByRole('button', { name: /取\s*消/ })).toBeNull();

@@ -15,7 +15,11 @@ describe('CountdownButton', () => {
   it('counts down after a successful send, then offers to resend', async () => {
     vi.useFakeTimers();
     const onSend = vi.fn().mockResolvedValue(undefined);
-    render(<AppProviders><CountdownButton onSend={onSend} seconds={3} resendText="点击重新发送" /></AppProviders>);
+    render(
+      <AppProviders>
+        <CountdownButton onSend={onSend} seconds={3} resendText="点击重新发送" />
+      </AppProviders>,
+    );
     act(() => screen.getByRole('button').click());
     await flush();
     expect(screen.getByRole('button')).toHaveTextContent('3秒后重新发送');
@@ -27,7 +31,11 @@ describe('CountdownButton', () => {
 
   it('re-enables at once on error and shows the message', async () => {
     const onSend = vi.fn().mockRejectedValue(new ApiError({ code: 500, msg: '验证码发送过于频繁，请60秒后再试' }));
-    render(<AppProviders><CountdownButton onSend={onSend} /></AppProviders>);
+    render(
+      <AppProviders>
+        <CountdownButton onSend={onSend} />
+      </AppProviders>,
+    );
     act(() => screen.getByRole('button').click());
     expect(await screen.findByText('验证码发送过于频繁，请60秒后再试')).toBeInTheDocument();
     expect(screen.getByRole('button')).toBeEnabled();
@@ -35,7 +43,11 @@ describe('CountdownButton', () => {
   });
 
   it('does not count down when the send resolves false (nothing sent)', async () => {
-    render(<AppProviders><CountdownButton onSend={async () => false} /></AppProviders>);
+    render(
+      <AppProviders>
+        <CountdownButton onSend={async () => false} />
+      </AppProviders>,
+    );
     act(() => screen.getByRole('button').click());
     await flush();
     expect(screen.getByRole('button')).toHaveTextContent('获取验证码');

@@ -40,16 +40,20 @@ describe('forgot password rules (forms/password-reset, forms/password-code)', ()
 
   it('checks the address or the number of the code request', () => {
     expect(errorsOf('forms/password-code', { sendType: 1, email: 'nope', captcha: 'x' })).toEqual([{ field: 'email', message: '请输入有效的邮箱' }]);
-    expect(errorsOf('forms/password-code', { sendType: 2, email: '138x', countryCode: '86', captcha: 'x' })).toEqual([
-      { field: 'email', message: '请输入有效的手机号' },
-    ]);
+    expect(errorsOf('forms/password-code', { sendType: 2, email: '138x', countryCode: '86', captcha: 'x' })).toEqual([{ field: 'email', message: '请输入有效的手机号' }]);
     expect(errorsOf('forms/password-code', { sendType: 1, email: 'a@b.cn' })).toEqual([{ field: 'captcha', message: '验证码不可为空' }]);
   });
 });
 
 describe('ForgetPage', () => {
   it('shows the spec messages on the fields', async () => {
-    render(<AppProviders><PageRouter path="/forget"><ForgetPage /></PageRouter></AppProviders>);
+    render(
+      <AppProviders>
+        <PageRouter path="/forget">
+          <ForgetPage />
+        </PageRouter>
+      </AppProviders>,
+    );
     await userEvent.click(await screen.findByRole('button', { name: /重置密码/ }));
     expect(await screen.findByText('请输入有效的邮箱')).toBeInTheDocument();
     expect(screen.getByText('验证码不可为空')).toBeInTheDocument();
@@ -63,7 +67,13 @@ describe('ForgetPage', () => {
       http.post('*/api/password/email', async ({ request }) => (sent.push(Object.fromEntries(new URLSearchParams(await request.text()))), ok())),
       http.post('*/api/password/change', async ({ request }) => (sent.push(Object.fromEntries(new URLSearchParams(await request.text()))), ok())),
     );
-    render(<AppProviders><PageRouter path="/forget"><ForgetPage /></PageRouter></AppProviders>);
+    render(
+      <AppProviders>
+        <PageRouter path="/forget">
+          <ForgetPage />
+        </PageRouter>
+      </AppProviders>,
+    );
     await userEvent.click(await screen.findByRole('radio', { name: '手机找回' }));
     await userEvent.type(await screen.findByLabelText('手机号'), '13800138000');
     await userEvent.type(screen.getByPlaceholderText('图形验证码'), '7K3P');

@@ -22,8 +22,7 @@ afterEach(() => {
 afterAll(() => server.close());
 
 /** the 注册 button (antd spaces two-character labels; a loading button's name starts with its icon's) */
-const submitButton = () =>
-  screen.getByRole('button', { name: (n) => n.replace(/^loading/, '').replace(/\s/g, '') === '注册', hidden: true });
+const submitButton = () => screen.getByRole('button', { name: (n) => n.replace(/^loading/, '').replace(/\s/g, '') === '注册', hidden: true });
 
 function renderRegister() {
   render(

@@ -32,7 +32,11 @@ afterAll(() => {
 describe('SliderCaptcha by keyboard', () => {
   it('glides to the end, posting a track a person could have made, and reports the pass', async () => {
     const onVerified = vi.fn();
-    render(<AppProviders><SliderCaptcha onVerified={onVerified} /></AppProviders>);
+    render(
+      <AppProviders>
+        <SliderCaptcha onVerified={onVerified} />
+      </AppProviders>,
+    );
     act(() => screen.getByRole('slider').focus());
     await userEvent.keyboard('{End}');
     expect(await screen.findByText('验证通过')).toBeInTheDocument();

@@ -20,7 +20,8 @@ describe('format', () => {
     expect(parseSendTime(' 2026-11-23 10:05:07 ')?.toISOString()).toBe('2026-11-23T02:05:07.000Z');
   });
   it('refuses malformed and impossible dates', () => {
-    for (const v of ['', null, undefined, '2026-11-23', '2026/11/23 10:00:00', '2026-02-30 10:00:00', '2026-11-23 24:00:00', '2026-11-23 10:60:00', 'x']) expect(parseSendTime(v)).toBeNull();
+    for (const v of ['', null, undefined, '2026-11-23', '2026/11/23 10:00:00', '2026-02-30 10:00:00', '2026-11-23 24:00:00', '2026-11-23 10:60:00', 'x'])
+      expect(parseSendTime(v)).toBeNull();
     expect(Number.isNaN(parseSendWall('2026-13-01 00:00:00'))).toBe(true);
   });
 });

@@ -16,10 +16,15 @@ describe('sending screens', () => {
     expect(screenAt(consoleScreens, '/customer/deliverlayout/timingdeliver')?.screen.name).toBe('sms_timingdeliver');
     expect(screenAt(consoleScreens, '/customer/sendlayout/sendrecord')?.screen.name).toBe('statistics_sendrecord');
     expect(screenAt(consoleScreens, '/customer/sendlayout/sendrecord/reply')?.screen.name).toBe('statistics_reply');
-    expect([deliverPath(), smsTaskPath(), timingDeliverPath()]).toEqual(['/customer/deliverlayout/deliver', '/customer/deliverlayout/smstask', '/customer/deliverlayout/timingdeliver']);
+    expect([deliverPath(), smsTaskPath(), timingDeliverPath()]).toEqual([
+      '/customer/deliverlayout/deliver',
+      '/customer/deliverlayout/smstask',
+      '/customer/deliverlayout/timingdeliver',
+    ]);
   });
   it('menu entries for the pages built; the send page only for domestic sending (phone_inout_type 0 or 2)', () => {
-    for (const u of [agent, subAccount]) expect(keys(menuFor(consoleScreens, u))).toEqual(expect.arrayContaining(['send', 'sms_deliver', 'sms_smstask', 'sms_timingdeliver', 'records', 'statistics_sendlayout']));
+    for (const u of [agent, subAccount])
+      expect(keys(menuFor(consoleScreens, u))).toEqual(expect.arrayContaining(['send', 'sms_deliver', 'sms_smstask', 'sms_timingdeliver', 'records', 'statistics_sendlayout']));
     const international = keys(menuFor(consoleScreens, { ...subAccount, phone_inout_type: 1 }));
     expect(international).not.toContain('sms_deliver');
     expect(international).toContain('sms_smstask');

@@ -88,8 +88,7 @@ describe('checkForm: the compiled validators, as validateForm checks them', () =
       { clientId: 'b20001', smstype: 0, sign: '优品生活', content: 'x'.repeat(501), importFilePath: 'p', fileType: 1, templateId: 0 },
       { clientId: null, smstype: undefined, sign: '优品生活', content: '您好', mobile: '13800138000', templateId: 3001 },
     ];
-    for (const form of [sendForm, variableForm, intlForm])
-      for (const values of samples) expect(checkForm(form, values)).toEqual(validateForm(form, values).errors);
+    for (const form of [sendForm, variableForm, intlForm]) for (const values of samples) expect(checkForm(form, values)).toEqual(validateForm(form, values).errors);
   });
 });
 

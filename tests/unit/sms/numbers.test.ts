@@ -36,8 +36,7 @@ describe('normalizeNumberInput', () => {
 });
 
 describe('isChineseMobile', () => {
-  it.each(['13800138000', '13412345678', '19212345678', '17001234567', '16212345678', '16512345678', '19912345678'])('%s is valid', (p) =>
-    expect(isChineseMobile(p)).toBe(true));
+  it.each(['13800138000', '13412345678', '19212345678', '17001234567', '16212345678', '16512345678', '19912345678'])('%s is valid', (p) => expect(isChineseMobile(p)).toBe(true));
   it.each([
     '1380013800', // 10 digits
     '138001380001', // 12 digits
@@ -80,7 +79,7 @@ describe('checkNumbers', () => {
 
   it('finds every repeat among 30,000 random numbers of few segments (the hash set grows past its first sizes)', () => {
     let seed = 1;
-    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
     const segs = ['1380', '1390', '1860', '1890', '1700', '1920'];
     const tokens = Array.from({ length: 30_000 }, () => segs[Math.floor(rnd() * segs.length)] + String(Math.floor(rnd() * 20_000)).padStart(7, '0'));
     const r = checkNumbers(tokens.join('\n'));

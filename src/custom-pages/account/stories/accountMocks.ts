@@ -117,7 +117,10 @@ export function accountApi(o: AccountApiOptions = {}): HttpHandler[] {
   return [
     ...(o.extra ?? []),
     http.get('/api/admin/info', async () => (await hang(), ok(user))),
-    http.get('/api/admin/baseinfo', async () => (await hang(), ok({ ...agentBase, oauth_status: OAUTH_WORD[Number(cert.oauth_status)] ?? 3, oauth_remark: cert.remark, ...o.baseInfo }))),
+    http.get(
+      '/api/admin/baseinfo',
+      async () => (await hang(), ok({ ...agentBase, oauth_status: OAUTH_WORD[Number(cert.oauth_status)] ?? 3, oauth_remark: cert.remark, ...o.baseInfo })),
+    ),
     http.get('/api/client/oauth', () => ok({ oauth_status: OAUTH_WORD[Number(cert.oauth_status)] ?? 3, oauth_remark: cert.remark })),
     http.get('/api/account/clientinfo', async () => (await hang(), ok({ ...enterpriseBase, ...o.enterprise }))),
     http.get('/api/admin/cer/info', async () => (await hang(), ok(cert))),
@@ -127,7 +130,13 @@ export function accountApi(o: AccountApiOptions = {}): HttpHandler[] {
       return ok({ ...certCertified, clientid: id ?? 'b20001', agent_id: 'a10001', company: '上海优品电商有限公司', img_url: 'b20001/licence0001.png' });
     }),
     http.get('/api/files/*', () => new HttpResponse(PNG, { headers: { 'content-type': 'image/png' } })),
-    http.post('/api/userCenter/getCountryCodeList', () => ok([{ countryCode: '86', countryName: '中国' }, { countryCode: '852', countryName: '中国香港' }, { countryCode: '1', countryName: '美国' }])),
+    http.post('/api/userCenter/getCountryCodeList', () =>
+      ok([
+        { countryCode: '86', countryName: '中国' },
+        { countryCode: '852', countryName: '中国香港' },
+        { countryCode: '1', countryName: '美国' },
+      ]),
+    ),
     http.post('/api/userCenter/sendNoPicCode', async ({ request }) => {
       const b = await record('sendNoPicCode', request);
       return b.mobile === '13800138001' ? fail(500, '手机号码已存在') : ok(null, '发送成功');
@@ -158,7 +167,16 @@ export function accountApi(o: AccountApiOptions = {}): HttpHandler[] {
     ...(['cer/add', 'cer/edit'] as const).map((p) =>
       http.post(`/api/admin/${p}`, async ({ request }) => {
         const b = await record(p, request);
-        if (o.stateful) cert = { ...certPending, id_typeNum: Number(b.id_type) as CertificationInfo['id_typeNum'], company: b.company, id_nbr: b.id_nbr, img_url: b.imgUrl, cert_type: b.id_type === '1' ? 1 : 2, id_type: b.id_type === '1' ? '个人身份证' : '三证合一' };
+        if (o.stateful)
+          cert = {
+            ...certPending,
+            id_typeNum: Number(b.id_type) as CertificationInfo['id_typeNum'],
+            company: b.company,
+            id_nbr: b.id_nbr,
+            img_url: b.imgUrl,
+            cert_type: b.id_type === '1' ? 1 : 2,
+            id_type: b.id_type === '1' ? '个人身份证' : '三证合一',
+          };
         return ok({ oauth_status: 2 }, '提交成功，请等待审核');
       }),
     ),
