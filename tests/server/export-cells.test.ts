@@ -24,14 +24,16 @@ describe('safeCell', () => {
 /** rows of fixed text (templates, samples, notes, headers): nothing a user typed */
 const STATIC_ROWS = [
   'server/modules/sign/service.ts: note.addRow([l])',
-  'server/modules/sign/service.ts: note.addRow([agent ?',
+  // the example row of the notes sheet (its array written over several lines)
+  'server/modules/sign/service.ts: note.addRow([',
   'server/modules/variable-international/variable.ts: errWs.addRow([NUMBER_HEADER,',
   "server/modules/variable-international/variable.ts: ws.addRow({ phone: '13800138000'",
   "server/modules/variable-international/variable.ts: ws.addRow({ phone: '13900139000'",
   'server/modules/send/import.ts: ws.addRow({ phone: p })',
   'server/modules/template/batch.ts: ws.addRow(Object.fromEntries(cols.map((c) => [c.field, c.example])))',
   "server/modules/template/batch.ts: notes.addRow(['列', '可填写的值'])",
-  'server/modules/template/batch.ts: notes.addRow([header(c.field),',
+  // one row per column of the notes sheet: header and allowed values (its array written over several lines)
+  'server/modules/template/batch.ts: notes.addRow([',
 ];
 
 function tsFiles(dir: string): string[] {

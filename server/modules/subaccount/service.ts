@@ -207,12 +207,26 @@ export class SubAccountService {
   private async page(agent: Account, f: (SubAccountFilter | SubAccountFinanceFilter) & CurrentPaging, key: SubAccountListKey) {
     const paging = pagingOf(f);
     const base = this.filtered(agent, f, key);
-    // one scan of the matching rows (narrow: id, create_time) gives both the total and the page ids
+    // one scan of the matching rows (narrow: id, create_time) gives both the total and the page ids;
+    // the same statement reads each row's earliest pool about to expire (the list's alert, issue 27:
+    // pools with pieces left due within EXPIRING_DAYS, the agent overview's rule)
+    const now = this.ctx.now();
+    const soon = new Date(now.getTime() + EXPIRING_DAYS * 86_400_000);
     const rows = await this.ctx.db
       .with('m', () => base.select(['id', 'create_time']))
       .selectFrom('accounts')
       .selectAll('accounts')
       .select(sql<string>`(select count(*) from m)`.as('total_count'))
+      .select((eb) =>
+        eb
+          .selectFrom('product_pools as pp')
+          .select((e) => e.fn.min('pp.due_time').as('due'))
+          .whereRef('pp.account_id', '=', 'accounts.id')
+          .where('pp.remaining', '>', 0)
+          .where('pp.due_time', '>', now)
+          .where('pp.due_time', '<=', soon)
+          .as('pool_due'),
+      )
       .where('accounts.id', 'in', (eb) => eb.selectFrom('m').select('m.id').orderBy('m.create_time', 'desc').orderBy('m.id', 'desc').limit(paging.size).offset(paging.offset))
       .orderBy('accounts.create_time', 'desc')
       .orderBy('accounts.id', 'desc')
@@ -223,37 +237,16 @@ export class SubAccountService {
 
   async managerList(agent: Account, f: SubAccountFilter & CurrentPaging) {
     const { rows, total, paging } = await this.page(agent, f, 'filters/sub-account');
-    const expiring = await this.expiringPoolDates(rows.map((r) => r.id));
     return listPage(
-      rows.map((r) => {
+      rows.map(({ pool_due, ...r }) => {
         const { low, threshold } = lowBalanceOf(r);
-        return { ...this.managerRow(r), lowBalance: low, lowBalanceThreshold: threshold, poolExpireDate: expiring.get(r.id) ?? '' };
+        // docs/api-subaccounts.md "Alerts": the earliest due date (YYYY-MM-DD, Shanghai) of a pool about to expire
+        const poolExpireDate = pool_due ? formatDateTime(new Date(pool_due)).slice(0, 10) : '';
+        return { ...this.managerRow(r), lowBalance: low, lowBalanceThreshold: threshold, poolExpireDate };
       }),
       total,
       paging,
     );
-  }
-
-  /**
-   * The alerts of the manager list (issue 27; docs/api-subaccounts.md "Alerts"): per account of the
-   * page, the earliest due date (YYYY-MM-DD, Shanghai) of its pools with pieces left that expire within
-   * EXPIRING_DAYS — the agent overview's rule. One indexed query for the page.
-   */
-  private async expiringPoolDates(ids: number[]): Promise<Map<number, string>> {
-    const out = new Map<number, string>();
-    if (!ids.length) return out;
-    const now = this.ctx.now();
-    const rows = await this.ctx.db
-      .selectFrom('product_pools')
-      .select(['account_id', (eb) => eb.fn.min('due_time').as('due')])
-      .where('account_id', 'in', ids)
-      .where('remaining', '>', 0)
-      .where('due_time', '>', now)
-      .where('due_time', '<=', new Date(now.getTime() + EXPIRING_DAYS * 86_400_000))
-      .groupBy('account_id')
-      .execute();
-    for (const r of rows) out.set(r.account_id, formatDateTime(new Date(r.due)).slice(0, 10));
-    return out;
   }
 
   async financeList(agent: Account, f: SubAccountFinanceFilter & CurrentPaging) {
