@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiLogin } from './helpers';
+import { apiLogin, onPage } from './helpers';
 
 /**
  * 黑名单 end to end (issue 27): client1 adds a number to its blacklist on the console page, then
@@ -57,7 +57,7 @@ test('a number put on the blacklist is skipped by a marketing send, counted and 
   await expect(page.getByText(/已跳过黑名单号码 1 个/).first()).toBeVisible();
 
   // the task: one number sent, one counted under 黑名单
-  await page.waitForURL('**/customer/deliverlayout/smstask', { timeout: 10_000 });
+  await page.waitForURL(onPage('/customer/deliverlayout/smstask'), { timeout: 10_000 });
   const tasks = await post(page, '/api/send/sendTask', { page: '1', rows: '1' });
   const task = tasks.data.list[0] as { uid: string; submitTotal: number; blacklistNum: number; chargeNumTotal: number };
   expect(task).toMatchObject({ submitTotal: 1, blacklistNum: 1, chargeNumTotal: 1 });

@@ -95,3 +95,14 @@ export async function apiPost(page: Page, url: string, form: Record<string, stri
   const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
   return (await (await page.request.post(url, { headers: { 'x-xsrf-token': decodeURIComponent(xsrf) }, form })).json()) as { code: number; msg: string; data: any };
 }
+
+/**
+ * A page.waitForURL matcher for a console path (`/remain?type=0`): the path ends so and the named
+ * query parameters have these values. List pages write their filters into the address bar
+ * (useSchemaList) right after they open, so a pattern without the query would race that.
+ */
+export function onPage(pathAndQuery: string): (url: URL) => boolean {
+  const [path, query = ''] = pathAndQuery.split('?');
+  const wanted = [...new URLSearchParams(query)];
+  return (url) => url.pathname.endsWith(path) && wanted.every(([k, v]) => url.searchParams.get(k) === v);
+}

@@ -1,5 +1,5 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
-import { apiLogin } from './helpers';
+import { apiLogin, onPage } from './helpers';
 
 /**
  * 自有账单 end to end against the real server: agent1 opens 财务管理 → 自有账单 from the menu, sees
@@ -25,7 +25,7 @@ test('agent1 sees its own bill and sets a credit alarm that really sends an SMS 
   await page.goto('/');
   await page.getByRole('menuitem', { name: /财务管理/ }).click();
   await page.getByRole('menuitem', { name: '自有账单' }).click();
-  await page.waitForURL('**/finance/own');
+  await page.waitForURL(onPage('/finance/own'));
 
   const data = await call(page, 'get', '/api/finance/bill/data');
   expect(data.code).toBe(0);
@@ -101,7 +101,7 @@ test('direct-charge agent0 and postpaid client3 are told how they are billed, an
   await expect(page.getByTestId('forbidden-reason')).toContainText('直充账户按条计费');
   await page.screenshot({ path: 'test-results/agent0-refused.png', fullPage: true });
   await page.getByTestId('forbidden-go').click();
-  await page.waitForURL('**/finance/own');
+  await page.waitForURL(onPage('/finance/own'));
   await page.goto('/finance/bill');
   await expect(page.getByTestId('forbidden-reason')).toContainText('直充账户按条计费');
 
@@ -120,5 +120,5 @@ test('direct-charge agent0 and postpaid client3 are told how they are billed, an
   await page.goto('/sms/smspurchaselayout/purchase');
   await expect(page.getByTestId('forbidden-reason')).toContainText('后付费账户');
   await page.getByTestId('forbidden-go').click();
-  await page.waitForURL('**/customer/deliverlayout/customer/report/pre');
+  await page.waitForURL(onPage('/customer/deliverlayout/customer/report/pre'));
 });

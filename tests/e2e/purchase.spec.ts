@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiLogin, apiPost as api } from './helpers';
+import { apiLogin, apiPost as api, onPage } from './helpers';
 
 /**
  * Purchase end to end against the real server: agent1 buys two packages on the purchase page
@@ -82,14 +82,14 @@ test('agent1 buys two packages and sees the pools grow and the bill rows', async
   expect(await pieces(page, 4)).toBe(notice0 + 10000);
 
   await done.getByRole('button', { name: '查看剩余条数' }).click();
-  await page.waitForURL('**/remain');
+  await page.waitForURL(onPage('/remain'));
   await expect(page.getByRole('cell', { name: '10,000 条' }).first()).toBeVisible({ timeout: 90_000 });
   await expect(page.getByTestId('remain-summary-own')).toContainText('合计（本账户）');
   await expect(page.getByTestId('remain-summary-sub')).toContainText('合计（子账户）');
   await page.screenshot({ path: 'test-results/purchase-pools.png', fullPage: true });
   // the older path of the pools is the same page
   await page.goto('/sms/pools');
-  await page.waitForURL('**/remain');
+  await page.waitForURL(onPage('/remain'));
 
   await page.goto('/finance/bill');
   const bill1 = page.getByRole('row').filter({ hasText: '行业短信 1万条' });

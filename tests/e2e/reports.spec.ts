@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect as baseExpect, test, type Page } from '@playwright/test';
-import { apiLogin } from './helpers';
+import { apiLogin, onPage } from './helpers';
 
 /**
  * Reports, the dashboard and the remaining pools end to end against the real server: client1
@@ -56,7 +56,7 @@ test.describe('报表与首页', () => {
     await expect(page.getByTestId('number-counts')).toContainText(`有效号码：${NUMBERS.length}`);
     await page.getByTestId('submit').click();
     await page.getByRole('dialog', { name: '发送确认' }).getByRole('button', { name: '确认发送' }).click();
-    await page.waitForURL('**/customer/deliverlayout/smstask', { timeout: 10_000 });
+    await page.waitForURL(onPage('/customer/deliverlayout/smstask'), { timeout: 10_000 });
 
     await page.goto('/');
     await expect.poll(() => todaySubmitted(page)).toBe(before + NUMBERS.length);
@@ -73,7 +73,7 @@ test.describe('报表与首页', () => {
     await apiLogin(page, 'agent1');
     await page.goto('/');
     await page.getByTestId('quick-links').getByText('消费报表').click();
-    await page.waitForURL('**/customer/deliverlayout/customer/report/pre');
+    await page.waitForURL(onPage('/customer/deliverlayout/customer/report/pre'));
     await expect(page.getByRole('tab', { name: '子账户(预付费)' })).toHaveAttribute('aria-selected', 'true');
     const row = page.getByRole('row').filter({ hasText: 'client1' }).first();
     await expect(row).toBeVisible();
@@ -84,7 +84,7 @@ test.describe('报表与首页', () => {
     expect((await download).suggestedFilename()).toMatch(/^消费报表_.*\.xlsx$/);
 
     await row.getByRole('link', { name: '日报表' }).click();
-    await page.waitForURL('**/customer/report/daily_post?id=client1&paytype=0');
+    await page.waitForURL(onPage('/customer/report/daily_post?id=client1&paytype=0'));
     await expect(page.getByText('日报表 client1')).toBeVisible();
     const days = page.locator('.ant-table-tbody tr.ant-table-row');
     await expect(days.first()).toBeVisible();
@@ -97,9 +97,9 @@ test.describe('报表与首页', () => {
     expect(fs.readFileSync(saved).subarray(0, 2).toString()).toBe('PK');
 
     await page.getByRole('button', { name: /返\s*回/ }).click();
-    await page.waitForURL('**/customer/deliverlayout/customer/report/pre');
+    await page.waitForURL(onPage('/customer/deliverlayout/customer/report/pre'));
     await page.getByRole('tab', { name: '子账户(后付费)' }).click();
-    await page.waitForURL('**/customer/deliverlayout/customer/report/post');
+    await page.waitForURL(onPage('/customer/deliverlayout/customer/report/post'));
   });
 
   test('agent1’s report reaches today (live) with a totals row, success rates and the delivery analysis', async ({ page }) => {
@@ -137,7 +137,7 @@ test.describe('报表与首页', () => {
     await apiLogin(page, 'client1');
     await page.goto('/');
     await page.getByTestId('quick-links').getByText('剩余条数').click();
-    await page.waitForURL('**/remain?type=0');
+    await page.waitForURL(onPage('/remain?type=0'));
     const expiring = page.getByRole('row').filter({ hasText: '即将过期' });
     await expect(expiring).toHaveCount(1);
     await expect(expiring).toContainText('行业');

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiLogin } from './helpers';
+import { apiLogin, onPage } from './helpers';
 
 /**
  * Sending end to end against the real server (`npm start`'s process: the dispatcher and the
@@ -58,7 +58,7 @@ test.describe('短信发送', () => {
     await confirm.getByRole('button', { name: '确认发送' }).click();
 
     // an immediate send clears the page and opens the task list
-    await page.waitForURL('**/customer/deliverlayout/smstask', { timeout: 10_000 });
+    await page.waitForURL(onPage('/customer/deliverlayout/smstask'), { timeout: 10_000 });
     const task = await newestTask(page, 'client1');
     expect(task.submitTotal).toBe(3);
     const row = page.getByRole('row').filter({ hasText: task.uid });
@@ -86,7 +86,7 @@ test.describe('短信发送', () => {
 
     // the simulator's recipients answer: the uplink shows on the reply page
     await page.getByRole('tab', { name: '回复记录' }).click();
-    await page.waitForURL('**/customer/sendlayout/sendrecord/reply');
+    await page.waitForURL(onPage('/customer/sendlayout/sendrecord/reply'));
     await expect(async () => {
       await page.getByRole('button', { name: /查\s*询/ }).click();
       await expect(page.getByRole('row').filter({ hasText: NUMBERS[1] }).first()).toBeVisible({ timeout: 2_000 });
@@ -106,7 +106,7 @@ test.describe('短信发送', () => {
     await page.getByTestId('submit').click();
     const confirm = page.getByRole('dialog', { name: '发送确认' });
     await confirm.getByRole('button', { name: '确认发送' }).click();
-    await page.waitForURL('**/customer/deliverlayout/smstask', { timeout: 10_000 });
+    await page.waitForURL(onPage('/customer/deliverlayout/smstask'), { timeout: 10_000 });
     const task = await newestTask(page, 'client1');
     expect(task.submitTotal).toBe(1);
     const row = page.getByRole('row').filter({ hasText: task.uid });
@@ -127,7 +127,7 @@ test.describe('短信发送', () => {
     const confirm = page.getByRole('dialog', { name: '发送确认' });
     await expect(confirm).toContainText('定时发送时间');
     await confirm.getByRole('button', { name: '确认定时发送' }).click();
-    await page.waitForURL('**/customer/deliverlayout/timingdeliver', { timeout: 10_000 });
+    await page.waitForURL(onPage('/customer/deliverlayout/timingdeliver'), { timeout: 10_000 });
 
     // charged at acceptance
     const charged = await post(page, '/api/send/chargeInfo', { clientId: 'client1', content: `【云讯通】${TEMPLATE}`, sign: '云讯通', mobile: NUMBERS.join(',') });
