@@ -9,9 +9,13 @@ import type { Database } from '../../db/types';
 import { enqueueMo, enqueueReports } from '../push';
 import { enqueueSmppMo, enqueueSmppReceipts } from '../smpp-server';
 import { Pusher } from '../push';
-import { createSmscLink, type SmscLinkHandle } from '../smsc';
 import fs from 'node:fs';
 import {
+  createSmscLink,
+  startSimulator,
+  type Simulator,
+  type SimulatorSettings,
+  type SmscLinkHandle,
   checkChannels,
   ChannelConfigError,
   describeSmsc,
@@ -22,7 +26,6 @@ import {
   DEFAULT_FAILOVER_MS,
   type ChannelSpec,
 } from '../smsc';
-import { startSimulator, type Simulator, type SimulatorSettings } from '../smsc';
 import type { SmscLink } from '../smsc';
 import { Dispatcher, type ChannelRoute, type DispatchHooks, type DispatcherOptions } from './dispatcher';
 import type { StoredMo } from './mo';
