@@ -4,9 +4,13 @@ import { http } from 'msw';
 import { withApp } from '@/stories/withApp';
 import { agentDirectChargeMode, consoleApi, sessionTimeout, subAccount } from '@/stories/mockApi';
 import { payApi } from '@/stories/payApi';
+import { reportsApi } from '@/stories/reportsApi';
 import Home from '@/pages/Home';
 import ConsoleLayout from './ConsoleLayout';
 import { RequireSession } from './ConsoleRoot';
+
+/** The shell's calls and the home page's (the layout opens on 首页), so nothing passes through to a real server. */
+const shellAndHome = (opts?: Parameters<typeof consoleApi>[0]) => [...consoleApi(opts), ...reportsApi(), ...payApi()];
 
 const T = { timeout: 5000 };
 
@@ -22,7 +26,7 @@ const meta = {
       </ConsoleLayout>
     </RequireSession>
   ),
-  parameters: { msw: { handlers: consoleApi() } },
+  parameters: { msw: { handlers: shellAndHome() } },
 } satisfies Meta<typeof ConsoleLayout>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -47,7 +51,7 @@ export const AgentPackageMode: Story = {
 /** 在线充值 in the header: agents, when the platform offers it (isOpenPay = 1) */
 export const OnlineRechargeOffered: Story = {
   name: '代理商：在线充值',
-  parameters: { msw: { handlers: [...payApi({ isOpenPay: 1 }), ...consoleApi()] } },
+  parameters: { msw: { handlers: [...payApi({ isOpenPay: 1 }), ...shellAndHome()] } },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByTestId('online-recharge', {}, T)).toHaveTextContent('在线充值');
@@ -56,7 +60,7 @@ export const OnlineRechargeOffered: Story = {
 
 export const AgentDirectChargeMode: Story = {
   name: '代理商（直充账户）',
-  parameters: { msw: { handlers: consoleApi({ user: agentDirectChargeMode }) } },
+  parameters: { msw: { handlers: shellAndHome({ user: agentDirectChargeMode }) } },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('欢迎您，杭州信达网络科技有限公司', {}, T)).toBeInTheDocument();
@@ -67,7 +71,7 @@ export const AgentDirectChargeMode: Story = {
 
 export const SubAccount: Story = {
   name: '子账户',
-  parameters: { msw: { handlers: consoleApi({ user: subAccount }) } },
+  parameters: { msw: { handlers: shellAndHome({ user: subAccount }) } },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const account = await c.findByTestId('account', {}, T);
@@ -79,7 +83,7 @@ export const SubAccount: Story = {
 
 export const NotCertified: Story = {
   name: '未认证提示',
-  parameters: { msw: { handlers: consoleApi({ baseInfo: { oauth_status: '未认证' } }) } },
+  parameters: { msw: { handlers: shellAndHome({ baseInfo: { oauth_status: '未认证' } }) } },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const banner = await c.findByTestId('certification-banner', {}, T);
@@ -90,7 +94,7 @@ export const NotCertified: Story = {
 
 export const PendingCertification: Story = {
   name: '待认证提示（子账户）',
-  parameters: { msw: { handlers: consoleApi({ user: subAccount, clientOauth: { oauth_status: '待认证' } }) } },
+  parameters: { msw: { handlers: shellAndHome({ user: subAccount, clientOauth: { oauth_status: '待认证' } }) } },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByTestId('certification-banner', {}, T)).toHaveTextContent('您的认证资料正在审核中，审核通过后才能发送短信');
@@ -99,7 +103,7 @@ export const PendingCertification: Story = {
 
 export const CertificationRejected: Story = {
   name: '认证不通过',
-  parameters: { msw: { handlers: consoleApi({ baseInfo: { oauth_status: 4, oauth_remark: '营业执照图片不清晰' } }) } },
+  parameters: { msw: { handlers: shellAndHome({ baseInfo: { oauth_status: 4, oauth_remark: '营业执照图片不清晰' } }) } },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const banner = await c.findByTestId('certification-banner', {}, T);
@@ -125,7 +129,7 @@ export const SupportPanelOpen: Story = {
 
 const timeoutParameters = {
   app: { path: '/?from=menu' },
-  msw: { handlers: [http.get('/api/admin/baseinfo', sessionTimeout), ...consoleApi()] },
+  msw: { handlers: [http.get('/api/admin/baseinfo', sessionTimeout), ...shellAndHome()] },
 };
 
 export const SessionTimeout: Story = {
@@ -152,7 +156,7 @@ export const SessionTimeoutRelogin: Story = {
 
 export const NoSession: Story = {
   name: '未登录时跳转登录页',
-  parameters: { app: { path: '/notice/notice?page=2' }, msw: { handlers: consoleApi({ user: null }) } },
+  parameters: { app: { path: '/notice/notice?page=2' }, msw: { handlers: shellAndHome({ user: null }) } },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByTestId('login-stand-in', {}, T)).toHaveTextContent('登录页 /login?redirect=%2Fnotice%2Fnotice%3Fpage%3D2');

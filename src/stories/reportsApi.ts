@@ -4,7 +4,7 @@
  */
 import { http, type HttpHandler } from 'msw';
 import { businessNow } from '@/lib/businessTime';
-import type { DeliveryStats, RemainRow, ReportRow } from '@/generated/schemas';
+import type { AgentOverview, DeliveryStats, RemainRow, ReportRow } from '@/generated/schemas';
 import type { IndexData, TodayStats, WeekData } from '@/pages/dashboard/api';
 import { fail, ok } from './mockApi';
 import { listOf, paramsOf, type Calls } from './sendApi';
@@ -239,6 +239,8 @@ export interface ReportsApiOptions {
   today?: TodayStats;
   week?: WeekData;
   index?: IndexData;
+  /** GET /index/agentOverview (default: nothing consumed, nothing to remind of) */
+  overview?: AgentOverview;
   pre?: ReportRow[];
   post?: ReportRow[];
   days?: ReportRow[];
@@ -265,6 +267,7 @@ export function reportsApi(opts: ReportsApiOptions = {}): HttpHandler[] {
     }),
     http.get('/api/index/data', () => ok(opts.index ?? indexData())),
     http.post('/api/account/getAccountInfo', () => ok(accountInfo)),
+    http.get('/api/index/agentOverview', () => ok(opts.overview ?? { days: 30, expiringDays: 7, lowBalanceDefault: '10.00', topConsumers: [], lowBalance: [], expiringPools: [] })),
     http.post('/api/client/report/consume/pretotal', async ({ request }) => ok(reportPage(opts.pre ?? preRows, ...page(await log('pretotal', request))))),
     http.post('/api/client/report/consume/suftotal', async ({ request }) => ok(reportPage(opts.post ?? postRows, ...page(await log('suftotal', request))))),
     http.get('/api/client/report/consume/preday', async ({ request }) => ok(reportPage(opts.days ?? dayRows(), ...page(await log('preday', request))))),

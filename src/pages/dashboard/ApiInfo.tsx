@@ -5,10 +5,12 @@ import { InterfaceInfoView, type InterfaceInfoData } from '@/resources/subaccoun
 
 export function ApiInfo() {
   const { result, query } = useCustom<InterfaceInfoData>({ url: '/account/getAccountInfo', method: 'post', meta: { silent: true } });
-  const a = result.data as InterfaceInfoData | undefined;
+  // an answer without the doors (a proxy's error page, an older server) shows nothing rather than crashing the home page
+  const a = result.data as Partial<InterfaceInfoData> | undefined;
+  const info = a && Array.isArray(a.doors) ? (a as InterfaceInfoData) : undefined;
   return (
     <Card title="接口信息" style={{ marginTop: 16 }} loading={query.isLoading} data-testid="api-info">
-      {a && <InterfaceInfoView info={{ ...a, editable: false }} />}
+      {info && <InterfaceInfoView info={{ ...info, editable: false }} />}
     </Card>
   );
 }
