@@ -103,12 +103,14 @@ export class LedgerService {
       requestId?: string | null;
     },
   ): Promise<number> {
-    await trx
-      .updateTable('accounts')
-      .set({ balance: money2(e.after) })
-      .where('id', '=', e.accountId)
-      .execute();
+    // the balance and its ledger row in one statement (one round trip); a data-modifying CTE always runs
     const r = await trx
+      .with('balance', (db) =>
+        db
+          .updateTable('accounts')
+          .set({ balance: money2(e.after) })
+          .where('id', '=', e.accountId),
+      )
       .insertInto('ledger')
       .values({
         account_id: e.accountId,

@@ -165,6 +165,17 @@ async function retryDeadlock<T>(run: () => Promise<T>, attempts = 8): Promise<T>
 }
 
 /** The interface acceptance (one per app; stateless). */
+/** What a caller of `InterfaceSend.accept` has already checked (the SMPP batcher), to save round trips. */
+export interface AcceptOptions {
+  /** every sign of the texts was found approved just before (the batcher checks a whole batch at once) */
+  signsApproved?: boolean;
+  /**
+   * no balance / pool look before the transaction: the charge checks them on locked rows anyway and
+   * a refusal rolls back whatever was written (the batcher's groups are small and never staged)
+   */
+  skipCreditPrecheck?: boolean;
+}
+
 export class InterfaceSend {
   constructor(
     private readonly ctx: AppContext,
@@ -176,7 +187,12 @@ export class InterfaceSend {
    * a sub-account). `inTransaction` runs last in the accepting transaction (the HTTP API stores its
    * idempotency answer there: the task and its answer commit together or not at all).
    */
-  async accept(account: Account, input: InterfaceSendInput, inTransaction?: (trx: Tx, r: InterfaceSendResult) => Promise<void>): Promise<InterfaceSendResult> {
+  async accept(
+    account: Account,
+    input: InterfaceSendInput,
+    inTransaction?: (trx: Tx, r: InterfaceSendResult) => Promise<void>,
+    opts: AcceptOptions = {},
+  ): Promise<InterfaceSendResult> {
     const now = this.ctx.now();
     try {
       assertMaySend(account);
@@ -244,8 +260,10 @@ export class InterfaceSend {
       taskText = texts[0];
       taskSign = counted.get(textOf.get(phones[0]) ?? '')!.sign;
     }
-    const approved = await this.approvedSigns(account.id, [...signs]);
-    if (approved.size < signs.size) throw new InterfaceRefusal('signNotApproved', INTERFACE_MSG.signNotApproved);
+    if (!opts.signsApproved) {
+      const approved = await this.approvedSigns(account.id, [...signs]);
+      if (approved.size < signs.size) throw new InterfaceRefusal('signNotApproved', INTERFACE_MSG.signNotApproved);
+    }
 
     const audit =
       account.needaudit === NeedAudit.All || (account.needaudit === NeedAudit.Marketing && smstype === SmsType.Marketing) || (account.needaudit === NeedAudit.Keyword && hit);
@@ -259,7 +277,7 @@ export class InterfaceSend {
     for (const k of [1, 2, 3] as const) perCarrier[k] = { count: piecesBy[k], cost: new Money(prices[k]).times(piecesBy[k]) };
     const plan: ChargePlan = { taskId: 0, uid: '', mode, accountId: account.id, payerId, smstype, piecesPerMsg: 1, perCarrier };
     const chargeNow = !intercepted;
-    if (chargeNow) {
+    if (chargeNow && !opts.skipCreditPrecheck) {
       // the usual refusal before anything is written (checked again on locked rows by chargePlan)
       if (mode === ChargeMode.Money) {
         const balance = await new LedgerService(this.ctx).balanceOf(payerId);
@@ -299,8 +317,9 @@ export class InterfaceSend {
           // a receipt for it, smpp_receipts' foreign key: FOR KEY SHARE) does not wait for this
           // commit — with FOR UPDATE it did, while holding the account's daily-report row this
           // transaction's messages need next: a deadlock, found after deadlock_timeout (1 s)
-          await trx.selectFrom('accounts').select('id').where('id', '=', payerId).forNoKeyUpdate().execute();
+          // (the lock is taken by the task's insert itself: its payer_id reads the locked row)
           const task = await trx
+            .with('payer', (db) => db.selectFrom('accounts').select('id').where('id', '=', payerId).forNoKeyUpdate())
             .insertInto('sms_tasks')
             .values({
               uid,
@@ -308,7 +327,7 @@ export class InterfaceSend {
               agent_id: account.agent_id,
               creator_id: account.id,
               creator_name: account.clientid,
-              payer_id: payerId,
+              payer_id: sql<number>`(select id from payer)`,
               charge_mode: mode,
               content: taskText,
               sign: taskSign,
@@ -339,18 +358,24 @@ export class InterfaceSend {
             .executeTakeFirstOrThrow();
           let amount = '0.00';
           let chargeNum = 0;
+          let cost = '0.0000';
           if (chargeNow) {
             const r = await chargePlan(trx, this.ctx, { ...plan, taskId: task.id, uid });
             if (!r.ok) throw new InterfaceRefusal('refused', refusalOf(r), 'credit');
             amount = r.amount;
             chargeNum = r.chargeNum;
-            await trx.updateTable('sms_tasks').set({ amount: r.amount, cost: r.cost, charge_num_total: r.chargeNum }).where('id', '=', task.id).execute();
+            cost = r.cost;
           }
           // the message rows after the charge: their insert takes the account's daily-report row
           // (0018_reports' trigger), which the dispatcher's recording transactions of the same account
           // wait for: held from here to the commit only
           await insertMessages(trx, { ...batch, taskId: task.id, staged });
-          const ids = await sql<{ id: number; phone: string }>`select id, phone from sms_messages where task_id = ${task.id} order by id`.execute(trx);
+          // the task's charge written in the statement that reads the message ids back (one round trip)
+          const ids = chargeNow
+            ? await sql<{ id: number; phone: string }>`
+                with charged as (update sms_tasks set amount = ${amount}, cost = ${cost}, charge_num_total = ${chargeNum} where id = ${task.id})
+                select id, phone from sms_messages where task_id = ${task.id} order by id`.execute(trx)
+            : await sql<{ id: number; phone: string }>`select id, phone from sms_messages where task_id = ${task.id} order by id`.execute(trx);
           const idOf = new Map(ids.rows.map((r) => [r.phone, Number(r.id)]));
           const result: InterfaceSendResult = {
             taskId: uid,
@@ -517,13 +542,18 @@ class InterfaceBatcher {
   private async acceptGroup(account: Account, g: Pending[]) {
     const smstype = smsTypesOf(account).includes(account.smstype) ? account.smstype : SmsType.Notification;
     try {
-      const r = await this.iface.accept(account, {
-        smstype,
-        items: g.map((p) => ({ mobile: p.phone, content: p.text })),
-        extension: g[0].extension,
-        registeredDelivery: g[0].registeredDelivery,
-        source: 'SMPP',
-      });
+      const r = await this.iface.accept(
+        account,
+        {
+          smstype,
+          items: g.map((p) => ({ mobile: p.phone, content: p.text })),
+          extension: g[0].extension,
+          registeredDelivery: g[0].registeredDelivery,
+          source: 'SMPP',
+        },
+        undefined,
+        { signsApproved: true, skipCreditPrecheck: true },
+      );
       const idOf = new Map(r.messages.map((m) => [m.mobile, m.msgid]));
       for (const p of g) {
         const id = idOf.get(p.phone);
