@@ -66,6 +66,8 @@ export interface BuildAppOptions {
   alarmEveryMs?: number;
   /** purge unfinished uploads older than config.uploadStaleHours every this many ms (0: never; default 1 h, the first a minute after the start) */
   uploadPurgeEveryMs?: number;
+  /** fold the report deltas (migration 0041) into report_daily every this many ms (0: never; default 1 s) */
+  reportFoldEveryMs?: number;
   /** free bytes of the data directory's file system (default: statfs); tests inject a small disk */
   diskFree?: (dir: string) => Promise<number>;
 }
@@ -121,6 +123,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       purgeEveryMs: opts.purgeEveryMs ?? 10 * 60_000,
       alarmEveryMs: opts.alarmEveryMs ?? 1000,
       uploadPurgeEveryMs: opts.uploadPurgeEveryMs ?? 3600_000,
+      reportFoldEveryMs: opts.reportFoldEveryMs ?? 1000,
       imageCaptcha: opts.imageCaptcha,
       diskFree: opts.diskFree,
     },

@@ -24,6 +24,8 @@ export interface ModuleOptions {
   alarmEveryMs: number;
   /** purge unfinished uploads every this many ms (0: never) */
   uploadPurgeEveryMs: number;
+  /** fold the report deltas into report_daily every this many ms (0: never) */
+  reportFoldEveryMs: number;
   /** replaces the image captcha generator (tests record the answer) */
   imageCaptcha?: ImageCaptchaGenerator;
   /** free bytes of the data directory's file system (default: statfs; tests inject a small disk) */

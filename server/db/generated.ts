@@ -501,6 +501,38 @@ export interface ReportDaily {
   wait_num: Generated<number>;
 }
 
+export interface ReportDelta {
+  account_id: number;
+  agent_id: Generated<number>;
+  charge_total: Generated<number>;
+  day: Timestamp;
+  fail_num: Generated<number>;
+  inter: number;
+  intercept_num: Generated<number>;
+  paytype: number;
+  send_num: Generated<number>;
+  smstype: number;
+  success_num: Generated<number>;
+  unknown_num: Generated<number>;
+  wait_num: Generated<number>;
+}
+
+export interface ReportRows {
+  account_id: number | null;
+  agent_id: number | null;
+  charge_total: number | null;
+  day: Timestamp | null;
+  fail_num: number | null;
+  inter: number | null;
+  intercept_num: number | null;
+  paytype: number | null;
+  send_num: number | null;
+  smstype: number | null;
+  success_num: number | null;
+  unknown_num: number | null;
+  wait_num: number | null;
+}
+
 export interface SendSubmitLocks {
   account_id: number;
   last_at: Timestamp;
@@ -838,6 +870,8 @@ export interface DB {
   rebate_ledger: RebateLedger;
   remember_tokens: RememberTokens;
   report_daily: ReportDaily;
+  report_delta: ReportDelta;
+  report_rows: ReportRows;
   send_submit_locks: SendSubmitLocks;
   sessions: Sessions;
   sign_import_results: SignImportResults;

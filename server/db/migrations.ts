@@ -38,6 +38,7 @@ import { templateReviewPush0035 } from './migrations/0035_template_review_push';
 import { blacklist0036 } from './migrations/0036_blacklist';
 import { productPackSize0038 } from './migrations/0038_product_pack_size';
 import { smppParts0040 } from './migrations/0040_smpp_parts';
+import { reportDeltas0041 } from './migrations/0041_report_deltas';
 
 async function run(db: Kysely<unknown>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -202,6 +203,7 @@ export const migrations: Record<string, Migration> = {
   '0036_blacklist': blacklist0036,
   '0038_product_pack_size': productPackSize0038,
   '0040_smpp_parts': smppParts0040,
+  '0041_report_deltas': reportDeltas0041,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -273,6 +273,9 @@ export interface Database {
   intl_prices: IntlPriceTable;
   // 0018_reports
   report_daily: ReportDailyTable;
+  // 0041_report_deltas: what the triggers appended since the last fold; report_rows = both (read with sums)
+  report_delta: ReportDailyTable;
+  report_rows: ReportDailyTable;
   // 0029_api_secret (server/modules/openapi)
   api_nonces: ApiNonceTable;
   api_idempotency: ApiIdempotencyTable;

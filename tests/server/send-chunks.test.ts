@@ -101,7 +101,7 @@ describe.each(backends)('large tasks (%s)', (backend) => {
     // the report rows count every message once
     const rep = await sql<{
       n: number;
-    }>`select coalesce(sum(send_num), 0)::int as n from report_daily r join accounts a on a.id = r.account_id where a.clientid = 'agent0'`.execute(server.handle.db);
+    }>`select coalesce(sum(send_num), 0)::int as n from report_rows r join accounts a on a.id = r.account_id where a.clientid = 'agent0'`.execute(server.handle.db);
     expect(rep.rows[0].n).toBe(N);
   });
 

@@ -31,7 +31,7 @@ const reportOf = async (s: TestServer, clientid: string) =>
   (
     await sql<{ send: number; intercept: number }>`
       select coalesce(sum(r.send_num), 0)::int as send, coalesce(sum(r.intercept_num), 0)::int as intercept
-      from report_daily r join accounts a on a.id = r.account_id where a.clientid = ${clientid}`.execute(db(s))
+      from report_rows r join accounts a on a.id = r.account_id where a.clientid = ${clientid}`.execute(db(s))
   ).rows[0];
 
 describe.each(backends)('who may send, held chunks, bounded deferred work (%s)', (backend) => {

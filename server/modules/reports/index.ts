@@ -3,7 +3,7 @@
  * week chart and the remaining pools (routes.ts, service.ts; docs/api-reports.md). Uses the records
  * module's helpers (filters, the attachment header).
  */
-import { defineModule } from '../module';
+import { defineModule, moduleTimer } from '../module';
 import { reportsRoutes } from './routes';
 import { ReportsService } from './service';
 
@@ -18,4 +18,6 @@ declare module '../../context' {
 export default defineModule({ name: 'reports', dependencies: ['records'] }, async (app, ctx) => {
   const reports = (app.services.reports = new ReportsService(ctx));
   await app.register(reportsRoutes(ctx, reports));
+  // every process folds the writers' report deltas (migration 0041); one fold runs at a time
+  moduleTimer(app, ctx.options.reportFoldEveryMs, () => reports.fold(), 'report fold');
 });

@@ -1,9 +1,10 @@
 /**
  * Reports, today's figures, the week chart and the remaining pieces (docs/api-reports.md).
  *
- * Every figure of sent messages is read from `report_daily` (migration 0018: one row per account,
- * business day, SMS type, paytype, normal / international, kept equal to a recount of
- * sms_messages by triggers in the writers' transactions), never by scanning the messages.
+ * Every figure of sent messages is a sum over `report_rows` (migration 0018: `report_daily`, one row
+ * per account, business day, SMS type, paytype, normal / international; migration 0041: with the
+ * deltas the writers' triggers appended since the last fold, so every sum equals a recount of
+ * sms_messages at every commit), never by scanning the messages.
  *
  * Scoping: an agent reads its sub-accounts (reports: `agent_id` of the rows; today / week: its
  * own sends too), a sub-account only its own rows. An agent's clientid filter must name one of its
@@ -133,11 +134,21 @@ export class ReportsService {
     return businessDay(this.ctx.now());
   }
 
+  /**
+   * Moves the report deltas the writers' triggers appended into report_daily (migration 0041
+   * `report_fold()`): the number of report rows written, -1 when another process's fold runs. The
+   * figures read the same before and after (`report_rows`); folding keeps the delta table small.
+   */
+  async fold(): Promise<number> {
+    const r = await sql<{ n: number }>`select report_fold() as n`.execute(this.ctx.db);
+    return r.rows[0].n;
+  }
+
   // ---------------------------------------------------------------- parameters
 
   /**
    * The report's day range: start / end 'YYYY-MM-DD' (default the 90 days up to today); end at most
-   * today (report_daily is kept by triggers in the writers' transactions, so today's figures are
+   * today (report_rows is kept by triggers in the writers' transactions, so today's figures are
    * live: issue 27 item 11), start not before yesterday − 90 (postpaid) / 365 (prepaid) days, end ≥ start.
    */
   dayRange(f: Pick<ReportFilter, 'start_time_day' | 'end_time_day'>, paytype: number): { start: string; end: string } {
@@ -233,7 +244,7 @@ export class ReportsService {
 
   /** the sums of every row of the report (not only the page's): the totals row */
   private async totals(q: ReportQuery) {
-    const r = (await sql<Sums>`select ${SUMS} from report_daily r where ${this.where(q)}`.execute(this.ctx.db)).rows[0];
+    const r = (await sql<Sums>`select ${SUMS} from report_rows r where ${this.where(q)}`.execute(this.ctx.db)).rows[0];
     return {
       send_num: r.send_num,
       chargeTotal: r.charge_total,
@@ -251,7 +262,7 @@ export class ReportsService {
     const keys = daily ? sql`r.account_id, r.day, r.smstype, r.paytype` : sql`r.account_id, r.smstype, r.paytype`;
     const rows = await sql<Sums & { account_id: number; clientid: string; name: string; smstype: number; paytype: number; date?: string; total: number }>`
       select g.*, ${daily ? sql`to_char(g.day, 'YYYY-MM-DD')` : sql`null`} as date, a.clientid, a.name, count(*) over ()::int as total from (
-        select ${keys}, ${SUMS} from report_daily r where ${this.where(q)}
+        select ${keys}, ${SUMS} from report_rows r where ${this.where(q)}
         group by ${keys}
       ) g join accounts a on a.id = g.account_id
       order by ${daily ? sql`g.day desc, ` : sql``}a.clientid, g.smstype, g.paytype
@@ -297,7 +308,7 @@ export class ReportsService {
   /** the number of groups (asked only when a page came back empty: past the end, or none at all) */
   private async countGroups(q: ReportQuery, daily: boolean): Promise<number> {
     const keys = daily ? sql`r.account_id, r.day, r.smstype, r.paytype` : sql`r.account_id, r.smstype, r.paytype`;
-    const r = await sql<{ n: number }>`select count(*)::int as n from (select 1 from report_daily r where ${this.where(q)} group by ${keys}) g`.execute(this.ctx.db);
+    const r = await sql<{ n: number }>`select count(*)::int as n from (select 1 from report_rows r where ${this.where(q)} group by ${keys}) g`.execute(this.ctx.db);
     return r.rows[0]?.n ?? 0;
   }
 
@@ -371,7 +382,7 @@ export class ReportsService {
   /** GET /index/dataoftoday: today's messages by outcome */
   async todayStats(me: Account, p: ReportsClientParams) {
     const scope = await this.dashScope(me, p);
-    const r = (await sql<Sums>`select ${SUMS} from report_daily r where ${scope} and r.day = ${this.today()}::date`.execute(this.ctx.db)).rows[0];
+    const r = (await sql<Sums>`select ${SUMS} from report_rows r where ${scope} and r.day = ${this.today()}::date`.execute(this.ctx.db)).rows[0];
     return {
       day: this.today(),
       submitTotal: r.send_num,
@@ -389,7 +400,7 @@ export class ReportsService {
     const today = this.today();
     const first = addDays(today, -6);
     const rows = await sql<Sums & { day: string }>`
-      select to_char(r.day, 'YYYY-MM-DD') as day, ${SUMS} from report_daily r
+      select to_char(r.day, 'YYYY-MM-DD') as day, ${SUMS} from report_rows r
       where ${scope} and r.day >= ${first}::date and r.day <= ${today}::date group by r.day`.execute(this.ctx.db);
     const by = new Map(rows.rows.map((r) => [r.day, r]));
     const days = Array.from({ length: 7 }, (_, i) => addDays(first, i));
@@ -412,7 +423,7 @@ export class ReportsService {
     const now = this.ctx.now();
     const top = await sql<{ clientid: string; name: string; charge: string; sent: string; success: string }>`
       select a.clientid, a.name, sum(r.charge_total)::text as charge, sum(r.send_num)::text as sent, sum(r.success_num)::text as success
-      from report_daily r join accounts a on a.id = r.account_id
+      from report_rows r join accounts a on a.id = r.account_id
       where r.agent_id = ${me.id} and r.account_id <> ${me.id} and r.day >= ${first}::date and r.day <= ${today}::date and a.status <> ${AccountStatus.Closed}
       group by a.clientid, a.name having sum(r.charge_total) > 0
       order by sum(r.charge_total) desc, a.clientid limit ${OVERVIEW_ROWS}`.execute(this.ctx.db);
@@ -459,10 +470,10 @@ export class ReportsService {
   /**
    * GET /client/report/delivery {days: 7 | 30, clientid?}: the messages accepted over the last
    * `days` business days (today included, live) of the dashboard's accounts (an agent: its own and
-   * its sub-accounts', or one of them), per day (report_daily), per carrier and province, and the
+   * its sub-accounts', or one of them), per day (report_rows), per carrier and province, and the
    * failure reasons (error codes of the failed messages, explained by enums/receipt-code).
    *
-   * Carrier and province are not in report_daily: they are counted from sms_messages on the
+   * Carrier and province are not in the report rows: they are counted from sms_messages on the
    * record index (account_id, created_at) INCLUDE (state, carrier, province_id), one range per
    * account, index-only but for the failed rows' error_code (a minority). Messages still held as
    * chunks (intercepted at acceptance, not rows yet) are not in the carrier / province figures.
@@ -480,7 +491,7 @@ export class ReportsService {
     const unknown = OUTCOME_STATES[TaskDetailOutcome.Unknown];
     const [dayRows, groups] = await Promise.all([
       sql<Sums & { day: string }>`
-        select to_char(r.day, 'YYYY-MM-DD') as day, ${SUMS} from report_daily r
+        select to_char(r.day, 'YYYY-MM-DD') as day, ${SUMS} from report_rows r
         where ${scope} and r.day >= ${start}::date and r.day <= ${end}::date group by r.day`.execute(this.ctx.db),
       sql<{ carrier: number; province_id: number; outcome: string; code: string; n: number }>`
         select m.carrier, m.province_id,
