@@ -186,11 +186,14 @@ describe.each(backends)('channels (%s)', (backend) => {
     const N = 600;
     const { id } = await insertFixtureTask(db, { accountId: await accountId(server), count: N, nextAt: new Date(), phoneBase: 13800000000, price: '0.0400' });
     let aStopped = false;
+    let receiptsLost = 0;
     try {
       await la.waitReady(5000);
       await lb.waitReady(5000);
       d.start();
       await waitFor('half the task submitted', async () => (await taskRow(server, id)).submitted_num >= N / 2);
+      // receipts a scheduled and never sent: their messages stay 提交成功 (more of them the slower the machine)
+      receiptsLost = a.counts().receiptsPending;
       await a.close();
       aStopped = true;
       await waitFor('task completed', async () => {
@@ -215,9 +218,11 @@ describe.each(backends)('channels (%s)', (backend) => {
       if (m.state !== 1) expect(times).toBe(1);
     }
     expect(ms.every((m) => [1, 3, 6].includes(m.state))).toBe(true);
-    // after the stop, b took the rest: most of the task went to b, a's unanswered ones (at most its window) stay unconfirmed or 提交成功
+    // after the stop, b took the rest: most of the task went to b; a's messages left 提交成功 are those
+    // whose receipt a never sent and its unanswered submits (at most its window, 20), give or take the
+    // submits of the moment it stopped
     expect(ms.filter((m) => m.channel === 'b').length).toBeGreaterThan(N / 2 - 20);
-    expect(ms.filter((m) => m.channel === 'a' && m.state === 1).length).toBeLessThanOrEqual(20 + 20);
+    expect(ms.filter((m) => m.channel === 'a' && m.state === 1).length).toBeLessThanOrEqual(receiptsLost + 20 + 20);
     expect(await db.selectFrom('dispatch_leases').select('id').execute()).toEqual([]);
     await expectMoneyExact(server, id);
   }, 120_000);
