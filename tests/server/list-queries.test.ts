@@ -55,6 +55,14 @@ describe.each(backends)('lists with the cached session (%s)', (backend) => {
     }
   });
 
+  it('requests that miss the cache together share one session check: 20 lists at once make 21 statements', async () => {
+    const { calls } = await lists(t.server);
+    const { result, queries } = await countQueries(() => Promise.all(Array.from({ length: 20 }, () => calls.tasks())));
+    for (const r of result) expect(r.body.code).toBe(0);
+    // 20 pages and one session check (each request checked for itself before: 40)
+    expect(queries).toBe(21);
+  });
+
   it('a logout or a freeze in this process ends the cached session at once; another route always checks', async () => {
     const { client, agent, calls } = await lists(t.server);
     expect((await calls.records()).body.code).toBe(0);
