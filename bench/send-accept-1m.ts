@@ -37,6 +37,7 @@ import pg from 'pg';
 import { buildApp } from '../server/app';
 import { openDatabase } from '../server/db';
 import { seed } from '../server/db/seed';
+import { approveSign } from './lib/approved-sign';
 import { LedgerService } from '../server/modules/ledger/service';
 import { Money, money2 } from '../server/lib/money';
 import { ceilCent } from '../server/modules/billing';
@@ -115,6 +116,7 @@ let ok = true;
 const load0 = os.loadavg();
 try {
   await seed(db);
+  await approveSign(db, 'agent0', '云讯通');
   const agent0 = await db.selectFrom('accounts').selectAll().where('clientid', '=', 'agent0').executeTakeFirstOrThrow();
   await new LedgerService({ db, now: () => new Date() }).credit(agent0.id, '900000.00', { remark: 'bench' });
   const ctx = app.ctx;

@@ -21,6 +21,7 @@ import pg from 'pg';
 import { buildApp } from '../server/app';
 import { openDatabase } from '../server/db';
 import { seed } from '../server/db/seed';
+import { approveSign } from './lib/approved-sign';
 import { LedgerService } from '../server/modules/ledger/service';
 import { expandNextChunk } from '../server/modules/send/messages';
 
@@ -56,6 +57,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<boolean> {
   const app = await buildApp({ db, dataDir, purgeEveryMs: 0, now: () => new Date(Date.now() + offset) });
   try {
     await seed(db);
+    await approveSign(db, 'agent0', '云讯通');
     const agent0 = await db.selectFrom('accounts').selectAll().where('clientid', '=', 'agent0').executeTakeFirstOrThrow();
     await new LedgerService({ db, now: () => new Date() }).credit(agent0.id, '100000.00', { remark: 'bench' });
     const content = '您的账户余额已不足，为避免影响正常使用，请及时充值。';
