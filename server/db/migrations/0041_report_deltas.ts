@@ -1,6 +1,6 @@
 /**
  * Report figures without a hot row (issue 24: the SMPP accept and the dispatcher's outcomes took
- * turns on the account's daily-report row; docs/api-reports.md "How the figures are kept").
+ * turns on the account's daily-report row; docs/api-reports.md "How it is kept").
  *
  * Until now the statement-level triggers of 0018 / 0019 / 0028 upserted `report_daily` in the
  * writer's transaction: every transaction that inserted or changed an account's messages held that

@@ -141,18 +141,18 @@ export function domesticNumber(addr: string): string {
   return m ? m[1] : d;
 }
 
-/**
- * Runs an accepting transaction again when PostgreSQL chose it as a deadlock's victim (40P01) or
- * could not serialise it (40001): the dispatcher's updates of the same account's message rows take
- * the daily-report rows (0018_reports' triggers) in their own order. Nothing of a rolled-back
- * attempt stays (the staged chunks are moved only by a committed one).
- */
 /** A deadlock victim (40P01) or a serialization failure (40001): nothing of the transaction stays, trying again may succeed. */
 export const isRetryableDbError = (err: unknown) => {
   const code = (err as { code?: unknown } | null)?.code;
   return code === '40P01' || code === '40001';
 };
 
+/**
+ * Runs an accepting transaction again when PostgreSQL chose it as a deadlock's victim (40P01) or
+ * could not serialise it (40001): the accept locks the payer, its pools and the rows it writes
+ * while other writers of the same account (the ledger, the dispatcher's recording) lock theirs.
+ * Nothing of a rolled-back attempt stays (the staged chunks are moved only by a committed one).
+ */
 async function retryDeadlock<T>(run: () => Promise<T>, attempts = 8): Promise<T> {
   for (let i = 1; ; i++) {
     try {
@@ -164,7 +164,6 @@ async function retryDeadlock<T>(run: () => Promise<T>, attempts = 8): Promise<T>
   }
 }
 
-/** The interface acceptance (one per app; stateless). */
 /** What a caller of `InterfaceSend.accept` has already checked (the SMPP batcher), to save round trips. */
 export interface AcceptOptions {
   /** every sign of the texts was found approved just before (the batcher checks a whole batch at once) */
@@ -176,6 +175,7 @@ export interface AcceptOptions {
   skipCreditPrecheck?: boolean;
 }
 
+/** The interface acceptance (one per app; stateless). */
 export class InterfaceSend {
   constructor(
     private readonly ctx: AppContext,
@@ -311,13 +311,11 @@ export class InterfaceSend {
     try {
       return await retryDeadlock(() =>
         this.ctx.db.transaction().execute(async (trx) => {
-          // one accepting transaction per payer at a time: two concurrent ones (HTTP requests in
-          // parallel) would otherwise take the daily-report and ledger rows in different orders.
-          // FOR NO KEY UPDATE, as the ledger's: a row referencing the account (the dispatcher queueing
-          // a receipt for it, smpp_receipts' foreign key: FOR KEY SHARE) does not wait for this
-          // commit — with FOR UPDATE it did, while holding the account's daily-report row this
-          // transaction's messages need next: a deadlock, found after deadlock_timeout (1 s)
-          // (the lock is taken by the task's insert itself: its payer_id reads the locked row)
+          // one accepting transaction per payer at a time, first thing: two concurrent ones (HTTP
+          // requests in parallel) take the payer's ledger and pool rows in one order. FOR NO KEY
+          // UPDATE, as the ledger's: a row referencing the account (the dispatcher queueing a receipt
+          // for it, smpp_receipts' foreign key: FOR KEY SHARE) does not wait for this commit. The lock
+          // is taken by the task's insert itself: its payer_id reads the locked row (one round trip)
           const task = await trx
             .with('payer', (db) => db.selectFrom('accounts').select('id').where('id', '=', payerId).forNoKeyUpdate())
             .insertInto('sms_tasks')
@@ -366,9 +364,8 @@ export class InterfaceSend {
             chargeNum = r.chargeNum;
             cost = r.cost;
           }
-          // the message rows after the charge: their insert takes the account's daily-report row
-          // (0018_reports' trigger), which the dispatcher's recording transactions of the same account
-          // wait for: held from here to the commit only
+          // the message rows after the charge (their report figures are appended as deltas by the
+          // triggers, migration 0041: no row shared with the dispatcher's recording transactions)
           await insertMessages(trx, { ...batch, taskId: task.id, staged });
           // the task's charge written in the statement that reads the message ids back (one round trip)
           const ids = chargeNow
@@ -567,8 +564,7 @@ class InterfaceBatcher {
         for (const p of g) await this.acceptGroup(account, [p]);
         return;
       }
-      // still a deadlock victim after the retries (the dispatcher updating the account's message and
-      // report rows meanwhile): nothing was written or charged, the messages are refused as "busy"
+      // still a deadlock victim after the retries (another writer of the account's rows meanwhile): nothing was written or charged, the messages are refused as "busy"
       // (SMPP 0x58 ESME_RTHROTTLED, which a gateway sends again) instead of a system error: the
       // likely cause of the bench's unexplained refusals, a whole group at once (362; 999 in an
       // earlier run) — not reproduced since, the listener now counts each refusal with its reason

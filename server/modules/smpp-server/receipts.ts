@@ -38,7 +38,7 @@ const FINAL: number[] = [
 /**
  * Queues the receipts of the needreport 2 accounts among `rows` (messages whose state was just
  * recorded); returns how many. One statement (it runs in the dispatcher's recording transaction,
- * which holds the account's daily-report row until its commit): the accounts' needreport, the
+ * whose locks are held until its commit): the accounts' needreport, the
  * messages' final values and their submit's registered_delivery (sms_tasks) are read by the
  * INSERT itself; `statOf` and the err field are computed in SQL the same way.
  */
