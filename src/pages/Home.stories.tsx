@@ -1,7 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor, within } from 'storybook/test';
+import { http } from 'msw';
 import { withApp } from '@/stories/withApp';
-import { agentDirectChargeMode, agentPackageMode, consoleApi, subAccount } from '@/stories/mockApi';
+import { agentDirectChargeMode, agentPackageMode, consoleApi, ok, subAccount } from '@/stories/mockApi';
 import { emptyWeek, indexData, noStats, reportsApi, subIndexData } from '@/stories/reportsApi';
 import Home from './Home';
 
@@ -90,6 +91,28 @@ export const SubAccount: Story = {
     const links = within(c.getByTestId('quick-links'));
     await expect(links.getByText('账户余额')).toBeInTheDocument();
     await expect(links.queryByText('子账户管理')).not.toBeInTheDocument();
+  },
+};
+
+export const SubAccountInterfaceMalformed: Story = {
+  name: '子账户：接口信息的应答缺少接入地址（代理错误页、旧服务端）时卡片留空，首页照常',
+  parameters: {
+    msw: {
+      handlers: [
+        // first match wins: this answer replaces reportsApi's 接口信息
+        http.post('/api/account/getAccountInfo', () => ok({ clientid: 'b20001' })),
+        ...consoleApi({ user: subAccount }),
+        ...reportsApi({ index: subIndexData(0) }),
+      ],
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText(`欢迎您，${subAccount.name}`, {}, T)).toBeInTheDocument();
+    const card = await c.findByTestId('api-info', {}, T);
+    await waitFor(() => expect(card.querySelector('.ant-skeleton')).toBeNull(), T);
+    await expect(within(card).queryByTestId('interface-info')).toBeNull();
+    await expect(c.getByTestId('quick-links')).toBeInTheDocument();
   },
 };
 
