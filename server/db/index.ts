@@ -11,6 +11,7 @@ import { Kysely, PGliteDialect, PostgresDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import type { Database } from './types';
 import { migrateToLatest } from './migrations';
+import { prepareHotStatements, type PrepareOptions } from './prepared';
 
 export type { Database } from './types';
 export type Db = Kysely<Database>;
@@ -33,6 +34,8 @@ export interface CreateDbOptions {
    * runs each statement to its end in the server's own thread (its statement_timeout never fires).
    */
   statementTimeoutMs?: number;
+  /** PostgreSQL: name the statements this process runs often (server/db/prepared.ts; default: DB_PREPARE_THRESHOLD, DB_PREPARED_MAX) */
+  prepare?: PrepareOptions;
 }
 
 export interface DbHandle {
@@ -100,6 +103,7 @@ export async function createDb(opts: CreateDbOptions): Promise<DbHandle> {
       ...(opts.statementTimeoutMs ? { statement_timeout: Math.round(opts.statementTimeoutMs) } : {}),
       ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
     });
+    prepareHotStatements(pool, opts.prepare);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: countStatement });
     const url = new URL(opts.databaseUrl);
     return {
