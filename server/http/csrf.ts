@@ -62,9 +62,20 @@ export function loadCsrfSecret(configured: string, dataDir: string): string {
   }
 }
 
-/** The token of a binding. */
+/** tokens made, by secret and binding: a console user's requests check and hand out the same one */
+const tokens = new Map<string, string>();
+const TOKENS_MAX = 50_000;
+
+/** The token of a binding (HMAC-SHA256, remembered: the same binding comes with every request of a session). */
 function tokenFor(secret: string, binding: string): string {
-  return createHmac('sha256', secret).update(binding).digest('base64url');
+  const key = `${secret}\n${binding}`;
+  let t = tokens.get(key);
+  if (t === undefined) {
+    t = createHmac('sha256', secret).update(binding).digest('base64url');
+    if (tokens.size >= TOKENS_MAX) tokens.clear();
+    tokens.set(key, t);
+  }
+  return t;
 }
 
 const sessionBinding = (sid: string) => `s:${sha256hex(sid)}`;

@@ -1,8 +1,9 @@
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 
 export function sha256hex(s: string | Buffer): string {
-  return createHash('sha256').update(s).digest('hex');
+  // the one-shot form: no Hash object per call (it runs for every request's session cookie)
+  return hash('sha256', s, 'hex');
 }
 
 /** A random URL-safe token (cookies, challenge ids). */
