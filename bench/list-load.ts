@@ -46,6 +46,12 @@ const CORES = Number(process.env.CORES ?? 2);
  * waits its answer: mean latency = 200 / throughput), so the target's p99 is read here.
  */
 const RATE = Number(process.env.RATE ?? 2000);
+/**
+ * API_PROCESSES (1): on PostgreSQL, this many server processes share the port (HTTP_REUSE_PORT=1:
+ * the kernel spreads the connections), as a deployment that outgrows one process's event loop
+ * runs them; CPU and memory are summed over them. PGlite is always one process.
+ */
+const API_PROCESSES = Math.max(1, Number(process.env.API_PROCESSES ?? 1));
 const TICK_MS = 1000 / 100; // USER_HZ: 100 on Linux
 
 /** CPU time (user + system) a process has used so far, in ms; 0 when it is gone */
@@ -97,6 +103,22 @@ async function waitUp(base: string, child: ChildProcess) {
   }
 }
 
+const serverCpuMs = (pids: number[]) => pids.reduce((t, p) => t + cpuMs(p), 0);
+const serverRssMb = (pids: number[]) => pids.reduce((t, p) => t + rssMb(p), 0);
+
+async function stopAll(children: ChildProcess[]) {
+  // (a server that has already exited never emits 'exit' again: waiting for it would hang the bench)
+  await Promise.all(
+    children
+      .filter((c) => c.exitCode === null && c.signalCode === null)
+      .map((c) => {
+        const exited = new Promise((r) => c.once('exit', r));
+        c.kill('SIGTERM');
+        return exited;
+      }),
+  );
+}
+
 async function run(backend: 'pglite' | 'postgres') {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-lists-'));
   const dbName = `bench_lists_${process.pid}`;
@@ -109,14 +131,36 @@ async function run(backend: 'pglite' | 'postgres') {
   }
   const port = 19000 + Math.floor(Math.random() * 1000);
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
-    // SMPP_SERVER_PORT 0: the customer SMPP server stays off (its fixed port 2775 may be taken: the server would exit)
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', NODE_ENV: 'production', SMPP_SERVER_PORT: '0' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const processes = backend === 'postgres' ? API_PROCESSES : 1;
+  const start = () =>
+    spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'server/main.ts'], {
+      cwd: root,
+      // SMPP_SERVER_PORT 0: the customer SMPP server stays off (its fixed port 2775 may be taken: the server would exit)
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl,
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+        SMPP_SERVER_PORT: '0',
+        HTTP_REUSE_PORT: processes > 1 ? '1' : '0',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  const children: ChildProcess[] = [];
+  // one at a time: the first makes the schema and the demo data, the others find them
+  for (let i = 0; i < processes; i++) {
+    const c = start();
+    children.push(c);
+    await waitUp(base, c).catch(async (e) => {
+      await stopAll(children);
+      throw e;
+    });
+  }
+  const child = { pids: children.map((c) => c.pid!) };
   try {
-    await waitUp(base, child);
     const sessions = new Map<string, Record<string, string>>();
     for (const user of new Set(TARGETS.map((t) => t.user))) {
       const cookie = await loginCookies(base, user, 'Demo1234');
@@ -136,10 +180,10 @@ async function run(backend: 'pglite' | 'postgres') {
     // what the server and its database do without requests (the dispatcher's polls, timers): measured
     // for IDLE_SECONDS and taken off each list's figures, so that they are per request
     const IDLE_SECONDS = Number(process.env.IDLE_SECONDS ?? 3);
-    const idleCpu0 = cpuMs(child.pid!);
+    const idleCpu0 = serverCpuMs(child.pids);
     const idlePg0 = admin ? await pgSnapshot(admin, dbName) : undefined;
     await new Promise((res) => setTimeout(res, IDLE_SECONDS * 1000));
-    const idleCpuPerS = (cpuMs(child.pid!) - idleCpu0) / IDLE_SECONDS;
+    const idleCpuPerS = (serverCpuMs(child.pids) - idleCpu0) / IDLE_SECONDS;
     if (admin) await new Promise((res) => setTimeout(res, 1500));
     const idlePg1 = admin ? await pgSnapshot(admin, dbName) : undefined;
     let idlePgPerS = 0;
@@ -152,11 +196,13 @@ async function run(backend: 'pglite' | 'postgres') {
     console.log(
       `\n${backend}: idle server ${idleCpuPerS.toFixed(1)} ms CPU/s${admin ? `, postgres ${idlePgPerS.toFixed(1)} ms CPU/s and ${idleXactsPerS.toFixed(1)} statements/s` : ''} (taken off the per-request figures)`,
     );
-    console.log(`${backend}: ${CONNECTIONS} connections, ${SECONDS} s per list, ${RUNS} runs; server rss at start ${rssMb(child.pid!)} MB`);
+    console.log(
+      `${backend}: ${CONNECTIONS} connections, ${SECONDS} s per list, ${RUNS} runs; ${processes > 1 ? `${processes} server processes on the port, ` : ''}server rss at start ${serverRssMb(child.pids)} MB`,
+    );
     for (let run = 1; run <= RUNS; run++) {
       for (const t of TARGETS) {
-        const before = rssMb(child.pid!);
-        const cpu0 = cpuMs(child.pid!);
+        const before = serverRssMb(child.pids);
+        const cpu0 = serverCpuMs(child.pids);
         const pg0 = admin ? await pgSnapshot(admin, dbName) : undefined;
         const t0 = Date.now();
         const r = await autocannon({
@@ -167,8 +213,8 @@ async function run(backend: 'pglite' | 'postgres') {
           connections: CONNECTIONS,
           duration: SECONDS,
         });
-        const after = rssMb(child.pid!);
-        const cpu1 = cpuMs(child.pid!);
+        const after = serverRssMb(child.pids);
+        const cpu1 = serverCpuMs(child.pids);
         const busyS = (Date.now() - t0) / 1000;
         // the statistics collector publishes a backend's counts within a second of its transactions
         if (admin) await new Promise((res) => setTimeout(res, 1500));
@@ -207,12 +253,7 @@ async function run(backend: 'pglite' | 'postgres') {
     }
     await admin?.end();
   } finally {
-    // (a server that has already exited never emits 'exit' again: waiting for it would hang the bench)
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await stopAll(children);
     if (backend === 'postgres') await pgAdmin(pgUrl, `drop database if exists ${dbName}`).catch(() => undefined);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

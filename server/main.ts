@@ -6,10 +6,12 @@
  * SECURE_COOKIES (0), LOG_LEVEL (info); dispatch (docs/api-dispatch.md): SMPP_URL (the SMSC; empty:
  * an embedded simulator on a loopback port), DISPATCH (1; 0 = no dispatcher in this process, when
  * separate `npm run worker` processes run), DISPATCH_BATCH, DISPATCH_LANES, DISPATCH_LEASE_MS,
- * SMS_SOURCE_PREFIX, WORKER_ID.
+ * SMS_SOURCE_PREFIX, WORKER_ID; HTTP_REUSE_PORT (0; 1 = several server processes on PostgreSQL share
+ * PORT, the kernel spreading the connections: see the README's "Several processes").
  */
 import { installOperatorChannel } from './cli/operator-channel';
 import fs from 'node:fs';
+import type { FastifyListenOptions } from 'fastify';
 import path from 'node:path';
 import { buildApp } from './app';
 import { configFromEnv, statementTimeoutFromEnv } from './config';
@@ -24,6 +26,13 @@ const port = Number(env.PORT ?? 8080);
 const host = env.HOST ?? '0.0.0.0';
 const dataDir = path.resolve(env.DATA_DIR ?? './data');
 const distDir = path.resolve(import.meta.dirname, '../dist');
+
+// several API processes on one port (SO_REUSEPORT): only on PostgreSQL, the embedded database is one process's
+const reusePort = env.HTTP_REUSE_PORT === '1';
+if (reusePort && !env.DATABASE_URL) {
+  console.error('HTTP_REUSE_PORT=1 需要 DATABASE_URL（内嵌数据库只允许一个进程打开）');
+  process.exit(2);
+}
 
 const handle = await openDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir, statementTimeoutMs: statementTimeoutFromEnv(env) });
 const created = await seed(handle.db);
@@ -49,7 +58,9 @@ const { closing } = closeOnSignals(app.log, 'shutting down', async () => {
 });
 
 try {
-  await app.listen({ port, host });
+  // reusePort: Node ≥ 22.12 on Linux (FastifyListenOptions does not list it; Fastify hands the options to net's listen)
+  const listen: FastifyListenOptions & { reusePort?: boolean } = { port, host, ...(reusePort ? { reusePort: true } : {}) };
+  await app.listen(listen);
 } catch (err) {
   app.log.error({ err }, 'cannot listen');
   await handle.close();
