@@ -12,6 +12,7 @@ import pg from 'pg';
 import type { Database } from './types';
 import { migrateToLatest } from './migrations';
 import { prepareHotStatements, type PrepareOptions } from './prepared';
+import { statementPerTurn } from './pglite-turns';
 
 export type { Database } from './types';
 export type Db = Kysely<Database>;
@@ -130,6 +131,7 @@ export async function createDb(opts: CreateDbOptions): Promise<DbHandle> {
       throw e;
     }
   }
+  statementPerTurn(pglite);
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), log: countStatement });
   return {
     db,
