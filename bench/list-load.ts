@@ -180,6 +180,8 @@ async function run(backend: 'pglite' | 'postgres') {
     // what the server and its database do without requests (the dispatcher's polls, timers): measured
     // for IDLE_SECONDS and taken off each list's figures, so that they are per request
     const IDLE_SECONDS = Number(process.env.IDLE_SECONDS ?? 3);
+    // the processes settle first (module compilation, the dispatcher's first rounds, a second process's start)
+    await new Promise((res) => setTimeout(res, Number(process.env.SETTLE_SECONDS ?? 5) * 1000));
     const idleCpu0 = serverCpuMs(child.pids);
     const idlePg0 = admin ? await pgSnapshot(admin, dbName) : undefined;
     await new Promise((res) => setTimeout(res, IDLE_SECONDS * 1000));
