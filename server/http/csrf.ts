@@ -62,20 +62,23 @@ export function loadCsrfSecret(configured: string, dataDir: string): string {
   }
 }
 
-/** tokens made, by secret and binding: a console user's requests check and hand out the same one */
-const tokens = new Map<string, string>();
 const TOKENS_MAX = 50_000;
 
-/** The token of a binding (HMAC-SHA256, remembered: the same binding comes with every request of a session). */
-function tokenFor(secret: string, binding: string): string {
-  const key = `${secret}\n${binding}`;
-  let t = tokens.get(key);
-  if (t === undefined) {
-    t = createHmac('sha256', secret).update(binding).digest('base64url');
-    if (tokens.size >= TOKENS_MAX) tokens.clear();
-    tokens.set(key, t);
-  }
-  return t;
+/**
+ * The token of a binding under `secret` (HMAC-SHA256), remembered by binding (at most TOKENS_MAX,
+ * then forgotten at once): every request of a session checks and hands out the same one.
+ */
+function tokenMaker(secret: string): (binding: string) => string {
+  const tokens = new Map<string, string>();
+  return (binding) => {
+    let t = tokens.get(binding);
+    if (t === undefined) {
+      t = createHmac('sha256', secret).update(binding).digest('base64url');
+      if (tokens.size >= TOKENS_MAX) tokens.clear();
+      tokens.set(binding, t);
+    }
+    return t;
+  };
 }
 
 const sessionBinding = (sid: string) => `s:${sha256hex(sid)}`;
@@ -100,6 +103,7 @@ export function rebindCsrf(req: FastifyRequest, sid: string | null): void {
 
 export function installCsrf(app: FastifyInstance, opts: { secure: boolean; secret: string }) {
   const cookieOpts = { path: '/', sameSite: 'lax' as const, secure: opts.secure };
+  const tokenFor = tokenMaker(opts.secret);
 
   app.addHook('onRequest', async (req, reply) => {
     if (!req.cookies[PRESESSION_COOKIE]) {
@@ -112,13 +116,13 @@ export function installCsrf(app: FastifyInstance, opts: { secure: boolean; secre
     // a route that no browser calls (it has its own header token, e.g. the operator channel) opts out with config.csrf = false
     if (SAFE.has(req.method) || (req.routeOptions.config as { csrf?: boolean } | undefined)?.csrf === false) return;
     const header = req.headers[XSRF_HEADER];
-    if (!binding || typeof header !== 'string' || !safeEqual(header, tokenFor(opts.secret, binding))) throw errors.csrf();
+    if (!binding || typeof header !== 'string' || !safeEqual(header, tokenFor(binding))) throw errors.csrf();
   });
 
   // hand out the token of the binding the answer leaves the browser with (only when it changed)
   app.addHook('onSend', async (req, reply, payload) => {
     if (!req.csrfBinding) return payload;
-    const token = tokenFor(opts.secret, req.csrfBinding);
+    const token = tokenFor(req.csrfBinding);
     if (req.cookies[XSRF_COOKIE] !== token) reply.setCookie(XSRF_COOKIE, token, { ...cookieOpts, httpOnly: false });
     return payload;
   });
