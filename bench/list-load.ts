@@ -201,20 +201,16 @@ async function run(backend: 'pglite' | 'postgres') {
     console.log(
       `${backend}: ${CONNECTIONS} connections, ${SECONDS} s per list, ${RUNS} runs; ${processes > 1 ? `${processes} server processes on the port, ` : ''}server rss at start ${serverRssMb(child.pids)} MB`,
     );
+    /** the list's first page from CONNECTIONS keep-alive connections, closed loop or at an overall rate */
+    const drive = (t: Target, o: { duration: number; overallRate?: number }) =>
+      autocannon({ url: `${base}${t.path}`, method: 'POST', headers: sessions.get(t.user)!, body: JSON.stringify(t.body), connections: CONNECTIONS, ...o });
     for (let run = 1; run <= RUNS; run++) {
       for (const t of TARGETS) {
         const before = serverRssMb(child.pids);
         const cpu0 = serverCpuMs(child.pids);
         const pg0 = admin ? await pgSnapshot(admin, dbName) : undefined;
         const t0 = Date.now();
-        const r = await autocannon({
-          url: `${base}${t.path}`,
-          method: 'POST',
-          headers: sessions.get(t.user)!,
-          body: JSON.stringify(t.body),
-          connections: CONNECTIONS,
-          duration: SECONDS,
-        });
+        const r = await drive(t, { duration: SECONDS });
         const after = serverRssMb(child.pids);
         const cpu1 = serverCpuMs(child.pids);
         const busyS = (Date.now() - t0) / 1000;
@@ -234,15 +230,7 @@ async function run(backend: 'pglite' | 'postgres') {
         const total = nodeMs + dbMs;
         let atRate = '';
         if (RATE > 0) {
-          const q = await autocannon({
-            url: `${base}${t.path}`,
-            method: 'POST',
-            headers: sessions.get(t.user)!,
-            body: JSON.stringify(t.body),
-            connections: CONNECTIONS,
-            overallRate: RATE,
-            duration: Math.max(5, Math.round(SECONDS / 2)),
-          });
+          const q = await drive(t, { overallRate: RATE, duration: Math.max(5, Math.round(SECONDS / 2)) });
           atRate = `\n        at ${RATE} req/s offered: ${Math.round(q.requests.average)} req/s answered  p50 ${q.latency.p50} ms  p99 ${q.latency.p99} ms  max ${q.latency.max} ms  non-2xx ${q.non2xx}  errors ${q.errors}  timeouts ${q.timeouts}`;
         }
         console.log(

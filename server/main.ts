@@ -7,7 +7,7 @@
  * an embedded simulator on a loopback port), DISPATCH (1; 0 = no dispatcher in this process, when
  * separate `npm run worker` processes run), DISPATCH_BATCH, DISPATCH_LANES, DISPATCH_LEASE_MS,
  * SMS_SOURCE_PREFIX, WORKER_ID; HTTP_REUSE_PORT (0; 1 = several server processes on PostgreSQL share
- * PORT, the kernel spreading the connections: see the README's "Several processes").
+ * PORT, the kernel spreading the connections: the README's configuration table).
  */
 import { installOperatorChannel } from './cli/operator-channel';
 import fs from 'node:fs';
