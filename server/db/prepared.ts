@@ -19,6 +19,7 @@
  * DB_PREPARE_THRESHOLD=0: nothing is named.
  */
 import type pg from 'pg';
+import { withArrayLiterals } from './array-params';
 
 export interface PrepareOptions {
   /** a text is named on this use (0: never) */
@@ -92,24 +93,28 @@ export class StatementNames {
 type QueryFn = (text: unknown, values?: unknown, cb?: unknown) => unknown;
 
 /**
- * Names the pool's hot statements (see the module comment). Only a call as Kysely makes it,
- * `query(text, values)` with at least one value, is named; everything else (transaction control,
- * cursors, callbacks) passes through unchanged.
+ * Names the pool's hot statements (see the module comment) and writes their array parameters as
+ * literals in one pass (array-params.ts). Only a call as Kysely makes it, `query(text, values)`
+ * with at least one value, is named; everything else (transaction control, cursors, callbacks)
+ * passes through unchanged.
  */
 export function prepareHotStatements(pool: pg.Pool, opts: PrepareOptions = prepareFromEnv()): StatementNames {
   const names = new StatementNames(opts);
-  if (opts.threshold <= 0) return names;
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as QueryFn;
     const named: QueryFn = (text, values, cb) => {
-      if (typeof text === 'string' && Array.isArray(values) && values.length > 0 && cb === undefined && !values.some(Array.isArray)) {
-        const name = names.nameOf(text);
-        if (name !== undefined) {
-          return (query({ name, text, values }) as Promise<unknown>).catch((e: unknown) => {
-            if ((e as { code?: string })?.code === PLAN_CHANGED) names.refuse(text);
-            throw e;
-          });
+      if (typeof text === 'string' && Array.isArray(values) && values.length > 0 && cb === undefined) {
+        const hasArray = values.some(Array.isArray);
+        if (!hasArray && opts.threshold > 0) {
+          const name = names.nameOf(text);
+          if (name !== undefined) {
+            return (query({ name, text, values }) as Promise<unknown>).catch((e: unknown) => {
+              if ((e as { code?: string })?.code === PLAN_CHANGED) names.refuse(text);
+              throw e;
+            });
+          }
         }
+        if (hasArray) return query(text, withArrayLiterals(values));
       }
       return query(text, values, cb);
     };
