@@ -20,6 +20,7 @@
  *   PARTS=1,3                                 # runs: messages of 1 part (a short text) and of 3 parts (150 Chinese characters:
  *                                             # 3 submits and 3 receipts each with long=udh|sar); default both
  *   BENCH_CPU_PROFILE=/tmp/e2e                # CPU profile of the dispatcher process during the run (/tmp/e2e.<backend>.cpuprofile)
+ *   BENCH_HEAP_PROFILE=/tmp/e2e               # what the dispatcher process allocates during the run (/tmp/e2e.<backend>.heapprofile)
  * Target: ≥ 10,000 messages/s on PostgreSQL for single-part messages (long=udh); the 3-part figure is printed.
  */
 import fs from 'node:fs';
@@ -37,7 +38,7 @@ import { dispatcherOptionsFromEnv } from '../server/modules/dispatch/pipeline';
 import { createSmscLink } from '../server/modules/smsc/client';
 import { parseSmppUrl } from '../server/modules/smsc/config';
 import { startSimProcess } from './lib/sim-process';
-import { startCpuProfile } from './lib/cpu-profile';
+import { startCpuProfile, startHeapProfile } from './lib/cpu-profile';
 import { procCpuMs } from './lib/proc-cpu';
 
 const COUNT = Number(process.env.COUNT ?? 20_000);
@@ -85,6 +86,7 @@ async function run(backend: 'postgres' | 'pglite', parts: number): Promise<Figur
     const pgBefore = procCpuMs(await pgPids());
     const simBefore = (await sim.counts()).cpuMs;
     const profile = await startCpuProfile(process.env.BENCH_CPU_PROFILE ? `${process.env.BENCH_CPU_PROFILE}.${backend}.cpuprofile` : '');
+    const heap = await startHeapProfile(process.env.BENCH_HEAP_PROFILE ? `${process.env.BENCH_HEAP_PROFILE}.${backend}.heapprofile` : '');
     const selfBefore = process.cpuUsage();
     const t0 = performance.now();
     const task = await insertFixtureTask(handle.db, { accountId: account.id, count: COUNT, price: '0.0400', ...(parts === 3 ? { content: TEXT_3_PARTS, pieces: 3 } : {}) });
@@ -106,6 +108,7 @@ async function run(backend: 'postgres' | 'pglite', parts: number): Promise<Figur
     const t2 = performance.now();
     const self = process.cpuUsage(selfBefore);
     await profile.stop();
+    await heap.stop();
     const selfMs = (self.user + self.system) / 1000;
     const simMs = (await sim.counts()).cpuMs - simBefore;
     const pgMs = procCpuMs(await pgPids()) - pgBefore;

@@ -20,3 +20,25 @@ export async function startCpuProfile(path: string): Promise<{ stop(): Promise<v
     },
   };
 }
+
+/**
+ * A sampling heap profile of this process over a window of a benchmark (what allocates, by call
+ * stack: the garbage collector's work), written as a .heapprofile file (Chromium DevTools). An
+ * empty path: nothing is recorded.
+ */
+export async function startHeapProfile(path: string): Promise<{ stop(): Promise<void> }> {
+  if (!path) return { async stop() {} };
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  // every 16 KB allocated on average; objects the GC has already collected stay in the profile
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  return {
+    async stop() {
+      const { profile } = await session.post('HeapProfiler.stopSampling');
+      fs.writeFileSync(path, JSON.stringify(profile));
+      session.disconnect();
+      console.log(`  heap profile: ${path}`);
+    },
+  };
+}
