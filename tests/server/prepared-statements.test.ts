@@ -29,6 +29,35 @@ describe('statement names', () => {
     expect(n.size).toBe(1);
   });
 
+  it('tells apart texts of the same length that differ only between the characters its key reads', () => {
+    const n = new StatementNames({ threshold: 1, max: 10 });
+    const a = `select $1 ${'x'.repeat(6400)}`;
+    const b = `${a.slice(0, 50)}y${a.slice(51)}`;
+    const na = n.nameOf(a);
+    const nb = n.nameOf(b);
+    expect(na).toBeDefined();
+    expect(nb).toBeDefined();
+    expect(nb).not.toBe(na);
+    // built anew (as Kysely builds every text): the same names
+    expect(n.nameOf(`select $1 ${'x'.repeat(6400)}`)).toBe(na);
+    n.refuse(b);
+    expect(n.nameOf(b)).toBeUndefined();
+    expect(n.nameOf(a)).toBe(na);
+    expect(n.size).toBe(1);
+  });
+
+  it('forgets the counts of texts never named once 4,096 are counted; named texts keep their names', () => {
+    const n = new StatementNames({ threshold: 2, max: 10 });
+    n.nameOf('select $1');
+    const named = n.nameOf('select $1');
+    n.nameOf('select $2'); // counted once
+    for (let i = 0; i < 4096; i++) n.nameOf(`select ${i}, $1`);
+    // 'select $2' was forgotten: its next use counts as its first
+    expect(n.nameOf('select $2')).toBeUndefined();
+    expect(n.nameOf('select $2')).toBe('k2');
+    expect(n.nameOf('select $1')).toBe(named);
+  });
+
   it('threshold 0 names nothing', () => {
     const n = new StatementNames({ threshold: 0, max: 10 });
     for (let i = 0; i < 5; i++) expect(n.nameOf('select $1')).toBeUndefined();
