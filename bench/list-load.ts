@@ -14,7 +14,9 @@
  * per request of the server process (utime + stime of /proc/<pid>/stat) and, on PostgreSQL, of the
  * database's backends serving it, the statements per request (PostgreSQL: the database's committed
  * transactions in pg_stat_database; every statement of a list runs in its own), and the throughput
- * those figures allow on an idle machine of `CORES` (2) cores: cores / CPU per request.
+ * those figures allow on an idle machine of `CORES` (2) cores: cores / CPU per request. The load
+ * generator's own CPU per request (autocannon, in this process, on the same cores) and how busy the
+ * whole machine was during each run are printed too: the latency follows the machine's load.
  *
  *   TEST_DATABASE_URL=postgres://sms:sms@127.0.0.1:5432/postgres npx tsx bench/list-load.ts
  *   ONLY=pglite SECONDS=10 npx tsx bench/list-load.ts
@@ -31,6 +33,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { pgAdmin } from './lib/pg-admin';
 import { loginCookies } from './lib/login';
+import { openLoop } from './lib/open-loop';
 
 const root = path.resolve(import.meta.dirname, '..');
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 200);
@@ -40,10 +43,11 @@ const pgUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || '';
 const only = process.env.ONLY;
 const CORES = Number(process.env.CORES ?? 2);
 /**
- * RATE (2000; 0: none): after the closed loop, each list is driven again at this many requests/s
- * in all (autocannon's overallRate, the same connections): the latency at the target's rate. A
- * closed loop of 200 connections cannot show p99 < 100 ms below 2,000 requests/s (each connection
- * waits its answer: mean latency = 200 / throughput), so the target's p99 is read here.
+ * RATE (2000; 0: none): after the closed loop, each list is driven again open-loop at this many
+ * requests/s, evenly spaced, each request's latency measured from the time it was due
+ * (bench/lib/open-loop.ts, as bench/session-check.ts; autocannon's overallRate gives each connection a budget per second that it spends as a closed loop from the second's start, so a second's requests arrive as one burst):
+ * the latency at the target's rate. A closed loop of 200 connections cannot show p99 < 100 ms
+ * below 2,000 requests/s (each connection waits its answer: mean latency = 200 / throughput).
  */
 const RATE = Number(process.env.RATE ?? 2000);
 /**
@@ -53,6 +57,17 @@ const RATE = Number(process.env.RATE ?? 2000);
  */
 const API_PROCESSES = Math.max(1, Number(process.env.API_PROCESSES ?? 1));
 const TICK_MS = 1000 / 100; // USER_HZ: 100 on Linux
+
+/** the machine's CPU ticks so far (/proc/stat): all, and all but idle and iowait */
+function machineTicks(): { total: number; busy: number } {
+  try {
+    const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+    const total = f.reduce((a, b) => a + b, 0);
+    return { total, busy: total - f[3] - f[4] };
+  } catch {
+    return { total: 0, busy: 0 };
+  }
+}
 
 /** CPU time (user + system) a process has used so far, in ms; 0 when it is gone */
 const cpuMs = (pid: number) => {
@@ -201,23 +216,60 @@ async function run(backend: 'pglite' | 'postgres') {
     console.log(
       `${backend}: ${CONNECTIONS} connections, ${SECONDS} s per list, ${RUNS} runs; ${processes > 1 ? `${processes} server processes on the port, ` : ''}server rss at start ${serverRssMb(child.pids)} MB`,
     );
-    /** the list's first page from CONNECTIONS keep-alive connections, closed loop or at an overall rate */
-    const drive = (t: Target, o: { duration: number; overallRate?: number }) =>
-      autocannon({ url: `${base}${t.path}`, method: 'POST', headers: sessions.get(t.user)!, body: JSON.stringify(t.body), connections: CONNECTIONS, ...o });
+    /**
+     * The list's first page from CONNECTIONS keep-alive connections, closed loop (autocannon) or
+     * open loop at a rate (openLoop); with the load generator's own CPU per request (autocannon runs in this process, on the
+     * same cores) and how busy the whole machine was (/proc/stat), which the latency follows.
+     */
+    const drive = async (t: Target, o: { duration: number; rate?: number }) => {
+      const c0 = process.cpuUsage();
+      const m0 = machineTicks();
+      const headers = sessions.get(t.user)!;
+      const body = JSON.stringify(t.body);
+      const r = o.rate
+        ? await openLoop({ origin: base, path: t.path, method: 'POST', headers, body, rate: o.rate, durationMs: o.duration * 1000, connections: CONNECTIONS }).then((q) => ({
+            sent: q.sent,
+            answered: q.completed,
+            perSecond: q.throughput,
+            p50: Math.round(q.p50),
+            p99: Math.round(q.p99),
+            max: Math.round(q.max),
+            non2xx: q.non2xx,
+            errors: q.errors,
+            timeouts: 0,
+          }))
+        : await autocannon({ url: `${base}${t.path}`, method: 'POST', headers, body, connections: CONNECTIONS, duration: o.duration }).then((a) => ({
+            sent: a.requests.sent,
+            answered: a.requests.total,
+            perSecond: a.requests.average,
+            p50: a.latency.p50,
+            p99: a.latency.p99,
+            max: a.latency.max,
+            non2xx: a.non2xx,
+            errors: a.errors,
+            timeouts: a.timeouts,
+          }));
+      const c = process.cpuUsage(c0);
+      const m1 = machineTicks();
+      const busy = m1.total > m0.total ? (100 * (m1.busy - m0.busy)) / (m1.total - m0.total) : 0;
+      return { r, driverMs: (c.user + c.system) / 1000 / (r.answered || 1), busy };
+    };
+    const load = (d: { driverMs: number; busy: number }) => `load generator ${d.driverMs.toFixed(3)} ms/req, machine ${d.busy.toFixed(0)} % busy`;
     for (let run = 1; run <= RUNS; run++) {
       for (const t of TARGETS) {
         const before = serverRssMb(child.pids);
         const cpu0 = serverCpuMs(child.pids);
         const pg0 = admin ? await pgSnapshot(admin, dbName) : undefined;
         const t0 = Date.now();
-        const r = await drive(t, { duration: SECONDS });
+        const closed = await drive(t, { duration: SECONDS });
+        const r = closed.r;
         const after = serverRssMb(child.pids);
         const cpu1 = serverCpuMs(child.pids);
         const busyS = (Date.now() - t0) / 1000;
         // the statistics collector publishes a backend's counts within a second of its transactions
         if (admin) await new Promise((res) => setTimeout(res, 1500));
         const pg1 = admin ? await pgSnapshot(admin, dbName) : undefined;
-        const n = r.requests.total || 1;
+        const n = r.answered || 1;
         const nodeMs = Math.max(0, cpu1 - cpu0 - idleCpuPerS * busyS) / n;
         const pgS = busyS + (admin ? 1.5 : 0);
         let dbMs = 0;
@@ -230,14 +282,15 @@ async function run(backend: 'pglite' | 'postgres') {
         const total = nodeMs + dbMs;
         let atRate = '';
         if (RATE > 0) {
-          const q = await drive(t, { overallRate: RATE, duration: Math.max(5, Math.round(SECONDS / 2)) });
-          atRate = `\n        at ${RATE} req/s offered: ${Math.round(q.requests.average)} req/s answered  p50 ${q.latency.p50} ms  p99 ${q.latency.p99} ms  max ${q.latency.max} ms  non-2xx ${q.non2xx}  errors ${q.errors}  timeouts ${q.timeouts}`;
+          const d = await drive(t, { rate: RATE, duration: Math.max(5, Math.round(SECONDS / 2)) });
+          const q = d.r;
+          atRate = `\n        at ${RATE} req/s offered (open loop): ${Math.round(q.perSecond)} req/s answered  p50 ${q.p50} ms  p99 ${q.p99} ms  max ${q.max} ms  non-2xx ${q.non2xx}  errors ${q.errors}  timeouts ${q.timeouts}; ${load(d)}`;
         }
         console.log(
-          `  run ${run} ${t.name.padEnd(24)} ${String(Math.round(r.requests.average)).padStart(6)} req/s  p50 ${String(r.latency.p50).padStart(5)} ms  p99 ${String(r.latency.p99).padStart(5)} ms  max ${String(r.latency.max).padStart(6)} ms  ` +
+          `  run ${run} ${t.name.padEnd(24)} ${String(Math.round(r.perSecond)).padStart(6)} req/s  p50 ${String(r.p50).padStart(5)} ms  p99 ${String(r.p99).padStart(5)} ms  max ${String(r.max).padStart(6)} ms  ` +
             `non-2xx ${r.non2xx}  errors ${r.errors}  timeouts ${r.timeouts}  rss ${before} → ${after} MB\n` +
             `        cpu/req: server ${nodeMs.toFixed(3)} ms${pg1 ? ` + postgres ${dbMs.toFixed(3)} ms` : ''} = ${total.toFixed(3)} ms${perReq}  ` +
-            `→ idle ${CORES} cores ≈ ${Math.round((CORES * 1000) / total)} req/s${atRate}`,
+            `→ idle ${CORES} cores ≈ ${Math.round((CORES * 1000) / total)} req/s; ${load(closed)}${atRate}`,
         );
       }
     }

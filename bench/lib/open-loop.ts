@@ -26,10 +26,14 @@ export async function openLoop(opts: {
   origin: string;
   path: string;
   headers?: Record<string, string>;
+  /** GET (default) or POST with `body` */
+  method?: 'GET' | 'POST';
+  body?: string;
   connections: number;
   rate: number;
   durationMs: number;
 }): Promise<OpenLoopResult> {
+  const method = opts.method ?? 'GET';
   const clients = Array.from({ length: opts.connections }, () => new Client(opts.origin, { pipelining: 1, keepAliveTimeout: 60_000 }));
   const busy = new Array<boolean>(opts.connections).fill(false);
   const waiting: number[][] = clients.map(() => []);
@@ -42,7 +46,7 @@ export async function openLoop(opts: {
   const issue = (c: number, scheduledAt: number) => {
     busy[c] = true;
     clients[c]
-      .request({ path: opts.path, method: 'GET', headers: opts.headers })
+      .request({ path: opts.path, method, headers: opts.headers, body: opts.body })
       .then(async (res) => {
         await res.body.dump();
         if (res.statusCode < 200 || res.statusCode > 299) non2xx++;
@@ -57,7 +61,7 @@ export async function openLoop(opts: {
   };
 
   // open every connection first, so the measured run does not include TCP handshakes
-  await Promise.all(clients.map((c) => c.request({ path: opts.path, method: 'GET', headers: opts.headers }).then((r) => r.body.dump())));
+  await Promise.all(clients.map((c) => c.request({ path: opts.path, method, headers: opts.headers, body: opts.body }).then((r) => r.body.dump())));
 
   const start = performance.now();
   const interval = 1000 / opts.rate;
