@@ -34,6 +34,7 @@ import pg from 'pg';
 import { pgAdmin } from './lib/pg-admin';
 import { loginCookies } from './lib/login';
 import { openLoop } from './lib/open-loop';
+import { busyPercent, machineTicks } from './lib/proc-cpu';
 
 const root = path.resolve(import.meta.dirname, '..');
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 200);
@@ -57,17 +58,6 @@ const RATE = Number(process.env.RATE ?? 2000);
  */
 const API_PROCESSES = Math.max(1, Number(process.env.API_PROCESSES ?? 1));
 const TICK_MS = 1000 / 100; // USER_HZ: 100 on Linux
-
-/** the machine's CPU ticks so far (/proc/stat): all, and all but idle and iowait */
-function machineTicks(): { total: number; busy: number } {
-  try {
-    const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
-    const total = f.reduce((a, b) => a + b, 0);
-    return { total, busy: total - f[3] - f[4] };
-  } catch {
-    return { total: 0, busy: 0 };
-  }
-}
 
 /** CPU time (user + system) a process has used so far, in ms; 0 when it is gone */
 const cpuMs = (pid: number) => {
@@ -251,7 +241,7 @@ async function run(backend: 'pglite' | 'postgres') {
           }));
       const c = process.cpuUsage(c0);
       const m1 = machineTicks();
-      const busy = m1.total > m0.total ? (100 * (m1.busy - m0.busy)) / (m1.total - m0.total) : 0;
+      const busy = busyPercent(m0, m1);
       return { r, driverMs: (c.user + c.system) / 1000 / (r.answered || 1), busy };
     };
     const load = (d: { driverMs: number; busy: number }) => `load generator ${d.driverMs.toFixed(3)} ms/req, machine ${d.busy.toFixed(0)} % busy`;
