@@ -216,7 +216,9 @@ export async function inTransaction<T>(db: Kysely<Database>, fn: (trx: Tx) => Pr
  * Applies the counter moves (one UPDATE for every task, rows locked in id order first when there are
  * several so that concurrent workers never deadlock), completes the tasks that have no message left
  * in 0 or 7, and settles the refunds (billing/billing.ts) of the tasks that got refundable messages.
- * Must run after the message updates of the same transaction (completion: docs/api-dispatch.md).
+ * Must run after the message updates of the same transaction (completion: docs/api-dispatch.md),
+ * and is best its last step: a task's row stays locked until the commit, and every other outcome or
+ * receipt transaction of that task waits for it.
  */
 export async function applyDeltas(trx: Tx, ctx: Pick<AppContext, 'now'>, deltas: Deltas, now: Date): Promise<void> {
   const ids = [...deltas.byTask.keys()].sort((a, b) => a - b);
@@ -768,9 +770,10 @@ export async function applyOrStoreReceipts(
       applied.push(...more.rows);
       rest = rest.filter((x) => !done.has(x.msgId));
     }
-    await applyDeltas(trx, ctx, receiptDeltas(applied), now);
     if (applied.length && onApplied) await onApplied(trx, applied);
     await storeReceipts(trx, rest, now);
+    // last: the task rows stay locked from here to the commit, which every other transaction of the task waits for
+    await applyDeltas(trx, ctx, receiptDeltas(applied), now);
     return { applied: applied.length, stored: rest.length };
   });
 }
@@ -800,8 +803,8 @@ export async function applyReceipts(
       trx,
       r.rows.map((x) => ({ msgId: x.msg_id, state: x.state, errorCode: x.error_code, report: x.report, doneAt: new Date(x.done_at) })),
     );
-    await applyDeltas(trx, ctx, receiptDeltas(applied), now);
     if (applied.length && onApplied) await onApplied(trx, applied);
+    await applyDeltas(trx, ctx, receiptDeltas(applied), now);
     return applied.length;
   });
 }
@@ -858,8 +861,8 @@ export async function applyUnconfirmedReceipts(
         ${p.map((x) => iso(new Date(x.done_at)))}::timestamptz[]) as u(id, state, error_code, report, done_at)
       where m.id = u.id and m.state = ${sql.lit(SendRecordStatus.Submitted)} and m.error_code = ${UNCONFIRMED} and m.msg_id is null
       returning ${RETURNING}`.execute(trx);
-    await applyDeltas(trx, ctx, receiptDeltas(r.rows), now);
     if (r.rows.length && onApplied) await onApplied(trx, r.rows);
+    await applyDeltas(trx, ctx, receiptDeltas(r.rows), now);
     return r.rows.length;
   });
 }
