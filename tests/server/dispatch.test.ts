@@ -373,6 +373,14 @@ describe.each(backends)('dispatch (%s)', (backend) => {
       claimed.map((c) => ({ id: c.id, state: 1, msgId: `late${c.id}`, code: '', report: '', delayMs: 0 })),
     );
     expect(n).toBe(0);
+    // the same with the leases named, as the dispatcher's outcomes name them (the leases are read by id)
+    const named = await recordOutcomes(
+      db,
+      server.app.ctx,
+      'dead-worker',
+      claimed.map((c) => ({ id: c.id, state: 1, msgId: `late${c.id}`, code: '', report: '', delayMs: 0, lease: c.lease })),
+    );
+    expect(named).toBe(0);
     expect(await taskRow(server, id)).toMatchObject({ unknown_num: 6, submitted_num: 6 });
     await drain(d);
     expect(link.written.size).toBe(4);

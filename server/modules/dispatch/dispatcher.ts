@@ -371,7 +371,7 @@ export const DEFAULT_SOURCE_PREFIX = '106900';
 export function toOutcomes(batch: readonly ClaimedMessage[], results: readonly SubmitResult[]): Outcome[] {
   const byRef = new Map<number, SubmitResult>();
   for (const r of results) byRef.set(r.ref, r);
-  return batch.map((m): Outcome => ({ ...outcomeOf(m, byRef.get(m.id)), taskId: m.task_id }));
+  return batch.map((m): Outcome => ({ ...outcomeOf(m, byRef.get(m.id)), taskId: m.task_id, lease: m.lease }));
 }
 
 function outcomeOf(m: ClaimedMessage, r: SubmitResult | undefined): Outcome {
