@@ -21,7 +21,7 @@
  *                                             # 3 submits and 3 receipts each with long=udh|sar); default both
  *   BENCH_CPU_PROFILE=/tmp/e2e                # CPU profile of the dispatcher process during the run (/tmp/e2e.<backend>.cpuprofile)
  *   BENCH_HEAP_PROFILE=/tmp/e2e               # what the dispatcher process allocates during the run (/tmp/e2e.<backend>.heapprofile)
- * Target: ≥ 10,000 messages/s on PostgreSQL for single-part messages (long=udh); the 3-part figure is printed.
+ * Target: ≥ 14,000 messages/s on PostgreSQL for single-part messages (long=udh; issue 28, was 10,000); the 3-part figure is printed.
  */
 import fs from 'node:fs';
 import { sql } from 'kysely';
@@ -42,7 +42,7 @@ import { startCpuProfile, startHeapProfile } from './lib/cpu-profile';
 import { busyPercent, machineTicks, procCpuMs } from './lib/proc-cpu';
 
 const COUNT = Number(process.env.COUNT ?? 20_000);
-const TARGET = 10_000;
+const TARGET = 14_000;
 const PARTS = (process.env.PARTS ?? '1,3').split(',').map((x) => Number(x.trim()));
 if (!PARTS.every((n) => n === 1 || n === 3)) throw new Error('PARTS must be 1, 3 or 1,3');
 /** a text of 3 UCS2 parts (67 + 67 + 16 characters) */
