@@ -11,9 +11,10 @@
  *
  * Bounds: at most `max` texts are ever named in a process, so a connection holds at most `max`
  * prepared statements; texts seen fewer times are counted, and those counts are forgotten when
- * `USES_MAX` texts are being counted. A named text whose cached plan PostgreSQL refuses after a schema change by
- * another process (SQLSTATE 0A000, "cached plan must not change result type") runs unnamed from
- * then on (that one statement fails, as any statement does during such a change).
+ * `USES_MAX` texts are being counted. A named text whose cached plan PostgreSQL refuses after a
+ * schema change by another process (SQLSTATE 0A000, "cached plan must not change result type")
+ * runs unnamed from then on (that one statement fails, as any statement does during such a
+ * change).
  *
  * Behind a pooler in transaction mode without prepared-statement support, set
  * DB_PREPARE_THRESHOLD=0: nothing is named.
@@ -131,9 +132,10 @@ export class StatementNames {
   /** `text` runs unnamed from now on */
   refuse(text: string): void {
     const key = sampleKey(text);
-    const e = this.find(text, key) ?? this.add(text, key);
+    const found = this.find(text, key);
+    const e = found ?? this.add(text, key);
     if (e.name !== undefined) this.named--;
-    else if (!e.refused) this.counting--;
+    else if (found && !e.refused) this.counting--;
     e.name = undefined;
     e.refused = true;
   }

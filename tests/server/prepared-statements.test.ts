@@ -58,6 +58,15 @@ describe('statement names', () => {
     expect(n.nameOf('select $1')).toBe(named);
   });
 
+  it('a text refused before it was ever seen is never named, and the counts stay right', () => {
+    const n = new StatementNames({ threshold: 1, max: 10 });
+    n.refuse('select $9');
+    expect(n.nameOf('select $9')).toBeUndefined();
+    expect(n.size).toBe(0);
+    expect(n.nameOf('select $1')).toBe('k1');
+    expect(n.size).toBe(1);
+  });
+
   it('threshold 0 names nothing', () => {
     const n = new StatementNames({ threshold: 0, max: 10 });
     for (let i = 0; i < 5; i++) expect(n.nameOf('select $1')).toBeUndefined();

@@ -217,7 +217,7 @@ export async function inTransaction<T>(db: Kysely<Database>, fn: (trx: Tx) => Pr
  * several so that concurrent workers never deadlock), completes the tasks that have no message left
  * in 0 or 7, and settles the refunds (billing/billing.ts) of the tasks that got refundable messages.
  * Must run after the message updates of the same transaction (completion: docs/api-dispatch.md),
- * and is best its last step: a task's row stays locked until the commit, and every other outcome or
+ * and is best run as its last step: a task's row stays locked until the commit, and every other outcome or
  * receipt transaction of that task waits for it.
  */
 export async function applyDeltas(trx: Tx, ctx: Pick<AppContext, 'now'>, deltas: Deltas, now: Date): Promise<void> {
