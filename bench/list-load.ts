@@ -15,8 +15,9 @@
  * database's backends serving it, the statements per request (PostgreSQL: the database's committed
  * transactions in pg_stat_database; every statement of a list runs in its own), and the throughput
  * those figures allow on an idle machine of `CORES` (2) cores: cores / CPU per request. The load
- * generator's own CPU per request (autocannon, in this process, on the same cores) and how busy the
- * whole machine was during each run are printed too: the latency follows the machine's load.
+ * generator's own CPU per request (autocannon or the open loop, in this process, on the same cores)
+ * and how busy the whole machine was during each run are printed too: the latency follows the
+ * machine's load.
  *
  *   TEST_DATABASE_URL=postgres://sms:sms@127.0.0.1:5432/postgres npx tsx bench/list-load.ts
  *   ONLY=pglite SECONDS=10 npx tsx bench/list-load.ts
@@ -214,8 +215,9 @@ async function run(backend: 'pglite' | 'postgres') {
     );
     /**
      * The list's first page from CONNECTIONS keep-alive connections, closed loop (autocannon) or
-     * open loop at a rate (openLoop); with the load generator's own CPU per request (autocannon runs in this process, on the
-     * same cores) and how busy the whole machine was (/proc/stat), which the latency follows.
+     * open loop at a rate (openLoop); with the load generator's own CPU per request (it runs in
+     * this process, on the same cores) and how busy the whole machine was (/proc/stat), which the
+     * latency follows. The open loop has no timeout of its own: its `timeouts` is undefined.
      */
     const drive = async (t: Target, o: { duration: number; rate?: number }) => {
       const c0 = process.cpuUsage();
@@ -232,7 +234,7 @@ async function run(backend: 'pglite' | 'postgres') {
             max: Math.round(q.max),
             non2xx: q.non2xx,
             errors: q.errors,
-            timeouts: 0,
+            timeouts: undefined as number | undefined,
           }))
         : await autocannon({ url: `${base}${t.path}`, method: 'POST', headers, body, connections: CONNECTIONS, duration: o.duration }).then((a) => ({
             sent: a.requests.sent,
@@ -281,7 +283,7 @@ async function run(backend: 'pglite' | 'postgres') {
         if (rate > 0) {
           const d = await drive(t, { rate, duration: Math.max(5, Math.round(SECONDS / 2)) });
           const q = d.r;
-          atRate = `\n        at ${rate} req/s offered (open loop): ${Math.round(q.perSecond)} req/s answered  p50 ${q.p50} ms  p99 ${q.p99} ms  max ${q.max} ms  non-2xx ${q.non2xx}  errors ${q.errors}  timeouts ${q.timeouts}; ${load(d)}`;
+          atRate = `\n        at ${rate} req/s offered (open loop): ${Math.round(q.perSecond)} req/s answered  p50 ${q.p50} ms  p99 ${q.p99} ms  max ${q.max} ms  non-2xx ${q.non2xx}  errors ${q.errors}; ${load(d)}`;
         }
         console.log(
           `  run ${run} ${t.name.padEnd(24)} ${String(Math.round(r.perSecond)).padStart(6)} req/s  p50 ${String(r.p50).padStart(5)} ms  p99 ${String(r.p99).padStart(5)} ms  max ${String(r.max).padStart(6)} ms  ` +
