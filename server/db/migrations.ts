@@ -225,7 +225,7 @@ async function migrating(schema: string, run: () => Promise<MigrationResultSet>)
   for (let attempt = 0; ; attempt++) {
     const { error, results } = await run();
     if (!error) return results;
-    if (attempt < 5 && otherSchemaGone(error, schema)) {
+    if (attempt < 5 && otherSchemaGone(error, schema, results === undefined)) {
       await new Promise((r) => setTimeout(r, 20 + Math.random() * 80 * (attempt + 1)));
       continue;
     }
@@ -235,13 +235,17 @@ async function migrating(schema: string, run: () => Promise<MigrationResultSet>)
 
 /**
  * Kysely's migrator looks for its tables by introspecting every schema of the database (by name:
- * `has_schema_privilege`, `pg_get_serial_sequence`); a schema another session drops meanwhile (the
- * tests' schemas, dropped as their files end) fails that look-up with 3F000 naming that schema.
- * Nothing was migrated: the look-up is tried again.
+ * `has_schema_privilege`, `pg_get_serial_sequence`), before it runs any migration (its result then
+ * has no `results`). A schema another session drops meanwhile (the tests' schemas, dropped as their
+ * files end) fails that look-up with 3F000 naming that schema; a table or column another session's
+ * migration drops meanwhile, with 42P01 / 42703 (no session changes this schema's tables but the
+ * one migrating it). Nothing was migrated: the look-up is tried again.
  */
-function otherSchemaGone(error: unknown, schema: string): boolean {
+function otherSchemaGone(error: unknown, schema: string, beforeMigrations: boolean): boolean {
   const e = error as { code?: string; message?: string };
-  return e?.code === '3F000' && typeof e.message === 'string' && !e.message.includes(`"${schema}"`);
+  if (typeof e?.message !== 'string') return false;
+  if (e.code === '3F000') return !e.message.includes(`"${schema}"`);
+  return beforeMigrations && (e.code === '42P01' || e.code === '42703');
 }
 
 /** Brings the schema up to `name` exactly (tests of a migration's data carry-over). */
