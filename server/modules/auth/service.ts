@@ -16,8 +16,8 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { ApiError } from '../../http/errors';
-import { hashDigest, passwordDigest, sha256hex, verifyDigest } from '../../lib/crypto';
-import { addMs } from '../../lib/time';
+import { hashDigest, passwordDigest, verifyDigest } from '../../lib/crypto';
+import { LoginLockout, loginNameHash } from '../../lib/login-lockout';
 import { SLIDER_MESSAGES, type CaptchaService } from '../captcha';
 import { AccountStatus } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
@@ -38,8 +38,7 @@ export type { LoginForm };
 
 let dummyHash: Promise<string> | undefined;
 
-/** The key a login name's failures are counted under (trimmed, lower case, hashed). */
-export const loginNameHash = (name: string) => sha256hex(name.trim().toLowerCase());
+export { loginNameHash };
 
 /** The keys of every name an account logs in with (clientid, e-mail, mobile): to lift all its locks. */
 export function accountNameHashes(a: { clientid: string; email: string; mobile: string }): string[] {
@@ -47,10 +46,13 @@ export function accountNameHashes(a: { clientid: string; email: string; mobile: 
 }
 
 export class AuthService {
+  private readonly lockout: LoginLockout;
   constructor(
     private readonly ctx: AppContext,
     private readonly captcha: CaptchaService,
-  ) {}
+  ) {
+    this.lockout = new LoginLockout(ctx);
+  }
 
   /** The account a login name designates: a clientid, else a live account's e-mail or mobile. */
   async findByLoginName(username: string): Promise<Account | undefined> {
@@ -77,13 +79,6 @@ export class AuthService {
       .executeTakeFirst();
   }
 
-  /** How long the (name, address) pair stays locked after its n-th failure (0: not locked). */
-  private lockFor(failures: number): number {
-    const { maxFailedLogins, lockMs, lockMaxMs } = this.ctx.config;
-    if (failures < maxFailedLogins) return 0;
-    return Math.min(lockMaxMs, lockMs * 2 ** Math.min(30, failures - maxFailedLogins));
-  }
-
   private lockedError(until: Date, now: Date): ApiError {
     const minutes = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 60_000));
     return new ApiError(423, LOGIN_MESSAGES.lockedFor(minutes));
@@ -91,31 +86,8 @@ export class AuthService {
 
   /** Counts a failure of (name, ip); throws the lock error when this one locks the pair. */
   private async recordFailure(nameHash: string, ip: string, now: Date): Promise<void> {
-    const { db, config } = this.ctx;
-    const staleBefore = new Date(now.getTime() - config.failureResetMs);
-    const row = await db
-      .insertInto('login_failures')
-      .values({ name_hash: nameHash, ip, failures: 1, last_failed_at: now })
-      .onConflict((oc) =>
-        oc.columns(['name_hash', 'ip']).doUpdateSet((eb) => ({
-          failures: eb
-            .case()
-            .when('login_failures.last_failed_at', '<', staleBefore)
-            .then(1)
-            .else(eb('login_failures.failures', '+', 1))
-            .end(),
-          last_failed_at: now,
-        })),
-      )
-      .returning('failures')
-      .executeTakeFirstOrThrow();
-    const ms = this.lockFor(row.failures);
-    if (ms > 0) {
-      const until = addMs(now, ms);
-      await db.updateTable('login_failures').set({ locked_until: until }).where('name_hash', '=', nameHash).where('ip', '=', ip).execute();
-      this.ctx.log.warn({ ip, failures: row.failures, minutes: ms / 60_000 }, 'login name locked for this address after repeated failures');
-      throw this.lockedError(until, now);
-    }
+    const until = await this.lockout.recordFailure(nameHash, ip, now);
+    if (until) throw this.lockedError(until, now);
   }
 
   /** Checks the credentials from client address `ip`; returns the account (now unlocked) or throws the login error. */
@@ -126,8 +98,8 @@ export class AuthService {
     const { db } = this.ctx;
     const now = this.ctx.now();
     const nameHash = loginNameHash(form.username);
-    const lock = await db.selectFrom('login_failures').select('locked_until').where('name_hash', '=', nameHash).where('ip', '=', ip).executeTakeFirst();
-    if (lock?.locked_until && new Date(lock.locked_until) > now) throw this.lockedError(new Date(lock.locked_until), now);
+    const locked = await this.lockout.lockedUntil(nameHash, ip, now);
+    if (locked) throw this.lockedError(locked, now);
     const account = await this.findByLoginName(form.username);
     if (!account) {
       // same work and the same answer as for a real account: no oracle for which names exist
@@ -140,7 +112,7 @@ export class AuthService {
       await this.recordFailure(nameHash, ip, now);
       throw new ApiError(500, LOGIN_MESSAGES.wrong);
     }
-    await db.deleteFrom('login_failures').where('name_hash', '=', nameHash).where('ip', '=', ip).execute();
+    await this.lockout.clear(nameHash, ip);
     if (account.status === AccountStatus.Frozen) throw new ApiError(423, LOGIN_MESSAGES.frozen);
     if (account.status === AccountStatus.Closed) throw new ApiError(423, LOGIN_MESSAGES.cancelled);
     if (account.status === AccountStatus.Unactivated) throw new ApiError(500, LOGIN_MESSAGES.inactive);

@@ -7,7 +7,7 @@
  * account in api_nonces until the window has passed: every process sees it), then the account's
  * `accessSpeed` (throttle, a token bucket in api_throttle shared by every process).
  */
-import { BlockList, isIP } from 'node:net';
+import { ipAllowed } from '../../lib/ip-allow';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context';
@@ -33,28 +33,7 @@ const header = (h: SignedRequest['headers'], name: string) => {
   return typeof v === 'string' ? v.trim() : undefined;
 };
 
-/**
- * The whitelist `ip`: addresses or CIDR blocks separated by commas, semicolons or white space;
- * empty: every address. An IPv4 address reached over IPv6 (::ffff:a.b.c.d) counts as IPv4.
- */
-export function ipAllowed(whitelist: string, ip: string): boolean {
-  const entries = whitelist.split(/[\s,;，；]+/).filter(Boolean);
-  if (!entries.length) return true;
-  const addr = ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
-  const family = isIP(addr);
-  if (!family) return false;
-  const list = new BlockList();
-  for (const e of entries) {
-    const [a, bits] = e.split('/');
-    const f = isIP(a);
-    if (!f) continue;
-    if (bits !== undefined) {
-      const b = Number(bits);
-      if (Number.isInteger(b) && b >= 0 && b <= (f === 4 ? 32 : 128)) list.addSubnet(a, b, f === 4 ? 'ipv4' : 'ipv6');
-    } else list.addAddress(a, f === 4 ? 'ipv4' : 'ipv6');
-  }
-  return list.check(addr, family === 4 ? 'ipv4' : 'ipv6');
-}
+export { ipAllowed };
 
 export class ApiAuth {
   constructor(private readonly ctx: AppContext) {}

@@ -37,6 +37,7 @@ import {
   TLV_RECEIPTED_MESSAGE_ID,
 } from '../../lib/smpp-pdu';
 import { interfacePasswordMatches } from '../../lib/interface-password';
+import { clientAddress, ipAllowed } from '../../lib/ip-allow';
 
 /**
  * A command_length below the 16-octet header is never valid, but the library then waits for ever
@@ -202,24 +203,7 @@ export function submitText(pdu: PDU): string {
   return pdu.message_payload !== undefined ? fieldText(pdu.message_payload, dc) : '';
 }
 
-/** Whether `ip` is in the whitelist (comma / space separated addresses and IPv4 CIDRs; empty: anyone). */
-export function ipAllowed(whitelist: string, ip: string): boolean {
-  const entries = whitelist.split(/[\s,;，；]+/).filter(Boolean);
-  if (!entries.length) return true;
-  const addr = ip.replace(/^::ffff:/i, '');
-  for (const e of entries) {
-    if (e === addr) return true;
-    const m = /^(\d+\.\d+\.\d+\.\d+)\/(\d{1,2})$/.exec(e);
-    if (m && net.isIPv4(addr) && net.isIPv4(m[1])) {
-      const bits = Number(m[2]);
-      if (bits > 32) continue;
-      const toInt = (s: string) => s.split('.').reduce((n, o) => (n << 8) + Number(o), 0) >>> 0;
-      const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
-      if ((toInt(addr) & mask) === (toInt(m[1]) & mask)) return true;
-    }
-  }
-  return false;
-}
+export { ipAllowed };
 
 /**
  * The extension a submit asks for (needextend 1): the customer's source_addr, digits only, without
@@ -423,7 +407,7 @@ export class SmppServer {
 
   /** Per-address limits: too many open connections or attempts from one address close the new one at once. */
   private admit(socket: net.Socket) {
-    const addr = (socket.remoteAddress ?? '').replace(/^::ffff:/i, '');
+    const addr = clientAddress(socket.remoteAddress ?? '');
     const now = Date.now();
     let a = this.perAddress.get(addr);
     if (!a) this.perAddress.set(addr, (a = { open: 0, attempts: 0, since: now }));
@@ -480,7 +464,15 @@ export class SmppServer {
 
   private onSession(session: Session) {
     if (session.socket.destroyed) return;
-    const cs: CustomerSession = { session, ip: session.socket.remoteAddress ?? '', bound: null, binding: false, inflight: 0, unacked: new Map(), lastPduAt: Date.now() };
+    const cs: CustomerSession = {
+      session,
+      ip: clientAddress(session.socket.remoteAddress ?? ''),
+      bound: null,
+      binding: false,
+      inflight: 0,
+      unacked: new Map(),
+      lastPduAt: Date.now(),
+    };
     this.sessions.add(cs);
     // a malformed or oversized PDU: the library cannot read on, the connection is closed
     session.on('error', () => session.socket.destroy());
