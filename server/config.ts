@@ -126,6 +126,12 @@ export interface AppConfig {
   smppServerTlsCert: string;
   smppServerTlsKey: string;
   /**
+   * The bytes of unfinished long-message parts one account may have waiting for their other parts,
+   * every door and process together (LONG_PARTS_MAX_KB, 1024); beyond them a part is refused
+   * (SMPP 0x14) and nothing is stored (docs/api-smpp.md "Long messages").
+   */
+  longPartsMaxBytes: number;
+  /**
    * Test accounts (docs/api-subaccounts.md "Test accounts"): days until one expires
    * (TEST_ACCOUNT_DAYS, 7), the platform's gift pieces to each (TEST_ACCOUNT_GIFT, 20), test
    * accounts one agent may create in 30 days (TEST_ACCOUNTS_PER_AGENT, 3) and the platform's
@@ -191,6 +197,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   smppServerTlsPort: 0,
   smppServerTlsCert: '',
   smppServerTlsKey: '',
+  longPartsMaxBytes: 1024 * 1024,
   testAccountDays: 7,
   testAccountGift: 20,
   testAccountsPerAgent: 3,
@@ -298,6 +305,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
   if (tlsPort !== undefined) out.smppServerTlsPort = Math.floor(tlsPort);
   if (env.SMPP_SERVER_TLS_CERT?.trim()) out.smppServerTlsCert = env.SMPP_SERVER_TLS_CERT.trim();
   if (env.SMPP_SERVER_TLS_KEY?.trim()) out.smppServerTlsKey = env.SMPP_SERVER_TLS_KEY.trim();
+  const partsKb = num(env.LONG_PARTS_MAX_KB);
+  if (partsKb !== undefined) out.longPartsMaxBytes = Math.max(1, Math.floor(partsKb)) * 1024;
   if (out.smppServerTlsPort && (!out.smppServerTlsCert || !out.smppServerTlsKey))
     throw new Error('SMPP_SERVER_TLS_PORT needs SMPP_SERVER_TLS_CERT and SMPP_SERVER_TLS_KEY (PEM files)');
   for (const [k, key] of [

@@ -92,6 +92,7 @@ export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'se
     tlsPort: ctx.config.smppServerTlsPort,
     tlsCert: ctx.config.smppServerTlsCert,
     tlsKey: ctx.config.smppServerTlsKey,
+    partsMaxBytes: ctx.config.longPartsMaxBytes,
     sourcePrefix: prefix !== undefined && /^[0-9]{0,12}$/.test(prefix) ? prefix : SMPP_SERVER_DEFAULTS.sourcePrefix,
   }));
   app.addHook('onReady', async () => {

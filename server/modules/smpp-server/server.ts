@@ -20,7 +20,7 @@ import smpp, { type PDU, type Session } from 'smpp';
 import type { AppContext } from '../../context';
 import { sql } from 'kysely';
 import type { Account } from '../../db/types';
-import { AccountStatus } from '../../../common/generated/schemas';
+import { AccountStatus, OauthStatus } from '../../../common/generated/schemas';
 import {
   cstr,
   DC_IA5,
@@ -36,8 +36,10 @@ import {
   TLV_MESSAGE_STATE,
   TLV_RECEIPTED_MESSAGE_ID,
 } from '../../lib/smpp-pdu';
-import { interfacePasswordMatches } from '../../lib/interface-password';
+import { dummyInterfaceHash, interfacePasswordMatches } from '../../lib/interface-password';
+import { interfaceNameHash, LoginLockout } from '../../lib/login-lockout';
 import { clientAddress, ipAllowed } from '../../lib/ip-allow';
+import { MAX_MESSAGE_CHARS } from '../../../common/sms/pieces';
 
 /**
  * A command_length below the 16-octet header is never valid, but the library then waits for ever
@@ -50,6 +52,31 @@ const libraryCommandLength = (smpp.PDU as unknown as { commandLength(stream: unk
   if (n !== false && n < 16) throw new Error(`PDU length ${n} is below the 16-octet header`);
   return n;
 };
+
+/** the commands SMPP defines that have a response (`<command>_resp`): the others (outbind, alert_notification) are never answered with one */
+const HAS_RESPONSE = new Set(
+  Object.keys((smpp as unknown as { commands: Record<string, unknown> }).commands).filter(
+    (c) => !c.endsWith('_resp') && (smpp as unknown as { commands: Record<string, unknown> }).commands[`${c}_resp`],
+  ),
+);
+
+/**
+ * Why an account may not use the interfaces at all (null: it may): not active, certification not
+ * passed, a test account, no interface password. Checked at the bind and again, on the account row
+ * of at most accountCacheMs, before anything of a submit is stored.
+ */
+function interfaceRefusal(a: Pick<Account, 'status' | 'oauth_status' | 'test_expires_at' | 'interface_password_hash'>): string | null {
+  if (a.status !== AccountStatus.Active) return 'state';
+  if (a.oauth_status !== OauthStatus.Certified) return 'certification';
+  if (a.test_expires_at) return 'test account';
+  if (!a.interface_password_hash) return 'no interface password';
+  return null;
+}
+
+/** the most parts a long message may have (a whole message is at most MAX_MESSAGE_CHARS characters) */
+export const MAX_PARTS = 16;
+/** addPart's answer when the account's unfinished parts are at their ceiling */
+const PARTS_FULL = Symbol('parts full');
 
 /** SMPP statuses of this listener beyond the shared ones (lib/smpp-pdu STATUS) */
 export const SMPP_STATUS = {
@@ -93,6 +120,8 @@ export interface SmppServerOptions {
   window: number;
   /** the parts of a long message wait this long for the others */
   reassemblyMs: number;
+  /** the bytes of an account's unfinished long-message parts (all sessions and processes); beyond them a part is refused 0x14 */
+  partsMaxBytes: number;
   /** receipts: deliver_sm unanswered at once per session, how often the queue is looked at, how long one waits for its answer before it is sent again */
   deliverWindow: number;
   receiptPollMs: number;
@@ -119,6 +148,7 @@ export const SMPP_SERVER_DEFAULTS: Omit<SmppServerOptions, 'port'> = {
   idleTimeoutMs: 120_000,
   window: 100,
   reassemblyMs: 60_000,
+  partsMaxBytes: 1024 * 1024,
   deliverWindow: 100,
   receiptPollMs: 200,
   receiptLeaseMs: 30_000,
@@ -301,6 +331,7 @@ export class SmppServer {
   private servers: ReturnType<typeof smpp.createServer>[] = [];
   private readonly sessions = new Set<CustomerSession>();
   private readonly buckets: SharedBuckets;
+  private readonly lockout: LoginLockout;
   /** open connections and recent attempts per address */
   private readonly perAddress = new Map<string, { open: number; attempts: number; since: number }>();
   private connections = 0;
@@ -347,6 +378,7 @@ export class SmppServer {
     readonly opts: SmppServerOptions,
   ) {
     this.buckets = new SharedBuckets(ctx);
+    this.lockout = new LoginLockout(ctx);
   }
 
   private async start(port: number, tls: { key: Buffer; cert: Buffer } | null): Promise<number> {
@@ -361,6 +393,12 @@ export class SmppServer {
         server.off('error', reject);
         resolve();
       });
+    });
+    // a listener's own error after it listens (EMFILE, a TLS handshake gone wrong): logged, the process goes on
+    server.on('error', (err: Error) => this.ctx.log.warn({ err }, 'smpp listener error'));
+    server.on('tlsClientError', (err: Error, socket: net.Socket) => {
+      socket.destroy();
+      this.ctx.log.debug({ err }, 'smpp TLS handshake failed');
     });
     return (server.address() as AddressInfo).port;
   }
@@ -532,37 +570,72 @@ export class SmppServer {
         }
       }
     });
-    const reply = (pdu: PDU, fields: Record<string, unknown> = {}) => session.send(pdu.response(fields));
-
     session.on('pdu', (pdu: PDU) => {
-      cs.lastPduAt = Date.now();
-      if (pdu.command === 'unknown') return reply(pdu, { command_status: SMPP_STATUS.INVCMDID });
-      if (pdu.isResponse()) return; // deliver_sm_resp etc. (receipts: not in this part)
-      switch (pdu.command) {
-        case 'bind_transmitter':
-          return void this.bind(cs, pdu, true, false);
-        case 'bind_receiver':
-          return void this.bind(cs, pdu, false, true);
-        case 'bind_transceiver':
-          return void this.bind(cs, pdu, true, true);
-        case 'enquire_link':
-          return reply(pdu);
-        case 'unbind':
-          cs.bound = null;
-          return session.send(pdu.response(), () => session.socket.end());
-        case 'submit_sm':
-        case 'data_sm':
-          if (!cs.bound) return reply(pdu, { command_status: SMPP_STATUS.INVBNDSTS });
-          if (!cs.bound.transmit) return reply(pdu, { command_status: SMPP_STATUS.INVBNDSTS });
-          return void this.onSubmit(cs, pdu);
-        default:
-          // any other operation: before a bind 0x04, after it not offered here (generic_nack 0x03)
-          if (!cs.bound) return reply(pdu, { command_status: SMPP_STATUS.INVBNDSTS });
-          return session.send(new smpp.PDU('generic_nack', { sequence_number: pdu.sequence_number, command_status: SMPP_STATUS.INVCMDID }));
+      // whatever goes wrong in one PDU's handling ends that session, never the process (the
+      // library emits 'pdu' from the socket's readable handler: a throw there is uncaught)
+      try {
+        this.onPdu(cs, pdu);
+      } catch (err) {
+        this.fault(cs, err, pdu);
       }
     });
   }
 
+  /** A fault in a session's handling: logged, that session closed, nothing else. */
+  private fault(cs: CustomerSession, err: unknown, pdu?: PDU) {
+    this.ctx.log.warn({ err, peer: cs.ip, command: pdu?.command, commandId: pdu?.command_id }, 'smpp session closed after a fault in its handling');
+    cs.session.socket.destroy();
+  }
+
+  /** Runs an asynchronous handler of a session: a rejection is that session's fault. */
+  private guard(cs: CustomerSession, pdu: PDU, work: Promise<unknown>) {
+    work.catch((err) => this.fault(cs, err, pdu));
+  }
+
+  /**
+   * One PDU of a customer (docs/api-smpp.md "Commands"): every command id SMPP defines gets its
+   * answer, and no answer is ever made of a command that has none (outbind, alert_notification,
+   * generic_nack and every response: the library cannot build a response of them).
+   */
+  private onPdu(cs: CustomerSession, pdu: PDU) {
+    const session = cs.session;
+    cs.lastPduAt = Date.now();
+    const nack = (status: number) => session.send(new smpp.PDU('generic_nack', { sequence_number: pdu.sequence_number, command_status: status }));
+    // an id SMPP does not define: generic_nack 0x03
+    if (pdu.command === 'unknown') return nack(SMPP_STATUS.INVCMDID);
+    // responses (deliver_sm_resp …: their callbacks take them; a stray one is ignored) and generic_nack
+    if (pdu.isResponse()) return;
+    switch (pdu.command) {
+      case 'bind_transmitter':
+        return this.guard(cs, pdu, this.bind(cs, pdu, true, false));
+      case 'bind_receiver':
+        return this.guard(cs, pdu, this.bind(cs, pdu, false, true));
+      case 'bind_transceiver':
+        return this.guard(cs, pdu, this.bind(cs, pdu, true, true));
+      case 'enquire_link':
+        return session.send(pdu.response());
+      case 'unbind':
+        cs.bound = null;
+        return session.send(pdu.response(), () => session.socket.end());
+      case 'submit_sm':
+      case 'data_sm':
+        if (!cs.bound?.transmit) return session.send(pdu.response({ command_status: SMPP_STATUS.INVBNDSTS }));
+        return this.guard(cs, pdu, this.onSubmit(cs, pdu));
+      default:
+        // a command without a response (outbind, alert_notification: an SMSC's, never a customer's): generic_nack 0x03
+        if (!HAS_RESPONSE.has(pdu.command)) return nack(SMPP_STATUS.INVCMDID);
+        // any other operation: before a bind its response with 0x04, after it not offered here (generic_nack 0x03)
+        if (!cs.bound) return session.send(pdu.response({ command_status: SMPP_STATUS.INVBNDSTS }));
+        return nack(SMPP_STATUS.INVCMDID);
+    }
+  }
+
+  /**
+   * A bind: the same answer (0x0E) for an unknown system_id and a wrong password, after the same
+   * work; failures counted per (system_id, address) with the console's lockout (a locked pair is
+   * refused 0x0D before any password is looked at); the account's gates (active, certified, not a
+   * test account, an interface password set, the whitelist, nodenum) after the right password.
+   */
   private async bind(cs: CustomerSession, pdu: PDU, transmit: boolean, receive: boolean) {
     const refuse = (status: number) => cs.session.send(pdu.response({ command_status: status }));
     if (cs.bound || cs.binding) return refuse(SMPP_STATUS.ALYBND);
@@ -570,11 +643,18 @@ export class SmppServer {
     try {
       const systemId = String(pdu.system_id ?? '');
       const password = String(pdu.password ?? '');
+      const nameHash = interfaceNameHash(systemId);
+      if (await this.lockout.lockedUntil(nameHash, cs.ip)) return refuse(SMPP_STATUS.BINDFAIL);
       const a = systemId ? await this.ctx.db.selectFrom('accounts').selectAll().where('clientid', '=', systemId).executeTakeFirst() : undefined;
-      if (!a || a.status === AccountStatus.Unactivated) return refuse(SMPP_STATUS.INVSYSID);
-      if (!(await interfacePasswordMatches(a.interface_password_hash, password))) return refuse(SMPP_STATUS.INVPASWD);
-      if (a.status !== AccountStatus.Active) return refuse(SMPP_STATUS.BINDFAIL);
-      if (!ipAllowed(a.ip, cs.ip)) return refuse(SMPP_STATUS.BINDFAIL);
+      const known = !!a && a.status !== AccountStatus.Unactivated && !!a.interface_password_hash;
+      // an unknown name costs the same hash check as a known one
+      const good = await interfacePasswordMatches(known ? a.interface_password_hash : await dummyInterfaceHash(), password);
+      if (!known || !good) {
+        if (systemId) await this.lockout.recordFailure(nameHash, cs.ip);
+        return refuse(SMPP_STATUS.INVPASWD);
+      }
+      await this.lockout.clear(nameHash, cs.ip);
+      if (interfaceRefusal(a) || !ipAllowed(a.ip, cs.ip)) return refuse(SMPP_STATUS.BINDFAIL);
       if (!cs.session.socket.writable) return;
       const rowId = await this.register(a.id, sessionLimit(a.nodenum), cs.ip);
       if (!rowId) return refuse(SMPP_STATUS.ALYBND);
@@ -647,8 +727,9 @@ export class SmppServer {
     if (cs.inflight >= this.opts.window) return refuse(SMPP_STATUS.THROTTLED, 'window');
     cs.inflight++;
     try {
+      // the account's gates on its row of at most accountCacheMs (a freeze after the bind is noticed)
       const account = await this.account(bound.id);
-      if (!account || account.status !== AccountStatus.Active) return refuse(SMPP_STATUS.X_ACCOUNT, 'account');
+      if (!account || interfaceRefusal(account)) return refuse(SMPP_STATUS.X_ACCOUNT, 'account');
       const phone = String(pdu.destination_addr ?? '');
       const sourceAddr = String(pdu.source_addr ?? '');
       let text = submitText(pdu);
@@ -656,19 +737,25 @@ export class SmppServer {
       // needextend 1: the source_addr is the extension; otherwise the account's own number is used
       const extension = account.needextend === 1 ? extensionOf(sourceAddr, `${this.opts.sourcePrefix}${account.id}`) : '';
       const registeredDelivery = receiptWanted(pdu.registered_delivery);
+      const long = !!part && part.total > 1;
+      // a part is refused before anything is stored: out of its message, of a message longer than
+      // any the platform sends, or itself longer than a whole message may be
+      if (long && (part.seq < 1 || part.seq > part.total || part.total > MAX_PARTS)) return refuse(SMPP_STATUS.INVMSGLEN, 'part');
+      if ([...text].length > MAX_MESSAGE_CHARS) return refuse(SMPP_STATUS.INVMSGLEN, 'length');
+      // every submit_sm takes a token of the account's accessSpeed, a part like a whole message
+      // (throttled: nothing stored, the customer sends it again)
+      if (!(await this.buckets.take(account.id, account.access_speed))) return refuse(SMPP_STATUS.THROTTLED, 'accessSpeed');
       let claim: string | null = null;
-      if (part && part.total > 1) {
-        if (part.seq < 1 || part.seq > part.total) return refuse(SMPP_STATUS.INVMSGLEN, 'part');
+      if (long) {
         claim = `${sourceAddr}|${phone}|${part.ref}|${part.total}`;
         const whole = await this.addPart(account.id, { key: claim, seq: part.seq, total: part.total, text, phone, sourceAddr, extension, registeredDelivery });
+        // the account's unfinished parts are at their ceiling (partsMaxBytes): refused, nothing stored
+        if (whole === PARTS_FULL) return refuse(SMPP_STATUS.MSGQFUL, 'parts');
         // an earlier part: answered at once with a part id (no receipt of its own); the part that
         // completes the message (on any connection or process) is answered with the platform's id
         if (whole === null) return answer(0, `p${part.ref}.${part.seq}`);
         text = whole;
       }
-      // the bucket counts whole messages, the last part's turn (throttled: the parts stay, the
-      // customer's retry of this part completes the message again)
-      if (!(await this.buckets.take(account.id, account.access_speed))) return refuse(SMPP_STATUS.THROTTLED, 'accessSpeed');
       // the parts are taken by one submit only (the same part sent twice at once, on two connections)
       if (claim !== null && !(await this.claimParts(account.id, claim))) return answer(0, `p${part!.ref}.${part!.seq}`);
       const r = await this.platform.submit(account, { phone, text, sourceAddr, extension, registeredDelivery });
@@ -898,8 +985,17 @@ export class SmppServer {
   private addPart(
     accountId: number,
     p: { key: string; seq: number; total: number; text: string; phone: string; sourceAddr: string; extension: string; registeredDelivery: number },
-  ): Promise<string | null> {
+  ): Promise<string | null | typeof PARTS_FULL> {
     return this.ctx.db.transaction().execute(async (trx) => {
+      // the bytes of the account's unfinished parts (every door and process) stay under the ceiling;
+      // concurrent parts may pass it by what is in flight at once (a window of parts), not more
+      const held = await trx
+        .selectFrom('smpp_parts')
+        .select(sql<string>`coalesce(sum(octet_length(text)), 0)::text`.as('n'))
+        .where('account_id', '=', accountId)
+        .where('seq', '>', 0)
+        .executeTakeFirstOrThrow();
+      if (Number(held.n) + Buffer.byteLength(p.text) > this.opts.partsMaxBytes) return PARTS_FULL;
       const row = {
         account_id: accountId,
         msg_key: p.key,
@@ -980,7 +1076,7 @@ export class SmppServer {
       const parts = list.filter((r) => r.seq > 0).sort((a, b) => a.seq - b.seq);
       if (!head || !parts.length) continue;
       const account = await this.account(head.account_id);
-      if (!account || account.status !== AccountStatus.Active) continue;
+      if (!account || interfaceRefusal(account)) continue;
       const r = await this.platform
         .submit(account, {
           phone: head.phone,

@@ -1,0 +1,237 @@
+/**
+ * The customer doors under fuzzing (issue 35 item 1): every command id a door's protocol can carry
+ * (0x00000000-0x000001FF, 0x80000000-0x800001FF and random ones), with an empty body and with
+ * random bodies, before and after a bind, on every door (SMPP, SMPP over TLS). What must hold: the
+ * process never ends (an uncaught error in the listener fails this file), a command the protocol
+ * answers gets its answer (a response or generic_nack) and one without a response gets none of
+ * its own, a PDU the library cannot read closes that connection only, and afterwards the door still
+ * binds and accepts a message.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
+import smpp from 'smpp';
+import { describe, expect, it } from 'vitest';
+import { backends, useServer, type TestServer } from './harness';
+import { prng } from '../../server/lib/prng';
+import { TEST_TLS_CERT, TEST_TLS_KEY } from '../fixtures/smpp-tls';
+
+const tlsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'door-fuzz-'));
+fs.writeFileSync(path.join(tlsDir, 'key.pem'), TEST_TLS_KEY);
+fs.writeFileSync(path.join(tlsDir, 'cert.pem'), TEST_TLS_CERT);
+
+const DEMO_INTERFACE_PASSWORD = 'Demo2468';
+
+/** What the fuzzer needs of a door's protocol: framing, a bind, a probe that is always answered. */
+interface Door {
+  name: string;
+  port(server: TestServer): number;
+  tls: boolean;
+  /** a PDU of `commandId` with `body`, sequence `seq` */
+  frame(commandId: number, seq: number, body: Buffer): Buffer;
+  /** the sequence number and command id of a received frame */
+  read(frame: Buffer): { seq: number; commandId: number; status: number };
+  bind(seq: number): Buffer;
+  /** a command answered in every state (SMPP enquire_link) */
+  probe(seq: number): Buffer;
+  /** the ids to try with an empty body (every id the protocol defines and its neighbourhood) */
+  ids: number[];
+  /** whether an id is a request the door must answer, and whether an id is a response (never answered) */
+  isResponse(id: number): boolean;
+  closes(id: number): boolean;
+}
+
+const cstr = (s: string) => Buffer.concat([Buffer.from(s, 'latin1'), Buffer.alloc(1)]);
+
+function smppFrame(commandId: number, seq: number, body: Buffer): Buffer {
+  const h = Buffer.alloc(16);
+  h.writeUInt32BE(16 + body.length, 0);
+  h.writeUInt32BE(commandId >>> 0, 4);
+  h.writeUInt32BE(0, 8);
+  h.writeUInt32BE(seq >>> 0, 12);
+  return Buffer.concat([h, body]);
+}
+
+/** the command ids SMPP 3.4 / 5.0 define (the library's table): an id not there is answered generic_nack whatever its high bit */
+const SMPP_DEFINED = (smpp as unknown as { commandsById: Record<number, unknown> }).commandsById;
+
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+function smppDoor(name: string, tlsDoor: boolean): Door {
+  return {
+    name,
+    tls: tlsDoor,
+    port: (server) => (tlsDoor ? server.app.services.smppServer!.tlsPort : server.app.services.smppServer!.port),
+    frame: smppFrame,
+    read: (f) => ({ commandId: f.readUInt32BE(4), status: f.readUInt32BE(8), seq: f.readUInt32BE(12) }),
+    // bind_transceiver: system_id, password, system_type, interface_version, addr_ton, addr_npi, address_range
+    bind: (seq) => smppFrame(0x09, seq, Buffer.concat([cstr('client1'), cstr(DEMO_INTERFACE_PASSWORD), cstr(''), Buffer.from([0x34, 0, 0]), cstr('')])),
+    probe: (seq) => smppFrame(0x15, seq, Buffer.alloc(0)),
+    ids: [...range(0x00000000, 0x000001ff), ...range(0x80000000, 0x800001ff)],
+    isResponse: (id) => (id & 0x80000000) !== 0 && !!SMPP_DEFINED[id],
+    // unbind ends the session after its answer
+    closes: (id) => id === 0x06,
+  };
+}
+
+const DOORS = [smppDoor('SMPP', false), smppDoor('SMPP over TLS', true)];
+
+/** A raw connection that splits what it receives into frames (4-octet length first). */
+class Conn {
+  readonly frames: Buffer[] = [];
+  closed = false;
+  private buf = Buffer.alloc(0);
+  private waiters: (() => void)[] = [];
+  private constructor(readonly sock: net.Socket) {
+    sock.on('data', (d: Buffer) => {
+      this.buf = Buffer.concat([this.buf, d]);
+      while (this.buf.length >= 4) {
+        const len = this.buf.readUInt32BE(0);
+        if (len < 4 || this.buf.length < len) break;
+        this.frames.push(this.buf.subarray(0, len));
+        this.buf = this.buf.subarray(len);
+      }
+      this.wake();
+    });
+    sock.on('error', () => {});
+    sock.on('close', () => {
+      this.closed = true;
+      this.wake();
+    });
+  }
+  private wake() {
+    for (const w of this.waiters.splice(0)) w();
+  }
+  static open(door: Door, port: number): Promise<Conn> {
+    return new Promise((resolve, reject) => {
+      const sock = door.tls ? tls.connect({ port, host: '127.0.0.1', rejectUnauthorized: false }) : net.connect(port, '127.0.0.1');
+      sock.once(door.tls ? 'secureConnect' : 'connect', () => resolve(new Conn(sock)));
+      sock.once('error', reject);
+    });
+  }
+  write(b: Buffer) {
+    if (!this.closed) this.sock.write(b);
+  }
+  /** the frame answering `seq`, or null once the connection closed or `ms` passed */
+  async answer(door: Door, seq: number, ms = 5000): Promise<Buffer | null> {
+    const end = Date.now() + ms;
+    for (;;) {
+      const i = this.frames.findIndex((f) => door.read(f).seq === seq);
+      if (i >= 0) return this.frames.splice(i, 1)[0];
+      if (this.closed || Date.now() > end) return null;
+      await new Promise<void>((r) => {
+        this.waiters.push(r);
+        setTimeout(r, 50);
+      });
+    }
+  }
+  close() {
+    this.sock.destroy();
+  }
+}
+
+describe.each(backends)('every door under fuzzing (%s)', (backend) => {
+  const t = useServer(backend, {
+    config: {
+      smppServerPort: -1,
+      smppServerHost: '127.0.0.1',
+      smppServerTlsPort: -1,
+      smppServerTlsCert: path.join(tlsDir, 'cert.pem'),
+      smppServerTlsKey: path.join(tlsDir, 'key.pem'),
+    },
+  });
+
+  /** lifts the per-address connection limits for the fuzzer's many connections */
+  const unlimited = () => {
+    const srv = t.server.app.services.smppServer!;
+    srv.opts.maxConnectAttempts = 1_000_000;
+  };
+
+  async function session(door: Door, bound: boolean): Promise<Conn> {
+    const c = await Conn.open(door, door.port(t.server));
+    if (bound) {
+      c.write(door.bind(1));
+      const r = await c.answer(door, 1);
+      expect(r && door.read(r).status).toBe(0);
+    }
+    return c;
+  }
+
+  /** sends each id (empty body, or `body(id)`) followed by a probe; checks the answers; reconnects after a close */
+  async function sweep(door: Door, bound: boolean, items: { id: number; body: Buffer }[]) {
+    let c = await session(door, bound);
+    let seq = 100;
+    let closes = 0;
+    try {
+      for (const { id, body } of items) {
+        const s = ++seq;
+        const probe = ++seq;
+        c.write(door.frame(id, s, body));
+        c.write(door.probe(probe));
+        const p = await c.answer(door, probe);
+        if (door.closes(id)) {
+          // a command that ends the session (its answer may come first): the next ones on a new connection
+          await c.answer(door, -1, 2000);
+          expect(c.closed, `${door.name}: 0x${id.toString(16)} did not end the session`).toBe(true);
+          c = await session(door, bound);
+          continue;
+        }
+        if (p === null) {
+          // the connection closed: only a command that ends the session or a PDU the library cannot read may do that
+          expect(c.closed, `${door.name} 0x${id.toString(16)}: neither closed nor answered the probe`).toBe(true);
+          if (!body.length && !door.closes(id))
+            throw new Error(`${door.name}${bound ? ' bound' : ''}: empty 0x${id.toString(16)} closed the connection (${c.frames.map((f) => f.toString('hex')).join(' ')})`);
+          closes++;
+          c = await session(door, bound);
+          continue;
+        }
+        if (!body.length) {
+          // empty bodies: a response is never answered (ignored at once, so before the probe's answer);
+          // every other id is, with its response or generic_nack (a bind's answer may follow the probe's)
+          if (door.isResponse(id))
+            expect(
+              c.frames.some((f) => door.read(f).seq === s),
+              `${door.name}: response 0x${id.toString(16)} was answered`,
+            ).toBe(false);
+          else expect(await c.answer(door, s), `${door.name}: 0x${id.toString(16)} got no answer`).not.toBeNull();
+        }
+        c.frames.length = 0;
+      }
+    } finally {
+      c.close();
+    }
+    return closes;
+  }
+
+  /** the door still binds and a submit is accepted after the fuzzing */
+  async function stillServes(door: Door) {
+    const c = await session(door, true);
+    c.write(door.probe(7));
+    expect(await c.answer(door, 7)).not.toBeNull();
+    c.close();
+  }
+
+  for (const door of DOORS) {
+    it(`${door.name}: every command id with an empty body, before a bind and after it`, async () => {
+      unlimited();
+      const items = door.ids.map((id) => ({ id, body: Buffer.alloc(0) }));
+      for (const bound of [false, true]) await sweep(door, bound, items);
+      await stillServes(door);
+    });
+
+    it(`${door.name}: random ids and random bodies, before a bind and after it`, async () => {
+      unlimited();
+      const rnd = prng(35 + door.name.length);
+      const defined = door.ids;
+      const items = Array.from({ length: 300 }, () => {
+        const id = rnd() < 0.7 ? defined[Math.floor(rnd() * defined.length)] : Math.floor(rnd() * 0x100000000);
+        const body = Buffer.from(Array.from({ length: Math.floor(rnd() * 120) }, () => Math.floor(rnd() * 256)));
+        return { id, body };
+      });
+      for (const bound of [false, true]) await sweep(door, bound, items);
+      await stillServes(door);
+    });
+  }
+});
