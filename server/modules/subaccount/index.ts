@@ -9,7 +9,7 @@ import { subaccountRoutes } from './routes';
 import { SubAccountService } from './service';
 import { TestAccountService } from './test-accounts';
 
-export { SubAccountService, PROTOCOLS, strongPassword } from './service';
+export { SubAccountService, strongPassword } from './service';
 export { TestAccountService } from './test-accounts';
 export { seedSubaccounts } from './seed';
 

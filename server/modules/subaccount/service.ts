@@ -51,6 +51,7 @@ import {
   type SubAccountReminderParams,
   type SubAccountRemarkParams,
   type SubAccountResetPasswordParams,
+  Smsfrom,
 } from '../../../common/generated/schemas';
 import { MESSAGES, requiredMessage } from '../../../common/schema/messages';
 import reminderForm from '../../../schemas/forms/balance-reminder.json';
@@ -58,15 +59,6 @@ import openAccountForm from '../../../schemas/forms/open-account.json';
 import editForm from '../../../schemas/forms/sub-account-edit.json';
 import priceForm from '../../../schemas/forms/sub-account-price.json';
 import interfaceForm from '../../../schemas/forms/sub-account-interface.json';
-
-/** protocols of the interface info (smsfrom) and their ports */
-export const PROTOCOLS: Record<number, { name: string; port: number }> = {
-  2: { name: 'CMPP', port: 7890 },
-  3: { name: 'SMGP', port: 8890 },
-  4: { name: 'SGIP', port: 8801 },
-  5: { name: 'SMPP', port: 2775 },
-  6: { name: 'HTTPS', port: 443 },
-};
 
 const SH_OFFSET = '+08:00';
 
@@ -470,15 +462,15 @@ export class SubAccountService {
         : await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', agent.id).executeTakeFirstOrThrow();
     const configured = this.ctx.config.pay.publicUrl;
     const doors = interfaceDoors(configured ? new URL(configured).origin : origin, smppPort);
-    const proto = PROTOCOLS[a.smsfrom] ?? PROTOCOLS[6];
-    // the account's protocol's door: SMPP → the listener, HTTPS → the HTTP API; CMPP / SMGP / SGIP: this server has none
-    const door = proto.name === 'SMPP' ? doors[0] : proto.name === 'HTTPS' ? doors[1] : undefined;
+    // the account's protocol (enums/smsfrom) and its door: SMPP → the listener, HTTPS → the HTTP API; CMPP / SMGP / SGIP: this server has none yet
+    const smsfrom = this.label('smsfrom', a.smsfrom) ? a.smsfrom : Smsfrom.Https;
+    const door = smsfrom === Smsfrom.Smpp ? doors[0] : smsfrom === Smsfrom.Https ? doors[1] : undefined;
     return {
       clientid: a.clientid,
       ipAddress: (door ?? doors[1]).host,
       port: door?.enabled ? door.port : 0,
       smsfrom: a.smsfrom,
-      smsfrom_str: proto.name,
+      smsfrom_str: this.label('smsfrom', smsfrom),
       smsfromEnabled: !!door?.enabled,
       smstype: a.smstype,
       smstype_str: this.label('sms-type', a.smstype),
