@@ -258,6 +258,12 @@ export interface FileUploads {
   updated_at: Timestamp;
 }
 
+export interface InterfacePartIds {
+  created_at: Timestamp;
+  message_id: number;
+  part_ids: number[];
+}
+
 export interface IntlPrices {
   country_code: string;
   dial_code: string;
@@ -587,6 +593,7 @@ export interface SmppParts {
   created_at: Timestamp;
   extension: Generated<string>;
   msg_key: string;
+  part_id: number | null;
   phone: Generated<string>;
   registered_delivery: Generated<number>;
   seq: number;
@@ -604,6 +611,7 @@ export interface SmppReceipts {
   id: Generated<number>;
   lease_until: Timestamp | null;
   message_id: number;
+  part_id: Generated<number>;
   phone: string;
   stat: string;
   submit_at: Timestamp;
@@ -852,6 +860,7 @@ export interface DB {
   dispatch_queue: DispatchQueue;
   export_files: ExportFiles;
   file_uploads: FileUploads;
+  interface_part_ids: InterfacePartIds;
   intl_prices: IntlPrices;
   invoice_configs: InvoiceConfigs;
   invoices: Invoices;

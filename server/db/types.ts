@@ -250,6 +250,8 @@ export interface Database {
   smpp_sessions: SmppSessionTable;
   // 0040_smpp_parts
   smpp_parts: SmppPartTable;
+  // 0043_interface_part_ids
+  interface_part_ids: InterfacePartIdsTable;
   export_files: ExportFileTable;
   // 0010_send
   send_submit_locks: SendSubmitLockTable;
@@ -778,6 +780,8 @@ export interface SmppPartTable {
   extension: D<string>;
   registered_delivery: D<number>;
   created_at: Date;
+  /** 0043: the id this part was answered with (null: the head, or the part that completed the message) */
+  part_id: D<number | null>;
 }
 
 export interface SmppReceiptTable {
@@ -795,6 +799,15 @@ export interface SmppReceiptTable {
   created_at: Date;
   lease_until: D<Date | null>;
   attempts: D<number>;
+  /** 0043: the id this receipt names, a part's id (0: the message's own, message_id) */
+  part_id: D<number>;
+}
+
+/** 0043: the ids the parts of an accepted long message were answered with (their receipts are queued too) */
+export interface InterfacePartIdsTable {
+  message_id: number;
+  part_ids: number[];
+  created_at: Date;
 }
 
 export interface PushOutboxTable {

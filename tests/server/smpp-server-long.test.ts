@@ -54,7 +54,8 @@ describe.each(backends)('SMPP long messages across connections and processes (%s
     const udh = (seq: number) => Buffer.from([0x05, 0x00, 0x03, 0x51, 2, seq]);
     const p1 = await call(a, 'submit_sm', { destination_addr: '13800138101', short_message: { udh: udh(1), message: A } });
     expect(p1.command_status).toBe(0);
-    expect(p1.message_id).toBe('p81.1');
+    // a part id: a plain number (a gateway reads it as decimal or hex), its receipt comes with the message's
+    expect(p1.message_id).toMatch(/^\d+$/);
     expect(await partsLeft(t.server)).toBe(2);
     const p2 = await call(b, 'submit_sm', { destination_addr: '13800138101', short_message: { udh: udh(2), message: B } });
     expect(p2.command_status).toBe(0);
@@ -121,7 +122,7 @@ describe.each(backends)('SMPP long messages across connections and processes (%s
         (err, stdout) => (err && !stdout ? reject(err) : resolve(stdout)),
       ),
     );
-    const m = /bind 0\nbind 0\npart 2 0 p77\.2\npart 1 0 (\d+)\n/.exec(out);
+    const m = /bind 0\nbind 0\npart 2 0 \d+\npart 1 0 (\d+)\n/.exec(out);
     expect(m, out).not.toBeNull();
     expect((await messageOf(t.server, m![1])).task_content).toBe(A + B);
   });

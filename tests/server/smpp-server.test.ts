@@ -462,6 +462,39 @@ describe.each(backends)('SMPP receipts to the customer (%s)', (backend) => {
     expect(r.got.length).toBe(2);
   });
 
+  it('a long message: every part id a customer holds gets the receipt; a part asking for one asks for the message (as Kannel sends)', async () => {
+    await setAccount(t.server, 'client1', { needreport: NeedReport.PassThrough });
+    await db(t.server).deleteFrom('smpp_receipts').execute();
+    const { s } = await bound(t.server, 'bind_transmitter');
+    const udh = (seq: number) => Buffer.from([0x05, 0x00, 0x03, 0x2a, 2, seq]);
+    // Kannel's habit: registered_delivery 1 on the first part only
+    const p1 = await call(s, 'submit_sm', {
+      destination_addr: '13800138020',
+      registered_delivery: 1,
+      short_message: { udh: udh(1), message: '【好易购】尊敬的客户，您的订单已发出，' },
+    });
+    const p2 = await call(s, 'submit_sm', { destination_addr: '13800138020', registered_delivery: 0, short_message: { udh: udh(2), message: '请保持电话畅通，感谢您的支持。' } });
+    expect([p1.command_status, p2.command_status]).toEqual([0, 0]);
+    // both ids are plain numbers (a gateway reads them in decimal or hex), never the same, never another message's
+    expect(p1.message_id).toMatch(/^\d+$/);
+    expect(p2.message_id).toMatch(/^\d+$/);
+    expect(p1.message_id).not.toBe(p2.message_id);
+    const other = await db(t.server).selectFrom('sms_messages').select('id').where('id', '=', Number(p1.message_id)).execute();
+    expect(other).toEqual([]);
+    s.socket.destroy();
+    const link = new FakeLink();
+    const d = new Dispatcher(t.server.app.ctx, link, { maintenanceMs: 0, markSubmittedMs: 0, hooks: pushHooks() });
+    while ((await d.dispatchOnce()) > 0);
+    await link.flushReceipts();
+    await d.applyOnce();
+    await d.stop();
+    const r = await receiver(t.server, () => 0);
+    await until(() => r.got.length === 2);
+    expect(r.got.map((p) => p.receipted_message_id).sort()).toEqual([p1.message_id, p2.message_id].sort());
+    for (const p of r.got) expect(String(p.short_message!.message)).toMatch(new RegExp(`^id:${p.receipted_message_id} sub:001 dlvrd:001 .* stat:DELIVRD`));
+    await until(async () => (await queued(t.server)).length === 0);
+  });
+
   it('a receipt answered with an error or not answered before the session drops is sent again; a failure reads UNDELIV', async () => {
     await setAccount(t.server, 'client1', { needreport: NeedReport.PassThrough });
     const [id] = await sendAndDeliver(t.server, ['13800138005'], () => false);

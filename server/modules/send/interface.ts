@@ -415,6 +415,8 @@ export interface InterfaceMessage {
   extension?: string;
   /** the receipt asked for (SMPP registered_delivery): 0 none, 1 every final state (default), 2 failures only */
   registeredDelivery?: number;
+  /** the ids the door answered the earlier parts of this long message with: receipts are queued for each (migration 0043) */
+  partIds?: number[];
 }
 
 export interface InterfaceAccepted {
@@ -432,6 +434,7 @@ interface Pending {
   text: string;
   extension: string;
   registeredDelivery: number;
+  partIds?: number[];
   hit: boolean;
   resolve(r: InterfaceAccepted): void;
   reject(err: unknown): void;
@@ -465,7 +468,17 @@ class InterfaceBatcher {
     return new Promise<InterfaceAccepted>((resolve, reject) => {
       const q = this.queues.get(account.id) ?? [];
       this.queues.set(account.id, q);
-      q.push({ account, phone: domesticNumber(m.phone), text: m.text, extension: m.extension ?? '', registeredDelivery: m.registeredDelivery ?? 1, hit: false, resolve, reject });
+      q.push({
+        account,
+        phone: domesticNumber(m.phone),
+        text: m.text,
+        extension: m.extension ?? '',
+        registeredDelivery: m.registeredDelivery ?? 1,
+        partIds: m.partIds?.length ? m.partIds : undefined,
+        hit: false,
+        resolve,
+        reject,
+      });
       if (!this.busy.has(account.id)) {
         this.busy.add(account.id);
         // the submits of this turn of the event loop join the first batch
@@ -548,7 +561,8 @@ class InterfaceBatcher {
           registeredDelivery: g[0].registeredDelivery,
           source: 'SMPP',
         },
-        undefined,
+        // the part ids of long messages, with their message rows in the accepting transaction
+        (trx, r) => recordPartIds(trx, g, r, this.ctx.now()),
         { signsApproved: true, skipCreditPrecheck: true },
       );
       const idOf = new Map(r.messages.map((m) => [m.mobile, m.msgid]));
@@ -576,6 +590,23 @@ class InterfaceBatcher {
       for (const p of g) p.reject(refusal);
     }
   }
+}
+
+/** The ids the earlier parts of the group's long messages were answered with, by their message's id (migration 0043). */
+async function recordPartIds(trx: Tx, g: readonly Pending[], r: InterfaceSendResult, now: Date): Promise<void> {
+  const long = g.filter((p) => p.partIds);
+  if (!long.length) return;
+  const idOf = new Map(r.messages.map((m) => [m.mobile, m.msgid]));
+  const rows = long.flatMap((p) => {
+    const id = idOf.get(p.phone);
+    return id ? [{ message_id: id, part_ids: p.partIds!, created_at: now }] : [];
+  });
+  if (rows.length)
+    await trx
+      .insertInto('interface_part_ids')
+      .values(rows)
+      .onConflict((oc) => oc.column('message_id').doNothing())
+      .execute();
 }
 
 const batchers = new WeakMap<AppContext, InterfaceBatcher>();

@@ -28,6 +28,9 @@ declare module '../../context' {
   }
 }
 
+/** how long the part ids of an accepted long message are kept for its receipts */
+const PART_IDS_KEEP_MS = 7 * 24 * 3600_000;
+
 /** the SMPP status of a refused submit_sm (docs/api-smpp.md "submit_sm") */
 const REFUSAL_STATUS: Record<InterfaceRefusalReason, number> = {
   account: SMPP_STATUS.X_ACCOUNT,
@@ -46,7 +49,13 @@ export function interfacePlatform(ctx: AppContext, send: Pick<SendService, 'pric
   return {
     async submit(account, m) {
       try {
-        const r = await acceptInterfaceMessage(ctx, send, account, { phone: m.phone, text: m.text, extension: m.extension, registeredDelivery: m.registeredDelivery });
+        const r = await acceptInterfaceMessage(ctx, send, account, {
+          phone: m.phone,
+          text: m.text,
+          extension: m.extension,
+          registeredDelivery: m.registeredDelivery,
+          partIds: m.partIds,
+        });
         return { ok: true, msgId: r.msgId };
       } catch (err) {
         if (err instanceof InterfaceRefusal) return { ok: false, status: REFUSAL_STATUS[err.reason], message: err.message };
@@ -73,6 +82,11 @@ export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'se
       await ctx.db
         .deleteFrom('smpp_mo')
         .where('created_at', '<', new Date(ctx.now().getTime() - MO_KEEP_MS))
+        .execute();
+      // the part ids of long messages: their receipts are queued when the message ends (within days)
+      await ctx.db
+        .deleteFrom('interface_part_ids')
+        .where('created_at', '<', new Date(ctx.now().getTime() - PART_IDS_KEEP_MS))
         .execute();
       await ctx.db
         .deleteFrom('smpp_sessions')

@@ -2,7 +2,9 @@
  * Receipts back to the customer over SMPP (needreport 2, pass-through; docs/api-smpp.md
  * "Receipts"). `enqueueSmppReceipts` runs in the transaction that records final states (the
  * dispatch pipeline's report hook) and writes one smpp_receipts row per final message of a
- * needreport 2 account, as its submit's registered_delivery asked (0 none, 2 failures only). The listener's pump (server.ts) leases the rows of the accounts bound as
+ * needreport 2 account, as its submit's registered_delivery asked (0 none, 2 failures only), and
+ * one more for each id the parts of a long message were answered with (interface_part_ids,
+ * migration 0043: a gateway waits for the report of the id it holds). The listener's pump (server.ts) leases the rows of the accounts bound as
  * receivers in its process, oldest first, sends each as deliver_sm (esm_class 0x04, the appendix-B
  * text, receipted_message_id and message_state) and deletes a row when the customer answers 0; an
  * error answer, no answer within the lease or a dropped session leaves it for a later attempt.
@@ -54,17 +56,19 @@ export async function enqueueSmppReceipts(trx: Transaction<Database>, rows: { id
       else 'REJECTD' end)`;
   // registered_delivery of the submit (sms_tasks.registered_delivery): 0 none, 2 failures only, else every final state
   const r = await sql`
-    insert into smpp_receipts (account_id, message_id, phone, stat, err, text, submit_at, done_at, created_at)
-    select m.account_id, m.id, m.phone, s.stat,
+    insert into smpp_receipts (account_id, message_id, part_id, phone, stat, err, text, submit_at, done_at, created_at)
+    select m.account_id, m.id, p.part_id, m.phone, s.stat,
       lpad(case when m.error_code ~ '^[0-9]{1,3}$' then m.error_code when m.state = ${delivered} then '0' else '1' end, 3, '0'),
       left(t.content, 20), m.created_at, coalesce(m.done_at, ${now}::timestamptz), ${now}::timestamptz
     from sms_messages m
     join sms_tasks t on t.id = m.task_id
     join accounts a on a.id = m.account_id and a.needreport = ${sql.lit(NeedReport.PassThrough)}
     cross join lateral (select ${stat} as stat) s
+    left join interface_part_ids ip on ip.message_id = m.id
+    cross join lateral (select 0 as part_id union all select x from unnest(ip.part_ids) x) p
     where m.id = any(${final.map((x) => x.id)}::int[])
       and t.registered_delivery <> 0 and not (t.registered_delivery = 2 and s.stat = 'DELIVRD')
-    order by m.id
-    on conflict (message_id) do nothing`.execute(trx);
+    order by m.id, p.part_id
+    on conflict (message_id, part_id) do nothing`.execute(trx);
   return Number(r.numAffectedRows ?? 0);
 }

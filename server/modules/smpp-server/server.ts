@@ -160,6 +160,8 @@ interface ReceiptRow {
   id: number;
   account_id: number;
   message_id: number;
+  /** the id the receipt names when not the message's own (a part's id; 0: none) */
+  part_id: number;
   phone: string;
   stat: string;
   err: string;
@@ -188,7 +190,7 @@ export type SubmitResult = { ok: true; msgId: string } | { ok: false; status: nu
 /** What the listener needs from the platform (index.ts wires the send module). */
 export interface SmppPlatform {
   /** accepts one (reassembled) message of the account */
-  submit(account: Account, m: { phone: string; text: string; sourceAddr: string; extension: string; registeredDelivery: number }): Promise<SubmitResult>;
+  submit(account: Account, m: { phone: string; text: string; sourceAddr: string; extension: string; registeredDelivery: number; partIds?: number[] }): Promise<SubmitResult>;
 }
 
 interface Bound {
@@ -250,6 +252,17 @@ export function extensionOf(sourceAddr: string, ownNumber: string): string {
 export function receiptWanted(registeredDelivery: unknown): number {
   const r = Number(registeredDelivery ?? 0) & 0x03;
   return r === 3 ? 1 : r;
+}
+
+/**
+ * The receipt the parts of a long message ask for, together: a part that asks for one asks for the
+ * message (Kannel asks on the first part only): any 1 (every final state) → 1, else any 2
+ * (failures only) → 2, else 0.
+ */
+export function combinedDelivery(parts: readonly number[]): number {
+  if (parts.includes(1)) return 1;
+  if (parts.includes(2)) return 2;
+  return 0;
 }
 
 /** `nodenum` read as the most sessions an account may bind (not a positive number: no limit). */
@@ -746,19 +759,23 @@ export class SmppServer {
       // (throttled: nothing stored, the customer sends it again)
       if (!(await this.buckets.take(account.id, account.access_speed))) return refuse(SMPP_STATUS.THROTTLED, 'accessSpeed');
       let claim: string | null = null;
+      let partIds: number[] | undefined;
+      let delivery = registeredDelivery;
       if (long) {
         claim = `${sourceAddr}|${phone}|${part.ref}|${part.total}`;
-        const whole = await this.addPart(account.id, { key: claim, seq: part.seq, total: part.total, text, phone, sourceAddr, extension, registeredDelivery });
+        const added = await this.addPart(account.id, { key: claim, seq: part.seq, total: part.total, text, phone, sourceAddr, extension, registeredDelivery });
         // the account's unfinished parts are at their ceiling (partsMaxBytes): refused, nothing stored
-        if (whole === PARTS_FULL) return refuse(SMPP_STATUS.MSGQFUL, 'parts');
-        // an earlier part: answered at once with a part id (no receipt of its own); the part that
-        // completes the message (on any connection or process) is answered with the platform's id
-        if (whole === null) return answer(0, `p${part.ref}.${part.seq}`);
-        text = whole;
+        if (added === PARTS_FULL) return refuse(SMPP_STATUS.MSGQFUL, 'parts');
+        // an earlier part: answered at once with its part id (a number from the messages' own
+        // sequence; its receipt comes with the message's); the part that completes the message (on
+        // any connection or process) is answered with the message's id
+        if ('partId' in added) return answer(0, String(added.partId));
+        ({ text, partIds, registeredDelivery: delivery } = added);
+        // the parts are taken by one submit only (the same part sent twice at once, on two
+        // connections): the other is answered with this part's id
+        if (!(await this.claimParts(account.id, claim))) return answer(0, String(added.ownPartId));
       }
-      // the parts are taken by one submit only (the same part sent twice at once, on two connections)
-      if (claim !== null && !(await this.claimParts(account.id, claim))) return answer(0, `p${part!.ref}.${part!.seq}`);
-      const r = await this.platform.submit(account, { phone, text, sourceAddr, extension, registeredDelivery });
+      const r = await this.platform.submit(account, { phone, text, sourceAddr, extension, registeredDelivery: delivery, partIds });
       if (!r.ok) return refuse(r.status, 'refusal', r.message);
       this.stats.accepted++;
       return answer(0, r.msgId);
@@ -843,7 +860,7 @@ export class SmppServer {
           select id from smpp_receipts
           where account_id = ${accountId} and id > ${above('r')} and (lease_until is null or lease_until < ${now})
           order by id limit ${room} for update skip locked)
-        returning id, account_id, message_id, phone, stat, err, text, submit_at, done_at`.execute(this.ctx.db);
+        returning id, account_id, message_id, part_id, phone, stat, err, text, submit_at, done_at`.execute(this.ctx.db);
       advance('r', r.rows);
       // in order, each to the receiver session with the fewest unanswered
       if (r.rows.length) this.pumpMore = true;
@@ -919,8 +936,10 @@ export class SmppServer {
   }
 
   private deliver(cs: CustomerSession, row: ReceiptRow) {
+    // the id the customer holds: a part's (its submit_sm_resp gave it) or the message's
+    const msgId = String(Number(row.part_id) || row.message_id);
     const text = receiptText({
-      msgId: String(row.message_id),
+      msgId,
       stat: row.stat,
       err: row.err,
       submitAt: new Date(row.submit_at),
@@ -946,7 +965,7 @@ export class SmppServer {
         dataCoding: DC_IA5,
         shortMessage: octets,
         tlvs: [
-          [TLV_RECEIPTED_MESSAGE_ID, cstr(String(row.message_id))],
+          [TLV_RECEIPTED_MESSAGE_ID, cstr(msgId)],
           [TLV_MESSAGE_STATE, Buffer.from([state])],
         ],
       });
@@ -958,7 +977,7 @@ export class SmppServer {
       esm_class: 0x04,
       data_coding: 0x01,
       short_message: text,
-      receipted_message_id: String(row.message_id),
+      receipted_message_id: msgId,
       message_state: state,
     });
     this.send(cs, pdu, { table: 'smpp_receipts', id: row.id });
@@ -979,13 +998,15 @@ export class SmppServer {
 
   /**
    * Adds a part of a long message to smpp_parts (shared by every connection and process of the
-   * account), under its head row's lock; returns the whole text once every part is there (the rows
-   * stay until `claimParts`), else null.
+   * account), under its head row's lock; returns the part's id while parts are missing, else the
+   * whole text, the ids the other parts were answered with and the receipt the parts asked for
+   * (the rows stay until `claimParts`); PARTS_FULL when the account's unfinished parts are at their
+   * ceiling (nothing stored).
    */
   private addPart(
     accountId: number,
     p: { key: string; seq: number; total: number; text: string; phone: string; sourceAddr: string; extension: string; registeredDelivery: number },
-  ): Promise<string | null | typeof PARTS_FULL> {
+  ): Promise<{ partId: number } | { text: string; partIds: number[]; registeredDelivery: number; ownPartId: number } | typeof PARTS_FULL> {
     return this.ctx.db.transaction().execute(async (trx) => {
       // the bytes of the account's unfinished parts (every door and process) stay under the ceiling;
       // concurrent parts may pass it by what is in flight at once (a window of parts), not more
@@ -1025,20 +1046,30 @@ export class SmppServer {
         if (head) break;
         if (i >= 3) throw new Error('smpp part: head row not kept');
       }
-      await trx
+      // the part's id: a number of the messages' own sequence (never another message's id); a part sent again keeps its first id
+      const mine = await trx
         .insertInto('smpp_parts')
-        .values({ ...row, seq: p.seq, text: p.text })
-        .onConflict((oc) => oc.columns(['account_id', 'msg_key', 'seq']).doUpdateSet({ text: p.text }))
-        .execute();
+        .values({ ...row, seq: p.seq, text: p.text, part_id: sql<number>`nextval(pg_get_serial_sequence('sms_messages', 'id'))` })
+        .onConflict((oc) => oc.columns(['account_id', 'msg_key', 'seq']).doUpdateSet({ text: p.text, registered_delivery: p.registeredDelivery }))
+        .returning('part_id')
+        .executeTakeFirstOrThrow();
       const parts = await trx
         .selectFrom('smpp_parts')
-        .select(['seq', 'text'])
+        .select(['seq', 'text', 'part_id', 'registered_delivery'])
         .where('account_id', '=', accountId)
         .where('msg_key', '=', p.key)
         .where('seq', '>', 0)
         .orderBy('seq')
         .execute();
-      return parts.length < p.total ? null : parts.map((x) => x.text).join('');
+      const ownPartId = Number(mine.part_id);
+      if (parts.length < p.total) return { partId: ownPartId };
+      return {
+        text: parts.map((x) => x.text).join(''),
+        // the ids the other parts were answered with: their receipts are queued with the message's
+        partIds: parts.filter((x) => x.seq !== p.seq && x.part_id !== null).map((x) => Number(x.part_id)),
+        registeredDelivery: combinedDelivery(parts.map((x) => x.registered_delivery)),
+        ownPartId,
+      };
     });
   }
 
@@ -1058,11 +1089,21 @@ export class SmppServer {
   async expireParts(): Promise<number> {
     if (this.closing) return 0;
     const cut = new Date(Date.now() - this.opts.reassemblyMs);
-    const rows = await sql<{ account_id: number; msg_key: string; seq: number; text: string; phone: string; source_addr: string; extension: string; registered_delivery: number }>`
+    const rows = await sql<{
+      account_id: number;
+      msg_key: string;
+      seq: number;
+      text: string;
+      phone: string;
+      source_addr: string;
+      extension: string;
+      registered_delivery: number;
+      part_id: number | null;
+    }>`
       delete from smpp_parts p
       using (select account_id, msg_key from smpp_parts where seq = 0 and created_at < ${cut} order by created_at limit 200 for update skip locked) h
       where p.account_id = h.account_id and p.msg_key = h.msg_key
-      returning p.account_id, p.msg_key, p.seq, p.text, p.phone, p.source_addr, p.extension, p.registered_delivery`.execute(this.ctx.db);
+      returning p.account_id, p.msg_key, p.seq, p.text, p.phone, p.source_addr, p.extension, p.registered_delivery, p.part_id`.execute(this.ctx.db);
     const messages = new Map<string, typeof rows.rows>();
     for (const r of rows.rows) {
       const k = `${r.account_id}|${r.msg_key}`;
@@ -1083,7 +1124,9 @@ export class SmppServer {
           text: parts.map((x) => x.text).join(''),
           sourceAddr: head.source_addr,
           extension: head.extension,
-          registeredDelivery: head.registered_delivery,
+          // every part was answered with its own id: each gets the message's receipt
+          registeredDelivery: combinedDelivery(parts.map((x) => x.registered_delivery)),
+          partIds: parts.filter((x) => x.part_id !== null).map((x) => Number(x.part_id)),
         })
         .catch((err: unknown) => ({ ok: false as const, status: SMPP_STATUS.SYSERR, message: String(err) }));
       if (r.ok) n++;
