@@ -92,3 +92,32 @@ describe.each(backends)('interface acceptance: test accounts (%s)', (backend) =>
     expect(() => assertInterfaceAllowed({ status: 5, oauth_status: 3, test_expires_at: null })).toThrow();
   });
 });
+
+describe.each(backends)('interface acceptance: texts (%s)', (backend) => {
+  const t = useServer(backend);
+  const send = () => t.server.app.services.send;
+
+  it('a blocked word with an invisible character inside is intercepted over SMPP and the HTTP API as the plain word is; the content test finds it', async () => {
+    const ctx = t.server.app.ctx;
+    const account = await accountRow(t.server, 'client1');
+    const plain = await acceptInterfaceMessage(ctx, send(), account, { phone: '13900150000', text: '【好易购】来赌博吧' });
+    const clean = await acceptInterfaceMessage(ctx, send(), account, { phone: '13900150001', text: '【好易购】您的订单已发货' });
+    expect(plain.state).not.toBe(clean.state);
+    const iface = new InterfaceSend(ctx, send());
+    const c = await as(t.server, 'client1');
+    let i = 2;
+    for (const x of ['\ue000', '\uf8ff', '\u{10fffd}', '\u0378', '\uffff']) {
+      const text = `【好易购】来赌${x}博吧`;
+      // one SMPP submit (the batcher), and an HTTP API send (the acceptance with a text per number)
+      const smppOne = await acceptInterfaceMessage(ctx, send(), account, { phone: `139001500${String(i++).padStart(2, '0')}`, text });
+      expect(smppOne.state, JSON.stringify(x)).toBe(plain.state);
+      const api = await iface.accept(account, { items: [{ mobile: `139001500${String(i++).padStart(2, '0')}`, content: text }] });
+      expect(api.state, JSON.stringify(x)).toBe(plain.state);
+      const same = await iface.accept(account, { content: text, mobiles: [`139001500${String(i++).padStart(2, '0')}`] });
+      expect(same.state, JSON.stringify(x)).toBe(plain.state);
+      // the console's content test marks 赌X博
+      const r = await c.post('/api/content/content/test', { content: `来赌${x}博吧` });
+      expect(r.body.data, JSON.stringify(x)).toEqual({ 500: `1,${3 + x.length}` });
+    }
+  });
+});
