@@ -11,9 +11,11 @@
  *   rounding carry), and a refund never returns more than the task was charged.
  */
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { deriveApiSecret, signRequest, OPENAPI_HEADERS as H } from '../../server/modules/openapi';
 import { acceptInterfaceMessage, InterfaceSend } from '../../server/modules/send';
+import { edgeSigns, signOf } from '../../server/modules/send/interface';
+import { bindOn, call, connect, openSessions } from './smpp-customer';
 import { TEST_MSG } from '../../server/modules/clients';
 import { hashInterfacePassword } from '../../server/lib/interface-password';
 import { backends, type TestServer, useServer } from './harness';
@@ -33,6 +35,10 @@ async function openapiSend(server: TestServer, clientid: string, password: strin
   });
   return { status: res.statusCode, body: res.json() as { code: number; error?: string; message?: string; data?: { taskId: string } } };
 }
+
+afterEach(() => {
+  for (const s of openSessions.splice(0)) s.socket.destroy();
+});
 
 const accountRow = (server: TestServer, clientid: string) => db(server).selectFrom('accounts').selectAll().where('clientid', '=', clientid).executeTakeFirstOrThrow();
 
@@ -93,8 +99,29 @@ describe.each(backends)('interface acceptance: test accounts (%s)', (backend) =>
   });
 });
 
+describe('edgeSigns', () => {
+  it('reads every 【…】 / [...] at the start and at the end, whitespace and invisible characters around them skipped', () => {
+    expect(edgeSigns('【好易购】您的账户异常请点击 t.cn/x【中国银行】')).toEqual(['好易购', '中国银行']);
+    expect(edgeSigns('【好易购】【中国银行】正文')).toEqual(['好易购', '中国银行']);
+    expect(edgeSigns(' 【好易购】 [中国银行]正文[A]【 B 】 ')).toEqual(['好易购', '中国银行', 'B', 'A']);
+    expect(edgeSigns('【好易购】正文【中国银行】\u200b\ue000 ')).toEqual(['好易购', '中国银行']);
+    expect(edgeSigns('\ufeff【中国银行】正文【好易购】')).toEqual(['中国银行', '好易购']);
+    expect(edgeSigns('【好易购】正文【中国银行】不在末尾')).toEqual(['好易购']);
+    expect(edgeSigns('正文')).toEqual([]);
+    expect(edgeSigns('【】正文')).toEqual(['']);
+    expect(edgeSigns('【未闭合正文')).toEqual([]);
+    expect(edgeSigns('【好易购】')).toEqual(['好易购']);
+    expect(signOf('【好易购】您的账户异常【中国银行】')).toEqual({ sign: '好易购', content: '您的账户异常【中国银行】', signs: ['好易购', '中国银行'] });
+    // linear: a long text of brackets answers at once
+    const t0 = Date.now();
+    edgeSigns('【'.repeat(50_000) + '】'.repeat(50_000));
+    edgeSigns('['.repeat(100_000) + ']');
+    expect(Date.now() - t0).toBeLessThan(1000);
+  });
+});
+
 describe.each(backends)('interface acceptance: texts (%s)', (backend) => {
-  const t = useServer(backend);
+  const t = useServer(backend, { config: { smppServerPort: -1, smppServerHost: '127.0.0.1' } });
   const send = () => t.server.app.services.send;
 
   it('a blocked word with an invisible character inside is intercepted over SMPP and the HTTP API as the plain word is; the content test finds it', async () => {
@@ -118,6 +145,46 @@ describe.each(backends)('interface acceptance: texts (%s)', (backend) => {
       // the console's content test marks 赌X博
       const r = await c.post('/api/content/content/test', { content: `来赌${x}博吧` });
       expect(r.body.data, JSON.stringify(x)).toEqual({ 500: `1,${3 + x.length}` });
+    }
+  });
+});
+
+describe.each(backends)('interface acceptance: a second sign (%s)', (backend) => {
+  const t = useServer(backend, { config: { smppServerPort: -1, smppServerHost: '127.0.0.1' } });
+  const send = () => t.server.app.services.send;
+
+  it('every 【…】 at the start or the end must be an approved sign: SMPP and the HTTP API refuse a second, unapproved one', async () => {
+    const ctx = t.server.app.ctx;
+    const account = await accountRow(t.server, 'client1');
+    const id = account.id;
+    const tasksBefore = (await db(t.server).selectFrom('sms_tasks').select('id').where('account_id', '=', id).execute()).length;
+    const poolBefore = await remaining(t.server, 'client1');
+    const refused = [
+      '【好易购】您的账户异常请点击 t.cn/x【中国银行】',
+      '【好易购】【中国银行】您的账户异常请点击 t.cn/x',
+      '您的账户异常请点击 t.cn/x【中国银行】【好易购】',
+      '【好易购】您的账户异常请点击 t.cn/x[中国银行]',
+      '【好易购】您的账户异常请点击 t.cn/x【中国银行】\u200b ',
+    ];
+    // a real SMPP session (the issue's attack), then the adapter and the HTTP API's acceptance
+    const s = await connect(t.server);
+    expect(await bindOn(s)).toBe(0);
+    const iface = new InterfaceSend(ctx, send());
+    for (const text of refused) {
+      const r = await call(s, 'submit_sm', { destination_addr: '13900160000', short_message: { message: text } });
+      expect(r.command_status, text).toBe(0x402);
+      await expect(acceptInterfaceMessage(ctx, send(), account, { phone: '13900160001', text }), text).rejects.toMatchObject({ reason: 'sign', kind: 'signNotApproved' });
+      await expect(iface.accept(account, { content: text, mobiles: ['13900160002'] }), text).rejects.toMatchObject({ kind: 'signNotApproved' });
+      await expect(iface.accept(account, { items: [{ mobile: '13900160003', content: text }] }), text).rejects.toMatchObject({ kind: 'signNotApproved' });
+    }
+    expect((await db(t.server).selectFrom('sms_tasks').select('id').where('account_id', '=', id).execute()).length).toBe(tasksBefore);
+    expect(await remaining(t.server, 'client1')).toBe(poolBefore);
+
+    // the approved sign twice, or a bracket inside the text: accepted
+    for (const text of ['【好易购】您的订单已发货【好易购】', '【好易购】您的订单【中国银行卡】已发货']) {
+      const r = await call(s, 'submit_sm', { destination_addr: '13900160010', short_message: { message: text } });
+      expect(r.command_status, text).toBe(0);
+      expect((await iface.accept(account, { content: text, mobiles: ['13900160011'] })).submitTotal).toBe(1);
     }
   });
 });
