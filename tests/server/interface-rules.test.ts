@@ -19,7 +19,9 @@ import { bindOn, call, connect, openSessions } from './smpp-customer';
 import { TEST_MSG } from '../../server/modules/clients';
 import { hashInterfacePassword } from '../../server/lib/interface-password';
 import { backends, type TestServer, useServer } from './harness';
-import { as, db, remaining } from './send-helpers';
+import { as, balance, db, ledgerViolations, remaining } from './send-helpers';
+import { settleRefunds } from '../../server/modules/billing';
+import { Money } from '../../server/lib/money';
 
 async function openapiSend(server: TestServer, clientid: string, password: string, body: unknown) {
   const raw = JSON.stringify(body);
@@ -186,5 +188,78 @@ describe.each(backends)('interface acceptance: a second sign (%s)', (backend) =>
       expect(r.command_status, text).toBe(0);
       expect((await iface.accept(account, { content: text, mobiles: ['13900160011'] })).submitTotal).toBe(1);
     }
+  });
+});
+
+describe.each(backends)('interface acceptance: the rounding carry (%s)', (backend) => {
+  const t = useServer(backend);
+  const send = () => t.server.app.services.send;
+  const carry = async () => (await accountRow(t.server, 'client0')).charge_carry;
+  const taskOf = (uid: string) => db(t.server).selectFrom('sms_tasks').selectAll().where('uid', '=', uid).executeTakeFirstOrThrow();
+  /** every message of the task ends refundable (the dispatch's contract), then its settlement */
+  const refundAll = async (uid: string) => {
+    const task = await taskOf(uid);
+    await db(t.server)
+      .transaction()
+      .execute(async (trx) => {
+        await trx.updateTable('sms_tasks').set({ refundable_cost: task.cost }).where('id', '=', task.id).execute();
+        await settleRefunds(trx, t.server.app.ctx, [task.id]);
+      });
+    return taskOf(uid);
+  };
+
+  it('three single submits at 0.045 pay 0.14 as one console task of three; returns never give a task more than it paid', async () => {
+    await db(t.server).updateTable('accounts').set({ price_type: 0, unified_price: '0.045', smstype: 0 }).where('clientid', '=', 'client0').execute();
+    const account = await accountRow(t.server, 'client0');
+    expect(account.charge_carry).toBe('0.0000');
+    // the console's figure for the same three messages sent at once
+    const console0 = await as(t.server, 'client0');
+    const preview = await console0.post('/api/send/chargeInfo', { content: '您的订单已发货', sign: '云讯通', mobile: '13800170001,13800170002,13800170003', smstype: 0 });
+    expect(preview.body.data.amount).toBe('0.14');
+
+    const before = new Money(await balance(t.server, 'client0'));
+    const uids: string[] = [];
+    for (const phone of ['13800170001', '13800170002', '13800170003']) {
+      const r = await acceptInterfaceMessage(t.server.app.ctx, send(), account, { phone, text: '【云讯通】您的订单已发货' });
+      uids.push(r.taskUid);
+    }
+    const tasks = await Promise.all(uids.map(taskOf));
+    // before the carry: 0.05 each (0.15 for 0.135 worth)
+    expect(tasks.map((x) => x.amount)).toEqual(['0.05', '0.04', '0.05']);
+    expect(before.minus(await balance(t.server, 'client0')).toFixed(2)).toBe(preview.body.data.amount);
+    expect(await carry()).toBe('0.0050');
+    // the HTTP API's acceptance (one number a call) shares the carry
+    const iface = new InterfaceSend(t.server.app.ctx, send());
+    const api = await iface.accept(await accountRow(t.server, 'client0'), { content: '【云讯通】您的订单已发货', mobiles: ['13800170004'] });
+    expect(api.amount).toBe('0.04');
+    expect(await carry()).toBe('0.0000');
+    expect(before.minus(await balance(t.server, 'client0')).toFixed(2)).toBe('0.18');
+    expect(await ledgerViolations(t.server)).toEqual([]);
+
+    // returns: the second task paid 0.04 (the carry paid the rest): it gets back 0.04, not 0.045 rounded up
+    const second = await refundAll(uids[1]);
+    expect(second.refunded_amount).toBe('0.04');
+    expect(await carry()).toBe('0.0050');
+    // again: nothing more (idempotent)
+    expect((await refundAll(uids[1])).refunded_amount).toBe('0.04');
+    // the first paid 0.05 and made the carry the second used: its return goes through the carry (0.05, carry 0)
+    const first = await refundAll(uids[0]);
+    expect(first.refunded_amount).toBe('0.05');
+    expect(await carry()).toBe('0.0000');
+    // a return capped by what the task paid: the 0.04 task (the HTTP one) back while the carry is 0.005 after another charge
+    const fifth = await acceptInterfaceMessage(t.server.app.ctx, send(), await accountRow(t.server, 'client0'), { phone: '13800170005', text: '【云讯通】您的订单已发货' });
+    expect((await taskOf(fifth.taskUid)).amount).toBe('0.05');
+    expect(await carry()).toBe('0.0050');
+    const capped = await refundAll(api.taskId);
+    expect(capped.refunded_amount).toBe('0.04');
+    expect(await carry()).toBe('0.0100');
+    for (const x of await Promise.all([...uids, api.taskId, fifth.taskUid].map(taskOf))) expect(new Money(x.refunded_amount).lte(x.amount)).toBe(true);
+    // the payer's net payment is the exact cost of what was kept plus the carry: 2 messages kept (0.09), paid 0.10
+    expect(before.minus(await balance(t.server, 'client0')).toFixed(2)).toBe('0.10');
+    // the next charge takes the carry first: 0.045 − 0.01 → 0.04
+    const sixth = await acceptInterfaceMessage(t.server.app.ctx, send(), await accountRow(t.server, 'client0'), { phone: '13800170006', text: '【云讯通】您的订单已发货' });
+    expect((await taskOf(sixth.taskUid)).amount).toBe('0.04');
+    expect(await carry()).toBe('0.0050');
+    expect(await ledgerViolations(t.server)).toEqual([]);
   });
 });

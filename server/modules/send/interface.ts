@@ -14,7 +14,9 @@
  * - domestic numbers (86 / +86 / 0086 before an 11-digit mobile dropped), the platform's piece
  *   rule, at most 500 characters;
  * - sensitive words and needaudit as `SendService.prepare`; the charge (pools / ledger) in the same
- *   transaction as the task and its message rows (send/messages.ts); dispatch through the queue.
+ *   transaction as the task and its message rows (send/messages.ts); dispatch through the queue;
+ * - by amount, through the payer's rounding carry (billing.ts `plan.carry`): one message a task
+ *   pays what the same messages cost in one console task.
  *
  * Differences from the console's form on purpose: no 3 s submit lock (the account's accessSpeed
  * throttles an interface), a timed interface send is always charged when accepted.
@@ -29,7 +31,7 @@ import { ApiError } from '../../http/errors';
 import sendForm from '../../../schemas/forms/send.json';
 import { LedgerService } from '../ledger';
 import { Money } from '../../lib/money';
-import { ceilCent, chargePlan, planCost, planPieces, remainOf, usablePools, type ChargePlan } from '../billing';
+import { carryOf, ceilCent, chargePlan, planCost, planPieces, remainOf, usablePools, type ChargePlan } from '../billing';
 import { dropStaged, insertMessages, stageChunks, type UnplacedBatch } from './messages';
 import { assertInterfaceAllowed } from './gate';
 import { approvedSigns, SIGN_NOT_APPROVED } from '../sign';
@@ -327,13 +329,14 @@ export class InterfaceSend {
     for (let i = 0; i < n; i++) piecesBy[numbers.uniqueCarriers[i] as 1 | 2 | 3] += pieces[i];
     const perCarrier = {} as ChargePlan['perCarrier'];
     for (const k of [1, 2, 3] as const) perCarrier[k] = { count: piecesBy[k], cost: new Money(prices[k]).times(piecesBy[k]) };
-    const plan: ChargePlan = { taskId: 0, uid: '', mode, accountId: account.id, payerId, smstype, piecesPerMsg: 1, perCarrier };
+    // by amount: through the payer's rounding carry (one message a task pays what a console task of them all would: billing.ts)
+    const plan: ChargePlan = { taskId: 0, uid: '', mode, accountId: account.id, payerId, smstype, piecesPerMsg: 1, perCarrier, carry: mode === ChargeMode.Money };
     const chargeNow = !intercepted;
     if (chargeNow && !opts.skipCreditPrecheck) {
       // the usual refusal before anything is written (checked again on locked rows by chargePlan)
       if (mode === ChargeMode.Money) {
-        const balance = await new LedgerService(this.ctx).balanceOf(payerId);
-        const needed = ceilCent(planCost(plan));
+        const [balance, carry] = await Promise.all([new LedgerService(this.ctx).balanceOf(payerId), carryOf(this.ctx.db, payerId)]);
+        const needed = Money.max(ceilCent(planCost(plan).minus(carry)), 0);
         if (new Money(balance).lt(needed)) throw new InterfaceRefusal('refused', refusalOf({ ok: false, kind: 'balance', balance, needed: needed.toFixed(2) }), 'credit');
       } else {
         const pools = await usablePools(this.ctx.db, payerId, smstype, now);
@@ -397,6 +400,7 @@ export class InterfaceSend {
               intercept_num: intercepted ? n : 0,
               audit_num: audit ? n : 0,
               charge_state: ChargeState.Charged,
+              carry_settled: chargeNow && plan.carry ? '0' : null,
               send_kind: texts ? SendKind.Variable : SendKind.Ordinary,
               extension: input.extension ?? '',
               registered_delivery: input.registeredDelivery ?? 1,
