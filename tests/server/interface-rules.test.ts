@@ -84,6 +84,11 @@ describe.each(backends)('interface acceptance: test accounts (%s)', (backend) =>
         message: TEST_MSG.noInterface,
       },
     );
+    // who may send is answered first, before the text's own rules
+    await expect(acceptInterfaceMessage(t.server.app.ctx, t.server.app.services.send, account, { phone: '13912345678', text: '没有签名' })).rejects.toMatchObject({
+      reason: 'account',
+      message: TEST_MSG.noInterface,
+    });
     // the HTTP API
     const r = await openapiSend(t.server, clientid, pw, { content: '【测试签】您的验证码是1234', mobiles: ['13912345678'] });
     expect(r.body.code).not.toBe(0);

@@ -218,6 +218,15 @@ async function retryDeadlock<T>(run: () => Promise<T>, attempts = 8): Promise<T>
   }
 }
 
+/** `assertInterfaceAllowed` as an interface refusal ('refused', reason 'account'). */
+function assertAccountMaySend(account: Account) {
+  try {
+    assertInterfaceAllowed(account);
+  } catch (err) {
+    throw err instanceof ApiError ? new InterfaceRefusal('refused', err.message, 'account') : err;
+  }
+}
+
 /** What a caller of `InterfaceSend.accept` has already checked (the SMPP batcher), to save round trips. */
 export interface AcceptOptions {
   /** every sign of the texts was found approved just before (the batcher checks a whole batch at once) */
@@ -248,11 +257,7 @@ export class InterfaceSend {
     opts: AcceptOptions = {},
   ): Promise<InterfaceSendResult> {
     const now = this.ctx.now();
-    try {
-      assertInterfaceAllowed(account);
-    } catch (err) {
-      throw err instanceof ApiError ? new InterfaceRefusal('refused', err.message, 'account') : err;
-    }
+    assertAccountMaySend(account);
     if (!allowsDomestic(account.phone_inout_type)) throw new InterfaceRefusal('refused', MSG.noDomestic, 'domestic');
     const allowed = smsTypesOf(account);
     const smstype = input.smstype ?? (allowed.includes(SmsType.Notification) ? SmsType.Notification : allowed[0]);
@@ -549,6 +554,13 @@ class InterfaceBatcher {
   private async acceptBatch(batch: Pending[]) {
     // the newest account row of the batch (the listener reads it for each submit)
     const account = batch[batch.length - 1].account;
+    // who may send first (as the acceptance): no sign look-up for an account the interfaces refuse
+    try {
+      assertAccountMaySend(account);
+    } catch (err) {
+      for (const p of batch) p.reject(err);
+      return;
+    }
     // a message's own refusals (sign, text, number), each answered alone
     const fit: Pending[] = [];
     // every sign each text carries at its start or end (signOf)
