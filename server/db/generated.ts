@@ -40,6 +40,7 @@ export interface Accounts {
   auto_template_callback_url: Generated<string>;
   balance: Generated<Numeric>;
   balance_alarm: Generated<Numeric>;
+  charge_carry: Generated<Numeric>;
   city: Generated<string>;
   client_type: Generated<number>;
   clientid: string;
@@ -749,6 +750,7 @@ export interface SmsTasks {
   amount: Generated<Numeric>;
   audit_num: Generated<number>;
   blacklist_num: Generated<number>;
+  carry_settled: Numeric | null;
   charge_mode: number;
   charge_num_total: Generated<number>;
   charge_state: Generated<number>;

@@ -39,6 +39,7 @@ import { blacklist0036 } from './migrations/0036_blacklist';
 import { productPackSize0038 } from './migrations/0038_product_pack_size';
 import { smppParts0040 } from './migrations/0040_smpp_parts';
 import { reportDeltas0041 } from './migrations/0041_report_deltas';
+import { chargeCarry0042 } from './migrations/0042_charge_carry';
 import { interfacePartIds0043 } from './migrations/0043_interface_part_ids';
 
 async function run(db: Kysely<unknown>, statements: string[]) {
@@ -205,6 +206,7 @@ export const migrations: Record<string, Migration> = {
   '0038_product_pack_size': productPackSize0038,
   '0040_smpp_parts': smppParts0040,
   '0041_report_deltas': reportDeltas0041,
+  '0042_charge_carry': chargeCarry0042,
   '0043_interface_part_ids': interfacePartIds0043,
 };
 

@@ -88,6 +88,8 @@ export interface AccountTable {
   api_secret: D<string>;
   // 0034_test_accounts: set on a test account (its end); null: an ordinary account
   test_expires_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** 0042: what the payer paid over the exact cost of its interface sends (the rounding carry, docs/api-send.md "Billing"), 4 decimals */
+  charge_carry: ColumnType<string, string | number | undefined, string | number>;
 }
 
 export interface SessionTable {
@@ -536,6 +538,8 @@ export interface SmsTaskTable {
   /** exact price sum of the messages that ended refundable */
   refundable_cost: ColumnType<string, string | number | undefined, string | number>;
   refunded_amount: ColumnType<string, string | number | undefined, string | number>;
+  /** 0042: null, charged the console's way; else charged through the payer's carry: the exact refundable cost already returned through it */
+  carry_settled: ColumnType<string | null, string | number | null | undefined, string | number | null>;
   refundable_pieces: D<number>;
   /** 0024: refundable_pieces per carrier, element carrier + 1 (0 unknown … 4 international) */
   refundable_pieces_by_carrier: D<number[]>;

@@ -37,6 +37,37 @@ describe('normaliser: one character', () => {
     expect(norm('赌\u20dd博')).toBe('赌博');
   });
 
+  it('removes every character that shows nothing: private use, unassigned, noncharacters, lone surrogates (issue 35 item 5)', () => {
+    const invisible = [
+      '\ue000', // private use (BMP)
+      '\uf8ff',
+      '\u{f0000}', // private use (planes 15, 16)
+      '\u{10fffd}',
+      '\u0378', // unassigned
+      '\u{e0080}',
+      '\uffff', // noncharacters
+      '\ufffe',
+      '\ufdd0',
+      '\u{1fffe}',
+      '\u{10ffff}',
+      '\ud800', // a lone high surrogate
+      '\udc00', // a lone low surrogate
+      '\u0600', // format (Cf) of other scripts
+      '\u{110bd}',
+    ];
+    for (const ch of invisible) {
+      expect(norm(`赌${ch}博`), JSON.stringify(ch)).toBe('赌博');
+      expect(norm(`v${ch}pn`), JSON.stringify(ch)).toBe('vpn');
+      expect(expandCodePoint(ch.codePointAt(0)!), JSON.stringify(ch)).toEqual([]);
+    }
+    // several of them, and next to separators: the same
+    expect(norm('来赌\ue000\uf8ff\u{10fffd}\u0378\uffff博吧')).toBe('来赌博吧');
+    expect(norm('赌 \ue000 博')).toBe('赌博');
+    // a surrogate pair is still one character; a high surrogate before another high one is lone
+    expect(norm('\ud835\udc00')).toBe('a');
+    expect(norm('赌\ud800\ud835\udc00')).toBe('赌a');
+  });
+
   it('folds compatibility forms, width and case (NFKD per character), final sigma as sigma', () => {
     expect(norm('ＶＰＮ')).toBe('vpn');
     expect(norm('ｄｕ')).toBe('du');
@@ -151,6 +182,14 @@ describe('normaliser: offsets back to the original text', () => {
     ]);
     const emoji = normalizeText('😀😀赌');
     expect(emoji).toEqual({ text: '赌', start: [4], end: [5] });
+  });
+
+  it('removed invisible characters are inside the range of the word around them (the content test marks them too)', () => {
+    const r = normalizeText('来赌\ue000博\u{10fffd}吧\ud800');
+    expect(r.text).toBe('来赌博吧');
+    // 来 0, 赌 1, U+E000 2, 博 3, U+10FFFD 4-5, 吧 6, lone surrogate 7
+    expect(r.start).toEqual([0, 1, 3, 6]);
+    expect(r.end).toEqual([1, 2, 4, 7]);
   });
 
   it('a run of separators read as a space points at the whole run; a character read as several points at itself', () => {

@@ -119,6 +119,18 @@ describe('sensitive word list', () => {
       }
     });
 
+    it('finds a word with a private-use, unassigned, noncharacter or lone-surrogate character inside (issue 35 item 5)', () => {
+      const w = list();
+      for (const x of ['\ue000', '\uf8ff', '\u{10fffd}', '\u0378', '\uffff', '\ufdd0', '\u{f0000}', '\ud800', '\udfff']) {
+        const text = `来赌${x}博吧`;
+        expect(found(w, text), JSON.stringify(text)).toEqual([`赌${x}博`]);
+        expect(w.contains(text), JSON.stringify(text)).toBe(true);
+        // and the content test's answer marks the original characters
+        expect(contentTestAnswer(w.find(text))).toEqual({ 500: `1,${3 + x.length}` });
+      }
+      expect(w.contains('翻v\ue000p\u0378n')).toBe(true);
+    });
+
     it('finds full-width, upper / mixed case, compatibility and traditional forms, and combinations', () => {
       const w = list();
       const cases: [string, string[]][] = [

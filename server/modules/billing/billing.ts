@@ -10,6 +10,16 @@
  *   cost of the messages that were not refunded: owed = amount − ceil₂(cost − refundable_cost) −
  *   refunded_amount, one ledger row per settlement (14 失败返还, or 8 后付费返还). So a task never
  *   pays more than one cent over its exact cost, and a fully refunded task gets all of it back.
+ * - The rounding carry (interface sends, issue 35 item 8; `plan.carry`): one message a task would
+ *   pay a cent-ceiling per message, so an interface task is charged through the payer's carry
+ *   (`accounts.charge_carry`, what it paid over the exact cost of such tasks, net of returns):
+ *   amount = max(0, ceil₂(cost − carry)), carry += amount − cost (on the payer row the ledger
+ *   locks). Its returns are exact, through the carry too: carry += the refundable cost not yet
+ *   returned (`sms_tasks.carry_settled`), the whole cents of it paid back but never more than the
+ *   task still holds (amount − refunded_amount), the rest stays in the carry. So the payer of
+ *   carry tasks pays the cent-ceiling of their total exact cost (three SMPP submits at 0.045:
+ *   0.05 + 0.04 + 0.05 = 0.14, as one console task of three), and no task gets back more than it
+ *   was charged.
  * - operation_mode 1 (by pieces): pieces come from the payer's product pools. SMS type → product
  *   types: 验证码 → 3 then 0, 通知 → 4 then 0, 营销 → 1 (others: 0). A number's pieces come from
  *   pools of its carrier first, then from 全网 (operator 0) pools (a carrier pool can serve nobody
@@ -77,6 +87,8 @@ export interface ChargePlan {
   smstype: number;
   piecesPerMsg: number;
   perCarrier: Record<CarrierCode, { count: number; cost: MoneyValue }>;
+  /** money mode: charged through the payer's rounding carry (interface sends; the task's carry_settled is set to 0) */
+  carry?: boolean;
 }
 
 export type ChargeResult =
@@ -245,7 +257,9 @@ export async function chargePlan(trx: Tx, ctx: Ctx, plan: ChargePlan): Promise<C
   const chargeNum = planPieces(plan);
   if (plan.mode === ChargeMode.Money) {
     const cost = planCost(plan);
-    const amount = ceilCent(cost);
+    // the carry is read on the payer's row locked as the ledger locks it (the interface acceptance has locked it already)
+    const carry = plan.carry ? await lockCarry(trx, plan.payerId) : null;
+    const amount = carry ? Money.max(ceilCent(cost.minus(carry)), 0) : ceilCent(cost);
     const ledger = new LedgerService({ db: trx, now: ctx.now });
     const r = await ledger.applyIn(trx, [
       {
@@ -257,6 +271,7 @@ export async function chargePlan(trx: Tx, ctx: Ctx, plan: ChargePlan): Promise<C
       },
     ]);
     if (!r.ok) return { ok: false, kind: 'balance', balance: r.balance, needed: r.needed };
+    if (carry) await setCarry(trx, plan.payerId, carry.plus(amount).minus(cost));
     return { ok: true, amount: money2(amount), cost: cost.toFixed(4), chargeNum };
   }
   const pools = await usablePools(trx, plan.payerId, plan.smstype, ctx.now(), true);
@@ -283,6 +298,27 @@ export async function chargePlan(trx: Tx, ctx: Ctx, plan: ChargePlan): Promise<C
   }
   await writePoolMoves(trx, moves, left);
   return { ok: true, amount: '0.00', cost: '0.0000', chargeNum };
+}
+
+/** The payer's rounding carry, its row locked (FOR NO KEY UPDATE, as the ledger locks it). */
+async function lockCarry(trx: Tx, payerId: number): Promise<MoneyValue> {
+  const r = await trx.selectFrom('accounts').select('charge_carry').where('id', '=', payerId).forNoKeyUpdate().executeTakeFirstOrThrow();
+  return new Money(r.charge_carry);
+}
+
+async function setCarry(trx: Tx, payerId: number, carry: MoneyValue) {
+  if (carry.lt(0)) throw new Error('billing: a negative rounding carry');
+  await trx
+    .updateTable('accounts')
+    .set({ charge_carry: carry.toFixed(4) })
+    .where('id', '=', payerId)
+    .execute();
+}
+
+/** The payer's rounding carry now (no lock: the pre-check before an interface acceptance). */
+export async function carryOf(db: Tx | AppContext['db'], payerId: number): Promise<MoneyValue> {
+  const r = await db.selectFrom('accounts').select('charge_carry').where('id', '=', payerId).executeTakeFirst();
+  return new Money(r?.charge_carry ?? 0);
 }
 
 async function writePoolMoves(trx: Tx, moves: PoolMove[], remaining: Map<number, number>) {
@@ -313,6 +349,7 @@ interface TaskForSettle {
   refundable_pieces_by_carrier: number[];
   refunded_pieces: number;
   charge_num_total: number;
+  carry_settled: string | null;
 }
 
 /**
@@ -340,6 +377,7 @@ export async function settleRefunds(trx: Tx, ctx: Ctx, taskIds: readonly number[
       'refundable_pieces_by_carrier',
       'refunded_pieces',
       'charge_num_total',
+      'carry_settled',
     ])
     .where('id', 'in', ids)
     .orderBy('id')
@@ -418,7 +456,40 @@ async function settleIntlPools(trx: Tx, ctx: Ctx, t: TaskForSettle) {
     .execute();
 }
 
+/**
+ * A task charged through the carry: the refundable cost not yet returned goes into the payer's
+ * carry; its whole cents are paid back, at most what the task still holds (amount − refunded).
+ */
+async function settleCarry(trx: Tx, ctx: Ctx, t: TaskForSettle & { carry_settled: string }) {
+  const refundable = Money.min(t.refundable_cost, t.cost);
+  const r = refundable.minus(t.carry_settled);
+  if (r.lte(0)) return;
+  const carry = (await lockCarry(trx, t.payer_id)).plus(r);
+  const held = Money.max(new Money(t.amount).minus(t.refunded_amount), 0);
+  const back = Money.min(carry.toDecimalPlaces(2, Money.ROUND_FLOOR), held);
+  const postpaid = t.payer_id !== t.account_id;
+  if (back.gt(0)) {
+    const ok = await new LedgerService({ db: trx, now: ctx.now }).applyIn(trx, [
+      {
+        accountId: t.payer_id,
+        amount: back,
+        kind: postpaid ? BillPaymentType.PostpaidReturn : BillPaymentType.FailureReturn,
+        counterpartId: postpaid ? t.account_id : null,
+        remark: `失败返还 任务${t.uid}`,
+      },
+    ]);
+    if (!ok.ok) throw new Error('settleRefunds: a credit cannot fail');
+  }
+  await setCarry(trx, t.payer_id, carry.minus(back));
+  await trx
+    .updateTable('sms_tasks')
+    .set({ refunded_amount: money2(new Money(t.refunded_amount).plus(back)), carry_settled: refundable.toFixed(4), updated_at: ctx.now() })
+    .where('id', '=', t.id)
+    .execute();
+}
+
 async function settleMoney(trx: Tx, ctx: Ctx, t: TaskForSettle) {
+  if (t.carry_settled !== null) return settleCarry(trx, ctx, { ...t, carry_settled: t.carry_settled });
   const owed = owedAmount(t);
   if (owed.lte(0)) return;
   const postpaid = t.payer_id !== t.account_id;

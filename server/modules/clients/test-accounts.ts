@@ -22,6 +22,8 @@ export const TEST_MSG = {
   pageNotAllowed: '测试账户只能在短信发送页发送普通短信',
   noRecharge: '测试账户不能充值，请先转为正式账户',
   noPurchase: '测试账户不能购买，请先转为正式账户',
+  /** the interfaces (SMPP, HTTP API, the interface password): refused until converted */
+  noInterface: '测试账户不能使用接口，请先转为正式账户',
   notTest: '该账户不是测试账户',
   created: MESSAGES.testAccountCreated,
   converted: MESSAGES.testAccountConverted,

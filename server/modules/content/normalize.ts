@@ -9,9 +9,13 @@
  *      ligatures, Kangxi radicals and CJK compatibility ideographs → the unified ideographs,
  *      Hangul syllables → their letters; two texts are equal in NFKC exactly when they are in
  *      NFKD, so this is the NFKC the issue asks for, done per character;
- *   2. removed: format characters (Unicode Cf: zero-width space / joiners, direction marks, soft
- *      hyphen, BOM), every default-ignorable code point (variation selectors, Hangul fillers, tags)
- *      and combining marks (Mn, Me: accents, so é = e; a mark is part of the character before it);
+ *   2. removed: every character that shows nothing (issue 35 item 5) — format characters (Unicode
+ *      Cf: zero-width space / joiners, direction marks, soft hyphen, BOM), private use (Co: U+E000-
+ *      U+F8FF, planes 15 and 16), unassigned code points (Cn, by the runtime's Unicode version) and
+ *      noncharacters (U+FFFF, U+FDD0-U+FDEF, …), lone surrogates (Cs: a high one without its low one,
+ *      a low one alone) and every default-ignorable code point (variation selectors, Hangul fillers,
+ *      tags) — and combining marks (Mn, Me: accents, so é = e; a mark is part of the character
+ *      before it);
  *   3. separators: whitespace, control characters, punctuation (P*) and symbols (S*, emoji
  *      included);
  *   4. letters lower-cased (final sigma ς as σ), traditional Chinese → simplified by OpenCC's
@@ -45,10 +49,10 @@ const K_CJK = CJK;
 const K_WORD = WORD;
 const K_MARK = 4;
 const K_MULTI = 5;
-/** a high surrogate: with a low one after it, a code point of another plane; alone, kept as it is */
+/** a high surrogate: with a low one after it, a code point of another plane; alone, removed */
 const K_HIGH = 6;
 
-const RE_REMOVED = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
+const RE_REMOVED = /[\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Noncharacter_Code_Point}\p{Default_Ignorable_Code_Point}]/u;
 const RE_MARK = /[\p{Mn}\p{Me}]/u;
 const RE_SEP = /[\s\p{Cc}\p{Z}\p{P}\p{S}]/u;
 const RE_CJK = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Bopomofo}]/u;
@@ -139,8 +143,6 @@ export const PLAIN_CJK: readonly (readonly [number, number])[] = [
   [0x3400, 0x4dbf],
   [0x4e00, 0x9fff],
 ];
-/** private use: kept as they are */
-const PRIVATE_USE: readonly [number, number] = [0xe000, 0xf8ff];
 
 interface Tables {
   kind: Uint8Array;
@@ -169,10 +171,9 @@ function bmpTables(): Tables {
       }
     }
   for (let u = 0; u < 65536; u++) {
-    if ((u >= 0xdc00 && u <= 0xdfff) || (u >= PRIVATE_USE[0] && u <= PRIVATE_USE[1])) {
-      // a lone low surrogate (a pair is read as one code point), private use: kept as they are
-      kind[u] = K_WORD;
-      unit[u] = u;
+    if (u >= 0xdc00 && u <= 0xdfff) {
+      // a lone low surrogate (a pair is read as one code point): removed
+      kind[u] = K_REMOVED;
       continue;
     }
     if (u >= 0xd800 && u <= 0xdbff) {
@@ -312,10 +313,12 @@ export class Normalizer {
         if (k === K_MULTI) this.expansion(multi.get(u)!, i, i + 1);
         else {
           const lo = i + 1 < len ? text.charCodeAt(i + 1) : 0;
+          // (private use, unassigned and noncharacters of other planes expand to nothing: removed)
           if (lo >= 0xdc00 && lo <= 0xdfff) {
             this.expansion(astralExpansion(((u - 0xd800) << 10) + (lo - 0xdc00) + 0x10000), i, i + 2);
             i++;
-          } else this.pushItem(u, WORD, i, i + 1);
+          }
+          // a lone high surrogate: removed
         }
         n = this.items;
         this.ensure(n + (len - i) + 1, n);

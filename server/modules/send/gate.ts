@@ -5,6 +5,9 @@
  * - `assertMaySend`: the sending account is active and its certification has passed (spec 01:
  *   "can send SMS only after it passes"; 待认证 / 未认证 / 认证不通过 accounts send nothing, not
  *   even an intercepted or a deferred task).
+ * - `assertInterfaceAllowed`: the customer interfaces (SMPP bind and submit, the HTTP API, the one
+ *   interface acceptance `InterfaceSend.accept`): `assertMaySend`, and not a test account (a test
+ *   account sends only from the console, to its agent's mobile, until converted: issue 35 item 3).
  * - `assertDeferredRoom`: uncharged work is bounded. A timed send accepted with
  *   isCheckAvailableCredit 0 is charged only when it fires; the pieces of one account's waiting
  *   uncharged timed tasks together stay within `config.deferredTimedMax` (DEFERRED_TIMED_MAX).
@@ -15,6 +18,7 @@ import { sql, type Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
+import { TEST_MSG } from '../clients';
 import { AccountStatus, ChargeState, OauthStatus, TaskStatus } from '../../../common/generated/schemas';
 import sendForm from '../../../schemas/forms/send.json';
 
@@ -30,6 +34,16 @@ export const GATE_MSG = {
 export function assertMaySend(a: Pick<Account, 'status' | 'oauth_status'>): void {
   if (a.status !== AccountStatus.Active) throw errors.refused(GATE_MSG.accountDisabled);
   if (a.oauth_status !== OauthStatus.Certified) throw errors.refused(GATE_MSG.notCertified);
+}
+
+/**
+ * Refuses (code 500 + msg, as `assertMaySend`) an account that may not use the customer
+ * interfaces: one that may not send, or a test account (TEST_MSG.noInterface). Every door calls it:
+ * the SMPP bind, the HTTP API's authentication and the one interface acceptance.
+ */
+export function assertInterfaceAllowed(a: Pick<Account, 'status' | 'oauth_status' | 'test_expires_at'>): void {
+  assertMaySend(a);
+  if (a.test_expires_at) throw errors.refused(TEST_MSG.noInterface);
 }
 
 /** Pieces of the account's waiting, not yet charged timed tasks. */

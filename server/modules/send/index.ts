@@ -26,7 +26,7 @@ export {
   type SendResult,
 } from './service';
 export { sendPayload } from './routes';
-export { assertMaySend, assertDeferredRoom } from './gate';
+export { assertMaySend, assertInterfaceAllowed, assertDeferredRoom } from './gate';
 export { dropStaged, expandNextChunk, expandTask, insertMessages, stageChunks, type UnplacedBatch } from './messages';
 export { textTokens, NUMBER_HEADER } from './import';
 export { fireDueTimedTasks } from './timer';

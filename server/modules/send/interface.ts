@@ -6,13 +6,17 @@
  * arriving together are accepted together, below). Both are the same kind of message, with the same
  * rules as a console send but not tied to a template:
  *
- * - who may send: `assertMaySend` (active and certified); domestic sends allowed (phone_inout_type);
+ * - who may send: `assertInterfaceAllowed` (active and certified, not a test account); domestic
+ *   sends allowed (phone_inout_type);
  * - the SMS type: one the account may send (default: notification when allowed);
- * - each text carries 【sign】 (leading or trailing) of an approved sign of the account;
+ * - each text carries 【sign】 (leading or trailing) of an approved sign of the account, and every
+ *   other 【…】 at its start or end is one too (edgeSigns: no second, unapproved sign rides along);
  * - domestic numbers (86 / +86 / 0086 before an 11-digit mobile dropped), the platform's piece
  *   rule, at most 500 characters;
  * - sensitive words and needaudit as `SendService.prepare`; the charge (pools / ledger) in the same
- *   transaction as the task and its message rows (send/messages.ts); dispatch through the queue.
+ *   transaction as the task and its message rows (send/messages.ts); dispatch through the queue;
+ * - by amount, through the payer's rounding carry (billing.ts `plan.carry`): one message a task
+ *   pays what the same messages cost in one console task.
  *
  * Differences from the console's form on purpose: no 3 s submit lock (the account's accessSpeed
  * throttles an interface), a timed interface send is always charged when accepted.
@@ -27,27 +31,17 @@ import { ApiError } from '../../http/errors';
 import sendForm from '../../../schemas/forms/send.json';
 import { LedgerService } from '../ledger';
 import { Money } from '../../lib/money';
-import { ceilCent, chargePlan, planCost, planPieces, remainOf, usablePools, type ChargePlan } from '../billing';
+import { carryOf, ceilCent, chargePlan, planCost, planPieces, remainOf, usablePools, type ChargePlan } from '../billing';
 import { dropStaged, insertMessages, stageChunks, type UnplacedBatch } from './messages';
-import { assertMaySend } from './gate';
+import { assertInterfaceAllowed } from './gate';
 import { approvedSigns, SIGN_NOT_APPROVED } from '../sign';
 import { MSG, newTaskUid, refusalOf, smsTypesOf, withBlacklistMsg, X, type SendResult, type SendService } from './service';
 import { blacklistedOf, honoursBlacklist, withoutBlocked } from '../blacklist';
 import { checkNumbers, isChineseMobile, MAX_NUMBERS, NUMBER_MESSAGES, numberPoolError } from '../../../common/sms/numbers';
 import { countPieces } from '../../../common/sms/pieces';
+import { allowsDomestic } from '../../../common/send';
 import { sendTimeError } from '../../../common/send/time';
-import {
-  ChargeMode,
-  ChargeState,
-  NeedAudit,
-  OperationMode,
-  PhoneInoutType,
-  SendKind,
-  SendRecordStatus,
-  SmsType,
-  TaskStatus,
-  TemplateType,
-} from '../../../common/generated/schemas';
+import { ChargeMode, ChargeState, NeedAudit, OperationMode, SendKind, SendRecordStatus, SmsType, TaskStatus, TemplateType } from '../../../common/generated/schemas';
 
 type Tx = Transaction<Database>;
 
@@ -117,17 +111,83 @@ export interface InterfaceSendResult extends SendResult {
 
 const SIGN_AT = /^[【[]([^【】[\]]{1,20})[】\]]|[【[]([^【】[\]]{1,20})[】\]]$/u;
 
-/** The sign of a text (its leading, else trailing 【sign】) and the content without it. */
-export function signOf(text: string): { sign: string; content: string } | null {
+/** what may stand between a text's edge and a 【sign】 there: whitespace and what shows nothing (content/normalize.ts' removed characters) */
+const EDGE_GAP = /^[\s\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Noncharacter_Code_Point}\p{Default_Ignorable_Code_Point}]$/u;
+/**
+ * Whether a bracketed group reads as a sign: every 【…】; an ASCII [...] only when it holds a letter
+ * of some script (`[中国银行]`, `[Apple]`), so that a code at the end of a text (`验证码[123456]`) is
+ * text, not a sign to approve.
+ */
+const signLike = (open: string, inner: string) => open === '【' || /\p{L}/u.test(inner);
+const OPEN = '【[';
+const CLOSE = '】]';
+
+/** the code point ending at `end` (exclusive) and its length in units */
+function cpBefore(t: string, end: number): [string, number] {
+  const lo = t.charCodeAt(end - 1);
+  if (lo >= 0xdc00 && lo <= 0xdfff && end >= 2) {
+    const hi = t.charCodeAt(end - 2);
+    if (hi >= 0xd800 && hi <= 0xdbff) return [t.slice(end - 2, end), 2];
+  }
+  return [t[end - 1], 1];
+}
+
+/**
+ * Every 【…】 (or [...], as signOf reads them) a text carries at its start or at its end (issue 35
+ * item 7): the runs of bracketed groups there, whitespace and invisible characters around them
+ * skipped. Each must be an approved sign of the account (`【好易购】…【中国银行】` carries two).
+ * Linear in the text's length.
+ */
+export function edgeSigns(text: string): string[] {
+  const out: string[] = [];
+  let a = 0;
+  let b = text.length;
+  const skipStart = () => {
+    while (a < b) {
+      const cp = String.fromCodePoint(text.codePointAt(a)!);
+      if (!EDGE_GAP.test(cp)) break;
+      a += cp.length;
+    }
+  };
+  const skipEnd = () => {
+    while (b > a) {
+      const [cp, n] = cpBefore(text, b);
+      if (!EDGE_GAP.test(cp)) break;
+      b -= n;
+    }
+  };
+  for (skipStart(); a < b && OPEN.includes(text[a]); skipStart()) {
+    let j = a + 1;
+    while (j < b && !OPEN.includes(text[j]) && !CLOSE.includes(text[j])) j++;
+    if (j >= b || !CLOSE.includes(text[j]) || !signLike(text[a], text.slice(a + 1, j))) break;
+    out.push(text.slice(a + 1, j).trim());
+    a = j + 1;
+  }
+  for (skipEnd(); b > a && CLOSE.includes(text[b - 1]); skipEnd()) {
+    let j = b - 2;
+    while (j >= a && !OPEN.includes(text[j]) && !CLOSE.includes(text[j])) j--;
+    if (j < a || !OPEN.includes(text[j]) || !signLike(text[j], text.slice(j + 1, b - 1))) break;
+    out.push(text.slice(j + 1, b - 1).trim());
+    b = j;
+  }
+  return out;
+}
+
+/**
+ * The sign of a text (its leading, else trailing 【sign】) and the content without it; `signs`:
+ * every sign the text carries at its start or end (that one included), each of which must be an
+ * approved sign of the account.
+ */
+export function signOf(text: string): { sign: string; content: string; signs: string[] } | null {
   const t = text.trim();
   const m = SIGN_AT.exec(t);
   if (!m) return null;
   const sign = (m[1] ?? m[2]).trim();
   const content = m.index === 0 ? t.slice(m[0].length) : t.slice(0, m.index);
-  return sign ? { sign, content } : null;
+  return sign ? { sign, content, signs: [...new Set([sign, ...edgeSigns(text)])] } : null;
 }
 
-function splitSign(text: string): { sign: string; content: string } {
+function splitSign(text: string): { sign: string; content: string; signs: string[] } {
   const s = signOf(text);
   if (!s) throw new InterfaceRefusal('signMissing', INTERFACE_MSG.signMissing);
   if (!s.content.trim()) throw new InterfaceRefusal('badInput', CONTENT_EMPTY, 'length');
@@ -164,6 +224,15 @@ async function retryDeadlock<T>(run: () => Promise<T>, attempts = 8): Promise<T>
   }
 }
 
+/** `assertInterfaceAllowed` as an interface refusal ('refused', reason 'account'). */
+function assertAccountMaySend(account: Account) {
+  try {
+    assertInterfaceAllowed(account);
+  } catch (err) {
+    throw err instanceof ApiError ? new InterfaceRefusal('refused', err.message, 'account') : err;
+  }
+}
+
 /** What a caller of `InterfaceSend.accept` has already checked (the SMPP batcher), to save round trips. */
 export interface AcceptOptions {
   /** every sign of the texts was found approved just before (the batcher checks a whole batch at once) */
@@ -194,12 +263,8 @@ export class InterfaceSend {
     opts: AcceptOptions = {},
   ): Promise<InterfaceSendResult> {
     const now = this.ctx.now();
-    try {
-      assertMaySend(account);
-    } catch (err) {
-      throw err instanceof ApiError ? new InterfaceRefusal('refused', err.message, 'account') : err;
-    }
-    if (account.phone_inout_type !== PhoneInoutType.Domestic && account.phone_inout_type !== PhoneInoutType.Both) throw new InterfaceRefusal('refused', MSG.noDomestic, 'domestic');
+    assertAccountMaySend(account);
+    if (!allowsDomestic(account.phone_inout_type)) throw new InterfaceRefusal('refused', MSG.noDomestic, 'domestic');
     const allowed = smsTypesOf(account);
     const smstype = input.smstype ?? (allowed.includes(SmsType.Notification) ? SmsType.Notification : allowed[0]);
     if (!allowed.includes(smstype)) throw new InterfaceRefusal('refused', MSG.smstypeNotAllowed);
@@ -232,7 +297,7 @@ export class InterfaceSend {
       const pc = countPieces(s);
       if (pc.tooLong) throw new InterfaceRefusal('badInput', MSG.tooLong, 'length');
       pieces.fill(pc.pieces);
-      signs.add(s.sign);
+      for (const x of s.signs) signs.add(x);
       taskText = pc.text;
       taskSign = s.sign;
       hit = this.ctx.words.contains(pc.text);
@@ -241,7 +306,7 @@ export class InterfaceSend {
       const textOf = new Map<string, string>();
       for (let i = 0; i < rawPhones.length; i++) if (!textOf.has(rawPhones[i])) textOf.set(rawPhones[i], input.items![i].content);
       texts = new Array<string>(n);
-      const counted = new Map<string, { pieces: number; text: string; sign: string }>();
+      const counted = new Map<string, { pieces: number; text: string; sign: string; signs: string[] }>();
       for (let i = 0; i < n; i++) {
         const raw = textOf.get(phones[i]) ?? '';
         let c = counted.get(raw);
@@ -249,13 +314,13 @@ export class InterfaceSend {
           const s = splitSign(raw);
           const pc = countPieces(s);
           if (pc.tooLong) throw new InterfaceRefusal('badInput', MSG.tooLong, 'length');
-          c = { pieces: pc.pieces, text: pc.text, sign: s.sign };
+          c = { pieces: pc.pieces, text: pc.text, sign: s.sign, signs: s.signs };
           counted.set(raw, c);
           if (!hit && this.ctx.words.contains(pc.text)) hit = true;
         }
         pieces[i] = c.pieces;
         texts[i] = c.text;
-        signs.add(c.sign);
+        for (const x of c.signs) signs.add(x);
       }
       taskText = texts[0];
       taskSign = counted.get(textOf.get(phones[0]) ?? '')!.sign;
@@ -275,13 +340,14 @@ export class InterfaceSend {
     for (let i = 0; i < n; i++) piecesBy[numbers.uniqueCarriers[i] as 1 | 2 | 3] += pieces[i];
     const perCarrier = {} as ChargePlan['perCarrier'];
     for (const k of [1, 2, 3] as const) perCarrier[k] = { count: piecesBy[k], cost: new Money(prices[k]).times(piecesBy[k]) };
-    const plan: ChargePlan = { taskId: 0, uid: '', mode, accountId: account.id, payerId, smstype, piecesPerMsg: 1, perCarrier };
+    // by amount: through the payer's rounding carry (one message a task pays what a console task of them all would: billing.ts)
+    const plan: ChargePlan = { taskId: 0, uid: '', mode, accountId: account.id, payerId, smstype, piecesPerMsg: 1, perCarrier, carry: mode === ChargeMode.Money };
     const chargeNow = !intercepted;
     if (chargeNow && !opts.skipCreditPrecheck) {
       // the usual refusal before anything is written (checked again on locked rows by chargePlan)
       if (mode === ChargeMode.Money) {
-        const balance = await new LedgerService(this.ctx).balanceOf(payerId);
-        const needed = ceilCent(planCost(plan));
+        const [balance, carry] = await Promise.all([new LedgerService(this.ctx).balanceOf(payerId), carryOf(this.ctx.db, payerId)]);
+        const needed = Money.max(ceilCent(planCost(plan).minus(carry)), 0);
         if (new Money(balance).lt(needed)) throw new InterfaceRefusal('refused', refusalOf({ ok: false, kind: 'balance', balance, needed: needed.toFixed(2) }), 'credit');
       } else {
         const pools = await usablePools(this.ctx.db, payerId, smstype, now);
@@ -345,6 +411,7 @@ export class InterfaceSend {
               intercept_num: intercepted ? n : 0,
               audit_num: audit ? n : 0,
               charge_state: ChargeState.Charged,
+              carry_settled: chargeNow && plan.carry ? '0' : null,
               send_kind: texts ? SendKind.Variable : SendKind.Ordinary,
               extension: input.extension ?? '',
               registered_delivery: input.registeredDelivery ?? 1,
@@ -506,9 +573,17 @@ class InterfaceBatcher {
   private async acceptBatch(batch: Pending[]) {
     // the newest account row of the batch (the listener reads it for each submit)
     const account = batch[batch.length - 1].account;
+    // who may send first (as the acceptance): no sign look-up for an account the interfaces refuse
+    try {
+      assertAccountMaySend(account);
+    } catch (err) {
+      for (const p of batch) p.reject(err);
+      return;
+    }
     // a message's own refusals (sign, text, number), each answered alone
     const fit: Pending[] = [];
-    const signOfP = new Map<Pending, string>();
+    // every sign each text carries at its start or end (signOf)
+    const signsOfP = new Map<Pending, string[]>();
     for (const p of batch) {
       try {
         const s = splitSign(p.text);
@@ -517,20 +592,20 @@ class InterfaceBatcher {
         // one number: the segment check alone (checkNumbers' tables are for lists)
         if (!isChineseMobile(p.phone)) throw new InterfaceRefusal('badInput', INTERFACE_MSG.badMobile, 'number');
         p.hit = this.ctx.words.contains(pc.text);
-        signOfP.set(p, s.sign);
+        signsOfP.set(p, s.signs);
         fit.push(p);
       } catch (err) {
         p.reject(err);
       }
     }
     if (!fit.length) return;
-    const approved = await this.iface.approvedSigns(account.id, [...new Set(signOfP.values())]);
+    const approved = await this.iface.approvedSigns(account.id, [...new Set([...signsOfP.values()].flat())]);
     // groups accepted as one task: the same number twice, sensitive words in some texts, or another
     // extension / registered_delivery (kept per task) go apart
     const groups: Pending[][] = [];
     const open = new Map<string, { list: Pending[]; phones: Set<string> }[]>();
     for (const p of fit) {
-      if (!approved.has(signOfP.get(p)!)) {
+      if (!signsOfP.get(p)!.every((x) => approved.has(x))) {
         p.reject(new InterfaceRefusal('signNotApproved', INTERFACE_MSG.signNotApproved));
         continue;
       }

@@ -7,7 +7,7 @@ import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { errors } from '../../http/errors';
 import { hashInterfacePassword, newInterfacePassword } from '../../lib/interface-password';
-import type { ClientsService } from '../clients';
+import { TEST_MSG, type ClientsService } from '../clients';
 import { UserType } from '../../../common/generated/schemas';
 
 export class InterfacePasswordService {
@@ -22,13 +22,14 @@ export class InterfacePasswordService {
    */
   async reset(me: Account, clientId: string | undefined): Promise<{ clientid: string; password: string }> {
     let target: { id: number; clientid: string } = me;
+    // a test account has no interface access until converted (docs/api-subaccounts.md "Test accounts"): neither its own reset nor its agent's
+    if (me.test_expires_at) throw errors.refused(TEST_MSG.noInterface);
     if (clientId && clientId !== me.clientid) {
       if (me.user_type !== UserType.Agent) throw errors.forbidden();
       const sub = await this.clients.ownSubAccount(me, clientId);
       if (!sub) throw errors.forbidden();
-      // a test account has no interface access until converted (docs/api-subaccounts.md "Test accounts")
       const t = await this.ctx.db.selectFrom('accounts').select('test_expires_at').where('id', '=', sub.id).executeTakeFirst();
-      if (t?.test_expires_at) throw errors.refused('测试账户不能使用接口，请先转为正式账户');
+      if (t?.test_expires_at) throw errors.refused(TEST_MSG.noInterface);
       target = sub;
     }
     const password = newInterfacePassword();

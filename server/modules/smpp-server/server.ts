@@ -20,7 +20,8 @@ import smpp, { type PDU, type Session } from 'smpp';
 import type { AppContext } from '../../context';
 import { sql } from 'kysely';
 import type { Account } from '../../db/types';
-import { AccountStatus, OauthStatus } from '../../../common/generated/schemas';
+import { AccountStatus } from '../../../common/generated/schemas';
+import { assertInterfaceAllowed } from '../send';
 import {
   cstr,
   DC_IA5,
@@ -66,11 +67,13 @@ const HAS_RESPONSE = new Set(
  * of at most accountCacheMs, before anything of a submit is stored.
  */
 function interfaceRefusal(a: Pick<Account, 'status' | 'oauth_status' | 'test_expires_at' | 'interface_password_hash'>): string | null {
-  if (a.status !== AccountStatus.Active) return 'state';
-  if (a.oauth_status !== OauthStatus.Certified) return 'certification';
-  if (a.test_expires_at) return 'test account';
-  if (!a.interface_password_hash) return 'no interface password';
-  return null;
+  try {
+    // the one gate of every door and of the acceptance (send/gate.ts)
+    assertInterfaceAllowed(a);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  return a.interface_password_hash ? null : 'no interface password';
 }
 
 /** the most parts a long message may have (a whole message is at most MAX_MESSAGE_CHARS characters) */
