@@ -24,7 +24,7 @@ import { installAccess } from './http/route';
 import { installResponseCheck, installSchemaValidation, installSerializer } from './http/validation';
 import { systemClock, type Clock } from './lib/time';
 import { inDependencyOrder, MODULES } from './modules';
-import { OPENAPI_PREFIX } from './modules/openapi';
+import { isOpenApiPath, OPENAPI_PREFIX, openApiNotFound } from './modules/openapi';
 import { ServerSchemas, DEFAULT_SCHEMA_DIR } from './schemas';
 import { SessionService } from './http/session';
 import { NodeMailer, type Mailer } from './modules/verification/mail';
@@ -169,6 +169,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   app.setNotFoundHandler((req, reply) => {
     const pathOnly = req.url.split('?')[0];
+    // the customers' API answers its own 404, whichever route handed the request over
+    if (isOpenApiPath(pathOnly)) return openApiNotFound(reply);
     if (staticDir && (req.method === 'GET' || req.method === 'HEAD') && !pathOnly.startsWith('/api/') && pathOnly !== '/api') {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }

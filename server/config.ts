@@ -111,6 +111,13 @@ export interface AppConfig {
   /** credit alarm: system budget of alarm SMS a business day, all accounts together (ALARM_SMS_DAILY, 1000); past it, alarms are skipped and logged */
   alarmSmsDaily: number;
   /**
+   * The signed HTTP API (docs/api-openapi.md "Unsigned bytes"): body bytes of requests whose
+   * signature failed, plus those still arriving unverified, one client address may cost in 10
+   * minutes (OPENAPI_UNVERIFIED_MB, 64); past it the address is refused before its body is read.
+   * Keep it above the send's 16 MB body limit. 0: no budget.
+   */
+  openapiUnverifiedBytes: number;
+  /**
    * The SMPP listener for customers (server/modules/smpp-server, docs/api-smpp.md): its port
    * (SMPP_SERVER_PORT; 0 = off, the default of buildApp; `npm start` listens on 2775 unless told
    * otherwise; -1 = any free port, for tests) and address (SMPP_SERVER_HOST, 0.0.0.0).
@@ -192,6 +199,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   uploadMinFreeMb: 512,
   alarmCooldownMs: 24 * 3600_000,
   alarmSmsDaily: 1000,
+  openapiUnverifiedBytes: 64 * 1024 * 1024,
   smppServerPort: 0,
   smppServerHost: '0.0.0.0',
   smppServerTlsPort: 0,
@@ -298,6 +306,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
   if (cooldownHours !== undefined) out.alarmCooldownMs = cooldownHours * 3600_000;
   const alarmDaily = num(env.ALARM_SMS_DAILY);
   if (alarmDaily !== undefined) out.alarmSmsDaily = Math.floor(alarmDaily);
+  const unverifiedMb = num(env.OPENAPI_UNVERIFIED_MB);
+  if (unverifiedMb !== undefined) out.openapiUnverifiedBytes = Math.max(0, unverifiedMb) * 1024 * 1024;
   const smppPort = num(env.SMPP_SERVER_PORT);
   if (smppPort !== undefined) out.smppServerPort = Math.floor(smppPort);
   if (env.SMPP_SERVER_HOST?.trim()) out.smppServerHost = env.SMPP_SERVER_HOST.trim();

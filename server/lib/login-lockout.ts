@@ -38,6 +38,16 @@ export class LoginLockout {
     return lock?.locked_until && new Date(lock.locked_until) > now ? new Date(lock.locked_until) : null;
   }
 
+  /**
+   * The pair as it stands in one read: whether it has failures counted (a success then has a count
+   * to clear) and the end of its lock (null: not locked now); null when nothing is counted.
+   */
+  async state(nameHash: string, ip: string, now = this.ctx.now()): Promise<{ lockedUntil: Date | null } | null> {
+    const row = await this.ctx.db.selectFrom('login_failures').select('locked_until').where('name_hash', '=', nameHash).where('ip', '=', ip).executeTakeFirst();
+    if (!row) return null;
+    return { lockedUntil: row.locked_until && new Date(row.locked_until) > now ? new Date(row.locked_until) : null };
+  }
+
   /** Counts a failure of (name, ip); returns the end of the lock this failure starts, else null. */
   async recordFailure(nameHash: string, ip: string, now = this.ctx.now()): Promise<Date | null> {
     const { db, config } = this.ctx;

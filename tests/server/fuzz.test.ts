@@ -24,6 +24,11 @@
  * and the content check: no 5xx, a blocked word accepted only as intercepted (or held for
  * review), nothing charged for an intercepted task, ledger and pools consistent.
  *
+ * The customers' signed HTTP API (/openapi/v1, issue 35) is fuzzed on its own at the end: every
+ * route of its own document (GET /openapi/v1/openapi.json), signed as client1, with every hostile
+ * value in each parameter; then malformed bodies, content types, signature headers, methods and
+ * paths, signed, wrongly signed and unsigned: no 5xx, every answer one of its own errors.
+ *
  * Deterministic: a fixed table of values, and fast-check with a fixed seed for the mixed cases
  * (several parameters at once: plausible values that pass the first checks plus a hostile one).
  * Logout and password routes are never called with valid data; a role whose session ends is
@@ -40,6 +45,7 @@ import { sql } from 'kysely';
 import ExcelJS from 'exceljs';
 import { backends, type Client, startServer, type TestServer } from './harness';
 import { as, ledgerViolations, poolViolations, shanghai, templateId, upload } from './send-helpers';
+import { deriveApiSecret, DEMO_INTERFACE_PASSWORD, OPENAPI_ERRORS, OPENAPI_HEADERS, signRequest } from '../../server/modules/openapi';
 
 type Json = Record<string, any>;
 const SEED = 20260901;
@@ -725,6 +731,165 @@ describe.each(backends)("fuzz of the send routes' content (%s)", (backend) => {
     // seven ways take every text (console, json, timed, variable, timed variable, international, timed
     // international); a few of the blocked texts are refused first for their length in some of them
     expect(Number(intercepted.n)).toBeGreaterThan(SEND_TEXTS.filter((x) => x.blocked).length * 6);
+    expect(await ledgerViolations(server)).toEqual([]);
+    expect(await poolViolations(server)).toEqual([]);
+  }, 600_000);
+});
+
+// ---------------------------------------------------------------------------------------------
+// the customers' signed HTTP API (/openapi/v1, its own document and errors; issue 35)
+
+describe.each(backends)('fuzz of the customers\u2019 HTTP API (%s)', (backend) => {
+  let server: TestServer;
+  const SECRET = deriveApiSecret('client1', DEMO_INTERFACE_PASSWORD);
+  const KNOWN = new Set(Object.keys(OPENAPI_ERRORS));
+  const PLAUSIBLE: Record<string, unknown> = {
+    content: '【好易购】您的订单已发货，请注意查收。',
+    mobiles: ['13800000000'],
+    taskId: 'T0',
+    page: 1,
+    rows: 10,
+    limit: 10,
+  };
+  const findings: Finding[] = [];
+  /** answers by error name (0: success): the fuzz reached the handlers, not only the signature check */
+  const answers = new Map<string, number>();
+  let requests = 0;
+
+  beforeAll(async () => {
+    server = await startServer(backend);
+    // no throughput limit: every call reaches its handler
+    await server.handle.db.updateTable('accounts').set({ access_speed: 0 }).where('clientid', '=', 'client1').execute();
+  }, 120_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  interface Call {
+    method: string;
+    url: string;
+    body?: string;
+    contentType?: string;
+    headers?: Record<string, string>;
+    /** sign with this secret ('' : no signature headers) */
+    secret?: string;
+    ip?: string;
+  }
+
+  async function call(what: string, c: Call) {
+    requests++;
+    const ts = String(Math.floor(server.clock.t / 1000));
+    const nonce = crypto.randomUUID();
+    const q = c.url.indexOf('?');
+    const sig = (secret: string) =>
+      signRequest(secret, { method: c.method, path: q < 0 ? c.url : c.url.slice(0, q), query: q < 0 ? '' : c.url.slice(q + 1), timestamp: ts, nonce, body: c.body ?? '' });
+    const r = await server.app.inject({
+      method: c.method as 'GET',
+      url: c.url,
+      payload: c.body,
+      remoteAddress: c.ip ?? '127.0.0.1',
+      headers: {
+        ...(c.body !== undefined ? { 'content-type': c.contentType ?? 'application/json' } : {}),
+        ...(c.secret === ''
+          ? {}
+          : { [OPENAPI_HEADERS.clientid]: 'client1', [OPENAPI_HEADERS.timestamp]: ts, [OPENAPI_HEADERS.nonce]: nonce, [OPENAPI_HEADERS.signature]: sig(c.secret ?? SECRET) }),
+        ...c.headers,
+      },
+    });
+    let body: Json | undefined;
+    try {
+      body = r.json();
+    } catch {
+      body = undefined;
+    }
+    const key = String(body?.error ?? body?.code);
+    answers.set(key, (answers.get(key) ?? 0) + 1);
+    const shaped = body && typeof body.msg === 'string' && (body.code === 0 || (typeof body.error === 'string' && KNOWN.has(body.error)));
+    if (r.statusCode >= 500 || !shaped) findings.push({ role: 'client1', route: `${c.method} ${c.url}`, what, status: r.statusCode, body: r.body.slice(0, 200) });
+    return { status: r.statusCode, body };
+  }
+
+  it('answers every hostile value in every parameter of every route, signed, with its own errors and never a 5xx', async () => {
+    const doc = (await server.app.inject({ method: 'GET', url: '/openapi/v1/openapi.json' })).json();
+    const routes = routesOf(doc);
+    expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(
+      expect.arrayContaining([
+        'POST /openapi/v1/sms/send',
+        'GET /openapi/v1/sms/task',
+        'POST /openapi/v1/reports/pull',
+        'POST /openapi/v1/mo/pull',
+        'GET /openapi/v1/account/balance',
+      ]),
+    );
+    for (const route of routes) {
+      const names = [...new Set([...route.params, 'clientid', 'id'])];
+      for (const name of names) {
+        for (const h of HOSTILE) {
+          const others = names.filter((n) => n !== name && PLAUSIBLE[n] !== undefined).map((n) => [n, PLAUSIBLE[n]] as [string, unknown]);
+          if (route.method === 'POST') {
+            const p = payloadOf('json', [...others, [name, h]]);
+            if (p?.kind === 'json') await call(`${name}=${h.name}`, { method: 'POST', url: route.path, body: p.text });
+          } else {
+            const p = payloadOf('query', [...others, [name, h]]);
+            if (p?.kind === 'query') await call(`${name}=${h.name}`, { method: 'GET', url: `${route.path}?${encode(p.pairs)}` });
+          }
+        }
+      }
+    }
+    expect(findings).toEqual([]);
+    // signed calls got past the signature: accepted, and refused by the payload's checks
+    expect(answers.get('0')).toBeGreaterThan(50);
+    expect(answers.get('BAD_REQUEST')).toBeGreaterThan(50);
+    expect(answers.get('SIGNATURE_INVALID') ?? 0).toBe(0);
+  }, 600_000);
+
+  it('refuses malformed and unsigned requests on every route with its own errors, never a 5xx', async () => {
+    const doc = (await server.app.inject({ method: 'GET', url: '/openapi/v1/openapi.json' })).json();
+    const routes = routesOf(doc);
+    const WRONG = deriveApiSecret('client1', 'wrong');
+    const bodies = ['{"a":', DEEP, '{"a":'.repeat(3000) + '1' + '}'.repeat(3000), '[]', 'null', '"x"', '\u0000', 'x'.repeat(300_000), '{"__proto__":{"a":1}}'];
+    let ip = 0;
+    for (const route of routes) {
+      for (const body of bodies) {
+        // signed (as JSON and as other content types), wrongly signed (from addresses of their own: no lock in the way), unsigned
+        await call(`body ${body.slice(0, 20)}`, { method: 'POST', url: route.path, body });
+        for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=gbk', 'multipart/form-data; boundary=x', 'a/b/c', '']) {
+          await call(`body as ${contentType}`, { method: 'POST', url: route.path, body, contentType });
+        }
+        await call(`wrong signature, body ${body.slice(0, 20)}`, { method: route.method, url: route.path, body, secret: WRONG, ip: `10.99.${Math.floor(ip / 250)}.${ip++ % 250}` });
+        await call(`unsigned, body ${body.slice(0, 20)}`, { method: route.method, url: route.path, body, secret: '' });
+      }
+      for (const [name, value] of [
+        [OPENAPI_HEADERS.timestamp, 'NaN'],
+        [OPENAPI_HEADERS.timestamp, '99999999999999999999'],
+        [OPENAPI_HEADERS.timestamp, '-1'],
+        [OPENAPI_HEADERS.nonce, '签名签名签名签名'],
+        [OPENAPI_HEADERS.nonce, 'x'.repeat(5000)],
+        [OPENAPI_HEADERS.signature, 'g'.repeat(64)],
+        [OPENAPI_HEADERS.signature, 'A'.repeat(64)],
+        [OPENAPI_HEADERS.clientid, 'x'.repeat(5000)],
+        [OPENAPI_HEADERS.clientid, "' OR 1=1 --"],
+        ['content-length', '0'],
+        ['idempotency-key', 'bad key!'],
+        ['idempotency-key', 'k'.repeat(65)],
+      ]) {
+        const at = `10.98.${Math.floor(ip / 250)}.${ip++ % 250}`;
+        await call(`header ${name}=${value.slice(0, 20)}`, {
+          method: route.method,
+          url: route.path,
+          body: route.method === 'POST' ? '{}' : undefined,
+          headers: { [name]: value },
+          ip: at,
+        });
+      }
+      // methods the route does not have, and paths next to it
+      for (const method of ['PUT', 'DELETE', 'PATCH']) await call(`method ${method}`, { method, url: route.path, body: '{}' });
+      await call('path suffix', { method: route.method, url: `${route.path}/x`, body: route.method === 'POST' ? '{}' : undefined });
+      await call('path query junk', { method: route.method, url: `${route.path}?%zz=%&a=1&a=2`, body: route.method === 'POST' ? '{}' : undefined });
+    }
+    console.log(`HTTP API fuzz (${backend}): ${requests} requests, answers ${JSON.stringify(Object.fromEntries(answers))}`);
+    expect(answers.get('AUTH_LOCKED') ?? 0).toBe(0);
+    expect(findings).toEqual([]);
     expect(await ledgerViolations(server)).toEqual([]);
     expect(await poolViolations(server)).toEqual([]);
   }, 600_000);

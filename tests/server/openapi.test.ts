@@ -103,10 +103,10 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
     expect(q.json().error).toBe('SIGNATURE_INVALID');
 
     const unknown = await call(server, 'GET', '/openapi/v1/signs', undefined, { clientid: 'nobody1' });
-    expect([unknown.status, unknown.body.error]).toEqual([401, 'ACCOUNT_UNKNOWN']);
+    expect([unknown.status, unknown.body.error]).toEqual([401, 'SIGNATURE_INVALID']);
     // an account without an API secret (no interface password yet)
     const agent = await call(server, 'GET', '/openapi/v1/signs', undefined, { clientid: 'agent1', secret: deriveApiSecret('agent1', DEMO_INTERFACE_PASSWORD) });
-    expect(agent.body.error).toBe('ACCOUNT_UNKNOWN');
+    expect(agent.body.error).toBe('SIGNATURE_INVALID');
 
     const stale = await call(server, 'GET', '/openapi/v1/signs', undefined, { ts: String(Math.floor(server.clock.t / 1000) - 301) });
     expect([stale.status, stale.body.error]).toEqual([401, 'TIMESTAMP_EXPIRED']);

@@ -13,7 +13,7 @@ import { openApiRoutes } from './routes';
 import { OpenApiService } from './service';
 
 export { deriveApiSecret, signRequest, canonicalString, DEMO_INTERFACE_PASSWORD, HEADERS as OPENAPI_HEADERS } from './signing';
-export { OPENAPI_PREFIX } from './routes';
+export { OPENAPI_PREFIX, isOpenApiPath, openApiNotFound } from './routes';
 export { OPENAPI_ERRORS } from './errors';
 
 declare module '../../context' {

@@ -2,9 +2,13 @@
  * The customers' HTTP API under /openapi/v1 (docs/api-openapi.md): signed requests (auth.ts), its
  * own errors (errors.ts: HTTP 4xx + `{code, error, msg}`), its own OpenAPI document
  * (`/openapi/v1/openapi.json`, document.ts). Outside the console's /api: no cookie session, no
- * CSRF token (config.csrf false), the body read raw (its SHA-256 is signed).
+ * CSRF token (config.csrf false), the body read raw (its SHA-256 is signed) and parsed only once
+ * the signature holds.
  */
+import { createHash, type Hash } from 'node:crypto';
+import { Transform } from 'node:stream';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { clientAddress } from '../../lib/ip-allow';
 import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { api, okOf, request } from '../../http/contract';
@@ -15,21 +19,28 @@ import type { JsonSchema } from '../../../common/schema';
 import { InterfaceRefusal } from '../send';
 import { parseSendTime } from '../../../common/send/time';
 import { apiError, OpenApiError, type OpenApiErrorName } from './errors';
-import type { ApiAuth } from './auth';
+import type { AdmittedRequest, ApiAuth } from './auth';
+import { UnverifiedBudget, type BudgetTicket } from './budget';
 import type { OpenApiService } from './service';
-import { HEADERS } from './signing';
+import { EMPTY_BODY_SHA256, HEADERS } from './signing';
 import { buildDocument, type DocRoute } from './document';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** the raw body of a /openapi/v1 request (its SHA-256 is signed) */
+    /** the raw body of a /openapi/v1 request (parsed as JSON once its signature holds) */
     openapiRawBody?: Buffer;
+    /** hex SHA-256 of that body, computed as it arrived (signed; the idempotency store compares it) */
+    openapiBodySha256?: string;
     /** the account of a verified /openapi/v1 request */
     openapiAccount?: Account;
+    /** its headers' checks passed (auth.ts admit) */
+    openapiAdmitted?: AdmittedRequest;
+    /** its share of the address's budget of unverified bytes (budget.ts) */
+    openapiTicket?: BudgetTicket;
+    /** the body's SHA-256 as it streams */
+    openapiHash?: Hash;
   }
   interface FastifyContextConfig {
-    /** /openapi/v1: the tokens of the account's accessSpeed a request takes (default 1) */
-    apiCost?: (req: FastifyRequest) => number;
     /** /openapi/v1: no signature (the OpenAPI document) */
     apiPublic?: boolean;
     /** false: no CSRF token (server/http/csrf.ts; a route no browser calls) */
@@ -195,41 +206,97 @@ function sendError(reply: FastifyReply, e: OpenApiError) {
   return reply.status(e.status).send({ code: e.code, error: e.error, msg: e.message, ...(e.data !== undefined ? { data: e.data } : {}) });
 }
 
+/** Whether a path (without its query) is under /openapi/v1. */
+export const isOpenApiPath = (pathOnly: string) => pathOnly === OPENAPI_PREFIX || pathOnly.startsWith(`${OPENAPI_PREFIX}/`);
+
+/**
+ * The API's own 404 (NOT_FOUND), for every method: the plugin's not-found handler answers it, and
+ * the app's (server/app.ts) for a path under the prefix that another route took first (the
+ * console's static files answer every GET and hand the unknown ones to the app's handler).
+ */
+export const openApiNotFound = (reply: FastifyReply) => sendError(reply, apiError('NOT_FOUND'));
+
 export function openApiRoutes(ctx: AppContext, svc: OpenApiService, auth: ApiAuth, payerOf: (a: Account) => number): FastifyPluginAsync {
   const docRoutes: DocRoute[] = [];
   return async (plugin: FastifyInstance) => {
     plugin.setErrorHandler((err, req, reply) => sendError(reply, toApiError(err, req)));
-    plugin.setNotFoundHandler((_req, reply) => sendError(reply, apiError('NOT_FOUND')));
-    // the body as received: its SHA-256 is part of the signed canonical request
-    plugin.removeContentTypeParser(['application/json']);
-    plugin.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
-      const buf = body as Buffer;
-      req.openapiRawBody = buf;
-      if (!buf.length) return done(null, {});
-      let v: unknown;
-      try {
-        v = JSON.parse(buf.toString('utf8'));
-      } catch {
-        return done(apiError('BAD_REQUEST', '请求体不是合法的 JSON'), undefined);
-      }
-      if (!v || typeof v !== 'object' || Array.isArray(v)) return done(apiError('BAD_REQUEST', '请求体须为 JSON 对象'), undefined);
-      done(null, v);
-    });
-    // who calls (before the payload is validated: an unsigned request learns nothing of its payload)
+    // every method on an unknown path under the prefix: the API's own 404 (no CSRF token: config.csrf
+    // false, as the routes; Fastify takes `config` for this route though its types do not say so)
+    const notFound: Parameters<FastifyInstance['setNotFoundHandler']>[0] = { config: { csrf: false } } as object;
+    plugin.setNotFoundHandler(notFound, (_req, reply) => openApiNotFound(reply));
+
+    // Who calls, before the body costs anything (issue 35 item 4). onRequest: the signature headers
+    // (format, timestamp, lock, account) and the address's budget of unverified bytes; a refused
+    // request's body is never read. preParsing: the body hashed and counted as it streams (the
+    // route's bodyLimit still applies). The parser keeps the bytes; preValidation checks the
+    // signature and only then parses them as JSON.
+    const budget = new UnverifiedBudget(ctx.config.openapiUnverifiedBytes, () => ctx.now().getTime());
     plugin.addHook('onRequest', async (req) => {
-      if (req.routeOptions.config?.apiPublic) return;
-      // the headers alone first: a request without them is refused before its body is read
+      if (req.is404 || req.routeOptions.config?.apiPublic) return;
       const h = req.headers;
       if (!h[HEADERS.clientid] || !h[HEADERS.timestamp] || !h[HEADERS.nonce] || !h[HEADERS.signature]) throw apiError('AUTH_MISSING');
+      const ip = clientAddress(req.ip);
+      const ticket = budget.open(ip, Number(h['content-length']) || 0);
+      if ('retryAfter' in ticket) throw apiError('ADDRESS_THROTTLED', undefined, { 'retry-after': String(ticket.retryAfter) });
+      req.openapiAdmitted = await auth.admit(h, ip);
+      req.openapiTicket = ticket;
+    });
+    plugin.addHook('preParsing', async (req, _reply, payload) => {
+      const ticket = req.openapiTicket;
+      if (!ticket) return payload;
+      const hash = createHash('sha256');
+      req.openapiHash = hash;
+      const counted = new Transform({
+        transform(chunk: Buffer, _enc, next) {
+          if (!budget.add(ticket, chunk.length)) return next(apiError('ADDRESS_THROTTLED', undefined, { 'retry-after': String(budget.retryAfter(ticket.address)) }));
+          hash.update(chunk);
+          next(null, chunk);
+        },
+      });
+      // not pipeline(): a refusal must leave the connection open for its answer
+      payload.on('error', (err) => counted.destroy(err));
+      return payload.pipe(counted);
+    });
+    // every content type: the bytes are kept as they are, parsed once the signature holds
+    plugin.removeAllContentTypeParsers();
+    plugin.addContentTypeParser('*', { parseAs: 'buffer' }, (req, body, done) => {
+      req.openapiRawBody = body as Buffer;
+      done(null, undefined);
     });
     plugin.addHook('preValidation', async (req) => {
-      if (req.routeOptions.config?.apiPublic) return;
-      req.openapiAccount = await auth.verify({ method: req.method, url: req.url, headers: req.headers, rawBody: req.openapiRawBody ?? Buffer.alloc(0), ip: req.ip });
+      const admitted = req.openapiAdmitted;
+      if (!admitted) return;
+      const raw = req.openapiRawBody;
+      // the parser ran: the stream was read to its end, every byte hashed
+      const bodySha256 = raw ? req.openapiHash!.digest('hex') : EMPTY_BODY_SHA256;
+      req.openapiAccount = await auth.verify(admitted, { method: req.method, url: req.url, bodySha256 });
+      if (req.openapiTicket) budget.settle(req.openapiTicket, true);
+      req.openapiBodySha256 = bodySha256;
+      if (raw === undefined) return;
+      if (!raw.length) {
+        req.body = {};
+        return;
+      }
+      if (!/^application\/json\s*(;|$)/i.test(String(req.headers['content-type'] ?? ''))) throw apiError('BAD_REQUEST', '请求体须为 JSON（content-type: application/json）');
+      let v: unknown;
+      try {
+        v = JSON.parse(raw.toString('utf8'));
+      } catch {
+        throw apiError('BAD_REQUEST', '请求体不是合法的 JSON');
+      }
+      if (!v || typeof v !== 'object' || Array.isArray(v)) throw apiError('BAD_REQUEST', '请求体须为 JSON 对象');
+      req.body = v;
     });
+    // a request over without its signature holding (refused, cut off, too large): its bytes are spent
+    const spent = async (req: FastifyRequest) => {
+      if (req.openapiTicket) budget.settle(req.openapiTicket, false);
+    };
+    plugin.addHook('onResponse', spent);
+    plugin.addHook('onRequestAbort', spent);
     plugin.addHook('preHandler', async (req) => {
       if (req.routeOptions.config?.apiPublic || !req.openapiAccount) return;
-      const cost = req.routeOptions.config?.apiCost?.(req) ?? 1;
-      await auth.throttle(req.openapiAccount, Math.max(1, cost));
+      // one token a call; a send takes one more per number it accepted, after the acceptance
+      await auth.throttle(req.openapiAccount, 1);
     });
 
     const app = api(plugin);
@@ -249,23 +316,15 @@ export function openApiRoutes(ctx: AppContext, svc: OpenApiService, auth: ApiAut
         access: 'public',
         body: sendBody,
         response: sendResponse,
-        with: {
-          bodyLimit: SEND_BODY_LIMIT,
-          ...config({
-            apiCost: (req: FastifyRequest) => {
-              const b = req.body as { mobiles?: unknown[]; items?: unknown[] } | undefined;
-              return (b?.items ?? b?.mobiles ?? []).length;
-            },
-          }),
-        },
+        with: { bodyLimit: SEND_BODY_LIMIT, ...config() },
       }),
       async (req) => {
         const b = req.body;
         const keyHeader = req.headers[HEADERS.idempotencyKey];
-        let idem: { key: string; body: Buffer } | null = null;
+        let idem: { key: string; bodySha256: string } | null = null;
         if (keyHeader !== undefined) {
           if (typeof keyHeader !== 'string' || !IDEMPOTENCY_KEY.test(keyHeader)) throw apiError('IDEMPOTENCY_KEY_INVALID');
-          idem = { key: keyHeader, body: req.openapiRawBody ?? Buffer.alloc(0) };
+          idem = { key: keyHeader, bodySha256: req.openapiBodySha256 ?? EMPTY_BODY_SHA256 };
         }
         if (b.items && (b.content !== undefined || b.mobiles !== undefined)) throw apiError('BAD_REQUEST', '请只用一种方式：content + mobiles，或 items');
         if (!b.items && (b.content === undefined || !b.mobiles?.length)) throw apiError('BAD_REQUEST', '请提供 content 与 mobiles，或 items');
@@ -277,6 +336,8 @@ export function openApiRoutes(ctx: AppContext, svc: OpenApiService, auth: ApiAut
         }
         const account = me(req);
         const r = await svc.send(account, { content: b.content, mobiles: b.mobiles, items: b.items, smstype: b.smstype, sendTime, extension: b.extension }, idem);
+        // the accessSpeed tokens of what was accepted (the call took one already); a refusal took none
+        if (!r.replayed) await auth.debit(account, r.answer.submitTotal - 1);
         return ok({ ...r.answer, replayed: r.replayed }, r.answer.msg);
       },
     );

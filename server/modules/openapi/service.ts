@@ -16,7 +16,6 @@ import { expandTask } from '../send';
 import type { InterfaceSend, InterfaceSendInput, InterfaceSendResult } from '../send';
 import { ProductType, SignState, TemplateAuditState, TemplateBusiness } from '../../../common/generated/schemas';
 import { apiError } from './errors';
-import { sha256hex } from './signing';
 
 /** a pulled row not acknowledged comes back after this long */
 export const PULL_LEASE_MS = 60_000;
@@ -70,8 +69,8 @@ export class OpenApiService {
    * the same key with another body is refused. Two requests with one key at the same moment: the
    * second waits on the key's row and then answers the first one's result.
    */
-  async send(me: Account, input: InterfaceSendInput, idem: { key: string; body: Buffer | string } | null): Promise<{ answer: SendAnswer; replayed: boolean }> {
-    const hash = idem ? sha256hex(idem.body) : '';
+  async send(me: Account, input: InterfaceSendInput, idem: { key: string; bodySha256: string } | null): Promise<{ answer: SendAnswer; replayed: boolean }> {
+    const hash = idem ? idem.bodySha256 : '';
     const stored = async () => {
       if (!idem) return null;
       const row = await this.ctx.db

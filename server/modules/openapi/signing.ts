@@ -68,11 +68,16 @@ export interface CanonicalRequest {
   query: string;
   timestamp: string;
   nonce: string;
-  body: string | Buffer;
+  /** the body, or its hex SHA-256 already computed (the server hashes the body as it arrives) */
+  body: string | Buffer | { sha256: string };
 }
 
+/** hex SHA-256 of an empty body (a GET) */
+export const EMPTY_BODY_SHA256 = sha256hex('');
+
 export function canonicalString(r: CanonicalRequest): string {
-  return [r.method.toUpperCase(), r.path, canonicalQuery(r.query), r.timestamp, r.nonce, sha256hex(r.body)].join('\n');
+  const bodyHash = typeof r.body === 'object' && !Buffer.isBuffer(r.body) ? r.body.sha256 : sha256hex(r.body);
+  return [r.method.toUpperCase(), r.path, canonicalQuery(r.query), r.timestamp, r.nonce, bodyHash].join('\n');
 }
 
 export function signRequest(apiSecret: string, r: CanonicalRequest): string {
