@@ -262,7 +262,7 @@ export interface FileUploads {
 export interface InterfacePartIds {
   created_at: Timestamp;
   message_id: number;
-  part_ids: number[];
+  part_ids: string[];
 }
 
 export interface IntlPrices {
@@ -594,7 +594,7 @@ export interface SmppParts {
   created_at: Timestamp;
   extension: Generated<string>;
   msg_key: string;
-  part_id: number | null;
+  part_id: string | null;
   phone: Generated<string>;
   registered_delivery: Generated<number>;
   seq: number;
@@ -612,7 +612,7 @@ export interface SmppReceipts {
   id: Generated<number>;
   lease_until: Timestamp | null;
   message_id: number;
-  part_id: Generated<number>;
+  part_id: Generated<string>;
   phone: string;
   stat: string;
   submit_at: Timestamp;

@@ -784,8 +784,8 @@ export interface SmppPartTable {
   extension: D<string>;
   registered_delivery: D<number>;
   created_at: Date;
-  /** 0043: the id this part was answered with (null: the head, or the part that completed the message) */
-  part_id: D<number | null>;
+  /** 0043: the id this part was answered with, as its door wrote it (null: the head) */
+  part_id: D<string | null>;
 }
 
 export interface SmppReceiptTable {
@@ -803,14 +803,14 @@ export interface SmppReceiptTable {
   created_at: Date;
   lease_until: D<Date | null>;
   attempts: D<number>;
-  /** 0043: the id this receipt names, a part's id (0: the message's own, message_id) */
-  part_id: D<number>;
+  /** 0043: the id this receipt names, a part's id as its door wrote it ('': the message's own, message_id) */
+  part_id: D<string>;
 }
 
 /** 0043: the ids the parts of an accepted long message were answered with (their receipts are queued too) */
 export interface InterfacePartIdsTable {
   message_id: number;
-  part_ids: number[];
+  part_ids: string[];
   created_at: Date;
 }
 

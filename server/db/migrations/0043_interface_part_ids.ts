@@ -4,12 +4,12 @@
  * that completes the message is answered at once with an id of its own, and a customer's gateway
  * (Kannel asks for a report on the first part only) waits for the report of the id it holds.
  *
- * - `smpp_parts.part_id`: the id a part was answered with, drawn from sms_messages' own id
- *   sequence, so that it is a plain number a gateway reads in decimal or hexadecimal and is never
- *   the id of another message.
+ * - `smpp_parts.part_id`: the id a part was answered with, as the door wrote it (text: an SMPP
+ *   message id, a CMPP Msg_Id in decimal, …), made from a number of sms_messages' own id sequence,
+ *   so that it is never the id of another message.
  * - `interface_part_ids`: the part ids of an accepted message, written in its accepting
  *   transaction; the receipts are queued for the message's id and for each of these.
- * - `smpp_receipts.part_id`: the id the receipt names (0: the message's own); one row per
+ * - `smpp_receipts.part_id`: the id the receipt names ('': the message's own); one row per
  *   (message, id).
  */
 import { sql } from 'kysely';
@@ -17,19 +17,19 @@ import type { Migration } from 'kysely/migration';
 
 export const interfacePartIds0043: Migration = {
   async up(db) {
-    await sql`alter table smpp_parts add column part_id integer`.execute(db);
+    await sql`alter table smpp_parts add column part_id text`.execute(db);
     await sql`create table interface_part_ids (
       message_id integer primary key,
-      part_ids integer[] not null,
+      part_ids text[] not null,
       created_at timestamptz not null
     )`.execute(db);
     await sql`create index interface_part_ids_created on interface_part_ids (created_at)`.execute(db);
-    await sql`alter table smpp_receipts add column part_id integer not null default 0`.execute(db);
+    await sql`alter table smpp_receipts add column part_id text not null default ''`.execute(db);
     await sql`drop index smpp_receipts_message`.execute(db);
     await sql`create unique index smpp_receipts_message on smpp_receipts (message_id, part_id)`.execute(db);
   },
   async down(db) {
-    await sql`delete from smpp_receipts where part_id <> 0`.execute(db);
+    await sql`delete from smpp_receipts where part_id <> ''`.execute(db);
     await sql`drop index smpp_receipts_message`.execute(db);
     await sql`create unique index smpp_receipts_message on smpp_receipts (message_id)`.execute(db);
     await sql`alter table smpp_receipts drop column part_id`.execute(db);

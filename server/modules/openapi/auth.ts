@@ -25,13 +25,11 @@ import type { Account } from '../../db/types';
 import { AccountStatus } from '../../../common/generated/schemas';
 import { interfaceNameHash, LoginLockout } from '../../lib/login-lockout';
 import { apiError } from './errors';
+import { TEST_MSG } from '../clients';
 import { HEADERS, sameSignature, signRequest } from './signing';
 
 /** the replay window: a timestamp may differ from the server's clock by this much */
 export const WINDOW_MS = 5 * 60_000;
-
-/** the refusal of a test account (the console's wording, subaccount/test-accounts.ts) */
-export const TEST_ACCOUNT_REFUSED = '测试账户不能使用接口，请先转为正式账户';
 
 /** A request whose headers passed `admit`: what `verify` needs once its body has arrived. */
 export interface AdmittedRequest {
@@ -120,8 +118,8 @@ export class ApiAuth {
     // the nonce first: a signed request refused below (frozen, whitelist) cannot be replayed later
     await this.takeNonce(account.id, a.nonce, new Date(Math.max(this.ctx.now().getTime(), a.ms) + WINDOW_MS));
     if (account.status !== AccountStatus.Active) throw apiError('ACCOUNT_DISABLED');
-    // TODO(issue 35 item 3): call send/gate.ts assertInterfaceAllowed here once it is merged
-    if (account.test_expires_at) throw apiError('ACCOUNT_DISABLED', TEST_ACCOUNT_REFUSED);
+    // a test account has no interface (the acceptance's assertInterfaceAllowed refuses its sends too)
+    if (account.test_expires_at) throw apiError('ACCOUNT_DISABLED', TEST_MSG.noInterface);
     if (!ipAllowed(account.ip, a.ip)) throw apiError('IP_FORBIDDEN');
     return account;
   }

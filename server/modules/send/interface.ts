@@ -483,7 +483,7 @@ export interface InterfaceMessage {
   /** the receipt asked for (SMPP registered_delivery): 0 none, 1 every final state (default), 2 failures only */
   registeredDelivery?: number;
   /** the ids the door answered the earlier parts of this long message with: receipts are queued for each (migration 0043) */
-  partIds?: number[];
+  partIds?: string[];
 }
 
 export interface InterfaceAccepted {
@@ -501,7 +501,7 @@ interface Pending {
   text: string;
   extension: string;
   registeredDelivery: number;
-  partIds?: number[];
+  partIds?: string[];
   hit: boolean;
   resolve(r: InterfaceAccepted): void;
   reject(err: unknown): void;

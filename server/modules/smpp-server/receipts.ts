@@ -65,7 +65,7 @@ export async function enqueueSmppReceipts(trx: Transaction<Database>, rows: { id
     join accounts a on a.id = m.account_id and a.needreport = ${sql.lit(NeedReport.PassThrough)}
     cross join lateral (select ${stat} as stat) s
     left join interface_part_ids ip on ip.message_id = m.id
-    cross join lateral (select 0 as part_id union all select x from unnest(ip.part_ids) x) p
+    cross join lateral (select '' as part_id union all select x from unnest(ip.part_ids) x) p
     where m.id = any(${final.map((x) => x.id)}::int[])
       and t.registered_delivery <> 0 and not (t.registered_delivery = 2 and s.stat = 'DELIVRD')
     order by m.id, p.part_id

@@ -163,8 +163,8 @@ interface ReceiptRow {
   id: number;
   account_id: number;
   message_id: number;
-  /** the id the receipt names when not the message's own (a part's id; 0: none) */
-  part_id: number;
+  /** the id the receipt names when not the message's own (a part's id; '': none) */
+  part_id: string;
   phone: string;
   stat: string;
   err: string;
@@ -193,7 +193,7 @@ export type SubmitResult = { ok: true; msgId: string } | { ok: false; status: nu
 /** What the listener needs from the platform (index.ts wires the send module). */
 export interface SmppPlatform {
   /** accepts one (reassembled) message of the account */
-  submit(account: Account, m: { phone: string; text: string; sourceAddr: string; extension: string; registeredDelivery: number; partIds?: number[] }): Promise<SubmitResult>;
+  submit(account: Account, m: { phone: string; text: string; sourceAddr: string; extension: string; registeredDelivery: number; partIds?: string[] }): Promise<SubmitResult>;
 }
 
 interface Bound {
@@ -762,7 +762,7 @@ export class SmppServer {
       // (throttled: nothing stored, the customer sends it again)
       if (!(await this.buckets.take(account.id, account.access_speed))) return refuse(SMPP_STATUS.THROTTLED, 'accessSpeed');
       let claim: string | null = null;
-      let partIds: number[] | undefined;
+      let partIds: string[] | undefined;
       let delivery = registeredDelivery;
       if (long) {
         claim = `${sourceAddr}|${phone}|${part.ref}|${part.total}`;
@@ -772,11 +772,11 @@ export class SmppServer {
         // an earlier part: answered at once with its part id (a number from the messages' own
         // sequence; its receipt comes with the message's); the part that completes the message (on
         // any connection or process) is answered with the message's id
-        if ('partId' in added) return answer(0, String(added.partId));
+        if ('partId' in added) return answer(0, added.partId);
         ({ text, partIds, registeredDelivery: delivery } = added);
         // the parts are taken by one submit only (the same part sent twice at once, on two
         // connections): the other is answered with this part's id
-        if (!(await this.claimParts(account.id, claim))) return answer(0, String(added.ownPartId));
+        if (!(await this.claimParts(account.id, claim))) return answer(0, added.ownPartId);
       }
       const r = await this.platform.submit(account, { phone, text, sourceAddr, extension, registeredDelivery: delivery, partIds });
       if (!r.ok) return refuse(r.status, 'refusal', r.message);
@@ -940,7 +940,7 @@ export class SmppServer {
 
   private deliver(cs: CustomerSession, row: ReceiptRow) {
     // the id the customer holds: a part's (its submit_sm_resp gave it) or the message's
-    const msgId = String(Number(row.part_id) || row.message_id);
+    const msgId = row.part_id || String(row.message_id);
     const text = receiptText({
       msgId,
       stat: row.stat,
@@ -1009,7 +1009,7 @@ export class SmppServer {
   private addPart(
     accountId: number,
     p: { key: string; seq: number; total: number; text: string; phone: string; sourceAddr: string; extension: string; registeredDelivery: number },
-  ): Promise<{ partId: number } | { text: string; partIds: number[]; registeredDelivery: number; ownPartId: number } | typeof PARTS_FULL> {
+  ): Promise<{ partId: string } | { text: string; partIds: string[]; registeredDelivery: number; ownPartId: string } | typeof PARTS_FULL> {
     return this.ctx.db.transaction().execute(async (trx) => {
       // the bytes of the account's unfinished parts (every door and process) stay under the ceiling;
       // concurrent parts may pass it by what is in flight at once (a window of parts), not more
@@ -1052,7 +1052,7 @@ export class SmppServer {
       // the part's id: a number of the messages' own sequence (never another message's id); a part sent again keeps its first id
       const mine = await trx
         .insertInto('smpp_parts')
-        .values({ ...row, seq: p.seq, text: p.text, part_id: sql<number>`nextval(pg_get_serial_sequence('sms_messages', 'id'))` })
+        .values({ ...row, seq: p.seq, text: p.text, part_id: sql<string>`nextval(pg_get_serial_sequence('sms_messages', 'id'))::text` })
         .onConflict((oc) => oc.columns(['account_id', 'msg_key', 'seq']).doUpdateSet({ text: p.text, registered_delivery: p.registeredDelivery }))
         .returning('part_id')
         .executeTakeFirstOrThrow();
@@ -1064,12 +1064,12 @@ export class SmppServer {
         .where('seq', '>', 0)
         .orderBy('seq')
         .execute();
-      const ownPartId = Number(mine.part_id);
+      const ownPartId = String(mine.part_id);
       if (parts.length < p.total) return { partId: ownPartId };
       return {
         text: parts.map((x) => x.text).join(''),
         // the ids the other parts were answered with: their receipts are queued with the message's
-        partIds: parts.filter((x) => x.seq !== p.seq && x.part_id !== null).map((x) => Number(x.part_id)),
+        partIds: parts.filter((x) => x.seq !== p.seq && x.part_id !== null).map((x) => String(x.part_id)),
         registeredDelivery: combinedDelivery(parts.map((x) => x.registered_delivery)),
         ownPartId,
       };
@@ -1101,7 +1101,7 @@ export class SmppServer {
       source_addr: string;
       extension: string;
       registered_delivery: number;
-      part_id: number | null;
+      part_id: string | null;
     }>`
       delete from smpp_parts p
       using (select account_id, msg_key from smpp_parts where seq = 0 and created_at < ${cut} order by created_at limit 200 for update skip locked) h
@@ -1129,7 +1129,7 @@ export class SmppServer {
           extension: head.extension,
           // every part was answered with its own id: each gets the message's receipt
           registeredDelivery: combinedDelivery(parts.map((x) => x.registered_delivery)),
-          partIds: parts.filter((x) => x.part_id !== null).map((x) => Number(x.part_id)),
+          partIds: parts.filter((x) => x.part_id !== null).map((x) => String(x.part_id)),
         })
         .catch((err: unknown) => ({ ok: false as const, status: SMPP_STATUS.SYSERR, message: String(err) }));
       if (r.ok) n++;
