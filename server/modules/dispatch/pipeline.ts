@@ -27,7 +27,7 @@ import {
   type ChannelSpec,
 } from '../smsc';
 import type { SmscLink } from '../smsc';
-import { Dispatcher, type ChannelRoute, type DispatchHooks, type DispatcherOptions } from './dispatcher';
+import { DEFAULT_SOURCE_PREFIX, Dispatcher, type ChannelRoute, type DispatchHooks, type DispatcherOptions } from './dispatcher';
 import type { StoredMo } from './mo';
 import type { AppliedReport } from './sql';
 import { NeedReport } from '../../../common/generated/schemas';
@@ -211,6 +211,8 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
   if (table.channels.length && configuredUrl) ctx.log.warn(`dispatch: ${table.channels.length} channels configured, SMPP_URL is not used`);
   if (!table.channels.length && !configuredUrl && opts.requireLink) throw new Error('dispatch: no SMPP_URL, no SMPP_CHANNELS and no channel rows');
 
+  /** a CMPP link replaces the dispatcher's source prefix with its channel number (src_id) */
+  const linkOpts = { sourcePrefix: opts.dispatcher?.sourcePrefix ?? DEFAULT_SOURCE_PREFIX };
   /** the one default link (SMPP_URL, or the embedded simulator), made when the table is empty */
   let fallback: { link: SmscLinkHandle; smsc: string } | null = null;
   const defaultLink = async () => {
@@ -222,7 +224,7 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
       url = `${simulator.url}?ref_tlv=${simulator.settings.refTlv}`;
     }
     const cfg = parseSmppUrl(url);
-    fallback = { link: createSmscLink(cfg, ctx.log), smsc: `${describeSmsc(cfg)}${simulator ? ' (embedded simulator)' : ''}` };
+    fallback = { link: createSmscLink(cfg, ctx.log, linkOpts), smsc: `${describeSmsc(cfg)}${simulator ? ' (embedded simulator)' : ''}` };
     return fallback;
   };
 
@@ -232,7 +234,7 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
   const routesOf = (specs: ChannelSpec[], into: typeof named): ChannelRoute[] =>
     specs.map((spec) => {
       let cur = named.get(spec.name);
-      if (!cur || cur.key !== channelKey(spec)) cur = { key: channelKey(spec), link: createSmscLink(spec.cfg, ctx.log), spec };
+      if (!cur || cur.key !== channelKey(spec)) cur = { key: channelKey(spec), link: createSmscLink(spec.cfg, ctx.log, linkOpts), spec };
       into.set(spec.name, { ...cur, spec });
       return {
         name: spec.name,

@@ -2,10 +2,13 @@
  * 通道 (carrier SMSC links): the link the dispatch pipeline submits through and reads receipts and
  * uplink from (client.ts, types.ts), the channel table and SMSC URLs (config.ts), the embedded
  * simulator (simulator.ts). Not a plugin (no routes, no service): the pipeline (server/modules/
- * dispatch) builds the links. The PDU codec is server/lib/smpp-pdu.ts. docs/api-dispatch.md.
+ * dispatch) builds the links (link.ts: smpp:// → client.ts, cmpp:// → cmpp-client.ts). The packet
+ * codecs are server/lib/smpp-pdu.ts and server/lib/cmpp-pdu.ts. docs/api-dispatch.md.
  */
 export type { MoMessage, Receipt, SmscLink, SubmitRequest, SubmitResult } from './types';
-export { createSmscLink, type SmscLinkHandle } from './client';
+export { type SmscLinkHandle } from './client';
+export { createSmscLink, type LinkOptions } from './link';
+export { createCmppLink } from './cmpp-client';
 export {
   channelServes,
   checkChannels,
