@@ -16,6 +16,8 @@ import { createSmscLink } from '../../server/modules/smsc/link';
 import { parseChannel } from '../../server/modules/smsc/config';
 import { LedgerService } from '../../server/modules/ledger/service';
 import { insertFixtureTask } from '../../bench/lib/dispatch-fixture';
+import { startPipeline } from '../../server/modules/dispatch/pipeline';
+import { runCommand } from '../../server/cli/operator-channel';
 import { backends, useServer, type TestServer } from './harness';
 
 const PEER = path.resolve(import.meta.dirname, '../../../shared/interop/bin/cmpp-peer');
@@ -155,4 +157,41 @@ describe.each(backends)('a cmpp:// channel through the dispatcher (%s)', (backen
     expect(mo.length).toBeGreaterThanOrEqual(Math.floor(60 / 7) - 1);
     for (const m of mo) expect(m.smsc_ref).toMatch(/^cmpp:\d+$/);
   }, 90_000);
+
+  it('npm start without SMPP_URL and SMSC_SIM_PROTOCOL=cmpp: the embedded CMPP gateway and a cmpp:// link deliver a task; channel-add takes cmpp://', async () => {
+    const { server } = t;
+    const db = server.handle.db;
+    const p = await startPipeline(server.app.ctx, {
+      smppUrl: '',
+      simulatorProtocol: 'cmpp',
+      simulator: { seed: 5, delivered: 1, failed: 0, noReceipt: 0, latencyMinMs: 5, latencyMaxMs: 20, moRatio: 0 },
+      push: false,
+      channelsFile: '',
+      reloadMs: 0,
+      dispatcher: { batchSize: 40, idleMs: 20, maintenanceMs: 100, markSubmittedMs: 0, channelStatsMs: 0 },
+    });
+    const task = await insertFixtureTask(db, { accountId: await accountId(server), count: 25, nextAt: new Date(), phoneBase: 13700000000 });
+    try {
+      expect(p.smsc).toMatch(/^cmpp:\/\/900001@127\.0\.0\.1:\d+ \(embedded simulator\)$/);
+      expect(p.simulator).toBeNull();
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const tr = await taskRow(server, task.id);
+        if (tr.status === 3 && tr.unknown_num === 0) break;
+        if (Date.now() > deadline) throw new Error(`not done: ${JSON.stringify([tr.status, tr.success_num, tr.unknown_num])}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(p.cmppSimulator!.counts()).toMatchObject({ accepted: 25, reportsSent: 25 });
+      expect(p.cmppSimulator!.recent.every((s) => /^106900\d+$/.test(s.srcId))).toBe(true);
+    } finally {
+      await p.stop();
+    }
+    expect((await messages(server, task.id)).every((m) => m.state === 3 && /^\d+$/.test(m.msg_id ?? ''))).toBe(true);
+    await expectMoneyExact(server, task.id);
+    const cli = (...argv: string[]) => runCommand({ db, now: () => new Date() }, argv);
+    const added = await cli('channel-add', 'cm', 'cmpp://900001:secret@127.0.0.1:7890?version=3&src_id=1069000', 'carriers=移动');
+    expect(added.code).toBe(0);
+    expect(added.lines.join()).toContain('cmpp://900001@127.0.0.1:7890');
+    expect((await cli('channel-remove', 'cm')).code).toBe(0);
+  }, 60_000);
 });

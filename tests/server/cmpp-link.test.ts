@@ -15,6 +15,7 @@ import { createSmscLink } from '../../server/modules/smsc/link';
 import type { SmscLinkHandle } from '../../server/modules/smsc/client';
 import { parseChannel, parseSmppUrl, describeSmsc } from '../../server/modules/smsc/config';
 import { decodeCmppText } from '../../server/lib/cmpp-pdu';
+import { startCmppSimulator } from '../../server/modules/smsc/cmpp-simulator';
 import type { MoMessage, Receipt, SubmitRequest, SubmitResult } from '../../server/modules/smsc/types';
 
 const PEER = path.resolve(import.meta.dirname, '../../../shared/interop/bin/cmpp-peer');
@@ -332,4 +333,34 @@ describe('cmpp:// URLs', () => {
   it('decodes what the gateway logs as text', () => {
     expect(decodeCmppText(Buffer.from('6536', 'hex'), 8)).toBe('收');
   });
+});
+
+describe('the embedded CMPP gateway simulator (cmpp-simulator.ts)', () => {
+  it('accepts, reports (kept across a dropped connection), replies; refuses a wrong secret', async () => {
+    const sim = await startCmppSimulator({ seed: 7, delivered: 0.5, failed: 0.5, noReceipt: 0, latencyMinMs: 200, latencyMaxMs: 300, moRatio: 1, moDelayMs: 10, redeliverMs: 50 });
+    open.push(sim);
+    const l = createSmscLink(parseSmppUrl(`${sim.url}?version=3&src_id=106900&${FAST}`), undefined, { sourcePrefix: '106900' });
+    open.push(l);
+    const receipts: Receipt[] = [];
+    const mos: MoMessage[] = [];
+    l.onReceipts(async (r) => void receipts.push(...r));
+    l.onMo(async (m) => void mos.push(...m));
+    await l.waitReady();
+    const res = await l.submit([...reqs(10), { ref: 50, to: '13800000050', from: '1069007712', text: '长'.repeat(100) }]);
+    expect(res.every((r) => r.status === 'accepted')).toBe(true);
+    expect(sim.recent.filter((s) => s.pkTotal === 2).map((s) => s.text)).toEqual(['长'.repeat(67), '长'.repeat(33)]);
+    expect(sim.recent[0]).toMatchObject({ srcId: '10690077', to: '13800000001', text: '【云讯通】验证码1234', msgFmt: 8 });
+    sim.dropConnections(); // before the reports are due: they wait for the next connection
+    await until(() => receipts.length === 12);
+    expect(new Set(receipts.map((r) => r.msgId))).toEqual(new Set(ids(res)));
+    expect(receipts.some((r) => r.delivered) && receipts.some((r) => !r.delivered)).toBe(true);
+    await until(() => mos.length === receipts.filter((r) => r.delivered).length);
+    for (const m of mos) expect(['10690077', '1069007712']).toContain(m.to);
+    expect(sim.counts()).toMatchObject({ accepted: 12, reportsPending: 0, connectFailures: 0 });
+
+    const bad = createSmscLink(parseSmppUrl(`${sim.url.replace(':secret@', ':wrong@')}?${FAST}`));
+    open.push(bad);
+    await until(() => sim.counts().connectFailures >= 1);
+    expect(bad.ready).toBe(false);
+  }, 20_000);
 });
