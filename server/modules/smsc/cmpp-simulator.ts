@@ -114,6 +114,8 @@ export interface CmppSimulator {
   counts(): CmppSimulatorCounts;
   /** the latest 1,000 submits accepted */
   readonly recent: CmppSimSubmit[];
+  /** destination → submits accepted for it (first parts only): CMPP carries no ref of ours, the crash bench counts by number */
+  readonly phones: Map<string, number>;
   dropConnections(): void;
   close(): Promise<void>;
 }
@@ -151,6 +153,7 @@ export async function startCmppSimulator(settings: Partial<CmppSimulatorSettings
   const sessions = new Set<Sess>();
   const queue: Job[] = [];
   const recent: CmppSimSubmit[] = [];
+  const phones = new Map<string, number>();
   const counts: CmppSimulatorCounts = { received: 0, accepted: 0, throttled: 0, reportsSent: 0, reportsPending: 0, moSent: 0, connects: 0, connectFailures: 0, sessions: 0 };
   let second = 0;
   let inSecond = 0;
@@ -326,6 +329,7 @@ export async function startCmppSimulator(settings: Partial<CmppSimulatorSettings
               pkNumber: pkt.pkNumber,
             });
             if (recent.length > 1000) recent.splice(0, recent.length - 1000);
+            if (pkt.pkNumber <= 1) for (const d of pkt.destTerminalIds) phones.set(d, (phones.get(d) ?? 0) + 1);
             if (pkt.registeredDelivery !== 1) break;
             const r = rnd() * total;
             if (r >= s.delivered + s.failed) break; // no report
@@ -376,6 +380,7 @@ export async function startCmppSimulator(settings: Partial<CmppSimulatorSettings
     port,
     settings: s,
     recent,
+    phones,
     counts: () => ({
       ...counts,
       reportsPending: queue.filter((j) => j.kind === 'report').length + [...sessions].reduce((n, x) => n + [...x.unacked.values()].filter((j) => j.kind === 'report').length, 0),
