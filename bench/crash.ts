@@ -20,6 +20,10 @@
  *    account, sum(pool_movements) = remaining for every pool. Exit code 1 on any violation.
  *
  *   TEST_DATABASE_URL=postgres://sms:sms@127.0.0.1:5432/postgres npx tsx bench/crash.ts   # COUNT=100000
+ *
+ * CARRIER=cmpp: the same over a cmpp:// link to the CMPP gateway simulator (SMSC_SIM_PROTOCOL=cmpp);
+ * CMPP carries no ref of ours, so "never sent" / "sent twice" count by destination number (every
+ * message of the fixture has its own).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -38,6 +42,7 @@ if (!baseUrl) {
   process.exit(0);
 }
 const COUNT = Number(process.env.COUNT ?? 100_000);
+const CMPP = process.env.CARRIER === 'cmpp';
 const KILL_AT = Number(process.env.KILL_AT ?? 1 / 3);
 const dbName = `crash_${process.pid}`;
 const root = path.resolve(import.meta.dirname, '..');
@@ -68,6 +73,7 @@ const sim = await startStandaloneSim({
   SMSC_SIM_MO_DELAY_MS: '200',
   // ref → times received: the never-sent check
   SMSC_SIM_COUNTS_REFS: '1',
+  ...(CMPP ? { SMSC_SIM_PROTOCOL: 'cmpp' } : {}),
 });
 /** the worker's link: window × connections is what a crash may leave unconfirmed at most */
 const WINDOW = 1000;
@@ -83,7 +89,9 @@ function startWorker(n: number): ChildProcess {
     env: {
       ...process.env,
       DATABASE_URL: dbUrl,
-      SMPP_URL: `${sim.url}?ref_tlv=0x1401&window=${WINDOW}&connections=${CONNECTIONS}&timeout_ms=10000`,
+      SMPP_URL: CMPP
+        ? `${sim.url}?version=3&src_id=106900&window=${WINDOW}&connections=${CONNECTIONS}&timeout_ms=10000`
+        : `${sim.url}?ref_tlv=0x1401&window=${WINDOW}&connections=${CONNECTIONS}&timeout_ms=10000`,
       DISPATCH_LEASE_MS: '10000',
       DISPATCH_MATCH_UNCONFIRMED_MS: String(MATCH_MS),
       LOG_LEVEL: 'warn',
@@ -184,13 +192,17 @@ try {
 
   // the crash guarantees (docs/api-dispatch.md "Crash guarantees")
   const refs = (c as typeof c & { refs?: Record<string, number> }).refs ?? {};
-  const unconf = await sql<{ id: number }>`select id from sms_messages where task_id = ${task.id} and error_code = 'UNCONFIRMED'`.execute(db);
+  const unconf = await sql<{ id: number; phone: string }>`select id, phone from sms_messages where task_id = ${task.id} and error_code = 'UNCONFIRMED'`.execute(db);
+  /** what the simulator counted a message under: our ref (SMPP), its number (CMPP) */
+  const key = (m: { id: number; phone: string }) => (CMPP ? m.phone : String(m.id));
   // unconfirmed messages the simulator never got: in flight at the kill (marked, written or about to be) and lost with the
   // process or its connection (a socket closed by the kernel with unread data is reset: what the peer had not read yet is gone)
-  const lostInCrash = unconf.rows.filter((m) => !refs[String(m.id)]).length;
+  const lostInCrash = unconf.rows.filter((m) => !refs[key(m)]).length;
   // messages that are not unconfirmed and never reached the simulator: claimed and never sent (the guarantee: 0)
-  const all = await sql<{ id: number; state: number }>`select id, state from sms_messages where task_id = ${task.id} and error_code <> 'UNCONFIRMED'`.execute(db);
-  const neverSent = all.rows.filter((m) => !refs[String(m.id)]).length;
+  const all = await sql<{ id: number; phone: string; state: number }>`select id, phone, state from sms_messages where task_id = ${task.id} and error_code <> 'UNCONFIRMED'`.execute(
+    db,
+  );
+  const neverSent = all.rows.filter((m) => !refs[key(m)]).length;
   const limit = WINDOW * CONNECTIONS;
   console.log(
     `\ncrash guarantees: unconfirmed after the restart ${unconfirmedBefore}, of which ${unconfirmedBefore - unconf.rows.length} got their receipt by number + channel; ` +

@@ -26,8 +26,8 @@ import {
   DEFAULT_FAILOVER_MS,
   type ChannelSpec,
 } from '../smsc';
-import type { SmscLink } from '../smsc';
-import { Dispatcher, type ChannelRoute, type DispatchHooks, type DispatcherOptions } from './dispatcher';
+import { startCmppSimulator, type CmppSimulator, type SmscLink } from '../smsc';
+import { DEFAULT_SOURCE_PREFIX, Dispatcher, type ChannelRoute, type DispatchHooks, type DispatcherOptions } from './dispatcher';
 import type { StoredMo } from './mo';
 import type { AppliedReport } from './sql';
 import { NeedReport } from '../../../common/generated/schemas';
@@ -42,6 +42,8 @@ export interface Pipeline {
   links: { name: string; link: SmscLinkHandle }[];
   /** the embedded simulator (no SMPP_URL) */
   simulator: Simulator | null;
+  /** the embedded CMPP gateway simulator instead (no SMPP_URL, SMSC_SIM_PROTOCOL=cmpp) */
+  cmppSimulator: CmppSimulator | null;
   /** where the link connects to, without the password */
   smsc: string;
   /** reads the channel table again now (it is every `reloadMs` anyway); true when it changed */
@@ -56,6 +58,8 @@ export interface PipelineOptions {
   dispatcher?: DispatcherOptions;
   /** the embedded simulator's settings (default: SMSC_SIM_* from the environment) */
   simulator?: Partial<SimulatorSettings>;
+  /** the embedded simulator's protocol: smpp (default) or cmpp (a CMPP 3.0 gateway and a cmpp:// link; default SMSC_SIM_PROTOCOL) */
+  simulatorProtocol?: 'smpp' | 'cmpp';
   /** run a Pusher in this process (default true) */
   push?: boolean;
   /** the channel table file (JSON; default SMPP_CHANNELS); with it or dispatch_channels rows, SMPP_URL is not used */
@@ -207,22 +211,31 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
   const file = opts.channelsFile ?? process.env.SMPP_CHANNELS;
   const table = await loadChannels(ctx, file);
   let simulator: Simulator | null = null;
+  let cmppSimulator: CmppSimulator | null = null;
+  const simProtocol = (opts.simulatorProtocol ?? process.env.SMSC_SIM_PROTOCOL ?? 'smpp').trim().toLowerCase();
+  if (simProtocol !== 'smpp' && simProtocol !== 'cmpp') throw new Error('SMSC_SIM_PROTOCOL must be smpp or cmpp');
   const configuredUrl = opts.smppUrl?.trim() || '';
   if (table.channels.length && configuredUrl) ctx.log.warn(`dispatch: ${table.channels.length} channels configured, SMPP_URL is not used`);
   if (!table.channels.length && !configuredUrl && opts.requireLink) throw new Error('dispatch: no SMPP_URL, no SMPP_CHANNELS and no channel rows');
 
+  /** a CMPP link replaces the dispatcher's source prefix with its channel number (src_id) */
+  const linkOpts = { sourcePrefix: opts.dispatcher?.sourcePrefix ?? DEFAULT_SOURCE_PREFIX };
   /** the one default link (SMPP_URL, or the embedded simulator), made when the table is empty */
   let fallback: { link: SmscLinkHandle; smsc: string } | null = null;
   const defaultLink = async () => {
     if (fallback) return fallback;
     let url = configuredUrl;
-    if (!url) {
+    if (!url && simProtocol === 'cmpp') {
+      cmppSimulator ??= await startCmppSimulator(opts.simulator ?? simulatorSettingsFromEnv(process.env));
+      // Src_Id = the platform's source (prefix + account + extension) as it is: src_id = the prefix
+      url = `${cmppSimulator.url}?version=3&src_id=${linkOpts.sourcePrefix}`;
+    } else if (!url) {
       simulator ??= await startSimulator(opts.simulator ?? simulatorSettingsFromEnv(process.env));
       // our own simulator takes (and counts submits by) the ref TLV; a configured SMSC gets none unless asked
       url = `${simulator.url}?ref_tlv=${simulator.settings.refTlv}`;
     }
     const cfg = parseSmppUrl(url);
-    fallback = { link: createSmscLink(cfg, ctx.log), smsc: `${describeSmsc(cfg)}${simulator ? ' (embedded simulator)' : ''}` };
+    fallback = { link: createSmscLink(cfg, ctx.log, linkOpts), smsc: `${describeSmsc(cfg)}${simulator || cmppSimulator ? ' (embedded simulator)' : ''}` };
     return fallback;
   };
 
@@ -232,7 +245,7 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
   const routesOf = (specs: ChannelSpec[], into: typeof named): ChannelRoute[] =>
     specs.map((spec) => {
       let cur = named.get(spec.name);
-      if (!cur || cur.key !== channelKey(spec)) cur = { key: channelKey(spec), link: createSmscLink(spec.cfg, ctx.log), spec };
+      if (!cur || cur.key !== channelKey(spec)) cur = { key: channelKey(spec), link: createSmscLink(spec.cfg, ctx.log, linkOpts), spec };
       into.set(spec.name, { ...cur, spec });
       return {
         name: spec.name,
@@ -330,6 +343,9 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
     get simulator() {
       return simulator;
     },
+    get cmppSimulator() {
+      return cmppSimulator;
+    },
     get smsc() {
       return current.length ? current.map((c) => `${c.name} ${describeSmsc(c.cfg)}`).join(', ') : (fallback?.smsc ?? '');
     },
@@ -344,6 +360,7 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
       await pusher?.stop();
       await Promise.all(links().map((l) => l.link.close()));
       await simulator?.close();
+      await cmppSimulator?.close();
     },
   };
 }

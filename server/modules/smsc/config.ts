@@ -13,6 +13,17 @@
  * tz (UTC offset of the SMSC's receipt dates in minutes, default 480 = Asia/Shanghai),
  * long (udh, sar, payload: how a text over one SMS goes; default udh), coding (gsm7, ia5, latin1:
  * the data_coding of texts that fit GSM 03.38, UCS2 otherwise; default ia5), tls_insecure. User name and password are percent-decoded.
+ *
+ *   cmpp://sp_id:secret@host:port?version=3&service_id=MJS0019901&src_id=1069000&msg_src=900001
+ *
+ * China Mobile's CMPP 2.0 / 3.0 (cmpp-client.ts, docs/api-dispatch.md "CMPP link"): the user is
+ * the SP id (Source_Addr, at most 6 characters), the password the shared secret; options version
+ * (2 or 3, default 2), service_id (Service_Id, ≤ 10), src_id (the channel's number: Src_Id = src_id
+ * + what a message's source carries beyond the platform's prefix `prefix`, ≤ 21), msg_src (Msg_src,
+ * default the SP id), prefix (default the dispatcher's SMS_SOURCE_PREFIX), and window,
+ * connections, enquire_ms (CMPP_ACTIVE_TEST period, default 10000), timeout_ms,
+ * connect_timeout_ms, reconnect_min_ms, reconnect_max_ms, queue_wait_ms, throttle_ms,
+ * receipt_batch, receipt_batch_ms, receipt_flushes, tz as for SMPP.
  */
 
 import type { LinkCoding, LongMode, ReceiptIdMode } from '../../lib/smpp-pdu';
@@ -20,7 +31,26 @@ import carrierEnum from '../../../schemas/enums/carrier.json';
 import smsTypeEnum from '../../../schemas/enums/sms-type.json';
 import { Carrier } from '../../../common/generated/schemas';
 
+/** the carrier protocol a URL names: smpp:// and smpps:// → smpp, cmpp:// → cmpp */
+export type SmscProtocol = 'smpp' | 'cmpp';
+
+/** the CMPP link's own settings (cmpp:// URLs) */
+export interface CmppSettings {
+  version: 2 | 3;
+  /** Service_Id (≤ 10) */
+  serviceId: string;
+  /** the channel's number: Src_Id = srcId + the request's `from` beyond `prefix` (≤ 21 in all) */
+  srcId: string;
+  /** Msg_src (≤ 6): the SP id by default */
+  msgSrc: string;
+  /** the platform's prefix of a request's `from`; null: the dispatcher's (SMS_SOURCE_PREFIX) */
+  prefix: string | null;
+}
+
 export interface SmscConfig {
+  protocol: SmscProtocol;
+  /** protocol 'cmpp' only */
+  cmpp?: CmppSettings;
   host: string;
   port: number;
   tls: boolean;
@@ -61,6 +91,7 @@ export interface SmscConfig {
 }
 
 export const SMSC_DEFAULTS: Omit<SmscConfig, 'host' | 'port' | 'systemId' | 'password'> = {
+  protocol: 'smpp',
   tls: false,
   tlsVerify: true,
   systemType: '',
@@ -152,8 +183,9 @@ export function parseSmppUrl(raw: string): SmscConfig {
   } catch {
     throw new SmppUrlError('not a URL (expected smpp://system_id:password@host:port)');
   }
+  if (url.protocol === 'cmpp:') return parseCmppUrl(url);
   if (url.protocol !== 'smpp:' && url.protocol !== 'smpps:') {
-    throw new SmppUrlError(`scheme must be smpp:// or smpps:// (got ${url.protocol.slice(0, 20)})`);
+    throw new SmppUrlError(`scheme must be smpp://, smpps:// or cmpp:// (got ${url.protocol.slice(0, 20)})`);
   }
   const tls = url.protocol === 'smpps:';
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
@@ -209,9 +241,52 @@ export function parseSmppUrl(raw: string): SmscConfig {
   return cfg;
 }
 
+const DIGITS = /^\d*$/;
+
+/** a cmpp:// URL (already read by URL) → the CMPP link's settings */
+function parseCmppUrl(url: URL): SmscConfig {
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  if (!host) throw new SmppUrlError('no host (expected cmpp://sp_id:secret@host:port)');
+  const port = url.port ? Number(url.port) : 7890;
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new SmppUrlError('bad port');
+  const systemId = decode(url.username, 'SP id');
+  const password = decode(url.password, 'secret');
+  if (!systemId || systemId.length > 6 || !PRINTABLE.test(systemId)) throw new SmppUrlError('the SP id (cmpp://sp_id:secret@…) must be 1-6 printable ASCII characters');
+  if (password.length > 64 || !PRINTABLE.test(password)) throw new SmppUrlError('the secret must be at most 64 printable ASCII characters');
+  if (url.pathname && url.pathname !== '/' && url.pathname !== '') throw new SmppUrlError('unexpected path (options go in the query: ?version=3)');
+  const cmpp: CmppSettings = { version: 2, serviceId: '', srcId: '', msgSrc: systemId, prefix: null };
+  const cfg: SmscConfig = { ...SMSC_DEFAULTS, protocol: 'cmpp', cmpp, enquireLinkMs: 10_000, host, port, tls: false, systemId, password };
+  const text = (k: string, value: string, max: number, digits = false) => {
+    if (value.length > max || !PRINTABLE.test(value) || (digits && !DIGITS.test(value)))
+      throw new SmppUrlError(`${k} must be at most ${max} ${digits ? 'digits' : 'printable ASCII characters'}`);
+    return value;
+  };
+  for (const [key, value] of url.searchParams) {
+    const k = key.toLowerCase();
+    const num = NUMBERS[k];
+    if (num) cfg[num[0]] = intParam(k, value, num[1], num[2]);
+    else if (k === 'version') {
+      const v = value.trim();
+      if (v !== '2' && v !== '3' && v !== '20' && v !== '30' && v !== '0x20' && v !== '0x30') throw new SmppUrlError('version must be 2 or 3');
+      cmpp.version = v.includes('3') ? 3 : 2;
+    } else if (k === 'service_id') cmpp.serviceId = text(k, value, 10);
+    else if (k === 'src_id') cmpp.srcId = text(k, value, 21, true);
+    else if (k === 'msg_src') cmpp.msgSrc = text(k, value, 6);
+    else if (k === 'prefix') cmpp.prefix = text(k, value, 12, true);
+    else if (k === 'tz') {
+      const t = value.trim();
+      const n = /^[+-]?\d{1,4}$/.test(t) ? Number(t) : NaN;
+      if (!Number.isInteger(n) || n < -720 || n > 840) throw new SmppUrlError('tz must be a UTC offset in minutes from -720 to 840');
+      cfg.tzMinutes = n;
+    } else throw new SmppUrlError(`unknown option "${key.slice(0, 40)}" for cmpp://`);
+  }
+  if (cfg.reconnectMaxMs < cfg.reconnectMinMs) throw new SmppUrlError('reconnect_max_ms must be at least reconnect_min_ms');
+  return cfg;
+}
+
 /** SMPP_URL without the password, for logs. */
-export function describeSmsc(cfg: Pick<SmscConfig, 'tls' | 'systemId' | 'host' | 'port'>): string {
-  return `${cfg.tls ? 'smpps' : 'smpp'}://${cfg.systemId}@${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${cfg.port}`;
+export function describeSmsc(cfg: Pick<SmscConfig, 'tls' | 'systemId' | 'host' | 'port'> & { protocol?: SmscProtocol }): string {
+  return `${cfg.protocol === 'cmpp' ? 'cmpp' : cfg.tls ? 'smpps' : 'smpp'}://${cfg.systemId}@${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${cfg.port}`;
 }
 
 /**

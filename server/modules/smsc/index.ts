@@ -1,11 +1,15 @@
 /**
  * 通道 (carrier SMSC links): the link the dispatch pipeline submits through and reads receipts and
- * uplink from (client.ts, types.ts), the channel table and SMSC URLs (config.ts), the embedded
- * simulator (simulator.ts). Not a plugin (no routes, no service): the pipeline (server/modules/
- * dispatch) builds the links. The PDU codec is server/lib/smpp-pdu.ts. docs/api-dispatch.md.
+ * uplink from (client.ts, cmpp-client.ts, types.ts), the channel table and SMSC URLs (config.ts),
+ * the embedded simulators (simulator.ts, cmpp-simulator.ts). Not a plugin (no routes, no
+ * service): the pipeline (server/modules/dispatch) builds the links (link.ts: smpp:// → client.ts,
+ * cmpp:// → cmpp-client.ts). The packet codecs are server/lib/smpp-pdu.ts and
+ * server/lib/cmpp-pdu.ts. docs/api-dispatch.md.
  */
 export type { MoMessage, Receipt, SmscLink, SubmitRequest, SubmitResult } from './types';
-export { createSmscLink, type SmscLinkHandle } from './client';
+export { type SmscLinkHandle } from './client';
+export { createSmscLink, type LinkOptions } from './link';
+export { createCmppLink } from './cmpp-client';
 export {
   channelServes,
   checkChannels,
@@ -19,3 +23,4 @@ export {
   type ChannelSpec,
 } from './config';
 export { startSimulator, type Simulator, type SimulatorSettings } from './simulator';
+export { startCmppSimulator, type CmppSimulator, type CmppSimulatorSettings } from './cmpp-simulator';

@@ -10,11 +10,46 @@
  * The file: { received, accepted, rejected, throttled, distinctRefs, duplicates: [[ref, n]...],
  * receiptsSent, receiptsPending, moSent, binds, bindFailures, sessions, at, refs? } — `refs`
  * (ref → times received) unless SMSC_SIM_COUNTS_REFS=0. Written atomically (temp file + rename).
+ *
+ * SMSC_SIM_PROTOCOL=cmpp: the CMPP gateway simulator (cmpp-simulator.ts, default port 7890) with
+ * the same control; its counters under the same names (reports as receipts), `refs` keyed by
+ * destination number (CMPP carries no ref of ours).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { simulatorSettingsFromEnv } from './config';
 import { startSimulator, type SimulatorSettings } from './simulator';
+import { startCmppSimulator } from './cmpp-simulator';
+
+/** the CMPP simulator behind the SMPP simulator's control surface */
+async function startCmpp(settings: Record<string, unknown>) {
+  const sim = await startCmppSimulator({ ...settings, port: settings.port === 2775 ? 7890 : Number(settings.port ?? 0) });
+  return {
+    url: sim.url,
+    port: sim.port,
+    refs: sim.phones,
+    counts: () => {
+      const c = sim.counts();
+      const duplicates = [...sim.phones].filter(([, n]) => n > 1);
+      return {
+        received: c.received,
+        accepted: c.accepted,
+        rejected: 0,
+        throttled: c.throttled,
+        distinctRefs: sim.phones.size,
+        duplicates,
+        receiptsSent: c.reportsSent,
+        receiptsPending: c.reportsPending,
+        moSent: c.moSent,
+        binds: c.connects,
+        bindFailures: c.connectFailures,
+        sessions: c.sessions,
+      };
+    },
+    dropConnections: () => sim.dropConnections(),
+    close: () => sim.close(),
+  };
+}
 
 async function main() {
   let settings: Partial<SimulatorSettings>;
@@ -26,7 +61,7 @@ async function main() {
   }
   const countsFile = path.resolve(process.env.SMSC_SIM_COUNTS_FILE || 'smsc-sim-counts.json');
   const withRefs = process.env.SMSC_SIM_COUNTS_REFS !== '0';
-  const sim = await startSimulator(settings);
+  const sim = process.env.SMSC_SIM_PROTOCOL?.trim().toLowerCase() === 'cmpp' ? await startCmpp(settings) : await startSimulator(settings);
 
   const dump = () => {
     const counts: Record<string, unknown> = { ...sim.counts(), at: new Date().toISOString() };

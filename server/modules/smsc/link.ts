@@ -1,0 +1,16 @@
+/**
+ * The carrier link a URL's scheme names: smpp:// and smpps:// the SMPP link (client.ts), cmpp://
+ * the CMPP link (cmpp-client.ts). docs/api-dispatch.md "CMPP link".
+ */
+import { createSmscLink as createSmppLink, type LinkLog, type SmscLinkHandle } from './client';
+import { createCmppLink } from './cmpp-client';
+import type { SmscConfig } from './config';
+
+export interface LinkOptions {
+  /** the platform's prefix of a request's `from` (the dispatcher's sourcePrefix): a CMPP link replaces it with its src_id */
+  sourcePrefix?: string;
+}
+
+export function createSmscLink(config: SmscConfig, log?: LinkLog, opts: LinkOptions = {}): SmscLinkHandle {
+  return config.protocol === 'cmpp' ? createCmppLink(config, log, opts) : createSmppLink(config, log);
+}
