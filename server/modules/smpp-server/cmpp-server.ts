@@ -360,9 +360,6 @@ export class CmppServer {
         this.write(cs, encodeTerminateResp(h.sequenceId));
         cs.socket.end();
         return;
-      case CMD.TERMINATE_RESP:
-        cs.socket.destroy();
-        return;
       case CMD.SUBMIT:
         return this.guard(cs, b, this.onSubmit(cs, b, h.sequenceId));
       case CMD.DELIVER_RESP: {
