@@ -133,6 +133,18 @@ export interface AppConfig {
   smppServerTlsCert: string;
   smppServerTlsKey: string;
   /**
+   * The CMPP 2.0 / 3.0 listener for customers (docs/api-cmpp.md): its port (CMPP_SERVER_PORT; 0 =
+   * off, the default of buildApp; `npm start` listens on 7890 unless told otherwise; -1 = any free
+   * port, for tests) and address (CMPP_SERVER_HOST, 0.0.0.0).
+   */
+  cmppServerPort: number;
+  cmppServerHost: string;
+  /**
+   * The key sealing the interface passwords CMPP needs in clear (lib/interface-secret.ts): env
+   * INTERFACE_SECRET_KEY (the same on every instance over one database), else one kept in DATA_DIR.
+   */
+  interfaceSecretKey: string;
+  /**
    * The bytes of unfinished long-message parts one account may have waiting for their other parts,
    * every door and process together (LONG_PARTS_MAX_KB, 1024); beyond them a part is refused
    * (SMPP 0x14) and nothing is stored (docs/api-smpp.md "Long messages").
@@ -205,6 +217,9 @@ export const DEFAULT_CONFIG: AppConfig = {
   smppServerTlsPort: 0,
   smppServerTlsCert: '',
   smppServerTlsKey: '',
+  cmppServerPort: 0,
+  cmppServerHost: '0.0.0.0',
+  interfaceSecretKey: '',
   longPartsMaxBytes: 1024 * 1024,
   testAccountDays: 7,
   testAccountGift: 20,
@@ -315,6 +330,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<App
   if (tlsPort !== undefined) out.smppServerTlsPort = Math.floor(tlsPort);
   if (env.SMPP_SERVER_TLS_CERT?.trim()) out.smppServerTlsCert = env.SMPP_SERVER_TLS_CERT.trim();
   if (env.SMPP_SERVER_TLS_KEY?.trim()) out.smppServerTlsKey = env.SMPP_SERVER_TLS_KEY.trim();
+  const cmppPort = num(env.CMPP_SERVER_PORT);
+  if (cmppPort !== undefined) out.cmppServerPort = Math.floor(cmppPort);
+  if (env.CMPP_SERVER_HOST?.trim()) out.cmppServerHost = env.CMPP_SERVER_HOST.trim();
+  if (env.INTERFACE_SECRET_KEY?.trim()) out.interfaceSecretKey = env.INTERFACE_SECRET_KEY.trim();
   const partsKb = num(env.LONG_PARTS_MAX_KB);
   if (partsKb !== undefined) out.longPartsMaxBytes = Math.max(1, Math.floor(partsKb)) * 1024;
   if (out.smppServerTlsPort && (!out.smppServerTlsCert || !out.smppServerTlsKey))

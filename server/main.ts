@@ -43,8 +43,8 @@ const app = await buildApp({
   dataDir,
   staticDir,
   logger: { level: env.LOG_LEVEL ?? 'info' },
-  // the customers' SMPP listener on 2775 unless SMPP_SERVER_PORT says otherwise (0: off)
-  config: { smppServerPort: 2775, ...configFromEnv(env) },
+  // the customers' SMPP listener on 2775 and CMPP listener on 7890 unless SMPP_SERVER_PORT / CMPP_SERVER_PORT say otherwise (0: off)
+  config: { smppServerPort: 2775, cmppServerPort: 7890, ...configFromEnv(env) },
 });
 
 const operator = installOperatorChannel(app, dataDir);

@@ -22,13 +22,13 @@ if (!env.DATABASE_URL) {
 }
 let config;
 try {
-  config = { smppServerPort: 2775, ...configFromEnv(env) };
+  config = { smppServerPort: 2775, cmppServerPort: 7890, ...configFromEnv(env) };
 } catch (e) {
   console.error((e as Error).message);
   process.exit(2);
 }
-if (!config.smppServerPort) {
-  console.error('SMPP_SERVER_PORT=0: nothing to listen on');
+if (!config.smppServerPort && !config.cmppServerPort) {
+  console.error('SMPP_SERVER_PORT=0 and CMPP_SERVER_PORT=0: nothing to listen on');
   process.exit(2);
 }
 const dataDir = path.resolve(env.DATA_DIR ?? './data');
@@ -49,7 +49,9 @@ try {
 }
 const server = app.services.smppServer;
 // one line the operator (and tests) can read: where it listens
-console.log(`smpp-server ready: port ${server?.port ?? 0}${server?.tlsPort ? ` tls ${server.tlsPort}` : ''}, process ${server?.processId ?? ''}, database ${handle.location}`);
+console.log(
+  `smpp-server ready: port ${server?.port ?? 0}${server?.tlsPort ? ` tls ${server.tlsPort}` : ''}${app.services.cmppServer ? ` cmpp ${app.services.cmppServer.port}` : ''}, process ${server?.processId ?? ''}, database ${handle.location}`,
+);
 
 closeOnSignals(app.log, 'shutting down', async () => {
   await app.close();

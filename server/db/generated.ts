@@ -56,7 +56,9 @@ export interface Accounts {
   id_nbr: Generated<string>;
   id_type: number | null;
   img_url: Generated<string>;
+  interface_login: string | null;
   interface_password_hash: Generated<string>;
+  interface_secret: Generated<string>;
   invite_code: Generated<string>;
   ip: Generated<string>;
   locked_until: Timestamp | null;

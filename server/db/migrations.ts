@@ -41,6 +41,7 @@ import { smppParts0040 } from './migrations/0040_smpp_parts';
 import { reportDeltas0041 } from './migrations/0041_report_deltas';
 import { chargeCarry0042 } from './migrations/0042_charge_carry';
 import { interfacePartIds0043 } from './migrations/0043_interface_part_ids';
+import { interfaceLogin0044 } from './migrations/0044_interface_login';
 
 async function run(db: Kysely<unknown>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -208,6 +209,7 @@ export const migrations: Record<string, Migration> = {
   '0041_report_deltas': reportDeltas0041,
   '0042_charge_carry': chargeCarry0042,
   '0043_interface_part_ids': interfacePartIds0043,
+  '0044_interface_login': interfaceLogin0044,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -92,6 +92,8 @@ export const DEMO_ACCOUNTS: SeedAccount[] = [
     deliveryurl: 'https://client1.demo.smsp.local/sms/report',
     // 0029_api_secret: the HTTP API's key, derived from the interface password Demo2468
     api_secret: deriveApiSecret('client1', DEMO_INTERFACE_PASSWORD),
+    // 0044_interface_login: client1 is 7 characters, CMPP's Source_Addr 6 at most (README demo table)
+    interface_login: 'cli001',
     // 0017_varintl: domestic and international sends (the international page's demo)
     phone_inout_type: 2,
   },
@@ -163,6 +165,8 @@ export async function seed(db: Db): Promise<string[]> {
       .set({ interface_password_hash: await hashPassword(DEMO_INTERFACE_PASSWORD) })
       .where('id', '=', noInterfacePassword.id)
       .execute();
+  // 0044_interface_login: a demo database seeded before the migration gets client1's CMPP login too
+  await db.updateTable('accounts').set({ interface_login: 'cli001' }).where('clientid', '=', 'client1').where('interface_login', 'is', null).execute();
   // 0029_api_secret: a demo database seeded before the migration gets client1's API secret too
   await db
     .updateTable('accounts')

@@ -90,6 +90,10 @@ export interface AccountTable {
   test_expires_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** 0042: what the payer paid over the exact cost of its interface sends (the rounding carry, docs/api-send.md "Billing"), 4 decimals */
   charge_carry: ColumnType<string, string | number | undefined, string | number>;
+  /** 0044: the interface login where the clientid is too long for one (CMPP's Source_Addr: 6 octets); null: the clientid */
+  interface_login: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 0044: the interface password sealed with AES-256-GCM (lib/interface-secret.ts), for CMPP's MD5 authentication; '' = none yet */
+  interface_secret: D<string>;
 }
 
 export interface SessionTable {

@@ -1,7 +1,7 @@
 /**
  * The customer doors under fuzzing (issue 35 item 1): every command id a door's protocol can carry
  * (0x00000000-0x000001FF, 0x80000000-0x800001FF and random ones), with an empty body and with
- * random bodies, before and after a bind, on every door (SMPP, SMPP over TLS). What must hold: the
+ * random bodies, before and after a bind, on every door (SMPP, SMPP over TLS, CMPP). What must hold: the
  * process never ends (an uncaught error in the listener fails this file), a command the protocol
  * answers gets its answer (a response or generic_nack) and one without a response gets none of
  * its own, a PDU the library cannot read closes that connection only, and afterwards the door still
@@ -17,6 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { backends, useServer, type TestServer } from './harness';
 import { prng } from '../../server/lib/prng';
 import { TEST_TLS_CERT, TEST_TLS_KEY } from '../fixtures/smpp-tls';
+import { CMD, encodeConnect, makeConnect } from '../../server/lib/cmpp-pdu';
 
 const tlsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'door-fuzz-'));
 fs.writeFileSync(path.join(tlsDir, 'key.pem'), TEST_TLS_KEY);
@@ -38,9 +39,9 @@ interface Door {
   probe(seq: number): Buffer;
   /** the ids to try with an empty body (every id the protocol defines and its neighbourhood) */
   ids: number[];
-  /** whether an id is a request the door must answer, and whether an id is a response (never answered) */
+  /** whether an id is never answered (a response; CMPP: any command the door does not serve), and whether an id ends the session (before or after the bind) */
   isResponse(id: number): boolean;
-  closes(id: number): boolean;
+  closes(id: number, bound: boolean): boolean;
 }
 
 const cstr = (s: string) => Buffer.concat([Buffer.from(s, 'latin1'), Buffer.alloc(1)]);
@@ -76,7 +77,34 @@ function smppDoor(name: string, tlsDoor: boolean): Door {
   };
 }
 
-const DOORS = [smppDoor('SMPP', false), smppDoor('SMPP over TLS', true)];
+function cmppFrame(commandId: number, seq: number, body: Buffer): Buffer {
+  const h = Buffer.alloc(12);
+  h.writeUInt32BE(12 + body.length, 0);
+  h.writeUInt32BE(commandId >>> 0, 4);
+  h.writeUInt32BE(seq >>> 0, 8);
+  return Buffer.concat([h, body]);
+}
+
+/** the requests the CMPP door answers after CMPP_CONNECT (docs/api-cmpp.md "Commands"): CONNECT (status 5), TERMINATE, SUBMIT, ACTIVE_TEST */
+const CMPP_ANSWERED = new Set<number>([CMD.CONNECT, CMD.TERMINATE, CMD.SUBMIT, CMD.ACTIVE_TEST]);
+
+const cmppDoor: Door = {
+  name: 'CMPP',
+  tls: false,
+  port: (server) => server.app.services.cmppServer!.port,
+  frame: cmppFrame,
+  // the CONNECT_RESP status (3.0 layout: 4 octets); other frames' status is not looked at
+  read: (f) => ({ commandId: f.readUInt32BE(4), seq: f.readUInt32BE(8), status: f.length >= 16 ? f.readUInt32BE(12) : -1 }),
+  bind: (seq) => encodeConnect(seq, makeConnect('cli001', DEMO_INTERFACE_PASSWORD, 3)),
+  probe: (seq) => cmppFrame(CMD.ACTIVE_TEST, seq, Buffer.alloc(0)),
+  ids: [...range(0x00000000, 0x000001ff), ...range(0x80000000, 0x800001ff)],
+  // never answered: responses, and every command the door does not serve (no generic error in CMPP)
+  isResponse: (id) => !CMPP_ANSWERED.has(id),
+  // before CMPP_CONNECT every packet closes the connection (a CONNECT that cannot be read or is refused too); after it TERMINATE
+  closes: (id, bound) => !bound || id === CMD.TERMINATE,
+};
+
+const DOORS = [smppDoor('SMPP', false), smppDoor('SMPP over TLS', true), cmppDoor];
 
 /** A raw connection that splits what it receives into frames (4-octet length first). */
 class Conn {
@@ -140,13 +168,15 @@ describe.each(backends)('every door under fuzzing (%s)', (backend) => {
       smppServerTlsPort: -1,
       smppServerTlsCert: path.join(tlsDir, 'cert.pem'),
       smppServerTlsKey: path.join(tlsDir, 'key.pem'),
+      cmppServerPort: -1,
+      cmppServerHost: '127.0.0.1',
     },
   });
 
   /** lifts the per-address connection limits for the fuzzer's many connections */
   const unlimited = () => {
-    const srv = t.server.app.services.smppServer!;
-    srv.opts.maxConnectAttempts = 1_000_000;
+    t.server.app.services.smppServer!.opts.maxConnectAttempts = 1_000_000;
+    t.server.app.services.cmppServer!.opts.maxConnectAttempts = 1_000_000;
   };
 
   async function session(door: Door, bound: boolean): Promise<Conn> {
@@ -171,7 +201,7 @@ describe.each(backends)('every door under fuzzing (%s)', (backend) => {
         c.write(door.frame(id, s, body));
         c.write(door.probe(probe));
         const p = await c.answer(door, probe);
-        if (door.closes(id)) {
+        if (door.closes(id, bound)) {
           // a command that ends the session (its answer may come first): the next ones on a new connection
           await c.answer(door, -1, 2000);
           expect(c.closed, `${door.name}: 0x${id.toString(16)} did not end the session`).toBe(true);
@@ -181,7 +211,7 @@ describe.each(backends)('every door under fuzzing (%s)', (backend) => {
         if (p === null) {
           // the connection closed: only a command that ends the session or a PDU the library cannot read may do that
           expect(c.closed, `${door.name} 0x${id.toString(16)}: neither closed nor answered the probe`).toBe(true);
-          if (!body.length && !door.closes(id))
+          if (!body.length && !door.closes(id, bound))
             throw new Error(`${door.name}${bound ? ' bound' : ''}: empty 0x${id.toString(16)} closed the connection (${c.frames.map((f) => f.toString('hex')).join(' ')})`);
           closes++;
           c = await session(door, bound);

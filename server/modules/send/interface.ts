@@ -107,6 +107,8 @@ export interface InterfaceSendResult extends SendResult {
   blacklistNumbers: string[];
   /** the state of the accepted messages (enums/send-record-status.json) */
   state: number;
+  /** the messages' created_at (a door's ids carry its time: the CMPP door's Msg_Id) */
+  createdAt: Date;
 }
 
 const SIGN_AT = /^[【[]([^【】[\]]{1,20})[】\]]|[【[]([^【】[\]]{1,20})[】\]]$/u;
@@ -454,6 +456,7 @@ export class InterfaceSend {
             blacklistNum,
             blacklistNumbers: blacklistNum ? checked.unique.filter((p) => blocked.has(p)).slice(0, 1000) : [],
             state,
+            createdAt: now,
           };
           if (inTransaction) await inTransaction(trx, result);
           return result;
@@ -493,6 +496,8 @@ export interface InterfaceAccepted {
   pieces: number;
   /** accepted as intercepted (sensitive words) or held for review */
   state: number;
+  /** sms_messages.created_at of the message (what its receipt row's submit_at holds) */
+  createdAt: Date;
 }
 
 interface Pending {
@@ -645,7 +650,7 @@ class InterfaceBatcher {
         const id = idOf.get(p.phone);
         // a blacklisted number of a marketing batch: refused alone, not sent, not charged
         if (id === undefined) p.reject(new InterfaceRefusal('refused', X.allBlacklisted, 'blacklist'));
-        else p.resolve({ msgId: String(id), taskUid: r.taskId, pieces: r.smsNum, state: r.state });
+        else p.resolve({ msgId: String(id), taskUid: r.taskId, pieces: r.smsNum, state: r.state, createdAt: r.createdAt });
       }
     } catch (err) {
       // the balance or pools cannot pay for all: each message on its own, in order

@@ -14,9 +14,14 @@ import { acceptInterfaceMessage, InterfaceRefusal, type InterfaceRefusalReason }
 import { InterfacePasswordService } from './interface-password';
 import { smppServerRoutes } from './routes';
 import { SMPP_SERVER_DEFAULTS, SMPP_STATUS, SmppServer, type SmppPlatform } from './server';
+import { CMPP_RESULT, CMPP_SERVER_DEFAULTS, CmppServer } from './cmpp-server';
+import { loadInterfaceSecretKey } from '../../lib/interface-secret';
+import { sealDemoSecret } from './interface-password';
 
 export { InterfacePasswordService } from './interface-password';
 export { SmppServer, SMPP_STATUS, SMPP_SERVER_DEFAULTS, extensionOf, receiptWanted } from './server';
+export { CmppServer, CMPP_RESULT, CMPP_SERVER_DEFAULTS, cmppLoginOf, cmppMessageId } from './cmpp-server';
+export { DoorCore, SharedBuckets } from './door-core';
 export { enqueueSmppReceipts, RECEIPT_KEEP_MS } from './receipts';
 export { enqueueSmppMo, MO_KEEP_MS } from './mo';
 
@@ -25,6 +30,8 @@ declare module '../../context' {
     interfacePasswords: InterfacePasswordService;
     /** the listener (null when smppServerPort is 0) */
     smppServer: SmppServer | null;
+    /** the CMPP listener (null when cmppServerPort is 0) */
+    cmppServer: CmppServer | null;
   }
 }
 
@@ -44,8 +51,25 @@ const REFUSAL_STATUS: Record<InterfaceRefusalReason, number> = {
   blacklist: SMPP_STATUS.X_BLACKLIST,
 };
 
-/** The listener's platform: submits accepted by the send module's interface acceptance (refusals as SMPP statuses). */
-export function interfacePlatform(ctx: AppContext, send: Pick<SendService, 'pricesOf' | 'payerOf'>): SmppPlatform {
+/** the CMPP result of a refused CMPP_SUBMIT (docs/api-cmpp.md "Results") */
+export const CMPP_REFUSAL_RESULT: Record<InterfaceRefusalReason, number> = {
+  account: CMPP_RESULT.X_ACCOUNT,
+  domestic: CMPP_RESULT.X_ACCOUNT,
+  sign: CMPP_RESULT.X_SIGN,
+  credit: CMPP_RESULT.X_CREDIT,
+  number: CMPP_RESULT.BAD_DEST_TERMINAL,
+  length: CMPP_RESULT.MSG_TOO_LONG,
+  /** nothing written: to be sent again */
+  busy: CMPP_RESULT.FLOW_CONTROL,
+  blacklist: CMPP_RESULT.X_BLACKLIST,
+};
+
+/** A door's platform: submits accepted by the send module's interface acceptance (refusals as the door's statuses: SMPP's by default). */
+export function interfacePlatform(
+  ctx: AppContext,
+  send: Pick<SendService, 'pricesOf' | 'payerOf'>,
+  statusOf: Record<InterfaceRefusalReason, number> = REFUSAL_STATUS,
+): SmppPlatform {
   return {
     async submit(account, m) {
       try {
@@ -56,9 +80,9 @@ export function interfacePlatform(ctx: AppContext, send: Pick<SendService, 'pric
           registeredDelivery: m.registeredDelivery,
           partIds: m.partIds,
         });
-        return { ok: true, msgId: r.msgId };
+        return { ok: true, msgId: r.msgId, createdAt: r.createdAt };
       } catch (err) {
-        if (err instanceof InterfaceRefusal) return { ok: false, status: REFUSAL_STATUS[err.reason], message: err.message };
+        if (err instanceof InterfaceRefusal) return { ok: false, status: statusOf[err.reason], message: err.message };
         throw err;
       }
     },
@@ -66,9 +90,12 @@ export function interfacePlatform(ctx: AppContext, send: Pick<SendService, 'pric
 }
 
 export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'send'] }, async (app, ctx) => {
-  const passwords = (app.services.interfacePasswords = new InterfacePasswordService(ctx, app.services.clients));
+  // the key sealing interface passwords for CMPP's MD5 authentication (lib/interface-secret.ts)
+  const secretKey = loadInterfaceSecretKey(ctx.config.interfaceSecretKey, ctx.dataDir);
+  const passwords = (app.services.interfacePasswords = new InterfacePasswordService(ctx, app.services.clients, secretKey));
   await app.register(smppServerRoutes(ctx, passwords));
   app.services.smppServer = null;
+  app.services.cmppServer = null;
   // receipts no receiver took within 72 h are dropped (every process; a DELETE is safe to repeat)
   // so are uplinks, and session rows of processes that stopped without removing them (an hour without heartbeat)
   moduleTimer(
@@ -95,10 +122,28 @@ export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'se
     },
     'purge of old SMPP receipts, uplinks and sessions',
   );
+  const prefix = process.env.SMS_SOURCE_PREFIX;
+  const sourcePrefix = prefix !== undefined && /^[0-9]{0,12}$/.test(prefix) ? prefix : SMPP_SERVER_DEFAULTS.sourcePrefix;
+  const cmppPort = ctx.config.cmppServerPort;
+  if (cmppPort) {
+    // the demo account's password sealed under this server's key (the seed cannot: it has no key)
+    await sealDemoSecret(ctx, secretKey);
+    const cmpp = (app.services.cmppServer = new CmppServer(ctx, interfacePlatform(ctx, app.services.send, CMPP_REFUSAL_RESULT), secretKey, {
+      ...CMPP_SERVER_DEFAULTS,
+      host: ctx.config.cmppServerHost,
+      port: cmppPort,
+      partsMaxBytes: ctx.config.longPartsMaxBytes,
+      sourcePrefix,
+    }));
+    app.addHook('onReady', async () => {
+      const p = await cmpp.listen();
+      ctx.log.info(`CMPP server for customers listening on ${ctx.config.cmppServerHost}:${p}`);
+    });
+    app.addHook('onClose', async () => cmpp.close());
+  }
   const port = ctx.config.smppServerPort;
   if (!port) return;
   const platform = interfacePlatform(ctx, app.services.send);
-  const prefix = process.env.SMS_SOURCE_PREFIX;
   const server = (app.services.smppServer = new SmppServer(ctx, platform, {
     ...SMPP_SERVER_DEFAULTS,
     host: ctx.config.smppServerHost,
@@ -107,7 +152,7 @@ export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'se
     tlsCert: ctx.config.smppServerTlsCert,
     tlsKey: ctx.config.smppServerTlsKey,
     partsMaxBytes: ctx.config.longPartsMaxBytes,
-    sourcePrefix: prefix !== undefined && /^[0-9]{0,12}$/.test(prefix) ? prefix : SMPP_SERVER_DEFAULTS.sourcePrefix,
+    sourcePrefix,
   }));
   app.addHook('onReady', async () => {
     const p = await server.listen();

@@ -14,8 +14,12 @@ export function smppServerRoutes(ctx: AppContext, passwords: InterfacePasswordSe
   const params = request(ctx, 'params/interface-password-reset');
   const answer = okOf(ctx, {
     type: 'object',
-    required: ['clientid', 'password'],
-    properties: { clientid: { type: 'string', title: '账户' }, password: { type: 'string', title: '新接口密码（只显示这一次）' } },
+    required: ['clientid', 'password', 'login'],
+    properties: {
+      clientid: { type: 'string', title: '账户' },
+      password: { type: 'string', title: '新接口密码（只显示这一次）' },
+      login: { type: 'string', title: 'CMPP登录名（Source_Addr）' },
+    },
   });
   return async (plugin) => {
     const app = api(plugin);
