@@ -1,6 +1,7 @@
 /**
  * The customer doors under fuzzing (issue 35 item 1): every command id a door's protocol can carry
- * (0x00000000-0x000001FF, 0x80000000-0x800001FF and random ones), with an empty body and with
+ * (0x00000000-0x000000FF and 0x80000000-0x800000FF, to 0x1FF / 0x800001FF on SMPP, whose ids
+ * reach 0x113, and random ones), with an empty body and with
  * random bodies, before and after a bind, on every door (SMPP, SMPP over TLS, CMPP). What must hold: the
  * process never ends (an uncaught error in the listener fails this file), a command the protocol
  * answers gets its answer (a response or generic_nack) and one without a response gets none of
@@ -97,7 +98,7 @@ const cmppDoor: Door = {
   read: (f) => ({ commandId: f.readUInt32BE(4), seq: f.readUInt32BE(8), status: f.length >= 16 ? f.readUInt32BE(12) : -1 }),
   bind: (seq) => encodeConnect(seq, makeConnect('cli001', DEMO_INTERFACE_PASSWORD, 3)),
   probe: (seq) => cmppFrame(CMD.ACTIVE_TEST, seq, Buffer.alloc(0)),
-  ids: [...range(0x00000000, 0x000001ff), ...range(0x80000000, 0x800001ff)],
+  ids: [...range(0x00000000, 0x000000ff), ...range(0x80000000, 0x800000ff)],
   // never answered: responses, and every command the door does not serve (no generic error in CMPP)
   isResponse: (id) => !CMPP_ANSWERED.has(id),
   // before CMPP_CONNECT every packet closes the connection (a CONNECT that cannot be read or is refused too); after it TERMINATE

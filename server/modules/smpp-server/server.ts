@@ -94,33 +94,14 @@ export interface SmppServerOptions extends DoorCoreOptions {
   tlsPort: number;
   tlsCert: string;
   tlsKey: string;
-  /** connections open at once from one address (beyond it a new one is closed at once) */
-  maxConnectionsPerAddress: number;
-  /** new connections from one address within connectWindowMs (beyond it closed at once, until the window has passed) */
-  maxConnectAttempts: number;
-  connectWindowMs: number;
   /** connections open at once in all */
   maxConnections: number;
   /** the source number prefix of the dispatch (SMS_SOURCE_PREFIX): a source_addr starting with prefix + the account's id gives what follows as the extension */
   sourcePrefix: string;
-  /** how often this process's bound sessions refresh their smpp_sessions rows; a row not refreshed for 3 times this long no longer counts */
-  heartbeatMs: number;
   /** a connection that has not bound within this long is closed */
   bindTimeoutMs: number;
-  /** a bound session without any PDU for this long is closed */
-  idleTimeoutMs: number;
   /** submit_sm being accepted at once per session; beyond it 0x58 */
   window: number;
-  /** the parts of a long message wait this long for the others */
-  reassemblyMs: number;
-  /** the bytes of an account's unfinished long-message parts (all sessions and processes); beyond them a part is refused 0x14 */
-  partsMaxBytes: number;
-  /** receipts: deliver_sm unanswered at once per session, how often the queue is looked at, how long one waits for its answer before it is sent again */
-  deliverWindow: number;
-  receiptPollMs: number;
-  receiptLeaseMs: number;
-  /** how long the account row read for a submit_sm is used again (a freeze or change is noticed within it) */
-  accountCacheMs: number;
   /** UTC offset of the receipt dates (Asia/Shanghai) */
   tzMinutes: number;
 }
