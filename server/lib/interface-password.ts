@@ -47,3 +47,13 @@ let dummy: Promise<string> | undefined;
 export function dummyInterfaceHash(): Promise<string> {
   return (dummy ??= hashInterfacePassword(newInterfacePassword() + newInterfacePassword()));
 }
+
+/**
+ * The short interface login of an account (CMPP's Source_Addr: 6 octets at most): its own
+ * `interface_login` (accounts whose clientid is longer get one at the interface password's reset),
+ * else its clientid when that fits; '' when it has none yet (it cannot connect over CMPP then).
+ */
+export function interfaceLoginOf(a: { clientid: string; interface_login: string | null }): string {
+  if (a.interface_login) return a.interface_login;
+  return Buffer.byteLength(a.clientid) <= 6 ? a.clientid : '';
+}

@@ -69,8 +69,9 @@ export const accountInfo = {
   password: '********',
   passwordSet: true,
   doors: [
-    { protocol: 'SMPP', enabled: false, host: 'sms.example.com', port: 0, url: '' },
-    { protocol: 'HTTP', enabled: true, host: 'sms.example.com', port: 443, url: 'https://sms.example.com/openapi/v1' },
+    { protocol: 'SMPP', enabled: false, host: 'sms.example.com', port: 0, url: '', login: 'client1' },
+    { protocol: 'CMPP', enabled: false, host: 'sms.example.com', port: 0, url: '', login: 'cli001' },
+    { protocol: 'HTTP', enabled: true, host: 'sms.example.com', port: 443, url: 'https://sms.example.com/openapi/v1', login: 'client1' },
   ],
   ip: '',
   needreport: 1,

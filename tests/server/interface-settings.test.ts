@@ -25,22 +25,40 @@ const good = { clientId: 'client1', ip: '203.0.113.10, 198.51.100.0/24', accessS
 
 describe.each(backends)('interface settings (%s)', (backend) => {
   describe('with the SMPP listener on', () => {
-    const t = useServer(backend, { config: { smppServerPort: -1, smppServerHost: '127.0.0.1' } });
+    const t = useServer(backend, { config: { smppServerPort: -1, smppServerHost: '127.0.0.1', cmppServerPort: -1, cmppServerHost: '127.0.0.1' } });
 
-    it('shows the listener’s real port, the HTTP API’s URL and the masked interface password', async () => {
+    it('shows the listeners’ real ports with the login of each, the HTTP API’s URL and the masked interface password', async () => {
       const c = await as(t.server, 'agent1');
       const r = await c.post('/api/account/getAccountInfo', { clientId: 'client1' });
       expect(r.body.code).toBe(0);
       const port = t.server.app.services.smppServer!.port;
       expect(port).toBeGreaterThan(0);
+      const cmpp = t.server.app.services.cmppServer!.port;
+      expect(cmpp).toBeGreaterThan(0);
       expect(r.body.data.doors).toEqual([
-        { protocol: 'SMPP', enabled: true, host: expect.any(String), port, url: '' },
-        { protocol: 'HTTP', enabled: true, host: expect.any(String), port: expect.any(Number), url: expect.stringMatching(/^http:\/\/[^/]+\/openapi\/v1$/) },
+        { protocol: 'SMPP', enabled: true, host: expect.any(String), port, url: '', login: 'client1' },
+        // client1's clientid is longer than CMPP's 6 octets: its own short login
+        { protocol: 'CMPP', enabled: true, host: expect.any(String), port: cmpp, url: '', login: 'cli001' },
+        { protocol: 'HTTP', enabled: true, host: expect.any(String), port: expect.any(Number), url: expect.stringMatching(/^http:\/\/[^/]+\/openapi\/v1$/), login: 'client1' },
       ]);
       expect(r.body.data).toMatchObject({ clientid: 'client1', password: '********', passwordSet: true, editable: true });
       // the sub-account reads its own, not editable
       const own = await (await as(t.server, 'client1')).post('/api/account/getAccountInfo', {});
-      expect(own.body.data).toMatchObject({ clientid: 'client1', editable: false, doors: [{ protocol: 'SMPP', enabled: true, port }, { protocol: 'HTTP' }] });
+      expect(own.body.data).toMatchObject({
+        clientid: 'client1',
+        editable: false,
+        doors: [{ protocol: 'SMPP', enabled: true, port }, { protocol: 'CMPP', enabled: true }, { protocol: 'HTTP' }],
+      });
+    });
+
+    it('an account sold CMPP (smsfrom 2) is pointed at the CMPP listener', async () => {
+      await t.server.handle.db.updateTable('accounts').set({ smsfrom: 2 }).where('clientid', '=', 'client1').execute();
+      try {
+        const r = await (await as(t.server, 'agent1')).post('/api/account/getAccountInfo', { clientId: 'client1' });
+        expect(r.body.data).toMatchObject({ smsfrom: 2, smsfrom_str: 'CMPP', smsfromEnabled: true, port: t.server.app.services.cmppServer!.port });
+      } finally {
+        await t.server.handle.db.updateTable('accounts').set({ smsfrom: 6 }).where('clientid', '=', 'client1').execute();
+      }
     });
 
     it('the agent edits its sub-account’s settings; the sub-account cannot, another agent cannot', async () => {
@@ -122,8 +140,9 @@ describe.each(backends)('interface settings (%s)', (backend) => {
       const c = await as(t.server, 'agent1');
       const r = await c.post('/api/account/getAccountInfo', { clientId: 'client1' });
       expect(r.body.data.doors).toEqual([
-        { protocol: 'SMPP', enabled: false, host: 'sms.example.com', port: 0, url: '' },
-        { protocol: 'HTTP', enabled: true, host: 'sms.example.com', port: 443, url: 'https://sms.example.com/openapi/v1' },
+        { protocol: 'SMPP', enabled: false, host: 'sms.example.com', port: 0, url: '', login: 'client1' },
+        { protocol: 'CMPP', enabled: false, host: 'sms.example.com', port: 0, url: '', login: 'cli001' },
+        { protocol: 'HTTP', enabled: true, host: 'sms.example.com', port: 443, url: 'https://sms.example.com/openapi/v1', login: 'client1' },
       ]);
       // client1's protocol is HTTPS: its door is the HTTP API
       expect(r.body.data).toMatchObject({ smsfrom_str: 'HTTPS', ipAddress: 'sms.example.com', port: 443, smsfromEnabled: true });

@@ -195,6 +195,7 @@ describe.each(backends)('sub-accounts and ledger (%s)', (backend) => {
       ipAddress: 'localhost',
       doors: [
         { protocol: 'SMPP', enabled: false, port: 0 },
+        { protocol: 'CMPP', enabled: false, port: 0 },
         { protocol: 'HTTP', enabled: true },
       ],
     });

@@ -17,9 +17,9 @@
  */
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { interfaceLoginOf } from '../../lib/interface-password';
 import { timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../../context';
-import type { Account } from '../../db/types';
 import {
   CMD,
   CmppFrameSplitter,
@@ -159,11 +159,8 @@ export function cmppMessageId(messageId: number | string, createdAt: Date, tzMin
   return msgIdOf(BigInt(messageId), createdAt, tzMinutes);
 }
 
-/** CMPP's Source_Addr of an account: its interface login, else its clientid when that fits (6 octets) */
-export function cmppLoginOf(a: Pick<Account, 'clientid' | 'interface_login'>): string {
-  if (a.interface_login) return a.interface_login;
-  return Buffer.byteLength(a.clientid) <= 6 ? a.clientid : '';
-}
+/** CMPP's Source_Addr of an account (lib/interface-password.ts) */
+export const cmppLoginOf = interfaceLoginOf;
 
 /** the dummy secret an unknown login's authenticator is computed with (the same work as a known one) */
 const DUMMY_SECRET = 'no such login';

@@ -23,7 +23,16 @@ declare module '../../context' {
 export default defineModule({ name: 'subaccount', dependencies: ['ledger', 'account', 'smpp-server'] }, async (app, ctx) => {
   const subaccounts = (app.services.subaccounts = new SubAccountService(ctx, app.services.ledger));
   const tests = (app.services.testAccounts = new TestAccountService(ctx, subaccounts));
-  await app.register(subaccountRoutes(ctx, app.services.sessions, subaccounts, app.services.account, () => app.services.smppServer?.port ?? 0, tests));
+  await app.register(
+    subaccountRoutes(
+      ctx,
+      app.services.sessions,
+      subaccounts,
+      app.services.account,
+      () => ({ smpp: app.services.smppServer?.port ?? 0, cmpp: app.services.cmppServer?.port ?? 0 }),
+      tests,
+    ),
+  );
   // test accounts past their end are frozen (every process; the UPDATE is safe to repeat)
   moduleTimer(app, ctx.options.purgeEveryMs, () => tests.freezeExpired(), 'freeze of expired test accounts');
 });

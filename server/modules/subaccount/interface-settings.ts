@@ -34,25 +34,44 @@ export function normalizeIpWhitelist(raw: string | undefined): string {
 
 /** One way in for a customer's system, as 接口信息 shows it. */
 export interface InterfaceDoor {
-  protocol: 'SMPP' | 'HTTP';
-  /** false: not offered by this server now (SMPP_SERVER_PORT 0) */
+  protocol: 'SMPP' | 'CMPP' | 'HTTP';
+  /** false: not offered by this server now (SMPP_SERVER_PORT / CMPP_SERVER_PORT 0) */
   enabled: boolean;
   host: string;
   /** 0 when off */
   port: number;
-  /** the HTTP API's base URL ('' for SMPP) */
+  /** the HTTP API's base URL ('' for the listeners) */
   url: string;
+  /** what the account logs in with on this door (SMPP system_id, CMPP Source_Addr, the HTTP API's clientid); '' when it has none yet */
+  login: string;
+}
+
+/** the ports of this server's listeners (0: off) */
+export interface DoorPorts {
+  smpp: number;
+  cmpp: number;
 }
 
 /**
- * The doors of this server. `publicBase` is the configured public base of /api (PAY_PUBLIC_URL) when
- * set, else the origin the console was reached at; `smppPort` the listener's real port (0: off).
+ * The doors of this server and the login an account gives on each. `publicOrigin` is the configured
+ * public base of /api (PAY_PUBLIC_URL) when set, else the origin the console was reached at;
+ * `ports` the listeners' real ports (0: off); `login` the account's clientid and its short CMPP
+ * login ('' when it has none yet: a reset of the interface password gives one).
  */
-export function interfaceDoors(publicOrigin: string, smppPort: number): InterfaceDoor[] {
+export function interfaceDoors(publicOrigin: string, ports: DoorPorts, login: { clientid: string; cmpp: string }): InterfaceDoor[] {
   const u = new URL(publicOrigin);
   const httpPort = Number(u.port) || (u.protocol === 'https:' ? 443 : 80);
+  const listener = (protocol: InterfaceDoor['protocol'], port: number, name: string): InterfaceDoor => ({
+    protocol,
+    enabled: port > 0,
+    host: u.hostname,
+    port: port > 0 ? port : 0,
+    url: '',
+    login: name,
+  });
   return [
-    { protocol: 'SMPP', enabled: smppPort > 0, host: u.hostname, port: smppPort > 0 ? smppPort : 0, url: '' },
-    { protocol: 'HTTP', enabled: true, host: u.hostname, port: httpPort, url: `${u.origin}/openapi/v1` },
+    listener('SMPP', ports.smpp, login.clientid),
+    listener('CMPP', ports.cmpp, login.cmpp),
+    { protocol: 'HTTP', enabled: true, host: u.hostname, port: httpPort, url: `${u.origin}/openapi/v1`, login: login.clientid },
   ];
 }

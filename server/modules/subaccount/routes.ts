@@ -4,6 +4,7 @@
  * { code, msg, data }; who may call a route is its `access` (server/http/route.ts).
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { DoorPorts } from './interface-settings';
 import type { AppContext } from '../../context';
 import type { JsonSchema } from '../../../common/schema';
 import { api, fileReply, listOf, okOf, pagingOnly, request, type TypedSchema } from '../../http/contract';
@@ -59,7 +60,14 @@ const INDEX_DATA: JsonSchema = {
     expiringDays: int('即将到期天数'),
   },
 };
-const DOOR = obj({ protocol: str('协议'), enabled: { type: 'boolean', title: '已开通' }, host: str('地址'), port: int('端口（0：未开通）'), url: str('HTTP接口地址') });
+const DOOR = obj({
+  protocol: { type: 'string', enum: ['SMPP', 'CMPP', 'HTTP'], title: '协议' },
+  enabled: { type: 'boolean', title: '已开通' },
+  host: str('地址'),
+  port: int('端口（0：未开通）'),
+  url: str('HTTP接口地址'),
+  login: str('登录名（SMPP system_id、CMPP Source_Addr、HTTP clientid；空：尚无，重置接口密码后生成）'),
+});
 const ACCOUNT_INFO = obj({
   clientid: str('账户'),
   ipAddress: str('接入地址'),
@@ -117,7 +125,7 @@ export function subaccountRoutes(
   sessions: SessionService,
   svc: SubAccountService,
   account: AccountService,
-  smppPort: () => number,
+  doorPorts: () => DoorPorts,
   tests: TestAccountService,
 ): FastifyPluginAsync {
   /** where the console was reached (接口信息 uses PAY_PUBLIC_URL's origin instead when it is set) */
@@ -194,7 +202,7 @@ export function subaccountRoutes(
         },
         one,
       ),
-      async (req) => ok(await svc.accountInfo(me(req), both(req).clientId, originOf(req), smppPort())),
+      async (req) => ok(await svc.accountInfo(me(req), both(req).clientId, originOf(req), doorPorts())),
     );
     app.post(
       '/client/account/interface',
@@ -205,7 +213,7 @@ export function subaccountRoutes(
         body: request(ctx, 'forms/sub-account-interface'),
         response: okOf(ctx, ACCOUNT_INFO),
       }),
-      async (req) => ok(await svc.updateInterface(me(req), req.body, originOf(req), smppPort()), MESSAGES.interfaceSaved),
+      async (req) => ok(await svc.updateInterface(me(req), req.body, originOf(req), doorPorts()), MESSAGES.interfaceSaved),
     );
     app.post(
       '/client/account/resetPsd',

@@ -4,8 +4,8 @@
  * agent_id is its own id (`owned`), answering 404 for unknown ids and 403 无权访问 for another
  * agent's sub-account. Money goes through the ledger (server/modules/ledger).
  */
-import { hashInterfacePassword, maskedInterfacePassword, newInterfacePassword } from '../../lib/interface-password';
-import { interfaceDoors, normalizeIpWhitelist } from './interface-settings';
+import { hashInterfacePassword, interfaceLoginOf, maskedInterfacePassword, newInterfacePassword } from '../../lib/interface-password';
+import { interfaceDoors, normalizeIpWhitelist, type DoorPorts } from './interface-settings';
 import { mayCreateTestAccount, TEST_MSG } from '../clients';
 import { randomInt } from 'node:crypto';
 import { sql, type SelectQueryBuilder } from 'kysely';
@@ -449,11 +449,12 @@ export class SubAccountService {
 
   /**
    * 接口信息 (POST /account/getAccountInfo): the doors this server really has (interface-settings.ts
-   * `interfaceDoors`: the SMPP listener's real port, or off; the HTTP API's base URL), the account,
+   * `interfaceDoors`: the SMPP and CMPP listeners' real ports, or off; the HTTP API's base URL; the
+   * login of each), the account,
    * its masked interface password and its settings. `origin` is the configured public base
    * (PAY_PUBLIC_URL) when set, else the origin the console was reached at.
    */
-  async accountInfo(agent: Account, clientId: string | undefined, origin: string, smppPort: number) {
+  async accountInfo(agent: Account, clientId: string | undefined, origin: string, ports: DoorPorts) {
     // a sub-account (userType 2) reads its own, asking without clientId (the home page's API info); naming an account stays agents' only
     if (agent.user_type !== UserType.Agent && clientId !== undefined && clientId !== '') throw errors.forbidden();
     const a =
@@ -461,13 +462,15 @@ export class SubAccountService {
         ? await this.owned(agent, clientId)
         : await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', agent.id).executeTakeFirstOrThrow();
     const configured = this.ctx.config.pay.publicUrl;
-    const doors = interfaceDoors(configured ? new URL(configured).origin : origin, smppPort);
-    // the account's protocol (enums/smsfrom) and its door: SMPP → the listener, HTTPS → the HTTP API; CMPP / SMGP / SGIP: this server has none yet
+    const doors = interfaceDoors(configured ? new URL(configured).origin : origin, ports, { clientid: a.clientid, cmpp: interfaceLoginOf(a) });
+    // the account's protocol (enums/smsfrom) and its door: SMPP / CMPP → their listeners, HTTPS → the HTTP API; SMGP / SGIP: this server has none yet
     const smsfrom = this.label('smsfrom', a.smsfrom) ? a.smsfrom : Smsfrom.Https;
-    const door = smsfrom === Smsfrom.Smpp ? doors[0] : smsfrom === Smsfrom.Https ? doors[1] : undefined;
+    const protocol = smsfrom === Smsfrom.Smpp ? 'SMPP' : smsfrom === Smsfrom.Cmpp ? 'CMPP' : smsfrom === Smsfrom.Https ? 'HTTP' : '';
+    const door = doors.find((d) => d.protocol === protocol);
+    const http = doors.find((d) => d.protocol === 'HTTP')!;
     return {
       clientid: a.clientid,
-      ipAddress: (door ?? doors[1]).host,
+      ipAddress: (door ?? http).host,
       port: door?.enabled ? door.port : 0,
       smsfrom: a.smsfrom,
       smsfrom_str: this.label('smsfrom', smsfrom),
@@ -494,7 +497,7 @@ export class SubAccountService {
   }
 
   /** POST /client/account/interface: the agent sets a sub-account's interface settings (forms/sub-account-interface). */
-  async updateInterface(agent: Account, body: SubAccountInterfaceForm, origin: string, smppPort: number) {
+  async updateInterface(agent: Account, body: SubAccountInterfaceForm, origin: string, ports: DoorPorts) {
     const f = validateForm<SubAccountInterfaceForm>(this.ctx.schemas, 'forms/sub-account-interface', body);
     const a = await this.owned(agent, f.clientId);
     const ip = normalizeIpWhitelist(f.ip);
@@ -514,7 +517,7 @@ export class SubAccountService {
       })
       .where('id', '=', a.id)
       .execute();
-    return this.accountInfo(agent, a.clientid, origin, smppPort);
+    return this.accountInfo(agent, a.clientid, origin, ports);
   }
 
   async resetPassword(agent: Account, p: SubAccountResetPasswordParams) {

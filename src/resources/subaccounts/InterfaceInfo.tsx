@@ -1,6 +1,7 @@
 /**
- * 接口信息 (issue 24): what a customer's system connects to — the doors this server really has
- * (SMPP on its real port or 未开通, the HTTP API's base URL), the account, the masked interface
+ * 接口信息 (issues 24, 36): what a customer's system connects to — the doors this server really has
+ * (SMPP and CMPP on their real ports or 未开通, the HTTP API's base URL), the login of each (CMPP's
+ * is at most 6 characters: a longer clientid has a short login of its own), the masked interface
  * password with its reset (shown once), the whitelist, speed and report modes — and the agent's edit
  * of a sub-account's interface settings (forms/sub-account-interface, POST /client/account/interface).
  * Used by the agent's dialog in 子账户管理 and by the account's own home card.
@@ -15,11 +16,13 @@ import { schemaUi } from '@/schema';
 import { MESSAGES } from '../../../common/schema/messages';
 
 export interface InterfaceDoor {
-  protocol: 'SMPP' | 'HTTP';
+  protocol: 'SMPP' | 'CMPP' | 'HTTP';
   enabled: boolean;
   host: string;
   port: number;
   url: string;
+  /** what the account logs in with on this door ('' when it has none yet: a reset of the interface password gives one) */
+  login: string;
 }
 
 /** POST /account/getAccountInfo (docs/api-subaccounts.md "Interface settings") */
@@ -55,6 +58,9 @@ export const interfaceApi = {
 
 const OFF = '未开通';
 
+/** the label of a door's address */
+export const doorLabel = (d: InterfaceDoor) => (d.protocol === 'HTTP' ? 'HTTP接口地址' : `${d.protocol}接入地址`);
+
 /** "地址：端口" of a door, its URL for HTTP, or 未开通 */
 export function doorText(d: InterfaceDoor): string {
   if (!d.enabled) return OFF;
@@ -64,8 +70,9 @@ export function doorText(d: InterfaceDoor): string {
 /** The lines 复制 copies (never the password). */
 export function interfaceCopyText(info: InterfaceInfoData): string {
   const lines = [
-    ...info.doors.map((d) => `${d.protocol === 'SMPP' ? 'SMPP接入地址' : 'HTTP接口地址'}：${doorText(d)}`),
+    ...info.doors.map((d) => `${doorLabel(d)}：${doorText(d)}`),
     `账号：${info.clientid}`,
+    ...info.doors.filter((d) => d.enabled && d.login && d.login !== info.clientid).map((d) => `${d.protocol}登录名：${d.login}`),
     `速率(条/秒)：${info.accessSpeed}`,
   ];
   if (info.ip) lines.push(`IP白名单：${info.ip}`);
@@ -89,8 +96,6 @@ export function InterfaceInfoView({ info, clientId, onEdit, extra }: { info: Int
       setResetting(false);
     }
   };
-  const smpp = info.doors.find((d) => d.protocol === 'SMPP');
-  const http = info.doors.find((d) => d.protocol === 'HTTP');
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="interface-info">
       {fresh && (
@@ -107,21 +112,27 @@ export function InterfaceInfoView({ info, clientId, onEdit, extra }: { info: Int
         />
       )}
       <Descriptions column={1} bordered size="small">
-        {smpp && (
-          <Descriptions.Item label="SMPP接入地址">
-            {smpp.enabled ? <Typography.Text copyable>{doorText(smpp)}</Typography.Text> : <Tag data-testid="smpp-off">{OFF}</Tag>}
+        {info.doors.map((d) => (
+          <Descriptions.Item key={d.protocol} label={doorLabel(d)}>
+            {d.enabled ? (
+              <Space size="small" wrap>
+                <Typography.Text copyable>{doorText(d)}</Typography.Text>
+                {d.protocol !== 'HTTP' && d.login !== info.clientid && (
+                  <Typography.Text type="secondary" data-testid={`${d.protocol.toLowerCase()}-login`}>
+                    {d.login ? `登录名 ${d.login}` : '登录名：重置接口密码后生成'}
+                  </Typography.Text>
+                )}
+              </Space>
+            ) : (
+              <Tag data-testid={`${d.protocol.toLowerCase()}-off`}>{OFF}</Tag>
+            )}
           </Descriptions.Item>
-        )}
-        {http && (
-          <Descriptions.Item label="HTTP接口地址">
-            <Typography.Text copyable>{doorText(http)}</Typography.Text>
-          </Descriptions.Item>
-        )}
+        ))}
         <Descriptions.Item label="协议">
           {info.smsfrom_str}
           {!info.smsfromEnabled && (
             <Tag color="warning" style={{ marginLeft: 8 }}>
-              本平台{OFF}，请使用 SMPP 或 HTTP 接口
+              本平台{OFF}，请使用已开通的接入方式
             </Tag>
           )}
         </Descriptions.Item>

@@ -192,6 +192,9 @@ export const InterfaceInfo: Story = {
   play: async ({ canvasElement }) => {
     const dialog = await openInterfaceInfo(canvasElement);
     await expect(await within(dialog).findByText('sms.yunxun.example:2775', {}, T)).toBeInTheDocument();
+    // CMPP's door with the account's short login (a clientid over 6 characters has one of its own)
+    await expect(within(dialog).getByText('sms.yunxun.example:7890')).toBeInTheDocument();
+    await expect(within(dialog).getByTestId('cmpp-login')).toHaveTextContent('登录名 cli001');
     await expect(within(dialog).getByText('https://sms.yunxun.example/openapi/v1')).toBeInTheDocument();
     await expect(within(dialog).getByTestId('interface-password')).toHaveTextContent('********');
     await expect(within(dialog).getByText('203.0.113.10')).toBeInTheDocument();
@@ -210,12 +213,13 @@ export const InterfaceInfo: Story = {
 };
 
 export const InterfaceInfoSmppOff: Story = {
-  name: '接口信息（SMPP 未开通）',
+  name: '接口信息（SMPP、CMPP 未开通）',
   parameters: { msw: { handlers: subAccountHandlers({ smppOff: true }) } },
   play: async ({ canvasElement }) => {
     const dialog = await openInterfaceInfo(canvasElement);
     await expect(await within(dialog).findByTestId('smpp-off', {}, T)).toHaveTextContent('未开通');
-    await expect(within(dialog).queryByText(/:2775/)).toBeNull();
+    await expect(within(dialog).getByTestId('cmpp-off')).toHaveTextContent('未开通');
+    await expect(within(dialog).queryByText(/:2775|:7890/)).toBeNull();
   },
 };
 

@@ -187,8 +187,9 @@ export const interfaceInfo = {
   password: '********',
   passwordSet: true,
   doors: [
-    { protocol: 'SMPP', enabled: true, host: 'sms.yunxun.example', port: 2775, url: '' },
-    { protocol: 'HTTP', enabled: true, host: 'sms.yunxun.example', port: 443, url: 'https://sms.yunxun.example/openapi/v1' },
+    { protocol: 'SMPP', enabled: true, host: 'sms.yunxun.example', port: 2775, url: '', login: 'client1' },
+    { protocol: 'CMPP', enabled: true, host: 'sms.yunxun.example', port: 7890, url: '', login: 'cli001' },
+    { protocol: 'HTTP', enabled: true, host: 'sms.yunxun.example', port: 443, url: 'https://sms.yunxun.example/openapi/v1', login: 'client1' },
   ],
   ip: '203.0.113.10',
   needreport: 2,
@@ -242,7 +243,7 @@ export function subAccountHandlers(o: SubAccountMockOptions = {}): HttpHandler[]
     http.post('/api/account/getAccountInfo', () =>
       o.interfaceInfo === 'error'
         ? fail(500, '服务器繁忙，请稍后再试')
-        : ok(o.smppOff ? { ...interfaceInfo, doors: [{ ...interfaceInfo.doors[0], enabled: false, port: 0 }, interfaceInfo.doors[1]] } : interfaceInfo),
+        : ok(o.smppOff ? { ...interfaceInfo, doors: interfaceInfo.doors.map((d) => (d.protocol === 'HTTP' ? d : { ...d, enabled: false, port: 0 })) } : interfaceInfo),
     ),
     http.post('/api/client/account/resetInterfacePassword', () => ok({ clientid: 'c7k2mq', password: 'Kp7mW2xa' }, '接口密码已重置，新密码只显示这一次，请妥善保存')),
     http.post('/api/client/account/interface', async ({ request }) => {
