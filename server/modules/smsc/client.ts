@@ -25,6 +25,10 @@
  * - deliver_sm: receipts (esm_class 0x04) and MO are batched (receiptBatch / receiptBatchMs) and
  *   answered with deliver_sm_resp only after the handler resolves; a failed handler → 0x64
  *   (ESME_RX_T_APPN, temporary) so the SMSC delivers again. Handlers must be idempotent.
+ * The machinery that is not SMPP's own (queue, pump, batch results, parts combined, stats, pause
+ * and back-off, keep-alive schedule, receipt/MO batcher, close) is the LinkCore of link-core.ts,
+ * shared with the CMPP link; this file is bind_transceiver, submit_sm and its answer, enquire_link,
+ * unbind, deliver_sm → Receipt / MoMessage and deliver_sm_resp.
  */
 import net from 'node:net';
 import tls from 'node:tls';
