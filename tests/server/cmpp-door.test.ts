@@ -55,7 +55,8 @@ function peer(server: TestServer, args: Record<string, string | number>): Promis
     ...Object.entries(args).flatMap(([k, v]) => [`-${k}`, String(v)]),
   ];
   return new Promise((resolve, reject) => {
-    execFile(PEER, argv, { timeout: 120_000 }, (err, stdout, stderr) => {
+    // bounded below the test timeout, so that a peer left waiting fails with its own output
+    execFile(PEER, argv, { timeout: 45_000 }, (err, stdout, stderr) => {
       const line = stdout.trim().split('\n').pop() ?? '';
       try {
         resolve(JSON.parse(line) as Summary);
