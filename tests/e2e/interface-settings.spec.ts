@@ -1,5 +1,5 @@
 /**
- * 接口信息 (issue 24): agent1 reads a sub-account's interface info (the real SMPP port, the HTTP
+ * 接口信息 (issues 24, 36): agent1 reads a sub-account's interface info (the real SMPP and CMPP ports, the HTTP
  * API's URL from PAY_PUBLIC_URL, the masked interface password), edits its whitelist, speed and
  * report mode, is refused a bad whitelist, and the server keeps what was saved. client2 (frozen)
  * is used, so the demo accounts other tests send with keep their settings.
@@ -13,7 +13,10 @@ test('agent edits a sub-account’s interface settings', async ({ page }) => {
   const row = page.locator('tr', { hasText: 'client2' });
   await row.getByRole('button', { name: '接口信息' }).click();
   const info = page.locator('.ant-modal').filter({ has: page.getByTestId('interface-info') });
-  await expect(info.getByText(/^127\.0\.0\.1:\d+$/)).toBeVisible();
+  // the listeners' real ports: SMPP 2775 and CMPP 7890 (npm start's), client2's CMPP login still to be made
+  await expect(info.getByText('127.0.0.1:2775')).toBeVisible();
+  await expect(info.getByText('127.0.0.1:7890')).toBeVisible();
+  await expect(info.getByTestId('cmpp-login')).toHaveText('登录名：重置接口密码后生成');
   await expect(info.getByText(/^http:\/\/127\.0\.0\.1:\d+\/openapi\/v1$/)).toBeVisible();
   // client2 dates from before interface passwords: 未设置 (a reset gives it one)
   await expect(info.getByTestId('interface-password')).toHaveText(/^(\*{8}|未设置)$/);
