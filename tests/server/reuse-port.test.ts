@@ -18,7 +18,17 @@ function server(env: Record<string, string>): ChildProcess {
   dirs.push(dataDir);
   const c = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
-    env: { ...process.env, HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', SMPP_SERVER_PORT: '0', DISPATCH: '0', CSRF_SECRET: 'x'.repeat(40), ...env },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      SMPP_SERVER_PORT: '0',
+      CMPP_SERVER_PORT: '0',
+      DISPATCH: '0',
+      CSRF_SECRET: 'x'.repeat(40),
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   children.push(c);
