@@ -1,6 +1,5 @@
 import { expect, test } from '@playwright/test';
 import { login, passSlider, smsCodeFor } from './helpers';
-import { execFileSync } from 'node:child_process';
 
 test.describe('foundation: log in, stay logged in, log out', () => {
   test('agent1 passes the slider, logs in, lands home, reloads, logs out', async ({ page }) => {
@@ -69,56 +68,4 @@ test('registration with the SMS code from the outbox, then login as the new agen
   await login(page, email, 'Abc12345');
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByText(/您还未进行资质认证/)).toBeVisible();
-});
-
-test('the console renders under its Content-Security-Policy without a single violation', async ({ page }) => {
-  test.setTimeout(600_000);
-  await page.addInitScript(() => {
-    (window as any).__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) => (window as any).__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
-  });
-  const consoleCsp: string[] = [];
-  page.on('console', (m) => {
-    if (/Content Security Policy/i.test(m.text())) consoleCsp.push(m.text());
-  });
-  // a blocked eval surfaces as a page error, not always as a violation event
-  const pageErrors: string[] = [];
-  page.on('pageerror', (e) => pageErrors.push(String(e)));
-  const res = await page.goto('/login');
-  const csp = res!.headers()['content-security-policy'];
-  expect(csp).toContain("script-src 'self'");
-  expect(csp).toContain("frame-ancestors 'none'");
-  expect(res!.headers()['x-frame-options']).toBe('DENY');
-  expect(res!.headers()['x-content-type-options']).toBe('nosniff');
-  await expect(page.getByRole('slider', { name: '滑块验证' })).toBeVisible();
-  await login(page, 'agent1', 'Demo1234');
-  await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByTestId('account')).toBeVisible();
-  // every screen of the console (src/screens.tsx), as an agent and as a sub-account (a screen
-  // an account may not open shows 无权访问 without its page: the other account opens it). The
-  // CSP's script-src is 'self' only: a run-time compiled validator (ajv's `new Function`) fails here.
-  const screenPaths: string[] = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'tests/e2e/screen-paths.ts'], { encoding: 'utf8' }));
-  const paths = screenPaths.map((p) => p.replace(/\/\*$/, '').replace(/:tab/, 'info').replace(/:id/, '1'));
-  const visit = async () => {
-    for (const path of paths) {
-      await page.goto(path);
-      await page.waitForLoadState('networkidle');
-      expect(pageErrors, path).toEqual([]);
-      expect(await page.evaluate(() => (window as any).__csp), path).toEqual([]);
-    }
-  };
-  await visit();
-  await page.getByRole('button', { name: /退出登录/ }).click();
-  await expect(page).toHaveURL(/\/login/);
-  await login(page, 'client1', 'Demo1234');
-  await expect(page).toHaveURL(/\/$/);
-  await visit();
-  // /forget (its form adds the code request's captcha field to the reset form, compiled too)
-  await page.goto('/forget');
-  await expect(page.getByPlaceholder('图形验证码')).toBeVisible();
-  await page.goto('/content/test');
-  await expect(page.getByText('敏感内容绝对拦截')).toBeVisible();
-  expect(await page.evaluate(() => (window as any).__csp)).toEqual([]);
-  expect(consoleCsp).toEqual([]);
-  expect(pageErrors).toEqual([]);
 });
