@@ -9,7 +9,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * The demo interface password of client1 (README's demo table; the SMPP bind uses the same; the
+ * The demo interface password of client1 (README's demo accounts; the SMPP bind uses the same; the
  * seed stores it). Here rather than in server/db/seed.ts so that the signing, a leaf, does not load
  * the seed and every module it seeds.
  */

@@ -84,7 +84,7 @@ export class InterfacePasswordService {
 }
 
 /**
- * The demo account's CMPP secret (client1, interface password Demo2468: README's demo table): the
+ * The demo account's CMPP secret (client1, interface password Demo2468: README's demo accounts): the
  * seed cannot seal it (the key is the server's), so a server with the CMPP door on seals it at
  * start while it has none and its password is still the demo one (one hash check, then never).
  */
