@@ -12,7 +12,8 @@
  * bench/login-bundle.ts (npm run test:e2e) holds /login to its budget.
  */
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
-import { BrowserRouter, Route, Routes } from 'react-router';
+import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
+import { PageErrorBoundary } from './components/PageErrorBoundary';
 import { AppText, BaseProviders } from './providers/BaseProviders';
 import { PageLoading } from './pages/PageLoading';
 import type { ScreenTable } from './layout/declarations';
@@ -24,7 +25,17 @@ const ConsoleRoutes = lazy(() => import('./layout/ConsoleRoutes'));
 const AntAppLayer = lazy(() => import('./providers/AntAppLayer'));
 const ToastsOnly = lazy(() => import('./providers/AntAppLayer').then((m) => ({ default: m.ToastsOnly })));
 
-const page = (el: ReactNode) => <Suspense fallback={<PageLoading />}>{el}</Suspense>;
+/** A page's chunk that fails to load (or a page that throws) shows why, with a reload: never a blank page. */
+function PageBoundary({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  return <PageErrorBoundary resetKey={pathname}>{children}</PageErrorBoundary>;
+}
+
+const page = (el: ReactNode) => (
+  <PageBoundary>
+    <Suspense fallback={<PageLoading />}>{el}</Suspense>
+  </PageBoundary>
+);
 
 /** The toasts of failed calls, fetched after the page beside it has shown. */
 function LaterToasts() {

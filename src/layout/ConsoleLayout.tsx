@@ -6,6 +6,7 @@
  */
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { PageErrorBoundary } from '@/components/PageErrorBoundary';
 import { useActiveAuthProvider, useLogout } from '@refinedev/core';
 import { Button, Layout, Menu, Space, Spin, Tag, Typography, type MenuProps } from 'antd';
 import { LogoutOutlined } from '@ant-design/icons';
@@ -129,7 +130,10 @@ export default function ConsoleLayout({ children, supportOpen }: ConsoleLayoutPr
         <Content style={{ margin: 24 }}>
           {children ?? (
             <RouteGuard>
-              <Outlet />
+              {/* a page whose chunk fails to load, or that throws, shows why and a reload in the shell */}
+              <PageErrorBoundary resetKey={location.pathname}>
+                <Outlet />
+              </PageErrorBoundary>
             </RouteGuard>
           )}
         </Content>

@@ -1,8 +1,10 @@
 /**
  * Refine auth provider for the console's session API (docs/api-auth.md).
  *
- * - check: GET /login/timeout; `data` truthy = logged in, otherwise redirect to
- *   `/login?redirect=<target path + search>`.
+ * - check: GET /login/timeout; `data` truthy = logged in, an answer saying otherwise redirects to
+ *   `/login?redirect=<target path + search>` (so does a 401). No answer (network down, 5xx, a proxy's page) is not a
+ *   logout (issue 41 item 1): a session this page has seen stays, and the screen shows its own
+ *   接口异常 state with 重试; only a page that never saw a session goes to the login page.
  * - login: POST /login (form) with the payload the login page built
  *   `{username, password (SHA-256 hex), server, token, remember}`; on success redirects to the
  *   `redirect` query (or `/`). A page that already posted the form itself passes `{ posted: true }`
@@ -75,24 +77,48 @@ const asRefineError = (e: unknown, fallback: string) => {
   return err;
 };
 
+/** this page has seen a valid session (a check answered logged in, or a login succeeded) */
+let sessionSeen = false;
+/** the identity last answered (kept through a network blip) */
+let lastUser: CurrentUser | null = null;
+
+/** Forgets that a session was seen (tests). */
+export function resetSessionSeen() {
+  sessionSeen = false;
+  lastUser = null;
+}
+
+/** A failed check that still says the session is over (401, the timeout header); anything else (no answer, a 5xx, a page that is not ours) does not. */
+const saysLoggedOut = (e: unknown) => e instanceof ApiError && (e.timedOut || e.code === 401);
+
 export const authProvider: AuthProvider = {
   async check(params?: CheckParams) {
     const target = params?.target ?? currentTarget();
     try {
       const body = await get<boolean>('/login/timeout', undefined, { silent: true });
-      if (body.data) return { authenticated: true };
-    } catch {
-      // no answer: treat as logged out
+      if (body.data) {
+        sessionSeen = true;
+        return { authenticated: true };
+      }
+    } catch (e) {
+      // no answer: the session is not known to be over; the page's own calls show 接口异常 with 重试
+      if (!saysLoggedOut(e) && sessionSeen) return { authenticated: true };
     }
+    sessionSeen = false;
+    lastUser = null;
     return { authenticated: false, redirectTo: loginPath(target) };
   },
 
   async login(params: LoginPayload) {
     const redirectTo = params.redirect ? safeRedirect(params.redirect) : redirectAfterLogin();
-    if (params.posted) return { success: true, redirectTo };
+    if (params.posted) {
+      sessionSeen = true;
+      return { success: true, redirectTo };
+    }
     const { redirect: _r, posted: _p, remember, ...form } = params;
     try {
       await postForm('/login', { ...form, remember: remember === true || remember === '1' || remember === 'true' ? '1' : undefined });
+      sessionSeen = true;
       return { success: true, redirectTo };
     } catch (e) {
       return { success: false, error: asRefineError(e, '登录失败') };
@@ -106,6 +132,8 @@ export const authProvider: AuthProvider = {
       // the session is gone either way
     }
     userStorage.clear();
+    sessionSeen = false;
+    lastUser = null;
     return { success: true, redirectTo: '/login' };
   },
 
@@ -115,9 +143,11 @@ export const authProvider: AuthProvider = {
       const user = normaliseUser(body.data);
       // spec 01 §7: the mobile number and agent id are kept in browser storage (never a password)
       userStorage.keep(user);
+      lastUser = user;
       return user;
-    } catch {
-      return null;
+    } catch (e) {
+      // no answer: the user is still who it was (the menu and the header stay while the network is down)
+      return !saysLoggedOut(e) && sessionSeen ? lastUser : null;
     }
   },
 

@@ -1,12 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { http as mock, HttpResponse } from 'msw';
 import { ApiError, TIMEOUT_BODY } from '@/providers/http';
-import { authProvider, loginPath, redirectAfterLogin, safeRedirect } from '@/providers/authProvider';
+import { authProvider, loginPath, redirectAfterLogin, resetSessionSeen, safeRedirect } from '@/providers/authProvider';
 import { server, useMswServer } from './msw';
 
 useMswServer();
 
-afterEach(() => window.history.replaceState(null, '', '/'));
+afterEach(() => {
+  window.history.replaceState(null, '', '/');
+  resetSessionSeen();
+});
 
 describe('auth provider', () => {
   it('check: data true = logged in', async () => {
@@ -22,10 +25,51 @@ describe('auth provider', () => {
     });
   });
 
-  it('check: without a target uses the browser location; a failed call counts as logged out', async () => {
+  it('check: without a target uses the browser location; no answer on a page that never saw a session goes to the login page', async () => {
     window.history.replaceState(null, '', '/remain?type=0');
     server.use(mock.get('/api/login/timeout', () => HttpResponse.error()));
     await expect(authProvider.check()).resolves.toEqual({ authenticated: false, redirectTo: '/login?redirect=%2Fremain%3Ftype%3D0' });
+  });
+
+  it('check: no answer (network down, a 502 page) is not a logout once a session was seen; an answer that says so is', async () => {
+    server.use(mock.get('/api/login/timeout', () => HttpResponse.json({ code: 0, data: true })));
+    await expect(authProvider.check({ target: '/remain' })).resolves.toEqual({ authenticated: true });
+    server.use(mock.get('/api/login/timeout', () => HttpResponse.error()));
+    await expect(authProvider.check({ target: '/finance/own' })).resolves.toEqual({ authenticated: true });
+    server.use(mock.get('/api/login/timeout', () => new HttpResponse('<html>Bad Gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } })));
+    await expect(authProvider.check({ target: '/finance/own' })).resolves.toEqual({ authenticated: true });
+    // the server answers: the session is over
+    server.use(mock.get('/api/login/timeout', () => HttpResponse.json({ code: 0, data: false })));
+    await expect(authProvider.check({ target: '/finance/own' })).resolves.toEqual({ authenticated: false, redirectTo: '/login?redirect=%2Ffinance%2Fown' });
+    // and from then on no answer is not a session either
+    server.use(mock.get('/api/login/timeout', () => HttpResponse.error()));
+    await expect(authProvider.check({ target: '/remain' })).resolves.toEqual({ authenticated: false, redirectTo: '/login?redirect=%2Fremain' });
+  });
+
+  it('getIdentity: the user last answered stays through a blip (the menu and header stay), not after a logout', async () => {
+    server.use(
+      mock.get('/api/login/timeout', () => HttpResponse.json({ code: 0, data: true })),
+      mock.get('/api/admin/info', () => HttpResponse.json({ code: 0, data: { userType: 2, clientid: 'client1', operation_mode: 1 } })),
+    );
+    await authProvider.check({ target: '/remain' });
+    await expect(authProvider.getIdentity!()).resolves.toMatchObject({ clientid: 'client1', userType: '2' });
+    server.use(mock.get('/api/admin/info', () => HttpResponse.error()));
+    await expect(authProvider.getIdentity!()).resolves.toMatchObject({ clientid: 'client1' });
+    server.use(mock.post('/api/logout', () => HttpResponse.json({ code: 0 })));
+    await authProvider.logout({});
+    await expect(authProvider.getIdentity!()).resolves.toBeNull();
+  });
+
+  it('check: a session seen through a login survives a blip; logout forgets it', async () => {
+    server.use(
+      mock.post('/api/login', () => HttpResponse.json({ code: 0, msg: '登录成功', data: {} })),
+      mock.post('/api/logout', () => HttpResponse.json({ code: 0 })),
+      mock.get('/api/login/timeout', () => HttpResponse.error()),
+    );
+    await authProvider.login({ username: 'a1', password: 'ab'.repeat(32), server: 's1', token: 't1' });
+    await expect(authProvider.check({ target: '/remain' })).resolves.toEqual({ authenticated: true });
+    await authProvider.logout({});
+    await expect(authProvider.check({ target: '/remain' })).resolves.toEqual({ authenticated: false, redirectTo: '/login?redirect=%2Fremain' });
   });
 
   it('login posts the form and goes to the redirect query', async () => {

@@ -1,0 +1,1 @@
+export { PageErrorBoundary, PageErrorView, PAGE_ERROR_TEXTS, isChunkLoadError } from './PageErrorBoundary';
