@@ -29,9 +29,14 @@ test('agent opens a sub-account, recharges it and logs in as it', async ({ page 
   await expect(row.getByText('0.00 元')).toBeVisible();
 
   await row.getByRole('button', { name: '充值' }).click();
-  const dialog = page.getByRole('dialog');
+  // the form's dialog (a money move asks once more in a confirm dialog of its own)
+  const dialog = page.locator('.ant-modal:not(.ant-modal-confirm)');
+  const confirm = page.locator('.ant-modal-confirm');
   await dialog.getByLabel('充值金额(元)').fill('88.88');
   await dialog.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(confirm).toContainText(`确认给`);
+  await expect(confirm).toContainText(`（${clientid}）充值 88.88 元？`);
+  await confirm.getByRole('button', { name: /确\s*定/ }).click();
   await expect(page.getByText('充值成功')).toBeVisible();
   await expect(row.getByText('88.88 元')).toBeVisible();
 
@@ -39,7 +44,12 @@ test('agent opens a sub-account, recharges it and logs in as it', async ({ page 
   await row.getByRole('button', { name: '回退' }).click();
   await dialog.getByLabel('回退金额(元)').fill('100.00');
   await dialog.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(confirm).toContainText('回退 100.00 元？');
+  await confirm.getByRole('button', { name: /确\s*定/ }).click();
   await expect(dialog.getByTestId('transfer-error')).toContainText('回退金额不能大于子账户余额');
+  // a refusal does not lock the form: the amount can be corrected at once
+  await expect(dialog.getByText('3秒内不可重复提交')).toHaveCount(0);
+  await expect(dialog.getByRole('button', { name: /确\s*定/ })).toBeEnabled();
   await dialog.getByRole('button', { name: /取\s*消/ }).click();
 
   // the ledger of the new account, through the operator CLI against the running server

@@ -32,13 +32,15 @@ export interface SchemaFormDialogProps<T extends object> {
   onClose: () => void;
   onDone?: () => void;
   okText?: string;
-  /** after each submit the 确定 button stays disabled this long, with `lockText` beside it */
+  /** after each successful submit the 确定 button stays disabled this long, with `lockText` beside it (a refusal can be corrected at once) */
   lockMs?: number;
   lockText?: string;
   /** shown above the form (what the dialog is about) */
   children?: ReactNode;
   /** data-testid of the refusal alert */
   errorTestId?: string;
+  /** asks before saving (money moves): the question for these values; 取消 returns to the form */
+  confirm?: (data: T) => ReactNode;
 }
 
 function useLock(ms = 0) {
@@ -72,8 +74,9 @@ export function SchemaFormDialog<T extends object>({
   lockText,
   children,
   errorTestId,
+  confirm,
 }: SchemaFormDialogProps<T>) {
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const formId = `schema-dialog-${useId().replace(/:/g, '')}`;
   const [data, setData] = useState<Partial<T>>(initial);
   const [saving, setSaving] = useState(false);
@@ -95,12 +98,13 @@ export function SchemaFormDialog<T extends object>({
 
   const submit = async (values: T) => {
     if (saving || locked) return;
-    lock();
+    if (confirm && !(await modal.confirm({ title: '请确认', content: confirm(values), okText: '确定', cancelText: '取消' }))) return;
     setSaving(true);
     setRefusal(undefined);
     setFieldErrors(undefined);
     try {
       const msg = await save(values);
+      lock();
       if (msg) message.success(msg);
       onDone?.();
       onClose();

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
 import FinanceList from './FinanceList';
-import { subAccountHandlers } from './storyMocks';
+import { confirmTransfer, subAccountHandlers } from './storyMocks';
 
 const T = { timeout: 10000 };
 const body = () => within(document.body);
@@ -63,6 +63,7 @@ export const InsufficientBalance: Story = {
     const dialog = await body().findByRole('dialog', {}, T);
     await userEvent.type(within(dialog).getByLabelText('充值金额(元)'), '60000');
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
+    await confirmTransfer('充值 60,000.00 元？');
     await expect(await within(dialog).findByTestId('transfer-error', {}, T)).toHaveTextContent('可用余额不足');
   },
 };

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
 import SubAccountList, { afterLoginAs } from './SubAccountList';
-import { alertRows, subAccountHandlers } from './storyMocks';
+import { alertRows, confirmTransfer, subAccountHandlers } from './storyMocks';
 
 const T = { timeout: 10000 };
 const body = () => within(document.body);
@@ -107,7 +107,26 @@ export const Recharge: Story = {
     await expect(within(dialog).getByText('48,499.50 元')).toBeInTheDocument();
     await userEvent.type(within(dialog).getByLabelText('充值金额(元)'), '100');
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
+    // money moves only after a confirm that names the account and the amount
+    await confirmTransfer(/^确认给 .+（c7k2mq）充值 100\.00 元？$/);
     await expect(await body().findByText('充值成功', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const RechargeCancelled: Story = {
+  name: '充值：确认时取消',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(within(await rowOf(c, 'c7k2mq')).getByRole('button', { name: '充值' }));
+    const dialog = await body().findByRole('dialog', {}, T);
+    await userEvent.type(within(dialog).getByLabelText('充值金额(元)'), '5000');
+    await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
+    const question = await body().findByTestId('transfer-confirm', {}, T);
+    await expect(question).toHaveTextContent('充值 5,000.00 元？');
+    await userEvent.click(within(question.closest('.ant-modal') as HTMLElement).getByRole('button', { name: /取\s*消/ }));
+    // back to the form with the amount kept, nothing sent
+    await expect(within(dialog).getByLabelText('充值金额(元)')).toHaveValue('5000');
+    await expect(body().queryByText('充值成功')).toBeNull();
   },
 };
 
@@ -136,10 +155,11 @@ export const InsufficientBalance: Story = {
     const dialog = await body().findByRole('dialog', {}, T);
     await userEvent.type(within(dialog).getByLabelText('充值金额(元)'), '99999');
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
+    await confirmTransfer('充值 99,999.00 元？');
     await expect(await within(dialog).findByText('可用余额不足，当前可用余额 48499.50 元', {}, T)).toBeInTheDocument();
-    // locked for 3 s after a submission
-    await expect(within(dialog).getByText('3秒内不可重复提交')).toBeInTheDocument();
-    await expect(within(dialog).getByRole('button', { name: /确\s*定/ })).toBeDisabled();
+    // a refusal does not lock the form: the amount can be corrected at once
+    await expect(within(dialog).queryByText('3秒内不可重复提交')).toBeNull();
+    await expect(within(dialog).getByRole('button', { name: /确\s*定/ })).toBeEnabled();
   },
 };
 
@@ -152,6 +172,7 @@ export const Rollback: Story = {
     await expect(within(dialog).getByText('子账户回退')).toBeInTheDocument();
     await userEvent.type(within(dialog).getByLabelText('回退金额(元)'), '100.00');
     await userEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
+    await confirmTransfer(/^确认从 .+（c7k2mq）回退 100\.00 元？$/);
     await expect(await body().findByText('回退成功', {}, T)).toBeInTheDocument();
   },
 };

@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Alert, App, Button, DatePicker, Descriptions, Form, Modal, Spin } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Money } from '@/components/Money/Money';
+import { formatMoney } from '@/components/Money/money';
 import { SchemaFormDialog } from '@/components/SchemaForm/SchemaFormDialog';
 import reminderForm from '@/generated/forms/balance-reminder';
 import rechargeForm from '@/generated/forms/recharge';
@@ -82,6 +83,14 @@ export function TransferDialog({ op, account, agentBalance, onClose, onDone }: D
       lockMs={SUBMIT_LOCK_MS}
       lockText={SUBMIT_LOCK_TEXT}
       errorTestId="transfer-error"
+      confirm={(v) =>
+        account && (
+          <span data-testid="transfer-confirm">
+            {op === 'recharge' ? `确认给 ${account.client_name}（${account.client_id}）充值 ` : `确认从 ${account.client_name}（${account.client_id}）回退 `}
+            <b>{formatMoney(v.amount)}</b> 元？
+          </span>
+        )
+      }
     >
       {account && (
         <Descriptions column={1} size="small" style={{ marginBottom: 16 }}>

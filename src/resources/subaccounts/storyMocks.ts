@@ -1,3 +1,4 @@
+import { expect, userEvent, within } from 'storybook/test';
 /** MSW fixtures of the sub-account area, for stories only (the app never imports this file). */
 import { delay, http, type HttpHandler } from 'msw';
 import { consoleApi, fail, ok, agentDirectChargeMode, agentPackageMode } from '@/stories/mockApi';
@@ -337,4 +338,12 @@ export function subAccountHandlers(o: SubAccountMockOptions = {}): HttpHandler[]
       }),
     ),
   ];
+}
+
+/** Answers the confirm a money move asks (子账户充值 / 回退) after checking its question. */
+export async function confirmTransfer(question: string | RegExp) {
+  const text = await within(document.body).findByTestId('transfer-confirm', {}, { timeout: 10000 });
+  await expect(text).toHaveTextContent(question);
+  const modal = text.closest('.ant-modal') as HTMLElement;
+  await userEvent.click(within(modal).getByRole('button', { name: /确\s*定/ }));
 }

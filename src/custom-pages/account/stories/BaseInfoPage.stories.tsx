@@ -48,7 +48,7 @@ export const AgentView: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('深圳市云讯通信有限公司', {}, T)).toBeInTheDocument();
-    for (const label of ['代理商ID', '代理商名称', '地址', '手机号', '智能模板审核回调地址', '状态', '认证状态']) await expect(c.getByText(label)).toBeInTheDocument();
+    for (const label of ['代理商ID', '代理商名称', '地址', '手机号', '智能模板审核回调地址', '账户状态', '认证状态']) await expect(c.getByText(label)).toBeInTheDocument();
     await expect(c.getByText('https://yunxun.example/template/callback')).toBeInTheDocument();
     await expect(c.getByText('已认证')).toBeInTheDocument();
     await expect(c.getByRole('tab', { name: '资质认证' })).toBeInTheDocument();
