@@ -8,6 +8,7 @@ import purchaseForm from '../../schemas/forms/purchase.json';
 import { checkForm } from '@/components/SchemaForm/compiled';
 import purchaseCompiled from '@/generated/forms/purchase';
 import { ProductType } from '@/generated/schemas';
+import { formatCount } from '@/components/Money/money';
 
 export const PURCHASE_MESSAGES = purchaseForm['x-messages'];
 export const REBATE_THRESHOLD_CENTS = 1000n;
@@ -27,6 +28,22 @@ export function lineCents(num: number, unitPrice: string, discount: string): big
   // unit ×1e4, discount ×1e2, /100 → units of 1e-8 yuan; cents = 1e-2 → divide by 1e6, rounded up
   const raw = BigInt(num) * scaled(unitPrice, 4) * scaled(discount, 2);
   return (raw + 999_999n) / 1_000_000n;
+}
+
+/**
+ * The discounted unit price exactly as lineCents computes with it (unit × discount / 100, up to 8
+ * decimals, at least 4 shown): 0.0450 at 95 % is 0.04275, so 0.04275 × 20,000 = 855.00 reads right
+ * (the 4-decimal 0.0428 would make the buyer expect 856.00).
+ */
+export function exactDiscountPrice(unitPrice: string, discount: string): string {
+  const units = scaled(unitPrice, 4) * scaled(discount, 2); // 1e-8 yuan
+  const neg = units < 0n;
+  const a = neg ? -units : units;
+  const frac = String(a % 100_000_000n)
+    .padStart(8, '0')
+    .replace(/0+$/, '')
+    .padEnd(4, '0');
+  return `${neg ? '-' : ''}${a / 100_000_000n}.${frac}`;
 }
 
 export const centsOf = (yuan: string) => scaled(yuan, 2);
@@ -56,7 +73,7 @@ export function orderTotals(lines: PricedLine[], rebateUseable: string, useRebat
 }
 
 /** a count with thousands separators: 100000 -> '100,000' */
-export const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+export const grouped = (n: number) => formatCount(n);
 
 /** A package product's size as shown ('10,000条', international '100.00元'); '' for a product sold by any count. */
 export function packText(p: { product_type?: number; pack_size?: number }): string {

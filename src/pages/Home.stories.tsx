@@ -38,7 +38,7 @@ export const Agent: Story = {
     // header: balance, remaining pieces per product type, the expiring part
     const header = within(c.getByTestId('header-balances'));
     await expect(await header.findByText('98,000', {}, T)).toBeInTheDocument();
-    await expect(header.getByText('3000 条即将过期')).toBeInTheDocument();
+    await expect(header.getByText('3,000 条即将过期')).toBeInTheDocument();
     await expect(header.getByText('行业剩余（条）').closest('a')).toHaveAttribute('href', '/remain?type=0');
     await chartDrawn(canvasElement);
     await expect(c.getByTestId('week-chart')).toHaveAttribute('data-today', '1286');

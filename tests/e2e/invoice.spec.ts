@@ -18,8 +18,8 @@ test.describe('发票', () => {
     await page.goto('/finance/invoice/add');
     // agent1's demo recharge (50,000.00, through the ledger) is invoiceable
     const can = page.getByTestId('can-amount');
-    await expect(can).toHaveText(/^\d+\.\d{2}$/, SLOW);
-    const before = Number(await can.textContent());
+    await expect(can).toHaveText(/^\d{1,3}(,\d{3})*\.\d{2}$/, SLOW);
+    const before = Number((await can.textContent())!.replaceAll(',', ''));
     expect(before).toBeGreaterThan(1000);
     await expect(page.getByText('信息服务费')).toBeVisible();
 
@@ -89,7 +89,7 @@ test.describe('发票', () => {
 
     // back to the full amount; a second application is issued and mailed by the operator
     await page.goto('/finance/invoice/add');
-    await expect(page.getByTestId('can-amount')).toHaveText(before.toFixed(2), SLOW);
+    await expect(page.getByTestId('can-amount')).toHaveText(before.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }), SLOW);
     await page.getByLabel('增值税专用电子发票').check();
     // the VAT information saved by the first application fills the form
     await expect(page.getByLabel('开户银行')).toHaveValue('招商银行上海张江支行');

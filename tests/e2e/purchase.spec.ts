@@ -57,7 +57,7 @@ test('agent1 buys two packages and sees the pools grow and the bill rows', async
   // list prices, discount and totals: 10000 × 0.0450 × 95 % = 427.50; 10000 × 0.0460 × 95 % = 437.00; total 864.50
   await expect(dialog.getByRole('row').filter({ hasText: '行业短信 1万条' })).toContainText('0.0450');
   await expect(dialog.getByRole('row').filter({ hasText: '行业短信 1万条' })).toContainText('95.00%');
-  await expect(dialog.getByRole('row').filter({ hasText: '行业短信 1万条' })).toContainText('0.0428');
+  await expect(dialog.getByRole('row').filter({ hasText: '行业短信 1万条' })).toContainText('0.04275');
   await expect(dialog.getByTestId('order-list-total')).toContainText('910.00');
   await expect(dialog.getByTestId('order-total')).toContainText('864.50');
   // the rebate is a choice, offered and checked; unchecking it pays all from the balance

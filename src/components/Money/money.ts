@@ -43,3 +43,10 @@ export function formatMoney(value: string | number | null | undefined, scale = 2
   const isZero = /^[0.,]*$/.test(grouped + fraction);
   return `${sign === '-' && !isZero ? '-' : ''}${grouped}${fraction}`;
 }
+
+/** A count with thousands separators (19996 → "19,996"), as every figure of the console shows it; not a number: as it is. */
+export function formatCount(value: number | string | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '-';
+  const text = String(value).trim();
+  return /^-?\d+$/.test(text) ? text.replace(/\B(?=(\d{3})+(?!\d))/g, ',') : text;
+}

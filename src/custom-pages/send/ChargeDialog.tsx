@@ -10,6 +10,7 @@ import { ChargeMode } from '@/generated/schemas';
 import { Descriptions, Modal, Table } from 'antd';
 import { Money } from '@/components/Money/Money';
 import type { CountryCount } from './api';
+import { formatCount } from '@/components/Money/money';
 
 /** What the charge answers of the three pages carry. */
 export interface ChargeFigures {
@@ -91,7 +92,7 @@ export function ChargeDialog({ info, numbers, sendtime, sending, wide, onOk, onC
                 </Descriptions.Item>
               </>
             ) : (
-              info.remainPieces !== undefined && <Descriptions.Item label="剩余条数">{info.remainPieces} 条</Descriptions.Item>
+              info.remainPieces !== undefined && <Descriptions.Item label="剩余条数">{formatCount(info.remainPieces)} 条</Descriptions.Item>
             )}
             {sendtime && <Descriptions.Item label="定时发送时间">{sendtime}</Descriptions.Item>}
           </Descriptions>

@@ -318,7 +318,7 @@ export const PackageModeCharge: Story = {
     await fill(canvasElement);
     await userEvent.click(within(canvasElement).getByTestId('submit'));
     const info = await body().findByTestId('charge-info', {}, T);
-    await expect(info).toHaveTextContent('剩余条数9000 条');
+    await expect(info).toHaveTextContent('剩余条数9,000 条');
     await expect(info).not.toHaveTextContent('扣费金额');
   },
 };

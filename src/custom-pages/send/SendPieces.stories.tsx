@@ -341,7 +341,7 @@ export const ChargeByPieces = dialog(
   '计费确认：按条数（产品包）',
   { smsNum: 2, chargeNum: 4, submitTotal: 2, chargeMode: 1, remainPieces: 9000 },
   {},
-  ['发送号码数2 个', '计费总条数4 条', '剩余条数9000 条'],
+  ['发送号码数2 个', '计费总条数4 条', '剩余条数9,000 条'],
   ['扣费金额'],
 );
 export const ChargeScheduled = dialog('计费确认：定时发送', { smsNum: 1, chargeNum: 1, submitTotal: 1, chargeMode: 0, amount: '0.05' }, { sendtime: '2026-11-23 10:30:00' }, [

@@ -12,6 +12,7 @@ import { enumLabel } from '@/schema';
 import { billingNote, isAgent, isPackageMode } from '@/providers/access';
 import type { CurrentUser } from '@/generated/schemas';
 import { REMAIN_KEYS, type IndexData } from './api';
+import { formatCount, formatMoney } from '@/components/Money/money';
 
 export function HeaderBalances({ user }: { user: CurrentUser }) {
   const { result, query } = useCustom<IndexData>({ url: '/index/data', method: 'get', meta: { silent: true } });
@@ -52,7 +53,7 @@ export function HeaderBalances({ user }: { user: CurrentUser }) {
                 </Link>
                 {due > 0 && (
                   <Typography.Text type="warning" style={{ fontSize: 12 }}>
-                    {due} {unit}即将过期
+                    {unit === '元' ? formatMoney(due) : formatCount(due)} {unit}即将过期
                   </Typography.Text>
                 )}
               </Col>
@@ -66,7 +67,7 @@ export function HeaderBalances({ user }: { user: CurrentUser }) {
           type="info"
           showIcon
           data-testid="gift-pool"
-          message={`赠送短信：${(gift.list?.length ? gift.list : [gift]).map((g) => `${g.smstypeStr} 剩余 ${g.remainNumber} 条，${g.dueTime.slice(0, 10)} 到期`).join('；')}`}
+          message={`赠送短信：${(gift.list?.length ? gift.list : [gift]).map((g) => `${g.smstypeStr} 剩余 ${formatCount(g.remainNumber)} 条，${g.dueTime.slice(0, 10)} 到期`).join('；')}`}
         />
       )}
     </Card>

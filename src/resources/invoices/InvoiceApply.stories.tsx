@@ -45,7 +45,7 @@ export const Ordinary: Story = {
   name: '普通电子发票（已保存的信息）',
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    await expect(await c.findByTestId('can-amount', {}, T)).toHaveTextContent('50000.00');
+    await expect(await c.findByTestId('can-amount', {}, T)).toHaveTextContent('50,000.00');
     await expect(c.getByText('信息服务费')).toBeInTheDocument();
     await expect(await c.findByLabelText('发票抬头', {}, T)).toHaveValue('上海云讯通信科技有限公司');
     await expect(c.getByLabelText('电子邮箱')).toHaveValue('finance@demo.local');
@@ -160,7 +160,7 @@ export const SubAccount: Story = {
   },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    await expect(await c.findByTestId('can-amount', {}, T)).toHaveTextContent('1200.00');
+    await expect(await c.findByTestId('can-amount', {}, T)).toHaveTextContent('1,200.00');
     await expect(c.queryByLabelText('增值税专用电子发票')).toBeNull();
     await expect(c.getByLabelText('电子邮箱')).toBeInTheDocument();
   },

@@ -24,6 +24,7 @@ import { schemaUi } from '@/schema';
 import { ApiError } from '@/providers/http';
 import { INVOICE_MESSAGES, invoiceApi, type InvoiceConfig, type InvoiceInit } from './api';
 import { invoiceApplyScreen, invoiceListScreen, invoices } from '.';
+import { formatMoney } from '@/components/Money/money';
 
 const FORM = 'forms/invoice';
 
@@ -187,7 +188,7 @@ export default function InvoiceApply() {
         <div style={{ maxWidth: 720 }}>
           <Descriptions size="small" column={2} style={{ marginBottom: 16 }} bordered>
             <Descriptions.Item label="可开票金额">
-              <span data-testid="can-amount">{init.canAmount}</span> 元
+              <span data-testid="can-amount">{formatMoney(init.canAmount)}</span> 元
             </Descriptions.Item>
             <Descriptions.Item label="开票项目">{init.invoiceProject}</Descriptions.Item>
           </Descriptions>

@@ -7,7 +7,7 @@
 import { Checkbox, Descriptions, Modal, Table, Typography } from 'antd';
 import type { Product } from '@/generated/schemas';
 import { Money } from '@/components/Money/Money';
-import { grouped, lineCents, orderTotals, rebateApplies, yuan } from '@/domain/purchase';
+import { exactDiscountPrice, grouped, lineCents, orderTotals, rebateApplies, yuan } from '@/domain/purchase';
 
 export interface ConfirmLine {
   product: Product;
@@ -65,7 +65,13 @@ export function PurchaseConfirm({ open, lines, rebateUseable, balance, submittin
             render: (v: string, r) => <span data-testid={`confirm-list-price-${r.productId}`}>{v ?? r.product.unit_price}</span>,
           },
           { title: '折扣', dataIndex: ['product', 'discount'], align: 'right', render: (v?: string) => (v && Number(v) < 100 ? `${v}%` : '无') },
-          { title: '折后单价（元）', dataIndex: ['product', 'discountPriceStr'], align: 'right' },
+          {
+            // the price the amount is computed with (not the 4-decimal discountPriceStr): price × quantity = amount
+            title: '折后单价（元）',
+            key: 'discountPrice',
+            align: 'right',
+            render: (_: unknown, r) => <span data-testid={`confirm-price-${r.productId}`}>{exactDiscountPrice(r.product.unit_price, r.product.discount ?? '100')}</span>,
+          },
           { title: '购买数量', dataIndex: 'num', align: 'right', render: (n: number) => <span style={{ whiteSpace: 'nowrap' }}>{grouped(n)}</span> },
           { title: '金额（元）', dataIndex: 'cents', align: 'right', render: (c: bigint) => <Money value={yuan(c)} unit="" /> },
         ]}

@@ -101,7 +101,9 @@ export const Confirm: Story = {
     await pick(c, '营销短信 1万条', '500');
     await userEvent.click(c.getByTestId('submit-order'));
     const dialog = await body().findByRole('dialog', { name: '确认订单' }, T);
-    // 10000 × 0.0450 × 95 % = 427.50; 500 × 0.0550 × 90 % = 24.75
+    // 10000 × 0.0450 × 95 % = 427.50; 500 × 0.0550 × 90 % = 24.75; the discounted price shown is the one computed with
+    await expect(within(dialog).getByTestId('confirm-price-1')).toHaveTextContent('0.04275');
+    await expect(within(dialog).getByTestId('confirm-price-2')).toHaveTextContent('0.0495');
     await expect(within(dialog).getByTestId('order-total')).toHaveTextContent('452.25');
     await expect(within(dialog).getByTestId('order-rebate')).toHaveTextContent('-50.00');
     await expect(within(dialog).getByTestId('order-paid')).toHaveTextContent('402.25');
