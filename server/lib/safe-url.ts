@@ -16,6 +16,7 @@
 import dns from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { MESSAGES } from '../../common/schema/messages';
 
 /** A host name -> its addresses (tests inject one; the default asks the system resolver). */
 export type HostResolver = (host: string) => Promise<string[]>;
@@ -101,6 +102,19 @@ export async function callbackUrlProblem(raw: string, resolve: HostResolver = sy
     if (e instanceof UnsafeUrlError) return e.problem;
     throw e;
   }
+}
+
+const PROBLEM_MESSAGE: Record<UrlProblem, string> = {
+  syntax: MESSAGES.callbackUrlSyntax,
+  scheme: MESSAGES.callbackUrlScheme,
+  credentials: MESSAGES.callbackUrlCredentials,
+  unresolved: MESSAGES.callbackUrlUnresolved,
+  address: MESSAGES.callbackUrlPrivate,
+};
+
+/** What the user is told about a refused callback URL: the field's label and why (issue 41 item 5: 无法解析 / 内网地址). */
+export function callbackUrlMessage(problem: UrlProblem, label: string): string {
+  return PROBLEM_MESSAGE[problem].replaceAll('{label}', label);
 }
 
 /**

@@ -89,6 +89,14 @@ describe.each(backends)('interface settings (%s)', (backend) => {
         mourl: '',
       });
 
+      // 不限 (no session limit) is kept: nodenum left out or empty (issue 41 item 5)
+      const { nodenum: _n, ...unlimited } = good;
+      expect((await c.post('/api/client/account/interface', unlimited)).body).toMatchObject({ code: 0, data: { nodenum: '' } });
+      expect((await row(t.server, 'client1')).nodenum).toBe('');
+      expect((await c.post('/api/client/account/interface', { ...good, nodenum: '' })).body.code).toBe(0);
+      expect((await row(t.server, 'client1')).nodenum).toBe('');
+      expect((await c.post('/api/client/account/interface', good)).body.code).toBe(0);
+
       const before = await row(t.server, 'client1');
       const self = await (await as(t.server, 'client1')).post('/api/client/account/interface', { ...good, ip: '', accessSpeed: 5000 });
       expect(self.body.code).toBe(403);
@@ -114,12 +122,11 @@ describe.each(backends)('interface settings (%s)', (backend) => {
         [{ accessSpeed: 1.5 }, '速率须为1-5000之间的整数'],
         [{ nodenum: '0' }, '最大连接数须为1-10之间的整数'],
         [{ nodenum: '11' }, '最大连接数须为1-10之间的整数'],
-        [{ nodenum: '' }, '最大连接数须为1-10之间的整数'],
         [{ needreport: 9 }, ''],
         [{ needextend: 2 }, ''],
         [{ needreport: 1, deliveryurl: '' }, '请填写状态报告回调地址'],
         [{ needmo: 1 }, '请填写上行回调地址'],
-        [{ needreport: 1, deliveryurl: 'http://127.0.0.1/hook' }, '请填写状态报告回调地址'],
+        [{ needreport: 1, deliveryurl: 'http://127.0.0.1/hook' }, '状态报告回调地址不能使用内网地址'],
       ];
       for (const [patch, msg] of cases) {
         const r = await c.post('/api/client/account/interface', { ...good, ...patch });

@@ -113,8 +113,21 @@ describe.each(backends)('callback URLs at save time (%s)', (backend) => {
     const c = await as('agent1');
     const info = (await c.get('/api/admin/baseinfo')).body.data;
     const base = { agent_name: info.agent_name, address: info.address || '上海', mobile: info.mobile };
-    for (const u of ['javascript:alert(1)', 'http://169.254.169.254/', 'http://127.0.0.1:8080/', 'http://[::ffff:127.0.0.1]/', 'http://localhost/', 'http://db.internal.test/']) {
-      expect((await c.post('/api/admin/baseinfo/edit', { ...base, auto_template_callback_url: u })).body, u).toMatchObject({ code: 400, msg: '请输入正确的回调地址' });
+    // the form's own rule first; then the address the server would call, refused with why (issue 41 item 5)
+    const PRIVATE = '智能模板审核回调地址不能使用内网地址';
+    const cases: [string, string][] = [
+      ['javascript:alert(1)', '请输入正确的回调地址'],
+      ['http://169.254.169.254/', PRIVATE],
+      ['http://127.0.0.1:8080/', PRIVATE],
+      ['http://[::ffff:127.0.0.1]/', PRIVATE],
+      ['http://localhost/', PRIVATE],
+      ['http://db.internal.test/', PRIVATE],
+      ['http://no-such-host.invalid/', '智能模板审核回调地址无法解析，请检查域名是否正确'],
+    ];
+    for (const [u, msg] of cases) {
+      const body = (await c.post('/api/admin/baseinfo/edit', { ...base, auto_template_callback_url: u })).body;
+      expect(body, u).toMatchObject({ code: 400, msg });
+      if (msg !== '请输入正确的回调地址') expect(body.data.errors, u).toEqual([{ field: 'auto_template_callback_url', message: msg }]);
     }
     expect((await c.post('/api/admin/baseinfo/edit', { ...base, auto_template_callback_url: 'https://cb.example.com/tpl' })).body.code).toBe(0);
   });
@@ -132,19 +145,23 @@ describe.each(backends)('callback URLs at save time (%s)', (backend) => {
       mourl: 'https://r.example.com/mo',
     };
     const post = async (p: Record<string, string>) => (await c.post('/api/account/updateClient', p)).body;
-    expect(await post({ ...base, deliveryurl: 'http://10.0.0.1/r' })).toEqual({ code: 400, msg: '请填写状态报告回调地址' });
-    expect(await post({ ...base, mourl: 'javascript:alert(1)' })).toEqual({ code: 400, msg: '请填写上行回调地址' });
+    expect(await post({ ...base, deliveryurl: 'http://10.0.0.1/r' })).toMatchObject({
+      code: 400,
+      msg: '状态报告回调地址不能使用内网地址',
+      data: { errors: [{ field: 'deliveryurl', message: '状态报告回调地址不能使用内网地址' }] },
+    });
+    expect(await post({ ...base, mourl: 'javascript:alert(1)' })).toMatchObject({ code: 400, msg: '上行回调地址须以 http:// 或 https:// 开头' });
     expect(await post(base)).toEqual({ code: 0, msg: '保存成功' });
   });
 
   it('an agent opening and editing a sub-account', async () => {
     const c = await as('agent1');
     const open = (p: Record<string, unknown>) => c.post('/api/client/account/addUser', { name: '回调测试', agentOwned: 1, needreport: 0, needmo: 0, ...p });
-    expect((await open({ needreport: 1, deliveryurl: 'http://169.254.169.254/' })).body).toMatchObject({ code: 400, msg: '状态报告回调地址不能为空' });
-    expect((await open({ needmo: 1, mourl: 'http://[::1]/mo' })).body).toMatchObject({ code: 400, msg: '上行回调地址不能为空' });
+    expect((await open({ needreport: 1, deliveryurl: 'http://169.254.169.254/' })).body).toMatchObject({ code: 400, msg: '状态报告回调地址不能使用内网地址' });
+    expect((await open({ needmo: 1, mourl: 'http://[::1]/mo' })).body).toMatchObject({ code: 400, msg: '上行回调地址不能使用内网地址' });
     const edit = (p: Record<string, unknown>) => c.post('/api/account/updateClient', { clientid: 'client1', name: '苏州好易购', needreport: 0, needmo: 0, ...p });
-    expect((await edit({ needreport: 1, deliveryurl: 'http://192.168.0.1/' })).body).toMatchObject({ code: 400, msg: '请填写状态报告回调地址' });
-    expect((await edit({ needmo: 1, mourl: 'gopher://x.example.com/' })).body).toMatchObject({ code: 400, msg: '请填写上行回调地址' });
+    expect((await edit({ needreport: 1, deliveryurl: 'http://192.168.0.1/' })).body).toMatchObject({ code: 400, msg: '状态报告回调地址不能使用内网地址' });
+    expect((await edit({ needmo: 1, mourl: 'gopher://x.example.com/' })).body).toMatchObject({ code: 400, msg: '上行回调地址须以 http:// 或 https:// 开头' });
     // a URL that is not saved (push off) is not checked
     expect((await edit({ needreport: 0, deliveryurl: 'http://127.0.0.1/' })).body.code).toBe(0);
     expect((await edit({ needmo: 1, mourl: 'https://mo.example.com/' })).body.code).toBe(0);

@@ -8,7 +8,7 @@ import type { AppContext } from '../../context';
 import type { Account, AccountUpdate, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { validateForm } from '../../http/validation';
-import { callbackUrlProblem } from '../../lib/safe-url';
+import { callbackUrlMessage, callbackUrlProblem } from '../../lib/safe-url';
 import { hashDigest, passwordDigest, verifyDigest } from '../../lib/crypto';
 import { formatDateTime } from '../../lib/time';
 import type { SessionService } from '../../http/session';
@@ -138,10 +138,18 @@ export class AccountService {
     }
   }
 
+  /** A callback URL the server will call: refused on its field with why (无法解析, 内网地址 …: lib/safe-url). */
+  private async checkCallbackUrl(field: string, url: string, label: string) {
+    const problem = url ? await callbackUrlProblem(url, this.ctx.resolveHost) : null;
+    if (!problem) return;
+    const message = callbackUrlMessage(problem, label);
+    throw new ApiError(400, message, { errors: [{ field, message }] });
+  }
+
   /** POST /admin/baseinfo/edit (agents) */
   async editAgentBaseInfo(self: Account, form: AgentBaseInfoForm): Promise<void> {
     const url = (form.auto_template_callback_url ?? '').trim();
-    if (url && (await callbackUrlProblem(url, this.ctx.resolveHost))) throw new ApiError(400, ACCOUNT_MESSAGES.callbackUrl);
+    await this.checkCallbackUrl('auto_template_callback_url', url, agentBaseForm.properties.auto_template_callback_url.title);
     await this.checkUnique(self, { mobile: form.mobile });
     await this.update(self, {
       name: form.agent_name,
@@ -200,9 +208,9 @@ export class AccountService {
     const mourl = self.needmo === NeedMo.Push ? (form.mourl ?? '').trim() : '';
     if (self.needreport === NeedReport.SimplePush && !deliveryurl) throw new ApiError(400, ACCOUNT_MESSAGES.deliveryUrl);
     if (self.needmo === NeedMo.Push && !mourl) throw new ApiError(400, ACCOUNT_MESSAGES.moUrl);
-    // the server will call these: http(s) to public addresses only (lib/safe-url), the field's message
-    if (deliveryurl && (await callbackUrlProblem(deliveryurl, this.ctx.resolveHost))) throw new ApiError(400, ACCOUNT_MESSAGES.deliveryUrl);
-    if (mourl && (await callbackUrlProblem(mourl, this.ctx.resolveHost))) throw new ApiError(400, ACCOUNT_MESSAGES.moUrl);
+    // the server will call these: http(s) to public addresses only (lib/safe-url)
+    await this.checkCallbackUrl('deliveryurl', deliveryurl, enterpriseForm.properties.deliveryurl.title);
+    await this.checkCallbackUrl('mourl', mourl, enterpriseForm.properties.mourl.title);
     const email = form.email.toLowerCase();
     await this.checkUnique(self, { mobile: form.mobile, email });
     await this.update(self, {

@@ -13,7 +13,7 @@ import ExcelJS from 'exceljs';
 import type { AppContext } from '../../context';
 import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
-import { callbackUrlProblem } from '../../lib/safe-url';
+import { callbackUrlMessage, callbackUrlProblem } from '../../lib/safe-url';
 import { listPage, pagingOf } from '../../http/paging';
 import type { CurrentPaging } from '../../http/contract';
 import { whereFrom } from '../../db/filters';
@@ -53,7 +53,7 @@ import {
   type SubAccountResetPasswordParams,
   Smsfrom,
 } from '../../../common/generated/schemas';
-import { MESSAGES, requiredMessage } from '../../../common/schema/messages';
+import { MESSAGES } from '../../../common/schema/messages';
 import reminderForm from '../../../schemas/forms/balance-reminder.json';
 import openAccountForm from '../../../schemas/forms/open-account.json';
 import editForm from '../../../schemas/forms/sub-account-edit.json';
@@ -501,13 +501,14 @@ export class SubAccountService {
     const f = validateForm<SubAccountInterfaceForm>(this.ctx.schemas, 'forms/sub-account-interface', body);
     const a = await this.owned(agent, f.clientId);
     const ip = normalizeIpWhitelist(f.ip);
-    await this.checkCallbackUrls(f, { report: requiredMessage(interfaceForm, 'deliveryurl'), mo: requiredMessage(interfaceForm, 'mourl') });
+    await this.checkCallbackUrls(f, interfaceForm);
     await this.ctx.db
       .updateTable('accounts')
       .set({
         ip,
         access_speed: f.accessSpeed,
-        nodenum: f.nodenum,
+        // empty or absent: no limit (the doors' sessionLimit)
+        nodenum: f.nodenum ?? '',
         needreport: f.needreport,
         deliveryurl: f.needreport === NeedReport.SimplePush ? (f.deliveryurl ?? '') : '',
         needmo: f.needmo,
@@ -569,17 +570,30 @@ export class SubAccountService {
     if (await q.executeTakeFirst()) throw errors.refused(MESSAGES.emailExists);
   }
 
-  /** The callback URLs that will be saved (push on): http(s) to public addresses only (lib/safe-url), with the form's field message. */
-  private async checkCallbackUrls(f: { needreport?: number; needmo?: number; deliveryurl?: string; mourl?: string }, msg: { report: string; mo: string }) {
-    if (f.needreport === NeedReport.SimplePush && f.deliveryurl && (await callbackUrlProblem(f.deliveryurl, this.ctx.resolveHost))) throw new ApiError(400, msg.report);
-    if (f.needmo === NeedMo.Push && f.mourl && (await callbackUrlProblem(f.mourl, this.ctx.resolveHost))) throw new ApiError(400, msg.mo);
+  /**
+   * The callback URLs that will be saved (push on): http(s) to public addresses only (lib/safe-url).
+   * A refusal says why (无法解析, 内网地址 …) on its field, titled as the form titles it.
+   */
+  private async checkCallbackUrls(
+    f: { needreport?: number; needmo?: number; deliveryurl?: string; mourl?: string },
+    form: { properties: { deliveryurl: { title: string }; mourl: { title: string } } },
+  ) {
+    const check = async (field: 'deliveryurl' | 'mourl', url: string | undefined, on: boolean) => {
+      const problem = on && url ? await callbackUrlProblem(url, this.ctx.resolveHost) : null;
+      if (problem) {
+        const message = callbackUrlMessage(problem, form.properties[field].title);
+        throw new ApiError(400, message, { errors: [{ field, message }] });
+      }
+    };
+    await check('deliveryurl', f.deliveryurl, f.needreport === NeedReport.SimplePush);
+    await check('mourl', f.mourl, f.needmo === NeedMo.Push);
   }
 
   /** POST /client/account/addUser */
   async open(agent: Account, f: OpenAccountForm) {
     if (agent.operation_mode !== OperationMode.Package) throw errors.forbidden();
     if (agent.oauth_status !== OauthStatus.Certified) throw errors.refused(MESSAGES.certifyBeforeOpening);
-    await this.checkCallbackUrls(f, { report: requiredMessage(openAccountForm, 'deliveryurl'), mo: requiredMessage(openAccountForm, 'mourl') });
+    await this.checkCallbackUrls(f, openAccountForm);
     const email = (f.email ?? '').toLowerCase();
     const mobile = f.mobile ?? '';
     if (mobile) await this.mobileAvailable(mobile);
@@ -645,10 +659,7 @@ export class SubAccountService {
     if (email !== a.email) await this.emailAvailable(email, a.id);
     const needreport = f.needreport ?? a.needreport;
     const needmo = f.needmo ?? a.needmo;
-    await this.checkCallbackUrls(
-      { needreport, needmo, deliveryurl: f.deliveryurl, mourl: f.mourl },
-      { report: requiredMessage(editForm, 'deliveryurl'), mo: requiredMessage(editForm, 'mourl') },
-    );
+    await this.checkCallbackUrls({ needreport, needmo, deliveryurl: f.deliveryurl, mourl: f.mourl }, editForm);
     const set = {
       name: f.name,
       realname: f.realname ?? a.realname,

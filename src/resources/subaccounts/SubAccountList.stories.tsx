@@ -282,6 +282,34 @@ export const InterfaceEdit: Story = {
   },
 };
 
+export const InterfaceEditUnlimited: Story = {
+  name: '修改接口设置：最大连接数留空为不限',
+  play: async ({ canvasElement }) => {
+    const dialog = await openInterfaceInfo(canvasElement);
+    await userEvent.click(await within(dialog).findByRole('button', { name: '修改接口设置' }, T));
+    const edit = await editDialog();
+    const nodes = within(edit).getByLabelText(/最大连接数/);
+    await expect(within(edit).getByText('1-10，留空为不限')).toBeInTheDocument();
+    await userEvent.clear(nodes);
+    await userEvent.click(within(edit).getByRole('button', { name: /确\s*定|OK/ }));
+    await expect(await body().findByText('接口设置已保存', {}, T)).toBeInTheDocument();
+    await waitFor(() => expect(within(dialog).getByText('不限')).toBeInTheDocument(), T);
+  },
+};
+
+export const InterfaceEditPrivateUrl: Story = {
+  name: '修改接口设置：回调地址为内网地址',
+  parameters: { msw: { handlers: subAccountHandlers({ interfaceSave: 'privateUrl' }) } },
+  play: async ({ canvasElement }) => {
+    const dialog = await openInterfaceInfo(canvasElement);
+    await userEvent.click(await within(dialog).findByRole('button', { name: '修改接口设置' }, T));
+    const edit = await editDialog();
+    await userEvent.click(within(edit).getByRole('button', { name: /确\s*定|OK/ }));
+    // why, not 请填写: on the alert and on the field
+    await expect(await within(edit).findByTestId('interface-edit-error', {}, T)).toHaveTextContent('状态报告回调地址不能使用内网地址');
+  },
+};
+
 export const InterfaceEditRefused: Story = {
   name: '修改接口设置（服务器拒绝）',
   parameters: { msw: { handlers: subAccountHandlers({ interfaceSave: 'refused' }) } },

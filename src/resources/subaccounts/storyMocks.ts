@@ -1,6 +1,6 @@
 import { expect, userEvent, within } from 'storybook/test';
 /** MSW fixtures of the sub-account area, for stories only (the app never imports this file). */
-import { delay, http, type HttpHandler } from 'msw';
+import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import { consoleApi, fail, ok, agentDirectChargeMode, agentPackageMode } from '@/stories/mockApi';
 import { indexData } from '@/stories/reportsApi';
 import type { SubAccountRow } from '@/generated/schemas';
@@ -156,7 +156,7 @@ export interface SubAccountMockOptions {
   /** the SMPP listener is off (SMPP_SERVER_PORT 0) */
   smppOff?: boolean;
   /** the interface settings' save is refused */
-  interfaceSave?: 'refused';
+  interfaceSave?: 'refused' | 'privateUrl';
   /** test accounts: `canCreateTestAccount` false ('hidden'), creation refused, a test account in the list ('listed'), whose conversion is refused ('convertRefused') */
   testAccount?: 'hidden' | 'refused' | 'listed' | 'convertRefused';
 }
@@ -250,6 +250,10 @@ export function subAccountHandlers(o: SubAccountMockOptions = {}): HttpHandler[]
     http.post('/api/client/account/interface', async ({ request }) => {
       const f = new URLSearchParams(await request.text());
       if (o.interfaceSave === 'refused') return fail(400, 'IP白名单格式不正确：' + (f.get('ip') ?? ''));
+      if (o.interfaceSave === 'privateUrl') {
+        const message = '状态报告回调地址不能使用内网地址';
+        return HttpResponse.json({ code: 400, msg: message, data: { errors: [{ field: 'deliveryurl', message }] } });
+      }
       return ok(
         {
           ...interfaceInfo,
