@@ -13,14 +13,14 @@ import { MO_KEEP_MS } from './mo';
 import { acceptInterfaceMessage, InterfaceRefusal, type InterfaceRefusalReason } from '../send';
 import { InterfacePasswordService } from './interface-password';
 import { smppServerRoutes } from './routes';
-import { SMPP_SERVER_DEFAULTS, SMPP_STATUS, SmppServer, type SmppPlatform } from './server';
-import { CMPP_RESULT, CMPP_SERVER_DEFAULTS, CmppServer } from './cmpp-server';
+import { SMPP_REFUSAL_STATUS, SMPP_SERVER_DEFAULTS, SmppServer, type SmppPlatform } from './server';
+import { CMPP_REFUSAL_RESULT, CMPP_SERVER_DEFAULTS, CmppServer } from './cmpp-server';
 import { loadInterfaceSecretKey } from '../../lib/interface-secret';
 import { sealDemoSecret } from './interface-password';
 
 export { InterfacePasswordService } from './interface-password';
-export { SmppServer, SMPP_STATUS, SMPP_SERVER_DEFAULTS, extensionOf, receiptWanted } from './server';
-export { CmppServer, CMPP_RESULT, CMPP_SERVER_DEFAULTS, cmppLoginOf, cmppMessageId } from './cmpp-server';
+export { SmppServer, SMPP_STATUS, SMPP_REFUSAL_STATUS, SMPP_SERVER_DEFAULTS, extensionOf, receiptWanted } from './server';
+export { CmppServer, CMPP_RESULT, CMPP_REFUSAL_RESULT, CMPP_SERVER_DEFAULTS, cmppLoginOf, cmppMessageId } from './cmpp-server';
 export { DoorCore, SharedBuckets } from './door-core';
 export { enqueueSmppReceipts, RECEIPT_KEEP_MS } from './receipts';
 export { enqueueSmppMo, MO_KEEP_MS } from './mo';
@@ -38,37 +38,11 @@ declare module '../../context' {
 /** how long the part ids of an accepted long message are kept for its receipts */
 const PART_IDS_KEEP_MS = 7 * 24 * 3600_000;
 
-/** the SMPP status of a refused submit_sm (docs/api-smpp.md "submit_sm") */
-const REFUSAL_STATUS: Record<InterfaceRefusalReason, number> = {
-  account: SMPP_STATUS.X_ACCOUNT,
-  domestic: SMPP_STATUS.X_DOMESTIC,
-  sign: SMPP_STATUS.X_SIGN,
-  credit: SMPP_STATUS.X_CREDIT,
-  number: SMPP_STATUS.INVDSTADR,
-  length: SMPP_STATUS.INVMSGLEN,
-  /** a transient database conflict (deadlock retries exhausted): nothing written, to be sent again */
-  busy: SMPP_STATUS.THROTTLED,
-  blacklist: SMPP_STATUS.X_BLACKLIST,
-};
-
-/** the CMPP result of a refused CMPP_SUBMIT (docs/api-cmpp.md "Results") */
-export const CMPP_REFUSAL_RESULT: Record<InterfaceRefusalReason, number> = {
-  account: CMPP_RESULT.X_ACCOUNT,
-  domestic: CMPP_RESULT.X_ACCOUNT,
-  sign: CMPP_RESULT.X_SIGN,
-  credit: CMPP_RESULT.X_CREDIT,
-  number: CMPP_RESULT.BAD_DEST_TERMINAL,
-  length: CMPP_RESULT.MSG_TOO_LONG,
-  /** nothing written: to be sent again */
-  busy: CMPP_RESULT.FLOW_CONTROL,
-  blacklist: CMPP_RESULT.X_BLACKLIST,
-};
-
 /** A door's platform: submits accepted by the send module's interface acceptance (refusals as the door's statuses: SMPP's by default). */
 export function interfacePlatform(
   ctx: AppContext,
   send: Pick<SendService, 'pricesOf' | 'payerOf'>,
-  statusOf: Record<InterfaceRefusalReason, number> = REFUSAL_STATUS,
+  statusOf: Record<InterfaceRefusalReason, number> = SMPP_REFUSAL_STATUS,
 ): SmppPlatform {
   return {
     async submit(account, m) {
