@@ -3,7 +3,8 @@
  * (interface-password.ts, its reset route in routes.ts) and the SMPP 3.4 listener (server.ts) on
  * config.smppServerPort (0: off): it listens when the app is ready and closes with the app.
  * Submits go through the send module's acceptance (send/interface.ts). Depends on clients (whose
- * accounts an agent reaches) and send.
+ * accounts an agent reaches), send, and help: each door's interface document (smpp-doc.ts,
+ * cmpp-doc.ts) is registered there (`DOOR_DOCS` below) and generated while the door listens.
  */
 import type { AppContext } from '../../context';
 import type { SendService } from '../send';
@@ -17,6 +18,10 @@ import { SMPP_REFUSAL_STATUS, SMPP_SERVER_DEFAULTS, SmppServer, type SmppPlatfor
 import { CMPP_REFUSAL_RESULT, CMPP_SERVER_DEFAULTS, CmppServer } from './cmpp-server';
 import { loadInterfaceSecretKey } from '../../lib/interface-secret';
 import { sealDemoSecret } from './interface-password';
+import { openInterfaceSecret } from '../../lib/interface-secret';
+import type { DoorDocSource } from '../help';
+import { describeSmppDoor } from './smpp-doc';
+import { describeCmppDoor } from './cmpp-doc';
 
 export { InterfacePasswordService } from './interface-password';
 export { SmppServer, SMPP_STATUS, SMPP_REFUSAL_STATUS, SMPP_SERVER_DEFAULTS, extensionOf, receiptWanted } from './server';
@@ -63,13 +68,34 @@ export function interfacePlatform(
   };
 }
 
-export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'send'] }, async (app, ctx) => {
+export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'send', 'help'] }, async (app, ctx) => {
   // the key sealing interface passwords for CMPP's MD5 authentication (lib/interface-secret.ts)
   const secretKey = loadInterfaceSecretKey(ctx.config.interfaceSecretKey, ctx.dataDir);
   const passwords = (app.services.interfacePasswords = new InterfacePasswordService(ctx, app.services.clients, secretKey));
   await app.register(smppServerRoutes(ctx, passwords));
   app.services.smppServer = null;
   app.services.cmppServer = null;
+  // the doors' interface documents (GET /help/smppdoc, /help/cmppdoc): on while the door listens in this process
+  const DOOR_DOCS: DoorDocSource[] = [
+    {
+      key: 'smpp',
+      available: () => (app.services.smppServer?.port ?? 0) > 0,
+      describe: (req) => {
+        const s = app.services.smppServer!;
+        return describeSmppDoor(ctx, { opts: s.opts, port: s.port, tlsPort: s.tlsPort }, req);
+      },
+    },
+    {
+      key: 'cmpp',
+      available: () => (app.services.cmppServer?.port ?? 0) > 0,
+      describe: (req) => {
+        const s = app.services.cmppServer!;
+        const secretUsable = openInterfaceSecret(secretKey, req.account.id, req.account.interface_secret) !== null;
+        return describeCmppDoor(ctx, { opts: s.opts, port: s.port, secretUsable }, req);
+      },
+    },
+  ];
+  for (const d of DOOR_DOCS) app.services.docs.addDoor(d);
   // receipts no receiver took within 72 h are dropped (every process; a DELETE is safe to repeat)
   // so are uplinks, and session rows of processes that stopped without removing them (an hour without heartbeat)
   moduleTimer(
