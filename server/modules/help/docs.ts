@@ -3,11 +3,16 @@
  * DOCS_DIR, default DATA_DIR/docs). A document exists when a file of its stem with one of the
  * accepted extensions is there (`cmpp.pdf`, `http-demo.zip` …); the first extension found wins.
  * The HTTP API document is not a file: it is generated from the server's OpenAPI description
- * and always present. `flags()` is what GET /loginInfo answers as systemInfoShow: computed on
- * every call, so a document appears or disappears with its file, no restart, nothing stored.
+ * and always present. The documents of the customer doors (`cmpp`, `smpp`; `door` below) are
+ * generated from the door's own description (door-doc.ts) while the door listens in this process,
+ * unless the operator placed a file of the stem: the file wins (an operator's own document, e.g.
+ * a PDF with the public host name and its own wording, is kept as it is).
+ * `flags()` is what GET /loginInfo answers as systemInfoShow: computed on every call, so a
+ * document appears or disappears with its file or its door, no restart, nothing stored.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { DoorDocSource } from './door-doc';
 
 export interface HelpDoc {
   /** systemInfoShow key */
@@ -18,14 +23,16 @@ export interface HelpDoc {
   /** file stem in the documents folder; none: generated (the HTTP API document) */
   stem?: string;
   agentOnly?: boolean;
+  /** generated from its door's description while the door listens (HelpDocs.addDoor), when no file of the stem is there */
+  door?: boolean;
 }
 
 export const HELP_DOCS: HelpDoc[] = [
   { key: 'https', route: '/help/httpsdoc', title: 'HTTP接口文档' },
-  { key: 'cmpp', route: '/help/cmppdoc', title: 'CMPP接口文档', stem: 'cmpp' },
+  { key: 'cmpp', route: '/help/cmppdoc', title: 'CMPP接口文档', stem: 'cmpp', door: true },
   { key: 'sgip', route: '/help/sgipdoc', title: 'SGIP接口文档', stem: 'sgip' },
   { key: 'smgp', route: '/help/smgpdoc', title: 'SMGP接口文档', stem: 'smgp' },
-  { key: 'smpp', route: '/help/smppdoc', title: 'SMPP接口文档', stem: 'smpp' },
+  { key: 'smpp', route: '/help/smppdoc', title: 'SMPP接口文档', stem: 'smpp', door: true },
   { key: 'template', route: '/help/smstemplatedoc', title: '模板短信接口文档', stem: 'template' },
   { key: 'httpDemo', route: '/help/demoFilePath', title: 'HTTP接口示例代码', stem: 'http-demo' },
   { key: 'faq', route: '/help/faqdoc', title: '常见问题文档', stem: 'faq', agentOnly: true },
@@ -44,7 +51,22 @@ export const DOC_TYPES: Record<string, string> = {
 };
 
 export class HelpDocs {
+  private readonly doors = new Map<string, DoorDocSource>();
+
   constructor(readonly dir: string) {}
+
+  /** A door's generated document (the door module registers it; a document of HELP_DOCS marked `door`). */
+  addDoor(source: DoorDocSource) {
+    const doc = HELP_DOCS.find((d) => d.key === source.key);
+    if (!doc?.door) throw new Error(`help: no door document "${source.key}"`);
+    this.doors.set(source.key, source);
+  }
+
+  /** The door's document source when its door listens now. */
+  doorOf(doc: HelpDoc): DoorDocSource | undefined {
+    const source = doc.door ? this.doors.get(doc.key) : undefined;
+    return source?.available() ? source : undefined;
+  }
 
   /** The file of a document, if the operator has placed one. */
   fileOf(doc: HelpDoc): { file: string; ext: string } | undefined {
@@ -61,7 +83,7 @@ export class HelpDocs {
   }
 
   exists(doc: HelpDoc): boolean {
-    return !doc.stem || !!this.fileOf(doc);
+    return !doc.stem || !!this.fileOf(doc) || !!this.doorOf(doc);
   }
 
   /** systemInfoShow: 1 for each document that exists, else 0. */

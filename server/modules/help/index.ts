@@ -1,6 +1,8 @@
 /**
- * 帮助文档: the HTTP API document generated from the routes' own declarations (OpenAPI) and the
- * operator's document files in DOCS_DIR.
+ * 帮助文档: the HTTP API document generated from the routes' own declarations (OpenAPI), the
+ * customer doors' documents generated from the doors' descriptions (door-doc.ts: a door module
+ * registers its `DoorDocSource` with `app.services.docs.addDoor`), and the operator's document
+ * files in DOCS_DIR.
  */
 import path from 'node:path';
 import { defineModule } from '../module';
@@ -9,6 +11,22 @@ import { helpRoutes } from './routes';
 
 export { HelpDocs, HELP_DOCS, DOC_TYPES, type HelpDoc } from './docs';
 export { registerOpenApi } from './openapi';
+export {
+  DOOR_TOPICS,
+  codeRows,
+  codeText,
+  hexDump,
+  renderDoorHtml,
+  type CodeEntry,
+  type CodeTable,
+  type DocTable,
+  type DoorDescription,
+  type DoorDocRequest,
+  type DoorDocSource,
+  type DoorExample,
+  type DoorSection,
+  type DoorTopic,
+} from './door-doc';
 
 declare module '../../context' {
   interface Services {

@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { Access } from '../../http/route';
+import { DOC_STYLE, esc } from './html';
 
 type Json = Record<string, unknown>;
 
@@ -96,8 +97,6 @@ export function openApiDocument(app: FastifyInstance): OpenApiView {
   return (app as unknown as { swagger(): OpenApiView }).swagger();
 }
 
-const esc = (s: unknown) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 function typeText(s: SchemaView | undefined): string {
   if (!s) return '';
   if (s.enum) return `${s.type ?? ''} (${s.enum.map(String).join(' | ')})`;
@@ -170,12 +169,9 @@ export function renderApiHtml(doc: OpenApiView, generatedAt: string): string {
   return `<!doctype html>
 <html lang="zh-CN"><head><meta charset="utf-8"><title>${esc(doc.info?.title)}</title>
 <style>
-body{font-family:-apple-system,"PingFang SC","Microsoft YaHei","Noto Sans CJK SC",sans-serif;max-width:1000px;margin:24px auto;padding:0 16px;color:#222;line-height:1.6}
-h1{border-bottom:2px solid #1677ff;padding-bottom:8px}h2{margin-top:40px;border-bottom:1px solid #ddd}
+${DOC_STYLE}
 .op{margin:16px 0 28px}.m{display:inline-block;min-width:56px;text-align:center;color:#fff;border-radius:4px;font-size:13px;padding:1px 6px}
 .get{background:#52c41a}.post{background:#1677ff}.put,.patch{background:#fa8c16}.delete{background:#f5222d}
-table{border-collapse:collapse;width:100%;font-size:14px}th,td{border:1px solid #ddd;padding:4px 8px;text-align:left;vertical-align:top}th{background:#fafafa}
-code{background:#f5f5f5;padding:0 4px;border-radius:3px}.note{color:#666}.none{color:#999}
 </style></head><body>
 <h1>${esc(doc.info?.title)}</h1>
 <p>版本 ${esc(doc.info?.version)} · 生成于 ${esc(generatedAt)} · 共 ${ops.length} 个接口</p>

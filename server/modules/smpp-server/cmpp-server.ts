@@ -56,6 +56,7 @@ import {
 import { openInterfaceSecret } from '../../lib/interface-secret';
 import { clientAddress } from '../../lib/ip-allow';
 import { MAX_MESSAGE_CHARS } from '../../../common/sms/pieces';
+import type { InterfaceRefusalReason } from '../send';
 import {
   DoorCore,
   extensionOf,
@@ -85,6 +86,19 @@ export const CMPP_RESULT = {
   /** the platform failed (nothing written): send again */
   X_SYSTEM: 199,
 } as const;
+
+/** the CMPP result of a CMPP_SUBMIT the acceptance refused (docs/api-cmpp.md "Results") */
+export const CMPP_REFUSAL_RESULT: Record<InterfaceRefusalReason, number> = {
+  account: CMPP_RESULT.X_ACCOUNT,
+  domestic: CMPP_RESULT.X_ACCOUNT,
+  sign: CMPP_RESULT.X_SIGN,
+  credit: CMPP_RESULT.X_CREDIT,
+  number: CMPP_RESULT.BAD_DEST_TERMINAL,
+  length: CMPP_RESULT.MSG_TOO_LONG,
+  /** nothing written: to be sent again */
+  busy: CMPP_RESULT.FLOW_CONTROL,
+  blacklist: CMPP_RESULT.X_BLACKLIST,
+};
 
 export interface CmppServerOptions extends DoorCoreOptions {
   host: string;

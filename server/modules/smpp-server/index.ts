@@ -3,7 +3,8 @@
  * (interface-password.ts, its reset route in routes.ts) and the SMPP 3.4 listener (server.ts) on
  * config.smppServerPort (0: off): it listens when the app is ready and closes with the app.
  * Submits go through the send module's acceptance (send/interface.ts). Depends on clients (whose
- * accounts an agent reaches) and send.
+ * accounts an agent reaches), send, and help: each door's interface document (smpp-doc.ts,
+ * cmpp-doc.ts) is registered there (`DOOR_DOCS` below) and generated while the door listens.
  */
 import type { AppContext } from '../../context';
 import type { SendService } from '../send';
@@ -13,14 +14,18 @@ import { MO_KEEP_MS } from './mo';
 import { acceptInterfaceMessage, InterfaceRefusal, type InterfaceRefusalReason } from '../send';
 import { InterfacePasswordService } from './interface-password';
 import { smppServerRoutes } from './routes';
-import { SMPP_SERVER_DEFAULTS, SMPP_STATUS, SmppServer, type SmppPlatform } from './server';
-import { CMPP_RESULT, CMPP_SERVER_DEFAULTS, CmppServer } from './cmpp-server';
+import { SMPP_REFUSAL_STATUS, SMPP_SERVER_DEFAULTS, SmppServer, type SmppPlatform } from './server';
+import { CMPP_REFUSAL_RESULT, CMPP_SERVER_DEFAULTS, CmppServer } from './cmpp-server';
 import { loadInterfaceSecretKey } from '../../lib/interface-secret';
 import { sealDemoSecret } from './interface-password';
+import { openInterfaceSecret } from '../../lib/interface-secret';
+import type { DoorDocSource } from '../help';
+import { describeSmppDoor } from './smpp-doc';
+import { describeCmppDoor } from './cmpp-doc';
 
 export { InterfacePasswordService } from './interface-password';
-export { SmppServer, SMPP_STATUS, SMPP_SERVER_DEFAULTS, extensionOf, receiptWanted } from './server';
-export { CmppServer, CMPP_RESULT, CMPP_SERVER_DEFAULTS, cmppLoginOf, cmppMessageId } from './cmpp-server';
+export { SmppServer, SMPP_STATUS, SMPP_REFUSAL_STATUS, SMPP_SERVER_DEFAULTS, extensionOf, receiptWanted } from './server';
+export { CmppServer, CMPP_RESULT, CMPP_REFUSAL_RESULT, CMPP_SERVER_DEFAULTS, cmppLoginOf, cmppMessageId } from './cmpp-server';
 export { DoorCore, SharedBuckets } from './door-core';
 export { enqueueSmppReceipts, RECEIPT_KEEP_MS } from './receipts';
 export { enqueueSmppMo, MO_KEEP_MS } from './mo';
@@ -38,37 +43,11 @@ declare module '../../context' {
 /** how long the part ids of an accepted long message are kept for its receipts */
 const PART_IDS_KEEP_MS = 7 * 24 * 3600_000;
 
-/** the SMPP status of a refused submit_sm (docs/api-smpp.md "submit_sm") */
-const REFUSAL_STATUS: Record<InterfaceRefusalReason, number> = {
-  account: SMPP_STATUS.X_ACCOUNT,
-  domestic: SMPP_STATUS.X_DOMESTIC,
-  sign: SMPP_STATUS.X_SIGN,
-  credit: SMPP_STATUS.X_CREDIT,
-  number: SMPP_STATUS.INVDSTADR,
-  length: SMPP_STATUS.INVMSGLEN,
-  /** a transient database conflict (deadlock retries exhausted): nothing written, to be sent again */
-  busy: SMPP_STATUS.THROTTLED,
-  blacklist: SMPP_STATUS.X_BLACKLIST,
-};
-
-/** the CMPP result of a refused CMPP_SUBMIT (docs/api-cmpp.md "Results") */
-export const CMPP_REFUSAL_RESULT: Record<InterfaceRefusalReason, number> = {
-  account: CMPP_RESULT.X_ACCOUNT,
-  domestic: CMPP_RESULT.X_ACCOUNT,
-  sign: CMPP_RESULT.X_SIGN,
-  credit: CMPP_RESULT.X_CREDIT,
-  number: CMPP_RESULT.BAD_DEST_TERMINAL,
-  length: CMPP_RESULT.MSG_TOO_LONG,
-  /** nothing written: to be sent again */
-  busy: CMPP_RESULT.FLOW_CONTROL,
-  blacklist: CMPP_RESULT.X_BLACKLIST,
-};
-
 /** A door's platform: submits accepted by the send module's interface acceptance (refusals as the door's statuses: SMPP's by default). */
 export function interfacePlatform(
   ctx: AppContext,
   send: Pick<SendService, 'pricesOf' | 'payerOf'>,
-  statusOf: Record<InterfaceRefusalReason, number> = REFUSAL_STATUS,
+  statusOf: Record<InterfaceRefusalReason, number> = SMPP_REFUSAL_STATUS,
 ): SmppPlatform {
   return {
     async submit(account, m) {
@@ -89,13 +68,34 @@ export function interfacePlatform(
   };
 }
 
-export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'send'] }, async (app, ctx) => {
+export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'send', 'help'] }, async (app, ctx) => {
   // the key sealing interface passwords for CMPP's MD5 authentication (lib/interface-secret.ts)
   const secretKey = loadInterfaceSecretKey(ctx.config.interfaceSecretKey, ctx.dataDir);
   const passwords = (app.services.interfacePasswords = new InterfacePasswordService(ctx, app.services.clients, secretKey));
   await app.register(smppServerRoutes(ctx, passwords));
   app.services.smppServer = null;
   app.services.cmppServer = null;
+  // the doors' interface documents (GET /help/smppdoc, /help/cmppdoc): on while the door listens in this process
+  const DOOR_DOCS: DoorDocSource[] = [
+    {
+      key: 'smpp',
+      available: () => (app.services.smppServer?.port ?? 0) > 0,
+      describe: (req) => {
+        const s = app.services.smppServer!;
+        return describeSmppDoor(ctx, { opts: s.opts, port: s.port, tlsPort: s.tlsPort }, req);
+      },
+    },
+    {
+      key: 'cmpp',
+      available: () => (app.services.cmppServer?.port ?? 0) > 0,
+      describe: (req) => {
+        const s = app.services.cmppServer!;
+        const secretUsable = openInterfaceSecret(secretKey, req.account.id, req.account.interface_secret) !== null;
+        return describeCmppDoor(ctx, { opts: s.opts, port: s.port, secretUsable }, req);
+      },
+    },
+  ];
+  for (const d of DOOR_DOCS) app.services.docs.addDoor(d);
   // receipts no receiver took within 72 h are dropped (every process; a DELETE is safe to repeat)
   // so are uplinks, and session rows of processes that stopped without removing them (an hour without heartbeat)
   moduleTimer(

@@ -16,9 +16,21 @@ import { NeedReport, SendRecordStatus } from '../../../common/generated/schemas'
 /** kept this long when no receiver binds (then dropped) */
 export const RECEIPT_KEEP_MS = 72 * 3600_000;
 
+/**
+ * The stat words a receipt carries (SMPP appendix B `stat:`, CMPP's Stat): DELIVRD for a delivered
+ * message, else the carrier's own word when its report names one of these, UNDELIV for another
+ * delivery failure, REJECTD for what the platform or the carrier refused. The doors' documents
+ * list them (smpp-doc.ts, cmpp-doc.ts).
+ */
+export const RECEIPT_STATS = ['DELIVRD', 'EXPIRED', 'DELETED', 'UNDELIV', 'ACCEPTD', 'UNKNOWN', 'REJECTD'] as const;
+export type ReceiptStat = (typeof RECEIPT_STATS)[number];
+const CARRIER_STAT = new RegExp(`^(${RECEIPT_STATS.join('|')})$`);
+/** a failure word of the carrier in a report (the SQL of enqueueSmppReceipts) */
+const CARRIER_FAILURE_SQL = `^[[:space:]]*(${RECEIPT_STATS.filter((x) => x !== 'DELIVRD').join('|')})[[:space:]]*$`;
+
 /** the appendix-B stat of a platform state (the carrier's own stat when the report names one) */
-export function statOf(state: number, report: string): string {
-  const carrier = /^(DELIVRD|EXPIRED|DELETED|UNDELIV|ACCEPTD|UNKNOWN|REJECTD)$/.exec(report.trim());
+export function statOf(state: number, report: string): ReceiptStat {
+  const carrier = CARRIER_STAT.exec(report.trim()) as [string, ReceiptStat] | null;
   if (state === SendRecordStatus.Delivered || state === SendRecordStatus.DeliveredAlt) return 'DELIVRD';
   if (carrier && carrier[1] !== 'DELIVRD') return carrier[1];
   if (state === SendRecordStatus.DeliveryFailed) return 'UNDELIV';
@@ -50,8 +62,8 @@ export async function enqueueSmppReceipts(trx: Transaction<Database>, rows: { id
   const delivered = sql.lit(SendRecordStatus.Delivered);
   const stat = sql`(case
       when m.state in (${delivered}, ${sql.lit(SendRecordStatus.DeliveredAlt)}) then 'DELIVRD'
-      when substring(m.report from '^[[:space:]]*(EXPIRED|DELETED|UNDELIV|ACCEPTD|UNKNOWN|REJECTD)[[:space:]]*$') is not null
-        then substring(m.report from '^[[:space:]]*(EXPIRED|DELETED|UNDELIV|ACCEPTD|UNKNOWN|REJECTD)[[:space:]]*$')
+      when substring(m.report from ${sql.lit(CARRIER_FAILURE_SQL)}) is not null
+        then substring(m.report from ${sql.lit(CARRIER_FAILURE_SQL)})
       when m.state = ${sql.lit(SendRecordStatus.DeliveryFailed)} then 'UNDELIV'
       else 'REJECTD' end)`;
   // registered_delivery of the submit (sms_tasks.registered_delivery): 0 none, 2 failures only, else every final state

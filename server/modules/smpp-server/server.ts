@@ -34,6 +34,7 @@ import {
 import { dummyInterfaceHash, interfacePasswordMatches } from '../../lib/interface-password';
 import { clientAddress, ipAllowed } from '../../lib/ip-allow';
 import { MAX_MESSAGE_CHARS } from '../../../common/sms/pieces';
+import type { InterfaceRefusalReason } from '../send';
 import {
   DoorCore,
   extensionOf,
@@ -65,11 +66,14 @@ const libraryCommandLength = (smpp.PDU as unknown as { commandLength(stream: unk
 };
 
 /** the commands SMPP defines that have a response (`<command>_resp`): the others (outbind, alert_notification) are never answered with one */
-const HAS_RESPONSE = new Set(
+export const HAS_RESPONSE = new Set(
   Object.keys((smpp as unknown as { commands: Record<string, unknown> }).commands).filter(
     (c) => !c.endsWith('_resp') && (smpp as unknown as { commands: Record<string, unknown> }).commands[`${c}_resp`],
   ),
 );
+
+/** the requests this listener serves (onPdu's cases); every other command with a response is answered 0x04 before a bind and generic_nack 0x03 after it */
+export const SERVED_COMMANDS = ['bind_transmitter', 'bind_receiver', 'bind_transceiver', 'enquire_link', 'unbind', 'submit_sm', 'data_sm'] as const;
 
 /** SMPP statuses of this listener beyond the shared ones (lib/smpp-pdu STATUS) */
 export const SMPP_STATUS = {
@@ -85,6 +89,22 @@ export const SMPP_STATUS = {
   /** a marketing message to a number on the account's or the platform's blacklist (docs/api-blacklist.md) */
   X_BLACKLIST: 0x405,
 } as const;
+
+/** the SMPP status of a submit_sm the acceptance refused (docs/api-smpp.md "submit_sm") */
+export const SMPP_REFUSAL_STATUS: Record<InterfaceRefusalReason, number> = {
+  account: SMPP_STATUS.X_ACCOUNT,
+  domestic: SMPP_STATUS.X_DOMESTIC,
+  sign: SMPP_STATUS.X_SIGN,
+  credit: SMPP_STATUS.X_CREDIT,
+  number: SMPP_STATUS.INVDSTADR,
+  length: SMPP_STATUS.INVMSGLEN,
+  /** a transient database conflict (deadlock retries exhausted): nothing written, to be sent again */
+  busy: SMPP_STATUS.THROTTLED,
+  blacklist: SMPP_STATUS.X_BLACKLIST,
+};
+
+/** the system_id of every bind answer */
+export const BIND_RESP_SYSTEM_ID = 'SMSP';
 
 export interface SmppServerOptions extends DoorCoreOptions {
   host: string;
@@ -417,7 +437,7 @@ export class SmppServer {
       cs.accountId = a.id;
       cs.receive = receive;
       clearTimeout(cs.bindTimer);
-      cs.session.send(pdu.response({ system_id: 'SMSP' }));
+      cs.session.send(pdu.response({ system_id: BIND_RESP_SYSTEM_ID }));
       if (receive) this.core.kick();
     } catch (err) {
       this.ctx.log.warn({ err }, 'smpp bind failed');

@@ -44,13 +44,33 @@ export const SubAccountNoFaq: Story = {
 };
 
 export const OnlyGeneratedHttpDocument: Story = {
-  name: '仅 HTTP 接口文档（其它文件未放置）',
+  name: '仅 HTTP 接口文档（CMPP、SMPP 接口未开通，未放置文件）',
   parameters: { msw: { handlers: [loginInfo({ https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 }), ...consoleApi()] } },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByText('HTTP接口文档', {}, T)).toBeInTheDocument();
     await expect(canvasElement.querySelectorAll('.ant-list-item')).toHaveLength(1);
     await expect(c.queryByText('CMPP接口文档')).toBeNull();
+  },
+};
+
+export const DoorDocuments: Story = {
+  name: 'CMPP、SMPP 接口开通：生成的接口文档',
+  parameters: { msw: { handlers: [loginInfo({ https: 1, cmpp: 1, sgip: 0, smgp: 0, smpp: 1, template: 0, httpDemo: 0, faq: 0 }), ...consoleApi({ user: subAccount })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('CMPP接口文档', {}, T)).toBeInTheDocument();
+    await expect(canvasElement.querySelectorAll('.ant-list-item')).toHaveLength(3);
+    for (const [title, href] of [
+      ['CMPP接口文档', '/api/help/cmppdoc'],
+      ['SMPP接口文档', '/api/help/smppdoc'],
+    ]) {
+      const link = c.getByRole('link', { name: title });
+      await expect(link.getAttribute('href')).toBe(href);
+      await expect(link.hasAttribute('download')).toBe(true);
+    }
+    await expect(c.getByTestId('help-doc-cmpp').textContent).toContain('含您的登录名与端口');
+    await expect(c.queryByText('SGIP接口文档')).toBeNull();
   },
 };
 

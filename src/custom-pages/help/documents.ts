@@ -1,7 +1,9 @@
 /**
  * The downloadable help documents, in the order the page lists them. `key` is the server's
  * systemInfoShow key (GET /loginInfo): a link shows only when its flag is 1, which the server sets
- * only when the document exists. The FAQ document is for agents only.
+ * only when the document exists. The CMPP and SMPP documents exist while their door is on: the
+ * server generates them from the door's own description for the logged-in account (its login,
+ * host and port), unless the operator placed a file of theirs. The FAQ document is for agents only.
  */
 export interface HelpDocument {
   key: string;
@@ -19,8 +21,18 @@ export const HELP_DOCUMENTS: HelpDocument[] = [
     href: '/api/help/httpsdoc',
   },
   { key: 'httpDemo', title: 'HTTP接口示例代码', description: 'Java、PHP、Python、C# 等语言调用 HTTP 接口的示例工程', href: '/api/help/demoFilePath' },
-  { key: 'cmpp', title: 'CMPP接口文档', description: '中国移动 CMPP 2.0/3.0 协议直连接入说明', href: '/api/help/cmppdoc' },
-  { key: 'smpp', title: 'SMPP接口文档', description: 'SMPP 3.4 协议接入说明（国内与国际短信）', href: '/api/help/smppdoc' },
+  {
+    key: 'cmpp',
+    title: 'CMPP接口文档',
+    description: '中国移动 CMPP 2.0/3.0 协议接入说明：登录认证、提交、状态报告、错误码与报文示例（接口开通时由平台生成，含您的登录名与端口）',
+    href: '/api/help/cmppdoc',
+  },
+  {
+    key: 'smpp',
+    title: 'SMPP接口文档',
+    description: 'SMPP 3.4 协议接入说明：绑定、提交、状态报告、错误码与报文示例（接口开通时由平台生成，含您的登录名与端口）',
+    href: '/api/help/smppdoc',
+  },
   { key: 'sgip', title: 'SGIP接口文档', description: '中国联通 SGIP 1.2 协议接入说明', href: '/api/help/sgipdoc' },
   { key: 'smgp', title: 'SMGP接口文档', description: '中国电信 SMGP 3.0 协议接入说明', href: '/api/help/smgpdoc' },
   { key: 'template', title: '模板短信接口文档', description: '模板报备、变量替换与模板短信提交接口说明', href: '/api/help/smstemplatedoc' },
