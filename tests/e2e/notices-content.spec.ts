@@ -80,7 +80,6 @@ test.describe('notices, help documents, content test', () => {
     await page.goto('/help/document');
     const link = page.getByRole('link', { name: 'HTTP接口文档' });
     await expect(link).toBeVisible();
-    await expect(page.getByText('CMPP接口文档')).toHaveCount(0); // no file placed in DATA_DIR/docs
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     expect(download.suggestedFilename()).toMatch(/HTTP接口文档\.html$/);
     const html = fs.readFileSync((await download.path())!, 'utf8');
@@ -89,5 +88,20 @@ test.describe('notices, help documents, content test', () => {
     expect(html).not.toContain('<script');
     await page.goto('/help/faq');
     await expect(page.getByText('短信签名有什么要求？')).toBeVisible();
+  });
+
+  test('the CMPP and SMPP documents are generated from the running doors, with the account’s own login', async ({ page }) => {
+    await apiLogin(page, 'client1');
+    await page.goto('/help/document');
+    // no file placed in DATA_DIR/docs: the doors of `npm start` describe themselves
+    const cmpp = page.getByRole('link', { name: 'CMPP接口文档' });
+    await expect(cmpp).toBeVisible({ timeout: 60_000 });
+    await expect(page.getByRole('link', { name: 'SMPP接口文档' })).toBeVisible();
+    const [download] = await Promise.all([page.waitForEvent('download'), cmpp.click()]);
+    expect(download.suggestedFilename()).toMatch(/CMPP接口文档\.html$/);
+    const html = fs.readFileSync((await download.path())!, 'utf8');
+    expect(html).toContain('cli001'); // client1's CMPP login
+    expect(html).toContain('7890');
+    expect(html).not.toContain('<script');
   });
 });
