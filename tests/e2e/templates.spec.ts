@@ -28,7 +28,9 @@ test.describe('短信模板: add, review, creator-only editing', () => {
     await page.getByTitle('client1-苏州好易购电子商务有限公司').click();
     await dialog.getByLabel('变量模板').check();
     await dialog.getByLabel('通知').check();
-    await dialog.getByPlaceholder('签名长度为2-12个字符，无需输入【】').fill('好易购');
+    // 签名: one of client1's approved signs (好易购, 好易购商城)
+    await dialog.getByTestId('template-sign').click();
+    await page.getByTitle('好易购', { exact: true }).click();
     await dialog.getByPlaceholder('请输入模板内容').fill(content);
     await expect(dialog.getByTestId('template-counter')).toContainText(`已输入 ${content.length}/500 个字符，变量 1 个`);
     await dialog.getByRole('button', { name: /提交审核/ }).click();

@@ -229,6 +229,9 @@ describe.each(backends)('signs (%s)', (backend) => {
       expect((await agent1.post('/api/sign/add', { clientid: 'client1', sign: '云' })).body).toMatchObject({ code: 400, msg: '签名长度为2-12之间' });
       expect((await agent1.post('/api/sign/add', { clientid: 'client1', sign: '   云  ' })).body.msg).toBe('签名长度为2-12之间');
       expect((await agent1.post('/api/sign/add', { clientid: 'client1', sign: '一二三四五六七八九十一二三' })).body.msg).toBe('签名长度为2-12之间');
+      // saved with its brackets, a text would start 【【…】】 (issue 41 item 6)
+      for (const sign of ['【好易购】', '好易购】', '[好易购]'])
+        expect((await agent1.post('/api/sign/add', { clientid: 'client1', sign })).body, sign).toMatchObject({ code: 400, msg: '签名无需填写【】，请只填写签名文字' });
       expect((await agent1.post('/api/sign/add', { clientid: 'client1' })).body.msg).toBe('签名长度为2-12之间');
       expect((await agent1.post('/api/sign/add', { clientid: 'client1', sign: '云讯科技', remarks: '长'.repeat(51) })).body.msg).toBe('备注最大长度不超过50个字符');
       expect(await countSigns()).toBe(before);

@@ -20,6 +20,9 @@ async function addAccount(server: TestServer, clientid: string, userType: '1' | 
       oauth_status: 3,
     })
     .execute();
+  // a template's sign must be one the account has had approved (as every send requires)
+  const { id } = await db.selectFrom('accounts').select('id').where('clientid', '=', clientid).executeTakeFirstOrThrow();
+  await db.insertInto('signs').values({ account_id: id, clientid, sign: '好易购', state: 1 }).execute();
 }
 
 async function templateCount(server: TestServer) {
@@ -227,6 +230,9 @@ describe.each(backends)('templates (%s)', (backend) => {
         [agent1, { ...valid, smstype: undefined }, '行业模板的短信类型只能选择验证码或通知'],
         [agent1, { ...valid, content: '{name}您好，欢迎参加赌博和六合彩活动' }, '模板内容包含敏感词：赌博、六合彩，请修改后再提交'],
         [client1, { ...valid, sign: '博彩' }, '模板内容包含敏感词：博彩，请修改后再提交'],
+        // a sign the account never had approved (issue 41 item 6)
+        [client1, { ...valid, sign: '未报备签名' }, '签名未报备或未审核通过'],
+        [agent1, { ...valid, sign: '瓯越鞋业' }, '签名未报备或未审核通过'],
       ];
       for (const [c, body, msg] of cases) {
         const r = await c.post('/api/autoTemplate/add', body);

@@ -1,7 +1,7 @@
 /**
  * 短信模板: the lists of smart and general templates, add / edit / delete, the Excel import
- * (routes.ts, batch.ts), the service and the operators' review (service.ts). Depends on no other
- * module.
+ * (routes.ts, batch.ts), the service and the operators' review (service.ts). A template's sign
+ * must be an approved sign of its account (the sign module's approvedSigns).
  */
 import { defineModule } from '../module';
 import { templateRoutes } from './routes';

@@ -53,6 +53,7 @@ import {
 } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
 import { requiredMessageOf } from '../../../common/schema/registry';
+import { approvedSigns, SIGN_NOT_APPROVED } from '../sign';
 
 export const TEMPLATE_FORM = 'forms/template';
 
@@ -250,6 +251,9 @@ export class TemplateService {
       const message = sensitiveWordsMessage(this.rules, hits);
       throw new ApiError(400, message, { errors: [{ field: 'content', message }], words: hits });
     }
+    // the sign of a template is one the account has had approved (签名报备), as every send requires
+    if (!(await approvedSigns(this.ctx.db, owner.id, [form.sign])).has(form.sign))
+      throw new ApiError(400, SIGN_NOT_APPROVED, { errors: [{ field: 'sign', message: SIGN_NOT_APPROVED }] });
     return {
       owner_id: owner.id,
       sms_type: form.smsType,

@@ -8,8 +8,9 @@ import { useEffect, useState } from 'react';
 import { Alert, Form, Select, Typography } from 'antd';
 import { SEND_MESSAGES } from '@/domain/send';
 import { Link } from 'react-router';
-import { useCustom, useList } from '@refinedev/core';
-import { SignState, type Sign, type SmsType } from '@/generated/schemas';
+import { useCustom } from '@refinedev/core';
+import { useApprovedSigns } from '@/resources/signs/useApprovedSigns';
+import type { SmsType } from '@/generated/schemas';
 import { signReportPath, templatesPath } from '@/domain/sendRoutes';
 import { ClientSelect } from '@/components/ClientSelect/ClientSelect';
 import { enumOptions } from '@/schema';
@@ -89,17 +90,7 @@ export interface SignFieldProps {
   status?: FieldStatus;
 }
 
-/** The account's approved signs (POST /sign/list: state 审核通过, the chosen account). */
-export function useApprovedSigns(clientId: string | undefined) {
-  const { result, query } = useList<Sign & { id?: number }>({
-    resource: 'signs',
-    pagination: { currentPage: 1, pageSize: 100 },
-    filters: [{ field: 'state', operator: 'eq', value: SignState.Approved }, ...(clientId ? [{ field: 'clientid', operator: 'eq' as const, value: clientId }] : [])],
-    queryOptions: { enabled: !!clientId, staleTime: 60_000 },
-  });
-  const signs = [...new Set((result?.data ?? []).filter((s) => s.state === SignState.Approved && (!clientId || !s.clientid || s.clientid === clientId)).map((s) => s.sign))];
-  return { signs, loading: query.isFetching, loaded: !!clientId && query.isSuccess };
-}
+export { useApprovedSigns };
 
 /**
  * 签名: picked from the account's approved signs (a sign not approved would only be refused at the

@@ -1,11 +1,19 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
-import { consoleApi } from '@/stories/mockApi';
+import { http } from 'msw';
+import { consoleApi, ok } from '@/stories/mockApi';
 import { TemplateFormDialog } from './TemplateFormDialog';
 import { sensitiveRefusal, smartTemplates, templateApi } from './mockTemplates';
 
 const T = { timeout: 5000 };
+
+/** the approved signs of each account (/sign/list by clientid): b20001 two, b20002 none, the others two */
+const signList = http.post('/api/sign/list', async ({ request }) => {
+  const clientid = new URLSearchParams(await request.text()).get('clientid') ?? '';
+  const signs = clientid === 'b20001' ? ['优品商城', '优品生活'] : clientid === 'b20002' ? [] : ['鲜果到家', '优品商城'];
+  return ok({ list: signs.map((sign, i) => ({ id: i + 1, clientid, sign, state: 1 })), totalCount: signs.length, currentPage: 1, pageRowCount: 100 });
+});
 const calls: Record<string, URLSearchParams[]> = {};
 
 const meta = {
@@ -13,7 +21,7 @@ const meta = {
   component: TemplateFormDialog,
   decorators: [withApp],
   args: { open: true, agent: true, agentId: 'a10001', operationMode: '1', onClose: fn(), onSaved: fn() },
-  parameters: { layout: 'padded', msw: { handlers: [...templateApi({ calls }), ...consoleApi()] } },
+  parameters: { layout: 'padded', msw: { handlers: [signList, ...templateApi({ calls }), ...consoleApi()] } },
 } satisfies Meta<typeof TemplateFormDialog>;
 export default meta;
 type Story = StoryObj<typeof meta>;
@@ -22,6 +30,11 @@ const dialog = async () => within(await screen.findByRole('dialog', {}, T));
 /** the messages under the fields, in order */
 const fieldErrors = () => [...document.querySelectorAll('.ant-form-item-explain-error')].map((e) => e.textContent);
 const submit = async (d: ReturnType<typeof within>) => userEvent.click(d.getByRole('button', { name: /提交审核/ }));
+/** 签名: picked from the account's approved signs */
+const pickSign = async (d: ReturnType<typeof within>, sign: string) => {
+  await userEvent.click(within(d.getByTestId('template-sign')).getByRole('combobox'));
+  await userEvent.click(await screen.findByTitle(sign, {}, T));
+};
 
 export const Add: Story = {
   name: '新增（代理商）',
@@ -32,7 +45,7 @@ export const Add: Story = {
     await userEvent.click(await screen.findByTitle('b20001-上海优品电商有限公司', {}, T));
     await userEvent.click(d.getByLabelText('变量模板'));
     await userEvent.click(d.getByLabelText('通知'));
-    await userEvent.type(d.getByPlaceholderText('签名长度为2-12个字符，无需输入【】'), '优品商城');
+    await pickSign(d, '优品商城');
     await userEvent.type(d.getByPlaceholderText('请输入模板内容'), '您的订单{{orderNo}已发货');
     await expect(d.getByTestId('template-counter')).toHaveTextContent('已输入 16/500 个字符，变量 1 个');
     calls.add = [];
@@ -79,7 +92,7 @@ export const ValidationMessages: Story = {
     await waitFor(() => expect(fieldErrors()).toEqual(['请选择子账号', '签名长度为2-12之间', '模板内容长度为5-500个字符']), T);
     await userEvent.click(d.getAllByRole('combobox')[0]);
     await userEvent.click(await screen.findByTitle('b20001-上海优品电商有限公司', {}, T));
-    await userEvent.type(d.getByPlaceholderText('签名长度为2-12个字符，无需输入【】'), '优品商城');
+    await pickSign(d, '优品商城');
     await userEvent.type(d.getByPlaceholderText('请输入模板内容'), '固定模板里写了{{name}变量');
     await submit(d);
     await waitFor(() => expect(fieldErrors()).toEqual(['固定模板不能包含变量']), T);
@@ -106,7 +119,7 @@ export const SubAccountDirectCharge: Story = {
     const d = await dialog();
     await expect(d.queryByText('子账户')).toBeNull();
     await expect(d.queryByText('短信类型')).toBeNull();
-    await userEvent.type(d.getByPlaceholderText('签名长度为2-12个字符，无需输入【】'), '鲜果到家');
+    await pickSign(d, '鲜果到家');
     await userEvent.type(d.getByPlaceholderText('请输入模板内容'), '您的水果已送达，请查收。');
     calls.add = [];
     await submit(d);
@@ -119,14 +132,27 @@ export const SubAccountDirectCharge: Story = {
 export const SensitiveWordRefusal: Story = {
   name: '敏感词被拒',
   args: { agent: false },
-  parameters: { msw: { handlers: [sensitiveRefusal, ...templateApi(), ...consoleApi()] } },
+  parameters: { msw: { handlers: [signList, sensitiveRefusal, ...templateApi(), ...consoleApi()] } },
   play: async ({ args }) => {
     const d = await dialog();
-    await userEvent.type(d.getByPlaceholderText('签名长度为2-12个字符，无需输入【】'), '优品商城');
+    await pickSign(d, '优品商城');
     await userEvent.type(d.getByPlaceholderText('请输入模板内容'), '欢迎参加赌博活动，回T退订');
     await submit(d);
     await expect(await d.findByTestId('template-save-error', {}, T)).toHaveTextContent('模板内容包含敏感词：赌博，请修改后再提交');
     await waitFor(() => expect(fieldErrors()).toEqual(['模板内容包含敏感词：赌博，请修改后再提交']), T);
     await expect(args.onClose).not.toHaveBeenCalled();
+  },
+};
+
+export const NoApprovedSign: Story = {
+  name: '所选子账户没有审核通过的签名',
+  play: async () => {
+    const d = await dialog();
+    await expect(within(d.getByTestId('template-sign')).getByRole('combobox')).toBeDisabled();
+    await userEvent.click(d.getAllByRole('combobox')[0]);
+    await userEvent.click(await screen.findByTitle('b20002-鲜果到家配送有限公司', {}, T));
+    await expect(await d.findByTestId('template-no-sign', {}, T)).toHaveTextContent('该账户暂无审核通过的签名，请先到 签名报备 申请签名');
+    await expect(d.getByRole('link', { name: '签名报备' })).toBeInTheDocument();
+    await expect(within(d.getByTestId('template-sign')).getByRole('combobox')).toBeDisabled();
   },
 };

@@ -5,7 +5,10 @@
  * on the field and above the form.
  */
 import { useEffect, useState } from 'react';
-import { Alert, App, Form, Input, Modal, Radio, Typography } from 'antd';
+import { Alert, App, Form, Input, Modal, Radio, Select, Typography } from 'antd';
+import { Link } from 'react-router';
+import { useApprovedSigns } from '@/resources/signs/useApprovedSigns';
+import { signReportPath } from '@/domain/sendRoutes';
 import { useInvalidate } from '@refinedev/core';
 import { enumOptions, schemas } from '@/schema';
 import { ApiError, type ApiBody } from '@/providers/http';
@@ -50,6 +53,20 @@ export function TemplateFormDialog({ open, template, agent, agentId, operationMo
   const editing = !!template?.templateId;
   const content = Form.useWatch('content', form) ?? '';
   const smsType = Form.useWatch('smsType', form);
+  const chosenClient = Form.useWatch('clientId', form);
+  // whose approved signs are offered: the chosen sub-account (agents), else the account itself
+  const signOwner: string | undefined = agent ? chosenClient || undefined : agentId;
+  const { signs, loaded: signsLoaded, loading: signsLoading } = useApprovedSigns(signOwner);
+  const editingSign = template?.sign ?? '';
+  const signKey = signs.join('\n');
+  // a sign the (newly chosen) account has not had approved is not kept; a single approved one is chosen
+  useEffect(() => {
+    if (!signsLoaded) return;
+    const current = form.getFieldValue('sign') as string | undefined;
+    if (current && !signs.includes(current)) form.setFieldValue('sign', '');
+    else if (!current && signs.length === 1) form.setFieldValue('sign', signs[0]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- on a new list only
+  }, [signsLoaded, signKey]);
   const packageMode = operationMode === OperationMode.Package;
 
   // each opening (or another template while open) starts without the previous refusal: adjusted while rendering
@@ -144,8 +161,28 @@ export function TemplateFormDialog({ open, template, agent, agentId, operationMo
         <Form.Item name="business" label={title('business')} required>
           <Radio.Group options={enumOptions('template-business').map((o) => ({ value: o.value, label: o.label }))} />
         </Form.Item>
-        <Form.Item name="sign" label={title('sign')} required>
-          <Input placeholder="签名长度为2-12个字符，无需输入【】" />
+        <Form.Item
+          name="sign"
+          label={title('sign')}
+          required
+          extra={
+            signsLoaded && !signs.length ? (
+              <span data-testid="template-no-sign">
+                该账户暂无审核通过的签名，请先到 <Link to={signReportPath()}>签名报备</Link> 申请签名
+              </span>
+            ) : undefined
+          }
+        >
+          {/* only a sign the account has had approved (the server refuses any other) */}
+          <Select<string>
+            options={[...new Set([...signs, ...(signsLoaded || !editingSign ? [] : [editingSign])])].map((s) => ({ value: s, label: s }))}
+            loading={signsLoading}
+            disabled={!signOwner || (signsLoaded && !signs.length)}
+            showSearch
+            placeholder={!signOwner ? '请先选择子账户' : '请选择已审核通过的签名'}
+            notFoundContent="暂无审核通过的签名"
+            data-testid="template-sign"
+          />
         </Form.Item>
         <Form.Item name="content" label={title('content')} required style={{ marginBottom: 4 }}>
           <Input.TextArea rows={5} placeholder="请输入模板内容" />
