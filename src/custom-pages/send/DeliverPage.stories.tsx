@@ -183,10 +183,37 @@ export const TemplateTextReadOnly: Story = {
     await fill(canvasElement);
     const text = c.getByTestId('content-input');
     await expect(text).toHaveAttribute('readonly');
+    // it looks read-only and says why
+    await expect(text).toHaveClass(/ant-input-filled/);
+    await expect(c.getByTestId('content-readonly-hint')).toHaveTextContent('固定模板的内容按审核通过的原文发送，不可修改');
     const before = (text as HTMLTextAreaElement).value;
     await userEvent.type(text, '改');
     await expect(text).toHaveValue(before);
     await expect(c.queryByTestId('template-changed')).toBeNull();
+  },
+};
+
+export const NoFixedTemplate: Story = {
+  name: '选择模板：没有审核通过的固定模板（说明原因，去新增模板 / 通用模板）',
+  parameters: {
+    msw: {
+      handlers: [
+        http.post('/api/autoTemplate/list', () => HttpResponse.json({ code: 0, msg: 'ok', data: { entityList: [], totalCount: 0, currentPage: 1, pageRowCount: 15 } })),
+        ...consoleApi({ user: subAccount }),
+        ...sendApi({ calls }),
+      ],
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(await c.findByTestId('pick-template', {}, T));
+    const empty = await within(document.body).findByTestId('template-picker-empty', {}, T);
+    await expect(empty).toHaveTextContent('暂无审核通过的固定模板');
+    await expect(empty).toHaveTextContent('普通短信只能使用固定模板；变量模板请在变量短信发送页使用。');
+    await expect(within(empty).getByRole('link', { name: '新增模板' })).toBeInTheDocument();
+    // (the dialog may still be opening: no pointer events yet)
+    await fireEvent.click(within(empty).getByRole('button', { name: '查看通用模板' }));
+    await waitFor(() => expect(within(document.body).getByRole('tab', { name: '通用模板' })).toHaveAttribute('aria-selected', 'true'), T);
   },
 };
 

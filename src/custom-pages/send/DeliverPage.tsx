@@ -240,10 +240,18 @@ export function DeliverPage() {
               value={f.content}
               onChange={(e) => set('content', e.target.value)}
               readOnly={f.templateType === TemplateType.Fixed}
+              // read-only looks it: filled, no caret (issue 41 item 7)
+              variant={f.templateType === TemplateType.Fixed ? 'filled' : 'outlined'}
+              style={f.templateType === TemplateType.Fixed ? { cursor: 'default' } : undefined}
               rows={5}
               placeholder={f.templateId === undefined ? '请先选择模板' : '请输入短信内容'}
               data-testid="content-input"
             />
+            {f.templateType === TemplateType.Fixed && (
+              <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="content-readonly-hint">
+                固定模板的内容按审核通过的原文发送，不可修改
+              </Typography.Text>
+            )}
           </Form.Item>
           <Form.Item colon={false} label=" " style={{ marginTop: -16 }}>
             <ContentCounter pieces={pieces} explain />

@@ -5,7 +5,9 @@
  * of the chosen 短信类型 only; a template of a type the account may not send cannot be chosen.
  */
 import { useState } from 'react';
-import { Button, Modal, Tabs, Tooltip } from 'antd';
+import { Button, Modal, Tabs, Tooltip, Typography } from 'antd';
+import { Link } from 'react-router';
+import { templatesPath } from '@/domain/sendRoutes';
 import { SEND_MESSAGES } from '@/domain/send';
 import { useTable } from '@refinedev/antd';
 import { TemplateAuditState, TemplateType, type SmsTemplate, type SmsType } from '@/generated/schemas';
@@ -36,7 +38,17 @@ export function TemplatePicker({ open, clientId, onClose, onPick, templateType =
           {
             key: 'templates',
             label: '智能模板',
-            children: <TemplateTable resource="templates" clientId={clientId} onPick={onPick} templateType={templateType} smstype={smstype} allowedTypes={allowedTypes} />,
+            children: (
+              <TemplateTable
+                resource="templates"
+                clientId={clientId}
+                onPick={onPick}
+                templateType={templateType}
+                smstype={smstype}
+                allowedTypes={allowedTypes}
+                onShowGeneral={() => setTab('generalTemplates')}
+              />
+            ),
           },
           {
             key: 'generalTemplates',
@@ -56,6 +68,7 @@ function TemplateTable({
   templateType,
   smstype,
   allowedTypes,
+  onShowGeneral,
 }: {
   resource: 'templates' | 'generalTemplates';
   clientId?: string;
@@ -63,8 +76,31 @@ function TemplateTable({
   templateType: TemplateType;
   smstype?: SmsType;
   allowedTypes?: number[];
+  /** the 通用模板 tab (the empty state of the account's own templates offers it) */
+  onShowGeneral?: () => void;
 }) {
   const own = resource === 'templates';
+  const variable = templateType === TemplateType.Variable;
+  // why nothing is offered, and where to go (issue 41 item 7): a page takes only its own kind of template
+  const empty = (
+    <div data-testid="template-picker-empty" style={{ padding: '8px 0' }}>
+      <div>{variable ? '暂无审核通过的变量模板' : '暂无审核通过的固定模板'}</div>
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        {variable ? '变量短信只能使用变量模板；固定模板请在普通短信发送页使用。' : '普通短信只能使用固定模板；变量模板请在变量短信发送页使用。'}
+        {own ? '新模板须审核通过后才能选择。' : ''}
+      </Typography.Text>
+      {own && (
+        <div style={{ marginTop: 8 }}>
+          <Link to={templatesPath()}>新增模板</Link>
+          {onShowGeneral && (
+            <Button type="link" size="small" onClick={onShowGeneral}>
+              查看通用模板
+            </Button>
+          )}
+        </div>
+      )}
+    </div>
+  );
   const { tableProps } = useTable<SmsTemplate>({
     resource,
     syncWithLocation: false,
@@ -84,7 +120,7 @@ function TemplateTable({
       rowKey="templateId"
       entity="entities/template"
       size="small"
-      locale={{ emptyText: '暂无审核通过的模板' }}
+      locale={{ emptyText: empty }}
       columns={['templateId', 'smsType', 'smstype', 'sign', { field: 'content', render: (v: string) => <div style={{ maxWidth: 420, whiteSpace: 'normal' }}>{v}</div> }]}
       extraColumns={[
         {
