@@ -76,6 +76,18 @@ export default defineConfig([
     rules: { 'no-restricted-syntax': ['error', ...ENUM_LITERAL_RULES] },
   },
   {
+    // the environment is read once, by loadConfig() (server/config.ts: the variables of
+    // schemas/config/env.json, checked and typed); everything else takes the config it is given
+    files: ['server/**/*.ts', 'common/**/*.ts'],
+    ignores: ['server/config.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read settings from the config (loadConfig() in server/config.ts, described in schemas/config/env.json), not process.env.' },
+      ],
+    },
+  },
+  {
     // import boundaries: a server module reaches another module only through its index.ts (docs in
     // server/modules/module.ts; tests and benchmarks may reach inner files); console pages never
     // import the whole screen table (src/screens.tsx)

@@ -37,7 +37,8 @@ import { buildApp } from '../server/app';
 import { openDatabase } from '../server/db';
 import { seed } from '../server/db/seed';
 import { Dispatcher } from '../server/modules/dispatch/dispatcher';
-import { dispatcherOptionsFromEnv, pushHooks } from '../server/modules/dispatch/pipeline';
+import { pushHooks } from '../server/modules/dispatch/pipeline';
+import { loadConfig } from '../server/config';
 import { createSmscLink } from '../server/modules/smsc/link';
 import { parseSmppUrl } from '../server/modules/smsc/config';
 import { LedgerService } from '../server/modules/ledger';
@@ -160,7 +161,7 @@ try {
   await approveSign(handle.db, 'client1', '好易购');
   const link = createSmscLink(parseSmppUrl(`${sim.url}?version=3&src_id=106900&window=1000`));
   await link.waitReady(10_000);
-  const dispatcher = new Dispatcher(app.ctx, link, { ...dispatcherOptionsFromEnv(process.env), hooks: pushHooks() }).start();
+  const dispatcher = new Dispatcher(app.ctx, link, { ...loadConfig().dispatch.options, hooks: pushHooks() }).start();
 
   const pgPids = async () => (await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database()`.execute(handle.db)).rows.map((r) => r.pid);
   const simPid = sim.child.pid!;

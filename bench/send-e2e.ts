@@ -34,7 +34,7 @@ import { openDatabase, type DbHandle } from '../server/db';
 import { seed } from '../server/db/seed';
 import { Dispatcher } from '../server/modules/dispatch/dispatcher';
 import { insertFixtureTask } from './lib/dispatch-fixture';
-import { dispatcherOptionsFromEnv } from '../server/modules/dispatch/pipeline';
+import { loadConfig } from '../server/config';
 import { createSmscLink } from '../server/modules/smsc/client';
 import { parseSmppUrl } from '../server/modules/smsc/config';
 import { startSimProcess } from './lib/sim-process';
@@ -78,7 +78,7 @@ async function run(backend: 'postgres' | 'pglite', parts: number): Promise<Figur
     const app = await buildApp({ db: handle.db, dataDir, purgeEveryMs: 0 });
     const link = createSmscLink(parseSmppUrl(`${sim.url}?ref_tlv=0x1401&${LINK_OPTIONS}`));
     await link.waitReady(10_000);
-    const dispatcher = new Dispatcher(app.ctx, link, dispatcherOptionsFromEnv(process.env)).start();
+    const dispatcher = new Dispatcher(app.ctx, link, loadConfig().dispatch.options).start();
     const account = await handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow();
 
     const pgPids = async () =>

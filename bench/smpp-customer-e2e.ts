@@ -26,7 +26,8 @@ import { buildApp } from '../server/app';
 import { openDatabase } from '../server/db';
 import { seed } from '../server/db/seed';
 import { Dispatcher } from '../server/modules/dispatch/dispatcher';
-import { dispatcherOptionsFromEnv, pushHooks } from '../server/modules/dispatch/pipeline';
+import { pushHooks } from '../server/modules/dispatch/pipeline';
+import { loadConfig } from '../server/config';
 import { createSmscLink } from '../server/modules/smsc/client';
 import { parseSmppUrl } from '../server/modules/smsc/config';
 import { LedgerService } from '../server/modules/ledger';
@@ -95,7 +96,7 @@ try {
   await new LedgerService(app.ctx).credit(account.id, String(COUNT));
   const link = createSmscLink(parseSmppUrl(`${sim.url}?ref_tlv=0x1401&window=1000`));
   await link.waitReady(10_000);
-  const dispatcher = new Dispatcher(app.ctx, link, { ...dispatcherOptionsFromEnv(process.env), hooks: pushHooks() }).start();
+  const dispatcher = new Dispatcher(app.ctx, link, { ...loadConfig().dispatch.options, hooks: pushHooks() }).start();
 
   const customer = fork(
     path.join(import.meta.dirname, 'lib/smpp-customer.ts'),

@@ -1,9 +1,10 @@
 /**
- * Operator CLI: `npm run cli -- <command> [args]`. Uses DATA_DIR / DATABASE_URL like the server.
+ * Operator CLI: `npm run cli -- <command> [args]`. Reads the environment like the server
+ * (loadConfig(): DATA_DIR, DATABASE_URL, the budgets some commands show; a bad value is refused).
  * When a server runs on the embedded database of DATA_DIR (which one process at a time may open),
  * the command is handed to that server over its loopback operator channel instead.
  */
-import path from 'node:path';
+import { loadConfig } from './config';
 import { openDatabase } from './db';
 import { seed } from './db/seed';
 import { COMMANDS } from './cli/commands';
@@ -35,17 +36,24 @@ export async function runCli(argv: string[], out = (s: string) => console.log(s)
     err(e instanceof Error ? e.message : String(e));
     return 1;
   }
-  const dataDir = path.resolve(process.env.DATA_DIR ?? './data');
-  const databaseUrl = process.env.DATABASE_URL || undefined;
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    err(e instanceof Error ? e.message : String(e));
+    return 1;
+  }
+  const { dataDir } = config;
+  const databaseUrl = config.db.url;
   const server = databaseUrl ? undefined : runningServer(dataDir);
   let result;
   if (server) {
     result = await runOnServer(server, [name, ...args]);
   } else {
-    const handle = await openDatabase({ databaseUrl, dataDir });
+    const handle = await openDatabase({ databaseUrl, dataDir, prepare: config.db.prepare });
     try {
       await seed(handle.db);
-      result = await runCommand({ db: handle.db, now: () => new Date() }, [name, ...args]);
+      result = await runCommand({ db: handle.db, now: () => new Date(), config: config.app }, [name, ...args]);
     } finally {
       await handle.close();
     }

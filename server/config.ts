@@ -1,7 +1,22 @@
-/** Settings of the API server, with their defaults; `configFromEnv` reads the environment. */
+/**
+ * The configuration of every process, from one place. `loadConfig()` reads the environment once at
+ * each entry point (server/main.ts, worker.ts, smpp-server.ts, cli.ts, modules/smsc/sim-main.ts):
+ * the variables are described in schemas/config/env.json and checked by server/env.ts; a bad
+ * value stops the start with a message naming the variable (`configOrExit`). This is the only
+ * file that touches `process.env` (ESLint refuses it elsewhere in server/).
+ *
+ * `AppConfig` is what the API app (buildApp) and its modules read as `ctx.config`; `Config` adds
+ * what only the processes use (ports, database, dispatcher, simulator).
+ */
 import path from 'node:path';
-import { parseSmppUrl } from './modules/smsc/config';
-import { DEFAULT_PAY_CONFIG, payConfigFromEnv, type PayConfig } from './modules/pay/config';
+import { simulatorSettingsFromEnv } from './modules/smsc/config';
+import { payConfigFromEnv, DEFAULT_PAY_CONFIG, type PayConfig } from './modules/pay/config';
+import { ConfigError, ENV_DEFAULTS, parseCountryCaps, readEnv, type RawEnv, type ServerEnv } from './env';
+import type { PrepareOptions } from './db/prepared';
+import type { DispatcherOptions } from './modules/dispatch/dispatcher';
+import type { SimulatorSettings } from './modules/smsc/simulator';
+
+export { ConfigError, ENV_DEFAULTS, parseCountryCaps, type ServerEnv };
 
 export interface AppConfig {
   /** check every successful answer against its route's response schema (the tests turn it on; server/http/validation.ts) */
@@ -79,7 +94,7 @@ export interface AppConfig {
   sensitiveWordsFile: string;
   /** folder of the downloadable help documents; '' = `${dataDir}/docs` */
   docsDir: string;
-  /** demo: new signs are approved at once (env AUTO_REVIEW=1) */
+  /** demo: new signs, templates and certifications are approved at once (env AUTO_REVIEW) */
   autoReview: boolean;
   /** most rows a sign export may hold (spec: 5,000,000) */
   signExportMax: number;
@@ -140,6 +155,12 @@ export interface AppConfig {
   cmppServerPort: number;
   cmppServerHost: string;
   /**
+   * The platform's prefix of every message's source address (SMS_SOURCE_PREFIX): source = prefix +
+   * the account's id (+ extension). The SMPP and CMPP listeners read it here; the dispatcher gets
+   * the same value in its options.
+   */
+  smsSourcePrefix: string;
+  /**
    * The key sealing the interface passwords CMPP needs in clear (lib/interface-secret.ts): env
    * INTERFACE_SECRET_KEY (the same on every instance over one database), else one kept in DATA_DIR.
    */
@@ -162,21 +183,12 @@ export interface AppConfig {
   testGiftDaily: number;
 }
 
-export const DEFAULT_CONFIG: AppConfig = {
+/** The settings no variable sets. */
+const FIXED = {
   checkResponses: false,
-  registerAutoLogin: true,
-  smtpUrl: '',
-  smtpFrom: '云讯通短信平台 <no-reply@smsp.local>',
   sessionIdleMs: 2 * 3600_000,
-  sessionCheckCacheMs: 0,
-  cachedSessionMs: 0,
-  requestTimeoutMs: 120_000,
-  mobileCheckPerHour: 60,
-  parsesPerAccount: 1,
-  deferredTimedMax: 100_000,
   connectionCheckMs: 2_000,
   rememberMs: 7 * 86_400_000,
-  maxFailedLogins: 5,
   lockMs: 15 * 60_000,
   lockMaxMs: 24 * 3600_000,
   failureResetMs: 24 * 3600_000,
@@ -186,66 +198,81 @@ export const DEFAULT_CONFIG: AppConfig = {
   codeCooldownMs: 60_000,
   codeDailyPerTarget: 10,
   codeDailyPerIp: 20,
-  codeDailyPerCountry: { '86': 5000, '*': 200 },
-  codeDailyGlobal: 10000,
   sliderTtlMs: 2 * 60_000,
   imageCaptchaTtlMs: 5 * 60_000,
   ipRateLimitPerMinute: 30,
   platformName: '云讯通',
-  trustProxy: '',
-  csrfSecret: '',
-  secureCookies: false,
-  sensitiveWordsFile: path.resolve(import.meta.dirname, 'config/sensitive-words.txt'),
-  docsDir: '',
-  autoReview: false,
   signExportMax: 5_000_000,
-  smppUrl: '',
   recordExportMax: 1_000_000,
   recordTxtExportMax: 5_000_000,
   recordCountCap: 5_000,
-  pay: DEFAULT_PAY_CONFIG,
-  uploadStaleHours: 24,
-  uploadQuotaMb: 1024,
-  uploadPendingMax: 10,
-  uploadKeepHours: 72,
-  uploadMinFreeMb: 512,
-  alarmCooldownMs: 24 * 3600_000,
-  alarmSmsDaily: 1000,
-  openapiUnverifiedBytes: 64 * 1024 * 1024,
+} satisfies Partial<AppConfig>;
+
+/** the sensitive-word list that comes with the server */
+const SENSITIVE_WORDS_FILE = path.resolve(import.meta.dirname, 'config/sensitive-words.txt');
+
+/** The API app's settings from the (checked) environment. */
+export function configFromEnv(env: ServerEnv): AppConfig {
+  return {
+    ...FIXED,
+    registerAutoLogin: env.REGISTER_AUTO_LOGIN,
+    smtpUrl: env.SMTP_URL ?? '',
+    smtpFrom: env.SMTP_FROM,
+    sessionCheckCacheMs: env.SESSION_CHECK_CACHE_MS,
+    cachedSessionMs: env.CACHED_SESSION_MS,
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+    mobileCheckPerHour: env.MOBILE_CHECK_PER_HOUR,
+    deferredTimedMax: env.DEFERRED_TIMED_MAX,
+    parsesPerAccount: env.PARSES_PER_ACCOUNT,
+    maxFailedLogins: env.MAX_FAILED_LOGINS,
+    codeDailyPerCountry: parseCountryCaps(env.CODE_DAILY_PER_COUNTRY),
+    codeDailyGlobal: env.CODE_DAILY_GLOBAL,
+    trustProxy: env.TRUST_PROXY ?? '',
+    csrfSecret: env.CSRF_SECRET ?? '',
+    secureCookies: env.SECURE_COOKIES,
+    sensitiveWordsFile: env.SENSITIVE_WORDS_FILE ? path.resolve(env.SENSITIVE_WORDS_FILE) : SENSITIVE_WORDS_FILE,
+    docsDir: env.DOCS_DIR ? path.resolve(env.DOCS_DIR) : '',
+    autoReview: env.AUTO_REVIEW,
+    smppUrl: env.SMPP_URL ?? '',
+    pay: payConfigFromEnv(env),
+    uploadStaleHours: env.UPLOAD_STALE_HOURS,
+    uploadQuotaMb: env.UPLOAD_QUOTA_MB,
+    uploadPendingMax: env.UPLOAD_PENDING_MAX,
+    uploadKeepHours: env.UPLOAD_KEEP_HOURS,
+    uploadMinFreeMb: env.UPLOAD_MIN_FREE_MB,
+    alarmCooldownMs: env.ALARM_COOLDOWN_HOURS * 3600_000,
+    alarmSmsDaily: env.ALARM_SMS_DAILY,
+    openapiUnverifiedBytes: env.OPENAPI_UNVERIFIED_MB * 1024 * 1024,
+    smppServerPort: env.SMPP_SERVER_PORT,
+    smppServerHost: env.SMPP_SERVER_HOST,
+    smppServerTlsPort: env.SMPP_SERVER_TLS_PORT,
+    smppServerTlsCert: env.SMPP_SERVER_TLS_CERT ?? '',
+    smppServerTlsKey: env.SMPP_SERVER_TLS_KEY ?? '',
+    cmppServerPort: env.CMPP_SERVER_PORT,
+    cmppServerHost: env.CMPP_SERVER_HOST,
+    smsSourcePrefix: env.SMS_SOURCE_PREFIX,
+    interfaceSecretKey: env.INTERFACE_SECRET_KEY ?? '',
+    longPartsMaxBytes: env.LONG_PARTS_MAX_KB * 1024,
+    testAccountDays: env.TEST_ACCOUNT_DAYS,
+    testAccountGift: env.TEST_ACCOUNT_GIFT,
+    testAccountsPerAgent: env.TEST_ACCOUNTS_PER_AGENT,
+    testGiftDaily: env.TEST_GIFT_DAILY,
+  };
+}
+
+/**
+ * buildApp's defaults (what tests start from): the environment's defaults, except what a test
+ * turns on itself: the session caches, the SMPP and CMPP listeners and the sandbox payment
+ * provider are off.
+ */
+export const DEFAULT_CONFIG: AppConfig = {
+  ...configFromEnv(ENV_DEFAULTS),
+  sessionCheckCacheMs: 0,
+  cachedSessionMs: 0,
   smppServerPort: 0,
-  smppServerHost: '0.0.0.0',
-  smppServerTlsPort: 0,
-  smppServerTlsCert: '',
-  smppServerTlsKey: '',
   cmppServerPort: 0,
-  cmppServerHost: '0.0.0.0',
-  interfaceSecretKey: '',
-  longPartsMaxBytes: 1024 * 1024,
-  testAccountDays: 7,
-  testAccountGift: 20,
-  testAccountsPerAgent: 3,
-  testGiftDaily: 1000,
+  pay: DEFAULT_PAY_CONFIG,
 };
-
-function bool(v: string | undefined, dflt: boolean): boolean {
-  if (v === undefined || v === '') return dflt;
-  return !['0', 'false', 'no', 'off'].includes(v.toLowerCase());
-}
-
-/** "86=5000,1=50,*=200" (or a single number for every country) → { '86': 5000, '1': 50, '*': 200 } */
-export function parseCountryCaps(v: string): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const part of v
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean)) {
-    const m = /^(?:(\*|\d{1,4})\s*[=:]\s*)?(\d+)$/.exec(part);
-    if (!m) throw new Error(`CODE_DAILY_PER_COUNTRY: cannot read "${part}" (expected e.g. 86=5000,*=200)`);
-    out[m[1] ?? '*'] = Number(m[2]);
-  }
-  out['*'] ??= DEFAULT_CONFIG.codeDailyPerCountry['*'];
-  return out;
-}
 
 /** Fastify's trustProxy from TRUST_PROXY: false, a hop count or a list of addresses / CIDRs. */
 export function trustProxyOption(v: string): boolean | string[] | ((address: string, hop: number) => boolean) {
@@ -262,90 +289,92 @@ export function trustProxyOption(v: string): boolean | string[] | ((address: str
     .filter(Boolean);
 }
 
-function num(v: string | undefined): number | undefined {
-  if (v === undefined || v.trim() === '') return undefined;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`not a number: ${v}`);
-  return n;
+/** The dispatcher's options from DISPATCH_*, SMS_SOURCE_PREFIX and WORKER_ID (hooks are the pipeline's). */
+export function dispatcherOptionsFromEnv(env: ServerEnv): DispatcherOptions {
+  return {
+    batchSize: env.DISPATCH_BATCH,
+    lanes: env.DISPATCH_LANES,
+    leaseMs: env.DISPATCH_LEASE_MS,
+    sourcePrefix: env.SMS_SOURCE_PREFIX,
+    markSubmittedMs: env.DISPATCH_MARK_MS,
+    matchUnconfirmedMs: env.DISPATCH_MATCH_UNCONFIRMED_MS,
+    throttleFailoverMs: env.DISPATCH_THROTTLE_FAILOVER_MS,
+    // unset: the channel file's failover_ms
+    ...(env.DISPATCH_FAILOVER_MS !== undefined ? { failoverMs: env.DISPATCH_FAILOVER_MS } : {}),
+    ...(env.WORKER_ID ? { workerId: env.WORKER_ID } : {}),
+  };
+}
+
+/** Everything a process reads from its environment, typed. */
+export interface Config {
+  /** the variables as read: checked, typed, with the schema's defaults */
+  env: ServerEnv;
+  /** the API app's settings (buildApp's `config`, the modules' `ctx.config`) */
+  app: AppConfig;
+  /** the HTTP listener of `npm start` (PORT, HOST, HTTP_REUSE_PORT) */
+  http: { port: number; host: string; reusePort: boolean };
+  /** DATA_DIR, resolved */
+  dataDir: string;
+  logLevel: ServerEnv['LOG_LEVEL'];
+  db: {
+    /** DATABASE_URL; undefined: the embedded PGlite under dataDir */
+    url: string | undefined;
+    /** DATABASE_SCHEMA (npm run smpp-server) */
+    schema: string | undefined;
+    /** DB_POOL_SIZE (npm run worker, npm run smpp-server) */
+    poolSize: number;
+    statementTimeoutMs: number;
+    prepare: PrepareOptions;
+  };
+  dispatch: {
+    /** DISPATCH: `npm start` runs a dispatcher */
+    enabled: boolean;
+    options: DispatcherOptions;
+    /** SMPP_CHANNELS */
+    channelsFile: string | undefined;
+    /** DISPATCH_CHANNEL_RELOAD_MS */
+    reloadMs: number;
+  };
+  /** the carrier simulator (embedded, or npm run smsc-sim) */
+  simulator: { protocol: ServerEnv['SMSC_SIM_PROTOCOL']; settings: Partial<SimulatorSettings>; countsFile: string; countsRefs: boolean };
 }
 
 /**
- * DB_STATEMENT_TIMEOUT_MS: the PostgreSQL statement_timeout of the API server's and the worker's
- * pools (30 s by default; 0: none). A request whose statement runs longer answers 查询超时 instead of
- * holding a pooled connection; migrations run without it.
+ * Reads and checks the environment (schemas/config/env.json) and derives every setting from it.
+ * Throws a ConfigError naming each bad variable.
  */
-export function statementTimeoutFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  return num(env.DB_STATEMENT_TIMEOUT_MS) ?? 30_000;
+export function loadConfig(raw: RawEnv = process.env): Config {
+  const env = readEnv(raw);
+  return {
+    env,
+    app: configFromEnv(env),
+    http: { port: env.PORT, host: env.HOST, reusePort: env.HTTP_REUSE_PORT },
+    dataDir: path.resolve(env.DATA_DIR),
+    logLevel: env.LOG_LEVEL,
+    db: {
+      url: env.DATABASE_URL,
+      schema: env.DATABASE_SCHEMA,
+      poolSize: env.DB_POOL_SIZE,
+      statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
+      prepare: { threshold: env.DB_PREPARE_THRESHOLD, max: env.DB_PREPARED_MAX },
+    },
+    dispatch: { enabled: env.DISPATCH, options: dispatcherOptionsFromEnv(env), channelsFile: env.SMPP_CHANNELS, reloadMs: env.DISPATCH_CHANNEL_RELOAD_MS },
+    simulator: {
+      protocol: env.SMSC_SIM_PROTOCOL,
+      settings: simulatorSettingsFromEnv(env),
+      countsFile: path.resolve(env.SMSC_SIM_COUNTS_FILE),
+      countsRefs: env.SMSC_SIM_COUNTS_REFS,
+    },
+  };
 }
 
-export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<AppConfig> {
-  const out: Partial<AppConfig> = {};
-  // the running server answers session checks from a 2-second cache (0 turns it off)
-  if (env.PARSES_PER_ACCOUNT !== undefined && Number(env.PARSES_PER_ACCOUNT) > 0) out.parsesPerAccount = Number(env.PARSES_PER_ACCOUNT);
-  if (env.MOBILE_CHECK_PER_HOUR !== undefined && Number(env.MOBILE_CHECK_PER_HOUR) > 0) out.mobileCheckPerHour = Number(env.MOBILE_CHECK_PER_HOUR);
-  if (env.DEFERRED_TIMED_MAX !== undefined && Number(env.DEFERRED_TIMED_MAX) >= 0) out.deferredTimedMax = Number(env.DEFERRED_TIMED_MAX);
-  if (env.REQUEST_TIMEOUT_MS !== undefined && Number(env.REQUEST_TIMEOUT_MS) > 0) out.requestTimeoutMs = Number(env.REQUEST_TIMEOUT_MS);
-  out.sessionCheckCacheMs = env.SESSION_CHECK_CACHE_MS !== undefined ? Math.max(0, Number(env.SESSION_CHECK_CACHE_MS) || 0) : 2000;
-  // the lists under load take a session checked within 1 s (at most 1 s for a logout elsewhere)
-  out.cachedSessionMs = env.CACHED_SESSION_MS !== undefined ? Math.min(5000, Math.max(0, Number(env.CACHED_SESSION_MS) || 0)) : 1000;
-  if (env.SMTP_URL) out.smtpUrl = env.SMTP_URL;
-  if (env.SMTP_FROM) out.smtpFrom = env.SMTP_FROM;
-  out.registerAutoLogin = bool(env.REGISTER_AUTO_LOGIN, DEFAULT_CONFIG.registerAutoLogin);
-  out.secureCookies = bool(env.SECURE_COOKIES, false);
-  if (env.SENSITIVE_WORDS_FILE) out.sensitiveWordsFile = path.resolve(env.SENSITIVE_WORDS_FILE);
-  if (env.DOCS_DIR) out.docsDir = path.resolve(env.DOCS_DIR);
-  out.autoReview = bool(env.AUTO_REVIEW, false);
-  if (env.TRUST_PROXY) out.trustProxy = env.TRUST_PROXY;
-  if (env.CSRF_SECRET) out.csrfSecret = env.CSRF_SECRET;
-  if (env.CODE_DAILY_PER_COUNTRY) out.codeDailyPerCountry = parseCountryCaps(env.CODE_DAILY_PER_COUNTRY);
-  const global = num(env.CODE_DAILY_GLOBAL);
-  if (global !== undefined) out.codeDailyGlobal = global;
-  const maxFailed = num(env.MAX_FAILED_LOGINS);
-  if (maxFailed !== undefined) out.maxFailedLogins = Math.max(1, maxFailed);
-  if (env.SMPP_URL?.trim()) {
-    parseSmppUrl(env.SMPP_URL); // a bad SMPP_URL stops the start with its message
-    out.smppUrl = env.SMPP_URL.trim();
+/** loadConfig() for an entry point: a bad environment prints its message (no stack) and exits with 1. */
+export function configOrExit(raw: RawEnv = process.env): Config {
+  try {
+    return loadConfig(raw);
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    console.error(e.message);
+    process.exit(1);
   }
-  out.pay = payConfigFromEnv(env);
-  const staleHours = num(env.UPLOAD_STALE_HOURS);
-  if (staleHours !== undefined) out.uploadStaleHours = staleHours;
-  const quota = num(env.UPLOAD_QUOTA_MB);
-  if (quota !== undefined) out.uploadQuotaMb = quota;
-  const pendingMax = num(env.UPLOAD_PENDING_MAX);
-  if (pendingMax !== undefined) out.uploadPendingMax = Math.max(1, Math.floor(pendingMax));
-  const keep = num(env.UPLOAD_KEEP_HOURS);
-  if (keep !== undefined) out.uploadKeepHours = keep;
-  const minFree = num(env.UPLOAD_MIN_FREE_MB);
-  if (minFree !== undefined) out.uploadMinFreeMb = minFree;
-  const cooldownHours = num(env.ALARM_COOLDOWN_HOURS);
-  if (cooldownHours !== undefined) out.alarmCooldownMs = cooldownHours * 3600_000;
-  const alarmDaily = num(env.ALARM_SMS_DAILY);
-  if (alarmDaily !== undefined) out.alarmSmsDaily = Math.floor(alarmDaily);
-  const unverifiedMb = num(env.OPENAPI_UNVERIFIED_MB);
-  if (unverifiedMb !== undefined) out.openapiUnverifiedBytes = Math.max(0, unverifiedMb) * 1024 * 1024;
-  const smppPort = num(env.SMPP_SERVER_PORT);
-  if (smppPort !== undefined) out.smppServerPort = Math.floor(smppPort);
-  if (env.SMPP_SERVER_HOST?.trim()) out.smppServerHost = env.SMPP_SERVER_HOST.trim();
-  const tlsPort = num(env.SMPP_SERVER_TLS_PORT);
-  if (tlsPort !== undefined) out.smppServerTlsPort = Math.floor(tlsPort);
-  if (env.SMPP_SERVER_TLS_CERT?.trim()) out.smppServerTlsCert = env.SMPP_SERVER_TLS_CERT.trim();
-  if (env.SMPP_SERVER_TLS_KEY?.trim()) out.smppServerTlsKey = env.SMPP_SERVER_TLS_KEY.trim();
-  const cmppPort = num(env.CMPP_SERVER_PORT);
-  if (cmppPort !== undefined) out.cmppServerPort = Math.floor(cmppPort);
-  if (env.CMPP_SERVER_HOST?.trim()) out.cmppServerHost = env.CMPP_SERVER_HOST.trim();
-  if (env.INTERFACE_SECRET_KEY?.trim()) out.interfaceSecretKey = env.INTERFACE_SECRET_KEY.trim();
-  const partsKb = num(env.LONG_PARTS_MAX_KB);
-  if (partsKb !== undefined) out.longPartsMaxBytes = Math.max(1, Math.floor(partsKb)) * 1024;
-  if (out.smppServerTlsPort && (!out.smppServerTlsCert || !out.smppServerTlsKey))
-    throw new Error('SMPP_SERVER_TLS_PORT needs SMPP_SERVER_TLS_CERT and SMPP_SERVER_TLS_KEY (PEM files)');
-  for (const [k, key] of [
-    ['TEST_ACCOUNT_DAYS', 'testAccountDays'],
-    ['TEST_ACCOUNT_GIFT', 'testAccountGift'],
-    ['TEST_ACCOUNTS_PER_AGENT', 'testAccountsPerAgent'],
-    ['TEST_GIFT_DAILY', 'testGiftDaily'],
-  ] as const) {
-    const v = num(env[k]);
-    if (v !== undefined && v >= 0) out[key] = Math.floor(v);
-  }
-  return out;
 }

@@ -1,40 +1,36 @@
 /**
- * Starts the API server (and the built console when dist/ exists).
+ * Starts the API server (and the built console when dist/ exists), the customers' SMPP and CMPP
+ * listeners and, unless DISPATCH is off, a dispatcher with its carrier link (SMPP_URL, channels,
+ * or the embedded simulator).
  *
- * Environment: PORT (8080), HOST (0.0.0.0), DATA_DIR (./data), DATABASE_URL (PostgreSQL instead of
- * the embedded PGlite under DATA_DIR/pgdata), SMTP_URL, SMTP_FROM, REGISTER_AUTO_LOGIN (1),
- * SECURE_COOKIES (0), LOG_LEVEL (info); dispatch (docs/api-dispatch.md): SMPP_URL (the SMSC; empty:
- * an embedded simulator on a loopback port), DISPATCH (1; 0 = no dispatcher in this process, when
- * separate `npm run worker` processes run), DISPATCH_BATCH, DISPATCH_LANES, DISPATCH_LEASE_MS,
- * SMS_SOURCE_PREFIX, WORKER_ID; HTTP_REUSE_PORT (0; 1 = several server processes on PostgreSQL share
- * PORT, the kernel spreading the connections: the README's configuration table).
+ * Environment: docs/configuration.md (schemas/config/env.json), read once by loadConfig(); a bad
+ * value stops the start with a message naming the variable. HTTP_REUSE_PORT needs DATABASE_URL
+ * (several processes on the embedded database cannot be).
  */
 import { installOperatorChannel } from './cli/operator-channel';
 import fs from 'node:fs';
 import type { FastifyListenOptions } from 'fastify';
 import path from 'node:path';
 import { buildApp } from './app';
-import { configFromEnv, statementTimeoutFromEnv } from './config';
+import { configOrExit } from './config';
 import { openDatabase } from './db';
 import { seed } from './db/seed';
-import { dispatcherOptionsFromEnv, startPipeline, type Pipeline } from './modules/dispatch/pipeline';
+import { startPipeline, type Pipeline } from './modules/dispatch/pipeline';
 import { closeOnSignals } from './lib/shutdown';
 
 const started = Date.now();
-const env = process.env;
-const port = Number(env.PORT ?? 8080);
-const host = env.HOST ?? '0.0.0.0';
-const dataDir = path.resolve(env.DATA_DIR ?? './data');
+const config = configOrExit();
+const { port, host, reusePort } = config.http;
+const { dataDir } = config;
 const distDir = path.resolve(import.meta.dirname, '../dist');
 
 // several API processes on one port (SO_REUSEPORT): only on PostgreSQL, the embedded database is one process's
-const reusePort = env.HTTP_REUSE_PORT === '1';
-if (reusePort && !env.DATABASE_URL) {
+if (reusePort && !config.db.url) {
   console.error('HTTP_REUSE_PORT=1 需要 DATABASE_URL（内嵌数据库只允许一个进程打开）');
   process.exit(2);
 }
 
-const handle = await openDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir, statementTimeoutMs: statementTimeoutFromEnv(env) });
+const handle = await openDatabase({ databaseUrl: config.db.url, dataDir, statementTimeoutMs: config.db.statementTimeoutMs, prepare: config.db.prepare });
 const created = await seed(handle.db);
 
 const staticDir = fs.existsSync(path.join(distDir, 'index.html')) ? distDir : undefined;
@@ -42,9 +38,9 @@ const app = await buildApp({
   db: handle.db,
   dataDir,
   staticDir,
-  logger: { level: env.LOG_LEVEL ?? 'info' },
+  logger: { level: config.logLevel },
   // the customers' SMPP listener on 2775 and CMPP listener on 7890 unless SMPP_SERVER_PORT / CMPP_SERVER_PORT say otherwise (0: off)
-  config: { smppServerPort: 2775, cmppServerPort: 7890, ...configFromEnv(env) },
+  config: config.app,
 });
 
 const operator = installOperatorChannel(app, dataDir);
@@ -67,9 +63,16 @@ try {
   process.exit(1);
 }
 operator.publish(port);
-if (env.DISPATCH !== '0' && !closing()) {
+if (config.dispatch.enabled && !closing()) {
   try {
-    pipeline = await startPipeline(app.ctx, { smppUrl: app.ctx.config.smppUrl, dispatcher: dispatcherOptionsFromEnv(env) });
+    pipeline = await startPipeline(app.ctx, {
+      smppUrl: app.ctx.config.smppUrl,
+      dispatcher: config.dispatch.options,
+      channelsFile: config.dispatch.channelsFile,
+      reloadMs: config.dispatch.reloadMs,
+      simulator: config.simulator.settings,
+      simulatorProtocol: config.simulator.protocol,
+    });
     app.log.info(`dispatcher ${pipeline.dispatcher.workerId} started: ${pipeline.smsc}`);
   } catch (err) {
     app.log.error({ err }, 'cannot start the dispatcher');

@@ -4,42 +4,31 @@
  * unless SMPP_SERVER_PORT=0) may run behind a TCP balancer over one PostgreSQL: the sessions'
  * `nodenum` count, the `accessSpeed` bucket and the receipt / uplink queues are in the database.
  *
- * Environment: DATABASE_URL (required: PostgreSQL), SMPP_SERVER_PORT (2775), SMPP_SERVER_HOST
- * (0.0.0.0), SMPP_SERVER_TLS_PORT / SMPP_SERVER_TLS_CERT / SMPP_SERVER_TLS_KEY, SMS_SOURCE_PREFIX
- * (106900, as the dispatch's), DB_POOL_SIZE (10), DATABASE_SCHEMA (the schema the tables live in,
- * when not public: tests), DATA_DIR (./data), LOG_LEVEL (info).
+ * Environment: docs/configuration.md, read once by loadConfig(): DATABASE_URL is required
+ * (PostgreSQL); the listeners' SMPP_SERVER_* / CMPP_SERVER_* settings (2775 and 7890 by default),
+ * SMS_SOURCE_PREFIX (as the dispatch's), DB_POOL_SIZE, DATABASE_SCHEMA (the schema the tables
+ * live in, when not public: tests).
  */
-import path from 'node:path';
 import { buildApp } from './app';
-import { configFromEnv } from './config';
+import { configOrExit } from './config';
 import { openDatabase } from './db';
 import { closeOnSignals } from './lib/shutdown';
 
-const env = process.env;
-if (!env.DATABASE_URL) {
+const loaded = configOrExit();
+if (!loaded.db.url) {
   console.error('npm run smpp-server 需要 DATABASE_URL（PostgreSQL，与 API 服务和发送进程共用的数据库）');
   process.exit(2);
 }
-let config;
-try {
-  config = { smppServerPort: 2775, cmppServerPort: 7890, ...configFromEnv(env) };
-} catch (e) {
-  console.error((e as Error).message);
-  process.exit(2);
-}
+const config = loaded.app;
 if (!config.smppServerPort && !config.cmppServerPort) {
   console.error('SMPP_SERVER_PORT=0 and CMPP_SERVER_PORT=0: nothing to listen on');
   process.exit(2);
 }
-const dataDir = path.resolve(env.DATA_DIR ?? './data');
-const schema = env.DATABASE_SCHEMA?.trim();
-if (schema && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
-  console.error('DATABASE_SCHEMA: a plain lower-case PostgreSQL schema name');
-  process.exit(2);
-}
-const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, poolSize: Number(env.DB_POOL_SIZE) || 10, ...(schema ? { schema } : {}) });
+const { dataDir } = loaded;
+const schema = loaded.db.schema;
+const handle = await openDatabase({ databaseUrl: loaded.db.url, poolSize: loaded.db.poolSize, prepare: loaded.db.prepare, ...(schema ? { schema } : {}) });
 // the app gives the services (acceptance, ledger); it never listens for HTTP, only the SMPP module does (on ready)
-const app = await buildApp({ db: handle.db, dataDir, logger: { level: env.LOG_LEVEL ?? 'info' }, config, purgeEveryMs: 0 });
+const app = await buildApp({ db: handle.db, dataDir, logger: { level: loaded.logLevel }, config, purgeEveryMs: 0 });
 try {
   await app.ready();
 } catch (err) {

@@ -3,36 +3,42 @@
  * receipts, stores uplinks, releases timed tasks. Several workers (and API servers started with
  * DISPATCH=0) may share one PostgreSQL. Rules: docs/api-dispatch.md "Processes".
  *
- * Environment: DATABASE_URL (required: PostgreSQL), SMPP_URL (required unless channels are configured:
- * SMPP_CHANNELS or `npm run cli -- channel add`), DATA_DIR (./data),
- * DISPATCH_BATCH, DISPATCH_LANES, DISPATCH_LEASE_MS, SMS_SOURCE_PREFIX, WORKER_ID, LOG_LEVEL (info).
+ * Environment: docs/configuration.md, read once by loadConfig(). DATABASE_URL is required
+ * (PostgreSQL), and SMPP_URL unless channels are configured (SMPP_CHANNELS or `npm run cli --
+ * channel add`). A worker never listens: the SMPP and CMPP listener settings are not its.
  */
-import path from 'node:path';
 import { buildApp } from './app';
-import { configFromEnv, statementTimeoutFromEnv } from './config';
+import { configOrExit } from './config';
 import { openDatabase } from './db';
-import { dispatcherOptionsFromEnv, startPipeline } from './modules/dispatch/pipeline';
+import { startPipeline } from './modules/dispatch/pipeline';
 import { closeOnSignals } from './lib/shutdown';
 
-const env = process.env;
-if (!env.DATABASE_URL) {
+const config = configOrExit();
+if (!config.db.url) {
   console.error('npm run worker 需要 DATABASE_URL（PostgreSQL），以及 SMPP_URL（smpp://system_id:password@host:port）或通道（SMPP_CHANNELS / npm run cli -- channel add）');
   process.exit(2);
 }
-let dispatcherOptions;
-try {
-  dispatcherOptions = dispatcherOptionsFromEnv(env);
-} catch (e) {
-  console.error((e as Error).message);
-  process.exit(2);
-}
-const dataDir = path.resolve(env.DATA_DIR ?? './data');
-const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, poolSize: Number(env.DB_POOL_SIZE) || 10, statementTimeoutMs: statementTimeoutFromEnv(env) });
+const { dataDir } = config;
+const handle = await openDatabase({ databaseUrl: config.db.url, poolSize: config.db.poolSize, statementTimeoutMs: config.db.statementTimeoutMs, prepare: config.db.prepare });
 // the app gives the services' context (ledger, push URL rules); it never listens
-const app = await buildApp({ db: handle.db, dataDir, logger: { level: env.LOG_LEVEL ?? 'info' }, config: configFromEnv(env), purgeEveryMs: 0 });
+const app = await buildApp({
+  db: handle.db,
+  dataDir,
+  logger: { level: config.logLevel },
+  config: { ...config.app, smppServerPort: 0, smppServerTlsPort: 0, cmppServerPort: 0 },
+  purgeEveryMs: 0,
+});
 let pipeline;
 try {
-  pipeline = await startPipeline(app.ctx, { smppUrl: app.ctx.config.smppUrl, dispatcher: dispatcherOptions, requireLink: true });
+  pipeline = await startPipeline(app.ctx, {
+    smppUrl: app.ctx.config.smppUrl,
+    dispatcher: config.dispatch.options,
+    channelsFile: config.dispatch.channelsFile,
+    reloadMs: config.dispatch.reloadMs,
+    simulator: config.simulator.settings,
+    simulatorProtocol: config.simulator.protocol,
+    requireLink: true,
+  });
 } catch (err) {
   app.log.error({ err }, 'cannot start the dispatcher');
   await app.close();

@@ -25,6 +25,10 @@ export const ANNOTATION_KEYWORDS = [
   'x-order-error',
   'x-request',
   'x-schema-key',
+  // the configuration reference (schemas/config/env.json, scripts/gen-config-doc.ts)
+  'x-group',
+  'x-accepts',
+  'x-default-text',
 ];
 
 export const AJV_OPTIONS: Options = { allErrors: true, $data: true, strict: false, coerceTypes: false };

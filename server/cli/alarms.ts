@@ -1,5 +1,4 @@
 /** Credit-alarm figures for the operator: the day's alarm SMS against the system budget (ALARM_SMS_DAILY). */
-import { configFromEnv, DEFAULT_CONFIG } from '../config';
 import { alarmStatsOf } from '../modules/bills';
 import { defineCommands, table } from './registry';
 
@@ -7,8 +6,8 @@ export const alarmCommands = defineCommands({
   name: 'alarm-stats',
   usage: 'alarm-stats',
   description: '今日额度提醒短信：已发送 / 系统预算（ALARM_SMS_DAILY），冷却或超预算未发送的次数',
-  async run({ db, out, now }) {
-    const budget = configFromEnv(process.env).alarmSmsDaily ?? DEFAULT_CONFIG.alarmSmsDaily;
+  async run({ db, out, now, config }) {
+    const budget = config.alarmSmsDaily;
     const s = await alarmStatsOf(db, now(), budget);
     out(
       table([

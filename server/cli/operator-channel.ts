@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { COMMANDS } from './commands';
 import { CommandError, UsageError, type CliContext } from './registry';
 import { ServerSchemas } from '../schemas';
+import { DEFAULT_CONFIG, type AppConfig } from '../config';
 
 export interface OperatorEndpoint {
   port: number;
@@ -31,13 +32,13 @@ let shared: ServerSchemas | undefined;
 const cliSchemas = () => (shared ??= new ServerSchemas());
 
 /** Runs one command line against a database; the same code path for the CLI and the server. */
-export async function runCommand(ctx: Omit<CliContext, 'out' | 'schemas'> & { schemas?: ServerSchemas }, argv: string[]): Promise<CommandResult> {
+export async function runCommand(ctx: Omit<CliContext, 'out' | 'schemas' | 'config'> & { schemas?: ServerSchemas; config?: AppConfig }, argv: string[]): Promise<CommandResult> {
   const lines: string[] = [];
   const [name, ...args] = argv;
   const cmd = COMMANDS.find((c) => c.name === name);
   if (!cmd) return { code: 2, lines: [`未知命令: ${name ?? ''}`] };
   try {
-    await cmd.run({ ...ctx, schemas: ctx.schemas ?? cliSchemas(), out: (l) => lines.push(l) }, args);
+    await cmd.run({ ...ctx, schemas: ctx.schemas ?? cliSchemas(), config: ctx.config ?? DEFAULT_CONFIG, out: (l) => lines.push(l) }, args);
     return { code: 0, lines };
   } catch (e) {
     if (e instanceof UsageError) return { code: 2, lines: [...lines, e.message, `用法: npm run cli -- ${cmd.usage}`] };
@@ -58,7 +59,7 @@ export function installOperatorChannel(app: FastifyInstance, dataDir: string) {
     if (!ok) return reply.status(403).send({ code: 403, msg: '无权访问' });
     const argv = (req.body as { argv?: unknown })?.argv;
     if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string')) return { code: 400, msg: '参数错误' };
-    const result = await runCommand({ db: app.ctx.db, now: () => app.ctx.now(), schemas: app.ctx.schemas }, argv);
+    const result = await runCommand({ db: app.ctx.db, now: () => app.ctx.now(), schemas: app.ctx.schemas, config: app.ctx.config }, argv);
     return { code: 0, msg: '成功', data: result };
   });
   return {

@@ -5,6 +5,7 @@
  */
 import type { Db } from '../db';
 import type { ServerSchemas } from '../schemas';
+import type { AppConfig } from '../config';
 
 export interface CliContext {
   db: Db;
@@ -12,6 +13,8 @@ export interface CliContext {
   now: () => Date;
   /** schemas/: labels of stored codes come from the enums (`ctx.schemas.registry.enumLabel('sign-state', r.state)`), never from a map of their own */
   schemas: ServerSchemas;
+  /** the settings of the process running the command (the CLI's loadConfig(), or the server's ctx.config) */
+  config: AppConfig;
 }
 
 export interface Command {

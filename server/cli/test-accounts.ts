@@ -1,5 +1,4 @@
 /** Test accounts for the operator: the day's gift pieces against the platform's budget (TEST_GIFT_DAILY), and the latest test accounts. */
-import { configFromEnv, DEFAULT_CONFIG } from '../config';
 import { testAccountStatsOf } from '../modules/subaccount/test-accounts';
 import { formatDateTime } from '../lib/time';
 import { defineCommands, table } from './registry';
@@ -8,8 +7,8 @@ export const testAccountCommands = defineCommands({
   name: 'test-accounts',
   usage: 'test-accounts',
   description: '测试账户：今日平台赠送条数 / 系统预算（TEST_GIFT_DAILY），最近的测试账户',
-  async run({ db, out, now }) {
-    const budget = configFromEnv(process.env).testGiftDaily ?? DEFAULT_CONFIG.testGiftDaily;
+  async run({ db, out, now, config }) {
+    const budget = config.testGiftDaily;
     const s = await testAccountStatsOf(db, now(), budget);
     out(
       [

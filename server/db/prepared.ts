@@ -21,6 +21,7 @@
  */
 import type pg from 'pg';
 import { withArrayLiterals } from './array-params';
+import { ENV_DEFAULTS } from '../env';
 
 export interface PrepareOptions {
   /** a text is named on this use (0: never) */
@@ -29,23 +30,12 @@ export interface PrepareOptions {
   max: number;
 }
 
-export const PREPARE_DEFAULTS: PrepareOptions = { threshold: 3, max: 256 };
-
-const count = (v: string | undefined, fallback: number): number => {
-  if (v === undefined || v.trim() === '') return fallback;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`not a whole number: ${v}`);
-  return n;
-};
-
 /**
- * DB_PREPARE_THRESHOLD (3; 0: never) and DB_PREPARED_MAX (256): what every PostgreSQL pool of the
- * process (API server, worker, SMPP server, CLI) names. 0 behind a pooler in transaction mode that
- * cannot keep prepared statements.
+ * DB_PREPARE_THRESHOLD (3; 0: never) and DB_PREPARED_MAX (256) at their defaults
+ * (schemas/config/env.json): what a pool names unless its process passes loadConfig().db.prepare.
+ * 0 behind a pooler in transaction mode that cannot keep prepared statements.
  */
-export function prepareFromEnv(env: NodeJS.ProcessEnv = process.env): PrepareOptions {
-  return { threshold: count(env.DB_PREPARE_THRESHOLD, PREPARE_DEFAULTS.threshold), max: count(env.DB_PREPARED_MAX, PREPARE_DEFAULTS.max) };
-}
+export const PREPARE_DEFAULTS: PrepareOptions = { threshold: ENV_DEFAULTS.DB_PREPARE_THRESHOLD, max: ENV_DEFAULTS.DB_PREPARED_MAX };
 
 /** how many distinct not-yet-named texts are counted before the counts start over */
 const USES_MAX = 4096;
@@ -154,7 +144,7 @@ type QueryFn = (text: unknown, values?: unknown, cb?: unknown) => unknown;
  * with at least one value, is named; everything else (transaction control, cursors, callbacks)
  * passes through unchanged.
  */
-export function prepareHotStatements(pool: pg.Pool, opts: PrepareOptions = prepareFromEnv()): StatementNames {
+export function prepareHotStatements(pool: pg.Pool, opts: PrepareOptions = PREPARE_DEFAULTS): StatementNames {
   const names = new StatementNames(opts);
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as QueryFn;

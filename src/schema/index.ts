@@ -1,11 +1,12 @@
 /**
- * The console's schema registry: every file of schemas/ bundled at build time.
+ * The console's schema registry: every file of schemas/ (but the server's config/) bundled at build time.
  * Labels, enum options, tag colours and form rules all come from here.
  */
 import type { UiSchema } from '@rjsf/utils';
 import { SchemaRegistry, type JsonSchema, type SchemaMap } from '../../common/schema/registry';
 
-const files = import.meta.glob<JsonSchema>('../../schemas/*/*.json', { eager: true, import: 'default' });
+// schemas/config/ describes the server's environment: nothing of the console's, not bundled
+const files = import.meta.glob<JsonSchema>(['../../schemas/*/*.json', '!../../schemas/config/*.json'], { eager: true, import: 'default' });
 
 export const schemaMap: SchemaMap = Object.fromEntries(Object.entries(files).map(([p, s]) => [p.replace(/^.*\/schemas\//, ''), s]));
 

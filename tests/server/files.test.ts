@@ -15,7 +15,7 @@ import { ChunkHasher } from '../../server/modules/files/hasher';
 import { bombXlsx, xlsxWith } from '../fixtures/zip';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
-import { configFromEnv } from '../../server/config';
+import { loadConfig } from '../../server/config';
 import { buildApp } from '../../server/app';
 import { testResolver } from '../fixtures/resolver';
 
@@ -535,7 +535,7 @@ describe.each(backends)('file service on %s', (backend) => {
 
 describe.each(backends)('stale upload purge on %s (scheduled)', (backend) => {
   // UPLOAD_STALE_HOURS=2; the server's job runs every 100 ms here (every hour by default)
-  const t = useServer(backend, { config: { uploadStaleHours: configFromEnv({ UPLOAD_STALE_HOURS: '2' }).uploadStaleHours }, build: { uploadPurgeEveryMs: 100 } });
+  const t = useServer(backend, { config: { uploadStaleHours: loadConfig({ UPLOAD_STALE_HOURS: '2' }).app.uploadStaleHours }, build: { uploadPurgeEveryMs: 100 } });
 
   it('runs where the server starts its periodic jobs and removes uploads untouched for UPLOAD_STALE_HOURS', async () => {
     const c = await as(t.server, 'client1');

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { backends, useServer, type Client, type TestServer } from './harness';
-import { DEFAULT_PAY_CONFIG, payConfigFromEnv } from '../../server/modules/pay/config';
+import { DEFAULT_PAY_CONFIG } from '../../server/modules/pay/config';
+import { loadConfig } from '../../server/config';
 
 /** the sandbox provider on (PAY_SANDBOX=1): what the embedded demo has */
 const SANDBOX_ON = { pay: { ...DEFAULT_PAY_CONFIG, sandbox: true } };
@@ -257,18 +258,26 @@ describe.each(backends)('online payment (%s)', (backend) => {
 });
 
 describe('sandbox setting (PAY_SANDBOX)', () => {
+  const pay = (env: Record<string, string>) => loadConfig(env).app.pay;
+
   it('is on by default only in the embedded demo; a DATABASE_URL deployment needs PAY_SANDBOX=1', () => {
-    expect(payConfigFromEnv({}).sandbox).toBe(true);
-    expect(payConfigFromEnv({ PAY_SANDBOX: '0' }).sandbox).toBe(false);
-    expect(payConfigFromEnv({ DATABASE_URL: 'postgres://x@db/sms' }).sandbox).toBe(false);
-    expect(payConfigFromEnv({ DATABASE_URL: 'postgres://x@db/sms', PAY_SANDBOX: '1' }).sandbox).toBe(true);
+    expect(pay({}).sandbox).toBe(true);
+    expect(pay({ PAY_SANDBOX: '0' }).sandbox).toBe(false);
+    expect(pay({ DATABASE_URL: 'postgres://x@db/sms' }).sandbox).toBe(false);
+    expect(pay({ DATABASE_URL: 'postgres://x@db/sms', PAY_SANDBOX: '1' }).sandbox).toBe(true);
     expect(DEFAULT_PAY_CONFIG.sandbox).toBe(false);
   });
 
   it('links are made from the configured URL: PAY_PUBLIC_URL, else http://localhost:PORT', () => {
-    expect(payConfigFromEnv({ PORT: '9090' })).toMatchObject({ publicUrl: '', localUrl: 'http://localhost:9090' });
-    expect(payConfigFromEnv({ PAY_PUBLIC_URL: 'https://sms.example.com/api/' }).publicUrl).toBe('https://sms.example.com/api');
-    expect(() => payConfigFromEnv({ PAY_PUBLIC_URL: 'javascript:alert(1)' })).toThrow(/PAY_PUBLIC_URL/);
+    expect(pay({ PORT: '9090' })).toMatchObject({ publicUrl: '', localUrl: 'http://localhost:9090' });
+    expect(pay({ PAY_PUBLIC_URL: 'https://sms.example.com/api/' }).publicUrl).toBe('https://sms.example.com/api');
+    expect(() => pay({ PAY_PUBLIC_URL: 'javascript:alert(1)' })).toThrow(/PAY_PUBLIC_URL/);
+  });
+
+  it("a provider's keys go together: a partial set stops the start instead of leaving the provider off", () => {
+    expect(() => pay({ ALIPAY_APP_ID: '2021000000000000' })).toThrow(/ALIPAY_PRIVATE_KEY is not set, but ALIPAY_APP_ID is/);
+    expect(() => pay({ WECHATPAY_CERTIFICATE: 'x' })).toThrow(/WECHATPAY_APP_ID is not set/);
+    expect(pay({}).alipay).toBeNull();
   });
 });
 

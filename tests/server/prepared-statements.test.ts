@@ -2,7 +2,8 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '../../server/db';
-import { prepareFromEnv, StatementNames } from '../../server/db/prepared';
+import { StatementNames } from '../../server/db/prepared';
+import { loadConfig } from '../../server/config';
 import { pgAdmin, TEST_DATABASE_URL } from './harness';
 
 /**
@@ -73,9 +74,10 @@ describe('statement names', () => {
   });
 
   it('DB_PREPARE_THRESHOLD and DB_PREPARED_MAX, with their defaults; a bad value is refused', () => {
-    expect(prepareFromEnv({})).toEqual({ threshold: 3, max: 256 });
-    expect(prepareFromEnv({ DB_PREPARE_THRESHOLD: '0', DB_PREPARED_MAX: '10' })).toEqual({ threshold: 0, max: 10 });
-    expect(() => prepareFromEnv({ DB_PREPARE_THRESHOLD: 'x' })).toThrow(/not a whole number/);
+    const prepare = (env: Record<string, string>) => loadConfig(env).db.prepare;
+    expect(prepare({})).toEqual({ threshold: 3, max: 256 });
+    expect(prepare({ DB_PREPARE_THRESHOLD: '0', DB_PREPARED_MAX: '10' })).toEqual({ threshold: 0, max: 10 });
+    expect(() => prepare({ DB_PREPARE_THRESHOLD: 'x' })).toThrow(/DB_PREPARE_THRESHOLD="x" is not accepted: expected an integer/);
   });
 });
 

@@ -12,7 +12,8 @@ import readline from 'node:readline';
 import smpp from 'smpp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSmscLink, type SmscLinkHandle } from '../../server/modules/smsc/client';
-import { parseSmppUrl, simulatorSettingsFromEnv } from '../../server/modules/smsc/config';
+import { parseSmppUrl } from '../../server/modules/smsc/config';
+import { loadConfig } from '../../server/config';
 import { cstr, encodeResp, encodeSm, encodeText, fastReadPdu, idReadings, parseReceiptText, receiptText, refTlvName } from '../../server/lib/smpp-pdu';
 import { startSimulator, type Simulator, type SimulatorSettings } from '../../server/modules/smsc/simulator';
 import type { MoMessage, Receipt, SubmitRequest, SubmitResult } from '../../server/modules/smsc/types';
@@ -609,7 +610,8 @@ describe('SMPP_URL', () => {
   });
 
   it('simulator settings from SMSC_SIM_*', () => {
-    expect(simulatorSettingsFromEnv({ SMSC_SIM_PORT: '0', SMSC_SIM_DELIVERED: '0.5', SMSC_SIM_LATENCY_MS: '10-20', SMSC_SIM_SEED: '7', SMSC_SIM_MAX_PER_SECOND: '100' })).toEqual({
+    const settings = (env: Record<string, string>) => loadConfig(env).simulator.settings;
+    expect(settings({ SMSC_SIM_PORT: '0', SMSC_SIM_DELIVERED: '0.5', SMSC_SIM_LATENCY_MS: '10-20', SMSC_SIM_SEED: '7', SMSC_SIM_MAX_PER_SECOND: '100' })).toEqual({
       port: 0,
       delivered: 0.5,
       latencyMinMs: 10,
@@ -617,8 +619,8 @@ describe('SMPP_URL', () => {
       seed: 7,
       maxPerSecond: 100,
     });
-    expect(() => simulatorSettingsFromEnv({ SMSC_SIM_DELIVERED: '2' })).toThrow(/SMSC_SIM_DELIVERED must be a ratio/);
-    expect(() => simulatorSettingsFromEnv({ SMSC_SIM_LATENCY_MS: '5-1' })).toThrow(/SMSC_SIM_LATENCY_MS/);
+    expect(() => settings({ SMSC_SIM_DELIVERED: '2' })).toThrow(/SMSC_SIM_DELIVERED="2" is not accepted: expected a number from 0 to 1/);
+    expect(() => settings({ SMSC_SIM_LATENCY_MS: '5-1' })).toThrow(/SMSC_SIM_LATENCY_MS/);
   });
 });
 

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../common/schema/messages';
-import { statementTimeoutFromEnv } from '../../server/config';
+import { loadConfig } from '../../server/config';
 import { TEST_DATABASE_URL, useServer } from './harness';
 
 /**
@@ -39,8 +39,10 @@ describe.skipIf(!TEST_DATABASE_URL)('statement timeout (postgres)', () => {
   });
 
   it('DB_STATEMENT_TIMEOUT_MS: 30 s by default, 0 turns it off', () => {
-    expect(statementTimeoutFromEnv({})).toBe(30_000);
-    expect(statementTimeoutFromEnv({ DB_STATEMENT_TIMEOUT_MS: '0' })).toBe(0);
-    expect(statementTimeoutFromEnv({ DB_STATEMENT_TIMEOUT_MS: '1500' })).toBe(1500);
+    const timeout = (env: Record<string, string>) => loadConfig(env).db.statementTimeoutMs;
+    expect(timeout({})).toBe(30_000);
+    expect(timeout({ DB_STATEMENT_TIMEOUT_MS: '0' })).toBe(0);
+    expect(timeout({ DB_STATEMENT_TIMEOUT_MS: '1500' })).toBe(1500);
+    expect(() => timeout({ DB_STATEMENT_TIMEOUT_MS: '-1' })).toThrow(/DB_STATEMENT_TIMEOUT_MS="-1" is not accepted/);
   });
 });

@@ -82,14 +82,14 @@ export interface EnterpriseBaseInfo {
 const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === '23505';
 
 export class AccountService {
-  /** demo setting (env AUTO_REVIEW=1): a certification is approved as soon as it is submitted */
+  /** demo setting (AUTO_REVIEW, ctx.config.autoReview: the same as signs and templates): a certification is approved as soon as it is submitted */
   autoReview: boolean;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly deps: { codes: VerificationService; sessions: SessionService; uploads: UploadService; autoReview?: boolean },
   ) {
-    this.autoReview = deps.autoReview ?? ['1', 'true', 'yes', 'on'].includes(String(process.env.AUTO_REVIEW ?? '').toLowerCase());
+    this.autoReview = deps.autoReview ?? ctx.config.autoReview;
   }
 
   private async mobileTaken(mobile: string, selfId: number) {

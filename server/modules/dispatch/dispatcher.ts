@@ -19,6 +19,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context';
+import { ENV_DEFAULTS } from '../../env';
 import type { Database } from '../../db/types';
 import type { MoMessage, Receipt, SmscLink, SubmitRequest, SubmitResult } from '../smsc';
 import { expandNextChunk, fireDueTimedTasks } from '../send';
@@ -365,7 +366,8 @@ export class WriteBudget {
   }
 }
 
-export const DEFAULT_SOURCE_PREFIX = '106900';
+/** SMS_SOURCE_PREFIX's default (schemas/config/env.json) */
+export const DEFAULT_SOURCE_PREFIX = ENV_DEFAULTS.SMS_SOURCE_PREFIX;
 
 /** Maps the link's answers to the outcomes recorded; a request without an answer is unconfirmed. */
 export function toOutcomes(batch: readonly ClaimedMessage[], results: readonly SubmitResult[]): Outcome[] {
@@ -468,9 +470,9 @@ export class Dispatcher {
   ) {
     this.workerId = (opts.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`).slice(0, 100);
     this.o = {
-      batchSize: opts.batchSize ?? 1000,
-      lanes: opts.lanes ?? 3,
-      leaseMs: opts.leaseMs ?? 120_000,
+      batchSize: opts.batchSize ?? ENV_DEFAULTS.DISPATCH_BATCH,
+      lanes: opts.lanes ?? ENV_DEFAULTS.DISPATCH_LANES,
+      leaseMs: opts.leaseMs ?? ENV_DEFAULTS.DISPATCH_LEASE_MS,
       idleMs: opts.idleMs ?? 200,
       receiptBatch: opts.receiptBatch ?? 5000,
       sourcePrefix: opts.sourcePrefix ?? DEFAULT_SOURCE_PREFIX,
@@ -478,11 +480,11 @@ export class Dispatcher {
       orphanReceiptMs: opts.orphanReceiptMs ?? 3 * 86_400_000,
       submit: opts.submit ?? true,
       expand: opts.expand ?? true,
-      markSubmittedMs: opts.markSubmittedMs ?? 10_000,
+      markSubmittedMs: opts.markSubmittedMs ?? ENV_DEFAULTS.DISPATCH_MARK_MS,
       failoverMs: opts.failoverMs ?? 30_000,
-      throttleFailoverMs: opts.throttleFailoverMs ?? 10_000,
+      throttleFailoverMs: opts.throttleFailoverMs ?? ENV_DEFAULTS.DISPATCH_THROTTLE_FAILOVER_MS,
       channelStatsMs: opts.channelStatsMs ?? 10_000,
-      matchUnconfirmedMs: opts.matchUnconfirmedMs ?? 60_000,
+      matchUnconfirmedMs: opts.matchUnconfirmedMs ?? ENV_DEFAULTS.DISPATCH_MATCH_UNCONFIRMED_MS,
     };
     this.hooks = opts.hooks ?? {};
     this.channels = [];

@@ -5,6 +5,7 @@
  */
 import { sql, type Transaction } from 'kysely';
 import type { AppContext } from '../../context';
+import { ENV_DEFAULTS } from '../../env';
 import type { Database } from '../../db/types';
 import { enqueueMo, enqueueReports } from '../push';
 import { enqueueSmppMo, enqueueSmppReceipts } from '../smpp-server';
@@ -22,7 +23,6 @@ import {
   parseChannel,
   parseChannelTable,
   parseSmppUrl,
-  simulatorSettingsFromEnv,
   DEFAULT_FAILOVER_MS,
   type ChannelSpec,
 } from '../smsc';
@@ -56,17 +56,17 @@ export interface PipelineOptions {
   /** smpp://system_id:password@host:port?…; empty: start the embedded simulator */
   smppUrl?: string;
   dispatcher?: DispatcherOptions;
-  /** the embedded simulator's settings (default: SMSC_SIM_* from the environment) */
+  /** the embedded simulator's settings (SMSC_SIM_*: loadConfig().simulator.settings; default: the simulator's own) */
   simulator?: Partial<SimulatorSettings>;
-  /** the embedded simulator's protocol: smpp (default) or cmpp (a CMPP 3.0 gateway and a cmpp:// link; default SMSC_SIM_PROTOCOL) */
+  /** the embedded simulator's protocol: smpp (default) or cmpp (a CMPP 3.0 gateway and a cmpp:// link; SMSC_SIM_PROTOCOL) */
   simulatorProtocol?: 'smpp' | 'cmpp';
   /** run a Pusher in this process (default true) */
   push?: boolean;
-  /** the channel table file (JSON; default SMPP_CHANNELS); with it or dispatch_channels rows, SMPP_URL is not used */
+  /** the channel table file (JSON; SMPP_CHANNELS); with it or dispatch_channels rows, SMPP_URL is not used */
   channelsFile?: string;
   /** no channel and no SMPP_URL: fail instead of starting the embedded simulator (npm run worker) */
   requireLink?: boolean;
-  /** the channel table (file and rows) is read again this often; a change is routed by from the next claim (default 2000 ms, DISPATCH_CHANNEL_RELOAD_MS; 0: never) */
+  /** the channel table (file and rows) is read again this often; a change is routed by from the next claim (DISPATCH_CHANNEL_RELOAD_MS; 0: never) */
   reloadMs?: number;
 }
 
@@ -169,51 +169,17 @@ export function pushHooks(wake: () => void = () => {}): Required<DispatchHooks> 
   };
 }
 
-function int(env: NodeJS.ProcessEnv, name: string, min: number, max: number): number | undefined {
-  const v = env[name];
-  if (v === undefined || v.trim() === '') return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}`);
-  return n;
-}
-
-/** DISPATCH_BATCH, DISPATCH_LANES, DISPATCH_LEASE_MS, DISPATCH_MARK_MS, DISPATCH_FAILOVER_MS, DISPATCH_THROTTLE_FAILOVER_MS, DISPATCH_MATCH_UNCONFIRMED_MS, SMS_SOURCE_PREFIX, WORKER_ID */
-export function dispatcherOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DispatcherOptions {
-  const o: DispatcherOptions = {};
-  const batch = int(env, 'DISPATCH_BATCH', 1, 20_000);
-  if (batch !== undefined) o.batchSize = batch;
-  const lanes = int(env, 'DISPATCH_LANES', 1, 16);
-  if (lanes !== undefined) o.lanes = lanes;
-  const lease = int(env, 'DISPATCH_LEASE_MS', 5_000, 3_600_000);
-  if (lease !== undefined) o.leaseMs = lease;
-  if (env.SMS_SOURCE_PREFIX !== undefined) {
-    if (!/^[0-9]{0,12}$/.test(env.SMS_SOURCE_PREFIX)) throw new Error('SMS_SOURCE_PREFIX must be at most 12 digits');
-    o.sourcePrefix = env.SMS_SOURCE_PREFIX;
-  }
-  const mark = int(env, 'DISPATCH_MARK_MS', 0, 600_000);
-  if (mark !== undefined) o.markSubmittedMs = mark;
-  if (env.WORKER_ID) o.workerId = env.WORKER_ID.slice(0, 100);
-  const match = int(env, 'DISPATCH_MATCH_UNCONFIRMED_MS', 0, 86_400_000);
-  if (match !== undefined) o.matchUnconfirmedMs = match;
-  const failover = int(env, 'DISPATCH_FAILOVER_MS', 0, 3_600_000);
-  if (failover !== undefined) o.failoverMs = failover;
-  const throttle = int(env, 'DISPATCH_THROTTLE_FAILOVER_MS', 0, 3_600_000);
-  if (throttle !== undefined) o.throttleFailoverMs = throttle;
-  return o;
-}
-
 /** what makes a channel's link (its URL) and its routing (the rest): a change of the URL means a new link */
 function channelKey(c: ChannelSpec) {
   return c.url;
 }
 
 export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {}): Promise<Pipeline> {
-  const file = opts.channelsFile ?? process.env.SMPP_CHANNELS;
+  const file = opts.channelsFile;
   const table = await loadChannels(ctx, file);
   let simulator: Simulator | null = null;
   let cmppSimulator: CmppSimulator | null = null;
-  const simProtocol = (opts.simulatorProtocol ?? process.env.SMSC_SIM_PROTOCOL ?? 'smpp').trim().toLowerCase();
-  if (simProtocol !== 'smpp' && simProtocol !== 'cmpp') throw new Error('SMSC_SIM_PROTOCOL must be smpp or cmpp');
+  const simProtocol = opts.simulatorProtocol ?? ENV_DEFAULTS.SMSC_SIM_PROTOCOL;
   const configuredUrl = opts.smppUrl?.trim() || '';
   if (table.channels.length && configuredUrl) ctx.log.warn(`dispatch: ${table.channels.length} channels configured, SMPP_URL is not used`);
   if (!table.channels.length && !configuredUrl && opts.requireLink) throw new Error('dispatch: no SMPP_URL, no SMPP_CHANNELS and no channel rows');
@@ -226,11 +192,11 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
     if (fallback) return fallback;
     let url = configuredUrl;
     if (!url && simProtocol === 'cmpp') {
-      cmppSimulator ??= await startCmppSimulator(opts.simulator ?? simulatorSettingsFromEnv(process.env));
+      cmppSimulator ??= await startCmppSimulator(opts.simulator ?? {});
       // Src_Id = the platform's source (prefix + account + extension) as it is: src_id = the prefix
       url = `${cmppSimulator.url}?version=3&src_id=${linkOpts.sourcePrefix}`;
     } else if (!url) {
-      simulator ??= await startSimulator(opts.simulator ?? simulatorSettingsFromEnv(process.env));
+      simulator ??= await startSimulator(opts.simulator ?? {});
       // our own simulator takes (and counts submits by) the ref TLV; a configured SMSC gets none unless asked
       url = `${simulator.url}?ref_tlv=${simulator.settings.refTlv}`;
     }
@@ -314,7 +280,7 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
     return true;
   }
 
-  const reloadMs = opts.reloadMs ?? int(process.env, 'DISPATCH_CHANNEL_RELOAD_MS', 0, 3_600_000) ?? 2000;
+  const reloadMs = opts.reloadMs ?? ENV_DEFAULTS.DISPATCH_CHANNEL_RELOAD_MS;
   const timer =
     reloadMs > 0
       ? setInterval(() => {

@@ -6,6 +6,7 @@
  * recharge is not offered (isOpenPay 0).
  */
 import fs from 'node:fs';
+import { ENV_DEFAULTS, type ServerEnv } from '../../env';
 
 export interface AlipayConfig {
   appId: string;
@@ -59,18 +60,6 @@ export interface PayConfig {
   wechat: WechatPayConfig | null;
 }
 
-export const DEFAULT_PAY_CONFIG: PayConfig = {
-  open: true,
-  orderTtlMs: 15 * 60_000,
-  maxOpenOrders: 20,
-  sandbox: false,
-  sandboxSecret: '',
-  publicUrl: '',
-  localUrl: 'http://localhost:8080',
-  alipay: null,
-  wechat: null,
-};
-
 /** a PEM given inline, or the path of a file holding it */
 function pem(v: string | undefined): string {
   const t = (v ?? '').trim();
@@ -86,34 +75,34 @@ function trimSlashes(v: string): string {
   return v.slice(0, end);
 }
 
-const flag = (v: string | undefined, dflt: boolean) => (v === undefined || v.trim() === '' ? dflt : !['0', 'false', 'no', 'off'].includes(v.trim().toLowerCase()));
-
 /** The base URL of this server's /api for links handed out (the sandbox QR code): the configured one, never a request's Host. */
 export function payApiBase(c: Pick<PayConfig, 'publicUrl' | 'localUrl'>): string {
   return c.publicUrl || `${c.localUrl}/api`;
 }
 
-export function payConfigFromEnv(env: NodeJS.ProcessEnv): PayConfig {
-  const c: PayConfig = { ...DEFAULT_PAY_CONFIG };
-  c.open = flag(env.PAY_OPEN, c.open);
-  // opt-in; the embedded demo (no DATABASE_URL) has it on unless PAY_SANDBOX=0
-  c.sandbox = flag(env.PAY_SANDBOX, !env.DATABASE_URL);
-  const port = Number(env.PORT);
-  c.localUrl = `http://localhost:${Number.isInteger(port) && port > 0 && port < 65536 ? port : 8080}`;
-  const minutes = Number(env.PAY_ORDER_TTL_MINUTES);
-  if (env.PAY_ORDER_TTL_MINUTES && Number.isFinite(minutes) && minutes > 0) c.orderTtlMs = minutes * 60_000;
-  if (env.PAY_SANDBOX_SECRET) c.sandboxSecret = env.PAY_SANDBOX_SECRET;
-  const publicUrl = (env.PAY_PUBLIC_URL ?? '').trim();
-  if (publicUrl) {
-    if (!/^https?:\/\/[^/?#\s]+(?:\/[^?#\s]*)?$/i.test(publicUrl)) throw new Error(`PAY_PUBLIC_URL: not an http(s) URL: ${publicUrl}`);
-    c.publicUrl = trimSlashes(publicUrl);
-  }
+/**
+ * The payment settings from PAY_*, ALIPAY_*, WECHATPAY_* (and PORT, DATABASE_URL), as loadConfig()
+ * read and checked them (schemas/config/env.json: the key sets that go together, the public URL).
+ */
+export function payConfigFromEnv(env: ServerEnv): PayConfig {
+  const c: PayConfig = {
+    open: env.PAY_OPEN,
+    orderTtlMs: env.PAY_ORDER_TTL_MINUTES * 60_000,
+    maxOpenOrders: 20,
+    // opt-in; the embedded demo (no DATABASE_URL) has it on unless PAY_SANDBOX=0
+    sandbox: env.PAY_SANDBOX ?? !env.DATABASE_URL,
+    sandboxSecret: env.PAY_SANDBOX_SECRET ?? '',
+    publicUrl: env.PAY_PUBLIC_URL ? trimSlashes(env.PAY_PUBLIC_URL) : '',
+    localUrl: `http://localhost:${env.PORT > 0 ? env.PORT : ENV_DEFAULTS.PORT}`,
+    alipay: null,
+    wechat: null,
+  };
   if (env.ALIPAY_APP_ID && env.ALIPAY_PRIVATE_KEY && env.ALIPAY_PUBLIC_KEY) {
     c.alipay = {
       appId: env.ALIPAY_APP_ID,
       privateKey: pem(env.ALIPAY_PRIVATE_KEY),
       alipayPublicKey: pem(env.ALIPAY_PUBLIC_KEY),
-      gateway: env.ALIPAY_GATEWAY || 'https://openapi.alipay.com/gateway.do',
+      gateway: env.ALIPAY_GATEWAY,
     };
   }
   if (env.WECHATPAY_APP_ID && env.WECHATPAY_MCH_ID && env.WECHATPAY_SERIAL_NO && env.WECHATPAY_PRIVATE_KEY && env.WECHATPAY_API_V3_KEY) {
@@ -130,3 +119,6 @@ export function payConfigFromEnv(env: NodeJS.ProcessEnv): PayConfig {
   }
   return c;
 }
+
+/** The settings of an empty environment, with the sandbox off: buildApp's default (tests turn what they need on). */
+export const DEFAULT_PAY_CONFIG: PayConfig = { ...payConfigFromEnv(ENV_DEFAULTS), sandbox: false };

@@ -20,6 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { interfaceLoginOf } from '../../lib/interface-password';
 import { timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../../context';
+import { ENV_DEFAULTS } from '../../env';
 import {
   CMD,
   CmppFrameSplitter,
@@ -124,7 +125,8 @@ export const CMPP_SERVER_DEFAULTS: Omit<CmppServerOptions, 'port'> = {
   maxConnectAttempts: 200,
   connectWindowMs: 10_000,
   maxConnections: 5000,
-  sourcePrefix: '106900',
+  /** SMS_SOURCE_PREFIX's default (the module passes ctx.config.smsSourcePrefix) */
+  sourcePrefix: ENV_DEFAULTS.SMS_SOURCE_PREFIX,
   heartbeatMs: 10_000,
   connectTimeoutMs: 10_000,
   idleTimeoutMs: 180_000,

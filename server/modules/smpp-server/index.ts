@@ -122,8 +122,8 @@ export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'se
     },
     'purge of old SMPP receipts, uplinks and sessions',
   );
-  const prefix = process.env.SMS_SOURCE_PREFIX;
-  const sourcePrefix = prefix !== undefined && /^[0-9]{0,12}$/.test(prefix) ? prefix : SMPP_SERVER_DEFAULTS.sourcePrefix;
+  // SMS_SOURCE_PREFIX, the dispatcher's too
+  const sourcePrefix = ctx.config.smsSourcePrefix;
   const cmppPort = ctx.config.cmppServerPort;
   if (cmppPort) {
     // the demo account's password sealed under this server's key (the seed cannot: it has no key)

@@ -16,6 +16,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import smpp, { type PDU, type Session } from 'smpp';
 import type { AppContext } from '../../context';
+import { ENV_DEFAULTS } from '../../env';
 import {
   cstr,
   DC_IA5,
@@ -135,8 +136,8 @@ export const SMPP_SERVER_DEFAULTS: Omit<SmppServerOptions, 'port'> = {
   maxConnectAttempts: 200,
   connectWindowMs: 10_000,
   maxConnections: 5000,
-  /** as the dispatch's DEFAULT_SOURCE_PREFIX */
-  sourcePrefix: '106900',
+  /** SMS_SOURCE_PREFIX's default (the module passes ctx.config.smsSourcePrefix) */
+  sourcePrefix: ENV_DEFAULTS.SMS_SOURCE_PREFIX,
   heartbeatMs: 10_000,
   bindTimeoutMs: 10_000,
   idleTimeoutMs: 120_000,

@@ -29,7 +29,8 @@
 import type { LinkCoding, LongMode, ReceiptIdMode } from '../../lib/smpp-pdu';
 import carrierEnum from '../../../schemas/enums/carrier.json';
 import smsTypeEnum from '../../../schemas/enums/sms-type.json';
-import { Carrier } from '../../../common/generated/schemas';
+import { Carrier, type ServerEnv } from '../../../common/generated/schemas';
+import type { SimulatorSettings } from './simulator';
 
 /** the carrier protocol a URL names: smpp:// and smpps:// → smpp, cmpp:// → cmpp */
 export type SmscProtocol = 'smpp' | 'cmpp';
@@ -289,54 +290,35 @@ export function describeSmsc(cfg: Pick<SmscConfig, 'tls' | 'systemId' | 'host' |
   return `${cfg.protocol === 'cmpp' ? 'cmpp' : cfg.tls ? 'smpps' : 'smpp'}://${cfg.systemId}@${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${cfg.port}`;
 }
 
+/** SMSC_SIM_LATENCY_MS: "50-500" (or one value) → [min, max] in ms; a bad text throws, naming the variable. */
+export function parseLatency(v: string): [number, number] {
+  const m = /^(\d{1,7})(?: *- *(\d{1,7}))?$/.exec(v.trim());
+  if (!m) throw new Error(`SMSC_SIM_LATENCY_MS must be "min-max" in ms, e.g. 50-500 (got "${v.slice(0, 20)}")`);
+  const range: [number, number] = [Number(m[1]), Number(m[2] ?? m[1])];
+  if (range[1] < range[0]) throw new Error(`SMSC_SIM_LATENCY_MS="${v.slice(0, 20)}" is not accepted: the second number may not be below the first`);
+  return range;
+}
+
 /**
- * Simulator settings from SMSC_SIM_* (npm run smsc-sim, and the simulator `npm start` embeds):
- * SMSC_SIM_HOST, SMSC_SIM_PORT, SMSC_SIM_SYSTEM_ID, SMSC_SIM_PASSWORD, SMSC_SIM_DELIVERED,
- * SMSC_SIM_FAILED, SMSC_SIM_NO_RECEIPT (ratios), SMSC_SIM_REJECT (ratio of submits refused),
- * SMSC_SIM_LATENCY_MS ("min-max" or one value), SMSC_SIM_MAX_PER_SECOND, SMSC_SIM_MO_RATIO,
- * SMSC_SIM_MO_DELAY_MS, SMSC_SIM_SEED. Throws a clear Error on a bad value.
+ * The simulator's settings from the SMSC_SIM_* variables (`npm run smsc-sim`, and the simulator
+ * `npm start` embeds), as loadConfig() read and checked them (schemas/config/env.json): only those
+ * set; the simulator's own defaults for the others.
  */
-export function simulatorSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const ratio = (name: string, key: string) => {
-    const v = env[name]?.trim();
-    if (!v) return;
-    const n = Number(v);
-    if (!Number.isFinite(n) || n < 0 || n > 1) throw new Error(`${name} must be a ratio from 0 to 1 (got "${v.slice(0, 20)}")`);
-    out[key] = n;
-  };
-  const int = (name: string, key: string, max: number) => {
-    const v = env[name]?.trim();
-    if (!v) return;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 0 || n > max) throw new Error(`${name} must be an integer from 0 to ${max} (got "${v.slice(0, 20)}")`);
-    out[key] = n;
-  };
-  const text = (name: string, key: string, max: number) => {
-    const v = env[name];
-    if (v === undefined || v === '') return;
-    if (v.length > max || !PRINTABLE.test(v)) throw new Error(`${name} must be at most ${max} printable ASCII characters`);
-    out[key] = v;
-  };
-  text('SMSC_SIM_HOST', 'host', 255);
-  int('SMSC_SIM_PORT', 'port', 65535);
-  text('SMSC_SIM_SYSTEM_ID', 'systemId', 15);
-  text('SMSC_SIM_PASSWORD', 'password', 8);
-  ratio('SMSC_SIM_DELIVERED', 'delivered');
-  ratio('SMSC_SIM_FAILED', 'failed');
-  ratio('SMSC_SIM_NO_RECEIPT', 'noReceipt');
-  ratio('SMSC_SIM_REJECT', 'rejectRatio');
-  ratio('SMSC_SIM_MO_RATIO', 'moRatio');
-  int('SMSC_SIM_MAX_PER_SECOND', 'maxPerSecond', 10_000_000);
-  int('SMSC_SIM_MO_DELAY_MS', 'moDelayMs', 3_600_000);
-  int('SMSC_SIM_SEED', 'seed', 2 ** 32 - 1);
-  const lat = env.SMSC_SIM_LATENCY_MS?.trim();
-  if (lat) {
-    const m = /^(\d{1,7})(?:\s*-\s*(\d{1,7}))?$/.exec(lat);
-    if (!m || (m[2] !== undefined && Number(m[2]) < Number(m[1]))) throw new Error(`SMSC_SIM_LATENCY_MS must be "min-max" in ms, e.g. 50-500 (got "${lat.slice(0, 20)}")`);
-    out.latencyMinMs = Number(m[1]);
-    out.latencyMaxMs = Number(m[2] ?? m[1]);
-  }
+export function simulatorSettingsFromEnv(env: ServerEnv): Partial<SimulatorSettings> {
+  const out: Partial<SimulatorSettings> = {};
+  if (env.SMSC_SIM_HOST !== undefined) out.host = env.SMSC_SIM_HOST;
+  if (env.SMSC_SIM_PORT !== undefined) out.port = env.SMSC_SIM_PORT;
+  if (env.SMSC_SIM_SYSTEM_ID !== undefined) out.systemId = env.SMSC_SIM_SYSTEM_ID;
+  if (env.SMSC_SIM_PASSWORD !== undefined) out.password = env.SMSC_SIM_PASSWORD;
+  if (env.SMSC_SIM_DELIVERED !== undefined) out.delivered = env.SMSC_SIM_DELIVERED;
+  if (env.SMSC_SIM_FAILED !== undefined) out.failed = env.SMSC_SIM_FAILED;
+  if (env.SMSC_SIM_NO_RECEIPT !== undefined) out.noReceipt = env.SMSC_SIM_NO_RECEIPT;
+  if (env.SMSC_SIM_REJECT !== undefined) out.rejectRatio = env.SMSC_SIM_REJECT;
+  if (env.SMSC_SIM_MO_RATIO !== undefined) out.moRatio = env.SMSC_SIM_MO_RATIO;
+  if (env.SMSC_SIM_MAX_PER_SECOND !== undefined) out.maxPerSecond = env.SMSC_SIM_MAX_PER_SECOND;
+  if (env.SMSC_SIM_MO_DELAY_MS !== undefined) out.moDelayMs = env.SMSC_SIM_MO_DELAY_MS;
+  if (env.SMSC_SIM_SEED !== undefined) out.seed = env.SMSC_SIM_SEED;
+  if (env.SMSC_SIM_LATENCY_MS !== undefined) [out.latencyMinMs, out.latencyMaxMs] = parseLatency(env.SMSC_SIM_LATENCY_MS);
   return out;
 }
 

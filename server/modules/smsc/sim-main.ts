@@ -1,6 +1,6 @@
 /**
  * The SMPP carrier simulator on its own: `npm run smsc-sim` (tsx server/modules/smsc/sim-main.ts).
- * Settings from SMSC_SIM_* (config.ts simulatorSettingsFromEnv; SMSC_SIM_PORT default 2775).
+ * Settings from SMSC_SIM_* (docs/configuration.md, read by loadConfig(); SMSC_SIM_PORT default 2775).
  * Prints one JSON line {"event":"listening","url":...,"port":...} on stdout when ready.
  *
  * Control without HTTP (the crash test runs the simulator in its own process):
@@ -16,8 +16,7 @@
  * destination number (CMPP carries no ref of ours).
  */
 import fs from 'node:fs';
-import path from 'node:path';
-import { simulatorSettingsFromEnv } from './config';
+import { configOrExit } from '../../config';
 import { startSimulator, type SimulatorSettings } from './simulator';
 import { startCmppSimulator } from './cmpp-simulator';
 
@@ -52,16 +51,11 @@ async function startCmpp(settings: Record<string, unknown>) {
 }
 
 async function main() {
-  let settings: Partial<SimulatorSettings>;
-  try {
-    settings = { port: 2775, ...simulatorSettingsFromEnv(process.env) };
-  } catch (e) {
-    console.error((e as Error).message);
-    process.exit(2);
-  }
-  const countsFile = path.resolve(process.env.SMSC_SIM_COUNTS_FILE || 'smsc-sim-counts.json');
-  const withRefs = process.env.SMSC_SIM_COUNTS_REFS !== '0';
-  const sim = process.env.SMSC_SIM_PROTOCOL?.trim().toLowerCase() === 'cmpp' ? await startCmpp(settings) : await startSimulator(settings);
+  const { simulator } = configOrExit();
+  const settings: Partial<SimulatorSettings> = { port: 2775, ...simulator.settings };
+  const countsFile = simulator.countsFile;
+  const withRefs = simulator.countsRefs;
+  const sim = simulator.protocol === 'cmpp' ? await startCmpp(settings) : await startSimulator(settings);
 
   const dump = () => {
     const counts: Record<string, unknown> = { ...sim.counts(), at: new Date().toISOString() };
