@@ -25,11 +25,16 @@
  * - deliver_sm: receipts (esm_class 0x04) and MO are batched (receiptBatch / receiptBatchMs) and
  *   answered with deliver_sm_resp only after the handler resolves; a failed handler → 0x64
  *   (ESME_RX_T_APPN, temporary) so the SMSC delivers again. Handlers must be idempotent.
+ * The machinery that is not SMPP's own (queue, pump, batch results, parts combined, stats, pause
+ * and back-off, keep-alive schedule, receipt/MO batcher, close) is the LinkCore of link-core.ts,
+ * shared with the CMPP link; this file is bind_transceiver, submit_sm and its answer, enquire_link,
+ * unbind, deliver_sm → Receipt / MoMessage and deliver_sm_resp.
  */
 import net from 'node:net';
 import tls from 'node:tls';
 import smpp, { type PDU, type Session } from 'smpp';
-import type { MoMessage, Receipt, SmscLink, SubmitRequest, SubmitResult } from './types';
+import type { MoMessage, Receipt, SubmitRequest } from './types';
+import { LinkConn, LinkCore, silentLog, type Delivery, type LinkLog, type LinkWords, type Pending as CorePending, type SmscLinkHandle } from './link-core';
 import { describeSmsc, type SmscConfig } from './config';
 import {
   concatUdh,
@@ -60,13 +65,7 @@ import {
 
 const EMPTY = Buffer.alloc(0);
 
-export interface LinkLog {
-  info(obj: unknown, msg?: string): void;
-  warn(obj: unknown, msg?: string): void;
-  error(obj: unknown, msg?: string): void;
-}
-
-const silent: LinkLog = { info() {}, warn() {}, error() {} };
+export { combineParts, type LinkLog, type SmscLinkHandle, type SmscLinkStats } from './link-core';
 
 /**
  * statuses after which the same request may be submitted again later: the SMSC did not take it
@@ -74,164 +73,70 @@ const silent: LinkLog = { info() {}, warn() {}, error() {} };
  * message; the dispatcher reads them as the channel's state (docs/api-dispatch.md "Carrier back-off").
  */
 const RETRY_STATUSES = new Set<number>([STATUS.THROTTLED, STATUS.MSGQFUL, STATUS.X_T_APPN, STATUS.INVBNDSTS, STATUS.SYSERR]);
-const ENQUIRE_TIMEOUT_MS = 10_000;
 const BIND_TIMEOUT_MS = 10_000;
-/**
- * deliver_sm waiting for a handler beyond this: stop reading from the SMSC until half have been
- * handled. Normally the SMSC's own window of unacknowledged deliver_sm keeps the buffer far below;
- * this only bounds memory (while reading is paused, submit answers wait too).
- */
-const MAX_BUFFERED_DELIVERIES = 100_000;
 
-interface BatchState {
-  results: SubmitResult[];
-  left: number;
-  resolve: (r: SubmitResult[]) => void;
-}
-/** a request sent as several submits: the parts' results, combined when the last is in */
-interface Multi {
-  results: SubmitResult[];
-  left: number;
-}
-interface Pending {
-  req: SubmitRequest;
-  batch: BatchState;
-  index: number;
-  queuedAt: number;
-  sentAt: number;
-  /** the text's parts (undefined: not encoded, the request was settled before) */
-  split?: SplitText;
-  /** a part of a multi-part request: seq 1..n */
-  seg?: { m: Multi; seq: number };
-}
-interface Delivery<T> {
-  item: T;
+type Pending = CorePending<SplitText>;
+/** a deliver_sm waiting for its handler: answered on its session */
+interface SmppDelivery<T> extends Delivery<T> {
   session: Session;
   pdu: PDU;
 }
 
-type ConnState = 'idle' | 'connecting' | 'bound' | 'closed';
-
-class Conn {
-  state: ConnState = 'idle';
+class Conn extends LinkConn<SplitText> {
   session: Session | null = null;
-  socket: net.Socket | null = null;
-  inflight = new Map<number, Pending>();
-  pausedUntil = 0;
-  throttleLevel = 0;
-  failures = 0;
-  enquireSentAt = 0;
-  reconnectTimer: NodeJS.Timeout | null = null;
   boundAt = 0;
-  constructor(readonly id: number) {}
+  override detach(): void {
+    super.detach();
+    this.session = null;
+  }
+  override pauseReading(): void {
+    this.session?.pause();
+  }
+  override resumeReading(): void {
+    this.session?.resume();
+  }
 }
 
-export interface SmscLinkStats {
-  submitted: number;
-  accepted: number;
-  rejected: number;
-  retried: number;
-  unconfirmed: number;
-  receipts: number;
-  mo: number;
-  reconnects: number;
-  queued: number;
-  inflight: number;
-}
-
-export interface SmscLinkHandle extends SmscLink {
-  readonly stats: SmscLinkStats;
-  /** resolves when a connection is bound (rejects after timeoutMs) */
-  waitReady(timeoutMs?: number): Promise<void>;
-}
-
-export function createSmscLink(config: SmscConfig, log: LinkLog = silent): SmscLinkHandle {
+export function createSmscLink(config: SmscConfig, log: LinkLog = silentLog): SmscLinkHandle {
   return new Link(config, log);
 }
 
-class Link implements SmscLinkHandle {
-  private readonly conns: Conn[];
-  private queue: Pending[] = [];
-  private qHead = 0;
-  private closed = false;
-  private pumpScheduled = false;
-  private sweepTimer: NodeJS.Timeout;
-  private enquireTimer: NodeJS.Timeout;
+const WORDS: LinkWords = {
+  link: 'SMPP',
+  ready: 'bound',
+  receipt: 'receipt',
+  mo: 'MO',
+  peer: 'SMSC',
+  probe: 'enquire_link',
+  closedCode: hexCode(STATUS.INVBNDSTS),
+  throttledCode: hexCode(STATUS.THROTTLED),
+  unboundCode: hexCode(STATUS.INVBNDSTS),
+};
+
+class Link extends LinkCore<SplitText, Conn, SmppDelivery<Receipt>, SmppDelivery<MoMessage>> {
   private readonly refName: string | null;
-  private receiptHandler: ((r: Receipt[]) => Promise<void>) | null = null;
-  private moHandler: ((m: MoMessage[]) => Promise<void>) | null = null;
-  private receipts: Delivery<Receipt>[] = [];
-  private mos: Delivery<MoMessage>[] = [];
-  /** batches in the handler now, per kind (at most receiptFlushes) */
-  private flushing = { receipts: 0, mos: 0 };
-  private flushTimers: { receipts: NodeJS.Timeout | null; mos: NodeJS.Timeout | null } = { receipts: null, mos: null };
-  private readingPaused = false;
-  private readyWaiters: (() => void)[] = [];
-  private rr = 0;
-  private readonly textCache = new Map<string, SplitText>();
-  readonly stats: SmscLinkStats = { submitted: 0, accepted: 0, rejected: 0, retried: 0, unconfirmed: 0, receipts: 0, mo: 0, reconnects: 0, queued: 0, inflight: 0 };
+  private probeSeq = 0;
 
-  constructor(
-    private readonly cfg: SmscConfig,
-    private readonly log: LinkLog,
-  ) {
+  constructor(cfg: SmscConfig, log: LinkLog) {
+    super(cfg, log, WORDS, (id) => new Conn(id));
     this.refName = cfg.refTlv ? refTlvName(cfg.refTlv) : null;
-    this.conns = Array.from({ length: Math.max(1, cfg.connections) }, (_, i) => new Conn(i));
-    this.sweepTimer = setInterval(() => this.sweep(), Math.min(1000, Math.max(50, Math.floor(cfg.queueWaitMs / 4) || 50)));
-    this.sweepTimer.unref();
-    this.enquireTimer = setInterval(() => this.enquire(), cfg.enquireLinkMs);
-    this.enquireTimer.unref();
-    for (const c of this.conns) this.connect(c);
-  }
-
-  get ready(): boolean {
-    return this.conns.some((c) => c.state === 'bound');
-  }
-
-  get capacity(): number {
-    return this.cfg.window * this.conns.length;
-  }
-
-  waitReady(timeoutMs = 10_000): Promise<void> {
-    if (this.ready) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`SMPP link ${describeSmsc(this.cfg)} not bound after ${timeoutMs} ms`)), timeoutMs);
-      this.readyWaiters.push(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
+    this.start();
   }
 
   // ---------------------------------------------------------------- submit
 
-  submit(batch: SubmitRequest[]): Promise<SubmitResult[]> {
-    if (!batch.length) return Promise.resolve([]);
-    return new Promise((resolve) => {
-      const state: BatchState = { results: new Array(batch.length), left: batch.length, resolve };
-      const now = Date.now();
-      batch.forEach((req, index) => {
-        const p: Pending = { req, batch: state, index, queuedAt: now, sentAt: 0 };
-        if (this.closed) return this.finish(p, { ref: req.ref, status: 'retry', code: hexCode(STATUS.INVBNDSTS), afterMs: this.cfg.reconnectMinMs });
-        const local = this.localProblem(req);
-        if (local !== null) return this.finish(p, { ref: req.ref, status: 'rejected', code: hexCode(local) });
-        try {
-          p.split = this.encoded(req.text);
-        } catch {
-          return this.finish(p, { ref: req.ref, status: 'rejected', code: hexCode(STATUS.INVMSGLEN) });
-        }
-        const n = p.split.parts.length;
-        if (n === 1) this.queue.push(p);
-        else {
-          const m: Multi = { results: new Array<SubmitResult>(n), left: n };
-          for (let seq = 1; seq <= n; seq++) this.queue.push({ ...p, seg: { m, seq } });
-        }
-      });
-      this.pump();
-    });
+  /** checks made before anything is written (a request that cannot be valid is rejected here), then the text's parts */
+  protected prepare(p: Pending): number | string {
+    const local = this.localProblem(p.req);
+    if (local !== null) return hexCode(local);
+    try {
+      p.split = this.encoded(p.req.text);
+    } catch {
+      return hexCode(STATUS.INVMSGLEN);
+    }
+    return p.split.parts.length;
   }
 
-  /** checks made before anything is written: a request that cannot be valid is rejected here */
   private localProblem(req: SubmitRequest): number | null {
     if (typeof req.to !== 'string' || !/^\+?\d{1,20}$/.test(req.to)) return STATUS.INVDSTADR;
     const from = req.from || this.cfg.sourceAddr;
@@ -240,86 +145,9 @@ class Link implements SmscLinkHandle {
     return null;
   }
 
-  private finish(p: Pending, result: SubmitResult) {
-    switch (result.status) {
-      case 'accepted':
-        this.stats.accepted++;
-        break;
-      case 'rejected':
-        this.stats.rejected++;
-        break;
-      case 'retry':
-        this.stats.retried++;
-        break;
-      case 'unconfirmed':
-        this.stats.unconfirmed++;
-        break;
-    }
-    if (p.seg) {
-      const m = p.seg.m;
-      m.results[p.seg.seq - 1] = result;
-      if (--m.left > 0) return;
-      result = combineParts(p.req.ref, m.results);
-    }
-    p.batch.results[p.index] = result;
-    if (--p.batch.left === 0) p.batch.resolve(p.batch.results);
-  }
-
-  private schedulePump() {
-    if (this.pumpScheduled) return;
-    this.pumpScheduled = true;
-    setImmediate(() => {
-      this.pumpScheduled = false;
-      this.pump();
-    });
-  }
-
-  private pump() {
-    if (this.closed || this.qHead >= this.queue.length) return this.compact();
-    const now = Date.now();
-    const usable = this.conns.filter((c) => c.state === 'bound' && c.pausedUntil <= now && c.inflight.size < this.cfg.window);
-    if (!usable.length) return;
-    for (const c of usable) c.socket?.cork();
-    try {
-      let progress = true;
-      while (progress && this.qHead < this.queue.length) {
-        progress = false;
-        for (let i = 0; i < usable.length && this.qHead < this.queue.length; i++) {
-          const c = usable[(this.rr + i) % usable.length];
-          // up to 32 at a time per connection, so several connections share a batch
-          let n = Math.min(32, this.cfg.window - c.inflight.size);
-          while (n-- > 0 && this.qHead < this.queue.length && c.state === 'bound') {
-            const p = this.queue[this.qHead++];
-            if (!this.write(c, p)) {
-              this.queue[--this.qHead] = p;
-              break;
-            }
-            progress = true;
-          }
-        }
-        this.rr++;
-      }
-    } finally {
-      for (const c of usable) c.socket?.uncork();
-    }
-    this.compact();
-  }
-
-  private compact() {
-    if (this.qHead > 0 && (this.qHead >= this.queue.length || this.qHead > 4096)) {
-      this.queue = this.queue.slice(this.qHead);
-      this.qHead = 0;
-    }
-  }
-
-  /** the text's parts: a task's messages share their text, so it is encoded once (bounded cache); RangeError over 255 parts */
-  private encoded(text: string): SplitText {
-    let e = this.textCache.get(text);
-    if (!e) {
-      if (this.textCache.size >= 256) this.textCache.clear();
-      this.textCache.set(text, (e = splitText(text, this.cfg.coding, this.cfg.long)));
-    }
-    return e;
+  /** the text's parts (RangeError over 255 parts) */
+  protected encodeText(text: string): SplitText {
+    return splitText(text, this.cfg.coding, this.cfg.long);
   }
 
   private submitPdu(p: Pending): RawPdu {
@@ -361,7 +189,7 @@ class Link implements SmscLinkHandle {
   }
 
   /** false: nothing written (the connection is going down) */
-  private write(c: Conn, p: Pending): boolean {
+  protected write(c: Conn, p: Pending): boolean {
     const session = c.session;
     if (!session) return false;
     let pdu: RawPdu;
@@ -388,68 +216,26 @@ class Link implements SmscLinkHandle {
     if (!p) return; // already settled (timed out → unconfirmed)
     c.inflight.delete(resp.sequence_number);
     const status = resp.command_status >>> 0;
-    const ref = p.req.ref;
     if (status === STATUS.OK && resp.command === 'submit_sm_resp') {
-      c.throttleLevel = 0;
       const msgId = String(resp.message_id ?? '');
-      if (!msgId) this.log.warn({ ref }, 'SMPP submit_sm_resp without message_id');
-      this.finish(p, { ref, status: 'accepted', msgId });
+      if (!msgId) this.log.warn({ ref: p.req.ref }, 'SMPP submit_sm_resp without message_id');
+      this.accept(c, p, msgId);
     } else if (RETRY_STATUSES.has(status)) {
       let afterMs: number;
-      const again = p.seg && !this.closed && Date.now() - p.queuedAt < this.cfg.queueWaitMs;
       if (status === STATUS.INVBNDSTS) {
         afterMs = this.cfg.reconnectMinMs;
         this.drop(c, 'SMSC says not bound');
-      } else {
-        const now = Date.now();
-        if (now >= c.pausedUntil) {
-          // one step per pause: the rest of the window answered throttled too, that is the same event
-          c.throttleLevel = Math.min(c.throttleLevel + 1, 5);
-          c.pausedUntil = now + this.cfg.throttleMs * 2 ** (c.throttleLevel - 1);
-          setTimeout(() => this.schedulePump(), c.pausedUntil - now).unref();
-        }
-        afterMs = c.pausedUntil - now;
-      }
-      if (again) {
-        // a part of a long message: its other parts may be accepted already, so this one is written again (after the pause)
-        this.stats.retried++;
-        p.sentAt = 0;
-        this.queue.push(p);
-      } else this.finish(p, { ref, status: 'retry', code: hexCode(status), afterMs });
+      } else afterMs = this.throttle(c);
+      this.retry(p, hexCode(status), afterMs);
     } else {
-      this.finish(p, { ref, status: 'rejected', code: hexCode(status || STATUS.SYSERR) });
+      this.finish(p, { ref: p.req.ref, status: 'rejected', code: hexCode(status || STATUS.SYSERR) });
     }
     this.schedulePump();
   }
 
-  /** timeouts: unanswered submits → unconfirmed; requests not written in time → retry */
-  private sweep() {
-    const now = Date.now();
-    for (const c of this.conns) {
-      for (const [seq, p] of c.inflight) {
-        if (now - p.sentAt < this.cfg.submitTimeoutMs) break; // insertion order = send order
-        c.inflight.delete(seq);
-        this.finish(p, { ref: p.req.ref, status: 'unconfirmed', code: 'TIMEOUT' });
-      }
-    }
-    if (this.qHead < this.queue.length && now - this.queue[this.qHead].queuedAt >= this.cfg.queueWaitMs) {
-      const bound = this.ready;
-      const code = hexCode(bound ? STATUS.THROTTLED : STATUS.INVBNDSTS);
-      const afterMs = bound ? this.cfg.throttleMs : this.cfg.reconnectMinMs;
-      while (this.qHead < this.queue.length && now - this.queue[this.qHead].queuedAt >= this.cfg.queueWaitMs) {
-        const p = this.queue[this.qHead++];
-        this.finish(p, { ref: p.req.ref, status: 'retry', code, afterMs });
-      }
-      this.compact();
-    }
-    this.stats.queued = this.queue.length - this.qHead;
-    this.stats.inflight = this.conns.reduce((n, c) => n + c.inflight.size, 0);
-    this.pump();
-  }
-
   // ---------------------------------------------------------------- connections
 
-  private connect(c: Conn) {
+  protected connect(c: Conn): void {
     if (this.closed) return;
     c.state = 'connecting';
     c.reconnectTimer = null;
@@ -471,7 +257,7 @@ class Link implements SmscLinkHandle {
     });
     socket.once('close', () => {
       clearTimeout(connectTimer);
-      this.onClose(c, socket);
+      this.closedConn(c, socket);
     });
   }
 
@@ -505,62 +291,30 @@ class Link implements SmscLinkHandle {
           socket.destroy();
           return;
         }
-        c.state = 'bound';
         c.boundAt = Date.now();
-        c.failures = 0;
-        c.throttleLevel = 0;
-        c.pausedUntil = 0;
-        c.enquireSentAt = 0;
         this.log.info({ smsc: describeSmsc(this.cfg), conn: c.id }, 'SMPP bound (transceiver)');
-        const waiters = this.readyWaiters;
-        this.readyWaiters = [];
-        for (const w of waiters) w();
-        this.pump();
+        this.bound(c);
       },
     );
   }
 
-  private onClose(c: Conn, socket: net.Socket) {
-    if (c.socket !== socket) return;
-    const wasBound = c.state === 'bound';
-    c.session = null;
-    c.socket = null;
-    // written without an answer: at-most-once, never submitted again
-    for (const p of c.inflight.values()) this.finish(p, { ref: p.req.ref, status: 'unconfirmed', code: 'LINK_DOWN' });
-    c.inflight.clear();
-    if (c.state === 'closed' || this.closed) {
-      c.state = 'closed';
-      return;
-    }
-    c.state = 'idle';
-    if (wasBound) this.log.warn({ smsc: describeSmsc(this.cfg), conn: c.id }, 'SMPP connection lost');
-    const base = Math.min(this.cfg.reconnectMaxMs, this.cfg.reconnectMinMs * 2 ** Math.min(c.failures, 16));
-    const delay = Math.round(base * (0.75 + Math.random() * 0.5));
-    c.failures++;
-    this.stats.reconnects++;
-    c.reconnectTimer = setTimeout(() => this.connect(c), delay);
+  /** enquire_link (the core drops the connection when it goes unanswered) */
+  protected sendProbe(c: Conn): number {
+    const session = c.session as Session;
+    const token = (this.probeSeq = (this.probeSeq % 0x7fffffff) + 1);
+    session.enquire_link({}, () => {
+      if (c.session === session && c.probe === token) c.probe = 0;
+    });
+    return token;
   }
 
-  private drop(c: Conn, why: string) {
-    if (!c.socket) return;
-    this.log.warn({ conn: c.id, why }, 'SMPP dropping connection');
-    c.socket.destroy();
-  }
-
-  /** enquire_link every period; no answer within min(10 s, period) → the connection is dropped */
-  private enquire() {
-    const timeout = Math.min(ENQUIRE_TIMEOUT_MS, this.cfg.enquireLinkMs);
-    for (const c of this.conns) {
-      if (c.state !== 'bound' || !c.session || c.enquireSentAt) continue;
-      const session = c.session;
-      c.enquireSentAt = Date.now();
-      session.enquire_link({}, () => {
-        if (c.session === session) c.enquireSentAt = 0;
-      });
-      setTimeout(() => {
-        if (c.session === session && c.enquireSentAt) this.drop(c, 'enquire_link unanswered');
-      }, timeout).unref();
-    }
+  protected goodbye(c: Conn, socket: net.Socket, wasBound: boolean): void {
+    const session = c.session;
+    if (wasBound && session && !socket.destroyed) {
+      // in-flight submits get a last chance to be answered before unbind_resp
+      const ok = session.unbind({}, () => socket.end());
+      if (!ok) socket.destroy();
+    } else socket.destroy();
   }
 
   // ---------------------------------------------------------------- incoming
@@ -611,141 +365,27 @@ class Link implements SmscLinkHandle {
       const err = parsed.err || (pdu.network_error_code ? Buffer.from(pdu.network_error_code).toString('hex') : '');
       const readings = idReadings(msgId, this.cfg.receiptIds);
       const phone = String(pdu.source_addr ?? '').slice(0, 32);
-      this.receipts.push({
+      this.received('receipts', {
         item: { msgId, delivered, stat, err, doneAt: parsed.done ?? now, ...(readings.length ? { readings } : {}), ...(phone ? { phone } : {}) },
         session,
         pdu,
       });
-      this.stats.receipts++;
-      this.scheduleFlush('receipts');
     } else if (esm === 0) {
       const ref = this.refName ? pdu[this.refName] : undefined;
       const smscRef = ref ? `ref:${String(ref).slice(0, 64)}` : `${pdu.source_addr}-${pdu.destination_addr}-${now.getTime()}-${pdu.sequence_number}`;
-      this.mos.push({ item: { from: String(pdu.source_addr ?? ''), to: String(pdu.destination_addr ?? ''), text, smscRef, receivedAt: now }, session, pdu });
-      this.stats.mo++;
-      this.scheduleFlush('mos');
+      this.received('mos', { item: { from: String(pdu.source_addr ?? ''), to: String(pdu.destination_addr ?? ''), text, smscRef, receivedAt: now }, session, pdu });
     } else {
       // intermediate notifications, SME acknowledgements: nothing to record
       session.send(pdu.response());
-      return;
-    }
-    this.checkBackpressure();
-  }
-
-  private checkBackpressure() {
-    const buffered = this.receipts.length + this.mos.length;
-    if (!this.readingPaused && buffered >= MAX_BUFFERED_DELIVERIES) {
-      this.readingPaused = true;
-      for (const c of this.conns) c.session?.pause();
-    } else if (this.readingPaused && buffered < MAX_BUFFERED_DELIVERIES / 2) {
-      this.readingPaused = false;
-      for (const c of this.conns) c.session?.resume();
     }
   }
 
-  onReceipts(handler: (r: Receipt[]) => Promise<void>): void {
-    this.receiptHandler = handler;
-    this.scheduleFlush('receipts');
-  }
-
-  onMo(handler: (m: MoMessage[]) => Promise<void>): void {
-    this.moHandler = handler;
-    this.scheduleFlush('mos');
-  }
-
-  private scheduleFlush(kind: 'receipts' | 'mos') {
-    const buf = this[kind];
-    if (!buf.length || this.flushing[kind] >= this.cfg.receiptFlushes) return;
-    if (buf.length >= this.cfg.receiptBatch || this.cfg.receiptBatchMs === 0) {
-      if (this.flushTimers[kind]) clearTimeout(this.flushTimers[kind]);
-      this.flushTimers[kind] = null;
-      setImmediate(() => void this.flush(kind));
-    } else if (!this.flushTimers[kind]) {
-      this.flushTimers[kind] = setTimeout(() => {
-        this.flushTimers[kind] = null;
-        void this.flush(kind);
-      }, this.cfg.receiptBatchMs);
-    }
-  }
-
-  private async flush(kind: 'receipts' | 'mos') {
-    const handler = (kind === 'receipts' ? this.receiptHandler : this.moHandler) as ((items: unknown[]) => Promise<void>) | null;
-    if (this.flushing[kind] >= this.cfg.receiptFlushes || !handler) return; // kept until a handler is registered
-    const buf = this[kind] as Delivery<unknown>[];
-    if (!buf.length) return;
-    this.flushing[kind]++;
-    const taken = buf.splice(0, this.cfg.receiptBatch);
-    let status = 0;
-    try {
-      await handler(taken.map((d) => d.item));
-    } catch (e) {
-      status = STATUS.X_T_APPN;
-      this.log.error({ err: (e as Error).message, count: taken.length }, `SMPP ${kind === 'receipts' ? 'receipt' : 'MO'} handler failed: the SMSC will deliver them again`);
-    }
+  /** deliver_sm_resp for each: 0, or 0x64 (ESME_RX_T_APPN, temporary) when the handler failed */
+  protected acknowledge(taken: SmppDelivery<unknown>[], failed: boolean): void {
+    const status = failed ? STATUS.X_T_APPN : 0;
     for (const d of taken) {
       corkForTick(d.session.socket);
       d.session.send(encodeResp('deliver_sm_resp', d.pdu.sequence_number, status) as unknown as PDU);
     }
-    this.flushing[kind]--;
-    this.checkBackpressure();
-    this.scheduleFlush(kind);
   }
-
-  // ---------------------------------------------------------------- close
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    clearInterval(this.sweepTimer);
-    clearInterval(this.enquireTimer);
-    for (const t of Object.values(this.flushTimers)) if (t) clearTimeout(t);
-    // not written: the caller may try later
-    while (this.qHead < this.queue.length) {
-      const p = this.queue[this.qHead++];
-      this.finish(p, { ref: p.req.ref, status: 'retry', code: hexCode(STATUS.INVBNDSTS), afterMs: this.cfg.reconnectMinMs });
-    }
-    this.queue = [];
-    this.qHead = 0;
-    await Promise.all(this.conns.map((c) => this.closeConn(c)));
-  }
-
-  private closeConn(c: Conn): Promise<void> {
-    if (c.reconnectTimer) clearTimeout(c.reconnectTimer);
-    const socket = c.socket;
-    const session = c.session;
-    const wasBound = c.state === 'bound';
-    c.state = 'closed';
-    if (!socket) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = setTimeout(() => socket.destroy(), 1000);
-      socket.once('close', () => {
-        clearTimeout(done);
-        resolve();
-      });
-      if (wasBound && session && !socket.destroyed) {
-        // in-flight submits get a last chance to be answered before unbind_resp
-        const ok = session.unbind({}, () => socket.end());
-        if (!ok) socket.destroy();
-      } else socket.destroy();
-    });
-  }
-}
-
-/**
- * One result for a request sent as several submits: accepted (with every part's id) when all parts
- * were; else the first part refused; else unconfirmed (a part without an answer, or parts accepted
- * beside parts not written: sending it again would send those twice); else (no part accepted) retry.
- */
-export function combineParts(ref: number, results: readonly SubmitResult[]): SubmitResult {
-  if (results.every((r) => r.status === 'accepted' && r.msgId)) {
-    const parts = results.map((r) => (r as { msgId: string }).msgId);
-    return { ref, status: 'accepted', msgId: parts[0], parts };
-  }
-  const refused = results.find((r) => r.status === 'rejected');
-  if (refused) return { ...refused, ref };
-  const lost = results.find((r) => r.status === 'unconfirmed');
-  if (lost) return { ...lost, ref };
-  if (results.some((r) => r.status === 'accepted')) return { ref, status: 'unconfirmed', code: 'PARTIAL' };
-  const retry = results.filter((r): r is Extract<SubmitResult, { status: 'retry' }> => r.status === 'retry');
-  return { ref, status: 'retry', code: retry[0]?.code ?? hexCode(STATUS.THROTTLED), afterMs: Math.max(0, ...retry.map((r) => r.afterMs)) };
 }

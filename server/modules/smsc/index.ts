@@ -1,10 +1,10 @@
 /**
  * 通道 (carrier SMSC links): the link the dispatch pipeline submits through and reads receipts and
- * uplink from (client.ts, cmpp-client.ts, types.ts), the channel table and SMSC URLs (config.ts),
- * the embedded simulators (simulator.ts, cmpp-simulator.ts). Not a plugin (no routes, no
- * service): the pipeline (server/modules/dispatch) builds the links (link.ts: smpp:// → client.ts,
- * cmpp:// → cmpp-client.ts). The packet codecs are server/lib/smpp-pdu.ts and
- * server/lib/cmpp-pdu.ts. docs/api-dispatch.md.
+ * uplink from (client.ts, cmpp-client.ts, both over the shared machinery of link-core.ts;
+ * types.ts), the channel table and SMSC URLs (config.ts), the embedded simulators (simulator.ts,
+ * cmpp-simulator.ts). Not a plugin (no routes, no service): the pipeline (server/modules/dispatch)
+ * builds the links (link.ts: smpp:// → client.ts, cmpp:// → cmpp-client.ts). The packet codecs are
+ * server/lib/smpp-pdu.ts and server/lib/cmpp-pdu.ts. docs/api-dispatch.md.
  */
 export type { MoMessage, Receipt, SmscLink, SubmitRequest, SubmitResult } from './types';
 export { type SmscLinkHandle } from './client';
