@@ -473,7 +473,9 @@ export class SubAccountService {
       ipAddress: (door ?? http).host,
       port: door?.enabled ? door.port : 0,
       smsfrom: a.smsfrom,
-      smsfrom_str: this.label('smsfrom', smsfrom),
+      // the HTTP API's protocol as it is reached: HTTPS only when its address is https:// (issue 41 item
+      // 10: "HTTPS" beside an http:// address)
+      smsfrom_str: protocol === 'HTTP' && !http.url.startsWith('https:') ? 'HTTP' : this.label('smsfrom', smsfrom),
       smsfromEnabled: !!door?.enabled,
       smstype: a.smstype,
       smstype_str: this.label('sms-type', a.smstype),
