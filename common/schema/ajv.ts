@@ -15,6 +15,8 @@ export const ANNOTATION_KEYWORDS = [
   'x-order',
   'x-agent-only',
   'x-param',
+  // a list's default date range, on the range's start (src/components/SchemaTable/defaultRange.ts)
+  'x-default-days',
   'x-ui',
   'x-enum',
   'x-internal',

@@ -6,6 +6,9 @@
  *   sending needs 0 or 2, international sending 1 or 2 (spec 02 §1); agents see both;
  * - a raw bit mask (as the upstream carrier systems give it) normalises to that value: bit 8 set
  *   means international (1); bits 1, 2 or 4 set mean domestic (0); both groups set mean both (2).
+ *   Every reading of the value goes through `phoneInoutTypeOf`: 0, 1 and 2 are the values
+ *   themselves, any other (3 to 15: an account imported with the raw mask) is read as a mask
+ *   (issue 41 item 12); the server's SQL filter is `phoneInoutTypeSql` (server/modules/clients).
  */
 import { PhoneInoutType } from '../generated/schemas';
 
@@ -21,7 +24,19 @@ export function phoneInoutTypeOfMask(mask: number): PhoneInoutType {
   return PhoneInoutType.Domestic;
 }
 
-const asType = (v: unknown): number => (v === undefined || v === null || v === '' ? PhoneInoutType.Domestic : Number(v));
+/**
+ * The 收发范围 of a stored or received phone_inout_type: 0 / 1 / 2 as they are, another
+ * non-negative integer as a raw bit mask (phoneInoutTypeOfMask); nothing, or what is not a
+ * number: 0 国内.
+ */
+export function phoneInoutTypeOf(v: unknown): PhoneInoutType {
+  if (v === undefined || v === null || v === '') return PhoneInoutType.Domestic;
+  const n = Number(v);
+  if (n === PhoneInoutType.Domestic || n === PhoneInoutType.International || n === PhoneInoutType.Both) return n;
+  return Number.isInteger(n) && n > 0 ? phoneInoutTypeOfMask(n) : PhoneInoutType.Domestic;
+}
+
+const asType = phoneInoutTypeOf;
 
 /** The account may send to domestic numbers (0 or 2). */
 export const allowsDomestic = (phoneInoutType: unknown): boolean => {

@@ -758,8 +758,8 @@ describe.each(backends)('fuzz of the customers\u2019 HTTP API (%s)', (backend) =
 
   beforeAll(async () => {
     server = await startServer(backend);
-    // no throughput limit: every call reaches its handler
-    await server.handle.db.updateTable('accounts').set({ access_speed: 0 }).where('clientid', '=', 'client1').execute();
+    // no throughput limit, and the pull modes (else the pulls answer NOT_PULL_MODE): every call reaches its handler's work
+    await server.handle.db.updateTable('accounts').set({ access_speed: 0, needreport: 3, needmo: 3 }).where('clientid', '=', 'client1').execute();
   }, 120_000);
   afterAll(async () => {
     await server?.close();

@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
 import { storeMo } from '../../server/modules/dispatch/mo';
-import { deriveApiSecret, signRequest, DEMO_INTERFACE_PASSWORD, OPENAPI_HEADERS as H } from '../../server/modules/openapi';
+import { canonicalString, deriveApiSecret, signRequest, DEMO_INTERFACE_PASSWORD, OPENAPI_HEADERS as H } from '../../server/modules/openapi';
+import { sha256hex } from '../../server/modules/openapi/signing';
 import { FakeLink } from '../fixtures/fake-smsc';
 import { backends, type TestServer, useServer } from './harness';
 import { db, messages, numbers, remaining, task } from './send-helpers';
@@ -412,6 +413,111 @@ describe.each(backends)('customer HTTP API (%s)', (backend) => {
       const r = await call(server, 'GET', url);
       expect(r.status, url).toBeLessThan(500);
     }
+  });
+
+  it('a task answers submitTime then doneTime, the done time never before the submit (issue 41 item 10)', async () => {
+    const { server } = t;
+    const s = await call(server, 'POST', '/openapi/v1/sms/send', { content: TEXT, mobiles: PHONES.slice(0, 2) });
+    expect(s.status).toBe(200);
+    const [first, second] = s.body.data.messages.map((m: { msgid: number }) => m.msgid);
+    // a receipt's done date has minutes only (SMPP `done date:YYMMDDhhmm`): a message submitted at
+    // 12:00:41 and delivered within the minute reads done at 12:00:00
+    await db(server)
+      .updateTable('sms_messages')
+      .set({ state: 3, submitted_at: new Date('2026-03-02T04:00:41.250Z'), done_at: new Date('2026-03-02T04:00:00Z') })
+      .where('id', '=', first)
+      .execute();
+    await db(server)
+      .updateTable('sms_messages')
+      .set({ state: 3, submitted_at: new Date('2026-03-02T04:00:41Z'), done_at: new Date('2026-03-02T04:02:00Z') })
+      .where('id', '=', second)
+      .execute();
+    const q = await call(server, 'GET', `/openapi/v1/sms/task?taskId=${s.body.data.taskId}`);
+    expect(q.status).toBe(200);
+    const [a, b] = q.body.data.list;
+    const keys = Object.keys(a);
+    expect(keys.indexOf('submitTime')).toBeLessThan(keys.indexOf('doneTime'));
+    expect(a).toMatchObject({ submitTime: '2026-03-02 12:00:41', doneTime: '2026-03-02 12:00:41' });
+    expect(b).toMatchObject({ submitTime: '2026-03-02 12:00:41', doneTime: '2026-03-02 12:02:00' });
+    // the text as written: the key order of the JSON itself
+    const raw = JSON.stringify(q.body.data.list[0]);
+    expect(raw.indexOf('"submitTime"')).toBeLessThan(raw.indexOf('"doneTime"'));
+  });
+
+  it('a wrong signature answers the canonical string the server signed, never the secret (issue 41 item 10)', async () => {
+    const { server } = t;
+    const ts = String(Math.floor(server.clock.t / 1000));
+    const nonce = randomUUID();
+    const body = JSON.stringify({ limit: 5 });
+    // signed with the interface password itself instead of the API secret derived from it: the usual mistake
+    const bad = await call(server, 'POST', '/openapi/v1/mo/pull?b=2&a=x%20y', { limit: 5 }, { ts, nonce, secret: DEMO_INTERFACE_PASSWORD });
+    expect([bad.status, bad.body.error, bad.body.msg]).toEqual([401, 'SIGNATURE_INVALID', '签名错误']);
+    const expected = canonicalString({ method: 'POST', path: '/openapi/v1/mo/pull', query: 'b=2&a=x%20y', timestamp: ts, nonce, body });
+    expect(bad.body.data).toEqual({ canonical: expected });
+    expect(expected.split('\n')).toEqual(['POST', '/openapi/v1/mo/pull', 'a=x%20y&b=2', ts, nonce, sha256hex(body)]);
+    const text = JSON.stringify(bad.body);
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain(signRequest(SECRET, { method: 'POST', path: '/openapi/v1/mo/pull', query: 'b=2&a=x%20y', timestamp: ts, nonce, body }));
+    // an unknown account gets the same kind of answer (nothing tells whether it exists)
+    const unknown = await call(server, 'GET', '/openapi/v1/signs', undefined, { clientid: 'nobody1' });
+    expect(unknown.body.error).toBe('SIGNATURE_INVALID');
+    expect(unknown.body.data.canonical.split('\n').slice(0, 3)).toEqual(['GET', '/openapi/v1/signs', '']);
+  });
+
+  it('a send whose numbers are all invalid says there is no valid number, with how many (issue 41 item 10)', async () => {
+    const { server } = t;
+    const before = await remaining(server, 'client1');
+    const r = await call(server, 'POST', '/openapi/v1/sms/send', { content: TEXT, mobiles: ['12345', '1380013800', 'abc'] });
+    expect([r.status, r.body.code, r.body.error, r.body.msg]).toEqual([400, 40005, 'NO_VALID_NUMBER', '没有有效号码（无效号码 3 个）']);
+    expect(r.body.data).toEqual({ invalidNum: 3, invalidNumbers: ['12345', '1380013800', 'abc'] });
+    const items = await call(server, 'POST', '/openapi/v1/sms/send', { items: [{ mobile: '999', content: TEXT }] });
+    expect([items.status, items.body.error, items.body.msg]).toEqual([400, 'NO_VALID_NUMBER', '没有有效号码（无效号码 1 个）']);
+    // one valid number among them: sent, the others listed as invalid
+    const some = await call(server, 'POST', '/openapi/v1/sms/send', { content: TEXT, mobiles: ['12345', PHONES[0]] });
+    expect(some.body.data).toMatchObject({ submitTotal: 1, invalidNumbers: ['12345'] });
+    expect(await remaining(server, 'client1')).toBe(before - 1);
+  });
+
+  it('a pull of an account not in pull mode is refused with its mode, not answered empty (issue 41 item 10)', async () => {
+    const { server } = t;
+    await db(server).updateTable('accounts').set({ needreport: 1, needmo: 0 }).where('clientid', '=', 'client1').execute();
+    const r = await call(server, 'POST', '/openapi/v1/reports/pull', {});
+    expect([r.status, r.body.code, r.body.error]).toEqual([422, 42203, 'NOT_PULL_MODE']);
+    expect(r.body.msg).toBe('账户的状态报告方式为「简单状态报告（推送）」，不是「用户拉取」，不能拉取状态报告');
+    expect(r.body.data).toEqual({ needreport: 1, needreportStr: '简单状态报告（推送）' });
+    const mo = await call(server, 'POST', '/openapi/v1/mo/pull', { limit: 10 });
+    expect([mo.status, mo.body.error, mo.body.msg]).toEqual([422, 'NOT_PULL_MODE', '账户的上行方式为「不需要」，不是「用户拉取」，不能拉取上行']);
+    expect(mo.body.data).toEqual({ needmo: 0, needmoStr: '不需要' });
+  });
+
+  it('the OpenAPI document is Chinese: every call has a Chinese summary and description, every field a description', async () => {
+    const doc = (await t.server.app.inject({ method: 'GET', url: '/openapi/v1/openapi.json' })).json();
+    const han = /[\u4e00-\u9fff]/;
+    expect(doc.info.description).toMatch(han);
+    expect(doc.info.description).toContain('data.canonical');
+    const fields: string[] = [];
+    const walk = (node: any, at: string) => {
+      if (!node || typeof node !== 'object') return;
+      if (node.properties)
+        for (const [k, v] of Object.entries<any>(node.properties)) {
+          if (!v.$ref) fields.push(`${at}.${k}:${v.description ?? ''}`);
+          walk(v, `${at}.${k}`);
+        }
+      if (node.items) walk(node.items, `${at}[]`);
+    };
+    for (const [path, ops] of Object.entries<any>(doc.paths))
+      for (const [method, op] of Object.entries<any>(ops)) {
+        expect(op.summary, `${method} ${path}`).toMatch(han);
+        expect(op.description, `${method} ${path}`).toMatch(han);
+        walk(op.requestBody?.content['application/json'].schema, `${method} ${path} body`);
+        walk(op.responses[200].content['application/json'].schema, `${method} ${path} answer`);
+      }
+    expect(fields.length).toBeGreaterThan(50);
+    expect(fields.filter((f) => !han.test(f.split(':')[1] ?? ''))).toEqual([]);
+    // the codes are the console's: the task status and the message states of schemas/enums
+    const task = doc.paths['/openapi/v1/sms/task'].get.responses[200].content['application/json'].schema.properties.data.properties;
+    expect(task.status.description).toContain('0 处理中，1 等待发送，2 发送中，3 已完成，4 已取消');
+    expect(Object.keys(doc.components.schemas.Error.properties)).toEqual(['code', 'error', 'msg', 'data']);
   });
 
   it('an independent client (curl + openssl) signs and sends', async (ctx) => {

@@ -116,6 +116,23 @@ describe.each(backends)('signs (%s)', (backend) => {
       expect((await agent0.post('/api/send/getclients', {})).body.data.map((c: any) => c.clientid)).toEqual(['client0', 'sgn0']);
     });
 
+    it('reads a raw phone in/out bit mask stored for an account as its range: picker, current user (issue 41 item 12)', async () => {
+      const db = t.server.handle.db;
+      // sgn2 imported with the raw mask 8 | 1 (international and domestic): both; then 8 alone: international
+      await db.updateTable('accounts').set({ phone_inout_type: 9 }).where('clientid', '=', 'sgn2').execute();
+      try {
+        expect((await agent1.post('/api/send/getclients', { phoneInoutType: 0 })).body.data.map((c: any) => c.clientid)).toEqual(['client1', 'client2', 'client3', 'sgn2']);
+        expect((await agent1.post('/api/send/getclients', { phoneInoutType: 1 })).body.data.map((c: any) => c.clientid)).toEqual(['client1', 'sgn2']);
+        const sgn2 = await loggedIn(t.server, 'sgn2');
+        expect((await sgn2.get('/api/admin/info')).body.data.phone_inout_type).toBe(2);
+        await db.updateTable('accounts').set({ phone_inout_type: 8 }).where('clientid', '=', 'sgn2').execute();
+        expect((await agent1.post('/api/send/getclients', { phoneInoutType: 0 })).body.data.map((c: any) => c.clientid)).toEqual(['client1', 'client2', 'client3']);
+        expect((await sgn2.get('/api/admin/info')).body.data.phone_inout_type).toBe(1);
+      } finally {
+        await db.updateTable('accounts').set({ phone_inout_type: 1 }).where('clientid', '=', 'sgn2').execute();
+      }
+    });
+
     it('answers a sub-account itself; 401 without a session', async () => {
       expect((await client1.post('/api/send/getclients', {})).body.data).toEqual([{ clientid: 'client1', name: '苏州好易购电子商务有限公司' }]);
       const anon = await t.server.client().init();

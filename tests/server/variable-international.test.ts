@@ -494,6 +494,33 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
     );
   });
 
+  it('send_time_sms takes a body with only the spec’s fields: the kind inferred from templateId (issue 41 item 12)', async () => {
+    await later();
+    const at = shanghai(new Date(t.server.clock.now().getTime() + 30 * 60_000));
+    // spec 02 §7: clientId, content, fileType, importFilePath, mobilelist, smstype, sendtime, uid, chargeNum, isCheckAvailableCredit, operater
+    const spec = {
+      clientId: 'client1',
+      content: 'See you at 3pm',
+      fileType: 0,
+      importFilePath: '',
+      mobilelist: US1,
+      smstype: 0,
+      sendtime: at,
+      uid: '',
+      chargeNum: 1,
+      isCheckAvailableCredit: 1,
+      operater: '',
+    };
+    const r = await client1.post('/api/send/send_time_sms', spec, { json: true });
+    expect(r.body).toMatchObject({ code: 0 });
+    const tk = await task(t.server, r.body.data.taskId);
+    expect([tk.status, tk.send_kind]).toEqual([1, 2]);
+    // with a template: a variable send (here refused by the variable form's own rule, not as an international one)
+    await later();
+    const v = await client1.post('/api/send/send_time_sms', { ...spec, templateId: 999999, sign: tplSign }, { json: true });
+    expect(v.body.msg).toBe('变量模板不存在或未审核通过');
+  });
+
   it('an international send with a blocked word is intercepted like a domestic one: recorded, nothing charged, no 5xx (issue 23 item 4)', async () => {
     const fen = await remaining(t.server, 'client1', 2);
     const money = await balance(t.server, 'client1');
@@ -708,7 +735,9 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
       data: { submitTotal: 1 },
     });
     expect((await client1.post('/api/send/parsefileVariate', { templateId: '2147483648', importFilePath: 'x' })).body).toMatchObject({ code: 400, msg: '参数错误' });
-    expect((await client1.post('/api/send/send_time_sms', { content: 'x' }, { json: true })).body).toMatchObject({ code: 400, msg: '参数错误' });
+    expect((await client1.post('/api/send/send_time_sms', { sendKind: 3, content: 'x' }, { json: true })).body).toMatchObject({ code: 400, msg: '参数错误' });
+    // no sendKind: inferred (an international send here, without its time)
+    expect((await client1.post('/api/send/send_time_sms', { content: 'x' }, { json: true })).body).toMatchObject({ code: 400, msg: '发送时间格式不正确' });
     expect(
       (await client1.post('/api/send/send_time_sms', { sendKind: 2, content: 'x', smstype: 0, mobilelist: US1, isCheckAvailableCredit: 2 }, { json: true })).body,
     ).toMatchObject({ code: 400, msg: '参数错误' });

@@ -59,7 +59,9 @@ describe('the screen table', () => {
   it('matches locations to screens: the most specific route, children with their parents, Not Found for the rest', () => {
     expect(screenAt(consoleScreens, '/customer/finance/balance')?.screen.name).toBe('own_balance');
     expect(screenAt(consoleScreens, '/customer/finance')?.screen.name).toBe('customer_finance');
-    expect(screenAt(consoleScreens, '/customer/manager/b1/auth/re')?.screen.name).toBe('customer_manager');
+    // the certification tab is spec 01's named route customer_manager_auth (issue 41 item 12)
+    expect(screenAt(consoleScreens, '/customer/manager/b1/auth/re')?.screen.name).toBe('customer_manager_auth');
+    expect(screenAt(consoleScreens, '/customer/manager/b1/info')?.screen.name).toBe('customer_manager');
     expect(screenAt(consoleScreens, '/account/info/base/auth/re')?.chain.map((s) => s.name)).toEqual(['account_info', 'account_info_auth_re']);
     expect(screenAt(consoleScreens, '/account/info')?.screen.name).toBe('account_info');
     expect(screenAt(consoleScreens, '/template/TestReportLayout/intelligent/general')?.screen.name).toBe('template_General');

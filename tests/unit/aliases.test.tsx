@@ -11,7 +11,9 @@ import { AppRoutes } from '@/App';
 import { AppProviders } from '@/providers/AppProviders';
 import { consoleScreens } from '@/screens';
 import { joinPath } from '@/layout/declarations';
-import { screenAt } from '@/layout/screens';
+import { rulesOf, screenAt } from '@/layout/screens';
+import { managerAuthPath } from '@/resources/subaccounts';
+import { CertType, OauthStatus } from '@/generated/schemas';
 import { agentPackageMode, consoleApi } from '@/stories/mockApi';
 import { server, useMswServer } from './msw';
 
@@ -29,6 +31,17 @@ function Where() {
   return <div data-testid="where">{`${l.pathname}${l.search}`}</div>;
 }
 
+describe('the named route customer_manager_auth (spec 01; issue 41 item 12)', () => {
+  it('is the detail’s certification tab: param id, query status and type', () => {
+    expect(screenAt(consoleScreens, '/customer/manager/b20001/auth')?.screen.name).toBe('customer_manager_auth');
+    expect(screenAt(consoleScreens, '/customer/manager/b20001/auth/re')?.screen.name).toBe('customer_manager_auth');
+    expect(screenAt(consoleScreens, '/customer/manager/b20001/info')?.screen.name).toBe('customer_manager');
+    expect(managerAuthPath('b20001', { status: OauthStatus.Uncertified, type: CertType.Enterprise })).toBe('/customer/manager/b20001/auth?status=1&type=2');
+    expect(managerAuthPath('a b')).toBe('/customer/manager/a%20b/auth');
+    expect(rulesOf(consoleScreens, 'customer_manager_auth')).toEqual(['agent']);
+  });
+});
+
 describe('screen aliases', () => {
   it('every alias opens a declared screen (not another alias, not Not Found)', () => {
     expect(aliases.length).toBeGreaterThanOrEqual(7);
@@ -42,6 +55,8 @@ describe('screen aliases', () => {
 
   it.each([
     ['/customer/report', '/customer/report/pre'],
+    // spec 01: the second (post) entry of customer/report (issue 41 item 12: it was Not Found)
+    ['/customer/report/post?x=1', '/customer/deliverlayout/customer/report/post?x=1'],
     ['/finance/invoice?x=1', '/finance/invoice/add?x=1'],
     ['/customer/manager/b20001', '/customer/manager/b20001/info'],
     ['/customer/sendrecord', '/customer/sendlayout/sendrecord'],

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { http as mock, HttpResponse } from 'msw';
-import { allowsDomestic, allowsInternational, phoneInoutTypeOfMask } from '../../common/send';
+import { allowsDomestic, allowsInternational, phoneInoutTypeOf, phoneInoutTypeOfMask } from '../../common/send';
 import { PhoneInoutType } from '@/generated/schemas';
 import { rules as access } from '@/providers/access';
 import { authProvider } from '@/providers/authProvider';
@@ -24,6 +24,15 @@ describe('phone_inout_type', () => {
   it('domestic sending needs 0 or 2, international 1 or 2 (stored values, numbers or strings)', () => {
     expect([0, 1, 2, '0', '1', '2', undefined].map(allowsDomestic)).toEqual([true, false, true, true, false, true, true]);
     expect([0, 1, 2, '0', '1', '2', undefined].map(allowsInternational)).toEqual([false, true, true, false, true, true, false]);
+  });
+
+  it('a value other than 0 / 1 / 2 is read as a raw bit mask wherever the range is read (issue 41 item 12)', () => {
+    expect([0, 1, 2, '2', 8, 9, 3, 12, 15, '8', undefined, '', -1, 'x'].map(phoneInoutTypeOf)).toEqual([0, 1, 2, 2, 1, 2, 0, 2, 2, 1, 0, 0, 0, 0]);
+    // an imported account with the raw mask 8 sends international only, 9 both, 4 domestic only
+    expect([8, 9, 4].map(allowsInternational)).toEqual([true, true, false]);
+    expect([8, 9, 4].map(allowsDomestic)).toEqual([false, true, true]);
+    expect(access.domesticSending({ userType: '2', phone_inout_type: 8 } as never)).toBe(false);
+    expect(access.internationalSending({ userType: '2', phone_inout_type: 12 } as never)).toBe(true);
   });
 
   it('the console menus follow it for sub-accounts; agents see both', () => {

@@ -2,9 +2,11 @@
  * Which accounts a session reaches, and the sub-account picker (POST /send/getclients).
  * An agent reaches its sub-accounts (and, for its own data, itself); a sub-account only itself.
  */
+import { sql } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { AccountStatus, PhoneInoutType, UserType } from '../../../common/generated/schemas';
+import { PHONE_INOUT_BITS } from '../../../common/send';
 
 export interface ClientOption {
   clientid: string;
@@ -16,6 +18,17 @@ export interface ScopedAccount {
   clientid: string;
   name: string;
 }
+
+/**
+ * accounts.phone_inout_type as its 0 / 1 / 2 in SQL: `phoneInoutTypeOf` of common/send/scope.ts (0, 1
+ * and 2 as they are, another value a raw bit mask: 8 international, 1 | 2 | 4 domestic, both groups both)
+ */
+const intl = sql.lit(PHONE_INOUT_BITS.international);
+const domestic = sql.lit(PHONE_INOUT_BITS.domestic);
+export const phoneInoutTypeSql = sql<number>`(case when phone_inout_type between 0 and 2 then phone_inout_type
+  when (phone_inout_type & ${intl}) <> 0 and (phone_inout_type & ${domestic}) <> 0 then ${sql.lit(PhoneInoutType.Both)}
+  when (phone_inout_type & ${intl}) <> 0 then ${sql.lit(PhoneInoutType.International)}
+  else ${sql.lit(PhoneInoutType.Domestic)} end)`;
 
 /** accounts that no longer count as usable (cancelled) */
 const HIDDEN_STATUSES: number[] = [AccountStatus.Closed];
@@ -33,9 +46,9 @@ export class ClientsService {
       .where('user_type', '=', UserType.SubAccount)
       .where('status', 'not in', HIDDEN_STATUSES)
       .orderBy('id');
-    // 0 domestic, 1 international: accounts allowed that range (2 = both)
+    // 0 domestic, 1 international: accounts allowed that range (2 = both; a raw mask read as its value)
     if (opts.phoneInoutType === PhoneInoutType.Domestic || opts.phoneInoutType === PhoneInoutType.International)
-      q = q.where('phone_inout_type', 'in', [opts.phoneInoutType, PhoneInoutType.Both]);
+      q = q.where(phoneInoutTypeSql, 'in', [opts.phoneInoutType, PhoneInoutType.Both]);
     return q.execute();
   }
 

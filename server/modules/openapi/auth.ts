@@ -26,7 +26,7 @@ import { AccountStatus } from '../../../common/generated/schemas';
 import { interfaceNameHash, LoginLockout } from '../../lib/login-lockout';
 import { apiError } from './errors';
 import { TEST_MSG } from '../clients';
-import { HEADERS, sameSignature, signRequest } from './signing';
+import { canonicalString, HEADERS, sameSignature, signCanonical } from './signing';
 
 /** the replay window: a timestamp may differ from the server's clock by this much */
 export const WINDOW_MS = 5 * 60_000;
@@ -98,7 +98,7 @@ export class ApiAuth {
   /** The account of an admitted request once its body has arrived, or the refusal (thrown). Takes the nonce. */
   async verify(a: AdmittedRequest, r: SignedBody): Promise<Account> {
     const q = r.url.indexOf('?');
-    const expected = signRequest(a.account?.api_secret ?? this.nobodys, {
+    const canonical = canonicalString({
       method: r.method,
       path: q < 0 ? r.url : r.url.slice(0, q),
       query: q < 0 ? '' : r.url.slice(q + 1),
@@ -106,13 +106,17 @@ export class ApiAuth {
       nonce: a.nonce,
       body: { sha256: r.bodySha256 },
     });
+    const expected = signCanonical(a.account?.api_secret ?? this.nobodys, canonical);
     const nameHash = interfaceNameHash(a.clientid);
     const account = a.account;
     if (!sameSignature(expected, a.signature) || !account) {
       const now = this.ctx.now();
       const until = await this.lockout.recordFailure(nameHash, a.ip, now);
       if (until) throw lockedError(until, now);
-      throw apiError('SIGNATURE_INVALID');
+      // the string the server signed (all of it from the request itself: never the secret nor the
+      // expected signature), so the caller can find the line where its own differs (issue 41 item 10);
+      // an unknown account gets it the same way
+      throw apiError('SIGNATURE_INVALID', undefined, undefined, { canonical });
     }
     if (a.failures) await this.lockout.clear(nameHash, a.ip);
     // the nonce first: a signed request refused below (frozen, whitelist) cannot be replayed later

@@ -24,4 +24,9 @@ export class OpenApiError extends Error {
   }
 }
 
+export type OpenApiMessageKey = keyof (typeof doc)['x-messages'];
+/** A message of schemas/messages/openapi.json (`x-messages`) with its `{name}` places filled in. */
+export const openApiMessage = (key: OpenApiMessageKey, values: Record<string, string | number>) =>
+  doc['x-messages'][key].replace(/\{(\w+)\}/g, (all, name: string) => (name in values ? String(values[name]) : all));
+
 export const apiError = (name: OpenApiErrorName, msg?: string, headers?: Record<string, string>, data?: unknown) => new OpenApiError(name, msg, headers, data);

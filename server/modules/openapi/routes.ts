@@ -18,12 +18,17 @@ import { route } from '../../http/route';
 import type { JsonSchema } from '../../../common/schema';
 import { InterfaceRefusal } from '../send';
 import { parseSendTime } from '../../../common/send/time';
-import { apiError, OpenApiError, type OpenApiErrorName } from './errors';
+import { apiError, OpenApiError, openApiMessage, type OpenApiErrorName } from './errors';
 import type { AdmittedRequest, ApiAuth } from './auth';
 import { UnverifiedBudget, type BudgetTicket } from './budget';
 import type { OpenApiService } from './service';
 import { EMPTY_BODY_SHA256, HEADERS } from './signing';
 import { buildDocument, type DocRoute } from './document';
+import taskStatusEnum from '../../../schemas/enums/task-status.json';
+import sendRecordStatusEnum from '../../../schemas/enums/send-record-status.json';
+import signStateEnum from '../../../schemas/enums/sign-state.json';
+import smsTypeEnum from '../../../schemas/enums/sms-type.json';
+import templateStateEnum from '../../../schemas/enums/template-audit-state.json';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -55,8 +60,15 @@ const SEND_BODY_LIMIT = 16 * 1024 * 1024;
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{1,64}$/;
 
 const str = (title: string): JsonSchema => ({ type: 'string', title });
+/** "0 处理中，1 等待发送，…" of an enum of schemas/enums (the document's titles say the codes as the console does) */
+const codes = (e: { oneOf: readonly { const: number; title: string }[] }) => e.oneOf.map((o) => `${o.const} ${o.title}`).join('，');
 const int = (title: string): JsonSchema => ({ type: 'integer', title });
-const obj = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({ type: 'object', required, properties });
+const obj = (properties: Record<string, JsonSchema>, required = Object.keys(properties), title?: string): JsonSchema => ({
+  type: 'object',
+  ...(title ? { title } : {}),
+  required,
+  properties,
+});
 
 const SEND_ANSWER = obj(
   {
@@ -78,48 +90,54 @@ const SEND_ANSWER = obj(
     replayed: { type: 'boolean', title: '为 true 表示同一幂等键的重复请求，返回首次结果' },
   },
   ['taskId', 'submitTotal', 'smsNum', 'chargeNum', 'amount', 'repeatNum', 'invalidNumbers', 'messages', 'msg', 'replayed'],
+  '受理结果',
 );
 
-const TASK_ANSWER = obj({
-  taskId: str('任务编号'),
-  status: int('任务状态（0 待发送 1 发送中 2 已完成 3 已取消 4 定时等待）'),
-  content: str('短信内容'),
-  smstype: int('短信类型'),
-  extension: str('扩展号'),
-  submitTotal: int('号码数'),
-  successNum: int('成功数'),
-  failNum: int('失败数'),
-  unknownNum: int('未知数'),
-  interceptNum: int('拦截数'),
-  auditNum: int('待审核数'),
-  chargeNum: int('计费条数'),
-  amount: str('扣费金额'),
-  sendTime: str('发送时间'),
-  createTime: str('提交时间'),
-  page: int('页码'),
-  rows: int('每页条数'),
-  list: {
-    type: 'array',
-    items: obj({
-      msgid: int('消息编号'),
-      mobile: str('号码'),
-      state: int('状态（enums/send-record-status）'),
-      stateStr: str('状态说明'),
-      errorcode: str('错误码'),
-      report: str('状态报告原文'),
-      smsNum: int('计费条数'),
-      submitTime: str('提交时间'),
-      doneTime: str('完成时间'),
-    }),
+const TASK_ANSWER = obj(
+  {
+    taskId: str('任务编号'),
+    status: int(`任务状态（${codes(taskStatusEnum)}）`),
+    content: str('短信内容'),
+    smstype: int(`短信类型（${codes(smsTypeEnum)}）`),
+    extension: str('扩展号'),
+    submitTotal: int('号码数'),
+    successNum: int('成功数'),
+    failNum: int('失败数'),
+    unknownNum: int('未知数'),
+    interceptNum: int('拦截数'),
+    auditNum: int('待审核数'),
+    chargeNum: int('计费条数'),
+    amount: str('扣费金额'),
+    sendTime: str('发送时间'),
+    createTime: str('提交时间'),
+    page: int('页码'),
+    rows: int('每页条数'),
+    list: {
+      type: 'array',
+      title: '逐号码状态（按消息编号，本页）',
+      items: obj({
+        msgid: int('消息编号'),
+        mobile: str('号码'),
+        state: int(`状态（${codes(sendRecordStatusEnum)}）`),
+        stateStr: str('状态说明'),
+        errorcode: str('错误码'),
+        report: str('状态报告原文'),
+        smsNum: int('计费条数'),
+        submitTime: str('提交时间（未提交为空串）'),
+        doneTime: str('完成时间：收到状态报告的时间，不早于提交时间（未完成为空串）'),
+      }),
+    },
   },
-});
+  undefined,
+  '任务及逐号码状态',
+);
 
 const REPORT = obj({
   clientid: str('账户'),
   id: int('消息编号（msgid）'),
   taskId: str('任务编号'),
   phone: str('号码'),
-  state: int('状态'),
+  state: int(`状态（${codes(sendRecordStatusEnum)}）`),
   stateStr: str('状态说明'),
   errorcode: str('错误码'),
   report: str('状态报告原文'),
@@ -128,34 +146,43 @@ const REPORT = obj({
 });
 const MO = obj({ clientid: str('账户'), id: int('上行编号'), phone: str('号码'), content: str('上行内容'), dest: str('接收号码（含扩展号）'), receivedateStr: str('接收时间') });
 const pullAnswer = (row: JsonSchema) =>
-  obj({
-    list: { type: 'array', items: row },
-    ack: { type: ['string', 'null'], title: '下次拉取时传回以确认本次记录（无记录时为 null）' },
-    more: { type: 'boolean', title: '可能还有更多记录' },
-  });
+  obj(
+    {
+      list: { type: 'array', title: '本次交出的记录', items: row },
+      ack: { type: ['string', 'null'], title: '下次拉取时传回以确认本次记录（无记录时为 null）' },
+      more: { type: 'boolean', title: '可能还有更多记录' },
+    },
+    undefined,
+    '拉取结果',
+  );
 
-const BALANCE = obj({
-  clientid: str('账户'),
-  operationMode: int('计费方式（0 按金额，1 按条数套餐）'),
-  balance: str('余额（元）'),
-  pools: {
-    type: 'array',
-    items: obj({
-      id: int('套餐编号'),
-      productType: int('产品类型'),
-      operatorCode: int('运营商（0 全网）'),
-      productName: str('产品名称'),
-      remaining: { type: 'number', title: '剩余（条；国际为元）' },
-      unit: str('单位'),
-      dueTime: str('到期时间'),
-    }),
+const BALANCE = obj(
+  {
+    clientid: str('账户'),
+    operationMode: int('计费方式（0 按金额，1 按条数套餐）'),
+    balance: str('余额（元）'),
+    pools: {
+      type: 'array',
+      title: '可用产品包（未过期、有剩余）',
+      items: obj({
+        id: int('套餐编号'),
+        productType: int('产品类型'),
+        operatorCode: int('运营商（0 全网）'),
+        productName: str('产品名称'),
+        remaining: { type: 'number', title: '剩余（条；国际为元）' },
+        unit: str('单位'),
+        dueTime: str('到期时间'),
+      }),
+    },
   },
-});
+  undefined,
+  '余额与产品包',
+);
 const SIGN = obj({
   id: int('签名编号'),
   sign: str('签名'),
-  state: int('状态（0 待审核 1 通过 2 不通过）'),
-  approved: { type: 'boolean' },
+  state: int(`状态（${codes(signStateEnum)}）`),
+  approved: { type: 'boolean', title: '是否审核通过（可用于发送）' },
   cause: str('驳回原因'),
   createTime: str('创建时间'),
 });
@@ -166,8 +193,8 @@ const TEMPLATE = obj({
   smstype: { type: ['integer', 'null'], title: '短信类型' },
   sign: str('签名'),
   content: str('模板内容'),
-  state: int('审核状态'),
-  approved: { type: 'boolean' },
+  state: int(`审核状态（${codes(templateStateEnum)}）`),
+  approved: { type: 'boolean', title: '是否审核通过' },
   remark: str('审核备注'),
   createTime: str('创建时间'),
 });
@@ -176,6 +203,10 @@ const TEMPLATE = obj({
 function toApiError(err: unknown, req: FastifyRequest): OpenApiError {
   if (err instanceof OpenApiError) return err;
   if (err instanceof InterfaceRefusal) {
+    if (err.kind === 'noValidNumber') {
+      const data = err.data as { invalidNum: number; invalidNumbers: string[] };
+      return apiError('NO_VALID_NUMBER', openApiMessage('noValidNumber', { invalid: data.invalidNum }), undefined, data);
+    }
     const name: OpenApiErrorName =
       err.kind === 'signMissing'
         ? 'SIGN_MISSING'
@@ -307,7 +338,20 @@ export function openApiRoutes(ctx: AppContext, svc: OpenApiService, auth: ApiAut
     // ---- send ----
     const sendBody = request(ctx, 'params/openapi-send');
     const sendResponse = okOf(ctx, SEND_ANSWER);
-    doc({ method: 'post', path: '/sms/send', summary: '发送短信（同一内容多号码，或逐号码内容）', body: sendBody, response: sendResponse, idempotency: true });
+    doc({
+      method: 'post',
+      path: '/sms/send',
+      summary: '发送短信（同一内容多号码，或逐号码内容）',
+      description:
+        '两种方式二选一：content + mobiles（同一内容发往最多 60,000 个号码），或 items（逐号码内容，最多 60,000 条）。' +
+        '内容须以本账户审核通过的【签名】开头或结尾；无效号码与重复号码不发送也不计费（invalidNumbers、repeatNum）；' +
+        '号码全部无效时返回 NO_VALID_NUMBER（data.invalidNum、data.invalidNumbers）。可选 smstype（0 通知，4 验证码，5 营销）、' +
+        'sendTime（定时，北京时间 yyyy-MM-dd HH:mm:ss，5 分钟后至明年年底）、extension（扩展号）。请求头 Idempotency-Key 可防重复提交：' +
+        '同一键的重试返回首次结果（replayed 为 true），不会再发一次。扣费与控制台发送相同（产品包或余额），受理后即进入发送队列。',
+      body: sendBody,
+      response: sendResponse,
+      idempotency: true,
+    });
     app.post(
       '/sms/send',
       route({
@@ -345,7 +389,17 @@ export function openApiRoutes(ctx: AppContext, svc: OpenApiService, auth: ApiAut
     // ---- query ----
     const taskQuery = request(ctx, 'params/openapi-task');
     const taskResponse = okOf(ctx, TASK_ANSWER);
-    doc({ method: 'get', path: '/sms/task', summary: '查询一次发送（任务）与逐号码状态', querystring: taskQuery, response: taskResponse });
+    doc({
+      method: 'get',
+      path: '/sms/task',
+      summary: '查询一次发送（任务）与逐号码状态',
+      description:
+        '本账户的任务（taskId 为发送时返回的任务编号；不是本账户的任务返回 TASK_NOT_FOUND），含各项计数与按消息编号分页的逐号码状态' +
+        '（rows 最多 1000）。每个号码：msgid、mobile、state（0 未发送，1 提交成功，3 发送成功，4 发送失败，7 待审核…）、stateStr、errorcode、' +
+        'report、smsNum、submitTime（提交时间）、doneTime（完成时间，收到状态报告的时间，不早于提交时间；未完成为空串）。',
+      querystring: taskQuery,
+      response: taskResponse,
+    });
     app.get('/sms/task', route({ tag: TAG, summary: '查询发送', access: 'public', querystring: taskQuery, response: taskResponse, with: config() }), async (req) =>
       ok(await svc.task(me(req), req.query.taskId, req.query.page ?? 1, req.query.rows ?? 1000)),
     );
@@ -354,26 +408,63 @@ export function openApiRoutes(ctx: AppContext, svc: OpenApiService, auth: ApiAut
     const pullBody = request(ctx, 'params/openapi-pull');
     const reportsResponse = okOf(ctx, pullAnswer(REPORT));
     const moResponse = okOf(ctx, pullAnswer(MO));
-    doc({ method: 'post', path: '/reports/pull', summary: '拉取状态报告（needreport 3）：确认上次（ack）并取下一批', body: pullBody, response: reportsResponse });
+    doc({
+      method: 'post',
+      path: '/reports/pull',
+      summary: '拉取状态报告（needreport 3）：确认上次（ack）并取下一批',
+      description:
+        '仅限状态报告方式为「用户拉取」（needreport 3）的账户；其他方式返回 NOT_PULL_MODE（data.needreport 为当前方式）。' +
+        '先删除上次拉取（以其 ack 确认）交出的记录，再交出最多 limit 条（默认 500，最多 1000）尚未交出的报告与新的 ack。' +
+        '未在 60 秒内确认的记录会再次交出，所以请以上次的 ack 循环拉取，直到 more 为 false。无人拉取的记录保留 72 小时。',
+      body: pullBody,
+      response: reportsResponse,
+    });
     app.post('/reports/pull', route({ tag: TAG, summary: '拉取状态报告', access: 'public', body: pullBody, response: reportsResponse, with: config() }), async (req) =>
       ok(await svc.pullReports(me(req), req.body.ack, req.body.limit ?? 500)),
     );
-    doc({ method: 'post', path: '/mo/pull', summary: '拉取上行（needmo 3）：确认上次（ack）并取下一批', body: pullBody, response: moResponse });
+    doc({
+      method: 'post',
+      path: '/mo/pull',
+      summary: '拉取上行（needmo 3）：确认上次（ack）并取下一批',
+      description:
+        '仅限上行方式为「用户拉取」（needmo 3）的账户；其他方式返回 NOT_PULL_MODE（data.needmo 为当前方式）。' +
+        '确认与续拉规则同状态报告拉取：以上次的 ack 循环拉取，直到 more 为 false。',
+      body: pullBody,
+      response: moResponse,
+    });
     app.post('/mo/pull', route({ tag: TAG, summary: '拉取上行', access: 'public', body: pullBody, response: moResponse, with: config() }), async (req) =>
       ok(await svc.pullMo(me(req), req.body.ack, req.body.limit ?? 500)),
     );
 
     // ---- account ----
     const balanceResponse = okOf(ctx, BALANCE);
-    doc({ method: 'get', path: '/account/balance', summary: '余额与套餐', response: balanceResponse });
+    doc({
+      method: 'get',
+      path: '/account/balance',
+      summary: '余额与套餐',
+      description: '付费账户（后付费子账户为其代理商）的余额（元）与可用产品包（未过期、有剩余；剩余为条数，国际产品包为元）。',
+      response: balanceResponse,
+    });
     app.get('/account/balance', route({ tag: TAG, summary: '余额与套餐', access: 'public', response: balanceResponse, with: config() }), async (req) =>
       ok(await svc.balance(me(req), payerOf(me(req)))),
     );
-    const signsResponse = okOf(ctx, { type: 'array', items: SIGN });
-    doc({ method: 'get', path: '/signs', summary: '签名列表（只读）', response: signsResponse });
+    const signsResponse = okOf(ctx, { type: 'array', title: '签名列表', items: SIGN });
+    doc({
+      method: 'get',
+      path: '/signs',
+      summary: '签名列表（只读）',
+      description: '本账户的签名（不含已删除）及审核状态；发送只能使用 approved 为 true 的签名。',
+      response: signsResponse,
+    });
     app.get('/signs', route({ tag: TAG, summary: '签名列表', access: 'public', response: signsResponse, with: config() }), async (req) => ok(await svc.signs(me(req))));
-    const templatesResponse = okOf(ctx, { type: 'array', items: TEMPLATE });
-    doc({ method: 'get', path: '/templates', summary: '模板列表（只读）', response: templatesResponse });
+    const templatesResponse = okOf(ctx, { type: 'array', title: '模板列表', items: TEMPLATE });
+    doc({
+      method: 'get',
+      path: '/templates',
+      summary: '模板列表（只读）',
+      description: '本账户的模板与平台通用的国内短信模板（只读）。接口发送不绑定模板。',
+      response: templatesResponse,
+    });
     app.get('/templates', route({ tag: TAG, summary: '模板列表', access: 'public', response: templatesResponse, with: config() }), async (req) => ok(await svc.templates(me(req))));
 
     // ---- the document (no signature) ----

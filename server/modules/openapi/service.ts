@@ -14,8 +14,8 @@ import { poolFigure } from '../billing';
 import { stateTitle, type MoRecord, type ReportRecord } from '../push';
 import { expandTask } from '../send';
 import type { InterfaceSend, InterfaceSendInput, InterfaceSendResult } from '../send';
-import { ProductType, SignState, TemplateAuditState, TemplateBusiness } from '../../../common/generated/schemas';
-import { apiError } from './errors';
+import { NeedMo, NeedReport, ProductType, SignState, TemplateAuditState, TemplateBusiness } from '../../../common/generated/schemas';
+import { apiError, openApiMessage } from './errors';
 
 /** a pulled row not acknowledged comes back after this long */
 export const PULL_LEASE_MS = 60_000;
@@ -54,6 +54,18 @@ const answerOf = (r: InterfaceSendResult): SendAnswer => ({
   messages: r.messages,
   msg: r.msg,
 });
+
+/**
+ * A message's done time as answered: never before its submit time. The carrier's receipt gives the
+ * done time (SMPP's `done date` to the minute, its seconds dropped; the carrier's own clock), the
+ * record the submit time (this server's clock, to the millisecond), so a receipt within the minute
+ * of its submit read 12:00:00 done for a 12:00:41 submit (issue 41 item 10: doneTime before
+ * submitTime). Such a receipt is answered as done at the submit time.
+ */
+export function doneNotBefore(done: Date | string, submitted: Date | string | null): Date | string {
+  if (!submitted) return done;
+  return new Date(done).getTime() < new Date(submitted).getTime() ? submitted : done;
+}
 
 const parseJson = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
 
@@ -170,7 +182,7 @@ export class OpenApiService {
         report: m.report,
         smsNum: m.pieces,
         submitTime: m.submitted_at ? formatDateTime(m.submitted_at) : '',
-        doneTime: m.done_at ? formatDateTime(m.done_at) : '',
+        doneTime: m.done_at ? formatDateTime(doneNotBefore(m.done_at, m.submitted_at)) : '',
       })),
     };
   }
@@ -200,8 +212,21 @@ export class OpenApiService {
     });
   }
 
+  /**
+   * A pull of an account whose mode (needreport / needmo) is not 用户拉取 is refused (NOT_PULL_MODE,
+   * naming the mode it has) rather than answered with an empty list that reads as "nothing yet"
+   * (issue 41 item 10). What was queued while the mode was 3 stays until it expires (72 h) and is
+   * handed out again if the mode goes back to 3.
+   */
+  private assertPull(me: Account, enumName: 'need-report' | 'need-mo', mode: number, pull: number, message: 'reportsNotPull' | 'moNotPull', field: 'needreport' | 'needmo') {
+    if (mode === pull) return;
+    const label = this.ctx.schemas.registry.enumLabel(enumName, mode) ?? String(mode);
+    throw apiError('NOT_PULL_MODE', openApiMessage(message, { mode: label }), undefined, { [field]: mode, [`${field}Str`]: label });
+  }
+
   /** needreport 3: final states of the account's messages, each handed out once (until acknowledged). */
   async pullReports(me: Account, ack: string | undefined, limit: number) {
+    this.assertPull(me, 'need-report', me.needreport, NeedReport.Pull, 'reportsNotPull', 'needreport');
     const c = await this.claim(me, PULL_KIND.report, ack, limit);
     const rows = c.refs.length
       ? await this.ctx.db
@@ -229,6 +254,7 @@ export class OpenApiService {
 
   /** needmo 3: the account's uplink, each handed out once (until acknowledged). */
   async pullMo(me: Account, ack: string | undefined, limit: number) {
+    this.assertPull(me, 'need-mo', me.needmo, NeedMo.Pull, 'moNotPull', 'needmo');
     const c = await this.claim(me, PULL_KIND.mo, ack, limit);
     const rows = c.refs.length
       ? await this.ctx.db.selectFrom('sms_mo').select(['id', 'phone', 'content', 'dest', 'received_at']).where('id', 'in', c.refs).orderBy('id').execute()

@@ -81,7 +81,12 @@ export function canonicalString(r: CanonicalRequest): string {
 }
 
 export function signRequest(apiSecret: string, r: CanonicalRequest): string {
-  return createHmac('sha256', apiSecret).update(canonicalString(r), 'utf8').digest('hex');
+  return signCanonical(apiSecret, canonicalString(r));
+}
+
+/** hex HMAC-SHA256 of a canonical string already built */
+export function signCanonical(apiSecret: string, canonical: string): string {
+  return createHmac('sha256', apiSecret).update(canonical, 'utf8').digest('hex');
 }
 
 /** Constant-time comparison of two hex signatures. */

@@ -6,6 +6,7 @@ import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { formatDateTime } from '../../lib/time';
 import { AccountStatus, UserType } from '../../../common/generated/schemas';
+import { phoneInoutTypeOf } from '../../../common/send';
 
 /** schemas/entities/current-user.json */
 export interface CurrentUser {
@@ -90,7 +91,8 @@ export class ProfileService {
       mourl: a.mourl,
       oauth_status: a.oauth_status,
       status: effectiveStatus(a, this.ctx.now()),
-      phone_inout_type: a.phone_inout_type,
+      // a raw bit mask stored for an imported account reads as its 0 / 1 / 2 (common/send/scope.ts)
+      phone_inout_type: phoneInoutTypeOf(a.phone_inout_type),
       paytype: a.paytype,
     };
   }

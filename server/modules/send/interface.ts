@@ -51,18 +51,24 @@ export const INTERFACE_MSG = {
   signMissing: '短信内容须以【签名】开头或结尾',
   signNotApproved: SIGN_NOT_APPROVED,
   badMobile: '号码格式错误',
+  /** every number given is invalid (the HTTP API says how many: schemas/messages/openapi.json noValidNumber) */
+  noValidNumber: '没有有效号码',
   busy: '系统繁忙，请稍后重试',
 } as const;
+
+/** invalid numbers an answer lists (the rest are counted) */
+const INVALID_SHOWN = 1000;
 
 /** Why an SMPP submit was refused (smpp-server maps it to a status). */
 export type InterfaceRefusalReason = 'account' | 'domestic' | 'sign' | 'number' | 'length' | 'credit' | 'busy' | 'blacklist';
 /** Which stable error the HTTP API answers (openapi/routes.ts). */
-export type InterfaceRefusalKind = 'signMissing' | 'signNotApproved' | 'tooMany' | 'badInput' | 'refused';
+export type InterfaceRefusalKind = 'signMissing' | 'signNotApproved' | 'tooMany' | 'noValidNumber' | 'badInput' | 'refused';
 
 const REASON_OF: Record<InterfaceRefusalKind, InterfaceRefusalReason> = {
   signMissing: 'sign',
   signNotApproved: 'sign',
   tooMany: 'number',
+  noValidNumber: 'number',
   badInput: 'length',
   refused: 'account',
 };
@@ -74,8 +80,9 @@ export class InterfaceRefusal extends ApiError {
     readonly kind: InterfaceRefusalKind,
     msg: string,
     reason?: InterfaceRefusalReason,
+    data?: unknown,
   ) {
-    super(kind === 'refused' ? 500 : 400, msg);
+    super(kind === 'refused' ? 500 : 400, msg, data);
     this.reason = reason ?? REASON_OF[kind];
   }
 }
@@ -280,6 +287,13 @@ export class InterfaceSend {
     const rawPhones = (perNumber ? input.items!.map((i) => i.mobile) : (input.mobiles ?? [])).map(domesticNumber);
     if (rawPhones.length > MAX_NUMBERS) throw new InterfaceRefusal('tooMany', NUMBER_MESSAGES.tooMany);
     const checked = checkNumbers(rawPhones);
+    // numbers were given but none is valid: say so (the console's 号码池不能为空 reads as "none given";
+    // issue 41 item 10), with how many and which (every one given is invalid)
+    if (checked.valid === 0 && rawPhones.length > 0)
+      throw new InterfaceRefusal('noValidNumber', INTERFACE_MSG.noValidNumber, 'number', {
+        invalidNum: rawPhones.length,
+        invalidNumbers: rawPhones.slice(0, INVALID_SHOWN).map((p) => String(p).slice(0, 20)),
+      });
     const poolError = numberPoolError(checked);
     if (poolError) throw new InterfaceRefusal(checked.total > MAX_NUMBERS ? 'tooMany' : 'badInput', poolError, 'number');
     // marketing: not to the account's or the platform's blacklisted numbers (docs/api-blacklist.md)
@@ -451,7 +465,7 @@ export class InterfaceSend {
             amount,
             msg: withBlacklistMsg(intercepted ? X.intercepted : audit ? X.awaitingReview : X.sent, blacklistNum),
             messages: phones.map((p) => ({ mobile: p, msgid: idOf.get(p) ?? null })),
-            invalidNumbers: numbers.invalidNumbers.slice(0, 1000),
+            invalidNumbers: numbers.invalidNumbers.slice(0, INVALID_SHOWN),
             repeatNum: numbers.repeat,
             blacklistNum,
             blacklistNumbers: blacklistNum ? checked.unique.filter((p) => blocked.has(p)).slice(0, 1000) : [],

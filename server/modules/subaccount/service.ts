@@ -27,6 +27,7 @@ import { EXPIRING_DAYS, lowBalanceOf, poolHeaderData } from '../reports';
 import {
   AccountStatus,
   AgentOwned,
+  Carrier,
   ClientType,
   LedgerKind,
   NeedMo,
@@ -35,6 +36,7 @@ import {
   OperationMode,
   PayType,
   PriceType,
+  ProductType,
   UserType,
   type AccountUpdateClientForm,
   type BalanceReminderForm,
@@ -109,6 +111,7 @@ type ManagerAccount = Pick<Account, (typeof MANAGER_COLUMNS)[number]>;
 
 /** the columns a finance-list row reads (financeRow) */
 const FINANCE_COLUMNS = [
+  'id',
   'clientid',
   'name',
   'smstype',
@@ -127,6 +130,14 @@ const FINANCE_COLUMNS = [
   'remarks',
 ] as const satisfies readonly (keyof Account)[];
 type FinanceAccount = Pick<Account, (typeof FINANCE_COLUMNS)[number]>;
+
+/** domestic pieces left per carrier (carrierPieces) */
+export interface CarrierPieces {
+  mobileNum: number;
+  unicomNum: number;
+  telecomNum: number;
+}
+const NO_PIECES: CarrierPieces = { mobileNum: 0, unicomNum: 0, telecomNum: 0 };
 
 type SubAccountListKey = 'filters/sub-account' | 'filters/sub-account-finance';
 
@@ -207,7 +218,31 @@ export class SubAccountService {
     };
   }
 
-  financeRow(a: FinanceAccount, agent: Account) {
+  /**
+   * The finance list's mobileNum / unicomNum / telecomNum (issue 41 item 12: always 0 before): the
+   * domestic pieces each account has left for that carrier's numbers — its unexpired domestic pools
+   * of that carrier plus its nationwide (全网) ones, which serve every carrier (a nationwide piece is
+   * counted under each carrier and spent once). International pools (yuan) are not counted; a
+   * postpaid sub-account has no pools of its own (its agent's are used): 0.
+   */
+  async carrierPieces(ids: readonly number[]): Promise<Map<number, CarrierPieces>> {
+    const out = new Map<number, CarrierPieces>();
+    if (!ids.length) return out;
+    const of = (carrier: number) => sql<string>`coalesce(sum(remaining) filter (where operator_code in (${sql.lit(Carrier.All)}, ${sql.lit(carrier)})), 0)`;
+    const rows = await this.ctx.db
+      .selectFrom('product_pools')
+      .select(['account_id', of(Carrier.Mobile).as('mobile'), of(Carrier.Unicom).as('unicom'), of(Carrier.Telecom).as('telecom')])
+      .where('account_id', 'in', [...ids])
+      .where('remaining', '>', 0)
+      .where('due_time', '>', this.ctx.now())
+      .where('product_type', '<>', ProductType.International)
+      .groupBy('account_id')
+      .execute();
+    for (const r of rows) out.set(r.account_id, { mobileNum: Number(r.mobile), unicomNum: Number(r.unicom), telecomNum: Number(r.telecom) });
+    return out;
+  }
+
+  financeRow(a: FinanceAccount, agent: Account, pieces: CarrierPieces = NO_PIECES) {
     const billedByAgent = a.paytype === PayType.Postpaid;
     return {
       client_id: a.clientid,
@@ -227,9 +262,7 @@ export class SubAccountService {
       unicomPrice: new Money(a.unicom_price).toFixed(4),
       telecomPrice: new Money(a.telecom_price).toFixed(4),
       gjSmsDiscount: money2(a.gj_sms_discount),
-      mobileNum: 0,
-      unicomNum: 0,
-      telecomNum: 0,
+      ...pieces,
       balanceAlarm: money2(a.balance_alarm),
       alarmMobile: a.alarm_mobile,
       expireDate: a.expire_date ? String(a.expire_date).slice(0, 10) : '',
@@ -295,8 +328,9 @@ export class SubAccountService {
   async financeList(agent: Account, f: SubAccountFinanceFilter & CurrentPaging) {
     const fresh = await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', agent.id).executeTakeFirstOrThrow();
     const { rows, total, paging } = await this.page(agent, f, 'filters/sub-account-finance', FINANCE_COLUMNS);
+    const pieces = await this.carrierPieces(rows.map((r) => r.id));
     return listPage(
-      rows.map((r) => this.financeRow(r, fresh)),
+      rows.map((r) => this.financeRow(r, fresh, pieces.get(r.id))),
       total,
       paging,
     );
@@ -473,7 +507,9 @@ export class SubAccountService {
       ipAddress: (door ?? http).host,
       port: door?.enabled ? door.port : 0,
       smsfrom: a.smsfrom,
-      smsfrom_str: this.label('smsfrom', smsfrom),
+      // the HTTP API's protocol as it is reached: HTTPS only when its address is https:// (issue 41 item
+      // 10: "HTTPS" beside an http:// address)
+      smsfrom_str: protocol === 'HTTP' && !http.url.startsWith('https:') ? 'HTTP' : this.label('smsfrom', smsfrom),
       smsfromEnabled: !!door?.enabled,
       smstype: a.smstype,
       smstype_str: this.label('sms-type', a.smstype),
@@ -719,7 +755,7 @@ export class SubAccountService {
         .execute();
     });
     const fresh = await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', a.id).executeTakeFirstOrThrow();
-    return this.financeRow(fresh, agent);
+    return this.financeRow(fresh, agent, (await this.carrierPieces([a.id])).get(a.id));
   }
 
   async setReminder(agent: Account, p: SubAccountReminderParams) {

@@ -507,7 +507,11 @@ export class VarIntlService {
     return { a: acc, sendTime };
   }
 
-  /** POST /send/send_time_sms: the JSON body of a timed variable (sendKind 1) or international (sendKind 2) send. */
+  /**
+   * POST /send/send_time_sms: the JSON body of a timed variable (sendKind 1) or international
+   * (sendKind 2) send. The spec's fields have no sendKind (issue 41 item 12): without it, a body
+   * naming a template (templateId) is a variable send, any other an international one.
+   */
   async sendTimed(me: Account, body: SendTimeSmsParams): Promise<SendResult> {
     const raw: Record<string, unknown> = { ...body };
     if (me.user_type !== UserType.Agent) raw.clientId = me.clientid;
@@ -518,9 +522,10 @@ export class VarIntlService {
     if (raw.sendtime === undefined) throw new ApiError(400, MSG.badSendTime);
     const check = body.isCheckAvailableCredit ?? 1;
     delete raw.isCheckAvailableCredit;
-    if (body.sendKind === SendKind.International) return this.sendInternational(me, validateForm<SendInternationalForm>(this.ctx.schemas, INTL_FORM, raw), { timed: true });
-    if (body.sendKind === SendKind.Variable)
-      return this.sendVariable(me, validateForm<SendVariableForm>(this.ctx.schemas, VARIABLE_FORM, raw), { timed: true, checkCredit: check !== 0 });
+    // the spec's payload has no sendKind: a variable send names its template, an international one none
+    const kind = body.sendKind ?? (body.templateId !== undefined && body.templateId !== '' ? SendKind.Variable : SendKind.International);
+    if (kind === SendKind.International) return this.sendInternational(me, validateForm<SendInternationalForm>(this.ctx.schemas, INTL_FORM, raw), { timed: true });
+    if (kind === SendKind.Variable) return this.sendVariable(me, validateForm<SendVariableForm>(this.ctx.schemas, VARIABLE_FORM, raw), { timed: true, checkCredit: check !== 0 });
     throw new ApiError(400, MESSAGES.badParam);
   }
 

@@ -52,7 +52,7 @@ export const Queued: Story = {
     await expect(c.getByTestId('upload-item')).toHaveAttribute('data-state', 'pending');
   },
 };
-export const Hashing: Story = { name: '计算MD5', args: { item: item({ hashing: true, percent: 42 }) }, play: shows('正在计算文件MD5 42%') };
+export const Hashing: Story = { name: '计算MD5', args: { item: item({ hashing: true, percent: 42 }) }, play: shows('加密中（计算文件MD5）42%') };
 export const Uploading: Story = {
   name: '上传中（进度与速度）',
   args: { item: item({ state: 'uploading', percent: 37, speed: 23.4 * MB }) },

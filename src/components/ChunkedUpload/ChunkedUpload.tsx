@@ -15,6 +15,7 @@ import { fileApi } from './api';
 import { workerHasher } from './hasher';
 import { fileLimitError, formatSize, formatSpeed, UploadTask, type Hasher, type UploadApi } from './queue';
 import type { ChunkedUploadProps, QueueItemView } from './types';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export interface UploadItemProps {
   item: QueueItemView;
@@ -28,7 +29,7 @@ export function UploadItem({ item, onPause, onResume, onCancel }: UploadItemProp
   const busy = item.state === UploadState.Uploading || (item.state === UploadState.Pending && item.hashing);
   const status = item.error ? 'exception' : item.state === UploadState.Done ? 'success' : busy ? 'active' : 'normal';
   let note = '';
-  if (item.state === UploadState.Pending) note = item.hashing ? `正在计算文件MD5 ${item.percent}%` : '等待上传';
+  if (item.state === UploadState.Pending) note = item.hashing ? `${MESSAGES.statusEncrypting}（计算文件MD5）${item.percent}%` : '等待上传';
   else if (item.state === UploadState.Uploading) note = `上传中 ${formatSpeed(item.speed)}`;
   else if (item.state === UploadState.Done) note = item.reused ? '文件已存在，秒传完成' : '上传完成';
   else if (item.state === UploadState.Paused && !item.error) note = '已暂停';

@@ -13,6 +13,7 @@
  * - 查询 with unchanged filters reloads the list (to see, e.g., the outcome of a review);
  * - `params` are the current filters as sent, for the screen's export;
  * - `initialValues`: the filter bar's first values (a default date range), sent with the first call;
+ *   a filter schema's `x-default-days` on a range's start gives its range first (defaultRange.ts);
  * - `validate`: a check of the filter values before a search (a date span rule): its message is
  *   shown as an error and the list is not asked.
  *
@@ -29,6 +30,7 @@ import { DEFAULT_PAGE_SIZE } from '@/providers/dataProvider';
 import type { DataResource } from '@/layout/declarations';
 import type { ListError } from './SchemaTable';
 import { readListUrl, writeListUrl } from './listUrl';
+import { defaultRange } from './defaultRange';
 import { filterParamNames, schemaFilters, type FilterParams } from '../../../common/schema/filters';
 
 export interface SchemaListOptions<T extends BaseRecord, V> extends Omit<useTableProps<T, HttpError, V, T>, 'resource' | 'onSearch'> {
@@ -56,7 +58,7 @@ export function searchFilters(filterSchema: string, values: Record<string, unkno
 
 export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<string, unknown>>(
   declaration: string | DataResource,
-  { filterSchema: givenFilter, pageSize, pagination, initialValues, validate, syncUrl, ...options }: SchemaListOptions<T, V> = {},
+  { filterSchema: givenFilter, pageSize, pagination, initialValues: givenInitial, validate, syncUrl, ...options }: SchemaListOptions<T, V> = {},
 ) {
   const resource = typeof declaration === 'string' ? declaration : declaration.name;
   const filterSchema = givenFilter ?? (typeof declaration === 'string' ? undefined : declaration.filter);
@@ -66,6 +68,12 @@ export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<stri
   const [search, setSearch] = useSearchParams();
   // the address bar's state (a reload, a shared link), read once
   const [fromUrl] = useState(() => (urlSync ? readListUrl(filterSchema, search) : {}));
+  // the schema's default date range (x-default-days, defaultRange.ts) under the page's own first values
+  const [firstValues] = useState(() => {
+    const range = filterSchema ? defaultRange(schemas.get(filterSchema)) : {};
+    return Object.keys(range).length ? { ...range, ...givenInitial } : givenInitial;
+  });
+  const initialValues = firstValues;
   // a link may name a few filters (?taskId=…&beginDate=…): the page's first values fill in the rest
   const startValues = fromUrl.values ? { ...initialValues, ...fromUrl.values } : initialValues;
   // the first values, as parameters and as Refine filters (computed once: a default range stays put)

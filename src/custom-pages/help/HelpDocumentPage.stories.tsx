@@ -104,6 +104,9 @@ export const CustomerHttpApi: Story = {
     const curl = c.getByTestId('openapi-curl').textContent ?? '';
     await expect(curl).toContain('/openapi/v1/sms/send');
     await expect(curl).toContain('openssl dgst -sha256 -hmac');
+    // the protocol said is the address's own (the story runs on http://): never HTTPS beside http://
+    const guide = c.getByTestId('openapi-guide').textContent ?? '';
+    await expect(guide).toContain(`通过 ${window.location.protocol === 'https:' ? 'HTTPS' : 'HTTP'} 调用 ${window.location.origin}/openapi/v1`);
   },
 };
 

@@ -44,6 +44,9 @@ export function nodeExample(origin: string, clientid: string): string {
   ].join('\n');
 }
 
+/** the protocol the address is reached with, as said beside it (issue 41 item 10: not "HTTPS" beside an http:// address) */
+export const schemeOf = (origin: string) => (/^https:/i.test(origin) ? 'HTTPS' : 'HTTP');
+
 export default function OpenApiGuide({ clientid, origin = window.location.origin }: { clientid: string; origin?: string }) {
   return (
     <Card
@@ -57,7 +60,7 @@ export default function OpenApiGuide({ clientid, origin = window.location.origin
       style={{ marginTop: 16 }}
     >
       <Typography.Paragraph>
-        客户系统通过 HTTPS 调用 <Typography.Text code>{origin + OPENAPI_BASE}</Typography.Text> 下的接口：发送短信（同一内容发往多个号码或逐号码内容，最多 60,000
+        客户系统通过 {schemeOf(origin)} 调用 <Typography.Text code>{origin + OPENAPI_BASE}</Typography.Text> 下的接口：发送短信（同一内容发往多个号码或逐号码内容，最多 60,000
         个号码，可定时、带扩展号、幂等键防重复提交）、查询发送状态、拉取状态报告与上行短信、查询余额与产品包、签名与模板。 每个请求以账户的接口密码派生的 API
         密钥签名，与上方「HTTP接口文档」所述的控制台接口（登录会话）不同。
       </Typography.Paragraph>

@@ -72,5 +72,11 @@ export const screens: Screen[] = [
   remainScreen,
 ];
 
-/** spec 01: customer/report opens its child pre (消费报表) */
-export const aliases: ScreenAlias[] = [{ path: '/customer/report', to: '/customer/report/pre' }];
+/**
+ * spec 01: customer/report opens its child pre (消费报表); its second entry, post, opens the
+ * 消费报表's post tab (issue 41 item 12: /customer/report/post was Not Found)
+ */
+export const aliases: ScreenAlias[] = [
+  { path: '/customer/report', to: '/customer/report/pre' },
+  { path: '/customer/report/post', to: reportPostScreen.path },
+];

@@ -5,7 +5,7 @@ import { http, HttpResponse } from 'msw';
 import { withApp } from '@/stories/withApp';
 import { businessNow, businessTime } from '@/lib/businessTime';
 import { consoleApi, subAccount } from '@/stories/mockApi';
-import { sendApi, type Calls } from '@/stories/sendApi';
+import { never, sendApi, type Calls } from '@/stories/sendApi';
 import { fileApi, TOKEN } from '@/stories/fileApi';
 import { DeliverPage } from './DeliverPage';
 import { PhonePreview } from './PhonePreview';
@@ -435,5 +435,16 @@ export const ReEditTimedTask: Story = {
     await expect(await c.findByText('普通短信发送（重新编辑定时任务）', {}, T)).toBeInTheDocument();
     await expect(c.getByTestId('numbers-input')).toHaveValue('13800138000,13012345678');
     await expect(c.getByTestId('sendtime')).toBeInTheDocument();
+  },
+};
+
+export const CarrierChecking: Story = {
+  name: '运营商检测中（规格的状态文字）',
+  parameters: { msw: { handlers: [never('send/checkMobileOperater'), ...consoleApi({ user: subAccount }), ...sendApi({ calls })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await fireEvent.change(await c.findByTestId('numbers-input', {}, T), { target: { value: '13800138000' } });
+    await userEvent.click(c.getByTestId('carrier-check'));
+    await waitFor(() => expect(c.getByTestId('carrier-check')).toHaveTextContent('检测中'), T);
   },
 };

@@ -16,6 +16,7 @@ import { openDownload } from '@/lib/download';
 import { MAX_NUMBERS } from '../../../common/sms/numbers';
 import { checkNumbers, confirmText, normalizeNumbers, poolProblem } from './numberPool';
 import type { FieldStatus } from './useSendForm';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export function useDomesticNumbers() {
   const { message, modal } = App.useApp();
@@ -172,8 +173,8 @@ export function DomesticNumbers({ box, status, onTyped }: { box: DomesticNumbers
           <Dropdown menu={{ items: NUMBER_TEMPLATES.map((t) => ({ key: t.key, label: t.label, onClick: () => openDownload(t.url) })) }}>
             <Button icon={<DownloadOutlined />}>下载模板</Button>
           </Dropdown>
-          <Button icon={<FileSearchOutlined />} loading={box.checking} onClick={box.carrierCheck}>
-            运营商检测
+          <Button icon={<FileSearchOutlined />} loading={box.checking} onClick={box.carrierCheck} data-testid="carrier-check">
+            {box.checking ? MESSAGES.statusChecking : '运营商检测'}
           </Button>
           <Button onClick={box.confirm} disabled={!box.text} data-testid="confirm-numbers">
             确认号码
@@ -237,7 +238,7 @@ export function DomesticNumbers({ box, status, onTyped }: { box: DomesticNumbers
           />
         )}
         {check.total > MAX_NUMBERS && <Alert type="error" showIcon message={poolProblem(check)} data-testid="too-many" />}
-        {box.parsing && <Alert type="info" showIcon message="号码识别中，数据量较大请稍候…" data-testid="import-parsing" />}
+        {box.parsing && <Alert type="info" showIcon message={`${MESSAGES.statusRecognizing}，${MESSAGES.statusLargeData}…`} data-testid="import-parsing" />}
         {imported && (
           <Alert
             type="info"

@@ -16,6 +16,7 @@ import { checkInternational, INTL_FILE, INTL_MESSAGES, intlNumbersOnly, parseInt
 import { CountryTable } from './CountryTable';
 import { NumberSource, type NumberMode } from './NumberSource';
 import type { FieldStatus } from './useSendForm';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export interface NumberErrors {
   /** show a problem on the numbers */
@@ -143,7 +144,7 @@ export function IntlNumbers({ box, status }: { box: IntlNumbersState; status: Fi
                 />
                 <Typography.Text type="secondary">支持 txt、csv、xlsx，单个文件不超过250M，文件名不超过30个字符</Typography.Text>
               </Space>
-              {box.uploading && <Typography.Text type="secondary">号码识别中…</Typography.Text>}
+              {box.uploading && <Typography.Text type="secondary">{`${MESSAGES.statusRecognizing}，${MESSAGES.statusLargeData}…`}</Typography.Text>}
               {file && (
                 <Alert
                   type="info"

@@ -8,6 +8,7 @@ import { App, Button, Checkbox, Select, Space } from 'antd';
 import { FilterOutlined } from '@ant-design/icons';
 import { ApiError } from '@/providers/http';
 import { cityList, provinceList, screenPhones, type Screened } from './api';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export interface ScreeningPanelProps {
   /** type 2: the parsed file's sendFilePath; type 1: the typed numbers */
@@ -93,7 +94,7 @@ export function ScreeningPanel({ source, onScreened }: ScreeningPanelProps) {
           data-testid="screen-cities"
         />
         <Button icon={<FilterOutlined />} loading={busy} onClick={run} data-testid="screen-run">
-          号码筛选
+          {busy ? MESSAGES.statusScreening : '号码筛选'}
         </Button>
       </Space>
     </Space>

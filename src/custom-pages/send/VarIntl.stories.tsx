@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { Route, Routes, useLocation } from 'react-router';
 import { withApp } from '@/stories/withApp';
 import { consoleApi, fail, ok, subAccount } from '@/stories/mockApi';
-import { paramsOf, sendApi, type Calls } from '@/stories/sendApi';
+import { never, paramsOf, sendApi, type Calls } from '@/stories/sendApi';
 import type { SmsTemplate } from '@/generated/schemas';
 import { InternationalPage } from './InternationalPage';
 import { VariablePage } from './VariablePage';
@@ -243,6 +243,24 @@ export const VariableManualScreened: Story = {
     await body().findByTestId('charge-info', {}, T);
     await userEvent.click(body().getByRole('button', { name: /确认发送/ }));
     await waitFor(() => expect(calls.sendVariable?.[0]).toMatchObject({ fileType: '0', mobile: '13800138000', templateId: '4001' }), T);
+  },
+};
+
+export const VariableScreening: Story = {
+  name: '变量短信：号码筛选中（规格的状态文字）',
+  parameters: {
+    app: { path: '/customer/deliverlayout/variablesms' },
+    msw: { handlers: [never('send/screenPhones'), ...varIntlApi(), ...consoleApi({ user: both }), ...sendApi({ calls })] },
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(await c.findByTestId('pick-template', {}, T));
+    await userEvent.click((await body().findAllByRole('button', { name: /^选\s*择$/ }, T))[0]);
+    await userEvent.click(await c.findByText('手动输入', {}, T));
+    await fireEvent.change(await c.findByTestId('numbers-input', {}, T), { target: { value: '13800138000' } });
+    await expect(c.getByTestId('screen-run')).toHaveTextContent('号码筛选');
+    await userEvent.click(c.getByTestId('screen-run'));
+    await waitFor(() => expect(c.getByTestId('screen-run')).toHaveTextContent('号码筛选中'), T);
   },
 };
 

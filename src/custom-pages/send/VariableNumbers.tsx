@@ -19,6 +19,7 @@ import { FIELD_MESSAGES, parseVariableFile, VARIABLE_FILE, VARIABLE_MESSAGES, VA
 import { NumberSource, type NumberMode } from './NumberSource';
 import { ScreeningPanel } from './ScreeningPanel';
 import type { FieldStatus } from './useSendForm';
+import { MESSAGES } from '../../../common/schema/messages';
 
 export interface VariableSource {
   template: SmsTemplate | null;
@@ -161,7 +162,7 @@ export function VariableNumbers({ box, fileStatus, mobileStatus, typedContent }:
                 xlsx，单个文件不超过300M，文件名不超过50个字符；第一列为手机号码，其后每列一个变量（按模板中变量的顺序），每个变量小于20字节，最多30个变量，每行变量、模板与签名合计不超过500字，最多1,000,000行
               </Typography.Text>
               {!template && <Typography.Text type="warning">{FIELD_MESSAGES.templateRequired}</Typography.Text>}
-              {box.uploading && <Typography.Text type="secondary">文件解析中，数据量较大请稍候…</Typography.Text>}
+              {box.uploading && <Typography.Text type="secondary">{`${MESSAGES.statusRecognizing}，${MESSAGES.statusLargeData}…`}</Typography.Text>}
               {parsed && (
                 <Alert
                   type={parsed.errNum + parsed.repeatNum ? 'warning' : 'success'}

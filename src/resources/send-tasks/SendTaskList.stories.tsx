@@ -27,6 +27,9 @@ export const Filled: Story = {
     const c = within(canvasElement);
     await expect(await c.findByText('T202611230002', {}, T)).toBeInTheDocument();
     await expect(calls.sendTask?.[0]).toMatchObject({ page: '1', rows: '15' });
+    // spec 02 §9: the list starts on the last 90 days (filters/send-task x-default-days), today included
+    const { createTimeStart, createTimeEnd } = calls.sendTask?.[0] ?? {};
+    await expect((Date.parse(createTimeEnd) - Date.parse(createTimeStart)) / 86_400_000).toBe(89);
     await expect(c.getByText('发送中')).toBeInTheDocument();
     await expect(c.getByText('已完成')).toBeInTheDocument();
     await expect(c.getAllByTestId('task-progress')).toHaveLength(3);

@@ -137,6 +137,8 @@ export const ExportWithFilters: Story = {
     await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
     await waitFor(() => expect(calls.list?.at(-1)).toMatchObject({ sign: '好易购' }), T);
     await userEvent.click(c.getByRole('button', { name: /导\s*出/ }));
-    await waitFor(() => expect(calls.export?.[0]).toEqual({ sign: '好易购' }), T);
+    // with the list's default range (the last 90 days: filters/sign x-default-days)
+    const day = expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/);
+    await waitFor(() => expect(calls.export?.[0]).toEqual({ sign: '好易购', start_time: day, end_time: day }), T);
   },
 };

@@ -36,6 +36,28 @@ export const Validation: Story = {
   },
 };
 
+export const NameCheckedOnBlur: Story = {
+  name: '账户名称离开输入框时校验',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const name = await c.findByLabelText('账户名称', {}, T);
+    // spec 01 §5: validated on blur, before any submit
+    await userEvent.type(name, '   ');
+    await userEvent.tab();
+    await expect(await c.findByText('账户名称不能为空', {}, T)).toBeInTheDocument();
+    await userEvent.type(name, '杭州测试公司');
+    await waitFor(() => expect(c.queryByText('账户名称不能为空')).toBeNull(), T);
+    await userEvent.tab();
+    await expect(c.queryByText('账户名称不能为空')).toBeNull();
+    // emptied again, then submitted: the message once (the submit's own check)
+    await userEvent.clear(name);
+    await userEvent.tab();
+    await expect(await c.findByText('账户名称不能为空', {}, T)).toBeInTheDocument();
+    await submit(c);
+    await waitFor(() => expect(c.getAllByText('账户名称不能为空')).toHaveLength(1), T);
+  },
+};
+
 export const PushUrls: Story = {
   name: '推送时需填写回调地址',
   play: async ({ canvasElement }) => {

@@ -3,7 +3,7 @@
  * rules, messages and layout (`x-ui`: callback addresses only with their pushes, the customer's
  * certification with the imageUpload widget): schemas/forms/open-account.json, shown by SchemaForm.
  */
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Alert, App, Button, Card, Result, Typography } from 'antd';
 import { Link, useNavigate } from 'react-router';
 import { SchemaDescriptions } from '@/components/SchemaDescriptions';
@@ -18,12 +18,15 @@ import { useCertification, useCurrentUser } from '@/layout/hooks';
 import { subAccountApi } from './api';
 import { copyText } from './dialogs';
 import { AgentOwned, NeedMo, NeedReport, OauthStatus } from '@/generated/schemas';
-import { MESSAGES } from '../../../common/schema/messages';
+import { MESSAGES, requiredMessage } from '../../../common/schema/messages';
+import openAccountSchema from '../../../schemas/forms/open-account.json';
 import { managerScreen, openScreen } from '.';
 
 const FORM = 'forms/open-account';
 const INITIAL = { agentOwned: AgentOwned.AgentOwned, needreport: NeedReport.None, needmo: NeedMo.None };
 const MOBILE = /^1[0-9]{10}$/;
+/** spec 01 §5: the name is required (账户名称不能为空) and checked when it loses the focus */
+const NAME_REQUIRED = requiredMessage(openAccountSchema, 'name');
 
 export type Opened = OpenedAccount;
 
@@ -86,6 +89,10 @@ export default function OpenAccount() {
   const [round, setRound] = useState(0);
   const [uploading, setUploading] = useState(false);
   const [errors, setErrors] = useState<FieldError[]>();
+  /** the name's blur check (the form's own rules run at submit) */
+  const [nameError, setNameError] = useState<FieldError>();
+  const shownErrors = useMemo(() => (nameError ? [nameError, ...(errors ?? [])] : errors), [nameError, errors]);
+  const checkName = (value: unknown) => setNameError(String(value ?? '').trim() ? undefined : { field: 'name', message: NAME_REQUIRED });
   const [saving, setSaving] = useState(false);
   const [opened, setOpened] = useState<Opened>();
   const [uiSchema] = useState(() => {
@@ -106,6 +113,7 @@ export default function OpenAccount() {
     }
   };
   const submit = async (v: Record<string, unknown>) => {
+    setNameError(undefined);
     if (!(await checkMobile(v.mobile))) return;
     setSaving(true);
     try {
@@ -127,6 +135,7 @@ export default function OpenAccount() {
             setOpened(undefined);
             setValues(INITIAL);
             setErrors(undefined);
+            setNameError(undefined);
             setRound((n) => n + 1);
           }}
         />
@@ -156,8 +165,10 @@ export default function OpenAccount() {
           uiSchema={uiSchema}
           formData={values}
           onChange={setValues}
-          onBlur={(field, value) => field === 'mobile' && void checkMobile(value)}
-          serverErrors={errors}
+          onBlur={(field, value) => (field === 'mobile' ? void checkMobile(value) : field === 'name' && checkName(value))}
+          serverErrors={shownErrors}
+          // a submit's own checks speak for the name then (not twice)
+          onError={() => setNameError(undefined)}
           disabled={!certified}
           onSubmit={(v) => void submit(v)}
         >

@@ -112,6 +112,28 @@ export const AgentAuthCertified: Story = {
   },
 };
 
+export const ManagerAuthRoute: Story = {
+  name: '资质信息（customer_manager_auth：auth?status=1&type=1）：上传资质带上证件类别',
+  parameters: { app: { path: '/customer/manager/u3nd7e/auth?status=1&type=1', route: '/customer/manager/:id/auth/*' } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const q = await c.findByTestId('qualification', {}, T);
+    await expect(within(q).getByRole('link', { name: '上传资质' }).getAttribute('href')).toBe('/customer/manager/u3nd7e/auth/re?type=1');
+  },
+};
+
+export const ManagerAuthRouteForm: Story = {
+  name: '资质信息（customer_manager_auth：auth/re?type=2）：企业认证表单',
+  parameters: { app: { path: '/customer/manager/u3nd7e/auth/re?status=1&type=2', route: '/customer/manager/:id/auth/*' } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    // type 2: enterprise certification preselected (its first id type 三证合一; the form's default is personal)
+    const form = await c.findByTestId('certification-form', {}, T);
+    await waitFor(() => expect(form).toHaveTextContent('三证合一'), T);
+    await expect(form).not.toHaveTextContent('个人身份证');
+  },
+};
+
 export const ReCertify: Story = {
   name: '资质信息：认证不通过，代理商重新提交（同本账户的认证表单）',
   parameters: { app: { path: '/customer/manager/r5qz2k/auth/re', route: '/customer/manager/:id/:tab/*' } },

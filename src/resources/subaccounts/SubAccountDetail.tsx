@@ -1,5 +1,6 @@
 /**
- * 子账户详情 (/customer/manager/:id/info | /auth | /auth/re): tabs 基本信息 and 资质信息.
+ * 子账户详情 (/customer/manager/:id/info | /auth | /auth/re): tabs 基本信息 and 资质信息. /auth is spec 01's
+ * named route customer_manager_auth (query status and type: the type preselects the certification form).
  * Basic info: view -> edit -> confirm/cancel; callback URLs follow needreport / needmo. Labels and
  * layout: schemas/entities/sub-account-detail.json; the form: schemas/forms/sub-account-edit.json.
  */
@@ -82,7 +83,7 @@ function BasicInfo({ data, onSaved }: { data: SubAccountDetailData; onSaved: (d:
   );
 }
 
-function Qualification({ data, re, onSubmitted }: { data: SubAccountDetailData; re: boolean; onSubmitted: () => void }) {
+function Qualification({ data, re, certType, onSubmitted }: { data: SubAccountDetailData; re: boolean; certType?: CertType; onSubmitted: () => void }) {
   const images = (data.imgUrl ?? '').split('|').filter(Boolean);
   const canUpload = data.agentOwned !== AgentOwned.AgentOwned && data.oauth_status !== OauthStatus.Certified;
   if (data.oauth_status === OauthStatus.Certified && !re)
@@ -130,14 +131,14 @@ function Qualification({ data, re, onSubmitted }: { data: SubAccountDetailData; 
           }}
         />
       )}
-      {canUpload && !re && <Link to={`/customer/manager/${data.clientid}/auth/re`}>上传资质</Link>}
+      {canUpload && !re && <Link to={`/customer/manager/${data.clientid}/auth/re${certType ? `?type=${certType}` : ''}`}>上传资质</Link>}
       {re &&
         canUpload &&
         (data.oauth_status === OauthStatus.Pending ? (
           <Alert type="info" showIcon message="资质审核中，请等待审核结果" data-testid="qualification-pending" />
         ) : (
           // the same form and rules as the account's own, submitted for this sub-account (POST /client/cer/edit)
-          <CertificationForm mode="edit" clientId={data.clientid} onSubmitted={onSubmitted} />
+          <CertificationForm mode="edit" clientId={data.clientid} defaultType={certType} onSubmitted={onSubmitted} />
         ))}
     </Space>
   );
@@ -170,6 +171,8 @@ export default function SubAccountDetail() {
     data.agentOwned !== AgentOwned.AgentOwned &&
     (data.oauth_status === OauthStatus.Uncertified || data.oauth_status === OauthStatus.Rejected);
   const certType = search.get('type') === String(CertType.Personal) ? CertType.Personal : CertType.Enterprise;
+  // customer_manager_auth (/auth?status=&type=): the type asked preselects the certification form's kind
+  const authType = search.get('type') ? certType : undefined;
   return (
     <Card title={detailScreen.label} extra={<Link to={managerScreen.path}>返回{managerScreen.label}</Link>} data-testid="subaccount-detail">
       {error && <Alert type="error" showIcon message={error} />}
@@ -206,6 +209,7 @@ export default function SubAccountDetail() {
                 <Qualification
                   data={data}
                   re={re}
+                  certType={authType}
                   onSubmitted={() => {
                     void query.refetch();
                     void navigate(`/customer/manager/${id}/auth`);

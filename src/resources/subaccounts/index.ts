@@ -48,13 +48,34 @@ export const openScreen: Screen = {
 /** spec 01: the agent-auth screen — /customer/manager/:id/info with status 1 (未认证) and type (1 personal, 2 enterprise) */
 export const agentAuthPath = (clientId: string, certType: CertType = CertType.Enterprise) =>
   `/customer/manager/${encodeURIComponent(clientId)}/info?status=${OauthStatus.Uncertified}&type=${certType}`;
+const detailPage = lazy(() => import('./SubAccountDetail'));
 export const detailScreen: Screen = {
   name: 'customer_manager',
   path: '/customer/manager/:id/:tab/*',
   label: '子账户详情',
-  page: lazy(() => import('./SubAccountDetail')),
+  page: detailPage,
   access: 'agent',
 };
+/**
+ * spec 01's named route customer_manager_auth: the detail's 资质信息 tab (/customer/manager/:id/auth,
+ * and auth/re), param id, query status and type (issue 41 item 12). The same page as the detail:
+ * `type` (1 personal, 2 enterprise) preselects the certification form's kind.
+ */
+export const managerAuthScreen: Screen = {
+  name: 'customer_manager_auth',
+  path: '/customer/manager/:id/auth/*',
+  label: '子账户详情',
+  page: detailPage,
+  access: 'agent',
+};
+/** the path of customer_manager_auth: id, and the query status (oauth status) and type (cert type) when given */
+export function managerAuthPath(clientId: string, query: { status?: OauthStatus; type?: CertType } = {}): string {
+  const q = new URLSearchParams();
+  if (query.status !== undefined) q.set('status', String(query.status));
+  if (query.type !== undefined) q.set('type', String(query.type));
+  const search = q.toString();
+  return `/customer/manager/${encodeURIComponent(clientId)}/auth${search ? `?${search}` : ''}`;
+}
 export const financeScreen: Screen = {
   name: 'customer_finance',
   path: '/customer/finance',
@@ -76,7 +97,7 @@ export const ownBalanceScreen: Screen = {
   home: true,
 };
 
-export const screens: Screen[] = [managerScreen, openScreen, detailScreen, financeScreen, ownBalanceScreen];
+export const screens: Screen[] = [managerScreen, openScreen, managerAuthScreen, detailScreen, financeScreen, ownBalanceScreen];
 
 /** parent paths of the spec's routes open their first child */
 export const aliases: ScreenAlias[] = [
