@@ -156,20 +156,26 @@ describe.each(backends)('customer HTTP API under attack (%s)', (backend) => {
       const { server } = t;
       const real: unknown[] = [];
       const unknown: unknown[] = [];
+      // the signing hint (data.canonical, issue 41 item 10) carries each request's own nonce: compared without it
+      const NONCE = /\n[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\n/;
+      const answer = (r: { status: number; body: { data?: { canonical?: string } }; headers: Record<string, unknown> }) => {
+        const canonical = r.body.data?.canonical;
+        if (canonical !== undefined) expect(canonical).toMatch(NONCE);
+        const body = canonical === undefined ? r.body : { ...r.body, data: { ...r.body.data, canonical: canonical.replace(NONCE, '\n<nonce>\n') } };
+        return [r.status, body, r.headers['retry-after']];
+      };
       for (let i = 0; i < 7; i++) {
-        const a = await call(server, { secret: WRONG, ip: '10.6.0.1' });
-        real.push([a.status, a.body, a.headers['retry-after']]);
-        const b = await call(server, { clientid: 'nobody-here', secret: deriveApiSecret('nobody-here', 'x'), ip: '10.6.0.1' });
-        unknown.push([b.status, b.body, b.headers['retry-after']]);
+        real.push(answer(await call(server, { secret: WRONG, ip: '10.6.0.1' })));
+        unknown.push(answer(await call(server, { clientid: 'nobody-here', secret: deriveApiSecret('nobody-here', 'x'), ip: '10.6.0.1' })));
       }
       expect(unknown).toEqual(real);
-      expect(real[0]).toEqual([401, { code: 40102, error: 'SIGNATURE_INVALID', msg: '签名错误' }, undefined]);
+      expect(real[0]).toEqual([401, { code: 40102, error: 'SIGNATURE_INVALID', msg: '签名错误', data: { canonical: expect.stringContaining('/openapi/v1/signs') } }, undefined]);
       // the 5th failure locks the pair (MAX_FAILED_LOGINS), the same for both names
       expect((real[4] as [number, { error: string }])[1].error).toBe('AUTH_LOCKED');
       expect((real[6] as [number, { error: string }])[0]).toBe(423);
       // an account without an API secret (no interface password yet) answers the same too
       const agent = await call(server, { clientid: 'agent1', secret: deriveApiSecret('agent1', DEMO_INTERFACE_PASSWORD), ip: '10.6.0.9' });
-      expect([agent.status, agent.body, agent.headers['retry-after']]).toEqual(real[0]);
+      expect(answer(agent)).toEqual(real[0]);
     });
 
     it('a locked (clientid, address) pair is refused even with the right signature; other addresses are not; the lock ends', async () => {
