@@ -56,7 +56,7 @@ describe('SchemaDescriptions', () => {
     expect(labels(container)).toEqual([
       '账户',
       '账户名称',
-      '状态',
+      '账户状态',
       '余额',
       '联系人',
       '手机号',
@@ -92,7 +92,7 @@ describe('SchemaDescriptions', () => {
       },
     });
     const { container } = render(<SchemaDescriptions entity="entities/sub-account-detail" record={detail} registry={registry} />);
-    expect(labels(container)).toEqual(['客户名称', '账户', '状态']);
+    expect(labels(container)).toEqual(['客户名称', '账户', '账户状态']);
     const tag = within(container).getByText('已停用');
     expect(tag.closest('.ant-tag')?.className).toMatch(/purple/);
   });
