@@ -24,7 +24,8 @@ test('a number put on the blacklist is skipped by a marketing send, counted and 
 
   // the blacklist page: add the number
   await page.goto('/sms/blacklist');
-  await expect(page.getByTestId('blacklist-hint')).toContainText('退订');
+  // the first look at a lazy page: a loaded machine may take more than the default 10 s
+  await expect(page.getByTestId('blacklist-hint')).toContainText('退订', { timeout: 60_000 });
   await page.getByRole('button', { name: /添加号码/ }).click();
   const dialog = page.getByRole('dialog', { name: '添加黑名单号码' });
   await dialog.getByPlaceholder(/每行一个号码/).fill(BLOCKED);
