@@ -717,7 +717,6 @@ export class Dispatcher {
         break;
       }
       const slice = batch.slice(i, i + n);
-      await c.paceWrite(n);
       let ok = false;
       try {
         const now = this.ctx.now();
@@ -739,6 +738,9 @@ export class Dispatcher {
         break;
       }
       i += n;
+      // paced here, after the mark and just before the write: the mark's latency (a loaded
+      // database) must not bunch the slices up on the wire, where the carrier counts them
+      await c.paceWrite(n);
       const T = performance.now();
       const requests = slice.map((m): SubmitRequest => ({ ref: m.id, to: m.phone, from: `${this.o.sourcePrefix}${m.account_id}${m.extension ?? ''}`, text: m.content }));
       slices.push(
