@@ -45,6 +45,7 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['tests/server/**/*.test.ts', 'tests/schema/**/*.test.ts'],
+          globalSetup: ['tests/server/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // PGlite instances are memory-hungry; two cores: keep files from piling up

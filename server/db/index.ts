@@ -24,6 +24,8 @@ export interface CreateDbOptions {
   dataDir?: string;
   /** PGlite in memory (tests) */
   memory?: boolean;
+  /** PGlite in memory, started from this dump of a data directory (`dumpDataDir()`: tests start from a migrated, seeded template) */
+  loadDataDir?: Blob;
   /** PostgreSQL: put every table in this schema (search_path); tests use one schema per file */
   schema?: string;
   /** PostgreSQL pool size */
@@ -46,6 +48,8 @@ export interface DbHandle {
   location: string;
   /** closes the pool or PGlite cleanly (a restart keeps the data) and releases the data lock */
   close(): Promise<void>;
+  /** PGlite: its data directory as an uncompressed tar (a template for `loadDataDir`) */
+  dump?(): Promise<Blob>;
 }
 
 const statements = new AsyncLocalStorage<{ n: number }>();
@@ -118,7 +122,7 @@ export async function createDb(opts: CreateDbOptions): Promise<DbHandle> {
   let pglite: PGlite;
   let location = 'memory';
   if (opts.memory) {
-    pglite = await PGlite.create();
+    pglite = await PGlite.create(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : undefined);
   } else {
     if (!opts.dataDir) throw new Error('createDb: dataDir or databaseUrl is required');
     fs.mkdirSync(opts.dataDir, { recursive: true });
@@ -137,6 +141,7 @@ export async function createDb(opts: CreateDbOptions): Promise<DbHandle> {
     db,
     kind: 'pglite',
     location,
+    dump: () => pglite.dumpDataDir('none'),
     async close() {
       await db.destroy();
       if (!pglite.closed) await pglite.close();

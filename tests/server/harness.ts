@@ -11,7 +11,7 @@ import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp, type BuildAppOptions } from '../../server/app';
 import type { AppConfig } from '../../server/config';
 import { openDatabase, type DbHandle } from '../../server/db';
@@ -198,6 +198,16 @@ export async function pgAdmin(q: string): Promise<void> {
   await withPg((c) => c.query(q));
 }
 
+let template: Blob | undefined | null = null;
+/** tests/server/global-setup.ts's migrated, seeded PGlite (read once per worker), if it ran */
+function pgliteTemplate(): Blob | undefined {
+  if (template === null) {
+    const file = inject('pgliteTemplate');
+    template = file && fs.existsSync(file) ? new Blob([fs.readFileSync(file)]) : undefined;
+  }
+  return template;
+}
+
 export async function startServer(backend: Backend, opts: ServerOptions = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smsp-test-'));
   const clock = new TestClock();
@@ -213,10 +223,13 @@ export async function startServer(backend: Backend, opts: ServerOptions = {}): P
       if (!opts.pgSchema) await withPg((c) => c.query(`drop schema if exists ${schema} cascade`));
       throw e;
     }
+  } else if (opts.pgliteDir) {
+    handle = await openDatabase({ dataDir: opts.pgliteDir });
   } else {
-    handle = await openDatabase(opts.pgliteDir ? { dataDir: opts.pgliteDir } : { memory: true });
+    handle = await openDatabase({ memory: true, loadDataDir: pgliteTemplate() });
   }
-  await seed(handle.db);
+  // the template is seeded already
+  if (backend === 'postgres' || opts.pgliteDir || !pgliteTemplate()) await seed(handle.db);
   const server: TestServer = {
     app: undefined as unknown as FastifyInstance,
     handle,
