@@ -7,7 +7,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../server/db';
 import { seed } from '../../server/db/seed';
 
@@ -18,7 +17,8 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject) {
+// (typed by hand: importing vitest/node's types here changes jest-dom's matchers in the unit tests)
+export default async function setup(project: { provide(key: 'pgliteTemplate', value: string): void }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'smsp-template-'));
   const file = path.join(dir, 'pgdata.tar');
   const handle = await openDatabase({ memory: true });

@@ -7,6 +7,7 @@
  * `sourceAuthenticator`). A change of a constant changes the document;
  * tests/server/door-docs.test.ts checks that every status and result cmpp-server.ts answers with is in it.
  */
+import { MESSAGES } from '../../../common/schema/messages';
 import type { AppContext } from '../../context';
 import type { CodeEntry, DoorDescription, DoorDocRequest } from '../help';
 import { MAX_MESSAGE_CHARS } from '../../../common/sms/pieces';
@@ -231,7 +232,7 @@ export function describeCmppDoor(ctx: AppContext, door: CmppDocInput, req: DoorD
           format: 'decimal',
           label: 'Status',
           entries: [
-            status('OK', '登录成功'),
+            status('OK', MESSAGES.loggedIn),
             status('BAD_SOURCE_ADDR', 'Source_Addr 为空或含不可打印字符'),
             status('BAD_AUTH', '登录名不存在、认证码错误，或账户尚无可用于 CMPP 的接口密码（在「接口信息」中重置一次）'),
             status('VERSION_TOO_HIGH', 'Version 不是 0x2X 或 0x3X（以 3.0 格式应答）'),

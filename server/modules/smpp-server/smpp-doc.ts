@@ -7,6 +7,7 @@
  * tests/server/door-docs.test.ts checks that every status server.ts answers with is in it.
  */
 import smpp from 'smpp';
+import { MESSAGES } from '../../../common/schema/messages';
 import type { AppContext } from '../../context';
 import type { CodeEntry, DoorDescription, DoorDocRequest } from '../help';
 import { MAX_MESSAGE_CHARS } from '../../../common/sms/pieces';
@@ -195,7 +196,7 @@ export function describeSmppDoor(ctx: AppContext, door: SmppDocInput, req: DoorD
           format: 'hex',
           label: 'command_status',
           entries: [
-            st(SMPP_STATUS.OK, '登录成功'),
+            st(SMPP_STATUS.OK, MESSAGES.loggedIn),
             st(SMPP_STATUS.INVPASWD, '登录名不存在、账户尚未设置接口密码或接口密码错误（应答相同，每次计为一次失败）'),
             st(SMPP_STATUS.BINDFAIL, `该登录名在此 IP 连续失败 ${maxFailedLogins} 次后被锁定`),
             st(SMPP_STATUS.BINDFAIL, '账户不能使用接口：未启用、已冻结、认证未通过或测试账户'),
