@@ -48,9 +48,9 @@ export default defineConfig({
           globalSetup: ['tests/server/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // three files at once on two cores: many of them wait on timers and sockets (doors, links,
-          // throttling, failover) for much of their time; a PGlite instance is about 200 MB
-          maxWorkers: 3,
+          // two files at once on two cores: more would make the tests that measure time (throttling,
+          // failover, liveness) depend on the machine's load
+          maxWorkers: 2,
         },
       },
       {
