@@ -23,6 +23,7 @@
  *   when the handler failed so the gateway delivers again.
  */
 import net from 'node:net';
+import { ENV_DEFAULTS } from '../../env';
 import type { MoMessage, Receipt, SubmitRequest } from './types';
 import { describeSmsc, type SmgpSettings, type SmscConfig } from './config';
 import { LinkConn, LinkCore, silentLog, type Delivery, type LinkLog, type LinkWords, type Pending as CorePending, type SmscLinkHandle } from './link-core';
@@ -50,7 +51,8 @@ import {
   type SmgpParts,
 } from '../../lib/smgp-pdu';
 
-const DEFAULT_PREFIX = '106900';
+/** the platform's prefix of a request's `from` when neither the URL nor the pipeline names one (SMS_SOURCE_PREFIX's default) */
+const DEFAULT_PREFIX = ENV_DEFAULTS.SMS_SOURCE_PREFIX;
 const CONNECT_TIMEOUT_MS = 10_000;
 /** DELIVER_RESP Status when the handler failed: system busy, the gateway delivers it again */
 const HANDLER_FAILED = STATUS.SYSTEM_BUSY;
