@@ -87,104 +87,108 @@ async function expectMoneyExact(server: TestServer, taskId: number) {
 describe.each(backends)('an smgp:// channel through the dispatcher (%s)', (backend) => {
   const t = useServer(backend, { build: { now: () => new Date() } });
 
-  it.skipIf(!hasPeer)('short and long messages: reports matched per part, each part sent once, counters and money exact, uplinks routed; the gateway goes away and comes back', async () => {
-    const { server } = t;
-    const db = server.handle.db;
-    let g = await startSmgw(['-fail', '0.2', '-mo-every', '7', '-strict']);
-    const first = g;
-    const spec = parseChannel({
-      name: 'ct',
-      url: `smgp://10690001:secret@127.0.0.1:${g.port}?sp_id=10690001&service_id=MJS0019901&src=1069000&reconnect_min_ms=50&reconnect_max_ms=300&receipt_batch_ms=5&window=16&queue_wait_ms=20000`,
-    });
-    const link = createSmscLink(spec.cfg, undefined, { sourcePrefix: '106900' });
-    const d = new Dispatcher(server.app.ctx, [{ name: 'ct', link }], {
-      batchSize: 50,
-      idleMs: 20,
-      maintenanceMs: 100,
-      markSubmittedMs: 0,
-      channelStatsMs: 0,
-      sourcePrefix: '106900',
-    });
-    const acc = await accountId(server);
-    const short = await insertFixtureTask(db, { accountId: acc, count: 30, nextAt: new Date(), phoneBase: 18900000000, price: '0.04' });
-    const long = await insertFixtureTask(db, { accountId: acc, count: 10, nextAt: new Date(), phoneBase: 18100000000, content: CHINESE_150, pieces: 3, price: '0.05' });
-    let later: Awaited<ReturnType<typeof insertFixtureTask>> | null = null;
-    try {
-      await link.waitReady(5000);
-      d.start();
-      const deadline = Date.now() + 40_000;
-      for (;;) {
-        const [a, b] = await Promise.all([taskRow(server, short.id), taskRow(server, long.id)]);
-        if (a.status === 3 && a.unknown_num === 0 && b.status === 3 && b.unknown_num === 0) break;
-        if (Date.now() > deadline) throw new Error(`not done: ${JSON.stringify([a, b].map((x) => [x.status, x.success_num, x.fail_num, x.unknown_num]))}`);
-        await new Promise((r) => setTimeout(r, 50));
+  it.skipIf(!hasPeer)(
+    'short and long messages: reports matched per part, each part sent once, counters and money exact, uplinks routed; the gateway goes away and comes back',
+    async () => {
+      const { server } = t;
+      const db = server.handle.db;
+      let g = await startSmgw(['-fail', '0.2', '-mo-every', '7', '-strict']);
+      const first = g;
+      const spec = parseChannel({
+        name: 'ct',
+        url: `smgp://10690001:secret@127.0.0.1:${g.port}?sp_id=10690001&service_id=MJS0019901&src=1069000&reconnect_min_ms=50&reconnect_max_ms=300&receipt_batch_ms=5&window=16&queue_wait_ms=20000`,
+      });
+      const link = createSmscLink(spec.cfg, undefined, { sourcePrefix: '106900' });
+      const d = new Dispatcher(server.app.ctx, [{ name: 'ct', link }], {
+        batchSize: 50,
+        idleMs: 20,
+        maintenanceMs: 100,
+        markSubmittedMs: 0,
+        channelStatsMs: 0,
+        sourcePrefix: '106900',
+      });
+      const acc = await accountId(server);
+      const short = await insertFixtureTask(db, { accountId: acc, count: 30, nextAt: new Date(), phoneBase: 18900000000, price: '0.04' });
+      const long = await insertFixtureTask(db, { accountId: acc, count: 10, nextAt: new Date(), phoneBase: 18100000000, content: CHINESE_150, pieces: 3, price: '0.05' });
+      let later: Awaited<ReturnType<typeof insertFixtureTask>> | undefined;
+      try {
+        await link.waitReady(5000);
+        d.start();
+        const deadline = Date.now() + 40_000;
+        for (;;) {
+          const [a, b] = await Promise.all([taskRow(server, short.id), taskRow(server, long.id)]);
+          if (a.status === 3 && a.unknown_num === 0 && b.status === 3 && b.unknown_num === 0) break;
+          if (Date.now() > deadline) throw new Error(`not done: ${JSON.stringify([a, b].map((x) => [x.status, x.success_num, x.fail_num, x.unknown_num]))}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        // the uplinks of the first gateway (after every 7th submit) are in before it goes
+        for (let i = 0; i < 100; i++) {
+          const n = await db.selectFrom('sms_mo').select('id').where('account_id', '=', acc).where('content', '=', '收到，谢谢 TD').execute();
+          if (n.length >= Math.floor(60 / 7)) break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        // the gateway goes away: a task created meanwhile waits, and goes once it is back on its port
+        await g.stop();
+        for (let i = 0; i < 100 && link.ready; i++) await new Promise((r) => setTimeout(r, 50));
+        expect(link.ready).toBe(false);
+        later = await insertFixtureTask(db, { accountId: acc, count: 10, nextAt: new Date(), phoneBase: 17700000000, price: '0.04' });
+        await new Promise((r) => setTimeout(r, 500));
+        g = await startSmgw([], g.port, 'again');
+        const again = Date.now() + 30_000;
+        for (;;) {
+          const c = await taskRow(server, later.id);
+          if (c.status === 3 && c.unknown_num === 0) break;
+          if (Date.now() > again) throw new Error(`not done after the gateway came back: ${JSON.stringify([c.status, c.success_num, c.fail_num, c.unknown_num])}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      } finally {
+        await d.stop();
+        await link.close();
+        await g.stop();
+        await first.stop();
       }
-      // the uplinks of the first gateway (after every 7th submit) are in before it goes
-      for (let i = 0; i < 100; i++) {
-        const n = await db.selectFrom('sms_mo').select('id').where('account_id', '=', acc).where('content', '=', '收到，谢谢 TD').execute();
-        if (n.length >= Math.floor(60 / 7)) break;
-        await new Promise((r) => setTimeout(r, 50));
+      const back = (await messages(server, later!.id)).map((m) => m.state);
+      expect(back).toEqual(back.map(() => 3));
+      await expectMoneyExact(server, later!.id);
+      const subs = fs
+        .readFileSync(first.log, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((r) => 'pkTotal' in r);
+      // every part accepted once: 30 + 10 × 3 submits, none refused by -strict
+      expect(subs.filter((s) => s.status === 0)).toHaveLength(30 + 30);
+      expect(subs.filter((s) => s.status !== 0)).toEqual([]);
+      const longSubs = subs.filter((s) => s.pkTotal === 3);
+      expect(longSubs).toHaveLength(30);
+      for (const s of longSubs) expect(s).toMatchObject({ udhi: 1, msgFmt: 8, srcTermId: `1069000${acc}`, msgSrc: '10690001' });
+      const ms = [...(await messages(server, short.id)), ...(await messages(server, long.id))];
+      // 3 delivered, 6 failed by its report
+      expect(ms.filter((m) => m.state !== 3 && m.state !== 6).map((m) => [m.state, m.error_code, m.msg_id])).toEqual([]);
+      expect(ms.filter((m) => m.state === 6).length).toBeGreaterThan(0);
+      for (const m of ms) {
+        expect(m.channel).toBe('ct');
+        expect(m.msg_id).toMatch(/^ct:[0-9a-f]{20}$/);
+        if (m.state === 6) expect(m.error_code).toBe('UNDELIV');
       }
-      // the gateway goes away: a task created meanwhile waits, and goes once it is back on its port
-      await g.stop();
-      for (let i = 0; i < 100 && link.ready; i++) await new Promise((r) => setTimeout(r, 50));
-      expect(link.ready).toBe(false);
-      later = await insertFixtureTask(db, { accountId: acc, count: 10, nextAt: new Date(), phoneBase: 17700000000, price: '0.04' });
-      await new Promise((r) => setTimeout(r, 500));
-      g = await startSmgw([], g.port, 'again');
-      const again = Date.now() + 30_000;
-      for (;;) {
-        const c = await taskRow(server, later.id);
-        if (c.status === 3 && c.unknown_num === 0) break;
-        if (Date.now() > again) throw new Error(`not done after the gateway came back: ${JSON.stringify([c.status, c.success_num, c.fail_num, c.unknown_num])}`);
-        await new Promise((r) => setTimeout(r, 50));
+      // every long message's text reached the gateway whole
+      const texts = new Map<string, string[]>();
+      for (const s of longSubs) {
+        const k = JSON.stringify(s.dest);
+        const parts = texts.get(k) ?? [];
+        parts[Number(s.pkNumber) - 1] = String(s.text);
+        texts.set(k, parts);
       }
-    } finally {
-      await d.stop();
-      await link.close();
-      await g.stop();
-      await first.stop();
-    }
-    const back = (await messages(server, later!.id)).map((m) => m.state);
-    expect(back).toEqual(back.map(() => 3));
-    await expectMoneyExact(server, later!.id);
-    const subs = fs
-      .readFileSync(first.log, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .filter((r) => 'pkTotal' in r);
-    // every part accepted once: 30 + 10 × 3 submits, none refused by -strict
-    expect(subs.filter((s) => s.status === 0)).toHaveLength(30 + 30);
-    expect(subs.filter((s) => s.status !== 0)).toEqual([]);
-    const longSubs = subs.filter((s) => s.pkTotal === 3);
-    expect(longSubs).toHaveLength(30);
-    for (const s of longSubs) expect(s).toMatchObject({ udhi: 1, msgFmt: 8, srcTermId: `1069000${acc}`, msgSrc: '10690001' });
-    const ms = [...(await messages(server, short.id)), ...(await messages(server, long.id))];
-    // 3 delivered, 6 failed by its report
-    expect(ms.filter((m) => m.state !== 3 && m.state !== 6).map((m) => [m.state, m.error_code, m.msg_id])).toEqual([]);
-    expect(ms.filter((m) => m.state === 6).length).toBeGreaterThan(0);
-    for (const m of ms) {
-      expect(m.channel).toBe('ct');
-      expect(m.msg_id).toMatch(/^ct:[0-9a-f]{20}$/);
-      if (m.state === 6) expect(m.error_code).toBe('UNDELIV');
-    }
-    // every long message's text reached the gateway whole
-    const texts = new Map<string, string[]>();
-    for (const s of longSubs) {
-      const k = JSON.stringify(s.dest);
-      const parts = texts.get(k) ?? [];
-      parts[Number(s.pkNumber) - 1] = String(s.text);
-      texts.set(k, parts);
-    }
-    for (const parts of texts.values()) expect(parts.join('')).toBe(CHINESE_150);
-    await expectMoneyExact(server, short.id);
-    await expectMoneyExact(server, long.id);
-    // uplinks (after every 7th submit) to SrcTermID 1069000<account> → routed to the account
-    const mo = await db.selectFrom('sms_mo').selectAll().where('account_id', '=', acc).where('content', '=', '收到，谢谢 TD').execute();
-    expect(mo.length).toBeGreaterThanOrEqual(Math.floor(60 / 7) - 1);
-    for (const m of mo) expect(m.smsc_ref).toMatch(/^smgp:[0-9a-f]{20}$/);
-  }, 90_000);
+      for (const parts of texts.values()) expect(parts.join('')).toBe(CHINESE_150);
+      await expectMoneyExact(server, short.id);
+      await expectMoneyExact(server, long.id);
+      // uplinks (after every 7th submit) to SrcTermID 1069000<account> → routed to the account
+      const mo = await db.selectFrom('sms_mo').selectAll().where('account_id', '=', acc).where('content', '=', '收到，谢谢 TD').execute();
+      expect(mo.length).toBeGreaterThanOrEqual(Math.floor(60 / 7) - 1);
+      for (const m of mo) expect(m.smsc_ref).toMatch(/^smgp:[0-9a-f]{20}$/);
+    },
+    90_000,
+  );
 
   it('npm start without SMPP_URL and SMSC_SIM_PROTOCOL=smgp: the embedded SMGP gateway and an smgp:// link deliver a task; channel-add takes smgp://', async () => {
     const { server } = t;

@@ -157,9 +157,7 @@ async function session(server: TestServer, opts: { login?: string; password?: st
     },
     delivers: () => got.filter((f) => f.readUInt32BE(4) === CMD.DELIVER).map((f) => decodeDeliver(f)),
     async submit(seq: number, dests: string[], text: string) {
-      sock.write(
-        encodeSubmit(seq, { ...SUBMIT_DEFAULTS, srcTermId: '10690001001', destTermIds: dests, msgFormat: 8, msgContent: Buffer.from(text, 'utf16le').swap16() }),
-      );
+      sock.write(encodeSubmit(seq, { ...SUBMIT_DEFAULTS, srcTermId: '10690001001', destTermIds: dests, msgFormat: 8, msgContent: Buffer.from(text, 'utf16le').swap16() }));
       const r = await until(() => got.find((f) => f.readUInt32BE(4) === CMD.SUBMIT_RESP && f.readUInt32BE(8) === seq));
       return r ? decodeSubmitResp(r) : null;
     },

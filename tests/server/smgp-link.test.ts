@@ -167,7 +167,15 @@ describe.skipIf(!hasPeer)('SMGP link against smgp-peer smgw', () => {
       expect(r.phone).toMatch(/^18900\d{6}$/);
       expect(Math.abs(r.doneAt.getTime() - Date.now())).toBeLessThan(120_000);
     }
-    await until(() => new Set(g.deliverResps().filter((d) => d.status === 0).map((d) => d.deliverResp)).size === 10);
+    await until(
+      () =>
+        new Set(
+          g
+            .deliverResps()
+            .filter((d) => d.status === 0)
+            .map((d) => d.deliverResp),
+        ).size === 10,
+    );
     expect(l.stats).toMatchObject({ submitted: 10, accepted: 10, receipts: 10 });
     expect(g.logins()[0]).toMatchObject({ login: '10690001', mode: 2, status: 0 });
   }, 30_000);

@@ -157,7 +157,9 @@ export function describeSmgpDoor(ctx: AppContext, door: SmgpDocInput, req: DoorD
   const fields = (rows: (string | number)[][]) => ({ head: ['字段', '值', '说明'], rows });
   const warnings = accountWarnings(a);
   if (!login)
-    warnings.push('您的账户还没有接口登录名（SMGP 的 ClientID 与 CMPP 登录名相同，最长 6 个字符，账户名更长时另行生成）：请在「接口信息」中重置接口密码，之后即可看到登录名。示例中的登录名以 cli001 代替。');
+    warnings.push(
+      '您的账户还没有接口登录名（SMGP 的 ClientID 与 CMPP 登录名相同，最长 6 个字符，账户名更长时另行生成）：请在「接口信息」中重置接口密码，之后即可看到登录名。示例中的登录名以 cli001 代替。',
+    );
   else if (a.interface_password_hash && !door.secretUsable) warnings.push('您的接口密码设置于 SMGP 开通之前，SMGP 登录会被拒绝（Status 21）：请在「接口信息」中重置接口密码一次。');
 
   return {
@@ -215,7 +217,10 @@ export function describeSmgpDoor(ctx: AppContext, door: SmgpDocInput, req: DoorD
             result('BAD_AUTH', '登录名不存在、认证码错误，或账户尚无可用于 SMGP 的接口密码（在「接口信息」中重置一次）'),
             result('VERSION_TOO_HIGH', 'ClientVersion 高于 3.x'),
             result('TOO_MANY_CONNECTIONS', '账户已登录的连接数达到最大连接数（nodenum）'),
-            result('X_ACCOUNT', `该登录名在此 IP 连续失败 ${maxFailedLogins} 次后被锁定；账户不能使用接口（未启用、已冻结、认证未通过或测试账户）；连接的 IP 不在账户的 IP 白名单内`),
+            result(
+              'X_ACCOUNT',
+              `该登录名在此 IP 连续失败 ${maxFailedLogins} 次后被锁定；账户不能使用接口（未启用、已冻结、认证未通过或测试账户）；连接的 IP 不在账户的 IP 白名单内`,
+            ),
             result('SYSTEM_BUSY', '平台内部错误：请稍后重新登录'),
           ],
         },
@@ -279,7 +284,9 @@ export function describeSmgpDoor(ctx: AppContext, door: SmgpDocInput, req: DoorD
             ...refusalEntries(SMGP_REFUSAL_STATUS, smgpResultName),
           ],
         },
-        notes: [`Status ${SMGP_RESULT.SYSTEM_BUSY} 表示「稍后重发」（流量控制）：请保留该短信，暂停片刻（如 50 毫秒起，逐次加倍至 1 秒）再提交。100 及以上是平台自定义的拒绝原因。`],
+        notes: [
+          `Status ${SMGP_RESULT.SYSTEM_BUSY} 表示「稍后重发」（流量控制）：请保留该短信，暂停片刻（如 50 毫秒起，逐次加倍至 1 秒）再提交。100 及以上是平台自定义的拒绝原因。`,
+        ],
       },
       coding: {
         table: {
@@ -412,7 +419,11 @@ export function describeSmgpDoor(ctx: AppContext, door: SmgpDocInput, req: DoorD
           ['IsReport', 1, ''],
           ['SrcTermID', EXAMPLE.mobile, ''],
           ['DestTermID', number, ''],
-          ['MsgContent', `id:(MsgID) sub:001 dlvrd:001 Submit date:${reportTime(submitAt, tz)} done date:${reportTime(req.now, tz)} stat:DELIVRD err:000 Text:`, `${report.length} 字节`],
+          [
+            'MsgContent',
+            `id:(MsgID) sub:001 dlvrd:001 Submit date:${reportTime(submitAt, tz)} done date:${reportTime(req.now, tz)} stat:DELIVRD err:000 Text:`,
+            `${report.length} 字节`,
+          ],
         ]),
         hex: deliver,
       },

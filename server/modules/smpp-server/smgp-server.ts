@@ -379,13 +379,14 @@ export class SmgpServer {
       case CMD.SUBMIT:
         return this.guard(ss, b, this.onSubmit(ss, b, h.sequenceId));
       case CMD.DELIVER_RESP: {
-        let status: number;
+        let ok: boolean;
         try {
-          status = decodeDeliverResp(b).status;
+          ok = decodeDeliverResp(b).status === STATUS.OK;
         } catch {
-          status = -1;
+          // unreadable: as an error answer (the row comes back later)
+          ok = false;
         }
-        this.core.answered(ss, h.sequenceId, status === 0);
+        this.core.answered(ss, h.sequenceId, ok);
         return;
       }
       default:
@@ -557,7 +558,16 @@ export class SmgpServer {
     const stat = row.stat.slice(0, 7);
     const err = /^\d{1,3}$/.test(row.err) ? row.err.padStart(3, '0') : stat === 'DELIVRD' ? '000' : '999';
     const text = PRINTABLE_ASCII.test(row.text ?? '') ? Buffer.from((row.text ?? '').slice(0, 20), 'latin1') : Buffer.alloc(0);
-    const content = encodeReport({ msgId: id, sub: '001', dlvrd: stat === 'DELIVRD' ? '001' : '000', submitDate: reportTime(submitAt, tz), doneDate: reportTime(new Date(row.done_at), tz), stat, err, text });
+    const content = encodeReport({
+      msgId: id,
+      sub: '001',
+      dlvrd: stat === 'DELIVRD' ? '001' : '000',
+      submitDate: reportTime(submitAt, tz),
+      doneDate: reportTime(new Date(row.done_at), tz),
+      stat,
+      err,
+      text,
+    });
     const seq = this.nextSeq(ss);
     const sent = this.write(
       ss,

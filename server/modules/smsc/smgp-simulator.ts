@@ -271,7 +271,9 @@ export async function startSmgpSimulator(settings: Partial<SmgpSimulatorSettings
                   : pkt.loginMode > LOGIN_MODE.TRANSMIT
                     ? STATUS.BAD_STRUCTURE
                     : STATUS.OK;
-            socket.write(encodeLoginResp(pkt.sequenceId, { status, authenticatorServer: serverAuthenticator(status, pkt.authenticatorClient, s.secret), serverVersion: SMGP_VERSION }));
+            socket.write(
+              encodeLoginResp(pkt.sequenceId, { status, authenticatorServer: serverAuthenticator(status, pkt.authenticatorClient, s.secret), serverVersion: SMGP_VERSION }),
+            );
             if (status !== STATUS.OK) {
               counts.connectFailures++;
               socket.end();
