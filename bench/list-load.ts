@@ -147,7 +147,7 @@ async function run(backend: 'pglite' | 'postgres') {
   const start = () =>
     spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'server/main.ts'], {
       cwd: root,
-      // SMPP_SERVER_PORT / CMPP_SERVER_PORT 0: the customer doors stay off (their fixed ports 2775 / 7890 may be taken: the server would exit)
+      // SMPP_SERVER_PORT / CMPP_SERVER_PORT / SMGP_SERVER_PORT 0: the customer doors stay off (their fixed ports 2775 / 7890 / 8890 may be taken: the server would exit)
       env: {
         ...process.env,
         PORT: String(port),
@@ -158,6 +158,7 @@ async function run(backend: 'pglite' | 'postgres') {
         NODE_ENV: 'production',
         SMPP_SERVER_PORT: '0',
         CMPP_SERVER_PORT: '0',
+        SMGP_SERVER_PORT: '0',
         HTTP_REUSE_PORT: processes > 1 ? '1' : '0',
       },
       stdio: ['ignore', 'ignore', 'inherit'],

@@ -155,6 +155,13 @@ export interface AppConfig {
   cmppServerPort: number;
   cmppServerHost: string;
   /**
+   * The SMGP 3.0 listener for customers (docs/api-smgp.md): its port (SMGP_SERVER_PORT; 0 = off,
+   * the default of buildApp; `npm start` listens on 8890 unless told otherwise; -1 = any free
+   * port, for tests) and address (SMGP_SERVER_HOST, 0.0.0.0).
+   */
+  smgpServerPort: number;
+  smgpServerHost: string;
+  /**
    * The platform's prefix of every message's source address (SMS_SOURCE_PREFIX): source = prefix +
    * the account's id (+ extension). The SMPP and CMPP listeners read it here; the dispatcher gets
    * the same value in its options.
@@ -250,6 +257,8 @@ export function configFromEnv(env: ServerEnv): AppConfig {
     smppServerTlsKey: env.SMPP_SERVER_TLS_KEY ?? '',
     cmppServerPort: env.CMPP_SERVER_PORT,
     cmppServerHost: env.CMPP_SERVER_HOST,
+    smgpServerPort: env.SMGP_SERVER_PORT,
+    smgpServerHost: env.SMGP_SERVER_HOST,
     smsSourcePrefix: env.SMS_SOURCE_PREFIX,
     interfaceSecretKey: env.INTERFACE_SECRET_KEY ?? '',
     longPartsMaxBytes: env.LONG_PARTS_MAX_KB * 1024,
@@ -271,6 +280,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   cachedSessionMs: 0,
   smppServerPort: 0,
   cmppServerPort: 0,
+  smgpServerPort: 0,
   pay: DEFAULT_PAY_CONFIG,
 };
 

@@ -39,7 +39,7 @@ const app = await buildApp({
   dataDir,
   staticDir,
   logger: { level: config.logLevel },
-  // the customers' SMPP listener on 2775 and CMPP listener on 7890 unless SMPP_SERVER_PORT / CMPP_SERVER_PORT say otherwise (0: off)
+  // the customers' SMPP listener on 2775, CMPP listener on 7890 and SMGP listener on 8890 unless SMPP_SERVER_PORT / CMPP_SERVER_PORT / SMGP_SERVER_PORT say otherwise (0: off)
   config: config.app,
 });
 

@@ -77,6 +77,7 @@ describe('the schema', () => {
       cachedSessionMs: 1000,
       smppServerPort: 2775,
       cmppServerPort: 7890,
+      smgpServerPort: 8890,
       smsSourcePrefix: '106900',
       autoReview: false,
       secureCookies: false,
@@ -96,6 +97,7 @@ describe('the schema', () => {
       cachedSessionMs: 0,
       smppServerPort: 0,
       cmppServerPort: 0,
+      smgpServerPort: 0,
       pay: { ...configFromEnv(ENV_DEFAULTS).pay, sandbox: false },
     });
   });

@@ -11,7 +11,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { backends, useServer } from './harness';
 import { CONNECT_STATUS, sourceAuthenticator } from '../../server/lib/cmpp-pdu';
-import { CMPP_REFUSAL_RESULT, CMPP_RESULT, SMPP_REFUSAL_STATUS, SMPP_STATUS } from '../../server/modules/smpp-server';
+import { CMPP_REFUSAL_RESULT, CMPP_RESULT, SMGP_REFUSAL_STATUS, SMGP_RESULT, SMPP_REFUSAL_STATUS, SMPP_STATUS } from '../../server/modules/smpp-server';
+import { clientAuthenticator } from '../../server/lib/smgp-pdu';
 import { codeText, DOOR_TOPICS } from '../../server/modules/help';
 import { RECEIPT_STATS } from '../../server/modules/smpp-server/receipts';
 import { describeSmppDoor } from '../../server/modules/smpp-server/smpp-doc';
@@ -35,16 +36,37 @@ const codeCell = (code: number, format: 'hex' | 'decimal') => `<td><code>${codeT
 describe.each(backends)('door documents, doors on (%s)', (backend) => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'door-docs-'));
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-  const t = useServer(backend, { config: { docsDir: tmp, smppServerPort: -1, smppServerHost: '127.0.0.1', cmppServerPort: -1, cmppServerHost: '127.0.0.1' } });
+  const t = useServer(backend, {
+    config: { docsDir: tmp, smppServerPort: -1, smppServerHost: '127.0.0.1', cmppServerPort: -1, cmppServerHost: '127.0.0.1', smgpServerPort: -1, smgpServerHost: '127.0.0.1' },
+  });
   const login = async (name: string) => {
     const c = await t.server.client().init();
     expect((await c.login(name)).body.code).toBe(0);
     return c;
   };
 
-  it('systemInfoShow says 1 for cmpp and smpp while their doors listen', async () => {
+  it('systemInfoShow says 1 for cmpp, smgp and smpp while their doors listen', async () => {
     const flags = (await t.server.client().get('/api/loginInfo')).body.data.systemInfoShow;
-    expect(flags).toMatchObject({ https: 1, cmpp: 1, smpp: 1, sgip: 0, smgp: 0 });
+    expect(flags).toMatchObject({ https: 1, cmpp: 1, smpp: 1, sgip: 0, smgp: 1 });
+  });
+
+  it('smgpdoc: the account login, the door port, every status the door answers with', async () => {
+    const c = await login('client1');
+    const r = await c.get('/api/help/smgpdoc');
+    expect(r.status).toBe(200);
+    expect(String(r.headers['content-disposition'])).toContain(encodeURIComponent('云讯通SMGP接口文档.html'));
+    const html: string = r.raw.body;
+    expect(html).not.toContain('<script');
+    expect(html).toContain(`localhost:${t.server.app.services.smgpServer!.port}`);
+    expect(html).toContain('<td>cli001</td>');
+    expect(html).toContain(`106900${await accountId(t.server, 'client1')}`);
+    for (const heading of Object.values(DOOR_TOPICS)) expect(html).toContain(heading);
+    const codes = [...usedCodes('smgp-server.ts', 'SMGP_RESULT', SMGP_RESULT), ...Object.values(SMGP_REFUSAL_STATUS)];
+    expect(codes).toEqual(expect.arrayContaining([SMGP_RESULT.BAD_AUTH, SMGP_RESULT.SYSTEM_BUSY, SMGP_RESULT.X_SIGN]));
+    for (const code of [0, ...codes]) expect(html, `code ${code}`).toContain(codeCell(code, 'decimal'));
+    for (const stat of RECEIPT_STATS) expect(html).toContain(stat);
+    expect(html).toContain(clientAuthenticator('cli001', '12345678', '0101120000').toString('hex'));
+    expect(html).not.toContain('Demo2468');
   });
 
   it('cmppdoc: an HTML attachment with the account login, the door port, every status and result the door answers with', async () => {
@@ -136,11 +158,13 @@ describe.each(backends)('door documents, doors off (%s)', (backend) => {
   it('flags 0 and 文档不存在 while the doors are off; a file still serves', async () => {
     expect(t.server.app.services.cmppServer).toBeNull();
     expect(t.server.app.services.smppServer).toBeNull();
-    expect((await t.server.client().get('/api/loginInfo')).body.data.systemInfoShow).toMatchObject({ cmpp: 0, smpp: 0 });
+    expect(t.server.app.services.smgpServer).toBeNull();
+    expect((await t.server.client().get('/api/loginInfo')).body.data.systemInfoShow).toMatchObject({ cmpp: 0, smpp: 0, smgp: 0 });
     const c = await t.server.client().init();
     expect((await c.login('client1')).body.code).toBe(0);
     expect((await c.get('/api/help/cmppdoc')).body).toEqual({ code: 404, msg: '文档不存在' });
     expect((await c.get('/api/help/smppdoc')).body).toEqual({ code: 404, msg: '文档不存在' });
+    expect((await c.get('/api/help/smgpdoc')).body).toEqual({ code: 404, msg: '文档不存在' });
     fs.writeFileSync(path.join(tmp, 'smpp.md'), '# SMPP');
     expect((await t.server.client().get('/api/loginInfo')).body.data.systemInfoShow.smpp).toBe(1);
     expect((await c.get('/api/help/smppdoc')).raw.body).toBe('# SMPP');

@@ -2,7 +2,7 @@
  * The customer doors under fuzzing (issue 35 item 1): every command id a door's protocol can carry
  * (0x00000000-0x000000FF and 0x80000000-0x800000FF, to 0x1FF / 0x800001FF on SMPP, whose ids
  * reach 0x113, and random ones), with an empty body and with
- * random bodies, before and after a bind, on every door (SMPP, SMPP over TLS, CMPP). What must hold: the
+ * random bodies, before and after a bind, on every door (SMPP, SMPP over TLS, CMPP, SMGP). What must hold: the
  * process never ends (an uncaught error in the listener fails this file), a command the protocol
  * answers gets its answer (a response or generic_nack) and one without a response gets none of
  * its own, a PDU the library cannot read closes that connection only, and afterwards the door still
@@ -19,6 +19,7 @@ import { backends, useServer, type TestServer } from './harness';
 import { prng } from '../../server/lib/prng';
 import { TEST_TLS_CERT, TEST_TLS_KEY } from '../fixtures/smpp-tls';
 import { CMD, encodeConnect, makeConnect } from '../../server/lib/cmpp-pdu';
+import { CMD as SMGP_CMD, encodeLogin, makeLogin } from '../../server/lib/smgp-pdu';
 
 const tlsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'door-fuzz-'));
 fs.writeFileSync(path.join(tlsDir, 'key.pem'), TEST_TLS_KEY);
@@ -105,7 +106,25 @@ const cmppDoor: Door = {
   closes: (id, bound) => !bound || id === CMD.TERMINATE,
 };
 
-const DOORS = [smppDoor('SMPP', false), smppDoor('SMPP over TLS', true), cmppDoor];
+/** the requests the SMGP door answers after SMGP_LOGIN (docs/api-smgp.md "Commands"): LOGIN (status 10), EXIT, SUBMIT, ACTIVE_TEST */
+const SMGP_ANSWERED = new Set<number>([SMGP_CMD.LOGIN, SMGP_CMD.EXIT, SMGP_CMD.SUBMIT, SMGP_CMD.ACTIVE_TEST]);
+
+const smgpDoor: Door = {
+  name: 'SMGP',
+  tls: false,
+  port: (server) => server.app.services.smgpServer!.port,
+  // the same 12-octet header as CMPP's
+  frame: cmppFrame,
+  read: (f) => ({ commandId: f.readUInt32BE(4), seq: f.readUInt32BE(8), status: f.length >= 16 ? f.readUInt32BE(12) : -1 }),
+  bind: (seq) => encodeLogin(seq, makeLogin('cli001', DEMO_INTERFACE_PASSWORD, 2)),
+  probe: (seq) => cmppFrame(SMGP_CMD.ACTIVE_TEST, seq, Buffer.alloc(0)),
+  ids: [...range(0x00000000, 0x000000ff), ...range(0x80000000, 0x800000ff)],
+  isResponse: (id) => !SMGP_ANSWERED.has(id),
+  // before SMGP_LOGIN every packet closes the connection; after it SMGP_EXIT
+  closes: (id, bound) => !bound || id === SMGP_CMD.EXIT,
+};
+
+const DOORS = [smppDoor('SMPP', false), smppDoor('SMPP over TLS', true), cmppDoor, smgpDoor];
 
 /** A raw connection that splits what it receives into frames (4-octet length first). */
 class Conn {
@@ -171,6 +190,8 @@ describe.each(backends)('every door under fuzzing (%s)', (backend) => {
       smppServerTlsKey: path.join(tlsDir, 'key.pem'),
       cmppServerPort: -1,
       cmppServerHost: '127.0.0.1',
+      smgpServerPort: -1,
+      smgpServerHost: '127.0.0.1',
     },
   });
 
@@ -178,6 +199,7 @@ describe.each(backends)('every door under fuzzing (%s)', (backend) => {
   const unlimited = () => {
     t.server.app.services.smppServer!.opts.maxConnectAttempts = 1_000_000;
     t.server.app.services.cmppServer!.opts.maxConnectAttempts = 1_000_000;
+    t.server.app.services.smgpServer!.opts.maxConnectAttempts = 1_000_000;
   };
 
   async function session(door: Door, bound: boolean): Promise<Conn> {

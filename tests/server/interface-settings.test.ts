@@ -25,7 +25,9 @@ const good = { clientId: 'client1', ip: '203.0.113.10, 198.51.100.0/24', accessS
 
 describe.each(backends)('interface settings (%s)', (backend) => {
   describe('with the SMPP listener on', () => {
-    const t = useServer(backend, { config: { smppServerPort: -1, smppServerHost: '127.0.0.1', cmppServerPort: -1, cmppServerHost: '127.0.0.1' } });
+    const t = useServer(backend, {
+      config: { smppServerPort: -1, smppServerHost: '127.0.0.1', cmppServerPort: -1, cmppServerHost: '127.0.0.1', smgpServerPort: -1, smgpServerHost: '127.0.0.1' },
+    });
 
     it('shows the listeners’ real ports with the login of each, the HTTP API’s URL and the masked interface password', async () => {
       const c = await as(t.server, 'agent1');
@@ -39,6 +41,8 @@ describe.each(backends)('interface settings (%s)', (backend) => {
         { protocol: 'SMPP', enabled: true, host: expect.any(String), port, url: '', login: 'client1' },
         // client1's clientid is longer than CMPP's 6 octets: its own short login
         { protocol: 'CMPP', enabled: true, host: expect.any(String), port: cmpp, url: '', login: 'cli001' },
+        // SMGP's ClientID is the same short login
+        { protocol: 'SMGP', enabled: true, host: expect.any(String), port: t.server.app.services.smgpServer!.port, url: '', login: 'cli001' },
         { protocol: 'HTTP', enabled: true, host: expect.any(String), port: expect.any(Number), url: expect.stringMatching(/^http:\/\/[^/]+\/openapi\/v1$/), login: 'client1' },
       ]);
       expect(r.body.data).toMatchObject({ clientid: 'client1', password: '********', passwordSet: true, editable: true });
@@ -47,7 +51,7 @@ describe.each(backends)('interface settings (%s)', (backend) => {
       expect(own.body.data).toMatchObject({
         clientid: 'client1',
         editable: false,
-        doors: [{ protocol: 'SMPP', enabled: true, port }, { protocol: 'CMPP', enabled: true }, { protocol: 'HTTP' }],
+        doors: [{ protocol: 'SMPP', enabled: true, port }, { protocol: 'CMPP', enabled: true }, { protocol: 'SMGP', enabled: true }, { protocol: 'HTTP' }],
       });
     });
 
@@ -56,6 +60,16 @@ describe.each(backends)('interface settings (%s)', (backend) => {
       try {
         const r = await (await as(t.server, 'agent1')).post('/api/account/getAccountInfo', { clientId: 'client1' });
         expect(r.body.data).toMatchObject({ smsfrom: 2, smsfrom_str: 'CMPP', smsfromEnabled: true, port: t.server.app.services.cmppServer!.port });
+      } finally {
+        await t.server.handle.db.updateTable('accounts').set({ smsfrom: 6 }).where('clientid', '=', 'client1').execute();
+      }
+    });
+
+    it('an account sold SMGP (smsfrom 3) is pointed at the SMGP listener', async () => {
+      await t.server.handle.db.updateTable('accounts').set({ smsfrom: 3 }).where('clientid', '=', 'client1').execute();
+      try {
+        const r = await (await as(t.server, 'agent1')).post('/api/account/getAccountInfo', { clientId: 'client1' });
+        expect(r.body.data).toMatchObject({ smsfrom: 3, smsfrom_str: 'SMGP', smsfromEnabled: true, port: t.server.app.services.smgpServer!.port });
       } finally {
         await t.server.handle.db.updateTable('accounts').set({ smsfrom: 6 }).where('clientid', '=', 'client1').execute();
       }
@@ -149,6 +163,7 @@ describe.each(backends)('interface settings (%s)', (backend) => {
       expect(r.body.data.doors).toEqual([
         { protocol: 'SMPP', enabled: false, host: 'sms.example.com', port: 0, url: '', login: 'client1' },
         { protocol: 'CMPP', enabled: false, host: 'sms.example.com', port: 0, url: '', login: 'cli001' },
+        { protocol: 'SMGP', enabled: false, host: 'sms.example.com', port: 0, url: '', login: 'cli001' },
         { protocol: 'HTTP', enabled: true, host: 'sms.example.com', port: 443, url: 'https://sms.example.com/openapi/v1', login: 'client1' },
       ]);
       // client1's protocol is HTTPS: its door is the HTTP API

@@ -3,7 +3,7 @@
  * DOCS_DIR, default DATA_DIR/docs). A document exists when a file of its stem with one of the
  * accepted extensions is there (`cmpp.pdf`, `http-demo.zip` …); the first extension found wins.
  * The HTTP API document is not a file: it is generated from the server's OpenAPI description
- * and always present. The documents of the customer doors (`cmpp`, `smpp`; `door` below) are
+ * and always present. The documents of the customer doors (`cmpp`, `smgp`, `smpp`; `door` below) are
  * generated from the door's own description (door-doc.ts) while the door listens in this process,
  * unless the operator placed a file of the stem: the file wins (an operator's own document, e.g.
  * a PDF with the public host name and its own wording, is kept as it is).
@@ -31,7 +31,7 @@ export const HELP_DOCS: HelpDoc[] = [
   { key: 'https', route: '/help/httpsdoc', title: 'HTTP接口文档' },
   { key: 'cmpp', route: '/help/cmppdoc', title: 'CMPP接口文档', stem: 'cmpp', door: true },
   { key: 'sgip', route: '/help/sgipdoc', title: 'SGIP接口文档', stem: 'sgip' },
-  { key: 'smgp', route: '/help/smgpdoc', title: 'SMGP接口文档', stem: 'smgp' },
+  { key: 'smgp', route: '/help/smgpdoc', title: 'SMGP接口文档', stem: 'smgp', door: true },
   { key: 'smpp', route: '/help/smppdoc', title: 'SMPP接口文档', stem: 'smpp', door: true },
   { key: 'template', route: '/help/smstemplatedoc', title: '模板短信接口文档', stem: 'template' },
   { key: 'httpDemo', route: '/help/demoFilePath', title: 'HTTP接口示例代码', stem: 'http-demo' },

@@ -1,5 +1,5 @@
 /**
- * SMPP for customers (issue 24, docs/api-smpp.md): the interface password of an account
+ * SMPP for customers (issue 24, docs/api-smpp.md; CMPP docs/api-cmpp.md, SMGP docs/api-smgp.md): the interface password of an account
  * (interface-password.ts, its reset route in routes.ts) and the SMPP 3.4 listener (server.ts) on
  * config.smppServerPort (0: off): it listens when the app is ready and closes with the app.
  * Submits go through the send module's acceptance (send/interface.ts). Depends on clients (whose
@@ -16,16 +16,19 @@ import { InterfacePasswordService } from './interface-password';
 import { smppServerRoutes } from './routes';
 import { SMPP_REFUSAL_STATUS, SMPP_SERVER_DEFAULTS, SmppServer, type SmppPlatform } from './server';
 import { CMPP_REFUSAL_RESULT, CMPP_SERVER_DEFAULTS, CmppServer } from './cmpp-server';
+import { SMGP_REFUSAL_STATUS, SMGP_SERVER_DEFAULTS, SmgpServer } from './smgp-server';
 import { loadInterfaceSecretKey } from '../../lib/interface-secret';
 import { sealDemoSecret } from './interface-password';
 import { openInterfaceSecret } from '../../lib/interface-secret';
 import type { DoorDocSource } from '../help';
 import { describeSmppDoor } from './smpp-doc';
 import { describeCmppDoor } from './cmpp-doc';
+import { describeSmgpDoor } from './smgp-doc';
 
 export { InterfacePasswordService } from './interface-password';
 export { SmppServer, SMPP_STATUS, SMPP_REFUSAL_STATUS, SMPP_SERVER_DEFAULTS, extensionOf, receiptWanted } from './server';
 export { CmppServer, CMPP_RESULT, CMPP_REFUSAL_RESULT, CMPP_SERVER_DEFAULTS, cmppLoginOf, cmppMessageId } from './cmpp-server';
+export { SmgpServer, SMGP_RESULT, SMGP_REFUSAL_STATUS, SMGP_SERVER_DEFAULTS, smgpLoginOf, smgpMessageId } from './smgp-server';
 export { DoorCore, SharedBuckets } from './door-core';
 export { enqueueSmppReceipts, RECEIPT_KEEP_MS } from './receipts';
 export { enqueueSmppMo, MO_KEEP_MS } from './mo';
@@ -37,6 +40,8 @@ declare module '../../context' {
     smppServer: SmppServer | null;
     /** the CMPP listener (null when cmppServerPort is 0) */
     cmppServer: CmppServer | null;
+    /** the SMGP listener (null when smgpServerPort is 0) */
+    smgpServer: SmgpServer | null;
   }
 }
 
@@ -75,6 +80,7 @@ export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'se
   await app.register(smppServerRoutes(ctx, passwords));
   app.services.smppServer = null;
   app.services.cmppServer = null;
+  app.services.smgpServer = null;
   // the doors' interface documents (GET /help/smppdoc, /help/cmppdoc): on while the door listens in this process
   const DOOR_DOCS: DoorDocSource[] = [
     {
@@ -92,6 +98,15 @@ export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'se
         const s = app.services.cmppServer!;
         const secretUsable = openInterfaceSecret(secretKey, req.account.id, req.account.interface_secret) !== null;
         return describeCmppDoor(ctx, { opts: s.opts, port: s.port, secretUsable }, req);
+      },
+    },
+    {
+      key: 'smgp',
+      available: () => (app.services.smgpServer?.port ?? 0) > 0,
+      describe: (req) => {
+        const s = app.services.smgpServer!;
+        const secretUsable = openInterfaceSecret(secretKey, req.account.id, req.account.interface_secret) !== null;
+        return describeSmgpDoor(ctx, { opts: s.opts, port: s.port, secretUsable }, req);
       },
     },
   ];
@@ -140,6 +155,22 @@ export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'se
       ctx.log.info(`CMPP server for customers listening on ${ctx.config.cmppServerHost}:${p}`);
     });
     app.addHook('onClose', async () => cmpp.close());
+  }
+  const smgpPort = ctx.config.smgpServerPort;
+  if (smgpPort) {
+    await sealDemoSecret(ctx, secretKey);
+    const smgp = (app.services.smgpServer = new SmgpServer(ctx, interfacePlatform(ctx, app.services.send, SMGP_REFUSAL_STATUS), secretKey, {
+      ...SMGP_SERVER_DEFAULTS,
+      host: ctx.config.smgpServerHost,
+      port: smgpPort,
+      partsMaxBytes: ctx.config.longPartsMaxBytes,
+      sourcePrefix,
+    }));
+    app.addHook('onReady', async () => {
+      const p = await smgp.listen();
+      ctx.log.info(`SMGP server for customers listening on ${ctx.config.smgpServerHost}:${p}`);
+    });
+    app.addHook('onClose', async () => smgp.close());
   }
   const port = ctx.config.smppServerPort;
   if (!port) return;

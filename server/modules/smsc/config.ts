@@ -24,6 +24,14 @@
  * connections, enquire_ms (CMPP_ACTIVE_TEST period, default 10000), timeout_ms,
  * connect_timeout_ms, reconnect_min_ms, reconnect_max_ms, queue_wait_ms, throttle_ms,
  * receipt_batch, receipt_batch_ms, receipt_flushes, tz as for SMPP.
+ *
+ *   smgp://client_id:secret@host:port?sp_id=10690001&src=1069000&service_id=MJS0019901
+ *
+ * China Telecom's SMGP 3.0 (smgp-client.ts, docs/api-dispatch.md "SMGP link"): the user is the
+ * ClientID (at most 8 characters), the password the shared secret; options sp_id (the MsgSrc TLV,
+ * ≤ 8, default the ClientID), src (the channel's number: SrcTermID = src + what a message's source
+ * carries beyond the platform's prefix `prefix`, ≤ 21), service_id (ServiceID, ≤ 10), prefix,
+ * and the same timing and window options as cmpp:// (enquire_ms: SMGP_ACTIVE_TEST period).
  */
 
 import type { LinkCoding, LongMode, ReceiptIdMode } from '../../lib/smpp-pdu';
@@ -32,8 +40,8 @@ import smsTypeEnum from '../../../schemas/enums/sms-type.json';
 import { Carrier, type ServerEnv } from '../../../common/generated/schemas';
 import type { SimulatorSettings } from './simulator';
 
-/** the carrier protocol a URL names: smpp:// and smpps:// → smpp, cmpp:// → cmpp */
-export type SmscProtocol = 'smpp' | 'cmpp';
+/** the carrier protocol a URL names: smpp:// and smpps:// → smpp, cmpp:// → cmpp, smgp:// → smgp */
+export type SmscProtocol = 'smpp' | 'cmpp' | 'smgp';
 
 /** the CMPP link's own settings (cmpp:// URLs) */
 export interface CmppSettings {
@@ -48,10 +56,24 @@ export interface CmppSettings {
   prefix: string | null;
 }
 
+/** the SMGP link's own settings (smgp:// URLs) */
+export interface SmgpSettings {
+  /** ServiceID (≤ 10) */
+  serviceId: string;
+  /** the channel's number: SrcTermID = src + the request's `from` beyond `prefix` (≤ 21 in all) */
+  src: string;
+  /** the MsgSrc TLV (≤ 8): the SP's code, the ClientID by default */
+  spId: string;
+  /** the platform's prefix of a request's `from`; null: the dispatcher's (SMS_SOURCE_PREFIX) */
+  prefix: string | null;
+}
+
 export interface SmscConfig {
   protocol: SmscProtocol;
   /** protocol 'cmpp' only */
   cmpp?: CmppSettings;
+  /** protocol 'smgp' only */
+  smgp?: SmgpSettings;
   host: string;
   port: number;
   tls: boolean;
@@ -185,8 +207,9 @@ export function parseSmppUrl(raw: string): SmscConfig {
     throw new SmppUrlError('not a URL (expected smpp://system_id:password@host:port)');
   }
   if (url.protocol === 'cmpp:') return parseCmppUrl(url);
+  if (url.protocol === 'smgp:') return parseSmgpUrl(url);
   if (url.protocol !== 'smpp:' && url.protocol !== 'smpps:') {
-    throw new SmppUrlError(`scheme must be smpp://, smpps:// or cmpp:// (got ${url.protocol.slice(0, 20)})`);
+    throw new SmppUrlError(`scheme must be smpp://, smpps://, cmpp:// or smgp:// (got ${url.protocol.slice(0, 20)})`);
   }
   const tls = url.protocol === 'smpps:';
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
@@ -285,9 +308,46 @@ function parseCmppUrl(url: URL): SmscConfig {
   return cfg;
 }
 
+/** an smgp:// URL (already read by URL) → the SMGP link's settings */
+function parseSmgpUrl(url: URL): SmscConfig {
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  if (!host) throw new SmppUrlError('no host (expected smgp://client_id:secret@host:port)');
+  const port = url.port ? Number(url.port) : 8890;
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new SmppUrlError('bad port');
+  const systemId = decode(url.username, 'ClientID');
+  const password = decode(url.password, 'secret');
+  if (!systemId || systemId.length > 8 || !PRINTABLE.test(systemId)) throw new SmppUrlError('the ClientID (smgp://client_id:secret@…) must be 1-8 printable ASCII characters');
+  if (password.length > 64 || !PRINTABLE.test(password)) throw new SmppUrlError('the secret must be at most 64 printable ASCII characters');
+  if (url.pathname && url.pathname !== '/' && url.pathname !== '') throw new SmppUrlError('unexpected path (options go in the query: ?src=1069000)');
+  const smgp: SmgpSettings = { serviceId: '', src: '', spId: systemId, prefix: null };
+  const cfg: SmscConfig = { ...SMSC_DEFAULTS, protocol: 'smgp', smgp, enquireLinkMs: 10_000, host, port, tls: false, systemId, password };
+  const text = (k: string, value: string, max: number, digits = false) => {
+    if (value.length > max || !PRINTABLE.test(value) || (digits && !DIGITS.test(value)))
+      throw new SmppUrlError(`${k} must be at most ${max} ${digits ? 'digits' : 'printable ASCII characters'}`);
+    return value;
+  };
+  for (const [key, value] of url.searchParams) {
+    const k = key.toLowerCase();
+    const num = NUMBERS[k];
+    if (num) cfg[num[0]] = intParam(k, value, num[1], num[2]);
+    else if (k === 'service_id') smgp.serviceId = text(k, value, 10);
+    else if (k === 'src' || k === 'src_id') smgp.src = text(k, value, 21, true);
+    else if (k === 'sp_id' || k === 'msg_src') smgp.spId = text(k, value, 8);
+    else if (k === 'prefix') smgp.prefix = text(k, value, 12, true);
+    else if (k === 'tz') {
+      const t = value.trim();
+      const n = /^[+-]?\d{1,4}$/.test(t) ? Number(t) : NaN;
+      if (!Number.isInteger(n) || n < -720 || n > 840) throw new SmppUrlError('tz must be a UTC offset in minutes from -720 to 840');
+      cfg.tzMinutes = n;
+    } else throw new SmppUrlError(`unknown option "${key.slice(0, 40)}" for smgp://`);
+  }
+  if (cfg.reconnectMaxMs < cfg.reconnectMinMs) throw new SmppUrlError('reconnect_max_ms must be at least reconnect_min_ms');
+  return cfg;
+}
+
 /** SMPP_URL without the password, for logs. */
 export function describeSmsc(cfg: Pick<SmscConfig, 'tls' | 'systemId' | 'host' | 'port'> & { protocol?: SmscProtocol }): string {
-  return `${cfg.protocol === 'cmpp' ? 'cmpp' : cfg.tls ? 'smpps' : 'smpp'}://${cfg.systemId}@${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${cfg.port}`;
+  return `${cfg.protocol === 'cmpp' || cfg.protocol === 'smgp' ? cfg.protocol : cfg.tls ? 'smpps' : 'smpp'}://${cfg.systemId}@${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${cfg.port}`;
 }
 
 /** SMSC_SIM_LATENCY_MS: "50-500" (or one value) → [min, max] in ms; a bad text throws, naming the variable. */

@@ -10,6 +10,7 @@ export type { MoMessage, Receipt, SmscLink, SubmitRequest, SubmitResult } from '
 export { type SmscLinkHandle } from './client';
 export { createSmscLink, type LinkOptions } from './link';
 export { createCmppLink } from './cmpp-client';
+export { createSmgpLink } from './smgp-client';
 export {
   channelServes,
   checkChannels,
@@ -24,3 +25,4 @@ export {
 } from './config';
 export { startSimulator, type Simulator, type SimulatorSettings } from './simulator';
 export { startCmppSimulator, type CmppSimulator, type CmppSimulatorSettings } from './cmpp-simulator';
+export { startSmgpSimulator, type SmgpSimulator, type SmgpSimulatorSettings } from './smgp-simulator';

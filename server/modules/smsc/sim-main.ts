@@ -13,16 +13,21 @@
  *
  * SMSC_SIM_PROTOCOL=cmpp: the CMPP gateway simulator (cmpp-simulator.ts, default port 7890) with
  * the same control; its counters under the same names (reports as receipts), `refs` keyed by
- * destination number (CMPP carries no ref of ours).
+ * destination number (CMPP carries no ref of ours). SMSC_SIM_PROTOCOL=smgp: the SMGP gateway
+ * simulator (smgp-simulator.ts, default port 8890), the same way.
  */
 import fs from 'node:fs';
 import { configOrExit } from '../../config';
 import { startSimulator, type SimulatorSettings } from './simulator';
 import { startCmppSimulator } from './cmpp-simulator';
+import { startSmgpSimulator } from './smgp-simulator';
 
-/** the CMPP simulator behind the SMPP simulator's control surface */
-async function startCmpp(settings: Record<string, unknown>) {
-  const sim = await startCmppSimulator({ ...settings, port: settings.port === 2775 ? 7890 : Number(settings.port ?? 0) });
+/** the CMPP (or SMGP) simulator behind the SMPP simulator's control surface */
+async function startCmpp(settings: Record<string, unknown>, protocol: 'cmpp' | 'smgp' = 'cmpp') {
+  const sim =
+    protocol === 'smgp'
+      ? await startSmgpSimulator({ ...settings, port: settings.port === 2775 ? 8890 : Number(settings.port ?? 0) })
+      : await startCmppSimulator({ ...settings, port: settings.port === 2775 ? 7890 : Number(settings.port ?? 0) });
   return {
     url: sim.url,
     port: sim.port,
@@ -55,7 +60,7 @@ async function main() {
   const settings: Partial<SimulatorSettings> = { port: 2775, ...simulator.settings };
   const countsFile = simulator.countsFile;
   const withRefs = simulator.countsRefs;
-  const sim = simulator.protocol === 'cmpp' ? await startCmpp(settings) : await startSimulator(settings);
+  const sim = simulator.protocol === 'cmpp' || simulator.protocol === 'smgp' ? await startCmpp(settings, simulator.protocol) : await startSimulator(settings);
 
   const dump = () => {
     const counts: Record<string, unknown> = { ...sim.counts(), at: new Date().toISOString() };

@@ -34,15 +34,15 @@ export function normalizeIpWhitelist(raw: string | undefined): string {
 
 /** One way in for a customer's system, as 接口信息 shows it. */
 export interface InterfaceDoor {
-  protocol: 'SMPP' | 'CMPP' | 'HTTP';
-  /** false: not offered by this server now (SMPP_SERVER_PORT / CMPP_SERVER_PORT 0) */
+  protocol: 'SMPP' | 'CMPP' | 'SMGP' | 'HTTP';
+  /** false: not offered by this server now (SMPP_SERVER_PORT / CMPP_SERVER_PORT / SMGP_SERVER_PORT 0) */
   enabled: boolean;
   host: string;
   /** 0 when off */
   port: number;
   /** the HTTP API's base URL ('' for the listeners) */
   url: string;
-  /** what the account logs in with on this door (SMPP system_id, CMPP Source_Addr, the HTTP API's clientid); '' when it has none yet */
+  /** what the account logs in with on this door (SMPP system_id, CMPP Source_Addr, SMGP ClientID, the HTTP API's clientid); '' when it has none yet */
   login: string;
 }
 
@@ -50,6 +50,7 @@ export interface InterfaceDoor {
 export interface DoorPorts {
   smpp: number;
   cmpp: number;
+  smgp: number;
 }
 
 /**
@@ -72,6 +73,8 @@ export function interfaceDoors(publicOrigin: string, ports: DoorPorts, login: { 
   return [
     listener('SMPP', ports.smpp, login.clientid),
     listener('CMPP', ports.cmpp, login.cmpp),
+    // SMGP's ClientID is the same short interface login
+    listener('SMGP', ports.smgp, login.cmpp),
     { protocol: 'HTTP', enabled: true, host: u.hostname, port: httpPort, url: `${u.origin}/openapi/v1`, login: login.clientid },
   ];
 }

@@ -61,12 +61,12 @@ const INDEX_DATA: JsonSchema = {
   },
 };
 const DOOR = obj({
-  protocol: { type: 'string', enum: ['SMPP', 'CMPP', 'HTTP'], title: '协议' },
+  protocol: { type: 'string', enum: ['SMPP', 'CMPP', 'SMGP', 'HTTP'], title: '协议' },
   enabled: { type: 'boolean', title: '已开通' },
   host: str('地址'),
   port: int('端口（0：未开通）'),
   url: str('HTTP接口地址'),
-  login: str('登录名（SMPP system_id、CMPP Source_Addr、HTTP clientid；空：尚无，重置接口密码后生成）'),
+  login: str('登录名（SMPP system_id、CMPP Source_Addr、SMGP ClientID、HTTP clientid；空：尚无，重置接口密码后生成）'),
 });
 const ACCOUNT_INFO = obj({
   clientid: str('账户'),

@@ -483,7 +483,7 @@ export class SubAccountService {
 
   /**
    * 接口信息 (POST /account/getAccountInfo): the doors this server really has (interface-settings.ts
-   * `interfaceDoors`: the SMPP and CMPP listeners' real ports, or off; the HTTP API's base URL; the
+   * `interfaceDoors`: the SMPP, CMPP and SMGP listeners' real ports, or off; the HTTP API's base URL; the
    * login of each), the account,
    * its masked interface password and its settings. `origin` is the configured public base
    * (PAY_PUBLIC_URL) when set, else the origin the console was reached at.
@@ -497,9 +497,9 @@ export class SubAccountService {
         : await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', agent.id).executeTakeFirstOrThrow();
     const configured = this.ctx.config.pay.publicUrl;
     const doors = interfaceDoors(configured ? new URL(configured).origin : origin, ports, { clientid: a.clientid, cmpp: interfaceLoginOf(a) });
-    // the account's protocol (enums/smsfrom) and its door: SMPP / CMPP → their listeners, HTTPS → the HTTP API; SMGP / SGIP: this server has none yet
+    // the account's protocol (enums/smsfrom) and its door: SMPP / CMPP / SMGP → their listeners, HTTPS → the HTTP API; SGIP: this server has none yet
     const smsfrom = this.label('smsfrom', a.smsfrom) ? a.smsfrom : Smsfrom.Https;
-    const protocol = smsfrom === Smsfrom.Smpp ? 'SMPP' : smsfrom === Smsfrom.Cmpp ? 'CMPP' : smsfrom === Smsfrom.Https ? 'HTTP' : '';
+    const protocol = smsfrom === Smsfrom.Smpp ? 'SMPP' : smsfrom === Smsfrom.Cmpp ? 'CMPP' : smsfrom === Smsfrom.Smgp ? 'SMGP' : smsfrom === Smsfrom.Https ? 'HTTP' : '';
     const door = doors.find((d) => d.protocol === protocol);
     const http = doors.find((d) => d.protocol === 'HTTP')!;
     return {

@@ -34,7 +34,12 @@ export const HELP_DOCUMENTS: HelpDocument[] = [
     href: '/api/help/smppdoc',
   },
   { key: 'sgip', title: 'SGIP接口文档', description: '中国联通 SGIP 1.2 协议接入说明', href: '/api/help/sgipdoc' },
-  { key: 'smgp', title: 'SMGP接口文档', description: '中国电信 SMGP 3.0 协议接入说明', href: '/api/help/smgpdoc' },
+  {
+    key: 'smgp',
+    title: 'SMGP接口文档',
+    description: '中国电信 SMGP 3.0 协议接入说明：登录认证、提交、状态报告、错误码与报文示例（接口开通时由平台生成，含您的登录名与端口）',
+    href: '/api/help/smgpdoc',
+  },
   { key: 'template', title: '模板短信接口文档', description: '模板报备、变量替换与模板短信提交接口说明', href: '/api/help/smstemplatedoc' },
   { key: 'faq', title: '常见问题文档', description: '代理商常见问题汇总（开户、计费、通道与售后）', href: '/api/help/faqdoc', agentOnly: true },
 ];

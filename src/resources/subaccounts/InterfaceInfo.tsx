@@ -1,6 +1,6 @@
 /**
  * 接口信息 (issues 24, 36): what a customer's system connects to — the doors this server really has
- * (SMPP and CMPP on their real ports or 未开通, the HTTP API's base URL), the login of each (CMPP's
+ * (SMPP, CMPP and SMGP on their real ports or 未开通, the HTTP API's base URL), the login of each (CMPP's
  * is at most 6 characters: a longer clientid has a short login of its own), the masked interface
  * password with its reset (shown once), the whitelist, speed and report modes — and the agent's edit
  * of a sub-account's interface settings (forms/sub-account-interface, POST /client/account/interface).
@@ -16,7 +16,7 @@ import { schemaUi } from '@/schema';
 import { MESSAGES } from '../../../common/schema/messages';
 
 export interface InterfaceDoor {
-  protocol: 'SMPP' | 'CMPP' | 'HTTP';
+  protocol: 'SMPP' | 'CMPP' | 'SMGP' | 'HTTP';
   enabled: boolean;
   host: string;
   port: number;

@@ -216,6 +216,9 @@ export const InterfaceInfo: Story = {
     // CMPP's door with the account's short login (a clientid over 6 characters has one of its own)
     await expect(within(dialog).getByText('sms.yunxun.example:7890')).toBeInTheDocument();
     await expect(within(dialog).getByTestId('cmpp-login')).toHaveTextContent('登录名 cli001');
+    // SMGP's door: its ClientID is the same short login
+    await expect(within(dialog).getByText('sms.yunxun.example:8890')).toBeInTheDocument();
+    await expect(within(dialog).getByTestId('smgp-login')).toHaveTextContent('登录名 cli001');
     await expect(within(dialog).getByText('https://sms.yunxun.example/openapi/v1')).toBeInTheDocument();
     await expect(within(dialog).getByTestId('interface-password')).toHaveTextContent('********');
     await expect(within(dialog).getByText('203.0.113.10')).toBeInTheDocument();
@@ -234,13 +237,14 @@ export const InterfaceInfo: Story = {
 };
 
 export const InterfaceInfoSmppOff: Story = {
-  name: '接口信息（SMPP、CMPP 未开通）',
+  name: '接口信息（SMPP、CMPP、SMGP 未开通）',
   parameters: { msw: { handlers: subAccountHandlers({ smppOff: true }) } },
   play: async ({ canvasElement }) => {
     const dialog = await openInterfaceInfo(canvasElement);
     await expect(await within(dialog).findByTestId('smpp-off', {}, T)).toHaveTextContent('未开通');
     await expect(within(dialog).getByTestId('cmpp-off')).toHaveTextContent('未开通');
-    await expect(within(dialog).queryByText(/:2775|:7890/)).toBeNull();
+    await expect(within(dialog).getByTestId('smgp-off')).toHaveTextContent('未开通');
+    await expect(within(dialog).queryByText(/:2775|:7890|:8890/)).toBeNull();
   },
 };
 

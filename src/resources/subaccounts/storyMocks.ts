@@ -190,6 +190,7 @@ export const interfaceInfo = {
   doors: [
     { protocol: 'SMPP', enabled: true, host: 'sms.yunxun.example', port: 2775, url: '', login: 'client1' },
     { protocol: 'CMPP', enabled: true, host: 'sms.yunxun.example', port: 7890, url: '', login: 'cli001' },
+    { protocol: 'SMGP', enabled: true, host: 'sms.yunxun.example', port: 8890, url: '', login: 'cli001' },
     { protocol: 'HTTP', enabled: true, host: 'sms.yunxun.example', port: 443, url: 'https://sms.yunxun.example/openapi/v1', login: 'client1' },
   ],
   ip: '203.0.113.10',
