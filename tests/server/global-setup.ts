@@ -10,13 +10,6 @@ import path from 'node:path';
 import { openDatabase } from '../../server/db';
 import { seed } from '../../server/db/seed';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** the dump of a migrated, seeded PGlite data directory (tests/server/global-setup.ts) */
-    pgliteTemplate: string;
-  }
-}
-
 // (typed by hand: importing vitest/node's types here changes jest-dom's matchers in the unit tests)
 export default async function setup(project: { provide(key: 'pgliteTemplate', value: string): void }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'smsp-template-'));

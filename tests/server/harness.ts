@@ -21,6 +21,14 @@ import { latestMailCode, latestSmsCode } from '../../server/modules/verification
 import { testResolver } from '../fixtures/resolver';
 import { startOfBusinessDay } from '../../server/lib/time';
 
+// here, not in global-setup.ts: every project that compiles the harness sees it
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** the dump of a migrated, seeded PGlite data directory (tests/server/global-setup.ts) */
+    pgliteTemplate: string;
+  }
+}
+
 export type Backend = 'pglite' | 'postgres';
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 export const backends: Backend[] = TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];

@@ -7,6 +7,7 @@
  * constant changes the document; tests/server/door-docs.test.ts checks that every status
  * smgp-server.ts answers with is in it.
  */
+import { MESSAGES } from '../../../common/schema/messages';
 import type { AppContext } from '../../context';
 import type { CodeEntry, DoorDescription, DoorDocRequest } from '../help';
 import { MAX_MESSAGE_CHARS } from '../../../common/sms/pieces';
@@ -212,7 +213,7 @@ export function describeSmgpDoor(ctx: AppContext, door: SmgpDocInput, req: DoorD
           format: 'decimal',
           label: 'Status',
           entries: [
-            result('OK', '登录成功'),
+            result('OK', MESSAGES.loggedIn),
             result('BAD_STRUCTURE', 'ClientID 为空或含不可打印字符，LoginMode 不是 0、1、2；已登录的连接再次发送 SMGP_LOGIN（连接继续）'),
             result('BAD_AUTH', '登录名不存在、认证码错误，或账户尚无可用于 SMGP 的接口密码（在「接口信息」中重置一次）'),
             result('VERSION_TOO_HIGH', 'ClientVersion 高于 3.x'),
