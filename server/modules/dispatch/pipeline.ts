@@ -26,7 +26,7 @@ import {
   DEFAULT_FAILOVER_MS,
   type ChannelSpec,
 } from '../smsc';
-import { startCmppSimulator, type CmppSimulator, type SmscLink } from '../smsc';
+import { startCmppSimulator, startSgipSimulator, type CmppSimulator, type SgipLinkHandle, type SgipSimulator, type SmscLink } from '../smsc';
 import { DEFAULT_SOURCE_PREFIX, Dispatcher, type ChannelRoute, type DispatchHooks, type DispatcherOptions } from './dispatcher';
 import type { StoredMo } from './mo';
 import type { AppliedReport } from './sql';
@@ -44,6 +44,8 @@ export interface Pipeline {
   simulator: Simulator | null;
   /** the embedded CMPP gateway simulator instead (no SMPP_URL, SMSC_SIM_PROTOCOL=cmpp) */
   cmppSimulator: CmppSimulator | null;
+  /** the embedded SGIP gateway simulator instead (no SMPP_URL, SMSC_SIM_PROTOCOL=sgip) */
+  sgipSimulator: SgipSimulator | null;
   /** where the link connects to, without the password */
   smsc: string;
   /** reads the channel table again now (it is every `reloadMs` anyway); true when it changed */
@@ -58,8 +60,8 @@ export interface PipelineOptions {
   dispatcher?: DispatcherOptions;
   /** the embedded simulator's settings (SMSC_SIM_*: loadConfig().simulator.settings; default: the simulator's own) */
   simulator?: Partial<SimulatorSettings>;
-  /** the embedded simulator's protocol: smpp (default) or cmpp (a CMPP 3.0 gateway and a cmpp:// link; SMSC_SIM_PROTOCOL) */
-  simulatorProtocol?: 'smpp' | 'cmpp';
+  /** the embedded simulator's protocol: smpp (default), cmpp (a CMPP 3.0 gateway and a cmpp:// link) or sgip (an SMG and an sgip:// link whose callback listener it binds back to); SMSC_SIM_PROTOCOL */
+  simulatorProtocol?: 'smpp' | 'cmpp' | 'sgip';
   /** run a Pusher in this process (default true) */
   push?: boolean;
   /** the channel table file (JSON; SMPP_CHANNELS); with it or dispatch_channels rows, SMPP_URL is not used */
@@ -179,6 +181,7 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
   const table = await loadChannels(ctx, file);
   let simulator: Simulator | null = null;
   let cmppSimulator: CmppSimulator | null = null;
+  let sgipSimulator: SgipSimulator | null = null;
   const simProtocol = opts.simulatorProtocol ?? ENV_DEFAULTS.SMSC_SIM_PROTOCOL;
   const configuredUrl = opts.smppUrl?.trim() || '';
   if (table.channels.length && configuredUrl) ctx.log.warn(`dispatch: ${table.channels.length} channels configured, SMPP_URL is not used`);
@@ -195,13 +198,23 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
       cmppSimulator ??= await startCmppSimulator(opts.simulator ?? {});
       // Src_Id = the platform's source (prefix + account + extension) as it is: src_id = the prefix
       url = `${cmppSimulator.url}?version=3&src_id=${linkOpts.sourcePrefix}`;
+    } else if (!url && simProtocol === 'sgip') {
+      sgipSimulator ??= await startSgipSimulator(opts.simulator ?? {});
+      // SPNumber = the platform's source as it is; the SMG binds back to a loopback listener on a free port
+      const st = sgipSimulator.settings;
+      url = `${sgipSimulator.url}?sp_number=${linkOpts.sourcePrefix}&prefix=${linkOpts.sourcePrefix}&callback_port=0&callback_host=127.0.0.1&callback_user=${encodeURIComponent(st.callbackUser)}&callback_password=${encodeURIComponent(st.callbackPassword)}`;
     } else if (!url) {
       simulator ??= await startSimulator(opts.simulator ?? {});
       // our own simulator takes (and counts submits by) the ref TLV; a configured SMSC gets none unless asked
       url = `${simulator.url}?ref_tlv=${simulator.settings.refTlv}`;
     }
     const cfg = parseSmppUrl(url);
-    fallback = { link: createSmscLink(cfg, ctx.log, linkOpts), smsc: `${describeSmsc(cfg)}${simulator || cmppSimulator ? ' (embedded simulator)' : ''}` };
+    const link = createSmscLink(cfg, ctx.log, linkOpts);
+    if (sgipSimulator && !configuredUrl) {
+      const port = await (link as SgipLinkHandle).callbackListening();
+      if (port) sgipSimulator.bindBackTo(port, '127.0.0.1');
+    }
+    fallback = { link, smsc: `${describeSmsc(cfg)}${simulator || cmppSimulator || sgipSimulator ? ' (embedded simulator)' : ''}` };
     return fallback;
   };
 
@@ -312,6 +325,9 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
     get cmppSimulator() {
       return cmppSimulator;
     },
+    get sgipSimulator() {
+      return sgipSimulator;
+    },
     get smsc() {
       return current.length ? current.map((c) => `${c.name} ${describeSmsc(c.cfg)}`).join(', ') : (fallback?.smsc ?? '');
     },
@@ -327,6 +343,7 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
       await Promise.all(links().map((l) => l.link.close()));
       await simulator?.close();
       await cmppSimulator?.close();
+      await sgipSimulator?.close();
     },
   };
 }

@@ -1,9 +1,10 @@
 /**
  * The carrier link a URL's scheme names: smpp:// and smpps:// the SMPP link (client.ts), cmpp://
- * the CMPP link (cmpp-client.ts). docs/api-dispatch.md "CMPP link".
+ * the CMPP link (cmpp-client.ts), sgip:// the SGIP link (sgip-client.ts). docs/api-dispatch.md.
  */
 import { createSmscLink as createSmppLink, type LinkLog, type SmscLinkHandle } from './client';
 import { createCmppLink } from './cmpp-client';
+import { createSgipLink } from './sgip-client';
 import type { SmscConfig } from './config';
 
 export interface LinkOptions {
@@ -12,5 +13,7 @@ export interface LinkOptions {
 }
 
 export function createSmscLink(config: SmscConfig, log?: LinkLog, opts: LinkOptions = {}): SmscLinkHandle {
-  return config.protocol === 'cmpp' ? createCmppLink(config, log, opts) : createSmppLink(config, log);
+  if (config.protocol === 'cmpp') return createCmppLink(config, log, opts);
+  if (config.protocol === 'sgip') return createSgipLink(config, log, opts);
+  return createSmppLink(config, log);
 }
