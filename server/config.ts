@@ -155,6 +155,14 @@ export interface AppConfig {
   cmppServerPort: number;
   cmppServerHost: string;
   /**
+   * The SGIP 1.2 listener for customers (docs/api-sgip.md): its port (SGIP_SERVER_PORT; 0 = off,
+   * the default of buildApp; `npm start` listens on 8801; -1 = any free port, for tests), address
+   * (SGIP_SERVER_HOST) and the platform's node id in its sequence numbers (SGIP_NODE_ID).
+   */
+  sgipServerPort: number;
+  sgipServerHost: string;
+  sgipNodeId: number;
+  /**
    * The platform's prefix of every message's source address (SMS_SOURCE_PREFIX): source = prefix +
    * the account's id (+ extension). The SMPP and CMPP listeners read it here; the dispatcher gets
    * the same value in its options.
@@ -250,6 +258,9 @@ export function configFromEnv(env: ServerEnv): AppConfig {
     smppServerTlsKey: env.SMPP_SERVER_TLS_KEY ?? '',
     cmppServerPort: env.CMPP_SERVER_PORT,
     cmppServerHost: env.CMPP_SERVER_HOST,
+    sgipServerPort: env.SGIP_SERVER_PORT,
+    sgipServerHost: env.SGIP_SERVER_HOST,
+    sgipNodeId: env.SGIP_NODE_ID,
     smsSourcePrefix: env.SMS_SOURCE_PREFIX,
     interfaceSecretKey: env.INTERFACE_SECRET_KEY ?? '',
     longPartsMaxBytes: env.LONG_PARTS_MAX_KB * 1024,
@@ -271,6 +282,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   cachedSessionMs: 0,
   smppServerPort: 0,
   cmppServerPort: 0,
+  sgipServerPort: 0,
   pay: DEFAULT_PAY_CONFIG,
 };
 

@@ -77,6 +77,8 @@ describe('the schema', () => {
       cachedSessionMs: 1000,
       smppServerPort: 2775,
       cmppServerPort: 7890,
+      sgipServerPort: 8801,
+      sgipNodeId: 3000000000,
       smsSourcePrefix: '106900',
       autoReview: false,
       secureCookies: false,
@@ -96,6 +98,7 @@ describe('the schema', () => {
       cachedSessionMs: 0,
       smppServerPort: 0,
       cmppServerPort: 0,
+      sgipServerPort: 0,
       pay: { ...configFromEnv(ENV_DEFAULTS).pay, sandbox: false },
     });
   });

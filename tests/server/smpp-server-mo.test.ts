@@ -459,6 +459,7 @@ describe.skipIf(!TEST_DATABASE_URL)('npm run smpp-server: the listener as its ow
         SMPP_SERVER_HOST: '127.0.0.1',
         // the CMPP door's fixed 7890 may be taken by another test's process: off here
         CMPP_SERVER_PORT: '0',
+        SGIP_SERVER_PORT: '0',
         LOG_LEVEL: 'warn',
         DATA_DIR: t.server.dataDir,
       },

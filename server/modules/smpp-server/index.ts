@@ -16,6 +16,7 @@ import { InterfacePasswordService } from './interface-password';
 import { smppServerRoutes } from './routes';
 import { SMPP_REFUSAL_STATUS, SMPP_SERVER_DEFAULTS, SmppServer, type SmppPlatform } from './server';
 import { CMPP_REFUSAL_RESULT, CMPP_SERVER_DEFAULTS, CmppServer } from './cmpp-server';
+import { SGIP_REFUSAL_RESULT, SGIP_SERVER_DEFAULTS, SgipServer } from './sgip-server';
 import { loadInterfaceSecretKey } from '../../lib/interface-secret';
 import { sealDemoSecret } from './interface-password';
 import { openInterfaceSecret } from '../../lib/interface-secret';
@@ -26,6 +27,7 @@ import { describeCmppDoor } from './cmpp-doc';
 export { InterfacePasswordService } from './interface-password';
 export { SmppServer, SMPP_STATUS, SMPP_REFUSAL_STATUS, SMPP_SERVER_DEFAULTS, extensionOf, receiptWanted } from './server';
 export { CmppServer, CMPP_RESULT, CMPP_REFUSAL_RESULT, CMPP_SERVER_DEFAULTS, cmppLoginOf, cmppMessageId } from './cmpp-server';
+export { SgipServer, SGIP_RESULT, SGIP_REFUSAL_RESULT, SGIP_SERVER_DEFAULTS } from './sgip-server';
 export { DoorCore, SharedBuckets } from './door-core';
 export { enqueueSmppReceipts, RECEIPT_KEEP_MS } from './receipts';
 export { enqueueSmppMo, MO_KEEP_MS } from './mo';
@@ -37,6 +39,8 @@ declare module '../../context' {
     smppServer: SmppServer | null;
     /** the CMPP listener (null when cmppServerPort is 0) */
     cmppServer: CmppServer | null;
+    /** the SGIP listener and its bind-backs (null when sgipServerPort is 0) */
+    sgipServer: SgipServer | null;
   }
 }
 
@@ -58,6 +62,7 @@ export function interfacePlatform(
           extension: m.extension,
           registeredDelivery: m.registeredDelivery,
           partIds: m.partIds,
+          partIdsWhole: m.partIdsWhole,
         });
         return { ok: true, msgId: r.msgId, createdAt: r.createdAt };
       } catch (err) {
@@ -75,6 +80,7 @@ export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'se
   await app.register(smppServerRoutes(ctx, passwords));
   app.services.smppServer = null;
   app.services.cmppServer = null;
+  app.services.sgipServer = null;
   // the doors' interface documents (GET /help/smppdoc, /help/cmppdoc): on while the door listens in this process
   const DOOR_DOCS: DoorDocSource[] = [
     {
@@ -140,6 +146,23 @@ export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'se
       ctx.log.info(`CMPP server for customers listening on ${ctx.config.cmppServerHost}:${p}`);
     });
     app.addHook('onClose', async () => cmpp.close());
+  }
+  const sgipPort = ctx.config.sgipServerPort;
+  if (sgipPort) {
+    if (!cmppPort) await sealDemoSecret(ctx, secretKey);
+    const sgip = (app.services.sgipServer = new SgipServer(ctx, interfacePlatform(ctx, app.services.send, SGIP_REFUSAL_RESULT), secretKey, {
+      ...SGIP_SERVER_DEFAULTS,
+      host: ctx.config.sgipServerHost,
+      port: sgipPort,
+      nodeId: ctx.config.sgipNodeId,
+      partsMaxBytes: ctx.config.longPartsMaxBytes,
+      sourcePrefix,
+    }));
+    app.addHook('onReady', async () => {
+      const p = await sgip.listen();
+      ctx.log.info(`SGIP server for customers listening on ${ctx.config.sgipServerHost}:${p}`);
+    });
+    app.addHook('onClose', async () => sgip.close());
   }
   const port = ctx.config.smppServerPort;
   if (!port) return;
