@@ -21,6 +21,7 @@
  *   packets, and a connection silent for 2 minutes are closed too.
  */
 import net from 'node:net';
+import { ENV_DEFAULTS } from '../../env';
 import type { MoMessage, Receipt, SubmitRequest } from './types';
 import { describeSmsc, type SgipSettings, type SmscConfig } from './config';
 import { LinkConn, LinkCore, silentLog, type Delivery, type LinkLog, type LinkWords, type Pending as CorePending, type SmscLinkHandle } from './link-core';
@@ -52,7 +53,8 @@ import {
   type SgipSeq,
 } from '../../lib/sgip-pdu';
 
-const DEFAULT_PREFIX = '106900';
+/** the platform's prefix of a request's `from` when neither the URL nor the pipeline names one */
+const DEFAULT_PREFIX = ENV_DEFAULTS.SMS_SOURCE_PREFIX;
 const BIND_TIMEOUT_MS = 10_000;
 /** a callback connection without a packet this long is closed (the SMG binds again when it has more) */
 const CALLBACK_IDLE_MS = 120_000;
