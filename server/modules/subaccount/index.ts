@@ -29,7 +29,7 @@ export default defineModule({ name: 'subaccount', dependencies: ['ledger', 'acco
       app.services.sessions,
       subaccounts,
       app.services.account,
-      () => ({ smpp: app.services.smppServer?.port ?? 0, cmpp: app.services.cmppServer?.port ?? 0 }),
+      () => ({ smpp: app.services.smppServer?.port ?? 0, cmpp: app.services.cmppServer?.port ?? 0, sgip: app.services.sgipServer?.port ?? 0 }),
       tests,
     ),
   );
