@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { backends, useServer } from './harness';
 import { CONNECT_STATUS, sourceAuthenticator } from '../../server/lib/cmpp-pdu';
-import { CMPP_REFUSAL_RESULT, CMPP_RESULT, SMPP_REFUSAL_STATUS, SMPP_STATUS } from '../../server/modules/smpp-server';
+import { CMPP_REFUSAL_RESULT, CMPP_RESULT, SGIP_REFUSAL_RESULT, SGIP_RESULT, SMPP_REFUSAL_STATUS, SMPP_STATUS } from '../../server/modules/smpp-server';
 import { codeText, DOOR_TOPICS } from '../../server/modules/help';
 import { RECEIPT_STATS } from '../../server/modules/smpp-server/receipts';
 import { describeSmppDoor } from '../../server/modules/smpp-server/smpp-doc';
@@ -35,16 +35,36 @@ const codeCell = (code: number, format: 'hex' | 'decimal') => `<td><code>${codeT
 describe.each(backends)('door documents, doors on (%s)', (backend) => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'door-docs-'));
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-  const t = useServer(backend, { config: { docsDir: tmp, smppServerPort: -1, smppServerHost: '127.0.0.1', cmppServerPort: -1, cmppServerHost: '127.0.0.1' } });
+  const t = useServer(backend, {
+    config: { docsDir: tmp, smppServerPort: -1, smppServerHost: '127.0.0.1', cmppServerPort: -1, cmppServerHost: '127.0.0.1', sgipServerPort: -1, sgipServerHost: '127.0.0.1' },
+  });
   const login = async (name: string) => {
     const c = await t.server.client().init();
     expect((await c.login(name)).body.code).toBe(0);
     return c;
   };
 
-  it('systemInfoShow says 1 for cmpp and smpp while their doors listen', async () => {
+  it('systemInfoShow says 1 for cmpp, sgip and smpp while their doors listen', async () => {
     const flags = (await t.server.client().get('/api/loginInfo')).body.data.systemInfoShow;
-    expect(flags).toMatchObject({ https: 1, cmpp: 1, smpp: 1, sgip: 0, smgp: 0 });
+    expect(flags).toMatchObject({ https: 1, cmpp: 1, smpp: 1, sgip: 1, smgp: 0 });
+  });
+
+  it('sgipdoc: the account login, the door port, every result the door answers with, the bind-back', async () => {
+    const c = await login('client1');
+    const r = await c.get('/api/help/sgipdoc');
+    expect(r.status).toBe(200);
+    expect(String(r.headers['content-disposition'])).toContain(encodeURIComponent('云讯通SGIP接口文档.html'));
+    const html: string = r.raw.body;
+    expect(html).not.toContain('<script');
+    expect(html).toContain(`localhost:${t.server.app.services.sgipServer!.port}`);
+    expect(html).toContain('<td>cli001</td>');
+    for (const heading of Object.values(DOOR_TOPICS)) expect(html).toContain(heading);
+    const results = [...usedCodes('sgip-server.ts', 'SGIP_RESULT', SGIP_RESULT), ...usedCodes('sgip-server.ts', 'RESULT', SGIP_RESULT), ...Object.values(SGIP_REFUSAL_RESULT)];
+    expect(results).toEqual(expect.arrayContaining([SGIP_RESULT.BAD_LOGIN, SGIP_RESULT.NODE_BUSY, SGIP_RESULT.X_SIGN]));
+    for (const code of [0, ...results]) expect(html, `code ${code}`).toContain(codeCell(code, 'decimal'));
+    expect(html).toContain('SGIP_REPORT');
+    expect(html).toContain('尚未设置 SGIP 回调地址');
+    expect(html).not.toContain('Demo2468');
   });
 
   it('cmppdoc: an HTML attachment with the account login, the door port, every status and result the door answers with', async () => {

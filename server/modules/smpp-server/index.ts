@@ -23,6 +23,7 @@ import { openInterfaceSecret } from '../../lib/interface-secret';
 import type { DoorDocSource } from '../help';
 import { describeSmppDoor } from './smpp-doc';
 import { describeCmppDoor } from './cmpp-doc';
+import { describeSgipDoor } from './sgip-doc';
 
 export { InterfacePasswordService } from './interface-password';
 export { SmppServer, SMPP_STATUS, SMPP_REFUSAL_STATUS, SMPP_SERVER_DEFAULTS, extensionOf, receiptWanted } from './server';
@@ -81,7 +82,7 @@ export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'se
   app.services.smppServer = null;
   app.services.cmppServer = null;
   app.services.sgipServer = null;
-  // the doors' interface documents (GET /help/smppdoc, /help/cmppdoc): on while the door listens in this process
+  // the doors' interface documents (GET /help/smppdoc, /help/cmppdoc, /help/sgipdoc): on while the door listens in this process
   const DOOR_DOCS: DoorDocSource[] = [
     {
       key: 'smpp',
@@ -98,6 +99,15 @@ export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'se
         const s = app.services.cmppServer!;
         const secretUsable = openInterfaceSecret(secretKey, req.account.id, req.account.interface_secret) !== null;
         return describeCmppDoor(ctx, { opts: s.opts, port: s.port, secretUsable }, req);
+      },
+    },
+    {
+      key: 'sgip',
+      available: () => (app.services.sgipServer?.port ?? 0) > 0,
+      describe: (req) => {
+        const s = app.services.sgipServer!;
+        const secretUsable = openInterfaceSecret(secretKey, req.account.id, req.account.interface_secret) !== null;
+        return describeSgipDoor(ctx, { opts: s.opts, port: s.port, secretUsable }, req);
       },
     },
   ];
