@@ -129,7 +129,23 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-sgipc-'));
 async function startSmg(): Promise<{ child: ChildProcess; close(): Promise<void> }> {
   const child = spawnChild(
     PEER,
-    ['smg', '-listen', `127.0.0.1:${SMG_PORT}`, '-user', 'sp1', '-password', 'secret', '-callback', `127.0.0.1:${LINK_CALLBACK_PORT}`, '-callback-user', 'smg', '-callback-password', 'secret2', '-report-ms', '10'],
+    [
+      'smg',
+      '-listen',
+      `127.0.0.1:${SMG_PORT}`,
+      '-user',
+      'sp1',
+      '-password',
+      'secret',
+      '-callback',
+      `127.0.0.1:${LINK_CALLBACK_PORT}`,
+      '-callback-user',
+      'smg',
+      '-callback-password',
+      'secret2',
+      '-report-ms',
+      '10',
+    ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
   for (let i = 0; ; i++) {
@@ -170,7 +186,11 @@ try {
   await app.ready();
   const door = app.services.sgipServer!;
   // the door's window of submits being accepted and of unanswered reports, at least the customer's
-  Object.assign(door.opts, { window: Math.max(door.opts.window, WINDOW), deliverWindow: Math.max(door.opts.deliverWindow, WINDOW), dial: (_a: string, p: number) => ({ host: '127.0.0.1', port: p }) });
+  Object.assign(door.opts, {
+    window: Math.max(door.opts.window, WINDOW),
+    deliverWindow: Math.max(door.opts.deliverWindow, WINDOW),
+    dial: (_a: string, p: number) => ({ host: '127.0.0.1', port: p }),
+  });
   // client1: pass-through reports, no speed limit in the way, money enough for both runs
   const account = await handle.db
     .updateTable('accounts')
@@ -216,9 +236,23 @@ try {
   const progress = setInterval(() => console.log(`  ${JSON.stringify(dispatcher.stats)}`), 5000);
   // the index fills the destination to 11 digits: 13800 + 6 digits, distinct up to 1,000,000 messages
   const peerArgs = ['sp', '-addr', `127.0.0.1:${door.port}`, '-user', 'cli001', '-password', 'Demo2468', '-n', String(COUNT), '-listen', `127.0.0.1:${CUSTOMER_PORT}`];
-  const peer = await runPeer([...peerArgs, '-callback-user', 'plat', '-callback-password', 'cbpass', '-window', String(WINDOW), '-wait', '120', '-sign', '好易购', '-src', '10690001', '-dest', '8613800']).finally(() =>
-    clearInterval(progress),
-  );
+  const peer = await runPeer([
+    ...peerArgs,
+    '-callback-user',
+    'plat',
+    '-callback-password',
+    'cbpass',
+    '-window',
+    String(WINDOW),
+    '-wait',
+    '120',
+    '-sign',
+    '好易购',
+    '-src',
+    '10690001',
+    '-dest',
+    '8613800',
+  ]).finally(() => clearInterval(progress));
   const busy = busyPercent(machine0, machineTicks());
   const self = process.cpuUsage(selfBefore);
   await profile.stop();

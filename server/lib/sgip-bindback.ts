@@ -111,7 +111,8 @@ export class SgipBindBack {
     const splitter = new SgipFrameSplitter();
     let bindSeq: SgipSeq | null = null;
     const timer = setTimeout(() => {
-      if (this.socket === socket && this.state !== 'bound') this.drop(socket, new SgipBindBackError('connect', `no SGIP_BIND_RESP from ${this.o.host}:${this.o.port} within ${this.connectTimeoutMs} ms`));
+      if (this.socket === socket && this.state !== 'bound')
+        this.drop(socket, new SgipBindBackError('connect', `no SGIP_BIND_RESP from ${this.o.host}:${this.o.port} within ${this.connectTimeoutMs} ms`));
     }, this.connectTimeoutMs);
     socket.once('connect', () => {
       bindSeq = this.o.seqs.next();

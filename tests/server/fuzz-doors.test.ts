@@ -184,7 +184,9 @@ const sgipCallbackDoor: Door = {
 };
 
 beforeAll(async () => {
-  sgipLink = createSgipLink(parseSmppUrl('sgip://sp1:x@127.0.0.1:1?callback_port=0&callback_host=127.0.0.1&callback_user=smg&callback_password=cbpw&reconnect_min_ms=1000&receipt_batch_ms=0'));
+  sgipLink = createSgipLink(
+    parseSmppUrl('sgip://sp1:x@127.0.0.1:1?callback_port=0&callback_host=127.0.0.1&callback_user=smg&callback_password=cbpw&reconnect_min_ms=1000&receipt_batch_ms=0'),
+  );
   sgipLink.onReceipts(async () => {});
   sgipLink.onMo(async () => {});
   sgipLinkPort = (await sgipLink.callbackListening())!;

@@ -44,7 +44,26 @@ async function startSmg(args: string[]): Promise<{ port: number; callbackPort: n
   const log = path.join(tmp, `submits-${port}.jsonl`);
   const proc = spawn(
     PEER,
-    ['smg', '-listen', `127.0.0.1:${port}`, '-user', 'sp1', '-password', 'secret', '-callback', `127.0.0.1:${callbackPort}`, '-callback-user', 'smg', '-callback-password', 'cb', '-log', log, '-report-ms', '50', ...args],
+    [
+      'smg',
+      '-listen',
+      `127.0.0.1:${port}`,
+      '-user',
+      'sp1',
+      '-password',
+      'secret',
+      '-callback',
+      `127.0.0.1:${callbackPort}`,
+      '-callback-user',
+      'smg',
+      '-callback-password',
+      'cb',
+      '-log',
+      log,
+      '-report-ms',
+      '50',
+      ...args,
+    ],
     { stdio: 'ignore' },
   );
   const end = Date.now() + 10_000;
@@ -91,79 +110,83 @@ async function expectMoneyExact(server: TestServer, taskId: number) {
 describe.each(backends)('an sgip:// channel through the dispatcher (%s)', (backend) => {
   const t = useServer(backend, { build: { now: () => new Date() } });
 
-  it.skipIf(!hasPeer)('short and long messages: reports matched per part, each part sent once, counters and money exact, uplinks routed', async () => {
-    const { server } = t;
-    const db = server.handle.db;
-    const g = await startSmg(['-fail', '0.2', '-mo-every', '7', '-strict']);
-    const spec = parseChannel({
-      name: 'cu',
-      url: `sgip://sp1:secret@127.0.0.1:${g.port}?corp_id=12345&sp_number=1065500&callback_port=${g.callbackPort}&callback_host=127.0.0.1&callback_user=smg&callback_password=cb&reconnect_min_ms=50&receipt_batch_ms=5&window=16`,
-      carriers: ['联通'],
-    });
-    const link = createSmscLink(spec.cfg, undefined, { sourcePrefix: '106900' });
-    const d = new Dispatcher(server.app.ctx, [{ name: 'cu', link }], {
-      batchSize: 50,
-      idleMs: 20,
-      maintenanceMs: 100,
-      markSubmittedMs: 0,
-      channelStatsMs: 0,
-      sourcePrefix: '106900',
-    });
-    const acc = await accountId(server);
-    const short = await insertFixtureTask(db, { accountId: acc, count: 30, nextAt: new Date(), phoneBase: 13800000000, price: '0.04' });
-    const long = await insertFixtureTask(db, { accountId: acc, count: 10, nextAt: new Date(), phoneBase: 13900000000, content: CHINESE_150, pieces: 3, price: '0.05' });
-    try {
-      await link.waitReady(5000);
-      d.start();
-      const deadline = Date.now() + 40_000;
-      for (;;) {
-        const [a, b] = await Promise.all([taskRow(server, short.id), taskRow(server, long.id)]);
-        if (a.status === 3 && a.unknown_num === 0 && b.status === 3 && b.unknown_num === 0) break;
-        if (Date.now() > deadline) throw new Error(`not done: ${JSON.stringify([a, b].map((x) => [x.status, x.success_num, x.fail_num, x.unknown_num]))}`);
-        await new Promise((r) => setTimeout(r, 50));
+  it.skipIf(!hasPeer)(
+    'short and long messages: reports matched per part, each part sent once, counters and money exact, uplinks routed',
+    async () => {
+      const { server } = t;
+      const db = server.handle.db;
+      const g = await startSmg(['-fail', '0.2', '-mo-every', '7', '-strict']);
+      const spec = parseChannel({
+        name: 'cu',
+        url: `sgip://sp1:secret@127.0.0.1:${g.port}?corp_id=12345&sp_number=1065500&callback_port=${g.callbackPort}&callback_host=127.0.0.1&callback_user=smg&callback_password=cb&reconnect_min_ms=50&receipt_batch_ms=5&window=16`,
+        carriers: ['联通'],
+      });
+      const link = createSmscLink(spec.cfg, undefined, { sourcePrefix: '106900' });
+      const d = new Dispatcher(server.app.ctx, [{ name: 'cu', link }], {
+        batchSize: 50,
+        idleMs: 20,
+        maintenanceMs: 100,
+        markSubmittedMs: 0,
+        channelStatsMs: 0,
+        sourcePrefix: '106900',
+      });
+      const acc = await accountId(server);
+      const short = await insertFixtureTask(db, { accountId: acc, count: 30, nextAt: new Date(), phoneBase: 13800000000, price: '0.04' });
+      const long = await insertFixtureTask(db, { accountId: acc, count: 10, nextAt: new Date(), phoneBase: 13900000000, content: CHINESE_150, pieces: 3, price: '0.05' });
+      try {
+        await link.waitReady(5000);
+        d.start();
+        const deadline = Date.now() + 40_000;
+        for (;;) {
+          const [a, b] = await Promise.all([taskRow(server, short.id), taskRow(server, long.id)]);
+          if (a.status === 3 && a.unknown_num === 0 && b.status === 3 && b.unknown_num === 0) break;
+          if (Date.now() > deadline) throw new Error(`not done: ${JSON.stringify([a, b].map((x) => [x.status, x.success_num, x.fail_num, x.unknown_num]))}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      } finally {
+        await d.stop();
+        await link.close();
+        await g.stop();
       }
-    } finally {
-      await d.stop();
-      await link.close();
-      await g.stop();
-    }
-    const subs = fs
-      .readFileSync(g.log, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .filter((r) => 'dest' in r);
-    // every part accepted once: 30 + 10 × 3 submits, none refused by -strict
-    expect(subs.filter((s) => s.result === 0)).toHaveLength(30 + 30);
-    expect(subs.filter((s) => s.result !== 0)).toEqual([]);
-    const longSubs = subs.filter((s) => s.udhi === 1);
-    expect(longSubs).toHaveLength(30);
-    for (const s of longSubs) expect(s).toMatchObject({ udhi: 1, coding: 8, spNumber: `1065500${acc}`, corpId: '12345', reportFlag: 1 });
-    const ms = [...(await messages(server, short.id)), ...(await messages(server, long.id))];
-    // 3 delivered, 6 failed by its report
-    expect(ms.filter((m) => m.state !== 3 && m.state !== 6).map((m) => [m.state, m.error_code, m.msg_id])).toEqual([]);
-    expect(ms.filter((m) => m.state === 6).length).toBeGreaterThan(0);
-    for (const m of ms) {
-      expect(m.channel).toBe('cu');
-      expect(m.msg_id).toMatch(/^cu:\d+-\d+-\d+$/);
-      if (m.state === 6) expect(m.error_code).toMatch(/^[1-9]\d*$/);
-    }
-    // every long message's text reached the gateway whole
-    const texts = new Map<string, string[]>();
-    for (const s of longSubs) {
-      const k = JSON.stringify(s.dest);
-      const parts = texts.get(k) ?? [];
-      parts[parseInt(String(s.hex).slice(10, 12), 16) - 1] = String(s.text);
-      texts.set(k, parts);
-    }
-    for (const parts of texts.values()) expect(parts.join('')).toBe(CHINESE_150);
-    await expectMoneyExact(server, short.id);
-    await expectMoneyExact(server, long.id);
-    // uplinks (after every 7th submit) to SPNumber 1065500<account> → routed to the account
-    const mo = await db.selectFrom('sms_mo').selectAll().where('account_id', '=', acc).where('content', '=', '收到，谢谢 TD').execute();
-    expect(mo.length).toBeGreaterThanOrEqual(Math.floor(60 / 7) - 1);
-    for (const m of mo) expect(m.smsc_ref).toMatch(/^sgip:\d+-\d+-\d+$/);
-  }, 90_000);
+      const subs = fs
+        .readFileSync(g.log, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((r) => 'dest' in r);
+      // every part accepted once: 30 + 10 × 3 submits, none refused by -strict
+      expect(subs.filter((s) => s.result === 0)).toHaveLength(30 + 30);
+      expect(subs.filter((s) => s.result !== 0)).toEqual([]);
+      const longSubs = subs.filter((s) => s.udhi === 1);
+      expect(longSubs).toHaveLength(30);
+      for (const s of longSubs) expect(s).toMatchObject({ udhi: 1, coding: 8, spNumber: `1065500${acc}`, corpId: '12345', reportFlag: 1 });
+      const ms = [...(await messages(server, short.id)), ...(await messages(server, long.id))];
+      // 3 delivered, 6 failed by its report
+      expect(ms.filter((m) => m.state !== 3 && m.state !== 6).map((m) => [m.state, m.error_code, m.msg_id])).toEqual([]);
+      expect(ms.filter((m) => m.state === 6).length).toBeGreaterThan(0);
+      for (const m of ms) {
+        expect(m.channel).toBe('cu');
+        expect(m.msg_id).toMatch(/^cu:\d+-\d+-\d+$/);
+        if (m.state === 6) expect(m.error_code).toMatch(/^[1-9]\d*$/);
+      }
+      // every long message's text reached the gateway whole
+      const texts = new Map<string, string[]>();
+      for (const s of longSubs) {
+        const k = JSON.stringify(s.dest);
+        const parts = texts.get(k) ?? [];
+        parts[parseInt(String(s.hex).slice(10, 12), 16) - 1] = String(s.text);
+        texts.set(k, parts);
+      }
+      for (const parts of texts.values()) expect(parts.join('')).toBe(CHINESE_150);
+      await expectMoneyExact(server, short.id);
+      await expectMoneyExact(server, long.id);
+      // uplinks (after every 7th submit) to SPNumber 1065500<account> → routed to the account
+      const mo = await db.selectFrom('sms_mo').selectAll().where('account_id', '=', acc).where('content', '=', '收到，谢谢 TD').execute();
+      expect(mo.length).toBeGreaterThanOrEqual(Math.floor(60 / 7) - 1);
+      for (const m of mo) expect(m.smsc_ref).toMatch(/^sgip:\d+-\d+-\d+$/);
+    },
+    90_000,
+  );
 
   it('npm start without SMPP_URL and SMSC_SIM_PROTOCOL=sgip: the embedded SMG and an sgip:// link deliver a task; channel-add takes sgip://', async () => {
     const { server } = t;

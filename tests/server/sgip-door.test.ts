@@ -131,7 +131,13 @@ const messagesOf = async (server: TestServer) =>
   );
 
 const queued = async (server: TestServer, table: 'smpp_receipts' | 'smpp_mo' = 'smpp_receipts') =>
-  (await db(server).selectFrom(table).select('id').where('account_id', '=', await accountId(server, 'client1')).execute()).length;
+  (
+    await db(server)
+      .selectFrom(table)
+      .select('id')
+      .where('account_id', '=', await accountId(server, 'client1'))
+      .execute()
+  ).length;
 
 /** a raw SGIP_BIND: its result (null when the connection closed without one) */
 async function bindResult(server: TestServer, loginType: number, login: string, password: string): Promise<number | null> {

@@ -76,7 +76,26 @@ async function smg(extra: string[] = [], at?: { port: number; callbackPort: numb
   let out = '';
   const proc = spawn(
     PEER,
-    ['smg', '-listen', `127.0.0.1:${port}`, '-user', 'sp1', '-password', 'secret', '-callback', `127.0.0.1:${callbackPort}`, '-callback-user', 'smg', '-callback-password', 'secret2', '-log', log, '-report-ms', '100', ...extra],
+    [
+      'smg',
+      '-listen',
+      `127.0.0.1:${port}`,
+      '-user',
+      'sp1',
+      '-password',
+      'secret',
+      '-callback',
+      `127.0.0.1:${callbackPort}`,
+      '-callback-user',
+      'smg',
+      '-callback-password',
+      'secret2',
+      '-log',
+      log,
+      '-report-ms',
+      '100',
+      ...extra,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -260,7 +279,13 @@ describe.skipIf(!hasPeer)('SGIP link against sgip-peer smg', () => {
     await until(() => receipts.length === 4);
     expect(new Set(receipts.slice(2).map((r) => r.msgId))).toEqual(new Set(ids(back)));
     // the same log file: the first SMG's two submits, then the second's two; nothing written while away
-    expect(g2.submits().map((x) => x.seq)).toEqual([...g.submits().slice(0, 2).map((x) => x.seq), ...ids(back)]);
+    expect(g2.submits().map((x) => x.seq)).toEqual([
+      ...g
+        .submits()
+        .slice(0, 2)
+        .map((x) => x.seq),
+      ...ids(back),
+    ]);
   }, 30_000);
 });
 
@@ -282,7 +307,9 @@ const SEQ = { node: 1, time: 1205000000, number: 1 };
 describe('SGIP link: the callback listener', () => {
   it('refuses another login type, a wrong login, a packet before the bind; takes a report after a good bind', async () => {
     const port = await freePort();
-    const l = createSmscLink(parseSmppUrl(`sgip://sp1:x@127.0.0.1:1?callback_port=${port}&callback_host=127.0.0.1&callback_user=smg&callback_password=pw&${FAST}`)) as SgipLinkHandle;
+    const l = createSmscLink(
+      parseSmppUrl(`sgip://sp1:x@127.0.0.1:1?callback_port=${port}&callback_host=127.0.0.1&callback_user=smg&callback_password=pw&${FAST}`),
+    ) as SgipLinkHandle;
     open.push(l);
     const receipts: Receipt[] = [];
     l.onReceipts(async (r) => void receipts.push(...r));
@@ -323,7 +350,9 @@ describe('SGIP link: the callback listener', () => {
 
 describe('sgip:// URLs', () => {
   it('parses the SGIP options', () => {
-    const c = parseSmppUrl('sgip://sp1:se%40cret@smg.example:8811?corp_id=12345&sp_number=10655001&node_id=3000012345&service_type=HELP&callback_port=8812&callback_user=smg&callback_password=pw&window=16&prefix=106901');
+    const c = parseSmppUrl(
+      'sgip://sp1:se%40cret@smg.example:8811?corp_id=12345&sp_number=10655001&node_id=3000012345&service_type=HELP&callback_port=8812&callback_user=smg&callback_password=pw&window=16&prefix=106901',
+    );
     expect(c).toMatchObject({ protocol: 'sgip', host: 'smg.example', port: 8811, systemId: 'sp1', password: 'se@cret', window: 16 });
     expect(c.sgip).toEqual({
       corpId: '12345',

@@ -75,7 +75,11 @@ const SAMPLES: [string, Buffer, (b: Buffer) => unknown][] = [
   ['BIND_RESP', encodeBindResp(SEQ, 1), (b) => decodeResp(b, CMD.BIND_RESP)],
   ['SUBMIT', encodeSubmit(SEQ, submit()), decodeSubmit],
   ['SUBMIT_RESP', encodeSubmitResp(SEQ, 0), (b) => decodeResp(b, CMD.SUBMIT_RESP)],
-  ['DELIVER', encodeDeliver(SEQ, { userNumber: '8613000000001', spNumber: '106550001', tpPid: 0, tpUdhi: 0, messageCoding: 8, messageContent: Buffer.from('6536', 'hex') }), decodeDeliver],
+  [
+    'DELIVER',
+    encodeDeliver(SEQ, { userNumber: '8613000000001', spNumber: '106550001', tpPid: 0, tpUdhi: 0, messageCoding: 8, messageContent: Buffer.from('6536', 'hex') }),
+    decodeDeliver,
+  ],
   ['DELIVER_RESP', encodeDeliverResp(SEQ, 0), (b) => decodeResp(b, CMD.DELIVER_RESP)],
   ['REPORT', encodeReport(SEQ, { submitSeq: SEQ, reportType: 0, userNumber: '8613000000001', state: 2, errorCode: 29 }), decodeReport],
   ['REPORT_RESP', encodeReportResp(SEQ, 0), (b) => decodeResp(b, CMD.REPORT_RESP)],

@@ -32,7 +32,7 @@ import {
 import { MAX_PARTS } from './door-core';
 import { accountTable, accountWarnings, duration, EXAMPLE, MO_KEEP_HOURS, PIECE_RULE, RECEIPT_KEEP_HOURS, encoded, refusalEntries } from './door-doc-common';
 import { SGIP_REFUSAL_RESULT, SGIP_RESULT, type SgipServerOptions } from './sgip-server';
-import { sgipLoginOf } from '../subaccount/interface-settings';
+import { sgipLoginOf } from '../../lib/interface-password';
 
 /** the name of each Result: the specification's, the platform's own from 100 */
 export const SGIP_RESULT_NAME: Record<keyof typeof SGIP_RESULT, string> = {
@@ -141,9 +141,7 @@ export function describeSgipDoor(ctx: AppContext, door: SgipDocInput, req: DoorD
             ],
           ],
         },
-        notes: [
-          `序列号为 12 字节：节点编号(4) + 时间 MMDDHHMMSS(4) + 序号(4)。平台应答您的报文时沿用您报文的序列号；平台发出的报文以节点编号 ${opts.nodeId} 开头。`,
-        ],
+        notes: [`序列号为 12 字节：节点编号(4) + 时间 MMDDHHMMSS(4) + 序号(4)。平台应答您的报文时沿用您报文的序列号；平台发出的报文以节点编号 ${opts.nodeId} 开头。`],
       },
       login: {
         paragraphs: [
@@ -195,7 +193,11 @@ export function describeSgipDoor(ctx: AppContext, door: SgipDocInput, req: DoorD
           ['TP_udhi', '0 或 1', '1：MessageContent 以 UDH 开头（长短信分段）'],
           ['MessageCoding', `${MESSAGE_CODING.ASCII} / ${MESSAGE_CODING.UCS2} / ${MESSAGE_CODING.GB}`, '见「编码与长短信」'],
           ['MessageLength / MessageContent', '内容', `一条短信最多 ${MAX_MESSAGE_CHARS} 个字符`],
-          ['ChargeNumber、CorpId、ServiceType、FeeType、FeeValue、GivenValue、AgentFlag、MorelatetoMTFlag、Priority、ExpireTime、ScheduleTime、TP_pid、MessageType', '任意', '不使用'],
+          [
+            'ChargeNumber、CorpId、ServiceType、FeeType、FeeValue、GivenValue、AgentFlag、MorelatetoMTFlag、Priority、ExpireTime、ScheduleTime、TP_pid、MessageType',
+            '任意',
+            '不使用',
+          ],
         ]),
         notes: [`短信内容须带账户已审核通过的签名（【签名】放在开头或结尾）。${PIECE_RULE}`],
       },
@@ -264,7 +266,11 @@ export function describeSgipDoor(ctx: AppContext, door: SgipDocInput, req: DoorD
         table: {
           head: ['限制', '规则', '超过时'],
           rows: [
-            ['提交速度（accessSpeed）', `账户每秒可提交的条数（当前：${a.access_speed > 0 ? `每秒 ${a.access_speed} 条` : '不限'}），所有接口合计`, `Result ${SGIP_RESULT.NODE_BUSY}，请稍后重发`],
+            [
+              '提交速度（accessSpeed）',
+              `账户每秒可提交的条数（当前：${a.access_speed > 0 ? `每秒 ${a.access_speed} 条` : '不限'}），所有接口合计`,
+              `Result ${SGIP_RESULT.NODE_BUSY}，请稍后重发`,
+            ],
             ['提交窗口', `每个连接同时受理中的 SGIP_SUBMIT 最多 ${opts.window} 个`, `Result ${SGIP_RESULT.NODE_BUSY}，请稍后重发`],
             ['推送窗口', `每个回连最多 ${opts.deliverWindow} 个未应答的 SGIP_REPORT / SGIP_DELIVER`, '等待应答后继续发送'],
           ],

@@ -201,7 +201,14 @@ export class SgipServer {
   private readonly backs = new Map<number, BackSession>();
   private poller?: NodeJS.Timeout;
   private polling: Promise<void> | null = null;
-  readonly stats: { accepted: number; readonly partsExpired: number; refused: Record<string, { count: number; last: string }>; reportsSent: number; mosSent: number; bindBackFailures: number };
+  readonly stats: {
+    accepted: number;
+    readonly partsExpired: number;
+    refused: Record<string, { count: number; last: string }>;
+    reportsSent: number;
+    mosSent: number;
+    bindBackFailures: number;
+  };
 
   constructor(
     private readonly ctx: AppContext,
@@ -639,7 +646,10 @@ export class SgipServer {
   private async open(b: BackSession, r: CallbackRow) {
     b.resolving = true;
     try {
-      const target = await resolveForPush(`http://${r.sgip_callback_host.includes(':') ? `[${r.sgip_callback_host}]` : r.sgip_callback_host}:${r.sgip_callback_port}/`, this.ctx.resolveHost);
+      const target = await resolveForPush(
+        `http://${r.sgip_callback_host.includes(':') ? `[${r.sgip_callback_host}]` : r.sgip_callback_host}:${r.sgip_callback_port}/`,
+        this.ctx.resolveHost,
+      );
       if (b.closed) return;
       const to = this.opts.dial ? this.opts.dial(target.address, r.sgip_callback_port) : { host: target.address, port: r.sgip_callback_port };
       b.back = new SgipBindBack({
@@ -732,7 +742,14 @@ export class SgipServer {
       row.id,
       parts.contents.map(
         (content) => (seq: SgipSeq) =>
-          encodeDeliver(seq, { userNumber: withCountryCode(row.phone).slice(0, 21), spNumber: row.dest.slice(0, 21), tpPid: 0, tpUdhi: many ? 1 : 0, messageCoding: parts.msgFmt, messageContent: content }),
+          encodeDeliver(seq, {
+            userNumber: withCountryCode(row.phone).slice(0, 21),
+            spNumber: row.dest.slice(0, 21),
+            tpPid: 0,
+            tpUdhi: many ? 1 : 0,
+            messageCoding: parts.msgFmt,
+            messageContent: content,
+          }),
       ),
     );
   }

@@ -333,7 +333,17 @@ function parseSgipUrl(url: URL): SmscConfig {
   if (!systemId || systemId.length > 16 || !PRINTABLE.test(systemId)) throw new SmppUrlError('the login (sgip://login:password@…) must be 1-16 printable ASCII characters');
   if (password.length > 16 || !PRINTABLE.test(password)) throw new SmppUrlError('the password must be at most 16 printable ASCII characters');
   if (url.pathname && url.pathname !== '/' && url.pathname !== '') throw new SmppUrlError('unexpected path (options go in the query: ?corp_id=12345)');
-  const sgip: SgipSettings = { corpId: '', spNumber: '', serviceType: '', nodeId: -1, callbackPort: null, callbackHost: '0.0.0.0', callbackUser: '', callbackPassword: '', prefix: null };
+  const sgip: SgipSettings = {
+    corpId: '',
+    spNumber: '',
+    serviceType: '',
+    nodeId: -1,
+    callbackPort: null,
+    callbackHost: '0.0.0.0',
+    callbackUser: '',
+    callbackPassword: '',
+    prefix: null,
+  };
   // SGIP has no keep-alive packet: enquire_ms is not an option (the core's period only paces the check)
   const cfg: SmscConfig = { ...SMSC_DEFAULTS, protocol: 'sgip', sgip, host, port, tls: false, systemId, password };
   const text = (k: string, value: string, max: number, digits = false) => {

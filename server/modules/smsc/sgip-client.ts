@@ -38,6 +38,7 @@ import {
   encodeUnbindResp,
   LOGIN_TYPE,
   REPORT_FLAG,
+  REPORT_STATE,
   reportStat,
   RESULT,
   SeqSource,
@@ -106,6 +107,8 @@ export class SgipLink extends LinkCore<SgipParts, Conn, SgipDelivery<Receipt>, S
   private server: net.Server | null = null;
   private readonly callbacks = new Set<net.Socket>();
   private listening: Promise<number | null>;
+  /** the sequence number each written submit went with (its message id) */
+  private readonly ids = new WeakMap<Pending, string>();
 
   constructor(cfg: SmscConfig, log: LinkLog, opts: SgipLinkOptions = {}) {
     if (cfg.protocol !== 'sgip' || !cfg.sgip) throw new Error('SGIP link: not an sgip:// configuration');
@@ -185,16 +188,16 @@ export class SgipLink extends LinkCore<SgipParts, Conn, SgipDelivery<Receipt>, S
     socket.write(packet);
     p.sentAt = Date.now();
     c.inflight.set(seq.number, p);
-    (p as Pending & { msgId?: string }).msgId = seqString(seq);
+    this.ids.set(p, seqString(seq));
     this.stats.submitted++;
     return true;
   }
 
   private onSubmitResp(c: Conn, seq: SgipSeq, result: number) {
-    const p = c.inflight.get(seq.number) as (Pending & { msgId?: string }) | undefined;
+    const p = c.inflight.get(seq.number);
     if (!p) return;
     c.inflight.delete(seq.number);
-    if (result === RESULT.OK) this.accept(c, p, p.msgId ?? seqString(seq));
+    if (result === RESULT.OK) this.accept(c, p, this.ids.get(p) ?? seqString(seq));
     else if (result === RESULT.NODE_BUSY || result === RESULT.QUEUE_FULL) this.retry(p, `SGIP:${result}`, this.throttle(c));
     else this.finish(p, { ref: p.req.ref, status: 'rejected', code: `SGIP:${result}` });
     this.schedulePump();
@@ -295,7 +298,7 @@ export class SgipLink extends LinkCore<SgipParts, Conn, SgipDelivery<Receipt>, S
       const attempt = () => {
         if (this.closed) return resolve(null);
         server.once('error', (e) => {
-          this.log.error({ smsc: describeSmsc(this.cfg), port, err: (e as Error).message }, 'SGIP callback listener cannot listen: trying again in 5 s');
+          this.log.error({ smsc: describeSmsc(this.cfg), port, err: e.message }, 'SGIP callback listener cannot listen: trying again in 5 s');
           setTimeout(attempt, 5000).unref();
         });
         server.listen(port, this.sgip.callbackHost, () => {
@@ -371,7 +374,7 @@ export class SgipLink extends LinkCore<SgipParts, Conn, SgipDelivery<Receipt>, S
         }
         switch (pkt.command) {
           case 'REPORT': {
-            const delivered = pkt.state === 0;
+            const delivered = pkt.state === REPORT_STATE.DELIVERED;
             const stat = reportStat(pkt.state);
             const phone = withoutCountryCode(pkt.userNumber);
             this.received('receipts', {

@@ -152,7 +152,18 @@ export async function startSgipSimulator(settings: Partial<SgipSimulatorSettings
   let sending = 0;
   const recent: SgipSimSubmit[] = [];
   const phones = new Map<string, number>();
-  const counts: SgipSimulatorCounts = { received: 0, accepted: 0, throttled: 0, reportsSent: 0, reportsPending: 0, moSent: 0, binds: 0, bindFailures: 0, bindBacks: 0, sessions: 0 };
+  const counts: SgipSimulatorCounts = {
+    received: 0,
+    accepted: 0,
+    throttled: 0,
+    reportsSent: 0,
+    reportsPending: 0,
+    moSent: 0,
+    binds: 0,
+    bindFailures: 0,
+    bindBacks: 0,
+    sessions: 0,
+  };
   let second = 0;
   let inSecond = 0;
   const total = s.delivered + s.failed + s.noReceipt || 1;
@@ -233,7 +244,8 @@ export async function startSgipSimulator(settings: Partial<SgipSimulatorSettings
         if (!bound && pkt.command !== 'BIND') return void socket.destroy();
         switch (pkt.command) {
           case 'BIND': {
-            const result = pkt.loginType !== LOGIN_TYPE.SP_TO_SMG ? RESULT.BAD_LOGIN_TYPE : pkt.loginName !== s.login || pkt.loginPassword !== s.password ? RESULT.BAD_LOGIN : RESULT.OK;
+            const result =
+              pkt.loginType !== LOGIN_TYPE.SP_TO_SMG ? RESULT.BAD_LOGIN_TYPE : pkt.loginName !== s.login || pkt.loginPassword !== s.password ? RESULT.BAD_LOGIN : RESULT.OK;
             socket.write(encodeBindResp(pkt.seq, result));
             if (result !== RESULT.OK) {
               counts.bindFailures++;

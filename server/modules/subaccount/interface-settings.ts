@@ -78,9 +78,3 @@ export function interfaceDoors(publicOrigin: string, ports: DoorPorts, login: { 
     { protocol: 'HTTP', enabled: true, host: u.hostname, port: httpPort, url: `${u.origin}/openapi/v1`, login: login.clientid },
   ];
 }
-
-/** the SGIP door's Login_Name of an account: its interface login, else its clientid (sgip-server.ts `bind`) */
-export function sgipLoginOf(a: { clientid: string; interface_login: string | null }): string {
-  const l = a.interface_login ?? a.clientid;
-  return Buffer.byteLength(l) <= 16 ? l : '';
-}

@@ -4,8 +4,8 @@
  * agent_id is its own id (`owned`), answering 404 for unknown ids and 403 无权访问 for another
  * agent's sub-account. Money goes through the ledger (server/modules/ledger).
  */
-import { hashInterfacePassword, interfaceLoginOf, maskedInterfacePassword, newInterfacePassword } from '../../lib/interface-password';
-import { interfaceDoors, normalizeIpWhitelist, sgipLoginOf, type DoorPorts } from './interface-settings';
+import { hashInterfacePassword, interfaceLoginOf, maskedInterfacePassword, newInterfacePassword, sgipLoginOf } from '../../lib/interface-password';
+import { interfaceDoors, normalizeIpWhitelist, type DoorPorts } from './interface-settings';
 import { mayCreateTestAccount, TEST_MSG } from '../clients';
 import { randomInt } from 'node:crypto';
 import { sql, type SelectQueryBuilder } from 'kysely';
@@ -499,8 +499,7 @@ export class SubAccountService {
     const doors = interfaceDoors(configured ? new URL(configured).origin : origin, ports, { clientid: a.clientid, cmpp: interfaceLoginOf(a), sgip: sgipLoginOf(a) });
     // the account's protocol (enums/smsfrom) and its door: SMPP / CMPP / SGIP → their listeners, HTTPS → the HTTP API; SMGP: this server has none yet
     const smsfrom = this.label('smsfrom', a.smsfrom) ? a.smsfrom : Smsfrom.Https;
-    const protocol =
-      smsfrom === Smsfrom.Smpp ? 'SMPP' : smsfrom === Smsfrom.Cmpp ? 'CMPP' : smsfrom === Smsfrom.Sgip ? 'SGIP' : smsfrom === Smsfrom.Https ? 'HTTP' : '';
+    const protocol = smsfrom === Smsfrom.Smpp ? 'SMPP' : smsfrom === Smsfrom.Cmpp ? 'CMPP' : smsfrom === Smsfrom.Sgip ? 'SGIP' : smsfrom === Smsfrom.Https ? 'HTTP' : '';
     const door = doors.find((d) => d.protocol === protocol);
     const http = doors.find((d) => d.protocol === 'HTTP')!;
     return {

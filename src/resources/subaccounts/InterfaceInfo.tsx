@@ -166,7 +166,9 @@ export function InterfaceInfoView({ info, clientId, onEdit, extra }: { info: Int
         </Descriptions.Item>
         <Descriptions.Item label="扩展号">{info.needextend_str}</Descriptions.Item>
         <Descriptions.Item label="SGIP回调">
-          <span data-testid="sgip-callback">{info.sgipCallbackHost ? `${info.sgipCallbackHost}:${info.sgipCallbackPort}（登录名 ${info.sgipCallbackUser || '无'}）` : '不推送'}</span>
+          <span data-testid="sgip-callback">
+            {info.sgipCallbackHost ? `${info.sgipCallbackHost}:${info.sgipCallbackPort}（登录名 ${info.sgipCallbackUser || '无'}）` : '不推送'}
+          </span>
         </Descriptions.Item>
       </Descriptions>
       {(onEdit || extra) && (
@@ -183,7 +185,20 @@ export function InterfaceInfoView({ info, clientId, onEdit, extra }: { info: Int
   );
 }
 
-const EDIT_FIELDS = ['ip', 'accessSpeed', 'nodenum', 'needreport', 'deliveryurl', 'needmo', 'mourl', 'needextend', 'sgipCallbackHost', 'sgipCallbackPort', 'sgipCallbackUser', 'sgipCallbackPassword'];
+const EDIT_FIELDS = [
+  'ip',
+  'accessSpeed',
+  'nodenum',
+  'needreport',
+  'deliveryurl',
+  'needmo',
+  'mourl',
+  'needextend',
+  'sgipCallbackHost',
+  'sgipCallbackPort',
+  'sgipCallbackUser',
+  'sgipCallbackPassword',
+];
 
 /** The agent edits a sub-account's interface settings; `onSaved` gets the new info. */
 export function InterfaceEditDialog({
