@@ -159,6 +159,7 @@ async function run(backend: 'pglite' | 'postgres') {
         SMPP_SERVER_PORT: '0',
         CMPP_SERVER_PORT: '0',
         SMGP_SERVER_PORT: '0',
+        SGIP_SERVER_PORT: '0',
         HTTP_REUSE_PORT: processes > 1 ? '1' : '0',
       },
       stdio: ['ignore', 'ignore', 'inherit'],

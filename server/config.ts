@@ -162,6 +162,14 @@ export interface AppConfig {
   smgpServerPort: number;
   smgpServerHost: string;
   /**
+   * The SGIP 1.2 listener for customers (docs/api-sgip.md): its port (SGIP_SERVER_PORT; 0 = off,
+   * the default of buildApp; `npm start` listens on 8801; -1 = any free port, for tests), address
+   * (SGIP_SERVER_HOST) and the platform's node id in its sequence numbers (SGIP_NODE_ID).
+   */
+  sgipServerPort: number;
+  sgipServerHost: string;
+  sgipNodeId: number;
+  /**
    * The platform's prefix of every message's source address (SMS_SOURCE_PREFIX): source = prefix +
    * the account's id (+ extension). The SMPP and CMPP listeners read it here; the dispatcher gets
    * the same value in its options.
@@ -259,6 +267,9 @@ export function configFromEnv(env: ServerEnv): AppConfig {
     cmppServerHost: env.CMPP_SERVER_HOST,
     smgpServerPort: env.SMGP_SERVER_PORT,
     smgpServerHost: env.SMGP_SERVER_HOST,
+    sgipServerPort: env.SGIP_SERVER_PORT,
+    sgipServerHost: env.SGIP_SERVER_HOST,
+    sgipNodeId: env.SGIP_NODE_ID,
     smsSourcePrefix: env.SMS_SOURCE_PREFIX,
     interfaceSecretKey: env.INTERFACE_SECRET_KEY ?? '',
     longPartsMaxBytes: env.LONG_PARTS_MAX_KB * 1024,
@@ -281,6 +292,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   smppServerPort: 0,
   cmppServerPort: 0,
   smgpServerPort: 0,
+  sgipServerPort: 0,
   pay: DEFAULT_PAY_CONFIG,
 };
 

@@ -20,8 +20,8 @@ if (!loaded.db.url) {
   process.exit(2);
 }
 const config = loaded.app;
-if (!config.smppServerPort && !config.cmppServerPort && !config.smgpServerPort) {
-  console.error('SMPP_SERVER_PORT=0, CMPP_SERVER_PORT=0 and SMGP_SERVER_PORT=0: nothing to listen on');
+if (!config.smppServerPort && !config.cmppServerPort && !config.smgpServerPort && !config.sgipServerPort) {
+  console.error('SMPP_SERVER_PORT=0, CMPP_SERVER_PORT=0, SMGP_SERVER_PORT=0 and SGIP_SERVER_PORT=0: nothing to listen on');
   process.exit(2);
 }
 const { dataDir } = loaded;
@@ -39,7 +39,7 @@ try {
 const server = app.services.smppServer;
 // one line the operator (and tests) can read: where it listens
 console.log(
-  `smpp-server ready: port ${server?.port ?? 0}${server?.tlsPort ? ` tls ${server.tlsPort}` : ''}${app.services.cmppServer ? ` cmpp ${app.services.cmppServer.port}` : ''}${app.services.smgpServer ? ` smgp ${app.services.smgpServer.port}` : ''}, process ${server?.processId ?? ''}, database ${handle.location}`,
+  `smpp-server ready: port ${server?.port ?? 0}${server?.tlsPort ? ` tls ${server.tlsPort}` : ''}${app.services.cmppServer ? ` cmpp ${app.services.cmppServer.port}` : ''}${app.services.smgpServer ? ` smgp ${app.services.smgpServer.port}` : ''}${app.services.sgipServer ? ` sgip ${app.services.sgipServer.port}` : ''}, process ${server?.processId ?? ''}, database ${handle.location}`,
 );
 
 closeOnSignals(app.log, 'shutting down', async () => {

@@ -25,7 +25,7 @@ const app = await buildApp({
   db: handle.db,
   dataDir,
   logger: { level: config.logLevel },
-  config: { ...config.app, smppServerPort: 0, smppServerTlsPort: 0, cmppServerPort: 0, smgpServerPort: 0 },
+  config: { ...config.app, smppServerPort: 0, smppServerTlsPort: 0, cmppServerPort: 0, smgpServerPort: 0, sgipServerPort: 0 },
   purgeEveryMs: 0,
 });
 let pipeline;

@@ -30,7 +30,7 @@ export const channelCommands = defineCommands(
   {
     name: 'channel-add',
     usage:
-      'channel-add <name> <smpp://system_id:password@host:port?… | cmpp://sp_id:secret@host:port?version=3&… | smgp://client_id:secret@host:port?sp_id=…&src=…&service_id=…> [carriers=移动,联通] [international=1] [sms_types=验证码,通知] [priority=0] [weight=1] [max_per_second=0]',
+      'channel-add <name> <smpp://system_id:password@host:port?… | cmpp://sp_id:secret@host:port?version=3&… | smgp://client_id:secret@host:port?sp_id=…&src=…&service_id=… | sgip://login:password@host:port?corp_id=…&callback_port=…> [carriers=移动,联通] [international=1] [sms_types=验证码,通知] [priority=0] [weight=1] [max_per_second=0]',
     description: '添加或修改一个通道（数据库中的通道表，运行中的工作进程数秒内生效）',
     async run({ db, out, now }, [name, url, ...opts]) {
       if (!name || !url) throw new UsageError('缺少通道名或地址');

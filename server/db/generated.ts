@@ -84,6 +84,10 @@ export interface Accounts {
   rebate_useable: Generated<Numeric>;
   remarks: Generated<string>;
   search_text: Generated<string | null>;
+  sgip_callback_host: Generated<string>;
+  sgip_callback_password: Generated<string>;
+  sgip_callback_port: Generated<number>;
+  sgip_callback_user: Generated<string>;
   smsfrom: Generated<number>;
   smstype: Generated<number>;
   status: Generated<number>;
@@ -265,6 +269,7 @@ export interface InterfacePartIds {
   created_at: Timestamp;
   message_id: number;
   part_ids: string[];
+  whole: Generated<boolean>;
 }
 
 export interface IntlPrices {
@@ -555,6 +560,12 @@ export interface Sessions {
   ip: Generated<string>;
   last_seen_at: Timestamp;
   user_agent: Generated<string>;
+}
+
+export interface SgipBindbackOwners {
+  account_id: number;
+  lease_until: Timestamp;
+  process: string;
 }
 
 export interface SignImportResults {
@@ -887,6 +898,7 @@ export interface DB {
   report_rows: ReportRows;
   send_submit_locks: SendSubmitLocks;
   sessions: Sessions;
+  sgip_bindback_owners: SgipBindbackOwners;
   sign_import_results: SignImportResults;
   signs: Signs;
   smpp_mo: SmppMo;

@@ -42,6 +42,7 @@ import { reportDeltas0041 } from './migrations/0041_report_deltas';
 import { chargeCarry0042 } from './migrations/0042_charge_carry';
 import { interfacePartIds0043 } from './migrations/0043_interface_part_ids';
 import { interfaceLogin0044 } from './migrations/0044_interface_login';
+import { sgipCallback0045 } from './migrations/0045_sgip_callback';
 
 async function run(db: Kysely<unknown>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -210,6 +211,7 @@ export const migrations: Record<string, Migration> = {
   '0042_charge_carry': chargeCarry0042,
   '0043_interface_part_ids': interfacePartIds0043,
   '0044_interface_login': interfaceLogin0044,
+  '0045_sgip_callback': sgipCallback0045,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

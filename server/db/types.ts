@@ -94,6 +94,11 @@ export interface AccountTable {
   interface_login: ColumnType<string | null, string | null | undefined, string | null>;
   /** 0044: the interface password sealed with AES-256-GCM (lib/interface-secret.ts), for CMPP's MD5 authentication; '' = none yet */
   interface_secret: D<string>;
+  /** 0045: the customer's SGIP listener the SGIP door binds back to ('' host: none) and the login it checks */
+  sgip_callback_host: D<string>;
+  sgip_callback_port: D<number>;
+  sgip_callback_user: D<string>;
+  sgip_callback_password: D<string>;
 }
 
 export interface SessionTable {
@@ -258,6 +263,8 @@ export interface Database {
   smpp_parts: SmppPartTable;
   // 0043_interface_part_ids
   interface_part_ids: InterfacePartIdsTable;
+  // 0045_sgip_callback
+  sgip_bindback_owners: SgipBindbackOwnerTable;
   export_files: ExportFileTable;
   // 0010_send
   send_submit_locks: SendSubmitLockTable;
@@ -816,6 +823,15 @@ export interface InterfacePartIdsTable {
   message_id: number;
   part_ids: string[];
   created_at: Date;
+  /** 0045: the ids name every submit of the message, its last too (SGIP): no receipt for the message's own id */
+  whole: D<boolean>;
+}
+
+/** 0045: the door process delivering an account's queue by SGIP bind-back now */
+export interface SgipBindbackOwnerTable {
+  account_id: number;
+  process: string;
+  lease_until: Date;
 }
 
 export interface PushOutboxTable {

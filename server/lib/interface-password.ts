@@ -57,3 +57,9 @@ export function interfaceLoginOf(a: { clientid: string; interface_login: string 
   if (a.interface_login) return a.interface_login;
   return Buffer.byteLength(a.clientid) <= 6 ? a.clientid : '';
 }
+
+/** the SGIP door's Login_Name of an account: its interface login, else its clientid (≤ 16 octets; sgip-server.ts `bind`) */
+export function sgipLoginOf(a: { clientid: string; interface_login: string | null }): string {
+  const l = a.interface_login ?? a.clientid;
+  return Buffer.byteLength(l) <= 16 ? l : '';
+}

@@ -83,6 +83,10 @@ export const accountInfo = {
   mourl: '',
   needextend: 0,
   needextend_str: '不支持',
+  sgipCallbackHost: '',
+  sgipCallbackPort: 0,
+  sgipCallbackUser: '',
+  sgipCallbackPassword: '',
   editable: false,
 };
 

@@ -326,7 +326,7 @@ describe('cmpp:// URLs', () => {
     expect(() => parseSmppUrl('cmpp://900001:x@h?version=4')).toThrow(/version/);
     expect(() => parseSmppUrl('cmpp://900001:x@h?src_id=12a')).toThrow(/src_id/);
     expect(() => parseSmppUrl('cmpp://900001:x@h?long=sar')).toThrow(/unknown option/);
-    expect(() => parseSmppUrl('sgip://900001:x@h')).toThrow(/cmpp/);
+    expect(() => parseSmppUrl('foo://900001:x@h')).toThrow(/cmpp/);
     expect(parseChannel({ name: 'cm', url: 'cmpp://900001:x@h?version=3', carriers: ['移动'] }).cfg.protocol).toBe('cmpp');
   });
 

@@ -78,6 +78,8 @@ describe('the schema', () => {
       smppServerPort: 2775,
       cmppServerPort: 7890,
       smgpServerPort: 8890,
+      sgipServerPort: 8801,
+      sgipNodeId: 3000000000,
       smsSourcePrefix: '106900',
       autoReview: false,
       secureCookies: false,
@@ -98,6 +100,7 @@ describe('the schema', () => {
       smppServerPort: 0,
       cmppServerPort: 0,
       smgpServerPort: 0,
+      sgipServerPort: 0,
       pay: { ...configFromEnv(ENV_DEFAULTS).pay, sandbox: false },
     });
   });

@@ -11,7 +11,16 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { backends, useServer } from './harness';
 import { CONNECT_STATUS, sourceAuthenticator } from '../../server/lib/cmpp-pdu';
-import { CMPP_REFUSAL_RESULT, CMPP_RESULT, SMGP_REFUSAL_STATUS, SMGP_RESULT, SMPP_REFUSAL_STATUS, SMPP_STATUS } from '../../server/modules/smpp-server';
+import {
+  CMPP_REFUSAL_RESULT,
+  CMPP_RESULT,
+  SGIP_REFUSAL_RESULT,
+  SGIP_RESULT,
+  SMGP_REFUSAL_STATUS,
+  SMGP_RESULT,
+  SMPP_REFUSAL_STATUS,
+  SMPP_STATUS,
+} from '../../server/modules/smpp-server';
 import { clientAuthenticator } from '../../server/lib/smgp-pdu';
 import { codeText, DOOR_TOPICS } from '../../server/modules/help';
 import { RECEIPT_STATS } from '../../server/modules/smpp-server/receipts';
@@ -37,7 +46,17 @@ describe.each(backends)('door documents, doors on (%s)', (backend) => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'door-docs-'));
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
   const t = useServer(backend, {
-    config: { docsDir: tmp, smppServerPort: -1, smppServerHost: '127.0.0.1', cmppServerPort: -1, cmppServerHost: '127.0.0.1', smgpServerPort: -1, smgpServerHost: '127.0.0.1' },
+    config: {
+      docsDir: tmp,
+      smppServerPort: -1,
+      smppServerHost: '127.0.0.1',
+      cmppServerPort: -1,
+      cmppServerHost: '127.0.0.1',
+      smgpServerPort: -1,
+      smgpServerHost: '127.0.0.1',
+      sgipServerPort: -1,
+      sgipServerHost: '127.0.0.1',
+    },
   });
   const login = async (name: string) => {
     const c = await t.server.client().init();
@@ -45,9 +64,9 @@ describe.each(backends)('door documents, doors on (%s)', (backend) => {
     return c;
   };
 
-  it('systemInfoShow says 1 for cmpp, smgp and smpp while their doors listen', async () => {
+  it('systemInfoShow says 1 for every door while it listens', async () => {
     const flags = (await t.server.client().get('/api/loginInfo')).body.data.systemInfoShow;
-    expect(flags).toMatchObject({ https: 1, cmpp: 1, smpp: 1, sgip: 0, smgp: 1 });
+    expect(flags).toMatchObject({ https: 1, cmpp: 1, smpp: 1, sgip: 1, smgp: 1 });
   });
 
   it('smgpdoc: the account login, the door port, every status the door answers with', async () => {
@@ -66,6 +85,23 @@ describe.each(backends)('door documents, doors on (%s)', (backend) => {
     for (const code of [0, ...codes]) expect(html, `code ${code}`).toContain(codeCell(code, 'decimal'));
     for (const stat of RECEIPT_STATS) expect(html).toContain(stat);
     expect(html).toContain(clientAuthenticator('cli001', '12345678', '0101120000').toString('hex'));
+  });
+
+  it('sgipdoc: the account login, the door port, every result the door answers with, the bind-back', async () => {
+    const c = await login('client1');
+    const r = await c.get('/api/help/sgipdoc');
+    expect(r.status).toBe(200);
+    expect(String(r.headers['content-disposition'])).toContain(encodeURIComponent('云讯通SGIP接口文档.html'));
+    const html: string = r.raw.body;
+    expect(html).not.toContain('<script');
+    expect(html).toContain(`localhost:${t.server.app.services.sgipServer!.port}`);
+    expect(html).toContain('<td>cli001</td>');
+    for (const heading of Object.values(DOOR_TOPICS)) expect(html).toContain(heading);
+    const results = [...usedCodes('sgip-server.ts', 'SGIP_RESULT', SGIP_RESULT), ...usedCodes('sgip-server.ts', 'RESULT', SGIP_RESULT), ...Object.values(SGIP_REFUSAL_RESULT)];
+    expect(results).toEqual(expect.arrayContaining([SGIP_RESULT.BAD_LOGIN, SGIP_RESULT.NODE_BUSY, SGIP_RESULT.X_SIGN]));
+    for (const code of [0, ...results]) expect(html, `code ${code}`).toContain(codeCell(code, 'decimal'));
+    expect(html).toContain('SGIP_REPORT');
+    expect(html).toContain('尚未设置 SGIP 回调地址');
     expect(html).not.toContain('Demo2468');
   });
 

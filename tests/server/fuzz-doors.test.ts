@@ -2,7 +2,8 @@
  * The customer doors under fuzzing (issue 35 item 1): every command id a door's protocol can carry
  * (0x00000000-0x000000FF and 0x80000000-0x800000FF, to 0x1FF / 0x800001FF on SMPP, whose ids
  * reach 0x113, and random ones), with an empty body and with
- * random bodies, before and after a bind, on every door (SMPP, SMPP over TLS, CMPP, SMGP). What must hold: the
+ * random bodies, before and after a bind, on every door (SMPP, SMPP over TLS, CMPP, SMGP, SGIP) and on the
+ * SGIP carrier link's callback listener (where an SMG binds back). What must hold: the
  * process never ends (an uncaught error in the listener fails this file), a command the protocol
  * answers gets its answer (a response or generic_nack) and one without a response gets none of
  * its own, a PDU the library cannot read closes that connection only, and afterwards the door still
@@ -14,12 +15,15 @@ import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
 import smpp from 'smpp';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, useServer, type TestServer } from './harness';
 import { prng } from '../../server/lib/prng';
 import { TEST_TLS_CERT, TEST_TLS_KEY } from '../fixtures/smpp-tls';
 import { CMD, encodeConnect, makeConnect } from '../../server/lib/cmpp-pdu';
 import { CMD as SMGP_CMD, encodeLogin, makeLogin } from '../../server/lib/smgp-pdu';
+import { CMD as SGIP, decodePacket as decodeSgip, encodeBind as encodeSgipBind, encodeReport as encodeSgipReport } from '../../server/lib/sgip-pdu';
+import { createSgipLink, type SgipLinkHandle } from '../../server/modules/smsc/sgip-client';
+import { parseSmppUrl } from '../../server/modules/smsc/config';
 
 const tlsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'door-fuzz-'));
 fs.writeFileSync(path.join(tlsDir, 'key.pem'), TEST_TLS_KEY);
@@ -124,7 +128,93 @@ const smgpDoor: Door = {
   closes: (id, bound) => !bound || id === SMGP_CMD.EXIT,
 };
 
-const DOORS = [smppDoor('SMPP', false), smppDoor('SMPP over TLS', true), cmppDoor, smgpDoor];
+function sgipFrame(commandId: number, seq: number, body: Buffer): Buffer {
+  const h = Buffer.alloc(20);
+  h.writeUInt32BE(20 + body.length, 0);
+  h.writeUInt32BE(commandId >>> 0, 4);
+  h.writeUInt32BE(3000000001, 8);
+  h.writeUInt32BE(1205000000, 12);
+  h.writeUInt32BE(seq >>> 0, 16);
+  return Buffer.concat([h, body]);
+}
+const SGIP_IDS = [...range(0x00000000, 0x000000ff), ...range(0x80000000, 0x800000ff), 0x00001000, 0x80001000];
+const sgipSeq = (seq: number) => ({ node: 3000000001, time: 1205000000, number: seq });
+const sgipRead = (f: Buffer) => ({ commandId: f.readUInt32BE(4), seq: f.readUInt32BE(16), status: f.length >= 21 ? f[20] : -1 });
+
+/** the requests the SGIP door answers after SGIP_BIND (docs/api-sgip.md "Commands"): BIND (result 2), UNBIND, SUBMIT, and the SMG's commands (result 30) */
+const SGIP_ANSWERED = new Set<number>([
+  SGIP.BIND,
+  SGIP.UNBIND,
+  SGIP.SUBMIT,
+  SGIP.DELIVER,
+  SGIP.REPORT,
+  SGIP.USERRPT,
+  SGIP.ADDSP,
+  SGIP.MODIFYSP,
+  SGIP.DELETESP,
+  SGIP.ADDTELESEG,
+  SGIP.MODIFYTELESEG,
+  SGIP.DELETETELESEG,
+  SGIP.ADDSMG,
+  SGIP.MODIFYSMG,
+  SGIP.DELETESMG,
+]);
+
+const sgipDoor: Door = {
+  name: 'SGIP',
+  tls: false,
+  port: (server) => server.app.services.sgipServer!.port,
+  frame: sgipFrame,
+  read: sgipRead,
+  bind: (seq) => encodeSgipBind(sgipSeq(seq), { loginType: 1, loginName: 'cli001', loginPassword: DEMO_INTERFACE_PASSWORD }),
+  // SGIP has no keep-alive: a second SGIP_BIND is answered (result 2) on a bound session
+  probe: (seq) => encodeSgipBind(sgipSeq(seq), { loginType: 1, loginName: 'cli001', loginPassword: DEMO_INTERFACE_PASSWORD }),
+  ids: SGIP_IDS,
+  isResponse: (id) => !SGIP_ANSWERED.has(id),
+  // before SGIP_BIND every packet closes the connection; after it UNBIND
+  closes: (id, bound) => !bound || id === SGIP.UNBIND,
+};
+
+/** the SGIP carrier link's callback listener (sgip-client.ts): the SMG binds back to it */
+let sgipLink: SgipLinkHandle | null = null;
+let sgipLinkPort = 0;
+const sgipEmptyUnreadable = (id: number) => {
+  try {
+    decodeSgip(sgipFrame(id, 1, Buffer.alloc(0)));
+    return false;
+  } catch {
+    return true;
+  }
+};
+const sgipCallbackDoor: Door = {
+  name: 'SGIP link callback listener',
+  tls: false,
+  port: () => sgipLinkPort,
+  frame: sgipFrame,
+  read: sgipRead,
+  bind: (seq) => encodeSgipBind(sgipSeq(seq), { loginType: 2, loginName: 'smg', loginPassword: 'cbpw' }),
+  // a status report: answered (after its handler) on a bound connection
+  probe: (seq) => encodeSgipReport(sgipSeq(seq), { submitSeq: sgipSeq(seq), reportType: 0, userNumber: '8613000000001', state: 0, errorCode: 0 }),
+  ids: SGIP_IDS,
+  // answered: REPORT, DELIVER, USERRPT (and UNBIND, which closes); nothing else
+  isResponse: (id) => id !== SGIP.REPORT && id !== SGIP.DELIVER && id !== SGIP.USERRPT && id !== SGIP.UNBIND,
+  // before the bind every packet closes; after it UNBIND and UNBIND_RESP (the SMG's goodbye), and a packet it cannot read (the empty body of a command with fields)
+  closes: (id, bound) => !bound || id === SGIP.UNBIND || id === SGIP.UNBIND_RESP || sgipEmptyUnreadable(id),
+};
+
+beforeAll(async () => {
+  sgipLink = createSgipLink(
+    parseSmppUrl('sgip://sp1:x@127.0.0.1:1?callback_port=0&callback_host=127.0.0.1&callback_user=smg&callback_password=cbpw&reconnect_min_ms=1000&receipt_batch_ms=0'),
+  );
+  sgipLink.onReceipts(async () => {});
+  sgipLink.onMo(async () => {});
+  sgipLinkPort = (await sgipLink.callbackListening())!;
+});
+afterAll(async () => {
+  await sgipLink?.close();
+});
+
+const DOORS = [smppDoor('SMPP', false), smppDoor('SMPP over TLS', true), cmppDoor, smgpDoor, sgipDoor, sgipCallbackDoor];
 
 /** A raw connection that splits what it receives into frames (4-octet length first). */
 class Conn {
@@ -192,6 +282,8 @@ describe.each(backends)('every door under fuzzing (%s)', (backend) => {
       cmppServerHost: '127.0.0.1',
       smgpServerPort: -1,
       smgpServerHost: '127.0.0.1',
+      sgipServerPort: -1,
+      sgipServerHost: '127.0.0.1',
     },
   });
 
@@ -200,6 +292,7 @@ describe.each(backends)('every door under fuzzing (%s)', (backend) => {
     t.server.app.services.smppServer!.opts.maxConnectAttempts = 1_000_000;
     t.server.app.services.cmppServer!.opts.maxConnectAttempts = 1_000_000;
     t.server.app.services.smgpServer!.opts.maxConnectAttempts = 1_000_000;
+    t.server.app.services.sgipServer!.opts.maxConnectAttempts = 1_000_000;
   };
 
   async function session(door: Door, bound: boolean): Promise<Conn> {

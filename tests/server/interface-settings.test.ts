@@ -26,7 +26,16 @@ const good = { clientId: 'client1', ip: '203.0.113.10, 198.51.100.0/24', accessS
 describe.each(backends)('interface settings (%s)', (backend) => {
   describe('with the SMPP listener on', () => {
     const t = useServer(backend, {
-      config: { smppServerPort: -1, smppServerHost: '127.0.0.1', cmppServerPort: -1, cmppServerHost: '127.0.0.1', smgpServerPort: -1, smgpServerHost: '127.0.0.1' },
+      config: {
+        smppServerPort: -1,
+        smppServerHost: '127.0.0.1',
+        cmppServerPort: -1,
+        cmppServerHost: '127.0.0.1',
+        smgpServerPort: -1,
+        smgpServerHost: '127.0.0.1',
+        sgipServerPort: -1,
+        sgipServerHost: '127.0.0.1',
+      },
     });
 
     it('shows the listeners’ real ports with the login of each, the HTTP API’s URL and the masked interface password', async () => {
@@ -37,12 +46,16 @@ describe.each(backends)('interface settings (%s)', (backend) => {
       expect(port).toBeGreaterThan(0);
       const cmpp = t.server.app.services.cmppServer!.port;
       expect(cmpp).toBeGreaterThan(0);
+      const sgip = t.server.app.services.sgipServer!.port;
+      expect(sgip).toBeGreaterThan(0);
       expect(r.body.data.doors).toEqual([
         { protocol: 'SMPP', enabled: true, host: expect.any(String), port, url: '', login: 'client1' },
         // client1's clientid is longer than CMPP's 6 octets: its own short login
         { protocol: 'CMPP', enabled: true, host: expect.any(String), port: cmpp, url: '', login: 'cli001' },
         // SMGP's ClientID is the same short login
         { protocol: 'SMGP', enabled: true, host: expect.any(String), port: t.server.app.services.smgpServer!.port, url: '', login: 'cli001' },
+        // SGIP's Login_Name: the interface login too
+        { protocol: 'SGIP', enabled: true, host: expect.any(String), port: sgip, url: '', login: 'cli001' },
         { protocol: 'HTTP', enabled: true, host: expect.any(String), port: expect.any(Number), url: expect.stringMatching(/^http:\/\/[^/]+\/openapi\/v1$/), login: 'client1' },
       ]);
       expect(r.body.data).toMatchObject({ clientid: 'client1', password: '********', passwordSet: true, editable: true });
@@ -51,7 +64,13 @@ describe.each(backends)('interface settings (%s)', (backend) => {
       expect(own.body.data).toMatchObject({
         clientid: 'client1',
         editable: false,
-        doors: [{ protocol: 'SMPP', enabled: true, port }, { protocol: 'CMPP', enabled: true }, { protocol: 'SMGP', enabled: true }, { protocol: 'HTTP' }],
+        doors: [
+          { protocol: 'SMPP', enabled: true, port },
+          { protocol: 'CMPP', enabled: true },
+          { protocol: 'SMGP', enabled: true },
+          { protocol: 'SGIP', enabled: true },
+          { protocol: 'HTTP' },
+        ],
       });
     });
 
@@ -70,6 +89,42 @@ describe.each(backends)('interface settings (%s)', (backend) => {
       try {
         const r = await (await as(t.server, 'agent1')).post('/api/account/getAccountInfo', { clientId: 'client1' });
         expect(r.body.data).toMatchObject({ smsfrom: 3, smsfrom_str: 'SMGP', smsfromEnabled: true, port: t.server.app.services.smgpServer!.port });
+      } finally {
+        await t.server.handle.db.updateTable('accounts').set({ smsfrom: 6 }).where('clientid', '=', 'client1').execute();
+      }
+    });
+
+    it('an account sold SGIP (smsfrom 4) is pointed at the SGIP listener; its bind-back listener is saved when public, refused when not', async () => {
+      await t.server.handle.db.updateTable('accounts').set({ smsfrom: 4 }).where('clientid', '=', 'client1').execute();
+      try {
+        const c = await as(t.server, 'agent1');
+        const r = await c.post('/api/account/getAccountInfo', { clientId: 'client1' });
+        expect(r.body.data).toMatchObject({ smsfrom: 4, smsfrom_str: 'SGIP', smsfromEnabled: true, port: t.server.app.services.sgipServer!.port, sgipCallbackHost: '' });
+        const cb = { sgipCallbackHost: 'sp.example.com', sgipCallbackPort: 8802, sgipCallbackUser: 'plat', sgipCallbackPassword: 'pw' };
+        const saved = await c.post('/api/client/account/interface', { ...good, ...cb });
+        expect(saved.body).toMatchObject({ code: 0, data: cb });
+        const stored = await t.server.handle.db
+          .selectFrom('accounts')
+          .select(['sgip_callback_host', 'sgip_callback_port', 'sgip_callback_user', 'sgip_callback_password'])
+          .where('clientid', '=', 'client1')
+          .executeTakeFirstOrThrow();
+        expect(stored).toEqual({ sgip_callback_host: 'sp.example.com', sgip_callback_port: 8802, sgip_callback_user: 'plat', sgip_callback_password: 'pw' });
+        // a private or loopback address, a name that does not resolve, no port: refused on their field
+        for (const [host, field] of [
+          ['10.0.0.8', 'sgipCallbackHost'],
+          ['localhost', 'sgipCallbackHost'],
+          ['nowhere.invalid', 'sgipCallbackHost'],
+        ]) {
+          const bad = await c.post('/api/client/account/interface', { ...good, ...cb, sgipCallbackHost: host });
+          expect(bad.body, host).toMatchObject({ code: 400, msg: expect.stringContaining('SGIP回调地址'), data: { errors: [{ field }] } });
+        }
+        const noPort = await c.post('/api/client/account/interface', { ...good, ...cb, sgipCallbackPort: 0 });
+        expect(noPort.body).toMatchObject({ code: 400, msg: 'SGIP回调端口须为1-65535之间的整数' });
+        const tooLong = await c.post('/api/client/account/interface', { ...good, ...cb, sgipCallbackUser: 'x'.repeat(17) });
+        expect(tooLong.body.code).toBe(400);
+        // no host: none, every field cleared
+        const off = await c.post('/api/client/account/interface', { ...good, sgipCallbackHost: '' });
+        expect(off.body.data).toMatchObject({ sgipCallbackHost: '', sgipCallbackPort: 0, sgipCallbackUser: '', sgipCallbackPassword: '' });
       } finally {
         await t.server.handle.db.updateTable('accounts').set({ smsfrom: 6 }).where('clientid', '=', 'client1').execute();
       }
@@ -164,6 +219,7 @@ describe.each(backends)('interface settings (%s)', (backend) => {
         { protocol: 'SMPP', enabled: false, host: 'sms.example.com', port: 0, url: '', login: 'client1' },
         { protocol: 'CMPP', enabled: false, host: 'sms.example.com', port: 0, url: '', login: 'cli001' },
         { protocol: 'SMGP', enabled: false, host: 'sms.example.com', port: 0, url: '', login: 'cli001' },
+        { protocol: 'SGIP', enabled: false, host: 'sms.example.com', port: 0, url: '', login: 'cli001' },
         { protocol: 'HTTP', enabled: true, host: 'sms.example.com', port: 443, url: 'https://sms.example.com/openapi/v1', login: 'client1' },
       ]);
       // client1's protocol is HTTPS: its door is the HTTP API

@@ -26,6 +26,7 @@ function server(env: Record<string, string>): ChildProcess {
       SMPP_SERVER_PORT: '0',
       CMPP_SERVER_PORT: '0',
       SMGP_SERVER_PORT: '0',
+      SGIP_SERVER_PORT: '0',
       DISPATCH: '0',
       CSRF_SECRET: 'x'.repeat(40),
       ...env,

@@ -460,6 +460,7 @@ describe.skipIf(!TEST_DATABASE_URL)('npm run smpp-server: the listener as its ow
         // the CMPP door's fixed 7890 may be taken by another test's process: off here
         CMPP_SERVER_PORT: '0',
         SMGP_SERVER_PORT: '0',
+        SGIP_SERVER_PORT: '0',
         LOG_LEVEL: 'warn',
         DATA_DIR: t.server.dataDir,
       },

@@ -26,7 +26,16 @@ import {
   DEFAULT_FAILOVER_MS,
   type ChannelSpec,
 } from '../smsc';
-import { startCmppSimulator, startSmgpSimulator, type CmppSimulator, type SmgpSimulator, type SmscLink } from '../smsc';
+import {
+  startCmppSimulator,
+  startSgipSimulator,
+  startSmgpSimulator,
+  type CmppSimulator,
+  type SgipLinkHandle,
+  type SgipSimulator,
+  type SmgpSimulator,
+  type SmscLink,
+} from '../smsc';
 import { DEFAULT_SOURCE_PREFIX, Dispatcher, type ChannelRoute, type DispatchHooks, type DispatcherOptions } from './dispatcher';
 import type { StoredMo } from './mo';
 import type { AppliedReport } from './sql';
@@ -46,6 +55,8 @@ export interface Pipeline {
   cmppSimulator: CmppSimulator | null;
   /** the embedded SMGP gateway simulator instead (no SMPP_URL, SMSC_SIM_PROTOCOL=smgp) */
   smgpSimulator: SmgpSimulator | null;
+  /** the embedded SGIP gateway simulator instead (no SMPP_URL, SMSC_SIM_PROTOCOL=sgip) */
+  sgipSimulator: SgipSimulator | null;
   /** where the link connects to, without the password */
   smsc: string;
   /** reads the channel table again now (it is every `reloadMs` anyway); true when it changed */
@@ -60,8 +71,12 @@ export interface PipelineOptions {
   dispatcher?: DispatcherOptions;
   /** the embedded simulator's settings (SMSC_SIM_*: loadConfig().simulator.settings; default: the simulator's own) */
   simulator?: Partial<SimulatorSettings>;
-  /** the embedded simulator's protocol: smpp (default), cmpp (a CMPP 3.0 gateway and a cmpp:// link) or smgp (an SMGP 3.0 gateway and an smgp:// link); SMSC_SIM_PROTOCOL */
-  simulatorProtocol?: 'smpp' | 'cmpp' | 'smgp';
+  /**
+   * the embedded simulator's protocol: smpp (default), cmpp (a CMPP 3.0 gateway and a cmpp:// link),
+   * smgp (an SMGP 3.0 gateway and an smgp:// link) or sgip (an SMG and an sgip:// link whose callback
+   * listener it binds back to); SMSC_SIM_PROTOCOL
+   */
+  simulatorProtocol?: 'smpp' | 'cmpp' | 'smgp' | 'sgip';
   /** run a Pusher in this process (default true) */
   push?: boolean;
   /** the channel table file (JSON; SMPP_CHANNELS); with it or dispatch_channels rows, SMPP_URL is not used */
@@ -182,6 +197,7 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
   let simulator: Simulator | null = null;
   let cmppSimulator: CmppSimulator | null = null;
   let smgpSimulator: SmgpSimulator | null = null;
+  let sgipSimulator: SgipSimulator | null = null;
   const simProtocol = opts.simulatorProtocol ?? ENV_DEFAULTS.SMSC_SIM_PROTOCOL;
   const configuredUrl = opts.smppUrl?.trim() || '';
   if (table.channels.length && configuredUrl) ctx.log.warn(`dispatch: ${table.channels.length} channels configured, SMPP_URL is not used`);
@@ -202,13 +218,23 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
       smgpSimulator ??= await startSmgpSimulator(opts.simulator ?? {});
       // SrcTermID = the platform's source as it is: src = the prefix
       url = `${smgpSimulator.url}?src=${linkOpts.sourcePrefix}`;
+    } else if (!url && simProtocol === 'sgip') {
+      sgipSimulator ??= await startSgipSimulator(opts.simulator ?? {});
+      // SPNumber = the platform's source as it is; the SMG binds back to a loopback listener on a free port
+      const st = sgipSimulator.settings;
+      url = `${sgipSimulator.url}?sp_number=${linkOpts.sourcePrefix}&prefix=${linkOpts.sourcePrefix}&callback_port=0&callback_host=127.0.0.1&callback_user=${encodeURIComponent(st.callbackUser)}&callback_password=${encodeURIComponent(st.callbackPassword)}`;
     } else if (!url) {
       simulator ??= await startSimulator(opts.simulator ?? {});
       // our own simulator takes (and counts submits by) the ref TLV; a configured SMSC gets none unless asked
       url = `${simulator.url}?ref_tlv=${simulator.settings.refTlv}`;
     }
     const cfg = parseSmppUrl(url);
-    fallback = { link: createSmscLink(cfg, ctx.log, linkOpts), smsc: `${describeSmsc(cfg)}${simulator || cmppSimulator || smgpSimulator ? ' (embedded simulator)' : ''}` };
+    const link = createSmscLink(cfg, ctx.log, linkOpts);
+    if (sgipSimulator && !configuredUrl) {
+      const port = await (link as SgipLinkHandle).callbackListening();
+      if (port) sgipSimulator.bindBackTo(port, '127.0.0.1');
+    }
+    fallback = { link, smsc: `${describeSmsc(cfg)}${simulator || cmppSimulator || smgpSimulator || sgipSimulator ? ' (embedded simulator)' : ''}` };
     return fallback;
   };
 
@@ -322,6 +348,9 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
     get smgpSimulator() {
       return smgpSimulator;
     },
+    get sgipSimulator() {
+      return sgipSimulator;
+    },
     get smsc() {
       return current.length ? current.map((c) => `${c.name} ${describeSmsc(c.cfg)}`).join(', ') : (fallback?.smsc ?? '');
     },
@@ -338,6 +367,7 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
       await simulator?.close();
       await cmppSimulator?.close();
       await smgpSimulator?.close();
+      await sgipSimulator?.close();
     },
   };
 }

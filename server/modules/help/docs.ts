@@ -30,7 +30,7 @@ export interface HelpDoc {
 export const HELP_DOCS: HelpDoc[] = [
   { key: 'https', route: '/help/httpsdoc', title: 'HTTP接口文档' },
   { key: 'cmpp', route: '/help/cmppdoc', title: 'CMPP接口文档', stem: 'cmpp', door: true },
-  { key: 'sgip', route: '/help/sgipdoc', title: 'SGIP接口文档', stem: 'sgip' },
+  { key: 'sgip', route: '/help/sgipdoc', title: 'SGIP接口文档', stem: 'sgip', door: true },
   { key: 'smgp', route: '/help/smgpdoc', title: 'SMGP接口文档', stem: 'smgp', door: true },
   { key: 'smpp', route: '/help/smppdoc', title: 'SMPP接口文档', stem: 'smpp', door: true },
   { key: 'template', route: '/help/smstemplatedoc', title: '模板短信接口文档', stem: 'template' },

@@ -501,6 +501,8 @@ export interface InterfaceMessage {
   registeredDelivery?: number;
   /** the ids the door answered the earlier parts of this long message with: receipts are queued for each (migration 0043) */
   partIds?: string[];
+  /** partIds name every submit of the message, its last too (SGIP's submit sequence numbers): no receipt for the message's own id (migration 0045) */
+  partIdsWhole?: boolean;
 }
 
 export interface InterfaceAccepted {
@@ -521,6 +523,7 @@ interface Pending {
   extension: string;
   registeredDelivery: number;
   partIds?: string[];
+  partIdsWhole: boolean;
   hit: boolean;
   resolve(r: InterfaceAccepted): void;
   reject(err: unknown): void;
@@ -561,6 +564,7 @@ class InterfaceBatcher {
         extension: m.extension ?? '',
         registeredDelivery: m.registeredDelivery ?? 1,
         partIds: m.partIds?.length ? m.partIds : undefined,
+        partIdsWhole: !!m.partIdsWhole && !!m.partIds?.length,
         hit: false,
         resolve,
         reject,
@@ -693,7 +697,7 @@ async function recordPartIds(trx: Tx, g: readonly Pending[], r: InterfaceSendRes
   const idOf = new Map(r.messages.map((m) => [m.mobile, m.msgid]));
   const rows = long.flatMap((p) => {
     const id = idOf.get(p.phone);
-    return id ? [{ message_id: id, part_ids: p.partIds!, created_at: now }] : [];
+    return id ? [{ message_id: id, part_ids: p.partIds!, created_at: now, whole: p.partIdsWhole }] : [];
   });
   if (rows.length)
     await trx

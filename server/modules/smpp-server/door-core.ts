@@ -226,7 +226,10 @@ export type DoorSubmitResult = { ok: true; msgId: string; createdAt?: Date } | {
 /** What a door needs from the platform (index.ts wires the send module's acceptance). */
 export interface DoorPlatform {
   /** accepts one (reassembled) message of the account */
-  submit(account: Account, m: { phone: string; text: string; sourceAddr: string; extension: string; registeredDelivery: number; partIds?: string[] }): Promise<DoorSubmitResult>;
+  submit(
+    account: Account,
+    m: { phone: string; text: string; sourceAddr: string; extension: string; registeredDelivery: number; partIds?: string[]; partIdsWhole?: boolean },
+  ): Promise<DoorSubmitResult>;
 }
 
 /** what `authenticate` found: the bound account and its session row, or why not */

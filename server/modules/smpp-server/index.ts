@@ -17,6 +17,7 @@ import { smppServerRoutes } from './routes';
 import { SMPP_REFUSAL_STATUS, SMPP_SERVER_DEFAULTS, SmppServer, type SmppPlatform } from './server';
 import { CMPP_REFUSAL_RESULT, CMPP_SERVER_DEFAULTS, CmppServer } from './cmpp-server';
 import { SMGP_REFUSAL_STATUS, SMGP_SERVER_DEFAULTS, SmgpServer } from './smgp-server';
+import { SGIP_REFUSAL_RESULT, SGIP_SERVER_DEFAULTS, SgipServer } from './sgip-server';
 import { loadInterfaceSecretKey } from '../../lib/interface-secret';
 import { sealDemoSecret } from './interface-password';
 import { openInterfaceSecret } from '../../lib/interface-secret';
@@ -24,11 +25,13 @@ import type { DoorDocSource } from '../help';
 import { describeSmppDoor } from './smpp-doc';
 import { describeCmppDoor } from './cmpp-doc';
 import { describeSmgpDoor } from './smgp-doc';
+import { describeSgipDoor } from './sgip-doc';
 
 export { InterfacePasswordService } from './interface-password';
 export { SmppServer, SMPP_STATUS, SMPP_REFUSAL_STATUS, SMPP_SERVER_DEFAULTS, extensionOf, receiptWanted } from './server';
 export { CmppServer, CMPP_RESULT, CMPP_REFUSAL_RESULT, CMPP_SERVER_DEFAULTS, cmppLoginOf, cmppMessageId } from './cmpp-server';
 export { SmgpServer, SMGP_RESULT, SMGP_REFUSAL_STATUS, SMGP_SERVER_DEFAULTS, smgpLoginOf, smgpMessageId } from './smgp-server';
+export { SgipServer, SGIP_RESULT, SGIP_REFUSAL_RESULT, SGIP_SERVER_DEFAULTS } from './sgip-server';
 export { DoorCore, SharedBuckets } from './door-core';
 export { enqueueSmppReceipts, RECEIPT_KEEP_MS } from './receipts';
 export { enqueueSmppMo, MO_KEEP_MS } from './mo';
@@ -42,6 +45,8 @@ declare module '../../context' {
     cmppServer: CmppServer | null;
     /** the SMGP listener (null when smgpServerPort is 0) */
     smgpServer: SmgpServer | null;
+    /** the SGIP listener and its bind-backs (null when sgipServerPort is 0) */
+    sgipServer: SgipServer | null;
   }
 }
 
@@ -63,6 +68,7 @@ export function interfacePlatform(
           extension: m.extension,
           registeredDelivery: m.registeredDelivery,
           partIds: m.partIds,
+          partIdsWhole: m.partIdsWhole,
         });
         return { ok: true, msgId: r.msgId, createdAt: r.createdAt };
       } catch (err) {
@@ -81,7 +87,8 @@ export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'se
   app.services.smppServer = null;
   app.services.cmppServer = null;
   app.services.smgpServer = null;
-  // the doors' interface documents (GET /help/smppdoc, /help/cmppdoc): on while the door listens in this process
+  app.services.sgipServer = null;
+  // the doors' interface documents (GET /help/smppdoc, /help/cmppdoc, /help/smgpdoc, /help/sgipdoc): on while the door listens in this process
   const DOOR_DOCS: DoorDocSource[] = [
     {
       key: 'smpp',
@@ -107,6 +114,15 @@ export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'se
         const s = app.services.smgpServer!;
         const secretUsable = openInterfaceSecret(secretKey, req.account.id, req.account.interface_secret) !== null;
         return describeSmgpDoor(ctx, { opts: s.opts, port: s.port, secretUsable }, req);
+      },
+    },
+    {
+      key: 'sgip',
+      available: () => (app.services.sgipServer?.port ?? 0) > 0,
+      describe: (req) => {
+        const s = app.services.sgipServer!;
+        const secretUsable = openInterfaceSecret(secretKey, req.account.id, req.account.interface_secret) !== null;
+        return describeSgipDoor(ctx, { opts: s.opts, port: s.port, secretUsable }, req);
       },
     },
   ];
@@ -171,6 +187,23 @@ export default defineModule({ name: 'smpp-server', dependencies: ['clients', 'se
       ctx.log.info(`SMGP server for customers listening on ${ctx.config.smgpServerHost}:${p}`);
     });
     app.addHook('onClose', async () => smgp.close());
+  }
+  const sgipPort = ctx.config.sgipServerPort;
+  if (sgipPort) {
+    if (!cmppPort && !smgpPort) await sealDemoSecret(ctx, secretKey);
+    const sgip = (app.services.sgipServer = new SgipServer(ctx, interfacePlatform(ctx, app.services.send, SGIP_REFUSAL_RESULT), secretKey, {
+      ...SGIP_SERVER_DEFAULTS,
+      host: ctx.config.sgipServerHost,
+      port: sgipPort,
+      nodeId: ctx.config.sgipNodeId,
+      partsMaxBytes: ctx.config.longPartsMaxBytes,
+      sourcePrefix,
+    }));
+    app.addHook('onReady', async () => {
+      const p = await sgip.listen();
+      ctx.log.info(`SGIP server for customers listening on ${ctx.config.sgipServerHost}:${p}`);
+    });
+    app.addHook('onClose', async () => sgip.close());
   }
   const port = ctx.config.smppServerPort;
   if (!port) return;

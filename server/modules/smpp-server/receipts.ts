@@ -4,7 +4,8 @@
  * dispatch pipeline's report hook) and writes one smpp_receipts row per final message of a
  * needreport 2 account, as its submit's registered_delivery asked (0 none, 2 failures only), and
  * one more for each id the parts of a long message were answered with (interface_part_ids,
- * migration 0043: a gateway waits for the report of the id it holds). The listener's pump (server.ts) leases the rows of the accounts bound as
+ * migration 0043: a gateway waits for the report of the id it holds; with `whole` (migration 0045, the SGIP door) only
+ * those, as they name every submit). The listener's pump (server.ts) leases the rows of the accounts bound as
  * receivers in its process, oldest first, sends each as deliver_sm (esm_class 0x04, the appendix-B
  * text, receipted_message_id and message_state) and deletes a row when the customer answers 0; an
  * error answer, no answer within the lease or a dropped session leaves it for a later attempt.
@@ -77,7 +78,7 @@ export async function enqueueSmppReceipts(trx: Transaction<Database>, rows: { id
     join accounts a on a.id = m.account_id and a.needreport = ${sql.lit(NeedReport.PassThrough)}
     cross join lateral (select ${stat} as stat) s
     left join interface_part_ids ip on ip.message_id = m.id
-    cross join lateral (select '' as part_id union all select x from unnest(ip.part_ids) x) p
+    cross join lateral (select '' as part_id where not coalesce(ip.whole, false) union all select x from unnest(ip.part_ids) x) p
     where m.id = any(${final.map((x) => x.id)}::int[])
       and t.registered_delivery <> 0 and not (t.registered_delivery = 2 and s.stat = 'DELIVRD')
     order by m.id, p.part_id

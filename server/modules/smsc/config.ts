@@ -26,12 +26,25 @@
  * receipt_batch, receipt_batch_ms, receipt_flushes, tz as for SMPP.
  *
  *   smgp://client_id:secret@host:port?sp_id=10690001&src=1069000&service_id=MJS0019901
+ *   sgip://login:password@host:port?corp_id=12345&sp_number=10655001&node_id=3000012345&callback_port=8802&callback_user=smg&callback_password=secret2
  *
  * China Telecom's SMGP 3.0 (smgp-client.ts, docs/api-dispatch.md "SMGP link"): the user is the
  * ClientID (at most 8 characters), the password the shared secret; options sp_id (the MsgSrc TLV,
  * ≤ 8, default the ClientID), src (the channel's number: SrcTermID = src + what a message's source
  * carries beyond the platform's prefix `prefix`, ≤ 21), service_id (ServiceID, ≤ 10), prefix,
  * and the same timing and window options as cmpp:// (enquire_ms: SMGP_ACTIVE_TEST period).
+ *
+ * China Unicom's SGIP 1.2 (sgip-client.ts, docs/api-dispatch.md "SGIP link"): the user and
+ * password are the Login_Name / Login_Password (≤ 16 each) the link binds to the SMG with (Login_Type
+ * 1, default port 8801); options corp_id (CorpId, ≤ 5), sp_number (the channel's number: SPNumber
+ * = sp_number + what a message's source carries beyond the platform's prefix `prefix`, ≤ 21),
+ * service_type (ServiceType, ≤ 10), node_id (this side's node id in the sequence numbers, default
+ * 3 000 000 000 + corp_id), callback_port (the listener the SMG binds back to with Login_Type 2 for
+ * reports and uplinks; 0 any free port, absent: none), callback_host (its address, default
+ * 0.0.0.0), callback_user / callback_password (the login the SMG must bind back with; both empty:
+ * not checked), prefix, and window, connections, timeout_ms, connect_timeout_ms, reconnect_min_ms,
+ * reconnect_max_ms, queue_wait_ms, throttle_ms, receipt_batch, receipt_batch_ms, receipt_flushes,
+ * tz as for SMPP (SGIP has no keep-alive packet).
  */
 
 import type { LinkCoding, LongMode, ReceiptIdMode } from '../../lib/smpp-pdu';
@@ -40,8 +53,28 @@ import smsTypeEnum from '../../../schemas/enums/sms-type.json';
 import { Carrier, type ServerEnv } from '../../../common/generated/schemas';
 import type { SimulatorSettings } from './simulator';
 
-/** the carrier protocol a URL names: smpp:// and smpps:// → smpp, cmpp:// → cmpp, smgp:// → smgp */
-export type SmscProtocol = 'smpp' | 'cmpp' | 'smgp';
+/** the carrier protocol a URL names: smpp:// and smpps:// → smpp, cmpp:// → cmpp, smgp:// → smgp, sgip:// → sgip */
+export type SmscProtocol = 'smpp' | 'cmpp' | 'smgp' | 'sgip';
+
+/** the SGIP link's own settings (sgip:// URLs) */
+export interface SgipSettings {
+  /** CorpId (≤ 5) */
+  corpId: string;
+  /** the channel's number: SPNumber = spNumber + the request's `from` beyond `prefix` (≤ 21 in all) */
+  spNumber: string;
+  /** ServiceType (≤ 10) */
+  serviceType: string;
+  /** this side's node id (the first number of every sequence number) */
+  nodeId: number;
+  /** the listener the SMG binds back to (0: any free port); null: no listener */
+  callbackPort: number | null;
+  callbackHost: string;
+  /** the Login_Name / Login_Password the SMG binds back with ('' both: not checked) */
+  callbackUser: string;
+  callbackPassword: string;
+  /** the platform's prefix of a request's `from`; null: the dispatcher's (SMS_SOURCE_PREFIX) */
+  prefix: string | null;
+}
 
 /** the CMPP link's own settings (cmpp:// URLs) */
 export interface CmppSettings {
@@ -74,6 +107,8 @@ export interface SmscConfig {
   cmpp?: CmppSettings;
   /** protocol 'smgp' only */
   smgp?: SmgpSettings;
+  /** protocol 'sgip' only */
+  sgip?: SgipSettings;
   host: string;
   port: number;
   tls: boolean;
@@ -208,8 +243,9 @@ export function parseSmppUrl(raw: string): SmscConfig {
   }
   if (url.protocol === 'cmpp:') return parseCmppUrl(url);
   if (url.protocol === 'smgp:') return parseSmgpUrl(url);
+  if (url.protocol === 'sgip:') return parseSgipUrl(url);
   if (url.protocol !== 'smpp:' && url.protocol !== 'smpps:') {
-    throw new SmppUrlError(`scheme must be smpp://, smpps://, cmpp:// or smgp:// (got ${url.protocol.slice(0, 20)})`);
+    throw new SmppUrlError(`scheme must be smpp://, smpps://, cmpp://, smgp:// or sgip:// (got ${url.protocol.slice(0, 20)})`);
   }
   const tls = url.protocol === 'smpps:';
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
@@ -345,9 +381,66 @@ function parseSmgpUrl(url: URL): SmscConfig {
   return cfg;
 }
 
+/** an sgip:// URL (already read by URL) → the SGIP link's settings */
+function parseSgipUrl(url: URL): SmscConfig {
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  if (!host) throw new SmppUrlError('no host (expected sgip://login:password@host:port)');
+  const port = url.port ? Number(url.port) : 8801;
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new SmppUrlError('bad port');
+  const systemId = decode(url.username, 'login');
+  const password = decode(url.password, 'password');
+  if (!systemId || systemId.length > 16 || !PRINTABLE.test(systemId)) throw new SmppUrlError('the login (sgip://login:password@…) must be 1-16 printable ASCII characters');
+  if (password.length > 16 || !PRINTABLE.test(password)) throw new SmppUrlError('the password must be at most 16 printable ASCII characters');
+  if (url.pathname && url.pathname !== '/' && url.pathname !== '') throw new SmppUrlError('unexpected path (options go in the query: ?corp_id=12345)');
+  const sgip: SgipSettings = {
+    corpId: '',
+    spNumber: '',
+    serviceType: '',
+    nodeId: -1,
+    callbackPort: null,
+    callbackHost: '0.0.0.0',
+    callbackUser: '',
+    callbackPassword: '',
+    prefix: null,
+  };
+  // SGIP has no keep-alive packet: enquire_ms is not an option (the core's period only paces the check)
+  const cfg: SmscConfig = { ...SMSC_DEFAULTS, protocol: 'sgip', sgip, host, port, tls: false, systemId, password };
+  const text = (k: string, value: string, max: number, digits = false) => {
+    if (value.length > max || !PRINTABLE.test(value) || (digits && !DIGITS.test(value)))
+      throw new SmppUrlError(`${k} must be at most ${max} ${digits ? 'digits' : 'printable ASCII characters'}`);
+    return value;
+  };
+  for (const [key, value] of url.searchParams) {
+    const k = key.toLowerCase();
+    const num = NUMBERS[k];
+    if (num && k !== 'enquire_ms') cfg[num[0]] = intParam(k, value, num[1], num[2]);
+    else if (k === 'corp_id') sgip.corpId = text(k, value, 5, true);
+    else if (k === 'sp_number') sgip.spNumber = text(k, value, 21, true);
+    else if (k === 'service_type') sgip.serviceType = text(k, value, 10);
+    else if (k === 'node_id') sgip.nodeId = intParam(k, value, 1, 0xffffffff);
+    else if (k === 'callback_port') sgip.callbackPort = intParam(k, value, 0, 65535);
+    else if (k === 'callback_host') {
+      const h = value.trim();
+      if (!h || h.length > 253 || !/^[0-9A-Za-z.:_-]+$/.test(h)) throw new SmppUrlError('callback_host must be an address to listen on');
+      sgip.callbackHost = h;
+    } else if (k === 'callback_user') sgip.callbackUser = text(k, value, 16);
+    else if (k === 'callback_password') sgip.callbackPassword = text(k, value, 16);
+    else if (k === 'prefix') sgip.prefix = text(k, value, 12, true);
+    else if (k === 'tz') {
+      const t = value.trim();
+      const n = /^[+-]?\d{1,4}$/.test(t) ? Number(t) : NaN;
+      if (!Number.isInteger(n) || n < -720 || n > 840) throw new SmppUrlError('tz must be a UTC offset in minutes from -720 to 840');
+      cfg.tzMinutes = n;
+    } else throw new SmppUrlError(`unknown option "${key.slice(0, 40)}" for sgip://`);
+  }
+  if (sgip.nodeId < 0) sgip.nodeId = 3_000_000_000 + Number(sgip.corpId || 0);
+  if (cfg.reconnectMaxMs < cfg.reconnectMinMs) throw new SmppUrlError('reconnect_max_ms must be at least reconnect_min_ms');
+  return cfg;
+}
+
 /** SMPP_URL without the password, for logs. */
 export function describeSmsc(cfg: Pick<SmscConfig, 'tls' | 'systemId' | 'host' | 'port'> & { protocol?: SmscProtocol }): string {
-  return `${cfg.protocol === 'cmpp' || cfg.protocol === 'smgp' ? cfg.protocol : cfg.tls ? 'smpps' : 'smpp'}://${cfg.systemId}@${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${cfg.port}`;
+  return `${cfg.protocol === 'cmpp' || cfg.protocol === 'smgp' || cfg.protocol === 'sgip' ? cfg.protocol : cfg.tls ? 'smpps' : 'smpp'}://${cfg.systemId}@${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${cfg.port}`;
 }
 
 /** SMSC_SIM_LATENCY_MS: "50-500" (or one value) → [min, max] in ms; a bad text throws, naming the variable. */

@@ -175,7 +175,7 @@ export abstract class LinkCore<S, C extends LinkConn<S>, R extends Delivery<Rece
   protected abstract write(c: C, p: Pending<S>): boolean;
   /** opens the connection (state 'connecting', c.socket); calls `bound` once usable and `closedConn` when the socket closes */
   protected abstract connect(c: C): void;
-  /** writes a keep-alive on a bound connection: its token (nonzero), cleared in c.probe by the answer */
+  /** writes a keep-alive on a bound connection: its token (nonzero), cleared in c.probe by the answer; 0: the protocol has none, nothing written */
   protected abstract sendProbe(c: C): number;
   /** a bound connection at close: unbind / terminate (the socket is destroyed after 1 s regardless) */
   protected abstract goodbye(c: C, socket: net.Socket, wasBound: boolean): void;
@@ -422,6 +422,7 @@ export abstract class LinkCore<S, C extends LinkConn<S>, R extends Delivery<Rece
       if (c.state !== 'bound' || !c.socket || c.probe) continue;
       const socket = c.socket;
       const token = this.sendProbe(c);
+      if (!token) continue; // a protocol without a keep-alive packet (SGIP)
       c.probe = token;
       setTimeout(() => {
         if (c.socket === socket && c.probe === token) this.drop(c, `${this.words.probe} unanswered`);
@@ -451,10 +452,17 @@ export abstract class LinkCore<S, C extends LinkConn<S>, R extends Delivery<Rece
     if (!this.readingPaused && buffered >= MAX_BUFFERED_DELIVERIES) {
       this.readingPaused = true;
       for (const c of this.conns) c.pauseReading();
+      this.readingChanged(true);
     } else if (this.readingPaused && buffered < MAX_BUFFERED_DELIVERIES / 2) {
       this.readingPaused = false;
       for (const c of this.conns) c.resumeReading();
+      this.readingChanged(false);
     }
+  }
+
+  /** reading from the carrier paused / resumed: a protocol that receives on other sockets than its connections' (SGIP's callback listener) follows */
+  protected readingChanged(paused: boolean): void {
+    void paused;
   }
 
   onReceipts(handler: (r: Receipt[]) => Promise<void>): void {

@@ -15,12 +15,16 @@
  * the same control; its counters under the same names (reports as receipts), `refs` keyed by
  * destination number (CMPP carries no ref of ours). SMSC_SIM_PROTOCOL=smgp: the SMGP gateway
  * simulator (smgp-simulator.ts, default port 8890), the same way.
+ * SMSC_SIM_PROTOCOL=sgip: the SGIP SMG simulator (sgip-simulator.ts, default port 8801, login
+ * sp1 / secret) binding back to 127.0.0.1:8802 (login smg / secret) for reports and uplinks, the
+ * same control and counters.
  */
 import fs from 'node:fs';
 import { configOrExit } from '../../config';
 import { startSimulator, type SimulatorSettings } from './simulator';
 import { startCmppSimulator } from './cmpp-simulator';
 import { startSmgpSimulator } from './smgp-simulator';
+import { startSgipSimulator } from './sgip-simulator';
 
 /** the CMPP (or SMGP) simulator behind the SMPP simulator's control surface */
 async function startCmpp(settings: Record<string, unknown>, protocol: 'cmpp' | 'smgp' = 'cmpp') {
@@ -55,12 +59,46 @@ async function startCmpp(settings: Record<string, unknown>, protocol: 'cmpp' | '
   };
 }
 
+/** the SGIP simulator behind the same control surface */
+async function startSgip(settings: Record<string, unknown>) {
+  const sim = await startSgipSimulator({ ...settings, port: settings.port === 2775 ? 8801 : Number(settings.port ?? 0), callbackPort: 8802 });
+  return {
+    url: sim.url,
+    port: sim.port,
+    refs: sim.phones,
+    counts: () => {
+      const c = sim.counts();
+      return {
+        received: c.received,
+        accepted: c.accepted,
+        rejected: 0,
+        throttled: c.throttled,
+        distinctRefs: sim.phones.size,
+        duplicates: [...sim.phones].filter(([, n]) => n > 1),
+        receiptsSent: c.reportsSent,
+        receiptsPending: c.reportsPending,
+        moSent: c.moSent,
+        binds: c.binds,
+        bindFailures: c.bindFailures,
+        sessions: c.sessions,
+      };
+    },
+    dropConnections: () => sim.dropConnections(),
+    close: () => sim.close(),
+  };
+}
+
 async function main() {
   const { simulator } = configOrExit();
   const settings: Partial<SimulatorSettings> = { port: 2775, ...simulator.settings };
   const countsFile = simulator.countsFile;
   const withRefs = simulator.countsRefs;
-  const sim = simulator.protocol === 'cmpp' || simulator.protocol === 'smgp' ? await startCmpp(settings, simulator.protocol) : await startSimulator(settings);
+  const sim =
+    simulator.protocol === 'cmpp' || simulator.protocol === 'smgp'
+      ? await startCmpp(settings, simulator.protocol)
+      : simulator.protocol === 'sgip'
+        ? await startSgip(settings)
+        : await startSimulator(settings);
 
   const dump = () => {
     const counts: Record<string, unknown> = { ...sim.counts(), at: new Date().toISOString() };

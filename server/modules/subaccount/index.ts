@@ -29,7 +29,12 @@ export default defineModule({ name: 'subaccount', dependencies: ['ledger', 'acco
       app.services.sessions,
       subaccounts,
       app.services.account,
-      () => ({ smpp: app.services.smppServer?.port ?? 0, cmpp: app.services.cmppServer?.port ?? 0, smgp: app.services.smgpServer?.port ?? 0 }),
+      () => ({
+        smpp: app.services.smppServer?.port ?? 0,
+        cmpp: app.services.cmppServer?.port ?? 0,
+        smgp: app.services.smgpServer?.port ?? 0,
+        sgip: app.services.sgipServer?.port ?? 0,
+      }),
       tests,
     ),
   );

@@ -34,15 +34,15 @@ export function normalizeIpWhitelist(raw: string | undefined): string {
 
 /** One way in for a customer's system, as 接口信息 shows it. */
 export interface InterfaceDoor {
-  protocol: 'SMPP' | 'CMPP' | 'SMGP' | 'HTTP';
-  /** false: not offered by this server now (SMPP_SERVER_PORT / CMPP_SERVER_PORT / SMGP_SERVER_PORT 0) */
+  protocol: 'SMPP' | 'CMPP' | 'SMGP' | 'SGIP' | 'HTTP';
+  /** false: not offered by this server now (SMPP_SERVER_PORT / CMPP_SERVER_PORT / SMGP_SERVER_PORT / SGIP_SERVER_PORT 0) */
   enabled: boolean;
   host: string;
   /** 0 when off */
   port: number;
   /** the HTTP API's base URL ('' for the listeners) */
   url: string;
-  /** what the account logs in with on this door (SMPP system_id, CMPP Source_Addr, SMGP ClientID, the HTTP API's clientid); '' when it has none yet */
+  /** what the account logs in with on this door (SMPP system_id, CMPP Source_Addr, SMGP ClientID, SGIP Login_Name, the HTTP API's clientid); '' when it has none yet */
   login: string;
 }
 
@@ -51,15 +51,17 @@ export interface DoorPorts {
   smpp: number;
   cmpp: number;
   smgp: number;
+  sgip: number;
 }
 
 /**
  * The doors of this server and the login an account gives on each. `publicOrigin` is the configured
  * public base of /api (PAY_PUBLIC_URL) when set, else the origin the console was reached at;
- * `ports` the listeners' real ports (0: off); `login` the account's clientid and its short CMPP
- * login ('' when it has none yet: a reset of the interface password gives one).
+ * `ports` the listeners' real ports (0: off); `login` the account's clientid, its short CMPP
+ * login ('' when it has none yet: a reset of the interface password gives one) and its SGIP
+ * Login_Name (its interface login, else its clientid).
  */
-export function interfaceDoors(publicOrigin: string, ports: DoorPorts, login: { clientid: string; cmpp: string }): InterfaceDoor[] {
+export function interfaceDoors(publicOrigin: string, ports: DoorPorts, login: { clientid: string; cmpp: string; sgip: string }): InterfaceDoor[] {
   const u = new URL(publicOrigin);
   const httpPort = Number(u.port) || (u.protocol === 'https:' ? 443 : 80);
   const listener = (protocol: InterfaceDoor['protocol'], port: number, name: string): InterfaceDoor => ({
@@ -75,6 +77,7 @@ export function interfaceDoors(publicOrigin: string, ports: DoorPorts, login: { 
     listener('CMPP', ports.cmpp, login.cmpp),
     // SMGP's ClientID is the same short interface login
     listener('SMGP', ports.smgp, login.cmpp),
+    listener('SGIP', ports.sgip, login.sgip),
     { protocol: 'HTTP', enabled: true, host: u.hostname, port: httpPort, url: `${u.origin}/openapi/v1`, login: login.clientid },
   ];
 }

@@ -61,12 +61,12 @@ const INDEX_DATA: JsonSchema = {
   },
 };
 const DOOR = obj({
-  protocol: { type: 'string', enum: ['SMPP', 'CMPP', 'SMGP', 'HTTP'], title: '协议' },
+  protocol: { type: 'string', enum: ['SMPP', 'CMPP', 'SMGP', 'SGIP', 'HTTP'], title: '协议' },
   enabled: { type: 'boolean', title: '已开通' },
   host: str('地址'),
   port: int('端口（0：未开通）'),
   url: str('HTTP接口地址'),
-  login: str('登录名（SMPP system_id、CMPP Source_Addr、SMGP ClientID、HTTP clientid；空：尚无，重置接口密码后生成）'),
+  login: str('登录名（SMPP system_id、CMPP Source_Addr、SMGP ClientID、SGIP Login_Name、HTTP clientid；空：尚无，重置接口密码后生成）'),
 });
 const ACCOUNT_INFO = obj({
   clientid: str('账户'),
@@ -91,6 +91,10 @@ const ACCOUNT_INFO = obj({
   mourl: str('上行回调地址'),
   needextend: int('扩展号'),
   needextend_str: str('扩展号'),
+  sgipCallbackHost: str('SGIP回调地址（空：不推送）'),
+  sgipCallbackPort: int('SGIP回调端口'),
+  sgipCallbackUser: str('SGIP回调登录名'),
+  sgipCallbackPassword: str('SGIP回调密码'),
   editable: { type: 'boolean', title: '可修改（代理商）' },
 });
 const TRANSFER = obj({

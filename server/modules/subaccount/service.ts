@@ -4,7 +4,7 @@
  * agent_id is its own id (`owned`), answering 404 for unknown ids and 403 无权访问 for another
  * agent's sub-account. Money goes through the ledger (server/modules/ledger).
  */
-import { hashInterfacePassword, interfaceLoginOf, maskedInterfacePassword, newInterfacePassword } from '../../lib/interface-password';
+import { hashInterfacePassword, interfaceLoginOf, maskedInterfacePassword, newInterfacePassword, sgipLoginOf } from '../../lib/interface-password';
 import { interfaceDoors, normalizeIpWhitelist, type DoorPorts } from './interface-settings';
 import { mayCreateTestAccount, TEST_MSG } from '../clients';
 import { randomInt } from 'node:crypto';
@@ -496,10 +496,21 @@ export class SubAccountService {
         ? await this.owned(agent, clientId)
         : await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', agent.id).executeTakeFirstOrThrow();
     const configured = this.ctx.config.pay.publicUrl;
-    const doors = interfaceDoors(configured ? new URL(configured).origin : origin, ports, { clientid: a.clientid, cmpp: interfaceLoginOf(a) });
-    // the account's protocol (enums/smsfrom) and its door: SMPP / CMPP / SMGP → their listeners, HTTPS → the HTTP API; SGIP: this server has none yet
+    const doors = interfaceDoors(configured ? new URL(configured).origin : origin, ports, { clientid: a.clientid, cmpp: interfaceLoginOf(a), sgip: sgipLoginOf(a) });
+    // the account's protocol (enums/smsfrom) and its door: SMPP / CMPP / SMGP / SGIP → their listeners, HTTPS → the HTTP API
     const smsfrom = this.label('smsfrom', a.smsfrom) ? a.smsfrom : Smsfrom.Https;
-    const protocol = smsfrom === Smsfrom.Smpp ? 'SMPP' : smsfrom === Smsfrom.Cmpp ? 'CMPP' : smsfrom === Smsfrom.Smgp ? 'SMGP' : smsfrom === Smsfrom.Https ? 'HTTP' : '';
+    const protocol =
+      smsfrom === Smsfrom.Smpp
+        ? 'SMPP'
+        : smsfrom === Smsfrom.Cmpp
+          ? 'CMPP'
+          : smsfrom === Smsfrom.Smgp
+            ? 'SMGP'
+            : smsfrom === Smsfrom.Sgip
+              ? 'SGIP'
+              : smsfrom === Smsfrom.Https
+                ? 'HTTP'
+                : '';
     const door = doors.find((d) => d.protocol === protocol);
     const http = doors.find((d) => d.protocol === 'HTTP')!;
     return {
@@ -528,6 +539,11 @@ export class SubAccountService {
       mourl: a.mourl,
       needextend: a.needextend,
       needextend_str: this.label('need-extend', a.needextend),
+      // the customer's SGIP listener the SGIP door binds back to ('' host: none); its password is the agent's to set and see
+      sgipCallbackHost: a.sgip_callback_host,
+      sgipCallbackPort: a.sgip_callback_port,
+      sgipCallbackUser: a.sgip_callback_user,
+      sgipCallbackPassword: a.sgip_callback_password,
       editable: agent.user_type === UserType.Agent,
     };
   }
@@ -538,9 +554,11 @@ export class SubAccountService {
     const a = await this.owned(agent, f.clientId);
     const ip = normalizeIpWhitelist(f.ip);
     await this.checkCallbackUrls(f, interfaceForm);
+    const sgip = await this.sgipCallback(f);
     await this.ctx.db
       .updateTable('accounts')
       .set({
+        ...sgip,
         ip,
         access_speed: f.accessSpeed,
         // empty or absent: no limit (the doors' sessionLimit)
@@ -623,6 +641,28 @@ export class SubAccountService {
     };
     await check('deliveryurl', f.deliveryurl, f.needreport === NeedReport.SimplePush);
     await check('mourl', f.mourl, f.needmo === NeedMo.Push);
+  }
+
+  /**
+   * The SGIP listener the SGIP door will bind back to: a host (name or address) checked like every
+   * callback the server calls (lib/safe-url: public addresses only) with a port 1-65535; no host:
+   * none (every field cleared).
+   */
+  private async sgipCallback(f: SubAccountInterfaceForm) {
+    const host = (f.sgipCallbackHost ?? '').trim();
+    if (!host) return { sgip_callback_host: '', sgip_callback_port: 0, sgip_callback_user: '', sgip_callback_password: '' };
+    const props = interfaceForm.properties;
+    const port = f.sgipCallbackPort ?? 0;
+    if (!(port >= 1 && port <= 65535)) {
+      const message = props.sgipCallbackPort.errorMessage;
+      throw new ApiError(400, message, { errors: [{ field: 'sgipCallbackPort', message }] });
+    }
+    const problem = await callbackUrlProblem(`http://${host.includes(':') ? `[${host}]` : host}:${port}/`, this.ctx.resolveHost);
+    if (problem) {
+      const message = callbackUrlMessage(problem, props.sgipCallbackHost.title);
+      throw new ApiError(400, message, { errors: [{ field: 'sgipCallbackHost', message }] });
+    }
+    return { sgip_callback_host: host, sgip_callback_port: port, sgip_callback_user: f.sgipCallbackUser ?? '', sgip_callback_password: f.sgipCallbackPassword ?? '' };
   }
 
   /** POST /client/account/addUser */

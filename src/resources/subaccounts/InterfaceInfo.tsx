@@ -1,6 +1,6 @@
 /**
  * 接口信息 (issues 24, 36): what a customer's system connects to — the doors this server really has
- * (SMPP, CMPP and SMGP on their real ports or 未开通, the HTTP API's base URL), the login of each (CMPP's
+ * (SMPP, CMPP, SMGP and SGIP on their real ports or 未开通, the SGIP listener the platform binds back to, the HTTP API's base URL), the login of each (CMPP's
  * is at most 6 characters: a longer clientid has a short login of its own), the masked interface
  * password with its reset (shown once), the whitelist, speed and report modes — and the agent's edit
  * of a sub-account's interface settings (forms/sub-account-interface, POST /client/account/interface).
@@ -16,7 +16,7 @@ import { schemaUi } from '@/schema';
 import { MESSAGES } from '../../../common/schema/messages';
 
 export interface InterfaceDoor {
-  protocol: 'SMPP' | 'CMPP' | 'SMGP' | 'HTTP';
+  protocol: 'SMPP' | 'CMPP' | 'SMGP' | 'SGIP' | 'HTTP';
   enabled: boolean;
   host: string;
   port: number;
@@ -47,6 +47,11 @@ export interface InterfaceInfoData {
   mourl: string;
   needextend: NeedExtend;
   needextend_str: string;
+  /** the customer's SGIP listener the platform binds back to ('' host: none) */
+  sgipCallbackHost: string;
+  sgipCallbackPort: number;
+  sgipCallbackUser: string;
+  sgipCallbackPassword: string;
   editable: boolean;
 }
 
@@ -160,6 +165,11 @@ export function InterfaceInfoView({ info, clientId, onEdit, extra }: { info: Int
           {info.needmo === NeedMo.Push && info.mourl ? `（${info.mourl}）` : ''}
         </Descriptions.Item>
         <Descriptions.Item label="扩展号">{info.needextend_str}</Descriptions.Item>
+        <Descriptions.Item label="SGIP回调">
+          <span data-testid="sgip-callback">
+            {info.sgipCallbackHost ? `${info.sgipCallbackHost}:${info.sgipCallbackPort}（登录名 ${info.sgipCallbackUser || '无'}）` : '不推送'}
+          </span>
+        </Descriptions.Item>
       </Descriptions>
       {(onEdit || extra) && (
         <Space>
@@ -175,7 +185,20 @@ export function InterfaceInfoView({ info, clientId, onEdit, extra }: { info: Int
   );
 }
 
-const EDIT_FIELDS = ['ip', 'accessSpeed', 'nodenum', 'needreport', 'deliveryurl', 'needmo', 'mourl', 'needextend'];
+const EDIT_FIELDS = [
+  'ip',
+  'accessSpeed',
+  'nodenum',
+  'needreport',
+  'deliveryurl',
+  'needmo',
+  'mourl',
+  'needextend',
+  'sgipCallbackHost',
+  'sgipCallbackPort',
+  'sgipCallbackUser',
+  'sgipCallbackPassword',
+];
 
 /** The agent edits a sub-account's interface settings; `onSaved` gets the new info. */
 export function InterfaceEditDialog({
@@ -209,6 +232,10 @@ export function InterfaceEditDialog({
               needmo: info.needmo,
               mourl: info.mourl,
               needextend: info.needextend,
+              sgipCallbackHost: info.sgipCallbackHost,
+              sgipCallbackPort: info.sgipCallbackPort || undefined,
+              sgipCallbackUser: info.sgipCallbackUser,
+              sgipCallbackPassword: info.sgipCallbackPassword,
             }
           : {}
       }

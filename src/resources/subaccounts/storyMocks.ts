@@ -191,6 +191,7 @@ export const interfaceInfo = {
     { protocol: 'SMPP', enabled: true, host: 'sms.yunxun.example', port: 2775, url: '', login: 'client1' },
     { protocol: 'CMPP', enabled: true, host: 'sms.yunxun.example', port: 7890, url: '', login: 'cli001' },
     { protocol: 'SMGP', enabled: true, host: 'sms.yunxun.example', port: 8890, url: '', login: 'cli001' },
+    { protocol: 'SGIP', enabled: true, host: 'sms.yunxun.example', port: 8801, url: '', login: 'cli001' },
     { protocol: 'HTTP', enabled: true, host: 'sms.yunxun.example', port: 443, url: 'https://sms.yunxun.example/openapi/v1', login: 'client1' },
   ],
   ip: '203.0.113.10',
@@ -202,6 +203,10 @@ export const interfaceInfo = {
   mourl: '',
   needextend: 0,
   needextend_str: '不支持',
+  sgipCallbackHost: '',
+  sgipCallbackPort: 0,
+  sgipCallbackUser: '',
+  sgipCallbackPassword: '',
   editable: true,
 };
 

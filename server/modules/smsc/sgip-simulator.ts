@@ -1,0 +1,356 @@
+/**
+ * An SGIP 1.2 carrier gateway (SMG) simulator on the codec of server/lib/sgip-pdu.ts: `npm start`
+ * runs one on a loopback port instead of the SMPP simulator when SMPP_URL is not set and
+ * SMSC_SIM_PROTOCOL=sgip, so an sgip:// link works on one machine. Rules: docs/api-dispatch.md
+ * "SGIP link" → "Simulator".
+ *
+ * - SGIP_BIND (Login_Type 1) checked against login / password (Result 1, 4 for another type);
+ *   packets before it, a Message Length out of bounds or an unreadable packet close the connection.
+ * - SGIP_SUBMIT → Result 0; beyond `maxPerSecond` submits a second → Result 11 (node busy).
+ *   Outcomes from a seeded PRNG: delivered / failed / noReceipt, per ReportFlag (0 failures only,
+ *   1 always, 2 never). The SMG binds back (Login_Type 2, callbackUser / callbackPassword) to the
+ *   SP's listener (callbackHost:callbackPort, or the port given to bindBackTo) after
+ *   latencyMinMs..latencyMaxMs and hands it SGIP_REPORT (SubmitSequenceNumber = the submit's,
+ *   State 0 / 2); kept while the listener cannot be reached and sent again after redeliverMs, as is
+ *   one answered with a Result other than 0. After a delivered report is answered, `moRatio` of
+ *   recipients reply with an SGIP_DELIVER to the submit's SPNumber.
+ * - SGIP_UNBIND is answered.
+ */
+import net from 'node:net';
+import { prng } from '../../lib/prng';
+import { SgipBindBack } from '../../lib/sgip-bindback';
+import {
+  decodePacket,
+  decodeSgipText,
+  encodeBindResp,
+  encodeDeliver,
+  encodeReport,
+  encodeSgipText,
+  encodeSubmitResp,
+  encodeUnbindResp,
+  LOGIN_TYPE,
+  REPORT_FLAG,
+  REPORT_STATE,
+  RESULT,
+  SeqSource,
+  seqString,
+  SgipFrameSplitter,
+  splitSgipUdh,
+  withoutCountryCode,
+  type SgipSeq,
+} from '../../lib/sgip-pdu';
+
+export interface SgipSimulatorSettings {
+  host: string;
+  /** 0 = any free port */
+  port: number;
+  /** the SP's Login_Name / Login_Password */
+  login: string;
+  password: string;
+  /** where the SMG binds back (the link's callback listener); port 0: not known yet (bindBackTo) */
+  callbackHost: string;
+  callbackPort: number;
+  callbackUser: string;
+  callbackPassword: string;
+  delivered: number;
+  failed: number;
+  noReceipt: number;
+  latencyMinMs: number;
+  latencyMaxMs: number;
+  maxPerSecond: number;
+  moRatio: number;
+  moTexts: string[];
+  moDelayMs: number;
+  redeliverMs: number;
+  seed?: number;
+  /** this SMG's node id */
+  nodeId: number;
+  tzMinutes: number;
+}
+
+export const SGIP_SIMULATOR_DEFAULTS: SgipSimulatorSettings = {
+  host: '127.0.0.1',
+  port: 0,
+  login: 'sp1',
+  password: 'secret',
+  callbackHost: '127.0.0.1',
+  callbackPort: 0,
+  callbackUser: 'smg',
+  callbackPassword: 'secret',
+  delivered: 0.9,
+  failed: 0.08,
+  noReceipt: 0.02,
+  latencyMinMs: 50,
+  latencyMaxMs: 500,
+  maxPerSecond: 0,
+  moRatio: 0.05,
+  moTexts: ['收到，谢谢', '好的', 'TD'],
+  moDelayMs: 500,
+  redeliverMs: 1000,
+  nodeId: 3000010010,
+  tzMinutes: 480,
+};
+
+export interface SgipSimulatorCounts {
+  received: number;
+  accepted: number;
+  throttled: number;
+  reportsSent: number;
+  reportsPending: number;
+  moSent: number;
+  binds: number;
+  bindFailures: number;
+  bindBacks: number;
+  sessions: number;
+}
+
+export interface SgipSimSubmit {
+  seq: string;
+  to: string;
+  spNumber: string;
+  text: string;
+  messageCoding: number;
+  tpUdhi: number;
+  reportFlag: number;
+}
+
+export interface SgipSimulator {
+  readonly url: string;
+  readonly port: number;
+  readonly settings: SgipSimulatorSettings;
+  counts(): SgipSimulatorCounts;
+  readonly recent: SgipSimSubmit[];
+  /** destination (without 86) → submits accepted for it (first parts only) */
+  readonly phones: Map<string, number>;
+  /** the SP's callback listener is on this port (host: callbackHost unless given) */
+  bindBackTo(port: number, host?: string): void;
+  dropConnections(): void;
+  close(): Promise<void>;
+}
+
+interface Job {
+  due: number;
+  kind: 'report' | 'mo';
+  submitSeq: SgipSeq;
+  state: number;
+  errorCode: number;
+  /** with 86 */
+  phone: string;
+  spNumber: string;
+  text?: string;
+}
+
+export async function startSgipSimulator(settings: Partial<SgipSimulatorSettings> & Record<string, unknown> = {}): Promise<SgipSimulator> {
+  const s: SgipSimulatorSettings = { ...SGIP_SIMULATOR_DEFAULTS };
+  for (const k of Object.keys(SGIP_SIMULATOR_DEFAULTS) as (keyof SgipSimulatorSettings)[])
+    if (settings[k] !== undefined) (s as unknown as Record<string, unknown>)[k] = settings[k];
+  if (settings.seed !== undefined) s.seed = Number(settings.seed);
+  const rnd = prng(s.seed ?? Math.floor(Math.random() * 2 ** 32));
+  const seqs = new SeqSource(s.nodeId, s.tzMinutes);
+  const sockets = new Set<net.Socket>();
+  const queue: Job[] = [];
+  let sending = 0;
+  const recent: SgipSimSubmit[] = [];
+  const phones = new Map<string, number>();
+  const counts: SgipSimulatorCounts = {
+    received: 0,
+    accepted: 0,
+    throttled: 0,
+    reportsSent: 0,
+    reportsPending: 0,
+    moSent: 0,
+    binds: 0,
+    bindFailures: 0,
+    bindBacks: 0,
+    sessions: 0,
+  };
+  let second = 0;
+  let inSecond = 0;
+  const total = s.delivered + s.failed + s.noReceipt || 1;
+  let back: SgipBindBack | null = null;
+  const bindBack = () => {
+    if (!s.callbackPort) return null;
+    back ??= new SgipBindBack({ host: s.callbackHost, port: s.callbackPort, loginName: s.callbackUser, loginPassword: s.callbackPassword, seqs, window: 64, idleMs: 2000 });
+    return back;
+  };
+
+  const hand = (job: Job, b: SgipBindBack) => {
+    sending++;
+    const build = (seq: SgipSeq) =>
+      job.kind === 'report'
+        ? encodeReport(seq, { submitSeq: job.submitSeq, reportType: 0, userNumber: job.phone, state: job.state, errorCode: job.errorCode })
+        : (() => {
+            const { messageCoding, octets } = encodeSgipText(job.text ?? '');
+            return encodeDeliver(seq, { userNumber: job.phone, spNumber: job.spNumber, tpPid: 0, tpUdhi: 0, messageCoding, messageContent: octets.subarray(0, 140) });
+          })();
+    b.send(build).then(
+      (result) => {
+        sending--;
+        if (result !== RESULT.OK) return void queue.push({ ...job, due: Date.now() + s.redeliverMs });
+        if (job.kind === 'report') {
+          counts.reportsSent++;
+          if (job.state === REPORT_STATE.DELIVERED && s.moRatio > 0 && rnd() < s.moRatio) {
+            const text = s.moTexts[Math.floor(rnd() * s.moTexts.length)] ?? 'TD';
+            queue.push({ ...job, kind: 'mo', due: Date.now() + s.moDelayMs, text });
+          }
+        } else counts.moSent++;
+      },
+      () => {
+        sending--;
+        queue.push({ ...job, due: Date.now() + s.redeliverMs });
+      },
+    );
+  };
+
+  const tick = setInterval(() => {
+    const b = bindBack();
+    if (!b || !queue.length) return;
+    const now = Date.now();
+    const later: Job[] = [];
+    const due: Job[] = [];
+    for (const j of queue) (j.due <= now && due.length < 2000 ? due : later).push(j);
+    if (!due.length) return;
+    queue.length = 0;
+    queue.push(...later);
+    for (const j of due) hand(j, b);
+  }, 20);
+  tick.unref();
+
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    counts.sessions = sockets.size;
+    let bound = false;
+    const splitter = new SgipFrameSplitter();
+    socket.setNoDelay(true);
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      sockets.delete(socket);
+      counts.sessions = sockets.size;
+    });
+    socket.on('data', (chunk: Buffer) => {
+      let packets: Buffer[];
+      try {
+        packets = splitter.push(chunk);
+      } catch {
+        return void socket.destroy();
+      }
+      for (const b of packets) {
+        let pkt;
+        try {
+          pkt = decodePacket(b);
+        } catch {
+          return void socket.destroy();
+        }
+        if (!bound && pkt.command !== 'BIND') return void socket.destroy();
+        switch (pkt.command) {
+          case 'BIND': {
+            const result =
+              pkt.loginType !== LOGIN_TYPE.SP_TO_SMG ? RESULT.BAD_LOGIN_TYPE : pkt.loginName !== s.login || pkt.loginPassword !== s.password ? RESULT.BAD_LOGIN : RESULT.OK;
+            socket.write(encodeBindResp(pkt.seq, result));
+            if (result !== RESULT.OK) {
+              counts.bindFailures++;
+              socket.end();
+              return;
+            }
+            counts.binds++;
+            bound = true;
+            break;
+          }
+          case 'SUBMIT': {
+            counts.received++;
+            const nowMs = Date.now();
+            const sec = Math.floor(nowMs / 1000);
+            if (sec !== second) [second, inSecond] = [sec, 0];
+            if (s.maxPerSecond && ++inSecond > s.maxPerSecond) {
+              counts.throttled++;
+              socket.write(encodeSubmitResp(pkt.seq, RESULT.NODE_BUSY));
+              break;
+            }
+            counts.accepted++;
+            socket.write(encodeSubmitResp(pkt.seq, RESULT.OK));
+            let body = pkt.messageContent;
+            let first = true;
+            if (pkt.tpUdhi) {
+              try {
+                const u = splitSgipUdh(pkt.messageContent);
+                body = u.body;
+                first = !u.concat || u.concat.number <= 1;
+              } catch {
+                body = pkt.messageContent;
+              }
+            }
+            recent.push({
+              seq: seqString(pkt.seq),
+              to: pkt.userNumbers[0] ?? '',
+              spNumber: pkt.spNumber,
+              text: decodeSgipText(body, pkt.messageCoding),
+              messageCoding: pkt.messageCoding,
+              tpUdhi: pkt.tpUdhi,
+              reportFlag: pkt.reportFlag,
+            });
+            if (recent.length > 1000) recent.splice(0, recent.length - 1000);
+            if (first)
+              for (const d of pkt.userNumbers) {
+                const p = withoutCountryCode(d);
+                phones.set(p, (phones.get(p) ?? 0) + 1);
+              }
+            if (pkt.reportFlag === REPORT_FLAG.NEVER || pkt.reportFlag === REPORT_FLAG.CHARGE_ONLY) break;
+            const r = rnd() * total;
+            if (r >= s.delivered + s.failed) break;
+            const delivered = r < s.delivered;
+            if (delivered && pkt.reportFlag === REPORT_FLAG.FAILURES) break;
+            const latency = s.latencyMinMs + rnd() * (s.latencyMaxMs - s.latencyMinMs);
+            for (const phone of pkt.userNumbers)
+              queue.push({
+                due: nowMs + latency,
+                kind: 'report',
+                submitSeq: pkt.seq,
+                state: delivered ? REPORT_STATE.DELIVERED : REPORT_STATE.FAILED,
+                errorCode: delivered ? 0 : RESULT.UNKNOWN_USER,
+                phone,
+                spNumber: pkt.spNumber,
+              });
+            break;
+          }
+          case 'UNBIND':
+            socket.write(encodeUnbindResp(pkt.seq));
+            socket.end();
+            break;
+          default:
+            break;
+        }
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(s.port, s.host, () => resolve());
+  });
+  const port = (server.address() as net.AddressInfo).port;
+  s.port = port;
+  const host = s.host.includes(':') ? `[${s.host}]` : s.host;
+  return {
+    url: `sgip://${encodeURIComponent(s.login)}:${encodeURIComponent(s.password)}@${host}:${port}`,
+    port,
+    settings: s,
+    recent,
+    phones,
+    counts: () => ({ ...counts, bindBacks: back?.binds ?? 0, reportsPending: queue.filter((j) => j.kind === 'report').length + sending }),
+    bindBackTo: (p: number, h?: string) => {
+      s.callbackPort = p;
+      if (h) s.callbackHost = h;
+      const old = back;
+      back = null;
+      void old?.close();
+    },
+    dropConnections: () => {
+      for (const x of sockets) x.destroy();
+    },
+    close: async () => {
+      clearInterval(tick);
+      for (const x of sockets) x.destroy();
+      await back?.close();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}

@@ -1,0 +1,228 @@
+/**
+ * An sgip:// channel end to end through the dispatcher (docs/api-dispatch.md "SGIP link"), with
+ * ../shared/interop/bin/sgip-peer as China Unicom's SMG, on both databases: short and long
+ * (3-part) messages delivered or failed by their reports (handed over the SMG's bind-back, each
+ * part matched by its submit's sequence number), each part submitted once, the task's counters and
+ * the ledger exact, uplinks routed to the account; the embedded SGIP simulator; channel-add.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
+import { createSmscLink } from '../../server/modules/smsc/link';
+import { parseChannel } from '../../server/modules/smsc/config';
+import { LedgerService } from '../../server/modules/ledger/service';
+import { insertFixtureTask } from '../../bench/lib/dispatch-fixture';
+import { startPipeline } from '../../server/modules/dispatch/pipeline';
+import { runCommand } from '../../server/cli/operator-channel';
+import { backends, useServer, type TestServer } from './harness';
+
+const PEER = path.resolve(import.meta.dirname, '../../../shared/interop/bin/sgip-peer');
+const hasPeer = fs.existsSync(PEER);
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sgip-dispatch-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const CHINESE_150 = '【云讯通】' + '您的订单已发货，请注意查收。'.repeat(11).slice(0, 145);
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+
+async function startSmg(args: string[]): Promise<{ port: number; callbackPort: number; log: string; proc: ChildProcess; stop(): Promise<void> }> {
+  const port = await freePort();
+  const callbackPort = await freePort();
+  const log = path.join(tmp, `submits-${port}.jsonl`);
+  const proc = spawn(
+    PEER,
+    [
+      'smg',
+      '-listen',
+      `127.0.0.1:${port}`,
+      '-user',
+      'sp1',
+      '-password',
+      'secret',
+      '-callback',
+      `127.0.0.1:${callbackPort}`,
+      '-callback-user',
+      'smg',
+      '-callback-password',
+      'cb',
+      '-log',
+      log,
+      '-report-ms',
+      '50',
+      ...args,
+    ],
+    { stdio: 'ignore' },
+  );
+  const end = Date.now() + 10_000;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = net.connect(port, '127.0.0.1');
+      s.once('connect', () => (s.destroy(), resolve(true)));
+      s.once('error', () => resolve(false));
+    });
+    if (ok) break;
+    if (Date.now() > end || proc.exitCode !== null) throw new Error('sgip-peer did not start');
+    await new Promise((r) => setTimeout(r, 30));
+  }
+  return {
+    port,
+    callbackPort,
+    log,
+    proc,
+    stop: async () => {
+      if (proc.exitCode !== null) return;
+      proc.kill('SIGTERM');
+      await new Promise((r) => proc.once('exit', r));
+    },
+  };
+}
+
+const taskRow = (server: TestServer, id: number) => server.handle.db.selectFrom('sms_tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const messages = (server: TestServer, id: number) => server.handle.db.selectFrom('sms_messages').selectAll().where('task_id', '=', id).orderBy('id').execute();
+
+async function accountId(server: TestServer) {
+  return (await server.handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow()).id;
+}
+
+async function expectMoneyExact(server: TestServer, taskId: number) {
+  const t = await taskRow(server, taskId);
+  const r = await sql<{ success: number; fail: number; unknown: number; submitted: number }>`
+    select count(*) filter (where state in (3, 16))::int success, count(*) filter (where state in (4, 6, 8, 9, 14))::int fail,
+      count(*) filter (where state in (1, 15))::int unknown, count(*) filter (where state not in (0, 7))::int submitted
+    from sms_messages where task_id = ${taskId}`.execute(server.handle.db);
+  expect({ success: t.success_num, fail: t.fail_num, unknown: t.unknown_num, submitted: t.submitted_num }).toEqual(r.rows[0]);
+  expect(await new LedgerService({ db: server.handle.db, now: () => new Date() }).violations()).toEqual([]);
+}
+
+describe.each(backends)('an sgip:// channel through the dispatcher (%s)', (backend) => {
+  const t = useServer(backend, { build: { now: () => new Date() } });
+
+  it.skipIf(!hasPeer)(
+    'short and long messages: reports matched per part, each part sent once, counters and money exact, uplinks routed',
+    async () => {
+      const { server } = t;
+      const db = server.handle.db;
+      const g = await startSmg(['-fail', '0.2', '-mo-every', '7', '-strict']);
+      const spec = parseChannel({
+        name: 'cu',
+        url: `sgip://sp1:secret@127.0.0.1:${g.port}?corp_id=12345&sp_number=1065500&callback_port=${g.callbackPort}&callback_host=127.0.0.1&callback_user=smg&callback_password=cb&reconnect_min_ms=50&receipt_batch_ms=5&window=16`,
+        carriers: ['联通'],
+      });
+      const link = createSmscLink(spec.cfg, undefined, { sourcePrefix: '106900' });
+      const d = new Dispatcher(server.app.ctx, [{ name: 'cu', link }], {
+        batchSize: 50,
+        idleMs: 20,
+        maintenanceMs: 100,
+        markSubmittedMs: 0,
+        channelStatsMs: 0,
+        sourcePrefix: '106900',
+      });
+      const acc = await accountId(server);
+      const short = await insertFixtureTask(db, { accountId: acc, count: 30, nextAt: new Date(), phoneBase: 13800000000, price: '0.04' });
+      const long = await insertFixtureTask(db, { accountId: acc, count: 10, nextAt: new Date(), phoneBase: 13900000000, content: CHINESE_150, pieces: 3, price: '0.05' });
+      try {
+        await link.waitReady(5000);
+        d.start();
+        const deadline = Date.now() + 40_000;
+        for (;;) {
+          const [a, b] = await Promise.all([taskRow(server, short.id), taskRow(server, long.id)]);
+          if (a.status === 3 && a.unknown_num === 0 && b.status === 3 && b.unknown_num === 0) break;
+          if (Date.now() > deadline) throw new Error(`not done: ${JSON.stringify([a, b].map((x) => [x.status, x.success_num, x.fail_num, x.unknown_num]))}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      } finally {
+        await d.stop();
+        await link.close();
+        await g.stop();
+      }
+      const subs = fs
+        .readFileSync(g.log, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((r) => 'dest' in r);
+      // every part accepted once: 30 + 10 × 3 submits, none refused by -strict
+      expect(subs.filter((s) => s.result === 0)).toHaveLength(30 + 30);
+      expect(subs.filter((s) => s.result !== 0)).toEqual([]);
+      const longSubs = subs.filter((s) => s.udhi === 1);
+      expect(longSubs).toHaveLength(30);
+      for (const s of longSubs) expect(s).toMatchObject({ udhi: 1, coding: 8, spNumber: `1065500${acc}`, corpId: '12345', reportFlag: 1 });
+      const ms = [...(await messages(server, short.id)), ...(await messages(server, long.id))];
+      // 3 delivered, 6 failed by its report
+      expect(ms.filter((m) => m.state !== 3 && m.state !== 6).map((m) => [m.state, m.error_code, m.msg_id])).toEqual([]);
+      expect(ms.filter((m) => m.state === 6).length).toBeGreaterThan(0);
+      for (const m of ms) {
+        expect(m.channel).toBe('cu');
+        expect(m.msg_id).toMatch(/^cu:\d+-\d+-\d+$/);
+        if (m.state === 6) expect(m.error_code).toMatch(/^[1-9]\d*$/);
+      }
+      // every long message's text reached the gateway whole
+      const texts = new Map<string, string[]>();
+      for (const s of longSubs) {
+        const k = JSON.stringify(s.dest);
+        const parts = texts.get(k) ?? [];
+        parts[parseInt(String(s.hex).slice(10, 12), 16) - 1] = String(s.text);
+        texts.set(k, parts);
+      }
+      for (const parts of texts.values()) expect(parts.join('')).toBe(CHINESE_150);
+      await expectMoneyExact(server, short.id);
+      await expectMoneyExact(server, long.id);
+      // uplinks (after every 7th submit) to SPNumber 1065500<account> → routed to the account
+      const mo = await db.selectFrom('sms_mo').selectAll().where('account_id', '=', acc).where('content', '=', '收到，谢谢 TD').execute();
+      expect(mo.length).toBeGreaterThanOrEqual(Math.floor(60 / 7) - 1);
+      for (const m of mo) expect(m.smsc_ref).toMatch(/^sgip:\d+-\d+-\d+$/);
+    },
+    90_000,
+  );
+
+  it('npm start without SMPP_URL and SMSC_SIM_PROTOCOL=sgip: the embedded SMG and an sgip:// link deliver a task; channel-add takes sgip://', async () => {
+    const { server } = t;
+    const db = server.handle.db;
+    const p = await startPipeline(server.app.ctx, {
+      smppUrl: '',
+      simulatorProtocol: 'sgip',
+      simulator: { seed: 5, delivered: 1, failed: 0, noReceipt: 0, latencyMinMs: 5, latencyMaxMs: 20, moRatio: 0 },
+      push: false,
+      channelsFile: '',
+      reloadMs: 0,
+      dispatcher: { batchSize: 40, idleMs: 20, maintenanceMs: 100, markSubmittedMs: 0, channelStatsMs: 0 },
+    });
+    const task = await insertFixtureTask(db, { accountId: await accountId(server), count: 25, nextAt: new Date(), phoneBase: 13700000000 });
+    try {
+      expect(p.smsc).toMatch(/^sgip:\/\/sp1@127\.0\.0\.1:\d+ \(embedded simulator\)$/);
+      expect(p.simulator).toBeNull();
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const tr = await taskRow(server, task.id);
+        // the SMG counts a report sent when its REPORT_RESP comes, which the link writes once the report is stored
+        if (tr.status === 3 && tr.unknown_num === 0 && p.sgipSimulator!.counts().reportsSent >= 25) break;
+        if (Date.now() > deadline) throw new Error(`not done: ${JSON.stringify([tr.status, tr.success_num, tr.unknown_num, p.sgipSimulator!.counts().reportsSent])}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(p.sgipSimulator!.counts()).toMatchObject({ accepted: 25, reportsSent: 25 });
+      expect(p.sgipSimulator!.recent.every((s) => /^106900\d+$/.test(s.spNumber))).toBe(true);
+    } finally {
+      await p.stop();
+    }
+    expect((await messages(server, task.id)).every((m) => m.state === 3 && /^\d+-\d+-\d+$/.test(m.msg_id ?? ''))).toBe(true);
+    await expectMoneyExact(server, task.id);
+    const cli = (...argv: string[]) => runCommand({ db, now: () => new Date() }, argv);
+    const added = await cli('channel-add', 'cu', 'sgip://sp1:secret@127.0.0.1:8801?corp_id=12345&sp_number=1065500&callback_port=8802', 'carriers=联通');
+    expect(added.code).toBe(0);
+    expect(added.lines.join()).toContain('sgip://sp1@127.0.0.1:8801');
+    expect((await cli('channel-remove', 'cu')).code).toBe(0);
+  }, 60_000);
+});

@@ -1,0 +1,259 @@
+/**
+ * The SGIP 1.2 door for customers (issue 38; docs/api-sgip.md), with an implementation this project
+ * did not write as the customer: ../shared/interop/bin/sgip-peer `sp` (go_sgip), which binds and
+ * submits, and listens for the platform's bind-back. Short and long messages accepted and charged,
+ * every report delivered by bind-back and matched by the submit's sequence number, uplinks as
+ * SGIP_DELIVER, refusals, the customer's listener down then up (nothing lost, nothing sent twice),
+ * binds refused.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { execFile } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { backends, useServer, type TestServer } from './harness';
+import { accountId, db } from './send-helpers';
+import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
+import { pushHooks } from '../../server/modules/dispatch/pipeline';
+import { FakeLink } from '../fixtures/fake-smsc';
+import { AccountStatus, NeedMo, NeedReport } from '../../common/generated/schemas';
+import { CMD, decodePacket, encodeBind, encodeReport, SgipFrameSplitter } from '../../server/lib/sgip-pdu';
+
+const PEER = path.resolve(import.meta.dirname, '../../../shared/interop/bin/sgip-peer');
+const hasPeer = fs.existsSync(PEER);
+const LOGIN = 'cli001';
+const PASSWORD = 'Demo2468';
+
+interface Summary {
+  messages: number;
+  parts: number;
+  accepted: number;
+  refused: Record<string, number>;
+  reports: number;
+  matched: number;
+  unmatched: number;
+  duplicates: number;
+  states: Record<string, number>;
+  mo: number;
+  moTexts?: string[];
+  callbackBound?: number | boolean;
+  error?: string;
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+
+/** runs sgip-peer sp against the door, listening on `listen` for the bind-back; resolves with its JSON summary line */
+function peer(server: TestServer, listen: number, args: Record<string, string | number>, password = PASSWORD): Promise<Summary> {
+  const port = server.app.services.sgipServer!.port;
+  const argv = [
+    'sp',
+    '-addr',
+    `127.0.0.1:${port}`,
+    '-user',
+    LOGIN,
+    '-password',
+    password,
+    '-listen',
+    `127.0.0.1:${listen}`,
+    '-callback-user',
+    'plat',
+    '-callback-password',
+    'cbpass',
+    '-src',
+    '10690001001',
+    ...Object.entries(args).flatMap(([k, v]) => [`-${k}`, String(v)]),
+  ];
+  return new Promise((resolve, reject) => {
+    execFile(PEER, argv, { timeout: 45_000 }, (err, stdout, stderr) => {
+      const line = stdout.trim().split('\n').pop() ?? '';
+      try {
+        resolve(JSON.parse(line) as Summary);
+      } catch {
+        reject(new Error(`sgip-peer: ${err?.message ?? ''} ${stdout} ${stderr}`));
+      }
+    });
+  });
+}
+
+async function setAccount(server: TestServer, clientid: string, values: Record<string, unknown>) {
+  await db(server).updateTable('accounts').set(values).where('clientid', '=', clientid).execute();
+  server.app.services.sgipServer?.forgetAccounts();
+}
+
+/** the account's listener: a public name (the test resolver's), connected on loopback */
+async function callbackAt(server: TestServer, port: number) {
+  const s = server.app.services.sgipServer!;
+  s.opts.dial = (_address, p) => ({ host: '127.0.0.1', port: p });
+  s.opts.bindBackRetryMinMs = 100;
+  s.opts.bindBackRetryMaxMs = 500;
+  await setAccount(server, 'client1', { sgip_callback_host: 'sp.example.com', sgip_callback_port: port, sgip_callback_user: 'plat', sgip_callback_password: 'cbpass' });
+}
+
+function carrier(server: TestServer) {
+  const link = new FakeLink();
+  const d = new Dispatcher(server.app.ctx, link, { maintenanceMs: 0, markSubmittedMs: 0, hooks: pushHooks() });
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      while ((await d.dispatchOnce()) > 0);
+      await link.flushReceipts();
+      await d.applyOnce();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await d.stop();
+  })();
+  return {
+    link,
+    async stop() {
+      running = false;
+      await loop;
+    },
+  };
+}
+
+const messagesOf = async (server: TestServer) =>
+  Number(
+    (
+      await db(server)
+        .selectFrom('sms_messages')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('account_id', '=', await accountId(server, 'client1'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+const queued = async (server: TestServer, table: 'smpp_receipts' | 'smpp_mo' = 'smpp_receipts') =>
+  (
+    await db(server)
+      .selectFrom(table)
+      .select('id')
+      .where('account_id', '=', await accountId(server, 'client1'))
+      .execute()
+  ).length;
+
+/** a raw SGIP_BIND: its result (null when the connection closed without one) */
+async function bindResult(server: TestServer, loginType: number, login: string, password: string): Promise<number | null> {
+  const sock = net.connect(server.app.services.sgipServer!.port, '127.0.0.1');
+  sock.on('error', () => {});
+  sock.write(encodeBind({ node: 1, time: 1, number: 1 }, { loginType, loginName: login, loginPassword: password }));
+  const split = new SgipFrameSplitter();
+  return new Promise((resolve) => {
+    sock.on('data', (d: Buffer) => {
+      for (const f of split.push(d)) {
+        const p = decodePacket(f);
+        if (p.command === 'BIND_RESP') resolve(p.result);
+      }
+    });
+    sock.on('close', () => resolve(null));
+    setTimeout(() => {
+      sock.destroy();
+      resolve(null);
+    }, 5000);
+  });
+}
+
+describe.each(backends)('SGIP door for customers (%s)', (backend) => {
+  const t = useServer(backend, { config: { sgipServerPort: -1, sgipServerHost: '127.0.0.1' } });
+
+  it.skipIf(!hasPeer)('short and long messages accepted and charged; every report by bind-back, matched by the submit sequence', async () => {
+    const listen = await freePort();
+    await callbackAt(t.server, listen);
+    await setAccount(t.server, 'client1', { needreport: NeedReport.PassThrough, access_speed: 0 });
+    const before = await messagesOf(t.server);
+    const c = carrier(t.server);
+    try {
+      const r = await peer(t.server, listen, { n: 30, long: 5, window: 16, wait: 15, dest: '861300013' });
+      expect(r.error ?? '').toBe('');
+      // 30 messages, 6 of them in 3 parts: 42 submits, each answered 0
+      expect(r).toMatchObject({ messages: 30, parts: 42, accepted: 42, refused: {} });
+      // a report for every submit the customer made (each part's), none twice, none unknown
+      expect(r).toMatchObject({ reports: 42, matched: 42, unmatched: 0, duplicates: 0 });
+      expect(r.states).toEqual({ '0': 42 });
+      expect(r.callbackBound).toBeTruthy();
+    } finally {
+      await c.stop();
+    }
+    expect((await messagesOf(t.server)) - before).toBe(30);
+    expect(await queued(t.server)).toBe(0);
+  });
+
+  it.skipIf(!hasPeer)('the listener down, then up: reports wait, then each is sent once', async () => {
+    const listen = await freePort();
+    await callbackAt(t.server, listen);
+    await setAccount(t.server, 'client1', { needreport: NeedReport.PassThrough, access_speed: 0 });
+    const s = t.server.app.services.sgipServer!;
+    const sentBefore = s.stats.reportsSent;
+    const failsBefore = s.stats.bindBackFailures;
+    // submits and leaves at once: its listener is gone when the reports come
+    const r = await peer(t.server, listen, { n: 5, long: 0, wait: 0 });
+    expect(r).toMatchObject({ accepted: 5 });
+    const c = carrier(t.server);
+    for (let i = 0; i < 100 && (await queued(t.server)) < 5; i++) await new Promise((res) => setTimeout(res, 100));
+    await c.stop();
+    expect(await queued(t.server)).toBe(5);
+    // the bind-back is tried and fails: the rows stay
+    for (let i = 0; i < 50 && s.stats.bindBackFailures === failsBefore; i++) await new Promise((res) => setTimeout(res, 100));
+    expect(s.stats.bindBackFailures).toBeGreaterThan(failsBefore);
+    expect(await queued(t.server)).toBe(5);
+    // the listener again (with one submit of its own, no carrier: it waits the 3 s out): the five reports, once each
+    const again = await peer(t.server, listen, { n: 1, wait: 3 });
+    expect(again).toMatchObject({ accepted: 1, reports: 5, matched: 0, unmatched: 5, duplicates: 0, states: { '0': 5 } });
+    expect(await queued(t.server)).toBe(0);
+    await new Promise((res) => setTimeout(res, 1000));
+    expect(s.stats.reportsSent - sentBefore).toBe(5);
+  });
+
+  it.skipIf(!hasPeer)('uplinks (needmo 1) arrive as SGIP_DELIVER by bind-back', async () => {
+    const listen = await freePort();
+    await callbackAt(t.server, listen);
+    await setAccount(t.server, 'client1', { needreport: NeedReport.PassThrough, needmo: NeedMo.Push, access_speed: 0 });
+    const id = await accountId(t.server, 'client1');
+    const d = new Dispatcher(t.server.app.ctx, new FakeLink(), { maintenanceMs: 0, hooks: pushHooks() });
+    await d.handleMo([{ from: '13000138011', to: `106900${id}`, text: '好的，收到 TD', smscRef: `mo-${Math.random()}`, receivedAt: new Date() }]);
+    await d.stop();
+    // the uplink is queued first; the customer submits one message (no carrier: it waits the 3 s out) and listens
+    const r = await peer(t.server, listen, { n: 1, wait: 3 });
+    expect(r.mo).toBe(1);
+    expect(JSON.stringify(r.moTexts ?? [])).toContain('好的，收到 TD');
+    expect(await queued(t.server, 'smpp_mo')).toBe(0);
+  });
+
+  it.skipIf(!hasPeer)('refusals: an unapproved sign (vendor result 101), nothing charged; a wrong password no bind', async () => {
+    const listen = await freePort();
+    await callbackAt(t.server, listen);
+    await setAccount(t.server, 'client1', { access_speed: 0 });
+    const before = await messagesOf(t.server);
+    const unapproved = await peer(t.server, listen, { n: 3, wait: 0, sign: '没批过' });
+    expect(unapproved).toMatchObject({ accepted: 0, refused: { '101': 3 } });
+    expect(await messagesOf(t.server)).toBe(before);
+    const wrong = await peer(t.server, listen, { n: 1, wait: 0 }, 'wrong').catch((e: Error) => ({ error: e.message }) as Summary);
+    expect(wrong.error ?? '').not.toBe('');
+  });
+
+  it('bind: the right login 0, a wrong password and an unknown login 1, type 2 → 4, a frozen account 1', async () => {
+    expect(await bindResult(t.server, 1, LOGIN, PASSWORD)).toBe(0);
+    expect(await bindResult(t.server, 1, LOGIN, 'wrong')).toBe(1);
+    expect(await bindResult(t.server, 1, 'nobody', PASSWORD)).toBe(1);
+    expect(await bindResult(t.server, 2, LOGIN, PASSWORD)).toBe(4);
+    await setAccount(t.server, 'client1', { status: AccountStatus.Frozen });
+    expect(await bindResult(t.server, 1, LOGIN, PASSWORD)).toBe(1);
+    await setAccount(t.server, 'client1', { status: AccountStatus.Active });
+  });
+
+  it('a packet before the bind closes the connection', async () => {
+    const sock = net.connect(t.server.app.services.sgipServer!.port, '127.0.0.1');
+    sock.on('error', () => {});
+    await new Promise((r) => sock.once('connect', r));
+    sock.write(encodeReport({ node: 1, time: 1, number: 1 }, { submitSeq: { node: 1, time: 1, number: 1 }, reportType: 0, userNumber: '86130', state: 0, errorCode: 0 }));
+    await new Promise((r) => sock.once('close', r));
+    expect(CMD.REPORT).toBe(5);
+  });
+});
