@@ -5,6 +5,7 @@
  * windows the running listener's options, and the examples are encoded by the codec the door
  * answers with. A change of a constant changes the document.
  */
+import { MESSAGES } from '../../../common/schema/messages';
 import type { AppContext } from '../../context';
 import type { CodeEntry, DoorDescription, DoorDocRequest } from '../help';
 import { MAX_MESSAGE_CHARS } from '../../../common/sms/pieces';
@@ -157,7 +158,7 @@ export function describeSgipDoor(ctx: AppContext, door: SgipDocInput, req: DoorD
           format: 'decimal',
           label: 'Result',
           entries: [
-            result('OK', '登录成功'),
+            result('OK', MESSAGES.loggedIn),
             result('BAD_LOGIN', '登录名不存在、密码错误，或账户尚无可用于 SGIP 的接口密码（在「接口信息」中重置一次）'),
             result('BAD_LOGIN', `该登录名在此 IP 连续失败 ${maxFailedLogins} 次后被锁定；账户不能使用接口；IP 不在白名单内`),
             result('BAD_LOGIN_TYPE', 'Login_Type 不是 1'),
