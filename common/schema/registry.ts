@@ -88,7 +88,10 @@ export interface FieldInfo {
  * - `fixed`: `"left"` keeps a key column in view while the table scrolls sideways;
  * - `ellipsis`: long text is cut at this width (px, or 240 when `true`) with the whole text in a tooltip;
  * - `sum`: the column is added up in the table's 合计 row (when the screen shows totals);
- * - `hideable: false`: the column settings never hide it.
+ * - `hideable: false`: the column settings never hide it;
+ * - `key`: a column users look for first (a status, the times): every list of the entity shows it
+ *   right after its leading columns (the row number and the fixed-left identifiers), whatever
+ *   the screen's order, so a wide table never hides it behind the scroll or the 操作 column.
  */
 export interface TableColumnHints {
   width?: number;
@@ -96,6 +99,7 @@ export interface TableColumnHints {
   ellipsis?: boolean | number;
   sum?: boolean;
   hideable?: boolean;
+  key?: boolean;
 }
 
 export class SchemaRegistry {

@@ -26,6 +26,8 @@ const meta = {
       </ConsoleLayout>
     </RequireSession>
   ),
+  // the menu open, as at 1440 px (the test browser's window is narrower than 1280 px)
+  args: { menuCollapsed: false },
   parameters: { msw: { handlers: shellAndHome() } },
 } satisfies Meta<typeof ConsoleLayout>;
 export default meta;
@@ -45,6 +47,22 @@ export const AgentPackageMode: Story = {
     await expect(within(c.getByRole('menu')).getByText('首页')).toBeInTheDocument();
     await expect(c.getByRole('button', { name: /退出登录/ })).toBeInTheDocument();
     await expect(c.queryByTestId('certification-banner')).not.toBeInTheDocument();
+  },
+};
+
+/** Issue 41: below 1280 px the side menu starts collapsed (icons only); its toggle opens it. */
+export const NarrowWindowMenuCollapsed: Story = {
+  name: '窗口窄于 1280 px：菜单收起',
+  args: { menuCollapsed: true },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByTestId('account', {}, T);
+    const menu = c.getByTestId('side-menu');
+    await expect(menu).toHaveAttribute('data-collapsed', 'true');
+    await expect(c.queryByTestId('platform-name')).not.toBeInTheDocument();
+    await userEvent.click(canvasElement.querySelector<HTMLElement>('.ant-layout-sider-trigger')!);
+    await waitFor(() => expect(menu).toHaveAttribute('data-collapsed', 'false'), T);
+    await expect(c.getByTestId('platform-name')).toBeInTheDocument();
   },
 };
 

@@ -1,6 +1,6 @@
 /**
  * The console shell: header (platform logo/name, account, user type, logout), side menu (the
- * screens of src/screens.tsx this account may open), certification banner, content, footer
+ * screens of src/screens.tsx this account may open; collapsed below MENU_COLLAPSE_BELOW px), certification banner, content, footer
  * (copyright), support panel and the session-timeout overlay. Protected routes render inside it
  * (<Outlet/>), behind the route guard.
  */
@@ -21,8 +21,16 @@ import { SupportPanel } from './SupportPanel';
 import { SessionTimeoutOverlay } from './SessionTimeoutOverlay';
 import { UserType } from '@/generated/schemas';
 import { RechargeButton } from '@/components/OnlinePay';
+import { useMediaQuery } from '@/lib/useMediaQuery';
 
 const { Header, Sider, Content, Footer } = Layout;
+
+/**
+ * Below this width the side menu starts collapsed (icons only, 80 px), so a list keeps ~850 px
+ * at 1024: the toggle at its foot still opens it; crossing the width sets it again.
+ */
+export const MENU_COLLAPSE_BELOW = 1280;
+const NARROW = `(max-width: ${MENU_COLLAPSE_BELOW - 0.02}px)`;
 
 type MenuItem = Required<MenuProps>['items'][number];
 
@@ -70,9 +78,11 @@ export interface ConsoleLayoutProps {
   children?: ReactNode;
   /** open the support panel at once (stories) */
   supportOpen?: boolean;
+  /** the side menu's first state (stories); default: collapsed below MENU_COLLAPSE_BELOW px */
+  menuCollapsed?: boolean;
 }
 
-export default function ConsoleLayout({ children, supportOpen }: ConsoleLayoutProps) {
+export default function ConsoleLayout({ children, supportOpen, menuCollapsed }: ConsoleLayoutProps) {
   useSessionCheckOnNavigate();
   const location = useLocation();
   const navigate = useNavigate();
@@ -80,7 +90,15 @@ export default function ConsoleLayout({ children, supportOpen }: ConsoleLayoutPr
   const { branding } = useBranding();
   const { info: certification } = useCertification(user);
   const { mutate: logout, isPending: loggingOut } = useLogout();
-  const [collapsed, setCollapsed] = useState(false);
+  const narrow = useMediaQuery(NARROW);
+  const [collapsed, setCollapsed] = useState(menuCollapsed ?? narrow);
+  // the window crossed MENU_COLLAPSE_BELOW: the menu follows (set during render, React's way to
+  // adjust state to a changed input)
+  const [wasNarrow, setWasNarrow] = useState(narrow);
+  if (narrow !== wasNarrow) {
+    setWasNarrow(narrow);
+    setCollapsed(narrow);
+  }
 
   const table = useScreens();
   const entries = useMemo(() => menuFor(table, accessUserOf(user, certification)), [table, user, certification]);
@@ -93,7 +111,7 @@ export default function ConsoleLayout({ children, supportOpen }: ConsoleLayoutPr
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Sider collapsible collapsed={collapsed} onCollapse={setCollapsed} breakpoint="lg" theme="dark" width={208}>
+      <Sider collapsible collapsed={collapsed} onCollapse={setCollapsed} theme="dark" width={208} data-testid="side-menu" data-collapsed={collapsed}>
         <div
           style={{ height: 64, display: 'flex', alignItems: 'center', gap: 8, padding: '0 16px', color: '#fff', cursor: 'pointer', overflow: 'hidden' }}
           onClick={() => navigate('/')}

@@ -36,6 +36,20 @@ export const Filled: Story = {
   },
 };
 
+/**
+ * Issue 41: the key columns of the schema (`x-table.key`: the sign's 状态 and 创建时间) come right
+ * after the row number whatever the screen's order, a status before the times.
+ */
+export const KeyColumnsFirst: Story = {
+  args: { entity: 'entities/sign', columns: ['rownum', 'clientid', 'clientName', 'sign', 'createDate', 'cause', 'state'], dataSource: rows.slice(0, 3) },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const titles = c.getAllByRole('columnheader').map((th) => th.textContent?.trim());
+    await expect(titles.slice(0, 4)).toEqual(['序号', '状态', '创建时间', '子账户']);
+    await expect(c.getByRole('columnheader', { name: '状态' })).toHaveClass('schema-table-key');
+  },
+};
+
 export const SinglePageHidesPager: Story = {
   args: { entity: 'entities/sign', columns, dataSource: rows.slice(0, 3), pagination: { current: 1, pageSize: 15, total: 3 } },
   play: async ({ canvasElement }) => {

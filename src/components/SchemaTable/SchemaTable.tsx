@@ -8,8 +8,12 @@
  * Layout at every width (1440, 1024, 390 px), from the entity's `x-table` hints (registry
  * TableColumnHints) and these defaults:
  * - no cell wraps (SchemaTable.css): the table scrolls sideways instead of squeezing a column
- *   to one character per line; `x-table.width` is a column's floor, `fixed: "left"` keeps a key
- *   column in view while scrolling;
+ *   to one character per line; `x-table.width` is a column's floor, `fixed: "left"` keeps an
+ *   identifying column in view while scrolling;
+ * - the columns users look for first (`x-table.key`: a status, then the times) come right after the
+ *   leading ones (the row number, the fixed-left identifiers) on every list of the entity, so the
+ *   scroll and the fixed 操作 column never hide them (keyColumnsFirst; their cells carry the
+ *   class `schema-table-key`);
  * - plain text cells (and `x-table.ellipsis` ones) are cut at 240 px (or the hint's width) with
  *   the whole text in a tooltip (a page's render gets that cut cell to add to);
  * - amounts never wrap (Money).
@@ -22,7 +26,7 @@
  * - column settings (show / hide columns, kept per entity in localStorage) on wide tables
  *   (more than COLUMN_SETTINGS_FROM columns) or when `columnSettings` is set.
  */
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState, type Key, type ReactNode } from 'react';
 import { Button, Checkbox, Empty, Popover, Result, Table, Tooltip, Typography, type TableColumnType, type TableProps } from 'antd';
 import type { TablePaginationConfig } from 'antd/es/table';
 import { ReloadOutlined, SettingOutlined } from '@ant-design/icons';
@@ -76,7 +80,7 @@ function ellipsisWidth(info: FieldInfo): number | undefined {
   return !info.enumName && !info.format && (info.type === 'string' || info.type === undefined) ? ELLIPSIS_WIDTH : undefined;
 }
 
-/** Cut text: one line at `width` px, the whole text in a tooltip. */
+/** Cut text: one line at `width` px, the whole text in a tooltip (pages' renders use it as CutText). */
 function Ellipsis({ width, title, children }: { width: number; title: ReactNode; children: ReactNode }) {
   return (
     <Tooltip title={title} placement="topLeft">
@@ -87,6 +91,8 @@ function Ellipsis({ width, title, children }: { width: number; title: ReactNode;
   );
 }
 
+export { Ellipsis as CutText };
+
 /**
  * A column's width as a floor its content cannot be squeezed under: antd's fixed columns freeze
  * the widths measured at the first paint (an empty table's header widths), under which wrapping
@@ -95,6 +101,30 @@ function Ellipsis({ width, title, children }: { width: number; title: ReactNode;
 function floor<T>(width: number | undefined, render: (v: unknown, r: T, i: number) => ReactNode) {
   if (!width) return render;
   return (v: unknown, r: T, i: number) => <div style={{ minWidth: width - 16 }}>{render(v, r, i)}</div>;
+}
+
+/** A row-number column (序号): it stays in front of the key columns. */
+const ROW_NUMBER = /^row_?num(ber)?$/i;
+
+/**
+ * The columns with the key ones moved right after the leading columns (those up to the last
+ * fixed-left one, else a leading row number). `rank` says which are key (a number; undefined: not
+ * key) and their order (lower first, then as declared); the others keep their order.
+ */
+export function keyColumnsFirst<C extends { key?: Key; fixed?: TableColumnType<unknown>['fixed'] }>(columns: C[], rank: (c: C) => number | undefined): C[] {
+  const lastLeft = columns.findLastIndex((c) => c.fixed === 'left' || c.fixed === true);
+  let lead = lastLeft + 1;
+  if (lead === 0) while (lead < columns.length && ROW_NUMBER.test(String(columns[lead].key ?? ''))) lead++;
+  const tail = columns.slice(lead);
+  const keys = tail.filter((c) => rank(c) !== undefined).sort((a, b) => rank(a)! - rank(b)!);
+  return [...columns.slice(0, lead), ...keys, ...tail.filter((c) => rank(c) === undefined)];
+}
+
+/** A key column's place among the key columns: a status (an enum) before the times. */
+function keyRank(entity: string, field: string): number | undefined {
+  const info = schemas.field(entity, field);
+  if (!info?.table?.key) return undefined;
+  return info.enumName ? 0 : 1;
 }
 
 /** antd columns from schema fields (usable without SchemaTable, e.g. in a plain Table). */
@@ -126,6 +156,7 @@ export function schemaColumns<T extends BaseRecord>(entity: string, columns: (st
       ...(info.format === 'money' ? { align: 'right' as const } : {}),
       ...(hints.width ? { width: hints.width } : {}),
       ...(hints.fixed ? { fixed: hints.fixed } : {}),
+      ...(hints.key ? { className: 'schema-table-key' } : {}),
       render: floor(hints.width, render ? (v: unknown, r: T, i: number) => render(v, r, i, cell(v, r)) : (v: unknown, r: T) => cell(v, r)),
       ...rest,
     };
@@ -226,7 +257,7 @@ export function SchemaTable<T extends BaseRecord>({
   ...tableProps
 }: SchemaTableProps<T>) {
   const [hidden, setHidden] = useHiddenColumns(entity);
-  const all = useMemo(() => schemaColumns<T>(entity, columns), [entity, columns]);
+  const all = useMemo(() => keyColumnsFirst(schemaColumns<T>(entity, columns), (c) => keyRank(entity, String(c.key))), [entity, columns]);
   const fields = all.map((c) => String(c.key));
   const hideable = all.filter((c) => schemas.field(entity, String(c.key))?.table?.hideable !== false);
   const settings = columnSettings ?? all.length + extraColumns.length > COLUMN_SETTINGS_FROM;

@@ -97,13 +97,15 @@ function dayOption(d: DeliveryStats): echarts.EChartsCoreOption {
 function reasonOption(d: DeliveryStats): echarts.EChartsCoreOption {
   return {
     tooltip: { trigger: 'item', formatter: '{b}<br/>{c} 条（{d}%）' },
-    legend: { type: 'scroll', orient: 'vertical', right: 0, top: 'middle' },
+    // the legend under the donut (beside it, long reasons ran over it at 1024 px: issue 41 item 3),
+    // a long reason cut with the whole text in the legend's tooltip
+    legend: { type: 'scroll', orient: 'horizontal', bottom: 0, left: 'center', tooltip: { show: true }, textStyle: { width: 200, overflow: 'truncate' } },
     series: [
       {
         name: '失败原因',
         type: 'pie',
-        radius: ['40%', '70%'],
-        center: ['30%', '50%'],
+        radius: ['32%', '58%'],
+        center: ['50%', '42%'],
         label: { show: false },
         data: d.reasons.map((r) => ({ name: reasonLabel(r), value: r.count })),
       },

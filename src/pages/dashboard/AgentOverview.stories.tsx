@@ -36,6 +36,32 @@ export const WithAlerts: Story = {
   },
 };
 
+/** Issue 41 item 3: long names at a narrow card never run under the figure or the 续费充值 action. */
+export const LongNamesNoOverlap: Story = {
+  name: '长名称：数字与操作不压住名称',
+  args: {
+    data: {
+      ...data,
+      topConsumers: [{ ...data.topConsumers[0], name: '苏州好易购电子商务有限公司华东区域营销推广中心' }],
+      expiringPools: [{ ...data.expiringPools[0], name: '上海优品电商有限公司华东区域营销推广中心' }],
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const apart = (a: Element, b: Element) => {
+      const x = a.getBoundingClientRect();
+      const y = b.getBoundingClientRect();
+      return x.right <= y.left + 1 || y.right <= x.left + 1 || x.bottom <= y.top + 1 || y.bottom <= x.top + 1;
+    };
+    const top = c.getByTestId('top-consumers');
+    await expect(apart(within(top).getByText(/苏州好易购/), within(top).getByText('128,450 条'))).toBe(true);
+    const expiring = c.getByTestId('expiring-pools');
+    const action = within(expiring).getByRole('button', { name: '续费充值' });
+    await expect(apart(within(expiring).getByText(/上海优品/), action)).toBe(true);
+    await expect(apart(within(expiring).getByText(/2026-12-02 到期/), action)).toBe(true);
+  },
+};
+
 export const NothingToReport: Story = {
   name: '无消费、无提醒',
   args: { data: { ...data, topConsumers: [], lowBalance: [], expiringPools: [] } },

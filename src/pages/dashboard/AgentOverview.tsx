@@ -35,7 +35,7 @@ export function AgentOverviewView({ data: raw, loading, error }: { data?: Partia
   if (error) return <Alert style={{ marginTop: 16 }} type="error" showIcon message="子账户概览加载失败" description={error} data-testid="agent-overview-error" />;
   return (
     <Row gutter={[16, 16]} style={{ marginTop: 16 }} data-testid="agent-overview">
-      <Col xs={24} lg={8}>
+      <Col xs={24} md={12} xl={8}>
         <Card {...card} title={`消费排行（近${data?.days ?? 30}天）`} data-testid="top-consumers">
           {data && data.topConsumers.length === 0 ? (
             <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="近期没有子账户消费" />
@@ -51,7 +51,7 @@ export function AgentOverviewView({ data: raw, loading, error }: { data?: Partia
                     </Typography.Text>
                   }
                 >
-                  <Space size={8} style={{ minWidth: 0 }}>
+                  <Space size={8} style={{ minWidth: 0, flex: 1, overflow: 'hidden' }}>
                     <Tag color={i < 3 ? 'blue' : 'default'} style={{ marginInlineEnd: 0 }}>
                       {i + 1}
                     </Tag>
@@ -63,7 +63,7 @@ export function AgentOverviewView({ data: raw, loading, error }: { data?: Partia
           )}
         </Card>
       </Col>
-      <Col xs={24} lg={8}>
+      <Col xs={24} md={12} xl={8}>
         <Card {...card} title="余额不足的子账户" extra={<Link to={FINANCE_PATH}>客户财务</Link>} data-testid="low-balance">
           {data && data.lowBalance.length === 0 ? (
             <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="没有余额不足的子账户" />
@@ -93,7 +93,7 @@ export function AgentOverviewView({ data: raw, loading, error }: { data?: Partia
           )}
         </Card>
       </Col>
-      <Col xs={24} lg={8}>
+      <Col xs={24} md={12} xl={8}>
         <Card {...card} title={`即将过期的产品（${data?.expiringDays ?? 7}天内）`} extra={<Link to={FINANCE_PATH}>客户财务</Link>} data-testid="expiring-pools">
           {data && data.expiringPools.length === 0 ? (
             <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="没有即将过期的产品" />
@@ -113,9 +113,9 @@ export function AgentOverviewView({ data: raw, loading, error }: { data?: Partia
                       </Link>,
                     ]}
                   >
-                    <Space direction="vertical" size={0} style={{ minWidth: 0 }}>
+                    <Space direction="vertical" size={0} style={{ minWidth: 0, flex: 1 }}>
                       <Who clientid={r.clientid} name={r.name} />
-                      <Typography.Text type="warning" style={{ fontSize: 12, whiteSpace: 'nowrap' }}>
+                      <Typography.Text type="warning" style={{ fontSize: 12 }}>
                         {enumLabel('product-type', r.productType)} {fmt(r.remaining)} {unit}，{r.dueTime.slice(0, 10)} 到期
                       </Typography.Text>
                     </Space>

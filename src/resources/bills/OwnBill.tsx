@@ -62,11 +62,11 @@ function BillTab() {
           { field: 'payment_type', labelField: 'payment_type_str' },
           { field: 'amount_str', align: 'right', render: (v: string) => <Money value={v} signed /> },
           { field: 'balance_str', align: 'right', render: (v: string) => <Money value={v} /> },
-          { field: 'order_id', render: (v: string) => v || '-' },
+          'order_id',
           // the payment number only for online recharges
           { field: 'paymentId', render: (v: string, r: OwnBillRow) => (r.payment_type === BillPaymentType.OnlineRecharge && v ? v : '-') },
-          { field: 'admin_name', render: (v: string) => v || '-' },
-          { field: 'remark', render: (v: string) => v || '-' },
+          'admin_name',
+          'remark',
           'create_time',
         ]}
         locale={{ emptyText: '暂无数据' }}
@@ -90,7 +90,7 @@ function CreditTab() {
         { field: 'balance', align: 'right', render: (v: string) => <Money value={v} /> },
         'beginTime',
         { field: 'endTIme', render: (v: string) => v || '至今' },
-        { field: 'remark', render: (v: string) => v || '-' },
+        'remark',
       ]}
       locale={{ emptyText: '暂无数据' }}
     />

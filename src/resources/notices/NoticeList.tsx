@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { Card, Typography } from 'antd';
 import { YesNo, type Notice } from '@/generated/schemas';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
-import { SchemaTable } from '@/components/SchemaTable/SchemaTable';
+import { CutText, ELLIPSIS_WIDTH, SchemaTable } from '@/components/SchemaTable/SchemaTable';
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { noticePlainText } from './noticeHtml';
 import { noticeListScreen, notices, noticeViewPath } from '.';
@@ -31,7 +31,15 @@ export default function NoticeList() {
           },
           {
             field: 'noticeContent',
-            render: (v: string) => <Typography.Text type="secondary">{noticePlainText(v, 60)}</Typography.Text>,
+            // one line, cut (the start of the text in a tooltip): the 发布时间 stays in view
+            render: (v: string) => {
+              const text = noticePlainText(v, 200);
+              return (
+                <CutText width={ELLIPSIS_WIDTH + 120} title={text}>
+                  <Typography.Text type="secondary">{text}</Typography.Text>
+                </CutText>
+              );
+            },
           },
           { field: 'releaseTimeToStr', width: 180 },
         ]}

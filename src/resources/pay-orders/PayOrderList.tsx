@@ -69,7 +69,7 @@ export function PayOrderList() {
   const columns: (string | SchemaColumn<PayOrder>)[] = [
     { field: 'rowNum', width: 64 },
     'paymentId',
-    { field: 'orderId', render: (v: string) => v || '-' },
+    'orderId',
     'paymentAmountStr',
     { field: 'paymentMode', labelField: 'paymentModeStr' },
     // sandbox orders moved no money: marked (never invoiceable, docs/api-pay.md)
@@ -88,7 +88,7 @@ export function PayOrderList() {
         );
       },
     },
-    { field: 'remark', render: (v: string) => v || '-' },
+    'remark',
   ];
 
   return (

@@ -82,7 +82,7 @@ function DirectRecords({ agent }: { agent: boolean }) {
           { field: 'amount', align: 'right', render: (v: string) => <Money value={v} signed /> },
           'consumerDate',
           'create_time',
-          { field: 'remark', render: (v: string) => v || '-' },
+          'remark',
         ]}
         locale={{ emptyText: '暂无数据' }}
       />

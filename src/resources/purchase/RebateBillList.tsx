@@ -56,7 +56,7 @@ export function RebateBillList() {
           { field: 'balance', align: 'right', render: (v: string) => <Money value={v} signed /> },
           { field: 'balance_after', align: 'right', render: (v: string) => <Money value={v} /> },
           'order_id',
-          { field: 'remark', render: (v: string) => v || '-' },
+          'remark',
         ]}
         locale={{ emptyText: '暂无数据' }}
       />

@@ -43,7 +43,7 @@ export default function FinanceList() {
     { field: 'telecomPrice', align: 'right', render: (v: string, r: SubAccountRow) => price(r.priceType === PriceType.Unified ? r.unifiedPrice! : v) },
     { field: 'expireDate', render: (v: string) => v || '长期' },
     { field: 'status', labelField: 'status_str' },
-    { field: 'remarks', render: (v: string) => v || '-' },
+    'remarks',
   ];
   return (
     <Card

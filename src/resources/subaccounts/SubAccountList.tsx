@@ -135,7 +135,7 @@ export default function SubAccountList() {
     },
     { field: 'paytype', labelField: 'paytype_str' },
     'create_time',
-    { field: 'remarks', render: (v: string) => v || '-' },
+    'remarks',
   ];
 
   return (
