@@ -72,6 +72,7 @@ export const accountInfo = {
     { protocol: 'SMPP', enabled: false, host: 'sms.example.com', port: 0, url: '', login: 'client1' },
     { protocol: 'CMPP', enabled: false, host: 'sms.example.com', port: 0, url: '', login: 'cli001' },
     { protocol: 'SMGP', enabled: false, host: 'sms.example.com', port: 0, url: '', login: 'cli001' },
+    { protocol: 'SGIP', enabled: false, host: 'sms.example.com', port: 0, url: '', login: 'cli001' },
     { protocol: 'HTTP', enabled: true, host: 'sms.example.com', port: 443, url: 'https://sms.example.com/openapi/v1', login: 'client1' },
   ],
   ip: '',

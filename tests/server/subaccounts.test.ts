@@ -234,6 +234,8 @@ describe.each(backends)('sub-accounts and ledger (%s)', (backend) => {
       doors: [
         { protocol: 'SMPP', enabled: false, port: 0 },
         { protocol: 'CMPP', enabled: false, port: 0 },
+        { protocol: 'SMGP', enabled: false, port: 0 },
+        { protocol: 'SGIP', enabled: false, port: 0 },
         { protocol: 'HTTP', enabled: true },
       ],
     });
