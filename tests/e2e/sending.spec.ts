@@ -165,6 +165,9 @@ test.describe('任务跟进', () => {
     await expect(dialog.getByTestId('resend-failed')).toContainText('（5）');
     await dialog.getByTestId('task-records-link').click();
     await page.waitForURL(`**/customer/sendlayout/sendrecord?taskId=${demo.uid}&beginDate=*`);
+    // the address changes before the records screen is drawn (its code may still be loading), and
+    // the task list has a 任务编号 filter too: wait for the task list (and its dialog) to be gone
+    await expect(dialog).toBeHidden({ timeout: 30_000 });
     await expect(page.getByLabel('任务编号')).toHaveValue(demo.uid);
     await expect(page.getByText('共 14 条')).toBeVisible();
     const rows = page.locator('.ant-table-tbody tr.ant-table-row');

@@ -10,6 +10,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { backends, useServer, type TestServer } from './harness';
 import { accountId, db } from './send-helpers';
 import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
@@ -61,10 +62,25 @@ function peer(server: TestServer, args: Record<string, string | number>): Promis
       try {
         resolve(JSON.parse(line) as Summary);
       } catch {
-        reject(new Error(`cmpp-peer: ${err?.message ?? ''} ${stdout} ${stderr}`));
+        void doorState(server).then((state) => reject(new Error(`cmpp-peer: ${err?.message ?? ''} (killed: ${String(err?.killed)}) ${stdout} ${stderr}\n${state}`)));
       }
     });
   });
+}
+
+/** what the door and the database were doing when a peer failed without a summary (a peer left waiting) */
+async function doorState(server: TestServer): Promise<string> {
+  const door = server.app.services.cmppServer!;
+  const sessions = [...door.core.sessions].map((cs) => ({ account: cs.accountId, inflight: cs.inflight, writable: cs.socket.writable }));
+  let activity: unknown = 'n/a';
+  if (server.backend === 'postgres') {
+    activity = await sql`select state, wait_event_type, wait_event, now() - query_start as running, left(query, 160) as query
+      from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle'`
+      .execute(db(server))
+      .then((r) => r.rows)
+      .catch((e: unknown) => String(e));
+  }
+  return JSON.stringify({ stats: door.stats, sessions, activity }, null, 1);
 }
 
 async function setAccount(server: TestServer, clientid: string, values: Record<string, unknown>) {
