@@ -15,8 +15,7 @@
  * fresh number of that sequence with the time of the answer (its decimal form is the part id kept
  * in smpp_parts / interface_part_ids, which its receipt names).
  */
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type net from 'node:net';
 import { interfaceLoginOf } from '../../lib/interface-password';
 import { timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../../context';
@@ -58,18 +57,8 @@ import { openInterfaceSecret } from '../../lib/interface-secret';
 import { clientAddress } from '../../lib/ip-allow';
 import { MAX_MESSAGE_CHARS } from '../../../common/sms/pieces';
 import type { InterfaceRefusalReason } from '../send';
-import {
-  DoorCore,
-  extensionOf,
-  interfaceRefusal,
-  MAX_PARTS,
-  PARTS_FULL,
-  type DoorCoreOptions,
-  type DoorPlatform,
-  type DoorSession,
-  type MoRow,
-  type ReceiptRow,
-} from './door-core';
+import { extensionOf, interfaceRefusal, MAX_PARTS, PARTS_FULL, type DoorPlatform, type MoRow, type ReceiptRow } from './door-core';
+import { FramedDoor, type DoorListenerOptions, type FramedSession } from './door-listener';
 
 /** CMPP_SUBMIT_RESP results of this door beyond the protocol's (docs/api-cmpp.md "Results"): vendor codes for the platform's refusals, nothing charged */
 export const CMPP_RESULT = {
@@ -101,12 +90,7 @@ export const CMPP_REFUSAL_RESULT: Record<InterfaceRefusalReason, number> = {
   blacklist: CMPP_RESULT.X_BLACKLIST,
 };
 
-export interface CmppServerOptions extends DoorCoreOptions {
-  host: string;
-  /** -1: any free port (tests); 0 is "off" and never reaches here */
-  port: number;
-  /** connections open at once in all */
-  maxConnections: number;
+export interface CmppServerOptions extends DoorListenerOptions {
   /** the source number prefix of the dispatch (SMS_SOURCE_PREFIX): the account's number is prefix + id */
   sourcePrefix: string;
   /** a connection that has not connected within this long is closed */
@@ -141,19 +125,11 @@ export const CMPP_SERVER_DEFAULTS: Omit<CmppServerOptions, 'port'> = {
   tzMinutes: 480,
 };
 
-interface CmppSession extends DoorSession {
-  socket: net.Socket;
-  splitter: CmppFrameSplitter;
+interface CmppSession extends FramedSession {
   /** the layout the customer asked for at CONNECT (null before) */
   version: CmppVersion | null;
-  connecting: boolean;
   /** the account's number (prefix + id): Dest_Id of reports */
   number: string;
-  inflight: number;
-  /** the sequence of the packets this door sends (DELIVER, ACTIVE_TEST) */
-  seq: number;
-  lastTestAt: number;
-  connectTimer?: NodeJS.Timeout;
 }
 
 /** the 38 low bits of a Msg_Id (gateway + sequence) carrying `n` */
@@ -181,77 +157,31 @@ export const cmppLoginOf = interfaceLoginOf;
 /** the dummy secret an unknown login's authenticator is computed with (the same work as a known one) */
 const DUMMY_SECRET = 'no such login';
 
-export class CmppServer {
-  private server: net.Server | null = null;
-  readonly core: DoorCore<CmppSession>;
-  readonly processId: string;
-  port = 0;
-  private tester?: NodeJS.Timeout;
-  /** submits accepted, and refused by result and reason with the last message of each */
-  readonly stats: { accepted: number; readonly partsExpired: number; refused: Record<string, { count: number; last: string }> };
-
+export class CmppServer extends FramedDoor<CmppSession, CmppSession, CmppServerOptions> {
   constructor(
-    private readonly ctx: AppContext,
-    private readonly platform: DoorPlatform,
+    ctx: AppContext,
+    platform: DoorPlatform,
     /** the key sealing interface passwords (lib/interface-secret.ts) */
     private readonly secretKey: Buffer,
-    readonly opts: CmppServerOptions,
+    opts: CmppServerOptions,
   ) {
-    const core = (this.core = new DoorCore<CmppSession>(ctx, platform, opts, { receipt: (s, row) => this.deliver(s, row), mo: (s, row) => this.deliverMo(s, row) }, 'cmpp'));
-    this.processId = core.processId;
-    this.stats = {
-      accepted: 0,
-      get partsExpired() {
-        return core.partsExpired;
-      },
-      refused: {},
-    };
+    super(ctx, platform, opts, 'cmpp', {});
   }
 
-  async listen(): Promise<number> {
-    const server = net.createServer((socket) => this.onConnection(socket));
-    server.maxConnections = this.opts.maxConnections;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.opts.port < 0 ? 0 : this.opts.port, this.opts.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    server.on('error', (err: Error) => this.ctx.log.warn({ err }, 'cmpp listener error'));
-    this.server = server;
-    this.port = (server.address() as AddressInfo).port;
-    this.core.start();
-    this.tester = setInterval(() => this.activeTests(), Math.max(50, Math.min(1000, this.opts.activeTestMs / 2)));
-    this.tester.unref();
-    return this.port;
+  protected get loginTimeoutMs() {
+    return this.opts.connectTimeoutMs;
   }
 
-  async close(): Promise<void> {
-    clearInterval(this.tester);
-    await this.core.close();
-    const server = this.server;
-    this.server = null;
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-    await this.core.removeRows();
+  protected override activeTestMs() {
+    return this.opts.activeTestMs;
   }
 
-  connectionCount(): number {
-    return this.core.connectionCount();
+  protected override activeTestPacket(seq: number) {
+    return encodeActiveTest(seq);
   }
 
-  forgetAccounts() {
-    this.core.forgetAccounts();
-  }
-
-  expireParts(): Promise<number> {
-    return this.core.expireParts();
-  }
-
-  private onConnection(socket: net.Socket) {
-    socket.on('error', () => {});
-    if (!this.core.admit(socket)) return;
-    const cs: CmppSession = {
+  protected newSession(socket: net.Socket): CmppSession {
+    return {
       socket,
       splitter: new CmppFrameSplitter(MAX_PACKET),
       ip: clientAddress(socket.remoteAddress ?? ''),
@@ -260,7 +190,7 @@ export class CmppServer {
       unacked: new Map(),
       lastPduAt: Date.now(),
       version: null,
-      connecting: false,
+      loggingIn: false,
       number: '',
       inflight: 0,
       seq: 0,
@@ -268,80 +198,6 @@ export class CmppServer {
       writable: () => socket.writable,
       destroy: () => socket.destroy(),
     };
-    this.core.sessions.add(cs);
-    socket.setNoDelay(true);
-    // not connected in time: closed (a connect being checked gets its answer first)
-    const expire = () => {
-      if (cs.accountId !== null) return;
-      if (cs.connecting) {
-        cs.connectTimer = setTimeout(expire, 250);
-        cs.connectTimer.unref();
-        return;
-      }
-      socket.destroy();
-    };
-    cs.connectTimer = setTimeout(expire, this.opts.connectTimeoutMs);
-    cs.connectTimer.unref();
-    socket.once('close', () => {
-      clearTimeout(cs.connectTimer);
-      this.core.removed(cs);
-    });
-    socket.on('data', (chunk: Buffer) => {
-      let frames: Buffer[];
-      try {
-        frames = cs.splitter.push(chunk);
-      } catch {
-        // a Total_Length below 12 or above the largest packet: the stream cannot be read on
-        socket.destroy();
-        return;
-      }
-      for (const f of frames) {
-        if (socket.destroyed) return;
-        // whatever goes wrong in one packet's handling ends that session, never the process
-        try {
-          this.onPacket(cs, f);
-        } catch (err) {
-          this.fault(cs, err, f);
-        }
-      }
-    });
-  }
-
-  /** A fault in a session's handling: logged, that session closed, nothing else. */
-  private fault(cs: CmppSession, err: unknown, packet?: Buffer) {
-    this.ctx.log.warn({ err, peer: cs.ip, commandId: packet && packet.length >= 8 ? packet.readUInt32BE(4) : undefined }, 'cmpp session closed after a fault in its handling');
-    cs.socket.destroy();
-  }
-
-  private guard(cs: CmppSession, packet: Buffer, work: Promise<unknown>) {
-    work.catch((err) => this.fault(cs, err, packet));
-  }
-
-  /** the packets written in one turn of the event loop leave in one write */
-  private write(cs: CmppSession, b: Buffer) {
-    if (!cs.socket.writable) return false;
-    if (!cs.socket.writableCorked) {
-      cs.socket.cork();
-      setImmediate(() => cs.socket.uncork());
-    }
-    return cs.socket.write(b);
-  }
-
-  private nextSeq(cs: CmppSession): number {
-    cs.seq = cs.seq >= 0x7fffffff ? 1 : cs.seq + 1;
-    return cs.seq;
-  }
-
-  /** connected sessions silent for activeTestMs are sent a CMPP_ACTIVE_TEST (the core's idle timeout drops those that never answer) */
-  private activeTests() {
-    const now = Date.now();
-    for (const cs of this.core.sessions) {
-      if (cs.accountId === null || !cs.version) continue;
-      if (now - cs.lastPduAt >= this.opts.activeTestMs && now - cs.lastTestAt >= this.opts.activeTestMs) {
-        cs.lastTestAt = now;
-        this.write(cs, encodeActiveTest(this.nextSeq(cs)));
-      }
-    }
   }
 
   /**
@@ -351,11 +207,11 @@ export class CmppServer {
    * ends; DELIVER_RESP / ACTIVE_TEST_RESP are taken; any other command id gets no answer and the
    * session goes on.
    */
-  private onPacket(cs: CmppSession, b: Buffer) {
+  protected onPacket(cs: CmppSession, b: Buffer) {
     const h = readHeader(b);
     cs.lastPduAt = Date.now();
     if (cs.accountId === null) {
-      if (h.commandId === CMD.CONNECT && !cs.connecting) return this.guard(cs, b, this.connect(cs, b, h.sequenceId));
+      if (h.commandId === CMD.CONNECT && !cs.loggingIn) return this.guardFrame(cs, b, this.connect(cs, b, h.sequenceId));
       // a packet before the connect (or while it is being checked): the connection is closed
       return cs.socket.destroy();
     }
@@ -374,7 +230,7 @@ export class CmppServer {
         cs.socket.end();
         return;
       case CMD.SUBMIT:
-        return this.guard(cs, b, this.onSubmit(cs, b, h.sequenceId));
+        return this.guardFrame(cs, b, this.onSubmit(cs, b, h.sequenceId));
       case CMD.DELIVER_RESP: {
         let result: number;
         try {
@@ -410,7 +266,7 @@ export class CmppServer {
     if (!version) return refuse(CONNECT_STATUS.VERSION_TOO_HIGH, 3);
     const login = c.sourceAddr;
     if (!/^[\x21-\x7e]{1,6}$/.test(login)) return refuse(CONNECT_STATUS.BAD_SOURCE_ADDR, version);
-    cs.connecting = true;
+    cs.loggingIn = true;
     try {
       const ts = String(c.timestamp >>> 0).padStart(10, '0');
       const gate = await this.core.authenticate(
@@ -441,22 +297,19 @@ export class CmppServer {
       cs.accountId = a.id;
       cs.receive = true;
       cs.number = `${this.opts.sourcePrefix}${a.id}`;
-      clearTimeout(cs.connectTimer);
+      clearTimeout(cs.loginTimer);
       this.write(cs, encodeConnectResp(seq, { status: 0, authenticatorIsmg: ismgAuthenticator(0, c.authenticatorSource, secret, version), version: c.version }, version));
       this.core.kick();
     } catch (err) {
       this.ctx.log.warn({ err }, 'cmpp connect failed');
       refuse(CONNECT_STATUS.OTHER, version);
     } finally {
-      cs.connecting = false;
+      cs.loggingIn = false;
     }
   }
 
   private refused(result: number, reason: string, detail = '') {
-    const key = `${result} ${reason}`;
-    const r = (this.stats.refused[key] ??= { count: 0, last: '' });
-    r.count++;
-    if (detail) r.last = detail.slice(0, 300);
+    this.countRefusal(String(result), reason, detail);
   }
 
   /**
@@ -554,7 +407,7 @@ export class CmppServer {
   }
 
   /** A status report: CMPP_DELIVER with Registered_Delivery 1, naming the Msg_Id the customer holds. */
-  private deliver(cs: CmppSession, row: ReceiptRow) {
+  protected deliver(cs: CmppSession, row: ReceiptRow) {
     const v = cs.version!;
     const tz = this.opts.tzMinutes;
     const submitAt = new Date(row.submit_at);
@@ -599,7 +452,7 @@ export class CmppServer {
    * (prefix + account id + extension); a text over 140 octets goes as TP_udhi parts, the row
    * taken when the last part is answered.
    */
-  private deliverMo(cs: CmppSession, row: MoRow) {
+  protected deliverMo(cs: CmppSession, row: MoRow) {
     const v = cs.version!;
     const single = encodeCmppText(row.content);
     const parts = single.octets.length <= CONTENT_MAX ? { msgFmt: single.msgFmt, contents: [single.octets] } : splitCmppText(row.content, row.mo_id & 0xff);

@@ -12,8 +12,7 @@
  * sent after its transaction commits).
  */
 import fs from 'node:fs';
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type net from 'node:net';
 import smpp, { type PDU, type Session } from 'smpp';
 import type { AppContext } from '../../context';
 import { ENV_DEFAULTS } from '../../env';
@@ -37,12 +36,10 @@ import { clientAddress, ipAllowed } from '../../lib/ip-allow';
 import { MAX_MESSAGE_CHARS } from '../../../common/sms/pieces';
 import type { InterfaceRefusalReason } from '../send';
 import {
-  DoorCore,
   extensionOf,
   interfaceRefusal,
   MAX_PARTS,
   PARTS_FULL,
-  type DoorCoreOptions,
   type DoorPlatform,
   type DoorSession,
   type DoorSubmitResult,
@@ -50,6 +47,7 @@ import {
   type Pending,
   type ReceiptRow,
 } from './door-core';
+import { DoorListener, type DoorListenerOptions } from './door-listener';
 
 export { SharedBuckets, combinedDelivery, sessionLimit, extensionOf, MAX_PARTS } from './door-core';
 export { ipAllowed };
@@ -107,16 +105,11 @@ export const SMPP_REFUSAL_STATUS: Record<InterfaceRefusalReason, number> = {
 /** the system_id of every bind answer */
 export const BIND_RESP_SYSTEM_ID = 'SMSP';
 
-export interface SmppServerOptions extends DoorCoreOptions {
-  host: string;
-  /** -1: any free port (tests); 0 is "off" and never reaches here */
-  port: number;
+export interface SmppServerOptions extends DoorListenerOptions {
   /** a second listener speaking SMPP over TLS (0: none; -1 any free port) with this PEM certificate and key (file paths) */
   tlsPort: number;
   tlsCert: string;
   tlsKey: string;
-  /** connections open at once in all */
-  maxConnections: number;
   /** the source number prefix of the dispatch (SMS_SOURCE_PREFIX): a source_addr starting with prefix + the account's id gives what follows as the extension */
   sourcePrefix: string;
   /** a connection that has not bound within this long is closed */
@@ -198,82 +191,37 @@ export function receiptWanted(registeredDelivery: unknown): number {
   return r === 3 ? 1 : r;
 }
 
-export class SmppServer {
-  private servers: ReturnType<typeof smpp.createServer>[] = [];
-  /** the protocol-neutral door: limits, login gate, session rows, parts, receipt / uplink queues (door-core.ts) */
-  readonly core: DoorCore<CustomerSession>;
-  /** this process in smpp_sessions */
-  readonly processId: string;
-  port = 0;
-  /** submits accepted, and refused by status and reason (`0x58 accessSpeed`, `0x58 window`, `0x08 error`, …) with the last message of each: the benchmark prints them */
-  readonly stats: { accepted: number; readonly partsExpired: number; refused: Record<string, { count: number; last: string }> };
+export class SmppServer extends DoorListener<CustomerSession, SmppServerOptions> {
   /** the TLS listener's port (0: none) */
   tlsPort = 0;
 
-  constructor(
-    private readonly ctx: AppContext,
-    private readonly platform: SmppPlatform,
-    /** the settings (tests shorten the timeouts of a running listener) */
-    readonly opts: SmppServerOptions,
-  ) {
-    const core = (this.core = new DoorCore<CustomerSession>(ctx, platform, opts, { receipt: (s, row) => this.deliver(s, row), mo: (s, row) => this.deliverMo(s, row) }, 'smpp'));
-    this.processId = core.processId;
-    this.stats = {
-      accepted: 0,
-      get partsExpired() {
-        return core.partsExpired;
-      },
-      refused: {},
-    };
+  constructor(ctx: AppContext, platform: SmppPlatform, opts: SmppServerOptions) {
+    super(ctx, platform, opts, 'smpp', {});
   }
 
   private get sessions() {
     return this.core.sessions;
   }
 
-  private async start(port: number, tls: { key: Buffer; cert: Buffer } | null): Promise<number> {
+  /** a listening socket of the `smpp` library (plain or TLS), each session handed to the door */
+  protected createServer(tls: { key: Buffer; cert: Buffer } | null = null): net.Server {
     const server = smpp.createServer(tls ?? {}, (s: Session) => this.onSession(s));
-    server.maxConnections = this.opts.maxConnections;
     // before the library makes a session (and before a TLS handshake): the per-address limits
     server.prependListener('connection', (socket: net.Socket) => this.core.admit(socket));
-    this.servers.push(server);
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port < 0 ? 0 : port, this.opts.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    // a listener's own error after it listens (EMFILE, a TLS handshake gone wrong): logged, the process goes on
-    server.on('error', (err: Error) => this.ctx.log.warn({ err }, 'smpp listener error'));
     server.on('tlsClientError', (err: Error, socket: net.Socket) => {
       socket.destroy();
       this.ctx.log.debug({ err }, 'smpp TLS handshake failed');
     });
-    return (server.address() as AddressInfo).port;
+    return server;
   }
 
-  async listen(): Promise<number> {
-    this.port = await this.start(this.opts.port, null);
-    if (this.opts.tlsPort) {
-      const tls = { key: fs.readFileSync(this.opts.tlsKey), cert: fs.readFileSync(this.opts.tlsCert) };
-      this.tlsPort = await this.start(this.opts.tlsPort, tls);
-    }
-    this.core.start();
-    return this.port;
-  }
-
-  async close(): Promise<void> {
-    await this.core.close();
-    const servers = this.servers;
-    this.servers = [];
-    await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
-    await this.core.removeRows();
-  }
-
-  /** open connections in this process (tests) */
-  connectionCount(): number {
-    return this.core.connectionCount();
+  /** the plain listener, then the TLS one when tlsPort is set */
+  override async listen(): Promise<number> {
+    // the certificate read first: a missing file fails the start before anything listens
+    const tls = this.opts.tlsPort ? { key: fs.readFileSync(this.opts.tlsKey), cert: fs.readFileSync(this.opts.tlsCert) } : null;
+    const port = await super.listen();
+    if (tls) this.tlsPort = await this.serve(this.createServer(tls), this.opts.tlsPort);
+    return port;
   }
 
   /** bound sessions of an account in this process */
@@ -281,19 +229,9 @@ export class SmppServer {
     return this.core.boundCount(accountId);
   }
 
-  /** Forgets the account rows read (tests that change an account and submit at once). */
-  forgetAccounts() {
-    this.core.forgetAccounts();
-  }
-
   /** Looks at the receipt queue now (door-core.ts `kick`). */
   kick(again = false) {
     this.core.kick(again);
-  }
-
-  /** Accepts the long messages whose parts waited reassemblyMs (door-core.ts `expireParts`). */
-  expireParts(): Promise<number> {
-    return this.core.expireParts();
   }
 
   private onSession(session: Session) {
@@ -353,21 +291,11 @@ export class SmppServer {
       try {
         this.onPdu(cs, pdu);
       } catch (err) {
-        this.fault(cs, err, pdu);
+        this.fault(cs, err, pdu.command_id);
       }
     });
   }
 
-  /** A fault in a session's handling: logged, that session closed, nothing else. */
-  private fault(cs: CustomerSession, err: unknown, pdu?: PDU) {
-    this.ctx.log.warn({ err, peer: cs.ip, command: pdu?.command, commandId: pdu?.command_id }, 'smpp session closed after a fault in its handling');
-    cs.session.socket.destroy();
-  }
-
-  /** Runs an asynchronous handler of a session: a rejection is that session's fault. */
-  private guard(cs: CustomerSession, pdu: PDU, work: Promise<unknown>) {
-    work.catch((err) => this.fault(cs, err, pdu));
-  }
   /**
    * One PDU of a customer (docs/api-smpp.md "Commands"): every command id SMPP defines gets its
    * answer, and no answer is ever made of a command that has none (outbind, alert_notification,
@@ -383,11 +311,11 @@ export class SmppServer {
     if (pdu.isResponse()) return;
     switch (pdu.command) {
       case 'bind_transmitter':
-        return this.guard(cs, pdu, this.bind(cs, pdu, true, false));
+        return this.guard(cs, pdu.command_id, this.bind(cs, pdu, true, false));
       case 'bind_receiver':
-        return this.guard(cs, pdu, this.bind(cs, pdu, false, true));
+        return this.guard(cs, pdu.command_id, this.bind(cs, pdu, false, true));
       case 'bind_transceiver':
-        return this.guard(cs, pdu, this.bind(cs, pdu, true, true));
+        return this.guard(cs, pdu.command_id, this.bind(cs, pdu, true, true));
       case 'enquire_link':
         return session.send(pdu.response());
       case 'unbind':
@@ -398,7 +326,7 @@ export class SmppServer {
       case 'submit_sm':
       case 'data_sm':
         if (!cs.bound?.transmit) return session.send(pdu.response({ command_status: SMPP_STATUS.INVBNDSTS }));
-        return this.guard(cs, pdu, this.onSubmit(cs, pdu));
+        return this.guard(cs, pdu.command_id, this.onSubmit(cs, pdu));
       default:
         // a command without a response (outbind, alert_notification: an SMSC's, never a customer's): generic_nack 0x03
         if (!HAS_RESPONSE.has(pdu.command)) return nack(SMPP_STATUS.INVCMDID);
@@ -407,7 +335,6 @@ export class SmppServer {
         return nack(SMPP_STATUS.INVCMDID);
     }
   }
-
   /**
    * A bind: the same answer (0x0E) for an unknown system_id and a wrong password, after the same
    * work; failures counted per (system_id, address) with the console's lockout (a locked pair is
@@ -450,10 +377,7 @@ export class SmppServer {
 
   /** Counts a refused submit by status and reason (`stats.refused`), the last message of each kept. */
   private refused(status: number, reason: string, detail = '') {
-    const key = `0x${status.toString(16).padStart(2, '0')} ${reason}`;
-    const r = (this.stats.refused[key] ??= { count: 0, last: '' });
-    r.count++;
-    if (detail) r.last = detail.slice(0, 300);
+    this.countRefusal(`0x${status.toString(16).padStart(2, '0')}`, reason, detail);
   }
 
   private async onSubmit(cs: CustomerSession, pdu: PDU) {
@@ -528,7 +452,7 @@ export class SmppServer {
     if (sent) this.core.sent(cs, pdu.sequence_number, pending);
   }
 
-  private deliver(cs: CustomerSession, row: ReceiptRow) {
+  protected deliver(cs: CustomerSession, row: ReceiptRow) {
     // the id the customer holds: a part's (its submit_sm_resp gave it) or the message's
     const msgId = row.part_id || String(row.message_id);
     const text = receiptText({
@@ -577,7 +501,7 @@ export class SmppServer {
   }
 
   /** An uplink: from the mobile to the number it replied to (prefix + account id + extension); a text over 140 octets goes as message_payload. */
-  private deliverMo(cs: CustomerSession, row: MoRow) {
+  protected deliverMo(cs: CustomerSession, row: MoRow) {
     const { dataCoding, octets } = encodeText(row.content);
     const pdu = new smpp.PDU('deliver_sm', {
       source_addr: row.phone,

@@ -21,8 +21,7 @@
  * Only the codec (lib/sgip-pdu.ts) and the sessions are here: the limits, the login gate, the
  * session rows, the long-message parts and the queues are door-core.ts.
  */
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type net from 'node:net';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../../context';
 import { ENV_DEFAULTS } from '../../env';
@@ -63,18 +62,8 @@ import {
 } from '../../lib/sgip-pdu';
 import { MAX_MESSAGE_CHARS } from '../../../common/sms/pieces';
 import type { InterfaceRefusalReason } from '../send';
-import {
-  DoorCore,
-  extensionOf,
-  interfaceRefusal,
-  MAX_PARTS,
-  PARTS_FULL,
-  type DoorCoreOptions,
-  type DoorPlatform,
-  type DoorSession,
-  type MoRow,
-  type ReceiptRow,
-} from './door-core';
+import { extensionOf, interfaceRefusal, MAX_PARTS, PARTS_FULL, type DoorPlatform, type DoorSession, type MoRow, type ReceiptRow } from './door-core';
+import { FramedDoor, type DoorListenerOptions, type FramedSession } from './door-listener';
 
 /** SGIP_SUBMIT_RESP results of this door beyond the protocol's (docs/api-sgip.md "Results"): vendor codes for the platform's refusals, nothing charged */
 export const SGIP_RESULT = {
@@ -100,11 +89,7 @@ export const SGIP_REFUSAL_RESULT: Record<InterfaceRefusalReason, number> = {
   blacklist: SGIP_RESULT.X_BLACKLIST,
 };
 
-export interface SgipServerOptions extends DoorCoreOptions {
-  host: string;
-  /** -1: any free port (tests) */
-  port: number;
-  maxConnections: number;
+export interface SgipServerOptions extends DoorListenerOptions {
   sourcePrefix: string;
   /** a connection that has not bound within this long is closed */
   bindTimeoutMs: number;
@@ -153,13 +138,17 @@ export const SGIP_SERVER_DEFAULTS: Omit<SgipServerOptions, 'port'> = {
 };
 
 /** a customer's own connection: it binds and submits (never receives: SGIP reports go by bind-back) */
-interface CustomerSession extends DoorSession {
+interface CustomerSession extends FramedSession {
   kind: 'customer';
-  socket: net.Socket;
-  splitter: SgipFrameSplitter;
-  binding: boolean;
-  inflight: number;
-  bindTimer?: NodeJS.Timeout;
+}
+
+/** the door's counters beside the common ones */
+interface SgipStats {
+  /** reports and uplinks the customers' listeners answered 0 */
+  reportsSent: number;
+  mosSent: number;
+  /** bind-backs that could not be made (connect, bind refused) */
+  bindBackFailures: number;
 }
 
 /** the platform's bind-back to an account's listener, as a receiver session of the core */
@@ -192,74 +181,39 @@ const sha = (s: string) => createHash('sha256').update(s, 'latin1').digest();
 /** the dummy secret an unknown login's password is compared with (the same work as a known one) */
 const DUMMY_SECRET = 'no such login';
 
-export class SgipServer {
-  private server: net.Server | null = null;
-  readonly core: DoorCore<Session>;
-  readonly processId: string;
-  port = 0;
+export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerOptions, SgipStats> {
   private readonly seqs: SeqSource;
   private readonly backs = new Map<number, BackSession>();
   private poller?: NodeJS.Timeout;
   private polling: Promise<void> | null = null;
-  readonly stats: {
-    accepted: number;
-    readonly partsExpired: number;
-    refused: Record<string, { count: number; last: string }>;
-    reportsSent: number;
-    mosSent: number;
-    bindBackFailures: number;
-  };
 
   constructor(
-    private readonly ctx: AppContext,
-    private readonly platform: DoorPlatform,
+    ctx: AppContext,
+    platform: DoorPlatform,
+    /** the key sealing interface passwords (lib/interface-secret.ts) */
     private readonly secretKey: Buffer,
-    readonly opts: SgipServerOptions,
+    opts: SgipServerOptions,
   ) {
-    const core = (this.core = new DoorCore<Session>(ctx, platform, opts, { receipt: (s, row) => this.deliver(s, row), mo: (s, row) => this.deliverMo(s, row) }, 'sgip'));
-    this.processId = core.processId;
+    super(ctx, platform, opts, 'sgip', { reportsSent: 0, mosSent: 0, bindBackFailures: 0 });
     this.seqs = new SeqSource(opts.nodeId, opts.tzMinutes);
-    this.stats = {
-      accepted: 0,
-      get partsExpired() {
-        return core.partsExpired;
-      },
-      refused: {},
-      reportsSent: 0,
-      mosSent: 0,
-      bindBackFailures: 0,
-    };
   }
 
-  async listen(): Promise<number> {
-    const server = net.createServer((socket) => this.onConnection(socket));
-    server.maxConnections = this.opts.maxConnections;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.opts.port < 0 ? 0 : this.opts.port, this.opts.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    server.on('error', (err: Error) => this.ctx.log.warn({ err }, 'sgip listener error'));
-    this.server = server;
-    this.port = (server.address() as AddressInfo).port;
-    this.core.start();
+  protected get loginTimeoutMs() {
+    return this.opts.bindTimeoutMs;
+  }
+
+  protected override started() {
     this.poller = setInterval(() => this.poll(), this.opts.bindBackPollMs);
     this.poller.unref();
     this.poll();
-    return this.port;
   }
 
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     clearInterval(this.poller);
     await this.polling;
-    await this.core.close();
-    for (const b of this.backs.values()) await this.dropBack(b);
-    const server = this.server;
-    this.server = null;
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-    await this.core.removeRows();
+    await super.close(async () => {
+      for (const b of this.backs.values()) await this.dropBack(b);
+    });
     await this.ctx.db
       .deleteFrom('sgip_bindback_owners')
       .where('process', '=', this.processId)
@@ -267,24 +221,10 @@ export class SgipServer {
       .catch((err) => this.ctx.log.warn({ err }, 'sgip bind-back owners not released'));
   }
 
-  connectionCount(): number {
-    return this.core.connectionCount();
-  }
-
-  forgetAccounts() {
-    this.core.forgetAccounts();
-  }
-
-  expireParts(): Promise<number> {
-    return this.core.expireParts();
-  }
-
   // ------------------------------------------------------------ the customer's connection
 
-  private onConnection(socket: net.Socket) {
-    socket.on('error', () => {});
-    if (!this.core.admit(socket)) return;
-    const cs: CustomerSession = {
+  protected newSession(socket: net.Socket): CustomerSession {
+    return {
       kind: 'customer',
       socket,
       splitter: new SgipFrameSplitter(MAX_PACKET),
@@ -293,63 +233,13 @@ export class SgipServer {
       receive: false,
       unacked: new Map(),
       lastPduAt: Date.now(),
-      binding: false,
+      loggingIn: false,
       inflight: 0,
+      seq: 0,
+      lastTestAt: 0,
       writable: () => socket.writable,
       destroy: () => socket.destroy(),
     };
-    this.core.sessions.add(cs);
-    socket.setNoDelay(true);
-    const expire = () => {
-      if (cs.accountId !== null) return;
-      if (cs.binding) {
-        cs.bindTimer = setTimeout(expire, 250);
-        cs.bindTimer.unref();
-        return;
-      }
-      socket.destroy();
-    };
-    cs.bindTimer = setTimeout(expire, this.opts.bindTimeoutMs);
-    cs.bindTimer.unref();
-    socket.once('close', () => {
-      clearTimeout(cs.bindTimer);
-      this.core.removed(cs);
-    });
-    socket.on('data', (chunk: Buffer) => {
-      let frames: Buffer[];
-      try {
-        frames = cs.splitter.push(chunk);
-      } catch {
-        socket.destroy();
-        return;
-      }
-      for (const f of frames) {
-        if (socket.destroyed) return;
-        try {
-          this.onPacket(cs, f);
-        } catch (err) {
-          this.fault(cs, err, f);
-        }
-      }
-    });
-  }
-
-  private fault(cs: CustomerSession, err: unknown, packet?: Buffer) {
-    this.ctx.log.warn({ err, peer: cs.ip, commandId: packet && packet.length >= 8 ? packet.readUInt32BE(4) : undefined }, 'sgip session closed after a fault in its handling');
-    cs.socket.destroy();
-  }
-
-  private guard(cs: CustomerSession, packet: Buffer, work: Promise<unknown>) {
-    work.catch((err) => this.fault(cs, err, packet));
-  }
-
-  private write(cs: CustomerSession, b: Buffer) {
-    if (!cs.socket.writable) return false;
-    if (!cs.socket.writableCorked) {
-      cs.socket.cork();
-      setImmediate(() => cs.socket.uncork());
-    }
-    return cs.socket.write(b);
   }
 
   /**
@@ -358,11 +248,11 @@ export class SgipServer {
    * ends; BIND again → result 2; another request with a Result response → result 30 (not provided);
    * anything else gets no answer and the session goes on.
    */
-  private onPacket(cs: CustomerSession, b: Buffer) {
+  protected onPacket(cs: CustomerSession, b: Buffer) {
     const h = readHeader(b);
     cs.lastPduAt = Date.now();
     if (cs.accountId === null) {
-      if (h.commandId === CMD.BIND && !cs.binding) return this.guard(cs, b, this.bind(cs, b, h.seq));
+      if (h.commandId === CMD.BIND && !cs.loggingIn) return this.guardFrame(cs, b, this.bind(cs, b, h.seq));
       return cs.socket.destroy();
     }
     switch (h.commandId) {
@@ -375,7 +265,7 @@ export class SgipServer {
         cs.socket.end();
         return;
       case CMD.SUBMIT:
-        return this.guard(cs, b, this.onSubmit(cs, b, h.seq));
+        return this.guardFrame(cs, b, this.onSubmit(cs, b, h.seq));
       case CMD.DELIVER:
       case CMD.REPORT:
       case CMD.USERRPT:
@@ -410,7 +300,7 @@ export class SgipServer {
     if (c.loginType !== LOGIN_TYPE.SP_TO_SMG) return refuse(RESULT.BAD_LOGIN_TYPE);
     const login = c.loginName;
     if (!/^[\x21-\x7e]{1,16}$/.test(login)) return refuse(RESULT.BAD_LOGIN);
-    cs.binding = true;
+    cs.loggingIn = true;
     try {
       const gate = await this.core.authenticate(
         cs,
@@ -433,21 +323,18 @@ export class SgipServer {
       }
       cs.rowId = gate.rowId;
       cs.accountId = gate.account.id;
-      clearTimeout(cs.bindTimer);
+      clearTimeout(cs.loginTimer);
       this.write(cs, encodeBindResp(seq, RESULT.OK));
     } catch (err) {
       this.ctx.log.warn({ err }, 'sgip bind failed');
       refuse(RESULT.SYSTEM_FAILURE);
     } finally {
-      cs.binding = false;
+      cs.loggingIn = false;
     }
   }
 
   private refused(result: number, reason: string, detail = '') {
-    const key = `${result} ${reason}`;
-    const r = (this.stats.refused[key] ??= { count: 0, last: '' });
-    r.count++;
-    if (detail) r.last = detail.slice(0, 300);
+    this.countRefusal(String(result), reason, detail);
   }
 
   /**
@@ -713,7 +600,7 @@ export class SgipServer {
   }
 
   /** SGIP_REPORT naming the customer's submit (its part id), or, for a message that came by another door, the platform's own sequence of it */
-  private deliver(s: Session, row: ReceiptRow) {
+  protected deliver(s: Session, row: ReceiptRow) {
     if (s.kind !== 'back' || !s.back) throw new Error('sgip: a report for a session that does not receive');
     const submitSeq = parseSeq(row.part_id) ?? { node: this.opts.nodeId, time: Number(cmppTimestamp(new Date(row.submit_at), this.opts.tzMinutes)), number: row.message_id >>> 0 };
     const delivered = row.stat === 'DELIVRD';
@@ -731,7 +618,7 @@ export class SgipServer {
   }
 
   /** an uplink: SGIP_DELIVER from the mobile (with 86) to the number it replied to; over 140 octets as TP_udhi parts */
-  private deliverMo(s: Session, row: MoRow) {
+  protected deliverMo(s: Session, row: MoRow) {
     if (s.kind !== 'back' || !s.back) throw new Error('sgip: an uplink for a session that does not receive');
     const single = encodeSgipText(row.content);
     const parts = single.octets.length <= 140 ? { msgFmt: single.messageCoding, contents: [single.octets] } : splitSgipText(row.content, row.mo_id & 0xff);

@@ -17,8 +17,7 @@
  * of that sequence with the time of the answer (its 20 hex digits are the part id kept in
  * smpp_parts / interface_part_ids, which its receipt names).
  */
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type net from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
 import { interfaceLoginOf } from '../../lib/interface-password';
 import type { AppContext } from '../../context';
@@ -61,18 +60,8 @@ import { openInterfaceSecret } from '../../lib/interface-secret';
 import { clientAddress } from '../../lib/ip-allow';
 import { MAX_MESSAGE_CHARS } from '../../../common/sms/pieces';
 import type { InterfaceRefusalReason } from '../send';
-import {
-  DoorCore,
-  extensionOf,
-  interfaceRefusal,
-  MAX_PARTS,
-  PARTS_FULL,
-  type DoorCoreOptions,
-  type DoorPlatform,
-  type DoorSession,
-  type MoRow,
-  type ReceiptRow,
-} from './door-core';
+import { extensionOf, interfaceRefusal, MAX_PARTS, PARTS_FULL, type DoorPlatform, type MoRow, type ReceiptRow } from './door-core';
+import { FramedDoor, type DoorListenerOptions, type FramedSession } from './door-listener';
 
 /** the Status of this door's answers (docs/api-smgp.md "Status"): SMGP 3.0's, and vendor codes from 100 for the platform's refusals (nothing charged) */
 export const SMGP_RESULT = {
@@ -116,11 +105,7 @@ export const SMGP_REFUSAL_STATUS: Record<InterfaceRefusalReason, number> = {
   blacklist: SMGP_RESULT.X_BLACKLIST,
 };
 
-export interface SmgpServerOptions extends DoorCoreOptions {
-  host: string;
-  /** -1: any free port (tests); 0 is "off" and never reaches here */
-  port: number;
-  maxConnections: number;
+export interface SmgpServerOptions extends DoorListenerOptions {
   /** the source number prefix of the dispatch (SMS_SOURCE_PREFIX): the account's number is prefix + id */
   sourcePrefix: string;
   /** a connection that has not logged in within this long is closed */
@@ -154,18 +139,11 @@ export const SMGP_SERVER_DEFAULTS: Omit<SmgpServerOptions, 'port'> = {
   tzMinutes: 480,
 };
 
-interface SmgpSession extends DoorSession {
-  socket: net.Socket;
-  splitter: SmgpFrameSplitter;
-  logging: boolean;
+interface SmgpSession extends FramedSession {
   /** the LoginMode (0 send, 1 receive, 2 transmit; -1 before) */
   mode: number;
   /** the account's number (prefix + id): DestTermID of reports */
   number: string;
-  inflight: number;
-  seq: number;
-  lastTestAt: number;
-  connectTimer?: NodeJS.Timeout;
 }
 
 /** the MsgID carrying `n` with the time `at` */
@@ -192,75 +170,31 @@ export const smgpLoginOf = interfaceLoginOf;
 const DUMMY_SECRET = 'no such login';
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
-export class SmgpServer {
-  private server: net.Server | null = null;
-  readonly core: DoorCore<SmgpSession>;
-  readonly processId: string;
-  port = 0;
-  private tester?: NodeJS.Timeout;
-  readonly stats: { accepted: number; readonly partsExpired: number; refused: Record<string, { count: number; last: string }> };
-
+export class SmgpServer extends FramedDoor<SmgpSession, SmgpSession, SmgpServerOptions> {
   constructor(
-    private readonly ctx: AppContext,
-    private readonly platform: DoorPlatform,
+    ctx: AppContext,
+    platform: DoorPlatform,
+    /** the key sealing interface passwords (lib/interface-secret.ts) */
     private readonly secretKey: Buffer,
-    readonly opts: SmgpServerOptions,
+    opts: SmgpServerOptions,
   ) {
-    const core = (this.core = new DoorCore<SmgpSession>(ctx, platform, opts, { receipt: (s, row) => this.deliver(s, row), mo: (s, row) => this.deliverMo(s, row) }, 'smgp'));
-    this.processId = core.processId;
-    this.stats = {
-      accepted: 0,
-      get partsExpired() {
-        return core.partsExpired;
-      },
-      refused: {},
-    };
+    super(ctx, platform, opts, 'smgp', {});
   }
 
-  async listen(): Promise<number> {
-    const server = net.createServer((socket) => this.onConnection(socket));
-    server.maxConnections = this.opts.maxConnections;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.opts.port < 0 ? 0 : this.opts.port, this.opts.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    server.on('error', (err: Error) => this.ctx.log.warn({ err }, 'smgp listener error'));
-    this.server = server;
-    this.port = (server.address() as AddressInfo).port;
-    this.core.start();
-    this.tester = setInterval(() => this.activeTests(), Math.max(50, Math.min(1000, this.opts.activeTestMs / 2)));
-    this.tester.unref();
-    return this.port;
+  protected get loginTimeoutMs() {
+    return this.opts.connectTimeoutMs;
   }
 
-  async close(): Promise<void> {
-    clearInterval(this.tester);
-    await this.core.close();
-    const server = this.server;
-    this.server = null;
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-    await this.core.removeRows();
+  protected override activeTestMs() {
+    return this.opts.activeTestMs;
   }
 
-  connectionCount(): number {
-    return this.core.connectionCount();
+  protected override activeTestPacket(seq: number) {
+    return encodeActiveTest(seq);
   }
 
-  forgetAccounts() {
-    this.core.forgetAccounts();
-  }
-
-  expireParts(): Promise<number> {
-    return this.core.expireParts();
-  }
-
-  private onConnection(socket: net.Socket) {
-    socket.on('error', () => {});
-    if (!this.core.admit(socket)) return;
-    const ss: SmgpSession = {
+  protected newSession(socket: net.Socket): SmgpSession {
+    return {
       socket,
       splitter: new SmgpFrameSplitter(MAX_PACKET),
       ip: clientAddress(socket.remoteAddress ?? ''),
@@ -268,7 +202,7 @@ export class SmgpServer {
       receive: false,
       unacked: new Map(),
       lastPduAt: Date.now(),
-      logging: false,
+      loggingIn: false,
       mode: -1,
       number: '',
       inflight: 0,
@@ -277,77 +211,6 @@ export class SmgpServer {
       writable: () => socket.writable,
       destroy: () => socket.destroy(),
     };
-    this.core.sessions.add(ss);
-    socket.setNoDelay(true);
-    const expire = () => {
-      if (ss.accountId !== null) return;
-      if (ss.logging) {
-        ss.connectTimer = setTimeout(expire, 250);
-        ss.connectTimer.unref();
-        return;
-      }
-      socket.destroy();
-    };
-    ss.connectTimer = setTimeout(expire, this.opts.connectTimeoutMs);
-    ss.connectTimer.unref();
-    socket.once('close', () => {
-      clearTimeout(ss.connectTimer);
-      this.core.removed(ss);
-    });
-    socket.on('data', (chunk: Buffer) => {
-      let frames: Buffer[];
-      try {
-        frames = ss.splitter.push(chunk);
-      } catch {
-        // a PacketLength below 12 or above the largest packet: the stream cannot be read on
-        socket.destroy();
-        return;
-      }
-      for (const f of frames) {
-        if (socket.destroyed) return;
-        try {
-          this.onPacket(ss, f);
-        } catch (err) {
-          this.fault(ss, err, f);
-        }
-      }
-    });
-  }
-
-  /** A fault in a session's handling: logged, that session closed, nothing else. */
-  private fault(ss: SmgpSession, err: unknown, packet?: Buffer) {
-    this.ctx.log.warn({ err, peer: ss.ip, requestId: packet && packet.length >= 8 ? packet.readUInt32BE(4) : undefined }, 'smgp session closed after a fault in its handling');
-    ss.socket.destroy();
-  }
-
-  private guard(ss: SmgpSession, packet: Buffer, work: Promise<unknown>) {
-    work.catch((err) => this.fault(ss, err, packet));
-  }
-
-  /** the packets written in one turn of the event loop leave in one write */
-  private write(ss: SmgpSession, b: Buffer) {
-    if (!ss.socket.writable) return false;
-    if (!ss.socket.writableCorked) {
-      ss.socket.cork();
-      setImmediate(() => ss.socket.uncork());
-    }
-    return ss.socket.write(b);
-  }
-
-  private nextSeq(ss: SmgpSession): number {
-    ss.seq = ss.seq >= 0x7fffffff ? 1 : ss.seq + 1;
-    return ss.seq;
-  }
-
-  private activeTests() {
-    const now = Date.now();
-    for (const ss of this.core.sessions) {
-      if (ss.accountId === null) continue;
-      if (now - ss.lastPduAt >= this.opts.activeTestMs && now - ss.lastTestAt >= this.opts.activeTestMs) {
-        ss.lastTestAt = now;
-        this.write(ss, encodeActiveTest(this.nextSeq(ss)));
-      }
-    }
   }
 
   /**
@@ -356,11 +219,11 @@ export class SmgpServer {
    * response; EXIT → EXIT_RESP, then the connection ends; DELIVER_RESP / ACTIVE_TEST_RESP are
    * taken; any other request id gets no answer and the session goes on.
    */
-  private onPacket(ss: SmgpSession, b: Buffer) {
+  protected onPacket(ss: SmgpSession, b: Buffer) {
     const h = readHeader(b);
     ss.lastPduAt = Date.now();
     if (ss.accountId === null) {
-      if (h.requestId === CMD.LOGIN && !ss.logging) return this.guard(ss, b, this.login(ss, b, h.sequenceId));
+      if (h.requestId === CMD.LOGIN && !ss.loggingIn) return this.guardFrame(ss, b, this.login(ss, b, h.sequenceId));
       return ss.socket.destroy();
     }
     switch (h.requestId) {
@@ -377,7 +240,7 @@ export class SmgpServer {
         ss.socket.end();
         return;
       case CMD.SUBMIT:
-        return this.guard(ss, b, this.onSubmit(ss, b, h.sequenceId));
+        return this.guardFrame(ss, b, this.onSubmit(ss, b, h.sequenceId));
       case CMD.DELIVER_RESP: {
         let ok: boolean;
         try {
@@ -412,7 +275,7 @@ export class SmgpServer {
     if (l.loginMode !== LOGIN_MODE.SEND && l.loginMode !== LOGIN_MODE.RECEIVE && l.loginMode !== LOGIN_MODE.TRANSMIT) return refuse(SMGP_RESULT.BAD_STRUCTURE);
     const login = l.clientId;
     if (!/^[\x21-\x7e]{1,8}$/.test(login)) return refuse(SMGP_RESULT.BAD_STRUCTURE);
-    ss.logging = true;
+    ss.loggingIn = true;
     try {
       const ts = String(l.timestamp >>> 0).padStart(10, '0');
       const gate = await this.core.authenticate(
@@ -442,22 +305,19 @@ export class SmgpServer {
       ss.mode = l.loginMode;
       ss.receive = l.loginMode !== LOGIN_MODE.SEND;
       ss.number = `${this.opts.sourcePrefix}${a.id}`;
-      clearTimeout(ss.connectTimer);
+      clearTimeout(ss.loginTimer);
       this.write(ss, encodeLoginResp(seq, { status: 0, authenticatorServer: serverAuthenticator(0, l.authenticatorClient, secret), serverVersion: SMGP_VERSION }));
       if (ss.receive) this.core.kick();
     } catch (err) {
       this.ctx.log.warn({ err }, 'smgp login failed');
       refuse(SMGP_RESULT.SYSTEM_BUSY);
     } finally {
-      ss.logging = false;
+      ss.loggingIn = false;
     }
   }
 
   private refused(status: number, reason: string, detail = '') {
-    const key = `${status} ${reason}`;
-    const r = (this.stats.refused[key] ??= { count: 0, last: '' });
-    r.count++;
-    if (detail) r.last = detail.slice(0, 300);
+    this.countRefusal(String(status), reason, detail);
   }
 
   /**
@@ -551,7 +411,7 @@ export class SmgpServer {
   }
 
   /** A status report: SMGP_DELIVER with IsReport 1 whose content is the 122-octet report naming the MsgID the customer holds. */
-  private deliver(ss: SmgpSession, row: ReceiptRow) {
+  protected deliver(ss: SmgpSession, row: ReceiptRow) {
     const tz = this.opts.tzMinutes;
     const submitAt = new Date(row.submit_at);
     const id = row.part_id ? (parseSmgpMsgId(row.part_id) ?? ZERO_MSG_ID) : smgpMessageId(row.message_id, submitAt, tz);
@@ -588,7 +448,7 @@ export class SmgpServer {
   }
 
   /** An uplink: SMGP_DELIVER with IsReport 0 from the mobile to the number it replied to; a text over 140 octets goes as TP_udhi parts, the row taken when the last part is answered. */
-  private deliverMo(ss: SmgpSession, row: MoRow) {
+  protected deliverMo(ss: SmgpSession, row: MoRow) {
     const single = encodeSmgpText(row.content);
     const parts = single.octets.length <= CONTENT_MAX ? { msgFormat: single.msgFormat, contents: [single.octets] } : splitSmgpText(row.content, row.mo_id & 0xff);
     let last = 0;
