@@ -11,6 +11,7 @@ import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { relayTo } from './interop-relay';
 import { backends, useServer, type TestServer } from './harness';
 import { accountId, db } from './send-helpers';
 import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
@@ -41,12 +42,11 @@ interface Summary {
 }
 
 /** runs cmpp-peer sp against the door; resolves with its JSON summary line */
-function peer(server: TestServer, args: Record<string, string | number>): Promise<Summary> {
-  const port = server.app.services.cmppServer!.port;
+async function peer(server: TestServer, args: Record<string, string | number>): Promise<Summary> {
   const argv = [
     'sp',
     '-addr',
-    `127.0.0.1:${port}`,
+    `127.0.0.1:${await relayTo(server.app.services.cmppServer!.port)}`,
     '-user',
     LOGIN,
     '-password',

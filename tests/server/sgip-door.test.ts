@@ -11,6 +11,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { relayTo } from './interop-relay';
 import { backends, useServer, type TestServer } from './harness';
 import { accountId, db } from './send-helpers';
 import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
@@ -51,12 +52,11 @@ const freePort = () =>
   });
 
 /** runs sgip-peer sp against the door, listening on `listen` for the bind-back; resolves with its JSON summary line */
-function peer(server: TestServer, listen: number, args: Record<string, string | number>, password = PASSWORD): Promise<Summary> {
-  const port = server.app.services.sgipServer!.port;
+async function peer(server: TestServer, listen: number, args: Record<string, string | number>, password = PASSWORD): Promise<Summary> {
   const argv = [
     'sp',
     '-addr',
-    `127.0.0.1:${port}`,
+    `127.0.0.1:${await relayTo(server.app.services.sgipServer!.port)}`,
     '-user',
     LOGIN,
     '-password',

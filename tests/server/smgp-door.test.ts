@@ -11,6 +11,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { relayTo } from './interop-relay';
 import { backends, useServer, type TestServer } from './harness';
 import { accountId, db } from './send-helpers';
 import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
@@ -55,12 +56,11 @@ interface Summary {
 }
 
 /** runs smgp-peer sp against the door; resolves with its JSON summary line */
-function peer(server: TestServer, args: Record<string, string | number>): Promise<Summary> {
-  const port = server.app.services.smgpServer!.port;
+async function peer(server: TestServer, args: Record<string, string | number>): Promise<Summary> {
   const argv = [
     'sp',
     '-addr',
-    `127.0.0.1:${port}`,
+    `127.0.0.1:${await relayTo(server.app.services.smgpServer!.port)}`,
     '-user',
     LOGIN,
     '-password',
