@@ -48,7 +48,7 @@ export interface Accounts {
   create_time: Generated<Timestamp>;
   deliveryurl: Generated<string>;
   email: Generated<string>;
-  expire_date: Timestamp | null;
+  expire_date: string | null;
   failed_logins: Generated<number>;
   gj_sms_discount: Generated<Numeric>;
   hy_sms_discount: Generated<Numeric>;
@@ -503,7 +503,7 @@ export interface ReportDaily {
   account_id: number;
   agent_id: Generated<number>;
   charge_total: Generated<number>;
-  day: Timestamp;
+  day: string;
   fail_num: Generated<number>;
   inter: number;
   intercept_num: Generated<number>;
@@ -519,7 +519,7 @@ export interface ReportDelta {
   account_id: number;
   agent_id: Generated<number>;
   charge_total: Generated<number>;
-  day: Timestamp;
+  day: string;
   fail_num: Generated<number>;
   inter: number;
   intercept_num: Generated<number>;
@@ -535,7 +535,7 @@ export interface ReportRows {
   account_id: number | null;
   agent_id: number | null;
   charge_total: number | null;
-  day: Timestamp | null;
+  day: string | null;
   fail_num: number | null;
   inter: number | null;
   intercept_num: number | null;

@@ -100,11 +100,23 @@ function acquireDataLock(dir: string): () => void {
   };
 }
 
+/**
+ * PostgreSQL's DATE (a calendar day: accounts.expire_date, the report days) is read as its text
+ * 'YYYY-MM-DD' by both drivers. Their default differs: node-postgres makes a Date at the local
+ * midnight, PGlite one at UTC midnight, so the same day could print as another day.
+ */
+const DATE_OID = 1082;
+const dayText = (value: string) => value;
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === DATE_OID ? dayText : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser,
+};
+
 export async function createDb(opts: CreateDbOptions): Promise<DbHandle> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 10,
+      types: pgTypes,
       ...(opts.statementTimeoutMs ? { statement_timeout: Math.round(opts.statementTimeoutMs) } : {}),
       ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
     });
@@ -122,14 +134,14 @@ export async function createDb(opts: CreateDbOptions): Promise<DbHandle> {
   let pglite: PGlite;
   let location = 'memory';
   if (opts.memory) {
-    pglite = await PGlite.create(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : undefined);
+    pglite = await PGlite.create({ parsers: { [DATE_OID]: dayText }, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) });
   } else {
     if (!opts.dataDir) throw new Error('createDb: dataDir or databaseUrl is required');
     fs.mkdirSync(opts.dataDir, { recursive: true });
     release = acquireDataLock(opts.dataDir);
     location = path.join(opts.dataDir, 'pgdata');
     try {
-      pglite = await PGlite.create(location);
+      pglite = await PGlite.create(location, { parsers: { [DATE_OID]: dayText } });
     } catch (e) {
       release();
       throw e;

@@ -4,6 +4,7 @@
  * No bigint columns: the two drivers disagree on how they return them.
  */
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { JsonValue } from './generated';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 /** a column with a database default: optional on insert */
@@ -325,7 +326,7 @@ export interface ApiIdempotencyTable {
   /** sha256 hex of the request body: the same key with another body is refused */
   request_hash: string;
   task_uid: string;
-  answer: ColumnType<unknown, string, string>;
+  answer: ColumnType<JsonValue, string, string>;
   created_at: Timestamp;
 }
 
@@ -350,8 +351,8 @@ export interface ApiPullTable {
 /** pre-aggregated daily send counts (server/db/migrations/0018_reports.ts), kept by triggers */
 export interface ReportDailyTable {
   account_id: number;
-  /** business day (Asia/Shanghai) of the messages' acceptance */
-  day: ColumnType<Date | string, string, string>;
+  /** business day (Asia/Shanghai) of the messages' acceptance: a DATE, read as 'YYYY-MM-DD' (db/index.ts) */
+  day: string;
   smstype: number;
   /** 0 prepaid, 1 postpaid (paid by the agent) */
   paytype: number;
@@ -394,13 +395,14 @@ export interface SignImportResultTable {
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
-export interface SignImportFailure {
+// a type, not an interface: JSON (types-check.ts reads it as a narrower JsonValue)
+export type SignImportFailure = {
   row: number;
   clientid: string;
   sign: string;
   remarks: string;
   reason: string;
-}
+};
 
 export type Account = Selectable<AccountTable>;
 export type NewAccount = Insertable<AccountTable>;
@@ -453,7 +455,7 @@ export interface LedgerRequestTable {
   op: string;
   account_id: number;
   amount: Money;
-  result: ColumnType<unknown, string, string>;
+  result: ColumnType<JsonValue, string, string>;
   created_at: CreatedAt;
 }
 
@@ -840,7 +842,7 @@ export interface PushOutboxTable {
   /** 1 delivery report (deliveryurl), 2 uplink (mourl), 3 template review (auto_template_callback_url) */
   kind: number;
   url: string;
-  payload: ColumnType<unknown, string, string>;
+  payload: ColumnType<JsonValue, string, string>;
   attempts: D<number>;
   next_at: ColumnType<Date, Date | string | undefined, Date | string>;
   done_at: NullableTs;
@@ -902,7 +904,7 @@ export interface PurchaseOrderTable {
   paid: Money;
   ledger_id: D<number | null>;
   rebate_ledger_id: D<number | null>;
-  result: ColumnType<unknown, string, string>;
+  result: ColumnType<JsonValue, string, string>;
   created_at: CreatedAt;
 }
 

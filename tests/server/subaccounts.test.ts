@@ -284,6 +284,9 @@ describe.each(backends)('sub-accounts and ledger (%s)', (backend) => {
     const kept = await t.server.handle.db.selectFrom('accounts').select(['balance_alarm', 'alarm_mobile']).where('clientid', '=', 'client1').executeTakeFirstOrThrow();
     expect([String(kept.balance_alarm), kept.alarm_mobile]).toEqual([expect.stringMatching(/^100(\.0+)?$/), '13900139001']);
     expect((await c.post('/api/client/expire', { clientId: 'client1', expireDate: '2099-12-31' })).body.code).toBe(0);
+    // the day as set (a DATE column is read as its text, not a Date printed as 'Thu Dec 31')
+    const expiring = await c.post('/api/recharge/rollback/getAccounts', { customerInfo: 'client1' });
+    expect(expiring.body.data.list[0]).toMatchObject({ client_id: 'client1', expireDate: '2099-12-31' });
     expect((await c.post('/api/client/expire', { clientId: 'client1', expireDate: '2000-01-01' })).body.msg).toBe('到期日期不能早于今天');
     expect(await invariant(t.server)).toEqual([]);
     for (const url of ['/api/client/account/export', '/api/recharge/rollback/export']) {
