@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { E2E_DATA_DIR } from '../../playwright.config';
-import { apiLogin } from './helpers';
+import { apiLogin, apiPost } from './helpers';
 
 /** the first look after a navigation: a lazy page on a loaded two-core machine */
 const SLOW = { timeout: 60_000 };
@@ -9,6 +9,15 @@ const SLOW = { timeout: 60_000 };
 function cli(...args: string[]) {
   return execFileSync('npx', ['tsx', 'server/cli.ts', ...args], { env: { ...process.env, DATA_DIR: E2E_DATA_DIR }, encoding: 'utf8' });
 }
+
+/** an account's invoiceable amount as the server says it (an agent: of its sub-account `clientId`) */
+async function canAmountOf(page: Page, clientId?: string): Promise<string> {
+  const r = await apiPost(page, '/api/invoice/getCanInvoiceAmount', clientId ? { clientId } : {});
+  expect(r.code, r.msg).toBe(0);
+  return r.data.canAmount as string;
+}
+const shown = (amount: string) => Number(amount).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const cents = (amount: string) => Math.round(Number(amount) * 100);
 
 test.describe('发票', () => {
   test('agent1 applies for a VAT invoice, sees it in the list, cancels it; the operator mails another', async ({ page }) => {
@@ -113,5 +122,75 @@ test.describe('发票', () => {
     await expect(mailed).toContainText('已邮寄', SLOW);
     await mailed.getByRole('button', { name: /快递信息/ }).click();
     await expect(page.getByTestId('express-info')).toContainText('SF1234567890');
+  });
+
+  test('agent1 applies on behalf of its sub-account client1: client1’s amount, client1’s invoice', async ({ page, browser }) => {
+    test.setTimeout(300_000);
+    await apiLogin(page, 'agent1');
+    const agentBefore = await canAmountOf(page);
+    const subBefore = await canAmountOf(page, 'client1');
+    // client1's recharges from agent1 (seed: 1,200.00) are its invoiceable amount
+    expect(cents(subBefore)).toBeGreaterThan(10_000);
+    // another agent's sub-account is refused
+    expect((await apiPost(page, '/api/invoice/getCanInvoiceAmount', { clientId: 'client0' })).msg).toBe('无权访问');
+
+    await page.goto('/finance/invoice/add');
+    await expect(page.getByTestId('can-amount')).toHaveText(shown(agentBefore), SLOW);
+    const account = page.getByTestId('invoice-account');
+    await expect(account).toContainText('本账户');
+    await account.click();
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: /^client1-/ })
+      .click();
+    // client1's amount and (empty) information
+    await expect(page.getByTestId('can-amount')).toHaveAttribute('data-client', 'client1', SLOW);
+    await expect(page.getByTestId('can-amount')).toHaveText(shown(subBefore));
+    await expect(account).toContainText('client1-');
+
+    await page.getByLabel('发票抬头').fill('杭州好易购网络科技有限公司');
+    await page.getByLabel('纳税人识别号').fill('91330100MA2B3C4D5E');
+    await page.getByLabel('电子邮箱').fill('fp@client1.demo.local');
+    await page.getByLabel('手机号码').fill('13900139001');
+    // more than client1 may invoice (though agent1 could): refused on the field
+    await page.getByLabel('发票金额').fill((Number(subBefore) + 0.01).toFixed(2));
+    await page.getByRole('button', { name: /提交申请/ }).click();
+    await expect(page.getByText(`发票金额不能大于可开票金额（可开票金额 ${subBefore} 元）`)).toBeVisible();
+
+    await page.getByLabel('发票金额').fill('66.60');
+    await page.getByRole('button', { name: /提交申请/ }).click();
+    const confirm = page.getByTestId('invoice-confirm');
+    await expect(confirm).toContainText('client1-', SLOW);
+    await expect(confirm).toContainText('66.60');
+    await page.getByRole('button', { name: /确认提交/ }).click();
+    await expect(page.getByText('发票申请已提交，请等待审核')).toBeVisible(SLOW);
+    await expect(page).toHaveURL(/\/finance\/invoice\/add\/list$/, SLOW);
+    const row = page.getByRole('row').filter({ hasText: '杭州好易购网络科技有限公司' }).first();
+    await expect(row).toContainText('待审核', SLOW);
+    await expect(row).toContainText('client1-');
+    await expect(row).toContainText('66.60');
+
+    // held from client1's amount, not agent1's
+    expect(cents(await canAmountOf(page, 'client1'))).toBe(cents(subBefore) - 6660);
+    expect(await canAmountOf(page)).toBe(agentBefore);
+
+    // client1 sees its invoice (applied for by agent1) and chooses no account itself
+    const ctx = await browser.newContext();
+    try {
+      const sub = await ctx.newPage();
+      await apiLogin(sub, 'client1');
+      await sub.goto('/finance/invoice/add/list');
+      const mine = sub.getByRole('row').filter({ hasText: '杭州好易购网络科技有限公司' }).first();
+      await expect(mine).toContainText('66.60', SLOW);
+      await mine.getByRole('button', { name: /详\s*情/ }).click();
+      await expect(sub.getByTestId('invoice-detail')).toContainText('agent1-', SLOW);
+      await sub.goto('/finance/invoice/add');
+      await expect(sub.getByTestId('can-amount')).toHaveText(shown((Number(subBefore) - 66.6).toFixed(2)), SLOW);
+      await expect(sub.getByTestId('invoice-account')).toHaveCount(0);
+      // its own information now holds what agent1 entered for it
+      await expect(sub.getByLabel('发票抬头')).toHaveValue('杭州好易购网络科技有限公司');
+    } finally {
+      await ctx.close();
+    }
   });
 });

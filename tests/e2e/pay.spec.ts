@@ -1,10 +1,12 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
-import { apiLogin } from './helpers';
+import { apiLogin, apiPost } from './helpers';
 
 /**
  * Online recharge end to end against the real server: agent1 recharges through the sandbox
  * provider (the pay dialog's QR code opens the sandbox scan page, 确认支付 sends the signed
- * notification), sees the pay order succeed and the balance rise once.
+ * notification), sees the pay order succeed and the balance rise once. 我已完成支付 before paying
+ * is answered 尚未收到付款 (the dialog stays), and opening the payment again for the same amount
+ * and mode shows the same order.
  */
 
 // a shared 2-core machine: the first screens can take a while
@@ -43,6 +45,30 @@ test.describe('在线充值', () => {
     const scanUrl = await pay.getByTestId('pay-link').getAttribute('href');
     expect(scanUrl).toContain('/api/onlinePay/sandbox/scan?paymentId=');
     const paymentId = new URL(scanUrl!).searchParams.get('paymentId')!;
+    await expect(pay).toContainText(paymentId);
+
+    // 我已完成支付 before paying: the server has no payment, the dialog stays and says so
+    await expect(pay.getByTestId('pay-not-received')).toHaveCount(0);
+    await pay.getByRole('button', { name: '我已完成支付' }).click();
+    await expect(pay.getByTestId('pay-not-received')).toHaveText('尚未收到付款');
+    await expect(pay).toBeVisible();
+    await expect(pay.getByTestId('pay-qrcode')).toBeVisible();
+    await expect(pay.getByTestId('pay-countdown')).toBeVisible();
+
+    // closed and opened again for the same amount and mode: the same order, not another 待支付 one
+    await pay.getByRole('button', { name: 'Close' }).click();
+    await expect(pay).toBeHidden();
+    await page.getByTestId('online-recharge').click();
+    await recharge.getByLabel('充值金额（元）').fill('88.88');
+    await recharge.getByText('微信支付').click();
+    await recharge.getByRole('button', { name: '去支付' }).click();
+    await expect(pay.getByTestId('pay-qrcode')).toBeVisible();
+    await expect(pay).toContainText(paymentId);
+    expect(await pay.getByTestId('pay-link').getAttribute('href')).toBe(scanUrl);
+    await expect(pay.getByTestId('pay-not-received')).toHaveCount(0);
+    const open = await apiPost(page, '/api/onlinePay/queryPayOrder', { paymentState: '0', rows: '200' });
+    expect(open.code, open.msg).toBe(0);
+    expect(open.data.data.filter((o: { paymentAmountStr: string }) => o.paymentAmountStr === '88.88').map((o: { paymentId: string }) => o.paymentId)).toEqual([paymentId]);
 
     // the payer's phone: the sandbox scan page
     const phone = await context.browser()!.newContext();
@@ -78,7 +104,12 @@ test.describe('在线充值', () => {
     await recharge.getByRole('button', { name: '去支付' }).click();
     await expect(pay.getByTestId('pay-countdown')).toBeVisible();
     const second = new URL((await pay.getByTestId('pay-link').getAttribute('href'))!).searchParams.get('paymentId')!;
+    // a new order: the paid one of that amount is never shown again
+    expect(second).not.toBe(paymentId);
     await pay.getByRole('button', { name: '我已完成支付' }).click();
+    await expect(pay.getByTestId('pay-not-received')).toHaveText('尚未收到付款');
+    await pay.getByRole('button', { name: 'Close' }).click();
+    await expect(pay).toBeHidden();
     const unpaid = page.locator(`tr[data-row-key="${second}"]`);
     await expect(unpaid).toContainText('待支付');
     await expect(unpaid.getByTestId('row-countdown')).toHaveText(/1[45]:\d\d/);

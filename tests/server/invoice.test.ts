@@ -154,6 +154,112 @@ describe.each(backends)('invoices (%s)', (backend) => {
     expect((await a.c.post('/api/invoice/getOrdinaryInvoiceConfig')).body.data).toMatchObject({ invoiceType: 1, invoiceHead: '' });
   });
 
+  it('an agent applies on behalf of its own sub-account: that account’s canAmount, information and list', async () => {
+    const a = await account(t.server, { paidIn: '1000.00' });
+    const sub = await account(t.server, { user_type: '2', agent: a.clientid });
+    const agentRow = await t.server.handle.db.selectFrom('accounts').selectAll().where('id', '=', a.id).executeTakeFirstOrThrow();
+    await new LedgerService({ db: t.server.handle.db, now: t.server.clock.now }).transfer('recharge', agentRow, { clientId: sub.clientid, amount: '300.00' });
+    // the sub-account's invoiceable amount, asked by its agent
+    expect(await canAmount(a.c)).toBe('1000.00');
+    expect((await a.c.post('/api/invoice/getCanInvoiceAmount', { clientId: sub.clientid })).body.data.canAmount).toBe('300.00');
+    expect((await a.c.post('/api/invoice/initInvoice', { clientId: sub.clientid })).body.data).toMatchObject({
+      clientId: sub.clientid,
+      accountStr: `${sub.clientid}-发票测试`,
+      canAmount: '300.00',
+      canChooseType: true,
+      canChooseAccount: true,
+      invoiceTypes: [1, 2],
+      ordinary: { invoiceHead: '' },
+    });
+    expect((await a.c.post('/api/invoice/initInvoice')).body.data).toMatchObject({ clientId: a.clientid, canAmount: '1000.00', canChooseAccount: true });
+    // its own clientid is itself
+    expect((await a.c.post('/api/invoice/getCanInvoiceAmount', { clientId: a.clientid })).body.data.canAmount).toBe('1000.00');
+
+    // limited by the sub-account's amount, not the agent's
+    const over = await a.c.post('/api/invoice/add', { ...VAT, invoiceAmount: '300.01', clientId: sub.clientid }, { json: true });
+    expect(over.body).toMatchObject({ code: 400, msg: '发票金额不能大于可开票金额（可开票金额 300.00 元）' });
+    expect((await a.c.post('/api/invoice/checkObject', { ...VAT, invoiceAmount: '10', clientId: sub.clientid }, { json: true })).body).toMatchObject({
+      code: 0,
+      data: { canAmount: '300.00' },
+    });
+    const made = await a.c.post('/api/invoice/add', { ...VAT, invoiceAmount: '120', clientId: sub.clientid }, { json: true });
+    expect(made.body).toMatchObject({
+      code: 0,
+      data: { invoiceType: 2, invoiceAmount: '120.00', clientId: sub.clientid, accountStr: `${sub.clientid}-发票测试`, applicantStr: `${a.clientid}-发票测试`, status: 0 },
+    });
+    const inv = made.body.data;
+    expect(await canAmount(sub.c)).toBe('180.00');
+    expect(await canAmount(a.c)).toBe('1000.00');
+    const row = await t.server.handle.db.selectFrom('invoices').select(['account_id', 'applicant_id']).where('id', '=', inv.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ account_id: sub.id, applicant_id: a.id });
+    // the information is saved as the sub-account's, not the agent's
+    expect((await sub.c.post('/api/invoice/getAddedTaxInvoiceConfig')).body.data).toMatchObject({ bank: VAT.bank });
+    expect((await a.c.post('/api/invoice/getAddedTaxInvoiceConfig', { clientId: sub.clientid })).body.data).toMatchObject({ bank: VAT.bank });
+    expect((await a.c.post('/api/invoice/getAddedTaxInvoiceConfig')).body.data).toMatchObject({ bank: '' });
+    // both see it; the agent's list also has its own
+    await a.c.post('/api/invoice/add', { ...ORDINARY, invoiceAmount: '5' }, { json: true });
+    const agentList = (await a.c.post('/api/invoice/invoiceList', {})).body.data.data;
+    expect(agentList.map((r: any) => [r.invoiceAmount, r.accountStr])).toEqual([
+      ['5.00', `${a.clientid}-发票测试`],
+      ['120.00', `${sub.clientid}-发票测试`],
+    ]);
+    const subList = (await sub.c.post('/api/invoice/invoiceList', {})).body.data.data;
+    expect(subList.map((r: any) => r.id)).toEqual([inv.id]);
+    expect((await sub.c.post('/api/invoice/invoiceDetailed', { id: inv.id })).body.data).toMatchObject({ applicantStr: `${a.clientid}-发票测试` });
+    // the sub-account chooses nothing: a clientId it sends is ignored
+    const own = await sub.c.post('/api/invoice/add', { ...ORDINARY, invoiceAmount: '10', clientId: a.clientid }, { json: true });
+    expect(own.body).toMatchObject({ code: 0, data: { clientId: sub.clientid, applicantStr: `${sub.clientid}-发票测试` } });
+    expect((await sub.c.post('/api/invoice/getCanInvoiceAmount', { clientId: a.clientid })).body.data.canAmount).toBe('170.00');
+    // the agent cancels what it applied for; the amount goes back to the sub-account
+    t.server.clock.advance(5);
+    const cancelled = await a.c.post('/api/invoice/invoiceCancelApply', { id: inv.id, invoiceId: inv.invoiceId, status: 0, updateTime: inv.updateTime }, { json: true });
+    expect(cancelled.body).toMatchObject({ code: 0, data: { status: 1 } });
+    expect(await canAmount(sub.c)).toBe('290.00');
+  });
+
+  it('an agent cannot apply for, nor read the amount of, another agent’s sub-account', async () => {
+    const a = await account(t.server, { paidIn: '1000.00' });
+    const b = await account(t.server, { paidIn: '1000.00' });
+    const theirs = await account(t.server, { user_type: '2', agent: b.clientid });
+    const bRow = await t.server.handle.db.selectFrom('accounts').selectAll().where('id', '=', b.id).executeTakeFirstOrThrow();
+    await new LedgerService({ db: t.server.handle.db, now: t.server.clock.now }).transfer('recharge', bRow, { clientId: theirs.clientid, amount: '500.00' });
+    const refused = { code: 403, msg: '无权访问' };
+    for (const clientId of [theirs.clientid, b.clientid, 'nosuchclient']) {
+      expect((await a.c.post('/api/invoice/getCanInvoiceAmount', { clientId })).body).toMatchObject(refused);
+      expect((await a.c.post('/api/invoice/initInvoice', { clientId })).body).toMatchObject(refused);
+      expect((await a.c.post('/api/invoice/getOrdinaryInvoiceConfig', { clientId })).body).toMatchObject(refused);
+      expect((await a.c.post('/api/invoice/checkObject', { ...ORDINARY, invoiceAmount: '1', clientId }, { json: true })).body).toMatchObject(refused);
+      expect((await a.c.post('/api/invoice/add', { ...ORDINARY, invoiceAmount: '1', clientId }, { json: true })).body).toMatchObject(refused);
+    }
+    expect(await t.server.handle.db.selectFrom('invoices').select('id').where('applicant_id', '=', a.id).execute()).toEqual([]);
+    // nor its invoices: b's on-behalf invoice stays b's and theirs
+    const inv = (await b.c.post('/api/invoice/add', { ...ORDINARY, invoiceAmount: '50', clientId: theirs.clientid }, { json: true })).body.data;
+    expect((await a.c.post('/api/invoice/invoiceDetailed', { id: inv.id })).body).toMatchObject({ code: 404 });
+    expect((await a.c.post('/api/invoice/invoiceList', {})).body.data.totalRecord).toBe(0);
+    expect((await a.c.post('/api/invoice/invoiceCancelApply', { id: inv.id, invoiceId: inv.invoiceId, status: 0, updateTime: inv.updateTime }, { json: true })).body.code).toBe(
+      404,
+    );
+    expect((await theirs.c.post('/api/invoice/invoiceList', {})).body.data.data.map((r: any) => r.id)).toEqual([inv.id]);
+  });
+
+  it('the agent’s and the sub-account’s own concurrent applications never pass the sub-account’s canAmount', async () => {
+    const a = await account(t.server, { paidIn: '1000.00' });
+    const sub = await account(t.server, { user_type: '2', agent: a.clientid });
+    const agentRow = await t.server.handle.db.selectFrom('accounts').selectAll().where('id', '=', a.id).executeTakeFirstOrThrow();
+    await new LedgerService({ db: t.server.handle.db, now: t.server.clock.now }).transfer('recharge', agentRow, { clientId: sub.clientid, amount: '180.00' });
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2 === 0
+          ? a.c.post('/api/invoice/add', { ...ORDINARY, invoiceAmount: '50', clientId: sub.clientid }, { json: true })
+          : sub.c.post('/api/invoice/add', { ...ORDINARY, invoiceAmount: '50' }, { json: true }),
+      ),
+    );
+    expect(results.filter((r) => r.body.code === 0)).toHaveLength(3);
+    expect(results.filter((r) => r.body.code !== 0).every((r) => r.body.code === 400)).toBe(true);
+    expect(await canAmount(sub.c)).toBe('30.00');
+    expect(await canAmount(a.c)).toBe('1000.00');
+  });
+
   it('canAmount is never exceeded by 50 concurrent applications', async () => {
     const a = await account(t.server, { paidIn: '1000.00' });
     const results = await Promise.all(Array.from({ length: 50 }, () => a.c.post('/api/invoice/add', { ...ORDINARY, invoiceAmount: '99.99' }, { json: true })));

@@ -252,8 +252,71 @@ describe.each(backends)('online payment (%s)', (backend) => {
 
   it('limits the unpaid orders an account holds at once', async () => {
     const c = await as(t.server, 'newagent');
-    for (let i = 0; i < 20; i++) expect((await c.post('/api/onlinePay/createPay', { amount: '1', paymentMode: 0 })).body.code).toBe(0);
-    expect((await c.post('/api/onlinePay/createPay', { amount: '1', paymentMode: 0 })).body.msg).toBe('待支付订单过多，请先完成或取消已有订单');
+    // different amounts: the same amount again would answer the open order (below)
+    for (let i = 1; i <= 20; i++) expect((await c.post('/api/onlinePay/createPay', { amount: String(i), paymentMode: 0 })).body.code).toBe(0);
+    expect((await c.post('/api/onlinePay/createPay', { amount: '21', paymentMode: 0 })).body.msg).toBe('待支付订单过多，请先完成或取消已有订单');
+    // at the cap, opening one of the open orders again still answers it
+    const again = await c.post('/api/onlinePay/createPay', { amount: '7.00', paymentMode: 0 });
+    expect(again.body).toMatchObject({ code: 0, data: { paymentAmountStr: '7.00', paymentState: 0 } });
+  });
+
+  it('opening the payment again for the same amount and mode answers the open order, not a new one', async () => {
+    const c = await as(t.server, 'agent1');
+    const create = async (amount: string, paymentMode: number) => {
+      const r = await c.post('/api/onlinePay/createPay', { amount, paymentMode });
+      expect(r.body.code, r.body.msg).toBe(0);
+      return r.body.data;
+    };
+    const ordersOf = async (amount: string) =>
+      t.server.handle.db
+        .selectFrom('pay_orders as p')
+        .innerJoin('accounts as a', 'a.id', 'p.account_id')
+        .select(['p.payment_id', 'p.state', 'p.payment_mode'])
+        .where('a.clientid', '=', 'agent1')
+        .where('p.amount', '=', amount)
+        .orderBy('p.id')
+        .execute();
+
+    const first = await create('66.60', 0);
+    // the user closes the dialog, a minute passes, 去支付 again with the same amount (written otherwise)
+    t.server.clock.advance(60_000);
+    const again = await create('66.6', 0);
+    expect(again).toMatchObject({ paymentId: first.paymentId, qrCode: first.qrCode, paymentState: 0, paymentAmountStr: '66.60', countDownStr: '840' });
+    expect(await ordersOf('66.60')).toHaveLength(1);
+    // another mode or another amount is another order
+    const wechat = await create('66.60', 1);
+    expect(wechat.paymentId).not.toBe(first.paymentId);
+    const other = await create('66.61', 0);
+    expect(other.paymentId).not.toBe(first.paymentId);
+    // opened on the payer's phone (1 已提交支付): still the same order
+    await t.server.client().request('GET', scanPath(first.qrCode).path);
+    expect(await create('66.60', 0)).toMatchObject({ paymentId: first.paymentId, paymentState: 1 });
+    expect(await ordersOf('66.60')).toHaveLength(2);
+
+    // with less than a minute left it would expire while being scanned: a new order
+    t.server.clock.advance(13 * 60_000 + 1_000);
+    const fresh = await create('66.60', 0);
+    expect(fresh.paymentId).not.toBe(first.paymentId);
+    expect(fresh.countDownStr).toBe('900');
+    expect((await c.post('/api/onlinePay/payStatus', { paymentId: first.paymentId })).body.data).toMatchObject({ paymentState: 1, countDownStr: '59' });
+    // from now on that one is answered; once paid, the next is new again
+    expect((await create('66.60', 0)).paymentId).toBe(fresh.paymentId);
+    const scan = scanPath(fresh.qrCode);
+    await t.server.client().request('POST', '/api/onlinePay/sandbox/pay', { paymentId: scan.paymentId, token: scan.token, action: 'confirm' });
+    const afterPaid = await create('66.60', 0);
+    expect([first.paymentId, fresh.paymentId]).not.toContain(afterPaid.paymentId);
+    // and once cancelled, too
+    await c.post('/api/onlinePay/cancelPay', { paymentId: afterPaid.paymentId });
+    const afterCancel = await create('66.60', 0);
+    expect([first.paymentId, fresh.paymentId, afterPaid.paymentId]).not.toContain(afterCancel.paymentId);
+    await c.post('/api/onlinePay/cancelPay', { paymentId: afterCancel.paymentId });
+    expect((await ordersOf('66.60')).map((o) => o.payment_id)).toEqual([first.paymentId, wechat.paymentId, fresh.paymentId, afterPaid.paymentId, afterCancel.paymentId]);
+    // another account's open order of that amount is never answered
+    const theirs = await (await as(t.server, 'agent0')).post('/api/onlinePay/createPay', { amount: '66.61', paymentMode: 0 });
+    expect(theirs.body.data.paymentId).not.toBe(other.paymentId);
+    for (const id of [wechat.paymentId, other.paymentId]) await c.post('/api/onlinePay/cancelPay', { paymentId: id });
+    await (await as(t.server, 'agent0')).post('/api/onlinePay/cancelPay', { paymentId: theirs.body.data.paymentId });
+    expect(await violations(t.server)).toEqual([]);
   });
 });
 
@@ -407,7 +470,7 @@ describe.each(backends)('open pay-order cap under parallel creates (%s)', (backe
   const t = useServer(backend, { config: SANDBOX_ON });
   it('30 parallel createPay of one account make at most 20 open orders', async () => {
     const c = await as(t.server, 'newagent');
-    const answers = await Promise.all(Array.from({ length: 30 }, () => c.post('/api/onlinePay/createPay', { amount: '1', paymentMode: 0 })));
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => c.post('/api/onlinePay/createPay', { amount: String(i + 1), paymentMode: 0 })));
     const okCount = answers.filter((r) => r.body.code === 0).length;
     expect(answers.every((r) => r.status < 500)).toBe(true);
     expect(okCount).toBe(20);
@@ -415,5 +478,60 @@ describe.each(backends)('open pay-order cap under parallel creates (%s)', (backe
     const id = (await t.server.handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'newagent').executeTakeFirstOrThrow()).id;
     const open = await t.server.handle.db.selectFrom('pay_orders').select('id').where('account_id', '=', id).where('state', 'in', [0, 1]).execute();
     expect(open).toHaveLength(20);
+  });
+});
+
+describe.each(backends)('one order per amount under parallel creates (%s)', (backend) => {
+  const t = useServer(backend, { config: SANDBOX_ON });
+  const openOf = async (clientid: string, amount: string) =>
+    t.server.handle.db
+      .selectFrom('pay_orders as p')
+      .innerJoin('accounts as a', 'a.id', 'p.account_id')
+      .select(['p.payment_id', 'p.state', 'p.qr_code'])
+      .where('a.clientid', '=', clientid)
+      .where('p.amount', '=', amount)
+      .orderBy('p.id')
+      .execute();
+
+  it('20 parallel createPay of one amount (a double click, several tabs) answer one order, each with its QR code', async () => {
+    const c = await as(t.server, 'agent0');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => c.post('/api/onlinePay/createPay', { amount: '55.50', paymentMode: 1 })));
+    expect(answers.map((r) => r.body.code)).toEqual(Array(20).fill(0));
+    const ids = new Set(answers.map((r) => r.body.data.paymentId));
+    expect(ids.size).toBe(1);
+    const rows = await openOf('agent0', '55.50');
+    expect(rows).toHaveLength(1);
+    expect(rows[0].payment_id).toBe([...ids][0]);
+    // those that reused it waited for the QR code its creator got from the provider
+    expect(answers.every((r) => r.body.data.qrCode === rows[0].qr_code && /\/onlinePay\/sandbox\/scan\?/.test(r.body.data.qrCode))).toBe(true);
+  });
+
+  it('a create waiting for an order whose provider call fails makes its own order', async () => {
+    const c = await as(t.server, 'agent1');
+    const sandbox = t.server.app.services.pay.providers.sandbox!;
+    const real = sandbox.create.bind(sandbox);
+    let calls = 0;
+    // the first call to the provider fails after a while; later ones succeed
+    sandbox.create = async (o) => {
+      calls += 1;
+      if (calls === 1) {
+        await new Promise((r) => setTimeout(r, 300));
+        throw new Error('provider unreachable');
+      }
+      return real(o);
+    };
+    try {
+      const answers = await Promise.all([0, 1].map(() => c.post('/api/onlinePay/createPay', { amount: '44.40', paymentMode: 0 })));
+      expect(answers.map((r) => r.body.code).sort()).toEqual([0, 500]);
+      const good = answers.find((r) => r.body.code === 0)!.body.data;
+      expect(good).toMatchObject({ paymentState: 0, paymentAmountStr: '44.40' });
+      expect(good.qrCode).toMatch(/\/onlinePay\/sandbox\/scan\?/);
+      const rows = await openOf('agent1', '44.40');
+      expect(rows.map((r) => r.state)).toEqual([3, 0]);
+      expect(rows[1].payment_id).toBe(good.paymentId);
+      expect(calls).toBe(2);
+    } finally {
+      sandbox.create = real;
+    }
   });
 });

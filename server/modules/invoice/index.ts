@@ -1,7 +1,8 @@
 /**
  * 发票: invoiceable amount, saved information, application, list, detail and cancel (routes.ts,
  * under /api), the address picker's division tree GET /static/scripts/city.json (outside /api), the
- * service and the operator's status change (service.ts).
+ * service and the operator's status change (service.ts). Depends on the clients module (an agent
+ * applies for one of its own sub-accounts).
  */
 import { defineModule, routesOutsideApi } from '../module';
 import { cityRoutes, invoiceRoutes } from './routes';
@@ -15,8 +16,8 @@ declare module '../../context' {
   }
 }
 
-export default defineModule({ name: 'invoice' }, async (app, ctx) => {
-  const invoices = (app.services.invoices = new InvoiceService(ctx));
+export default defineModule({ name: 'invoice', dependencies: ['clients'] }, async (app, ctx) => {
+  const invoices = (app.services.invoices = new InvoiceService(ctx, app.services.clients));
   await app.register(invoiceRoutes(ctx, invoices));
   // the division tree is a static file of the console, outside /api
   routesOutsideApi(app, cityRoutes);

@@ -46,51 +46,60 @@ export function invoiceRoutes(ctx: AppContext, invoices: InvoiceService): Fastif
   };
   const info = okOf(ctx, INFO);
   const invoice = okOf(ctx, 'entities/invoice');
+  // the account asked about: an agent's own sub-account (clientId), else the caller (a sub-account's clientId is ignored)
+  const which = request(ctx, 'params/invoice-account');
   return async (plugin) => {
     const app = api(plugin);
     app.post(
       '/invoice/getCanInvoiceAmount',
       route({
         tag: TAG,
-        summary: '可开票金额（已付款充值合计 − 未取消、未驳回、未退回的发票）',
+        summary: '可开票金额（已付款充值合计 − 未取消、未驳回、未退回的发票）；代理商可带 clientId 查名下子账户的',
         access: 'session',
+        body: which,
         response: okOf(ctx, CAN_AMOUNT),
       }),
-      async (req) => ok({ canAmount: await invoices.canAmount(sessionOf(req).account) }),
+      async (req) => ok({ canAmount: await invoices.canAmount(sessionOf(req).account, req.body.clientId) }),
     );
     app.post(
       '/invoice/getOrdinaryInvoiceConfig',
       route({
         tag: TAG,
-        summary: '上次保存的普通电子发票信息',
+        summary: '上次保存的普通电子发票信息（代理商可带 clientId：名下子账户的）',
         access: 'session',
+        body: which,
         response: info,
       }),
-      async (req) => ok(await invoices.config(sessionOf(req).account, InvoiceType.ElectronicNormal)),
+      async (req) => ok(await invoices.config(sessionOf(req).account, InvoiceType.ElectronicNormal, req.body.clientId)),
     );
     app.post(
       '/invoice/getAddedTaxInvoiceConfig',
       route({
         tag: TAG,
-        summary: '上次保存的增值税专用电子发票信息',
+        summary: '上次保存的增值税专用电子发票信息（代理商可带 clientId：名下子账户的）',
         access: 'session',
+        body: which,
         response: info,
       }),
-      async (req) => ok(await invoices.config(sessionOf(req).account, InvoiceType.ElectronicVatSpecial)),
+      async (req) => ok(await invoices.config(sessionOf(req).account, InvoiceType.ElectronicVatSpecial, req.body.clientId)),
     );
     app.post(
       '/invoice/initInvoice',
       route({
         tag: TAG,
-        summary: '申请页初始数据：可开票金额、开票项目、可选发票类型、两类已保存信息',
+        summary: '申请页初始数据：开票账户、可开票金额、开票项目、可选发票类型、两类已保存信息（代理商可带 clientId：名下子账户的）',
         access: 'session',
+        body: which,
         response: okOf(ctx, {
           type: 'object',
-          required: ['canAmount', 'invoiceProject', 'canChooseType', 'invoiceTypes'],
+          required: ['clientId', 'accountStr', 'canAmount', 'invoiceProject', 'canChooseType', 'canChooseAccount', 'invoiceTypes'],
           properties: {
+            clientId: str('开票账户（clientid）'),
+            accountStr: str('开票账户（clientid-名称）'),
             canAmount: { type: 'string', format: 'money', title: '可开票金额' },
             invoiceProject: str('开票项目'),
             canChooseType: { type: 'boolean', title: '可选择发票类型' },
+            canChooseAccount: { type: 'boolean', title: '可代名下子账户申请' },
             invoiceTypes: {
               type: 'array',
               title: '可选发票类型',
@@ -101,13 +110,13 @@ export function invoiceRoutes(ctx: AppContext, invoices: InvoiceService): Fastif
           },
         }),
       }),
-      async (req) => ok(await invoices.init(sessionOf(req).account)),
+      async (req) => ok(await invoices.init(sessionOf(req).account, req.body.clientId)),
     );
     app.post(
       '/invoice/checkObject',
       route({
         tag: TAG,
-        summary: '检查发票申请（规则同提交，不保存）',
+        summary: '检查发票申请（规则同提交，不保存；clientId：代名下子账户申请）',
         access: 'session',
         body: form,
         response: okOf(ctx, CAN_AMOUNT),
@@ -119,7 +128,7 @@ export function invoiceRoutes(ctx: AppContext, invoices: InvoiceService): Fastif
       '/invoice/add',
       route({
         tag: TAG,
-        summary: '提交发票申请（金额不超过可开票金额，锁定账户后检查）',
+        summary: '提交发票申请（金额不超过开票账户的可开票金额，锁定该账户后检查；clientId：代理商代名下子账户申请）',
         access: 'session',
         body: form,
         response: invoice,

@@ -13,13 +13,19 @@
  * An application locks the account row (SELECT … FOR UPDATE, the same row every ledger write
  * locks) before it reads both sums and inserts, in one transaction: two applications of one account
  * serialise, and a recharge committing meanwhile is seen; canAmount can never be exceeded.
+ *
+ * On behalf of a sub-account: an agent may name one of its own sub-accounts (`clientId`; another
+ * account answers 403 无权访问). The invoice is then the sub-account's (`account_id`: its canAmount,
+ * its lock, its saved information) and the agent its applicant (`applicant_id`). A sub-account
+ * never chooses (its `clientId` is ignored). Each account sees and cancels the invoices it owns or
+ * applied for.
  */
 import fs from 'node:fs';
-import { sql, type Selectable, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Selectable, type Transaction } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db';
 import type { Account, Database } from '../../db/types';
-import { ApiError } from '../../http/errors';
+import { ApiError, errors } from '../../http/errors';
 import { dataPage, pagingOf } from '../../http/paging';
 import { formatDateTime } from '../../lib/time';
 import { Money, money2 } from '../../lib/money';
@@ -38,6 +44,7 @@ import {
 import { whereFrom } from '../../db/filters';
 import type { PageRows } from '../../http/contract';
 import invoiceForm from '../../../schemas/forms/invoice.json';
+import type { ClientsService } from '../clients';
 import statusEnum from '../../../schemas/enums/invoice-status.json';
 
 /** forms/invoice.json x-messages */
@@ -96,12 +103,21 @@ export function isKnownRegion(addr: string): boolean {
 /** The form as the route got it: forms/invoice.json validated (trimmed). */
 export type InvoiceInput = InvoiceForm;
 
-/** The request body prepared for forms/invoice.json: a sub-account's invoice type is always 1. */
+/**
+ * The request body prepared for forms/invoice.json: a sub-account's invoice type is always 1, and
+ * it chooses no account (its clientId is dropped: it applies for itself).
+ */
 export function invoicePayload(me: Account, body: unknown): Record<string, unknown> {
   const raw = (body && typeof body === 'object' && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : {}) as Record<string, unknown>;
-  if (me.user_type !== UserType.Agent) raw.invoiceType = InvoiceType.ElectronicNormal;
+  if (me.user_type !== UserType.Agent) {
+    raw.invoiceType = InvoiceType.ElectronicNormal;
+    delete raw.clientId;
+  }
   return raw;
 }
+
+/** The account an invoice is for: the caller, or the agent's chosen sub-account. */
+export type InvoiceAccount = Pick<Account, 'id' | 'user_type' | 'clientid' | 'name'>;
 
 /** The information columns of a valid form, keeping only the fields of its type and body. */
 function infoColumns(f: InvoiceInput) {
@@ -145,6 +161,9 @@ function infoFields(r: Partial<Omit<InfoColumns, 'invoice_body'>> & { invoice_bo
   };
 }
 
+/** An account as the lists show it: `clientid-name` (the clientid alone without a name). */
+const accountStr = (clientid: string, name: string | null | undefined) => (name ? `${clientid}-${name}` : clientid);
+
 const fieldError = (field: string, message: string) => new ApiError(400, message, { errors: [{ field, message }] });
 
 /** The invoiceable amount of an account, read with `db` (inside a transaction after the lock). */
@@ -160,31 +179,59 @@ export async function canAmountOf(db: Db | Tx, account: Pick<Account, 'id' | 'us
 }
 
 export class InvoiceService {
-  constructor(private readonly ctx: Pick<AppContext, 'db' | 'now' | 'schemas'>) {}
+  constructor(
+    private readonly ctx: Pick<AppContext, 'db' | 'now' | 'schemas'>,
+    private readonly clients: Pick<ClientsService, 'ownSubAccount'>,
+  ) {}
 
   private statusLabel(s: number): string {
     return this.ctx.schemas.registry.enumLabel('invoice-status', s) ?? STATUS_LABELS.get(s) ?? String(s);
   }
 
-  canAmount(me: Account): Promise<string> {
-    return canAmountOf(this.ctx.db, me);
+  /**
+   * The account an invoice (or the amount and information asked for) is for: the caller, or, for an
+   * agent naming one, its own sub-account (any other: 403 无权访问). A sub-account's clientId is
+   * ignored: it applies for itself.
+   */
+  async accountFor(me: Account, clientId: string | undefined): Promise<InvoiceAccount> {
+    const id = (clientId ?? '').trim();
+    if (!id || id === me.clientid || me.user_type !== UserType.Agent) return me;
+    const sub = await this.clients.ownSubAccount(me, id);
+    if (!sub) throw errors.forbidden();
+    return { ...sub, user_type: UserType.SubAccount };
+  }
+
+  async canAmount(me: Account, clientId?: string): Promise<string> {
+    return canAmountOf(this.ctx.db, await this.accountFor(me, clientId));
   }
 
   /** The saved information of one invoice type (empty fields when none was saved yet). */
-  async config(me: Account, type: number) {
-    const r = await this.ctx.db.selectFrom('invoice_configs').selectAll().where('account_id', '=', me.id).where('invoice_type', '=', type).executeTakeFirst();
+  async config(me: Account, type: number, clientId?: string) {
+    return this.configOf(await this.accountFor(me, clientId), type);
+  }
+
+  private async configOf(owner: InvoiceAccount, type: number) {
+    const r = await this.ctx.db.selectFrom('invoice_configs').selectAll().where('account_id', '=', owner.id).where('invoice_type', '=', type).executeTakeFirst();
     return infoFields(r ?? { invoice_type: type, invoice_body: type === InvoiceType.ElectronicVatSpecial ? InvoiceBody.Enterprise : undefined });
   }
 
-  /** /invoice/initInvoice: what the application page needs at once. */
-  async init(me: Account) {
-    const [canAmount, ordinary, vat] = await Promise.all([this.canAmount(me), this.config(me, InvoiceType.ElectronicNormal), this.config(me, InvoiceType.ElectronicVatSpecial)]);
-    const canChooseType = me.user_type === UserType.Agent;
+  /** /invoice/initInvoice: what the application page needs at once (for the chosen account). */
+  async init(me: Account, clientId?: string) {
+    const owner = await this.accountFor(me, clientId);
+    const [canAmount, ordinary, vat] = await Promise.all([
+      canAmountOf(this.ctx.db, owner),
+      this.configOf(owner, InvoiceType.ElectronicNormal),
+      this.configOf(owner, InvoiceType.ElectronicVatSpecial),
+    ]);
+    const agent = me.user_type === UserType.Agent;
     return {
+      clientId: owner.clientid,
+      accountStr: accountStr(owner.clientid, owner.name),
       canAmount,
       invoiceProject: X.invoiceProject,
-      canChooseType,
-      invoiceTypes: canChooseType ? [InvoiceType.ElectronicNormal, InvoiceType.ElectronicVatSpecial] : [InvoiceType.ElectronicNormal],
+      canChooseType: agent,
+      canChooseAccount: agent,
+      invoiceTypes: agent ? [InvoiceType.ElectronicNormal, InvoiceType.ElectronicVatSpecial] : [InvoiceType.ElectronicNormal],
       ordinary,
       addedTax: vat,
     };
@@ -201,28 +248,33 @@ export class InvoiceService {
 
   /** /invoice/checkObject: the whole check of an application without saving it. */
   async check(me: Account, f: InvoiceInput): Promise<{ canAmount: string }> {
+    const owner = await this.accountFor(me, f.clientId);
     this.checkRegion(f);
-    const can = await this.canAmount(me);
+    const can = await canAmountOf(this.ctx.db, owner);
     if (new Money(f.invoiceAmount).gt(can)) throw this.overAmount(can);
     return { canAmount: can };
   }
 
-  /** /invoice/add: one application; the amount is checked against canAmount under the account lock. */
+  /**
+   * /invoice/add: one application of the caller or, by an agent, of one of its sub-accounts; the
+   * amount is checked against that account's canAmount under that account's lock.
+   */
   async apply(me: Account, f: InvoiceInput): Promise<Invoice> {
+    const owner = await this.accountFor(me, f.clientId);
     this.checkRegion(f);
     const amount = new Money(f.invoiceAmount);
     const info = infoColumns(f);
     const now = this.ctx.now();
     const row = await this.ctx.db.transaction().execute(async (trx) => {
-      await trx.selectFrom('accounts').select('id').where('id', '=', me.id).forUpdate().executeTakeFirstOrThrow();
-      const can = await canAmountOf(trx, me);
+      await trx.selectFrom('accounts').select('id').where('id', '=', owner.id).forUpdate().executeTakeFirstOrThrow();
+      const can = await canAmountOf(trx, owner);
       if (amount.gt(can)) throw this.overAmount(can);
       const ins = await trx
         .insertInto('invoices')
         .values({
           // a unique placeholder, replaced by the number made of the id just below
-          invoice_no: `tmp-${me.id}-${now.getTime()}-${Math.random().toString(36).slice(2)}`,
-          account_id: me.id,
+          invoice_no: `tmp-${owner.id}-${now.getTime()}-${Math.random().toString(36).slice(2)}`,
+          account_id: owner.id,
           applicant_id: me.id,
           invoice_type: f.invoiceType,
           invoice_amount: money2(amount),
@@ -239,7 +291,7 @@ export class InvoiceService {
       await trx.updateTable('invoices').set({ invoice_no: no }).where('id', '=', ins.id).execute();
       await trx
         .insertInto('invoice_configs')
-        .values({ account_id: me.id, invoice_type: f.invoiceType, ...info, update_time: now })
+        .values({ account_id: owner.id, invoice_type: f.invoiceType, ...info, update_time: now })
         .onConflict((oc) => oc.columns(['account_id', 'invoice_type']).doUpdateSet({ ...info, update_time: now }))
         .execute();
       return this.rowsQuery(trx).where('i.id', '=', ins.id).executeTakeFirstOrThrow();
@@ -251,11 +303,17 @@ export class InvoiceService {
     return db
       .selectFrom('invoices as i')
       .innerJoin('accounts as a', 'a.id', 'i.applicant_id')
+      .innerJoin('accounts as o', 'o.id', 'i.account_id')
       .selectAll('i')
-      .select(['a.clientid as applicant_clientid', 'a.name as applicant_name']);
+      .select(['a.clientid as applicant_clientid', 'a.name as applicant_name', 'o.clientid as account_clientid', 'o.name as account_name']);
   }
 
-  private toRow(r: InvoiceRow & { applicant_clientid: string; applicant_name: string }, rowNum?: number): Invoice {
+  /** the rows an account reaches: the invoices it owns, and those it applied for (an agent, for its sub-accounts) */
+  private mine(me: Account) {
+    return (eb: ExpressionBuilder<Database & { i: Database['invoices'] }, 'i'>) => eb.or([eb('i.account_id', '=', me.id), eb('i.applicant_id', '=', me.id)]);
+  }
+
+  private toRow(r: InvoiceRow & { applicant_clientid: string; applicant_name: string; account_clientid: string; account_name: string }, rowNum?: number): Invoice {
     const amount = money2(r.invoice_amount);
     return {
       ...(rowNum ? { rowNum } : {}),
@@ -266,7 +324,9 @@ export class InvoiceService {
       invoiceProject: r.invoice_project,
       ...infoFields(r),
       remark: r.remark,
-      applicantStr: r.applicant_name ? `${r.applicant_clientid}-${r.applicant_name}` : r.applicant_clientid,
+      clientId: r.account_clientid,
+      accountStr: accountStr(r.account_clientid, r.account_name),
+      applicantStr: accountStr(r.applicant_clientid, r.applicant_name),
       createTimeStr: formatDateTime(r.create_time),
       status: r.status,
       statusStr: this.statusLabel(r.status),
@@ -278,10 +338,10 @@ export class InvoiceService {
     } as Invoice;
   }
 
-  /** /invoice/invoiceList: the account's applications, newest first (page + rows). */
+  /** /invoice/invoiceList: the account's applications (owned or applied for), newest first (page + rows). */
   async list(me: Account, f: InvoiceFilter & PageRows) {
     const paging = pagingOf(f);
-    const q = whereFrom(this.rowsQuery(this.ctx.db).where('i.account_id', '=', me.id), this.ctx, 'filters/invoice', f);
+    const q = whereFrom(this.rowsQuery(this.ctx.db).where(this.mine(me)), this.ctx, 'filters/invoice', f);
     const rows = await q
       .select((eb) => eb.fn.countAll<string | number>().over().as('total'))
       .orderBy('i.create_time', 'desc')
@@ -309,7 +369,7 @@ export class InvoiceService {
 
   /** /invoice/invoiceDetailed: one of the account's applications (id, and invoiceType when given). */
   async detail(me: Account, p: InvoiceDetailParams): Promise<Invoice> {
-    let q = this.rowsQuery(this.ctx.db).where('i.id', '=', p.id).where('i.account_id', '=', me.id);
+    let q = this.rowsQuery(this.ctx.db).where('i.id', '=', p.id).where(this.mine(me));
     if (p.invoiceType !== undefined) q = q.where('i.invoice_type', '=', p.invoiceType);
     const r = await q.executeTakeFirst();
     if (!r) throw new ApiError(404, X.notFound);
@@ -317,8 +377,8 @@ export class InvoiceService {
   }
 
   /**
-   * /invoice/invoiceCancelApply: the applicant cancels an application still at status 0. The
-   * posted status must be 0 and updateTime the row's current one (a changed row is refused).
+   * /invoice/invoiceCancelApply: the owner or the applicant cancels an application still at status
+   * 0. The posted status must be 0 and updateTime the row's current one (a changed row is refused).
    */
   async cancel(me: Account, p: InvoiceCancelParams): Promise<Invoice> {
     if (p.status !== InvoiceStatus.Pending) throw new ApiError(500, X.cannotCancel);
@@ -327,7 +387,7 @@ export class InvoiceService {
       .updateTable('invoices')
       .set({ status: InvoiceStatus.Cancelled, update_time: now })
       .where('id', '=', p.id)
-      .where('account_id', '=', me.id)
+      .where((eb) => eb.or([eb('account_id', '=', me.id), eb('applicant_id', '=', me.id)]))
       .where('invoice_no', '=', p.invoiceId)
       .where('status', '=', InvoiceStatus.Pending)
       .where('update_time', '=', new Date(p.updateTime))
@@ -338,7 +398,7 @@ export class InvoiceService {
         .selectFrom('invoices')
         .select(['status', 'update_time'])
         .where('id', '=', p.id)
-        .where('account_id', '=', me.id)
+        .where((eb) => eb.or([eb('account_id', '=', me.id), eb('applicant_id', '=', me.id)]))
         .where('invoice_no', '=', p.invoiceId)
         .executeTakeFirst();
       if (!cur) throw new ApiError(404, X.notFound);

@@ -69,7 +69,7 @@ export function payRoutes(ctx: AppContext, pay: PayService): FastifyPluginAsync 
       '/onlinePay/createPay',
       route({
         tag: TAG,
-        summary: '创建充值订单（amount 元，paymentMode 0 支付宝 / 1 微信支付），返回订单与二维码内容',
+        summary: '创建充值订单（amount 元，paymentMode 0 支付宝 / 1 微信支付），返回订单与二维码内容；同金额同支付方式且剩余一分钟以上的待支付订单直接返回该订单',
         access: 'session',
         body: request(ctx, 'forms/online-recharge'),
         response: order,

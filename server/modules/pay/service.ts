@@ -15,9 +15,13 @@
  * (but paid): money the provider took is never lost (a provider's late retry of a payment made in
  * time, a cancel racing the payment).
  *
- * Open-order cap: the count of an account's unpaid orders and the insert of a new one run in one
- * transaction under a per-account advisory lock, so parallel creates cannot pass the cap together;
- * the provider is asked for the QR code after that transaction (no lock held over a network call).
+ * Reuse and open-order cap: opening the payment again for the same amount and mode answers the
+ * account's open order of that amount and mode (if it has a minute left) instead of a new one. The
+ * look-up, the count of an account's unpaid orders and the insert of a new one run in one
+ * transaction under a per-account advisory lock, so parallel creates cannot pass the cap together
+ * nor make two orders of one amount; the provider is asked for the QR code after that transaction
+ * (no lock held over a network call), and a create that reuses an order still waiting for its QR
+ * code waits for it.
  *
  * Sandbox: an order paid by the sandbox provider (PAY_SANDBOX) moved no money. It is marked
  * (`pay_orders.sandbox`, the list's `sandbox` 沙箱, the ledger remark 在线充值（沙箱）) and its
@@ -53,8 +57,16 @@ export function statesOf(state: number | undefined): number[] | undefined {
   if (state === undefined) return undefined;
   return PAID_STATES.includes(state) ? PAID_STATES : [state];
 }
-/** namespace of the per-account advisory lock around the open-order count and insert */
+/** namespace of the per-account advisory lock around the open-order look-up, count and insert */
 const CREATE_LOCK = 0x50415931;
+/**
+ * An open order of the same amount and mode is reused while it has at least this long left (one
+ * about to run out would expire while being scanned: a new order is made instead).
+ */
+export const REUSE_MIN_LEFT_MS = 60_000;
+/** how long a reusing create waits for the QR code its creator asks the provider for, and how often it looks */
+const QR_WAIT_MS = 30_000;
+const QR_POLL_MS = 100;
 
 type OrderRow = {
   id: number;
@@ -158,7 +170,13 @@ export class PayService {
   }
 
   /**
-   * A new order. Its links (the sandbox QR code, the providers' notify_url) are made from the
+   * The order to pay `amount` by `paymentMode`: the account's open order of the same amount, mode
+   * and provider when one has at least REUSE_MIN_LEFT_MS left (opening the payment again, or
+   * 去支付 twice, shows the same order and QR code instead of leaving another 待支付 order), else a
+   * new one. Every pay order is an online recharge (payType 11), so amount, mode and provider are
+   * the whole purpose of an order. The look-up, the open-order cap and the insert run in one
+   * transaction under the per-account advisory lock, so parallel creates of one amount make one
+   * order. A new order's links (the sandbox QR code, the providers' notify_url) are made from the
    * configured public URL (PAY_PUBLIC_URL, else http://localhost:PORT), never from the request.
    */
   async create(account: Account, p: { amount: string; paymentMode: number | string }): Promise<PayOrder> {
@@ -167,56 +185,100 @@ export class PayService {
     const mode = Number(p.paymentMode);
     const provider = this.providers.forMode(mode);
     if (!provider) throw errors.refused(MESSAGES.payModeNotOpen);
-    const now = this.ctx.now();
-    const expiresAt = addMs(now, this.ctx.config.pay.orderTtlMs);
-    const paymentId = this.newPaymentId(now);
-    const inserted = await this.ctx.db.transaction().execute(async (trx) => {
-      // one account's creates queue here: the count below sees every order inserted before
-      await sql`select pg_advisory_xact_lock(${CREATE_LOCK}::int4, ${account.id}::int4)`.execute(trx);
-      await trx
-        .updateTable('pay_orders')
-        .set({ state: PayOrderState.Cancelled, remark: EXPIRED_REMARK, closed_at: now })
-        .where('account_id', '=', account.id)
-        .where('state', 'in', OPEN_STATES)
-        .where('expires_at', '<=', now)
-        .execute();
-      const open = await trx
-        .selectFrom('pay_orders')
-        .select((eb) => eb.fn.countAll<string>().as('n'))
-        .where('account_id', '=', account.id)
-        .where('state', 'in', OPEN_STATES)
-        .executeTakeFirstOrThrow();
-      if (Number(open.n) >= this.ctx.config.pay.maxOpenOrders) throw errors.refused(MESSAGES.payTooManyOpen);
-      return trx
-        .insertInto('pay_orders')
-        .values({
-          payment_id: paymentId,
-          account_id: account.id,
-          amount,
-          payment_mode: mode,
-          provider: provider.name,
-          sandbox: provider.name === 'sandbox',
-          created_at: now,
-          expires_at: expiresAt,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-    });
-    let qrCode: string;
-    try {
-      ({ qrCode } = await provider.create({ paymentId, amount, subject: PAY_SUBJECT, expiresAt, baseUrl: payApiBase(this.ctx.config.pay) }));
-    } catch (err) {
-      // the provider refused or could not be reached: the order can never be paid
-      await this.ctx.db
-        .updateTable('pay_orders')
-        .set({ state: PayOrderState.Failed, remark: '创建支付失败', closed_at: this.ctx.now() })
-        .where('id', '=', inserted.id)
-        .where('state', 'in', OPEN_STATES)
-        .execute();
-      throw err;
+    // a reused order whose provider call failed meanwhile (its creator answered the error): once more
+    for (let attempt = 0; ; attempt++) {
+      const now = this.ctx.now();
+      const expiresAt = addMs(now, this.ctx.config.pay.orderTtlMs);
+      const paymentId = this.newPaymentId(now);
+      const { order, reused } = await this.ctx.db.transaction().execute(async (trx) => {
+        // one account's creates queue here: the reads below see every order inserted before
+        await sql`select pg_advisory_xact_lock(${CREATE_LOCK}::int4, ${account.id}::int4)`.execute(trx);
+        await trx
+          .updateTable('pay_orders')
+          .set({ state: PayOrderState.Cancelled, remark: EXPIRED_REMARK, closed_at: now })
+          .where('account_id', '=', account.id)
+          .where('state', 'in', OPEN_STATES)
+          .where('expires_at', '<=', now)
+          .execute();
+        const same = await trx
+          .selectFrom('pay_orders')
+          .selectAll()
+          .where('account_id', '=', account.id)
+          .where('state', 'in', OPEN_STATES)
+          .where('amount', '=', amount)
+          .where('payment_mode', '=', mode)
+          .where('provider', '=', provider.name)
+          .where('expires_at', '>', addMs(now, REUSE_MIN_LEFT_MS))
+          // no QR code yet: being created by a request still asking the provider (not one a crash left behind)
+          .where((eb) => eb.or([eb('qr_code', '<>', ''), eb('created_at', '>', addMs(now, -QR_WAIT_MS))]))
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(1)
+          .executeTakeFirst();
+        if (same) return { order: same, reused: true };
+        const open = await trx
+          .selectFrom('pay_orders')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .where('account_id', '=', account.id)
+          .where('state', 'in', OPEN_STATES)
+          .executeTakeFirstOrThrow();
+        if (Number(open.n) >= this.ctx.config.pay.maxOpenOrders) throw errors.refused(MESSAGES.payTooManyOpen);
+        const inserted = await trx
+          .insertInto('pay_orders')
+          .values({
+            payment_id: paymentId,
+            account_id: account.id,
+            amount,
+            payment_mode: mode,
+            provider: provider.name,
+            sandbox: provider.name === 'sandbox',
+            created_at: now,
+            expires_at: expiresAt,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return { order: inserted, reused: false };
+      });
+      if (reused) {
+        const ready = order.qr_code ? order : await this.qrCodeOf(order.id);
+        if (ready) return this.row(ready);
+        // its provider call failed (the order is closed): make one of our own
+        if (attempt === 0) continue;
+        throw errors.refused(MESSAGES.payOrderClosed);
+      }
+      let qrCode: string;
+      try {
+        ({ qrCode } = await provider.create({ paymentId, amount, subject: PAY_SUBJECT, expiresAt, baseUrl: payApiBase(this.ctx.config.pay) }));
+      } catch (err) {
+        // the provider refused or could not be reached: the order can never be paid
+        await this.ctx.db
+          .updateTable('pay_orders')
+          .set({ state: PayOrderState.Failed, remark: '创建支付失败', closed_at: this.ctx.now() })
+          .where('id', '=', order.id)
+          .where('state', 'in', OPEN_STATES)
+          .execute();
+        throw err;
+      }
+      const row = await this.ctx.db.updateTable('pay_orders').set({ qr_code: qrCode }).where('id', '=', order.id).returningAll().executeTakeFirstOrThrow();
+      return this.row(row, now);
     }
-    const row = await this.ctx.db.updateTable('pay_orders').set({ qr_code: qrCode }).where('id', '=', inserted.id).returningAll().executeTakeFirstOrThrow();
-    return this.row(row, now);
+  }
+
+  /**
+   * A reused order another request created a moment ago: the row once that request has its QR code
+   * from the provider (the provider is asked outside the transaction, no lock held), null when the
+   * provider call failed (the order is closed). No QR code within QR_WAIT_MS: the provider hangs,
+   * an error like the creator's own.
+   */
+  private async qrCodeOf(id: number): Promise<OrderRow | null> {
+    const until = Date.now() + QR_WAIT_MS;
+    for (;;) {
+      const o = await this.ctx.db.selectFrom('pay_orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      if (!OPEN_STATES.includes(o.state)) return null;
+      if (o.qr_code) return o;
+      if (Date.now() >= until) throw new Error(`pay order ${o.payment_id}: no QR code from the provider within ${QR_WAIT_MS} ms`);
+      await new Promise((r) => setTimeout(r, QR_POLL_MS));
+    }
   }
 
   private async own(account: Account, paymentId: unknown): Promise<OrderRow> {

@@ -137,3 +137,67 @@ export const Cancelled: Story = {
     await expect(await pay.findByText('用户取消', {}, T)).toBeInTheDocument();
   },
 };
+
+// the dialogs below: one order object (a new one handed in would reset the dialog, as a new order does)
+const openOrder = payOrder({ countDownStr: '600' });
+// PaidOnConfirm: the payer pays between two polls
+let paidNow = false;
+
+export const NotReceived: Story = {
+  name: '扫码支付：未付款点击我已完成支付 → 尚未收到付款，弹窗保留',
+  render: () => <PayDialog order={openOrder} onClose={() => calls.closed?.push({})} pollMs={60_000} />,
+  parameters: { msw: { handlers: [...consoleApi(), ...payApi({ calls, status: (_n, id) => payOrder({ paymentId: id, countDownStr: '590' }) })] } },
+  play: async ({ canvasElement }) => {
+    calls.closed = [];
+    const pay = within(await body(canvasElement).findByRole('dialog', { name: '扫码支付' }, T));
+    await expect(await pay.findByTestId('pay-qrcode', {}, T)).toBeInTheDocument();
+    await waitFor(() => expect(calls.payStatus?.length).toBeGreaterThan(0), T);
+    const polls = calls.payStatus.length;
+    await expect(pay.queryByTestId('pay-not-received')).toBeNull();
+    await userEvent.click(pay.getByRole('button', { name: '我已完成支付' }));
+    // asked the server at once (not at the next poll, a minute away), which says still unpaid
+    await waitFor(() => expect(calls.payStatus).toHaveLength(polls + 1), T);
+    await expect(await pay.findByTestId('pay-not-received', {}, T)).toHaveTextContent('尚未收到付款');
+    await expect(pay.getByTestId('pay-qrcode')).toBeInTheDocument();
+    await expect(pay.getByTestId('pay-countdown')).toBeInTheDocument();
+    // the button can be clicked again (its loading spinner gone)
+    await waitFor(() => expect(pay.getByRole('button', { name: '我已完成支付' })).toBeEnabled(), T);
+    await expect(calls.closed).toHaveLength(0);
+  },
+};
+
+export const PaidOnConfirm: Story = {
+  name: '扫码支付：付款后点击我已完成支付 → 支付成功并关闭',
+  render: () => <PayDialog order={openOrder} onClose={() => calls.closed?.push({})} onChanged={(o) => calls.changed?.push(o)} pollMs={60_000} />,
+  parameters: {
+    msw: {
+      handlers: [
+        ...consoleApi(),
+        ...payApi({
+          calls,
+          status: (_n, id) =>
+            paidNow
+              ? payOrder({ paymentId: id, paymentState: 2, paymentStateStr: '支付成功', countDownStr: '', qrCode: '', paidTimeStr: '2026-11-25 10:01:00' })
+              : payOrder({ paymentId: id, countDownStr: '600' }),
+        }),
+      ],
+    },
+  },
+  beforeEach: () => {
+    paidNow = false;
+  },
+  play: async ({ canvasElement }) => {
+    calls.closed = [];
+    calls.changed = [];
+    const b = body(canvasElement);
+    const pay = within(await b.findByRole('dialog', { name: '扫码支付' }, T));
+    await waitFor(() => expect(calls.payStatus?.length).toBeGreaterThan(0), T);
+    await expect(await pay.findByTestId('pay-qrcode', {}, T)).toBeInTheDocument();
+    paidNow = true;
+    await userEvent.click(pay.getByRole('button', { name: '我已完成支付' }));
+    await expect(await b.findByText('支付成功', {}, T)).toBeInTheDocument();
+    await waitFor(() => expect(calls.closed).toHaveLength(1), T);
+    await expect(calls.changed).toEqual([expect.objectContaining({ paymentState: 2 })]);
+    await expect(b.queryByTestId('pay-not-received')).toBeNull();
+  },
+};

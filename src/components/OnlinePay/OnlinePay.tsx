@@ -2,11 +2,12 @@
  * Online recharge (spec 01 layout shell, spec 02 /finance/own): the 在线充值 button (agents, when
  * isOpenPay is 1), the recharge dialog (amount and payment mode, rules of forms/online-recharge)
  * and the pay dialog (the order's QR code, a live countdown, polling until it is paid, closed or
- * out of time). /finance/own and the pay order list reuse the dialogs.
+ * out of time; 我已完成支付 asks for the order's state: paid closes the dialog with 支付成功, not
+ * paid keeps it open saying 尚未收到付款). /finance/own and the pay order list reuse the dialogs.
  */
 import { useEffect, useEffectEvent, useRef, useState, type ReactNode } from 'react';
 import { MESSAGES } from '../../../common/schema/messages';
-import { App, Button, Descriptions, Modal, QRCode, Result, Space, Typography } from 'antd';
+import { Alert, App, Button, Descriptions, Modal, QRCode, Result, Space, Typography } from 'antd';
 import { WalletOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { keys } from '@refinedev/core';
@@ -74,25 +75,44 @@ export interface PayDialogProps {
 const modeName = (o: PayOrder) => o.paymentModeStr || (Number(o.paymentMode) === PaymentMode.WeChatPay ? '微信支付' : '支付宝');
 const appName = (o: PayOrder) => (Number(o.paymentMode) === PaymentMode.WeChatPay ? '微信' : '支付宝');
 
-/** 扫码支付: the QR code and countdown; polls the order until it is paid, closed or out of time. */
+/**
+ * 扫码支付: the QR code and countdown; polls the order until it is paid, closed or out of time.
+ * 我已完成支付 asks the server at once: paid → 支付成功 and the dialog closes (lists and balances
+ * refresh, as when the poll sees it); still unpaid → the dialog stays, saying 尚未收到付款.
+ */
 export function PayDialog({ order, onClose, onChanged, pollMs = 2000 }: PayDialogProps) {
   const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   // the order as last polled, with the time of the answer (countdowns count from there)
   const [polled, setPolled] = useState<{ order: PayOrder; at: number } | null>(null);
   const [cancelling, setCancelling] = useState(false);
-  // a new order handed in: forget the previous one's answers (adjusted while rendering)
+  const [checking, setChecking] = useState(false);
+  // 我已完成支付 found this order unpaid: 尚未收到付款 stays shown until the order changes
+  const [notReceived, setNotReceived] = useState<string | null>(null);
+  // the order whose end (paid, closed) was reported through onChanged: once, by the poll or the button
+  const reported = useRef<string | null>(null);
+  // a new order handed in (also the same order opened again): forget the previous one's answers (adjusted while rendering)
   const [shown, setShown] = useState(order);
   if (order !== shown) {
     setShown(order);
     setPolled(null);
+    setNotReceived(null);
   }
   const current = polled && polled.order.paymentId === order?.paymentId ? polled : null;
   const o = current?.order ?? order;
   const open = isOpenOrder(o);
   const now = useNow(!!order && open);
   const left = !o || !open ? 0 : current ? secondsLeft(o.countDownStr, current.at, now) : secondsLeft(o.countDownStr, now, now);
-  const changed = useEffectEvent((next: PayOrder) => onChanged?.(next));
+  /** An answer of payStatus: shown; an order that ended is reported once and, paid, refreshes the data. */
+  const settle = async (next: PayOrder) => {
+    setPolled({ order: next, at: Date.now() });
+    if (isOpenOrder(next) || reported.current === next.paymentId) return;
+    reported.current = next.paymentId;
+    onChanged?.(next);
+    // balances and lists shown elsewhere (not the session: the header stays as it is)
+    if (isPaid(next)) await queryClient.invalidateQueries({ queryKey: keys().data().get() }).catch(() => undefined);
+  };
+  const settled = useEffectEvent((next: PayOrder) => settle(next));
 
   const paymentId = order?.paymentId;
   // poll (at once, then every pollMs) while the order can still be paid
@@ -103,12 +123,7 @@ export function PayDialog({ order, onClose, onChanged, pollMs = 2000 }: PayDialo
       try {
         const next = await payStatus(paymentId);
         if (stop) return;
-        setPolled({ order: next, at: Date.now() });
-        if (!isOpenOrder(next)) {
-          changed(next);
-          // balances and lists shown elsewhere (not the session: the header stays as it is)
-          if (isPaid(next)) await queryClient.invalidateQueries({ queryKey: keys().data().get() }).catch(() => undefined);
-        }
+        await settled(next);
       } catch {
         /* the next tick asks again */
       }
@@ -119,7 +134,28 @@ export function PayDialog({ order, onClose, onChanged, pollMs = 2000 }: PayDialo
       stop = true;
       clearInterval(t);
     };
-  }, [paymentId, open, pollMs, queryClient]);
+  }, [paymentId, open, pollMs]);
+
+  /** 我已完成支付: the order's state from the server, not the user's word. */
+  const confirmPaid = async () => {
+    if (!o) return;
+    setChecking(true);
+    try {
+      const next = await payStatus(o.paymentId);
+      await settle(next);
+      if (isPaid(next)) {
+        message.success(MESSAGES.paySuccess);
+        onClose();
+      } else if (isOpenOrder(next)) {
+        setNotReceived(next.paymentId);
+      }
+      // closed or out of time meanwhile: the dialog shows it
+    } catch (e) {
+      if (!(e instanceof ApiError && e.timedOut)) message.error(e instanceof Error ? e.message : '接口异常');
+    } finally {
+      setChecking(false);
+    }
+  };
 
   const cancel = () =>
     modal.confirm({
@@ -134,8 +170,7 @@ export function PayDialog({ order, onClose, onChanged, pollMs = 2000 }: PayDialo
           const msg = await cancelPay(o.paymentId);
           message.success(msg || MESSAGES.payOrderCancelled);
           const next = await payStatus(o.paymentId).catch(() => ({ ...o, paymentState: PayOrderState.Cancelled, paymentStateStr: '已取消', countDownStr: '' }));
-          setPolled({ order: next, at: Date.now() });
-          onChanged?.(next);
+          await settle(next);
         } catch (e) {
           if (!(e instanceof ApiError)) message.error('接口异常');
         } finally {
@@ -159,6 +194,7 @@ export function PayDialog({ order, onClose, onChanged, pollMs = 2000 }: PayDialo
         <Typography.Text type="danger" data-testid="pay-countdown">
           剩余支付时间 {formatCountdown(left)}
         </Typography.Text>
+        {notReceived === o.paymentId && <Alert type="warning" showIcon message={MESSAGES.payNotReceived} data-testid="pay-not-received" />}
         {o.qrCode && /\/onlinePay\/sandbox\/scan\?/.test(o.qrCode) && (
           <Typography.Link href={o.qrCode} target="_blank" rel="noopener" data-testid="pay-link">
             沙箱环境：在新窗口打开支付页
@@ -192,9 +228,15 @@ export function PayDialog({ order, onClose, onChanged, pollMs = 2000 }: PayDialo
               取消订单
             </Button>
           )}
-          <Button type="primary" onClick={onClose}>
-            {o && open && left > 0 ? '我已完成支付' : '关闭'}
-          </Button>
+          {o && open && left > 0 ? (
+            <Button type="primary" onClick={() => void confirmPaid()} loading={checking} data-testid="pay-done">
+              我已完成支付
+            </Button>
+          ) : (
+            <Button type="primary" onClick={onClose}>
+              关闭
+            </Button>
+          )}
         </Space>
       }
     >

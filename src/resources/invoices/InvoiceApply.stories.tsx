@@ -154,15 +154,94 @@ export const ServerRefusal: Story = {
 };
 
 export const SubAccount: Story = {
-  name: '子账户：不选择发票类型',
+  name: '子账户：不选择发票类型和开票账户',
   parameters: {
-    msw: { handlers: [...consoleApi({ user: subAccount }), ...invoiceApi({ calls, init: initFor({ canChooseType: false, invoiceTypes: [1], canAmount: '1200.00' }) })] },
+    msw: {
+      handlers: [
+        ...consoleApi({ user: subAccount }),
+        ...invoiceApi({
+          calls,
+          init: initFor({ clientId: 'b20001', accountStr: 'b20001-上海优品电商有限公司', canChooseType: false, canChooseAccount: false, invoiceTypes: [1], canAmount: '1200.00' }),
+        }),
+      ],
+    },
   },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await expect(await c.findByTestId('can-amount', {}, T)).toHaveTextContent('1,200.00');
     await expect(c.queryByLabelText('增值税专用电子发票')).toBeNull();
     await expect(c.getByLabelText('电子邮箱')).toBeInTheDocument();
+    await expect(c.queryByTestId('invoice-account')).toBeNull();
+    await expect(c.queryByText('开票账户')).toBeNull();
+    await expect(calls.getclients).toBeUndefined();
+  },
+};
+
+/** picks 开票账户 by its option text */
+const pickAccount = async (c: ReturnType<typeof within>, label: string) => {
+  const select = await c.findByTestId('invoice-account', {}, T);
+  await userEvent.click(select.querySelector('.ant-select-selector') as HTMLElement);
+  await userEvent.click(await body().findByText(label, { selector: '.ant-select-item-option-content' }, T));
+};
+
+export const AgentForSubAccount: Story = {
+  name: '代理商：代子账户申请（子账户的可开票金额和开票信息）',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByTestId('can-amount', {}, T)).toHaveTextContent('50,000.00');
+    // the agent's own account first
+    await expect(await c.findByTestId('invoice-account', {}, T)).toHaveTextContent('本账户');
+    await expect(c.getByLabelText('发票抬头')).toHaveValue('上海云讯通信科技有限公司');
+    await pickAccount(c, 'b20001-上海优品电商有限公司');
+    await waitFor(() => expect(calls.init?.at(-1)).toEqual({ clientId: 'b20001' }), T);
+    // that account's amount and saved information
+    await waitFor(() => expect(c.getByTestId('can-amount')).toHaveTextContent('1,200.00'), T);
+    await waitFor(() => expect(c.getByLabelText('发票抬头')).toHaveValue('上海优品电商有限公司'), T);
+    await expect(c.getByLabelText('电子邮箱')).toHaveValue('fp@youpin.local');
+    await expect(c.getByTestId('invoice-account')).toHaveTextContent('b20001-上海优品电商有限公司');
+    // its amount is the limit
+    await amount(c, '1200.01');
+    await submit(c);
+    await expect(await c.findByText('发票金额不能大于可开票金额（可开票金额 1200.00 元）', {}, T)).toBeInTheDocument();
+    await expect(calls.check).toBeUndefined();
+    await amount(c, '1000');
+    await submit(c);
+    const dialog = await body().findByTestId('invoice-confirm', {}, T);
+    await expect(within(dialog).getByText('b20001-上海优品电商有限公司')).toBeInTheDocument();
+    await expect(calls.check?.[0]).toMatchObject({ clientId: 'b20001', invoiceAmount: '1000', invoiceHead: '上海优品电商有限公司' });
+    await userEvent.click(body().getByRole('button', { name: /确认提交/ }));
+    await expect(await c.findByTestId('went', {}, T)).toHaveTextContent('/finance/invoice/add/list');
+    await expect(calls.add?.[0]).toMatchObject({ clientId: 'b20001', invoiceAmount: '1000', email: 'fp@youpin.local' });
+  },
+};
+
+export const AgentBackToOwn: Story = {
+  name: '代理商：选回本账户',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await pickAccount(c, 'b20001-上海优品电商有限公司');
+    await waitFor(() => expect(c.getByTestId('can-amount')).toHaveTextContent('1,200.00'), T);
+    await pickAccount(c, '本账户');
+    await waitFor(() => expect(c.getByTestId('can-amount')).toHaveTextContent('50,000.00'), T);
+    await waitFor(() => expect(c.getByLabelText('发票抬头')).toHaveValue('上海云讯通信科技有限公司'), T);
+    await expect(calls.init?.at(-1)).toEqual({});
+    await amount(c, '10');
+    await submit(c);
+    await body().findByTestId('invoice-confirm', {}, T);
+    await expect(calls.check?.[0].clientId).toBeUndefined();
+  },
+};
+
+export const AgentAccountRefused: Story = {
+  name: '代理商：所选账户被拒（无权访问），仍为原账户',
+  parameters: { msw: { handlers: [...consoleApi(), ...invoiceApi({ calls, accounts: {} })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByTestId('can-amount', {}, T)).toHaveTextContent('50,000.00');
+    await pickAccount(c, 'b20002-苏州好易购电子商务有限公司');
+    await expect(await body().findByText('无权访问', {}, T)).toBeInTheDocument();
+    await waitFor(() => expect(c.getByTestId('invoice-account')).toHaveTextContent('本账户'), T);
+    await expect(c.getByTestId('can-amount')).toHaveTextContent('50,000.00');
   },
 };
 

@@ -7,12 +7,16 @@
  *   on the field before any call (the server checks it again under the account lock);
  * - the saved information of each type fills the form (and fills a type's empty fields when the
  *   user switches type); a sub-account does not choose the type (ordinary only);
+ * - an agent chooses the account (开票账户, `clientId`): itself or one of its sub-accounts. Choosing
+ *   one asks POST /invoice/initInvoice for that account: its invoiceable amount is shown and checked,
+ *   its saved information replaces the form's, and the application is that account's (the server
+ *   checks the sub-account is the agent's own). A sub-account does not choose;
  * - submit: POST /invoice/checkObject (server errors show on their fields), then 请确认开票信息
  *   with the details, then POST /invoice/add, and on success the list (/finance/invoice/add/list).
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import Decimal from 'decimal.js';
-import { Alert, App, Button, Card, Descriptions, Space } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Space, Spin } from 'antd';
 import { useNavigate } from 'react-router';
 import { SchemaForm } from '@/components/SchemaForm';
 import { SchemaDescriptions } from '@/components/SchemaDescriptions';
@@ -25,14 +29,16 @@ import { ApiError } from '@/providers/http';
 import { INVOICE_MESSAGES, invoiceApi, type InvoiceConfig, type InvoiceInit } from './api';
 import { invoiceApplyScreen, invoiceListScreen, invoices } from '.';
 import { formatMoney } from '@/components/Money/money';
+import { InvoiceAccountWidget } from './InvoiceAccountSelect';
 
 const FORM = 'forms/invoice';
 
-const widgets = { region: lazyWidget(() => import('./RegionCascader')) };
+const widgets = { region: lazyWidget(() => import('./RegionCascader')), invoiceAccount: InvoiceAccountWidget };
 
 const VAT_ONLY = ['companyRegAddr', 'telphone', 'bank', 'bankAccount', 'toName', 'toAddr', 'toAddrDetail'] as const;
 const INFO_FIELDS = ['invoiceBody', 'invoiceHead', 'creditCode', 'email', 'toPhone', ...VAT_ONLY] as const;
 const CONFIRM_FIELDS = [
+  'accountStr',
   'invoiceType',
   'invoiceProject',
   'invoiceAmount',
@@ -71,6 +77,19 @@ function fillFrom(values: Values, config: InvoiceConfig | undefined): Values {
   return out;
 }
 
+/** Another account's saved information in place of the values' (the body kept when it has none). */
+function replaceFrom(values: Values, config: InvoiceConfig | undefined): Values {
+  const out = { ...values };
+  for (const k of INFO_FIELDS) {
+    if (k === 'invoiceBody' && empty(config?.[k])) continue;
+    out[k] = empty(config?.[k]) ? undefined : config![k];
+  }
+  return out;
+}
+
+/** the chosen account of the values ('' = the caller's own) */
+const accountOf = (v: Values) => (typeof v.clientId === 'string' ? v.clientId : '');
+
 /** Is the amount (already a valid decimal) above canAmount? */
 export const overAmount = (amount: unknown, canAmount: string) => {
   try {
@@ -89,6 +108,9 @@ export default function InvoiceApply() {
   const [errors, setErrors] = useState<FieldError[]>();
   const [saving, setSaving] = useState(false);
   const [round, setRound] = useState(0);
+  // another account chosen: its data is being asked for (only the latest choice counts)
+  const [switching, setSwitching] = useState(false);
+  const switchSeq = useRef(0);
 
   useEffect(() => {
     let live = true;
@@ -108,12 +130,45 @@ export default function InvoiceApply() {
     };
   }, []);
 
+  const canChooseType = init?.canChooseType;
+  const canChooseAccount = init?.canChooseAccount;
   const uiSchema = useMemo(() => {
     const ui = schemaUi(FORM);
-    return init && !init.canChooseType ? { ...ui, invoiceType: { ...ui.invoiceType, 'ui:widget': 'hidden' } } : ui;
-  }, [init]);
+    return {
+      ...ui,
+      ...(canChooseType === false ? { invoiceType: { ...ui.invoiceType, 'ui:widget': 'hidden' } } : {}),
+      ...(!canChooseAccount ? { clientId: { ...ui.clientId, 'ui:widget': 'hidden' } } : {}),
+    };
+  }, [canChooseType, canChooseAccount]);
+
+  /** 开票账户 changed: that account's amount and saved information (of the chosen type). */
+  const switchAccount = async (next: Values) => {
+    const seq = ++switchSeq.current;
+    const previous = values;
+    setValues(next);
+    setSwitching(true);
+    try {
+      const d = (await invoiceApi.init(accountOf(next) || undefined)).data;
+      if (seq !== switchSeq.current || !d) return;
+      setInit(d);
+      setValues(replaceFrom(next, next.invoiceType === InvoiceType.ElectronicVatSpecial ? d.addedTax : d.ordinary));
+      setErrors(undefined);
+      setRound((n) => n + 1);
+    } catch {
+      if (seq !== switchSeq.current) return;
+      // the previous account stays chosen (the failure was toasted)
+      setValues({ ...next, clientId: previous.clientId });
+      setRound((n) => n + 1);
+    } finally {
+      if (seq === switchSeq.current) setSwitching(false);
+    }
+  };
 
   const onChange = (next: Values) => {
+    if (init && accountOf(next) !== accountOf(values)) {
+      void switchAccount(next);
+      return;
+    }
     if (init && next.invoiceType !== values.invoiceType) {
       const vat = next.invoiceType === InvoiceType.ElectronicVatSpecial;
       next = fillFrom(vat ? { ...next, invoiceBody: InvoiceBody.Enterprise } : next, vat ? init.addedTax : init.ordinary);
@@ -156,8 +211,8 @@ export default function InvoiceApply() {
       content: (
         <SchemaDescriptions<Partial<Invoice>>
           entity={invoices.entity}
-          record={{ ...payload, invoiceProject: init.invoiceProject }}
-          fields={CONFIRM_FIELDS}
+          record={{ ...payload, invoiceProject: init.invoiceProject, accountStr: init.accountStr }}
+          fields={init.canChooseAccount ? CONFIRM_FIELDS : CONFIRM_FIELDS.filter((f) => f !== 'accountStr')}
           column={1}
           size="small"
           data-testid="invoice-confirm"
@@ -188,7 +243,15 @@ export default function InvoiceApply() {
         <div style={{ maxWidth: 720 }}>
           <Descriptions size="small" column={2} style={{ marginBottom: 16 }} bordered>
             <Descriptions.Item label="可开票金额">
-              <span data-testid="can-amount">{formatMoney(init.canAmount)}</span> 元
+              <Space size={8}>
+                <span>
+                  <span data-testid="can-amount" data-client={init.clientId}>
+                    {formatMoney(init.canAmount)}
+                  </span>{' '}
+                  元
+                </span>
+                {switching && <Spin size="small" data-testid="can-amount-loading" />}
+              </Space>
             </Descriptions.Item>
             <Descriptions.Item label="开票项目">{init.invoiceProject}</Descriptions.Item>
           </Descriptions>
@@ -204,7 +267,7 @@ export default function InvoiceApply() {
             onSubmit={(v) => void submit(v)}
           >
             <Space>
-              <Button type="primary" htmlType="submit" loading={saving} disabled={new Decimal(init.canAmount).lte(0)}>
+              <Button type="primary" htmlType="submit" loading={saving} disabled={switching || new Decimal(init.canAmount).lte(0)}>
                 提交申请
               </Button>
             </Space>

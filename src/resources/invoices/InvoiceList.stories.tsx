@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Route, Routes, useLocation } from 'react-router';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { consoleApi } from '@/stories/mockApi';
+import { consoleApi, subAccount } from '@/stories/mockApi';
 import { type Calls } from '@/stories/sendApi';
 import { withApp } from '@/stories/withApp';
 import InvoiceList from './InvoiceList';
@@ -49,6 +49,26 @@ export const EveryState: Story = {
     await expect((await rowOf(canvasElement, 'FP20261120000106')).getByRole('button', { name: /取\s*消/ })).toBeInTheDocument();
     await expect(c.getAllByRole('button', { name: /快递信息/ })).toHaveLength(1);
     await expect((await rowOf(canvasElement, 'FP20261120000102')).getByRole('button', { name: /快递信息/ })).toBeInTheDocument();
+  },
+};
+
+export const AccountColumn: Story = {
+  name: '代理商：开票账户列（代子账户申请的发票）',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByRole('columnheader', { name: '开票账户' }, T)).toBeInTheDocument();
+    await expect((await rowOf(canvasElement, 'FP20261120000105')).getByText('b20001-上海优品电商有限公司')).toBeInTheDocument();
+    await expect((await rowOf(canvasElement, 'FP20261120000106')).getByText('agent1-上海云讯通信科技有限公司')).toBeInTheDocument();
+  },
+};
+
+export const SubAccountNoAccountColumn: Story = {
+  name: '子账户：无开票账户列',
+  parameters: { msw: { handlers: [...consoleApi({ user: subAccount }), ...invoiceApi({ calls })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('FP20261120000106', {}, T);
+    await expect(c.queryByRole('columnheader', { name: '开票账户' })).toBeNull();
   },
 };
 

@@ -6,6 +6,8 @@
  *   the rejection / return reason and the express info when present);
  * - 取消: only at status 0 (待审核), after a confirmation; posts id, invoiceId, status, updateTime;
  * - 快递信息: a mailed (4) VAT invoice's express company and number.
+ * An agent's list also has the invoices it applied for on behalf of its sub-accounts: agents see the
+ * 开票账户 column (the invoice's account, `accountStr`).
  */
 import { useState } from 'react';
 import { App, Button, Card, Modal, Space, Typography } from 'antd';
@@ -17,6 +19,8 @@ import { SchemaTable, type SchemaColumn } from '@/components/SchemaTable/SchemaT
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { SchemaDescriptions } from '@/components/SchemaDescriptions';
 import { Money } from '@/components/Money/Money';
+import { useCurrentUser } from '@/layout/hooks';
+import { isAgent } from '@/providers/access';
 import { INVOICE_MESSAGES, invoiceApi, invoiceDateDisabled } from './api';
 import { invoiceApplyScreen, invoiceListScreen, invoices } from '.';
 
@@ -36,6 +40,8 @@ export function ExpressInfo({ invoice }: { invoice: Invoice }) {
 export default function InvoiceList() {
   const { message, modal } = App.useApp();
   const navigate = useNavigate();
+  const { user } = useCurrentUser();
+  const agent = isAgent(user);
   const [detail, setDetail] = useState<Invoice | null>(null);
   const { tableProps, searchFormProps, tableQuery } = useSchemaList<Invoice>(invoices);
 
@@ -65,6 +71,7 @@ export default function InvoiceList() {
   const columns: (string | SchemaColumn<Invoice>)[] = [
     { field: 'rowNum', width: 64 },
     'invoiceId',
+    ...(agent ? ['accountStr'] : []),
     'invoiceType',
     { field: 'invoiceAmount', render: (v: string) => <Money value={v} /> },
     'invoiceProject',

@@ -12,10 +12,16 @@ export const INVOICE_MESSAGES = invoiceSchema['x-messages'];
 export type InvoiceConfig = Partial<Record<keyof InvoiceForm, unknown>>;
 
 export interface InvoiceInit {
+  /** the account the amount and the saved information are of: the caller, or the agent's chosen sub-account */
+  clientId: string;
+  /** that account as `clientid-name` */
+  accountStr: string;
   canAmount: string;
   invoiceProject: string;
   /** agents choose the invoice type; sub-accounts apply for ordinary invoices only */
   canChooseType: boolean;
+  /** agents may apply on behalf of one of their sub-accounts (forms/invoice.json clientId) */
+  canChooseAccount: boolean;
   invoiceTypes: number[];
   ordinary: InvoiceConfig;
   addedTax: InvoiceConfig;
@@ -48,8 +54,9 @@ export const DISABLED_AFTER_MS = 8.64e6;
 export const invoiceDateDisabled = (d: Dayjs | null | undefined, now = Date.now()) => !!d && businessTime(d).valueOf() > businessNow(now).valueOf() - DISABLED_AFTER_MS;
 
 export const invoiceApi = {
-  init: () => postForm<InvoiceInit>('/invoice/initInvoice'),
-  canAmount: () => postForm<{ canAmount: string }>('/invoice/getCanInvoiceAmount'),
+  /** the page's data for the caller, or (an agent) for one of its sub-accounts */
+  init: (clientId?: string) => postForm<InvoiceInit>('/invoice/initInvoice', clientId ? { clientId } : undefined),
+  canAmount: (clientId?: string) => postForm<{ canAmount: string }>('/invoice/getCanInvoiceAmount', clientId ? { clientId } : undefined),
   check: (p: Record<string, unknown>) => postJson<{ canAmount: string }>('/invoice/checkObject', p, { silent: true }),
   add: (p: Record<string, unknown>) => postJson<Invoice>('/invoice/add', p, { silent: true }),
   detail: (id: number, invoiceType?: number) => postForm<Invoice>('/invoice/invoiceDetailed', { id, invoiceType }),

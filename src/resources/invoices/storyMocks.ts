@@ -31,6 +31,8 @@ const base = {
   invoiceBody: 2,
   invoiceHead: '上海云讯通信科技有限公司',
   creditCode: '91310115MA1K4ABCD1',
+  clientId: 'agent1',
+  accountStr: 'agent1-上海云讯通信科技有限公司',
   applicantStr: 'agent1-上海云讯通信科技有限公司',
   remark: '',
   auditFailCause: '',
@@ -62,7 +64,17 @@ const STATUS = ['待审核', '已取消', '审核不通过', '开票中', '已�
 export const invoiceRows = (): Invoice[] =>
   [
     { id: 106, status: 0, ...vat, invoiceAmount: '2000.00' },
-    { id: 105, status: 1, invoiceType: 1, email: 'finance@demo.local', invoiceAmount: '100.00' },
+    {
+      id: 105,
+      status: 1,
+      invoiceType: 1,
+      email: 'fp@youpin.local',
+      invoiceAmount: '100.00',
+      // applied for by the agent on behalf of its sub-account
+      clientId: 'b20001',
+      accountStr: 'b20001-上海优品电商有限公司',
+      invoiceHead: '上海优品电商有限公司',
+    },
     { id: 104, status: 2, invoiceType: 1, email: 'finance@demo.local', invoiceAmount: '300.00', auditFailCause: '纳税人识别号与抬头不符' },
     { id: 103, status: 3, ...vat, invoiceAmount: '1500.50' },
     { id: 102, status: 4, ...vat, invoiceAmount: '800.00', expressCompanyStr: '顺丰速运', expressOrder: 'SF1234567890' },
@@ -80,19 +92,39 @@ export const invoiceRows = (): Invoice[] =>
   })) as Invoice[];
 
 export const initFor = (p: Partial<InvoiceInit> = {}): InvoiceInit => ({
+  clientId: 'agent1',
+  accountStr: 'agent1-上海云讯通信科技有限公司',
   canAmount: '50000.00',
   invoiceProject: '信息服务费',
   canChooseType: true,
+  canChooseAccount: true,
   invoiceTypes: [1, 2],
   ordinary: { invoiceType: 1, invoiceBody: 2, invoiceHead: '上海云讯通信科技有限公司', creditCode: '91310115MA1K4ABCD1', email: 'finance@demo.local', toPhone: '13800138001' },
   addedTax: { invoiceType: 2, invoiceBody: 2 },
   ...p,
 });
 
+/** the agent's sub-accounts of the 开票账户 picker (POST /send/getclients) */
+export const invoiceClients = [
+  { clientid: 'b20001', name: '上海优品电商有限公司' },
+  { clientid: 'b20002', name: '苏州好易购电子商务有限公司' },
+];
+
+/** b20001 as its agent sees it on the application page: its own amount and saved information */
+export const subAccountInit = initFor({
+  clientId: 'b20001',
+  accountStr: 'b20001-上海优品电商有限公司',
+  canAmount: '1200.00',
+  ordinary: { invoiceType: 1, invoiceBody: 2, invoiceHead: '上海优品电商有限公司', creditCode: '91310000MA1FL0XX2Q', email: 'fp@youpin.local', toPhone: '13900139000' },
+  addedTax: { invoiceType: 2, invoiceBody: 2 },
+});
+
 export interface InvoiceApiOptions {
   calls?: Calls;
   rows?: Invoice[];
   init?: InvoiceInit;
+  /** /invoice/initInvoice with a clientId: that sub-account's data (default: b20001's; others 403 无权访问) */
+  accounts?: Record<string, InvoiceInit>;
   /** the answer of /invoice/checkObject (default: code 0) */
   check?: { code: number; msg: string; data?: unknown };
   /** the list never answers (loading) */
@@ -109,7 +141,13 @@ export function invoiceApi(opts: InvoiceApiOptions = {}): HttpHandler[] {
   };
   return [
     http.get('/static/scripts/city.json', () => HttpResponse.json(cityTree)),
-    http.post('/api/invoice/initInvoice', async ({ request }) => (await record('init', request), ok(opts.init ?? initFor()))),
+    http.post('/api/send/getclients', async ({ request }) => (await record('getclients', request), ok(invoiceClients))),
+    http.post('/api/invoice/initInvoice', async ({ request }) => {
+      const p = await record('init', request);
+      if (!p.clientId) return ok(opts.init ?? initFor());
+      const sub = (opts.accounts ?? { b20001: subAccountInit })[p.clientId];
+      return sub ? ok(sub) : fail(403, '无权访问');
+    }),
     http.post('/api/invoice/getCanInvoiceAmount', () => ok({ canAmount: (opts.init ?? initFor()).canAmount })),
     http.post('/api/invoice/checkObject', async ({ request }) => {
       await record('check', request);
