@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { http } from 'msw';
+import { delay, http } from 'msw';
 import { withApp } from '@/stories/withApp';
 import { agentDirectChargeMode, consoleApi, sessionTimeout, subAccount } from '@/stories/mockApi';
 import { payApi } from '@/stories/payApi';
@@ -187,5 +187,37 @@ export const Logout: Story = {
     const c = within(canvasElement);
     await userEvent.click(await c.findByRole('button', { name: /退出登录/ }, T));
     await waitFor(() => expect(c.getByTestId('login-stand-in')).toHaveTextContent('登录页 /login'), T);
+  },
+};
+
+/** Issue 41 item 1: each browser tab says which screen it shows: "<screen label> - <brand>". */
+export const TabTitle: Story = {
+  name: '标签页标题：页面名称 - 平台名称',
+  parameters: { app: { path: '/customer/deliverlayout/smstask' } },
+  play: async ({ canvasElement }) => {
+    await within(canvasElement).findByTestId('account', {}, T);
+    await waitFor(() => expect(document.title).toBe('发送任务 - 云讯短信平台'), T);
+  },
+};
+
+/**
+ * Issue 41 item 1: until GET /loginInfo answers, the name is the one the server wrote into the
+ * page (<meta name="application-name">), not a built-in one: nothing flips once it answers.
+ */
+export const BrandBeforeLoginInfo: Story = {
+  name: '品牌信息加载前：显示页面中服务器写入的平台名称',
+  parameters: { msw: { handlers: [http.get('/api/loginInfo', () => delay('infinite')), ...shellAndHome()] } },
+  beforeEach: () => {
+    const meta = document.createElement('meta');
+    meta.name = 'application-name';
+    meta.content = '优信短信平台';
+    document.head.append(meta);
+    return () => meta.remove();
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByTestId('account', {}, T);
+    await expect(c.getByTestId('platform-name')).toHaveTextContent('优信短信平台');
+    await waitFor(() => expect(document.title).toBe('首页 - 优信短信平台'), T);
   },
 };
