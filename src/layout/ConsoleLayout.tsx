@@ -15,7 +15,7 @@ import { LogoutOutlined } from '@ant-design/icons';
 import { enumLabel } from '@/schema';
 import type { CheckParams } from '@/providers/authProvider';
 import { iconOf } from './menuIcons';
-import { accessUserOf, useBranding, useCertification, useCurrentUser } from './hooks';
+import { accessUserOf, useBranding, useCertificationWatch, useCurrentUser } from './hooks';
 import { menuFor, screenAt, useScreens, type MenuNode } from './screens';
 import { RouteGuard } from './RouteGuard';
 import { CertificationBanner } from './CertificationBanner';
@@ -86,15 +86,17 @@ export interface ConsoleLayoutProps {
   supportOpen?: boolean;
   /** the side menu's first state (stories); default: collapsed below MENU_COLLAPSE_BELOW px */
   menuCollapsed?: boolean;
+  /** how often the certification status is asked again while 待认证 (stories shorten it) */
+  certificationPollMs?: number;
 }
 
-export default function ConsoleLayout({ children, supportOpen, menuCollapsed }: ConsoleLayoutProps) {
+export default function ConsoleLayout({ children, supportOpen, menuCollapsed, certificationPollMs }: ConsoleLayoutProps) {
   useSessionCheckOnNavigate();
   const location = useLocation();
   const navigate = useNavigate();
   const { user } = useCurrentUser();
   const { branding } = useBranding();
-  const { info: certification } = useCertification(user);
+  const { info: certification } = useCertificationWatch(user, certificationPollMs);
   const { mutate: logout, isPending: loggingOut } = useLogout();
   const narrow = useMediaQuery(NARROW);
   const [collapsed, setCollapsed] = useState(menuCollapsed ?? narrow);
@@ -110,9 +112,11 @@ export default function ConsoleLayout({ children, supportOpen, menuCollapsed }: 
   const entries = useMemo(() => menuFor(table, accessUserOf(user, certification)), [table, user, certification]);
   const items = useMemo(() => toItems(entries), [entries]);
   const platformName = brandName(branding?.company_name);
-  // the screen showing (the deepest one: a tab's own label): the tab's title
+  // the screen showing (the deepest one: a tab's own label): the tab's title, and whether its page
+  // states the certification itself (then the banner would only repeat it)
   const here = useMemo(() => screenAt(table, location.pathname), [table, location.pathname]);
   usePageTitle(here?.screen.label ?? (children ? undefined : NOT_FOUND_TITLE), branding?.company_name);
+  const pageShowsCertification = here?.chain.some((s) => s.showsCertification) ?? false;
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
@@ -149,7 +153,7 @@ export default function ConsoleLayout({ children, supportOpen, menuCollapsed }: 
             <Spin size="small" />
           )}
         </Header>
-        <CertificationBanner info={certification} />
+        {!pageShowsCertification && <CertificationBanner info={certification} />}
         <Content style={{ margin: 24 }}>
           {children ?? (
             <RouteGuard>
