@@ -18,8 +18,8 @@ describe.each(backends)('site data, errors, schemas, static console (%s)', (back
         company_name: '云讯通短信平台',
         icp_text: '沪ICP备2026000001号-1',
         demo_file_path: '',
-        // computed from the help documents that exist: only the generated HTTP API document here
-        systemInfoShow: { https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 },
+        // computed from the help documents that exist: the generated HTTP API document and the bundled user guide here
+        systemInfoShow: { guide: 1, https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 },
       });
     });
 
