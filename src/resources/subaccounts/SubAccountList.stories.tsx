@@ -258,6 +258,19 @@ export const InterfaceInfoError: Story = {
   },
 };
 
+/**
+ * Sets a field of the edit form in one change, the input looked up afresh each try: under load a late
+ * re-render of the lazily loaded widgets may replace the input (a cleared one "could not be focused")
+ * or drop keys typed one by one.
+ */
+async function setField(edit: HTMLElement, label: RegExp, value: string) {
+  await waitFor(async () => {
+    const input = within(edit).getByLabelText<HTMLInputElement>(label);
+    if (input.value !== value) await fireEvent.change(input, { target: { value } });
+    await expect(within(edit).getByLabelText<HTMLInputElement>(label).value).toBe(value);
+  }, T);
+}
+
 export const InterfaceEdit: Story = {
   name: '修改接口设置',
   play: async ({ canvasElement }) => {
@@ -265,20 +278,12 @@ export const InterfaceEdit: Story = {
     await userEvent.click(await within(dialog).findByRole('button', { name: '修改接口设置' }, T));
     const edit = await editDialog();
     // the form's own rules, before any call
-    const nodes = within(edit).getByLabelText(/最大连接数/);
-    await userEvent.clear(nodes);
-    await userEvent.type(nodes, '11');
+    await setField(edit, /最大连接数/, '11');
     await userEvent.click(within(edit).getByRole('button', { name: /确\s*定|OK/ }));
     await expect(await within(edit).findByText('最大连接数须为1-10之间的整数', {}, T)).toBeInTheDocument();
-    await userEvent.clear(nodes);
-    await userEvent.type(nodes, '4');
-    const speed = within(edit).getByLabelText(/速率/);
-    await userEvent.clear(speed);
-    await userEvent.type(speed, '200');
-    const ip = within(edit).getByLabelText(/IP白名单/);
-    // set in one change: typed key by key under load, a late re-render of the lazily loaded widgets could drop keys
-    await fireEvent.change(ip, { target: { value: '198.51.100.0/24' } });
-    await waitFor(() => expect(ip).toHaveValue('198.51.100.0/24'), T);
+    await setField(edit, /最大连接数/, '4');
+    await setField(edit, /速率/, '200');
+    await setField(edit, /IP白名单/, '198.51.100.0/24');
     await userEvent.click(within(edit).getByRole('button', { name: /确\s*定|OK/ }));
     await expect(await body().findByText('接口设置已保存', {}, T)).toBeInTheDocument();
     await waitFor(() => expect(within(dialog).getByText('198.51.100.0/24')).toBeInTheDocument(), T);
@@ -321,10 +326,7 @@ export const InterfaceEditRefused: Story = {
     const dialog = await openInterfaceInfo(canvasElement);
     await userEvent.click(await within(dialog).findByRole('button', { name: '修改接口设置' }, T));
     const edit = await editDialog();
-    const ip = within(edit).getByLabelText(/IP白名单/);
-    // set in one change: typed key by key under load, a late re-render of the lazily loaded widgets could drop keys
-    await fireEvent.change(ip, { target: { value: '10.0.0.0/4' } });
-    await waitFor(() => expect(ip).toHaveValue('10.0.0.0/4'), T);
+    await setField(edit, /IP白名单/, '10.0.0.0/4');
     await userEvent.click(within(edit).getByRole('button', { name: /确\s*定|OK/ }));
     await expect(await within(edit).findByTestId('interface-edit-error', {}, T)).toHaveTextContent('IP白名单格式不正确：10.0.0.0/4');
   },
