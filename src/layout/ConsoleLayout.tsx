@@ -2,9 +2,7 @@
  * The console shell: header (platform logo/name, account, user type, logout), side menu (the
  * screens of src/screens.tsx this account may open; collapsed below MENU_COLLAPSE_BELOW px), certification banner, content, footer
  * (copyright), support panel and the session-timeout overlay. Protected routes render inside it
- * (<Outlet/>), behind the route guard. The browser tab's title is "<screen label> - <brand>" of
- * the screen showing (src/lib/brand.ts: the brand the server wrote into the page until
- * /loginInfo answers, so the name never flips).
+ * (<Outlet/>), behind the route guard.
  */
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
@@ -15,8 +13,8 @@ import { LogoutOutlined } from '@ant-design/icons';
 import { enumLabel } from '@/schema';
 import type { CheckParams } from '@/providers/authProvider';
 import { iconOf } from './menuIcons';
-import { accessUserOf, useBranding, useCertificationWatch, useCurrentUser } from './hooks';
-import { menuFor, screenAt, useScreens, type MenuNode } from './screens';
+import { accessUserOf, useBranding, useCertification, useCurrentUser } from './hooks';
+import { menuFor, useScreens, type MenuNode } from './screens';
 import { RouteGuard } from './RouteGuard';
 import { CertificationBanner } from './CertificationBanner';
 import { SupportPanel } from './SupportPanel';
@@ -24,7 +22,6 @@ import { SessionTimeoutOverlay } from './SessionTimeoutOverlay';
 import { UserType } from '@/generated/schemas';
 import { RechargeButton } from '@/components/OnlinePay';
 import { useMediaQuery } from '@/lib/useMediaQuery';
-import { brandName, usePageTitle } from '@/lib/brand';
 
 const { Header, Sider, Content, Footer } = Layout;
 
@@ -36,9 +33,6 @@ export const MENU_COLLAPSE_BELOW = 1280;
 const NARROW = `(max-width: ${MENU_COLLAPSE_BELOW - 0.02}px)`;
 
 type MenuItem = Required<MenuProps>['items'][number];
-
-/** the tab's title on a path no screen has (the Not Found page) */
-const NOT_FOUND_TITLE = '页面不存在';
 
 function toItems(nodes: MenuNode[]): MenuItem[] {
   return nodes.map((e) =>
@@ -86,17 +80,15 @@ export interface ConsoleLayoutProps {
   supportOpen?: boolean;
   /** the side menu's first state (stories); default: collapsed below MENU_COLLAPSE_BELOW px */
   menuCollapsed?: boolean;
-  /** how often the certification status is asked again while 待认证 (stories shorten it) */
-  certificationPollMs?: number;
 }
 
-export default function ConsoleLayout({ children, supportOpen, menuCollapsed, certificationPollMs }: ConsoleLayoutProps) {
+export default function ConsoleLayout({ children, supportOpen, menuCollapsed }: ConsoleLayoutProps) {
   useSessionCheckOnNavigate();
   const location = useLocation();
   const navigate = useNavigate();
   const { user } = useCurrentUser();
   const { branding } = useBranding();
-  const { info: certification } = useCertificationWatch(user, certificationPollMs);
+  const { info: certification } = useCertification(user);
   const { mutate: logout, isPending: loggingOut } = useLogout();
   const narrow = useMediaQuery(NARROW);
   const [collapsed, setCollapsed] = useState(menuCollapsed ?? narrow);
@@ -111,12 +103,11 @@ export default function ConsoleLayout({ children, supportOpen, menuCollapsed, ce
   const table = useScreens();
   const entries = useMemo(() => menuFor(table, accessUserOf(user, certification)), [table, user, certification]);
   const items = useMemo(() => toItems(entries), [entries]);
-  const platformName = brandName(branding?.company_name);
-  // the screen showing (the deepest one: a tab's own label): the tab's title, and whether its page
-  // states the certification itself (then the banner would only repeat it)
-  const here = useMemo(() => screenAt(table, location.pathname), [table, location.pathname]);
-  usePageTitle(here?.screen.label ?? (children ? undefined : NOT_FOUND_TITLE), branding?.company_name);
-  const pageShowsCertification = here?.chain.some((s) => s.showsCertification) ?? false;
+  const platformName = branding?.company_name || '短信服务平台';
+
+  useEffect(() => {
+    if (branding?.company_name) document.title = branding.company_name;
+  }, [branding?.company_name]);
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
@@ -153,7 +144,7 @@ export default function ConsoleLayout({ children, supportOpen, menuCollapsed, ce
             <Spin size="small" />
           )}
         </Header>
-        {!pageShowsCertification && <CertificationBanner info={certification} />}
+        <CertificationBanner info={certification} />
         <Content style={{ margin: 24 }}>
           {children ?? (
             <RouteGuard>
