@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { systemResolver, type HostResolver } from './lib/safe-url';
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -32,6 +32,7 @@ import { OutboxSmsChannel, type SmsChannel } from './modules/verification/sms';
 import { VerificationService } from './modules/verification/service';
 import { SensitiveWords } from './modules/content/sensitive-words';
 import { registerOpenApi } from './modules/help/openapi';
+import { brandedConsolePage } from './modules/site/console-page';
 import type { ImageCaptchaGenerator } from './modules/captcha/service';
 
 /**
@@ -165,14 +166,31 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(services.openapiRoutes, { prefix: OPENAPI_PREFIX });
 
   const staticDir = opts.staticDir && fs.existsSync(path.join(opts.staticDir, 'index.html')) ? opts.staticDir : undefined;
-  if (staticDir) await app.register(fastifyStatic, { root: path.resolve(staticDir), index: ['index.html'] });
+  // index.html never leaves as the file: every page of the console (/ included) is the page with
+  // the host's brand written in (brandedConsolePage); the other built files are served as they are
+  const consoleTemplate = staticDir ? fs.readFileSync(path.join(staticDir, 'index.html'), 'utf8') : '';
+  if (staticDir) await app.register(fastifyStatic, { root: path.resolve(staticDir), index: false, allowedPath: (p) => p !== '/index.html' });
+  const consolePage = async (host: string | undefined) => {
+    const name = await services.site.branding(host).then(
+      (b) => b.company_name,
+      () => undefined, // a host without a branding: the built page as it is (its API calls say why)
+    );
+    return brandedConsolePage(consoleTemplate, name);
+  };
+  const sendConsolePage = async (req: FastifyRequest, reply: FastifyReply) =>
+    reply
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(await consolePage(req.headers.host));
+  // the root is a directory to the static files (no index): its page is answered here
+  if (staticDir) app.get('/', { schema: { hide: true } }, sendConsolePage);
 
-  app.setNotFoundHandler((req, reply) => {
+  app.setNotFoundHandler(async (req, reply) => {
     const pathOnly = req.url.split('?')[0];
     // the customers' API answers its own 404, whichever route handed the request over
     if (isOpenApiPath(pathOnly)) return openApiNotFound(reply);
     if (staticDir && (req.method === 'GET' || req.method === 'HEAD') && !pathOnly.startsWith('/api/') && pathOnly !== '/api') {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return sendConsolePage(req, reply);
     }
     return reply.status(404).send({ code: 404, msg: '接口不存在' });
   });

@@ -75,6 +75,17 @@ export function isChineseMobile(token: string): boolean {
   return carrierTable()[t] !== 0;
 }
 
+/**
+ * A Chinese mainland mobile number written internationally (86 or 0086, then the 11 digits, as
+ * digits only: 8613800138000): the domestic number, else null. The international page points such
+ * numbers to the domestic send instead of counting them as international (issue 41 item 2); the
+ * server's check counts them apart (domesticNum).
+ */
+export function domesticMobileOf(token: string): string | null {
+  const t = token.startsWith('0086') ? token.slice(4) : token.startsWith('86') ? token.slice(2) : null;
+  return t !== null && isChineseMobile(t) ? t : null;
+}
+
 export interface NumberCheck {
   /** every token: valid + invalid + repeat */
   total: number;

@@ -30,3 +30,6 @@ export const isCertified = (value: unknown) => oauthStatusOf(value) === OauthSta
 /** Routes of the certification screens. */
 export const CERTIFY_ROUTE = '/account/info/base/auth';
 export const RECERTIFY_ROUTE = '/account/info/base/auth/re';
+
+/** what the banner and the send pages say while the documents are under review */
+export const CERTIFICATION_PENDING_TEXT = '您的认证资料正在审核中，审核通过后才能发送短信';

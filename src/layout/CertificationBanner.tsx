@@ -4,7 +4,7 @@
  */
 import { Alert } from 'antd';
 import { Link } from 'react-router';
-import { CERTIFY_ROUTE, RECERTIFY_ROUTE, oauthStatusOf } from '@/domain/certification';
+import { CERTIFICATION_PENDING_TEXT, CERTIFY_ROUTE, RECERTIFY_ROUTE, oauthStatusOf } from '@/domain/certification';
 import type { CertificationInfo } from './hooks';
 import { OauthStatus } from '@/generated/schemas';
 
@@ -26,7 +26,7 @@ export function CertificationBanner({ info }: { info?: CertificationInfo }) {
     );
   }
   if (status === OauthStatus.Pending) {
-    return <Alert type="info" showIcon banner data-testid="certification-banner" message="您的认证资料正在审核中，审核通过后才能发送短信" />;
+    return <Alert type="info" showIcon banner data-testid="certification-banner" message={CERTIFICATION_PENDING_TEXT} />;
   }
   if (status === OauthStatus.Rejected) {
     return (

@@ -1,11 +1,13 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { http } from 'msw';
+import { delay, http } from 'msw';
 import { withApp } from '@/stories/withApp';
-import { agentDirectChargeMode, consoleApi, sessionTimeout, subAccount } from '@/stories/mockApi';
+import { agentDirectChargeMode, agentPackageMode, consoleApi, ok, sessionTimeout, subAccount } from '@/stories/mockApi';
 import { payApi } from '@/stories/payApi';
 import { reportsApi } from '@/stories/reportsApi';
 import Home from '@/pages/Home';
+import CertificationPage from '@/custom-pages/account/CertificationPage';
+import { accountApi, certNone } from '@/custom-pages/account/stories/accountMocks';
 import ConsoleLayout from './ConsoleLayout';
 import { RequireSession } from './ConsoleRoot';
 
@@ -187,5 +189,104 @@ export const Logout: Story = {
     const c = within(canvasElement);
     await userEvent.click(await c.findByRole('button', { name: /退出登录/ }, T));
     await waitFor(() => expect(c.getByTestId('login-stand-in')).toHaveTextContent('登录页 /login'), T);
+  },
+};
+
+/** Issue 41 item 1: each browser tab says which screen it shows: "<screen label> - <brand>". */
+export const TabTitle: Story = {
+  name: '标签页标题：页面名称 - 平台名称',
+  parameters: { app: { path: '/customer/deliverlayout/smstask' } },
+  play: async ({ canvasElement }) => {
+    await within(canvasElement).findByTestId('account', {}, T);
+    await waitFor(() => expect(document.title).toBe('发送任务 - 云讯短信平台'), T);
+  },
+};
+
+/**
+ * Issue 41 item 1: until GET /loginInfo answers, the name is the one the server wrote into the
+ * page (<meta name="application-name">), not a built-in one: nothing flips once it answers.
+ */
+export const BrandBeforeLoginInfo: Story = {
+  name: '品牌信息加载前：显示页面中服务器写入的平台名称',
+  parameters: { msw: { handlers: [http.get('/api/loginInfo', () => delay('infinite')), ...shellAndHome()] } },
+  beforeEach: () => {
+    const meta = document.createElement('meta');
+    meta.name = 'application-name';
+    meta.content = '优信短信平台';
+    document.head.append(meta);
+    return () => meta.remove();
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByTestId('account', {}, T);
+    await expect(c.getByTestId('platform-name')).toHaveTextContent('优信短信平台');
+    await waitFor(() => expect(document.title).toBe('首页 - 优信短信平台'), T);
+  },
+};
+
+/**
+ * Issue 41 item 3: an approval while the console is open shows without a reload: while 待认证 the
+ * shell asks again (every 30 s, here 300 ms), and once the status has changed every query is
+ * asked again (the identity among them).
+ */
+let baseInfoCalls = 0;
+let identityCalls = 0;
+export const CertificationApprovedWhileOpen: Story = {
+  name: '待认证期间审核通过：无需刷新即更新',
+  args: { certificationPollMs: 300 },
+  parameters: {
+    msw: {
+      handlers: [
+        http.get('/api/admin/baseinfo', () => {
+          baseInfoCalls++;
+          return ok({ agent_id: 'a10001', agent_name: '深圳市云讯通信有限公司', oauth_status: baseInfoCalls <= 2 ? '待认证' : 3 });
+        }),
+        http.get('/api/admin/info', () => {
+          identityCalls++;
+          return ok(agentPackageMode);
+        }),
+        ...shellAndHome(),
+      ],
+    },
+  },
+  beforeEach: () => {
+    baseInfoCalls = 0;
+    identityCalls = 0;
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByTestId('certification-banner', {}, T)).toHaveTextContent('您的认证资料正在审核中');
+    const before = identityCalls;
+    await waitFor(() => expect(c.queryByTestId('certification-banner')).not.toBeInTheDocument(), { timeout: 8000 });
+    await expect(baseInfoCalls).toBeGreaterThanOrEqual(3);
+    // the change refetched the rest: the identity (its oauth_status, the access rules) among them
+    await waitFor(() => expect(identityCalls).toBeGreaterThan(before), T);
+    // certified: no more polling
+    const settled = baseInfoCalls;
+    await new Promise((r) => setTimeout(r, 1000));
+    await expect(baseInfoCalls).toBeLessThanOrEqual(settled + 1);
+  },
+};
+
+/**
+ * Issue 41 item 4: the certification screen says 未认证 itself (and is where the banner's link
+ * goes): the layout's banner stays away, one prompt shows, not two.
+ */
+export const CertificationScreenOnePrompt: Story = {
+  name: '资质认证页：只显示一条未认证提示',
+  parameters: { app: { path: '/account/info/base/auth' }, msw: { handlers: [...accountApi({ cert: certNone }), ...shellAndHome()] } },
+  render: (args) => (
+    <RequireSession>
+      <ConsoleLayout {...args}>
+        <CertificationPage />
+      </ConsoleLayout>
+    </RequireSession>
+  ),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByTestId('certification-form', {}, T);
+    await expect(c.getAllByText(/您还未进行资质认证/)).toHaveLength(1);
+    await expect(c.queryByTestId('certification-banner')).not.toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('资质认证 - 云讯短信平台'), T);
   },
 };

@@ -2,7 +2,9 @@
  * The console shell: header (platform logo/name, account, user type, logout), side menu (the
  * screens of src/screens.tsx this account may open; collapsed below MENU_COLLAPSE_BELOW px), certification banner, content, footer
  * (copyright), support panel and the session-timeout overlay. Protected routes render inside it
- * (<Outlet/>), behind the route guard.
+ * (<Outlet/>), behind the route guard. The browser tab's title is "<screen label> - <brand>" of
+ * the screen showing (src/lib/brand.ts: the brand the server wrote into the page until
+ * /loginInfo answers, so the name never flips).
  */
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
@@ -13,8 +15,8 @@ import { LogoutOutlined } from '@ant-design/icons';
 import { enumLabel } from '@/schema';
 import type { CheckParams } from '@/providers/authProvider';
 import { iconOf } from './menuIcons';
-import { accessUserOf, useBranding, useCertification, useCurrentUser } from './hooks';
-import { menuFor, useScreens, type MenuNode } from './screens';
+import { accessUserOf, useBranding, useCertificationWatch, useCurrentUser } from './hooks';
+import { menuFor, screenAt, useScreens, type MenuNode } from './screens';
 import { RouteGuard } from './RouteGuard';
 import { CertificationBanner } from './CertificationBanner';
 import { SupportPanel } from './SupportPanel';
@@ -22,6 +24,7 @@ import { SessionTimeoutOverlay } from './SessionTimeoutOverlay';
 import { UserType } from '@/generated/schemas';
 import { RechargeButton } from '@/components/OnlinePay';
 import { useMediaQuery } from '@/lib/useMediaQuery';
+import { brandName, usePageTitle } from '@/lib/brand';
 
 const { Header, Sider, Content, Footer } = Layout;
 
@@ -33,6 +36,9 @@ export const MENU_COLLAPSE_BELOW = 1280;
 const NARROW = `(max-width: ${MENU_COLLAPSE_BELOW - 0.02}px)`;
 
 type MenuItem = Required<MenuProps>['items'][number];
+
+/** the tab's title on a path no screen has (the Not Found page) */
+const NOT_FOUND_TITLE = '页面不存在';
 
 function toItems(nodes: MenuNode[]): MenuItem[] {
   return nodes.map((e) =>
@@ -80,15 +86,17 @@ export interface ConsoleLayoutProps {
   supportOpen?: boolean;
   /** the side menu's first state (stories); default: collapsed below MENU_COLLAPSE_BELOW px */
   menuCollapsed?: boolean;
+  /** how often the certification status is asked again while 待认证 (stories shorten it) */
+  certificationPollMs?: number;
 }
 
-export default function ConsoleLayout({ children, supportOpen, menuCollapsed }: ConsoleLayoutProps) {
+export default function ConsoleLayout({ children, supportOpen, menuCollapsed, certificationPollMs }: ConsoleLayoutProps) {
   useSessionCheckOnNavigate();
   const location = useLocation();
   const navigate = useNavigate();
   const { user } = useCurrentUser();
   const { branding } = useBranding();
-  const { info: certification } = useCertification(user);
+  const { info: certification } = useCertificationWatch(user, certificationPollMs);
   const { mutate: logout, isPending: loggingOut } = useLogout();
   const narrow = useMediaQuery(NARROW);
   const [collapsed, setCollapsed] = useState(menuCollapsed ?? narrow);
@@ -103,11 +111,12 @@ export default function ConsoleLayout({ children, supportOpen, menuCollapsed }: 
   const table = useScreens();
   const entries = useMemo(() => menuFor(table, accessUserOf(user, certification)), [table, user, certification]);
   const items = useMemo(() => toItems(entries), [entries]);
-  const platformName = branding?.company_name || '短信服务平台';
-
-  useEffect(() => {
-    if (branding?.company_name) document.title = branding.company_name;
-  }, [branding?.company_name]);
+  const platformName = brandName(branding?.company_name);
+  // the screen showing (the deepest one: a tab's own label): the tab's title, and whether its page
+  // states the certification itself (then the banner would only repeat it)
+  const here = useMemo(() => screenAt(table, location.pathname), [table, location.pathname]);
+  usePageTitle(here?.screen.label ?? (children ? undefined : NOT_FOUND_TITLE), branding?.company_name);
+  const pageShowsCertification = here?.chain.some((s) => s.showsCertification) ?? false;
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
@@ -144,7 +153,7 @@ export default function ConsoleLayout({ children, supportOpen, menuCollapsed }: 
             <Spin size="small" />
           )}
         </Header>
-        <CertificationBanner info={certification} />
+        {!pageShowsCertification && <CertificationBanner info={certification} />}
         <Content style={{ margin: 24 }}>
           {children ?? (
             <RouteGuard>

@@ -52,6 +52,12 @@ export interface Screen {
   children?: Screen[];
   /** the data resources the page reads and writes (their endpoints go to the data provider) */
   data?: DataResource[];
+  /**
+   * the page states the account's own certification status itself (the certification screen, the
+   * send pages' notice): the layout's certification banner stays away there, so the same 未认证
+   * prompt never shows twice (issue 41 item 4); a child inherits it from its parent
+   */
+  showsCertification?: boolean;
 }
 
 /** A titled group of the side menu (has no page of its own). */

@@ -104,3 +104,19 @@ test('international SMS to three countries is charged per country, from client1�
   expect(before - after).toBeGreaterThan(0);
   expect(Number((before - after).toFixed(2))).toBeLessThanOrEqual(Number(expected.toFixed(2)));
 });
+
+test('a Chinese mobile written with 86 on the international page is pointed to the domestic send (issue 41 item 2)', async ({ page }) => {
+  await apiLogin(page, 'client1');
+  await page.goto('/customer/deliverlayout/internaldeliver');
+  await page.getByTestId('intl-numbers').fill('14155552671,8613800138000,12345');
+  const hint = page.getByTestId('intl-domestic-hint');
+  await expect(hint).toContainText('1 个号码是中国大陆手机号码（86 开头），国际短信不发送到中国大陆，这些号码不会发送，请使用国内短信发送', { timeout: 40_000 });
+  await expect(hint).toContainText('13800138000');
+  // the server's check counts it apart from the bad numbers
+  await page.getByTestId('check-intl').click();
+  await expect(page.getByTestId('intl-counts')).toContainText('号码总数 3，有效 1，错误 2，重复 0');
+  await expect(page.getByTestId('intl-rejected')).toContainText('1 个号码不是有效的国际号码');
+  await hint.getByTestId('intl-go-domestic').click();
+  await expect(page).toHaveURL(/\/customer\/deliverlayout\/deliver$/);
+  await expect(page).toHaveTitle('普通短信发送 - 云讯通短信平台');
+});

@@ -162,15 +162,15 @@ describe.each(backends)('notices, help documents, content test (%s)', (backend) 
   });
 
   describe('help documents', () => {
-    it('systemInfoShow follows the files: only the generated HTTP document at first', async () => {
+    it('systemInfoShow follows the files: only the generated HTTP document and the bundled user guide at first', async () => {
       const c = t.server.client();
       const r = await c.get('/api/loginInfo');
-      expect(r.body.data.systemInfoShow).toEqual({ https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 });
+      expect(r.body.data.systemInfoShow).toEqual({ guide: 1, https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 });
       fs.writeFileSync(path.join(docsDir, 'cmpp.pdf'), '%PDF-1.4 cmpp');
       fs.writeFileSync(path.join(docsDir, 'http-demo.zip'), 'PK demo');
       fs.writeFileSync(path.join(docsDir, 'faq.pdf'), '%PDF-1.4 faq');
       const after = await c.get('/api/loginInfo');
-      expect(after.body.data.systemInfoShow).toEqual({ https: 1, cmpp: 1, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 1, faq: 1 });
+      expect(after.body.data.systemInfoShow).toEqual({ guide: 1, https: 1, cmpp: 1, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 1, faq: 1 });
       expect(after.body.data.demo_file_path).toBe('/api/help/demoFilePath');
       fs.rmSync(path.join(docsDir, 'cmpp.pdf'));
       expect((await c.get('/api/loginInfo')).body.data.systemInfoShow.cmpp).toBe(0);
@@ -187,6 +187,33 @@ describe.each(backends)('notices, help documents, content test (%s)', (backend) 
       expect((await c.get('/api/help/sgipdoc')).body).toEqual({ code: 404, msg: '文档不存在' });
       expect((await t.server.client().get('/api/help/smppdoc')).body.code).toBe(401);
       expect((await t.server.client().get('/api/help/httpsdoc')).body.code).toBe(401);
+    });
+
+    it('the user guide: the bundled docs/user-guide.md as one HTML page, unless the operator placed one (issue 41 item 7)', async () => {
+      const c = await sub();
+      const r = await c.get('/api/help/userguide');
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(r.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'");
+      expect(String(r.headers['content-disposition'])).toContain(`filename*=UTF-8''${encodeURIComponent('云讯通用户使用手册.html')}`);
+      const html = String(r.raw.body);
+      // the Markdown rendered: headings, lists, emphasis; how to send, read the reports, buy
+      expect(html).toContain('<h1>用户使用手册</h1>');
+      expect(html).toContain('<h2>2. 发送短信</h2>');
+      expect(html).toContain('<h2>3. 查看发送结果与报表</h2>');
+      expect(html).toContain('<h2>4. 购买套餐与充值</h2>');
+      expect(html).toContain('<strong>资质认证通过后才能发送短信和购买短信。</strong>');
+      expect(html).not.toMatch(/<script/i);
+      expect((await t.server.client().get('/api/help/userguide')).body.code).toBe(401);
+      // the operator's own guide wins
+      fs.writeFileSync(path.join(docsDir, 'user-guide.pdf'), '%PDF-1.4 guide');
+      try {
+        const own = await c.get('/api/help/userguide');
+        expect(own.headers['content-type']).toBe('application/pdf');
+        expect(own.raw.body).toBe('%PDF-1.4 guide');
+      } finally {
+        fs.rmSync(path.join(docsDir, 'user-guide.pdf'));
+      }
     });
 
     it('faqdoc is for agents only', async () => {

@@ -317,8 +317,9 @@ describe.each(backends)('customer HTTP API next to the console (%s)', (backend) 
       expect(r.statusCode, method).toBe(404);
       if (method !== 'HEAD') expect(r.json()).toEqual({ code: 40401, error: 'NOT_FOUND', msg: '接口不存在' });
     }
-    // the console's client-side routes still get the page
+    // the console's client-side routes still get the page (with the host's brand as its title)
     const page = await server.app.inject({ method: 'GET', url: '/some/console/page' });
-    expect(page.body).toContain('<title>console</title>');
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toMatch(/^<!doctype html><title>[^<]+<\/title>/);
   });
 });

@@ -18,8 +18,8 @@ describe.each(backends)('site data, errors, schemas, static console (%s)', (back
         company_name: '云讯通短信平台',
         icp_text: '沪ICP备2026000001号-1',
         demo_file_path: '',
-        // computed from the help documents that exist: only the generated HTTP API document here
-        systemInfoShow: { https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 },
+        // computed from the help documents that exist: the generated HTTP API document and the bundled user guide here
+        systemInfoShow: { guide: 1, https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 },
       });
     });
 
@@ -162,6 +162,40 @@ describe.each(backends)('site data, errors, schemas, static console (%s)', (back
         expect(api.status).toBe(404);
         expect(api.body).toEqual({ code: 404, msg: '接口不存在' });
         expect((await c.get('/api/loginInfo')).body.code).toBe(0);
+      } finally {
+        await s.close();
+      }
+    });
+
+    it("writes the host's brand into every page it answers, so the first paint shows no other name (issue 41 item 1)", async () => {
+      const s = await startServer(backend, { staticDir: dist });
+      try {
+        const c = s.client();
+        await s.handle.db
+          .insertInto('branding')
+          .values({ host_pattern: 'sms.reseller.cn', copyright_text: '© 优信', company_name: '优信<短信>', system_info_show: '{}' })
+          .execute();
+        const seeded = (await c.get('/api/loginInfo')).body.data.company_name;
+        expect(seeded).toBeTruthy();
+        for (const url of ['/', '/login', '/customer/deliverlayout/deliver?x=1']) {
+          const r = await c.get(url);
+          expect(r.body).toContain(`<title>${seeded}</title>`);
+          expect(r.body).toContain(`<meta name="application-name" content="${seeded}" />`);
+          expect(r.body).not.toContain('<title>短信平台</title>');
+          expect(r.body).toContain('<div id="root">');
+        }
+        // another host, another brand (escaped)
+        const other = await c.request('GET', '/', undefined, { headers: { host: 'sms.reseller.cn' } });
+        expect(other.body).toContain('<title>优信&lt;短信&gt;</title>');
+        expect(other.body).toContain('content="优信&lt;短信&gt;"');
+        // the file itself is never served unbranded
+        const file = await c.get('/index.html');
+        expect(file.body).toContain(`<title>${seeded}</title>`);
+        // no branding for the host at all: the built page as it is
+        await s.handle.db.deleteFrom('branding').execute();
+        const bare = await c.get('/login');
+        expect(bare.status).toBe(200);
+        expect(bare.body).toContain('<title>短信平台</title>');
       } finally {
         await s.close();
       }

@@ -257,11 +257,16 @@ describe.each(backends)('variable and international SMS (%s)', (backend) => {
   });
 
   it('finds the country of each number; Chinese, invalid and repeated numbers are counted', async () => {
-    const r = await client1.post('/api/send/checkMobileInternational', { mobiles: `${US1},${US2},${GB1},${JP1},${US1},8613800138000,12345` });
+    const r = await client1.post('/api/send/checkMobileInternational', { mobiles: `${US1},${US2},${GB1},${JP1},${US1},8613800138000,12345,008613912345678,861012345678` });
     expect(r.body.code).toBe(0);
     const d = r.body.data;
     expect(d.internationalPhoneNum).toBe(4);
-    expect(d.parseMobilesInfo).toEqual({ submitTotal: 7, errNum: 2, repeatNum: 1 });
+    expect(d.parseMobilesInfo).toEqual({ submitTotal: 9, errNum: 4, repeatNum: 1 });
+    // issue 41 item 2: Chinese mobiles written with 86 / 0086 are counted apart (a domestic send's),
+    // not listed as bad numbers; a Beijing landline with 86 is just an error
+    expect(d.domesticNum).toBe(2);
+    expect(d.domesticSet).toEqual(['8613800138000', '008613912345678']);
+    expect(d.errorSet).toEqual(['12345', '861012345678']);
     expect(d.countries.map((c: any) => [c.intercode, c.num])).toEqual([
       ['US', 2],
       ['GB', 1],

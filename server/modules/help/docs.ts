@@ -3,7 +3,8 @@
  * DOCS_DIR, default DATA_DIR/docs). A document exists when a file of its stem with one of the
  * accepted extensions is there (`cmpp.pdf`, `http-demo.zip` …); the first extension found wins.
  * The HTTP API document is not a file: it is generated from the server's OpenAPI description
- * and always present. The documents of the customer doors (`cmpp`, `smgp`, `smpp`; `door` below) are
+ * and always present. The user guide (用户使用手册) is the repository's docs/user-guide.md rendered
+ * to HTML (markdown-doc.ts), unless the operator placed a file of its stem. The documents of the customer doors (`cmpp`, `smgp`, `smpp`; `door` below) are
  * generated from the door's own description (door-doc.ts) while the door listens in this process,
  * unless the operator placed a file of the stem: the file wins (an operator's own document, e.g.
  * a PDF with the public host name and its own wording, is kept as it is).
@@ -25,9 +26,15 @@ export interface HelpDoc {
   agentOnly?: boolean;
   /** generated from its door's description while the door listens (HelpDocs.addDoor), when no file of the stem is there */
   door?: boolean;
+  /** a Markdown file of the repository's docs/ the platform brings, rendered to HTML, when no file of the stem is there */
+  bundled?: string;
 }
 
+/** the repository's docs/ (the bundled documents) */
+export const BUNDLED_DOCS_DIR = path.resolve(import.meta.dirname, '../../../docs');
+
 export const HELP_DOCS: HelpDoc[] = [
+  { key: 'guide', route: '/help/userguide', title: '用户使用手册', stem: 'user-guide', bundled: 'user-guide.md' },
   { key: 'https', route: '/help/httpsdoc', title: 'HTTP接口文档' },
   { key: 'cmpp', route: '/help/cmppdoc', title: 'CMPP接口文档', stem: 'cmpp', door: true },
   { key: 'sgip', route: '/help/sgipdoc', title: 'SGIP接口文档', stem: 'sgip', door: true },
@@ -54,6 +61,13 @@ export class HelpDocs {
   private readonly doors = new Map<string, DoorDocSource>();
 
   constructor(readonly dir: string) {}
+
+  /** The bundled Markdown of a document, when it has one and it is there. */
+  bundledOf(doc: HelpDoc): string | undefined {
+    if (!doc.bundled) return undefined;
+    const file = path.join(BUNDLED_DOCS_DIR, doc.bundled);
+    return fs.existsSync(file) ? file : undefined;
+  }
 
   /** A door's generated document (the door module registers it; a document of HELP_DOCS marked `door`). */
   addDoor(source: DoorDocSource) {
@@ -83,7 +97,7 @@ export class HelpDocs {
   }
 
   exists(doc: HelpDoc): boolean {
-    return !doc.stem || !!this.fileOf(doc) || !!this.doorOf(doc);
+    return !doc.stem || !!this.fileOf(doc) || !!this.doorOf(doc) || !!this.bundledOf(doc);
   }
 
   /** systemInfoShow: 1 for each document that exists, else 0. */

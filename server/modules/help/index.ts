@@ -11,6 +11,7 @@ import { helpRoutes } from './routes';
 
 export { HelpDocs, HELP_DOCS, DOC_TYPES, type HelpDoc } from './docs';
 export { registerOpenApi } from './openapi';
+export { esc } from './html';
 export {
   DOOR_TOPICS,
   codeRows,

@@ -1,6 +1,7 @@
 /**
  * Help documents (spec 02 "Downloads"): GET /help/httpsdoc (generated from the OpenAPI
- * description), /help/openapi.json, and the operator's files: /help/cmppdoc, sgipdoc, smgpdoc,
+ * description), /help/openapi.json, /help/userguide (the user guide, docs/user-guide.md rendered,
+ * unless the operator placed a user-guide file), and the operator's files: /help/cmppdoc, sgipdoc, smgpdoc,
  * smppdoc, smstemplatedoc, demoFilePath, faqdoc (agents only). /help/cmppdoc and /help/smppdoc
  * are generated from their door's description (door-doc.ts) for the session's account while the
  * door listens, when the operator placed no file of theirs. A session is needed for all.
@@ -16,6 +17,7 @@ import { formatDateTime } from '../../lib/time';
 import { DOC_TYPES, HELP_DOCS, type HelpDocs } from './docs';
 import { openApiDocument, renderApiHtml } from './openapi';
 import { renderDoorHtml } from './door-doc';
+import { renderMarkdownDoc } from './markdown-doc';
 import { DOC_CSP } from './html';
 import { sessionOf } from '../../http/session';
 
@@ -53,6 +55,13 @@ export function helpRoutes(ctx: AppContext, docs: HelpDocs): FastifyPluginAsync 
         async (req, reply) => {
           const found = docs.fileOf(doc);
           if (found) return download(reply, fs.createReadStream(found.file), `${doc.title}.${found.ext}`, DOC_TYPES[found.ext]);
+          const bundled = docs.bundledOf(doc);
+          if (bundled) {
+            const title = `${ctx.config.platformName}${doc.title}`;
+            const html = renderMarkdownDoc(await fs.promises.readFile(bundled, 'utf8'), { title, generatedAt: formatDateTime(ctx.now()) });
+            reply.header('content-security-policy', DOC_CSP);
+            return download(reply, html, `${title}.html`, 'text/html; charset=utf-8');
+          }
           const door = docs.doorOf(doc);
           if (!door) throw errors.notFound('文档');
           // the host customers reach the platform at: as 接口信息 shows it (PAY_PUBLIC_URL, else the request's)

@@ -3,7 +3,9 @@
  * the country of a number comes from libphonenumber-js metadata (the number is read as E.164
  * without the +: dial code first; a leading 00 is dropped), its price per piece from the
  * `intl_prices` row of that country. +86 is domestic and no international destination; a number
- * of a country without a price row, or not valid for its country, is an error number. The
+ * of a country without a price row, or not valid for its country, is an error number (a Chinese
+ * mobile written with 86 / 0086 is one too, counted apart as `domestic`: the console points it to
+ * the domestic send). The
  * country and validity are libphonenumber-js's own answer, from its metadata's patterns compiled
  * once (phone-plans.ts: ~0.5 µs a number instead of ~10–20).
  */
@@ -11,7 +13,7 @@ import fs from 'node:fs';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types';
-import { NumberSet } from '../../../common/sms/numbers';
+import { domesticMobileOf, NumberSet } from '../../../common/sms/numbers';
 import { ApiError } from '../../http/errors';
 import { readSheetBatches, SpreadsheetError } from '../../lib/spreadsheet';
 import { textTokens } from '../send';
@@ -49,6 +51,9 @@ export function priceRows(prices: Iterable<IntlPrice>, search: string) {
   }));
 }
 
+/** domestic numbers listed in a check's answer (all of them are counted) */
+const MAX_DOMESTIC_LISTED = 1000;
+
 /** continuous work of a file check before it yields to the event loop, in ms */
 const SLICE_MS = 10;
 
@@ -62,7 +67,12 @@ export interface IntlCheck {
   unique: string[];
   /** ISO country of each entry of `unique` */
   countries: string[];
+  /** the error numbers (other than the domestic ones) */
   invalidNumbers: string[];
+  /** error numbers that are Chinese mainland mobiles written with 86 / 0086 (counted in `invalid` too): a domestic send's */
+  domestic: number;
+  /** those numbers as typed (the first 1,000) */
+  domesticNumbers: string[];
   /** distinct numbers per ISO country */
   perCountry: Map<string, number>;
 }
@@ -79,7 +89,18 @@ export function intlNumberOf(token: string, prices: Map<string, IntlPrice>): { e
 
 /** Classifies and de-duplicates international numbers one token at a time. */
 class IntlTally {
-  readonly out: IntlCheck = { total: 0, invalid: 0, repeat: 0, distinct: 0, unique: [], countries: [], invalidNumbers: [], perCountry: new Map() };
+  readonly out: IntlCheck = {
+    total: 0,
+    invalid: 0,
+    repeat: 0,
+    distinct: 0,
+    unique: [],
+    countries: [],
+    invalidNumbers: [],
+    domestic: 0,
+    domesticNumbers: [],
+    perCountry: new Map(),
+  };
   /** the distinct E.164 numbers, as (leading digits, last 8 digits): a Set of a million strings costs seconds */
   private readonly seen = new NumberSet(1 << 16);
   /** E.164 numbers of more than 15 digits (none: the input has at most 15) */
@@ -96,7 +117,11 @@ class IntlTally {
     const n = intlNumberOf(t, this.prices);
     if (!n) {
       out.invalid++;
-      if (out.invalidNumbers.length < 100_000) out.invalidNumbers.push(t);
+      if (domesticMobileOf(t) !== null) {
+        // +86: not an international destination; the console points it to the domestic send
+        out.domestic++;
+        if (out.domesticNumbers.length < MAX_DOMESTIC_LISTED) out.domesticNumbers.push(t);
+      } else if (out.invalidNumbers.length < 100_000) out.invalidNumbers.push(t);
       return;
     }
     if (!this.firstTime(n.e164)) {

@@ -60,14 +60,16 @@ const COUNTRY: JsonSchema = {
 /** The check of international numbers (typed or a file). */
 const INTL_CHECK: JsonSchema = {
   type: 'object',
-  required: ['internationalPhoneNum', 'internationalSet', 'countries', 'errorSet', 'parseMobilesInfo'],
+  required: ['internationalPhoneNum', 'internationalSet', 'countries', 'errorSet', 'domesticNum', 'domesticSet', 'parseMobilesInfo'],
   properties: {
     fileName: str('文件名'),
     importFilePath: str('号码文件'),
     internationalPhoneNum: int('有效号码数'),
     internationalSet: strs('有效号码（最多 100000 个）'),
     countries: { type: 'array', title: '各国家/地区', items: COUNTRY },
-    errorSet: strs('错误号码（最多 1000 个）'),
+    errorSet: strs('错误号码（最多 1000 个；不含下面的中国大陆手机号码）'),
+    domesticNum: int('错误号码中以 86 / 0086 开头的中国大陆手机号码数（应使用国内短信发送）'),
+    domesticSet: strs('这些中国大陆手机号码（最多 1000 个，原样）'),
     parseMobilesInfo: {
       type: 'object',
       required: ['submitTotal', 'errNum', 'repeatNum'],

@@ -158,6 +158,8 @@ export class VarIntlService {
       internationalSet: c.unique.slice(0, 100_000),
       countries: countrySummary(c, prices),
       errorSet: c.invalidNumbers.slice(0, 1000),
+      domesticNum: c.domestic,
+      domesticSet: c.domesticNumbers.slice(0, 1000),
       parseMobilesInfo: { submitTotal: c.total, errNum: c.invalid, repeatNum: c.repeat },
     };
   }

@@ -37,3 +37,24 @@ export const UnknownValueUsesServerLabel: Story = {
     await expect(within(canvasElement).getByText('服务器状态')).toBeInTheDocument();
   },
 };
+
+/**
+ * Issue 41 item 5: 待认证 is a review in progress, not a failure: the processing colour (blue), as
+ * schemas/enums/oauth-status.json declares it; only 认证不通过 is red.
+ */
+export const CertificationStates: Story = {
+  render: () => (
+    <Space wrap>
+      {enumOptions('oauth-status').map((o) => (
+        <EnumTag key={o.value} enumName="oauth-status" value={o.value} />
+      ))}
+    </Space>
+  ),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(c.getByText('待认证').className).toMatch(/ant-tag-processing/);
+    await expect(c.getByText('待认证').className).not.toMatch(/red/);
+    await expect(c.getByText('已认证').className).toMatch(/green/);
+    await expect(c.getByText('认证不通过').className).toMatch(/red/);
+  },
+};

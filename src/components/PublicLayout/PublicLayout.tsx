@@ -1,11 +1,13 @@
 /**
  * The frame of the public pages (login, register, forgot password): the agent's brand
- * (GET /loginInfo), a centred card, the copyright and ICP footer and the online-consulting panel.
+ * (GET /loginInfo; until it answers, the one the server wrote into the page: src/lib/brand.ts), the
+ * tab's title "<card title> - <brand>", a centred card, the copyright and ICP footer and the online-consulting panel.
  */
 import type { ReactNode } from 'react';
 import { Alert, ConfigProvider, theme } from 'antd';
 import { SupportPanel } from './SupportPanel';
 import { usePublicInfo } from './usePublicInfo';
+import { brandName, usePageTitle } from '@/lib/brand';
 
 export interface PublicLayoutProps {
   /** the card's heading, e.g. 账户登录 */
@@ -18,7 +20,8 @@ export interface PublicLayoutProps {
 export function PublicLayout({ title, children, width = 420 }: PublicLayoutProps) {
   const { token: t } = theme.useToken();
   const { branding, brandingError, contacts } = usePublicInfo();
-  const name = branding.company_name || '短信服务平台';
+  const name = brandName(branding.company_name);
+  usePageTitle(typeof title === 'string' ? title : undefined, branding.company_name);
   return (
     // plain elements rather than antd Layout and Typography: the public pages load as little as they can
     <div style={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', background: `linear-gradient(160deg, ${t.colorPrimaryBg} 0%, ${t.colorBgLayout} 55%)` }}>

@@ -50,6 +50,25 @@ export const KeyColumnsFirst: Story = {
   },
 };
 
+/**
+ * Issue 41 item 2: a list adds its own key columns (`isKey`: here the cause) and drops one of the
+ * entity's (the time): after the row number, the status first, then the list's own.
+ */
+export const ListOwnKeyColumns: Story = {
+  args: {
+    entity: 'entities/sign',
+    columns: ['rownum', 'clientid', 'sign', { field: 'createDate', isKey: false }, { field: 'cause', isKey: true }, 'state'],
+    dataSource: rows.slice(0, 3),
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const titles = c.getAllByRole('columnheader').map((th) => th.textContent?.trim());
+    await expect(titles).toEqual(['序号', '状态', '驳回原因', '子账户', '签名', '创建时间']);
+    await expect(c.getByRole('columnheader', { name: '驳回原因' })).toHaveClass('schema-table-key');
+    await expect(c.getByRole('columnheader', { name: '创建时间' })).not.toHaveClass('schema-table-key');
+  },
+};
+
 export const SinglePageHidesPager: Story = {
   args: { entity: 'entities/sign', columns, dataSource: rows.slice(0, 3), pagination: { current: 1, pageSize: 15, total: 3 } },
   play: async ({ canvasElement }) => {

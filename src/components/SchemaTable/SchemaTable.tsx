@@ -13,7 +13,7 @@
  * - the columns users look for first (`x-table.key`: a status, then the times) come right after the
  *   leading ones (the row number, the fixed-left identifiers) on every list of the entity, so the
  *   scroll and the fixed 操作 column never hide them (keyColumnsFirst; their cells carry the
- *   class `schema-table-key`);
+ *   class `schema-table-key`); a list adds its own (or drops one) with a column's `isKey`;
  * - plain text cells (and `x-table.ellipsis` ones) are cut at 240 px (or the hint's width) with
  *   the whole text in a tooltip (a page's render gets that cut cell to add to);
  * - amounts never wrap (Money).
@@ -51,6 +51,12 @@ export interface SchemaColumn<T> extends Omit<TableColumnType<T>, 'dataIndex' | 
   render?(value: unknown, record: T, index: number, cell: ReactNode): ReactNode;
   /** property holding the server's label for an enum value (e.g. stateStr) */
   labelField?: string;
+  /**
+   * a key column of this list (or not: `false`), whatever the entity's `x-table.key` says: what a
+   * screen's users look for first beyond the entity's statuses and times (子账户管理's 余额,
+   * 付费方式, 备注), or an entity key that matters less on this screen
+   */
+  isKey?: boolean;
 }
 
 /** Width at which plain text is cut (with a tooltip) unless the schema says otherwise. */
@@ -120,12 +126,19 @@ export function keyColumnsFirst<C extends { key?: Key; fixed?: TableColumnType<u
   return [...columns.slice(0, lead), ...keys, ...tail.filter((c) => rank(c) === undefined)];
 }
 
-/** A key column's place among the key columns: a status (an enum) before the times. */
-function keyRank(entity: string, field: string): number | undefined {
+/**
+ * A key column's place among the key columns: a status (an enum) before the times and the rest.
+ * Key: the list's `isKey` when it says, else the entity's `x-table.key`.
+ */
+function keyRank(entity: string, field: string, isKey: boolean | undefined): number | undefined {
   const info = schemas.field(entity, field);
-  if (!info?.table?.key) return undefined;
-  return info.enumName ? 0 : 1;
+  if (!(isKey ?? info?.table?.key)) return undefined;
+  return info?.enumName ? 0 : 1;
 }
+
+/** the lists' own key choices (SchemaColumn.isKey) by field */
+const listKeys = <T,>(columns: (string | SchemaColumn<T>)[]) =>
+  new Map(columns.flatMap((c) => (typeof c === 'string' || c.isKey === undefined ? [] : [[c.field, c.isKey] as const])));
 
 /** antd columns from schema fields (usable without SchemaTable, e.g. in a plain Table). */
 export function schemaColumns<T extends BaseRecord>(entity: string, columns: (string | SchemaColumn<T>)[]): TableColumnType<T>[] {
@@ -133,7 +146,7 @@ export function schemaColumns<T extends BaseRecord>(entity: string, columns: (st
     const col: SchemaColumn<T> = typeof c === 'string' ? { field: c } : c;
     const info = schemas.field(entity, col.field);
     if (!info) throw new Error(`${entity} has no property ${col.field}`);
-    const { field, labelField, render, title, ...rest } = col;
+    const { field, labelField, render, title, isKey, ...rest } = col;
     const plain = defaultCell<T>(info, labelField);
     const cut = ellipsisWidth(info);
     // the cell a page's render gets (and adds to) is already cut: a render that draws its own
@@ -156,7 +169,7 @@ export function schemaColumns<T extends BaseRecord>(entity: string, columns: (st
       ...(info.format === 'money' ? { align: 'right' as const } : {}),
       ...(hints.width ? { width: hints.width } : {}),
       ...(hints.fixed ? { fixed: hints.fixed } : {}),
-      ...(hints.key ? { className: 'schema-table-key' } : {}),
+      ...((isKey ?? hints.key) ? { className: 'schema-table-key' } : {}),
       render: floor(hints.width, render ? (v: unknown, r: T, i: number) => render(v, r, i, cell(v, r)) : (v: unknown, r: T) => cell(v, r)),
       ...rest,
     };
@@ -257,7 +270,10 @@ export function SchemaTable<T extends BaseRecord>({
   ...tableProps
 }: SchemaTableProps<T>) {
   const [hidden, setHidden] = useHiddenColumns(entity);
-  const all = useMemo(() => keyColumnsFirst(schemaColumns<T>(entity, columns), (c) => keyRank(entity, String(c.key))), [entity, columns]);
+  const all = useMemo(() => {
+    const own = listKeys(columns);
+    return keyColumnsFirst(schemaColumns<T>(entity, columns), (c) => keyRank(entity, String(c.key), own.get(String(c.key))));
+  }, [entity, columns]);
   const fields = all.map((c) => String(c.key));
   const hideable = all.filter((c) => schemas.field(entity, String(c.key))?.table?.hideable !== false);
   const settings = columnSettings ?? all.length + extraColumns.length > COLUMN_SETTINGS_FROM;

@@ -6,12 +6,16 @@
  * - Otherwise the account's own (GET /admin/cer/info): 未认证 -> the form (personal by default,
  *   `?type=2` enterprise); 待认证 / 已认证 -> the submitted data with its state; 认证不通过 -> the
  *   reason and the re-certification form. After a submit the view shows 待认证 and the layout's
- *   banner follows (every query refetches).
+ *   banner follows (every query refetches). Opening the page asks the shell's status again; while
+ *   待认证 the shell asks every 30 s and on focus, and an approval refetches this page too
+ *   (useCertificationWatch): no reload needed.
  */
+import { useEffect } from 'react';
 import { Alert, Result, Skeleton } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
 import { oauthStatusOf } from '@/domain/certification';
 import { fieldLabel } from '@/schema';
+import { useRefreshCertification } from '@/layout/hooks';
 import { useClientCertification, useOwnCertification, useRefreshAll } from './api';
 import { AUTH_ROUTE } from './BaseInfoLayout';
 import { CertificationForm } from './CertificationForm';
@@ -28,6 +32,12 @@ function ClientCertification({ clientId }: { clientId: string }) {
 
 export function OwnCertification({ re = false }: { re?: boolean }) {
   const { data, isLoading, isError } = useOwnCertification();
+  // the page shows the status: the shell asks for it again too, and a change (an approval while
+  // 待认证) refetches every query, this page's included (useCertificationWatch)
+  const refreshCertification = useRefreshCertification();
+  useEffect(() => {
+    void refreshCertification();
+  }, [refreshCertification]);
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const refreshAll = useRefreshAll();

@@ -16,6 +16,8 @@ export const certificationTab: Screen = {
   icon: 'certification',
   page: lazy(() => import('./CertificationPage')),
   home: true,
+  // the page says 未认证 / 待认证 / 认证不通过 itself (and is where the banner's link goes)
+  showsCertification: true,
 };
 export const reCertificationScreen: Screen = {
   name: 'account_info_auth_re',
@@ -23,6 +25,7 @@ export const reCertificationScreen: Screen = {
   label: '重新认证',
   page: lazy(() => import('./CertificationPage').then((m) => ({ default: m.ReCertificationPage }))),
   access: 'reCertification',
+  showsCertification: true,
 };
 export const baseInfoLayout: Screen = {
   name: 'account_info',

@@ -6,7 +6,7 @@ import { branding, consoleApi, fail, ok, subAccount } from '@/stories/mockApi';
 import HelpDocumentPage from './HelpDocumentPage';
 
 const T = { timeout: 5000 };
-const all = { https: 1, cmpp: 1, sgip: 1, smgp: 1, smpp: 1, template: 1, httpDemo: 1, faq: 1 };
+const all = { guide: 1, https: 1, cmpp: 1, sgip: 1, smgp: 1, smpp: 1, template: 1, httpDemo: 1, faq: 1 };
 const loginInfo = (systemInfoShow: Record<string, number>) => http.get('/api/loginInfo', () => ok({ ...branding, systemInfoShow }));
 
 const meta = {
@@ -29,6 +29,19 @@ export const AgentAllDocuments: Story = {
     }
     await expect(c.getByRole('link', { name: 'HTTP接口文档' }).getAttribute('href')).toBe('/api/help/httpsdoc');
     await expect(c.getByRole('link', { name: '常见问题文档' }).getAttribute('href')).toBe('/api/help/faqdoc');
+  },
+};
+
+/** Issue 41 item 7: the user guide (how to send, read the reports, buy packages) comes first, for every account. */
+export const UserGuide: Story = {
+  name: '用户使用手册（平台自带，排在首位）',
+  parameters: { msw: { handlers: [loginInfo({ guide: 1, https: 1, cmpp: 0, sgip: 0, smgp: 0, smpp: 0, template: 0, httpDemo: 0, faq: 0 }), ...consoleApi({ user: subAccount })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const guide = await c.findByTestId('help-doc-guide', {}, T);
+    await expect(canvasElement.querySelector('.ant-list-item')).toBe(guide);
+    await expect(within(guide).getByRole('link', { name: '用户使用手册' })).toHaveAttribute('href', '/api/help/userguide');
+    await expect(guide).toHaveTextContent('发送任务、发送记录与报表的查看，购买短信套餐与充值');
   },
 };
 

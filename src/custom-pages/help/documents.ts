@@ -3,7 +3,8 @@
  * systemInfoShow key (GET /loginInfo): a link shows only when its flag is 1, which the server sets
  * only when the document exists. The CMPP and SMPP documents exist while their door is on: the
  * server generates them from the door's own description for the logged-in account (its login,
- * host and port), unless the operator placed a file of theirs. The FAQ document is for agents only.
+ * host and port), unless the operator placed a file of theirs. The user guide is the platform's own
+ * (docs/user-guide.md, rendered by the server), always there. The FAQ document is for agents only.
  */
 export interface HelpDocument {
   key: string;
@@ -14,6 +15,12 @@ export interface HelpDocument {
 }
 
 export const HELP_DOCUMENTS: HelpDocument[] = [
+  {
+    key: 'guide',
+    title: '用户使用手册',
+    description: '控制台使用说明：资质认证，普通、变量与国际短信的发送，发送任务、发送记录与报表的查看，购买短信套餐与充值，子账户管理',
+    href: '/api/help/userguide',
+  },
   {
     key: 'https',
     title: 'HTTP接口文档',

@@ -97,13 +97,14 @@ export const SubAccountFilled: Story = {
 };
 
 export const NotCertified: Story = {
-  name: '子账户：未通过资质认证（不能发送）',
+  name: '子账户：资质认证审核中（不能发送）',
   parameters: { msw: { handlers: [...consoleApi({ user: subAccount, clientOauth: { oauth_status: '待认证' } }), ...sendApi({ calls })] } },
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     const notice = await c.findByTestId('send-not-certified', {}, T);
-    await expect(notice).toHaveTextContent('账户未通过资质认证，认证通过后才能发送短信');
-    await expect(within(notice).getByRole('link', { name: '前往资质认证' })).toBeInTheDocument();
+    // under review: says so (not 未通过), and leads to the submitted documents
+    await expect(notice).toHaveTextContent('您的认证资料正在审核中，审核通过后才能发送短信');
+    await expect(within(notice).getByRole('link', { name: '查看认证资料' })).toBeInTheDocument();
     await expect(c.getByTestId('submit')).toBeDisabled();
   },
 };

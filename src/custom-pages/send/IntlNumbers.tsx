@@ -3,9 +3,11 @@
  * country of each number, POST /send/checkMobileInternational) or from a txt / csv / xlsx file
  * (≤ 250M, name ≤ 30; ChunkedUpload → POST /send/parsefileInternational), with the counts and the
  * countries (count × price per piece). `useIntlNumbers` holds them; the page reads what to send
- * (`fields`) and the page rule (`problem`: no international number).
+ * (`fields`) and the page rule (`problem`: no international number). Chinese mobiles written
+ * with 86 (8613800138000) are not international: a hint points them to the domestic send.
  */
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
 import { Alert, App, Button, Flex, Form, Input, Space, Tag, Typography } from 'antd';
 import { DownloadOutlined, FileSearchOutlined } from '@ant-design/icons';
 import { downloadPosted, SEND_MESSAGES } from '@/domain/send';
@@ -17,6 +19,10 @@ import { CountryTable } from './CountryTable';
 import { NumberSource, type NumberMode } from './NumberSource';
 import type { FieldStatus } from './useSendForm';
 import { MESSAGES } from '../../../common/schema/messages';
+import { domesticMobileOf, splitNumbers } from '../../../common/sms/numbers';
+import { useCurrentUser } from '@/layout/hooks';
+import { rules } from '@/providers/access';
+import { deliverScreen } from './screens';
 
 export interface NumberErrors {
   /** show a problem on the numbers */
@@ -66,10 +72,18 @@ export function useIntlNumbers({ fail, clear }: NumberErrors) {
     }
   };
 
+  // typed numbers that are Chinese mobiles written internationally (8613800138000): shown at once,
+  // pointed to the domestic send (issue 41 item 2); a file's come with its check (domesticNum)
+  const typedDomestic = useMemo(() => (typed ? splitNumbers(text).filter((t) => domesticMobileOf(t) !== null) : []), [typed, text]);
+  const domestic: DomesticNumbers = typed
+    ? { count: typedDomestic.length, numbers: typedDomestic }
+    : { count: file?.parsed.domesticNum ?? 0, numbers: file?.parsed.domesticSet ?? [] };
+
   return {
     mode,
     setMode,
     text,
+    domestic,
     type,
     check,
     checking,
@@ -101,10 +115,61 @@ export function useIntlNumbers({ fail, clear }: NumberErrors) {
   };
 }
 
+/** Chinese mobiles among the international numbers (86 / 0086 + 11 digits) */
+export interface DomesticNumbers {
+  count: number;
+  /** as typed (or the first of a file's) */
+  numbers: string[];
+}
+
+/** domestic numbers listed in the hint (all of them are counted) */
+const DOMESTIC_SHOWN = 10;
+
+/**
+ * 8613800138000 is China's: international SMS does not go there. The hint says so, lists them as
+ * the domestic send takes them (13800138000) and leads to 普通短信发送 (国内短信) when the account may
+ * send domestic SMS.
+ */
+export function DomesticHint({ domestic }: { domestic: DomesticNumbers }) {
+  const { user } = useCurrentUser();
+  if (!domestic.count) return null;
+  const mayDomestic = !!user && rules.domesticSending(user);
+  const shown = domestic.numbers.slice(0, DOMESTIC_SHOWN).map((n) => domesticMobileOf(n) ?? n);
+  return (
+    <Alert
+      type="info"
+      showIcon
+      style={{ marginBottom: 12 }}
+      data-testid="intl-domestic-hint"
+      message={`${domestic.count} 个号码是中国大陆手机号码（86 开头），国际短信不发送到中国大陆，这些号码不会发送${mayDomestic ? '，请使用国内短信发送' : ''}`}
+      description={
+        <Flex wrap gap={4} align="center">
+          {shown.map((n, i) => (
+            <Tag key={`${i}-${n}`} style={{ marginInlineEnd: 0 }}>
+              {n}
+            </Tag>
+          ))}
+          {domestic.count > shown.length && <Typography.Text type="secondary">等 {domestic.count} 个</Typography.Text>}
+        </Flex>
+      }
+      action={
+        mayDomestic ? (
+          <Link to={deliverScreen.path} data-testid="intl-go-domestic">
+            去{deliverScreen.label}
+          </Link>
+        ) : undefined
+      }
+    />
+  );
+}
+
 /** rejected numbers listed after a check (all of them are in the export) */
 const REJECTED_SHOWN = 20;
 
 export type IntlNumbersState = ReturnType<typeof useIntlNumbers>;
+
+/** the error numbers that are not Chinese mobiles */
+const rejectedCount = (c: IntlCheck) => c.parseMobilesInfo.errNum - (c.domesticNum ?? 0);
 
 export function IntlNumbers({ box, status }: { box: IntlNumbersState; status: FieldStatus }) {
   const { checked, file, shown } = box;
@@ -127,6 +192,7 @@ export function IntlNumbers({ box, status }: { box: IntlNumbersState; status: Fi
               <Button icon={<FileSearchOutlined />} loading={box.checking} onClick={box.check} data-testid="check-intl">
                 号码检测
               </Button>
+              <DomesticHint domestic={box.domestic} />
             </Space>
           </Form.Item>
         }
@@ -153,6 +219,7 @@ export function IntlNumbers({ box, status }: { box: IntlNumbersState; status: Fi
                   message={`${file.fileName}：有效号码 ${file.parsed.internationalPhoneNum} 个，错误 ${file.parsed.parseMobilesInfo.errNum} 个，重复 ${file.parsed.parseMobilesInfo.repeatNum} 个`}
                 />
               )}
+              <DomesticHint domestic={box.domestic} />
             </Space>
           </Form.Item>
         }
@@ -171,7 +238,8 @@ export function IntlNumbers({ box, status }: { box: IntlNumbersState; status: Fi
               showIcon
               style={{ marginBottom: 12 }}
               data-testid="intl-rejected"
-              message={`${checked.parseMobilesInfo.errNum} 个号码不是有效的国际号码（国际区号 + 号码，6-15 位数字），不会发送`}
+              // the Chinese mobiles among the errors have their own hint (DomesticHint)
+              message={`${rejectedCount(checked)} 个号码不是有效的国际号码（国际区号 + 号码，6-15 位数字），不会发送`}
               description={
                 <Flex wrap gap={4}>
                   {checked.errorSet.slice(0, REJECTED_SHOWN).map((n, i) => (
@@ -179,7 +247,7 @@ export function IntlNumbers({ box, status }: { box: IntlNumbersState; status: Fi
                       {n}
                     </Tag>
                   ))}
-                  {checked.parseMobilesInfo.errNum > REJECTED_SHOWN && <Typography.Text type="secondary">等 {checked.parseMobilesInfo.errNum} 个</Typography.Text>}
+                  {rejectedCount(checked) > REJECTED_SHOWN && <Typography.Text type="secondary">等 {rejectedCount(checked)} 个</Typography.Text>}
                 </Flex>
               }
               action={

@@ -169,6 +169,63 @@ export const IntlCountries: Story = {
   },
 };
 
+/**
+ * Issue 41 item 2: 8613800138000 is China's: a hint as soon as it is typed says international SMS
+ * does not go there, lists it as the domestic send takes it and leads to 普通短信发送; the check's
+ * other errors are counted without it.
+ */
+export const IntlDomesticNumbers: Story = {
+  name: '国际短信：86 开头的中国大陆号码提示使用国内短信',
+  parameters: {
+    msw: {
+      handlers: [
+        http.post('/api/send/checkMobileInternational', () =>
+          ok({
+            internationalPhoneNum: 1,
+            internationalSet: ['+14155552671'],
+            countries: countries.slice(0, 1),
+            errorSet: ['12345'],
+            domesticNum: 2,
+            domesticSet: ['8613800138000', '008613912345678'],
+            parseMobilesInfo: { submitTotal: 4, errNum: 3, repeatNum: 0 },
+          }),
+        ),
+        ...varIntlApi(),
+        ...consoleApi({ user: both }),
+        ...sendApi({ calls }),
+      ],
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const box = await c.findByTestId('intl-numbers', {}, T);
+    await fireEvent.change(box, { target: { value: '14155552671,8613800138000,008613912345678,12345' } });
+    const hint = await c.findByTestId('intl-domestic-hint', {}, T);
+    await waitFor(() => expect(hint).toHaveTextContent('2 个号码是中国大陆手机号码（86 开头），国际短信不发送到中国大陆，这些号码不会发送，请使用国内短信发送'), T);
+    await expect(within(hint).getByText('13800138000')).toBeInTheDocument();
+    await expect(within(hint).getByText('13912345678')).toBeInTheDocument();
+    // the check's other error numbers are counted without them
+    await userEvent.click(c.getByTestId('check-intl'));
+    await expect(await c.findByTestId('intl-rejected', {}, T)).toHaveTextContent('1 个号码不是有效的国际号码');
+    await userEvent.click(within(hint).getByTestId('intl-go-domestic'));
+    await expect(await c.findByTestId('went', {}, T)).toHaveTextContent('/customer/deliverlayout/deliver');
+  },
+};
+
+/** An account that sends international SMS only (phone_inout_type 1): told, without a link onward. */
+export const IntlDomesticNumbersInternationalOnly: Story = {
+  name: '国际短信：86 开头号码（仅国际账户，无国内短信入口）',
+  parameters: { msw: { handlers: [...varIntlApi(), ...consoleApi({ user: { ...subAccount, phone_inout_type: 1 } }), ...sendApi({ calls })] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await fireEvent.change(await c.findByTestId('intl-numbers', {}, T), { target: { value: '8613800138000' } });
+    const hint = await c.findByTestId('intl-domestic-hint', {}, T);
+    await expect(hint).toHaveTextContent('1 个号码是中国大陆手机号码（86 开头），国际短信不发送到中国大陆，这些号码不会发送');
+    await expect(hint).not.toHaveTextContent('请使用国内短信发送');
+    await expect(within(hint).queryByTestId('intl-go-domestic')).toBeNull();
+  },
+};
+
 export const IntlCharge: Story = {
   name: '国际短信：字数与计费确认，发送',
   play: async ({ canvasElement }) => {

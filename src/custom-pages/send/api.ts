@@ -38,6 +38,10 @@ export interface IntlCheck {
   internationalSet: string[];
   countries: CountryCount[];
   errorSet: string[];
+  /** error numbers that are Chinese mainland mobiles written with 86 / 0086 (a domestic send's) */
+  domesticNum?: number;
+  /** those numbers as typed (the first 1,000) */
+  domesticSet?: string[];
   parseMobilesInfo: { submitTotal: number; errNum: number; repeatNum: number };
 }
 export interface VariableParse {

@@ -5,12 +5,16 @@
 import type { Screen, ScreenAlias } from '@/layout/declarations';
 import { DeliverPage, InternationalPage, VariablePage } from './index';
 
-/** 普通短信发送 (edit a timed task with ?id=) */
+/**
+ * 普通短信发送 (edit a timed task with ?id=). The send pages state the certification themselves
+ * (CertifiedNotice, with the submit disabled): no layout banner above them (`showsCertification`).
+ */
 export const deliverScreen: Screen = {
   name: 'sms_deliver',
   path: '/customer/deliverlayout/deliver',
   label: '普通短信发送',
   page: DeliverPage,
+  showsCertification: true,
   access: 'domesticSending',
   menu: 'send',
   home: true,
@@ -20,6 +24,7 @@ export const variableScreen: Screen = {
   path: '/customer/deliverlayout/variablesms',
   label: '变量短信发送',
   page: VariablePage,
+  showsCertification: true,
   access: 'domesticSending',
   menu: 'send',
 };
@@ -28,6 +33,7 @@ export const internationalScreen: Screen = {
   path: '/customer/deliverlayout/internaldeliver',
   label: '国际短信发送',
   page: InternationalPage,
+  showsCertification: true,
   access: 'internationalSending',
   menu: 'send',
   home: true,

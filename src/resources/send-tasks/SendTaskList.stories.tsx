@@ -4,6 +4,7 @@ import { withApp } from '@/stories/withApp';
 import { consoleApi, subAccount } from '@/stories/mockApi';
 import { never, sendApi, taskRows, type Calls } from '@/stories/sendApi';
 import { SendTaskList } from './SendTaskList';
+import { TaskStatus } from '@/generated/schemas';
 
 const T = { timeout: 5000 };
 const calls: Calls = {};
@@ -46,6 +47,28 @@ export const SubAccount: Story = {
     await c.findByText('T202611230002', {}, T);
     await expect(c.queryByTestId('client-select')).toBeNull();
     await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).not.toContain('账户');
+  },
+};
+
+/**
+ * A task held for the platform's review: its progress column (a key column, issue 41 item 2: in
+ * view at 1440 px) says so under the bar, inside its own cell.
+ */
+export const AwaitingReview: Story = {
+  name: '任务待平台审核：进度下方提示',
+  parameters: {
+    msw: { handlers: [...consoleApi(), ...sendApi({ calls, tasks: [{ ...taskRows[0], status: TaskStatus.Processing, statusStr: '处理中', taskSchedule: 0, auditNum: 3 }] })] },
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const note = await c.findByTestId('task-awaiting-review', {}, T);
+    await expect(note).toHaveTextContent('3 条待平台审核');
+    await expect(c.getByRole('columnheader', { name: '发送进度' })).toHaveClass('schema-table-key');
+    const bar = c.getByTestId('task-progress').getBoundingClientRect();
+    const cell = note.closest('td')!.getBoundingClientRect();
+    const box = note.getBoundingClientRect();
+    await expect(box.top).toBeGreaterThanOrEqual(bar.bottom - 1);
+    await expect(box.right).toBeLessThanOrEqual(cell.right);
   },
 };
 

@@ -6,7 +6,7 @@
  * long content opens in the copy dialog.
  */
 import { useState } from 'react';
-import { Button, Card, Progress, Space, Tooltip, Typography } from 'antd';
+import { Button, Card, Flex, Progress, Space, Tooltip, Typography } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { TaskStatus, type SendTask } from '@/generated/schemas';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
@@ -45,8 +45,9 @@ export function SendTaskList({ refreshEveryMs = TASK_REFRESH.everyMs }: SendTask
     {
       field: 'taskSchedule',
       width: 140,
+      // the progress bar, and under it (not beside: it would run into the next column) the review note
       render: (v: number, r: SendTask) => (
-        <>
+        <Flex vertical>
           <Progress percent={Math.max(0, Math.min(100, Math.round(Number(v) || 0)))} size="small" data-testid="task-progress" />
           {/* a task held for review does not move until the platform reviews it: say so instead of a frozen 0 % */}
           {!!r.auditNum && r.status === TaskStatus.Processing && (
@@ -54,7 +55,7 @@ export function SendTaskList({ refreshEveryMs = TASK_REFRESH.everyMs }: SendTask
               {r.auditNum} 条待平台审核
             </Typography.Text>
           )}
-        </>
+        </Flex>
       ),
     },
     { field: 'status', labelField: 'statusStr' },

@@ -1,4 +1,7 @@
-/** 子账户管理 (/customer/selfsevicelayout/manager): search, date range, stats, actions, export, log in as. */
+/**
+ * 子账户管理 (/customer/selfsevicelayout/manager): search, date range, stats, actions, export, log in
+ * as. Its key columns (in view at 1024 and 1440 px): 状态, 认证状态, 付费方式, 余额, 备注.
+ */
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { App, Button, Card, Col, Popconfirm, Row, Space, Statistic, Tag, Tooltip } from 'antd';
 import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
@@ -111,6 +114,7 @@ export default function SubAccountList() {
     'email',
     {
       field: 'balance',
+      isKey: true,
       align: 'right',
       // issue 27: the sub-account's alerts (the agent overview's rules, from the list answer) with the way to act on them
       render: (v: string, r: SubAccountRow) => (
@@ -133,9 +137,12 @@ export default function SubAccountList() {
         </Space>
       ),
     },
-    { field: 'paytype', labelField: 'paytype_str' },
-    'create_time',
-    'remarks',
+    { field: 'paytype', labelField: 'paytype_str', isKey: true },
+    // the manager's key columns beside the statuses (issue 41 item 2): 余额, 付费方式 and 备注 in view
+    // at 1024 and 1440 px; the creation time, key on other lists of the entity, is not the first
+    // thing looked for here
+    { field: 'create_time', isKey: false },
+    { field: 'remarks', isKey: true },
   ];
 
   return (

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { carrierOf } from '../../../common/sms/segments';
 import {
+  domesticMobileOf,
   MAX_NUMBERS,
   NUMBER_MESSAGES,
   checkNumbers,
@@ -51,6 +52,18 @@ describe('isChineseMobile', () => {
     '1380013800x',
     '',
   ])('%s is invalid', (p) => expect(isChineseMobile(p)).toBe(false));
+});
+
+describe('domesticMobileOf (issue 41 item 2)', () => {
+  it('reads a Chinese mobile written with 86 or 0086, nothing else', () => {
+    expect(domesticMobileOf('8613800138000')).toBe('13800138000');
+    expect(domesticMobileOf('008613912345678')).toBe('13912345678');
+    expect(domesticMobileOf('13800138000')).toBeNull(); // already domestic: not the international page's case
+    expect(domesticMobileOf('861012345678')).toBeNull(); // a Beijing landline
+    expect(domesticMobileOf('8614912345678')).toBeNull(); // a data-only segment
+    expect(domesticMobileOf('14155552671')).toBeNull();
+    expect(domesticMobileOf('86138001380001')).toBeNull();
+  });
 });
 
 describe('checkNumbers', () => {

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Route, Routes } from 'react-router';
 import { http } from 'msw';
-import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { expect, spyOn, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
 import { fail } from '@/stories/mockApi';
 import CertificationPage, { ReCertificationPage } from '../CertificationPage';
@@ -275,5 +275,33 @@ export const SwitchType: Story = {
     await expect(await c.findByLabelText('姓名', {}, T)).toHaveAttribute('placeholder', '请输入证件上的姓名');
     await expect(await c.findByText('个人身份证', {}, T)).toBeInTheDocument();
     await expect(c.queryByText('公司名称须与营业执照上的名称一致')).not.toBeInTheDocument();
+  },
+};
+
+/** the messages a console spy was called with */
+const loggedMessages = (spy: { mock: { calls: unknown[][] } }) => spy.mock.calls.map((args) => args.map(String).join(' '));
+
+/**
+ * Issue 41 item 6: a schema select offers the enum's values only (its 请选择 is the empty select's
+ * hint, not a choice) and logs nothing: no "The schema default value "null" is not one of the
+ * values in the enum" on any form (the select is our own widget, without a fake default).
+ */
+export const SelectWithoutPlaceholderChoice: Story = {
+  name: '证件类型选择：只有枚举值可选，控制台无默认值警告',
+  parameters: { app: { path: '/account/info/base/auth?type=2' } },
+  beforeEach: () => {
+    const spy = spyOn(console, 'error');
+    return () => spy.mockRestore();
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(await c.findByRole('combobox', {}, T));
+    await body().findByRole('listbox', {}, T);
+    const options = [...document.querySelectorAll('.ant-select-item-option')].map((o) => o.textContent);
+    await expect(options).toEqual(['三证合一', '四证合一', '组织机构证']);
+    await userEvent.click(body().getByTitle('四证合一'));
+    await waitFor(() => expect(canvasElement.querySelector('.ant-select-selection-item')).toHaveTextContent('四证合一'), T);
+    const warned = loggedMessages(console.error as unknown as { mock: { calls: unknown[][] } }).filter((m) => /is not one of the values in the enum/.test(m));
+    await expect(warned).toEqual([]);
   },
 };
