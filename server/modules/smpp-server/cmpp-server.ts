@@ -54,7 +54,6 @@ import {
   type CmppVersion,
 } from '../../lib/cmpp-pdu';
 import { openInterfaceSecret } from '../../lib/interface-secret';
-import { clientAddress } from '../../lib/ip-allow';
 import { MAX_MESSAGE_CHARS } from '../../../common/sms/pieces';
 import type { InterfaceRefusalReason } from '../send';
 import { extensionOf, interfaceRefusal, MAX_PARTS, PARTS_FULL, type DoorPlatform, type MoRow, type ReceiptRow } from './door-core';
@@ -181,23 +180,7 @@ export class CmppServer extends FramedDoor<CmppSession, CmppSession, CmppServerO
   }
 
   protected newSession(socket: net.Socket): CmppSession {
-    return {
-      socket,
-      splitter: new CmppFrameSplitter(MAX_PACKET),
-      ip: clientAddress(socket.remoteAddress ?? ''),
-      accountId: null,
-      receive: false,
-      unacked: new Map(),
-      lastPduAt: Date.now(),
-      version: null,
-      loggingIn: false,
-      number: '',
-      inflight: 0,
-      seq: 0,
-      lastTestAt: 0,
-      writable: () => socket.writable,
-      destroy: () => socket.destroy(),
-    };
+    return { ...this.framedSession(socket, new CmppFrameSplitter(MAX_PACKET)), version: null, number: '' };
   }
 
   /**

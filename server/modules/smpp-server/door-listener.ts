@@ -18,6 +18,7 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { AppContext } from '../../context';
+import { clientAddress } from '../../lib/ip-allow';
 import { DoorCore, type DoorCoreOptions, type DoorPlatform, type DoorSession, type MoRow, type ReceiptRow } from './door-core';
 
 /** what every door's listener is given beside the core's settings */
@@ -192,6 +193,25 @@ export abstract class FramedDoor<
 
   protected createServer(): net.Server {
     return net.createServer((socket) => this.onConnection(socket));
+  }
+
+  /** what every framed session starts with (a door's `newSession` adds its own fields) */
+  protected framedSession(socket: net.Socket, splitter: FramedSession['splitter']): FramedSession {
+    return {
+      socket,
+      splitter,
+      ip: clientAddress(socket.remoteAddress ?? ''),
+      accountId: null,
+      receive: false,
+      unacked: new Map(),
+      lastPduAt: Date.now(),
+      loggingIn: false,
+      inflight: 0,
+      seq: 0,
+      lastTestAt: 0,
+      writable: () => socket.writable,
+      destroy: () => socket.destroy(),
+    };
   }
 
   protected override started() {

@@ -26,7 +26,6 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../../context';
 import { ENV_DEFAULTS } from '../../env';
 import { openInterfaceSecret } from '../../lib/interface-secret';
-import { clientAddress } from '../../lib/ip-allow';
 import { resolveForPush, UnsafeUrlError } from '../../lib/safe-url';
 import { SgipBindBack } from '../../lib/sgip-bindback';
 import { cmppTimestamp } from '../../lib/cmpp-pdu';
@@ -224,22 +223,7 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
   // ------------------------------------------------------------ the customer's connection
 
   protected newSession(socket: net.Socket): CustomerSession {
-    return {
-      kind: 'customer',
-      socket,
-      splitter: new SgipFrameSplitter(MAX_PACKET),
-      ip: clientAddress(socket.remoteAddress ?? ''),
-      accountId: null,
-      receive: false,
-      unacked: new Map(),
-      lastPduAt: Date.now(),
-      loggingIn: false,
-      inflight: 0,
-      seq: 0,
-      lastTestAt: 0,
-      writable: () => socket.writable,
-      destroy: () => socket.destroy(),
-    };
+    return { ...this.framedSession(socket, new SgipFrameSplitter(MAX_PACKET)), kind: 'customer' };
   }
 
   /**

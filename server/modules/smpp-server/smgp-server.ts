@@ -57,7 +57,6 @@ import {
   ZERO_MSG_ID,
 } from '../../lib/smgp-pdu';
 import { openInterfaceSecret } from '../../lib/interface-secret';
-import { clientAddress } from '../../lib/ip-allow';
 import { MAX_MESSAGE_CHARS } from '../../../common/sms/pieces';
 import type { InterfaceRefusalReason } from '../send';
 import { extensionOf, interfaceRefusal, MAX_PARTS, PARTS_FULL, type DoorPlatform, type MoRow, type ReceiptRow } from './door-core';
@@ -194,23 +193,7 @@ export class SmgpServer extends FramedDoor<SmgpSession, SmgpSession, SmgpServerO
   }
 
   protected newSession(socket: net.Socket): SmgpSession {
-    return {
-      socket,
-      splitter: new SmgpFrameSplitter(MAX_PACKET),
-      ip: clientAddress(socket.remoteAddress ?? ''),
-      accountId: null,
-      receive: false,
-      unacked: new Map(),
-      lastPduAt: Date.now(),
-      loggingIn: false,
-      mode: -1,
-      number: '',
-      inflight: 0,
-      seq: 0,
-      lastTestAt: 0,
-      writable: () => socket.writable,
-      destroy: () => socket.destroy(),
-    };
+    return { ...this.framedSession(socket, new SmgpFrameSplitter(MAX_PACKET)), mode: -1, number: '' };
   }
 
   /**
