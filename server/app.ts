@@ -27,6 +27,7 @@ import { inDependencyOrder, MODULES } from './modules';
 import { isOpenApiPath, OPENAPI_PREFIX, openApiNotFound } from './modules/openapi';
 import { ServerSchemas, DEFAULT_SCHEMA_DIR } from './schemas';
 import { SessionService } from './http/session';
+import { OperatorSessions } from './http/operator-session';
 import { NodeMailer, type Mailer } from './modules/verification/mail';
 import { OutboxSmsChannel, type SmsChannel } from './modules/verification/sms';
 import { VerificationService } from './modules/verification/service';
@@ -81,6 +82,8 @@ declare module './context' {
   interface Services {
     /** the sessions (core: the access guard of every route reads them) */
     sessions: SessionService;
+    /** the operators' sessions (core as well: the guard of the operator routes) */
+    operatorSessions: OperatorSessions;
     /** verification codes (core: registration, password reset and account changes send them) */
     codes: VerificationService;
   }
@@ -130,12 +133,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     },
   };
   const sessions = new SessionService(ctx);
+  const operatorSessions = new OperatorSessions(ctx);
   const codes = new VerificationService(ctx);
-  const services = { sessions, codes } as Services;
+  const services = { sessions, operatorSessions, codes } as Services;
   app.decorate('ctx', ctx);
   app.decorate('services', services);
   app.decorate('appRoot', app);
   app.decorateRequest('currentSession', undefined);
+  app.decorateRequest('operatorSession', undefined);
 
   installErrorHandler(app);
   installInputGuards(app);
@@ -154,7 +159,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   await app.register(
     async (api) => {
-      installAccess(api, sessions);
+      installAccess(api, sessions, operatorSessions);
       // the modules that are plugins (server/modules/<area>/index.ts, server/modules/module.ts); the
       // services built above stand for the modules not yet converted, under their module names
       for (const name of LEGACY_MODULES) await api.register(fp(async () => {}, { name }));

@@ -131,6 +131,20 @@ export interface ApiThrottle {
   updated_at: Timestamp;
 }
 
+export interface AuditLog {
+  account_id: number | null;
+  action: string;
+  after: Json | null;
+  at: Timestamp;
+  before: Json | null;
+  id: Generated<number>;
+  operator_id: number | null;
+  operator_name: string;
+  remark: Generated<string>;
+  target: string;
+  target_id: Generated<string>;
+}
+
 export interface Blacklist {
   account_id: number | null;
   created_at: Generated<Timestamp>;
@@ -172,6 +186,7 @@ export interface Certifications {
   img_url: string;
   remark: Generated<string>;
   reviewed_at: Timestamp | null;
+  reviewed_by: Generated<string>;
   state: Generated<number>;
   submitted_at: Timestamp;
 }
@@ -320,6 +335,7 @@ export interface Invoices {
   invoice_project: string;
   invoice_type: number;
   remark: Generated<string>;
+  reviewed_by: Generated<string>;
   status: Generated<number>;
   telphone: Generated<string>;
   to_addr: Generated<string>;
@@ -376,6 +392,30 @@ export interface Notices {
   notice_content: Generated<string>;
   notice_name: string;
   release_time: Generated<Timestamp>;
+}
+
+export interface Operators {
+  created_at: Timestamp;
+  created_by: number | null;
+  id: Generated<number>;
+  last_login_at: Timestamp | null;
+  name: string;
+  password_hash: string;
+  role: number;
+  status: Generated<number>;
+  totp_enabled: Generated<boolean>;
+  totp_last_step: Generated<number>;
+  totp_secret: Generated<string>;
+}
+
+export interface OperatorSessions {
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  id: string;
+  ip: Generated<string>;
+  last_seen_at: Timestamp;
+  operator_id: number;
+  user_agent: Generated<string>;
 }
 
 export interface PayNotifications {
@@ -584,6 +624,7 @@ export interface Signs {
   creator_name: Generated<string>;
   id: Generated<number>;
   remarks: Generated<string>;
+  reviewed_by: Generated<string>;
   sign: string;
   state: Generated<number>;
   update_time: Generated<Timestamp>;
@@ -825,6 +866,7 @@ export interface Templates {
   order_no: Generated<number>;
   owner_id: number | null;
   remark: Generated<string>;
+  reviewed_by: Generated<string>;
   sign: Generated<string>;
   sms_type: number;
   smstype: number | null;
@@ -863,6 +905,7 @@ export interface DB {
   api_nonces: ApiNonces;
   api_pull: ApiPull;
   api_throttle: ApiThrottle;
+  audit_log: AuditLog;
   blacklist: Blacklist;
   branding: Branding;
   captcha_challenges: CaptchaChallenges;
@@ -884,6 +927,8 @@ export interface DB {
   login_as_tokens: LoginAsTokens;
   login_failures: LoginFailures;
   notices: Notices;
+  operator_sessions: OperatorSessions;
+  operators: Operators;
   pay_notifications: PayNotifications;
   pay_orders: PayOrders;
   pool_movements: PoolMovements;

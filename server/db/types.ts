@@ -216,6 +216,8 @@ export interface CertificationTable {
   remark: D<string>;
   submitted_at: Timestamp;
   reviewed_at: D<Date | null>;
+  /** 0046_operators: the operator who took the review ('' = the CLI or AUTO_REVIEW) */
+  reviewed_by: D<string>;
 }
 
 export interface Database {
@@ -266,6 +268,10 @@ export interface Database {
   interface_part_ids: InterfacePartIdsTable;
   // 0045_sgip_callback
   sgip_bindback_owners: SgipBindbackOwnerTable;
+  // 0046_operators (server/modules/operator)
+  operators: OperatorTable;
+  operator_sessions: OperatorSessionTable;
+  audit_log: AuditLogTable;
   export_files: ExportFileTable;
   // 0010_send
   send_submit_locks: SendSubmitLockTable;
@@ -384,6 +390,8 @@ export interface SignTable {
   creator_name: D<string>;
   create_time: ColumnType<Date, Date | string | undefined, Date | string>;
   update_time: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** 0046_operators: the operator who took the review ('' = the CLI or AUTO_REVIEW) */
+  reviewed_by: D<string>;
 }
 
 /** failed rows of an account's last sign import */
@@ -431,6 +439,8 @@ export interface TemplateTable {
   order_no: D<number>;
   create_time: CreatedAt;
   update_time: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** 0046_operators: the operator who took the review ('' = the CLI or AUTO_REVIEW) */
+  reviewed_by: D<string>;
 }
 
 /** 0006_subaccounts_ledger: one row per balance change; sum(amount) of an account == its balance */
@@ -1030,6 +1040,8 @@ export interface InvoiceTable extends InvoiceInfoColumns {
   express_order: D<string>;
   create_time: Timestamp;
   update_time: Timestamp;
+  /** 0046_operators: the operator who took the review ('' = the CLI or AUTO_REVIEW) */
+  reviewed_by: D<string>;
 }
 
 /** An account's saved invoice information per invoice type */
@@ -1080,3 +1092,54 @@ export interface SmsChunkStagingTable {
   payload: Buffer;
   created_at: D<Date>;
 }
+
+/** 0046_operators: the platform's staff (server/modules/operator, docs/api-operator.md) */
+export interface OperatorTable {
+  id: Generated<number>;
+  /** the login on /login (no account's clientid) */
+  name: string;
+  /** argon2id(sha256hex(password)), as the accounts' */
+  password_hash: string;
+  /** schemas/enums/operator-role.json: 1 审核员, 2 运营, 3 管理员 */
+  role: number;
+  /** 1 active, 2 disabled */
+  status: D<number>;
+  /** base32 TOTP secret ('' = none) */
+  totp_secret: D<string>;
+  totp_enabled: D<boolean>;
+  /** the last TOTP time step accepted (a code is good once) */
+  totp_last_step: D<number>;
+  created_by: D<number | null>;
+  created_at: Timestamp;
+  last_login_at: D<Date | null>;
+}
+
+export interface OperatorSessionTable {
+  /** sha256hex of the `sid` cookie */
+  id: string;
+  operator_id: number;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  last_seen_at: Timestamp;
+  ip: D<string>;
+  user_agent: D<string>;
+}
+
+/** every operator action, written in the action's transaction */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: Timestamp;
+  operator_id: number | null;
+  operator_name: string;
+  /** schemas/enums/audit-action.json ('sign.approve', …) */
+  action: string;
+  /** the table of the row acted on ('signs', 'accounts', …) */
+  target: string;
+  target_id: D<string>;
+  account_id: D<number | null>;
+  before: ColumnType<JsonValue | null, string | null | undefined, string | null>;
+  after: ColumnType<JsonValue | null, string | null | undefined, string | null>;
+  remark: D<string>;
+}
+
+export type Operator = Selectable<OperatorTable>;

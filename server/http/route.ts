@@ -12,14 +12,21 @@ import type { JsonSchema } from '../../common/schema';
 import type { SessionService } from './session';
 import { errors } from './errors';
 import type { TypeOfSchema } from './contract';
-import { UserType } from '../../common/generated/schemas';
+import { UserType, type OperatorRole } from '../../common/generated/schemas';
+import type { OperatorSessions } from './operator-session';
 
-/** public: no session; session: any logged-in account; agent: userType 1; subAccount: userType 2. */
-export type Access = 'public' | 'session' | 'agent' | 'subAccount';
+/**
+ * public: no session; session: any logged-in account; agent: userType 1; subAccount: userType 2;
+ * operator: the platform's staff (operator-session.ts), of one of the route's `roles` (all when
+ * none are named). An account never passes 'operator', an operator never passes the others.
+ */
+export type Access = 'public' | 'session' | 'agent' | 'subAccount' | 'operator';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /** access 'operator': the roles (enums/operator-role.json) that may call the route */
+    roles?: readonly OperatorRole[];
     accountIdOnly?: boolean;
     cachedSession?: boolean;
   }
@@ -29,6 +36,8 @@ export interface RouteDecl<B extends JsonSchema | undefined = JsonSchema | undef
   tag: string;
   summary: string;
   access: Access;
+  /** access 'operator' only: the roles that may call it (default: every role) */
+  roles?: readonly OperatorRole[];
   description?: string;
   /** `request(ctx, 'forms/x')` (server/http/contract.ts): the handler's `req.body` gets its type */
   body?: B;
@@ -75,7 +84,14 @@ export function route<B extends JsonSchema | undefined = undefined, Q extends Js
   if (d.body) schema.body = d.body;
   if (d.querystring) schema.querystring = d.querystring;
   if (d.response) schema.response = { 200: d.response };
-  const config = { ...d.with?.config, access: d.access, ...(d.accountIdOnly ? { accountIdOnly: true } : {}), ...(d.cachedSession ? { cachedSession: true } : {}) };
+  if (d.roles && d.access !== 'operator') throw new Error(`roles need access 'operator' (${d.summary})`);
+  const config = {
+    ...d.with?.config,
+    access: d.access,
+    ...(d.roles ? { roles: d.roles } : {}),
+    ...(d.accountIdOnly ? { accountIdOnly: true } : {}),
+    ...(d.cachedSession ? { cachedSession: true } : {}),
+  };
   return { ...d.with, schema, config } as unknown as RouteOptions<B, Q>;
 }
 
@@ -88,13 +104,24 @@ const SUB_ACCOUNT = UserType.SubAccount;
  * caller without the right session gets 401 登录超时 or 403 无权访问, never a message about its
  * payload). A route that declares no access refuses to register.
  */
-export function installAccess(app: FastifyInstance, sessions: SessionService) {
+export function installAccess(app: FastifyInstance, sessions: SessionService, operators: OperatorSessions) {
   app.addHook('onRoute', (opts) => {
     const access = opts.config?.access;
     if (!access) throw new Error(`route ${String(opts.method)} ${opts.url} declares no access`);
     const idOnly = (opts.config as { accountIdOnly?: boolean }).accountIdOnly === true;
     if (idOnly && access !== 'session') throw new Error(`route ${String(opts.method)} ${opts.url}: accountIdOnly needs access 'session'`);
     if (access === 'public') return;
+    if (access === 'operator') {
+      const roles = (opts.config as { roles?: readonly OperatorRole[] }).roles;
+      const operatorGuard = async (req: Parameters<OperatorSessions['resolve']>[0]) => {
+        const s = await operators.resolve(req);
+        if (!s) throw errors.timeout();
+        if (roles && !roles.includes(s.operator.role as OperatorRole)) throw errors.forbidden();
+      };
+      const before = opts.preValidation;
+      opts.preValidation = [operatorGuard, ...(before ? (Array.isArray(before) ? before : [before]) : [])] as typeof opts.preValidation;
+      return;
+    }
     const cached = (opts.config as { cachedSession?: boolean }).cachedSession === true;
     if (cached && idOnly) throw new Error(`route ${String(opts.method)} ${opts.url}: cachedSession and accountIdOnly exclude each other`);
     const guard = async (req: Parameters<SessionService['resolve']>[0], reply: Parameters<SessionService['resolve']>[1]) => {

@@ -120,7 +120,7 @@ describe.each(backends)('route schemas (%s)', (backend) => {
 describe('installAccess', () => {
   it('refuses to register a route that declares no access', async () => {
     const app = Fastify();
-    installAccess(app, {} as any);
+    installAccess(app, {} as any, {} as any);
     expect(() => app.get('/x', async () => 'x')).toThrow(/declares no access/);
     app.get('/y', { config: { access: 'public' } }, async () => 'y');
     expect((await app.inject({ method: 'GET', url: '/y' })).body).toBe('y');

@@ -8,7 +8,7 @@ import { defineModule } from '../module';
 import { authRoutes } from './routes';
 import { AuthService } from './service';
 
-export { AuthService, LOGIN_MESSAGES, loginNameHash, accountNameHashes } from './service';
+export { AuthService, LOGIN_MESSAGES, loginNameHash, accountNameHashes, type OperatorLogin } from './service';
 
 declare module '../../context' {
   interface Services {
@@ -18,5 +18,14 @@ declare module '../../context' {
 
 export default defineModule({ name: 'auth', dependencies: ['captcha', 'profile'] }, async (app, ctx) => {
   const auth = (app.services.auth = new AuthService(ctx, app.services.captcha));
-  await app.register(authRoutes(ctx, { auth, sessions: app.services.sessions, profile: app.services.profile }));
+  await app.register(
+    authRoutes(ctx, {
+      auth,
+      sessions: app.services.sessions,
+      operatorSessions: app.services.operatorSessions,
+      profile: app.services.profile,
+      // the operator module (loaded after this one) records its logins
+      operatorLoggedIn: (o, ip) => auth.operatorLoggedIn?.(o, ip) ?? Promise.resolve(),
+    }),
+  );
 });

@@ -14,12 +14,12 @@
 import type { LoginForm } from '../../../common/generated/schemas';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context';
-import type { Account } from '../../db/types';
+import type { Account, Operator } from '../../db/types';
 import { ApiError } from '../../http/errors';
 import { hashDigest, passwordDigest, verifyDigest } from '../../lib/crypto';
 import { LoginLockout, loginNameHash } from '../../lib/login-lockout';
 import { SLIDER_MESSAGES, type CaptchaService } from '../captcha';
-import { AccountStatus } from '../../../common/generated/schemas';
+import { AccountStatus, OperatorStatus } from '../../../common/generated/schemas';
 import { MESSAGES } from '../../../common/schema/messages';
 
 export const LOGIN_MESSAGES = {
@@ -38,6 +38,20 @@ export type { LoginForm };
 
 let dummyHash: Promise<string> | undefined;
 
+/**
+ * The operators' side of a login (server/modules/operator sets it): a name no account has may be
+ * an operator's; its password and second factor are checked here with the same lockout.
+ */
+export interface OperatorLogin {
+  find(name: string): Promise<Operator | undefined>;
+  passwordOk(o: Operator, digest: string): Promise<boolean>;
+  /** throws the login's answer when the second factor is missing or wrong */
+  checkTotp(o: Operator, code: string | undefined): Promise<void>;
+}
+
+/** who a login opens a session for */
+export type LoginResult = { account: Account; operator?: undefined } | { operator: Operator; account?: undefined };
+
 export { loginNameHash };
 
 /** The keys of every name an account logs in with (clientid, e-mail, mobile): to lift all its locks. */
@@ -47,6 +61,10 @@ export function accountNameHashes(a: { clientid: string; email: string; mobile: 
 
 export class AuthService {
   private readonly lockout: LoginLockout;
+  /** set by the operator module */
+  operators: OperatorLogin | null = null;
+  /** set by the operator module: a login went through (its time and audit row) */
+  operatorLoggedIn: ((o: Operator, ip: string) => Promise<void>) | null = null;
   constructor(
     private readonly ctx: AppContext,
     private readonly captcha: CaptchaService,
@@ -90,8 +108,11 @@ export class AuthService {
     if (until) throw this.lockedError(until, now);
   }
 
-  /** Checks the credentials from client address `ip`; returns the account (now unlocked) or throws the login error. */
-  async authenticate(form: LoginForm, ip = ''): Promise<Account> {
+  /**
+   * Checks the credentials from client address `ip`; returns the account (now unlocked), or the
+   * operator when no account has the name and an active operator does, or throws the login error.
+   */
+  async authenticate(form: LoginForm, ip = ''): Promise<LoginResult> {
     if (!(await this.captcha.consumeSliderToken(form.server, form.token))) {
       throw new ApiError(402, SLIDER_MESSAGES.required);
     }
@@ -101,6 +122,23 @@ export class AuthService {
     const locked = await this.lockout.lockedUntil(nameHash, ip, now);
     if (locked) throw this.lockedError(locked, now);
     const account = await this.findByLoginName(form.username);
+    const operator = account ? undefined : await this.operators?.find(form.username);
+    if (operator && this.operators) {
+      const good = (await this.operators.passwordOk(operator, form.password)) && operator.status === OperatorStatus.Active;
+      if (!good) {
+        await this.recordFailure(nameHash, ip, now);
+        throw new ApiError(500, LOGIN_MESSAGES.wrong);
+      }
+      try {
+        await this.operators.checkTotp(operator, form.totp);
+      } catch (err) {
+        // a wrong second factor counts as a failure of the name (no code: the form asks for it)
+        if ((err as ApiError).code !== 428) await this.recordFailure(nameHash, ip, now);
+        throw err;
+      }
+      await this.lockout.clear(nameHash, ip);
+      return { operator };
+    }
     if (!account) {
       // same work and the same answer as for a real account: no oracle for which names exist
       await verifyDigest(await (dummyHash ??= hashDigest(passwordDigest('not-a-password'))), form.password);
@@ -124,8 +162,8 @@ export class AuthService {
         .where('id', '=', account.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      return unlocked;
+      return { account: unlocked };
     }
-    return account;
+    return { account };
   }
 }

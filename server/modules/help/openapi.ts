@@ -3,6 +3,7 @@
  * as registered) and the HTTP API document rendered from it: one self-contained HTML page
  * listing every /api path with its method, summary, parameters and the answer convention.
  */
+import operatorRoles from '../../../schemas/enums/operator-role.json';
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { Access } from '../../http/route';
@@ -48,11 +49,14 @@ function plainSchema(s: unknown): unknown {
   return out;
 }
 
+const OPERATOR_ROLE_TITLES: Record<number, string> = Object.fromEntries(operatorRoles.oneOf.map((o) => [o.const, o.title]));
+
 const ACCESS_NOTES: Record<Access, string> = {
   public: '无需登录',
   session: '需要登录',
   agent: '需要登录；仅代理商（userType 1）',
   subAccount: '需要登录；仅子账户（userType 2）',
+  operator: '需要登录；仅运营人员（账户不可调用）',
 };
 
 /**
@@ -79,7 +83,9 @@ export async function registerOpenApi(app: FastifyInstance, platformName: string
       const own = (schema ?? {}) as Json;
       const access = route.config?.access ?? 'session';
       const s: Json = { summary: own.summary, tags: own.tags };
-      s.description = [ACCESS_NOTES[access], own.description ?? ''].filter(Boolean).join('；');
+      const roles = (route.config as { roles?: readonly number[] } | undefined)?.roles;
+      const roleNote = roles && roles.length < 3 ? `角色：${roles.map((r) => OPERATOR_ROLE_TITLES[r] ?? r).join('、')}` : '';
+      s.description = [ACCESS_NOTES[access], roleNote, own.description ?? ''].filter(Boolean).join('；');
       if (own.querystring) s.querystring = plainSchema(own.querystring);
       if (own.body) {
         s.body = plainSchema(own.body);
