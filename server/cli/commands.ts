@@ -7,6 +7,7 @@ import { channelCommands } from './channels';
 import { invoiceCommands } from './invoices';
 import { ledgerCommands } from './ledger';
 import { noticeCommands } from './notices';
+import { operatorCommands } from './operators';
 import type { Command } from './registry';
 import { sendCommands } from './send';
 import { signCommands } from './signs';
@@ -22,6 +23,7 @@ export const COMMANDS: Command[] = [
   ...invoiceCommands,
   ...ledgerCommands,
   ...noticeCommands,
+  ...operatorCommands,
   ...sendCommands,
   ...signCommands,
   ...templateCommands,

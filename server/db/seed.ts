@@ -128,6 +128,12 @@ export const DEFAULT_SUPPORT_CONTACTS = [
 ];
 
 /** Inserts what is missing; returns the clientids it created. */
+/** the demo operators (issue 39): 审核员 and 运营, password DEMO_PASSWORD */
+export const DEMO_OPERATORS = [
+  { name: 'reviewer1', role: 1 },
+  { name: 'operator1', role: 2 },
+] as const;
+
 export async function seed(db: Db): Promise<string[]> {
   const created: string[] = [];
   const existing = new Set(
@@ -186,6 +192,24 @@ export async function seed(db: Db): Promise<string[]> {
         .insertInto('support_contacts')
         .values(DEFAULT_SUPPORT_CONTACTS.map((c) => ({ ...c, branding_id: null })))
         .execute();
+  }
+  // issue 39: demo operators (README demo table), without a second factor; a 管理员 is added with
+  // `npm run cli -- operator-add` (its TOTP secret printed once)
+  const operators = await db
+    .selectFrom('operators')
+    .select('name')
+    .where(
+      'name',
+      'in',
+      DEMO_OPERATORS.map((o) => o.name),
+    )
+    .execute();
+  for (const o of DEMO_OPERATORS.filter((x) => !operators.some((r) => r.name === x.name))) {
+    await db
+      .insertInto('operators')
+      .values({ ...o, password_hash: await hashPassword(DEMO_PASSWORD), created_at: new Date() })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
   }
   await seedNotices(db);
   await seedCertifications(db);

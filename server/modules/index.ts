@@ -21,6 +21,7 @@ import ledger from './ledger';
 import notice from './notice';
 import numbers from './numbers';
 import openapi from './openapi';
+import operator from './operator';
 import password from './password';
 import pay from './pay';
 import profile from './profile';
@@ -52,6 +53,7 @@ export const MODULES: FastifyPluginAsync[] = [
   notice,
   numbers,
   openapi,
+  operator,
   password,
   pay,
   profile,

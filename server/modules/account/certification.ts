@@ -120,8 +120,17 @@ export async function submitCertification(db: Kysely<Database>, accountId: numbe
 export class ReviewError extends Error {}
 
 /** The operator's decision on a pending submission (CLI). */
-export async function reviewCertification(db: Kysely<Database>, clientid: string, decision: { approve: true } | { approve: false; reason: string }, now: Date) {
-  return db.transaction().execute(async (tx) => {
+export async function reviewCertification(
+  db: Kysely<Database>,
+  clientid: string,
+  decision: { approve: true } | { approve: false; reason: string },
+  now: Date,
+  /** the operator who reviews ('' = the CLI) */
+  by = '',
+) {
+  // in the caller's transaction when given one (the operator console writes its audit row there)
+  const inTx = <T>(fn: (tx: Transaction<Database>) => Promise<T>) => (db.isTransaction ? fn(db as Transaction<Database>) : db.transaction().execute(fn));
+  return inTx(async (tx) => {
     const a = await tx.selectFrom('accounts').select(['id', 'oauth_status', 'name']).where('clientid', '=', clientid).forUpdate().executeTakeFirst();
     if (!a) throw new ReviewError(`账户 ${clientid} 不存在`);
     if (a.oauth_status !== OauthStatus.Pending)
@@ -129,7 +138,7 @@ export async function reviewCertification(db: Kysely<Database>, clientid: string
     const cert = await tx.selectFrom('certifications').select('id').where('account_id', '=', a.id).orderBy('id', 'desc').limit(1).executeTakeFirst();
     const state = decision.approve ? 3 : 4;
     const remark = decision.approve ? '' : decision.reason;
-    if (cert) await tx.updateTable('certifications').set({ state, remark, reviewed_at: now }).where('id', '=', cert.id).execute();
+    if (cert) await tx.updateTable('certifications').set({ state, remark, reviewed_at: now, reviewed_by: by }).where('id', '=', cert.id).execute();
     await tx
       .updateTable('accounts')
       .set({ oauth_status: state, oauth_remark: remark, oauth_date: decision.approve ? now : null, update_time: now })

@@ -417,7 +417,7 @@ export async function setInvoiceStatus(
   ctx: { db: Db; now: () => Date },
   id: number,
   to: number,
-  opts: { reason?: string; expressCompany?: string; expressNo?: string } = {},
+  opts: { reason?: string; expressCompany?: string; expressNo?: string; by?: string } = {},
 ): Promise<{ from: number; to: number; invoiceNo: string }> {
   const cur = await ctx.db.selectFrom('invoices').select(['id', 'status', 'invoice_type', 'invoice_no', 'update_time']).where('id', '=', id).executeTakeFirst();
   if (!cur) throw new InvoiceStatusError(`发票 ${id} 不存在`);
@@ -435,7 +435,7 @@ export async function setInvoiceStatus(
     throw new InvoiceStatusError('增值税专用发票邮寄须填写快递公司和快递单号（--express-company、--express-no）');
   }
   if (company.length > 50 || no.length > 50) throw new InvoiceStatusError('快递公司和快递单号不能超过50个字符');
-  const set: Record<string, unknown> = { status: to, update_time: ctx.now() };
+  const set: Record<string, unknown> = { status: to, update_time: ctx.now(), reviewed_by: opts.by ?? '' };
   if (to === InvoiceStatus.Rejected || to === InvoiceStatus.Returned) set.audit_fail_cause = reason;
   if (to === InvoiceStatus.Mailed) Object.assign(set, { express_company: company, express_order: no });
   const r = await ctx.db.updateTable('invoices').set(set).where('id', '=', id).where('status', '=', cur.status).returning('id').executeTakeFirst();

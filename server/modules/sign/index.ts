@@ -6,7 +6,7 @@ import { defineModule } from '../module';
 import { signRoutes } from './routes';
 import { SignService } from './service';
 
-export { SignService, MSG as SIGN_MSG } from './service';
+export { SignService, MSG as SIGN_MSG, reviewSign } from './service';
 export { approvedSigns, assertApprovedSign, SIGN_NOT_APPROVED } from './approved';
 
 declare module '../../context' {

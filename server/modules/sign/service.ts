@@ -510,13 +510,13 @@ export class SignService {
 }
 
 /** Operator review (CLI sign-approve / sign-reject): pending or rejected signs may be approved or rejected. */
-export async function reviewSign(db: Db, now: Date, id: number, approve: boolean, cause = ''): Promise<{ clientid: string; sign: string }> {
+export async function reviewSign(db: Db, now: Date, id: number, approve: boolean, cause = '', by = ''): Promise<{ clientid: string; sign: string }> {
   const sign = await db.selectFrom('signs').select(['id', 'state', 'clientid', 'sign']).where('id', '=', id).executeTakeFirst();
   if (!sign) throw errors.notFound('签名');
   if (sign.state === DELETED) throw errors.refused('签名已删除，不能审核');
   await db
     .updateTable('signs')
-    .set({ state: approve ? 1 : 2, cause: approve ? '' : cause, update_time: now })
+    .set({ state: approve ? 1 : 2, cause: approve ? '' : cause, update_time: now, reviewed_by: by })
     .where('id', '=', id)
     .execute();
   return sign;

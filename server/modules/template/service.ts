@@ -11,7 +11,7 @@
 import { whereFrom, type ScopeAccount } from '../../db/filters';
 import type { CurrentPaging } from '../../http/contract';
 import type { AppContext } from '../../context';
-import type { Selectable } from 'kysely';
+import type { Selectable, Transaction } from 'kysely';
 import type { Account, Database } from '../../db/types';
 
 /** A template row as TemplateService.COLUMNS selects it (owner and creator joined). */
@@ -359,11 +359,15 @@ export async function reviewTemplate(
   state: typeof TemplateAuditState.Approved | typeof TemplateAuditState.Rejected,
   remark: string,
   now: Date,
+  /** the operator who reviews ('' = the CLI) */
+  by = '',
 ): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  // in the caller's transaction when given one (the operator console writes its audit row there)
+  const run = <T>(fn: (trx: Transaction<Database>) => Promise<T>) => (db.isTransaction ? fn(db as Transaction<Database>) : db.transaction().execute(fn));
+  return run(async (trx) => {
     const t = await trx
       .updateTable('templates')
-      .set({ state, remark, update_time: now })
+      .set({ state, remark, update_time: now, reviewed_by: by })
       .where('id', '=', id)
       .where('owner_id', 'is not', null)
       .returning(['id', 'owner_id', 'sign', 'content'])

@@ -1,0 +1,119 @@
+/**
+ * /operator/*: the operators' routes (issue 39, docs/api-operator.md). Every one is access
+ * 'operator' (server/http/route.ts: an operator session, never an account's) with the roles that
+ * may call it: the review lists and decisions to every role, the audit log and the operators to
+ * 管理员 (the audit log to 运营 as well).
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../../context';
+import { api, arrayOf, listOf, okOf, request } from '../../http/contract';
+import { ok } from '../../http/reply';
+import { route } from '../../http/route';
+import { errors } from '../../http/errors';
+import { operatorOf } from '../../http/operator-session';
+import { OperatorRole } from '../../../common/generated/schemas';
+import type { UploadService } from '../upload';
+import { OperatorService } from './service';
+import type { ReviewService } from './review';
+import { auditList } from './audit';
+
+const TAG = '运营人员';
+const ALL = [OperatorRole.Reviewer, OperatorRole.Operations, OperatorRole.Admin] as const;
+const OPS = [OperatorRole.Operations, OperatorRole.Admin] as const;
+const ADMIN = [OperatorRole.Admin] as const;
+
+const actor = (req: Parameters<typeof operatorOf>[0]) => {
+  const o = operatorOf(req);
+  return { id: o.id, name: o.name };
+};
+
+export function operatorRoutes(ctx: AppContext, deps: { operators: OperatorService; review: ReviewService; uploads: UploadService }): FastifyPluginAsync {
+  const { operators, review, uploads } = deps;
+  return async (plugin) => {
+    const app = api(plugin);
+    app.get('/operator/me', route({ tag: TAG, summary: '当前运营人员', access: 'operator', roles: ALL, response: okOf(ctx, 'entities/operator') }), async (req) =>
+      ok(OperatorService.toEntity(operatorOf(req))),
+    );
+
+    // ---- 审核
+    app.get(
+      '/operator/review/counts',
+      route({ tag: TAG, summary: '待审核数量（菜单角标）', access: 'operator', roles: ALL, response: okOf(ctx, 'entities/review-counts') }),
+      async () => ok(await review.counts()),
+    );
+    const list = request(ctx, 'filters/review', { paging: 'currentPage' });
+    app.post(
+      '/operator/review/certifications/list',
+      route({ tag: TAG, summary: '审核：资质认证列表', access: 'operator', roles: ALL, body: list, response: listOf(ctx, 'entities/review-certification') }),
+      async (req) => ok(await review.certifications(req.body)),
+    );
+    app.post(
+      '/operator/review/signs/list',
+      route({ tag: TAG, summary: '审核：签名列表', access: 'operator', roles: ALL, body: list, response: listOf(ctx, 'entities/review-sign') }),
+      async (req) => ok(await review.signs(req.body)),
+    );
+    app.post(
+      '/operator/review/templates/list',
+      route({ tag: TAG, summary: '审核：模板列表', access: 'operator', roles: ALL, body: list, response: listOf(ctx, 'entities/review-template') }),
+      async (req) => ok(await review.templates(req.body)),
+    );
+    app.post(
+      '/operator/review/invoices/list',
+      route({ tag: TAG, summary: '审核：发票申请列表', access: 'operator', roles: ALL, body: list, response: listOf(ctx, 'entities/review-invoice') }),
+      async (req) => ok(await review.invoices(req.body)),
+    );
+    const decision = request(ctx, 'params/review-decision');
+    app.post(
+      '/operator/review/certifications/decide',
+      route({ tag: TAG, summary: '审核：通过或驳回资质认证', access: 'operator', roles: ALL, body: decision, response: okOf(ctx, { type: 'null' }) }),
+      async (req) => ok(null, await review.decideCertification(actor(req), req.body)),
+    );
+    app.post(
+      '/operator/review/signs/decide',
+      route({ tag: TAG, summary: '审核：通过或驳回签名', access: 'operator', roles: ALL, body: decision, response: okOf(ctx, { type: 'null' }) }),
+      async (req) => ok(null, await review.decideSign(actor(req), req.body)),
+    );
+    app.post(
+      '/operator/review/templates/decide',
+      route({ tag: TAG, summary: '审核：通过或驳回模板（结果按模板审核回调推送）', access: 'operator', roles: ALL, body: decision, response: okOf(ctx, { type: 'null' }) }),
+      async (req) => ok(null, await review.decideTemplate(actor(req), req.body)),
+    );
+    app.post(
+      '/operator/review/invoices/status',
+      route({ tag: TAG, summary: '审核：变更发票状态', access: 'operator', roles: ALL, body: request(ctx, 'params/invoice-status-change'), response: okOf(ctx, { type: 'null' }) }),
+      async (req) => ok(null, await review.invoiceStatus(actor(req), req.body)),
+    );
+    // a certification's images (only those: an operator reads no other customer file)
+    app.get('/operator/files/*', route({ tag: TAG, summary: '资质认证的证件图片', access: 'operator', roles: ALL }), async (req, reply) => {
+      let p: string;
+      try {
+        p = decodeURIComponent((req.params as { '*': string })['*'] ?? '');
+      } catch {
+        throw errors.notFound('文件');
+      }
+      if (!(await review.isCertificationImage(p))) throw errors.notFound('文件');
+      const f = await uploads.open(p);
+      if (!f) throw errors.notFound('文件');
+      return reply.header('content-type', f.mime).header('cache-control', 'private, max-age=3600').header('x-content-type-options', 'nosniff').send(f.stream);
+    });
+
+    // ---- 审计日志
+    app.post(
+      '/operator/audit/list',
+      route({
+        tag: TAG,
+        summary: '审计日志',
+        access: 'operator',
+        roles: OPS,
+        body: request(ctx, 'filters/audit-log', { paging: 'currentPage' }),
+        response: listOf(ctx, 'entities/audit-entry'),
+      }),
+      async (req) => ok(await auditList(ctx, req.body)),
+    );
+
+    // ---- 运营人员
+    app.get('/operator/operators/list', route({ tag: TAG, summary: '运营人员列表', access: 'operator', roles: ADMIN, response: arrayOf(ctx, 'entities/operator') }), async () =>
+      ok(await operators.list()),
+    );
+  };
+}
