@@ -9,6 +9,8 @@ import { backends, useServer, type Client, type TestServer } from './harness';
 import { OperatorService } from '../../server/modules/operator';
 import { runCommand } from '../../server/cli/operator-channel';
 import { OperatorRole } from '../../common/generated/schemas';
+import { readMailOutbox } from '../../server/modules/verification/outbox';
+import { sql } from 'kysely';
 
 async function as(server: TestServer, who: string, password?: string, extra: Record<string, unknown> = {}): Promise<Client> {
   const c = await server.client().init();
@@ -30,6 +32,12 @@ const OPERATOR_ROUTES: [method: 'get' | 'post', path: string, body?: Record<stri
   ['post', '/api/operator/review/templates/decide', { id: 1, approve: true }],
   ['post', '/api/operator/review/invoices/status', { id: 1, status: 3 }],
   ['get', '/api/operator/files/x/abcdefgh.png'],
+  ['post', '/api/operator/customers/list', {}],
+  ['post', '/api/operator/customers/freeze', { clientid: 'client1' }],
+  ['post', '/api/operator/customers/unfreeze', { clientid: 'client2' }],
+  ['post', '/api/operator/customers/unlock', { clientid: 'client1' }],
+  ['post', '/api/operator/customers/reset-password', { clientid: 'client1' }],
+  ['post', '/api/operator/customers/credit', { clientid: 'agent1', amount: '1', remark: 'x' }],
   ['post', '/api/operator/audit/list', {}],
   ['get', '/api/operator/operators/list'],
 ];
@@ -212,5 +220,69 @@ describe.each(backends)('operators (%s)', (backend) => {
     expect((await c.get('/api/operator/operators/list')).body.data.map((x: { name: string }) => x.name)).toEqual(expect.arrayContaining(['reviewer1', 'operator1', 'chief.admin']));
     const listed = await run(['operators']);
     expect(listed.lines.join('\n')).toContain('chief.admin');
+  });
+
+  it('lists customers and acts on them: freeze, unlock, reset password, credit, each audited', async () => {
+    const db = t.server.handle.db;
+    const ops = await as(t.server, 'operator1');
+    const reviewer = await as(t.server, 'reviewer1');
+    expect((await reviewer.post('/api/operator/customers/list', {})).body.code).toBe(403);
+    const found = (await ops.post('/api/operator/customers/list', { search: 'CLIENT1' })).body.data;
+    expect(found.list.map((r: { clientid: string }) => r.clientid)).toContain('client1');
+    const agents = (await ops.post('/api/operator/customers/list', { userType: '1' })).body.data.list;
+    expect(agents.length).toBeGreaterThan(0);
+    for (const r of agents) expect(r.userType).toBe('1');
+
+    // freeze: client1's logins end and it may not log in; unfreeze
+    const client = await as(t.server, 'client1');
+    expect((await ops.post('/api/operator/customers/freeze', { clientid: 'client1', remark: '投诉核查' })).body).toMatchObject({ code: 0, msg: '冻结成功' });
+    expect((await client.get('/api/admin/info')).body.code).toBe(401);
+    expect((await (await t.server.client().init()).login('client1')).body.msg).toBe('账户已冻结，请联系客服');
+    expect((await ops.post('/api/operator/customers/freeze', { clientid: 'client1' })).body.code).not.toBe(0);
+    expect((await ops.post('/api/operator/customers/unfreeze', { clientid: 'client1' })).body).toMatchObject({ code: 0, msg: '解冻成功' });
+    await as(t.server, 'client1');
+
+    // a login lockout (5 wrong passwords) shows, and unlock lifts it
+    const stranger = await t.server.client().init();
+    for (let i = 0; i < 5; i++) await stranger.login('agent0', 'Wrong12345');
+    expect((await stranger.login('agent0')).body.code).toBe(423);
+    const locked = (await ops.post('/api/operator/customers/list', { search: 'agent0' })).body.data.list.find((r: { clientid: string }) => r.clientid === 'agent0');
+    expect(locked.locked).toBe(true);
+    expect((await ops.post('/api/operator/customers/unlock', { clientid: 'agent0' })).body.msg).toBe('已解除登录锁定');
+    expect((await stranger.login('agent0')).body.code).toBe(0);
+
+    // a new password, mailed; the old one no longer works
+    const mails = readMailOutbox(t.server.dataDir).length;
+    expect((await ops.post('/api/operator/customers/reset-password', { clientid: 'agent0' })).body.msg).toBe('新密码已发送至 agent0@demo.smsp.local');
+    const mail = readMailOutbox(t.server.dataDir).slice(mails);
+    expect(mail).toHaveLength(1);
+    const pw = /重置为：([A-Za-z0-9]{10})/.exec(mail[0].text)![1];
+    expect((await (await t.server.client().init()).login('agent0')).body.code).toBe(500);
+    expect((await (await t.server.client().init()).login('agent0', pw)).body.code).toBe(0);
+
+    // credit through the ledger: remark required, agents only, never below 0; the ledger stays exact
+    expect((await ops.post('/api/operator/customers/credit', { clientid: 'agent1', amount: '100' })).body).toMatchObject({ code: 400, msg: '请填写备注' });
+    expect((await ops.post('/api/operator/customers/credit', { clientid: 'client1', amount: '100', remark: '补偿' })).body.msg).toBe('只能为代理商调整额度');
+    expect((await ops.post('/api/operator/customers/credit', { clientid: 'agent1', amount: '1.234', remark: '补偿' })).body.code).toBe(400);
+    const before = (await db.selectFrom('accounts').select('balance').where('clientid', '=', 'agent1').executeTakeFirstOrThrow()).balance;
+    expect((await ops.post('/api/operator/customers/credit', { clientid: 'agent1', amount: '100.50', remark: '活动补偿' })).body.code).toBe(0);
+    const after = (await db.selectFrom('accounts').select('balance').where('clientid', '=', 'agent1').executeTakeFirstOrThrow()).balance;
+    expect(Number(after) - Number(before)).toBeCloseTo(100.5, 2);
+    expect((await ops.post('/api/operator/customers/credit', { clientid: 'agent1', amount: '-99999999', remark: '扣减' })).body.code).not.toBe(0);
+    const bad = await sql`select a.clientid from accounts a left join (select account_id, sum(amount) s from ledger group by account_id) l on l.account_id = a.id
+      where a.balance <> coalesce(l.s, 0)`.execute(db);
+    expect(bad.rows).toEqual([]);
+    const log = await db
+      .selectFrom('audit_log')
+      .select(['action', 'operator_name', 'remark'])
+      .where('operator_name', '=', 'operator1')
+      .where('action', '<>', 'operator.login')
+      .orderBy('id')
+      .execute();
+    expect(log.map((x) => x.action)).toEqual(['account.freeze', 'account.unfreeze', 'account.unlock', 'account.reset-password', 'account.credit']);
+    expect(log.find((x) => x.action === 'account.credit')!.remark).toBe('活动补偿');
+    // the new password is in no audit row
+    const rows = await db.selectFrom('audit_log').select(['before', 'after', 'remark']).execute();
+    expect(JSON.stringify(rows)).not.toContain(pw);
   });
 });

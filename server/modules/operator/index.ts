@@ -2,35 +2,42 @@
  * 运营人员 (issue 39, docs/api-operator.md): the platform's own staff — operators with a role
  * (审核员, 运营, 管理员) and an optional TOTP second factor, logging in on /login (the auth
  * module asks this one when no account has the name); the 审核 lists and decisions
- * (certifications, signs, templates, invoices) and the audit log every action writes in its own
+ * (certifications, signs, templates, invoices), 客户 (customers.ts) and the audit log every action writes in its own
  * transaction. The operators' sessions are the app's core (server/http/operator-session.ts: the
  * access guard of the operator routes reads them).
  */
 import { defineModule } from '../module';
 import { OperatorService } from './service';
 import { ReviewService } from './review';
+import { CustomerService } from './customers';
 import { operatorRoutes } from './routes';
 
 export { OperatorService, OPERATOR_MESSAGES, OPERATOR_NAME, nameTaken } from './service';
 export { ReviewService, REVIEW_MESSAGES } from './review';
+export { CustomerService, CUSTOMER_MESSAGES } from './customers';
 export { audit, auditList, type Actor } from './audit';
 
 declare module '../../context' {
   interface Services {
     operators: OperatorService;
     review: ReviewService;
+    customers: CustomerService;
   }
 }
 
-export default defineModule({ name: 'operator', dependencies: ['auth', 'upload', 'account', 'sign', 'template', 'invoice'] }, async (app, ctx) => {
-  const operators = (app.services.operators = new OperatorService(ctx));
-  const review = (app.services.review = new ReviewService(ctx));
-  // the login of a name no account has (auth/service.ts)
-  app.services.auth.operators = {
-    find: (name) => operators.byName(name),
-    passwordOk: (o, digest) => operators.passwordOk(o, digest),
-    checkTotp: (o, code) => operators.checkTotp(o, code),
-  };
-  app.services.auth.operatorLoggedIn = (o, ip) => operators.loggedIn(o, ip);
-  await app.register(operatorRoutes(ctx, { operators, review, uploads: app.services.uploads }));
-});
+export default defineModule(
+  { name: 'operator', dependencies: ['auth', 'upload', 'account', 'sign', 'template', 'invoice', 'ledger', 'password', 'subaccount'] },
+  async (app, ctx) => {
+    const operators = (app.services.operators = new OperatorService(ctx));
+    const review = (app.services.review = new ReviewService(ctx));
+    const customers = (app.services.customers = new CustomerService(ctx, app.services.sessions));
+    // the login of a name no account has (auth/service.ts)
+    app.services.auth.operators = {
+      find: (name) => operators.byName(name),
+      passwordOk: (o, digest) => operators.passwordOk(o, digest),
+      checkTotp: (o, code) => operators.checkTotp(o, code),
+    };
+    app.services.auth.operatorLoggedIn = (o, ip) => operators.loggedIn(o, ip);
+    await app.register(operatorRoutes(ctx, { operators, review, customers, uploads: app.services.uploads }));
+  },
+);

@@ -15,6 +15,7 @@ import { OperatorRole } from '../../../common/generated/schemas';
 import type { UploadService } from '../upload';
 import { OperatorService } from './service';
 import type { ReviewService } from './review';
+import type { CustomerService } from './customers';
 import { auditList } from './audit';
 
 const TAG = '运营人员';
@@ -27,8 +28,11 @@ const actor = (req: Parameters<typeof operatorOf>[0]) => {
   return { id: o.id, name: o.name };
 };
 
-export function operatorRoutes(ctx: AppContext, deps: { operators: OperatorService; review: ReviewService; uploads: UploadService }): FastifyPluginAsync {
-  const { operators, review, uploads } = deps;
+export function operatorRoutes(
+  ctx: AppContext,
+  deps: { operators: OperatorService; review: ReviewService; customers: CustomerService; uploads: UploadService },
+): FastifyPluginAsync {
+  const { operators, review, customers, uploads } = deps;
   return async (plugin) => {
     const app = api(plugin);
     app.get('/operator/me', route({ tag: TAG, summary: '当前运营人员', access: 'operator', roles: ALL, response: okOf(ctx, 'entities/operator') }), async (req) =>
@@ -96,6 +100,43 @@ export function operatorRoutes(ctx: AppContext, deps: { operators: OperatorServi
       if (!f) throw errors.notFound('文件');
       return reply.header('content-type', f.mime).header('cache-control', 'private, max-age=3600').header('x-content-type-options', 'nosniff').send(f.stream);
     });
+
+    // ---- 客户
+    app.post(
+      '/operator/customers/list',
+      route({
+        tag: TAG,
+        summary: '客户：代理商与子账户（账户、名称、手机、邮箱搜索，状态，认证，余额，登录锁定）',
+        access: 'operator',
+        roles: OPS,
+        body: request(ctx, 'filters/operator-customer', { paging: 'currentPage' }),
+        response: listOf(ctx, 'entities/operator-customer'),
+      }),
+      async (req) => ok(await customers.list(req.body)),
+    );
+    const action = request(ctx, 'params/operator-customer-action');
+    const done = okOf(ctx, { type: 'null' });
+    app.post(
+      '/operator/customers/freeze',
+      route({ tag: TAG, summary: '客户：冻结账户（结束其所有登录）', access: 'operator', roles: OPS, body: action, response: done }),
+      async (req) => ok(null, await customers.setFrozen(actor(req), req.body.clientid, true, req.body.remark)),
+    );
+    app.post('/operator/customers/unfreeze', route({ tag: TAG, summary: '客户：解冻账户', access: 'operator', roles: OPS, body: action, response: done }), async (req) =>
+      ok(null, await customers.setFrozen(actor(req), req.body.clientid, false, req.body.remark)),
+    );
+    app.post('/operator/customers/unlock', route({ tag: TAG, summary: '客户：解除登录锁定', access: 'operator', roles: OPS, body: action, response: done }), async (req) =>
+      ok(null, await customers.unlock(actor(req), req.body.clientid, req.body.remark)),
+    );
+    app.post(
+      '/operator/customers/reset-password',
+      route({ tag: TAG, summary: '客户：重置密码（新密码发送至账户邮箱，结束其所有登录）', access: 'operator', roles: OPS, body: action, response: done }),
+      async (req) => ok(null, await customers.resetPassword(actor(req), req.body.clientid, req.body.remark)),
+    );
+    app.post(
+      '/operator/customers/credit',
+      route({ tag: TAG, summary: '客户：调整代理商额度（经账本记账，备注必填）', access: 'operator', roles: OPS, body: request(ctx, 'forms/operator-credit'), response: done }),
+      async (req) => ok(null, await customers.credit(actor(req), req.body)),
+    );
 
     // ---- 审计日志
     app.post(

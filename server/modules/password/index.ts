@@ -4,6 +4,7 @@ import { passwordRoutes } from './routes';
 import { PasswordService } from './service';
 
 export { PasswordService, PASSWORD_MESSAGES, type PasswordCodeForm, type PasswordResetForm } from './service';
+export { storePassword } from './store';
 
 declare module '../../context' {
   interface Services {
