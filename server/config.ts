@@ -92,6 +92,8 @@ export interface AppConfig {
   secureCookies: boolean;
   /** the sensitive-word list (one word a line; reloaded when it changes) */
   sensitiveWordsFile: string;
+  /** SMPP_CHANNELS: the channel file the workers read beside the channel table ('' = none; the operator console shows it read-only) */
+  channelsFile: string;
   /** folder of the downloadable help documents; '' = `${dataDir}/docs` */
   docsDir: string;
   /** demo: new signs, templates and certifications are approved at once (env AUTO_REVIEW) */
@@ -246,6 +248,7 @@ export function configFromEnv(env: ServerEnv): AppConfig {
     csrfSecret: env.CSRF_SECRET ?? '',
     secureCookies: env.SECURE_COOKIES,
     sensitiveWordsFile: env.SENSITIVE_WORDS_FILE ? path.resolve(env.SENSITIVE_WORDS_FILE) : SENSITIVE_WORDS_FILE,
+    channelsFile: env.SMPP_CHANNELS?.trim() ? path.resolve(env.SMPP_CHANNELS.trim()) : '',
     docsDir: env.DOCS_DIR ? path.resolve(env.DOCS_DIR) : '',
     autoReview: env.AUTO_REVIEW,
     smppUrl: env.SMPP_URL ?? '',

@@ -38,6 +38,12 @@ const OPERATOR_ROUTES: [method: 'get' | 'post', path: string, body?: Record<stri
   ['post', '/api/operator/customers/unlock', { clientid: 'client1' }],
   ['post', '/api/operator/customers/reset-password', { clientid: 'client1' }],
   ['post', '/api/operator/customers/credit', { clientid: 'agent1', amount: '1', remark: 'x' }],
+  ['get', '/api/operator/channels/list'],
+  ['post', '/api/operator/channels/save', { name: 'x1', url: 'smpp://a:b@127.0.0.1:2775' }],
+  ['post', '/api/operator/channels/pause', { name: 'x1' }],
+  ['post', '/api/operator/channels/resume', { name: 'x1' }],
+  ['post', '/api/operator/channels/remove', { name: 'x1' }],
+  ['post', '/api/operator/channels/route', { phone: '13800138000', smstype: 0 }],
   ['post', '/api/operator/audit/list', {}],
   ['get', '/api/operator/operators/list'],
 ];
@@ -284,5 +290,47 @@ describe.each(backends)('operators (%s)', (backend) => {
     // the new password is in no audit row
     const rows = await db.selectFrom('audit_log').select(['before', 'after', 'remark']).execute();
     expect(JSON.stringify(rows)).not.toContain(pw);
+  });
+
+  it('lets a 管理员 add, pause, resume and remove channels, and preview a route', async () => {
+    const { db } = t.server.handle;
+    await runCommand({ db, now: t.server.clock.now }, ['operator-add', 'root.admin', 'Passw0rd!', '3', '--no-totp']);
+    const admin = await as(t.server, 'root.admin', 'Passw0rd!');
+    const ops = await as(t.server, 'operator1');
+    expect((await ops.get('/api/operator/channels/list')).body.code).toBe(403);
+    expect((await admin.post('/api/operator/channels/save', { name: 'cm1', url: 'ftp://x' })).body.msg).toMatch(/^通道设置有误/);
+    expect((await admin.post('/api/operator/channels/save', { name: 'bad name', url: 'smpp://a:b@127.0.0.1:2775' })).body.code).toBe(400);
+    expect((await admin.post('/api/operator/channels/save', { name: 'cm1' })).body.msg).toBe('请输入通道地址');
+    const save = await admin.post(
+      '/api/operator/channels/save',
+      { name: 'cm1', url: 'cmpp://901234:Secret99@127.0.0.1:7891?version=3', carriers: [1], priority: 0, weight: 2 },
+      { json: true },
+    );
+    expect(save.body).toMatchObject({ code: 0, msg: '通道已保存，运行中的工作进程数秒内生效' });
+    await admin.post('/api/operator/channels/save', { name: 'all1', url: 'smpp://sys:Pass77@127.0.0.1:2776', priority: 5 });
+    let list = (await admin.get('/api/operator/channels/list')).body.data;
+    const cm1 = list.find((c: { name: string }) => c.name === 'cm1');
+    expect(cm1).toMatchObject({ where: 'cmpp://901234@127.0.0.1:7891', carriers: [1], weight: 2, enabled: true, source: 'db', bound: 0 });
+    expect(JSON.stringify(list)).not.toContain('Secret99');
+    // an edit without a URL keeps the stored one
+    expect((await admin.post('/api/operator/channels/save', { name: 'cm1', carriers: [1], weight: 3 }, { json: true })).body.code).toBe(0);
+    expect((await db.selectFrom('dispatch_channels').select(['url', 'weight']).where('name', '=', 'cm1').executeTakeFirstOrThrow()).url).toContain('Secret99');
+    // the route of a China Mobile number: cm1 first (priority 0), all1 behind it
+    const preview = (await admin.post('/api/operator/channels/route', { phone: '13800138000', smstype: 0 })).body.data;
+    expect(preview.carrier).toBe(1);
+    expect(preview.candidates.map((c: { name: string }) => c.name)).toEqual(['cm1', 'all1']);
+    expect(preview.candidates[0].share).toBe(100);
+    // paused: out of routing (the workers read enabled rows only)
+    expect((await admin.post('/api/operator/channels/pause', { name: 'cm1' })).body.msg).toBe('通道已暂停');
+    expect((await db.selectFrom('dispatch_channels').select('enabled').where('name', '=', 'cm1').executeTakeFirstOrThrow()).enabled).toBe(false);
+    expect((await admin.post('/api/operator/channels/route', { phone: '13800138000', smstype: 0 })).body.data.candidates.map((c: { name: string }) => c.name)).toEqual(['all1']);
+    expect((await admin.post('/api/operator/channels/resume', { name: 'cm1' })).body.msg).toBe('通道已恢复');
+    expect((await admin.post('/api/operator/channels/remove', { name: 'cm1' })).body.msg).toBe('通道已删除');
+    expect((await admin.post('/api/operator/channels/remove', { name: 'cm1' })).body.code).toBe(404);
+    list = (await admin.get('/api/operator/channels/list')).body.data;
+    expect(list.map((c: { name: string }) => c.name)).toEqual(['all1']);
+    const log = await db.selectFrom('audit_log').select(['action', 'before', 'after']).where('target', '=', 'dispatch_channels').orderBy('id').execute();
+    expect(log.map((x) => x.action)).toEqual(['channel.save', 'channel.save', 'channel.save', 'channel.pause', 'channel.resume', 'channel.remove']);
+    expect(JSON.stringify(log)).not.toContain('Secret99');
   });
 });

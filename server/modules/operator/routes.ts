@@ -16,6 +16,7 @@ import type { UploadService } from '../upload';
 import { OperatorService } from './service';
 import type { ReviewService } from './review';
 import type { CustomerService } from './customers';
+import type { ChannelService } from './channels';
 import { auditList } from './audit';
 
 const TAG = '运营人员';
@@ -30,9 +31,9 @@ const actor = (req: Parameters<typeof operatorOf>[0]) => {
 
 export function operatorRoutes(
   ctx: AppContext,
-  deps: { operators: OperatorService; review: ReviewService; customers: CustomerService; uploads: UploadService },
+  deps: { operators: OperatorService; review: ReviewService; customers: CustomerService; channels: ChannelService; uploads: UploadService },
 ): FastifyPluginAsync {
-  const { operators, review, customers, uploads } = deps;
+  const { operators, review, customers, channels, uploads } = deps;
   return async (plugin) => {
     const app = api(plugin);
     app.get('/operator/me', route({ tag: TAG, summary: '当前运营人员', access: 'operator', roles: ALL, response: okOf(ctx, 'entities/operator') }), async (req) =>
@@ -136,6 +137,49 @@ export function operatorRoutes(
       '/operator/customers/credit',
       route({ tag: TAG, summary: '客户：调整代理商额度（经账本记账，备注必填）', access: 'operator', roles: OPS, body: request(ctx, 'forms/operator-credit'), response: done }),
       async (req) => ok(null, await customers.credit(actor(req), req.body)),
+    );
+
+    // ---- 通道 (管理员)
+    app.get(
+      '/operator/channels/list',
+      route({ tag: TAG, summary: '通道：设置与所有工作进程的计数', access: 'operator', roles: ADMIN, response: arrayOf(ctx, 'entities/operator-channel') }),
+      async () => ok(await channels.list()),
+    );
+    app.post(
+      '/operator/channels/save',
+      route({
+        tag: TAG,
+        summary: '通道：添加或修改（运行中的工作进程数秒内生效）',
+        access: 'operator',
+        roles: ADMIN,
+        body: request(ctx, 'forms/operator-channel'),
+        response: done,
+      }),
+      async (req) => ok(null, await channels.save(actor(req), req.body)),
+    );
+    const channelRef = request(ctx, 'params/operator-channel-ref');
+    app.post(
+      '/operator/channels/pause',
+      route({ tag: TAG, summary: '通道：暂停（不再分配消息）', access: 'operator', roles: ADMIN, body: channelRef, response: done }),
+      async (req) => ok(null, await channels.setPaused(actor(req), req.body.name, true)),
+    );
+    app.post('/operator/channels/resume', route({ tag: TAG, summary: '通道：恢复', access: 'operator', roles: ADMIN, body: channelRef, response: done }), async (req) =>
+      ok(null, await channels.setPaused(actor(req), req.body.name, false)),
+    );
+    app.post('/operator/channels/remove', route({ tag: TAG, summary: '通道：删除', access: 'operator', roles: ADMIN, body: channelRef, response: done }), async (req) =>
+      ok(null, await channels.remove(actor(req), req.body.name)),
+    );
+    app.post(
+      '/operator/channels/route',
+      route({
+        tag: TAG,
+        summary: '通道：路由预览（号码与短信类型此刻会走哪个通道）',
+        access: 'operator',
+        roles: ADMIN,
+        body: request(ctx, 'params/route-preview'),
+        response: okOf(ctx, 'entities/route-preview'),
+      }),
+      async (req) => ok(await channels.preview(req.body.phone, Number(req.body.smstype))),
     );
 
     // ---- 审计日志
