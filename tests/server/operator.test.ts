@@ -11,6 +11,7 @@ import { runCommand } from '../../server/cli/operator-channel';
 import { OperatorRole } from '../../common/generated/schemas';
 import { readMailOutbox } from '../../server/modules/verification/outbox';
 import { sql } from 'kysely';
+import { createHash } from 'node:crypto';
 
 async function as(server: TestServer, who: string, password?: string, extra: Record<string, unknown> = {}): Promise<Client> {
   const c = await server.client().init();
@@ -46,6 +47,8 @@ const OPERATOR_ROUTES: [method: 'get' | 'post', path: string, body?: Record<stri
   ['post', '/api/operator/channels/route', { phone: '13800138000', smstype: 0 }],
   ['post', '/api/operator/audit/list', {}],
   ['get', '/api/operator/operators/list'],
+  ['post', '/api/operator/operators/add', { name: 'someone1', password: 'a'.repeat(64), role: 1 }],
+  ['post', '/api/operator/operators/status', { id: 1, status: 2 }],
 ];
 
 const call = (c: Client, [m, p, b]: (typeof OPERATOR_ROUTES)[number]) => (m === 'get' ? c.get(p) : c.post(p, b ?? {}));
@@ -332,5 +335,30 @@ describe.each(backends)('operators (%s)', (backend) => {
     const log = await db.selectFrom('audit_log').select(['action', 'before', 'after']).where('target', '=', 'dispatch_channels').orderBy('id').execute();
     expect(log.map((x) => x.action)).toEqual(['channel.save', 'channel.save', 'channel.save', 'channel.pause', 'channel.resume', 'channel.remove']);
     expect(JSON.stringify(log)).not.toContain('Secret99');
+  });
+
+  it('lets a 管理员 add operators (the TOTP secret once) and disable them', async () => {
+    const { db } = t.server.handle;
+    await runCommand({ db, now: t.server.clock.now }, ['operator-add', 'boss.admin', 'Passw0rd!', '3', '--no-totp']);
+    const admin = await as(t.server, 'boss.admin', 'Passw0rd!');
+    const digest = (p: string) => createHash('sha256').update(p).digest('hex');
+    expect((await admin.post('/api/operator/operators/add', { name: 'a1234567', password: digest('x'), role: 1 })).body.code).toBe(400);
+    expect((await admin.post('/api/operator/operators/add', { name: 'reviewer1', password: digest('Passw0rd!'), role: 1 })).body.msg).toBe('登录名已被使用');
+    const added = await admin.post('/api/operator/operators/add', { name: 'new.reviewer', password: digest('Passw0rd!'), role: 1, totp: true }, { json: true });
+    expect(added.body).toMatchObject({ code: 0, data: { operator: { name: 'new.reviewer', role: 1, totpEnabled: true } } });
+    expect(added.body.data.totpUri).toMatch(/^otpauth:\/\/totp\//);
+    const o = await db.selectFrom('operators').selectAll().where('name', '=', 'new.reviewer').executeTakeFirstOrThrow();
+    expect(o.totp_secret).toBe(added.body.data.totpSecret);
+    const them = await as(t.server, 'new.reviewer', 'Passw0rd!', { totp: OperatorService.totpNow(o, t.server.clock.now()) });
+    expect((await them.get('/api/operator/me')).body.data.name).toBe('new.reviewer');
+    // disabled: its session ends and it may not log in; an admin may not disable itself
+    const me = (await admin.get('/api/operator/me')).body.data;
+    expect((await admin.post('/api/operator/operators/status', { id: me.id, status: 2 })).body.msg).toBe('不能停用自己');
+    expect((await admin.post('/api/operator/operators/status', { id: o.id, status: 2 })).body.code).toBe(0);
+    expect((await them.get('/api/operator/me')).body.code).toBe(401);
+    expect((await (await t.server.client().init()).login('new.reviewer', 'Passw0rd!')).body.msg).toBe('用户名或密码错误');
+    const log = await db.selectFrom('audit_log').select(['action', 'after']).where('target', '=', 'operators').where('target_id', '=', String(o.id)).orderBy('id').execute();
+    expect(log.map((x) => x.action)).toEqual(['operator.add', 'operator.login', 'operator.status']);
+    expect(JSON.stringify(log)).not.toContain(o.totp_secret);
   });
 });

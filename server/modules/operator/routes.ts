@@ -200,5 +200,25 @@ export function operatorRoutes(
     app.get('/operator/operators/list', route({ tag: TAG, summary: '运营人员列表', access: 'operator', roles: ADMIN, response: arrayOf(ctx, 'entities/operator') }), async () =>
       ok(await operators.list()),
     );
+    app.post(
+      '/operator/operators/add',
+      route({
+        tag: TAG,
+        summary: '新增运营人员（动态验证码密钥只在回答中出现一次）',
+        access: 'operator',
+        roles: ADMIN,
+        body: request(ctx, 'forms/operator-add'),
+        response: okOf(ctx, 'entities/operator-added'),
+      }),
+      async (req) => {
+        const r = await operators.addWithDigest({ name: req.body.name, digest: req.body.password.toLowerCase(), role: req.body.role, totp: req.body.totp }, actor(req));
+        return ok({ operator: OperatorService.toEntity(r.operator), ...(r.totp ? { totpSecret: r.totp.secret, totpUri: r.totp.uri } : {}) }, '新增成功');
+      },
+    );
+    app.post(
+      '/operator/operators/status',
+      route({ tag: TAG, summary: '停用或启用运营人员（停用即结束其登录）', access: 'operator', roles: ADMIN, body: request(ctx, 'params/operator-status'), response: done }),
+      async (req) => ok(null, await operators.setStatus(actor(req), req.body.id, req.body.status)),
+    );
   };
 }

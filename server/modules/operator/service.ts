@@ -12,7 +12,7 @@ import type { Database, Operator } from '../../db/types';
 import { ApiError } from '../../http/errors';
 import { hashDigest, passwordDigest, verifyDigest } from '../../lib/crypto';
 import { OPERATOR_ACTIVE } from '../../http/operator-session';
-import { OperatorRole, type OperatorStatus, type Operator as OperatorEntity } from '../../../common/generated/schemas';
+import { OperatorRole, OperatorStatus, type Operator as OperatorEntity } from '../../../common/generated/schemas';
 import { formatDateTime } from '../../lib/time';
 import { audit, type Actor } from './audit';
 
@@ -30,6 +30,9 @@ export const OPERATOR_MESSAGES = {
   weakPassword: '密码至少8位',
   totpRequired: '请输入动态验证码',
   totpWrong: '动态验证码错误',
+  notSelf: '不能停用自己',
+  notFound: '运营人员不存在',
+  statusSet: '状态已更新',
 } as const;
 
 /** TOTP as authenticator apps read it: SHA-1, 6 digits, 30 s, one step of clock drift either way */
@@ -65,13 +68,18 @@ export class OperatorService {
    * the accounts' login names.
    */
   async add(input: { name: string; password: string; role: number; totp?: boolean }, by: Actor | null): Promise<OperatorAdded> {
+    if (input.password.length < 8) throw new ApiError(400, OPERATOR_MESSAGES.weakPassword);
+    return this.addWithDigest({ ...input, digest: passwordDigest(input.password) }, by);
+  }
+
+  /** `add` with the password's SHA-256 digest (the console sends digests only, as at login). */
+  async addWithDigest(input: { name: string; digest: string; role: number; totp?: boolean }, by: Actor | null): Promise<OperatorAdded> {
     const name = input.name.trim();
     if (!OPERATOR_NAME.test(name)) throw new ApiError(400, OPERATOR_MESSAGES.badName);
     if (![OperatorRole.Reviewer, OperatorRole.Operations, OperatorRole.Admin].includes(input.role as OperatorRole)) throw new ApiError(400, OPERATOR_MESSAGES.badRole);
-    if (input.password.length < 8) throw new ApiError(400, OPERATOR_MESSAGES.weakPassword);
     const withTotp = input.totp ?? input.role === OperatorRole.Admin;
     const secret = withTotp ? new Secret({ size: 20 }).base32 : '';
-    const hash = await hashDigest(passwordDigest(input.password));
+    const hash = await hashDigest(input.digest);
     const now = this.ctx.now();
     const operator = await this.ctx.db.transaction().execute(async (trx) => {
       if (await nameTaken(trx, name)) throw new ApiError(400, OPERATOR_MESSAGES.nameTaken);
@@ -130,6 +138,21 @@ export class OperatorService {
     await this.ctx.db.transaction().execute(async (trx) => {
       await trx.updateTable('operators').set({ last_login_at: now }).where('id', '=', o.id).execute();
       await audit(trx, { id: o.id, name: o.name }, { action: 'operator.login', target: 'operators', targetId: o.id, remark: ip.slice(0, 64), at: now });
+    });
+  }
+
+  /** Disables (every session ends) or enables an operator; never the caller itself. */
+  async setStatus(by: Actor, id: number, status: OperatorStatus): Promise<string> {
+    if (id === by.id) throw new ApiError(400, OPERATOR_MESSAGES.notSelf);
+    const now = this.ctx.now();
+    return this.ctx.db.transaction().execute(async (trx) => {
+      const cur = await trx.selectFrom('operators').select(['id', 'status']).where('id', '=', id).forUpdate().executeTakeFirst();
+      if (!cur) throw new ApiError(404, OPERATOR_MESSAGES.notFound);
+      if (cur.status === status) return OPERATOR_MESSAGES.statusSet;
+      await trx.updateTable('operators').set({ status }).where('id', '=', id).execute();
+      if (status !== OPERATOR_ACTIVE) await trx.deleteFrom('operator_sessions').where('operator_id', '=', id).execute();
+      await audit(trx, by, { action: 'operator.status', target: 'operators', targetId: id, before: { status: cur.status }, after: { status }, at: now });
+      return OPERATOR_MESSAGES.statusSet;
     });
   }
 
