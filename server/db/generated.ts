@@ -592,6 +592,13 @@ export interface SendSubmitLocks {
   last_at: Timestamp;
 }
 
+export interface SensitiveWords {
+  created_at: Timestamp;
+  created_by: Generated<string>;
+  id: Generated<number>;
+  word: string;
+}
+
 export interface Sessions {
   account_id: number;
   created_at: Generated<Timestamp>;
@@ -942,6 +949,7 @@ export interface DB {
   report_delta: ReportDelta;
   report_rows: ReportRows;
   send_submit_locks: SendSubmitLocks;
+  sensitive_words: SensitiveWords;
   sessions: Sessions;
   sgip_bindback_owners: SgipBindbackOwners;
   sign_import_results: SignImportResults;

@@ -272,6 +272,7 @@ export interface Database {
   operators: OperatorTable;
   operator_sessions: OperatorSessionTable;
   audit_log: AuditLogTable;
+  sensitive_words: SensitiveWordTable;
   export_files: ExportFileTable;
   // 0010_send
   send_submit_locks: SendSubmitLockTable;
@@ -1140,6 +1141,15 @@ export interface AuditLogTable {
   before: ColumnType<JsonValue | null, string | null | undefined, string | null>;
   after: ColumnType<JsonValue | null, string | null | undefined, string | null>;
   remark: D<string>;
+}
+
+/** 0046: the sensitive words added in the console (beside the list file) */
+export interface SensitiveWordTable {
+  id: Generated<number>;
+  word: string;
+  /** the operator who added it */
+  created_by: D<string>;
+  created_at: Timestamp;
 }
 
 export type Operator = Selectable<OperatorTable>;

@@ -6,6 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { backends, useServer, type Client, type TestServer } from './harness';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../../server/app';
 import { OperatorService } from '../../server/modules/operator';
 import { runCommand } from '../../server/cli/operator-channel';
 import { OperatorRole } from '../../common/generated/schemas';
@@ -45,6 +49,10 @@ const OPERATOR_ROUTES: [method: 'get' | 'post', path: string, body?: Record<stri
   ['post', '/api/operator/channels/resume', { name: 'x1' }],
   ['post', '/api/operator/channels/remove', { name: 'x1' }],
   ['post', '/api/operator/channels/route', { phone: '13800138000', smstype: 0 }],
+  ['post', '/api/operator/words/list', {}],
+  ['post', '/api/operator/words/add', { words: 'x' }],
+  ['post', '/api/operator/words/remove', { id: 1 }],
+  ['post', '/api/operator/words/test', { content: 'x' }],
   ['post', '/api/operator/audit/list', {}],
   ['get', '/api/operator/operators/list'],
   ['post', '/api/operator/operators/add', { name: 'someone1', password: 'a'.repeat(64), role: 1 }],
@@ -360,5 +368,41 @@ describe.each(backends)('operators (%s)', (backend) => {
     const log = await db.selectFrom('audit_log').select(['action', 'after']).where('target', '=', 'operators').where('target_id', '=', String(o.id)).orderBy('id').execute();
     expect(log.map((x) => x.action)).toEqual(['operator.add', 'operator.login', 'operator.status']);
     expect(JSON.stringify(log)).not.toContain(o.totp_secret);
+  });
+
+  it('adds sensitive words that every check uses at once, removes them, audited', async () => {
+    const { db } = t.server.handle;
+    const ops = await as(t.server, 'operator1');
+    const client = await as(t.server, 'client1');
+    const text = '【好易购】周末特价，加微信领取蓝鲸优惠券';
+    const clean = (await client.post('/api/content/content/test', { content: text })).body;
+    expect(clean.data).toEqual({ 200: 'ok' });
+    expect((await ops.post('/api/operator/words/add', { words: '  ' })).body.code).toBe(400);
+    expect((await ops.post('/api/operator/words/add', { words: 'x'.repeat(51) })).body.msg).toBe('敏感词不能超过50个字符');
+    const add = await ops.post('/api/operator/words/add', { words: '蓝鲸优惠券\n# 注释\n蓝鲸优惠券\n蓝鲸刷单群\n' });
+    expect(add.body).toMatchObject({ code: 0, msg: '已添加 2 个' });
+    expect((await ops.post('/api/operator/words/add', { words: '蓝鲸刷单群' })).body.msg).toBe('已添加 0 个，1 个已存在');
+    // a word of the list file is not added again
+    expect((await ops.post('/api/operator/words/add', { words: '代开发票' })).body.msg).toBe('已添加 0 个，1 个已存在');
+    // the user's own check and the operator's test see it at once
+    expect((await client.post('/api/content/content/test', { content: text })).body.data).toEqual({ 500: `${text.indexOf('蓝鲸')},${text.indexOf('蓝鲸') + 5}` });
+    expect((await ops.post('/api/operator/words/test', { content: text })).body.msg).toBe('检测到敏感内容');
+    const list = (await ops.post('/api/operator/words/list', { word: '优惠' })).body.data;
+    expect(list.list).toEqual([expect.objectContaining({ word: '蓝鲸优惠券', createdBy: 'operator1' })]);
+    expect(list.fileCount).toBeGreaterThan(0);
+    // another process over the same database picks them up within seconds
+    const other = await buildApp({ db: t.server.handle.db, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'op-words-')), purgeEveryMs: 0 });
+    try {
+      await other.ready();
+      expect(other.ctx.words.contains(text)).toBe(true);
+    } finally {
+      await other.close();
+    }
+    expect((await ops.post('/api/operator/words/remove', { id: list.list[0].id })).body.msg).toBe('删除成功');
+    expect((await client.post('/api/content/content/test', { content: text })).body.data).toEqual({ 200: 'ok' });
+    const log = await db.selectFrom('audit_log').select(['action', 'after', 'before']).where('target', '=', 'sensitive_words').orderBy('id').execute();
+    expect(log.map((x) => x.action)).toEqual(['words.add', 'words.remove']);
+    expect(log[0].after).toMatchObject({ count: 2 });
+    expect(log[1].before).toEqual({ word: '蓝鲸优惠券' });
   });
 });

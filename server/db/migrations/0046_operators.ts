@@ -9,6 +9,7 @@
  *   authenticator holds too; `totp_enabled` once the secret is set).
  * - `operator_sessions`: the operators' sessions, by the SHA-256 of the same `sid` cookie the
  *   accounts' sessions use (one browser holds one kind at a time), sliding idle expiry.
+ * - `sensitive_words`: the words operators add in the console (内容), beside the list file.
  * - `audit_log`: every operator action, written in the action's own transaction: who, when, what
  *   (`action`, e.g. 'sign.approve'), on which row (`target`, `target_id`, the account it concerns)
  *   and the row's values before and after (JSON), with the operator's remark.
@@ -58,6 +59,14 @@ export const operators0046: Migration = {
     await sql`create index audit_log_operator on audit_log (operator_id, at desc)`.execute(db);
     await sql`create index audit_log_action on audit_log (action, at desc)`.execute(db);
     await sql`create index audit_log_account on audit_log (account_id, at desc)`.execute(db);
+    // the sensitive words operators add in the console, beside SENSITIVE_WORDS_FILE's (every process
+    // reloads both within seconds: content/sensitive-words.ts)
+    await sql`create table sensitive_words (
+      id integer generated always as identity primary key,
+      word text not null unique,
+      created_by text not null default '',
+      created_at timestamptz not null
+    )`.execute(db);
     // who took a review (shown in the 审核 lists): the operator's name, '' for the CLI / AUTO_REVIEW
     for (const t of ['certifications', 'signs', 'templates', 'invoices']) {
       await sql`alter table ${sql.table(t)} add column reviewed_by text not null default ''`.execute(db);
@@ -67,6 +76,7 @@ export const operators0046: Migration = {
     for (const t of ['certifications', 'signs', 'templates', 'invoices']) {
       await sql`alter table ${sql.table(t)} drop column reviewed_by`.execute(db);
     }
+    await sql`drop table sensitive_words`.execute(db);
     await sql`drop table audit_log`.execute(db);
     await sql`drop table operator_sessions`.execute(db);
     await sql`drop table operators`.execute(db);

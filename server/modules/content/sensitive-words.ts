@@ -223,6 +223,10 @@ function textHas(ac: WordAutomaton, text: string): boolean {
 export class SensitiveWords {
   private matcher: WordAutomaton | null = null;
   private words: string[] = [];
+  /** the file's words, normalised (the list is these and `extra`) */
+  private fileWords: string[] = [];
+  /** the words operators added in the console (sensitive_words), normalised */
+  private extra: string[] = [];
   private mask: Uint8Array | null = null;
   private mtimeMs = -1;
   private size = -1;
@@ -246,14 +250,37 @@ export class SensitiveWords {
     } catch {
       st = undefined;
     }
-    const words = st ? parseWordList(fs.readFileSync(this.file, 'utf8')) : [];
-    this.matcher = words.length ? new WordAutomaton(words) : null;
-    this.words = words;
-    this.mask = null;
+    this.fileWords = st ? parseWordList(fs.readFileSync(this.file, 'utf8')) : [];
     this.mtimeMs = st?.mtimeMs ?? -1;
     this.size = st?.size ?? -1;
     this.loadedAt = Date.now();
-    this.opts.log?.(`sensitive words: ${words.length} loaded from ${this.file}`);
+    this.compile();
+    this.opts.log?.(`sensitive words: ${this.fileWords.length} loaded from ${this.file}, ${this.extra.length} from the database`);
+  }
+
+  /** the file's words and the extra ones, distinct, compiled into the matcher */
+  private compile() {
+    const words = this.extra.length ? [...new Set([...this.fileWords, ...this.extra])] : this.fileWords;
+    this.matcher = words.length ? new WordAutomaton(words) : null;
+    this.words = words;
+    this.mask = null;
+  }
+
+  /**
+   * The words added in the console (the sensitive_words table; the content module reads it again
+   * when it changes): the list becomes the file's and these.
+   */
+  setExtra(raw: readonly string[]): void {
+    this.extra = parseWordList(raw.join('\n'));
+    if (this.loadedAt === 0) this.load();
+    else this.compile();
+  }
+
+  /** Is this word (normalised as the list is) in the list file? */
+  inFile(word: string): boolean {
+    if (this.loadedAt === 0) this.load();
+    const n = parseWordList(word)[0];
+    return !!n && this.fileWords.includes(n);
   }
 
   /** Reloads when the file changed since the last load (checked at most once per interval). */

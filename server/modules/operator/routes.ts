@@ -17,6 +17,9 @@ import { OperatorService } from './service';
 import type { ReviewService } from './review';
 import type { CustomerService } from './customers';
 import type { ChannelService } from './channels';
+import type { WordService } from './words';
+import { contentTestAnswer } from '../content';
+import { MESSAGES } from '../../../common/schema/messages';
 import { auditList } from './audit';
 
 const TAG = '运营人员';
@@ -31,9 +34,9 @@ const actor = (req: Parameters<typeof operatorOf>[0]) => {
 
 export function operatorRoutes(
   ctx: AppContext,
-  deps: { operators: OperatorService; review: ReviewService; customers: CustomerService; channels: ChannelService; uploads: UploadService },
+  deps: { operators: OperatorService; review: ReviewService; customers: CustomerService; channels: ChannelService; words: WordService; uploads: UploadService },
 ): FastifyPluginAsync {
-  const { operators, review, customers, channels, uploads } = deps;
+  const { operators, review, customers, channels, words, uploads } = deps;
   return async (plugin) => {
     const app = api(plugin);
     app.get('/operator/me', route({ tag: TAG, summary: '当前运营人员', access: 'operator', roles: ALL, response: okOf(ctx, 'entities/operator') }), async (req) =>
@@ -180,6 +183,52 @@ export function operatorRoutes(
         response: okOf(ctx, 'entities/route-preview'),
       }),
       async (req) => ok(await channels.preview(req.body.phone, Number(req.body.smstype))),
+    );
+
+    // ---- 内容: sensitive words (运营, 管理员)
+    app.post(
+      '/operator/words/list',
+      route({
+        tag: TAG,
+        summary: '内容：控制台添加的敏感词（fileCount：词表文件中的词数）',
+        access: 'operator',
+        roles: OPS,
+        body: request(ctx, 'filters/sensitive-word', { paging: 'currentPage' }),
+        response: listOf(ctx, 'entities/sensitive-word', { fileCount: { type: 'integer', title: '词表文件中的词数' } }),
+      }),
+      async (req) => ok(await words.list(req.body)),
+    );
+    app.post(
+      '/operator/words/add',
+      route({
+        tag: TAG,
+        summary: '内容：添加敏感词（每行一个；导入文件即提交其文本），各进程数秒内生效',
+        access: 'operator',
+        roles: OPS,
+        body: request(ctx, 'forms/sensitive-words-add'),
+        response: done,
+      }),
+      async (req) => ok(null, await words.add(actor(req), req.body.words)),
+    );
+    app.post(
+      '/operator/words/remove',
+      route({ tag: TAG, summary: '内容：删除控制台添加的敏感词', access: 'operator', roles: OPS, body: request(ctx, 'params/sensitive-word-ref'), response: done }),
+      async (req) => ok(null, await words.remove(actor(req), req.body.id)),
+    );
+    app.post(
+      '/operator/words/test',
+      route({
+        tag: TAG,
+        summary: '内容：检测一段文字（与用户的内容检测相同的回答）',
+        access: 'operator',
+        roles: OPS,
+        body: request(ctx, 'forms/content-test'),
+        response: okOf(ctx, { type: 'object', additionalProperties: { type: 'string' } }),
+      }),
+      async (req) => {
+        const ranges = ctx.words.find(req.body.content);
+        return ok(contentTestAnswer(ranges), ranges.length ? '检测到敏感内容' : MESSAGES.noSensitiveWords);
+      },
     );
 
     // ---- 审计日志
