@@ -67,6 +67,11 @@ export const operators0046: Migration = {
       created_by text not null default '',
       created_at timestamptz not null
     )`.execute(db);
+    // the 审核 lists: what waits, oldest first (bench/review-lists.ts: 100,000 waiting of each kind)
+    await sql`create index certifications_review on certifications (submitted_at, id) where state = 2`.execute(db);
+    await sql`create index signs_review on signs (create_time, id) where state = 0`.execute(db);
+    await sql`create index templates_review on templates (create_time, id) where state = 0 and owner_id is not null`.execute(db);
+    await sql`create index invoices_review on invoices (create_time, id) where status in (0, 3)`.execute(db);
     // who took a review (shown in the 审核 lists): the operator's name, '' for the CLI / AUTO_REVIEW
     for (const t of ['certifications', 'signs', 'templates', 'invoices']) {
       await sql`alter table ${sql.table(t)} add column reviewed_by text not null default ''`.execute(db);
@@ -76,6 +81,10 @@ export const operators0046: Migration = {
     for (const t of ['certifications', 'signs', 'templates', 'invoices']) {
       await sql`alter table ${sql.table(t)} drop column reviewed_by`.execute(db);
     }
+    await sql`drop index certifications_review`.execute(db);
+    await sql`drop index signs_review`.execute(db);
+    await sql`drop index templates_review`.execute(db);
+    await sql`drop index invoices_review`.execute(db);
     await sql`drop table sensitive_words`.execute(db);
     await sql`drop table audit_log`.execute(db);
     await sql`drop table operator_sessions`.execute(db);

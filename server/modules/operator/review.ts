@@ -15,7 +15,6 @@ import { formatDateTime } from '../../lib/time';
 import {
   AuthStatus,
   InvoiceStatus,
-  OauthStatus,
   SignState,
   TemplateAuditState,
   type CertType,
@@ -48,6 +47,9 @@ export const REVIEW_MESSAGES = {
   statusChanged: '状态已变更',
 } as const;
 
+/** the menu's badge counts stop here (review-counts.json) */
+export const COUNTS_CAP = 1000;
+
 /** where an operator opens a certification's image (operator routes: /operator/files/…) */
 export const OPERATOR_FILES_URL = '/api/operator/files/';
 
@@ -57,130 +59,141 @@ interface Filter extends ReviewFilter, CurrentPaging {}
 export class ReviewService {
   constructor(private readonly ctx: AppContext) {}
 
-  /** How many wait, per kind (the menu's badges). */
+  /**
+   * How many wait, per kind (the menu's badges), counted up to COUNTS_CAP each: a badge shows 99+
+   * beyond 99 anyway, and a capped count reads at most that many index entries (the lists give
+   * their exact totals).
+   */
   async counts(): Promise<ReviewCounts> {
+    const cap = sql.lit(COUNTS_CAP);
     const r = await sql<{ c: string; s: string; t: string; i: string }>`
       select
-        (select count(*) from certifications c join accounts a on a.id = c.account_id
-          where c.state = ${AuthStatus.Pending} and a.oauth_status = ${OauthStatus.Pending}) as c,
-        (select count(*) from signs where state = ${SignState.Pending}) as s,
-        (select count(*) from templates where state = ${TemplateAuditState.Pending} and owner_id is not null) as t,
-        (select count(*) from invoices where status = ${InvoiceStatus.Pending}) as i`.execute(this.ctx.db);
+        (select count(*) from (select 1 from certifications where state = ${AuthStatus.Pending} limit ${cap}) x) as c,
+        (select count(*) from (select 1 from signs where state = ${SignState.Pending} limit ${cap}) x) as s,
+        (select count(*) from (select 1 from templates where state = ${TemplateAuditState.Pending} and owner_id is not null limit ${cap}) x) as t,
+        (select count(*) from (select 1 from invoices where status in (${InvoiceStatus.Pending}, ${InvoiceStatus.Issuing}) limit ${cap}) x) as i`.execute(this.ctx.db);
     const x = r.rows[0];
     return { certifications: Number(x.c), signs: Number(x.s), templates: Number(x.t), invoices: Number(x.i) };
   }
 
-  private async page<T, R extends { total: string }>(rows: R[], count: () => Promise<number>, f: Filter, map: (r: R) => T) {
-    const paging = pagingOf(f);
-    const total = rows.length ? Number(rows[0].total) : await count();
-    return listPage(rows.map(map), total, paging);
+  /**
+   * A page of a list and its total, as two statements at once: the count reads the list's partial
+   * index alone (migration 0046: what waits, by time), the page walks the same index to its offset
+   * (a window count over every match would fetch every matching row for each page).
+   */
+  private async page<T, R>(rows: Promise<R[]>, count: Promise<{ n: string }>, f: Filter, map: (r: R) => T) {
+    const [list, n] = await Promise.all([rows, count]);
+    return listPage(list.map(map), Number(n.n), pagingOf(f));
+  }
+
+  /** the account named by the filter (its id: the lists' indexes are by account id), -1 for none */
+  private async accountIdOf(clientid: string): Promise<number> {
+    const a = await this.ctx.db.selectFrom('accounts').select('id').where('clientid', '=', clientid).executeTakeFirst();
+    return a?.id ?? -1;
   }
 
   async certifications(f: Filter) {
     const paging = pagingOf(f);
-    let q = this.ctx.db.selectFrom('certifications as c').innerJoin('accounts as a', 'a.id', 'c.account_id');
-    if (f.pending !== false) q = q.where('c.state', '=', AuthStatus.Pending).where('a.oauth_status', '=', OauthStatus.Pending);
-    if (f.clientid) q = q.where('a.clientid', '=', f.clientid);
-    const rows = await q
+    let q = this.ctx.db.selectFrom('certifications as c');
+    // waiting: the submission is 待审核 (reviewCertification moves it and its account together)
+    if (f.pending !== false) q = q.where('c.state', '=', AuthStatus.Pending);
+    if (f.clientid) q = q.where('c.account_id', '=', await this.accountIdOf(f.clientid));
+    const dir = f.pending !== false ? 'asc' : 'desc';
+    // the page's ids first (an index-only walk to the offset), then their rows
+    const ids = q.select('c.id').orderBy('c.submitted_at', dir).orderBy('c.id', dir).limit(paging.size).offset(paging.offset);
+    const rows = this.ctx.db
+      .selectFrom('certifications as c')
+      .innerJoin('accounts as a', 'a.id', 'c.account_id')
+      .where('c.id', 'in', ids)
       .select(['c.id', 'a.clientid', 'a.user_type', 'c.cert_type', 'c.company', 'c.id_nbr', 'c.img_url', 'c.state', 'c.remark', 'c.submitted_at', 'c.reviewed_at', 'c.reviewed_by'])
-      .select(sql<string>`count(*) over ()`.as('total'))
-      .orderBy('c.submitted_at', f.pending !== false ? 'asc' : 'desc')
-      .orderBy('c.id')
-      .limit(paging.size)
-      .offset(paging.offset)
+      .orderBy('c.submitted_at', dir)
+      .orderBy('c.id', dir)
       .execute();
-    return this.page(
-      rows,
-      async () => Number((await q.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n),
-      f,
-      (r): ReviewCertification => ({
-        id: r.id,
-        clientid: r.clientid,
-        userType: r.user_type as UserType,
-        certType: r.cert_type as CertType,
-        company: r.company,
-        idNbr: r.id_nbr,
-        images: r.img_url
-          .split('|')
-          .filter(Boolean)
-          .map((p) => OPERATOR_FILES_URL + p.split('/').map(encodeURIComponent).join('/')),
-        state: r.state as AuthStatus,
-        remark: r.remark,
-        submittedAt: formatDateTime(r.submitted_at),
-        reviewedAt: formatDateTime(r.reviewed_at),
-        reviewedBy: r.reviewed_by,
-      }),
-    );
+    return this.page(rows, q.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow(), f, (r): ReviewCertification => ({
+      id: r.id,
+      clientid: r.clientid,
+      userType: r.user_type as UserType,
+      certType: r.cert_type as CertType,
+      company: r.company,
+      idNbr: r.id_nbr,
+      images: r.img_url
+        .split('|')
+        .filter(Boolean)
+        .map((p) => OPERATOR_FILES_URL + p.split('/').map(encodeURIComponent).join('/')),
+      state: r.state as AuthStatus,
+      remark: r.remark,
+      submittedAt: formatDateTime(r.submitted_at),
+      reviewedAt: formatDateTime(r.reviewed_at),
+      reviewedBy: r.reviewed_by,
+    }));
   }
 
   async signs(f: Filter) {
     const paging = pagingOf(f);
-    let q = this.ctx.db.selectFrom('signs as s').where('s.state', '<>', SignState.Deleted);
-    if (f.pending !== false) q = q.where('s.state', '=', SignState.Pending);
-    if (f.clientid) q = q.where('s.clientid', '=', f.clientid);
-    const rows = await q
+    let q = this.ctx.db.selectFrom('signs as s');
+    q = f.pending !== false ? q.where('s.state', '=', SignState.Pending) : q.where('s.state', 'in', [SignState.Pending, SignState.Approved, SignState.Rejected]);
+    if (f.clientid) q = q.where('s.account_id', '=', await this.accountIdOf(f.clientid));
+    const dir = f.pending !== false ? 'asc' : 'desc';
+    const ids = q.select('s.id').orderBy('s.create_time', dir).orderBy('s.id', dir).limit(paging.size).offset(paging.offset);
+    const rows = this.ctx.db
+      .selectFrom('signs as s')
+      .where('s.id', 'in', ids)
       .select(['s.id', 's.clientid', 's.sign', 's.remarks', 's.state', 's.cause', 's.create_time', 's.reviewed_by'])
-      .select(sql<string>`count(*) over ()`.as('total'))
-      .orderBy('s.create_time', f.pending !== false ? 'asc' : 'desc')
-      .orderBy('s.id')
-      .limit(paging.size)
-      .offset(paging.offset)
+      .orderBy('s.create_time', dir)
+      .orderBy('s.id', dir)
       .execute();
-    return this.page(
-      rows,
-      async () => Number((await q.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n),
-      f,
-      (r): ReviewSign => ({
-        id: r.id,
-        clientid: r.clientid,
-        sign: r.sign,
-        remarks: r.remarks,
-        state: r.state as SignState,
-        cause: r.cause,
-        createTime: formatDateTime(r.create_time),
-        reviewedBy: r.reviewed_by,
-      }),
-    );
+    return this.page(rows, q.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow(), f, (r): ReviewSign => ({
+      id: r.id,
+      clientid: r.clientid,
+      sign: r.sign,
+      remarks: r.remarks,
+      state: r.state as SignState,
+      cause: r.cause,
+      createTime: formatDateTime(r.create_time),
+      reviewedBy: r.reviewed_by,
+    }));
   }
 
   async templates(f: Filter) {
     const paging = pagingOf(f);
-    let q = this.ctx.db.selectFrom('templates as t').innerJoin('accounts as a', 'a.id', 't.owner_id');
+    let q = this.ctx.db.selectFrom('templates as t').where('t.owner_id', 'is not', null);
     if (f.pending !== false) q = q.where('t.state', '=', TemplateAuditState.Pending);
-    if (f.clientid) q = q.where('a.clientid', '=', f.clientid);
-    const rows = await q
+    if (f.clientid) q = q.where('t.owner_id', '=', await this.accountIdOf(f.clientid));
+    const dir = f.pending !== false ? 'asc' : 'desc';
+    const ids = q.select('t.id').orderBy('t.create_time', dir).orderBy('t.id', dir).limit(paging.size).offset(paging.offset);
+    const rows = this.ctx.db
+      .selectFrom('templates as t')
+      .innerJoin('accounts as a', 'a.id', 't.owner_id')
+      .where('t.id', 'in', ids)
       .select(['t.id', 'a.clientid', 't.sign', 't.content', 't.template_type', 't.state', 't.remark', 't.create_time', 't.reviewed_by'])
-      .select(sql<string>`count(*) over ()`.as('total'))
-      .orderBy('t.create_time', f.pending !== false ? 'asc' : 'desc')
-      .orderBy('t.id')
-      .limit(paging.size)
-      .offset(paging.offset)
+      .orderBy('t.create_time', dir)
+      .orderBy('t.id', dir)
       .execute();
-    return this.page(
-      rows,
-      async () => Number((await q.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n),
-      f,
-      (r): ReviewTemplate => ({
-        id: r.id,
-        clientid: r.clientid,
-        sign: r.sign,
-        content: r.content,
-        templateType: r.template_type as TemplateType,
-        state: r.state as TemplateAuditState,
-        remark: r.remark,
-        createTime: formatDateTime(r.create_time),
-        reviewedBy: r.reviewed_by,
-      }),
-    );
+    return this.page(rows, q.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow(), f, (r): ReviewTemplate => ({
+      id: r.id,
+      clientid: r.clientid,
+      sign: r.sign,
+      content: r.content,
+      templateType: r.template_type as TemplateType,
+      state: r.state as TemplateAuditState,
+      remark: r.remark,
+      createTime: formatDateTime(r.create_time),
+      reviewedBy: r.reviewed_by,
+    }));
   }
 
   async invoices(f: Filter) {
     const paging = pagingOf(f);
-    let q = this.ctx.db.selectFrom('invoices as i').innerJoin('accounts as a', 'a.id', 'i.account_id');
+    let q = this.ctx.db.selectFrom('invoices as i');
     // pending: what an operator still has to move (待审核, 开票中)
     if (f.pending !== false) q = q.where('i.status', 'in', [InvoiceStatus.Pending, InvoiceStatus.Issuing]);
-    if (f.clientid) q = q.where('a.clientid', '=', f.clientid);
-    const rows = await q
+    if (f.clientid) q = q.where('i.account_id', '=', await this.accountIdOf(f.clientid));
+    const dir = f.pending !== false ? 'asc' : 'desc';
+    const ids = q.select('i.id').orderBy('i.create_time', dir).orderBy('i.id', dir).limit(paging.size).offset(paging.offset);
+    const rows = this.ctx.db
+      .selectFrom('invoices as i')
+      .innerJoin('accounts as a', 'a.id', 'i.account_id')
+      .where('i.id', 'in', ids)
       .select([
         'i.id',
         'i.invoice_no',
@@ -195,31 +208,23 @@ export class ReviewService {
         'i.create_time',
         'i.reviewed_by',
       ])
-      .select(sql<string>`count(*) over ()`.as('total'))
-      .orderBy('i.create_time', f.pending !== false ? 'asc' : 'desc')
-      .orderBy('i.id')
-      .limit(paging.size)
-      .offset(paging.offset)
+      .orderBy('i.create_time', dir)
+      .orderBy('i.id', dir)
       .execute();
-    return this.page(
-      rows,
-      async () => Number((await q.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n),
-      f,
-      (r): ReviewInvoice => ({
-        id: r.id,
-        invoiceNo: r.invoice_no,
-        clientid: r.clientid,
-        invoiceType: r.invoice_type as InvoiceType,
-        invoiceAmount: r.invoice_amount,
-        invoiceHead: r.invoice_head,
-        status: r.status as InvoiceStatus,
-        next: (INVOICE_TRANSITIONS[r.status] ?? []) as InvoiceStatus[],
-        reason: r.audit_fail_cause,
-        express: [r.express_company, r.express_order].filter(Boolean).join(' '),
-        createTime: formatDateTime(r.create_time),
-        reviewedBy: r.reviewed_by,
-      }),
-    );
+    return this.page(rows, q.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow(), f, (r): ReviewInvoice => ({
+      id: r.id,
+      invoiceNo: r.invoice_no,
+      clientid: r.clientid,
+      invoiceType: r.invoice_type as InvoiceType,
+      invoiceAmount: r.invoice_amount,
+      invoiceHead: r.invoice_head,
+      status: r.status as InvoiceStatus,
+      next: (INVOICE_TRANSITIONS[r.status] ?? []) as InvoiceStatus[],
+      reason: r.audit_fail_cause,
+      express: [r.express_company, r.express_order].filter(Boolean).join(' '),
+      createTime: formatDateTime(r.create_time),
+      reviewedBy: r.reviewed_by,
+    }));
   }
 
   private reason(approve: boolean, reason: string | undefined): string {
