@@ -53,6 +53,9 @@ const OPERATOR_ROUTES: [method: 'get' | 'post', path: string, body?: Record<stri
   ['post', '/api/operator/words/add', { words: 'x' }],
   ['post', '/api/operator/words/remove', { id: 1 }],
   ['post', '/api/operator/words/test', { content: 'x' }],
+  ['post', '/api/operator/notices/list', {}],
+  ['post', '/api/operator/notices/publish', { name: 'x', html: '<p>x</p>' }],
+  ['post', '/api/operator/notices/delete', { id: 1 }],
   ['post', '/api/operator/audit/list', {}],
   ['get', '/api/operator/operators/list'],
   ['post', '/api/operator/operators/add', { name: 'someone1', password: 'a'.repeat(64), role: 1 }],
@@ -404,5 +407,29 @@ describe.each(backends)('operators (%s)', (backend) => {
     expect(log.map((x) => x.action)).toEqual(['words.add', 'words.remove']);
     expect(log[0].after).toMatchObject({ count: 2 });
     expect(log[1].before).toEqual({ word: '蓝鲸优惠券' });
+  });
+
+  it('publishes and deletes notices that the accounts read, cleaned, audited', async () => {
+    const ops = await as(t.server, 'operator1');
+    const agent = await as(t.server, 'agent1');
+    const total = (await ops.post('/api/operator/notices/list', {})).body.data.totalCount;
+    expect(total).toBeGreaterThan(0);
+    expect((await ops.post('/api/operator/notices/publish', { name: '系统维护通知', html: '<script>alert(1)</script>' })).body).toMatchObject({
+      code: 400,
+      msg: '公告内容不能为空',
+    });
+    const html = '<p>今晚 <b>22:00</b> 系统维护<img src=x onerror="alert(1)"></p><script>alert(2)</script>';
+    expect((await ops.post('/api/operator/notices/publish', { name: '系统维护通知', html, top: true }, { json: true })).body).toMatchObject({ code: 0, msg: '发布成功' });
+    const mine = (await ops.post('/api/operator/notices/list', {})).body.data;
+    expect(mine.totalCount).toBe(total + 1);
+    expect(mine.list[0]).toMatchObject({ name: '系统维护通知', top: true });
+    const seen = (await agent.post('/api/agent/noticePage', { page: 1, rows: 5 })).body.data;
+    const n = seen.data.find((x: object) => JSON.stringify(x).includes('系统维护通知'));
+    expect(n).toBeTruthy();
+    expect(JSON.stringify(n)).not.toMatch(/script|onerror/);
+    expect((await ops.post('/api/operator/notices/delete', { id: mine.list[0].id })).body.msg).toBe('删除成功');
+    expect((await ops.post('/api/operator/notices/delete', { id: mine.list[0].id })).body.code).toBe(404);
+    const log = await t.server.handle.db.selectFrom('audit_log').select('action').where('target', '=', 'notices').orderBy('id').execute();
+    expect(log.map((x) => x.action)).toEqual(['notice.publish', 'notice.delete']);
   });
 });

@@ -4,6 +4,7 @@ import { noticeRoutes } from './routes';
 import { NoticeService } from './service';
 
 export { NoticeService, publishNotice, NOTICE_NOT_FOUND, NOTICE_NAME_MAX, type PublishNotice } from './service';
+export { noticeText } from './sanitize';
 
 declare module '../../context' {
   interface Services {

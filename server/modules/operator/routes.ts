@@ -6,7 +6,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context';
-import { api, arrayOf, listOf, okOf, request } from '../../http/contract';
+import { api, arrayOf, listOf, okOf, pagingOnly, request } from '../../http/contract';
 import { ok } from '../../http/reply';
 import { route } from '../../http/route';
 import { errors } from '../../http/errors';
@@ -18,6 +18,7 @@ import type { ReviewService } from './review';
 import type { CustomerService } from './customers';
 import type { ChannelService } from './channels';
 import type { WordService } from './words';
+import type { OperatorNoticeService } from './notices';
 import { contentTestAnswer } from '../content';
 import { MESSAGES } from '../../../common/schema/messages';
 import { auditList } from './audit';
@@ -34,9 +35,17 @@ const actor = (req: Parameters<typeof operatorOf>[0]) => {
 
 export function operatorRoutes(
   ctx: AppContext,
-  deps: { operators: OperatorService; review: ReviewService; customers: CustomerService; channels: ChannelService; words: WordService; uploads: UploadService },
+  deps: {
+    operators: OperatorService;
+    review: ReviewService;
+    customers: CustomerService;
+    channels: ChannelService;
+    words: WordService;
+    notices: OperatorNoticeService;
+    uploads: UploadService;
+  },
 ): FastifyPluginAsync {
-  const { operators, review, customers, channels, words, uploads } = deps;
+  const { operators, review, customers, channels, words, notices, uploads } = deps;
   return async (plugin) => {
     const app = api(plugin);
     app.get('/operator/me', route({ tag: TAG, summary: '当前运营人员', access: 'operator', roles: ALL, response: okOf(ctx, 'entities/operator') }), async (req) =>
@@ -229,6 +238,23 @@ export function operatorRoutes(
         const ranges = ctx.words.find(req.body.content);
         return ok(contentTestAnswer(ranges), ranges.length ? '检测到敏感内容' : MESSAGES.noSensitiveWords);
       },
+    );
+
+    // ---- 内容: the platform's notices (运营, 管理员)
+    app.post(
+      '/operator/notices/list',
+      route({ tag: TAG, summary: '内容：平台公告', access: 'operator', roles: OPS, body: pagingOnly('currentPage'), response: listOf(ctx, 'entities/operator-notice') }),
+      async (req) => ok(await notices.list(req.body)),
+    );
+    app.post(
+      '/operator/notices/publish',
+      route({ tag: TAG, summary: '内容：发布公告（HTML 按公告的白名单清理）', access: 'operator', roles: OPS, body: request(ctx, 'forms/notice-publish'), response: done }),
+      async (req) => ok(null, await notices.publish(actor(req), req.body)),
+    );
+    app.post(
+      '/operator/notices/delete',
+      route({ tag: TAG, summary: '内容：删除公告', access: 'operator', roles: OPS, body: request(ctx, 'params/notice-ref'), response: done }),
+      async (req) => ok(null, await notices.remove(actor(req), req.body.id)),
     );
 
     // ---- 审计日志
