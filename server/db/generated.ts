@@ -369,6 +369,14 @@ export interface LoginFailures {
   name_hash: string;
 }
 
+export interface MetricMinutes {
+  label: Generated<string>;
+  minute: Timestamp;
+  name: string;
+  source: Generated<string>;
+  value: Generated<number>;
+}
+
 export interface Notices {
   create_time: Generated<Timestamp>;
   id: Generated<number>;
@@ -883,6 +891,7 @@ export interface DB {
   ledger_requests: LedgerRequests;
   login_as_tokens: LoginAsTokens;
   login_failures: LoginFailures;
+  metric_minutes: MetricMinutes;
   notices: Notices;
   pay_notifications: PayNotifications;
   pay_orders: PayOrders;

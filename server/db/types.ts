@@ -266,6 +266,8 @@ export interface Database {
   interface_part_ids: InterfacePartIdsTable;
   // 0045_sgip_callback
   sgip_bindback_owners: SgipBindbackOwnerTable;
+  // 0046_metric_minutes
+  metric_minutes: MetricMinuteTable;
   export_files: ExportFileTable;
   // 0010_send
   send_submit_locks: SendSubmitLockTable;
@@ -834,6 +836,19 @@ export interface SgipBindbackOwnerTable {
   account_id: number;
   process: string;
   lease_until: Date;
+}
+
+/** 0046: the per-minute series of the operators' 监控 screen (server/modules/metrics/monitor.ts) */
+export interface MetricMinuteTable {
+  /** the database's clock, truncated to the minute */
+  minute: Date;
+  /** accepted, delivered, failed (report_fold), submitted, channel_* / carrier_* outcomes, refused (flows); waiting, unconfirmed, sessions (gauges) */
+  name: string;
+  /** the channel, carrier, protocol or refusal ('' for a total) */
+  label: D<string>;
+  /** '' for flows and the database's gauges; a process's id for its own gauges (door sessions) */
+  source: D<string>;
+  value: D<number>;
 }
 
 export interface PushOutboxTable {
