@@ -21,7 +21,7 @@ declare module 'fastify' {
 }
 
 /** seconds: from a cached answer (~1 ms) to an export's (seconds) */
-export const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+export const HTTP_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
 
 /** the route label of a request no route took (the not-found handler, the console's SPA fallback) */
 export const UNMATCHED_ROUTE = '(unmatched)';
