@@ -30,10 +30,16 @@ const app = await buildApp({
   purgeEveryMs: 0,
 });
 expectDispatcher(app.ctx);
-let pipeline;
 try {
   // no HTTP port: ready starts METRICS_PORT's listener (/metrics, /healthz, /readyz) when it is set
   await app.ready();
+} catch (err) {
+  app.log.error({ err }, 'cannot start (METRICS_PORT)');
+  await handle.close();
+  process.exit(1);
+}
+let pipeline;
+try {
   pipeline = await startPipeline(app.ctx, {
     smppUrl: app.ctx.config.smppUrl,
     dispatcher: config.dispatch.options,

@@ -332,6 +332,12 @@ describe.each(backends)('metrics and health (%s)', (backend) => {
         expect(r.statusCode).toBe(503);
         expect(r.json()).toMatchObject({ status: 'unready', reason: expect.stringMatching(/^database: unreachable/), checks: { database: expect.stringMatching(/^unreachable/) } });
         expect((await get(app, '/healthz', '127.0.0.1')).statusCode).toBe(200);
+        // /metrics still answers (an outage is when it matters), without the database's figures
+        watchDispatcher(app.ctx, fakeDispatcher());
+        const m = await get(app, '/metrics', '127.0.0.1');
+        expect(m.statusCode).toBe(200);
+        expect(valueOf(m.body, 'sms_dispatch_claimed_total')).toBe(7);
+        expect(valueOf(m.body, 'sms_dispatch_queue_depth')).toBeUndefined();
       } finally {
         await app.close();
         await drop();

@@ -52,6 +52,22 @@ function readGauge<L extends string>(registry: Registry, name: string, help: str
   });
 }
 
+/** how long a scrape waits for the database's figures before it answers without them */
+export const DB_FIGURES_WAIT_MS = 1000;
+
+/** the database's figures, or null when they fail or take longer than DB_FIGURES_WAIT_MS (the scrape still answers: an outage is when it matters) */
+async function figures(gauges: DbGauges) {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), DB_FIGURES_WAIT_MS);
+  });
+  try {
+    return await Promise.race([gauges.read().catch(() => null), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export interface CollectorSources {
   db: Db;
   doors: () => DoorEntry[];
@@ -192,14 +208,20 @@ export function registerCollectors(registry: Registry, src: CollectorSources): (
     'sms_dispatch_queue_depth',
     `Messages accepted and not yet claimed (queued tasks, messages to retry, chunk rows not yet written), counted up to ${COUNT_MAX} each: read in processes that run a dispatcher`,
     [],
-    async () => (dispatcher() ? [[{}, (await src.gauges.read()).waiting]] : []),
+    async () => {
+      const f = dispatcher() ? await figures(src.gauges) : null;
+      return f ? [[{}, f.waiting]] : [];
+    },
   );
   readGauge(
     registry,
     'sms_dispatch_inflight',
     `Messages submitted and waiting for their final receipt, up to ${COUNT_MAX}: read in processes that run a dispatcher`,
     [],
-    async () => (dispatcher() ? [[{}, (await src.gauges.read()).unconfirmed]] : []),
+    async () => {
+      const f = dispatcher() ? await figures(src.gauges) : null;
+      return f ? [[{}, f.unconfirmed]] : [];
+    },
   );
 
   // ---- channels (this process's counters since its dispatcher started)
