@@ -5,9 +5,10 @@
  * costs nothing between scrapes. A family whose source does not run in this process (no dispatcher
  * in an API-only process, a door that is off) has no sample.
  */
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Db } from '../../db';
 import { observeStatements, poolStats } from '../../db';
+import { TextHistogram } from '../../http/metrics';
 import { COUNT_MAX, type DbGauges } from './db-gauges';
 import { boundSessions, type DoorEntry, type Running } from './running';
 
@@ -75,23 +76,29 @@ export interface CollectorSources {
   gauges: DbGauges;
 }
 
-/**
- * Registers the app's families on `registry`; returns what must be undone when the app closes
- * (the statement observer on a handle that may outlive the app).
- */
-export function registerCollectors(registry: Registry, src: CollectorSources): () => void {
-  // ---- database
-  const statements = new Histogram({
-    name: 'sms_db_statement_duration_seconds',
-    help: "Statements of this process's database handle (its transactions' too) and their time in seconds, as Kysely times them",
-    buckets: STATEMENT_BUCKETS,
-    registers: [registry],
-  });
-  const statementErrors = new Counter({ name: 'sms_db_statement_errors_total', help: 'Statements that failed (any error, a statement timeout included)', registers: [registry] });
+export interface Collectors {
+  /** the families kept by hand (the statement histogram), as Prometheus text */
+  render(): string;
+  /** undoes what outlives the app (the statement observer on a handle that may serve another app) */
+  close(): void;
+}
+
+const NO_LABELS = () => ({});
+
+/** Registers the app's families on `registry` (and keeps the statement histogram, rendered by `render`). */
+export function registerCollectors(registry: Registry, src: CollectorSources): Collectors {
+  // ---- database: every statement observed (a map lookup and a bucket count), the rest read at scrape time
+  const statements = new TextHistogram(
+    'sms_db_statement_duration_seconds',
+    "Statements of this process's database handle (its transactions' too) and their time in seconds, as Kysely times them",
+    STATEMENT_BUCKETS,
+  );
+  let statementErrors = 0;
   const unobserve = observeStatements(src.db, (ms, failed) => {
-    statements.observe(ms / 1000);
-    if (failed) statementErrors.inc();
+    statements.observe('', NO_LABELS, ms / 1000);
+    if (failed) statementErrors++;
   });
+  readCounter(registry, 'sms_db_statement_errors_total', 'Statements that failed (any error, a statement timeout included)', [], () => [[{}, statementErrors]]);
   readGauge(registry, 'sms_db_pool_connections', "The PostgreSQL pool's connections: max (DB_POOL_SIZE), total open, idle; none on the embedded PGlite", ['state'], () => {
     const p = poolStats(src.db);
     return p
@@ -248,5 +255,5 @@ export function registerCollectors(registry: Registry, src: CollectorSources): (
   readCounter(registry, 'sms_channel_submit_slices_total', 'Per channel: slices handed to the link (the count of sms_channel_submit_seconds_total)', ['channel'], () =>
     channels().map((c): Sample<'channel'> => [{ channel: channelLabel(c.name) }, c.counters.latencyCount]),
   );
-  return unobserve;
+  return { render: () => statements.render(), close: unobserve };
 }

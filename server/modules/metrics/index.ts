@@ -47,12 +47,13 @@ export default defineModule({ name: 'metrics', dependencies: ['smpp-server'] }, 
   // METRICS=0: no registry (server/http/metrics.ts), nothing collected, /metrics 404
   const registry = app.metricsRegistry;
   let scrape: Endpoints['scrape'] = null;
+  const http = app.httpTimings;
   if (registry) {
-    const unobserve = registerCollectors(registry, { db: ctx.db, doors, running, gauges });
-    app.addHook('onClose', async () => unobserve());
+    const collectors = registerCollectors(registry, { db: ctx.db, doors, running, gauges });
+    app.addHook('onClose', async () => collectors.close());
     scrape = async () => {
       const [own, proc] = await Promise.all([registry.metrics(), processRegistry().metrics()]);
-      return { type: registry.contentType, text: own + proc };
+      return { type: registry.contentType, text: own + (http?.render() ?? '') + collectors.render() + proc };
     };
   }
   const endpoints: Endpoints = { health, scrape, token: config.metricsToken };
