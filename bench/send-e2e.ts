@@ -84,6 +84,8 @@ async function run(backend: 'postgres' | 'pglite', parts: number): Promise<Figur
   try {
     await seed(handle.db);
     const app = await buildApp({ db: handle.db, dataDir, purgeEveryMs: 0, config: { metrics: METRICS } });
+    // ready before the clock, as a server is (its routes' validators compiled): else the first scrape would compile them during the run
+    await app.ready();
     const link = createSmscLink(parseSmppUrl(`${sim.url}?ref_tlv=0x1401&${LINK_OPTIONS}`));
     await link.waitReady(10_000);
     const dispatcher = new Dispatcher(app.ctx, link, loadConfig().dispatch.options).start();
