@@ -14,7 +14,7 @@
  *    of /metrics every second: 15 times Prometheus' usual rate) and METRICS=0 (none of it), RUNS (3)
  *    pairs alternating (on off, off on, on off, …): each run's messages/s, the medians and the
  *    difference. Target: < 3 % of the throughput. What METRICS does not switch is left out of the
- *    figure: report_fold()'s three extra sums (migration 0046), part of the fold either way.
+ *    figure: report_fold()'s three extra sums (migration 0047), part of the fold either way.
  *
  *   npx tsx bench/metrics.ts               # both
  *   PART=scrape|cost npx tsx bench/metrics.ts

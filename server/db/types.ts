@@ -266,7 +266,7 @@ export interface Database {
   interface_part_ids: InterfacePartIdsTable;
   // 0045_sgip_callback
   sgip_bindback_owners: SgipBindbackOwnerTable;
-  // 0046_metric_minutes
+  // 0047_metric_minutes
   metric_minutes: MetricMinuteTable;
   export_files: ExportFileTable;
   // 0010_send
@@ -838,7 +838,7 @@ export interface SgipBindbackOwnerTable {
   lease_until: Date;
 }
 
-/** 0046: the per-minute series of the operators' 监控 screen (server/modules/metrics/monitor.ts) */
+/** 0047: the per-minute series of the operators' 监控 screen (server/modules/metrics/monitor.ts) */
 export interface MetricMinuteTable {
   /** the database's clock, truncated to the minute */
   minute: Date;

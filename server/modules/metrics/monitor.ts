@@ -1,6 +1,6 @@
 /**
  * The per-minute series of the operators' 监控 screen (docs/api-metrics.md "Per-minute series";
- * table metric_minutes, migration 0046), shared by every process over one database and costing
+ * table metric_minutes, migration 0047), shared by every process over one database and costing
  * nothing per message:
  *
  * - accepted / delivered / failed: added by report_fold() (every process folds the report deltas

@@ -74,7 +74,7 @@ const MINUTES = `,
       returning 1
     )`;
 
-export const metricMinutes0046: Migration = {
+export const metricMinutes0047: Migration = {
   async up(db) {
     await run(db, [
       `create table metric_minutes (
