@@ -21,6 +21,9 @@
  *                                             # 3 submits and 3 receipts each with long=udh|sar); default both
  *   BENCH_CPU_PROFILE=/tmp/e2e                # CPU profile of the dispatcher process during the run (/tmp/e2e.<backend>.cpuprofile)
  *   BENCH_HEAP_PROFILE=/tmp/e2e               # what the dispatcher process allocates during the run (/tmp/e2e.<backend>.heapprofile)
+ *   METRICS=0                                 # no metrics collection (default on, as a server: HTTP and statement timings, the
+ *                                             # dispatcher's final counts, the per-minute flush, and a scrape of /metrics every
+ *                                             # second; bench/metrics.ts compares the two)
  * Target: ≥ 14,000 messages/s on PostgreSQL for single-part messages (long=udh; issue 28, was 10,000); the 3-part figure is printed.
  */
 import fs from 'node:fs';
@@ -40,6 +43,7 @@ import { parseSmppUrl } from '../server/modules/smsc/config';
 import { startSimProcess } from './lib/sim-process';
 import { startCpuProfile, startHeapProfile } from './lib/cpu-profile';
 import { busyPercent, machineTicks, procCpuMs } from './lib/proc-cpu';
+import { watchDispatcher } from '../server/modules/metrics';
 
 const COUNT = Number(process.env.COUNT ?? 20_000);
 const TARGET = 14_000;
@@ -50,6 +54,10 @@ const TEXT_3_PARTS = '尊敬的客户您好，您本月的账单已出，请及�
 const pgUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || '';
 const only = process.env.ONLY;
 const LINK_OPTIONS = process.env.SMPP_OPTIONS ?? 'window=1000';
+/** METRICS (schemas/config/env.json): collect as a server does, or not at all */
+const METRICS = loadConfig().app.metrics;
+/** a scrape of /metrics this often while metrics are on (Prometheus' usual: 15 s) */
+const SCRAPE_MS = 1000;
 
 interface Figure {
   backend: string;
@@ -75,10 +83,21 @@ async function run(backend: 'postgres' | 'pglite', parts: number): Promise<Figur
   const sim = await startSimProcess({ seed: 42, delivered: 0.95, failed: 0.05, noReceipt: 0, latencyMinMs: 50, latencyMaxMs: 500, moRatio: 0, keepRecent: 0 });
   try {
     await seed(handle.db);
-    const app = await buildApp({ db: handle.db, dataDir, purgeEveryMs: 0 });
+    const app = await buildApp({ db: handle.db, dataDir, purgeEveryMs: 0, config: { metrics: METRICS } });
+    // ready before the clock, as a server is (its routes' validators compiled): else the first scrape would compile them during the run
+    await app.ready();
     const link = createSmscLink(parseSmppUrl(`${sim.url}?ref_tlv=0x1401&${LINK_OPTIONS}`));
     await link.waitReady(10_000);
     const dispatcher = new Dispatcher(app.ctx, link, loadConfig().dispatch.options).start();
+    if (METRICS) watchDispatcher(app.ctx, dispatcher);
+    const scraper = METRICS
+      ? setInterval(() => {
+          void app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' }).then((r) => {
+            if (r.statusCode !== 200) console.error(`/metrics answered ${r.statusCode}`);
+          });
+        }, SCRAPE_MS)
+      : null;
+    scraper?.unref();
     const account = await handle.db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow();
 
     const pgPids = async () =>
@@ -107,6 +126,7 @@ async function run(backend: 'postgres' | 'pglite', parts: number): Promise<Figur
       await new Promise((r) => setTimeout(r, 100));
     }
     const t2 = performance.now();
+    if (scraper) clearInterval(scraper);
     const busy = busyPercent(machine0, machineTicks());
     const self = process.cpuUsage(selfBefore);
     await profile.stop();
@@ -129,7 +149,7 @@ async function run(backend: 'postgres' | 'pglite', parts: number): Promise<Figur
     await app.close();
     const perSecond = Math.round(COUNT / ((t2 - t0) / 1000));
     console.log(
-      `${backend.padEnd(8)} ${COUNT} messages of ${parts} part(s): accepted in ${(t1 - t0).toFixed(0)} ms, all receipts recorded after ${((t2 - t0) / 1000).toFixed(2)} s → ${perSecond} messages/s` +
+      `${backend.padEnd(8)} ${COUNT} messages of ${parts} part(s), metrics ${METRICS ? 'on' : 'off'}: accepted in ${(t1 - t0).toFixed(0)} ms, all receipts recorded after ${((t2 - t0) / 1000).toFixed(2)} s → ${perSecond} messages/s` +
         ` (simulator: ${counts.accepted} accepted, ${counts.throttled} throttled, ${counts.duplicates.length} refs twice; dispatcher: ${JSON.stringify(dispatcher.stats)})`,
     );
     return { backend, parts, perSecond, acceptMs: t1 - t0, totalMs: t2 - t0, duplicates: counts.duplicates.length };

@@ -20,6 +20,7 @@ import { installCsrf, loadCsrfSecret } from './http/csrf';
 import { installSecurityHeaders } from './http/headers';
 import { errors, frameworkErrors, installErrorHandler } from './http/errors';
 import { installInputGuards } from './http/guards';
+import { installHttpMetrics } from './http/metrics';
 import { installAccess } from './http/route';
 import { installResponseCheck, installSchemaValidation, installSerializer } from './http/validation';
 import { systemClock, type Clock } from './lib/time';
@@ -142,6 +143,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.decorateRequest('currentSession', undefined);
   app.decorateRequest('operatorSession', undefined);
 
+  // first: every route of every scope is timed (server/http/metrics.ts; the registry GET /metrics serves)
+  installHttpMetrics(app, config.metrics);
   installErrorHandler(app);
   installInputGuards(app);
   installSchemaValidation(app, ctx.schemas);

@@ -198,6 +198,20 @@ export interface AppConfig {
   testAccountGift: number;
   testAccountsPerAgent: number;
   testGiftDaily: number;
+  /**
+   * Metrics and health (docs/api-metrics.md): collect this process's metrics (METRICS; off:
+   * `/metrics` answers 404, no timings, no per-minute flushes); the bearer token `/metrics` asks
+   * for (METRICS_TOKEN; '' = loopback clients only); a listener of their own (METRICS_PORT, 0 =
+   * none, -1 = any free port: tests) on METRICS_HOST.
+   */
+  metrics: boolean;
+  metricsToken: string;
+  metricsPort: number;
+  metricsHost: string;
+  /** each process adds its share of the per-minute series (server/modules/metrics/monitor.ts) this often, in ms (0: never) */
+  monitorFlushMs: number;
+  /** per-minute series rows older than this many days are purged */
+  monitorKeepDays: number;
 }
 
 /** The settings no variable sets. */
@@ -223,6 +237,8 @@ const FIXED = {
   recordExportMax: 1_000_000,
   recordTxtExportMax: 5_000_000,
   recordCountCap: 5_000,
+  monitorFlushMs: 10_000,
+  monitorKeepDays: 8,
 } satisfies Partial<AppConfig>;
 
 /** the sensitive-word list that comes with the server */
@@ -280,6 +296,10 @@ export function configFromEnv(env: ServerEnv): AppConfig {
     testAccountGift: env.TEST_ACCOUNT_GIFT,
     testAccountsPerAgent: env.TEST_ACCOUNTS_PER_AGENT,
     testGiftDaily: env.TEST_GIFT_DAILY,
+    metrics: env.METRICS,
+    metricsToken: env.METRICS_TOKEN ?? '',
+    metricsPort: env.METRICS_PORT,
+    metricsHost: env.METRICS_HOST,
   };
 }
 

@@ -16,6 +16,7 @@ import { configOrExit } from './config';
 import { openDatabase } from './db';
 import { seed } from './db/seed';
 import { startPipeline, type Pipeline } from './modules/dispatch/pipeline';
+import { expectDispatcher } from './modules/metrics';
 import { closeOnSignals } from './lib/shutdown';
 
 const started = Date.now();
@@ -44,6 +45,8 @@ const app = await buildApp({
 });
 
 const operator = installOperatorChannel(app, dataDir);
+// /readyz answers 503 until the dispatcher this process runs has started (server/modules/metrics)
+if (config.dispatch.enabled) expectDispatcher(app.ctx);
 
 let pipeline: Pipeline | null = null;
 const { closing } = closeOnSignals(app.log, 'shutting down', async () => {

@@ -11,6 +11,7 @@ import { buildApp } from './app';
 import { configOrExit } from './config';
 import { openDatabase } from './db';
 import { startPipeline } from './modules/dispatch/pipeline';
+import { expectDispatcher } from './modules/metrics';
 import { closeOnSignals } from './lib/shutdown';
 
 const config = configOrExit();
@@ -20,7 +21,7 @@ if (!config.db.url) {
 }
 const { dataDir } = config;
 const handle = await openDatabase({ databaseUrl: config.db.url, poolSize: config.db.poolSize, statementTimeoutMs: config.db.statementTimeoutMs, prepare: config.db.prepare });
-// the app gives the services' context (ledger, push URL rules); it never listens
+// the app gives the services' context (ledger, push URL rules); it never listens for HTTP (METRICS_PORT aside)
 const app = await buildApp({
   db: handle.db,
   dataDir,
@@ -28,6 +29,15 @@ const app = await buildApp({
   config: { ...config.app, smppServerPort: 0, smppServerTlsPort: 0, cmppServerPort: 0, smgpServerPort: 0, sgipServerPort: 0 },
   purgeEveryMs: 0,
 });
+expectDispatcher(app.ctx);
+try {
+  // no HTTP port: ready starts METRICS_PORT's listener (/metrics, /healthz, /readyz) when it is set
+  await app.ready();
+} catch (err) {
+  app.log.error({ err }, 'cannot start (METRICS_PORT)');
+  await handle.close();
+  process.exit(1);
+}
 let pipeline;
 try {
   pipeline = await startPipeline(app.ctx, {

@@ -385,6 +385,14 @@ export interface LoginFailures {
   name_hash: string;
 }
 
+export interface MetricMinutes {
+  label: Generated<string>;
+  minute: Timestamp;
+  name: string;
+  source: Generated<string>;
+  value: Generated<number>;
+}
+
 export interface Notices {
   create_time: Generated<Timestamp>;
   id: Generated<number>;
@@ -933,6 +941,7 @@ export interface DB {
   ledger_requests: LedgerRequests;
   login_as_tokens: LoginAsTokens;
   login_failures: LoginFailures;
+  metric_minutes: MetricMinutes;
   notices: Notices;
   operator_sessions: OperatorSessions;
   operators: Operators;

@@ -60,6 +60,55 @@ function countStatement(_e: LogEvent): void {
   if (c) c.n++;
 }
 
+/** Told of every statement of a database handle: its time in ms and whether it failed (`observeStatements`). */
+export type StatementObserver = (ms: number, failed: boolean) => void;
+
+/** What the metrics read of a handle (server/modules/metrics): its driver, its pool, who observes its statements. */
+interface HandleInfo {
+  kind: DbHandle['kind'];
+  pool: pg.Pool | null;
+  /** the pool's most connections */
+  max: number;
+  observers: Set<StatementObserver>;
+}
+const handles = new WeakMap<Db, HandleInfo>();
+
+/**
+ * Kysely's log hook of one handle: the countQueries() count, then the observers (none unless the
+ * metrics module is on: then one Set lookup and a call each, beside the statement's own timing,
+ * which Kysely takes for this hook anyway).
+ */
+function logHook(observers: Set<StatementObserver>) {
+  return (e: LogEvent) => {
+    countStatement(e);
+    if (observers.size) for (const f of observers) f(e.queryDurationMillis, e.level === 'error');
+  };
+}
+
+/**
+ * Calls `fn` after every statement of `db` (its transactions' too) with its time in ms, until the
+ * returned function is called. The metrics module's statement histogram; a handle shared by several
+ * apps (tests) tells each of them.
+ */
+export function observeStatements(db: Db, fn: StatementObserver): () => void {
+  const info = handles.get(db);
+  if (!info) return () => {};
+  info.observers.add(fn);
+  return () => info.observers.delete(fn);
+}
+
+/** The PostgreSQL pool's connections now (null on PGlite, which has one connection and no pool). */
+export function poolStats(db: Db): { max: number; total: number; idle: number; waiting: number } | null {
+  const info = handles.get(db);
+  if (!info?.pool) return null;
+  return { max: info.max, total: info.pool.totalCount, idle: info.pool.idleCount, waiting: info.pool.waitingCount };
+}
+
+/** The driver under a handle ('pglite' or 'postgres'; undefined for a Kysely made elsewhere). */
+export function databaseKind(db: Db): DbHandle['kind'] | undefined {
+  return handles.get(db)?.kind;
+}
+
 /**
  * Runs `fn` and counts the database statements it makes (and everything it awaits: a request
  * sent with app.inject, its hooks and handler). Tests hold a request path to its number of round
@@ -121,7 +170,9 @@ export async function createDb(opts: CreateDbOptions): Promise<DbHandle> {
       ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
     });
     prepareHotStatements(pool, opts.prepare);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: countStatement });
+    const observers = new Set<StatementObserver>();
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: logHook(observers) });
+    handles.set(db, { kind: 'postgres', pool, max: opts.poolSize ?? 10, observers });
     const url = new URL(opts.databaseUrl);
     return {
       db,
@@ -148,7 +199,9 @@ export async function createDb(opts: CreateDbOptions): Promise<DbHandle> {
     }
   }
   statementPerTurn(pglite);
-  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), log: countStatement });
+  const observers = new Set<StatementObserver>();
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), log: logHook(observers) });
+  handles.set(db, { kind: 'pglite', pool: null, max: 1, observers });
   return {
     db,
     kind: 'pglite',

@@ -44,6 +44,7 @@ import { interfacePartIds0043 } from './migrations/0043_interface_part_ids';
 import { interfaceLogin0044 } from './migrations/0044_interface_login';
 import { sgipCallback0045 } from './migrations/0045_sgip_callback';
 import { operators0046 } from './migrations/0046_operators';
+import { metricMinutes0047 } from './migrations/0047_metric_minutes';
 
 async function run(db: Kysely<unknown>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -214,6 +215,7 @@ export const migrations: Record<string, Migration> = {
   '0044_interface_login': interfaceLogin0044,
   '0045_sgip_callback': sgipCallback0045,
   '0046_operators': operators0046,
+  '0047_metric_minutes': metricMinutes0047,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

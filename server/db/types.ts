@@ -273,6 +273,8 @@ export interface Database {
   operator_sessions: OperatorSessionTable;
   audit_log: AuditLogTable;
   sensitive_words: SensitiveWordTable;
+  // 0047_metric_minutes
+  metric_minutes: MetricMinuteTable;
   export_files: ExportFileTable;
   // 0010_send
   send_submit_locks: SendSubmitLockTable;
@@ -845,6 +847,19 @@ export interface SgipBindbackOwnerTable {
   account_id: number;
   process: string;
   lease_until: Date;
+}
+
+/** 0047: the per-minute series of the operators' 监控 screen (server/modules/metrics/monitor.ts) */
+export interface MetricMinuteTable {
+  /** the database's clock, truncated to the minute */
+  minute: Date;
+  /** accepted, delivered, failed (report_fold), submitted, channel_* / carrier_* outcomes, refused (flows); waiting, unconfirmed, sessions (gauges) */
+  name: string;
+  /** the channel, carrier, protocol or refusal ('' for a total) */
+  label: D<string>;
+  /** '' for flows and the database's gauges; a process's id for its own gauges (door sessions) */
+  source: D<string>;
+  value: D<number>;
 }
 
 export interface PushOutboxTable {

@@ -18,6 +18,7 @@ import files from './files';
 import help from './help';
 import invoice from './invoice';
 import ledger from './ledger';
+import metrics from './metrics';
 import notice from './notice';
 import numbers from './numbers';
 import openapi from './openapi';
@@ -50,6 +51,7 @@ export const MODULES: FastifyPluginAsync[] = [
   help,
   invoice,
   ledger,
+  metrics,
   notice,
   numbers,
   openapi,

@@ -98,6 +98,11 @@ export interface DispatcherOptions {
    * applyUnconfirmedReceipts); 0: never
    */
   matchUnconfirmedMs?: number;
+  /**
+   * count the final outcomes this dispatcher records by carrier and channel (`finals`: the
+   * metrics and the operators' per-minute series read them); default: the app's METRICS
+   */
+  countFinals?: boolean;
   hooks?: DispatchHooks;
 }
 
@@ -133,6 +138,18 @@ export interface ChannelCounters {
   /** time from handing a slice to the link to its last answer: sum (ms) and number of slices */
   latencyMsSum: number;
   latencyCount: number;
+}
+
+/** Final outcomes of the messages one dispatcher recorded, for one carrier and channel (`Dispatcher.finals`). */
+export interface FinalCounts {
+  /** enums/carrier */
+  carrier: number;
+  /** '' = the default link */
+  channel: string;
+  /** 3 明确成功 (and 16) */
+  delivered: number;
+  /** 4 提交失败 and 6 明确失败 */
+  failed: number;
 }
 
 /** submit_sm_resp statuses that say the carrier is throttling (ESME_RTHROTTLED, ESME_RMSGQFUL) or broken (ESME_RSYSERR) */
@@ -446,6 +463,11 @@ export class Dispatcher {
     matchedUnconfirmed: 0,
     errors: 0,
   };
+  /**
+   * the final outcomes this dispatcher recorded since it started, by carrier and channel (key
+   * `${carrier} ${channel}`), counted once their transaction committed (options.countFinals)
+   */
+  readonly finals = new Map<string, FinalCounts>();
   private readonly o: Required<Omit<DispatcherOptions, 'hooks' | 'workerId'>>;
   private readonly hooks: DispatchHooks;
   private running = false;
@@ -485,6 +507,7 @@ export class Dispatcher {
       throttleFailoverMs: opts.throttleFailoverMs ?? ENV_DEFAULTS.DISPATCH_THROTTLE_FAILOVER_MS,
       channelStatsMs: opts.channelStatsMs ?? 10_000,
       matchUnconfirmedMs: opts.matchUnconfirmedMs ?? ENV_DEFAULTS.DISPATCH_MATCH_UNCONFIRMED_MS,
+      countFinals: opts.countFinals ?? ctx.config.metrics !== false,
     };
     this.hooks = opts.hooks ?? {};
     this.channels = [];
@@ -551,6 +574,41 @@ export class Dispatcher {
     return this.ctx.db;
   }
 
+  /**
+   * Runs one recording call (outcomes, receipts) with the reports hook it hands to its transaction:
+   * the push hooks as before, and with countFinals the final rows noted, to be counted in `finals`
+   * once the call has returned (committed). A transaction retried after a deadlock calls the hook
+   * again with a new transaction: only the last one's rows count.
+   */
+  private async recording<T>(run: (hook: DispatchHooks['reports']) => Promise<T>): Promise<T> {
+    const inner = this.hooks.reports;
+    if (!this.o.countFinals) return run(inner);
+    let seen: Tx | null = null;
+    let rows: AppliedReport[][] = [];
+    const result = await run(async (trx, r) => {
+      if (trx !== seen) {
+        seen = trx;
+        rows = [];
+      }
+      rows.push(r);
+      if (inner) await inner(trx, r);
+    });
+    for (const batch of rows) this.countFinals(batch);
+    return result;
+  }
+
+  private countFinals(rows: readonly AppliedReport[]) {
+    for (const r of rows) {
+      const delivered = r.state === SendRecordStatus.Delivered || r.state === SendRecordStatus.DeliveredAlt;
+      if (!delivered && r.state !== SendRecordStatus.SubmitFailed && r.state !== SendRecordStatus.DeliveryFailed) continue;
+      const key = `${r.carrier} ${r.channel}`;
+      let f = this.finals.get(key);
+      if (!f) this.finals.set(key, (f = { carrier: r.carrier, channel: r.channel, delivered: 0, failed: 0 }));
+      if (delivered) f.delivered++;
+      else f.failed++;
+    }
+  }
+
   private logError(what: string, err: unknown) {
     this.stats.errors++;
     this.ctx.log.error({ err }, `dispatch ${this.workerId}: ${what} failed`);
@@ -560,11 +618,13 @@ export class Dispatcher {
 
   /** Receipts from the link: applied, or stored to wait (the SMSC is acknowledged once this resolves). */
   async handleReceipts(rs: Receipt[], channel = ''): Promise<void> {
-    const { applied, stored } = await applyOrStoreReceipts(
-      this.db,
-      this.ctx,
-      rs.map((r) => ({ ...receiptRow(r), channel })),
-      this.hooks.reports,
+    const { applied, stored } = await this.recording((hook) =>
+      applyOrStoreReceipts(
+        this.db,
+        this.ctx,
+        rs.map((r) => ({ ...receiptRow(r), channel })),
+        hook,
+      ),
     );
     this.stats.receiptsApplied += applied;
     this.stats.receiptsStored += stored;
@@ -676,7 +736,7 @@ export class Dispatcher {
     }
     for (let attempt = 0; ; attempt++) {
       try {
-        await recordOutcomes(this.db, this.ctx, this.workerId, outcomes, this.hooks.reports, this.o.markSubmittedMs > 0);
+        await this.recording((hook) => recordOutcomes(this.db, this.ctx, this.workerId, outcomes, hook, this.o.markSubmittedMs > 0));
         return;
       } catch (err) {
         this.logError('record', err);
@@ -829,7 +889,7 @@ export class Dispatcher {
     let total = 0;
     for (;;) {
       const T = performance.now();
-      const n = await applyReceipts(this.db, this.ctx, this.o.receiptBatch, this.hooks.reports);
+      const n = await this.recording((hook) => applyReceipts(this.db, this.ctx, this.o.receiptBatch, hook));
       total += n;
       if (n) this.ctx.log.debug(`receipts applied: ${n} in ${(performance.now() - T).toFixed(0)} ms`);
       this.stats.receiptsApplied += n;
@@ -876,7 +936,7 @@ export class Dispatcher {
     if (this.o.matchUnconfirmedMs > 0 && (now.getTime() - this.lastMatch >= 5000 || now.getTime() < this.lastMatch)) {
       this.lastMatch = now.getTime();
       for (;;) {
-        const n = await applyUnconfirmedReceipts(this.db, this.ctx, this.o.matchUnconfirmedMs, this.o.leaseMs + 600_000, 1000, this.hooks.reports);
+        const n = await this.recording((hook) => applyUnconfirmedReceipts(this.db, this.ctx, this.o.matchUnconfirmedMs, this.o.leaseMs + 600_000, 1000, hook));
         this.stats.receiptsApplied += n;
         this.stats.matchedUnconfirmed += n;
         if (n < 1000) break;

@@ -9,6 +9,7 @@ import { ENV_DEFAULTS } from '../../env';
 import type { Database } from '../../db/types';
 import { enqueueMo, enqueueReports } from '../push';
 import { enqueueSmppMo, enqueueSmppReceipts } from '../smpp-server';
+import { watchDispatcher } from '../metrics';
 import { Pusher } from '../push';
 import fs from 'node:fs';
 import {
@@ -266,6 +267,8 @@ export async function startPipeline(ctx: AppContext, opts: PipelineOptions = {})
     ...opts.dispatcher,
     hooks: { ...pushHooks(() => pusher?.wake()), ...opts.dispatcher?.hooks },
   }).start();
+  // its counters on /metrics and in the per-minute series; /readyz waits for it (server/modules/metrics)
+  watchDispatcher(ctx, dispatcher);
 
   let current = table.channels;
   let signature = JSON.stringify(current.map(({ cfg: _cfg, ...rest }) => rest));

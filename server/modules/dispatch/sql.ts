@@ -301,11 +301,13 @@ export interface AppliedReport {
   state: number;
   pieces: number;
   carrier: number;
+  /** the channel it was submitted on ('' = the default link, or never submitted) */
+  channel: string;
   /** pieces × price of a failed message (refundable), else null */
   cost: string | null;
 }
 
-const RETURNING = sql`m.id, m.task_id, m.account_id, m.state, m.pieces, m.carrier, (case when m.state in (${sql.lit(SendRecordStatus.SubmitFailed)}, ${sql.lit(SendRecordStatus.DeliveryFailed)}) then m.pieces * m.price end)::text as cost`;
+const RETURNING = sql`m.id, m.task_id, m.account_id, m.state, m.pieces, m.carrier, m.channel, (case when m.state in (${sql.lit(SendRecordStatus.SubmitFailed)}, ${sql.lit(SendRecordStatus.DeliveryFailed)}) then m.pieces * m.price end)::text as cost`;
 
 /** Counter moves of messages that left state 0 (`row.state` their new state). */
 function outcomeDeltas(rows: readonly AppliedReport[]): Deltas {
