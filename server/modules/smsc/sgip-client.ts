@@ -16,7 +16,8 @@
  *   callback_password) to hand SGIP_REPORT (a receipt: SubmitSequenceNumber → msgId, State 0
  *   delivered, ErrorCode as err) and SGIP_DELIVER (an uplink: SPNumber = sp_number + extension
  *   given back as prefix + extension). Both are answered (REPORT_RESP / DELIVER_RESP) only after
- *   the handler resolved: Result 0, or 11 when it failed so the SMG delivers again. A bind with
+ *   the handler resolved: Result 0, or 11 when it failed so the SMG delivers again. SGIP_USERRPT is
+ *   answered 0, SGIP_TRACE with no node (an SP is not on an MT message's path). A bind with
  *   another type or login is refused (Result 1 / 4) and closed; packets before the bind, unreadable
  *   packets, and a connection silent for 2 minutes are closed too.
  */
@@ -34,6 +35,7 @@ import {
   encodeReportResp,
   encodeResp,
   encodeSubmit,
+  encodeTraceResp,
   encodeUnbind,
   encodeUnbindResp,
   LOGIN_TYPE,
@@ -406,6 +408,11 @@ export class SgipLink extends LinkCore<SgipParts, Conn, SgipDelivery<Receipt>, S
           }
           case 'USERRPT':
             socket.write(encodeResp(CMD.USERRPT_RESP, pkt.seq, RESULT.OK));
+            break;
+          case 'TRACE':
+            // an SP is where MT messages start, not a node they pass through: no node to report
+            // (answered, so that an SMG asking does not wait for it)
+            socket.write(encodeTraceResp(pkt.seq, []));
             break;
           case 'UNBIND':
             socket.write(encodeUnbindResp(pkt.seq));

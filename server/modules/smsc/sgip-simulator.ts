@@ -14,6 +14,10 @@
  *   State 0 / 2); kept while the listener cannot be reached and sent again after redeliverMs, as is
  *   one answered with a Result other than 0. After a delivered report is answered, `moRatio` of
  *   recipients reply with an SGIP_DELIVER to the submit's SPNumber.
+ * - SGIP_TRACE → SGIP_TRACE_RESP from what this SMG holds of the submit it names (the last
+ *   TRACE_KEEP submits, by sequence number and UserNumber): one node, Result 0, ReceiveTime its
+ *   arrival, SendTime when its delivered report was handed over ('' before); an unknown submit:
+ *   Result 1 (an unreadable TRACE closes the connection, as any unreadable packet).
  * - SGIP_UNBIND is answered.
  */
 import net from 'node:net';
@@ -27,6 +31,7 @@ import {
   encodeReport,
   encodeSgipText,
   encodeSubmitResp,
+  encodeTraceResp,
   encodeUnbindResp,
   LOGIN_TYPE,
   REPORT_FLAG,
@@ -36,9 +41,15 @@ import {
   seqString,
   SgipFrameSplitter,
   splitSgipUdh,
+  TRACE_RESULT,
+  traceNodeId,
+  traceTime,
   withoutCountryCode,
   type SgipSeq,
 } from '../../lib/sgip-pdu';
+
+/** the submits an SGIP_TRACE can name (the oldest forgotten first) */
+const TRACE_KEEP = 10_000;
 
 export interface SgipSimulatorSettings {
   host: string;
@@ -152,6 +163,8 @@ export async function startSgipSimulator(settings: Partial<SgipSimulatorSettings
   let sending = 0;
   const recent: SgipSimSubmit[] = [];
   const phones = new Map<string, number>();
+  /** submit sequence → its numbers (without 86), when it came and when its delivered report went */
+  const traced = new Map<string, { numbers: string[]; at: Date; sentAt: Date | null }>();
   const counts: SgipSimulatorCounts = {
     received: 0,
     accepted: 0,
@@ -189,6 +202,8 @@ export async function startSgipSimulator(settings: Partial<SgipSimulatorSettings
         if (result !== RESULT.OK) return void queue.push({ ...job, due: Date.now() + s.redeliverMs });
         if (job.kind === 'report') {
           counts.reportsSent++;
+          const t = job.state === REPORT_STATE.DELIVERED ? traced.get(seqString(job.submitSeq)) : undefined;
+          if (t && !t.sentAt) t.sentAt = new Date();
           if (job.state === REPORT_STATE.DELIVERED && s.moRatio > 0 && rnd() < s.moRatio) {
             const text = s.moTexts[Math.floor(rnd() * s.moTexts.length)] ?? 'TD';
             queue.push({ ...job, kind: 'mo', due: Date.now() + s.moDelayMs, text });
@@ -289,6 +304,8 @@ export async function startSgipSimulator(settings: Partial<SgipSimulatorSettings
               reportFlag: pkt.reportFlag,
             });
             if (recent.length > 1000) recent.splice(0, recent.length - 1000);
+            traced.set(seqString(pkt.seq), { numbers: pkt.userNumbers.map((d) => withoutCountryCode(d)), at: new Date(nowMs), sentAt: null });
+            if (traced.size > TRACE_KEEP) traced.delete(traced.keys().next().value!);
             if (first)
               for (const d of pkt.userNumbers) {
                 const p = withoutCountryCode(d);
@@ -310,6 +327,19 @@ export async function startSgipSimulator(settings: Partial<SgipSimulatorSettings
                 phone,
                 spNumber: pkt.spNumber,
               });
+            break;
+          }
+          case 'TRACE': {
+            const t = traced.get(seqString(pkt.submitSeq));
+            const nodeId = traceNodeId(s.nodeId);
+            const known = t && t.numbers.includes(withoutCountryCode(pkt.userNumber.trim()));
+            socket.write(
+              encodeTraceResp(pkt.seq, [
+                known
+                  ? { result: TRACE_RESULT.ARRIVED, nodeId, receiveTime: traceTime(t.at, s.tzMinutes), sendTime: traceTime(t.sentAt, s.tzMinutes) }
+                  : { result: TRACE_RESULT.NOT_ARRIVED, nodeId, receiveTime: '', sendTime: '' },
+              ]),
+            );
             break;
           }
           case 'UNBIND':
