@@ -18,7 +18,21 @@ import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
 import { pushHooks } from '../../server/modules/dispatch/pipeline';
 import { FakeLink } from '../fixtures/fake-smsc';
 import { AccountStatus, NeedMo, NeedReport } from '../../common/generated/schemas';
-import { CMD, decodePacket, encodeBind, encodeReport, SgipFrameSplitter } from '../../server/lib/sgip-pdu';
+import {
+  CMD,
+  decodePacket,
+  encodeBind,
+  encodeReport,
+  encodeSgipText,
+  encodeSubmit,
+  encodeTrace,
+  SgipFrameSplitter,
+  seqString,
+  SUBMIT_DEFAULTS,
+  TRACE_LENGTH,
+  type SgipPacket,
+  type SgipSeq,
+} from '../../server/lib/sgip-pdu';
 
 const PEER = path.resolve(import.meta.dirname, '../../../shared/interop/bin/sgip-peer');
 const hasPeer = fs.existsSync(PEER);
@@ -160,6 +174,65 @@ async function bindResult(server: TestServer, loginType: number, login: string, 
   });
 }
 
+/** a customer's SGIP connection written by hand: bound, then packets out and their answers in */
+async function rawCustomer(server: TestServer) {
+  const sock = net.connect(server.app.services.sgipServer!.port, '127.0.0.1');
+  sock.on('error', () => {});
+  const split = new SgipFrameSplitter();
+  const got: SgipPacket[] = [];
+  let wake: (() => void) | null = null;
+  sock.on('data', (d: Buffer) => {
+    for (const f of split.push(d)) got.push(decodePacket(f));
+    wake?.();
+  });
+  let n = 0;
+  const c = {
+    seq: (): SgipSeq => ({ node: 3000099999, time: 1205120000, number: ++n + Math.floor(Math.random() * 1e6) * 100 }),
+    /** the answer to the packet of this sequence */
+    async answer(seq: SgipSeq, ms = 5000): Promise<SgipPacket> {
+      const until = Date.now() + ms;
+      for (;;) {
+        const i = got.findIndex((p) => seqString(p.seq) === seqString(seq));
+        if (i >= 0) return got.splice(i, 1)[0];
+        if (Date.now() > until || sock.destroyed) throw new Error(`no answer to ${seqString(seq)}`);
+        await new Promise<void>((r) => {
+          wake = r;
+          setTimeout(r, 50);
+        });
+      }
+    },
+    write: (b: Buffer) => sock.write(b),
+    /** one SGIP_SUBMIT to one number; its result */
+    async submit(seq: SgipSeq, phone: string, content: Buffer, messageCoding: number, tpUdhi = 0): Promise<number> {
+      sock.write(encodeSubmit(seq, { ...SUBMIT_DEFAULTS, spNumber: '10690001001', userNumbers: [`86${phone}`], corpId: '', messageCoding, tpUdhi, messageContent: content }));
+      const a = await c.answer(seq);
+      return a.command === 'SUBMIT_RESP' ? a.result : -1;
+    },
+    async trace(submitSeq: SgipSeq, phone: string) {
+      const seq = c.seq();
+      sock.write(encodeTrace(seq, { submitSeq, userNumber: `86${phone}` }));
+      const a = await c.answer(seq);
+      if (a.command !== 'TRACE_RESP') throw new Error(`${a.command} where TRACE_RESP was expected`);
+      return a.hops;
+    },
+    close: () => sock.destroy(),
+  };
+  await new Promise((r) => sock.once('connect', r));
+  const bind = c.seq();
+  sock.write(encodeBind(bind, { loginType: 1, loginName: LOGIN, loginPassword: PASSWORD }));
+  const a = await c.answer(bind);
+  if (a.command !== 'BIND_RESP' || a.result !== 0) throw new Error('bind refused');
+  return c;
+}
+
+const waitFor = async (what: string, ok: () => boolean | Promise<boolean>, ms = 15_000) => {
+  const until = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
 describe.each(backends)('SGIP door for customers (%s)', (backend) => {
   const t = useServer(backend, { config: { sgipServerPort: -1, sgipServerHost: '127.0.0.1' } });
 
@@ -258,5 +331,47 @@ describe.each(backends)('SGIP door for customers (%s)', (backend) => {
     sock.write(encodeReport({ node: 1, time: 1, number: 1 }, { submitSeq: { node: 1, time: 1, number: 1 }, reportType: 0, userNumber: '86130', state: 0, errorCode: 0 }));
     await new Promise((r) => sock.once('close', r));
     expect(CMD.REPORT).toBe(5);
+  });
+
+  it('SGIP_TRACE: the platform as the first node, the carrier as the second once it took the message; unknown or unreadable → Result 1', async () => {
+    await setAccount(t.server, 'client1', { needreport: NeedReport.PassThrough, access_speed: 0 });
+    const c = await rawCustomer(t.server);
+    try {
+      const phone = '13000138077';
+      const seq = c.seq();
+      const { messageCoding, octets } = encodeSgipText('【好易购】您的验证码是 123456');
+      expect(await c.submit(seq, phone, octets, messageCoding)).toBe(0);
+      // accepted, not handed to a carrier yet: the platform's node, received, not sent on
+      const before = await c.trace(seq, phone);
+      expect(before).toHaveLength(1);
+      expect(before[0]).toMatchObject({ result: 0, nodeId: '000000', sendTime: '' });
+      expect(before[0].receiveTime).toMatch(/^\d{12}$/);
+      // another number, another sequence, another node's: not known
+      expect(await c.trace(seq, '13000138078')).toEqual([{ result: 1, nodeId: '000000', receiveTime: '', sendTime: '' }]);
+      expect(await c.trace({ ...seq, number: seq.number + 1 }, phone)).toMatchObject([{ result: 1 }]);
+      // unreadable (a TRACE one octet short): answered as not known, the session goes on
+      const bad = c.seq();
+      const short = encodeTrace(bad, { submitSeq: seq, userNumber: `86${phone}` }).subarray(0, TRACE_LENGTH - 1);
+      short.writeUInt32BE(short.length, 0);
+      c.write(Buffer.from(short));
+      expect(await c.answer(bad)).toMatchObject({ command: 'TRACE_RESP', hops: [{ result: 1 }] });
+      // the carrier takes and delivers it: the second node, with the delivery time
+      const carrierRun = carrier(t.server);
+      try {
+        await waitFor('the delivery', async () => {
+          const h = await c.trace(seq, phone);
+          return h.length === 2 && h[1].sendTime !== '';
+        });
+      } finally {
+        await carrierRun.stop();
+      }
+      const after = await c.trace(seq, phone);
+      expect(after[0]).toMatchObject({ result: 0, receiveTime: before[0].receiveTime });
+      expect(after[0].sendTime).toMatch(/^\d{12}$/);
+      expect(after[1]).toMatchObject({ result: 0, nodeId: '', receiveTime: after[0].sendTime });
+      expect(after[1].sendTime).toMatch(/^\d{12}$/);
+    } finally {
+      c.close();
+    }
   });
 });

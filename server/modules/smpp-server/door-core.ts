@@ -638,6 +638,39 @@ export class DoorCore<S extends DoorSession> {
     }
   }
 
+  // ------------------------------------------------------------ what a customer asks of a submit
+
+  /**
+   * The account's message to `phone` that a door's id names: one of the ids the door answered its
+   * submits with (interface_part_ids, kept 7 days), else, when `messageId` is given, the message of
+   * that id (`by` says which); undefined when there is none (another account's, too old, never accepted). By the
+   * phone's hash index, then the message's id: a lookup of a few rows.
+   */
+  async findMessage(
+    accountId: number,
+    phone: string,
+    partId: string,
+    messageId: number | null = null,
+  ): Promise<{ id: number; state: number; created_at: Date; submitted_at: Date | null; done_at: Date | null; by: 'part' | 'id' } | undefined> {
+    if (!phone) return undefined;
+    const base = () =>
+      this.ctx.db
+        .selectFrom('sms_messages as m')
+        .select(['m.id', 'm.state', 'm.created_at', 'm.submitted_at', 'm.done_at'])
+        .where('m.phone', '=', phone)
+        .where('m.account_id', '=', accountId);
+    const byPart = await base()
+      .innerJoin('interface_part_ids as ip', 'ip.message_id', 'm.id')
+      .where(sql<boolean>`${partId} = any(ip.part_ids)`)
+      .orderBy('m.id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (byPart) return { ...byPart, by: 'part' };
+    if (messageId === null || !Number.isSafeInteger(messageId) || messageId <= 0 || messageId > 0x7fffffff) return undefined;
+    const byId = await base().where('m.id', '=', messageId).executeTakeFirst();
+    return byId && { ...byId, by: 'id' };
+  }
+
   // ------------------------------------------------------------ long messages
 
   /**
