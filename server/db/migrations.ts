@@ -43,6 +43,7 @@ import { chargeCarry0042 } from './migrations/0042_charge_carry';
 import { interfacePartIds0043 } from './migrations/0043_interface_part_ids';
 import { interfaceLogin0044 } from './migrations/0044_interface_login';
 import { sgipCallback0045 } from './migrations/0045_sgip_callback';
+import { smppPartsWhole0046 } from './migrations/0046_smpp_parts_whole';
 
 async function run(db: Kysely<unknown>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -212,6 +213,7 @@ export const migrations: Record<string, Migration> = {
   '0043_interface_part_ids': interfacePartIds0043,
   '0044_interface_login': interfaceLogin0044,
   '0045_sgip_callback': sgipCallback0045,
+  '0046_smpp_parts_whole': smppPartsWhole0046,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

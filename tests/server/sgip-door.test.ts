@@ -23,11 +23,14 @@ import {
   decodePacket,
   encodeBind,
   encodeReport,
+  encodeReportResp,
+  encodeBindResp,
   encodeSgipText,
   encodeSubmit,
   encodeTrace,
   SgipFrameSplitter,
   seqString,
+  splitSgipText,
   SUBMIT_DEFAULTS,
   TRACE_LENGTH,
   type SgipPacket,
@@ -225,6 +228,37 @@ async function rawCustomer(server: TestServer) {
   return c;
 }
 
+/** the customer's own SGIP listener written by hand: takes the bind-back, answers every REPORT 0 and keeps it */
+async function rawListener() {
+  const reports: Extract<SgipPacket, { command: 'REPORT' }>[] = [];
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((sock) => {
+    sockets.add(sock);
+    sock.on('error', () => {});
+    const split = new SgipFrameSplitter();
+    sock.on('data', (d: Buffer) => {
+      for (const f of split.push(d)) {
+        const p = decodePacket(f);
+        if (p.command === 'BIND') sock.write(encodeBindResp(p.seq, 0));
+        else if (p.command === 'REPORT') {
+          reports.push(p);
+          sock.write(encodeReportResp(p.seq, 0));
+        } else if (p.command === 'UNBIND') sock.end();
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    reports,
+    close: () =>
+      new Promise<void>((r) => {
+        for (const x of sockets) x.destroy();
+        server.close(() => r());
+      }),
+  };
+}
+
 const waitFor = async (what: string, ok: () => boolean | Promise<boolean>, ms = 15_000) => {
   const until = Date.now() + ms;
   while (!(await ok())) {
@@ -372,6 +406,47 @@ describe.each(backends)('SGIP door for customers (%s)', (backend) => {
       expect(after[1].sendTime).toMatch(/^\d{12}$/);
     } finally {
       c.close();
+    }
+  });
+
+  it('a long message with a part missing, accepted as it is after the wait: every report names a submit the customer sent', async () => {
+    const listener = await rawListener();
+    const s = t.server.app.services.sgipServer!;
+    const reassembly = s.opts.reassemblyMs;
+    await callbackAt(t.server, listener.port);
+    await setAccount(t.server, 'client1', { needreport: NeedReport.PassThrough, access_speed: 0 });
+    const c = await rawCustomer(t.server);
+    const carrierRun = carrier(t.server);
+    try {
+      const phone = '13000138079';
+      const parts = splitSgipText('【好易购】' + '长'.repeat(140), 0x5a);
+      expect(parts.contents).toHaveLength(3);
+      // parts 1 and 3; part 2 never comes
+      const sent = [c.seq(), c.seq()];
+      expect(await c.submit(sent[0], phone, parts.contents[0], parts.msgFmt, 1)).toBe(0);
+      expect(await c.submit(sent[1], phone, parts.contents[2], parts.msgFmt, 1)).toBe(0);
+      s.opts.reassemblyMs = 300;
+      await new Promise((r) => setTimeout(r, 400));
+      await s.expireParts();
+      // (the reports of earlier tests' messages may come too: this message's are those to its number)
+      const mine = () => listener.reports.filter((r) => r.userNumber === `86${phone}`);
+      await waitFor('two reports', () => mine().length >= 2);
+      // a moment for any further (made-up) report
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(
+        mine()
+          .map((r) => seqString(r.submitSeq))
+          .sort(),
+      ).toEqual(sent.map(seqString).sort());
+      expect(mine().every((r) => r.state === 0)).toBe(true);
+      // and TRACE finds the message by either part's sequence
+      expect((await c.trace(sent[0], phone))[0].result).toBe(0);
+      expect((await c.trace(sent[1], phone))[0].result).toBe(0);
+    } finally {
+      s.opts.reassemblyMs = reassembly;
+      c.close();
+      await carrierRun.stop();
+      await listener.close();
     }
   });
 });

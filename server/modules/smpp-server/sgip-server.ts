@@ -388,7 +388,7 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
         const p = part!;
         const phone = phones[0];
         const key = `sgip|${sourceAddr}|${phone}|${p.ref}|${p.total}`;
-        const added = await this.core.addPart(account.id, { key, seq: p.seq, total: p.total, text, phone, sourceAddr, extension, registeredDelivery }, () => own);
+        const added = await this.core.addPart(account.id, { key, seq: p.seq, total: p.total, text, phone, sourceAddr, extension, registeredDelivery, whole: true }, () => own);
         if (added === PARTS_FULL) return refuse(SGIP_RESULT.X_PARTS_FULL, 'parts');
         if ('partId' in added) return answer(RESULT.OK);
         text = added.text;
