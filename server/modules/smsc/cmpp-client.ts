@@ -125,16 +125,20 @@ export class CmppLink extends FramedLink<CmppParts, Conn, CmppDelivery<Receipt>,
     return splitCmppText(text, 0);
   }
 
-  protected submitPacket(c: Conn, p: Pending): { seq: number; packet: Buffer } {
-    const seq = c.nextSeq();
-    const { split, content, number, total } = this.partOf(p);
+  protected submitSeq(c: Conn): number {
+    return c.nextSeq();
+  }
+
+  protected submitPacket(c: Conn, p: Pending, seq: number): Buffer {
+    const split = p.split ?? this.encoded(p.req.text);
+    const total = split.contents.length;
     const to = p.req.to.startsWith('+') ? p.req.to.slice(1) : p.req.to;
-    const packet = encodeSubmit(
+    return encodeSubmit(
       seq,
       {
         ...SUBMIT_DEFAULTS,
         pkTotal: total,
-        pkNumber: number,
+        pkNumber: p.seg?.seq ?? 1,
         registeredDelivery: 1,
         serviceId: this.cmpp.serviceId,
         tpUdhi: total > 1 ? 1 : 0,
@@ -142,11 +146,10 @@ export class CmppLink extends FramedLink<CmppParts, Conn, CmppDelivery<Receipt>,
         msgSrc: this.cmpp.msgSrc,
         srcId: this.sourceOf(p.req.from),
         destTerminalIds: [to],
-        msgContent: content,
+        msgContent: this.partContent(p, split),
       },
       c.version,
     );
-    return { seq, packet };
   }
 
   // ---------------------------------------------------------------- connections
@@ -199,12 +202,9 @@ export class CmppLink extends FramedLink<CmppParts, Conn, CmppDelivery<Receipt>,
   protected onPacket(c: Conn, socket: net.Socket, pkt: Packet) {
     switch (pkt.command) {
       case 'SUBMIT_RESP': {
-        const { msgId, result } = pkt;
-        this.submitAnswered(
-          c,
-          pkt.sequenceId,
-          result === RESULT.OK ? { ok: true, msgId: () => msgIdString(msgId) } : { ok: false, code: `CMPP:${result}`, throttled: result === RESULT.FLOW_CONTROL },
-        );
+        const result = pkt.result;
+        if (result === RESULT.OK) this.submitAnswered(c, pkt.sequenceId, 'accepted', msgIdString(pkt.msgId));
+        else this.submitAnswered(c, pkt.sequenceId, result === RESULT.FLOW_CONTROL ? 'throttled' : 'refused', `CMPP:${result}`);
         return;
       }
       case 'DELIVER':

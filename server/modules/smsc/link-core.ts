@@ -600,8 +600,8 @@ export interface FramedLinkWords extends LinkWords {
   destinationDigits: number;
 }
 
-/** how a submit was answered: accepted with its message id, or refused with its code (throttled: the connection pauses, it is written again) */
-export type SubmitAnswer<S> = { ok: true; msgId: (p: Pending<S>) => string } | { ok: false; code: string; throttled: boolean };
+/** how a submit was answered: accepted, throttled (the connection pauses, it is written again), or refused */
+export type SubmitAnswer = 'accepted' | 'throttled' | 'refused';
 
 /**
  * A link reading its own frames (CMPP, SMGP, SGIP). The protocol gives its splitter and decoder,
@@ -647,8 +647,10 @@ export abstract class FramedLink<S extends { contents: Buffer[] }, C extends Fra
   protected abstract beforeLogin(p: P): boolean;
   /** any other packet of the connection */
   protected abstract onPacket(c: C, socket: net.Socket, p: P): void;
-  /** one submit's packet and the sequence its answer carries (throws when the codec cannot write it: refused) */
-  protected abstract submitPacket(c: C, p: Pending<S>): { seq: number; packet: Buffer };
+  /** the sequence the next submit on this connection goes with (its answer carries it) */
+  protected abstract submitSeq(c: C): number;
+  /** one submit's packet with that sequence (throws when the codec cannot write it: refused) */
+  protected abstract submitPacket(c: C, p: Pending<S>, seq: number): Buffer;
   /** the goodbye on a bound connection at close (TERMINATE, EXIT, UNBIND) */
   protected abstract farewell(c: C): Buffer;
 
@@ -686,17 +688,13 @@ export abstract class FramedLink<S extends { contents: Buffer[] }, C extends Fra
     return null;
   }
 
-  /** the text's part this submit carries, its number and how many: a long text's concatenation reference is the request's (so neighbours differ) */
-  protected partOf(p: Pending<S>): { split: S; content: Buffer; number: number; total: number } {
-    const split = p.split ?? this.encoded(p.req.text);
-    const total = split.contents.length;
-    const number = p.seg?.seq ?? 1;
-    let content = split.contents[number - 1];
-    if (total > 1) {
-      content = Buffer.from(content);
-      content[3] = p.req.ref & 0xff;
-    }
-    return { split, content, number, total };
+  /** the text's part this submit carries (`split`: the request's text split, p.split or encoded again): a long text's concatenation reference is the request's, so neighbours differ */
+  protected partContent(p: Pending<S>, split: S): Buffer {
+    const content = split.contents[(p.seg?.seq ?? 1) - 1];
+    if (split.contents.length === 1) return content;
+    const own = Buffer.from(content);
+    own[3] = p.req.ref & 0xff;
+    return own;
   }
 
   protected write(c: C, p: Pending<S>): boolean {
@@ -705,29 +703,39 @@ export abstract class FramedLink<S extends { contents: Buffer[] }, C extends Fra
       this.drop(c, 'socket not writable');
       return false;
     }
-    let out: { seq: number; packet: Buffer };
+    const seq = this.submitSeq(c);
+    let packet: Buffer;
     try {
-      out = this.submitPacket(c, p);
+      packet = this.submitPacket(c, p, seq);
     } catch {
       this.finish(p, { ref: p.req.ref, status: 'rejected', code: this.words.badStructureCode });
       return true;
     }
-    socket.write(out.packet);
+    socket.write(packet);
     p.sentAt = Date.now();
-    c.inflight.set(out.seq, p);
+    c.inflight.set(seq, p);
     this.stats.submitted++;
     return true;
   }
 
-  /** a submit's answer (nothing when it was settled already: timed out → unconfirmed) */
-  protected submitAnswered(c: C, seq: number, a: SubmitAnswer<S>): void {
+  /**
+   * A submit's answer: `idOrCode` the message id when accepted, else the result code (nothing
+   * when the submit was settled already: timed out → unconfirmed).
+   */
+  protected submitAnswered(c: C, seq: number, answer: SubmitAnswer, idOrCode: string): void {
     const p = c.inflight.get(seq);
     if (!p) return;
     c.inflight.delete(seq);
-    if (a.ok) this.accept(c, p, a.msgId(p));
-    else if (a.throttled) this.retry(p, a.code, this.throttle(c));
-    else this.finish(p, { ref: p.req.ref, status: 'rejected', code: a.code });
+    if (answer === 'accepted') this.accept(c, p, this.acceptedId(p, idOrCode));
+    else if (answer === 'throttled') this.retry(p, idOrCode, this.throttle(c));
+    else this.finish(p, { ref: p.req.ref, status: 'rejected', code: idOrCode });
     this.schedulePump();
+  }
+
+  /** the message id of an accepted submit: the answer's (SGIP: the sequence it was written with) */
+  protected acceptedId(p: Pending<S>, answered: string): string {
+    void p;
+    return answered;
   }
 
   // ---------------------------------------------------------------- connections

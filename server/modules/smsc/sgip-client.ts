@@ -120,6 +120,8 @@ export class SgipLink extends FramedLink<SgipParts, Conn, SgipDelivery<Receipt>,
   private listening: Promise<number | null>;
   /** the sequence number each written submit went with (its message id) */
   private readonly ids = new WeakMap<Pending, string>();
+  /** the sequence of the submit being written (submitSeq → submitPacket) */
+  private writing: SgipSeq | null = null;
 
   constructor(cfg: SmscConfig, log: LinkLog, opts: SgipLinkOptions = {}) {
     if (cfg.protocol !== 'sgip' || !cfg.sgip) throw new Error('SGIP link: not an sgip:// configuration');
@@ -140,9 +142,15 @@ export class SgipLink extends FramedLink<SgipParts, Conn, SgipDelivery<Receipt>,
     return splitSgipText(text, 0);
   }
 
-  protected submitPacket(_c: Conn, p: Pending): { seq: number; packet: Buffer } {
-    const seq = this.seqs.next();
-    const { split, content, total } = this.partOf(p);
+  protected submitSeq(): number {
+    this.writing = this.seqs.next();
+    return this.writing.number;
+  }
+
+  protected submitPacket(_c: Conn, p: Pending): Buffer {
+    const seq = this.writing!;
+    const split = p.split ?? this.encoded(p.req.text);
+    const total = split.contents.length;
     const packet = encodeSubmit(seq, {
       ...SUBMIT_DEFAULTS,
       spNumber: this.sourceOf(p.req.from),
@@ -152,10 +160,14 @@ export class SgipLink extends FramedLink<SgipParts, Conn, SgipDelivery<Receipt>,
       reportFlag: REPORT_FLAG.ALWAYS,
       tpUdhi: total > 1 ? 1 : 0,
       messageCoding: split.msgFmt,
-      messageContent: content,
+      messageContent: this.partContent(p, split),
     });
     this.ids.set(p, seqString(seq));
-    return { seq: seq.number, packet };
+    return packet;
+  }
+
+  protected acceptedId(p: Pending, answered: string): string {
+    return this.ids.get(p) ?? answered;
   }
 
   // ---------------------------------------------------------------- connections to the SMG
@@ -192,14 +204,9 @@ export class SgipLink extends FramedLink<SgipParts, Conn, SgipDelivery<Receipt>,
     switch (pkt.command) {
       case 'SUBMIT_RESP': {
         if (c.state !== 'bound') return;
-        const { seq, result } = pkt;
-        this.submitAnswered(
-          c,
-          seq.number,
-          result === RESULT.OK
-            ? { ok: true, msgId: (p) => this.ids.get(p) ?? seqString(seq) }
-            : { ok: false, code: `SGIP:${result}`, throttled: result === RESULT.NODE_BUSY || result === RESULT.QUEUE_FULL },
-        );
+        const result = pkt.result;
+        if (result === RESULT.OK) this.submitAnswered(c, pkt.seq.number, 'accepted', seqString(pkt.seq));
+        else this.submitAnswered(c, pkt.seq.number, result === RESULT.NODE_BUSY || result === RESULT.QUEUE_FULL ? 'throttled' : 'refused', `SGIP:${result}`);
         return;
       }
       case 'UNBIND':

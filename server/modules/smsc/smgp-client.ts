@@ -114,24 +114,27 @@ export class SmgpLink extends FramedLink<SmgpParts, Conn, SmgpDelivery<Receipt>,
     return splitSmgpText(text, 0);
   }
 
-  protected submitPacket(c: Conn, p: Pending): { seq: number; packet: Buffer } {
-    const seq = c.nextSeq();
-    const { split, content, number, total } = this.partOf(p);
+  protected submitSeq(c: Conn): number {
+    return c.nextSeq();
+  }
+
+  protected submitPacket(_c: Conn, p: Pending, seq: number): Buffer {
+    const split = p.split ?? this.encoded(p.req.text);
+    const total = split.contents.length;
     const to = p.req.to.startsWith('+') ? p.req.to.slice(1) : p.req.to;
-    const packet = encodeSubmit(seq, {
+    return encodeSubmit(seq, {
       ...SUBMIT_DEFAULTS,
       needReport: 1,
       serviceId: this.smgp.serviceId,
       msgFormat: split.msgFormat,
       srcTermId: this.sourceOf(p.req.from),
       destTermIds: [to],
-      msgContent: content,
+      msgContent: this.partContent(p, split),
       tpUdhi: total > 1 ? 1 : 0,
       pkTotal: total > 1 ? total : 0,
-      pkNumber: total > 1 ? number : 0,
+      pkNumber: total > 1 ? (p.seg?.seq ?? 1) : 0,
       msgSrc: this.smgp.spId,
     });
-    return { seq, packet };
   }
 
   // ---------------------------------------------------------------- connections
@@ -172,12 +175,9 @@ export class SmgpLink extends FramedLink<SmgpParts, Conn, SmgpDelivery<Receipt>,
   protected onPacket(c: Conn, socket: net.Socket, pkt: Packet) {
     switch (pkt.command) {
       case 'SUBMIT_RESP': {
-        const { msgId, status } = pkt;
-        this.submitAnswered(
-          c,
-          pkt.sequenceId,
-          status === STATUS.OK ? { ok: true, msgId: () => smgpMsgIdString(msgId) } : { ok: false, code: `SMGP:${status}`, throttled: status === STATUS.SYSTEM_BUSY },
-        );
+        const status = pkt.status;
+        if (status === STATUS.OK) this.submitAnswered(c, pkt.sequenceId, 'accepted', smgpMsgIdString(pkt.msgId));
+        else this.submitAnswered(c, pkt.sequenceId, status === STATUS.SYSTEM_BUSY ? 'throttled' : 'refused', `SMGP:${status}`);
         return;
       }
       case 'DELIVER':
