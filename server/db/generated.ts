@@ -670,6 +670,7 @@ export interface SmppParts {
   source_addr: Generated<string>;
   text: Generated<string>;
   total: number;
+  whole: Generated<boolean>;
 }
 
 export interface SmppReceipts {

@@ -45,6 +45,7 @@ import { interfaceLogin0044 } from './migrations/0044_interface_login';
 import { sgipCallback0045 } from './migrations/0045_sgip_callback';
 import { operators0046 } from './migrations/0046_operators';
 import { metricMinutes0047 } from './migrations/0047_metric_minutes';
+import { smppPartsWhole0048 } from './migrations/0048_smpp_parts_whole';
 
 async function run(db: Kysely<unknown>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -216,6 +217,7 @@ export const migrations: Record<string, Migration> = {
   '0045_sgip_callback': sgipCallback0045,
   '0046_operators': operators0046,
   '0047_metric_minutes': metricMinutes0047,
+  '0048_smpp_parts_whole': smppPartsWhole0048,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

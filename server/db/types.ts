@@ -262,7 +262,7 @@ export interface Database {
   // 0032_smpp_server_shared
   smpp_mo: SmppMoTable;
   smpp_sessions: SmppSessionTable;
-  // 0040_smpp_parts
+  // 0040_smpp_parts, 0048_smpp_parts_whole
   smpp_parts: SmppPartTable;
   // 0043_interface_part_ids
   interface_part_ids: InterfacePartIdsTable;
@@ -812,6 +812,8 @@ export interface SmppPartTable {
   created_at: Date;
   /** 0043: the id this part was answered with, as its door wrote it (null: the head) */
   part_id: D<string | null>;
+  /** 0048: the part ids name every submit of the message, its last too (SGIP): accepted with partIdsWhole */
+  whole: D<boolean>;
 }
 
 export interface SmppReceiptTable {

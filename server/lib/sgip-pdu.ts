@@ -705,38 +705,64 @@ export function decodeTrace(b: Buffer): SgipTrace & SgipHeader {
   r.end('TRACE');
   return out;
 }
+/**
+ * One node of SGIP_TRACE_RESP (SGIP 1.2 §4.2.3.12): Count, then per node Result(1) NodeId(6)
+ * ReceiveTime(16) SendTime(16) Reserve(8), the Reserve repeated with each node (as the reference
+ * implementations write it; with one node, the layout of a single Reserve at the end is the same).
+ */
 export interface SgipTraceHop {
+  /** TRACE_RESULT: 0 the message reached this node, 1 it did not */
   result: number;
   /** 6 octets */
   nodeId: string;
-  /** 16 octets each, YYMMDDHHMMSS */
+  /** 16 octets each, YYMMDDHHMMSS ('' unknown / not yet) */
   receiveTime: string;
   sendTime: string;
 }
+/** a hop's Result */
+export const TRACE_RESULT = { ARRIVED: 0, NOT_ARRIVED: 1 } as const;
+export const TRACE_HOP_LENGTH = 1 + 6 + 16 + 16 + 8;
+export const traceRespLength = (hops: number) => HEADER_LENGTH + 1 + hops * TRACE_HOP_LENGTH;
+/** the most hops a TRACE_RESP within MAX_PACKET carries */
+export const MAX_TRACE_HOPS = Math.floor((MAX_PACKET - HEADER_LENGTH - 1) / TRACE_HOP_LENGTH);
 export function encodeTraceResp(seq: SgipSeq, hops: SgipTraceHop[]): Buffer {
-  if (hops.length > 255) throw new RangeError('over 255 hops');
-  const w = new Writer(HEADER_LENGTH + 1 + hops.length * (1 + 6 + 16 + 16) + 8, CMD.TRACE_RESP, seq);
+  if (hops.length > MAX_TRACE_HOPS) throw new RangeError(`over ${MAX_TRACE_HOPS} hops`);
+  const w = new Writer(traceRespLength(hops.length), CMD.TRACE_RESP, seq);
   w.u8(hops.length);
   for (const h of hops) {
     w.u8(h.result);
     w.str(h.nodeId, 6, 'NodeId');
     w.str(h.receiveTime, 16, 'ReceiveTime');
     w.str(h.sendTime, 16, 'SendTime');
+    w.str('', 8, 'Reserve');
   }
-  w.str('', 8, 'Reserve');
   return w.done();
 }
 export function decodeTraceResp(b: Buffer): { hops: SgipTraceHop[] } & SgipHeader {
   const h = headerOf(b, CMD.TRACE_RESP);
   const r = new Reader(b);
   const n = r.u8('Count');
-  r.need(n * 39, 'hops');
+  r.need(n * TRACE_HOP_LENGTH, 'hops');
   const hops: SgipTraceHop[] = [];
-  for (let i = 0; i < n; i++) hops.push({ result: r.u8('Result'), nodeId: r.str(6, 'NodeId'), receiveTime: r.str(16, 'ReceiveTime'), sendTime: r.str(16, 'SendTime') });
-  r.str(8, 'Reserve');
+  for (let i = 0; i < n; i++) {
+    hops.push({ result: r.u8('Result'), nodeId: r.str(6, 'NodeId'), receiveTime: r.str(16, 'ReceiveTime'), sendTime: r.str(16, 'SendTime') });
+    r.str(8, 'Reserve');
+  }
   r.end('TRACE_RESP');
   return { ...h, hops };
 }
+
+/** a TRACE_RESP time: YYMMDDHHMMSS of `d` (tz, Beijing by default); '' for none */
+export function traceTime(d: Date | string | null | undefined, tzMinutes = 480): string {
+  if (d === null || d === undefined) return '';
+  const at = d instanceof Date ? d : new Date(d);
+  if (Number.isNaN(at.getTime())) return '';
+  const yy = String(new Date(at.getTime() + tzMinutes * 60_000).getUTCFullYear() % 100).padStart(2, '0');
+  return `${yy}${cmppTimestamp(at, tzMinutes)}`;
+}
+
+/** a TRACE_RESP NodeId (6 octets) for a node id: its last 6 decimal digits (SGIP's 10-digit node ids do not fit) */
+export const traceNodeId = (node: number) => String(node >>> 0).slice(-6);
 
 // ---------------------------------------------------------------- any packet
 

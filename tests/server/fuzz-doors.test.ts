@@ -141,11 +141,12 @@ const SGIP_IDS = [...range(0x00000000, 0x000000ff), ...range(0x80000000, 0x80000
 const sgipSeq = (seq: number) => ({ node: 3000000001, time: 1205000000, number: seq });
 const sgipRead = (f: Buffer) => ({ commandId: f.readUInt32BE(4), seq: f.readUInt32BE(16), status: f.length >= 21 ? f[20] : -1 });
 
-/** the requests the SGIP door answers after SGIP_BIND (docs/api-sgip.md "Commands"): BIND (result 2), UNBIND, SUBMIT, and the SMG's commands (result 30) */
+/** the requests the SGIP door answers after SGIP_BIND (docs/api-sgip.md "Commands"): BIND (result 2), UNBIND, SUBMIT, TRACE (an unreadable one too), and the SMG's commands (result 30) */
 const SGIP_ANSWERED = new Set<number>([
   SGIP.BIND,
   SGIP.UNBIND,
   SGIP.SUBMIT,
+  SGIP.TRACE,
   SGIP.DELIVER,
   SGIP.REPORT,
   SGIP.USERRPT,
@@ -196,8 +197,8 @@ const sgipCallbackDoor: Door = {
   // a status report: answered (after its handler) on a bound connection
   probe: (seq) => encodeSgipReport(sgipSeq(seq), { submitSeq: sgipSeq(seq), reportType: 0, userNumber: '8613000000001', state: 0, errorCode: 0 }),
   ids: SGIP_IDS,
-  // answered: REPORT, DELIVER, USERRPT (and UNBIND, which closes); nothing else
-  isResponse: (id) => id !== SGIP.REPORT && id !== SGIP.DELIVER && id !== SGIP.USERRPT && id !== SGIP.UNBIND,
+  // answered: REPORT, DELIVER, USERRPT, TRACE (and UNBIND, which closes); nothing else
+  isResponse: (id) => id !== SGIP.REPORT && id !== SGIP.DELIVER && id !== SGIP.USERRPT && id !== SGIP.TRACE && id !== SGIP.UNBIND,
   // before the bind every packet closes; after it UNBIND and UNBIND_RESP (the SMG's goodbye), and a packet it cannot read (the empty body of a command with fields)
   closes: (id, bound) => !bound || id === SGIP.UNBIND || id === SGIP.UNBIND_RESP || sgipEmptyUnreadable(id),
 };

@@ -18,7 +18,24 @@ import { Dispatcher } from '../../server/modules/dispatch/dispatcher';
 import { pushHooks } from '../../server/modules/dispatch/pipeline';
 import { FakeLink } from '../fixtures/fake-smsc';
 import { AccountStatus, NeedMo, NeedReport } from '../../common/generated/schemas';
-import { CMD, decodePacket, encodeBind, encodeReport, SgipFrameSplitter } from '../../server/lib/sgip-pdu';
+import {
+  CMD,
+  decodePacket,
+  encodeBind,
+  encodeReport,
+  encodeReportResp,
+  encodeBindResp,
+  encodeSgipText,
+  encodeSubmit,
+  encodeTrace,
+  SgipFrameSplitter,
+  seqString,
+  splitSgipText,
+  SUBMIT_DEFAULTS,
+  TRACE_LENGTH,
+  type SgipPacket,
+  type SgipSeq,
+} from '../../server/lib/sgip-pdu';
 
 const PEER = path.resolve(import.meta.dirname, '../../../shared/interop/bin/sgip-peer');
 const hasPeer = fs.existsSync(PEER);
@@ -160,6 +177,96 @@ async function bindResult(server: TestServer, loginType: number, login: string, 
   });
 }
 
+/** a customer's SGIP connection written by hand: bound, then packets out and their answers in */
+async function rawCustomer(server: TestServer) {
+  const sock = net.connect(server.app.services.sgipServer!.port, '127.0.0.1');
+  sock.on('error', () => {});
+  const split = new SgipFrameSplitter();
+  const got: SgipPacket[] = [];
+  let wake: (() => void) | null = null;
+  sock.on('data', (d: Buffer) => {
+    for (const f of split.push(d)) got.push(decodePacket(f));
+    wake?.();
+  });
+  let n = 0;
+  const c = {
+    seq: (): SgipSeq => ({ node: 3000099999, time: 1205120000, number: ++n + Math.floor(Math.random() * 1e6) * 100 }),
+    /** the answer to the packet of this sequence */
+    async answer(seq: SgipSeq, ms = 5000): Promise<SgipPacket> {
+      const until = Date.now() + ms;
+      for (;;) {
+        const i = got.findIndex((p) => seqString(p.seq) === seqString(seq));
+        if (i >= 0) return got.splice(i, 1)[0];
+        if (Date.now() > until || sock.destroyed) throw new Error(`no answer to ${seqString(seq)}`);
+        await new Promise<void>((r) => {
+          wake = r;
+          setTimeout(r, 50);
+        });
+      }
+    },
+    write: (b: Buffer) => sock.write(b),
+    /** one SGIP_SUBMIT to one number; its result */
+    async submit(seq: SgipSeq, phone: string, content: Buffer, messageCoding: number, tpUdhi = 0): Promise<number> {
+      sock.write(encodeSubmit(seq, { ...SUBMIT_DEFAULTS, spNumber: '10690001001', userNumbers: [`86${phone}`], corpId: '', messageCoding, tpUdhi, messageContent: content }));
+      const a = await c.answer(seq);
+      return a.command === 'SUBMIT_RESP' ? a.result : -1;
+    },
+    async trace(submitSeq: SgipSeq, phone: string) {
+      const seq = c.seq();
+      sock.write(encodeTrace(seq, { submitSeq, userNumber: `86${phone}` }));
+      const a = await c.answer(seq);
+      if (a.command !== 'TRACE_RESP') throw new Error(`${a.command} where TRACE_RESP was expected`);
+      return a.hops;
+    },
+    close: () => sock.destroy(),
+  };
+  await new Promise((r) => sock.once('connect', r));
+  const bind = c.seq();
+  sock.write(encodeBind(bind, { loginType: 1, loginName: LOGIN, loginPassword: PASSWORD }));
+  const a = await c.answer(bind);
+  if (a.command !== 'BIND_RESP' || a.result !== 0) throw new Error('bind refused');
+  return c;
+}
+
+/** the customer's own SGIP listener written by hand: takes the bind-back, answers every REPORT 0 and keeps it */
+async function rawListener() {
+  const reports: Extract<SgipPacket, { command: 'REPORT' }>[] = [];
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((sock) => {
+    sockets.add(sock);
+    sock.on('error', () => {});
+    const split = new SgipFrameSplitter();
+    sock.on('data', (d: Buffer) => {
+      for (const f of split.push(d)) {
+        const p = decodePacket(f);
+        if (p.command === 'BIND') sock.write(encodeBindResp(p.seq, 0));
+        else if (p.command === 'REPORT') {
+          reports.push(p);
+          sock.write(encodeReportResp(p.seq, 0));
+        } else if (p.command === 'UNBIND') sock.end();
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    reports,
+    close: () =>
+      new Promise<void>((r) => {
+        for (const x of sockets) x.destroy();
+        server.close(() => r());
+      }),
+  };
+}
+
+const waitFor = async (what: string, ok: () => boolean | Promise<boolean>, ms = 15_000) => {
+  const until = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
 describe.each(backends)('SGIP door for customers (%s)', (backend) => {
   const t = useServer(backend, { config: { sgipServerPort: -1, sgipServerHost: '127.0.0.1' } });
 
@@ -258,5 +365,88 @@ describe.each(backends)('SGIP door for customers (%s)', (backend) => {
     sock.write(encodeReport({ node: 1, time: 1, number: 1 }, { submitSeq: { node: 1, time: 1, number: 1 }, reportType: 0, userNumber: '86130', state: 0, errorCode: 0 }));
     await new Promise((r) => sock.once('close', r));
     expect(CMD.REPORT).toBe(5);
+  });
+
+  it('SGIP_TRACE: the platform as the first node, the carrier as the second once it took the message; unknown or unreadable → Result 1', async () => {
+    await setAccount(t.server, 'client1', { needreport: NeedReport.PassThrough, access_speed: 0 });
+    const c = await rawCustomer(t.server);
+    try {
+      const phone = '13000138077';
+      const seq = c.seq();
+      const { messageCoding, octets } = encodeSgipText('【好易购】您的验证码是 123456');
+      expect(await c.submit(seq, phone, octets, messageCoding)).toBe(0);
+      // accepted, not handed to a carrier yet: the platform's node, received, not sent on
+      const before = await c.trace(seq, phone);
+      expect(before).toHaveLength(1);
+      expect(before[0]).toMatchObject({ result: 0, nodeId: '000000', sendTime: '' });
+      expect(before[0].receiveTime).toMatch(/^\d{12}$/);
+      // another number, another sequence, another node's: not known
+      expect(await c.trace(seq, '13000138078')).toEqual([{ result: 1, nodeId: '000000', receiveTime: '', sendTime: '' }]);
+      expect(await c.trace({ ...seq, number: seq.number + 1 }, phone)).toMatchObject([{ result: 1 }]);
+      // unreadable (a TRACE one octet short): answered as not known, the session goes on
+      const bad = c.seq();
+      const short = encodeTrace(bad, { submitSeq: seq, userNumber: `86${phone}` }).subarray(0, TRACE_LENGTH - 1);
+      short.writeUInt32BE(short.length, 0);
+      c.write(Buffer.from(short));
+      expect(await c.answer(bad)).toMatchObject({ command: 'TRACE_RESP', hops: [{ result: 1 }] });
+      // the carrier takes and delivers it: the second node, with the delivery time
+      const carrierRun = carrier(t.server);
+      try {
+        await waitFor('the delivery', async () => {
+          const h = await c.trace(seq, phone);
+          return h.length === 2 && h[1].sendTime !== '';
+        });
+      } finally {
+        await carrierRun.stop();
+      }
+      const after = await c.trace(seq, phone);
+      expect(after[0]).toMatchObject({ result: 0, receiveTime: before[0].receiveTime });
+      expect(after[0].sendTime).toMatch(/^\d{12}$/);
+      expect(after[1]).toMatchObject({ result: 0, nodeId: '', receiveTime: after[0].sendTime });
+      expect(after[1].sendTime).toMatch(/^\d{12}$/);
+    } finally {
+      c.close();
+    }
+  });
+
+  it('a long message with a part missing, accepted as it is after the wait: every report names a submit the customer sent', async () => {
+    const listener = await rawListener();
+    const s = t.server.app.services.sgipServer!;
+    const reassembly = s.opts.reassemblyMs;
+    await callbackAt(t.server, listener.port);
+    await setAccount(t.server, 'client1', { needreport: NeedReport.PassThrough, access_speed: 0 });
+    const c = await rawCustomer(t.server);
+    const carrierRun = carrier(t.server);
+    try {
+      const phone = '13000138079';
+      const parts = splitSgipText('【好易购】' + '长'.repeat(140), 0x5a);
+      expect(parts.contents).toHaveLength(3);
+      // parts 1 and 3; part 2 never comes
+      const sent = [c.seq(), c.seq()];
+      expect(await c.submit(sent[0], phone, parts.contents[0], parts.msgFmt, 1)).toBe(0);
+      expect(await c.submit(sent[1], phone, parts.contents[2], parts.msgFmt, 1)).toBe(0);
+      s.opts.reassemblyMs = 300;
+      await new Promise((r) => setTimeout(r, 400));
+      await s.expireParts();
+      // (the reports of earlier tests' messages may come too: this message's are those to its number)
+      const mine = () => listener.reports.filter((r) => r.userNumber === `86${phone}`);
+      await waitFor('two reports', () => mine().length >= 2);
+      // a moment for any further (made-up) report
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(
+        mine()
+          .map((r) => seqString(r.submitSeq))
+          .sort(),
+      ).toEqual(sent.map(seqString).sort());
+      expect(mine().every((r) => r.state === 0)).toBe(true);
+      // and TRACE finds the message by either part's sequence
+      expect((await c.trace(sent[0], phone))[0].result).toBe(0);
+      expect((await c.trace(sent[1], phone))[0].result).toBe(0);
+    } finally {
+      s.opts.reassemblyMs = reassembly;
+      c.close();
+      await carrierRun.stop();
+      await listener.close();
+    }
   });
 });

@@ -16,7 +16,7 @@ import { createSmscLink } from '../../server/modules/smsc/link';
 import type { SgipLinkHandle } from '../../server/modules/smsc/sgip-client';
 import { describeSmsc, parseChannel, parseSmppUrl } from '../../server/modules/smsc/config';
 import { startSgipSimulator } from '../../server/modules/smsc/sgip-simulator';
-import { CMD, decodePacket, encodeBind, encodeReport, SgipFrameSplitter, type SgipPacket } from '../../server/lib/sgip-pdu';
+import { CMD, decodePacket, encodeBind, encodeReport, encodeSubmit, encodeTrace, SgipFrameSplitter, SUBMIT_DEFAULTS, type SgipPacket } from '../../server/lib/sgip-pdu';
 import type { MoMessage, Receipt, SubmitRequest, SubmitResult } from '../../server/modules/smsc/types';
 
 const PEER = path.resolve(import.meta.dirname, '../../../shared/interop/bin/sgip-peer');
@@ -344,6 +344,11 @@ describe('SGIP link: the callback listener', () => {
     expect(e.got[1]).toMatchObject({ command: 'REPORT_RESP', result: 0, seq: { node: 1, number: 2 } });
     expect(e.got[1].commandId).toBe(CMD.REPORT_RESP);
     expect(receipts).toEqual([expect.objectContaining({ msgId: '9-1205000000-77', delivered: false, stat: 'UNDELIV', err: '29', phone: '13000000001' })]);
+    // SGIP_TRACE: an SP is not a node of an MT message's path: answered with no node, the session goes on
+    e.s.write(encodeTrace({ ...SEQ, number: 3 }, { submitSeq: { node: 9, time: 1205000000, number: 77 }, userNumber: '8613000000001' }));
+    await until(() => e.got.length === 3);
+    expect(e.got[2]).toMatchObject({ command: 'TRACE_RESP', hops: [], seq: { number: 3 } });
+    expect(e.closed()).toBe(false);
     e.s.destroy();
   }, 20_000);
 });
@@ -410,4 +415,28 @@ describe('the embedded SGIP SMG simulator (sgip-simulator.ts)', () => {
     await until(() => sim.counts().bindFailures >= 1);
     expect(bad.ready).toBe(false);
   }, 20_000);
+});
+
+describe('the embedded SGIP SMG simulator: SGIP_TRACE', () => {
+  it('answers what it holds of a submit: arrived with its times, else Result 1', async () => {
+    const sim = await startSgipSimulator({ seed: 3, delivered: 1, failed: 0, noReceipt: 0, nodeId: 3000012345 });
+    open.push(sim);
+    const c = await raw(sim.port);
+    c.s.write(encodeBind(SEQ, { loginType: 1, loginName: 'sp1', loginPassword: 'secret' }));
+    const sub = { ...SEQ, number: 2 };
+    c.s.write(encodeSubmit(sub, { ...SUBMIT_DEFAULTS, spNumber: '106900', userNumbers: ['8613000000009'], corpId: '', messageContent: Buffer.from('hi') }));
+    c.s.write(encodeTrace({ ...SEQ, number: 3 }, { submitSeq: sub, userNumber: '8613000000009' }));
+    c.s.write(encodeTrace({ ...SEQ, number: 4 }, { submitSeq: sub, userNumber: '8613000000008' }));
+    c.s.write(encodeTrace({ ...SEQ, number: 5 }, { submitSeq: { ...sub, number: 99 }, userNumber: '8613000000009' }));
+    await until(() => c.got.length === 5);
+    expect(c.got.map((p) => p.command)).toEqual(['BIND_RESP', 'SUBMIT_RESP', 'TRACE_RESP', 'TRACE_RESP', 'TRACE_RESP']);
+    const [known, otherNumber, unknown] = c.got.slice(2) as Extract<SgipPacket, { command: 'TRACE_RESP' }>[];
+    expect(known.hops).toHaveLength(1);
+    expect(known.hops[0]).toMatchObject({ result: 0, nodeId: '012345', sendTime: '' });
+    expect(known.hops[0].receiveTime).toMatch(/^\d{12}$/);
+    expect(otherNumber.hops).toEqual([{ result: 1, nodeId: '012345', receiveTime: '', sendTime: '' }]);
+    expect(unknown.hops).toEqual([{ result: 1, nodeId: '012345', receiveTime: '', sendTime: '' }]);
+    expect(c.closed()).toBe(false);
+    c.s.destroy();
+  });
 });

@@ -51,6 +51,12 @@ import {
   splitSgipUdh,
   SUBMIT_DEFAULTS,
   submitLength,
+  MAX_TRACE_HOPS,
+  TRACE_HOP_LENGTH,
+  TRACE_LENGTH,
+  traceNodeId,
+  traceRespLength,
+  traceTime,
   withCountryCode,
   withoutCountryCode,
   type SgipSeq,
@@ -87,7 +93,15 @@ const SAMPLES: [string, Buffer, (b: Buffer) => unknown][] = [
   ['CHECKUSER', encodeCheckUser(SEQ, { userName: 'u', password: 'p', userNumber: '8613000000001' }), decodeCheckUser],
   ['CHECKUSER_RESP', encodeCheckUserResp(SEQ, 0, 1), decodeCheckUserResp],
   ['TRACE', encodeTrace(SEQ, { submitSeq: SEQ, userNumber: '8613000000001' }), decodeTrace],
-  ['TRACE_RESP', encodeTraceResp(SEQ, [{ result: 0, nodeId: '300001', receiveTime: '2612051200', sendTime: '2612051201' }]), decodeTraceResp],
+  ['TRACE_RESP', encodeTraceResp(SEQ, [{ result: 0, nodeId: '300001', receiveTime: '261205120000', sendTime: '261205120100' }]), decodeTraceResp],
+  [
+    'TRACE_RESP',
+    encodeTraceResp(SEQ, [
+      { result: 0, nodeId: '300001', receiveTime: '261205120000', sendTime: '261205120100' },
+      { result: 1, nodeId: '', receiveTime: '', sendTime: '' },
+    ]),
+    decodeTraceResp,
+  ],
 ];
 
 describe('SGIP 1.2 packets', () => {
@@ -117,7 +131,8 @@ describe('SGIP 1.2 packets', () => {
     expect(decodeResp(SAMPLES[1][1], CMD.BIND_RESP).result).toBe(1);
     expect(decodeUserRpt(SAMPLES[8][1])).toMatchObject({ userCondition: 1 });
     expect(decodeCheckUserResp(SAMPLES[10][1])).toMatchObject({ result: 0, status: 1 });
-    expect(decodeTraceResp(SAMPLES[12][1]).hops).toEqual([{ result: 0, nodeId: '300001', receiveTime: '2612051200', sendTime: '2612051201' }]);
+    expect(decodeTraceResp(SAMPLES[12][1]).hops).toEqual([{ result: 0, nodeId: '300001', receiveTime: '261205120000', sendTime: '261205120100' }]);
+    expect(decodeTrace(SAMPLES[11][1])).toMatchObject({ submitSeq: SEQ, userNumber: '8613000000001' });
     for (const [name, b] of SAMPLES) {
       const p = decodePacket(b);
       expect(p.command === 'OTHER' ? p.name : p.command).toBe(name);
@@ -128,6 +143,47 @@ describe('SGIP 1.2 packets', () => {
     expect(() => encodeSubmit(SEQ, { ...s, userNumbers: [] })).toThrow(RangeError);
     expect(() => encodeSubmit(SEQ, { ...s, userNumbers: [...s.userNumbers, '1'] })).toThrow(RangeError);
     expect(() => encodeBind(SEQ, { loginType: 1, loginName: 'x'.repeat(17), loginPassword: '' })).toThrow(RangeError);
+  });
+
+  it('TRACE / TRACE_RESP: the layout of SGIP 1.2 (Count, then Result NodeId ReceiveTime SendTime Reserve per node)', () => {
+    expect(TRACE_LENGTH).toBe(61);
+    expect(TRACE_HOP_LENGTH).toBe(47);
+    // one node: 68 octets, as go_sgip-style codecs write it (Count Result NodeId ReceiveTime SendTime Reserve)
+    const one = SAMPLES[12][1];
+    expect(one.length).toBe(68);
+    expect(traceRespLength(1)).toBe(68);
+    expect(one[20]).toBe(1);
+    expect(one[21]).toBe(0);
+    expect(one.toString('latin1', 22, 28)).toBe('300001');
+    expect(one.toString('latin1', 28, 40)).toBe('261205120000');
+    expect(one.toString('latin1', 44, 56)).toBe('261205120100');
+    expect(one.subarray(60, 68)).toEqual(Buffer.alloc(8));
+    // two nodes: the Reserve repeated with each
+    const two = SAMPLES[13][1];
+    expect(two.length).toBe(20 + 1 + 2 * 47);
+    expect(two[20]).toBe(2);
+    expect(two[21 + 47]).toBe(1);
+    expect(decodeTraceResp(two).hops).toEqual([
+      { result: 0, nodeId: '300001', receiveTime: '261205120000', sendTime: '261205120100' },
+      { result: 1, nodeId: '', receiveTime: '', sendTime: '' },
+    ]);
+    // none: the Count alone
+    expect(encodeTraceResp(SEQ, []).length).toBe(21);
+    expect(decodeTraceResp(encodeTraceResp(SEQ, [])).hops).toEqual([]);
+    // a Count beyond the packet, or more nodes than a packet holds
+    const lying = Buffer.from(one);
+    lying[20] = 2;
+    expect(() => decodeTraceResp(lying)).toThrow(SgipPduError);
+    const hop = { result: 0, nodeId: '', receiveTime: '', sendTime: '' };
+    expect(encodeTraceResp(SEQ, Array(MAX_TRACE_HOPS).fill(hop)).length).toBeLessThanOrEqual(MAX_PACKET);
+    expect(() => encodeTraceResp(SEQ, Array(MAX_TRACE_HOPS + 1).fill(hop))).toThrow(RangeError);
+    expect(() => encodeTraceResp(SEQ, [{ ...hop, nodeId: '1234567' }])).toThrow(RangeError);
+    // times: YYMMDDHHMMSS in Beijing time, '' for none; node ids: their last 6 digits
+    expect(traceTime(new Date(Date.UTC(2026, 11, 31, 17, 5, 6)))).toBe('270101010506');
+    expect(traceTime(null)).toBe('');
+    expect(traceTime('not a time')).toBe('');
+    expect(traceNodeId(3000012345)).toBe('012345');
+    expect(traceNodeId(42)).toBe('42');
   });
 
   it('sequence numbers: text form, a source of them', () => {

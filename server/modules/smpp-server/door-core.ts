@@ -638,6 +638,39 @@ export class DoorCore<S extends DoorSession> {
     }
   }
 
+  // ------------------------------------------------------------ what a customer asks of a submit
+
+  /**
+   * The account's message to `phone` that a door's id names: one of the ids the door answered its
+   * submits with (interface_part_ids, kept 7 days), else, when `messageId` is given, the message of
+   * that id (`by` says which); undefined when there is none (another account's, too old, never accepted). By the
+   * phone's hash index, then the message's id: a lookup of a few rows.
+   */
+  async findMessage(
+    accountId: number,
+    phone: string,
+    partId: string,
+    messageId: number | null = null,
+  ): Promise<{ id: number; state: number; created_at: Date; submitted_at: Date | null; done_at: Date | null; by: 'part' | 'id' } | undefined> {
+    if (!phone) return undefined;
+    const base = () =>
+      this.ctx.db
+        .selectFrom('sms_messages as m')
+        .select(['m.id', 'm.state', 'm.created_at', 'm.submitted_at', 'm.done_at'])
+        .where('m.phone', '=', phone)
+        .where('m.account_id', '=', accountId);
+    const byPart = await base()
+      .innerJoin('interface_part_ids as ip', 'ip.message_id', 'm.id')
+      .where(sql<boolean>`${partId} = any(ip.part_ids)`)
+      .orderBy('m.id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (byPart) return { ...byPart, by: 'part' };
+    if (messageId === null || !Number.isSafeInteger(messageId) || messageId <= 0 || messageId > 0x7fffffff) return undefined;
+    const byId = await base().where('m.id', '=', messageId).executeTakeFirst();
+    return byId && { ...byId, by: 'id' };
+  }
+
   // ------------------------------------------------------------ long messages
 
   /**
@@ -651,7 +684,18 @@ export class DoorCore<S extends DoorSession> {
    */
   addPart(
     accountId: number,
-    p: { key: string; seq: number; total: number; text: string; phone: string; sourceAddr: string; extension: string; registeredDelivery: number },
+    p: {
+      key: string;
+      seq: number;
+      total: number;
+      text: string;
+      phone: string;
+      sourceAddr: string;
+      extension: string;
+      registeredDelivery: number;
+      /** the part ids name every submit of the message (SGIP): it is accepted with partIdsWhole, by the part that completes it or by expireParts */
+      whole?: boolean;
+    },
     idOf?: (n: bigint) => string,
   ): Promise<{ partId: string } | { text: string; partIds: string[]; registeredDelivery: number; ownPartId: string } | typeof PARTS_FULL> {
     return this.ctx.db.transaction().execute(async (trx) => {
@@ -672,6 +716,7 @@ export class DoorCore<S extends DoorSession> {
         source_addr: p.sourceAddr,
         extension: p.extension,
         registered_delivery: p.registeredDelivery,
+        whole: !!p.whole,
         created_at: new Date(),
       };
       // the head row, locked: the parts of one message are added one at a time (a head taken meanwhile
@@ -735,7 +780,7 @@ export class DoorCore<S extends DoorSession> {
    * listener takes each (skip locked) and accepts its parts as they are (joined in order, the
    * missing ones left out), from the head's destination, extension and registered_delivery. The
    * earlier parts' answers were part ids: the message's own id is only in its receipt and the
-   * task's records.
+   * task's records; where the part ids name every submit (`whole`: SGIP) not even there.
    */
   async expireParts(): Promise<number> {
     if (this.closing) return 0;
@@ -750,11 +795,12 @@ export class DoorCore<S extends DoorSession> {
       extension: string;
       registered_delivery: number;
       part_id: string | null;
+      whole: boolean;
     }>`
       delete from smpp_parts p
       using (select account_id, msg_key from smpp_parts where seq = 0 and created_at < ${cut} order by created_at limit 200 for update skip locked) h
       where p.account_id = h.account_id and p.msg_key = h.msg_key
-      returning p.account_id, p.msg_key, p.seq, p.text, p.phone, p.source_addr, p.extension, p.registered_delivery, p.part_id`.execute(this.ctx.db);
+      returning p.account_id, p.msg_key, p.seq, p.text, p.phone, p.source_addr, p.extension, p.registered_delivery, p.part_id, p.whole`.execute(this.ctx.db);
     const messages = new Map<string, typeof rows.rows>();
     for (const r of rows.rows) {
       const k = `${r.account_id}|${r.msg_key}`;
@@ -778,6 +824,9 @@ export class DoorCore<S extends DoorSession> {
           // every part was answered with its own id: each gets the message's receipt
           registeredDelivery: combinedDelivery(parts.map((x) => x.registered_delivery)),
           partIds: parts.filter((x) => x.part_id !== null).map((x) => String(x.part_id)),
+          // ids that name every submit (SGIP): those alone, as the part that completes a message
+          // submits it; never one for the message's own id, which the customer never held
+          partIdsWhole: head.whole,
         })
         .catch((err: unknown) => ({ ok: false as const, status: -1, message: String(err) }));
       if (r.ok) n++;

@@ -176,6 +176,12 @@ export function describeSgipDoor(ctx: AppContext, door: SgipDocInput, req: DoorD
             ['SGIP_SUBMIT', cmd(CMD.SUBMIT), '客户 → 平台', '提交短信，应答 SGIP_SUBMIT_RESP'],
             ['SGIP_REPORT', cmd(CMD.REPORT), '平台 → 客户监听', '状态报告，请应答 SGIP_REPORT_RESP'],
             ['SGIP_DELIVER', cmd(CMD.DELIVER), '平台 → 客户监听', '上行短信，请应答 SGIP_DELIVER_RESP'],
+            [
+              'SGIP_TRACE',
+              cmd(CMD.TRACE),
+              '客户 → 平台',
+              '查询一次提交（SubmitSequenceNumber + UserNumber）的处理情况，应答 SGIP_TRACE_RESP：第一个节点是平台（Result 0 已收到；ReceiveTime 受理时刻，SendTime 交给运营商的时刻）；交给运营商后，第二个节点是运营商（Result 0 已接收、1 拒收；SendTime 送达时刻）。查无此提交：只有平台节点，Result 1。时间为 YYMMDDHHMMSS（北京时间）',
+            ],
             ['SGIP_UNBIND', cmd(CMD.UNBIND), '双向', '应答 SGIP_UNBIND_RESP 后关闭连接'],
           ],
         },

@@ -34,12 +34,14 @@ import {
   decodeBind,
   decodeSgipText,
   decodeSubmit,
+  decodeTrace,
   encodeBindResp,
   encodeDeliver,
   encodeReport,
   encodeResp,
   encodeSgipText,
   encodeSubmitResp,
+  encodeTraceResp,
   encodeUnbindResp,
   isResponse,
   LOGIN_TYPE,
@@ -55,10 +57,15 @@ import {
   SgipFrameSplitter,
   splitSgipText,
   splitSgipUdh,
+  TRACE_RESULT,
+  traceNodeId,
+  traceTime,
   withCountryCode,
   withoutCountryCode,
   type SgipSeq,
+  type SgipTraceHop,
 } from '../../lib/sgip-pdu';
+import { SendRecordStatus } from '../../../common/generated/schemas';
 import { MAX_MESSAGE_CHARS } from '../../../common/sms/pieces';
 import type { InterfaceRefusalReason } from '../send';
 import { extensionOf, interfaceRefusal, MAX_PARTS, PARTS_FULL, type DoorPlatform, type DoorSession, type MoRow, type ReceiptRow } from './door-core';
@@ -228,8 +235,8 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
 
   /**
    * One packet (docs/api-sgip.md "Commands"). Before SGIP_BIND: anything else closes the
-   * connection. After it: SUBMIT → its SUBMIT_RESP; UNBIND → its response, then the connection
-   * ends; BIND again → result 2; another request with a Result response → result 30 (not provided);
+   * connection. After it: SUBMIT → its SUBMIT_RESP; TRACE → its TRACE_RESP; UNBIND → its response,
+   * then the connection ends; BIND again → result 2; another request with a Result response → result 30 (not provided);
    * anything else gets no answer and the session goes on.
    */
   protected onPacket(cs: CustomerSession, b: Buffer) {
@@ -250,6 +257,8 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
         return;
       case CMD.SUBMIT:
         return this.guardFrame(cs, b, this.onSubmit(cs, b, h.seq));
+      case CMD.TRACE:
+        return this.guardFrame(cs, b, this.onTrace(cs, b, h.seq));
       case CMD.DELIVER:
       case CMD.REPORT:
       case CMD.USERRPT:
@@ -379,7 +388,7 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
         const p = part!;
         const phone = phones[0];
         const key = `sgip|${sourceAddr}|${phone}|${p.ref}|${p.total}`;
-        const added = await this.core.addPart(account.id, { key, seq: p.seq, total: p.total, text, phone, sourceAddr, extension, registeredDelivery }, () => own);
+        const added = await this.core.addPart(account.id, { key, seq: p.seq, total: p.total, text, phone, sourceAddr, extension, registeredDelivery, whole: true }, () => own);
         if (added === PARTS_FULL) return refuse(SGIP_RESULT.X_PARTS_FULL, 'parts');
         if ('partId' in added) return answer(RESULT.OK);
         text = added.text;
@@ -413,6 +422,44 @@ export class SgipServer extends FramedDoor<Session, CustomerSession, SgipServerO
     } finally {
       cs.inflight--;
     }
+  }
+
+  /**
+   * SGIP_TRACE (docs/api-sgip.md "Trace"): what the platform knows of the submit it names, found
+   * by the submit's sequence number as the door keeps it (the message's part ids; for a message
+   * that came by another door, the sequence its reports carry: this node, its submit time, its id)
+   * and the UserNumber. The platform is the first node: Result 0, ReceiveTime its acceptance,
+   * SendTime its hand-over to a carrier; once handed over, the carrier is the second: Result 0 when
+   * it took the message (1 when it refused it), SendTime its delivery. Unknown, another account's,
+   * or a TRACE that cannot be read: the platform's node alone with Result 1 (not arrived).
+   */
+  private async onTrace(cs: CustomerSession, b: Buffer, seq: SgipSeq) {
+    const nodeId = traceNodeId(this.opts.nodeId);
+    const tz = this.opts.tzMinutes;
+    const answer = (hops: SgipTraceHop[]) => this.write(cs, encodeTraceResp(seq, hops));
+    const unknown = () => answer([{ result: TRACE_RESULT.NOT_ARRIVED, nodeId, receiveTime: '', sendTime: '' }]);
+    let t;
+    try {
+      t = decodeTrace(b);
+    } catch {
+      return unknown();
+    }
+    const own = t.submitSeq.node === this.opts.nodeId ? t.submitSeq.number : null;
+    const m = await this.core.findMessage(cs.accountId!, withoutCountryCode(t.userNumber.trim()), seqString(t.submitSeq), own);
+    // the platform's own sequence names the message only with its submit time
+    if (!m || (m.by === 'id' && Number(cmppTimestamp(new Date(m.created_at), tz)) !== t.submitSeq.time)) return unknown();
+    const hops: SgipTraceHop[] = [{ result: TRACE_RESULT.ARRIVED, nodeId, receiveTime: traceTime(m.created_at, tz), sendTime: traceTime(m.submitted_at, tz) }];
+    if (m.submitted_at) {
+      const refused = m.state === SendRecordStatus.SubmitFailed;
+      const delivered = m.state === SendRecordStatus.Delivered || m.state === SendRecordStatus.DeliveredAlt;
+      hops.push({
+        result: refused ? TRACE_RESULT.NOT_ARRIVED : TRACE_RESULT.ARRIVED,
+        nodeId: '',
+        receiveTime: refused ? '' : traceTime(m.submitted_at, tz),
+        sendTime: delivered ? traceTime(m.done_at, tz) : '',
+      });
+    }
+    return answer(hops);
   }
 
   // ------------------------------------------------------------ bind-back

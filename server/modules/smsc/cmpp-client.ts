@@ -1,10 +1,11 @@
 /**
  * The carrier link over China Mobile's CMPP 2.0 / 3.0 (cmpp:// URLs; the codec is
  * server/lib/cmpp-pdu.ts). The same contract and rules as the SMPP link (client.ts; docs/api-dispatch.md
- * "CMPP link"), over the same machinery: a LinkCore (link-core.ts: queue, pump, batch results,
- * parts combined, stats, pause and back-off, keep-alive schedule, receipt/MO batcher, close); this
- * file is only what is CMPP's own — CONNECT, writing a CMPP_SUBMIT and reading its answer,
- * CMPP_ACTIVE_TEST, TERMINATE, CMPP_DELIVER → Receipt / MoMessage and CMPP_DELIVER_RESP:
+ * "CMPP link"), over the same machinery: a FramedLink (link-core.ts: queue, pump, batch results,
+ * parts combined, stats, pause and back-off, keep-alive schedule, receipt/MO batcher, close; the
+ * socket, its login handshake, the submit's write and answer, the request checks); this file is
+ * only what is CMPP's own — CONNECT, a CMPP_SUBMIT and its answer, CMPP_ACTIVE_TEST, TERMINATE,
+ * CMPP_DELIVER → Receipt / MoMessage and CMPP_DELIVER_RESP:
  * - `connections` TCP connections, each CMPP_CONNECT with AuthenticatorSource (SP id, secret,
  *   Beijing-time timestamp), at most `window` CMPP_SUBMIT unanswered each, CMPP_ACTIVE_TEST every
  *   `enquireLinkMs` (no answer within min(10 s, period) → the connection is dropped), reconnect with
@@ -27,10 +28,10 @@
  *   (receiptBatch / receiptBatchMs) and answered with CMPP_DELIVER_RESP only after the handler
  *   resolved: Result 0, or 8 when the handler failed so the gateway delivers again.
  */
-import net from 'node:net';
-import type { MoMessage, Receipt, SubmitRequest } from './types';
-import { describeSmsc, type CmppSettings, type SmscConfig } from './config';
-import { LinkConn, LinkCore, silentLog, type Delivery, type LinkLog, type LinkWords, type Pending as CorePending, type SmscLinkHandle } from './link-core';
+import type net from 'node:net';
+import type { MoMessage, Receipt } from './types';
+import type { CmppSettings, SmscConfig } from './config';
+import { FramedConn, FramedLink, silentLog, type Delivery, type FramedLinkWords, type LinkLog, type Pending as CorePending, type SmscLinkHandle } from './link-core';
 import {
   CmppFrameSplitter,
   CONNECT_STATUS,
@@ -59,13 +60,11 @@ import {
 
 /** the platform's prefix of a request's `from` when neither the URL nor the pipeline names one (dispatcher.ts DEFAULT_SOURCE_PREFIX) */
 const DEFAULT_PREFIX = '106900';
-const CONNECT_TIMEOUT_MS = 10_000;
 /** DELIVER_RESP Result when the handler failed: flow control, the gateway delivers it again */
 const HANDLER_FAILED = RESULT.FLOW_CONTROL;
-/** longest text taken (as the SMPP link: 4,000 characters) */
-const TEXT_MAX = 4000;
 
 type Pending = CorePending<CmppParts>;
+type Packet = ReturnType<typeof decodePacket>;
 /** a CMPP_DELIVER waiting for its handler: answered on its connection while that lasts */
 interface CmppDelivery<T> extends Delivery<T> {
   conn: Conn;
@@ -75,13 +74,10 @@ interface CmppDelivery<T> extends Delivery<T> {
   version: CmppVersion;
 }
 
-class Conn extends LinkConn<CmppParts> {
+class Conn extends FramedConn<CmppParts> {
   version: CmppVersion = 2;
-  seq = 0;
-  nextSeq(): number {
-    this.seq = this.seq >= 0x7fffffff ? 1 : this.seq + 1;
-    return this.seq;
-  }
+  /** the AuthenticatorSource of its CONNECT (the answer's AuthenticatorISMG is checked against it) */
+  authSource: Buffer | null = null;
 }
 
 export interface CmppLinkOptions {
@@ -93,9 +89,10 @@ export function createCmppLink(config: SmscConfig, log: LinkLog = silentLog, opt
   return new CmppLink(config, log, opts);
 }
 
-const WORDS: LinkWords = {
+const WORDS: FramedLinkWords = {
   link: 'CMPP',
   ready: 'connected',
+  login: 'connect',
   receipt: 'report',
   mo: 'uplink',
   peer: 'gateway',
@@ -103,184 +100,95 @@ const WORDS: LinkWords = {
   closedCode: 'CMPP:LINK_CLOSED',
   throttledCode: `CMPP:${RESULT.FLOW_CONTROL}`,
   unboundCode: 'CMPP:NOT_CONNECTED',
+  // CMPP results: 13 destination, 10 Src_Id, 6 too long, 1 structure
+  badDestinationCode: `CMPP:${RESULT.BAD_DEST_TERMINAL}`,
+  badSourceCode: `CMPP:${RESULT.BAD_SRC_ID}`,
+  tooLongCode: `CMPP:${RESULT.MSG_TOO_LONG}`,
+  badStructureCode: `CMPP:${RESULT.BAD_STRUCTURE}`,
+  destinationDigits: 21,
 };
 
-export class CmppLink extends LinkCore<CmppParts, Conn, CmppDelivery<Receipt>, CmppDelivery<MoMessage>> {
+export class CmppLink extends FramedLink<CmppParts, Conn, CmppDelivery<Receipt>, CmppDelivery<MoMessage>, Packet> {
   private readonly cmpp: CmppSettings;
-  private readonly prefix: string;
 
   constructor(cfg: SmscConfig, log: LinkLog, opts: CmppLinkOptions = {}) {
     if (cfg.protocol !== 'cmpp' || !cfg.cmpp) throw new Error('CMPP link: not a cmpp:// configuration');
-    super(cfg, log, WORDS, (id) => new Conn(id));
+    super(cfg, log, WORDS, (id) => new Conn(id), cfg.cmpp.prefix ?? opts.sourcePrefix ?? DEFAULT_PREFIX, cfg.cmpp.srcId);
     this.cmpp = cfg.cmpp;
-    this.prefix = cfg.cmpp.prefix ?? opts.sourcePrefix ?? DEFAULT_PREFIX;
     this.start();
   }
 
   // ---------------------------------------------------------------- submit
-
-  protected prepare(p: Pending): number | string {
-    const problem = this.localProblem(p.req);
-    if (problem) return problem;
-    try {
-      p.split = this.encoded(p.req.text);
-    } catch {
-      return `CMPP:${RESULT.MSG_TOO_LONG}`;
-    }
-    return p.split.contents.length;
-  }
 
   /** the text's Msg_Contents (UDH reference 0; the request's own is written in at submit) */
   protected encodeText(text: string): CmppParts {
     return splitCmppText(text, 0);
   }
 
-  /** Src_Id: the channel's number + what `from` carries beyond the platform's prefix */
-  private srcIdOf(from: string): string {
-    const f = typeof from === 'string' ? from : '';
-    const rest = this.prefix && f.startsWith(this.prefix) ? f.slice(this.prefix.length) : this.cmpp.srcId ? '' : f;
-    return `${this.cmpp.srcId}${rest}`;
+  protected submitSeq(c: Conn): number {
+    return c.nextSeq();
   }
 
-  /** a request that cannot be valid: its code (CMPP results: 13 destination, 10 Src_Id, 6 too long) */
-  private localProblem(req: SubmitRequest): string | null {
-    if (typeof req.to !== 'string' || !/^\+?\d{1,21}$/.test(req.to)) return `CMPP:${RESULT.BAD_DEST_TERMINAL}`;
-    if (typeof req.from !== 'string' || !/^\d*$/.test(req.from)) return `CMPP:${RESULT.BAD_SRC_ID}`;
-    if (this.srcIdOf(req.from).length > 21) return `CMPP:${RESULT.BAD_SRC_ID}`;
-    if (typeof req.text !== 'string' || req.text.length > TEXT_MAX) return `CMPP:${RESULT.MSG_TOO_LONG}`;
-    return null;
-  }
-
-  private submitPacket(c: Conn, p: Pending, seq: number): Buffer {
+  protected submitPacket(c: Conn, p: Pending, seq: number): Buffer {
     const split = p.split ?? this.encoded(p.req.text);
     const total = split.contents.length;
-    const number = p.seg?.seq ?? 1;
-    let content = split.contents[number - 1];
-    if (total > 1) {
-      content = Buffer.from(content);
-      content[3] = p.req.ref & 0xff; // the concatenation reference: the message's id, so neighbours differ
-    }
     const to = p.req.to.startsWith('+') ? p.req.to.slice(1) : p.req.to;
     return encodeSubmit(
       seq,
       {
         ...SUBMIT_DEFAULTS,
         pkTotal: total,
-        pkNumber: number,
+        pkNumber: p.seg?.seq ?? 1,
         registeredDelivery: 1,
         serviceId: this.cmpp.serviceId,
         tpUdhi: total > 1 ? 1 : 0,
         msgFmt: split.msgFmt,
         msgSrc: this.cmpp.msgSrc,
-        srcId: this.srcIdOf(p.req.from),
+        srcId: this.sourceOf(p.req.from),
         destTerminalIds: [to],
-        msgContent: content,
+        msgContent: this.partContent(p, split),
       },
       c.version,
     );
   }
 
-  protected write(c: Conn, p: Pending): boolean {
-    const socket = c.socket;
-    if (!socket || !socket.writable) {
-      this.drop(c, 'socket not writable');
-      return false;
-    }
-    const seq = c.nextSeq();
-    let packet: Buffer;
-    try {
-      packet = this.submitPacket(c, p, seq);
-    } catch {
-      this.finish(p, { ref: p.req.ref, status: 'rejected', code: `CMPP:${RESULT.BAD_STRUCTURE}` });
-      return true;
-    }
-    socket.write(packet);
-    p.sentAt = Date.now();
-    c.inflight.set(seq, p);
-    this.stats.submitted++;
-    return true;
-  }
-
-  private onSubmitResp(c: Conn, sequenceId: number, msgId: bigint, result: number) {
-    const p = c.inflight.get(sequenceId);
-    if (!p) return; // already settled (timed out → unconfirmed)
-    c.inflight.delete(sequenceId);
-    if (result === RESULT.OK) this.accept(c, p, msgIdString(msgId));
-    else if (result === RESULT.FLOW_CONTROL) this.retry(p, `CMPP:${result}`, this.throttle(c));
-    else this.finish(p, { ref: p.req.ref, status: 'rejected', code: `CMPP:${result}` });
-    this.schedulePump();
-  }
-
   // ---------------------------------------------------------------- connections
 
-  protected connect(c: Conn): void {
-    if (this.closed) return;
-    c.state = 'connecting';
-    c.reconnectTimer = null;
-    c.version = this.cmpp.version;
-    const socket = net.connect({ host: this.cfg.host, port: this.cfg.port });
-    c.socket = socket;
-    socket.setNoDelay(true);
-    socket.setKeepAlive(true, 30_000);
-    const splitter = new CmppFrameSplitter();
-    let connectSeq = 0;
-    let authSource: Buffer | null = null;
-    const connectTimer = setTimeout(() => {
-      this.log.warn({ smsc: describeSmsc(this.cfg), conn: c.id }, 'CMPP connect timed out');
-      socket.destroy();
-    }, this.cfg.connectTimeoutMs + CONNECT_TIMEOUT_MS);
-    socket.once('connect', () => {
-      const hello = makeConnect(this.cfg.systemId, this.cfg.password, this.cmpp.version, new Date(), this.cfg.tzMinutes);
-      authSource = hello.authenticatorSource;
-      connectSeq = c.nextSeq();
-      socket.write(encodeConnect(connectSeq, hello));
-    });
-    socket.on('data', (chunk: Buffer) => {
-      if (c.socket !== socket) return;
-      let packets: Buffer[];
-      try {
-        packets = splitter.push(chunk);
-      } catch (e) {
-        this.log.warn({ conn: c.id, err: (e as Error).message }, 'CMPP stream unreadable: dropping the connection');
-        socket.destroy();
-        return;
-      }
-      for (const b of packets) {
-        if (c.socket !== socket || socket.destroyed) return;
-        try {
-          const pkt = decodePacket(b, c.version);
-          if (pkt.command === 'CONNECT_RESP') {
-            clearTimeout(connectTimer);
-            if (c.state !== 'connecting' || pkt.sequenceId !== connectSeq) continue;
-            this.onConnectResp(c, socket, pkt.status, pkt.version, pkt.authenticatorIsmg, authSource);
-          } else if (c.state !== 'connecting' || pkt.command === 'TERMINATE' || pkt.command === 'ACTIVE_TEST') this.onPacket(c, socket, pkt);
-        } catch (e) {
-          this.log.warn({ conn: c.id, err: (e as Error).message }, 'CMPP packet unreadable: dropping the connection');
-          socket.destroy();
-          return;
-        }
-      }
-    });
-    socket.on('error', (e) => {
-      if (c.state !== 'closed') this.log.warn({ smsc: describeSmsc(this.cfg), conn: c.id, err: e.message }, 'CMPP connection error');
-    });
-    socket.once('close', () => {
-      clearTimeout(connectTimer);
-      this.closedConn(c, socket);
-    });
-    if (this.readingPaused) socket.pause();
+  protected splitter() {
+    return new CmppFrameSplitter();
   }
 
-  private onConnectResp(c: Conn, socket: net.Socket, status: number, version: number, authIsmg: Buffer, authSource: Buffer | null) {
-    if (status !== CONNECT_STATUS.OK) {
-      c.failures = Math.max(c.failures, 4); // wrong credentials or version: do not hammer the gateway
-      this.log.error({ smsc: describeSmsc(this.cfg), conn: c.id, status }, 'CMPP connect refused');
-      socket.destroy();
-      return;
-    }
+  protected decode(c: Conn, b: Buffer): Packet {
+    return decodePacket(b, c.version);
+  }
+
+  protected connecting(c: Conn): void {
+    c.version = this.cmpp.version;
+  }
+
+  protected hello(c: Conn) {
+    const hello = makeConnect(this.cfg.systemId, this.cfg.password, this.cmpp.version, new Date(), this.cfg.tzMinutes);
+    c.authSource = hello.authenticatorSource;
+    const seq = c.nextSeq();
+    return { seq, packet: encodeConnect(seq, hello) };
+  }
+
+  protected loginAnswerSeq(p: Packet): number | null {
+    return p.command === 'CONNECT_RESP' ? p.sequenceId : null;
+  }
+
+  protected beforeLogin(p: Packet): boolean {
+    return p.command === 'TERMINATE' || p.command === 'ACTIVE_TEST';
+  }
+
+  protected onLoginAnswer(c: Conn, socket: net.Socket, p: Packet) {
+    if (p.command !== 'CONNECT_RESP') return;
+    const { status, version, authenticatorIsmg: authIsmg } = p;
+    if (status !== CONNECT_STATUS.OK) return this.loginRefused(c, socket, { status });
     const v = versionOf(version) ?? this.cmpp.version;
     if (v !== this.cmpp.version) this.log.warn({ conn: c.id, asked: this.cmpp.version, got: version }, 'CMPP gateway answers in another version: using it');
     c.version = v;
+    const authSource = c.authSource;
     if (
       authSource &&
       !ismgAuthenticator(status, authSource, this.cfg.password, v).equals(authIsmg) &&
@@ -288,15 +196,17 @@ export class CmppLink extends LinkCore<CmppParts, Conn, CmppDelivery<Receipt>, C
     ) {
       this.log.warn({ conn: c.id }, 'CMPP AuthenticatorISMG does not match (accepted: many gateways fill it loosely)');
     }
-    this.log.info({ smsc: describeSmsc(this.cfg), conn: c.id, version: v }, 'CMPP connected');
-    this.bound(c);
+    this.loggedIn(c, { version: v });
   }
 
-  private onPacket(c: Conn, socket: net.Socket, pkt: ReturnType<typeof decodePacket>) {
+  protected onPacket(c: Conn, socket: net.Socket, pkt: Packet) {
     switch (pkt.command) {
-      case 'SUBMIT_RESP':
-        this.onSubmitResp(c, pkt.sequenceId, pkt.msgId, pkt.result);
+      case 'SUBMIT_RESP': {
+        const result = pkt.result;
+        if (result === RESULT.OK) this.submitAnswered(c, pkt.sequenceId, 'accepted', msgIdString(pkt.msgId));
+        else this.submitAnswered(c, pkt.sequenceId, result === RESULT.FLOW_CONTROL ? 'throttled' : 'refused', `CMPP:${result}`);
         return;
+      }
       case 'DELIVER':
         this.onDeliver(c, socket, pkt);
         return;
@@ -309,8 +219,7 @@ export class CmppLink extends LinkCore<CmppParts, Conn, CmppDelivery<Receipt>, C
       case 'TERMINATE':
         socket.write(encodeTerminateResp(pkt.sequenceId));
         this.log.warn({ conn: c.id }, 'CMPP gateway terminates');
-        if (c.state !== 'closed') c.state = 'idle';
-        setTimeout(() => c.socket === socket && socket.destroy(), 100).unref();
+        this.peerLeaves(c, socket);
         return;
       case 'TERMINATE_RESP':
         socket.end();
@@ -327,15 +236,13 @@ export class CmppLink extends LinkCore<CmppParts, Conn, CmppDelivery<Receipt>, C
     return seq;
   }
 
-  protected goodbye(c: Conn, socket: net.Socket, wasBound: boolean): void {
-    // in-flight submits get a last chance to be answered before TERMINATE_RESP
-    if (wasBound && socket.writable) socket.write(encodeTerminate(c.nextSeq()));
-    else socket.destroy();
+  protected farewell(c: Conn): Buffer {
+    return encodeTerminate(c.nextSeq());
   }
 
   // ---------------------------------------------------------------- incoming
 
-  private onDeliver(c: Conn, socket: net.Socket, d: Extract<ReturnType<typeof decodePacket>, { command: 'DELIVER' }>) {
+  private onDeliver(c: Conn, socket: net.Socket, d: Extract<Packet, { command: 'DELIVER' }>) {
     const now = new Date();
     const base = { conn: c, socket, sequenceId: d.sequenceId, msgId: d.msgId, version: c.version };
     if (d.registeredDelivery === 1) {
@@ -372,24 +279,17 @@ export class CmppLink extends LinkCore<CmppParts, Conn, CmppDelivery<Receipt>, C
       }
       const text = decodeCmppText(body, d.msgFmt);
       // Dest_Id = src_id + extension → the platform's prefix + extension, as the dispatcher routes uplinks
-      const to = this.cmpp.srcId && d.destId.startsWith(this.cmpp.srcId) ? `${this.prefix}${d.destId.slice(this.cmpp.srcId.length)}` : d.destId;
-      this.received('mos', { ...base, item: { from: d.srcTerminalId, to, text, smscRef: `cmpp:${msgIdString(d.msgId)}`, receivedAt: now } });
+      this.received('mos', { ...base, item: { from: d.srcTerminalId, to: this.uplinkTo(d.destId), text, smscRef: `cmpp:${msgIdString(d.msgId)}`, receivedAt: now } });
     }
   }
 
-  /** CMPP_DELIVER_RESP for each: Result 0, or 8 when the handler failed */
+  /** CMPP_DELIVER_RESP for each: Result 0, or 8 when the handler failed; a connection gone since: the gateway delivers again on another (the handlers are idempotent) */
   protected acknowledge(taken: CmppDelivery<unknown>[], failed: boolean): void {
     const result = failed ? HANDLER_FAILED : 0;
-    const sockets = new Set<net.Socket>();
-    for (const d of taken) {
-      // a connection gone since: the gateway delivers again on another (the handlers are idempotent)
-      if (d.conn.socket !== d.socket || !d.socket.writable) continue;
-      if (!sockets.has(d.socket)) {
-        sockets.add(d.socket);
-        d.socket.cork();
-      }
-      d.socket.write(encodeDeliverResp(d.sequenceId, { msgId: d.msgId, result }, d.version));
-    }
-    for (const s of sockets) s.uncork();
+    this.answerDeliveries(
+      taken,
+      (d) => d.conn.socket === d.socket,
+      (d) => encodeDeliverResp(d.sequenceId, { msgId: d.msgId, result }, d.version),
+    );
   }
 }

@@ -15,8 +15,7 @@
  *   acknowledged, `moRatio` of recipients reply to the submit's Src_Id.
  * - CMPP_ACTIVE_TEST and CMPP_TERMINATE are answered.
  */
-import net from 'node:net';
-import { prng } from '../../lib/prng';
+import type net from 'node:net';
 import {
   CmppFrameSplitter,
   CONNECT_STATUS,
@@ -41,29 +40,14 @@ import {
   versionOf,
   VERSION_OCTET,
 } from '../../lib/cmpp-pdu';
+import { listenFrames, SimCore, simHandle, simSettings, SimQueue, type SimCoreSettings } from './sim-core';
 
-export interface CmppSimulatorSettings {
-  host: string;
-  /** 0 = any free port */
-  port: number;
+export interface CmppSimulatorSettings extends SimCoreSettings {
   /** the SP id (Source_Addr) and the shared secret */
   spId: string;
   secret: string;
-  delivered: number;
-  failed: number;
-  noReceipt: number;
-  latencyMinMs: number;
-  latencyMaxMs: number;
-  /** submits a second beyond which the answer is Result 8 (0 = no limit) */
-  maxPerSecond: number;
-  moRatio: number;
-  moTexts: string[];
-  moDelayMs: number;
-  redeliverMs: number;
-  seed?: number;
   /** the gateway code in Msg_Ids (22 bits) */
   gateway: number;
-  tzMinutes: number;
 }
 
 export const CMPP_SIMULATOR_DEFAULTS: CmppSimulatorSettings = {
@@ -144,24 +128,12 @@ const STATS = ['UNDELIV', 'EXPIRED', 'REJECTD'];
 
 /** the settings the SMPP simulator's SMSC_SIM_* also name (simulatorSettingsFromEnv) are taken; others ignored */
 export async function startCmppSimulator(settings: Partial<CmppSimulatorSettings> & Record<string, unknown> = {}): Promise<CmppSimulator> {
-  const s: CmppSimulatorSettings = { ...CMPP_SIMULATOR_DEFAULTS };
-  for (const k of Object.keys(CMPP_SIMULATOR_DEFAULTS) as (keyof CmppSimulatorSettings)[])
-    if (settings[k] !== undefined) (s as unknown as Record<string, unknown>)[k] = settings[k];
-  if (settings.seed !== undefined) s.seed = Number(settings.seed);
-  const rnd = prng(s.seed ?? Math.floor(Math.random() * 2 ** 32));
+  const s = simSettings(CMPP_SIMULATOR_DEFAULTS, settings);
+  const sim = new SimCore<CmppSimSubmit>(s);
   const ids = new MsgIdSource(s.gateway, s.tzMinutes);
-  const sessions = new Set<Sess>();
-  const queue: Job[] = [];
-  const recent: CmppSimSubmit[] = [];
-  const phones = new Map<string, number>();
   const counts: CmppSimulatorCounts = { received: 0, accepted: 0, throttled: 0, reportsSent: 0, reportsPending: 0, moSent: 0, connects: 0, connectFailures: 0, sessions: 0 };
-  let second = 0;
-  let inSecond = 0;
-  const total = s.delivered + s.failed + s.noReceipt || 1;
 
-  const deliver = (sess: Sess, job: Job) => {
-    const seq = (sess.seq = sess.seq >= 0x7fffffff ? 1 : sess.seq + 1);
-    sess.unacked.set(seq, job);
+  const deliver = (sess: Sess, seq: number, job: Job) => {
     const now = new Date();
     if (job.kind === 'report') {
       const content = encodeReport(
@@ -217,57 +189,23 @@ export async function startCmppSimulator(settings: Partial<CmppSimulatorSettings
       );
     }
   };
+  const queue = new SimQueue<Job, Sess>(s.redeliverMs, (x) => x.connected, deliver);
 
-  const tick = setInterval(() => {
-    const now = Date.now();
-    const live = [...sessions].filter((x) => x.connected && x.unacked.size < 1000);
-    if (!live.length) return;
-    const due: Job[] = [];
-    const later: Job[] = [];
-    for (const j of queue) (j.due <= now ? due : later).push(j);
-    if (!due.length) return;
-    queue.length = 0;
-    for (const j of later) queue.push(j);
-    due.forEach((job, i) => deliver(live[i % live.length], job));
-  }, 20);
-  tick.unref();
-
-  const requeue = (sess: Sess) => {
-    for (const job of sess.unacked.values()) queue.push({ ...job, due: Date.now() + s.redeliverMs });
-    sess.unacked.clear();
-  };
-
-  const server = net.createServer((socket) => {
+  const listener = await listenFrames(s, (socket) => {
     const sess: Sess = { socket, version: 2, connected: false, seq: 0, unacked: new Map() };
-    sessions.add(sess);
-    counts.sessions = sessions.size;
-    const splitter = new CmppFrameSplitter();
-    socket.setNoDelay(true);
-    socket.on('error', () => {});
-    socket.on('close', () => {
-      requeue(sess);
-      sessions.delete(sess);
-      counts.sessions = sessions.size;
-    });
-    socket.on('data', (chunk: Buffer) => {
-      let packets: Buffer[];
-      try {
-        packets = splitter.push(chunk);
-      } catch {
-        socket.destroy();
-        return;
-      }
-      for (const b of packets) {
-        let pkt;
-        try {
-          pkt = decodePacket(b, sess.version);
-        } catch {
-          socket.destroy();
-          return;
-        }
+    queue.sessions.add(sess);
+    counts.sessions = queue.sessions.size;
+    return {
+      splitter: new CmppFrameSplitter(),
+      closed: () => {
+        queue.closed(sess);
+        counts.sessions = queue.sessions.size;
+      },
+      frame: (b) => {
+        const pkt = decodePacket(b, sess.version);
         if (!sess.connected && pkt.command !== 'CONNECT') {
           socket.destroy();
-          return;
+          return false;
         }
         switch (pkt.command) {
           case 'CONNECT': {
@@ -291,7 +229,7 @@ export async function startCmppSimulator(settings: Partial<CmppSimulatorSettings
             if (status !== CONNECT_STATUS.OK) {
               counts.connectFailures++;
               socket.end();
-              return;
+              return false;
             }
             counts.connects++;
             sess.version = layout;
@@ -301,9 +239,7 @@ export async function startCmppSimulator(settings: Partial<CmppSimulatorSettings
           case 'SUBMIT': {
             counts.received++;
             const nowMs = Date.now();
-            const sec = Math.floor(nowMs / 1000);
-            if (sec !== second) [second, inSecond] = [sec, 0];
-            if (s.maxPerSecond && ++inSecond > s.maxPerSecond) {
+            if (sim.throttled(nowMs)) {
               counts.throttled++;
               socket.write(encodeSubmitResp(pkt.sequenceId, { msgId: 0n, result: RESULT.FLOW_CONTROL }, sess.version));
               break;
@@ -319,39 +255,34 @@ export async function startCmppSimulator(settings: Partial<CmppSimulatorSettings
                 body = pkt.msgContent;
               }
             }
-            recent.push({
-              msgId: msgIdString(msgId),
-              to: pkt.destTerminalIds[0] ?? '',
-              srcId: pkt.srcId,
-              text: decodeCmppText(body, pkt.msgFmt),
-              msgFmt: pkt.msgFmt,
-              pkTotal: pkt.pkTotal,
-              pkNumber: pkt.pkNumber,
-            });
-            if (recent.length > 1000) recent.splice(0, recent.length - 1000);
-            if (pkt.pkNumber <= 1) for (const d of pkt.destTerminalIds) phones.set(d, (phones.get(d) ?? 0) + 1);
+            sim.took(
+              {
+                msgId: msgIdString(msgId),
+                to: pkt.destTerminalIds[0] ?? '',
+                srcId: pkt.srcId,
+                text: decodeCmppText(body, pkt.msgFmt),
+                msgFmt: pkt.msgFmt,
+                pkTotal: pkt.pkTotal,
+                pkNumber: pkt.pkNumber,
+              },
+              pkt.pkNumber <= 1,
+              pkt.destTerminalIds,
+            );
             if (pkt.registeredDelivery !== 1) break;
-            const r = rnd() * total;
-            if (r >= s.delivered + s.failed) break; // no report
-            const stat = r < s.delivered ? 'DELIVRD' : STATS[Math.floor(rnd() * STATS.length)];
-            const latency = s.latencyMinMs + rnd() * (s.latencyMaxMs - s.latencyMinMs);
-            for (const phone of pkt.destTerminalIds) queue.push({ due: nowMs + latency, kind: 'report', msgId, stat, phone, srcId: pkt.srcId, submitAt: new Date(nowMs) });
+            const outcome = sim.outcome();
+            if (!outcome) break; // no report
+            const stat = outcome === 'delivered' ? 'DELIVRD' : sim.pick(STATS);
+            const latency = sim.latency();
+            for (const phone of pkt.destTerminalIds) queue.add({ due: nowMs + latency, kind: 'report', msgId, stat, phone, srcId: pkt.srcId, submitAt: new Date(nowMs) });
             break;
           }
           case 'DELIVER_RESP': {
-            const job = sess.unacked.get(pkt.sequenceId);
+            const job = queue.answered(sess, pkt.sequenceId, pkt.result === RESULT.OK);
             if (!job) break;
-            sess.unacked.delete(pkt.sequenceId);
-            if (pkt.result !== RESULT.OK) {
-              queue.push({ ...job, due: Date.now() + s.redeliverMs });
-              break;
-            }
             if (job.kind === 'report') {
               counts.reportsSent++;
-              if (job.stat === 'DELIVRD' && s.moRatio > 0 && rnd() < s.moRatio) {
-                const text = s.moTexts[Math.floor(rnd() * s.moTexts.length)] ?? 'TD';
-                queue.push({ due: Date.now() + s.moDelayMs, kind: 'mo', msgId: ids.next(), phone: job.phone, srcId: job.srcId, submitAt: new Date(), text });
-              }
+              const text = job.stat === 'DELIVRD' ? sim.reply() : null;
+              if (text !== null) queue.add({ due: Date.now() + s.moDelayMs, kind: 'mo', msgId: ids.next(), phone: job.phone, srcId: job.srcId, submitAt: new Date(), text });
             } else counts.moSent++;
             break;
           }
@@ -365,33 +296,15 @@ export async function startCmppSimulator(settings: Partial<CmppSimulatorSettings
           default:
             break;
         }
-      }
-    });
+      },
+    };
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(s.port, s.host, () => resolve());
-  });
-  const port = (server.address() as net.AddressInfo).port;
-  s.port = port;
-  const host = s.host.includes(':') ? `[${s.host}]` : s.host;
   return {
-    url: `cmpp://${encodeURIComponent(s.spId)}:${encodeURIComponent(s.secret)}@${host}:${port}`,
-    port,
-    settings: s,
-    recent,
-    phones,
-    counts: () => ({
-      ...counts,
-      reportsPending: queue.filter((j) => j.kind === 'report').length + [...sessions].reduce((n, x) => n + [...x.unacked.values()].filter((j) => j.kind === 'report').length, 0),
-    }),
-    dropConnections: () => {
-      for (const x of sessions) x.socket.destroy();
-    },
+    ...simHandle('cmpp', s.spId, s.secret, s, sim, listener),
+    counts: () => ({ ...counts, reportsPending: queue.pendingReports() }),
     close: async () => {
-      clearInterval(tick);
-      for (const x of sessions) x.socket.destroy();
-      await new Promise<void>((r) => server.close(() => r()));
+      queue.stop();
+      await listener.close();
     },
   };
 }

@@ -17,8 +17,12 @@
  * batcher with its read back-pressure, and close.
  * Hot path (the SMPP link reaches ~14,000 messages/s): `pump` and `finish` allocate nothing per
  * message; a Pending is the only object a request's submit costs here.
+ *
+ * `FramedLink` (below) is the LinkCore of the links that read their own frames off a plain socket
+ * (CMPP, SMGP, SGIP): the connection and its login handshake, the submit's write and its answer,
+ * the request checks and the deliver answers, so that each of those links is its codec and session.
  */
-import type net from 'node:net';
+import net from 'node:net';
 import type { MoMessage, Receipt, SmscLink, SubmitRequest, SubmitResult } from './types';
 import { describeSmsc, type SmscConfig } from './config';
 
@@ -565,4 +569,276 @@ export function combineParts(ref: number, results: readonly SubmitResult[]): Sub
   const retry = results.filter((r): r is Extract<SubmitResult, { status: 'retry' }> => r.status === 'retry');
   // (no parts at all: SMPP's throttled, as before the core was shared)
   return { ref, status: 'retry', code: retry[0]?.code ?? '0x00000058', afterMs: Math.max(0, ...retry.map((r) => r.afterMs)) };
+}
+
+// ---------------------------------------------------------------- the framed links (CMPP, SMGP, SGIP)
+
+/** a login not answered within the connect timeout plus this long: the connection is dropped */
+const LOGIN_TIMEOUT_MS = 10_000;
+/** the longest text a framed link takes (as the SMPP link: 4,000 characters) */
+const TEXT_MAX = 4000;
+
+/** a framed link's connection: its own running sequence (CMPP, SMGP; SGIP numbers from its node's source) */
+export class FramedConn<S> extends LinkConn<S> {
+  seq = 0;
+  nextSeq(): number {
+    this.seq = this.seq >= 0x7fffffff ? 1 : this.seq + 1;
+    return this.seq;
+  }
+}
+
+/** what a framed link says beyond LinkWords: its login packet's name and the codes of what it refuses itself */
+export interface FramedLinkWords extends LinkWords {
+  /** in "… timed out" / "… refused": 'connect' | 'login' | 'bind' */
+  login: string;
+  /** a destination that cannot be one, a source that cannot be one, a text too long, a submit the codec could not write */
+  badDestinationCode: string;
+  badSourceCode: string;
+  tooLongCode: string;
+  badStructureCode: string;
+  /** the most digits of a destination as the request gives it (after an optional +) */
+  destinationDigits: number;
+}
+
+/** how a submit was answered: accepted, throttled (the connection pauses, it is written again), or refused */
+export type SubmitAnswer = 'accepted' | 'throttled' | 'refused';
+
+/**
+ * A link reading its own frames (CMPP, SMGP, SGIP). The protocol gives its splitter and decoder,
+ * its login packet and what its answer means, a submit's packet, its session's other packets
+ * (`onPacket`) and its goodbye; this class owns the socket and the login handshake (the login
+ * timer, the answer matched by its sequence, a refusal backing off high), writing a submit and
+ * settling its answer, the request checks, the source number and the deliver answers.
+ */
+export abstract class FramedLink<S extends { contents: Buffer[] }, C extends FramedConn<S>, R extends Delivery<Receipt>, M extends Delivery<MoMessage>, P> extends LinkCore<
+  S,
+  C,
+  R,
+  M
+> {
+  protected constructor(
+    cfg: SmscConfig,
+    log: LinkLog,
+    protected readonly words: FramedLinkWords,
+    newConn: (id: number) => C,
+    /** the platform's prefix of a request's `from`, replaced by the channel's own number */
+    protected readonly prefix: string,
+    /** the channel's own number (CMPP src_id, SMGP src, SGIP sp_number) */
+    private readonly ownNumber: string,
+  ) {
+    super(cfg, log, words, newConn);
+    this.destination = new RegExp(`^\\+?\\d{1,${words.destinationDigits}}$`);
+  }
+  private readonly destination: RegExp;
+
+  // ---------------------------------------------------------------- the protocol's part
+
+  /** cuts the connection's byte stream into packets (throws when it cannot: the connection is closed) */
+  protected abstract splitter(): { push(chunk: Buffer): Buffer[] };
+  /** one packet of the connection (throws when unreadable: the connection is closed) */
+  protected abstract decode(c: C, frame: Buffer): P;
+  /** the login packet for a new connection and the sequence its answer carries */
+  protected abstract hello(c: C): { seq: number; packet: Buffer };
+  /** the sequence of a login answer; null for any other packet */
+  protected abstract loginAnswerSeq(p: P): number | null;
+  /** the login's answer: `loggedIn` or `loginRefused` */
+  protected abstract onLoginAnswer(c: C, socket: net.Socket, p: P): void;
+  /** a packet the connection serves before its login is answered (the gateway's goodbye, its keep-alive) */
+  protected abstract beforeLogin(p: P): boolean;
+  /** any other packet of the connection */
+  protected abstract onPacket(c: C, socket: net.Socket, p: P): void;
+  /** the sequence the next submit on this connection goes with (its answer carries it) */
+  protected abstract submitSeq(c: C): number;
+  /** one submit's packet with that sequence (throws when the codec cannot write it: refused) */
+  protected abstract submitPacket(c: C, p: Pending<S>, seq: number): Buffer;
+  /** the goodbye on a bound connection at close (TERMINATE, EXIT, UNBIND) */
+  protected abstract farewell(c: C): Buffer;
+
+  // ---------------------------------------------------------------- requests
+
+  /** the request's own checks, then its text split once: the number of submits it takes, or its code */
+  protected prepare(p: Pending<S>): number | string {
+    const problem = this.localProblem(p.req);
+    if (problem) return problem;
+    try {
+      p.split = this.encoded(p.req.text);
+    } catch {
+      return this.words.tooLongCode;
+    }
+    return p.split.contents.length;
+  }
+
+  /** the source a submit carries: the channel's number + what `from` carries beyond the platform's prefix */
+  protected sourceOf(from: string): string {
+    const f = typeof from === 'string' ? from : '';
+    const rest = this.prefix && f.startsWith(this.prefix) ? f.slice(this.prefix.length) : this.ownNumber ? '' : f;
+    return `${this.ownNumber}${rest}`;
+  }
+
+  /** an uplink's destination as the dispatcher routes it: the channel's number + extension → the platform's prefix + extension */
+  protected uplinkTo(dest: string): string {
+    return this.ownNumber && dest.startsWith(this.ownNumber) ? `${this.prefix}${dest.slice(this.ownNumber.length)}` : dest;
+  }
+
+  /** a request that cannot be valid: its code */
+  private localProblem(req: SubmitRequest): string | null {
+    if (typeof req.to !== 'string' || !this.destination.test(req.to)) return this.words.badDestinationCode;
+    if (typeof req.from !== 'string' || !/^\d*$/.test(req.from) || this.sourceOf(req.from).length > 21) return this.words.badSourceCode;
+    if (typeof req.text !== 'string' || req.text.length > TEXT_MAX) return this.words.tooLongCode;
+    return null;
+  }
+
+  /** the text's part this submit carries (`split`: the request's text split, p.split or encoded again): a long text's concatenation reference is the request's, so neighbours differ */
+  protected partContent(p: Pending<S>, split: S): Buffer {
+    const content = split.contents[(p.seg?.seq ?? 1) - 1];
+    if (split.contents.length === 1) return content;
+    const own = Buffer.from(content);
+    own[3] = p.req.ref & 0xff;
+    return own;
+  }
+
+  protected write(c: C, p: Pending<S>): boolean {
+    const socket = c.socket;
+    if (!socket || !socket.writable) {
+      this.drop(c, 'socket not writable');
+      return false;
+    }
+    const seq = this.submitSeq(c);
+    let packet: Buffer;
+    try {
+      packet = this.submitPacket(c, p, seq);
+    } catch {
+      this.finish(p, { ref: p.req.ref, status: 'rejected', code: this.words.badStructureCode });
+      return true;
+    }
+    socket.write(packet);
+    p.sentAt = Date.now();
+    c.inflight.set(seq, p);
+    this.stats.submitted++;
+    return true;
+  }
+
+  /**
+   * A submit's answer: `idOrCode` the message id when accepted, else the result code (nothing
+   * when the submit was settled already: timed out → unconfirmed).
+   */
+  protected submitAnswered(c: C, seq: number, answer: SubmitAnswer, idOrCode: string): void {
+    const p = c.inflight.get(seq);
+    if (!p) return;
+    c.inflight.delete(seq);
+    if (answer === 'accepted') this.accept(c, p, this.acceptedId(p, idOrCode));
+    else if (answer === 'throttled') this.retry(p, idOrCode, this.throttle(c));
+    else this.finish(p, { ref: p.req.ref, status: 'rejected', code: idOrCode });
+    this.schedulePump();
+  }
+
+  /** the message id of an accepted submit: the answer's (SGIP: the sequence it was written with) */
+  protected acceptedId(p: Pending<S>, answered: string): string {
+    void p;
+    return answered;
+  }
+
+  // ---------------------------------------------------------------- connections
+
+  protected connect(c: C): void {
+    if (this.closed) return;
+    c.state = 'connecting';
+    c.reconnectTimer = null;
+    this.connecting(c);
+    const w = this.words;
+    const socket = net.connect({ host: this.cfg.host, port: this.cfg.port });
+    c.socket = socket;
+    socket.setNoDelay(true);
+    socket.setKeepAlive(true, 30_000);
+    const splitter = this.splitter();
+    let loginSeq = 0;
+    const loginTimer = setTimeout(() => {
+      this.log.warn({ smsc: describeSmsc(this.cfg), conn: c.id }, `${w.link} ${w.login} timed out`);
+      socket.destroy();
+    }, this.cfg.connectTimeoutMs + LOGIN_TIMEOUT_MS);
+    socket.once('connect', () => {
+      const h = this.hello(c);
+      loginSeq = h.seq;
+      socket.write(h.packet);
+    });
+    socket.on('data', (chunk: Buffer) => {
+      if (c.socket !== socket) return;
+      let packets: Buffer[];
+      try {
+        packets = splitter.push(chunk);
+      } catch (e) {
+        this.log.warn({ conn: c.id, err: (e as Error).message }, `${w.link} stream unreadable: dropping the connection`);
+        socket.destroy();
+        return;
+      }
+      for (const b of packets) {
+        if (c.socket !== socket || socket.destroyed) return;
+        try {
+          const pkt = this.decode(c, b);
+          const answered = this.loginAnswerSeq(pkt);
+          if (answered !== null) {
+            clearTimeout(loginTimer);
+            if (c.state !== 'connecting' || answered !== loginSeq) continue;
+            this.onLoginAnswer(c, socket, pkt);
+          } else if (c.state !== 'connecting' || this.beforeLogin(pkt)) this.onPacket(c, socket, pkt);
+        } catch (e) {
+          this.log.warn({ conn: c.id, err: (e as Error).message }, `${w.link} packet unreadable: dropping the connection`);
+          socket.destroy();
+          return;
+        }
+      }
+    });
+    socket.on('error', (e) => {
+      if (c.state !== 'closed') this.log.warn({ smsc: describeSmsc(this.cfg), conn: c.id, err: e.message }, `${w.link} connection error`);
+    });
+    socket.once('close', () => {
+      clearTimeout(loginTimer);
+      this.closedConn(c, socket);
+    });
+    if (this.readingPaused) socket.pause();
+  }
+
+  /** a new connection is being made (before its socket) */
+  protected connecting(c: C): void {
+    void c;
+  }
+
+  /** the login was accepted: logged, the connection usable */
+  protected loggedIn(c: C, detail: object = {}): void {
+    this.log.info({ smsc: describeSmsc(this.cfg), conn: c.id, ...detail }, `${this.words.link} ${this.words.ready}`);
+    this.bound(c);
+  }
+
+  /** the login was refused (wrong credentials or version): the back-off starts high, so the gateway is not hammered */
+  protected loginRefused(c: C, socket: net.Socket, detail: object): void {
+    c.failures = Math.max(c.failures, 4);
+    this.log.error({ smsc: describeSmsc(this.cfg), conn: c.id, ...detail }, `${this.words.link} ${this.words.login} refused`);
+    socket.destroy();
+  }
+
+  /** the gateway says goodbye (its answer written by the caller): the connection is made again */
+  protected peerLeaves(c: C, socket: net.Socket): void {
+    if (c.state !== 'closed') c.state = 'idle';
+    setTimeout(() => c.socket === socket && socket.destroy(), 100).unref();
+  }
+
+  protected goodbye(c: C, socket: net.Socket, wasBound: boolean): void {
+    // in-flight submits get a last chance to be answered before the goodbye's answer
+    if (wasBound && socket.writable) socket.write(this.farewell(c));
+    else socket.destroy();
+  }
+
+  /** the answers of a batch of deliveries, corked per socket; one whose socket is gone (`live` false) is left: the gateway delivers it again */
+  protected answerDeliveries<D extends { socket: net.Socket }>(taken: D[], live: (d: D) => boolean, answer: (d: D) => Buffer): void {
+    const sockets = new Set<net.Socket>();
+    for (const d of taken) {
+      if (!live(d) || !d.socket.writable) continue;
+      if (!sockets.has(d.socket)) {
+        sockets.add(d.socket);
+        d.socket.cork();
+      }
+      d.socket.write(answer(d));
+    }
+    for (const s of sockets) s.uncork();
+  }
 }

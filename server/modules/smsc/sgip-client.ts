@@ -1,8 +1,8 @@
 /**
  * The carrier link over China Unicom's SGIP 1.2 (sgip:// URLs; the codec is server/lib/sgip-pdu.ts).
  * The same contract and rules as the SMPP and CMPP links (docs/api-dispatch.md "SGIP link"), over
- * the same machinery (link-core.ts); this file is only what is SGIP's own. SGIP runs over two
- * connections:
+ * the same machinery (link-core.ts's FramedLink, as the CMPP and SMGP links); this file is only what
+ * is SGIP's own. SGIP runs over two connections:
  * - to the SMG: `connections` TCP connections, each SGIP_BIND with Login_Type 1 and the URL's login
  *   and password, at most `window` SGIP_SUBMIT unanswered each, reconnect with back-off (a refused
  *   bind starts high). SGIP has no keep-alive packet: a connection the SMG closes when idle is
@@ -16,15 +16,16 @@
  *   callback_password) to hand SGIP_REPORT (a receipt: SubmitSequenceNumber → msgId, State 0
  *   delivered, ErrorCode as err) and SGIP_DELIVER (an uplink: SPNumber = sp_number + extension
  *   given back as prefix + extension). Both are answered (REPORT_RESP / DELIVER_RESP) only after
- *   the handler resolved: Result 0, or 11 when it failed so the SMG delivers again. A bind with
+ *   the handler resolved: Result 0, or 11 when it failed so the SMG delivers again. SGIP_USERRPT is
+ *   answered 0, SGIP_TRACE with no node (an SP is not on an MT message's path). A bind with
  *   another type or login is refused (Result 1 / 4) and closed; packets before the bind, unreadable
  *   packets, and a connection silent for 2 minutes are closed too.
  */
 import net from 'node:net';
 import { ENV_DEFAULTS } from '../../env';
-import type { MoMessage, Receipt, SubmitRequest } from './types';
+import type { MoMessage, Receipt } from './types';
 import { describeSmsc, type SgipSettings, type SmscConfig } from './config';
-import { LinkConn, LinkCore, silentLog, type Delivery, type LinkLog, type LinkWords, type Pending as CorePending, type SmscLinkHandle } from './link-core';
+import { FramedConn, FramedLink, silentLog, type Delivery, type FramedLinkWords, type LinkLog, type Pending as CorePending, type SmscLinkHandle } from './link-core';
 import {
   decodePacket,
   decodeSgipText,
@@ -34,6 +35,7 @@ import {
   encodeReportResp,
   encodeResp,
   encodeSubmit,
+  encodeTraceResp,
   encodeUnbind,
   encodeUnbindResp,
   LOGIN_TYPE,
@@ -56,6 +58,7 @@ import {
 
 /** the platform's prefix of a request's `from` when neither the URL nor the pipeline names one */
 const DEFAULT_PREFIX = ENV_DEFAULTS.SMS_SOURCE_PREFIX;
+/** a callback connection that has not bound within this long is closed */
 const BIND_TIMEOUT_MS = 10_000;
 /** a callback connection without a packet this long is closed (the SMG binds again when it has more) */
 const CALLBACK_IDLE_MS = 120_000;
@@ -63,9 +66,9 @@ const CALLBACK_IDLE_MS = 120_000;
 const MAX_CALLBACK_CONNECTIONS = 64;
 /** REPORT_RESP / DELIVER_RESP Result when the handler failed: node busy, the SMG delivers it again */
 const HANDLER_FAILED = RESULT.NODE_BUSY;
-const TEXT_MAX = 4000;
 
 type Pending = CorePending<SgipParts>;
+type Packet = ReturnType<typeof decodePacket>;
 
 interface SgipDelivery<T> extends Delivery<T> {
   socket: net.Socket;
@@ -73,7 +76,8 @@ interface SgipDelivery<T> extends Delivery<T> {
   commandId: number;
 }
 
-class Conn extends LinkConn<SgipParts> {}
+/** (its own `seq` unused: SGIP numbers every packet from the link's node, SeqSource) */
+class Conn extends FramedConn<SgipParts> {}
 
 export interface SgipLinkOptions {
   sourcePrefix?: string;
@@ -88,9 +92,10 @@ export function createSgipLink(config: SmscConfig, log: LinkLog = silentLog, opt
   return new SgipLink(config, log, opts);
 }
 
-const WORDS: LinkWords = {
+const WORDS: FramedLinkWords = {
   link: 'SGIP',
   ready: 'bound',
+  login: 'bind',
   receipt: 'report',
   mo: 'uplink',
   peer: 'SMG',
@@ -98,23 +103,30 @@ const WORDS: LinkWords = {
   closedCode: 'SGIP:LINK_CLOSED',
   throttledCode: `SGIP:${RESULT.NODE_BUSY}`,
   unboundCode: 'SGIP:NOT_BOUND',
+  // SGIP results: 6 user number, 5 parameter, 8 message length
+  badDestinationCode: `SGIP:${RESULT.BAD_USER_NUMBER}`,
+  badSourceCode: `SGIP:${RESULT.BAD_PARAMETER}`,
+  tooLongCode: `SGIP:${RESULT.BAD_MESSAGE_LENGTH}`,
+  badStructureCode: `SGIP:${RESULT.BAD_PARAMETER}`,
+  // 86 and the number within UserNumber's 21 octets
+  destinationDigits: 19,
 };
 
-export class SgipLink extends LinkCore<SgipParts, Conn, SgipDelivery<Receipt>, SgipDelivery<MoMessage>> implements SgipLinkHandle {
+export class SgipLink extends FramedLink<SgipParts, Conn, SgipDelivery<Receipt>, SgipDelivery<MoMessage>, Packet> implements SgipLinkHandle {
   private readonly sgip: SgipSettings;
-  private readonly prefix: string;
   private readonly seqs: SeqSource;
   private server: net.Server | null = null;
   private readonly callbacks = new Set<net.Socket>();
   private listening: Promise<number | null>;
   /** the sequence number each written submit went with (its message id) */
   private readonly ids = new WeakMap<Pending, string>();
+  /** the sequence of the submit being written (submitSeq → submitPacket) */
+  private writing: SgipSeq | null = null;
 
   constructor(cfg: SmscConfig, log: LinkLog, opts: SgipLinkOptions = {}) {
     if (cfg.protocol !== 'sgip' || !cfg.sgip) throw new Error('SGIP link: not an sgip:// configuration');
-    super(cfg, log, WORDS, (id) => new Conn(id));
+    super(cfg, log, WORDS, (id) => new Conn(id), cfg.sgip.prefix ?? opts.sourcePrefix ?? DEFAULT_PREFIX, cfg.sgip.spNumber);
     this.sgip = cfg.sgip;
-    this.prefix = cfg.sgip.prefix ?? opts.sourcePrefix ?? DEFAULT_PREFIX;
     this.seqs = new SeqSource(cfg.sgip.nodeId, cfg.tzMinutes);
     this.listening = this.listen();
     this.start();
@@ -126,154 +138,87 @@ export class SgipLink extends LinkCore<SgipParts, Conn, SgipDelivery<Receipt>, S
 
   // ---------------------------------------------------------------- submit
 
-  protected prepare(p: Pending): number | string {
-    const problem = this.localProblem(p.req);
-    if (problem) return problem;
-    try {
-      p.split = this.encoded(p.req.text);
-    } catch {
-      return `SGIP:${RESULT.BAD_MESSAGE_LENGTH}`;
-    }
-    return p.split.contents.length;
-  }
-
   protected encodeText(text: string): SgipParts {
     return splitSgipText(text, 0);
   }
 
-  private spNumberOf(from: string): string {
-    const f = typeof from === 'string' ? from : '';
-    const rest = this.prefix && f.startsWith(this.prefix) ? f.slice(this.prefix.length) : this.sgip.spNumber ? '' : f;
-    return `${this.sgip.spNumber}${rest}`;
+  protected submitSeq(): number {
+    this.writing = this.seqs.next();
+    return this.writing.number;
   }
 
-  private localProblem(req: SubmitRequest): string | null {
-    if (typeof req.to !== 'string' || !/^\+?\d{1,19}$/.test(req.to)) return `SGIP:${RESULT.BAD_USER_NUMBER}`;
-    if (typeof req.from !== 'string' || !/^\d*$/.test(req.from) || this.spNumberOf(req.from).length > 21) return `SGIP:${RESULT.BAD_PARAMETER}`;
-    if (typeof req.text !== 'string' || req.text.length > TEXT_MAX) return `SGIP:${RESULT.BAD_MESSAGE_LENGTH}`;
-    return null;
-  }
-
-  protected write(c: Conn, p: Pending): boolean {
-    const socket = c.socket;
-    if (!socket || !socket.writable) {
-      this.drop(c, 'socket not writable');
-      return false;
-    }
-    const seq = this.seqs.next();
-    let packet: Buffer;
-    try {
-      const split = p.split ?? this.encoded(p.req.text);
-      const total = split.contents.length;
-      let content = split.contents[(p.seg?.seq ?? 1) - 1];
-      if (total > 1) {
-        content = Buffer.from(content);
-        content[3] = p.req.ref & 0xff;
-      }
-      packet = encodeSubmit(seq, {
-        ...SUBMIT_DEFAULTS,
-        spNumber: this.spNumberOf(p.req.from),
-        userNumbers: [withCountryCode(p.req.to)],
-        corpId: this.sgip.corpId,
-        serviceType: this.sgip.serviceType,
-        reportFlag: REPORT_FLAG.ALWAYS,
-        tpUdhi: total > 1 ? 1 : 0,
-        messageCoding: split.msgFmt,
-        messageContent: content,
-      });
-    } catch {
-      this.finish(p, { ref: p.req.ref, status: 'rejected', code: `SGIP:${RESULT.BAD_PARAMETER}` });
-      return true;
-    }
-    socket.write(packet);
-    p.sentAt = Date.now();
-    c.inflight.set(seq.number, p);
+  protected submitPacket(_c: Conn, p: Pending): Buffer {
+    const seq = this.writing!;
+    const split = p.split ?? this.encoded(p.req.text);
+    const total = split.contents.length;
+    const packet = encodeSubmit(seq, {
+      ...SUBMIT_DEFAULTS,
+      spNumber: this.sourceOf(p.req.from),
+      userNumbers: [withCountryCode(p.req.to)],
+      corpId: this.sgip.corpId,
+      serviceType: this.sgip.serviceType,
+      reportFlag: REPORT_FLAG.ALWAYS,
+      tpUdhi: total > 1 ? 1 : 0,
+      messageCoding: split.msgFmt,
+      messageContent: this.partContent(p, split),
+    });
     this.ids.set(p, seqString(seq));
-    this.stats.submitted++;
-    return true;
+    return packet;
   }
 
-  private onSubmitResp(c: Conn, seq: SgipSeq, result: number) {
-    const p = c.inflight.get(seq.number);
-    if (!p) return;
-    c.inflight.delete(seq.number);
-    if (result === RESULT.OK) this.accept(c, p, this.ids.get(p) ?? seqString(seq));
-    else if (result === RESULT.NODE_BUSY || result === RESULT.QUEUE_FULL) this.retry(p, `SGIP:${result}`, this.throttle(c));
-    else this.finish(p, { ref: p.req.ref, status: 'rejected', code: `SGIP:${result}` });
-    this.schedulePump();
+  protected acceptedId(p: Pending, answered: string): string {
+    return this.ids.get(p) ?? answered;
   }
 
   // ---------------------------------------------------------------- connections to the SMG
 
-  protected connect(c: Conn): void {
-    if (this.closed) return;
-    c.state = 'connecting';
-    c.reconnectTimer = null;
-    const socket = net.connect({ host: this.cfg.host, port: this.cfg.port });
-    c.socket = socket;
-    socket.setNoDelay(true);
-    socket.setKeepAlive(true, 30_000);
-    const splitter = new SgipFrameSplitter();
-    let bindSeq: SgipSeq | null = null;
-    const bindTimer = setTimeout(() => {
-      this.log.warn({ smsc: describeSmsc(this.cfg), conn: c.id }, 'SGIP bind timed out');
-      socket.destroy();
-    }, this.cfg.connectTimeoutMs + BIND_TIMEOUT_MS);
-    socket.once('connect', () => {
-      bindSeq = this.seqs.next();
-      socket.write(encodeBind(bindSeq, { loginType: LOGIN_TYPE.SP_TO_SMG, loginName: this.cfg.systemId, loginPassword: this.cfg.password }));
-    });
-    socket.on('data', (chunk: Buffer) => {
-      if (c.socket !== socket) return;
-      let packets: Buffer[];
-      try {
-        packets = splitter.push(chunk);
-      } catch (e) {
-        this.log.warn({ conn: c.id, err: (e as Error).message }, 'SGIP stream unreadable: dropping the connection');
-        socket.destroy();
+  protected splitter() {
+    return new SgipFrameSplitter();
+  }
+
+  protected decode(_c: Conn, b: Buffer): Packet {
+    return decodePacket(b);
+  }
+
+  protected hello() {
+    const seq = this.seqs.next();
+    return { seq: seq.number, packet: encodeBind(seq, { loginType: LOGIN_TYPE.SP_TO_SMG, loginName: this.cfg.systemId, loginPassword: this.cfg.password }) };
+  }
+
+  protected loginAnswerSeq(p: Packet): number | null {
+    return p.command === 'BIND_RESP' ? p.seq.number : null;
+  }
+
+  /** every packet is read while the bind is answered (a submit's answer only once bound) */
+  protected beforeLogin(): boolean {
+    return true;
+  }
+
+  protected onLoginAnswer(c: Conn, socket: net.Socket, p: Packet) {
+    if (p.command !== 'BIND_RESP') return;
+    if (p.result !== RESULT.OK) return this.loginRefused(c, socket, { result: p.result });
+    this.loggedIn(c);
+  }
+
+  protected onPacket(c: Conn, socket: net.Socket, pkt: Packet) {
+    switch (pkt.command) {
+      case 'SUBMIT_RESP': {
+        if (c.state !== 'bound') return;
+        const result = pkt.result;
+        if (result === RESULT.OK) this.submitAnswered(c, pkt.seq.number, 'accepted', seqString(pkt.seq));
+        else this.submitAnswered(c, pkt.seq.number, result === RESULT.NODE_BUSY || result === RESULT.QUEUE_FULL ? 'throttled' : 'refused', `SGIP:${result}`);
         return;
       }
-      for (const b of packets) {
-        if (c.socket !== socket || socket.destroyed) return;
-        try {
-          const pkt = decodePacket(b);
-          if (pkt.command === 'BIND_RESP') {
-            clearTimeout(bindTimer);
-            if (c.state !== 'connecting' || !bindSeq || pkt.seq.number !== bindSeq.number) continue;
-            if (pkt.result !== RESULT.OK) {
-              c.failures = Math.max(c.failures, 4);
-              this.log.error({ smsc: describeSmsc(this.cfg), conn: c.id, result: pkt.result }, 'SGIP bind refused');
-              socket.destroy();
-              continue;
-            }
-            this.log.info({ smsc: describeSmsc(this.cfg), conn: c.id }, 'SGIP bound');
-            this.bound(c);
-          } else if (pkt.command === 'SUBMIT_RESP') {
-            if (c.state === 'bound') this.onSubmitResp(c, pkt.seq, pkt.result);
-          } else if (pkt.command === 'UNBIND') {
-            socket.write(encodeUnbindResp(pkt.seq));
-            if (c.state !== 'closed') c.state = 'idle';
-            setTimeout(() => c.socket === socket && socket.destroy(), 100).unref();
-          } else if (pkt.command === 'UNBIND_RESP') {
-            socket.end();
-          } else {
-            this.log.warn({ conn: c.id, command: pkt.command, id: `0x${pkt.commandId.toString(16)}` }, 'SGIP packet not expected from the SMG on this connection: ignored');
-          }
-        } catch (e) {
-          this.log.warn({ conn: c.id, err: (e as Error).message }, 'SGIP packet unreadable: dropping the connection');
-          socket.destroy();
-          return;
-        }
-      }
-    });
-    socket.on('error', (e) => {
-      if (c.state !== 'closed') this.log.warn({ smsc: describeSmsc(this.cfg), conn: c.id, err: e.message }, 'SGIP connection error');
-    });
-    socket.once('close', () => {
-      clearTimeout(bindTimer);
-      this.closedConn(c, socket);
-    });
-    if (this.readingPaused) socket.pause();
+      case 'UNBIND':
+        socket.write(encodeUnbindResp(pkt.seq));
+        this.peerLeaves(c, socket);
+        return;
+      case 'UNBIND_RESP':
+        socket.end();
+        return;
+      default:
+        this.log.warn({ conn: c.id, command: pkt.command, id: `0x${pkt.commandId.toString(16)}` }, 'SGIP packet not expected from the SMG on this connection: ignored');
+    }
   }
 
   /** SGIP has no keep-alive packet */
@@ -281,9 +226,8 @@ export class SgipLink extends LinkCore<SgipParts, Conn, SgipDelivery<Receipt>, S
     return 0;
   }
 
-  protected goodbye(c: Conn, socket: net.Socket, wasBound: boolean): void {
-    if (wasBound && socket.writable) socket.write(encodeUnbind(this.seqs.next()));
-    else socket.destroy();
+  protected farewell(): Buffer {
+    return encodeUnbind(this.seqs.next());
   }
 
   // ---------------------------------------------------------------- the callback listener
@@ -394,18 +338,27 @@ export class SgipLink extends LinkCore<SgipParts, Conn, SgipDelivery<Receipt>, S
                 body = pkt.messageContent;
               }
             }
-            const sp = pkt.spNumber;
-            const to = this.sgip.spNumber && sp.startsWith(this.sgip.spNumber) ? `${this.prefix}${sp.slice(this.sgip.spNumber.length)}` : sp;
             this.received('mos', {
               socket,
               seq: pkt.seq,
               commandId: CMD.DELIVER_RESP,
-              item: { from: withoutCountryCode(pkt.userNumber), to, text: decodeSgipText(body, pkt.messageCoding), smscRef: `sgip:${seqString(pkt.seq)}`, receivedAt: new Date() },
+              item: {
+                from: withoutCountryCode(pkt.userNumber),
+                to: this.uplinkTo(pkt.spNumber),
+                text: decodeSgipText(body, pkt.messageCoding),
+                smscRef: `sgip:${seqString(pkt.seq)}`,
+                receivedAt: new Date(),
+              },
             });
             break;
           }
           case 'USERRPT':
             socket.write(encodeResp(CMD.USERRPT_RESP, pkt.seq, RESULT.OK));
+            break;
+          case 'TRACE':
+            // an SP is where MT messages start, not a node they pass through: no node to report
+            // (answered, so that an SMG asking does not wait for it)
+            socket.write(encodeTraceResp(pkt.seq, []));
             break;
           case 'UNBIND':
             socket.write(encodeUnbindResp(pkt.seq));
@@ -428,19 +381,14 @@ export class SgipLink extends LinkCore<SgipParts, Conn, SgipDelivery<Receipt>, S
     }
   }
 
-  /** REPORT_RESP / DELIVER_RESP for each, on the connection it came on: Result 0, or 11 when the handler failed */
+  /** REPORT_RESP / DELIVER_RESP for each, on the connection it came on: Result 0, or 11 when the handler failed; a connection gone: the SMG delivers it again */
   protected acknowledge(taken: SgipDelivery<unknown>[], failed: boolean): void {
     const result = failed ? HANDLER_FAILED : RESULT.OK;
-    const sockets = new Set<net.Socket>();
-    for (const d of taken) {
-      if (!d.socket.writable) continue; // gone: the SMG delivers it again
-      if (!sockets.has(d.socket)) {
-        sockets.add(d.socket);
-        d.socket.cork();
-      }
-      d.socket.write(d.commandId === CMD.REPORT_RESP ? encodeReportResp(d.seq, result) : encodeDeliverResp(d.seq, result));
-    }
-    for (const s of sockets) s.uncork();
+    this.answerDeliveries(
+      taken,
+      () => true,
+      (d) => (d.commandId === CMD.REPORT_RESP ? encodeReportResp(d.seq, result) : encodeDeliverResp(d.seq, result)),
+    );
   }
 
   async close(): Promise<void> {

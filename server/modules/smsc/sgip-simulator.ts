@@ -14,10 +14,12 @@
  *   State 0 / 2); kept while the listener cannot be reached and sent again after redeliverMs, as is
  *   one answered with a Result other than 0. After a delivered report is answered, `moRatio` of
  *   recipients reply with an SGIP_DELIVER to the submit's SPNumber.
+ * - SGIP_TRACE → SGIP_TRACE_RESP from what this SMG holds of the submit it names (the last
+ *   TRACE_KEEP submits, by sequence number and UserNumber): one node, Result 0, ReceiveTime its
+ *   arrival, SendTime when its delivered report was handed over ('' before); an unknown submit:
+ *   Result 1 (an unreadable TRACE closes the connection, as any unreadable packet).
  * - SGIP_UNBIND is answered.
  */
-import net from 'node:net';
-import { prng } from '../../lib/prng';
 import { SgipBindBack } from '../../lib/sgip-bindback';
 import {
   decodePacket,
@@ -27,6 +29,7 @@ import {
   encodeReport,
   encodeSgipText,
   encodeSubmitResp,
+  encodeTraceResp,
   encodeUnbindResp,
   LOGIN_TYPE,
   REPORT_FLAG,
@@ -36,14 +39,18 @@ import {
   seqString,
   SgipFrameSplitter,
   splitSgipUdh,
+  TRACE_RESULT,
+  traceNodeId,
+  traceTime,
   withoutCountryCode,
   type SgipSeq,
 } from '../../lib/sgip-pdu';
+import { listenFrames, SimCore, simHandle, simSettings, type SimCoreSettings } from './sim-core';
 
-export interface SgipSimulatorSettings {
-  host: string;
-  /** 0 = any free port */
-  port: number;
+/** the submits an SGIP_TRACE can name (the oldest forgotten first) */
+const TRACE_KEEP = 10_000;
+
+export interface SgipSimulatorSettings extends SimCoreSettings {
   /** the SP's Login_Name / Login_Password */
   login: string;
   password: string;
@@ -52,20 +59,8 @@ export interface SgipSimulatorSettings {
   callbackPort: number;
   callbackUser: string;
   callbackPassword: string;
-  delivered: number;
-  failed: number;
-  noReceipt: number;
-  latencyMinMs: number;
-  latencyMaxMs: number;
-  maxPerSecond: number;
-  moRatio: number;
-  moTexts: string[];
-  moDelayMs: number;
-  redeliverMs: number;
-  seed?: number;
   /** this SMG's node id */
   nodeId: number;
-  tzMinutes: number;
 }
 
 export const SGIP_SIMULATOR_DEFAULTS: SgipSimulatorSettings = {
@@ -141,17 +136,13 @@ interface Job {
 }
 
 export async function startSgipSimulator(settings: Partial<SgipSimulatorSettings> & Record<string, unknown> = {}): Promise<SgipSimulator> {
-  const s: SgipSimulatorSettings = { ...SGIP_SIMULATOR_DEFAULTS };
-  for (const k of Object.keys(SGIP_SIMULATOR_DEFAULTS) as (keyof SgipSimulatorSettings)[])
-    if (settings[k] !== undefined) (s as unknown as Record<string, unknown>)[k] = settings[k];
-  if (settings.seed !== undefined) s.seed = Number(settings.seed);
-  const rnd = prng(s.seed ?? Math.floor(Math.random() * 2 ** 32));
+  const s = simSettings(SGIP_SIMULATOR_DEFAULTS, settings);
+  const sim = new SimCore<SgipSimSubmit>(s);
   const seqs = new SeqSource(s.nodeId, s.tzMinutes);
-  const sockets = new Set<net.Socket>();
   const queue: Job[] = [];
   let sending = 0;
-  const recent: SgipSimSubmit[] = [];
-  const phones = new Map<string, number>();
+  /** submit sequence → its numbers (without 86), when it came and when its delivered report went */
+  const traced = new Map<string, { numbers: string[]; at: Date; sentAt: Date | null }>();
   const counts: SgipSimulatorCounts = {
     received: 0,
     accepted: 0,
@@ -164,9 +155,6 @@ export async function startSgipSimulator(settings: Partial<SgipSimulatorSettings
     bindBacks: 0,
     sessions: 0,
   };
-  let second = 0;
-  let inSecond = 0;
-  const total = s.delivered + s.failed + s.noReceipt || 1;
   let back: SgipBindBack | null = null;
   const bindBack = () => {
     if (!s.callbackPort) return null;
@@ -189,10 +177,10 @@ export async function startSgipSimulator(settings: Partial<SgipSimulatorSettings
         if (result !== RESULT.OK) return void queue.push({ ...job, due: Date.now() + s.redeliverMs });
         if (job.kind === 'report') {
           counts.reportsSent++;
-          if (job.state === REPORT_STATE.DELIVERED && s.moRatio > 0 && rnd() < s.moRatio) {
-            const text = s.moTexts[Math.floor(rnd() * s.moTexts.length)] ?? 'TD';
-            queue.push({ ...job, kind: 'mo', due: Date.now() + s.moDelayMs, text });
-          }
+          const t = job.state === REPORT_STATE.DELIVERED ? traced.get(seqString(job.submitSeq)) : undefined;
+          if (t && !t.sentAt) t.sentAt = new Date();
+          const text = job.state === REPORT_STATE.DELIVERED ? sim.reply() : null;
+          if (text !== null) queue.push({ ...job, kind: 'mo', due: Date.now() + s.moDelayMs, text });
         } else counts.moSent++;
       },
       () => {
@@ -216,32 +204,18 @@ export async function startSgipSimulator(settings: Partial<SgipSimulatorSettings
   }, 20);
   tick.unref();
 
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    counts.sessions = sockets.size;
+  const listener = await listenFrames(s, (socket) => {
     let bound = false;
-    const splitter = new SgipFrameSplitter();
-    socket.setNoDelay(true);
-    socket.on('error', () => {});
-    socket.on('close', () => {
-      sockets.delete(socket);
-      counts.sessions = sockets.size;
-    });
-    socket.on('data', (chunk: Buffer) => {
-      let packets: Buffer[];
-      try {
-        packets = splitter.push(chunk);
-      } catch {
-        return void socket.destroy();
-      }
-      for (const b of packets) {
-        let pkt;
-        try {
-          pkt = decodePacket(b);
-        } catch {
-          return void socket.destroy();
+    counts.sessions++;
+    return {
+      splitter: new SgipFrameSplitter(),
+      closed: () => counts.sessions--,
+      frame: (b) => {
+        const pkt = decodePacket(b);
+        if (!bound && pkt.command !== 'BIND') {
+          socket.destroy();
+          return false;
         }
-        if (!bound && pkt.command !== 'BIND') return void socket.destroy();
         switch (pkt.command) {
           case 'BIND': {
             const result =
@@ -250,7 +224,7 @@ export async function startSgipSimulator(settings: Partial<SgipSimulatorSettings
             if (result !== RESULT.OK) {
               counts.bindFailures++;
               socket.end();
-              return;
+              return false;
             }
             counts.binds++;
             bound = true;
@@ -259,9 +233,7 @@ export async function startSgipSimulator(settings: Partial<SgipSimulatorSettings
           case 'SUBMIT': {
             counts.received++;
             const nowMs = Date.now();
-            const sec = Math.floor(nowMs / 1000);
-            if (sec !== second) [second, inSecond] = [sec, 0];
-            if (s.maxPerSecond && ++inSecond > s.maxPerSecond) {
+            if (sim.throttled(nowMs)) {
               counts.throttled++;
               socket.write(encodeSubmitResp(pkt.seq, RESULT.NODE_BUSY));
               break;
@@ -279,27 +251,28 @@ export async function startSgipSimulator(settings: Partial<SgipSimulatorSettings
                 body = pkt.messageContent;
               }
             }
-            recent.push({
-              seq: seqString(pkt.seq),
-              to: pkt.userNumbers[0] ?? '',
-              spNumber: pkt.spNumber,
-              text: decodeSgipText(body, pkt.messageCoding),
-              messageCoding: pkt.messageCoding,
-              tpUdhi: pkt.tpUdhi,
-              reportFlag: pkt.reportFlag,
-            });
-            if (recent.length > 1000) recent.splice(0, recent.length - 1000);
-            if (first)
-              for (const d of pkt.userNumbers) {
-                const p = withoutCountryCode(d);
-                phones.set(p, (phones.get(p) ?? 0) + 1);
-              }
+            const numbers = pkt.userNumbers.map((d) => withoutCountryCode(d));
+            sim.took(
+              {
+                seq: seqString(pkt.seq),
+                to: pkt.userNumbers[0] ?? '',
+                spNumber: pkt.spNumber,
+                text: decodeSgipText(body, pkt.messageCoding),
+                messageCoding: pkt.messageCoding,
+                tpUdhi: pkt.tpUdhi,
+                reportFlag: pkt.reportFlag,
+              },
+              first,
+              numbers,
+            );
+            traced.set(seqString(pkt.seq), { numbers, at: new Date(nowMs), sentAt: null });
+            if (traced.size > TRACE_KEEP) traced.delete(traced.keys().next().value!);
             if (pkt.reportFlag === REPORT_FLAG.NEVER || pkt.reportFlag === REPORT_FLAG.CHARGE_ONLY) break;
-            const r = rnd() * total;
-            if (r >= s.delivered + s.failed) break;
-            const delivered = r < s.delivered;
+            const outcome = sim.outcome();
+            if (!outcome) break;
+            const delivered = outcome === 'delivered';
             if (delivered && pkt.reportFlag === REPORT_FLAG.FAILURES) break;
-            const latency = s.latencyMinMs + rnd() * (s.latencyMaxMs - s.latencyMinMs);
+            const latency = sim.latency();
             for (const phone of pkt.userNumbers)
               queue.push({
                 due: nowMs + latency,
@@ -312,6 +285,19 @@ export async function startSgipSimulator(settings: Partial<SgipSimulatorSettings
               });
             break;
           }
+          case 'TRACE': {
+            const t = traced.get(seqString(pkt.submitSeq));
+            const nodeId = traceNodeId(s.nodeId);
+            const known = t && t.numbers.includes(withoutCountryCode(pkt.userNumber.trim()));
+            socket.write(
+              encodeTraceResp(pkt.seq, [
+                known
+                  ? { result: TRACE_RESULT.ARRIVED, nodeId, receiveTime: traceTime(t.at, s.tzMinutes), sendTime: traceTime(t.sentAt, s.tzMinutes) }
+                  : { result: TRACE_RESULT.NOT_ARRIVED, nodeId, receiveTime: '', sendTime: '' },
+              ]),
+            );
+            break;
+          }
           case 'UNBIND':
             socket.write(encodeUnbindResp(pkt.seq));
             socket.end();
@@ -319,22 +305,11 @@ export async function startSgipSimulator(settings: Partial<SgipSimulatorSettings
           default:
             break;
         }
-      }
-    });
+      },
+    };
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(s.port, s.host, () => resolve());
-  });
-  const port = (server.address() as net.AddressInfo).port;
-  s.port = port;
-  const host = s.host.includes(':') ? `[${s.host}]` : s.host;
   return {
-    url: `sgip://${encodeURIComponent(s.login)}:${encodeURIComponent(s.password)}@${host}:${port}`,
-    port,
-    settings: s,
-    recent,
-    phones,
+    ...simHandle('sgip', s.login, s.password, s, sim, listener),
     counts: () => ({ ...counts, bindBacks: back?.binds ?? 0, reportsPending: queue.filter((j) => j.kind === 'report').length + sending }),
     bindBackTo: (p: number, h?: string) => {
       s.callbackPort = p;
@@ -343,14 +318,11 @@ export async function startSgipSimulator(settings: Partial<SgipSimulatorSettings
       back = null;
       void old?.close();
     },
-    dropConnections: () => {
-      for (const x of sockets) x.destroy();
-    },
     close: async () => {
       clearInterval(tick);
-      for (const x of sockets) x.destroy();
+      listener.dropConnections();
       await back?.close();
-      await new Promise<void>((r) => server.close(() => r()));
+      await listener.close();
     },
   };
 }

@@ -1,8 +1,8 @@
 /**
  * The carrier link over China Telecom's SMGP 3.0 (smgp:// URLs; the codec is
  * server/lib/smgp-pdu.ts). The same contract and rules as the SMPP and CMPP links (client.ts,
- * cmpp-client.ts; docs/api-dispatch.md "SMGP link"), over the same machinery (link-core.ts); this
- * file is only what is SMGP's own — SMGP_LOGIN, writing an SMGP_SUBMIT and reading its answer,
+ * cmpp-client.ts; docs/api-dispatch.md "SMGP link"), over the same machinery (link-core.ts's
+ * FramedLink); this file is only what is SMGP's own — SMGP_LOGIN, an SMGP_SUBMIT and its answer,
  * SMGP_ACTIVE_TEST, SMGP_EXIT, SMGP_DELIVER → Receipt / MoMessage and SMGP_DELIVER_RESP:
  * - `connections` TCP connections, each SMGP_LOGIN in transmit mode (2) with AuthenticatorClient
  *   (ClientID, secret, Beijing-time timestamp), at most `window` SMGP_SUBMIT unanswered each,
@@ -22,11 +22,11 @@
  *   extension); answered with SMGP_DELIVER_RESP only after the handler resolved: Status 0, or 1
  *   when the handler failed so the gateway delivers again.
  */
-import net from 'node:net';
+import type net from 'node:net';
 import { ENV_DEFAULTS } from '../../env';
-import type { MoMessage, Receipt, SubmitRequest } from './types';
-import { describeSmsc, type SmgpSettings, type SmscConfig } from './config';
-import { LinkConn, LinkCore, silentLog, type Delivery, type LinkLog, type LinkWords, type Pending as CorePending, type SmscLinkHandle } from './link-core';
+import type { MoMessage, Receipt } from './types';
+import type { SmgpSettings, SmscConfig } from './config';
+import { FramedConn, FramedLink, silentLog, type Delivery, type FramedLinkWords, type LinkLog, type Pending as CorePending, type SmscLinkHandle } from './link-core';
 import {
   decodePacket,
   decodeReport,
@@ -53,12 +53,11 @@ import {
 
 /** the platform's prefix of a request's `from` when neither the URL nor the pipeline names one (SMS_SOURCE_PREFIX's default) */
 const DEFAULT_PREFIX = ENV_DEFAULTS.SMS_SOURCE_PREFIX;
-const CONNECT_TIMEOUT_MS = 10_000;
 /** DELIVER_RESP Status when the handler failed: system busy, the gateway delivers it again */
 const HANDLER_FAILED = STATUS.SYSTEM_BUSY;
-const TEXT_MAX = 4000;
 
 type Pending = CorePending<SmgpParts>;
+type Packet = ReturnType<typeof decodePacket>;
 interface SmgpDelivery<T> extends Delivery<T> {
   conn: Conn;
   socket: net.Socket;
@@ -66,12 +65,9 @@ interface SmgpDelivery<T> extends Delivery<T> {
   msgId: Buffer;
 }
 
-class Conn extends LinkConn<SmgpParts> {
-  seq = 0;
-  nextSeq(): number {
-    this.seq = this.seq >= 0x7fffffff ? 1 : this.seq + 1;
-    return this.seq;
-  }
+class Conn extends FramedConn<SmgpParts> {
+  /** the AuthenticatorClient of its LOGIN (the answer's AuthenticatorServer is checked against it) */
+  authClient: Buffer | null = null;
 }
 
 export interface SmgpLinkOptions {
@@ -83,9 +79,10 @@ export function createSmgpLink(config: SmscConfig, log: LinkLog = silentLog, opt
   return new SmgpLink(config, log, opts);
 }
 
-const WORDS: LinkWords = {
+const WORDS: FramedLinkWords = {
   link: 'SMGP',
   ready: 'logged in',
+  login: 'login',
   receipt: 'report',
   mo: 'uplink',
   peer: 'gateway',
@@ -93,186 +90,96 @@ const WORDS: LinkWords = {
   closedCode: 'SMGP:LINK_CLOSED',
   throttledCode: `SMGP:${STATUS.SYSTEM_BUSY}`,
   unboundCode: 'SMGP:NOT_LOGGED_IN',
+  // SMGP statuses: 47 destination, 46 SrcTermID, 36 length, structure
+  badDestinationCode: `SMGP:${STATUS.BAD_DEST_TERM_ID}`,
+  badSourceCode: `SMGP:${STATUS.BAD_SRC_TERM_ID}`,
+  tooLongCode: `SMGP:${STATUS.BAD_MSG_LENGTH}`,
+  badStructureCode: `SMGP:${STATUS.BAD_STRUCTURE}`,
+  destinationDigits: 21,
 };
 
-export class SmgpLink extends LinkCore<SmgpParts, Conn, SmgpDelivery<Receipt>, SmgpDelivery<MoMessage>> {
+export class SmgpLink extends FramedLink<SmgpParts, Conn, SmgpDelivery<Receipt>, SmgpDelivery<MoMessage>, Packet> {
   private readonly smgp: SmgpSettings;
-  private readonly prefix: string;
 
   constructor(cfg: SmscConfig, log: LinkLog, opts: SmgpLinkOptions = {}) {
     if (cfg.protocol !== 'smgp' || !cfg.smgp) throw new Error('SMGP link: not an smgp:// configuration');
-    super(cfg, log, WORDS, (id) => new Conn(id));
+    super(cfg, log, WORDS, (id) => new Conn(id), cfg.smgp.prefix ?? opts.sourcePrefix ?? DEFAULT_PREFIX, cfg.smgp.src);
     this.smgp = cfg.smgp;
-    this.prefix = cfg.smgp.prefix ?? opts.sourcePrefix ?? DEFAULT_PREFIX;
     this.start();
   }
 
   // ---------------------------------------------------------------- submit
 
-  protected prepare(p: Pending): number | string {
-    const problem = this.localProblem(p.req);
-    if (problem) return problem;
-    try {
-      p.split = this.encoded(p.req.text);
-    } catch {
-      return `SMGP:${STATUS.BAD_MSG_LENGTH}`;
-    }
-    return p.split.contents.length;
-  }
-
   protected encodeText(text: string): SmgpParts {
     return splitSmgpText(text, 0);
   }
 
-  private srcOf(from: string): string {
-    const f = typeof from === 'string' ? from : '';
-    const rest = this.prefix && f.startsWith(this.prefix) ? f.slice(this.prefix.length) : this.smgp.src ? '' : f;
-    return `${this.smgp.src}${rest}`;
+  protected submitSeq(c: Conn): number {
+    return c.nextSeq();
   }
 
-  /** a request that cannot be valid: its code (SMGP statuses: 47 destination, 46 SrcTermID, 36 length) */
-  private localProblem(req: SubmitRequest): string | null {
-    if (typeof req.to !== 'string' || !/^\+?\d{1,21}$/.test(req.to)) return `SMGP:${STATUS.BAD_DEST_TERM_ID}`;
-    if (typeof req.from !== 'string' || !/^\d*$/.test(req.from)) return `SMGP:${STATUS.BAD_SRC_TERM_ID}`;
-    if (this.srcOf(req.from).length > 21) return `SMGP:${STATUS.BAD_SRC_TERM_ID}`;
-    if (typeof req.text !== 'string' || req.text.length > TEXT_MAX) return `SMGP:${STATUS.BAD_MSG_LENGTH}`;
-    return null;
-  }
-
-  private submitPacket(p: Pending, seq: number): Buffer {
+  protected submitPacket(_c: Conn, p: Pending, seq: number): Buffer {
     const split = p.split ?? this.encoded(p.req.text);
     const total = split.contents.length;
-    const number = p.seg?.seq ?? 1;
-    let content = split.contents[number - 1];
-    if (total > 1) {
-      content = Buffer.from(content);
-      content[3] = p.req.ref & 0xff;
-    }
     const to = p.req.to.startsWith('+') ? p.req.to.slice(1) : p.req.to;
     return encodeSubmit(seq, {
       ...SUBMIT_DEFAULTS,
       needReport: 1,
       serviceId: this.smgp.serviceId,
       msgFormat: split.msgFormat,
-      srcTermId: this.srcOf(p.req.from),
+      srcTermId: this.sourceOf(p.req.from),
       destTermIds: [to],
-      msgContent: content,
+      msgContent: this.partContent(p, split),
       tpUdhi: total > 1 ? 1 : 0,
       pkTotal: total > 1 ? total : 0,
-      pkNumber: total > 1 ? number : 0,
+      pkNumber: total > 1 ? (p.seg?.seq ?? 1) : 0,
       msgSrc: this.smgp.spId,
     });
   }
 
-  protected write(c: Conn, p: Pending): boolean {
-    const socket = c.socket;
-    if (!socket || !socket.writable) {
-      this.drop(c, 'socket not writable');
-      return false;
-    }
-    const seq = c.nextSeq();
-    let packet: Buffer;
-    try {
-      packet = this.submitPacket(p, seq);
-    } catch {
-      this.finish(p, { ref: p.req.ref, status: 'rejected', code: `SMGP:${STATUS.BAD_STRUCTURE}` });
-      return true;
-    }
-    socket.write(packet);
-    p.sentAt = Date.now();
-    c.inflight.set(seq, p);
-    this.stats.submitted++;
-    return true;
-  }
-
-  private onSubmitResp(c: Conn, sequenceId: number, msgId: Buffer, status: number) {
-    const p = c.inflight.get(sequenceId);
-    if (!p) return;
-    c.inflight.delete(sequenceId);
-    if (status === STATUS.OK) this.accept(c, p, smgpMsgIdString(msgId));
-    else if (status === STATUS.SYSTEM_BUSY) this.retry(p, `SMGP:${status}`, this.throttle(c));
-    else this.finish(p, { ref: p.req.ref, status: 'rejected', code: `SMGP:${status}` });
-    this.schedulePump();
-  }
-
   // ---------------------------------------------------------------- connections
 
-  protected connect(c: Conn): void {
-    if (this.closed) return;
-    c.state = 'connecting';
-    c.reconnectTimer = null;
-    const socket = net.connect({ host: this.cfg.host, port: this.cfg.port });
-    c.socket = socket;
-    socket.setNoDelay(true);
-    socket.setKeepAlive(true, 30_000);
-    const splitter = new SmgpFrameSplitter();
-    let loginSeq = 0;
-    let authClient: Buffer | null = null;
-    const connectTimer = setTimeout(() => {
-      this.log.warn({ smsc: describeSmsc(this.cfg), conn: c.id }, 'SMGP login timed out');
-      socket.destroy();
-    }, this.cfg.connectTimeoutMs + CONNECT_TIMEOUT_MS);
-    socket.once('connect', () => {
-      const hello = makeLogin(this.cfg.systemId, this.cfg.password, LOGIN_MODE.TRANSMIT, new Date(), this.cfg.tzMinutes);
-      authClient = hello.authenticatorClient;
-      loginSeq = c.nextSeq();
-      socket.write(encodeLogin(loginSeq, hello));
-    });
-    socket.on('data', (chunk: Buffer) => {
-      if (c.socket !== socket) return;
-      let packets: Buffer[];
-      try {
-        packets = splitter.push(chunk);
-      } catch (e) {
-        this.log.warn({ conn: c.id, err: (e as Error).message }, 'SMGP stream unreadable: dropping the connection');
-        socket.destroy();
-        return;
-      }
-      for (const b of packets) {
-        if (c.socket !== socket || socket.destroyed) return;
-        try {
-          const pkt = decodePacket(b);
-          if (pkt.command === 'LOGIN_RESP') {
-            clearTimeout(connectTimer);
-            if (c.state !== 'connecting' || pkt.sequenceId !== loginSeq) continue;
-            this.onLoginResp(c, socket, pkt.status, pkt.authenticatorServer, authClient);
-          } else if (c.state !== 'connecting' || pkt.command === 'EXIT' || pkt.command === 'ACTIVE_TEST') this.onPacket(c, socket, pkt);
-        } catch (e) {
-          this.log.warn({ conn: c.id, err: (e as Error).message }, 'SMGP packet unreadable: dropping the connection');
-          socket.destroy();
-          return;
-        }
-      }
-    });
-    socket.on('error', (e) => {
-      if (c.state !== 'closed') this.log.warn({ smsc: describeSmsc(this.cfg), conn: c.id, err: e.message }, 'SMGP connection error');
-    });
-    socket.once('close', () => {
-      clearTimeout(connectTimer);
-      this.closedConn(c, socket);
-    });
-    if (this.readingPaused) socket.pause();
+  protected splitter() {
+    return new SmgpFrameSplitter();
   }
 
-  private onLoginResp(c: Conn, socket: net.Socket, status: number, authServer: Buffer, authClient: Buffer | null) {
-    if (status !== STATUS.OK) {
-      c.failures = Math.max(c.failures, 4);
-      this.log.error({ smsc: describeSmsc(this.cfg), conn: c.id, status }, 'SMGP login refused');
-      socket.destroy();
-      return;
-    }
-    if (authClient && !serverAuthenticator(status, authClient, this.cfg.password).equals(authServer)) {
+  protected decode(_c: Conn, b: Buffer): Packet {
+    return decodePacket(b);
+  }
+
+  protected hello(c: Conn) {
+    const hello = makeLogin(this.cfg.systemId, this.cfg.password, LOGIN_MODE.TRANSMIT, new Date(), this.cfg.tzMinutes);
+    c.authClient = hello.authenticatorClient;
+    const seq = c.nextSeq();
+    return { seq, packet: encodeLogin(seq, hello) };
+  }
+
+  protected loginAnswerSeq(p: Packet): number | null {
+    return p.command === 'LOGIN_RESP' ? p.sequenceId : null;
+  }
+
+  protected beforeLogin(p: Packet): boolean {
+    return p.command === 'EXIT' || p.command === 'ACTIVE_TEST';
+  }
+
+  protected onLoginAnswer(c: Conn, socket: net.Socket, p: Packet) {
+    if (p.command !== 'LOGIN_RESP') return;
+    const { status, authenticatorServer: authServer } = p;
+    if (status !== STATUS.OK) return this.loginRefused(c, socket, { status });
+    if (c.authClient && !serverAuthenticator(status, c.authClient, this.cfg.password).equals(authServer)) {
       this.log.warn({ conn: c.id }, 'SMGP AuthenticatorServer does not match (accepted: many gateways fill it loosely)');
     }
-    this.log.info({ smsc: describeSmsc(this.cfg), conn: c.id }, 'SMGP logged in');
-    this.bound(c);
+    this.loggedIn(c);
   }
 
-  private onPacket(c: Conn, socket: net.Socket, pkt: ReturnType<typeof decodePacket>) {
+  protected onPacket(c: Conn, socket: net.Socket, pkt: Packet) {
     switch (pkt.command) {
-      case 'SUBMIT_RESP':
-        this.onSubmitResp(c, pkt.sequenceId, pkt.msgId, pkt.status);
+      case 'SUBMIT_RESP': {
+        const status = pkt.status;
+        if (status === STATUS.OK) this.submitAnswered(c, pkt.sequenceId, 'accepted', smgpMsgIdString(pkt.msgId));
+        else this.submitAnswered(c, pkt.sequenceId, status === STATUS.SYSTEM_BUSY ? 'throttled' : 'refused', `SMGP:${status}`);
         return;
+      }
       case 'DELIVER':
         this.onDeliver(c, socket, pkt);
         return;
@@ -285,8 +192,7 @@ export class SmgpLink extends LinkCore<SmgpParts, Conn, SmgpDelivery<Receipt>, S
       case 'EXIT':
         socket.write(encodeExitResp(pkt.sequenceId));
         this.log.warn({ conn: c.id }, 'SMGP gateway exits');
-        if (c.state !== 'closed') c.state = 'idle';
-        setTimeout(() => c.socket === socket && socket.destroy(), 100).unref();
+        this.peerLeaves(c, socket);
         return;
       case 'EXIT_RESP':
         socket.end();
@@ -302,14 +208,13 @@ export class SmgpLink extends LinkCore<SmgpParts, Conn, SmgpDelivery<Receipt>, S
     return seq;
   }
 
-  protected goodbye(c: Conn, socket: net.Socket, wasBound: boolean): void {
-    if (wasBound && socket.writable) socket.write(encodeExit(c.nextSeq()));
-    else socket.destroy();
+  protected farewell(c: Conn): Buffer {
+    return encodeExit(c.nextSeq());
   }
 
   // ---------------------------------------------------------------- incoming
 
-  private onDeliver(c: Conn, socket: net.Socket, d: Extract<ReturnType<typeof decodePacket>, { command: 'DELIVER' }>) {
+  private onDeliver(c: Conn, socket: net.Socket, d: Extract<Packet, { command: 'DELIVER' }>) {
     const now = new Date();
     const base = { conn: c, socket, sequenceId: d.sequenceId, msgId: d.msgId };
     if (d.isReport === 1) {
@@ -345,22 +250,17 @@ export class SmgpLink extends LinkCore<SmgpParts, Conn, SmgpDelivery<Receipt>, S
         }
       }
       const text = decodeSmgpText(body, d.msgFormat);
-      const to = this.smgp.src && d.destTermId.startsWith(this.smgp.src) ? `${this.prefix}${d.destTermId.slice(this.smgp.src.length)}` : d.destTermId;
-      this.received('mos', { ...base, item: { from: d.srcTermId, to, text, smscRef: `smgp:${smgpMsgIdString(d.msgId)}`, receivedAt: now } });
+      this.received('mos', { ...base, item: { from: d.srcTermId, to: this.uplinkTo(d.destTermId), text, smscRef: `smgp:${smgpMsgIdString(d.msgId)}`, receivedAt: now } });
     }
   }
 
+  /** SMGP_DELIVER_RESP for each: Status 0, or 1 when the handler failed; a connection gone since: the gateway delivers again */
   protected acknowledge(taken: SmgpDelivery<unknown>[], failed: boolean): void {
     const status = failed ? HANDLER_FAILED : 0;
-    const sockets = new Set<net.Socket>();
-    for (const d of taken) {
-      if (d.conn.socket !== d.socket || !d.socket.writable) continue;
-      if (!sockets.has(d.socket)) {
-        sockets.add(d.socket);
-        d.socket.cork();
-      }
-      d.socket.write(encodeDeliverResp(d.sequenceId, { msgId: d.msgId, status }));
-    }
-    for (const s of sockets) s.uncork();
+    this.answerDeliveries(
+      taken,
+      (d) => d.conn.socket === d.socket,
+      (d) => encodeDeliverResp(d.sequenceId, { msgId: d.msgId, status }),
+    );
   }
 }

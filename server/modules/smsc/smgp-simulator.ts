@@ -15,8 +15,7 @@
  *   reply to the submit's SrcTermID.
  * - SMGP_ACTIVE_TEST and SMGP_EXIT are answered.
  */
-import net from 'node:net';
-import { prng } from '../../lib/prng';
+import type net from 'node:net';
 import {
   clientAuthenticator,
   decodePacket,
@@ -42,29 +41,14 @@ import {
   timestampText,
   ZERO_MSG_ID,
 } from '../../lib/smgp-pdu';
+import { listenFrames, SimCore, simHandle, simSettings, SimQueue, type SimCoreSettings } from './sim-core';
 
-export interface SmgpSimulatorSettings {
-  host: string;
-  /** 0 = any free port */
-  port: number;
+export interface SmgpSimulatorSettings extends SimCoreSettings {
   /** the SP's ClientID and the shared secret */
   clientId: string;
   secret: string;
-  delivered: number;
-  failed: number;
-  noReceipt: number;
-  latencyMinMs: number;
-  latencyMaxMs: number;
-  /** submits a second beyond which the answer is Result 8 (0 = no limit) */
-  maxPerSecond: number;
-  moRatio: number;
-  moTexts: string[];
-  moDelayMs: number;
-  redeliverMs: number;
-  seed?: number;
   /** the SMGW code in MsgIDs (6 digits) */
   gateway: number;
-  tzMinutes: number;
 }
 
 export const SMGP_SIMULATOR_DEFAULTS: SmgpSimulatorSettings = {
@@ -146,24 +130,12 @@ const STATS = ['UNDELIV', 'EXPIRED', 'REJECTD'];
 
 /** the settings the SMPP simulator's SMSC_SIM_* also name (simulatorSettingsFromEnv) are taken; others ignored */
 export async function startSmgpSimulator(settings: Partial<SmgpSimulatorSettings> & Record<string, unknown> = {}): Promise<SmgpSimulator> {
-  const s: SmgpSimulatorSettings = { ...SMGP_SIMULATOR_DEFAULTS };
-  for (const k of Object.keys(SMGP_SIMULATOR_DEFAULTS) as (keyof SmgpSimulatorSettings)[])
-    if (settings[k] !== undefined) (s as unknown as Record<string, unknown>)[k] = settings[k];
-  if (settings.seed !== undefined) s.seed = Number(settings.seed);
-  const rnd = prng(s.seed ?? Math.floor(Math.random() * 2 ** 32));
+  const s = simSettings(SMGP_SIMULATOR_DEFAULTS, settings);
+  const sim = new SimCore<SmgpSimSubmit>(s);
   const ids = new SmgpMsgIdSource(s.gateway, s.tzMinutes);
-  const sessions = new Set<Sess>();
-  const queue: Job[] = [];
-  const recent: SmgpSimSubmit[] = [];
-  const phones = new Map<string, number>();
   const counts: SmgpSimulatorCounts = { received: 0, accepted: 0, throttled: 0, reportsSent: 0, reportsPending: 0, moSent: 0, connects: 0, connectFailures: 0, sessions: 0 };
-  let second = 0;
-  let inSecond = 0;
-  const total = s.delivered + s.failed + s.noReceipt || 1;
 
-  const deliver = (sess: Sess, job: Job) => {
-    const seq = (sess.seq = sess.seq >= 0x7fffffff ? 1 : sess.seq + 1);
-    sess.unacked.set(seq, job);
+  const deliver = (sess: Sess, seq: number, job: Job) => {
     const now = new Date();
     if (job.kind === 'report') {
       const content = encodeReport({
@@ -209,56 +181,23 @@ export async function startSmgpSimulator(settings: Partial<SmgpSimulatorSettings
     }
   };
 
-  const tick = setInterval(() => {
-    const now = Date.now();
-    const live = [...sessions].filter((x) => x.connected && x.receive && x.unacked.size < 1000);
-    if (!live.length) return;
-    const due: Job[] = [];
-    const later: Job[] = [];
-    for (const j of queue) (j.due <= now ? due : later).push(j);
-    if (!due.length) return;
-    queue.length = 0;
-    for (const j of later) queue.push(j);
-    due.forEach((job, i) => deliver(live[i % live.length], job));
-  }, 20);
-  tick.unref();
+  const queue = new SimQueue<Job, Sess>(s.redeliverMs, (x) => x.connected && x.receive, deliver);
 
-  const requeue = (sess: Sess) => {
-    for (const job of sess.unacked.values()) queue.push({ ...job, due: Date.now() + s.redeliverMs });
-    sess.unacked.clear();
-  };
-
-  const server = net.createServer((socket) => {
+  const listener = await listenFrames(s, (socket) => {
     const sess: Sess = { socket, connected: false, receive: false, seq: 0, unacked: new Map() };
-    sessions.add(sess);
-    counts.sessions = sessions.size;
-    const splitter = new SmgpFrameSplitter();
-    socket.setNoDelay(true);
-    socket.on('error', () => {});
-    socket.on('close', () => {
-      requeue(sess);
-      sessions.delete(sess);
-      counts.sessions = sessions.size;
-    });
-    socket.on('data', (chunk: Buffer) => {
-      let packets: Buffer[];
-      try {
-        packets = splitter.push(chunk);
-      } catch {
-        socket.destroy();
-        return;
-      }
-      for (const b of packets) {
-        let pkt;
-        try {
-          pkt = decodePacket(b);
-        } catch {
-          socket.destroy();
-          return;
-        }
+    queue.sessions.add(sess);
+    counts.sessions = queue.sessions.size;
+    return {
+      splitter: new SmgpFrameSplitter(),
+      closed: () => {
+        queue.closed(sess);
+        counts.sessions = queue.sessions.size;
+      },
+      frame: (b) => {
+        const pkt = decodePacket(b);
         if (!sess.connected && pkt.command !== 'LOGIN') {
           socket.destroy();
-          return;
+          return false;
         }
         switch (pkt.command) {
           case 'LOGIN': {
@@ -277,7 +216,7 @@ export async function startSmgpSimulator(settings: Partial<SmgpSimulatorSettings
             if (status !== STATUS.OK) {
               counts.connectFailures++;
               socket.end();
-              return;
+              return false;
             }
             counts.connects++;
             sess.connected = true;
@@ -287,9 +226,7 @@ export async function startSmgpSimulator(settings: Partial<SmgpSimulatorSettings
           case 'SUBMIT': {
             counts.received++;
             const nowMs = Date.now();
-            const sec = Math.floor(nowMs / 1000);
-            if (sec !== second) [second, inSecond] = [sec, 0];
-            if (s.maxPerSecond && ++inSecond > s.maxPerSecond) {
+            if (sim.throttled(nowMs)) {
               counts.throttled++;
               socket.write(encodeSubmitResp(pkt.sequenceId, { msgId: ZERO_MSG_ID, status: STATUS.SYSTEM_BUSY }));
               break;
@@ -305,39 +242,34 @@ export async function startSmgpSimulator(settings: Partial<SmgpSimulatorSettings
                 body = pkt.msgContent;
               }
             }
-            recent.push({
-              msgId: smgpMsgIdString(msgId),
-              to: pkt.destTermIds[0] ?? '',
-              srcTermId: pkt.srcTermId,
-              text: decodeSmgpText(body, pkt.msgFormat),
-              msgFormat: pkt.msgFormat,
-              pkTotal: pkt.pkTotal,
-              pkNumber: pkt.pkNumber,
-            });
-            if (recent.length > 1000) recent.splice(0, recent.length - 1000);
-            if (pkt.pkNumber <= 1) for (const d of pkt.destTermIds) phones.set(d, (phones.get(d) ?? 0) + 1);
+            sim.took(
+              {
+                msgId: smgpMsgIdString(msgId),
+                to: pkt.destTermIds[0] ?? '',
+                srcTermId: pkt.srcTermId,
+                text: decodeSmgpText(body, pkt.msgFormat),
+                msgFormat: pkt.msgFormat,
+                pkTotal: pkt.pkTotal,
+                pkNumber: pkt.pkNumber,
+              },
+              pkt.pkNumber <= 1,
+              pkt.destTermIds,
+            );
             if (pkt.needReport !== 1) break;
-            const r = rnd() * total;
-            if (r >= s.delivered + s.failed) break; // no report
-            const stat = r < s.delivered ? 'DELIVRD' : STATS[Math.floor(rnd() * STATS.length)];
-            const latency = s.latencyMinMs + rnd() * (s.latencyMaxMs - s.latencyMinMs);
-            for (const phone of pkt.destTermIds) queue.push({ due: nowMs + latency, kind: 'report', msgId, stat, phone, srcId: pkt.srcTermId, submitAt: new Date(nowMs) });
+            const outcome = sim.outcome();
+            if (!outcome) break; // no report
+            const stat = outcome === 'delivered' ? 'DELIVRD' : sim.pick(STATS);
+            const latency = sim.latency();
+            for (const phone of pkt.destTermIds) queue.add({ due: nowMs + latency, kind: 'report', msgId, stat, phone, srcId: pkt.srcTermId, submitAt: new Date(nowMs) });
             break;
           }
           case 'DELIVER_RESP': {
-            const job = sess.unacked.get(pkt.sequenceId);
+            const job = queue.answered(sess, pkt.sequenceId, pkt.status === STATUS.OK);
             if (!job) break;
-            sess.unacked.delete(pkt.sequenceId);
-            if (pkt.status !== STATUS.OK) {
-              queue.push({ ...job, due: Date.now() + s.redeliverMs });
-              break;
-            }
             if (job.kind === 'report') {
               counts.reportsSent++;
-              if (job.stat === 'DELIVRD' && s.moRatio > 0 && rnd() < s.moRatio) {
-                const text = s.moTexts[Math.floor(rnd() * s.moTexts.length)] ?? 'TD';
-                queue.push({ due: Date.now() + s.moDelayMs, kind: 'mo', msgId: ids.next(), phone: job.phone, srcId: job.srcId, submitAt: new Date(), text });
-              }
+              const text = job.stat === 'DELIVRD' ? sim.reply() : null;
+              if (text !== null) queue.add({ due: Date.now() + s.moDelayMs, kind: 'mo', msgId: ids.next(), phone: job.phone, srcId: job.srcId, submitAt: new Date(), text });
             } else counts.moSent++;
             break;
           }
@@ -355,33 +287,15 @@ export async function startSmgpSimulator(settings: Partial<SmgpSimulatorSettings
           default:
             break;
         }
-      }
-    });
+      },
+    };
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(s.port, s.host, () => resolve());
-  });
-  const port = (server.address() as net.AddressInfo).port;
-  s.port = port;
-  const host = s.host.includes(':') ? `[${s.host}]` : s.host;
   return {
-    url: `smgp://${encodeURIComponent(s.clientId)}:${encodeURIComponent(s.secret)}@${host}:${port}`,
-    port,
-    settings: s,
-    recent,
-    phones,
-    counts: () => ({
-      ...counts,
-      reportsPending: queue.filter((j) => j.kind === 'report').length + [...sessions].reduce((n, x) => n + [...x.unacked.values()].filter((j) => j.kind === 'report').length, 0),
-    }),
-    dropConnections: () => {
-      for (const x of sessions) x.socket.destroy();
-    },
+    ...simHandle('smgp', s.clientId, s.secret, s, sim, listener),
+    counts: () => ({ ...counts, reportsPending: queue.pendingReports() }),
     close: async () => {
-      clearInterval(tick);
-      for (const x of sessions) x.socket.destroy();
-      await new Promise<void>((r) => server.close(() => r()));
+      queue.stop();
+      await listener.close();
     },
   };
 }
