@@ -4,7 +4,7 @@
  * review decisions through the CLI's functions with their audit rows in the same transaction,
  * idempotent decisions, the audit log's filters, operator-add.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { backends, useServer, type Client, type TestServer } from './harness';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -56,6 +56,7 @@ const OPERATOR_ROUTES: [method: 'get' | 'post', path: string, body?: Record<stri
   ['post', '/api/operator/notices/list', {}],
   ['post', '/api/operator/notices/publish', { name: 'x', html: '<p>x</p>' }],
   ['post', '/api/operator/notices/delete', { id: 1 }],
+  ['get', '/api/operator/monitor?range=hour'],
   ['post', '/api/operator/audit/list', {}],
   ['get', '/api/operator/operators/list'],
   ['post', '/api/operator/operators/add', { name: 'someone1', password: 'a'.repeat(64), role: 1 }],
@@ -397,7 +398,8 @@ describe.each(backends)('operators (%s)', (backend) => {
     const other = await buildApp({ db: t.server.handle.db, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'op-words-')), purgeEveryMs: 0 });
     try {
       await other.ready();
-      expect(other.ctx.words.contains(text)).toBe(true);
+      // its sync reads the table within WORDS_SYNC_MS
+      await vi.waitFor(() => expect(other.ctx.words.contains(text)).toBe(true), { timeout: 5000, interval: 50 });
     } finally {
       await other.close();
     }
@@ -431,5 +433,14 @@ describe.each(backends)('operators (%s)', (backend) => {
     expect((await ops.post('/api/operator/notices/delete', { id: mine.list[0].id })).body.code).toBe(404);
     const log = await t.server.handle.db.selectFrom('audit_log').select('action').where('target', '=', 'notices').orderBy('id').execute();
     expect(log.map((x) => x.action)).toEqual(['notice.publish', 'notice.delete']);
+  });
+
+  it('serves the 监控 series to 运营 and 管理员', async () => {
+    const ops = await as(t.server, 'operator1');
+    const r = await ops.get('/api/operator/monitor?range=day');
+    expect(r.body.code).toBe(0);
+    expect(r.body.data.range).toBe('day');
+    expect((await ops.get('/api/operator/monitor?range=week')).body.code).toBe(400);
+    expect((await (await as(t.server, 'reviewer1')).get('/api/operator/monitor')).body.code).toBe(403);
   });
 });

@@ -12,7 +12,7 @@ export { syncWords, WORDS_SYNC_MS } from './words-sync';
 
 export default defineModule({ name: 'content' }, async (app, ctx) => {
   await app.register(contentRoutes(ctx));
-  // the words operators added (sensitive_words) join the file's: read before the first request, then when they change
-  await syncWords(ctx, true);
-  moduleTimer(app, WORDS_SYNC_MS, () => syncWords(ctx), 'sensitive words sync');
+  // the words operators added (sensitive_words) join the file's: read at once (the app starts even
+  // when the database does not answer yet: /readyz says so), then whenever they change
+  moduleTimer(app, WORDS_SYNC_MS, () => syncWords(ctx), 'sensitive words sync', 0);
 });

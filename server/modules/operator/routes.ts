@@ -13,6 +13,7 @@ import { errors } from '../../http/errors';
 import { operatorOf } from '../../http/operator-session';
 import { OperatorRole } from '../../../common/generated/schemas';
 import type { UploadService } from '../upload';
+import type { MonitorService } from '../metrics';
 import { OperatorService } from './service';
 import type { ReviewService } from './review';
 import type { CustomerService } from './customers';
@@ -42,10 +43,11 @@ export function operatorRoutes(
     channels: ChannelService;
     words: WordService;
     notices: OperatorNoticeService;
+    monitor: MonitorService;
     uploads: UploadService;
   },
 ): FastifyPluginAsync {
-  const { operators, review, customers, channels, words, notices, uploads } = deps;
+  const { operators, review, customers, channels, words, notices, monitor, uploads } = deps;
   return async (plugin) => {
     const app = api(plugin);
     app.get('/operator/me', route({ tag: TAG, summary: '当前运营人员', access: 'operator', roles: ALL, response: okOf(ctx, 'entities/operator') }), async (req) =>
@@ -255,6 +257,20 @@ export function operatorRoutes(
       '/operator/notices/delete',
       route({ tag: TAG, summary: '内容：删除公告', access: 'operator', roles: OPS, body: request(ctx, 'params/notice-ref'), response: done }),
       async (req) => ok(null, await notices.remove(actor(req), req.body.id)),
+    );
+
+    // ---- 监控 (运营, 管理员): the per-minute series every process writes (server/modules/metrics)
+    app.get(
+      '/operator/monitor',
+      route({
+        tag: TAG,
+        summary: '监控：最近一小时或一天每分钟的接收、提交、成功、失败，等待与未确认，各运营商与通道的成功率，拒绝原因，接入会话',
+        access: 'operator',
+        roles: OPS,
+        querystring: request(ctx, 'params/monitor-range'),
+        response: okOf(ctx, 'entities/monitor-series'),
+      }),
+      async (req) => ok(await monitor.series(req.query.range === 'day' ? 'day' : 'hour')),
     );
 
     // ---- 审计日志
