@@ -140,11 +140,12 @@ describe.each(backends)('SMPP uplink and extension (%s)', (backend) => {
   it('uplinks go to SMPP only for needmo 1 of a pass-through account; an unanswered one is sent again', async () => {
     const id = await accountId(t.server, 'client1');
     await setAccount(t.server, 'client1', { needmo: NeedMo.None, needreport: NeedReport.PassThrough });
-    const before = (await smppMo(t.server)).length;
+    // rows of this number only: an earlier test's queue rows may still be going (answered rows are deleted a turn later)
+    const queuedFor = async (phone: string) => (await smppMo(t.server)).filter((r) => r.phone === phone).length;
     await uplink(t.server, '13800138031', `106900${id}`, 'no');
     await setAccount(t.server, 'client1', { needmo: NeedMo.Push, needreport: NeedReport.SimplePush });
     await uplink(t.server, '13800138031', `106900${id}`, 'no');
-    expect((await smppMo(t.server)).length).toBe(before);
+    expect(await queuedFor('13800138031')).toBe(0);
     await setAccount(t.server, 'client1', { needmo: NeedMo.Push, needreport: NeedReport.PassThrough });
     await uplink(t.server, '13800138032', `106900${id}`, 'again');
     const silent = await receiver(t.server, () => null);
