@@ -29,11 +29,12 @@ import { LedgerService } from '../ledger';
 import { storePassword } from '../password';
 import { strongPassword } from '../subaccount';
 import { Money } from '../../lib/money';
+import { MESSAGES } from '../../../common/schema/messages';
 import { audit, type Actor } from './audit';
 
 export const CUSTOMER_MESSAGES = {
-  frozen: '冻结成功',
-  unfrozen: '解冻成功',
+  frozen: MESSAGES.frozen,
+  unfrozen: MESSAGES.unfrozen,
   unlocked: '已解除登录锁定',
   passwordMailed: (email: string) => `新密码已发送至 ${email}`,
   noEmail: '该账户没有邮箱，无法发送新密码',

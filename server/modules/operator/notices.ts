@@ -13,8 +13,9 @@ import { formatDateTime } from '../../lib/time';
 import type { NoticePublishForm, OperatorNotice } from '../../../common/generated/schemas';
 import { noticeText, publishNotice } from '../notice';
 import { audit, type Actor } from './audit';
+import { MESSAGES } from '../../../common/schema/messages';
 
-export const NOTICE_MESSAGES = { published: '发布成功', deleted: '删除成功' } as const;
+export const NOTICE_MESSAGES = { published: '发布成功', deleted: MESSAGES.deleted } as const;
 
 const excerpt = (html: string) => {
   const t = noticeText(html);

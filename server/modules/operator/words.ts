@@ -14,6 +14,7 @@ import { formatDateTime } from '../../lib/time';
 import type { SensitiveWord, SensitiveWordFilter } from '../../../common/generated/schemas';
 import { parseWordList, syncWords } from '../content';
 import { audit, type Actor } from './audit';
+import { MESSAGES } from '../../../common/schema/messages';
 
 /** the most words one add takes */
 export const WORDS_ADD_MAX = 10_000;
@@ -25,7 +26,7 @@ export const WORD_MESSAGES = {
   none: '没有可添加的敏感词',
   tooMany: `一次至多添加 ${WORDS_ADD_MAX} 个`,
   tooLong: `敏感词不能超过${WORD_MAX}个字符`,
-  removed: '删除成功',
+  removed: MESSAGES.deleted,
 } as const;
 
 export class WordService {
