@@ -1,12 +1,11 @@
 /** Account commands: list, unlock, reset a password. */
 import { sql } from 'kysely';
 import { hashPassword } from '../lib/crypto';
-import { accountNameHashes } from '../modules/auth/service';
+import { liftLoginLocks } from '../modules/auth';
 import { storePassword } from '../modules/password/store';
 import { formatDateTime } from '../lib/time';
 import { effectiveStatus } from '../modules/profile/service';
 import { CommandError, defineCommands, enumLabel, table, UsageError } from './registry';
-import { AccountStatus } from '../../common/generated/schemas';
 
 export const accountCommands = defineCommands(
   {
@@ -66,19 +65,10 @@ export const accountCommands = defineCommands(
     description: '解除登录失败造成的锁定（该账户各登录名在所有地址上的锁定）',
     async run({ db, out, schemas }, [clientid]) {
       if (!clientid) throw new UsageError('缺少账户');
-      const r = await db
-        .updateTable('accounts')
-        .set((eb) => ({
-          failed_logins: 0,
-          locked_until: null,
-          status: eb.case().when('status', '=', AccountStatus.Locked).then(AccountStatus.Active).else(eb.ref('status')).end(),
-        }))
-        .where('clientid', '=', clientid)
-        .returning(['clientid', 'status', 'email', 'mobile'])
-        .executeTakeFirst();
-      if (!r) throw new CommandError(`账户 ${clientid} 不存在`);
-      // the per-address locks of its login names (clientid, e-mail, mobile)
-      await db.deleteFrom('login_failures').where('name_hash', 'in', accountNameHashes(r)).execute();
+      const a = await db.selectFrom('accounts').select(['id', 'clientid', 'email', 'mobile']).where('clientid', '=', clientid).executeTakeFirst();
+      if (!a) throw new CommandError(`账户 ${clientid} 不存在`);
+      // the same as the operators' 解除登录锁定: every name's per-address locks and a lock of status 7
+      const r = { clientid: a.clientid, ...(await liftLoginLocks(db, a)) };
       out(`已解锁 ${r.clientid}（状态：${enumLabel(schemas, 'account-status', r.status)}）`);
     },
   },

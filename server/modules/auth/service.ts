@@ -12,9 +12,9 @@
  * neither the answer nor the lockout tells whether a name exists.
  */
 import type { LoginForm } from '../../../common/generated/schemas';
-import { sql } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AppContext } from '../../context';
-import type { Account, Operator } from '../../db/types';
+import type { Account, Database, Operator } from '../../db/types';
 import { ApiError } from '../../http/errors';
 import { hashDigest, passwordDigest, verifyDigest } from '../../lib/crypto';
 import { LoginLockout, loginNameHash } from '../../lib/login-lockout';
@@ -57,6 +57,29 @@ export { loginNameHash };
 /** The keys of every name an account logs in with (clientid, e-mail, mobile): to lift all its locks. */
 export function accountNameHashes(a: { clientid: string; email: string; mobile: string }): string[] {
   return [a.clientid, a.email, a.mobile].filter(Boolean).map(loginNameHash);
+}
+
+/**
+ * Lifts every login lock of an account (the CLI's `unlock`, the operators' 解除登录锁定): the
+ * per-address locks of each of its login names and an account lock of status 7. Returns how many
+ * (name, address) locks there were.
+ */
+export async function liftLoginLocks(
+  db: Kysely<Database> | Transaction<Database>,
+  a: Pick<Account, 'id' | 'clientid' | 'email' | 'mobile'>,
+): Promise<{ lockedNames: number; status: number }> {
+  const row = await db
+    .updateTable('accounts')
+    .set((eb) => ({
+      failed_logins: 0,
+      locked_until: null,
+      status: eb.case().when('status', '=', AccountStatus.Locked).then(AccountStatus.Active).else(eb.ref('status')).end(),
+    }))
+    .where('id', '=', a.id)
+    .returning('status')
+    .executeTakeFirstOrThrow();
+  const r = await db.deleteFrom('login_failures').where('name_hash', 'in', accountNameHashes(a)).executeTakeFirst();
+  return { lockedNames: Number(r.numDeletedRows), status: row.status };
 }
 
 export class AuthService {

@@ -24,7 +24,8 @@ import {
   type OperatorCustomer,
   type OperatorCustomerFilter,
 } from '../../../common/generated/schemas';
-import { accountNameHashes } from '../auth';
+import { liftLoginLocks } from '../auth';
+import { effectiveStatus } from '../profile';
 import { LedgerService } from '../ledger';
 import { storePassword } from '../password';
 import { strongPassword } from '../subaccount';
@@ -93,7 +94,7 @@ export class CustomerService {
       email: r.email,
       operationMode: r.operation_mode as OperationMode,
       balance: new Money(r.balance).toFixed(2),
-      status: (r.status === AccountStatus.Locked && r.locked_until && new Date(r.locked_until) <= now ? AccountStatus.Active : r.status) as AccountStatus,
+      status: effectiveStatus(r, now) as AccountStatus,
       oauthStatus: r.oauth_status as OauthStatus,
       locked: !!r.locked || r.status === AccountStatus.Locked,
       createTime: formatDateTime(r.create_time),
@@ -137,23 +138,14 @@ export class CustomerService {
     const a = await this.account(clientid);
     const now = this.ctx.now();
     await this.ctx.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('accounts')
-        .set((eb) => ({
-          failed_logins: 0,
-          locked_until: null,
-          status: eb.case().when('status', '=', AccountStatus.Locked).then(AccountStatus.Active).else(eb.ref('status')).end(),
-        }))
-        .where('id', '=', a.id)
-        .execute();
-      const r = await trx.deleteFrom('login_failures').where('name_hash', 'in', accountNameHashes(a)).executeTakeFirst();
+      const r = await liftLoginLocks(trx, a);
       await audit(trx, who, {
         action: 'account.unlock',
         target: 'accounts',
         targetId: a.id,
         accountId: a.id,
-        before: { status: a.status, lockedNames: Number(r.numDeletedRows) },
-        after: { status: a.status === AccountStatus.Locked ? AccountStatus.Active : a.status },
+        before: { status: a.status, lockedNames: r.lockedNames },
+        after: { status: r.status },
         remark,
         at: now,
       });
