@@ -4,7 +4,7 @@
  * of every worker process (dispatch_channel_stats, written by each worker every 10 s).
  */
 import { sql } from 'kysely';
-import { ChannelConfigError, describeSmsc, parseChannel } from '../modules/smsc/config';
+import { ChannelConfigError, channelRowOf, describeSmsc, parseChannel } from '../modules/smsc/config';
 import { formatDateTime } from '../lib/time';
 import { CommandError, defineCommands, enumLabel, table, UsageError } from './registry';
 
@@ -41,18 +41,7 @@ export const channelCommands = defineCommands(
         if (e instanceof ChannelConfigError) throw new CommandError(e.message);
         throw e;
       }
-      const row = {
-        name: spec.name,
-        url: spec.url,
-        carriers: spec.carriers,
-        international: spec.international,
-        sms_types: spec.smsTypes,
-        priority: spec.priority,
-        weight: spec.weight,
-        max_per_second: spec.maxPerSecond,
-        enabled: true,
-        updated_at: now(),
-      };
+      const row = channelRowOf(spec, true, now());
       await db
         .insertInto('dispatch_channels')
         .values(row)

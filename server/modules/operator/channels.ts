@@ -14,7 +14,7 @@ import { ApiError, errors } from '../../http/errors';
 import { formatDateTime } from '../../lib/time';
 import { Carrier, type OperatorChannel, type OperatorChannelForm, type RoutePreview, type SmsType } from '../../../common/generated/schemas';
 import { carrierOf } from '../../../common/sms/segments';
-import { ChannelConfigError, channelServes, describeSmsc, parseChannel, parseChannelTable, type ChannelSpec } from '../smsc';
+import { ChannelConfigError, channelRowOf, channelServes, describeSmsc, parseChannel, parseChannelTable, type ChannelSpec } from '../smsc';
 import { audit, type Actor } from './audit';
 
 export const CHANNEL_MESSAGES = {
@@ -173,18 +173,7 @@ export class ChannelService {
         if (e instanceof ChannelConfigError) throw new ApiError(400, `通道设置有误：${e.message}`);
         throw e;
       }
-      const row = {
-        name: spec.name,
-        url: spec.url,
-        carriers: spec.carriers,
-        international: spec.international,
-        sms_types: spec.smsTypes,
-        priority: spec.priority,
-        weight: spec.weight,
-        max_per_second: spec.maxPerSecond,
-        enabled: cur?.enabled ?? true,
-        updated_at: now,
-      };
+      const row = channelRowOf(spec, cur?.enabled ?? true, now);
       await trx
         .insertInto('dispatch_channels')
         .values(row)

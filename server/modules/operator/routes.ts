@@ -193,7 +193,7 @@ export function operatorRoutes(
         body: request(ctx, 'params/route-preview'),
         response: okOf(ctx, 'entities/route-preview'),
       }),
-      async (req) => ok(await channels.preview(req.body.phone, Number(req.body.smstype))),
+      async (req) => ok(await channels.preview(req.body.phone, req.body.smstype)),
     );
 
     // ---- 内容: sensitive words (运营, 管理员)

@@ -599,6 +599,22 @@ export function checkChannels(channels: readonly ChannelSpec[]): void {
 }
 
 /** Whether a channel serves a message of this carrier (enums/carrier) and SMS type. */
+/** A checked channel as the dispatch_channels row it is stored as (the CLI's channel-add and the operators' 通道 alike). */
+export function channelRowOf(spec: ChannelSpec, enabled: boolean, now: Date) {
+  return {
+    name: spec.name,
+    url: spec.url,
+    carriers: spec.carriers,
+    international: spec.international,
+    sms_types: spec.smsTypes,
+    priority: spec.priority,
+    weight: spec.weight,
+    max_per_second: spec.maxPerSecond,
+    enabled,
+    updated_at: now,
+  };
+}
+
 export function channelServes(c: Pick<ChannelSpec, 'carriers' | 'international' | 'smsTypes'>, carrier: number, smsType: number): boolean {
   if (c.smsTypes.length && !c.smsTypes.includes(smsType)) return false;
   if (carrier === Carrier.International) return c.international;

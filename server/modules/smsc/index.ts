@@ -13,6 +13,7 @@ export { createCmppLink } from './cmpp-client';
 export { createSmgpLink } from './smgp-client';
 export {
   channelServes,
+  channelRowOf,
   checkChannels,
   ChannelConfigError,
   describeSmsc,
