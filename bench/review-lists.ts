@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import pg from 'pg';
+import { pgAdmin } from './lib/pg-admin';
 import { buildApp } from '../server/app';
 import { openDatabase } from '../server/db';
 import { seed } from '../server/db/seed';
@@ -25,15 +25,7 @@ const databaseUrl = process.env.DATABASE_URL || undefined;
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-review-'));
 const schema = databaseUrl ? `bench_review_${process.pid}` : undefined;
-async function withPg(q: string) {
-  const c = new pg.Client({ connectionString: databaseUrl });
-  await c.connect();
-  try {
-    await c.query(q);
-  } finally {
-    await c.end();
-  }
-}
+const withPg = (q: string) => pgAdmin(databaseUrl!, q);
 if (schema) await withPg(`create schema ${schema}`);
 
 const handle = await openDatabase(databaseUrl ? { databaseUrl, schema } : { dataDir });
