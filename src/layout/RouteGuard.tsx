@@ -21,7 +21,7 @@ function Refused({ table, entry }: { table: ScreenTable; entry: ScreenEntry }) {
     user,
   );
   const target = go ? screenByName(table, go) : undefined;
-  return <Forbidden reason={reason} go={target && screenAllowed(target, user) ? { label: `前往${target.screen.label}`, link: linkOf(target) } : undefined} />;
+  return <Forbidden reason={reason} home={table.home} go={target && screenAllowed(target, user) ? { label: `前往${target.screen.label}`, link: linkOf(target) } : undefined} />;
 }
 
 export function RouteGuard({ children }: { children: ReactNode }) {
@@ -35,7 +35,7 @@ export function RouteGuard({ children }: { children: ReactNode }) {
     queryOptions: { enabled: !!entry, placeholderData: undefined },
   });
   if (!entry) return <>{children}</>;
-  if (isError) return <Forbidden />;
+  if (isError) return <Forbidden home={table.home} />;
   if (!data || isPlaceholderData) return <PageLoading />;
   return data.can ? <>{children}</> : <Refused table={table} entry={entry} />;
 }
