@@ -6,6 +6,7 @@
  *
  *   export default { decorators: [withApp], parameters: { app: { path: '/remain?type=0' } } }
  */
+import { useState } from 'react';
 import type { Decorator } from '@storybook/react-vite';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import type { AuthProvider } from '@refinedev/core';
@@ -13,6 +14,8 @@ import { ConsoleRefine } from '@/providers/ConsoleRefine';
 import { HttpErrorToasts } from '@/providers/HttpErrorToasts';
 import { ScreensProvider, type ScreenTable } from '@/layout/screens';
 import { consoleScreens } from '@/screens';
+import { sessionKind } from '@/providers/sessionKind';
+import { resetOpsSession } from '@/ops/authProvider';
 
 export interface AppStoryParameters {
   /** initial URL (path + search) */
@@ -35,10 +38,21 @@ function LoginStandIn() {
   );
 }
 
+/** Each story starts as a fresh page: the browser's note of the session kind (providers/sessionKind.ts) from another story forgotten. */
+function FreshPage() {
+  useState(() => {
+    sessionKind.clear();
+    resetOpsSession();
+    return true;
+  });
+  return null;
+}
+
 export const withApp: Decorator = (Story, context) => {
   const { path = '/', route = '*', screens = consoleScreens, authProvider } = (context.parameters.app ?? {}) as AppStoryParameters;
   return (
     <MemoryRouter initialEntries={[path]}>
+      <FreshPage />
       <HttpErrorToasts />
       <ScreensProvider value={screens}>
         <ConsoleRefine authProvider={authProvider} queryClientConfig={{ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } }}>
