@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
-import { opsApi, opsApp } from '@/stories/opsApi';
+import { admin, operations, opsApi, opsApp, reviewer } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
 import { OperatorRole } from '@/generated/schemas';
 import { RequireSession } from '@/layout/RequireSession';
@@ -54,6 +54,28 @@ export const Reviewer: Story = {
   },
 };
 
+export const Operations: Story = {
+  name: '运营：审计日志',
+  parameters: { msw: { handlers: opsApi({ operator: operations }) } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(within(await c.findByTestId('operator', {}, T)).getByText(enumLabel('operator-role', OperatorRole.Operations)!)).toBeInTheDocument();
+    await expect(menuOf(c).getByText('审计日志')).toBeInTheDocument();
+    await expect(menuOf(c).queryByText('运营人员')).toBeNull();
+  },
+};
+
+export const Admin: Story = {
+  name: '管理员：全部',
+  parameters: { msw: { handlers: opsApi({ operator: admin }) } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(within(await c.findByTestId('operator', {}, T)).getByText(enumLabel('operator-role', OperatorRole.Admin)!)).toBeInTheDocument();
+    await expect(menuOf(c).getByText('审计日志')).toBeInTheDocument();
+    await expect(menuOf(c).getByText('运营人员')).toBeInTheDocument();
+  },
+};
+
 /** Nothing waits: no badge. */
 export const NothingPending: Story = {
   name: '无待审核：无角标',
@@ -76,6 +98,23 @@ export const CountsFailed: Story = {
     await new Promise((r) => setTimeout(r, 500));
     await expect(menuOf(c).queryByTestId('menu-count-review')).toBeNull();
     await expect(within(document.body).queryByText('服务器繁忙，请稍后再试')).toBeNull();
+  },
+};
+
+/** A 审核员 at 审计日志: the route guard's answer in the shell, why, and the way home. */
+export const Refused: Story = {
+  name: '审核员打开审计日志：无权访问',
+  parameters: { app: opsApp('/ops/audit') },
+  render: (args) => (
+    <RequireSession>
+      <OpsLayout {...args} />
+    </RequireSession>
+  ),
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const page = await c.findByTestId('forbidden', {}, T);
+    await expect(within(page).getByTestId('forbidden-reason')).toHaveTextContent('此页面仅供运营、管理员使用。');
+    await expect(within(page).getByRole('button', { name: /返回首页/ })).toBeInTheDocument();
   },
 };
 

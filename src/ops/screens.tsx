@@ -15,6 +15,8 @@ import type { ScreenTable } from '@/layout/declarations';
 import { OPS_HOME } from '@/providers/sessionKind';
 import * as home from './home';
 import * as review from './review';
+import * as audit from './audit';
+import * as operators from './operators';
 
 export const opsScreens: ScreenTable = {
   home: OPS_HOME,
@@ -22,5 +24,7 @@ export const opsScreens: ScreenTable = {
   screens: [
     ...home.screens, // 工作台
     ...review.screens, // 审核: 资质认证, 签名, 模板, 发票
+    ...audit.screens, // 审计日志
+    ...operators.screens, // 运营人员
   ],
 };

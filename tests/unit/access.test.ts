@@ -168,7 +168,8 @@ describe('the operator console (src/ops/screens.tsx): rules by role', () => {
 
   it('the menu by role, the refusals name the roles', () => {
     expect(keys(menuFor(opsScreens, op(1)))).toEqual(['ops_home', 'review', 'ops_review_certifications', 'ops_review_signs', 'ops_review_templates', 'ops_review_invoices']);
-    expect(keys(menuFor(opsScreens, op(3)))).toEqual(keys(menuFor(opsScreens, op(1))));
+    expect(keys(menuFor(opsScreens, op(2)))).toEqual([...keys(menuFor(opsScreens, op(1))), 'ops_audit']);
+    expect(keys(menuFor(opsScreens, op(3)))).toEqual([...keys(menuFor(opsScreens, op(2))), 'ops_operators']);
     expect(menuFor(opsScreens, op(1)).find((g) => g.key === 'review')?.children?.map((c) => c.badge)).toEqual(['certifications', 'signs', 'templates', 'invoices']);
     expect(refusalOf(['operatorAudit'], op(1)).reason).toBe('此页面仅供运营、管理员使用。');
     expect(refusalOf(['operatorAdmin'], op(2)).reason).toBe('此页面仅供管理员使用。');

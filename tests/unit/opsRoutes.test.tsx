@@ -16,7 +16,7 @@ import { AppProviders } from '@/providers/AppProviders';
 import { resetSessionSeen } from '@/providers/authProvider';
 import { resetOpsSession } from '@/ops/authProvider';
 import { agentPackageMode, consoleApi } from '@/stories/mockApi';
-import { operations, opsApi, reviewer } from '@/stories/opsApi';
+import { admin, operations, opsApi, reviewer } from '@/stories/opsApi';
 import { server, useMswServer } from './msw';
 
 useMswServer();
@@ -26,6 +26,8 @@ beforeAll(async () => {
     import('@/ops/OpsRoutes'),
     import('@/ops/OpsRoot'),
     import('@/ops/home/OpsHome'),
+    import('@/ops/audit/AuditLog'),
+    import('@/ops/operators/OperatorList'),
     import('@/layout/ConsoleRoutes'),
     import('@/layout/ConsoleRoot'),
     import('@/pages/Home'),
@@ -87,6 +89,42 @@ describe('an operator’s session', { timeout: 90_000 }, () => {
     open('/customer/finance');
     expect(await screen.findByText('欢迎您，operator1', {}, SLOW)).toBeInTheDocument();
     expect(accountCalls()).toEqual([]);
+  });
+
+  it('审核员: the menu has 审核 with its counts, no 审计日志 nor 运营人员; /ops/audit is refused, its page never mounted', async () => {
+    asOperator(reviewer);
+    open('/ops/audit');
+    const page = await screen.findByTestId('forbidden', {}, SLOW);
+    expect(within(page).getByTestId('forbidden-reason')).toHaveTextContent('此页面仅供运营、管理员使用。');
+    const menu = screen.getByRole('menu', { name: '主菜单' });
+    expect(within(menu).getByText('资质认证')).toBeInTheDocument();
+    expect(within(menu).queryByText('审计日志')).not.toBeInTheDocument();
+    expect(within(menu).queryByText('运营人员')).not.toBeInTheDocument();
+    expect(await within(menu).findByTestId('menu-count-ops_review_templates', {}, SLOW)).toHaveTextContent('4');
+    // the group: the sum of its entries (3 + 2 + 4 + 1)
+    expect(within(menu).getByTestId('menu-count-review')).toHaveTextContent('10');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(calls).not.toContain('POST /api/operator/audit/list');
+    // 返回首页: the operator console's home
+    await userEvent.click(within(page).getByRole('button', { name: /返回首页/ }));
+    expect(await screen.findByText('欢迎您，reviewer1', {}, SLOW)).toBeInTheDocument();
+    expect(screen.getByTestId('where')).toHaveTextContent(/^\/ops$/);
+  });
+
+  it('运营 opens 审计日志 (not 运营人员)', async () => {
+    asOperator(operations);
+    open('/ops/audit');
+    await expect.poll(() => calls, SLOW).toContain('POST /api/operator/audit/list');
+    const menu = screen.getByRole('menu', { name: '主菜单' });
+    expect(within(menu).getByText('审计日志')).toBeInTheDocument();
+    expect(within(menu).queryByText('运营人员')).not.toBeInTheDocument();
+  });
+
+  it('管理员 opens 运营人员', async () => {
+    asOperator(admin);
+    open('/ops/operators');
+    await expect.poll(() => calls, SLOW).toContain('GET /api/operator/operators/list');
+    expect(within(screen.getByRole('menu', { name: '主菜单' })).getByText('运营人员')).toBeInTheDocument();
   });
 
   it('an unknown /ops path: Not Found in the operator shell, 返回首页 to /ops', async () => {

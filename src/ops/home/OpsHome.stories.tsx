@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
-import { opsApi, opsApp } from '@/stories/opsApi';
+import { operations, opsApi, opsApp } from '@/stories/opsApi';
 import OpsHome from './OpsHome';
 
 const T = { timeout: 5000 };
@@ -25,6 +25,16 @@ export const Reviewer: Story = {
     await expect(cards.getByText('资质认证').closest('a')).toHaveAttribute('href', '/ops/review/certifications');
     await expect(cards.getByText('发票').closest('a')).toHaveAttribute('href', '/ops/review/invoices');
     await expect(c.queryByTestId('quick-links')).toBeNull();
+  },
+};
+
+export const Operations: Story = {
+  name: '运营：审计日志入口',
+  parameters: { msw: { handlers: opsApi({ operator: operations }) } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const links = within(await c.findByTestId('quick-links', {}, T));
+    await expect(links.getByText('审计日志').closest('a')).toHaveAttribute('href', '/ops/audit');
   },
 };
 
