@@ -10,6 +10,7 @@ import { useCan } from '@refinedev/core';
 import Forbidden from '@/pages/Forbidden';
 import { PageLoading } from '@/pages/PageLoading';
 import { refusalOf } from '@/providers/access';
+import { enumLabel } from '@/schema';
 import { useCurrentUser } from './hooks';
 import { linkOf, screenAllowed, screenAt, screenByName, useScreens, type ScreenEntry, type ScreenTable } from './screens';
 
@@ -19,6 +20,7 @@ function Refused({ table, entry }: { table: ScreenTable; entry: ScreenEntry }) {
   const { reason, go } = refusalOf(
     entry.chain.map((s) => s.access),
     user,
+    (role) => enumLabel('operator-role', role) ?? String(role),
   );
   const target = go ? screenByName(table, go) : undefined;
   return <Forbidden reason={reason} home={table.home} go={target && screenAllowed(target, user) ? { label: `前往${target.screen.label}`, link: linkOf(target) } : undefined} />;

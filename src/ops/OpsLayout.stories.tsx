@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { withApp } from '@/stories/withApp';
-import { admin, operations, opsApi, opsApp, reviewer } from '@/stories/opsApi';
+import { admin, operations, opsApi, opsApp } from '@/stories/opsApi';
 import { enumLabel } from '@/schema';
 import { OperatorRole } from '@/generated/schemas';
 import { RequireSession } from '@/layout/RequireSession';

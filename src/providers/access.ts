@@ -10,7 +10,6 @@
  */
 import type { AccessControlProvider } from '@refinedev/core';
 import { type CurrentUser, OauthStatus, OperationMode, OperatorRole, PayType, UserType } from '@/generated/schemas';
-import { enumLabel } from '@/schema';
 import { oauthStatusOf } from '@/domain/certification';
 import { MESSAGES } from '../../common/schema/messages';
 import { allowsDomestic, allowsInternational } from '../../common/send/scope';
@@ -107,15 +106,19 @@ export function billingNote(user?: AccessUser | null): string | undefined {
  * should go instead: a direct-charge account pays per message from its balance, a postpaid
  * sub-account through its agent.
  */
-export function refusalOf(names: readonly (RuleName | undefined)[], user?: AccessUser | null): { reason: string; go?: string } {
+export function refusalOf(
+  names: readonly (RuleName | undefined)[],
+  user?: AccessUser | null,
+  /** an operator role's label (enums/operator-role.json, from the caller: this module reads no schema) */
+  roleLabel: (role: OperatorRole) => string = String,
+): { reason: string; go?: string } {
   const failed = names.filter((n): n is RuleName => !!n && !!user && !rules[n](user));
   const first = failed[0];
   if (user && (first === 'packageMode' || first === 'packageStock' || first === 'selfServiceOpening')) {
     if (isPostpaidSubAccount(user)) return { reason: MESSAGES.billedPostpaid, go: 'statistics_report_pre' };
     if (isDirectChargeMode(user)) return { reason: MESSAGES.billedDirectCharge, go: isAgent(user) ? 'finance_own' : 'own_balance' };
   }
-  if (first === 'operatorAudit' || first === 'operatorAdmin')
-    return { reason: MESSAGES.refusedOperatorRole.replace('{roles}', OPERATOR_ROLES[first].map((r) => enumLabel('operator-role', r)).join('、')) };
+  if (first === 'operatorAudit' || first === 'operatorAdmin') return { reason: MESSAGES.refusedOperatorRole.replace('{roles}', OPERATOR_ROLES[first].map(roleLabel).join('、')) };
   if (first === 'agent') return { reason: MESSAGES.refusedAgentOnly };
   if (first === 'subAccount') return { reason: MESSAGES.refusedSubAccountOnly };
   return { reason: MESSAGES.refusedNotForAccount };

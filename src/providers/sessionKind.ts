@@ -64,9 +64,17 @@ export const kindOfUserType = (userType: unknown): SessionKind => (String(userTy
  * (GET /operator/me: code 0 for an operator's session, 401 for an account's), then noted. No
  * answer (network): 'account', not noted (asked again next time).
  */
-export async function resolveSessionKind(): Promise<SessionKind> {
+export function resolveSessionKind(): Promise<SessionKind> {
   const known = sessionKind.get();
-  if (known) return known;
+  if (known) return Promise.resolve(known);
+  // one question at a time (a page's first checks come together)
+  asking ??= ask().finally(() => (asking = null));
+  return asking;
+}
+
+let asking: Promise<SessionKind> | null = null;
+
+async function ask(): Promise<SessionKind> {
   try {
     await get('/operator/me', undefined, { silent: true, probe: true });
     sessionKind.set('operator');

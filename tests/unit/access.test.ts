@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAccessControlProvider, refusalOf, rules, type AccessUser } from '@/providers/access';
 import { opsScreens } from '@/ops/screens';
+import { enumLabel } from '@/schema';
 import { menuFor, quickLinksFor, refineResources, rulesOf, screenAt, screenEntries, type MenuNode, type ScreenTable } from '@/layout/screens';
 import { consoleScreens } from '@/screens';
 import { oauthStatusOf } from '@/domain/certification';
@@ -170,9 +171,14 @@ describe('the operator console (src/ops/screens.tsx): rules by role', () => {
     expect(keys(menuFor(opsScreens, op(1)))).toEqual(['ops_home', 'review', 'ops_review_certifications', 'ops_review_signs', 'ops_review_templates', 'ops_review_invoices']);
     expect(keys(menuFor(opsScreens, op(2)))).toEqual([...keys(menuFor(opsScreens, op(1))), 'ops_audit']);
     expect(keys(menuFor(opsScreens, op(3)))).toEqual([...keys(menuFor(opsScreens, op(2))), 'ops_operators']);
-    expect(menuFor(opsScreens, op(1)).find((g) => g.key === 'review')?.children?.map((c) => c.badge)).toEqual(['certifications', 'signs', 'templates', 'invoices']);
-    expect(refusalOf(['operatorAudit'], op(1)).reason).toBe('此页面仅供运营、管理员使用。');
-    expect(refusalOf(['operatorAdmin'], op(2)).reason).toBe('此页面仅供管理员使用。');
+    expect(
+      menuFor(opsScreens, op(1))
+        .find((g) => g.key === 'review')
+        ?.children?.map((c) => c.badge),
+    ).toEqual(['certifications', 'signs', 'templates', 'invoices']);
+    const label = (r: number) => enumLabel('operator-role', r)!;
+    expect(refusalOf(['operatorAudit'], op(1), label).reason).toBe('此页面仅供运营、管理员使用。');
+    expect(refusalOf(['operatorAdmin'], op(2), label).reason).toBe('此页面仅供管理员使用。');
   });
 
   it('names unique, groups declared, every rule exists, home /ops', () => {

@@ -98,7 +98,10 @@ describe("the accounts' console", () => {
 describe("the operator console's auth provider", () => {
   it('lets an operator’s session in, its identity with userType 3 and role', async () => {
     sessionKind.set('operator');
-    server.use(alive, mock.get('/api/operator/me', () => HttpResponse.json({ code: 0, data: operator })));
+    server.use(
+      alive,
+      mock.get('/api/operator/me', () => HttpResponse.json({ code: 0, data: operator })),
+    );
     await expect(opsAuthProvider.check({ target: '/ops' })).resolves.toEqual({ authenticated: true });
     await expect(opsAuthProvider.getIdentity!()).resolves.toEqual({ ...operator, userType: '3' });
   });
