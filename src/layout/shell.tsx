@@ -30,7 +30,8 @@ export function menuItems(nodes: MenuNode[], badge?: (node: MenuNode) => ReactNo
   const label = (e: MenuNode, text: ReactNode) => {
     const b = badge?.(e);
     return b ? (
-      <span style={{ display: 'inline-flex', alignItems: 'center', justifyContent: 'space-between', width: '100%', gap: 8 }}>
+      // a group's count clear of its arrow
+      <span style={{ display: 'inline-flex', alignItems: 'center', justifyContent: 'space-between', width: '100%', gap: 8, paddingInlineEnd: e.children ? 20 : 0 }}>
         <span>{text}</span>
         {b}
       </span>

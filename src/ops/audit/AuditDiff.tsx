@@ -56,7 +56,13 @@ interface Row {
   changed: boolean;
 }
 
-/** the rows of the diff: every key of either side, in the order they were written */
+const same = (a: unknown, b: unknown) => (empty(a) && empty(b)) || JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The rows of the diff: every key of either side, in the order they were written. Changed: a value
+ * the action wrote (a key of `after`) that differs from the one before (no value and '' alike); a
+ * key only `before` has was not written, so not changed.
+ */
 export function diffRows(entry: Pick<AuditEntry, 'target' | 'before' | 'after'>): Row[] {
   const before = (entry.before ?? {}) as Record<string, unknown>;
   const after = (entry.after ?? {}) as Record<string, unknown>;
@@ -65,7 +71,7 @@ export function diffRows(entry: Pick<AuditEntry, 'target' | 'before' | 'after'>)
     const f = fieldOf(entry.target, key);
     const b = before[key];
     const a = after[key];
-    return { key, ...f, before: b, after: a, changed: JSON.stringify(b ?? null) !== JSON.stringify(a ?? null) };
+    return { key, ...f, before: b, after: a, changed: key in after && !same(b, a) };
   });
 }
 

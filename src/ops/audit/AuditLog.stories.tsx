@@ -32,7 +32,7 @@ export const List: Story = {
     await expect(await c.findByText(enumLabel('audit-action', AuditAction.CertificationApprove)!, {}, T)).toBeInTheDocument();
     // the last 30 days first (filters/audit-log.json x-default-days)
     await expect(calls[0]).toMatchObject({ start_time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), end_time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), currentPage: 1 });
-    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(expect.arrayContaining(['时间', '操作人', '操作', '对象', '账户', '备注']));
+    await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['', '时间', '操作人', '操作', '对象', '账户', '备注']);
     // 对象: the table's name and the row's number
     const row = c.getByText('2026-11-24 10:18:44').closest('tr') as HTMLElement;
     await expect(row).toHaveTextContent(`${targetTitle('signs')} #112`);
@@ -55,7 +55,10 @@ export const BeforeAfter: Story = {
     await expect(state).toHaveTextContent(enumLabel('auth-status', AuthStatus.Pending)!);
     await expect(state).toHaveTextContent(enumLabel('auth-status', AuthStatus.Certified)!);
     await expect(state).toHaveTextContent('已变更');
-    await expect(diff.getByText('账户认证状态').closest('tr')).toHaveTextContent(enumLabel('oauth-status', OauthStatus.Pending)!);
+    // recorded before, not written by the action: shown, not marked
+    const oauth = diff.getByText('账户认证状态').closest('tr') as HTMLElement;
+    await expect(oauth).toHaveTextContent(enumLabel('oauth-status', OauthStatus.Pending)!);
+    await expect(oauth).not.toHaveTextContent('已变更');
   },
 };
 

@@ -68,6 +68,20 @@ export function ReviewList<T extends BaseRecord>({ screen, resource, columns, ac
   );
 }
 
+/** A cell with a second, smaller line under it (the account's kind under the account, the time under the reviewer). */
+export function stacked(main: ReactNode, sub: ReactNode) {
+  return (
+    <Space direction="vertical" size={0}>
+      {main}
+      {sub && (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {sub}
+        </Typography.Text>
+      )}
+    </Space>
+  );
+}
+
 /** A status cell with the reason under it (a rejection's, shown to the account). */
 export function withReason(cell: ReactNode, reason: string | undefined | null, show: boolean) {
   return (
