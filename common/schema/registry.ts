@@ -91,7 +91,9 @@ export interface FieldInfo {
  * - `hideable: false`: the column settings never hide it;
  * - `key`: a column users look for first (a status, the times): every list of the entity shows it
  *   right after its leading columns (the row number and the fixed-left identifiers), whatever
- *   the screen's order, so a wide table never hides it behind the scroll or the 操作 column.
+ *   the screen's order, so a wide table never hides it behind the scroll or the 操作 column;
+ * - `labels`: a boolean column's words for true and false (`{ "true": "已开启", "false": "未开启" }`;
+ *   default 是 / 否).
  */
 export interface TableColumnHints {
   width?: number;
@@ -100,6 +102,7 @@ export interface TableColumnHints {
   sum?: boolean;
   hideable?: boolean;
   key?: boolean;
+  labels?: { true: string; false: string };
 }
 
 export class SchemaRegistry {

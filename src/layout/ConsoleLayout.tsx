@@ -6,78 +6,30 @@
  * the screen showing (src/lib/brand.ts: the brand the server wrote into the page until
  * /loginInfo answers, so the name never flips).
  */
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { useMemo, type ReactNode } from 'react';
+import { Outlet, useLocation, useNavigate } from 'react-router';
 import { PageErrorBoundary } from '@/components/PageErrorBoundary';
-import { useActiveAuthProvider, useLogout } from '@refinedev/core';
-import { Button, Layout, Menu, Space, Spin, Tag, Typography, type MenuProps } from 'antd';
+import { useLogout } from '@refinedev/core';
+import { Button, Layout, Menu, Space, Spin, Tag, Typography } from 'antd';
 import { LogoutOutlined } from '@ant-design/icons';
 import { enumLabel } from '@/schema';
-import type { CheckParams } from '@/providers/authProvider';
-import { iconOf } from './menuIcons';
+import { MENU_COLLAPSE_BELOW, menuItems, selectedKey, useMenuCollapsed, useSessionCheckOnNavigate } from './shell';
 import { accessUserOf, useBranding, useCertificationWatch, useCurrentUser } from './hooks';
-import { menuFor, screenAt, useScreens, type MenuNode } from './screens';
+import { menuFor, screenAt, useScreens } from './screens';
 import { RouteGuard } from './RouteGuard';
 import { CertificationBanner } from './CertificationBanner';
 import { SupportPanel } from './SupportPanel';
 import { SessionTimeoutOverlay } from './SessionTimeoutOverlay';
 import { UserType } from '@/generated/schemas';
 import { RechargeButton } from '@/components/OnlinePay';
-import { useMediaQuery } from '@/lib/useMediaQuery';
 import { brandName, usePageTitle } from '@/lib/brand';
 
 const { Header, Sider, Content, Footer } = Layout;
 
-/**
- * Below this width the side menu starts collapsed (icons only, 80 px), so a list keeps ~850 px
- * at 1024: the toggle at its foot still opens it; crossing the width sets it again.
- */
-export const MENU_COLLAPSE_BELOW = 1280;
-const NARROW = `(max-width: ${MENU_COLLAPSE_BELOW - 0.02}px)`;
-
-type MenuItem = Required<MenuProps>['items'][number];
+export { MENU_COLLAPSE_BELOW };
 
 /** the tab's title on a path no screen has (the Not Found page) */
 const NOT_FOUND_TITLE = '页面不存在';
-
-function toItems(nodes: MenuNode[]): MenuItem[] {
-  return nodes.map((e) =>
-    e.children
-      ? { key: e.key, icon: iconOf(e.icon), label: e.label, children: toItems(e.children) }
-      : { key: e.link ?? e.key, icon: iconOf(e.icon), label: e.link ? <Link to={e.link}>{e.label}</Link> : e.label },
-  );
-}
-
-/** Leaf links of the menu, to highlight the entry of the current page (longest prefix). */
-function selectedKey(nodes: MenuNode[], pathname: string): string[] {
-  const routes: string[] = [];
-  const walk = (es: MenuNode[]) => es.forEach((e) => (e.children ? walk(e.children) : e.link && routes.push(e.link)));
-  walk(nodes);
-  const hit = routes.filter((r) => (r === '/' ? pathname === '/' : pathname === r || pathname.startsWith(`${r}/`))).sort((a, b) => b.length - a.length)[0];
-  return hit ? [hit] : [];
-}
-
-/** Asks the server whether the session is still valid before each protected page after the first. */
-function useSessionCheckOnNavigate() {
-  const auth = useActiveAuthProvider();
-  const location = useLocation();
-  const navigate = useNavigate();
-  const first = useRef(true);
-  useEffect(() => {
-    if (first.current) {
-      first.current = false; // <Authenticated> checked the first page
-      return;
-    }
-    let cancelled = false;
-    const target = `${location.pathname}${location.search}`;
-    void auth?.check?.({ target } satisfies CheckParams).then((r) => {
-      if (!cancelled && !r.authenticated && r.redirectTo) void navigate(r.redirectTo, { replace: true });
-    });
-    return () => {
-      cancelled = true;
-    };
-  }, [location.pathname, location.search]); // eslint-disable-line react-hooks/exhaustive-deps
-}
 
 export interface ConsoleLayoutProps {
   /** content to show instead of the route outlet (stories) */
@@ -98,19 +50,11 @@ export default function ConsoleLayout({ children, supportOpen, menuCollapsed, ce
   const { branding } = useBranding();
   const { info: certification } = useCertificationWatch(user, certificationPollMs);
   const { mutate: logout, isPending: loggingOut } = useLogout();
-  const narrow = useMediaQuery(NARROW);
-  const [collapsed, setCollapsed] = useState(menuCollapsed ?? narrow);
-  // the window crossed MENU_COLLAPSE_BELOW: the menu follows (set during render, React's way to
-  // adjust state to a changed input)
-  const [wasNarrow, setWasNarrow] = useState(narrow);
-  if (narrow !== wasNarrow) {
-    setWasNarrow(narrow);
-    setCollapsed(narrow);
-  }
+  const [collapsed, setCollapsed] = useMenuCollapsed(menuCollapsed);
 
   const table = useScreens();
   const entries = useMemo(() => menuFor(table, accessUserOf(user, certification)), [table, user, certification]);
-  const items = useMemo(() => toItems(entries), [entries]);
+  const items = useMemo(() => menuItems(entries), [entries]);
   const platformName = brandName(branding?.company_name);
   // the screen showing (the deepest one: a tab's own label): the tab's title, and whether its page
   // states the certification itself (then the banner would only repeat it)

@@ -6,29 +6,14 @@
  * A path that is no screen (Not Found) needs no session: a logged-in user sees Not Found in the
  * shell, anyone else sees it alone (no redirect to the login page).
  */
-import type { ReactNode } from 'react';
 import { useLocation } from 'react-router';
-import { Authenticated } from '@refinedev/core';
 import { ConsoleRefine } from '@/providers/ConsoleRefine';
-import type { CheckParams } from '@/providers/authProvider';
-import { PageLoading } from '@/pages/PageLoading';
 import NotFound from '@/pages/NotFound';
 import ConsoleLayout from './ConsoleLayout';
+import { RequireSession } from './RequireSession';
 import { screenAt, useScreens } from './screens';
 
-/**
- * Protected content: session check first, with the target path in the login redirect; or, with
- * `fallback`, that instead of the redirect.
- */
-export function RequireSession({ children, fallback }: { children: ReactNode; fallback?: ReactNode }) {
-  const location = useLocation();
-  const params: CheckParams = { target: `${location.pathname}${location.search}` };
-  return (
-    <Authenticated key="console" appendCurrentPathToQuery={false} params={params} loading={<PageLoading />} fallback={fallback}>
-      {children}
-    </Authenticated>
-  );
-}
+export { RequireSession };
 
 export default function ConsoleRoot() {
   const table = useScreens();

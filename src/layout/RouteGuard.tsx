@@ -10,6 +10,7 @@ import { useCan } from '@refinedev/core';
 import Forbidden from '@/pages/Forbidden';
 import { PageLoading } from '@/pages/PageLoading';
 import { refusalOf } from '@/providers/access';
+import { enumLabel } from '@/schema';
 import { useCurrentUser } from './hooks';
 import { linkOf, screenAllowed, screenAt, screenByName, useScreens, type ScreenEntry, type ScreenTable } from './screens';
 
@@ -19,9 +20,10 @@ function Refused({ table, entry }: { table: ScreenTable; entry: ScreenEntry }) {
   const { reason, go } = refusalOf(
     entry.chain.map((s) => s.access),
     user,
+    (role) => enumLabel('operator-role', role) ?? String(role),
   );
   const target = go ? screenByName(table, go) : undefined;
-  return <Forbidden reason={reason} go={target && screenAllowed(target, user) ? { label: `前往${target.screen.label}`, link: linkOf(target) } : undefined} />;
+  return <Forbidden reason={reason} home={table.home} go={target && screenAllowed(target, user) ? { label: `前往${target.screen.label}`, link: linkOf(target) } : undefined} />;
 }
 
 export function RouteGuard({ children }: { children: ReactNode }) {
@@ -35,7 +37,7 @@ export function RouteGuard({ children }: { children: ReactNode }) {
     queryOptions: { enabled: !!entry, placeholderData: undefined },
   });
   if (!entry) return <>{children}</>;
-  if (isError) return <Forbidden />;
+  if (isError) return <Forbidden home={table.home} />;
   if (!data || isPlaceholderData) return <PageLoading />;
   return data.can ? <>{children}</> : <Refused table={table} entry={entry} />;
 }

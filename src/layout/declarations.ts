@@ -46,6 +46,11 @@ export interface Screen {
   link?: string;
   /** a quick link on the home page */
   home?: boolean;
+  /**
+   * a count the side menu shows beside the entry: the key of the layout's counts (the operator
+   * console's 审核 entries: the keys of GET /operator/review/counts, entities/review-counts.json)
+   */
+  badge?: string;
   /** child path the screen's own path redirects to (a tab layout without content of its own) */
   index?: string;
   /** screens rendered in this page's <Outlet/> (tabs) */
@@ -80,6 +85,8 @@ export interface ScreenAlias {
 export interface ScreenTable {
   screens: Screen[];
   groups: MenuGroup[];
+  /** the table's home page: where 返回首页 of the 无权访问 and Not Found pages leads (default "/") */
+  home?: string;
   /** paths that open another screen (ScreenAlias) */
   aliases?: ScreenAlias[];
   /** data resources no screen owns (the layout's support contacts) */

@@ -1,9 +1,14 @@
-/** Icon names usable in the screen table (src/screens.tsx) -> antd icons. */
+/** Icon names usable in the screen tables (src/screens.tsx, src/ops/screens.tsx) -> antd icons. */
 import {
   AccountBookOutlined,
   AppstoreOutlined,
+  AuditOutlined,
   BarChartOutlined,
   BellOutlined,
+  DashboardOutlined,
+  EditOutlined,
+  FileSearchOutlined,
+  IdcardOutlined,
   FileTextOutlined,
   HomeOutlined,
   MessageOutlined,
@@ -29,6 +34,12 @@ export const menuIcons = {
   content: <SafetyOutlined />,
   report: <BarChartOutlined />,
   other: <AppstoreOutlined />,
+  // the operator console
+  dashboard: <DashboardOutlined />,
+  review: <AuditOutlined />,
+  sign: <EditOutlined />,
+  audit: <FileSearchOutlined />,
+  operators: <IdcardOutlined />,
 };
 
 export type MenuIconName = keyof typeof menuIcons;

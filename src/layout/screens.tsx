@@ -1,8 +1,10 @@
 /**
- * What the console does with the screen table (src/screens.tsx, the folders' declarations put
- * together): the routes, the side menu, the home quick links, Refine's resources and the rules
- * the route guard applies are all read from it here. The types the declarations are written in
- * are in ./declarations.ts (which pages may import; this file imports the whole table).
+ * What a console does with its screen table (the accounts' src/screens.tsx, the operators'
+ * src/ops/screens.tsx: the folders' declarations put together): the routes, the side menu, the
+ * home quick links, Refine's resources and the rules the route guard applies are all read from it
+ * here. The types the declarations are written in are in ./declarations.ts (which pages may
+ * import). The table in use comes from <ScreensProvider> (ConsoleRoutes, OpsRoutes): this file
+ * imports no table, so each console's chunk carries only its own.
  *
  * Loaded with the app's entry (the routes need it), so it imports no Refine and no icons at run
  * time: what needs them (ConsoleRefine, the layout) passes them in.
@@ -12,7 +14,6 @@ import { matchRoutes, Navigate, Route, useLocation, type RouteObject } from 'rea
 import type { ResourceProps } from '@refinedev/core';
 import { allowsAll, type AccessUser, type RuleName } from '@/providers/access';
 import { PageLoading } from '@/pages/PageLoading';
-import { consoleScreens } from '@/screens';
 import type { MenuIconName } from './menuIcons';
 import { joinPath as join, type Screen, type ScreenAlias, type ScreenTable } from './declarations';
 
@@ -80,6 +81,8 @@ export interface MenuNode {
   label: string;
   icon?: MenuIconName;
   link?: string;
+  /** the key of a count the menu shows beside the entry (Screen.badge) */
+  badge?: string;
   children?: MenuNode[];
 }
 
@@ -91,7 +94,7 @@ export function menuFor(table: ScreenTable, user?: AccessUser | null): MenuNode[
   for (const entry of screenEntries(table)) {
     const { screen } = entry;
     if (!screen.menu || !screenAllowed(entry, user)) continue;
-    const leaf: MenuNode = { key: screen.name, label: screen.label, icon: screen.icon, link: linkOf(entry) };
+    const leaf: MenuNode = { key: screen.name, label: screen.label, icon: screen.icon, link: linkOf(entry), ...(screen.badge ? { badge: screen.badge } : {}) };
     if (screen.menu === true) {
       out.push(leaf);
       continue;
@@ -116,7 +119,13 @@ export function quickLinksFor(table: ScreenTable, user?: AccessUser | null): Men
     .filter((e) => e.screen.home && screenAllowed(e, user))
     .map((e) => {
       const groupKey = typeof e.screen.menu === 'string' ? e.screen.menu : undefined;
-      return { key: e.screen.name, label: e.screen.label, link: linkOf(e), icon: e.screen.icon ?? table.groups.find((g) => g.key === groupKey)?.icon };
+      return {
+        key: e.screen.name,
+        label: e.screen.label,
+        link: linkOf(e),
+        icon: e.screen.icon ?? table.groups.find((g) => g.key === groupKey)?.icon,
+        ...(e.screen.badge ? { badge: e.screen.badge } : {}),
+      };
     });
 }
 
@@ -133,10 +142,14 @@ export function refineResources(table: ScreenTable, icon: (name?: MenuIconName) 
   return [...groups, ...screens];
 }
 
-const ScreensContext = createContext<ScreenTable>(consoleScreens);
+const ScreensContext = createContext<ScreenTable | undefined>(undefined);
 
-/** The screen table in use (the console's; tests pass their own to <AppRoutes screens>). */
-export const useScreens = () => useContext(ScreensContext);
+/** The screen table in use (the console's or the operators'; tests pass their own to <AppRoutes screens>). */
+export function useScreens(): ScreenTable {
+  const table = useContext(ScreensContext);
+  if (!table) throw new Error("no screen table: render inside <ScreensProvider> (ConsoleRoutes, OpsRoutes, the stories' withApp)");
+  return table;
+}
 export const ScreensProvider = ScreensContext.Provider;
 
 /**

@@ -13,9 +13,11 @@ export interface ForbiddenProps {
   reason?: string;
   /** where to go instead */
   go?: { label: string; link: string };
+  /** where 返回首页 leads (the screen table's home: "/", the operators' "/ops") */
+  home?: string;
 }
 
-export default function Forbidden({ reason = MESSAGES.refusedNotForAccount, go }: ForbiddenProps) {
+export default function Forbidden({ reason = MESSAGES.refusedNotForAccount, go, home = '/' }: ForbiddenProps) {
   const navigate = useNavigate();
   return (
     <div data-testid="forbidden">
@@ -30,7 +32,7 @@ export default function Forbidden({ reason = MESSAGES.refusedNotForAccount, go }
                 {go.label}
               </Button>
             )}
-            <Button type={go ? 'default' : 'primary'} onClick={() => navigate('/')}>
+            <Button type={go ? 'default' : 'primary'} onClick={() => navigate(home)}>
               返回首页
             </Button>
           </Space>

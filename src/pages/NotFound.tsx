@@ -1,8 +1,8 @@
-/** Any unknown path. */
+/** Any unknown path; 返回首页 leads to `home` (the operators' console: /ops). */
 import { Button, Result } from 'antd';
 import { useNavigate } from 'react-router';
 
-export default function NotFound() {
+export default function NotFound({ home = '/' }: { home?: string }) {
   const navigate = useNavigate();
   return (
     <Result
@@ -10,7 +10,7 @@ export default function NotFound() {
       title="Not Found"
       subTitle="抱歉，您访问的页面不存在"
       extra={
-        <Button type="primary" onClick={() => navigate('/')}>
+        <Button type="primary" onClick={() => navigate(home)}>
           返回首页
         </Button>
       }

@@ -1,14 +1,15 @@
 /**
  * Access control by account kind: userType ('1' agent / '2' sub-account), operation_mode
  * ('0' direct charge / '1' product package), phone_inout_type (0 domestic, 1 international,
- * 2 both) and certification status, as the spec's roles sections describe.
+ * 2 both) and certification status, as the spec's roles sections describe; and, in the operator
+ * console (src/ops), by the operator's role (userType '3', role: enums/operator-role.json, issue 39).
  *
  * The rules are named so a screen declares its rule as data (its folder's declaration, `access`). One
  * function, `allowsAll`, decides: Refine's accessControlProvider (the route guard) and the side
  * menu / home quick links all call it. Pure: no React, no HTTP (the provider is handed a loader).
  */
 import type { AccessControlProvider } from '@refinedev/core';
-import { type CurrentUser, OauthStatus, OperationMode, PayType, UserType } from '@/generated/schemas';
+import { type CurrentUser, OauthStatus, OperationMode, OperatorRole, PayType, UserType } from '@/generated/schemas';
 import { oauthStatusOf } from '@/domain/certification';
 import { MESSAGES } from '../../common/schema/messages';
 import { allowsDomestic, allowsInternational } from '../../common/send/scope';
@@ -20,19 +21,32 @@ import { allowsDomestic, allowsInternational } from '../../common/send/scope';
  */
 export type AccessUser = {
   userType: CurrentUser['userType'] | string | number;
-  operation_mode: CurrentUser['operation_mode'] | string | number;
+  /** accounts only */
+  operation_mode?: CurrentUser['operation_mode'] | string | number;
   phone_inout_type?: number | string;
   /** enums/paytype.json; a postpaid sub-account is billed from its agent's pools */
   paytype?: number | string | null;
   oauth_status?: unknown;
+  /** an operator's role (userType '3'): enums/operator-role.json */
+  role?: number | string | null;
 };
 
 export const isAgent = (u?: AccessUser | null) => String(u?.userType) === UserType.Agent;
 export const isSubAccount = (u?: AccessUser | null) => String(u?.userType) === UserType.SubAccount;
+export const isOperator = (u?: AccessUser | null) => String(u?.userType) === UserType.Operator;
+/** an operator of one of these roles */
+const operatorOf = (u: AccessUser, roles: readonly OperatorRole[]) => isOperator(u) && roles.some((r) => Number(u.role) === r);
 export const isPackageMode = (u?: AccessUser | null) => String(u?.operation_mode) === OperationMode.Package;
 export const isDirectChargeMode = (u?: AccessUser | null) => String(u?.operation_mode) === OperationMode.DirectCharge;
 /** a postpaid sub-account: its sends are charged to its agent's pools (it buys nothing, holds no stock) */
 export const isPostpaidSubAccount = (u?: AccessUser | null) => isSubAccount(u) && u?.paytype !== undefined && u?.paytype !== null && Number(u.paytype) === PayType.Postpaid;
+
+/** The roles each operator rule lets in (the server's routes declare the same: server/modules/operator/routes.ts). */
+export const OPERATOR_ROLES = {
+  operator: [OperatorRole.Reviewer, OperatorRole.Operations, OperatorRole.Admin],
+  operatorAudit: [OperatorRole.Operations, OperatorRole.Admin],
+  operatorAdmin: [OperatorRole.Admin],
+} as const satisfies Record<string, readonly OperatorRole[]>;
 
 /** Named rules, so screens declare their access as plain data. */
 export const rules = {
@@ -56,6 +70,12 @@ export const rules = {
   packageStock: (u: AccessUser) => isPackageMode(u) && !isPostpaidSubAccount(u),
   /** re-certification: only after the certification was refused (认证不通过) */
   reCertification: (u: AccessUser) => oauthStatusOf(u.oauth_status) === OauthStatus.Rejected,
+  /** the operator console: every operator (审核员, 运营, 管理员) */
+  operator: (u: AccessUser) => operatorOf(u, OPERATOR_ROLES.operator),
+  /** 审计日志: 运营 and 管理员 */
+  operatorAudit: (u: AccessUser) => operatorOf(u, OPERATOR_ROLES.operatorAudit),
+  /** 运营人员: 管理员 only */
+  operatorAdmin: (u: AccessUser) => operatorOf(u, OPERATOR_ROLES.operatorAdmin),
 } as const;
 
 export type RuleName = keyof typeof rules;
@@ -86,13 +106,19 @@ export function billingNote(user?: AccessUser | null): string | undefined {
  * should go instead: a direct-charge account pays per message from its balance, a postpaid
  * sub-account through its agent.
  */
-export function refusalOf(names: readonly (RuleName | undefined)[], user?: AccessUser | null): { reason: string; go?: string } {
+export function refusalOf(
+  names: readonly (RuleName | undefined)[],
+  user?: AccessUser | null,
+  /** an operator role's label (enums/operator-role.json, from the caller: this module reads no schema) */
+  roleLabel: (role: OperatorRole) => string = String,
+): { reason: string; go?: string } {
   const failed = names.filter((n): n is RuleName => !!n && !!user && !rules[n](user));
   const first = failed[0];
   if (user && (first === 'packageMode' || first === 'packageStock' || first === 'selfServiceOpening')) {
     if (isPostpaidSubAccount(user)) return { reason: MESSAGES.billedPostpaid, go: 'statistics_report_pre' };
     if (isDirectChargeMode(user)) return { reason: MESSAGES.billedDirectCharge, go: isAgent(user) ? 'finance_own' : 'own_balance' };
   }
+  if (first === 'operatorAudit' || first === 'operatorAdmin') return { reason: MESSAGES.refusedOperatorRole.replace('{roles}', OPERATOR_ROLES[first].map(roleLabel).join('、')) };
   if (first === 'agent') return { reason: MESSAGES.refusedAgentOnly };
   if (first === 'subAccount') return { reason: MESSAGES.refusedSubAccountOnly };
   return { reason: MESSAGES.refusedNotForAccount };

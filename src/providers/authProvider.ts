@@ -5,11 +5,13 @@
  *   `/login?redirect=<target path + search>` (so does a 401). No answer (network down, 5xx, a proxy's page) is not a
  *   logout (issue 41 item 1): a session this page has seen stays, and the screen shows its own
  *   接口异常 state with 重试; only a page that never saw a session goes to the login page.
+ *   A live session that is an operator's (./sessionKind.ts) goes to the operator console (/ops):
+ *   this console's calls answer 401 to it, and a 401 would log it out.
  * - login: POST /login (form) with the payload the login page built
  *   `{username, password (SHA-256 hex), server, token, remember}`; on success redirects to the
  *   `redirect` query (or `/`). A page that already posted the form itself passes `{ posted: true }`
  *   to only get the redirect.
- * - logout: POST /logout, then /login.
+ * - logout: POST /logout, then /login (the browser's note of the session kind forgotten).
  * - getIdentity: GET /admin/info (the current user).
  * - onError: code 401 logs out and redirects to the login page, except a timeout reported through
  *   the response header: the timeout overlay is showing then and the user leaves from there.
@@ -18,6 +20,7 @@ import type { AuthProvider } from '@refinedev/core';
 import type { CurrentUser } from '@/generated/schemas';
 import { ApiError, get, postForm } from './http';
 import { userStorage } from './userStorage';
+import { OPS_HOME, resolveSessionKind, sessionKind } from './sessionKind';
 
 export interface LoginPayload {
   username: string;
@@ -97,6 +100,8 @@ export const authProvider: AuthProvider = {
     try {
       const body = await get<boolean>('/login/timeout', undefined, { silent: true });
       if (body.data) {
+        // an operator's session never opens this console: its calls would answer 401 and log it out
+        if ((await resolveSessionKind()) === 'operator') return { authenticated: false, redirectTo: OPS_HOME };
         sessionSeen = true;
         return { authenticated: true };
       }
@@ -106,6 +111,7 @@ export const authProvider: AuthProvider = {
     }
     sessionSeen = false;
     lastUser = null;
+    sessionKind.clear();
     return { authenticated: false, redirectTo: loginPath(target) };
   },
 
@@ -132,6 +138,7 @@ export const authProvider: AuthProvider = {
       // the session is gone either way
     }
     userStorage.clear();
+    sessionKind.clear();
     sessionSeen = false;
     lastUser = null;
     return { success: true, redirectTo: '/login' };

@@ -106,6 +106,11 @@ export interface ApiRequestConfig {
   timeout?: number;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /**
+   * a question about the session itself (which kind it is: providers/sessionKind.ts): a 401 with
+   * the timeout header is its answer, not a timeout to show (no overlay)
+   */
+  probe?: boolean;
 }
 
 const TIMEOUT_MS = 60_000;
@@ -157,7 +162,7 @@ async function request<T>(method: 'GET' | 'POST', url: string, body: BodyInit | 
     clearTimeout(timer);
     config.signal?.removeEventListener('abort', stop);
   }
-  if (res.headers.get(TIMEOUT_HEADER)) throw sessionTimedOut();
+  if (res.headers.get(TIMEOUT_HEADER)) throw config.probe ? new ApiError(TIMEOUT_BODY, true) : sessionTimedOut();
   let answer: unknown;
   try {
     answer = text ? JSON.parse(text) : undefined;

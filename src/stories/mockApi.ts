@@ -89,6 +89,8 @@ export function consoleApi(opts: ConsoleApiOptions = {}): HttpHandler[] {
       '/api/client/oauth',
       guarded(() => ok(opts.clientOauth ?? { oauth_status: 3 })),
     ),
+    // an account's session is never an operator's (providers/sessionKind.ts asks once)
+    http.get('/api/operator/me', () => sessionTimeout()),
     http.get(
       '/api/agent/notice',
       guarded(() => ok([])),

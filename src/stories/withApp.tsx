@@ -6,16 +6,26 @@
  *
  *   export default { decorators: [withApp], parameters: { app: { path: '/remain?type=0' } } }
  */
+import { useState } from 'react';
 import type { Decorator } from '@storybook/react-vite';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import type { AuthProvider } from '@refinedev/core';
 import { ConsoleRefine } from '@/providers/ConsoleRefine';
 import { HttpErrorToasts } from '@/providers/HttpErrorToasts';
+import { ScreensProvider, type ScreenTable } from '@/layout/screens';
+import { consoleScreens } from '@/screens';
+import { sessionKind } from '@/providers/sessionKind';
+import { resetOpsSession } from '@/ops/authProvider';
 
 export interface AppStoryParameters {
   /** initial URL (path + search) */
   path?: string;
   /** route pattern the story renders at (default: every path except /login) */
   route?: string;
+  /** the screen table (default: the accounts' console; the operators' stories pass theirs) */
+  screens?: ScreenTable;
+  /** the auth provider (default: the accounts' console's) */
+  authProvider?: AuthProvider;
 }
 
 function LoginStandIn() {
@@ -28,17 +38,30 @@ function LoginStandIn() {
   );
 }
 
+/** Each story starts as a fresh page: the browser's note of the session kind (providers/sessionKind.ts) from another story forgotten. */
+function FreshPage() {
+  useState(() => {
+    sessionKind.clear();
+    resetOpsSession();
+    return true;
+  });
+  return null;
+}
+
 export const withApp: Decorator = (Story, context) => {
-  const { path = '/', route = '*' } = (context.parameters.app ?? {}) as AppStoryParameters;
+  const { path = '/', route = '*', screens = consoleScreens, authProvider } = (context.parameters.app ?? {}) as AppStoryParameters;
   return (
     <MemoryRouter initialEntries={[path]}>
+      <FreshPage />
       <HttpErrorToasts />
-      <ConsoleRefine queryClientConfig={{ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } }}>
-        <Routes>
-          <Route path="/login" element={<LoginStandIn />} />
-          <Route path={route} element={<Story />} />
-        </Routes>
-      </ConsoleRefine>
+      <ScreensProvider value={screens}>
+        <ConsoleRefine authProvider={authProvider} queryClientConfig={{ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } }}>
+          <Routes>
+            <Route path="/login" element={<LoginStandIn />} />
+            <Route path={route} element={<Story />} />
+          </Routes>
+        </ConsoleRefine>
+      </ScreensProvider>
     </MemoryRouter>
   );
 };

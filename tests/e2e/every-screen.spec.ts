@@ -3,7 +3,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { login } from './helpers';
 
 /**
- * Every screen of the console (src/screens.tsx), as agent1 and as client1, in one walk:
+ * Every screen of the console (src/screens.tsx), as agent1 and as client1, and of the operator
+ * console (src/ops/screens.tsx) as operator1 (运营: 运营人员 answers 无权访问 in the shell), in one walk:
  * - the console renders under its Content-Security-Policy without a single violation or page error
  *   (script-src is 'self' only: a run-time compiled validator, ajv's `new Function`, fails here);
  * - antd's own texts (date pickers, pagination, empty tables, modals) are Chinese (issue 27 item 2):
@@ -118,8 +119,8 @@ test('every screen renders under the CSP without a violation, and antd speaks Ch
   const screenPaths: string[] = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'tests/e2e/screen-paths.ts'], { encoding: 'utf8' }));
   const paths = screenPaths.map((p) => p.replace(/\/\*$/, '').replace(/:tab/, 'info').replace(/:id/, '1'));
   const english: string[] = [];
-  const walk = async (account: string) => {
-    for (const path of paths) {
+  const walk = async (account: string, screens = paths) => {
+    for (const path of screens) {
       await go(page, path);
       expect(pageErrors, `${account} ${path}`).toEqual([]);
       expect(await page.evaluate(() => (window as any).__csp), `${account} ${path}`).toEqual([]);
@@ -146,6 +147,14 @@ test('every screen renders under the CSP without a violation, and antd speaks Ch
   await page.goto('/forget');
   await expect(page.getByPlaceholder('图形验证码')).toBeVisible({ timeout: 60_000 });
   expect(await page.evaluate(() => (window as any).__csp)).toEqual([]);
+
+  // the operator console (its login ends client1's session)
+  await login(page, 'operator1', 'Demo1234');
+  await expect(page).toHaveURL(/\/ops$/);
+  await expect(page.getByTestId('operator')).toBeVisible();
+  const opsPaths: string[] = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'tests/e2e/screen-paths.ts', '--ops'], { encoding: 'utf8' }));
+  await walk('operator1', opsPaths);
+  expect(english, 'English antd texts').toEqual([]);
   expect(consoleCsp).toEqual([]);
   expect(pageErrors).toEqual([]);
 });

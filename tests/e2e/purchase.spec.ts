@@ -6,7 +6,7 @@ import { apiLogin, apiPost as api, onPage } from './helpers';
  * (typed quantities select their rows, the package rule, the confirmation with list prices, the
  * total and the rebate as a choice, the way on after the order), then sees its pools grow and the
  * SMS bill rows at the price charged; the international price list. (An uncertified agent asked to
- * certify before buying is in certification.spec.ts, which runs it before it certifies newagent.)
+ * certify before buying is in certification.spec.ts; operator-review.spec.ts certifies newagent later.)
  */
 
 test.setTimeout(300_000);

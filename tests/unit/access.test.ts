@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createAccessControlProvider, rules, type AccessUser } from '@/providers/access';
+import { createAccessControlProvider, refusalOf, rules, type AccessUser } from '@/providers/access';
+import { opsScreens } from '@/ops/screens';
+import { enumLabel } from '@/schema';
 import { menuFor, quickLinksFor, refineResources, rulesOf, screenAt, screenEntries, type MenuNode, type ScreenTable } from '@/layout/screens';
 import { consoleScreens } from '@/screens';
 import { oauthStatusOf } from '@/domain/certification';
@@ -152,6 +154,42 @@ describe('accessControlProvider', () => {
     // a screen for every account: answered without loading the user (the session is checked first)
     expect(await provider(null, seen).can({ resource: 'notice', action: 'list' })).toEqual({ can: true });
     expect(seen).toEqual([false, true]);
+  });
+});
+
+describe('the operator console (src/ops/screens.tsx): rules by role', () => {
+  const op = (role: number) => ({ userType: '3', role }) as const;
+
+  it('operator: every role; operatorAudit: 运营 and 管理员; operatorAdmin: 管理员; never an account', () => {
+    expect([1, 2, 3].map((r) => rules.operator(op(r)))).toEqual([true, true, true]);
+    expect([1, 2, 3].map((r) => rules.operatorAudit(op(r)))).toEqual([false, true, true]);
+    expect([1, 2, 3].map((r) => rules.operatorAdmin(op(r)))).toEqual([false, false, true]);
+    for (const u of [agentMode0, agentMode1, subAccount]) expect([rules.operator(u), rules.operatorAudit(u), rules.operatorAdmin(u)]).toEqual([false, false, false]);
+  });
+
+  it('the menu by role, the refusals name the roles', () => {
+    expect(keys(menuFor(opsScreens, op(1)))).toEqual(['ops_home', 'review', 'ops_review_certifications', 'ops_review_signs', 'ops_review_templates', 'ops_review_invoices']);
+    expect(keys(menuFor(opsScreens, op(2)))).toEqual([...keys(menuFor(opsScreens, op(1))), 'ops_audit']);
+    expect(keys(menuFor(opsScreens, op(3)))).toEqual([...keys(menuFor(opsScreens, op(2))), 'ops_operators']);
+    expect(
+      menuFor(opsScreens, op(1))
+        .find((g) => g.key === 'review')
+        ?.children?.map((c) => c.badge),
+    ).toEqual(['certifications', 'signs', 'templates', 'invoices']);
+    const label = (r: number) => enumLabel('operator-role', r)!;
+    expect(refusalOf(['operatorAudit'], op(1), label).reason).toBe('此页面仅供运营、管理员使用。');
+    expect(refusalOf(['operatorAdmin'], op(2), label).reason).toBe('此页面仅供管理员使用。');
+  });
+
+  it('names unique, groups declared, every rule exists, home /ops', () => {
+    const entries = screenEntries(opsScreens);
+    expect(new Set(entries.map((e) => e.screen.name)).size).toBe(entries.length);
+    for (const e of entries) expect(rules).toHaveProperty(e.screen.access!);
+    expect(entries.every((e) => e.fullPath.startsWith('/ops'))).toBe(true);
+    expect(opsScreens.home).toBe('/ops');
+    // no screen name of the operators' is one of the accounts'
+    const accounts = new Set(screenEntries(consoleScreens).map((e) => e.screen.name));
+    expect(entries.filter((e) => accounts.has(e.screen.name))).toEqual([]);
   });
 });
 

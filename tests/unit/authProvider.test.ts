@@ -1,10 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { http as mock, HttpResponse } from 'msw';
 import { ApiError, TIMEOUT_BODY } from '@/providers/http';
 import { authProvider, loginPath, redirectAfterLogin, resetSessionSeen, safeRedirect } from '@/providers/authProvider';
 import { server, useMswServer } from './msw';
 
 useMswServer();
+
+// the sessions here are accounts' (providers/sessionKind.ts asks once: sessionKind.test.ts)
+beforeEach(() => {
+  server.use(mock.get('/api/operator/me', () => HttpResponse.json(TIMEOUT_BODY, { status: 401, headers: { 'x-session-timeout': '1' } })));
+});
 
 afterEach(() => {
   window.history.replaceState(null, '', '/');

@@ -1,7 +1,8 @@
 /**
  * Import boundaries of the screen folders: a page reads its own folder's declarations
- * (src/resources/<x>/index.ts, src/custom-pages/<x>/index.ts), never the whole table. No file of
- * those folders (stories, tests and their mocks aside) may reach src/screens.tsx through its
+ * (src/resources/<x>/index.ts, src/custom-pages/<x>/index.ts, the operator console's
+ * src/ops/<x>/index.ts), never a whole table. No file of those folders (stories, tests and their
+ * mocks aside) may reach src/screens.tsx or src/ops/screens.tsx through its
  * static imports, directly or through other modules (lazy `import()` is a separate chunk and
  * is not followed; `import type` is erased and is not followed either, but a direct
  * `import type ... from '@/screens'` is refused too).
@@ -13,7 +14,14 @@ import { describe, expect, it } from 'vitest';
 const root = path.resolve(import.meta.dirname, '../..');
 const src = path.join(root, 'src');
 const TABLE = path.join(src, 'screens.tsx');
+const OPS_TABLE = path.join(src, 'ops/screens.tsx');
+const TABLES = new Set([TABLE, OPS_TABLE]);
 const FOLDERS = ['src/resources', 'src/custom-pages'];
+/** the operator console's folders (src/ops/<x>/); the files of src/ops itself are its shell, which routes the table */
+const OPS_FOLDERS = fs
+  .readdirSync(path.join(src, 'ops'), { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => `src/ops/${e.name}`);
 const notAPage = /\.(stories|test)\.tsx?$|(\.mock|[Mm]ocks?|fixtures)\.ts$/;
 
 const filesUnder = (dir: string): string[] =>
@@ -46,7 +54,7 @@ function resolve(from: string, spec: string): string | undefined {
 function pathToTable(file: string): string[] | undefined {
   const seen = new Set<string>();
   const walk = (f: string, chain: string[]): string[] | undefined => {
-    if (f === TABLE) return chain;
+    if (TABLES.has(f)) return chain;
     if (seen.has(f)) return undefined;
     seen.add(f);
     for (const spec of importsOf(fs.readFileSync(f, 'utf8')).loaded) {
@@ -59,16 +67,17 @@ function pathToTable(file: string): string[] | undefined {
   return walk(file, [path.relative(root, file)]);
 }
 
-const pages = FOLDERS.flatMap((d) => filesUnder(path.join(root, d))).filter((f) => !notAPage.test(f));
+const pages = [...FOLDERS, ...OPS_FOLDERS].flatMap((d) => filesUnder(path.join(root, d))).filter((f) => !notAPage.test(f));
 
 describe('import boundaries: pages read their own folder, not src/screens.tsx', () => {
   it('finds the screen folders and their index files', () => {
     expect(pages.length).toBeGreaterThan(50);
     expect(pages).toContain(path.join(src, 'resources/signs/index.ts'));
+    expect(pages).toContain(path.join(src, 'ops/review/index.ts'));
   });
 
-  it('no page file imports src/screens.tsx (not even its types)', () => {
-    const direct = pages.filter((f) => importsOf(fs.readFileSync(f, 'utf8')).all.some((s) => resolve(f, s) === TABLE));
+  it('no page file imports a screen table (not even its types)', () => {
+    const direct = pages.filter((f) => importsOf(fs.readFileSync(f, 'utf8')).all.some((s) => TABLES.has(resolve(f, s) ?? '')));
     expect(direct.map((f) => path.relative(root, f))).toEqual([]);
   });
 
@@ -77,8 +86,11 @@ describe('import boundaries: pages read their own folder, not src/screens.tsx', 
     expect(reached.map((c) => c.join(' -> '))).toEqual([]);
   });
 
-  it('the check sees a way in: the layout module that holds the table does reach it', () => {
-    expect(pathToTable(path.join(src, 'layout/screens.tsx'))).toEqual(['src/layout/screens.tsx', 'src/screens.tsx']);
+  it('the check sees a way in: the routes module that holds the table does reach it', () => {
+    expect(pathToTable(path.join(src, 'layout/ConsoleRoutes.tsx'))).toEqual(['src/layout/ConsoleRoutes.tsx', 'src/screens.tsx']);
+    expect(pathToTable(path.join(src, 'ops/OpsRoutes.tsx'))).toEqual(['src/ops/OpsRoutes.tsx', 'src/ops/screens.tsx']);
+    // the shared layout machinery holds neither table: each console's chunk carries its own
+    expect(pathToTable(path.join(src, 'layout/screens.tsx'))).toBeUndefined();
     expect(importsOf("import { a } from '@/screens';\nimport type { B } from './x';\nexport { c } from '../y';\nexport const s = 'z';")).toEqual({
       all: ['@/screens', './x', '../y'],
       loaded: ['@/screens', '../y'],

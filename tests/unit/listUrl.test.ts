@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readListUrl, writeListUrl } from '@/components/SchemaTable/listUrl';
 import { columnTotals, listPagination, pageSizeOptions } from '@/components/SchemaTable/SchemaTable';
-import { searchFilters } from '@/components/SchemaTable/useSchemaList';
+import { schemaDefaults, searchFilters } from '@/components/SchemaTable/useSchemaList';
+import { schemas } from '@/schema';
 
 describe('a list in the address bar (listUrl)', () => {
   it('writes the filters as sent, the page and a chosen size, keeping other keys', () => {
@@ -32,6 +33,19 @@ describe('a list in the address bar (listUrl)', () => {
   it('no filter key: no values (the page’s first values apply); bad numbers are ignored', () => {
     expect(readListUrl('filters/send-record', new URLSearchParams('type=0&current=x&pageSize=-1'))).toEqual({ current: undefined, pageSize: undefined });
     expect(readListUrl('filters/send-record', new URLSearchParams('operatorstype=99')).values).toEqual({});
+  });
+});
+
+describe('a yes / no filter (filters/review.json 只看待审核)', () => {
+  it('starts from the schema’s default, is sent as a boolean (false too), and reads back from the address bar', () => {
+    expect(schemaDefaults(schemas.get('filters/review'))).toEqual({ pending: true });
+    expect(schemaDefaults(schemas.get('filters/sign'))).toEqual({});
+    expect(searchFilters('filters/review', { pending: false, clientid: ' b1 ' }).params).toEqual({ pending: false, clientid: 'b1' });
+    const url = writeListUrl(new URLSearchParams(), 'filters/review', { params: { pending: false }, current: 1, pageSize: 15, defaultPageSize: 15 });
+    expect(url.toString()).toBe('pending=false');
+    expect(readListUrl('filters/review', url).values).toEqual({ pending: false });
+    expect(readListUrl('filters/review', new URLSearchParams('pending=true&clientid=a1')).values).toEqual({ pending: true, clientid: 'a1' });
+    expect(readListUrl('filters/review', new URLSearchParams('pending=maybe')).values).toEqual({});
   });
 });
 

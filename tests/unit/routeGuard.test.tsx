@@ -40,7 +40,16 @@ beforeAll(async () => {
 
 /** The calls the shell makes for any page: session, user, branding, support contacts, certification status. */
 // the layout's own calls (an agent's header asks /onlinePay/config whether to offer 在线充值)
-const SHELL = new Set(['/api/login/timeout', '/api/admin/info', '/api/loginInfo', '/api/supportInfo', '/api/admin/baseinfo', '/api/client/oauth', '/api/onlinePay/config']);
+const SHELL = new Set([
+  '/api/login/timeout',
+  '/api/operator/me',
+  '/api/admin/info',
+  '/api/loginInfo',
+  '/api/supportInfo',
+  '/api/admin/baseinfo',
+  '/api/client/oauth',
+  '/api/onlinePay/config',
+]);
 
 let calls: string[] = [];
 const onRequest = ({ request }: { request: Request }) => {

@@ -11,6 +11,7 @@ import { childPath, resourceRegistry, tabsOf, type Screen, type ScreenTable } fr
 import { screenEntries } from '@/layout/screens';
 import { createDataProvider } from '@/providers/dataProvider';
 import { consoleScreens } from '@/screens';
+import { opsScreens } from '@/ops/screens';
 import * as signFolder from '@/resources/signs';
 import * as invoiceFolder from '@/resources/invoices';
 import { sendRecordTabs } from '@/resources/send-records';
@@ -152,10 +153,10 @@ describe('no retyped screen labels', () => {
   const root = path.resolve(import.meta.dirname, '../..');
   const filesUnder = (dir: string): string[] =>
     fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : []));
-  const pages = ['src/resources', 'src/custom-pages', 'src/pages']
+  const pages = ['src/resources', 'src/custom-pages', 'src/pages', 'src/ops']
     .flatMap((d) => filesUnder(path.join(root, d)))
     .filter((f) => !/\.(stories|test)\.tsx?$|mock|Mocks|fixtures/.test(f) && !f.endsWith('index.ts') && !f.endsWith('screens.ts'));
-  const entries = screenEntries(consoleScreens);
+  const entries = [...screenEntries(consoleScreens), ...screenEntries(opsScreens)];
   const labels = new Set(entries.map((e) => e.screen.label));
   const names = new Set(entries.map((e) => e.screen.name));
 

@@ -14,6 +14,7 @@ import { hashDigest, passwordDigest, verifyDigest } from '../../lib/crypto';
 import { OPERATOR_ACTIVE } from '../../http/operator-session';
 import { OperatorRole, OperatorStatus, type Operator as OperatorEntity } from '../../../common/generated/schemas';
 import { formatDateTime } from '../../lib/time';
+import { MESSAGES } from '../../../common/schema/messages';
 import { audit, type Actor } from './audit';
 
 /**
@@ -28,7 +29,7 @@ export const OPERATOR_MESSAGES = {
   nameTaken: '登录名已被使用',
   badRole: '角色须为 1 审核员、2 运营、3 管理员',
   weakPassword: '密码至少8位',
-  totpRequired: '请输入动态验证码',
+  totpRequired: MESSAGES.totpRequired,
   totpWrong: '动态验证码错误',
   notSelf: '不能停用自己',
   notFound: '运营人员不存在',

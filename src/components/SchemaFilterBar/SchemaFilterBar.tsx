@@ -4,7 +4,8 @@
  * `format: date-time` one with the time, a date range (`type: array` of dates) a range picker,
  * `x-widget: client-select` the sub-account picker (agents only, `x-agent-only`),
  * `x-widget: enum-multi` a multi-select of the enum named by `x-enum` (sent as a comma list),
- * `province-select` / `city-select` the region pickers, other strings text inputs.
+ * `province-select` / `city-select` the region pickers, a boolean a switch (a yes / no filter such
+ * as 只看待审核: switching it searches at once), other strings text inputs.
  * `fieldProps` adds props to one field's control (a date picker's `disabledDate`, ...).
  *
  * Use with `searchFormProps` of useSchemaList, which turns the values into the request's parameters
@@ -15,7 +16,7 @@
  * and the buttons (the page's exports among them) wrap instead of overflowing.
  */
 import type { ReactNode } from 'react';
-import { Button, DatePicker, Form, Input, Select, Space, type FormProps } from 'antd';
+import { Button, DatePicker, Form, Input, Select, Space, Switch, type FormProps } from 'antd';
 import { SearchOutlined, UndoOutlined } from '@ant-design/icons';
 import { enumOptions, schemas } from '@/schema';
 import { ClientSelect } from '@/components/ClientSelect/ClientSelect';
@@ -82,6 +83,8 @@ function control(field: FieldInfo, schema: JsonSchema, widgets: SchemaFilterBarP
   return <Input allowClear placeholder={field.title} maxLength={field.maxLength} style={{ width: 180 }} {...props} />;
 }
 
+const isBoolean = (field: FieldInfo) => field.type === 'boolean';
+
 export function SchemaFilterBar<V>({ filter, formProps, agent, omit = [], widgets, fieldProps, extra }: SchemaFilterBarProps<V>) {
   const fields = schemas.fields(filter).filter((f) => !omit.includes(f.name) && (agent || !f.agentOnly));
   const props = schemas.get(filter).properties ?? {};
@@ -94,11 +97,17 @@ export function SchemaFilterBar<V>({ filter, formProps, agent, omit = [], widget
   };
   return (
     <Form layout="inline" {...formProps} form={form} className="schema-filter-bar" style={{ rowGap: 12, marginBottom: 16 }}>
-      {fields.map((f) => (
-        <Form.Item key={f.name} name={f.name} label={f.title}>
-          {control(f, props[f.name] ?? {}, widgets, fieldProps?.[f.name])}
-        </Form.Item>
-      ))}
+      {fields.map((f) =>
+        isBoolean(f) ? (
+          <Form.Item key={f.name} name={f.name} label={f.title} valuePropName="checked">
+            <Switch aria-label={f.title} onChange={() => form.submit()} {...fieldProps?.[f.name]} />
+          </Form.Item>
+        ) : (
+          <Form.Item key={f.name} name={f.name} label={f.title}>
+            {control(f, props[f.name] ?? {}, widgets, fieldProps?.[f.name])}
+          </Form.Item>
+        ),
+      )}
       <Form.Item>
         <Space wrap>
           <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>

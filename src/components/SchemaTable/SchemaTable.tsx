@@ -66,13 +66,20 @@ export const COLUMN_SETTINGS_FROM = 8;
 
 const empty = (v: unknown) => v === null || v === undefined || v === '';
 
-/** The cell a field shows without a page's render: enum tag, amount, or text. */
+/** The words of a boolean cell (the entity's `x-table.labels`, else 是 / 否). */
+const BOOLEAN_LABELS = { true: '是', false: '否' };
+
+/** The cell a field shows without a page's render: enum tag, amount, yes / no, or text. */
 function defaultCell<T extends BaseRecord>(info: FieldInfo, labelField: string | undefined): (v: unknown, r: T) => ReactNode {
   if (info.enumName) {
     const enumName = info.enumName;
     return (v, r) => <EnumTag enumName={enumName} value={v} fallback={labelField ? (r[labelField] as string | undefined) : undefined} />;
   }
   if (info.format === 'money') return (v) => <Money value={v as string | number | null | undefined} />;
+  if (info.type === 'boolean') {
+    const labels = info.table?.labels ?? BOOLEAN_LABELS;
+    return (v) => (empty(v) ? '-' : v === true || v === 'true' || v === 1 ? labels.true : labels.false);
+  }
   return (v) => (empty(v) ? '-' : String(v));
 }
 

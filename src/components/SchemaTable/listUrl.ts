@@ -6,7 +6,8 @@
  *
  * Reading turns the parameters back into the filter bar's values by the same schema: dates into
  * the pickers' Dayjs (Asia/Shanghai business days), enum values into the enum's own values
- * (numbers stay numbers), integers into numbers, a multi-select's comma list into its values.
+ * (numbers stay numbers), integers into numbers, `true` / `false` into booleans, a multi-select's
+ * comma list into its values.
  */
 import type { Dayjs } from 'dayjs';
 import { businessDay, businessTime } from '@/lib/businessTime';
@@ -46,6 +47,7 @@ function valueOf(registry: SchemaRegistry, filterKey: string, name: string, p: J
       .filter((v) => v !== undefined);
   if (info?.enumName) return enumValue(text);
   if (p.format) return dateValue(text, p.format === 'date' ? 'date' : 'date-time');
+  if (p.type === 'boolean') return text === 'true' ? true : text === 'false' ? false : undefined;
   if (p.type === 'integer' || p.type === 'number') {
     const n = Number(text);
     return Number.isFinite(n) ? n : undefined;

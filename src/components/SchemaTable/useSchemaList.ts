@@ -13,7 +13,8 @@
  * - 查询 with unchanged filters reloads the list (to see, e.g., the outcome of a review);
  * - `params` are the current filters as sent, for the screen's export;
  * - `initialValues`: the filter bar's first values (a default date range), sent with the first call;
- *   a filter schema's `x-default-days` on a range's start gives its range first (defaultRange.ts);
+ *   a filter schema's `x-default-days` on a range's start gives its range first (defaultRange.ts),
+ *   and a property's `default` its value (只看待审核 on: filters/review.json);
  * - `validate`: a check of the filter values before a search (a date span rule): its message is
  *   shown as an error and the list is not asked.
  *
@@ -32,6 +33,7 @@ import type { ListError } from './SchemaTable';
 import { readListUrl, writeListUrl } from './listUrl';
 import { defaultRange } from './defaultRange';
 import { filterParamNames, schemaFilters, type FilterParams } from '../../../common/schema/filters';
+import type { JsonSchema } from '../../../common/schema';
 
 export interface SchemaListOptions<T extends BaseRecord, V> extends Omit<useTableProps<T, HttpError, V, T>, 'resource' | 'onSearch'> {
   /** the filter schema of the filter bar, e.g. "filters/sign" (default: the declaration's `filter`) */
@@ -44,6 +46,11 @@ export interface SchemaListOptions<T extends BaseRecord, V> extends Omit<useTabl
   validate?: (values: Record<string, unknown>) => string | null | undefined;
   /** keep the filters, page and page size in the address bar (default: when the list has a filter schema) */
   syncUrl?: boolean;
+}
+
+/** A filter schema's property defaults (`"default": true`), as the filter bar's first values. */
+export function schemaDefaults(schema: JsonSchema): Record<string, unknown> {
+  return Object.fromEntries(Object.entries<JsonSchema>(schema.properties ?? {}).flatMap(([name, p]) => (p.default !== undefined ? [[name, p.default]] : [])));
 }
 
 /** The page size of a resource's list: its declaration's, else 15 (a bare name: 15). */
@@ -68,10 +75,11 @@ export function useSchemaList<T extends BaseRecord = BaseRecord, V = Record<stri
   const [search, setSearch] = useSearchParams();
   // the address bar's state (a reload, a shared link), read once
   const [fromUrl] = useState(() => (urlSync ? readListUrl(filterSchema, search) : {}));
-  // the schema's default date range (x-default-days, defaultRange.ts) under the page's own first values
+  // the schema's defaults (a property's `default`, the date range of x-default-days: defaultRange.ts)
+  // under the page's own first values
   const [firstValues] = useState(() => {
-    const range = filterSchema ? defaultRange(schemas.get(filterSchema)) : {};
-    return Object.keys(range).length ? { ...range, ...givenInitial } : givenInitial;
+    const defaults = filterSchema ? { ...schemaDefaults(schemas.get(filterSchema)), ...defaultRange(schemas.get(filterSchema)) } : {};
+    return Object.keys(defaults).length ? { ...defaults, ...givenInitial } : givenInitial;
   });
   const initialValues = firstValues;
   // a link may name a few filters (?taskId=…&beginDate=…): the page's first values fill in the rest

@@ -4,6 +4,7 @@ import { http } from 'msw';
 import LoginPage from './LoginPage';
 import { PageRouter } from '../../components/PublicLayout/storyRouter';
 import { fail, ok, publicHandlers } from '../../components/PublicLayout/mocks';
+import { sessionKind } from '../../providers/sessionKind';
 
 const meta = {
   title: '公共页面/登录',
@@ -16,14 +17,17 @@ const meta = {
     ),
   ],
   parameters: { msw: { handlers: publicHandlers } },
+  beforeEach: () => {
+    sessionKind.clear();
+  },
 } satisfies Meta<typeof LoginPage>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
 /** Fills the form and passes the slider with the keyboard (which sends the login at once). */
-async function fillAndSlide(canvasElement: HTMLElement) {
+async function fillAndSlide(canvasElement: HTMLElement, username = 'agent01') {
   const c = within(canvasElement);
-  await userEvent.type(await c.findByLabelText('帐户名'), 'agent01');
+  await userEvent.type(await c.findByLabelText('帐户名'), username);
   await userEvent.type(c.getByLabelText('密码'), 'Secret123');
   const slider = c.getByRole('slider', { name: '滑块验证' });
   slider.focus();
@@ -109,5 +113,108 @@ export const SupportPanel: Story = {
     const panel = await c.findByRole('dialog', { name: '在线咨询' });
     await expect(await within(panel).findByText('商务经理')).toBeVisible();
     await expect(within(panel).getByRole('link', { name: /QQ：10001/ })).toHaveAttribute('href', 'tencent://message/?uin=10001');
+  },
+};
+
+/** the login form's posts (the operator stories read them) */
+const posts: Record<string, string>[] = [];
+let passes = 0;
+const recordLogin = (answer: (form: Record<string, string>, n: number) => Response) =>
+  http.post('*/api/login', async ({ request }) => {
+    const form = Object.fromEntries(new URLSearchParams(await request.text()));
+    posts.push(form);
+    return answer(form, posts.length);
+  });
+const operatorAnswer = () => ok({ userType: '3', clientid: 'reviewer1', role: 1, operation_mode: '0', oauth_status: 3 }, '登录成功');
+
+/** An operator (the answer's userType 3) goes to the operator console; the browser notes the kind of session. */
+export const OperatorLoggedIn: Story = {
+  name: '运营人员登录：进入运营后台',
+  parameters: { msw: { handlers: [recordLogin(operatorAnswer), ...publicHandlers] } },
+  play: async ({ canvasElement }) => {
+    const c = await fillAndSlide(canvasElement, 'reviewer1');
+    await expect(await c.findByTestId('navigated')).toHaveTextContent('/ops');
+    await expect(sessionKind.get()).toBe('operator');
+  },
+};
+
+export const OperatorRedirect: Story = {
+  name: '运营人员登录：回到运营后台的页面',
+  parameters: { entry: '/login?redirect=%2Fops%2Faudit', msw: { handlers: [recordLogin(operatorAnswer), ...publicHandlers] } },
+  play: async ({ canvasElement }) => {
+    const c = await fillAndSlide(canvasElement, 'reviewer1');
+    await expect(await c.findByTestId('navigated')).toHaveTextContent('/ops/audit');
+  },
+};
+
+/** An account sent to the login page from an operator page goes to its own console. */
+export const AccountFromOpsPage: Story = {
+  name: '账户登录：不进入运营后台',
+  parameters: { entry: '/login?redirect=%2Fops', msw: { handlers: [http.post('*/api/login', () => ok({ userType: '1', clientid: 'agent01' }, '登录成功')), ...publicHandlers] } },
+  play: async ({ canvasElement }) => {
+    const c = await fillAndSlide(canvasElement);
+    await expect(await c.findByTestId('navigated')).toHaveTextContent(/已跳转到 \/$/);
+    await expect(sessionKind.get()).toBe('account');
+  },
+};
+
+/** slides the slider again (its token is single-use: a new attempt needs a new pass) */
+async function slideAgain(c: ReturnType<typeof within>) {
+  await waitFor(() => expect(c.getByRole('slider', { name: '滑块验证' })).toHaveAttribute('aria-valuenow', '0'));
+  const slider = c.getByRole('slider', { name: '滑块验证' });
+  slider.focus();
+  await userEvent.keyboard('{End}');
+}
+
+/**
+ * An operator with a second factor: the first attempt answers 428, the page asks for the
+ * 动态验证码 (6 digits); a wrong one answers 400 动态验证码错误 (typed again); the right one logs in.
+ * Each attempt passes the slider again.
+ */
+export const TotpAsked: Story = {
+  name: '运营人员：动态验证码',
+  parameters: {
+    msw: {
+      handlers: [
+        recordLogin((form) => (!form.totp ? fail(428, '请输入动态验证码') : form.totp === '123456' ? operatorAnswer() : fail(400, '动态验证码错误'))),
+        // a token per pass (the server's are single-use)
+        http.post('*/api/captcha/slider/verify', () => ok({ token: `token-${++passes}` })),
+        ...publicHandlers,
+      ],
+    },
+  },
+  beforeEach: () => {
+    posts.length = 0;
+    passes = 0;
+  },
+  play: async ({ canvasElement }) => {
+    const c = await fillAndSlide(canvasElement, 'chief.admin');
+    const alert = await c.findByRole('alert');
+    await expect(alert).toHaveTextContent('请输入动态验证码');
+    await expect(alert.className).toContain('ant-alert-info');
+    const code = await c.findByLabelText('动态验证码');
+    await expect(code).toHaveFocus();
+    await expect(posts[0]).not.toHaveProperty('totp');
+    // the slider alone: the code is asked first, nothing is sent
+    await slideAgain(c);
+    await expect(await c.findByText('请输入动态验证码', { selector: '.sf-explain div' })).toBeInTheDocument();
+    await expect(posts).toHaveLength(1);
+    // not 6 digits: the form's own rule
+    await userEvent.type(code, '12ab');
+    await userEvent.click(c.getByRole('button', { name: /登\s*录/ }));
+    await expect(await c.findByText('动态验证码为6位数字')).toBeInTheDocument();
+    await userEvent.clear(code);
+    await userEvent.type(code, '654321');
+    await userEvent.click(c.getByRole('button', { name: /登\s*录/ }));
+    await waitFor(() => expect(posts).toHaveLength(2));
+    await expect(posts[1]).toMatchObject({ username: 'chief.admin', totp: '654321' });
+    await expect(await c.findByText('动态验证码错误')).toBeInTheDocument();
+    await waitFor(() => expect(code).toHaveValue(''));
+    await userEvent.type(code, '123456');
+    await slideAgain(c);
+    await expect(await c.findByTestId('navigated')).toHaveTextContent('/ops');
+    // each attempt with a pass of its own
+    await expect(posts.map((p) => p.token)).toEqual(['token-1', 'token-2', 'token-3']);
+    await expect(posts[2]).toMatchObject({ totp: '123456' });
   },
 };

@@ -1,3 +1,5 @@
+import { isOpsPath, OPS_HOME, type SessionKind } from '../../providers/sessionKind';
+
 /**
  * Where to go after login: the `redirect` query value when it is a path of this site, else "/".
  * Rejects absolute URLs, protocol-relative "//host" and "/\host" (browsers read "\" as "/"),
@@ -15,4 +17,14 @@ export function safeRedirect(target: string | null | undefined, origin = window.
   } catch {
     return '/';
   }
+}
+
+/**
+ * Where a login goes: an operator to the operator console (/ops, or the `redirect` target when it
+ * is a page of it), an account to the `redirect` target unless that is an operator page ("/" then).
+ */
+export function redirectAfterLogin(kind: SessionKind, target: string | null | undefined, origin = window.location.origin): string {
+  const to = safeRedirect(target, origin);
+  if (kind === 'operator') return isOpsPath(to) ? to : OPS_HOME;
+  return isOpsPath(to) ? '/' : to;
 }

@@ -1,0 +1,191 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { withApp } from '@/stories/withApp';
+import { opsApi, opsApp } from '@/stories/opsApi';
+import { enumLabel } from '@/schema';
+import { AuthStatus } from '@/generated/schemas';
+import CertificationReview from './CertificationReview';
+import { certificationRows, reviewApi } from './review.mock';
+
+const T = { timeout: 5000 };
+const calls: Record<string, Record<string, unknown>[]> = {};
+const body = () => within(document.body);
+/** the reason's text area, once its code has loaded (a disabled input holds its place until then) */
+const reasonField = (dialog: ReturnType<typeof within>) => waitFor(() => dialog.getByLabelText(/驳回原因/, { selector: 'textarea' }), T);
+const PENDING = enumLabel('auth-status', AuthStatus.Pending)!;
+const REJECTED = enumLabel('auth-status', AuthStatus.Rejected)!;
+
+const meta = {
+  title: 'Ops/审核/资质认证',
+  component: CertificationReview,
+  decorators: [withApp],
+  parameters: { app: opsApp('/ops/review/certifications'), msw: { handlers: [...reviewApi({ calls }), ...opsApi()] } },
+  beforeEach: () => {
+    for (const k of Object.keys(calls)) delete calls[k];
+  },
+} satisfies Meta<typeof CertificationReview>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/** What waits, oldest first (只看待审核 on by default), with the document images as thumbnails. */
+export const Pending: Story = {
+  name: '待审核列表',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('深圳市张伟网络科技有限公司', {}, T)).toBeInTheDocument();
+    await expect(calls['certifications/list']?.[0]).toMatchObject({ pending: true, currentPage: 1, pageRowCount: 15 });
+    await expect(c.getByRole('switch', { name: '只看待审核' })).toBeChecked();
+    await expect(c.getAllByText(PENDING)).toHaveLength(2);
+    await expect(c.queryByText(REJECTED)).toBeNull();
+    // the two images of newagent's submission, from the operators' file route
+    const row = c.getByText('newagent').closest('tr')!;
+    const images = within(row as HTMLElement).getAllByRole('img', { name: /证件图片/ });
+    await expect(images).toHaveLength(2);
+    await expect(images[0]).toHaveAttribute('src', '/api/operator/files/2026/11/front.png');
+    await expect(within(row as HTMLElement).getByRole('button', { name: /通\s*过/ })).toBeInTheDocument();
+    await expect(within(row as HTMLElement).getByRole('button', { name: /驳\s*回/ })).toBeInTheDocument();
+    // the pending count of the menu's badge, beside the title
+    await expect(await c.findByTestId('pending-count', {}, T)).toHaveTextContent('待审核 3');
+  },
+};
+
+/** 只看待审核 off: every submission, newest first, a rejection with its reason, no actions on decided ones. */
+export const All: Story = {
+  name: '全部（含已审核）',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('深圳市张伟网络科技有限公司', {}, T);
+    await userEvent.click(c.getByRole('switch', { name: '只看待审核' }));
+    await waitFor(() => expect(calls['certifications/list']?.at(-1)).toMatchObject({ pending: false }), T);
+    await expect(await c.findByText('杭州信达网络科技有限公司', {}, T)).toBeInTheDocument();
+    await expect(c.getByTestId('review-reason')).toHaveTextContent('原因：营业执照图片不清晰，请上传原件照片');
+    const decided = c.getByText('上海优品电商有限公司').closest('tr') as HTMLElement;
+    await expect(within(decided).getByText('operator1')).toBeInTheDocument();
+    await expect(within(decided).queryByRole('button', { name: /通\s*过/ })).toBeNull();
+  },
+};
+
+export const ByAccount: Story = {
+  name: '按账户查询',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('深圳市张伟网络科技有限公司', {}, T);
+    await userEvent.type(c.getByPlaceholderText('账户'), ' b20031 ');
+    await userEvent.click(c.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(calls['certifications/list']?.at(-1)).toMatchObject({ pending: true, clientid: 'b20031' }), T);
+    await waitFor(() => expect(c.queryByText('深圳市张伟网络科技有限公司')).toBeNull(), T);
+    await expect(c.getByText('陈晓明')).toBeInTheDocument();
+  },
+};
+
+/** A thumbnail opens the preview; the submission's images are one group. */
+export const ImagePreview: Story = {
+  name: '证件图片预览',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('深圳市张伟网络科技有限公司', {}, T);
+    const row = c.getByText('newagent').closest('tr') as HTMLElement;
+    await userEvent.click(within(row).getAllByText('预览')[0]);
+    await waitFor(() => expect(document.querySelector('.ant-image-preview-img')).not.toBeNull(), T);
+    await expect(document.querySelector('.ant-image-preview-img')).toHaveAttribute('src', '/api/operator/files/2026/11/front.png');
+    await expect(body().getByText('1 / 2')).toBeInTheDocument();
+  },
+};
+
+export const Approve: Story = {
+  name: '通过',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('深圳市张伟网络科技有限公司', {}, T);
+    const row = c.getByText('newagent').closest('tr') as HTMLElement;
+    await userEvent.click(within(row).getByRole('button', { name: /通\s*过/ }));
+    await expect(await body().findByText('确定通过newagent 的资质认证吗？', {}, T)).toBeInTheDocument();
+    const before = calls['certifications/list']?.length ?? 0;
+    const confirm = within(document.querySelector<HTMLElement>('.ant-popconfirm')!);
+    await userEvent.click(confirm.getByRole('button', { name: /通\s*过/ }));
+    await waitFor(() => expect(calls['certifications/decide']?.[0]).toEqual({ id: 31, approve: true }), T);
+    await expect(await body().findByText('已通过', {}, T)).toBeInTheDocument();
+    // the list is asked again (and the menu's counts)
+    await waitFor(() => expect(calls['certifications/list']?.length).toBeGreaterThan(before), T);
+  },
+};
+
+/** 驳回: the reason is required (at most 200 characters, the account sees it), then sent. */
+export const RejectDialog: Story = {
+  name: '驳回对话框',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('深圳市张伟网络科技有限公司', {}, T);
+    const row = c.getByText('newagent').closest('tr') as HTMLElement;
+    await userEvent.click(within(row).getByRole('button', { name: /驳\s*回/ }));
+    const dialog = within(await body().findByRole('dialog', { name: '驳回newagent 的资质认证' }, T));
+    await expect(dialog.getByText('深圳市张伟网络科技有限公司，91440300MA5G1234XY')).toBeInTheDocument();
+    await expect(dialog.getAllByRole('img', { name: /证件图片/ })).toHaveLength(2);
+    await userEvent.click(dialog.getByRole('button', { name: /驳\s*回/ }));
+    await expect(await dialog.findByText('请填写驳回原因', {}, T)).toBeInTheDocument();
+    const reason = await reasonField(dialog);
+    await userEvent.type(reason, '长'.repeat(201));
+    await userEvent.click(dialog.getByRole('button', { name: /驳\s*回/ }));
+    await expect(await dialog.findByText('驳回原因不能超过200个字符', {}, T)).toBeInTheDocument();
+    await expect(calls['certifications/decide']).toBeUndefined();
+    await userEvent.clear(reason);
+    await userEvent.type(reason, '营业执照已过有效期，请上传最新的营业执照');
+    await userEvent.click(dialog.getByRole('button', { name: /驳\s*回/ }));
+    await waitFor(() => expect(calls['certifications/decide']?.[0]).toEqual({ id: 31, approve: false, reason: '营业执照已过有效期，请上传最新的营业执照' }), T);
+    await expect(await body().findByText('已驳回', {}, T)).toBeInTheDocument();
+    await waitFor(() => expect(body().queryByRole('dialog', { name: '驳回newagent 的资质认证' })).toBeNull(), T);
+  },
+};
+
+/** Another operator took it first: the server's answer stays in the dialog, the list refreshes behind it. */
+export const RejectRefused: Story = {
+  name: '驳回被拒绝（已被他人审核）',
+  parameters: { msw: { handlers: [...reviewApi({ calls, refuse: { code: 409, msg: '已审核（operator1）' } }), ...opsApi()] } },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await c.findByText('深圳市张伟网络科技有限公司', {}, T);
+    const row = c.getByText('newagent').closest('tr') as HTMLElement;
+    await userEvent.click(within(row).getByRole('button', { name: /驳\s*回/ }));
+    const dialog = within(await body().findByRole('dialog', { name: '驳回newagent 的资质认证' }, T));
+    await userEvent.type(await reasonField(dialog), '资料不全');
+    const before = calls['certifications/list']?.length ?? 0;
+    await userEvent.click(dialog.getByRole('button', { name: /驳\s*回/ }));
+    await expect(await dialog.findByTestId('reject-refusal', {}, T)).toHaveTextContent('已审核（operator1）');
+    await waitFor(() => expect(calls['certifications/list']?.length).toBeGreaterThan(before), T);
+  },
+};
+
+export const Empty: Story = {
+  name: '无待审核',
+  parameters: {
+    msw: {
+      handlers: [
+        ...reviewApi({ certifications: certificationRows.filter((r) => r.state !== AuthStatus.Pending) }),
+        ...opsApi({ counts: { certifications: 0, signs: 0, templates: 0, invoices: 0 } }),
+      ],
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect((await c.findAllByText('暂无数据', {}, T))[0]).toBeVisible();
+    await expect(await c.findByTestId('pending-count', {}, T)).toHaveTextContent('待审核 0');
+  },
+};
+
+export const Loading: Story = {
+  name: '加载中',
+  parameters: { msw: { handlers: [...reviewApi({ list: 'loading' }), ...opsApi()] } },
+  play: async ({ canvasElement }) => {
+    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
+  },
+};
+
+export const LoadError: Story = {
+  name: '加载失败',
+  parameters: { msw: { handlers: [...reviewApi({ list: 'error' }), ...opsApi()] } },
+  play: async ({ canvasElement }) => {
+    const error = await within(canvasElement).findByTestId('list-error', {}, T);
+    await expect(error).toHaveTextContent('服务器繁忙，请稍后再试');
+    await expect(within(error).getByRole('button', { name: /重\s*试/ })).toBeInTheDocument();
+  },
+};

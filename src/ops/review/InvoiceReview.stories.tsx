@@ -1,0 +1,163 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { withApp } from '@/stories/withApp';
+import { opsApi, opsApp } from '@/stories/opsApi';
+import { enumLabel } from '@/schema';
+import { InvoiceStatus } from '@/generated/schemas';
+import InvoiceReview from './InvoiceReview';
+import { invoiceRows, reviewApi } from './review.mock';
+
+const T = { timeout: 5000 };
+const calls: Record<string, Record<string, unknown>[]> = {};
+const body = () => within(document.body);
+const label = (s: InvoiceStatus) => enumLabel('invoice-status', s)!;
+
+const meta = {
+  title: 'Ops/审核/发票',
+  component: InvoiceReview,
+  decorators: [withApp],
+  parameters: { app: opsApp('/ops/review/invoices'), msw: { handlers: [...reviewApi({ calls }), ...opsApi()] } },
+  beforeEach: () => {
+    for (const k of Object.keys(calls)) delete calls[k];
+  },
+} satisfies Meta<typeof InvoiceReview>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/** opens the status dialog of an invoice's row */
+async function openStatus(canvasElement: HTMLElement, invoiceNo: string) {
+  const c = within(canvasElement);
+  const row = (await c.findByText(invoiceNo, {}, T)).closest('tr') as HTMLElement;
+  await userEvent.click(within(row).getByRole('button', { name: /变更状态/ }));
+  return within(await body().findByRole('dialog', { name: `变更发票状态：${invoiceNo}` }, T));
+}
+
+/** picks a status in the dialog's select */
+async function pick(dialog: ReturnType<typeof within>, status: InvoiceStatus) {
+  await userEvent.click(await dialog.findByRole('combobox', {}, T));
+  await userEvent.click(await body().findByTitle(label(status), {}, T));
+}
+
+export const Pending: Story = {
+  name: '待处理列表',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('FP202611240001', {}, T)).toBeInTheDocument();
+    await expect(c.getByText(label(InvoiceStatus.Pending))).toBeInTheDocument();
+    await expect(c.getByText(label(InvoiceStatus.Issuing))).toBeInTheDocument();
+    await expect(c.getByText('12,800.00 元')).toBeInTheDocument();
+    await expect(c.queryByText('FP202611200001')).toBeNull();
+  },
+};
+
+/** The row's next statuses only; 开票中 needs nothing more. */
+export const ToIssuing: Story = {
+  name: '变更状态：开票中',
+  play: async ({ canvasElement }) => {
+    const dialog = await openStatus(canvasElement, 'FP202611240001');
+    await expect(dialog.getByText(label(InvoiceStatus.Pending))).toBeInTheDocument();
+    await userEvent.click(await dialog.findByRole('combobox', {}, T));
+    const options = [...document.querySelectorAll('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')].map((o) => o.textContent);
+    await expect(options).toEqual([label(InvoiceStatus.Rejected), label(InvoiceStatus.Issuing)]);
+    await userEvent.click(await body().findByTitle(label(InvoiceStatus.Issuing), {}, T));
+    await expect(dialog.queryByLabelText(/原因/)).toBeNull();
+    await userEvent.click(dialog.getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(calls['invoices/status']?.[0]).toEqual({ id: 12, status: InvoiceStatus.Issuing }), T);
+    await expect(await body().findByText('状态已变更', {}, T)).toBeInTheDocument();
+  },
+};
+
+/** 审核不通过 asks the reason (the account sees it): required before the call. */
+export const ToRejected: Story = {
+  name: '变更状态：审核不通过（须填原因）',
+  play: async ({ canvasElement }) => {
+    const dialog = await openStatus(canvasElement, 'FP202611240001');
+    // the first choice is preselected: 审核不通过
+    const reason = await dialog.findByLabelText(/审核不通过原因/, {}, T);
+    await userEvent.click(dialog.getByRole('button', { name: /确\s*定/ }));
+    await expect(await dialog.findByTestId('invoice-status-refusal', {}, T)).toHaveTextContent('审核不通过须填写原因');
+    await expect(calls['invoices/status']).toBeUndefined();
+    await userEvent.type(reason, '纳税人识别号与抬头不符');
+    await userEvent.click(dialog.getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(calls['invoices/status']?.[0]).toEqual({ id: 12, status: InvoiceStatus.Rejected, reason: '纳税人识别号与抬头不符' }), T);
+  },
+};
+
+/** 已邮寄 asks the express company and number. */
+export const ToMailed: Story = {
+  name: '变更状态：已邮寄（快递公司、单号）',
+  play: async ({ canvasElement }) => {
+    const dialog = await openStatus(canvasElement, 'FP202611230002');
+    await pick(dialog, InvoiceStatus.Mailed);
+    await userEvent.type(await dialog.findByLabelText(/快递公司/, {}, T), '顺丰速运');
+    await userEvent.type(dialog.getByLabelText(/快递单号/), 'SF1098765432');
+    await expect(dialog.queryByLabelText(/原因/)).toBeNull();
+    await userEvent.click(dialog.getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(calls['invoices/status']?.[0]).toEqual({ id: 11, status: InvoiceStatus.Mailed, expressCompany: '顺丰速运', expressNo: 'SF1098765432' }), T);
+  },
+};
+
+/** A VAT invoice mailed without its express data: said before the call, on the fields. */
+export const MailedVatNeedsExpress: Story = {
+  name: '专票邮寄未填快递信息',
+  parameters: {
+    msw: {
+      handlers: [...reviewApi({ calls, invoices: [{ ...invoiceRows[0], status: InvoiceStatus.Issuing, next: [InvoiceStatus.Rejected, InvoiceStatus.Mailed] }] }), ...opsApi()],
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const dialog = await openStatus(canvasElement, 'FP202611240001');
+    await pick(dialog, InvoiceStatus.Mailed);
+    await userEvent.click(dialog.getByRole('button', { name: /确\s*定/ }));
+    await expect(await dialog.findByText('增值税专用发票邮寄须填写快递单号', {}, T)).toBeInTheDocument();
+    await expect(dialog.getByTestId('invoice-status-refusal')).toHaveTextContent('增值税专用发票邮寄须填写快递公司');
+    await expect(calls['invoices/status']).toBeUndefined();
+  },
+};
+
+/** The server refuses (the status was changed meanwhile): its message stays in the dialog. */
+export const Refused: Story = {
+  name: '变更被拒绝',
+  parameters: { msw: { handlers: [...reviewApi({ calls, refuse: { code: 409, msg: '发票 12 的状态刚被修改，请重新查看后再试' } }), ...opsApi()] } },
+  play: async ({ canvasElement }) => {
+    const dialog = await openStatus(canvasElement, 'FP202611240001');
+    await pick(dialog, InvoiceStatus.Issuing);
+    await userEvent.click(dialog.getByRole('button', { name: /确\s*定/ }));
+    await expect(await dialog.findByTestId('invoice-status-refusal', {}, T)).toHaveTextContent('发票 12 的状态刚被修改，请重新查看后再试');
+  },
+};
+
+export const All: Story = {
+  name: '全部（含已邮寄）',
+  parameters: { app: opsApp('/ops/review/invoices?pending=false') },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const row = (await c.findByText('FP202611200001', {}, T)).closest('tr') as HTMLElement;
+    await expect(within(row).getByText('顺丰速运 SF1234567890')).toBeInTheDocument();
+    await expect(within(row).getByText(label(InvoiceStatus.Mailed))).toBeInTheDocument();
+  },
+};
+
+export const Empty: Story = {
+  name: '无待处理',
+  parameters: { msw: { handlers: [...reviewApi({ invoices: [] }), ...opsApi()] } },
+  play: async ({ canvasElement }) => {
+    await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
+  },
+};
+
+export const Loading: Story = {
+  name: '加载中',
+  parameters: { msw: { handlers: [...reviewApi({ list: 'loading' }), ...opsApi()] } },
+  play: async ({ canvasElement }) => {
+    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
+  },
+};
+
+export const LoadError: Story = {
+  name: '加载失败',
+  parameters: { msw: { handlers: [...reviewApi({ list: 'error' }), ...opsApi()] } },
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent('服务器繁忙，请稍后再试');
+  },
+};

@@ -1,0 +1,98 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { withApp } from '@/stories/withApp';
+import { opsApi, opsApp } from '@/stories/opsApi';
+import { enumLabel } from '@/schema';
+import { TemplateAuditState, TemplateType } from '@/generated/schemas';
+import TemplateReview from './TemplateReview';
+import { reviewApi, templateRows } from './review.mock';
+
+const T = { timeout: 5000 };
+const calls: Record<string, Record<string, unknown>[]> = {};
+const body = () => within(document.body);
+/** the reason's text area, once its code has loaded (a disabled input holds its place until then) */
+const reasonField = (dialog: ReturnType<typeof within>) => waitFor(() => dialog.getByLabelText(/驳回原因/, { selector: 'textarea' }), T);
+
+const meta = {
+  title: 'Ops/审核/模板',
+  component: TemplateReview,
+  decorators: [withApp],
+  parameters: { app: opsApp('/ops/review/templates'), msw: { handlers: [...reviewApi({ calls }), ...opsApi()] } },
+  beforeEach: () => {
+    for (const k of Object.keys(calls)) delete calls[k];
+  },
+} satisfies Meta<typeof TemplateReview>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Pending: Story = {
+  name: '待审核列表',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('您的订单{1}已发货，快递单号{2}，请注意查收。', {}, T)).toBeInTheDocument();
+    await expect(c.getAllByText(enumLabel('template-audit-state', TemplateAuditState.Pending)!)).toHaveLength(2);
+    await expect(c.getAllByText(enumLabel('template-type', TemplateType.Variable)!).length).toBeGreaterThan(0);
+  },
+};
+
+export const All: Story = {
+  name: '全部（含已审核）',
+  parameters: { app: opsApp('/ops/review/templates?pending=false') },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await expect(await c.findByText('点击领取百万红包 http://bit.ly/xxxx', {}, T)).toBeInTheDocument();
+    await expect(c.getByTestId('review-reason')).toHaveTextContent('原因：含短链接且未标明退订方式');
+  },
+};
+
+export const Reject: Story = {
+  name: '驳回（填写原因）',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const row = (await c.findByText('双十二大促，全场满300减50，点击 t.cn/abc 立即抢购，回T退订', {}, T)).closest('tr') as HTMLElement;
+    await userEvent.click(within(row).getByRole('button', { name: /驳\s*回/ }));
+    const dialog = within(await body().findByRole('dialog', { name: '驳回模板 59' }, T));
+    await expect(dialog.getByText(/账户 client1：【好易购】双十二大促/)).toBeInTheDocument();
+    await userEvent.click(dialog.getByRole('button', { name: /驳\s*回/ }));
+    await expect(await dialog.findByText('请填写驳回原因', {}, T)).toBeInTheDocument();
+    await userEvent.type(await reasonField(dialog), '营销短信须标明退订方式，短链接须报备');
+    await userEvent.click(dialog.getByRole('button', { name: /驳\s*回/ }));
+    await waitFor(() => expect(calls['templates/decide']?.[0]).toEqual({ id: 59, approve: false, reason: '营销短信须标明退订方式，短链接须报备' }), T);
+    await expect(await body().findByText('已驳回', {}, T)).toBeInTheDocument();
+  },
+};
+
+export const Approve: Story = {
+  name: '通过',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const row = (await c.findByText('您的订单{1}已发货，快递单号{2}，请注意查收。', {}, T)).closest('tr') as HTMLElement;
+    await userEvent.click(within(row).getByRole('button', { name: /通\s*过/ }));
+    await userEvent.click(within(await waitFor(() => document.querySelector<HTMLElement>('.ant-popconfirm')!, T)).getByRole('button', { name: /通\s*过/ }));
+    await waitFor(() => expect(calls['templates/decide']?.[0]).toEqual({ id: 58, approve: true }), T);
+  },
+};
+
+export const Empty: Story = {
+  name: '无待审核',
+  parameters: { msw: { handlers: [...reviewApi({ templates: templateRows.filter((r) => r.state !== TemplateAuditState.Pending) }), ...opsApi()] } },
+  play: async ({ canvasElement }) => {
+    await expect((await within(canvasElement).findAllByText('暂无数据', {}, T))[0]).toBeVisible();
+  },
+};
+
+export const Loading: Story = {
+  name: '加载中',
+  parameters: { msw: { handlers: [...reviewApi({ list: 'loading' }), ...opsApi()] } },
+  play: async ({ canvasElement }) => {
+    await waitFor(() => expect(canvasElement.querySelector('.ant-spin-spinning')).not.toBeNull(), T);
+  },
+};
+
+export const LoadError: Story = {
+  name: '加载失败',
+  parameters: { msw: { handlers: [...reviewApi({ list: 'error' }), ...opsApi()] } },
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByTestId('list-error', {}, T)).toHaveTextContent('服务器繁忙，请稍后再试');
+  },
+};

@@ -1,0 +1,271 @@
+/** Story data and MSW handlers of the 审核 screens (stories only; the app never imports this). */
+import { delay, http, HttpResponse, type HttpHandler } from 'msw';
+import {
+  AuthStatus,
+  CertType,
+  InvoiceStatus,
+  InvoiceType,
+  SignState,
+  TemplateAuditState,
+  TemplateType,
+  UserType,
+  type ReviewCertification,
+  type ReviewInvoice,
+  type ReviewSign,
+  type ReviewTemplate,
+} from '@/generated/schemas';
+import { fail, ok } from '@/stories/mockApi';
+
+/** a document image: a drawn licence with its title, so a thumbnail and the preview look like one */
+const licence = (title: string, colour: string) =>
+  `<svg xmlns="http://www.w3.org/2000/svg" width="480" height="320" viewBox="0 0 480 320"><rect width="480" height="320" fill="#fdfaf2"/><rect x="12" y="12" width="456" height="296" fill="none" stroke="${colour}" stroke-width="6"/><text x="240" y="80" font-size="34" text-anchor="middle" fill="${colour}" font-family="sans-serif">${title}</text><rect x="48" y="120" width="260" height="14" fill="#d9d9d9"/><rect x="48" y="156" width="300" height="14" fill="#d9d9d9"/><rect x="48" y="192" width="220" height="14" fill="#d9d9d9"/><circle cx="380" cy="220" r="48" fill="none" stroke="#cf1322" stroke-width="5"/></svg>`;
+const IMAGES: Record<string, string> = {
+  'front.png': licence('营业执照', '#1d39c4'),
+  'back.png': licence('营业执照（副本）', '#389e0d'),
+  'id.png': licence('居民身份证', '#d46b08'),
+};
+
+export const certificationRows: ReviewCertification[] = [
+  {
+    id: 31,
+    clientid: 'newagent',
+    userType: UserType.Agent,
+    certType: CertType.Enterprise,
+    company: '深圳市张伟网络科技有限公司',
+    idNbr: '91440300MA5G1234XY',
+    images: ['/api/operator/files/2026/11/front.png', '/api/operator/files/2026/11/back.png'],
+    state: AuthStatus.Pending,
+    remark: '',
+    submittedAt: '2026-11-24 09:12:03',
+    reviewedAt: '',
+    reviewedBy: '',
+  },
+  {
+    id: 29,
+    clientid: 'b20031',
+    userType: UserType.SubAccount,
+    certType: CertType.Personal,
+    company: '陈晓明',
+    idNbr: '110101199003074518',
+    images: ['/api/operator/files/2026/11/id.png'],
+    state: AuthStatus.Pending,
+    remark: '',
+    submittedAt: '2026-11-24 10:40:51',
+    reviewedAt: '',
+    reviewedBy: '',
+  },
+  {
+    id: 27,
+    clientid: 'a10023',
+    userType: UserType.Agent,
+    certType: CertType.Enterprise,
+    company: '杭州信达网络科技有限公司',
+    idNbr: '91330106MA2B7K8Q1C',
+    images: ['/api/operator/files/2026/11/front.png'],
+    state: AuthStatus.Rejected,
+    remark: '营业执照图片不清晰，请上传原件照片',
+    submittedAt: '2026-11-22 15:03:44',
+    reviewedAt: '2026-11-22 16:20:10',
+    reviewedBy: 'reviewer1',
+  },
+  {
+    id: 24,
+    clientid: 'a10011',
+    userType: UserType.Agent,
+    certType: CertType.Enterprise,
+    company: '上海优品电商有限公司',
+    idNbr: '91310115MA1K4XYZ2P',
+    images: ['/api/operator/files/2026/11/front.png', '/api/operator/files/2026/11/back.png'],
+    state: AuthStatus.Certified,
+    remark: '',
+    submittedAt: '2026-11-20 11:15:09',
+    reviewedAt: '2026-11-20 14:02:37',
+    reviewedBy: 'operator1',
+  },
+];
+
+export const signRows: ReviewSign[] = [
+  { id: 112, clientid: 'client1', sign: '云讯优选', remarks: '会员营销', state: SignState.Pending, cause: '', createTime: '2026-11-24 09:30:00', reviewedBy: '' },
+  { id: 113, clientid: 'b20031', sign: '晓明花店', remarks: '订单通知', state: SignState.Pending, cause: '', createTime: '2026-11-24 11:02:18', reviewedBy: '' },
+  {
+    id: 104,
+    clientid: 'b20002',
+    sign: '易购优选',
+    remarks: '新品牌，商标注册中',
+    state: SignState.Rejected,
+    cause: '签名与企业名称不符，请补充商标注册证或授权书',
+    createTime: '2026-11-10 16:03:11',
+    reviewedBy: 'reviewer1',
+  },
+  { id: 101, clientid: 'b20002', sign: '好易购', remarks: '订单及物流通知', state: SignState.Approved, cause: '', createTime: '2026-10-12 14:20:08', reviewedBy: 'operator1' },
+];
+
+export const templateRows: ReviewTemplate[] = [
+  {
+    id: 58,
+    clientid: 'client1',
+    sign: '好易购',
+    content: '您的订单{1}已发货，快递单号{2}，请注意查收。',
+    templateType: TemplateType.Variable,
+    state: TemplateAuditState.Pending,
+    remark: '',
+    createTime: '2026-11-24 08:45:10',
+    reviewedBy: '',
+  },
+  {
+    id: 59,
+    clientid: 'client1',
+    sign: '好易购',
+    content: '双十二大促，全场满300减50，点击 t.cn/abc 立即抢购，回T退订',
+    templateType: TemplateType.Fixed,
+    state: TemplateAuditState.Pending,
+    remark: '',
+    createTime: '2026-11-24 09:05:33',
+    reviewedBy: '',
+  },
+  {
+    id: 51,
+    clientid: 'b20031',
+    sign: '晓明花店',
+    content: '您的验证码为{1}，5分钟内有效，请勿泄露给他人。',
+    templateType: TemplateType.Variable,
+    state: TemplateAuditState.Approved,
+    remark: '',
+    createTime: '2026-11-18 10:00:00',
+    reviewedBy: 'reviewer1',
+  },
+  {
+    id: 47,
+    clientid: 'b20002',
+    sign: '易购优选',
+    content: '点击领取百万红包 http://bit.ly/xxxx',
+    templateType: TemplateType.Fixed,
+    state: TemplateAuditState.Rejected,
+    remark: '含短链接且未标明退订方式',
+    createTime: '2026-11-15 13:22:41',
+    reviewedBy: 'operator1',
+  },
+];
+
+export const invoiceRows: ReviewInvoice[] = [
+  {
+    id: 12,
+    invoiceNo: 'FP202611240001',
+    clientid: 'agent1',
+    invoiceType: InvoiceType.ElectronicVatSpecial,
+    invoiceAmount: '12800.00',
+    invoiceHead: '深圳市云讯通信有限公司',
+    status: InvoiceStatus.Pending,
+    next: [InvoiceStatus.Rejected, InvoiceStatus.Issuing],
+    reason: '',
+    express: '',
+    createTime: '2026-11-24 10:05:00',
+    reviewedBy: '',
+  },
+  {
+    id: 11,
+    invoiceNo: 'FP202611230002',
+    clientid: 'client1',
+    invoiceType: InvoiceType.ElectronicNormal,
+    invoiceAmount: '500.00',
+    invoiceHead: '苏州好易购电子商务有限公司',
+    status: InvoiceStatus.Issuing,
+    next: [InvoiceStatus.Rejected, InvoiceStatus.Mailed],
+    reason: '',
+    express: '',
+    createTime: '2026-11-23 15:40:12',
+    reviewedBy: 'reviewer1',
+  },
+  {
+    id: 9,
+    invoiceNo: 'FP202611200001',
+    clientid: 'agent1',
+    invoiceType: InvoiceType.ElectronicVatSpecial,
+    invoiceAmount: '6000.00',
+    invoiceHead: '深圳市云讯通信有限公司',
+    status: InvoiceStatus.Mailed,
+    next: [InvoiceStatus.Returned],
+    reason: '',
+    express: '顺丰速运 SF1234567890',
+    createTime: '2026-11-20 09:12:00',
+    reviewedBy: 'operator1',
+  },
+];
+
+const isPending = {
+  certifications: (r: ReviewCertification) => r.state === AuthStatus.Pending,
+  signs: (r: ReviewSign) => r.state === SignState.Pending,
+  templates: (r: ReviewTemplate) => r.state === TemplateAuditState.Pending,
+  invoices: (r: ReviewInvoice) => r.status === InvoiceStatus.Pending || r.status === InvoiceStatus.Issuing,
+};
+
+export type ReviewKind = keyof typeof isPending;
+
+export interface ReviewApiOptions {
+  certifications?: ReviewCertification[];
+  signs?: ReviewSign[];
+  templates?: ReviewTemplate[];
+  invoices?: ReviewInvoice[];
+  /** the lists' answer: 'loading' never answers, 'error' refuses */
+  list?: 'loading' | 'error';
+  /** a decision's refusal ({ code, msg }) instead of its success */
+  refuse?: { code: number; msg: string };
+  /** the JSON body of each call, by path's last two parts ('signs/decide') */
+  calls?: Record<string, Record<string, unknown>[]>;
+}
+
+const page = <T>(list: T[], f: Record<string, unknown>) => {
+  const size = Number(f.pageRowCount ?? 15);
+  const current = Number(f.currentPage ?? 1);
+  return {
+    list: list.slice((current - 1) * size, current * size),
+    totalCount: list.length,
+    currentPage: current,
+    pageRowCount: size,
+    totalPage: Math.max(1, Math.ceil(list.length / size)),
+  };
+};
+
+/** The review lists (pending / clientid / paging as the server reads them), the decisions, the images. */
+export function reviewApi(o: ReviewApiOptions = {}): HttpHandler[] {
+  const rows = {
+    certifications: o.certifications ?? certificationRows,
+    signs: o.signs ?? signRows,
+    templates: o.templates ?? templateRows,
+    invoices: o.invoices ?? invoiceRows,
+  };
+  const log = (name: string, body: Record<string, unknown>) => o.calls && (o.calls[name] ??= []).push(body);
+  const list = (kind: ReviewKind) =>
+    http.post(`/api/operator/review/${kind}/list`, async ({ request }) => {
+      const f = (await request.json()) as Record<string, unknown>;
+      log(`${kind}/list`, f);
+      if (o.list === 'loading') await delay('infinite');
+      if (o.list === 'error') return fail(500, '服务器繁忙，请稍后再试');
+      const pendingOnly = f.pending !== false;
+      const all = rows[kind] as { clientid: string }[];
+      const matched = all.filter((r) => (!pendingOnly || (isPending[kind] as (x: unknown) => boolean)(r)) && (!f.clientid || r.clientid === f.clientid));
+      return ok(page(matched, f));
+    });
+  const decide = (kind: ReviewKind, path: string) =>
+    http.post(`/api/operator/review/${kind}/${path}`, async ({ request }) => {
+      const body = (await request.json()) as Record<string, unknown>;
+      log(`${kind}/${path}`, body);
+      if (o.refuse) return fail(o.refuse.code, o.refuse.msg);
+      if (path === 'status') return ok(null, '状态已变更');
+      return ok(null, body.approve ? '已通过' : '已驳回');
+    });
+  return [
+    list('certifications'),
+    list('signs'),
+    list('templates'),
+    list('invoices'),
+    decide('certifications', 'decide'),
+    decide('signs', 'decide'),
+    decide('templates', 'decide'),
+    decide('invoices', 'status'),
+    http.get('/api/operator/files/*', ({ request }) => {
+      const name = new URL(request.url).pathname.split('/').pop() ?? '';
+      return new HttpResponse(IMAGES[name] ?? IMAGES['front.png'], { headers: { 'content-type': 'image/svg+xml' } });
+    }),
+  ];
+}
