@@ -129,7 +129,7 @@ export function operatorRoutes(
       }),
       async (req) => ok(await customers.list(req.body)),
     );
-    const action = request(ctx, 'params/operator-customer-action');
+    const action = request(ctx, 'forms/operator-customer-action');
     const done = okOf(ctx, { type: 'null' });
     app.post(
       '/operator/customers/freeze',
