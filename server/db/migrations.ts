@@ -46,6 +46,7 @@ import { sgipCallback0045 } from './migrations/0045_sgip_callback';
 import { operators0046 } from './migrations/0046_operators';
 import { metricMinutes0047 } from './migrations/0047_metric_minutes';
 import { smppPartsWhole0048 } from './migrations/0048_smpp_parts_whole';
+import { operatorLoginAs0049 } from './migrations/0049_operator_login_as';
 
 async function run(db: Kysely<unknown>, statements: string[]) {
   for (const s of statements) await sql.raw(s).execute(db);
@@ -218,6 +219,7 @@ export const migrations: Record<string, Migration> = {
   '0046_operators': operators0046,
   '0047_metric_minutes': metricMinutes0047,
   '0048_smpp_parts_whole': smppPartsWhole0048,
+  '0049_operator_login_as': operatorLoginAs0049,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

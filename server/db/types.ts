@@ -476,7 +476,10 @@ export interface LoginAsTokenTable {
   /** sha256 hex of the one-time token */
   id: string;
   account_id: number;
-  agent_id: number;
+  /** the agent that issued it for its sub-account; null when an operator did (0049: exactly one of the two) */
+  agent_id: D<number | null>;
+  /** the operator that issued it for any active account (0049, audited as account.login-as) */
+  operator_id: D<number | null>;
   expires_at: Timestamp;
   used_at: D<Date | null>;
   created_at: CreatedAt;

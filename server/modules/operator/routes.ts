@@ -153,6 +153,23 @@ export function operatorRoutes(
       async (req) => ok(null, await customers.credit(actor(req), req.body)),
     );
 
+    app.post(
+      '/operator/customers/login-as',
+      route({
+        tag: TAG,
+        summary: '客户：以该账户身份登录（取一次性令牌，60 秒内由 POST /client/loginAs/enter 兑换；登录原因必填，记入审计日志）',
+        access: 'operator',
+        roles: OPS,
+        body: request(ctx, 'forms/operator-login-as'),
+        response: okOf(ctx, {
+          type: 'object',
+          required: ['token', 'clientid'],
+          properties: { token: { type: 'string', title: '一次性令牌' }, clientid: { type: 'string', title: '账户' } },
+        }),
+      }),
+      async (req) => ok(await customers.loginAs(actor(req), req.body.clientid, req.body.remark)),
+    );
+
     // ---- 通道 (管理员)
     app.get(
       '/operator/channels/list',

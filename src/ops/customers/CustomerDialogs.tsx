@@ -1,17 +1,20 @@
 /**
  * The 客户 dialogs: 冻结 / 解冻 with a remark for the audit log (forms/operator-customer-action.json)
  * and 调整额度 for an agent (forms/operator-credit.json: a signed amount, a remark required, asked
- * once more before the money moves). Each shows the row's essentials above its form; the server's
- * refusal stays in the dialog, its success is toasted; the list refreshes whatever the answer
- * (`done`).
+ * once more before the money moves), and 以该账户登录 with its reason (forms/operator-login-as.json).
+ * Each shows the row's essentials above its form; the server's refusal stays in the dialog, its
+ * success is toasted; the list refreshes whatever the answer (`done`), but after 以该账户登录: this
+ * browser's session is the account's then, and the accounts' console opens.
  */
+import { Alert } from 'antd';
 import customerActionForm from '@/generated/forms/operator-customer-action';
 import creditForm from '@/generated/forms/operator-credit';
-import type { OperatorCreditForm, OperatorCustomer, OperatorCustomerAction } from '@/generated/schemas';
+import loginAsForm from '@/generated/forms/operator-login-as';
+import type { OperatorCreditForm, OperatorCustomer, OperatorCustomerAction, OperatorLoginAsForm } from '@/generated/schemas';
 import { SchemaFormDialog } from '@/components/SchemaForm/SchemaFormDialog';
 import { SchemaDescriptions } from '@/components/SchemaDescriptions';
 import { schemaUi } from '@/schema';
-import { customerApi } from './api';
+import { accountConsole, customerApi, loginAsAccount } from './api';
 import { operatorCustomers } from '.';
 
 interface DialogProps {
@@ -90,6 +93,52 @@ export function CreditDialog({ row, onClose, done }: DialogProps) {
       errorTestId="credit-refusal"
     >
       {row && <CustomerSummary row={row} fields={['clientid', 'name', 'balance', 'status']} />}
+    </SchemaFormDialog>
+  );
+}
+
+const loginAsUi = schemaUi('forms/operator-login-as');
+
+/**
+ * 以该账户登录: the reason (audited) first, and what happens said before: the account's console
+ * opens in this browser, and this operator's login ends (one kind of session per browser).
+ */
+export function LoginAsDialog({ row, onClose, done }: DialogProps) {
+  const save = async (v: OperatorLoginAsForm) => {
+    let msg: string | undefined;
+    try {
+      msg = await loginAsAccount(v.clientid, v.remark);
+    } catch (e) {
+      // refused: still this operator's session; the row may have changed (frozen meanwhile)
+      done();
+      throw e;
+    }
+    setTimeout(() => accountConsole.open(), 600);
+    return msg;
+  };
+  return (
+    <SchemaFormDialog<OperatorLoginAsForm>
+      open={!!row}
+      title={`以该账户登录：${row?.clientid ?? ''}`}
+      form={loginAsForm}
+      fields={['remark']}
+      uiSchema={loginAsUi}
+      initial={{ clientid: row?.clientid }}
+      save={save}
+      onClose={onClose}
+      okText="登录"
+      errorTestId="login-as-refusal"
+    >
+      {row && <CustomerSummary row={row} fields={['clientid', 'name', 'userType', 'agent']} />}
+      {row && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          data-testid="login-as-note"
+          message={`将在本浏览器打开账户 ${row.clientid} 的控制台，并以该账户身份操作；本浏览器的运营人员登录随即结束（同一浏览器只保持一种登录），返回运营后台需重新登录。登录原因记入审计日志。`}
+        />
+      )}
     </SchemaFormDialog>
   );
 }

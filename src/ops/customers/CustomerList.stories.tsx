@@ -6,8 +6,10 @@ import { enumLabel } from '@/schema';
 import { AccountStatus } from '@/generated/schemas';
 import { RequireSession } from '@/layout/RequireSession';
 import OpsLayout from '../OpsLayout';
+import { sessionKind } from '@/providers/sessionKind';
 import CustomerList from './CustomerList';
-import { customerApi } from './customers.mock';
+import { accountConsole } from './api';
+import { customerApi, LOGIN_AS_TOKEN } from './customers.mock';
 
 const T = { timeout: 5000 };
 const calls: Record<string, Record<string, unknown>[]> = {};
@@ -278,5 +280,84 @@ export const CreditRefused: Story = {
     await userEvent.click(within((await body().findByTestId('credit-confirm')).closest('.ant-modal') as HTMLElement).getByRole('button', { name: /确\s*定/ }));
     await expect(await dialog.findByTestId('credit-refusal', {}, T)).toHaveTextContent('余额不足，当前余额 5.00 元');
     await waitFor(() => expect(listCalls()).toBeGreaterThan(before), T);
+  },
+};
+
+/** 更多 › 以该账户登录 of a row: its dialog */
+const openLoginAs = async (canvasElement: HTMLElement, clientid: string) => {
+  const c = within(canvasElement);
+  await userEvent.click(within(await rowOf(c, clientid)).getByRole('button', { name: /更多/ }));
+  await userEvent.click(await body().findByRole('menuitem', { name: '以该账户登录' }, T));
+  return within(await body().findByRole('dialog', { name: `以该账户登录：${clientid}` }, T));
+};
+
+/** the accounts' console the dialog would open (the story keeps the page) */
+const watchConsole = () => {
+  const opened = { n: 0 };
+  accountConsole.open = () => void opened.n++;
+  return opened;
+};
+
+export const LoginAs: Story = {
+  name: '以该账户登录（原因必填，本浏览器的运营登录随即结束）',
+  play: async ({ canvasElement }) => {
+    const opened = watchConsole();
+    const dialog = await openLoginAs(canvasElement, 'b20031');
+    // said before: the account's console in this browser, this operator's login ends
+    await expect(dialog.getByTestId('login-as-note')).toHaveTextContent('本浏览器的运营人员登录随即结束');
+    await expect(dialog.getByRole('table')).toHaveTextContent('a10023');
+    const reason = await field(dialog, /登录原因/);
+    await userEvent.click(dialog.getByRole('button', { name: /登\s*录/ }));
+    await expect(await dialog.findByText('请填写登录原因', {}, T)).toBeInTheDocument();
+    await expect(calls['login-as']).toBeUndefined();
+    await userEvent.type(reason, '客户反馈发送失败，核查其设置');
+    await userEvent.click(dialog.getByRole('button', { name: /登\s*录/ }));
+    await waitFor(() => expect(calls['login-as']?.[0]).toEqual({ clientid: 'b20031', remark: '客户反馈发送失败，核查其设置' }), T);
+    await waitFor(() => expect(calls.enter?.[0]).toEqual({ token: LOGIN_AS_TOKEN }), T);
+    await expect(await body().findByText('登录成功', {}, T)).toBeInTheDocument();
+    // the browser's note: an account's session now, so the accounts' console keeps it
+    await expect(sessionKind.get()).toBe('account');
+    await waitFor(() => expect(opened.n).toBe(1), T);
+  },
+};
+
+export const LoginAsRefused: Story = {
+  name: '以该账户登录被拒绝',
+  parameters: { msw: { handlers: [...customerApi({ calls, refuse: { 'login-as': { code: 500, msg: '账户已冻结，请先解冻' } } }), ...shell] } },
+  play: async ({ canvasElement }) => {
+    const opened = watchConsole();
+    const dialog = await openLoginAs(canvasElement, 'a10023');
+    await userEvent.type(await field(dialog, /登录原因/), '核查');
+    const before = listCalls();
+    await userEvent.click(dialog.getByRole('button', { name: /登\s*录/ }));
+    await expect(await dialog.findByTestId('login-as-refusal', {}, T)).toHaveTextContent('账户已冻结，请先解冻');
+    await waitFor(() => expect(listCalls()).toBeGreaterThan(before), T);
+    await expect(calls.enter).toBeUndefined();
+    await expect(sessionKind.get()).not.toBe('account');
+    await expect(opened.n).toBe(0);
+  },
+};
+
+export const LoginAsEnterRefused: Story = {
+  name: '以该账户登录：令牌兑换被拒绝',
+  parameters: { msw: { handlers: [...customerApi({ calls, refuseEnter: { code: 500, msg: '账户状态异常，无法登录' } }), ...shell] } },
+  play: async ({ canvasElement }) => {
+    const opened = watchConsole();
+    const dialog = await openLoginAs(canvasElement, 'a10023');
+    await userEvent.type(await field(dialog, /登录原因/), '核查');
+    await userEvent.click(dialog.getByRole('button', { name: /登\s*录/ }));
+    await expect(await dialog.findByTestId('login-as-refusal', {}, T)).toHaveTextContent('账户状态异常，无法登录');
+    await expect(sessionKind.get()).not.toBe('account');
+    await expect(opened.n).toBe(0);
+  },
+};
+
+/** a frozen account: 以该账户登录 is offered but disabled (unfreeze first) */
+export const LoginAsFrozen: Story = {
+  name: '以该账户登录：冻结的账户不可用',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await userEvent.click(within(await rowOf(c, 'b20002')).getByRole('button', { name: /更多/ }));
+    await expect(await body().findByRole('menuitem', { name: '以该账户登录' }, T)).toHaveAttribute('aria-disabled', 'true');
   },
 };

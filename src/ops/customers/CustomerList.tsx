@@ -5,7 +5,9 @@
  * - 冻结 (an active account) / 解冻 (a frozen one): a dialog with a remark for the audit log;
  * - 解除锁定 (a locked login): asked first;
  * - 调整额度 (agents): a signed amount and a remark, asked once more;
- * - 重置密码 (更多): asked first, saying where the new password is mailed.
+ * - 重置密码 (更多): asked first, saying where the new password is mailed;
+ * - 以该账户登录 (更多, an active account): its reason, then the account's console in this browser
+ *   (the operator's session ends: the dialog says so first).
  * Each shows the server's answer (its success, or its refusal: in the dialog, else toasted by the
  * HTTP client), then the list is asked again.
  */
@@ -17,11 +19,11 @@ import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { SchemaTable, type SchemaColumn } from '@/components/SchemaTable/SchemaTable';
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { enumOptions, schemas } from '@/schema';
-import { CreditDialog, FreezeDialog } from './CustomerDialogs';
+import { CreditDialog, FreezeDialog, LoginAsDialog } from './CustomerDialogs';
 import { customerApi } from './api';
 import { customersScreen, operatorCustomers } from '.';
 
-type DialogKind = 'freeze' | 'unfreeze' | 'credit';
+type DialogKind = 'freeze' | 'unfreeze' | 'credit' | 'loginAs';
 
 /** 用户类型 offers the accounts' kinds only (an operator is never a customer) */
 const userTypeOptions = () =>
@@ -119,7 +121,15 @@ export default function CustomerList() {
           调整额度
         </Button>
       )}
-      <Dropdown trigger={['click']} menu={{ items: [{ key: 'reset', label: '重置密码', onClick: () => resetPassword(r) }] }}>
+      <Dropdown
+        trigger={['click']}
+        menu={{
+          items: [
+            { key: 'reset', label: '重置密码', onClick: () => resetPassword(r) },
+            { key: 'loginAs', label: '以该账户登录', disabled: r.status !== AccountStatus.Active, onClick: () => setDialog({ kind: 'loginAs', row: r }) },
+          ],
+        }}
+      >
         <Button type="link" size="small" loading={busy === `reset:${r.clientid}`}>
           更多 <DownOutlined />
         </Button>
@@ -139,6 +149,7 @@ export default function CustomerList() {
       <FreezeDialog row={rowOf('freeze')} freeze onClose={close} done={done} />
       <FreezeDialog row={rowOf('unfreeze')} freeze={false} onClose={close} done={done} />
       <CreditDialog row={rowOf('credit')} onClose={close} done={done} />
+      <LoginAsDialog row={rowOf('loginAs')} onClose={close} done={done} />
     </Card>
   );
 }

@@ -62,8 +62,11 @@ export const customerRows: OperatorCustomer[] = [
   },
 ];
 
-/** a row action's path's last part: freeze, unfreeze, unlock, reset-password, credit */
-export type CustomerAction = 'freeze' | 'unfreeze' | 'unlock' | 'reset-password' | 'credit';
+/** a row action's path's last part: freeze, unfreeze, unlock, reset-password, credit, login-as */
+export type CustomerAction = 'freeze' | 'unfreeze' | 'unlock' | 'reset-password' | 'credit' | 'login-as';
+
+/** the one-time token the mock's login-as answers (and its enter expects) */
+export const LOGIN_AS_TOKEN = 'Zk3mQ9vT2xLp7wRb5nYc8dHs';
 
 export interface CustomerApiOptions {
   rows?: OperatorCustomer[];
@@ -71,7 +74,9 @@ export interface CustomerApiOptions {
   list?: 'loading' | 'error';
   /** an action's refusal ({ code, msg }) instead of its success */
   refuse?: Partial<Record<CustomerAction, { code: number; msg: string }>>;
-  /** the JSON body of each call, by the path's last part ('list', 'freeze' …) */
+  /** POST /client/loginAs/enter's refusal instead of 登录成功 */
+  refuseEnter?: { code: number; msg: string };
+  /** the JSON body of each call, by the path's last part ('list', 'freeze' …; 'enter': the form of /client/loginAs/enter) */
   calls?: Record<string, Record<string, unknown>[]>;
 }
 
@@ -81,6 +86,12 @@ const SUCCESS: Record<CustomerAction, (b: Record<string, unknown>, row?: Operato
   unlock: () => '已解除登录锁定',
   'reset-password': (_b, row) => `新密码已发送至 ${row?.email ?? ''}`,
   credit: (b, row) => `已记账，当前余额 ${(Number(row?.balance ?? 0) + Number(b.amount)).toFixed(2)} 元`,
+  'login-as': () => '成功',
+};
+
+/** an action's answer's data (login-as: the token) */
+const DATA: Partial<Record<CustomerAction, (b: Record<string, unknown>) => unknown>> = {
+  'login-as': (b) => ({ token: LOGIN_AS_TOKEN, clientid: b.clientid }),
 };
 
 /** The customers' list (search / userType / status / oauthStatus / agent / paging as the server reads them) and the row actions. */
@@ -94,7 +105,7 @@ export function customerApi(o: CustomerApiOptions = {}): HttpHandler[] {
       const refusal = o.refuse?.[name];
       if (refusal) return fail(refusal.code, refusal.msg);
       return ok(
-        null,
+        DATA[name]?.(b) ?? null,
         SUCCESS[name](
           b,
           rows.find((r) => r.clientid === b.clientid),
@@ -131,5 +142,13 @@ export function customerApi(o: CustomerApiOptions = {}): HttpHandler[] {
     action('unlock'),
     action('reset-password'),
     action('credit'),
+    action('login-as'),
+    http.post('/api/client/loginAs/enter', async ({ request }) => {
+      const form = Object.fromEntries(new URLSearchParams(await request.text()));
+      log('enter', form);
+      if (o.refuseEnter) return fail(o.refuseEnter.code, o.refuseEnter.msg);
+      if (form.token !== LOGIN_AS_TOKEN) return fail(500, '登录凭证无效或已过期');
+      return ok({ clientid: 'b20031' }, '登录成功');
+    }),
   ];
 }

@@ -3,7 +3,8 @@
  * staff see them — the list over POST /operator/customers/list with the filter bar of
  * filters/operator-customer.json (账户/名称/手机/邮箱, 用户类型, 状态, 认证状态, 所属代理商) and
  * the columns of entities/operator-customer.json (balance, certification, a login lock) — and the
- * row actions: 冻结 / 解冻 with a remark, 解除锁定, 重置密码 (mailed) and 调整额度 (agents).
+ * row actions: 冻结 / 解冻 with a remark, 解除锁定, 重置密码 (mailed), 调整额度 (agents) and 以该账户登录
+ * (its reason audited; the account's console opens in this browser, the operator's session ends).
  * 运营 and 管理员 (access `operatorAudit`).
  */
 import { lazy } from 'react';
@@ -23,6 +24,9 @@ export const CUSTOMER_ACTIONS = {
   unlock: '/operator/customers/unlock',
   resetPassword: '/operator/customers/reset-password',
   credit: '/operator/customers/credit',
+  /** the token of 以该账户登录 (forms/operator-login-as.json), redeemed by the accounts' own POST /client/loginAs/enter */
+  loginAs: '/operator/customers/login-as',
+  enter: '/client/loginAs/enter',
 } as const;
 
 export const customersScreen: Screen = {
