@@ -228,6 +228,10 @@ describe.each(backends)('operators (%s)', (backend) => {
     expect((await run(['operator-add', 'a1234567', 'Passw0rd!', '1'])).code).not.toBe(0);
     expect((await run(['operator-add', 'client1', 'Passw0rd!', '1'])).code).not.toBe(0);
     expect((await run(['operator-add', 'chief.admin', 'Passw0rd!', '9'])).code).not.toBe(0);
+    // the password rule of forms/operator-password.json (the console's dialog checks the same)
+    const short = await run(['operator-add', 'chief.admin', 'Pass123', '3']);
+    expect(short.code).not.toBe(0);
+    expect(short.lines.join('\n')).toContain('密码至少8位');
     const r = await run(['operator-add', 'chief.admin', 'Passw0rd!', '管理员']);
     expect(r.code).toBe(0);
     expect(r.lines.join('\n')).toMatch(/otpauth:\/\/totp\//);
