@@ -109,14 +109,16 @@ export function OperatorAddDialog({ open, onClose, onAdded }: { open: boolean; o
             onChange={(next) => setData((prev) => followRole(next, prev))}
             serverErrors={fieldErrors}
           />
-          <SchemaForm<OperatorPasswordForm>
-            ref={secret}
-            schema={operatorPasswordForm}
-            fields={['newPassword', 'confirmPassword']}
-            uiSchema={passwordUi}
-            formData={password}
-            onChange={setPassword}
-          />
+          <div style={{ marginTop: 16 }}>
+            <SchemaForm<OperatorPasswordForm>
+              ref={secret}
+              schema={operatorPasswordForm}
+              fields={['newPassword', 'confirmPassword']}
+              uiSchema={passwordUi}
+              formData={password}
+              onChange={setPassword}
+            />
+          </div>
         </>
       )}
     </Modal>
@@ -124,6 +126,8 @@ export function OperatorAddDialog({ open, onClose, onAdded }: { open: boolean; o
 }
 
 const addedTitle = (field: 'totpSecret' | 'totpUri') => schemas.field('entities/operator-added', field)?.title;
+/** 已开启 / 未开启: the words of the operators' list (entities/operator.json's x-table labels) */
+const totpLabel = (on: boolean) => schemas.field(operators.entity, 'totpEnabled')?.table?.labels?.[on ? 'true' : 'false'];
 
 /** The operator just added, and its second factor's secret and URI: shown this once. */
 export function OperatorAddedDialog({ added, msg, onClose }: { added: OperatorAdded | null; msg?: string; onClose: () => void }) {
@@ -133,6 +137,7 @@ export function OperatorAddedDialog({ added, msg, onClose }: { added: OperatorAd
       title="新增运营人员"
       onCancel={onClose}
       maskClosable={false}
+      width={600}
       footer={
         <Button type="primary" onClick={onClose}>
           {added?.totpSecret ? '我已保存，关闭' : '关闭'}
@@ -142,7 +147,15 @@ export function OperatorAddedDialog({ added, msg, onClose }: { added: OperatorAd
       {added && (
         <div data-testid="operator-added">
           <Result status="success" title={msg} style={{ padding: '8px 0 16px' }} />
-          <SchemaDescriptions entity={operators.entity} record={added.operator} fields={['name', 'role', 'totpEnabled']} column={1} size="small" style={{ marginBottom: 16 }} />
+          <SchemaDescriptions
+            entity={operators.entity}
+            record={added.operator}
+            fields={['name', 'role', 'totpEnabled']}
+            render={{ totpEnabled: (v) => totpLabel(v) }}
+            column={1}
+            size="small"
+            style={{ marginBottom: 16 }}
+          />
           {added.totpSecret && added.totpUri && (
             <>
               <Alert
@@ -154,13 +167,13 @@ export function OperatorAddedDialog({ added, msg, onClose }: { added: OperatorAd
               />
               <Space align="start" size={24}>
                 <QRCode value={added.totpUri} size={168} data-testid="totp-qrcode" />
-                <Space direction="vertical" size={4} style={{ maxWidth: 260 }}>
+                <Space direction="vertical" size={4} style={{ maxWidth: 340 }}>
                   <Typography.Text type="secondary">{addedTitle('totpSecret')}</Typography.Text>
                   <Typography.Text code copyable data-testid="totp-secret">
                     {added.totpSecret}
                   </Typography.Text>
                   <Typography.Text type="secondary">{addedTitle('totpUri')}</Typography.Text>
-                  <Typography.Text copyable={{ text: added.totpUri }} ellipsis={{ tooltip: added.totpUri }} style={{ maxWidth: 260 }} data-testid="totp-uri">
+                  <Typography.Text copyable={{ text: added.totpUri }} ellipsis={{ tooltip: added.totpUri }} style={{ maxWidth: 340 }} data-testid="totp-uri">
                     {added.totpUri}
                   </Typography.Text>
                 </Space>

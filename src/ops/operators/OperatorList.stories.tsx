@@ -102,6 +102,7 @@ export const Add: Story = {
     const result = within(await body().findByTestId('operator-added', {}, T));
     await expect(result.getByText('新增成功')).toBeInTheDocument();
     await expect(result.getByRole('table')).toHaveTextContent('new.reviewer');
+    await expect(result.getByRole('table')).toHaveTextContent('未开启');
     await expect(result.queryByTestId('totp-secret')).toBeNull();
     await waitFor(() => expect(listCalls()).toBeGreaterThan(before), T);
     await userEvent.click(body().getByRole('button', { name: /^关\s*闭$/ }));
@@ -121,6 +122,7 @@ export const AddAdmin: Story = {
     await waitFor(() => expect(calls.add?.[0]).toMatchObject({ name: 'second.admin', role: OperatorRole.Admin, totp: true }), T);
     const result = within(await body().findByTestId('operator-added', {}, T));
     await expect(result.getByText('动态验证码密钥只显示这一次')).toBeInTheDocument();
+    await expect(result.getByRole('table')).toHaveTextContent('已开启');
     await expect(result.getByTestId('totp-secret')).toHaveTextContent(TOTP_SECRET);
     await expect(result.getByTestId('totp-uri')).toHaveTextContent(/^otpauth:\/\/totp\//);
     await waitFor(() => expect(result.getByTestId('totp-qrcode').querySelector('canvas')).not.toBeNull(), T);
