@@ -20,18 +20,19 @@ const publishUi = schemaUi('forms/notice-publish');
 const columns: (string | SchemaColumn<OperatorNotice>)[] = [
   {
     field: 'name',
-    render: (v: string, r) => (
+    render: (_v: string, r, _i, cell) => (
       <span>
         {r.top && (
           <Tag color="red" data-testid="notice-top">
             置顶
           </Tag>
         )}
-        {v}
+        {cell}
       </span>
     ),
   },
-  { field: 'excerpt', render: (v: string) => <Typography.Text type="secondary">{v}</Typography.Text> },
+  // the cell already cut to one line (the whole excerpt in its tooltip)
+  { field: 'excerpt', render: (_v: string, _r, _i, cell) => <Typography.Text type="secondary">{cell}</Typography.Text> },
   'releaseTime',
 ];
 
