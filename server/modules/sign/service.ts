@@ -18,7 +18,7 @@ import { keysetPages, mapPages, xlsxStream } from '../../lib/xlsx-export';
 import { IMPORT_SHEET_LIMITS, readSheetRows, SpreadsheetError } from '../../lib/spreadsheet';
 import { formatDateTime } from '../../lib/time';
 import type { ClientsService, ScopedAccount } from '../clients';
-import { SignState, UserType, type Sign, type SignFilter } from '../../../common/generated/schemas';
+import { SignState, UserType, type Sign, type SignAddForm, type SignFilter } from '../../../common/generated/schemas';
 import { whereFrom } from '../../db/filters';
 import type { CurrentPaging } from '../../http/contract';
 import { MESSAGES } from '../../../common/schema/messages';
@@ -120,13 +120,6 @@ function importMessage(e: SpreadsheetError, looksLikeXlsx: boolean): string {
     default:
       return MSG.contentTooLarge;
   }
-}
-
-/** forms/sign-add */
-export interface SignAddForm {
-  clientid?: string;
-  sign: string;
-  remarks?: string;
 }
 
 /**
