@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
@@ -31,7 +31,6 @@ export const sent = (r: SendResult) => {
 
 /** /send/*: accepting sends (ordinary and timed), their charge preview, re-edit, cancel, number import and templates. */
 export function sendRoutes(ctx: AppContext, send: SendService): FastifyPluginAsync {
-  const withPayload = { preValidation: async (req: FastifyRequest) => void (req.body = sendPayload(sessionOf(req).account, req.body)) };
   return async (plugin) => {
     if (!plugin.hasContentTypeParser('multipart/form-data')) await plugin.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10, parts: 12 } });
     const app = api(plugin);
@@ -50,7 +49,7 @@ export function sendRoutes(ctx: AppContext, send: SendService): FastifyPluginAsy
         access: 'session',
         body: request(ctx, 'params/send-charge-info'),
         response: okOf(ctx, 'responses/charge-info'),
-        with: withPayload,
+        payload: sendPayload,
       }),
       async (req) => ok(await send.chargeInfo(sessionOf(req).account, req.body)),
     );
@@ -63,7 +62,7 @@ export function sendRoutes(ctx: AppContext, send: SendService): FastifyPluginAsy
         access: 'session',
         body: request(ctx, 'forms/send'),
         response: okOf(ctx, 'responses/send-answer'),
-        with: withPayload,
+        payload: sendPayload,
       }),
       async (req) => sent(await send.send(sessionOf(req).account, req.body)),
     );

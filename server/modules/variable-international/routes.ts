@@ -76,7 +76,6 @@ async function receive(ctx: AppContext, req: FastifyRequest, me: Account, rule: 
 }
 
 export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPluginAsync {
-  const withPayload = { preValidation: async (req: FastifyRequest) => void (req.body = sendPayload(sessionOf(req).account, req.body)) };
   const intlForm = request(ctx, 'forms/send-international');
   const variableForm = request(ctx, 'forms/send-variable');
   return async (plugin) => {
@@ -160,7 +159,8 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
         access: 'session',
         body: request(ctx, 'params/variable-parse'),
         response: okOf(ctx, 'responses/variable-parse'),
-        with: { ...withPayload, ...parseSlot(ctx) },
+        payload: sendPayload,
+        with: parseSlot(ctx),
       }),
       async (req) => {
         const r = await svc.parseVariable(sessionOf(req).account, req.body);
@@ -217,7 +217,7 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
         access: 'session',
         body: intlForm,
         response: okOf(ctx, 'responses/intl-charge'),
-        with: withPayload,
+        payload: sendPayload,
       }),
       async (req) => ok(await svc.previewInternational(sessionOf(req).account, req.body)),
     );
@@ -229,7 +229,7 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
         access: 'session',
         body: intlForm,
         response: okOf(ctx, 'responses/send-answer'),
-        with: withPayload,
+        payload: sendPayload,
       }),
       async (req) => sent(await svc.sendInternational(sessionOf(req).account, req.body)),
     );
@@ -241,7 +241,7 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
         access: 'session',
         body: variableForm,
         response: okOf(ctx, 'responses/variable-charge'),
-        with: withPayload,
+        payload: sendPayload,
       }),
       async (req) => ok(await svc.previewVariable(sessionOf(req).account, req.body)),
     );
@@ -253,7 +253,7 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
         access: 'session',
         body: variableForm,
         response: okOf(ctx, 'responses/send-answer'),
-        with: withPayload,
+        payload: sendPayload,
       }),
       async (req) => sent(await svc.sendVariable(sessionOf(req).account, req.body)),
     );
