@@ -1,20 +1,20 @@
 /**
- * `npm run db:types` (tsx scripts/db-types.ts): the database's TypeScript types generated from the
- * migrated schema by kysely-codegen, into server/db/generated.ts. Migrates a fresh database
- * first: an in-memory PGlite by default, or a fresh schema of the PostgreSQL at DB_TYPES_URL
- * (dropped afterwards). `--check` only compares and exits 1 when the file is out of date.
+ * `npm run db:types` (tsx scripts/db-types.ts): first server/db/migrations/index.ts, the list of
+ * the migration files (scripts/migration-index.ts), then the database's TypeScript types generated
+ * from the migrated schema by kysely-codegen, into server/db/generated.ts. Migrates a fresh
+ * database for it: an in-memory PGlite by default, or a fresh schema of the PostgreSQL at
+ * DB_TYPES_URL (dropped afterwards). `--check` only compares and exits 1 when either file is out of
+ * date.
  *
- * server/db/types.ts (the hand-kept `Database` with its comments and insert types) is checked
- * against the generated one at typecheck time (server/db/types-check.ts): the same tables, the
- * same columns, and per column the same type as read, but for the few that types.ts narrows on
- * purpose (listed there), so the two cannot drift apart.
+ * server/db/types.ts is `Database`: these types, with the few columns it reads narrower (a JSON
+ * column's shape, a view's NOT NULL sums).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { generate, PostgresDialect } from 'kysely-codegen';
 import { createDb, type Db } from '../server/db';
-import { migrateToLatest } from '../server/db/migrations';
+import { MIGRATION_INDEX_FILE, migrationIndexText, writeMigrationIndex } from './migration-index';
 
 export const DB_TYPES_FILE = path.resolve(import.meta.dirname, '../server/db/generated.ts');
 const OUT = DB_TYPES_FILE;
@@ -38,6 +38,14 @@ export async function dbTypesText(db: Db, schema = 'public'): Promise<string> {
 
 async function main() {
   const check = process.argv.includes('--check');
+  if (check) {
+    if (fs.readFileSync(MIGRATION_INDEX_FILE, 'utf8') !== migrationIndexText()) {
+      console.error('server/db/migrations/index.ts is out of date: run npm run db:types');
+      process.exitCode = 1;
+    }
+  } else if (writeMigrationIndex()) console.log(`wrote ${path.relative(process.cwd(), MIGRATION_INDEX_FILE)}`);
+  // loaded now: the index just written is the one it reads
+  const { migrateToLatest } = await import('../server/db/migrations');
   const url = process.env.DB_TYPES_URL;
   const schema = url ? `db_types_${process.pid}` : 'public';
   if (url) {

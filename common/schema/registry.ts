@@ -47,6 +47,15 @@ export function requiredMessageOf(schema: JsonSchema, field: string): string | u
   return typeof m.required === 'string' ? m.required : m.required?.[field];
 }
 
+/** A property schema's own message for a rule it breaks (`errorMessage.maxLength` of `words`), if it has one. */
+export function keywordMessageOf(schema: JsonSchema | undefined, keyword: string): string | undefined {
+  const m = schema?.errorMessage;
+  if (!m) return undefined;
+  if (typeof m === 'string') return m;
+  const v = m[keyword];
+  return typeof v === 'string' ? v : undefined;
+}
+
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 export type SchemaMap = Record<string, JsonSchema>;
 

@@ -7,9 +7,10 @@
  *
  *   app.post('/login', route({ tag: TAG, summary: '登录', access: 'public', body: form('forms/login') }), handler)
  */
-import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { JsonSchema } from '../../common/schema';
-import type { SessionService } from './session';
+import { sessionOf, type SessionService } from './session';
+import type { Account } from '../db/types';
 import { errors } from './errors';
 import type { TypeOfSchema } from './contract';
 import { UserType, type OperatorRole } from '../../common/generated/schemas';
@@ -51,6 +52,11 @@ export interface RouteDecl<B extends JsonSchema | undefined = JsonSchema | undef
   /** more route options (e.g. `ipRateLimit(config)`); their `config` is merged */
   with?: RouteShorthandOptions;
   /**
+   * the body as the caller's account makes it, before its schema runs (a sub-account's `clientId`
+   * is its own, whatever it posted): runs after the access guard, so the session is there
+   */
+  payload?: (me: Account, body: unknown) => Record<string, unknown>;
+  /**
    * access 'session' only: the handler needs the caller's account id and nothing else (a hot
    * route: file chunks). The guard checks the session in the database as for every route, with
    * one statement that reads no account row; the handler reads `accountIdOf(req)` (sessionOf(req)
@@ -85,6 +91,7 @@ export function route<B extends JsonSchema | undefined = undefined, Q extends Js
   if (d.querystring) schema.querystring = d.querystring;
   if (d.response) schema.response = { 200: d.response };
   if (d.roles && d.access !== 'operator') throw new Error(`roles need access 'operator' (${d.summary})`);
+  if (d.payload && (d.access === 'public' || d.access === 'operator' || d.accountIdOnly)) throw new Error(`payload needs an account's session (${d.summary})`);
   const config = {
     ...d.with?.config,
     access: d.access,
@@ -92,7 +99,12 @@ export function route<B extends JsonSchema | undefined = undefined, Q extends Js
     ...(d.accountIdOnly ? { accountIdOnly: true } : {}),
     ...(d.cachedSession ? { cachedSession: true } : {}),
   };
-  return { ...d.with, schema, config } as unknown as RouteOptions<B, Q>;
+  const shape = d.payload;
+  const before = d.with?.preValidation;
+  const preValidation = shape
+    ? [...(before ? (Array.isArray(before) ? before : [before]) : []), async (req: FastifyRequest) => void (req.body = shape(sessionOf(req).account, req.body))]
+    : before;
+  return { ...d.with, ...(preValidation ? { preValidation } : {}), schema, config } as unknown as RouteOptions<B, Q>;
 }
 
 /** The user types of the two account kinds (schemas/enums/user-type.json). */

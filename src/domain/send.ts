@@ -9,7 +9,10 @@ import { postForm, postJson, type ApiBody, type ApiRequestConfig } from '@/provi
 import { http } from '@/providers/httpRaw';
 import { ApiError } from '@/providers/http';
 import { fileNameOf, saveBlob } from '@/lib/download';
-import type { NumberImport, SendForm } from '@/generated/schemas';
+import type { ChargeInfo, EditedTask, NumberImport, SendForm, SmsTypeOption } from '@/generated/schemas';
+
+// the answers' types are the schemas' (schemas/responses), the server answers through the same files
+export type { ChargeInfo, EditedTask, SmsTypeOption } from '@/generated/schemas';
 import { businessNow, businessTime, type BusinessTimeInput } from '@/lib/businessTime';
 import { defaultSendWall, SEND_TIME_FORMAT, SEND_TIME_RULES, sendDays, sendHorizonWall, sendTimeWallError, type SendTimeKind } from '../../common/send';
 
@@ -59,21 +62,6 @@ export interface ClientOption {
   clientid: string;
   name: string;
 }
-export interface SmsTypeOption {
-  value: number | string;
-  label: string;
-  accountExtAttr?: unknown;
-}
-export interface ChargeInfo {
-  smsNum: number;
-  chargeNum: number;
-  submitTotal?: number;
-  /** 0 by amount, 1 by pieces */
-  chargeMode: 0 | 1 | number;
-  amount?: string;
-  balance?: string;
-  remainPieces?: number;
-}
 export interface CarrierCheck {
   mobileNum: number;
   unicomNum: number;
@@ -83,8 +71,6 @@ export interface CarrierCheck {
 }
 /** /send/importMobiles (entities/number-import.json) */
 export type ImportedNumbers = NumberImport;
-/** /send/edit: a timed task's fields for re-editing (content without its sign) */
-export type EditedTask = Pick<SendForm, 'clientId' | 'content' | 'sign' | 'smstype' | 'templateId' | 'templateType' | 'mobile' | 'sendtime'> & { taskId: string };
 /** The fields of a send: the type generated from schemas/forms/send.json, without the fields of a timed send */
 export type SendPayload = Omit<SendForm, 'sendtime' | 'isCheckAvailableCredit' | 'taskId'>;
 

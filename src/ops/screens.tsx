@@ -9,7 +9,7 @@
  *
  * Access (src/providers/access.ts): `operator` every role (审核员, 运营, 管理员), `operatorAudit`
  * 运营 and 管理员, `operatorAdmin` 管理员; the server's routes declare the same roles.
- * A new folder adds one line below (通道, 内容, 监控 come later).
+ * A new folder adds one line below.
  */
 import type { ScreenTable } from '@/layout/declarations';
 import { OPS_HOME } from '@/providers/sessionKind';
@@ -17,15 +17,17 @@ import * as home from './home';
 import * as review from './review';
 import * as customers from './customers';
 import * as audit from './audit';
+import * as content from './content';
 import * as operators from './operators';
 
 export const opsScreens: ScreenTable = {
   home: OPS_HOME,
-  groups: [...review.groups],
+  groups: [...review.groups, ...content.groups],
   screens: [
     ...home.screens, // 工作台
     ...review.screens, // 审核: 资质认证, 签名, 模板, 发票
     ...customers.screens, // 客户
+    ...content.screens, // 内容: 敏感词, 平台公告
     ...audit.screens, // 审计日志
     ...operators.screens, // 运营人员
   ],

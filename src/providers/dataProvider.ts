@@ -123,6 +123,20 @@ export function normaliseList<T = BaseRecord>(body: ApiBody | unknown): Normalis
   return (listIn(b.data) ?? listIn(b) ?? { data: [], total: 0 }) as NormalisedList<T>;
 }
 
+/** the paging keys of the spec's list answers (normaliseList reads them) */
+const PAGING_KEYS = new Set(['totalCount', 'totalRecord', 'total', 'currentPage', 'pageRowCount', 'totalPage', 'page', 'rows']);
+
+/**
+ * What a list answer's `data` holds beside its rows and paging: the figures over the whole filter
+ * (a report's `totals`, the sensitive words' `fileCount`), kept on Refine's answer
+ * (`tableQuery.data`) under their own names.
+ */
+export function figuresBesideRows(body: ApiBody | unknown): Record<string, unknown> {
+  const d = body && typeof body === 'object' && !Array.isArray(body) ? (body as { data?: unknown }).data : undefined;
+  if (!d || typeof d !== 'object' || Array.isArray(d)) return {};
+  return Object.fromEntries(Object.entries(d).filter(([k, v]) => !PAGING_KEYS.has(k) && !Array.isArray(v) && v !== undefined && v !== null));
+}
+
 /** Refine pagination -> the endpoint's page parameters. */
 export function pagingParams(endpoint: ListEndpoint, pagination?: Pagination): Record<string, number> {
   const style = endpoint.paging ?? 'currentPage';
@@ -199,9 +213,8 @@ export function createDataProvider(registry: ResourceRegistry): DataProvider {
       };
       const body = await call(ep.method ?? 'get', ep.url, params);
       const { data, total } = normaliseList(body);
-      // a list's totals row over every page (the reports' `totals`), when the server gives one
-      const totals = (body as { data?: { totals?: unknown } } | undefined)?.data?.totals;
-      return { data: data.map((r) => withRecordId(def, r) as TData), total, ...(totals && typeof totals === 'object' ? { totals } : {}) };
+      // the figures the server answers beside the rows (the reports' `totals`, the sensitive words' `fileCount`)
+      return { ...figuresBesideRows(body), data: data.map((r) => withRecordId(def, r) as TData), total };
     },
 
     async getOne<TData extends BaseRecord = BaseRecord>({ resource, id, meta }: GetOneParams): Promise<GetOneResponse<TData>> {

@@ -44,6 +44,30 @@ describe.each(backends)('statements per list request (%s)', (backend) => {
 describe.each(backends)('lists with the cached session (%s)', (backend) => {
   const t = useServer(backend, { config: { cachedSessionMs: 60_000 } });
 
+  /**
+   * server/db/page.ts: every paged list reads its page and total in one query; past the last page
+   * (no row carries the total) it is counted on its own, and it is the same total.
+   */
+  it('past the last page a list still answers its total (and no rows)', async () => {
+    const { client, agent } = await lists(t.server);
+    expect((await client.post('/api/blacklist/add', { phones: '13800138000,13900139000' }, { json: true })).body.code).toBe(0);
+    const cases: [name: string, call: (page: number) => Promise<{ body: { code: number; data: Record<string, unknown> } }>, rowsKey: string, totalKey: string][] = [
+      ['tasks', (page) => client.post('/api/send/sendTask', { page, rows: 10 }, { json: true }), 'list', 'totalCount'],
+      ['signs', (page) => agent.post('/api/sign/list', { currentPage: page, pageRowCount: 10 }, { json: true }), 'list', 'totalCount'],
+      ['blacklist', (page) => client.post('/api/blacklist/list', { currentPage: page, pageRowCount: 10 }, { json: true }), 'list', 'totalCount'],
+    ];
+    for (const [name, call, rowsKey, totalKey] of cases) {
+      const first = (await call(1)).body;
+      expect(first.code, name).toBe(0);
+      const total = Number(first.data[totalKey]);
+      expect(total, name).toBeGreaterThan(0);
+      const far = (await call(500)).body;
+      expect(far.code, name).toBe(0);
+      expect(far.data[rowsKey], name).toEqual([]);
+      expect(Number(far.data[totalKey]), name).toBe(total);
+    }
+  });
+
   it('a list whose session was checked within cachedSessionMs makes one statement: the page', async () => {
     const { calls } = await lists(t.server);
     for (const [name, call] of Object.entries(calls)) {

@@ -107,6 +107,41 @@ describe.each(backends)('operators (%s)', (backend) => {
     expect((await ops.get('/api/operator/operators/list')).body.code).toBe(403);
   });
 
+  /**
+   * The matrix above is the document's, and the reverse holds: the OpenAPI document's operator
+   * routes are exactly OPERATOR_ROUTES (a new one fails here until it is listed), and on every
+   * other route of the document an operator's session gets no more than a stranger: where a call
+   * without a session is 401, so is the operator's.
+   */
+  it("lists every operator route of the document; an operator is a stranger on the accounts' routes", async () => {
+    const agent = await as(t.server, 'agent1');
+    const doc = (await agent.get('/api/help/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+    const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => [m, p] as const));
+    const key = (m: string, p: string) =>
+      `${m} ${p
+        .replace(/\?.*$/, '')
+        .replace(/\{[^}]+\}/g, '*')
+        .replace(/\/files\/.*$/, '/files/*')}`;
+    const operatorRoutes = documented.filter(([, p]) => p.startsWith('/api/operator/'));
+    expect(operatorRoutes.map(([m, p]) => key(m, p)).sort()).toEqual(OPERATOR_ROUTES.map(([m, p]) => key(m, p)).sort());
+
+    const operator = await as(t.server, 'operator1');
+    const anon = await t.server.client().init();
+    let checked = 0;
+    for (const [m, p] of documented) {
+      if (p.startsWith('/api/operator/') || /logout/.test(p) || (m !== 'get' && m !== 'post')) continue;
+      const url = p.replace(/\{[^}]+\}/g, 'x');
+      const stranger = m === 'get' ? await anon.get(url) : await anon.post(url, {});
+      if (stranger.body?.code !== 401) continue;
+      const r = m === 'get' ? await operator.get(url) : await operator.post(url, {});
+      expect(r.body?.code, `${m} ${p}`).toBe(401);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(150);
+    // the operator's own session is untouched
+    expect((await operator.get('/api/operator/me')).body.data).toMatchObject({ name: 'operator1' });
+  });
+
   it('reviews a sign and a template with audit rows, idempotently', async () => {
     const db = t.server.handle.db;
     const reviewer = await as(t.server, 'reviewer1');

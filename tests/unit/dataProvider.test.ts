@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { http as mock, HttpResponse } from 'msw';
-import { createDataProvider, normaliseList } from '@/providers/dataProvider';
+import { createDataProvider, figuresBesideRows, normaliseList } from '@/providers/dataProvider';
 import type { ResourceRegistry } from '@/providers/dataProvider';
 import { server, useMswServer } from './msw';
 
@@ -29,6 +29,21 @@ describe('normaliseList', () => {
   });
   it('nothing usable is an empty list', () => {
     expect(normaliseList({ code: 0, data: null })).toEqual({ data: [], total: 0 });
+  });
+});
+
+describe('figuresBesideRows', () => {
+  it("keeps what a list answer's data holds beside its rows and paging", () => {
+    expect(figuresBesideRows({ code: 0, data: { list: rows, totalCount: 42, currentPage: 1, pageRowCount: 15, totalPage: 3, fileCount: 1203, totals: { send_num: 9 } } })).toEqual({
+      fileCount: 1203,
+      totals: { send_num: 9 },
+    });
+  });
+  it('nothing beside a bare array, null or a non-object', () => {
+    expect(figuresBesideRows({ code: 0, data: rows })).toEqual({});
+    expect(figuresBesideRows({ code: 0, data: null })).toEqual({});
+    expect(figuresBesideRows('x')).toEqual({});
+    expect(figuresBesideRows({ code: 0, data: { data: rows, totalRecord: 42, page: 1, rows: 15, note: null } })).toEqual({});
   });
 });
 
@@ -117,6 +132,8 @@ describe('data provider', () => {
     const res = await dp.getList({ resource: 'notices', filters: [{ field: 'noticeName', operator: 'contains', value: '维护' }] });
     expect(body).toEqual({ noticeName: '维护', currentPage: 1, pageRowCount: 15 });
     expect(res.total).toBe(42);
+    // nothing but the rows and their count when the answer holds nothing else
+    expect(Object.keys(res).sort()).toEqual(['data', 'total']);
   });
 
   it('no paging params when pagination is off', async () => {

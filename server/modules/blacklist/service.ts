@@ -13,6 +13,7 @@ import type { AppContext } from '../../context';
 import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf } from '../../http/paging';
+import { pageOf } from '../../db/page';
 import { keysetPages, mapPages, xlsxStream } from '../../lib/xlsx-export';
 import { formatDateTime } from '../../lib/time';
 import { whereFrom } from '../../db/filters';
@@ -72,10 +73,12 @@ export class BlacklistService {
   }
 
   private rowsQuery(me: Account, scope: ScopedAccount[], f: BlacklistFilter) {
-    return this.filtered(me, scope, f)
-      .select(['b.id', 'b.account_id', 'b.phone', 'b.source', 'b.remark', 'b.created_by', 'b.created_at'])
-      .orderBy('b.created_at', 'desc')
-      .orderBy('b.id', 'desc');
+    return this.rowsOf(this.filtered(me, scope, f));
+  }
+
+  /** a list's columns and order over its filtered query */
+  private rowsOf(q: ReturnType<BlacklistService['filtered']>) {
+    return q.select(['b.id', 'b.account_id', 'b.phone', 'b.source', 'b.remark', 'b.created_by', 'b.created_at']).orderBy('b.created_at', 'desc').orderBy('b.id', 'desc');
   }
 
   private toRow(r: Row, rownum: number, accounts: Map<number, ScopedAccount>): Required<BlacklistEntry> {
@@ -98,20 +101,7 @@ export class BlacklistService {
     const paging = pagingOf(f);
     const scope = await this.scopeOf(me);
     const byId = new Map(scope.map((a) => [a.id, a]));
-    const rows = await this.rowsQuery(me, scope, f)
-      .select((eb) => eb.fn.countAll<string | number>().over().as('total'))
-      .limit(paging.size)
-      .offset(paging.offset)
-      .execute();
-    const total = rows.length
-      ? Number(rows[0].total)
-      : Number(
-          (
-            await this.filtered(me, scope, f)
-              .select((eb) => eb.fn.countAll<string | number>().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        );
+    const { rows, total } = await pageOf(this.filtered(me, scope, f), (q) => this.rowsOf(q), paging);
     return listPage(
       rows.map((r, i) => this.toRow(r, paging.offset + i + 1, byId)),
       total,

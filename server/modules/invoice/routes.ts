@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context';
 import { api, dataPageOf, okOf, request } from '../../http/contract';
 import { ok } from '../../http/reply';
@@ -40,10 +40,6 @@ const CAN_AMOUNT = {
 /** /invoice/*: invoiceable amount, saved information, check and submit, list, detail, cancel. */
 export function invoiceRoutes(ctx: AppContext, invoices: InvoiceService): FastifyPluginAsync {
   const form = request(ctx, 'forms/invoice');
-  // a sub-account's invoice type is always 1 (it does not choose)
-  const payload = {
-    preValidation: async (req: FastifyRequest) => void (req.body = invoicePayload(sessionOf(req).account, req.body)),
-  };
   const info = okOf(ctx, INFO);
   const invoice = okOf(ctx, 'entities/invoice');
   // the account asked about: an agent's own sub-account (clientId), else the caller (a sub-account's clientId is ignored)
@@ -120,7 +116,8 @@ export function invoiceRoutes(ctx: AppContext, invoices: InvoiceService): Fastif
         access: 'session',
         body: form,
         response: okOf(ctx, CAN_AMOUNT),
-        with: payload,
+        // a sub-account's invoice type is always 1 (it does not choose)
+        payload: invoicePayload,
       }),
       async (req) => ok(await invoices.check(sessionOf(req).account, req.body)),
     );
@@ -132,7 +129,8 @@ export function invoiceRoutes(ctx: AppContext, invoices: InvoiceService): Fastif
         access: 'session',
         body: form,
         response: invoice,
-        with: payload,
+        // a sub-account's invoice type is always 1 (it does not choose)
+        payload: invoicePayload,
       }),
       async (req) => ok(await invoices.apply(sessionOf(req).account, req.body), INVOICE_MESSAGES.applied),
     );

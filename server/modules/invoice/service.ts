@@ -27,6 +27,7 @@ import type { Db } from '../../db';
 import type { Account, Database } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { dataPage, pagingOf } from '../../http/paging';
+import { pageOf } from '../../db/page';
 import { formatDateTime } from '../../lib/time';
 import { Money, money2 } from '../../lib/money';
 import {
@@ -342,24 +343,7 @@ export class InvoiceService {
   async list(me: Account, f: InvoiceFilter & PageRows) {
     const paging = pagingOf(f);
     const q = whereFrom(this.rowsQuery(this.ctx.db).where(this.mine(me)), this.ctx, 'filters/invoice', f);
-    const rows = await q
-      .select((eb) => eb.fn.countAll<string | number>().over().as('total'))
-      .orderBy('i.create_time', 'desc')
-      .orderBy('i.id', 'desc')
-      .limit(paging.size)
-      .offset(paging.offset)
-      .execute();
-    let total = rows.length ? Number(rows[0].total) : 0;
-    if (!rows.length && paging.offset > 0) {
-      total = Number(
-        (
-          await q
-            .clearSelect()
-            .select((eb) => eb.fn.countAll<string | number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    }
+    const { rows, total } = await pageOf(q.clearSelect(), () => q.orderBy('i.create_time', 'desc').orderBy('i.id', 'desc'), paging);
     return dataPage(
       rows.map((r, i) => this.toRow(r, paging.offset + i + 1)),
       total,

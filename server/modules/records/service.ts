@@ -23,6 +23,7 @@ import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf, type Paging } from '../../http/paging';
+import { pageOf } from '../../db/page';
 import { keysetPages, mapPages, writeXlsx, xlsxStream } from '../../lib/xlsx-export';
 import { formatDateTime } from '../../lib/time';
 import type { ClientsService, ScopedAccount } from '../clients';
@@ -240,15 +241,15 @@ export class RecordsService {
 
   /** one query for the page and the total (a window count), a second only past the last page */
   private async taskPage<R>(q: TaskQuery, paging: Paging, accounts: ScopedAccount[], toRow: (t: TaskRow, rowNum: number, clientids: Map<number, string>) => R) {
-    const rows: (TaskRow & { total: string | number })[] = await q
-      .select([...TASK_COLUMNS])
-      .select((eb) => eb.fn.countAll<string>().over().as('total'))
-      .orderBy('t.created_at', 'desc')
-      .orderBy('t.id', 'desc')
-      .limit(paging.size)
-      .offset(paging.offset)
-      .execute();
-    const total = rows.length ? Number(rows[0].total) : Number((await q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    const { rows, total } = await pageOf(
+      q,
+      (f) =>
+        f
+          .select([...TASK_COLUMNS])
+          .orderBy('t.created_at', 'desc')
+          .orderBy('t.id', 'desc'),
+      paging,
+    );
     const clientids = new Map(accounts.map((a) => [a.id, a.clientid]));
     return listPage(
       rows.map((r, i) => toRow(r, paging.offset + i + 1, clientids)),
@@ -359,26 +360,8 @@ export class RecordsService {
     const { task } = await this.findTask(me, b.uid ?? b.taskId ?? b.id);
     const paging = pagingOf(b, TASK_PAGE_SIZE);
     if (!(await expandTask(this.ctx.db, task.id))) this.ctx.log.warn(`task ${task.uid}: a chunk of its numbers could not be written; the list holds the numbers written so far`);
-    const rows = await this.ctx.db
-      .selectFrom('sms_messages')
-      .select(['phone'])
-      .select((eb) => eb.fn.countAll<string | number>().over().as('total'))
-      .where('task_id', '=', task.id)
-      .orderBy('id')
-      .limit(paging.size)
-      .offset(paging.offset)
-      .execute();
-    const total = rows.length
-      ? Number(rows[0].total)
-      : Number(
-          (
-            await this.ctx.db
-              .selectFrom('sms_messages')
-              .select((eb) => eb.fn.countAll<string | number>().as('n'))
-              .where('task_id', '=', task.id)
-              .executeTakeFirstOrThrow()
-          ).n,
-        );
+    const numbers = this.ctx.db.selectFrom('sms_messages').where('task_id', '=', task.id);
+    const { rows, total } = await pageOf(numbers, (q) => q.select(['phone']).orderBy('id'), paging);
     return listPage(
       rows.map((r) => ({ phone: r.phone })),
       total,
@@ -741,15 +724,11 @@ export class RecordsService {
     const ids = accounts.map((a) => a.id);
     const q = this.moQuery(ids, bd);
     const paging = pagingOf(bd, MO_PAGE_SIZE);
-    const rows = await q
-      .select(['o.id', 'o.account_id', 'o.phone', 'o.content', 'o.received_at'])
-      .select((eb) => eb.fn.countAll<string | number>().over().as('total'))
-      .orderBy('o.received_at', 'desc')
-      .orderBy('o.id', 'desc')
-      .limit(paging.size)
-      .offset(paging.offset)
-      .execute();
-    const total = rows.length ? Number(rows[0].total) : Number((await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow()).n);
+    const { rows, total } = await pageOf(
+      q,
+      (f) => f.select(['o.id', 'o.account_id', 'o.phone', 'o.content', 'o.received_at']).orderBy('o.received_at', 'desc').orderBy('o.id', 'desc'),
+      paging,
+    );
     const clientids = new Map(accounts.map((a) => [a.id, a.clientid]));
     return listPage(
       rows.map((r, i) => this.moRow(r, paging.offset + i + 1, clientids)),

@@ -25,7 +25,7 @@ export {
   withBlacklistMsg,
   type SendResult,
 } from './service';
-export { sendPayload } from './routes';
+export { sendPayload, sent } from './routes';
 export { assertMaySend, assertInterfaceAllowed, assertDeferredRoom } from './gate';
 export { dropStaged, expandNextChunk, expandTask, insertMessages, stageChunks, type UnplacedBatch } from './messages';
 export { textTokens, NUMBER_HEADER } from './import';

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { AppContext } from '../../context';
 import type { Account } from '../../db/types';
@@ -11,8 +11,7 @@ import { CSV_MIME, sendFile, TXT_MIME, XLSX_MIME } from '../../http/download';
 import { IMPORT_MAX_BYTES, IMPORT_MSG, importKindOf, importResult, templateCsv, templateTxt, templateXlsx, textTokens, xlsxTokens } from './import';
 import { parseSendTime, sendTimeError } from '../../../common/send';
 import { MSG, X, type SendService, type SendResult } from './service';
-import { UserType } from '../../../common/generated/schemas';
-import type { JsonSchema } from '../../../common/schema';
+import { UserType, type SendAnswer } from '../../../common/generated/schemas';
 
 const TAG = '短信发送';
 
@@ -24,73 +23,21 @@ export function sendPayload(me: Account, body: unknown): Record<string, unknown>
   return raw;
 }
 
-const sent = (r: SendResult) =>
-  ok({ taskId: r.taskId, smsNum: r.smsNum, chargeNum: r.chargeNum, submitTotal: r.submitTotal, amount: r.amount, blacklistNum: r.blacklistNum ?? 0 }, r.msg);
-
-const int = (title: string): JsonSchema => ({ type: 'integer', title });
-const str = (title: string): JsonSchema => ({ type: 'string', title });
-
-/** The answer of an accepted send (immediate or timed). */
-const SENT: JsonSchema = {
-  type: 'object',
-  required: ['taskId', 'smsNum', 'chargeNum', 'submitTotal', 'amount'],
-  properties: {
-    taskId: str('任务编号'),
-    smsNum: int('每条计费条数'),
-    chargeNum: int('计费总条数'),
-    submitTotal: int('提交号码数'),
-    amount: str('金额（元；套餐账户 0）'),
-    blacklistNum: int('黑名单号码数（营销短信跳过，不发送、不计费）'),
-  },
-};
-/** /send/getsmstypes: one option per SMS type. */
-const SMS_TYPE_OPTION: JsonSchema = {
-  type: 'object',
-  required: ['value', 'label', 'accountExtAttr'],
-  properties: { value: int('短信类型'), label: str('名称'), accountExtAttr: str('运营模式（0 按金额，1 按条数）') },
-};
-/** /send/chargeInfo: the confirm dialog's figures (pools: remainPieces; money: amount and balance). */
-const CHARGE_INFO: JsonSchema = {
-  type: 'object',
-  required: ['smsNum', 'chargeNum', 'submitTotal', 'chargeMode'],
-  properties: {
-    smsNum: int('每条计费条数'),
-    chargeNum: int('计费总条数'),
-    submitTotal: int('提交号码数'),
-    blacklistNum: int('黑名单号码数（营销短信跳过，不发送、不计费）'),
-    chargeMode: int('计费方式'),
-    remainPieces: int('剩余条数'),
-    amount: str('金额（元）'),
-    balance: str('账户余额（元）'),
-  },
-};
-/** /send/edit: a waiting timed task's fields for re-editing (content without its sign). */
-const EDITED_TASK: JsonSchema = {
-  type: 'object',
-  required: ['clientId', 'content', 'sign', 'smstype', 'mobile', 'sendtime', 'taskId'],
-  properties: {
-    clientId: str('子账户'),
-    content: str('短信内容（不带签名）'),
-    sign: str('签名'),
-    smstype: int('短信类型'),
-    templateId: { type: ['integer', 'null'], title: '模板' },
-    templateType: { type: ['integer', 'null'], title: '模板类型' },
-    mobile: str('号码（逗号分隔）'),
-    sendtime: str('定时发送时间'),
-    taskId: str('任务编号'),
-  },
+/** The answer of an accepted send (responses/send-answer.json) with its msg: every send route's, here and in variable-international. */
+export const sent = (r: SendResult) => {
+  const answer: SendAnswer = { taskId: r.taskId, smsNum: r.smsNum, chargeNum: r.chargeNum, submitTotal: r.submitTotal, amount: r.amount, blacklistNum: r.blacklistNum ?? 0 };
+  return ok(answer, r.msg);
 };
 
 /** /send/*: accepting sends (ordinary and timed), their charge preview, re-edit, cancel, number import and templates. */
 export function sendRoutes(ctx: AppContext, send: SendService): FastifyPluginAsync {
-  const withPayload = { preValidation: async (req: FastifyRequest) => void (req.body = sendPayload(sessionOf(req).account, req.body)) };
   return async (plugin) => {
     if (!plugin.hasContentTypeParser('multipart/form-data')) await plugin.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10, parts: 12 } });
     const app = api(plugin);
 
     app.post(
       '/send/getsmstypes',
-      route({ tag: TAG, summary: '账户可发送的短信类型', access: 'session', body: request(ctx, 'params/send-sms-types'), response: arrayOf(ctx, SMS_TYPE_OPTION) }),
+      route({ tag: TAG, summary: '账户可发送的短信类型', access: 'session', body: request(ctx, 'params/send-sms-types'), response: arrayOf(ctx, 'responses/sms-type-option') }),
       async (req) => ok(await send.getSmsTypes(sessionOf(req).account, req.body.clientid)),
     );
 
@@ -101,8 +48,8 @@ export function sendRoutes(ctx: AppContext, send: SendService): FastifyPluginAsy
         summary: '计费预览（确认对话框：每条计费条数、总条数、金额或剩余条数）',
         access: 'session',
         body: request(ctx, 'params/send-charge-info'),
-        response: okOf(ctx, CHARGE_INFO),
-        with: withPayload,
+        response: okOf(ctx, 'responses/charge-info'),
+        payload: sendPayload,
       }),
       async (req) => ok(await send.chargeInfo(sessionOf(req).account, req.body)),
     );
@@ -114,8 +61,8 @@ export function sendRoutes(ctx: AppContext, send: SendService): FastifyPluginAsy
         summary: '立即发送（content 可带【签名】前缀；代理商须选择子账号）',
         access: 'session',
         body: request(ctx, 'forms/send'),
-        response: okOf(ctx, SENT),
-        with: withPayload,
+        response: okOf(ctx, 'responses/send-answer'),
+        payload: sendPayload,
       }),
       async (req) => sent(await send.send(sessionOf(req).account, req.body)),
     );
@@ -127,7 +74,7 @@ export function sendRoutes(ctx: AppContext, send: SendService): FastifyPluginAsy
         summary: '定时发送（JSON；额度不足时 code 403，确认后以 isCheckAvailableCredit=0 重新提交）',
         access: 'session',
         body: request(ctx, 'params/send-timed'),
-        response: okOf(ctx, SENT),
+        response: okOf(ctx, 'responses/send-answer'),
       }),
       async (req) => sent(await send.sendTimed(sessionOf(req).account, req.body)),
     );
@@ -146,7 +93,13 @@ export function sendRoutes(ctx: AppContext, send: SendService): FastifyPluginAsy
 
     app.post(
       '/send/edit',
-      route({ tag: TAG, summary: '重新编辑定时任务（取回任务内容）', access: 'session', body: request(ctx, 'params/send-task-edit'), response: okOf(ctx, EDITED_TASK) }),
+      route({
+        tag: TAG,
+        summary: '重新编辑定时任务（取回任务内容）',
+        access: 'session',
+        body: request(ctx, 'params/send-task-edit'),
+        response: okOf(ctx, 'responses/edited-task'),
+      }),
       async (req) => ok(await send.edit(sessionOf(req).account, (req.body.taskID ?? req.body.uid ?? '').trim())),
     );
 

@@ -32,7 +32,6 @@ export function signRoutes(ctx: AppContext, signs: SignService): FastifyPluginAs
     );
 
     // a sub-account's clientid comes from the session; then forms/sign-add
-    const addPayload = { preValidation: async (req: { body: unknown }) => void (req.body = signAddPayload(sessionOf(req as never).account, req.body)) };
     app.post(
       '/sign/add',
       route({
@@ -41,7 +40,7 @@ export function signRoutes(ctx: AppContext, signs: SignService): FastifyPluginAs
         access: 'session',
         body: request(ctx, 'forms/sign-add'),
         response: okOf(ctx, { type: 'object', required: ['id', 'state'], properties: { id: { type: 'integer', title: '签名编号' }, state: { type: 'integer', title: '状态' } } }),
-        with: addPayload,
+        payload: signAddPayload,
       }),
       async (req) => {
         const r = await signs.add(sessionOf(req).account, req.body);

@@ -13,12 +13,13 @@ import type { Db } from '../../db';
 import type { Account, SignImportFailure } from '../../db/types';
 import { ApiError, errors } from '../../http/errors';
 import { listPage, pagingOf } from '../../http/paging';
+import { pageOf } from '../../db/page';
 import { fieldTitle, safeRow } from '../../lib/export-columns';
 import { keysetPages, mapPages, xlsxStream } from '../../lib/xlsx-export';
 import { IMPORT_SHEET_LIMITS, readSheetRows, SpreadsheetError } from '../../lib/spreadsheet';
 import { formatDateTime } from '../../lib/time';
 import type { ClientsService, ScopedAccount } from '../clients';
-import { SignState, UserType, type Sign, type SignFilter } from '../../../common/generated/schemas';
+import { SignState, UserType, type Sign, type SignAddForm, type SignFilter } from '../../../common/generated/schemas';
 import { whereFrom } from '../../db/filters';
 import type { CurrentPaging } from '../../http/contract';
 import { MESSAGES } from '../../../common/schema/messages';
@@ -122,13 +123,6 @@ function importMessage(e: SpreadsheetError, looksLikeXlsx: boolean): string {
   }
 }
 
-/** forms/sign-add */
-export interface SignAddForm {
-  clientid?: string;
-  sign: string;
-  remarks?: string;
-}
-
 /**
  * The payload of POST /sign/add before its schema runs: a sub-account's clientid comes from the
  * session (any posted one is dropped); an agent must choose one.
@@ -187,7 +181,12 @@ export class SignService {
   }
 
   private rowsQuery(me: Account, scope: ScopedAccount[], f: SignFilter) {
-    return this.filtered(me, scope, f)
+    return this.rowsOf(this.filtered(me, scope, f));
+  }
+
+  /** a list's columns and order over its filtered query */
+  private rowsOf(q: ReturnType<SignService['filtered']>) {
+    return q
       .select(['s.id', 's.account_id', 's.clientid', 's.sign', 's.creator_name', 's.create_time', 's.remarks', 's.state', 's.cause'])
       .orderBy('s.create_time', 'desc')
       .orderBy('s.id', 'desc');
@@ -198,21 +197,7 @@ export class SignService {
     const paging = pagingOf(f);
     const scope = await this.scopeOf(me);
     const names = new Map(scope.map((a) => [a.id, a.name]));
-    const rows = await this.rowsQuery(me, scope, f)
-      .select((eb) => eb.fn.countAll<string | number>().over().as('total'))
-      .limit(paging.size)
-      .offset(paging.offset)
-      .execute();
-    // past the last page there is no row to carry the total: count on its own
-    const total = rows.length
-      ? Number(rows[0].total)
-      : Number(
-          (
-            await this.filtered(me, scope, f)
-              .select((eb) => eb.fn.countAll<string | number>().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        );
+    const { rows, total } = await pageOf(this.filtered(me, scope, f), (q) => this.rowsOf(q), paging);
     return listPage(
       rows.map((r, i) => this.toRow(r, paging.offset + i + 1, names)),
       total,

@@ -14,8 +14,7 @@ import { api, fileReply, listOf, okOf, request } from '../../http/contract';
 import { route } from '../../http/route';
 import { sessionOf } from '../../http/session';
 import { sendFile, XLSX_MIME } from '../../http/download';
-import { sendPayload, type SendResult } from '../send';
-import type { JsonSchema } from '../../../common/schema';
+import { sendPayload, sent } from '../send';
 import { FileTooLarge, saveUpload, type WorkExt } from './work-files';
 import { IX, type VarIntlService } from './service';
 import { variableTemplateXlsx, VARIABLE_FILE_MAX_BYTES, VARIABLE_FILE_NAME_MAX, VX } from './variable';
@@ -24,116 +23,6 @@ import { codeOf } from '../../lib/error-code';
 const TAG = '变量短信与国际短信';
 export const INTL_FILE_MAX_BYTES = 250 * 1024 * 1024;
 export const INTL_FILE_NAME_MAX = 30;
-
-const sent = (r: SendResult) =>
-  ok({ taskId: r.taskId, smsNum: r.smsNum, chargeNum: r.chargeNum, submitTotal: r.submitTotal, amount: r.amount, blacklistNum: r.blacklistNum ?? 0 }, r.msg);
-
-const int = (title: string): JsonSchema => ({ type: 'integer', title });
-const str = (title: string): JsonSchema => ({ type: 'string', title });
-const strs = (title: string): JsonSchema => ({ type: 'array', title, items: { type: 'string' } });
-
-/** The answer of an accepted send (immediate or timed). */
-const SENT: JsonSchema = {
-  type: 'object',
-  required: ['taskId', 'smsNum', 'chargeNum', 'submitTotal', 'amount'],
-  properties: {
-    taskId: str('任务编号'),
-    smsNum: int('每条计费条数'),
-    chargeNum: int('计费总条数'),
-    submitTotal: int('提交号码数'),
-    amount: str('金额（元；套餐账户 0）'),
-    blacklistNum: int('黑名单号码数（营销短信跳过，不发送、不计费）'),
-  },
-};
-/** A working file received by an upload route. */
-const UPLOADED: JsonSchema = {
-  type: 'object',
-  required: ['importFilePath', 'fileName', 'fileSize'],
-  properties: { importFilePath: str('工作文件（varintl/…）'), fileName: str('文件名'), fileSize: int('字节数') },
-};
-/** One country of a check or a send: its numbers and price per piece. */
-const COUNTRY: JsonSchema = {
-  type: 'object',
-  required: ['intercode', 'countryCode', 'countryName', 'num', 'fee'],
-  properties: { intercode: str('国际代码'), countryCode: str('国家代码'), countryName: str('国家/地区'), num: int('号码数'), fee: str('单价（元/条）') },
-};
-/** The check of international numbers (typed or a file). */
-const INTL_CHECK: JsonSchema = {
-  type: 'object',
-  required: ['internationalPhoneNum', 'internationalSet', 'countries', 'errorSet', 'domesticNum', 'domesticSet', 'parseMobilesInfo'],
-  properties: {
-    fileName: str('文件名'),
-    importFilePath: str('号码文件'),
-    internationalPhoneNum: int('有效号码数'),
-    internationalSet: strs('有效号码（最多 100000 个）'),
-    countries: { type: 'array', title: '各国家/地区', items: COUNTRY },
-    errorSet: strs('错误号码（最多 1000 个；不含下面的中国大陆手机号码）'),
-    domesticNum: int('错误号码中以 86 / 0086 开头的中国大陆手机号码数（应使用国内短信发送）'),
-    domesticSet: strs('这些中国大陆手机号码（最多 1000 个，原样）'),
-    parseMobilesInfo: {
-      type: 'object',
-      required: ['submitTotal', 'errNum', 'repeatNum'],
-      properties: { submitTotal: int('号码总数'), errNum: int('错误号码数'), repeatNum: int('重复号码数') },
-    },
-  },
-};
-/** The check of a variable file (POST /send/parsefileVariate). */
-const VARIABLE_PARSE: JsonSchema = {
-  type: 'object',
-  required: ['fileName', 'totalNum', 'submitTotal', 'errNum', 'repeatNum', 'mobileNum', 'unicomNum', 'telecomNum', 'variateNum', 'sendFilePath', 'errorFilePath'],
-  properties: {
-    fileName: str('文件名'),
-    totalNum: int('数据行数'),
-    submitTotal: int('有效行数'),
-    errNum: int('错误行数'),
-    repeatNum: int('重复行数'),
-    mobileNum: int('移动号码数'),
-    unicomNum: int('联通号码数'),
-    telecomNum: int('电信号码数'),
-    variateNum: int('变量个数'),
-    sendFilePath: str('发送文件（无有效行时为空）'),
-    errorFilePath: str('错误文件（无错误行时为空）'),
-    preview: {
-      type: 'array',
-      title: '前几行合格数据填好变量后的内容（最多 3 行，不含签名），供发送页预览',
-      maxItems: 3,
-      items: { type: 'object', required: ['phone', 'content'], properties: { phone: str('号码'), content: str('填好变量的内容') } },
-    },
-  },
-};
-/** The screening's counts and its numbers (type 1) or new send file (type 2). */
-const SCREENED: JsonSchema = {
-  type: 'object',
-  required: ['submitTotal', 'mobileNum', 'unicomNum', 'telecomNum'],
-  properties: {
-    submitTotal: int('筛选后号码数'),
-    mobileNum: int('移动号码数'),
-    unicomNum: int('联通号码数'),
-    telecomNum: int('电信号码数'),
-    phones: str('筛选后的号码（type 1，逗号分隔）'),
-    sendFilePath: str('筛选后的发送文件（type 2）'),
-    variateNum: int('变量个数'),
-  },
-};
-/** The confirm dialog's figures (variable and international). */
-const CHARGE_FIELDS: Record<string, JsonSchema> = {
-  submitTotal: int('提交号码数'),
-  errNum: int('错误号码数'),
-  repeatNum: int('重复号码数'),
-  blacklistNum: int('黑名单号码数（营销短信跳过，不发送、不计费）'),
-  chargeMode: int('计费方式'),
-  chargeNum: int('计费总条数'),
-  amount: str('金额（元）'),
-  balance: str('账户余额（元）'),
-  remainPieces: int('剩余条数'),
-  remainAmount: str('国际短信余额（元）'),
-};
-const VARIABLE_CHARGE: JsonSchema = { type: 'object', required: ['submitTotal', 'errNum', 'repeatNum', 'chargeMode', 'chargeNum'], properties: CHARGE_FIELDS };
-const INTL_CHARGE: JsonSchema = {
-  type: 'object',
-  required: ['chars', 'smsNum', 'submitTotal', 'errNum', 'repeatNum', 'countries', 'chargeMode', 'chargeNum'],
-  properties: { chars: int('字数（含签名及括号）'), smsNum: int('每条计费条数'), countries: { type: 'array', title: '各国家/地区', items: COUNTRY }, ...CHARGE_FIELDS },
-};
 
 interface UploadRule {
   exts: WorkExt[];
@@ -187,7 +76,6 @@ async function receive(ctx: AppContext, req: FastifyRequest, me: Account, rule: 
 }
 
 export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPluginAsync {
-  const withPayload = { preValidation: async (req: FastifyRequest) => void (req.body = sendPayload(sessionOf(req).account, req.body)) };
   const intlForm = request(ctx, 'forms/send-international');
   const variableForm = request(ctx, 'forms/send-variable');
   return async (plugin) => {
@@ -216,7 +104,7 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
         summary: '国际号码检测：每个号码的国家/地区（libphonenumber 元数据）、单价；错误与重复号码',
         access: 'session',
         body: request(ctx, 'params/intl-check-mobiles'),
-        response: okOf(ctx, INTL_CHECK),
+        response: okOf(ctx, 'responses/intl-check'),
       }),
       async (req) => ok(await svc.checkInternational(String(req.body.mobiles ?? ''))),
     );
@@ -228,7 +116,7 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
         summary: '上传变量文件（multipart，字段 file：xlsx，≤ 300M，文件名 ≤ 50 个字符）',
         access: 'session',
         body: request(ctx, 'params/variable-file-upload'),
-        response: okOf(ctx, UPLOADED),
+        response: okOf(ctx, 'responses/work-file'),
       }),
       async (req) =>
         ok(
@@ -249,7 +137,7 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
         summary: '上传国际号码文件（multipart，字段 file：txt、csv、xlsx，≤ 250M，文件名 ≤ 30 个字符）',
         access: 'session',
         body: request(ctx, 'params/intl-file-upload'),
-        response: okOf(ctx, UPLOADED),
+        response: okOf(ctx, 'responses/work-file'),
       }),
       async (req) =>
         ok(
@@ -270,8 +158,9 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
         summary: '解析变量文件：逐行检查（号码、重复、变量个数与长度、合计字数），合格行写入 sendFilePath，错误行及原因写入 errorFilePath',
         access: 'session',
         body: request(ctx, 'params/variable-parse'),
-        response: okOf(ctx, VARIABLE_PARSE),
-        with: { ...withPayload, ...parseSlot(ctx) },
+        response: okOf(ctx, 'responses/variable-parse'),
+        payload: sendPayload,
+        with: parseSlot(ctx),
       }),
       async (req) => {
         const r = await svc.parseVariable(sessionOf(req).account, req.body);
@@ -286,7 +175,7 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
         summary: '解析国际号码文件（txt、csv、xlsx）：有效、错误、重复号码及各国家/地区数量',
         access: 'session',
         body: request(ctx, 'params/intl-parse'),
-        response: okOf(ctx, INTL_CHECK),
+        response: okOf(ctx, 'responses/intl-check'),
         with: parseSlot(ctx),
       }),
       async (req) => ok(await svc.parseInternationalFile(sessionOf(req).account, req.body)),
@@ -315,7 +204,7 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
         summary: '号码筛选：按运营商、省份保留，按城市屏蔽；type 1 手动号码（phones），2 文件（importFilePath / sendFilePath）；返回筛选后的 submitTotal',
         access: 'session',
         body: request(ctx, 'params/screen-phones'),
-        response: okOf(ctx, SCREENED),
+        response: okOf(ctx, 'responses/screened'),
       }),
       async (req) => ok(await svc.screen(sessionOf(req).account, req.body)),
     );
@@ -327,8 +216,8 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
         summary: '国际短信字数与计费确认（字数 = 内容 + 签名 + 2，每条计费条数，各国家/地区数量与单价，金额；按金额计费：余额，产品包账户：国际短信余额 remainAmount）',
         access: 'session',
         body: intlForm,
-        response: okOf(ctx, INTL_CHARGE),
-        with: withPayload,
+        response: okOf(ctx, 'responses/intl-charge'),
+        payload: sendPayload,
       }),
       async (req) => ok(await svc.previewInternational(sessionOf(req).account, req.body)),
     );
@@ -339,8 +228,8 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
         summary: '国际短信立即发送（按国家/地区单价逐国计费：按金额账户扣余额，产品包账户扣国际短信余额）',
         access: 'session',
         body: intlForm,
-        response: okOf(ctx, SENT),
-        with: withPayload,
+        response: okOf(ctx, 'responses/send-answer'),
+        payload: sendPayload,
       }),
       async (req) => sent(await svc.sendInternational(sessionOf(req).account, req.body)),
     );
@@ -351,14 +240,21 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
         summary: '变量短信计费确认（每行按自己的条数计费：总条数、金额或剩余条数）',
         access: 'session',
         body: variableForm,
-        response: okOf(ctx, VARIABLE_CHARGE),
-        with: withPayload,
+        response: okOf(ctx, 'responses/variable-charge'),
+        payload: sendPayload,
       }),
       async (req) => ok(await svc.previewVariable(sessionOf(req).account, req.body)),
     );
     app.post(
       '/send/sendingVariable',
-      route({ tag: TAG, summary: '变量短信立即发送（文件每行自己的内容与条数）', access: 'session', body: variableForm, response: okOf(ctx, SENT), with: withPayload }),
+      route({
+        tag: TAG,
+        summary: '变量短信立即发送（文件每行自己的内容与条数）',
+        access: 'session',
+        body: variableForm,
+        response: okOf(ctx, 'responses/send-answer'),
+        payload: sendPayload,
+      }),
       async (req) => sent(await svc.sendVariable(sessionOf(req).account, req.body)),
     );
 
@@ -369,7 +265,7 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
         summary: '变量短信（sendKind 1）与国际短信（sendKind 2）定时发送（JSON；5 分钟后、24 小时内；额度不足 code 403；国际定时任务提交后不可取消）',
         access: 'session',
         body: request(ctx, 'params/send-time-sms'),
-        response: okOf(ctx, SENT),
+        response: okOf(ctx, 'responses/send-answer'),
       }),
       async (req) => sent(await svc.sendTimed(sessionOf(req).account, req.body)),
     );

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { Alert, Button, Card, Form, Input, Modal, Space, Typography } from 'antd';
 import { postForm } from '@/providers/http';
 import { CONTENT_MAX, contentError } from './validation';
-import { HighlightedContent, parseContentTestAnswer, type ContentTestResult } from './highlight';
+import { HighlightedContent, parseContentTestAnswer, type ContentTestResult } from '@/components/ContentHighlight/highlight';
 import { MESSAGES } from '../../../common/schema/messages';
 import { contentTestScreen } from '.';
 

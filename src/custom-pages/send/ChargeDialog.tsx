@@ -9,28 +9,14 @@
 import { ChargeMode } from '@/generated/schemas';
 import { Descriptions, Modal, Table } from 'antd';
 import { Money } from '@/components/Money/Money';
-import type { CountryCount } from './api';
+import type { ChargeInfo, IntlCharge, VariableCharge } from '@/generated/schemas';
 import { formatCount } from '@/components/Money/money';
 
-/** What the charge answers of the three pages carry. */
-export interface ChargeFigures {
-  /** 0 by amount, 1 by pieces */
-  chargeMode: number;
-  chargeNum: number;
-  submitTotal?: number;
-  /** marketing: numbers skipped as blacklisted (not sent, not charged) */
-  blacklistNum?: number;
-  /** pieces per message (one message for all numbers) */
-  smsNum?: number;
-  /** international: the characters (content + sign + 2) */
-  chars?: number;
-  amount?: string;
-  balance?: string;
-  remainPieces?: number;
-  /** international, package account: yuan left in its international pools (`amount` is taken from them) */
-  remainAmount?: string;
-  countries?: CountryCount[];
-}
+/**
+ * What the charge answers of the three pages carry (responses/charge-info.json, variable-charge.json,
+ * intl-charge.json): the figures all have, the others where the kind has them.
+ */
+export type ChargeFigures = Pick<ChargeInfo, 'chargeMode' | 'chargeNum'> & Partial<Omit<ChargeInfo & VariableCharge & IntlCharge, 'chargeMode' | 'chargeNum'>>;
 
 export interface ChargeDialogProps {
   info: ChargeFigures | null;

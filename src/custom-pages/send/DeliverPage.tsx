@@ -88,8 +88,9 @@ export function DeliverPage() {
         replace({
           clientId: t.clientId,
           smstype: t.smstype === undefined ? undefined : (Number(t.smstype) as SmsType),
-          templateId: t.templateId,
-          templateType: t.templateType,
+          // null when the task was written without a template
+          templateId: t.templateId ?? undefined,
+          templateType: (t.templateType ?? undefined) as TemplateType | undefined,
           templateContent: t.templateType === TemplateType.Fixed ? t.content : undefined,
           sign: t.sign ?? '',
           content: t.content ?? '',

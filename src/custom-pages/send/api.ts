@@ -3,7 +3,10 @@
  * time rule is common/send's, through src/domain/send):
  * messages from schemas/forms/send-variable.json and send-international.json (`x-messages`).
  */
-import type { SendKind } from '@/generated/schemas';
+import type { IntlCharge, IntlCheck, Screened, SendAnswer, SendKind, VariableCharge, VariableParse } from '@/generated/schemas';
+
+// the answers' types are the schemas' (schemas/responses), the server answers through the same files
+export type { CountryCount, IntlCheck, Screened, SendAnswer, VariableParse } from '@/generated/schemas';
 import variableSchema from '../../../schemas/forms/send-variable.json';
 import intlSchema from '../../../schemas/forms/send-international.json';
 import { postForm, postJson, type ApiBody, type ApiRequestConfig } from '@/providers/http';
@@ -25,69 +28,6 @@ export const INTL_FILE = { maxBytes: 250 * 1024 * 1024, nameMax: 30 } as const;
 
 /** Typed international numbers: digits and commas only (anything else becomes a comma, repeats collapse). */
 export const intlNumbersOnly = (s: string) => s.replace(/[^0-9]+/g, ',').replace(/^,/, '');
-
-export interface CountryCount {
-  intercode: string;
-  countryCode: string;
-  countryName: string;
-  num: number;
-  fee: string;
-}
-export interface IntlCheck {
-  internationalPhoneNum: number;
-  internationalSet: string[];
-  countries: CountryCount[];
-  errorSet: string[];
-  /** error numbers that are Chinese mainland mobiles written with 86 / 0086 (a domestic send's) */
-  domesticNum?: number;
-  /** those numbers as typed (the first 1,000) */
-  domesticSet?: string[];
-  parseMobilesInfo: { submitTotal: number; errNum: number; repeatNum: number };
-}
-export interface VariableParse {
-  fileName: string;
-  totalNum: number;
-  submitTotal: number;
-  errNum: number;
-  repeatNum: number;
-  mobileNum: number;
-  unicomNum: number;
-  telecomNum: number;
-  variateNum: number;
-  sendFilePath: string;
-  errorFilePath: string;
-  /** the first good rows, the template filled (without the sign): the preview */
-  preview?: { phone: string; content: string }[];
-}
-export interface Screened {
-  submitTotal: number;
-  mobileNum: number;
-  unicomNum: number;
-  telecomNum: number;
-  sendFilePath?: string;
-  phones?: string;
-}
-export interface VarIntlCharge {
-  chargeMode: number;
-  chargeNum: number;
-  submitTotal: number;
-  amount?: string;
-  balance?: string;
-  remainPieces?: number;
-  /** international, package account: yuan left in its international pools (`amount` is taken from them) */
-  remainAmount?: string;
-  /** international */
-  chars?: number;
-  smsNum?: number;
-  countries?: CountryCount[];
-}
-export interface SendAnswer {
-  taskId: string;
-  smsNum: number;
-  chargeNum: number;
-  submitTotal: number;
-  amount: string;
-}
 
 const quiet: ApiRequestConfig = { silent: true };
 
@@ -129,8 +69,8 @@ export interface VariablePayload {
 }
 const clean = <T extends object>(p: T) => Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined && v !== '')) as T;
 
-export const chargeInternational = (p: IntlPayload) => ans(postForm<VarIntlCharge>('/send/chargeInfoInternational', clean(p)));
-export const chargeVariable = (p: VariablePayload) => ans(postForm<VarIntlCharge>('/send/chargeInfoVariable', clean(p)));
+export const chargeInternational = (p: IntlPayload) => ans(postForm<IntlCharge>('/send/chargeInfoInternational', clean(p)));
+export const chargeVariable = (p: VariablePayload) => ans(postForm<VariableCharge>('/send/chargeInfoVariable', clean(p)));
 export const sendInternational = (p: IntlPayload) => ans(postForm<SendAnswer>('/send/sendingInternational', clean(p)));
 export const sendVariable = (p: VariablePayload) => ans(postForm<SendAnswer>('/send/sendingVariable', clean(p)));
 /** POST /send/send_time_sms (JSON); code 403 (credit) is not toasted: the page asks first. */

@@ -5,7 +5,7 @@ import { YesNo, type Notice } from '@/generated/schemas';
 import { SchemaFilterBar } from '@/components/SchemaFilterBar/SchemaFilterBar';
 import { CutText, ELLIPSIS_WIDTH, SchemaTable } from '@/components/SchemaTable/SchemaTable';
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
-import { noticePlainText } from './noticeHtml';
+import { noticePlainText } from '@/components/NoticeHtml/noticeHtml';
 import { noticeListScreen, notices, noticeViewPath } from '.';
 
 export default function NoticeList() {

@@ -4,7 +4,7 @@ import { Button, Card, Divider, Result, Skeleton, Typography } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useOne, type HttpError } from '@refinedev/core';
 import type { Notice } from '@/generated/schemas';
-import { safeNoticeHtml } from './noticeHtml';
+import { safeNoticeHtml } from '@/components/NoticeHtml/noticeHtml';
 import { MESSAGES } from '../../../common/schema/messages';
 import { noticeListScreen, notices } from '.';
 
