@@ -370,10 +370,11 @@ export interface LedgerRequests {
 
 export interface LoginAsTokens {
   account_id: number;
-  agent_id: number;
+  agent_id: number | null;
   created_at: Generated<Timestamp>;
   expires_at: Timestamp;
   id: string;
+  operator_id: number | null;
   used_at: Timestamp | null;
 }
 

@@ -44,6 +44,7 @@ export const Reviewer: Story = {
     const menu = menuOf(c);
     for (const label of ['工作台', '审核', '资质认证', '签名', '模板', '发票']) await expect(menu.getByText(label)).toBeInTheDocument();
     await expect(menu.queryByText('审计日志')).toBeNull();
+    await expect(menu.queryByText('客户')).toBeNull();
     await expect(menu.queryByText('运营人员')).toBeNull();
     // the pending counts beside the entries, their sum beside the group
     await expect(await menu.findByTestId('menu-count-ops_review_certifications', {}, T)).toHaveTextContent('3');
@@ -61,6 +62,7 @@ export const Operations: Story = {
     const c = within(canvasElement);
     await expect(within(await c.findByTestId('operator', {}, T)).getByText(enumLabel('operator-role', OperatorRole.Operations)!)).toBeInTheDocument();
     await expect(menuOf(c).getByText('审计日志')).toBeInTheDocument();
+    await expect(menuOf(c).getByText('客户')).toBeInTheDocument();
     await expect(menuOf(c).queryByText('运营人员')).toBeNull();
   },
 };

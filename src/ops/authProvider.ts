@@ -9,7 +9,9 @@
  *   (providers/access.ts: operator, operatorAudit, operatorAdmin) read its role. A 401 there while
  *   the session is alive means the browser's note was wrong: the session is an account's.
  * - logout: POST /logout, then /login. onError: a 401 with the timeout header shows the timeout
- *   overlay (the user leaves from there); any other 401 logs out.
+ *   overlay (the user leaves from there); any other 401 logs out; but a 401 once the browser's note
+ *   says the session is an account's (客户's 以该账户登录 opened one in this browser) goes to "/"
+ *   without a logout, which would end the account's session.
  * - login: the login page posts /login itself; this only says where to go.
  */
 import type { AuthProvider } from '@refinedev/core';
@@ -85,6 +87,9 @@ export const opsAuthProvider: AuthProvider = {
   async onError(error: unknown) {
     const code = error instanceof ApiError ? error.code : Number((error as { statusCode?: unknown } | undefined)?.statusCode);
     if (code === 401) {
+      // the browser's session is an account's now (客户's 以该账户登录 opened it): going there, never
+      // logging it out from this console
+      if (sessionKind.get() === 'account') return { redirectTo: '/', error: error as Error };
       if (error instanceof ApiError && error.timedOut) return { error };
       return { logout: true, redirectTo: loginPath(), error: error as Error };
     }

@@ -15,6 +15,7 @@ import type { ScreenTable } from '@/layout/declarations';
 import { OPS_HOME } from '@/providers/sessionKind';
 import * as home from './home';
 import * as review from './review';
+import * as customers from './customers';
 import * as audit from './audit';
 import * as content from './content';
 import * as operators from './operators';
@@ -25,6 +26,7 @@ export const opsScreens: ScreenTable = {
   screens: [
     ...home.screens, // 工作台
     ...review.screens, // 审核: 资质认证, 签名, 模板, 发票
+    ...customers.screens, // 客户
     ...content.screens, // 内容: 敏感词, 平台公告
     ...audit.screens, // 审计日志
     ...operators.screens, // 运营人员

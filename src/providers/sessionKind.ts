@@ -7,7 +7,10 @@
  * own console (the accounts' authProvider.check, the operators' opsAuthProvider.check).
  *
  * The login page notes the kind it logged in (from the answer's userType) in this browser, and a
- * logout forgets it. A session the page did not see open (another tab's login through the API, a
+ * logout forgets it. The operator console's 以该账户登录 (客户, POST /operator/customers/login-as
+ * then the accounts' POST /client/loginAs/enter, which ends the operator's session) notes
+ * 'account' before it opens the accounts' console, which then keeps the session instead of sending
+ * it to /ops. A session the page did not see open (another tab's login through the API, a
  * browser whose note was cleared) is asked once: GET /operator/me answers only an operator's
  * session; the answer is noted. The note is never a secret and never decides access: every route
  * checks its own session on the server.

@@ -2,7 +2,8 @@
  * Operators (issue 39, docs/api-operator.md): login on /login with roles and TOTP, the two kinds
  * of session kept apart (no account route for an operator, no operator route for an account), the
  * review decisions through the CLI's functions with their audit rows in the same transaction,
- * idempotent decisions, the audit log's filters, operator-add.
+ * idempotent decisions, the audit log's filters, operator-add, an operator's log-in-as through the
+ * accounts' own (audited, one kind of session per browser).
  */
 import { describe, expect, it, vi } from 'vitest';
 import { backends, useServer, type Client, type TestServer } from './harness';
@@ -43,6 +44,7 @@ const OPERATOR_ROUTES: [method: 'get' | 'post', path: string, body?: Record<stri
   ['post', '/api/operator/customers/unlock', { clientid: 'client1' }],
   ['post', '/api/operator/customers/reset-password', { clientid: 'client1' }],
   ['post', '/api/operator/customers/credit', { clientid: 'agent1', amount: '1', remark: 'x' }],
+  ['post', '/api/operator/customers/login-as', { clientid: 'client1', remark: 'x' }],
   ['get', '/api/operator/channels/list'],
   ['post', '/api/operator/channels/save', { name: 'x1', url: 'smpp://a:b@127.0.0.1:2775' }],
   ['post', '/api/operator/channels/pause', { name: 'x1' }],
@@ -261,6 +263,10 @@ describe.each(backends)('operators (%s)', (backend) => {
     expect((await run(['operator-add', 'a1234567', 'Passw0rd!', '1'])).code).not.toBe(0);
     expect((await run(['operator-add', 'client1', 'Passw0rd!', '1'])).code).not.toBe(0);
     expect((await run(['operator-add', 'chief.admin', 'Passw0rd!', '9'])).code).not.toBe(0);
+    // the password rule of forms/operator-password.json (the console's dialog checks the same)
+    const short = await run(['operator-add', 'chief.admin', 'Pass123', '3']);
+    expect(short.code).not.toBe(0);
+    expect(short.lines.join('\n')).toContain('密码至少8位');
     const r = await run(['operator-add', 'chief.admin', 'Passw0rd!', '管理员']);
     expect(r.code).toBe(0);
     expect(r.lines.join('\n')).toMatch(/otpauth:\/\/totp\//);
@@ -340,6 +346,100 @@ describe.each(backends)('operators (%s)', (backend) => {
     // the new password is in no audit row
     const rows = await db.selectFrom('audit_log').select(['before', 'after', 'remark']).execute();
     expect(JSON.stringify(rows)).not.toContain(pw);
+  });
+
+  it('logs an operator in as any active account through the accounts\u2019 log-in-as, audited', async () => {
+    const db = t.server.handle.db;
+    const reason = '客户反馈发送失败，核查其发送设置';
+    const reviewer = await as(t.server, 'reviewer1');
+    expect((await reviewer.post('/api/operator/customers/login-as', { clientid: 'client1', remark: reason })).body.code).toBe(403);
+    const ops = await as(t.server, 'operator1');
+    const auditCount = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('audit_log')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .where('action', '=', 'account.login-as')
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const tokens = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('login_as_tokens')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const tokensBefore = await tokens();
+    // the reason is required (trimmed); an unknown account; a frozen one (client2): nothing written
+    expect((await ops.post('/api/operator/customers/login-as', { clientid: 'client1' })).body).toMatchObject({ code: 400, msg: '请填写登录原因' });
+    expect((await ops.post('/api/operator/customers/login-as', { clientid: 'client1', remark: '   ' })).body).toMatchObject({ code: 400, msg: '请填写登录原因' });
+    expect((await ops.post('/api/operator/customers/login-as', { clientid: 'client1', remark: 'x'.repeat(201) })).body.code).toBe(400);
+    expect((await ops.post('/api/operator/customers/login-as', { clientid: 'nobody99', remark: reason })).body.code).toBe(404);
+    expect((await ops.post('/api/operator/customers/login-as', { clientid: 'client2', remark: reason })).body).toMatchObject({ code: 500, msg: '账户已冻结，请先解冻' });
+    expect(await auditCount()).toBe(0);
+    expect(await tokens()).toBe(tokensBefore);
+
+    // a sub-account: the token and its audit row; redeemed in the operator's browser, whose operator session ends
+    const r = await ops.post('/api/operator/customers/login-as', { clientid: 'client1', remark: `  ${reason}  ` });
+    expect(r.body).toMatchObject({ code: 0, data: { clientid: 'client1' } });
+    const token: string = r.body.data.token;
+    expect(token).toMatch(/^\S{20,}$/);
+    const me = (await ops.get('/api/operator/me')).body.data;
+    const row = await db.selectFrom('login_as_tokens').selectAll().where('operator_id', '=', me.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ agent_id: null, used_at: null });
+    expect(row.id).not.toBe(token);
+    const log = await db.selectFrom('audit_log').selectAll().where('action', '=', 'account.login-as').execute();
+    expect(log).toHaveLength(1);
+    const client1 = await db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow();
+    expect(log[0]).toMatchObject({ operator_name: 'operator1', target: 'accounts', target_id: String(client1.id), account_id: client1.id, remark: reason });
+    expect((await ops.post('/api/operator/audit/list', { action: 'account.login-as' })).body.data.list[0]).toMatchObject({ clientid: 'client1', remark: reason });
+    const opSessions = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('operator_sessions')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .where('operator_id', '=', me.id)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const sessionsBefore = await opSessions();
+    expect((await ops.post('/api/client/loginAs/enter', { token })).body).toMatchObject({ code: 0, msg: '登录成功', data: { clientid: 'client1' } });
+    expect((await ops.get('/api/admin/info')).body.data).toMatchObject({ clientid: 'client1', userType: '2' });
+    expect((await ops.get('/api/operator/me')).body.code).toBe(401);
+    expect(await opSessions()).toBe(sessionsBefore - 1);
+    // once only
+    expect((await (await t.server.client().init()).post('/api/client/loginAs/enter', { token })).body).toMatchObject({ code: 500, msg: '登录凭证无效或已过期' });
+    // the token itself is in no audit row
+    expect(JSON.stringify(await db.selectFrom('audit_log').selectAll().execute())).not.toContain(token);
+
+    // an agent too (not only an agent's own sub-accounts)
+    const ops2 = await as(t.server, 'operator1');
+    const agentToken = (await ops2.post('/api/operator/customers/login-as', { clientid: 'agent1', remark: reason })).body.data.token;
+    expect((await ops2.post('/api/client/loginAs/enter', { token: agentToken })).body).toMatchObject({ code: 0, data: { clientid: 'agent1' } });
+    expect((await ops2.get('/api/admin/info')).body.data).toMatchObject({ clientid: 'agent1', userType: '1' });
+
+    // frozen after the token was issued: refused when redeemed
+    const ops3 = await as(t.server, 'operator1');
+    const late = (await ops3.post('/api/operator/customers/login-as', { clientid: 'client3', remark: reason })).body.data.token;
+    expect((await ops3.post('/api/operator/customers/freeze', { clientid: 'client3' })).body.code).toBe(0);
+    expect((await (await t.server.client().init()).post('/api/client/loginAs/enter', { token: late })).body).toMatchObject({ code: 500, msg: '账户状态异常，无法登录' });
+    expect((await ops3.post('/api/operator/customers/unfreeze', { clientid: 'client3' })).body.code).toBe(0);
+    // an operator disabled after issuing one: its token no longer opens anything
+    await runCommand({ db, now: t.server.clock.now }, ['operator-add', 'second.ops', 'Passw0rd!', '2']);
+    const second = await as(t.server, 'second.ops', 'Passw0rd!');
+    const orphan = (await second.post('/api/operator/customers/login-as', { clientid: 'client1', remark: reason })).body.data.token;
+    await db.updateTable('operators').set({ status: 2 }).where('name', '=', 'second.ops').execute();
+    expect((await (await t.server.client().init()).post('/api/client/loginAs/enter', { token: orphan })).body).toMatchObject({ code: 500, msg: '登录凭证无效或已过期' });
+    // an agent's token still opens only its own sub-account
+    const agent = await as(t.server, 'agent1');
+    const own = (await agent.post('/api/client/loginAs', { clientId: 'client1' })).body.data.token;
+    expect((await agent.post('/api/client/loginAs/enter', { token: own })).body.data.clientid).toBe('client1');
+    expect(await auditCount()).toBe(4);
   });
 
   it('lets a 管理员 add, pause, resume and remove channels, and preview a route', async () => {

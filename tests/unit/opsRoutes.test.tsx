@@ -27,6 +27,7 @@ beforeAll(async () => {
     import('@/ops/OpsRoot'),
     import('@/ops/home/OpsHome'),
     import('@/ops/audit/AuditLog'),
+    import('@/ops/customers/CustomerList'),
     import('@/ops/operators/OperatorList'),
     import('@/layout/ConsoleRoutes'),
     import('@/layout/ConsoleRoot'),
@@ -99,6 +100,7 @@ describe('an operator’s session', { timeout: 90_000 }, () => {
     const menu = screen.getByRole('menu', { name: '主菜单' });
     expect(within(menu).getByText('资质认证')).toBeInTheDocument();
     expect(within(menu).queryByText('审计日志')).not.toBeInTheDocument();
+    expect(within(menu).queryByText('客户')).not.toBeInTheDocument();
     expect(within(menu).queryByText('运营人员')).not.toBeInTheDocument();
     expect(await within(menu).findByTestId('menu-count-ops_review_templates', {}, SLOW)).toHaveTextContent('4');
     // the group: the sum of its entries (3 + 2 + 4 + 1)
@@ -111,12 +113,15 @@ describe('an operator’s session', { timeout: 90_000 }, () => {
     expect(screen.getByTestId('where')).toHaveTextContent(/^\/ops$/);
   });
 
-  it('运营 opens 审计日志 (not 运营人员)', async () => {
+  it('运营 opens 审计日志 and 客户 (not 运营人员)', async () => {
     asOperator(operations);
     open('/ops/audit');
     await expect.poll(() => calls, SLOW).toContain('POST /api/operator/audit/list');
     const menu = screen.getByRole('menu', { name: '主菜单' });
     expect(within(menu).getByText('审计日志')).toBeInTheDocument();
+    await userEvent.click(within(menu).getByText('客户'));
+    await expect.poll(() => calls, SLOW).toContain('POST /api/operator/customers/list');
+    expect(screen.getByTestId('where')).toHaveTextContent(/^\/ops\/customers/);
     expect(within(menu).queryByText('运营人员')).not.toBeInTheDocument();
   });
 

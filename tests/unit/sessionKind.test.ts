@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { http as mock, HttpResponse } from 'msw';
 import { authProvider, resetSessionSeen } from '@/providers/authProvider';
-import { httpEvents, TIMEOUT_BODY } from '@/providers/http';
+import { ApiError, httpEvents, TIMEOUT_BODY } from '@/providers/http';
 import { kindOfUserType, isOpsPath, OPERATOR_USER_TYPE, resolveSessionKind, sessionKind } from '@/providers/sessionKind';
 import { UserType } from '@/generated/schemas';
 import { opsAuthProvider, resetOpsSession } from '@/ops/authProvider';
@@ -126,6 +126,16 @@ describe("the operator console's auth provider", () => {
     expect(sessionKind.get()).toBe('account');
     expect(overlays).toBe(0);
     off();
+  });
+
+  it('a 401 once the note says account (以该账户登录 opened one): to "/", never a logout of the account', async () => {
+    sessionKind.set('operator');
+    await expect(opsAuthProvider.onError(new ApiError({ code: 401, msg: '未登录' }))).resolves.toMatchObject({ logout: true });
+    sessionKind.set('account');
+    const refused = await opsAuthProvider.onError(new ApiError(TIMEOUT_BODY, true));
+    expect(refused).toMatchObject({ redirectTo: '/' });
+    expect(refused).not.toHaveProperty('logout');
+    expect(await opsAuthProvider.onError(new ApiError({ code: 401, msg: '未登录' }))).not.toHaveProperty('logout');
   });
 
   it('logout posts /logout, forgets the note, goes to /login', async () => {

@@ -43,6 +43,7 @@ import { sgipCallback0045 } from './0045_sgip_callback';
 import { operators0046 } from './0046_operators';
 import { metricMinutes0047 } from './0047_metric_minutes';
 import { smppPartsWhole0048 } from './0048_smpp_parts_whole';
+import { operatorLoginAs0049 } from './0049_operator_login_as';
 
 /** every migration by name (its file name); Kysely runs them in name order */
 export const migrationFiles: Record<string, Migration> = {
@@ -89,4 +90,5 @@ export const migrationFiles: Record<string, Migration> = {
   '0046_operators': operators0046,
   '0047_metric_minutes': metricMinutes0047,
   '0048_smpp_parts_whole': smppPartsWhole0048,
+  '0049_operator_login_as': operatorLoginAs0049,
 };

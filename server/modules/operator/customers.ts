@@ -4,7 +4,9 @@
  * freeze / unfreeze (a freeze ends every login), unlock a login lockout (the CLI's `unlock`),
  * reset a password (a new one mailed to the account's e-mail, every login ended: the CLI's
  * `reset-password`), an agent's credit adjustment through the ledger with a mandatory remark (the
- * CLI's `agent-credit`). Each writes its audit row in its own transaction.
+ * CLI's `agent-credit`), and a log-in-as token of any active account (the accounts' own
+ * log-in-as: POST /client/loginAs/enter redeems it) with the operator's reason. Each writes its
+ * audit row in its own transaction.
  */
 import { sql } from 'kysely';
 import type { AppContext } from '../../context';
@@ -28,7 +30,7 @@ import { liftLoginLocks } from '../auth';
 import { effectiveStatus } from '../profile';
 import { LedgerService } from '../ledger';
 import { storePassword } from '../password';
-import { strongPassword } from '../subaccount';
+import { issueLoginAs, refuseLoginAs, strongPassword } from '../subaccount';
 import { Money } from '../../lib/money';
 import { MESSAGES } from '../../../common/schema/messages';
 import { audit, type Actor } from './audit';
@@ -173,6 +175,24 @@ export class CustomerService {
       text: `您的账户 ${a.clientid} 的登录密码已由平台重置为：${password}\n请登录后立即修改密码。`,
     });
     return CUSTOMER_MESSAGES.passwordMailed(a.email);
+  }
+
+  /**
+   * A one-time token (60 s) opening a session of the account (an agent or a sub-account, active:
+   * 账户已冻结，请先解冻 for a frozen one) in the operator's browser, through the accounts' own
+   * log-in-as (POST /client/loginAs/enter). The token is written with its audit row
+   * (`account.login-as`, the reason as its remark; never the token) in one transaction.
+   */
+  async loginAs(who: Actor, clientid: string, remark: string): Promise<{ token: string; clientid: string }> {
+    const a = await this.account(clientid);
+    refuseLoginAs(a);
+    const now = this.ctx.now();
+    const token = await this.ctx.db.transaction().execute(async (trx) => {
+      const t = await issueLoginAs(trx, a.id, { operatorId: who.id }, now);
+      await audit(trx, who, { action: 'account.login-as', target: 'accounts', targetId: a.id, accountId: a.id, remark, at: now });
+      return t;
+    });
+    return { token, clientid: a.clientid };
   }
 
   /** An agent's credit raised or cut through the ledger (提升额度 / 降低额度), with the operator's remark. */

@@ -129,7 +129,7 @@ export function operatorRoutes(
       }),
       async (req) => ok(await customers.list(req.body)),
     );
-    const action = request(ctx, 'params/operator-customer-action');
+    const action = request(ctx, 'forms/operator-customer-action');
     const done = okOf(ctx, { type: 'null' });
     app.post(
       '/operator/customers/freeze',
@@ -151,6 +151,23 @@ export function operatorRoutes(
       '/operator/customers/credit',
       route({ tag: TAG, summary: '客户：调整代理商额度（经账本记账，备注必填）', access: 'operator', roles: OPS, body: request(ctx, 'forms/operator-credit'), response: done }),
       async (req) => ok(null, await customers.credit(actor(req), req.body)),
+    );
+
+    app.post(
+      '/operator/customers/login-as',
+      route({
+        tag: TAG,
+        summary: '客户：以该账户身份登录（取一次性令牌，60 秒内由 POST /client/loginAs/enter 兑换；登录原因必填，记入审计日志）',
+        access: 'operator',
+        roles: OPS,
+        body: request(ctx, 'forms/operator-login-as'),
+        response: okOf(ctx, {
+          type: 'object',
+          required: ['token', 'clientid'],
+          properties: { token: { type: 'string', title: '一次性令牌' }, clientid: { type: 'string', title: '账户' } },
+        }),
+      }),
+      async (req) => ok(await customers.loginAs(actor(req), req.body.clientid, req.body.remark)),
     );
 
     // ---- 通道 (管理员)

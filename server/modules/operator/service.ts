@@ -16,6 +16,10 @@ import { OperatorRole, OperatorStatus, type Operator as OperatorEntity } from '.
 import { formatDateTime } from '../../lib/time';
 import { MESSAGES } from '../../../common/schema/messages';
 import { audit, type Actor } from './audit';
+import passwordForm from '../../../schemas/forms/operator-password.json';
+
+/** an operator's password as typed (the CLI's and the console's dialog's rule: forms/operator-password.json) */
+const PASSWORD = passwordForm.properties.newPassword;
 
 /**
  * an operator's login name: a letter, then letters, digits, '_', '.', '-', 7-32 in all (never an
@@ -28,7 +32,7 @@ export const OPERATOR_MESSAGES = {
   badName: '登录名须以字母开头，7-32位字母、数字、下划线、点或横线（不能是 a 加数字）',
   nameTaken: '登录名已被使用',
   badRole: '角色须为 1 审核员、2 运营、3 管理员',
-  weakPassword: '密码至少8位',
+  weakPassword: PASSWORD.errorMessage.minLength,
   totpRequired: MESSAGES.totpRequired,
   totpWrong: '动态验证码错误',
   notSelf: '不能停用自己',
@@ -69,7 +73,7 @@ export class OperatorService {
    * the accounts' login names.
    */
   async add(input: { name: string; password: string; role: number; totp?: boolean }, by: Actor | null): Promise<OperatorAdded> {
-    if (input.password.length < 8) throw new ApiError(400, OPERATOR_MESSAGES.weakPassword);
+    if (input.password.length < PASSWORD.minLength) throw new ApiError(400, OPERATOR_MESSAGES.weakPassword);
     return this.addWithDigest({ ...input, digest: passwordDigest(input.password) }, by);
   }
 

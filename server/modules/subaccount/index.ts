@@ -9,7 +9,7 @@ import { subaccountRoutes } from './routes';
 import { SubAccountService } from './service';
 import { TestAccountService } from './test-accounts';
 
-export { SubAccountService, strongPassword } from './service';
+export { SubAccountService, strongPassword, issueLoginAs, refuseLoginAs, LOGIN_AS_MESSAGES, LOGIN_AS_TTL_MS } from './service';
 export { TestAccountService } from './test-accounts';
 export { seedSubaccounts } from './seed';
 
@@ -36,6 +36,7 @@ export default defineModule({ name: 'subaccount', dependencies: ['ledger', 'acco
         sgip: app.services.sgipServer?.port ?? 0,
       }),
       tests,
+      app.services.operatorSessions,
     ),
   );
   // test accounts past their end are frozen (every process; the UPDATE is safe to repeat)

@@ -13,6 +13,7 @@ import { errors } from '../../http/errors';
 import { ok } from '../../http/reply';
 import { route, type RouteDecl } from '../../http/route';
 import { sessionOf, type SessionService } from '../../http/session';
+import type { OperatorSessions } from '../../http/operator-session';
 import type { AccountService } from '../account';
 import type { SubAccountService } from './service';
 import { TEST_MSG } from '../clients';
@@ -131,6 +132,8 @@ export function subaccountRoutes(
   account: AccountService,
   doorPorts: () => DoorPorts,
   tests: TestAccountService,
+  /** the operators' sessions: redeeming a log-in-as token in an operator's browser ends its session (one kind per browser) */
+  operatorSessions: Pick<OperatorSessions, 'revokeCurrent'>,
 ): FastifyPluginAsync {
   /** where the console was reached (接口信息 uses PAY_PUBLIC_URL's origin instead when it is set) */
   const originOf = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
@@ -359,7 +362,8 @@ export function subaccountRoutes(
       ok(await svc.ownLedger(me(req))),
     );
 
-    // log in as a sub-account: the agent gets a one-time token, the console posts it back
+    // log in as a sub-account: the agent gets a one-time token, the console posts it back (an
+    // operator's token, POST /operator/customers/login-as, is redeemed here too)
     app.post(
       '/client/loginAs',
       either({ tag: TAG, summary: '登录子账户：取一次性令牌（60 秒）', access: 'agent', response: okOf(ctx, obj({ token: str('一次性令牌'), clientid: str('账户') })) }, one),
@@ -367,9 +371,19 @@ export function subaccountRoutes(
     );
     app.post(
       '/client/loginAs/enter',
-      either({ tag: TAG, summary: '以一次性令牌登录子账户', access: 'public', response: okOf(ctx, obj({ clientid: str('账户') })) }, request(ctx, 'params/login-as-enter')),
+      either(
+        {
+          tag: TAG,
+          summary: '以一次性令牌登录账户（代理商登录其子账户，或运营人员登录任一账户；本浏览器原有的登录随即结束）',
+          access: 'public',
+          response: okOf(ctx, obj({ clientid: str('账户') })),
+        },
+        request(ctx, 'params/login-as-enter'),
+      ),
       async (req, reply) => {
         const sub = await svc.redeemLoginAs(both(req).token);
+        // one kind of session per browser: an operator's ends (its login-as), as an account's does
+        await operatorSessions.revokeCurrent(req);
         await sessions.open(req, reply, sub, false);
         return ok({ clientid: sub.clientid }, MESSAGES.loggedIn);
       },

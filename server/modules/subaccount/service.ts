@@ -8,7 +8,7 @@ import { hashInterfacePassword, interfaceLoginOf, maskedInterfacePassword, newIn
 import { interfaceDoors, normalizeIpWhitelist, type DoorPorts } from './interface-settings';
 import { mayCreateTestAccount, TEST_MSG } from '../clients';
 import { randomInt } from 'node:crypto';
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
 import ExcelJS from 'exceljs';
 import type { AppContext } from '../../context';
 import type { Account, Database } from '../../db/types';
@@ -34,6 +34,7 @@ import {
   NeedReport,
   OauthStatus,
   OperationMode,
+  OperatorStatus,
   PayType,
   PriceType,
   ProductType,
@@ -877,20 +878,19 @@ export class SubAccountService {
   /** A one-time token (60 s) that opens a session of the sub-account; no password involved. */
   async loginAsToken(agent: Account, clientId: string | undefined) {
     const a = await this.owned(agent, clientId);
-    if (a.status === AccountStatus.Frozen) throw errors.refused('账户已冻结，请先解冻');
-    if (a.status !== AccountStatus.Active) throw errors.refused('账户状态异常，无法登录');
-    const token = randomToken();
-    await this.ctx.db
-      .insertInto('login_as_tokens')
-      .values({ id: sha256hex(token), account_id: a.id, agent_id: agent.id, expires_at: addMs(this.ctx.now(), 60_000), created_at: this.ctx.now() })
-      .execute();
+    refuseLoginAs(a);
+    const token = await issueLoginAs(this.ctx.db, a.id, { agentId: agent.id }, this.ctx.now());
     return { token, clientid: a.clientid };
   }
 
-  /** Uses the token up; answers the sub-account to open a session for. */
+  /**
+   * Uses the token up; answers the account to open a session for: an agent's token opens its own
+   * sub-account (still its own), an operator's (POST /operator/customers/login-as) any account,
+   * while the operator is still active. Either way the account must be active.
+   */
   async redeemLoginAs(token: string | undefined): Promise<Account> {
     const t = token ?? '';
-    if (!t) throw errors.refused('登录凭证无效或已过期');
+    if (!t) throw errors.refused(LOGIN_AS_MESSAGES.invalid);
     const now = this.ctx.now();
     const used = await this.ctx.db
       .updateTable('login_as_tokens')
@@ -898,11 +898,17 @@ export class SubAccountService {
       .where('id', '=', sha256hex(t))
       .where('used_at', 'is', null)
       .where('expires_at', '>', now)
-      .returning(['account_id', 'agent_id'])
+      .returning(['account_id', 'agent_id', 'operator_id'])
       .executeTakeFirst();
-    if (!used) throw errors.refused('登录凭证无效或已过期');
+    if (!used) throw errors.refused(LOGIN_AS_MESSAGES.invalid);
+    if (used.operator_id !== null) {
+      const o = await this.ctx.db.selectFrom('operators').select('status').where('id', '=', used.operator_id).executeTakeFirst();
+      if (o?.status !== OperatorStatus.Active) throw errors.refused(LOGIN_AS_MESSAGES.invalid);
+    }
     const a = await this.ctx.db.selectFrom('accounts').selectAll().where('id', '=', used.account_id).executeTakeFirstOrThrow();
-    if (a.status !== AccountStatus.Active || a.agent_id !== used.agent_id) throw errors.refused('账户状态异常，无法登录');
+    if (a.status !== AccountStatus.Active) throw errors.refused(LOGIN_AS_MESSAGES.abnormal);
+    // an agent's token: its own sub-account only
+    if (used.operator_id === null && (used.agent_id === null || a.agent_id !== used.agent_id)) throw errors.refused(LOGIN_AS_MESSAGES.abnormal);
     return a;
   }
 
@@ -929,4 +935,45 @@ export class SubAccountService {
         })),
     };
   }
+}
+
+export const LOGIN_AS_MESSAGES = {
+  frozen: '账户已冻结，请先解冻',
+  abnormal: '账户状态异常，无法登录',
+  invalid: '登录凭证无效或已过期',
+} as const;
+
+/** how long a log-in-as token may be redeemed */
+export const LOGIN_AS_TTL_MS = 60_000;
+
+/** Why an account may not be logged in as (frozen, or not active), if it may not. */
+export function refuseLoginAs(a: Pick<Account, 'status'>): void {
+  if (a.status === AccountStatus.Frozen) throw errors.refused(LOGIN_AS_MESSAGES.frozen);
+  if (a.status !== AccountStatus.Active) throw errors.refused(LOGIN_AS_MESSAGES.abnormal);
+}
+
+/**
+ * Writes a one-time log-in-as token of the account (its SHA-256 only), issued by an agent (its
+ * sub-account) or an operator (any account: the caller writes the audit row in the same
+ * transaction); answers the token, redeemed by POST /client/loginAs/enter within LOGIN_AS_TTL_MS.
+ */
+export async function issueLoginAs(
+  db: Kysely<Database> | Transaction<Database>,
+  accountId: number,
+  by: { agentId: number; operatorId?: undefined } | { operatorId: number; agentId?: undefined },
+  now: Date,
+): Promise<string> {
+  const token = randomToken();
+  await db
+    .insertInto('login_as_tokens')
+    .values({
+      id: sha256hex(token),
+      account_id: accountId,
+      agent_id: by.agentId ?? null,
+      operator_id: by.operatorId ?? null,
+      expires_at: addMs(now, LOGIN_AS_TTL_MS),
+      created_at: now,
+    })
+    .execute();
+  return token;
 }

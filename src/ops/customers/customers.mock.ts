@@ -1,0 +1,154 @@
+/** Story data and MSW handlers of 客户 (stories only; the app never imports this). */
+import { delay, http, type HttpHandler } from 'msw';
+import { AccountStatus, OauthStatus, OperationMode, UserType, type OperatorCustomer } from '@/generated/schemas';
+import { fail, ok } from '@/stories/mockApi';
+
+export const customerRows: OperatorCustomer[] = [
+  {
+    clientid: 'a10023',
+    userType: UserType.Agent,
+    agent: '',
+    name: '杭州信达网络科技有限公司',
+    mobile: '13912345678',
+    email: 'ops@xinda.example.com',
+    operationMode: OperationMode.Package,
+    balance: '12800.00',
+    status: AccountStatus.Active,
+    oauthStatus: OauthStatus.Certified,
+    locked: false,
+    createTime: '2026-10-08 10:22:31',
+  },
+  {
+    clientid: 'b20031',
+    userType: UserType.SubAccount,
+    agent: 'a10023',
+    name: '晓明花店',
+    mobile: '13712340031',
+    email: 'chen@huadian.example.com',
+    operationMode: OperationMode.Package,
+    balance: '356.40',
+    status: AccountStatus.Active,
+    oauthStatus: OauthStatus.Certified,
+    locked: true,
+    createTime: '2026-11-02 15:40:09',
+  },
+  {
+    clientid: 'b20002',
+    userType: UserType.SubAccount,
+    agent: 'a10023',
+    name: '易购优选',
+    mobile: '13612340002',
+    email: '',
+    operationMode: OperationMode.Package,
+    balance: '0.00',
+    status: AccountStatus.Frozen,
+    oauthStatus: OauthStatus.Pending,
+    locked: false,
+    createTime: '2026-10-21 09:05:44',
+  },
+  {
+    clientid: 'a10011',
+    userType: UserType.Agent,
+    agent: '',
+    name: '上海优品电商有限公司',
+    mobile: '13512340011',
+    email: 'finance@youpin.example.com',
+    operationMode: OperationMode.DirectCharge,
+    balance: '5.00',
+    status: AccountStatus.Active,
+    oauthStatus: OauthStatus.Uncertified,
+    locked: false,
+    createTime: '2026-09-14 18:30:00',
+  },
+];
+
+/** a row action's path's last part: freeze, unfreeze, unlock, reset-password, credit, login-as */
+export type CustomerAction = 'freeze' | 'unfreeze' | 'unlock' | 'reset-password' | 'credit' | 'login-as';
+
+/** the one-time token the mock's login-as answers (and its enter expects) */
+export const LOGIN_AS_TOKEN = 'Zk3mQ9vT2xLp7wRb5nYc8dHs';
+
+export interface CustomerApiOptions {
+  rows?: OperatorCustomer[];
+  /** the list's answer: 'loading' never answers, 'error' refuses */
+  list?: 'loading' | 'error';
+  /** an action's refusal ({ code, msg }) instead of its success */
+  refuse?: Partial<Record<CustomerAction, { code: number; msg: string }>>;
+  /** POST /client/loginAs/enter's refusal instead of 登录成功 */
+  refuseEnter?: { code: number; msg: string };
+  /** the JSON body of each call, by the path's last part ('list', 'freeze' …; 'enter': the form of /client/loginAs/enter) */
+  calls?: Record<string, Record<string, unknown>[]>;
+}
+
+const SUCCESS: Record<CustomerAction, (b: Record<string, unknown>, row?: OperatorCustomer) => string> = {
+  freeze: () => '冻结成功',
+  unfreeze: () => '解冻成功',
+  unlock: () => '已解除登录锁定',
+  'reset-password': (_b, row) => `新密码已发送至 ${row?.email ?? ''}`,
+  credit: (b, row) => `已记账，当前余额 ${(Number(row?.balance ?? 0) + Number(b.amount)).toFixed(2)} 元`,
+  'login-as': () => '成功',
+};
+
+/** an action's answer's data (login-as: the token) */
+const DATA: Partial<Record<CustomerAction, (b: Record<string, unknown>) => unknown>> = {
+  'login-as': (b) => ({ token: LOGIN_AS_TOKEN, clientid: b.clientid }),
+};
+
+/** The customers' list (search / userType / status / oauthStatus / agent / paging as the server reads them) and the row actions. */
+export function customerApi(o: CustomerApiOptions = {}): HttpHandler[] {
+  const rows = o.rows ?? customerRows;
+  const log = (name: string, body: Record<string, unknown>) => o.calls && (o.calls[name] ??= []).push(body);
+  const action = (name: CustomerAction) =>
+    http.post(`/api/operator/customers/${name}`, async ({ request }) => {
+      const b = (await request.json()) as Record<string, unknown>;
+      log(name, b);
+      const refusal = o.refuse?.[name];
+      if (refusal) return fail(refusal.code, refusal.msg);
+      return ok(
+        DATA[name]?.(b) ?? null,
+        SUCCESS[name](
+          b,
+          rows.find((r) => r.clientid === b.clientid),
+        ),
+      );
+    });
+  return [
+    http.post('/api/operator/customers/list', async ({ request }) => {
+      const f = (await request.json()) as Record<string, unknown>;
+      log('list', f);
+      if (o.list === 'loading') await delay('infinite');
+      if (o.list === 'error') return fail(500, '服务器繁忙，请稍后再试');
+      const search = String(f.search ?? '').toLowerCase();
+      const matched = rows.filter(
+        (r) =>
+          (!search || [r.clientid, r.name, r.mobile, r.email].some((v) => (v ?? '').toLowerCase().includes(search))) &&
+          (f.userType === undefined || r.userType === f.userType) &&
+          (f.status === undefined || r.status === f.status) &&
+          (f.oauthStatus === undefined || r.oauthStatus === f.oauthStatus) &&
+          (!f.agent || r.agent === f.agent),
+      );
+      const size = Number(f.pageRowCount ?? 15);
+      const current = Number(f.currentPage ?? 1);
+      return ok({
+        list: matched.slice((current - 1) * size, current * size),
+        totalCount: matched.length,
+        currentPage: current,
+        pageRowCount: size,
+        totalPage: Math.max(1, Math.ceil(matched.length / size)),
+      });
+    }),
+    action('freeze'),
+    action('unfreeze'),
+    action('unlock'),
+    action('reset-password'),
+    action('credit'),
+    action('login-as'),
+    http.post('/api/client/loginAs/enter', async ({ request }) => {
+      const form = Object.fromEntries(new URLSearchParams(await request.text()));
+      log('enter', form);
+      if (o.refuseEnter) return fail(o.refuseEnter.code, o.refuseEnter.msg);
+      if (form.token !== LOGIN_AS_TOKEN) return fail(500, '登录凭证无效或已过期');
+      return ok({ clientid: 'b20031' }, '登录成功');
+    }),
+  ];
+}
