@@ -9,11 +9,13 @@
  * server/db/types.ts is `Database`: these types, with the few columns it reads narrower (a JSON
  * column's shape, a view's NOT NULL sums).
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { generate, PostgresDialect } from 'kysely-codegen';
 import { createDb, type Db } from '../server/db';
+import { migrateToLatest } from '../server/db/migrations';
 import { MIGRATION_INDEX_FILE, migrationIndexText, writeMigrationIndex } from './migration-index';
 
 export const DB_TYPES_FILE = path.resolve(import.meta.dirname, '../server/db/generated.ts');
@@ -43,9 +45,13 @@ async function main() {
       console.error('server/db/migrations/index.ts is out of date: run npm run db:types');
       process.exitCode = 1;
     }
-  } else if (writeMigrationIndex()) console.log(`wrote ${path.relative(process.cwd(), MIGRATION_INDEX_FILE)}`);
-  // loaded now: the index just written is the one it reads
-  const { migrateToLatest } = await import('../server/db/migrations');
+  } else if (writeMigrationIndex()) {
+    console.log(`wrote ${path.relative(process.cwd(), MIGRATION_INDEX_FILE)}`);
+    // this process loaded the migrations before the index changed (server/db imports them): the
+    // types are made by a fresh one that reads the index just written
+    execFileSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
+    return;
+  }
   const url = process.env.DB_TYPES_URL;
   const schema = url ? `db_types_${process.pid}` : 'public';
   if (url) {
