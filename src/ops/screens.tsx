@@ -17,6 +17,7 @@ import * as home from './home';
 import * as review from './review';
 import * as audit from './audit';
 import * as operators from './operators';
+import * as channels from './channels';
 
 export const opsScreens: ScreenTable = {
   home: OPS_HOME,
@@ -26,5 +27,6 @@ export const opsScreens: ScreenTable = {
     ...review.screens, // 审核: 资质认证, 签名, 模板, 发票
     ...audit.screens, // 审计日志
     ...operators.screens, // 运营人员
+    ...channels.screens, // 通道
   ],
 };
