@@ -18,6 +18,7 @@ import * as review from './review';
 import * as audit from './audit';
 import * as operators from './operators';
 import * as channels from './channels';
+import * as monitor from './monitor';
 
 export const opsScreens: ScreenTable = {
   home: OPS_HOME,
@@ -28,5 +29,6 @@ export const opsScreens: ScreenTable = {
     ...audit.screens, // 审计日志
     ...operators.screens, // 运营人员
     ...channels.screens, // 通道
+    ...monitor.screens, // 监控
   ],
 };

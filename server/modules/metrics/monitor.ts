@@ -23,7 +23,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context';
 import { formatDateTime } from '../../lib/time';
-import type { Carrier, MonitorSeries } from '../../../common/generated/schemas';
+import { AccessProtocol, type Carrier, type MonitorSeries } from '../../../common/generated/schemas';
 import type { DbGauges } from './db-gauges';
 import { boundSessions, type DispatcherView, type DoorEntry } from './running';
 
@@ -51,6 +51,10 @@ export const SERIES = {
 } as const;
 
 const MINUTES: Record<MonitorRange, number> = { hour: 60, day: 1440 };
+
+const PROTOCOLS = new Set<string>(Object.values(AccessProtocol));
+/** a protocol of enums/access-protocol.json (a row another version wrote with one this one does not know is left out) */
+const isProtocol = (p: string): p is AccessProtocol => PROTOCOLS.has(p);
 
 export interface MonitorSources {
   dispatcher: () => DispatcherView | null;
@@ -237,12 +241,14 @@ export class MonitorService {
     });
     const refusals = labelsOf(SERIES.refused)
       .sort()
-      .map((label) => {
+      .flatMap((label) => {
         const [protocol, code = '', reason = ''] = label.split(' ');
+        if (!isProtocol(protocol)) return [];
         const counts = values(SERIES.refused, label);
-        return { protocol, code, reason, counts, total: sum(counts) };
+        return [{ protocol, code, reason, counts, total: sum(counts) }];
       });
     const sessions = labelsOf(SERIES.sessions)
+      .filter(isProtocol)
       .sort()
       .map((protocol) => ({ protocol, counts: gauge(SERIES.sessions, protocol) }));
     const accepted = values(SERIES.accepted);

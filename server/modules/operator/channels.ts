@@ -17,6 +17,7 @@ import type { AppContext } from '../../context';
 import { ApiError, errors } from '../../http/errors';
 import { formatDateTime } from '../../lib/time';
 import channelEntity from '../../../schemas/entities/operator-channel.json';
+import channelForm from '../../../schemas/forms/operator-channel.json';
 import { Carrier, type OperatorChannel, type OperatorChannelForm, type RoutePreview, type SmsType } from '../../../common/generated/schemas';
 import { carrierOf } from '../../../common/sms/segments';
 import { ChannelConfigError, channelRowOf, channelServes, describeSmsc, parseChannel, parseChannelTable, parseSmppUrl, type ChannelSpec } from '../smsc';
@@ -31,7 +32,8 @@ export const CHANNEL_MESSAGES = {
   fromFile: channelEntity['x-messages'].fromFile,
   /** the default link's row (the console shows it above the list) */
   defaultLink: channelEntity['x-messages'].defaultLink,
-  urlRequired: '请输入通道地址',
+  /** forms/operator-channel.json: the form asks for it on a new channel, the server on a save without a stored one */
+  urlRequired: channelForm.errorMessage.required.url,
   noChannel: '没有可用的通道',
 } as const;
 

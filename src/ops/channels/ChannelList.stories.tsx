@@ -103,7 +103,7 @@ export const Add: Story = {
     await userEvent.type(await field(dialog, /通道名/), 'telecom2');
     // the address is required for a new channel
     await userEvent.click(dialog.getByRole('button', { name: /保\s*存/ }));
-    await expect(await dialog.findByText('请输入地址', {}, T)).toBeInTheDocument();
+    await expect(await dialog.findByText('请输入通道地址', {}, T)).toBeInTheDocument();
     await expect(calls.save).toBeUndefined();
     await userEvent.type(dialog.getByLabelText(/^地址/, { selector: 'input' }), ' smpp://sys9:Pw9@10.0.0.7:2775 ');
     await userEvent.click(dialog.getAllByRole('combobox')[0]);

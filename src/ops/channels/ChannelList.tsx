@@ -55,7 +55,7 @@ const columns: (string | SchemaColumn<OperatorChannel>)[] = [
       stacked(
         <Space size={6}>
           <Typography.Text strong>{channelName(v)}</Typography.Text>
-          {r.source !== ChannelSource.Console && <EnumTag enumName="channel-source" value={r.source} />}
+          {r.source === ChannelSource.File && <EnumTag enumName="channel-source" value={r.source} />}
         </Space>,
         r.where,
       ),

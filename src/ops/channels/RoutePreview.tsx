@@ -1,5 +1,5 @@
 /**
- * 路由预览 (POST /operator/channels/route, params/route-preview.json): a number and an SMS type →
+ * 路由预览 (POST /operator/channels/route, forms/route-preview.json): a number and an SMS type →
  * the number's carrier and the enabled channels serving it by priority, with the share each gets
  * now (entities/route-preview.json). The server's note (没有可用的通道, the default link) and its
  * refusal are shown as they are.
@@ -7,6 +7,7 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Col, Descriptions, Progress, Row, Table, Tag, Typography } from 'antd';
 import { SearchOutlined } from '@ant-design/icons';
+import routePreviewForm from '@/generated/forms/route-preview';
 import type { RoutePreview as Preview, RoutePreviewParams } from '@/generated/schemas';
 import { SchemaForm } from '@/components/SchemaForm/SchemaForm';
 import { EnumTag } from '@/components/EnumTag/EnumTag';
@@ -18,6 +19,7 @@ import { channelsApi } from './api';
 type Candidate = Preview['candidates'][number];
 const item = schemas.get('entities/route-preview').properties?.candidates?.items as { properties: Record<string, { title?: string }> };
 const title = (field: keyof Candidate) => item.properties[field]?.title ?? field;
+const previewUi = schemaUi('forms/route-preview');
 
 export function RoutePreview() {
   const [values, setValues] = useState<Partial<RoutePreviewParams>>({ smstype: 0 });
@@ -43,9 +45,9 @@ export function RoutePreview() {
       <Row gutter={24}>
         <Col xs={24} lg={8}>
           <SchemaForm<RoutePreviewParams>
-            schema="params/route-preview"
+            schema={routePreviewForm}
             fields={['phone', 'smstype']}
-            uiSchema={{ ...schemaUi('params/route-preview'), phone: { 'ui:placeholder': '如 13800138000 或 +447700900123' } }}
+            uiSchema={previewUi}
             formData={values}
             onChange={setValues}
             onSubmit={(v) => void preview(v)}

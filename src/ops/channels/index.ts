@@ -14,7 +14,7 @@ export const operatorChannels = {
   entity: 'entities/operator-channel',
 } satisfies DataResource;
 
-/** the actions (POST, JSON): forms/operator-channel.json, params/operator-channel-ref.json, params/route-preview.json */
+/** the actions (POST, JSON): forms/operator-channel.json, params/operator-channel-ref.json, forms/route-preview.json */
 export const CHANNEL_URLS = {
   save: '/operator/channels/save',
   pause: '/operator/channels/pause',
