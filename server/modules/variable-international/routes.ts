@@ -338,6 +338,7 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
         tag: TAG,
         summary: '国际短信立即发送（按国家/地区单价逐国计费：按金额账户扣余额，产品包账户扣国际短信余额）',
         access: 'session',
+        refusals: 'console',
         body: intlForm,
         response: okOf(ctx, SENT),
         with: withPayload,
@@ -358,7 +359,15 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
     );
     app.post(
       '/send/sendingVariable',
-      route({ tag: TAG, summary: '变量短信立即发送（文件每行自己的内容与条数）', access: 'session', body: variableForm, response: okOf(ctx, SENT), with: withPayload }),
+      route({
+        tag: TAG,
+        summary: '变量短信立即发送（文件每行自己的内容与条数）',
+        access: 'session',
+        refusals: 'console',
+        body: variableForm,
+        response: okOf(ctx, SENT),
+        with: withPayload,
+      }),
       async (req) => sent(await svc.sendVariable(sessionOf(req).account, req.body)),
     );
 
@@ -368,6 +377,7 @@ export function varIntlRoutes(ctx: AppContext, svc: VarIntlService): FastifyPlug
         tag: TAG,
         summary: '变量短信（sendKind 1）与国际短信（sendKind 2）定时发送（JSON；5 分钟后、24 小时内；额度不足 code 403；国际定时任务提交后不可取消）',
         access: 'session',
+        refusals: 'console',
         body: request(ctx, 'params/send-time-sms'),
         response: okOf(ctx, SENT),
       }),

@@ -41,6 +41,7 @@ export const List: Story = {
     await expect(main).toHaveTextContent('cmpp://901234@10.0.0.1:7891');
     await expect(main).toHaveTextContent('启用');
     await expect(main).toHaveTextContent('已连接 2/2 个进程');
+    await expect(main).toHaveTextContent('计数于 2026-11-24 10:15:20');
     await expect(main).toHaveTextContent(enumLabel('carrier', Carrier.Mobile)!);
     await expect(main).toHaveTextContent('0 / 3 / 500/秒');
     await expect(main).toHaveTextContent('18,452');
@@ -56,7 +57,7 @@ export const List: Story = {
     await userEvent.hover(within(intl).getByTestId('channel-read-only'));
     await expect(await body().findByText(entity.fromFile, {}, T)).toBeInTheDocument();
     await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(
-      expect.arrayContaining(['通道', '状态', '运营商', '短信类型', '提交', '接受', '拒绝', '重试', '未确认', '回执', '平均时延(ms)', '计数时间', '操作']),
+      expect.arrayContaining(['通道', '状态', '运营商 / 短信类型', '提交', '接受', '拒绝', '重试', '未确认', '回执', '平均时延(ms)', '操作']),
     );
     await expect(c.getByTestId('channels-updated')).toHaveTextContent(/每 10 秒自动刷新，更新于 \d\d:\d\d:\d\d/);
     await expect(c.queryByTestId('default-link')).toBeNull();

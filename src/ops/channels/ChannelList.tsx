@@ -65,25 +65,33 @@ const columns: (string | SchemaColumn<OperatorChannel>)[] = [
     title: '状态',
     render: (v: boolean, r) =>
       stacked(
-        v ? <Tag color="green">启用</Tag> : <Tag color="orange">已暂停</Tag>,
-        <span data-testid="channel-bound">
-          已连接 {r.bound}/{r.workers} 个进程
-        </span>,
+        <Space size={6}>
+          {v ? <Tag color="green">启用</Tag> : <Tag color="orange">已暂停</Tag>}
+          <span data-testid="channel-bound">
+            已连接 {r.bound}/{r.workers} 个进程
+          </span>
+        </Space>,
+        r.statsAt ? `计数于 ${r.statsAt}` : '尚无计数',
       ),
   },
   {
     field: 'carriers',
+    title: '运营商 / 短信类型',
     render: (v: number[], r) =>
-      r.source === ChannelSource.Default ? (
-        <Typography.Text type="secondary">全部</Typography.Text>
-      ) : (
-        <Space size={4}>
-          {tags('carrier', v, r.international ? '' : '全部国内')}
-          {r.international && <Tag color="geekblue">国际</Tag>}
-        </Space>
+      stacked(
+        r.source === ChannelSource.Default ? (
+          <Typography.Text type="secondary">全部</Typography.Text>
+        ) : (
+          <Space size={4}>
+            {tags('carrier', v, r.international ? '' : '全部国内')}
+            {r.international && <Tag color="geekblue">国际</Tag>}
+          </Space>
+        ),
+        <Space size={4} data-testid="channel-sms-types">
+          {tags('sms-type', r.smsTypes, '全部类型')}
+        </Space>,
       ),
   },
-  { field: 'smsTypes', render: (v: number[]) => tags('sms-type', v, '全部') },
   {
     field: 'priority',
     title: '优先级 / 权重 / 限速',
@@ -100,7 +108,6 @@ const columns: (string | SchemaColumn<OperatorChannel>)[] = [
   { field: 'unconfirmed', align: 'right', render: (v: number) => (v ? <Typography.Text type="warning">{count(v)}</Typography.Text> : 0) },
   { field: 'receipts', align: 'right', render: (v: number) => count(v) },
   { field: 'latencyMs', align: 'right', render: (v: number | null) => (v === null ? '-' : count(v)) },
-  { field: 'statsAt', render: (v: string | undefined) => v || '-' },
 ];
 
 function ChannelActions({ channel, onEdit, done }: { channel: OperatorChannel; onEdit: () => void; done: () => void }) {
@@ -208,7 +215,7 @@ export default function ChannelList() {
               key: 'actions',
               title: '操作',
               fixed: 'right',
-              width: 210,
+              width: 196,
               render: (_: unknown, r: OperatorChannel) => <ChannelActions channel={r} onEdit={() => setEditing({ channel: r })} done={refresh} />,
             },
           ]}

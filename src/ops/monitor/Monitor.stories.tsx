@@ -40,14 +40,36 @@ export const Hour: Story = {
     await expect(c.getByTestId('total-sessions')).toHaveTextContent('6');
     for (const name of ['最近一小时每分钟等待发送与未确认的短信', '最近一小时各协议已登录的接入会话', '最近一小时各运营商每分钟成功率', '最近一小时各通道每分钟成功率'])
       await expect(c.getByRole('img', { name })).toBeInTheDocument();
-    await expect(c.getByTestId('panel-carriers')).toHaveTextContent(`移动 ${hour.carriers[0].deliveryRate!.toFixed(2)}%`);
+    await expect(c.getByTestId('carriers-chart').dataset.rates).toContain(`移动 ${hour.carriers[0].deliveryRate!.toFixed(2)}%`);
     await expect(within(c.getByTestId('channel-totals')).getByText('cmcc-main').closest('tr')).toHaveTextContent(`${hour.channels[0].deliveryRate!.toFixed(2)}%`);
     // refusals: the chart and the table, most first
     const refused = hour.refusals.reduce((n, r) => n + r.total, 0);
     await expect(c.getByRole('img', { name: '最近一小时每分钟被拒绝的提交' })).toHaveAttribute('data-total', String(refused));
-    const rows = within(c.getByTestId('refusal-table')).getAllByRole('row').slice(1);
-    await expect(rows[0]).toHaveTextContent('SMPP0x58accessSpeed');
+    const table = within(c.getByTestId('refusal-table'));
+    const rows = table.getAllByRole('row').slice(1);
+    await expect(rows[0]).toHaveTextContent('SMPP0x58超过账户的发送速率');
+    // the HTTP API's and the console's refused sends, in words (the server's messages)
+    await expect(table.getByText('短信内容须以【签名】开头或结尾').closest('tr')).toHaveTextContent('HTTP 接口40003');
+    await expect(table.getByText('账户余额不足，无法发送').closest('tr')).toHaveTextContent('控制台500');
     await expect(c.getByTestId('monitor-updated')).toHaveTextContent(/每分钟自动刷新，更新于 \d\d:\d\d:\d\d/);
+  },
+};
+
+/** Today's budgets: the credit alarms' SMS and the verification codes against their caps. */
+export const Budgets: Story = {
+  name: '今日预算（额度提醒、验证码）',
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const alarms = within(await c.findByTestId('budget-alarms', {}, T));
+    await expect(alarms.getByText('额度提醒短信（2026-11-24）')).toBeInTheDocument();
+    await expect(alarms.getByTestId('alarm-usage')).toHaveTextContent('412 / 500');
+    await expect(alarms.getByTestId('alarm-skippedCooldown')).toHaveTextContent('57');
+    await expect(alarms.getByText('超预算未发')).toBeInTheDocument();
+    const codes = within(c.getByTestId('budget-codes'));
+    await expect(codes.getByTestId('code-usage')).toHaveTextContent('1,284 / 20,000');
+    await expect(codes.getByTestId('code-targetsAtCap')).toHaveTextContent('2（单个号码/邮箱最多 10）');
+    await expect(codes.getByTestId('code-ipsAtCap')).toHaveTextContent('1（单个IP最多 23）');
+    await expect(within(codes.getByTestId('code-countries')).getByText('+852').closest('tr')).toHaveTextContent('14 / 200');
   },
 };
 
@@ -87,6 +109,10 @@ export const Empty: Story = {
     await expect(c.getByTestId('total-accepted')).toHaveTextContent('0');
     await expect(c.getByTestId('total-deliveryRate')).toHaveTextContent('-');
     await expect(c.getByTestId('total-waiting')).toHaveTextContent('-');
+    // the budgets read well with nothing used
+    await expect(c.getByTestId('alarm-usage')).toHaveTextContent('0 / 500');
+    await expect(c.getByTestId('code-usage')).toHaveTextContent('0 / 20,000');
+    await expect(c.queryByTestId('code-countries')).toBeNull();
   },
 };
 

@@ -4,14 +4,14 @@
  * "Per-minute series"): the range's totals and the current backlog, then charts — messages
  * accepted, submitted, delivered and failed a minute; waiting and unconfirmed messages; the
  * delivery rate per carrier and per channel; refusals by protocol, code and reason; the doors'
- * sessions. Asked again every minute (in a background tab too: a wall display) and on 刷新; the
+ * sessions; today's budgets (credit-alarm SMS, verification codes) above the charts. Asked again every minute (in a background tab too: a wall display) and on 刷新; the
  * range is kept in the address (?range=day). A chart with nothing to show (a fresh platform, a
  * quiet hour) says so instead of drawing empty axes. The request is silent: a failure shows its
  * message with 重试 in place of the charts.
  */
 import { useMemo, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import { Alert, Button, Card, Col, Empty, Row, Segmented, Skeleton, Space, Statistic, Table, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Card, Col, Empty, Row, Segmented, Skeleton, Space, Statistic, Table, Tooltip, Typography } from 'antd';
 import { QuestionCircleOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useCustom } from '@refinedev/core';
 import type { MonitorSeries } from '@/generated/schemas';
@@ -19,6 +19,7 @@ import { Chart } from '@/components/Chart/Chart';
 import { EnumTag } from '@/components/EnumTag/EnumTag';
 import { enumLabel, schemas } from '@/schema';
 import { anyValue, backlogOption, carrierName, carrierRatesOption, channelRatesOption, flowOption, lastSample, refusalsOption, seriesTitle, sessionsOption } from './charts';
+import { BudgetsPanel } from './Budgets';
 import { MONITOR_REFRESH_MS, MONITOR_URL, monitorScreen } from '.';
 
 type Range = MonitorSeries['range'];
@@ -33,8 +34,8 @@ const count = (v: number | null | undefined) => (v === null || v === undefined ?
 const pct = (v: number | null) => (v === null ? '-' : `${v.toFixed(2)}%`);
 const protocolName = (p: string) => enumLabel('access-protocol', p) ?? p.toUpperCase();
 const channelName = (c: string) => c || (enumLabel('channel-source', 'default') ?? c);
-/** a refusal as the chart and the table name it: protocol, the code it answered, the reason */
-const refusalName = (r: Refusal) => `${protocolName(r.protocol)} ${r.code} ${r.reason}`;
+/** a refusal as the chart names it: protocol, the reason in words, the code it answered */
+const refusalName = (r: Refusal) => `${protocolName(r.protocol)} ${r.label}（${r.code}）`;
 /** entities/monitor-series.json: a nested property's title (refusals.items.code …) */
 const itemTitle = (list: string, field: string) =>
   (schemas.get('entities/monitor-series').properties?.[list]?.items as { properties?: Record<string, { title?: string }> } | undefined)?.properties?.[field]?.title ?? field;
@@ -121,21 +122,13 @@ function Charts({ s }: { s: MonitorSeries }) {
         </Panel>
       </Col>
       <Col xs={24} xl={12}>
-        <Panel
-          title="各运营商成功率"
-          testId="panel-carriers"
-          empty={!s.carriers.length && `${range}没有发送结果`}
-          extra={
-            <Space size={4} wrap>
-              {s.carriers.map((c) => (
-                <Tag key={c.carrier}>
-                  {carrierName(c.carrier)} {pct(c.deliveryRate)}
-                </Tag>
-              ))}
-            </Space>
-          }
-        >
-          <Chart option={options.carriers} label={`${range}各运营商每分钟成功率`} testId="carriers-chart" />
+        <Panel title="各运营商成功率" testId="panel-carriers" empty={!s.carriers.length && `${range}没有发送结果`}>
+          <Chart
+            option={options.carriers}
+            label={`${range}各运营商每分钟成功率`}
+            testId="carriers-chart"
+            data={{ rates: s.carriers.map((c) => `${carrierName(c.carrier)} ${pct(c.deliveryRate)}`).join('，') }}
+          />
         </Panel>
       </Col>
       <Col xs={24} xl={12}>
@@ -177,10 +170,25 @@ function Charts({ s }: { s: MonitorSeries }) {
                 pagination={s.refusals.length > 8 ? { pageSize: 8, showSizeChanger: false, hideOnSinglePage: true } : false}
                 dataSource={[...s.refusals].sort((a, b) => b.total - a.total)}
                 columns={[
-                  { key: 'protocol', dataIndex: 'protocol', title: itemTitle('refusals', 'protocol'), render: (v: string) => <EnumTag enumName="access-protocol" value={v} /> },
-                  { key: 'code', dataIndex: 'code', title: itemTitle('refusals', 'code') },
-                  { key: 'reason', dataIndex: 'reason', title: itemTitle('refusals', 'reason') },
-                  { key: 'total', dataIndex: 'total', title: itemTitle('refusals', 'total'), align: 'right', render: count },
+                  {
+                    key: 'protocol',
+                    dataIndex: 'protocol',
+                    title: itemTitle('refusals', 'protocol'),
+                    width: 110,
+                    render: (v: string) => <EnumTag enumName="access-protocol" value={v} />,
+                  },
+                  { key: 'code', dataIndex: 'code', title: itemTitle('refusals', 'code'), width: 90 },
+                  {
+                    key: 'label',
+                    dataIndex: 'label',
+                    title: itemTitle('refusals', 'label'),
+                    render: (v: string, r: Refusal) => (
+                      <Tooltip title={r.reason}>
+                        <span className="refusal-label">{v}</span>
+                      </Tooltip>
+                    ),
+                  },
+                  { key: 'total', dataIndex: 'total', title: itemTitle('refusals', 'total'), align: 'right', width: 96, render: count },
                 ]}
               />
             </Col>
@@ -262,6 +270,7 @@ export default function Monitor() {
           <Skeleton active paragraph={{ rows: 8 }} />
         </Card>
       )}
+      {s && <BudgetsPanel b={s.budgets} />}
       {s && <Charts s={s} />}
     </>
   );

@@ -32,11 +32,16 @@ const tooltip = (s: MonitorSeries, unit = '') => ({
 
 const legend = { top: 0, type: 'scroll' as const };
 const grid = { left: 8, right: 24, top: 36, bottom: 8, containLabel: true };
-const line = (name: string, data: (number | null)[], color?: string) => ({
+/**
+ * A line; `dots`: a series with gaps (a gauge, a rate) marks each value, or a minute between two
+ * gaps would not show at all.
+ */
+const line = (name: string, data: (number | null)[], color?: string, dots = false) => ({
   name,
   type: 'line' as const,
   data,
-  showSymbol: false,
+  showSymbol: dots,
+  symbolSize: 4,
   connectNulls: false,
   ...(color ? { itemStyle: { color }, lineStyle: { color } } : {}),
 });
@@ -63,7 +68,7 @@ export function backlogOption(s: MonitorSeries): ChartOption {
     grid,
     xAxis: timeAxis(s),
     yAxis: { type: 'value', minInterval: 1 },
-    series: (['waiting', 'unconfirmed'] as const).map((k) => line(seriesTitle(k), s[k], COLOURS[k])),
+    series: (['waiting', 'unconfirmed'] as const).map((k) => line(seriesTitle(k), s[k], COLOURS[k], true)),
   };
 }
 
@@ -79,7 +84,7 @@ function ratesOption(s: MonitorSeries, rows: { name: string; rate: (number | nul
     grid,
     xAxis: timeAxis(s),
     yAxis: { type: 'value', min: (v: { min: number }) => Math.max(0, Math.floor(v.min / 10) * 10), max: 100, axisLabel: { formatter: '{value}%' } },
-    series: rows.map((r) => line(`${r.name}（${pct(r.deliveryRate)}）`, r.rate)),
+    series: rows.map((r) => line(`${r.name}（${pct(r.deliveryRate)}）`, r.rate, undefined, true)),
   };
 }
 
@@ -118,7 +123,7 @@ export function sessionsOption(s: MonitorSeries, name: (protocol: string) => str
     grid,
     xAxis: timeAxis(s),
     yAxis: { type: 'value', minInterval: 1 },
-    series: s.sessions.map((x) => line(name(x.protocol), x.counts)),
+    series: s.sessions.map((x) => line(name(x.protocol), x.counts, undefined, true)),
   };
 }
 

@@ -45,14 +45,16 @@ export function monitorSeries(range: Range = 'hour'): MonitorSeries {
     const bad = failed.map((x, i) => Math.round(x * part * (k === 0 ? 0.7 : 1.3 + noise(i, 20))));
     return { channel, submitted: sub, delivered: ok, failed: bad, rate: ok.map((x, i) => rate(x, bad[i])), deliveryRate: rate(sum(ok), sum(bad)) };
   });
-  const refusal = (protocol: AccessProtocol, code: string, reason: string, every: number, seed: number) => {
+  const refusal = (protocol: AccessProtocol, code: string, reason: string, label: string, every: number, seed: number) => {
     const counts = minutes.map((_, i) => (noise(i, seed) < 1 / every ? 1 + Math.round(4 * noise(i, seed + 1)) : 0));
-    return { protocol, code, reason, counts, total: sum(counts) };
+    return { protocol, code, reason, label, counts, total: sum(counts) };
   };
   const refusals = [
-    refusal(AccessProtocol.Smpp, '0x58', 'accessSpeed', 6, 30),
-    refusal(AccessProtocol.Cmpp, '8', 'window', 15, 40),
-    refusal(AccessProtocol.Smpp, '0x45', 'refusal', 25, 50),
+    refusal(AccessProtocol.Smpp, '0x58', 'accessSpeed', '超过账户的发送速率', 6, 30),
+    refusal(AccessProtocol.Cmpp, '8', 'window', '未应答的提交过多（窗口已满）', 15, 40),
+    refusal(AccessProtocol.Smpp, '0x45', 'refusal', '受理拒绝（余额、签名、号码等）', 25, 50),
+    refusal(AccessProtocol.Http, '40003', 'SIGN_MISSING', '短信内容须以【签名】开头或结尾', 20, 70),
+    refusal(AccessProtocol.Console, '500', 'notEnoughBalance', '账户余额不足，无法发送', 30, 80),
   ];
   const gauge = (base: number, seed: number) => minutes.map((_, i) => (i === n - 1 && noise(i, seed) < 0.3 ? null : Math.round(base * swell(i) * (0.5 + noise(i, seed)))));
   return {
@@ -81,8 +83,36 @@ export function monitorSeries(range: Range = 'hour'): MonitorSeries {
       { protocol: AccessProtocol.Cmpp, counts: minutes.map(() => 2) },
       { protocol: AccessProtocol.Smpp, counts: minutes.map((_, i) => (i < n / 3 ? 3 : 4)) },
     ],
+    budgets,
   };
 }
+
+/** today's budgets: the alarms near theirs, a number and an address at their caps */
+export const budgets: MonitorSeries['budgets'] = {
+  alarms: { day: '2026-11-24', budget: 500, sms: 412, left: 88, alarmsSent: 203, skippedCooldown: 57, skippedBudget: 0, skippedNoPhone: 3, pending: 1 },
+  codes: {
+    day: '2026-11-24',
+    sms: 1_284,
+    mail: 96,
+    globalCap: 20_000,
+    perTargetCap: 10,
+    perIpCap: 20,
+    targetsAtCap: 2,
+    ipsAtCap: 1,
+    maxPerTarget: 10,
+    maxPerIp: 23,
+    countries: [
+      { countryCode: '86', sms: 1_270, cap: 5_000 },
+      { countryCode: '852', sms: 14, cap: 200 },
+    ],
+  },
+};
+
+/** a fresh platform's budgets: nothing used */
+export const freshBudgets: MonitorSeries['budgets'] = {
+  alarms: { ...budgets.alarms, sms: 0, left: 500, alarmsSent: 0, skippedCooldown: 0, skippedNoPhone: 0, pending: 0 },
+  codes: { ...budgets.codes, sms: 0, mail: 0, targetsAtCap: 0, ipsAtCap: 0, maxPerTarget: 0, maxPerIp: 0, countries: [] },
+};
 
 /** A fresh platform: every minute 0, no gauge sampled yet, no carrier, channel, refusal or session. */
 export function emptySeries(range: Range = 'hour'): MonitorSeries {
@@ -102,6 +132,7 @@ export function emptySeries(range: Range = 'hour'): MonitorSeries {
     channels: [],
     refusals: [],
     sessions: [],
+    budgets: freshBudgets,
   };
 }
 
