@@ -40,10 +40,11 @@ export const List: Story = {
     const main = await rowOf(canvasElement, 'cmcc-main');
     await expect(main).toHaveTextContent('cmpp://901234@10.0.0.1:7891');
     await expect(main).toHaveTextContent('启用');
-    await expect(main).toHaveTextContent('已连接 2/2 个进程');
+    await expect(within(main).getByTestId('channel-bound')).toHaveTextContent('已连接 2/2');
+    // another day's count time in full (today's as HH:mm:ss)
     await expect(main).toHaveTextContent('计数于 2026-11-24 10:15:20');
     await expect(main).toHaveTextContent(enumLabel('carrier', Carrier.Mobile)!);
-    await expect(main).toHaveTextContent('0 / 3 / 500/秒');
+    await expect(within(main).getByTestId('channel-routing')).toHaveTextContent('全部类型· 优先级 0 · 权重 3 · 限速 500/秒');
     await expect(main).toHaveTextContent('18,452');
     await expect(within(main).getByRole('button', { name: /暂\s*停/ })).toBeInTheDocument();
     const backup = await rowOf(canvasElement, 'backup');
@@ -57,7 +58,7 @@ export const List: Story = {
     await userEvent.hover(within(intl).getByTestId('channel-read-only'));
     await expect(await body().findByText(entity.fromFile, {}, T)).toBeInTheDocument();
     await expect(c.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(
-      expect.arrayContaining(['通道', '状态', '运营商 / 短信类型', '提交', '接受', '拒绝', '重试', '未确认', '回执', '平均时延(ms)', '操作']),
+      expect.arrayContaining(['通道', '状态', '路由', '提交', '接受', '拒绝', '重试', '未确认', '回执', '时延(ms)', '操作']),
     );
     await expect(c.getByTestId('channels-updated')).toHaveTextContent(/每 10 秒自动刷新，更新于 \d\d:\d\d:\d\d/);
     await expect(c.queryByTestId('default-link')).toBeNull();
@@ -89,7 +90,7 @@ export const DefaultLink: Story = {
     await expect(await c.findByTestId('default-link', {}, T)).toHaveTextContent(entity.defaultLink);
     const row = await rowOf(canvasElement, '内置模拟器');
     await expect(row).toHaveTextContent('默认链路');
-    await expect(row).toHaveTextContent('已连接 1/1 个进程');
+    await expect(row).toHaveTextContent('已连接 1/1');
     await expect(within(row).getByTestId('channel-read-only')).toBeInTheDocument();
   },
 };

@@ -8,12 +8,13 @@
  */
 import { useState, type ReactNode } from 'react';
 import { Alert, App, Button, Card, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
-import { DeleteOutlined, EditOutlined, LockOutlined, PauseCircleOutlined, PlayCircleOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { LockOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { ChannelSource, type OperatorChannel } from '@/generated/schemas';
 import { SchemaTable, type SchemaColumn } from '@/components/SchemaTable/SchemaTable';
 import { useSchemaList } from '@/components/SchemaTable/useSchemaList';
 import { EnumTag } from '@/components/EnumTag/EnumTag';
 import { schemas } from '@/schema';
+import { businessNow } from '@/lib/businessTime';
 import { ChannelDialog } from './ChannelDialog';
 import { RoutePreview } from './RoutePreview';
 import { channelName } from './channelName';
@@ -45,6 +46,9 @@ const stacked = (main: ReactNode, sub: ReactNode) => (
   </Space>
 );
 
+/** a time of today (北京时间) as HH:mm:ss, another day's in full */
+const shortTime = (at: string) => (at.slice(0, 10) === businessNow().format('YYYY-MM-DD') ? at.slice(11) : at);
+
 const count = (v: number) => v.toLocaleString('zh-CN');
 
 const columns: (string | SchemaColumn<OperatorChannel>)[] = [
@@ -67,16 +71,18 @@ const columns: (string | SchemaColumn<OperatorChannel>)[] = [
       stacked(
         <Space size={6}>
           {v ? <Tag color="green">启用</Tag> : <Tag color="orange">已暂停</Tag>}
-          <span data-testid="channel-bound">
-            已连接 {r.bound}/{r.workers} 个进程
-          </span>
+          <Tooltip title="最近一分钟报告已连接的工作进程 / 报告计数的工作进程">
+            <span data-testid="channel-bound">
+              已连接 {r.bound}/{r.workers}
+            </span>
+          </Tooltip>
         </Space>,
-        r.statsAt ? `计数于 ${r.statsAt}` : '尚无计数',
+        r.statsAt ? <span title={r.statsAt}>计数于 {shortTime(r.statsAt)}</span> : '尚无计数',
       ),
   },
   {
     field: 'carriers',
-    title: '运营商 / 短信类型',
+    title: '路由',
     render: (v: number[], r) =>
       stacked(
         r.source === ChannelSource.Default ? (
@@ -87,19 +93,13 @@ const columns: (string | SchemaColumn<OperatorChannel>)[] = [
             {r.international && <Tag color="geekblue">国际</Tag>}
           </Space>
         ),
-        <Space size={4} data-testid="channel-sms-types">
+        <Space size={4} data-testid="channel-routing">
           {tags('sms-type', r.smsTypes, '全部类型')}
+          <span>
+            · 优先级 {r.priority} · 权重 {r.weight} · {r.maxPerSecond ? `限速 ${count(r.maxPerSecond)}/秒` : '不限速'}
+          </span>
         </Space>,
       ),
-  },
-  {
-    field: 'priority',
-    title: '优先级 / 权重 / 限速',
-    render: (_v: number, r) => (
-      <span>
-        {r.priority} / {r.weight} / {r.maxPerSecond ? `${count(r.maxPerSecond)}/秒` : '不限'}
-      </span>
-    ),
   },
   { field: 'submitted', align: 'right', render: (v: number) => <span data-testid="channel-submitted">{count(v)}</span> },
   { field: 'accepted', align: 'right', render: (v: number) => count(v) },
@@ -107,7 +107,7 @@ const columns: (string | SchemaColumn<OperatorChannel>)[] = [
   { field: 'retried', align: 'right', render: (v: number) => count(v) },
   { field: 'unconfirmed', align: 'right', render: (v: number) => (v ? <Typography.Text type="warning">{count(v)}</Typography.Text> : 0) },
   { field: 'receipts', align: 'right', render: (v: number) => count(v) },
-  { field: 'latencyMs', align: 'right', render: (v: number | null) => (v === null ? '-' : count(v)) },
+  { field: 'latencyMs', title: '时延(ms)', align: 'right', render: (v: number | null) => (v === null ? '-' : count(v)) },
 ];
 
 function ChannelActions({ channel, onEdit, done }: { channel: OperatorChannel; onEdit: () => void; done: () => void }) {
@@ -137,7 +137,7 @@ function ChannelActions({ channel, onEdit, done }: { channel: OperatorChannel; o
   const name = channel.name;
   return (
     <Space size={0}>
-      <Button type="link" size="small" icon={<EditOutlined />} onClick={onEdit}>
+      <Button type="link" size="small" onClick={onEdit}>
         编辑
       </Button>
       {channel.enabled ? (
@@ -148,12 +148,12 @@ function ChannelActions({ channel, onEdit, done }: { channel: OperatorChannel; o
           cancelText="取消"
           onConfirm={() => run('pause', () => channelsApi.pause(name))}
         >
-          <Button type="link" size="small" icon={<PauseCircleOutlined />} loading={busy === 'pause'}>
+          <Button type="link" size="small" loading={busy === 'pause'}>
             暂停
           </Button>
         </Popconfirm>
       ) : (
-        <Button type="link" size="small" icon={<PlayCircleOutlined />} loading={busy === 'resume'} onClick={() => void run('resume', () => channelsApi.resume(name))}>
+        <Button type="link" size="small" loading={busy === 'resume'} onClick={() => void run('resume', () => channelsApi.resume(name))}>
           恢复
         </Button>
       )}
@@ -165,7 +165,7 @@ function ChannelActions({ channel, onEdit, done }: { channel: OperatorChannel; o
         cancelText="取消"
         onConfirm={() => run('remove', () => channelsApi.remove(name))}
       >
-        <Button type="link" size="small" danger icon={<DeleteOutlined />} loading={busy === 'remove'}>
+        <Button type="link" size="small" danger loading={busy === 'remove'}>
           删除
         </Button>
       </Popconfirm>
@@ -205,21 +205,23 @@ export default function ChannelList() {
         {rows.some((r) => r.source === ChannelSource.Default) && (
           <Alert type="info" showIcon message={messages.defaultLink} style={{ marginBottom: 16 }} data-testid="default-link" />
         )}
-        <SchemaTable<OperatorChannel>
-          {...tableProps}
-          rowKey="name"
-          entity={operatorChannels.entity}
-          columns={columns}
-          extraColumns={[
-            {
-              key: 'actions',
-              title: '操作',
-              fixed: 'right',
-              width: 196,
-              render: (_: unknown, r: OperatorChannel) => <ChannelActions channel={r} onEdit={() => setEditing({ channel: r })} done={refresh} />,
-            },
-          ]}
-        />
+        <div data-testid="channels-table">
+          <SchemaTable<OperatorChannel>
+            {...tableProps}
+            rowKey="name"
+            entity={operatorChannels.entity}
+            columns={columns}
+            extraColumns={[
+              {
+                key: 'actions',
+                title: '操作',
+                fixed: 'right',
+                width: 150,
+                render: (_: unknown, r: OperatorChannel) => <ChannelActions channel={r} onEdit={() => setEditing({ channel: r })} done={refresh} />,
+              },
+            ]}
+          />
+        </div>
       </Card>
       <RoutePreview />
       <ChannelDialog open={!!editing} channel={editing?.channel} onClose={() => setEditing(undefined)} onDone={refresh} />
