@@ -6,6 +6,12 @@ import { defineConfig } from '@playwright/test';
  */
 const PORT = Number(process.env.E2E_PORT ?? 4173);
 export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? '.e2e-data';
+/**
+ * The embedded SMPP carrier simulator's port (credentials smsp / smsp): a channel added in 通道 can
+ * point at it (tests/e2e/operator-channels.spec.ts). Derived from the server's port, so runs on
+ * different ports do not collide.
+ */
+export const E2E_SIM_PORT = Number(process.env.E2E_SIM_PORT ?? PORT + 2000);
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -56,6 +62,7 @@ export default defineConfig({
       SMSC_SIM_LATENCY_MS: '50-300',
       SMSC_SIM_MO_RATIO: '1',
       SMSC_SIM_MO_DELAY_MS: '200',
+      SMSC_SIM_PORT: String(E2E_SIM_PORT),
     },
     stdout: 'ignore',
     stderr: 'pipe',

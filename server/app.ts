@@ -19,6 +19,7 @@ import { purgeExpired } from './db/maintenance';
 import { installCsrf, loadCsrfSecret } from './http/csrf';
 import { installSecurityHeaders } from './http/headers';
 import { errors, frameworkErrors, installErrorHandler } from './http/errors';
+import { RefusalCounts } from './http/refusals';
 import { installInputGuards } from './http/guards';
 import { installHttpMetrics } from './http/metrics';
 import { installAccess } from './http/route';
@@ -138,6 +139,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const codes = new VerificationService(ctx);
   const services = { sessions, operatorSessions, codes } as Services;
   app.decorate('ctx', ctx);
+  // refused sends of the HTTP API and the console, flushed into the per-minute series (server/http/refusals.ts)
+  app.decorate('refusals', new RefusalCounts());
   app.decorate('services', services);
   app.decorate('appRoot', app);
   app.decorateRequest('currentSession', undefined);

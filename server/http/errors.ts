@@ -14,6 +14,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGES } from '../../common/schema/messages';
+import { countConsoleRefusal } from './refusals';
 
 export class ApiError extends Error {
   constructor(
@@ -99,30 +100,35 @@ export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: F
 
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError | ApiError, req: FastifyRequest, reply: FastifyReply) => {
+    const answer = (status: number, body: ErrorBody) => {
+      // a refused send of the console (routes declared `refusals: 'console'`): counted for 监控
+      countConsoleRefusal(req, body.code, body.msg);
+      return reply.status(status).send(body);
+    };
     if (err instanceof ApiError) {
       if (err.headers) reply.headers(err.headers);
       const body: ErrorBody = { code: err.code, msg: err.message };
       if (err.data !== undefined) body.data = err.data;
-      return reply.status(200).send(body);
+      return answer(200, body);
     }
     const mapped = fromFrameworkError(err);
     if (mapped) {
       req.log.info({ err: { code: err.code, message: err.message } }, 'request refused');
-      return reply.status(mapped.status).send(mapped.body);
+      return answer(mapped.status, mapped.body);
     }
     if (isMultipartFault(err)) {
       req.log.info({ err: { message: err.message } }, 'request refused: broken multipart body');
-      return reply.status(200).send({ code: 400, msg: BAD_REQUEST_MSG });
+      return answer(200, { code: 400, msg: BAD_REQUEST_MSG });
     }
     if (isStatementTimeout(err)) {
       req.log.warn({ err: { message: err.message }, url: req.url }, 'statement cancelled by statement_timeout');
-      return reply.status(200).send({ code: QUERY_TIMEOUT_CODE, msg: MESSAGES.queryTimeout });
+      return answer(200, { code: QUERY_TIMEOUT_CODE, msg: MESSAGES.queryTimeout });
     }
     if (isDataException(err)) {
       req.log.warn({ err: { code: err.code, message: err.message }, url: req.url }, 'data exception from the database: a value the guards let through');
-      return reply.status(200).send({ code: 400, msg: BAD_PARAM_MSG });
+      return answer(200, { code: 400, msg: BAD_PARAM_MSG });
     }
     req.log.error({ err }, 'unexpected error');
-    return reply.status(500).send({ code: 500, msg: '服务器繁忙，请稍后再试' });
+    return answer(500, { code: 500, msg: '服务器繁忙，请稍后再试' });
   });
 }

@@ -15,6 +15,7 @@ import { errors } from './errors';
 import type { TypeOfSchema } from './contract';
 import { UserType, type OperatorRole } from '../../common/generated/schemas';
 import type { OperatorSessions } from './operator-session';
+import type { RefusalProtocol } from './refusals';
 
 /**
  * public: no session; session: any logged-in account; agent: userType 1; subAccount: userType 2;
@@ -72,6 +73,11 @@ export interface RouteDecl<B extends JsonSchema | undefined = JsonSchema | undef
    * account's id, type and scope.
    */
   cachedSession?: boolean;
+  /**
+   * A route that accepts messages: its refused answers are counted for 监控 (server/http/refusals.ts)
+   * as `console` (the console's send routes) or `http` (the HTTP API's send).
+   */
+  refusals?: RefusalProtocol;
 }
 
 type Untyped<S> = unknown extends TypeOfSchema<S> ? true : false;
@@ -98,6 +104,7 @@ export function route<B extends JsonSchema | undefined = undefined, Q extends Js
     ...(d.roles ? { roles: d.roles } : {}),
     ...(d.accountIdOnly ? { accountIdOnly: true } : {}),
     ...(d.cachedSession ? { cachedSession: true } : {}),
+    ...(d.refusals ? { refusals: d.refusals } : {}),
   };
   const shape = d.payload;
   const before = d.with?.preValidation;

@@ -1,6 +1,7 @@
 /** Icon names usable in the screen tables (src/screens.tsx, src/ops/screens.tsx) -> antd icons. */
 import {
   AccountBookOutlined,
+  ApiOutlined,
   AppstoreOutlined,
   AuditOutlined,
   BarChartOutlined,
@@ -11,6 +12,7 @@ import {
   IdcardOutlined,
   FileTextOutlined,
   HomeOutlined,
+  LineChartOutlined,
   MessageOutlined,
   QuestionCircleOutlined,
   SafetyCertificateOutlined,
@@ -40,6 +42,8 @@ export const menuIcons = {
   sign: <EditOutlined />,
   audit: <FileSearchOutlined />,
   operators: <IdcardOutlined />,
+  channel: <ApiOutlined />,
+  monitor: <LineChartOutlined />,
 };
 
 export type MenuIconName = keyof typeof menuIcons;

@@ -19,6 +19,8 @@ import * as customers from './customers';
 import * as audit from './audit';
 import * as content from './content';
 import * as operators from './operators';
+import * as channels from './channels';
+import * as monitor from './monitor';
 
 export const opsScreens: ScreenTable = {
   home: OPS_HOME,
@@ -30,5 +32,7 @@ export const opsScreens: ScreenTable = {
     ...content.screens, // 内容: 敏感词, 平台公告
     ...audit.screens, // 审计日志
     ...operators.screens, // 运营人员
+    ...channels.screens, // 通道
+    ...monitor.screens, // 监控
   ],
 };

@@ -21,6 +21,7 @@ import { expectDispatcher, metricsAccess, watchDispatcher, type DispatcherView, 
 import { insertFixtureTask } from '../../bench/lib/dispatch-fixture';
 import { FakeLink } from '../fixtures/fake-smsc';
 import { backends, pgAdmin, TEST_DATABASE_URL, useServer, type TestServer } from './harness';
+import { formatDateTime, startOfBusinessDay } from '../../server/lib/time';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 
@@ -516,6 +517,117 @@ describe.each(backends)('metrics and health (%s)', (backend) => {
       const left = await sql<{ label: string }>`select label from metric_minutes where label in ('old', 'kept')`.execute(db);
       expect(left.rows).toEqual([{ label: 'kept' }]);
       expect(await monitor.purge()).toBe(0);
+    });
+  });
+
+  describe('budgets, and the refusals of the HTTP API and the console', () => {
+    const caps = { codeDailyGlobal: 100, codeDailyPerTarget: 3, codeDailyPerIp: 5, codeDailyPerCountry: { '86': 40, '*': 7 }, alarmSmsDaily: 50 };
+    // no alarm job: the events written here stay as they are
+    const t = useServer(backend, { config: { monitorFlushMs: 0, ...caps }, build: { reportFoldEveryMs: 0, alarmEveryMs: 0 } });
+
+    it("counts today's verification codes and credit alarms against their budgets, at read time", async () => {
+      const db = t.server.handle.db;
+      const now = t.server.clock.now();
+      const yesterday = new Date(startOfBusinessDay(now).getTime() - 3_600_000);
+      const code = (target: string, ip: string, at = now) => ({ purpose: 'register', target, code_hash: 'x', salt: 'y', expires_at: at, ip, created_at: at });
+      await db
+        .insertInto('verification_codes')
+        .values([
+          ...[1, 2, 3].map(() => code('sms:86:13800000001', '10.0.0.1')),
+          code('sms:86:13800000002', '10.0.0.1'),
+          code('sms:1:2025550100', '10.0.0.2'),
+          code('mail:a@example.com', '10.0.0.1'),
+          code('mail:a@example.com', '10.0.0.1'),
+          // yesterday's: not today's budget
+          ...[1, 2, 3, 4].map(() => code('sms:86:13800000003', '10.0.0.3', yesterday)),
+        ])
+        .execute();
+      const client1 = (await db.selectFrom('accounts').select('id').where('clientid', '=', 'client1').executeTakeFirstOrThrow()).id;
+      const alarm = (sms: number, skipped: string, sentAt: Date | null = now) => ({
+        account_id: client1,
+        balance: '1.00',
+        alarm_amount: '10.00',
+        phones: '13800000000',
+        created_at: now,
+        sent_at: sentAt,
+        sms_count: sms,
+        skipped,
+      });
+      await db
+        .insertInto('credit_alarm_events')
+        .values([alarm(2, ''), alarm(1, ''), alarm(0, 'cooldown'), alarm(0, 'budget'), alarm(0, 'budget'), alarm(0, '', null), alarm(9, '', yesterday)])
+        .execute();
+
+      const { budgets } = await t.server.app.services.monitor.series('hour');
+      expect(budgets.codes).toEqual({
+        day: formatDateTime(startOfBusinessDay(now)).slice(0, 10),
+        sms: 5,
+        mail: 2,
+        globalCap: 100,
+        perTargetCap: 3,
+        perIpCap: 5,
+        // 13800000001 used its 3; 10.0.0.1 asked 6 (4 SMS, 2 mails)
+        targetsAtCap: 1,
+        ipsAtCap: 1,
+        maxPerTarget: 3,
+        maxPerIp: 6,
+        countries: [
+          { countryCode: '86', sms: 4, cap: 40 },
+          { countryCode: '1', sms: 1, cap: 7 },
+        ],
+      });
+      expect(budgets.alarms).toEqual({
+        day: budgets.codes.day,
+        budget: 50,
+        sms: 3,
+        left: 47,
+        alarmsSent: 2,
+        skippedCooldown: 1,
+        skippedBudget: 2,
+        skippedNoPhone: 0,
+        pending: 1,
+      });
+      // the operators' route answers them (and its answer passes the entity: checkResponses)
+      const admin = await t.server.client().init();
+      expect((await admin.login('operator1')).body.code).toBe(0);
+      const r = await admin.get('/api/operator/monitor');
+      expect(r.body.data.budgets).toEqual(budgets);
+    });
+
+    it('counts refused sends of the console and the HTTP API into the per-minute refusals, per process, once', async () => {
+      const { app } = t.server;
+      const refusals = async () =>
+        (await app.services.monitor.series('hour')).refusals
+          .filter((r) => r.protocol === 'http' || r.protocol === 'console')
+          .map(({ protocol, code, reason, label, total }) => ({ protocol, code, reason, label, total }));
+      await app.services.monitor.flush();
+      expect(await refusals()).toEqual([]);
+
+      // the console: no session (登录超时), then an acceptance that refuses (模板不存在或未审核通过), twice
+      const anon = await t.server.client().init();
+      expect((await anon.post('/api/send/sending', { sign: '好易购', smstype: 0, templateId: 999999, content: 'x', mobile: '13800138000' })).body.code).toBe(401);
+      const client1 = await t.server.client().init();
+      expect((await client1.login('client1')).body.code).toBe(0);
+      for (let i = 0; i < 2; i++) {
+        t.server.clock.advance(3100);
+        const r = await client1.post('/api/send/sending', { clientId: 'client1', sign: '好易购', smstype: 0, templateId: 999999, content: 'x', mobile: '13800138000' });
+        expect(r.body).toMatchObject({ code: 500, msg: '模板不存在或未审核通过' });
+      }
+      // a route that accepts nothing is not counted
+      expect((await anon.post('/api/sign/list', {})).body.code).toBe(401);
+      // the HTTP API: a send without its signature headers; a read without them is not counted
+      const unsigned = await app.inject({ method: 'POST', url: '/openapi/v1/sms/send', headers: { 'content-type': 'application/json' }, payload: '{}' });
+      expect(unsigned.json()).toMatchObject({ error: 'AUTH_MISSING', code: 40100 });
+      expect((await app.inject({ method: 'GET', url: '/openapi/v1/signs' })).json()).toMatchObject({ error: 'AUTH_MISSING' });
+
+      await app.services.monitor.flush();
+      // nothing new: nothing added
+      await app.services.monitor.flush();
+      expect(await refusals()).toEqual([
+        { protocol: 'console', code: '401', reason: 'session', label: '登录超时', total: 1 },
+        { protocol: 'console', code: '500', reason: 'templateInvalid', label: '模板不存在或未审核通过', total: 2 },
+        { protocol: 'http', code: '40100', reason: 'AUTH_MISSING', label: '缺少鉴权参数（clientid、timestamp、nonce、signature）', total: 1 },
+      ]);
     });
   });
 });

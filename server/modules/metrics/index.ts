@@ -40,7 +40,7 @@ export default defineModule({ name: 'metrics', dependencies: ['smpp-server'] }, 
   const doors = () => doorsOf(app.services, config);
   const running = runningOf(ctx);
   const gauges = new DbGauges(ctx.db);
-  const monitor = (app.services.monitor = new MonitorService(ctx, { dispatcher: () => running.dispatcher, doors, gauges }));
+  const monitor = (app.services.monitor = new MonitorService(ctx, { dispatcher: () => running.dispatcher, doors, gauges, refusals: app.refusals }));
   const health = (app.services.health = new HealthService(ctx, { doors, running }));
   app.services.metricsListener = null;
 

@@ -8,22 +8,30 @@
  * - every ~10 s (`flush`, config.monitorFlushMs) each process adds the growth of its own counters
  *   since its last write: submitted per channel (the dispatcher's channel counters), delivered /
  *   failed per carrier and per channel (Dispatcher.finals), refused submits per door, code and
- *   reason (the doors' stats): one upsert adding to the minute's rows. A write that fails is not
- *   lost: the next one adds the same growth;
+ *   reason (the doors' stats) and refused sends of the HTTP API and the console (server/http/
+ *   refusals.ts, counted where those answers are made): one upsert adding to the minute's rows. A
+ *   write that fails is not lost: the next one adds the same growth;
  * - the gauges are written as sampled: door sessions per protocol by each process (its own rows,
  *   source = its id; the series add the processes up), waiting and unconfirmed messages (database
  *   figures, DbGauges) by the first process to flush in a minute.
  *
  * `minute` is the database's clock (date_trunc('minute', now())): the processes' rows meet in the
- * same minutes whatever their hosts' clocks. `series` reads the last hour or day; `purge` drops rows
- * older than config.monitorKeepDays (8).
+ * same minutes whatever their hosts' clocks. `series` reads the last hour or day, with today's
+ * budgets computed from what the server keeps anyway (credit alarms: alarmStatsOf, as `npm run cli
+ * -- alarm-stats`; verification codes: codeBudgetOf); `purge` drops rows older than
+ * config.monitorKeepDays (8).
  */
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context';
 import { formatDateTime } from '../../lib/time';
-import type { Carrier, MonitorSeries } from '../../../common/generated/schemas';
+import { AccessProtocol, type Carrier, type MonitorSeries } from '../../../common/generated/schemas';
+import monitorEntity from '../../../schemas/entities/monitor-series.json';
+import { OPENAPI_ERRORS } from '../openapi';
+import { alarmStatsOf } from '../bills';
+import { codeBudgetOf } from '../verification';
+import type { RefusalCounts } from '../../http/refusals';
 import type { DbGauges } from './db-gauges';
 import { boundSessions, type DispatcherView, type DoorEntry } from './running';
 
@@ -42,7 +50,7 @@ export const SERIES = {
   /** per carrier (label: enums/carrier code) */
   carrierDelivered: 'carrier_delivered',
   carrierFailed: 'carrier_failed',
-  /** refused submits (label: `${protocol} ${code} ${reason}`) */
+  /** refused submits of the doors, refused sends of the HTTP API and the console (label: `${protocol} ${code} ${reason}`) */
   refused: 'refused',
   /** gauges: label '' (database figures), protocol (sessions, per process) */
   waiting: 'waiting',
@@ -52,11 +60,20 @@ export const SERIES = {
 
 const MINUTES: Record<MonitorRange, number> = { hour: 60, day: 1440 };
 
+const PROTOCOLS = new Set<string>(Object.values(AccessProtocol));
+/** a protocol of enums/access-protocol.json (a row another version wrote with one this one does not know is left out) */
+const isProtocol = (p: string): p is AccessProtocol => PROTOCOLS.has(p);
+
 export interface MonitorSources {
   dispatcher: () => DispatcherView | null;
   doors: () => DoorEntry[];
   gauges: DbGauges;
+  /** the HTTP API's and the console's refused sends in this process (server/http/refusals.ts) */
+  refusals?: RefusalCounts;
 }
+
+/** the Chinese words of the doors' reasons and of the console's kinds (entities/monitor-series.json x-reasons) */
+const REASONS: { door: Record<string, string>; console: Record<string, string> } = monitorEntity['x-reasons'];
 
 /** A counter reading: name, label, its value since the source started. */
 type Reading = [name: string, label: string, value: number];
@@ -102,6 +119,7 @@ export class MonitorService {
       for (const [label, [ok, fail]] of byChannel) flows.push([SERIES.channelDelivered, label, ok], [SERIES.channelFailed, label, fail]);
       for (const [carrier, [ok, fail]] of byCarrier) flows.push([SERIES.carrierDelivered, String(carrier), ok], [SERIES.carrierFailed, String(carrier), fail]);
     }
+    for (const [label, count] of this.src.refusals?.entries() ?? []) flows.push([SERIES.refused, label, count]);
     const sessions: Reading[] = [];
     for (const e of this.src.doors()) {
       if (!e.door || e.door.port <= 0) continue;
@@ -237,12 +255,14 @@ export class MonitorService {
     });
     const refusals = labelsOf(SERIES.refused)
       .sort()
-      .map((label) => {
+      .flatMap((label) => {
         const [protocol, code = '', reason = ''] = label.split(' ');
+        if (!isProtocol(protocol)) return [];
         const counts = values(SERIES.refused, label);
-        return { protocol, code, reason, counts, total: sum(counts) };
+        return [{ protocol, code, reason, label: this.reasonLabel(protocol, reason), counts, total: sum(counts) }];
       });
     const sessions = labelsOf(SERIES.sessions)
+      .filter(isProtocol)
       .sort()
       .map((protocol) => ({ protocol, counts: gauge(SERIES.sessions, protocol) }));
     const accepted = values(SERIES.accepted);
@@ -265,6 +285,35 @@ export class MonitorService {
       channels,
       refusals,
       sessions,
+      budgets: await this.budgets(),
+    };
+  }
+
+  /** a refusal's reason in words: the doors' and the console's kinds from the entity, the HTTP API's error message, a console message named by its module */
+  private reasonLabel(protocol: AccessProtocol, reason: string): string {
+    if (protocol === AccessProtocol.Http) return (OPENAPI_ERRORS as Record<string, { msg: string } | undefined>)[reason]?.msg ?? reason;
+    if (protocol === AccessProtocol.Console) return this.src.refusals?.messageOf(reason) ?? REASONS.console[reason] ?? reason;
+    return REASONS.door[reason] ?? reason;
+  }
+
+  /** Today's credit-alarm and verification-code figures against their budgets (read now, from what the server keeps). */
+  async budgets(): Promise<MonitorSeries['budgets']> {
+    const { db, config } = this.ctx;
+    const now = this.ctx.now();
+    const [alarms, codes] = await Promise.all([alarmStatsOf(db, now, config.alarmSmsDaily), codeBudgetOf(db, now, config)]);
+    return {
+      alarms: {
+        day: alarms.day,
+        budget: alarms.budget,
+        sms: alarms.sms,
+        left: alarms.left,
+        alarmsSent: alarms.alarmsSent,
+        skippedCooldown: alarms.skipped.cooldown ?? 0,
+        skippedBudget: alarms.skipped.budget ?? 0,
+        skippedNoPhone: alarms.skipped['no-phone'] ?? 0,
+        pending: alarms.pending,
+      },
+      codes,
     };
   }
 

@@ -250,7 +250,12 @@ export const openApiNotFound = (reply: FastifyReply) => sendError(reply, apiErro
 export function openApiRoutes(ctx: AppContext, svc: OpenApiService, auth: ApiAuth, payerOf: (a: Account) => number): FastifyPluginAsync {
   const docRoutes: DocRoute[] = [];
   return async (plugin: FastifyInstance) => {
-    plugin.setErrorHandler((err, req, reply) => sendError(reply, toApiError(err, req)));
+    plugin.setErrorHandler((err, req, reply) => {
+      const e = toApiError(err, req);
+      // a refused send (the route declared `refusals: 'http'`): counted for 监控 by its code and stable name
+      if (req.routeOptions?.config?.refusals === 'http') req.server.refusals?.count('http', e.code, e.error);
+      return sendError(reply, e);
+    });
     // every method on an unknown path under the prefix: the API's own 404 (no CSRF token: config.csrf
     // false, as the routes; Fastify takes `config` for this route though its types do not say so)
     const notFound: Parameters<FastifyInstance['setNotFoundHandler']>[0] = { config: { csrf: false } } as object;
@@ -360,6 +365,7 @@ export function openApiRoutes(ctx: AppContext, svc: OpenApiService, auth: ApiAut
         access: 'public',
         body: sendBody,
         response: sendResponse,
+        refusals: 'http',
         with: { bodyLimit: SEND_BODY_LIMIT, ...config() },
       }),
       async (req) => {

@@ -6,15 +6,21 @@
  * (dispatch_channel_stats), pause / resume (`enabled`), and a routing preview: which channel a
  * number and SMS type would take now. A channel's URL carries its password: it is never shown
  * (describeSmsc: protocol, login, host, port), and an edit without a new URL keeps the stored one.
+ *
+ * With no enabled channel (none added, or every one paused) the workers send everything over the
+ * default link (SMPP_URL, or the embedded simulator): the list then shows it too, read-only, as
+ * the channel '' (source 'default') with its counters, and the preview names it.
  */
 import fs from 'node:fs';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context';
 import { ApiError, errors } from '../../http/errors';
 import { formatDateTime } from '../../lib/time';
+import channelEntity from '../../../schemas/entities/operator-channel.json';
+import channelForm from '../../../schemas/forms/operator-channel.json';
 import { Carrier, type OperatorChannel, type OperatorChannelForm, type RoutePreview, type SmsType } from '../../../common/generated/schemas';
 import { carrierOf } from '../../../common/sms/segments';
-import { ChannelConfigError, channelRowOf, channelServes, describeSmsc, parseChannel, parseChannelTable, type ChannelSpec } from '../smsc';
+import { ChannelConfigError, channelRowOf, channelServes, describeSmsc, parseChannel, parseChannelTable, parseSmppUrl, type ChannelSpec } from '../smsc';
 import { audit, type Actor } from './audit';
 
 export const CHANNEL_MESSAGES = {
@@ -22,8 +28,12 @@ export const CHANNEL_MESSAGES = {
   paused: '通道已暂停',
   resumed: '通道已恢复',
   removed: '通道已删除',
-  fromFile: '该通道定义在 SMPP_CHANNELS 文件中，请在文件中修改',
-  urlRequired: '请输入通道地址',
+  /** entities/operator-channel.json x-messages: the console shows it beside a file channel without asking */
+  fromFile: channelEntity['x-messages'].fromFile,
+  /** the default link's row (the console shows it above the list) */
+  defaultLink: channelEntity['x-messages'].defaultLink,
+  /** forms/operator-channel.json: the form asks for it on a new channel, the server on a save without a stored one */
+  urlRequired: channelForm.errorMessage.required.url,
   noChannel: '没有可用的通道',
 } as const;
 
@@ -38,8 +48,11 @@ interface Row {
   max_per_second: number;
   enabled: boolean;
   updated_at: Date | null;
-  source: 'db' | 'file';
+  source: 'db' | 'file' | 'default';
 }
+
+/** the default link as a row: serves every carrier and type (pipeline.ts: no enabled channel) */
+const DEFAULT_NAME = '';
 
 /** what an audit row keeps of a channel (no URL: it holds the password) */
 const auditView = (r: Omit<Row, 'source' | 'updated_at'>) => ({
@@ -54,6 +67,7 @@ const auditView = (r: Omit<Row, 'source' | 'updated_at'>) => ({
 });
 
 function where(name: string, url: string): string {
+  if (name === DEFAULT_NAME) return url;
   try {
     return describeSmsc(parseChannel({ name, url }).cfg);
   } catch {
@@ -90,7 +104,35 @@ export class ChannelService {
       source: 'file',
     }));
     const db = await this.ctx.db.selectFrom('dispatch_channels').selectAll().orderBy('priority').orderBy('name').execute();
-    return [...file, ...db.filter((r) => !file.some((f) => f.name === r.name)).map((r) => ({ ...r, source: 'db' as const }))];
+    const rows: Row[] = [...file, ...db.filter((r) => !file.some((f) => f.name === r.name)).map((r) => ({ ...r, source: 'db' as const }))];
+    if (!rows.some((r) => r.enabled)) rows.push(this.defaultRow());
+    return rows;
+  }
+
+  /** the default link (no enabled channel): SMPP_URL as describeSmsc shows it, else the embedded simulator */
+  private defaultRow(): Row {
+    let url = '内置模拟器';
+    const configured = this.ctx.config.smppUrl.trim();
+    if (configured) {
+      try {
+        url = describeSmsc(parseSmppUrl(configured));
+      } catch {
+        url = '?';
+      }
+    }
+    return {
+      name: DEFAULT_NAME,
+      url,
+      carriers: [],
+      international: true,
+      sms_types: [],
+      priority: 0,
+      weight: 1,
+      max_per_second: 0,
+      enabled: true,
+      updated_at: null,
+      source: 'default',
+    };
   }
 
   /** Every channel with the counters of every worker (those seen within the last minute count as live). */
@@ -147,6 +189,11 @@ export class ChannelService {
 
   private assertNotFile(name: string) {
     if (this.fileChannels().some((c) => c.name === name)) throw new ApiError(400, CHANNEL_MESSAGES.fromFile);
+  }
+
+  /** the channels serving a carrier and SMS type (the default link serves everything) */
+  private static serves(c: OperatorChannel, carrier: number, smstype: number) {
+    return c.source === 'default' || channelServes({ carriers: c.carriers, international: c.international, smsTypes: c.smsTypes }, carrier, smstype);
   }
 
   /** Adds or edits a channel (an edit without `url` keeps the stored one). */
@@ -224,7 +271,7 @@ export class ChannelService {
    */
   async preview(phone: string, smstype: number): Promise<RoutePreview> {
     const carrier = /^\+|^00/.test(phone.trim()) ? Carrier.International : carrierOf(phone.trim());
-    const list = (await this.list()).filter((c) => c.enabled && channelServes({ carriers: c.carriers, international: c.international, smsTypes: c.smsTypes }, carrier, smstype));
+    const list = (await this.list()).filter((c) => c.enabled && ChannelService.serves(c, carrier, smstype));
     const tiers = [...new Set(list.map((c) => c.priority))].sort((a, b) => a - b);
     const tier = tiers.find((p) => list.some((c) => c.priority === p && c.bound > 0)) ?? tiers[0];
     const chosen = list.filter((c) => c.priority === tier);
@@ -238,7 +285,7 @@ export class ChannelService {
         bound: c.bound > 0,
         share: c.priority === tier && weights > 0 && (c.bound > 0 || !chosen.some((x) => x.bound > 0)) ? Math.round((100 * c.weight) / weights) : 0,
       })),
-      message: chosen.length ? '' : CHANNEL_MESSAGES.noChannel,
+      message: !chosen.length ? CHANNEL_MESSAGES.noChannel : chosen.some((c) => c.source === 'default') ? CHANNEL_MESSAGES.defaultLink : '',
     };
   }
 }

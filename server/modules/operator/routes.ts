@@ -207,7 +207,7 @@ export function operatorRoutes(
         summary: '通道：路由预览（号码与短信类型此刻会走哪个通道）',
         access: 'operator',
         roles: ADMIN,
-        body: request(ctx, 'params/route-preview'),
+        body: request(ctx, 'forms/route-preview'),
         response: okOf(ctx, 'entities/route-preview'),
       }),
       async (req) => ok(await channels.preview(req.body.phone, req.body.smstype)),

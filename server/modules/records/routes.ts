@@ -53,6 +53,7 @@ export function recordsRoutes(ctx: AppContext, records: RecordsService): Fastify
         tag: TASKS,
         summary: '把任务中失败的号码作为新任务重新发送（普通短信；与立即发送同样受理、扣费）',
         access: 'session',
+        refusals: 'console',
         body: request(ctx, 'params/task-resend'),
         response: okOf(ctx, {
           type: 'object',

@@ -11,6 +11,7 @@
 import { defineModule } from '../module';
 import { sendRoutes } from './routes';
 import { SendService } from './service';
+import { CONSOLE_SEND_REFUSALS } from './refusals';
 
 export {
   SendService,
@@ -41,5 +42,7 @@ declare module '../../context' {
 
 export default defineModule({ name: 'send', dependencies: ['clients'] }, async (app, ctx) => {
   const send = (app.services.send = new SendService(ctx, app.services.clients));
+  // the 监控 screen names the console's refused sends by these keys (server/http/refusals.ts)
+  app.refusals.nameMessages(CONSOLE_SEND_REFUSALS);
   await app.register(sendRoutes(ctx, send));
 });

@@ -11,7 +11,7 @@ import type { AppContext } from '../../context';
 import type { Database } from '../../db/types';
 import { ApiError } from '../../http/errors';
 import { randomDigits, randomToken, safeEqual, sha256hex } from '../../lib/crypto';
-import { addMs, startOfBusinessDay } from '../../lib/time';
+import { addMs, formatDateTime, startOfBusinessDay } from '../../lib/time';
 
 export type CodePurpose = 'register' | 'reset' | 'mobile';
 
@@ -182,4 +182,51 @@ export class VerificationService {
     const r = await tx.updateTable('verification_codes').set({ used_at: this.ctx.now() }).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
     if (Number(r.numUpdatedRows) !== 1) throw new ApiError(500, CODE_MESSAGES.invalid);
   }
+}
+
+/**
+ * Today's verification codes against their caps (business day of `now`; the 监控 screen, read at
+ * request time from the codes kept: verification_codes holds about a day, server/db/maintenance.ts):
+ * SMS and mail codes issued, the SMS codes per destination country with its cap, and the targets
+ * (number or address) and client addresses that used their daily allowance, with the most any one
+ * used. A code counts when it was issued (the request passed the limits), delivered or not.
+ */
+export async function codeBudgetOf(
+  db: AppContext['db'],
+  now: Date,
+  config: Pick<AppContext['config'], 'codeDailyGlobal' | 'codeDailyPerTarget' | 'codeDailyPerIp' | 'codeDailyPerCountry'>,
+) {
+  const dayStart = startOfBusinessDay(now);
+  const [totals, countries] = await Promise.all([
+    sql<{ sms: number; mail: number; targets_at_cap: number; max_target: number; ips_at_cap: number; max_ip: number }>`
+      with today as (select target, ip from verification_codes where created_at >= ${dayStart.toISOString()}::timestamptz),
+        t as (select count(*)::int n from today group by target),
+        i as (select count(*)::int n from today where ip <> '' group by ip)
+      select (select count(*) from today where starts_with(target, 'sms:'))::int sms,
+        (select count(*) from today where starts_with(target, 'mail:'))::int mail,
+        (select count(*) from t where n >= ${config.codeDailyPerTarget})::int targets_at_cap, coalesce((select max(n) from t), 0)::int max_target,
+        (select count(*) from i where n >= ${config.codeDailyPerIp})::int ips_at_cap, coalesce((select max(n) from i), 0)::int max_ip`.execute(db),
+    sql<{ country: string; n: number }>`
+      select split_part(target, ':', 2) country, count(*)::int n from verification_codes
+      where created_at >= ${dayStart.toISOString()}::timestamptz and starts_with(target, 'sms:')
+      group by 1 order by 2 desc, 1`.execute(db),
+  ]);
+  const r = totals.rows[0];
+  const caps = config.codeDailyPerCountry;
+  return {
+    day: formatDateTime(dayStart).slice(0, 10),
+    sms: r.sms,
+    mail: r.mail,
+    globalCap: config.codeDailyGlobal,
+    perTargetCap: config.codeDailyPerTarget,
+    perIpCap: config.codeDailyPerIp,
+    targetsAtCap: r.targets_at_cap,
+    ipsAtCap: r.ips_at_cap,
+    maxPerTarget: r.max_target,
+    maxPerIp: r.max_ip,
+    countries: countries.rows.map((c) => {
+      const cap = caps[c.country] ?? caps['*'];
+      return { countryCode: c.country, sms: c.n, cap: cap === undefined || !Number.isFinite(cap) ? null : cap };
+    }),
+  };
 }

@@ -9,20 +9,15 @@
  * with a link to the full analysis on the reports. Loaded lazily (echarts ships only with the pages
  * that chart). A failed load is an error state with 重试 (the request is silent: no toast).
  */
-import { useEffect, useRef, useState, type CSSProperties } from 'react';
+import { useState, type CSSProperties } from 'react';
 import { Link } from 'react-router';
 import { Alert, Button, Card, Col, Empty, Row, Segmented, Statistic, Table, Typography } from 'antd';
 import { useCustom } from '@refinedev/core';
-import * as echarts from 'echarts/core';
-import { BarChart, LineChart, PieChart } from 'echarts/charts';
-import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
-import { CanvasRenderer } from 'echarts/renderers';
 import type { DeliveryStats } from '@/generated/schemas';
 import { enumLabel, schemas } from '@/schema';
 import { receiptMeaning } from '@/components/ReceiptCode/ReceiptCode';
+import { Chart, type ChartOption } from '@/components/Chart/Chart';
 import { reportPreScreen } from '.';
-
-echarts.use([BarChart, LineChart, PieChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
 
 export const DELIVERY_URL = '/client/report/delivery';
 export type DeliveryDays = 7 | 30;
@@ -36,26 +31,9 @@ const reasonLabel = (r: DeliveryStats['reasons'][number]) => {
   return meaning ? `${meaning}（${r.code}）` : r.code;
 };
 
-/** one echarts chart in a div; the option rebuilt when `option` changes */
-function Chart({ option, height = 260, label, testId }: { option: echarts.EChartsCoreOption; height?: number; label: string; testId: string }) {
-  const el = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!el.current) return;
-    const chart = echarts.init(el.current);
-    chart.setOption(option);
-    const ro = new ResizeObserver(() => chart.resize());
-    ro.observe(el.current);
-    return () => {
-      ro.disconnect();
-      chart.dispose();
-    };
-  }, [option]);
-  return <div ref={el} role="img" aria-label={label} data-testid={testId} style={{ width: '100%', height }} />;
-}
-
 const carrierName = (c: number) => enumLabel('carrier', c) ?? String(c);
 
-function carrierOption(d: DeliveryStats): echarts.EChartsCoreOption {
+function carrierOption(d: DeliveryStats): ChartOption {
   return {
     tooltip: { trigger: 'axis' },
     grid: { left: 48, right: 16, top: 16, bottom: 28 },
@@ -74,7 +52,7 @@ function carrierOption(d: DeliveryStats): echarts.EChartsCoreOption {
   };
 }
 
-function dayOption(d: DeliveryStats): echarts.EChartsCoreOption {
+function dayOption(d: DeliveryStats): ChartOption {
   return {
     tooltip: { trigger: 'axis' },
     // the legend above the grid, never over the axis (issue 27 item 12)
@@ -94,7 +72,7 @@ function dayOption(d: DeliveryStats): echarts.EChartsCoreOption {
   };
 }
 
-function reasonOption(d: DeliveryStats): echarts.EChartsCoreOption {
+function reasonOption(d: DeliveryStats): ChartOption {
   return {
     tooltip: { trigger: 'item', formatter: '{b}<br/>{c} 条（{d}%）' },
     // the legend under the donut (beside it, long reasons ran over it at 1024 px: issue 41 item 3),

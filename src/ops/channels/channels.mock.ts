@@ -1,0 +1,181 @@
+/** Story data and MSW handlers of 通道 (stories only; the app never imports this). */
+import { delay, http, type HttpHandler } from 'msw';
+import { Carrier, ChannelSource, SmsType, type OperatorChannel, type RoutePreview } from '@/generated/schemas';
+import { fail, ok } from '@/stories/mockApi';
+
+const counters = {
+  workers: 2,
+  bound: 2,
+  submitted: 18_452,
+  accepted: 18_390,
+  refused: 62,
+  retried: 15,
+  unconfirmed: 3,
+  receipts: 18_102,
+  latencyMs: 41,
+  statsAt: '2026-11-24 10:15:20',
+};
+
+export const channelRows: OperatorChannel[] = [
+  {
+    name: 'cmcc-main',
+    where: 'cmpp://901234@10.0.0.1:7891',
+    source: ChannelSource.Console,
+    carriers: [Carrier.Mobile],
+    international: false,
+    smsTypes: [],
+    priority: 0,
+    weight: 3,
+    maxPerSecond: 500,
+    enabled: true,
+    updatedAt: '2026-11-20 09:00:00',
+    ...counters,
+  },
+  {
+    name: 'unicom-telecom',
+    where: 'smpp://sys02@10.0.0.2:2775',
+    source: ChannelSource.Console,
+    carriers: [Carrier.Unicom, Carrier.Telecom],
+    international: false,
+    smsTypes: [SmsType.VerificationCode, SmsType.Notification],
+    priority: 0,
+    weight: 1,
+    maxPerSecond: 0,
+    enabled: true,
+    updatedAt: '2026-11-21 14:30:00',
+    ...counters,
+    submitted: 7_305,
+    accepted: 7_301,
+    refused: 4,
+    retried: 0,
+    unconfirmed: 0,
+    receipts: 7_240,
+    latencyMs: 57,
+  },
+  {
+    name: 'backup',
+    where: 'smpp://backup@10.0.0.9:2775',
+    source: ChannelSource.Console,
+    carriers: [],
+    international: false,
+    smsTypes: [],
+    priority: 1,
+    weight: 1,
+    maxPerSecond: 0,
+    enabled: false,
+    updatedAt: '2026-11-24 08:12:40',
+    ...counters,
+    workers: 2,
+    bound: 0,
+    submitted: 1_204,
+    accepted: 1_180,
+    refused: 24,
+    retried: 6,
+    unconfirmed: 0,
+    receipts: 1_170,
+    latencyMs: 88,
+    statsAt: '2026-11-24 08:12:30',
+  },
+  {
+    name: 'intl',
+    where: 'smpps://intl77@intl.example.com:3550',
+    source: ChannelSource.File,
+    carriers: [],
+    international: true,
+    smsTypes: [],
+    priority: 0,
+    weight: 1,
+    maxPerSecond: 50,
+    enabled: true,
+    ...counters,
+    workers: 2,
+    bound: 1,
+    submitted: 96,
+    accepted: 96,
+    refused: 0,
+    retried: 0,
+    unconfirmed: 0,
+    receipts: 90,
+    latencyMs: 212,
+  },
+];
+
+/** a fresh platform: no channel, everything over the embedded simulator */
+export const defaultLinkRow: OperatorChannel = {
+  name: '',
+  where: '内置模拟器',
+  source: ChannelSource.Default,
+  carriers: [],
+  international: true,
+  smsTypes: [],
+  priority: 0,
+  weight: 1,
+  maxPerSecond: 0,
+  enabled: true,
+  workers: 1,
+  bound: 1,
+  submitted: 12,
+  accepted: 12,
+  refused: 0,
+  retried: 0,
+  unconfirmed: 0,
+  receipts: 11,
+  latencyMs: 6,
+  statsAt: '2026-11-24 10:15:20',
+};
+
+export const routeAnswer: RoutePreview = {
+  carrier: Carrier.Mobile,
+  candidates: [
+    { name: 'cmcc-main', priority: 0, weight: 3, bound: true, share: 100 },
+    { name: 'backup', priority: 1, weight: 1, bound: false, share: 0 },
+  ],
+  message: '',
+};
+
+export interface ChannelsApiOptions {
+  rows?: OperatorChannel[];
+  /** the list's answer: 'loading' never answers, 'error' refuses */
+  list?: 'loading' | 'error';
+  /** each list answer's submitted counters grow by this much (live counters) */
+  grow?: number;
+  /** an action's refusal ({ code, msg }) instead of its success, by its path's last part ('save', 'pause', 'route', …) */
+  refuse?: Record<string, { code: number; msg: string }>;
+  /** 路由预览's answer */
+  route?: RoutePreview;
+  /** the JSON body of each call, by its path's last part ('list', 'save', 'pause', …) */
+  calls?: Record<string, Record<string, unknown>[]>;
+}
+
+const SUCCESS: Record<string, string> = {
+  save: '通道已保存，运行中的工作进程数秒内生效',
+  pause: '通道已暂停',
+  resume: '通道已恢复',
+  remove: '通道已删除',
+};
+
+export function channelsApi(o: ChannelsApiOptions = {}): HttpHandler[] {
+  const log = (name: string, body: Record<string, unknown>) => o.calls && (o.calls[name] ??= []).push(body);
+  let served = 0;
+  return [
+    http.get('/api/operator/channels/list', async () => {
+      log('list', {});
+      if (o.list === 'loading') await delay('infinite');
+      if (o.list === 'error') return fail(500, '服务器繁忙，请稍后再试');
+      const grown = (o.grow ?? 0) * served++;
+      return ok((o.rows ?? channelRows).map((r) => ({ ...r, submitted: r.submitted + grown })));
+    }),
+    ...['save', 'pause', 'resume', 'remove'].map((action) =>
+      http.post(`/api/operator/channels/${action}`, async ({ request }) => {
+        log(action, (await request.json()) as Record<string, unknown>);
+        const refusal = o.refuse?.[action];
+        return refusal ? fail(refusal.code, refusal.msg) : ok(null, SUCCESS[action]);
+      }),
+    ),
+    http.post('/api/operator/channels/route', async ({ request }) => {
+      log('route', (await request.json()) as Record<string, unknown>);
+      const refusal = o.refuse?.route;
+      return refusal ? fail(refusal.code, refusal.msg) : ok(o.route ?? routeAnswer);
+    }),
+  ];
+}
