@@ -29,10 +29,10 @@ export const opsScreens: ScreenTable = {
     ...home.screens, // 工作台
     ...review.screens, // 审核: 资质认证, 签名, 模板, 发票
     ...customers.screens, // 客户
+    ...channels.screens, // 通道
     ...content.screens, // 内容: 敏感词, 平台公告
+    ...monitor.screens, // 监控
     ...audit.screens, // 审计日志
     ...operators.screens, // 运营人员
-    ...channels.screens, // 通道
-    ...monitor.screens, // 监控
   ],
 };

@@ -169,8 +169,23 @@ describe('the operator console (src/ops/screens.tsx): rules by role', () => {
 
   it('the menu by role, the refusals name the roles', () => {
     expect(keys(menuFor(opsScreens, op(1)))).toEqual(['ops_home', 'review', 'ops_review_certifications', 'ops_review_signs', 'ops_review_templates', 'ops_review_invoices']);
-    expect(keys(menuFor(opsScreens, op(2)))).toEqual([...keys(menuFor(opsScreens, op(1))), 'ops_customers', 'content', 'ops_content_words', 'ops_content_notices', 'ops_audit']);
-    expect(keys(menuFor(opsScreens, op(3)))).toEqual([...keys(menuFor(opsScreens, op(2))), 'ops_operators']);
+    expect(keys(menuFor(opsScreens, op(2)))).toEqual([
+      ...keys(menuFor(opsScreens, op(1))),
+      'ops_customers',
+      'content',
+      'ops_content_words',
+      'ops_content_notices',
+      'ops_monitor',
+      'ops_audit',
+    ]);
+    // a 管理员 also has 通道 (after 客户) and 运营人员 (last)
+    const ops = keys(menuFor(opsScreens, op(2)));
+    expect(keys(menuFor(opsScreens, op(3)))).toEqual([
+      ...ops.slice(0, ops.indexOf('ops_customers') + 1),
+      'ops_channels',
+      ...ops.slice(ops.indexOf('ops_customers') + 1),
+      'ops_operators',
+    ]);
     expect(
       menuFor(opsScreens, op(1))
         .find((g) => g.key === 'review')
