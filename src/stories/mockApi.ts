@@ -7,6 +7,18 @@ import type { AgentBaseInfo, Branding, CurrentUser, SupportContact } from '@/gen
 
 export const ok = <T>(data: T, msg = '成功') => HttpResponse.json({ code: 0, msg, data });
 export const fail = (code: number, msg: string) => HttpResponse.json({ code, msg });
+/** a `{list, totalCount, currentPage, pageRowCount, totalPage}` page of `list` for the request's currentPage / pageRowCount (15) */
+export const listPageOf = <T>(list: T[], f: Record<string, unknown>) => {
+  const size = Number(f.pageRowCount ?? 15);
+  const current = Number(f.currentPage ?? 1);
+  return {
+    list: list.slice((current - 1) * size, current * size),
+    totalCount: list.length,
+    currentPage: current,
+    pageRowCount: size,
+    totalPage: Math.max(1, Math.ceil(list.length / size)),
+  };
+};
 /** an .xlsx download named `name` (a few bytes: the console only saves it) */
 export const xlsxReply = (name: string) =>
   new HttpResponse(new Uint8Array([0x50, 0x4b, 3, 4]), {

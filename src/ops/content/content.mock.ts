@@ -1,7 +1,7 @@
 /** Story data and MSW handlers of the 内容 screens (stories only; the app never imports this). */
 import { delay, http, type HttpHandler } from 'msw';
 import type { OperatorNotice, SensitiveWord } from '@/generated/schemas';
-import { fail, ok } from '@/stories/mockApi';
+import { fail, listPageOf, ok } from '@/stories/mockApi';
 
 export const wordRows: SensitiveWord[] = [
   { id: 14, word: '代开发票', createdBy: 'operator1', createdAt: '2026-11-24 10:12:40' },
@@ -51,17 +51,6 @@ export function contentApi(o: ContentApiOptions = {}): HttpHandler[] {
   const words = o.words ?? wordRows;
   const notices = o.notices ?? noticeRows;
   const log = (name: string, body: Record<string, unknown>) => o.calls && (o.calls[name] ??= []).push(body);
-  const page = <T>(list: T[], f: Record<string, unknown>) => {
-    const size = Number(f.pageRowCount ?? 15);
-    const current = Number(f.currentPage ?? 1);
-    return {
-      list: list.slice((current - 1) * size, current * size),
-      totalCount: list.length,
-      currentPage: current,
-      pageRowCount: size,
-      totalPage: Math.max(1, Math.ceil(list.length / size)),
-    };
-  };
   const listed = (name: string, answer: (f: Record<string, unknown>) => unknown) =>
     http.post(`/api/operator/${name}/list`, async ({ request }) => {
       const f = (await request.json()) as Record<string, unknown>;
@@ -78,7 +67,7 @@ export function contentApi(o: ContentApiOptions = {}): HttpHandler[] {
       return ok(null, answer(b));
     });
   return [
-    listed('words', (f) => ({ ...page(f.word ? words.filter((w) => w.word.includes(String(f.word))) : words, f), fileCount: FILE_COUNT })),
+    listed('words', (f) => ({ ...listPageOf(f.word ? words.filter((w) => w.word.includes(String(f.word))) : words, f), fileCount: FILE_COUNT })),
     action('words/add', (b) => {
       const lines = String(b.words)
         .split('\n')
@@ -94,7 +83,7 @@ export function contentApi(o: ContentApiOptions = {}): HttpHandler[] {
       const answer = testAnswer(b.content, [...words.map((w) => w.word), '赌博']);
       return ok(answer, '200' in answer ? '未检测到敏感词' : '检测到敏感内容');
     }),
-    listed('notices', (f) => page(notices, f)),
+    listed('notices', (f) => listPageOf(notices, f)),
     action('notices/publish', () => '发布成功'),
     action('notices/delete', () => '删除成功'),
   ];

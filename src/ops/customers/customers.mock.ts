@@ -1,7 +1,7 @@
 /** Story data and MSW handlers of 客户 (stories only; the app never imports this). */
 import { delay, http, type HttpHandler } from 'msw';
 import { AccountStatus, OauthStatus, OperationMode, UserType, type OperatorCustomer } from '@/generated/schemas';
-import { fail, ok } from '@/stories/mockApi';
+import { fail, listPageOf, ok } from '@/stories/mockApi';
 
 export const customerRows: OperatorCustomer[] = [
   {
@@ -127,15 +127,7 @@ export function customerApi(o: CustomerApiOptions = {}): HttpHandler[] {
           (f.oauthStatus === undefined || r.oauthStatus === f.oauthStatus) &&
           (!f.agent || r.agent === f.agent),
       );
-      const size = Number(f.pageRowCount ?? 15);
-      const current = Number(f.currentPage ?? 1);
-      return ok({
-        list: matched.slice((current - 1) * size, current * size),
-        totalCount: matched.length,
-        currentPage: current,
-        pageRowCount: size,
-        totalPage: Math.max(1, Math.ceil(matched.length / size)),
-      });
+      return ok(listPageOf(matched, f));
     }),
     action('freeze'),
     action('unfreeze'),

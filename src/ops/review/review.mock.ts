@@ -14,7 +14,7 @@ import {
   type ReviewSign,
   type ReviewTemplate,
 } from '@/generated/schemas';
-import { fail, ok } from '@/stories/mockApi';
+import { fail, listPageOf, ok } from '@/stories/mockApi';
 
 /** a document image: a drawn licence with its title, so a thumbnail and the preview look like one */
 const licence = (title: string, colour: string) =>
@@ -214,18 +214,6 @@ export interface ReviewApiOptions {
   calls?: Record<string, Record<string, unknown>[]>;
 }
 
-const page = <T>(list: T[], f: Record<string, unknown>) => {
-  const size = Number(f.pageRowCount ?? 15);
-  const current = Number(f.currentPage ?? 1);
-  return {
-    list: list.slice((current - 1) * size, current * size),
-    totalCount: list.length,
-    currentPage: current,
-    pageRowCount: size,
-    totalPage: Math.max(1, Math.ceil(list.length / size)),
-  };
-};
-
 /** The review lists (pending / clientid / paging as the server reads them), the decisions, the images. */
 export function reviewApi(o: ReviewApiOptions = {}): HttpHandler[] {
   const rows = {
@@ -244,7 +232,7 @@ export function reviewApi(o: ReviewApiOptions = {}): HttpHandler[] {
       const pendingOnly = f.pending !== false;
       const all = rows[kind] as { clientid: string }[];
       const matched = all.filter((r) => (!pendingOnly || (isPending[kind] as (x: unknown) => boolean)(r)) && (!f.clientid || r.clientid === f.clientid));
-      return ok(page(matched, f));
+      return ok(listPageOf(matched, f));
     });
   const decide = (kind: ReviewKind, path: string) =>
     http.post(`/api/operator/review/${kind}/${path}`, async ({ request }) => {
