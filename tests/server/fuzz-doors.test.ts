@@ -224,6 +224,9 @@ class Conn {
   private buf = Buffer.alloc(0);
   private waiters: (() => void)[] = [];
   private constructor(readonly sock: net.Socket) {
+    // a command and its probe go out at once: with Nagle's algorithm the probe would wait for the
+    // door's delayed ACK of a command it does not answer (about 40 ms each)
+    sock.setNoDelay(true);
     sock.on('data', (d: Buffer) => {
       this.buf = Buffer.concat([this.buf, d]);
       while (this.buf.length >= 4) {
