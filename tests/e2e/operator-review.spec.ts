@@ -239,6 +239,9 @@ test('a sign approved and a template rejected with a reason the account reads in
   const mine = page.locator('tr', { hasText: content });
   await expect(mine.getByText('审核不通过')).toBeVisible({ timeout: 30_000 });
   await expect(mine).toContainText(`原因：${reason}`);
+  // client1 deletes the sign again: the specs share one server, and send-ux.spec.ts counts client1's approved signs
+  const removed = await apiPost(page, '/api/sign/update', { id: String(added.data.id), state: '4' });
+  expect(removed.code, removed.msg).toBe(0);
 });
 
 test('a 管理员 added with the CLI logs in with its TOTP code, reads 运营人员 and the 审计日志', async ({ browser }) => {
